@@ -1,0 +1,1 @@
+from hanajit import hookimpl

@@ -1,0 +1,1 @@
+"""hanajit-cpu: the host CPU target plugin (entry point ``cpu``)."""
