@@ -1,0 +1,88 @@
+"""The ``hanajit`` command line, run as ``python -m hanajit`` in a subprocess."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import hanajit
+
+ENV_VARS = ("HANAJIT_DISABLE_PLUGINS", "HANAJIT_LOAD_PLUGINS", "HANAJIT_TARGET")
+
+
+def hanajit_cli(*args: str, **env: str) -> subprocess.CompletedProcess:
+    environ = {k: v for k, v in os.environ.items() if k not in ENV_VARS}
+    environ.update(env)
+    return subprocess.run([sys.executable, "-m", "hanajit", *args],
+                          capture_output=True, text=True, env=environ, timeout=120)
+
+
+def test_version():
+    proc = hanajit_cli("--version")
+    assert proc.returncode == 0
+    assert proc.stdout.strip() == f"hanajit {hanajit.__version__}"
+
+
+def test_plugins_is_json_listing_cpu_and_example():
+    proc = hanajit_cli("plugins")
+    assert proc.returncode == 0, proc.stderr
+    info = json.loads(proc.stdout)
+    by_name = {p["name"]: p for p in info}
+    assert {"cpu", "example"} <= set(by_name)
+    assert by_name["cpu"]["distribution"] == "hanajit-cpu"
+    assert by_name["cpu"]["module"] == "hanajit_cpu.plugin"
+    assert "hanajit_register_target" in by_name["cpu"]["hooks"]
+    for entry in info:
+        assert {"name", "distribution", "version", "module", "hooks"} <= set(entry)
+
+
+def test_targets_table():
+    proc = hanajit_cli("targets")
+    assert proc.returncode == 0, proc.stderr
+    header, rule, *rows = proc.stdout.splitlines()
+    assert header.split() == ["name", "kind", "status", "reason", "distribution"]
+    assert set(rule) <= {"-", " "}
+    cells = {row.split()[0]: row.split() for row in rows if row.strip()}
+    assert cells["cpu"][1:3] == ["host", "available"]
+    assert cells["cpu"][-1] == "hanajit-cpu"
+
+
+def test_targets_respects_disable_plugins():
+    proc = hanajit_cli("targets", "--json", HANAJIT_DISABLE_PLUGINS="example")
+    assert proc.returncode == 0, proc.stderr
+    names = [t["name"] for t in json.loads(proc.stdout)["targets"]]
+    assert "example" not in names and "cpu" in names
+
+
+def test_doctor_json_is_valid_and_exit_code_matches(tmp_path):
+    proc = hanajit_cli("doctor", "--json")
+    report = json.loads(proc.stdout)
+    failed = [c for g in report["groups"] for c in g["checks"] if c["ok"] is False]
+    assert report["ok"] is (not failed)
+    assert proc.returncode == (1 if failed else 0), proc.stdout
+    core = {c["name"] for g in report["groups"] if g["kind"] == "core"
+            for c in g["checks"]}
+    assert {"Python", "llvmlite", "NumPy"} <= core
+    assert any(g["kind"] == "target" and g["name"] == "cpu" for g in report["groups"])
+
+    out = tmp_path / "doctor.md"
+    proc = hanajit_cli("doctor", "--output", str(out))
+    assert out.read_text().startswith("# hanajit doctor")
+
+
+def test_unknown_subcommand_argument_is_a_usage_error():
+    proc = hanajit_cli("targets", "--bogus")
+    assert proc.returncode == 2
+    assert "unrecognized arguments: --bogus" in proc.stderr
+
+
+def test_demo_quick_checks_and_prints_a_table():
+    proc = hanajit_cli("demo", "--quick", "--repeats", "1")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].split() == ["kernel", "python", "numpy", "hanajit", "speedup",
+                                "vs", "python"]
+    kernels = [line.split()[0] for line in lines[2:7]]
+    assert kernels == ["sum_squares", "fib", "collatz_steps", "pi_series",
+                       "mandelbrot"]
