@@ -351,3 +351,18 @@ def test_importing_plugins_is_cheap():
                           text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
+
+
+def test_hook_with_wrong_argument_names_raises():
+    @hookimpl
+    def hanajit_register_target(registr):
+        pass
+
+    bad = plugin_module("args", hanajit_register_target=hanajit_register_target)
+    with pytest.raises(PluginError, match=r"(?s)'args'.*registr"):
+        plugins.register_plugin(bad, "args")
+
+
+def test_registering_a_taken_plugin_name_raises():
+    with pytest.raises(PluginError, match="'cpu'.*already registered by hanajit-cpu"):
+        plugins.register_plugin(plugin_module("again"), "cpu")
