@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from . import __version__
 from .errors import HanaJitError
@@ -91,7 +91,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="hanajit", description="hanajit: a JIT compiler for numeric Python on LLVM.")
+        prog="hanajit",
+        description="hanajit: a JIT compiler for numeric Python on LLVM.")
     parser.add_argument("--version", action="version",
                         version=f"hanajit {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -18,8 +18,9 @@ import sys
 import time
 import types
 import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 try:
     from hanajit import jit

@@ -11,8 +11,8 @@ import contextlib
 import json
 import platform
 import sys
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Iterator
 
 
 @dataclass

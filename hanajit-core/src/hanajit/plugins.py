@@ -40,8 +40,9 @@ import inspect
 import os
 import threading
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import pluggy
 
