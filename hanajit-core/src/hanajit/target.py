@@ -57,13 +57,20 @@ class Target:
         raise NotImplementedError(f"target {self.name!r} does not compile")
 
     # -- running ---------------------------------------------------------------------
-    def load(self, artifact: Artifact, signature) -> Callable[..., Any]:
-        """Host targets: return a callable that runs the artifact on Python arguments."""
+    def load(self, artifact: Artifact, fallback: Callable[..., Any]) -> Callable[..., Any]:
+        """Host targets: return a callable that runs the artifact on Python arguments.
+
+        ``fallback`` is the Python function: the callable runs it instead when the
+        compiled code deoptimises (see ``ir.nodes.Raise``)."""
         raise NotImplementedError(f"target {self.name!r} cannot run in this process")
 
     def launch(self, artifact: Artifact, args, **launch_options) -> Any:
         """GPU targets: run the artifact on the device (grid, block, stream, sync)."""
         raise NotImplementedError(f"target {self.name!r} has no launch")
+
+    def assembly(self, artifact: Artifact) -> str:
+        """Host or device assembly text of an artifact (``inspect_asm``)."""
+        raise NotImplementedError(f"target {self.name!r} has no assembly stage")
 
     def export(self, artifact: Artifact, output, **options) -> Any:
         """Export targets: write files for the artifact and return what was written."""

@@ -1,0 +1,450 @@
+"""Python AST -> Python-level IR (``Py*`` nodes), resolving global names.
+
+Module globals that are numbers, tuples of numbers or ``None`` are frozen into
+constants at compile time (their values are part of the cache key); modules,
+functions, builtins and jitted functions are resolved to the objects themselves,
+which type inference looks up in its registry.  Every construct outside the
+supported subset raises :class:`UnsupportedError` naming the line and construct.
+
+Example::
+
+    def f(a, b):             Function f(a, b)
+        c = a + b * 2          c = PyBinOp(add, a, PyBinOp(mul, b, 2))
+        return c if c > 0      Return(PyIfExp(Truth(PyCompare([gt], [c, 0])),
+               else -c                c, PyUnOp(neg, c)))
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import numbers
+import types as pytypes
+
+from ..errors import UnsupportedError
+from ..ir import nodes as N
+from .source import ParsedFunction
+
+_BINOPS = {
+    ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv",
+    ast.FloorDiv: "floordiv", ast.Mod: "mod", ast.Pow: "pow", ast.LShift: "lshift",
+    ast.RShift: "rshift", ast.BitAnd: "bitand", ast.BitOr: "bitor",
+    ast.BitXor: "bitxor", ast.MatMult: "matmul",
+}
+_UNOPS = {ast.USub: "neg", ast.UAdd: "pos", ast.Invert: "invert", ast.Not: "not"}
+_CMPOPS = {
+    ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq",
+    ast.NotEq: "ne", ast.In: "in", ast.NotIn: "notin", ast.Is: "is",
+    ast.IsNot: "isnot",
+}
+
+
+class ObjRef(N.Expr):
+    """A compile-time Python object (module, function, class) -- frontend only."""
+
+    def __init__(self, obj, name):
+        self.obj = obj
+        self.name = name
+        self.type = None
+
+
+def is_number(v) -> bool:
+    return isinstance(v, (bool, numbers.Number)) and not isinstance(v, type)
+
+
+def freezable(v) -> bool:
+    """Values frozen into constants: numbers, None, and tuples of them."""
+    if v is None or is_number(v):
+        return True
+    if isinstance(v, tuple):
+        return all(freezable(x) for x in v)
+    return False
+
+
+def _assigned_names(fn: ast.FunctionDef) -> set:
+    names = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node is not fn:
+            names.add(node.name)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+    return names
+
+
+class Builder:
+    """Build the Python-level IR function of one parsed ``def``."""
+
+    def __init__(self, parsed: ParsedFunction):
+        self.p = parsed
+        self.fnode = parsed.node
+        self.qualname = parsed.qualname
+        args = self.fnode.args
+        if args.vararg or args.kwarg:
+            self.fail(self.fnode, "*args / **kwargs parameters")
+        if args.posonlyargs:
+            pass
+        self.params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+        self.locals = set(self.params) | _assigned_names(self.fnode)
+        self.frozen: dict = {}          # global name -> frozen value or object
+        self.loop_flags: list = []      # stack of (else-flag name or None)
+        self.n_tmp = 0
+
+    # ---------------------------------------------------------------- helpers
+    def fail(self, node, construct: str, detail: str = ""):
+        line = getattr(node, "lineno", self.p.first_line)
+        msg = (f"{self.qualname} ({self.p.filename}:{line}): unsupported {construct}"
+               + (f": {detail}" if detail else ""))
+        raise UnsupportedError(msg, func=self.qualname, line=line, construct=construct)
+
+    def tmp(self, hint="t") -> str:
+        self.n_tmp += 1
+        return f"${hint}{self.n_tmp}"
+
+    def resolve(self, name: str, node):
+        if name in self.p.closure:
+            value = self.p.closure[name]
+        elif name in self.p.globals:
+            value = self.p.globals[name]
+        elif hasattr(builtins, name):
+            value = getattr(builtins, name)
+        else:
+            self.fail(node, "name", f"{name!r} is not defined")
+        self.frozen[name] = value
+        return value
+
+    def value_expr(self, value, name, node) -> N.Expr:
+        if freezable(value):
+            return N.Const(value)
+        return ObjRef(value, name)
+
+    # ----------------------------------------------------------------- build
+    def build(self) -> N.Function:
+        body = self.stmts(self.fnode.body, top=True)
+        fn = N.Function(name=self.fnode.name, params=list(self.params),
+                        body=body, pyname=self.qualname, filename=self.p.filename)
+        fn.loop_flags = None
+        return fn
+
+    def stmts(self, body, top=False) -> list:
+        out = []
+        for i, s in enumerate(body):
+            if (top and i == 0 and isinstance(s, ast.Expr)
+                    and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str)):
+                continue      # docstring
+            out.extend(self.stmt(s))
+        return out
+
+    def stmt(self, s) -> list:
+        line = getattr(s, "lineno", 0)
+        meth = getattr(self, "s_" + type(s).__name__, None)
+        if meth is None:
+            self.fail(s, f"statement '{type(s).__name__}'",
+                      ast.unparse(s).splitlines()[0] if hasattr(ast, "unparse") else "")
+        out = meth(s)
+        for st in out:
+            if not st.line:
+                st.line = line
+        return out
+
+    # statements ------------------------------------------------------------------
+    def s_Pass(self, s):
+        return []
+
+    def s_Expr(self, s):
+        if isinstance(s.value, ast.Constant):
+            return []           # a bare string or number does nothing
+        return [N.ExprStmt(value=self.expr(s.value))]
+
+    def s_Return(self, s):
+        return [N.Return(value=self.expr(s.value) if s.value is not None else None)]
+
+    def s_Assign(self, s):
+        value = self.expr(s.value)
+        if len(s.targets) == 1:
+            return self.assign_to(s.targets[0], value)
+        name = self.tmp("m")
+        self.locals.add(name)
+        out = [N.Assign(target=name, value=value)]
+        for t in s.targets:
+            out.extend(self.assign_to(t, N.Var(name)))
+        return out
+
+    def s_AnnAssign(self, s):
+        if s.value is None:
+            return []
+        return self.assign_to(s.target, self.expr(s.value))
+
+    def assign_to(self, target, value) -> list:
+        if isinstance(target, ast.Name):
+            return [N.Assign(target=target.id, value=value)]
+        if isinstance(target, (ast.Tuple, ast.List)):
+            if any(isinstance(e, ast.Starred) for e in target.elts):
+                self.fail(target, "starred assignment")
+            name = self.tmp("u")
+            self.locals.add(name)
+            out = [N.Assign(target=name, value=N.PyCall(callee=_unpack(len(target.elts)),
+                                                        args=[value], name="unpack"))]
+            for i, elt in enumerate(target.elts):
+                out.extend(self.assign_to(elt, N.TupleGet(N.Var(name), i)))
+            return out
+        if isinstance(target, ast.Subscript):
+            self.fail(target, "item assignment", "arrays are not supported yet")
+        self.fail(target, f"assignment target '{type(target).__name__}'")
+
+    def s_AugAssign(self, s):
+        if not isinstance(s.target, ast.Name):
+            self.fail(s, "augmented assignment to a non-name target")
+        op = _BINOPS.get(type(s.op))
+        value = N.PyBinOp(op, N.Var(s.target.id), self.expr(s.value))
+        return [N.Assign(target=s.target.id, value=value)]
+
+    def s_If(self, s):
+        return [N.If(cond=self.cond(s.test), then=self.stmts(s.body),
+                     orelse=self.stmts(s.orelse))]
+
+    def _loop_else(self, orelse):
+        """Push a loop; return the flag name used for ``else`` (or None)."""
+        flag = None
+        if orelse:
+            flag = self.tmp("broke")
+            self.locals.add(flag)
+        self.loop_flags.append(flag)
+        return flag
+
+    def s_While(self, s):
+        flag = self._loop_else(s.orelse)
+        cond = self.cond(s.test)
+        body = self.stmts(s.body)
+        self.loop_flags.pop()
+        return self._with_else(flag, N.PyWhile(cond=cond, body=body), s.orelse)
+
+    def _with_else(self, flag, loop, orelse):
+        if flag is None:
+            return [loop]
+        out = [N.Assign(target=flag, value=N.Const(False)), loop]
+        out.append(N.If(cond=N.PyUnOp("not", N.Var(flag)), then=self.stmts(orelse)))
+        return out
+
+    def s_For(self, s):
+        it = s.iter
+        if isinstance(it, ast.Call) and isinstance(it.func, (ast.Name, ast.Attribute)):
+            callee = self.expr(it.func)
+            obj = getattr(callee, "obj", None)
+            from ..api import prange as _prange     # local: api imports us
+            if obj is range or obj is _prange:
+                return self.for_range(s, it)
+            if obj is enumerate or obj is zip:
+                return self.for_iter(s, self.expr(it))
+        return self.for_iter(s, self.expr(it))
+
+    def for_range(self, s, call):
+        if call.keywords or not 1 <= len(call.args) <= 3:
+            self.fail(call, "range() call", "range takes 1 to 3 positional arguments")
+        args = [self.expr(a) for a in call.args]
+        if len(args) == 1:
+            start, stop, step = N.Const(0), args[0], N.Const(1)
+        elif len(args) == 2:
+            (start, stop), step = args, N.Const(1)
+        else:
+            start, stop, step = args
+        if not isinstance(s.target, ast.Name):
+            self.fail(s.target, "for-loop target", "a range loop needs a plain name")
+        flag = self._loop_else(s.orelse)
+        body = self.stmts(s.body)
+        self.loop_flags.pop()
+        loop = N.PyForRange(target=s.target.id, start=start, stop=stop, step=step,
+                            body=body)
+        return self._with_else(flag, loop, s.orelse)
+
+    def for_iter(self, s, iterable):
+        target = self._target_names(s.target)
+        flag = self._loop_else(s.orelse)
+        body = self.stmts(s.body)
+        self.loop_flags.pop()
+        loop = N.PyForIter(target=target, iterable=iterable, body=body)
+        return self._with_else(flag, loop, s.orelse)
+
+    def _target_names(self, t):
+        if isinstance(t, ast.Name):
+            return t.id
+        if isinstance(t, (ast.Tuple, ast.List)):
+            return tuple(self._target_names(e) for e in t.elts)
+        self.fail(t, "for-loop target")
+
+    def s_Break(self, s):
+        if not self.loop_flags:
+            self.fail(s, "break outside a loop")
+        flag = self.loop_flags[-1]
+        out = [N.Assign(target=flag, value=N.Const(True))] if flag else []
+        return out + [N.Break()]
+
+    def s_Continue(self, s):
+        return [N.Continue()]
+
+    def s_Raise(self, s):
+        if s.cause is not None:
+            self.fail(s, "raise ... from")
+        if s.exc is None:
+            self.fail(s, "bare raise")
+        exc, msg = s.exc, ""
+        if isinstance(exc, ast.Call):
+            if exc.keywords or len(exc.args) > 1:
+                self.fail(s, "raise", "exceptions take at most one message argument")
+            if exc.args:
+                a = exc.args[0]
+                if not (isinstance(a, ast.Constant) and isinstance(a.value, str)):
+                    self.fail(s, "raise", "the message must be a string literal")
+                msg = a.value
+            exc = exc.func
+        cls = self.expr(exc)
+        obj = getattr(cls, "obj", None)
+        if not (isinstance(obj, type) and issubclass(obj, BaseException)):
+            self.fail(s, "raise", "only exception classes can be raised")
+        return [N.Raise(exc=obj, message=msg)]
+
+    def s_Assert(self, s):
+        msg = ""
+        if s.msg is not None:
+            if not (isinstance(s.msg, ast.Constant) and isinstance(s.msg.value, str)):
+                self.fail(s, "assert", "the message must be a string literal")
+            msg = s.msg.value
+        return [N.If(cond=N.PyUnOp("not", self.cond(s.test)),
+                     then=[N.Raise(exc=AssertionError, message=msg)])]
+
+    # expressions ---------------------------------------------------------------------
+    def cond(self, e) -> N.Expr:
+        """An expression in a truth context (``if``, ``while``, ``assert``)."""
+        return truth(self.expr(e))
+
+    def expr(self, e) -> N.Expr:
+        meth = getattr(self, "e_" + type(e).__name__, None)
+        if meth is None:
+            self.fail(e, f"expression '{type(e).__name__}'", _src(e))
+        return meth(e)
+
+    def e_Constant(self, e):
+        v = e.value
+        if freezable(v):
+            return N.Const(v)
+        self.fail(e, "constant", f"{type(v).__name__} values are not supported")
+
+    def e_Name(self, e):
+        if e.id in self.locals:
+            return N.Var(e.id)
+        return self.value_expr(self.resolve(e.id, e), e.id, e)
+
+    def e_Attribute(self, e):
+        base = self.expr(e.value)
+        if isinstance(base, ObjRef):
+            try:
+                value = getattr(base.obj, e.attr)
+            except AttributeError:
+                self.fail(e, "attribute", f"{base.name}.{e.attr} does not exist")
+            name = f"{base.name}.{e.attr}"
+            return self.value_expr(value, name, e)
+        return N.PyAttr(base, e.attr)
+
+    def e_BinOp(self, e):
+        return N.PyBinOp(_BINOPS[type(e.op)], self.expr(e.left), self.expr(e.right))
+
+    def e_UnaryOp(self, e):
+        op = _UNOPS[type(e.op)]
+        operand = self.expr(e.operand)
+        if op == "not":
+            return N.PyUnOp("not", truth(operand))
+        return N.PyUnOp(op, operand)
+
+    def e_BoolOp(self, e):
+        op = "and" if isinstance(e.op, ast.And) else "or"
+        return N.PyBoolOp(op, [self.expr(v) for v in e.values])
+
+    def e_Compare(self, e):
+        ops = [_CMPOPS[type(o)] for o in e.ops]
+        return N.PyCompare(ops, [self.expr(e.left)] + [self.expr(c) for c in e.comparators])
+
+    def e_IfExp(self, e):
+        return N.PyIfExp(self.cond(e.test), self.expr(e.body), self.expr(e.orelse))
+
+    def e_Tuple(self, e):
+        if any(isinstance(x, ast.Starred) for x in e.elts):
+            self.fail(e, "starred expression")
+        items = [self.expr(x) for x in e.elts]
+        if all(isinstance(i, N.Const) for i in items):
+            return N.Const(tuple(i.value for i in items))
+        return N.MakeTuple(items)
+
+    def e_Subscript(self, e):
+        index = e.slice
+        if isinstance(index, ast.Slice):
+            self.fail(e, "slicing", "slices are not supported yet")
+        return N.PyGetItem(self.expr(e.value), self.expr(index))
+
+    def e_Call(self, e):
+        if any(isinstance(a, ast.Starred) for a in e.args) or any(
+                k.arg is None for k in e.keywords):
+            self.fail(e, "call with *args or **kwargs", _src(e))
+        func = self.expr(e.func)
+        args = [self.expr(a) for a in e.args]
+        kwargs = {k.arg: self.expr(k.value) for k in e.keywords}
+        if isinstance(func, ObjRef):
+            return N.PyCall(callee=func.obj, args=args, kwargs=kwargs, name=func.name)
+        if isinstance(func, N.PyAttr):      # method call on a value
+            return N.PyCall(callee=Method(func.attr), args=[func.value] + args,
+                            kwargs=kwargs, name=func.attr)
+        self.fail(e, "call of a value", _src(e))
+
+
+class Method:
+    """Callee marker for ``value.name(...)`` method calls."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"<method {self.name}>"
+
+
+class _Unpack:
+    """Callee marker: check a value unpacks into ``n`` items (tuple unpacking)."""
+
+    def __init__(self, n):
+        self.n = n
+
+
+def _unpack(n):
+    return _Unpack(n)
+
+
+def truth(e: N.Expr) -> N.Expr:
+    """Wrap ``e`` for a truth context, pushing through ``and``/``or``/``not``."""
+    if isinstance(e, N.Truth):
+        return e
+    if isinstance(e, N.PyBoolOp):
+        return N.PyBoolOp(e.op, [truth(v) for v in e.values])
+    if isinstance(e, N.PyUnOp) and e.op == "not":
+        return e
+    if isinstance(e, N.PyCompare) and not any(o in ("in", "notin") for o in e.ops):
+        return e
+    return N.Truth(e)
+
+
+def _src(e) -> str:
+    try:
+        return ast.unparse(e)[:60]
+    except Exception:       # pragma: no cover
+        return ""
+
+
+def build_function(parsed: ParsedFunction) -> tuple[N.Function, dict]:
+    """Build the Python-level IR of a parsed function; also return the frozen
+    globals (name -> value) the body depends on."""
+    b = Builder(parsed)
+    fn = b.build()
+    fn.locals = {}
+    fn.frontend_locals = b.locals
+    return fn, b.frozen
+
+
+__all__ = ["build_function", "ObjRef", "Method", "truth", "is_number", "freezable"]
+_ = pytypes

@@ -1,0 +1,74 @@
+"""Find and parse a Python function's source (first step of the frontend)."""
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+from dataclasses import dataclass
+
+from ..errors import UnsupportedError
+
+
+@dataclass
+class ParsedFunction:
+    """A function's AST with what is needed to resolve its names."""
+
+    pyfunc: object
+    node: ast.FunctionDef
+    filename: str
+    first_line: int
+    source: str
+    globals: dict
+    closure: dict
+
+    @property
+    def qualname(self) -> str:
+        return getattr(self.pyfunc, "__qualname__", self.node.name)
+
+
+def _closure_values(pyfunc) -> dict:
+    code = pyfunc.__code__
+    cells = pyfunc.__closure__ or ()
+    out = {}
+    for name, cell in zip(code.co_freevars, cells):
+        try:
+            out[name] = cell.cell_contents
+        except ValueError:     # empty cell (defined later in the enclosing scope)
+            pass
+    return out
+
+
+def parse_function(pyfunc) -> ParsedFunction:
+    """Return the parsed ``def`` of ``pyfunc``.
+
+    Raises :class:`UnsupportedError` when the source cannot be retrieved (functions
+    typed at the prompt, ``exec``-created functions, lambdas) or is not a plain
+    ``def``.
+    """
+    name = getattr(pyfunc, "__qualname__", repr(pyfunc))
+    code = getattr(pyfunc, "__code__", None)
+    if code is None:
+        raise UnsupportedError(f"{name}: not a Python function", func=name,
+                               construct="non-Python callable")
+    try:
+        lines, first = inspect.getsourcelines(pyfunc)
+    except (OSError, TypeError) as exc:
+        raise UnsupportedError(
+            f"{name}: source code is not available ({exc}); functions must be "
+            "defined in a file", func=name, construct="no source") from None
+    source = textwrap.dedent("".join(lines))
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as exc:
+        raise UnsupportedError(f"{name}: cannot parse its source ({exc.msg})",
+                               func=name, construct="source") from None
+    defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if not defs or isinstance(defs[0], ast.AsyncFunctionDef):
+        raise UnsupportedError(f"{name}: only plain 'def' functions compile "
+                               "(lambdas and async functions do not)", func=name,
+                               line=first, construct="lambda")
+    node = defs[0]
+    ast.increment_lineno(tree, first - 1)
+    return ParsedFunction(pyfunc=pyfunc, node=node, filename=code.co_filename,
+                          first_line=first, source=source,
+                          globals=pyfunc.__globals__, closure=_closure_values(pyfunc))

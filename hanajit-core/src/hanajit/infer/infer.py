@@ -1,0 +1,405 @@
+"""Type inference: give every expression and local of a Python-level IR function a
+type, by iterating to a fixpoint over the body.
+
+A local's type is the unification of everything assigned to it (see
+:func:`rules.unify`).  Calls of other jitted functions infer the callee's
+specialisation on the spot; a recursive call uses the callee's current return
+type estimate, so ``fib`` types from its base case.  After the fixpoint,
+:func:`insert_coercions` makes every assignment and return match the declared
+type with an explicit primitive ``Cast``.
+"""
+from __future__ import annotations
+
+from ..errors import UnsupportedError
+from ..frontend.builder import Method, _Unpack
+from ..ir import nodes as N
+from ..ir import types as T
+from ..lib import registry
+from . import rules
+from .rules import Incompatible
+
+
+class Inferrer:
+    """Infers one specialisation (function IR + argument types)."""
+
+    def __init__(self, ctx, fn: N.Function, arg_types: tuple):
+        self.ctx = ctx
+        self.fn = fn
+        self.arg_types = arg_types
+        self.locals: dict = {}
+        self.return_type = None
+        self.changed = False
+        self.used_estimate = False
+
+    # ------------------------------------------------------------------ driver
+    def fail(self, line, construct, detail=""):
+        msg = (f"{self.fn.pyname} ({self.fn.filename}:{line}): unsupported {construct}"
+               + (f": {detail}" if detail else ""))
+        raise UnsupportedError(msg, func=self.fn.pyname, line=line, construct=construct)
+
+    def run(self, key=None, max_iter=64):
+        for name, t in zip(self.fn.params, self.arg_types):
+            self.locals[name] = t
+        for _ in range(max_iter):
+            self.changed = False
+            self.block(self.fn.body)
+            if key is not None:
+                self.ctx.update_estimate(key, self.return_type)
+            if not self.changed:
+                break
+        else:
+            self.fail(self.fn.body[0].line if self.fn.body else 0, "types",
+                      "type inference did not converge")
+        self.finish()
+
+    def finish(self):
+        # a final pass with everything known: every expression must be typed
+        self.strict = True
+        self.block(self.fn.body)
+        for name in self.fn.frontend_locals:
+            if name not in self.locals and not name.startswith("$"):
+                # assigned only in unreachable code, or never read: give it a type
+                # only if it is read somewhere (reads were typed above)
+                pass
+        fn = self.fn
+        fn.locals = dict(self.locals)
+        fn.arg_types = tuple(self.arg_types)
+        fn.return_type = self.return_type if self.return_type is not None else T.NONE
+        insert_coercions(fn)
+
+    strict = False
+
+    def set_local(self, name, t, line):
+        if t is None:
+            return
+        old = self.locals.get(name)
+        new = rules.unify(old, t)
+        if new is None:
+            self.fail(line, "variable type change",
+                      f"'{name.lstrip('$')}' holds both {old} and {t}")
+        if new != old:
+            self.locals[name] = new
+            self.changed = True
+
+    # ------------------------------------------------------------- statements
+    def block(self, body):
+        for s in body:
+            self.stmt(s)
+
+    def stmt(self, s):
+        line = s.line
+        if isinstance(s, N.Assign):
+            self.set_local(s.target, self.expr(s.value, line), line)
+        elif isinstance(s, N.ExprStmt):
+            self.expr(s.value, line)
+        elif isinstance(s, N.If):
+            self.cond(s.cond, line)
+            self.block(s.then)
+            self.block(s.orelse)
+        elif isinstance(s, N.PyWhile):
+            self.cond(s.cond, line)
+            self.block(s.body)
+        elif isinstance(s, N.Loop):
+            self.block(s.body)
+        elif isinstance(s, N.PyForRange):
+            ts = [self.expr(e, line) for e in (s.start, s.stop, s.step)]
+            for t in ts:
+                if t is not None and not (isinstance(t, T.Scalar) and (t.is_int or t.is_bool)):
+                    self.fail(line, "range() argument", f"{t} is not an integer")
+            if all(t is not None for t in ts):
+                self.set_local(s.target, _range_type(ts), line)
+            self.block(s.body)
+        elif isinstance(s, N.PyForIter):
+            t = self.expr(s.iterable, line)
+            if t is not None:
+                self.bind_iter_target(s.target, t, s.iterable, line)
+            self.block(s.body)
+        elif isinstance(s, N.Return):
+            t = self.expr(s.value, line) if s.value is not None else T.NONE
+            if t is not None:
+                new = rules.unify(self.return_type, t)
+                if new is None:
+                    self.fail(line, "return type",
+                              f"returns both {self.return_type} and {t}")
+                if new != self.return_type:
+                    self.return_type = new
+                    self.changed = True
+        elif isinstance(s, (N.Break, N.Continue, N.Raise)):
+            pass
+        else:  # pragma: no cover - the frontend makes no other statements
+            self.fail(line, f"statement {type(s).__name__}")
+
+    def bind_iter_target(self, target, t, iterable, line):
+        if isinstance(t, T.TupleType):
+            items = list(t.items)
+            if isinstance(iterable, N.PyCall) and iterable.name in ("enumerate", "zip"):
+                pass
+            elem = None
+            for it in items:
+                elem = rules.unify(elem, it) if elem is not None else it
+                if elem is None:
+                    break
+            if elem is None and items:
+                # heterogeneous tuples are unrolled: each iteration has its own type,
+                # the loop variable takes the unified type where one exists
+                self.fail(line, "for loop over a tuple of mixed types")
+            if items:
+                self.bind_target(target, elem, line)
+            return
+        self.fail(line, "for loop", f"cannot iterate over {t}")
+
+    def bind_target(self, target, t, line):
+        if isinstance(target, str):
+            self.set_local(target, t, line)
+            return
+        if not (isinstance(t, T.TupleType) and len(t.items) == len(target)):
+            self.fail(line, "unpacking", f"cannot unpack {t} into {len(target)} names")
+        for sub, st in zip(target, t.items):
+            self.bind_target(sub, st, line)
+
+    def cond(self, e, line):
+        t = self.expr(e, line)
+        return t
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, e, line):
+        meth = getattr(self, "e_" + type(e).__name__)
+        t = meth(e, line)
+        e.type = t
+        return t
+
+    def e_Const(self, e, line):
+        t = rules.typeof(e.value)
+        if t is None:
+            self.fail(line, "constant", f"{e.value!r} does not fit a machine type")
+        return t
+
+    def e_Var(self, e, line):
+        t = self.locals.get(e.name)
+        if t is None and self.strict:
+            self.fail(line, "variable", f"the type of '{e.name}' is unknown "
+                      "(is it assigned before use on every path?)")
+        return t
+
+    def e_ObjRef(self, e, line):
+        self.fail(line, "use of a Python object as a value", e.name)
+
+    def e_PyBinOp(self, e, line):
+        a = self.expr(e.left, line)
+        b = self.expr(e.right, line)
+        if a is None or b is None:
+            return None
+        try:
+            t = rules.binop_type(e.op, a, b, e.left, e.right)
+        except Incompatible as exc:
+            self.fail(line, "operation", str(exc))
+        if e.op == "pow" and (t.is_int or t.is_bool):
+            if isinstance(e.right, N.Const) and e.right.value < 0:
+                return T.FLOAT64
+            if t.is_bool:
+                return T.INT64
+        return t
+
+    def e_PyUnOp(self, e, line):
+        t = self.expr(e.operand, line)
+        if t is None:
+            return None
+        if e.op == "not":
+            return T.BOOL
+        if not isinstance(t, T.Scalar):
+            self.fail(line, "unary operator", f"{e.op} on {t}")
+        if e.op == "invert":
+            if t.is_float or t.is_complex:
+                self.fail(line, "operation", f"~ on {t}")
+            return T.INT64 if t.is_bool else t
+        return T.INT64 if t.is_bool else t
+
+    def e_PyCompare(self, e, line):
+        ts = [self.expr(o, line) for o in e.operands]
+        if any(t is None for t in ts):
+            return None
+        for op, a, b in zip(e.ops, ts, ts[1:]):
+            if op in ("in", "notin"):
+                if not isinstance(b, T.TupleType):
+                    self.fail(line, "'in'", f"membership test in {b}")
+                continue
+            if op in ("is", "isnot"):
+                if not (a == T.NONE or b == T.NONE or a == T.BOOL and b == T.BOOL):
+                    self.fail(line, "'is' comparison", "only 'is None' is supported")
+                continue
+            if isinstance(a, T.Scalar) and isinstance(b, T.Scalar):
+                if (a.is_complex or b.is_complex) and op not in ("eq", "ne"):
+                    self.fail(line, "comparison", f"ordering of complex numbers")
+                continue
+            if isinstance(a, T.TupleType) and isinstance(b, T.TupleType) and op in ("eq", "ne"):
+                continue
+            self.fail(line, "comparison", f"{op} between {a} and {b}")
+        return T.BOOL
+
+    def e_PyBoolOp(self, e, line):
+        ts = [self.expr(v, line) for v in e.values]
+        if any(t is None for t in ts):
+            return None
+        if len(set(ts)) != 1:
+            # Python returns one of the operands; with different types the result
+            # type would depend on the values
+            self.fail(line, f"'{e.op}' of values of different types",
+                      ", ".join(map(str, ts)))
+        return ts[0]
+
+    def e_PyIfExp(self, e, line):
+        self.expr(e.cond, line)
+        a = self.expr(e.a, line)
+        b = self.expr(e.b, line)
+        if a is None or b is None:
+            return a if b is None else b
+        t = rules.unify(a, b)
+        if t is None:
+            self.fail(line, "conditional expression", f"arms of types {a} and {b}")
+        return t
+
+    def e_Truth(self, e, line):
+        t = self.expr(e.operand, line)
+        if t is not None and not isinstance(t, (T.Scalar, T.TupleType, T.NoneType)):
+            self.fail(line, "truth value", f"of {t}")
+        return T.BOOL
+
+    def e_MakeTuple(self, e, line):
+        ts = [self.expr(i, line) for i in e.items]
+        if any(t is None for t in ts):
+            return None
+        return T.TupleType(tuple(ts))
+
+    def e_TupleGet(self, e, line):
+        t = self.expr(e.tup, line)
+        if t is None:
+            return None
+        if not isinstance(t, T.TupleType) or not -len(t.items) <= e.index < len(t.items):
+            self.fail(line, "tuple item", f"item {e.index} of {t}")
+        return t.items[e.index]
+
+    def e_PyGetItem(self, e, line):
+        t = self.expr(e.value, line)
+        it = self.expr(e.index, line)
+        if t is None or it is None:
+            return None
+        if isinstance(t, T.TupleType):
+            if isinstance(e.index, N.Const) and type(e.index.value) is int:
+                i = e.index.value
+                if not -len(t.items) <= i < len(t.items):
+                    self.fail(line, "tuple index", "index out of range")
+                return t.items[i]
+            if not (isinstance(it, T.Scalar) and (it.is_int or it.is_bool)):
+                self.fail(line, "tuple index", f"index of type {it}")
+            if not t.items or len(set(t.items)) != 1:
+                self.fail(line, "tuple index",
+                          "a variable index needs a non-empty tuple of one item type")
+            return t.items[0]
+        self.fail(line, "indexing", f"of {t}")
+
+    def e_PyAttr(self, e, line):
+        t = self.expr(e.value, line)
+        if t is None:
+            return None
+        if isinstance(t, T.Scalar):
+            if e.attr in ("real", "imag"):
+                return t.component if t.is_complex else (T.INT64 if t.is_bool else t)
+        self.fail(line, "attribute", f"{t}.{e.attr}")
+
+    def e_PyCall(self, e, line):
+        argtypes = [self.expr(a, line) for a in e.args]
+        kwtypes = {k: self.expr(v, line) for k, v in e.kwargs.items()}
+        if any(t is None for t in argtypes) or any(t is None for t in kwtypes.values()):
+            return None
+        callee = e.callee
+        if isinstance(callee, _Unpack):
+            t = argtypes[0]
+            if not isinstance(t, T.TupleType) or len(t.items) != callee.n:
+                self.fail(line, "unpacking", f"cannot unpack {t} into {callee.n} names")
+            return t
+        if isinstance(callee, Method):
+            return self.method_type(e, callee.name, argtypes, kwtypes, line)
+        jf = self.ctx.as_jit_function(callee)
+        if jf is not None:
+            return self.ctx.infer_call(self, e, jf, argtypes, kwtypes, line)
+        tpl = registry.lookup(callee)
+        if tpl is None:
+            self.fail(line, "call", f"{e.name or callee!r} is not supported")
+        try:
+            return tpl.typer(self, e, argtypes, kwtypes)
+        except Incompatible as exc:
+            self.fail(line, f"call of {e.name}", str(exc))
+
+    def method_type(self, e, name, argtypes, kwtypes, line):
+        t = argtypes[0]
+        if isinstance(t, T.Scalar) and name == "conjugate" and len(argtypes) == 1:
+            return T.INT64 if t.is_bool else t
+        if isinstance(t, T.Scalar) and t.is_float and name == "is_integer":
+            return T.BOOL
+        self.fail(line, "method call", f"{t}.{name}()")
+
+
+def _range_type(ts):
+    t = None
+    for x in ts:
+        x = T.INT64 if x.is_bool else x
+        t = x if t is None else rules.promote(t, x)
+    if t.kind == "u" or t.bits < 64:
+        # Python ints: the loop variable is an int64 unless every bound is uint64
+        return T.INT64 if t != T.UINT64 else T.UINT64
+    return t
+
+
+# ------------------------------------------------------------------- coercions
+def coerce(e: N.Expr, to: T.Type) -> N.Expr:
+    """``e`` converted to type ``to`` (a widening the unifier chose)."""
+    if e.type == to:
+        return e
+    if isinstance(to, T.TupleType):
+        if isinstance(e, N.MakeTuple):
+            e.items = [coerce(i, t) for i, t in zip(e.items, to.items)]
+            e.type = to
+            return e
+        if isinstance(e, N.Const):
+            return N.Const(e.value, to)
+        return _TupleCoerce(e, to)
+    if isinstance(e, N.Const) and isinstance(to, T.Scalar) and not isinstance(e.value, tuple):
+        v = e.value
+        if to.is_float:
+            return N.Const(float(v), to)
+        if to.is_complex:
+            return N.Const(complex(v), to)
+        if to.is_int:
+            return N.Const(int(v), to)
+    return N.Cast(e, to)
+
+
+def _TupleCoerce(e, to):
+    items = [coerce(N.TupleGet(e, i, t), dt) for i, (t, dt) in enumerate(zip(e.type.items, to.items))]
+    return N.MakeTuple(items, to)
+
+
+def insert_coercions(fn: N.Function):
+    """Make every Assign/Return/IfExp arm match its declared type."""
+    def fix_expr(e):
+        for c in e.children():
+            fix_expr(c)
+        if isinstance(e, N.PyIfExp) and e.type is not None:
+            e.a = coerce(e.a, e.type)
+            e.b = coerce(e.b, e.type)
+
+    for s in N.walk_stmts(fn.body):
+        for e in N.stmt_exprs(s):
+            if e is not None:
+                fix_expr(e)
+        if isinstance(s, N.Assign):
+            s.value = coerce(s.value, fn.locals[s.target])
+        elif isinstance(s, N.Return):
+            if s.value is None:
+                if fn.return_type != T.NONE:
+                    raise UnsupportedError(
+                        f"{fn.pyname} ({fn.filename}:{s.line}): unsupported return type: "
+                        f"returns both None and {fn.return_type}", func=fn.pyname,
+                        line=s.line, construct="return type")
+            else:
+                s.value = coerce(s.value, fn.return_type)

@@ -1,0 +1,145 @@
+"""Type rules: Python values to types, unification and operator result types.
+
+Scalars follow Python for Python values (``int`` -> int64, ``float`` -> float64,
+``True + True`` is an int) and NumPy's promotion for sized NumPy scalars, with
+Python number literals "weak" as in NumPy 2 (``np.float32(x) * 2.0`` stays float32).
+"""
+from __future__ import annotations
+
+from ..ir import types as T
+
+
+def typeof(value) -> T.Type | None:
+    """The IR type of a Python value, or None if hanajit cannot take it."""
+    tp = type(value)
+    if tp is bool:
+        return T.BOOL
+    if tp is int:
+        return T.INT64 if T.INT64_MIN <= value <= T.INT64_MAX else None
+    if tp is float:
+        return T.FLOAT64
+    if tp is complex:
+        return T.COMPLEX128
+    if value is None:
+        return T.NONE
+    if tp.__module__ == "numpy" and tp.__name__ != "ndarray" and hasattr(value, "dtype"):
+        return T.from_numpy_dtype(value.dtype)      # a NumPy scalar
+    if tp is tuple:
+        items = tuple(typeof(v) for v in value)
+        if any(i is None for i in items):
+            return None
+        return T.TupleType(items)
+    return None
+
+
+def promote(a: T.Scalar, b: T.Scalar) -> T.Scalar:
+    """NumPy's ``promote_types`` on scalar types (without importing NumPy)."""
+    if a == b:
+        return a
+    if a.kind == "b":
+        return b
+    if b.kind == "b":
+        return a
+    order = "iufc"
+    if order.index(a.kind) > order.index(b.kind):
+        a, b = b, a
+    ka, kb = a.kind, b.kind
+    if ka == kb:
+        return a if a.bits >= b.bits else b
+    if ka == "i" and kb == "u":
+        if b.bits < a.bits:
+            return a
+        return T.Scalar("i", b.bits * 2) if b.bits < 64 else T.FLOAT64
+    # a is an integer or float, b is float or complex
+    if kb == "f":
+        if ka == "f":
+            return a if a.bits >= b.bits else b
+        return b if (a.bits <= 16 and b.bits == 32) or b.bits == 64 else T.FLOAT64
+    # kb == "c"
+    need = 64 if (ka in "iu" and a.bits <= 16) or (ka == "f" and a.bits <= 32) else 128
+    return b if b.bits >= need else T.Scalar("c", need)
+
+
+def unify(a: T.Type | None, b: T.Type | None) -> T.Type | None:
+    """The type a variable has when it holds values of types ``a`` and ``b``.
+
+    Numbers widen (bool < int < float < complex, NumPy's promotion for sizes), as in
+    Numba: a variable that is an int on one path and a float on another is a float.
+    Returns None when there is no common type.
+    """
+    if a is None:
+        return b
+    if b is None or a == b:
+        return a
+    if isinstance(a, T.Scalar) and isinstance(b, T.Scalar):
+        if a.is_bool and b.is_int:
+            return b
+        if b.is_bool and a.is_int:
+            return a
+        return promote(a, b)
+    if isinstance(a, T.TupleType) and isinstance(b, T.TupleType) and len(a.items) == len(b.items):
+        items = tuple(unify(x, y) for x, y in zip(a.items, b.items))
+        if any(i is None for i in items):
+            return None
+        return T.TupleType(items)
+    return None
+
+
+class Incompatible(Exception):
+    pass
+
+
+def is_weak_int(node, t) -> bool:
+    from ..ir import nodes as N
+    return (isinstance(node, N.Const) and type(node.value) is int) and t == T.INT64
+
+
+def is_weak_float(node, t) -> bool:
+    from ..ir import nodes as N
+    return isinstance(node, N.Const) and type(node.value) is float
+
+
+def arith_operands(a: T.Scalar, b: T.Scalar, an=None, bn=None) -> T.Scalar:
+    """The common type both operands of an arithmetic operator convert to."""
+    if a.is_bool and b.is_bool:
+        return T.INT64
+    # weak Python literals (NumPy 2 / NEP 50)
+    if bn is not None and is_weak_int(bn, b) and (a.is_int or a.is_float or a.is_complex):
+        return a
+    if an is not None and is_weak_int(an, a) and (b.is_int or b.is_float or b.is_complex):
+        return b
+    if bn is not None and is_weak_float(bn, b) and (a.is_float or a.is_complex):
+        return a
+    if an is not None and is_weak_float(an, a) and (b.is_float or b.is_complex):
+        return b
+    if a.is_bool:
+        a = T.INT64 if b.is_int else a
+    if b.is_bool:
+        b = T.INT64 if a.is_int else b
+    return unify(a, b)
+
+
+def binop_type(op: str, a: T.Type, b: T.Type, an=None, bn=None) -> T.Type:
+    """Result type of a Python binary operator on scalars; raises Incompatible."""
+    if not (isinstance(a, T.Scalar) and isinstance(b, T.Scalar)):
+        raise Incompatible(f"operator {op} on {a} and {b}")
+    if op in ("bitand", "bitor", "bitxor"):
+        if a.is_bool and b.is_bool:
+            return T.BOOL
+        if not ((a.is_int or a.is_bool) and (b.is_int or b.is_bool)):
+            raise Incompatible(f"bitwise operator on {a} and {b}")
+        return arith_operands(a, b, an, bn)
+    if op in ("lshift", "rshift"):
+        if not ((a.is_int or a.is_bool) and (b.is_int or b.is_bool)):
+            raise Incompatible(f"shift of {a} by {b}")
+        return arith_operands(a, b, an, bn)
+    common = arith_operands(a, b, an, bn)
+    if op == "truediv":
+        if common.is_int or common.is_bool:
+            return T.FLOAT64
+        return common
+    if op in ("floordiv", "mod") and common.is_complex:
+        raise Incompatible(f"operator {op} on complex numbers")
+    if op == "matmul":
+        raise Incompatible("operator @ on scalars")
+    return common

@@ -1,0 +1,478 @@
+"""The one typed IR: structured statements over expression trees.
+
+The frontend produces *Python-level* nodes (``Py*``: Python operators, calls of
+Python objects, ``for`` over ``range``).  Type inference gives every expression a
+``type``.  The semantic passes then rewrite every ``Py*`` node into *primitive*
+nodes whose meaning is the same on every backend (wrapping integer arithmetic, C
+division, IEEE float operations, explicit checks that ``Raise``).  Backends -- LLVM
+for the CPU, GPUs, wasm and executables, C-family source for HLS C++ and Metal --
+only print primitive nodes.  The verifier (``ir.verifier``) checks which level a
+function is at.
+
+Control flow is structured (``If``, ``Loop``, ``ForCount``, ``Break``,
+``Continue``, ``Return``) so that source emitters and GPU backends can print it
+directly.  Expressions are pure trees: anything that can raise, call or touch memory
+with side effects is a statement (``Assign`` of a ``Call``, a check ``If`` with a
+``Raise``), so backends may evaluate an expression tree in any order.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from .types import Type
+
+
+# --------------------------------------------------------------------------- exprs
+@dataclass(eq=False)
+class Expr:
+    """Base class of expressions; ``type`` is set by type inference."""
+
+    def children(self) -> list["Expr"]:
+        return []
+
+    def replace_children(self, new: list["Expr"]) -> None:
+        pass
+
+
+@dataclass(eq=False)
+class Const(Expr):
+    value: Any
+    type: Optional[Type] = None
+
+
+@dataclass(eq=False)
+class Var(Expr):
+    name: str
+    type: Optional[Type] = None
+
+
+def _kids(*names):
+    """Generate children()/replace_children() for fixed child fields."""
+    def children(self):
+        out = []
+        for n in names:
+            v = getattr(self, n)
+            if isinstance(v, list):
+                out.extend(v)
+            else:
+                out.append(v)
+        return out
+
+    def replace_children(self, new):
+        it = iter(new)
+        for n in names:
+            v = getattr(self, n)
+            if isinstance(v, list):
+                setattr(self, n, [next(it) for _ in v])
+            else:
+                setattr(self, n, next(it))
+    return children, replace_children
+
+
+@dataclass(eq=False)
+class BinOp(Expr):
+    """Primitive binary operation.
+
+    Integer ``add sub mul shl`` wrap (two's complement); ``sdiv srem udiv urem``
+    truncate like C and require a non-zero divisor and no ``MIN / -1`` (the
+    semantic passes guarantee both); ``ashr lshr shl`` require ``0 <= b < bits``;
+    ``and or xor`` are bitwise (also on bool).  Floats: ``add sub mul fdiv`` are
+    IEEE; ``frem`` is C ``fmod``.
+    """
+
+    op: str
+    left: Expr
+    right: Expr
+    type: Optional[Type] = None
+    children, replace_children = _kids("left", "right")
+
+
+@dataclass(eq=False)
+class UnOp(Expr):
+    """Primitive unary operation: ``neg`` (wrapping for ints), ``not`` (bool),
+    ``invert`` (bitwise complement of an integer)."""
+
+    op: str
+    operand: Expr
+    type: Optional[Type] = None
+    children, replace_children = _kids("operand")
+
+
+@dataclass(eq=False)
+class Cmp(Expr):
+    """Primitive comparison giving bool: ``lt le gt ge eq ne``.
+
+    For floats every comparison is ordered (false with a NaN) except ``ne``
+    (true with a NaN), as in Python; ``uno`` is true when either is NaN.
+    Signedness comes from the operand type.
+    """
+
+    op: str
+    left: Expr
+    right: Expr
+    type: Optional[Type] = None
+    children, replace_children = _kids("left", "right")
+
+
+@dataclass(eq=False)
+class Cast(Expr):
+    """Primitive conversion to ``type``.  Int->int truncates or extends by the
+    source's signedness; float->int truncates toward zero and requires the value to
+    be in range (the semantic passes check); bool->x gives 0/1; x->bool is never a
+    Cast (use ``Cmp ne 0``)."""
+
+    operand: Expr
+    type: Optional[Type] = None
+    children, replace_children = _kids("operand")
+
+
+@dataclass(eq=False)
+class Select(Expr):
+    """``cond ? a : b`` -- both arms are pure, so evaluating both is allowed."""
+
+    cond: Expr
+    a: Expr
+    b: Expr
+    type: Optional[Type] = None
+    children, replace_children = _kids("cond", "a", "b")
+
+
+@dataclass(eq=False)
+class Intrinsic(Expr):
+    """A primitive math function with C99 libm semantics on its float type:
+    ``sqrt exp log log2 log10 log1p expm1 sin cos tan asin acos atan sinh cosh tanh
+    asinh acosh atanh atan2 hypot pow fmod fabs floor ceil trunc rint copysign
+    erf erfc lgamma tgamma cbrt exp2``; and integer ``smin smax umin umax``,
+    ``ctpop``.  Backends map names to their library (libm, libdevice, OpenCL)."""
+
+    name: str
+    args: list
+    type: Optional[Type] = None
+    children, replace_children = _kids("args")
+
+
+@dataclass(eq=False)
+class MakeTuple(Expr):
+    items: list
+    type: Optional[Type] = None
+    children, replace_children = _kids("items")
+
+
+@dataclass(eq=False)
+class TupleGet(Expr):
+    """Item ``index`` (a Python int) of a tuple value."""
+
+    tup: Expr
+    index: int
+    type: Optional[Type] = None
+    children, replace_children = _kids("tup")
+
+
+@dataclass(eq=False)
+class MakeComplex(Expr):
+    real: Expr
+    imag: Expr
+    type: Optional[Type] = None
+    children, replace_children = _kids("real", "imag")
+
+
+@dataclass(eq=False)
+class ComplexPart(Expr):
+    """``part`` is ``"real"`` or ``"imag"``."""
+
+    operand: Expr
+    part: str
+    type: Optional[Type] = None
+    children, replace_children = _kids("operand")
+
+
+@dataclass(eq=False)
+class Call(Expr):
+    """Call of another IR function of the module, by symbol.  Only appears as the
+    value of an ``Assign`` or ``ExprStmt`` (calls may raise and have effects)."""
+
+    func: str
+    args: list
+    type: Optional[Type] = None
+    children, replace_children = _kids("args")
+
+
+# Python-level expressions (before the semantic passes) ---------------------------
+@dataclass(eq=False)
+class PyBinOp(Expr):
+    """A Python binary operator: ``add sub mul truediv floordiv mod pow lshift
+    rshift bitand bitor bitxor matmul``."""
+
+    op: str
+    left: Expr
+    right: Expr
+    type: Optional[Type] = None
+    children, replace_children = _kids("left", "right")
+
+
+@dataclass(eq=False)
+class PyUnOp(Expr):
+    """A Python unary operator: ``neg pos invert not``."""
+
+    op: str
+    operand: Expr
+    type: Optional[Type] = None
+    children, replace_children = _kids("operand")
+
+
+@dataclass(eq=False)
+class PyCompare(Expr):
+    """A (possibly chained) comparison ``a < b <= c``: ops ``lt le gt ge eq ne in
+    notin is isnot``."""
+
+    ops: list
+    operands: list
+    type: Optional[Type] = None
+    children, replace_children = _kids("operands")
+
+
+@dataclass(eq=False)
+class PyBoolOp(Expr):
+    """``and`` / ``or`` over values, returning an operand as Python does."""
+
+    op: str
+    values: list
+    type: Optional[Type] = None
+    children, replace_children = _kids("values")
+
+
+@dataclass(eq=False)
+class PyIfExp(Expr):
+    """``a if cond else b`` (only the chosen arm is evaluated)."""
+
+    cond: Expr
+    a: Expr
+    b: Expr
+    type: Optional[Type] = None
+    children, replace_children = _kids("cond", "a", "b")
+
+
+@dataclass(eq=False)
+class Truth(Expr):
+    """Python truthiness of a value (``bool(x)``), type bool."""
+
+    operand: Expr
+    type: Optional[Type] = None
+    children, replace_children = _kids("operand")
+
+
+@dataclass(eq=False)
+class PyCall(Expr):
+    """A call of a Python object resolved at compile time (a builtin, a ``math``
+    or ``numpy`` function, another jitted function)."""
+
+    callee: Any
+    args: list
+    kwargs: dict = field(default_factory=dict)
+    type: Optional[Type] = None
+    name: str = ""
+
+    def children(self):
+        return list(self.args) + list(self.kwargs.values())
+
+    def replace_children(self, new):
+        n = len(self.args)
+        self.args = list(new[:n])
+        self.kwargs = dict(zip(self.kwargs.keys(), new[n:]))
+
+
+@dataclass(eq=False)
+class PyGetItem(Expr):
+    """``value[index]`` before lowering (tuple indexing; arrays later)."""
+
+    value: Expr
+    index: Expr
+    type: Optional[Type] = None
+    children, replace_children = _kids("value", "index")
+
+
+@dataclass(eq=False)
+class PyAttr(Expr):
+    """``value.attr`` on a typed value (``z.real``, ``z.imag``)."""
+
+    value: Expr
+    attr: str
+    type: Optional[Type] = None
+    children, replace_children = _kids("value")
+
+
+# ------------------------------------------------------------------------- stmts
+@dataclass(eq=False)
+class Stmt:
+    line: int = 0
+
+
+@dataclass(eq=False)
+class Assign(Stmt):
+    target: str = ""
+    value: Expr = None
+
+
+@dataclass(eq=False)
+class ExprStmt(Stmt):
+    value: Expr = None
+
+
+@dataclass(eq=False)
+class If(Stmt):
+    cond: Expr = None
+    then: list = field(default_factory=list)
+    orelse: list = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Loop(Stmt):
+    """``while True`` over ``body``; left with ``Break`` or ``Return``."""
+
+    body: list = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class ForCount(Stmt):
+    """Primitive counted loop: ``counter`` takes 0, 1, ..., ``count - 1``
+    (``count`` is an int64 expression evaluated once; <= 0 runs no iteration).
+    ``Continue`` goes to the next count.  The body must not assign ``counter``."""
+
+    counter: str = ""
+    count: Expr = None
+    body: list = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class PyForRange(Stmt):
+    """``for target in range(start, stop, step)`` (Python semantics: the range is
+    evaluated once, ``target`` is assigned each iteration).  ``orelse`` runs when
+    the loop ends without ``break``."""
+
+    target: str = ""
+    start: Expr = None
+    stop: Expr = None
+    step: Expr = None
+    body: list = field(default_factory=list)
+    orelse: list = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class PyForIter(Stmt):
+    """``for target in <tuple>`` (unrolled by the semantic passes)."""
+
+    target: Any = None     # name, or nested tuple of names for unpacking
+    iterable: Expr = None
+    body: list = field(default_factory=list)
+    orelse: list = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class PyWhile(Stmt):
+    cond: Expr = None
+    body: list = field(default_factory=list)
+    orelse: list = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Break(Stmt):
+    pass
+
+
+@dataclass(eq=False)
+class Continue(Stmt):
+    pass
+
+
+@dataclass(eq=False)
+class Return(Stmt):
+    value: Optional[Expr] = None
+
+
+@dataclass(eq=False)
+class Raise(Stmt):
+    """Raise exception class ``exc`` with a constant ``message``.  With ``deopt``
+    (or ``exc`` being ``hanajit.lib.pyhelpers.Deopt``) the dispatcher instead
+    re-runs the call in the interpreter when the function is pure -- used where
+    CPython's result cannot be represented, e.g. ``int(1e30)`` beyond int64."""
+
+    exc: object = RuntimeError
+    message: str = ""
+    deopt: bool = False
+
+
+# ---------------------------------------------------------------------- function
+@dataclass(eq=False)
+class Function:
+    """One specialisation of a Python function: parameters, locals, body."""
+
+    name: str                       # symbol, unique in the module
+    params: list                    # parameter names
+    arg_types: tuple = ()
+    locals: dict = field(default_factory=dict)   # name -> Type
+    body: list = field(default_factory=list)
+    return_type: Optional[Type] = None
+    pyname: str = ""                # qualified name for messages
+    filename: str = ""
+    can_raise: bool = True          # decided by the raise analysis
+    pure: bool = True               # no mutable arguments: safe to deopt
+    inline: bool = False            # ask backends to always inline
+    level: str = "python"          # "python" or "primitive"
+
+    def new_temp(self, type_: Type, hint: str = "t") -> str:
+        i = len(self.locals)
+        while f"${hint}{i}" in self.locals:
+            i += 1
+        name = f"${hint}{i}"
+        self.locals[name] = type_
+        return name
+
+
+@dataclass(eq=False)
+class Module:
+    """The unit handed to a target: an entry function and everything it calls."""
+
+    entry: str
+    functions: dict = field(default_factory=dict)   # symbol -> Function
+    raises: list = field(default_factory=list)      # (exc, message, deopt) by code-1
+
+    def raise_code(self, exc, message: str, deopt: bool = False) -> int:
+        key = (exc, message, deopt)
+        if key not in self.raises:
+            self.raises.append(key)
+        return self.raises.index(key) + 1
+
+
+def walk_stmts(body):
+    """Yield every statement in ``body``, depth first, nested ones included."""
+    for s in body:
+        yield s
+        for attr in ("then", "orelse", "body"):
+            sub = getattr(s, attr, None)
+            if isinstance(sub, list):
+                yield from walk_stmts(sub)
+
+
+def stmt_exprs(s: Stmt) -> list:
+    """The expressions directly held by a statement."""
+    if isinstance(s, (Assign, ExprStmt)):
+        return [s.value]
+    if isinstance(s, (If, PyWhile)):
+        return [s.cond]
+    if isinstance(s, ForCount):
+        return [s.count]
+    if isinstance(s, PyForRange):
+        return [s.start, s.stop, s.step]
+    if isinstance(s, PyForIter):
+        return [s.iterable]
+    if isinstance(s, Return):
+        return [s.value] if s.value is not None else []
+    return []
+
+
+def walk_expr(e: Expr):
+    """Yield ``e`` and every expression below it."""
+    yield e
+    for c in e.children():
+        yield from walk_expr(c)

@@ -1,0 +1,148 @@
+"""The types of hanajit's typed IR: scalars, tuples, None and (later) arrays.
+
+Every expression node of a typed function carries one of these.  Types are
+immutable and compare by value, so they can be dictionary keys (specialisation keys,
+cache keys).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class Type:
+    """Base class of IR types."""
+
+    @property
+    def is_scalar(self) -> bool:
+        return isinstance(self, Scalar)
+
+    def __str__(self) -> str:  # pragma: no cover - overridden
+        return self.__class__.__name__
+
+
+@dataclass(frozen=True)
+class Scalar(Type):
+    """A machine scalar: kind ``b`` (bool), ``i`` (signed), ``u`` (unsigned),
+    ``f`` (float) or ``c`` (complex); ``bits`` is the width of the whole value."""
+
+    kind: str
+    bits: int
+
+    @property
+    def name(self) -> str:
+        if self.kind == "b":
+            return "bool"
+        prefix = {"i": "int", "u": "uint", "f": "float", "c": "complex"}[self.kind]
+        return f"{prefix}{self.bits}"
+
+    @property
+    def short(self) -> str:
+        """The signature-string spelling: ``i64``, ``f32``, ``bool``, ``c128``."""
+        if self.kind == "b":
+            return "bool"
+        return f"{self.kind}{self.bits}"
+
+    @property
+    def is_int(self) -> bool:
+        return self.kind in "iu"
+
+    @property
+    def is_signed(self) -> bool:
+        return self.kind == "i"
+
+    @property
+    def is_float(self) -> bool:
+        return self.kind == "f"
+
+    @property
+    def is_complex(self) -> bool:
+        return self.kind == "c"
+
+    @property
+    def is_bool(self) -> bool:
+        return self.kind == "b"
+
+    @property
+    def is_numeric(self) -> bool:
+        return True
+
+    @property
+    def component(self) -> "Scalar":
+        """The real component type of a complex type (else the type itself)."""
+        if self.kind == "c":
+            return FLOAT32 if self.bits == 64 else FLOAT64
+        return self
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return self.name.upper()
+
+
+@dataclass(frozen=True)
+class NoneType(Type):
+    """The type of ``None`` (a function with no return value returns it)."""
+
+    def __str__(self) -> str:
+        return "none"
+
+    def __repr__(self) -> str:
+        return "NONE"
+
+
+@dataclass(frozen=True)
+class TupleType(Type):
+    """A fixed-length tuple of (possibly mixed) types."""
+
+    items: tuple
+
+    def __str__(self) -> str:
+        return "(" + ", ".join(map(str, self.items)) + ("," if len(self.items) == 1 else "") + ")"
+
+    __repr__ = __str__
+
+
+@dataclass(frozen=True)
+class RangeType(Type):
+    """A ``range`` object value (only consumed by ``for`` loops and ``len``)."""
+
+    def __str__(self) -> str:
+        return "range"
+
+
+BOOL = Scalar("b", 1)
+INT8, INT16, INT32, INT64 = (Scalar("i", b) for b in (8, 16, 32, 64))
+UINT8, UINT16, UINT32, UINT64 = (Scalar("u", b) for b in (8, 16, 32, 64))
+FLOAT32, FLOAT64 = Scalar("f", 32), Scalar("f", 64)
+COMPLEX64, COMPLEX128 = Scalar("c", 64), Scalar("c", 128)
+NONE = NoneType()
+
+SCALARS = (BOOL, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64,
+           FLOAT32, FLOAT64, COMPLEX64, COMPLEX128)
+BY_NAME = {t.name: t for t in SCALARS}
+BY_NAME.update({t.short: t for t in SCALARS})
+BY_NAME.update({"int": INT64, "float": FLOAT64, "complex": COMPLEX128,
+                "double": FLOAT64, "b1": BOOL, "none": NONE})
+
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def int_range(t: Scalar) -> tuple[int, int]:
+    """The inclusive value range of an integer (or bool) type."""
+    if t.kind == "b":
+        return 0, 1
+    if t.kind == "u":
+        return 0, (1 << t.bits) - 1
+    return -(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1
+
+
+def numpy_name(t: Scalar) -> str:
+    """The NumPy dtype name of a scalar type (``bool``, ``int64``, ``float32`` ...)."""
+    return t.name
+
+
+def from_numpy_dtype(dtype) -> Scalar | None:
+    """The scalar type for a NumPy dtype, or None if hanajit has no such type."""
+    name = getattr(dtype, "name", str(dtype))
+    return BY_NAME.get(name)

@@ -1,0 +1,63 @@
+"""IR verifier: run between passes in tests (``HANAJIT_VERIFY=1``).
+
+Checks that every expression is typed, that a primitive-level function holds no
+``Py*`` node, that operand types agree for primitive operations, and that
+``Break``/``Continue`` sit inside loops.
+"""
+from __future__ import annotations
+
+from . import nodes as N
+from . import types as T
+
+_PY_NODES = (N.PyBinOp, N.PyUnOp, N.PyCompare, N.PyBoolOp, N.PyIfExp, N.Truth, N.PyCall,
+             N.PyGetItem, N.PyAttr)
+_PY_STMTS = (N.PyForRange, N.PyForIter, N.PyWhile)
+
+
+class VerifyError(AssertionError):
+    pass
+
+
+def verify(fn: N.Function) -> None:
+    def fail(msg):
+        raise VerifyError(f"{fn.name}: {msg}")
+
+    def check_expr(e):
+        for c in e.children():
+            check_expr(c)
+        if getattr(e, "type", None) is None and not isinstance(e, N.Var):
+            fail(f"untyped {type(e).__name__}")
+        if fn.level == "primitive":
+            if isinstance(e, _PY_NODES):
+                fail(f"Python-level {type(e).__name__} in a primitive function")
+            if isinstance(e, N.BinOp) and e.left.type != e.right.type:
+                fail(f"BinOp {e.op} on {e.left.type} and {e.right.type}")
+            if isinstance(e, N.Cmp) and e.left.type != e.right.type:
+                fail(f"Cmp {e.op} on {e.left.type} and {e.right.type}")
+            if isinstance(e, (N.Cmp,)) and e.type != T.BOOL:
+                fail("Cmp must give bool")
+            if isinstance(e, N.Select) and (e.cond.type != T.BOOL or e.a.type != e.b.type):
+                fail("Select operand types")
+            if isinstance(e, N.Var) and e.name not in fn.locals:
+                fail(f"unknown variable {e.name}")
+
+    def check(body, depth):
+        for s in body:
+            if fn.level == "primitive" and isinstance(s, _PY_STMTS):
+                fail(f"Python-level {type(s).__name__} in a primitive function")
+            if isinstance(s, (N.Break, N.Continue)) and depth == 0:
+                fail(f"{type(s).__name__} outside a loop")
+            for e in N.stmt_exprs(s):
+                if e is not None:
+                    check_expr(e)
+            if isinstance(s, N.Assign) and fn.level == "primitive":
+                if fn.locals.get(s.target) != s.value.type:
+                    fail(f"assignment of {s.value.type} to {s.target}: "
+                         f"{fn.locals.get(s.target)}")
+            loop = isinstance(s, (N.Loop, N.ForCount, N.PyForRange, N.PyForIter, N.PyWhile))
+            for attr in ("then", "orelse", "body"):
+                sub = getattr(s, attr, None)
+                if isinstance(sub, list):
+                    check(sub, depth + (1 if loop and attr == "body" else 0))
+
+    check(fn.body, 0)

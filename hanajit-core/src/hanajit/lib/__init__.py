@@ -1,0 +1,1 @@
+"""hanajit's library: how Python builtins, ``math`` and NumPy calls type and lower."""

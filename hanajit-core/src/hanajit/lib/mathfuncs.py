@@ -1,0 +1,259 @@
+"""``math`` and NumPy scalar functions, and hanajit's own ``prims``.
+
+``math.*`` keeps Python's error behaviour (CPython's ``math_1``/``math_2``:
+ValueError for a domain error, OverflowError for a range error) made explicit as
+checks around a primitive ``Intrinsic``; ``numpy.*`` on scalars follows NumPy (NaN
+or inf, no exception); ``prims.*`` is the bare C function.
+"""
+from __future__ import annotations
+
+from ..ir import nodes as N
+from ..ir import types as T
+from .operators import C, band, bor, convert, float_to_int, logical_not
+from .registry import CallTemplate, register
+from ..infer.rules import Incompatible
+
+
+def _num(t):
+    return isinstance(t, T.Scalar) and not t.is_complex
+
+
+def _isnan(e):
+    return N.Cmp("uno", e, e, T.BOOL)
+
+
+def _isinf(e):
+    return N.Cmp("eq", N.Intrinsic("fabs", [e], e.type), C(float("inf"), e.type), T.BOOL)
+
+
+def _isfinite(e):
+    return N.Cmp("lt", N.Intrinsic("fabs", [e], e.type), C(float("inf"), e.type), T.BOOL)
+
+
+class MathFunc(CallTemplate):
+    """A float function of ``math`` (checked), ``numpy`` (unchecked) or prims."""
+
+    def __init__(self, name, intrinsic=None, nargs=1, overflow=False, checked=True,
+                 paths=(), numpy_float32=True, result=None):
+        self.name = name
+        self.intrinsic = intrinsic or name
+        self.nargs = nargs
+        self.overflow = overflow
+        self.checked = checked
+        self.paths = paths
+        self.numpy_float32 = numpy_float32
+        self.result = result
+
+    def typer(self, inf, call, args, kwargs):
+        if kwargs or len(args) != self.nargs:
+            raise Incompatible(f"{self.name}() takes {self.nargs} argument(s)")
+        if not all(_num(a) for a in args):
+            raise Incompatible(f"{self.name}() of {', '.join(map(str, args))}")
+        if self.result is not None:
+            return self.result
+        if not self.checked and all(a == T.FLOAT32 or (a.is_int and a.bits <= 16) or a.is_bool
+                                    for a in args) and any(a == T.FLOAT32 for a in args):
+            return T.FLOAT32
+        return T.FLOAT64
+
+    def lower(self, L, call, args, kwargs):
+        ft = call.type if call.type.is_float else T.FLOAT64
+        xs = [L.let(convert(L, a, ft)) for a in args]
+        r = N.Intrinsic(self.intrinsic, xs, ft)
+        if not self.checked:
+            return r
+        r = L.let(r)
+        if self.nargs == 1:
+            x = xs[0]
+            L.raise_if(band(_isnan(r), logical_not(_isnan(x))), ValueError, "math domain error")
+            exc = OverflowError if self.overflow else ValueError
+            L.raise_if(band(_isinf(r), _isfinite(x)), exc,
+                       "math range error" if self.overflow else "math domain error")
+        else:
+            x, y = xs
+            if self.intrinsic == "pow":     # CPython: 0.0 ** negative is a domain error
+                L.raise_if(band(band(N.Cmp("eq", x, C(0.0, ft), T.BOOL), _isinf(r)),
+                                _isfinite(y)), ValueError, "math domain error")
+            nan_in = bor(_isnan(x), _isnan(y))
+            L.raise_if(band(_isnan(r), logical_not(nan_in)), ValueError, "math domain error")
+            L.raise_if(band(_isinf(r), band(_isfinite(x), _isfinite(y))), OverflowError,
+                       "math range error")
+        return r
+
+
+class Predicate(CallTemplate):
+    """isnan / isinf / isfinite on a real number."""
+
+    def __init__(self, name, paths):
+        self.name = name
+        self.paths = paths
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs or not _num(args[0]):
+            raise Incompatible(f"{self.name}() takes one real number")
+        return T.BOOL
+
+    def lower(self, L, call, args, kwargs):
+        x = args[0]
+        if not x.type.is_float:
+            return C(self.name == "isfinite", T.BOOL)
+        x = L.let(x)
+        return {"isnan": _isnan, "isinf": _isinf, "isfinite": _isfinite}[self.name](x)
+
+
+class ToInt(CallTemplate):
+    """math.floor / ceil / trunc: a float rounded to a Python int."""
+
+    def __init__(self, name):
+        self.name = name
+        self.paths = (f"math.{name}",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs or not _num(args[0]):
+            raise Incompatible(f"math.{self.name}() takes one real number")
+        return args[0] if args[0].is_int else T.INT64
+
+    def lower(self, L, call, args, kwargs):
+        x = args[0]
+        if x.type.is_int or x.type.is_bool:
+            return convert(L, x, call.type)
+        x = convert(L, x, T.FLOAT64)
+        return float_to_int(L, N.Intrinsic(self.name, [x], T.FLOAT64), T.INT64)
+
+
+class MathLog(MathFunc):
+    """math.log(x[, base])."""
+
+    def __init__(self):
+        super().__init__("log", paths=("math.log",))
+
+    def typer(self, inf, call, args, kwargs):
+        if kwargs or len(args) not in (1, 2) or not all(_num(a) for a in args):
+            raise Incompatible("math.log() takes one or two real numbers")
+        return T.FLOAT64
+
+    def lower(self, L, call, args, kwargs):
+        logs = []
+        for a in args:
+            x = L.let(convert(L, a, T.FLOAT64))
+            L.raise_if(N.Cmp("le", x, C(0.0, T.FLOAT64), T.BOOL), ValueError,
+                       "math domain error")
+            logs.append(L.let(N.Intrinsic("log", [x], T.FLOAT64)))
+        if len(logs) == 1:
+            return logs[0]
+        L.raise_if(N.Cmp("eq", logs[1], C(0.0, T.FLOAT64), T.BOOL), ZeroDivisionError,
+                   "float division by zero")
+        return N.BinOp("fdiv", logs[0], logs[1], T.FLOAT64)
+
+
+class Scale(CallTemplate):
+    """math.degrees / math.radians."""
+
+    def __init__(self, name, factor):
+        self.name, self.factor = name, factor
+        self.paths = (f"math.{name}",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs or not _num(args[0]):
+            raise Incompatible(f"math.{self.name}() takes one real number")
+        return T.FLOAT64
+
+    def lower(self, L, call, args, kwargs):
+        return N.BinOp("mul", convert(L, args[0], T.FLOAT64), C(self.factor, T.FLOAT64),
+                       T.FLOAT64)
+
+
+class NumpyBinary(CallTemplate):
+    """numpy.minimum / maximum / fmin / fmax / arctan2 / hypot / power / copysign
+    on scalars (NaN-propagating as NumPy)."""
+
+    def __init__(self, name, impl):
+        self.name = name
+        self.impl = impl
+        self.paths = (f"numpy.{name}",)
+
+    def typer(self, inf, call, args, kwargs):
+        if kwargs or len(args) != 2 or not all(_num(a) for a in args):
+            raise Incompatible(f"numpy.{self.name}() of {args}")
+        from ..infer.rules import arith_operands
+        t = arith_operands(args[0], args[1], call.args[0], call.args[1])
+        if self.impl in ("atan2", "hypot", "copysign", "pow") and not t.is_float:
+            t = T.FLOAT64
+        return t
+
+    def lower(self, L, call, args, kwargs):
+        t = call.type
+        a, b = (L.let(convert(L, x, t)) for x in args)
+        if self.impl in ("minimum", "maximum"):
+            op = "lt" if self.impl == "minimum" else "gt"
+            pick = N.Select(N.Cmp(op, a, b, T.BOOL), a, b, t)
+            if t.is_float:   # NaN wins
+                return N.Select(_isnan(a), a, N.Select(_isnan(b), b, pick, t), t)
+            return pick
+        if self.impl in ("fmin", "fmax"):
+            op = "lt" if self.impl == "fmin" else "gt"
+            pick = N.Select(N.Cmp(op, a, b, T.BOOL), a, b, t)
+            if t.is_float:   # NaN loses
+                return N.Select(_isnan(a), b, N.Select(_isnan(b), a, pick, t), t)
+            return pick
+        return N.Intrinsic(self.impl, [a, b], t)
+
+
+def _register_all():
+    one = [  # name, intrinsic, can overflow
+        ("sqrt", "sqrt", False), ("exp", "exp", True), ("expm1", "expm1", True),
+        ("log2", "log2", False), ("log10", "log10", False), ("log1p", "log1p", False),
+        ("sin", "sin", False), ("cos", "cos", False), ("tan", "tan", False),
+        ("asin", "asin", False), ("acos", "acos", False), ("atan", "atan", False),
+        ("sinh", "sinh", True), ("cosh", "cosh", True), ("tanh", "tanh", False),
+        ("asinh", "asinh", False), ("acosh", "acosh", False), ("atanh", "atanh", False),
+        ("erf", "erf", False), ("erfc", "erfc", False), ("fabs", "fabs", False),
+        ("cbrt", "cbrt", False), ("exp2", "exp2", True),
+    ]
+    for name, intr, ovf in one:
+        register(MathFunc(name, intr, 1, ovf, True, paths=(f"math.{name}",)))
+    for name, intr in (("atan2", "atan2"), ("hypot", "hypot"), ("copysign", "copysign"),
+                       ("fmod", "fmod"), ("pow", "pow")):
+        register(MathFunc(name, intr, 2, True, True, paths=(f"math.{name}",)))
+    register(MathLog())
+    import math
+    register(Scale("degrees", 180.0 / math.pi))
+    register(Scale("radians", math.pi / 180.0))
+    for name in ("floor", "ceil", "trunc"):
+        register(ToInt(name))
+    for name in ("isnan", "isinf", "isfinite"):
+        register(Predicate(name, (f"math.{name}", f"numpy.{name}")))
+    np_one = {"sqrt": "sqrt", "exp": "exp", "expm1": "expm1", "log": "log", "log2": "log2",
+              "log10": "log10", "log1p": "log1p", "sin": "sin", "cos": "cos", "tan": "tan",
+              "arcsin": "asin", "arccos": "acos", "arctan": "atan", "sinh": "sinh",
+              "cosh": "cosh", "tanh": "tanh", "arcsinh": "asinh", "arccosh": "acosh",
+              "arctanh": "atanh", "fabs": "fabs", "floor": "floor", "ceil": "ceil",
+              "trunc": "trunc", "rint": "rint", "cbrt": "cbrt", "exp2": "exp2"}
+    for name, intr in np_one.items():
+        register(MathFunc(name, intr, 1, checked=False, paths=(f"numpy.{name}",)))
+    for name, impl in (("minimum", "minimum"), ("maximum", "maximum"), ("fmin", "fmin"),
+                       ("fmax", "fmax"), ("arctan2", "atan2"), ("hypot", "hypot"),
+                       ("copysign", "copysign"), ("fmod", "fmod")):
+        register(NumpyBinary(name, impl))
+    for name in ("fmod", "floor", "copysign", "fabs", "pow", "fdiv"):
+        if name == "fdiv":
+            continue
+        register(MathFunc(name, name, 2 if name in ("fmod", "copysign", "pow") else 1,
+                          checked=False, paths=(f"hanajit.lib.prims.{name}",)))
+    register(PrimDiv())
+    for name in ("isinf",):
+        register(Predicate(name, (f"hanajit.lib.prims.{name}",)))
+
+
+class PrimDiv(CallTemplate):
+    paths = ("hanajit.lib.prims.fdiv",)
+
+    def typer(self, inf, call, args, kwargs):
+        return T.FLOAT64
+
+    def lower(self, L, call, args, kwargs):
+        a, b = (convert(L, x, T.FLOAT64) for x in args)
+        return N.BinOp("fdiv", a, b, T.FLOAT64)
+
+
+_register_all()

@@ -1,0 +1,483 @@
+"""Python operator semantics as primitive IR (used by ``passes.lower_semantics``).
+
+Every function takes the :class:`Lowerer` ``L`` (to emit checks and temporaries)
+and lowered, typed operands, and returns a pure primitive expression.  Longer
+semantics (float ``//``, ``%``, ``**``, int ``**``, complex division) are Python
+source in :mod:`hanajit.lib.pyhelpers`, compiled by hanajit itself.
+"""
+from __future__ import annotations
+
+from ..ir import nodes as N
+from ..ir import types as T
+from . import pyhelpers
+
+
+def C(v, t):
+    return N.Const(v, t)
+
+
+def zero(t: T.Scalar) -> N.Const:
+    if t.is_float:
+        return C(0.0, t)
+    if t.is_complex:
+        return C(0j, t)
+    if t.is_bool:
+        return C(False, t)
+    return C(0, t)
+
+
+def logical_not(e: N.Expr) -> N.Expr:
+    if isinstance(e, N.Const):
+        return C(not e.value, T.BOOL)
+    return N.UnOp("not", e, T.BOOL)
+
+
+def band(a, b):
+    return N.BinOp("and", a, b, T.BOOL)
+
+
+def bor(a, b):
+    return N.BinOp("or", a, b, T.BOOL)
+
+
+# ------------------------------------------------------------------ conversion
+def convert(L, e: N.Expr, to: T.Type) -> N.Expr:
+    """Python's conversion of ``e`` to type ``to`` (``int(x)`` checks included)."""
+    src = e.type
+    if src == to:
+        return e
+    if isinstance(to, T.TupleType):
+        e = L.let(e)
+        return N.MakeTuple([convert(L, N.TupleGet(e, i, st), dt)
+                            for i, (st, dt) in enumerate(zip(src.items, to.items))], to)
+    if isinstance(e, N.Const) and isinstance(e.value, (bool, int, float)) and not to.is_bool:
+        v = e.value
+        if to.is_float:
+            return C(float(v), to)
+        if to.is_complex:
+            return C(complex(v), to)
+        if to.is_int and isinstance(v, (bool, int)):
+            lo, hi = T.int_range(to)
+            if lo <= v <= hi:
+                return C(int(v), to)
+    if to.is_bool:
+        return truth(L, e)
+    if to.is_complex:
+        if src.is_complex:
+            return N.MakeComplex(N.Cast(N.ComplexPart(e, "real", src.component), to.component),
+                                 N.Cast(N.ComplexPart(e, "imag", src.component), to.component),
+                                 to)
+        return N.MakeComplex(convert(L, e, to.component), zero(to.component), to)
+    if src.is_complex:
+        raise AssertionError("complex to real conversion")  # inference refuses it
+    if src.is_float and to.is_int:
+        return float_to_int(L, e, to)
+    return N.Cast(e, to)
+
+
+def float_to_int(L, e, to: T.Scalar):
+    """``int(x)``: ValueError for NaN, OverflowError for inf, deopt when the exact
+    Python int does not fit ``to``."""
+    e = L.let(e)
+    L.raise_if(N.Cmp("uno", e, e, T.BOOL), ValueError, "cannot convert float NaN to integer")
+    inf = C(float("inf"), e.type)
+    L.raise_if(N.Cmp("eq", N.Intrinsic("fabs", [e], e.type), inf, T.BOOL), OverflowError,
+               "cannot convert float infinity to integer")
+    lo, hi = T.int_range(to)
+    # in range iff lo - 1 < x < hi + 1 (the bounds are powers of two: exact)
+    lo_f, hi_f = C(float(lo) - 1.0 if lo else -1.0, e.type), C(float(hi + 1), e.type)
+    out = bor(N.Cmp("le", e, lo_f, T.BOOL), N.Cmp("ge", e, hi_f, T.BOOL))
+    L.emit(N.If(cond=out, then=[N.Raise(exc=OverflowError, deopt=True,
+                                        message=f"float too large to convert to {to}")]))
+    return N.Cast(e, to)
+
+
+# -------------------------------------------------------------------- truth
+def truth(L, e: N.Expr) -> N.Expr:
+    t = e.type
+    if t == T.BOOL:
+        return e
+    if t == T.NONE:
+        return C(False, T.BOOL)
+    if isinstance(t, T.TupleType):
+        return C(len(t.items) > 0, T.BOOL)
+    if isinstance(e, N.Const):
+        return C(bool(e.value), T.BOOL)
+    if t.is_complex:
+        e = L.let(e)
+        c = t.component
+        return bor(N.Cmp("ne", N.ComplexPart(e, "real", c), zero(c), T.BOOL),
+                   N.Cmp("ne", N.ComplexPart(e, "imag", c), zero(c), T.BOOL))
+    return N.Cmp("ne", e, zero(t), T.BOOL)
+
+
+# ----------------------------------------------------------------- operators
+def binop(L, op, a, b, rtype, an=None, bn=None):
+    from ..infer.rules import arith_operands
+    ct = arith_operands(a.type, b.type, an, bn)
+    if op == "truediv":
+        ct = rtype
+    elif op == "pow" and rtype.is_float and ct.is_int:
+        ct = rtype
+    a, b = convert(L, a, ct), convert(L, b, ct)
+    if op in ("add", "sub", "mul"):
+        if ct.is_complex:
+            return complex_arith(L, op, a, b, ct)
+        return N.BinOp(op, a, b, ct)
+    if op == "truediv":
+        if ct.is_complex:
+            return L.call_helper(pyhelpers.complex_div, [a, b])
+        b = L.let(b)
+        L.raise_if(N.Cmp("eq", b, zero(ct), T.BOOL), ZeroDivisionError,
+                   "float division by zero" if an is not None and an.type.is_float
+                   else "division by zero")
+        return N.BinOp("fdiv", a, b, ct)
+    if op in ("floordiv", "mod"):
+        if ct.is_float:
+            helper = pyhelpers.float_floordiv if op == "floordiv" else pyhelpers.float_mod
+            return convert(L, L.call_helper(helper, [convert(L, a, T.FLOAT64),
+                                                     convert(L, b, T.FLOAT64)]), ct)
+        return int_divmod(L, op, a, b, ct)
+    if op == "pow":
+        if ct.is_int:
+            r = L.call_helper(pyhelpers.int_pow, [convert(L, a, T.INT64) if ct.is_signed else a,
+                                                  convert(L, b, T.INT64) if ct.is_signed else b])
+            return convert_wrap(r, rtype)
+        if ct.is_float:
+            r = L.call_helper(pyhelpers.float_pow, [convert(L, a, T.FLOAT64),
+                                                    convert(L, b, T.FLOAT64)])
+            return convert(L, r, rtype)
+        return L.call_helper(pyhelpers.complex_pow, [a, b])
+    if op in ("bitand", "bitor", "bitxor"):
+        return N.BinOp({"bitand": "and", "bitor": "or", "bitxor": "xor"}[op], a, b, ct)
+    if op in ("lshift", "rshift"):
+        return shift(L, op, a, b, ct)
+    raise AssertionError(op)  # pragma: no cover
+
+
+def convert_wrap(e, to):
+    return e if e.type == to else N.Cast(e, to)
+
+
+def int_divmod(L, op, a, b, t):
+    a, b = L.let(a), L.let(b)
+    L.raise_if(N.Cmp("eq", b, zero(t), T.BOOL), ZeroDivisionError,
+               "integer division or modulo by zero")
+    if not t.is_signed:
+        return N.BinOp("udiv" if op == "floordiv" else "urem", a, b, t)
+    lo, _ = T.int_range(t)
+    overflow = band(N.Cmp("eq", a, C(lo, t), T.BOOL), N.Cmp("eq", b, C(-1, t), T.BOOL))
+    if isinstance(b, N.Const) and b.value != -1:
+        safe_b = b
+    else:
+        safe_b = L.let(N.Select(overflow, C(1, t), b, t))
+    r = L.let(N.BinOp("srem", a, safe_b, t))
+    if isinstance(b, N.Const) and b.value > 0:
+        adjust = N.Cmp("lt", r, zero(t), T.BOOL)
+    else:
+        adjust = band(N.Cmp("ne", r, zero(t), T.BOOL),
+                      N.Cmp("lt", N.BinOp("xor", r, b, t), zero(t), T.BOOL))
+    if op == "mod":
+        return N.Select(adjust, N.BinOp("add", r, b, t), r, t)
+    q = N.BinOp("sdiv", a, safe_b, t)
+    return N.Select(adjust, N.BinOp("sub", q, C(1, t), t), q, t)
+
+
+def shift(L, op, a, b, t):
+    b = L.let(b)
+    if t.is_signed or t.is_bool:
+        L.raise_if(N.Cmp("lt", b, zero(t), T.BOOL), ValueError, "negative shift count")
+    bits = C(t.bits, t)
+    big = N.Cmp("ge" if not t.is_signed else "ge", b, bits, T.BOOL)
+    if isinstance(b, N.Const) and 0 <= b.value < t.bits:
+        amount, big = b, None
+    else:
+        big = L.let(big)
+        amount = N.Select(big, zero(t), b, t)
+    if op == "lshift":
+        r = N.BinOp("shl", a, amount, t)
+        return r if big is None else N.Select(big, zero(t), r, t)
+    if t.is_signed:
+        if big is not None:
+            amount = N.Select(big, C(t.bits - 1, t), b, t)
+        return N.BinOp("ashr", a, amount, t)
+    r = N.BinOp("lshr", a, amount, t)
+    return r if big is None else N.Select(big, zero(t), r, t)
+
+
+def complex_arith(L, op, a, b, t):
+    c = t.component
+    a, b = L.let(a), L.let(b)
+    ar, ai = N.ComplexPart(a, "real", c), N.ComplexPart(a, "imag", c)
+    br, bi = N.ComplexPart(b, "real", c), N.ComplexPart(b, "imag", c)
+    if op in ("add", "sub"):
+        return N.MakeComplex(N.BinOp(op, ar, br, c), N.BinOp(op, ai, bi, c), t)
+    re = N.BinOp("sub", N.BinOp("mul", ar, br, c), N.BinOp("mul", ai, bi, c), c)
+    im = N.BinOp("add", N.BinOp("mul", ar, bi, c), N.BinOp("mul", ai, br, c), c)
+    return N.MakeComplex(re, im, t)
+
+
+def unop(L, op, a, rtype):
+    if op == "not":
+        return logical_not(truth(L, a))
+    a = convert(L, a, rtype)
+    if op == "pos":
+        return a
+    if op == "neg":
+        if rtype.is_complex:
+            a = L.let(a)
+            c = rtype.component
+            return N.MakeComplex(N.UnOp("neg", N.ComplexPart(a, "real", c), c),
+                                 N.UnOp("neg", N.ComplexPart(a, "imag", c), c), rtype)
+        return N.UnOp("neg", a, rtype)
+    if op == "invert":
+        return N.UnOp("invert", a, rtype)
+    raise AssertionError(op)  # pragma: no cover
+
+
+# ---------------------------------------------------------------- comparisons
+_FLIP = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq", "ne": "ne"}
+_PYOP = {"lt": lambda x, y: x < y, "le": lambda x, y: x <= y, "gt": lambda x, y: x > y,
+         "ge": lambda x, y: x >= y, "eq": lambda x, y: x == y, "ne": lambda x, y: x != y}
+
+
+def compare(L, op, a, b) -> N.Expr:
+    """One Python comparison of two lowered values, exact across int/float."""
+    ta, tb = a.type, b.type
+    if op in ("is", "isnot"):
+        same = ta == tb == T.NONE
+        if ta == tb == T.BOOL:
+            return N.Cmp("eq" if op == "is" else "ne", a, b, T.BOOL)
+        return C(same if op == "is" else not same, T.BOOL)
+    if op in ("in", "notin"):
+        r = contains(L, a, b)
+        return r if op == "in" else logical_not(r)
+    if isinstance(ta, T.TupleType) or isinstance(tb, T.TupleType):
+        return tuple_eq(L, op, a, b)
+    if ta.is_bool and tb.is_bool:
+        return N.Cmp(op, N.Cast(a, T.INT8), N.Cast(b, T.INT8), T.BOOL) if op not in (
+            "eq", "ne") else N.Cmp(op, a, b, T.BOOL)
+    if ta.is_bool:
+        a, ta = N.Cast(a, T.INT64), T.INT64
+    if tb.is_bool:
+        b, tb = N.Cast(b, T.INT64), T.INT64
+    if ta.is_complex or tb.is_complex:
+        ct = T.COMPLEX128
+        a, b = L.let(convert(L, a, ct)), L.let(convert(L, b, ct))
+        c = T.FLOAT64
+        eq = band(N.Cmp("eq", N.ComplexPart(a, "real", c), N.ComplexPart(b, "real", c), T.BOOL),
+                  N.Cmp("eq", N.ComplexPart(a, "imag", c), N.ComplexPart(b, "imag", c), T.BOOL))
+        return eq if op == "eq" else logical_not(eq)
+    if ta.is_int and tb.is_float:
+        return int_float_cmp(L, op, a, convert(L, b, T.FLOAT64))
+    if ta.is_float and tb.is_int:
+        return int_float_cmp(L, _FLIP[op], b, convert(L, a, T.FLOAT64))
+    if ta.is_float and tb.is_float:
+        t = ta if ta.bits >= tb.bits else tb
+        return N.Cmp(op, N.Cast(a, t) if ta != t else a, N.Cast(b, t) if tb != t else b, T.BOOL)
+    # both integers
+    if ta.is_signed != tb.is_signed and max(ta.bits, tb.bits) == 64:
+        s, u = (a, b) if ta.is_signed else (b, a)
+        sop = op if ta.is_signed else _FLIP[op]
+        s, u = L.let(convert(L, s, T.INT64)), L.let(convert(L, u, T.UINT64))
+        neg = N.Cmp("lt", s, C(0, T.INT64), T.BOOL)
+        ucmp = N.Cmp(sop, N.Cast(s, T.UINT64), u, T.BOOL)
+        return N.Select(neg, C(_PYOP[sop](-1, 0), T.BOOL), ucmp, T.BOOL)
+    from ..infer.rules import promote
+    t = promote(ta, tb)
+    return N.Cmp(op, convert(L, a, t), convert(L, b, t), T.BOOL)
+
+
+def int_float_cmp(L, op, i, f):
+    """Exact comparison of an integer with a float64 (as Python compares them)."""
+    it = i.type
+    i, f = L.let(i), L.let(f)
+    fi = L.let(N.Cast(i, T.FLOAT64))
+    same = L.let(N.Cmp("eq", fi, f, T.BOOL))
+    # when the rounded int equals f, f is integral; it can still be 2**63 (or 2**64),
+    # just above every int of the type
+    top = 2.0 ** (it.bits if not it.is_signed else it.bits - 1)
+    big = L.let(N.Cmp("ge", f, C(top, T.FLOAT64), T.BOOL))
+    fint = N.Cast(N.Select(band(same, logical_not(big)), f, C(0.0, T.FLOAT64), T.FLOAT64), it)
+    exact = N.Select(big, C(_PYOP[op](0, 1), T.BOOL), N.Cmp(op, i, fint, T.BOOL), T.BOOL)
+    return N.Select(same, exact, N.Cmp(op, fi, f, T.BOOL), T.BOOL)
+
+
+def tuple_eq(L, op, a, b):
+    ta, tb = a.type, b.type
+    if not (isinstance(ta, T.TupleType) and isinstance(tb, T.TupleType)) or len(
+            ta.items) != len(tb.items):
+        return C(op == "ne", T.BOOL)
+    a, b = L.let(a), L.let(b)
+    r = C(True, T.BOOL)
+    for i, (x, y) in enumerate(zip(ta.items, tb.items)):
+        r = band(r, compare(L, "eq", N.TupleGet(a, i, x), N.TupleGet(b, i, y)))
+    return r if op == "eq" else logical_not(r)
+
+
+def contains(L, x, tup):
+    x = L.let(x)
+    tup = L.let(tup)
+    r = C(False, T.BOOL)
+    for i, t in enumerate(tup.type.items):
+        r = bor(r, compare(L, "eq", x, N.TupleGet(tup, i, t)))
+    return r
+
+
+def compare_chain(L, e: N.PyCompare) -> N.Expr:
+    """``a < b < c``: b is evaluated once, c only if ``a < b`` holds."""
+    first = L.lower(e.operands[0])
+    if len(e.ops) == 1:
+        second = L.seq_after(first, e.operands[1]) if hasattr(L, "seq_after") else None
+    vals = [first]
+    result_name = None
+    prev = first
+    out_block = None
+    results = []
+    for k, op in enumerate(e.ops):
+        nxt_stmts, nxt = L.sub_block(lambda k=k: L.lower(e.operands[k + 1]))
+        if k == 0 or not nxt_stmts and result_name is None:
+            if nxt_stmts and not isinstance(prev, (N.Const, N.Var)):
+                prev = L.let(prev)
+            L.out.extend(nxt_stmts)
+            if k < len(e.ops) - 1:
+                nxt = L.let(nxt)
+            results.append(compare(L, op, prev, nxt))
+            prev = nxt
+            continue
+        # the next operand has statements: evaluate it only if everything so far held
+        if result_name is None:
+            result_name = L.temp(T.BOOL, "c")
+            acc = results[0]
+            for r in results[1:]:
+                acc = band(acc, r)
+            L.emit(N.Assign(target=result_name, value=acc))
+            results = []
+        saved = L.out
+        L.out = []
+        L.out.extend(nxt_stmts)
+        if k < len(e.ops) - 1:
+            nxt = L.let(nxt)
+        L.emit(N.Assign(target=result_name, value=compare(L, op, prev, nxt)))
+        inner = L.out
+        L.out = saved
+        L.emit(N.If(cond=N.Var(result_name, T.BOOL), then=inner))
+        prev = nxt
+    if result_name is None:
+        acc = results[0]
+        for r in results[1:]:
+            acc = band(acc, r)
+        return acc
+    _ = (vals, out_block)
+    return N.Var(result_name, T.BOOL)
+
+
+def boolop(L, e: N.PyBoolOp) -> N.Expr:
+    """``a and b`` / ``a or b``: later operands are evaluated only when needed and
+    the result is the deciding operand (as Python returns it)."""
+    t = e.type
+    acc = L.lower(e.values[0])
+    name = None
+    for v in e.values[1:]:
+        stmts, nxt = L.sub_block(lambda v=v: L.lower(v))
+        if name is None and not stmts:
+            if t == T.BOOL:
+                acc = N.BinOp("and" if e.op == "and" else "or", acc, nxt, T.BOOL)
+            else:
+                acc = L.let(acc)
+                test = truth(L, acc)
+                acc = N.Select(test, nxt, acc, t) if e.op == "and" else N.Select(test, acc, nxt, t)
+            continue
+        if name is None:
+            name = L.temp(t, "b")
+            L.emit(N.Assign(target=name, value=acc))
+        var = N.Var(name, t)
+        test = truth(L, var)
+        if e.op == "or":
+            test = logical_not(test)
+        L.emit(N.If(cond=test, then=stmts + [N.Assign(target=name, value=nxt)]))
+    return acc if name is None else N.Var(name, t)
+
+
+# ------------------------------------------------------------------ loops
+def range_count(L, start, stop, step) -> N.Expr:
+    """Number of iterations of ``range(start, stop, step)`` (int64; ValueError for
+    step 0).  Unsigned arithmetic, so no bound overflows."""
+    t = start.type
+    u = T.UINT64
+    I = T.INT64
+    if isinstance(step, N.Const) and step.value == 0:
+        L.raise_if(C(True, T.BOOL), ValueError, "range() arg 3 must not be zero")
+    elif not isinstance(step, N.Const):
+        L.raise_if(N.Cmp("eq", step, zero(t), T.BOOL), ValueError,
+                   "range() arg 3 must not be zero")
+
+    def up(lo, hi, s):
+        diff = N.BinOp("sub", N.Cast(hi, u) if hi.type != u else hi,
+                       N.Cast(lo, u) if lo.type != u else lo, u)
+        n = N.BinOp("add", N.BinOp("udiv", N.BinOp("sub", diff, C(1, u), u), s, u), C(1, u), u)
+        return N.Select(N.Cmp("lt", lo, hi, T.BOOL), N.Cast(n, I), C(0, I), I)
+
+    def ustep(s, negate):
+        s = N.Cast(s, u) if s.type != u else s
+        return N.BinOp("sub", C(0, u), s, u) if negate else s
+
+    if isinstance(step, N.Const):
+        if step.value == 1:
+            return up_simple(start, stop)
+        if step.value > 0:
+            return up(start, stop, ustep(step, False))
+        return up(stop, start, ustep(step, True))
+    pos = N.Cmp("gt", step, zero(t), T.BOOL)
+    return N.Select(pos, up(start, stop, ustep(step, False)), up(stop, start, ustep(step, True)), I)
+
+
+def up_simple(start, stop):
+    t = start.type
+    I = T.INT64
+    if t == I:
+        n = N.BinOp("sub", stop, start, I)
+        return N.Select(N.Cmp("lt", start, stop, T.BOOL), n, C(0, I), I)
+    diff = N.BinOp("sub", N.Cast(stop, T.UINT64), N.Cast(start, T.UINT64), T.UINT64)
+    return N.Select(N.Cmp("lt", start, stop, T.BOOL), N.Cast(diff, I), C(0, I), I)
+
+
+def range_value(start, k, step, t):
+    """``start + k * step`` (wrapping: never overflows inside the range)."""
+    kk = k if t == T.INT64 else N.Cast(k, t)
+    if isinstance(step, N.Const) and step.value == 1:
+        if isinstance(start, N.Const) and start.value == 0:
+            return kk
+        return N.BinOp("add", start, kk, t)
+    return N.BinOp("add", start, N.BinOp("mul", kk, step, t), t)
+
+
+def tuple_item_dynamic(tup, i, t):
+    """Item ``i`` (an int64 known to be in range) of a homogeneous tuple."""
+    n = len(tup.type.items)
+    if isinstance(tup, N.Const):
+        items = [C(v, it) for v, it in zip(tup.value, tup.type.items)]
+    else:
+        items = [N.TupleGet(tup, k, it) for k, it in enumerate(tup.type.items)]
+    items = [x if x.type == t else N.Cast(x, t) for x in items]
+    r = items[n - 1]
+    for k in range(n - 2, -1, -1):
+        r = N.Select(N.Cmp("eq", i, C(k, T.INT64), T.BOOL), items[k], r, t)
+    return r
+
+
+def method(L, name, args, rtype):
+    v = args[0]
+    if name == "conjugate":
+        if v.type.is_complex:
+            v = L.let(v)
+            c = v.type.component
+            return N.MakeComplex(N.ComplexPart(v, "real", c),
+                                 N.UnOp("neg", N.ComplexPart(v, "imag", c), c), v.type)
+        return convert(L, v, rtype)
+    if name == "is_integer":
+        v = L.let(v)
+        return band(N.Cmp("eq", N.Intrinsic("floor", [v], v.type), v, T.BOOL),
+                    N.Cmp("ne", N.Intrinsic("fabs", [v], v.type), C(float("inf"), v.type),
+                          T.BOOL))
+    raise AssertionError(name)  # pragma: no cover

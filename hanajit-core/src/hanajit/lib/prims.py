@@ -1,0 +1,46 @@
+"""Primitive math with C99 semantics, for hanajit's own helpers (``pyhelpers``).
+
+Each function lowers to one ``Intrinsic`` node with no Python-level checks (C
+``fmod(inf, 1)`` is NaN where ``math.fmod`` raises).  The Python bodies are only
+used when a helper runs in the interpreter.
+"""
+import math
+
+
+def fmod(x, y):
+    try:
+        return math.fmod(x, y)
+    except ValueError:
+        return math.nan
+
+
+def fdiv(x, y):
+    try:
+        return x / y
+    except ZeroDivisionError:
+        if x != x or x == 0.0:
+            return math.nan
+        return math.copysign(math.inf, x) * math.copysign(1.0, y)
+
+
+def floor(x):
+    return float(math.floor(x)) if math.isfinite(x) else x
+
+
+def copysign(x, y):
+    return math.copysign(x, y)
+
+
+def fabs(x):
+    return math.fabs(x)
+
+
+def isinf(x):
+    return math.isinf(x)
+
+
+def pow(x, y):
+    try:
+        return math.pow(x, y)
+    except OverflowError:
+        return math.inf

@@ -1,0 +1,125 @@
+"""Python semantics written in Python, compiled by hanajit itself.
+
+These transcribe CPython's C implementations (``Objects/floatobject.c``,
+``Objects/complexobject.c``, ``long_pow``) using only operations that lower to
+primitives: the ``prims`` functions have C libm semantics (no Python checks), and
+``//``/``%`` appear only on floats in ways that do not re-enter these helpers.
+They are compiled like user code, marked always-inline, so every target gets the
+same semantics from the same IR.
+"""
+from __future__ import annotations
+
+from . import prims
+
+
+class Deopt(Exception):
+    """Raised by compiled code when CPython's result cannot be represented (an
+    int power with a negative exponent, a complex result from a float power); the
+    dispatcher re-runs a pure function in the interpreter."""
+
+
+def int_pow(base, exp):
+    if exp < 0:
+        raise Deopt("integer power with a negative exponent")
+    result = 1
+    while exp > 0:
+        if exp & 1:
+            result = result * base
+        exp = exp >> 1
+        if exp > 0:
+            base = base * base
+    return result
+
+
+def float_floordiv(vx, wx):
+    if wx == 0.0:
+        raise ZeroDivisionError("float floor division by zero")
+    mod = prims.fmod(vx, wx)
+    div = prims.fdiv(vx - mod, wx)
+    if mod != 0.0:
+        if (wx < 0.0) != (mod < 0.0):
+            div = div - 1.0
+    if div != 0.0:
+        floordiv = prims.floor(div)
+        if div - floordiv > 0.5:
+            floordiv = floordiv + 1.0
+    else:
+        floordiv = prims.copysign(0.0, prims.fdiv(vx, wx))
+    return floordiv
+
+
+def float_mod(vx, wx):
+    if wx == 0.0:
+        raise ZeroDivisionError("float modulo")
+    mod = prims.fmod(vx, wx)
+    if mod != 0.0:
+        if (wx < 0.0) != (mod < 0.0):
+            mod = mod + wx
+    else:
+        mod = prims.copysign(0.0, wx)
+    return mod
+
+
+def _is_odd_integer(x):
+    return prims.fmod(prims.fabs(x), 2.0) == 1.0
+
+
+def float_pow(iv, iw):
+    if iw == 0.0:
+        return 1.0
+    if iv != iv:
+        return iv
+    if iw != iw:
+        return 1.0 if iv == 1.0 else iw
+    if prims.isinf(iw):
+        av = prims.fabs(iv)
+        if av == 1.0:
+            return 1.0
+        if (iw > 0.0) == (av > 1.0):
+            return prims.fabs(iw)
+        return 0.0
+    if prims.isinf(iv):
+        odd = _is_odd_integer(iw)
+        if iw > 0.0:
+            return iv if odd else prims.fabs(iv)
+        return prims.copysign(0.0, iv) if odd else 0.0
+    if iv == 0.0:
+        odd = _is_odd_integer(iw)
+        if iw < 0.0:
+            raise ZeroDivisionError("0.0 cannot be raised to a negative power")
+        return iv if odd else 0.0
+    negate = False
+    if iv < 0.0:
+        if iw != prims.floor(iw):
+            raise Deopt("negative number raised to a fractional power is complex")
+        iv = -iv
+        negate = _is_odd_integer(iw)
+    if iv == 1.0:
+        return -1.0 if negate else 1.0
+    ix = prims.pow(iv, iw)
+    if prims.isinf(ix):
+        raise OverflowError("(34, 'Numerical result out of range')")
+    return -ix if negate else ix
+
+
+def complex_div(a, b):
+    """CPython's ``_Py_c_quot`` (Smith's algorithm)."""
+    ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+    abs_breal = prims.fabs(br)
+    abs_bimag = prims.fabs(bi)
+    if abs_breal >= abs_bimag:
+        if abs_breal == 0.0:
+            raise ZeroDivisionError("complex division by zero")
+        ratio = prims.fdiv(bi, br)
+        denom = br + bi * ratio
+        return complex(prims.fdiv(ar + ai * ratio, denom), prims.fdiv(ai - ar * ratio, denom))
+    if abs_bimag >= abs_breal:
+        ratio = prims.fdiv(br, bi)
+        denom = br * ratio + bi
+        return complex(prims.fdiv(ar * ratio + ai, denom), prims.fdiv(ai * ratio - ar, denom))
+    nan = prims.fdiv(0.0, 0.0)
+    return complex(nan, nan)
+
+
+def complex_pow(a, b):
+    raise Deopt("complex power")

@@ -1,0 +1,89 @@
+"""Registry of the Python callables hanajit compiles (builtins, math, numpy ...).
+
+Each entry is a :class:`CallTemplate` registered under dotted paths
+(``"math.sqrt"``, ``"numpy.sqrt"``, ``"builtins.abs"``).  Paths are resolved to
+objects lazily, only for modules the user has already imported, so registering
+NumPy functions never imports NumPy.  Type inference calls :meth:`typer`; the
+semantic lowering pass calls :meth:`lower`, which emits primitive IR.
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+
+
+class CallTemplate:
+    """Typing and lowering of calls to one family of Python callables."""
+
+    paths: tuple = ()
+
+    def typer(self, inf, call, args: list, kwargs: dict):
+        """Return the result type for argument types ``args``/``kwargs``, or raise
+        :class:`hanajit.infer.rules.Incompatible` with a message."""
+        raise NotImplementedError
+
+    def lower(self, low, call, args: list, kwargs: dict):
+        """Return a primitive expression for the call; ``args`` are lowered
+        expressions (stable: safe to use more than once)."""
+        raise NotImplementedError
+
+
+_templates: list = []
+_by_id: dict = {}
+_resolved_modules: set = set()
+
+
+def register(template):
+    """Register a CallTemplate instance, or (as a class decorator) a subclass."""
+    _templates.append(template() if isinstance(template, type) else template)
+    _by_id.clear()
+    _resolved_modules.clear()
+    return template
+
+
+def _resolve_all():
+    for tpl in _templates:
+        for path in tpl.paths:
+            mod, _, attr = path.rpartition(".")
+            if mod not in sys.modules:
+                continue
+            obj = sys.modules[mod]
+            for part in attr.split("."):
+                obj = getattr(obj, part, None)
+                if obj is None:
+                    break
+            if obj is not None:
+                _by_id.setdefault(id(obj), (obj, tpl))
+    _resolved_modules.update(m for m in ("math", "cmath", "numpy", "builtins") if m in sys.modules)
+
+
+def lookup(obj):
+    """The template for a callable object, or None."""
+    _load_library()
+    hit = _by_id.get(id(obj))
+    if hit is not None and hit[0] is obj:
+        return hit[1]
+    mod = getattr(obj, "__module__", None) or ""
+    top = mod.split(".")[0]
+    if top and top not in _resolved_modules and top in sys.modules or not _by_id:
+        _resolve_all()
+        hit = _by_id.get(id(obj))
+        if hit is not None and hit[0] is obj:
+            return hit[1]
+    if "numpy" in sys.modules and "numpy" not in _resolved_modules:
+        _resolve_all()
+        hit = _by_id.get(id(obj))
+        if hit is not None and hit[0] is obj:
+            return hit[1]
+    return None
+
+
+_loaded = False
+
+
+def _load_library():
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for m in ("builtins_scalar", "mathfuncs"):
+            importlib.import_module(f"hanajit.lib.{m}")

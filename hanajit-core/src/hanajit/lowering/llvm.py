@@ -1,0 +1,425 @@
+"""Primitive IR -> LLVM IR (llvmlite.ir), shared by every LLVM-based target.
+
+Targets differ only in what :class:`LLVMTargetInfo` says: the triple and data
+layout, how each math ``Intrinsic`` is spelt (LLVM intrinsic, libm symbol,
+libdevice ``__nv_*``), and address spaces.  Python semantics are already explicit
+in the IR; this module prints primitive operations one to one.
+
+Calling convention (internal functions):
+
+* a function that cannot raise: ``ret_ty @f(args...)``;
+* a function that can raise: ``i32 @f(ptr err, ptr ret, args...)`` returning 0,
+  or 1 after storing the raise code (``Module.raises`` index + 1) in ``*err``.
+
+So recursion in non-raising functions is as cheap as C.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from llvmlite import ir
+
+from ..ir import nodes as N
+from ..ir import types as T
+
+
+@dataclass
+class LLVMTargetInfo:
+    triple: str = ""
+    data_layout: str = ""
+    # intrinsic name -> ("llvm", "llvm.sqrt") | ("libm", "tan") | ("frem", "")
+    math: dict = field(default_factory=dict)
+    float32_suffix: str = "f"        # libm spelling of the float32 variant
+
+
+LLVM_INTRINSICS = {
+    "sqrt", "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos",
+    "atan", "sinh", "cosh", "tanh", "pow", "fabs", "floor", "ceil", "trunc", "rint",
+    "copysign", "atan2",
+}
+
+
+def default_math(name: str):
+    """How a host CPU target spells each math intrinsic."""
+    if name == "fmod":
+        return ("frem", "")
+    if name in LLVM_INTRINSICS:
+        return ("llvm", "llvm." + name)
+    return ("libm", name)
+
+
+I1, I8, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
+F32, F64 = ir.FloatType(), ir.DoubleType()
+PTR = ir.PointerType()
+
+
+def lltype(t: T.Type) -> ir.Type:
+    if isinstance(t, T.Scalar):
+        if t.kind == "b":
+            return I1
+        if t.kind in "iu":
+            return ir.IntType(t.bits)
+        if t.kind == "f":
+            return F32 if t.bits == 32 else F64
+        c = lltype(t.component)
+        return ir.LiteralStructType([c, c])
+    if isinstance(t, T.TupleType):
+        return ir.LiteralStructType([lltype(i) for i in t.items])
+    if isinstance(t, T.NoneType):
+        return I8
+    raise TypeError(f"no LLVM type for {t}")
+
+
+def const(value, t: T.Type) -> ir.Constant:
+    ty = lltype(t)
+    if isinstance(t, T.Scalar):
+        if t.kind == "b":
+            return ir.Constant(I1, int(bool(value)))
+        if t.kind in "iu":
+            v = int(value) & ((1 << t.bits) - 1)
+            return ir.Constant(ty, v)
+        if t.kind == "f":
+            return ir.Constant(ty, float(value))
+        v = complex(value)
+        c = t.component
+        return ir.Constant(ty, [const(v.real, c), const(v.imag, c)])
+    if isinstance(t, T.TupleType):
+        return ir.Constant(ty, [const(v, it) for v, it in zip(value, t.items)])
+    if isinstance(t, T.NoneType):
+        return ir.Constant(I8, 0)
+    raise TypeError(t)
+
+
+class FunctionLowering:
+    """Lowers one primitive IR function into an ``ir.Function``."""
+
+    def __init__(self, mod: "ModuleLowering", fn: N.Function):
+        self.m = mod
+        self.fn = fn
+        self.llfn = mod.declare(fn)
+        self.slots: dict = {}
+        self.loops: list = []        # (continue_block, break_block)
+
+    def run(self):
+        fn = self.fn
+        entry = self.llfn.append_basic_block("entry")
+        self.b = ir.IRBuilder(entry)
+        args = list(self.llfn.args)
+        if fn.can_raise:
+            self.err, self.ret = args[0], args[1]
+            args = args[2:]
+        for name, t in fn.locals.items():
+            if t == T.NONE and name not in fn.params:
+                continue
+            self.slots[name] = self.b.alloca(lltype(t), name=_clean(name))
+        for name, a in zip(fn.params, args):
+            self.b.store(a, self.slots[name])
+        self.block(fn.body)
+        if not self.b.block.is_terminated:
+            self.emit_return(None)
+
+    # --------------------------------------------------------------- statements
+    def block(self, stmts):
+        for s in stmts:
+            if self.b.block.is_terminated:
+                self.b.position_at_end(self.llfn.append_basic_block("dead"))
+            self.stmt(s)
+
+    def stmt(self, s):
+        b = self.b
+        if isinstance(s, N.Assign):
+            if isinstance(s.value, N.Call):
+                v = self.call(s.value)
+            else:
+                v = self.expr(s.value)
+            if s.target in self.slots:
+                b.store(v, self.slots[s.target])
+        elif isinstance(s, N.ExprStmt):
+            if isinstance(s.value, N.Call):
+                self.call(s.value)
+        elif isinstance(s, N.If):
+            cond = self.expr(s.cond)
+            then_bb = self.llfn.append_basic_block("then")
+            else_bb = self.llfn.append_basic_block("else") if s.orelse else None
+            merge = self.llfn.append_basic_block("endif")
+            b.cbranch(cond, then_bb, else_bb or merge)
+            if s.then and isinstance(s.then[0], N.Raise) and len(s.then) == 1 and not s.orelse:
+                b.block.instructions[-1].set_weights([1, 2000])
+            b.position_at_end(then_bb)
+            self.block(s.then)
+            if not b.block.is_terminated:
+                b.branch(merge)
+            if else_bb is not None:
+                b.position_at_end(else_bb)
+                self.block(s.orelse)
+                if not b.block.is_terminated:
+                    b.branch(merge)
+            b.position_at_end(merge)
+        elif isinstance(s, N.Loop):
+            head = self.llfn.append_basic_block("loop")
+            exit_ = self.llfn.append_basic_block("endloop")
+            b.branch(head)
+            b.position_at_end(head)
+            self.loops.append((head, exit_))
+            self.block(s.body)
+            self.loops.pop()
+            if not b.block.is_terminated:
+                b.branch(head)
+            b.position_at_end(exit_)
+        elif isinstance(s, N.ForCount):
+            self.for_count(s)
+        elif isinstance(s, N.Break):
+            b.branch(self.loops[-1][1])
+        elif isinstance(s, N.Continue):
+            b.branch(self.loops[-1][0])
+        elif isinstance(s, N.Return):
+            self.emit_return(s.value)
+        elif isinstance(s, N.Raise):
+            code = self.m.module.raise_code(s.exc, s.message, s.deopt)
+            b.store(ir.Constant(I32, code), self.err)
+            b.ret(ir.Constant(I32, 1))
+        else:  # pragma: no cover
+            raise AssertionError(f"cannot lower {s}")
+
+    def for_count(self, s):
+        b = self.b
+        count = self.expr(s.count)
+        slot = self.slots[s.counter]
+        b.store(ir.Constant(I64, 0), slot)
+        cond_bb = self.llfn.append_basic_block("for.cond")
+        body_bb = self.llfn.append_basic_block("for.body")
+        latch = self.llfn.append_basic_block("for.next")
+        exit_ = self.llfn.append_basic_block("for.end")
+        b.branch(cond_bb)
+        b.position_at_end(cond_bb)
+        k = b.load(slot)
+        b.cbranch(b.icmp_signed("<", k, count), body_bb, exit_)
+        b.position_at_end(body_bb)
+        self.loops.append((latch, exit_))
+        self.block(s.body)
+        self.loops.pop()
+        if not b.block.is_terminated:
+            b.branch(latch)
+        b.position_at_end(latch)
+        k = b.load(slot)
+        b.store(b.add(k, ir.Constant(I64, 1)), slot)
+        br = b.branch(cond_bb)
+        self.m.loop_metadata(br)
+        b.position_at_end(exit_)
+
+    def emit_return(self, value):
+        b = self.b
+        fn = self.fn
+        if fn.can_raise:
+            if value is not None and fn.return_type != T.NONE:
+                b.store(self.expr(value), self.ret)
+            b.ret(ir.Constant(I32, 0))
+        elif fn.return_type == T.NONE:
+            b.ret_void()
+        else:
+            b.ret(self.expr(value))
+
+    def call(self, c: N.Call):
+        b = self.b
+        callee = self.m.module.functions[c.func]
+        llcallee = self.m.declare(callee)
+        args = [self.expr(a) for a in c.args]
+        if not callee.can_raise:
+            r = b.call(llcallee, args)
+            return r if callee.return_type != T.NONE else const(None, T.NONE)
+        rslot = self.m.ret_slot(self, callee.return_type)
+        status = b.call(llcallee, [self.err, rslot] + args)
+        ok = self.llfn.append_basic_block("call.ok")
+        fail = self.llfn.append_basic_block("call.fail")
+        br = b.cbranch(b.icmp_unsigned("==", status, ir.Constant(I32, 0)), ok, fail)
+        br.set_weights([2000, 1])
+        b.position_at_end(fail)
+        if self.fn.can_raise:
+            b.ret(ir.Constant(I32, 1))
+        else:  # pragma: no cover - the raise analysis prevents this
+            b.unreachable()
+        b.position_at_end(ok)
+        if callee.return_type == T.NONE:
+            return const(None, T.NONE)
+        return b.load(rslot)
+
+    # -------------------------------------------------------------- expressions
+    def expr(self, e: N.Expr):
+        return getattr(self, "e_" + type(e).__name__)(e)
+
+    def e_Const(self, e):
+        return const(e.value, e.type)
+
+    def e_Var(self, e):
+        slot = self.slots.get(e.name)
+        if slot is None:
+            return const(None, T.NONE)
+        return self.b.load(slot)
+
+    def e_BinOp(self, e):
+        b = self.b
+        x, y = self.expr(e.left), self.expr(e.right)
+        t = e.type
+        op = e.op
+        if t.is_float:
+            return {"add": b.fadd, "sub": b.fsub, "mul": b.fmul, "fdiv": b.fdiv,
+                    "frem": b.frem}[op](x, y)
+        return {"add": b.add, "sub": b.sub, "mul": b.mul, "sdiv": b.sdiv, "srem": b.srem,
+                "udiv": b.udiv, "urem": b.urem, "shl": b.shl, "ashr": b.ashr,
+                "lshr": b.lshr, "and": b.and_, "or": b.or_, "xor": b.xor}[op](x, y)
+
+    def e_UnOp(self, e):
+        b = self.b
+        x = self.expr(e.operand)
+        if e.op == "not":
+            return b.xor(x, ir.Constant(I1, 1))
+        if e.op == "invert":
+            return b.xor(x, ir.Constant(x.type, -1))
+        if e.type.is_float:
+            return b.fneg(x)
+        return b.sub(ir.Constant(x.type, 0), x)
+
+    _ICMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
+
+    def e_Cmp(self, e):
+        b = self.b
+        x, y = self.expr(e.left), self.expr(e.right)
+        t = e.left.type
+        if t.is_float:
+            if e.op == "uno":
+                return b.fcmp_unordered("uno", x, y)
+            if e.op == "ne":
+                return b.fcmp_unordered("!=", x, y)
+            return b.fcmp_ordered(self._ICMP[e.op], x, y)
+        if t.is_signed:
+            return b.icmp_signed(self._ICMP[e.op], x, y)
+        return b.icmp_unsigned(self._ICMP[e.op], x, y)
+
+    def e_Cast(self, e):
+        b = self.b
+        x = self.expr(e.operand)
+        src, dst = e.operand.type, e.type
+        to = lltype(dst)
+        if src == dst:
+            return x
+        if src.is_float and dst.is_float:
+            return b.fpext(x, to) if dst.bits > src.bits else b.fptrunc(x, to)
+        if src.is_float:
+            return b.fptosi(x, to) if dst.is_signed else b.fptoui(x, to)
+        # src is int or bool
+        signed = src.is_signed
+        if dst.is_float:
+            return b.sitofp(x, to) if signed else b.uitofp(x, to)
+        if dst.is_bool:
+            return b.icmp_unsigned("!=", x, ir.Constant(x.type, 0))
+        sb, db = x.type.width, to.width
+        if db < sb:
+            return b.trunc(x, to)
+        if db > sb:
+            return b.sext(x, to) if signed else b.zext(x, to)
+        return x
+
+    def e_Select(self, e):
+        return self.b.select(self.expr(e.cond), self.expr(e.a), self.expr(e.b))
+
+    def e_Intrinsic(self, e):
+        args = [self.expr(a) for a in e.args]
+        return self.m.math_call(self.b, e.name, args, e.type)
+
+    def e_MakeTuple(self, e):
+        v = ir.Constant(lltype(e.type), ir.Undefined)
+        for i, item in enumerate(e.items):
+            v = self.b.insert_value(v, self.expr(item), i)
+        return v
+
+    def e_TupleGet(self, e):
+        return self.b.extract_value(self.expr(e.tup), e.index)
+
+    def e_MakeComplex(self, e):
+        v = ir.Constant(lltype(e.type), ir.Undefined)
+        v = self.b.insert_value(v, self.expr(e.real), 0)
+        return self.b.insert_value(v, self.expr(e.imag), 1)
+
+    def e_ComplexPart(self, e):
+        return self.b.extract_value(self.expr(e.operand), 0 if e.part == "real" else 1)
+
+
+def _clean(name: str) -> str:
+    return name.replace("$", "_")
+
+
+class ModuleLowering:
+    """Lowers a whole primitive IR module into one ``ir.Module``."""
+
+    def __init__(self, module: N.Module, info: LLVMTargetInfo | None = None, name="hanajit"):
+        self.module = module
+        self.info = info or LLVMTargetInfo(math={})
+        self.llmod = ir.Module(name=name)
+        if self.info.triple:
+            self.llmod.triple = self.info.triple
+        if self.info.data_layout:
+            self.llmod.data_layout = self.info.data_layout
+        self.decls: dict = {}
+        self.math_decls: dict = {}
+
+    def fn_type(self, fn: N.Function) -> ir.FunctionType:
+        params = [lltype(t) for t in fn.arg_types]
+        if fn.can_raise:
+            return ir.FunctionType(I32, [PTR, PTR] + params)
+        ret = ir.VoidType() if fn.return_type == T.NONE else lltype(fn.return_type)
+        return ir.FunctionType(ret, params)
+
+    def declare(self, fn: N.Function) -> ir.Function:
+        f = self.decls.get(fn.name)
+        if f is None:
+            f = ir.Function(self.llmod, self.fn_type(fn), name=fn.name)
+            f.linkage = "internal"
+            f.attributes.add("nounwind")
+            if fn.inline:
+                f.attributes.add("alwaysinline")
+            self.decls[fn.name] = f
+        return f
+
+    def ret_slot(self, fl: FunctionLowering, t: T.Type):
+        """An entry-block alloca to receive a callee's result."""
+        b = fl.b
+        cur = b.block
+        entry = fl.llfn.entry_basic_block
+        with b.goto_block(entry):
+            if entry.instructions:
+                b.position_before(entry.instructions[0])
+            slot = b.alloca(lltype(t) if t != T.NONE else I8)
+        b.position_at_end(cur)
+        return slot
+
+    def math_call(self, b: ir.IRBuilder, name, args, t: T.Type):
+        kind, sym = (self.info.math.get(name) if self.info.math else None) or default_math(name)
+        if kind == "frem":
+            return b.frem(args[0], args[1])
+        ty = lltype(t)
+        if kind == "llvm":
+            fn = self.llmod.declare_intrinsic(sym, [ty], ir.FunctionType(ty, [ty] * len(args)))
+            return b.call(fn, args)
+        suffix = self.info.float32_suffix if t == T.FLOAT32 else ""
+        symbol = sym + suffix if kind == "libm" else sym
+        fn = self.math_decls.get(symbol)
+        if fn is None:
+            fn = ir.Function(self.llmod, ir.FunctionType(ty, [a.type for a in args]), symbol)
+            fn.attributes.add("nounwind")
+            fn.attributes.add("willreturn")
+            self.math_decls[symbol] = fn
+        call = b.call(fn, args)
+        return call
+
+    def loop_metadata(self, br):
+        pass
+
+    def lower(self) -> ir.Module:
+        for fn in self.module.functions.values():
+            FunctionLowering(self, fn).run()
+        return self.llmod
+
+
+def lower_module(module: N.Module, info: LLVMTargetInfo | None = None) -> ir.Module:
+    """Lower every function of a primitive IR module; return the llvmlite module."""
+    return ModuleLowering(module, info).lower()

@@ -1,0 +1,40 @@
+"""Decide which functions can raise (and so need the error-returning ABI).
+
+Runs last on a primitive module.  A function can raise if it holds a ``Raise`` or
+calls a function that can raise; found by a fixpoint over the call graph, so a
+recursive function that never raises (``fib``) keeps the plain C calling
+convention.
+
+Example::
+
+    fib(n): if n < 2: return n ...  -> can_raise = False  (ret i64 @fib(i64))
+    f(a, b): return a // b           -> can_raise = True   (i32 @f(ptr, ptr, i64, i64))
+"""
+from __future__ import annotations
+
+from ..ir import nodes as N
+
+
+def _calls(fn: N.Function):
+    for s in N.walk_stmts(fn.body):
+        for e in N.stmt_exprs(s):
+            if e is None:
+                continue
+            for sub in N.walk_expr(e):
+                if isinstance(sub, N.Call):
+                    yield sub.func
+
+
+def analyze_raises(module: N.Module) -> bool:
+    raises = {name: any(isinstance(s, N.Raise) for s in N.walk_stmts(fn.body))
+              for name, fn in module.functions.items()}
+    calls = {name: set(_calls(fn)) for name, fn in module.functions.items()}
+    changed = True
+    while changed:
+        changed = False
+        for name in raises:
+            if not raises[name] and any(raises.get(c) for c in calls[name]):
+                raises[name] = changed = True
+    for name, fn in module.functions.items():
+        fn.can_raise = raises[name]
+    return True

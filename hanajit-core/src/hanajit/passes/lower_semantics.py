@@ -1,0 +1,313 @@
+"""Lower Python semantics to primitive IR (the one place they are decided).
+
+Runs after type inference.  Every ``Py*`` node becomes primitive nodes: operators
+expand through :mod:`hanajit.lib.operators` (floor division, ``%``, ``**``,
+shifts, exact int/float comparisons), calls through the template registry, and
+``and``/``or``/conditional expressions become ``Select`` or short-circuit ``If``.
+Checks that raise (division by zero, ``range`` step 0) become ``If`` + ``Raise``
+statements placed in Python's evaluation order.
+
+Example (``x = a // b`` on ints)::
+
+    x = PyBinOp(floordiv, a, b)   ->   if b == 0: raise ZeroDivisionError(...)
+                                       $t1 = select(a == MIN & b == -1, 1, b)
+                                       $t2 = srem(a, $t1)
+                                       x = sdiv(a, $t1) - select($t2 != 0 &
+                                               ($t2 ^ b) < 0, 1, 0)
+"""
+from __future__ import annotations
+
+from ..ir import nodes as N
+from ..ir import types as T
+from ..lib import operators as ops
+from ..lib import registry
+from ..frontend.builder import Method, _Unpack
+
+
+def stable(e: N.Expr) -> bool:
+    """Can ``e`` be evaluated later, after other statements, with the same value?
+
+    True for constants, locals and pure trees of them (statements emitted while
+    lowering an expression only assign fresh temporaries)."""
+    return True
+
+
+def trivial(e: N.Expr) -> bool:
+    return isinstance(e, (N.Const, N.Var))
+
+
+class Lowerer:
+    """Rewrites one typed function to primitive IR."""
+
+    def __init__(self, ctx, fn: N.Function):
+        self.ctx = ctx
+        self.fn = fn
+        self.out: list = []
+
+    # ------------------------------------------------------------- utilities
+    def emit(self, stmt: N.Stmt):
+        if not stmt.line:
+            stmt.line = self.line
+        self.out.append(stmt)
+
+    def temp(self, t: T.Type, hint="t") -> str:
+        return self.fn.new_temp(t, hint)
+
+    def let(self, e: N.Expr, hint="t") -> N.Expr:
+        """``e`` as a Const or Var (assigning a temporary if needed)."""
+        if trivial(e):
+            return e
+        name = self.temp(e.type, hint)
+        self.emit(N.Assign(target=name, value=e))
+        return N.Var(name, e.type)
+
+    def raise_if(self, cond: N.Expr, exc, message: str):
+        if isinstance(cond, N.Const) and not cond.value:
+            return
+        self.emit(N.If(cond=cond, then=[N.Raise(exc=exc, message=message, line=self.line)],
+                       line=self.line))
+
+    def sub_block(self, fn_build):
+        """Run ``fn_build()`` collecting the statements it emits; return (stmts, value)."""
+        saved = self.out
+        self.out = []
+        try:
+            value = fn_build()
+            return self.out, value
+        finally:
+            self.out = saved
+
+    def seq(self, exprs: list) -> list:
+        """Lower ``exprs`` left to right, keeping Python's evaluation order."""
+        results = []
+        for e in exprs:
+            mark = len(self.out)
+            r = self.lower(e)
+            if len(self.out) > mark:
+                pos = mark
+                for i, prev in enumerate(results):
+                    if not trivial(prev) and not stable(prev):
+                        name = self.temp(prev.type)
+                        self.out.insert(pos, N.Assign(target=name, value=prev,
+                                                      line=self.line))
+                        pos += 1
+                        results[i] = N.Var(name, prev.type)
+            results.append(r)
+        return results
+
+    def call_helper(self, pyfunc, args: list, result_type=None) -> N.Expr:
+        """Call a Python-source helper (compiled by hanajit) on lowered args."""
+        sym, rtype = self.ctx.helper(pyfunc, tuple(a.type for a in args))
+        return self.call_symbol(sym, args, rtype)
+
+    def call_symbol(self, sym, args, rtype) -> N.Expr:
+        name = self.temp(rtype, "r")
+        self.emit(N.Assign(target=name, value=N.Call(sym, list(args), rtype)))
+        return N.Var(name, rtype)
+
+    # ------------------------------------------------------------ statements
+    def run(self):
+        self.line = 0
+        self.fn.body = self.block(self.fn.body)
+        self.fn.level = "primitive"
+
+    def block(self, stmts) -> list:
+        saved = self.out
+        self.out = []
+        try:
+            for s in stmts:
+                self.line = s.line
+                self.stmt(s)
+            return self.out
+        finally:
+            self.out = saved
+
+    def stmt(self, s):
+        if isinstance(s, N.Assign):
+            self.emit(N.Assign(target=s.target, value=self.lower(s.value), line=s.line))
+        elif isinstance(s, N.ExprStmt):
+            v = self.lower(s.value)
+            if isinstance(v, N.Call):
+                self.emit(N.ExprStmt(value=v, line=s.line))
+        elif isinstance(s, N.If):
+            cond = self.lower(s.cond)
+            if isinstance(cond, N.Const):
+                self.out.extend(self.block(s.then if cond.value else s.orelse))
+                return
+            self.emit(N.If(cond=cond, then=self.block(s.then), orelse=self.block(s.orelse),
+                           line=s.line))
+        elif isinstance(s, N.PyWhile):
+            head, cond = self.sub_block(lambda: self.lower(s.cond))
+            body = list(head)
+            if not (isinstance(cond, N.Const) and cond.value):
+                body.append(N.If(cond=ops.logical_not(cond), then=[N.Break(line=s.line)],
+                                 line=s.line))
+            body.extend(self.block(s.body))
+            self.emit(N.Loop(body=body, line=s.line))
+        elif isinstance(s, N.Loop):
+            self.emit(N.Loop(body=self.block(s.body), line=s.line))
+        elif isinstance(s, N.PyForRange):
+            self.for_range(s)
+        elif isinstance(s, N.PyForIter):
+            self.for_iter(s)
+        elif isinstance(s, N.Return):
+            value = self.lower(s.value) if s.value is not None else None
+            self.emit(N.Return(value=value, line=s.line))
+        elif isinstance(s, N.Raise):
+            self.emit(N.Raise(exc=s.exc, message=s.message, line=s.line))
+        elif isinstance(s, (N.Break, N.Continue)):
+            self.emit(type(s)(line=s.line))
+        else:  # pragma: no cover
+            raise AssertionError(f"unexpected statement {s}")
+
+    def for_range(self, s):
+        t = self.fn.locals[s.target]
+        start, stop, step = (ops.convert(self, e, t) for e in self.seq([s.start, s.stop, s.step]))
+        start, stop, step = self.let(start), self.let(stop), self.let(step)
+        count = ops.range_count(self, start, stop, step)
+        counter = self.temp(T.INT64, "i")
+        value = ops.range_value(start, N.Var(counter, T.INT64), step, t)
+        body = [N.Assign(target=s.target, value=value, line=s.line)] + self.block(s.body)
+        self.emit(N.ForCount(counter=counter, count=count, body=body, line=s.line))
+
+    def for_iter(self, s):
+        it = self.lower(s.iterable)
+        t = s.iterable.type
+        if not isinstance(t, T.TupleType):  # pragma: no cover - inference refuses
+            raise AssertionError("for over a non-tuple")
+        n = len(t.items)
+        if n == 0:
+            return
+        tup = self.let(it)
+        counter = self.temp(T.INT64, "i")
+        k = N.Var(counter, T.INT64)
+        elem_t = t.items[0]
+        for x in t.items[1:]:
+            from ..infer.rules import unify
+            elem_t = unify(elem_t, x)
+        value = ops.tuple_item_dynamic(tup, k, elem_t)
+        binds = self.bind(s.target, value, s.line)
+        body = binds + self.block(s.body)
+        self.emit(N.ForCount(counter=counter, count=N.Const(n, T.INT64), body=body,
+                             line=s.line))
+
+    def bind(self, target, value, line) -> list:
+        if isinstance(target, str):
+            from ..infer.infer import coerce
+            return [N.Assign(target=target, value=coerce(value, self.fn.locals[target]),
+                             line=line)]
+        out = []
+        name = self.temp(value.type, "u")
+        out.append(N.Assign(target=name, value=value, line=line))
+        for i, sub in enumerate(target):
+            out.extend(self.bind(sub, N.TupleGet(N.Var(name, value.type), i,
+                                                 value.type.items[i]), line))
+        return out
+
+    # ----------------------------------------------------------- expressions
+    def lower(self, e: N.Expr) -> N.Expr:
+        meth = getattr(self, "e_" + type(e).__name__)
+        return meth(e)
+
+    def e_Const(self, e):
+        return e
+
+    def e_Var(self, e):
+        e.type = self.fn.locals.get(e.name, e.type)
+        return e
+
+    def e_Cast(self, e):
+        return ops.convert(self, self.lower(e.operand), e.type)
+
+    def e_MakeTuple(self, e):
+        return N.MakeTuple(self.seq(e.items), e.type)
+
+    def e_TupleGet(self, e):
+        tup = self.lower(e.tup)
+        if isinstance(tup, N.MakeTuple):
+            return tup.items[e.index]
+        idx = e.index % len(e.tup.type.items)
+        return N.TupleGet(tup, idx, e.type)
+
+    def e_PyBinOp(self, e):
+        a, b = self.seq([e.left, e.right])
+        return ops.binop(self, e.op, a, b, e.type, e.left, e.right)
+
+    def e_PyUnOp(self, e):
+        return ops.unop(self, e.op, self.lower(e.operand), e.type)
+
+    def e_Truth(self, e):
+        return ops.truth(self, self.lower(e.operand))
+
+    def e_PyCompare(self, e):
+        return ops.compare_chain(self, e)
+
+    def e_PyBoolOp(self, e):
+        return ops.boolop(self, e)
+
+    def e_PyIfExp(self, e):
+        cond = self.lower(e.cond)
+        sa, a = self.sub_block(lambda: self.lower(e.a))
+        sb, b = self.sub_block(lambda: self.lower(e.b))
+        if isinstance(cond, N.Const):
+            self.out.extend(sa if cond.value else sb)
+            return a if cond.value else b
+        if not sa and not sb:
+            return N.Select(cond, a, b, e.type)
+        name = self.temp(e.type)
+        self.emit(N.If(cond=cond, then=sa + [N.Assign(target=name, value=a)],
+                       orelse=sb + [N.Assign(target=name, value=b)]))
+        return N.Var(name, e.type)
+
+    def e_PyGetItem(self, e):
+        v, i = self.seq([e.value, e.index])
+        t = e.value.type
+        if isinstance(t, T.TupleType):
+            n = len(t.items)
+            if isinstance(i, N.Const):
+                idx = i.value + n if i.value < 0 else i.value
+                if isinstance(v, N.MakeTuple):
+                    return v.items[idx]
+                return N.TupleGet(v, idx, e.type)
+            v = self.let(v)
+            i = self.let(ops.convert(self, i, T.INT64))
+            i = self.let(N.Select(N.Cmp("lt", i, N.Const(0, T.INT64), T.BOOL),
+                                  N.BinOp("add", i, N.Const(n, T.INT64), T.INT64), i, T.INT64))
+            out_of_range = N.BinOp("or", N.Cmp("lt", i, N.Const(0, T.INT64), T.BOOL),
+                                   N.Cmp("ge", i, N.Const(n, T.INT64), T.BOOL), T.BOOL)
+            self.raise_if(out_of_range, IndexError, "tuple index out of range")
+            return ops.tuple_item_dynamic(v, i, e.type)
+        raise AssertionError(f"getitem on {t}")  # pragma: no cover
+
+    def e_PyAttr(self, e):
+        v = self.lower(e.value)
+        t = e.value.type
+        if t.is_complex:
+            return N.ComplexPart(v, e.attr, e.type)
+        if e.attr == "real":
+            return ops.convert(self, v, e.type)
+        return N.Const(0, e.type) if not e.type.is_float else N.Const(0.0, e.type)
+
+    def e_PyCall(self, e):
+        callee = e.callee
+        if isinstance(callee, _Unpack):
+            return self.lower(e.args[0])
+        args = self.seq(list(e.args) + list(e.kwargs.values()))
+        kwargs = dict(zip(e.kwargs.keys(), args[len(e.args):]))
+        args = args[:len(e.args)]
+        if isinstance(callee, Method):
+            return ops.method(self, callee.name, args, e.type)
+        spec = getattr(e, "spec", None)
+        if spec is not None:           # a jitted function
+            if spec.fn.return_type == T.NONE:
+                self.emit(N.ExprStmt(value=N.Call(spec.symbol, args, T.NONE)))
+                return N.Const(None, T.NONE)
+            return self.call_symbol(spec.symbol, args, spec.fn.return_type)
+        tpl = registry.lookup(callee)
+        return tpl.lower(self, e, args, kwargs)
+
+
+def lower_semantics(fn: N.Function, ctx) -> bool:
+    """Rewrite a typed Python-level function into primitive IR (see module doc)."""
+    Lowerer(ctx, fn).run()
+    return True

@@ -1,0 +1,209 @@
+"""The compiler pipeline: Python function + argument types -> primitive IR module.
+
+In order, for the entry function and every jitted function or helper it reaches:
+
+1. ``frontend.source.parse_function``   -- source and AST (once per function)
+2. ``frontend.builder.build_function``  -- Python-level IR, globals frozen
+3. ``infer.infer.Inferrer``             -- types to a fixpoint, coercions made explicit
+4. ``passes.lower_semantics``           -- Python semantics -> primitive IR
+5. ``passes.analyze_raises``            -- which functions need the error ABI
+6. ``ir.verifier.verify``               -- between passes when HANAJIT_VERIFY=1 (tests)
+
+The result is handed to a target's ``compile``.  ``HANAJIT_DUMP=after:<pass>``
+prints the IR after a pass (``after:infer``, ``after:lower_semantics``, ``after:all``).
+"""
+from __future__ import annotations
+
+import inspect
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+
+from .errors import UnsupportedError
+from .frontend.builder import build_function, freezable
+from .frontend.source import parse_function
+from .infer.infer import Inferrer
+from .ir import nodes as N
+from .ir import types as T
+from .passes.analyze_raises import analyze_raises
+from .passes.lower_semantics import lower_semantics
+
+
+@dataclass
+class Spec:
+    """One specialisation: a Python function at argument types."""
+
+    key: tuple
+    pyfunc: object
+    symbol: str
+    fn: N.Function | None = None
+    return_type: T.Type | None = None
+    state: str = "new"               # new | inferring | provisional | done
+    inline: bool = False
+    lowered: bool = False
+
+
+@dataclass
+class CompileContext:
+    """State of one compilation (entry function and everything it reaches)."""
+
+    options: dict = field(default_factory=dict)
+    specs: dict = field(default_factory=dict)
+    stack: list = field(default_factory=list)
+    frozen: dict = field(default_factory=dict)      # pyfunc qualname -> frozen globals
+    sources: dict = field(default_factory=dict)     # pyfunc qualname -> source text
+    _parsed: dict = field(default_factory=dict)
+    _symbols: set = field(default_factory=set)
+
+    # -------------------------------------------------------------- frontend
+    def parsed(self, pyfunc):
+        p = self._parsed.get(pyfunc)
+        if p is None:
+            p = self._parsed[pyfunc] = parse_function(pyfunc)
+            self.sources[p.qualname] = p.source
+        return p
+
+    def symbol_for(self, pyfunc) -> str:
+        base = re.sub(r"[^A-Za-z0-9_]", "_", getattr(pyfunc, "__qualname__", "f"))
+        name, i = base, 0
+        while name in self._symbols:
+            i += 1
+            name = f"{base}_{i}"
+        self._symbols.add(name)
+        return name
+
+    # ------------------------------------------------------------- inference
+    @staticmethod
+    def as_jit_function(obj):
+        from .api import JitFunction
+        return obj if isinstance(obj, JitFunction) else None
+
+    def specialize(self, pyfunc, arg_types: tuple, inline=False) -> Spec:
+        key = (pyfunc, arg_types)
+        spec = self.specs.get(key)
+        if spec is not None:
+            if spec.state == "done":
+                return spec
+            if spec.state == "inferring":
+                # recursion: use the current estimate; everyone above depends on it
+                idx = next(i for i, s in enumerate(self.stack) if s is spec)
+                for s in self.stack[idx + 1:]:
+                    s.state_dirty = True
+                return spec
+        else:
+            spec = Spec(key=key, pyfunc=pyfunc, symbol=self.symbol_for(pyfunc), inline=inline)
+            self.specs[key] = spec
+        parsed = self.parsed(pyfunc)
+        fn, frozen = build_function(parsed)
+        self.frozen[parsed.qualname] = frozen
+        fn.name = spec.symbol
+        fn.inline = inline
+        if len(arg_types) != len(fn.params):
+            raise UnsupportedError(f"{parsed.qualname}: called with {len(arg_types)} "
+                                   f"arguments, takes {len(fn.params)}",
+                                   func=parsed.qualname, construct="call")
+        spec.state = "inferring"
+        spec.state_dirty = False
+        self.stack.append(spec)
+        try:
+            Inferrer(self, fn, arg_types).run(key=spec)
+        finally:
+            self.stack.pop()
+        _dump("infer", fn)
+        spec.fn = fn
+        spec.return_type = fn.return_type
+        spec.state = "provisional" if spec.state_dirty else "done"
+        return spec
+
+    def update_estimate(self, spec, t):
+        spec.return_type = t
+
+    def infer_call(self, inf, call, jf, argtypes, kwtypes, line):
+        pyfunc = jf.py_func
+        if call.kwargs or len(call.args) != len(argtypes):
+            pass
+        args = bind_arguments(pyfunc, call, inf, line)
+        call.args, call.kwargs = args, {}
+        argtypes = tuple(inf.expr(a, line) for a in args)
+        if any(t is None for t in argtypes):
+            return None
+        spec = self.specialize(pyfunc, argtypes)
+        call.spec = spec
+        return spec.return_type
+
+    def helper(self, pyfunc, arg_types: tuple):
+        """Specialise one of hanajit's own Python-source helpers (inlined)."""
+        spec = self.specialize(pyfunc, arg_types, inline=True)
+        return spec.symbol, spec.return_type
+
+    # -------------------------------------------------------------- lowering
+    def build_module(self, entry: Spec) -> N.Module:
+        module = N.Module(entry=entry.symbol)
+        while True:
+            todo = [s for s in self.specs.values() if s.fn is not None and not s.lowered]
+            if not todo:
+                break
+            for spec in todo:
+                spec.lowered = True
+                fn = spec.fn
+                fn.pure = True
+                lower_semantics(fn, self)
+                _verify(fn)
+                _dump("lower_semantics", fn)
+                module.functions[fn.name] = fn
+        analyze_raises(module)
+        _dump("all", module)
+        return module
+
+
+def bind_arguments(pyfunc, call: N.PyCall, inf, line) -> list:
+    """Positional argument expressions for a call of a jitted function, with
+    keywords and defaults resolved at compile time."""
+    sig = inspect.signature(pyfunc)
+    params = list(sig.parameters.values())
+    args = list(call.args)
+    kwargs = dict(call.kwargs)
+    out = []
+    for i, p in enumerate(params):
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            inf.fail(line, "call", "*args/**kwargs parameters")
+        if i < len(args) and p.kind != p.KEYWORD_ONLY:
+            if p.name in kwargs:
+                inf.fail(line, "call", f"multiple values for argument '{p.name}'")
+            out.append(args[i])
+        elif p.name in kwargs and p.kind != p.POSITIONAL_ONLY:
+            out.append(kwargs.pop(p.name))
+        elif p.default is not p.empty:
+            if not freezable(p.default):
+                inf.fail(line, "call", f"default value of '{p.name}' is not a number")
+            out.append(N.Const(p.default))
+        else:
+            inf.fail(line, "call", f"missing argument '{p.name}' of "
+                     f"{getattr(pyfunc, '__qualname__', pyfunc)}")
+    if len(args) > len([p for p in params if p.kind != p.KEYWORD_ONLY]) or kwargs:
+        inf.fail(line, "call", f"too many arguments for "
+                 f"{getattr(pyfunc, '__qualname__', pyfunc)}")
+    return out
+
+
+def compile_ir(pyfunc, arg_types: tuple, options: dict | None = None):
+    """Run the pipeline for ``pyfunc`` at ``arg_types``; return (module, context)."""
+    ctx = CompileContext(options=dict(options or {}))
+    entry = ctx.specialize(pyfunc, tuple(arg_types))
+    module = ctx.build_module(entry)
+    return module, ctx
+
+
+def _verify(fn):
+    if os.environ.get("HANAJIT_VERIFY"):
+        from .ir.verifier import verify
+        verify(fn)
+
+
+def _dump(stage, obj):
+    want = os.environ.get("HANAJIT_DUMP", "")
+    if want and (want == f"after:{stage}" or want == "after:*"):
+        from .ir.printer import format_function, format_module
+        text = format_module(obj) if isinstance(obj, N.Module) else format_function(obj)
+        print(f"--- after {stage} ---\n{text}", file=sys.stderr)

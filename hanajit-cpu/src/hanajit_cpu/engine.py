@@ -1,0 +1,86 @@
+"""The host LLVM engine: target machine, optimisation, ORC JIT linking.
+
+Created lazily on the first compilation (``import hanajit`` never loads LLVM).
+Machine code is linked per specialisation into its own ORC library whose resource
+tracker frees the code when the last reference to it goes.
+"""
+from __future__ import annotations
+
+import ctypes
+import itertools
+import threading
+
+_lock = threading.Lock()
+_engine = None
+
+
+class Engine:
+    def __init__(self):
+        import llvmlite.binding as llvm
+        self.llvm = llvm
+        llvm.initialize_native_target()
+        llvm.initialize_native_asmprinter()
+        self.cpu = llvm.get_host_cpu_name()
+        self.features = llvm.get_host_cpu_features().flatten()
+        target = llvm.Target.from_default_triple()
+        self.triple = target.triple if hasattr(target, "triple") else llvm.get_default_triple()
+        self.triple = llvm.get_process_triple()
+        self.target = llvm.Target.from_triple(self.triple)
+        self.tm = self._new_tm()
+        self.data_layout = str(self.tm.target_data)
+        self.lljit = llvm.create_lljit_compiler(self._new_tm())
+        self._names = itertools.count()
+        self._libm_loaded = False
+
+    def _new_tm(self):
+        return self.target.create_target_machine(cpu=self.cpu, features=self.features,
+                                                 opt=3, reloc="pic", codemodel="default")
+
+    def optimize(self, ir_text: str, speed=3):
+        """Parse, verify and optimise; return the optimised ModuleRef."""
+        llvm = self.llvm
+        mod = llvm.parse_assembly(ir_text)
+        mod.triple = self.triple
+        mod.data_layout = self.data_layout
+        mod.verify()
+        pto = llvm.create_pipeline_tuning_options(speed_level=speed)
+        pto.loop_vectorization = True
+        pto.slp_vectorization = True
+        pb = llvm.create_pass_builder(self.tm, pto)
+        pb.getModulePassManager().run(mod, pb)
+        return mod
+
+    def emit_object(self, mod) -> bytes:
+        # re-parse: emitting mutates the module (see the toolchain notes)
+        return self.tm.emit_object(self.llvm.parse_bitcode(mod.as_bitcode()))
+
+    def emit_assembly(self, ir_text: str) -> str:
+        mod = self.llvm.parse_assembly(ir_text)
+        mod.triple = self.triple
+        mod.data_layout = self.data_layout
+        return self.tm.emit_assembly(mod)
+
+    def link(self, obj: bytes, exports: list, imports: dict | None = None):
+        """Link an object into its own JIT library; return (tracker, {name: address})."""
+        llvm = self.llvm
+        builder = llvm.JITLibraryBuilder().add_object_img(obj).add_current_process()
+        for name, addr in (imports or {}).items():
+            builder.import_symbol(name, addr)
+        for name in exports:
+            builder.export_symbol(name)
+        with _lock:
+            tracker = builder.link(self.lljit, f"hj{next(self._names)}")
+        return tracker, {name: tracker[name] for name in exports}
+
+
+def get_engine() -> Engine:
+    global _engine
+    if _engine is None:
+        with _lock:
+            if _engine is None:
+                _engine = Engine()
+    return _engine
+
+
+def c_symbol_address(name: str) -> int:
+    return ctypes.cast(getattr(ctypes.CDLL(None), name), ctypes.c_void_p).value
