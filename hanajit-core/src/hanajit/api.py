@@ -210,10 +210,29 @@ class JitFunction:
         from .ir.printer import format_module
         return format_module(self._pick(signature).module)
 
+    def ir_module(self, signature=None):
+        """The primitive IR module for a signature (a string, a tuple of types, or
+        None for the first compiled one) -- what exporters and targets start from."""
+        from .pipeline import compile_ir
+        from .signature import parse_signature
+        if signature is None:
+            if not self._compiled:
+                raise ValueError(f"{self.__qualname__}: call it once or pass a signature")
+            key = next(iter(self._compiled))
+        elif isinstance(signature, str):
+            key = parse_signature(signature)[0]
+        else:
+            key = tuple(signature)
+        module, _ = compile_ir(self.py_func, tuple(key), self.options)
+        return module
+
     def __getattr__(self, name):
-        if name.startswith("export_"):
+        # exporters registered by plugins: "wasm" -> f.export_wasm(...); names that
+        # start with "inspect_" are registered whole: f.inspect_wasm(...)
+        if name.startswith(("export_", "inspect_")):
             from . import plugins
-            fn = plugins.exporters().get(name[len("export_"):])
+            table = plugins.exporters()
+            fn = table.get(name[len("export_"):]) if name.startswith("export_") else table.get(name)
             if fn is not None:
                 return functools.partial(fn, self)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")

@@ -1,105 +1,13 @@
-"""A C-ABI entry wrapper around the IR entry function, and its Python caller.
+"""Calling the C-ABI entry wrapper (``hanajit.lowering.cabi``) from Python.
 
-The wrapper takes every argument flattened to ``i64``/``double`` scalars (tuples
-and complex numbers are split), rebuilds the IR values, calls the entry function
-and stores the flattened result in a buffer of 8-byte slots::
-
-    i32 @__hj_entry(ptr ret, ptr err, i64/double args...)   ; 0 = ok, 1 = raised
-
-This is the portable call path (ctypes); the native vectorcall path is built on
-the same wrapper.
+This is the portable call path (ctypes).
 """
 from __future__ import annotations
 
 import ctypes
 
-from llvmlite import ir
-
 from hanajit.ir import types as T
-from hanajit.lowering.llvm import I1, I32, I64, F64, PTR, lltype
-
-ENTRY = "__hj_entry"
-
-
-def flat_kinds(t: T.Type) -> list:
-    """Scalar leaves of a type, in order: (leaf type)."""
-    if isinstance(t, T.TupleType):
-        return [k for i in t.items for k in flat_kinds(i)]
-    if isinstance(t, T.Scalar) and t.is_complex:
-        return [t.component, t.component]
-    if isinstance(t, T.NoneType):
-        return []
-    return [t]
-
-
-def _abi(t: T.Scalar):
-    return F64 if t.is_float else I64
-
-
-def add_entry_wrapper(llmod: ir.Module, fn, entry_decl: ir.Function) -> None:
-    arg_leaves = [k for t in fn.arg_types for k in flat_kinds(t)]
-    fnty = ir.FunctionType(I32, [PTR, PTR] + [_abi(k) for k in arg_leaves])
-    w = ir.Function(llmod, fnty, ENTRY)
-    b = ir.IRBuilder(w.append_basic_block("entry"))
-    ret, err = w.args[0], w.args[1]
-    flat = list(w.args[2:])
-
-    def rebuild(t):
-        if isinstance(t, T.TupleType) or (isinstance(t, T.Scalar) and t.is_complex):
-            items = t.items if isinstance(t, T.TupleType) else (t.component, t.component)
-            v = ir.Constant(lltype(t), ir.Undefined)
-            for i, it in enumerate(items):
-                v = b.insert_value(v, rebuild(it), i)
-            return v
-        if isinstance(t, T.NoneType):
-            return ir.Constant(lltype(t), 0)
-        x = flat.pop(0)
-        if t.is_float:
-            return b.fptrunc(x, lltype(t)) if t.bits == 32 else x
-        if t.is_bool:
-            return b.icmp_unsigned("!=", x, ir.Constant(I64, 0))
-        return b.trunc(x, lltype(t)) if t.bits < 64 else x
-
-    args = [rebuild(t) for t in fn.arg_types]
-    rt = fn.return_type
-    if fn.can_raise:
-        slot = b.alloca(lltype(rt) if rt != T.NONE else ir.IntType(8))
-        status = b.call(entry_decl, [err, slot] + args)
-        ok = w.append_basic_block("ok")
-        bad = w.append_basic_block("bad")
-        b.cbranch(b.icmp_unsigned("==", status, ir.Constant(I32, 0)), ok, bad)
-        b.position_at_end(bad)
-        b.ret(ir.Constant(I32, 1))
-        b.position_at_end(ok)
-        value = b.load(slot) if rt != T.NONE else None
-    else:
-        value = b.call(entry_decl, args)
-        value = value if rt != T.NONE else None
-    counter = [0]
-
-    def store(v, t):
-        if isinstance(t, T.TupleType) or (isinstance(t, T.Scalar) and t.is_complex):
-            items = t.items if isinstance(t, T.TupleType) else (t.component, t.component)
-            for i, it in enumerate(items):
-                store(b.extract_value(v, i), it)
-            return
-        if isinstance(t, T.NoneType):
-            return
-        p = b.gep(ret, [ir.Constant(I64, counter[0])], source_etype=I64)
-        counter[0] += 1
-        if t.is_float:
-            b.store(b.fpext(v, F64) if t.bits == 32 else v, p)
-        elif t.is_bool:
-            b.store(b.zext(v, I64), p)
-        elif t.bits < 64:
-            b.store(b.sext(v, I64) if t.is_signed else b.zext(v, I64), p)
-        else:
-            b.store(v, p)
-
-    if value is not None:
-        store(value, rt)
-    b.ret(ir.Constant(I32, 0))
-    _ = I1
+from hanajit.lowering.cabi import ENTRY, add_entry_wrapper, flat_kinds  # noqa: F401
 
 
 def make_runner(address: int, fn, raises: list, keepalive, fallback):

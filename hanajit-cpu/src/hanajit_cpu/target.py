@@ -44,7 +44,7 @@ class CpuTarget(Target):
 
     def compile(self, module, options) -> Artifact:
         from hanajit.lowering.llvm import LLVMTargetInfo, ModuleLowering
-        from .cwrapper import ENTRY, add_entry_wrapper
+        from hanajit.lowering.cabi import ENTRY, add_entry_wrapper
         from .engine import get_engine
         eng = get_engine()
         info = LLVMTargetInfo(triple=eng.triple, data_layout=eng.data_layout)
