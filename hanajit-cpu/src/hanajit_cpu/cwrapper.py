@@ -19,13 +19,19 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
     rt = fn.return_type
     nret = max(1, len(flat_kinds(rt)))
     needs_flatten = any(not isinstance(t, T.Scalar) or t.is_complex for t in fn.arg_types)
+    if any(isinstance(t, T.ArrayType) and not t.readonly for t in fn.arg_types):
+        fn.pure = False
     masks = [k for k in arg_leaves]
 
     def flatten(args):
         out = []
 
         def go(v, t):
-            if isinstance(t, T.TupleType):
+            if isinstance(t, T.ArrayType):
+                out.append(v.__array_interface__["data"][0])
+                out.extend(v.shape)
+                out.extend(v.strides)
+            elif isinstance(t, T.TupleType):
                 for x, it in zip(v, t.items):
                     go(x, it)
             elif t.is_complex:
@@ -70,7 +76,7 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
         err = (ctypes.c_int64 * 4)()
         flat = flatten(args) if need_flat else args
         if cfunc(ret, err, *flat):
-            return _raise(raises[err[0] - 1], fallback, args)
+            return _raise(raises[err[0] - 1], fallback, args, err)
         if rt == T.NONE:
             return None
         if simple_ret:
@@ -88,11 +94,13 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
     return run
 
 
-def _raise(entry, fallback, args):
+def _raise(entry, fallback, args, err=None):
     from hanajit.lib.pyhelpers import Deopt
     exc, message, deopt = entry
     if deopt or exc is Deopt:
         # the compiled code cannot represent CPython's result: the call is pure,
         # so running it in the interpreter gives exactly Python's answer
         return fallback(*args)
+    if err is not None and "{}" in message:
+        message = message.format(*err[1:1 + message.count("{}")])
     raise exc(message)

@@ -189,13 +189,38 @@ class Builder:
                 out.extend(self.assign_to(elt, N.TupleGet(N.Var(name), i)))
             return out
         if isinstance(target, ast.Subscript):
-            self.fail(target, "item assignment", "arrays are not supported yet")
+            if isinstance(target.slice, ast.Slice) or (
+                    isinstance(target.slice, ast.Tuple)
+                    and any(isinstance(e, ast.Slice) for e in target.slice.elts)):
+                self.fail(target, "slice assignment", "slices are not supported yet")
+            return [N.PySetItem(target=self.expr(target.value),
+                                index=self.expr(target.slice), value=value)]
         self.fail(target, f"assignment target '{type(target).__name__}'")
 
     def s_AugAssign(self, s):
+        op = _BINOPS.get(type(s.op))
+        if isinstance(s.target, ast.Subscript):
+            # a[i] += v: the container and the index are evaluated once
+            if isinstance(s.target.slice, ast.Slice):
+                self.fail(s, "augmented assignment to a slice", "not supported yet")
+            out = []
+            base = self.expr(s.target.value)
+            if not isinstance(base, N.Var):
+                name = self.tmp("a")
+                self.locals.add(name)
+                out.append(N.Assign(target=name, value=base))
+                base = N.Var(name)
+            index = self.expr(s.target.slice)
+            if not isinstance(index, N.Const):
+                name = self.tmp("k")
+                self.locals.add(name)
+                out.append(N.Assign(target=name, value=index))
+                index = N.Var(name)
+            value = N.PyBinOp(op, N.PyGetItem(base, index), self.expr(s.value))
+            out.append(N.PySetItem(target=base, index=index, value=value))
+            return out
         if not isinstance(s.target, ast.Name):
             self.fail(s, "augmented assignment to a non-name target")
-        op = _BINOPS.get(type(s.op))
         value = N.PyBinOp(op, N.Var(s.target.id), self.expr(s.value))
         return [N.Assign(target=s.target.id, value=value)]
 

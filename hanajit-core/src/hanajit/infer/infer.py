@@ -65,6 +65,9 @@ class Inferrer:
         fn.locals = dict(self.locals)
         fn.arg_types = tuple(self.arg_types)
         fn.return_type = self.return_type if self.return_type is not None else T.NONE
+        if _holds_array(fn.return_type):
+            self.fail(fn.body[-1].line if fn.body else 0, "return of an array",
+                      "returning arrays is not supported yet")
         insert_coercions(fn)
 
     strict = False
@@ -124,12 +127,27 @@ class Inferrer:
                 if new != self.return_type:
                     self.return_type = new
                     self.changed = True
+        elif isinstance(s, N.PySetItem):
+            t = self.expr(s.target, line)
+            it = self.expr(s.index, line)
+            vt = self.expr(s.value, line)
+            if t is not None and it is not None:
+                self.check_array_index(t, it, line, store=True)
+                if vt is not None and not (isinstance(vt, T.Scalar)):
+                    self.fail(line, "item assignment", f"of {vt} into {t}")
+                if vt is not None and vt.is_complex and not t.dtype.is_complex:
+                    self.fail(line, "item assignment", f"of a complex value into {t}")
         elif isinstance(s, (N.Break, N.Continue, N.Raise)):
             pass
         else:  # pragma: no cover - the frontend makes no other statements
             self.fail(line, f"statement {type(s).__name__}")
 
     def bind_iter_target(self, target, t, iterable, line):
+        if isinstance(t, T.ArrayType):
+            if t.ndim != 1:
+                self.fail(line, "for loop", f"over a {t.ndim}-D array (rows are not supported yet)")
+            self.bind_target(target, t.dtype, line)
+            return
         if isinstance(t, T.TupleType):
             items = list(t.items)
             if isinstance(iterable, N.PyCall) and iterable.name in ("enumerate", "zip"):
@@ -295,12 +313,33 @@ class Inferrer:
                 self.fail(line, "tuple index",
                           "a variable index needs a non-empty tuple of one item type")
             return t.items[0]
+        if isinstance(t, T.ArrayType):
+            return self.check_array_index(t, it, line)
         self.fail(line, "indexing", f"of {t}")
+
+    def check_array_index(self, t, it, line, store=False):
+        """Element type of ``t[index]`` for an integer index (tuple)."""
+        if not isinstance(t, T.ArrayType):
+            self.fail(line, "item assignment" if store else "indexing", f"of {t}")
+        items = it.items if isinstance(it, T.TupleType) else (it,)
+        for x in items:
+            if not (isinstance(x, T.Scalar) and (x.is_int or x.is_bool)):
+                self.fail(line, "array index", f"of type {x} (slices and fancy indexing are "
+                          "not supported yet)")
+        if len(items) != t.ndim:
+            self.fail(line, "array index", f"{len(items)} indices into a {t.ndim}-D array "
+                      "(views are not supported yet)")
+        return t.dtype
 
     def e_PyAttr(self, e, line):
         t = self.expr(e.value, line)
         if t is None:
             return None
+        if isinstance(t, T.ArrayType):
+            if e.attr in ("shape", "strides"):
+                return T.TupleType((T.INT64,) * t.ndim)
+            if e.attr in ("size", "ndim", "itemsize", "nbytes"):
+                return T.INT64
         if isinstance(t, T.Scalar):
             if e.attr in ("real", "imag"):
                 return t.component if t.is_complex else (T.INT64 if t.is_bool else t)
@@ -337,6 +376,12 @@ class Inferrer:
         if isinstance(t, T.Scalar) and t.is_float and name == "is_integer":
             return T.BOOL
         self.fail(line, "method call", f"{t}.{name}()")
+
+
+def _holds_array(t) -> bool:
+    if isinstance(t, T.ArrayType):
+        return True
+    return isinstance(t, T.TupleType) and any(_holds_array(i) for i in t.items)
 
 
 def _range_type(ts):

@@ -22,7 +22,9 @@ def typeof(value) -> T.Type | None:
         return T.COMPLEX128
     if value is None:
         return T.NONE
-    if tp.__module__ == "numpy" and tp.__name__ != "ndarray" and hasattr(value, "dtype"):
+    if tp.__name__ == "ndarray" and tp.__module__ == "numpy":
+        return array_type(value)
+    if tp.__module__ == "numpy" and hasattr(value, "dtype"):
         return T.from_numpy_dtype(value.dtype)      # a NumPy scalar
     if tp is tuple:
         items = tuple(typeof(v) for v in value)
@@ -30,6 +32,21 @@ def typeof(value) -> T.Type | None:
             return None
         return T.TupleType(items)
     return None
+
+
+def array_type(a) -> T.ArrayType | None:
+    """The IR type of an ndarray (None for dtypes hanajit has no type for)."""
+    dt = a.dtype
+    if not dt.isnative:
+        return None
+    st = T.from_numpy_dtype(dt)
+    if st is None:
+        return None
+    flags = a.flags
+    if not flags.aligned:
+        return None
+    layout = "C" if flags.c_contiguous else "F" if flags.f_contiguous else "A"
+    return T.ArrayType(st, a.ndim, layout, not flags.writeable)
 
 
 def promote(a: T.Scalar, b: T.Scalar) -> T.Scalar:
@@ -77,6 +94,11 @@ def unify(a: T.Type | None, b: T.Type | None) -> T.Type | None:
         if b.is_bool and a.is_int:
             return a
         return promote(a, b)
+    if isinstance(a, T.ArrayType) and isinstance(b, T.ArrayType):
+        if a.dtype == b.dtype and a.ndim == b.ndim:
+            return a.copy(layout=a.layout if a.layout == b.layout else "A",
+                          readonly=a.readonly or b.readonly)
+        return None
     if isinstance(a, T.TupleType) and isinstance(b, T.TupleType) and len(a.items) == len(b.items):
         items = tuple(unify(x, y) for x, y in zip(a.items, b.items))
         if any(i is None for i in items):

@@ -198,6 +198,29 @@ class Call(Expr):
     children, replace_children = _kids("args")
 
 
+@dataclass(eq=False)
+class ArrayAttr(Expr):
+    """A field of an array value: ``shape`` or ``stride`` (bytes) of axis
+    ``axis``, as int64."""
+
+    array: Expr
+    attr: str
+    axis: int = 0
+    type: Optional[Type] = None
+    children, replace_children = _kids("array")
+
+
+@dataclass(eq=False)
+class Load(Expr):
+    """Element of ``array`` at ``indices`` (int64, already checked to be in range
+    and non-negative).  Reads memory: not movable across stores or calls."""
+
+    array: Expr
+    indices: list
+    type: Optional[Type] = None
+    children, replace_children = _kids("array", "indices")
+
+
 # Python-level expressions (before the semantic passes) ---------------------------
 @dataclass(eq=False)
 class PyBinOp(Expr):
@@ -376,6 +399,24 @@ class PyWhile(Stmt):
 
 
 @dataclass(eq=False)
+class Store(Stmt):
+    """``array[indices] = value`` (indices checked, value of the element type)."""
+
+    array: Expr = None
+    indices: list = field(default_factory=list)
+    value: Expr = None
+
+
+@dataclass(eq=False)
+class PySetItem(Stmt):
+    """``target[index] = value`` before lowering."""
+
+    target: Expr = None
+    index: Expr = None
+    value: Expr = None
+
+
+@dataclass(eq=False)
 class Break(Stmt):
     pass
 
@@ -400,6 +441,7 @@ class Raise(Stmt):
     exc: object = RuntimeError
     message: str = ""
     deopt: bool = False
+    args: list = field(default_factory=list)   # up to 3 int64 values for "{}"s
 
 
 # ---------------------------------------------------------------------- function
@@ -468,6 +510,12 @@ def stmt_exprs(s: Stmt) -> list:
         return [s.iterable]
     if isinstance(s, Return):
         return [s.value] if s.value is not None else []
+    if isinstance(s, Store):
+        return [s.array] + list(s.indices) + [s.value]
+    if isinstance(s, PySetItem):
+        return [s.target, s.index, s.value]
+    if isinstance(s, Raise):
+        return list(s.args)
     return []
 
 

@@ -111,6 +111,31 @@ class RangeType(Type):
         return "range"
 
 
+@dataclass(frozen=True)
+class ArrayType(Type):
+    """A NumPy array: element type, number of dimensions, layout (``"C"``
+    C-contiguous, ``"F"`` Fortran-contiguous, ``"A"`` any strides) and whether it
+    may be written."""
+
+    dtype: Scalar
+    ndim: int
+    layout: str = "A"
+    readonly: bool = False
+
+    def __str__(self) -> str:
+        dims = ", ".join(":" for _ in range(self.ndim)) or ""
+        lay = "" if self.layout == "A" else f", {self.layout}"
+        ro = ", readonly" if self.readonly else ""
+        return f"{self.dtype.short}[{dims}{lay}{ro}]"
+
+    __repr__ = __str__
+
+    def copy(self, **kw) -> "ArrayType":
+        d = dict(dtype=self.dtype, ndim=self.ndim, layout=self.layout, readonly=self.readonly)
+        d.update(kw)
+        return ArrayType(**d)
+
+
 BOOL = Scalar("b", 1)
 INT8, INT16, INT32, INT64 = (Scalar("i", b) for b in (8, 16, 32, 64))
 UINT8, UINT16, UINT32, UINT64 = (Scalar("u", b) for b in (8, 16, 32, 64))

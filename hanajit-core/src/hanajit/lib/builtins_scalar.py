@@ -226,11 +226,15 @@ class Len(CallTemplate):
     paths = ("builtins.len",)
 
     def typer(self, inf, call, args, kwargs):
-        if len(args) != 1 or not isinstance(args[0], T.TupleType):
+        if len(args) != 1 or not isinstance(args[0], (T.TupleType, T.ArrayType)):
             raise Incompatible(f"len() of {args[0] if args else 'nothing'}")
+        if isinstance(args[0], T.ArrayType) and args[0].ndim == 0:
+            raise Incompatible("len() of a 0-d array")
         return T.INT64
 
     def lower(self, L, call, args, kwargs):
+        if isinstance(args[0].type, T.ArrayType):
+            return N.ArrayAttr(args[0], "shape", 0, T.INT64)
         return C(len(args[0].type.items), T.INT64)
 
 

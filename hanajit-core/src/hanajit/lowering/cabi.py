@@ -27,6 +27,8 @@ def flat_kinds(t: T.Type) -> list:
         return [t.component, t.component]
     if isinstance(t, T.NoneType):
         return []
+    if isinstance(t, T.ArrayType):       # data pointer, shape, strides (bytes)
+        return [T.INT64] * (1 + 2 * t.ndim)
     return [t]
 
 
@@ -44,6 +46,14 @@ def add_entry_wrapper(llmod: ir.Module, fn, entry_decl: ir.Function, name: str =
     flat = list(w.args[2:])
 
     def rebuild(t):
+        if isinstance(t, T.ArrayType):
+            v = ir.Constant(lltype(t), ir.Undefined)
+            v = b.insert_value(v, ir.Constant(PTR, None), 0)
+            v = b.insert_value(v, b.inttoptr(flat.pop(0), PTR), 1)
+            for field in (2, 3):
+                for k in range(t.ndim):
+                    v = b.insert_value(v, flat.pop(0), [field, k])
+            return v
         if isinstance(t, T.TupleType) or (isinstance(t, T.Scalar) and t.is_complex):
             items = t.items if isinstance(t, T.TupleType) else (t.component, t.component)
             v = ir.Constant(lltype(t), ir.Undefined)

@@ -67,7 +67,15 @@ def lltype(t: T.Type) -> ir.Type:
         return ir.LiteralStructType([lltype(i) for i in t.items])
     if isinstance(t, T.NoneType):
         return I8
+    if isinstance(t, T.ArrayType):
+        dims = ir.ArrayType(I64, t.ndim)
+        return ir.LiteralStructType([PTR, PTR, dims, dims])
     raise TypeError(f"no LLVM type for {t}")
+
+
+def memtype(t: T.Scalar) -> ir.Type:
+    """How an array element is stored (bools as bytes)."""
+    return I8 if t.is_bool else lltype(t)
 
 
 def const(value, t: T.Type) -> ir.Constant:
@@ -176,8 +184,18 @@ class FunctionLowering:
             self.emit_return(s.value)
         elif isinstance(s, N.Raise):
             code = self.m.module.raise_code(s.exc, s.message, s.deopt)
-            b.store(ir.Constant(I32, code), self.err)
+            b.store(ir.Constant(I64, code), self.err)
+            for k, a in enumerate(s.args[:3]):
+                p = b.gep(self.err, [ir.Constant(I64, k + 1)], source_etype=I64)
+                b.store(self.expr(a), p)
             b.ret(ir.Constant(I32, 1))
+        elif isinstance(s, N.Store):
+            arr = self.expr(s.array)
+            ptr = self.element_ptr(arr, s.array.type, [self.expr(i) for i in s.indices])
+            v = self.expr(s.value)
+            if s.array.type.dtype.is_bool:
+                v = b.zext(v, I8)
+            b.store(v, ptr)
         else:  # pragma: no cover
             raise AssertionError(f"cannot lower {s}")
 
@@ -325,6 +343,40 @@ class FunctionLowering:
     def e_Intrinsic(self, e):
         args = [self.expr(a) for a in e.args]
         return self.m.math_call(self.b, e.name, args, e.type)
+
+    def e_ArrayAttr(self, e):
+        arr = self.expr(e.array)
+        field = 2 if e.attr == "shape" else 3
+        return self.b.extract_value(arr, [field, e.axis])
+
+    def element_ptr(self, arr, t: T.ArrayType, idxs):
+        """Address of ``arr[idxs]``: contiguous layouts index through the shape so
+        the innermost stride is a constant the vectorizer can use."""
+        b = self.b
+        data = b.extract_value(arr, 1)
+        et = memtype(t.dtype)
+        if t.layout in ("C", "F") and t.ndim >= 1:
+            order = range(t.ndim) if t.layout == "C" else range(t.ndim - 1, -1, -1)
+            flat = None
+            for k in order:
+                if flat is None:
+                    flat = idxs[k]
+                else:
+                    flat = b.add(b.mul(flat, b.extract_value(arr, [2, k])), idxs[k])
+            return b.gep(data, [flat], source_etype=et)
+        off = ir.Constant(I64, 0)
+        for k, i in enumerate(idxs):
+            off = b.add(off, b.mul(i, b.extract_value(arr, [3, k])))
+        return b.gep(data, [off], source_etype=I8)
+
+    def e_Load(self, e):
+        arr = self.expr(e.array)
+        ptr = self.element_ptr(arr, e.array.type, [self.expr(i) for i in e.indices])
+        t = e.array.type.dtype
+        v = self.b.load(ptr, typ=memtype(t))
+        if t.is_bool:
+            v = self.b.icmp_unsigned("!=", v, ir.Constant(I8, 0))
+        return v
 
     def e_MakeTuple(self, e):
         v = ir.Constant(lltype(e.type), ir.Undefined)

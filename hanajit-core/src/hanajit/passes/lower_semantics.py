@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from ..ir import nodes as N
 from ..ir import types as T
+from ..lib import arrays
 from ..lib import operators as ops
 from ..lib import registry
 from ..frontend.builder import Method, _Unpack
@@ -155,6 +156,19 @@ class Lowerer:
             self.emit(N.Return(value=value, line=s.line))
         elif isinstance(s, N.Raise):
             self.emit(N.Raise(exc=s.exc, message=s.message, line=s.line))
+        elif isinstance(s, N.PySetItem):
+            arr, idx = self.seq([s.target, s.index])
+            t = s.target.type
+            idxs = arrays.index_values(self, idx, s.index.type)
+            value = self.lower(s.value)
+            if t.readonly:
+                self.emit(N.Raise(exc=ValueError, message="assignment destination is read-only",
+                                  line=s.line))
+                return
+            arr = self.let(arr)
+            idxs = arrays.checked_indices(self, arr, idxs)
+            value = arrays.element_value(self, value, t.dtype)
+            self.emit(N.Store(array=arr, indices=idxs, value=value, line=s.line))
         elif isinstance(s, (N.Break, N.Continue)):
             self.emit(type(s)(line=s.line))
         else:  # pragma: no cover
@@ -173,6 +187,14 @@ class Lowerer:
     def for_iter(self, s):
         it = self.lower(s.iterable)
         t = s.iterable.type
+        if isinstance(t, T.ArrayType):
+            arr = self.let(it)
+            counter = self.temp(T.INT64, "i")
+            value = N.Load(arr, [N.Var(counter, T.INT64)], t.dtype)
+            body = self.bind(s.target, value, s.line) + self.block(s.body)
+            self.emit(N.ForCount(counter=counter, count=N.ArrayAttr(arr, "shape", 0, T.INT64),
+                                 body=body, line=s.line))
+            return
         if not isinstance(t, T.TupleType):  # pragma: no cover - inference refuses
             raise AssertionError("for over a non-tuple")
         n = len(t.items)
@@ -277,16 +299,48 @@ class Lowerer:
                                    N.Cmp("ge", i, N.Const(n, T.INT64), T.BOOL), T.BOOL)
             self.raise_if(out_of_range, IndexError, "tuple index out of range")
             return ops.tuple_item_dynamic(v, i, e.type)
+        if isinstance(t, T.ArrayType):
+            v = self.let(v)
+            idxs = arrays.checked_indices(self, v, arrays.index_values(self, i, e.index.type))
+            return N.Load(v, idxs, t.dtype)
         raise AssertionError(f"getitem on {t}")  # pragma: no cover
 
     def e_PyAttr(self, e):
         v = self.lower(e.value)
         t = e.value.type
+        if isinstance(t, T.ArrayType):
+            return self.array_attr(v, t, e.attr)
         if t.is_complex:
             return N.ComplexPart(v, e.attr, e.type)
         if e.attr == "real":
             return ops.convert(self, v, e.type)
         return N.Const(0, e.type) if not e.type.is_float else N.Const(0.0, e.type)
+
+    def array_attr(self, v, t, attr):
+        v = self.let(v)
+        I = T.INT64
+        if attr == "ndim":
+            return N.Const(t.ndim, I)
+        if attr == "itemsize":
+            return N.Const(max(1, t.dtype.bits // 8), I)
+        dims = [N.ArrayAttr(v, "shape", k, I) for k in range(t.ndim)]
+        if attr == "shape":
+            return N.MakeTuple(dims, T.TupleType((I,) * t.ndim))
+        if attr == "strides":
+            return N.MakeTuple([N.ArrayAttr(v, "stride", k, I) for k in range(t.ndim)],
+                               T.TupleType((I,) * t.ndim))
+        size = N.Const(1, I)
+        for d in dims:
+            size = N.BinOp("mul", size, d, I)
+        if attr == "size":
+            return size
+        return N.BinOp("mul", size, N.Const(max(1, t.dtype.bits // 8), I), I)  # nbytes
+
+    def e_Load(self, e):
+        return e
+
+    def e_ArrayAttr(self, e):
+        return e
 
     def e_PyCall(self, e):
         callee = e.callee
