@@ -7,7 +7,9 @@ from __future__ import annotations
 import ctypes
 
 from hanajit.ir import types as T
-from hanajit.lowering.cabi import ENTRY, add_entry_wrapper, flat_kinds  # noqa: F401
+from hanajit.lowering.cabi import ENTRY, add_entry_wrapper, flat_kinds, ret_slots  # noqa: F401
+
+from .boxing import box_array
 
 
 def make_runner(address: int, fn, raises: list, keepalive, fallback):
@@ -17,7 +19,7 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
     cfunc = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p,
                              *argtypes)(address)
     rt = fn.return_type
-    nret = max(1, len(flat_kinds(rt)))
+    nret = max(1, ret_slots(rt))
     needs_flatten = any(not isinstance(t, T.Scalar) or t.is_complex for t in fn.arg_types)
     if any(isinstance(t, T.ArrayType) and not t.readonly for t in fn.arg_types):
         fn.pure = False
@@ -45,10 +47,16 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
             go(v, t)
         return out
 
-    def unbox(ints, doubles):
+    def unbox(ints, doubles, args=()):
         pos = [0]
 
         def go(t):
+            if isinstance(t, T.ArrayType):
+                k = pos[0]
+                pos[0] += 2 + 2 * t.ndim
+                n = t.ndim
+                return box_array(t, ints[k], ints[k + 1], tuple(ints[k + 2:k + 2 + n]),
+                                 tuple(ints[k + 2 + n:k + 2 + 2 * n]), args)
             if isinstance(t, T.TupleType):
                 return tuple(go(i) for i in t.items)
             if isinstance(t, T.NoneType):
@@ -76,7 +84,7 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
         err = (ctypes.c_int64 * 4)()
         flat = flatten(args) if need_flat else args
         if cfunc(ret, err, *flat):
-            return _raise(raises[err[0] - 1], fallback, args, err)
+            return _raise(raises[err[0] - 1], fallback, args, err, fn.pure)
         if rt == T.NONE:
             return None
         if simple_ret:
@@ -88,15 +96,21 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
             if not rt.is_signed and v < 0:
                 v += 1 << 64
             return v
-        return unbox(ret, (ctypes.c_double * nret).from_buffer(ret))
+        return unbox(ret, (ctypes.c_double * nret).from_buffer(ret), args)
 
     run._keepalive = keepalive
     return run
 
 
-def _raise(entry, fallback, args, err=None):
+def _raise(entry, fallback, args, err=None, pure=True):
+    from hanajit.errors import UnsupportedError
     from hanajit.lib.pyhelpers import Deopt
     exc, message, deopt = entry
+    if (deopt or exc is Deopt) and not pure:
+        raise UnsupportedError(f"{getattr(fallback, '__qualname__', fallback)}: the "
+                               f"compiled code cannot represent Python's result here "
+                               f"({message}) and the function writes to its arguments, "
+                               "so it cannot be re-run in the interpreter")
     if deopt or exc is Deopt:
         # the compiled code cannot represent CPython's result: the call is pure,
         # so running it in the interpreter gives exactly Python's answer

@@ -60,6 +60,17 @@ class Engine:
         mod.data_layout = self.data_layout
         return self.tm.emit_assembly(mod)
 
+    def nrt_addresses(self) -> dict:
+        """Addresses of the memory runtime, compiled once per process and never freed
+        (arrays it allocated may outlive every jitted function)."""
+        if getattr(self, "_nrt", None) is None:
+            from hanajit.lowering import nrt
+            mod = self.optimize(nrt.RUNTIME_IR)
+            tracker, addrs = self.link(self.emit_object(mod), list(nrt.SYMBOLS))
+            self._nrt_tracker = tracker
+            self._nrt = addrs
+        return self._nrt
+
     def link(self, obj: bytes, exports: list, imports: dict | None = None):
         """Link an object into its own JIT library; return (tracker, {name: address})."""
         llvm = self.llvm

@@ -61,7 +61,9 @@ class CpuTarget(Target):
     def load(self, artifact, fallback):
         from .cwrapper import make_runner
         from .engine import get_engine
-        tracker, addrs = get_engine().link(artifact.stages["obj"], [artifact.entry])
+        eng = get_engine()
+        tracker, addrs = eng.link(artifact.stages["obj"], [artifact.entry],
+                                  imports=eng.nrt_addresses())
         return make_runner(addrs[artifact.entry], artifact.metadata["fn"],
                            artifact.metadata["raises"], tracker, fallback)
 

@@ -352,6 +352,8 @@ class Builder:
         v = e.value
         if freezable(v):
             return N.Const(v)
+        if isinstance(v, str):          # only meaningful as a library-call argument
+            return ObjRef(v, repr(v))
         self.fail(e, "constant", f"{type(v).__name__} values are not supported")
 
     def e_Name(self, e):

@@ -11,7 +11,7 @@ type with an explicit primitive ``Cast``.
 from __future__ import annotations
 
 from ..errors import UnsupportedError
-from ..frontend.builder import Method, _Unpack
+from ..frontend.builder import Method, ObjRef, _Unpack
 from ..ir import nodes as N
 from ..ir import types as T
 from ..lib import registry
@@ -65,9 +65,6 @@ class Inferrer:
         fn.locals = dict(self.locals)
         fn.arg_types = tuple(self.arg_types)
         fn.return_type = self.return_type if self.return_type is not None else T.NONE
-        if _holds_array(fn.return_type):
-            self.fail(fn.body[-1].line if fn.body else 0, "return of an array",
-                      "returning arrays is not supported yet")
         insert_coercions(fn)
 
     strict = False
@@ -345,9 +342,16 @@ class Inferrer:
                 return t.component if t.is_complex else (T.INT64 if t.is_bool else t)
         self.fail(line, "attribute", f"{t}.{e.attr}")
 
+    def arg_type(self, a, line):
+        """Call arguments may be compile-time Python objects (``dtype=np.float32``)."""
+        if isinstance(a, ObjRef):
+            a.type = T.ConstType(a.obj)
+            return a.type
+        return self.expr(a, line)
+
     def e_PyCall(self, e, line):
-        argtypes = [self.expr(a, line) for a in e.args]
-        kwtypes = {k: self.expr(v, line) for k, v in e.kwargs.items()}
+        argtypes = [self.arg_type(a, line) for a in e.args]
+        kwtypes = {k: self.arg_type(v, line) for k, v in e.kwargs.items()}
         if any(t is None for t in argtypes) or any(t is None for t in kwtypes.values()):
             return None
         callee = e.callee

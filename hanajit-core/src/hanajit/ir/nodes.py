@@ -221,6 +221,18 @@ class Load(Expr):
     children, replace_children = _kids("array", "indices")
 
 
+@dataclass(eq=False)
+class AllocArray(Expr):
+    """A new, uninitialised, C-contiguous array of ``type`` (an ArrayType) with
+    ``shape`` (int64 expressions, already checked non-negative).  Owned by whoever
+    receives it; only appears as the value of an ``Assign`` (it allocates, and
+    raises MemoryError when it cannot)."""
+
+    shape: list
+    type: Optional[Type] = None
+    children, replace_children = _kids("shape")
+
+
 # Python-level expressions (before the semantic passes) ---------------------------
 @dataclass(eq=False)
 class PyBinOp(Expr):

@@ -136,6 +136,17 @@ class ArrayType(Type):
         return ArrayType(**d)
 
 
+@dataclass(frozen=True)
+class ConstType(Type):
+    """A compile-time-only Python value passed to a library call (a dtype such as
+    ``np.float32``, a string such as ``"C"``); it has no run-time form."""
+
+    value: object
+
+    def __str__(self) -> str:
+        return f"const({self.value!r})"
+
+
 BOOL = Scalar("b", 1)
 INT8, INT16, INT32, INT64 = (Scalar("i", b) for b in (8, 16, 32, 64))
 UINT8, UINT16, UINT32, UINT64 = (Scalar("u", b) for b in (8, 16, 32, 64))

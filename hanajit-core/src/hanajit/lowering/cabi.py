@@ -32,6 +32,15 @@ def flat_kinds(t: T.Type) -> list:
     return [t]
 
 
+def ret_slots(t: T.Type) -> int:
+    """Number of 8-byte result slots the wrapper writes for a return type."""
+    if isinstance(t, T.ArrayType):
+        return 2 + 2 * t.ndim
+    if isinstance(t, T.TupleType):
+        return sum(ret_slots(i) for i in t.items)
+    return len(flat_kinds(t))
+
+
 def _abi(t: T.Scalar):
     return F64 if t.is_float else I64
 
@@ -87,6 +96,15 @@ def add_entry_wrapper(llmod: ir.Module, fn, entry_decl: ir.Function, name: str =
     counter = [0]
 
     def store(v, t):
+        if isinstance(t, T.ArrayType):     # meminfo, data, shape, strides
+            fields = [b.ptrtoint(b.extract_value(v, 0), I64),
+                      b.ptrtoint(b.extract_value(v, 1), I64)]
+            fields += [b.extract_value(v, [2, k]) for k in range(t.ndim)]
+            fields += [b.extract_value(v, [3, k]) for k in range(t.ndim)]
+            for f in fields:
+                b.store(f, b.gep(ret, [ir.Constant(I64, counter[0])], source_etype=I64))
+                counter[0] += 1
+            return
         if isinstance(t, T.TupleType) or (isinstance(t, T.Scalar) and t.is_complex):
             items = t.items if isinstance(t, T.TupleType) else (t.component, t.component)
             for i, it in enumerate(items):

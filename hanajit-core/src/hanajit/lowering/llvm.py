@@ -73,6 +73,12 @@ def lltype(t: T.Type) -> ir.Type:
     raise TypeError(f"no LLVM type for {t}")
 
 
+def holds_array(t) -> bool:
+    if isinstance(t, T.ArrayType):
+        return True
+    return isinstance(t, T.TupleType) and any(holds_array(i) for i in t.items)
+
+
 def memtype(t: T.Scalar) -> ir.Type:
     """How an array element is stored (bools as bytes)."""
     return I8 if t.is_bool else lltype(t)
@@ -116,12 +122,19 @@ class FunctionLowering:
         if fn.can_raise:
             self.err, self.ret = args[0], args[1]
             args = args[2:]
+        self.managed = []           # locals holding arrays: released at every exit
         for name, t in fn.locals.items():
             if t == T.NONE and name not in fn.params:
                 continue
             self.slots[name] = self.b.alloca(lltype(t), name=_clean(name))
+            if holds_array(t):
+                self.managed.append((name, t))
+                self.b.store(ir.Constant(lltype(t), None), self.slots[name])
         for name, a in zip(fn.params, args):
             self.b.store(a, self.slots[name])
+            t = fn.locals[name]
+            if holds_array(t):
+                self.refcount(a, t, self.m.nrt("incref"))   # locals own their arrays
         self.block(fn.body)
         if not self.b.block.is_terminated:
             self.emit_return(None)
@@ -138,13 +151,22 @@ class FunctionLowering:
         if isinstance(s, N.Assign):
             if isinstance(s.value, N.Call):
                 v = self.call(s.value)
+            elif isinstance(s.value, N.AllocArray):
+                v = self.alloc(s.value)
             else:
                 v = self.expr(s.value)
             if s.target in self.slots:
+                t = self.fn.locals[s.target]
+                if holds_array(t):
+                    if not isinstance(s.value, (N.Call, N.AllocArray)):
+                        self.refcount(v, t, self.m.nrt("incref"))
+                    self.refcount(b.load(self.slots[s.target]), t, self.m.nrt("decref"))
                 b.store(v, self.slots[s.target])
         elif isinstance(s, N.ExprStmt):
             if isinstance(s.value, N.Call):
-                self.call(s.value)
+                v = self.call(s.value)
+                if holds_array(s.value.type):
+                    self.refcount(v, s.value.type, self.m.nrt("decref"))
         elif isinstance(s, N.If):
             cond = self.expr(s.cond)
             then_bb = self.llfn.append_basic_block("then")
@@ -188,6 +210,7 @@ class FunctionLowering:
             for k, a in enumerate(s.args[:3]):
                 p = b.gep(self.err, [ir.Constant(I64, k + 1)], source_etype=I64)
                 b.store(self.expr(a), p)
+            self.release_locals()
             b.ret(ir.Constant(I32, 1))
         elif isinstance(s, N.Store):
             arr = self.expr(s.array)
@@ -228,14 +251,67 @@ class FunctionLowering:
     def emit_return(self, value):
         b = self.b
         fn = self.fn
+        v = None
+        if value is not None and fn.return_type != T.NONE:
+            v = self.expr(value)
+            if holds_array(fn.return_type):
+                self.refcount(v, fn.return_type, self.m.nrt("incref"))  # the caller's ref
+        self.release_locals()
         if fn.can_raise:
-            if value is not None and fn.return_type != T.NONE:
-                b.store(self.expr(value), self.ret)
+            if v is not None:
+                b.store(v, self.ret)
             b.ret(ir.Constant(I32, 0))
         elif fn.return_type == T.NONE:
             b.ret_void()
         else:
-            b.ret(self.expr(value))
+            b.ret(v)
+
+    def release_locals(self):
+        for name, t in self.managed:
+            self.refcount(self.b.load(self.slots[name]), t, self.m.nrt("decref"))
+
+    def refcount(self, v, t, fn):
+        """Apply ``fn`` (incref/decref) to the meminfo of every array in ``v``."""
+        b = self.b
+        if isinstance(t, T.ArrayType):
+            b.call(fn, [b.extract_value(v, 0)])
+        elif isinstance(t, T.TupleType):
+            for i, it in enumerate(t.items):
+                if holds_array(it):
+                    self.refcount(b.extract_value(v, i), it, fn)
+
+    def alloc(self, e: N.AllocArray):
+        b = self.b
+        t = e.type
+        itemsize = max(1, t.dtype.bits // 8)
+        dims = [self.expr(d) for d in e.shape]
+        nbytes = ir.Constant(I64, itemsize)
+        for d in dims:
+            nbytes = b.mul(nbytes, d)
+        mi = b.call(self.m.nrt("alloc"), [nbytes])
+        ok = self.llfn.append_basic_block("alloc.ok")
+        fail = self.llfn.append_basic_block("alloc.fail")
+        br = b.cbranch(b.icmp_unsigned("!=", mi, ir.Constant(PTR, None)), ok, fail)
+        br.set_weights([2000, 1])
+        b.position_at_end(fail)
+        code = self.m.module.raise_code(MemoryError, "cannot allocate array memory")
+        b.store(ir.Constant(I64, code), self.err)
+        self.release_locals()
+        b.ret(ir.Constant(I32, 1))
+        b.position_at_end(ok)
+        data = b.load(b.gep(mi, [ir.Constant(I64, 8)], source_etype=I8), typ=PTR)
+        v = ir.Constant(lltype(t), ir.Undefined)
+        v = b.insert_value(v, mi, 0)
+        v = b.insert_value(v, data, 1)
+        stride = ir.Constant(I64, itemsize)
+        strides = [None] * t.ndim
+        for k in range(t.ndim - 1, -1, -1):
+            strides[k] = stride
+            stride = b.mul(stride, dims[k])
+        for k in range(t.ndim):
+            v = b.insert_value(v, dims[k], [2, k])
+            v = b.insert_value(v, strides[k], [3, k])
+        return v
 
     def call(self, c: N.Call):
         b = self.b
@@ -253,6 +329,7 @@ class FunctionLowering:
         br.set_weights([2000, 1])
         b.position_at_end(fail)
         if self.fn.can_raise:
+            self.release_locals()
             b.ret(ir.Constant(I32, 1))
         else:  # pragma: no cover - the raise analysis prevents this
             b.unreachable()
@@ -462,6 +539,18 @@ class ModuleLowering:
             self.math_decls[symbol] = fn
         call = b.call(fn, args)
         return call
+
+    def nrt(self, which: str) -> ir.Function:
+        """Declaration of the memory runtime function ``alloc``/``incref``/``decref``."""
+        from . import nrt
+        name = {"alloc": nrt.ALLOC, "incref": nrt.INCREF, "decref": nrt.DECREF}[which]
+        fn = self.llmod.globals.get(name)
+        if fn is None:
+            ty = ir.FunctionType(PTR, [I64]) if which == "alloc" else ir.FunctionType(
+                ir.VoidType(), [PTR])
+            fn = ir.Function(self.llmod, ty, name)
+            fn.attributes.add("nounwind")
+        return fn
 
     def loop_metadata(self, br):
         pass

@@ -25,8 +25,12 @@ def _calls(fn: N.Function):
                     yield sub.func
 
 
+def _allocates(s) -> bool:
+    return isinstance(s, N.Assign) and isinstance(s.value, N.AllocArray)
+
+
 def analyze_raises(module: N.Module) -> bool:
-    raises = {name: any(isinstance(s, N.Raise) for s in N.walk_stmts(fn.body))
+    raises = {name: any(isinstance(s, N.Raise) or _allocates(s) for s in N.walk_stmts(fn.body))
               for name, fn in module.functions.items()}
     calls = {name: set(_calls(fn)) for name, fn in module.functions.items()}
     changed = True

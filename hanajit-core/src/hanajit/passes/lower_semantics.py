@@ -234,6 +234,9 @@ class Lowerer:
     def e_Const(self, e):
         return e
 
+    def e_ObjRef(self, e):
+        return e            # a compile-time argument; templates read ``.obj``
+
     def e_Var(self, e):
         e.type = self.fn.locals.get(e.name, e.type)
         return e
