@@ -81,6 +81,28 @@ class MathFunc(CallTemplate):
         return r
 
 
+class NumpyRounding(MathFunc):
+    """numpy.floor / ceil / trunc: NumPy 2.1+ keeps integer (and bool) inputs as
+    they are (integer loops); older NumPy converts them to float64."""
+
+    def typer(self, inf, call, args, kwargs):
+        t = super().typer(inf, call, args, kwargs)
+        x = args[0]
+        if (x.is_int or x.is_bool) and _numpy_has_int_loop(self.name):
+            return x
+        return t
+
+    def lower(self, L, call, args, kwargs):
+        if call.type.is_int or call.type.is_bool:
+            return args[0]
+        return super().lower(L, call, args, kwargs)
+
+
+def _numpy_has_int_loop(name) -> bool:
+    import numpy
+    return "l->l" in getattr(numpy, name).types
+
+
 class Predicate(CallTemplate):
     """isnan / isinf / isfinite on a real number."""
 
@@ -191,12 +213,29 @@ class NumpyBinary(CallTemplate):
                 return N.Select(_isnan(a), a, N.Select(_isnan(b), b, pick, t), t)
             return pick
         if self.impl in ("fmin", "fmax"):
-            op = "lt" if self.impl == "fmin" else "gt"
+            # equal values (0.0 and -0.0) give the first argument, as NumPy does
+            op = "le" if self.impl == "fmin" else "ge"
             pick = N.Select(N.Cmp(op, a, b, T.BOOL), a, b, t)
             if t.is_float:   # NaN loses
                 return N.Select(_isnan(a), b, N.Select(_isnan(b), a, pick, t), t)
             return pick
+        if self.impl == "fmod" and not t.is_float:
+            return _numpy_int_fmod(a, b, t)
         return N.Intrinsic(self.impl, [a, b], t)
+
+
+def _numpy_int_fmod(a, b, t):
+    """numpy.fmod on integers: C's ``%`` (sign of the dividend), 0 for a zero
+    divisor (NumPy warns and gives 0); ``MIN % -1`` is 0."""
+    zero = C(0, t)
+    if t.is_signed:
+        bad = bor(N.Cmp("eq", b, zero, T.BOOL), N.Cmp("eq", b, C(-1, t), T.BOOL))
+        op = "srem"
+    else:
+        bad = N.Cmp("eq", b, zero, T.BOOL)
+        op = "urem"
+    safe = N.Select(bad, C(1, t), b, t)
+    return N.Select(bad, zero, N.BinOp(op, a, safe, t), t)
 
 
 def _register_all():
@@ -230,7 +269,8 @@ def _register_all():
               "arctanh": "atanh", "fabs": "fabs", "floor": "floor", "ceil": "ceil",
               "trunc": "trunc", "rint": "rint", "cbrt": "cbrt", "exp2": "exp2"}
     for name, intr in np_one.items():
-        register(MathFunc(name, intr, 1, checked=False, paths=(f"numpy.{name}",)))
+        cls = NumpyRounding if name in ("floor", "ceil", "trunc") else MathFunc
+        register(cls(name, intr, 1, checked=False, paths=(f"numpy.{name}",)))
     for name, impl in (("minimum", "minimum"), ("maximum", "maximum"), ("fmin", "fmin"),
                        ("fmax", "fmax"), ("arctan2", "atan2"), ("hypot", "hypot"),
                        ("copysign", "copysign"), ("fmod", "fmod")):

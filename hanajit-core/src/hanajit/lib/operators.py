@@ -117,8 +117,13 @@ def binop(L, op, a, b, rtype, an=None, bn=None):
     ct = arith_operands(a.type, b.type, an, bn)
     if op == "truediv":
         ct = rtype
+        if ct.is_float and _is_intlike(a.type) and _is_intlike(b.type):
+            a, b = L.let(a), L.let(b)
+            inexact_int_division(L, a, b)
     elif op == "pow" and rtype.is_float and ct.is_int:
         ct = rtype
+    elif op in ("bitand", "bitor", "bitxor") and rtype == T.BOOL:
+        ct = T.BOOL                 # bool & bool is a bool
     a, b = convert(L, a, ct), convert(L, b, ct)
     if op in ("add", "sub", "mul"):
         if ct.is_complex:
@@ -153,6 +158,31 @@ def binop(L, op, a, b, rtype, an=None, bn=None):
     if op in ("lshift", "rshift"):
         return shift(L, op, a, b, ct)
     raise AssertionError(op)  # pragma: no cover
+
+
+def _is_intlike(t) -> bool:
+    return isinstance(t, T.Scalar) and (t.is_int or t.is_bool)
+
+
+def inexact_int_division(L, a, b):
+    """``int / int`` is correctly rounded in Python; dividing the converted floats
+    rounds once only when both ints convert exactly, so deoptimise when one is
+    beyond 2**53 (the interpreter gives CPython's answer)."""
+    big = None
+    for x in (a, b):
+        t = x.type
+        if t.bits <= 32 or isinstance(x, N.Const) and -2**53 <= x.value <= 2**53:
+            continue
+        if t.is_signed:
+            # -2**53 <= x <= 2**53  as one unsigned comparison
+            off = N.BinOp("add", N.Cast(x, T.UINT64), C(2**53, T.UINT64), T.UINT64)
+            out = N.Cmp("gt", off, C(2**54, T.UINT64), T.BOOL)
+        else:
+            out = N.Cmp("gt", N.Cast(x, T.UINT64) if t != T.UINT64 else x,
+                        C(2**53, T.UINT64), T.BOOL)
+        big = out if big is None else bor(big, out)
+    if big is not None:
+        L.raise_if(big, pyhelpers.Deopt, "int / int beyond 2**53 (correctly rounded)")
 
 
 def convert_wrap(e, to):

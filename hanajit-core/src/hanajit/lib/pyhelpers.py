@@ -60,10 +60,6 @@ def float_mod(vx, wx):
     return mod
 
 
-def _is_odd_integer(x):
-    return prims.fmod(prims.fabs(x), 2.0) == 1.0
-
-
 def float_pow(iv, iw):
     if iw == 0.0:
         return 1.0
@@ -79,12 +75,12 @@ def float_pow(iv, iw):
             return prims.fabs(iw)
         return 0.0
     if prims.isinf(iv):
-        odd = _is_odd_integer(iw)
+        odd = prims.fmod(prims.fabs(iw), 2.0) == 1.0   # iw is an odd integer
         if iw > 0.0:
             return iv if odd else prims.fabs(iv)
         return prims.copysign(0.0, iv) if odd else 0.0
     if iv == 0.0:
-        odd = _is_odd_integer(iw)
+        odd = prims.fmod(prims.fabs(iw), 2.0) == 1.0   # iw is an odd integer
         if iw < 0.0:
             raise ZeroDivisionError("0.0 cannot be raised to a negative power")
         return iv if odd else 0.0
@@ -93,7 +89,7 @@ def float_pow(iv, iw):
         if iw != prims.floor(iw):
             raise Deopt("negative number raised to a fractional power is complex")
         iv = -iv
-        negate = _is_odd_integer(iw)
+        negate = prims.fmod(prims.fabs(iw), 2.0) == 1.0
     if iv == 1.0:
         return -1.0 if negate else 1.0
     ix = prims.pow(iv, iw)
