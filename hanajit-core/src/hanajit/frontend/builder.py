@@ -189,20 +189,14 @@ class Builder:
                 out.extend(self.assign_to(elt, N.TupleGet(N.Var(name), i)))
             return out
         if isinstance(target, ast.Subscript):
-            if isinstance(target.slice, ast.Slice) or (
-                    isinstance(target.slice, ast.Tuple)
-                    and any(isinstance(e, ast.Slice) for e in target.slice.elts)):
-                self.fail(target, "slice assignment", "slices are not supported yet")
             return [N.PySetItem(target=self.expr(target.value),
-                                index=self.expr(target.slice), value=value)]
+                                index=self.index(target.slice), value=value)]
         self.fail(target, f"assignment target '{type(target).__name__}'")
 
     def s_AugAssign(self, s):
         op = _BINOPS.get(type(s.op))
         if isinstance(s.target, ast.Subscript):
             # a[i] += v: the container and the index are evaluated once
-            if isinstance(s.target.slice, ast.Slice):
-                self.fail(s, "augmented assignment to a slice", "not supported yet")
             out = []
             base = self.expr(s.target.value)
             if not isinstance(base, N.Var):
@@ -210,8 +204,8 @@ class Builder:
                 self.locals.add(name)
                 out.append(N.Assign(target=name, value=base))
                 base = N.Var(name)
-            index = self.expr(s.target.slice)
-            if not isinstance(index, N.Const):
+            index = self.index(s.target.slice)
+            if not isinstance(index, (N.Const, N.PySlice, N.MakeTuple)):
                 name = self.tmp("k")
                 self.locals.add(name)
                 out.append(N.Assign(target=name, value=index))
@@ -352,7 +346,7 @@ class Builder:
         v = e.value
         if freezable(v):
             return N.Const(v)
-        if isinstance(v, str):          # only meaningful as a library-call argument
+        if isinstance(v, str) or v is Ellipsis:   # library-call arguments, indices
             return ObjRef(v, repr(v))
         self.fail(e, "constant", f"{type(v).__name__} values are not supported")
 
@@ -402,10 +396,16 @@ class Builder:
         return N.MakeTuple(items)
 
     def e_Subscript(self, e):
-        index = e.slice
-        if isinstance(index, ast.Slice):
-            self.fail(e, "slicing", "slices are not supported yet")
-        return N.PyGetItem(self.expr(e.value), self.expr(index))
+        return N.PyGetItem(self.expr(e.value), self.index(e.slice))
+
+    def index(self, node) -> N.Expr:
+        """An index: an expression, a slice, or a tuple of them (``m[i, 1:3]``)."""
+        if isinstance(node, ast.Slice):
+            part = (lambda x: self.expr(x) if x is not None else N.Const(None))
+            return N.PySlice(part(node.lower), part(node.upper), part(node.step))
+        if isinstance(node, ast.Tuple) and any(isinstance(x, ast.Slice) for x in node.elts):
+            return N.MakeTuple([self.index(x) for x in node.elts])
+        return self.expr(node)
 
     def e_Call(self, e):
         if any(isinstance(a, ast.Starred) for a in e.args) or any(

@@ -126,13 +126,15 @@ class Inferrer:
                     self.changed = True
         elif isinstance(s, N.PySetItem):
             t = self.expr(s.target, line)
-            it = self.expr(s.index, line)
+            it = self.index_type(s.index, line)
             vt = self.expr(s.value, line)
             if t is not None and it is not None:
-                self.check_array_index(t, it, line, store=True)
-                if vt is not None and not (isinstance(vt, T.Scalar)):
+                rt = self.check_array_index(t, it, line, store=True)
+                if vt is not None and not isinstance(vt, T.Scalar) and not (
+                        isinstance(rt, T.ArrayType) and isinstance(vt, T.ArrayType)):
                     self.fail(line, "item assignment", f"of {vt} into {t}")
-                if vt is not None and vt.is_complex and not t.dtype.is_complex:
+                vs = vt.dtype if isinstance(vt, T.ArrayType) else vt
+                if vs is not None and vs.is_complex and not t.dtype.is_complex:
                     self.fail(line, "item assignment", f"of a complex value into {t}")
         elif isinstance(s, (N.Break, N.Continue, N.Raise)):
             pass
@@ -293,9 +295,30 @@ class Inferrer:
             self.fail(line, "tuple item", f"item {e.index} of {t}")
         return t.items[e.index]
 
+    def e_PySlice(self, e, line):
+        for part in (e.start, e.stop, e.step):
+            pt = self.expr(part, line)
+            if pt is not None and pt != T.NONE and not (
+                    isinstance(pt, T.Scalar) and (pt.is_int or pt.is_bool)):
+                self.fail(line, "slice", f"bound of type {pt}")
+        unit = isinstance(e.step, N.Const) and e.step.value in (None, 1)
+        return T.SliceType(unit)
+
+    def index_type(self, e, line):
+        if isinstance(e, ObjRef) and e.obj is Ellipsis:
+            e.type = T.ConstType(Ellipsis)
+            return e.type
+        if isinstance(e, N.MakeTuple):
+            ts = [self.index_type(i, line) for i in e.items]
+            if any(t is None for t in ts):
+                return None
+            e.type = T.TupleType(tuple(ts))
+            return e.type
+        return self.expr(e, line)
+
     def e_PyGetItem(self, e, line):
         t = self.expr(e.value, line)
-        it = self.expr(e.index, line)
+        it = self.index_type(e.index, line)
         if t is None or it is None:
             return None
         if isinstance(t, T.TupleType):
@@ -315,18 +338,14 @@ class Inferrer:
         self.fail(line, "indexing", f"of {t}")
 
     def check_array_index(self, t, it, line, store=False):
-        """Element type of ``t[index]`` for an integer index (tuple)."""
+        """Type of ``t[index]``: the element type, or a view's array type."""
+        from ..lib import views
         if not isinstance(t, T.ArrayType):
             self.fail(line, "item assignment" if store else "indexing", f"of {t}")
-        items = it.items if isinstance(it, T.TupleType) else (it,)
-        for x in items:
-            if not (isinstance(x, T.Scalar) and (x.is_int or x.is_bool)):
-                self.fail(line, "array index", f"of type {x} (slices and fancy indexing are "
-                          "not supported yet)")
-        if len(items) != t.ndim:
-            self.fail(line, "array index", f"{len(items)} indices into a {t.ndim}-D array "
-                      "(views are not supported yet)")
-        return t.dtype
+        try:
+            return views.result_type(t, it)
+        except Incompatible as exc:
+            self.fail(line, "array index", str(exc))
 
     def e_PyAttr(self, e, line):
         t = self.expr(e.value, line)

@@ -222,6 +222,19 @@ class Load(Expr):
 
 
 @dataclass(eq=False)
+class ArrayView(Expr):
+    """A view of ``array``'s memory: same owner, data moved by ``offset`` bytes,
+    new ``shape`` and ``strides`` (int64 expressions, strides in bytes)."""
+
+    array: Expr
+    offset: Expr
+    shape: list
+    strides: list
+    type: Optional[Type] = None
+    children, replace_children = _kids("array", "offset", "shape", "strides")
+
+
+@dataclass(eq=False)
 class AllocArray(Expr):
     """A new, uninitialised, C-contiguous array of ``type`` (an ArrayType) with
     ``shape`` (int64 expressions, already checked non-negative).  Owned by whoever
@@ -325,6 +338,17 @@ class PyGetItem(Expr):
     index: Expr
     type: Optional[Type] = None
     children, replace_children = _kids("value", "index")
+
+
+@dataclass(eq=False)
+class PySlice(Expr):
+    """``start:stop:step`` in an index (missing parts are ``Const(None)``)."""
+
+    start: Expr
+    stop: Expr
+    step: Expr
+    type: Optional[Type] = None
+    children, replace_children = _kids("start", "stop", "step")
 
 
 @dataclass(eq=False)

@@ -137,6 +137,17 @@ class ArrayType(Type):
 
 
 @dataclass(frozen=True)
+class SliceType(Type):
+    """A ``start:stop:step`` slice (only used as an index); ``unit`` when the step
+    is statically 1 (so a contiguous layout survives)."""
+
+    unit: bool = False
+
+    def __str__(self) -> str:
+        return "slice"
+
+
+@dataclass(frozen=True)
 class ConstType(Type):
     """A compile-time-only Python value passed to a library call (a dtype such as
     ``np.float32``, a string such as ``"C"``); it has no run-time form."""

@@ -23,9 +23,16 @@ def index_values(L, index: N.Expr, itype: T.Type) -> list:
 
 def checked_indices(L, arr: N.Expr, idxs: list) -> list:
     """Normalise negative indices and check bounds; return int64 indices."""
+    return checked_indices_axes(L, arr, list(enumerate(idxs)))
+
+
+def checked_indices_axes(L, arr: N.Expr, pairs: list) -> list:
+    """``checked_indices`` for (axis, index) pairs."""
     out = []
     check = L.ctx.options.get("boundscheck", True) if L.ctx is not None else True
-    for axis, i in enumerate(idxs):
+    if check is None:
+        check = True
+    for axis, i in pairs:
         i = ops.convert_wrap(ops.convert(L, i, T.INT64) if i.type.is_bool else i, T.INT64) \
             if i.type != T.INT64 else i
         dim = N.ArrayAttr(arr, "shape", axis, T.INT64)
@@ -55,3 +62,52 @@ def element_value(L, value: N.Expr, dtype: T.Scalar) -> N.Expr:
     if t.is_int and dtype.is_int or t.is_bool:
         return N.Cast(value, dtype)
     return ops.convert(L, value, dtype)
+
+
+def broadcast_check(L, src: N.Expr, dst_dims: list, what="could not broadcast input array"):
+    """Raise ValueError unless ``src``'s shape broadcasts to ``dst_dims``."""
+    st = src.type
+    if st.ndim > len(dst_dims):
+        L.emit(N.Raise(exc=ValueError, message=f"{what} from a {st.ndim}-D array into "
+                       f"{len(dst_dims)} dimensions"))
+        return
+    off = len(dst_dims) - st.ndim
+    for k in range(st.ndim):
+        sd = N.ArrayAttr(src, "shape", k, T.INT64)
+        ok = ops.bor(N.Cmp("eq", sd, dst_dims[off + k], T.BOOL),
+                     N.Cmp("eq", sd, C(1, T.INT64), T.BOOL))
+        L.emit(N.If(cond=ops.logical_not(ok), then=[N.Raise(
+            exc=ValueError, args=[sd, dst_dims[off + k]],
+            message=f"{what} from shape with {{}} on axis {k} into shape with {{}}")]))
+
+
+def broadcast_indices(src: N.Expr, idx: list) -> list:
+    """Indices into ``src`` for the destination indices ``idx`` (size-1 axes stay 0)."""
+    st = src.type
+    off = len(idx) - st.ndim
+    out = []
+    for k in range(st.ndim):
+        sd = N.ArrayAttr(src, "shape", k, T.INT64)
+        out.append(N.Select(N.Cmp("eq", sd, C(1, T.INT64), T.BOOL), C(0, T.INT64),
+                            idx[off + k], T.INT64))
+    return out
+
+
+def assign_to_view(L, view: N.Expr, value: N.Expr):
+    """``view[...] = value``: a scalar fills, an array is broadcast and copied
+    (through a temporary, so overlapping memory gives NumPy's result)."""
+    from .numpy_alloc import allocate, fill
+    vt = view.type
+    view = L.let(view)
+    dims = [L.let(N.ArrayAttr(view, "shape", k, T.INT64)) for k in range(vt.ndim)]
+    if isinstance(value.type, T.Scalar):
+        v = L.let(element_value(L, value, vt.dtype))
+        fill(L, view, dims, lambda idx: v)
+        return
+    src = L.let(value)
+    broadcast_check(L, src, dims)
+    sdims = [L.let(N.ArrayAttr(src, "shape", k, T.INT64)) for k in range(src.type.ndim)]
+    tmp = allocate(L, src.type.copy(layout="C", readonly=False), sdims)
+    fill(L, tmp, sdims, lambda idx: N.Load(src, idx, src.type.dtype))
+    fill(L, view, dims, lambda idx: element_value(
+        L, N.Load(tmp, broadcast_indices(tmp, idx), tmp.type.dtype), vt.dtype))

@@ -421,6 +421,19 @@ class FunctionLowering:
         args = [self.expr(a) for a in e.args]
         return self.m.math_call(self.b, e.name, args, e.type)
 
+    def e_ArrayView(self, e):
+        b = self.b
+        base = self.expr(e.array)
+        t = e.type
+        v = ir.Constant(lltype(t), ir.Undefined)
+        v = b.insert_value(v, b.extract_value(base, 0), 0)
+        v = b.insert_value(v, b.gep(b.extract_value(base, 1), [self.expr(e.offset)],
+                                    source_etype=I8), 1)
+        for k, (d, st) in enumerate(zip(e.shape, e.strides)):
+            v = b.insert_value(v, self.expr(d), [2, k])
+            v = b.insert_value(v, self.expr(st), [3, k])
+        return v
+
     def e_ArrayAttr(self, e):
         arr = self.expr(e.array)
         field = 2 if e.attr == "shape" else 3

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..ir import nodes as N
 from ..ir import types as T
-from ..lib import arrays
+from ..lib import arrays, views
 from ..lib import operators as ops
 from ..lib import registry
 from ..frontend.builder import Method, _Unpack
@@ -159,12 +159,16 @@ class Lowerer:
         elif isinstance(s, N.PySetItem):
             arr, idx = self.seq([s.target, s.index])
             t = s.target.type
-            idxs = arrays.index_values(self, idx, s.index.type)
             value = self.lower(s.value)
             if t.readonly:
                 self.emit(N.Raise(exc=ValueError, message="assignment destination is read-only",
                                   line=s.line))
                 return
+            if isinstance(views.result_type(t, s.index.type), T.ArrayType):
+                arrays.assign_to_view(self, views.lower_index(self, arr, idx, s.index.type),
+                                      value)
+                return
+            idxs = arrays.index_values(self, idx, s.index.type)
             arr = self.let(arr)
             idxs = arrays.checked_indices(self, arr, idxs)
             value = arrays.element_value(self, value, t.dtype)
@@ -303,9 +307,7 @@ class Lowerer:
             self.raise_if(out_of_range, IndexError, "tuple index out of range")
             return ops.tuple_item_dynamic(v, i, e.type)
         if isinstance(t, T.ArrayType):
-            v = self.let(v)
-            idxs = arrays.checked_indices(self, v, arrays.index_values(self, i, e.index.type))
-            return N.Load(v, idxs, t.dtype)
+            return views.lower_index(self, v, i, e.index.type)
         raise AssertionError(f"getitem on {t}")  # pragma: no cover
 
     def e_PyAttr(self, e):
@@ -340,6 +342,12 @@ class Lowerer:
         return N.BinOp("mul", size, N.Const(max(1, t.dtype.bits // 8), I), I)  # nbytes
 
     def e_Load(self, e):
+        return e
+
+    def e_PySlice(self, e):
+        return N.PySlice(*self.seq([e.start, e.stop, e.step]), e.type)
+
+    def e_ArrayView(self, e):
         return e
 
     def e_ArrayAttr(self, e):
