@@ -1,0 +1,26 @@
+"""benchmarks/run.py --quick runs to the end and prints its tables (no timings
+checked)."""
+import importlib.util
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba") is None,
+                    reason="numba is not installed (pip install numba)")
+def test_benchmarks_quick_run():
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HANAJIT_")}
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "run.py"),
+                           "--quick"], capture_output=True, text=True, env=env,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = proc.stdout
+    for title in ("## Machine", "### Import and first-call latency",
+                  "### Scalar kernels", "### Per-call overhead"):
+        assert title in out, out
+    assert "| fib (recursive)" in out
+    assert "FALLBACK" not in out and "WRONG RESULT" not in out, out
