@@ -206,6 +206,12 @@ class Inferrer:
         b = self.expr(e.right, line)
         if a is None or b is None:
             return None
+        if isinstance(a, T.ArrayType) or isinstance(b, T.ArrayType):
+            from ..lib import elementwise as ew
+            try:
+                return T.ArrayType(ew.result_dtype(e.op, a, b), ew.broadcast_ndim(a, b), "C")
+            except Incompatible as exc:
+                self.fail(line, "array operation", str(exc))
         try:
             t = rules.binop_type(e.op, a, b, e.left, e.right)
         except Incompatible as exc:
@@ -222,7 +228,16 @@ class Inferrer:
         if t is None:
             return None
         if e.op == "not":
+            if isinstance(t, T.ArrayType):
+                self.fail(line, "'not' of an array",
+                          "the truth value of an array is ambiguous")
             return T.BOOL
+        if isinstance(t, T.ArrayType):
+            if e.op == "neg" and t.dtype.is_bool:
+                self.fail(line, "array operation", "negative of a boolean array")
+            if e.op == "invert" and (t.dtype.is_float or t.dtype.is_complex):
+                self.fail(line, "array operation", f"~ on {t}")
+            return t.copy(layout="C", readonly=False)
         if not isinstance(t, T.Scalar):
             self.fail(line, "unary operator", f"{e.op} on {t}")
         if e.op == "invert":
@@ -235,6 +250,16 @@ class Inferrer:
         ts = [self.expr(o, line) for o in e.operands]
         if any(t is None for t in ts):
             return None
+        if any(isinstance(t, T.ArrayType) for t in ts):
+            from ..lib import elementwise as ew
+            if len(e.ops) != 1 or e.ops[0] not in ("lt", "le", "gt", "ge", "eq", "ne"):
+                self.fail(line, "array comparison", "chained or membership comparisons "
+                          "of arrays are ambiguous")
+            try:
+                ew.result_dtype(e.ops[0], ts[0], ts[1])
+            except Incompatible as exc:
+                self.fail(line, "array comparison", str(exc))
+            return T.ArrayType(T.BOOL, ew.broadcast_ndim(*ts), "C")
         for op, a, b in zip(e.ops, ts, ts[1:]):
             if op in ("in", "notin"):
                 if not isinstance(b, T.TupleType):
@@ -277,6 +302,9 @@ class Inferrer:
 
     def e_Truth(self, e, line):
         t = self.expr(e.operand, line)
+        if isinstance(t, T.ArrayType):
+            self.fail(line, "truth value of an array",
+                      "it is ambiguous; use a.any() or a.all()")
         if t is not None and not isinstance(t, (T.Scalar, T.TupleType, T.NoneType)):
             self.fail(line, "truth value", f"of {t}")
         return T.BOOL
@@ -388,12 +416,26 @@ class Inferrer:
         if tpl is None:
             self.fail(line, "call", f"{e.name or callee!r} is not supported")
         try:
+            if getattr(tpl, "ufunc", False):
+                from ..lib import ufuncs
+                if ufuncs.has_array(argtypes) or ufuncs.has_array(kwtypes.values()):
+                    return ufuncs.lift_typer(tpl, self, e, argtypes, kwtypes)
             return tpl.typer(self, e, argtypes, kwtypes)
         except Incompatible as exc:
             self.fail(line, f"call of {e.name}", str(exc))
 
     def method_type(self, e, name, argtypes, kwtypes, line):
         t = argtypes[0]
+        if isinstance(t, T.ArrayType):
+            from ..lib.array_methods import method_template
+            tpl = method_template(name)
+            if tpl is None:
+                self.fail(line, "array method", f"{t}.{name}() is not supported yet")
+            e.method_template = tpl
+            try:
+                return tpl.typer(self, e, argtypes, kwtypes)
+            except Incompatible as exc:
+                self.fail(line, f"array method {name}()", str(exc))
         if isinstance(t, T.Scalar) and name == "conjugate" and len(argtypes) == 1:
             return T.INT64 if t.is_bool else t
         if isinstance(t, T.Scalar) and t.is_float and name == "is_integer":

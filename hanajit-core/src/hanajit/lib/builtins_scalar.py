@@ -24,6 +24,7 @@ def _flatten(args):
 @register
 class Abs(CallTemplate):
     paths = ("builtins.abs", "numpy.abs", "numpy.absolute")
+    ufunc = True
 
     def typer(self, inf, call, args, kwargs):
         if len(args) != 1 or kwargs or not _scalar(args[0]):

@@ -43,6 +43,7 @@ class MathFunc(CallTemplate):
         self.paths = paths
         self.numpy_float32 = numpy_float32
         self.result = result
+        self.ufunc = not checked
 
     def typer(self, inf, call, args, kwargs):
         if kwargs or len(args) != self.nargs:
@@ -105,6 +106,8 @@ def _numpy_has_int_loop(name) -> bool:
 
 class Predicate(CallTemplate):
     """isnan / isinf / isfinite on a real number."""
+
+    ufunc = True
 
     def __init__(self, name, paths):
         self.name = name
@@ -188,6 +191,8 @@ class Scale(CallTemplate):
 class NumpyBinary(CallTemplate):
     """numpy.minimum / maximum / fmin / fmax / arctan2 / hypot / power / copysign
     on scalars (NaN-propagating as NumPy)."""
+
+    ufunc = True
 
     def __init__(self, name, impl):
         self.name = name

@@ -57,10 +57,12 @@ def allocate(L, t: T.ArrayType, dims: list) -> N.Var:
 
 
 def fill(L, arr: N.Var, dims: list, value_fn):
-    """Nested loops storing ``value_fn(indices)`` into every element."""
+    """Nested loops storing ``value_fn(indices)`` into every element (statements
+    ``value_fn`` emits land in the innermost loop body)."""
     counters = [L.temp(T.INT64, "i") for _ in dims]
     idx = [N.Var(c, T.INT64) for c in counters]
-    body = [N.Store(array=arr, indices=idx, value=value_fn(idx))]
+    stmts, value = L.sub_block(lambda: value_fn(idx))
+    body = stmts + [N.Store(array=arr, indices=idx, value=value)]
     for c, d in reversed(list(zip(counters, dims))):
         body = [N.ForCount(counter=c, count=d, body=body)]
     for s in body:

@@ -85,5 +85,5 @@ def _load_library():
     global _loaded
     if not _loaded:
         _loaded = True
-        for m in ("builtins_scalar", "mathfuncs", "numpy_alloc"):
+        for m in ("builtins_scalar", "mathfuncs", "numpy_alloc", "ufuncs", "reductions"):
             importlib.import_module(f"hanajit.lib.{m}")

@@ -20,6 +20,7 @@ from __future__ import annotations
 from ..ir import nodes as N
 from ..ir import types as T
 from ..lib import arrays, views
+from ..lib import elementwise as ew
 from ..lib import operators as ops
 from ..lib import registry
 from ..frontend.builder import Method, _Unpack
@@ -56,6 +57,8 @@ class Lowerer:
 
     def let(self, e: N.Expr, hint="t") -> N.Expr:
         """``e`` as a Const or Var (assigning a temporary if needed)."""
+        if isinstance(e, ew.Lazy):
+            return ew.materialize(self, e)
         if trivial(e):
             return e
         name = self.temp(e.type, hint)
@@ -125,7 +128,7 @@ class Lowerer:
 
     def stmt(self, s):
         if isinstance(s, N.Assign):
-            self.emit(N.Assign(target=s.target, value=self.lower(s.value), line=s.line))
+            self.emit(N.Assign(target=s.target, value=self.value(s.value), line=s.line))
         elif isinstance(s, N.ExprStmt):
             v = self.lower(s.value)
             if isinstance(v, N.Call):
@@ -152,7 +155,7 @@ class Lowerer:
         elif isinstance(s, N.PyForIter):
             self.for_iter(s)
         elif isinstance(s, N.Return):
-            value = self.lower(s.value) if s.value is not None else None
+            value = self.value(s.value) if s.value is not None else None
             self.emit(N.Return(value=value, line=s.line))
         elif isinstance(s, N.Raise):
             self.emit(N.Raise(exc=s.exc, message=s.message, line=s.line))
@@ -232,8 +235,13 @@ class Lowerer:
 
     # ----------------------------------------------------------- expressions
     def lower(self, e: N.Expr) -> N.Expr:
+        """Lower ``e``; an array-valued result may be a lazy (unmaterialised) array."""
         meth = getattr(self, "e_" + type(e).__name__)
         return meth(e)
+
+    def value(self, e: N.Expr) -> N.Expr:
+        """Lower ``e`` to a value that exists (lazies are materialised)."""
+        return ew.materialize(self, self.lower(e))
 
     def e_Const(self, e):
         return e
@@ -249,7 +257,8 @@ class Lowerer:
         return ops.convert(self, self.lower(e.operand), e.type)
 
     def e_MakeTuple(self, e):
-        return N.MakeTuple(self.seq(e.items), e.type)
+        items = [ew.materialize(self, x) for x in self.seq(e.items)]
+        return N.MakeTuple(items, e.type)
 
     def e_TupleGet(self, e):
         tup = self.lower(e.tup)
@@ -260,15 +269,27 @@ class Lowerer:
 
     def e_PyBinOp(self, e):
         a, b = self.seq([e.left, e.right])
+        if isinstance(e.type, T.ArrayType):
+            t = e.type.dtype
+            return ew.lift(self, [a, b], e.type,
+                           lambda x, y: ew.np_binop(self, e.op, x, y, t))
         return ops.binop(self, e.op, a, b, e.type, e.left, e.right)
 
     def e_PyUnOp(self, e):
+        if isinstance(e.type, T.ArrayType):
+            t = e.type.dtype
+            return ew.lift(self, [self.lower(e.operand)], e.type,
+                           lambda x: ew.np_unop(self, e.op, x, t))
         return ops.unop(self, e.op, self.lower(e.operand), e.type)
 
     def e_Truth(self, e):
         return ops.truth(self, self.lower(e.operand))
 
     def e_PyCompare(self, e):
+        if isinstance(e.type, T.ArrayType):
+            a, b = self.seq(e.operands)
+            return ew.lift(self, [a, b], e.type,
+                           lambda x, y: ew.np_binop(self, e.ops[0], x, y, T.BOOL))
         return ops.compare_chain(self, e)
 
     def e_PyBoolOp(self, e):
@@ -276,8 +297,8 @@ class Lowerer:
 
     def e_PyIfExp(self, e):
         cond = self.lower(e.cond)
-        sa, a = self.sub_block(lambda: self.lower(e.a))
-        sb, b = self.sub_block(lambda: self.lower(e.b))
+        sa, a = self.sub_block(lambda: self.value(e.a))
+        sb, b = self.sub_block(lambda: self.value(e.b))
         if isinstance(cond, N.Const):
             self.out.extend(sa if cond.value else sb)
             return a if cond.value else b
@@ -358,9 +379,15 @@ class Lowerer:
         if isinstance(callee, _Unpack):
             return self.lower(e.args[0])
         args = self.seq(list(e.args) + list(e.kwargs.values()))
+        tpl = getattr(e, "method_template", None) if isinstance(callee, Method) else (
+            None if getattr(e, "spec", None) is not None else registry.lookup(callee))
+        if not getattr(tpl, "accepts_lazy", False) and not getattr(tpl, "ufunc", False):
+            args = [ew.materialize(self, a) for a in args]
         kwargs = dict(zip(e.kwargs.keys(), args[len(e.args):]))
         args = args[:len(e.args)]
         if isinstance(callee, Method):
+            if tpl is not None:
+                return tpl.lower(self, e, args, kwargs)
             return ops.method(self, callee.name, args, e.type)
         spec = getattr(e, "spec", None)
         if spec is not None:           # a jitted function
@@ -368,7 +395,9 @@ class Lowerer:
                 self.emit(N.ExprStmt(value=N.Call(spec.symbol, args, T.NONE)))
                 return N.Const(None, T.NONE)
             return self.call_symbol(spec.symbol, args, spec.fn.return_type)
-        tpl = registry.lookup(callee)
+        if getattr(tpl, "ufunc", False) and isinstance(e.type, T.ArrayType):
+            from ..lib import ufuncs
+            return ufuncs.lift_lower(tpl, self, e, args, kwargs)
         return tpl.lower(self, e, args, kwargs)
 
 

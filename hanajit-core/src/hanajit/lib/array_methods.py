@@ -1,0 +1,55 @@
+"""Array methods (``a.sum()``, ``a.copy()``, ``a.astype(np.float32)`` ...): each maps
+to the template of the equivalent NumPy function, the array first."""
+from __future__ import annotations
+
+from ..infer.rules import Incompatible
+from ..ir import nodes as N
+from ..ir import types as T
+from . import elementwise as ew
+from .registry import CallTemplate
+
+
+class Copy(CallTemplate):
+    accepts_lazy = True
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs:
+            raise Incompatible("copy() takes no arguments")
+        return args[0].copy(layout="C", readonly=False)
+
+    def lower(self, L, call, args, kwargs):
+        z = ew.to_lazy(L, args[0])
+        return ew.materialize(L, ew.Lazy(call.type, z.dims, z.elem))
+
+
+class AsType(CallTemplate):
+    accepts_lazy = True
+
+    def typer(self, inf, call, args, kwargs):
+        from .numpy_alloc import dtype_of
+        dt = args[1] if len(args) > 1 else kwargs.get("dtype")
+        if not isinstance(dt, T.ConstType):
+            raise Incompatible("astype() needs a constant dtype such as np.float32")
+        return args[0].copy(dtype=dtype_of(dt.value), layout="C", readonly=False)
+
+    def lower(self, L, call, args, kwargs):
+        from .arrays import element_value
+        z = ew.to_lazy(L, args[0])
+        t = call.type.dtype
+        return ew.materialize(L, ew.Lazy(call.type, z.dims,
+                                         lambda idx: element_value(L, z.elem(idx), t)))
+
+
+_SPECIAL = {"copy": Copy(), "astype": AsType()}
+
+
+def method_template(name):
+    from . import registry
+    from .reductions import METHODS
+    if name in _SPECIAL:
+        return _SPECIAL[name]
+    path = METHODS.get(name)
+    if path is None:
+        return None
+    import numpy
+    return registry.lookup(getattr(numpy, path.split(".")[1]))

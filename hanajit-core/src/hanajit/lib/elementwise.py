@@ -1,0 +1,294 @@
+"""Whole-array expressions: broadcasting, NumPy's element semantics, and the lazy
+element trees that fuse a whole expression into one loop.
+
+An array-valued operation lowers to a :class:`Lazy` -- its broadcast shape plus a
+function from loop indices to the element expression -- instead of a new array.
+Operations on lazies compose their element functions, so ``np.exp(-a*a) * b``
+is one loop with no temporaries; a lazy is *materialised* (allocated and filled
+once) only where a real array is needed (assigned, returned, passed on), and a
+reduction consumes it directly.
+
+Element semantics are NumPy's, not Python's: integer division by zero gives 0,
+float division by zero gives inf/nan, ``int ** negative`` raises ValueError.
+"""
+from __future__ import annotations
+
+from ..infer.rules import Incompatible, promote
+from ..ir import nodes as N
+from ..ir import types as T
+from . import operators as ops
+from .operators import C
+
+I = T.INT64
+
+
+class Lazy(N.Expr):
+    """An array value not yet in memory: ``dims`` (stable int64 expressions) and
+    ``elem(indices) -> element expression`` (may emit statements into the loop
+    body it is called in)."""
+
+    def __init__(self, type_, dims, elem):
+        self.type = type_
+        self.dims = dims
+        self.elem = elem
+
+
+# ----------------------------------------------------------------------- typing
+_WEAK = (T.BOOL, T.INT64, T.FLOAT64, T.COMPLEX128)
+
+
+def elem_type(t):
+    return t.dtype if isinstance(t, T.ArrayType) else t
+
+
+def result_dtype(op: str, a: T.Type, b: T.Type) -> T.Scalar:
+    """NumPy's result dtype of ``a <op> b`` where at least one is an array.  Python
+    scalars (bool, int, float, complex locals) are "weak" as in NumPy 2."""
+    da, db = elem_type(a), elem_type(b)
+    if not (isinstance(da, T.Scalar) and isinstance(db, T.Scalar)):
+        raise Incompatible(f"operator {op} on {a} and {b}")
+    if not isinstance(a, T.ArrayType) and a in _WEAK:
+        common = _weak(db, da)
+    elif not isinstance(b, T.ArrayType) and b in _WEAK:
+        common = _weak(da, db)
+    else:
+        common = promote(da, db)
+    if op in ("lt", "le", "gt", "ge", "eq", "ne"):
+        return T.BOOL
+    if common.is_bool:
+        if op in ("bitand", "bitor", "bitxor", "add", "mul"):
+            return T.BOOL
+        if op == "truediv":
+            return T.FLOAT64
+        raise Incompatible(f"numpy operator {op} on boolean arrays")
+    if op == "truediv":
+        return common if (common.is_float or common.is_complex) else T.FLOAT64
+    if op in ("bitand", "bitor", "bitxor", "lshift", "rshift") and not common.is_int:
+        raise Incompatible(f"bitwise operator on {common} arrays")
+    if op in ("floordiv", "mod") and common.is_complex:
+        raise Incompatible(f"operator {op} on complex arrays")
+    if op == "truediv" and common.is_complex:
+        raise Incompatible("division of complex arrays is not supported yet")
+    return common
+
+
+def _weak(strong: T.Scalar, weak: T.Scalar) -> T.Scalar:
+    """NEP 50: a Python scalar adapts to the array's dtype within its kind."""
+    order = "biufc"
+    ks, kw = order.index(strong.kind if strong.kind != "u" else "i"), order.index(
+        weak.kind if weak.kind != "u" else "i")
+    if kw <= ks:
+        return strong
+    if weak.kind == "f" and strong.kind in "biu":
+        return T.FLOAT64
+    if weak.kind == "c":
+        return T.COMPLEX64 if strong == T.FLOAT32 else T.COMPLEX128
+    if weak.kind in "iu" and strong.kind == "b":
+        return T.INT64
+    return promote(strong, weak)
+
+
+def broadcast_ndim(*ts) -> int:
+    return max((t.ndim for t in ts if isinstance(t, T.ArrayType)), default=0)
+
+
+# --------------------------------------------------------------------- lowering
+def to_lazy(L, e: N.Expr) -> Lazy:
+    """View an array expression (or a lazy) as a lazy."""
+    if isinstance(e, Lazy):
+        return e
+    arr = L.let(e)
+    t = arr.type
+    dims = [L.let(N.ArrayAttr(arr, "shape", k, I)) for k in range(t.ndim)]
+    return Lazy(t.copy(layout="C", readonly=False), dims,
+                lambda idx: N.Load(arr, list(idx), t.dtype))
+
+
+def broadcast(L, lazies: list) -> list:
+    """The broadcast shape of several lazies (ValueError as NumPy when they do not
+    broadcast); also returns per-lazy index mappers."""
+    ndim = max(len(z.dims) for z in lazies)
+    out = []
+    for axis in range(ndim):
+        dims = []
+        for z in lazies:
+            k = axis - (ndim - len(z.dims))
+            if k >= 0:
+                dims.append(z.dims[k])
+        d = dims[0]
+        for other in dims[1:]:
+            if _same(d, other):
+                continue
+            bad = ops.band(ops.band(N.Cmp("ne", d, other, T.BOOL),
+                                    N.Cmp("ne", d, C(1, I), T.BOOL)),
+                           N.Cmp("ne", other, C(1, I), T.BOOL))
+            L.emit(N.If(cond=bad, then=[N.Raise(
+                exc=ValueError, args=[d, other],
+                message=f"operands could not be broadcast together (axis {axis}: "
+                        "sizes {} and {})")]))
+            d = L.let(N.Select(N.Cmp("eq", d, C(1, I), T.BOOL), other, d, I))
+        out.append(d)
+    return out
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, N.Const) and isinstance(b, N.Const):
+        return a.value == b.value
+    return isinstance(a, N.Var) and isinstance(b, N.Var) and a.name == b.name
+
+
+def reindex(z: Lazy, dims: list):
+    """Element function of ``z`` on the broadcast index space ``dims``."""
+    off = len(dims) - len(z.dims)
+
+    def elem(idx):
+        own = []
+        for k, d in enumerate(z.dims):
+            i = idx[off + k]
+            if _same(d, dims[off + k]):
+                own.append(i)
+            else:
+                own.append(N.Select(N.Cmp("eq", d, C(1, I), T.BOOL), C(0, I), i, I))
+        return z.elem(own)
+    return elem
+
+
+def lift(L, args: list, rtype: T.ArrayType, fn) -> Lazy:
+    """A lazy applying ``fn(*element_exprs)`` over broadcast array/scalar ``args``."""
+    lazies, pos = [], []
+    scalars = {}
+    for k, a in enumerate(args):
+        if isinstance(a.type, T.ArrayType) or isinstance(a, Lazy):
+            lazies.append(to_lazy(L, a))
+            pos.append(k)
+        else:
+            scalars[k] = L.let(a)
+    dims = broadcast(L, lazies)
+    elems = {k: reindex(z, dims) for k, z in zip(pos, lazies)}
+
+    def elem(idx):
+        vals = [elems[k](idx) if k in elems else scalars[k] for k in range(len(args))]
+        return fn(*vals)
+    return Lazy(rtype, dims, elem)
+
+
+def materialize(L, e: N.Expr) -> N.Expr:
+    """A real array for ``e`` (allocating and filling a lazy once)."""
+    if not isinstance(e, Lazy):
+        return e
+    from .numpy_alloc import allocate, fill
+    arr = allocate(L, e.type, e.dims)
+    fill(L, arr, e.dims, e.elem)
+    return arr
+
+
+# ------------------------------------------------------------ element semantics
+def np_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
+    """``x op y`` on elements with NumPy's semantics; ``t`` is the result dtype
+    (bool for comparisons)."""
+    if op in ("lt", "le", "gt", "ge", "eq", "ne"):
+        ct = promote(x.type, y.type) if x.type != y.type else x.type
+        if ct.is_complex:
+            if op not in ("eq", "ne"):
+                raise Incompatible("ordering comparison of complex numbers")
+            return ops.compare(L, op, x, y)
+        return N.Cmp(op, ops.convert_wrap(x, ct), ops.convert_wrap(y, ct), T.BOOL)
+    if t.is_bool:
+        bop = {"bitand": "and", "mul": "and", "bitor": "or", "add": "or", "bitxor": "xor"}[op]
+        return N.BinOp(bop, ops.convert_wrap(x, t) if x.type != t else x,
+                       ops.convert_wrap(y, t) if y.type != t else y, t)
+    if op == "truediv":
+        x, y = _cast(L, x, t), _cast(L, y, t)
+        return N.BinOp("fdiv", x, y, t)
+    x, y = _cast(L, x, t), _cast(L, y, t)
+    if op in ("add", "sub", "mul"):
+        if t.is_complex:
+            return ops.complex_arith(L, op, x, y, t)
+        return N.BinOp(op, x, y, t)
+    if op in ("bitand", "bitor", "bitxor"):
+        return N.BinOp({"bitand": "and", "bitor": "or", "bitxor": "xor"}[op], x, y, t)
+    if op in ("floordiv", "mod"):
+        if t.is_float:
+            from . import pyhelpers_numpy as nph
+            helper = nph.np_floordiv if op == "floordiv" else nph.np_mod
+            r = L.call_helper(helper, [ops.convert(L, x, T.FLOAT64),
+                                       ops.convert(L, y, T.FLOAT64)])
+            return ops.convert_wrap(r, t)
+        return _np_int_divmod(L, op, x, y, t)
+    if op == "pow":
+        if t.is_float:
+            return N.Intrinsic("pow", [x, y], t)
+        if t.is_int:
+            if t.is_signed:
+                y = L.let(y)
+                L.raise_if(N.Cmp("lt", y, C(0, t), T.BOOL), ValueError,
+                           "Integers to negative integer powers are not allowed.")
+            from . import pyhelpers
+            r = L.call_helper(pyhelpers.int_pow, [ops.convert_wrap(x, I if t.is_signed else T.UINT64),
+                                                  ops.convert_wrap(y, I if t.is_signed else T.UINT64)])
+            return ops.convert_wrap(r, t)
+        raise Incompatible("power of complex arrays is not supported yet")
+    if op in ("lshift", "rshift"):
+        return _np_shift(L, op, x, y, t)
+    raise Incompatible(f"numpy operator {op}")
+
+
+def _cast(L, e, t):
+    if e.type == t:
+        return e
+    if e.type.is_complex or t.is_complex:
+        return ops.convert(L, e, t)
+    if e.type.is_float and t.is_int:
+        return N.Cast(e, t)
+    return N.Cast(e, t)
+
+
+def _np_int_divmod(L, op, x, y, t):
+    x, y = L.let(x), L.let(y)
+    zero = C(0, t)
+    yzero = N.Cmp("eq", y, zero, T.BOOL)
+    if not t.is_signed:
+        safe = N.Select(yzero, C(1, t), y, t)
+        r = N.BinOp("udiv" if op == "floordiv" else "urem", x, safe, t)
+        return N.Select(yzero, zero, r, t)
+    lo, _ = T.int_range(t)
+    overflow = ops.band(N.Cmp("eq", x, C(lo, t), T.BOOL), N.Cmp("eq", y, C(-1, t), T.BOOL))
+    safe = L.let(N.Select(ops.bor(yzero, overflow), C(1, t), y, t))
+    r = L.let(N.BinOp("srem", x, safe, t))
+    adjust = ops.band(N.Cmp("ne", r, zero, T.BOOL),
+                      N.Cmp("lt", N.BinOp("xor", r, y, t), zero, T.BOOL))
+    if op == "mod":
+        res = N.Select(adjust, N.BinOp("add", r, y, t), r, t)
+    else:
+        q = N.BinOp("sdiv", x, safe, t)
+        res = N.Select(adjust, N.BinOp("sub", q, C(1, t), t), q, t)
+    return N.Select(yzero, zero, res, t)
+
+
+def _np_shift(L, op, x, y, t):
+    x, y = L.let(x), L.let(y)
+    U = T.Scalar("u", t.bits)
+    big = N.Cmp("ge", N.Cast(y, U) if t.is_signed else y, C(t.bits, U), T.BOOL)
+    amount = N.Select(big, C(0, t), y, t)
+    if op == "lshift":
+        return N.Select(big, C(0, t), N.BinOp("shl", x, amount, t), t)
+    if t.is_signed:
+        fill_ = N.Select(N.Cmp("lt", x, C(0, t), T.BOOL), C(-1, t), C(0, t), t)
+        return N.Select(big, fill_, N.BinOp("ashr", x, amount, t), t)
+    return N.Select(big, C(0, t), N.BinOp("lshr", x, amount, t), t)
+
+
+def np_unop(L, op, x, t):
+    if op == "neg":
+        if t.is_bool:
+            raise Incompatible("negative of a boolean array (use ~ or logical_not)")
+        return ops.unop(L, "neg", x, t)
+    if op == "pos":
+        return x
+    if op == "invert":
+        if t.is_bool:
+            return N.UnOp("not", x, T.BOOL)
+        if not t.is_int:
+            raise Incompatible(f"~ on {t} arrays")
+        return N.UnOp("invert", x, t)
+    raise Incompatible(f"operator {op} on arrays (the truth value of an array is ambiguous)")

@@ -1,0 +1,167 @@
+"""Whole-array reductions: sum, prod, min, max, mean, any, all, argmin, argmax
+(``np.sum(x)``, ``x.sum()``; ``axis=None`` for now).
+
+A reduction consumes a lazy element tree directly, so ``np.sum(a * b)`` is one
+loop with no temporary.  Accumulation is sequential in C order (NumPy sums floats
+pairwise, so float sums can differ from NumPy's in the last bits; integer results
+are exact).  Empty min/max/argmin/argmax raise ValueError as NumPy does.
+"""
+from __future__ import annotations
+
+from ..infer.rules import Incompatible
+from ..ir import nodes as N
+from ..ir import types as T
+from . import elementwise as ew
+from . import operators as ops
+from .operators import C
+from .registry import CallTemplate, register
+
+I = T.INT64
+
+
+def sum_dtype(t: T.Scalar) -> T.Scalar:
+    if t.is_bool or (t.is_signed and t.bits < 64):
+        return I
+    if t.is_int and not t.is_signed and t.bits < 64:
+        return T.UINT64
+    return t
+
+
+def loops(L, dims, body_fn):
+    """Emit nested loops over ``dims``; ``body_fn(idx)`` emits the innermost body."""
+    counters = [L.temp(I, "i") for _ in dims]
+    idx = [N.Var(c, I) for c in counters]
+    stmts, _ = L.sub_block(lambda: body_fn(idx))
+    body = stmts
+    for c, d in reversed(list(zip(counters, dims))):
+        body = [N.ForCount(counter=c, count=d, body=body)]
+    for s in body:
+        L.emit(s)
+
+
+def total_size(dims):
+    size = C(1, I)
+    for d in dims:
+        size = N.BinOp("mul", size, d, I)
+    return size
+
+
+class Reduction(CallTemplate):
+    accepts_lazy = True
+
+    def __init__(self, name, numpy_names):
+        self.name = name
+        self.paths = tuple(f"numpy.{n}" for n in numpy_names)
+
+    def typer(self, inf, call, args, kwargs):
+        if not args or not isinstance(args[0], T.ArrayType):
+            if args and isinstance(args[0], T.Scalar):
+                raise Incompatible(f"np.{self.name}() of a scalar")
+            raise Incompatible(f"np.{self.name}() needs an array")
+        axis = kwargs.get("axis", args[1] if len(args) > 1 else None)
+        if axis is not None and axis != T.NONE:
+            raise Incompatible(f"np.{self.name}(axis=...) is not supported yet")
+        extra = set(kwargs) - {"axis"}
+        if extra or len(args) > 2:
+            raise Incompatible(f"np.{self.name}() arguments {sorted(extra)}")
+        t = args[0].dtype
+        if self.name in ("sum", "prod"):
+            return sum_dtype(t)
+        if self.name == "mean":
+            if t.is_complex:
+                return t
+            return t if t.is_float else T.FLOAT64
+        if self.name in ("any", "all"):
+            return T.BOOL
+        if self.name in ("argmin", "argmax"):
+            return I
+        if t.is_complex:
+            raise Incompatible(f"np.{self.name}() of complex arrays")
+        return t
+
+    def lower(self, L, call, args, kwargs):
+        z = ew.to_lazy(L, args[0])
+        rt = call.type
+        name = self.name
+        if name in ("sum", "prod", "mean"):
+            at = rt if name != "mean" else rt
+            acc = L.temp(at, "acc")
+            L.emit(N.Assign(target=acc, value=ops.zero(at) if name != "prod" else (
+                C(1, at) if at.is_int else C(1.0 if at.is_float else 1 + 0j, at))))
+            op = "mul" if name == "prod" else "add"
+
+            def body(idx):
+                x = ops.convert(L, z.elem(idx), at)
+                cur = N.Var(acc, at)
+                if at.is_complex:
+                    v = ops.complex_arith(L, op, cur, x, at)
+                else:
+                    v = N.BinOp(op, cur, x, at)
+                L.emit(N.Assign(target=acc, value=v))
+            loops(L, z.dims, body)
+            if name == "mean":
+                n = L.let(total_size(z.dims))
+                if at.is_complex:
+                    c = at.component
+                    cur = L.let(N.Var(acc, at))
+                    nf = N.Cast(n, c)
+                    return N.MakeComplex(N.BinOp("fdiv", N.ComplexPart(cur, "real", c), nf, c),
+                                         N.BinOp("fdiv", N.ComplexPart(cur, "imag", c), nf, c),
+                                         at)
+                return N.BinOp("fdiv", N.Var(acc, at), N.Cast(n, at), at)
+            return N.Var(acc, at)
+        if name in ("any", "all"):
+            acc = L.temp(T.BOOL, "acc")
+            L.emit(N.Assign(target=acc, value=C(name == "all", T.BOOL)))
+
+            def body(idx):
+                x = ops.truth(L, z.elem(idx))
+                L.emit(N.Assign(target=acc, value=N.BinOp(
+                    "or" if name == "any" else "and", N.Var(acc, T.BOOL), x, T.BOOL)))
+            loops(L, z.dims, body)
+            return N.Var(acc, T.BOOL)
+        # min / max / argmin / argmax
+        size = L.let(total_size(z.dims))
+        if name in ("min", "max"):
+            L.raise_if(N.Cmp("eq", size, C(0, I), T.BOOL), ValueError,
+                       "zero-size array to reduction operation "
+                       f"{'minimum' if name == 'min' else 'maximum'} which has no identity")
+        else:
+            L.raise_if(N.Cmp("eq", size, C(0, I), T.BOOL), ValueError,
+                       f"attempt to get {name} of an empty sequence")
+        et = z.type.dtype
+        first_stmts, first = L.sub_block(lambda: z.elem([C(0, I)] * len(z.dims)))
+        L.out.extend(first_stmts)
+        best = L.temp(et, "best")
+        L.emit(N.Assign(target=best, value=first))
+        pos = L.temp(I, "pos")
+        L.emit(N.Assign(target=pos, value=C(0, I)))
+        k = L.temp(I, "k")
+        L.emit(N.Assign(target=k, value=C(0, I)))
+        cmp = "lt" if name in ("min", "argmin") else "gt"
+
+        def body(idx):
+            x = L.let(z.elem(idx))
+            b = N.Var(best, et)
+            better = N.Cmp(cmp, x, b, T.BOOL)
+            if et.is_float:
+                # NaN wins and, for arg*, the first NaN stays
+                better = ops.band(ops.logical_not(N.Cmp("uno", b, b, T.BOOL)),
+                                  ops.bor(better, N.Cmp("uno", x, x, T.BOOL)))
+            better = L.let(better)
+            L.emit(N.Assign(target=best, value=N.Select(better, x, b, et)))
+            L.emit(N.Assign(target=pos, value=N.Select(better, N.Var(k, I), N.Var(pos, I), I)))
+            L.emit(N.Assign(target=k, value=N.BinOp("add", N.Var(k, I), C(1, I), I)))
+        loops(L, z.dims, body)
+        return N.Var(best, et) if name in ("min", "max") else N.Var(pos, I)
+
+
+for _name, _paths in (("sum", ("sum",)), ("prod", ("prod",)), ("mean", ("mean",)),
+                      ("min", ("min", "amin")), ("max", ("max", "amax")),
+                      ("any", ("any",)), ("all", ("all",)), ("argmin", ("argmin",)),
+                      ("argmax", ("argmax",))):
+    register(Reduction(_name, _paths))
+
+METHODS = {"sum": "numpy.sum", "prod": "numpy.prod", "mean": "numpy.mean",
+           "min": "numpy.min", "max": "numpy.max", "any": "numpy.any", "all": "numpy.all",
+           "argmin": "numpy.argmin", "argmax": "numpy.argmax"}
