@@ -1,0 +1,149 @@
+"""The ``exe`` export target: primitive IR -> LLVM object + C main -> executable.
+
+Stages: ``"llvm"`` (the optimised LLVM IR text of the kernel and its C-ABI entry
+wrapper) and ``"obj"`` (the relocatable object for the requested triple).  The code
+is generated for the baseline ``x86-64`` CPU, not the build machine's, since the
+executable is meant to be copied elsewhere.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+
+from hanajit.errors import UnsupportedError
+from hanajit.ir import types as T
+from hanajit.target import Artifact, Target
+
+from . import toolchain
+
+LINUX_TRIPLE = "x86_64-unknown-linux-gnu"
+WINDOWS_TRIPLE = "x86_64-w64-windows-gnu"          # mingw-w64 (COFF, Win64 ABI)
+MACOS_TRIPLE = "x86_64-apple-macosx10.15.0"
+BASELINE_CPU = "x86-64"
+
+
+def check_scalar_signature(fn, what: str = "export_executable") -> None:
+    """Raise UnsupportedError unless every argument is a non-complex scalar and the
+    result is a scalar, a (nested) tuple of scalars, or None."""
+    for name, t in zip(fn.params, fn.arg_types):
+        if not isinstance(t, T.Scalar) or t.is_complex:
+            raise UnsupportedError(
+                f"{what}: argument {name!r} of {fn.pyname or fn.name} has type {t}; "
+                "only bool, integer and float scalars are supported",
+                func=fn.pyname, construct=f"argument of type {t}")
+
+    def ok(t):
+        if isinstance(t, T.TupleType):
+            return all(ok(i) for i in t.items)
+        return t == T.NONE or (isinstance(t, T.Scalar) and not t.is_complex)
+
+    if not ok(fn.return_type):
+        raise UnsupportedError(
+            f"{what}: {fn.pyname or fn.name} returns {fn.return_type}; only scalars, "
+            "tuples of scalars and None are supported",
+            func=fn.pyname, construct=f"return type {fn.return_type}")
+
+
+def lower_to_object(module, triple: str, cpu: str = BASELINE_CPU):
+    """Lower a primitive IR module with its C-ABI entry wrapper for ``triple``;
+    return (optimised IR text, object bytes)."""
+    import llvmlite.binding as llvm
+
+    from hanajit.lowering.cabi import add_entry_wrapper
+    from hanajit.lowering.llvm import LLVMTargetInfo
+
+    from .lowering import ExportLowering, rename_functions
+
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
+    tm = llvm.Target.from_triple(triple).create_target_machine(
+        cpu=cpu, opt=3, reloc="pic", codemodel="default")
+    rename_functions(module)
+    info = LLVMTargetInfo(triple=triple, data_layout=str(tm.target_data))
+    ml = ExportLowering(module, info)
+    llmod = ml.lower()
+    entry_fn = module.functions[module.entry]
+    add_entry_wrapper(llmod, entry_fn, ml.declare(entry_fn))
+    mod = llvm.parse_assembly(str(llmod))
+    mod.verify()
+    pto = llvm.create_pipeline_tuning_options(speed_level=3)
+    pb = llvm.create_pass_builder(tm, pto)
+    pb.getModulePassManager().run(mod, pb)
+    text = str(mod)
+    # emitting mutates the module: emit from a fresh parse (toolchain notes)
+    obj = tm.emit_object(llvm.parse_bitcode(mod.as_bitcode()))
+    return text, obj
+
+
+class ExeTarget(Target):
+    """Standalone command-line executables (export only)."""
+
+    name = "exe"
+    description = "standalone command-line executables (LLVM object + C main, export only)"
+    stages = ("llvm", "obj")
+    kind = "export"
+
+    def status(self) -> tuple[bool, str]:
+        cc = toolchain.find_host_cc()
+        if cc is None:
+            return True, ("no C compiler found (set HANAJIT_CC): exports write the C "
+                          "source and a build script")
+        return True, f"links with {cc[0]}"
+
+    def doctor(self, report) -> None:
+        cc = toolchain.find_host_cc()
+        report.check("exe: host C compiler", True if cc else None,
+                     toolchain.describe(cc) if cc else
+                     "not found (cc, gcc, clang or HANAJIT_CC); exports write "
+                     "<output>.build.sh instead of linking")
+        if cc:
+            ok, detail = _probe()
+            report.check("exe: build and run a probe executable", ok, detail)
+        mingw = toolchain.find_mingw_cc()
+        report.check("exe: mingw-w64 (platform='windows')", True if mingw else None,
+                     toolchain.describe(mingw) if mingw else
+                     "not found (Debian: gcc-mingw-w64-x86-64)")
+        wine = toolchain.find_wine()
+        report.check("exe: wine64 (runs Windows executables here)",
+                     True if wine else None, wine or "not found (Debian: wine64)")
+
+    def compile(self, module, options) -> Artifact:
+        fn = module.functions[module.entry]
+        check_scalar_signature(fn)
+        triple = options.get("triple", LINUX_TRIPLE)
+        text, obj = lower_to_object(module, triple, options.get("cpu", BASELINE_CPU))
+        return Artifact(target=self.name, entry="__hj_entry",
+                        stages={"llvm": text, "obj": obj},
+                        metadata={"fn": fn, "raises": list(module.raises),
+                                  "triple": triple})
+
+    def export(self, artifact: Artifact, output, **options):
+        from .export import write_executable
+        return write_executable(artifact, output, **options)
+
+
+def _probe() -> tuple[bool, str]:
+    """Export a tiny kernel and run it (the doctor's end-to-end check)."""
+    from hanajit.ir import nodes as N
+
+    fn = N.Function(name="probe", params=["n"], arg_types=(T.INT64,),
+                    locals={"n": T.INT64},
+                    body=[N.Return(value=N.BinOp("mul", N.Var("n", T.INT64),
+                                                 N.Const(7, T.INT64), T.INT64))],
+                    return_type=T.INT64, pyname="probe", can_raise=False,
+                    level="primitive")
+    module = N.Module(entry="probe", functions={"probe": fn})
+    target = ExeTarget()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            art = target.compile(module, {})
+            out = target.export(art, os.path.join(tmp, "probe"))
+            if out.executable is None:
+                return False, "the compiler was found but nothing was linked"
+            run = subprocess.run([str(out.executable), "6"], capture_output=True,
+                                 text=True, timeout=30)
+            ok = run.returncode == 0 and run.stdout.strip() == "42"
+            return ok, f"probe 6 -> {run.stdout.strip()!r} (exit {run.returncode})"
+    except Exception as exc:          # a doctor check never raises
+        return False, repr(exc)

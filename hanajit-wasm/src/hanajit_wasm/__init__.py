@@ -1,0 +1,11 @@
+"""hanajit-wasm: WebAssembly export (entry point ``wasm``).
+
+``f.export_wasm(prefix, sig=None, bits=32)`` writes ``<prefix>.ll``, ``.s``, ``.o``,
+``.mjs`` (an ES-module loader mapping libm imports to JavaScript ``Math``),
+``.json`` (a manifest), ``.build.sh`` and, when ``wasm-ld`` is found, ``.wasm``.
+``f.inspect_wasm()`` returns the wasm assembly text.  :mod:`hanajit_wasm.runtime`
+runs an exported module in Python through wasmtime.
+"""
+from .export import WasmExport, export_wasm, inspect_wasm
+
+__all__ = ["WasmExport", "export_wasm", "inspect_wasm"]

@@ -1,0 +1,213 @@
+"""Primitive IR -> wasm LLVM IR with a direct scalar export (the ``"llvm"`` stage).
+
+The exported function takes and returns plain wasm values, which is what
+JavaScript and wasmtime call most naturally::
+
+    f64 compound(f64 x, i64 years)        ; i64 is a BigInt in JavaScript
+    i32 compound_error()                  ; 0, or the raise code of the last call
+
+``bool`` and integers narrower than 32 bits travel as ``i32`` (``bool`` as 0/1),
+``i64``/``u64`` as ``i64``.  A tuple result is stored in a module buffer and the
+function returns nothing; ``<name>_result_i64(k)`` / ``<name>_result_f64(k)`` read
+leaf ``k``.  After a raise the result is 0 and ``<name>_error()`` gives the code
+(``Module.raises[code - 1]``).
+
+Every IR function is renamed ``__hj_<symbol>`` first, so that neither the export
+name nor a libm import (``sin``, ``exp``) can collide with a kernel's own symbol.
+"""
+from __future__ import annotations
+
+import re
+
+from llvmlite import ir
+
+from hanajit.ir import nodes as N
+from hanajit.ir import types as T
+from hanajit.lowering.cabi import flat_kinds
+from hanajit.lowering.llvm import (F64, I32, I64, LLVMTargetInfo, ModuleLowering,
+                                   default_math, lltype)
+
+TRIPLES = {32: "wasm32-unknown-unknown", 64: "wasm64-unknown-unknown"}
+
+
+_LIBM = ("sqrt exp log log2 log10 log1p expm1 sin cos tan asin acos atan sinh cosh "
+         "tanh asinh acosh atanh atan2 hypot pow fmod fabs floor ceil trunc rint "
+         "copysign erf erfc lgamma tgamma cbrt exp2 nearbyint round fmin fmax").split()
+# symbols an object may import or that the C runtime owns: never an export name
+RESERVED = frozenset(_LIBM + [n + "f" for n in _LIBM]
+                     + ["memcpy", "memset", "memmove", "memcmp", "abort"])
+
+
+def export_name(pyname: str) -> str:
+    """A wasm/JS identifier for a Python function name."""
+    name = re.sub(r"[^A-Za-z0-9_]", "_", pyname.rsplit(".", 1)[-1]) or "kernel"
+    return "_" + name if name[0].isdigit() else name
+
+
+def export_symbol(name: str) -> str:
+    """The wasm export for ``name``: itself unless a libm import has that name
+    (a kernel called ``sin`` is exported as ``sin_kernel``)."""
+    return f"{name}_kernel" if name in RESERVED else name
+
+
+def abi_type(t: T.Scalar) -> str:
+    """The wasm value type of a scalar at the export boundary."""
+    if t.is_float:
+        return "f32" if t.bits == 32 else "f64"
+    return "i64" if t.bits == 64 else "i32"
+
+
+_IR_ABI = {"f32": ir.FloatType(), "f64": F64, "i32": I32, "i64": I64}
+
+
+class ExportLowering(ModuleLowering):
+    """``ModuleLowering`` declaring libm functions with attributes llvmlite knows.
+
+    Works around core's ``math_call`` adding ``willreturn``, which llvmlite 0.50's
+    ``FunctionAttributes`` rejects (every libm call -- log1p, hypot, cbrt -- fails
+    to lower); harmless once core is fixed."""
+
+    def math_call(self, b, name, args, t):
+        kind, sym = (self.info.math.get(name) if self.info.math else None) \
+            or default_math(name)
+        if kind == "libm":
+            symbol = sym + (self.info.float32_suffix if t == T.FLOAT32 else "")
+            if symbol not in self.math_decls:
+                ty = lltype(t)
+                fn = ir.Function(self.llmod, ir.FunctionType(ty, [a.type for a in args]),
+                                 symbol)
+                fn.attributes.add("nounwind")
+                self.math_decls[symbol] = fn
+        return super().math_call(b, name, args, t)
+
+
+def rename_functions(module: N.Module, prefix: str = "__hj_") -> None:
+    """Give every function of ``module`` the symbol ``prefix + symbol`` (in place)."""
+    mapping = {old: prefix + old for old in module.functions}
+    module.functions = {mapping[k]: fn for k, fn in module.functions.items()}
+    for fn in module.functions.values():
+        fn.name = mapping.get(fn.name, fn.name)
+        for s in N.walk_stmts(fn.body):
+            for e in N.stmt_exprs(s):
+                for sub in N.walk_expr(e):
+                    if isinstance(sub, N.Call) and sub.func in mapping:
+                        sub.func = mapping[sub.func]
+    module.entry = mapping[module.entry]
+
+
+def lower_for_wasm(module: N.Module, pyname: str, bits: int = 32) -> tuple[str, dict]:
+    """Lower ``module`` for wasm, exported as ``export_symbol(pyname)``; return the
+    LLVM IR text (triple set, data layout left to the emitter) and the manifest
+    (``name``: the function's name in the loader, ``symbol``: the wasm export)."""
+    rename_functions(module)
+    name = export_symbol(pyname)
+    fn = module.functions[module.entry]
+    ml = ExportLowering(module, LLVMTargetInfo(triple=TRIPLES[bits]))
+    llmod = ml.lower()
+    entry = ml.declare(fn)
+    leaves = flat_kinds(fn.return_type)
+    scalar_ret = isinstance(fn.return_type, T.Scalar)
+    err = ir.GlobalVariable(llmod, I32, name=f"{name}.err")
+    err.linkage = "internal"
+    err.initializer = ir.Constant(I32, 0)
+    retbuf = None
+    if not scalar_ret and leaves:
+        bty = ir.ArrayType(I64, len(leaves))
+        retbuf = ir.GlobalVariable(llmod, bty, name=f"{name}.ret")
+        retbuf.linkage = "internal"
+        retbuf.initializer = ir.Constant(bty, None)
+
+    params = [_IR_ABI[abi_type(t)] for t in fn.arg_types]
+    ret_ty = _IR_ABI[abi_type(fn.return_type)] if scalar_ret else ir.VoidType()
+    w = ir.Function(llmod, ir.FunctionType(ret_ty, params), name=name)
+    b = ir.IRBuilder(w.append_basic_block("entry"))
+    b.store(ir.Constant(I32, 0), err)
+    args = []
+    for a, t in zip(w.args, fn.arg_types):
+        if t.is_bool:
+            args.append(b.icmp_unsigned("!=", a, ir.Constant(I32, 0)))
+        elif t.is_int and t.bits < 32:
+            args.append(b.trunc(a, lltype(t)))
+        else:
+            args.append(a)
+    if fn.can_raise:
+        slot = b.alloca(lltype(fn.return_type) if fn.return_type != T.NONE else ir.IntType(8))
+        status = b.call(entry, [err, slot] + args)
+        ok = w.append_basic_block("ok")
+        bad = w.append_basic_block("raised")
+        b.cbranch(b.icmp_unsigned("==", status, ir.Constant(I32, 0)), ok, bad)
+        b.position_at_end(bad)
+        if scalar_ret:
+            b.ret(ir.Constant(ret_ty, 0))
+        else:
+            b.ret_void()
+        b.position_at_end(ok)
+        value = b.load(slot) if fn.return_type != T.NONE else None
+    else:
+        value = b.call(entry, args)
+    if scalar_ret:
+        b.ret(_to_abi(b, value, fn.return_type))
+    else:
+        if retbuf is not None:
+            _store_leaves(b, value, fn.return_type, retbuf, [0])
+        b.ret_void()
+
+    exports = [name, f"{name}_error"]
+    _getter(llmod, f"{name}_error", I32, [], lambda gb, _: gb.ret(gb.load(err)))
+    if retbuf is not None:
+        for kind, ty in (("i64", I64), ("f64", F64)):
+            def body(gb, fnc, ty=ty):
+                p = gb.gep(retbuf, [ir.Constant(I32, 0), fnc.args[0]])
+                gb.ret(gb.load(p, typ=ty))
+            _getter(llmod, f"{name}_result_{kind}", ty, [I32], body)
+            exports.append(f"{name}_result_{kind}")
+    manifest = {
+        "name": pyname,
+        "symbol": name,
+        "function": fn.pyname or pyname,
+        "bits": bits,
+        "params": [[p, t.short] for p, t in zip(fn.params, fn.arg_types)],
+        "result": describe_type(fn.return_type),
+        "raises": [[getattr(e, "__name__", str(e)), m] for e, m, _ in module.raises],
+        "exports": exports,
+    }
+    return str(llmod), manifest
+
+
+def describe_type(t: T.Type):
+    """JSON form of a result type: ``"f64"``, ``"none"`` or a list for a tuple."""
+    if isinstance(t, T.TupleType):
+        return [describe_type(i) for i in t.items]
+    if t == T.NONE:
+        return "none"
+    return t.short
+
+
+def _getter(llmod, name, ret, params, body):
+    f = ir.Function(llmod, ir.FunctionType(ret, params), name=name)
+    body(ir.IRBuilder(f.append_basic_block("entry")), f)
+
+
+def _to_abi(b, v, t: T.Scalar):
+    if t.is_bool:
+        return b.zext(v, I32)
+    if t.is_int and t.bits < 32:
+        return b.sext(v, I32) if t.is_signed else b.zext(v, I32)
+    return v
+
+
+def _store_leaves(b, v, t, buf, counter):
+    if isinstance(t, T.TupleType):
+        for i, it in enumerate(t.items):
+            _store_leaves(b, b.extract_value(v, i), it, buf, counter)
+        return
+    if t == T.NONE:
+        return
+    p = b.gep(buf, [ir.Constant(I32, 0), ir.Constant(I32, counter[0])])
+    counter[0] += 1
+    if t.is_float:
+        b.store(b.fpext(v, F64) if t.bits == 32 else v, p)
+    elif t.is_bool or not t.is_signed:
+        b.store(b.zext(v, I64) if t.bits < 64 else v, p)
+    else:
+        b.store(b.sext(v, I64) if t.bits < 64 else v, p)

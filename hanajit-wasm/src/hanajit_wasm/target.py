@@ -1,0 +1,96 @@
+"""The ``wasm`` export target: primitive IR -> wasm LLVM IR -> wasm object.
+
+Stages: ``"llvm"`` (optimised LLVM IR for wasm32/wasm64), ``"s"`` (wasm assembly)
+and ``"wasm-obj"`` (the relocatable object that wasm-ld links into ``.wasm``).
+Code generation runs in a child process (:mod:`hanajit_wasm.emit`).
+"""
+from __future__ import annotations
+
+from hanajit.errors import UnsupportedError
+from hanajit.ir import types as T
+from hanajit.target import Artifact, Target
+
+from . import toolchain
+
+
+def check_scalar_signature(fn) -> None:
+    """Raise UnsupportedError unless the arguments are non-complex scalars and the
+    result is a scalar, a (nested) tuple of scalars, or None."""
+    for name, t in zip(fn.params, fn.arg_types):
+        if not isinstance(t, T.Scalar) or t.is_complex:
+            raise UnsupportedError(
+                f"export_wasm: argument {name!r} of {fn.pyname or fn.name} has type "
+                f"{t}; only bool, integer and float scalars are supported",
+                func=fn.pyname, construct=f"argument of type {t}")
+
+    def ok(t):
+        if isinstance(t, T.TupleType):
+            return all(ok(i) for i in t.items)
+        return t == T.NONE or (isinstance(t, T.Scalar) and not t.is_complex)
+
+    if not ok(fn.return_type):
+        raise UnsupportedError(
+            f"export_wasm: {fn.pyname or fn.name} returns {fn.return_type}; only "
+            "scalars, tuples of scalars and None are supported",
+            func=fn.pyname, construct=f"return type {fn.return_type}")
+
+
+class WasmTarget(Target):
+    """WebAssembly modules for browsers, Node and wasm runtimes (export only)."""
+
+    name = "wasm"
+    description = "WebAssembly (wasm32/wasm64) module + ES-module loader (export only)"
+    stages = ("llvm", "s", "wasm-obj")
+    kind = "export"
+
+    def status(self) -> tuple[bool, str]:
+        ld = toolchain.find_wasm_ld()
+        if ld is None:
+            return True, ("no wasm-ld found (set HANAJIT_WASM_LD): exports write the "
+                          "object and a build script")
+        return True, f"links with {ld[0]}"
+
+    def doctor(self, report) -> None:
+        from hanajit.errors import TargetError
+
+        from .codegen import TRIPLES
+        from .emit import emit_in_subprocess
+        probe = ('define double @probe(double %x) {\n  %y = call double @llvm.sin.f64('
+                 'double %x)\n  ret double %y\n}\ndeclare double @llvm.sin.f64(double)\n')
+        try:
+            out = emit_in_subprocess(probe, TRIPLES[32], want=("o",))
+            report.check("wasm: LLVM wasm32 backend (in a subprocess)",
+                         out["o"][:4] == b"\0asm", f"{len(out['o'])}-byte object")
+        except TargetError as exc:
+            report.check("wasm: LLVM wasm32 backend (in a subprocess)", False, str(exc))
+        ld = toolchain.find_wasm_ld()
+        report.check("wasm: wasm-ld", True if ld else None,
+                     ld[0] if ld else "not found (Debian: lld-19, or HANAJIT_WASM_LD); "
+                     "exports write <prefix>.build.sh instead of linking")
+        node = toolchain.find_node()
+        report.check("wasm: node (runs the .mjs loader)", True if node else None,
+                     node or "not found")
+        try:
+            import wasmtime
+            report.check("wasm: wasmtime (hanajit_wasm.runtime)", True,
+                         getattr(wasmtime, "__version__", "installed"))
+        except ImportError:
+            report.check("wasm: wasmtime (hanajit_wasm.runtime)", None,
+                         "not installed (pip install wasmtime)")
+
+    def compile(self, module, options) -> Artifact:
+        from .codegen import TRIPLES, export_name, lower_for_wasm
+        from .emit import emit_in_subprocess
+        bits = options.get("bits", 32)
+        fn = module.functions[module.entry]
+        check_scalar_signature(fn)
+        name = export_name(options.get("name") or fn.pyname or module.entry)
+        text, manifest = lower_for_wasm(module, name, bits)
+        out = emit_in_subprocess(text, TRIPLES[bits])
+        return Artifact(target=self.name, entry=name,
+                        stages={"llvm": out["ll"], "s": out["s"], "wasm-obj": out["o"]},
+                        metadata={"manifest": manifest})
+
+    def export(self, artifact: Artifact, output, **options):
+        from .export import write_wasm
+        return write_wasm(artifact, output)
