@@ -1,0 +1,372 @@
+"""Primitive IR -> C-family source text (HLS C++ now, Metal later).
+
+The counterpart of ``lowering.llvm`` for targets that take source code.  Like the
+LLVM lowering it prints each primitive operation faithfully and decides no Python
+semantics itself (floor division, ``%``, ``**`` are already explicit in the IR):
+
+* integer ``add sub mul shl`` and ``neg`` wrap: computed in the unsigned type of at
+  least 32 bits and converted back, so C's signed-overflow UB never happens;
+* ``sdiv srem udiv urem`` are C ``/`` and ``%`` (the IR guarantees a non-zero
+  divisor and no ``MIN / -1``); ``frem`` is ``fmod``;
+* comparisons follow Python's NaN rules, which are C's: ``ne`` is true with a NaN,
+  the others are false; ``uno`` is ``a != a || b != b``;
+* ``Cast`` is a C conversion (truncation/extension by the source's signedness,
+  float -> int truncating toward zero, bool -> 0/1);
+* ``Intrinsic`` is the libm function (``sinf`` for float32);
+* structured control flow is printed as is; ``ForCount`` is a ``for`` loop over a
+  count evaluated once; ``Raise`` stores its code and returns 1.
+
+Calling convention, mirroring the LLVM one: a function that cannot raise is
+``T f(args)``; one that can is ``int32_t f(int32_t *err, T *ret, args)`` returning
+0, or 1 after storing the raise code (``Module.raises`` index + 1) in ``*err``.
+
+Constructs outside the subset (complex numbers, arrays) raise
+:class:`~hanajit.errors.UnsupportedError` naming the construct.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from ..errors import UnsupportedError
+from ..ir import nodes as N
+from ..ir import types as T
+
+
+@dataclass
+class CDialect:
+    """What differs between C-family targets."""
+
+    name: str = "c++"
+    function_prefix: str = "static inline "
+    # called with the loop statement, returns lines to put first in its body
+    loop_pragmas: object = None
+    includes: tuple = ("<stdint.h>", "<math.h>")
+
+
+@dataclass
+class CSource:
+    """The emitted text and what a caller needs to wrap it."""
+
+    text: str
+    entry: str                          # C name of the entry function
+    tuple_types: dict = field(default_factory=dict)   # IR TupleType -> C struct name
+
+
+_CTYPES = {("b", 1): "bool", ("f", 32): "float", ("f", 64): "double"}
+
+
+def _ident(name: str) -> str:
+    """A C identifier for an IR variable or symbol."""
+    out = "".join(c if c.isalnum() and c.isascii() else
+                  ("_" if c == "_" else f"_{ord(c):x}_") for c in name)
+    return "v_" + out
+
+
+class CEmitter:
+    """Prints one primitive IR module as C-family source."""
+
+    def __init__(self, module: N.Module, dialect: CDialect | None = None):
+        self.module = module
+        self.d = dialect or CDialect()
+        self.tuples: dict = {}
+        self.lines: list = []
+        self.fn: N.Function | None = None
+
+    # ------------------------------------------------------------------ types
+    def ctype(self, t: T.Type) -> str:
+        if isinstance(t, T.Scalar):
+            if t.is_complex:
+                self.unsupported("complex numbers", t)
+            if t.kind in "iu":
+                return f"{'u' if t.kind == 'u' else ''}int{t.bits}_t"
+            return _CTYPES[(t.kind, t.bits)]
+        if isinstance(t, T.TupleType):
+            if t not in self.tuples:
+                for item in t.items:
+                    self.ctype(item)
+                self.tuples[t] = f"hj_tuple{len(self.tuples)}"
+            return self.tuples[t]
+        if isinstance(t, T.NoneType):
+            return "void"
+        self.unsupported(f"values of type {t}", t)
+
+    def unsigned(self, t: T.Scalar) -> str:
+        return "uint64_t" if t.bits == 64 else "uint32_t"
+
+    def unsupported(self, what: str, where=None):
+        fn = self.fn
+        name = (fn.pyname or fn.name) if fn else self.module.entry
+        raise UnsupportedError(f"{name}: {what} cannot be transpiled to C-family "
+                               "source (supported: bool, integer and float scalars, "
+                               "tuples of them)", func=name, construct=what)
+
+    # ------------------------------------------------------------ expressions
+    def const(self, value, t: T.Type) -> str:
+        if isinstance(t, T.TupleType):
+            items = ", ".join(self.const(v, it) for v, it in zip(value, t.items))
+            return f"{self.ctype(t)}{{{items}}}"
+        if not isinstance(t, T.Scalar) or t.is_complex:
+            self.unsupported(f"constant {value!r}", t)
+        if t.is_bool:
+            return "true" if value else "false"
+        if t.is_float:
+            v = float(value)
+            if math.isnan(v):
+                text = "NAN"
+            elif math.isinf(v):
+                text = "INFINITY" if v > 0 else "(-INFINITY)"
+            else:
+                text = repr(v)
+            return f"(({self.ctype(t)}){text})"
+        lo, hi = T.int_range(t)
+        v = int(value)
+        v = (v - lo) % (hi - lo + 1) + lo
+        if t.is_signed and v == lo:
+            return f"(({self.ctype(t)})({v + 1}LL - 1))"
+        return f"(({self.ctype(t)}){v}{'ULL' if not t.is_signed else 'LL'})"
+
+    def expr(self, e: N.Expr) -> str:
+        method = getattr(self, "e_" + type(e).__name__, None)
+        if method is None:
+            self.unsupported(f"the expression {type(e).__name__}")
+        return method(e)
+
+    def e_Const(self, e):
+        return self.const(e.value, e.type)
+
+    def e_Var(self, e):
+        return _ident(e.name)
+
+    _C_BIN = {"sdiv": "/", "srem": "%", "udiv": "/", "urem": "%", "and": "&",
+              "or": "|", "xor": "^", "fdiv": "/"}
+
+    def e_BinOp(self, e):
+        t = e.type
+        x, y = self.expr(e.left), self.expr(e.right)
+        ct = self.ctype(t)
+        if t.is_float:
+            if e.op == "frem":
+                return f"fmod{'f' if t.bits == 32 else ''}({x}, {y})"
+            sym = {"add": "+", "sub": "-", "mul": "*", "fdiv": "/"}[e.op]
+            return f"({x} {sym} {y})"
+        if t.is_bool:
+            return f"(({x}) {self._C_BIN[e.op]} ({y}))"
+        if e.op in ("add", "sub", "mul", "shl"):
+            u = self.unsigned(t)
+            sym = {"add": "+", "sub": "-", "mul": "*", "shl": "<<"}[e.op]
+            if e.op == "shl":
+                return f"(({ct})(({u}){x} << {y}))"
+            return f"(({ct})(({u}){x} {sym} ({u}){y}))"
+        if e.op == "ashr":
+            st = f"int{t.bits}_t"
+            return f"(({ct})(({st}){x} >> {y}))"
+        if e.op == "lshr":
+            return f"(({ct})((uint{t.bits}_t){x} >> {y}))"
+        return f"(({ct})({x} {self._C_BIN[e.op]} {y}))"
+
+    def e_UnOp(self, e):
+        x = self.expr(e.operand)
+        t = e.type
+        if e.op == "not":
+            return f"(!{x})"
+        ct = self.ctype(t)
+        if e.op == "invert":
+            return f"(({ct})~{x})"
+        if t.is_float:
+            return f"(-{x})"
+        return f"(({ct})(0u - ({self.unsigned(t)}){x}))"
+
+    _C_CMP = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
+
+    def e_Cmp(self, e):
+        x, y = self.expr(e.left), self.expr(e.right)
+        if e.op == "uno":
+            return f"(({x}) != ({x}) || ({y}) != ({y}))"
+        return f"({x} {self._C_CMP[e.op]} {y})"
+
+    def e_Cast(self, e):
+        x = self.expr(e.operand)
+        if e.type.is_bool:
+            return f"({x} != 0)"
+        return f"(({self.ctype(e.type)}){x})"
+
+    def e_Select(self, e):
+        return f"({self.expr(e.cond)} ? {self.expr(e.a)} : {self.expr(e.b)})"
+
+    _INT_MINMAX = {"smin": "<", "smax": ">", "umin": "<", "umax": ">"}
+
+    def e_Intrinsic(self, e):
+        t = e.type
+        args = [self.expr(a) for a in e.args]
+        if e.name in self._INT_MINMAX:
+            ct = self.ctype(t)
+            cmp = self._INT_MINMAX[e.name]
+            cast = f"(uint{t.bits}_t)" if e.name[0] == "u" else f"(int{t.bits}_t)"
+            a, b = args
+            return f"(({ct})({cast}{a} {cmp} {cast}{b} ? {a} : {b}))"
+        if e.name == "ctpop":
+            return f"(({self.ctype(t)})hj_ctpop((uint64_t)(uint{t.bits}_t){args[0]}))"
+        if not t.is_float:
+            self.unsupported(f"the intrinsic {e.name} on {t}")
+        return f"{e.name}{'f' if t.bits == 32 else ''}({', '.join(args)})"
+
+    def e_MakeTuple(self, e):
+        return f"{self.ctype(e.type)}{{{', '.join(self.expr(i) for i in e.items)}}}"
+
+    def e_TupleGet(self, e):
+        return f"{self.expr(e.tup)}.f{e.index}"
+
+    # ------------------------------------------------------------- statements
+    def emit(self, line: str, depth: int):
+        self.lines.append("    " * depth + line)
+
+    def block(self, stmts, depth):
+        for s in stmts:
+            self.stmt(s, depth)
+
+    def stmt(self, s, depth):
+        if isinstance(s, N.Assign):
+            if isinstance(s.value, N.Call):
+                self.call(s.value, s.target, depth)
+            elif s.target in self.fn.locals and self.fn.locals[s.target] != T.NONE:
+                self.emit(f"{_ident(s.target)} = {self.expr(s.value)};", depth)
+        elif isinstance(s, N.ExprStmt):
+            if isinstance(s.value, N.Call):
+                self.call(s.value, None, depth)
+        elif isinstance(s, N.If):
+            self.emit(f"if ({self.expr(s.cond)}) {{", depth)
+            self.block(s.then, depth + 1)
+            if s.orelse:
+                self.emit("} else {", depth)
+                self.block(s.orelse, depth + 1)
+            self.emit("}", depth)
+        elif isinstance(s, N.Loop):
+            self.emit("for (;;) {", depth)
+            self.loop_body(s, depth)
+        elif isinstance(s, N.ForCount):
+            k = _ident(s.counter)
+            n = f"hj_n{len(self.lines)}"
+            self.emit(f"const int64_t {n} = {self.expr(s.count)};", depth)
+            self.emit(f"for ({k} = 0; {k} < {n}; {k}++) {{", depth)
+            self.loop_body(s, depth)
+        elif isinstance(s, N.Break):
+            self.emit("break;", depth)
+        elif isinstance(s, N.Continue):
+            self.emit("continue;", depth)
+        elif isinstance(s, N.Return):
+            self.ret(s.value, depth)
+        elif isinstance(s, N.Raise):
+            code = self.module.raise_code(s.exc, s.message, s.deopt)
+            self.emit(f"*hj_err = {code};  /* {s.exc.__name__}: "
+                      f"{_comment(s.message)} */", depth)
+            self.emit("return 1;", depth)
+        else:
+            self.unsupported(f"the statement {type(s).__name__}")
+
+    def loop_body(self, s, depth):
+        if self.d.loop_pragmas is not None:
+            for line in self.d.loop_pragmas(s):
+                self.emit(line, depth + 1)
+        self.block(s.body, depth + 1)
+        self.emit("}", depth)
+
+    def ret(self, value, depth):
+        fn = self.fn
+        has_value = value is not None and fn.return_type != T.NONE
+        if fn.can_raise:
+            if has_value:
+                self.emit(f"*hj_ret = {self.expr(value)};", depth)
+            self.emit("return 0;", depth)
+        elif has_value:
+            self.emit(f"return {self.expr(value)};", depth)
+        else:
+            self.emit("return;", depth)
+
+    def call(self, c: N.Call, target, depth):
+        callee = self.module.functions[c.func]
+        args = [self.expr(a) for a in c.args]
+        has_result = target is not None and self.fn.locals.get(target, T.NONE) != T.NONE
+        name = _ident(callee.name)
+        if not callee.can_raise:
+            call = f"{name}({', '.join(args)})"
+            self.emit(f"{_ident(target)} = {call};" if has_result else f"{call};", depth)
+            return
+        if callee.return_type == T.NONE:
+            slot = "hj_none"
+        elif has_result:
+            slot = _ident(target)
+        else:
+            slot = f"hj_discard{len(self.lines)}"
+            self.emit(f"{self.ctype(callee.return_type)} {slot};", depth)
+        self.emit(f"if ({name}({', '.join(['hj_err', '&' + slot] + args)})) return 1;",
+                  depth)
+
+    # -------------------------------------------------------------- functions
+    def signature(self, fn: N.Function) -> str:
+        params = [f"{self.ctype(t)} {_ident(p)}" for p, t in zip(fn.params, fn.arg_types)]
+        if fn.can_raise:
+            rt = fn.return_type
+            slot = "uint8_t" if rt == T.NONE else self.ctype(rt)
+            return (f"int32_t {_ident(fn.name)}("
+                    + ", ".join(["int32_t *hj_err", f"{slot} *hj_ret"] + params) + ")")
+        return f"{self.ctype(fn.return_type)} {_ident(fn.name)}({', '.join(params)})"
+
+    def function(self, fn: N.Function) -> list:
+        self.fn = fn
+        self.lines = []
+        self.emit(f"{self.d.function_prefix}{self.signature(fn)} {{", 0)
+        for name, t in fn.locals.items():
+            if name in fn.params or t == T.NONE:
+                continue
+            self.emit(f"{self.ctype(t)} {_ident(name)} = {{}};", 1)
+        if any(isinstance(s, (N.Assign, N.ExprStmt)) and isinstance(s.value, N.Call)
+               and self.module.functions[s.value.func].return_type == T.NONE
+               and self.module.functions[s.value.func].can_raise
+               for s in N.walk_stmts(fn.body)):
+            self.emit("uint8_t hj_none = 0;", 1)
+        self.block(fn.body, 1)
+        if not (fn.body and isinstance(fn.body[-1], (N.Return, N.Raise))):
+            if fn.can_raise:
+                self.emit("return 0;", 1)
+            elif fn.return_type != T.NONE:
+                self.emit(f"return {self.ctype(fn.return_type)}{{}};", 1)
+        self.emit("}", 0)
+        self.fn = None
+        return self.lines
+
+    def run(self) -> CSource:
+        if self.module.functions and any(
+                getattr(fn, "level", "primitive") != "primitive"
+                for fn in self.module.functions.values()):
+            raise ValueError("c_source needs a primitive-level module")
+        bodies = []
+        protos = []
+        for fn in self.module.functions.values():
+            protos.append(f"{self.d.function_prefix}{self.signature(fn)};")
+            bodies.extend(self.function(fn))
+            bodies.append("")
+        out = [f"#include {inc}" for inc in self.d.includes]
+        out += ["", "static inline uint64_t hj_ctpop(uint64_t x) {",
+                "    uint64_t n = 0;", "    for (; x; x &= x - 1) n++;",
+                "    return n;", "}", ""]
+        for t, cname in self.tuples.items():
+            fields = " ".join(f"{self.ctype(it)} f{i};" for i, it in enumerate(t.items))
+            out.append(f"struct {cname} {{ {fields} }};")
+        if self.tuples:
+            out.append("")
+        out += protos + [""] + bodies
+        return CSource("\n".join(out), _ident(self.module.entry), dict(self.tuples))
+
+
+def _comment(text: str) -> str:
+    return re.sub(r"[^ -~]", "?", text).replace("*/", "* /")
+
+
+def emit_c_source(module: N.Module, dialect: CDialect | None = None) -> CSource:
+    """Print a primitive IR module as C-family source (see the module docstring)."""
+    return CEmitter(module, dialect).run()
+
+
+c_identifier = _ident

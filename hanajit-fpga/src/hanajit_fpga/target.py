@@ -1,0 +1,115 @@
+"""The ``fpga`` export target: primitive IR -> HLS C++ (+ LLVM IR for IR flows).
+
+Stages: ``"cpp"`` (the HLS C++ kernel and top function, printed by
+``hanajit.lowering.c_source``) and ``"llvm"`` (the kernel's LLVM IR).  Nothing here
+needs an FPGA tool; the doctor reports the C++ compiler and the Xilinx ap_types
+headers that the C simulation uses, and ``vitis_hls`` when it is installed.
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+from pathlib import Path
+
+from hanajit.errors import UnsupportedError
+from hanajit.ir import types as T
+from hanajit.target import Artifact, Target
+
+
+def ap_types_dir() -> Path | None:
+    """The Apache-2.0 Xilinx ap_types headers that ``pip install --no-deps hls4ml``
+    ships (found without importing hls4ml, which needs TensorFlow/Keras)."""
+    spec = importlib.util.find_spec("hls4ml")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for loc in spec.submodule_search_locations:
+        path = Path(loc) / "templates" / "vivado" / "ap_types"
+        if (path / "ap_int.h").exists():
+            return path
+    return None
+
+
+def find_cxx() -> str | None:
+    value = os.environ.get("HANAJIT_CXX", "").strip()
+    if value:
+        return shutil.which(value)
+    return shutil.which("g++") or shutil.which("clang++") or shutil.which("c++")
+
+
+def check_scalar_signature(fn) -> None:
+    for name, t in zip(fn.params, fn.arg_types):
+        if not isinstance(t, T.Scalar) or t.is_complex:
+            raise UnsupportedError(
+                f"export_fpga: argument {name!r} of {fn.pyname or fn.name} has type "
+                f"{t}; only bool, integer and float scalars are supported",
+                func=fn.pyname, construct=f"argument of type {t}")
+
+
+class FpgaTarget(Target):
+    """Vitis HLS C++ kits for FPGAs (export only; synthesis happens in AMD's tools)."""
+
+    name = "fpga"
+    description = "FPGA: Vitis HLS C++ top function, C-sim testbench and TCL (export only)"
+    stages = ("cpp", "llvm")
+    kind = "export"
+
+    def status(self) -> tuple[bool, str]:
+        return True, "pure Python export; synthesis needs Vitis HLS"
+
+    def doctor(self, report) -> None:
+        cxx = find_cxx()
+        report.check("fpga: C++ compiler for C simulation", True if cxx else None,
+                     cxx or "not found (g++, clang++ or HANAJIT_CXX)")
+        ap = ap_types_dir()
+        report.check("fpga: Xilinx ap_types headers", True if ap else None,
+                     str(ap) if ap else "not found (pip install --no-deps hls4ml)")
+        vitis = shutil.which("vitis_hls")
+        report.check("fpga: vitis_hls (synthesis)", True if vitis else None,
+                     vitis or "not installed: run the .tcl where Vitis HLS is")
+
+    def compile(self, module, options) -> Artifact:
+        from .hls import top_function, top_name
+        fn = module.functions[module.entry]
+        check_scalar_signature(fn)
+        top = top_name(options.get("name") or fn.pyname or module.entry)
+        cpp, outs = top_function(module, top)
+        return Artifact(target=self.name, entry=top,
+                        stages={"cpp": cpp, "llvm": _llvm_text(module)},
+                        metadata={"fn": fn, "outs": outs, "raises": list(module.raises)})
+
+    def export(self, artifact: Artifact, output, **options):
+        from .hls import DEFAULT_CLOCK_NS, DEFAULT_PART, tcl_script, testbench
+        from .export import FpgaExport
+        prefix = Path(output)
+        prefix.parent.mkdir(parents=True, exist_ok=True)
+        stem = prefix.name
+        paths = FpgaExport(ll=prefix.parent / f"{stem}.ll",
+                           tcl=prefix.parent / f"{stem}_hls.tcl",
+                           cpp=prefix.parent / f"{stem}_hls.cpp",
+                           tb=prefix.parent / f"{stem}_tb.cpp")
+        part = options.get("part") or DEFAULT_PART
+        clock = options.get("clock_ns") or DEFAULT_CLOCK_NS
+        top = artifact.entry
+        header = artifact.stages["cpp"].split("\n", 2)
+        paths.cpp.write_text(artifact.stages["cpp"], encoding="utf-8")
+        paths.tb.write_text(testbench(artifact.metadata["fn"], top,
+                                      artifact.metadata["outs"], options.get("cases", []),
+                                      header[1]), encoding="utf-8")
+        paths.tcl.write_text(tcl_script(stem, top, part, clock), encoding="utf-8")
+        paths.ll.write_text(artifact.stages["llvm"], encoding="utf-8")
+        return paths
+
+
+def _llvm_text(module) -> str:
+    """The kernel's LLVM IR with the entry function external (internal calling
+    convention: see hanajit.lowering.llvm)."""
+    import copy
+
+    from hanajit.lowering.llvm import LLVMTargetInfo
+
+    from .lowering import ExportLowering
+    ml = ExportLowering(copy.deepcopy(module), LLVMTargetInfo())
+    llmod = ml.lower()
+    llmod.get_global(module.entry).linkage = ""
+    return str(llmod)

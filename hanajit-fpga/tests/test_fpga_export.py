@@ -1,0 +1,114 @@
+"""export_fpga: the HLS kit's C simulation (g++ with the Xilinx ap_types headers)."""
+from __future__ import annotations
+
+import math
+import shutil
+import subprocess
+
+import pytest
+
+from hanajit import jit
+from hanajit.errors import UnsupportedError
+from hanajit_fpga.target import ap_types_dir
+
+AP_TYPES = ap_types_dir()
+needs_csim = [
+    pytest.mark.skipif(AP_TYPES is None, reason="Xilinx ap_types headers not found "
+                       "(pip install --no-deps hls4ml)"),
+    pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not installed"),
+]
+
+
+def csim(out, tmp_path):
+    exe = tmp_path / "csim"
+    subprocess.run(["g++", "-std=c++14", "-O2", "-isystem", str(AP_TYPES), str(out.tb),
+                    str(out.cpp), "-o", str(exe)], check=True, capture_output=True)
+    return subprocess.run([str(exe)], capture_output=True, text=True, timeout=30)
+
+
+@jit
+def poly(x, n):
+    s = 0.0
+    for i in range(n):
+        s = s * x + math.sqrt(i) - i // 3 + i % -4
+    return s
+
+
+@jit
+def nested(n, m):
+    t = 0
+    for i in range(n):
+        for j in range(m):
+            t += (i * j) ^ (t >> 3)
+    return t, t > 100
+
+
+@jit
+def checked(a, b):
+    return a // b + (a % b)
+
+
+@jit
+def loop_break(n):
+    i = 0
+    t = 1
+    while True:
+        t = t * 3 + i
+        i += 1
+        if t > 100000 or i >= n:
+            break
+    return t
+
+
+def test_files_pragmas_and_tcl(tmp_path):
+    out = nested.export_fpga(tmp_path / "nested", sig="i64, i64", part="xcvu9p-flga2104-2-i",
+                             clock_ns=5.0)
+    cpp = out.cpp.read_text()
+    assert cpp.count("#pragma HLS PIPELINE II=1") == 1      # the innermost loop only
+    assert "#pragma HLS INTERFACE s_axilite port=return bundle=control" in cpp
+    assert "int32_t nested(int64_t n, int64_t m, int64_t *result0, bool *result1)" in cpp
+    tcl = out.tcl.read_text()
+    assert "set_part {xcvu9p-flga2104-2-i}" in tcl and "-period 5 " in tcl
+    assert tcl.index("csim_design") < tcl.index("csynth_design") < tcl.index("export_design")
+    assert "define" in out.ll.read_text()
+    default = poly.export_fpga(tmp_path / "poly", sig="f64, i64").tcl.read_text()
+    assert "xcu250-figd2104-2L-e" in default and "-period 3.3 " in default
+
+
+@pytest.mark.parametrize("kernel, sig, samples", [
+    (poly, "f64, i64", None),
+    (poly, "f64, i64", [(0.5, 20), (-1.5, 9), (float("nan"), 3), (2.0, -1)]),
+    (nested, "i64, i64", [(5, 7), (30, 30), (0, 3)]),
+    (checked, "i64, i64", [(-7, 2), (7, -2), (1, 0), (-(1 << 63), -1)]),
+    (loop_break, "i64", [(3,), (50,)]),
+])
+def test_csim_matches_the_cpu_jit(tmp_path, kernel, sig, samples):
+    for mark in needs_csim:
+        if mark.args[0]:
+            pytest.skip(mark.kwargs["reason"])
+    out = kernel.export_fpga(tmp_path / "k", sig=sig, samples=samples)
+    proc = csim(out, tmp_path)
+    assert proc.returncode == 0, proc.stdout
+    assert "MISMATCH" not in proc.stdout
+    n = len(samples) if samples else 4
+    assert f"{n} of {n} samples match" in proc.stdout
+
+
+def test_the_testbench_fails_on_a_wrong_expectation(tmp_path):
+    for mark in needs_csim:
+        if mark.args[0]:
+            pytest.skip(mark.kwargs["reason"])
+    out = checked.export_fpga(tmp_path / "k", sig="i64, i64", samples=[(7, 2)])
+    out.tb.write_text(out.tb.read_text().replace("r0 == 4LL", "r0 == 5LL"))
+    proc = csim(out, tmp_path)
+    assert proc.returncode == 1 and "MISMATCH sample 0" in proc.stdout
+
+
+def test_unsupported_constructs_are_named(tmp_path):
+    @jit
+    def cplx(x):
+        z = complex(x, 1.0)
+        return (z * z).real
+    with pytest.raises(UnsupportedError, match="complex numbers"):
+        cplx.export_fpga(tmp_path / "c", sig="f64")
+    assert not (tmp_path / "c_hls.cpp").exists()
