@@ -138,10 +138,11 @@ def test_disabling_the_broken_plugin_silences_it(tmp_path):
 # -- environment variables -----------------------------------------------------------
 def test_disable_plugins_blocks_named_entry_points(monkeypatch):
     monkeypatch.setenv("HANAJIT_DISABLE_PLUGINS", "example, nothing")
-    assert list(plugins.target_classes()) == ["cpu"]
+    assert "example" not in plugins.target_classes()
+    assert "cpu" in plugins.target_classes()
     with pytest.raises(TargetError, match="disabled by HANAJIT_DISABLE_PLUGINS"):
         plugins.get_target("example")
-    assert [p["name"] for p in plugins.plugin_info()] == ["cpu"]
+    assert "example" not in [p["name"] for p in plugins.plugin_info()]
 
 
 def test_load_plugins_loads_only_those(monkeypatch):

@@ -158,7 +158,7 @@ def lower_for_wasm(module: N.Module, pyname: str, bits: int = 32) -> tuple[str, 
         for kind, ty in (("i64", I64), ("f64", F64)):
             def body(gb, fnc, ty=ty):
                 p = gb.gep(retbuf, [ir.Constant(I32, 0), fnc.args[0]])
-                gb.ret(gb.load(p, typ=ty))
+                gb.ret(gb.load(gb.bitcast(p, ty.as_pointer())))
             _getter(llmod, f"{name}_result_{kind}", ty, [I32], body)
             exports.append(f"{name}_result_{kind}")
     manifest = {
@@ -206,7 +206,7 @@ def _store_leaves(b, v, t, buf, counter):
     p = b.gep(buf, [ir.Constant(I32, 0), ir.Constant(I32, counter[0])])
     counter[0] += 1
     if t.is_float:
-        b.store(b.fpext(v, F64) if t.bits == 32 else v, p)
+        b.store(b.fpext(v, F64) if t.bits == 32 else v, b.bitcast(p, F64.as_pointer()))
     elif t.is_bool or not t.is_signed:
         b.store(b.zext(v, I64) if t.bits < 64 else v, p)
     else:

@@ -1,0 +1,196 @@
+"""One set of scalar kernels through every exporter: identical results everywhere.
+
+Each kernel runs on the CPU JIT (the reference), as a standalone executable, as a
+wasm module under wasmtime, and as the HLS C simulation.  Floats must match bit
+for bit: wasmtime's libm imports are the C library's own functions (JavaScript's
+Math, which may differ by an ulp, is tested in hanajit-wasm).  A raise must be the
+same exception with the same message everywhere.
+"""
+from __future__ import annotations
+
+import importlib.util
+import math
+import shutil
+import struct
+import subprocess
+
+import pytest
+
+from hanajit import jit
+
+
+@jit
+def int_mix(a, b):
+    return a * 3 - b, (a + b) ^ (a << 2), -a
+
+
+@jit
+def floor_div_mod(a, b):
+    return a // b, a % b
+
+
+@jit
+def float_floor_mod(x, y):
+    return x // y, x % y
+
+
+@jit
+def math_mix(x, n):
+    s = 0.0
+    for i in range(n):
+        s += math.sin(x * i) + math.exp(-x * i) + math.atan2(x, i + 1) + math.sqrt(i)
+    return s
+
+
+@jit
+def branches(x, n):
+    if n > 10 and x < 0.0:
+        return x * n
+    elif n % 2 == 0:
+        return x / (n + 0.5)
+    return math.floor(x) + n
+
+
+@jit
+def collatz(n):
+    steps = 0
+    while n != 1 and steps < 1000:
+        if n % 2 == 0:
+            n = n // 2
+        else:
+            n = 3 * n + 1
+        steps += 1
+    return steps
+
+
+@jit
+def nested_loops(n, m):
+    t = 0
+    for i in range(n):
+        for j in range(m):
+            if (i + j) % 5 == 0:
+                continue
+            t += i * j
+    return t
+
+
+@jit
+def raises(x, n):
+    if n < 0:
+        raise ValueError("n must be non-negative")
+    return math.log(x) + n
+
+
+@jit
+def comparisons(x, y):
+    return x < y, x != y, x == y, x >= y
+
+
+NAN = float("nan")
+
+CASES = [
+    (int_mix, "i64, i64", [(3, 4), (-7, 2), ((1 << 62), 5), (-(1 << 63), -1)]),
+    (floor_div_mod, "i64, i64", [(-7, 2), (7, -2), (-7, -2), (6, 3), (1, 0)]),
+    (float_floor_mod, "f64, f64", [(-7.5, 2.0), (7.5, -2.0), (-0.0, 3.0), (1.0, 0.0),
+                                   (5.0, float("inf"))]),
+    (math_mix, "f64, i64", [(0.3, 30), (-1.25, 7), (2.0, 0)]),
+    (branches, "f64, i64", [(-2.5, 11), (3.25, 4), (1.75, 3), (-0.5, 12)]),
+    (collatz, "i64", [(27,), (1,), (97,)]),
+    (nested_loops, "i64, i64", [(7, 9), (0, 4), (20, 3)]),
+    (raises, "f64, i64", [(2.0, 3), (2.0, -1), (-1.0, 2), (0.0, 1)]),
+    (comparisons, "f64, f64", [(1.0, 2.0), (NAN, 1.0), (NAN, NAN), (2.0, 2.0)]),
+]
+IDS = [k.__name__ for k, _, _ in CASES]
+
+
+def outcome(fn, args):
+    """("ok", value) or ("raise", exception class name, message)."""
+    try:
+        return ("ok", fn(*args))
+    except Exception as exc:
+        return ("raise", type(exc).__name__, str(exc))
+
+
+def same(a, b) -> bool:
+    """Equal with floats compared bit for bit (any NaN equals any NaN)."""
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and isinstance(b, float):
+        if math.isnan(a) and math.isnan(b):
+            return True
+        return struct.pack("<d", a) == struct.pack("<d", b)
+    return type(a) is type(b) and a == b
+
+
+def same_outcome(a, b) -> bool:
+    return a[0] == b[0] and (same(a[1], b[1]) if a[0] == "ok" else a[1:] == b[1:])
+
+
+def parse_printed(text: str, like):
+    """Parse an executable's printed result into the shape of ``like``."""
+    text = text.strip()
+    if isinstance(like, tuple):
+        inner = text[1:-1].rstrip(",")
+        return tuple(parse_printed(p, x) for p, x in zip(inner.split(", "), like))
+    if isinstance(like, bool):
+        return {"True": True, "False": False}[text]
+    if isinstance(like, int):
+        return int(text)
+    return float(text)
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory):
+    return tmp_path_factory.mktemp("exports")
+
+
+@pytest.mark.parametrize("kernel, sig, samples", CASES, ids=IDS)
+def test_executable(kernel, sig, samples, workdir):
+    from hanajit_exe.toolchain import find_host_cc
+    if find_host_cc() is None:
+        pytest.skip("no host C compiler (cc, gcc, clang, HANAJIT_CC)")
+    out = kernel.export_executable(workdir / f"exe_{kernel.__name__}", sig=sig)
+    for args in samples:
+        want = outcome(kernel, args)
+        proc = subprocess.run([str(out.executable), *map(repr, args)],
+                              capture_output=True, text=True, timeout=30)
+        if want[0] == "ok":
+            assert proc.returncode == 0, (args, proc.stderr)
+            got = ("ok", parse_printed(proc.stdout, want[1]))
+        else:
+            assert proc.returncode == 1, (args, proc.stdout)
+            name, _, message = proc.stderr.strip().partition(": ")
+            got = ("raise", name, message)
+        assert same_outcome(got, want), (args, got, want)
+
+
+@pytest.mark.parametrize("kernel, sig, samples", CASES, ids=IDS)
+def test_wasm_wasmtime(kernel, sig, samples, workdir):
+    from hanajit_wasm.toolchain import find_wasm_ld
+    if find_wasm_ld() is None:
+        pytest.skip("no wasm-ld (Debian: lld-19; or HANAJIT_WASM_LD)")
+    if importlib.util.find_spec("wasmtime") is None:
+        pytest.skip("wasmtime not installed (pip install wasmtime)")
+    from hanajit_wasm import runtime
+    module = runtime.load(kernel.export_wasm(workdir / f"wasm_{kernel.__name__}", sig=sig))
+    for args in samples:
+        got, want = outcome(module, args), outcome(kernel, args)
+        assert same_outcome(got, want), (args, got, want)
+
+
+@pytest.mark.parametrize("kernel, sig, samples", CASES, ids=IDS)
+def test_hls_csim(kernel, sig, samples, workdir):
+    from hanajit_fpga.target import ap_types_dir
+    ap = ap_types_dir()
+    if ap is None:
+        pytest.skip("Xilinx ap_types headers not found (pip install --no-deps hls4ml)")
+    if shutil.which("g++") is None:
+        pytest.skip("g++ not installed")
+    out = kernel.export_fpga(workdir / f"hls_{kernel.__name__}", sig=sig, samples=samples)
+    exe = workdir / f"hls_{kernel.__name__}_csim"
+    subprocess.run(["g++", "-std=c++14", "-O2", "-isystem", str(ap), str(out.tb),
+                    str(out.cpp), "-o", str(exe)], check=True, capture_output=True)
+    proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=30)
+    # the testbench checks the CPU JIT's values itself; every sample is in it
+    assert proc.returncode == 0 and "MISMATCH" not in proc.stdout, proc.stdout
+    assert f"{len(samples)} of {len(samples)} samples match" in proc.stdout
