@@ -135,3 +135,55 @@ def _expm1(x):
     "never compile. Fix: drop 'willreturn' (keep 'nounwind')"))
 def test_libm_only_functions_compile():
     assert compiled(_expm1)(1e-10) == math.expm1(1e-10)
+
+
+def _range_len(start, stop, step):
+    n = 0
+    for _ in range(start, stop, step):
+        n += 1
+        if n > 5:
+            break
+    return n
+
+
+def test_range_with_more_than_2_63_items():
+    # the iteration count stop - start wrapped negative: range(-1, 2**63 - 1) ran
+    # no iteration at all
+    f = compiled(_range_len)
+    assert f(-1, 2 ** 63 - 1, 1) == 6
+    assert f(0, -2 ** 63, -1) == 6
+    assert f(-2 ** 63, 2 ** 63 - 1, 1) == 6
+
+
+def _classify(x):
+    if x < 0:
+        return -1
+    elif x == 0:
+        return 0
+    else:
+        return 2
+
+
+def test_if_elif_else_all_returning():
+    # the unreachable merge block after an if/else whose branches all return got
+    # a void 'ret' in a non-void function (invalid LLVM IR, so a fallback)
+    assert [compiled(_classify)(x) for x in (-3, 0, 4)] == [-1, 0, 2]
+
+
+@jit
+def _kw_callee(a, *, c=100):
+    return a + c
+
+
+def _kw_caller(a):
+    return _kw_callee(a) + _kw_callee(a, c=1)
+
+
+@pytest.mark.xfail(strict=True, raises=Exception, reason=(
+    "pipeline.py CompileContext.infer_call rebinds call arguments on every "
+    "inference iteration; after the first, call.args already holds the defaults, "
+    "so bind_arguments counts the keyword-only default as an extra positional "
+    "('too many arguments'). Fix: bind once (remember the bound call) or keep the "
+    "original args/kwargs on the PyCall"))
+def test_call_of_function_with_keyword_only_parameters():
+    assert compiled(_kw_caller)(1) == 103

@@ -446,7 +446,7 @@ def range_count(L, start, stop, step) -> N.Expr:
         diff = N.BinOp("sub", N.Cast(hi, u) if hi.type != u else hi,
                        N.Cast(lo, u) if lo.type != u else lo, u)
         n = N.BinOp("add", N.BinOp("udiv", N.BinOp("sub", diff, C(1, u), u), s, u), C(1, u), u)
-        return N.Select(N.Cmp("lt", lo, hi, T.BOOL), N.Cast(n, I), C(0, I), I)
+        return N.Select(N.Cmp("lt", lo, hi, T.BOOL), clamp_count(n), C(0, I), I)
 
     def ustep(s, negate):
         s = N.Cast(s, u) if s.type != u else s
@@ -463,13 +463,18 @@ def range_count(L, start, stop, step) -> N.Expr:
 
 
 def up_simple(start, stop):
-    t = start.type
     I = T.INT64
-    if t == I:
-        n = N.BinOp("sub", stop, start, I)
-        return N.Select(N.Cmp("lt", start, stop, T.BOOL), n, C(0, I), I)
+    # stop - start in unsigned arithmetic: range(-1, 2**63 - 1) has 2**63 items
     diff = N.BinOp("sub", N.Cast(stop, T.UINT64), N.Cast(start, T.UINT64), T.UINT64)
-    return N.Select(N.Cmp("lt", start, stop, T.BOOL), N.Cast(diff, I), C(0, I), I)
+    return N.Select(N.Cmp("lt", start, stop, T.BOOL), clamp_count(diff), C(0, I), I)
+
+
+def clamp_count(n):
+    """An unsigned iteration count as int64, at most 2**63 - 1 (a loop cannot run
+    longer; only a ``break`` ends such a loop)."""
+    I = T.INT64
+    big = N.Cmp("gt", n, C(2 ** 63 - 1, T.UINT64), T.BOOL)
+    return N.Select(big, C(2 ** 63 - 1, I), N.Cast(n, I), I)
 
 
 def range_value(start, k, step, t):
