@@ -1,0 +1,62 @@
+"""The helpers every conformance case uses: compile for ``self.target``, compare
+with CPython, run grids of edge values."""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from .reference import check
+
+#: hypothesis settings of the property tests: no deadline (the first example
+#: compiles), no example database written into the working tree
+PROPERTY = settings(max_examples=40, deadline=None, database=None,
+                    suppress_health_check=[HealthCheck.too_slow,
+                                           HealthCheck.filter_too_much])
+
+
+class ConformanceBase:
+    """Compile-and-compare helpers; ``target`` names the target under test."""
+
+    target = "cpu"
+    _jitted: dict = {}
+
+    @pytest.fixture(autouse=True)
+    def _target_available(self):
+        from .. import plugins
+        try:
+            ok, reason = plugins.get_target(self.target).status()
+        except Exception as exc:           # noqa: BLE001 - unknown or broken target
+            ok, reason = False, str(exc)
+        if not ok:
+            pytest.skip(f"target {self.target!r} is not available: {reason}")
+
+    def jit(self, func, **options):
+        """``func`` jitted for this target with ``fallback=False`` (cached)."""
+        from ..api import jit
+        key = (self.target, func, tuple(sorted(options.items())))
+        jf = self._jitted.get(key)
+        if jf is None:
+            jf = self._jitted[key] = jit(func, target=self.target, fallback=False,
+                                         **options)
+        return jf
+
+    def check(self, func, *args, kwargs=None, **how):
+        """Assert the compiled ``func(*args)`` matches CPython (see
+        :func:`hanajit.testing.reference.check` for ``how``)."""
+        return check(self.jit(func), args, kwargs, **how)
+
+    def check_grid(self, func, *columns, limit=8, **how):
+        """Check ``func`` on every combination of values from ``columns``; report up
+        to ``limit`` mismatches together."""
+        jf = self.jit(func)
+        errors = []
+        for args in itertools.product(*columns):
+            try:
+                check(jf, args, **how)
+            except AssertionError as exc:
+                errors.append(str(exc))
+        if errors:
+            shown = "\n".join(errors[:limit])
+            raise AssertionError(f"{len(errors)} mismatches, first ones:\n{shown}")
