@@ -65,7 +65,8 @@ class CompileContext:
         return p
 
     def symbol_for(self, pyfunc) -> str:
-        base = re.sub(r"[^A-Za-z0-9_]", "_", getattr(pyfunc, "__qualname__", "f"))
+        # prefixed so no function can clash with a C library symbol (``def sin``)
+        base = "hj_" + re.sub(r"[^A-Za-z0-9_]", "_", getattr(pyfunc, "__qualname__", "f"))
         name, i = base, 0
         while name in self._symbols:
             i += 1

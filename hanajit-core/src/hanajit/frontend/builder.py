@@ -121,6 +121,8 @@ class Builder:
     # ----------------------------------------------------------------- build
     def build(self) -> N.Function:
         body = self.stmts(self.fnode.body, top=True)
+        if falls_through(body):
+            body.append(N.Return(value=None, line=getattr(self.fnode, "end_lineno", 0) or 0))
         fn = N.Function(name=self.fnode.name, params=list(self.params),
                         body=body, pyname=self.qualname, filename=self.p.filename)
         fn.loop_flags = None
@@ -441,6 +443,35 @@ class _Unpack:
 
 def _unpack(n):
     return _Unpack(n)
+
+
+def falls_through(body) -> bool:
+    """Can control reach the end of ``body`` (so the function returns None)?"""
+    for s in body:
+        if isinstance(s, (N.Return, N.Raise, N.Break, N.Continue)):
+            return False
+        if isinstance(s, N.If) and s.orelse and not falls_through(s.then) \
+                and not falls_through(s.orelse):
+            return False
+        if isinstance(s, N.PyWhile) and _always_true(s.cond) and not _breaks(s.body):
+            return False
+    return True
+
+
+def _always_true(c) -> bool:
+    if isinstance(c, N.Truth):
+        c = c.operand
+    return isinstance(c, N.Const) and bool(c.value)
+
+
+def _breaks(body) -> bool:
+    """Does ``body`` hold a ``break`` of this loop (not of a nested one)?"""
+    for s in body:
+        if isinstance(s, N.Break):
+            return True
+        if isinstance(s, N.If) and (_breaks(s.then) or _breaks(s.orelse)):
+            return True
+    return False
 
 
 def truth(e: N.Expr) -> N.Expr:

@@ -137,7 +137,10 @@ class FunctionLowering:
                 self.refcount(a, t, self.m.nrt("incref"))   # locals own their arrays
         self.block(fn.body)
         if not self.b.block.is_terminated:
-            self.emit_return(None)
+            if fn.return_type == T.NONE:
+                self.emit_return(None)
+            else:       # every path returned (the frontend added the fall-through one)
+                self.b.unreachable()
 
     # --------------------------------------------------------------- statements
     def block(self, stmts):
@@ -548,7 +551,6 @@ class ModuleLowering:
         if fn is None:
             fn = ir.Function(self.llmod, ir.FunctionType(ty, [a.type for a in args]), symbol)
             fn.attributes.add("nounwind")
-            fn.attributes.add("willreturn")
             self.math_decls[symbol] = fn
         call = b.call(fn, args)
         return call
