@@ -122,10 +122,10 @@ class CompileContext:
 
     def infer_call(self, inf, call, jf, argtypes, kwtypes, line):
         pyfunc = jf.py_func
-        if call.kwargs or len(call.args) != len(argtypes):
-            pass
-        args = bind_arguments(pyfunc, call, inf, line)
-        call.args, call.kwargs = args, {}
+        if not getattr(call, "bound", False):    # inference revisits calls
+            call.args, call.kwargs = bind_arguments(pyfunc, call, inf, line), {}
+            call.bound = True
+        args = call.args
         argtypes = tuple(inf.expr(a, line) for a in args)
         if any(t is None for t in argtypes):
             return None

@@ -11,7 +11,7 @@ type with an explicit primitive ``Cast``.
 from __future__ import annotations
 
 from ..errors import UnsupportedError
-from ..frontend.builder import Method, ObjRef, _Unpack
+from ..frontend.builder import Method, ObjRef, _Unpack, falls_through
 from ..ir import nodes as N
 from ..ir import types as T
 from ..lib import registry
@@ -85,6 +85,10 @@ class Inferrer:
     def block(self, body):
         for s in body:
             self.stmt(s)
+            if isinstance(s, N.If) and s.static is not None:
+                taken = s.then if s.static else s.orelse
+                if not falls_through(taken):
+                    break         # the rest of this block is dead code
 
     def stmt(self, s):
         line = s.line
@@ -94,8 +98,11 @@ class Inferrer:
             self.expr(s.value, line)
         elif isinstance(s, N.If):
             self.cond(s.cond, line)
-            self.block(s.then)
-            self.block(s.orelse)
+            s.static = static_truth(s.cond)
+            if s.static is not False:
+                self.block(s.then)
+            if s.static is not True:
+                self.block(s.orelse)
         elif isinstance(s, N.PyWhile):
             self.cond(s.cond, line)
             self.block(s.body)
@@ -441,6 +448,28 @@ class Inferrer:
         if isinstance(t, T.Scalar) and t.is_float and name == "is_integer":
             return T.BOOL
         self.fail(line, "method call", f"{t}.{name}()")
+
+
+def static_truth(cond):
+    """True/False when a condition is decided by types alone (``x is None``), else
+    None: the branch not taken is neither typed nor compiled."""
+    c = cond.operand if isinstance(cond, N.Truth) else cond
+    if isinstance(c, N.Const):
+        return bool(c.value)
+    negate = False
+    if isinstance(c, N.PyUnOp) and c.op == "not":
+        negate = True
+        c = c.operand.operand if isinstance(c.operand, N.Truth) else c.operand
+    if isinstance(c, N.PyCompare) and len(c.ops) == 1 and c.ops[0] in ("is", "isnot"):
+        a, b = (o.type for o in c.operands)
+        if a is None or b is None or (a == T.BOOL and b == T.BOOL):
+            return None
+        same = a == b == T.NONE
+        if not same and T.NONE not in (a, b):
+            return None
+        r = same if c.ops[0] == "is" else not same
+        return (not r) if negate else r
+    return None
 
 
 def _holds_array(t) -> bool:

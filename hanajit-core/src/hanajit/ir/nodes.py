@@ -383,6 +383,7 @@ class If(Stmt):
     cond: Expr = None
     then: list = field(default_factory=list)
     orelse: list = field(default_factory=list)
+    static: Optional[bool] = None     # decided by types (``x is None``): prune
 
 
 @dataclass(eq=False)

@@ -122,6 +122,10 @@ class Lowerer:
             for s in stmts:
                 self.line = s.line
                 self.stmt(s)
+                if isinstance(s, N.If) and s.static is not None:
+                    from ..frontend.builder import falls_through
+                    if not falls_through(s.then if s.static else s.orelse):
+                        break     # dead code after a branch decided by types
             return self.out
         finally:
             self.out = saved
@@ -134,6 +138,9 @@ class Lowerer:
             if isinstance(v, N.Call):
                 self.emit(N.ExprStmt(value=v, line=s.line))
         elif isinstance(s, N.If):
+            if s.static is not None:
+                self.out.extend(self.block(s.then if s.static else s.orelse))
+                return
             cond = self.lower(s.cond)
             if isinstance(cond, N.Const):
                 self.out.extend(self.block(s.then if cond.value else s.orelse))
