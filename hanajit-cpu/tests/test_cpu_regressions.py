@@ -128,12 +128,9 @@ def _expm1(x):
     return math.expm1(x)
 
 
-@pytest.mark.xfail(strict=True, raises=Exception, reason=(
-    "lowering/llvm.py ModuleLowering.math_call adds the attribute 'willreturn' to "
-    "libm declarations; llvmlite 0.50 rejects it (ValueError: unknown attr), so "
-    "expm1, log1p, asinh, acosh, atanh, erf, erfc, cbrt, hypot and abs(complex) "
-    "never compile. Fix: drop 'willreturn' (keep 'nounwind')"))
 def test_libm_only_functions_compile():
+    # lowering/llvm.py added the attribute 'willreturn' to libm declarations, which
+    # llvmlite 0.50 rejects: expm1, log1p, erf, cbrt, hypot ... never compiled
     assert compiled(_expm1)(1e-10) == math.expm1(1e-10)
 
 
@@ -187,3 +184,17 @@ def _kw_caller(a):
     "original args/kwargs on the PyCall"))
 def test_call_of_function_with_keyword_only_parameters():
     assert compiled(_kw_caller)(1) == 103
+
+
+def _square(p):
+    return p ** 2
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "found by progen (seed 1): lowering/llvm.py maps the 'pow' intrinsic to "
+    "llvm.pow, and LLVM folds pow(x, 2.0) to x * x; CPython calls libm pow, which "
+    "differs by an ulp for some x. Fix: call libm pow with the call-site attribute "
+    "'nobuiltin' so neither InstCombine nor LibCallSimplifier rewrites it"))
+def test_float_square_matches_libm_pow():
+    p = 11.9999999999
+    assert compiled(_square)(p) == p ** 2 == math.pow(p, 2)

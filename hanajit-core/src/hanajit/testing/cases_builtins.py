@@ -122,20 +122,6 @@ NP_1 = ("sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "
         "arctanh", "fabs", "floor", "ceil", "trunc", "rint", "cbrt", "exp2", "isnan",
         "isinf", "isfinite", "abs", "absolute")
 NP_2 = ("minimum", "maximum", "fmin", "fmax", "arctan2", "hypot", "copysign", "fmod")
-#: functions that call libm directly (LLVM has no intrinsic for them)
-LIBM_ONLY = {"expm1", "log1p", "asinh", "acosh", "atanh", "erf", "erfc", "cbrt",
-             "arcsinh", "arccosh", "arctanh", "hypot"}
-LIBM_BUG = ("lowering/llvm.py ModuleLowering.math_call adds the function attribute "
-            "'willreturn', which llvmlite rejects: every libm-only function fails to "
-            "compile")
-
-
-def _libm(names):
-    """Parameters for ``names``, the libm-only ones marked with the known bug."""
-    return [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=LIBM_BUG))
-            if n in LIBM_ONLY else n for n in names]
-
-
 REAL_ARGS = EDGE_FLOATS + EDGE_INTS + (True, 0.75, -0.75, 710.0, -745.5, 1e-310)
 
 
@@ -145,7 +131,6 @@ class BuiltinCases(ConformanceBase):
     def test_abs(self):
         self.check_grid(abs_, EDGE_INTS + EDGE_FLOATS + (True, False), wrap=True)
 
-    @pytest.mark.xfail(strict=True, reason=LIBM_BUG + " (abs of a complex is hypot)")
     def test_abs_complex(self):
         self.check_grid(abs_, (0j, 3 + 4j, -1.5 - 0.5j, complex(math.inf, math.nan),
                                complex(math.nan, 1), complex(1e308, 1e308)))
@@ -196,11 +181,11 @@ class BuiltinCases(ConformanceBase):
     def test_is_integer(self):
         self.check_grid(is_integer, EDGE_FLOATS)
 
-    @pytest.mark.parametrize("name", _libm(MATH_1))
+    @pytest.mark.parametrize("name", MATH_1)
     def test_math_unary(self, name):
         self.check_grid(_make("math", name, 1), REAL_ARGS)
 
-    @pytest.mark.parametrize("name", _libm(MATH_2))
+    @pytest.mark.parametrize("name", MATH_2)
     def test_math_binary(self, name):
         values = (0.0, -0.0, 1.0, -1.0, 2.5, -3.0, 1e308, math.inf, -math.inf, math.nan,
                   0, 3, -2)
@@ -213,13 +198,13 @@ class BuiltinCases(ConformanceBase):
     def test_from_math_import(self):
         self.check_grid(from_import_sqrt, (4.0, 2, -1.0, math.inf, math.nan, -0.0))
 
-    @pytest.mark.parametrize("name", _libm(NP_1))
+    @pytest.mark.parametrize("name", NP_1)
     def test_numpy_unary(self, name):
         args = EDGE_FLOATS + EDGE_INTS + (0.75, -0.75, 710.0)
         with np.errstate(all="ignore"):
             self.check_grid(_make("np", name, 1), args, ulps=2)
 
-    @pytest.mark.parametrize("name", _libm(NP_2))
+    @pytest.mark.parametrize("name", NP_2)
     def test_numpy_binary(self, name):
         values = (0.0, -0.0, 1.0, -1.0, 2.5, -3.0, math.inf, -math.inf, math.nan, 0, 3)
         with np.errstate(all="ignore"):

@@ -1,0 +1,116 @@
+"""IR-level checks: inferred types, the verifier, the printer, HANAJIT_VERIFY."""
+import os
+
+import numpy as np
+import pytest
+
+from hanajit.ir import nodes as N
+from hanajit.ir import types as T
+from hanajit.ir.printer import format_function, format_module
+from hanajit.ir.verifier import VerifyError, verify
+from hanajit.pipeline import compile_ir
+
+
+def mixed(a, x):
+    return a + x
+
+
+def int_div(a, b):
+    return a / b
+
+
+def compare(a, x):
+    return a < x
+
+
+def int_or_float(a):
+    v = 0
+    if a > 0:
+        v = 1.5
+    return v
+
+
+def weak_literal(x):
+    return x * 2.0
+
+
+def loop(n):
+    s = 0
+    for i in range(n):
+        s += i
+    return s
+
+
+@pytest.mark.parametrize("func, args, expected", [
+    (mixed, (T.INT64, T.FLOAT64), T.FLOAT64),
+    (int_div, (T.INT64, T.INT64), T.FLOAT64),
+    (compare, (T.INT64, T.FLOAT64), T.BOOL),
+    (int_or_float, (T.INT64,), T.FLOAT64),
+    (weak_literal, (T.FLOAT32,), T.FLOAT32),
+    (loop, (T.INT64,), T.INT64),
+    (mixed, (T.INT32, T.INT64), T.INT64),
+    (mixed, (T.BOOL, T.BOOL), T.INT64),
+])
+def test_inferred_return_types(func, args, expected):
+    module, _ = compile_ir(func, args)
+    assert module.functions[module.entry].return_type == expected
+
+
+def test_lowered_functions_are_primitive_and_verify():
+    module, _ = compile_ir(loop, (T.INT64,))
+    for fn in module.functions.values():
+        assert fn.level == "primitive"
+        verify(fn)
+
+
+def test_verify_runs_between_passes_in_tests(monkeypatch):
+    assert os.environ.get("HANAJIT_VERIFY")
+    from hanajit.ir import verifier
+    seen = []
+    monkeypatch.setattr(verifier, "verify", lambda fn: seen.append(fn.name))
+    compile_ir(loop, (T.INT64,))
+    assert seen
+
+
+def _primitive(body, locals_=None):
+    return N.Function(name="f", params=[], body=body, locals=locals_ or {},
+                      return_type=T.NONE, level="primitive")
+
+
+def test_verifier_rejects_mixed_operand_types():
+    bad = N.BinOp("add", N.Const(1, T.INT64), N.Const(1.0, T.FLOAT64), T.INT64)
+    with pytest.raises(VerifyError, match="BinOp add"):
+        verify(_primitive([N.Assign(target="x", value=bad)], {"x": T.INT64}))
+
+
+def test_verifier_rejects_python_nodes_in_primitive_ir():
+    py = N.PyBinOp("add", N.Const(1, T.INT64), N.Const(1, T.INT64), T.INT64)
+    with pytest.raises(VerifyError, match="Python-level"):
+        verify(_primitive([N.Assign(target="x", value=py)], {"x": T.INT64}))
+
+
+def test_verifier_rejects_break_outside_a_loop():
+    with pytest.raises(VerifyError, match="outside a loop"):
+        verify(_primitive([N.Break()]))
+
+
+def test_verifier_rejects_assignment_of_the_wrong_type():
+    with pytest.raises(VerifyError, match="assignment"):
+        verify(_primitive([N.Assign(target="x", value=N.Const(1.0, T.FLOAT64))],
+                          {"x": T.INT64}))
+
+
+def test_printer_shows_signature_and_body():
+    module, _ = compile_ir(loop, (T.INT64,))
+    text = format_module(module)
+    fn = module.functions[module.entry]
+    head = format_function(fn).splitlines()[0]
+    assert head.startswith("def ") and "n: int64" in head and "-> int64" in head
+    assert "for " in text and "return" in text
+
+
+def test_numpy_scalar_types():
+    from hanajit.infer.rules import typeof
+    assert typeof(np.float32(1)) == T.FLOAT32
+    assert typeof(np.int8(1)) == T.INT8
+    assert typeof(2 ** 63) is None and typeof(-(2 ** 63)) == T.INT64
