@@ -176,13 +176,9 @@ def _kw_caller(a):
     return _kw_callee(a) + _kw_callee(a, c=1)
 
 
-@pytest.mark.xfail(strict=True, raises=Exception, reason=(
-    "pipeline.py CompileContext.infer_call rebinds call arguments on every "
-    "inference iteration; after the first, call.args already holds the defaults, "
-    "so bind_arguments counts the keyword-only default as an extra positional "
-    "('too many arguments'). Fix: bind once (remember the bound call) or keep the "
-    "original args/kwargs on the PyCall"))
 def test_call_of_function_with_keyword_only_parameters():
+    # pipeline.py rebound already-bound arguments on every inference iteration:
+    # the keyword-only default then counted as an extra positional argument
     assert compiled(_kw_caller)(1) == 103
 
 

@@ -364,11 +364,6 @@ class StatementCases(ConformanceBase):
 
     def test_calls_of_jitted_functions(self):
         self.check_grid(calls_helper, (0, 3, -4, 2.5))
-
-    @pytest.mark.xfail(strict=True, reason=(
-        "pipeline.py infer_call rebinds already-bound arguments on the next "
-        "inference iteration: a keyword-only default counts as a positional"))
-    def test_calls_with_keyword_only_arguments(self):
         self.check_grid(calls_with_keywords, (0, 5, 1.5))
 
     def test_recursion(self):
