@@ -102,12 +102,6 @@ def _widen_param(a, c):
     return a
 
 
-@pytest.mark.xfail(strict=True, raises=Exception, reason=(
-    "a parameter reassigned with a wider type (int param, float assigned): "
-    "infer keeps fn.arg_types=(int64,) but the local is float64, and "
-    "lowering/llvm.py FunctionLowering.run stores the i64 argument into the double "
-    "slot ('cannot store i64 to double*'). Fix: coerce parameters whose local type "
-    "differs from the argument type at function entry (lower_semantics)"))
 def test_parameter_widened_by_assignment():
     assert compiled(_widen_param)(1, True) == 1.5
     assert compiled(_widen_param)(1, False) == 1
@@ -118,8 +112,6 @@ def _swap(a, b):
     return a, b
 
 
-@pytest.mark.xfail(strict=True, raises=Exception,
-                   reason="same bug as test_parameter_widened_by_assignment")
 def test_swap_of_int_and_float_parameters():
     assert compiled(_swap)(1, 2.5) == (2.5, 1)
 
@@ -186,11 +178,6 @@ def _square(p):
     return p ** 2
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "found by progen (seed 1): lowering/llvm.py maps the 'pow' intrinsic to "
-    "llvm.pow, and LLVM folds pow(x, 2.0) to x * x; CPython calls libm pow, which "
-    "differs by an ulp for some x. Fix: call libm pow with the call-site attribute "
-    "'nobuiltin' so neither InstCombine nor LibCallSimplifier rewrites it"))
 def test_float_square_matches_libm_pow():
     p = 11.9999999999
     assert compiled(_square)(p) == p ** 2 == math.pow(p, 2)

@@ -112,8 +112,18 @@ class Lowerer:
     # ------------------------------------------------------------ statements
     def run(self):
         self.line = 0
-        self.fn.body = self.block(self.fn.body)
-        self.fn.level = "primitive"
+        fn = self.fn
+        entry = []
+        # a parameter the body widens (``a = 1.5`` with an int ``a``) arrives as its
+        # argument type and is converted once on entry
+        for k, (p, at) in enumerate(zip(fn.params, fn.arg_types)):
+            if fn.locals.get(p) != at:
+                arg = fn.new_temp(at, "arg")
+                fn.params[k] = arg
+                entry.append(N.Assign(target=p, value=ops.convert_wrap(N.Var(arg, at),
+                                                                        fn.locals[p])))
+        fn.body = entry + self.block(fn.body)
+        fn.level = "primitive"
 
     def block(self, stmts) -> list:
         saved = self.out
