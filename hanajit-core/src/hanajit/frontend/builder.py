@@ -374,6 +374,9 @@ class Builder:
     def e_UnaryOp(self, e):
         op = _UNOPS[type(e.op)]
         operand = self.expr(e.operand)
+        if op == "neg" and isinstance(operand, N.Const) and is_number(operand.value) \
+                and not isinstance(operand.value, bool):
+            return N.Const(-operand.value)      # a negative literal: -1, -2.5
         if op == "not":
             return N.PyUnOp("not", truth(operand))
         return N.PyUnOp(op, operand)

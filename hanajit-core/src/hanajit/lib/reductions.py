@@ -46,6 +46,20 @@ def total_size(dims):
     return size
 
 
+def _axis_arg(call):
+    """The constant axis of a reduction call (None for all axes); also keepdims."""
+    node = call.kwargs.get("axis", call.args[1] if len(call.args) > 1 else None)
+    kd = call.kwargs.get("keepdims")
+    keep = bool(kd.value) if isinstance(kd, N.Const) else False
+    if kd is not None and not isinstance(kd, N.Const):
+        raise Incompatible("keepdims must be a constant")
+    if node is None or (isinstance(node, N.Const) and node.value is None):
+        return None, keep
+    if not (isinstance(node, N.Const) and type(node.value) is int):
+        raise Incompatible("axis must be a constant integer")
+    return node.value, keep
+
+
 class Reduction(CallTemplate):
     accepts_lazy = True
 
@@ -53,24 +67,11 @@ class Reduction(CallTemplate):
         self.name = name
         self.paths = tuple(f"numpy.{n}" for n in numpy_names)
 
-    def typer(self, inf, call, args, kwargs):
-        if not args or not isinstance(args[0], T.ArrayType):
-            if args and isinstance(args[0], T.Scalar):
-                raise Incompatible(f"np.{self.name}() of a scalar")
-            raise Incompatible(f"np.{self.name}() needs an array")
-        axis = kwargs.get("axis", args[1] if len(args) > 1 else None)
-        if axis is not None and axis != T.NONE:
-            raise Incompatible(f"np.{self.name}(axis=...) is not supported yet")
-        extra = set(kwargs) - {"axis"}
-        if extra or len(args) > 2:
-            raise Incompatible(f"np.{self.name}() arguments {sorted(extra)}")
-        t = args[0].dtype
+    def scalar_type(self, t):
         if self.name in ("sum", "prod"):
             return sum_dtype(t)
         if self.name == "mean":
-            if t.is_complex:
-                return t
-            return t if t.is_float else T.FLOAT64
+            return t if (t.is_complex or t.is_float) else T.FLOAT64
         if self.name in ("any", "all"):
             return T.BOOL
         if self.name in ("argmin", "argmax"):
@@ -79,28 +80,91 @@ class Reduction(CallTemplate):
             raise Incompatible(f"np.{self.name}() of complex arrays")
         return t
 
+    def typer(self, inf, call, args, kwargs):
+        if not args or not isinstance(args[0], T.ArrayType):
+            if args and isinstance(args[0], T.Scalar):
+                raise Incompatible(f"np.{self.name}() of a scalar")
+            raise Incompatible(f"np.{self.name}() needs an array")
+        extra = set(kwargs) - {"axis", "keepdims"}
+        if extra or len(args) > 2:
+            raise Incompatible(f"np.{self.name}() arguments {sorted(extra)}")
+        at = args[0]
+        st = self.scalar_type(at.dtype)
+        axis, keep = _axis_arg(call)
+        if axis is None:
+            if keep:
+                return T.ArrayType(st, at.ndim, "C")
+            return st
+        if not -at.ndim <= axis < at.ndim:
+            raise Incompatible(f"axis {axis} is out of bounds for array of dimension {at.ndim}")
+        if self.name in ("argmin", "argmax") and keep:
+            raise Incompatible("keepdims with argmin/argmax")
+        ndim = at.ndim if keep else at.ndim - 1
+        return T.ArrayType(st, ndim, "C") if ndim > 0 else st
+
     def lower(self, L, call, args, kwargs):
         z = ew.to_lazy(L, args[0])
+        axis, keep = _axis_arg(call)
         rt = call.type
+        st = rt.dtype if isinstance(rt, T.ArrayType) else rt
+        nd = len(z.dims)
+        if axis is None:
+            v = self.reduce(L, z, st, {}, list(range(nd)))
+            if not keep:
+                return v
+            from .numpy_alloc import allocate, fill
+            v = L.let(v)
+            ones = [C(1, I)] * nd
+            arr = allocate(L, rt, ones)
+            fill(L, arr, ones, lambda idx: v)
+            return arr
+        axis %= nd
+        out_axes = [a for a in range(nd) if a != axis]
+        from .numpy_alloc import allocate, fill
+        if keep:
+            out_dims = [z.dims[a] if a != axis else C(1, I) for a in range(nd)]
+        else:
+            out_dims = [z.dims[a] for a in out_axes]
+        if not isinstance(rt, T.ArrayType):
+            return self.reduce(L, z, st, {}, [axis])
+        arr = allocate(L, rt, out_dims)
+
+        def value(idx):
+            if keep:
+                fixed = {a: idx[a] for a in out_axes}
+            else:
+                fixed = dict(zip(out_axes, idx))
+            return self.reduce(L, z, st, fixed, [axis])
+        fill(L, arr, out_dims, value)
+        return arr
+
+    def reduce(self, L, z, rt, fixed: dict, axes: list):
+        """Emit the reduction over ``axes`` (other axes fixed); return its value."""
         name = self.name
+        red_dims = [z.dims[a] for a in axes]
+
+        def full(loop_idx):
+            it = iter(loop_idx)
+            return [fixed[a] if a in fixed else next(it) for a in range(len(z.dims))]
+
         if name in ("sum", "prod", "mean"):
-            at = rt if name != "mean" else rt
+            at = rt
             acc = L.temp(at, "acc")
             L.emit(N.Assign(target=acc, value=ops.zero(at) if name != "prod" else (
                 C(1, at) if at.is_int else C(1.0 if at.is_float else 1 + 0j, at))))
             op = "mul" if name == "prod" else "add"
 
             def body(idx):
-                x = ops.convert(L, z.elem(idx), at)
+                x = ops.convert(L, z.elem(full(idx)), at)
                 cur = N.Var(acc, at)
                 if at.is_complex:
                     v = ops.complex_arith(L, op, cur, x, at)
                 else:
                     v = N.BinOp(op, cur, x, at)
                 L.emit(N.Assign(target=acc, value=v))
-            loops(L, z.dims, body)
+            loops(L, red_dims, body)
             if name == "mean":
-                n = L.let(total_size(z.dims))
+                n = L.let(total_size(red_dims))
                 if at.is_complex:
                     c = at.component
                     cur = L.let(N.Var(acc, at))
@@ -115,13 +179,13 @@ class Reduction(CallTemplate):
             L.emit(N.Assign(target=acc, value=C(name == "all", T.BOOL)))
 
             def body(idx):
-                x = ops.truth(L, z.elem(idx))
+                x = ops.truth(L, z.elem(full(idx)))
                 L.emit(N.Assign(target=acc, value=N.BinOp(
                     "or" if name == "any" else "and", N.Var(acc, T.BOOL), x, T.BOOL)))
-            loops(L, z.dims, body)
+            loops(L, red_dims, body)
             return N.Var(acc, T.BOOL)
         # min / max / argmin / argmax
-        size = L.let(total_size(z.dims))
+        size = L.let(total_size(red_dims))
         if name in ("min", "max"):
             L.raise_if(N.Cmp("eq", size, C(0, I), T.BOOL), ValueError,
                        "zero-size array to reduction operation "
@@ -130,7 +194,7 @@ class Reduction(CallTemplate):
             L.raise_if(N.Cmp("eq", size, C(0, I), T.BOOL), ValueError,
                        f"attempt to get {name} of an empty sequence")
         et = z.type.dtype
-        first_stmts, first = L.sub_block(lambda: z.elem([C(0, I)] * len(z.dims)))
+        first_stmts, first = L.sub_block(lambda: z.elem(full([C(0, I)] * len(axes))))
         L.out.extend(first_stmts)
         best = L.temp(et, "best")
         L.emit(N.Assign(target=best, value=first))
@@ -141,7 +205,7 @@ class Reduction(CallTemplate):
         cmp = "lt" if name in ("min", "argmin") else "gt"
 
         def body(idx):
-            x = L.let(z.elem(idx))
+            x = L.let(z.elem(full(idx)))
             b = N.Var(best, et)
             better = N.Cmp(cmp, x, b, T.BOOL)
             if et.is_float:
@@ -152,7 +216,7 @@ class Reduction(CallTemplate):
             L.emit(N.Assign(target=best, value=N.Select(better, x, b, et)))
             L.emit(N.Assign(target=pos, value=N.Select(better, N.Var(k, I), N.Var(pos, I), I)))
             L.emit(N.Assign(target=k, value=N.BinOp("add", N.Var(k, I), C(1, I), I)))
-        loops(L, z.dims, body)
+        loops(L, red_dims, body)
         return N.Var(best, et) if name in ("min", "max") else N.Var(pos, I)
 
 
