@@ -213,6 +213,12 @@ class Inferrer:
         b = self.expr(e.right, line)
         if a is None or b is None:
             return None
+        if e.op == "matmul":
+            from ..lib.array_ops import dot_type
+            try:
+                return dot_type(a, b)
+            except Incompatible as exc:
+                self.fail(line, "operator @", str(exc))
         if isinstance(a, T.ArrayType) or isinstance(b, T.ArrayType):
             from ..lib import elementwise as ew
             try:
@@ -391,6 +397,10 @@ class Inferrer:
                 return T.TupleType((T.INT64,) * t.ndim)
             if e.attr in ("size", "ndim", "itemsize", "nbytes"):
                 return T.INT64
+            if e.attr == "T":
+                return t.copy(layout={"C": "F", "F": "C"}.get(t.layout, "A"))
+            if e.attr in ("real", "imag") and not t.dtype.is_complex and e.attr == "real":
+                return t
         if isinstance(t, T.Scalar):
             if e.attr in ("real", "imag"):
                 return t.component if t.is_complex else (T.INT64 if t.is_bool else t)

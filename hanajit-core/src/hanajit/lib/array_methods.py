@@ -45,9 +45,12 @@ _SPECIAL = {"copy": Copy(), "astype": AsType()}
 
 def method_template(name):
     from . import registry
+    from .array_ops import METHODS as OPS
     from .reductions import METHODS
     if name in _SPECIAL:
         return _SPECIAL[name]
+    if name in OPS:
+        return OPS[name]
     path = METHODS.get(name)
     if path is None:
         return None

@@ -286,6 +286,9 @@ class Lowerer:
 
     def e_PyBinOp(self, e):
         a, b = self.seq([e.left, e.right])
+        if e.op == "matmul":
+            from ..lib.array_ops import dot
+            return dot(self, a, b, e.type)
         if isinstance(e.type, T.ArrayType):
             t = e.type.dtype
             return ew.lift(self, [a, b], e.type,
@@ -360,7 +363,12 @@ class Lowerer:
         return N.Const(0, e.type) if not e.type.is_float else N.Const(0.0, e.type)
 
     def array_attr(self, v, t, attr):
+        if attr == "T":
+            from ..lib.array_ops import transpose
+            return transpose(self, v)
         v = self.let(v)
+        if attr == "real":
+            return v
         I = T.INT64
         if attr == "ndim":
             return N.Const(t.ndim, I)

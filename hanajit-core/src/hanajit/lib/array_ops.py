@@ -1,0 +1,276 @@
+"""Shape and linear-algebra operations: ``.T``/``np.transpose``, ``reshape``,
+``ravel``, ``cumsum``/``cumprod``, ``np.dot`` and ``@`` (1-D and 2-D)."""
+from __future__ import annotations
+
+from ..infer.rules import Incompatible, promote
+from ..ir import nodes as N
+from ..ir import types as T
+from . import elementwise as ew
+from . import operators as ops
+from .numpy_alloc import allocate, fill
+from .operators import C
+from .reductions import loops, sum_dtype, total_size
+from .registry import CallTemplate, register
+
+I = T.INT64
+
+
+def transpose(L, arr: N.Expr) -> N.Expr:
+    arr = L.let(arr)
+    t = arr.type
+    n = t.ndim
+    layout = {"C": "F", "F": "C"}.get(t.layout, "A")
+    return N.ArrayView(arr, C(0, I), [N.ArrayAttr(arr, "shape", k, I) for k in reversed(range(n))],
+                       [N.ArrayAttr(arr, "stride", k, I) for k in reversed(range(n))],
+                       t.copy(layout=layout))
+
+
+@register
+class Transpose(CallTemplate):
+    paths = ("numpy.transpose",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs or not isinstance(args[0], T.ArrayType):
+            raise Incompatible("np.transpose(a) without axes")
+        t = args[0]
+        return t.copy(layout={"C": "F", "F": "C"}.get(t.layout, "A"))
+
+    def lower(self, L, call, args, kwargs):
+        return transpose(L, args[0])
+
+
+def _shape_arg_types(args):
+    if len(args) == 1 and isinstance(args[0], T.TupleType):
+        items = args[0].items
+    else:
+        items = args
+    if not items or not all(isinstance(t, T.Scalar) and t.is_int for t in items):
+        raise Incompatible("reshape() takes integers or a tuple of integers")
+    return len(items)
+
+
+class Reshape(CallTemplate):
+    accepts_lazy = True
+
+    def typer(self, inf, call, args, kwargs):
+        if kwargs:
+            raise Incompatible("reshape() keyword arguments")
+        return args[0].copy(ndim=_shape_arg_types(args[1:]), layout="C", readonly=args[0].readonly)
+
+    def lower(self, L, call, args, kwargs):
+        src = contiguous(L, args[0])
+        rest = args[1:]
+        if len(rest) == 1 and isinstance(rest[0].type, T.TupleType):
+            tup = L.let(rest[0])
+            dims = [N.TupleGet(tup, k, t) if not isinstance(tup, N.Const) else C(tup.value[k], t)
+                    for k, t in enumerate(tup.type.items)]
+        else:
+            dims = list(rest)
+        dims = [L.let(ops.convert_wrap(d, I)) for d in dims]
+        return reshape_view(L, src, dims, call.type)
+
+
+def contiguous(L, a: N.Expr) -> N.Expr:
+    """A C-contiguous array with ``a``'s elements: ``a`` itself when it is already
+    (checked at run time for arrays of unknown layout), else a copy."""
+    if isinstance(a, ew.Lazy):
+        return ew.materialize(L, a)
+    a = L.let(a)
+    t = a.type
+    if t.layout == "C":
+        return a
+    ct = t.copy(layout="C", readonly=False)
+    out = L.temp(ct, "c")
+    if t.layout == "A":
+        # C-contiguous at run time?  strides[k] == itemsize * prod(shape[k+1:])
+        ok = C(True, T.BOOL)
+        expect = C(max(1, t.dtype.bits // 8), I)
+        for k in range(t.ndim - 1, -1, -1):
+            dim = N.ArrayAttr(a, "shape", k, I)
+            good = ops.bor(N.Cmp("eq", N.ArrayAttr(a, "stride", k, I), expect, T.BOOL),
+                           N.Cmp("le", dim, C(1, I), T.BOOL))
+            ok = ops.band(ok, good)
+            expect = N.BinOp("mul", expect, dim, I)
+        ok = L.let(ok)
+        stmts, copy = L.sub_block(lambda: _copy(L, a, ct))
+        L.emit(N.If(cond=ok, then=[N.Assign(target=out, value=N.ArrayView(
+            a, C(0, I), [N.ArrayAttr(a, "shape", k, I) for k in range(t.ndim)],
+            [N.ArrayAttr(a, "stride", k, I) for k in range(t.ndim)], ct))],
+            orelse=stmts + [N.Assign(target=out, value=copy)]))
+        return N.Var(out, ct)
+    return _copy(L, a, ct)
+
+
+def _copy(L, a, ct):
+    z = ew.to_lazy(L, a)
+    return ew.materialize(L, ew.Lazy(ct, z.dims, z.elem))
+
+
+def reshape_view(L, src, dims, rt):
+    """View C-contiguous ``src`` with shape ``dims`` (one may be -1)."""
+    size = L.let(total_size([N.ArrayAttr(src, "shape", k, I) for k in range(src.type.ndim)]))
+    known = C(1, I)
+    for d in dims:
+        known = N.BinOp("mul", known, N.Select(N.Cmp("eq", d, C(-1, I), T.BOOL), C(1, I), d, I), I)
+    known = L.let(known)
+    nneg = C(0, I)
+    for d in dims:
+        nneg = N.BinOp("add", nneg, N.Select(N.Cmp("eq", d, C(-1, I), T.BOOL), C(1, I),
+                                             C(0, I), I), I)
+    nneg = L.let(nneg)
+    L.raise_if(N.Cmp("gt", nneg, C(1, I), T.BOOL), ValueError,
+               "can only specify one unknown dimension")
+    for d in dims:
+        L.raise_if(N.Cmp("lt", d, C(-1, I), T.BOOL), ValueError,
+                   "negative dimensions not allowed")
+    safe_known = N.Select(N.Cmp("eq", known, C(0, I), T.BOOL), C(1, I), known, I)
+    inferred = L.let(N.BinOp("sdiv", size, safe_known, I))
+    dims = [L.let(N.Select(N.Cmp("eq", d, C(-1, I), T.BOOL), inferred, d, I)) for d in dims]
+    L.emit(N.If(cond=N.Cmp("ne", total_size(dims), size, T.BOOL), then=[N.Raise(
+        exc=ValueError, args=[size], message="cannot reshape array of size {} into the "
+        "requested shape")]))
+    itemsize = max(1, rt.dtype.bits // 8)
+    strides = [None] * len(dims)
+    st = C(itemsize, I)
+    for k in range(len(dims) - 1, -1, -1):
+        strides[k] = L.let(st)
+        st = N.BinOp("mul", st, dims[k], I)
+    return N.ArrayView(src, C(0, I), dims, strides, rt)
+
+
+class Ravel(CallTemplate):
+    accepts_lazy = True
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs:
+            raise Incompatible("ravel() takes no arguments")
+        return args[0].copy(ndim=1, layout="C")
+
+    def lower(self, L, call, args, kwargs):
+        src = contiguous(L, args[0])
+        return reshape_view(L, src, [C(-1, I)], call.type)
+
+
+class Flatten(Ravel):
+    def lower(self, L, call, args, kwargs):
+        a = args[0]
+        src = ew.materialize(L, a) if isinstance(a, ew.Lazy) else _copy(
+            L, L.let(a), a.type.copy(layout="C", readonly=False))
+        return reshape_view(L, src, [C(-1, I)], call.type.copy(readonly=False))
+
+
+class Cumulative(CallTemplate):
+    accepts_lazy = True
+
+    def __init__(self, name):
+        self.name = name
+        self.paths = (f"numpy.{name}",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs or not isinstance(args[0], T.ArrayType):
+            raise Incompatible(f"np.{self.name}(a) without axis")
+        return T.ArrayType(sum_dtype(args[0].dtype), 1, "C")
+
+    def lower(self, L, call, args, kwargs):
+        z = ew.to_lazy(L, args[0])
+        t = call.type.dtype
+        n = L.let(total_size(z.dims))
+        out = allocate(L, call.type, [n])
+        acc = L.temp(t, "acc")
+        one = C(1, t) if t.is_int else C(1.0 if t.is_float else 1 + 0j, t)
+        L.emit(N.Assign(target=acc, value=ops.zero(t) if self.name == "cumsum" else one))
+        k = L.temp(I, "k")
+        L.emit(N.Assign(target=k, value=C(0, I)))
+        op = "add" if self.name == "cumsum" else "mul"
+
+        def body(idx):
+            x = ops.convert(L, z.elem(idx), t)
+            cur = N.Var(acc, t)
+            v = ops.complex_arith(L, op, cur, x, t) if t.is_complex else N.BinOp(op, cur, x, t)
+            L.emit(N.Assign(target=acc, value=v))
+            L.emit(N.Store(array=out, indices=[N.Var(k, I)], value=N.Var(acc, t)))
+            L.emit(N.Assign(target=k, value=N.BinOp("add", N.Var(k, I), C(1, I), I)))
+        loops(L, z.dims, body)
+        return out
+
+
+def dot_type(a, b):
+    if not (isinstance(a, T.ArrayType) and isinstance(b, T.ArrayType)):
+        raise Incompatible("np.dot / @ of arrays only")
+    if a.ndim not in (1, 2) or b.ndim not in (1, 2):
+        raise Incompatible("np.dot / @ of 1-D and 2-D arrays only")
+    t = promote(a.dtype, b.dtype)
+    if t.is_bool:
+        raise Incompatible("np.dot of boolean arrays")
+    nd = a.ndim + b.ndim - 2
+    return t if nd == 0 else T.ArrayType(t, nd, "C")
+
+
+def dot(L, a, b, rt):
+    """Matrix/vector products (sequential sums in k order)."""
+    a, b = L.let(ew.materialize(L, a)), L.let(ew.materialize(L, b))
+    ta, tb = a.type, b.type
+    t = rt.dtype if isinstance(rt, T.ArrayType) else rt
+    ka = N.ArrayAttr(a, "shape", ta.ndim - 1, I)
+    kb = N.ArrayAttr(b, "shape", 0, I)
+    L.emit(N.If(cond=N.Cmp("ne", ka, kb, T.BOOL), then=[N.Raise(
+        exc=ValueError, args=[ka, kb],
+        message="shapes not aligned: {} (dim of a) != {} (dim 0 of b)")]))
+    kdim = L.let(ka)
+
+    def acc_over(fixed_a, fixed_b):
+        acc = L.temp(t, "acc")
+        L.emit(N.Assign(target=acc, value=ops.zero(t)))
+
+        def body(idx):
+            k = idx[0]
+            x = ops.convert(L, N.Load(a, fixed_a(k), ta.dtype), t)
+            y = ops.convert(L, N.Load(b, fixed_b(k), tb.dtype), t)
+            prod = ops.complex_arith(L, "mul", x, y, t) if t.is_complex else N.BinOp("mul", x, y, t)
+            cur = N.Var(acc, t)
+            L.emit(N.Assign(target=acc, value=ops.complex_arith(L, "add", cur, prod, t)
+                            if t.is_complex else N.BinOp("add", cur, prod, t)))
+        loops(L, [kdim], body)
+        return N.Var(acc, t)
+
+    if ta.ndim == 1 and tb.ndim == 1:
+        return acc_over(lambda k: [k], lambda k: [k])
+    if ta.ndim == 2 and tb.ndim == 1:
+        dims = [L.let(N.ArrayAttr(a, "shape", 0, I))]
+        out = allocate(L, rt, dims)
+        fill(L, out, dims, lambda idx: acc_over(lambda k: [idx[0], k], lambda k: [k]))
+        return out
+    if ta.ndim == 1 and tb.ndim == 2:
+        dims = [L.let(N.ArrayAttr(b, "shape", 1, I))]
+        out = allocate(L, rt, dims)
+        fill(L, out, dims, lambda idx: acc_over(lambda k: [k], lambda k: [k, idx[0]]))
+        return out
+    dims = [L.let(N.ArrayAttr(a, "shape", 0, I)), L.let(N.ArrayAttr(b, "shape", 1, I))]
+    out = allocate(L, rt, dims)
+    fill(L, out, dims, lambda idx: acc_over(lambda k: [idx[0], k], lambda k: [k, idx[1]]))
+    return out
+
+
+@register
+class Dot(CallTemplate):
+    paths = ("numpy.dot", "numpy.matmul")
+    accepts_lazy = True
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 2 or kwargs:
+            raise Incompatible("np.dot(a, b)")
+        return dot_type(*args)
+
+    def lower(self, L, call, args, kwargs):
+        return dot(L, args[0], args[1], call.type)
+
+
+METHODS = {"reshape": Reshape(), "ravel": Ravel(), "flatten": Flatten(),
+           "cumsum": Cumulative("cumsum"), "cumprod": Cumulative("cumprod"), "dot": Dot(),
+           "transpose": Transpose()}
+register(Cumulative("cumsum"))
+register(Cumulative("cumprod"))
+_reshape, _ravel = Reshape(), Ravel()
+_reshape.paths, _ravel.paths = ("numpy.reshape",), ("numpy.ravel",)
+register(_reshape)
+register(_ravel)
