@@ -49,6 +49,10 @@ def expand(arr: T.ArrayType, items: list) -> list:
 
 
 def result_type(arr: T.ArrayType, index_type) -> T.Type:
+    from .fancy import fancy_type
+    ft = fancy_type(arr, index_type)
+    if ft is not None:
+        return ft
     items = list(index_type.items) if isinstance(index_type, T.TupleType) else [index_type]
     kinds = expand(arr, items)
     if all(k == "int" for k in kinds) and len(kinds) == arr.ndim:
@@ -127,6 +131,9 @@ def slice_bounds(L, sl: N.Expr, length: N.Expr):
 def lower_index(L, arr: N.Expr, index: N.Expr, index_type) -> N.Expr:
     """``arr[index]`` as a Load (all integers) or an ArrayView."""
     from .arrays import checked_indices
+    if isinstance(index_type, T.ArrayType):
+        from .fancy import getitem
+        return getitem(L, arr, index, result_type(arr.type, index_type))
     at = arr.type
     arr = L.let(arr)
     if isinstance(index_type, T.TupleType):

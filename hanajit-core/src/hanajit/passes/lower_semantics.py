@@ -184,6 +184,10 @@ class Lowerer:
                 self.emit(N.Raise(exc=ValueError, message="assignment destination is read-only",
                                   line=s.line))
                 return
+            if isinstance(s.index.type, T.ArrayType):
+                from ..lib import fancy
+                fancy.setitem(self, arr, idx, value)
+                return
             if isinstance(views.result_type(t, s.index.type), T.ArrayType):
                 arrays.assign_to_view(self, views.lower_index(self, arr, idx, s.index.type),
                                       value)
