@@ -35,7 +35,7 @@ This module is imported cheaply: no llvmlite or numpy at module level.
 """
 from __future__ import annotations
 
-import importlib.metadata
+from . import entrypoints
 import inspect
 import os
 import threading
@@ -262,11 +262,11 @@ def _env_names(var: str) -> set[str] | None:
     return {part.strip() for part in value.split(",") if part.strip()}
 
 
-def _selected_entry_points(reg: _Registry) -> list[importlib.metadata.EntryPoint]:
+def _selected_entry_points(reg: _Registry) -> list[entrypoints.EntryPoint]:
     """The entry points of group ``hanajit`` that the env vars let through."""
     disabled = _env_names("HANAJIT_DISABLE_PLUGINS") or set()
     only = _env_names("HANAJIT_LOAD_PLUGINS")
-    found = list(importlib.metadata.entry_points(group=GROUP))
+    found = list(entrypoints.entry_points(group=GROUP))
     if only is not None:
         missing = only - {ep.name for ep in found}
         if missing:
@@ -284,7 +284,7 @@ def _selected_entry_points(reg: _Registry) -> list[importlib.metadata.EntryPoint
     return selected
 
 
-def _load_entry_point(reg: _Registry, ep: importlib.metadata.EntryPoint) -> None:
+def _load_entry_point(reg: _Registry, ep: entrypoints.EntryPoint) -> None:
     dist = getattr(ep, "dist", None)
     record = _PluginRecord(
         name=ep.name, module=ep.value,

@@ -2,7 +2,6 @@
 ``inspect_wasm``."""
 from hanajit import hookimpl
 
-from .export import export_wasm, inspect_wasm
 from .target import WasmTarget
 
 
@@ -15,3 +14,15 @@ def hanajit_register_target(register):
 def hanajit_register_exporters(register):
     register("wasm", export_wasm)
     register("inspect_wasm", inspect_wasm)
+
+
+def export_wasm(jitfunc, *args, **kwargs):
+    """Imported on first use, so plugin discovery stays cheap."""
+    from .export import export_wasm as impl
+    return impl(jitfunc, *args, **kwargs)
+
+
+def inspect_wasm(jitfunc, *args, **kwargs):
+    """Imported on first use, so plugin discovery stays cheap."""
+    from .export import inspect_wasm as impl
+    return impl(jitfunc, *args, **kwargs)
