@@ -7,15 +7,32 @@ cannot be compiled runs in the interpreter with one
 the construct (or raises :class:`~hanajit.errors.UnsupportedError` with
 ``fallback=False``).  A fallback for one type tuple never stops other type tuples
 from compiling.
+
+On CPython with the GIL a jitted function is an instance of a heap type with a
+vectorcall slot (:mod:`hanajit.dispatch.heaptype`): the target generates machine
+code that checks, unboxes, calls and boxes for every compiled specialisation, and
+calls the Python dispatcher (``JitFunction.__call__``) for everything else.  On
+other interpreters, or with ``HANAJIT_NATIVE_DISPATCH=0``, it is a
+:class:`PyJitFunction` and the Python dispatcher runs every call.  See
+docs/dispatch.md.
 """
 from __future__ import annotations
 
+import ctypes
 import functools
 import inspect
 import threading
+import types
 import warnings
 
-from .errors import HanaJitFallbackWarning, TargetError, UnsupportedError
+from .dispatch.heaptype import native_dispatch_enabled, native_type, set_vectorcall
+from .dispatch.native import CallShape, Handlers
+from .errors import (
+    HanaJitFallbackWarning,
+    HanaJitInternalWarning,
+    TargetError,
+    UnsupportedError,
+)
 
 _OPTION_DEFAULTS = {
     "target": "cpu", "fallback": True, "signature": None, "cache": False,
@@ -62,7 +79,24 @@ class Specialization:
 
 
 class JitFunction:
-    """A jitted Python function (what ``@jit`` returns)."""
+    """A jitted Python function (what ``@jit`` returns).
+
+    It behaves like the function: ``__name__``, ``__qualname__``, ``__doc__``,
+    ``__module__`` and ``__wrapped__`` are the function's, it binds as a method,
+    pickles by module and qualified name, and can be weakly referenced.  When it
+    is garbage-collected, the machine code of its specialisations is freed.
+
+    ``JitFunction(f)`` returns an instance of the native heap type or of
+    :class:`PyJitFunction`; both are subclasses, so ``isinstance(x, JitFunction)``
+    holds for every jitted function.  All state lives in the instance ``__dict__``.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, py_func=None, **options):
+        if cls is JitFunction:
+            cls = native_type(JitFunction) if native_dispatch_enabled() else PyJitFunction
+        return object.__new__(cls)
 
     def __init__(self, py_func, **options):
         self.py_func = py_func
@@ -77,6 +111,16 @@ class JitFunction:
         except (TypeError, ValueError):      # pragma: no cover
             self._sig = None
         self._nparams = self._simple_arity()
+        # native dispatch: entry i of the generated code is _native_entries[i]
+        # (append-only, so an index stays valid in older dispatchers); every
+        # dispatcher's code is kept while the function lives, since a call may
+        # still be running in one that has just been replaced
+        self._native_entries: list = []
+        self._dispatchers: list = []
+        self._dispatch_llvm = None
+        self._native_stale = False
+        self._shape = CallShape.from_signature(self._sig) \
+            if not isinstance(self, PyJitFunction) else None
         if self.options["signature"] is not None:
             self.compile_signature(self.options["signature"])
 
@@ -91,6 +135,7 @@ class JitFunction:
 
     # ------------------------------------------------------------------ calling
     def __call__(self, *args, **kwargs):
+        """The Python dispatcher (the native code's slow path)."""
         if kwargs or len(args) != self._nparams:
             args = self._bind(args, kwargs)
         from .infer.rules import typeof
@@ -98,6 +143,8 @@ class JitFunction:
         runner = self._specs.get(key)
         if runner is None:
             runner = self._specialize(key, args)
+        elif self._native_stale:
+            self._update_native()
         return runner(*args)
 
     def _bind(self, args, kwargs):
@@ -143,7 +190,44 @@ class JitFunction:
                     internal=True)
             self._compiled[key] = spec
             self._specs[key] = spec.runner
+            # the dispatcher is generated on the next call through the Python
+            # dispatcher (a function called once never pays for it), or now when
+            # compiling eagerly
+            self._native_stale = self._shape is not None
+            if not args:
+                self._update_native()
             return spec.runner
+
+    def _update_native(self):
+        """Regenerate the vectorcall dispatcher over every compiled specialisation
+        and swap it in."""
+        with self._lock:
+            if self._native_stale:
+                self._native_stale = False
+                self._swap_dispatcher()
+
+    def _swap_dispatcher(self):
+        from . import plugins
+        target = plugins.get_target(self.options["target"])
+        make = getattr(target, "native_dispatcher", None)
+        if make is None:
+            return
+        entries = [getattr(spec.runner, "native", None)
+                   for spec in self._compiled.values()]
+        try:
+            made = make(self._shape, entries, _HANDLERS)
+        except Exception as exc:          # keep the Python dispatcher: still correct
+            warnings.warn(HanaJitInternalWarning(
+                f"hanajit: {self.__qualname__}: native dispatch unavailable: "
+                f"{type(exc).__name__}: {exc}"), stacklevel=2)
+            return
+        if made is None:
+            return
+        address, keepalive, llvm_ir = made
+        self._native_entries = entries
+        self._dispatchers.append((keepalive, self._shape.objects()))
+        self._dispatch_llvm = llvm_ir
+        set_vectorcall(self, address)
 
     def _fall_back(self, key, exc: UnsupportedError, internal=False):
         if not self.options["fallback"]:
@@ -177,6 +261,56 @@ class JitFunction:
             runner = self._specialize(tuple(key), ())
             if runner is self.py_func and not self.options["fallback"]:
                 raise UnsupportedError(self._fallback_reasons.get(tuple(key), ""))
+
+    # ------------------------------------------------------- native entry points
+    def specialize(self, *types):
+        """The native entry of the specialisation for ``types`` (compiled if needed):
+        a :class:`~hanajit.dispatch.cfunc.CFunction` with ``.address`` (a plain C
+        function ``ret f(args...)``), ``.ctypes``, ``.entry_address`` and
+        ``.scipy_callable()``.  Types are IR types, names (``"f64"``) or ``int``,
+        ``float``, ``bool``, ``complex``."""
+        from .dispatch.cfunc import CFunction
+        key = _type_key(types)
+        runner = self._specialize(key, ())
+        if runner is self.py_func:
+            raise UnsupportedError(f"{self.__qualname__}{_fmt(key)} runs in the "
+                                   f"interpreter: {self._fallback_reasons.get(key, '')}",
+                                   func=self.__qualname__, construct="specialize")
+        entry = getattr(runner, "native", None)
+        if entry is None:
+            raise TypeError(f"target {self.options['target']!r} gives no native entry")
+        return CFunction(self.__qualname__, entry, keepalive=self)
+
+    def _only_cfunction(self):
+        if len(self._compiled) != 1:
+            raise ValueError(f"{self.__qualname__} has {len(self._compiled)} "
+                             "specialisations; use f.specialize(*types).address")
+        return self.specialize(*next(iter(self._compiled)))
+
+    @property
+    def address(self) -> int:
+        """The C function pointer of the only specialisation (see ``specialize``)."""
+        return self._only_cfunction().address
+
+    @property
+    def ctypes(self):
+        """The ctypes function pointer of the only specialisation."""
+        return self._only_cfunction().ctypes
+
+    def scipy_callable(self, *types):
+        """A ``scipy.LowLevelCallable`` for ``scipy.integrate.quad`` and friends:
+        ``double (double)`` for one argument, ``double (int, double *)`` for more
+        (``quad(f, a, b, args=(...))``).  Without ``types``, every parameter is
+        float64."""
+        from .ir import types as T
+        if not types:
+            n = len(self._sig.parameters) if self._sig is not None else 1
+            types = (T.FLOAT64,) * n
+        return self.specialize(*types).scipy_callable()
+
+    def inspect_dispatch(self) -> str | None:
+        """The LLVM IR of the current native dispatcher (None while there is none)."""
+        return self._dispatch_llvm
 
     # --------------------------------------------------------------- inspection
     @property
@@ -240,7 +374,50 @@ class JitFunction:
     def __get__(self, obj, objtype=None):
         if obj is None:
             return self
-        return functools.partial(self, obj)
+        return types.MethodType(self, obj)
+
+    def __reduce__(self):
+        # pickled by reference, like a function: unpickling looks the module-level
+        # jitted object up by module and qualified name (and it compiles there)
+        return self.__qualname__
 
     def __repr__(self):
         return f"<hanajit.jit {self.__qualname__}>"
+
+
+class PyJitFunction(JitFunction):
+    """A jitted function that dispatches in Python (PyPy, free-threaded CPython,
+    ``HANAJIT_NATIVE_DISPATCH=0``); it gets ``__dict__`` and ``__weakref__``."""
+
+
+def _native_raised(self, index, err_address, *params):
+    """Called by generated code when specialisation ``index`` raised."""
+    entry = self._native_entries[index]
+    return entry.on_error((ctypes.c_int64 * 4).from_address(err_address), params)
+
+
+# what the generated dispatchers call (module-level: the code embeds their address)
+_HANDLERS = Handlers(slow=JitFunction.__call__, raised=_native_raised)
+
+
+def _type_key(types_) -> tuple:
+    from .ir import types as T
+    from .signature import parse_signature, parse_type
+    if len(types_) == 1 and isinstance(types_[0], str) and "," in types_[0]:
+        return tuple(parse_signature(types_[0])[0])
+    py = {int: T.INT64, float: T.FLOAT64, bool: T.BOOL, complex: T.COMPLEX128}
+    out = []
+    for t in types_:
+        if isinstance(t, T.Type):
+            out.append(t)
+        elif isinstance(t, str):
+            out.append(parse_type(t))
+        elif t in py:
+            out.append(py[t])
+        else:
+            raise TypeError(f"specialize: not a type: {t!r}")
+    return tuple(out)
+
+
+def _fmt(key) -> str:
+    return "(" + ", ".join(map(str, key)) + ")"

@@ -36,6 +36,8 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
             elif isinstance(t, T.TupleType):
                 for x, it in zip(v, t.items):
                     go(x, it)
+            elif isinstance(t, T.NoneType):
+                pass
             elif t.is_complex:
                 out.append(v.real)
                 out.append(v.imag)
@@ -118,3 +120,22 @@ def _raise(entry, fallback, args, err=None, pure=True):
     if err is not None and "{}" in message:
         message = message.format(*err[1:1 + message.count("{}")])
     raise exc(message)
+
+
+def native_entry(run, artifact, addrs: dict, fallback):
+    """The :class:`~hanajit.dispatch.native.NativeEntry` of a loaded runner."""
+    from hanajit.dispatch.native import NativeEntry
+
+    from .cexport import CFUNC, CFUNC_ERROR, CFUNC_ND
+    fn = artifact.metadata["fn"]
+    raises = artifact.metadata["raises"]
+
+    def on_error(err, args):
+        return _raise(raises[err[0] - 1], fallback, args, err, fn.pure)
+
+    return NativeEntry(arg_types=tuple(fn.arg_types), return_type=fn.return_type,
+                       entry_address=addrs[artifact.entry], can_raise=fn.can_raise,
+                       raises=raises, on_error=on_error,
+                       cfunc_address=addrs.get(CFUNC),
+                       cfunc_error_address=addrs.get(CFUNC_ERROR),
+                       cfunc_nd_address=addrs.get(CFUNC_ND), keepalive=run._keepalive)

@@ -7,6 +7,7 @@ tracker frees the code when the last reference to it goes.
 from __future__ import annotations
 
 import ctypes
+import ctypes.util
 import itertools
 import threading
 
@@ -30,6 +31,8 @@ class Engine:
         self.data_layout = str(self.tm.target_data)
         self.lljit = llvm.create_lljit_compiler(self._new_tm())
         self._names = itertools.count()
+        # llvmlite parses and optimises in LLVM's global context: one at a time
+        self.compile_lock = threading.RLock()
         self._libm_loaded = False
 
     def _new_tm(self):
@@ -38,6 +41,10 @@ class Engine:
 
     def optimize(self, ir_text: str, speed=3):
         """Parse, verify and optimise; return the optimised ModuleRef."""
+        with self.compile_lock:
+            return self._optimize(ir_text, speed)
+
+    def _optimize(self, ir_text: str, speed):
         llvm = self.llvm
         mod = llvm.parse_assembly(ir_text)
         mod.triple = self.triple
@@ -52,13 +59,15 @@ class Engine:
 
     def emit_object(self, mod) -> bytes:
         # re-parse: emitting mutates the module (see the toolchain notes)
-        return self.tm.emit_object(self.llvm.parse_bitcode(mod.as_bitcode()))
+        with self.compile_lock:
+            return self.tm.emit_object(self.llvm.parse_bitcode(mod.as_bitcode()))
 
     def emit_assembly(self, ir_text: str) -> str:
-        mod = self.llvm.parse_assembly(ir_text)
-        mod.triple = self.triple
-        mod.data_layout = self.data_layout
-        return self.tm.emit_assembly(mod)
+        with self.compile_lock:
+            mod = self.llvm.parse_assembly(ir_text)
+            mod.triple = self.triple
+            mod.data_layout = self.data_layout
+            return self.tm.emit_assembly(mod)
 
     def nrt_addresses(self) -> dict:
         """Addresses of the memory runtime, compiled once per process and never freed
@@ -68,7 +77,11 @@ class Engine:
             mod = self.optimize(nrt.RUNTIME_IR)
             tracker, addrs = self.link(self.emit_object(mod), list(nrt.SYMBOLS))
             self._nrt_tracker = tracker
-            self._nrt = addrs
+            self._nrt = dict(addrs)
+            libm = ctypes.CDLL(ctypes.util.find_library("m") or None)
+            for name in ("pow", "powf"):
+                self._nrt[f"hj.libm.{name}"] = ctypes.cast(getattr(libm, name),
+                                                           ctypes.c_void_p).value
         return self._nrt
 
     def link(self, obj: bytes, exports: list, imports: dict | None = None):

@@ -45,27 +45,46 @@ class CpuTarget(Target):
     def compile(self, module, options) -> Artifact:
         from hanajit.lowering.llvm import LLVMTargetInfo, ModuleLowering
         from hanajit.lowering.cabi import ENTRY, add_entry_wrapper
+        from .cexport import add_cfunc
         from .engine import get_engine
         eng = get_engine()
-        info = LLVMTargetInfo(triple=eng.triple, data_layout=eng.data_layout)
+        # pow through an opaque name: LLVM would rewrite pow(x, 2.0) as x*x, which
+        # can differ from the C library's pow (what CPython computes) by an ulp
+        info = LLVMTargetInfo(triple=eng.triple, data_layout=eng.data_layout,
+                              math={"pow": ("libm", "hj.libm.pow")})
         ml = ModuleLowering(module, info)
         llmod = ml.lower()
         entry_fn = module.functions[module.entry]
         add_entry_wrapper(llmod, entry_fn, ml.declare(entry_fn))
+        cexports = add_cfunc(llmod, entry_fn, ml.declare(entry_fn))
         optimized = eng.optimize(str(llmod))
         obj = eng.emit_object(optimized)
         return Artifact(target=self.name, entry=ENTRY,
                         stages={"llvm": str(optimized), "obj": obj},
-                        metadata={"raises": list(module.raises), "fn": entry_fn})
+                        metadata={"raises": list(module.raises), "fn": entry_fn,
+                                  "cexports": cexports})
 
     def load(self, artifact, fallback):
-        from .cwrapper import make_runner
+        from .cwrapper import make_runner, native_entry
         from .engine import get_engine
         eng = get_engine()
-        tracker, addrs = eng.link(artifact.stages["obj"], [artifact.entry],
+        cexports = artifact.metadata.get("cexports", [])
+        tracker, addrs = eng.link(artifact.stages["obj"], [artifact.entry, *cexports],
                                   imports=eng.nrt_addresses())
-        return make_runner(addrs[artifact.entry], artifact.metadata["fn"],
-                           artifact.metadata["raises"], tracker, fallback)
+        run = make_runner(addrs[artifact.entry], artifact.metadata["fn"],
+                          artifact.metadata["raises"], tracker, fallback)
+        run.native = native_entry(run, artifact, addrs, fallback)
+        return run
+
+    # -- native dispatch (optional: see hanajit.dispatch.native) ---------------------
+    def native_dispatcher(self, shape, entries, handlers):
+        """Generate the vectorcall dispatcher over ``entries`` (the ones it can
+        handle); return ``(address, keepalive, llvm_ir)``, or None if none can."""
+        from .native import build_dispatcher, natively_callable
+        entries = [e if natively_callable(e) else None for e in entries]
+        if not any(entries):
+            return None
+        return build_dispatcher(shape, entries, handlers)
 
     def assembly(self, artifact) -> str:
         from .engine import get_engine

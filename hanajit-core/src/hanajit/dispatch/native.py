@@ -1,0 +1,126 @@
+"""Target-independent pieces of the native call path.
+
+A host target that can generate machine-code dispatchers (the CPU target) gives
+each loaded specialisation's runner a ``native`` attribute, a :class:`NativeEntry`
+saying where its C entry points are, and has a method::
+
+    target.native_dispatcher(shape: CallShape, entries: list[NativeEntry],
+                             handlers: Handlers) -> (address, keepalive, llvm_ir)
+
+returning the address of a vectorcall function
+``PyObject *f(PyObject *self, PyObject *const *args, size_t nargsf,
+PyObject *kwnames)``.  The generated function binds keyword arguments and fills
+defaults (:class:`CallShape`), tries each entry's argument types in turn, unboxes,
+calls, boxes the result, and otherwise calls one of the Python :class:`Handlers`:
+
+* ``slow(self, *args, **kwargs)`` with the original arguments, for anything it
+  does not handle itself (new types, wrong arity, unknown keywords ...): the
+  Python dispatcher, which compiles, falls back, or raises as usual;
+* ``raised(self, index, err_address, *params)`` when entry ``index`` returned an
+  error: ``err_address`` points at its four ``int64_t`` error words (raise code
+  and message arguments, valid during the call); the handler calls the entry's
+  ``on_error``, which raises the kernel's exception, or re-runs the call in the
+  interpreter for a deopt.
+
+Nothing here imports LLVM: targets generate the code.
+"""
+from __future__ import annotations
+
+import inspect
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+_MISSING = inspect.Parameter.empty
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter as the native binder sees it."""
+
+    name: str                 # interned: keyword names are matched by pointer
+    positional: bool          # may be passed by position
+    keyword: bool             # may be passed by keyword
+    default: Any = _MISSING
+
+    @property
+    def has_default(self) -> bool:
+        return self.default is not _MISSING
+
+
+@dataclass(frozen=True)
+class CallShape:
+    """The parameters of a jitted function, for binding arguments in machine code."""
+
+    params: tuple
+
+    @property
+    def npos(self) -> int:
+        """How many leading parameters may be passed by position."""
+        return sum(1 for p in self.params if p.positional)
+
+    @property
+    def simple(self) -> bool:
+        """True when ``f(a, b, ...)`` with every parameter positional is the whole
+        story (no keyword or default handling needed on the fast path)."""
+        return all(p.positional for p in self.params)
+
+    @classmethod
+    def from_signature(cls, sig: inspect.Signature | None) -> CallShape | None:
+        """The shape of a signature, or None if it has ``*args``/``**kwargs``."""
+        if sig is None:
+            return None
+        params = []
+        for p in sig.parameters.values():
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                return None
+            params.append(Param(
+                name=sys.intern(p.name),
+                positional=p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD),
+                keyword=p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY),
+                default=p.default))
+        return cls(tuple(params))
+
+    def objects(self) -> list:
+        """Every Python object whose address the generated code embeds."""
+        out = []
+        for p in self.params:
+            out.append(p.name)
+            if p.has_default:
+                out.append(p.default)
+        return out
+
+
+@dataclass
+class NativeEntry:
+    """The C entry points of one loaded specialisation (``runner.native``).
+
+    * ``entry_address``: the C-ABI wrapper of :mod:`hanajit.lowering.cabi`,
+      ``int32_t f(int64_t *ret, int64_t *err, flat args...)``.
+    * ``cfunc_address``: ``ret f(args...)`` with C scalar types, or None when an
+      argument or the result is not a scalar (tuples, complex numbers).  If the
+      kernel raises, it returns 0 (NaN for floats) and stores the raise code in
+      the ``int32_t`` at ``cfunc_error_address`` (one word per specialisation,
+      not per thread).
+    * ``cfunc_nd_address``: ``double f(int n, double *xx)`` when every argument
+      and the result are float64 (SciPy's ``LowLevelCallable`` form), else None.
+    """
+
+    arg_types: tuple
+    return_type: Any
+    entry_address: int
+    can_raise: bool
+    raises: list
+    on_error: Callable = None     # on_error(err_words, params): raise or re-run
+    cfunc_address: int | None = None
+    cfunc_error_address: int | None = None
+    cfunc_nd_address: int | None = None
+    keepalive: Any = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class Handlers:
+    """The Python callables the generated code calls (see the module docstring)."""
+
+    slow: Callable
+    raised: Callable

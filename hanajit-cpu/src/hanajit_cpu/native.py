@@ -1,0 +1,314 @@
+"""The generated vectorcall dispatcher of a jitted function (CPU target).
+
+Each time a jitted function's set of specialisations changes,
+:func:`build_dispatcher` generates and links one small LLVM module::
+
+    ptr @__hj_dispatch(ptr self, ptr args, i64 nargsf, ptr kwnames)
+
+1. binding: ``f(a, b)`` with every parameter positional uses ``args`` as it is;
+   otherwise the parameters are gathered into a stack array: positional
+   arguments first, then keywords matched *by pointer* against the interned
+   parameter names, then defaults (embedded object pointers);
+2. for each specialisation in turn: exact type checks of the parameters, unboxing
+   (:mod:`hanajit_cpu.nativebox`), a call of its C-ABI entry wrapper, boxing the
+   result;
+3. anything else (unknown types, an int beyond int64, an unknown or duplicate
+   keyword, wrong arity, a keyword name that is not the interned one) calls the
+   Python dispatcher ``slow(self, *args, **kwargs)`` with the original
+   arguments, so behaviour is exactly the Python dispatcher's;
+4. when a kernel raises, ``raised(self, index, err_address, *params)`` raises the
+   kernel's exception (or re-runs the call in the interpreter for a deopt).
+   Nothing is re-run after a kernel has had side effects.
+
+The kernels are compiled once, separately (their object code never refers to
+CPython, so it stays cacheable); only this dispatcher embeds process addresses.
+"""
+from __future__ import annotations
+
+from llvmlite import ir
+
+from hanajit.dispatch.native import CallShape, Handlers
+from hanajit.lowering.cabi import flat_kinds, ret_slots
+from hanajit.lowering.llvm import F64, I32, I64, PTR
+
+from . import nativebox as nb
+from .nativebox import CApi
+
+DISPATCH = "__hj_dispatch"
+_OFFSET_FLAG = 1 << 63          # PY_VECTORCALL_ARGUMENTS_OFFSET
+_NULL = ir.Constant(PTR, None)
+
+
+def natively_callable(entry) -> bool:
+    """True when the dispatcher can check, unbox and box this specialisation."""
+    return all(nb.can_unbox(t) for t in entry.arg_types) and nb.can_box(entry.return_type)
+
+
+def _alloca(b: ir.IRBuilder, ty, size=None, name=""):
+    """An alloca typed as an opaque ``ptr`` (llvmlite types it ``ty*``)."""
+    a = b.alloca(ty, size=size, name=name)
+    a.type = PTR
+    return a
+
+
+def _i64(v: int) -> ir.Constant:
+    return ir.Constant(I64, v)
+
+
+class _Gen:
+    def __init__(self, shape: CallShape, entries: list, handlers: Handlers):
+        self.shape = shape
+        self.entries = entries
+        self.handlers = handlers
+        self.m = ir.Module(name="hanajit_dispatch")
+        self.cx = CApi(self.m)
+        self.f = ir.Function(self.m, ir.FunctionType(PTR, [PTR, PTR, I64, PTR]), DISPATCH)
+        self.self_, self.args, self.nargsf, self.kwnames = self.f.args
+
+    def block(self, name):
+        return self.f.append_basic_block(name)
+
+    def gen(self) -> ir.Module:
+        n = len(self.shape.params)
+        b = self.b = ir.IRBuilder(self.block("entry"))
+        nslots = max([1] + [ret_slots(e.return_type) for e in self.entries if e])
+        self.buf = _alloca(b, ir.ArrayType(PTR, max(n, 1)), name="params")
+        self.retbuf = _alloca(b, ir.ArrayType(I64, nslots), name="ret")
+        self.errbuf = _alloca(b, ir.ArrayType(I64, 4), name="err")
+        self.nargs = b.and_(self.nargsf, _i64(_OFFSET_FLAG - 1), name="nargs")
+        self.slow_bb = self.block("slow")
+        self.raised_bb = self.block("raised")
+        dispatch = self.block("dispatch")
+        bind = self.block("bind")
+        if self.shape.simple:
+            fast = b.and_(b.icmp_unsigned("==", self.kwnames, _NULL),
+                          b.icmp_unsigned("==", self.nargs, _i64(n)))
+            b.cbranch(fast, dispatch, bind)
+        else:
+            b.branch(bind)
+        b.position_at_end(bind)
+        self.bind(dispatch)
+        b.position_at_end(dispatch)
+        params = b.phi(PTR, name="p")
+        if self.shape.simple:
+            params.add_incoming(self.args, self.f.entry_basic_block)
+        params.add_incoming(self.buf, self.bind_exit)
+        self.params = params
+        self.raise_index = []            # (index constant, block) for the phi
+        for i, e in enumerate(self.entries):
+            if e is not None:         # None: not handled natively
+                self.try_entry(i, e)
+        b.branch(self.slow_bb)
+        self.slow()
+        self.raised()
+        return self.m
+
+    # ------------------------------------------------------------------ binding
+    def param_ptr(self, base, j):
+        index = _i64(j) if isinstance(j, int) else j
+        return self.b.gep(base, [index], source_etype=PTR)
+
+    def load_ptr(self, base, j):
+        return self.b.load(self.param_ptr(base, j), typ=PTR)
+
+    def bind(self, dispatch):
+        """Gather positional, keyword and default arguments into ``self.buf``."""
+        b, shape = self.b, self.shape
+        n = len(shape.params)
+        positional = self.block("bind.positional")
+        b.cbranch(b.icmp_unsigned(">", self.nargs, _i64(shape.npos)), self.slow_bb,
+                  positional)
+        b.position_at_end(positional)
+        for j in range(n):
+            b.store(_NULL, self.param_ptr(self.buf, j))
+        for j in range(shape.npos):
+            take, nxt = self.block(f"bind.pos{j}"), self.block(f"bind.pos{j}.done")
+            b.cbranch(b.icmp_unsigned(">", self.nargs, _i64(j)), take, nxt)
+            b.position_at_end(take)
+            b.store(self.load_ptr(self.args, j), self.param_ptr(self.buf, j))
+            b.branch(nxt)
+            b.position_at_end(nxt)
+        # keywords: for k in range(len(kwnames))
+        has_kw = self.block("bind.has_kw")
+        defaults = self.block("bind.defaults")
+        b.cbranch(b.icmp_unsigned("==", self.kwnames, _NULL), defaults, has_kw)
+        b.position_at_end(has_kw)
+        nkw = nb.field(b, self.kwnames, nb.OB_SIZE, I64)
+        head, body, nextk = self.block("kw.head"), self.block("kw.body"), \
+            self.block("kw.next")
+        b.branch(head)
+        b.position_at_end(head)
+        k = b.phi(I64, name="k")
+        k.add_incoming(_i64(0), has_kw)
+        b.cbranch(b.icmp_unsigned("<", k, nkw), body, defaults)
+        b.position_at_end(body)
+        name = self.load_ptr(self.kwnames, b.add(_i64(nb.OB_ITEM // 8), k))
+        value = self.load_ptr(self.args, b.add(self.nargs, k))
+        for j, p in enumerate(shape.params):
+            if not p.keyword:
+                continue
+            hit, miss = self.block(f"kw.is_{p.name}"), self.block(f"kw.not_{p.name}")
+            b.cbranch(b.icmp_unsigned("==", name, CApi.address(id(p.name))), hit, miss)
+            b.position_at_end(hit)
+            slot = self.param_ptr(self.buf, j)
+            store = self.block(f"kw.set_{p.name}")
+            b.cbranch(b.icmp_unsigned("==", b.load(slot, typ=PTR), _NULL), store, self.slow_bb)
+            b.position_at_end(store)
+            b.store(value, slot)
+            b.branch(nextk)
+            b.position_at_end(miss)
+        b.branch(self.slow_bb)           # not an interned parameter name
+        b.position_at_end(nextk)
+        k.add_incoming(b.add(k, _i64(1)), nextk)
+        b.branch(head)
+        # defaults for what is still missing
+        b.position_at_end(defaults)
+        for j, p in enumerate(shape.params):
+            slot = self.param_ptr(self.buf, j)
+            missing, done = self.block(f"default.{p.name}"), self.block(f"have.{p.name}")
+            b.cbranch(b.icmp_unsigned("==", b.load(slot, typ=PTR), _NULL), missing, done)
+            b.position_at_end(missing)
+            if p.has_default:
+                b.store(CApi.address(id(p.default)), slot)
+                b.branch(done)
+            else:
+                b.branch(self.slow_bb)
+            b.position_at_end(done)
+        self.bind_exit = b.block
+        b.branch(dispatch)
+
+    # ---------------------------------------------------------- specialisations
+    def try_entry(self, index, e):
+        b, cx = self.b, self.cx
+        nxt = self.block(f"spec{index}.next")
+        objs = [self.load_ptr(self.params, j) for j in range(len(e.arg_types))]
+        for obj, t in zip(objs, e.arg_types):
+            nb.check(cx, b, obj, t, nxt)
+        flat = []
+        for obj, t in zip(objs, e.arg_types):
+            flat += nb.unbox(cx, b, obj, t, self.slow_bb)
+        leaves = [k for t in e.arg_types for k in flat_kinds(t)]
+        argtys = [F64 if k.is_float else I64 for k in leaves]
+        # the entry wrapper, linked by address under a name of its own
+        callee = ir.Function(self.m, ir.FunctionType(I32, [PTR, PTR] + argtys),
+                             f"__hj_entry.{index}")
+        callee.attributes.add("nounwind")
+        self.cx.imports[callee.name] = e.entry_address
+        status = b.call(callee, [self.retbuf, self.errbuf] + flat)
+        if e.can_raise:
+            ok = self.block(f"spec{index}.ok")
+            br = b.cbranch(b.icmp_unsigned("==", status, ir.Constant(I32, 0)), ok,
+                           self.raised_bb)
+            br.set_weights([2000, 1])
+            self.raise_index.append((_i64(index), b.block))
+            b.position_at_end(ok)
+        kinds = flat_kinds(e.return_type)
+        loaded = []
+        for i, k in enumerate(kinds):
+            p = b.gep(self.retbuf, [_i64(i)], source_etype=I64)
+            loaded.append(b.load(p, typ=F64 if k.is_float else I64))
+        b.ret(nb.box(cx, b, iter(loaded), e.return_type))
+        b.position_at_end(nxt)
+
+    # ------------------------------------------------------------ the handlers
+    def slow(self):
+        """``slow(self, *args, **kwargs)`` with the original vectorcall arguments."""
+        b, cx = self.b, self.cx
+        b.position_at_end(self.slow_bb)
+        with_kw, call = self.block("slow.kw"), self.block("slow.call")
+        b.cbranch(b.icmp_unsigned("==", self.kwnames, _NULL), call, with_kw)
+        b.position_at_end(with_kw)
+        nkw_value = nb.field(b, self.kwnames, nb.OB_SIZE, I64)
+        b.branch(call)
+        b.position_at_end(call)
+        nkw = b.phi(I64, name="nkw")
+        nkw.add_incoming(_i64(0), self.slow_bb)
+        nkw.add_incoming(nkw_value, with_kw)
+        total = b.add(self.nargs, nkw)
+        tmp = _alloca(b, PTR, size=b.add(total, _i64(1)), name="slowargs")
+        b.store(self.self_, tmp)
+        memcpy = self.m.declare_intrinsic("llvm.memcpy", [PTR, PTR, I64])
+        b.call(memcpy, [self.param_ptr(tmp, 1), self.args, b.mul(total, _i64(8)),
+                        ir.Constant(ir.IntType(1), 0)])
+        r = b.call(cx.PyObject_Vectorcall,
+                   [CApi.address(id(self.handlers.slow)), tmp,
+                    b.add(self.nargs, _i64(1)), self.kwnames])
+        b.ret(r)
+
+    def raised(self):
+        """``raised(self, index, err_address, *params)``."""
+        b, cx = self.b, self.cx
+        b.position_at_end(self.raised_bb)
+        if not self.raise_index:
+            b.unreachable()
+            return
+        index = b.phi(I64, name="index")
+        for value, block in self.raise_index:
+            index.add_incoming(value, block)
+        n = len(self.shape.params)
+        tmp = _alloca(b, PTR, size=_i64(n + 3), name="raiseargs")
+        idx_obj = b.call(cx.PyLong_FromLongLong, [index])
+        err_obj = b.call(cx.PyLong_FromLongLong, [b.ptrtoint(self.errbuf, I64)])
+        fail, go = self.block("raised.nomem"), self.block("raised.call")
+        b.cbranch(b.or_(b.icmp_unsigned("==", idx_obj, _NULL),
+                        b.icmp_unsigned("==", err_obj, _NULL)), fail, go)
+        b.position_at_end(go)
+        b.store(self.self_, tmp)
+        b.store(idx_obj, self.param_ptr(tmp, 1))
+        b.store(err_obj, self.param_ptr(tmp, 2))
+        for j in range(n):
+            b.store(self.load_ptr(self.params, j), self.param_ptr(tmp, 3 + j))
+        r = b.call(cx.PyObject_Vectorcall, [CApi.address(id(self.handlers.raised)), tmp,
+                                            _i64(n + 3), _NULL])
+        b.call(cx.Py_DecRef, [idx_obj])
+        b.call(cx.Py_DecRef, [err_obj])
+        b.ret(r)
+        b.position_at_end(fail)
+        xdecref = cx.fn("Py_DecRef")
+        for obj in (idx_obj, err_obj):
+            has, done = self.block("raised.has"), self.block("raised.done")
+            b.cbranch(b.icmp_unsigned("==", obj, _NULL), done, has)
+            b.position_at_end(has)
+            b.call(xdecref, [obj])
+            b.branch(done)
+            b.position_at_end(done)
+        b.ret(_NULL)
+
+
+def build_dispatcher(shape: CallShape, entries: list, handlers: Handlers):
+    """Generate, optimise and link the dispatcher; return (address, tracker, ir)."""
+    from .engine import get_engine
+    gen = _Gen(shape, entries, handlers)
+    llmod = gen.gen()
+    eng = get_engine()
+    with eng.compile_lock:
+        text, obj = _quick_compile(eng, str(llmod))
+    tracker, addrs = eng.link(obj, [DISPATCH], imports=gen.cx.imports)
+    return addrs[DISPATCH], tracker, text
+
+
+_fast_tm = None
+
+
+def _quick_compile(eng, text: str):
+    """Compile a dispatcher in about 2 ms: a short pass list (SROA, instcombine,
+    simplifycfg) and fast instruction selection.  The code is straight-line checks
+    and calls, which these handle; the O3 pipeline and codegen take ~15 ms."""
+    global _fast_tm
+    llvm = eng.llvm
+    if _fast_tm is None:
+        _fast_tm = eng.target.create_target_machine(
+            cpu=eng.cpu, features=eng.features, opt=0, reloc="pic", codemodel="default")
+    mod = llvm.parse_assembly(text)
+    mod.triple = eng.triple
+    mod.data_layout = eng.data_layout
+    mod.verify()
+    pb = llvm.create_pass_builder(_fast_tm, llvm.create_pipeline_tuning_options(0))
+    mpm = llvm.create_new_module_pass_manager()
+    mpm.add_sroa_pass()
+    mpm.add_instruction_combine_pass()
+    mpm.add_simplify_cfg_pass()
+    mpm.run(mod, pb)
+    text = str(mod)            # before emitting, which mutates the module
+    return text, _fast_tm.emit_object(mod)
+

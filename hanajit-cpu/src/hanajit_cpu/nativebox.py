@@ -1,0 +1,301 @@
+"""Boxing and unboxing CPython objects in LLVM IR, as a table keyed by IR type.
+
+Used by the generated vectorcall dispatcher (:mod:`hanajit_cpu.native`).  For each
+IR type the table has three emitters:
+
+* ``check(cx, b, obj, t, fail)``: branch to ``fail`` unless ``obj`` is exactly what
+  :func:`hanajit.infer.rules.typeof` maps to ``t`` (exact ``int``, ``float``,
+  ``bool``, ``complex``, ``None``, tuples of those);
+* ``unbox(cx, b, obj, t, fail)``: the flat C-ABI values (``i64``/``double``, see
+  :func:`hanajit.lowering.cabi.flat_kinds`); ``fail`` is taken, with no exception
+  set, when the value does not fit (an ``int`` beyond int64);
+* ``box(cx, b, leaves, t)``: a new reference built from the flat values, or NULL
+  with an exception set.
+
+Scalars are looked up by type (``SCALARS``), structured types by their IR class
+(``STRUCTURED``): arrays will add an entry there.  A type with no entry is not
+handled natively; calls with it take the Python dispatcher.
+
+Object layouts used (CPython 3.x with the GIL): ``ob_type`` at +8, ``ob_size`` at
++16, ``PyFloatObject.ob_fval`` at +16, ``PyComplexObject.cval`` at +16/+24,
+``PyTupleObject.ob_item`` at +24.  Integers go through ``PyLong_AsLongLong``
+(its layout changed in 3.12).
+"""
+from __future__ import annotations
+
+import ctypes
+
+from llvmlite import ir
+
+from hanajit.ir import types as T
+from hanajit.lowering.llvm import F64, I8, I32, I64, PTR
+
+VOID = ir.VoidType()
+OB_TYPE, OB_SIZE, OB_FVAL, OB_ITEM = 8, 16, 16, 24
+
+
+class CApi:
+    """CPython C-API declarations in one llvmlite module, and what to link them to."""
+
+    FUNCTIONS = {
+        "PyLong_AsLongLong": (I64, [PTR]),
+        "PyLong_FromLongLong": (PTR, [I64]),
+        "PyLong_FromUnsignedLongLong": (PTR, [I64]),
+        "PyFloat_FromDouble": (PTR, [F64]),
+        "PyComplex_FromDoubles": (PTR, [F64, F64]),
+        "PyTuple_New": (PTR, [I64]),
+        "PyTuple_SetItem": (I32, [PTR, I64, PTR]),
+        "PyErr_Occurred": (PTR, []),
+        "PyErr_Clear": (VOID, []),
+        "Py_IncRef": (VOID, [PTR]),
+        "Py_DecRef": (VOID, [PTR]),
+        "PyObject_Vectorcall": (PTR, [PTR, PTR, I64, PTR]),
+    }
+    # data symbols: resolved to the objects' addresses in this process
+    OBJECTS = {
+        "PyLong_Type": int, "PyFloat_Type": float, "PyComplex_Type": complex,
+        "PyTuple_Type": tuple, "_Py_TrueStruct": True, "_Py_FalseStruct": False,
+        "_Py_NoneStruct": None,
+    }
+
+    def __init__(self, llmod: ir.Module):
+        self.m = llmod
+        self.imports: dict = {}
+        self._decls: dict = {}
+
+    def __getattr__(self, name):
+        if name in CApi.FUNCTIONS:
+            return self.fn(name)
+        raise AttributeError(name)
+
+    def fn(self, name: str) -> ir.Function:
+        f = self._decls.get(name)
+        if f is None:
+            ret, args = CApi.FUNCTIONS[name]
+            f = self._decls[name] = ir.Function(self.m, ir.FunctionType(ret, args), name)
+            f.attributes.add("nounwind")
+            self.imports[name] = ctypes.cast(getattr(ctypes.pythonapi, name),
+                                             ctypes.c_void_p).value
+        return f
+
+    def obj(self, name: str) -> ir.GlobalVariable:
+        g = self._decls.get(name)
+        if g is None:
+            g = self._decls[name] = ir.GlobalVariable(self.m, I8, name)
+            g.linkage = "external"
+            self.imports[name] = id(CApi.OBJECTS[name])
+        return g
+
+    @staticmethod
+    def address(value: int) -> ir.Constant:
+        """A constant pointer to a Python object that outlives the generated code."""
+        return ir.Constant(I64, value).inttoptr(PTR)
+
+
+# --------------------------------------------------------------------- helpers
+def field(b: ir.IRBuilder, obj, offset: int, ty=PTR):
+    p = b.gep(obj, [ir.Constant(I64, offset)], source_etype=I8)
+    return b.load(p, typ=ty)
+
+
+def continue_if(b: ir.IRBuilder, cond, fail: ir.Block, name="ok") -> None:
+    """Branch to ``fail`` unless ``cond``; continue in a new block."""
+    ok = b.function.append_basic_block(name)
+    b.cbranch(cond, ok, fail)
+    b.position_at_end(ok)
+
+
+def _is(b, x, y):
+    return b.icmp_unsigned("==", x, y)
+
+
+def _exact_type(cx, b, obj, type_name, fail):
+    continue_if(b, _is(b, field(b, obj, OB_TYPE), cx.obj(type_name)), fail, "type.ok")
+
+
+# ------------------------------------------------------------------ the table
+class ScalarBoxing:
+    """Emitters for one scalar type (None where a direction is unsupported)."""
+
+    def __init__(self, check=None, unbox=None, box=None):
+        self.check, self.unbox, self.box = check, unbox, box
+
+
+def _check_int(cx, b, obj, t, fail):
+    _exact_type(cx, b, obj, "PyLong_Type", fail)
+
+
+def _unbox_int(cx, b, obj, t, fail):
+    v = b.call(cx.PyLong_AsLongLong, [obj])
+    maybe = b.function.append_basic_block("int.maybe_err")
+    ok = b.function.append_basic_block("int.ok")
+    b.cbranch(_is(b, v, ir.Constant(I64, -1)), maybe, ok)
+    b.position_at_end(maybe)
+    err = b.call(cx.PyErr_Occurred, [])
+    clear = b.function.append_basic_block("int.overflow")
+    b.cbranch(_is(b, err, ir.Constant(PTR, None)), ok, clear)
+    b.position_at_end(clear)        # beyond int64: typeof() says "unsupported"
+    b.call(cx.PyErr_Clear, [])
+    b.branch(fail)
+    b.position_at_end(ok)
+    return [v]
+
+
+def _check_float(cx, b, obj, t, fail):
+    _exact_type(cx, b, obj, "PyFloat_Type", fail)
+
+
+def _unbox_float(cx, b, obj, t, fail):
+    return [field(b, obj, OB_FVAL, F64)]
+
+
+def _check_complex(cx, b, obj, t, fail):
+    _exact_type(cx, b, obj, "PyComplex_Type", fail)
+
+
+def _unbox_complex(cx, b, obj, t, fail):
+    return [field(b, obj, OB_FVAL, F64), field(b, obj, OB_FVAL + 8, F64)]
+
+
+def _check_bool(cx, b, obj, t, fail):
+    is_true = _is(b, obj, cx.obj("_Py_TrueStruct"))
+    continue_if(b, b.or_(is_true, _is(b, obj, cx.obj("_Py_FalseStruct"))), fail,
+                "bool.ok")
+
+
+def _unbox_bool(cx, b, obj, t, fail):
+    return [b.zext(_is(b, obj, cx.obj("_Py_TrueStruct")), I64)]
+
+
+def _check_none(cx, b, obj, t, fail):
+    continue_if(b, _is(b, obj, cx.obj("_Py_NoneStruct")), fail, "none.ok")
+
+
+def _new_ref(cx, b, obj):
+    b.call(cx.Py_IncRef, [obj])
+    return obj
+
+
+def _box_signed(cx, b, leaves, t):
+    return b.call(cx.PyLong_FromLongLong, [next(leaves)])
+
+
+def _box_unsigned(cx, b, leaves, t):
+    return b.call(cx.PyLong_FromUnsignedLongLong, [next(leaves)])
+
+
+def _box_float(cx, b, leaves, t):
+    return b.call(cx.PyFloat_FromDouble, [next(leaves)])
+
+
+def _box_complex(cx, b, leaves, t):
+    re, im = next(leaves), next(leaves)
+    return b.call(cx.PyComplex_FromDoubles, [re, im])
+
+
+def _box_bool(cx, b, leaves, t):
+    v = b.icmp_unsigned("!=", next(leaves), ir.Constant(I64, 0))
+    return _new_ref(cx, b, b.select(v, cx.obj("_Py_TrueStruct"),
+                                    cx.obj("_Py_FalseStruct")))
+
+
+def _box_none(cx, b, leaves, t):
+    return _new_ref(cx, b, cx.obj("_Py_NoneStruct"))
+
+
+SCALARS: dict = {
+    T.INT64: ScalarBoxing(_check_int, _unbox_int, _box_signed),
+    T.FLOAT64: ScalarBoxing(_check_float, _unbox_float, _box_float),
+    T.BOOL: ScalarBoxing(_check_bool, _unbox_bool, _box_bool),
+    T.COMPLEX128: ScalarBoxing(_check_complex, _unbox_complex, _box_complex),
+    T.COMPLEX64: ScalarBoxing(box=_box_complex),
+    T.FLOAT32: ScalarBoxing(box=_box_float),
+    T.NONE: ScalarBoxing(_check_none, lambda cx, b, obj, t, fail: [], _box_none),
+}
+for _t in (T.INT8, T.INT16, T.INT32):
+    SCALARS[_t] = ScalarBoxing(box=_box_signed)
+for _t in (T.UINT8, T.UINT16, T.UINT32, T.UINT64):
+    SCALARS[_t] = ScalarBoxing(box=_box_unsigned)
+
+
+class TupleBoxing:
+    """Tuples: exact ``tuple`` of the right length, items recursively."""
+
+    @staticmethod
+    def check(cx, b, obj, t, fail):
+        _exact_type(cx, b, obj, "PyTuple_Type", fail)
+        n = field(b, obj, OB_SIZE, I64)
+        continue_if(b, _is(b, n, ir.Constant(I64, len(t.items))), fail, "tuple.len")
+        for i, it in enumerate(t.items):
+            check(cx, b, field(b, obj, OB_ITEM + 8 * i), it, fail)
+
+    @staticmethod
+    def unbox(cx, b, obj, t, fail):
+        out = []
+        for i, it in enumerate(t.items):
+            out += unbox(cx, b, field(b, obj, OB_ITEM + 8 * i), it, fail)
+        return out
+
+    @staticmethod
+    def box(cx, b, leaves, t):
+        tup = b.call(cx.PyTuple_New, [ir.Constant(I64, len(t.items))])
+        start = b.block
+        fill = b.function.append_basic_block("tuple.fill")
+        done = b.function.append_basic_block("tuple.done")
+        null = ir.Constant(PTR, None)
+        b.cbranch(_is(b, tup, null), done, fill)
+        b.position_at_end(fill)
+        ok = ir.Constant(ir.IntType(1), 1)
+        for i, it in enumerate(t.items):
+            item = box(cx, b, leaves, it)
+            # SetItem steals the item; a NULL item leaves an empty slot, which
+            # the tuple's deallocator skips
+            b.call(cx.PyTuple_SetItem, [tup, ir.Constant(I64, i), item])
+            ok = b.and_(ok, b.icmp_unsigned("!=", item, null))
+        failed = b.function.append_basic_block("tuple.item_failed")
+        filled = b.block
+        b.cbranch(ok, done, failed)
+        b.position_at_end(failed)
+        b.call(cx.Py_DecRef, [tup])
+        b.branch(done)
+        b.position_at_end(done)
+        result = b.phi(PTR)
+        result.add_incoming(null, start)
+        result.add_incoming(tup, filled)
+        result.add_incoming(null, failed)
+        return result
+
+
+STRUCTURED: dict = {T.TupleType: TupleBoxing}
+
+
+def _entry(t: T.Type):
+    return SCALARS.get(t) or STRUCTURED.get(type(t))
+
+
+def can_unbox(t: T.Type) -> bool:
+    """True when an argument of type ``t`` can be checked and unboxed natively."""
+    if isinstance(t, T.TupleType):
+        return all(can_unbox(i) for i in t.items)
+    e = _entry(t)
+    return e is not None and e.check is not None and e.unbox is not None
+
+
+def can_box(t: T.Type) -> bool:
+    """True when a result of type ``t`` can be boxed natively."""
+    if isinstance(t, T.TupleType):
+        return all(can_box(i) for i in t.items)
+    e = _entry(t)
+    return e is not None and e.box is not None
+
+
+def check(cx, b, obj, t, fail):
+    _entry(t).check(cx, b, obj, t, fail)
+
+
+def unbox(cx, b, obj, t, fail) -> list:
+    return _entry(t).unbox(cx, b, obj, t, fail)
+
+
+def box(cx, b, leaves, t):
+    return _entry(t).box(cx, b, leaves, t)
