@@ -77,8 +77,16 @@ class CompileContext:
     # ------------------------------------------------------------- inference
     @staticmethod
     def as_jit_function(obj):
+        """A jitted function -- or one of hanajit's own Python-source helpers, which
+        may call each other -- to compile as a callee; else None."""
         from .api import JitFunction
-        return obj if isinstance(obj, JitFunction) else None
+        if isinstance(obj, JitFunction):
+            return obj
+        if (callable(obj) and getattr(obj, "__code__", None) is not None
+                and getattr(obj, "__module__", "").startswith("hanajit.lib.")
+                and obj.__module__ != "hanajit.lib.prims"):
+            return _Helper(obj)
+        return None
 
     def specialize(self, pyfunc, arg_types: tuple, inline=False) -> Spec:
         key = (pyfunc, arg_types)
@@ -156,6 +164,13 @@ class CompileContext:
         analyze_raises(module)
         _dump("all", module)
         return module
+
+
+class _Helper:
+    """Adapter giving a plain helper function the ``py_func`` of a JitFunction."""
+
+    def __init__(self, fn):
+        self.py_func = fn
 
 
 def bind_arguments(pyfunc, call: N.PyCall, inf, line) -> list:

@@ -284,7 +284,7 @@ class Inferrer:
                 continue
             if isinstance(a, T.Scalar) and isinstance(b, T.Scalar):
                 if (a.is_complex or b.is_complex) and op not in ("eq", "ne"):
-                    self.fail(line, "comparison", f"ordering of complex numbers")
+                    self.fail(line, "comparison", "ordering of complex numbers")
                 continue
             if isinstance(a, T.TupleType) and isinstance(b, T.TupleType) and op in ("eq", "ne"):
                 continue

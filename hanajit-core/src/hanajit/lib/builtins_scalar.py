@@ -111,7 +111,7 @@ class Round(CallTemplate):
         if not (nd.is_int or nd.is_bool):
             raise Incompatible("round() ndigits must be an integer")
         if x.is_float:
-            raise Incompatible("round(x, ndigits) of a float is not supported yet")
+            return T.FLOAT64 if x.bits == 64 else x
         return T.INT64 if x.is_bool else x
 
     def lower(self, L, call, args, kwargs):
@@ -121,6 +121,11 @@ class Round(CallTemplate):
             return ops.float_to_int(L, N.Intrinsic("rint", [x], x.type), T.INT64)
         if nd is None or nd.type == T.NONE:
             return convert(L, x, call.type)
+        if x.type.is_float:
+            from . import pyhelpers_round_float as prf
+            r = L.call_helper(prf.float_round, [convert(L, x, T.FLOAT64),
+                                                 convert(L, nd, T.INT64)])
+            return convert(L, r, call.type)
         x = convert(L, x, T.INT64) if x.type.is_bool else x
         from . import pyhelpers_round
         return convert(L, L.call_helper(pyhelpers_round.int_round,

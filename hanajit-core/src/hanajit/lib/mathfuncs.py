@@ -280,11 +280,10 @@ def _register_all():
                        ("fmax", "fmax"), ("arctan2", "atan2"), ("hypot", "hypot"),
                        ("copysign", "copysign"), ("fmod", "fmod")):
         register(NumpyBinary(name, impl))
-    for name in ("fmod", "floor", "copysign", "fabs", "pow", "fdiv"):
-        if name == "fdiv":
-            continue
-        register(MathFunc(name, name, 2 if name in ("fmod", "copysign", "pow") else 1,
-                          checked=False, paths=(f"hanajit.lib.prims.{name}",)))
+    for name in ("fmod", "floor", "copysign", "fabs", "pow", "rint", "fma"):
+        nargs = 3 if name == "fma" else 2 if name in ("fmod", "copysign", "pow") else 1
+        register(MathFunc(name, name, nargs, checked=False,
+                          paths=(f"hanajit.lib.prims.{name}",)))
     register(PrimDiv())
     for name in ("isinf",):
         register(Predicate(name, (f"hanajit.lib.prims.{name}",)))

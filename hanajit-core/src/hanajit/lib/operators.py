@@ -357,12 +357,8 @@ def contains(L, x, tup):
 def compare_chain(L, e: N.PyCompare) -> N.Expr:
     """``a < b < c``: b is evaluated once, c only if ``a < b`` holds."""
     first = L.lower(e.operands[0])
-    if len(e.ops) == 1:
-        second = L.seq_after(first, e.operands[1]) if hasattr(L, "seq_after") else None
-    vals = [first]
     result_name = None
     prev = first
-    out_block = None
     results = []
     for k, op in enumerate(e.ops):
         nxt_stmts, nxt = L.sub_block(lambda k=k: L.lower(e.operands[k + 1]))
@@ -398,7 +394,6 @@ def compare_chain(L, e: N.PyCompare) -> N.Expr:
         for r in results[1:]:
             acc = band(acc, r)
         return acc
-    _ = (vals, out_block)
     return N.Var(result_name, T.BOOL)
 
 

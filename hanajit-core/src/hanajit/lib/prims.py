@@ -44,3 +44,12 @@ def pow(x, y):
         return math.pow(x, y)
     except OverflowError:
         return math.inf
+
+
+def rint(x):
+    return float(round(x)) if math.isfinite(x) else x
+
+
+def fma(x, y, z):
+    from fractions import Fraction
+    return float(Fraction(x) * Fraction(y) + Fraction(z))

@@ -35,7 +35,7 @@ class LLVMTargetInfo:
 LLVM_INTRINSICS = {
     "sqrt", "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos",
     "atan", "sinh", "cosh", "tanh", "pow", "fabs", "floor", "ceil", "trunc", "rint",
-    "copysign", "atan2",
+    "copysign", "atan2", "fma",
 }
 
 

@@ -10,8 +10,6 @@ import numpy as np
 import pytest
 from hypothesis import given
 
-from ..api import jit
-from ..errors import HanaJitFallbackWarning
 from .base import PROPERTY, ConformanceBase
 from .sourcefile import load_module
 from .strategies import EDGE_FLOATS, EDGE_INTS, floats, int64s
@@ -156,10 +154,13 @@ class BuiltinCases(ConformanceBase):
                                  1051, 1150, 10 ** 18, 2 ** 62 + 1),
                         (0, 1, 5, -1, -2, -3, -18, -19, -30))
 
-    def test_round_float_ndigits_falls_back(self):
-        jf = jit(round_float_digits, target=self.target)
-        with pytest.warns(HanaJitFallbackWarning, match="round"):
-            assert jf(2.675) == round(2.675, 2)
+    def test_round_float_ndigits(self):
+        # correctly rounded on the exact binary value, as CPython's dtoa-based round
+        values = (2.675, 0.125, 0.375, 1.005, 4.35, 0.285, -2.5, 12345.678, 1e300, 5e-324,
+                  0.1, 1.23456789e-10, -0.0, 0.0, math.nan, math.inf, -math.inf,
+                  -194803.12889025896, 940388.2258434617, 123456789.5, 1e22)
+        self.check_grid(round2, values, (0, 1, 2, 3, 10, 12, 17, 22, -1, -2, -5, -22))
+        self.check_grid(round_float_digits, values)
 
     def test_int_float_bool(self):
         for f in (int_, float_, bool_):
