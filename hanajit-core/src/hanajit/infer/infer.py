@@ -62,6 +62,7 @@ class Inferrer:
                 # only if it is read somewhere (reads were typed above)
                 pass
         fn = self.fn
+        fn.body = prune_static(fn.body)
         fn.locals = dict(self.locals)
         fn.arg_types = tuple(self.arg_types)
         fn.return_type = self.return_type if self.return_type is not None else T.NONE
@@ -458,6 +459,24 @@ class Inferrer:
         if isinstance(t, T.Scalar) and t.is_float and name == "is_integer":
             return T.BOOL
         self.fail(line, "method call", f"{t}.{name}()")
+
+
+def prune_static(body: list) -> list:
+    """Drop the branches decided by types, and the statements they make dead."""
+    out = []
+    for s in body:
+        if isinstance(s, N.If) and s.static is not None:
+            taken = prune_static(s.then if s.static else s.orelse)
+            out.extend(taken)
+            if not falls_through(taken):
+                break
+            continue
+        for attr in ("then", "orelse", "body"):
+            sub = getattr(s, attr, None)
+            if isinstance(sub, list):
+                setattr(s, attr, prune_static(sub))
+        out.append(s)
+    return out
 
 
 def static_truth(cond):
