@@ -255,9 +255,48 @@ class Builder:
             from ..api import prange as _prange     # local: api imports us
             if obj is range or obj is _prange:
                 return self.for_range(s, it)
-            if obj is enumerate or obj is zip:
-                return self.for_iter(s, self.expr(it))
-        return self.for_iter(s, self.expr(it))
+        return self.for_indexed(s, it)
+
+    def for_indexed(self, s, it):
+        """``for t in X`` (an array, a tuple, ``enumerate(X)``, ``zip(X, Y)``) as a
+        range loop over positions: ``X`` is evaluated once, ``t = X[i]`` each time
+        (rows of a 2-D array are views)."""
+        pre = []
+        length, item = self.iter_parts(it, pre)
+        counter = self.tmp("pos")
+        self.locals.add(counter)
+        flag = self._loop_else(s.orelse)
+        body = self.assign_to(s.target, item(N.Var(counter))) + self.stmts(s.body)
+        self.loop_flags.pop()
+        loop = N.PyForRange(target=counter, start=N.Const(0), stop=length, step=N.Const(1),
+                            body=body)
+        return pre + self._with_else(flag, loop, s.orelse)
+
+    def iter_parts(self, it, pre):
+        """(length expression, item(i) builder) of an iterable, temporaries in ``pre``."""
+        if isinstance(it, ast.Call) and not it.keywords and isinstance(
+                it.func, (ast.Name, ast.Attribute)):
+            obj = getattr(self.expr(it.func), "obj", None)
+            if obj is enumerate and 1 <= len(it.args) <= 2:
+                n, item = self.iter_parts(it.args[0], pre)
+                start = self.expr(it.args[1]) if len(it.args) == 2 else N.Const(0)
+                if not isinstance(start, N.Const):
+                    name = self.tmp("start")
+                    self.locals.add(name)
+                    pre.append(N.Assign(target=name, value=start))
+                    start = N.Var(name)
+                return n, lambda i: N.MakeTuple([N.PyBinOp("add", i, start), item(i)])
+            if obj is zip and it.args:
+                parts = [self.iter_parts(a, pre) for a in it.args]
+                n = parts[0][0]
+                for other, _ in parts[1:]:
+                    n = N.PyCall(callee=min, args=[n, other], name="min")
+                return n, lambda i: N.MakeTuple([item(i) for _, item in parts])
+        name = self.tmp("seq")
+        self.locals.add(name)
+        pre.append(N.Assign(target=name, value=self.expr(it)))
+        return (N.PyCall(callee=len, args=[N.Var(name)], name="len"),
+                lambda i: N.PyGetItem(N.Var(name), i))
 
     def for_range(self, s, call):
         if call.keywords or not 1 <= len(call.args) <= 3:
