@@ -27,6 +27,7 @@ import warnings
 
 from .dispatch.heaptype import native_dispatch_enabled, native_type, set_vectorcall
 from .dispatch.native import CallShape, Handlers
+from .infer.rules import typeof
 from .errors import (
     HanaJitFallbackWarning,
     HanaJitInternalWarning,
@@ -138,7 +139,6 @@ class JitFunction:
         """The Python dispatcher (the native code's slow path)."""
         if kwargs or len(args) != self._nparams:
             args = self._bind(args, kwargs)
-        from .infer.rules import typeof
         key = tuple(map(typeof, args))
         runner = self._specs.get(key)
         if runner is None:

@@ -30,7 +30,7 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
 
         def go(v, t):
             if isinstance(t, T.ArrayType):
-                out.append(v.__array_interface__["data"][0])
+                out.append(_data_pointer(id(v) + 16).value)    # PyArrayObject.data
                 out.extend(v.shape)
                 out.extend(v.strides)
             elif isinstance(t, T.TupleType):
@@ -102,6 +102,9 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
 
     run._keepalive = keepalive
     return run
+
+
+_data_pointer = ctypes.c_void_p.from_address
 
 
 def _raise(entry, fallback, args, err=None, pure=True):

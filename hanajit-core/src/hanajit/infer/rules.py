@@ -34,19 +34,29 @@ def typeof(value) -> T.Type | None:
     return None
 
 
+_DTYPES: dict = {}      # numpy dtype -> Scalar (or None)
+_ARRAYS: dict = {}      # (Scalar, ndim, layout, readonly) -> ArrayType
+
+
 def array_type(a) -> T.ArrayType | None:
-    """The IR type of an ndarray (None for dtypes hanajit has no type for)."""
+    """The IR type of an ndarray (None for dtypes hanajit has no type for).  Called
+    on every call with an array argument, so it is cached by dtype and flags."""
     dt = a.dtype
-    if not dt.isnative:
-        return None
-    st = T.from_numpy_dtype(dt)
+    try:
+        st = _DTYPES[dt]
+    except KeyError:
+        st = _DTYPES[dt] = T.from_numpy_dtype(dt) if dt.isnative else None
     if st is None:
         return None
     flags = a.flags
     if not flags.aligned:
         return None
-    layout = "C" if flags.c_contiguous else "F" if flags.f_contiguous else "A"
-    return T.ArrayType(st, a.ndim, layout, not flags.writeable)
+    key = (st, a.ndim, "C" if flags.c_contiguous else "F" if flags.f_contiguous else "A",
+           not flags.writeable)
+    t = _ARRAYS.get(key)
+    if t is None:
+        t = _ARRAYS[key] = T.ArrayType(*key)
+    return t
 
 
 def promote(a: T.Scalar, b: T.Scalar) -> T.Scalar:

@@ -158,6 +158,20 @@ class ConstType(Type):
         return f"const({self.value!r})"
 
 
+def _cached_hash(self):
+    """Types key the specialisation tables on every call: hash each one once."""
+    h = self.__dict__.get("_hash")
+    if h is None:
+        h = hash((type(self).__name__,) + tuple(
+            getattr(self, f) for f in self.__dataclass_fields__))
+        object.__setattr__(self, "_hash", h)
+    return h
+
+
+for _cls in (Scalar, ArrayType, TupleType):
+    _cls.__hash__ = _cached_hash
+
+
 BOOL = Scalar("b", 1)
 INT8, INT16, INT32, INT64 = (Scalar("i", b) for b in (8, 16, 32, 64))
 UINT8, UINT16, UINT32, UINT64 = (Scalar("u", b) for b in (8, 16, 32, 64))
