@@ -78,11 +78,21 @@ class Engine:
             tracker, addrs = self.link(self.emit_object(mod), list(nrt.SYMBOLS))
             self._nrt_tracker = tracker
             self._nrt = dict(addrs)
+        return self._nrt
+
+    def imports_for(self, llvm_text: str) -> dict:
+        """The process addresses a compiled module needs: the memory runtime only
+        when it allocates (compiling it costs a first scalar function ~10 ms), and
+        libm functions called through opaque names (``hj.libm.pow``)."""
+        out = {}
+        if "@hj_nrt_" in llvm_text:
+            out.update(self.nrt_addresses())
+        if "@hj.libm." in llvm_text or '@"hj.libm.' in llvm_text:
             libm = ctypes.CDLL(ctypes.util.find_library("m") or None)
             for name in ("pow", "powf"):
-                self._nrt[f"hj.libm.{name}"] = ctypes.cast(getattr(libm, name),
-                                                           ctypes.c_void_p).value
-        return self._nrt
+                out[f"hj.libm.{name}"] = ctypes.cast(getattr(libm, name),
+                                                     ctypes.c_void_p).value
+        return out
 
     def link(self, obj: bytes, exports: list, imports: dict | None = None):
         """Link an object into its own JIT library; return (tracker, {name: address})."""

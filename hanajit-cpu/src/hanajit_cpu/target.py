@@ -70,7 +70,7 @@ class CpuTarget(Target):
         eng = get_engine()
         cexports = artifact.metadata.get("cexports", [])
         tracker, addrs = eng.link(artifact.stages["obj"], [artifact.entry, *cexports],
-                                  imports=eng.nrt_addresses())
+                                  imports=eng.imports_for(artifact.stages["llvm"]))
         run = make_runner(addrs[artifact.entry], artifact.metadata["fn"],
                           artifact.metadata["raises"], tracker, fallback)
         run.native = native_entry(run, artifact, addrs, fallback)

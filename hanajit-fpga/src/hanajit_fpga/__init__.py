@@ -5,6 +5,13 @@
 C-simulation testbench checking values computed by the CPU JIT at export time),
 ``<prefix>_hls.tcl`` (csim -> csynth -> export_design) and ``<prefix>.ll``.
 """
-from .export import FpgaExport, export_fpga
 
 __all__ = ["FpgaExport", "export_fpga"]
+
+
+def __getattr__(name):
+    # the export code loads on first use, so plugin discovery stays cheap
+    if name in __all__:
+        from . import export
+        return getattr(export, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,6 +6,13 @@
 ``f.inspect_wasm()`` returns the wasm assembly text.  :mod:`hanajit_wasm.runtime`
 runs an exported module in Python through wasmtime.
 """
-from .export import WasmExport, export_wasm, inspect_wasm
 
 __all__ = ["WasmExport", "export_wasm", "inspect_wasm"]
+
+
+def __getattr__(name):
+    # the export code loads on first use, so plugin discovery stays cheap
+    if name in __all__:
+        from . import export
+        return getattr(export, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,9 +2,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
-from pathlib import Path
-from typing import Any
 
 from hanajit.target import Target
 
@@ -23,12 +20,13 @@ class ExampleTarget(Target):
     def doctor(self, report) -> None:
         ok, reason = self.status()
         report.check("example available", ok, reason)
+        import tempfile     # imported here: plugin discovery must stay cheap
         tmp = tempfile.gettempdir()
         writable = os.access(tmp, os.W_OK)
         report.check("example temp dir writable", writable, tmp)
 
 
-def write_listing(jitfunc: Any, path: str | os.PathLike) -> Path:
+def write_listing(jitfunc, path: str | os.PathLike) -> Path:
     """Exporter ``example_listing``: write the function's name (and source file,
     when known) to ``path``; return the path written."""
     func = getattr(jitfunc, "py_func", jitfunc)
@@ -38,6 +36,7 @@ def write_listing(jitfunc: Any, path: str | os.PathLike) -> Path:
     if code is not None:
         lines.append(f"defined at: {code.co_filename}:{code.co_firstlineno}")
         lines.append(f"arguments: {', '.join(code.co_varnames[:code.co_argcount])}")
+    from pathlib import Path
     out = Path(path)
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return out

@@ -17,10 +17,59 @@ with side effects is a statement (``Assign`` of a ``Call``, a check ``If`` with 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .types import Type
+
+
+class field:
+    """A field whose default is made per instance (``field(default_factory=list)``)."""
+
+    def __init__(self, default_factory):
+        self.default_factory = default_factory
+
+
+_MISSING = object()
+
+
+def dataclass(eq=False):
+    """A lightweight ``dataclasses.dataclass(eq=False)`` for IR nodes: generates only
+    ``__init__`` and ``__repr__`` (the standard one costs ~15 ms at import for this
+    module, which would count in every first compilation)."""
+    def wrap(cls):
+        names = []
+        for klass in reversed(cls.__mro__):
+            for name in klass.__dict__.get("__annotations__", {}):
+                if name not in names:
+                    names.append(name)
+        params, body, env = [], [], {"_MISSING": _MISSING}
+        for name in names:
+            default = getattr(cls, name, _MISSING)
+            if isinstance(default, field):
+                env[f"_f_{name}"] = default.default_factory
+                params.append(f"{name}=_MISSING")
+                body.append(f"self.{name} = _f_{name}() if {name} is _MISSING else {name}")
+            elif default is not _MISSING:
+                env[f"_d_{name}"] = default
+                params.append(f"{name}=_d_{name}")
+                body.append(f"self.{name} = {name}")
+            else:
+                params.append(name)
+                body.append(f"self.{name} = {name}")
+        src = f"def __init__(self, {', '.join(params)}):\n    " + (
+            "\n    ".join(body) or "pass")
+        exec(src, env)
+        cls.__init__ = env["__init__"]
+        cls._fields = tuple(names)
+        if "__repr__" not in cls.__dict__:
+            cls.__repr__ = _repr
+        return cls
+    return wrap
+
+
+def _repr(self):
+    return f"{type(self).__name__}(" + ", ".join(
+        f"{n}={getattr(self, n)!r}" for n in self._fields) + ")"
 
 
 # --------------------------------------------------------------------------- exprs
