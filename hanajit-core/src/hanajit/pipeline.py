@@ -157,6 +157,7 @@ class CompileContext:
                 spec.lowered = True
                 fn = spec.fn
                 fn.pure = True
+                _verify(fn)               # the typed Python-level IR
                 lower_semantics(fn, self)
                 _verify(fn)
                 _dump("lower_semantics", fn)

@@ -59,6 +59,9 @@ def box_array(t: T.ArrayType, meminfo, data, shape, strides, args=()):
     import numpy as np
     if meminfo:
         return np.asarray(NrtOwner(meminfo, _interface(t, data, shape, strides, False)))
+    if 0 in shape:
+        # an empty view may point one element outside its base: nothing to keep alive
+        return np.empty(shape, dtype=np.dtype(t.dtype.name))
     # memory owned by an argument: find it so the result keeps it alive
     for a in _arrays_in(args):
         if _within(a, data):

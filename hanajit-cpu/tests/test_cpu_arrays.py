@@ -1,0 +1,366 @@
+"""Arrays on the CPU target, checked against NumPy running the same function."""
+import gc
+import math
+import resource
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from hanajit import jit
+
+pytestmark = pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning")
+
+
+def same(got, exp):
+    """Equal values, shapes and dtypes (NaN equal to NaN); tuples element-wise."""
+    if isinstance(exp, tuple):
+        assert isinstance(got, tuple) and len(got) == len(exp)
+        for g, e in zip(got, exp):
+            same(g, e)
+        return
+    if isinstance(exp, np.ndarray):
+        assert isinstance(got, np.ndarray), got
+        assert got.shape == exp.shape and got.dtype == exp.dtype, (got, exp)
+        np.testing.assert_array_equal(got, exp)
+        return
+    if isinstance(exp, float) or isinstance(exp, np.floating):
+        assert (math.isnan(got) and math.isnan(exp)) or got == exp, (got, exp)
+        return
+    assert got == exp, (got, exp)
+
+
+def check(fn, *args):
+    """Run the compiled and the interpreted function on copies; compare results,
+    exceptions and the arguments' contents afterwards."""
+    ca = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    pa = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            exp = fn(*pa)
+        except Exception as exc:      # noqa: BLE001 - compare exception types
+            with pytest.raises(type(exc)):
+                jit(fn, fallback=False)(*ca)
+            return
+        got = jit(fn, fallback=False)(*ca)
+    same(got, exp)
+    for c, p in zip(ca, pa):
+        if isinstance(p, np.ndarray):
+            np.testing.assert_array_equal(c, p)
+
+
+# ------------------------------------------------------------------ indexing
+def sum_squares(x):
+    total = 0.0
+    for i in range(len(x)):
+        total += x[i] * x[i]
+    return total
+
+
+def scale2d(a, f):
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            a[i, j] *= f
+    return a.size
+
+
+def get(a, i):
+    return a[i]
+
+
+def get2(a, i, j):
+    return a[i, j]
+
+
+def iterate(a):
+    s = 0
+    for v in a:
+        s += v
+    return s
+
+
+def test_element_access_and_loops():
+    x = np.arange(10.0)
+    check(sum_squares, x)
+    check(sum_squares, x[::3])
+    check(sum_squares, x[::-1])
+    check(sum_squares, np.arange(7, dtype=np.int32))
+    check(scale2d, np.ones((3, 4)), 2.5)
+    check(scale2d, np.asfortranarray(np.arange(12.0).reshape(3, 4)), 2.0)
+    check(iterate, np.arange(5, dtype=np.uint8))
+    check(iterate, np.array([True, False, True]))
+    for i in (0, 9, -1, -10, 10, -11):
+        check(get, x, i)
+    for i, j in ((1, 2), (-1, -1), (3, 0), (0, 4)):
+        check(get2, np.arange(12.0).reshape(3, 4), i, j)
+
+
+def test_index_error_message():
+    with pytest.raises(IndexError, match="index 10 is out of bounds for axis 0 with size 10"):
+        jit(get, fallback=False)(np.arange(10.0), 10)
+
+
+def test_read_only_array_refuses_writes():
+    a = np.arange(3.0)
+    a.flags.writeable = False
+
+    def write(a):
+        a[0] = 1.0
+    with pytest.raises(ValueError, match="read-only"):
+        jit(write, fallback=False)(a)
+
+
+# ------------------------------------------------------------------ views
+def views(a):
+    return a[1:-1], a[::-1], a[:2], a[5:], a[::3], a[100:], a[-3:-1]
+
+
+def dyn_slice(a, i, j, k):
+    return a[i:j:k]
+
+
+def rows_cols(m, i, j):
+    return m[i], m[:, j], m[i, 1:], m[..., j], m[None, i], m[:, None, j]
+
+
+def set_slices(a, v):
+    a[1:3] = v
+    a[::2] = 0.5
+    return a
+
+
+def shift(a):
+    a[1:] = a[:-1]
+    return a
+
+
+def test_views():
+    a = np.arange(10.0)
+    check(views, a)
+    for i, j, k in ((1, 8, 2), (8, 1, -2), (-3, 100, 1), (0, 0, 1), (5, -20, -1),
+                    (100, -100, -7), (0, 5, 0)):
+        check(dyn_slice, a, i, j, k)
+    check(rows_cols, np.arange(12.0).reshape(3, 4), 1, 2)
+    check(set_slices, np.arange(6.0), 7.0)
+    check(shift, np.arange(5.0))
+
+
+def test_view_of_argument_keeps_it_alive():
+    def ident(x):
+        return x[1:]
+    a = np.arange(5.0)
+    v = jit(ident, fallback=False)(a)
+    del a
+    gc.collect()
+    assert list(v) == [1.0, 2.0, 3.0, 4.0]
+
+
+# ------------------------------------------------------------- allocation
+def make(n):
+    a = np.empty(n)
+    for i in range(n):
+        a[i] = i * 0.5
+    return a
+
+
+def creators(n, m):
+    return (np.zeros((n, m), dtype=np.int32), np.ones(n), np.full((2, n), 7),
+            np.zeros_like(np.ones(m)), np.arange(n), np.arange(0.5, n, 0.25),
+            np.linspace(-1.0, 2.0, m))
+
+
+def test_allocation():
+    check(make, 5)
+    check(creators, 3, 4)
+    check(creators, 0, 1)
+    check(creators, -1, 3)
+    r = jit(make, fallback=False)(4)
+    assert r.flags.writeable and r.flags.c_contiguous
+
+
+def test_arange_linspace_match_numpy():
+    def ar(a, b, s):
+        return np.arange(a, b, s)
+
+    def lin(a, b, n):
+        return np.linspace(a, b, n)
+    for args in ((0, 10, 3), (10, 0, -3), (0.1, 2.3, 0.3), (-1.5, 1.5, 0.1), (5, 5, 1)):
+        check(ar, *args)
+    for args in ((0.0, 1.0, 7), (-3.2, 1e3, 1000), (1.0, 1.0, 5), (0.0, 1.0, 1)):
+        check(lin, *args)
+
+
+def test_returned_arrays_are_freed():
+    f = jit(make, fallback=False)
+    f(131072)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    for _ in range(3000):
+        f(131072)          # 1 MB each
+    gc.collect()
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert grown_mb < 50
+
+
+# ----------------------------------------------------- whole-array expressions
+def score(a, b):
+    return np.sum(np.exp(-a * a) * b + np.where(a > 0, a, 2 * a) - np.clip(b, 0.2, 1.5))
+
+
+def arith(a, b):
+    return a * 2 + b / 3.0 - 1, a // b, a % b, a ** 2, -a, a > b, (a > 0) & (b > 0)
+
+
+def int_arith(a, b):
+    return a // b, a % b, a / b, a << 2, a >> 1, a & b, a | b, a ^ b, ~a
+
+
+def ufuncs(a):
+    return (np.sqrt(np.abs(a)), np.sin(a), np.isnan(a), np.minimum(a, 0.5),
+            np.maximum(a, -0.5), np.floor(a), np.clip(a, -1.0, 1.0))
+
+
+def broadcast(m, v):
+    return m - v, m * v[:, None] if False else m + 1.0, (m.T * 2.0).T
+
+
+def test_elementwise():
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal(50), rng.random(50) + 0.1
+    np.testing.assert_allclose(jit(score, fallback=False)(a, b), score(a, b), rtol=1e-12)
+    check(arith, a, b)
+    check(int_arith, np.array([7, -7, 5, 0, 3]), np.array([2, 2, 0, 0, -2]))
+    check(ufuncs, np.array([1.5, -2.0, np.nan, 0.0, -0.0, np.inf]))
+    check(broadcast, np.arange(12.0).reshape(3, 4), np.arange(4.0))
+    check(broadcast, np.arange(12.0).reshape(3, 4), np.arange(3.0))
+
+
+def test_float32_stays_float32():
+    def f(a):
+        return a * 2.0 + 1.0
+    r = jit(f, fallback=False)(np.ones(3, dtype=np.float32))
+    assert r.dtype == np.float32
+
+
+@settings(max_examples=40, deadline=None)
+@given(hnp.arrays(np.float64, hnp.array_shapes(min_dims=1, max_dims=3, min_side=0,
+                                               max_side=5),
+                  elements=st.floats(allow_nan=True, allow_infinity=True, width=64)))
+def test_elementwise_property(a):
+    def f(a):
+        return (a * 3.0 - a / 7.0) * (a > 0.5)
+    check(f, a)
+
+
+# ------------------------------------------------------------------ reductions
+def reductions(a):
+    return (a.sum(), a.min(), a.max(), a.argmin(), a.argmax(), a.mean(), np.any(a > 3),
+            np.all(a > -10), a.prod())
+
+
+def axis_reductions(m):
+    return (m.sum(axis=0), m.sum(axis=1), np.mean(m, axis=0), m.max(axis=-1),
+            m.argmax(axis=0), m.sum(axis=1, keepdims=True), np.min(m, keepdims=True))
+
+
+def test_reductions():
+    check(reductions, np.array([3.0, -1.0, 7.0, 2.0]))
+    check(reductions, np.array([3, -1, 7, 2], dtype=np.int16))
+    check(reductions, np.array([3.0, np.nan, 7.0]))
+    check(reductions, np.array([]))
+    m = np.arange(12.0).reshape(3, 4)
+    m[1, 2] = -5
+    check(axis_reductions, m)
+
+
+def test_all_pairs_distances():
+    def dist(x, y):
+        return np.sqrt(((x[:, None, :] - y[None, :, :]) ** 2).sum(axis=-1))
+    rng = np.random.default_rng(1)
+    x, y = rng.random((5, 3)), rng.random((4, 3))
+    np.testing.assert_allclose(jit(dist, fallback=False)(x, y), dist(x, y), rtol=1e-13)
+
+
+# ----------------------------------------------------------- shapes, linalg
+def shapes(m, v):
+    return (m.T, m.reshape(4, 3), m.reshape((2, -1)), m.ravel(), np.cumsum(v),
+            v.cumprod(), m.T.ravel(), m.flatten())
+
+
+def test_shapes_and_products():
+    m = np.arange(12.0).reshape(3, 4)
+    v = np.arange(1.0, 6.0)
+    check(shapes, m, v)
+
+    def bad(m):
+        return m.reshape(5, 3)
+    check(bad, m)
+
+    def mm(a, b):
+        return a @ b
+    rng = np.random.default_rng(2)
+    a, b = rng.random((6, 5)), rng.random((5, 4))
+    np.testing.assert_allclose(jit(mm, fallback=False)(a, b), a @ b, rtol=1e-13)
+    np.testing.assert_allclose(jit(mm, fallback=False)(a, b[:, 0]), a @ b[:, 0], rtol=1e-13)
+    check(mm, a, a)
+
+
+def test_reshape_is_a_view():
+    def f(m):
+        r = m.reshape(4, 3)
+        r[0, 0] = 100.0
+        return r
+    m = np.arange(12.0).reshape(3, 4)
+    jit(f, fallback=False)(m)
+    assert m[0, 0] == 100.0
+
+
+# ------------------------------------------------------- masks and fancy indexing
+def masks(a):
+    b = a.copy()
+    b[b > 2] = 0
+    return a[a > 2], b
+
+
+def gather(a, idx):
+    return a[idx]
+
+
+def scatter(a, idx, v):
+    a[idx] = v
+    return a
+
+
+def test_masks_and_fancy_indexing():
+    a = np.array([1.0, 5.0, 2.0, 7.0, 3.0])
+    check(masks, a)
+    check(masks, np.arange(6.0).reshape(2, 3))
+    check(gather, a, np.array([4, 0, -1, 2]))
+    check(gather, a, np.array([5]))
+    check(scatter, a, np.array([0, 2]), 9.0)
+    check(scatter, a, np.array([0, 2]), np.array([7.0, 8.0]))
+
+
+# ------------------------------------------------------------------ iteration
+def rows(m):
+    s = 0.0
+    for row in m:
+        s += row[0] * 2 + row.sum()
+    return s
+
+
+def enum_zip(a, b):
+    s = 0.0
+    for i, (x, y) in enumerate(zip(a, b)):
+        s += i * x * y
+    for k, v in enumerate(a, 10):
+        s += k
+    return s
+
+
+def test_iteration():
+    check(rows, np.arange(12.0).reshape(3, 4))
+    check(enum_zip, np.arange(5.0), np.arange(1.0, 4.0))
