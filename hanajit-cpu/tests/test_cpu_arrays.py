@@ -364,3 +364,35 @@ def enum_zip(a, b):
 def test_iteration():
     check(rows, np.arange(12.0).reshape(3, 4))
     check(enum_zip, np.arange(5.0), np.arange(1.0, 4.0))
+
+
+# ------------------------------------------------------------ in-place operators
+def inplace(a, b):
+    a += b
+    a *= 2
+    return a
+
+
+def inplace_overlap(a):
+    a[1:] -= a[:-1]
+    return a
+
+
+def inplace_broadcast(m, v):
+    m -= v
+
+
+def inplace_unsafe_cast(a):
+    a += 1.5
+    return a
+
+
+def test_inplace_operators_write_into_the_array():
+    check(inplace, np.arange(5.0), np.ones(5))
+    check(inplace, np.arange(5), np.arange(5))
+    check(inplace_overlap, np.arange(6.0))
+    check(inplace_broadcast, np.ones((2, 3)), np.arange(3.0))
+    check(inplace_unsafe_cast, np.arange(3))          # TypeError, as NumPy
+    a = np.arange(4.0)
+    jit(inplace, fallback=False)(a, np.ones(4))
+    assert list(a) == [2.0, 4.0, 6.0, 8.0]            # the caller's array changed

@@ -218,7 +218,9 @@ class Builder:
         if not isinstance(s.target, ast.Name):
             self.fail(s, "augmented assignment to a non-name target")
         value = N.PyBinOp(op, N.Var(s.target.id), self.expr(s.value))
-        return [N.Assign(target=s.target.id, value=value)]
+        assign = N.Assign(target=s.target.id, value=value)
+        assign.inplace = True       # on an array, x += y writes into x (NumPy)
+        return [assign]
 
     def s_If(self, s):
         return [N.If(cond=self.cond(s.test), then=self.stmts(s.body),

@@ -94,7 +94,10 @@ class Inferrer:
     def stmt(self, s):
         line = s.line
         if isinstance(s, N.Assign):
-            self.set_local(s.target, self.expr(s.value, line), line)
+            t = self.expr(s.value, line)
+            if s.inplace and isinstance(self.locals.get(s.target), T.ArrayType):
+                return          # a += b on an array writes into it: no new binding
+            self.set_local(s.target, t, line)
         elif isinstance(s, N.ExprStmt):
             self.expr(s.value, line)
         elif isinstance(s, N.If):
@@ -561,6 +564,8 @@ def insert_coercions(fn: N.Function):
             if e is not None:
                 fix_expr(e)
         if isinstance(s, N.Assign):
+            if s.inplace and isinstance(fn.locals[s.target], T.ArrayType):
+                continue
             s.value = coerce(s.value, fn.locals[s.target])
         elif isinstance(s, N.Return):
             if s.value is None:

@@ -418,8 +418,12 @@ class Stmt:
 
 @dataclass(eq=False)
 class Assign(Stmt):
+    """``target = value``; ``inplace`` marks an augmented assignment, which for an
+    array updates the array itself (``a += b`` is ``np.add(a, b, out=a)``)."""
+
     target: str = ""
     value: Expr = None
+    inplace: bool = False
 
 
 @dataclass(eq=False)

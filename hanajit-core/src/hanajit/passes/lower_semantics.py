@@ -142,6 +142,10 @@ class Lowerer:
 
     def stmt(self, s):
         if isinstance(s, N.Assign):
+            t = self.fn.locals.get(s.target)
+            if s.inplace and isinstance(t, T.ArrayType):
+                self.inplace_update(s, t)
+                return
             self.emit(N.Assign(target=s.target, value=self.value(s.value), line=s.line))
         elif isinstance(s, N.ExprStmt):
             v = self.lower(s.value)
@@ -201,6 +205,32 @@ class Lowerer:
             self.emit(type(s)(line=s.line))
         else:  # pragma: no cover
             raise AssertionError(f"unexpected statement {s}")
+
+    def inplace_update(self, s, t):
+        """``a op= b`` on an array: compute ``a op b`` (as if from copies, so
+        overlapping operands give NumPy's result) and store it into ``a``."""
+        value = self.lower(s.value)
+        rt = s.value.type
+        if isinstance(rt, T.ArrayType) and rt.dtype != t.dtype and not _same_kind(rt.dtype,
+                                                                                    t.dtype):
+            self.emit(N.Raise(exc=TypeError, line=s.line, message=(
+                f"Cannot cast ufunc '{s.value.op}' output from dtype('{rt.dtype}') to "
+                f"dtype('{t.dtype}') with casting rule 'same_kind'")))
+            return
+        if t.readonly:
+            self.emit(N.Raise(exc=ValueError, message="output array is read-only",
+                              line=s.line))
+            return
+        target = N.Var(s.target, t)
+        if isinstance(rt, T.ArrayType) and rt.ndim > t.ndim:
+            arrays.broadcast_check(self, ew.materialize(self, value),
+                                   [N.ArrayAttr(target, "shape", k, T.INT64)
+                                    for k in range(t.ndim)])
+        full = N.ArrayView(target, N.Const(0, T.INT64),
+                           [N.ArrayAttr(target, "shape", k, T.INT64) for k in range(t.ndim)],
+                           [N.ArrayAttr(target, "stride", k, T.INT64) for k in range(t.ndim)],
+                           t)
+        arrays.assign_to_view(self, full, value)
 
     def for_range(self, s):
         t = self.fn.locals[s.target]
@@ -428,6 +458,16 @@ class Lowerer:
             from ..lib import ufuncs
             return ufuncs.lift_lower(tpl, self, e, args, kwargs)
         return tpl.lower(self, e, args, kwargs)
+
+
+def _same_kind(src: T.Scalar, dst: T.Scalar) -> bool:
+    """NumPy's 'same_kind' casting (allowed for in-place operators)."""
+    order = "biufc"
+    ks = order.index(src.kind)
+    kd = order.index(dst.kind)
+    if src.kind == "u" and dst.kind == "i":
+        return True
+    return ks <= kd
 
 
 def lower_semantics(fn: N.Function, ctx) -> bool:
