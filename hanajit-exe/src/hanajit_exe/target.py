@@ -51,17 +51,14 @@ def lower_to_object(module, triple: str, cpu: str = BASELINE_CPU):
     import llvmlite.binding as llvm
 
     from hanajit.lowering.cabi import add_entry_wrapper
-    from hanajit.lowering.llvm import LLVMTargetInfo
-
-    from .lowering import ExportLowering, rename_functions
+    from hanajit.lowering.llvm import LLVMTargetInfo, ModuleLowering
 
     llvm.initialize_all_targets()
     llvm.initialize_all_asmprinters()
     tm = llvm.Target.from_triple(triple).create_target_machine(
         cpu=cpu, opt=3, reloc="pic", codemodel="default")
-    rename_functions(module)
     info = LLVMTargetInfo(triple=triple, data_layout=str(tm.target_data))
-    ml = ExportLowering(module, info)
+    ml = ModuleLowering(module, info)
     llmod = ml.lower()
     entry_fn = module.functions[module.entry]
     add_entry_wrapper(llmod, entry_fn, ml.declare(entry_fn))

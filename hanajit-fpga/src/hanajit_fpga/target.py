@@ -106,10 +106,9 @@ def _llvm_text(module) -> str:
     convention: see hanajit.lowering.llvm)."""
     import copy
 
-    from hanajit.lowering.llvm import LLVMTargetInfo
+    from hanajit.lowering.llvm import LLVMTargetInfo, ModuleLowering
 
-    from .lowering import ExportLowering
-    ml = ExportLowering(copy.deepcopy(module), LLVMTargetInfo())
+    ml = ModuleLowering(copy.deepcopy(module), LLVMTargetInfo())
     llmod = ml.lower()
     llmod.get_global(module.entry).linkage = ""
     return str(llmod)

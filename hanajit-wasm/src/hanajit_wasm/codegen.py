@@ -12,8 +12,8 @@ function returns nothing; ``<name>_result_i64(k)`` / ``<name>_result_f64(k)`` re
 leaf ``k``.  After a raise the result is 0 and ``<name>_error()`` gives the code
 (``Module.raises[code - 1]``).
 
-Every IR function is renamed ``__hj_<symbol>`` first, so that neither the export
-name nor a libm import (``sin``, ``exp``) can collide with a kernel's own symbol.
+IR function symbols carry core's ``hj_`` prefix, so neither the export name nor a
+libm import (``sin``, ``exp``) can collide with a kernel's own symbol.
 """
 from __future__ import annotations
 
@@ -24,8 +24,7 @@ from llvmlite import ir
 from hanajit.ir import nodes as N
 from hanajit.ir import types as T
 from hanajit.lowering.cabi import flat_kinds
-from hanajit.lowering.llvm import (F64, I32, I64, LLVMTargetInfo, ModuleLowering,
-                                   default_math, lltype)
+from hanajit.lowering.llvm import F64, I32, I64, LLVMTargetInfo, ModuleLowering, lltype
 
 TRIPLES = {32: "wasm32-unknown-unknown", 64: "wasm64-unknown-unknown"}
 
@@ -60,49 +59,13 @@ def abi_type(t: T.Scalar) -> str:
 _IR_ABI = {"f32": ir.FloatType(), "f64": F64, "i32": I32, "i64": I64}
 
 
-class ExportLowering(ModuleLowering):
-    """``ModuleLowering`` declaring libm functions with attributes llvmlite knows.
-
-    Works around core's ``math_call`` adding ``willreturn``, which llvmlite 0.50's
-    ``FunctionAttributes`` rejects (every libm call -- log1p, hypot, cbrt -- fails
-    to lower); harmless once core is fixed."""
-
-    def math_call(self, b, name, args, t):
-        kind, sym = (self.info.math.get(name) if self.info.math else None) \
-            or default_math(name)
-        if kind == "libm":
-            symbol = sym + (self.info.float32_suffix if t == T.FLOAT32 else "")
-            if symbol not in self.math_decls:
-                ty = lltype(t)
-                fn = ir.Function(self.llmod, ir.FunctionType(ty, [a.type for a in args]),
-                                 symbol)
-                fn.attributes.add("nounwind")
-                self.math_decls[symbol] = fn
-        return super().math_call(b, name, args, t)
-
-
-def rename_functions(module: N.Module, prefix: str = "__hj_") -> None:
-    """Give every function of ``module`` the symbol ``prefix + symbol`` (in place)."""
-    mapping = {old: prefix + old for old in module.functions}
-    module.functions = {mapping[k]: fn for k, fn in module.functions.items()}
-    for fn in module.functions.values():
-        fn.name = mapping.get(fn.name, fn.name)
-        for s in N.walk_stmts(fn.body):
-            for e in N.stmt_exprs(s):
-                for sub in N.walk_expr(e):
-                    if isinstance(sub, N.Call) and sub.func in mapping:
-                        sub.func = mapping[sub.func]
-    module.entry = mapping[module.entry]
-
-
 def lower_for_wasm(module: N.Module, pyname: str, bits: int = 32) -> tuple[str, dict]:
     """Lower ``module`` for wasm, exported as ``export_symbol(pyname)``; return the
     LLVM IR text (triple set, data layout left to the emitter) and the manifest
     (``name``: the function's name in the loader, ``symbol``: the wasm export)."""
-    rename_functions(module)
     name = export_symbol(pyname)
     fn = module.functions[module.entry]
-    ml = ExportLowering(module, LLVMTargetInfo(triple=TRIPLES[bits]))
+    ml = ModuleLowering(module, LLVMTargetInfo(triple=TRIPLES[bits]))
     llmod = ml.lower()
     entry = ml.declare(fn)
     leaves = flat_kinds(fn.return_type)

@@ -10,6 +10,7 @@ same semantics from the same IR.
 from __future__ import annotations
 
 from . import prims
+from .pyhelpers_numpy import np_floordiv, np_mod
 
 
 class Deopt(Exception):
@@ -32,32 +33,17 @@ def int_pow(base, exp):
 
 
 def float_floordiv(vx, wx):
+    """Python's float ``//``: NumPy's algorithm (the same as CPython's
+    ``_float_div_mod``) after the zero check."""
     if wx == 0.0:
         raise ZeroDivisionError("float floor division by zero")
-    mod = prims.fmod(vx, wx)
-    div = prims.fdiv(vx - mod, wx)
-    if mod != 0.0:
-        if (wx < 0.0) != (mod < 0.0):
-            div = div - 1.0
-    if div != 0.0:
-        floordiv = prims.floor(div)
-        if div - floordiv > 0.5:
-            floordiv = floordiv + 1.0
-    else:
-        floordiv = prims.copysign(0.0, prims.fdiv(vx, wx))
-    return floordiv
+    return np_floordiv(vx, wx)
 
 
 def float_mod(vx, wx):
     if wx == 0.0:
         raise ZeroDivisionError("float modulo")
-    mod = prims.fmod(vx, wx)
-    if mod != 0.0:
-        if (wx < 0.0) != (mod < 0.0):
-            mod = mod + wx
-    else:
-        mod = prims.copysign(0.0, wx)
-    return mod
+    return np_mod(vx, wx)
 
 
 def float_pow(iv, iw):
