@@ -399,3 +399,15 @@ def test_inplace_operators_write_into_the_array():
     a = np.arange(4.0)
     jit(inplace, fallback=False)(a, np.ones(4))
     assert list(a) == [2.0, 4.0, 6.0, 8.0]            # the caller's array changed
+
+
+def var_std(a):
+    return np.var(a), np.std(a), a.var(ddof=1), np.std(a, ddof=1), np.copy(a)
+
+
+def test_var_std_copy():
+    for a in (np.array([1.0, 2.5, -3.0, 7.25]), np.arange(6).reshape(2, 3),
+              np.array([np.nan, 1.0])):
+        got, exp = jit(var_std, fallback=False)(a), var_std(a)
+        for g, e in zip(got, exp):
+            np.testing.assert_allclose(g, e, rtol=1e-13)
