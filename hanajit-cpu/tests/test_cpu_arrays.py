@@ -411,3 +411,22 @@ def test_var_std_copy():
         got, exp = jit(var_std, fallback=False)(a), var_std(a)
         for g, e in zip(got, exp):
             np.testing.assert_allclose(g, e, rtol=1e-13)
+
+
+def test_array_signature_strings():
+    def f(a, m, n, x, b):
+        return a.sum() + m[0, 0] + n + x + b
+    jf = jit(f, signature="f64[:], f64[:, :], i64, f32, bool", fallback=False)
+    assert len(jf.signatures) == 1
+    a, m = np.arange(3.0), np.ones((2, 2))
+    assert jf(a, m, 2, np.float32(0.5), True) == f(a, m, 2, np.float32(0.5), True)
+    assert jf(a[::2], m.T, 2, np.float32(0.5), True) == f(a[::2], m.T, 2, 0.5, True)
+    assert len(jf.signatures) == 1          # the any-layout specialisation is reused
+    c = jit(lambda_free_first, signature="f64[::1]")
+    assert str(c.signatures[0][0]) == "f64[:, C]"
+    with pytest.raises(ValueError, match="raw pointer"):
+        jit(lambda_free_first, signature="f64*")
+
+
+def lambda_free_first(a):
+    return a[0]

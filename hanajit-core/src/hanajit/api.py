@@ -69,6 +69,22 @@ def jit(func=None, **options):
     return JitFunction(func, **options)
 
 
+def _accepts(spec_types, arg_types) -> bool:
+    """Can a specialisation compiled for ``spec_types`` run ``arg_types``?  Only
+    array layouts widen: an any-layout ("A") array specialisation takes C- and
+    F-contiguous arrays of the same dtype, ndim and writeability."""
+    from .ir.types import ArrayType
+    if len(spec_types) != len(arg_types):
+        return False
+    for s, a in zip(spec_types, arg_types):
+        if s == a:
+            continue
+        if not (isinstance(s, ArrayType) and isinstance(a, ArrayType) and s.layout == "A"
+                and s.dtype == a.dtype and s.ndim == a.ndim and s.readonly == a.readonly):
+            return False
+    return True
+
+
 class Specialization:
     """A compiled specialisation: the IR module, the target artifact, the runner."""
 
@@ -170,6 +186,10 @@ class JitFunction:
                     f"{self.__qualname__}: argument {bad + 1} of type "
                     f"{type(args[bad]).__name__} is not supported", func=self.__qualname__,
                     construct=f"argument of type {type(args[bad]).__name__}"))
+            for known, spec in self._compiled.items():
+                if _accepts(known, key):      # e.g. an eager "f64[:]" takes C arrays
+                    self._specs[key] = spec.runner
+                    return spec.runner
             try:
                 spec = self._compile(key)
             except UnsupportedError as exc:

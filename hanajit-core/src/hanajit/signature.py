@@ -1,8 +1,11 @@
-"""Signature strings for eager compilation: ``"i64, f64, bool"``.
+"""Signature strings for eager compilation: ``"f64[:], f64[:, :], i64, f32, bool"``.
 
 Each comma-separated item is a type: ``bool``, ``i8``..``i64``, ``u8``..``u64``,
-``f32``, ``f64``, ``c64``, ``c128`` or a long name (``int64``, ``float32``).  A list
-of strings gives several signatures.  (Array forms ``f64[:]`` arrive with arrays.)
+``f32``, ``f64``, ``c64``, ``c128`` or a long name (``int64``, ``float32``); an array
+is its element type with one ``:`` per dimension (``f64[:, :]``, any layout), ``::1``
+on the last axis for C order (``f64[:, ::1]``) or on the first for Fortran order
+(``f64[::1, :]``).  A list of strings gives several signatures.  Raw pointers
+(``f64*``) are not supported.
 """
 from __future__ import annotations
 
@@ -28,6 +31,23 @@ def _split(text: str) -> list:
 
 def parse_type(text: str) -> T.Type:
     text = text.strip()
+    if text.endswith("*"):
+        raise ValueError(f"raw pointer type {text!r} in signature is not supported; "
+                         "use an array type such as 'f64[:]'")
+    if text.endswith("]") and "[" in text:
+        base, _, dims = text[:-1].partition("[")
+        elem = parse_type(base)
+        axes = [d.strip() for d in dims.split(",")]
+        if not all(a in (":", "::1") for a in axes) or not isinstance(elem, T.Scalar):
+            raise ValueError(f"cannot parse array type {text!r} in signature")
+        layout = "A"
+        if axes[-1] == "::1" and all(a == ":" for a in axes[:-1]):
+            layout = "C"
+        elif axes[0] == "::1" and all(a == ":" for a in axes[1:]):
+            layout = "F"
+        elif "::1" in axes:
+            raise ValueError(f"'::1' must be on the first or last axis in {text!r}")
+        return T.ArrayType(elem, len(axes), layout)
     t = T.BY_NAME.get(text)
     if t is None or t == T.NONE:
         raise ValueError(f"unknown type {text!r} in signature")
