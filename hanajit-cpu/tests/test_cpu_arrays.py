@@ -430,3 +430,18 @@ def test_array_signature_strings():
 
 def lambda_free_first(a):
     return a[0]
+
+
+def build(x, a, b):
+    return (np.array([1.0, 2.0, x]), np.array([[1, 2], [3, 4]]), np.array((1, 2.5)),
+            np.array([True, False]), np.array([1, 2], dtype=np.float32), np.asarray(a),
+            np.concatenate((a, b)), np.concatenate([a[None, :], b[None, :]], axis=1),
+            np.stack((a, b)), np.stack((a, b), axis=1), np.array(a))
+
+
+def test_array_construction_and_joining():
+    check(build, 7.0, np.arange(3.0), np.arange(3.0, 6.0))
+
+    def bad(a, b):
+        return np.concatenate((a[None, :], b[None, :]), axis=0)
+    check(bad, np.arange(3.0), np.arange(4.0))

@@ -458,7 +458,11 @@ class Builder:
                 k.arg is None for k in e.keywords):
             self.fail(e, "call with *args or **kwargs", _src(e))
         func = self.expr(e.func)
-        args = [self.expr(a) for a in e.args]
+        literal_lists = isinstance(func, ObjRef) and getattr(
+            func.obj, "__module__", None) in ("numpy", "numpy._core.multiarray",
+                                               "numpy._core.shape_base", "numpy.core.multiarray")
+        arg = (lambda a: self.list_arg(a)) if literal_lists else self.expr
+        args = [arg(a) for a in e.args]
         kwargs = {k.arg: self.expr(k.value) for k in e.keywords}
         if isinstance(func, ObjRef):
             return N.PyCall(callee=func.obj, args=args, kwargs=kwargs, name=func.name)
@@ -466,6 +470,21 @@ class Builder:
             return N.PyCall(callee=Method(func.attr), args=[func.value] + args,
                             kwargs=kwargs, name=func.attr)
         self.fail(e, "call of a value", _src(e))
+
+
+    def list_arg(self, node):
+        """A NumPy function's argument: a list display (``np.array([1.0, x])``) is
+        read like a tuple, since it is never mutated there."""
+        if isinstance(node, ast.List):
+            return self.e_Tuple(ast.Tuple(elts=[_as_tuple(x) for x in node.elts],
+                                          ctx=ast.Load()))
+        return self.expr(node)
+
+
+def _as_tuple(node):
+    if isinstance(node, ast.List):
+        return ast.Tuple(elts=[_as_tuple(x) for x in node.elts], ctx=ast.Load())
+    return node
 
 
 class Method:
