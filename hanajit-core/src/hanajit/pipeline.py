@@ -6,6 +6,7 @@ In order, for the entry function and every jitted function or helper it reaches:
 2. ``frontend.builder.build_function``  -- Python-level IR, globals frozen
 3. ``infer.infer.Inferrer``             -- types to a fixpoint, coercions made explicit
 4. ``passes.lower_semantics``           -- Python semantics -> primitive IR
+   ``passes.mark_reductions``           -- with reduce_reassoc: reorderable sums
 5. ``passes.analyze_raises``            -- which functions need the error ABI
 6. ``ir.verifier.verify``               -- between passes when HANAJIT_VERIFY=1 (tests)
 
@@ -28,6 +29,7 @@ from .ir import nodes as N
 from .ir import types as T
 from .passes.analyze_raises import analyze_raises
 from .passes.lower_semantics import lower_semantics
+from .passes.mark_reductions import mark_reductions
 
 
 @dataclass
@@ -159,6 +161,8 @@ class CompileContext:
                 fn.pure = True
                 _verify(fn)               # the typed Python-level IR
                 lower_semantics(fn, self)
+                if self.options.get("reduce_reassoc"):
+                    mark_reductions(fn, self)
                 _verify(fn)
                 _dump("lower_semantics", fn)
                 module.functions[fn.name] = fn

@@ -135,6 +135,8 @@ class BinOp(Expr):
     right: Expr
     type: Optional[Type] = None
     children, replace_children = _kids("left", "right")
+    reassoc = False     # a float reduction update that may be reordered (see
+    #                     passes/mark_reductions.py)
 
 
 @dataclass(eq=False)

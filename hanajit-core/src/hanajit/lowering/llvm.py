@@ -360,8 +360,11 @@ class FunctionLowering:
         t = e.type
         op = e.op
         if t.is_float:
-            return {"add": b.fadd, "sub": b.fsub, "mul": b.fmul, "fdiv": b.fdiv,
+            inst = {"add": b.fadd, "sub": b.fsub, "mul": b.fmul, "fdiv": b.fdiv,
                     "frem": b.frem}[op](x, y)
+            if e.reassoc:
+                inst.flags.append("reassoc")
+            return inst
         return {"add": b.add, "sub": b.sub, "mul": b.mul, "sdiv": b.sdiv, "srem": b.srem,
                 "udiv": b.udiv, "urem": b.urem, "shl": b.shl, "ashr": b.ashr,
                 "lshr": b.lshr, "and": b.and_, "or": b.or_, "xor": b.xor}[op](x, y)
