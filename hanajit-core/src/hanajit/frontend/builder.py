@@ -18,7 +18,6 @@ from __future__ import annotations
 import ast
 import builtins
 import numbers
-import types as pytypes
 
 from ..errors import UnsupportedError
 from ..ir import nodes as N
@@ -125,7 +124,6 @@ class Builder:
             body.append(N.Return(value=None, line=getattr(self.fnode, "end_lineno", 0) or 0))
         fn = N.Function(name=self.fnode.name, params=list(self.params),
                         body=body, pyname=self.qualname, filename=self.p.filename)
-        fn.loop_flags = None
         return fn
 
     def stmts(self, body, top=False) -> list:
@@ -318,21 +316,6 @@ class Builder:
         loop = N.PyForRange(target=s.target.id, start=start, stop=stop, step=step,
                             body=body)
         return self._with_else(flag, loop, s.orelse)
-
-    def for_iter(self, s, iterable):
-        target = self._target_names(s.target)
-        flag = self._loop_else(s.orelse)
-        body = self.stmts(s.body)
-        self.loop_flags.pop()
-        loop = N.PyForIter(target=target, iterable=iterable, body=body)
-        return self._with_else(flag, loop, s.orelse)
-
-    def _target_names(self, t):
-        if isinstance(t, ast.Name):
-            return t.id
-        if isinstance(t, (ast.Tuple, ast.List)):
-            return tuple(self._target_names(e) for e in t.elts)
-        self.fail(t, "for-loop target")
 
     def s_Break(self, s):
         if not self.loop_flags:
@@ -568,4 +551,3 @@ def build_function(parsed: ParsedFunction) -> tuple[N.Function, dict]:
 
 
 __all__ = ["build_function", "ObjRef", "Method", "truth", "is_number", "freezable"]
-_ = pytypes

@@ -56,11 +56,6 @@ class Inferrer:
         # a final pass with everything known: every expression must be typed
         self.strict = True
         self.block(self.fn.body)
-        for name in self.fn.frontend_locals:
-            if name not in self.locals and not name.startswith("$"):
-                # assigned only in unreachable code, or never read: give it a type
-                # only if it is read somewhere (reads were typed above)
-                pass
         fn = self.fn
         fn.body = prune_static(fn.body)
         fn.locals = dict(self.locals)
@@ -120,11 +115,6 @@ class Inferrer:
             if all(t is not None for t in ts):
                 self.set_local(s.target, _range_type(ts), line)
             self.block(s.body)
-        elif isinstance(s, N.PyForIter):
-            t = self.expr(s.iterable, line)
-            if t is not None:
-                self.bind_iter_target(s.target, t, s.iterable, line)
-            self.block(s.body)
         elif isinstance(s, N.Return):
             t = self.expr(s.value, line) if s.value is not None else T.NONE
             if t is not None:
@@ -151,39 +141,6 @@ class Inferrer:
             pass
         else:  # pragma: no cover - the frontend makes no other statements
             self.fail(line, f"statement {type(s).__name__}")
-
-    def bind_iter_target(self, target, t, iterable, line):
-        if isinstance(t, T.ArrayType):
-            if t.ndim != 1:
-                self.fail(line, "for loop", f"over a {t.ndim}-D array (rows are not supported yet)")
-            self.bind_target(target, t.dtype, line)
-            return
-        if isinstance(t, T.TupleType):
-            items = list(t.items)
-            if isinstance(iterable, N.PyCall) and iterable.name in ("enumerate", "zip"):
-                pass
-            elem = None
-            for it in items:
-                elem = rules.unify(elem, it) if elem is not None else it
-                if elem is None:
-                    break
-            if elem is None and items:
-                # heterogeneous tuples are unrolled: each iteration has its own type,
-                # the loop variable takes the unified type where one exists
-                self.fail(line, "for loop over a tuple of mixed types")
-            if items:
-                self.bind_target(target, elem, line)
-            return
-        self.fail(line, "for loop", f"cannot iterate over {t}")
-
-    def bind_target(self, target, t, line):
-        if isinstance(target, str):
-            self.set_local(target, t, line)
-            return
-        if not (isinstance(t, T.TupleType) and len(t.items) == len(target)):
-            self.fail(line, "unpacking", f"cannot unpack {t} into {len(target)} names")
-        for sub, st in zip(target, t.items):
-            self.bind_target(sub, st, line)
 
     def cond(self, e, line):
         t = self.expr(e, line)

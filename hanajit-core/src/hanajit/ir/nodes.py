@@ -474,16 +474,6 @@ class PyForRange(Stmt):
 
 
 @dataclass(eq=False)
-class PyForIter(Stmt):
-    """``for target in <tuple>`` (unrolled by the semantic passes)."""
-
-    target: Any = None     # name, or nested tuple of names for unpacking
-    iterable: Expr = None
-    body: list = field(default_factory=list)
-    orelse: list = field(default_factory=list)
-
-
-@dataclass(eq=False)
 class PyWhile(Stmt):
     cond: Expr = None
     body: list = field(default_factory=list)
@@ -598,8 +588,6 @@ def stmt_exprs(s: Stmt) -> list:
         return [s.count]
     if isinstance(s, PyForRange):
         return [s.start, s.stop, s.step]
-    if isinstance(s, PyForIter):
-        return [s.iterable]
     if isinstance(s, Return):
         return [s.value] if s.value is not None else []
     if isinstance(s, Store):

@@ -11,7 +11,7 @@ from . import types as T
 
 _PY_NODES = (N.PyBinOp, N.PyUnOp, N.PyCompare, N.PyBoolOp, N.PyIfExp, N.Truth, N.PyCall,
              N.PyGetItem, N.PyAttr)
-_PY_STMTS = (N.PyForRange, N.PyForIter, N.PyWhile)
+_PY_STMTS = (N.PyForRange, N.PyWhile)
 
 
 class VerifyError(AssertionError):
@@ -54,7 +54,7 @@ def verify(fn: N.Function) -> None:
                 if fn.locals.get(s.target) != s.value.type:
                     fail(f"assignment of {s.value.type} to {s.target}: "
                          f"{fn.locals.get(s.target)}")
-            loop = isinstance(s, (N.Loop, N.ForCount, N.PyForRange, N.PyForIter, N.PyWhile))
+            loop = isinstance(s, (N.Loop, N.ForCount, N.PyForRange, N.PyWhile))
             for attr in ("then", "orelse", "body"):
                 sub = getattr(s, attr, None)
                 if isinstance(sub, list):

@@ -218,7 +218,7 @@ def shift(L, op, a, b, t):
     if t.is_signed or t.is_bool:
         L.raise_if(N.Cmp("lt", b, zero(t), T.BOOL), ValueError, "negative shift count")
     bits = C(t.bits, t)
-    big = N.Cmp("ge" if not t.is_signed else "ge", b, bits, T.BOOL)
+    big = N.Cmp("ge", b, bits, T.BOOL)
     if isinstance(b, N.Const) and 0 <= b.value < t.bits:
         amount, big = b, None
     else:

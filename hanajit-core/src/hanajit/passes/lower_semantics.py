@@ -173,8 +173,6 @@ class Lowerer:
             self.emit(N.Loop(body=self.block(s.body), line=s.line))
         elif isinstance(s, N.PyForRange):
             self.for_range(s)
-        elif isinstance(s, N.PyForIter):
-            self.for_iter(s)
         elif isinstance(s, N.Return):
             value = self.value(s.value) if s.value is not None else None
             self.emit(N.Return(value=value, line=s.line))
@@ -241,48 +239,6 @@ class Lowerer:
         value = ops.range_value(start, N.Var(counter, T.INT64), step, t)
         body = [N.Assign(target=s.target, value=value, line=s.line)] + self.block(s.body)
         self.emit(N.ForCount(counter=counter, count=count, body=body, line=s.line))
-
-    def for_iter(self, s):
-        it = self.lower(s.iterable)
-        t = s.iterable.type
-        if isinstance(t, T.ArrayType):
-            arr = self.let(it)
-            counter = self.temp(T.INT64, "i")
-            value = N.Load(arr, [N.Var(counter, T.INT64)], t.dtype)
-            body = self.bind(s.target, value, s.line) + self.block(s.body)
-            self.emit(N.ForCount(counter=counter, count=N.ArrayAttr(arr, "shape", 0, T.INT64),
-                                 body=body, line=s.line))
-            return
-        if not isinstance(t, T.TupleType):  # pragma: no cover - inference refuses
-            raise AssertionError("for over a non-tuple")
-        n = len(t.items)
-        if n == 0:
-            return
-        tup = self.let(it)
-        counter = self.temp(T.INT64, "i")
-        k = N.Var(counter, T.INT64)
-        elem_t = t.items[0]
-        for x in t.items[1:]:
-            from ..infer.rules import unify
-            elem_t = unify(elem_t, x)
-        value = ops.tuple_item_dynamic(tup, k, elem_t)
-        binds = self.bind(s.target, value, s.line)
-        body = binds + self.block(s.body)
-        self.emit(N.ForCount(counter=counter, count=N.Const(n, T.INT64), body=body,
-                             line=s.line))
-
-    def bind(self, target, value, line) -> list:
-        if isinstance(target, str):
-            from ..infer.infer import coerce
-            return [N.Assign(target=target, value=coerce(value, self.fn.locals[target]),
-                             line=line)]
-        out = []
-        name = self.temp(value.type, "u")
-        out.append(N.Assign(target=name, value=value, line=line))
-        for i, sub in enumerate(target):
-            out.extend(self.bind(sub, N.TupleGet(N.Var(name, value.type), i,
-                                                 value.type.items[i]), line))
-        return out
 
     # ----------------------------------------------------------- expressions
     def lower(self, e: N.Expr) -> N.Expr:
