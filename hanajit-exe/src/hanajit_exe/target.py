@@ -11,8 +11,8 @@ import os
 import subprocess
 import tempfile
 
-from hanajit.errors import UnsupportedError
 from hanajit.ir import types as T
+from hanajit.lowering.cabi import check_scalar_signature
 from hanajit.target import Artifact, Target
 
 from . import toolchain
@@ -21,28 +21,6 @@ LINUX_TRIPLE = "x86_64-unknown-linux-gnu"
 WINDOWS_TRIPLE = "x86_64-w64-windows-gnu"          # mingw-w64 (COFF, Win64 ABI)
 MACOS_TRIPLE = "x86_64-apple-macosx10.15.0"
 BASELINE_CPU = "x86-64"
-
-
-def check_scalar_signature(fn, what: str = "export_executable") -> None:
-    """Raise UnsupportedError unless every argument is a non-complex scalar and the
-    result is a scalar, a (nested) tuple of scalars, or None."""
-    for name, t in zip(fn.params, fn.arg_types):
-        if not isinstance(t, T.Scalar) or t.is_complex:
-            raise UnsupportedError(
-                f"{what}: argument {name!r} of {fn.pyname or fn.name} has type {t}; "
-                "only bool, integer and float scalars are supported",
-                func=fn.pyname, construct=f"argument of type {t}")
-
-    def ok(t):
-        if isinstance(t, T.TupleType):
-            return all(ok(i) for i in t.items)
-        return t == T.NONE or (isinstance(t, T.Scalar) and not t.is_complex)
-
-    if not ok(fn.return_type):
-        raise UnsupportedError(
-            f"{what}: {fn.pyname or fn.name} returns {fn.return_type}; only scalars, "
-            "tuples of scalars and None are supported",
-            func=fn.pyname, construct=f"return type {fn.return_type}")
 
 
 def lower_to_object(module, triple: str, cpu: str = BASELINE_CPU):
@@ -107,7 +85,7 @@ class ExeTarget(Target):
 
     def compile(self, module, options) -> Artifact:
         fn = module.functions[module.entry]
-        check_scalar_signature(fn)
+        check_scalar_signature(fn, "export_executable")
         triple = options.get("triple", LINUX_TRIPLE)
         text, obj = lower_to_object(module, triple, options.get("cpu", BASELINE_CPU))
         return Artifact(target=self.name, entry="__hj_entry",

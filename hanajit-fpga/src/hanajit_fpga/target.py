@@ -12,8 +12,7 @@ import os
 import shutil
 from pathlib import Path
 
-from hanajit.errors import UnsupportedError
-from hanajit.ir import types as T
+from hanajit.lowering.cabi import check_scalar_signature
 from hanajit.target import Artifact, Target
 
 
@@ -35,15 +34,6 @@ def find_cxx() -> str | None:
     if value:
         return shutil.which(value)
     return shutil.which("g++") or shutil.which("clang++") or shutil.which("c++")
-
-
-def check_scalar_signature(fn) -> None:
-    for name, t in zip(fn.params, fn.arg_types):
-        if not isinstance(t, T.Scalar) or t.is_complex:
-            raise UnsupportedError(
-                f"export_fpga: argument {name!r} of {fn.pyname or fn.name} has type "
-                f"{t}; only bool, integer and float scalars are supported",
-                func=fn.pyname, construct=f"argument of type {t}")
 
 
 class FpgaTarget(Target):
@@ -71,7 +61,7 @@ class FpgaTarget(Target):
     def compile(self, module, options) -> Artifact:
         from .hls import top_function, top_name
         fn = module.functions[module.entry]
-        check_scalar_signature(fn)
+        check_scalar_signature(fn, "export_fpga", check_return=False)
         top = top_name(options.get("name") or fn.pyname or module.entry)
         cpp, outs = top_function(module, top)
         return Artifact(target=self.name, entry=top,

@@ -54,11 +54,11 @@ def inspect_wasm(jitfunc, sig=None, bits: int = 32) -> tuple[str, bool]:
     the retargeted LLVM IR and the reason is appended as a comment)."""
     from .codegen import TRIPLES, export_name, lower_for_wasm
     from .emit import emit_in_subprocess
-    from .target import check_scalar_signature
+    from hanajit.lowering.cabi import check_scalar_signature
     if bits not in (32, 64):
         raise ValueError(f"bits must be 32 or 64, not {bits!r}")
     module = jitfunc.ir_module(sig)
-    check_scalar_signature(module.functions[module.entry])
+    check_scalar_signature(module.functions[module.entry], "export_wasm")
     name = export_name(getattr(jitfunc, "__name__", None) or module.entry)
     text, _ = lower_for_wasm(module, name, bits)
     try:

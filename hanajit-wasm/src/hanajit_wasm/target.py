@@ -6,33 +6,10 @@ Code generation runs in a child process (:mod:`hanajit_wasm.emit`).
 """
 from __future__ import annotations
 
-from hanajit.errors import UnsupportedError
-from hanajit.ir import types as T
+from hanajit.lowering.cabi import check_scalar_signature
 from hanajit.target import Artifact, Target
 
 from . import toolchain
-
-
-def check_scalar_signature(fn) -> None:
-    """Raise UnsupportedError unless the arguments are non-complex scalars and the
-    result is a scalar, a (nested) tuple of scalars, or None."""
-    for name, t in zip(fn.params, fn.arg_types):
-        if not isinstance(t, T.Scalar) or t.is_complex:
-            raise UnsupportedError(
-                f"export_wasm: argument {name!r} of {fn.pyname or fn.name} has type "
-                f"{t}; only bool, integer and float scalars are supported",
-                func=fn.pyname, construct=f"argument of type {t}")
-
-    def ok(t):
-        if isinstance(t, T.TupleType):
-            return all(ok(i) for i in t.items)
-        return t == T.NONE or (isinstance(t, T.Scalar) and not t.is_complex)
-
-    if not ok(fn.return_type):
-        raise UnsupportedError(
-            f"export_wasm: {fn.pyname or fn.name} returns {fn.return_type}; only "
-            "scalars, tuples of scalars and None are supported",
-            func=fn.pyname, construct=f"return type {fn.return_type}")
 
 
 class WasmTarget(Target):
@@ -83,7 +60,7 @@ class WasmTarget(Target):
         from .emit import emit_in_subprocess
         bits = options.get("bits", 32)
         fn = module.functions[module.entry]
-        check_scalar_signature(fn)
+        check_scalar_signature(fn, "export_wasm")
         name = export_name(options.get("name") or fn.pyname or module.entry)
         text, manifest = lower_for_wasm(module, name, bits)
         out = emit_in_subprocess(text, TRIPLES[bits])

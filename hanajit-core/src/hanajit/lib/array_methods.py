@@ -5,11 +5,20 @@ from __future__ import annotations
 from ..infer.rules import Incompatible
 from ..ir import types as T
 from . import elementwise as ew
-from .registry import CallTemplate
+from .registry import CallTemplate, register
+
+
+def copy_array(L, a, t: T.ArrayType):
+    """A new C-contiguous array of type ``t`` holding ``a``'s elements."""
+    z = ew.to_lazy(L, a)
+    return ew.materialize(L, ew.Lazy(t, z.dims, z.elem))
 
 
 class Copy(CallTemplate):
+    """``a.copy()`` and ``np.copy(a)``."""
+
     accepts_lazy = True
+    paths = ("numpy.copy",)
 
     def typer(self, inf, call, args, kwargs):
         if len(args) != 1 or kwargs:
@@ -17,8 +26,7 @@ class Copy(CallTemplate):
         return args[0].copy(layout="C", readonly=False)
 
     def lower(self, L, call, args, kwargs):
-        z = ew.to_lazy(L, args[0])
-        return ew.materialize(L, ew.Lazy(call.type, z.dims, z.elem))
+        return copy_array(L, args[0], call.type)
 
 
 class AsType(CallTemplate):
@@ -39,7 +47,7 @@ class AsType(CallTemplate):
                                          lambda idx: element_value(L, z.elem(idx), t)))
 
 
-_SPECIAL = {"copy": Copy(), "astype": AsType()}
+_SPECIAL = {"copy": register(Copy()), "astype": AsType()}
 
 
 def method_template(name):

@@ -102,8 +102,8 @@ def contiguous(L, a: N.Expr) -> N.Expr:
 
 
 def _copy(L, a, ct):
-    z = ew.to_lazy(L, a)
-    return ew.materialize(L, ew.Lazy(ct, z.dims, z.elem))
+    from .array_methods import copy_array
+    return copy_array(L, a, ct)
 
 
 def reshape_view(L, src, dims, rt):
@@ -322,23 +322,8 @@ class VarStd(CallTemplate):
         return var
 
 
-class NpCopy(CallTemplate):
-    paths = ("numpy.copy",)
-    accepts_lazy = True
-
-    def typer(self, inf, call, args, kwargs):
-        if len(args) != 1 or kwargs or not isinstance(args[0], T.ArrayType):
-            raise Incompatible("np.copy(a)")
-        return args[0].copy(layout="C", readonly=False)
-
-    def lower(self, L, call, args, kwargs):
-        z = ew.to_lazy(L, args[0])
-        return ew.materialize(L, ew.Lazy(call.type, z.dims, z.elem))
-
-
 register(VarStd("var"))
 register(VarStd("std"))
-register(NpCopy())
 METHODS["var"] = VarStd("var")
 METHODS["std"] = VarStd("std")
 

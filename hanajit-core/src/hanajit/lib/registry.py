@@ -85,5 +85,5 @@ def _load_library():
     global _loaded
     if not _loaded:
         _loaded = True
-        for m in ("builtins_scalar", "mathfuncs", "numpy_alloc", "ufuncs", "reductions", "array_ops"):
+        for m in ("builtins_scalar", "mathfuncs", "numpy_alloc", "ufuncs", "reductions", "array_ops", "array_methods"):
             importlib.import_module(f"hanajit.lib.{m}")
