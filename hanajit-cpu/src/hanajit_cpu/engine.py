@@ -21,6 +21,9 @@ class Engine:
         self.llvm = llvm
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
+        # in-order float reductions may vectorise (the adds stay in source order, so
+        # results are bit-identical): np.sum(np.exp(x)) computes exp in SIMD
+        llvm.set_option("", "-force-ordered-reductions=true")
         self.cpu = llvm.get_host_cpu_name()
         self.features = llvm.get_host_cpu_features().flatten()
         target = llvm.Target.from_default_triple()
@@ -92,6 +95,9 @@ class Engine:
             for name in ("pow", "powf"):
                 out[f"hj.libm.{name}"] = ctypes.cast(getattr(libm, name),
                                                      ctypes.c_void_p).value
+        if "@_ZGV" in llvm_text:              # libmvec functions (vecmath.py)
+            from .vecmath import imports_for
+            out.update(imports_for(llvm_text))
         return out
 
     def link(self, obj: bytes, exports: list, imports: dict | None = None):

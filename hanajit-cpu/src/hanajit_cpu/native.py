@@ -28,6 +28,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from hanajit.dispatch.native import CallShape, Handlers
+from hanajit.ir import types as T
 from hanajit.lowering.cabi import flat_kinds, ret_slots
 from hanajit.lowering.llvm import F64, I32, I64, PTR
 
@@ -42,6 +43,16 @@ _NULL = ir.Constant(PTR, None)
 def natively_callable(entry) -> bool:
     """True when the dispatcher can check, unbox and box this specialisation."""
     return all(nb.can_unbox(t) for t in entry.arg_types) and nb.can_box(entry.return_type)
+
+
+def _widens(types) -> bool:
+    """True when a type tuple has an any-layout array (which accepts others)."""
+    for t in types:
+        if isinstance(t, T.ArrayType) and t.layout == "A":
+            return True
+        if isinstance(t, T.TupleType) and _widens(t.items):
+            return True
+    return False
 
 
 def _alloca(b: ir.IRBuilder, ty, size=None, name=""):
@@ -95,9 +106,13 @@ class _Gen:
         params.add_incoming(self.buf, self.bind_exit)
         self.params = params
         self.raise_index = []            # (index constant, block) for the phi
-        for i, e in enumerate(self.entries):
-            if e is not None:         # None: not handled natively
-                self.try_entry(i, e)
+        # None: not handled natively.  Entries with any-layout arrays come last, so
+        # an argument takes its exact specialisation when there is one, as in
+        # the Python dispatcher
+        order = sorted((i for i, e in enumerate(self.entries) if e is not None),
+                       key=lambda i: _widens(self.entries[i].arg_types))
+        for i in order:
+            self.try_entry(i, self.entries[i])
         b.branch(self.slow_bb)
         self.slow()
         self.raised()

@@ -13,7 +13,7 @@ IR type the table has three emitters:
   with an exception set.
 
 Scalars are looked up by type (``SCALARS``), structured types by their IR class
-(``STRUCTURED``): arrays will add an entry there.  A type with no entry is not
+(``STRUCTURED``): tuples here, NumPy arrays in :mod:`hanajit_cpu.nativearray`.  A type with no entry is not
 handled natively; calls with it take the Python dispatcher.
 
 Object layouts used (CPython 3.x with the GIL): ``ob_type`` at +8, ``ob_size`` at
@@ -269,6 +269,14 @@ class TupleBoxing:
 STRUCTURED: dict = {T.TupleType: TupleBoxing}
 
 
+def _register_arrays():
+    from .nativearray import ArrayBoxing
+    STRUCTURED[T.ArrayType] = ArrayBoxing
+
+
+_register_arrays()
+
+
 def _entry(t: T.Type):
     return SCALARS.get(t) or STRUCTURED.get(type(t))
 
@@ -278,7 +286,9 @@ def can_unbox(t: T.Type) -> bool:
     if isinstance(t, T.TupleType):
         return all(can_unbox(i) for i in t.items)
     e = _entry(t)
-    return e is not None and e.check is not None and e.unbox is not None
+    if e is None or e.check is None or e.unbox is None:
+        return False
+    return e.supported(t) if hasattr(e, "supported") else True
 
 
 def can_box(t: T.Type) -> bool:

@@ -47,11 +47,14 @@ class CpuTarget(Target):
         from hanajit.lowering.cabi import ENTRY, add_entry_wrapper
         from .cexport import add_cfunc
         from .engine import get_engine
+        from .vecmath import vector_variants
         eng = get_engine()
         # pow through an opaque name: LLVM would rewrite pow(x, 2.0) as x*x, which
         # can differ from the C library's pow (what CPython computes) by an ulp
+        # vector_variants: math calls in vectorised loops call libmvec (vecmath.py)
         info = LLVMTargetInfo(triple=eng.triple, data_layout=eng.data_layout,
-                              math={"pow": ("libm", "hj.libm.pow")})
+                              math={"pow": ("libm", "hj.libm.pow")},
+                              vector_variants=vector_variants(eng.features))
         ml = ModuleLowering(module, info)
         llmod = ml.lower()
         entry_fn = module.functions[module.entry]

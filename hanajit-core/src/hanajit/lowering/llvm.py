@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from llvmlite import ir
+from llvmlite.ir.instructions import CallInstrAttributes
 
 from ..ir import nodes as N
 from ..ir import types as T
@@ -30,6 +31,10 @@ class LLVMTargetInfo:
     # intrinsic name -> ("llvm", "llvm.sqrt") | ("libm", "tan") | ("frem", "")
     math: dict = field(default_factory=dict)
     float32_suffix: str = "f"        # libm spelling of the float32 variant
+    # scalar math callee ("llvm.exp.f64", "expm1f") -> ((lanes, vector function), ...):
+    # the loop vectoriser may call these instead (a vector math library such as
+    # libmvec); empty: math calls in vectorised loops stay scalar
+    vector_variants: dict = field(default_factory=dict)
 
 
 LLVM_INTRINSICS = {
@@ -492,6 +497,13 @@ class FunctionLowering:
         return self.b.extract_value(self.expr(e.operand), 0 if e.part == "real" else 1)
 
 
+class _StringCallAttributes(CallInstrAttributes):
+    """Call-site attributes that also accept ``"key"="value"`` string attributes."""
+
+    def add(self, name):
+        return set.add(self, name)
+
+
 def _clean(name: str) -> str:
     return name.replace("$", "_")
 
@@ -509,6 +521,7 @@ class ModuleLowering:
             self.llmod.data_layout = self.info.data_layout
         self.decls: dict = {}
         self.math_decls: dict = {}
+        self.vector_decls: list = []          # vector math functions, see vector_variant
 
     def fn_type(self, fn: N.Function) -> ir.FunctionType:
         params = [lltype(t) for t in fn.arg_types]
@@ -547,15 +560,37 @@ class ModuleLowering:
         ty = lltype(t)
         if kind == "llvm":
             fn = self.llmod.declare_intrinsic(sym, [ty], ir.FunctionType(ty, [ty] * len(args)))
-            return b.call(fn, args)
+            return self.vector_variant(b.call(fn, args), fn)
         suffix = self.info.float32_suffix if t == T.FLOAT32 else ""
         symbol = sym + suffix if kind == "libm" else sym
         fn = self.math_decls.get(symbol)
         if fn is None:
             fn = ir.Function(self.llmod, ir.FunctionType(ty, [a.type for a in args]), symbol)
             fn.attributes.add("nounwind")
+            if symbol in self.info.vector_variants:
+                fn.attributes.add("readnone")     # so the vectoriser may call the variant
             self.math_decls[symbol] = fn
         call = b.call(fn, args)
+        return self.vector_variant(call, fn)
+
+    def vector_variant(self, call, fn):
+        """Attach ``vector-function-abi-variant`` when the target has vector versions
+        of ``fn`` (LLVM's VFABI; the declarations are kept by ``llvm.compiler.used``)."""
+        variants = self.info.vector_variants.get(fn.name)
+        if not variants:
+            return call
+        nargs = len(fn.function_type.args)
+        names = []
+        for lanes, vname in variants:
+            vfn = self.llmod.globals.get(vname)
+            if vfn is None:
+                vty = ir.VectorType(fn.function_type.return_type, lanes)
+                vfn = ir.Function(self.llmod, ir.FunctionType(vty, [vty] * nargs), vname)
+                vfn.attributes.add("nounwind")
+                self.vector_decls.append(vfn)
+            names.append(f"_ZGV_LLVM_N{lanes}{'v' * nargs}_{fn.name}({vname})")
+        call.attributes = _StringCallAttributes(
+            ['"vector-function-abi-variant"="%s"' % ",".join(names)])
         return call
 
     def nrt(self, which: str) -> ir.Function:
@@ -576,6 +611,12 @@ class ModuleLowering:
     def lower(self) -> ir.Module:
         for fn in self.module.functions.values():
             FunctionLowering(self, fn).run()
+        if self.vector_decls:                 # else dead-declaration removal drops them
+            used = ir.GlobalVariable(self.llmod, ir.ArrayType(PTR, len(self.vector_decls)),
+                                     "llvm.compiler.used")
+            used.linkage = "appending"
+            used.section = "llvm.metadata"
+            used.initializer = ir.Constant(used.value_type, self.vector_decls)
         return self.llmod
 
 
