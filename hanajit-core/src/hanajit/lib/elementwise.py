@@ -217,6 +217,9 @@ def np_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
         return _np_int_divmod(L, op, x, y, t)
     if op == "pow":
         if t.is_float:
+            k = y.operand if isinstance(y, N.Cast) else y     # the exponent as written
+            if isinstance(k, N.Const) and k.value == 2:
+                return N.BinOp("mul", x, x, t)     # NumPy's square fast path, exact
             return N.Intrinsic("pow", [x, y], t)
         if t.is_int:
             if t.is_signed:
