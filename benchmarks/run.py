@@ -1,7 +1,8 @@
 """Run every benchmark and print its markdown table (what docs/performance.md shows).
 
-    python benchmarks/run.py            # full run, a minute or so
+    python benchmarks/run.py            # full run, a few minutes
     python benchmarks/run.py --quick    # smoke run: small sizes, one process each
+    python benchmarks/run.py --only expr,kernels   # some of them
 
 Exit status 1 when a benchmark found a wrong result or a fallback to the
 interpreter where compiled code was expected.
@@ -16,19 +17,27 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bench_calls  # noqa: E402
 import bench_compile  # noqa: E402
+import bench_expr  # noqa: E402
+import bench_kernels  # noqa: E402
 import bench_scalar  # noqa: E402
 from common import print_machine  # noqa: E402
 
-BENCHMARKS = [bench_compile, bench_scalar, bench_calls]
+BENCHMARKS = [bench_compile, bench_scalar, bench_calls, bench_expr, bench_kernels]
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fast smoke run")
+    ap.add_argument("--only", default="",
+                    help="comma-separated names: " + ",".join(
+                        b.__name__.removeprefix("bench_") for b in BENCHMARKS))
     args = ap.parse_args(argv)
+    only = set(filter(None, args.only.split(",")))
     print_machine()
     status = 0
     for bench in BENCHMARKS:
+        if only and bench.__name__.removeprefix("bench_") not in only:
+            continue
         status |= bench.main(quick=args.quick)
     return status
 

@@ -15,12 +15,34 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def test_benchmarks_quick_run():
     env = {k: v for k, v in os.environ.items() if not k.startswith("HANAJIT_")}
     proc = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "run.py"),
-                           "--quick"], capture_output=True, text=True, env=env,
-                          timeout=120)
+                           "--quick", "--only", "compile,scalar,calls"],
+                          capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     out = proc.stdout
     for title in ("## Machine", "### Import and first-call latency",
                   "### Scalar kernels", "### Per-call overhead"):
         assert title in out, out
     assert "| fib (recursive)" in out
+    assert "FALLBACK" not in out and "WRONG RESULT" not in out, out
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba") is None,
+                    reason="numba is not installed (pip install numba)")
+@pytest.mark.parametrize("name, titles, row", [
+    ("expr", ("### Whole-array expressions", "### Reductions",
+              "### Fusion issue targets"), "| 5-op `np.sum"),
+    ("kernels", ("### Classic NumPy kernels",), "| Mandelbrot"),
+])
+def test_numpy_benchmarks_quick_run(name, titles, row):
+    """The expression and kernel suites (NumPy, numexpr, Numba, hanajit) run in quick
+    mode; no wrong result, no silent fallback."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HANAJIT_")}
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "run.py"),
+                           "--quick", "--only", name], capture_output=True, text=True,
+                          env=env, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = proc.stdout
+    for title in titles:
+        assert title in out, out
+    assert row in out, out
     assert "FALLBACK" not in out and "WRONG RESULT" not in out, out

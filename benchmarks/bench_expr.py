@@ -1,0 +1,275 @@
+"""Whole-array expressions: NumPy vs numexpr vs Numba vs hanajit, one thread, one process.
+
+Every expression is written once as a NumPy function.  NumPy runs it as written,
+Numba compiles it with ``@njit``, hanajit with ``@jit`` (and again with
+``reduce_reassoc=True`` where the expression reduces), and numexpr evaluates the
+same expression from a string (``numexpr.set_num_threads(1)``; reductions other
+than a final ``sum`` and the slicing are done by NumPy around it).  Results are
+checked against NumPy's; repeats are interleaved; figures are medians.
+
+Ratios read "how many times faster than NumPy": ``numpy / X`` above 1 means X wins.
+
+    python benchmarks/bench_expr.py [--quick]
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+
+import numpy as np
+from common import (
+    fmt_ratio,
+    fmt_seconds,
+    interleaved,
+    median,
+    numba_njit,
+    print_table,
+    recording_fallbacks,
+)
+
+from hanajit import jit
+
+njit = numba_njit()
+try:
+    import numexpr as ne
+    ne.set_num_threads(1)
+except Exception:             # not installed
+    ne = None
+
+
+# -- the expressions ----------------------------------------------------------------
+def five_op(a, b):
+    return np.sum(np.exp(-a * a) * b + np.where(a > 0, a, 2 * a) - np.clip(b, 0.2, 1.5))
+
+
+def norm2(a):
+    return np.sqrt(np.sum(a * a))
+
+
+def distances(x, y, px, py):
+    return np.sqrt((x - px) ** 2 + (y - py) ** 2)
+
+
+def loglik(x, mu, sigma):
+    return np.sum(-0.5 * ((x - mu) / sigma) ** 2 - np.log(sigma) - 0.9189385332046727)
+
+
+def stencil(a):
+    return 0.25 * a[:-2] + 0.5 * a[1:-1] + 0.25 * a[2:]
+
+
+def normalise(a):
+    return (a - np.mean(a)) / np.std(a)
+
+
+def sigmoid(a):
+    return 1.0 / (1.0 + np.exp(-a))
+
+
+def haversine(lat, lon, lat0, lon0):
+    s1 = np.sin((lat - lat0) * 0.5)
+    s2 = np.sin((lon - lon0) * 0.5)
+    h = s1 * s1 + np.cos(lat) * np.cos(lat0) * s2 * s2
+    return 12742.0 * np.arcsin(np.sqrt(h))
+
+
+def total(a):
+    return np.sum(a)
+
+
+def dot_self(a, b):
+    return np.sum(a * b)
+
+
+# numexpr spelling of each expression (None: not expressible in one evaluate call)
+def _ne_five(a, b):
+    return ne.evaluate("sum(exp(-a*a)*b + where(a > 0, a, 2*a)"
+                       " - where(b < 0.2, 0.2, where(b > 1.5, 1.5, b)))")
+
+
+def _ne_norm(a):
+    return math.sqrt(ne.evaluate("sum(a*a)"))
+
+
+def _ne_dist(x, y, px, py):
+    return ne.evaluate("sqrt((x - px)**2 + (y - py)**2)")
+
+
+def _ne_loglik(x, mu, sigma):
+    return ne.evaluate("sum(-0.5*((x - mu)/sigma)**2 - log(sigma) - 0.9189385332046727)")
+
+
+def _ne_stencil(a):
+    l, m, r = a[:-2], a[1:-1], a[2:]
+    return ne.evaluate("0.25*l + 0.5*m + 0.25*r")
+
+
+def _ne_normalise(a):
+    mean, std = a.mean(), a.std()
+    return ne.evaluate("(a - mean) / std")
+
+
+def _ne_sigmoid(a):
+    return ne.evaluate("1.0 / (1.0 + exp(-a))")
+
+
+def _ne_haversine(lat, lon, lat0, lon0):
+    return ne.evaluate("12742.0*arcsin(sqrt(sin((lat - lat0)*0.5)**2"
+                       " + cos(lat)*cos(lat0)*sin((lon - lon0)*0.5)**2))")
+
+
+def _ne_total(a):
+    return ne.evaluate("sum(a)")
+
+
+def _ne_dot(a, b):
+    return ne.evaluate("sum(a*b)")
+
+
+# -- inputs ---------------------------------------------------------------------------
+def _vec(n, dtype=np.float64, seed=0):
+    return np.random.default_rng(seed).standard_normal(n).astype(dtype)
+
+
+def _pos(n, seed=1):
+    return np.random.default_rng(seed).random(n) + 0.5
+
+
+def _expr_cases(n):
+    """name, function, numexpr spelling, args, reduces?"""
+    a, b = _vec(n), _vec(n, seed=1)
+    lat, lon = _vec(n, seed=2) * 0.5, _vec(n, seed=3)
+    return [
+        ("5-op `np.sum(np.exp(-a*a)*b + np.where(...) - np.clip(...))`", five_op,
+         _ne_five, (a, b), True),
+        ("L2 norm `np.sqrt(np.sum(a*a))`", norm2, _ne_norm, (a,), True),
+        ("distances to a point", distances, _ne_dist, (a, b, 0.3, -0.2), False),
+        ("Gaussian log-likelihood", loglik, _ne_loglik, (a, 0.1, 1.3), True),
+        ("1-D stencil `0.25*a[:-2] + 0.5*a[1:-1] + 0.25*a[2:]`", stencil, _ne_stencil,
+         (a,), False),
+        ("normalisation `(a - mean) / std`", normalise, _ne_normalise, (a,), True),
+        ("sigmoid `1 / (1 + exp(-a))`", sigmoid, _ne_sigmoid, (a,), False),
+        ("haversine distances (sin, cos, arcsin, sqrt)", haversine, _ne_haversine,
+         (lat, lon, 0.2, 0.1), False),
+    ]
+
+
+def _reduction_cases(sizes):
+    out = []
+    for n in sizes:
+        for dtype in (np.float64, np.float32):
+            a, b = _vec(n, dtype), _vec(n, dtype, seed=1)
+            tag = f"{np.dtype(dtype).name}, n={n:.0e}"
+            out.append((f"`np.sum(a)` ({tag})", total, _ne_total, (a,), True))
+            out.append((f"`np.sum(a*b)` ({tag})", dot_self, _ne_dot, (a, b), True))
+    return out
+
+
+# -- running --------------------------------------------------------------------------
+def _close(got, want, dtype) -> bool:
+    rtol = 1e-4 if dtype == np.float32 else 1e-9
+    got, want = np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64)
+    if got.shape != want.shape:
+        return False
+    scale = max(1.0, float(np.max(np.abs(want)))) if want.size else 1.0
+    return bool(np.allclose(got, want, rtol=rtol, atol=rtol * scale * 1e-3,
+                            equal_nan=True))
+
+
+def run_cases(cases, repeats, fallbacks, errors):
+    """Time every case; return rows of (name, numpy seconds, {column: seconds})."""
+    results = []
+    for name, fn, ne_fn, args, reduces in cases:
+        dtype = next(a.dtype for a in args if isinstance(a, np.ndarray))
+        cands = {"numpy": fn}
+        if ne is not None:
+            cands["numexpr"] = ne_fn
+        if njit is not None:
+            cands["numba"] = njit(fn)
+        cands["hanajit"] = jit(fn)
+        if reduces:
+            cands["hanajit reassoc"] = jit(fn, reduce_reassoc=True)
+        want = fn(*args)
+        for col, f in list(cands.items())[1:]:
+            with recording_fallbacks(fallbacks):
+                got = f(*args)                     # compile, and check
+            if not _close(got, want, dtype):
+                errors.append(f"{name}: {col} gives {np.ravel(got)[:3]}, "
+                              f"NumPy {np.ravel(want)[:3]}")
+        times = interleaved({c: (lambda f=f: f(*args)) for c, f in cands.items()},
+                            repeats)
+        results.append((name, {c: median(t) for c, t in times.items()}))
+    return results
+
+
+COLUMNS = ("numexpr", "numba", "hanajit", "hanajit reassoc")
+
+
+def _rows(results):
+    rows = []
+    for name, t in results:
+        rows.append([name, fmt_seconds(t["numpy"])] +
+                    [fmt_ratio(t["numpy"] / t[c]) if c in t else "--" for c in COLUMNS])
+    return rows
+
+
+def _geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def main(quick: bool = False) -> int:
+    n = 10_000 if quick else 1_000_000
+    sizes = (10_000,) if quick else (1_000_000, 10_000_000)
+    repeats = 3 if quick else 11
+    fallbacks, errors = [], []
+    headers = ["expression", "numpy", "numpy/numexpr", "numpy/numba", "numpy/hanajit",
+               "numpy/hanajit reassoc"]
+    expr = run_cases(_expr_cases(n), repeats, fallbacks, errors)
+    red = run_cases(_reduction_cases(sizes), repeats, fallbacks, errors)
+    note = (f"float64 unless stated, n = {n:,}; median of {repeats} interleaved repeats, "
+            "one thread (numexpr set to 1), compile time excluded.  Ratios above 1 "
+            "mean faster than NumPy.  `reassoc` is `@jit(reduce_reassoc=True)` "
+            "(only for expressions that reduce).")
+    notes = [note]
+    for f in dict.fromkeys(fallbacks):
+        notes.append(f"FALLBACK (timed in the interpreter, not compiled): {f}")
+    for e in errors:
+        notes.append(f"WRONG RESULT: {e}")
+    print_table("Whole-array expressions", headers, _rows(expr), notes)
+    print_table("Reductions", headers, _rows(red),
+                [f"median of {repeats} interleaved repeats, one thread."])
+
+    # the fusion issue's targets, computed from the tables above
+    t5 = expr[0][1]
+    kernels = [t["numpy"] / min(t["hanajit"], t.get("hanajit reassoc", math.inf))
+               for _, t in expr]
+    by = {name: t for name, t in red}
+    trows = [["5-op expression vs NumPy (>= 3x)",
+              fmt_ratio(t5["numpy"] / t5["hanajit"]),
+              fmt_ratio(t5["numpy"] / t5["hanajit reassoc"]) + " (reassoc)"]]
+    if "numba" in t5:
+        trows.append(["5-op expression vs Numba (>= 4x)",
+                      fmt_ratio(t5["numba"] / t5["hanajit"]),
+                      fmt_ratio(t5["numba"] / t5["hanajit reassoc"]) + " (reassoc)"])
+    trows.append(["expression kernels, geometric mean vs NumPy (>= 1.5x)",
+                  fmt_ratio(_geomean(kernels)), "best hanajit mode per kernel"])
+    for size in sizes:
+        k64 = f"`np.sum(a)` (float64, n={size:.0e})"
+        k32 = f"`np.sum(a)` (float32, n={size:.0e})"
+        t64, t32 = by[k64], by[k32]
+        trows.append([f"reassoc `np.sum` vs NumPy, n={size:.0e} (>= 0.9x)",
+                      fmt_ratio(t64["numpy"] / t64["hanajit reassoc"]),
+                      "float64"])
+        trows.append([f"float32 vs float64 sum, reassoc, n={size:.0e} (>= 1.8x)",
+                      fmt_ratio(t64["hanajit reassoc"] / t32["hanajit reassoc"]),
+                      "memory-bound"])
+    print_table("Fusion issue targets (from the tables above)",
+                ["target", "measured", "note"], trows)
+    return 1 if errors or fallbacks else 0
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="small sizes, few repeats")
+    sys.exit(main(ap.parse_args().quick))
