@@ -266,9 +266,18 @@ class JitFunction:
             raise UnsupportedError(f"{self.__qualname__}: target {target.name!r} runs "
                                    "through launch(); calling it directly uses the "
                                    "interpreter", func=self.__qualname__, construct="target")
+        entry = None
+        if self.options["cache"]:          # the disk cache (hanajit/cache/)
+            from .cache import open_entry
+            entry = open_entry(self, key, target)
+            spec = entry.load(self._make_deopt(None)) if entry is not None else None
+            if spec is not None:
+                return spec
         module, ctx = compile_ir(self.py_func, key, self.options)
         artifact = target.compile(module, self.options)
         runner = target.load(artifact, self._make_deopt(module))
+        if entry is not None:
+            entry.store(artifact)
         return Specialization(key, module, artifact, runner)
 
     def _make_deopt(self, module):

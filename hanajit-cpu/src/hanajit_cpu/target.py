@@ -42,6 +42,14 @@ class CpuTarget(Target):
         except Exception as exc:
             report.check("cpu target: compile and run a loop", False, repr(exc))
 
+    def cache_env(self) -> tuple:
+        """What the disk cache key needs to know about this host's code generation:
+        triple, CPU name and features, LLVM version."""
+        from .engine import get_engine
+        eng = get_engine()
+        return (eng.triple, eng.cpu, eng.features,
+                ".".join(map(str, eng.llvm.llvm_version_info)))
+
     def compile(self, module, options) -> Artifact:
         from hanajit.lowering.llvm import LLVMTargetInfo, ModuleLowering
         from hanajit.lowering.cabi import ENTRY, add_entry_wrapper

@@ -1,0 +1,206 @@
+"""What a compiled function depends on, recorded for the disk cache and re-checked
+when an entry is loaded -- without running the frontend.
+
+A compilation reads the source of the entry function and of every jitted function
+(or plain Python function) it reaches through its global and closure names, and
+freezes the values of the numbers it finds there (``SCALE = 2.0``, ``mod.K``,
+default arguments).  :func:`record` writes that down as a graph::
+
+    [(source digest, first line, [(name, value fingerprint, node or -1), ...]), ...]
+
+node 0 being the entry function; a name bound to another function points at that
+function's node.  :func:`still_valid` walks the same graph from the live function:
+for each node it hashes the current source, resolves each name in the current
+module globals and closure cells and compares fingerprints.  An edit to a helper in
+another module, a changed constant or a rebound name therefore invalidates the
+entry, and nothing is parsed: the names come from the record.
+
+hanajit's own helpers (``hanajit.lib``) are covered by the compiler fingerprint in
+the key instead (see ``hanajit.cache.key``).
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import types
+
+try:                           # hashlib imports OpenSSL: 2-3 ms on a warm start
+    from _blake2 import blake2b
+except ImportError:            # pragma: no cover
+    from hashlib import blake2b
+
+_MISSING = object()
+
+
+def source_of(func) -> tuple[str, int] | None:
+    """(digest of the source lines, first line) of a Python function, or None."""
+    try:
+        lines, first = inspect.getsourcelines(func)
+    except (OSError, TypeError):
+        return None
+    return blake2b("".join(lines).encode(), digest_size=16).hexdigest(), first
+
+
+def resolve(func, dotted: str):
+    """The value ``dotted`` (``"x"``, ``"np.sum"``, ``"helpers.K"``) names inside
+    ``func``, looked up as the frontend does: closure cell, module global, builtin."""
+    head, *rest = dotted.split(".")
+    value = _MISSING
+    code = func.__code__
+    if head in code.co_freevars and func.__closure__:
+        try:
+            value = func.__closure__[code.co_freevars.index(head)].cell_contents
+        except ValueError:
+            value = _MISSING
+    if value is _MISSING:
+        value = func.__globals__.get(head, _MISSING)
+    if value is _MISSING:
+        value = getattr(builtins, head, _MISSING)
+    for attr in rest:
+        if value is _MISSING:
+            break
+        value = getattr(value, attr, _MISSING)
+    return value
+
+
+def _jitted(value):
+    from ..api import JitFunction
+    return isinstance(value, JitFunction)
+
+
+def _python_function(value):
+    """The Python function behind ``value`` whose source matters, or None."""
+    if _jitted(value):
+        return value.py_func
+    if isinstance(value, types.FunctionType) and not getattr(
+            value, "__module__", "").startswith("hanajit."):
+        return value
+    return None
+
+
+def fingerprint(value):
+    """A marshal-able value identifying ``value`` across processes."""
+    if value is _MISSING:
+        return ("missing",)
+    if value is None or isinstance(value, (bool, int, float, complex, str)):
+        return ("val", type(value).__name__, repr(value))
+    if isinstance(value, tuple):
+        return ("tuple",) + tuple(fingerprint(v) for v in value)
+    if isinstance(value, types.ModuleType):
+        return ("module", value.__name__)
+    if _jitted(value):
+        return ("jit", value.__module__, value.__qualname__,
+                repr(sorted((k, repr(v)) for k, v in value.options.items())))
+    mod = getattr(value, "__module__", None)
+    name = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
+    if isinstance(mod, str) and isinstance(name, str) and (
+            callable(value) or isinstance(value, type)):
+        return ("object", mod, name)
+    # numbers of other types (NumPy scalars), dtypes: the type and the value
+    return ("other", type(value).__module__, type(value).__qualname__, repr(value))
+
+
+def names_used(func) -> list[str]:
+    """Global and closure names (and ``a.b.c`` attribute chains on them) the body of
+    ``func`` reads: what the frontend resolves and may freeze."""
+    try:
+        source = inspect.getsource(func)
+        import textwrap
+        tree = ast.parse(textwrap.dedent(source))
+    except (OSError, TypeError, SyntaxError):
+        return []
+    fdef = next((n for n in tree.body if isinstance(n, ast.FunctionDef)), None)
+    if fdef is None:
+        return []
+    from ..frontend.builder import _assigned_names
+    a = fdef.args
+    local = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
+    local |= _assigned_names(fdef)
+    out = set()
+    for stmt in fdef.body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) \
+                    and node.id not in local:
+                out.add(node.id)
+            elif isinstance(node, ast.Attribute):
+                chain = _chain(node)
+                if chain and chain.split(".")[0] not in local:
+                    out.add(chain)
+    return sorted(out)
+
+
+def _chain(node) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def record(func) -> list | None:
+    """The dependency graph of ``func`` (see the module docstring); None when a
+    function's source cannot be read (nothing to check it against later)."""
+    nodes: list = []
+    index: dict = {}
+
+    def visit(f) -> int | None:
+        if f in index:
+            return index[f]
+        src = source_of(f)
+        if src is None:
+            return None
+        i = index[f] = len(nodes)
+        nodes.append(None)
+        names = []
+        for name in names_used(f):
+            value = resolve(f, name)
+            child = -1
+            inner = _python_function(value)
+            if inner is not None:
+                child = visit(inner)
+                if child is None:
+                    return None
+            names.append((name, fingerprint(value), child))
+        defaults = (f.__defaults__ or (), tuple(sorted((f.__kwdefaults__ or {}).items())))
+        names.append(("<defaults>", fingerprint(defaults), -1))
+        nodes[i] = (src[0], src[1], tuple(names))
+        return i
+
+    if visit(func) is None:
+        return None
+    return nodes
+
+
+def still_valid(func, nodes) -> bool:
+    """Does the live ``func`` (and all it reaches) still match the recorded graph?"""
+    seen: dict = {}
+
+    def check(f, i) -> bool:
+        if i in seen:
+            return seen[i] is f
+        seen[i] = f
+        digest, first, names = nodes[i]
+        if source_of(f) != (digest, first):
+            return False
+        for name, fp, child in names:
+            if name == "<defaults>":
+                value = (f.__defaults__ or (),
+                         tuple(sorted((f.__kwdefaults__ or {}).items())))
+            else:
+                value = resolve(f, name)
+            if fingerprint(value) != fp:
+                return False
+            if child >= 0:
+                inner = _python_function(value)
+                if inner is None or not check(inner, child):
+                    return False
+        return True
+
+    try:
+        return check(func, 0)
+    except Exception:          # a malformed record or a strange object: recompile
+        return False
