@@ -228,10 +228,10 @@ def test_in_process_plugin_whose_hook_raises_is_an_error_and_rolled_back():
 # -- targets, exporters, info --------------------------------------------------------
 def test_unknown_target_lists_available_and_install_hint():
     with pytest.raises(TargetError) as info:
-        plugins.get_target("cuda")
+        plugins.get_target("hip")
     message = str(info.value)
-    assert "'cuda'" in message and "cpu" in message and "example" in message
-    assert "pip install hanajit-cuda" in message
+    assert "'hip'" in message and "cpu" in message and "example" in message
+    assert "pip install hanajit-hip" in message
 
 
 def test_get_target_instantiates_once_even_across_threads():

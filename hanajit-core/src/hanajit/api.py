@@ -255,8 +255,12 @@ class JitFunction:
         self._fallback_reasons[key] = str(exc)
         warnings.warn(HanaJitFallbackWarning(
             f"hanajit: {self.__qualname__} runs in the interpreter: {exc}"), stacklevel=4)
-        self._specs[key] = self.py_func
-        return self.py_func
+        runner = self.py_func
+        if exc.construct == "gpu target":     # a kernel body run as one thread
+            from .gpu import run_single_thread
+            runner = functools.partial(run_single_thread, self.py_func)
+        self._specs[key] = runner
+        return runner
 
     def _compile(self, key) -> Specialization:
         from . import plugins
@@ -265,7 +269,8 @@ class JitFunction:
         if target.kind != "host":
             raise UnsupportedError(f"{self.__qualname__}: target {target.name!r} runs "
                                    "through launch(); calling it directly uses the "
-                                   "interpreter", func=self.__qualname__, construct="target")
+                                   "interpreter", func=self.__qualname__,
+                                   construct=f"{target.kind} target")
         entry = None
         if self.options["cache"]:          # the disk cache (hanajit/cache/)
             from .cache import open_entry
@@ -286,10 +291,111 @@ class JitFunction:
     def compile_signature(self, signature):
         """Compile eagerly for a signature string such as ``"i64, f64"``."""
         from .signature import parse_signature
+        if self.options["target"] != "cpu" and self._target().kind == "gpu":
+            for key in parse_signature(signature, pointers=True):
+                self._eager_kernel(tuple(key))
+            return
         for key in parse_signature(signature):
             runner = self._specialize(tuple(key), ())
             if runner is self.py_func and not self.options["fallback"]:
                 raise UnsupportedError(self._fallback_reasons.get(tuple(key), ""))
+
+    # ------------------------------------------------------------- GPU targets
+    def _target(self):
+        from . import plugins
+        return plugins.get_target(self.options["target"])
+
+    def _gpu_target(self):
+        target = self._target()
+        if target.kind != "gpu":
+            raise TypeError(f"{self.__qualname__} is compiled for target {target.name!r}; "
+                            "launch() needs a GPU target such as @jit(target=\"cuda\")")
+        return target
+
+    def _eager_kernel(self, key):
+        try:
+            self._kernel(key)
+        except UnsupportedError as exc:
+            if not self.options["fallback"]:
+                raise
+            warnings.warn(HanaJitFallbackWarning(
+                f"hanajit: {self.__qualname__} cannot be compiled for "
+                f"{self.options['target']!r}: {exc}; launch() raises, a direct call runs "
+                "the interpreter"), stacklevel=4)
+
+    def _kernel(self, key) -> Specialization:
+        """The GPU kernel specialisation for argument types ``key`` (compiled on
+        first use; an any-layout array specialisation serves contiguous arrays)."""
+        spec = self._compiled.get(key)
+        if spec is not None:
+            return spec
+        with self._lock:
+            for known, spec in self._compiled.items():
+                if _accepts(known, key):
+                    return spec
+            from .pipeline import compile_ir
+            target = self._gpu_target()
+            try:
+                module, _ = compile_ir(self.py_func, key, self.options)
+                artifact = target.compile(module, self.options)
+            except (UnsupportedError, TargetError):
+                raise
+            except RecursionError as exc:
+                raise UnsupportedError(f"{self.__qualname__}: too deeply nested ({exc})",
+                                       func=self.__qualname__, construct="nesting") from exc
+            except Exception as exc:      # an internal error: a clear message, no crash
+                raise UnsupportedError(
+                    f"{self.__qualname__}: internal compiler error ({type(exc).__name__}: "
+                    f"{exc}); please report it", func=self.__qualname__,
+                    construct="internal error") from exc
+            spec = Specialization(key, module, artifact, None)
+            self._compiled[key] = spec
+            return spec
+
+    def launch(self, *args, grid=None, block=None, stream=None, sync=True):
+        """Run the kernel on the device over ``grid`` blocks of ``block`` threads
+        (ints or tuples of up to 3).  NumPy arrays are copied to the device and back;
+        device arrays (``to_device``, any ``__cuda_array_interface__`` object) are
+        used in place.  ``sync=False`` queues the launch (``synchronize()`` waits)."""
+        d = self.__dict__
+        target = d.get("_launch_target")
+        if target is None:
+            target = d["_launch_target"] = self._gpu_target()
+            d["_kernels"] = {}               # argument types -> Specialization
+            # a GPU target may type its own device arrays (Target.typeof)
+            d["_launch_typeof"] = getattr(target, "typeof", None) or typeof
+        if len(args) != self._nparams:
+            args = self._bind(args, {})
+        key = tuple(map(d["_launch_typeof"], args))
+        spec = d["_kernels"].get(key)
+        if spec is None:
+            if any(t is None for t in key):
+                bad = next(i for i, t in enumerate(key) if t is None)
+                raise TypeError(f"{self.__qualname__}.launch(): argument {bad + 1} of "
+                                f"type {type(args[bad]).__name__} is not supported")
+            spec = d["_kernels"][key] = self._kernel(key)
+        return target.launch(spec.artifact, args, grid=grid, block=block, stream=stream,
+                             sync=sync)
+
+    def to_device(self, array, stream=None):
+        """Copy a NumPy array to the device of this function's GPU target."""
+        target = self._gpu_target()
+        if not hasattr(target, "to_device"):
+            raise TypeError(f"target {target.name!r} has no device arrays")
+        return target.to_device(array, stream=stream)
+
+    def synchronize(self):
+        """Wait for every queued launch and copy of this function's GPU target."""
+        target = self._gpu_target()
+        if hasattr(target, "synchronize"):
+            target.synchronize()
+
+    def inspect_gpu(self, signature=None) -> str:
+        """The device assembly (PTX for cuda) of a kernel specialisation."""
+        if isinstance(signature, str):
+            from .signature import parse_signature
+            signature = parse_signature(signature, pointers=True)[0]
+        return self._gpu_target().assembly(self._pick(signature).artifact)
 
     # ------------------------------------------------------- native entry points
     def specialize(self, *types):

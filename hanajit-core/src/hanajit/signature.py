@@ -5,7 +5,9 @@ Each comma-separated item is a type: ``bool``, ``i8``..``i64``, ``u8``..``u64``,
 is its element type with one ``:`` per dimension (``f64[:, :]``, any layout), ``::1``
 on the last axis for C order (``f64[:, ::1]``) or on the first for Fortran order
 (``f64[::1, :]``).  A list of strings gives several signatures.  Raw pointers
-(``f64*``) are not supported.
+(``f64*``) are not supported, except in GPU kernel signatures
+(``parse_signature(sig, pointers=True)``), where ``T*`` means ``T[::1]``: a 1-D
+contiguous array, still bounds-checked.
 """
 from __future__ import annotations
 
@@ -29,8 +31,11 @@ def _split(text: str) -> list:
     return [s.strip() for s in out]
 
 
-def parse_type(text: str) -> T.Type:
+def parse_type(text: str, pointers: bool = False) -> T.Type:
     text = text.strip()
+    if pointers and text.endswith("*") and isinstance(T.BY_NAME.get(text[:-1].strip()),
+                                                      T.Scalar):
+        return T.ArrayType(T.BY_NAME[text[:-1].strip()], 1, "C")
     if text.endswith("*"):
         raise ValueError(f"raw pointer type {text!r} in signature is not supported; "
                          "use an array type such as 'f64[:]'")
@@ -54,8 +59,8 @@ def parse_type(text: str) -> T.Type:
     return t
 
 
-def parse_signature(sig) -> list:
-    """A list of argument-type tuples."""
+def parse_signature(sig, pointers: bool = False) -> list:
+    """A list of argument-type tuples (``pointers``: ``T*`` is ``T[::1]``)."""
     if isinstance(sig, (list, tuple)) and sig and isinstance(sig[0], str) and "," not in sig[0] \
             and all(isinstance(s, str) for s in sig) and len(sig) > 1 and not isinstance(sig, list):
         sig = [", ".join(sig)]
@@ -68,7 +73,8 @@ def parse_signature(sig) -> list:
             s = s.strip()
             if s.startswith("(") and s.endswith(")"):
                 s = s[1:-1]
-            out.append(tuple(parse_type(x) for x in _split(s)))
+            out.append(tuple(parse_type(x, pointers) for x in _split(s)))
         else:
-            out.append(tuple(parse_type(x) if isinstance(x, str) else x for x in s))
+            out.append(tuple(parse_type(x, pointers) if isinstance(x, str) else x
+                             for x in s))
     return out

@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import builtins
 import numbers
+import sys
 
 from ..errors import UnsupportedError
 from ..ir import nodes as N
@@ -48,6 +49,12 @@ class ObjRef(N.Expr):
 
 def is_number(v) -> bool:
     return isinstance(v, (bool, numbers.Number)) and not isinstance(v, type)
+
+
+def _gpu_names():
+    """The names of the GPU kernel model (``hanajit.gpu.__all__``)."""
+    from .. import gpu
+    return gpu.__all__
 
 
 def freezable(v) -> bool:
@@ -107,6 +114,8 @@ class Builder:
             value = self.p.globals[name]
         elif hasattr(builtins, name):
             value = getattr(builtins, name)
+        elif name in _gpu_names():       # kernels may call thread_id() unimported
+            value = getattr(sys.modules["hanajit.gpu"], name)
         else:
             self.fail(node, "name", f"{name!r} is not defined")
         self.frozen[name] = value

@@ -297,6 +297,58 @@ class AllocArray(Expr):
     children, replace_children = _kids("shape")
 
 
+# GPU kernels (hanajit.gpu; only in functions compiled for a "gpu"-kind target) ----
+@dataclass(eq=False)
+class GpuIndex(Expr):
+    """This thread's place in the launch grid, as int64: ``kind`` ``thread`` (index
+    of the thread in its block), ``block`` (index of the block in the grid),
+    ``block_dim`` (threads per block) or ``grid_dim`` (blocks in the grid), along
+    ``axis`` 0, 1 or 2 (x, y, z).  Constant for the whole run of a thread."""
+
+    kind: str
+    axis: int = 0
+    type: Optional[Type] = None
+
+
+@dataclass(eq=False)
+class SharedArray(Expr):
+    """The block-shared, C-contiguous, uninitialised 1-D array ``name`` (unique in
+    the module) of ``size`` elements of ``type.dtype``: one static allocation per
+    block, the same memory each time it is evaluated by any thread of the block,
+    alive for the whole launch.  No meminfo (never freed)."""
+
+    name: str
+    size: int
+    type: Optional[Type] = None
+
+
+@dataclass(eq=False)
+class Atomic(Expr):
+    """Atomic read-modify-write of ``array[indices]`` (global or shared memory;
+    indices already checked) giving the element's old value; relaxed ordering.
+    ``op``: ``add`` (wrapping for ints, IEEE for floats), ``min`` / ``max`` (by the
+    element type's signedness; for floats IEEE minNum/maxNum: a NaN operand is
+    ignored), ``cas`` (store ``value`` if the old value equals ``compare``; floats
+    compare by bit pattern).  Only appears as the value of an ``Assign``."""
+
+    op: str
+    array: Expr
+    indices: list
+    value: Expr
+    compare: Optional[Expr] = None
+    type: Optional[Type] = None
+
+    def children(self):
+        return [self.array, *self.indices, self.value] + (
+            [self.compare] if self.compare is not None else [])
+
+    def replace_children(self, new):
+        n = len(self.indices)
+        self.array, self.indices, self.value = new[0], list(new[1:1 + n]), new[1 + n]
+        if self.compare is not None:
+            self.compare = new[2 + n]
+
+
 # Python-level expressions (before the semantic passes) ---------------------------
 @dataclass(eq=False)
 class PyBinOp(Expr):
@@ -496,6 +548,14 @@ class PySetItem(Stmt):
     target: Expr = None
     index: Expr = None
     value: Expr = None
+
+
+@dataclass(eq=False)
+class Barrier(Stmt):
+    """Block-wide barrier (CUDA ``__syncthreads``): each thread of the block waits
+    until every thread of the block has reached it; writes to shared and global
+    memory made before it by a thread of the block are seen by all of them after
+    it.  Every thread of the block must reach the same barrier."""
 
 
 @dataclass(eq=False)

@@ -25,6 +25,14 @@ def format_expr(e) -> str:
         return f"{format_expr(e.tup)}[{e.index}]"
     if isinstance(e, N.ComplexPart):
         return f"{format_expr(e.operand)}.{e.part}"
+    if isinstance(e, N.GpuIndex):
+        return f"gpu.{e.kind}[{'xyz'[e.axis]}]"
+    if isinstance(e, N.SharedArray):
+        return f"shared<{e.type}>({e.name}, {e.size})"
+    if isinstance(e, N.Atomic):
+        idx = ", ".join(map(format_expr, e.indices))
+        cmp = f", {format_expr(e.compare)}" if e.compare is not None else ""
+        return f"atomic_{e.op}({format_expr(e.array)}[{idx}]{cmp}, {format_expr(e.value)})"
     name = type(e).__name__
     return f"{name}({', '.join(map(format_expr, e.children()))})"
 
@@ -58,6 +66,9 @@ def format_stmts(body, indent=1) -> list:
             out += format_stmts(s.body, indent + 1)
         elif isinstance(s, N.Return):
             out.append(f"{pad}return" + (f" {format_expr(s.value)}" if s.value is not None else ""))
+        elif isinstance(s, N.Store):
+            idx = ", ".join(map(format_expr, s.indices))
+            out.append(f"{pad}{format_expr(s.array)}[{idx}] := {format_expr(s.value)}")
         elif isinstance(s, N.Raise):
             exc = getattr(s.exc, "__name__", s.exc)
             out.append(f"{pad}raise {exc}({s.message!r})" + (" [deopt]" if s.deopt else ""))

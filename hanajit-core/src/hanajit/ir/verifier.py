@@ -40,6 +40,25 @@ def verify(fn: N.Function) -> None:
                 fail("Select operand types")
             if isinstance(e, N.Var) and e.name not in fn.locals:
                 fail(f"unknown variable {e.name}")
+            if isinstance(e, (N.GpuIndex, N.SharedArray, N.Atomic)):
+                check_gpu(e)
+
+    def check_gpu(e):
+        if isinstance(e, N.GpuIndex) and (
+                e.kind not in ("thread", "block", "block_dim", "grid_dim")
+                or e.axis not in (0, 1, 2) or e.type != T.INT64):
+            fail(f"GpuIndex {e.kind} axis {e.axis} of type {e.type}")
+        if isinstance(e, N.SharedArray) and not (
+                isinstance(e.type, T.ArrayType) and e.type.ndim == 1
+                and e.type.layout == "C" and e.size > 0):
+            fail(f"SharedArray {e.name} of type {e.type}, size {e.size}")
+        if isinstance(e, N.Atomic):
+            t = e.array.type
+            if (not isinstance(t, T.ArrayType) or e.op not in ("add", "min", "max", "cas")
+                    or len(e.indices) != t.ndim or e.value.type != t.dtype
+                    or e.type != t.dtype or (e.op == "cas") != (e.compare is not None)
+                    or (e.compare is not None and e.compare.type != t.dtype)):
+                fail(f"Atomic {e.op} on {t} with {e.value.type} giving {e.type}")
 
     def check(body, depth):
         for s in body:
@@ -50,6 +69,12 @@ def verify(fn: N.Function) -> None:
             for e in N.stmt_exprs(s):
                 if e is not None:
                     check_expr(e)
+            if fn.level == "primitive":
+                for e in N.stmt_exprs(s):
+                    for sub in N.walk_expr(e) if e is not None else ():
+                        if isinstance(sub, N.Atomic) and not (
+                                isinstance(s, N.Assign) and sub is s.value):
+                            fail("Atomic not directly assigned (it has effects)")
             if isinstance(s, N.Assign) and fn.level == "primitive":
                 if fn.locals.get(s.target) != s.value.type:
                     fail(f"assignment of {s.value.type} to {s.target}: "

@@ -31,6 +31,10 @@ class LLVMTargetInfo:
     # intrinsic name -> ("llvm", "llvm.sqrt") | ("libm", "tan") | ("frem", "")
     math: dict = field(default_factory=dict)
     float32_suffix: str = "f"        # libm spelling of the float32 variant
+    # GPU targets: an object with index(builder, llmod, kind, axis) -> i64 value
+    # (GpuIndex), barrier(builder, llmod) (Barrier) and ``shared_addrspace`` (int,
+    # for SharedArray); None for CPU-like targets (see hanajit_cuda.codegen)
+    gpu: object = None
     # scalar math callee ("llvm.exp.f64", "expm1f") -> ((lanes, vector function), ...):
     # the loop vectoriser may call these instead (a vector math library such as
     # libmvec); empty: math calls in vectorised loops stay scalar
@@ -206,6 +210,8 @@ class FunctionLowering:
             b.position_at_end(exit_)
         elif isinstance(s, N.ForCount):
             self.for_count(s)
+        elif isinstance(s, N.Barrier):
+            self.gpu_hooks("barrier()").barrier(b, self.m.llmod)
         elif isinstance(s, N.Break):
             b.branch(self.loops[-1][1])
         elif isinstance(s, N.Continue):
@@ -495,6 +501,61 @@ class FunctionLowering:
 
     def e_ComplexPart(self, e):
         return self.b.extract_value(self.expr(e.operand), 0 if e.part == "real" else 1)
+
+    # ------------------------------------------------------------- GPU kernels
+    def gpu_hooks(self, what):
+        hooks = self.m.info.gpu
+        if hooks is None:
+            from ..errors import UnsupportedError
+            raise UnsupportedError(f"{self.fn.pyname}: {what} is only available in GPU "
+                                   "kernels", func=self.fn.pyname, construct=what)
+        return hooks
+
+    def e_GpuIndex(self, e):
+        return self.gpu_hooks("thread indexing").index(self.b, self.m.llmod, e.kind, e.axis)
+
+    def e_SharedArray(self, e):
+        """A view of a static array in the target's shared address space, addressed
+        through a generic pointer (LLVM infers the address space back)."""
+        hooks = self.gpu_hooks("shared_array()")
+        b = self.b
+        t = e.type
+        et = memtype(t.dtype)
+        g = self.m.llmod.globals.get(e.name)
+        if g is None:
+            g = ir.GlobalVariable(self.m.llmod, ir.ArrayType(et, e.size), e.name,
+                                  addrspace=hooks.shared_addrspace)
+            g.linkage = "internal"
+            g.initializer = ir.Constant(g.value_type, ir.Undefined)
+            g.align = 16
+        itemsize = max(1, t.dtype.bits // 8)
+        v = ir.Constant(lltype(t), ir.Undefined)
+        v = b.insert_value(v, ir.Constant(PTR, None), 0)
+        v = b.insert_value(v, b.addrspacecast(g, PTR), 1)
+        v = b.insert_value(v, ir.Constant(I64, e.size), [2, 0])
+        return b.insert_value(v, ir.Constant(I64, itemsize), [3, 0])
+
+    def e_Atomic(self, e):
+        b = self.b
+        t = e.array.type
+        ptr = self.element_ptr(self.expr(e.array), t, [self.expr(i) for i in e.indices])
+        v = self.expr(e.value)
+        dt = t.dtype
+        if e.op == "cas":
+            cmp = self.expr(e.compare)
+            if dt.is_float:
+                it = ir.IntType(dt.bits)
+                old = b.extract_value(b.cmpxchg(ptr, b.bitcast(cmp, it), b.bitcast(v, it),
+                                                "monotonic"), 0)
+                return b.bitcast(old, lltype(dt))
+            return b.extract_value(b.cmpxchg(ptr, cmp, v, "monotonic"), 0)
+        if dt.is_float:
+            op = {"add": "fadd", "min": "fmin", "max": "fmax"}[e.op]
+        elif e.op == "add":
+            op = "add"
+        else:
+            op = ("" if dt.is_signed else "u") + e.op
+        return b.atomic_rmw(op, ptr, v, "monotonic")
 
 
 class _StringCallAttributes(CallInstrAttributes):

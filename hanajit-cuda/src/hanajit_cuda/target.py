@@ -1,0 +1,96 @@
+"""The ``cuda`` target: typed IR -> NVPTX LLVM IR -> PTX; launch through the driver.
+
+Stages: ``"llvm"`` (optimised NVPTX LLVM IR, libdevice linked) and ``"ptx"``.
+Compiling needs no GPU and no driver (only libdevice when the kernel uses
+transcendentals); launching needs the NVIDIA driver and ``cuda-bindings``, both
+loaded on the first launch.
+"""
+from __future__ import annotations
+
+from hanajit.errors import TargetError, UnsupportedError
+from hanajit.target import Artifact, Target
+
+from . import toolchain
+
+
+class CudaTarget(Target):
+    name = "cuda"
+    description = "NVIDIA GPUs: PTX through LLVM NVPTX, launched with the CUDA driver"
+    stages = ("llvm", "ptx")
+    kind = "gpu"
+
+    def __init__(self):
+        self._launcher = None
+
+    # -- status and doctor -------------------------------------------------------------
+    def status(self):
+        try:
+            from .driver import get_driver
+            d = get_driver()
+        except Exception as exc:
+            return False, f"cannot launch: {exc}"
+        return True, f"{d.name} (sm_{d.capability[0]}{d.capability[1]})"
+
+    def doctor(self, report):
+        from .doctor import run_checks
+        run_checks(report)
+
+    # -- codegen -----------------------------------------------------------------------
+    def compile(self, module, options) -> Artifact:
+        from .codegen import KERNEL, lower_kernel, param_kinds
+        from .ptx import emit_in_subprocess
+        arch = toolchain.gpu_arch(options)
+        entry = module.functions[module.entry]
+        text, uses_libdevice = lower_kernel(module)
+        libdevice = None
+        if uses_libdevice:
+            libdevice = toolchain.find_libdevice()
+            if libdevice is None:
+                raise UnsupportedError(f"{entry.pyname}: {toolchain.LIBDEVICE_HELP}",
+                                       func=entry.pyname, construct="libdevice")
+        out = emit_in_subprocess(text, arch, libdevice)
+        return Artifact(target=self.name, entry=KERNEL,
+                        stages={"llvm": out["llvm"], "ptx": out["ptx"]},
+                        metadata={"raises": list(module.raises), "arch": arch,
+                                  "name": entry.pyname, "params": param_kinds(entry),
+                                  "arg_types": tuple(entry.arg_types),
+                                  "libdevice": libdevice})
+
+    def assembly(self, artifact) -> str:
+        return artifact.stages["ptx"]
+
+    # -- running -----------------------------------------------------------------------
+    def launcher(self):
+        if self._launcher is None:
+            from .driver import get_driver
+            from .launch import Launcher
+            self._launcher = Launcher(get_driver())
+        return self._launcher
+
+    def typeof(self, value):
+        """The IR type of a launch argument (NumPy or device array, scalar)."""
+        from .launch import device_typeof
+        self.typeof = device_typeof          # later calls skip the import
+        return device_typeof(value)
+
+    def launch(self, artifact, args, grid=None, block=None, stream=None, sync=True):
+        launcher = self._launcher or self.launcher()
+        return launcher.launch(artifact, args, grid, block, stream, sync)
+
+    def to_device(self, array, stream=None):
+        import numpy as np
+        from .devicearray import DeviceArray
+        from .launch import to_stream
+        lau = self.launcher()
+        if not isinstance(array, np.ndarray):
+            raise TypeError(f"to_device takes a NumPy array, not {type(array).__name__}")
+        return DeviceArray.from_host(lau.driver, array, stream=to_stream(lau.driver, stream),
+                                     sync=lau.synchronize)
+
+    def synchronize(self):
+        if self._launcher is None:
+            try:
+                self.launcher()
+            except TargetError:
+                return              # nothing can have been launched
+        self._launcher.synchronize()
