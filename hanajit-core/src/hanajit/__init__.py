@@ -18,7 +18,8 @@ from .errors import (
 hookimpl = pluggy.HookimplMarker("hanajit")
 
 __all__ = [
-    "__version__", "jit", "prange", "hookimpl", "HanaJitError",
+    "__version__", "jit", "prange", "pmap", "set_num_threads", "get_num_threads",
+    "hookimpl", "HanaJitError",
     "HanaJitFallbackWarning", "HanaJitPluginWarning", "TargetError",
     "UnsupportedError",
 ]
@@ -28,4 +29,10 @@ def __getattr__(name):
     if name in ("jit", "prange"):
         from . import api
         return getattr(api, name)
+    if name in ("set_num_threads", "get_num_threads"):
+        from . import parallel_config
+        return getattr(parallel_config, name)
+    if name == "pmap":
+        from .pmap import pmap
+        return pmap
     raise AttributeError(f"module 'hanajit' has no attribute {name!r}")

@@ -40,3 +40,8 @@ class HanaJitPluginWarning(UserWarning):
 
 class HanaJitInternalWarning(UserWarning):
     """Something inside hanajit went wrong but was recovered from (a bug: report it)."""
+
+
+class HanaJitParallelWarning(UserWarning):
+    """A ``prange`` loop (or a loop ``parallel=True`` would promote) runs serially
+    because of the dependence the message names."""

@@ -30,6 +30,7 @@ from .ir import types as T
 from .passes.analyze_raises import analyze_raises
 from .passes.lower_semantics import lower_semantics
 from .passes.mark_reductions import mark_reductions
+from .lib.parallel import SerialLoop
 
 
 @dataclass
@@ -57,12 +58,14 @@ class CompileContext:
     sources: dict = field(default_factory=dict)     # pyfunc qualname -> source text
     _parsed: dict = field(default_factory=dict)
     _symbols: set = field(default_factory=set)
+    serial_loops: set = field(default_factory=set)  # (qualname, line) kept serial
 
     # -------------------------------------------------------------- frontend
     def parsed(self, pyfunc):
         p = self._parsed.get(pyfunc)
         if p is None:
-            p = self._parsed[pyfunc] = parse_function(pyfunc)
+            p = getattr(pyfunc, "__hj_parsed__", None)     # a prange loop's body
+            p = self._parsed[pyfunc] = p if p is not None else parse_function(pyfunc)
             self.sources[p.qualname] = p.source
         return p
 
@@ -106,26 +109,51 @@ class CompileContext:
             spec = Spec(key=key, pyfunc=pyfunc, symbol=self.symbol_for(pyfunc), inline=inline)
             self.specs[key] = spec
         parsed = self.parsed(pyfunc)
-        fn, frozen = build_function(parsed)
-        self.frozen[parsed.qualname] = frozen
-        fn.name = spec.symbol
-        fn.inline = inline
-        if len(arg_types) != len(fn.params):
-            raise UnsupportedError(f"{parsed.qualname}: called with {len(arg_types)} "
-                                   f"arguments, takes {len(fn.params)}",
-                                   func=parsed.qualname, construct="call")
-        spec.state = "inferring"
-        spec.state_dirty = False
-        self.stack.append(spec)
-        try:
-            Inferrer(self, fn, arg_types).run(key=spec)
-        finally:
-            self.stack.pop()
+        while True:
+            fn, frozen = build_function(parsed, self.parallel_options(pyfunc))
+            self.frozen[parsed.qualname] = frozen
+            fn.name = spec.symbol
+            fn.inline = inline
+            if len(arg_types) != len(fn.params):
+                raise UnsupportedError(f"{parsed.qualname}: called with {len(arg_types)} "
+                                       f"arguments, takes {len(fn.params)}",
+                                       func=parsed.qualname, construct="call")
+            spec.state = "inferring"
+            spec.state_dirty = False
+            self.stack.append(spec)
+            try:
+                Inferrer(self, fn, arg_types).run(key=spec)
+                break
+            except SerialLoop as exc:
+                if exc.owner is not pyfunc:
+                    raise
+                self.serial_loop(parsed, exc)
+            finally:
+                self.stack.pop()
         _dump("infer", fn)
         spec.fn = fn
         spec.return_type = fn.return_type
         spec.state = "provisional" if spec.state_dirty else "done"
         return spec
+
+    def parallel_options(self, pyfunc) -> dict:
+        """How the frontend treats ``prange`` and (for the function being compiled,
+        with ``parallel=True``) outermost ``range`` loops."""
+        opts = self.options
+        return {"auto": bool(opts.get("parallel")) and not self.stack,
+                "fallback": opts.get("fallback", True), "workers": opts.get("workers"),
+                "serial": self.serial_loops}
+
+    def serial_loop(self, parsed, exc):
+        import warnings
+        from .errors import HanaJitParallelWarning
+        msg = (f"{parsed.qualname} ({parsed.filename}:{exc.line}): the loop at line "
+               f"{exc.line} cannot run in parallel: {exc.message}")
+        if not self.options.get("fallback", True):
+            raise UnsupportedError(msg, func=parsed.qualname, line=exc.line,
+                                   construct="prange")
+        warnings.warn(HanaJitParallelWarning(msg + "; it runs serially"), stacklevel=2)
+        self.serial_loops.add((parsed.qualname, exc.line))
 
     def update_estimate(self, spec, t):
         spec.return_type = t

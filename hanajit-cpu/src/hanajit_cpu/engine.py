@@ -83,6 +83,19 @@ class Engine:
             self._nrt = dict(addrs)
         return self._nrt
 
+    def threads_addresses(self) -> dict:
+        """Addresses of the thread runtime behind ``prange`` (compiled once per
+        process, like the memory runtime); sets the worker count."""
+        if getattr(self, "_threads", None) is None:
+            from hanajit.lowering import threads
+            from hanajit.parallel_config import apply_num_threads
+            mod = self.optimize(threads.RUNTIME_IR)
+            tracker, addrs = self.link(self.emit_object(mod), list(threads.SYMBOLS))
+            self._threads_tracker = tracker
+            self._threads = dict(addrs)
+            apply_num_threads(self._threads[threads.NUM_THREADS])
+        return self._threads
+
     def imports_for(self, llvm_text: str) -> dict:
         """The process addresses a compiled module needs: the memory runtime only
         when it allocates (compiling it costs a first scalar function ~10 ms), and
@@ -90,6 +103,8 @@ class Engine:
         out = {}
         if "@hj_nrt_" in llvm_text:
             out.update(self.nrt_addresses())
+        if "@hj_parallel_for" in llvm_text or "@hj_num_threads" in llvm_text:
+            out.update(self.threads_addresses())
         if "@hj.libm." in llvm_text or '@"hj.libm.' in llvm_text:
             libm = ctypes.CDLL(ctypes.util.find_library("m") or None)
             for name in ("pow", "powf"):

@@ -62,7 +62,8 @@ class CpuTarget(Target):
         # vector_variants: math calls in vectorised loops call libmvec (vecmath.py)
         info = LLVMTargetInfo(triple=eng.triple, data_layout=eng.data_layout,
                               math={"pow": ("libm", "hj.libm.pow")},
-                              vector_variants=vector_variants(eng.features))
+                              vector_variants=vector_variants(eng.features),
+                              parallel=True)
         ml = ModuleLowering(module, info)
         llmod = ml.lower()
         entry_fn = module.functions[module.entry]

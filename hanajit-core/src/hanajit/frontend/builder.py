@@ -81,8 +81,13 @@ def _assigned_names(fn: ast.FunctionDef) -> set:
 class Builder:
     """Build the Python-level IR function of one parsed ``def``."""
 
-    def __init__(self, parsed: ParsedFunction):
+    def __init__(self, parsed: ParsedFunction, parallel: dict | None = None):
         self.p = parsed
+        # prange/parallel=True: {"auto": bool, "fallback": bool, "workers": int,
+        # "serial": set of (qualname, line) loops to keep serial}
+        self.parallel = parallel or {}
+        self.injected: dict = {}        # names of generated code (parallel loops)
+        self.loop_depth = 0
         self.fnode = parsed.node
         self.qualname = parsed.qualname
         args = self.fnode.args
@@ -108,6 +113,8 @@ class Builder:
         return f"${hint}{self.n_tmp}"
 
     def resolve(self, name: str, node):
+        if name in self.injected:
+            return self.injected[name]
         if name in self.p.closure:
             value = self.p.closure[name]
         elif name in self.p.globals:
@@ -245,7 +252,9 @@ class Builder:
     def s_While(self, s):
         flag = self._loop_else(s.orelse)
         cond = self.cond(s.test)
+        self.loop_depth += 1
         body = self.stmts(s.body)
+        self.loop_depth -= 1
         self.loop_flags.pop()
         return self._with_else(flag, N.PyWhile(cond=cond, body=body), s.orelse)
 
@@ -263,8 +272,69 @@ class Builder:
             obj = getattr(callee, "obj", None)
             from ..api import prange as _prange     # local: api imports us
             if obj is range or obj is _prange:
-                return self.for_range(s, it)
-        return self.for_indexed(s, it)
+                region = self.parallel_loop(s, it, explicit=obj is _prange)
+                if region is not None:
+                    return region
+                self.loop_depth += 1
+                try:
+                    return self.for_range(s, it)
+                finally:
+                    self.loop_depth -= 1
+        self.loop_depth += 1
+        try:
+            return self.for_indexed(s, it)
+        finally:
+            self.loop_depth -= 1
+
+    def parallel_loop(self, s, it, explicit):
+        """A prange loop (or, with parallel=True, an outermost range loop) as a
+        parallel region; None to build it as a serial loop."""
+        import warnings
+        from ..errors import HanaJitParallelWarning
+        from . import parallel as par
+        opts = self.parallel
+        if not explicit and not (opts.get("auto") and self.loop_depth == 0):
+            return None
+        if it.keywords or not 1 <= len(it.args) <= 3 or not isinstance(s.target, ast.Name) \
+                or s.orelse:
+            problems = [(s.lineno, "the loop needs a plain name, 1 to 3 range "
+                         "arguments and no else clause")]
+        elif (self.qualname, s.lineno) in opts.get("serial", ()):
+            return None        # refused once types were known (warned then)
+        else:
+            def lookup(name):
+                if name in self.locals:
+                    return None
+                return self.p.closure.get(name, self.p.globals.get(
+                    name, getattr(builtins, name, None)))
+            plan = par.analyze(s, self.locals, lookup, par.path_after(self.fnode, s))
+            problems = plan.problems
+        if problems:
+            line, why = problems[0]
+            msg = (f"{self.qualname} ({self.p.filename}:{line}): the loop at line "
+                   f"{s.lineno} cannot run in parallel: {why}")
+            if explicit and not opts.get("fallback", True):
+                raise UnsupportedError(msg, func=self.qualname, line=line,
+                                       construct="prange")
+            warnings.warn(HanaJitParallelWarning(msg + "; it runs serially"), stacklevel=2)
+            return None
+        names = _parallel_names()
+        self.injected.update(names)
+        region, stmts = par.outline(s, plan, self.p, it.args, opts.get("workers") or 0,
+                                    self.injected)
+        from ..lib.parallel import ParallelRegion
+        for k, v in list(self.injected.items()):
+            if v is region:
+                self.injected[k] = ParallelRegion(region, plan, self.p.pyfunc, s.lineno,
+                                                  explicit)
+        for st in stmts:
+            self.locals |= {n.id for n in ast.walk(st) if isinstance(n, ast.Name)
+                            and isinstance(n.ctx, ast.Store)}
+        self.loop_depth += 1            # the combining loop is never promoted
+        try:
+            return self.stmts(stmts)
+        finally:
+            self.loop_depth -= 1
 
     def for_indexed(self, s, it):
         """``for t in X`` (an array, a tuple, ``enumerate(X)``, ``zip(X, Y)``) as a
@@ -549,10 +619,20 @@ def _src(e) -> str:
         return ""
 
 
-def build_function(parsed: ParsedFunction) -> tuple[N.Function, dict]:
+def _parallel_names() -> dict:
+    from ..lib import parallel_prims as pp
+    names = {f"__hj_{n}": getattr(pp, n) for n in (
+        "prange_len", "overlap", "num_chunks", "partials", "ident_add", "ident_mul",
+        "ident_min", "ident_max", "chunk_lo")}
+    names["__hj_min"], names["__hj_max"] = builtins.min, builtins.max
+    return names
+
+
+def build_function(parsed: ParsedFunction, parallel: dict | None = None
+                   ) -> tuple[N.Function, dict]:
     """Build the Python-level IR of a parsed function; also return the frozen
     globals (name -> value) the body depends on."""
-    b = Builder(parsed)
+    b = Builder(parsed, parallel)
     fn = b.build()
     fn.locals = {}
     fn.frontend_locals = b.locals

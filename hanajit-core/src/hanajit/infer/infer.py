@@ -15,6 +15,7 @@ from ..frontend.builder import Method, ObjRef, _Unpack, falls_through
 from ..ir import nodes as N
 from ..ir import types as T
 from ..lib import registry
+from ..lib.parallel import ParallelRegion
 from . import rules
 from .rules import Incompatible
 
@@ -387,6 +388,8 @@ class Inferrer:
             return t
         if isinstance(callee, Method):
             return self.method_type(e, callee.name, argtypes, kwtypes, line)
+        if isinstance(callee, ParallelRegion):
+            return callee.infer(self, e, argtypes, line)
         jf = self.ctx.as_jit_function(callee)
         if jf is not None:
             return self.ctx.infer_call(self, e, jf, argtypes, kwtypes, line)

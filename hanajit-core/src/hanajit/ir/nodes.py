@@ -252,13 +252,21 @@ class Call(Expr):
 @dataclass(eq=False)
 class ArrayAttr(Expr):
     """A field of an array value: ``shape`` or ``stride`` (bytes) of axis
-    ``axis``, as int64."""
+    ``axis``, or ``data`` (the address of the data, for overlap checks), as int64."""
 
     array: Expr
     attr: str
     axis: int = 0
     type: Optional[Type] = None
     children, replace_children = _kids("array")
+
+
+@dataclass(eq=False)
+class NumThreads(Expr):
+    """Number of threads the target runs a ``ParallelFor`` on (int64, >= 1; 1 on
+    targets that run it serially)."""
+
+    type: Optional[Type] = None
 
 
 @dataclass(eq=False)
@@ -509,6 +517,15 @@ class ForCount(Stmt):
     counter: str = ""
     count: Expr = None
     body: list = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class ParallelFor(ForCount):
+    """A ``ForCount`` whose iterations are independent and may run concurrently,
+    in any order.  The body is exactly one ``ExprStmt`` calling a function with the
+    counter as its first argument (a chunk of a ``prange`` loop).  When iterations
+    raise, the error of the lowest counter is reported.  A target without threads
+    runs it as the ``ForCount`` it also is."""
 
 
 @dataclass(eq=False)

@@ -31,6 +31,9 @@ class LLVMTargetInfo:
     # intrinsic name -> ("llvm", "llvm.sqrt") | ("libm", "tan") | ("frem", "")
     math: dict = field(default_factory=dict)
     float32_suffix: str = "f"        # libm spelling of the float32 variant
+    # ParallelFor on threads through the ``hj_parallel_for`` runtime (see
+    # hanajit_cpu.threads); False: run it as the serial ForCount it also is
+    parallel: bool = False
     # GPU targets: an object with index(builder, llmod, kind, axis) -> i64 value
     # (GpuIndex), barrier(builder, llmod) (Barrier) and ``shared_addrspace`` (int,
     # for SharedArray); None for CPU-like targets (see hanajit_cuda.codegen)
@@ -208,6 +211,9 @@ class FunctionLowering:
             if not b.block.is_terminated:
                 b.branch(head)
             b.position_at_end(exit_)
+        elif isinstance(s, N.ParallelFor) and self.m.info.parallel:
+            from .parallel import parallel_for
+            parallel_for(self, s)
         elif isinstance(s, N.ForCount):
             self.for_count(s)
         elif isinstance(s, N.Barrier):
@@ -453,8 +459,16 @@ class FunctionLowering:
 
     def e_ArrayAttr(self, e):
         arr = self.expr(e.array)
+        if e.attr == "data":
+            return self.b.ptrtoint(self.b.extract_value(arr, 1), I64)
         field = 2 if e.attr == "shape" else 3
         return self.b.extract_value(arr, [field, e.axis])
+
+    def e_NumThreads(self, e):
+        if not self.m.info.parallel:
+            return ir.Constant(I64, 1)
+        from .parallel import num_threads
+        return num_threads(self)
 
     def element_ptr(self, arr, t: T.ArrayType, idxs):
         """Address of ``arr[idxs]``: contiguous layouts index through the shape so

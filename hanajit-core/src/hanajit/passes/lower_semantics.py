@@ -23,6 +23,7 @@ from ..lib import arrays, views
 from ..lib import elementwise as ew
 from ..lib import operators as ops
 from ..lib import registry
+from ..lib.parallel import ParallelRegion
 from ..frontend.builder import Method, _Unpack
 
 
@@ -405,6 +406,8 @@ class Lowerer:
                 return tpl.lower(self, e, args, kwargs)
             return ops.method(self, callee.name, args, e.type)
         spec = getattr(e, "spec", None)
+        if isinstance(callee, ParallelRegion):
+            return callee.lower(self, e, args)
         if spec is not None:           # a jitted function
             if spec.fn.return_type == T.NONE:
                 self.emit(N.ExprStmt(value=N.Call(spec.symbol, args, T.NONE)))
