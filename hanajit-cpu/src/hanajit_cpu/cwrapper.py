@@ -100,7 +100,14 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
             return v
         return unbox(ret, (ctypes.c_double * nret).from_buffer(ret), args)
 
+    def box_result(address, args):
+        """Box a result the generated dispatcher left at ``address`` (views of
+        arguments, tuples holding arrays)."""
+        ints = (ctypes.c_int64 * nret).from_address(address)
+        return unbox(ints, (ctypes.c_double * nret).from_address(address), args)
+
     run._keepalive = keepalive
+    run._box_result = box_result
     return run
 
 
@@ -141,4 +148,5 @@ def native_entry(run, artifact, addrs: dict, fallback):
                        raises=raises, on_error=on_error,
                        cfunc_address=addrs.get(CFUNC),
                        cfunc_error_address=addrs.get(CFUNC_ERROR),
-                       cfunc_nd_address=addrs.get(CFUNC_ND), keepalive=run._keepalive)
+                       cfunc_nd_address=addrs.get(CFUNC_ND), keepalive=run._keepalive,
+                       box_result=run._box_result)

@@ -55,6 +55,12 @@ def _widens(types) -> bool:
     return False
 
 
+def _has_array(t) -> bool:
+    if isinstance(t, T.ArrayType):
+        return True
+    return isinstance(t, T.TupleType) and any(_has_array(i) for i in t.items)
+
+
 def _alloca(b: ir.IRBuilder, ty, size=None, name=""):
     """An alloca typed as an opaque ``ptr`` (llvmlite types it ``ty*``)."""
     a = b.alloca(ty, size=size, name=name)
@@ -217,13 +223,34 @@ class _Gen:
             br.set_weights([2000, 1])
             self.raise_index.append((_i64(index), b.block))
             b.position_at_end(ok)
-        kinds = flat_kinds(e.return_type)
+        rt = e.return_type
+        if _has_array(rt):
+            # arrays allocated by the kernel are boxed here; views of arguments
+            # (no meminfo) and tuples holding arrays take the Python boxing path
+            in_python = self.block(f"spec{index}.box_in_python")
+            if isinstance(rt, T.ArrayType):
+                fresh = self.block(f"spec{index}.box_fresh")
+                meminfo = b.load(self.retbuf, typ=I64)
+                b.cbranch(b.icmp_unsigned("!=", meminfo, _i64(0)), fresh, in_python)
+                b.position_at_end(fresh)
+                self.box_natively(rt)
+            else:
+                b.branch(in_python)
+            b.position_at_end(in_python)
+            b.ret(self.call_handler(self.handlers.boxed, _i64(index),
+                                    b.ptrtoint(self.retbuf, I64)))
+        else:
+            self.box_natively(rt)
+        b.position_at_end(nxt)
+
+    def box_natively(self, rt):
+        b = self.b
         loaded = []
-        for i, k in enumerate(kinds):
+        for i, k in enumerate(flat_kinds(rt) if not isinstance(rt, T.ArrayType)
+                              else [T.INT64] * ret_slots(rt)):
             p = b.gep(self.retbuf, [_i64(i)], source_etype=I64)
             loaded.append(b.load(p, typ=F64 if k.is_float else I64))
-        b.ret(nb.box(cx, b, iter(loaded), e.return_type))
-        b.position_at_end(nxt)
+        b.ret(nb.box(self.cx, b, iter(loaded), rt))
 
     # ------------------------------------------------------------ the handlers
     def slow(self):
@@ -260,34 +287,48 @@ class _Gen:
         index = b.phi(I64, name="index")
         for value, block in self.raise_index:
             index.add_incoming(value, block)
+        b.ret(self.call_handler(self.handlers.raised, index,
+                                b.ptrtoint(self.errbuf, I64)))
+
+    def call_handler(self, handler, index, address):
+        """``handler(self, index, address, *params)``: the new reference it
+        returns, or NULL with an exception set."""
+        b, cx = self.b, self.cx
         n = len(self.shape.params)
-        tmp = _alloca(b, PTR, size=_i64(n + 3), name="raiseargs")
+        tmp = _alloca(b, PTR, size=_i64(n + 3), name="handlerargs")
         idx_obj = b.call(cx.PyLong_FromLongLong, [index])
-        err_obj = b.call(cx.PyLong_FromLongLong, [b.ptrtoint(self.errbuf, I64)])
-        fail, go = self.block("raised.nomem"), self.block("raised.call")
+        addr_obj = b.call(cx.PyLong_FromLongLong, [address])
+        fail, go = self.block("handler.nomem"), self.block("handler.call")
+        done = self.block("handler.done")
         b.cbranch(b.or_(b.icmp_unsigned("==", idx_obj, _NULL),
-                        b.icmp_unsigned("==", err_obj, _NULL)), fail, go)
+                        b.icmp_unsigned("==", addr_obj, _NULL)), fail, go)
         b.position_at_end(go)
         b.store(self.self_, tmp)
         b.store(idx_obj, self.param_ptr(tmp, 1))
-        b.store(err_obj, self.param_ptr(tmp, 2))
+        b.store(addr_obj, self.param_ptr(tmp, 2))
         for j in range(n):
             b.store(self.load_ptr(self.params, j), self.param_ptr(tmp, 3 + j))
-        r = b.call(cx.PyObject_Vectorcall, [CApi.address(id(self.handlers.raised)), tmp,
+        r = b.call(cx.PyObject_Vectorcall, [CApi.address(id(handler)), tmp,
                                             _i64(n + 3), _NULL])
         b.call(cx.Py_DecRef, [idx_obj])
-        b.call(cx.Py_DecRef, [err_obj])
-        b.ret(r)
+        b.call(cx.Py_DecRef, [addr_obj])
+        called = b.block
+        b.branch(done)
         b.position_at_end(fail)
-        xdecref = cx.fn("Py_DecRef")
-        for obj in (idx_obj, err_obj):
-            has, done = self.block("raised.has"), self.block("raised.done")
-            b.cbranch(b.icmp_unsigned("==", obj, _NULL), done, has)
+        for obj in (idx_obj, addr_obj):
+            has, skip = self.block("handler.has"), self.block("handler.skip")
+            b.cbranch(b.icmp_unsigned("==", obj, _NULL), skip, has)
             b.position_at_end(has)
-            b.call(xdecref, [obj])
-            b.branch(done)
-            b.position_at_end(done)
-        b.ret(_NULL)
+            b.call(cx.Py_DecRef, [obj])
+            b.branch(skip)
+            b.position_at_end(skip)
+        failed = b.block
+        b.branch(done)
+        b.position_at_end(done)
+        result = b.phi(PTR, name="handled")
+        result.add_incoming(r, called)
+        result.add_incoming(_NULL, failed)
+        return result
 
 
 def build_dispatcher(shape: CallShape, entries: list, handlers: Handlers):

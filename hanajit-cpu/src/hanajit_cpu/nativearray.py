@@ -130,11 +130,165 @@ def _flag_test(t: T.ArrayType) -> tuple:
     return mask, want
 
 
-class ArrayBoxing:
-    """Emitters for ``ArrayType`` arguments (results are boxed by the Python
-    dispatcher for now: ``box`` is None)."""
+# ------------------------------------------------------------ boxing results
+# NumPy's C-API table (``_ARRAY_API``): stable indices since NumPy 1.7
+_API_ARRAY_TYPE, _API_NEW_FROM_DESCR, _API_SET_BASE = 2, 94, 282
+CAPSULE_FREE = "__hj_capsule_free"
+_CAPSULE_FREE_IR = r"""
+declare ptr @PyCapsule_GetPointer(ptr, ptr)
+declare void @hj_nrt_decref(ptr)
 
-    box = None
+define void @__hj_capsule_free(ptr %cap) nounwind {
+entry:
+  %mi = call ptr @PyCapsule_GetPointer(ptr %cap, ptr null)
+  call void @hj_nrt_decref(ptr %mi)
+  ret void
+}
+"""
+
+
+def box_api() -> dict | None:
+    """Addresses for boxing arrays allocated by compiled code, or None when this
+    NumPy is not one whose C-API table is known (results then take the Python
+    boxing path).  The capsule destructor that releases a meminfo is compiled
+    once per process and never freed: arrays may outlive every jitted function."""
+    if "api" not in _state:
+        try:
+            _state["api"] = _make_box_api() if layout_known() else None
+        except Exception:           # pragma: no cover - any surprise: Python path
+            _state["api"] = None
+    return _state["api"]
+
+
+def _array_api_table() -> int:
+    import numpy as np
+    try:
+        from numpy._core import _multiarray_umath as mu
+    except ImportError:             # NumPy 1.x
+        from numpy.core import _multiarray_umath as mu
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    table = get(mu._ARRAY_API, None)
+    if ctypes.c_void_p.from_address(table + 8 * _API_ARRAY_TYPE).value != id(np.ndarray):
+        raise RuntimeError("unknown NumPy C-API table")
+    return table
+
+
+def _make_box_api() -> dict:
+    import numpy as np
+
+    from hanajit.lowering import nrt
+
+    from .engine import get_engine
+    table = _array_api_table()
+
+    def slot(i):
+        return ctypes.c_void_p.from_address(table + 8 * i).value
+    new_from_descr, set_base = slot(_API_NEW_FROM_DESCR), slot(_API_SET_BASE)
+    # check both entries on a real array before generating code that calls them
+    new = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.py_object,
+                            ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
+                            ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p)(new_from_descr)
+    setb = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object,
+                             ctypes.py_object)(set_base)
+    buf = np.arange(6.0)
+    dims, strides = (ctypes.c_int64 * 2)(2, 3), (ctypes.c_int64 * 2)(8, 16)
+    dt = np.dtype(np.float64)
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(dt))      # NewFromDescr steals it
+    arr = new(id(np.ndarray), dt, 2, ctypes.addressof(dims), ctypes.addressof(strides),
+              buf.ctypes.data, WRITEABLE, None)
+    owner = [buf]
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(owner))   # SetBaseObject steals it
+    if setb(arr, owner) != 0 or arr.base is not owner or arr.tolist() != \
+            [[0.0, 2.0, 4.0], [1.0, 3.0, 5.0]] or not arr.flags.writeable:
+        raise RuntimeError("NumPy C-API table entries do not behave as expected")
+    eng = get_engine()
+    decref = eng.nrt_addresses()[nrt.DECREF]
+    getp = ctypes.cast(ctypes.pythonapi.PyCapsule_GetPointer, ctypes.c_void_p).value
+    mod = eng.optimize(_CAPSULE_FREE_IR)
+    tracker, addrs = eng.link(eng.emit_object(mod), [CAPSULE_FREE],
+                              imports={"PyCapsule_GetPointer": getp,
+                                       nrt.DECREF: decref})
+    _state["keep"] = tracker
+    return {"PyArray_NewFromDescr": new_from_descr, "PyArray_SetBaseObject": set_base,
+            "capsule_free": addrs[CAPSULE_FREE], "nrt_decref": decref}
+
+
+def _declare(cx, name, ret, args, address) -> ir.Function:
+    f = cx._decls.get(name)
+    if f is None:
+        f = cx._decls[name] = ir.Function(cx.m, ir.FunctionType(ret, args), name)
+        f.attributes.add("nounwind")
+        cx.imports[name] = address
+    return f
+
+
+def box_fresh_array(cx, b, leaves, t: T.ArrayType):
+    """A new ndarray over memory allocated by compiled code (meminfo not NULL):
+    ``PyArray_NewFromDescr`` on the data, shape and strides, and a capsule
+    holding the meminfo reference as its ``base``.  NULL with an exception set on
+    failure (the reference is released)."""
+    import numpy as np
+    api = box_api()
+    st = _numpy_state()
+    meminfo, data = next(leaves), next(leaves)
+    dims = [next(leaves) for _ in range(2 * t.ndim)]
+    fn = b.function
+    with b.goto_entry_block():
+        buf = b.alloca(ir.ArrayType(I64, max(1, 2 * t.ndim)), name="array.dims")
+        buf.type = PTR
+    for k, v in enumerate(dims):
+        b.store(v, b.gep(buf, [ir.Constant(I64, k)], source_etype=I64))
+    strides = b.gep(buf, [ir.Constant(I64, t.ndim)], source_etype=I64)
+    descr = CApi.address(id(np.dtype(t.dtype.name)))
+    new = _declare(cx, "PyArray_NewFromDescr", PTR,
+                   [PTR, PTR, I32, PTR, PTR, PTR, I32, PTR], api["PyArray_NewFromDescr"])
+    setbase = _declare(cx, "PyArray_SetBaseObject", I32, [PTR, PTR],
+                       api["PyArray_SetBaseObject"])
+    decref = _declare(cx, "hj_nrt_decref", ir.VoidType(), [PTR], api["nrt_decref"])
+    null = ir.Constant(PTR, None)
+    mi = b.inttoptr(meminfo, PTR)
+    b.call(cx.Py_IncRef, [descr])                 # stolen by NewFromDescr
+    arr = b.call(new, [CApi.address(st["ndarray"]), descr, ir.Constant(I32, t.ndim), buf,
+                       strides, b.inttoptr(data, PTR), ir.Constant(I32, WRITEABLE), null])
+    made, no_array = fn.append_basic_block("array.made"), fn.append_basic_block("array.no")
+    done = fn.append_basic_block("array.done")
+    b.cbranch(b.icmp_unsigned("==", arr, null), no_array, made)
+    b.position_at_end(no_array)                   # release the meminfo reference
+    b.call(decref, [mi])
+    b.branch(done)
+    b.position_at_end(made)
+    cap = b.call(cx.PyCapsule_New, [mi, null, CApi.address(api["capsule_free"])])
+    has_cap, no_cap = fn.append_basic_block("array.cap"), fn.append_basic_block("array.nocap")
+    b.cbranch(b.icmp_unsigned("==", cap, null), no_cap, has_cap)
+    b.position_at_end(no_cap)
+    b.call(decref, [mi])
+    b.call(cx.Py_DecRef, [arr])
+    b.branch(done)
+    b.position_at_end(has_cap)                    # steals cap (also on failure)
+    failed = b.icmp_signed("<", b.call(setbase, [arr, cap]), ir.Constant(I32, 0))
+    based, no_base = fn.append_basic_block("array.based"), fn.append_basic_block("array.nobase")
+    b.cbranch(failed, no_base, based)
+    b.position_at_end(no_base)
+    b.call(cx.Py_DecRef, [arr])
+    b.branch(done)
+    b.position_at_end(based)
+    b.branch(done)
+    b.position_at_end(done)
+    result = b.phi(PTR, name="array")
+    result.add_incoming(null, no_array)
+    result.add_incoming(null, no_cap)
+    result.add_incoming(null, no_base)
+    result.add_incoming(arr, based)
+    return result
+
+
+class ArrayBoxing:
+    """Emitters for ``ArrayType``.  ``box`` handles arrays allocated by compiled
+    code; the dispatcher gives views of arguments (NULL meminfo) to the Python
+    boxing path, which finds the argument that owns the memory."""
+
+    box = staticmethod(box_fresh_array)
 
     @staticmethod
     def supported(t: T.ArrayType) -> bool:

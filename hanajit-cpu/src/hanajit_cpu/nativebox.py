@@ -50,6 +50,7 @@ class CApi:
         "Py_IncRef": (VOID, [PTR]),
         "Py_DecRef": (VOID, [PTR]),
         "PyObject_Vectorcall": (PTR, [PTR, PTR, I64, PTR]),
+        "PyCapsule_New": (PTR, [PTR, PTR, PTR]),
     }
     # data symbols: resolved to the objects' addresses in this process
     OBJECTS = {
@@ -295,6 +296,9 @@ def can_box(t: T.Type) -> bool:
     """True when a result of type ``t`` can be boxed natively."""
     if isinstance(t, T.TupleType):
         return all(can_box(i) for i in t.items)
+    if isinstance(t, T.ArrayType):
+        from .nativearray import box_api
+        return STRUCTURED[T.ArrayType].supported(t) and box_api() is not None
     e = _entry(t)
     return e is not None and e.box is not None
 

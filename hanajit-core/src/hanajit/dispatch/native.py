@@ -21,6 +21,10 @@ calls, boxes the result, and otherwise calls one of the Python :class:`Handlers`
   and message arguments, valid during the call); the handler calls the entry's
   ``on_error``, which raises the kernel's exception, or re-runs the call in the
   interpreter for a deopt.
+* ``boxed(self, index, ret_address, *params)`` for results the generated code
+  does not box itself (an array that is a view of an argument, a tuple holding
+  arrays): ``ret_address`` points at entry ``index``'s flat result words; the
+  handler calls the entry's ``box_result``.
 
 Nothing here imports LLVM: targets generate the code.
 """
@@ -104,6 +108,9 @@ class NativeEntry:
       not per thread).
     * ``cfunc_nd_address``: ``double f(int n, double *xx)`` when every argument
       and the result are float64 (SciPy's ``LowLevelCallable`` form), else None.
+    * ``box_result(ret_address, params)``: the Python object for the flat result
+      words at ``ret_address`` (``params``: the arguments, which may own the
+      memory of a returned view).
     """
 
     arg_types: tuple
@@ -116,6 +123,12 @@ class NativeEntry:
     cfunc_error_address: int | None = None
     cfunc_nd_address: int | None = None
     keepalive: Any = field(default=None, repr=False)
+    box_result: Callable = None   # box_result(ret_address, params): the result
+
+
+def box_result(self, index, ret_address, *params):
+    """The ``boxed`` handler: entry ``index``'s result, boxed in Python."""
+    return self._native_entries[index].box_result(ret_address, params)
 
 
 @dataclass(frozen=True)
@@ -124,3 +137,4 @@ class Handlers:
 
     slow: Callable
     raised: Callable
+    boxed: Callable = box_result
