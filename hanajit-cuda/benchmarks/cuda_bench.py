@@ -50,7 +50,8 @@ class Events:
             fn()
         drv.check("cuEventRecord", cu.cuEventRecord(self.stop, 0))
         drv.check("cuEventSynchronize", cu.cuEventSynchronize(self.stop))
-        ms = drv.check("cuEventElapsedTime", cu.cuEventElapsedTime(self.start, self.stop))
+        ms = drv.check("cuEventElapsedTime",
+                       cu.cuEventElapsedTime(self.start, self.stop))
         return ms / 1e3 / repeat
 
 
@@ -64,8 +65,8 @@ def bench_bandwidth(n, repeat):
     xd, yd = f.to_device(x), f.to_device(y)
     grid = (n + 255) // 256
     ev = Events(drv)
-    t_saxpy = ev.time(lambda: f.launch(yd, xd, 1e-9, n, grid=grid, block=256, sync=False),
-                      repeat)
+    t_saxpy = ev.time(
+        lambda: f.launch(yd, xd, 1e-9, n, grid=grid, block=256, sync=False), repeat)
     f.synchronize()
     dst = drv.alloc(n * 8)
     t_copy = ev.time(lambda: drv.dtod(dst, xd.ptr, n * 8), repeat)

@@ -38,9 +38,11 @@ def kernel(name, arch="sm_75"):
     key = (name, arch)
     if key not in _cache:
         if name == "transcendentals" and LIBDEVICE is None:
-            pytest.skip("libdevice not found (pip install nvidia-nvvm, or HANAJIT_LIBDEVICE)")
+            pytest.skip("libdevice not found (pip install nvidia-nvvm, or "
+                        "HANAJIT_LIBDEVICE)")
         fn, sig = K.KERNELS[name]
-        _cache[key] = jit(fn, target="cuda", signature=sig, gpu_arch=arch, fallback=False)
+        _cache[key] = jit(fn, target="cuda", signature=sig, gpu_arch=arch,
+                          fallback=False)
     return _cache[key]
 
 
@@ -162,7 +164,8 @@ def test_scalar_kinds_and_complex_arguments(tmp_path):
         out[0] = a + b + c + z.real
         out[1] = 1.0 if d else 0.0
 
-    f = jit(k, target="cuda", signature="f32[:], f32, i32, u8, bool, c128", fallback=False)
+    f = jit(k, target="cuda", signature="f32[:], f32, i32, u8, bool, c128",
+            fallback=False)
     ptx = f.inspect_gpu()
     # out: ptr + shape + stride; a, b, c, d; z: two doubles; plus the error pointer
     assert ptx.count(".param .u64") + ptx.count(".param .f64") == 1 + 3 + 4 + 2
@@ -190,9 +193,23 @@ def test_pointer_signature_means_a_contiguous_array(tmp_path):
 
     f = jit(saxpy_ptr, target="cuda", signature="f64*, f64*, f64, i64", fallback=False)
     from hanajit.ir import types as T
-    assert f.signatures == [(T.ArrayType(T.FLOAT64, 1, "C"),) * 2 + (T.FLOAT64, T.INT64)]
+    c64 = T.ArrayType(T.FLOAT64, 1, "C")
+    assert f.signatures == [(c64, c64, T.FLOAT64, T.INT64)]
     ptx = f.inspect_gpu("f64*, f64*, f64, i64")
     if PTXAS is not None:
         assert ptxas(ptx, "sm_75", tmp_path).returncode == 0
     with pytest.raises(ValueError, match="raw pointer"):       # not on the CPU
         jit(saxpy_ptr, signature="f64*, f64*, f64, i64")
+
+
+def test_kernel_annotation_for_older_llvm(tmp_path):
+    """LLVM < 20 has no ptx_kernel calling convention: the worker marks the kernel
+    with nvvm.annotations instead (LLVM 22 still reads that form)."""
+    from hanajit_cuda.codegen import lower_kernel
+    from hanajit_cuda.ptx import emit
+    f = kernel("saxpy")
+    text, _ = lower_kernel(f.ir_module())
+    out = emit({"ir": text, "arch": "sm_75", "libdevice": None, "annotate": True})
+    assert ".visible .entry hj_kernel(" in out["ptx"]
+    if PTXAS is not None:
+        assert ptxas(out["ptx"], "sm_75", tmp_path).returncode == 0

@@ -108,7 +108,7 @@ def test_host_arrays_are_copied_over_and_back():
     grid, block, values = drv.launches[0]
     assert block == (256, 1, 1) and grid == (4, 1, 1)   # one thread per element
     assert values[2] == 1000 and values[3] == 8 and f64(values[7]) == 2.5
-    assert len(drv.buffers) == 1                          # temporaries freed; error record
+    assert len(drv.buffers) == 1            # temporaries freed; the error record left
 
 
 def test_strided_host_arrays_round_trip_through_contiguous_copies():
@@ -150,7 +150,8 @@ def test_kernel_errors_become_python_exceptions_once():
 
     f, drv, lau = make(oob, emulate, "f64[:], i64")
     y = np.zeros(10)
-    with pytest.raises(IndexError, match="index 10 is out of bounds for axis 0 with size 10"):
+    with pytest.raises(IndexError,
+                       match="index 10 is out of bounds for axis 0 with size 10"):
         run(f, drv, lau, y, 5, grid=1, block=32)
     run(f, drv, lau, y, 0, grid=1, block=10)             # the record was cleared
     yd = DeviceArray.from_host(drv, y, sync=lau.synchronize)
@@ -167,7 +168,8 @@ def test_scalar_parameter_bits():
     seen = []
     f, drv, lau = make(k, lambda v, g, b: seen.append(v),
                        "f64[:], f32, i32, u8, bool, c128")
-    run(f, drv, lau, np.zeros(1), np.float32(1.5), -3, 255, True, 2 - 0.5j, grid=1, block=1)
+    run(f, drv, lau, np.zeros(1), np.float32(1.5), -3, 255, True, 2 - 0.5j,
+        grid=1, block=1)
     v = seen[0]
     assert f64(v[4]) == 1.5 and v[5] == (-3) & (2**64 - 1) and v[6] == 255 and v[7] == 1
     assert f64(v[8]) == 2.0 and f64(v[9]) == -0.5

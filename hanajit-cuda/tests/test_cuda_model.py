@@ -25,11 +25,11 @@ def ir_of(fn, sig):
 def test_geometry_lowers_to_gpu_index():
     def k(out):
         out[0] = thread_id() + block_id_y() * 10 + block_dim_z() * 100  # noqa: F821
-        out[1] = grid_dim() + gpu.thread_id_z()
+        out[1] = grid_dim() + gpu.thread_id_z()  # noqa: F821
 
     text = ir_of(k, "i64[:]")
-    for piece in ("gpu.thread[x]", "gpu.block[y]", "gpu.block_dim[z]", "gpu.grid_dim[x]",
-                  "gpu.thread[z]"):
+    for piece in ("gpu.thread[x]", "gpu.block[y]", "gpu.block_dim[z]",
+                  "gpu.grid_dim[x]", "gpu.thread[z]"):
         assert piece in text
 
 
@@ -58,7 +58,8 @@ def test_barrier_and_atomics_in_ir():
 
     text = ir_of(k, "i32[:], f64[:, :]")
     assert "\n    barrier\n" in text
-    assert "atomic_add(h[" in text and "atomic_max(a[" in text and "atomic_cas(a[" in text
+    for op in ("atomic_add(h[", "atomic_max(a[", "atomic_cas(a["):
+        assert op in text
     # the index is checked like a[i] = v: bounds and negative indices
     assert "IndexError" in text
 
@@ -139,8 +140,9 @@ def test_atomic_float_min_max_ignore_nan_in_the_interpreter():
 
 def test_verifier_knows_the_gpu_nodes():
     arr = T.ArrayType(T.FLOAT64, 1, "C")
-    fn = N.Function(name="k", params=["a"], arg_types=(arr,), locals={"a": arr, "o": T.FLOAT64},
-                    return_type=T.NONE, level="primitive")
+    fn = N.Function(name="k", params=["a"], arg_types=(arr,),
+                    locals={"a": arr, "o": T.FLOAT64}, return_type=T.NONE,
+                    level="primitive")
     a = N.Var("a", arr)
     i = N.Const(0, T.INT64)
     good = N.Atomic("add", a, [i], N.Const(1.0, T.FLOAT64), None, T.FLOAT64)

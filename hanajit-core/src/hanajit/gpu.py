@@ -64,7 +64,8 @@ def run_single_thread(func, *args, **kwargs):
         import builtins
         import types
         g = dict(func.__globals__)
-        g["__builtins__"] = {**builtins.__dict__, **{n: globals()[n] for n in __all__}}
+        mine = {n: globals()[n] for n in __all__}
+        g["__builtins__"] = {**builtins.__dict__, **mine}
         f = types.FunctionType(code, g, func.__name__, func.__defaults__,
                                func.__closure__)
         f.__kwdefaults__ = func.__kwdefaults__
@@ -84,14 +85,26 @@ def _geometry(name, value):
         _check(name)
         return value
     f.__name__ = f.__qualname__ = name
-    f.__doc__ = f"{name}(): GPU thread geometry (see hanajit.gpu); 0 or 1 in the interpreter."
+    f.__doc__ = f"{name}(): GPU thread geometry (see hanajit.gpu); 0 or 1 interpreted."
     return f
 
 
-for _kind, _value in (("thread_id", 0), ("block_id", 0), ("block_dim", 1), ("grid_dim", 1)):
-    for _suffix in ("", "_x", "_y", "_z"):
-        globals()[_kind + _suffix] = _geometry(_kind + _suffix, _value)
-del _kind, _value, _suffix
+thread_id = _geometry("thread_id", 0)
+thread_id_x = _geometry("thread_id_x", 0)
+thread_id_y = _geometry("thread_id_y", 0)
+thread_id_z = _geometry("thread_id_z", 0)
+block_id = _geometry("block_id", 0)
+block_id_x = _geometry("block_id_x", 0)
+block_id_y = _geometry("block_id_y", 0)
+block_id_z = _geometry("block_id_z", 0)
+block_dim = _geometry("block_dim", 1)
+block_dim_x = _geometry("block_dim_x", 1)
+block_dim_y = _geometry("block_dim_y", 1)
+block_dim_z = _geometry("block_dim_z", 1)
+grid_dim = _geometry("grid_dim", 1)
+grid_dim_x = _geometry("grid_dim_x", 1)
+grid_dim_y = _geometry("grid_dim_y", 1)
+grid_dim_z = _geometry("grid_dim_z", 1)
 
 
 def shared_array(n, dtype):

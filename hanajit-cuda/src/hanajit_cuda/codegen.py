@@ -26,7 +26,8 @@ from hanajit.errors import UnsupportedError
 from hanajit.ir import nodes as N
 from hanajit.ir import types as T
 from hanajit.lowering.cabi import flat_kinds
-from hanajit.lowering.llvm import F64, I32, I64, PTR, LLVMTargetInfo, ModuleLowering, lltype
+from hanajit.lowering.llvm import (F64, I32, I64, PTR, LLVMTargetInfo, ModuleLowering,
+                                   lltype)
 
 from .ptx import KERNEL, TRIPLE
 
@@ -55,11 +56,13 @@ class NvptxHooks:
     """The GPU hooks of ``LLVMTargetInfo`` for NVPTX."""
 
     shared_addrspace = 3
-    _SREG = {"thread": "tid", "block": "ctaid", "block_dim": "ntid", "grid_dim": "nctaid"}
+    _SREG = {"thread": "tid", "block": "ctaid", "block_dim": "ntid",
+             "grid_dim": "nctaid"}
 
     def index(self, b, llmod, kind, axis):
         name = f"llvm.nvvm.read.ptx.sreg.{self._SREG[kind]}.{'xyz'[axis]}"
-        fn = llmod.globals.get(name) or ir.Function(llmod, ir.FunctionType(I32, []), name)
+        fn = llmod.globals.get(name) or ir.Function(
+            llmod, ir.FunctionType(I32, []), name)
         return b.zext(b.call(fn, []), I64)
 
     def barrier(self, b, llmod):
@@ -83,13 +86,15 @@ def check_kernel(module: N.Module) -> None:
                 for sub in N.walk_expr(e) if e is not None else ():
                     if isinstance(sub, N.AllocArray):
                         raise UnsupportedError(
-                            f"{fn.pyname} (line {s.line}): a GPU kernel cannot allocate "
-                            "arrays; pass an output array or use shared_array()",
+                            f"{fn.pyname} (line {s.line}): a GPU kernel cannot "
+                            "allocate arrays; pass an output array or use "
+                            "shared_array()",
                             func=fn.pyname, line=s.line, construct="array allocation")
     for name, t in zip(entry.params, entry.arg_types):
-        if isinstance(t, T.TupleType) and any(isinstance(i, T.ArrayType) for i in t.items):
-            raise UnsupportedError(f"{entry.pyname}: kernel argument {name!r} is a tuple "
-                                   "holding arrays", func=entry.pyname,
+        if isinstance(t, T.TupleType) and any(isinstance(i, T.ArrayType)
+                                              for i in t.items):
+            raise UnsupportedError(f"{entry.pyname}: kernel argument {name!r} is a "
+                                   "tuple holding arrays", func=entry.pyname,
                                    construct="tuple of arrays argument")
     if isinstance(entry.return_type, T.ArrayType) or (
             isinstance(entry.return_type, T.TupleType)
@@ -139,8 +144,8 @@ def _define_refcount_stubs(llmod: ir.Module) -> None:
 def _add_kernel(llmod: ir.Module, fn: N.Function, decl: ir.Function) -> None:
     kinds = param_kinds(fn)
     llty = {"ptr": PTR, "i64": I64, "f64": F64}
-    k = ir.Function(llmod, ir.FunctionType(ir.VoidType(), [PTR] + [llty[x] for x in kinds]),
-                    KERNEL)
+    kty = ir.FunctionType(ir.VoidType(), [PTR] + [llty[x] for x in kinds])
+    k = ir.Function(llmod, kty, KERNEL)
     k.calling_convention = "ptx_kernel"
     b = ir.IRBuilder(k.append_basic_block("entry"))
     err = k.args[0]
@@ -156,7 +161,7 @@ def _add_kernel(llmod: ir.Module, fn: N.Function, decl: ir.Function) -> None:
                     v = b.insert_value(v, flat.pop(0), [field, axis])
             return v
         if isinstance(t, T.TupleType) or (isinstance(t, T.Scalar) and t.is_complex):
-            items = t.items if isinstance(t, T.TupleType) else (t.component, t.component)
+            items = t.items if isinstance(t, T.TupleType) else (t.component,) * 2
             v = ir.Constant(lltype(t), ir.Undefined)
             for i, it in enumerate(items):
                 v = b.insert_value(v, rebuild(it), i)

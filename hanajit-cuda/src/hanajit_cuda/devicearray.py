@@ -65,7 +65,8 @@ class DeviceArray:
         host = np.ascontiguousarray(array)
         if host.shape != self.shape or host.dtype != self.dtype:
             raise ValueError(f"copy_from_host: got a {host.dtype} array of shape "
-                             f"{host.shape}, the device array is {self.dtype} {self.shape}")
+                             f"{host.shape}, the device array is {self.dtype} "
+                             f"{self.shape}")
         self._driver.htod(self.ptr, host.ctypes.data, self.nbytes, stream)
         if stream is not None:
             self._keep = host              # alive until the copy has run
@@ -74,7 +75,8 @@ class DeviceArray:
         """Copy to a NumPy array (``out``, C-contiguous, or a new one)."""
         if out is None:
             out = np.empty(self.shape, self.dtype)
-        elif out.shape != self.shape or out.dtype != self.dtype or not out.flags.c_contiguous:
+        elif (out.shape != self.shape or out.dtype != self.dtype
+              or not out.flags.c_contiguous):
             raise ValueError("to_host: out must be a C-contiguous array of the same "
                              "shape and dtype")
         self._sync()                       # pending launches write into this array
@@ -121,5 +123,6 @@ def interface(obj) -> dict | None:
     ptr, readonly = cai["data"]
     if cai.get("mask") is not None:
         raise TypeError("masked device arrays are not supported")
-    return {"ptr": int(ptr or 0), "shape": shape, "strides": tuple(int(s) for s in strides),
-            "dtype": dtype, "readonly": bool(readonly)}
+    return {"ptr": int(ptr or 0), "shape": shape,
+            "strides": tuple(int(s) for s in strides), "dtype": dtype,
+            "readonly": bool(readonly)}

@@ -12,8 +12,8 @@ from . import toolchain
 def run_checks(report) -> None:
     arch = toolchain.gpu_arch()
     libdevice = toolchain.find_libdevice()
-    report.check("cuda: libdevice (exp, log, sin, pow ... in kernels)", libdevice is not None or None,
-                 libdevice or toolchain.LIBDEVICE_HELP)
+    report.check("cuda: libdevice (exp, log, sin, pow ... in kernels)",
+                 libdevice is not None or None, libdevice or toolchain.LIBDEVICE_HELP)
     ptxas = toolchain.find_ptxas()
     if ptxas is None:
         report.check("cuda: ptxas (optional: validates PTX offline)", None,
@@ -25,13 +25,15 @@ def run_checks(report) -> None:
             report.check("cuda: ptxas (optional: validates PTX offline)", True,
                          f"{ptxas}: {out[-1] if out else '?'}")
         except Exception as exc:
-            report.check("cuda: ptxas (optional: validates PTX offline)", False, repr(exc))
+            report.check("cuda: ptxas (optional: validates PTX offline)", False,
+                         repr(exc))
     report.check(f"cuda: compile a kernel to PTX for {arch}", *_probe_compile())
     if importlib.util.find_spec("cuda") is None or (
             importlib.util.find_spec("cuda.bindings") is None
             and importlib.util.find_spec("cuda.cuda") is None):
         report.check("cuda: cuda-bindings (needed to launch)", None,
-                     "not installed: pip install 'hanajit-cuda[launch]' (cuda-bindings)")
+                     "not installed: pip install 'hanajit-cuda[launch]' "
+                     "(cuda-bindings)")
         return
     report.check("cuda: cuda-bindings (needed to launch)", True, "installed")
     try:

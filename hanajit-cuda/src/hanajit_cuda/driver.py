@@ -56,7 +56,7 @@ class Driver:
             self.check("cuInit", cu.cuInit(0))
         except CudaError:
             raise
-        except Exception as exc:       # no libcuda.so: cuda-bindings raises its own error
+        except Exception as exc:       # no libcuda.so: cuda-bindings' own error
             raise TargetError(f"no CUDA driver: {type(exc).__name__}: {exc}") from None
         count = self.check("cuDeviceGetCount", cu.cuDeviceGetCount())
         if count == 0:
@@ -67,7 +67,9 @@ class Driver:
                                   cu.cuDevicePrimaryCtxRetain(self.device))
         self.make_current()
         name = self.check("cuDeviceGetName", cu.cuDeviceGetName(256, self.device))
-        self.name = name.split(b"\0", 1)[0].decode() if isinstance(name, bytes) else str(name)
+        if isinstance(name, bytes):
+            name = name.split(b"\0", 1)[0].decode()
+        self.name = str(name)
         A = cu.CUdevice_attribute
         self.capability = (
             self.check("cuDeviceGetAttribute", cu.cuDeviceGetAttribute(
@@ -131,7 +133,7 @@ class Driver:
     def memset(self, ptr: int, nbytes: int) -> None:
         self.check("cuMemsetD8", self.cu.cuMemsetD8(ptr, 0, nbytes))
 
-    # -- modules and launches ------------------------------------------------------------
+    # -- modules and launches ------------------------------------------------------
     def load_ptx(self, ptx: str):
         """(module, function ``hj_kernel``) from PTX text (driver JIT)."""
         module = self.check("cuModuleLoadData",

@@ -34,7 +34,8 @@ def geometry(value, name) -> tuple:
         value = (int(value),)
     value = tuple(int(v) for v in value)
     if not 1 <= len(value) <= 3 or any(v < 1 for v in value):
-        raise ValueError(f"launch: {name} must be 1 to 3 positive integers, got {value}")
+        raise ValueError(f"launch: {name} must be 1 to 3 positive integers, got "
+                         f"{value}")
     return value + (1,) * (3 - len(value))
 
 
@@ -135,7 +136,8 @@ class Launcher:
     def kernel(self, artifact) -> LoadedKernel:
         hit = self.kernels.get(id(artifact))
         if hit is None or hit[0] is not artifact:
-            hit = self.kernels[id(artifact)] = (artifact, LoadedKernel(self.driver, artifact))
+            hit = (artifact, LoadedKernel(self.driver, artifact))
+            self.kernels[id(artifact)] = hit
         return hit[1]
 
     def launch(self, artifact, args, grid=None, block=None, stream=None, sync=True):

@@ -25,7 +25,10 @@ def emit(request: dict) -> dict:
     llvm.initialize_all_asmprinters()
     tm = llvm.Target.from_triple(TRIPLE).create_target_machine(
         cpu=request["arch"], opt=3)
-    mod = llvm.parse_assembly(request["ir"])
+    text = request["ir"]
+    if llvm.llvm_version_info[0] < 20 or request.get("annotate"):
+        text = kernel_by_annotation(text)
+    mod = llvm.parse_assembly(text)
     mod.triple = TRIPLE
     mod.data_layout = str(tm.target_data)
     if request.get("libdevice"):
@@ -40,12 +43,24 @@ def emit(request: dict) -> dict:
     mod.verify()
     # internal linkage everywhere but the kernel, so unused helpers disappear
     for fn in mod.functions:
-        if not fn.is_declaration and fn.name != KERNEL and not fn.name.startswith("llvm."):
+        if (not fn.is_declaration and fn.name != KERNEL
+                and not fn.name.startswith("llvm.")):
             fn.linkage = "internal"
-    pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=3))
+    pto = llvm.create_pipeline_tuning_options(speed_level=3)
+    pb = llvm.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(mod, pb)
     bitcode = mod.as_bitcode()
     return {"llvm": str(mod), "ptx": tm.emit_assembly(llvm.parse_bitcode(bitcode))}
+
+
+def kernel_by_annotation(text: str) -> str:
+    """Mark the kernel with ``nvvm.annotations`` instead of the ``ptx_kernel``
+    calling convention, which LLVM before 20 (llvmlite before 0.45) lacks."""
+    text = text.replace(f'define ptx_kernel void @"{KERNEL}"',
+                        f'define void @"{KERNEL}"')
+    text = text.replace(f"define ptx_kernel void @{KERNEL}", f"define void @{KERNEL}")
+    return text + (f'\n!nvvm.annotations = !{{!999999}}\n'
+                   f'!999999 = !{{ptr @{KERNEL}, !"kernel", i32 1}}\n')
 
 
 def emit_in_subprocess(ir_text: str, arch: str, libdevice: str | None,

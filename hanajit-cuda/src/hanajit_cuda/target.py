@@ -83,8 +83,10 @@ class CudaTarget(Target):
         from .launch import to_stream
         lau = self.launcher()
         if not isinstance(array, np.ndarray):
-            raise TypeError(f"to_device takes a NumPy array, not {type(array).__name__}")
-        return DeviceArray.from_host(lau.driver, array, stream=to_stream(lau.driver, stream),
+            raise TypeError(f"to_device takes a NumPy array, not "
+                            f"{type(array).__name__}")
+        return DeviceArray.from_host(lau.driver, array,
+                                     stream=to_stream(lau.driver, stream),
                                      sync=lau.synchronize)
 
     def synchronize(self):

@@ -27,7 +27,8 @@ def gpu_arch(options: dict | None = None) -> str:
     if re.fullmatch(r"\d+", arch):
         arch = "sm_" + arch
     if not re.fullmatch(r"sm_\d{2,3}a?", arch):
-        raise ValueError(f"gpu_arch {arch!r} is not a CUDA architecture such as 'sm_75'")
+        raise ValueError(f"gpu_arch {arch!r} is not a CUDA architecture such as "
+                         "'sm_75'")
     return arch
 
 
@@ -49,7 +50,8 @@ def find_libdevice() -> str | None:
     for d in _site_dirs():
         candidates += sorted(glob.glob(os.path.join(d, "*", "nvvm", "libdevice",
                                                     "libdevice*.bc")))
-        candidates += sorted(glob.glob(os.path.join(d, "nvvm", "libdevice", "libdevice*.bc")))
+        candidates += sorted(glob.glob(os.path.join(d, "nvvm", "libdevice",
+                                                    "libdevice*.bc")))
     for var in ("CUDA_HOME", "CUDA_PATH"):
         if os.environ.get(var):
             candidates.append(os.path.join(os.environ[var], "nvvm", "libdevice",

@@ -89,11 +89,13 @@ class SharedArrayTemplate(CallTemplate):
             from .numpy_alloc import _const_dtype
             dtype = _const_dtype(args[1])
         if dtype.is_complex:
-            raise Incompatible(f"{self.name}(): complex shared arrays are not supported")
+            raise Incompatible(f"{self.name}(): complex shared arrays are not "
+                               "supported")
         nbytes = n.value * max(1, dtype.bits // 8)
         if nbytes > SHARED_LIMIT:
-            raise Incompatible(f"{self.name}(): {nbytes} bytes exceed the {SHARED_LIMIT} "
-                               "bytes of static shared memory per block")
+            raise Incompatible(f"{self.name}(): {nbytes} bytes exceed the "
+                               f"{SHARED_LIMIT} bytes of static shared memory "
+                               "per block")
         return T.ArrayType(dtype, 1, "C")
 
     def lower(self, L, call, args, kwargs):
@@ -152,8 +154,8 @@ class AtomicTemplate(CallTemplate):
         items = idx.items if isinstance(idx, T.TupleType) else (idx,)
         if len(items) != arr.ndim or not all(
                 isinstance(i, T.Scalar) and (i.is_int or i.is_bool) for i in items):
-            raise Incompatible(f"{self.name}(): the index of a {arr.ndim}-D array must be "
-                               f"{arr.ndim} integer(s), not {idx}")
+            raise Incompatible(f"{self.name}(): the index of a {arr.ndim}-D array "
+                               f"must be {arr.ndim} integer(s), not {idx}")
         for v in vals:
             if not isinstance(v, T.Scalar) or v.is_complex:
                 raise Incompatible(f"{self.name}(): the value must be a real number, "
