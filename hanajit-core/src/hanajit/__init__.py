@@ -33,6 +33,6 @@ def __getattr__(name):
         from . import parallel_config
         return getattr(parallel_config, name)
     if name == "pmap":
-        from .pmap import pmap
+        from .parallel_map import pmap
         return pmap
     raise AttributeError(f"module 'hanajit' has no attribute {name!r}")
