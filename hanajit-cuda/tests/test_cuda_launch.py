@@ -190,3 +190,40 @@ def test_foreign_cuda_array_interface_objects():
     xd, yd = numba_cuda.to_device(x), numba_cuda.to_device(y)
     kernel("saxpy").launch(yd, xd, 2.0, 1000)
     assert np.array_equal(yd.copy_to_host(), 2.0 * x + y)
+
+
+def test_cupy_and_torch_arrays_in_place():
+    x = np.arange(1000.0)
+    cp = None
+    try:
+        import cupy as cp
+    except Exception:
+        pass
+    if cp is not None:
+        yc = cp.ones(1000)
+        kernel("saxpy").launch(yc, cp.asarray(x), 2.0, 1000)
+        assert np.array_equal(cp.asnumpy(yc), 2.0 * x + 1)
+    try:
+        import torch
+        ok = torch.cuda.is_available()
+    except Exception:
+        ok = False
+    if ok:
+        yt = torch.ones(1000, dtype=torch.float64, device="cuda")
+        xt = torch.arange(1000, dtype=torch.float64, device="cuda")
+        torch.cuda.synchronize()
+        kernel("saxpy").launch(yt, xt, 2.0, 1000)
+        assert np.array_equal(yt.cpu().numpy(), 2.0 * x + 1)
+    if cp is None and not ok:
+        pytest.skip("neither CuPy nor a CUDA PyTorch is installed")
+
+
+def test_benchmark_script_runs(capsys):
+    spec = importlib.util.spec_from_file_location(
+        "cuda_bench", Path(__file__).parents[1] / "benchmarks" / "cuda_bench.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--n", "1e6", "--repeat", "2", "--launches", "200"]) == 0
+    out = capsys.readouterr().out
+    assert "| saxpy" in out and "| back-to-back launch" in out
+    assert "| results exact (saxpy, launches) | True, True |" in out
