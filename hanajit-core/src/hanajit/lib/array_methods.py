@@ -56,6 +56,11 @@ def method_template(name):
     from .reductions import METHODS
     if name in _SPECIAL:
         return _SPECIAL[name]
+    from .np_rounding import METHODS as ROUNDING
+    from .np_sorting import METHODS as SORTING
+    for extra in (SORTING, ROUNDING):
+        if name in extra:
+            return extra[name]
     if name in OPS:
         return OPS[name]
     path = METHODS.get(name)

@@ -276,56 +276,12 @@ register(_reshape)
 register(_ravel)
 
 
-class VarStd(CallTemplate):
-    """np.var / np.std (``axis=None``, ``ddof``): two passes, the mean first, as
-    NumPy computes them."""
-
-    accepts_lazy = True
-
-    def __init__(self, name):
-        self.name = name
-        self.paths = (f"numpy.{name}",)
-
-    def typer(self, inf, call, args, kwargs):
-        if len(args) != 1 or set(kwargs) - {"ddof"} or not isinstance(args[0], T.ArrayType):
-            raise Incompatible(f"np.{self.name}(a, ddof=...) without axis")
-        t = args[0].dtype
-        if t.is_complex:
-            raise Incompatible(f"np.{self.name} of complex arrays")
-        return t if t.is_float else T.FLOAT64
-
-    def lower(self, L, call, args, kwargs):
-        rt = call.type
-        a = L.let(ew.materialize(L, args[0]))
-        z = ew.to_lazy(L, a)
-        n = L.let(total_size(z.dims))
-        total = L.temp(rt, "acc")
-        L.emit(N.Assign(target=total, value=ops.zero(rt)))
-        loops(L, z.dims, lambda idx: L.emit(N.Assign(target=total, value=N.BinOp(
-            "add", N.Var(total, rt), ops.convert(L, z.elem(idx), rt), rt))))
-        mean = L.let(N.BinOp("fdiv", N.Var(total, rt), N.Cast(n, rt), rt))
-        sq = L.temp(rt, "acc")
-        L.emit(N.Assign(target=sq, value=ops.zero(rt)))
-
-        def body(idx):
-            d = L.let(N.BinOp("sub", ops.convert(L, z.elem(idx), rt), mean, rt))
-            L.emit(N.Assign(target=sq, value=N.BinOp("add", N.Var(sq, rt),
-                                                     N.BinOp("mul", d, d, rt), rt)))
-        loops(L, z.dims, body)
-        ddof = kwargs.get("ddof")
-        dd = ops.convert(L, ddof, rt) if ddof is not None else ops.zero(rt)
-        denom = L.let(N.BinOp("sub", N.Cast(n, rt), dd, rt))
-        denom = N.Select(N.Cmp("lt", denom, ops.zero(rt), T.BOOL), ops.zero(rt), denom, rt)
-        var = N.BinOp("fdiv", N.Var(sq, rt), denom, rt)
-        if self.name == "std":
-            return N.Intrinsic("sqrt", [var], rt)
-        return var
+def _stats_methods():
+    from .np_stats import METHODS as STATS      # var / std (with axis= and ddof=)
+    METHODS.update(STATS)
 
 
-register(VarStd("var"))
-register(VarStd("std"))
-METHODS["var"] = VarStd("var")
-METHODS["std"] = VarStd("std")
+_stats_methods()
 
 
 def _nested_shape(t):

@@ -1,0 +1,212 @@
+"""Sorting and searching: ``np.sort``, ``np.argsort``, ``a.sort()``, ``a.argsort()``,
+``np.unique`` and ``np.searchsorted``.
+
+The templates copy the data into a fresh C-contiguous array and run the
+algorithms of :mod:`pyhelpers_sort` (Python source compiled by hanajit) on it,
+row by row along the last axis (or on the flattened array for ``axis=None``).
+Complex arrays are not supported (NumPy orders them lexicographically).
+"""
+from __future__ import annotations
+
+from ..infer.rules import Incompatible, promote
+from ..ir import nodes as N
+from ..ir import types as T
+from . import elementwise as ew
+from . import pyhelpers_sort as hs
+from .numpy_alloc import allocate
+from .operators import C
+from .registry import CallTemplate, register
+
+I = T.INT64
+_UNSET = object()
+
+
+def _const_arg(call, pos, name, default=_UNSET):
+    """The compile-time value of argument ``name`` (position ``pos``)."""
+    node = call.kwargs.get(name, call.args[pos] if len(call.args) > pos else None)
+    if node is None:
+        return default
+    value = getattr(node, "value", getattr(node, "obj", _UNSET))
+    if value is _UNSET:
+        raise Incompatible(f"{name}= must be a constant")
+    return value
+
+
+def _sort_axis(call, at: T.ArrayType, name: str):
+    """None (flatten) or the last axis; anything else is unsupported."""
+    axis = _const_arg(call, 1, "axis", -1)
+    if axis is None:
+        return None
+    if type(axis) is not int or not -at.ndim <= axis < at.ndim:
+        raise Incompatible(f"np.{name}() axis must be a constant in range or None")
+    if axis % at.ndim != at.ndim - 1:
+        raise Incompatible(f"np.{name}() along an axis other than the last")
+    return axis
+
+
+def _check_sortable(at, name):
+    if not isinstance(at, T.ArrayType):
+        raise Incompatible(f"np.{name}() of {at}")
+    if at.dtype.is_complex:
+        raise Incompatible(f"np.{name}() of complex arrays")
+
+
+def _fresh_copy(L, a, dtype=None):
+    """A new C-contiguous array with ``a``'s elements; and its 1-D view."""
+    from .array_methods import copy_array
+    from .array_ops import reshape_view
+    z = ew.to_lazy(L, a)
+    t = T.ArrayType(dtype or z.type.dtype, len(z.dims), "C")
+    out = L.let(copy_array(L, z, t))
+    flat = reshape_view(L, out, [C(-1, I)], t.copy(ndim=1))
+    return out, L.let(flat)
+
+
+def _row_length(L, out, axis):
+    t = out.type
+    if axis is None:
+        size = C(1, I)
+        for k in range(t.ndim):
+            size = N.BinOp("mul", size, N.ArrayAttr(out, "shape", k, I), I)
+        return L.let(size)
+    return L.let(N.ArrayAttr(out, "shape", t.ndim - 1, I))
+
+
+class Sort(CallTemplate):
+    """``np.sort(a, axis=-1, kind=None)``: NaNs last, any ``kind`` (the sorted
+    values do not depend on it)."""
+
+    paths = ("numpy.sort",)
+    accepts_lazy = True
+    name = "sort"
+
+    def typer(self, inf, call, args, kwargs):
+        if not args or len(args) > 3 or set(kwargs) - {"axis", "kind"}:
+            raise Incompatible(f"np.{self.name}(a, axis=-1, kind=None)")
+        at = args[0]
+        _check_sortable(at, self.name)
+        axis = _sort_axis(call, at, self.name)
+        return self.result(at, axis)
+
+    def result(self, at, axis):
+        return T.ArrayType(at.dtype, 1 if axis is None else at.ndim, "C")
+
+    def lower(self, L, call, args, kwargs):
+        axis = _sort_axis(call, args[0].type, self.name)
+        out, flat = _fresh_copy(L, args[0])
+        L.call_helper(hs.sort_rows, [flat, _row_length(L, out, axis)])
+        return flat if axis is None else out
+
+
+class ArgSort(Sort):
+    """``np.argsort(a, axis=-1, kind=None)``: a stable sort whatever ``kind`` is
+    (NumPy's default quicksort may order ties differently)."""
+
+    paths = ("numpy.argsort",)
+    name = "argsort"
+
+    def result(self, at, axis):
+        return T.ArrayType(I, 1 if axis is None else at.ndim, "C")
+
+    def lower(self, L, call, args, kwargs):
+        axis = _sort_axis(call, args[0].type, self.name)
+        keys, flat = _fresh_copy(L, args[0])
+        t = call.type
+        dims = [L.let(N.ArrayAttr(flat if axis is None else keys, "shape", k, I))
+                for k in range(t.ndim)]
+        out = allocate(L, t, dims)
+        from .array_ops import reshape_view
+        pflat = L.let(reshape_view(L, out, [C(-1, I)], t.copy(ndim=1)))
+        L.call_helper(hs.argsort_rows, [flat, pflat, _row_length(L, keys, axis)])
+        return out
+
+
+class SortMethod(CallTemplate):
+    """``a.sort()`` in place along the last axis."""
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or set(kwargs) - {"kind"}:
+            raise Incompatible("a.sort() with an axis")
+        _check_sortable(args[0], "sort")
+        if args[0].readonly:
+            raise Incompatible("a.sort() of a read-only array")
+        return T.NONE
+
+    def lower(self, L, call, args, kwargs):
+        from .arrays import assign_to_view
+        a = L.let(args[0])
+        out, flat = _fresh_copy(L, a)
+        L.call_helper(hs.sort_rows, [flat, _row_length(L, out, -1)])
+        assign_to_view(L, a, out)
+        return C(None, T.NONE)
+
+
+@register
+class Unique(CallTemplate):
+    """``np.unique(a)``: the sorted distinct values (NaNs collapse into one)."""
+
+    paths = ("numpy.unique",)
+    accepts_lazy = True
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs:
+            raise Incompatible("np.unique(a) without return_index/return_inverse/"
+                               "return_counts/axis")
+        _check_sortable(args[0], "unique")
+        return T.ArrayType(args[0].dtype, 1, "C")
+
+    def lower(self, L, call, args, kwargs):
+        out, flat = _fresh_copy(L, args[0])
+        L.call_helper(hs.sort_rows, [flat, _row_length(L, out, None)])
+        return L.call_helper(hs.unique_sorted, [flat])
+
+
+@register
+class SearchSorted(CallTemplate):
+    """``np.searchsorted(a, v, side='left')`` on a sorted 1-D ``a``; ``v`` a number
+    or an array (the result then has ``v``'s shape)."""
+
+    paths = ("numpy.searchsorted",)
+    accepts_lazy = True
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) not in (2, 3) or set(kwargs) - {"side"}:
+            raise Incompatible("np.searchsorted(a, v, side='left') without sorter")
+        a, v = args[:2]
+        if not isinstance(a, T.ArrayType) or a.ndim != 1:
+            raise Incompatible("np.searchsorted() needs a 1-D array")
+        vd = ew.elem_type(v)
+        if not isinstance(vd, T.Scalar) or a.dtype.is_complex or vd.is_complex:
+            raise Incompatible(f"np.searchsorted() of {a} and {v}")
+        self._side(call)
+        return T.ArrayType(I, v.ndim, "C") if isinstance(v, T.ArrayType) else I
+
+    @staticmethod
+    def _side(call):
+        side = _const_arg(call, 2, "side", "left")
+        if side not in ("left", "right"):
+            raise Incompatible(f"side must be 'left' or 'right', got {side!r}")
+        return side
+
+    def lower(self, L, call, args, kwargs):
+        from .arrays import element_value
+        a, v = args[0], args[1]
+        vd = v.type.dtype if isinstance(v.type, T.ArrayType) or isinstance(v, ew.Lazy) \
+            else v.type
+        common = promote(a.type.dtype, vd)
+        if common != a.type.dtype:        # NumPy compares in the common type
+            z = ew.to_lazy(L, a)
+            a = ew.materialize(L, ew.Lazy(T.ArrayType(common, 1, "C"), z.dims,
+                                          lambda idx: element_value(L, z.elem(idx), common)))
+        a = L.let(ew.materialize(L, a))
+        helper = hs.search_left if self._side(call) == "left" else hs.search_right
+        if not isinstance(call.type, T.ArrayType):
+            return L.call_helper(helper, [a, L.let(element_value(L, v, common))])
+        z = ew.to_lazy(L, v)
+        return ew.materialize(L, ew.Lazy(call.type, z.dims, lambda idx: L.call_helper(
+            helper, [a, L.let(element_value(L, z.elem(idx), common))])))
+
+
+register(Sort())
+register(ArgSort())
+METHODS = {"sort": SortMethod(), "argsort": ArgSort()}

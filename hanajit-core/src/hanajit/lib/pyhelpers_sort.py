@@ -1,0 +1,181 @@
+"""Sorting and searching in Python source compiled by hanajit (see ``pyhelpers``):
+the algorithms behind ``np.sort``, ``np.argsort``, ``np.unique`` and
+``np.searchsorted`` (``np_sorting`` types the calls and allocates the results).
+
+Order is NumPy's: NaN sorts after every number (``_less``).  Sorting is a stable
+merge sort (insertion-sorted runs of 16, then bottom-up merges), so ``argsort``
+gives ``kind='stable'``'s answer for ties.
+"""
+import numpy as np
+
+RUN = 16
+
+
+def _less(x, y):
+    """NumPy's sort order: ``x < y`` with NaN after everything (for integers the
+    NaN tests fold away)."""
+    return x < y or (y != y and x == x)      # noqa: PLR0124 - NaN tests
+
+
+def sort_segment(v, w, lo, n):
+    """Sort ``v[lo:lo + n]`` in place (stable); ``w`` is scratch of length >= n."""
+    s = 0
+    while s < n:
+        e = min(s + RUN, n)
+        for i in range(lo + s + 1, lo + e):
+            x = v[i]
+            j = i - 1
+            while j >= lo + s and _less(x, v[j]):
+                v[j + 1] = v[j]
+                j -= 1
+            v[j + 1] = x
+        s = e
+    width = RUN
+    while width < n:
+        s = 0
+        while s < n:
+            mid = min(s + width, n)
+            e = min(s + 2 * width, n)
+            if mid < e and _less(v[lo + mid], v[lo + mid - 1]):
+                i = s
+                j = mid
+                k = 0
+                while i < mid and j < e:
+                    if _less(v[lo + j], v[lo + i]):
+                        w[k] = v[lo + j]
+                        j += 1
+                    else:
+                        w[k] = v[lo + i]
+                        i += 1
+                    k += 1
+                while i < mid:
+                    w[k] = v[lo + i]
+                    i += 1
+                    k += 1
+                for t in range(k):          # the right run's rest is in place
+                    v[lo + s + t] = w[t]
+            s = e
+        width *= 2
+
+
+def sort_rows(v, rowlen):
+    """Sort each row of ``rowlen`` items of the contiguous 1-D ``v`` in place."""
+    if rowlen <= 1:
+        return 0
+    w = np.empty_like(v[:rowlen])
+    lo = 0
+    while lo < len(v):
+        sort_segment(v, w, lo, rowlen)
+        lo += rowlen
+    return 0
+
+
+def argsort_segment(v, p, w, q, lo, n):
+    """Stable sort of ``v[lo:lo + n]`` carrying the positions ``p`` along (``w``,
+    ``q``: scratch)."""
+    s = 0
+    while s < n:
+        e = min(s + RUN, n)
+        for i in range(lo + s + 1, lo + e):
+            x = v[i]
+            y = p[i]
+            j = i - 1
+            while j >= lo + s and _less(x, v[j]):
+                v[j + 1] = v[j]
+                p[j + 1] = p[j]
+                j -= 1
+            v[j + 1] = x
+            p[j + 1] = y
+        s = e
+    width = RUN
+    while width < n:
+        s = 0
+        while s < n:
+            mid = min(s + width, n)
+            e = min(s + 2 * width, n)
+            if mid < e and _less(v[lo + mid], v[lo + mid - 1]):
+                i = s
+                j = mid
+                k = 0
+                while i < mid and j < e:
+                    if _less(v[lo + j], v[lo + i]):
+                        w[k] = v[lo + j]
+                        q[k] = p[lo + j]
+                        j += 1
+                    else:
+                        w[k] = v[lo + i]
+                        q[k] = p[lo + i]
+                        i += 1
+                    k += 1
+                while i < mid:
+                    w[k] = v[lo + i]
+                    q[k] = p[lo + i]
+                    i += 1
+                    k += 1
+                for t in range(k):
+                    v[lo + s + t] = w[t]
+                    p[lo + s + t] = q[t]
+            s = e
+        width *= 2
+
+
+def argsort_rows(v, p, rowlen):
+    """Fill ``p`` with each row's sorting positions; ``v`` (a scratch copy of the
+    keys) is sorted along the way."""
+    lo = 0
+    while lo < len(p):
+        for i in range(rowlen):
+            p[lo + i] = i
+        lo += rowlen
+    if rowlen <= 1:
+        return 0
+    w = np.empty_like(v[:rowlen])
+    q = np.empty_like(p[:rowlen])
+    lo = 0
+    while lo < len(v):
+        argsort_segment(v, p, w, q, lo, rowlen)
+        lo += rowlen
+    return 0
+
+
+def unique_sorted(v):
+    """The distinct values of the sorted 1-D ``v`` (all NaNs count as one, as
+    ``np.unique(equal_nan=True)``), as a new array."""
+    k = 0
+    for i in range(len(v)):
+        x = v[i]
+        if k == 0:
+            v[k] = x
+            k += 1
+        else:
+            prev = v[k - 1]
+            if x != prev and not (x != x and prev != prev):     # noqa: PLR0124
+                v[k] = x
+                k += 1
+    return v[:k].copy()
+
+
+def search_left(a, x):
+    """First position ``i`` of the sorted ``a`` with ``not a[i] < x``."""
+    lo = 0
+    hi = len(a)
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if _less(a[mid], x):
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def search_right(a, x):
+    """First position ``i`` of the sorted ``a`` with ``x < a[i]``."""
+    lo = 0
+    hi = len(a)
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if _less(x, a[mid]):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo

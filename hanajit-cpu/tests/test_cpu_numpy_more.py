@@ -1,0 +1,444 @@
+"""More NumPy on the CPU target -- sign/round, outer/diff/roll/tile/repeat/copyto,
+sorting and searching, histogram, norms, var/std with axes, array attributes
+(.dtype, .real/.imag, .flat) and np.ndindex -- each checked against NumPy running
+the same function."""
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hanajit import jit
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+pytestmark = pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning")
+
+SETTINGS = settings(max_examples=8, deadline=None)
+_COMPILED: dict = {}
+
+
+def compiled(fn):
+    """One JitFunction per test function, so examples share specialisations."""
+    jf = _COMPILED.get(fn)
+    if jf is None:
+        jf = _COMPILED[fn] = jit(fn, fallback=False)
+    return jf
+
+
+def _builtin(exc):
+    return next(c for c in type(exc).__mro__ if c.__module__ == "builtins")
+
+
+def run_both(fn, *args, fresh=None):
+    """(compiled result, NumPy's result); ``fresh`` rebuilds the arguments for
+    functions that write into them.  Exceptions must match (by builtin class)."""
+    py_args = fresh() if fresh else args
+    jit_args = fresh() if fresh else args
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            exp = fn(*py_args)
+        except Exception as exc:      # noqa: BLE001 - compare exception types
+            with pytest.raises(_builtin(exc)):
+                compiled(fn)(*jit_args)
+            return None, None
+        got = compiled(fn)(*jit_args)
+    return got, exp
+
+
+def same(got, exp, rtol=0.0, zeros=True, atol=1e-300):
+    """Equal (or within ``rtol``) values, shapes and dtypes, NaN == NaN, the sign of
+    zeros included unless ``zeros`` is false; tuples item by item."""
+    if isinstance(exp, tuple):
+        assert isinstance(got, tuple) and len(got) == len(exp)
+        for g, e in zip(got, exp):
+            same(g, e, rtol, zeros, atol)
+        return
+    if isinstance(exp, np.ndarray):
+        assert isinstance(got, np.ndarray), got
+        assert got.shape == exp.shape and got.dtype == exp.dtype, (got, exp)
+        if rtol:
+            np.testing.assert_allclose(got, exp, rtol=rtol, atol=atol, equal_nan=True)
+        else:
+            np.testing.assert_array_equal(got, exp)
+            if exp.dtype.kind in "fc" and zeros:
+                assert np.array_equal(np.signbit(got.real), np.signbit(exp.real))
+        return
+    if exp is None:
+        assert got is None
+        return
+    exp = exp.item() if isinstance(exp, np.generic) else exp
+    if isinstance(exp, float):
+        if math.isnan(exp):
+            assert math.isnan(got), (got, exp)
+        elif rtol:
+            assert got == pytest.approx(exp, rel=rtol, abs=atol), (got, exp)
+        else:
+            assert got == exp and math.copysign(1, got) == math.copysign(1, exp), (got, exp)
+        return
+    assert got == exp, (got, exp)
+
+
+def check(fn, *args, fresh=None, rtol=0.0, zeros=True, atol=1e-300):
+    got, exp = run_both(fn, *args, fresh=fresh)
+    if exp is not None or got is not None:
+        same(got, exp, rtol, zeros, atol)
+    return got
+
+
+# ------------------------------------------------------------------ strategies
+# a spread of types (each one is a specialisation to compile)
+INTS = [np.int8, np.int64, np.uint16, np.uint64]
+REALS = INTS + [np.float32, np.float64]
+
+
+def arrays(dtypes, min_dims=1, max_dims=2, min_side=0, max_side=6, elements=None):
+    dt = st.sampled_from(dtypes) if isinstance(dtypes, list) else st.just(dtypes)
+    return dt.flatmap(lambda d: hnp.arrays(
+        d, hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side,
+                            max_side=max_side),
+        elements=elements(d) if elements else _elements(d)))
+
+
+def _elements(d):
+    d = np.dtype(d)
+    if d.kind == "f":
+        return hnp.from_dtype(d, allow_nan=True, allow_infinity=True, allow_subnormal=False)
+    return hnp.from_dtype(d)
+
+
+def _finite(d):
+    d = np.dtype(d)
+    if d.kind == "c":
+        part = _finite(np.float64 if d.itemsize == 16 else np.float32)
+        return st.builds(complex, part, part)
+    if d.kind == "f":
+        return hnp.from_dtype(d, allow_nan=False, allow_infinity=False, min_value=-1e6,
+                              max_value=1e6, allow_subnormal=False)
+    if d.kind in "iu":
+        info = np.iinfo(d)
+        return st.integers(max(info.min, -1000), min(info.max, 1000))
+    return hnp.from_dtype(d)
+
+
+def views(a: np.ndarray):
+    """The array itself and a view with negative and non-unit strides."""
+    yield a
+    yield a[::-1][..., ::2]
+
+
+# ------------------------------------------------------------ sign and round
+def sign(a):
+    return np.sign(a)
+
+
+def round_all(a):
+    return np.round(a), np.round(a, 2), np.around(a, -1), np.round(a, decimals=3), a.round(1)
+
+
+def round_k(a, k):
+    return np.round(a, k)
+
+
+@SETTINGS
+@given(arrays([np.int16, np.float64]), arrays([np.int16, np.float64], elements=_finite))
+def test_sign_round(a, b):
+    # integers whose rounding overflows their type are left out: NumPy's own answer
+    # then depends on its SIMD path (a C cast of an out-of-range float)
+    for v in views(a):
+        check(sign, v)
+    for v in views(b):
+        check(round_all, v)
+
+
+@pytest.mark.parametrize("k", [-3, -1, 0, 1, 2, 5])
+def test_round_decimals(k):
+    f = np.array([-0.0, 0.0, np.nan, np.inf, -np.inf, 0.5, 1.5, 2.5, -2.5, 0.125, 2.675,
+                  1e300, -3.14159, 1234.5678, 5e-324])
+    with np.errstate(over="ignore"):
+        f32 = f.astype(np.float32)
+    for a in (f, f32, np.array([-3, 0, 7, 15, 25, -15, 2 ** 62 + 1]),
+              np.array([0, 5, 15, 25, 35], np.int8), np.array([0, 3, 250], np.uint8)):
+        check(round_k, a, k)
+    check(round_k, 2.675, k)
+    check(round_k, 12345, k)
+
+
+def test_sign_round_complex_and_scalars():
+    c = np.array([complex(1, np.nan), complex(np.inf, 1), complex(np.inf, np.inf),
+                  complex(0, -0.0), 3 + 4j, complex(np.nan, np.inf), 1.25 + 2.5j,
+                  complex(-np.inf, 2), complex(3, -np.inf)])
+    for a in (c, c.astype(np.complex64)):
+        check(sign, a)
+        check(round_all, a)
+    for x in (2.5, -0.0, float("nan"), -3, 0, 7):
+        check(sign, x)
+        check(round_k, x, 0)
+
+
+# ------------------------------------------------- outer diff roll tile repeat
+def outer(a, b):
+    return np.outer(a, b)
+
+
+def diffs(a):
+    return np.diff(a), np.diff(a, 2), np.diff(a, axis=0), np.diff(a, n=0), np.diff(a, 3, -1)
+
+
+def roll(a, s):
+    return np.roll(a, s), np.roll(a, s, axis=0), np.roll(a, shift=s, axis=-1)
+
+
+def tiles(a):
+    return np.tile(a, 2), np.tile(a, (2, 3)), np.tile(a, (2, 1, 2)), np.tile(a, 0)
+
+
+def repeats(a, r):
+    return np.repeat(a, r), np.repeat(a, r, axis=0), np.repeat(a, r, axis=-1)
+
+
+def shape_ops(a, s, r):
+    return (np.diff(a), np.diff(a, 2), np.diff(a, axis=0), np.diff(a, n=0), np.diff(a, 3, -1),
+            np.roll(a, s), np.roll(a, s, axis=0), np.roll(a, shift=s, axis=-1),
+            np.tile(a, 2), np.tile(a, (2, 3)), np.tile(a, (2, 1, 2)), np.tile(a, 0),
+            np.repeat(a, r), np.repeat(a, r, axis=0), np.repeat(a, r, axis=-1),
+            np.outer(a, a[..., :3]))
+
+
+@SETTINGS
+@given(arrays([np.uint8, np.float64], elements=_finite), st.integers(-9, 9))
+def test_shape_ops(a, s):
+    for v in views(a):
+        check(shape_ops, v, s, abs(s) % 4)
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint64, np.float32, np.bool_, np.complex128])
+def test_shape_ops_dtypes(dt):
+    a = (np.arange(12) % 5 - 2).astype(dt).reshape(3, 4)
+    check(shape_ops, a, 5, 2)
+
+
+def test_shape_ops_errors_and_fusion():
+    a = np.arange(12.0).reshape(3, 4)
+    check(repeats, a, -1)                    # ValueError as NumPy
+
+    def fused(x):
+        return np.sum(np.diff(x) ** 2) + np.roll(x, 1)[0, 0] + np.outer(x[0], x[1]).sum()
+    check(fused, a)
+
+
+def copyto(d, s):
+    np.copyto(d, s)
+    return d
+
+
+@pytest.mark.parametrize("dst,src", [
+    (np.zeros((3, 4)), np.arange(4)),
+    (np.zeros((3, 4)), np.arange(12.0).reshape(3, 4)[::-1]),
+    (np.zeros((3, 4), np.int32), np.arange(4, dtype=np.int8)),
+    (np.zeros(5), 2.5),
+    (np.zeros(5, np.int16), 7),
+    (np.zeros(4, np.int64), np.arange(4.0)),             # TypeError: same_kind
+    (np.zeros((2, 3)), np.arange(4.0)),                  # ValueError: broadcast
+    (np.zeros((2, 3)), np.ones((2, 2, 3))),              # ValueError: broadcast
+])
+def test_copyto(dst, src):
+    def fresh():
+        return dst.copy(), src.copy() if isinstance(src, np.ndarray) else src
+    check(copyto, fresh=fresh)
+
+
+def test_copyto_overlap_and_readonly():
+    def shift(a):
+        np.copyto(a[1:], a[:-1])
+        return a
+    check(shift, fresh=lambda: (np.arange(6.0),))
+    ro = np.zeros(3)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError):
+        jit(copyto, fallback=False)(ro, 1.0)
+
+
+# ------------------------------------------------------------ sort and search
+def sorts(a):
+    return (np.sort(a, kind="stable"), np.sort(a, axis=None, kind="stable"),
+            np.sort(a, -1, "stable"))
+
+
+def sort_any_kind(a):
+    return np.sort(a), np.sort(a, axis=None)
+
+
+def argsorts(a):
+    return np.argsort(a, kind="stable"), np.argsort(a, axis=None, kind="stable")
+
+
+def argsort_default(a):
+    return np.argsort(a, kind="stable")
+
+
+def argsort_any_kind(a):
+    return np.argsort(a)
+
+
+def sort_method(a):
+    a.sort()
+    return a
+
+
+def unique(a):
+    return np.unique(a)
+
+
+def stable_sorting(a):
+    return (np.sort(a, kind="stable"), np.sort(a, axis=None, kind="stable"),
+            np.argsort(a, kind="stable"), np.argsort(a, axis=None, kind="stable"))
+
+
+def any_sorting(a):
+    return np.sort(a), np.sort(a, -1), np.unique(a)
+
+
+@SETTINGS
+@given(arrays([np.int8, np.float64], max_side=40))
+def test_sort_argsort_unique(a):
+    for v in views(a):
+        check(stable_sorting, v)
+        check(any_sorting, v, zeros=False)      # NumPy's quicksort: either zero first
+    check(sort_method, fresh=lambda: (a.copy(),), zeros=False)
+
+
+@pytest.mark.parametrize("dt", [np.bool_, np.uint64, np.int32, np.float32])
+def test_sort_dtypes(dt):
+    a = (np.arange(60) * 7919 % 23 - 11).astype(dt).reshape(3, 20)
+    check(stable_sorting, a)
+    check(any_sorting, a)
+
+
+def test_sort_nans_and_zeros():
+    a = np.array([3.0, np.nan, -np.inf, 1.0, np.nan, -0.0, 0.0, np.inf, -1.0, 0.0, -0.0])
+    check(sorts, a)
+    check(argsorts, a)
+    check(unique, a, zeros=False)
+    got = compiled(argsort_any_kind)(a)
+    np.testing.assert_array_equal(a[got], np.sort(a))         # any kind: sorted order
+    big = np.random.default_rng(0).integers(0, 50, (7, 300))
+    check(sorts, big)
+    check(argsorts, big)
+    check(unique, big)
+
+
+def search(a, v):
+    return np.searchsorted(a, v), np.searchsorted(a, v, side="right"), \
+        np.searchsorted(a, v, "left")
+
+
+@SETTINGS
+@given(arrays([np.int64, np.float64], max_dims=1, max_side=30),
+       arrays(np.float64, max_dims=2, max_side=5))
+def test_searchsorted(a, v):
+    a = np.sort(a)
+    check(search, a, v)
+    check(search, a[::-2][::-1], v[::-1])
+    if v.size:
+        check(search, a, v.flat[0])
+
+
+@pytest.mark.parametrize("dt", [np.uint8, np.int32, np.float32])
+def test_searchsorted_dtypes(dt):
+    a = np.array([0, 1, 1, 3, 7, 7, 7, 9], dt)
+    check(search, a, np.array([-1, 0, 1, 2, 7, 8, 9, 10]))
+    check(search, a, 7)
+
+
+# ------------------------------------------------------------------ histogram
+def hist(a, bins):
+    return np.histogram(a, bins)
+
+
+def hist_range(a, bins, lo, hi):
+    return np.histogram(a, bins=bins, range=(lo, hi))
+
+
+@SETTINGS
+@given(arrays([np.int64, np.float64], max_dims=2, max_side=30), st.integers(1, 20))
+def test_histogram(a, bins):
+    for v in views(a):
+        check(hist, v, bins)
+        check(hist_range, v, bins, -3, 4)
+        check(hist_range, v, bins, -2.5, 100.25)
+
+
+def test_histogram_edges_and_errors():
+    xx = np.array([0.1, 0.2, 0.3, 0.7, 1.0, np.nan, 0.0, -0.0, 1e-17, 0.30000000000000004])
+    for bins in (1, 3, 10, 7):
+        check(hist_range, xx, bins, 0.0, 1.0)           # right edge in the last bin
+        check(hist_range, xx, bins, 0.1, 0.7)
+    check(hist, np.linspace(0, 1, 101), 10)
+    check(hist, np.array([2.0, 2.0]), 3)                # empty range widened by 0.5
+    check(hist, np.array([]), 4)
+    check(hist, np.array([np.nan, 1.0]), 3)             # ValueError: not finite
+    check(hist, np.arange(5.0), 0)                      # ValueError: bins
+    check(hist_range, np.arange(5.0), 3, 2.0, 1.0)      # ValueError: min > max
+    check(hist_range, np.arange(5.0), 3, 0.0, np.inf)   # ValueError: not finite
+
+
+# ------------------------------------------------------------------ norms
+def vnorms(a):
+    return (np.linalg.norm(a), np.linalg.norm(a, 2), np.linalg.norm(a, 1),
+            np.linalg.norm(a, np.inf), np.linalg.norm(a, -np.inf), np.linalg.norm(a, 0),
+            np.linalg.norm(a, ord=3), np.linalg.norm(a, 0.5))
+
+
+def mnorms(a):
+    return (np.linalg.norm(a), np.linalg.norm(a, "fro"), np.linalg.norm(a, 1),
+            np.linalg.norm(a, np.inf), np.linalg.norm(a, -1), np.linalg.norm(a, -np.inf))
+
+
+@SETTINGS
+@given(arrays([np.int32, np.float32, np.float64, np.complex128], min_dims=1, max_dims=1,
+              min_side=1, elements=_finite))
+def test_vector_norms(a):
+    rtol = 1e-5 if a.dtype == np.float32 else 1e-12
+    for v in views(a):
+        check(vnorms, v, rtol=rtol)
+
+
+@SETTINGS
+@given(arrays([np.int64, np.float64, np.complex64], min_dims=2, max_dims=2, min_side=1,
+              elements=_finite))
+def test_matrix_norms(a):
+    rtol = 1e-5 if a.dtype == np.complex64 else 1e-12
+    for v in views(a):
+        check(mnorms, v, rtol=rtol)
+
+
+def inf_norm(a):
+    return np.linalg.norm(a, np.inf)
+
+
+def test_norm_special_values():
+    check(vnorms, np.array([0.0, np.nan, 1.0]))
+    check(vnorms, np.array([np.inf, -1.0]))
+    check(inf_norm, np.zeros(0))
+    check(vnorms, np.zeros(0))                # ValueError (-inf: min of nothing)
+    check(mnorms, np.zeros((0, 3)))           # ValueError (-inf)
+    check(mnorms, np.zeros((3, 0)))           # ValueError (-1)
+
+
+# ------------------------------------------------------------ var/std with axis
+def var_std(a):
+    return (np.var(a, axis=0), np.std(a, axis=-1, ddof=1), np.var(a, axis=-1, keepdims=True),
+            a.std(0), np.var(a), np.std(a, ddof=2), a.var(axis=-1, ddof=1.5))
+
+
+@SETTINGS
+@given(arrays([np.int64, np.float64, np.complex128], min_dims=2, max_dims=2,
+              elements=_finite))
+def test_var_std_axis(a):
+    # sums in another order: compare to the data's scale (a constant row's variance
+    # is rounding noise, in NumPy as here)
+    scale = float(np.max(np.abs(a), initial=0.0)) ** 2
+    for v in views(a):
+        check(var_std, v, rtol=1e-9, atol=1e-12 * scale + 1e-300)
