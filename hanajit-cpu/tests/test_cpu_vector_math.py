@@ -299,3 +299,30 @@ def test_exporters_get_no_vector_variants():
     """Only the host CPU target asks for vector variants; core's default is none."""
     from hanajit.lowering.llvm import LLVMTargetInfo
     assert LLVMTargetInfo().vector_variants == {}
+
+
+def test_missing_vector_function_is_a_clear_error(monkeypatch):
+    """An object that calls a vector function this process cannot resolve is
+    refused with a message, never linked to address 0."""
+    from hanajit_cpu import vecmath
+    with pytest.raises(RuntimeError, match="_ZGVeN8v_nosuchfn"):
+        vecmath.imports_for("declare <8 x double> @_ZGVeN8v_nosuchfn(<8 x double>)")
+    monkeypatch.setattr(vecmath, "_lib", False)       # as without libmvec
+    with pytest.raises(RuntimeError, match="_ZGVeN8v_exp"):
+        vecmath.imports_for("call <8 x double> @_ZGVeN8v_exp(<8 x double> %x)")
+    assert vecmath.imports_for("call double @exp(double %x)") == {}
+
+
+def test_variant_table_follows_host_isa():
+    """Only the ISAs the host has are offered (an AVX2-only host gets no AVX-512
+    variant), and only symbols libmvec exports."""
+    from hanajit_cpu import vecmath
+    if vecmath.libmvec() is None:
+        pytest.skip("no libmvec")
+    avx2 = vecmath.vector_variants("+sse2,+sse4.1,+avx,+avx2,-avx512f")
+    names = {v for variants in avx2.values() for _, v in variants}
+    assert "_ZGVdN4v_exp" in names and not any(v.startswith("_ZGVe") for v in names)
+    assert avx2["llvm.exp.f32"] == ((8, "_ZGVdN8v_expf"), (4, "_ZGVbN4v_expf"))
+    assert avx2["hj.libm.pow"][0] == (4, "_ZGVdN4vv_pow")
+    assert vecmath.vector_variants("+sse2,-avx2,-avx512f")["llvm.sin.f64"] == (
+        (2, "_ZGVbN2v_sin"),)

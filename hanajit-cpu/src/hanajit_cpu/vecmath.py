@@ -112,4 +112,9 @@ def imports_for(llvm_text: str) -> dict:
     if not names:
         return {}
     lib = libmvec()
+    missing = sorted(n for n in names if lib is None or not hasattr(lib, n))
+    if missing:         # e.g. a cached object from a glibc host loaded elsewhere
+        raise RuntimeError("compiled code calls the vector math function(s) "
+                           f"{', '.join(missing)}, which this process's libmvec does "
+                           "not provide; recompile (clear the cache)")
     return {n: ctypes.cast(getattr(lib, n), ctypes.c_void_p).value for n in names}
