@@ -341,7 +341,7 @@ def test_select_target_hook_returning_a_non_candidate_is_an_error():
             return "example"          # export-only: never a candidate
 
     plugins.register_plugin(Wrong(), "wrong")
-    with pytest.raises(PluginError, match=r"'example'.*\['wrong'\]"):
+    with pytest.raises(PluginError, match=r"'example'.*\[.*'wrong'.*\]"):
         plugins.select_target(None)
 
 

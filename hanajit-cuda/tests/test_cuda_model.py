@@ -185,3 +185,25 @@ def test_launch_on_a_cpu_function_is_a_type_error():
         f = jit(lambda x: x)
     with pytest.raises(TypeError, match="needs a GPU target"):
         f.launch(1)
+
+
+def test_target_auto_picks_cuda_for_kernels_when_a_device_is_there(monkeypatch):
+    from hanajit_cuda import plugin
+
+    def k(y):
+        y[thread_id()] = 1.0  # noqa: F821
+
+    def plain(y):
+        y[0] = 1.0
+
+    assert plugin.hanajit_select_target(["cpu", "cuda"], k) == "cuda"
+    assert plugin.hanajit_select_target(["cpu"], k) is None       # no device
+    assert plugin.hanajit_select_target(["cpu", "cuda"], plain) is None
+    monkeypatch.setenv("HANAJIT_TARGET", "cuda")
+    f = jit(k, target="auto", signature="f64[:]", fallback=False)
+    assert f.options["target"] == "cuda" and ".entry hj_kernel" in f.inspect_gpu()
+    monkeypatch.setenv("HANAJIT_TARGET", "cpu")
+    g = jit(plain, target="auto")
+    y = np.zeros(2)
+    g(y)
+    assert g.options["target"] == "cpu" and y.tolist() == [1.0, 0.0]

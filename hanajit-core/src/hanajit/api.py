@@ -265,7 +265,7 @@ class JitFunction:
     def _compile(self, key) -> Specialization:
         from . import plugins
         from .pipeline import compile_ir
-        target = plugins.get_target(self.options["target"])
+        target = self._target()
         if target.kind != "host":
             raise UnsupportedError(f"{self.__qualname__}: target {target.name!r} runs "
                                    "through launch(); calling it directly uses the "
@@ -302,7 +302,11 @@ class JitFunction:
 
     # ------------------------------------------------------------- GPU targets
     def _target(self):
+        """The target instance; ``target="auto"`` is decided here, once, by
+        ``plugins.select_target`` (``HANAJIT_TARGET`` or the plugins' hook)."""
         from . import plugins
+        if self.options["target"] == "auto":
+            self.options["target"] = plugins.select_target(self.py_func)
         return plugins.get_target(self.options["target"])
 
     def _gpu_target(self):
