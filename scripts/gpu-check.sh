@@ -31,6 +31,14 @@ fi
 OUT=${OUT:-/tmp/hanajit-gpu-check}
 SITE=/tmp/hanajit-gpu-site
 mkdir -p "$OUT" "$SITE/meta"
+export PYTHONUNBUFFERED=1
+
+# Numba-CUDA first, with the machine's own packages (a newer llvmlite put in front
+# for hanajit below would stop Numba from importing)
+echo "== numba-cuda back-to-back launches"
+timeout 180 "$PY" hanajit-cuda/benchmarks/numba_launch.py 20000 >"$OUT/numba.json" \
+    2>"$OUT/numba.err"
+cat "$OUT/numba.json"
 if ls .whl/*.whl >/dev/null 2>&1; then
     "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
         --target "$SITE/wheels" .whl/*.whl || exit 1
@@ -48,7 +56,6 @@ for dist in core:hanajit-core: cpu:hanajit-cpu:cpu=hanajit_cpu.plugin \
     fi
 done
 export PYTHONPATH="$SITE/wheels:$SITE/meta:$PWD/hanajit-core/src:$PWD/hanajit-cpu/src:$PWD/hanajit-cuda/src${PYTHONPATH:+:$PYTHONPATH}"
-export PYTHONUNBUFFERED=1
 
 echo "== environment"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -3
@@ -71,6 +78,9 @@ echo "== launch and codegen tests"
 status=${PIPESTATUS[0]}
 
 echo "== benchmarks"
-timeout 300 "$PY" hanajit-cuda/benchmarks/cuda_bench.py --json "$OUT/bench.json" 2>&1 \
+numba_json=()
+if [ -s "$OUT/numba.json" ]; then numba_json=(--numba-json "$OUT/numba.json"); fi
+timeout 300 "$PY" hanajit-cuda/benchmarks/cuda_bench.py --json "$OUT/bench.json" \
+    "${numba_json[@]}" 2>&1 \
     | tee "$OUT/bench.md" | tail -12
 exit "$status"

@@ -5,7 +5,7 @@
   saxpy moves 3 arrays (2 reads, 1 write), the copy 2 (1 read, 1 write).
 * back-to-back launches of a tiny kernel on resident arrays (``sync=False``, one
   synchronize at the end), against Numba-CUDA's launch of the same kernel when
-  ``numba.cuda`` works here.
+  ``numba.cuda`` works (``numba_launch.py``, in this process or given as JSON).
 
 Prints a Markdown table; ``--json FILE`` also writes the numbers.
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -83,7 +84,7 @@ def bench_bandwidth(n, repeat):
             "saxpy_exact": exact}
 
 
-def bench_launch(count):
+def bench_launch(count, numba_json=None):
     f = jit(tiny, target="cuda", signature="f64[:], i64", fallback=False)
     yd = f.to_device(np.zeros(32))
     for _ in range(100):                                # warm-up
@@ -96,29 +97,13 @@ def bench_launch(count):
     ours = (time.perf_counter() - t0) / count
     ok = bool(np.all(yd.to_host() == 100 + count))
     out = {"launches": count, "hanajit_us": ours * 1e6, "hanajit_exact": ok}
-    try:
-        from numba import cuda
-        if not cuda.is_available():
-            raise RuntimeError("numba.cuda sees no device")
-
-        @cuda.jit
-        def ntiny(y, n):
-            i = cuda.threadIdx.x
-            if i < n:
-                y[i] = y[i] + 1.0
-
-        d = cuda.to_device(np.zeros(32))
-        for _ in range(100):
-            ntiny[1, 32](d, 32)
-        cuda.synchronize()
-        t0 = time.perf_counter()
-        for _ in range(count):
-            ntiny[1, 32](d, 32)
-        cuda.synchronize()
-        out["numba_us"] = (time.perf_counter() - t0) / count * 1e6
-    except Exception as exc:                            # not installed, no device...
-        out["numba_us"] = None
-        out["numba_why"] = f"{type(exc).__name__}: {exc}"
+    if numba_json:                      # measured in a separate process
+        with open(numba_json) as fh:
+            out.update(json.load(fh))
+    else:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from numba_launch import measure
+        out.update(measure(count))
     return out
 
 
@@ -128,11 +113,13 @@ def main(argv=None):
     p.add_argument("--repeat", type=int, default=10)
     p.add_argument("--launches", type=int, default=20000)
     p.add_argument("--json", default=None)
+    p.add_argument("--numba-json", default=None,
+                   help="Numba-CUDA's figure from numba_launch.py (run separately)")
     a = p.parse_args(argv)
     from hanajit_cuda.driver import get_driver
     d = get_driver()
     bw = bench_bandwidth(int(a.n), a.repeat)
-    la = bench_launch(a.launches)
+    la = bench_launch(a.launches, a.numba_json)
     res = {"device": d.name, "capability": d.capability, **bw, **la,
            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     ratio = bw["saxpy_GBps"] / bw["copy_GBps"]
