@@ -48,10 +48,11 @@ class FakeDriver:
 
     def load_ptx(self, ptx):
         assert ".entry hj_kernel" in ptx
-        return "module", "function"
+        entry = ptx[ptx.index(".entry hj_kernel"):]
+        return "module", entry[:entry.index(")")].count(".param")   # "function"
 
     def launch(self, fn, grid, block, stream, params_address):
-        n = len(self.current_params) + 1
+        n = fn
         ptrs = (ctypes.c_void_p * n).from_address(params_address)
         values = [ctypes.c_uint64.from_address(p).value for p in ptrs]
         self.launches.append((grid, block, values))
@@ -95,7 +96,6 @@ def make(kernel_fn, emulator, sig=None):
 def run(f, drv, lau, *args, **kw):
     key = tuple(device_typeof(a) for a in args)
     art = f._kernel(key).artifact
-    drv.current_params = art.metadata["params"]
     return lau.launch(art, args, **kw)
 
 
@@ -227,3 +227,26 @@ def test_empty_arrays_launch():
     y = np.zeros(0)
     run(f, drv, lau, y, np.zeros(0), 1.0, 0)
     assert drv.launches[0][0] == (1, 1, 1) and drv.launches[0][2][2] == 0
+
+
+def test_the_user_api_through_the_target(monkeypatch):
+    """f.launch / f.to_device / f.synchronize / DeviceArray through the registered
+    cuda target, whose launcher runs on the fake driver."""
+    from hanajit import plugins
+    target = plugins.get_target("cuda")
+    drv = FakeDriver(emulate_saxpy)
+    monkeypatch.setattr(target, "_launcher", Launcher(drv))
+    f = jit(saxpy, target="cuda", fallback=False)           # lazy: first launch
+    x = np.arange(10.0)
+    yd = f.to_device(np.ones(10))
+    assert isinstance(yd, DeviceArray) and yd.shape == (10,) and yd.dtype == np.float64
+    f.launch(yd, f.to_device(x), 2.0, 10, sync=False)
+    assert drv.launches[-1][:2] == ((1, 1, 1), (256, 1, 1))
+    f.synchronize()
+    assert yd.to_host().tolist() == (2.0 * x + 1).tolist()
+    y = np.zeros(10)
+    f.launch(y, x, 1.0, 10, grid=2, block=8)                # NumPy: copied back
+    assert y.tolist() == x.tolist()
+    assert len(f.signatures) == 1     # device and C-contiguous host arrays: one kernel
+    with pytest.raises(TypeError, match="argument 1 of type list"):
+        f.launch([1.0], x, 1.0, 1)
