@@ -15,6 +15,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import bench_cache  # noqa: E402
 import bench_calls  # noqa: E402
 import bench_compile  # noqa: E402
 import bench_expr  # noqa: E402
@@ -22,7 +23,8 @@ import bench_kernels  # noqa: E402
 import bench_scalar  # noqa: E402
 from common import print_machine  # noqa: E402
 
-BENCHMARKS = [bench_compile, bench_scalar, bench_calls, bench_expr, bench_kernels]
+BENCHMARKS = [bench_compile, bench_scalar, bench_calls, bench_expr, bench_kernels,
+              bench_cache]
 
 
 def main(argv=None) -> int:

@@ -465,6 +465,65 @@ def test_inspection_of_a_loaded_specialisation(cache_dir):
     assert f.specialize(int, int).ctypes(7, 3) == _mixed(7, 3)
 
 
+def _switchy(n):
+    s = 0
+    for i in range(n):
+        k = i % 7
+        if k == 0:
+            s += 3
+        elif k == 1:
+            s -= 11
+        elif k == 2:
+            s ^= 5
+        elif k == 3:
+            s *= 2
+        elif k == 4:
+            s += i * i
+        elif k == 5:
+            s //= 3
+        else:
+            s -= 1
+    return s
+
+
+def _exp_sum(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += math.exp(a[i]) + math.sin(a[i]) + abs(a[i]) ** 2.5
+    return s
+
+
+def test_loaded_without_llvm_matches_fresh_code(cache_dir):
+    """Entries are linked by ``hanajit_cpu.objload`` (no LLVM): jump tables,
+    constant pools, libm and libmvec calls, the error record."""
+    f = _loaded(_switchy, 10)
+    spec = next(iter(f._compiled.values()))
+    assert type(spec.runner._keepalive).__name__ == "Image"
+    for n in (0, 1, 7, 100, 1000):
+        assert f(n) == _switchy(n)
+    g = _loaded(_exp_sum, np.linspace(0.0, 1.0, 5))
+    for a in (np.linspace(-3.0, 3.0, 1001), np.zeros(0), np.array([np.nan, -0.0])):
+        assert repr(g(a)) == repr(float(_exp_sum(a))) or \
+            math.isclose(g(a), _exp_sum(a), rel_tol=1e-14)
+    with pytest.raises(ValueError, match="math domain error"):     # sin(inf)
+        g(np.array([1.0, np.inf]))
+    h = _loaded(_bad_index, np.arange(3.0), 1)
+    with pytest.raises(IndexError):
+        h(np.arange(3.0), 3)
+
+
+def test_warm_start_does_not_load_llvm(project):
+    src, cache_dir = project
+    env = _env(cache_dir, src)
+    code = ("import json, sys, main; r = [main.fdiv(7, 2), main.power(2.0, 0.5)]; "
+            "print(json.dumps([r, 'llvmlite.binding' in sys.modules, "
+            "'hanajit.pipeline' in sys.modules]))")
+    run_py(code, env, src)
+    (r, binding, pipeline), _ = run_py(code, env, src)
+    assert r == [3, 2.0 ** 0.5]
+    assert not pipeline and not binding
+
+
 def test_entry_codec_round_trip():
     from hanajit.ir import types as T
     for t in (T.INT64, T.BOOL, T.COMPLEX64, T.NONE, T.TupleType((T.FLOAT32, T.UINT8)),

@@ -264,7 +264,6 @@ class JitFunction:
 
     def _compile(self, key) -> Specialization:
         from . import plugins
-        from .pipeline import compile_ir
         target = self._target()
         if target.kind != "host":
             raise UnsupportedError(f"{self.__qualname__}: target {target.name!r} runs "
@@ -278,6 +277,7 @@ class JitFunction:
             spec = entry.load(self._make_deopt(None)) if entry is not None else None
             if spec is not None:
                 return spec
+        from .pipeline import compile_ir      # (a warm cache start never loads it)
         module, ctx = compile_ir(self.py_func, key, self.options)
         artifact = target.compile(module, self.options)
         runner = target.load(artifact, self._make_deopt(module))

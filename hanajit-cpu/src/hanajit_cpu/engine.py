@@ -100,19 +100,11 @@ class Engine:
         """The process addresses a compiled module needs: the memory runtime only
         when it allocates (compiling it costs a first scalar function ~10 ms), and
         libm functions called through opaque names (``hj.libm.pow``)."""
-        out = {}
+        out = library_imports(llvm_text)
         if "@hj_nrt_" in llvm_text:
             out.update(self.nrt_addresses())
         if "@hj_parallel_for" in llvm_text or "@hj_num_threads" in llvm_text:
             out.update(self.threads_addresses())
-        if "@hj.libm." in llvm_text or '@"hj.libm.' in llvm_text:
-            libm = ctypes.CDLL(ctypes.util.find_library("m") or None)
-            for name in ("pow", "powf"):
-                out[f"hj.libm.{name}"] = ctypes.cast(getattr(libm, name),
-                                                     ctypes.c_void_p).value
-        if "@_ZGV" in llvm_text:              # libmvec functions (vecmath.py)
-            from .vecmath import imports_for
-            out.update(imports_for(llvm_text))
         return out
 
     def link(self, obj: bytes, exports: list, imports: dict | None = None):
@@ -126,6 +118,27 @@ class Engine:
         with _lock:
             tracker = builder.link(self.lljit, f"hj{next(self._names)}")
         return tracker, {name: tracker[name] for name in exports}
+
+
+def needs_runtime(llvm_text: str) -> bool:
+    """Does a module call a runtime the engine compiles (memory, threads)?"""
+    return "@hj_nrt_" in llvm_text or "@hj_parallel_for" in llvm_text \
+        or "@hj_num_threads" in llvm_text
+
+
+def library_imports(llvm_text: str) -> dict:
+    """The C library addresses a module needs (no LLVM involved): libm functions
+    called through opaque names (``hj.libm.pow``) and libmvec variants."""
+    out = {}
+    if "@hj.libm." in llvm_text or '@"hj.libm.' in llvm_text:
+        libm = ctypes.CDLL(ctypes.util.find_library("m") or None)
+        for name in ("pow", "powf"):
+            out[f"hj.libm.{name}"] = ctypes.cast(getattr(libm, name),
+                                                 ctypes.c_void_p).value
+    if "@_ZGV" in llvm_text:              # libmvec functions (vecmath.py)
+        from .vecmath import imports_for
+        out.update(imports_for(llvm_text))
+    return out
 
 
 def get_engine() -> Engine:

@@ -44,11 +44,9 @@ class CpuTarget(Target):
 
     def cache_env(self) -> tuple:
         """What the disk cache key needs to know about this host's code generation:
-        triple, CPU name and features, LLVM version."""
-        from .engine import get_engine
-        eng = get_engine()
-        return (eng.triple, eng.cpu, eng.features,
-                ".".join(map(str, eng.llvm.llvm_version_info)))
+        the CPU (name and features) and the LLVM build, found without loading LLVM
+        where possible (see ``_host_identity``)."""
+        return _host_identity()
 
     def compile(self, module, options) -> Artifact:
         from hanajit.lowering.llvm import LLVMTargetInfo, ModuleLowering
@@ -78,11 +76,16 @@ class CpuTarget(Target):
 
     def load(self, artifact, fallback):
         from .cwrapper import make_runner, native_entry
-        from .engine import get_engine
-        eng = get_engine()
         cexports = artifact.metadata.get("cexports", [])
-        tracker, addrs = eng.link(artifact.stages["obj"], [artifact.entry, *cexports],
-                                  imports=eng.imports_for(artifact.stages["llvm"]))
+        exports = [artifact.entry, *cexports]
+        linked = _link_cached(artifact, exports) if artifact.metadata.get(
+            "from_cache") else None
+        if linked is None:
+            from .engine import get_engine
+            eng = get_engine()
+            linked = eng.link(artifact.stages["obj"], exports,
+                              imports=eng.imports_for(artifact.stages["llvm"]))
+        tracker, addrs = linked
         run = make_runner(addrs[artifact.entry], artifact.metadata["fn"],
                           artifact.metadata["raises"], tracker, fallback)
         run.native = native_entry(run, artifact, addrs, fallback)
@@ -101,3 +104,57 @@ class CpuTarget(Target):
     def assembly(self, artifact) -> str:
         from .engine import get_engine
         return get_engine().emit_assembly(artifact.stages["llvm"])
+
+
+def _link_cached(artifact, exports):
+    """Link an object from the disk cache without LLVM (``objload``), so that a
+    warm start never imports llvmlite's binding; None when the object needs a
+    runtime the engine compiles or the loader does not handle it (then ORC)."""
+    from . import objload
+    from .engine import library_imports, needs_runtime
+    text = artifact.stages.get("llvm", "")
+    if not objload.available() or needs_runtime(text):
+        return None
+    try:
+        return objload.link(artifact.stages["obj"], exports, library_imports(text))
+    except objload.Unsupported:
+        return None
+
+
+_host_id = None
+
+
+def _host_identity() -> tuple:
+    """(machine, CPU identity, llvmlite version, LLVM library size and mtime).
+
+    On Linux the CPU identity is the kernel's description of the first CPU (vendor,
+    family, model, stepping, feature flags) -- what LLVM's host CPU name and
+    features are derived from -- so no LLVM is loaded to compute the key; elsewhere
+    it is LLVM's host CPU name and features.
+    """
+    global _host_id
+    if _host_id is None:
+        import importlib.util
+        import os
+        spec = importlib.util.find_spec("llvmlite")
+        folder = os.path.join(os.path.dirname(spec.origin), "binding")
+        lib = sorted(f for f in os.listdir(folder) if f.startswith("libllvmlite"))
+        st = os.stat(os.path.join(folder, lib[0])) if lib else None
+        from llvmlite import __version__ as llvmlite_version
+        llvm = (llvmlite_version, st and st.st_size, st and st.st_mtime_ns)
+        cpu = None
+        try:
+            with open("/proc/cpuinfo") as f:
+                block = f.read(1 << 16).split("\n\n")[0]
+            keep = ("vendor_id", "cpu family", "model", "model name", "stepping",
+                    "flags", "Features", "CPU implementer", "CPU part")
+            cpu = tuple(sorted(ln.split(":", 1)[1].strip() for ln in block.splitlines()
+                               if ln.split(":", 1)[0].strip() in keep))
+        except OSError:
+            pass
+        if not cpu:
+            from .engine import get_engine
+            eng = get_engine()
+            cpu = (eng.triple, eng.cpu, eng.features)
+        _host_id = (os.uname().machine if hasattr(os, "uname") else "", cpu, llvm)
+    return _host_id

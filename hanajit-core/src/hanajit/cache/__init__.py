@@ -47,7 +47,11 @@ class FnInfo:
 def open_entry(jf, arg_types: tuple, target) -> Entry | None:
     """The cache entry of ``jf`` at ``arg_types``, or None when ``target`` does not
     support caching."""
-    path = key.entry_path(cache_dir(), jf, arg_types, target)
+    try:
+        path = key.entry_path(cache_dir(), jf, arg_types, target)
+    except Exception:                 # never let the cache stop a compilation
+        stats["uncacheable"] += 1
+        return None
     return None if path is None else Entry(path, jf, arg_types, target)
 
 
@@ -88,7 +92,7 @@ class Entry:
         try:
             graph = deps.record(self.jf.py_func)
             payload = None if graph is None else _encode_artifact(artifact)
-        except ValueError:
+        except Exception:             # (ValueError: metadata of an unknown kind)
             payload = None
         if payload is None:
             stats["uncacheable"] += 1
@@ -191,5 +195,6 @@ def _decode_artifact(data):
     if "raises" in meta:
         meta["raises"] = [(_decode_class(c), message, deopt)
                           for c, message, deopt in meta["raises"]]
+    meta["from_cache"] = True
     return Artifact(target=data["target"], entry=data["entry"],
                     stages=dict(data["stages"]), metadata=meta)

@@ -6,11 +6,11 @@ A compilation reads the source of the entry function and of every jitted functio
 freezes the values of the numbers it finds there (``SCALE = 2.0``, ``mod.K``,
 default arguments).  :func:`record` writes that down as a graph::
 
-    [(source digest, first line, [(name, value fingerprint, node or -1), ...]), ...]
+    [(code digest, [(name, value fingerprint, node or -1), ...]), ...]
 
 node 0 being the entry function; a name bound to another function points at that
 function's node.  :func:`still_valid` walks the same graph from the live function:
-for each node it hashes the current source, resolves each name in the current
+for each node it hashes the current code object, resolves each name in the current
 module globals and closure cells and compares fingerprints.  An edit to a helper in
 another module, a changed constant or a rebound name therefore invalidates the
 entry, and nothing is parsed: the names come from the record.
@@ -33,13 +33,32 @@ except ImportError:            # pragma: no cover
 _MISSING = object()
 
 
-def source_of(func) -> tuple[str, int] | None:
-    """(digest of the source lines, first line) of a Python function, or None."""
-    try:
-        lines, first = inspect.getsourcelines(func)
-    except (OSError, TypeError):
+def code_digest(func) -> str | None:
+    """A digest of ``func``'s code object: bytecode, constants, names and line
+    table.  It changes with every edit that changes what the function does or the
+    lines its messages name, but not with comments or with edits elsewhere in the
+    file, and (unlike reading the source back) costs no tokenizing on a warm start."""
+    code = getattr(func, "__code__", None)
+    if code is None:
         return None
-    return blake2b("".join(lines).encode(), digest_size=16).hexdigest(), first
+    return blake2b(repr(_code_parts(code)).encode(), digest_size=16).hexdigest()
+
+
+def _code_parts(code) -> tuple:
+    consts = tuple(_code_parts(c) if isinstance(c, types.CodeType) else _const(c)
+                   for c in code.co_consts)
+    lines = getattr(code, "co_linetable", None) or code.co_lnotab
+    return (code.co_code, consts, code.co_names, code.co_varnames, code.co_freevars,
+            code.co_cellvars, code.co_argcount, code.co_posonlyargcount,
+            code.co_kwonlyargcount, code.co_flags, code.co_firstlineno, lines)
+
+
+def _const(c):
+    if isinstance(c, frozenset):          # ``x in {"a", "b"}``: order varies by hash
+        return ("frozenset",) + tuple(sorted(repr(_const(x)) for x in c))
+    if isinstance(c, tuple):
+        return ("tuple",) + tuple(_const(x) for x in c)
+    return (type(c).__name__, repr(c))
 
 
 def resolve(func, dotted: str):
@@ -143,15 +162,15 @@ def _chain(node) -> str | None:
 
 def record(func) -> list | None:
     """The dependency graph of ``func`` (see the module docstring); None when a
-    function's source cannot be read (nothing to check it against later)."""
+    function it reaches is not a Python function (nothing to check it against)."""
     nodes: list = []
     index: dict = {}
 
     def visit(f) -> int | None:
         if f in index:
             return index[f]
-        src = source_of(f)
-        if src is None:
+        digest = code_digest(f)
+        if digest is None:
             return None
         i = index[f] = len(nodes)
         nodes.append(None)
@@ -167,7 +186,7 @@ def record(func) -> list | None:
             names.append((name, fingerprint(value), child))
         defaults = (f.__defaults__ or (), tuple(sorted((f.__kwdefaults__ or {}).items())))
         names.append(("<defaults>", fingerprint(defaults), -1))
-        nodes[i] = (src[0], src[1], tuple(names))
+        nodes[i] = (digest, tuple(names))
         return i
 
     if visit(func) is None:
@@ -183,8 +202,8 @@ def still_valid(func, nodes) -> bool:
         if i in seen:
             return seen[i] is f
         seen[i] = f
-        digest, first, names = nodes[i]
-        if source_of(f) != (digest, first):
+        digest, names = nodes[i]
+        if code_digest(f) != digest:
             return False
         for name, fp, child in names:
             if name == "<defaults>":
