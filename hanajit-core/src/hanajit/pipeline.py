@@ -29,7 +29,9 @@ from .ir import nodes as N
 from .ir import types as T
 from .passes.analyze_raises import analyze_raises
 from .passes.lower_semantics import lower_semantics
+from .passes.inline import candidate as inline_candidate
 from .passes.mark_reductions import mark_reductions
+from .passes.rewrite import rewrite_loops, rewrite_polynomials
 from .lib.parallel import SerialLoop
 
 
@@ -45,6 +47,7 @@ class Spec:
     state: str = "new"               # new | inferring | provisional | done
     inline: bool = False
     lowered: bool = False
+    inline_expr: object = None       # the body's one return expression (passes/inline)
 
 
 @dataclass
@@ -132,6 +135,8 @@ class CompileContext:
                 self.stack.pop()
         _dump("infer", fn)
         spec.fn = fn
+        spec.inline_expr = inline_candidate(fn) if self.options.get(
+            "inline", "auto") != "never" and not inline else None
         spec.return_type = fn.return_type
         spec.state = "provisional" if spec.state_dirty else "done"
         return spec
@@ -194,9 +199,30 @@ class CompileContext:
                 _verify(fn)
                 _dump("lower_semantics", fn)
                 module.functions[fn.name] = fn
+        _prune(module)
         analyze_raises(module)
+        # per-loop hints for the lowering (hanajit.evolve; ModuleLowering.loop_metadata)
+        module.strategy = self.options.get("strategy")
         _dump("all", module)
         return module
+
+
+def _prune(module: N.Module):
+    """Drop functions the entry no longer reaches (helpers inlined everywhere)."""
+    seen, todo = set(), [module.entry]
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in module.functions:
+            continue
+        seen.add(name)
+        for st in N.walk_stmts(module.functions[name].body):
+            for e in N.stmt_exprs(st):
+                for sub in N.walk_expr(e) if e is not None else ():
+                    if isinstance(sub, N.Call):
+                        todo.append(sub.func)
+    for name in list(module.functions):
+        if name not in seen:
+            del module.functions[name]
 
 
 class _Helper:

@@ -24,6 +24,7 @@ from ..lib import elementwise as ew
 from ..lib import operators as ops
 from ..lib import registry
 from ..lib.parallel import ParallelRegion
+from . import inline
 from ..frontend.builder import Method, _Unpack
 
 
@@ -381,6 +382,9 @@ class Lowerer:
     def e_Load(self, e):
         return e
 
+    def e_Lowered(self, e):
+        return e.value
+
     def e_PySlice(self, e):
         return N.PySlice(*self.seq([e.start, e.stop, e.step]), e.type)
 
@@ -394,6 +398,11 @@ class Lowerer:
         callee = e.callee
         if isinstance(callee, _Unpack):
             return self.lower(e.args[0])
+        spec = getattr(e, "spec", None)
+        if (spec is not None and spec.inline_expr is not None and not e.kwargs
+                and not isinstance(callee, ParallelRegion)
+                and getattr(self, "inline_depth", 0) < inline.MAX_DEPTH):
+            return inline.inline_call(self, spec, self.seq(list(e.args)))
         args = self.seq(list(e.args) + list(e.kwargs.values()))
         tpl = getattr(e, "method_template", None) if isinstance(callee, Method) else (
             None if getattr(e, "spec", None) is not None else registry.lookup(callee))
