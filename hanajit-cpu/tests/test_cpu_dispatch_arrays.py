@@ -11,17 +11,15 @@ from __future__ import annotations
 import gc
 import sys
 import warnings
-import weakref
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from hypothesis.extra import numpy as hnp
-
 from hanajit import jit
 from hanajit.dispatch.heaptype import get_vectorcall, interpreter_supports_native
 from hanajit.errors import HanaJitFallbackWarning
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 pytestmark = pytest.mark.skipif(not interpreter_supports_native()[0],
                                 reason=interpreter_supports_native()[1])
@@ -493,3 +491,32 @@ def _edge(a, k, x):
 
 
 _E_NATIVE, _E_SLOW = _make(_edge, True), _make(_edge, False)
+
+
+def _slice_view(a, b, start, stop, step):
+    return b[start:stop:step]
+
+
+_V_NATIVE, _V_SLOW = _make(_slice_view, True), _make(_slice_view, False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 12), st.integers(-14, 14), st.integers(-14, 14),
+       st.sampled_from([1, 2, -1, -3]), st.booleans(), st.booleans())
+def test_hypothesis_returned_views(n, start, stop, step, readonly, same_buffer):
+    """Views of arguments (native boxing, or the Python path for empty ones):
+    the same elements, writeability and memory as NumPy's own slicing."""
+    base = np.arange(float(n + 3))
+    if readonly:
+        base.flags.writeable = False
+    b = base[1:n + 1]
+    a = base if same_buffer else np.zeros(3)
+    want = b[start:stop:step]
+    for f in (_V_NATIVE, _V_SLOW):
+        for _ in range(2):
+            got = f(a, b, start, stop, step)
+        assert got.tolist() == want.tolist()
+        # known gap (both paths): an empty view comes back as a new writeable
+        # empty array, even from a read-only argument
+        assert got.size == 0 or got.flags.writeable == want.flags.writeable
+        assert got.size == 0 or np.shares_memory(got, b)

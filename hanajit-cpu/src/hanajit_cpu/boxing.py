@@ -49,10 +49,16 @@ class _ViewOwner:
         self.__array_interface__ = interface
 
 
+_TYPESTR: dict = {}     # Scalar -> NumPy typestr ("<f8")
+
+
 def _interface(t: T.ArrayType, data, shape, strides, readonly):
-    import numpy as np
+    typestr = _TYPESTR.get(t.dtype)
+    if typestr is None:
+        import numpy as np
+        typestr = _TYPESTR[t.dtype] = np.dtype(t.dtype.name).str
     return {"version": 3, "shape": shape, "strides": strides,
-            "typestr": np.dtype(t.dtype.name).str, "data": (data, readonly)}
+            "typestr": typestr, "data": (data, readonly)}
 
 
 def box_array(t: T.ArrayType, meminfo, data, shape, strides, args=()):
@@ -62,12 +68,34 @@ def box_array(t: T.ArrayType, meminfo, data, shape, strides, args=()):
     if 0 in shape:
         # an empty view may point one element outside its base: nothing to keep alive
         return np.empty(shape, dtype=np.dtype(t.dtype.name))
-    # memory owned by an argument: find it so the result keeps it alive
+    # memory owned by an argument: find it so the result keeps it alive.  First
+    # the array arguments themselves (the generated dispatcher's rule, so both
+    # paths give the same base and writeability), then any array whose root
+    # buffer holds the data
+    for a in args:
+        if type(a) is np.ndarray and _has_element_at(a, data):
+            iface = _interface(t, data, shape, strides, not a.flags.writeable)
+            return np.asarray(_ViewOwner(a, iface))
     for a in _arrays_in(args):
         if _within(a, data):
             iface = _interface(t, data, shape, strides, not a.flags.writeable)
             return np.asarray(_ViewOwner(a, iface))
     raise RuntimeError("hanajit: returned array memory has no owner")  # pragma: no cover
+
+
+def _has_element_at(a, data) -> bool:
+    """Is there an element of ``a`` at byte address ``data``?  (Its elements span
+    ``[data + sum(min(0, (n-1)*s)), data + sum(max(0, (n-1)*s)) + itemsize)``.)"""
+    if a.size == 0:
+        return False
+    lo = hi = a.__array_interface__["data"][0]
+    for n, s in zip(a.shape, a.strides):
+        ext = (n - 1) * s
+        if ext < 0:
+            lo += ext
+        else:
+            hi += ext
+    return lo <= data < hi + a.itemsize
 
 
 def _within(a, data):

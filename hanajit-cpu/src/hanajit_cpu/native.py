@@ -32,6 +32,7 @@ from hanajit.ir import types as T
 from hanajit.lowering.cabi import flat_kinds, ret_slots
 from hanajit.lowering.llvm import F64, I32, I64, PTR
 
+from . import nativearray
 from . import nativebox as nb
 from .nativebox import CApi
 
@@ -205,9 +206,10 @@ class _Gen:
         objs = [self.load_ptr(self.params, j) for j in range(len(e.arg_types))]
         for obj, t in zip(objs, e.arg_types):
             nb.check(cx, b, obj, t, nxt)
-        flat = []
+        flat, unboxed = [], []
         for obj, t in zip(objs, e.arg_types):
-            flat += nb.unbox(cx, b, obj, t, self.slow_bb)
+            unboxed.append(nb.unbox(cx, b, obj, t, self.slow_bb))
+            flat += unboxed[-1]
         leaves = [k for t in e.arg_types for k in flat_kinds(t)]
         argtys = [F64 if k.is_float else I64 for k in leaves]
         # the entry wrapper, linked by address under a name of its own
@@ -225,23 +227,51 @@ class _Gen:
             b.position_at_end(ok)
         rt = e.return_type
         if _has_array(rt):
-            # arrays allocated by the kernel are boxed here; views of arguments
-            # (no meminfo) and tuples holding arrays take the Python boxing path
             in_python = self.block(f"spec{index}.box_in_python")
             if isinstance(rt, T.ArrayType):
-                fresh = self.block(f"spec{index}.box_fresh")
+                fresh, view = self.block(f"spec{index}.box_fresh"), \
+                    self.block(f"spec{index}.box_view")
                 meminfo = b.load(self.retbuf, typ=I64)
-                b.cbranch(b.icmp_unsigned("!=", meminfo, _i64(0)), fresh, in_python)
+                b.cbranch(b.icmp_unsigned("!=", meminfo, _i64(0)), fresh, view)
                 b.position_at_end(fresh)
                 self.box_natively(rt)
+                b.position_at_end(view)
+                self.box_view(e, rt, objs, unboxed, in_python)
             else:
-                b.branch(in_python)
+                b.branch(in_python)        # tuples holding arrays
             b.position_at_end(in_python)
             b.ret(self.call_handler(self.handlers.boxed, _i64(index),
                                     b.ptrtoint(self.retbuf, I64)))
         else:
             self.box_natively(rt)
         b.position_at_end(nxt)
+
+    def box_view(self, e, rt, objs, unboxed, in_python):
+        """A result with no meminfo is a view of an argument's memory: the first
+        array argument holding an element at its data address becomes its base
+        (the rule of :func:`hanajit_cpu.boxing.box_array`).  An empty result,
+        arrays inside tuple arguments, or no such argument: ``in_python``."""
+        b = self.b
+        if any(_has_array(t) and not isinstance(t, T.ArrayType) for t in e.arg_types):
+            b.branch(in_python)
+            return
+        slots = [b.load(b.gep(self.retbuf, [_i64(i)], source_etype=I64), typ=I64)
+                 for i in range(ret_slots(rt))]
+        empty = ir.Constant(ir.IntType(1), 0)
+        for n in slots[2:2 + rt.ndim]:
+            empty = b.or_(empty, b.icmp_signed("==", n, _i64(0)))
+        nonempty = self.block("view.nonempty")
+        b.cbranch(empty, in_python, nonempty)
+        b.position_at_end(nonempty)
+        for j, t in enumerate(e.arg_types):
+            if not isinstance(t, T.ArrayType):
+                continue
+            hit, miss = self.block(f"view.of{j}"), self.block(f"view.not{j}")
+            b.cbranch(nativearray.contains(b, t, unboxed[j], slots[1]), hit, miss)
+            b.position_at_end(hit)
+            b.ret(nativearray.box_view(self.cx, b, rt, iter(slots), objs[j]))
+            b.position_at_end(miss)
+        b.branch(in_python)
 
     def box_natively(self, rt):
         b = self.b
@@ -279,7 +309,7 @@ class _Gen:
 
     def raised(self):
         """``raised(self, index, err_address, *params)``."""
-        b, cx = self.b, self.cx
+        b = self.b
         b.position_at_end(self.raised_bb)
         if not self.raise_index:
             b.unreachable()

@@ -38,10 +38,9 @@ from __future__ import annotations
 import ctypes
 import sys
 
-from llvmlite import ir
-
 from hanajit.ir import types as T
 from hanajit.lowering.llvm import I8, I32, I64, PTR
+from llvmlite import ir
 
 from .nativebox import OB_TYPE, CApi, continue_if, field
 
@@ -176,7 +175,6 @@ def _array_api_table() -> int:
 
 def _make_box_api() -> dict:
     import numpy as np
-
     from hanajit.lowering import nrt
 
     from .engine import get_engine
@@ -223,17 +221,12 @@ def _declare(cx, name, ret, args, address) -> ir.Function:
     return f
 
 
-def box_fresh_array(cx, b, leaves, t: T.ArrayType):
-    """A new ndarray over memory allocated by compiled code (meminfo not NULL):
-    ``PyArray_NewFromDescr`` on the data, shape and strides, and a capsule
-    holding the meminfo reference as its ``base``.  NULL with an exception set on
-    failure (the reference is released)."""
+def _new_array(cx, b, t: T.ArrayType, data, dims, flags):
+    """``PyArray_NewFromDescr`` over ``data`` with ``dims`` (shape then strides,
+    i64 values) and ``flags`` (an i32): the new array, or NULL with an exception
+    set."""
     import numpy as np
     api = box_api()
-    st = _numpy_state()
-    meminfo, data = next(leaves), next(leaves)
-    dims = [next(leaves) for _ in range(2 * t.ndim)]
-    fn = b.function
     with b.goto_entry_block():
         buf = b.alloca(ir.ArrayType(I64, max(1, 2 * t.ndim)), name="array.dims")
         buf.type = PTR
@@ -243,14 +236,44 @@ def box_fresh_array(cx, b, leaves, t: T.ArrayType):
     descr = CApi.address(id(np.dtype(t.dtype.name)))
     new = _declare(cx, "PyArray_NewFromDescr", PTR,
                    [PTR, PTR, I32, PTR, PTR, PTR, I32, PTR], api["PyArray_NewFromDescr"])
+    b.call(cx.Py_IncRef, [descr])                 # stolen by NewFromDescr
+    return b.call(new, [CApi.address(_numpy_state()["ndarray"]), descr,
+                        ir.Constant(I32, t.ndim), buf, strides, b.inttoptr(data, PTR),
+                        flags, ir.Constant(PTR, None)])
+
+
+def _set_base(cx, b, arr, base):
+    """``PyArray_SetBaseObject(arr, base)``, which steals ``base`` (also on
+    failure): ``arr``, or NULL (``arr`` released) with an exception set."""
+    fn = b.function
     setbase = _declare(cx, "PyArray_SetBaseObject", I32, [PTR, PTR],
-                       api["PyArray_SetBaseObject"])
+                       box_api()["PyArray_SetBaseObject"])
+    failed = b.icmp_signed("<", b.call(setbase, [arr, base]), ir.Constant(I32, 0))
+    start = b.block
+    no_base, done = fn.append_basic_block("array.nobase"), fn.append_basic_block("array.based")
+    b.cbranch(failed, no_base, done)
+    b.position_at_end(no_base)
+    b.call(cx.Py_DecRef, [arr])
+    b.branch(done)
+    b.position_at_end(done)
+    result = b.phi(PTR, name="based")
+    result.add_incoming(arr, start)
+    result.add_incoming(ir.Constant(PTR, None), no_base)
+    return result
+
+
+def box_fresh_array(cx, b, leaves, t: T.ArrayType):
+    """A new ndarray over memory allocated by compiled code (meminfo not NULL),
+    with a capsule holding the meminfo reference as its ``base``.  NULL with an
+    exception set on failure (the reference is released)."""
+    api = box_api()
+    meminfo, data = next(leaves), next(leaves)
+    dims = [next(leaves) for _ in range(2 * t.ndim)]
+    fn = b.function
     decref = _declare(cx, "hj_nrt_decref", ir.VoidType(), [PTR], api["nrt_decref"])
     null = ir.Constant(PTR, None)
     mi = b.inttoptr(meminfo, PTR)
-    b.call(cx.Py_IncRef, [descr])                 # stolen by NewFromDescr
-    arr = b.call(new, [CApi.address(st["ndarray"]), descr, ir.Constant(I32, t.ndim), buf,
-                       strides, b.inttoptr(data, PTR), ir.Constant(I32, WRITEABLE), null])
+    arr = _new_array(cx, b, t, data, dims, ir.Constant(I32, WRITEABLE))
     made, no_array = fn.append_basic_block("array.made"), fn.append_basic_block("array.no")
     done = fn.append_basic_block("array.done")
     b.cbranch(b.icmp_unsigned("==", arr, null), no_array, made)
@@ -265,28 +288,67 @@ def box_fresh_array(cx, b, leaves, t: T.ArrayType):
     b.call(decref, [mi])
     b.call(cx.Py_DecRef, [arr])
     b.branch(done)
-    b.position_at_end(has_cap)                    # steals cap (also on failure)
-    failed = b.icmp_signed("<", b.call(setbase, [arr, cap]), ir.Constant(I32, 0))
-    based, no_base = fn.append_basic_block("array.based"), fn.append_basic_block("array.nobase")
-    b.cbranch(failed, no_base, based)
-    b.position_at_end(no_base)
-    b.call(cx.Py_DecRef, [arr])
-    b.branch(done)
-    b.position_at_end(based)
+    b.position_at_end(has_cap)
+    based = _set_base(cx, b, arr, cap)
+    based_block = b.block
     b.branch(done)
     b.position_at_end(done)
     result = b.phi(PTR, name="array")
     result.add_incoming(null, no_array)
     result.add_incoming(null, no_cap)
-    result.add_incoming(null, no_base)
-    result.add_incoming(arr, based)
+    result.add_incoming(based, based_block)
+    return result
+
+
+def contains(b, t: T.ArrayType, flat, address):
+    """i1: does the (unboxed) array argument ``flat`` = [data, shape..., strides...]
+    have an element at byte ``address``?  Its elements span
+    ``[data + sum(min(0, (n-1)*s)), data + sum(max(0, (n-1)*s)) + itemsize)``;
+    an empty array has none."""
+    data, shape, strides = flat[0], flat[1:1 + t.ndim], flat[1 + t.ndim:]
+    zero = ir.Constant(I64, 0)
+    lo, hi = data, b.add(data, ir.Constant(I64, max(1, t.dtype.bits // 8)))
+    nonempty = ir.Constant(ir.IntType(1), 1)
+    for n, s in zip(shape, strides):
+        ext = b.mul(b.sub(n, ir.Constant(I64, 1)), s)
+        neg = b.icmp_signed("<", ext, zero)
+        lo = b.add(lo, b.select(neg, ext, zero))
+        hi = b.add(hi, b.select(neg, zero, ext))
+        nonempty = b.and_(nonempty, b.icmp_signed(">", n, zero))
+    inside = b.and_(b.icmp_unsigned("<=", lo, address), b.icmp_unsigned("<", address, hi))
+    return b.and_(nonempty, inside)
+
+
+def box_view(cx, b, t: T.ArrayType, leaves, owner):
+    """A view of the argument ``owner`` (a result with NULL meminfo whose data
+    lies in ``owner``'s elements): writeable as ``owner`` is, with ``owner`` as
+    its ``base``.  NULL with an exception set on failure."""
+    _meminfo, data = next(leaves), next(leaves)
+    dims = [next(leaves) for _ in range(2 * t.ndim)]
+    flags = b.and_(field(b, owner, AR_FLAGS, I32), ir.Constant(I32, WRITEABLE))
+    arr = _new_array(cx, b, t, data, dims, flags)
+    fn = b.function
+    made, failed = fn.append_basic_block("view.made"), fn.append_basic_block("view.no")
+    done = fn.append_basic_block("view.done")
+    b.cbranch(b.icmp_unsigned("==", arr, ir.Constant(PTR, None)), failed, made)
+    b.position_at_end(made)
+    b.call(cx.Py_IncRef, [owner])                 # stolen by SetBaseObject
+    based = _set_base(cx, b, arr, owner)
+    based_block = b.block
+    b.branch(done)
+    b.position_at_end(failed)
+    b.branch(done)
+    b.position_at_end(done)
+    result = b.phi(PTR, name="view")
+    result.add_incoming(based, based_block)
+    result.add_incoming(ir.Constant(PTR, None), failed)
     return result
 
 
 class ArrayBoxing:
     """Emitters for ``ArrayType``.  ``box`` handles arrays allocated by compiled
-    code; the dispatcher gives views of arguments (NULL meminfo) to the Python
-    boxing path, which finds the argument that owns the memory."""
+    code; views of arguments (NULL meminfo) are boxed by the dispatcher with
+    :func:`contains` and :func:`box_view`."""
 
     box = staticmethod(box_fresh_array)
 

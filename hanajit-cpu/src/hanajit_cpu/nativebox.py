@@ -270,16 +270,12 @@ class TupleBoxing:
 STRUCTURED: dict = {T.TupleType: TupleBoxing}
 
 
-def _register_arrays():
-    from .nativearray import ArrayBoxing
-    STRUCTURED[T.ArrayType] = ArrayBoxing
-
-
-_register_arrays()
-
-
 def _entry(t: T.Type):
-    return SCALARS.get(t) or STRUCTURED.get(type(t))
+    e = SCALARS.get(t) or STRUCTURED.get(type(t))
+    if e is None and isinstance(t, T.ArrayType):
+        from .nativearray import ArrayBoxing      # registers itself on first use
+        e = STRUCTURED[T.ArrayType] = ArrayBoxing
+    return e
 
 
 def can_unbox(t: T.Type) -> bool:
@@ -298,7 +294,7 @@ def can_box(t: T.Type) -> bool:
         return all(can_box(i) for i in t.items)
     if isinstance(t, T.ArrayType):
         from .nativearray import box_api
-        return STRUCTURED[T.ArrayType].supported(t) and box_api() is not None
+        return _entry(t).supported(t) and box_api() is not None
     e = _entry(t)
     return e is not None and e.box is not None
 
