@@ -513,15 +513,23 @@ def test_loaded_without_llvm_matches_fresh_code(cache_dir):
 
 
 def test_warm_start_does_not_load_llvm(project):
+    """Scalar code, libm calls and code using the array memory runtime (whose own
+    object is cached by the first warm start) load without llvmlite.binding."""
     src, cache_dir = project
     env = _env(cache_dir, src)
-    code = ("import json, sys, main; r = [main.fdiv(7, 2), main.power(2.0, 0.5)]; "
+    code = ("import json, sys, numpy as np, main; a = np.array([1.0, -0.0, 2.5]); "
+            "r = [main.fdiv(7, 2), main.power(2.0, 0.5), main.norm(a), "
+            "main.neg(a).tolist()]; "
             "print(json.dumps([r, 'llvmlite.binding' in sys.modules, "
             "'hanajit.pipeline' in sys.modules]))")
-    run_py(code, env, src)
+    want = [3, 2.0 ** 0.5, 1.0 + 1.0 + 6.25, [-1.0, 0.0, -2.5]]
+    for _ in range(2):                   # compile; then cache the memory runtime
+        (r, _b, _p), _ = run_py(code, env, src)
+        assert r == want
     (r, binding, pipeline), _ = run_py(code, env, src)
-    assert r == [3, 2.0 ** 0.5]
+    assert r == want and repr(r[3][1]) == "0.0"
     assert not pipeline and not binding
+    assert glob.glob(os.path.join(cache_dir, "_runtime", "nrt-*.hjc"))
 
 
 def test_entry_codec_round_trip():

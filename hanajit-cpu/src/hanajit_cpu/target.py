@@ -111,14 +111,60 @@ def _link_cached(artifact, exports):
     warm start never imports llvmlite's binding; None when the object needs a
     runtime the engine compiles or the loader does not handle it (then ORC)."""
     from . import objload
-    from .engine import library_imports, needs_runtime
+    from .engine import library_imports
     text = artifact.stages.get("llvm", "")
-    if not objload.available() or needs_runtime(text):
+    if not objload.available() or "@hj_parallel_for" in text \
+            or "@hj_num_threads" in text:
         return None
     try:
-        return objload.link(artifact.stages["obj"], exports, library_imports(text))
+        imports = library_imports(text)
+        if "@hj_nrt_" in text:
+            imports.update(_memory_runtime())
+        return objload.link(artifact.stages["obj"], exports, imports)
     except objload.Unsupported:
         return None
+
+
+_nrt = None
+
+
+def _memory_runtime() -> dict:
+    """The memory runtime's addresses for objects linked without LLVM: the
+    engine's when it is running, else the runtime's object from the disk cache,
+    linked by ``objload`` and kept for the life of the process (arrays it allocated
+    may outlive every function).  The runtime is stateless (``aligned_alloc`` and
+    ``free`` around an atomic count), so a copy compiled later by the engine in the
+    same process works on the same arrays.  The first process on a host compiles it
+    and writes the entry."""
+    global _nrt
+    from . import engine as E
+    if E._engine is not None or _nrt is not None:
+        return _nrt[1] if _nrt is not None else E._engine.nrt_addresses()
+    import os
+
+    from hanajit.cache import store
+    from hanajit.cache.key import blake2b, compiler_fingerprint
+    from hanajit.lowering import nrt
+
+    from . import objload
+    digest = blake2b(repr((compiler_fingerprint(), _host_identity(), nrt.RUNTIME_IR))
+                     .encode(), digest_size=16).hexdigest()
+    path = os.path.join(store.cache_dir(), "_runtime", f"nrt-{digest}.hjc")
+    entry = store.read_entry(path)
+    if isinstance(entry, dict) and isinstance(entry.get("obj"), bytes):
+        _nrt = objload.link(entry["obj"], list(nrt.SYMBOLS))
+        # arrays returned to Python are released through the same copy (boxing
+        # would otherwise start the engine for its decref)
+        import ctypes
+
+        from . import boxing
+        if boxing._decref is None:
+            boxing._decref = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(_nrt[1][nrt.DECREF])
+        return _nrt[1]
+    eng = E.get_engine()
+    if not store.cache_unwritable():
+        store.write_entry(path, {"obj": eng.emit_object(eng.optimize(nrt.RUNTIME_IR))})
+    return eng.nrt_addresses()
 
 
 _host_id = None
