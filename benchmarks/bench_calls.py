@@ -1,7 +1,9 @@
 """Per-call overhead: calling a compiled trivial function from Python.
 
 The bodies do next to nothing, so the figures are the dispatch cost: argument
-type lookup, unboxing, the native call, boxing the result.  hanajit, ``numba.njit``
+type lookup, unboxing, the native call, boxing the result.  Array arguments are
+small float64 arrays (contiguous, and one strided view); the last two rows
+return an array: a new one (allocating and boxing it) and a view of the argument.  hanajit, ``numba.njit``
 and the plain Python function are timed interleaved with ``timeit`` (many calls per
 sample); the table gives nanoseconds per call, the median and the minimum over the
 samples, and the ratio of medians.
@@ -14,6 +16,7 @@ import argparse
 import sys
 import timeit
 
+import numpy as np
 from common import fmt_ratio, median, numba_njit, print_table, recording_fallbacks
 
 from hanajit import jit
@@ -33,13 +36,49 @@ def two_scalars(x, y):
     return x * y
 
 
+def one_array(a):
+    return a[0]
+
+
+def two_arrays(a, b):
+    return a[0] + b[0]
+
+
+def array_scalar(a, x):
+    return a[0] * x
+
+
+def new_array(a):
+    return a + 1.0
+
+
+def view_of(a):
+    return a[1:]
+
+
+# arguments the call statements use
+ARGS = {"a": np.arange(1.0, 9.0), "b": np.ones(8), "s": np.arange(16.0)[::2]}
+
 # label, function, call statement (``f`` is the function under test)
 CASES = [
     ("`f()`", zero_args, "f()"),
     ("`f(1)` (int)", one_int, "f(1)"),
     ("`f(2, 0.5)` (int, float)", two_scalars, "f(2, 0.5)"),
     ("`f(x=2, y=0.5)` (keywords)", two_scalars, "f(x=2, y=0.5)"),
+    ("`f(a)` (1 array)", one_array, "f(a)"),
+    ("`f(s)` (1 strided array)", one_array, "f(s)"),
+    ("`f(a, b)` (2 arrays)", two_arrays, "f(a, b)"),
+    ("`f(a, 0.5)` (array, float)", array_scalar, "f(a, 0.5)"),
+    ("`f(a=a, b=b)` (array keywords)", two_arrays, "f(a=a, b=b)"),
+    ("`f(a)` returns a new 8-element array", new_array, "f(a)"),
+    ("`f(a)` returns the view `a[1:]`", view_of, "f(a)"),
 ]
+
+
+def _same(got, expected) -> bool:
+    if isinstance(expected, np.ndarray):
+        return isinstance(got, np.ndarray) and np.array_equal(got, expected)
+    return got == expected
 
 
 def main(quick: bool = False) -> int:
@@ -53,11 +92,12 @@ def main(quick: bool = False) -> int:
         timers = {}
         for name, f in impls.items():
             with recording_fallbacks(fallbacks):
-                expected = eval(stmt, {"f": py})
-                got = eval(stmt, {"f": f})          # compiles
-            if got != expected:
+                expected = eval(stmt, {"f": py, **ARGS})
+                got = eval(stmt, {"f": f, **ARGS})          # compiles
+                got = eval(stmt, {"f": f, **ARGS})          # builds the dispatcher
+            if not _same(got, expected):
                 raise SystemExit(f"{label}: {name} returned {got!r}, want {expected!r}")
-            timer = timeit.Timer(stmt, globals={"f": f})
+            timer = timeit.Timer(stmt, globals={"f": f, **ARGS})
             per_call = min(timer.repeat(3, 100)) / 100
             timers[name] = (timer, max(100, int(sample_s / per_call)))
         samples = {n: [] for n in timers}
