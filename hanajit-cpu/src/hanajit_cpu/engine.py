@@ -120,12 +120,6 @@ class Engine:
         return tracker, {name: tracker[name] for name in exports}
 
 
-def needs_runtime(llvm_text: str) -> bool:
-    """Does a module call a runtime the engine compiles (memory, threads)?"""
-    return "@hj_nrt_" in llvm_text or "@hj_parallel_for" in llvm_text \
-        or "@hj_num_threads" in llvm_text
-
-
 def library_imports(llvm_text: str) -> dict:
     """The C library addresses a module needs (no LLVM involved): libm functions
     called through opaque names (``hj.libm.pow``) and libmvec variants."""
