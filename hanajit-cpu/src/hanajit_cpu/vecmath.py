@@ -1,5 +1,7 @@
 """Vector math for the CPU target: glibc's libmvec behind LLVM's loop vectoriser.
 
+exp uses hanajit's own gather-free vector functions instead (``vexp.py``).
+
 The CPU target tells core's lowering (``LLVMTargetInfo.vector_variants``) which
 vector function implements each scalar math call at each vector width; core writes
 that as the call's ``vector-function-abi-variant`` attribute, and LLVM's loop
@@ -99,8 +101,28 @@ def vector_variants(features: str) -> dict:
                         variants.append((lanes, vname))
                 if variants:
                     table[scalar] = tuple(variants)
+        if "e" in isas or "d" in isas:        # exp: hanajit's own, gather-free (vexp.py)
+            from .vexp import VARIANTS
+            table.update(VARIANTS)
     _table = (key, table)
     return table
+
+
+_own = None
+
+
+def own_addresses() -> dict:
+    """Addresses of hanajit's own vector functions (vexp.py), compiled once per
+    process and never freed."""
+    global _own
+    if _own is None:
+        from .engine import get_engine
+        from .vexp import SYMBOL, runtime_ir
+        eng = get_engine()
+        tracker, addrs = eng.link(eng.emit_object(eng.optimize(runtime_ir())),
+                                  list(SYMBOL.values()))
+        _own = (tracker, dict(addrs))
+    return _own[1]
 
 
 _VNAME = re.compile(r"@\"?(_ZGV[bcde]N\d+v+_\w+)\"?")
@@ -111,10 +133,16 @@ def imports_for(llvm_text: str) -> dict:
     names = set(_VNAME.findall(llvm_text))
     if not names:
         return {}
+    out = {}
+    if any("_hjexp" in n for n in names):
+        own = own_addresses()
+        out = {n: own[n] for n in names if n in own}
+        names -= set(out)
     lib = libmvec()
     missing = sorted(n for n in names if lib is None or not hasattr(lib, n))
     if missing:         # e.g. a cached object from a glibc host loaded elsewhere
         raise RuntimeError("compiled code calls the vector math function(s) "
                            f"{', '.join(missing)}, which this process's libmvec does "
                            "not provide; recompile (clear the cache)")
-    return {n: ctypes.cast(getattr(lib, n), ctypes.c_void_p).value for n in names}
+    out.update({n: ctypes.cast(getattr(lib, n), ctypes.c_void_p).value for n in names})
+    return out
