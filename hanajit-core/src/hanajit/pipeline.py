@@ -6,6 +6,8 @@ In order, for the entry function and every jitted function or helper it reaches:
 2. ``frontend.builder.build_function``  -- Python-level IR, globals frozen
 3. ``infer.infer.Inferrer``             -- types to a fixpoint, coercions made explicit
 4. ``passes.lower_semantics``           -- Python semantics -> primitive IR
+   ``passes.rewrite``                   -- with rewrite=True: Horner form (before
+                                           lowering), closed-form series, hoisting
    ``passes.mark_reductions``           -- with reduce_reassoc: reorderable sums
 5. ``passes.analyze_raises``            -- which functions need the error ABI
 6. ``ir.verifier.verify``               -- between passes when HANAJIT_VERIFY=1 (tests)
@@ -193,7 +195,12 @@ class CompileContext:
                 fn = spec.fn
                 fn.pure = True
                 _verify(fn)               # the typed Python-level IR
+                rewrite = self.options.get("rewrite")
+                if rewrite:
+                    rewrite_polynomials(fn, self)
                 lower_semantics(fn, self)
+                if rewrite:
+                    rewrite_loops(fn, self)
                 if self.options.get("reduce_reassoc"):
                     mark_reductions(fn, self)
                 _verify(fn)
