@@ -447,6 +447,29 @@ class JitFunction:
             types = (T.FLOAT64,) * n
         return self.specialize(*types).scipy_callable()
 
+    def evolve(self, *args, generations=8, population=8, seed=0, progress=True):
+        """Search compilation strategies (unroll, interleave, vector width, parallel)
+        for the specialisation matching ``args``; install the winner only when its
+        results are bit-identical and it is faster beyond the measured noise.
+        Returns an :class:`~hanajit.evolve.EvolveReport` (docs/optimizers.md)."""
+        from .evolve import evolve
+        return evolve(self, *args, generations=generations, population=population,
+                      seed=seed, progress=progress)
+
+    def evolve_hyper(self, *args, confirmed=False, generations=8, population=8, seed=0,
+                     progress=True, rtol=1e-6, atol=1e-9, checks=32):
+        """``evolve`` plus floating-point reassociation: the winner may round
+        differently, within ``rtol``/``atol`` on ``checks`` random argument sets.
+        Never cached; needs ``confirmed=True``."""
+        if confirmed is not True:
+            raise ValueError(f"{self.__qualname__}.evolve_hyper() may change "
+                             "floating-point results (reassociation); pass "
+                             "confirmed=True to allow it, or use evolve()")
+        from .evolve import evolve
+        return evolve(self, *args, generations=generations, population=population,
+                      seed=seed, progress=progress, hyper=True, rtol=rtol, atol=atol,
+                      checks=checks)
+
     def inspect_dispatch(self) -> str | None:
         """The LLVM IR of the current native dispatcher (None while there is none)."""
         return self._dispatch_llvm

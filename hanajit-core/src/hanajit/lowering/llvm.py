@@ -681,7 +681,35 @@ class ModuleLowering:
         return fn
 
     def loop_metadata(self, br):
-        pass
+        """Hints for a counted loop's back edge from the module's compile strategy
+        (``module.strategy``, set by ``hanajit.evolve``): loop ``k`` in lowering
+        order gets ``{"unroll": n, "interleave": n, "width": n}`` as
+        ``llvm.loop.unroll.count`` / ``llvm.loop.interleave.count`` /
+        ``llvm.loop.vectorize.width``; 1 disables the transform (unroll 1:
+        ``llvm.loop.unroll.disable``)."""
+        k = self.__dict__.get("_loops_seen", 0)
+        self._loops_seen = k + 1
+        strategy = getattr(self.module, "strategy", None) or {}
+        hints = (strategy.get("loops") or {}).get(k)
+        if not hints:
+            return
+        m = self.llmod
+        names = (("unroll", "llvm.loop.unroll.count"),
+                 ("interleave", "llvm.loop.interleave.count"),
+                 ("width", "llvm.loop.vectorize.width"))
+        ops = [m.add_metadata([ir.MetaDataString(m, name),
+                               ir.Constant(I32, int(hints[key]))])
+               for key, name in names if hints.get(key) and not (
+                   key == "unroll" and hints[key] == 1)]
+        if hints.get("unroll") == 1:
+            disable = ir.MetaDataString(m, "llvm.loop.unroll.disable")
+            ops.append(m.add_metadata([disable]))
+        if not ops:
+            return
+        # a loop id refers to itself: made with a unique placeholder, then patched
+        loop_id = m.add_metadata([ir.MetaDataString(m, f"hj.loop.{k}"), *ops])
+        loop_id.operands = (loop_id, *loop_id.operands[1:])
+        br.set_metadata("llvm.loop", loop_id)
 
     def lower(self) -> ir.Module:
         for fn in self.module.functions.values():

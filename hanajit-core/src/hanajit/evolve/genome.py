@@ -1,0 +1,188 @@
+"""The search space of ``evolve``: which loops a module has, what may vary per loop.
+
+A *genome* is a plain dict::
+
+    {"parallel": False,                    # parallel=True for loops prange accepts
+     "reassoc": False,                     # evolve_hyper only: reduce_reassoc=True
+     "loops": ((unroll, interleave, width), ...)}   # one triple per counted loop
+
+A 0 means "no hint" (LLVM decides), 1 disables the transform.  Loop ``k`` is the
+``k``-th counted loop in lowering order (``ModuleLowering.loop_metadata``: the
+module's functions in order, in each the loops in post-order, since a back edge is
+emitted after its body).  ``strategy()`` turns a genome into the ``strategy``
+compile option the lowering reads.
+
+Safety by construction: a vector width above 1 lets LLVM's vectoriser reorder a
+floating-point reduction (``LoopVectorizeHints::allowReordering``), which changes
+results.  So in safe mode a loop that accumulates floats -- a float variable
+updated from itself, or an array element stored from a load of the same array,
+anywhere inside the loop -- never gets a width hint, and parallel execution is
+only offered when no loop of the module accumulates floats.  Unroll and
+interleave counts never reorder arithmetic.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..ir import nodes as N
+
+UNROLL = (0, 1, 2, 4, 8)
+INTERLEAVE = (0, 1, 2, 4, 8)
+WIDTH = (0, 1, 2, 4, 8, 16)
+
+
+def counted_loops(module: N.Module) -> list:
+    """The ``ForCount`` loops of ``module`` in the order the LLVM lowering meets
+    their back edges (``ParallelFor`` regions are lowered without one)."""
+    out = []
+
+    def post(body):
+        for s in body:
+            for attr in ("then", "orelse", "body"):
+                sub = getattr(s, attr, None)
+                if isinstance(sub, list) and not isinstance(s, N.ParallelFor):
+                    post(sub)
+            if isinstance(s, N.ForCount) and not isinstance(s, N.ParallelFor):
+                out.append(s)
+
+    for fn in module.functions.values():
+        post(fn.body)
+    return out
+
+
+def _float_var(fn_locals, name) -> bool:
+    t = fn_locals.get(name)
+    return bool(getattr(t, "is_float", False) or getattr(t, "is_complex", False))
+
+
+def accumulates_floats(loop: N.ForCount, fn_locals: dict) -> bool:
+    """Does ``loop`` (nested loops included) carry a floating-point value from one
+    iteration to the next, so that reordering iterations changes rounding?"""
+    for s in N.walk_stmts(loop.body):
+        if (
+            isinstance(s, N.Assign)
+            and _float_var(fn_locals, s.target)
+            and any(
+                isinstance(x, N.Var) and x.name == s.target
+                for x in N.walk_expr(s.value)
+            )
+        ):
+            return True
+        if isinstance(s, N.Store) and not getattr(s.array.type.dtype, "is_int", False):
+            arr = s.array
+            for x in N.walk_expr(s.value):
+                if isinstance(x, N.Load) and (
+                    x.array is arr
+                    or (
+                        isinstance(x.array, N.Var)
+                        and isinstance(arr, N.Var)
+                        and x.array.name == arr.name
+                    )
+                ):
+                    return True
+    return False
+
+
+def inventory(module: N.Module) -> list:
+    """One flag per counted loop: True where it accumulates floats."""
+    owner = {}
+    for fn in module.functions.values():
+        for s in N.walk_stmts(fn.body):
+            owner[id(s)] = fn.locals
+    return [
+        accumulates_floats(lp, owner.get(id(lp), {})) for lp in counted_loops(module)
+    ]
+
+
+def baseline(nloops: int) -> dict:
+    return {"parallel": False, "reassoc": False, "loops": ((0, 0, 0),) * nloops}
+
+
+def random_genome(rng: random.Random, nloops: int, space: dict) -> dict:
+    return {
+        "parallel": space["parallel"] and rng.random() < 0.5,
+        "reassoc": space["reassoc"] and rng.random() < 0.5,
+        "loops": tuple(
+            (rng.choice(UNROLL), rng.choice(INTERLEAVE), rng.choice(WIDTH))
+            for _ in range(nloops)
+        ),
+    }
+
+
+def mutate(g: dict, rng: random.Random, space: dict, rate: float = 0.3) -> dict:
+    loops = []
+    for u, i, w in g["loops"]:
+        if rng.random() < rate:
+            u = rng.choice(UNROLL)
+        if rng.random() < rate:
+            i = rng.choice(INTERLEAVE)
+        if rng.random() < rate:
+            w = rng.choice(WIDTH)
+        loops.append((u, i, w))
+    out = dict(g, loops=tuple(loops))
+    if space["parallel"] and rng.random() < rate / 2:
+        out["parallel"] = not g["parallel"]
+    if space["reassoc"] and rng.random() < rate / 2:
+        out["reassoc"] = not g["reassoc"]
+    return out
+
+
+def crossover(a: dict, b: dict, rng: random.Random) -> dict:
+    loops = tuple(
+        x if rng.random() < 0.5 else y for x, y in zip(a["loops"], b["loops"])
+    )
+    return {
+        "parallel": rng.choice((a["parallel"], b["parallel"])),
+        "reassoc": rng.choice((a["reassoc"], b["reassoc"])),
+        "loops": loops,
+    }
+
+
+def key(g: dict) -> tuple:
+    return (g["parallel"], g["reassoc"], g["loops"])
+
+
+def effective(g: dict, floats: dict, hyper: bool) -> dict:
+    """``g`` with the hints that ``strategy`` would drop set to 0 (so equal
+    strategies have equal keys).  ``floats`` maps the parallel flag to the loop
+    inventory of that compilation."""
+    inv = floats.get(g["parallel"], [])
+    loops = tuple(
+        (u, i, 0 if (k >= len(inv) or (inv[k] and not hyper)) else w)
+        if k < len(inv)
+        else (0, 0, 0)
+        for k, (u, i, w) in enumerate(g["loops"])
+    )
+    return dict(g, loops=loops)
+
+
+def strategy(g: dict, floats: list, hyper: bool) -> dict:
+    """The ``strategy`` compile option for genome ``g`` on a module whose counted
+    loops accumulate floats where ``floats`` says so (widths dropped there unless
+    ``hyper``)."""
+    loops = {}
+    for k, acc in enumerate(floats):
+        if k >= len(g["loops"]):
+            break
+        u, i, w = g["loops"][k]
+        if acc and not hyper:
+            w = 0
+        if u or i or w:
+            loops[k] = {"unroll": u, "interleave": i, "width": w}
+    return {"loops": loops}
+
+
+def describe(g: dict) -> str:
+    parts = []
+    if g["parallel"]:
+        parts.append("parallel")
+    if g["reassoc"]:
+        parts.append("reassoc")
+    for k, (u, i, w) in enumerate(g["loops"]):
+        hint = ", ".join(
+            f"{n}={v}" for n, v in (("unroll", u), ("interleave", i), ("width", w)) if v
+        )
+        if hint:
+            parts.append(f"loop {k}: {hint}")
+    return "; ".join(parts) or "baseline (no hints)"
