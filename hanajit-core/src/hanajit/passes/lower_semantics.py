@@ -24,7 +24,7 @@ from ..lib import elementwise as ew
 from ..lib import operators as ops
 from ..lib import registry
 from ..lib.parallel import ParallelRegion
-from . import inline
+from . import fuse_temps, inline
 from ..frontend.builder import Method, _Unpack
 
 
@@ -124,6 +124,8 @@ class Lowerer:
                 fn.params[k] = arg
                 entry.append(N.Assign(target=p, value=ops.convert_wrap(N.Var(arg, at),
                                                                         fn.locals[p])))
+        self.fusible = fuse_temps.candidates(fn)
+        self.deferred: dict = {}          # array temporaries kept lazy (fuse_temps)
         fn.body = entry + self.block(fn.body)
         fn.level = "primitive"
 
@@ -131,8 +133,16 @@ class Lowerer:
         saved = self.out
         self.out = []
         try:
-            for s in stmts:
+            for k, s in enumerate(stmts):
                 self.line = s.line
+                if self.fusible and fuse_temps.deferrable(stmts, k, self.fusible):
+                    v = self.lower(s.value)
+                    if isinstance(v, ew.Lazy):
+                        self.deferred[s.target] = v
+                        continue
+                    self.emit(N.Assign(target=s.target, value=ew.materialize(self, v),
+                                       line=s.line))
+                    continue
                 self.stmt(s)
                 if isinstance(s, N.If) and s.static is not None:
                     from ..frontend.builder import falls_through
@@ -259,6 +269,8 @@ class Lowerer:
         return e            # a compile-time argument; templates read ``.obj``
 
     def e_Var(self, e):
+        if e.name in self.deferred:
+            return self.deferred.pop(e.name)
         e.type = self.fn.locals.get(e.name, e.type)
         return e
 
