@@ -207,3 +207,13 @@ def test_target_auto_picks_cuda_for_kernels_when_a_device_is_there(monkeypatch):
     y = np.zeros(2)
     g(y)
     assert g.options["target"] == "cpu" and y.tolist() == [1.0, 0.0]
+
+
+def test_plugin_import_loads_no_llvm_numpy_or_driver():
+    import subprocess
+    import sys
+    code = ("import sys, hanajit_cuda.plugin; "
+            "print(sorted({'llvmlite', 'numpy', 'cuda'} & set(sys.modules)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
