@@ -149,4 +149,5 @@ def native_entry(run, artifact, addrs: dict, fallback):
                        cfunc_address=addrs.get(CFUNC),
                        cfunc_error_address=addrs.get(CFUNC_ERROR),
                        cfunc_nd_address=addrs.get(CFUNC_ND), keepalive=run._keepalive,
-                       box_result=run._box_result)
+                       box_result=run._box_result,
+                       release_gil=bool(artifact.metadata.get("release_gil")))

@@ -217,7 +217,11 @@ class _Gen:
                              f"__hj_entry.{index}")
         callee.attributes.add("nounwind")
         self.cx.imports[callee.name] = e.entry_address
+        if e.release_gil:             # nogil: other Python threads run meanwhile
+            tstate = b.call(cx.PyEval_SaveThread, [])
         status = b.call(callee, [self.retbuf, self.errbuf] + flat)
+        if e.release_gil:
+            b.call(cx.PyEval_RestoreThread, [tstate])
         if e.can_raise:
             ok = self.block(f"spec{index}.ok")
             br = b.cbranch(b.icmp_unsigned("==", status, ir.Constant(I32, 0)), ok,

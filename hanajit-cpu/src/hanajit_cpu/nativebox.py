@@ -51,6 +51,8 @@ class CApi:
         "Py_DecRef": (VOID, [PTR]),
         "PyObject_Vectorcall": (PTR, [PTR, PTR, I64, PTR]),
         "PyCapsule_New": (PTR, [PTR, PTR, PTR]),
+        "PyEval_SaveThread": (PTR, []),
+        "PyEval_RestoreThread": (VOID, [PTR]),
     }
     # data symbols: resolved to the objects' addresses in this process
     OBJECTS = {

@@ -72,7 +72,8 @@ class CpuTarget(Target):
         return Artifact(target=self.name, entry=ENTRY,
                         stages={"llvm": str(optimized), "obj": obj},
                         metadata={"raises": list(module.raises), "fn": entry_fn,
-                                  "cexports": cexports})
+                                  "cexports": cexports,
+                                  "release_gil": _releases_gil(module, options)})
 
     def load(self, artifact, fallback):
         from .cwrapper import make_runner, native_entry
@@ -104,6 +105,16 @@ class CpuTarget(Target):
     def assembly(self, artifact) -> str:
         from .engine import get_engine
         return get_engine().emit_assembly(artifact.stages["llvm"])
+
+
+def _releases_gil(module, options) -> bool:
+    """Calls run without the GIL with ``nogil=True`` and when the code has
+    parallel loops (their threads never need it; other Python threads may run)."""
+    from hanajit.ir import nodes as N
+    if (options or {}).get("nogil"):
+        return True
+    return any(isinstance(s, N.ParallelFor) for fn in module.functions.values()
+               for s in N.walk_stmts(fn.body))
 
 
 def _link_cached(artifact, exports):

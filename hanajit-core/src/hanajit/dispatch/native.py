@@ -124,6 +124,7 @@ class NativeEntry:
     cfunc_nd_address: int | None = None
     keepalive: Any = field(default=None, repr=False)
     box_result: Callable = None   # box_result(ret_address, params): the result
+    release_gil: bool = False     # nogil=True or parallel loops: call without the GIL
 
 
 def box_result(self, index, ret_address, *params):
