@@ -32,6 +32,7 @@ def test_benchmarks_quick_run():
     ("expr", ("### Whole-array expressions", "### Reductions",
               "### Fusion issue targets"), "| 5-op `np.sum"),
     ("kernels", ("### Classic NumPy kernels",), "| Mandelbrot"),
+    ("parallel", ("### prange: parallel speedup",), "| reduction sum(x*x)"),
 ])
 def test_numpy_benchmarks_quick_run(name, titles, row):
     """The expression and kernel suites (NumPy, numexpr, Numba, hanajit) run in quick
