@@ -512,6 +512,21 @@ def test_loaded_without_llvm_matches_fresh_code(cache_dir):
         h(np.arange(3.0), 3)
 
 
+def _div(a, b):
+    return a // b
+
+
+def test_loaded_c_export_reports_errors(cache_dir):
+    """The C export's error word lives in a writable section of the loaded code."""
+    f = _loaded(_div, 7, 2)
+    c = f.specialize(int, int)
+    assert c.ctypes(-7, 2) == -4 and c.error() is None
+    c.ctypes(1, 0)
+    err = c.error()
+    assert isinstance(err, ZeroDivisionError)
+    assert c.error() is None and c.ctypes(9, 3) == 3
+
+
 def test_warm_start_does_not_load_llvm(project):
     """Scalar code, libm calls and code using the array memory runtime (whose own
     object is cached by the first warm start) load without llvmlite.binding."""

@@ -5,7 +5,8 @@ A warm start from the disk cache should not pay for importing llvmlite's binding
 kilobytes of code, so this module does what ORC's linker does for the objects
 hanajit produces: it lays the allocated sections out in one private mapping, gives
 every external symbol a GOT slot and a jump stub, applies the relocations, and
-makes the mapping read+execute.  The code is freed when the returned keepalive is
+makes the code pages read+execute (writable sections, such as the error word of
+the C export, get pages of their own that stay read+write).  The code is freed when the returned keepalive is
 garbage-collected.
 
 Only what LLVM emits for ``reloc=pic`` on x86-64 Linux is handled (``R_X86_64_64``,
@@ -27,7 +28,7 @@ class Unsupported(Exception):
 
 _R_64, _R_PC32, _R_PLT32, _R_GOTPCREL, _R_PC64 = 1, 2, 4, 9, 24
 _R_GOTPCRELX, _R_REX_GOTPCRELX = 41, 42
-_SHF_ALLOC, _SHT_NOBITS, _SHT_RELA, _SHT_SYMTAB = 0x2, 8, 4, 2
+_SHF_WRITE, _SHF_ALLOC, _SHT_NOBITS, _SHT_RELA, _SHT_SYMTAB = 0x1, 0x2, 8, 4, 2
 _STUB = 16                         # jmp *slot(%rip); padding
 _libc = None
 
@@ -62,22 +63,12 @@ def link(obj: bytes, exports: list, imports: dict | None = None):
             struct.unpack_from("<H", obj, 18)[0] != 62:
         raise Unsupported("not a little-endian x86-64 ELF64 object")
     shoff, = struct.unpack_from("<Q", obj, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", obj, 0x3A)
+    shentsize, shnum = struct.unpack_from("<HH", obj, 0x3A)
     secs = [struct.unpack_from("<IIQQQQIIQQ", obj, shoff + i * shentsize)
             for i in range(shnum)]
     # (name, type, flags, addr, offset, size, link, info, addralign, entsize)
 
-    # 1. lay out the allocated sections
-    base_of: dict = {}
-    pos = 0
-    for i, s in enumerate(secs):
-        if s[2] & _SHF_ALLOC and s[5]:
-            align = max(s[8], 1)
-            pos = (pos + align - 1) // align * align
-            base_of[i] = pos
-            pos += s[5]
-
-    # 2. symbols
+    # 1. symbols
     symtab = next((s for s in secs if s[1] == _SHT_SYMTAB), None)
     if symtab is None:
         raise Unsupported("no symbol table")
@@ -89,28 +80,44 @@ def link(obj: bytes, exports: list, imports: dict | None = None):
         end = obj.index(b"\0", strtab[4] + name_off)
         syms.append((obj[strtab[4] + name_off:end].decode(), info, shndx, value))
 
-    # 3. GOT slots (every symbol a GOT relocation names) and jump stubs (external
-    #    call targets); relocations read once
-    relas = [s for s in secs if s[1] == _SHT_RELA and s[7] in base_of]
+    # 2. relocations of loaded sections; GOT slots (every symbol a GOT relocation
+    #    names) and jump stubs (external call targets)
+    loaded = {i for i, s in enumerate(secs) if s[2] & _SHF_ALLOC and s[5]}
     relocs = []
     slots: dict = {}
     stubs_of: dict = {}
-    for r in relas:
+    for r in secs:
+        if r[1] != _SHT_RELA or r[7] not in loaded:
+            continue
         for k in range(r[5] // 24):
             off, info, addend = struct.unpack_from("<QQq", obj, r[4] + k * 24)
             kind, si = info & 0xFFFFFFFF, info >> 32
-            relocs.append((base_of[r[7]] + off, kind, si, addend))
+            relocs.append((r[7], off, kind, si, addend))
             external = syms[si][2] == 0
             if kind in (_R_GOTPCREL, _R_GOTPCRELX, _R_REX_GOTPCRELX) or (
                     external and kind in (_R_PLT32, _R_64)):
                 slots.setdefault(si, len(slots))
             if external and kind == _R_PLT32:
                 stubs_of.setdefault(si, len(stubs_of))
-    got = (pos + 15) // 16 * 16
-    stubs = got + 8 * len(slots)
-    size = max(stubs + _STUB * len(stubs_of), 1)
-    size = (size + mmap.PAGESIZE - 1) // mmap.PAGESIZE * mmap.PAGESIZE
 
+    # 3. layout: code and read-only data, the GOT and the stubs (made read+execute),
+    #    then, from the next page on, writable sections (.data, .bss: stay read+write)
+    base_of: dict = {}
+
+    def place(pos, writable):
+        for i in sorted(loaded):
+            s = secs[i]
+            if bool(s[2] & _SHF_WRITE) == writable:
+                align = max(s[8], 1)
+                pos = (pos + align - 1) // align * align
+                base_of[i] = pos
+                pos += s[5]
+        return pos
+
+    got = (place(0, False) + 15) // 16 * 16
+    stubs = got + 8 * len(slots)
+    rx_size = _pages(stubs + _STUB * len(stubs_of))
+    size = _pages(place(rx_size, True))
     mapping = mmap.mmap(-1, size, prot=mmap.PROT_READ | mmap.PROT_WRITE)
     view = (ctypes.c_char * size).from_buffer(mapping)
     base = ctypes.addressof(view)
@@ -137,7 +144,8 @@ def link(obj: bytes, exports: list, imports: dict | None = None):
         struct.pack_into("<BBi", mapping, stubs + _STUB * k, 0xFF, 0x25, disp)
 
     # 4. relocations
-    for where, kind, si, addend in relocs:
+    for sec, off, kind, si, addend in relocs:
+        where = base_of[sec] + off
         p = base + where
         if kind in (_R_GOTPCREL, _R_GOTPCRELX, _R_REX_GOTPCRELX):
             _put32(mapping, where, base + got + 8 * slots[si] + addend - p)
@@ -160,11 +168,15 @@ def link(obj: bytes, exports: list, imports: dict | None = None):
         out[name] = address(by_name[name])
     libc = ctypes.CDLL(None, use_errno=True)
     prot = mmap.PROT_READ | mmap.PROT_EXEC
-    if libc.mprotect(ctypes.c_void_p(base), ctypes.c_size_t(size), prot) != 0:
+    if libc.mprotect(ctypes.c_void_p(base), ctypes.c_size_t(rx_size), prot) != 0:
         raise Unsupported(f"mprotect failed (errno {ctypes.get_errno()})")
     image = Image(mapping, size)
     image._view = view
     return image, out
+
+
+def _pages(n: int) -> int:
+    return max((n + mmap.PAGESIZE - 1) // mmap.PAGESIZE, 1) * mmap.PAGESIZE
 
 
 def _put32(mapping, where, value):
