@@ -50,6 +50,14 @@ def shape_values(L, e: N.Expr) -> list:
     return out
 
 
+def _lazy(t: T.ArrayType, n, value):
+    """``np.arange``/``np.linspace`` as a lazy array: inside an expression the
+    values are computed where they are used, never stored; assigned or returned,
+    the array is filled once (elementwise.materialize)."""
+    from .elementwise import Lazy
+    return Lazy(t, [n], value)
+
+
 def allocate(L, t: T.ArrayType, dims: list) -> N.Var:
     name = L.temp(t, "arr")
     L.emit(N.Assign(target=name, value=N.AllocArray(list(dims), t)))
@@ -204,10 +212,8 @@ class Arange(CallTemplate):
             L.raise_if(N.Cmp("eq", step, C(0, T.INT64), T.BOOL), ZeroDivisionError,
                        "division by zero")
             n = L.let(ops.range_count(L, start, stop, step))
-            arr = allocate(L, t, [n])
-            fill(L, arr, [n], lambda idx: ops.convert_wrap(
+            return _lazy(t, n, lambda idx: ops.convert_wrap(
                 ops.range_value(start, idx[0], step, T.INT64), t.dtype))
-            return arr
         F = T.FLOAT64
         start, stop, step = (L.let(ops.convert(L, v, F)) for v in vals)
         L.raise_if(N.Cmp("eq", step, C(0.0, F), T.BOOL), ZeroDivisionError, "division by zero")
@@ -229,10 +235,8 @@ class Arange(CallTemplate):
             v = N.BinOp("add", start, N.BinOp("mul", N.Cast(i, F), delta, F), F)
             v = N.Select(N.Cmp("eq", i, C(1, T.INT64), T.BOOL), second, v, F)
             v = N.Select(N.Cmp("eq", i, C(0, T.INT64), T.BOOL), start, v, F)
-            return v if t.dtype == F else N.Cast(v, t.dtype) if not t.dtype.is_int else \
-                N.Cast(v, t.dtype)
-        fill(L, arr, [n], value)
-        return arr
+            return v if t.dtype == F else N.Cast(v, t.dtype)
+        return _lazy(t, n, value)
 
 
 @register
@@ -278,8 +282,7 @@ class Linspace(CallTemplate):
             v = N.BinOp("add", scaled, start, F)
             is_last = ops.band(pin_last, N.Cmp("eq", idx[0], last, T.BOOL))
             return N.Select(is_last, stop, v, F)
-        fill(L, arr, [num], value)
-        return arr
+        return _lazy(T.ArrayType(F, 1, "C"), num, value)
 
 
 for _name in ("empty", "zeros", "ones", "full"):
