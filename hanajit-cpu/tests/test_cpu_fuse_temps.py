@@ -99,3 +99,23 @@ def test_never_changes_results(f, args):
 def test_blocked_cases_materialise():
     assert _allocs(written_between, A) == 1
     assert _allocs(called_between, A) >= 1
+
+
+@jit
+def ramp_sum(n):
+    return np.sum(np.arange(n) * 2.0 + np.linspace(0, 1, n))
+
+
+@jit
+def ramp_parts(n):
+    return (np.arange(n)[::2], np.linspace(-1, 1, n)[1:], np.arange(0.5, n, 0.25).sum(),
+            np.arange(1, 2 * n + 1).reshape(2, -1), np.linspace(0, 1, n, endpoint=False))
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 6, 33])
+def test_arange_linspace_never_materialised_inside_expressions(n):
+    assert _allocs(ramp_sum, n) == 0
+    assert np.isclose(ramp_sum(n), np.sum(np.arange(n) * 2.0 + np.linspace(0, 1, n)))
+    got, want = ramp_parts(n), ramp_parts.py_func(n)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)

@@ -226,7 +226,6 @@ class Arange(CallTemplate):
                    "Maximum allowed size exceeded")
         n = L.let(N.Select(N.Cmp("gt", q, C(0.0, F), T.BOOL), N.Cast(q, T.INT64),
                            C(0, T.INT64), T.INT64))
-        arr = allocate(L, t, [n])
         second = L.let(N.BinOp("add", start, step, F))
         delta = L.let(N.BinOp("sub", second, start, F))
 
@@ -268,7 +267,6 @@ class Linspace(CallTemplate):
         delta = L.let(N.BinOp("sub", stop, start, F))
         step = L.let(N.BinOp("fdiv", delta, divf, F))
         step_zero = L.let(N.Cmp("eq", step, C(0.0, F), T.BOOL))
-        arr = allocate(L, T.ArrayType(F, 1, "C"), [num])
         last = L.let(N.BinOp("sub", num, C(1, T.INT64), T.INT64))
         pin_last = L.let(ops.band(endpoint, N.Cmp("gt", num, C(1, T.INT64), T.BOOL)))
 
