@@ -18,6 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_cache  # noqa: E402
 import bench_calls  # noqa: E402
 import bench_compile  # noqa: E402
+import bench_evolve  # noqa: E402
 import bench_expr  # noqa: E402
 import bench_kernels  # noqa: E402
 import bench_parallel  # noqa: E402
@@ -25,7 +26,7 @@ import bench_scalar  # noqa: E402
 from common import print_machine  # noqa: E402
 
 BENCHMARKS = [bench_compile, bench_scalar, bench_calls, bench_expr, bench_kernels,
-              bench_parallel, bench_cache]
+              bench_parallel, bench_cache, bench_evolve]
 
 
 def main(argv=None) -> int:

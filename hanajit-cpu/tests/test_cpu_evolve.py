@@ -221,3 +221,25 @@ def test_random_args_keep_types():
     fresh = V.random_args(args, random.Random(0))
     assert [typeof(a) for a in fresh] == [typeof(a) for a in args]
     assert 0 <= fresh[4] <= 9 or -2 <= fresh[4] <= 9
+
+
+def test_parallel_offered_only_when_exact():
+    arr2 = T.ArrayType(T.FLOAT64, 2, "C")
+    module, _ = compile_ir(matmul, (arr2, arr2, arr2), {})
+    assert G.parallel_is_exact(module)             # s = 0.0 for every (i, j)
+    module, _ = compile_ir(fsum, (T.ArrayType(T.FLOAT64, 1, "C"),), {})
+    assert not G.parallel_is_exact(module)         # a float sum across iterations
+    rng = np.random.default_rng(6)
+    A, B = rng.standard_normal((17, 9)), rng.standard_normal((9, 13))
+    f = jit(fallback=False)(matmul)
+    C = np.empty((17, 13))
+    f(A, B, C)
+    s = _Search(f, (A, B, C), hyper=False, rtol=0, atol=0, seed=0, checks=2)
+    assert s.space["parallel"]
+    g = {"parallel": True, "reassoc": False, "loops": ((0, 0, 0),) * s.nloops}
+    assert s.build(s.canonical(g)) is not None     # same bits: rows split, not sums
+    x = rng.standard_normal(100)
+    jf = jit(fallback=False)(fsum)
+    jf(x)
+    assert not _Search(jf, (x,), hyper=False, rtol=0, atol=0, seed=0,
+                       checks=1).space["parallel"]

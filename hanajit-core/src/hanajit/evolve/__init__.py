@@ -156,7 +156,7 @@ class _Search:
             self.floats[True] = G.inventory(par)
         self.nloops = max(len(f) for f in self.floats.values())
         self.space = {
-            "parallel": offers_parallel and (hyper or not any(self.floats[False])),
+            "parallel": offers_parallel and (hyper or G.parallel_is_exact(serial)),
             "reassoc": hyper,
         }
         self.compiled = {}  # genome key -> runner or None (rejected)

@@ -17,7 +17,8 @@ floating-point reduction (``LoopVectorizeHints::allowReordering``), which change
 results.  So in safe mode a loop that accumulates floats -- a float variable
 updated from itself, or an array element stored from a load of the same array,
 anywhere inside the loop -- never gets a width hint, and parallel execution is
-only offered when no loop of the module accumulates floats.  Unroll and
+only offered when no outermost loop carries a float scalar across its iterations
+(``parallel_is_exact``).  Unroll and
 interleave counts never reorder arithmetic.
 """
 
@@ -82,6 +83,55 @@ def accumulates_floats(loop: N.ForCount, fn_locals: dict) -> bool:
                 ):
                     return True
     return False
+
+
+def _reads_var(s, name) -> bool:
+    return any(isinstance(x, N.Var) and x.name == name
+               for t in N.walk_stmts([s]) for e in N.stmt_exprs(t) if e is not None
+               for x in N.walk_expr(e))
+
+
+def _carried(stmts, name) -> bool:
+    """Can ``stmts`` read a value of ``name`` set before they started?  A top-level
+    assignment that does not read it ends the question; a nested loop is looked
+    into (it may also run no iteration, so it kills nothing)."""
+    for s in stmts:
+        if isinstance(s, N.Assign) and s.target == name and not _reads_var(s, name):
+            return False
+        if isinstance(s, (N.ForCount, N.Loop)):
+            if any(isinstance(x, N.Var) and x.name == name for e in N.stmt_exprs(s)
+                   if e is not None for x in N.walk_expr(e)):
+                return True
+            if _carried(s.body, name):
+                return True
+            continue
+        if _reads_var(s, name):
+            return True
+    return False
+
+
+def carries_float_scalar(loop: N.ForCount, fn_locals: dict) -> bool:
+    """Does a float variable updated from itself inside ``loop`` keep its value from
+    one iteration of ``loop`` to the next?  Not when it is set, without being
+    read, before anything reads it in each iteration (``s = 0.0`` at the start of
+    each dot product of a matrix multiply)."""
+    accs = {s.target for s in N.walk_stmts(loop.body)
+            if isinstance(s, N.Assign) and _float_var(fn_locals, s.target)
+            and _reads_var(s, s.target)}
+    return any(_carried(loop.body, name) for name in accs)
+
+
+def parallel_is_exact(module: N.Module) -> bool:
+    """With ``parallel=True`` the outermost loops of the entry function run in
+    chunks; prange's dependence analysis refuses every cross-iteration dependence
+    through arrays, and scalar reductions are combined in chunk order -- which
+    reorders float sums.  So parallel execution keeps every bit when no outermost
+    loop carries a float scalar from one iteration to the next."""
+    fn = module.functions[module.entry]
+    outer = [s for s in N.walk_stmts(fn.body) if isinstance(s, N.ForCount)]
+    inner = {id(t) for s in outer for t in N.walk_stmts(s.body)}
+    return not any(carries_float_scalar(s, fn.locals) for s in outer
+                   if id(s) not in inner)
 
 
 def inventory(module: N.Module) -> list:

@@ -1,0 +1,159 @@
+"""f.evolve() and f.evolve_hyper(): before/after on five kernels, with Numba beside.
+
+Kernels: a float reduction (sum of x*1.5), a polynomial evaluated per element, a
+transcendental loop (sin + exp per element), a dot product and a naive (i, j, k)
+triple-loop matrix multiply.  For each: the plain compilation ("before"), the same
+function after ``evolve()`` (safe: bit-identical results, installed only when
+faster beyond the noise) and a third copy after ``evolve_hyper(confirmed=True)``
+(reassociation allowed, results within 1e-6 relative).  The after-columns are timed
+in a fresh interleaved run, not taken from the search.  Every result is checked:
+safe against the plain build bit for bit, hyper to 1e-6 relative.
+
+    python benchmarks/bench_evolve.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+
+import numpy as np
+from common import (
+    fmt_ratio,
+    fmt_seconds,
+    interleaved,
+    median,
+    numba_njit,
+    print_table,
+    recording_fallbacks,
+)
+from hanajit import jit
+
+njit = numba_njit()
+
+
+def fsum(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i] * 1.5
+    return s
+
+
+def poly(x, out):
+    for i in range(x.shape[0]):
+        v = x[i]
+        out[i] = (((0.3 * v + 1.2) * v - 0.7) * v + 2.0) * v - 1.1
+
+
+def trans(x, out):
+    for i in range(x.shape[0]):
+        out[i] = math.sin(x[i]) * math.exp(-0.5 * x[i])
+
+
+def dot(a, b):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] * b[i]
+    return s
+
+
+def matmul(A, B, C):
+    n, m = A.shape
+    p = B.shape[1]
+    for i in range(n):
+        for j in range(p):
+            s = 0.0
+            for k in range(m):
+                s += A[i, k] * B[k, j]
+            C[i, j] = s
+
+
+def _bits(r):
+    return np.asarray(r).tobytes()
+
+
+def main(quick: bool = False) -> int:
+    rng = np.random.default_rng(0)
+    n = 20_000 if quick else 1_000_000
+    nm = 32 if quick else 192
+    gens, pop = (1, 3) if quick else (6, 8)
+    repeats = 3 if quick else 15
+    x, y = rng.standard_normal(n), rng.standard_normal(n)
+    A, B = rng.standard_normal((nm, nm)), rng.standard_normal((nm, nm))
+    cases = [
+        ("float reduction sum(x*1.5)", fsum, (x,), None),
+        ("polynomial (degree 4)", poly, (x, np.empty(n)), 1),
+        ("transcendental sin*exp", trans, (x, np.empty(n)), 1),
+        ("dot product", dot, (x, y), None),
+        (f"naive matmul {nm}x{nm} (i, j, k)", matmul, (A, B, np.empty((nm, nm))), 2),
+    ]
+    rows, notes, fallbacks, errors = [], [], [], []
+    for name, fn, args, out_at in cases:
+        plain, safe, hyper = (jit(fn, fallback=False) for _ in range(3))
+
+        def run(f, fresh_out=True, args=args, out_at=out_at):
+            a = list(args)
+            if out_at is not None and fresh_out:
+                a[out_at] = np.empty_like(args[out_at])
+            r = f(*a)
+            return r if out_at is None else a[out_at]
+
+        with recording_fallbacks(fallbacks):
+            ref = run(plain)
+            run(safe)
+            run(hyper)
+            rs = safe.evolve(*args, generations=gens, population=pop, progress=False)
+            rh = hyper.evolve_hyper(
+                *args, confirmed=True, generations=gens, population=pop, progress=False
+            )
+        if _bits(run(safe)) != _bits(ref):
+            errors.append(f"{name}: evolve() changed the result")
+        got, want = np.asarray(run(hyper)), np.asarray(ref)
+        if not np.allclose(got, want, rtol=1e-6, atol=1e-9):
+            errors.append(f"{name}: evolve_hyper() beyond 1e-6")
+        impls = {"before": plain, "evolve": safe, "evolve_hyper": hyper}
+        if njit is not None:
+            nb = njit(fn)
+            run(nb)
+            impls["numba"] = nb
+        times = interleaved(
+            {k: (lambda f=f: run(f, False)) for k, f in impls.items()}, repeats
+        )
+        t = {k: median(v) for k, v in times.items()}
+        rows.append(
+            [
+                name,
+                fmt_seconds(t["before"]),
+                fmt_seconds(t["evolve"]),
+                fmt_ratio(t["before"] / t["evolve"]),
+                "yes" if rs.installed else "no",
+                fmt_seconds(t["evolve_hyper"]),
+                fmt_ratio(t["before"] / t["evolve_hyper"]),
+                "yes" if rh.installed else "no",
+                fmt_seconds(t.get("numba")),
+            ]
+        )
+        notes.append(f"{name}: evolve -> {rs.strategy}; hyper -> {rh.strategy}")
+    notes.append(
+        f"Search: {gens} generations x {pop} candidates; after-columns are medians "
+        f"of {repeats} interleaved repeats, speedups against 'before'."
+    )
+    for f in dict.fromkeys(fallbacks):
+        notes.append(f"FALLBACK (timed in the interpreter, not compiled): {f}")
+    for e in errors:
+        notes.append(f"WRONG RESULT: {e}")
+    print_table(
+        "evolve: before / after",
+        ["kernel", "before", "evolve", "speedup", "installed", "evolve_hyper",
+         "speedup", "installed", "numba"],
+        rows,
+        notes,
+    )
+    return 1 if errors or fallbacks else 0
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="small sizes, tiny search")
+    sys.exit(main(ap.parse_args().quick))
