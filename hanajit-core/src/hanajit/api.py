@@ -60,6 +60,9 @@ def jit(func=None, **options):
     unknown = set(options) - set(_OPTION_DEFAULTS)
     if unknown:
         raise TypeError(f"jit() got unknown option(s): {', '.join(sorted(unknown))}")
+    if options.get("fastmath"):
+        from .fastmath import flags
+        flags(options["fastmath"])          # ValueError now for an unknown flag
     if func is None:
         return lambda f: JitFunction(f, **options)
     if isinstance(func, JitFunction):

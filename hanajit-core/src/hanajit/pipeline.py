@@ -185,6 +185,8 @@ class CompileContext:
 
     # -------------------------------------------------------------- lowering
     def build_module(self, entry: Spec) -> N.Module:
+        from .fastmath import flags
+        fast = flags(self.options.get("fastmath"))
         module = N.Module(entry=entry.symbol)
         while True:
             todo = [s for s in self.specs.values() if s.fn is not None and not s.lowered]
@@ -199,6 +201,9 @@ class CompileContext:
                 if rewrite:
                     rewrite_polynomials(fn, self)
                 lower_semantics(fn, self)
+                if fast and not getattr(spec.pyfunc, "__module__", "").startswith(
+                        "hanajit.lib."):
+                    fn.fastmath = fast      # the user's code only (fastmath.py)
                 if rewrite:
                     rewrite_loops(fn, self)
                 if self.options.get("reduce_reassoc"):

@@ -619,6 +619,7 @@ class Function:
     can_raise: bool = True          # decided by the raise analysis
     pure: bool = True               # no mutable arguments: safe to deopt
     inline: bool = False            # ask backends to always inline
+    fastmath: tuple = ()            # LLVM fast-math flags for float ops (@jit(fastmath=))
     level: str = "python"          # "python" or "primitive"
 
     def new_temp(self, type_: Type, hint: str = "t") -> str:

@@ -381,6 +381,7 @@ class FunctionLowering:
                     "frem": b.frem}[op](x, y)
             if e.reassoc:
                 inst.flags.append("reassoc")
+            inst.flags.extend(f for f in self.fn.fastmath if f not in inst.flags)
             return inst
         return {"add": b.add, "sub": b.sub, "mul": b.mul, "sdiv": b.sdiv, "srem": b.srem,
                 "udiv": b.udiv, "urem": b.urem, "shl": b.shl, "ashr": b.ashr,
@@ -442,7 +443,10 @@ class FunctionLowering:
 
     def e_Intrinsic(self, e):
         args = [self.expr(a) for a in e.args]
-        return self.m.math_call(self.b, e.name, args, e.type)
+        call = self.m.math_call(self.b, e.name, args, e.type)
+        if self.fn.fastmath and isinstance(call, ir.CallInstr):
+            call.fastmath.update(self.fn.fastmath)
+        return call
 
     def e_ArrayView(self, e):
         b = self.b

@@ -1,0 +1,61 @@
+"""@jit(fastmath=...): the documented LLVM flags on the user's float operations,
+NaN/inf still propagate, Python-semantics helpers stay exact, bad flags refused."""
+import math
+
+import numpy as np
+import pytest
+
+from hanajit import jit
+
+
+def dot(a, b):
+    s = 0.0
+    for i in range(len(a)):
+        s += a[i] * b[i]
+    return s
+
+
+def floordiv_mod(x, y):
+    return x // y, x % y, x ** 0.5
+
+
+def isnan_path(x):
+    return x != x, math.isinf(x), x * 0.0
+
+
+def _llvm(jf, *args):
+    jf(*args)
+    return jf.inspect_llvm() if hasattr(jf, "inspect_llvm") else ""
+
+
+def test_results_close_and_flags_in_ir():
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal(10_001), rng.standard_normal(10_001)
+    fast = jit(dot, fastmath=True)
+    assert math.isclose(fast(a, b), dot(a, b), rel_tol=1e-9)
+    ir_text = _llvm(fast, a, b)
+    if ir_text:
+        assert "reassoc" in ir_text and "contract" in ir_text and "nnan" not in ir_text
+
+
+@pytest.mark.parametrize("x,y", [(7.5, -2.0), (-7.5, 2.0), (0.0, -3.0), (1e300, 1e-300),
+                                 (-0.0, 5.0), (5.0, math.inf)])
+def test_python_semantics_helpers_stay_exact(x, y):
+    assert jit(floordiv_mod, fastmath=True)(x, y) == floordiv_mod(x, y)
+
+
+def test_nan_and_inf_still_propagate():
+    f = jit(isnan_path, fastmath=True)
+    for v in (math.nan, math.inf, -math.inf, 1.5):
+        got, want = f(v), isnan_path(v)
+        assert got[:2] == want[:2]
+        assert (math.isnan(got[2]) and math.isnan(want[2])) or got[2] == want[2]
+
+
+def test_flag_sets_and_errors():
+    a = np.arange(5.0)
+    assert jit(dot, fastmath={"reassoc", "nsz"})(a, a) == 30.0
+    assert jit(dot, fastmath={"fast"})(a, a) == 30.0
+    assert jit(dot, fastmath=False)(a, a) == 30.0
+    with pytest.raises(ValueError, match="unknown flag"):
+        jit(dot, fastmath={"turbo"})
