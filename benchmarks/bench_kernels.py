@@ -25,7 +25,6 @@ from common import (
     numba_njit,
     print_table,
 )
-
 from hanajit import HanaJitFallbackWarning, jit
 
 njit = numba_njit()
@@ -254,7 +253,7 @@ def softmax_array(x):
 def softmax_loop(x):
     mx = x[0]
     for i in range(len(x)):
-        if x[i] > mx:
+        if x[i] > mx:  # noqa: PLR1730 - a loop-style kernel on purpose
             mx = x[i]
     out = np.empty_like(x)
     s = 0.0
@@ -368,7 +367,7 @@ def _compile(make, fn, args):
             f = make(fn) if make is njit else make(fn, fallback=False)
             f(*args)
         return f, ""
-    except Exception as exc:            # a construct the JIT does not support
+    except Exception as exc:  # noqa: BLE001 - any failure to compile is reported
         msg = str(exc).strip().splitlines()
         return None, f"{type(exc).__name__}: {msg[0][:140] if msg else ''}"
 
@@ -400,7 +399,8 @@ def main(quick: bool = False) -> int:
         if ref is not None:
             cands["numpy"] = ref
         cands.update(comp)
-        times = interleaved({c: (lambda f=f: f(*args)) for c, f in cands.items()},
+        times = interleaved({c: (lambda f=f, args=args: f(*args))
+                             for c, f in cands.items()},
                             repeats) if cands else {}
         t = {c: median(v) for c, v in times.items()}
         for col in ("numba", "hanajit"):
@@ -421,14 +421,14 @@ def main(quick: bool = False) -> int:
     def gm(xs):
         return fmt_ratio(math.exp(sum(map(math.log, xs)) / len(xs))) if xs else "--"
     notes = [
-        f"Median of {repeats} interleaved repeats, compile time excluded.  `numpy` is "
-        "the kernel's array-style NumPy formulation (growcut has none: its result is "
-        "checked against CPython running the same loops).  Ratios above 1: the second "
-        "name is faster.",
-        f"Compile and match: numba {counts['numba']}/{len(cases)}, hanajit "
-        f"{counts['hanajit']}/{len(cases)}.  Geometric mean vs NumPy: numba "
-        f"{gm(speed['numba'])}, hanajit {gm(speed['hanajit'])}; loop-style kernels "
-        f"hanajit vs numba: {gm(loop_vs_numba)}.",
+        (f"Median of {repeats} interleaved repeats, compile time excluded.  `numpy` "
+         "is the kernel's array-style NumPy formulation (growcut has none: its result "
+         "is checked against CPython running the same loops).  Ratios above 1: the "
+         "second name is faster."),
+        (f"Compile and match: numba {counts['numba']}/{len(cases)}, hanajit "
+         f"{counts['hanajit']}/{len(cases)}.  Geometric mean vs NumPy: numba "
+         f"{gm(speed['numba'])}, hanajit {gm(speed['hanajit'])}; loop-style kernels "
+         f"hanajit vs numba: {gm(loop_vs_numba)}."),
     ]
     for f in failures:
         notes.append(f"does not compile: {f}")

@@ -63,7 +63,7 @@ def libmvec():
 
 def host_isas(features: str) -> list[str]:
     """The vector ISAs of :data:`ISAS` the host can run, from LLVM's feature string."""
-    have = set(f[1:] for f in features.split(",") if f.startswith("+"))
+    have = {f[1:] for f in features.split(",") if f.startswith("+")}
     out = []
     if "avx512f" in have:
         out.append("e")
@@ -95,7 +95,7 @@ def vector_variants(features: str) -> dict:
                 scalar = callee + suffix if callee.startswith("llvm.") else callee + fsuffix
                 variants = []
                 for isa in isas:
-                    lanes = [row for row in ISAS if row[0] == isa][0][lanes_at]
+                    lanes = next(row for row in ISAS if row[0] == isa)[lanes_at]
                     vname = f"_ZGV{isa}N{lanes}{params}_{base}{fsuffix}"
                     if hasattr(lib, vname):
                         variants.append((lanes, vname))

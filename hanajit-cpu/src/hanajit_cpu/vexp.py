@@ -38,7 +38,7 @@ def _hex(value: float, ty: str) -> str:
     import struct
     if ty == "float":
         value = struct.unpack("f", struct.pack("f", value))[0]
-    return "0x%016X" % struct.unpack("<Q", struct.pack("<d", value))[0]
+    return f"0x{struct.unpack('<Q', struct.pack('<d', value))[0]:016X}"
 
 
 def _splat(value, ty, lanes):
