@@ -1,6 +1,7 @@
 """prange / parallel=True: parallel results equal serial results (exactly for
 integers, within reassociation tolerance for floats), every dependence kind is
 refused with a message naming it, errors propagate once and the pool stays usable."""
+import contextlib
 import math
 import os
 import subprocess
@@ -18,11 +19,12 @@ from hanajit.errors import HanaJitParallelWarning, UnsupportedError
 SIZES = [0, 1, 2, 3, 7, 64, 1001]
 
 
+@contextlib.contextmanager
 def _quiet():
-    w = warnings.catch_warnings()
-    w.__enter__()
-    warnings.simplefilter("error", HanaJitParallelWarning)
-    return w
+    """Every loop in the block must run in parallel (a refusal is an error)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", HanaJitParallelWarning)
+        yield
 
 
 # ------------------------------------------------------------------ kernels
@@ -380,3 +382,67 @@ def test_uses_threads_and_survives_fork(tmp_path):
                        env=env, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "ok" in r.stdout
+
+
+# ------------------------------------------------------- array reductions
+def histogram(x, nbins):
+    h = np.zeros(nbins, dtype=np.int64)
+    for i in prange(len(x)):
+        k = int(x[i] * nbins)
+        if k >= nbins:
+            k = nbins - 1
+        h[k] += 1
+    return h
+
+
+def scatter_add(idx, w, out):
+    for i in prange(len(idx)):
+        out[idx[i]] += w[i]
+    return out
+
+
+def grid2d(ii, jj, out):
+    for k in prange(len(ii)):
+        out[ii[k], jj[k]] = out[ii[k], jj[k]] + 2
+        out[ii[k], 0] -= 1
+    return out
+
+
+def scale_by(idx, f, out):
+    for i in prange(len(idx)):
+        out[idx[i]] *= f[i]
+    return out
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_array_reductions_exact_for_integers(n):
+    rng = np.random.default_rng(n)
+    x = rng.random(n)
+    with _quiet():
+        np.testing.assert_array_equal(jit(histogram)(x, 7), histogram(x, 7))
+        ii, jj = rng.integers(0, 3, n), rng.integers(0, 4, n)
+        np.testing.assert_array_equal(jit(grid2d)(ii, jj, np.zeros((3, 4), np.int64)),
+                                      grid2d(ii, jj, np.zeros((3, 4), np.int64)))
+        idx = rng.integers(0, 5, n)
+        f = rng.integers(-2, 3, n)
+        np.testing.assert_array_equal(jit(scale_by)(idx, f, np.ones(5, np.int64)),
+                                      scale_by(idx, f, np.ones(5, np.int64)))
+
+
+def test_array_reduction_floats_close_and_aliasing_serial():
+    rng = np.random.default_rng(5)
+    idx, w = rng.integers(0, 5, 1000), rng.random(1000)
+    with _quiet():
+        np.testing.assert_allclose(jit(scatter_add)(idx, w, np.ones(5)),
+                                   scatter_add(idx, w, np.ones(5)), rtol=1e-12)
+        b, c = np.arange(6.0), np.arange(6.0)
+        jit(scatter_add)(np.array([0, 1, 2]), b[1:4], b)     # reads what it updates
+        scatter_add(np.array([0, 1, 2]), c[1:4], c)
+        np.testing.assert_array_equal(b, c)
+
+
+def test_array_reduction_rounded_each_step_is_serial():
+    idx, w = np.array([0, 1, 0, 2]), np.array([0.5, 0.7, 0.6, 2.5])
+    with pytest.warns(HanaJitParallelWarning, match="rounded at every step"):
+        got = jit(scatter_add)(idx, w, np.zeros(3, np.int64))
+    np.testing.assert_array_equal(got, scatter_add(idx, w, np.zeros(3, np.int64)))

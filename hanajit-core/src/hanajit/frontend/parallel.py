@@ -53,6 +53,7 @@ class LoopPlan:
     target: str
     captured: list = field(default_factory=list)     # parent locals the body reads
     reductions: dict = field(default_factory=dict)   # name -> "add" | "mul" | "min" | "max"
+    array_reductions: dict = field(default_factory=dict)  # array -> "add" | "mul"
     written: list = field(default_factory=list)      # captured arrays written in the body
     called_with: list = field(default_factory=list)  # captured names passed to calls
     problems: list = field(default_factory=list)     # (line, message)
@@ -282,6 +283,10 @@ def analyze(loop: ast.For, parent_locals: set, resolve, after_path) -> LoopPlan:
                 problem(s, f"writes through '{name}', which may be a view of an array "
                         "shared by the iterations")
             continue
+        op = _array_reduction(body, name, uses, resolve)
+        if op is not None:
+            plan.array_reductions[name] = op    # a private copy per chunk, summed
+            continue
         positions = None
         for sub in uses.subscripts.get(name, []):
             p = _index_positions(sub, t)
@@ -307,7 +312,8 @@ def analyze(loop: ast.For, parent_locals: set, resolve, after_path) -> LoopPlan:
     loads = set()
     for s in body:
         loads |= _loads(s)
-    plan.captured = sorted((loads & parent_locals) - assigned - {t})
+    plan.captured = sorted((loads & parent_locals) - assigned - {t}
+                           - set(plan.array_reductions))
     for name in plan.captured:
         for node, how in uses.bare.get(name, []):
             if how.startswith("attr:") and how[5:] in _WRITER_METHODS:
@@ -317,6 +323,42 @@ def analyze(loop: ast.For, parent_locals: set, resolve, after_path) -> LoopPlan:
                     node, resolve):
                 plan.called_with.append(name)
     return plan
+
+
+def _array_reduction(body, name, uses, resolve):
+    """'add' or 'mul' when every use of array ``name`` in the body is an update
+    ``name[idx] += e`` / ``-= e`` / ``*= e`` (or ``name[idx] = name[idx] + e``)
+    with one operator and ``e`` not reading ``name``; else None."""
+    for node, how in uses.bare.get(name, []):
+        if not (how.startswith("attr:") and how[5:] in _READ_ATTRS):
+            return None
+    ops = set()
+    n_updates = 0
+    for s in _statements(body):
+        if not _direct_mentions(s, name):
+            continue
+        op = None
+        if isinstance(s, ast.AugAssign) and type(s.op) in _REDUCE_AUG \
+                and isinstance(s.target, ast.Subscript) \
+                and isinstance(s.target.value, ast.Name) and s.target.value.id == name \
+                and not _mentions(s.target.slice, name) and not _mentions(s.value, name):
+            op = _REDUCE_AUG[type(s.op)]
+        elif isinstance(s, ast.Assign) and len(s.targets) == 1 \
+                and isinstance(s.targets[0], ast.Subscript) \
+                and isinstance(s.targets[0].value, ast.Name) \
+                and s.targets[0].value.id == name and isinstance(s.value, ast.BinOp) \
+                and type(s.value.op) in _REDUCE_AUG \
+                and isinstance(s.value.left, ast.Subscript) \
+                and ast.dump(s.value.left) == ast.dump(ast.Subscript(
+                    value=s.targets[0].value, slice=s.targets[0].slice, ctx=ast.Load())) \
+                and not _mentions(s.targets[0].slice, name) \
+                and not _mentions(s.value.right, name):
+            op = _REDUCE_AUG[type(s.value.op)]
+        if op is None:
+            return None
+        ops.add(op)
+        n_updates += 1
+    return ops.pop() if len(ops) == 1 and n_updates else None
 
 
 def _direct_mentions(s, name) -> bool:
@@ -449,13 +491,20 @@ def outline(loop: ast.For, plan: LoopPlan, parsed, range_args: list, workers: in
     t = plan.target
     red = plan.reductions
     part = {name: f"__hj_p_{name}_{uid}" for name in red}
+    ared = plan.array_reductions
+    apart = {name: f"__hj_pa_{name}_{uid}" for name in ared}
+    shared = {name: f"__hj_sh_{name}_{uid}" for name in ared}
     params = ["__hj_k", "__hj_T", "__hj_n", "__hj_start", "__hj_step"] + list(
-        plan.captured) + [part[n] for n in red]
+        plan.captured) + [part[n] for n in red] + [x for n in ared
+                                                    for x in (shared[n], apart[n])]
     src = [f"def __hj_region_{uid}({', '.join(params)}):",
            "    __hj_lo = __hj_chunk_lo(__hj_k, __hj_T, __hj_n)",
            "    __hj_hi = __hj_chunk_lo(__hj_k + 1, __hj_T, __hj_n)"]
     for name, op in red.items():
         src.append(f"    {name} = __hj_ident_{op}({part[name]})")
+    for name in ared:       # one chunk updates the array itself, else its own copy
+        src += [f"    if __hj_T == 1:", f"        {name} = {shared[name]}",
+                "    else:", f"        {name} = {apart[name]}[__hj_k]"]
     src.append(f"    for {t} in range(__hj_start + __hj_lo * __hj_step, "
                "__hj_start + __hj_hi * __hj_step, __hj_step):")
     src.append("        pass")
@@ -483,17 +532,22 @@ def outline(loop: ast.For, plan: LoopPlan, parsed, range_args: list, workers: in
     others = [x for x in plan.captured if x not in plan.written]
     code = [f"{a} = 0", f"{b} = 0", f"{c} = 1",
             f"{n} = __hj_prange_len({a}, {b}, {c})",
-            f"{ov} = __hj_overlap({len(plan.written)}, "
-            f"{', '.join(list(plan.written) + others) or '0'})",
+            f"{ov} = __hj_overlap({len(plan.written) + len(plan.array_reductions)}, "
+            f"{', '.join(list(plan.written) + list(plan.array_reductions) + others) or '0'})",
             f"{T} = __hj_num_chunks({n}, {int(workers or 0)}, {ov})"]
     for name in red:
         code.append(f"{part[name]} = __hj_partials({T}, {name})")
     names[f"__hj_region_{uid}"] = region
+    for name, op in ared.items():
+        code.append(f"{apart[name]} = __hj_array_partials_{op}({T}, {name})")
     code.append(f"__hj_region_{uid}({T}, {n}, {a}, {c}, "
-                + ", ".join(list(plan.captured) + [part[x] for x in red]) + ")")
-    if red:
+                + ", ".join(list(plan.captured) + [part[x] for x in red]
+                            + [x for nm in ared for x in (nm, apart[nm])]) + ")")
+    if red or ared:
         j = f"__hj_j_{uid}"
         code.append(f"for {j} in range({T}):")
+        for name, op in ared.items():     # identity-filled when T == 1: no change
+            code.append(f"    {name} {'+' if op == 'add' else '*'}= {apart[name]}[{j}]")
         for name, op in red.items():
             p = f"{part[name]}[{j}]"
             code.append(f"    {name} = " + {"add": f"{name} + {p}", "mul": f"{name} * {p}",

@@ -64,6 +64,8 @@ class ParallelRegion:
                                  f"reduction variable '{name}' changes type in the loop "
                                  f"({pt.dtype} -> {got}); give it its final type before "
                                  "the loop (for example s = 0.0)")
+        if plan.array_reductions and spec.fn is not None:
+            _check_array_updates(self, spec.fn, plan.array_reductions)
         return T.NONE
 
     def lower(self, L, call, args):
@@ -73,6 +75,25 @@ class ParallelRegion:
                                         T.NONE), line=L.line)]
         L.emit(N.ParallelFor(counter=counter, count=args[0], body=body, line=L.line))
         return N.Const(None, T.NONE)
+
+
+_KIND = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+
+
+def _check_array_updates(region, fn, names):
+    """Per-chunk copies give the serial answer (up to float reassociation) only if
+    no update rounds to the array's type at each step: a float added into an int
+    array (truncated at every step), or a complex into a float one, is refused."""
+    for st in N.walk_stmts(fn.body):
+        if isinstance(st, N.PySetItem) and isinstance(st.target, N.Var) \
+                and st.target.name in names:
+            vt = getattr(st.value, "type", None)
+            at = getattr(st.target, "type", None) or fn.locals.get(st.target.name)
+            if isinstance(vt, T.Scalar) and isinstance(at, T.ArrayType) and \
+                    _KIND[vt.kind] > _KIND[at.dtype.kind] and _KIND[vt.kind] >= 2:
+                raise SerialLoop(region.owner, region.line,
+                                 f"'{st.target.name}' is a {at.dtype} array updated with "
+                                 f"{vt} values (rounded at every step)")
 
 
 def _holds_array(t) -> bool:
@@ -181,6 +202,37 @@ class Partials(CallTemplate):
         return allocate(L, call.type, [args[0]])
 
 
+class ArrayPartials(CallTemplate):
+    """``array_partials_<op>(T, a)``: ``T`` private copies of array ``a``'s shape,
+    filled with the operator's identity (an array reduction's per-chunk copies)."""
+
+    def __init__(self, op):
+        self.op = op
+        self.paths = (P + "array_partials_" + op,)
+
+    def typer(self, inf, call, args, kwargs):
+        a = args[1]
+        if not isinstance(a, T.ArrayType):
+            raise Incompatible(f"an array reduction into {a}")
+        return T.ArrayType(a.dtype, a.ndim + 1, "C")
+
+    def lower(self, L, call, args, kwargs):
+        from .numpy_alloc import allocate, fill
+        t = call.type
+        a = L.let(args[1])
+        dims = [L.let(ops.convert_wrap(args[0], T.INT64))] + [
+            L.let(N.ArrayAttr(a, "shape", k, T.INT64)) for k in range(t.ndim - 1)]
+        arr = allocate(L, t, dims)
+        v = Identity(self.op).lower(L, _Typed(t.dtype), [], {})
+        fill(L, arr, dims, lambda idx: v)
+        return arr
+
+
+class _Typed:
+    def __init__(self, t):
+        self.type = t
+
+
 class Identity(CallTemplate):
     """The identity of a reduction operator at the partial array's element type
     (``-0.0`` for float sums, so a chunk that adds only ``-0.0`` stays ``-0.0``)."""
@@ -212,3 +264,5 @@ class Identity(CallTemplate):
 
 for _op in ("add", "mul", "min", "max"):
     register(Identity(_op))
+for _op in ("add", "mul"):
+    register(ArrayPartials(_op))
