@@ -5,6 +5,7 @@ the same function."""
 import math
 import warnings
 
+import hanajit
 import numpy as np
 import pytest
 from hanajit import jit
@@ -442,3 +443,167 @@ def test_var_std_axis(a):
     scale = float(np.max(np.abs(a), initial=0.0)) ** 2
     for v in views(a):
         check(var_std, v, rtol=1e-9, atol=1e-12 * scale + 1e-300)
+
+
+# ------------------------------------------------------- attributes and indices
+def dtype_args(a, b):
+    x = np.empty(3, a.dtype)
+    x[:] = 1
+    return (x, np.zeros_like(b, dtype=a.dtype), b.astype(a.dtype), np.zeros(2, dtype=b.dtype),
+            np.full(2, 7, a.dtype), np.ones((2, 2), b.dtype))
+
+
+@pytest.mark.parametrize("da,db", [(np.float32, np.int64), (np.uint8, np.complex128),
+                                   (np.bool_, np.float64)])
+def test_dtype_attribute(da, db):
+    check(dtype_args, np.zeros(2, da), np.arange(4).astype(db))
+
+
+def real_imag(a):
+    return a.real.copy(), a.imag.copy(), a.real.sum(), a.imag[1:], np.abs(a.real - a.imag)
+
+
+def write_parts(a):
+    a.real[:] = 0.5
+    a.imag[0] = -1
+    a.imag[1:] *= 2
+    a.real[-1] += a.imag[-1]
+    return a
+
+
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+def test_real_imag_views(dt):
+    c = (np.arange(12) + 1j * (np.arange(12) - 5)).astype(dt).reshape(3, 4)
+    check(real_imag, c)
+    check(real_imag, c[::-1, ::2])
+    check(write_parts, fresh=lambda: (c.copy(),))
+    check(write_parts, fresh=lambda: (c.copy()[:, ::-2],))
+
+
+def test_real_imag_of_real_arrays():
+    a = np.arange(5.0)
+    check(real_imag, a)
+    check(real_imag, np.arange(6, dtype=np.int16))
+
+    def write_imag(x):
+        x.imag[0] = 1.0
+        return x
+    check(write_imag, fresh=lambda: (np.arange(3.0),))     # ValueError: read-only
+
+
+def flat_ops(a):
+    s = 0
+    for v in a.flat:
+        s += v
+    t = 0
+    for k, v in enumerate(a.flat):
+        t += k * v
+    first, last = a.flat[0], a.flat[-1]
+    a.flat[0] = 9
+    a.flat[-1] += 1
+    return s, t, first, last, a
+
+
+@SETTINGS
+@given(arrays([np.int32, np.float64], min_dims=1, max_dims=3, min_side=1,
+              elements=_finite))
+def test_flat(a):
+    check(flat_ops, fresh=lambda: (a.copy(),))
+    check(flat_ops, fresh=lambda: (a.copy()[::-1][..., ::2],))   # strided view
+    check(flat_ops, fresh=lambda: (a.T.copy().T,))              # Fortran order
+
+
+def flat_index(a, i):
+    return a.flat[i]
+
+
+def test_flat_errors():
+    a = np.arange(6.0).reshape(2, 3)
+    check(flat_index, a, 5)
+    check(flat_index, a, -6)
+    check(flat_index, a, 6)                   # IndexError
+    check(flat_index, a, -7)                  # IndexError
+    ro = np.zeros(3)
+    ro.flags.writeable = False
+
+    def write(x):
+        x.flat[0] = 1.0
+    with pytest.raises(ValueError):
+        compiled(write)(ro)
+
+
+def ndindex_sum(a):
+    t = 0
+    for idx in np.ndindex(a.shape):
+        t += a[idx] * (idx[0] + 1)
+    c = 0
+    for i, j in np.ndindex(3, 2):
+        c += i * 10 + j
+    for (i,) in np.ndindex(a.shape[0]):
+        c += i
+    n = 0
+    for _ in np.ndindex(a.shape[0], 0):
+        n += 1
+    return t, c, n
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (1, 2, 3), (0, 2), (5,)])
+def test_ndindex(shape):
+    check(ndindex_sum, np.arange(math.prod(shape), dtype=np.int64).reshape(shape))
+
+
+def ndindex_negative(n):
+    c = 0
+    for _ in np.ndindex(2, n):
+        c += 1
+    return c
+
+
+def test_ndindex_negative():
+    check(ndindex_negative, -1)               # ValueError as NumPy
+
+
+# ------------------------------------------------- fallbacks name the construct
+def sort_complex(a):
+    return np.sort(a)
+
+
+def sort_axis0(a):
+    return np.sort(a, axis=0)
+
+
+def unique_counts(a):
+    return np.unique(a, return_counts=True)
+
+
+def hist_weights(a):
+    return np.histogram(a, 3, weights=a)
+
+
+def norm_2d_two(a):
+    return np.linalg.norm(a, 2)
+
+
+def flat_value(a):
+    f = a.flat
+    return f[0]
+
+
+def dtype_value(a):
+    d = a.dtype
+    return np.zeros(2, d)
+
+
+@pytest.mark.parametrize("fn,arg,name", [
+    (sort_complex, np.array([2 + 1j, 1 + 0j]), "np.sort"),
+    (sort_axis0, np.arange(6.0).reshape(2, 3), "np.sort"),
+    (unique_counts, np.array([1, 1, 2]), "np.unique"),
+    (hist_weights, np.arange(5.0), "np.histogram"),
+    (norm_2d_two, np.eye(3), "norm"),
+    (flat_value, np.arange(3.0), "flat"),
+    (dtype_value, np.arange(3.0), "dtype"),
+])
+def test_fallback_names_the_call(fn, arg, name):
+    with pytest.warns(hanajit.HanaJitFallbackWarning, match=name):
+        got = jit(fn)(arg)
+    same(got, fn(arg))

@@ -204,6 +204,11 @@ class Builder:
             for i, elt in enumerate(target.elts):
                 out.extend(self.assign_to(elt, N.TupleGet(N.Var(name), i)))
             return out
+        if isinstance(target, ast.Subscript) and _is_flat(target.value):
+            from ..lib.np_index import flat_set
+            return [N.ExprStmt(value=N.PyCall(callee=flat_set, args=[
+                self.expr(target.value.value), self.expr(target.slice), value],
+                name="a.flat[i] = v"))]
         if isinstance(target, ast.Subscript):
             return [N.PySetItem(target=self.expr(target.value),
                                 index=self.index(target.slice), value=value)]
@@ -211,6 +216,8 @@ class Builder:
 
     def s_AugAssign(self, s):
         op = _BINOPS.get(type(s.op))
+        if isinstance(s.target, ast.Subscript) and _is_flat(s.target.value):
+            return self.aug_flat(s, op)
         if isinstance(s.target, ast.Subscript):
             # a[i] += v: the container and the index are evaluated once
             out = []
@@ -235,6 +242,21 @@ class Builder:
         assign = N.Assign(target=s.target.id, value=value)
         assign.inplace = True       # on an array, x += y writes into x (NumPy)
         return [assign]
+
+    def aug_flat(self, s, op):
+        """``a.flat[i] op= v``: ``a`` and ``i`` evaluated once."""
+        from ..lib.np_index import flat_get, flat_set
+        out, parts = [], []
+        for node in (s.target.value.value, s.target.slice):
+            name = self.tmp("f")
+            self.locals.add(name)
+            out.append(N.Assign(target=name, value=self.expr(node)))
+            parts.append(N.Var(name))
+        value = N.PyBinOp(op, N.PyCall(callee=flat_get, args=list(parts), name="a.flat[i]"),
+                          self.expr(s.value))
+        out.append(N.ExprStmt(value=N.PyCall(callee=flat_set, args=parts + [value],
+                                             name="a.flat[i] = v")))
+        return out
 
     def s_If(self, s):
         return [N.If(cond=self.cond(s.test), then=self.stmts(s.body),
@@ -371,11 +393,41 @@ class Builder:
                 for other, _ in parts[1:]:
                     n = N.PyCall(callee=min, args=[n, other], name="min")
                 return n, lambda i: N.MakeTuple([item(i) for _, item in parts])
+        special = self.iter_index_space(it, pre)
+        if special is not None:
+            return special
         name = self.tmp("seq")
         self.locals.add(name)
         pre.append(N.Assign(target=name, value=self.expr(it)))
         return (N.PyCall(callee=len, args=[N.Var(name)], name="len"),
                 lambda i: N.PyGetItem(N.Var(name), i))
+
+    def iter_index_space(self, it, pre):
+        """``a.flat`` and ``np.ndindex(*shape)`` as (length, item(i)), or None."""
+        from ..lib import np_index
+        if _is_flat(it):
+            arr = self.tmp("seq")
+            self.locals.add(arr)
+            pre.append(N.Assign(target=arr, value=self.expr(it.value)))
+            return (N.PyAttr(N.Var(arr), "size"), lambda i: N.PyCall(
+                callee=np_index.flat_get, args=[N.Var(arr), i], name="a.flat[i]"))
+        if not (isinstance(it, ast.Call) and isinstance(it.func, (ast.Name, ast.Attribute))):
+            return None
+        obj = getattr(self.expr(it.func), "obj", None)
+        if not (isinstance(obj, type) and obj.__name__ == "ndindex"
+                and obj.__module__.startswith("numpy")):
+            return None
+        if it.keywords or not it.args:
+            self.fail(it, "np.ndindex() call", "np.ndindex takes the shape")
+        args = [self.expr(a) for a in it.args]
+        shape = self.tmp("shape")
+        self.locals.add(shape)
+        pre.append(N.Assign(target=shape, value=args[0] if len(args) == 1
+                            else N.MakeTuple(args)))
+        return (N.PyCall(callee=np_index.ndindex_size, args=[N.Var(shape)],
+                         name="np.ndindex"),
+                lambda i: N.PyCall(callee=np_index.ndindex_item, args=[N.Var(shape), i],
+                                   name="np.ndindex"))
 
     def for_range(self, s, call):
         if call.keywords or not 1 <= len(call.args) <= 3:
@@ -504,6 +556,10 @@ class Builder:
         return N.MakeTuple(items)
 
     def e_Subscript(self, e):
+        if _is_flat(e.value):                   # a.flat[i]
+            from ..lib.np_index import flat_get
+            return N.PyCall(callee=flat_get, args=[self.expr(e.value.value),
+                                                   self.expr(e.slice)], name="a.flat[i]")
         return N.PyGetItem(self.expr(e.value), self.index(e.slice))
 
     def index(self, node) -> N.Expr:
@@ -547,6 +603,11 @@ def _as_tuple(node):
     if isinstance(node, ast.List):
         return ast.Tuple(elts=[_as_tuple(x) for x in node.elts], ctx=ast.Load())
     return node
+
+
+def _is_flat(node) -> bool:
+    """Is ``node`` the attribute ``<expr>.flat`` (handled by ``lib.np_index``)?"""
+    return isinstance(node, ast.Attribute) and node.attr == "flat"
 
 
 class Method:

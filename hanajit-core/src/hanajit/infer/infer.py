@@ -361,8 +361,9 @@ class Inferrer:
                 return T.INT64
             if e.attr == "T":
                 return t.copy(layout={"C": "F", "F": "C"}.get(t.layout, "A"))
-            if e.attr in ("real", "imag") and not t.dtype.is_complex and e.attr == "real":
-                return t
+            if e.attr in ("real", "imag"):
+                from ..lib.np_index import attr_type
+                return attr_type(t, e.attr)
         if isinstance(t, T.Scalar):
             if e.attr in ("real", "imag"):
                 return t.component if t.is_complex else (T.INT64 if t.is_bool else t)
@@ -373,6 +374,12 @@ class Inferrer:
         if isinstance(a, ObjRef):
             a.type = T.ConstType(a.obj)
             return a.type
+        if isinstance(a, N.PyAttr) and a.attr == "dtype":     # np.empty(n, a.dtype)
+            t = self.expr(a.value, line)
+            if isinstance(t, T.ArrayType):
+                from ..lib.np_index import dtype_type
+                a.type = dtype_type(t)
+                return a.type
         return self.expr(a, line)
 
     def e_PyCall(self, e, line):

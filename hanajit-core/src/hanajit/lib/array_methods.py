@@ -40,11 +40,18 @@ class AsType(CallTemplate):
         return args[0].copy(dtype=dtype_of(dt.value), layout="C", readonly=False)
 
     def lower(self, L, call, args, kwargs):
+        from ..ir import nodes as N
         from .arrays import element_value
         z = ew.to_lazy(L, args[0])
         t = call.type.dtype
-        return ew.materialize(L, ew.Lazy(call.type, z.dims,
-                                         lambda idx: element_value(L, z.elem(idx), t)))
+        src = z.type.dtype
+
+        def elem(idx):
+            x = z.elem(idx)
+            if src.is_complex and not t.is_complex:   # NumPy keeps the real part
+                x = N.ComplexPart(L.let(x), "real", src.component)
+            return element_value(L, x, t)
+        return ew.materialize(L, ew.Lazy(call.type, z.dims, elem))
 
 
 _SPECIAL = {"copy": register(Copy()), "astype": AsType()}

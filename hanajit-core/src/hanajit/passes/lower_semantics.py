@@ -371,8 +371,9 @@ class Lowerer:
             from ..lib.array_ops import transpose
             return transpose(self, v)
         v = self.let(v)
-        if attr == "real":
-            return v
+        if attr in ("real", "imag", "dtype"):
+            from ..lib.np_index import lower_attr
+            return lower_attr(self, v, t, attr)
         I = T.INT64
         if attr == "ndim":
             return N.Const(t.ndim, I)
