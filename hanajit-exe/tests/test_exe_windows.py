@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import subprocess
 
+import numpy as np
+
 import pytest
 
 from hanajit import jit
@@ -37,3 +39,26 @@ def test_windows_executable_runs_under_wine(tmp_path):
     proc = subprocess.run([find_wine(), str(out.executable), "2.5"],
                           capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 64 and "usage:" in proc.stderr
+
+
+@jit
+def running_mean(a):
+    out = np.empty(a.shape[0])
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i]
+        out[i] = s / (i + 1)
+    return out
+
+
+def test_windows_array_program_reads_and_writes_npy(tmp_path):
+    out = running_mean.export_executable(tmp_path / "rm", sig="f64[:]",
+                                         platform="windows")
+    a = np.array([1.5, -2.25, 1e300, 3.0, -0.0])
+    np.save(tmp_path / "a.npy", a)
+    proc = subprocess.run([find_wine(), str(out.executable), "a.npy", "-o", "o.npy"],
+                          capture_output=True, text=True, cwd=tmp_path,
+                          env=wine_env(tmp_path / "wineprefix"), timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    got = np.load(tmp_path / "o.npy")
+    assert got.tobytes() == running_mean(a).tobytes()

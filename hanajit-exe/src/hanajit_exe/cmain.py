@@ -7,18 +7,28 @@ and prints the result the way Python's ``print(repr(...))`` would for ints, bool
 gives back the exact value (``1.0`` keeps its ``.0``; ``inf``, ``-inf``, ``nan``
 are spelt as Python spells them).
 
+Array arguments are ``.npy`` paths (``npyio``); array results are printed as
+(nested) lists, or written to the ``.npy`` files named by ``-o``/``--out`` (one per
+array in the result, in order; the path then stands in the printed result).
+``--write-back`` rewrites the files of the array arguments after the call, for
+kernels that work in place.  The options exist only when the signature has arrays.
+
 Exit status: 0 success, 1 the kernel raised (``ExcName: message`` on stderr), 64
-wrong number of arguments or unparsable text (EX_USAGE), 70 CUDA required but
-unavailable (EX_SOFTWARE).
+wrong number of arguments, unparsable text or a .npy file that does not fit the
+signature (EX_USAGE), 70 CUDA required but unavailable (EX_SOFTWARE), 73 an output
+file cannot be written (EX_CANTCREAT), 74 stdout failed (EX_IOERR).
 """
 from __future__ import annotations
 
 from hanajit.ir import types as T
-from hanajit.lowering.cabi import ENTRY, flat_kinds
+from hanajit.lowering.cabi import ENTRY, flat_kinds, ret_slots
+
+from .npyio import NPY_C, descr, elem_kind
 
 EXIT_RAISED = 1
 EXIT_USAGE = 64
 EXIT_NO_CUDA = 70
+EXIT_CANTCREAT = 73
 
 _PRELUDE = r"""
 #define __USE_MINGW_ANSI_STDIO 1   /* C99 printf (%.17g, %lld) under mingw-w64 */
@@ -81,6 +91,20 @@ static void hj_print_float(double v) {
     if (!strpbrk(buf, ".en")) fputs(".0", stdout);
 }
 
+/* A raise's text with the kernel's integers (err[1..3]) in its "{}" places. */
+static void hj_print_raise(const char *text, const int64_t *err) {
+    int k = 1;
+    for (; *text; text++) {
+        if (text[0] == '{' && text[1] == '}' && k < 4) {
+            fprintf(stderr, "%" PRId64, err[k++]);
+            text++;
+        } else {
+            fputc(*text, stderr);
+        }
+    }
+    fputc('\n', stderr);
+}
+
 static double hj_as_double(int64_t bits) {
     double d;
     memcpy(&d, &bits, sizeof d);
@@ -122,8 +146,9 @@ def _parse_stmt(i: int, t: T.Scalar, var: str, arg: str) -> str:
     return f"hj_parse_uint({arg}, UINT64_C({hi}), &{var})"
 
 
-def _print_stmts(t: T.Type, counter: list, out: list) -> None:
-    """C statements printing a value of type ``t`` from the ``ret`` slots."""
+def _print_stmts(t: T.Type, counter: list, out: list, arrays: list) -> None:
+    """C statements printing a value of type ``t`` from the ``ret`` slots;
+    ``arrays`` counts the array results met so far (for ``-o``)."""
     if isinstance(t, T.NoneType):
         out.append('fputs("None", stdout);')
         return
@@ -132,10 +157,30 @@ def _print_stmts(t: T.Type, counter: list, out: list) -> None:
         for i, item in enumerate(t.items):
             if i:
                 out.append('fputs(", ", stdout);')
-            _print_stmts(item, counter, out)
+            _print_stmts(item, counter, out, arrays)
         out.append('fputs("%s", stdout);' % (",)" if len(t.items) == 1 else ")"))
         return
     k = counter[0]
+    if isinstance(t, T.ArrayType):
+        counter[0] += ret_slots(t)
+        j = len(arrays)
+        arrays.append(t)
+        isz = 1 if t.dtype.is_bool else t.dtype.bits // 8
+        shape, strides = f"&ret[{k + 2}]", f"&ret[{k + 2 + t.ndim}]"
+        data = f"(const char *)(intptr_t)ret[{k + 1}]"
+        out += ["if (nout) {",
+                f"    if (!hj_npy_write(outs[{j}], \"{descr(t.dtype)}\", {isz}, "
+                f"{t.ndim}, {shape}, {strides}, {data})) {{",
+                f"        fprintf(stderr, \"%s: cannot write '%s': %s\\n\", argv[0], "
+                f"outs[{j}], strerror(errno));",
+                f"        return {EXIT_CANTCREAT};",
+                "    }",
+                f"    hj_print_str(outs[{j}]);",
+                "} else {",
+                f"    hj_print_array('{elem_kind(t.dtype)}', {isz}, {t.ndim}, {shape}, "
+                f"{strides}, {data});",
+                "}"]
+        return
     counter[0] += 1
     if t.is_float:
         out.append(f"hj_print_float(hj_as_double(ret[{k}]));")
@@ -147,17 +192,36 @@ def _print_stmts(t: T.Type, counter: list, out: list) -> None:
         out.append(f'printf("%" PRIu64, (uint64_t)ret[{k}]);')
 
 
+_OPTIONS_C = r"""
+/* Python's repr of a path (printed where an array result was written). */
+static void hj_print_str(const char *s) {
+    putchar('\'');
+    for (; *s; s++) {
+        if (*s == '\\' || *s == '\'') putchar('\\');
+        putchar(*s);
+    }
+    putchar('\'');
+}
+"""
+
+
+def _array_layout(t: T.ArrayType) -> str:
+    return t.layout if t.layout in ("C", "F") else "A"
+
+
 def generate_main(fn, raises: list, *, program: str, cuda: str = "off",
                   entry: str = ENTRY) -> str:
     """The C source of ``main`` for the IR entry function ``fn``."""
     params = list(fn.params)
     types = list(fn.arg_types)
-    leaves = flat_kinds(fn.return_type)
-    nret = max(1, len(leaves))
+    nret = max(1, ret_slots(fn.return_type))
+    n_out = _count_arrays(fn.return_type)
+    with_arrays = n_out > 0 or any(isinstance(t, T.ArrayType) for t in types)
+    leaves = [k for t in types for k in flat_kinds(t)]
     proto = ", ".join(["int64_t *ret", "int64_t *err"]
                       + [f"{'double' if t.is_float else 'int64_t'} a{i}"
-                         for i, t in enumerate(types)])
-    sig_text = ", ".join(f"{p}: {t.short}" for p, t in zip(params, types))
+                         for i, t in enumerate(leaves)])
+    sig_text = ", ".join(f"{p}: {t}" for p, t in zip(params, types))
     lines = [
         f"/* Generated by hanajit-exe: command-line program for "
         f"{fn.pyname or fn.name}({sig_text}) -> {fn.return_type}.",
@@ -166,16 +230,23 @@ def generate_main(fn, raises: list, *, program: str, cuda: str = "off",
         " */",
         _PRELUDE.strip("\n"),
         "",
-        f"extern int32_t {entry}({proto});",
-        "",
     ]
+    if with_arrays:
+        lines += [NPY_C.strip("\n"), _OPTIONS_C.strip("\n"), ""]
+    lines += [f"extern int32_t {entry}({proto});", ""]
     if raises:
         lines.append("static const char *const hj_raises[] = {")
         lines.extend(f"    {_c_string(raise_text(r))}," for r in raises)
         lines.append("};")
     else:
         lines.append("static const char *const hj_raises[] = {\"\"};")
-    usage = " ".join(f"<{p}:{t.short}>" for p, t in zip(params, types))
+    usage = " ".join(f"<{p}:{t.short}>" if isinstance(t, T.Scalar) else f"<{p}.npy:{t}>"
+                     for p, t in zip(params, types))
+    if with_arrays:
+        usage = ("[--write-back] " if any(isinstance(t, T.ArrayType) for t in types)
+                 else "") + usage
+        if n_out:
+            usage += " [-o OUT.npy]" + (f" (x{n_out})" if n_out > 1 else "")
     lines += [
         f"#define HJ_NRAISES {len(raises)}",
         "",
@@ -187,14 +258,58 @@ def generate_main(fn, raises: list, *, program: str, cuda: str = "off",
     ]
     body = []
     for i, t in enumerate(types):
-        body.append(f"{'double' if t.is_float else 'int64_t'} a{i};")
-    body += [f"int64_t ret[{nret}] = {{0}};", "int64_t err[4] = {0};",
-             f"if (argc != {len(types) + 1}) {{",
-             f"    fprintf(stderr, \"%s: expected {len(types)} argument"
-             f"{'' if len(types) == 1 else 's'}, got %d\\n\", argv[0], argc - 1);",
+        if isinstance(t, T.ArrayType):
+            body.append(f"hj_array a{i};")
+        else:
+            body.append(f"{'double' if t.is_float else 'int64_t'} a{i};")
+    body += [f"int64_t ret[{nret}] = {{0}};", "int64_t err[4] = {0};"]
+    nargs = len(types)
+    if with_arrays:
+        too_many = "too many -o options" if n_out else "no array result for -o"
+        # options are taken out of argv; the positional arguments stay in order
+        body += [f"const char *outs[{max(1, n_out)}];",
+                 "int nout = 0, write_back = 0, npos = 1, i;",
+                 "(void)write_back;",
+                 "for (i = 1; i < argc; i++) {",
+                 "    const char *s = argv[i];",
+                 "    if (!strcmp(s, \"--write-back\")) { write_back = 1; continue; }",
+                 "    if (!strcmp(s, \"-o\") || !strcmp(s, \"--out\")"
+                 " || !strncmp(s, \"--out=\", 6)) {",
+                 "        const char *v = !strncmp(s, \"--out=\", 6) ? s + 6"
+                 " : (i + 1 < argc ? argv[++i] : NULL);",
+                 f"        if (!v || nout >= {n_out}) {{",
+                 f"            fprintf(stderr, \"%s: %s\\n\", argv[0], !v ? \"-o needs "
+                 f"a path\" : \"{too_many}\");",
+                 "            hj_usage(argv[0]);",
+                 f"            return {EXIT_USAGE};",
+                 "        }",
+                 "        outs[nout++] = v;",
+                 "        continue;",
+                 "    }",
+                 "    argv[npos++] = argv[i];",
+                 "}",
+                 "argc = npos;"]
+        if n_out:
+            body += [f"if (nout && nout != {n_out}) {{",
+                     f"    fprintf(stderr, \"%s: the result holds {n_out} arrays: give "
+                     f"-o {n_out} times or not at all\\n\", argv[0]);",
+                     "    hj_usage(argv[0]);",
+                     f"    return {EXIT_USAGE};", "}"]
+    body += [f"if (argc != {nargs + 1}) {{",
+             f"    fprintf(stderr, \"%s: expected {nargs} argument"
+             f"{'' if nargs == 1 else 's'}, got %d\\n\", argv[0], argc - 1);",
              "    hj_usage(argv[0]);",
              f"    return {EXIT_USAGE};", "}"]
     for i, (p, t) in enumerate(zip(params, types)):
+        if isinstance(t, T.ArrayType):
+            isz = 1 if t.dtype.is_bool else t.dtype.bits // 8
+            body += [f"if (!hj_npy_read(argv[{i + 1}], \"{descr(t.dtype)}\", {isz}, "
+                     f"{t.ndim}, '{_array_layout(t)}', &a{i})) {{",
+                     f"    fprintf(stderr, \"%s: argument {i + 1} "
+                     f"({_c_string(p)[1:-1]}: {t}): %s\\n\", argv[0], hj_npy_error);",
+                     "    hj_usage(argv[0]);",
+                     f"    return {EXIT_USAGE};", "}"]
+            continue
         what = _c_string(f"{p}: expected {t.name}, got")[1:-1]
         body += [f"if (!{_parse_stmt(i, t, f'a{i}', f'argv[{i + 1}]')}) {{",
                  f"    fprintf(stderr, \"%s: argument {i + 1} ({what} '%s')\\n\", "
@@ -209,17 +324,40 @@ def generate_main(fn, raises: list, *, program: str, cuda: str = "off",
     else:
         if cuda == "optional":
             body.append("/* cuda=\"optional\": no PTX embedded yet; the CPU kernel runs */")
-        call_args = ", ".join(["ret", "err"] + [f"a{i}" for i in range(len(types))])
-        body += [f"if ({entry}({call_args})) {{",
+        call_args = ["ret", "err"]
+        for i, t in enumerate(types):
+            if isinstance(t, T.ArrayType):
+                call_args.append(f"(int64_t)(intptr_t)a{i}.data")
+                call_args += [f"a{i}.shape[{k}]" for k in range(t.ndim)]
+                call_args += [f"a{i}.strides[{k}]" for k in range(t.ndim)]
+            else:
+                call_args.append(f"a{i}")
+        body += [f"if ({entry}({', '.join(call_args)})) {{",
                  "    int64_t code = err[0];",
-                 "    fprintf(stderr, \"%s\\n\", code >= 1 && code <= HJ_NRAISES"
-                 " ? hj_raises[code - 1] : \"SystemError: unknown error code\");",
+                 "    hj_print_raise(code >= 1 && code <= HJ_NRAISES"
+                 " ? hj_raises[code - 1] : \"SystemError: unknown error code\", err);",
                  f"    return {EXIT_RAISED};", "}"]
+        for i, (p, t) in enumerate(zip(params, types)):
+            if isinstance(t, T.ArrayType) and not t.readonly:
+                isz = 1 if t.dtype.is_bool else t.dtype.bits // 8
+                body += [f"if (write_back && !hj_npy_write_back(argv[{i + 1}], &a{i}, "
+                         f"{isz}, {t.ndim})) {{",
+                         f"    fprintf(stderr, \"%s: cannot write back '%s': %s\\n\", "
+                         f"argv[0], argv[{i + 1}], strerror(errno));",
+                         f"    return {EXIT_CANTCREAT};", "}"]
         prints: list = []
-        _print_stmts(fn.return_type, [0], prints)
+        _print_stmts(fn.return_type, [0], prints, [])
         body += prints
         body += ['fputs("\\n", stdout);',
                  "return fflush(stdout) == 0 ? 0 : 74;  /* EX_IOERR */"]
     lines += ["    " + s if s else "" for s in body]
     lines += ["}", ""]
     return "\n".join(lines)
+
+
+def _count_arrays(t: T.Type) -> int:
+    if isinstance(t, T.ArrayType):
+        return 1
+    if isinstance(t, T.TupleType):
+        return sum(_count_arrays(i) for i in t.items)
+    return 0

@@ -41,6 +41,11 @@ def lower_to_object(module, triple: str, cpu: str = BASELINE_CPU):
     entry_fn = module.functions[module.entry]
     add_entry_wrapper(llmod, entry_fn, ml.declare(entry_fn))
     mod = llvm.parse_assembly(str(llmod))
+    if "hj_nrt_" in str(llmod):          # arrays: link the memory runtime in
+        from hanajit.lowering import nrt
+        rt = llvm.parse_assembly(_runtime_ir(triple, nrt.RUNTIME_IR))
+        rt.triple, rt.data_layout = mod.triple, mod.data_layout
+        mod.link_in(rt)
     mod.verify()
     pto = llvm.create_pipeline_tuning_options(speed_level=3)
     pb = llvm.create_pass_builder(tm, pto)
@@ -49,6 +54,22 @@ def lower_to_object(module, triple: str, cpu: str = BASELINE_CPU):
     # emitting mutates the module: emit from a fresh parse (toolchain notes)
     obj = tm.emit_object(llvm.parse_bitcode(mod.as_bitcode()))
     return text, obj
+
+
+def _runtime_ir(triple: str, text: str) -> str:
+    """The memory runtime for ``triple``: Windows' C library has no
+    ``aligned_alloc``; its ``_aligned_malloc`` (size first) pairs with
+    ``_aligned_free``."""
+    if "windows" not in triple:
+        return text
+    out = (text.replace("declare ptr @aligned_alloc(i64, i64)",
+                        "declare ptr @_aligned_malloc(i64, i64)")
+           .replace("call ptr @aligned_alloc(i64 64, i64 %sz)",
+                    "call ptr @_aligned_malloc(i64 %sz, i64 64)")
+           .replace("@free(", "@_aligned_free("))
+    if "aligned_alloc" in out:
+        raise AssertionError("the memory runtime changed: update _runtime_ir")
+    return out
 
 
 class ExeTarget(Target):
@@ -85,7 +106,7 @@ class ExeTarget(Target):
 
     def compile(self, module, options) -> Artifact:
         fn = module.functions[module.entry]
-        check_scalar_signature(fn, "export_executable")
+        check_scalar_signature(fn, "export_executable", arrays=True)
         triple = options.get("triple", LINUX_TRIPLE)
         text, obj = lower_to_object(module, triple, options.get("cpu", BASELINE_CPU))
         return Artifact(target=self.name, entry="__hj_entry",

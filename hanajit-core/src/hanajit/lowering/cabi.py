@@ -128,25 +128,36 @@ def add_entry_wrapper(llmod: ir.Module, fn, entry_decl: ir.Function, name: str =
     b.ret(ir.Constant(I32, 0))
 
 
-def check_scalar_signature(fn, what: str, check_return: bool = True) -> None:
+def check_scalar_signature(fn, what: str, check_return: bool = True,
+                           arrays: bool = False) -> None:
     """Raise UnsupportedError unless every argument of ``fn`` is a non-complex scalar
     and (with ``check_return``) the result is such a scalar, a (nested) tuple of them,
-    or None -- the signatures exporters without array support accept."""
+    or None -- the signatures exporters without array support accept.  With
+    ``arrays``, arrays of non-complex elements are accepted too, in both places."""
     from ..errors import UnsupportedError
+
+    def leaf_ok(t):
+        if isinstance(t, T.ArrayType):
+            return arrays and not t.dtype.is_complex
+        return isinstance(t, T.Scalar) and not t.is_complex
+
+    kinds = "bool, integer and float scalars" + (" and arrays of them" if arrays
+                                                 else "")
     for name, t in zip(fn.params, fn.arg_types):
-        if not isinstance(t, T.Scalar) or t.is_complex:
+        if not leaf_ok(t):
             raise UnsupportedError(
                 f"{what}: argument {name!r} of {fn.pyname or fn.name} has type {t}; "
-                "only bool, integer and float scalars are supported",
+                f"only {kinds} are supported",
                 func=fn.pyname, construct=f"argument of type {t}")
 
     def ok(t):
         if isinstance(t, T.TupleType):
             return all(ok(i) for i in t.items)
-        return t == T.NONE or (isinstance(t, T.Scalar) and not t.is_complex)
+        return t == T.NONE or leaf_ok(t)
 
     if check_return and not ok(fn.return_type):
         raise UnsupportedError(
-            f"{what}: {fn.pyname or fn.name} returns {fn.return_type}; only scalars, "
-            "tuples of scalars and None are supported",
+            f"{what}: {fn.pyname or fn.name} returns {fn.return_type}; only "
+            f"{'scalars, arrays' if arrays else 'scalars'}, tuples of them and None "
+            "are supported",
             func=fn.pyname, construct=f"return type {fn.return_type}")

@@ -1,0 +1,245 @@
+"""export_executable with array arguments and results (.npy files in and out):
+real kernels built as programs, their outputs compared bit for bit with the CPU JIT."""
+from __future__ import annotations
+
+import ast
+import subprocess
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from hanajit import jit
+from hanajit.errors import UnsupportedError
+from hanajit_exe.toolchain import find_host_cc
+
+pytestmark = pytest.mark.skipif(
+    find_host_cc() is None, reason="no host C compiler (cc, gcc, clang, HANAJIT_CC)")
+
+
+@jit
+def cumsum(a):
+    out = np.empty(a.shape[0])
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i]
+        out[i] = s
+    return out
+
+
+@jit
+def scale(a, k):
+    for i in range(a.shape[0]):
+        a[i] *= k
+
+
+@jit
+def rowsum(m):
+    out = np.zeros(m.shape[0])
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            out[i] += m[i, j]
+    return out
+
+
+@jit
+def floordiv_all(a, k):
+    out = np.empty(a.shape[0], dtype=np.int64)
+    for i in range(a.shape[0]):
+        out[i] = a[i] // k
+    return out
+
+
+@jit
+def stats(a):
+    pos = np.empty(a.shape[0], dtype=np.bool_)
+    total = 0
+    for i in range(a.shape[0]):
+        pos[i] = a[i] > 0
+        total += a[i]
+    return pos, total, a[::2]
+
+
+@jit
+def halves(a):
+    lo = np.empty(a.shape[0], dtype=np.float32)
+    hi = np.empty(a.shape[0], dtype=np.uint8)
+    for i in range(a.shape[0]):
+        lo[i] = a[i] * np.float32(0.5)
+        hi[i] = np.uint8(i * 37)
+    return lo, hi
+
+
+def run(exe, *args):
+    return subprocess.run([str(exe), *map(str, args)], capture_output=True, text=True,
+                          timeout=30)
+
+
+@pytest.fixture(scope="module")
+def progs(tmp_path_factory):
+    d = tmp_path_factory.mktemp("exe_arrays")
+    sigs = {cumsum: "f64[:]", scale: "f64[:], f64", rowsum: "f64[:, :]",
+            floordiv_all: "i64[:], i64", stats: "i32[:]", halves: "f32[:]"}
+    return d, {f.__name__: f.export_executable(d / f.__name__, sig=s).executable
+               for f, s in sigs.items()}
+
+
+def same(got, want):
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert got.tobytes() == want.tobytes()
+
+
+floats = hnp.arrays(np.float64, st.integers(0, 40),
+                    elements=st.floats(allow_nan=True, allow_infinity=True, width=64))
+
+
+@settings(max_examples=30, deadline=None)
+@given(a=floats)
+def test_cumsum_new_array_written_as_npy_bit_for_bit(progs, a):
+    d, exe = progs
+    np.save(d / "a.npy", a)
+    proc = run(exe["cumsum"], d / "a.npy", "-o", d / "out.npy")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == repr(str(d / "out.npy"))
+    same(np.load(d / "out.npy"), cumsum(a))
+
+
+def test_result_printed_as_a_list_without_o(progs):
+    d, exe = progs
+    a = np.array([0.1, -0.0, 2.5, 1e300, np.inf])
+    np.save(d / "p.npy", a)
+    proc = run(exe["cumsum"], d / "p.npy")
+    assert proc.returncode == 0, proc.stderr
+    printed = proc.stdout.strip().replace("inf", "1e999")
+    assert [float(x) for x in ast.literal_eval(printed)] == cumsum(a).tolist()
+
+
+def test_in_place_scale_written_back_on_request(progs):
+    d, exe = progs
+    a = np.array([1.5, -2.0, 0.0, -0.0, np.nan, 7e-310])
+    np.save(d / "s.npy", a)
+    proc = run(exe["scale"], d / "s.npy", "2.5")           # no write-back
+    assert proc.returncode == 0 and proc.stdout.strip() == "None"
+    same(np.load(d / "s.npy"), a)
+    proc = run(exe["scale"], "--write-back", d / "s.npy", "-3.25")
+    assert proc.returncode == 0, proc.stderr
+    want = a.copy()
+    scale(want, -3.25)
+    same(np.load(d / "s.npy"), want)
+
+
+@pytest.mark.parametrize("order", ["C", "F", "view"])
+def test_2d_row_sum_from_c_fortran_and_sliced_files(progs, order):
+    d, exe = progs
+    m = np.random.default_rng(1).standard_normal((5, 7))
+    m = {"C": m, "F": np.asfortranarray(m), "view": m[::2, 1::3]}[order]
+    np.save(d / "m.npy", m)
+    proc = run(exe["rowsum"], d / "m.npy", "--out", d / "r.npy")
+    assert proc.returncode == 0, proc.stderr
+    same(np.load(d / "r.npy"), rowsum(m))
+
+
+def test_npy_version_2_and_empty_arrays(progs):
+    d, exe = progs
+    a = np.arange(6.0) / 7
+    with open(d / "v2.npy", "wb") as f:
+        np.lib.format.write_array(f, a, version=(2, 0))
+    proc = run(exe["cumsum"], d / "v2.npy", "--out=" + str(d / "v2o.npy"))
+    assert proc.returncode == 0, proc.stderr
+    same(np.load(d / "v2o.npy"), cumsum(a))
+    np.save(d / "e.npy", np.zeros((0, 3)))
+    assert run(exe["rowsum"], d / "e.npy", "-o", d / "eo.npy").returncode == 0
+    same(np.load(d / "eo.npy"), np.zeros(0))
+    assert run(exe["rowsum"], d / "e.npy").stdout.strip() == "[]"
+
+
+@settings(max_examples=30, deadline=None)
+@given(a=hnp.arrays(np.int64, st.integers(0, 12),
+                    elements=st.integers(-2**63, 2**63 - 1)),
+       k=st.integers(-2**63, 2**63 - 1).filter(bool))
+def test_integer_floor_division_on_negatives(progs, a, k):
+    d, exe = progs
+    np.save(d / "i.npy", a)
+    proc = run(exe["floordiv_all"], d / "i.npy", k, "-o", d / "io.npy")
+    assert proc.returncode == 0, proc.stderr
+    same(np.load(d / "io.npy"), floordiv_all(a, k))
+
+
+def test_division_by_zero_exits_1(progs):
+    d, exe = progs
+    np.save(d / "z.npy", np.array([1, 2], dtype=np.int64))
+    proc = run(exe["floordiv_all"], d / "z.npy", 0)
+    assert proc.returncode == 1 and "ZeroDivisionError" in proc.stderr
+
+
+def test_tuple_of_bool_array_scalar_and_strided_view(progs):
+    d, exe = progs
+    a = np.array([3, -1, 0, 2**31 - 1, -2**31, 5, 7], dtype=np.int32)
+    np.save(d / "t.npy", a)
+    pos, total, view = stats(a)
+    proc = run(exe["stats"], d / "t.npy")
+    assert proc.returncode == 0, proc.stderr
+    assert ast.literal_eval(proc.stdout.strip()) == (pos.tolist(), total, view.tolist())
+    proc = run(exe["stats"], d / "t.npy", "-o", d / "p.npy", "-o", d / "v.npy")
+    assert proc.returncode == 0, proc.stderr
+    assert ast.literal_eval(proc.stdout.strip()) == (str(d / "p.npy"), total,
+                                                     str(d / "v.npy"))
+    same(np.load(d / "p.npy"), pos)
+    same(np.load(d / "v.npy"), view)
+
+
+def test_float32_and_uint8_results(progs):
+    d, exe = progs
+    a = np.array([1.5, -0.0, 3.4028235e38, 1e-45, np.nan], dtype=np.float32)
+    np.save(d / "h.npy", a)
+    proc = run(exe["halves"], d / "h.npy", "-o", d / "lo.npy", "-o", d / "hi.npy")
+    assert proc.returncode == 0, proc.stderr
+    lo, hi = halves(a)
+    same(np.load(d / "lo.npy"), lo)
+    same(np.load(d / "hi.npy"), hi)
+
+
+@pytest.mark.parametrize("case, message", [
+    ("dtype", "holds dtype '<i8', expected '<f8'"),
+    ("ndim", "has 2 dimensions, expected 1"),
+    ("text", "is not a .npy file"),
+    ("missing", "cannot open"),
+    ("two_o", "too many -o options"),
+    ("arity", "expected 1 argument, got 0"),
+])
+def test_bad_files_and_options_exit_64(progs, case, message):
+    d, exe = progs
+    np.save(d / "i8.npy", np.arange(3))
+    np.save(d / "2d.npy", np.zeros((2, 2)))
+    (d / "t.txt").write_text("1 2 3")
+    args = {"dtype": [d / "i8.npy"], "ndim": [d / "2d.npy"], "text": [d / "t.txt"],
+            "missing": [d / "nope.npy"],
+            "two_o": [d / "2d.npy", "-o", d / "x.npy", "-o", d / "y.npy"],
+            "arity": []}[case]
+    proc = run(exe["cumsum"], *args)
+    assert proc.returncode == 64 and message in proc.stderr, proc.stderr
+    assert "usage:" in proc.stderr
+
+
+def test_bool_arrays_accept_numpy_bool_files(tmp_path):
+    @jit
+    def count(flags):
+        n = 0
+        for i in range(flags.shape[0]):
+            if flags[i]:
+                n += 1
+        return n
+    exe = count.export_executable(tmp_path / "count", sig="b1[:]").executable
+    a = np.array([True, False, True, True])
+    np.save(tmp_path / "b.npy", a)
+    assert run(exe, tmp_path / "b.npy").stdout.strip() == str(count(a))
+
+
+def test_complex_arrays_are_rejected(tmp_path):
+    @jit
+    def first(z):
+        return z[0].real
+    with pytest.raises(UnsupportedError, match="complex"):
+        first.export_executable(tmp_path / "c", sig="c128[:]")
