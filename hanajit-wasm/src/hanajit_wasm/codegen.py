@@ -10,10 +10,19 @@ JavaScript and wasmtime call most naturally::
 ``i64``/``u64`` as ``i64``.  A tuple result is stored in a module buffer and the
 function returns nothing; ``<name>_result_i64(k)`` / ``<name>_result_f64(k)`` read
 leaf ``k``.  After a raise the result is 0 and ``<name>_error()`` gives the code
+(and ``<name>_error_arg(k)``, k < 3, the integers the message formats into its
+``{}`` places, e.g. an out-of-range index)
 (``Module.raises[code - 1]``).
 
 IR function symbols carry core's ``hj_`` prefix, so neither the export name nor a
 libm import (``sin``, ``exp``) can collide with a kernel's own symbol.
+
+An array argument is passed flat, like the C-ABI wrapper's form: its data address
+in linear memory (``i32`` on wasm32, ``i64`` on wasm64), then ``shape[ndim]`` and
+``strides[ndim]`` in bytes (``i64``).  An array result (alone or in a tuple) fills
+``2 + 2 * ndim`` slots of the result buffer: its meminfo (release it with
+``hanajit_release``), data address, shape and strides.  Modules with arrays link
+in the allocator of :mod:`hanajit_wasm.heap` and the memory runtime.
 """
 from __future__ import annotations
 
@@ -23,8 +32,11 @@ from llvmlite import ir
 
 from hanajit.ir import nodes as N
 from hanajit.ir import types as T
-from hanajit.lowering.cabi import flat_kinds
-from hanajit.lowering.llvm import F64, I32, I64, LLVMTargetInfo, ModuleLowering, lltype
+from hanajit.lowering.cabi import ret_slots
+from hanajit.lowering.llvm import (F64, I32, I64, PTR, LLVMTargetInfo, ModuleLowering,
+                                   holds_array, lltype)
+
+from . import heap
 
 TRIPLES = {32: "wasm32-unknown-unknown", 64: "wasm64-unknown-unknown"}
 
@@ -68,25 +80,46 @@ def lower_for_wasm(module: N.Module, pyname: str, bits: int = 32) -> tuple[str, 
     ml = ModuleLowering(module, LLVMTargetInfo(triple=TRIPLES[bits]))
     llmod = ml.lower()
     entry = ml.declare(fn)
-    leaves = flat_kinds(fn.return_type)
+    nslots = ret_slots(fn.return_type)
+    arrays = holds_array(fn.return_type) or any(isinstance(t, T.ArrayType)
+                                                for t in fn.arg_types)
+    addr = I32 if bits == 32 else I64
     scalar_ret = isinstance(fn.return_type, T.Scalar)
-    err = ir.GlobalVariable(llmod, I32, name=f"{name}.err")
+    # the code and up to three message arguments, as core's lowering writes them
+    err_ty = ir.ArrayType(I64, 4)
+    err = ir.GlobalVariable(llmod, err_ty, name=f"{name}.err")
     err.linkage = "internal"
-    err.initializer = ir.Constant(I32, 0)
+    err.initializer = ir.Constant(err_ty, None)
     retbuf = None
-    if not scalar_ret and leaves:
-        bty = ir.ArrayType(I64, len(leaves))
+    if not scalar_ret and nslots:
+        bty = ir.ArrayType(I64, nslots)
         retbuf = ir.GlobalVariable(llmod, bty, name=f"{name}.ret")
         retbuf.linkage = "internal"
         retbuf.initializer = ir.Constant(bty, None)
 
-    params = [_IR_ABI[abi_type(t)] for t in fn.arg_types]
+    params = []
+    for t in fn.arg_types:
+        if isinstance(t, T.ArrayType):
+            params += [addr] + [I64] * (2 * t.ndim)
+        else:
+            params.append(_IR_ABI[abi_type(t)])
     ret_ty = _IR_ABI[abi_type(fn.return_type)] if scalar_ret else ir.VoidType()
     w = ir.Function(llmod, ir.FunctionType(ret_ty, params), name=name)
     b = ir.IRBuilder(w.append_basic_block("entry"))
-    b.store(ir.Constant(I32, 0), err)
+    b.store(ir.Constant(I64, 0), b.gep(err, [ir.Constant(I32, 0), ir.Constant(I32, 0)]))
     args = []
-    for a, t in zip(w.args, fn.arg_types):
+    flat = list(w.args)
+    for t in fn.arg_types:
+        if isinstance(t, T.ArrayType):
+            v = ir.Constant(lltype(t), ir.Undefined)
+            v = b.insert_value(v, ir.Constant(PTR, None), 0)
+            v = b.insert_value(v, b.inttoptr(flat.pop(0), PTR), 1)
+            for field in (2, 3):
+                for k in range(t.ndim):
+                    v = b.insert_value(v, flat.pop(0), [field, k])
+            args.append(v)
+            continue
+        a = flat.pop(0)
         if t.is_bool:
             args.append(b.icmp_unsigned("!=", a, ir.Constant(I32, 0)))
         elif t.is_int and t.bits < 32:
@@ -115,8 +148,15 @@ def lower_for_wasm(module: N.Module, pyname: str, bits: int = 32) -> tuple[str, 
             _store_leaves(b, value, fn.return_type, retbuf, [0])
         b.ret_void()
 
-    exports = [name, f"{name}_error"]
-    _getter(llmod, f"{name}_error", I32, [], lambda gb, _: gb.ret(gb.load(err)))
+    exports = [name, f"{name}_error", f"{name}_error_arg"]
+    _getter(llmod, f"{name}_error", I32, [],
+            lambda gb, _: gb.ret(gb.trunc(gb.load(gb.gep(
+                err, [ir.Constant(I32, 0), ir.Constant(I32, 0)])), I32)))
+
+    def error_arg(gb, fnc):
+        k = gb.add(fnc.args[0], ir.Constant(I32, 1))
+        gb.ret(gb.load(gb.gep(err, [ir.Constant(I32, 0), k])))
+    _getter(llmod, f"{name}_error_arg", I64, [I32], error_arg)
     if retbuf is not None:
         for kind, ty in (("i64", I64), ("f64", F64)):
             def body(gb, fnc, ty=ty):
@@ -124,21 +164,36 @@ def lower_for_wasm(module: N.Module, pyname: str, bits: int = 32) -> tuple[str, 
                 gb.ret(gb.load(gb.bitcast(p, ty.as_pointer())))
             _getter(llmod, f"{name}_result_{kind}", ty, [I32], body)
             exports.append(f"{name}_result_{kind}")
+    if arrays:
+        exports += list(heap.EXPORTS)
     manifest = {
         "name": pyname,
         "symbol": name,
         "function": fn.pyname or pyname,
         "bits": bits,
-        "params": [[p, t.short] for p, t in zip(fn.params, fn.arg_types)],
+        "params": [[p, describe_type(t)] for p, t in zip(fn.params, fn.arg_types)],
         "result": describe_type(fn.return_type),
         "raises": [[getattr(e, "__name__", str(e)), m] for e, m, _ in module.raises],
         "exports": exports,
+        "arrays": arrays,
     }
     return str(llmod), manifest
 
 
+def runtime_modules(manifest: dict) -> list:
+    """LLVM IR texts to link into the module: the heap and the memory runtime
+    when the signature has arrays."""
+    if not manifest.get("arrays"):
+        return []
+    from hanajit.lowering import nrt
+    return [heap.heap_ir(manifest["bits"]), nrt.RUNTIME_IR]
+
+
 def describe_type(t: T.Type):
-    """JSON form of a result type: ``"f64"``, ``"none"`` or a list for a tuple."""
+    """JSON form of a type: ``"f64"``, ``"none"``, a list for a tuple, or
+    ``{"array": "f64", "ndim": 2}``."""
+    if isinstance(t, T.ArrayType):
+        return {"array": t.dtype.short, "ndim": t.ndim}
     if isinstance(t, T.TupleType):
         return [describe_type(i) for i in t.items]
     if t == T.NONE:
@@ -160,6 +215,14 @@ def _to_abi(b, v, t: T.Scalar):
 
 
 def _store_leaves(b, v, t, buf, counter):
+    if isinstance(t, T.ArrayType):         # meminfo, data, shape, strides
+        fields = [b.ptrtoint(b.extract_value(v, 0), I64),
+                  b.ptrtoint(b.extract_value(v, 1), I64)]
+        fields += [b.extract_value(v, [f, k]) for f in (2, 3) for k in range(t.ndim)]
+        for f in fields:
+            b.store(f, b.gep(buf, [ir.Constant(I32, 0), ir.Constant(I32, counter[0])]))
+            counter[0] += 1
+        return
     if isinstance(t, T.TupleType):
         for i, it in enumerate(t.items):
             _store_leaves(b, b.extract_value(v, i), it, buf, counter)

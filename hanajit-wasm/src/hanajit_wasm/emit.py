@@ -4,9 +4,10 @@ An LLVM fatal error or assertion in the wasm backend ends the process it runs in
 (the toolchain notes: some call ``exit(1)``, the llvmlite wheel aborts on failed
 assertions), so the exporter never runs it in the user's interpreter: this module
 reads a JSON request on stdin -- ``{"ir", "triple", "dir", "want": ["ll", "s",
-"o"]}`` -- optimises the module, and writes ``kernel.ll``, ``kernel.s`` and
-``kernel.o`` into ``dir``.  Each emission starts from a fresh parse of the bitcode
-because emitting changes the module.
+"o"], "link": [more IR texts]}`` -- links the extra modules in, optimises the
+module, and writes ``kernel.ll``, ``kernel.s`` and ``kernel.o`` into ``dir``.
+Each emission starts from a fresh parse of the bitcode because emitting changes
+the module.
 """
 from __future__ import annotations
 
@@ -29,6 +30,11 @@ def emit(request: dict) -> None:
     tm = llvm.Target.from_triple(request["triple"]).create_target_machine(
         cpu=request.get("cpu", CPU), opt=3)
     mod = llvm.parse_assembly(request["ir"])
+    for extra in request.get("link", ()):         # runtime modules (heap, NRT)
+        other = llvm.parse_assembly(extra)
+        other.triple = request["triple"]
+        other.data_layout = str(tm.target_data)
+        mod.link_in(other)
     mod.triple = request["triple"]
     mod.data_layout = str(tm.target_data)
     mod.verify()
@@ -49,11 +55,12 @@ def emit(request: dict) -> None:
 
 
 def emit_in_subprocess(ir_text: str, triple: str, want=("ll", "s", "o"),
-                       timeout: float = 120) -> dict:
+                       timeout: float = 120, link=()) -> dict:
     """Run :func:`emit` in a child Python; return ``{"ll": str, "s": str, "o":
     bytes}`` for what was asked.  A crash or an LLVM error is a TargetError."""
     with tempfile.TemporaryDirectory(prefix="hanajit-wasm-") as tmp:
-        request = {"ir": ir_text, "triple": triple, "dir": tmp, "want": list(want)}
+        request = {"ir": ir_text, "triple": triple, "dir": tmp, "want": list(want),
+                   "link": list(link)}
         try:
             proc = subprocess.run([sys.executable, "-m", "hanajit_wasm.emit"],
                                   input=json.dumps(request), capture_output=True,

@@ -52,17 +52,18 @@ def inspect_wasm(jitfunc, sig=None, bits: int = 32) -> tuple[str, bool]:
     """``(text, native)``: the wasm assembly of the function, touching no disk;
     ``native`` is True when LLVM's wasm backend produced it (otherwise ``text`` is
     the retargeted LLVM IR and the reason is appended as a comment)."""
-    from .codegen import TRIPLES, export_name, lower_for_wasm
+    from .codegen import TRIPLES, export_name, lower_for_wasm, runtime_modules
     from .emit import emit_in_subprocess
     from hanajit.lowering.cabi import check_scalar_signature
     if bits not in (32, 64):
         raise ValueError(f"bits must be 32 or 64, not {bits!r}")
     module = jitfunc.ir_module(sig)
-    check_scalar_signature(module.functions[module.entry], "export_wasm")
+    check_scalar_signature(module.functions[module.entry], "export_wasm", arrays=True)
     name = export_name(getattr(jitfunc, "__name__", None) or module.entry)
-    text, _ = lower_for_wasm(module, name, bits)
+    text, manifest = lower_for_wasm(module, name, bits)
     try:
-        return emit_in_subprocess(text, TRIPLES[bits], want=("s",))["s"], True
+        return emit_in_subprocess(text, TRIPLES[bits], want=("s",),
+                                  link=runtime_modules(manifest))["s"], True
     except TargetError as exc:
         note = "\n".join("; " + line for line in str(exc).splitlines())
         return f"{text}\n{note}\n", False

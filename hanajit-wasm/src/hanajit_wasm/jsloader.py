@@ -8,6 +8,15 @@ kernels calling transcendental functions are not bit-identical with the CPU JIT 
 JavaScript; everything else is.  ``erf``, ``erfc``, ``lgamma`` and ``tgamma`` have
 no ``Math`` counterpart: pass them as ``load(source, {env: {erf}})`` -- a kernel
 that needs one and gets none throws when it calls it.
+
+Arrays: an argument is a TypedArray of the element type (1-D) or ``{data, shape}``
+(``data`` a TypedArray in C order); the loader copies it into linear memory
+(``hanajit_alloc``), passes address, shape and strides, copies it back after the
+call (in-place kernels change the caller's TypedArray) and frees it.  An array
+result comes back as ``{data, shape}``, a fresh C-ordered TypedArray copied out
+of linear memory, after which the module's reference is released.  The helpers
+``copyIn(typed) -> address``, ``copyOut(address, type, shape, strides)`` and
+``free(address)`` are returned by ``load`` as ``arrays``.
 """
 from __future__ import annotations
 
@@ -61,9 +70,11 @@ export function mathImports() {
   return env;
 }
 
-function raised(code) {
+function raised(code, arg) {     // arg(k): the k-th integer formatted into "{}"
   const entry = MANIFEST.raises[code - 1] || ["SystemError", `unknown error ${code}`];
-  const err = new Error(entry[1]);
+  let k = 0;
+  const message = arg ? entry[1].replace(/\{\}/g, () => String(arg(k++))) : entry[1];
+  const err = new Error(message);
   err.name = entry[0];
   return err;
 }
@@ -89,9 +100,80 @@ function fromSlot(value, type) {  // a tuple leaf, read from an i64 slot (BigInt
   return Number(value);
 }
 
+const TYPED = {
+  f64: Float64Array, f32: Float32Array, i64: BigInt64Array, u64: BigUint64Array,
+  i32: Int32Array, u32: Uint32Array, i16: Int16Array, u16: Uint16Array,
+  i8: Int8Array, u8: Uint8Array, bool: Uint8Array,
+};
+
+function arrayHelpers(ex) {
+  const wide = MANIFEST.bits === 64;           // addresses are BigInt on wasm64
+  const addr = (a) => wide ? BigInt(a) : Number(a);
+  function copyIn(typed) {
+    const p = ex.hanajit_alloc(BigInt(typed.byteLength));
+    const at = wide ? Number(p) : p >>> 0;
+    if (at === 0) throw new RangeError("wasm linear memory cannot grow");
+    new Uint8Array(ex.memory.buffer, at, typed.byteLength).set(
+      new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength));
+    return at;
+  }
+  function copyOut(at, type, shape, strides) {   // strides in bytes
+    const Ctor = TYPED[type];
+    const n = shape.reduce((x, y) => x * y, 1);
+    const out = new Ctor(n);
+    if (n === 0) return out;
+    const mem = new Ctor(ex.memory.buffer);
+    const step = strides.map((s) => s / Ctor.BYTES_PER_ELEMENT);
+    const idx = shape.map(() => 0);
+    let base = at / Ctor.BYTES_PER_ELEMENT;
+    for (let k = 0; k < n; k++) {
+      let pos = base;
+      for (let d = 0; d < shape.length; d++) pos += idx[d] * step[d];
+      out[k] = mem[pos];
+      for (let d = shape.length - 1; d >= 0; d--) {
+        if (++idx[d] < shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+    return out;
+  }
+  function free(at) { ex.hanajit_free(addr(at)); }
+  function release(meminfo) { if (meminfo !== 0n) ex.hanajit_release(addr(meminfo)); }
+  return { copyIn, copyOut, free, release, addr };
+}
+
+function cStrides(shape, size) {
+  const out = shape.map(() => 0);
+  let step = size;
+  for (let d = shape.length - 1; d >= 0; d--) {
+    out[d] = step;
+    step *= Math.max(shape[d], 1);
+  }
+  return out;
+}
+
+function readArray(ex, type, pos) {
+  const slot = (k) => ex[`${MANIFEST.symbol}_result_i64`](k);
+  const n = type.ndim;
+  const k = pos.k;
+  pos.k += 2 + 2 * n;
+  const meminfo = slot(k);
+  const data = Number(slot(k + 1));
+  const shape = [], strides = [];
+  for (let d = 0; d < n; d++) {
+    shape.push(Number(slot(k + 2 + d)));
+    strides.push(Number(slot(k + 2 + n + d)));
+  }
+  const h = arrayHelpers(ex);
+  const out = { data: h.copyOut(data, type.array, shape, strides), shape };
+  h.release(meminfo);
+  return out;
+}
+
 function readTuple(ex, type, pos) {
   return type.map((item) => {
     if (Array.isArray(item)) return readTuple(ex, item, pos);
+    if (item !== null && typeof item === "object") return readArray(ex, item, pos);
     if (item === "none") return null;
     const k = pos.k++;
     if (item === "f64" || item === "f32") return ex[`${MANIFEST.symbol}_result_f64`](k);
@@ -123,13 +205,45 @@ export default async function load(source, imports = {}) {
       throw new TypeError(`${MANIFEST.function}() takes ${params.length} arguments ` +
         `(${args.length} given)`);
     }
-    const value = ex[name](...args.map((a, i) => toWasm(a, params[i])));
-    const code = ex[`${name}_error`]();
-    if (code !== 0) throw raised(code);
-    if (Array.isArray(MANIFEST.result)) return readTuple(ex, MANIFEST.result, { k: 0 });
-    return fromWasm(value, MANIFEST.result);
+    const flat = [], blocks = [];
+    try {
+      args.forEach((a, i) => {
+        const t = params[i];
+        if (t === null || typeof t !== "object") { flat.push(toWasm(a, t)); return; }
+        const data = ArrayBuffer.isView(a) ? a : a && a.data;
+        const shape = ArrayBuffer.isView(a) ? [a.length] : a && a.shape;
+        const Ctor = TYPED[t.array];
+        if (!(data instanceof Ctor) || !Array.isArray(shape) || shape.length !== t.ndim
+            || shape.reduce((x, y) => x * y, 1) !== data.length) {
+          const pname = MANIFEST.params[i][0];
+          throw new TypeError(`${MANIFEST.function}() argument ${pname}: ` +
+            `expected a ${Ctor.name} (1-d) or {data: ${Ctor.name}, shape} with ` +
+            `${t.ndim} dimension(s)`);
+        }
+        const at = helpers.copyIn(data);
+        blocks.push([data, at]);
+        flat.push(helpers.addr(at));
+        for (const n of shape) flat.push(BigInt(n));
+        for (const s of cStrides(shape, Ctor.BYTES_PER_ELEMENT)) flat.push(BigInt(s));
+      });
+      const value = ex[name](...flat);
+      for (const [data, at] of blocks) {           // in-place changes reach the caller
+        data.set(new data.constructor(ex.memory.buffer, at, data.length));
+      }
+      const code = ex[`${name}_error`]();
+      if (code !== 0) throw raised(code, ex[`${name}_error_arg`]);
+      const result = MANIFEST.result;
+      if (Array.isArray(result)) return readTuple(ex, result, { k: 0 });
+      if (result !== null && typeof result === "object") {
+        return readArray(ex, result, { k: 0 });
+      }
+      return fromWasm(value, result);
+    } finally {
+      for (const [, at] of blocks) helpers.free(at);
+    }
   }
-  return { [MANIFEST.name]: kernel, instance, manifest: MANIFEST };
+  const helpers = MANIFEST.arrays ? arrayHelpers(ex) : null;
+  return { [MANIFEST.name]: kernel, instance, manifest: MANIFEST, arrays: helpers };
 }
 """
 

@@ -3,6 +3,10 @@
 The libm imports are bound to the C library's own functions through ctypes, so a
 module run here computes exactly what the CPU JIT computes (the same glibc
 ``sin``, ``exp`` ...); JavaScript's ``Math`` may differ by an ulp or two.
+
+NumPy arrays are copied into linear memory (``hanajit_alloc``) before the call
+and back into the caller's array after it, so in-place kernels behave as on the
+CPU; array results are copied out into fresh ndarrays, then released.
 """
 from __future__ import annotations
 
@@ -73,30 +77,103 @@ class WasmKernel:
         name = manifest["symbol"]
         self._fn = ex[name]
         self._error = ex[f"{name}_error"]
+        self._error_arg = ex.get(f"{name}_error_arg")
         self._i64 = ex.get(f"{name}_result_i64")
         self._f64 = ex.get(f"{name}_result_f64")
+        self._memory = ex.get("memory")
+        self._alloc = ex.get("hanajit_alloc")
+        self._free = ex.get("hanajit_free")
+        self._release = ex.get("hanajit_release")
+
+    # -- linear memory helpers -------------------------------------------------
+    def copy_in(self, array) -> int:
+        """Copy a C-contiguous ndarray into a fresh block; return its address."""
+        import numpy as np
+        data = np.ascontiguousarray(array).tobytes()
+        addr = self._alloc(self.store, len(data))
+        if not addr:
+            raise MemoryError("wasm linear memory cannot grow")
+        self._memory.write(self.store, data, addr)
+        return addr
+
+    def copy_out(self, addr: int, dtype, shape, strides):
+        """A fresh C-ordered ndarray from a strided array at ``addr``."""
+        import numpy as np
+        dtype = np.dtype(dtype)
+        if any(n == 0 for n in shape):
+            return np.empty(shape, dtype)
+        lo = sum(min(0, (n - 1) * st) for n, st in zip(shape, strides))
+        hi = sum(max(0, (n - 1) * st) for n, st in zip(shape, strides)) + dtype.itemsize
+        raw = self._memory.read(self.store, addr + lo, addr + hi)
+        view = np.ndarray(shape, dtype, buffer=raw, offset=-lo, strides=strides)
+        return np.array(view, order="C")
 
     def __call__(self, *args):
         params = self.manifest["params"]
         if len(args) != len(params):
             raise TypeError(f"{self.manifest['function']}() takes {len(params)} "
                             f"arguments ({len(args)} given)")
-        wargs = [_to_wasm(a, t) for a, (_, t) in zip(args, params)]
-        value = self._fn(self.store, *wargs)
-        code = self._error(self.store)
-        if code:
-            exc_name, message = self.manifest["raises"][code - 1]
-            exc = _exception_class(exc_name)
-            raise exc(message)
-        result = self.manifest["result"]
-        if isinstance(result, list):
-            return self._read_tuple(result, [0])
-        return _from_wasm(value, result)
+        wargs, blocks = [], []
+        try:
+            for a, (pname, t) in zip(args, params):
+                if isinstance(t, dict):
+                    wargs += self._array_arg(a, pname, t, blocks)
+                else:
+                    wargs.append(_to_wasm(a, t))
+            value = self._fn(self.store, *wargs)
+            for arr, addr in blocks:      # in-place changes reach the caller
+                if arr.flags.writeable:
+                    arr[...] = self.copy_out(addr, arr.dtype, arr.shape,
+                                             _c_strides(arr.shape, arr.itemsize))
+            code = self._error(self.store)
+            if code:
+                exc_name, message = self.manifest["raises"][code - 1]
+                if "{}" in message and self._error_arg is not None:
+                    message = message.format(*[self._error_arg(self.store, k)
+                                               for k in range(message.count("{}"))])
+                exc = _exception_class(exc_name)
+                raise exc(message)
+            result = self.manifest["result"]
+            if isinstance(result, list):
+                return self._read_tuple(result, [0])
+            if isinstance(result, dict):
+                return self._read_tuple([result], [0])[0]
+            return _from_wasm(value, result)
+        finally:
+            for _, addr in blocks:
+                self._free(self.store, addr)
+
+    def _array_arg(self, a, pname, t, blocks) -> list:
+        import numpy as np
+        dtype = np.dtype(_NP_DTYPES[t["array"]])
+        if not isinstance(a, np.ndarray) or a.dtype != dtype or a.ndim != t["ndim"]:
+            got = (f"{a.dtype}[{a.ndim}-d]" if isinstance(a, np.ndarray)
+                   else type(a).__name__)
+            raise TypeError(f"{self.manifest['function']}() argument {pname!r}: "
+                            f"expected a {t['ndim']}-d {dtype} array, got {got}")
+        addr = self.copy_in(a)
+        blocks.append((a, addr))
+        shape = list(a.shape)
+        return [addr] + shape + _c_strides(a.shape, a.itemsize)
+
+    def _read_array(self, t, pos):
+        import numpy as np
+        n = t["ndim"]
+        slots = [self._i64(self.store, pos[0] + k) for k in range(2 + 2 * n)]
+        pos[0] += 2 + 2 * n
+        meminfo, data = slots[0], slots[1]
+        out = self.copy_out(data, _NP_DTYPES[t["array"]], tuple(slots[2:2 + n]),
+                            tuple(slots[2 + n:]))
+        if meminfo:
+            self._release(self.store, meminfo)
+        return np.asarray(out)
 
     def _read_tuple(self, types, pos):
         out = []
         for t in types:
-            if isinstance(t, list):
+            if isinstance(t, dict):
+                out.append(self._read_array(t, pos))
+            elif isinstance(t, list):
                 out.append(self._read_tuple(t, pos))
             elif t == "none":
                 out.append(None)
@@ -108,6 +185,19 @@ class WasmKernel:
                 else:
                     out.append(_from_slot(self._i64(self.store, k), t))
         return tuple(out)
+
+
+_NP_DTYPES = {"bool": "bool", "f64": "<f8", "f32": "<f4", "i64": "<i8", "i32": "<i4",
+              "i16": "<i2", "i8": "i1", "u64": "<u8", "u32": "<u4", "u16": "<u2",
+              "u8": "u1"}
+
+
+def _c_strides(shape, itemsize) -> list:
+    out, step = [], itemsize
+    for n in reversed(shape):
+        out.append(step)
+        step *= max(n, 1)
+    return out[::-1]
 
 
 def _to_wasm(value, t: str):

@@ -56,14 +56,14 @@ class WasmTarget(Target):
                          "not installed (pip install wasmtime)")
 
     def compile(self, module, options) -> Artifact:
-        from .codegen import TRIPLES, export_name, lower_for_wasm
+        from .codegen import TRIPLES, export_name, lower_for_wasm, runtime_modules
         from .emit import emit_in_subprocess
         bits = options.get("bits", 32)
         fn = module.functions[module.entry]
-        check_scalar_signature(fn, "export_wasm")
+        check_scalar_signature(fn, "export_wasm", arrays=True)
         name = export_name(options.get("name") or fn.pyname or module.entry)
         text, manifest = lower_for_wasm(module, name, bits)
-        out = emit_in_subprocess(text, TRIPLES[bits])
+        out = emit_in_subprocess(text, TRIPLES[bits], link=runtime_modules(manifest))
         return Artifact(target=self.name, entry=name,
                         stages={"llvm": out["ll"], "s": out["s"], "wasm-obj": out["o"]},
                         metadata={"manifest": manifest})
