@@ -1,10 +1,13 @@
-"""One set of scalar kernels through every exporter: identical results everywhere.
+"""One set of kernels through every exporter: identical results everywhere.
 
 Each kernel runs on the CPU JIT (the reference), as a standalone executable, as a
 wasm module under wasmtime, and as the HLS C simulation.  Floats must match bit
 for bit: wasmtime's libm imports are the C library's own functions (JavaScript's
 Math, which may differ by an ulp, is tested in hanajit-wasm).  A raise must be the
-same exception with the same message everywhere.
+same exception with the same message everywhere.  Array kernels (in place, 2-D,
+index errors) compare the result and every array argument after the call: the
+executable reads and writes back .npy files, wasmtime copies through linear
+memory, the HLS testbench checks the arrays itself.
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import shutil
 import struct
 import subprocess
 
+import numpy as np
 import pytest
 
 from hanajit import jit
@@ -194,3 +198,125 @@ def test_hls_csim(kernel, sig, samples, workdir):
     # the testbench checks the CPU JIT's values itself; every sample is in it
     assert proc.returncode == 0 and "MISMATCH" not in proc.stdout, proc.stdout
     assert f"{len(samples)} of {len(samples)} samples match" in proc.stdout
+
+
+# -- arrays ---------------------------------------------------------------------
+@jit
+def axpy_inplace(a, x, y):
+    s = 0.0
+    for i in range(y.shape[0]):
+        y[i] = a * x[i] + y[i]
+        s += y[i]
+    return s
+
+
+@jit
+def grid_floor_mod(m, k):
+    t = 0
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            t += m[i, j] // k
+            m[i, j] = m[i, j] % k
+    return t
+
+
+@jit
+def math_inplace(a):
+    n = 0
+    for i in range(a.shape[0]):
+        if a[i] != a[i]:
+            n += 1
+        a[i] = math.sqrt(abs(a[i])) + math.floor(a[i] / 3.0) + math.sin(a[i])
+    return n
+
+
+@jit
+def pick(a, i):
+    return a[i] * 2
+
+
+RNG = np.random.default_rng(7)
+ARRAY_CASES = [
+    (axpy_inplace, "f64, f64[:], f64[:]",
+     [(2.5, np.array([1.0, -0.0, np.nan, 1e308]), np.array([0.5, -0.0, 1.0, 1e308])),
+      (-1.0, RNG.standard_normal(9), RNG.standard_normal(9)),
+      (3.0, np.zeros(0), np.zeros(0))]),
+    (grid_floor_mod, "i64[:, :], i64",
+     [(np.arange(-6, 6, dtype=np.int64).reshape(3, 4), 4),
+      (np.array([[-2**63, 2**63 - 1], [-1, 1]]), -3),
+      (np.array([[7]]), 0)]),
+    (math_inplace, "f64[:]",
+     [(np.array([0.5, -2.25, np.nan, -0.0, 1e-310]),), (RNG.standard_normal(7),),
+      (np.array([1.0, np.inf, 2.0]),)]),                  # sin(inf): ValueError
+    (pick, "i32[:], i64", [(np.array([3, -4, 5], dtype=np.int32), 1),
+                          (np.array([3, -4, 5], dtype=np.int32), -1),
+                          (np.array([3, -4, 5], dtype=np.int32), 3)]),
+]
+ARRAY_IDS = [k.__name__ for k, _, _ in ARRAY_CASES]
+
+
+def array_outcome(fn, args):
+    """(outcome, arrays after the call) for a call on copies of ``args``."""
+    work = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    return outcome(fn, work), [a for a in work if isinstance(a, np.ndarray)]
+
+
+def same_arrays(a, b) -> bool:
+    return len(a) == len(b) and all(
+        x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes()
+        for x, y in zip(a, b))
+
+
+@pytest.mark.parametrize("kernel, sig, samples", ARRAY_CASES, ids=ARRAY_IDS)
+def test_executable_arrays(kernel, sig, samples, workdir):
+    from hanajit_exe.toolchain import find_host_cc
+    if find_host_cc() is None:
+        pytest.skip("no host C compiler (cc, gcc, clang, HANAJIT_CC)")
+    name = kernel.__name__
+    out = kernel.export_executable(workdir / f"exe_{name}", sig=sig)
+    for args in samples:
+        want, want_arrays = array_outcome(kernel, args)
+        argv, files = [], []
+        for k, a in enumerate(args):
+            if isinstance(a, np.ndarray):
+                files.append(workdir / f"exe_{name}_{k}.npy")
+                np.save(files[-1], a)
+                argv.append(str(files[-1]))
+            else:
+                argv.append(repr(a))
+        proc = subprocess.run([str(out.executable), "--write-back", *argv],
+                              capture_output=True, text=True, timeout=30)
+        if want[0] == "ok":
+            assert proc.returncode == 0, (args, proc.stderr)
+            got = ("ok", parse_printed(proc.stdout, want[1]))
+        else:
+            assert proc.returncode == 1, (args, proc.stdout)
+            exc_name, _, message = proc.stderr.strip().partition(": ")
+            got = ("raise", exc_name, message)
+        assert same_outcome(got, want), (args, got, want)
+        # --write-back writes after a successful call only
+        after = want_arrays if want[0] == "ok" else [a for a in args
+                                                     if isinstance(a, np.ndarray)]
+        assert same_arrays([np.load(f) for f in files], after), args
+
+
+@pytest.mark.parametrize("kernel, sig, samples", ARRAY_CASES, ids=ARRAY_IDS)
+def test_wasm_wasmtime_arrays(kernel, sig, samples, workdir):
+    from hanajit_wasm.toolchain import find_wasm_ld
+    if find_wasm_ld() is None:
+        pytest.skip("no wasm-ld (Debian: lld-19; or HANAJIT_WASM_LD)")
+    if importlib.util.find_spec("wasmtime") is None:
+        pytest.skip("wasmtime not installed (pip install wasmtime)")
+    from hanajit_wasm import runtime
+    module = runtime.load(kernel.export_wasm(workdir / f"wasm_{kernel.__name__}",
+                                             sig=sig))
+    for args in samples:
+        (got, got_arrays), (want, want_arrays) = (array_outcome(module, args),
+                                                  array_outcome(kernel, args))
+        assert same_outcome(got, want), (args, got, want)
+        assert same_arrays(got_arrays, want_arrays), args
+
+
+@pytest.mark.parametrize("kernel, sig, samples", ARRAY_CASES, ids=ARRAY_IDS)
+def test_hls_csim_arrays(kernel, sig, samples, workdir):
+    test_hls_csim(kernel, sig, samples, workdir)

@@ -27,11 +27,31 @@ class FpgaExport(NamedTuple):
     tb: Path
 
 
+DEFAULT_SHAPES = {1: (5,), 2: (3, 4), 3: (2, 2, 3)}
+
+
+def _default_array(t: T.ArrayType, k: int):
+    """A small array of the per-type values (shape by ``ndim``; 4 each way else)."""
+    import numpy as np
+    values = DEFAULT_SAMPLES[t.dtype.kind]
+    shape = DEFAULT_SHAPES.get(t.ndim, (2,) * t.ndim)
+    n = int(np.prod(shape))
+    flat = [values[(k + j) % len(values)] for j in range(n)]
+    order = "F" if t.layout == "F" else "C"
+    return np.array(flat, dtype=_np_dtype(t.dtype)).reshape(shape, order=order)
+
+
+def _np_dtype(t: T.Scalar):
+    import numpy as np
+    return np.dtype(np.bool_ if t.is_bool else f"{t.kind}{t.bits // 8}")
+
+
 def default_samples(arg_types) -> list:
     """Sensible inputs per type, staggered so arguments differ across samples."""
     out = []
     for k in range(N_DEFAULT_SAMPLES):
-        out.append(tuple(DEFAULT_SAMPLES[t.kind][(k + i) % len(DEFAULT_SAMPLES[t.kind])]
+        out.append(tuple(_default_array(t, k + i) if isinstance(t, T.ArrayType) else
+                         DEFAULT_SAMPLES[t.kind][(k + i) % len(DEFAULT_SAMPLES[t.kind])]
                          for i, t in enumerate(arg_types)))
     return out
 
@@ -54,23 +74,43 @@ def reference_cases(jitfunc, sig, module, samples) -> list:
     fn = module.functions[module.entry]
     cases = []
     for args in samples:
-        args = tuple(args)
+        args = tuple(_dense(a, t) for a, t in zip(args, fn.arg_types))
+        work = tuple(a.copy(order="K") if isinstance(t, T.ArrayType) else a
+                     for a, t in zip(args, fn.arg_types))
+        after = [w if isinstance(t, T.ArrayType) else None
+                 for w, t in zip(work, fn.arg_types)]
         try:
-            value = run(*args)
+            value = run(*work)
         except _Deopt:
             continue
         except Exception as exc:
             code = _code_of(module, exc)
             if code is not None:
-                cases.append((args, code, []))
+                cases.append((args, code, [], after))
             continue
-        cases.append((args, 0, _flatten(value, fn.return_type)))
+        cases.append((args, 0, _flatten(value, fn.return_type), after))
     return cases
 
 
+def _dense(value, t):
+    """An array sample as the dense array of the port's dtype and order."""
+    if not isinstance(t, T.ArrayType):
+        return value
+    import numpy as np
+    a = np.asarray(value)
+    if a.dtype != _np_dtype(t.dtype) or a.ndim != t.ndim:
+        raise TypeError(f"sample array of dtype {a.dtype} and {a.ndim} dimension(s) "
+                        f"does not fit {t}")
+    return np.array(a, order="F" if t.layout == "F" else "C")
+
+
 def _code_of(module, exc):
+    """The raise code whose class and message (a template where the IR formats
+    run-time values into ``{}``) match ``exc``."""
+    import re
     for i, (cls, message, deopt) in enumerate(module.raises):
-        if type(exc) is cls and str(exc) == message and not deopt:
+        pattern = ".*?".join(map(re.escape, message.split("{}")))
+        if type(exc) is cls and not deopt and re.fullmatch(pattern, str(exc)):
             return i + 1
     return None
 
@@ -86,11 +126,13 @@ def _flatten(value, t):
 
 def export_fpga(jitfunc, prefix, sig=None, part=None, clock_ns=None,
                 samples=None) -> FpgaExport:
-    """Exporter ``fpga``: write a Vitis HLS kit for a scalar function.
+    """Exporter ``fpga``: write a Vitis HLS kit for a function of scalars and
+    arrays (``m_axi`` ports).
 
     ``part`` defaults to ``xcu250-figd2104-2L-e`` (Alveo U250) and ``clock_ns`` to
     3.3.  ``samples`` is a list of argument tuples for the testbench (default:
-    four per-type samples).  A kernel outside the transpilable subset raises
+    four per-type samples; NumPy arrays for array arguments).  A kernel outside
+    the transpilable subset raises
     UnsupportedError naming the construct, before any file is written."""
     from hanajit import plugins
     module = jitfunc.ir_module(sig)

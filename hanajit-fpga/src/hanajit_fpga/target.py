@@ -61,7 +61,7 @@ class FpgaTarget(Target):
     def compile(self, module, options) -> Artifact:
         from .hls import top_function, top_name
         fn = module.functions[module.entry]
-        check_scalar_signature(fn, "export_fpga", check_return=False)
+        check_scalar_signature(fn, "export_fpga", check_return=False, arrays=True)
         top = top_name(options.get("name") or fn.pyname or module.entry)
         cpp, outs = top_function(module, top)
         return Artifact(target=self.name, entry=top,

@@ -14,14 +14,18 @@ semantics itself (floor division, ``%``, ``**`` are already explicit in the IR):
   float -> int truncating toward zero, bool -> 0/1);
 * ``Intrinsic`` is the libm function (``sinf`` for float32);
 * structured control flow is printed as is; ``ForCount`` is a ``for`` loop over a
-  count evaluated once; ``Raise`` stores its code and returns 1.
+  count evaluated once; ``Raise`` stores its code and returns 1;
+* an array is a struct ``hj_array_<dtype>_<ndim> { T *data; int64_t shape[n];
+  int64_t strides[n]; }`` (strides in bytes, as in the IR); ``Load``/``Store``
+  index ``data`` with the element offset ``sum(i_k * strides[k]) / sizeof(T)``
+  (the IR has already checked the indices); ``ArrayView`` builds a new struct.
 
 Calling convention, mirroring the LLVM one: a function that cannot raise is
 ``T f(args)``; one that can is ``int32_t f(int32_t *err, T *ret, args)`` returning
 0, or 1 after storing the raise code (``Module.raises`` index + 1) in ``*err``.
 
-Constructs outside the subset (complex numbers, arrays) raise
-:class:`~hanajit.errors.UnsupportedError` naming the construct.
+Constructs outside the subset (complex numbers, arrays the kernel allocates)
+raise :class:`~hanajit.errors.UnsupportedError` naming the construct.
 """
 from __future__ import annotations
 
@@ -52,6 +56,7 @@ class CSource:
     text: str
     entry: str                          # C name of the entry function
     tuple_types: dict = field(default_factory=dict)   # IR TupleType -> C struct name
+    array_types: dict = field(default_factory=dict)   # (dtype, ndim) -> C struct name
 
 
 _CTYPES = {("b", 1): "bool", ("f", 32): "float", ("f", 64): "double"}
@@ -71,6 +76,7 @@ class CEmitter:
         self.module = module
         self.d = dialect or CDialect()
         self.tuples: dict = {}
+        self.arrays: dict = {}          # (dtype, ndim) -> C struct name
         self.lines: list = []
         self.fn: N.Function | None = None
 
@@ -90,6 +96,12 @@ class CEmitter:
             return self.tuples[t]
         if isinstance(t, T.NoneType):
             return "void"
+        if isinstance(t, T.ArrayType):
+            key = (t.dtype, t.ndim)
+            if key not in self.arrays:
+                self.ctype(t.dtype)
+                self.arrays[key] = f"hj_array_{t.dtype.short}_{t.ndim}"
+            return self.arrays[key]
         self.unsupported(f"values of type {t}", t)
 
     def unsigned(self, t: T.Scalar) -> str:
@@ -100,7 +112,8 @@ class CEmitter:
         name = (fn.pyname or fn.name) if fn else self.module.entry
         raise UnsupportedError(f"{name}: {what} cannot be transpiled to C-family "
                                "source (supported: bool, integer and float scalars, "
-                               "tuples of them)", func=name, construct=what)
+                               "tuples of them, arrays passed in)", func=name,
+                               construct=what)
 
     # ------------------------------------------------------------ expressions
     def const(self, value, t: T.Type) -> str:
@@ -212,6 +225,37 @@ class CEmitter:
             self.unsupported(f"the intrinsic {e.name} on {t}")
         return f"{e.name}{'f' if t.bits == 32 else ''}({', '.join(args)})"
 
+    def element(self, array: N.Expr, indices: list) -> str:
+        """The lvalue of an element (indices already checked by the IR)."""
+        a = self.expr(array)
+        t = array.type
+        size = 1 if t.dtype.is_bool else t.dtype.bits // 8
+        terms = " + ".join(f"{self.expr(i)} * {a}.strides[{k}]"
+                           for k, i in enumerate(indices)) or "0"
+        return f"{a}.data[({terms}) / {size}]"
+
+    def e_Load(self, e):
+        return self.element(e.array, e.indices)
+
+    def e_ArrayAttr(self, e):
+        a = self.expr(e.array)
+        if e.attr == "data":
+            return f"((int64_t)(intptr_t){a}.data)"
+        return f"{a}.{'shape' if e.attr == 'shape' else 'strides'}[{e.axis}]"
+
+    def e_ArrayView(self, e):
+        a = self.expr(e.array)
+        t = e.type
+        size = 1 if t.dtype.is_bool else t.dtype.bits // 8
+        shape = ", ".join(self.expr(x) for x in e.shape)
+        strides = ", ".join(self.expr(x) for x in e.strides)
+        return (f"{self.ctype(t)}{{{a}.data + ({self.expr(e.offset)}) / {size}, "
+                f"{{{shape}}}, {{{strides}}}}}")
+
+    def e_AllocArray(self, e):
+        self.unsupported("array allocation (np.empty, np.zeros, array results of "
+                         "expressions ...)")
+
     def e_MakeTuple(self, e):
         return f"{self.ctype(e.type)}{{{', '.join(self.expr(i) for i in e.items)}}}"
 
@@ -257,6 +301,9 @@ class CEmitter:
             self.emit("continue;", depth)
         elif isinstance(s, N.Return):
             self.ret(s.value, depth)
+        elif isinstance(s, N.Store):
+            lhs = self.element(s.array, s.indices)
+            self.emit(f"{lhs} = {self.expr(s.value)};", depth)
         elif isinstance(s, N.Raise):
             code = self.module.raise_code(s.exc, s.message, s.deopt)
             self.emit(f"*hj_err = {code};  /* {s.exc.__name__}: "
@@ -351,13 +398,17 @@ class CEmitter:
         out += ["", "static inline uint64_t hj_ctpop(uint64_t x) {",
                 "    uint64_t n = 0;", "    for (; x; x &= x - 1) n++;",
                 "    return n;", "}", ""]
+        for (dt, nd), cname in self.arrays.items():
+            out.append(f"struct {cname} {{ {self.ctype(dt)} *data; "
+                       f"int64_t shape[{nd}]; int64_t strides[{nd}]; }};")
         for t, cname in self.tuples.items():
             fields = " ".join(f"{self.ctype(it)} f{i};" for i, it in enumerate(t.items))
             out.append(f"struct {cname} {{ {fields} }};")
-        if self.tuples:
+        if self.tuples or self.arrays:
             out.append("")
         out += protos + [""] + bodies
-        return CSource("\n".join(out), _ident(self.module.entry), dict(self.tuples))
+        return CSource("\n".join(out), _ident(self.module.entry), dict(self.tuples),
+                       dict(self.arrays))
 
 
 def _comment(text: str) -> str:
