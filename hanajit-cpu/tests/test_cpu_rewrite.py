@@ -306,3 +306,23 @@ def test_near_misses_are_not_rewritten(fn, args):
         warnings.simplefilter("error")
         assert r(*args) == p(*args) == fn(*args)
     assert _has_loop(r)
+
+
+@pytest.mark.parametrize("fn,types", [
+    (squares, 3), (affine, 5), (poly_int, 1)])
+def test_rewritten_ir_shares_no_nodes(fn, types):
+    """The trees a rewrite builds (the closed-form update of ``s``, the Horner
+    form) hold no node twice."""
+    from hanajit.ir import nodes as N
+    from hanajit.ir import types as T
+    from hanajit.pipeline import compile_ir
+
+    module, _ = compile_ir(fn, (T.INT64,) * types, {"rewrite": True})
+    f = module.functions[module.entry]
+    roots = [s.value for s in N.walk_stmts(f.body)
+             if isinstance(s, (N.Assign, N.Return)) and s.value is not None
+             and (isinstance(s, N.Return) or s.target == "s")]
+    assert roots
+    for root in roots:
+        ids = [id(e) for e in N.walk_expr(root)]
+        assert len(ids) == len(set(ids))

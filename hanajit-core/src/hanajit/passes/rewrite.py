@@ -35,6 +35,8 @@ Two entry points, both called by ``pipeline.py`` only with the option:
 
 from __future__ import annotations
 
+import copy
+
 from ..ir import nodes as N
 from ..ir import types as T
 
@@ -42,6 +44,29 @@ I64 = T.INT64
 U64 = T.UINT64
 
 # ------------------------------------------------------------------ polynomials
+
+
+def _clone(e):
+    """A copy of the tree ``e`` (types shared)."""
+    c = copy.copy(e)
+    kids = list(c.children())
+    if kids:
+        c.replace_children([_clone(k) for k in kids])
+    return c
+
+
+def _unshare(e, seen=None):
+    """Copy every subtree of ``e`` that occurs more than once, so that no node of
+    the IR has two parents (later passes may annotate nodes in place)."""
+    seen = set() if seen is None else seen
+    seen.add(id(e))
+    kids = list(e.children())
+    if kids:
+        new = []
+        for k in kids:          # one at a time: a sibling's subtree counts as seen
+            new.append(_unshare(_clone(k) if id(k) in seen else k, seen))
+        e.replace_children(new)
+    return e
 
 
 def _signed_terms(e, sign, out):
@@ -122,7 +147,7 @@ def _horner(e):
     top = max(coeffs)
     acc = N.Const(coeffs[top], t)
     for d in range(top - 1, -1, -1):
-        acc = N.PyBinOp("mul", acc, x, t)
+        acc = N.PyBinOp("mul", acc, _clone(x), t)
         if coeffs.get(d, 0):
             acc = N.PyBinOp("add", acc, N.Const(coeffs[d], t), t)
     return acc
@@ -337,9 +362,8 @@ def _closed_form(loop, fn, outside_reads):
             ),
             _b("mul", _b("mul", c, c), q),
         )
-    stmts.append(
-        N.Assign(target=s, value=_b("add", N.Var(s, I64), total), line=acc.line)
-    )
+    total = _unshare(_b("add", N.Var(s, I64), total))
+    stmts.append(N.Assign(target=s, value=total, line=acc.line))
     return stmts
 
 
@@ -375,7 +399,7 @@ def _hoist(loop, fn):
         if _hoistable(e, assigned):
             from ..ir.printer import format_expr
 
-            key = format_expr(e)
+            key = (format_expr(e), e.type)
             name = memo.get(key)
             if name is None:
                 name = memo[key] = fn.new_temp(e.type, "inv")
