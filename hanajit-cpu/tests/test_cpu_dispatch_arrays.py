@@ -21,8 +21,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-pytestmark = pytest.mark.skipif(not interpreter_supports_native()[0],
-                                reason=interpreter_supports_native()[1])
+pytestmark = [
+    pytest.mark.skipif(not interpreter_supports_native()[0],
+                       reason=interpreter_supports_native()[1]),
+    # the NumPy references overflow and meet nan/inf on the edge inputs
+    pytest.mark.filterwarnings("ignore::RuntimeWarning"),
+]
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
           "uint64", "float32", "float64", "complex64", "complex128"]
@@ -232,7 +236,9 @@ def unusual():
     yield "object", a.astype(object)
     yield "float16", a.astype(np.float16)
     yield "datetime", np.zeros((3, 4), dtype="M8[s]")
-    yield "matrix", np.asmatrix(a)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PendingDeprecationWarning)
+        yield "matrix", np.asmatrix(a)
     yield "int dtype", a.astype(np.int64)
     yield "other ndim", a.reshape(12)
     yield "list", a.tolist()
@@ -520,3 +526,53 @@ def test_hypothesis_returned_views(n, start, stop, step, readonly, same_buffer):
         # empty array, even from a read-only argument
         assert got.size == 0 or got.flags.writeable == want.flags.writeable
         assert got.size == 0 or np.shares_memory(got, b)
+
+
+def test_threads_call_array_functions(monkeypatch):
+    """Eight threads calling never-compiled array functions at once (the first
+    calls compile and build the dispatcher) all get NumPy's answers."""
+    import threading
+
+    def scaled(a, k):
+        return a * k
+
+    def head(a):
+        return a[:2]
+    native, _ = both(scaled, monkeypatch)
+    nhead, _ = both(head, monkeypatch)
+    a = np.arange(5.0)
+    errors = []
+    start = threading.Barrier(8)
+
+    def work(i):
+        try:
+            start.wait()
+            for _ in range(50):
+                assert native(a, float(i)).tolist() == (a * i).tolist()
+                assert nhead(a).tolist() == [0.0, 1.0]
+        except Exception as exc:     # reported below
+            errors.append(exc)
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len(native.signatures) == 1 and len(nhead.signatures) == 1
+
+
+def test_unknown_numpy_layout_uses_python_path(monkeypatch):
+    """If the PyArrayObject layout check fails, array calls take the Python
+    dispatcher (scalar specialisations of the same function stay native)."""
+    from hanajit_cpu import nativearray
+
+    def f(a, x):
+        return a[0] + x
+    monkeypatch.setitem(nativearray._state, "ok", False)
+    native, _ = both(f, monkeypatch)
+    a = np.arange(3.0) + 1
+    for _ in range(3):
+        native(a, 2.0)
+    with native_calls() as rec:
+        assert native(a, 2.0) == 3.0
+    assert rec.slow

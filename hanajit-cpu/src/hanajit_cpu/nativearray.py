@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import ctypes
 import sys
+import threading
 
 from hanajit.ir import types as T
 from hanajit.lowering.llvm import I8, I32, I64, PTR
@@ -51,6 +52,7 @@ DESCR_BYTEORDER, DESCR_TYPE_NUM = 26, 28
 C_CONTIGUOUS, F_CONTIGUOUS, ALIGNED, WRITEABLE = 0x1, 0x2, 0x100, 0x400
 
 _state: dict = {}
+_lock = threading.Lock()
 
 
 def layout_known() -> bool:
@@ -152,10 +154,12 @@ def box_api() -> dict | None:
     boxing path).  The capsule destructor that releases a meminfo is compiled
     once per process and never freed: arrays may outlive every jitted function."""
     if "api" not in _state:
-        try:
-            _state["api"] = _make_box_api() if layout_known() else None
-        except Exception:           # pragma: no cover - any surprise: Python path
-            _state["api"] = None
+        with _lock:                  # one destructor per process, built once
+            if "api" not in _state:
+                try:
+                    _state["api"] = _make_box_api() if layout_known() else None
+                except Exception:    # pragma: no cover - any surprise: Python path
+                    _state["api"] = None
     return _state["api"]
 
 
@@ -165,8 +169,9 @@ def _array_api_table() -> int:
         from numpy._core import _multiarray_umath as mu
     except ImportError:             # NumPy 1.x
         from numpy.core import _multiarray_umath as mu
-    get = ctypes.pythonapi.PyCapsule_GetPointer
-    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    # a private prototype: ctypes.pythonapi's function objects are shared
+    get = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.c_char_p)(
+        ("PyCapsule_GetPointer", ctypes.pythonapi))
     table = get(mu._ARRAY_API, None)
     if ctypes.c_void_p.from_address(table + 8 * _API_ARRAY_TYPE).value != id(np.ndarray):
         raise RuntimeError("unknown NumPy C-API table")
