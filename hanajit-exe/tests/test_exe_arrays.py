@@ -243,3 +243,40 @@ def test_complex_arrays_are_rejected(tmp_path):
         return z[0].real
     with pytest.raises(UnsupportedError, match="complex"):
         first.export_executable(tmp_path / "c", sig="c128[:]")
+
+
+def test_layout_signatures_check_the_file_order(tmp_path):
+    exe = rowsum.export_executable(tmp_path / "rc", sig="f64[:, ::1]").executable
+    m = np.arange(6.0).reshape(2, 3) / 7
+    np.save(tmp_path / "c.npy", m)
+    np.save(tmp_path / "f.npy", np.asfortranarray(m))
+    proc = run(exe, tmp_path / "c.npy", "-o", tmp_path / "o.npy")
+    assert proc.returncode == 0, proc.stderr
+    same(np.load(tmp_path / "o.npy"), rowsum(m))
+    proc = run(exe, tmp_path / "f.npy")
+    assert proc.returncode == 64 and "Fortran-ordered" in proc.stderr
+
+
+def test_big_endian_files_and_o_without_array_results_exit_64(progs):
+    d, exe = progs
+    np.save(d / "be.npy", np.arange(3.0).astype(">f8"))
+    proc = run(exe["cumsum"], d / "be.npy")
+    assert proc.returncode == 64 and "holds dtype '>f8'" in proc.stderr
+    np.save(d / "ok.npy", np.arange(3.0))
+    proc = run(exe["scale"], d / "ok.npy", "2", "-o", d / "x.npy")
+    assert proc.returncode == 64 and "no array result for -o" in proc.stderr
+
+
+def test_index_error_message_carries_the_index(tmp_path):
+    @jit
+    def pick(a, i):
+        return a[i]
+    exe = pick.export_executable(tmp_path / "pick", sig="i64[:], i64").executable
+    a = np.array([4, 5, 6])
+    np.save(tmp_path / "a.npy", a)
+    assert run(exe, tmp_path / "a.npy", -1).stdout.strip() == "6"
+    proc = run(exe, tmp_path / "a.npy", 7)
+    with pytest.raises(IndexError) as info:
+        pick(a, 7)
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == f"IndexError: {info.value}"
