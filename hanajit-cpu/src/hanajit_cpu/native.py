@@ -9,9 +9,12 @@ Each time a jitted function's set of specialisations changes,
    otherwise the parameters are gathered into a stack array: positional
    arguments first, then keywords matched *by pointer* against the interned
    parameter names, then defaults (embedded object pointers);
-2. for each specialisation in turn: exact type checks of the parameters, unboxing
-   (:mod:`hanajit_cpu.nativebox`), a call of its C-ABI entry wrapper, boxing the
-   result;
+2. for each specialisation in turn (those with any-layout arrays last): exact
+   type checks of the parameters, unboxing (:mod:`hanajit_cpu.nativebox`;
+   NumPy arrays in :mod:`hanajit_cpu.nativearray`), a call of its C-ABI entry
+   wrapper, boxing the result (an array the kernel allocated, or a view of an
+   argument; other results holding arrays go to ``boxed(self, index,
+   ret_address, *params)``, the Python path's boxing);
 3. anything else (unknown types, an int beyond int64, an unknown or duplicate
    keyword, wrong arity, a keyword name that is not the interned one) calls the
    Python dispatcher ``slow(self, *args, **kwargs)`` with the original
