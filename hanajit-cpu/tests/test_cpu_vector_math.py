@@ -336,3 +336,13 @@ def test_own_exp_accuracy_over_the_whole_range():
         x = np.linspace(lo, hi, 2_000_003).astype(dtype)
         got = jit(k_exp, fallback=False)(x)
         assert ulp_error(got, x, np.exp, dtype) <= 1.0
+
+
+def test_disk_cache_key_knows_whether_vector_math_is_on(monkeypatch):
+    """Code compiled with vector math is never loaded from the disk cache by a
+    process that asked for scalar libm calls (HANAJIT_VECMATH=0), and vice versa."""
+    from hanajit_cpu.target import CpuTarget
+    monkeypatch.delenv("HANAJIT_VECMATH", raising=False)
+    on = CpuTarget().cache_env()
+    monkeypatch.setenv("HANAJIT_VECMATH", "0")
+    assert CpuTarget().cache_env() != on

@@ -45,8 +45,9 @@ class CpuTarget(Target):
     def cache_env(self) -> tuple:
         """What the disk cache key needs to know about this host's code generation:
         the CPU (name and features) and the LLVM build, found without loading LLVM
-        where possible (see ``_host_identity``)."""
-        return _host_identity()
+        where possible (see ``_host_identity``), and whether vector math is on."""
+        import os
+        return _host_identity() + (("vecmath", os.environ.get("HANAJIT_VECMATH", "1")),)
 
     def compile(self, module, options) -> Artifact:
         from hanajit.lowering.llvm import LLVMTargetInfo, ModuleLowering
