@@ -446,3 +446,23 @@ def test_array_reduction_rounded_each_step_is_serial():
     with pytest.warns(HanaJitParallelWarning, match="rounded at every step"):
         got = jit(scatter_add)(idx, w, np.zeros(3, np.int64))
     np.testing.assert_array_equal(got, scatter_add(idx, w, np.zeros(3, np.int64)))
+
+
+def test_pool_many_regions_and_concurrent_callers():
+    import threading
+    f = jit(isum)
+    x = np.arange(257)
+    want = isum(x)
+    assert all(f(x) == want for _ in range(2000))
+    bad = []
+
+    def worker():
+        for _ in range(200):
+            if f(x) != want:
+                bad.append(1)
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not bad and not any(t.is_alive() for t in threads)

@@ -1,19 +1,22 @@
 """The thread runtime behind ``ParallelFor`` on POSIX hosts (pthreads).
 
 ``i32 hj_parallel_for(ptr fn, ptr ctx, i64 count, ptr err)`` calls
-``i32 fn(ctx, k, err_k)`` for every ``k`` in ``0..count-1``: worker threads (at
-most ``hj_num_threads - 1`` of them, plus the calling thread) take chunk numbers
-from an atomic counter, each chunk with its own zeroed error record.  After every
-thread has joined, the lowest ``k`` whose record holds an error is copied to
-``err`` and 1 is returned.
+``i32 fn(ctx, k, err_k)`` for every ``k`` in ``0..count-1``: the calling thread
+and the pool threads take chunk numbers from an atomic counter, each chunk with
+its own zeroed error record.  When every thread has reported, the lowest ``k``
+whose record holds an error is copied to ``err`` and 1 is returned.
 
-Threads are created for each region and joined at its end: no thread outlives a
-call, so nothing needs repairing after ``fork``, and the pool can never be left
-half-used by an exception.  A region that starts while another is running (a
-nested ``prange``, or a second Python thread calling with the GIL released) runs
-serially in its caller's thread, which keeps the machine from being
-oversubscribed.  ``hj_num_threads`` is a global the host sets (see
-``hanajit.threads_config``).
+The pool: detached threads started on demand (up to ``hj_num_threads - 1``)
+that sleep on a condition variable until the generation counter moves, help with
+the posted job, decrement ``pending`` and sleep again; the caller waits until
+``pending`` is 0, so the job (on its stack) is never used after it returns.  The
+pool belongs to the process id that made it: after ``fork`` the child finds
+another pid, forgets the parent's threads (which do not exist in the child),
+re-initialises the mutex and condition variables and starts its own.  A region
+that starts while another is running (a nested ``prange``, or a second Python
+thread calling with the GIL released) runs serially in its caller's thread,
+which keeps the machine from being oversubscribed.  ``hj_num_threads`` is a
+global the host sets (``hanajit.parallel_config``).
 """
 from __future__ import annotations
 
@@ -26,12 +29,27 @@ RUNTIME_IR = r"""
 
 @hj_num_threads = global i64 1
 @hj_active = internal global i64 0
+@hj_pool_pid = internal global i32 0
+@hj_pool_n = internal global i64 0
+@hj_pool_mutex = internal global [64 x i8] zeroinitializer, align 16
+@hj_pool_work = internal global [64 x i8] zeroinitializer, align 16
+@hj_pool_done = internal global [64 x i8] zeroinitializer, align 16
+@hj_pool_gen = internal global i64 0
+@hj_pool_job = internal global ptr null
+@hj_pool_pending = internal global i64 0
 
 declare i32 @pthread_create(ptr, ptr, ptr, ptr)
-declare i32 @pthread_join(i64, ptr)
+declare i32 @pthread_detach(i64)
+declare i32 @pthread_mutex_lock(ptr)
+declare i32 @pthread_mutex_unlock(ptr)
+declare i32 @pthread_cond_wait(ptr, ptr)
+declare i32 @pthread_cond_broadcast(ptr)
+declare i32 @pthread_cond_signal(ptr)
+declare i32 @getpid()
 declare ptr @calloc(i64, i64)
 declare void @free(ptr)
 declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 
 define internal ptr @hj_worker(ptr %job) nounwind {
 entry:
@@ -58,8 +76,54 @@ exit:
   ret ptr null
 }
 
+; a pool thread: waits for a new generation, helps with its job, reports, repeats
+define internal ptr @hj_pool_main(ptr %start_gen) nounwind {
+entry:
+  %g0 = ptrtoint ptr %start_gen to i64
+  %l0 = call i32 @pthread_mutex_lock(ptr @hj_pool_mutex)
+  br label %check
+check:
+  %seen = phi i64 [%g0, %entry], [%seen, %sleep], [%cur, %reported]
+  %cur = load i64, ptr @hj_pool_gen
+  %same = icmp eq i64 %cur, %seen
+  br i1 %same, label %sleep, label %run
+sleep:
+  %w = call i32 @pthread_cond_wait(ptr @hj_pool_work, ptr @hj_pool_mutex)
+  br label %check
+run:
+  %job = load ptr, ptr @hj_pool_job
+  %u1 = call i32 @pthread_mutex_unlock(ptr @hj_pool_mutex)
+  %r = call ptr @hj_worker(ptr %job)
+  %l1 = call i32 @pthread_mutex_lock(ptr @hj_pool_mutex)
+  %p = load i64, ptr @hj_pool_pending
+  %p1 = sub i64 %p, 1
+  store i64 %p1, ptr @hj_pool_pending
+  %last = icmp eq i64 %p1, 0
+  br i1 %last, label %signal, label %reported
+signal:
+  %sg = call i32 @pthread_cond_signal(ptr @hj_pool_done)
+  br label %reported
+reported:
+  br label %check
+}
+
 define i32 @hj_parallel_for(ptr %fn, ptr %ctx, i64 %count, ptr %err) nounwind {
 entry:
+  %pid = call i32 @getpid()
+  %ppid = load i32, ptr @hj_pool_pid
+  %forked = icmp ne i32 %pid, %ppid
+  br i1 %forked, label %reset, label %start
+reset:
+  ; first use in this process (or in a forked child): no pool thread exists here
+  call void @llvm.memset.p0.i64(ptr @hj_pool_mutex, i8 0, i64 64, i1 false)
+  call void @llvm.memset.p0.i64(ptr @hj_pool_work, i8 0, i64 64, i1 false)
+  call void @llvm.memset.p0.i64(ptr @hj_pool_done, i8 0, i64 64, i1 false)
+  store i64 0, ptr @hj_pool_n
+  store i64 0, ptr @hj_pool_pending
+  store i64 0, ptr @hj_active
+  store i32 %pid, ptr @hj_pool_pid
+  br label %start
+start:
   %prev = atomicrmw add ptr @hj_active, i64 1 seq_cst
   %nested = icmp ne i64 %prev, 0
   %nt0 = load i64, ptr @hj_num_threads
@@ -69,7 +133,7 @@ entry:
   %serial = or i1 %one, %nested
   br i1 %serial, label %sloop.head, label %par
 sloop.head:
-  %sk = phi i64 [0, %entry], [0, %par], [%sk1, %sloop.next]
+  %sk = phi i64 [0, %start], [0, %par], [%sk1, %sloop.next]
   %sdone = icmp sge i64 %sk, %count
   br i1 %sdone, label %ok, label %sloop.body
 sloop.body:
@@ -97,36 +161,48 @@ par2:
   %je = getelementptr %job, ptr %job, i32 0, i32 4
   store ptr %errs, ptr %je
   %nthr = sub i64 %nt, 1
-  %tids = alloca i64, i64 %nthr
-  br label %spawn.head
-spawn.head:
-  %t = phi i64 [0, %par2], [%t1, %spawn.next]
-  %alldone = icmp sge i64 %t, %nthr
-  br i1 %alldone, label %work, label %spawn.body
-spawn.body:
-  %tidp = getelementptr i64, ptr %tids, i64 %t
-  %rc = call i32 @pthread_create(ptr %tidp, ptr null, ptr @hj_worker, ptr %job)
+  %tid = alloca i64
+  %l0 = call i32 @pthread_mutex_lock(ptr @hj_pool_mutex)
+  %gen = load i64, ptr @hj_pool_gen
+  %genp = inttoptr i64 %gen to ptr
+  br label %grow.head
+grow.head:
+  %have = load i64, ptr @hj_pool_n
+  %enough = icmp sge i64 %have, %nthr
+  br i1 %enough, label %post, label %grow.body
+grow.body:
+  %rc = call i32 @pthread_create(ptr %tid, ptr null, ptr @hj_pool_main, ptr %genp)
   %rcok = icmp eq i32 %rc, 0
-  br i1 %rcok, label %spawn.next, label %work
-spawn.next:
-  %t1 = add i64 %t, 1
-  br label %spawn.head
-work:
-  %created = phi i64 [%t, %spawn.head], [%t, %spawn.body]
+  br i1 %rcok, label %grow.next, label %post
+grow.next:
+  %t = load i64, ptr %tid
+  %dr = call i32 @pthread_detach(i64 %t)
+  %have1 = add i64 %have, 1
+  store i64 %have1, ptr @hj_pool_n
+  br label %grow.head
+post:
+  store ptr %job, ptr @hj_pool_job
+  %nw = load i64, ptr @hj_pool_n
+  store i64 %nw, ptr @hj_pool_pending
+  %gen1 = add i64 %gen, 1
+  store i64 %gen1, ptr @hj_pool_gen
+  %b0 = call i32 @pthread_cond_broadcast(ptr @hj_pool_work)
+  %u0 = call i32 @pthread_mutex_unlock(ptr @hj_pool_mutex)
   %w = call ptr @hj_worker(ptr %job)
-  br label %join.head
-join.head:
-  %j = phi i64 [0, %work], [%j1, %join.body]
-  %jdone = icmp sge i64 %j, %created
-  br i1 %jdone, label %scan.head, label %join.body
-join.body:
-  %tidq = getelementptr i64, ptr %tids, i64 %j
-  %tid = load i64, ptr %tidq
-  %jr = call i32 @pthread_join(i64 %tid, ptr null)
-  %j1 = add i64 %j, 1
-  br label %join.head
+  %l1 = call i32 @pthread_mutex_lock(ptr @hj_pool_mutex)
+  br label %wait.head
+wait.head:
+  %pend = load i64, ptr @hj_pool_pending
+  %alldone = icmp eq i64 %pend, 0
+  br i1 %alldone, label %waited, label %wait.body
+wait.body:
+  %cw = call i32 @pthread_cond_wait(ptr @hj_pool_done, ptr @hj_pool_mutex)
+  br label %wait.head
+waited:
+  %u1 = call i32 @pthread_mutex_unlock(ptr @hj_pool_mutex)
+  br label %scan.head
 scan.head:
-  %q = phi i64 [0, %join.head], [%q1, %scan.next]
+  %q = phi i64 [0, %waited], [%q1, %scan.next]
   %qdone = icmp sge i64 %q, %count
   br i1 %qdone, label %free.ok, label %scan.body
 scan.body:
