@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 import hanajit
 from hanajit import cache as hcache
 from hanajit.cache import store
+from hanajit.testing.cases_operators import OperatorCases
 
 MAIN = '''
 import math
@@ -221,6 +222,7 @@ print(json.dumps({"ok": all(vals), "stats": cache.stats}))
 CONCURRENT_READER = r'''
 import glob, json, os, sys, time
 from hanajit.cache import store
+from hanajit.testing.cases_operators import OperatorCases
 root, stop_file = sys.argv[1], sys.argv[2]
 reads = bad = 0
 while not os.path.exists(stop_file):
@@ -579,3 +581,43 @@ def test_default_cache_dir_follows_xdg(monkeypatch, tmp_path):
         assert hcache.cache_dir() == os.path.join(str(tmp_path), "hanajit")
     monkeypatch.setenv("HANAJIT_CACHE_DIR", "~/elsewhere")
     assert hcache.cache_dir() == os.path.expanduser("~/elsewhere")
+
+
+# -- the operator conformance cases, run by code loaded from the disk cache ---------
+# (the operators give the most varied machine code: division and power helpers,
+# shifts, exact comparisons, raising and deoptimising paths; the whole suite passes
+# the same way but doubles its compile time)
+class _CacheRoundTrip:
+    """Calls compile and store through one jitted object, then run through a second
+    one, which loads every specialisation from the disk (scalar cases only: the
+    function runs twice)."""
+
+    def __init__(self, func, options):
+        self.writer = hanajit.jit(func, cache=True, **options)
+        self.reader = hanajit.jit(func, cache=True, **options)
+
+    def __call__(self, *args, **kwargs):
+        try:
+            self.writer(*args, **kwargs)
+        except Exception:
+            pass
+        return self.reader(*args, **kwargs)
+
+    def __getattr__(self, name):
+        if name in ("__code__", "__globals__", "__defaults__", "__kwdefaults__",
+                    "__closure__"):         # the reference run reads the function
+            return getattr(self.reader.py_func, name)
+        return getattr(self.reader, name)
+
+
+class TestCpuOperatorsFromCache(OperatorCases):
+    target = "cpu"
+
+    @pytest.fixture(autouse=True)
+    def _cache_dir(self, tmp_path, monkeypatch):
+        monkeypatch.setenv("HANAJIT_CACHE_DIR", str(tmp_path / "cache"))
+        yield
+
+    def jit(self, func, **options):
+        return _CacheRoundTrip(func, {"target": self.target, "fallback": False,
+                                      **options})
