@@ -55,7 +55,8 @@ def jit(func=None, **options):
     (default True: run in the interpreter with a warning when compilation is not
     possible; False: raise :class:`UnsupportedError`), ``signature`` (compile
     eagerly), ``cache``, ``boundscheck``, ``fastmath``, ``parallel``, ``nogil``,
-    ``reduce_reassoc``, ``gpu_arch``.
+    ``reduce_reassoc``, ``rewrite`` (exact algebraic rewrites; docs/optimizers.md),
+    ``gpu_arch``.
     """
     unknown = set(options) - set(_OPTION_DEFAULTS)
     if unknown:
