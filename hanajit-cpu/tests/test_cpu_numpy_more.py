@@ -9,6 +9,7 @@ import hanajit
 import numpy as np
 import pytest
 from hanajit import jit
+from hanajit.lib.pyhelpers_sort import intro_sort
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -328,6 +329,28 @@ def test_sort_nans_and_zeros():
     check(sorts, big)
     check(argsorts, big)
     check(unique, big)
+
+
+def sort_default(a):
+    return np.sort(a)
+
+
+def intro_depth0(a):
+    intro_sort(a, 0, len(a), 0)          # straight to the heap-sort fallback
+    return a
+
+
+@pytest.mark.parametrize("pattern", ["sorted", "reversed", "equal", "organ", "random",
+                                     "nans"])
+def test_introsort_patterns(pattern):
+    n = 3001
+    a = {"sorted": np.arange(n, dtype=np.float64), "reversed": np.arange(n, 0, -1.0),
+         "equal": np.full(n, 2.0), "organ": np.abs(np.arange(n) - n // 2).astype(float),
+         "random": np.random.default_rng(5).integers(0, 40, n).astype(float),
+         "nans": np.where(np.arange(n) % 7 == 0, np.nan, np.arange(n) % 13 * 1.0)}[pattern]
+    check(sort_default, a)
+    got = compiled(intro_depth0)(a.copy())
+    np.testing.assert_array_equal(got, np.sort(a))
 
 
 def search(a, v):

@@ -3,7 +3,8 @@
 
 The templates copy the data into a fresh C-contiguous array and run the
 algorithms of :mod:`pyhelpers_sort` (Python source compiled by hanajit) on it,
-row by row along the last axis (or on the flattened array for ``axis=None``).
+row by row along the last axis (or on the flattened array for ``axis=None``):
+introsort for values, a stable merge sort for ``kind='stable'`` and for argsort.
 Complex arrays are not supported (NumPy orders them lexicographically).
 """
 from __future__ import annotations
@@ -62,6 +63,13 @@ def _fresh_copy(L, a, dtype=None):
     return out, L.let(flat)
 
 
+def _sorter(call):
+    """The stable merge sort for ``kind='stable'``/``'mergesort'``, else introsort
+    (NumPy's default kinds do not keep equal values in order either)."""
+    kind = _const_arg(call, 2, "kind", None)
+    return hs.sort_rows if kind in ("stable", "mergesort") else hs.sort_rows_unstable
+
+
 def _row_length(L, out, axis):
     t = out.type
     if axis is None:
@@ -73,8 +81,8 @@ def _row_length(L, out, axis):
 
 
 class Sort(CallTemplate):
-    """``np.sort(a, axis=-1, kind=None)``: NaNs last, any ``kind`` (the sorted
-    values do not depend on it)."""
+    """``np.sort(a, axis=-1, kind=None)``: NaNs last; ``kind='stable'`` keeps equal
+    values (-0.0 and 0.0) in order, other kinds give the same values."""
 
     paths = ("numpy.sort",)
     accepts_lazy = True
@@ -94,7 +102,7 @@ class Sort(CallTemplate):
     def lower(self, L, call, args, kwargs):
         axis = _sort_axis(call, args[0].type, self.name)
         out, flat = _fresh_copy(L, args[0])
-        L.call_helper(hs.sort_rows, [flat, _row_length(L, out, axis)])
+        L.call_helper(_sorter(call), [flat, _row_length(L, out, axis)])
         return flat if axis is None else out
 
 
@@ -136,7 +144,7 @@ class SortMethod(CallTemplate):
         from .arrays import assign_to_view
         a = L.let(args[0])
         out, flat = _fresh_copy(L, a)
-        L.call_helper(hs.sort_rows, [flat, _row_length(L, out, -1)])
+        L.call_helper(_sorter(call), [flat, _row_length(L, out, -1)])
         assign_to_view(L, a, out)
         return C(None, T.NONE)
 
@@ -157,7 +165,7 @@ class Unique(CallTemplate):
 
     def lower(self, L, call, args, kwargs):
         out, flat = _fresh_copy(L, args[0])
-        L.call_helper(hs.sort_rows, [flat, _row_length(L, out, None)])
+        L.call_helper(hs.sort_rows_unstable, [flat, _row_length(L, out, None)])
         return L.call_helper(hs.unique_sorted, [flat])
 
 
