@@ -389,12 +389,17 @@ def test_returned_views_and_tuples(monkeypatch):
 
     def mixed(a):
         return a[1:], a * 2, a.shape[0]
+
+    def nested(a, k):
+        return ((a + k, k), a * 2, (a.sum(), a[::2] * 1.0))
     a = np.arange(6.0)
     ro = a.copy()
     ro.flags.writeable = False
     check(view, [((a,), {}), ((ro,), {}), ((a[:1],), {})], monkeypatch)
     check(view_of_second, [((a, a[::2]), {}), ((a, ro), {})], monkeypatch)
     check(mixed, [((a,), {}), ((a[::-2],), {})], monkeypatch)
+    check(nested, [((a, 1.5), {}), ((a[::-1], -2.0), {}), ((a[:0], 0.0), {})],
+          monkeypatch)
     native, slow = both(view, monkeypatch)
     for f in (native, slow):
         for _ in range(3):
@@ -421,6 +426,19 @@ def test_returned_arrays_freed(monkeypatch):
         r = native(1_000_000)
         assert r[0] == 1.0 and r.shape == (1_000_000,)
     del r
+    gc.collect()
+    assert _rss_mb() - before < 200
+
+    def big_pair(n):
+        return (np.ones(n), n), np.zeros(3)
+    npair, _ = both(big_pair, monkeypatch)
+    for _ in range(3):
+        npair(10)
+    before = _rss_mb()
+    for _ in range(100):
+        (r, n), z = npair(1_000_000)
+        assert r[-1] == 1.0 and n == 1_000_000 and z.tolist() == [0.0] * 3
+    del r, z
     gc.collect()
     assert _rss_mb() - before < 200
     nv, _ = both(view, monkeypatch)

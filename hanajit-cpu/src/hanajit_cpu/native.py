@@ -12,9 +12,9 @@ Each time a jitted function's set of specialisations changes,
 2. for each specialisation in turn (those with any-layout arrays last): exact
    type checks of the parameters, unboxing (:mod:`hanajit_cpu.nativebox`;
    NumPy arrays in :mod:`hanajit_cpu.nativearray`), a call of its C-ABI entry
-   wrapper, boxing the result (an array the kernel allocated, or a view of an
-   argument; other results holding arrays go to ``boxed(self, index,
-   ret_address, *params)``, the Python path's boxing);
+   wrapper, boxing the result (arrays the kernel allocated, also in tuples, and
+   views of an argument; empty views and tuples holding views go to
+   ``boxed(self, index, ret_address, *params)``, the Python path's boxing);
 3. anything else (unknown types, an int beyond int64, an unknown or duplicate
    keyword, wrong arity, a keyword name that is not the interned one) calls the
    Python dispatcher ``slow(self, *args, **kwargs)`` with the original
@@ -63,6 +63,27 @@ def _has_array(t) -> bool:
     if isinstance(t, T.ArrayType):
         return True
     return isinstance(t, T.TupleType) and any(_has_array(i) for i in t.items)
+
+
+def _ret_kinds(t) -> list:
+    """The leaf type of each result slot (an array: meminfo, data, shape, strides)."""
+    if isinstance(t, T.ArrayType):
+        return [T.INT64] * ret_slots(t)
+    if isinstance(t, T.TupleType):
+        return [k for i in t.items for k in _ret_kinds(i)]
+    return flat_kinds(t)
+
+
+def _meminfo_slots(t, start=0) -> list:
+    """Result slots holding the meminfo of each array in a (nested) tuple."""
+    if isinstance(t, T.ArrayType):
+        return [start]
+    out = []
+    if isinstance(t, T.TupleType):
+        for i in t.items:
+            out += _meminfo_slots(i, start)
+            start += ret_slots(i)
+    return out
 
 
 def _alloca(b: ir.IRBuilder, ty, size=None, name=""):
@@ -245,7 +266,15 @@ class _Gen:
                 b.position_at_end(view)
                 self.box_view(e, rt, objs, unboxed, in_python)
             else:
-                b.branch(in_python)        # tuples holding arrays
+                # a tuple: boxed here when every array in it is a new one
+                fresh = self.block(f"spec{index}.box_fresh")
+                new = ir.Constant(ir.IntType(1), 1)
+                for slot in _meminfo_slots(rt):
+                    mi = b.load(b.gep(self.retbuf, [_i64(slot)], source_etype=I64), typ=I64)
+                    new = b.and_(new, b.icmp_unsigned("!=", mi, _i64(0)))
+                b.cbranch(new, fresh, in_python)
+                b.position_at_end(fresh)
+                self.box_natively(rt)
             b.position_at_end(in_python)
             b.ret(self.call_handler(self.handlers.boxed, _i64(index),
                                     b.ptrtoint(self.retbuf, I64)))
@@ -283,8 +312,7 @@ class _Gen:
     def box_natively(self, rt):
         b = self.b
         loaded = []
-        for i, k in enumerate(flat_kinds(rt) if not isinstance(rt, T.ArrayType)
-                              else [T.INT64] * ret_slots(rt)):
+        for i, k in enumerate(_ret_kinds(rt)):
             p = b.gep(self.retbuf, [_i64(i)], source_etype=I64)
             loaded.append(b.load(p, typ=F64 if k.is_float else I64))
         b.ret(nb.box(self.cx, b, iter(loaded), rt))

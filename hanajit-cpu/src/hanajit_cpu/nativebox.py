@@ -241,16 +241,22 @@ class TupleBoxing:
 
     @staticmethod
     def box(cx, b, leaves, t):
-        tup = b.call(cx.PyTuple_New, [ir.Constant(I64, len(t.items))])
-        start = b.block
-        fill = b.function.append_basic_block("tuple.fill")
-        done = b.function.append_basic_block("tuple.done")
+        # the items first: each may own a reference (an array's meminfo) that
+        # boxing takes over or releases, so none leaks if the tuple cannot be made
+        items = [box(cx, b, leaves, it) for it in t.items]
         null = ir.Constant(PTR, None)
-        b.cbranch(_is(b, tup, null), done, fill)
+        tup = b.call(cx.PyTuple_New, [ir.Constant(I64, len(t.items))])
+        fill = b.function.append_basic_block("tuple.fill")
+        no_tuple = b.function.append_basic_block("tuple.none")
+        done = b.function.append_basic_block("tuple.done")
+        b.cbranch(_is(b, tup, null), no_tuple, fill)
+        b.position_at_end(no_tuple)
+        for item in items:             # Py_DecRef ignores NULL
+            b.call(cx.Py_DecRef, [item])
+        b.branch(done)
         b.position_at_end(fill)
         ok = ir.Constant(ir.IntType(1), 1)
-        for i, it in enumerate(t.items):
-            item = box(cx, b, leaves, it)
+        for i, item in enumerate(items):
             # SetItem steals the item; a NULL item leaves an empty slot, which
             # the tuple's deallocator skips
             b.call(cx.PyTuple_SetItem, [tup, ir.Constant(I64, i), item])
@@ -263,7 +269,7 @@ class TupleBoxing:
         b.branch(done)
         b.position_at_end(done)
         result = b.phi(PTR)
-        result.add_incoming(null, start)
+        result.add_incoming(null, no_tuple)
         result.add_incoming(tup, filled)
         result.add_incoming(null, failed)
         return result
