@@ -2,7 +2,9 @@
 serial builds of the same source, side by side in one process.
 
 Three kernels: compute-bound (a transcendental per element, 64 terms), memory-bound
-(a triad over 1e7 float64) and a reduction (sum of squares over 1e7).  Each JIT's
+(a triad over 1e7 float64) and a reduction (sum of squares over 1e7); plus the
+same reduction over 1,000 elements, where the cost of starting a parallel loop
+shows.  Each JIT's
 parallel build is compared with its serial build (hanajit ``workers=1``; numba
 without ``parallel=True``, where ``prange`` is ``range``) and the results are
 checked equal (exactly for the elementwise kernels, to 1e-9 relative for the float
@@ -67,6 +69,7 @@ def main(quick: bool = False) -> int:
     rng = np.random.default_rng(0)
     x = rng.standard_normal(n_compute)
     xs = rng.standard_normal(n_mem)
+    xsmall = rng.standard_normal(1000)
     b, c = rng.standard_normal(n_mem), rng.standard_normal(n_mem)
     hj_src = _kernels(prange)
     hj_par = [jit(f) for f in hj_src]
@@ -83,6 +86,8 @@ def main(quick: bool = False) -> int:
         ("memory-bound triad a = b + s*c", 1, lambda f, o: f(o, b, c, 1.5),
          lambda: np.empty(n_mem), n_mem),
         ("reduction sum(x*x)", 2, lambda f, o: f(xs), lambda: None, n_mem),
+        ("overhead: sum(x*x), 1,000 elements", 2, lambda f, o: f(xsmall), lambda: None,
+         1000),
     ]
     for name, k, call, out, n in cases:
         outs = {key: out() for key in ("hp", "hs", "np", "ns")}
@@ -102,7 +107,8 @@ def main(quick: bool = False) -> int:
             if not ok:
                 errors.append(f"{name}: {label} differs from hanajit serial")
         times = interleaved({label: (lambda f=f, o=o: call(f, outs[o]))
-                             for label, (f, o) in impls.items()}, repeats)
+                             for label, (f, o) in impls.items()}, repeats,
+                            number=1 if n > 1000 else 200)
         t = {label: median(v) for label, v in times.items()}
         hj_speed = t["hanajit serial"] / t["hanajit parallel"]
         nb_speed = (t["numba serial"] / t["numba parallel"]) if nb_par else None

@@ -7,9 +7,12 @@ its own zeroed error record.  When every thread has reported, the lowest ``k``
 whose record holds an error is copied to ``err`` and 1 is returned.
 
 The pool: detached threads started on demand (up to ``hj_num_threads - 1``)
-that sleep on a condition variable until the generation counter moves, help with
-the posted job, decrement ``pending`` and sleep again; the caller waits until
-``pending`` is 0, so the job (on its stack) is never used after it returns.  The
+that poll the generation counter for a while (``SPIN`` polls) and then sleep on a
+condition variable until it moves, help with the posted job, decrement
+``pending`` and poll again; the caller helps too, then polls (and then sleeps)
+until ``pending`` is 0, so the job (on its stack) is never used after it
+returns.  Polling first makes back-to-back loops cost a few microseconds instead
+of a wake-up each.  The
 pool belongs to the process id that made it: after ``fork`` the child finds
 another pid, forgets the parent's threads (which do not exist in the child),
 re-initialises the mutex and condition variables and starts its own.  A region
@@ -23,6 +26,8 @@ from __future__ import annotations
 PARALLEL_FOR = "hj_parallel_for"
 NUM_THREADS = "hj_num_threads"
 SYMBOLS = (PARALLEL_FOR, NUM_THREADS)
+
+SPIN = 20000          # atomic polls before sleeping (tens of microseconds)
 
 RUNTIME_IR = r"""
 %job = type { ptr, ptr, i64, i64, ptr }
@@ -76,35 +81,51 @@ exit:
   ret ptr null
 }
 
-; a pool thread: waits for a new generation, helps with its job, reports, repeats
+; a pool thread: spins a while, then sleeps, until the generation moves; helps
+; with the posted job; reports; repeats
 define internal ptr @hj_pool_main(ptr %start_gen) nounwind {
 entry:
   %g0 = ptrtoint ptr %start_gen to i64
+  br label %spin.start
+spin.start:
+  %seen = phi i64 [%g0, %entry], [%cur2, %reported]
+  br label %spin
+spin:
+  %i = phi i64 [0, %spin.start], [%i1, %spin.next]
+  %cur = load atomic i64, ptr @hj_pool_gen seq_cst, align 8
+  %new = icmp ne i64 %cur, %seen
+  br i1 %new, label %run, label %spin.next
+spin.next:
+  %i1 = add i64 %i, 1
+  %more = icmp slt i64 %i1, SPIN
+  br i1 %more, label %spin, label %sleep.lock
+sleep.lock:
   %l0 = call i32 @pthread_mutex_lock(ptr @hj_pool_mutex)
-  br label %check
-check:
-  %seen = phi i64 [%g0, %entry], [%seen, %sleep], [%cur, %reported]
-  %cur = load i64, ptr @hj_pool_gen
-  %same = icmp eq i64 %cur, %seen
-  br i1 %same, label %sleep, label %run
-sleep:
+  br label %sleep.check
+sleep.check:
+  %cur1 = load atomic i64, ptr @hj_pool_gen seq_cst, align 8
+  %same = icmp eq i64 %cur1, %seen
+  br i1 %same, label %sleep.wait, label %sleep.done
+sleep.wait:
   %w = call i32 @pthread_cond_wait(ptr @hj_pool_work, ptr @hj_pool_mutex)
-  br label %check
+  br label %sleep.check
+sleep.done:
+  %u0 = call i32 @pthread_mutex_unlock(ptr @hj_pool_mutex)
+  br label %run
 run:
-  %job = load ptr, ptr @hj_pool_job
-  %u1 = call i32 @pthread_mutex_unlock(ptr @hj_pool_mutex)
+  %cur2 = phi i64 [%cur, %spin], [%cur1, %sleep.done]
+  %job = load atomic ptr, ptr @hj_pool_job seq_cst, align 8
   %r = call ptr @hj_worker(ptr %job)
-  %l1 = call i32 @pthread_mutex_lock(ptr @hj_pool_mutex)
-  %p = load i64, ptr @hj_pool_pending
-  %p1 = sub i64 %p, 1
-  store i64 %p1, ptr @hj_pool_pending
-  %last = icmp eq i64 %p1, 0
+  %p = atomicrmw sub ptr @hj_pool_pending, i64 1 seq_cst
+  %last = icmp eq i64 %p, 1
   br i1 %last, label %signal, label %reported
 signal:
+  %l1 = call i32 @pthread_mutex_lock(ptr @hj_pool_mutex)
   %sg = call i32 @pthread_cond_signal(ptr @hj_pool_done)
+  %u1 = call i32 @pthread_mutex_unlock(ptr @hj_pool_mutex)
   br label %reported
 reported:
-  br label %check
+  br label %spin.start
 }
 
 define i32 @hj_parallel_for(ptr %fn, ptr %ctx, i64 %count, ptr %err) nounwind {
@@ -181,18 +202,29 @@ grow.next:
   store i64 %have1, ptr @hj_pool_n
   br label %grow.head
 post:
-  store ptr %job, ptr @hj_pool_job
+  store atomic ptr %job, ptr @hj_pool_job seq_cst, align 8
   %nw = load i64, ptr @hj_pool_n
-  store i64 %nw, ptr @hj_pool_pending
+  store atomic i64 %nw, ptr @hj_pool_pending seq_cst, align 8
   %gen1 = add i64 %gen, 1
-  store i64 %gen1, ptr @hj_pool_gen
+  store atomic i64 %gen1, ptr @hj_pool_gen seq_cst, align 8
   %b0 = call i32 @pthread_cond_broadcast(ptr @hj_pool_work)
   %u0 = call i32 @pthread_mutex_unlock(ptr @hj_pool_mutex)
   %w = call ptr @hj_worker(ptr %job)
+  br label %mspin
+mspin:
+  %mi = phi i64 [0, %post], [%mi1, %mspin.next]
+  %pend0 = load atomic i64, ptr @hj_pool_pending seq_cst, align 8
+  %none0 = icmp eq i64 %pend0, 0
+  br i1 %none0, label %scan.head, label %mspin.next
+mspin.next:
+  %mi1 = add i64 %mi, 1
+  %mmore = icmp slt i64 %mi1, SPIN
+  br i1 %mmore, label %mspin, label %wait.lock
+wait.lock:
   %l1 = call i32 @pthread_mutex_lock(ptr @hj_pool_mutex)
   br label %wait.head
 wait.head:
-  %pend = load i64, ptr @hj_pool_pending
+  %pend = load atomic i64, ptr @hj_pool_pending seq_cst, align 8
   %alldone = icmp eq i64 %pend, 0
   br i1 %alldone, label %waited, label %wait.body
 wait.body:
@@ -202,7 +234,7 @@ waited:
   %u1 = call i32 @pthread_mutex_unlock(ptr @hj_pool_mutex)
   br label %scan.head
 scan.head:
-  %q = phi i64 [0, %waited], [%q1, %scan.next]
+  %q = phi i64 [0, %waited], [0, %mspin], [%q1, %scan.next]
   %qdone = icmp sge i64 %q, %count
   br i1 %qdone, label %free.ok, label %scan.body
 scan.body:
@@ -228,4 +260,4 @@ fail:
   %d1 = atomicrmw sub ptr @hj_active, i64 1 seq_cst
   ret i32 1
 }
-"""
+""".replace("SPIN", str(SPIN))
