@@ -16,8 +16,8 @@ keeps it safe).  Every candidate is
 The winner replaces the specialisation's entry (and the native dispatcher is
 regenerated) only when it is faster beyond the measured noise: in each of two final
 runs of 21 interleaved rounds of the baseline and the winner, the winner/baseline
-time ratio of a round must be below 0.99 in at least three rounds out of four (its
-upper quartile), and the winner's median below the baseline's.  Nothing here is cached:
+time ratio of a round must be below 0.99 in nine rounds out of ten (its 90th
+percentile), and the winner's median below the baseline's.  Nothing here is cached:
 the disk cache keeps the plain compilation.
 """
 
@@ -318,7 +318,8 @@ def evolve(
             ratios = [b / a for a, b in zip(final["baseline"], final["best"])]
             q1, _, q3 = statistics.quantiles(ratios, n=4)
             noise = (q3 - q1) / statistics.median(ratios)
-            if not (q3 < 0.99 and t_best < t_base):
+            q9 = statistics.quantiles(ratios, n=10)[8]
+            if not (q9 < 0.99 and t_best < t_base):
                 break
         else:
             _install(jf, s.spec_key, runner)

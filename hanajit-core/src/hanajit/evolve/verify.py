@@ -162,7 +162,8 @@ def _fresh_array(a, nprng, specials):
     if kind == "f":
         finite = a[np.isfinite(a)]
         scale = float(np.abs(finite).max()) if finite.size else 1.0
-        vals = nprng.standard_normal(a.shape) * (scale or 1.0)
+        scale = min(scale, 1e100) or 1.0  # (an output array may hold garbage)
+        vals = nprng.standard_normal(a.shape) * scale
         if specials and a.size >= 8:
             flat = vals.reshape(-1)
             for v in (np.nan, np.inf, -np.inf, -0.0):
