@@ -4,10 +4,11 @@ Each comma-separated item is a type: ``bool``, ``i8``..``i64``, ``u8``..``u64``,
 ``f32``, ``f64``, ``c64``, ``c128`` or a long name (``int64``, ``float32``); an array
 is its element type with one ``:`` per dimension (``f64[:, :]``, any layout), ``::1``
 on the last axis for C order (``f64[:, ::1]``) or on the first for Fortran order
-(``f64[::1, :]``).  A list of strings gives several signatures.  Raw pointers
-(``f64*``) are not supported, except in GPU kernel signatures
-(``parse_signature(sig, pointers=True)``), where ``T*`` means ``T[::1]``: a 1-D
-contiguous array, still bounds-checked.
+(``f64[::1, :]``).  A list of strings gives several signatures.  The pointer form
+earlier hanajit releases used, ``f64*``, is accepted on every target and means
+``f64[::1]``: a 1-D contiguous array, passed as a NumPy array and still
+bounds-checked (hanajit never does raw pointer arithmetic; a pointer with no
+length could not be checked).
 """
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def _split(text: str) -> list:
     return [s.strip() for s in out]
 
 
-def parse_type(text: str, pointers: bool = False) -> T.Type:
+def parse_type(text: str, pointers: bool = True) -> T.Type:
     text = text.strip()
     if pointers and text.endswith("*") and isinstance(T.BY_NAME.get(text[:-1].strip()),
                                                       T.Scalar):
@@ -59,7 +60,7 @@ def parse_type(text: str, pointers: bool = False) -> T.Type:
     return t
 
 
-def parse_signature(sig, pointers: bool = False) -> list:
+def parse_signature(sig, pointers: bool = True) -> list:
     """A list of argument-type tuples (``pointers``: ``T*`` is ``T[::1]``)."""
     if isinstance(sig, (list, tuple)) and sig and isinstance(sig[0], str) and "," not in sig[0] \
             and all(isinstance(s, str) for s in sig) and len(sig) > 1 and not isinstance(sig, list):

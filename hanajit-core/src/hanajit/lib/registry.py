@@ -85,6 +85,6 @@ def _load_library():
     global _loaded
     if not _loaded:
         _loaded = True
-        for m in ("builtins_scalar", "mathfuncs", "numpy_alloc", "ufuncs", "reductions", "array_ops", "array_methods", "parallel",
+        for m in ("builtins_scalar", "mathfuncs", "numpy_alloc", "ufuncs", "reductions", "array_ops", "array_methods", "parallel", "np_counting",
                   "np_sorting", "np_shape_ops", "np_stats", "np_rounding", "np_index"):
             importlib.import_module(f"hanajit.lib.{m}")

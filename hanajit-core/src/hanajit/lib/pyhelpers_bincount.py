@@ -1,0 +1,32 @@
+"""``np.bincount`` in Python source compiled by hanajit (see ``pyhelpers``)."""
+import numpy as np
+
+
+def bincount(x, minlength):
+    n = minlength
+    for i in range(len(x)):
+        v = x[i]
+        if v < 0:
+            raise ValueError("'list' argument must have no negative elements")
+        if v + 1 > n:
+            n = v + 1
+    out = np.zeros(n, np.int64)
+    for i in range(len(x)):
+        out[x[i]] += 1
+    return out
+
+
+def bincount_weights(x, w, minlength):
+    if len(w) != len(x):
+        raise ValueError("The weights and list don't have the same length.")
+    n = minlength
+    for i in range(len(x)):
+        v = x[i]
+        if v < 0:
+            raise ValueError("'list' argument must have no negative elements")
+        if v + 1 > n:
+            n = v + 1
+    out = np.zeros(n, np.float64)
+    for i in range(len(x)):
+        out[x[i]] += w[i]
+    return out
