@@ -2,7 +2,8 @@
 import numpy as np
 
 
-def bincount(x, minlength):
+def bin_length(x, minlength):
+    """max(x) + 1 (at least ``minlength``); ValueError for a negative value."""
     n = minlength
     for i in range(len(x)):
         v = x[i]
@@ -10,7 +11,11 @@ def bincount(x, minlength):
             raise ValueError("'list' argument must have no negative elements")
         if v + 1 > n:
             n = v + 1
-    out = np.zeros(n, np.int64)
+    return n
+
+
+def bincount(x, minlength):
+    out = np.zeros(bin_length(x, minlength), np.int64)
     for i in range(len(x)):
         out[x[i]] += 1
     return out
@@ -19,14 +24,7 @@ def bincount(x, minlength):
 def bincount_weights(x, w, minlength):
     if len(w) != len(x):
         raise ValueError("The weights and list don't have the same length.")
-    n = minlength
-    for i in range(len(x)):
-        v = x[i]
-        if v < 0:
-            raise ValueError("'list' argument must have no negative elements")
-        if v + 1 > n:
-            n = v + 1
-    out = np.zeros(n, np.float64)
+    out = np.zeros(bin_length(x, minlength), np.float64)
     for i in range(len(x)):
         out[x[i]] += w[i]
     return out
