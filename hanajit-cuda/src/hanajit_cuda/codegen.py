@@ -25,7 +25,7 @@ from llvmlite import ir
 from hanajit.errors import UnsupportedError
 from hanajit.ir import nodes as N
 from hanajit.ir import types as T
-from hanajit.lowering.cabi import flat_kinds
+from hanajit.lowering.cabi import flat_kinds, unflatten
 from hanajit.lowering.llvm import (F64, I32, I64, PTR, LLVMTargetInfo, ModuleLowering,
                                    lltype)
 
@@ -151,31 +151,7 @@ def _add_kernel(llmod: ir.Module, fn: N.Function, decl: ir.Function) -> None:
     err = k.args[0]
     flat = list(k.args[1:])
 
-    def rebuild(t):
-        if isinstance(t, T.ArrayType):
-            v = ir.Constant(lltype(t), ir.Undefined)
-            v = b.insert_value(v, ir.Constant(PTR, None), 0)
-            v = b.insert_value(v, flat.pop(0), 1)
-            for field in (2, 3):
-                for axis in range(t.ndim):
-                    v = b.insert_value(v, flat.pop(0), [field, axis])
-            return v
-        if isinstance(t, T.TupleType) or (isinstance(t, T.Scalar) and t.is_complex):
-            items = t.items if isinstance(t, T.TupleType) else (t.component,) * 2
-            v = ir.Constant(lltype(t), ir.Undefined)
-            for i, it in enumerate(items):
-                v = b.insert_value(v, rebuild(it), i)
-            return v
-        if isinstance(t, T.NoneType):
-            return ir.Constant(lltype(t), 0)
-        x = flat.pop(0)
-        if t.is_float:
-            return b.fptrunc(x, lltype(t)) if t.bits == 32 else x
-        if t.is_bool:
-            return b.icmp_unsigned("!=", x, ir.Constant(I64, 0))
-        return b.trunc(x, lltype(t)) if t.bits < 64 else x
-
-    args = [rebuild(t) for t in fn.arg_types]
+    args = [unflatten(b, flat, t, data_is_ptr=True) for t in fn.arg_types]
     if not fn.can_raise:
         b.call(decl, args)
         b.ret_void()

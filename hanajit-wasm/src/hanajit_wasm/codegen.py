@@ -32,8 +32,8 @@ from llvmlite import ir
 
 from hanajit.ir import nodes as N
 from hanajit.ir import types as T
-from hanajit.lowering.cabi import ret_slots
-from hanajit.lowering.llvm import (F64, I32, I64, PTR, LLVMTargetInfo, ModuleLowering,
+from hanajit.lowering.cabi import ret_slots, unflatten
+from hanajit.lowering.llvm import (F64, I32, I64, LLVMTargetInfo, ModuleLowering,
                                    holds_array, lltype)
 
 from . import heap
@@ -111,13 +111,7 @@ def lower_for_wasm(module: N.Module, pyname: str, bits: int = 32) -> tuple[str, 
     flat = list(w.args)
     for t in fn.arg_types:
         if isinstance(t, T.ArrayType):
-            v = ir.Constant(lltype(t), ir.Undefined)
-            v = b.insert_value(v, ir.Constant(PTR, None), 0)
-            v = b.insert_value(v, b.inttoptr(flat.pop(0), PTR), 1)
-            for field in (2, 3):
-                for k in range(t.ndim):
-                    v = b.insert_value(v, flat.pop(0), [field, k])
-            args.append(v)
+            args.append(unflatten(b, flat, t))
             continue
         a = flat.pop(0)
         if t.is_bool:

@@ -45,6 +45,37 @@ def _abi(t: T.Scalar):
     return F64 if t.is_float else I64
 
 
+def unflatten(b: ir.IRBuilder, flat: list, t: T.Type, data_is_ptr: bool = False):
+    """The value of type ``t`` rebuilt from the flat C-ABI words at the front of
+    ``flat`` (consumed): arrays from data, shape, strides (no meminfo: the caller
+    owns the memory), tuples and complex numbers from their items, narrow scalars
+    from int64/double words.  ``data_is_ptr``: array data arrives as a pointer
+    (GPU kernels) rather than an int64 address."""
+    if isinstance(t, T.ArrayType):
+        v = ir.Constant(lltype(t), ir.Undefined)
+        v = b.insert_value(v, ir.Constant(PTR, None), 0)
+        data = flat.pop(0)
+        v = b.insert_value(v, data if data_is_ptr else b.inttoptr(data, PTR), 1)
+        for field in (2, 3):
+            for k in range(t.ndim):
+                v = b.insert_value(v, flat.pop(0), [field, k])
+        return v
+    if isinstance(t, T.TupleType) or (isinstance(t, T.Scalar) and t.is_complex):
+        items = t.items if isinstance(t, T.TupleType) else (t.component, t.component)
+        v = ir.Constant(lltype(t), ir.Undefined)
+        for i, it in enumerate(items):
+            v = b.insert_value(v, unflatten(b, flat, it, data_is_ptr), i)
+        return v
+    if isinstance(t, T.NoneType):
+        return ir.Constant(lltype(t), 0)
+    x = flat.pop(0)
+    if t.is_float:
+        return b.fptrunc(x, lltype(t)) if t.bits == 32 else x
+    if t.is_bool:
+        return b.icmp_unsigned("!=", x, ir.Constant(I64, 0))
+    return b.trunc(x, lltype(t)) if t.bits < 64 else x
+
+
 def add_entry_wrapper(llmod: ir.Module, fn, entry_decl: ir.Function, name: str = ENTRY) -> None:
     """Add the C-ABI wrapper ``name`` calling ``entry_decl`` (IR function ``fn``)."""
     arg_leaves = [k for t in fn.arg_types for k in flat_kinds(t)]
@@ -54,31 +85,7 @@ def add_entry_wrapper(llmod: ir.Module, fn, entry_decl: ir.Function, name: str =
     ret, err = w.args[0], w.args[1]
     flat = list(w.args[2:])
 
-    def rebuild(t):
-        if isinstance(t, T.ArrayType):
-            v = ir.Constant(lltype(t), ir.Undefined)
-            v = b.insert_value(v, ir.Constant(PTR, None), 0)
-            v = b.insert_value(v, b.inttoptr(flat.pop(0), PTR), 1)
-            for field in (2, 3):
-                for k in range(t.ndim):
-                    v = b.insert_value(v, flat.pop(0), [field, k])
-            return v
-        if isinstance(t, T.TupleType) or (isinstance(t, T.Scalar) and t.is_complex):
-            items = t.items if isinstance(t, T.TupleType) else (t.component, t.component)
-            v = ir.Constant(lltype(t), ir.Undefined)
-            for i, it in enumerate(items):
-                v = b.insert_value(v, rebuild(it), i)
-            return v
-        if isinstance(t, T.NoneType):
-            return ir.Constant(lltype(t), 0)
-        x = flat.pop(0)
-        if t.is_float:
-            return b.fptrunc(x, lltype(t)) if t.bits == 32 else x
-        if t.is_bool:
-            return b.icmp_unsigned("!=", x, ir.Constant(I64, 0))
-        return b.trunc(x, lltype(t)) if t.bits < 64 else x
-
-    args = [rebuild(t) for t in fn.arg_types]
+    args = [unflatten(b, flat, t) for t in fn.arg_types]
     rt = fn.return_type
     if fn.can_raise:
         slot = b.alloca(lltype(rt) if rt != T.NONE else ir.IntType(8))
