@@ -320,14 +320,12 @@ def test_aliased_arguments_run_serially_with_the_serial_answer():
             dst[i] = src[i] + 1.0
         return dst
 
-    a = np.arange(10.0)
-    expect = shift(a[1:].copy() * 0 + a[1:], a[:-1].copy())   # no aliasing
     b = np.arange(10.0)
     serial = b.copy()
     shift(serial[1:], serial[:-1])             # the interpreter, in order
     got = jit(shift)(b[1:], b[:-1])            # overlapping views: one chunk
     np.testing.assert_array_equal(b, serial)
-    assert expect.shape == got.shape
+    assert got.shape == (9,)
 
 
 # ---------------------------------------------------------- parallel=True

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 from dataclasses import dataclass, field
 
 _REDUCE_AUG = {ast.Add: "add", ast.Sub: "add", ast.Mult: "mul"}
@@ -399,8 +400,7 @@ def _fresh_array(body, name, resolve) -> bool:
                     and v.func.attr in _ALLOC_FUNCS):
                 return False
             found = True
-        elif isinstance(s, (ast.AugAssign, ast.For)) and name in _stores(
-                s.target if isinstance(s, (ast.AugAssign, ast.For)) else s):
+        elif isinstance(s, (ast.AugAssign, ast.For)) and name in _stores(s.target):
             return False
     return found
 
@@ -516,7 +516,6 @@ def outline(loop: ast.For, plan: LoopPlan, parsed, range_args: list, workers: in
             node.lineno = loop.lineno
             node.end_lineno = loop.lineno
     inner = next(s for s in fdef.body if isinstance(s, ast.For))
-    import copy
     inner.body = copy.deepcopy(loop.body)
     closure = dict(parsed.closure)
     closure.update(names)

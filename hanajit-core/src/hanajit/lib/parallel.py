@@ -202,6 +202,22 @@ class Partials(CallTemplate):
         return allocate(L, call.type, [args[0]])
 
 
+def identity(op: str, t: T.Scalar) -> N.Const:
+    """The identity of reduction operator ``op`` at type ``t`` (``-0.0`` for float
+    sums, so a chunk that adds only ``-0.0`` stays ``-0.0``)."""
+    if t.is_complex:
+        v = {"add": complex(-0.0, -0.0), "mul": 1 + 0j}[op]
+    elif t.is_float:
+        v = {"add": -0.0, "mul": 1.0, "min": float("inf"), "max": float("-inf")}[op]
+    elif t.is_bool:
+        v = {"add": False, "mul": True, "min": True, "max": False}[op]
+    else:
+        lo, hi = (0, (1 << t.bits) - 1) if t.kind == "u" else (
+            -(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1)
+        v = {"add": 0, "mul": 1, "min": hi, "max": lo}[op]
+    return C(v, t)
+
+
 class ArrayPartials(CallTemplate):
     """``array_partials_<op>(T, a)``: ``T`` private copies of array ``a``'s shape,
     filled with the operator's identity (an array reduction's per-chunk copies)."""
@@ -223,19 +239,13 @@ class ArrayPartials(CallTemplate):
         dims = [L.let(ops.convert_wrap(args[0], T.INT64))] + [
             L.let(N.ArrayAttr(a, "shape", k, T.INT64)) for k in range(t.ndim - 1)]
         arr = allocate(L, t, dims)
-        v = Identity(self.op).lower(L, _Typed(t.dtype), [], {})
+        v = identity(self.op, t.dtype)
         fill(L, arr, dims, lambda idx: v)
         return arr
 
 
-class _Typed:
-    def __init__(self, t):
-        self.type = t
-
-
 class Identity(CallTemplate):
-    """The identity of a reduction operator at the partial array's element type
-    (``-0.0`` for float sums, so a chunk that adds only ``-0.0`` stays ``-0.0``)."""
+    """``ident_<op>(partials)``: the identity at the partial array's element type."""
 
     def __init__(self, op):
         self.op = op
@@ -245,21 +255,7 @@ class Identity(CallTemplate):
         return args[0].dtype
 
     def lower(self, L, call, args, kwargs):
-        t = call.type
-        op = self.op
-        if t.is_complex:
-            v = {"add": complex(-0.0, -0.0), "mul": 1 + 0j}.get(op)
-            if v is None:
-                raise AssertionError("min/max of complex values")
-        elif t.is_float:
-            v = {"add": -0.0, "mul": 1.0, "min": float("inf"), "max": float("-inf")}[op]
-        elif t.is_bool:
-            v = {"add": False, "mul": True, "min": True, "max": False}[op]
-        else:
-            lo, hi = (0, (1 << t.bits) - 1) if t.kind == "u" else (
-                -(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1)
-            v = {"add": 0, "mul": 1, "min": hi, "max": lo}[op]
-        return C(v, t)
+        return identity(self.op, call.type)
 
 
 for _op in ("add", "mul", "min", "max"):

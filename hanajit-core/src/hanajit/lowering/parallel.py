@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from ..ir import types as T
 from . import threads
 from .llvm import I8, I32, I64, PTR, lltype
 
@@ -61,16 +60,13 @@ def parallel_for(fl, s):
     callee = m.module.functions[call.func]
     vals = [fl.expr(a) for a in call.args[1:]]
     ctx_ty = ir.LiteralStructType([lltype(t) for t in callee.arg_types[1:]] or [I8])
-    ctx = m.ret_slot(fl, T.NONE) if not vals else None
-    if vals:
-        entry = fl.llfn.entry_basic_block
-        cur = b.block
-        with b.goto_block(entry):
-            b.position_at_start(entry)
-            ctx = b.alloca(ctx_ty)
-        b.position_at_end(cur)
-        for i, v in enumerate(vals):
-            b.store(v, b.gep(ctx, [ir.Constant(I32, 0), ir.Constant(I32, i)]))
+    cur = b.block
+    with b.goto_block(fl.llfn.entry_basic_block):
+        b.position_at_start(fl.llfn.entry_basic_block)
+        ctx = b.alloca(ctx_ty)
+    b.position_at_end(cur)
+    for i, v in enumerate(vals):
+        b.store(v, b.gep(ctx, [ir.Constant(I32, 0), ir.Constant(I32, i)]))
     count = fl.expr(s.count)
     err = fl.err if callee.can_raise else ir.Constant(PTR, None)
     status = b.call(_runtime(m), [_trampoline(m, callee, ctx_ty), ctx, count, err])

@@ -63,10 +63,8 @@ def clone(e, subst: dict):
         return subst[e.name]
     c = copy.copy(e)
     kids = e.children()
-    if kids:
+    if kids:       # (a PyCall's keyword values are children: replaced in a new dict)
         c.replace_children([clone(k, subst) if k is not None else None for k in kids])
-    if isinstance(e, N.PyCall):           # keyword values are children too
-        c.kwargs = dict(c.kwargs)
     return c
 
 
