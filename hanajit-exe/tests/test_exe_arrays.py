@@ -13,63 +13,12 @@ from hypothesis.extra import numpy as hnp
 
 from hanajit import jit
 from hanajit.errors import UnsupportedError
+from hanajit.testing.array_kernels import (cumsum, floordiv_all, halves, rowsum,
+                                          scale, stats)
 from hanajit_exe.toolchain import find_host_cc
 
 pytestmark = pytest.mark.skipif(
     find_host_cc() is None, reason="no host C compiler (cc, gcc, clang, HANAJIT_CC)")
-
-
-@jit
-def cumsum(a):
-    out = np.empty(a.shape[0])
-    s = 0.0
-    for i in range(a.shape[0]):
-        s += a[i]
-        out[i] = s
-    return out
-
-
-@jit
-def scale(a, k):
-    for i in range(a.shape[0]):
-        a[i] *= k
-
-
-@jit
-def rowsum(m):
-    out = np.zeros(m.shape[0])
-    for i in range(m.shape[0]):
-        for j in range(m.shape[1]):
-            out[i] += m[i, j]
-    return out
-
-
-@jit
-def floordiv_all(a, k):
-    out = np.empty(a.shape[0], dtype=np.int64)
-    for i in range(a.shape[0]):
-        out[i] = a[i] // k
-    return out
-
-
-@jit
-def stats(a):
-    pos = np.empty(a.shape[0], dtype=np.bool_)
-    total = 0
-    for i in range(a.shape[0]):
-        pos[i] = a[i] > 0
-        total += a[i]
-    return pos, total, a[::2]
-
-
-@jit
-def halves(a):
-    lo = np.empty(a.shape[0], dtype=np.float32)
-    hi = np.empty(a.shape[0], dtype=np.uint8)
-    for i in range(a.shape[0]):
-        lo[i] = a[i] * np.float32(0.5)
-        hi[i] = np.uint8(i * 37)
-    return lo, hi
 
 
 def run(exe, *args):
