@@ -141,7 +141,7 @@ def test_thousand_functions_free_their_code(mode):
     del probe
     before = _rss_mb()
     for _ in range(200):
-        eng.optimize(ir_text)
+        eng.compile_object(ir_text)
     llvmlite_leak = (_rss_mb() - before) / 200 * 1000
 
     refs, trackers = [], []

@@ -42,10 +42,21 @@ class Engine:
         return self.target.create_target_machine(cpu=self.cpu, features=self.features,
                                                  opt=3, reloc="pic", codemodel="default")
 
-    def optimize(self, ir_text: str, speed=3):
-        """Parse, verify and optimise; return the optimised ModuleRef."""
+    def compile_object(self, ir_text: str, speed=3) -> tuple[str, bytes]:
+        """Parse, verify, optimise and emit: ``(optimised IR text, object bytes)``.
+
+        Every LLVM module is created, used and disposed of under ``compile_lock``:
+        llvmlite parses into LLVM's one global context, which is not thread-safe,
+        and llvmlite releases the GIL during its calls -- a module freed by one
+        thread while another parses would corrupt memory."""
         with self.compile_lock:
-            return self._optimize(ir_text, speed)
+            mod = self._optimize(ir_text, speed)
+            try:
+                text = str(mod)
+                # emit from a fresh parse: emitting mutates the module (toolchain notes)
+                return text, self.tm.emit_object(self.llvm.parse_bitcode(mod.as_bitcode()))
+            finally:
+                mod.close()
 
     def _optimize(self, ir_text: str, speed):
         llvm = self.llvm
@@ -60,40 +71,40 @@ class Engine:
         pb.getModulePassManager().run(mod, pb)
         return mod
 
-    def emit_object(self, mod) -> bytes:
-        # re-parse: emitting mutates the module (see the toolchain notes)
-        with self.compile_lock:
-            return self.tm.emit_object(self.llvm.parse_bitcode(mod.as_bitcode()))
-
     def emit_assembly(self, ir_text: str) -> str:
         with self.compile_lock:
             mod = self.llvm.parse_assembly(ir_text)
-            mod.triple = self.triple
-            mod.data_layout = self.data_layout
-            return self.tm.emit_assembly(mod)
+            try:
+                mod.triple = self.triple
+                mod.data_layout = self.data_layout
+                return self.tm.emit_assembly(mod)
+            finally:
+                mod.close()
 
     def nrt_addresses(self) -> dict:
         """Addresses of the memory runtime, compiled once per process and never freed
         (arrays it allocated may outlive every jitted function)."""
-        if getattr(self, "_nrt", None) is None:
-            from hanajit.lowering import nrt
-            mod = self.optimize(nrt.RUNTIME_IR)
-            tracker, addrs = self.link(self.emit_object(mod), list(nrt.SYMBOLS))
-            self._nrt_tracker = tracker
-            self._nrt = dict(addrs)
+        with self.compile_lock:       # once, even when threads ask at the same time
+            if getattr(self, "_nrt", None) is None:
+                from hanajit.lowering import nrt
+                obj = self.compile_object(nrt.RUNTIME_IR)[1]
+                tracker, addrs = self.link(obj, list(nrt.SYMBOLS))
+                self._nrt_tracker = tracker
+                self._nrt = dict(addrs)
         return self._nrt
 
     def threads_addresses(self) -> dict:
         """Addresses of the thread runtime behind ``prange`` (compiled once per
         process, like the memory runtime); sets the worker count."""
-        if getattr(self, "_threads", None) is None:
-            from hanajit.lowering import threads
-            from hanajit.parallel_config import apply_num_threads
-            mod = self.optimize(threads.RUNTIME_IR)
-            tracker, addrs = self.link(self.emit_object(mod), list(threads.SYMBOLS))
-            self._threads_tracker = tracker
-            self._threads = dict(addrs)
-            apply_num_threads(self._threads[threads.NUM_THREADS])
+        with self.compile_lock:
+            if getattr(self, "_threads", None) is None:
+                from hanajit.lowering import threads
+                from hanajit.parallel_config import apply_num_threads
+                obj = self.compile_object(threads.RUNTIME_IR)[1]
+                tracker, addrs = self.link(obj, list(threads.SYMBOLS))
+                self._threads_tracker = tracker
+                self._threads = dict(addrs)
+                apply_num_threads(self._threads[threads.NUM_THREADS])
         return self._threads
 
     def imports_for(self, llvm_text: str) -> dict:

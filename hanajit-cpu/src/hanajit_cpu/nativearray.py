@@ -208,8 +208,7 @@ def _make_box_api() -> dict:
     eng = get_engine()
     decref = eng.nrt_addresses()[nrt.DECREF]
     getp = ctypes.cast(ctypes.pythonapi.PyCapsule_GetPointer, ctypes.c_void_p).value
-    mod = eng.optimize(_CAPSULE_FREE_IR)
-    tracker, addrs = eng.link(eng.emit_object(mod), [CAPSULE_FREE],
+    tracker, addrs = eng.link(eng.compile_object(_CAPSULE_FREE_IR)[1], [CAPSULE_FREE],
                               imports={"PyCapsule_GetPointer": getp,
                                        nrt.DECREF: decref})
     _state["keep"] = tracker

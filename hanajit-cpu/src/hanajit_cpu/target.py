@@ -68,8 +68,7 @@ class CpuTarget(Target):
         entry_fn = module.functions[module.entry]
         add_entry_wrapper(llmod, entry_fn, ml.declare(entry_fn))
         cexports = add_cfunc(llmod, entry_fn, ml.declare(entry_fn))
-        optimized = eng.optimize(str(llmod))
-        obj = eng.emit_object(optimized)
+        optimized, obj = eng.compile_object(str(llmod))
         return Artifact(target=self.name, entry=ENTRY,
                         stages={"llvm": str(optimized), "obj": obj},
                         metadata={"raises": list(module.raises), "fn": entry_fn,
@@ -175,7 +174,7 @@ def _memory_runtime() -> dict:
         return _nrt[1]
     eng = E.get_engine()
     if not store.cache_unwritable():
-        store.write_entry(path, {"obj": eng.emit_object(eng.optimize(nrt.RUNTIME_IR))})
+        store.write_entry(path, {"obj": eng.compile_object(nrt.RUNTIME_IR)[1]})
     return eng.nrt_addresses()
 
 

@@ -119,9 +119,11 @@ def own_addresses() -> dict:
         from .engine import get_engine
         from .vexp import SYMBOL, runtime_ir
         eng = get_engine()
-        tracker, addrs = eng.link(eng.emit_object(eng.optimize(runtime_ir())),
-                                  list(SYMBOL.values()))
-        _own = (tracker, dict(addrs))
+        with eng.compile_lock:            # once, even when threads ask together
+            if _own is None:
+                tracker, addrs = eng.link(eng.compile_object(runtime_ir())[1],
+                                          list(SYMBOL.values()))
+                _own = (tracker, dict(addrs))
     return _own[1]
 
 
