@@ -394,6 +394,17 @@ def test_histogram(a, bins):
         check(hist_range, v, bins, -2.5, 100.25)
 
 
+@pytest.mark.parametrize("a", [np.array([2**62 + 1, 0]), np.array([-2**63, 2**63 - 1, 5]),
+                               np.array([2**62 + 1, 7, 2**53 + 1])])
+def test_histogram_of_int64_beyond_float_precision(a):
+    """Every value is kept without a range (found by hypothesis: the float64
+    upper bound 2**62 once dropped 2**62 + 1); with a range NumPy compares in
+    float64."""
+    for bins in (1, 3, 4):
+        check(hist, a, bins)
+    check(hist_range, a, 2, 0.0, 2.0**62)
+
+
 def test_histogram_edges_and_errors():
     xx = np.array([0.1, 0.2, 0.3, 0.7, 1.0, np.nan, 0.0, -0.0, 1e-17, 0.30000000000000004])
     for bins in (1, 3, 10, 7):

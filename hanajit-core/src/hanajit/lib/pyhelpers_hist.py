@@ -38,9 +38,11 @@ def histogram(a, bins, lo, hi, have_range):
     counts = np.zeros(bins, np.int64)
     denom = last - first
     for i in range(len(a)):
-        x = a[i]
-        if x >= first and x <= last:
-            xf = float(x)
+        xf = float(a[i])
+        # NumPy keeps a value when ``first <= x <= last``: without a range the
+        # bounds are the data's own min and max (every value is kept; exactly, for
+        # int64 beyond 2**53 too); with one, the comparison is in float64
+        if not have_range or (xf >= first and xf <= last):
             k = int((xf - first) / denom * bins)
             if k == bins:
                 k -= 1
