@@ -57,3 +57,26 @@ def test_dask_local_cluster():
         assert len(pids) == 2
         with pytest.raises(ZeroDivisionError):
             hanajit.pmap(checked_div, [(3, 0)], executor=client.get_executor())
+
+
+def _unaligned(n):
+    buf = np.zeros(n * 8 + 1, dtype=np.uint8)
+    a = np.frombuffer(buf.data, dtype=np.float64, count=n, offset=1)
+    assert not a.flags.aligned
+    return a
+
+
+def test_unaligned_arrays_run_compiled():
+    """As Dask delivers them: compiled (no fallback warning), same answers."""
+    import warnings
+
+    from hanajit.errors import HanaJitFallbackWarning
+    args = []
+    for (x,) in batch(4, size=100, seed=3):
+        u = _unaligned(len(x))
+        u[...] = x
+        args.append((u,))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", HanaJitFallbackWarning)
+        got = hanajit.pmap(norm2, args, workers=2)
+    np.testing.assert_allclose(got, _expect(args), rtol=1e-12)
