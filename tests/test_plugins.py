@@ -354,6 +354,43 @@ def test_importing_plugins_is_cheap():
     assert proc.stdout.strip() == "[]"
 
 
+def test_get_target_loads_only_the_plugin_named_like_the_target(tmp_path):
+    """A warm start needs the cpu target alone: its entry point is loaded and no
+    other; asking for anything else loads the rest, and a clash between plugins
+    is still an error then."""
+    make_dist(tmp_path, "clash", """
+        from hanajit import hookimpl
+        from hanajit.target import Target
+        class Cpu(Target):
+            name = "cpu"
+        @hookimpl
+        def hanajit_register_target(register):
+            register(Cpu)
+    """)
+    code = textwrap.dedent("""
+        import json, sys
+        from hanajit import plugins
+        from hanajit.errors import PluginError
+        plugins.get_target("cpu")
+        loaded = sorted(m for m in sys.modules if m.startswith("hanajit_"))
+        try:
+            plugins.target_classes()
+            err = None
+        except PluginError as exc:
+            err = str(exc)
+        print(json.dumps([loaded, err]))
+    """)
+    environ = {k: v for k, v in os.environ.items() if k not in ENV_VARS}
+    environ["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [str(tmp_path), environ.get("PYTHONPATH")]))
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                          text=True, env=environ, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    loaded, err = json.loads(proc.stdout)
+    assert loaded and all(m.startswith("hanajit_cpu") for m in loaded), loaded
+    assert err is not None and "'cpu'" in err and "'clash'" in err
+
+
 def test_hook_with_wrong_argument_names_raises():
     @hookimpl
     def hanajit_register_target(registr):

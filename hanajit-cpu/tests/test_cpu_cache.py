@@ -538,14 +538,18 @@ def test_warm_start_does_not_load_llvm(project):
             "r = [main.fdiv(7, 2), main.power(2.0, 0.5), main.norm(a), "
             "main.neg(a).tolist()]; "
             "print(json.dumps([r, 'llvmlite.binding' in sys.modules, "
-            "'hanajit.pipeline' in sys.modules]))")
+            "'hanajit.pipeline' in sys.modules, sorted(m for m in sys.modules if "
+            "m == 'llvmlite.ir' or m.split('.')[0] in "
+            "('hanajit_exe', 'hanajit_wasm', 'hanajit_fpga', 'hanajit_cuda'))]))")
     want = [3, 2.0 ** 0.5, 1.0 + 1.0 + 6.25, [-1.0, 0.0, -2.5]]
     for _ in range(2):                   # compile; then cache the memory runtime
-        (r, _b, _p), _ = run_py(code, env, src)
+        (r, _b, _p, _m), _ = run_py(code, env, src)
         assert r == want
-    (r, binding, pipeline), _ = run_py(code, env, src)
+    (r, binding, pipeline, heavy), _ = run_py(code, env, src)
     assert r == want and repr(r[3][1]) == "0.0"
     assert not pipeline and not binding
+    # nor the LLVM IR builder, nor the plugins of the other targets
+    assert heavy == []
     assert glob.glob(os.path.join(cache_dir, "_runtime", "nrt-*.hjc"))
 
 

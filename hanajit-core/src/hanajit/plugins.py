@@ -2,8 +2,10 @@
 
 A plugin is a module named by an entry point in the ``hanajit`` group, or an object
 passed to :func:`register_plugin`.  The first call that needs a target
-(:func:`get_target`, :func:`target_classes`, the first compilation, ``hanajit
-targets``) loads them all, once, under a lock.
+(:func:`target_classes`, :func:`exporters`, ``hanajit targets`` ...) loads them
+all, once, under a lock.  :func:`get_target` -- what compiling and loading from
+the disk cache need -- first loads only the entry point named like the target,
+and everything else only if that one does not provide it.
 
 Each entry point is loaded and registered inside its own ``try``/``except``, and the
 two kinds of failure are treated differently on purpose:
@@ -88,6 +90,10 @@ class _Registry:
 _lock = threading.RLock()
 _registry: _Registry | None = None
 _loading: _Registry | None = None   # set while loading, seen only by the lock holder
+# Before the full load: the registry that get_target() filled with just the entry
+# point named like the target it was asked for, and the entry points still to load.
+_partial: _Registry | None = None
+_pending: list = []
 
 
 # -- public API ------------------------------------------------------------------------
@@ -101,9 +107,10 @@ def reset() -> None:
 
     For tests.  In-process plugins from :func:`register_plugin` are forgotten too.
     """
-    global _registry
+    global _registry, _partial
     with _lock:
-        _registry = None
+        _registry = _partial = None
+        _pending.clear()
 
 
 def register_plugin(plugin: Any, name: str) -> None:
@@ -140,7 +147,7 @@ def get_target(name: str) -> Target:
     An unknown name is a :class:`TargetError` that lists the available targets and
     says which distribution would provide it (or why its plugin did not load).
     """
-    reg = _get_registry()
+    reg = _registry if _registry is not None else _registry_with_target(name)
     target = reg.target_instances.get(name)
     if target is not None:
         return target
@@ -240,19 +247,57 @@ def _get_registry() -> _Registry:
 
 
 def _load() -> _Registry:
-    """Load every entry point; called once, with the lock held."""
-    global _registry, _loading
+    """Load every entry point (those get_target() has not loaded yet); called
+    once, with the lock held."""
+    global _registry, _loading, _partial
+    reg = _partial if _partial is not None else _new_registry()
+    _loading = reg
+    try:
+        while _pending:
+            _load_entry_point(reg, _pending.pop(0))
+    finally:
+        _loading = None
+    _registry, _partial = reg, None
+    return reg
+
+
+def _new_registry() -> _Registry:
     pm = pluggy.PluginManager(GROUP)
     pm.add_hookspecs(hookspecs)
     reg = _Registry(pm)
-    _loading = reg
-    try:
-        for ep in _selected_entry_points(reg):
-            _load_entry_point(reg, ep)
-    finally:
-        _loading = None
-    _registry = reg
+    _pending[:] = _selected_entry_points(reg)
     return reg
+
+
+def _registry_with_target(name: str) -> _Registry:
+    """A registry holding target ``name``, loading as little as possible.
+
+    A warm start from the disk cache needs one target and nothing else, and
+    importing every plugin costs tens of milliseconds.  So when the entry point
+    named like the target (``cpu = "hanajit_cpu.plugin"``) provides it, only that
+    plugin is loaded; everything else (another target, exporters, the plugin
+    list, hooks) loads the rest first, and a clash between plugins is reported
+    then.
+    """
+    global _partial, _loading
+    with _lock:
+        if _registry is not None:
+            return _registry
+        if _loading is not None:     # a plugin's hook called back into us
+            return _loading
+        if _partial is None:
+            _partial = _new_registry()
+        reg = _partial
+        if name not in reg.targets:
+            ep = next((ep for ep in _pending if ep.name == name), None)
+            if ep is not None:
+                _pending.remove(ep)
+                _loading = reg
+                try:
+                    _load_entry_point(reg, ep)
+                finally:
+                    _loading = None
+        return reg if name in reg.targets else _load()
 
 
 def _env_names(var: str) -> set[str] | None:

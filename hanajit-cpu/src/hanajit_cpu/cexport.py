@@ -13,11 +13,16 @@ function costs; ``__hj_cfunc_nd`` is SciPy's ``LowLevelCallable`` form for
 """
 from __future__ import annotations
 
-from llvmlite import ir
+from typing import TYPE_CHECKING
 
 from hanajit.dispatch.cfunc import c_representable
 from hanajit.ir import types as T
-from hanajit.lowering.llvm import F64, I8, I32, I64, lltype
+
+if TYPE_CHECKING:
+    from llvmlite import ir
+
+# The names are read on the warm-cache path (cwrapper.native_entry), which never
+# builds IR: llvmlite is imported by the functions below only.
 
 CFUNC = "__hj_cfunc"
 CFUNC_ERROR = "__hj_cfunc_error"
@@ -25,6 +30,9 @@ CFUNC_ND = "__hj_cfunc_nd"
 
 
 def _c_type(t: T.Type) -> ir.Type:
+    from llvmlite import ir
+
+    from hanajit.lowering.llvm import I8, lltype
     if t == T.NONE:
         return ir.VoidType()
     return I8 if t == T.BOOL else lltype(t)
@@ -32,6 +40,9 @@ def _c_type(t: T.Type) -> ir.Type:
 
 def add_cfunc(llmod: ir.Module, fn, entry_decl: ir.Function) -> list:
     """Add the plain C exports for IR function ``fn``; return the symbols added."""
+    from llvmlite import ir
+
+    from hanajit.lowering.llvm import F64, I8, I32, I64, lltype
     if not c_representable(fn.arg_types, fn.return_type):
         return []
     rt = fn.return_type

@@ -7,7 +7,6 @@ tracker frees the code when the last reference to it goes.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import itertools
 import threading
 
@@ -131,12 +130,22 @@ class Engine:
         return tracker, {name: tracker[name] for name in exports}
 
 
+def _libm() -> ctypes.CDLL:
+    """The C math library; by its usual soname first (``ctypes.util.find_library``
+    runs ``ldconfig`` in a subprocess: milliseconds of a warm start)."""
+    try:
+        return ctypes.CDLL("libm.so.6")
+    except OSError:
+        from ctypes.util import find_library
+        return ctypes.CDLL(find_library("m") or None)
+
+
 def library_imports(llvm_text: str) -> dict:
     """The C library addresses a module needs (no LLVM involved): libm functions
     called through opaque names (``hj.libm.pow``) and libmvec variants."""
     out = {}
     if "@hj.libm." in llvm_text or '@"hj.libm.' in llvm_text:
-        libm = ctypes.CDLL(ctypes.util.find_library("m") or None)
+        libm = _libm()
         for name in ("pow", "powf"):
             out[f"hj.libm.{name}"] = ctypes.cast(getattr(libm, name),
                                                  ctypes.c_void_p).value

@@ -11,10 +11,17 @@ On 1, ``err[0]`` holds the raise code: ``Module.raises[code - 1]`` is
 """
 from __future__ import annotations
 
-from llvmlite import ir
+from typing import TYPE_CHECKING
 
 from ..ir import types as T
-from .llvm import F64, I32, I64, PTR, lltype
+
+if TYPE_CHECKING:
+    from llvmlite import ir
+
+# The plugins' target modules import this one (check_scalar_signature) while
+# plugins are discovered, before anything is compiled -- and a warm cache start
+# never compiles.  So llvmlite and the LLVM lowering are imported by the functions
+# that build IR, not here (they cost ~25 ms).
 
 ENTRY = "__hj_entry"
 
@@ -42,6 +49,7 @@ def ret_slots(t: T.Type) -> int:
 
 
 def _abi(t: T.Scalar):
+    from .llvm import F64, I64
     return F64 if t.is_float else I64
 
 
@@ -51,6 +59,9 @@ def unflatten(b: ir.IRBuilder, flat: list, t: T.Type, data_is_ptr: bool = False)
     owns the memory), tuples and complex numbers from their items, narrow scalars
     from int64/double words.  ``data_is_ptr``: array data arrives as a pointer
     (GPU kernels) rather than an int64 address."""
+    from llvmlite import ir
+
+    from .llvm import I64, PTR, lltype
     if isinstance(t, T.ArrayType):
         v = ir.Constant(lltype(t), ir.Undefined)
         v = b.insert_value(v, ir.Constant(PTR, None), 0)
@@ -78,6 +89,9 @@ def unflatten(b: ir.IRBuilder, flat: list, t: T.Type, data_is_ptr: bool = False)
 
 def add_entry_wrapper(llmod: ir.Module, fn, entry_decl: ir.Function, name: str = ENTRY) -> None:
     """Add the C-ABI wrapper ``name`` calling ``entry_decl`` (IR function ``fn``)."""
+    from llvmlite import ir
+
+    from .llvm import F64, I32, I64, PTR, lltype
     arg_leaves = [k for t in fn.arg_types for k in flat_kinds(t)]
     fnty = ir.FunctionType(I32, [PTR, PTR] + [_abi(k) for k in arg_leaves])
     w = ir.Function(llmod, fnty, name)
