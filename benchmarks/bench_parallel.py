@@ -108,7 +108,7 @@ def main(quick: bool = False) -> int:
                 errors.append(f"{name}: {label} differs from hanajit serial")
         times = interleaved({label: (lambda f=f, o=o: call(f, outs[o]))
                              for label, (f, o) in impls.items()}, repeats,
-                            number=1 if n > 1000 else 200)
+                            number=1 if n > 1000 else 200, settle=0.05)
         t = {label: median(v) for label, v in times.items()}
         hj_speed = t["hanajit serial"] / t["hanajit parallel"]
         nb_speed = (t["numba serial"] / t["numba parallel"]) if nb_par else None
@@ -117,7 +117,9 @@ def main(quick: bool = False) -> int:
                      fmt_ratio(nb_speed),
                      fmt_ratio(t["numba parallel"] / t["hanajit parallel"]
                                if nb_par else None)])
-    notes.append(f"Median of {repeats} interleaved repeats on {os.cpu_count()} CPUs; "
+    notes.append(f"Median of {repeats} interleaved repeats on {os.cpu_count()} CPUs, "
+                 "50 ms apart so that one JIT's spinning pool threads (OpenMP's "
+                 "stay busy for milliseconds) do not slow the next; "
                  "speedup = serial build / parallel build of the same JIT.")
     for f in dict.fromkeys(fallbacks):
         notes.append(f"FALLBACK (timed in the interpreter, not compiled): {f}")

@@ -43,13 +43,19 @@ def time_call(fn: Callable[[], object], number: int = 1) -> float:
 
 
 def interleaved(candidates: dict[str, Callable[[], object]], repeats: int,
-                number: int | dict[str, int] = 1) -> dict[str, list[float]]:
+                number: int | dict[str, int] = 1,
+                settle: float = 0.0) -> dict[str, list[float]]:
     """Time each candidate ``repeats`` times, alternating between candidates.
 
     Round ``r`` starts at candidate ``r % len(candidates)`` so that no candidate is
     always the first (or last) one after a pause.  ``number`` (one for all, or one
     per name) is how many back-to-back calls make one sample.  Returns name -> list
     of seconds per call.
+
+    ``settle`` seconds of sleep before each sample let the previous candidate's
+    thread pool go idle: an OpenMP runtime (Numba's ``parallel=True``) keeps its
+    workers spinning for milliseconds after a loop, and on a 2-core machine they
+    would steal a core from whichever candidate runs next.
     """
     names = list(candidates)
     counts = number if isinstance(number, dict) else dict.fromkeys(names, number)
@@ -57,6 +63,8 @@ def interleaved(candidates: dict[str, Callable[[], object]], repeats: int,
     for r in range(repeats):
         k = r % len(names)
         for name in names[k:] + names[:k]:
+            if settle:
+                time.sleep(settle)
             out[name].append(time_call(candidates[name], counts[name]))
     return out
 
