@@ -464,3 +464,50 @@ def test_pool_many_regions_and_concurrent_callers():
     for t in threads:
         t.join(timeout=120)
     assert not bad and not any(t.is_alive() for t in threads)
+
+
+def checked_total(x, j):
+    """Sums x, reading x[j] in the chunk holding index 0: IndexError when j is out
+    of range."""
+    t = 0
+    for i in prange(x.shape[0]):
+        t += x[i]
+        if i == 0:
+            t += x[j] * 0
+    return t
+
+
+def test_pool_claims_chunks_under_contention_with_errors():
+    """Chunks are claimed by whichever thread gets there first: 4 Python threads
+    calling a nogil kernel over 8 pool workers (more than the cores), many sizes
+    (smaller than the worker count included), some calls raising from a chunk:
+    every result right, every error the right one, the pool still usable."""
+    import threading
+    f = jit(checked_total, nogil=True, workers=8)
+    bad = []
+
+    def caller(seed):
+        rng = np.random.default_rng(seed)
+        for _ in range(300):
+            n = int(rng.integers(0, 40))
+            x = rng.integers(-50, 50, n)
+            j = int(rng.integers(-3, 3)) if n else 0
+            try:
+                got = f(x, j)
+            except IndexError:
+                got = "IndexError"
+            try:
+                want = checked_total(x, j) if -n <= j < n or n == 0 else "IndexError"
+            except IndexError:
+                want = "IndexError"
+            if got != want:
+                bad.append((n, j, got, want))
+    threads = [threading.Thread(target=caller, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert not any(t.is_alive() for t in threads)
+    assert not bad, bad[:5]
+    x = np.arange(1000)
+    assert f(x, 5) == x.sum()

@@ -1,25 +1,35 @@
 """The thread runtime behind ``ParallelFor`` on POSIX hosts (pthreads).
 
 ``i32 hj_parallel_for(ptr fn, ptr ctx, i64 count, ptr err)`` calls
-``i32 fn(ctx, k, err_k)`` for every ``k`` in ``0..count-1``: the calling thread
-and the pool threads take chunk numbers from an atomic counter, each chunk with
-its own zeroed error record.  When every thread has reported, the lowest ``k``
-whose record holds an error is copied to ``err`` and 1 is returned.
+``i32 fn(ctx, k, err_k)`` for every ``k`` in ``0..count-1``, each chunk with its
+own zeroed error record.  When every chunk has finished, the lowest ``k`` whose
+record holds an error is copied to ``err`` and 1 is returned.
+
+Chunks are *claimed*: one atomic word ``hj_claim`` holds the region's
+generation (32 bits), its chunk count and the next unclaimed chunk (16 bits
+each), and the caller and the pool threads take chunks from it by
+compare-and-swap.  The caller then waits only for the chunks others have
+claimed (``hj_done`` counts finished chunks), never for a pool thread that has
+not woken up: on a loaded machine, where a pool thread may not get a core for
+milliseconds, the caller simply runs every chunk itself.  A pool thread that
+wakes late finds the generation moved on (or every chunk taken) and goes back
+to waiting; the region's globals (function, context, error records) stay valid
+while any claimed chunk runs, because the region cannot finish before it.
 
 The pool: detached threads started on demand (up to ``hj_num_threads - 1``)
 that poll the generation counter for a while (``SPIN`` polls) and then sleep on a
-condition variable until it moves, help with the posted job, decrement
-``pending`` and poll again; the caller helps too, then polls (and then sleeps)
-until ``pending`` is 0, so the job (on its stack) is never used after it
-returns.  Polling first makes back-to-back loops cost a few microseconds instead
-of a wake-up each.  The
-pool belongs to the process id that made it: after ``fork`` the child finds
-another pid, forgets the parent's threads (which do not exist in the child),
+condition variable until it moves; the caller broadcasts only when a thread
+sleeps, and the last chunk's thread signals the caller only when it sleeps, so
+back-to-back loops cost a few microseconds and no system call.  The pool
+belongs to the process id that made it: after ``fork`` the child finds another
+pid, forgets the parent's threads (which do not exist in the child),
 re-initialises the mutex and condition variables and starts its own.  A region
 that starts while another is running (a nested ``prange``, or a second Python
 thread calling with the GIL released) runs serially in its caller's thread,
-which keeps the machine from being oversubscribed.  ``hj_num_threads`` is a
-global the host sets (``hanajit.parallel_config``).
+which keeps the machine from being oversubscribed -- and is why one set of
+globals describes the running region.  So does a region of more than 65,535
+chunks (chunks are at most the worker count).  ``hj_num_threads`` is a global
+the host sets (``hanajit.parallel_config``).
 """
 from __future__ import annotations
 
@@ -30,8 +40,6 @@ SYMBOLS = (PARALLEL_FOR, NUM_THREADS)
 SPIN = 20000          # atomic polls before sleeping (tens of microseconds)
 
 RUNTIME_IR = r"""
-%job = type { ptr, ptr, i64, i64, ptr }
-
 @hj_num_threads = global i64 1
 @hj_active = internal global i64 0
 @hj_pool_pid = internal global i32 0
@@ -40,8 +48,13 @@ RUNTIME_IR = r"""
 @hj_pool_work = internal global [64 x i8] zeroinitializer, align 16
 @hj_pool_done = internal global [64 x i8] zeroinitializer, align 16
 @hj_pool_gen = internal global i64 0
-@hj_pool_job = internal global ptr null
-@hj_pool_pending = internal global i64 0
+@hj_sleepers = internal global i64 0
+@hj_waiting = internal global i64 0
+@hj_claim = internal global i64 0
+@hj_done = internal global i64 0
+@hj_job_fn = internal global ptr null
+@hj_job_ctx = internal global ptr null
+@hj_job_errs = internal global ptr null
 
 declare i32 @pthread_create(ptr, ptr, ptr, ptr)
 declare i32 @pthread_detach(i64)
@@ -56,39 +69,60 @@ declare void @free(ptr)
 declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
 declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 
-define internal ptr @hj_worker(ptr %job) nounwind {
+; claim and run chunks of region %g32 (the generation's low 32 bits) until none
+; is left or the region is another one; the thread finishing the last chunk
+; wakes the caller if it sleeps
+define internal void @hj_run_chunks(i64 %g32) nounwind {
 entry:
-  %fnp = getelementptr %job, ptr %job, i32 0, i32 0
-  %fn = load ptr, ptr %fnp
-  %ctxp = getelementptr %job, ptr %job, i32 0, i32 1
-  %ctx = load ptr, ptr %ctxp
-  %cntp = getelementptr %job, ptr %job, i32 0, i32 2
-  %count = load i64, ptr %cntp
-  %nextp = getelementptr %job, ptr %job, i32 0, i32 3
-  %errsp = getelementptr %job, ptr %job, i32 0, i32 4
-  %errs = load ptr, ptr %errsp
-  br label %loop
-loop:
-  %k = atomicrmw add ptr %nextp, i64 1 seq_cst
-  %done = icmp sge i64 %k, %count
-  br i1 %done, label %exit, label %body
-body:
+  br label %claim
+claim:
+  %c = load atomic i64, ptr @hj_claim seq_cst, align 8
+  %cg = lshr i64 %c, 32
+  %mine = icmp eq i64 %cg, %g32
+  br i1 %mine, label %check, label %exit
+check:
+  %c16 = lshr i64 %c, 16
+  %count = and i64 %c16, 65535
+  %k = and i64 %c, 65535
+  %left = icmp ult i64 %k, %count
+  br i1 %left, label %cas, label %exit
+cas:
+  %c1 = add i64 %c, 1
+  %pair = cmpxchg ptr @hj_claim, i64 %c, i64 %c1 seq_cst seq_cst
+  %won = extractvalue { i64, i1 } %pair, 1
+  br i1 %won, label %chunk, label %claim
+chunk:
+  %fn = load ptr, ptr @hj_job_fn
+  %ctx = load ptr, ptr @hj_job_ctx
+  %errs = load ptr, ptr @hj_job_errs
   %off = mul i64 %k, 4
   %e = getelementptr i64, ptr %errs, i64 %off
   %st = call i32 %fn(ptr %ctx, i64 %k, ptr %e)
-  br label %loop
+  %d = atomicrmw add ptr @hj_done, i64 1 seq_cst
+  %d1 = add i64 %d, 1
+  %last = icmp eq i64 %d1, %count
+  br i1 %last, label %notify, label %claim
+notify:
+  %wt = load atomic i64, ptr @hj_waiting seq_cst, align 8
+  %sleeps = icmp ne i64 %wt, 0
+  br i1 %sleeps, label %signal, label %exit
+signal:
+  %l = call i32 @pthread_mutex_lock(ptr @hj_pool_mutex)
+  %sg = call i32 @pthread_cond_signal(ptr @hj_pool_done)
+  %u = call i32 @pthread_mutex_unlock(ptr @hj_pool_mutex)
+  br label %exit
 exit:
-  ret ptr null
+  ret void
 }
 
-; a pool thread: spins a while, then sleeps, until the generation moves; helps
-; with the posted job; reports; repeats
+; a pool thread: spins a while, then sleeps, until the generation moves; takes
+; chunks of the new region; repeats
 define internal ptr @hj_pool_main(ptr %start_gen) nounwind {
 entry:
   %g0 = ptrtoint ptr %start_gen to i64
   br label %spin.start
 spin.start:
-  %seen = phi i64 [%g0, %entry], [%cur2, %reported]
+  %seen = phi i64 [%g0, %entry], [%cur2, %run]
   br label %spin
 spin:
   %i = phi i64 [0, %spin.start], [%i1, %spin.next]
@@ -101,6 +135,7 @@ spin.next:
   br i1 %more, label %spin, label %sleep.lock
 sleep.lock:
   %l0 = call i32 @pthread_mutex_lock(ptr @hj_pool_mutex)
+  %s0 = atomicrmw add ptr @hj_sleepers, i64 1 seq_cst
   br label %sleep.check
 sleep.check:
   %cur1 = load atomic i64, ptr @hj_pool_gen seq_cst, align 8
@@ -110,21 +145,13 @@ sleep.wait:
   %w = call i32 @pthread_cond_wait(ptr @hj_pool_work, ptr @hj_pool_mutex)
   br label %sleep.check
 sleep.done:
+  %s1 = atomicrmw sub ptr @hj_sleepers, i64 1 seq_cst
   %u0 = call i32 @pthread_mutex_unlock(ptr @hj_pool_mutex)
   br label %run
 run:
   %cur2 = phi i64 [%cur, %spin], [%cur1, %sleep.done]
-  %job = load atomic ptr, ptr @hj_pool_job seq_cst, align 8
-  %r = call ptr @hj_worker(ptr %job)
-  %p = atomicrmw sub ptr @hj_pool_pending, i64 1 seq_cst
-  %last = icmp eq i64 %p, 1
-  br i1 %last, label %signal, label %reported
-signal:
-  %l1 = call i32 @pthread_mutex_lock(ptr @hj_pool_mutex)
-  %sg = call i32 @pthread_cond_signal(ptr @hj_pool_done)
-  %u1 = call i32 @pthread_mutex_unlock(ptr @hj_pool_mutex)
-  br label %reported
-reported:
+  %g32 = and i64 %cur2, 4294967295
+  call void @hj_run_chunks(i64 %g32)
   br label %spin.start
 }
 
@@ -140,7 +167,9 @@ reset:
   call void @llvm.memset.p0.i64(ptr @hj_pool_work, i8 0, i64 64, i1 false)
   call void @llvm.memset.p0.i64(ptr @hj_pool_done, i8 0, i64 64, i1 false)
   store i64 0, ptr @hj_pool_n
-  store i64 0, ptr @hj_pool_pending
+  store i64 0, ptr @hj_sleepers
+  store i64 0, ptr @hj_waiting
+  store i64 0, ptr @hj_claim
   store i64 0, ptr @hj_active
   store i32 %pid, ptr @hj_pool_pid
   br label %start
@@ -151,7 +180,9 @@ start:
   %lt = icmp slt i64 %count, %nt0
   %nt = select i1 %lt, i64 %count, i64 %nt0
   %one = icmp sle i64 %nt, 1
-  %serial = or i1 %one, %nested
+  %huge = icmp sgt i64 %count, 65535
+  %serial0 = or i1 %one, %nested
+  %serial = or i1 %serial0, %huge
   br i1 %serial, label %sloop.head, label %par
 sloop.head:
   %sk = phi i64 [0, %start], [0, %par], [%sk1, %sloop.next]
@@ -170,17 +201,6 @@ par:
   %nomem = icmp eq ptr %errs, null
   br i1 %nomem, label %sloop.head, label %par2
 par2:
-  %job = alloca %job
-  %jf = getelementptr %job, ptr %job, i32 0, i32 0
-  store ptr %fn, ptr %jf
-  %jc = getelementptr %job, ptr %job, i32 0, i32 1
-  store ptr %ctx, ptr %jc
-  %jn = getelementptr %job, ptr %job, i32 0, i32 2
-  store i64 %count, ptr %jn
-  %jk = getelementptr %job, ptr %job, i32 0, i32 3
-  store i64 0, ptr %jk
-  %je = getelementptr %job, ptr %job, i32 0, i32 4
-  store ptr %errs, ptr %je
   %nthr = sub i64 %nt, 1
   %tid = alloca i64
   %l0 = call i32 @pthread_mutex_lock(ptr @hj_pool_mutex)
@@ -202,35 +222,51 @@ grow.next:
   store i64 %have1, ptr @hj_pool_n
   br label %grow.head
 post:
-  store atomic ptr %job, ptr @hj_pool_job seq_cst, align 8
-  %nw = load i64, ptr @hj_pool_n
-  store atomic i64 %nw, ptr @hj_pool_pending seq_cst, align 8
+  ; the region's globals, then its claim word, then the generation pool
+  ; threads watch
+  store ptr %fn, ptr @hj_job_fn
+  store ptr %ctx, ptr @hj_job_ctx
+  store ptr %errs, ptr @hj_job_errs
+  store atomic i64 0, ptr @hj_done seq_cst, align 8
   %gen1 = add i64 %gen, 1
+  %g32 = and i64 %gen1, 4294967295
+  %ghi = shl i64 %g32, 32
+  %chi = shl i64 %count, 16
+  %word = or i64 %ghi, %chi
+  store atomic i64 %word, ptr @hj_claim seq_cst, align 8
   store atomic i64 %gen1, ptr @hj_pool_gen seq_cst, align 8
+  %sl = load atomic i64, ptr @hj_sleepers seq_cst, align 8
+  %anysl = icmp ne i64 %sl, 0
+  br i1 %anysl, label %wake, label %posted
+wake:
   %b0 = call i32 @pthread_cond_broadcast(ptr @hj_pool_work)
+  br label %posted
+posted:
   %u0 = call i32 @pthread_mutex_unlock(ptr @hj_pool_mutex)
-  %w = call ptr @hj_worker(ptr %job)
+  call void @hj_run_chunks(i64 %g32)
   br label %mspin
 mspin:
-  %mi = phi i64 [0, %post], [%mi1, %mspin.next]
-  %pend0 = load atomic i64, ptr @hj_pool_pending seq_cst, align 8
-  %none0 = icmp eq i64 %pend0, 0
-  br i1 %none0, label %scan.head, label %mspin.next
+  %mi = phi i64 [0, %posted], [%mi1, %mspin.next]
+  %d0 = load atomic i64, ptr @hj_done seq_cst, align 8
+  %fin0 = icmp eq i64 %d0, %count
+  br i1 %fin0, label %scan.head, label %mspin.next
 mspin.next:
   %mi1 = add i64 %mi, 1
   %mmore = icmp slt i64 %mi1, SPIN
   br i1 %mmore, label %mspin, label %wait.lock
 wait.lock:
   %l1 = call i32 @pthread_mutex_lock(ptr @hj_pool_mutex)
+  store atomic i64 1, ptr @hj_waiting seq_cst, align 8
   br label %wait.head
 wait.head:
-  %pend = load atomic i64, ptr @hj_pool_pending seq_cst, align 8
-  %alldone = icmp eq i64 %pend, 0
-  br i1 %alldone, label %waited, label %wait.body
+  %d = load atomic i64, ptr @hj_done seq_cst, align 8
+  %fin = icmp eq i64 %d, %count
+  br i1 %fin, label %waited, label %wait.body
 wait.body:
   %cw = call i32 @pthread_cond_wait(ptr @hj_pool_done, ptr @hj_pool_mutex)
   br label %wait.head
 waited:
+  store atomic i64 0, ptr @hj_waiting seq_cst, align 8
   %u1 = call i32 @pthread_mutex_unlock(ptr @hj_pool_mutex)
   br label %scan.head
 scan.head:
@@ -254,10 +290,10 @@ free.ok:
   call void @free(ptr %errs)
   br label %ok
 ok:
-  %d0 = atomicrmw sub ptr @hj_active, i64 1 seq_cst
+  %a0 = atomicrmw sub ptr @hj_active, i64 1 seq_cst
   ret i32 0
 fail:
-  %d1 = atomicrmw sub ptr @hj_active, i64 1 seq_cst
+  %a1 = atomicrmw sub ptr @hj_active, i64 1 seq_cst
   ret i32 1
 }
 """.replace("SPIN", str(SPIN))
