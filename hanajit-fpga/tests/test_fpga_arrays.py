@@ -114,10 +114,31 @@ def test_array_ports_are_m_axi(tmp_path):
     assert ("int32_t rowsum_into(double *m, int64_t m_shape0, int64_t m_shape1, "
             "double *out, int64_t out_shape0, int64_t *result)") in cpp
     for port in ("m", "out"):
-        assert (f"#pragma HLS INTERFACE m_axi port={port} offset=slave bundle=gmem"
-                in cpp)
+        assert (f"#pragma HLS INTERFACE m_axi port={port} offset=slave bundle=gmem "
+                f"depth={12 if port == 'm' else 5}" in cpp)      # default samples
         assert f"#pragma HLS INTERFACE s_axilite port={port} bundle=control" in cpp
     assert "#pragma HLS INTERFACE s_axilite port=m_shape1 bundle=control" in cpp
+
+
+def test_m_axi_depth_from_samples_or_given(tmp_path):
+    samples = [(np.ones((4, 3)), np.zeros(4)), (np.ones((2, 50)), np.zeros(2))]
+    cpp = rowsum_into.export_fpga(tmp_path / "a", sig="f64[:, :], f64[:]",
+                                  samples=samples).cpp.read_text()
+    assert "port=m offset=slave bundle=gmem depth=100" in cpp
+    assert "port=out offset=slave bundle=gmem depth=4" in cpp
+    cpp = rowsum_into.export_fpga(tmp_path / "b", sig="f64[:, :], f64[:]",
+                                  depth=4096).cpp.read_text()
+    assert "port=m offset=slave bundle=gmem depth=4096" in cpp
+    assert "port=out offset=slave bundle=gmem depth=4096" in cpp
+    cpp = rowsum_into.export_fpga(tmp_path / "c", sig="f64[:, :], f64[:]",
+                                  depth={"out": 64}).cpp.read_text()
+    assert "port=m offset=slave bundle=gmem depth=12" in cpp
+    assert "port=out offset=slave bundle=gmem depth=64" in cpp
+    with pytest.raises(ValueError, match="not array arguments"):
+        rowsum_into.export_fpga(tmp_path / "d", sig="f64[:, :], f64[:]",
+                                depth={"k": 3})
+    with pytest.raises(ValueError, match="positive int"):
+        rowsum_into.export_fpga(tmp_path / "e", sig="f64[:, :], f64[:]", depth=0)
 
 
 def test_the_testbench_checks_array_contents(tmp_path):

@@ -1,4 +1,5 @@
-"""``f.export_fpga(prefix, sig=None, part=None, clock_ns=None, samples=None)``.
+"""``f.export_fpga(prefix, sig=None, part=None, clock_ns=None, samples=None,
+depth=None)``.
 
 Files, for ``prefix="out/saxpy"``: ``saxpy_hls.cpp``, ``saxpy_tb.cpp``,
 ``saxpy_hls.tcl`` and ``saxpy.ll``.  The testbench's expected values come from
@@ -58,6 +59,29 @@ def default_samples(arg_types) -> list:
 
 class _Deopt(Exception):
     pass
+
+
+def port_depths(fn, samples, depth) -> dict:
+    """``{array argument: m_axi depth}`` from ``depth`` (None, an int, or a dict
+    by argument name) and the samples."""
+    import numpy as np
+    arrays = [p for p, t in zip(fn.params, fn.arg_types) if isinstance(t, T.ArrayType)]
+    given = depth if isinstance(depth, dict) else \
+        dict.fromkeys(arrays, depth) if depth is not None else {}
+    unknown = set(given) - set(arrays)
+    if unknown:
+        raise ValueError(f"depth names {sorted(unknown)}, which are not array "
+                         f"arguments of {fn.pyname or fn.name} ({arrays})")
+    out = {}
+    for p in arrays:
+        d = given.get(p)
+        if d is None:
+            k = fn.params.index(p)
+            d = max((int(np.size(s[k])) for s in samples if k < len(s)), default=1)
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1:
+            raise ValueError(f"depth for {p!r} must be a positive int, not {d!r}")
+        out[p] = max(int(d), 1)
+    return out
 
 
 def reference_cases(jitfunc, sig, module, samples) -> list:
@@ -125,7 +149,7 @@ def _flatten(value, t):
 
 
 def export_fpga(jitfunc, prefix, sig=None, part=None, clock_ns=None,
-                samples=None) -> FpgaExport:
+                samples=None, depth=None) -> FpgaExport:
     """Exporter ``fpga``: write a Vitis HLS kit for a function of scalars and
     arrays (``m_axi`` ports).
 
@@ -133,14 +157,20 @@ def export_fpga(jitfunc, prefix, sig=None, part=None, clock_ns=None,
     3.3.  ``samples`` is a list of argument tuples for the testbench (default:
     four per-type samples; NumPy arrays for array arguments).  A kernel outside
     the transpilable subset raises
-    UnsupportedError naming the construct, before any file is written."""
+    UnsupportedError naming the construct, before any file is written.
+
+    ``depth`` is the ``depth=`` of each ``m_axi`` pragma: the number of elements
+    HLS co-simulation allocates for the port.  One int for every array argument,
+    or a dict by argument name; by default (and for names a dict leaves out) the
+    largest element count of that argument among the samples."""
     from hanajit import plugins
     module = jitfunc.ir_module(sig)
     target = plugins.get_target("fpga")
     name = getattr(jitfunc, "__name__", None) or module.entry
-    artifact = target.compile(module, {"name": name})
     fn = module.functions[module.entry]
     if samples is None:
         samples = default_samples(fn.arg_types)
+    depths = port_depths(fn, samples, depth)
+    artifact = target.compile(module, {"name": name, "depth": depths})
     cases = reference_cases(jitfunc, sig, module, samples)
     return target.export(artifact, prefix, cases=cases, part=part, clock_ns=clock_ns)

@@ -8,7 +8,8 @@ It returns 0, or the raise code (``FpgaExport`` docs list the table), and writes
 the result (each leaf of a tuple to ``result0``, ``result1`` ...).  Every scalar
 port and the return value use ``s_axilite``; innermost loops get ``#pragma HLS
 PIPELINE II=1``.  An array argument ``a`` becomes an ``m_axi`` pointer port ``T *a``
-(its address in the ``control`` bundle) plus ``int64_t a_shape0 ...`` scalar ports;
+(its address in the ``control`` bundle, ``depth=`` the largest sample's element
+count unless given) plus ``int64_t a_shape0 ...`` scalar ports;
 the data is dense in the signature's layout (C order, Fortran order for
 ``[::1, :]`` signatures), and the kernel's writes land in the same memory.  Array
 results and arrays the kernel allocates are outside the HLS subset.
@@ -56,8 +57,11 @@ def leaves(t: T.Type, path: str = "") -> list:
     return [(path, t)]
 
 
-def top_function(module: N.Module, top: str) -> tuple[str, list]:
-    """The HLS C++ source (kernel + top function) and the result leaves."""
+def top_function(module: N.Module, top: str,
+                 depth: dict | None = None) -> tuple[str, list]:
+    """The HLS C++ source (kernel + top function) and the result leaves.
+    ``depth``: ``{array argument: elements}`` for the m_axi pragmas' ``depth=``
+    (co-simulation sizes its buffers by it)."""
     fn = module.functions[module.entry]
     if holds_array(fn.return_type):
         name = fn.pyname or fn.name
@@ -99,8 +103,9 @@ def top_function(module: N.Module, top: str) -> tuple[str, list]:
     ports = []
     for p, t in zip(fn.params, fn.arg_types):
         if isinstance(t, T.ArrayType):
+            d = (depth or {}).get(p)
             lines.append(f"#pragma HLS INTERFACE m_axi port={p} offset=slave "
-                         "bundle=gmem")
+                         "bundle=gmem" + (f" depth={d}" if d else ""))
             ports += [p] + [f"{p}_shape{k}" for k in range(t.ndim)]
         else:
             ports.append(p)

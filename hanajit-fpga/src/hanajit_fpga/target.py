@@ -63,7 +63,7 @@ class FpgaTarget(Target):
         fn = module.functions[module.entry]
         check_scalar_signature(fn, "export_fpga", check_return=False, arrays=True)
         top = top_name(options.get("name") or fn.pyname or module.entry)
-        cpp, outs = top_function(module, top)
+        cpp, outs = top_function(module, top, options.get("depth"))
         return Artifact(target=self.name, entry=top,
                         stages={"cpp": cpp, "llvm": _llvm_text(module)},
                         metadata={"fn": fn, "outs": outs, "raises": list(module.raises)})
