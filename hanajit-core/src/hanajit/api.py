@@ -474,6 +474,16 @@ class JitFunction:
                       seed=seed, progress=progress, hyper=True, rtol=rtol, atol=atol,
                       checks=checks)
 
+    def narrow(self, *args, confirmed=False, **kwargs):
+        """Call the function on ``args`` with its integer reductions over
+        int8/int16/int32 elements added in 16- or 32-bit blocks, widened into the
+        accumulator (exact: the ordinary compiled result, bit for bit).  Bodies it
+        cannot narrow run the ordinary compiled code with a
+        :class:`~hanajit.errors.HanaJitNarrowWarning`.  Needs ``confirmed=True``
+        (docs/narrow.md)."""
+        from .narrow import narrow_call
+        return narrow_call(self, args, kwargs, confirmed)
+
     def inspect_dispatch(self) -> str | None:
         """The LLVM IR of the current native dispatcher (None while there is none)."""
         return self._dispatch_llvm

@@ -45,3 +45,8 @@ class HanaJitInternalWarning(UserWarning):
 class HanaJitParallelWarning(UserWarning):
     """A ``prange`` loop (or a loop ``parallel=True`` would promote) runs serially
     because of the dependence the message names."""
+
+
+class HanaJitNarrowWarning(UserWarning):
+    """``f.narrow()`` found no integer reduction it can add in narrow lanes and
+    runs the ordinary compiled code; the message names the function and why."""

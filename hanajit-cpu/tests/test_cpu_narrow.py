@@ -1,0 +1,270 @@
+"""f.narrow(*args, confirmed=True): integer reductions added in narrow blocks, exact.
+
+Every result is compared with the ordinary compiled function and with NumPy over
+int8/int16/int32/uint arrays (extremes, empty, strided, reversed, misaligned views),
+for bodies that are not plain sums, with block lengths shortened so that small
+hypothesis arrays cross many block boundaries.
+"""
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from hanajit import jit
+from hanajit.errors import HanaJitNarrowWarning
+from hanajit.infer.rules import typeof
+from hanajit.narrow import narrow_spec
+from hanajit.passes import narrow_reductions as nr
+
+pytestmark = [pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning"),
+              pytest.mark.filterwarnings("error::hanajit.errors.HanaJitNarrowWarning")]
+
+NARROW = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32]
+
+
+# ------------------------------------------------------------------ kernels
+def loop_sum(x):
+    acc = 0
+    for i in range(len(x)):
+        acc += x[i]
+    return acc
+
+
+def np_sum(x):
+    return np.sum(x)
+
+
+def cond_sum(x):
+    acc = 0
+    for i in range(len(x)):
+        if x[i] > 3:
+            acc += x[i]
+    return acc
+
+
+def count_big(x):
+    acc = 0
+    for i in range(len(x)):
+        acc += x[i] > 3
+    return acc
+
+
+def square_wrapping(x):          # x[i] * x[i] wraps in the element type (NumPy)
+    acc = 0
+    for i in range(len(x)):
+        acc += x[i] * x[i]
+    return acc
+
+
+def two_accumulators(x, out):
+    s = 0
+    q = 0
+    for i in range(len(x)):
+        v = x[i]
+        s += v
+        q -= (v & 7) * 3 - 5
+        out[i] = v                # a store in the loop: iterations keep their order
+    return s, q
+
+
+def wraps_around(x):
+    acc = 9223372036854775000    # int64 wraps past the maximum, as compiled
+    for i in range(len(x)):
+        acc += x[i]
+    return acc
+
+
+def as_int64(a):
+    return a.astype(np.int64)
+
+
+REFERENCES = {
+    loop_sum: lambda a: int(as_int64(a).sum()),
+    np_sum: lambda a: int(np.sum(a, dtype=np.uint64 if a.dtype.kind == "u" else np.int64)),
+    cond_sum: lambda a: int(as_int64(a)[as_int64(a) > 3].sum()),
+    count_big: lambda a: int((a > 3).sum()),
+    square_wrapping: lambda a: int(as_int64(a * a).sum()),
+    wraps_around: lambda a: (9223372036854775000 + int(as_int64(a).sum()) + 2**63)
+    % 2**64 - 2**63,
+}
+
+
+def fresh(fn):
+    return jit(fn, fallback=False)
+
+
+@pytest.fixture
+def short_blocks(monkeypatch):
+    """Blocks of 16 terms, so small arrays cross many block boundaries."""
+    monkeypatch.setattr(nr, "MIN_BLOCK", 4)
+    monkeypatch.setattr(nr, "MIN_BLOCK_CHECKED", 4)
+    monkeypatch.setattr(nr, "MAX_BLOCK", 16)
+
+
+def check(fn, a):
+    f = fresh(fn)
+    got = f.narrow(a, confirmed=True)
+    assert got == f(np.ascontiguousarray(a)) == REFERENCES[fn](a)
+    blocks = [r.blocks for r in narrow_spec(f, (typeof(a),)).report]
+    if a.dtype.itemsize < 4 or fn is count_big:      # not vacuous: blocks are used
+        assert any(b not in (None, "64-bit lanes") for b in blocks), blocks
+    return f
+
+
+def views(a):
+    return [a, a[1::3], a[::-1], a[::-2], a[:0]]
+
+
+# -------------------------------------------------------------------- tests
+@settings(max_examples=30, deadline=None)
+@given(data=st.data(), dtype=st.sampled_from(NARROW),
+       fn=st.sampled_from(sorted(REFERENCES, key=lambda f: f.__name__)))
+def test_narrow_equals_compiled_and_numpy(data, dtype, fn):
+    a = data.draw(hnp.arrays(dtype, st.integers(0, 200),
+                             elements=hnp.from_dtype(np.dtype(dtype))))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(nr, "MIN_BLOCK", 4)
+        mp.setattr(nr, "MIN_BLOCK_CHECKED", 4)
+        mp.setattr(nr, "MAX_BLOCK", 16)
+        for v in views(a):
+            check(fn, v)
+
+
+@pytest.mark.parametrize("dtype", NARROW)
+@pytest.mark.parametrize("fn", [loop_sum, np_sum, cond_sum, count_big, square_wrapping,
+                                wraps_around])
+def test_extremes_at_real_block_lengths(dtype, fn):
+    info = np.iinfo(dtype)
+    n = 3 * (1 << 16) + 17          # past a whole int32 block of int16 terms
+    for fill in (info.min, info.max):
+        check(fn, np.full(n, fill, dtype))
+    a = np.resize(np.array([info.min, info.max, info.max, -1 % (info.max + 1)], dtype), n)
+    for v in views(a):
+        check(fn, v)
+
+
+def test_uses_16_and_32_bit_blocks():
+    a = np.full(1000, -128, np.int8)
+    f = fresh(np_sum)
+    assert f.narrow(a, confirmed=True) == -128000
+    spec = narrow_spec(f, (typeof(a),))
+    assert [r.blocks for r in spec.report] == ["int16 x 256"]    # -128 * 256 fits
+    assert "x i16>" in spec.artifact.stages["llvm"]               # 16-bit lanes
+    g = fresh(loop_sum)          # an index check in the loop: long int32 blocks
+    assert g.narrow(a, confirmed=True) == -128000
+    assert [r.blocks for r in narrow_spec(g, (typeof(a),)).report] == ["int32 x 1048576"]
+    u = np.full(1000, 255, np.uint8)
+    assert fresh(np_sum).narrow(u, confirmed=True) == 255000    # uint16 x 257 -> 256
+
+
+def test_int32_terms_keep_64_bit_lanes_without_warning():
+    a = np.array([2**31 - 1] * 5 + [-2**31] * 3, np.int32)
+    f = fresh(loop_sum)
+    assert f.narrow(a, confirmed=True) == 5 * (2**31 - 1) - 3 * 2**31
+    assert [r.blocks for r in narrow_spec(f, (typeof(a),)).report] == ["64-bit lanes"]
+
+
+def test_body_with_stores_and_two_accumulators():
+    rng = np.random.default_rng(3)
+    for dtype in NARROW:
+        info = np.iinfo(dtype)
+        a = rng.integers(info.min, info.max, 70_001, endpoint=True).astype(dtype)
+        f = fresh(two_accumulators)
+        out, ref = np.zeros_like(a), np.zeros_like(a)
+        assert f.narrow(a, out, confirmed=True) == f(a, ref)
+        assert np.array_equal(out, a) and np.array_equal(ref, a)
+        a64 = as_int64(a)
+        assert f(a, ref)[0] == a64.sum()
+
+
+def test_two_dimensional_sums(short_blocks):
+    a = np.arange(-600, 600, dtype=np.int16).reshape(30, 40)
+    for v in (a, a.T, a[:, ::3], a[::-1, 1::2], np.asfortranarray(a)):
+        f = fresh(np_sum)
+        assert f.narrow(v, confirmed=True) == f(v) == int(v.sum())
+
+
+def test_misaligned_views():
+    for dtype in (np.int16, np.uint16, np.int32, np.uint32):
+        size = np.dtype(dtype).itemsize
+        raw = np.arange(1 + size * 5001, dtype=np.uint8)
+        v = raw[1:].view(dtype)
+        assert not v.flags.aligned
+        for w in (v, v[::-3]):
+            f = fresh(loop_sum)
+            assert f.narrow(w, confirmed=True) == f(w.copy()) == int(as_int64(w).sum())
+            assert f.narrow(w, confirmed=True) == int(as_int64(w).sum())    # again
+
+
+def test_misaligned_output_is_written_back():
+    raw = np.zeros(1 + 2 * 100, np.uint8)
+    out = raw[1:].view(np.int16)
+    a = np.arange(100, dtype=np.int16)
+    f = fresh(two_accumulators)
+    s, _ = f.narrow(a, out, confirmed=True)
+    assert s == 4950 and np.array_equal(out, a)
+
+
+def test_errors_in_the_loop_are_raised():
+    def off_by_one(x):
+        acc = 0
+        for i in range(len(x)):
+            acc += x[i + 1]
+        return acc
+    f = fresh(off_by_one)
+    with pytest.raises(IndexError):
+        f.narrow(np.arange(300, dtype=np.int8), confirmed=True)
+
+
+def test_confirmed_is_required():
+    f = fresh(loop_sum)
+    a = np.arange(10, dtype=np.int8)
+    for kw in ({}, {"confirmed": False}, {"confirmed": 1}):
+        with pytest.raises(ValueError, match="confirmed=True"):
+            f.narrow(a, **kw)
+
+
+def float_sum(x):
+    acc = 0.0
+    for i in range(len(x)):
+        acc += x[i]
+    return acc
+
+
+def prefix(x, out):
+    acc = 0
+    for i in range(len(x)):
+        acc += x[i]
+        out[i] = acc
+    return acc
+
+
+def early_exit(x):
+    acc = 0
+    for i in range(len(x)):
+        if x[i] == 0:
+            break
+        acc += x[i]
+    return acc
+
+
+@pytest.mark.parametrize("fn, args, why", [
+    (float_sum, (np.arange(9, dtype=np.int8),), "'acc' is float64"),
+    (loop_sum, (np.arange(9),), "no bound narrower than 64 bits"),
+    (prefix, (np.arange(9, dtype=np.int8), np.zeros(9, np.int64)), "used elsewhere"),
+    (early_exit, (np.arange(1, 9, dtype=np.int8),), "contains a break"),
+])
+def test_bodies_it_cannot_narrow_run_compiled_with_one_warning(fn, args, why):
+    f = fresh(fn)
+    expected = f(*[np.copy(a) for a in args])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert f.narrow(*args, confirmed=True) == expected
+        assert f.narrow(*args, confirmed=True) == expected
+    mine = [w for w in caught if w.category is HanaJitNarrowWarning]
+    assert len(mine) == 1, [str(w.message) for w in mine]
+    assert fn.__name__ in str(mine[0].message) and why in str(mine[0].message)
+    assert mine[0].filename == __file__           # points at the caller
