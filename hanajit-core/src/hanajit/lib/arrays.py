@@ -95,8 +95,13 @@ def broadcast_indices(src: N.Expr, idx: list) -> list:
 
 def assign_to_view(L, view: N.Expr, value: N.Expr):
     """``view[...] = value``: a scalar fills, an array is broadcast and copied
-    (through a temporary, so overlapping memory gives NumPy's result)."""
+    (through a temporary, so overlapping memory gives NumPy's result).  A gather
+    (``m[idx, j] = value``) scatters instead."""
+    from .fancy_nd import FancyLazy
     from .numpy_alloc import allocate, fill
+    if isinstance(view, FancyLazy):
+        view.store(L, value)
+        return
     vt = view.type
     view = L.let(view)
     dims = [L.let(N.ArrayAttr(view, "shape", k, T.INT64)) for k in range(vt.ndim)]

@@ -131,9 +131,9 @@ def slice_bounds(L, sl: N.Expr, length: N.Expr):
 def lower_index(L, arr: N.Expr, index: N.Expr, index_type) -> N.Expr:
     """``arr[index]`` as a Load (all integers) or an ArrayView."""
     from .arrays import checked_indices
-    if isinstance(index_type, T.ArrayType):
-        from .fancy import getitem
-        return getitem(L, arr, index, result_type(arr.type, index_type))
+    from .fancy import fancy_type, getitem
+    if fancy_type(arr.type, index_type) is not None:
+        return getitem(L, arr, index, index_type)
     at = arr.type
     arr = L.let(arr)
     if isinstance(index_type, T.TupleType):

@@ -1,0 +1,341 @@
+"""Advanced (NumPy "fancy") indexing of arrays of any number of dimensions.
+
+``m[idx]``, ``m[idx, j]``, ``m[i, idx]``, ``m[:, idx]``, ``m[idx1, idx2]``,
+``m[rowmask]``, ``a[idx, ..., 0]`` -- any mix of integer arrays, boolean arrays,
+integers, slices and ``...`` -- with NumPy's rules, decided here once:
+
+* a boolean array covering ``k`` axes is replaced by its ``k`` nonzero index arrays
+  (IndexError when its shape differs from those axes);
+* the integer arrays (and, when any array is present, the integers) broadcast
+  together (IndexError when they cannot) to the shape ``B``;
+* the result has the sliced axes in order, with ``B`` in place of the advanced
+  indices when these are next to each other, and first otherwise;
+* negative indices wrap once; out-of-range indices raise IndexError -- checked
+  before anything is read or written, whenever ``B`` is not empty (NumPy does not
+  look at the index values of an empty broadcast);
+* a scatter ``m[...] = v`` broadcasts ``v`` to the result shape and stores in C
+  order of the result, so with repeated indices the last value wins; the value is
+  read completely before the first store (``m[idx] += v`` and ``m[i] = m[j]`` give
+  NumPy's buffered result).
+
+A gather lowers to a :class:`FancyLazy`: the checked index arrays are computed
+where the expression stands, the elements are read where the lazy is consumed;
+``assign_to_view`` turns a lazy used as an assignment target into the scatter.
+``np.newaxis`` together with index arrays is not supported (falls back).
+"""
+from __future__ import annotations
+
+from ..infer.rules import Incompatible
+from ..ir import nodes as N
+from ..ir import types as T
+from . import elementwise as ew
+from . import operators as ops
+from .arrays import element_value
+from .numpy_alloc import allocate, fill
+from .operators import C
+from .reductions import loops, total_size
+
+I = T.INT64
+
+
+# ---------------------------------------------------------------- static plan
+def _entry_kind(t) -> str:
+    if isinstance(t, T.ArrayType):
+        if t.ndim == 0:
+            raise Incompatible("a 0-d array used as an index")
+        if t.dtype.is_bool:
+            return "bool"
+        if t.dtype.is_int:
+            return "arr"
+        raise Incompatible(f"arrays used as indices must be of integer or boolean type, "
+                           f"not {t.dtype}")
+    if isinstance(t, T.Scalar) and t.is_int:
+        return "int"
+    if isinstance(t, T.Scalar) and t.is_bool:
+        raise Incompatible("a boolean scalar combined with index arrays")
+    if isinstance(t, T.SliceType):
+        return "slice"
+    if isinstance(t, T.ConstType) and t.value is Ellipsis:
+        return "ellipsis"
+    if t == T.NONE:
+        raise Incompatible("np.newaxis combined with index arrays")
+    raise Incompatible(f"index of type {t}")
+
+
+def plan(arr: T.ArrayType, index_type):
+    """The expanded index entries ``[(kind, type, first_axis)]`` of an advanced
+    index (kinds: int, arr, bool, slice, full), or None for basic indexing."""
+    items = list(index_type.items) if isinstance(index_type, T.TupleType) else [index_type]
+    if not any(isinstance(t, T.ArrayType) for t in items):
+        return None
+    kinds = [_entry_kind(t) for t in items]
+    if kinds.count("ellipsis") > 1:
+        raise Incompatible("an index can only have a single ellipsis")
+    width = [t.ndim if k == "bool" else 1 for k, t in zip(kinds, items)]
+    used = sum(w for k, w in zip(kinds, width) if k != "ellipsis")
+    if used > arr.ndim:
+        raise Incompatible(f"too many indices for a {arr.ndim}-D array")
+    entries, axis = [], 0
+    for k, t, w in zip(kinds, items, width):
+        if k == "ellipsis":
+            for _ in range(arr.ndim - used):
+                entries.append(("full", None, axis))
+                axis += 1
+            continue
+        entries.append((k, t, axis))
+        axis += w
+    while axis < arr.ndim:
+        entries.append(("full", None, axis))
+        axis += 1
+    return entries
+
+
+def _bcast_ndim(entries) -> int:
+    return max((1 if k == "bool" else t.ndim) for k, t, _ in entries
+               if k in ("arr", "bool"))
+
+
+def _adjacent(entries) -> bool:
+    pos = [p for p, (k, _, _) in enumerate(entries) if k in ("int", "arr", "bool")]
+    return pos[-1] - pos[0] + 1 == len(pos)
+
+
+def result_type(arr: T.ArrayType, entries) -> T.ArrayType:
+    nbasic = sum(1 for k, _, _ in entries if k in ("slice", "full"))
+    return T.ArrayType(arr.dtype, _bcast_ndim(entries) + nbasic, "C")
+
+
+# ------------------------------------------------------------------ lowering
+class FancyLazy(ew.Lazy):
+    """A gather ``arr[index]`` not yet read; ``store(L, value)`` scatters instead."""
+
+    def __init__(self, type_, dims, elem, positions, array):
+        super().__init__(type_, dims, elem)
+        self.positions = positions       # result indices -> indices into the array
+        self.array = array               # the indexed array (a Var)
+
+    check = None                         # the If checking the index arrays
+
+    def store(self, L, value):
+        _scatter(L, self, value)
+
+    def checks_after(self, L):
+        """Move the index checks after what was emitted since (NumPy checks the
+        value's shape before the indices)."""
+        if self.check is not None and any(s is self.check for s in L.out):
+            L.out[:] = [s for s in L.out if s is not self.check]
+            L.emit(self.check)
+
+
+def _index_items(L, index, index_type):
+    if not isinstance(index_type, T.TupleType):
+        return [index]
+    if isinstance(index, N.MakeTuple):
+        return list(index.items)
+    if isinstance(index, N.Const):
+        return [C(v, t) for v, t in zip(index.value, index_type.items)]
+    tup = L.let(index)
+    return [N.TupleGet(tup, k, t) for k, t in enumerate(index_type.items)]
+
+
+def _raise_index(L, i, dim, axis):
+    L.emit(N.Raise(exc=IndexError, args=[i, dim],
+                   message=f"index {{}} is out of bounds for axis {axis} with size {{}}"))
+
+
+def _wrap_checked(L, v, dim, axis):
+    """``v`` (any integer type, converted as NumPy converts to intp) wrapped once
+    and checked against ``dim``."""
+    i = L.let(ops.convert_wrap(v, I) if v.type != I else v)
+    j = L.let(N.Select(N.Cmp("lt", i, C(0, I), T.BOOL), N.BinOp("add", i, dim, I), i, I))
+    bad = N.Cmp("ge", N.Cast(j, T.UINT64), N.Cast(dim, T.UINT64), T.BOOL)
+    stmts, _ = L.sub_block(lambda: _raise_index(L, i, dim, axis))
+    L.emit(N.If(cond=bad, then=stmts))
+    return j
+
+
+def mask_shape_check(L, arr, z, first_axis=0):
+    """IndexError unless the boolean lazy ``z`` matches the axes it covers."""
+    for k, d in enumerate(z.dims):
+        ad = N.ArrayAttr(arr, "shape", first_axis + k, I)
+        L.emit(N.If(cond=N.Cmp("ne", ad, d, T.BOOL), then=[N.Raise(
+            exc=IndexError, args=[ad, d],
+            message=f"boolean index did not match indexed array along axis "
+                    f"{first_axis + k}; size of axis is {{}} but size of corresponding "
+                    "boolean axis is {}")]))
+
+
+def _nonzero(L, mask):
+    """The int64 index arrays (one per axis, C order) of the True entries of the
+    boolean array ``mask``."""
+    mz = ew.to_lazy(L, mask)
+    count = L.temp(I, "n")
+    L.emit(N.Assign(target=count, value=C(0, I)))
+    loops(L, mz.dims, lambda idx: L.emit(N.Assign(target=count, value=N.BinOp(
+        "add", N.Var(count, I), N.Cast(mz.elem(idx), I), I))))
+    n = N.Var(count, I)
+    outs = [allocate(L, T.ArrayType(I, 1, "C"), [n]) for _ in mz.dims]
+    k = L.temp(I, "k")
+    L.emit(N.Assign(target=k, value=C(0, I)))
+
+    def body(idx):
+        stores = [N.Store(array=o, indices=[N.Var(k, I)], value=i)
+                  for o, i in zip(outs, idx)]
+        L.emit(N.If(cond=mz.elem(idx), then=stores + [
+            N.Assign(target=k, value=N.BinOp("add", N.Var(k, I), C(1, I), I))]))
+    loops(L, mz.dims, body)
+    return outs
+
+
+def _broadcast_indices(L, lazies):
+    """The broadcast shape of the index arrays (IndexError as NumPy when they do
+    not broadcast together)."""
+    ndim = max(len(z.dims) for z in lazies)
+    out = []
+    for axis in range(ndim):
+        dims = [z.dims[axis - (ndim - len(z.dims))] for z in lazies
+                if axis - (ndim - len(z.dims)) >= 0]
+        d = dims[0]
+        for other in dims[1:]:
+            if ew._same(d, other):
+                continue
+            bad = ops.band(ops.band(N.Cmp("ne", d, other, T.BOOL),
+                                    N.Cmp("ne", d, C(1, I), T.BOOL)),
+                           N.Cmp("ne", other, C(1, I), T.BOOL))
+            L.emit(N.If(cond=bad, then=[N.Raise(
+                exc=IndexError, args=[d, other],
+                message=f"shape mismatch: indexing arrays could not be broadcast "
+                        f"together (axis {axis}: sizes {{}} and {{}})")]))
+            d = L.let(N.Select(N.Cmp("eq", d, C(1, I), T.BOOL), other, d, I))
+        out.append(d)
+    return out
+
+
+def gather(L, arr, index, index_type, entries) -> FancyLazy:
+    """``arr[index]`` for an advanced index (``entries`` from :func:`plan`)."""
+    from .views import slice_bounds
+    arr = L.let(arr)
+    at = arr.type
+    exprs = iter(_index_items(L, index, index_type))
+    srcs = []          # per array axis: ("int", j) | ("basic", start, step) | ("arr", lz)
+    basic_dims = []
+    raw = []           # (lazy, axis) of integer index arrays still to be checked
+    checked = []       # lazies of already valid index arrays (from boolean masks)
+    for kind, t, axis in entries:
+        e = None
+        if kind != "full":
+            e = next(exprs)
+            while isinstance(getattr(e, "type", None), T.ConstType):    # the ellipsis
+                e = next(exprs)
+        dim = L.let(N.ArrayAttr(arr, "shape", axis, I))
+        if kind == "int":
+            srcs.append(("int", _wrap_checked(L, e, dim, axis)))
+        elif kind == "full":
+            srcs.append(("basic", C(0, I), C(1, I)))
+            basic_dims.append(dim)
+        elif kind == "slice":
+            start, step, count = slice_bounds(L, e, dim)
+            srcs.append(("basic", start, step))
+            basic_dims.append(count)
+        elif kind == "arr":
+            z = ew.to_lazy(L, e) if isinstance(e, ew.Lazy) else ew.to_lazy(L, L.let(e))
+            entry = ["arr", z]
+            srcs.append(entry)
+            raw.append((entry, z, dim, axis))
+        else:                                            # a boolean mask
+            m = L.let(ew.materialize(L, e)) if isinstance(e, ew.Lazy) else L.let(e)
+            mask_shape_check(L, arr, ew.to_lazy(L, m), axis)
+            for ix in _nonzero(L, m):
+                z = ew.to_lazy(L, ix)
+                srcs.append(["arr", z])
+                checked.append(z)
+    bdims = _broadcast_indices(L, [r[1] for r in raw] + checked)
+    if raw:
+        # normalised copies of the integer index arrays, checked only when the
+        # broadcast is not empty (as NumPy)
+        temps = []
+        for entry, z, dim, axis in raw:
+            tmp = allocate(L, T.ArrayType(I, len(z.dims), "C"), z.dims)
+            temps.append(tmp)
+            entry[1] = ew.to_lazy(L, tmp)
+        size = L.let(total_size(bdims))
+
+        def normalise():
+            for tmp, (entry, z, dim, axis) in zip(temps, raw):
+                fill(L, tmp, z.dims, lambda idx, z=z, dim=dim, axis=axis:
+                     _wrap_checked(L, z.elem(idx), dim, axis))
+        stmts, _ = L.sub_block(normalise)
+        check = N.If(cond=N.Cmp("ne", size, C(0, I), T.BOOL), then=stmts)
+        L.emit(check)
+    else:
+        check = None
+    nb = len(bdims)
+    adv = [p for p, (k, _, _) in enumerate(entries) if k in ("int", "arr", "bool")]
+    first = sum(1 for k, _, _ in entries[:adv[0]] if k in ("slice", "full")) \
+        if _adjacent(entries) else 0
+    dims = basic_dims[:first] + bdims + basic_dims[first:]
+    readers = [ew.reindex(s[1], bdims) if s[0] == "arr" else None for s in srcs]
+
+    def positions(ridx):
+        bidx = ridx[first:first + nb]
+        rest = iter(list(ridx[:first]) + list(ridx[first + nb:]))
+        out = []
+        for s, rd in zip(srcs, readers):
+            if s[0] == "int":
+                out.append(s[1])
+            elif s[0] == "basic":
+                i = next(rest)
+                out.append(N.BinOp("add", s[1], N.BinOp("mul", i, s[2], I), I)
+                           if not (isinstance(s[1], N.Const) and s[1].value == 0
+                                   and isinstance(s[2], N.Const) and s[2].value == 1)
+                           else i)
+            else:
+                out.append(rd(bidx))
+        return out
+
+    rt = at.copy(ndim=len(dims), layout="C", readonly=False)
+    lz = FancyLazy(rt, dims, lambda ridx: N.Load(arr, positions(ridx), at.dtype),
+                   positions, arr)
+    lz.check = check
+    return lz
+
+
+def _scatter(L, target: FancyLazy, value):
+    """``arr[index] = value`` through the gather ``target`` (see the module doc)."""
+    arr_t = target.type
+    dims = target.dims
+    if isinstance(value.type, T.Scalar) and not isinstance(value, ew.Lazy):
+        v = L.let(element_value(L, value, arr_t.dtype))
+        loops(L, dims, lambda idx: L.emit(N.Store(
+            array=target.array, indices=target.positions(idx), value=v)))
+        return
+    # read the whole value before storing (it may alias the target)
+    z = ew.to_lazy(L, value) if isinstance(value, ew.Lazy) else ew.to_lazy(L, L.let(value))
+    src = allocate(L, z.type.copy(layout="C", readonly=False), z.dims)
+    fill(L, src, z.dims, z.elem)
+    sdims = z.dims
+    extra = len(sdims) - len(dims)
+    for k in range(max(extra, 0)):                     # leading size-1 axes only
+        L.emit(N.If(cond=N.Cmp("ne", sdims[k], C(1, I), T.BOOL), then=[N.Raise(
+            exc=ValueError, args=[sdims[k]],
+            message="shape mismatch: value array with {} on a leading axis could not "
+                    "be broadcast to the indexing result")]))
+    own = sdims[max(extra, 0):]
+    off = len(dims) - len(own)
+    for k, d in enumerate(own):
+        ok = ops.bor(N.Cmp("eq", d, dims[off + k], T.BOOL), N.Cmp("eq", d, C(1, I), T.BOOL))
+        L.emit(N.If(cond=ops.logical_not(ok), then=[N.Raise(
+            exc=ValueError, args=[d, dims[off + k]],
+            message=f"shape mismatch: value array with size {{}} on axis {k} could not "
+                    f"be broadcast to the indexing result with size {{}}")]))
+
+    target.checks_after(L)
+
+    def body(idx):
+        sidx = [C(0, I)] * max(extra, 0) + [
+            N.Select(N.Cmp("eq", d, C(1, I), T.BOOL), C(0, I), idx[off + k], I)
+            for k, d in enumerate(own)]
+        val = element_value(L, N.Load(src, sidx, src.type.dtype), arr_t.dtype)
+        L.emit(N.Store(array=target.array, indices=target.positions(idx), value=val))
+    loops(L, dims, body)
+
