@@ -62,7 +62,9 @@ class CompileContext:
     frozen: dict = field(default_factory=dict)      # pyfunc qualname -> frozen globals
     sources: dict = field(default_factory=dict)     # pyfunc qualname -> source text
     _parsed: dict = field(default_factory=dict)
-    _symbols: set = field(default_factory=set)
+    # "hj_kernel" is the GPU targets' kernel entry (hanajit_cuda.ptx.KERNEL): a
+    # function named ``kernel`` must not take it
+    _symbols: set = field(default_factory=lambda: {"hj_kernel"})
     serial_loops: set = field(default_factory=set)  # (qualname, line) kept serial
 
     # -------------------------------------------------------------- frontend
