@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The cuda target on a machine with an NVIDIA GPU, in one command (a few minutes):
 # hanajit from this tree (no build, no network), `hanajit doctor`, the launch tests
-# (hanajit-cuda/tests: results against NumPy), then the GPU benchmarks (saxpy 1e8
+# (hanajit-cuda/tests: results against NumPy), the executables' GPU tests
+# (hanajit-exe/tests/test_exe_cuda_gpu.py: exported programs running their embedded
+# PTX, against the CPU JIT; need a C compiler), then the GPU benchmarks (saxpy 1e8
 # float64 against device-to-device copy bandwidth, back-to-back launches against
 # Numba-CUDA) printed as a table.  Logs and bench.json go to $OUT (default
 # /tmp/hanajit-gpu-check).  The exit status is the tests'.
@@ -46,7 +48,7 @@ fi
 # hanajit's distributions from the source tree: the sources on PYTHONPATH, and
 # dist-info folders so that plugin discovery (entry points) finds the targets
 for dist in core:hanajit-core: cpu:hanajit-cpu:cpu=hanajit_cpu.plugin \
-            cuda:hanajit-cuda:cuda=hanajit_cuda.plugin; do
+            cuda:hanajit-cuda:cuda=hanajit_cuda.plugin exe:hanajit-exe:exe=hanajit_exe.plugin; do
     IFS=: read -r _ name ep <<<"$dist"
     info="$SITE/meta/${name//-/_}-0.1.0.dist-info"
     mkdir -p "$info"
@@ -55,7 +57,7 @@ for dist in core:hanajit-core: cpu:hanajit-cpu:cpu=hanajit_cpu.plugin \
         printf '[hanajit]\n%s = %s\n' "${ep%%=*}" "${ep#*=}" >"$info/entry_points.txt"
     fi
 done
-export PYTHONPATH="$SITE/wheels:$SITE/meta:$PWD/hanajit-core/src:$PWD/hanajit-cpu/src:$PWD/hanajit-cuda/src${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH="$SITE/wheels:$SITE/meta:$PWD/hanajit-core/src:$PWD/hanajit-cpu/src:$PWD/hanajit-cuda/src:$PWD/hanajit-exe/src${PYTHONPATH:+:$PYTHONPATH}"
 
 echo "== environment"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -3
@@ -76,6 +78,12 @@ echo "== hanajit doctor"
 echo "== launch and codegen tests"
 "$PY" -m pytest -q -rs -p no:cacheprovider hanajit-cuda/tests 2>&1 | tee "$OUT/tests.log" | tail -25
 status=${PIPESTATUS[0]}
+
+echo "== executables running their embedded PTX (export_executable cuda=required)"
+"$PY" -m pytest -q -rs -p no:cacheprovider hanajit-exe/tests/test_exe_cuda_gpu.py 2>&1 \
+    | tee "$OUT/exe-tests.log" | tail -12
+exe_status=${PIPESTATUS[0]}
+if [ "$status" -eq 0 ]; then status=$exe_status; fi
 
 echo "== benchmarks"
 numba_json=()

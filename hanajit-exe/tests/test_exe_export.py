@@ -155,10 +155,11 @@ def test_cuda_modes(tmp_path):
     proc = run(req, 1, 2)
     assert proc.returncode == 70 and "CUDA is required" in proc.stderr
     assert run(req, 1).returncode == 64          # arguments are checked first
+    # (test_exe_cuda.py covers the CUDA modes in detail)
     opt = compound.export_executable(tmp_path / "opt", sig="f64, i64", cuda=True,
                                      cuda_arch="sm_90")
     assert float(run(opt, 1000, 3).stdout) == compound(1000.0, 3)
-    assert opt.ptx is None
+    assert opt.ptx == tmp_path / "opt.ptx" and ".target sm_90" in opt.ptx.read_text()
     with pytest.raises(ValueError, match="cuda must be"):
         compound.export_executable(tmp_path / "bad", sig="f64, i64", cuda="always")
 

@@ -62,3 +62,33 @@ def test_windows_array_program_reads_and_writes_npy(tmp_path):
     assert proc.returncode == 0, proc.stderr
     got = np.load(tmp_path / "o.npy")
     assert got.tobytes() == running_mean(a).tobytes()
+
+
+def test_windows_cuda_optional_falls_back_to_the_cpu_under_wine(tmp_path):
+    out = kernel.export_executable(tmp_path / "kc", sig="f64, i64", platform="windows",
+                                   cuda="optional")
+    assert out.ptx == tmp_path / "kc.ptx" and "hj_kernel" in out.ptx.read_text()
+    src = out.source.read_text()
+    assert 'LoadLibraryA(HJ_CUDA_LIB)' in src and '"nvcuda.dll"' in src
+    proc = subprocess.run([find_wine(), str(out.executable), "2.5", "10"],
+                          capture_output=True, text=True,
+                          env=wine_env(tmp_path / "wineprefix"), timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    s, q, r = proc.stdout.strip().strip("()").split(", ")
+    assert (float(s), int(q), int(r)) == kernel(2.5, 10)
+    # wine has no usable nvcuda.dll here: one line, then the CPU code
+    line = [x for x in proc.stderr.splitlines() if "CUDA" in x]
+    assert len(line) == 1 and "CUDA unavailable:" in line[0]
+    assert line[0].endswith("; running the CPU code")
+
+
+def test_windows_export_writes_a_build_bat(tmp_path, monkeypatch):
+    monkeypatch.setenv("HANAJIT_MINGW_CC", "no-such-mingw")
+    out = kernel.export_executable(tmp_path / "kb", sig="f64, i64", platform="windows")
+    assert out.executable is None
+    bat = (tmp_path / "kb.build.bat").read_bytes()
+    assert bat.startswith(b"@echo off\r\n") and b"\r\n" in bat
+    lines = bat.decode().splitlines()
+    assert 'cd /d "%~dp0"' in lines
+    assert "%HANAJIT_CC% -std=c11 -O2 -o kb.exe kb.c kb.o -lm" in lines
+    assert "-ldl" not in bat.decode()

@@ -56,6 +56,13 @@ class CudaTarget(Target):
                                   "arg_types": tuple(entry.arg_types),
                                   "libdevice": libdevice})
 
+    def compile_single_thread(self, module, arch: str | None = None):
+        """A one-thread kernel that calls the module's entry once and stores the
+        result and raise record in a device buffer (``single_thread``; used by
+        ``export_executable(cuda=...)``)."""
+        from .single_thread import compile_single_thread
+        return compile_single_thread(module, arch)
+
     def assembly(self, artifact) -> str:
         return artifact.stages["ptx"]
 

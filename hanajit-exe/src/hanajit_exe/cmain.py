@@ -23,6 +23,7 @@ from __future__ import annotations
 from hanajit.ir import types as T
 from hanajit.lowering.cabi import ENTRY, flat_kinds, ret_slots
 
+from .cudamain import CUDA_C, gpu_call, ptx_literal
 from .npyio import NPY_C, descr, elem_kind
 
 EXIT_RAISED = 1
@@ -210,8 +211,12 @@ def _array_layout(t: T.ArrayType) -> str:
 
 
 def generate_main(fn, raises: list, *, program: str, cuda: str = "off",
-                  entry: str = ENTRY) -> str:
-    """The C source of ``main`` for the IR entry function ``fn``."""
+                  entry: str = ENTRY, gpu=None) -> str:
+    """The C source of ``main`` for the IR entry function ``fn``.  With ``cuda``
+    "optional" or "required", ``gpu`` is the one-thread kernel to embed
+    (``hanajit_cuda.single_thread.SingleThreadKernel``: ``ptx``, ``buffer_slots``)."""
+    if cuda != "off" and gpu is None:
+        raise ValueError(f"cuda={cuda!r} needs the kernel's PTX")
     params = list(fn.params)
     types = list(fn.arg_types)
     nret = max(1, ret_slots(fn.return_type))
@@ -227,12 +232,18 @@ def generate_main(fn, raises: list, *, program: str, cuda: str = "off",
         f"{fn.pyname or fn.name}({sig_text}) -> {fn.return_type}.",
         " * Exit status: 0 ok, 1 the kernel raised, 64 bad arguments"
         + (", 70 CUDA required but unavailable." if cuda == "required" else "."),
-        " */",
-        _PRELUDE.strip("\n"),
-        "",
     ]
+    if cuda != "off":
+        lines.append(f" * cuda={cuda!r}: runs the embedded PTX ({gpu.arch}) through "
+                     "the NVIDIA driver"
+                     + (" when it can, else the CPU code." if cuda == "optional"
+                        else "."))
+    lines += [" */", _PRELUDE.strip("\n"), ""]
     if with_arrays:
         lines += [NPY_C.strip("\n"), _OPTIONS_C.strip("\n"), ""]
+    if cuda != "off":
+        lines += [CUDA_C.strip("\n"), "", ptx_literal(gpu.ptx), "",
+                  gpu_call(types, gpu.buffer_slots, nret), ""]
     lines += [f"extern int32_t {entry}({proto});", ""]
     if raises:
         lines.append("static const char *const hj_raises[] = {")
@@ -262,7 +273,8 @@ def generate_main(fn, raises: list, *, program: str, cuda: str = "off",
             body.append(f"hj_array a{i};")
         else:
             body.append(f"{'double' if t.is_float else 'int64_t'} a{i};")
-    body += [f"int64_t ret[{nret}] = {{0}};", "int64_t err[4] = {0};"]
+    body += [f"int64_t ret[{nret}] = {{0}};", "int64_t err[4] = {0};",
+             "int raised;"]
     nargs = len(types)
     if with_arrays:
         too_many = "too many -o options" if n_out else "no array result for -o"
@@ -316,40 +328,53 @@ def generate_main(fn, raises: list, *, program: str, cuda: str = "off",
                  f"argv[0], argv[{i + 1}]);",
                  "    hj_usage(argv[0]);",
                  f"    return {EXIT_USAGE};", "}"]
-    if cuda == "required":
-        msg = (f"{program}: CUDA is required, but this executable has no embedded PTX "
-               "(CUDA embedding comes with the hanajit-cuda plugin)")
-        body += [f"fputs({_c_string(msg + chr(10))}, stderr);",
-                 f"return {EXIT_NO_CUDA};"]
+    call_args = ["ret", "err"]
+    for i, t in enumerate(types):
+        if isinstance(t, T.ArrayType):
+            call_args.append(f"(int64_t)(intptr_t)a{i}.data")
+            call_args += [f"a{i}.shape[{k}]" for k in range(t.ndim)]
+            call_args += [f"a{i}.strides[{k}]" for k in range(t.ndim)]
+        else:
+            call_args.append(f"a{i}")
+    cpu_call = f"{entry}({', '.join(call_args)})"
+    if cuda == "off":
+        body.append(f"raised = {cpu_call};")
     else:
-        if cuda == "optional":
-            body.append("/* cuda=\"optional\": no PTX embedded yet; the CPU kernel runs */")
-        call_args = ["ret", "err"]
-        for i, t in enumerate(types):
-            if isinstance(t, T.ArrayType):
-                call_args.append(f"(int64_t)(intptr_t)a{i}.data")
-                call_args += [f"a{i}.shape[{k}]" for k in range(t.ndim)]
-                call_args += [f"a{i}.strides[{k}]" for k in range(t.ndim)]
-            else:
-                call_args.append(f"a{i}")
-        body += [f"if ({entry}({', '.join(call_args)})) {{",
-                 "    int64_t code = err[0];",
-                 "    hj_print_raise(code >= 1 && code <= HJ_NRAISES"
-                 " ? hj_raises[code - 1] : \"SystemError: unknown error code\", err);",
-                 f"    return {EXIT_RAISED};", "}"]
-        for i, (p, t) in enumerate(zip(params, types)):
-            if isinstance(t, T.ArrayType) and not t.readonly:
-                isz = 1 if t.dtype.is_bool else t.dtype.bits // 8
-                body += [f"if (write_back && !hj_npy_write_back(argv[{i + 1}], &a{i}, "
-                         f"{isz}, {t.ndim})) {{",
-                         f"    fprintf(stderr, \"%s: cannot write back '%s': %s\\n\", "
-                         f"argv[0], argv[{i + 1}], strerror(errno));",
-                         f"    return {EXIT_CANTCREAT};", "}"]
-        prints: list = []
-        _print_stmts(fn.return_type, [0], prints, [])
-        body += prints
-        body += ['fputs("\\n", stdout);',
-                 "return fflush(stdout) == 0 ? 0 : 74;  /* EX_IOERR */"]
+        gpu_args = ["fn", "ret", "err"] + [f"&a{i}" if isinstance(t, T.ArrayType)
+                                           else f"a{i}" for i, t in enumerate(types)]
+        body += ["{",
+                 "    hj_CUfunction fn;",
+                 f"    if (hj_cuda_load(hj_ptx, &fn) && "
+                 f"hj_gpu_call({', '.join(gpu_args)})) {{",
+                 "        raised = err[0] != 0;",
+                 "    } else {"]
+        if cuda == "required":
+            body += ["        fprintf(stderr, \"%s: CUDA is required, but %s\\n\", "
+                     "argv[0], hj_cuda_why);",
+                     f"        return {EXIT_NO_CUDA};"]
+        else:
+            body += ["        fprintf(stderr, \"%s: CUDA unavailable: %s; running the "
+                     "CPU code\\n\", argv[0], hj_cuda_why);",
+                     f"        raised = {cpu_call};"]
+        body += ["    }", "}"]
+    body += ["if (raised) {",
+             "    int64_t code = err[0];",
+             "    hj_print_raise(code >= 1 && code <= HJ_NRAISES"
+             " ? hj_raises[code - 1] : \"SystemError: unknown error code\", err);",
+             f"    return {EXIT_RAISED};", "}"]
+    for i, (p, t) in enumerate(zip(params, types)):
+        if isinstance(t, T.ArrayType) and not t.readonly:
+            isz = 1 if t.dtype.is_bool else t.dtype.bits // 8
+            body += [f"if (write_back && !hj_npy_write_back(argv[{i + 1}], &a{i}, "
+                     f"{isz}, {t.ndim})) {{",
+                     f"    fprintf(stderr, \"%s: cannot write back '%s': %s\\n\", "
+                     f"argv[0], argv[{i + 1}], strerror(errno));",
+                     f"    return {EXIT_CANTCREAT};", "}"]
+    prints: list = []
+    _print_stmts(fn.return_type, [0], prints, [])
+    body += prints
+    body += ['fputs("\\n", stdout);',
+             "return fflush(stdout) == 0 ? 0 : 74;  /* EX_IOERR */"]
     lines += ["    " + s if s else "" for s in body]
     lines += ["}", ""]
     return "\n".join(lines)

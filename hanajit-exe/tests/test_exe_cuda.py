@@ -1,0 +1,315 @@
+"""export_executable(cuda="optional" / "required"): the embedded PTX (validated with
+ptxas), the architecture chosen, the fallback to the CPU code without CUDA (no
+driver, a driver whose cuInit fails, a module that does not load, a failed launch),
+and the program's host side against a fake driver that runs the CPU entry."""
+from __future__ import annotations
+
+import ast
+import importlib.util
+import math
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hanajit import jit
+from hanajit.errors import UnsupportedError
+from hanajit.testing.array_kernels import cumsum, scale
+from hanajit_cuda import toolchain
+from hanajit_cuda.single_thread import param_kinds
+from hanajit_exe.toolchain import find_host_cc
+
+CC = find_host_cc()
+pytestmark = pytest.mark.skipif(CC is None, reason="no host C compiler (cc, gcc, "
+                                "clang, HANAJIT_CC)")
+PTXAS = toolchain.find_ptxas()
+needs_ptxas = pytest.mark.skipif(PTXAS is None, reason="ptxas not found (CUDA toolkit, "
+                                 "pip install nvidia-cuda-nvcc, or HANAJIT_PTXAS)")
+needs_gcc = pytest.mark.skipif(sys.platform != "linux" or CC is None,
+                               reason="the fake libcuda.so.1 is built with the host "
+                               "compiler on Linux")
+
+
+def _helper():
+    name = "hanajit_exe_test_fake_libcuda"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            name, Path(__file__).with_name("fake_libcuda.py"))
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules[name]
+
+
+@jit
+def divmod_like(a, b):
+    return a // b, a % b, a > b
+
+
+@jit
+def compound(x, years):
+    for _ in range(years):
+        x *= 1.05
+    return x
+
+
+@jit
+def pick(a, i):
+    return a[i] * 2.0
+
+
+@jit
+def smooth(m, k):
+    total = 0.0
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            m[i, j] = m[i, j] * k + i - j
+            total += m[i, j]
+    return total, m.shape[0] > 1
+
+
+@jit
+def flags(a, b, c):
+    return (a and b) or c, -7 // 2, math.copysign(0.0, -1.0)
+
+
+def value(stdout: str):
+    """The printed result as Python's repr (floats are printed with %.17g: parsed,
+    they are the exact values)."""
+    return repr(ast.literal_eval(stdout.strip()))
+
+
+def run(exe, *args, env=None, cwd=None):
+    return subprocess.run([str(exe), *map(str, args)], capture_output=True, text=True,
+                          timeout=60, env=env, cwd=cwd)
+
+
+def no_driver_env(tmp_path, monkeypatch):
+    """Make sure no real driver is found (this machine has none anyway)."""
+    monkeypatch.setenv("LD_LIBRARY_PATH", str(tmp_path / "nothing-here"))
+
+
+# -- what is embedded ------------------------------------------------------------------
+
+@needs_ptxas
+@pytest.mark.parametrize("fn, sig", [(divmod_like, "i64, i64"), (pick, "f64[:], i64"),
+                                     (smooth, "f64[:, :], f64"), (scale, "f64[:], f64"),
+                                     (flags, "bool, bool, bool")])
+def test_embedded_ptx_assembles_with_ptxas(tmp_path, fn, sig):
+    out = fn.export_executable(tmp_path / "p", sig=sig, cuda="optional",
+                               cuda_arch="sm_80")
+    ptx = out.ptx.read_text()
+    assert out.ptx == tmp_path / "p.ptx"
+    assert ".target sm_80" in ptx and ".visible .entry hj_kernel(" in ptx
+    # the program carries the same text, line by line
+    src = out.source.read_text()
+    assert "static const char hj_ptx[] =" in src
+    assert '".visible .entry hj_kernel(\\n"' in src
+    r = subprocess.run([PTXAS, "-arch=sm_80", str(out.ptx), "-o",
+                        str(tmp_path / "p.cubin")], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+
+
+def test_libdevice_math_is_embedded_or_refused_clearly(tmp_path):
+    @jit
+    def wave(x):
+        return math.exp(x) + math.sin(x)
+    if toolchain.find_libdevice() is None:
+        with pytest.raises(UnsupportedError, match="libdevice"):
+            wave.export_executable(tmp_path / "w", sig="f64", cuda="optional")
+        return
+    out = wave.export_executable(tmp_path / "w", sig="f64", cuda="optional")
+    ptx = out.ptx.read_text()
+    assert ".extern" not in ptx            # libdevice's functions are linked in
+    assert out.executable is not None
+
+
+def test_cuda_off_embeds_nothing(tmp_path):
+    out = divmod_like.export_executable(tmp_path / "off", sig="i64, i64")
+    assert out.ptx is None and not (tmp_path / "off.ptx").exists()
+    src = out.source.read_text()
+    assert "hj_ptx" not in src and "dlopen" not in src and "libcuda" not in src
+
+
+def _target(out) -> str:
+    return re.search(r"\.target (sm_\w+)", out.ptx.read_text()).group(1)
+
+
+def test_arch_precedence(tmp_path, monkeypatch):
+    monkeypatch.delenv("HANAJIT_CUDA_ARCH", raising=False)
+    sig = "i64, i64"
+    assert _target(divmod_like.export_executable(tmp_path / "a", sig=sig,
+                                                 cuda="optional")) == "sm_75"
+    monkeypatch.setenv("HANAJIT_CUDA_ARCH", "sm_86")
+    assert _target(divmod_like.export_executable(tmp_path / "b", sig=sig,
+                                                 cuda="optional")) == "sm_86"
+
+    @jit(gpu_arch="sm_80")
+    def g(a, b):
+        return a - b
+    assert _target(g.export_executable(tmp_path / "c", sig=sig, cuda="optional")) \
+        == "sm_80"
+    assert _target(g.export_executable(tmp_path / "d", sig=sig, cuda="optional",
+                                       cuda_arch="sm_90")) == "sm_90"
+    with pytest.raises(ValueError, match="sm_75"):
+        g.export_executable(tmp_path / "e", sig=sig, cuda="optional", cuda_arch="sm_x")
+
+
+def test_what_the_gpu_cannot_run_is_refused_with_the_construct(tmp_path):
+    with pytest.raises(UnsupportedError, match="cannot allocate arrays.*cuda='off'"):
+        cumsum.export_executable(tmp_path / "c", sig="f64[:]", cuda="optional")
+    out = cumsum.export_executable(tmp_path / "c", sig="f64[:]")      # the CPU can
+    assert out.ptx is None
+
+
+def test_the_gpu_kernel_model_is_refused_in_every_mode(tmp_path):
+    from hanajit.gpu import thread_id
+
+    @jit(target="cuda")
+    def kern(a):
+        a[thread_id()] = 1.0
+    for mode in ("off", "optional"):
+        with pytest.raises(UnsupportedError, match="GPU kernel model.*f.launch"):
+            kern.export_executable(tmp_path / "k", sig="f64[:]", cuda=mode)
+
+
+# -- without CUDA: "required" exits 70, "optional" runs the CPU code -----------------
+
+def test_required_exits_70_without_a_driver(tmp_path, monkeypatch):
+    no_driver_env(tmp_path, monkeypatch)
+    out = divmod_like.export_executable(tmp_path / "req", sig="i64, i64",
+                                        cuda="required")
+    proc = run(out.executable, 7, 2)
+    assert proc.returncode == 70 and proc.stdout == ""
+    assert proc.stderr.strip() == (f"{out.executable}: CUDA is required, but cannot "
+                                   "load libcuda.so.1 (no NVIDIA driver)")
+    assert run(out.executable, 7).returncode == 64       # arguments are checked first
+    assert run(out.executable, "x", 1).returncode == 64
+
+
+def test_optional_runs_the_cpu_code_scalars(tmp_path, monkeypatch):
+    no_driver_env(tmp_path, monkeypatch)
+    out = divmod_like.export_executable(tmp_path / "opt", sig="i64, i64",
+                                        cuda="optional")
+    for a, b in ((-7, 2), (7, -2), (-2**63, -1)):
+        proc = run(out.executable, a, b)
+        assert proc.returncode == 0
+        assert proc.stdout.strip() == repr(divmod_like(a, b))
+        assert proc.stderr.count("\n") == 1
+        assert "CUDA unavailable: cannot load libcuda.so.1" in proc.stderr
+        assert "running the CPU code" in proc.stderr
+    proc = run(out.executable, 7, 0)
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines()[-1] == ("ZeroDivisionError: integer division or "
+                                           "modulo by zero")
+
+
+def test_optional_runs_the_cpu_code_arrays(tmp_path, monkeypatch):
+    no_driver_env(tmp_path, monkeypatch)
+    out = smooth.export_executable(tmp_path / "sm", sig="f64[:, :], f64",
+                                   cuda="optional")
+    m = np.arange(12.0).reshape(3, 4) / 7
+    np.save(tmp_path / "m.npy", m)
+    proc = run(out.executable, "--write-back", tmp_path / "m.npy", 1.5)
+    assert proc.returncode == 0, proc.stderr
+    want = m.copy()
+    assert value(proc.stdout) == repr(smooth(want, 1.5))
+    assert np.load(tmp_path / "m.npy").tobytes() == want.tobytes()
+
+
+# -- a fake driver: the library is there but CUDA still cannot run ---------------------
+
+def _fake(tmp_path, fn, sig, mode):
+    """Build the fake driver for ``fn``'s kernel; the environment that loads it."""
+    module = fn.ir_module(sig)
+    kinds = param_kinds(module.functions[module.entry])
+    lib = _helper().build_fake_libcuda(tmp_path, kinds)
+    env = {"LD_LIBRARY_PATH": str(lib.parent), "HJ_FAKE": mode,
+           "HJ_FAKE_PTX": str(tmp_path / "loaded.ptx"),
+           "HJ_FAKE_LOG": str(tmp_path / "launch.log"), "PATH": "/usr/bin:/bin"}
+    return env
+
+
+@needs_gcc
+@pytest.mark.parametrize("mode, why", [
+    ("noinit", "cuInit failed: CUDA_ERROR_NO_DEVICE (100)"),
+    ("badptx", "cuModuleLoadData failed: CUDA_ERROR_INVALID_PTX (218)"),
+    ("launchfail", "cuLaunchKernel failed: CUDA_ERROR_LAUNCH_FAILED (719)")])
+def test_fake_driver_failures_fall_back_or_exit_70(tmp_path, mode, why):
+    env = _fake(tmp_path, pick, "f64[:], i64", mode)
+    opt = pick.export_executable(tmp_path / "opt", sig="f64[:], i64", cuda="optional")
+    req = pick.export_executable(tmp_path / "req", sig="f64[:], i64", cuda="required")
+    a = np.array([1.5, -2.0, 4.25])
+    np.save(tmp_path / "a.npy", a)
+    proc = run(opt.executable, tmp_path / "a.npy", -1, env=env)
+    assert proc.returncode == 0 and value(proc.stdout) == repr(pick(a, -1))
+    assert proc.stderr == f"{opt.executable}: CUDA unavailable: {why}; running the " \
+                          "CPU code\n"
+    proc = run(req.executable, tmp_path / "a.npy", -1, env=env)
+    assert proc.returncode == 70 and proc.stdout == ""
+    assert proc.stderr == f"{req.executable}: CUDA is required, but {why}\n"
+    if mode != "noinit":               # the driver was handed the embedded PTX
+        assert (tmp_path / "loaded.ptx").read_text() == req.ptx.read_text()
+
+
+@pytest.fixture
+def rdynamic(monkeypatch):
+    """Link programs with -rdynamic so the fake driver finds ``__hj_entry``."""
+    monkeypatch.setenv("HANAJIT_CC", f"{CC[0]} -rdynamic")
+
+
+@needs_gcc
+def test_fake_device_runs_the_program_host_side(tmp_path, rdynamic):
+    env = _fake(tmp_path, smooth, "f64[:, :], f64", "run")
+    out = smooth.export_executable(tmp_path / "sm", sig="f64[:, :], f64",
+                                   cuda="required")
+    for m in (np.arange(12.0).reshape(3, 4) / 7, np.asfortranarray(
+              np.linspace(-1, 1, 6).reshape(2, 3)), np.zeros((0, 5))):
+        np.save(tmp_path / "m.npy", m)
+        proc = run(out.executable, "--write-back", tmp_path / "m.npy", -0.5, env=env)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stderr == ""                   # it ran on the "device"
+        want = m.copy(order="A")
+        assert value(proc.stdout) == repr(smooth(want, -0.5))
+        got = np.load(tmp_path / "m.npy")
+        assert got.tobytes(order="A") == want.tobytes(order="A")
+    log = (tmp_path / "launch.log").read_text().splitlines()
+    # buf; the array: data, 2 shape, 2 strides; k
+    assert log[0] == "grid 1 1 1 block 1 1 1 params 7"
+
+
+@needs_gcc
+def test_fake_device_raise_record_and_scalars(tmp_path, rdynamic):
+    env = _fake(tmp_path, pick, "f64[:], i64", "run")
+    out = pick.export_executable(tmp_path / "p", sig="f64[:], i64", cuda="required")
+    a = np.array([1.5, -2.0, 4.25])
+    np.save(tmp_path / "a.npy", a)
+    for i in (0, 2, -3):
+        proc = run(out.executable, tmp_path / "a.npy", i, env=env)
+        assert (proc.returncode, value(proc.stdout), proc.stderr) == \
+            (0, repr(pick(a, i)), "")
+    proc = run(out.executable, tmp_path / "a.npy", 3, env=env)
+    assert proc.returncode == 1 and proc.stdout == ""
+    with pytest.raises(IndexError) as exc:
+        pick(a, 3)
+    assert proc.stderr == f"IndexError: {exc.value}\n"
+
+    env = _fake(tmp_path, divmod_like, "i64, i64", "run")
+    out = divmod_like.export_executable(tmp_path / "dm", sig="i64, i64",
+                                        cuda="optional")
+    for x, y in ((-7, 2), (2**63 - 1, -1), (-2**63, -1), (5, 5)):
+        proc = run(out.executable, x, y, env=env)
+        assert (proc.returncode, proc.stdout.strip(), proc.stderr) == \
+            (0, repr(divmod_like(x, y)), "")
+    proc = run(out.executable, 1, 0, env=env)
+    assert proc.returncode == 1 and proc.stderr == ("ZeroDivisionError: integer "
+                                                    "division or modulo by zero\n")
+
+    env = _fake(tmp_path, flags, "bool, bool, bool", "run")
+    out = flags.export_executable(tmp_path / "fl", sig="bool, bool, bool",
+                                  cuda="optional")
+    proc = run(out.executable, "true", 0, 1, env=env)
+    assert value(proc.stdout) == repr(flags(True, False, True)) and proc.stderr == ""
