@@ -2,7 +2,11 @@
 
 ``f.export_executable(output, sig=None, cuda="off", cuda_arch=None)`` writes the
 kernel as an object file from LLVM, a generated C ``main`` that parses the
-command line, and links them with the host C compiler.
+command line, and links them with the host C compiler.  With ``cuda="optional"``
+or ``"required"`` the program also carries the function's PTX as a one-thread
+CUDA kernel (compiled by the hanajit-cuda plugin) and runs it through the NVIDIA
+driver it loads at run time (``cudamain``); without CUDA, "optional" runs the CPU
+code and "required" exits with status 70.
 """
 
 __all__ = ["ExecutableExport", "export_executable"]

@@ -13,6 +13,11 @@ array in the result, in order; the path then stands in the printed result).
 ``--write-back`` rewrites the files of the array arguments after the call, for
 kernels that work in place.  The options exist only when the signature has arrays.
 
+With ``cuda="optional"`` / ``"required"`` the program first tries the embedded
+one-thread CUDA kernel (``cudamain``), which fills the same ``ret``/``err`` slots;
+when CUDA cannot run, "optional" says why on stderr and calls the CPU entry,
+"required" exits with status 70.
+
 Exit status: 0 success, 1 the kernel raised (``ExcName: message`` on stderr), 64
 wrong number of arguments, unparsable text or a .npy file that does not fit the
 signature (EX_USAGE), 70 CUDA required but unavailable (EX_SOFTWARE), 73 an output

@@ -124,7 +124,7 @@ def _single_thread_kernel(plugins, module, arch, mode):
         cuda_target = plugins.get_target("cuda")
     except TargetError as exc:
         raise TargetError(f"export_executable(cuda={mode!r}) needs the hanajit-cuda "
-                          "plugin to compile PTX (pip install hanajit-cuda): "
+                          "plugin to compile PTX (pip install 'hanajit-exe[cuda]'): "
                           f"{exc}") from None
     try:
         return cuda_target.compile_single_thread(module, arch)

@@ -103,6 +103,11 @@ class ExeTarget(Target):
         wine = toolchain.find_wine()
         report.check("exe: wine64 (runs Windows executables here)",
                      True if wine else None, wine or "not found (Debian: wine64)")
+        cuda = _cuda_plugin()
+        report.check("exe: cuda='optional'/'required' (PTX from the cuda plugin)",
+                     True if cuda is None else None,
+                     "the cuda plugin compiles the embedded kernels; programs load "
+                     "the NVIDIA driver when run" if cuda is None else cuda)
 
     def compile(self, module, options) -> Artifact:
         fn = module.functions[module.entry]
@@ -117,6 +122,21 @@ class ExeTarget(Target):
     def export(self, artifact: Artifact, output, **options):
         from .export import write_executable
         return write_executable(artifact, output, **options)
+
+
+def _cuda_plugin() -> str | None:
+    """None when the cuda target (and its single-thread kernels) is there, else
+    why not."""
+    from hanajit import plugins
+    from hanajit.errors import TargetError
+    try:
+        target = plugins.get_target("cuda")
+    except TargetError:
+        return ("the hanajit-cuda plugin is not installed: "
+                "pip install 'hanajit-exe[cuda]'")
+    if not hasattr(target, "compile_single_thread"):
+        return "the installed hanajit-cuda is too old (no compile_single_thread)"
+    return None
 
 
 def _probe() -> tuple[bool, str]:
