@@ -14,6 +14,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
 from hanajit import jit
 from hanajit.errors import UnsupportedError
 from hanajit.testing.array_kernels import cumsum, scale
@@ -313,3 +317,64 @@ def test_fake_device_raise_record_and_scalars(tmp_path, rdynamic):
                                   cuda="optional")
     proc = run(out.executable, "true", 0, 1, env=env)
     assert value(proc.stdout) == repr(flags(True, False, True)) and proc.stderr == ""
+
+
+@pytest.fixture(scope="module")
+def fake_divmod(tmp_path_factory):
+    """divmod_like as a cuda="required" program on the fake device."""
+    d = tmp_path_factory.mktemp("fake_divmod")
+    env = _fake(d, divmod_like, "i64, i64", "run")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("HANAJIT_CC", f"{CC[0]} -rdynamic")
+    try:
+        out = divmod_like.export_executable(d / "dm", sig="i64, i64", cuda="required")
+    finally:
+        mp.undo()
+    return out.executable, env
+
+
+INT64 = st.one_of(st.sampled_from([0, 1, -1, 2**63 - 1, -2**63, 7, -7]),
+                  st.integers(-2**63, 2**63 - 1))
+
+
+@needs_gcc
+@settings(max_examples=40, deadline=None)
+@given(a=INT64, b=INT64)
+def test_fake_device_int64_edges_equal_the_cpu_jit(fake_divmod, a, b):
+    exe, env = fake_divmod
+    proc = run(exe, a, b, env=env)
+    try:
+        want = repr(divmod_like(a, b))
+    except ZeroDivisionError as exc:
+        assert proc.returncode == 1 and proc.stderr == f"ZeroDivisionError: {exc}\n"
+        return
+    assert (proc.returncode, value(proc.stdout), proc.stderr) == (0, want, "")
+
+
+@pytest.fixture(scope="module")
+def fake_scale(tmp_path_factory):
+    """scale (in place) as a cuda="optional" program on the fake device."""
+    d = tmp_path_factory.mktemp("fake_scale")
+    env = _fake(d, scale, "f64[:], f64", "run")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("HANAJIT_CC", f"{CC[0]} -rdynamic")
+    try:
+        out = scale.export_executable(d / "sc", sig="f64[:], f64", cuda="optional")
+    finally:
+        mp.undo()
+    return d, out.executable, env
+
+
+@needs_gcc
+@settings(max_examples=30, deadline=None)
+@given(a=hnp.arrays(np.float64, st.integers(0, 30),
+                    elements=st.floats(allow_nan=True, allow_infinity=True)),
+       k=st.floats(allow_nan=True, allow_infinity=True))
+def test_fake_device_arrays_round_trip_bit_for_bit(fake_scale, a, k):
+    d, exe, env = fake_scale
+    np.save(d / "a.npy", a)
+    proc = run(exe, "--write-back", d / "a.npy", repr(k), env=env)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "None\n", "")
+    want = a.copy()
+    scale(want, k)
+    assert np.load(d / "a.npy").tobytes() == want.tobytes()
