@@ -21,6 +21,7 @@ from __future__ import annotations
 from hanajit.ir import types as T
 
 CUDA_C = r"""
+#include <stddef.h>
 #ifdef _WIN32
 #include <windows.h>
 #define HJ_CUDA_LIB "nvcuda.dll"
@@ -44,7 +45,7 @@ typedef void *hj_CUmodule;
 typedef void *hj_CUfunction;
 typedef unsigned long long hj_CUdeviceptr;
 
-static struct {
+static struct hj_cu_api {
     hj_CUresult (HJ_CUAPI *Init)(unsigned);
     hj_CUresult (HJ_CUAPI *DeviceGetCount)(int *);
     hj_CUresult (HJ_CUAPI *DeviceGet)(hj_CUdevice *, int);
@@ -92,13 +93,19 @@ static void *hj_cu_sym(void *lib, const char *name, int v2) {
 /* Load the driver, make the primary context of HANAJIT_CUDA_DEVICE (default 0)
    current and load `ptx`; 1 with *fn set, or 0 with hj_cuda_why set. */
 static int hj_cuda_load(const char *ptx, hj_CUfunction *fn) {
-    static const struct { const char *name; int v2; } names[] = {
-        {"cuInit", 0}, {"cuDeviceGetCount", 0}, {"cuDeviceGet", 0},
-        {"cuDevicePrimaryCtxRetain", 0}, {"cuCtxSetCurrent", 0},
-        {"cuModuleLoadData", 0}, {"cuModuleGetFunction", 0}, {"cuMemAlloc", 1},
-        {"cuMemFree", 1}, {"cuMemcpyHtoD", 1}, {"cuMemcpyDtoH", 1},
-        {"cuLaunchKernel", 0}, {"cuCtxSynchronize", 0}, {"cuGetErrorName", 0}};
-    void **slots = (void **)&hj_cu;
+#define HJ_SLOT(member, name, v2) {name, v2, offsetof(struct hj_cu_api, member)}
+    static const struct { const char *name; int v2; size_t at; } names[] = {
+        HJ_SLOT(Init, "cuInit", 0), HJ_SLOT(DeviceGetCount, "cuDeviceGetCount", 0),
+        HJ_SLOT(DeviceGet, "cuDeviceGet", 0),
+        HJ_SLOT(PrimaryCtxRetain, "cuDevicePrimaryCtxRetain", 0),
+        HJ_SLOT(CtxSetCurrent, "cuCtxSetCurrent", 0),
+        HJ_SLOT(ModuleLoadData, "cuModuleLoadData", 0),
+        HJ_SLOT(ModuleGetFunction, "cuModuleGetFunction", 0),
+        HJ_SLOT(MemAlloc, "cuMemAlloc", 1), HJ_SLOT(MemFree, "cuMemFree", 1),
+        HJ_SLOT(MemcpyHtoD, "cuMemcpyHtoD", 1), HJ_SLOT(MemcpyDtoH, "cuMemcpyDtoH", 1),
+        HJ_SLOT(LaunchKernel, "cuLaunchKernel", 0),
+        HJ_SLOT(CtxSynchronize, "cuCtxSynchronize", 0),
+        HJ_SLOT(GetErrorName, "cuGetErrorName", 0)};
     const char *env = getenv("HANAJIT_CUDA_DEVICE");
     int ordinal = 0, count = 0;
     size_t i;
@@ -112,8 +119,11 @@ static int hj_cuda_load(const char *ptx, hj_CUfunction *fn) {
         return 0;
     }
     for (i = 0; i < sizeof names / sizeof names[0]; i++) {
-        slots[i] = hj_cu_sym(lib, names[i].name, names[i].v2);
-        if (!slots[i] && strcmp(names[i].name, "cuGetErrorName")) {
+        /* the address goes into its function pointer by memcpy (POSIX: same
+           representation), not through a cast pointer (aliasing) */
+        void *p = hj_cu_sym(lib, names[i].name, names[i].v2);
+        memcpy((char *)&hj_cu + names[i].at, &p, sizeof p);
+        if (!p && strcmp(names[i].name, "cuGetErrorName")) {
             snprintf(hj_cuda_why, sizeof hj_cuda_why, "%s has no %s", HJ_CUDA_LIB,
                      names[i].name);
             return 0;
