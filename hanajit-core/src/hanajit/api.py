@@ -481,8 +481,11 @@ class JitFunction:
         cannot narrow run the ordinary compiled code with a
         :class:`~hanajit.errors.HanaJitNarrowWarning`.  Needs ``confirmed=True``
         (docs/narrow.md)."""
-        from .narrow import narrow_call
-        return narrow_call(self, args, kwargs, confirmed)
+        shadow = self.__dict__.get("_narrow_fn")     # the narrow specialisations
+        if shadow is None or confirmed is not True:
+            from .narrow import narrow_function
+            shadow = narrow_function(self, confirmed)
+        return shadow(*args, **kwargs)
 
     def inspect_dispatch(self) -> str | None:
         """The LLVM IR of the current native dispatcher (None while there is none)."""

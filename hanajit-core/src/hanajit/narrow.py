@@ -13,28 +13,68 @@ disk cache).  See docs/narrow.md.
 """
 from __future__ import annotations
 
+import functools
+import sys
 import warnings
+import weakref
 
 from .errors import HanaJitNarrowWarning, TargetError, UnsupportedError
-from .infer.rules import typeof
 
 
-def narrow_call(jf, args: tuple, kwargs: dict, confirmed):
-    """Run ``jf`` on ``args`` through its narrow specialisation (made on first use)."""
+def narrow_function(jf, confirmed):
+    """The jitted function that runs ``jf``'s narrow specialisations (made on first
+    use): one of the same Python function whose specialisations are the narrow
+    ones, so a call takes its native dispatcher (tens of ns) like any jitted call,
+    and a miss comes to :func:`_specialize`."""
     if confirmed is not True:
         raise ValueError(
             f"{jf.__qualname__}.narrow() compiles a separate specialisation whose "
             "integer reductions add narrow (int8/int16/int32) elements in 16- or "
             "32-bit blocks before widening to the accumulator; the result is exact, "
             "but the code path is experimental: pass confirmed=True to use it")
-    if kwargs or len(args) != jf._nparams:
-        args = jf._bind(args, kwargs)
-    # compiled code takes aligned arrays only: misaligned ones (a view at an odd
-    # byte offset) run as aligned copies, copied back afterwards, as in pmap
-    fixed = tuple(a.copy() if type(a).__name__ == "ndarray" and not a.flags.aligned
-                  else a for a in args)
+    from .api import JitFunction
+    with jf._lock:
+        shadow = jf.__dict__.get("_narrow_fn")
+        if shadow is None:
+            shadow = JitFunction(jf.py_func, **{**jf.options, "signature": None,
+                                                "cache": False})
+            # (an instance attribute wins over the method of the class)
+            shadow.__dict__["_specialize"] = functools.partial(
+                _specialize, weakref.ref(jf), shadow)
+            jf.__dict__["_narrow_fn"] = shadow
+    return shadow
+
+
+def _specialize(jf_ref, shadow, key: tuple, args: tuple):
+    """The runner of ``shadow`` for argument types ``key``: the narrow code (added
+    to the native dispatcher), the ordinary jitted function, or -- for misaligned
+    arrays, which compiled code does not take -- a call on aligned copies."""
+    jf = jf_ref()
+    if any(t is None for t in key) and any(_misaligned(a) for a in args):
+        return functools.partial(_on_aligned_copies, shadow)
+    with shadow._lock:
+        runner = shadow._specs.get(key)
+        if runner is None:
+            spec = narrow_spec(jf, key)
+            runner = shadow._specs[key] = spec.runner
+            if spec.artifact is not None:
+                from .api import Specialization
+                shadow._compiled[key] = Specialization(key, spec.module, spec.artifact,
+                                                       spec.runner)
+                shadow._native_stale = shadow._shape is not None
+        return runner
+
+
+def _misaligned(a) -> bool:
+    return type(a).__name__ == "ndarray" and not a.flags.aligned
+
+
+def _on_aligned_copies(fn, *args):
+    """``fn(*args)`` with misaligned arrays (a view at an odd byte offset) passed as
+    aligned copies and copied back afterwards, as ``pmap`` does."""
+    fixed = tuple(a.copy() if _misaligned(a) else a for a in args)
     try:
-        return narrow_spec(jf, tuple(map(typeof, fixed))).runner(*fixed)
+        return fn(*fixed)
     finally:
         for a, f in zip(args, fixed):
             if f is not a and a.flags.writeable:
@@ -43,11 +83,12 @@ def narrow_call(jf, args: tuple, kwargs: dict, confirmed):
 
 class NarrowSpec:
     """A narrow specialisation: what runs (the narrow code, or the jitted function
-    itself), the per-loop :class:`~hanajit.passes.narrow_reductions.LoopReport`s
-    and the target artifact (None when the ordinary code runs)."""
+    itself), the per-loop :class:`~hanajit.passes.narrow_reductions.LoopReport`s,
+    and the IR module and target artifact (None when the ordinary code runs)."""
 
-    def __init__(self, runner, report=(), artifact=None):
-        self.runner, self.report, self.artifact = runner, list(report), artifact
+    def __init__(self, runner, report=(), module=None, artifact=None):
+        self.runner, self.report = runner, list(report)
+        self.module, self.artifact = module, artifact
 
 
 def narrow_spec(jf, key: tuple) -> NarrowSpec:
@@ -90,7 +131,7 @@ def build(jf, key: tuple, widths=None) -> NarrowSpec:
                          "please report it")
     if artifact is not None:
         return NarrowSpec(target.load(artifact, jf._make_deopt(module)), report,
-                          artifact)
+                          module, artifact)
     if any(r.blocks for r in report):
         return NarrowSpec(jf, report)     # 32-bit terms: compiled so already
     report.sort(key=lambda r: r.why == NO_UPDATE)     # the telling reason first
@@ -101,5 +142,14 @@ def build(jf, key: tuple, widths=None) -> NarrowSpec:
 def _ordinary(jf, why: str, report=()) -> NarrowSpec:
     warnings.warn(HanaJitNarrowWarning(
         f"hanajit: {jf.__qualname__}.narrow() runs as an ordinary call: {why}"),
-        stacklevel=6)
+        stacklevel=_caller_level())
     return NarrowSpec(jf, report)
+
+
+def _caller_level() -> int:
+    """The ``stacklevel`` of the first frame outside hanajit, seen from the caller."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_globals.get("__name__", "").startswith(
+            "hanajit."):
+        frame, level = frame.f_back, level + 1
+    return level

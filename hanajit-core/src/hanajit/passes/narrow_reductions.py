@@ -221,6 +221,23 @@ def _reads_in(stmts, name) -> int:
                if e is not None)
 
 
+def _reads_outside(body, counter) -> bool:
+    """Is ``counter`` read outside the counted loops that set it?  (Its value after
+    such a loop would change: blocks leave the last index in it, not the count.)"""
+    for s in body:
+        if isinstance(s, N.ForCount) and s.counter == counter:
+            if _reads(s.count, counter):
+                return True
+            continue
+        if any(_reads(e, counter) for e in N.stmt_exprs(s) if e is not None):
+            return True
+        for attr in ("then", "orelse", "body"):
+            sub = getattr(s, attr, None)
+            if isinstance(sub, list) and _reads_outside(sub, counter):
+                return True
+    return False
+
+
 def _shallow(body):
     """Statements of ``body`` and its ``if`` branches, not inside nested loops."""
     for s in body:
@@ -238,7 +255,7 @@ def _refusal(fn: N.Function, loop: N.ForCount) -> str | None:
         return "it contains a return"
     if any(isinstance(s, N.Break) for s in _shallow(loop.body)):
         return "it contains a break"
-    if _reads_in(fn.body, loop.counter) != _reads_in(loop.body, loop.counter):
+    if _reads_outside(fn.body, loop.counter):
         return "its counter is read after it"
     return None
 
