@@ -21,12 +21,13 @@ import bench_compile  # noqa: E402
 import bench_evolve  # noqa: E402
 import bench_expr  # noqa: E402
 import bench_kernels  # noqa: E402
+import bench_narrow  # noqa: E402
 import bench_parallel  # noqa: E402
 import bench_scalar  # noqa: E402
 from common import print_machine  # noqa: E402
 
 BENCHMARKS = [bench_compile, bench_scalar, bench_calls, bench_expr, bench_kernels,
-              bench_parallel, bench_cache, bench_evolve]
+              bench_narrow, bench_parallel, bench_cache, bench_evolve]
 
 
 def main(argv=None) -> int:

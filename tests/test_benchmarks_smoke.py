@@ -33,6 +33,8 @@ def test_benchmarks_quick_run():
               "### Fusion issue targets"), "| 5-op `np.sum"),
     ("kernels", ("### Classic NumPy kernels",), "| Mandelbrot"),
     ("parallel", ("### prange: parallel speedup",), "| reduction sum(x*x)"),
+    ("narrow", ("### narrow: integer reductions vs the int64 baseline",
+                "### narrow: block widths"), "| `np.sum(x)`, int8"),
 ])
 def test_numpy_benchmarks_quick_run(name, titles, row):
     """The expression and kernel suites (NumPy, numexpr, Numba, hanajit) run in quick
