@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import math
+import os
 import re
 import subprocess
 import sys
@@ -136,6 +137,20 @@ def test_cuda_off_embeds_nothing(tmp_path):
     assert out.ptx is None and not (tmp_path / "off.ptx").exists()
     src = out.source.read_text()
     assert "hj_ptx" not in src and "dlopen" not in src and "libcuda" not in src
+
+
+def test_without_a_compiler_the_cuda_program_is_still_written(tmp_path, monkeypatch):
+    no_driver_env(tmp_path, monkeypatch)
+    monkeypatch.setenv("HANAJIT_CC", "no-such-compiler-anywhere")
+    out = divmod_like.export_executable(tmp_path / "dm", sig="i64, i64",
+                                        cuda="optional")
+    assert out.executable is None and out.ptx.exists()
+    assert out.build.read_text().rstrip().endswith("-lm -ldl")
+    subprocess.run(["sh", str(out.build)], check=True, capture_output=True,
+                   env={**os.environ, "HANAJIT_CC": CC[0]})
+    proc = run(tmp_path / "dm", -7, 2)
+    assert proc.returncode == 0 and value(proc.stdout) == repr(divmod_like(-7, 2))
+    assert "running the CPU code" in proc.stderr
 
 
 def _target(out) -> str:
