@@ -9,6 +9,8 @@ In order, for the entry function and every jitted function or helper it reaches:
    ``passes.rewrite``                   -- with rewrite=True: Horner form (before
                                            lowering), closed-form series, hoisting
    ``passes.mark_reductions``           -- with reduce_reassoc: reorderable sums
+   ``passes.version_bounds``            -- loop nests run without the index checks
+                                           one test before them proves
 5. ``passes.analyze_raises``            -- which functions need the error ABI
 6. ``ir.verifier.verify``               -- between passes when HANAJIT_VERIFY=1 (tests)
 
@@ -33,6 +35,7 @@ from .passes.analyze_raises import analyze_raises
 from .passes.lower_semantics import lower_semantics
 from .passes.inline import candidate as inline_candidate
 from .passes.mark_reductions import mark_reductions
+from .passes.version_bounds import version_bounds
 from .passes.rewrite import rewrite_loops, rewrite_polynomials
 from .lib.parallel import SerialLoop
 
@@ -210,6 +213,7 @@ class CompileContext:
                     rewrite_loops(fn, self)
                 if self.options.get("reduce_reassoc"):
                     mark_reductions(fn, self)
+                version_bounds(fn)        # loop nests whose index checks one test proves
                 _verify(fn)
                 _dump("lower_semantics", fn)
                 module.functions[fn.name] = fn

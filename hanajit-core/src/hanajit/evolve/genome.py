@@ -35,12 +35,15 @@ WIDTH = (0, 1, 2, 4, 8, 16)
 
 def counted_loops(module: N.Module) -> list:
     """The ``ForCount`` loops of ``module`` in the order the LLVM lowering meets
-    their back edges (``ParallelFor`` regions are lowered without one)."""
+    their back edges (``ParallelFor`` regions are lowered without one; the checked
+    copy of a nest ``passes.version_bounds`` versioned takes no hints)."""
     out = []
 
     def post(body):
         for s in body:
             for attr in ("then", "orelse", "body"):
+                if attr == "orelse" and getattr(s, "versioned", False):
+                    continue
                 sub = getattr(s, attr, None)
                 if isinstance(sub, list) and not isinstance(s, N.ParallelFor):
                     post(sub)

@@ -190,13 +190,20 @@ class FunctionLowering:
             b.cbranch(cond, then_bb, else_bb or merge)
             if s.then and isinstance(s.then[0], N.Raise) and len(s.then) == 1 and not s.orelse:
                 b.block.instructions[-1].set_weights([1, 2000])
+            versioned = getattr(s, "versioned", False)     # passes/version_bounds.py
+            if versioned:
+                b.block.instructions[-1].set_weights([2000, 1])
             b.position_at_end(then_bb)
             self.block(s.then)
             if not b.block.is_terminated:
                 b.branch(merge)
             if else_bb is not None:
                 b.position_at_end(else_bb)
+                # the checked copy of a versioned nest: its loops take no strategy
+                # hints, so loop k stays loop k of the source for hanajit.evolve
+                paused, self.m.hints_paused = self.m.hints_paused, versioned
                 self.block(s.orelse)
+                self.m.hints_paused = paused
                 if not b.block.is_terminated:
                     b.branch(merge)
             b.position_at_end(merge)
@@ -600,6 +607,7 @@ class ModuleLowering:
             self.llmod.data_layout = self.info.data_layout
         self.decls: dict = {}
         self.math_decls: dict = {}
+        self.hints_paused = False       # lowering a versioned nest's checked copy
         self.vector_decls: list = []          # vector math functions, see vector_variant
 
     def fn_type(self, fn: N.Function) -> ir.FunctionType:
@@ -691,6 +699,8 @@ class ModuleLowering:
         ``llvm.loop.unroll.count`` / ``llvm.loop.interleave.count`` /
         ``llvm.loop.vectorize.width``; 1 disables the transform (unroll 1:
         ``llvm.loop.unroll.disable``)."""
+        if self.hints_paused:
+            return
         k = self.__dict__.get("_loops_seen", 0)
         self._loops_seen = k + 1
         strategy = getattr(self.module, "strategy", None) or {}

@@ -1,0 +1,175 @@
+"""Loop versioning of index checks (passes/version_bounds.py): the unchecked copy
+runs only when one test proves every affine index in bounds; otherwise the
+checked nest gives Python's wrap-around and IndexError exactly."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hanajit import jit
+from hanajit.errors import HanaJitFallbackWarning
+from hanajit.ir import nodes as N
+from hanajit.passes.version_bounds import version_bounds
+
+
+def conv3(img, k):
+    h, w = img.shape
+    out = np.zeros((h - 2, w - 2))
+    for i in range(h - 2):
+        for j in range(w - 2):
+            s = 0.0
+            for a in range(3):
+                for b in range(3):
+                    s += k[a, b] * img[i + a, j + b]
+            out[i, j] = s
+    return out
+
+
+def shifted(x, lo, hi, d):
+    """x[i + d] for i in range(lo, hi): in bounds, wrapping or raising."""
+    t = 0
+    for i in range(lo, hi):
+        t += x[i + d] * (i + 1)
+    return t
+
+
+def stride2(x, n):
+    t = 0
+    for i in range(n):
+        t += x[2 * i + 1] - x[n - i]
+    return t
+
+
+def previous_value(x):
+    """``j`` is read before its assignment: the first read sees the value from
+    before the loop (-1 wraps to the last element)."""
+    j = -1
+    t = 0
+    for i in range(x.shape[0]):
+        t += x[j]
+        j = i
+    return t
+
+
+def reassigned(x):
+    t = 0
+    for i in range(x.shape[0]):
+        j = i
+        if x[i] > 0:
+            j = i - 1
+        t += x[j]
+    return t
+
+
+def triangle(m):
+    t = 0.0
+    for i in range(m.shape[0]):
+        for j in range(i + 1):
+            t += m[i, j] * (j + 1)
+    return t
+
+
+def versioned_loops(f, *args) -> int:
+    """How many loop nests of ``f``'s specialisation are versioned."""
+    f(*args)
+    fn = f.ir_module().functions[f.ir_module().entry]
+    return sum(1 for s in N.walk_stmts(fn.body)
+               if isinstance(s, N.If) and s.then and isinstance(s.then[0], N.ForCount)
+               and s.orelse and isinstance(s.orelse[0], N.ForCount))
+
+
+def compiled(f):
+    g = jit(f)
+
+    def run(*args):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", HanaJitFallbackWarning)
+            return g(*args)
+    run.jitted = g
+    return run
+
+
+def same_outcome(f, *args):
+    try:
+        want = f(*args)
+    except IndexError as exc:
+        with pytest.raises(IndexError, match=str(exc).split(" is ")[0]):
+            compiled(f)(*args)
+        return
+    got = compiled(f)(*args)
+    np.testing.assert_array_equal(got, want)
+
+
+def test_convolution_runs_unchecked_and_matches():
+    rng = np.random.default_rng(0)
+    img, k = rng.standard_normal((17, 23)), rng.standard_normal((3, 3))
+    f = compiled(conv3)
+    np.testing.assert_array_equal(f(img, k), conv3(img, k))
+    assert versioned_loops(f.jitted, img, k) == 1
+    # a kernel smaller than 3x3 fails the test: the checked nest raises
+    with pytest.raises(IndexError, match="out of bounds for axis 1 with size 2"):
+        f(img, k[:, :2])
+    # an image too small for any output: no iteration, no error
+    np.testing.assert_array_equal(f(img[:2, :2], k), conv3(img[:2, :2], k))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 12), st.integers(-15, 15), st.integers(-15, 15),
+       st.integers(-14, 14))
+def test_shifted_index_wraps_and_raises_like_python(n, lo, hi, d):
+    x = np.arange(1, n + 1, dtype=np.int64) * 3
+    same_outcome(shifted, x, lo, hi, d)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 12), st.integers(-3, 9))
+def test_affine_with_coefficients(size, n):
+    x = np.arange(size, dtype=np.int64) ** 2
+    same_outcome(stride2, x, n)
+
+
+@pytest.mark.parametrize("f", [previous_value, reassigned])
+@pytest.mark.parametrize("n", [0, 1, 5])
+def test_values_from_other_iterations_keep_their_checks(f, n):
+    x = np.arange(n, dtype=np.int64) - 2
+    same_outcome(f, x)
+
+
+def test_triangular_nest_and_views():
+    m = np.arange(36.0).reshape(6, 6)
+    for a in (m, m[::2, ::-1], m.T, m[1:, :4]):
+        same_outcome(triangle, a)
+
+
+def test_huge_values_fail_the_test_instead_of_overflowing():
+    # lo + d would overflow int64 in the test's arithmetic: leaves beyond 2**40
+    # send the call to the checked nest, which raises as Python does
+    x = np.arange(4, dtype=np.int64)
+    big = 2 ** 62
+    same_outcome(shifted, x, big, big + 2, -big)
+    same_outcome(shifted, x, 0, 2, big)
+
+
+def test_the_pass_leaves_loops_without_provable_checks_alone():
+    @jit
+    def gather(x, idx):
+        t = 0
+        for i in range(idx.shape[0]):
+            t += x[idx[i]]
+        return t
+    x, idx = np.arange(10), np.array([3, -1, 9])
+    assert gather(x, idx) == 3 + 9 + 9
+    # idx[i] is provable, x[idx[i]] is not: one nest versioned, one check kept
+    fn = gather.ir_module().functions[gather.ir_module().entry]
+    fast = next(s.then[0] for s in N.walk_stmts(fn.body)
+                if isinstance(s, N.If) and s.then and isinstance(s.then[0], N.ForCount))
+    checks = [s for s in N.walk_stmts(fast.body)
+              if isinstance(s, N.If) and s.then and isinstance(s.then[0], N.Raise)]
+    assert len(checks) == 1
+    with pytest.raises(IndexError):
+        gather(x, np.array([10]))
+    assert version_bounds(N.Function(name="f", params=[])) is False
