@@ -8,27 +8,29 @@ picks the behaviour:
 * ``badptx``: ``cuModuleLoadData`` returns 218 (CUDA_ERROR_INVALID_PTX);
 * ``launchfail``: ``cuLaunchKernel`` returns 719 (CUDA_ERROR_LAUNCH_FAILED);
 * ``run``: a "device" whose memory is host memory and whose ``cuLaunchKernel``
-  does what the one-thread kernel ``hj_kernel(buf, args...)`` does --
-  ``__hj_entry(buf + 32, buf, args...)`` -- calling the CPU entry wrapper that
-  the program carries (linked with ``-rdynamic`` so ``dlsym`` finds it).  That
-  exercises the program's whole host side: parameter packing, uploads, the raise
-  record, copies back.
+  runs the one-thread kernel itself: the LLVM IR that ``hanajit_cuda.single_thread``
+  hands to the NVPTX backend (kernel entry, C-ABI wrapper, the function), compiled
+  for this host instead and linked into the fake.  That exercises the kernel
+  wrapper and the program's whole host side -- parameter packing, uploads, the
+  raise record, copies back -- everything but NVPTX code generation (which ptxas
+  checks).
 
 ``HJ_FAKE_PTX`` names a file the PTX given to ``cuModuleLoadData`` is written to;
 ``HJ_FAKE_LOG`` one that gets a line per launch (grid, block, parameter count).
 """
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
 _SOURCE = r"""
-#define _GNU_SOURCE
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+KERNEL_DECL
 
 static const char *mode(void) {
     const char *m = getenv("HJ_FAKE");
@@ -86,8 +88,7 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                    unsigned by, unsigned bz, unsigned shared, void *stream,
                    void **params, void **extra) {
     const char *log = getenv("HJ_FAKE_LOG");
-    int64_t *buf;
-    void *entry;
+    void *buf;
     (void)f; (void)shared; (void)stream; (void)extra;
     if (log) {
         FILE *fl = fopen(log, "a");
@@ -96,27 +97,58 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
         fclose(fl);
     }
     if (!strcmp(mode(), "launchfail")) return 719;
-    entry = dlsym(RTLD_DEFAULT, "__hj_entry");
-    if (!entry) return 999;
-    buf = (int64_t *)(uintptr_t)*(unsigned long long *)params[0];
-    CALL_ENTRY;
+    buf = (void *)(uintptr_t)*(unsigned long long *)params[0];
+    CALL_KERNEL;
     return 0;
 }
 """
 
 
-def build_fake_libcuda(folder: Path, kinds: tuple) -> Path:
-    """Compile the fake into ``folder/libcuda.so.1`` for a kernel whose parameters
-    after ``buf`` are ``kinds`` ("i64" / "f64", as ``single_thread.param_kinds``)."""
+def kernel_object(folder: Path, module) -> Path:
+    """The one-thread kernel's LLVM IR, as given to the NVPTX backend, compiled for
+    this host (x86-64 Linux): only the kernel entry stays external."""
+    import llvmlite.binding as llvm
+
+    from hanajit_cuda.ptx import KERNEL, TRIPLE
+    from hanajit_cuda.single_thread import lower_single_thread
+    from hanajit_exe.target import LINUX_TRIPLE
+
+    text, uses_libdevice = lower_single_thread(module)
+    if uses_libdevice:
+        raise ValueError("the fake device has no libdevice")
+    text = text.replace(f'target triple = "{TRIPLE}"', f'target triple = "{LINUX_TRIPLE}"')
+    text = re.sub(r'target datalayout = "[^"]*"', "", text)
+    text = text.replace("define ptx_kernel void", "define void")
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
+    tm = llvm.Target.from_triple(LINUX_TRIPLE).create_target_machine(
+        opt=2, reloc="pic", codemodel="default")
+    mod = llvm.parse_assembly(text)
+    mod.data_layout = str(tm.target_data)
+    for fn in mod.functions:
+        if not fn.is_declaration and fn.name != KERNEL:
+            fn.linkage = "internal"
+    mod.verify()
+    obj = folder / "fake_kernel.o"
+    obj.write_bytes(tm.emit_object(mod))
+    return obj
+
+
+def build_fake_libcuda(folder: Path, module) -> Path:
+    """Compile the fake into ``folder/libcuda.so.1``, its device running the
+    one-thread kernel of the IR ``module``."""
+    from hanajit_cuda.single_thread import param_kinds
+    kinds = param_kinds(module.functions[module.entry])
     ctype = {"i64": "int64_t", "f64": "double"}
-    proto = ", ".join(["int64_t *", "int64_t *"] + [ctype[k] for k in kinds])
-    args = ", ".join(["buf + 4", "buf"] + [f"*({ctype[k]} *)params[{i + 1}]"
-                                           for i, k in enumerate(kinds)])
-    call = f"((int32_t (*)({proto}))entry)({args})"
+    proto = ", ".join(["void *"] + [ctype[k] for k in kinds])
+    args = ", ".join(["buf"] + [f"*({ctype[k]} *)params[{i + 1}]"
+                                for i, k in enumerate(kinds)])
     src = folder / "fake_libcuda.c"
-    src.write_text(_SOURCE.replace("CALL_ENTRY", call)
+    src.write_text(_SOURCE.replace("KERNEL_DECL", f"extern void hj_kernel({proto});")
+                   .replace("CALL_KERNEL", f"hj_kernel({args})")
                    .replace("NPARAMS", str(1 + len(kinds))))
     lib = folder / "libcuda.so.1"
-    subprocess.run(["gcc", "-shared", "-fPIC", "-O1", "-o", str(lib), str(src), "-ldl"],
+    subprocess.run(["gcc", "-shared", "-fPIC", "-O1", "-o", str(lib), str(src),
+                    str(kernel_object(folder, module))],
                    check=True, capture_output=True, text=True)
     return lib

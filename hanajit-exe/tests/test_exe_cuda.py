@@ -1,7 +1,8 @@
 """export_executable(cuda="optional" / "required"): the embedded PTX (validated with
 ptxas), the architecture chosen, the fallback to the CPU code without CUDA (no
 driver, a driver whose cuInit fails, a module that does not load, a failed launch),
-and the program's host side against a fake driver that runs the CPU entry."""
+and the program's host side against a fake driver whose "device" runs the kernel's
+LLVM IR compiled for the host."""
 from __future__ import annotations
 
 import ast
@@ -23,7 +24,6 @@ from hanajit import jit
 from hanajit.errors import UnsupportedError
 from hanajit.testing.array_kernels import cumsum, scale
 from hanajit_cuda import toolchain
-from hanajit_cuda.single_thread import param_kinds
 from hanajit_exe.toolchain import find_host_cc
 
 CC = find_host_cc()
@@ -243,9 +243,7 @@ def test_optional_runs_the_cpu_code_arrays(tmp_path, monkeypatch):
 
 def _fake(tmp_path, fn, sig, mode):
     """Build the fake driver for ``fn``'s kernel; the environment that loads it."""
-    module = fn.ir_module(sig)
-    kinds = param_kinds(module.functions[module.entry])
-    lib = _helper().build_fake_libcuda(tmp_path, kinds)
+    lib = _helper().build_fake_libcuda(tmp_path, fn.ir_module(sig))
     env = {"LD_LIBRARY_PATH": str(lib.parent), "HJ_FAKE": mode,
            "HJ_FAKE_PTX": str(tmp_path / "loaded.ptx"),
            "HJ_FAKE_LOG": str(tmp_path / "launch.log"), "PATH": "/usr/bin:/bin"}
@@ -274,14 +272,8 @@ def test_fake_driver_failures_fall_back_or_exit_70(tmp_path, mode, why):
         assert (tmp_path / "loaded.ptx").read_text() == req.ptx.read_text()
 
 
-@pytest.fixture
-def rdynamic(monkeypatch):
-    """Link programs with -rdynamic so the fake driver finds ``__hj_entry``."""
-    monkeypatch.setenv("HANAJIT_CC", f"{CC[0]} -rdynamic")
-
-
 @needs_gcc
-def test_fake_device_runs_the_program_host_side(tmp_path, rdynamic):
+def test_fake_device_runs_the_program_host_side(tmp_path):
     env = _fake(tmp_path, smooth, "f64[:, :], f64", "run")
     out = smooth.export_executable(tmp_path / "sm", sig="f64[:, :], f64",
                                    cuda="required")
@@ -301,7 +293,7 @@ def test_fake_device_runs_the_program_host_side(tmp_path, rdynamic):
 
 
 @needs_gcc
-def test_fake_device_raise_record_and_scalars(tmp_path, rdynamic):
+def test_fake_device_raise_record_and_scalars(tmp_path):
     env = _fake(tmp_path, pick, "f64[:], i64", "run")
     out = pick.export_executable(tmp_path / "p", sig="f64[:], i64", cuda="required")
     a = np.array([1.5, -2.0, 4.25])
@@ -339,12 +331,7 @@ def fake_divmod(tmp_path_factory):
     """divmod_like as a cuda="required" program on the fake device."""
     d = tmp_path_factory.mktemp("fake_divmod")
     env = _fake(d, divmod_like, "i64, i64", "run")
-    mp = pytest.MonkeyPatch()
-    mp.setenv("HANAJIT_CC", f"{CC[0]} -rdynamic")
-    try:
-        out = divmod_like.export_executable(d / "dm", sig="i64, i64", cuda="required")
-    finally:
-        mp.undo()
+    out = divmod_like.export_executable(d / "dm", sig="i64, i64", cuda="required")
     return out.executable, env
 
 
@@ -371,12 +358,7 @@ def fake_scale(tmp_path_factory):
     """scale (in place) as a cuda="optional" program on the fake device."""
     d = tmp_path_factory.mktemp("fake_scale")
     env = _fake(d, scale, "f64[:], f64", "run")
-    mp = pytest.MonkeyPatch()
-    mp.setenv("HANAJIT_CC", f"{CC[0]} -rdynamic")
-    try:
-        out = scale.export_executable(d / "sc", sig="f64[:], f64", cuda="optional")
-    finally:
-        mp.undo()
+    out = scale.export_executable(d / "sc", sig="f64[:], f64", cuda="optional")
     return d, out.executable, env
 
 

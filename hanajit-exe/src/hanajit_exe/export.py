@@ -95,6 +95,9 @@ def export_executable(jitfunc, output, sig=None, cuda="off", cuda_arch=None, *,
     if mode != "off":
         arch = cuda_arch or jitfunc.options.get("gpu_arch")
         gpu = _single_thread_kernel(plugins, module, arch, mode)
+        # lowering registers raise codes in the module (append-only, so the CPU
+        # object's codes stand); the program's table covers both lowerings
+        artifact.metadata["raises"] = list(module.raises)
     return target.export(artifact, output, cuda=mode, platform=plat, gpu=gpu)
 
 
