@@ -173,3 +173,59 @@ def test_the_pass_leaves_loops_without_provable_checks_alone():
     with pytest.raises(IndexError):
         gather(x, np.array([10]))
     assert version_bounds(N.Function(name="f", params=[])) is False
+
+
+# -- random nests of affine accesses, compared with CPython ---------------------------
+_affine = st.tuples(st.sampled_from([-2, -1, 0, 1, 2, 3]), st.integers(-4, 4))
+
+
+@st.composite
+def nest_kernels(draw):
+    """Source of a two-deep nest reading x[...] and writing y[..., ...] through
+    affine indices of both counters (negative, out of range, empty ranges all
+    reachable), with the range bounds and a shift as arguments."""
+    def index(counters):
+        terms = []
+        for c in counters:
+            k, _ = draw(_affine)
+            if k:
+                terms.append(f"{k} * {c}" if k != 1 else c)
+        off = draw(st.integers(-4, 4))
+        return " + ".join(terms + [str(off)] if terms else [str(off)]) + " + d"
+    step = draw(st.sampled_from([1, 1, 2, -1]))
+    src = f"""
+from hanajit import jit
+
+
+def kernel(x, y, lo, hi, d):
+    t = 0
+    for i in range(lo, hi, {step}):
+        for j in range({draw(st.integers(-1, 2))}, hi - lo):
+            t += x[{index(["i", "j"])}] * (j + 2)
+            y[{index(["j"])}, {index(["i"])}] = t % 97
+    return t
+
+
+fast = jit(kernel)
+"""
+    return src
+
+
+@settings(max_examples=60, deadline=None)
+@given(nest_kernels(), st.integers(0, 7), st.integers(0, 5), st.integers(0, 5),
+       st.integers(-6, 6), st.integers(-6, 8), st.integers(-3, 3))
+def test_random_affine_nests_match_cpython(src, nx, ny0, ny1, lo, hi, d):
+    from hanajit.testing.sourcefile import load_module
+    mod = load_module(src, "affine")
+    x = np.arange(nx, dtype=np.int64) * 7 - 5
+    outcome = []
+    for f in (mod.kernel, mod.fast):
+        y = np.zeros((ny0, ny1), dtype=np.int64)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", HanaJitFallbackWarning)
+                r = f(x, y, lo, hi, d)
+        except IndexError:
+            r = "IndexError"
+        outcome.append((r, y.tolist()))         # partial writes before an error too
+    assert outcome[0] == outcome[1], src
