@@ -4,21 +4,25 @@ that call it once -- the CUDA modes of ``export_executable`` (hanajit-exe).
 The function is lowered by core's shared LLVM lowering for NVPTX (``codegen``'s
 target info), wrapped by the same C-ABI entry wrapper the CPU target and the
 executables use (``hanajit.lowering.cabi.add_entry_wrapper``), and given a kernel
-entry that only forwards its parameters::
+entry that sets up the array arena and forwards its parameters::
 
-    void hj_kernel(ptr buf, i64/double args...)      ; launched as grid 1, block 1
-        __hj_entry(buf + 32, buf, args...)
+    void hj_kernel(ptr buf, i64 arena, i64 arena_size, i64/double args...)
+        ; launched as grid 1, block 1
+        __hj_entry(buf + 48, buf, args...)
+        buf[4] = arena bytes used, buf[5] = arena bytes needed
 
-so ``buf`` (device memory, ``4 + ret_slots`` int64, zeroed before the launch) ends
+so ``buf`` (device memory, ``6 + ret_slots`` int64, zeroed before the launch) ends
 with the raise record in ``buf[0..3]`` (``buf[0]`` the raise code, 0 when the call
-returned) and the flattened result in ``buf[4...]``.  The parameters are exactly
-the entry wrapper's: scalars as i64 or double, an array as its data address (a
-device pointer as i64), its shape and its strides in bytes.  No Python semantics
-are decided here: they come with the typed IR.
+returned) and the flattened result in ``buf[6...]``.  The parameters after the
+arena are exactly the entry wrapper's: scalars as i64 or double, an array as its
+data address (a device pointer as i64), its shape and its strides in bytes.  Arrays
+the function allocates (and returns) live in the arena (``arena``: the memory
+runtime); when ``buf[5]`` exceeds ``arena_size`` the arena was too small and the
+caller runs the kernel again with at least that much.  No Python semantics are
+decided here: they come with the typed IR.
 
-What the GPU cannot run is refused with the construct named (``codegen.check_kernel``:
-allocating arrays, array results), as is the GPU kernel model itself (a one-thread
-program has no use for ``thread_id()``; kernels are launched with ``f.launch``).
+The GPU kernel model itself is refused (a one-thread program has no use for
+``thread_id()``; kernels are launched with ``f.launch``).
 """
 from __future__ import annotations
 
@@ -31,11 +35,13 @@ from hanajit.lowering.cabi import ENTRY, add_entry_wrapper, flat_kinds, ret_slot
 from hanajit.lowering.llvm import F64, I64, PTR, ModuleLowering
 from llvmlite import ir
 
-from . import toolchain
-from .codegen import _define_refcount_stubs, check_kernel, target_info
+from . import arena, toolchain
+from .codegen import target_info
 from .ptx import KERNEL, emit_in_subprocess
 
 ERR_SLOTS = 4                     # the raise record at the front of the buffer
+USED, NEEDED = 4, 5               # the arena's bytes used and needed
+RESULT_AT = 6                     # where the flattened result starts
 _GPU_MODEL = (N.GpuIndex, N.SharedArray, N.Atomic)
 
 
@@ -46,7 +52,8 @@ class SingleThreadKernel(NamedTuple):
     arch: str
     llvm: str                     # optimised NVPTX LLVM IR
     params: tuple                 # kernel parameters after ``buf``: "i64" or "f64"
-    buffer_slots: int             # int64 slots of ``buf``: 4 + the result's
+    buffer_slots: int             # int64 slots of ``buf``: 6 + the result's
+    allocates: bool               # whether the function allocates arrays (arena)
 
 
 def check_single_thread(module: N.Module) -> None:
@@ -64,23 +71,24 @@ def check_single_thread(module: N.Module) -> None:
                     f"({what}); a program calls a function once, on one thread -- "
                     "launch kernels with f.launch()",
                     func=fn.pyname, line=s.line, construct="GPU kernel model")
-    check_kernel(module)
 
 
 def param_kinds(fn: N.Function) -> tuple:
-    """The kernel's parameters after ``buf``: the entry wrapper's flattened
-    arguments, ``"f64"`` for floats and ``"i64"`` for everything else."""
-    return tuple("f64" if k.is_float else "i64"
-                 for t in fn.arg_types for k in flat_kinds(t))
+    """The kernel's parameters after ``buf``: the arena's address and size, then
+    the entry wrapper's flattened arguments -- ``"f64"`` for floats and ``"i64"``
+    for everything else."""
+    return ("i64", "i64") + tuple("f64" if k.is_float else "i64"
+                                  for t in fn.arg_types for k in flat_kinds(t))
 
 
 def lower_single_thread(module: N.Module) -> tuple[str, bool]:
-    """NVPTX LLVM IR text of the module with its entry wrapper and the forwarding
-    kernel; and whether it calls libdevice."""
+    """NVPTX LLVM IR text of the module with its entry wrapper, the arena memory
+    runtime and the kernel entry; and whether it calls libdevice."""
     check_single_thread(module)
     ml = ModuleLowering(module, target_info())
     llmod = ml.lower()
-    _define_refcount_stubs(llmod)
+    arena.define_runtime(llmod)
+    g = arena.state(llmod)
     entry = module.functions[module.entry]
     add_entry_wrapper(llmod, entry, ml.declare(entry))
     wrapper = llmod.globals[ENTRY]
@@ -90,13 +98,29 @@ def lower_single_thread(module: N.Module) -> tuple[str, bool]:
     k = ir.Function(llmod, kty, KERNEL)
     k.calling_convention = "ptx_kernel"
     b = ir.IRBuilder(k.append_basic_block("entry"))
-    buf = k.args[0]
-    ret = b.gep(buf, [ir.Constant(I64, ERR_SLOTS)], source_etype=I64)
-    b.call(wrapper, [ret, buf] + list(k.args[1:]))
+    buf, base, size = k.args[:3]
+
+    def slot(i):
+        return b.gep(buf, [ir.Constant(I64, i)], source_etype=I64)
+
+    b.store(b.inttoptr(base, PTR), g["base"])
+    b.store(size, g["size"])
+    b.store(ir.Constant(I64, 0), g["used"])
+    b.store(ir.Constant(I64, 0), g["needed"])
+    b.call(wrapper, [slot(RESULT_AT), buf] + list(k.args[3:]))
+    b.store(b.load(g["used"], typ=I64), slot(USED))
+    b.store(b.load(g["needed"], typ=I64), slot(NEEDED))
     b.ret_void()
-    uses_libdevice = any(g.name.startswith("__nv_") for g in llmod.functions
-                         if g.is_declaration)
+    uses_libdevice = any(f.name.startswith("__nv_") for f in llmod.functions
+                         if f.is_declaration)
     return str(llmod), uses_libdevice
+
+
+def allocates(module: N.Module) -> bool:
+    """Whether the function (or a callee) allocates arrays."""
+    return any(isinstance(sub, N.AllocArray)
+               for fn in module.functions.values() for s in N.walk_stmts(fn.body)
+               for e in N.stmt_exprs(s) if e is not None for sub in N.walk_expr(e))
 
 
 def compile_single_thread(module: N.Module, arch: str | None = None
@@ -114,7 +138,7 @@ def compile_single_thread(module: N.Module, arch: str | None = None
             raise UnsupportedError(f"{entry.pyname}: {toolchain.LIBDEVICE_HELP}",
                                    func=entry.pyname, construct="libdevice")
     out = emit_in_subprocess(text, arch, libdevice)
-    slots = ERR_SLOTS + (ret_slots(entry.return_type)
+    slots = RESULT_AT + (ret_slots(entry.return_type)
                          if entry.return_type != T.NONE else 0)
     return SingleThreadKernel(out["ptx"], arch, out["llvm"], param_kinds(entry),
-                              slots)
+                              slots, allocates(module))

@@ -248,7 +248,7 @@ def generate_main(fn, raises: list, *, program: str, cuda: str = "off",
         lines += [NPY_C.strip("\n"), _OPTIONS_C.strip("\n"), ""]
     if cuda != "off":
         lines += [CUDA_C.strip("\n"), "", ptx_literal(gpu.ptx), "",
-                  gpu_call(types, gpu.buffer_slots, nret), ""]
+                  gpu_call(types, fn.return_type, gpu), ""]
     lines += [f"extern int32_t {entry}({proto});", ""]
     if raises:
         lines.append("static const char *const hj_raises[] = {")

@@ -19,6 +19,11 @@ can still run.
 from __future__ import annotations
 
 from hanajit.ir import types as T
+from hanajit.lowering.cabi import ret_slots
+
+# the one-thread kernel's buffer (hanajit_cuda.single_thread): raise record, arena
+# bytes used and needed, then the result
+USED, NEEDED, RESULT_AT = 4, 5, 6
 
 CUDA_C = r"""
 #include <stddef.h>
@@ -145,10 +150,10 @@ static int hj_cuda_load(const char *ptx, hj_CUfunction *fn) {
     return 1;
 }
 
-/* Device memory holding a copy of the `n` bytes at `host`. */
+/* Device memory holding a copy of the `n` bytes at `host` (NULL: uninitialised). */
 static int hj_cu_upload(hj_CUdeviceptr *d, const void *host, size_t n) {
     HJ_CU(MemAlloc, (d, n ? n : 1));
-    if (n) HJ_CU(MemcpyHtoD, (*d, host, n));
+    if (n && host) HJ_CU(MemcpyHtoD, (*d, host, n));
     return 1;
 }
 """
@@ -160,65 +165,138 @@ def _nbytes(i: int, t: T.ArrayType) -> str:
     return f"(size_t){isz}{dims}"
 
 
-def gpu_call(types: list, buffer_slots: int, nret: int) -> str:
+def result_arrays(t: T.Type, at: int = 0) -> list:
+    """(slot, ndim) of every array in a result of type ``t``, in order: the
+    entry wrapper writes meminfo, data, shape, strides from ``slot``."""
+    if isinstance(t, T.ArrayType):
+        return [(at, t.ndim)]
+    if isinstance(t, T.TupleType):
+        out = []
+        for item in t.items:
+            out += result_arrays(item, at)
+            at += ret_slots(item)
+        return out
+    return []
+
+
+def gpu_call(types: list, return_type: T.Type, gpu) -> str:
     """C function ``hj_gpu_call(fn, ret, err, args...)``: run the kernel once with
     the program's arguments (arrays as ``hj_array *``), fill ``ret``/``err`` like
-    the CPU entry does and update the writable arrays; 1, or 0 (nothing changed)."""
+    the CPU entry does and update the writable arrays; 1, or 0 (nothing changed).
+    ``gpu``: the ``SingleThreadKernel`` (``buffer_slots``, ``allocates``)."""
     arrays = [(i, t) for i, t in enumerate(types) if isinstance(t, T.ArrayType)]
+    results = result_arrays(return_type)
     proto = ["hj_CUfunction fn", "int64_t *ret", "int64_t *err"]
     for i, t in enumerate(types):
         if isinstance(t, T.ArrayType):
             proto.append(f"hj_array *a{i}")
         else:
             proto.append(f"{'double' if t.is_float else 'int64_t'} a{i}")
-    nparams = 1 + sum(1 + 2 * t.ndim if isinstance(t, T.ArrayType) else 1
+    nparams = 3 + sum(1 + 2 * t.ndim if isinstance(t, T.ArrayType) else 1
                       for t in types)
+    nret = gpu.buffer_slots - RESULT_AT
+    first = "((size_t)1 << 24)" + "".join(f" + 2 * n{i}" for i, _ in arrays)
     out = [f"static int hj_gpu_call({', '.join(proto)}) {{",
-           f"    int64_t host[{buffer_slots}];",
-           f"    int64_t v[{max(1, nparams - 1)}];",
+           f"    int64_t host[{gpu.buffer_slots}];",
+           f"    int64_t v[{nparams - 1}];",
            f"    void *params[{nparams}];",
-           "    hj_CUdeviceptr buf = 0;"]
+           "    hj_CUdeviceptr buf = 0, arena = 0;",
+           "    char *harena = NULL;",
+           "    uint64_t used;",
+           "    hj_CUresult r;"]
     for i, t in arrays:
         out += [f"    hj_CUdeviceptr d{i} = 0;",
                 f"    char *h{i} = NULL;",
                 f"    size_t n{i} = {_nbytes(i, t)};"]
-    out += ["    int ok = 0, p = 0;",
-            "    params[0] = &buf;",
-            "    memset(host, 0, sizeof host);",
-            "    if (!hj_cu_upload(&buf, host, sizeof host)) goto done;"]
+    out += [f"    size_t arena_size = {first if gpu.allocates else '0'};",
+            "    int ok = 0, p, attempt;",
+            "    for (attempt = 0; ; attempt++) {",
+            "        memset(host, 0, sizeof host);",
+            "        if (!hj_cu_upload(&buf, host, sizeof host)) goto done;",
+            "        if (arena_size && !hj_cu_upload(&arena, NULL, arena_size)) "
+            "goto done;",
+            "        p = 0;",
+            "        v[p++] = (int64_t)arena;",
+            "        v[p++] = (int64_t)arena_size;"]
     for i, t in enumerate(types):
         if isinstance(t, T.ArrayType):
-            out += [f"    if (!hj_cu_upload(&d{i}, a{i}->data, n{i})) goto done;",
-                    f"    v[p++] = (int64_t)d{i};"]
-            out += [f"    v[p++] = a{i}->shape[{k}];" for k in range(t.ndim)]
-            out += [f"    v[p++] = a{i}->strides[{k}];" for k in range(t.ndim)]
+            out += [f"        if (!hj_cu_upload(&d{i}, a{i}->data, n{i})) goto done;",
+                    f"        v[p++] = (int64_t)d{i};"]
+            out += [f"        v[p++] = a{i}->shape[{k}];" for k in range(t.ndim)]
+            out += [f"        v[p++] = a{i}->strides[{k}];" for k in range(t.ndim)]
         elif t.is_float:
-            out.append(f"    memcpy(&v[p++], &a{i}, 8);")
+            out.append(f"        memcpy(&v[p++], &a{i}, 8);")
         else:
-            out.append(f"    v[p++] = a{i};")
-    out += [f"    for (p = 1; p < {nparams}; p++) params[p] = &v[p - 1];",
-            "    {",
-            "        hj_CUresult r = hj_cu.LaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, NULL, "
-            "params, NULL);",
+            out.append(f"        v[p++] = a{i};")
+    out += ["        params[0] = &buf;",
+            f"        for (p = 1; p < {nparams}; p++) params[p] = &v[p - 1];",
+            "        r = hj_cu.LaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL);",
             "        if (r != 0) { hj_cuda_fail(\"cuLaunchKernel\", r); goto done; }",
             "        r = hj_cu.CtxSynchronize();",
             "        if (r != 0) { hj_cuda_fail(\"cuCtxSynchronize\", r); goto done; }",
             "        r = hj_cu.MemcpyDtoH(host, buf, sizeof host);",
-            "        if (r != 0) { hj_cuda_fail(\"cuMemcpyDtoH\", r); goto done; }"]
+            "        if (r != 0) { hj_cuda_fail(\"cuMemcpyDtoH\", r); goto done; }",
+            f"        if ((uint64_t)host[{NEEDED}] <= (uint64_t)arena_size) break;",
+            "        /* the arena was too small: again, with a larger one and the",
+            "           arguments uploaded afresh */",
+            f"        if (attempt == 40 || (uint64_t)host[{NEEDED}] > "
+            "(uint64_t)(SIZE_MAX / 2)) {",
+            "            snprintf(hj_cuda_why, sizeof hj_cuda_why, \"the arrays the "
+            "function allocates need %\" PRIu64 \" bytes of device memory\", "
+            f"(uint64_t)host[{NEEDED}]);",
+            "            goto done;",
+            "        }",
+            f"        arena_size = 2 * (size_t)host[{NEEDED}];",
+            "        hj_cu.MemFree(arena);",
+            "        hj_cu.MemFree(buf);",
+            "        arena = buf = 0;"]
+    for i, _ in arrays:
+        out += [f"        hj_cu.MemFree(d{i});", f"        d{i} = 0;"]
+    out += ["    }",
+            f"    used = (uint64_t)host[{USED}];"]
     for i, t in arrays:
         if t.readonly:
             continue
-        out += [f"        h{i} = malloc(n{i} ? n{i} : 1);",
-                f"        if (!h{i}) {{ snprintf(hj_cuda_why, sizeof hj_cuda_why, "
+        out += [f"    h{i} = malloc(n{i} ? n{i} : 1);",
+                f"    if (!h{i}) {{ snprintf(hj_cuda_why, sizeof hj_cuda_why, "
                 "\"out of host memory\"); goto done; }",
-                f"        if (n{i}) r = hj_cu.MemcpyDtoH(h{i}, d{i}, n{i});",
-                "        if (r != 0) { hj_cuda_fail(\"cuMemcpyDtoH\", r); goto done; }"]
-    out += ["    }",
-            "    /* every copy succeeded: now the program's values change */",
+                f"    if (n{i}) {{",
+                f"        r = hj_cu.MemcpyDtoH(h{i}, d{i}, n{i});",
+                "        if (r != 0) { hj_cuda_fail(\"cuMemcpyDtoH\", r); goto done; }",
+                "    }"]
+    if results:
+        out += ["    /* the result's arrays: device addresses become host ones */",
+                "    harena = malloc(used ? used : 1);",
+                "    if (!harena) { snprintf(hj_cuda_why, sizeof hj_cuda_why, "
+                "\"out of host memory\"); goto done; }",
+                "    if (used) {",
+                "        r = hj_cu.MemcpyDtoH(harena, arena, used);",
+                "        if (r != 0) { hj_cuda_fail(\"cuMemcpyDtoH\", r); goto done; }",
+                "    }"]
+        for at, ndim in results:
+            data = f"host[{RESULT_AT + at + 1}]"
+            count = " * ".join(f"host[{RESULT_AT + at + 2 + k}]"
+                               for k in range(ndim)) or "1"
+            out += ["    {",
+                    f"        uint64_t q = (uint64_t){data};",
+                    "        if (arena && q >= arena && q <= arena + used)",
+                    f"            {data} = (int64_t)(intptr_t)(harena + (q - arena));"]
+            for i, _ in arrays:          # views of arguments: into their host copy
+                out += [f"        else if (d{i} && q >= d{i} && q <= d{i} + n{i})",
+                        f"            {data} = (int64_t)(intptr_t)(a{i}->data + "
+                        f"(q - d{i}));"]
+            out += [f"        else if (({count}) == 0)",
+                    f"            {data} = (int64_t)(intptr_t)harena;",
+                    "        else {",
+                    "            snprintf(hj_cuda_why, sizeof hj_cuda_why, \"a result "
+                    "array lies outside the kernel's memory\");",
+                    "            goto done;",
+                    "        }",
+                    "    }"]
+    out += ["    /* every copy succeeded: now the program's values change */",
             "    memcpy(err, host, 4 * sizeof(int64_t));"]
-    if buffer_slots > 4:
-        out.append(f"    memcpy(ret, host + 4, {min(nret, buffer_slots - 4)} * "
-                   "sizeof(int64_t));")
+    if nret:
+        out.append(f"    memcpy(ret, host + {RESULT_AT}, {nret} * sizeof(int64_t));")
     for i, t in arrays:
         if not t.readonly:
             out.append(f"    if (n{i}) memcpy(a{i}->data, h{i}, n{i});")
@@ -226,7 +304,9 @@ def gpu_call(types: list, buffer_slots: int, nret: int) -> str:
             "done:"]
     for i, t in arrays:
         out += [f"    if (d{i}) hj_cu.MemFree(d{i});", f"    free(h{i});"]
-    out += ["    if (buf) hj_cu.MemFree(buf);",
+    out += ["    if (arena) hj_cu.MemFree(arena);",
+            "    if (buf) hj_cu.MemFree(buf);",
+            "    if (!ok) free(harena);       /* else the result's arrays live there */",
             "    return ok;",
             "}"]
     return "\n".join(out)

@@ -72,8 +72,8 @@ def export_executable(jitfunc, output, sig=None, cuda="off", cuda_arch=None, *,
     embedded in the program and written to ``<output>.ptx``.  The program loads
     the NVIDIA driver at run time and runs the kernel on the GPU; when CUDA cannot
     run, "optional" says why on stderr and runs the CPU code, "required" exits
-    with status 70.  A function the GPU cannot run (one that allocates or returns
-    arrays) raises ``UnsupportedError`` for those modes.  ``platform`` (an
+    with status 70.  Arrays the function allocates live in a device arena the
+    program provides.  ``platform`` (an
     extension) is ``"host"`` (default), or ``"windows"`` to cross-compile with
     mingw-w64 on Linux.
     """
