@@ -11,6 +11,8 @@ In order, for the entry function and every jitted function or helper it reaches:
    ``passes.mark_reductions``           -- with reduce_reassoc: reorderable sums
    ``passes.version_bounds``            -- loop nests run without the index checks
                                            one test before them proves
+   ``passes.interchange``               -- with an evolve strategy (before lowering):
+                                           loop interchange and tiling of the entry
 5. ``passes.analyze_raises``            -- which functions need the error ABI
 6. ``ir.verifier.verify``               -- between passes when HANAJIT_VERIFY=1 (tests)
 
@@ -34,6 +36,7 @@ from .ir import types as T
 from .passes.analyze_raises import analyze_raises
 from .passes.lower_semantics import lower_semantics
 from .passes.inline import candidate as inline_candidate
+from .passes.interchange import drop_proven_checks, interchange_loops
 from .passes.mark_reductions import mark_reductions
 from .passes.version_bounds import version_bounds
 from .passes.rewrite import rewrite_loops, rewrite_polynomials
@@ -205,7 +208,10 @@ class CompileContext:
                 rewrite = self.options.get("rewrite")
                 if rewrite:
                     rewrite_polynomials(fn, self)
+                if spec is entry and self.options.get("strategy") is not None:
+                    interchange_loops(fn, self)     # hanajit.evolve's nest genes
                 lower_semantics(fn, self)
+                drop_proven_checks(fn)              # (only in rewritten nests)
                 if fast and not getattr(spec.pyfunc, "__module__", "").startswith(
                         "hanajit.lib."):
                     fn.fastmath = fast      # the user's code only (fastmath.py)

@@ -17,8 +17,17 @@ The winner replaces the specialisation's entry (and the native dispatcher is
 regenerated) only when it is faster beyond the measured noise: in each of two final
 runs of 21 interleaved rounds of the baseline and the winner, the winner/baseline
 time ratio of a round must be below 0.99 in nine rounds out of ten (its 90th
-percentile), and the winner's median below the baseline's.  Nothing here is cached:
-the disk cache keeps the plain compilation.
+percentile), and the winner's median below the baseline's.
+
+Loop nests: the genome also chooses, per nest that ``passes.interchange`` proves
+reorderable, a loop order and tile sizes (``genome.py``); such candidates are
+checked and timed like any other.
+
+With ``@jit(cache=True)`` an installed ``evolve()`` winner replaces the disk cache
+entry of the specialisation: its machine code, with the genome in the artifact's
+metadata (``"evolved"``), so a fresh process loads the evolved code.
+``evolve_hyper`` winners are never written to the cache.  ``apply(f, *args,
+genome=...)`` installs a genome from an earlier report (checked, not timed).
 """
 
 from __future__ import annotations
@@ -53,10 +62,12 @@ class EvolveReport:
     hyper: bool = False
     tolerance: tuple | None = None  # (rtol, atol) for evolve_hyper
     history: list = field(default_factory=list)  # best speedup after each generation
+    nests: list = field(default_factory=list)  # the reorderable nests (interchange)
+    cached: bool = False  # the winner was written to the disk cache
 
     @property
     def strategy(self) -> str:
-        return G.describe(self.genome)
+        return G.describe(self.genome, self.nests)
 
     def __str__(self):
         what = "installed" if self.installed else "not installed"
@@ -147,18 +158,26 @@ class _Search:
                     par = None  # the search stays serial
         from ..ir import nodes as N
 
-        self.floats = {False: G.inventory(serial)}
+        self.nests = list(getattr(serial.functions[serial.entry], "nests", []))
+        zero = G.baseline(0, len(self.nests))
+        # per structure: which loops accumulate floats, which hold loops
+        self.inv = {G.structure(zero): _loops(serial)}
         offers_parallel = par is not None and any(
             isinstance(s, N.ParallelFor)
             for fn in par.functions.values()
             for s in N.walk_stmts(fn.body)
         )
         if offers_parallel:
-            self.floats[True] = G.inventory(par)
-        self.nloops = max(len(f) for f in self.floats.values())
+            self.inv[G.structure(dict(zero, parallel=True))] = _loops(par)
+        # a rewritten nest adds loops (the original is kept behind its guard): room
+        # for an initialising nest, the reordered one and its tile loops
+        self.nloops = max(len(f) for f, _ in self.inv.values()) + sum(
+            3 * len(info["orders"][0]) + 2 for info in self.nests
+        )
         self.space = {
             "parallel": offers_parallel and (hyper or G.parallel_is_exact(serial)),
             "reassoc": hyper,
+            "nests": self.nests,
         }
         self.compiled = {}  # genome key -> runner or None (rejected)
         self.times = {}  # genome key -> [seconds]
@@ -173,16 +192,33 @@ class _Search:
             opts["reduce_reassoc"] = True
         return opts
 
-    def _module(self, g, strategy=None):
+    def _module(self, g):
+        """The IR module of ``g``'s structure (parallel flag, nest genes), without
+        loop hints."""
         from ..pipeline import compile_ir
 
         opts = self._options(g)
-        opts["strategy"] = strategy
+        opts["strategy"] = {"nests": G.nest_strategy(g)}  # (the nests are analysed)
         module, _ = compile_ir(self.jf.py_func, self.spec_key, opts)
         return module
 
+    def inventory(self, g) -> tuple:
+        """Which counted loops of ``g``'s compilation accumulate floats, and which
+        hold other loops."""
+        k = G.structure(g)
+        if k not in self.inv:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    self.inv[k] = _loops(self._module(g))
+                except Exception:  # noqa: BLE001 -- rejected when built
+                    self.inv[k] = ([], [])
+        return self.inv[k]
+
     def canonical(self, g):
-        return G.effective(g, self.floats, self.hyper)
+        g = G.canonical_nests(g, self.nests)
+        floats, outer = self.inventory(g)
+        return G.effective(g, {g["parallel"]: floats}, self.hyper, outer)
 
     def build(self, g):
         """Compile and check genome ``g``; the runner, or None when rejected."""
@@ -193,11 +229,10 @@ class _Search:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                from ..pipeline import compile_ir
-
+                module = self._module(g)
+                floats, outer = self.inv[G.structure(g)] = _loops(module)
+                module.strategy = G.strategy(g, floats, self.hyper, outer)  # + hints
                 opts = self._options(g)
-                opts["strategy"] = G.strategy(g, self.floats[g["parallel"]], self.hyper)
-                module, _ = compile_ir(self.jf.py_func, self.spec_key, opts)
                 with _quiet_stderr():  # LLVM remarks on hints it cannot honour
                     artifact = self.target.compile(module, opts)
                 runner = self.target.load(artifact, self.jf.py_func)
@@ -251,6 +286,10 @@ class _Search:
         return statistics.median(xs) if xs else float("inf")
 
 
+def _loops(module) -> tuple:
+    return G.inventory(module), G.outer_loops(module)
+
+
 def evolve(
     jf,
     *args,
@@ -267,7 +306,7 @@ def evolve(
     s = _Search(jf, args, hyper=hyper, rtol=rtol, atol=atol, seed=seed, checks=checks)
     rng = s.rng
     s.calibrate()
-    base = G.baseline(s.nloops)
+    base = G.baseline(s.nloops, len(s.nests))
     pop = [base] + [
         s.canonical(G.random_genome(rng, s.nloops, s.space))
         for _ in range(max(1, population) - 1)
@@ -295,13 +334,9 @@ def evolve(
         pop = nxt
     ranked = sorted((k for k, r in s.compiled.items() if r is not None), key=s.median)
     best_key = ranked[0] if ranked else G.key(base)
-    best_genome = {
-        "parallel": best_key[0],
-        "reassoc": best_key[1],
-        "loops": best_key[2],
-    }
+    best_genome = G.from_key(best_key)
     # the decision: a fresh interleaved run of the baseline and the winner only
-    installed = False
+    installed = cached = False
     runner = s.compiled.get(best_key)
     if runner is not None and best_key != G.key(base):
         # two independent confirmation runs must both agree (a busy machine can
@@ -322,7 +357,7 @@ def evolve(
             if not (q9 < 0.99 and t_best < t_base):
                 break
         else:
-            _install(jf, s.spec_key, runner)
+            cached = _install(jf, s.spec_key, runner, best_genome, cache=not hyper)
             installed = True
     else:
         t_base = t_best = s.median("baseline")
@@ -341,7 +376,27 @@ def evolve(
         hyper=hyper,
         tolerance=(rtol, atol) if hyper else None,
         history=history,
+        nests=s.nests,
+        cached=cached,
     )
+
+
+def apply(jf, *args, genome: dict, checks=3, seed=0) -> bool:
+    """Install ``genome`` (an ``EvolveReport.genome`` of ``evolve()``) for the
+    specialisation matching ``args`` without searching or timing: it is compiled
+    and checked bit for bit like any candidate, and installed (and, with
+    ``cache=True``, written to the disk cache) only if it matches; ValueError
+    otherwise.  Returns whether the disk cache entry was written."""
+    s = _Search(jf, args, hyper=False, rtol=0, atol=0, seed=seed, checks=checks)
+    g = s.canonical(dict(G.baseline(s.nloops, len(s.nests)), **genome))
+    if g["reassoc"] or (g["parallel"] and not s.space["parallel"]):
+        raise ValueError(f"{jf.__qualname__}: genome {G.describe(g, s.nests)} is "
+                         "not a safe evolve() genome for these arguments")
+    runner = s.build(g)
+    if runner is None:
+        raise ValueError(f"{jf.__qualname__}: genome {G.describe(g, s.nests)} does "
+                         "not compile to the same results; not installed")
+    return _install(jf, s.spec_key, runner, G.from_key(G.key(g)), cache=True)
 
 
 @contextlib.contextmanager
@@ -364,12 +419,16 @@ def _quiet_stderr():
         os.close(devnull)
 
 
-def _install(jf, spec_key, runner):
+def _install(jf, spec_key, runner, genome=None, cache=False) -> bool:
     """Replace the specialisation's entry with ``runner`` and regenerate the native
-    dispatcher; argument types served by the old entry are served by the new."""
+    dispatcher; argument types served by the old entry are served by the new.
+    With ``cache`` and ``@jit(cache=True)``, write it to the disk cache with
+    ``genome`` in its metadata; returns whether it was written."""
     from ..api import Specialization
 
     module, artifact = runner.hj_evolve
+    if genome is not None:
+        artifact.metadata["evolved"] = genome
     with jf._lock:
         old = jf._compiled[spec_key]
         jf._compiled[spec_key] = Specialization(spec_key, module, artifact, runner)
@@ -378,3 +437,9 @@ def _install(jf, spec_key, runner):
                 jf._specs[k] = runner
         jf._native_stale = jf._shape is not None
         jf._update_native()
+    if not (cache and genome is not None and jf.options.get("cache")):
+        return False
+    from ..cache import open_entry
+
+    entry = open_entry(jf, spec_key, jf._target())
+    return bool(entry is not None and entry.store(artifact))

@@ -4,13 +4,17 @@ A *genome* is a plain dict::
 
     {"parallel": False,                    # parallel=True for loops prange accepts
      "reassoc": False,                     # evolve_hyper only: reduce_reassoc=True
-     "loops": ((unroll, interleave, width), ...)}   # one triple per counted loop
+     "loops": ((unroll, interleave, width), ...),   # one triple per counted loop
+     "nests": ((order, t0, t1, t2, t3), ...)}       # one per reorderable loop nest
 
 A 0 means "no hint" (LLVM decides), 1 disables the transform.  Loop ``k`` is the
 ``k``-th counted loop in lowering order (``ModuleLowering.loop_metadata``: the
 module's functions in order, in each the loops in post-order, since a back edge is
-emitted after its body).  ``strategy()`` turns a genome into the ``strategy``
-compile option the lowering reads.
+emitted after its body).  Nest ``k`` is the ``k``-th nest
+``passes.interchange.find_nests`` proves reorderable: ``order`` indexes its legal
+loop orders (0: as written), ``t0..`` tile the loops of that order (0: not
+tiled).  ``strategy()`` turns a genome into the ``strategy`` compile option the
+pipeline and the lowering read.
 
 Safety by construction: a vector width above 1 lets LLVM's vectoriser reorder a
 floating-point reduction (``LoopVectorizeHints::allowReordering``), which changes
@@ -18,8 +22,10 @@ results.  So in safe mode a loop that accumulates floats -- a float variable
 updated from itself, or an array element stored from a load of the same array,
 anywhere inside the loop -- never gets a width hint, and parallel execution is
 only offered when no outermost loop carries a float scalar across its iterations
-(``parallel_is_exact``).  Unroll and
-interleave counts never reorder arithmetic.
+(``parallel_is_exact``).  Unroll and interleave counts never reorder arithmetic;
+nest genes only choose among the orders and tilings the interchange pass proves
+keep every accumulation's order (and it checks at run time what it cannot prove).
+Nest genes apply to serial compilations only (a parallel loop is outlined).
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ from ..ir import nodes as N
 UNROLL = (0, 1, 2, 4, 8)
 INTERLEAVE = (0, 1, 2, 4, 8)
 WIDTH = (0, 1, 2, 4, 8, 16)
+TILE = (0, 8, 16, 32, 64, 128)
+NEST_GENE = 5  # (order, t0, t1, t2, t3): interchange.MAX_DEPTH tiles
 
 
 def counted_loops(module: N.Module) -> list:
@@ -148,8 +156,25 @@ def inventory(module: N.Module) -> list:
     ]
 
 
-def baseline(nloops: int) -> dict:
-    return {"parallel": False, "reassoc": False, "loops": ((0, 0, 0),) * nloops}
+def outer_loops(module: N.Module) -> list:
+    """One flag per counted loop: True where it holds another counted loop.  Such
+    loops get no hints: LLVM vectorises and interleaves innermost loops only, and
+    unrolling an outer loop copies every loop inside it (nested unroll counts
+    multiply: seconds of LLVM time per candidate for nothing)."""
+    return [any(isinstance(t, N.ForCount) for t in N.walk_stmts(lp.body))
+            for lp in counted_loops(module)]
+
+
+def baseline(nloops: int, nnests: int = 0) -> dict:
+    return {"parallel": False, "reassoc": False, "loops": ((0, 0, 0),) * nloops,
+            "nests": ((0,) * NEST_GENE,) * nnests}
+
+
+def _random_nest(rng: random.Random, info: dict) -> tuple:
+    order = rng.randrange(len(info["orders"])) if rng.random() < 0.7 else 0
+    tiles = tuple(rng.choice(TILE) if rng.random() < 0.3 else 0
+                  for _ in range(NEST_GENE - 1))
+    return (order,) + tiles
 
 
 def random_genome(rng: random.Random, nloops: int, space: dict) -> dict:
@@ -160,6 +185,7 @@ def random_genome(rng: random.Random, nloops: int, space: dict) -> dict:
             (rng.choice(UNROLL), rng.choice(INTERLEAVE), rng.choice(WIDTH))
             for _ in range(nloops)
         ),
+        "nests": tuple(_random_nest(rng, info) for info in space.get("nests", ())),
     }
 
 
@@ -173,7 +199,16 @@ def mutate(g: dict, rng: random.Random, space: dict, rate: float = 0.3) -> dict:
         if rng.random() < rate:
             w = rng.choice(WIDTH)
         loops.append((u, i, w))
-    out = dict(g, loops=tuple(loops))
+    nests = []
+    for gene, info in zip(g.get("nests", ()), space.get("nests", ())):
+        gene = list(gene)
+        if rng.random() < rate:
+            gene[0] = rng.randrange(len(info["orders"]))
+        for p in range(1, NEST_GENE):
+            if rng.random() < rate / 2:
+                gene[p] = rng.choice(TILE)
+        nests.append(tuple(gene))
+    out = dict(g, loops=tuple(loops), nests=tuple(nests))
     if space["parallel"] and rng.random() < rate / 2:
         out["parallel"] = not g["parallel"]
     if space["reassoc"] and rng.random() < rate / 2:
@@ -185,24 +220,59 @@ def crossover(a: dict, b: dict, rng: random.Random) -> dict:
     loops = tuple(
         x if rng.random() < 0.5 else y for x, y in zip(a["loops"], b["loops"])
     )
+    nests = tuple(
+        x if rng.random() < 0.5 else y
+        for x, y in zip(a.get("nests", ()), b.get("nests", ()))
+    )
     return {
         "parallel": rng.choice((a["parallel"], b["parallel"])),
         "reassoc": rng.choice((a["reassoc"], b["reassoc"])),
         "loops": loops,
+        "nests": nests,
     }
 
 
 def key(g: dict) -> tuple:
-    return (g["parallel"], g["reassoc"], g["loops"])
+    return (g["parallel"], g["reassoc"], g["loops"], tuple(g.get("nests", ())))
 
 
-def effective(g: dict, floats: dict, hyper: bool) -> dict:
+def from_key(k: tuple) -> dict:
+    return {"parallel": k[0], "reassoc": k[1], "loops": k[2], "nests": k[3]}
+
+
+def canonical_nests(g: dict, infos: list) -> dict:
+    """``g`` with its nest genes made canonical: the order index taken modulo the
+    number of orders, tiles dropped where ``Nest.tileable`` forbids them or beyond
+    the nest's depth, every gene zero under ``parallel`` (nests are rewritten in
+    serial compilations only)."""
+    nests = []
+    for k, info in enumerate(infos):
+        gene = tuple(g.get("nests", ())[k]) if k < len(g.get("nests", ())) else ()
+        gene = (gene + (0,) * NEST_GENE)[:NEST_GENE]
+        if g["parallel"]:
+            nests.append((0,) * NEST_GENE)
+            continue
+        order = gene[0] % len(info["orders"])
+        ok = info["tileable"][order]
+        tiles = tuple(t if p < len(ok) and ok[p] else 0
+                      for p, t in enumerate(gene[1:]))
+        nests.append((order,) + tiles)
+    return dict(g, nests=tuple(nests))
+
+
+def structure(g: dict) -> tuple:
+    """What decides the loops of a compilation: parallel flag and nest genes."""
+    return (g["parallel"], tuple(g.get("nests", ())))
+
+
+def effective(g: dict, floats: dict, hyper: bool, outer: list = ()) -> dict:
     """``g`` with the hints that ``strategy`` would drop set to 0 (so equal
     strategies have equal keys).  ``floats`` maps the parallel flag to the loop
-    inventory of that compilation."""
+    inventory of that compilation; ``outer`` flags its loops holding loops."""
     inv = floats.get(g["parallel"], [])
     loops = tuple(
-        (u, i, 0 if (k >= len(inv) or (inv[k] and not hyper)) else w)
+        (0, 0, 0) if k < len(outer) and outer[k]
+        else (u, i, 0 if (k >= len(inv) or (inv[k] and not hyper)) else w)
         if k < len(inv)
         else (0, 0, 0)
         for k, (u, i, w) in enumerate(g["loops"])
@@ -210,28 +280,47 @@ def effective(g: dict, floats: dict, hyper: bool) -> dict:
     return dict(g, loops=loops)
 
 
-def strategy(g: dict, floats: list, hyper: bool) -> dict:
+def strategy(g: dict, floats: list, hyper: bool, outer: list = ()) -> dict:
     """The ``strategy`` compile option for genome ``g`` on a module whose counted
     loops accumulate floats where ``floats`` says so (widths dropped there unless
-    ``hyper``)."""
+    ``hyper``) and hold other loops where ``outer`` says so (no hints there)."""
     loops = {}
     for k, acc in enumerate(floats):
         if k >= len(g["loops"]):
             break
         u, i, w = g["loops"][k]
+        if k < len(outer) and outer[k]:
+            continue
         if acc and not hyper:
             w = 0
         if u or i or w:
             loops[k] = {"unroll": u, "interleave": i, "width": w}
-    return {"loops": loops}
+    return {"loops": loops, "nests": nest_strategy(g)}
 
 
-def describe(g: dict) -> str:
+def nest_strategy(g: dict) -> dict:
+    """The ``nests`` part of the strategy option (``passes.interchange``)."""
+    return {k: {"order": gene[0], "tiles": tuple(gene[1:])}
+            for k, gene in enumerate(g.get("nests", ())) if any(gene)}
+
+
+def describe(g: dict, infos: list = ()) -> str:
     parts = []
     if g["parallel"]:
         parts.append("parallel")
     if g["reassoc"]:
         parts.append("reassoc")
+    for k, gene in enumerate(g.get("nests", ())):
+        if not any(gene):
+            continue
+        if k < len(infos):
+            order = infos[k]["orders"][gene[0] % len(infos[k]["orders"])]
+            text = f"nest {infos[k]['where']}: order ({', '.join(order)})"
+            tiles = [f"{order[p]}={t}" for p, t in enumerate(gene[1:])
+                     if t and p < len(order)]
+        else:
+            text, tiles = f"nest {k}: order #{gene[0]}", [str(t) for t in gene[1:] if t]
+        parts.append(text + (f", tiles {' '.join(tiles)}" if tiles else ""))
     for k, (u, i, w) in enumerate(g["loops"]):
         hint = ", ".join(
             f"{n}={v}" for n, v in (("unroll", u), ("interleave", i), ("width", w)) if v
