@@ -5,7 +5,8 @@ The templates copy the data into a fresh C-contiguous array and run the
 algorithms of :mod:`pyhelpers_sort` (Python source compiled by hanajit) on it,
 row by row along the last axis (or on the flattened array for ``axis=None``):
 introsort for values, a stable merge sort for ``kind='stable'`` and for argsort.
-Complex arrays are not supported (NumPy orders them lexicographically).
+Complex arrays sort lexicographically (real part, then imaginary part), NaNs last
+as NumPy orders them.
 """
 from __future__ import annotations
 
@@ -48,8 +49,6 @@ def _sort_axis(call, at: T.ArrayType, name: str):
 def _check_sortable(at, name):
     if not isinstance(at, T.ArrayType):
         raise Incompatible(f"np.{name}() of {at}")
-    if at.dtype.is_complex:
-        raise Incompatible(f"np.{name}() of complex arrays")
 
 
 def _fresh_copy(L, a, dtype=None):
@@ -161,6 +160,9 @@ class Unique(CallTemplate):
             raise Incompatible("np.unique(a) without return_index/return_inverse/"
                                "return_counts/axis")
         _check_sortable(args[0], "unique")
+        if args[0].dtype.is_complex:
+            # NumPy keeps the first complex NaN of the input (hash-based unique)
+            raise Incompatible("np.unique() of complex arrays")
         return T.ArrayType(args[0].dtype, 1, "C")
 
     def lower(self, L, call, args, kwargs):

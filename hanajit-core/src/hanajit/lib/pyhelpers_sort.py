@@ -2,7 +2,8 @@
 the algorithms behind ``np.sort``, ``np.argsort``, ``np.unique`` and
 ``np.searchsorted`` (``np_sorting`` types the calls and allocates the results).
 
-Order is NumPy's: NaN sorts after every number (``_less``).  Values sort with an
+Order is NumPy's: NaN sorts after every number, complex values sort
+lexicographically (``_less``).  Values sort with an
 introsort (``sort_rows_unstable``); ``kind='stable'`` and ``argsort`` use a stable
 merge sort (insertion-sorted runs of 16, then bottom-up merges), so ``argsort``
 gives ``kind='stable'``'s answer for ties.
@@ -13,9 +14,21 @@ RUN = 16
 
 
 def _less(x, y):
-    """NumPy's sort order: ``x < y`` with NaN after everything (for integers the
-    NaN tests fold away)."""
-    return x < y or (y != y and x == x)      # noqa: PLR0124 - NaN tests
+    """NumPy's sort order (its ``CFLOAT_LT``): lexicographic on (real, imag), NaN
+    after everything -- complex values as ``R + Rj, R + nanj, nan + Rj, nan + nanj``.
+    For real ``x`` and ``y`` the imaginary parts are constant zeros and this folds to
+    ``x < y or (y != y and x == x)`` (for integers the NaN tests fold away too)."""
+    xr = x.real
+    yr = y.real
+    xi = x.imag
+    yi = y.imag
+    if xr < yr:
+        return xi == xi or yi != yi             # noqa: PLR0124 - NaN tests
+    if xr > yr:
+        return yi != yi and xi == xi            # noqa: PLR0124
+    if xr == yr or (xr != xr and yr != yr):     # noqa: PLR0124
+        return xi < yi or (yi != yi and xi == xi)   # noqa: PLR0124
+    return yr != yr                             # noqa: PLR0124
 
 
 def sort_segment(v, w, lo, n):

