@@ -107,6 +107,7 @@ def lower_single_thread(module: N.Module) -> tuple[str, bool]:
     b.store(size, g["size"])
     b.store(ir.Constant(I64, 0), g["used"])
     b.store(ir.Constant(I64, 0), g["needed"])
+    b.store(ir.Constant(PTR, None), g["free"])
     b.call(wrapper, [slot(RESULT_AT), buf] + list(k.args[3:]))
     b.store(b.load(g["used"], typ=I64), slot(USED))
     b.store(b.load(g["needed"], typ=I64), slot(NEEDED))
