@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 from hanajit import jit
-from hanajit.testing.array_kernels import scale
+from hanajit.testing.array_kernels import cumsum, halves, rowsum, scale, stats
 from hanajit_exe.toolchain import find_host_cc
 
 
@@ -130,3 +130,39 @@ def test_arrays_on_the_gpu_are_written_back(tmp_path):
     want = a.copy()
     scale(want, 1.25)
     assert np.load(tmp_path / "a.npy").tobytes() == want.tobytes()
+
+
+@jit
+def grow(n, reps):
+    big = np.zeros(n)                      # over the first arena: a second run
+    s = 0.0
+    for r in range(reps):
+        s += (np.ones(1000) * r).sum()     # temporaries reuse their blocks
+    big[n - 1] = s
+    return big[n - 3:], big.shape[0]
+
+
+@pytest.mark.parametrize("fn, sig, inputs", [
+    (cumsum, "f64[:]", [np.array([0.1, -0.0, 2.5, 1e300, np.inf])]),
+    (rowsum, "f64[:, :]", [np.arange(12.0).reshape(3, 4) / 3]),
+    (stats, "i32[:]", [np.array([3, -1, 4, 1, -5], dtype=np.int32)]),
+    (halves, "f32[:]", [np.array([1.5, -2.25, 3e38, -0.0], dtype=np.float32)]),
+    (grow, "i64, i64", [3_000_000, 2000])])
+def test_arrays_allocated_on_the_gpu_come_back(tmp_path, fn, sig, inputs):
+    out = fn.export_executable(tmp_path / "p", sig=sig, cuda="required")
+    args = []
+    for k, x in enumerate(inputs):
+        if isinstance(x, np.ndarray):
+            np.save(tmp_path / f"in{k}.npy", x)
+            args.append(tmp_path / f"in{k}.npy")
+        else:
+            args.append(x)
+    want = fn(*inputs)
+    results = list(want) if isinstance(want, tuple) else [want]
+    arrays = [r for r in results if isinstance(r, np.ndarray)]
+    outs = [x for j in range(len(arrays)) for x in ("-o", tmp_path / f"o{j}.npy")]
+    proc = run(out.executable, *args, *outs)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    for j, a in enumerate(arrays):
+        assert np.load(tmp_path / f"o{j}.npy").tobytes() == \
+            np.ascontiguousarray(a).tobytes()
