@@ -2,20 +2,23 @@
 
 Kernels: a float reduction (sum of x*1.5), a polynomial evaluated per element, a
 transcendental loop (sin + exp per element), a dot product and a naive (i, j, k)
-triple-loop matrix multiply.  For each: the plain compilation ("before"), the same
+triple-loop matrix multiply in its two usual forms (a local dot-product sum stored
+into C[i, j], and C[i, j] += ... in the innermost loop; evolve's nest genes may
+interchange and tile both, passes/interchange.py).  For each: the plain compilation ("before"), the same
 function after ``evolve()`` (safe: bit-identical results, installed only when
 faster beyond the noise) and a third copy after ``evolve_hyper(confirmed=True)``
 (reassociation allowed, results within 1e-6 relative).  The after-columns are timed
 in a fresh interleaved run, not taken from the search.  Every result is checked:
 safe against the plain build bit for bit, hyper to 1e-6 relative.
 
-    python benchmarks/bench_evolve.py [--quick]
+    python benchmarks/bench_evolve.py [--quick] [--kernels matmul,dot]
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 
 import numpy as np
@@ -69,11 +72,18 @@ def matmul(A, B, C):
             C[i, j] = s
 
 
+def matmul_acc(A, B, C):
+    for i in range(A.shape[0]):
+        for j in range(B.shape[1]):
+            for k in range(A.shape[1]):
+                C[i, j] += A[i, k] * B[k, j]
+
+
 def _bits(r):
     return np.asarray(r).tobytes()
 
 
-def main(quick: bool = False) -> int:
+def main(quick: bool = False, kernels: str = "") -> int:
     rng = np.random.default_rng(0)
     n = 20_000 if quick else 1_000_000
     nm = 32 if quick else 192
@@ -87,7 +97,13 @@ def main(quick: bool = False) -> int:
         ("transcendental sin*exp", trans, (x, np.empty(n)), 1),
         ("dot product", dot, (x, y), None),
         (f"naive matmul {nm}x{nm} (i, j, k)", matmul, (A, B, np.empty((nm, nm))), 2),
+        (f"matmul C[i, j] += {nm}x{nm} (i, j, k)", matmul_acc,
+         (A, B, np.zeros((nm, nm))), 2),
     ]
+    if kernels:
+        want = kernels.split(",")
+        cases = [c for c in cases if any(w in c[1].__name__ for w in want)]
+    load0 = os.getloadavg()
     rows, notes, fallbacks, errors = [], [], [], []
     for name, fn, args, out_at in cases:
         plain, safe, hyper = (jit(fn, fallback=False) for _ in range(3))
@@ -95,7 +111,7 @@ def main(quick: bool = False) -> int:
         def run(f, fresh_out=True, args=args, out_at=out_at):
             a = list(args)
             if out_at is not None and fresh_out:
-                a[out_at] = np.empty_like(args[out_at])
+                a[out_at] = args[out_at].copy()  # (zeros for C += ...)
             r = f(*a)
             return r if out_at is None else a[out_at]
 
@@ -139,6 +155,12 @@ def main(quick: bool = False) -> int:
         f"Search: {gens} generations x {pop} candidates; after-columns are medians "
         f"of {repeats} interleaved repeats, speedups against 'before'."
     )
+    load1 = os.getloadavg()
+    notes.append(
+        f"Load average (1, 5, 15 min) at start {load0[0]:.1f} {load0[1]:.1f} "
+        f"{load0[2]:.1f}, at end {load1[0]:.1f} {load1[1]:.1f} {load1[2]:.1f}, "
+        f"on {os.cpu_count()} CPUs."
+    )
     for f in dict.fromkeys(fallbacks):
         notes.append(f"FALLBACK (timed in the interpreter, not compiled): {f}")
     for e in errors:
@@ -156,4 +178,7 @@ def main(quick: bool = False) -> int:
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small sizes, tiny search")
-    sys.exit(main(ap.parse_args().quick))
+    ap.add_argument("--kernels", default="", help="comma-separated function names "
+                    "(fsum, poly, trans, dot, matmul, matmul_acc); default all")
+    a = ap.parse_args()
+    sys.exit(main(a.quick, a.kernels))

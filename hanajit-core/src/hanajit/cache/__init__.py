@@ -121,8 +121,13 @@ class CachedSpecialization:
     def module(self):
         if self._module is None:
             from ..pipeline import compile_ir
-            self._module = compile_ir(self._jf.py_func, self.arg_types,
-                                      self._jf.options)[0]
+            options = self._jf.options
+            genome = self.artifact.metadata.get("evolved")
+            if genome:                # an evolve() winner: its loop order and flags
+                from ..evolve.genome import nest_strategy
+                options = dict(options, strategy={"nests": nest_strategy(genome)},
+                               parallel=options.get("parallel") or genome["parallel"])
+            self._module = compile_ir(self._jf.py_func, self.arg_types, options)[0]
         return self._module
 
 
