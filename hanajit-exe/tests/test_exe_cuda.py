@@ -465,3 +465,15 @@ def test_fake_device_reused_blocks_hold_the_right_values(tmp_path):
         assert ast.literal_eval(proc.stdout.strip())[0] == s
         assert np.load(tmp_path / "p.npy").tobytes() == prev.tobytes()
         assert np.load(tmp_path / "c.npy").tobytes() == cur.tobytes()
+
+
+@pytest.mark.parametrize("fn, sig", [(stats, "i32[:]"), (smooth, "f64[:, :], f64"),
+                                     (divmod_like, "i64, i64")])
+def test_the_cuda_main_compiles_without_warnings(tmp_path, fn, sig):
+    out = fn.export_executable(tmp_path / "w", sig=sig, cuda="required")
+    # (helpers the signature does not use are unused: those warnings are expected)
+    proc = subprocess.run([*CC, "-std=c11", "-Wall", "-Wextra", "-Werror",
+                           "-Wno-unused-function", "-Wno-unused-but-set-variable",
+                           "-fsyntax-only", str(out.source)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
