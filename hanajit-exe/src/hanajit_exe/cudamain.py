@@ -277,7 +277,7 @@ def gpu_call(types: list, return_type: T.Type, gpu) -> str:
             data = f"host[{RESULT_AT + at + 1}]"
             count = " * ".join(f"host[{RESULT_AT + at + 2 + k}]"
                                for k in range(ndim)) or "1"
-            out += ["    {",
+            out += ["    if (host[0] == 0) {          /* (a raise leaves no result) */",
                     f"        uint64_t q = (uint64_t){data};",
                     "        if (arena && q >= arena && q <= arena + used)",
                     f"            {data} = (int64_t)(intptr_t)(harena + (q - arena));"]
