@@ -20,6 +20,8 @@ import textwrap
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hanajit import jit, plugins
 from hanajit import evolve as E
 from hanajit.evolve import genome as G
@@ -142,6 +144,40 @@ def test_every_order_and_tiling_is_bit_identical(fn, layout):
         for g, r in zip(GENES, runners):
             got = V.outcome(r, args)
             assert _same_bits(got, want), (fn.__name__, layout, (n, m, p), g)
+
+
+_RUNNERS: dict = {}
+
+
+def _random_matrix(rng, shape, dtype, layout, specials):
+    if dtype.kind == "f":
+        x = rng.standard_normal(shape) * 10.0 ** rng.integers(-3, 4)
+        if specials:
+            _specials(x, rng)
+    else:
+        x = rng.integers(-(2 ** 40), 2 ** 40, size=shape)   # products wrap
+    return _layout(x, layout).astype(dtype, copy=False) if layout != "strided" \
+        else _layout(x.astype(dtype), layout)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(0, 9), m=st.integers(0, 9), p=st.integers(0, 9),
+       layout=st.sampled_from(["C", "F", "strided"]),
+       case=st.sampled_from([(matmul, "f8"), (matmul_acc, "f8"), (matmul_acc, "f4"),
+                             (matmul_acc, "i8")]),
+       gene=st.integers(0, len(GENES) - 1), seed=st.integers(0, 2 ** 32 - 1),
+       specials=st.booleans())
+def test_random_shapes_bit_identical(n, m, p, layout, case, gene, seed, specials):
+    fn, dtype = case
+    dtype = np.dtype(dtype)
+    rng = np.random.default_rng(seed)
+    args = tuple(_random_matrix(rng, sh, dtype, layout, specials)
+                 for sh in ((n, m), (m, p), (n, p)))
+    key = (fn, tuple(map(typeof, args)), gene)
+    if key not in _RUNNERS:
+        _RUNNERS[key] = (_runner(fn, args, {0: GENES[gene]}), _plain(fn, args))
+    runner, plain = _RUNNERS[key]
+    assert _same_bits(V.outcome(runner, args), V.outcome(plain, args))
 
 
 def test_the_rewrite_is_there_and_checks_are_gone():
