@@ -154,3 +154,116 @@ def test_complex_unique_falls_back_with_its_name():
     with pytest.warns(hanajit.HanaJitFallbackWarning, match="unique"):
         got = f(a)
     assert str(got) == str(np.unique(a))
+
+
+# ------------------------------------------------------------------ histogram
+def hist_edges(a, edges):
+    return np.histogram(a, edges)
+
+
+def hist_edges_weighted(a, edges, w):
+    return np.histogram(a, bins=edges, weights=w)
+
+
+def hist_edges_density(a, edges):
+    return np.histogram(a, edges, density=True)
+
+
+def hist_edges_weighted_density(a, edges, w):
+    return np.histogram(a, edges, weights=w, density=True)
+
+
+def hist_weighted(a, w):
+    return np.histogram(a, 4, weights=w)
+
+
+def hist_range_weighted_density(a, w):
+    return np.histogram(a, bins=3, range=(-2, 2.5), density=True, weights=w)
+
+
+def hist_density(a):
+    return np.histogram(a, 5, density=True)
+
+
+EDGE_VALUES = [-3.0, -1.0, -0.5, 0.0, 0.25, 1.0, 2.0, 3.5, math.inf, -math.inf]
+
+
+@st.composite
+def hist_data(draw):
+    kind = draw(st.sampled_from(["f", "i"]))
+    shape = draw(st.sampled_from([(0,), (1,), (9,), (30,), (4, 5)]))
+    n = int(np.prod(shape))
+    if kind == "f":
+        vals = draw(st.lists(st.one_of(st.sampled_from(EDGE_VALUES + [math.nan, 1e-300]),
+                                       st.floats(-4, 4)), min_size=n, max_size=n))
+        a = np.array(vals, dtype=np.float64).reshape(shape)
+    else:
+        a = np.array(draw(st.lists(st.integers(-4, 4), min_size=n, max_size=n)),
+                     dtype=np.int64).reshape(shape)
+    if draw(st.booleans()) and a.ndim == 1:
+        a = a[::-1]
+    return a
+
+
+@st.composite
+def bin_edges(draw):
+    dtype = draw(st.sampled_from([np.float64, np.int64, np.float32]))
+    vals = draw(st.lists(st.sampled_from(EDGE_VALUES[:8]), min_size=0, max_size=6))
+    if draw(st.integers(0, 5)):       # mostly increasing, with repeats
+        vals = sorted(vals)
+    return np.array(vals, dtype=dtype) if dtype != np.int64 else \
+        np.array([int(v) for v in vals], dtype=np.int64)
+
+
+@SETTINGS
+@given(hist_data(), bin_edges(), st.data())
+def test_histogram_bin_arrays(a, edges, data):
+    check(hist_edges, a, edges)
+    check(hist_edges_density, a, edges)
+    # integer-valued weights: the sums are exact, so any order gives NumPy's bits
+    w = np.array(data.draw(st.lists(st.integers(-3, 3), min_size=a.size,
+                                    max_size=a.size)), dtype=np.float64).reshape(a.shape)
+    check(hist_edges_weighted, a, edges, w)
+    check(hist_edges_weighted_density, a, edges, w)
+    check(hist_weighted, a, w)
+    check(hist_range_weighted_density, a, w)
+    check(hist_density, a)
+
+
+@SETTINGS
+@given(hist_data(), st.data())
+def test_histogram_float_weights(a, data):
+    w = np.array(data.draw(st.lists(st.floats(-1e3, 1e3), min_size=a.size,
+                                    max_size=a.size)), dtype=np.float64).reshape(a.shape)
+    edges = np.array([-2.0, -0.5, 0.0, 1.0, 3.0])
+    check(hist_weighted, a, w)                      # sequential per block as NumPy
+    check(hist_range_weighted_density, a, w)
+    check(hist_edges_weighted, a, edges, w, exact=False)    # tie order may differ
+    check(hist_edges_weighted_density, a, edges, w, exact=False)
+
+
+def test_histogram_errors_and_blocks():
+    a = np.arange(10.0)
+    check(hist_edges, a, np.array([0.0, 2.0, 1.0]))           # not monotonic
+    check(hist_edges_weighted, a, np.array([0.0, 5.0]), np.ones(9))  # weights shape
+    check(hist_edges_weighted, a, np.array([0.0, 5.0]), np.ones((2, 5)))
+    check(hist_edges, a, np.array([0.0, 0.0, 5.0, 5.0, 9.0]))  # empty bins
+    check(hist_edges_density, a, np.array([0.0, 0.0, 5.0, 5.0, 9.0]))   # inf, nan
+    check(hist_density, np.array([], dtype=np.float64))
+    big = np.random.default_rng(3).standard_normal(150_000)   # several blocks
+    wb = np.random.default_rng(4).integers(0, 5, big.size).astype(np.float64)
+    check(hist_edges, big, np.array([-1.0, 0.0, 0.5, 2.0]))
+    check(hist_weighted, big, wb)
+    check(hist_edges_weighted, big, np.array([-1.0, 0.0, 0.5, 2.0]), wb)
+    check(hist_density, big)
+
+
+def hist_int_weights(a):
+    return np.histogram(a, 3, weights=a)
+
+
+def test_histogram_int_weights_fall_back_with_the_name():
+    f = jit(hist_int_weights)
+    with pytest.warns(hanajit.HanaJitFallbackWarning, match="histogram"):
+        got = f(np.arange(5))
+    same(got, hist_int_weights(np.arange(5)))

@@ -1,5 +1,5 @@
-"""Statistics and norms: ``np.var`` / ``np.std`` (``axis``, ``ddof``, ``keepdims``),
-``np.histogram`` (integer ``bins``, optional ``range``) and ``np.linalg.norm``.
+"""Statistics and norms: ``np.var`` / ``np.std`` (``axis``, ``ddof``, ``keepdims``)
+and ``np.linalg.norm`` (``np.histogram`` is in ``np_histogram``).
 
 Sums accumulate sequentially (NumPy sums pairwise and ``norm`` uses BLAS ``dot``),
 so float results can differ from NumPy's in the last bits.
@@ -102,56 +102,6 @@ VAR, STD = VarStd("var", ("var",)), VarStd("std", ("std",))
 register(VAR)
 register(STD)
 METHODS = {"var": VAR, "std": STD}
-
-
-@register
-class Histogram(CallTemplate):
-    """``np.histogram(a, bins=10, range=None)`` -> ``(counts, edges)`` for integer
-    or float64 data and an integer number of bins."""
-
-    paths = ("numpy.histogram",)
-    accepts_lazy = True
-
-    def typer(self, inf, call, args, kwargs):
-        names = ("a", "bins", "range")
-        if len(args) > 3 or set(kwargs) - set(names[1:]):
-            raise Incompatible("np.histogram(a, bins=int, range=None) without "
-                               "density/weights")
-        got = dict(zip(names, args), **kwargs)
-        at = got.get("a")
-        if not isinstance(at, T.ArrayType):
-            raise Incompatible(f"np.histogram() of {at}")
-        if not (at.dtype.is_int or at.dtype == F):
-            raise Incompatible(f"np.histogram() of {at.dtype} data (integers and float64 "
-                               "only)")
-        bt = got.get("bins", I)
-        if not (isinstance(bt, T.Scalar) and bt.is_int):
-            raise Incompatible("np.histogram() with bins other than an integer")
-        rt = got.get("range", T.NONE)
-        if rt != T.NONE and not (isinstance(rt, T.TupleType) and len(rt.items) == 2 and all(
-                isinstance(x, T.Scalar) and not x.is_complex and not x.is_bool
-                for x in rt.items)):
-            raise Incompatible("range must be None or a (min, max) pair of numbers")
-        return T.TupleType((T.ArrayType(I, 1, "C"), T.ArrayType(F, 1, "C")))
-
-    def lower(self, L, call, args, kwargs):
-        from . import pyhelpers_hist as hh
-        got = dict(zip(("a", "bins", "range"), args), **kwargs)
-        flat = _flat_array(L, got["a"])
-        bins = L.let(ops.convert_wrap(got.get("bins", C(10, I)), I))
-        rng = got.get("range")
-        if rng is None or rng.type == T.NONE:
-            dt = flat.type.dtype
-            lo = hi = ops.zero(dt)
-            have = C(False, T.BOOL)
-        else:
-            rng = L.let(rng)
-            lo, hi = (C(rng.value[k], t) if isinstance(rng, N.Const) else
-                      N.TupleGet(rng, k, t) for k, t in enumerate(rng.type.items))
-            if lo.type != hi.type:
-                lo, hi = ops.convert(L, lo, F), ops.convert(L, hi, F)
-            have = C(True, T.BOOL)
-        return L.call_helper(hh.histogram, [flat, bins, L.let(lo), L.let(hi), have])
 
 
 def _flat_array(L, a):

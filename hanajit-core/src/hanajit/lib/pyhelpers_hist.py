@@ -1,15 +1,27 @@
-"""``np.histogram`` with an integer number of bins, in Python source compiled by
-hanajit (``np_stats`` types the call): NumPy's algorithm for uniform bins, step
-for step -- edges from ``np.linspace``, a bin index from the scaled position, then
-corrected against the edges, so every value lands where NumPy puts it (the last
-bin includes the right edge; values outside the range and NaNs are dropped)."""
+"""``np.histogram`` in Python source compiled by hanajit (``np_histogram`` types
+the call), NumPy's algorithms step for step:
+
+* an integer number of bins: edges from ``np.linspace``, a bin index from the
+  scaled position, then corrected against the edges, so every value lands where
+  NumPy puts it (the last bin includes the right edge; values outside the range
+  and NaNs are dropped); weights are summed in float64 per block of ``BLOCK``
+  values, the block sums then added (NumPy's ``bincount`` per block);
+* a bin array: per block, the sorted values are searched for every edge (the
+  last edge inclusive) and the counts -- or the cumulative weights, summed in
+  sorted order -- are differenced.  NumPy sorts the weights with an unstable
+  argsort, so weighted sums of tied values can round differently in the last bit.
+"""
 import math
 
 import numpy as np
 
+from .pyhelpers_sort import argsort_rows, search_left, search_right, sort_rows_unstable
 
-def histogram(a, bins, lo, hi, have_range):
-    """(counts, edges) of the 1-D contiguous ``a``."""
+BLOCK = 65536
+
+
+def uniform_edges(a, bins, lo, hi, have_range):
+    """(first, last, edges) of ``bins`` uniform bins over the range or the data."""
     if bins < 1:
         raise ValueError("`bins` must be positive, when an integer")
     if have_range:
@@ -35,20 +47,162 @@ def histogram(a, bins, lo, hi, have_range):
         if edges[i] >= edges[i + 1]:
             raise ValueError("Too many bins for data range. Cannot create that many "
                              "finite-sized bins.")
-    counts = np.zeros(bins, np.int64)
+    return first, last, edges
+
+
+def _bin(xf, first, denom, bins, edges):
+    """The bin of the kept value ``xf`` (NumPy's scaled index, then corrected
+    against the edges)."""
+    k = int((xf - first) / denom * bins)
+    if k == bins:
+        k -= 1
+    if xf < edges[k]:
+        k -= 1
+    if xf >= edges[k + 1] and k != bins - 1:
+        k += 1
+    return k
+
+
+def histogram(a, bins, lo, hi, have_range):
+    """(counts, edges) of the 1-D contiguous ``a`` over uniform bins."""
+    first, last, edges = uniform_edges(a, bins, lo, hi, have_range)
     denom = last - first
+    counts = np.zeros(bins, np.int64)
     for i in range(len(a)):
         xf = float(a[i])
         # NumPy keeps a value when ``first <= x <= last``: without a range the
         # bounds are the data's own min and max (every value is kept; exactly, for
         # int64 beyond 2**53 too); with one, the comparison is in float64
         if not have_range or (xf >= first and xf <= last):
-            k = int((xf - first) / denom * bins)
-            if k == bins:
-                k -= 1
-            if xf < edges[k]:
-                k -= 1
-            if xf >= edges[k + 1] and k != bins - 1:
-                k += 1
-            counts[k] += 1
+            counts[_bin(xf, first, denom, bins, edges)] += 1
     return counts, edges
+
+
+def histogram_weighted(a, bins, lo, hi, have_range, w):
+    """``histogram`` summing the float64 weights ``w`` (per block, as NumPy)."""
+    first, last, edges = uniform_edges(a, bins, lo, hi, have_range)
+    denom = last - first
+    counts = np.zeros(bins, np.float64)
+    block = np.zeros(bins, np.float64)
+    n = len(a)
+    for i in range(n):
+        xf = float(a[i])
+        if not have_range or (xf >= first and xf <= last):
+            block[_bin(xf, first, denom, bins, edges)] += w[i]
+        if (i + 1) % BLOCK == 0 or i + 1 == n:
+            for k in range(bins):
+                counts[k] += block[k]
+                block[k] = 0.0
+    return counts, edges
+
+
+def _check_edges(edges):
+    for i in range(len(edges) - 1):
+        if edges[i] > edges[i + 1]:
+            raise ValueError("`bins` must increase monotonically, when an array")
+    return 0
+
+
+def _differences(cum):
+    out = np.empty(max(len(cum) - 1, 0), cum.dtype)
+    for j in range(len(cum) - 1):
+        out[j] = cum[j + 1] - cum[j]
+    return out
+
+
+def _load_block(sa, a, start, m):
+    for t in range(m):
+        sa[t] = a[start + t]
+    return sa[:m]
+
+
+def histogram_edges(a, edges, keys):
+    """(counts, edges copy) of the 1-D contiguous ``a`` for the bin array
+    ``edges``; ``keys`` holds the edges in the type values are compared in."""
+    _check_edges(edges)
+    nb = len(edges)
+    cum = np.zeros(nb, np.int64)
+    n = len(a)
+    sa = np.empty(min(n, BLOCK), keys.dtype)
+    start = 0
+    while start < n:
+        m = min(BLOCK, n - start)
+        part = _load_block(sa, a, start, m)
+        sort_rows_unstable(part, m)
+        for j in range(nb - 1):
+            cum[j] += search_left(part, keys[j])
+        if nb > 0:
+            cum[nb - 1] += search_right(part, keys[nb - 1])
+        start += m
+    return _differences(cum), edges.copy()
+
+
+def histogram_edges_weighted(a, edges, keys, w):
+    """``histogram_edges`` summing the float64 weights ``w``: cumulative sums in
+    sorted order, read at the edges' positions."""
+    _check_edges(edges)
+    nb = len(edges)
+    cum = np.zeros(nb, np.float64)
+    n = len(a)
+    sa = np.empty(min(n, BLOCK), keys.dtype)
+    p = np.empty(min(n, BLOCK), np.int64)
+    cw = np.empty(min(n, BLOCK) + 1, np.float64)
+    start = 0
+    while start < n:
+        m = min(BLOCK, n - start)
+        part = _load_block(sa, a, start, m)
+        pp = p[:m]
+        argsort_rows(part, pp, m)
+        cw[0] = 0.0
+        if m > 0:
+            cw[1] = w[start + pp[0]]
+        for t in range(1, m):
+            cw[t + 1] = cw[t] + w[start + pp[t]]
+        for j in range(nb - 1):
+            cum[j] += cw[search_left(part, keys[j])]
+        if nb > 0:
+            cum[nb - 1] += cw[search_right(part, keys[nb - 1])]
+        start += m
+    return _differences(cum), edges.copy()
+
+
+def pairwise_sum(v):
+    """``v.sum()`` of a float64 array exactly as NumPy adds: the identity 0.0
+    plus the pairwise sum (8 lanes, blocks of at most 128)."""
+    return 0.0 + _pairwise(v, 0, len(v))
+
+
+def _pairwise(v, lo, n):
+    if n < 8:
+        res = -0.0
+        for i in range(lo, lo + n):
+            res += v[i]
+        return res
+    if n <= 128:
+        r0 = v[lo]
+        r1 = v[lo + 1]
+        r2 = v[lo + 2]
+        r3 = v[lo + 3]
+        r4 = v[lo + 4]
+        r5 = v[lo + 5]
+        r6 = v[lo + 6]
+        r7 = v[lo + 7]
+        i = 8
+        while i < n - n % 8:
+            r0 += v[lo + i]
+            r1 += v[lo + i + 1]
+            r2 += v[lo + i + 2]
+            r3 += v[lo + i + 3]
+            r4 += v[lo + i + 4]
+            r5 += v[lo + i + 5]
+            r6 += v[lo + i + 6]
+            r7 += v[lo + i + 7]
+            i += 8
+        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+        while i < n:
+            res += v[lo + i]
+            i += 1
+        return res
+    n2 = n // 2
+    n2 -= n2 % 8
+    return _pairwise(v, lo, n2) + _pairwise(v, lo + n2, n - n2)
