@@ -278,3 +278,55 @@ def test_bodies_it_cannot_narrow_run_compiled_with_one_warning(fn, args, why):
     assert len(mine) == 1, [str(w.message) for w in mine]
     assert fn.__name__ in str(mine[0].message) and why in str(mine[0].message)
     assert mine[0].filename == __file__           # points at the caller
+
+
+# ------------------------------------------------- generated accumulator terms
+LEAVES = ["v", "w", "np.int64(v)", "1", "3", "7"]
+
+
+def _terms():
+    leaf = st.sampled_from(LEAVES)
+
+    def grow(sub):
+        pair = st.tuples(sub, sub)
+        return st.one_of(
+            st.builds(lambda p, op: f"({p[0]} {op} {p[1]})", pair,
+                      st.sampled_from(["+", "-", "*", "&", "|", "^"])),
+            st.builds(lambda a, op, k: f"({a} {op} {k})", sub,
+                      st.sampled_from([">>", "<<", "//", "%"]), st.integers(1, 3)),
+            st.builds(lambda p, op: f"({p[0]} {op} {p[1]})", pair,
+                      st.sampled_from([">", "<=", "=="])),
+            st.builds(lambda p, f: f"{f}({p[0]}, {p[1]})", pair,
+                      st.sampled_from(["min", "max"])),
+            st.builds(lambda p, c: f"({p[0]} if {c} > 0 else {p[1]})", pair, sub),
+            st.builds(lambda a: f"abs({a})", sub))
+    return st.recursive(leaf, grow, max_leaves=6)
+
+
+def _outcome(f, *args, **kwargs):
+    try:
+        return f(*args, **kwargs)
+    except Exception as exc:          # both must raise alike
+        return type(exc)
+
+
+@settings(max_examples=40, deadline=None)
+@given(term=_terms(), dtype=st.sampled_from(NARROW), data=st.data())
+def test_generated_terms_match_the_compiled_function(term, dtype, data):
+    from hanajit.testing.sourcefile import load_module
+    info = np.iinfo(dtype)
+    pattern = data.draw(st.lists(st.sampled_from(
+        [info.min, info.max, info.min + 1, info.max - 1, 0, 1, -1 % (info.max + 1)])
+        | st.integers(info.min, info.max), min_size=1, max_size=8))
+    a = np.resize(np.array(pattern, dtype), data.draw(st.integers(0, 1500)))
+    mod = load_module(
+        "import numpy as np\n\n\ndef k(x):\n    acc = 0\n    for i in range(len(x)):\n"
+        f"        v = x[i]\n        w = x[len(x) - 1 - i]\n        acc += {term}\n"
+        "    return acc\n", "narrow")
+    f = fresh(mod.k)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # both paths may warn (NumPy, narrow)
+        want = _outcome(f, a)
+        if f._fallback_reasons:
+            return                          # not compiled: nothing to compare
+        assert _outcome(f.narrow, a, confirmed=True) == want, term

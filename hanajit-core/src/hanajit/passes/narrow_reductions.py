@@ -68,6 +68,16 @@ def _fit(r, t):
     return _narrow_range(t)
 
 
+def _union(ranges):
+    lo = hi = None
+    for r in ranges:
+        if r is None:
+            return None
+        lo = r[0] if lo is None else min(lo, r[0])
+        hi = r[1] if hi is None else max(hi, r[1])
+    return None if lo is None else (lo, hi)
+
+
 def _tdiv(x: int, y: int) -> int:
     """Integer division truncating toward zero (C's ``/``), exactly."""
     q = abs(x) // abs(y)
@@ -78,19 +88,19 @@ class Bounds:
     """Interval analysis of integer expressions of one function.
 
     ``bounds(e)`` is ``(lo, hi)`` holding every value ``e`` can take (read with its
-    type's signedness), or None when no useful bound is known.  A local assigned
-    exactly once in the function is bounded by its defining expression; any other
-    local by its type when that is at most 32 bits wide."""
+    type's signedness), or None when no useful bound is known.  A local is bounded
+    by the union of the expressions assigned to it anywhere in the function (a
+    loop-carried update, ``x = x + 1``, gives no bound), a parameter or counter by
+    its type when that is at most 32 bits wide."""
 
     def __init__(self, fn: N.Function):
         self.fn = fn
-        defs: dict = {}
+        self.defs: dict = {}
         for s in N.walk_stmts(fn.body):
-            if isinstance(s, N.Assign):
-                defs.setdefault(s.target, []).append(s.value)
-        self.defs = {k: v[0] for k, v in defs.items()
-                     if len(v) == 1 and k not in fn.params}
+            if isinstance(s, N.Assign) and s.target not in fn.params:
+                self.defs.setdefault(s.target, []).append(s.value)
         self._busy: set = set()
+        self._known: dict = {}
 
     def bounds(self, e):
         t = getattr(e, "type", None)
@@ -107,14 +117,20 @@ class Bounds:
         return (int(v), int(v)) if isinstance(v, (int, bool)) else None
 
     def b_Var(self, e):
-        d = self.defs.get(e.name)
-        if d is None or e.name in self._busy:
+        name = e.name
+        if name in self._known:
+            return self._known[name]
+        if name not in self.defs or name in self._busy:
             return None
-        self._busy.add(e.name)
+        top = not self._busy
+        self._busy.add(name)
         try:
-            return self.bounds(d)
+            r = _union(self.bounds(d) for d in self.defs[name])
         finally:
-            self._busy.discard(e.name)
+            self._busy.discard(name)
+        if top:                     # (nothing was cut short by a busy local)
+            self._known[name] = r
+        return r
 
     def b_Load(self, e):
         return _narrow_range(e.array.type.dtype)
@@ -126,8 +142,7 @@ class Bounds:
         return None
 
     def b_Select(self, e):
-        a, b = self.bounds(e.a), self.bounds(e.b)
-        return (min(a[0], b[0]), max(a[1], b[1])) if a and b else None
+        return _union((self.bounds(e.a), self.bounds(e.b)))
 
     def b_UnOp(self, e):
         r = self.bounds(e.operand)
@@ -238,6 +253,32 @@ def _reads_outside(body, counter) -> bool:
     return False
 
 
+_CMP = {"lt": int.__lt__, "le": int.__le__, "gt": int.__gt__, "ge": int.__ge__,
+        "eq": int.__eq__, "ne": int.__ne__}
+
+
+def _can_raise(body) -> bool:
+    """Does ``body`` hold a ``raise`` that can run?  (Not one under a test of two
+    constants that fails, such as ``if eq(2, 0)`` before ``x % 2``.)"""
+    for s in body:
+        if isinstance(s, N.Raise):
+            return True
+        if isinstance(s, N.If):
+            c = s.cond
+            if (isinstance(c, N.Cmp) and c.op in _CMP and
+                    all(isinstance(x, N.Const) and type(x.value) is int
+                        for x in (c.left, c.right))):
+                if _can_raise(s.then if _CMP[c.op](c.left.value, c.right.value)
+                              else s.orelse):
+                    return True
+                continue
+        for attr in ("then", "orelse", "body"):
+            sub = getattr(s, attr, None)
+            if isinstance(sub, list) and _can_raise(sub):
+                return True
+    return False
+
+
 def _shallow(body):
     """Statements of ``body`` and its ``if`` branches, not inside nested loops."""
     for s in body:
@@ -269,8 +310,7 @@ def find_reductions(fn: N.Function, loop: N.ForCount, bounds: Bounds, widths):
     if why is not None:
         return [], why
     found, why = [], NO_UPDATE
-    checked = any(isinstance(s, N.Raise) for s in N.walk_stmts(loop.body))
-    shortest = MIN_BLOCK_CHECKED if checked else MIN_BLOCK
+    shortest = MIN_BLOCK_CHECKED if _can_raise(loop.body) else MIN_BLOCK
     for s in _shallow(loop.body):
         if not (isinstance(s, N.Assign) and isinstance(s.value, N.BinOp)
                 and s.value.op in ("add", "sub")):
