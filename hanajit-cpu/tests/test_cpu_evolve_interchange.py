@@ -245,6 +245,12 @@ def test_aliased_output_runs_the_original(alias):
         a, b, c = make()
         _runner(matmul_acc, (a, b, c), {0: g})(a, b, c)
         assert c.tobytes() == ref[2].tobytes(), g
+    ref = make()
+    matmul(*ref)                                     # the local-sum form
+    for g in GENES[::2]:
+        a, b, c = make()
+        _runner(matmul, (a, b, c), {0: g})(a, b, c)
+        assert c.tobytes() == ref[2].tobytes(), g
 
 
 def _orders(src_fn, *args):
@@ -276,6 +282,28 @@ def test_reduction_order_is_never_permuted():
                                                                   "tiles": t}}),
                              (a, c))
             assert ok
+
+
+def rowsum(a, out):
+    for i in range(a.shape[0]):
+        s = 0.0
+        for k in range(a.shape[1]):
+            s += a[i, k] * a[i, k] - 1.0
+        out[i] = s
+
+
+def test_one_dimensional_local_sum():
+    """``out[i] = s`` (the frontend copies the index into a temporary first):
+    promoted and reordered column-wise, same bits."""
+    rng = np.random.default_rng(7)
+    a, out = rng.standard_normal((37, 29)) * 1e4, np.empty(37)
+    (_, _, nest), = _nests(rowsum, a, out)
+    assert nest.orders() == [("i", "k"), ("k", "i")] and nest.acc == "s"
+    for g in ({"order": 1}, {"order": 1, "tiles": (8, 8)}, {"order": 0, "tiles": (0, 4)}):
+        for shape in ((37, 29), (1, 0), (0, 3), (5, 1)):
+            args = (rng.standard_normal(shape), np.empty(shape[0]))
+            ok, _, _ = _same(rowsum, _runner(rowsum, args, {0: g}), args)
+            assert ok, (g, shape)
 
 
 def reads_c_elsewhere(a, c):
