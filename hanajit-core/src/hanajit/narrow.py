@@ -113,7 +113,12 @@ def build(jf, key: tuple, widths=None) -> NarrowSpec:
     target = jf._target()
     if target.kind != "host":
         return _ordinary(jf, f"target {target.name!r} runs through launch()")
-    from .passes.narrow_reductions import BLOCK_BITS, NO_UPDATE, narrow_reductions
+    from .passes.narrow_reductions import (
+        AS_COMPILED,
+        BLOCK_BITS,
+        NO_UPDATE,
+        narrow_reductions,
+    )
     from .pipeline import _dump, _verify, compile_ir
     try:
         module, _ = compile_ir(jf.py_func, key, jf.options)
@@ -122,7 +127,7 @@ def build(jf, key: tuple, widths=None) -> NarrowSpec:
             report += narrow_reductions(fn, widths=widths or BLOCK_BITS)
             _verify(fn)
             _dump("narrow_reductions", fn)
-        blocked = any(r.blocks not in (None, "64-bit lanes") for r in report)
+        blocked = any(r.blocks not in (None, AS_COMPILED) for r in report)
         artifact = target.compile(module, jf.options) if blocked else None
     except (UnsupportedError, TargetError, RecursionError) as exc:
         return _ordinary(jf, f"it does not compile ({exc})")

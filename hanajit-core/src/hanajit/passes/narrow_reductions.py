@@ -301,6 +301,7 @@ def _refusal(fn: N.Function, loop: N.ForCount) -> str | None:
     return None
 
 
+AS_COMPILED = "as compiled"
 NO_UPDATE = "it has no integer accumulator update 'acc += term'"
 
 
@@ -338,8 +339,8 @@ def find_reductions(fn: N.Function, loop: N.ForCount, bounds: Bounds, widths):
             continue
         lo, hi = r if v.op == "add" else (-r[1], -r[0])
         red = Reduction(s, v.op, term, lo, hi)
-        # terms of up to 32 bits that fit no block still qualify: they load narrow
-        # elements into 64-bit lanes, which the ordinary code does already
+        # terms of up to 32 bits that fit no block still qualify: the ordinary code
+        # already adds their narrow loads in 64-bit lanes (AS_COMPILED)
         if not red.choose(acc_type, widths, shortest) and not _fits32(lo, hi):
             why = (f"the term added to '{_name(acc)}' lies in [{r[0]}, {r[1]}], "
                    "wider than 32 bits")
@@ -406,8 +407,10 @@ def block_loop(fn: N.Function, loop: N.ForCount, reds: list) -> list:
 
 class LoopReport(NamedTuple):
     """What ``narrow_reductions`` did with the counted loop at ``line``: ``blocks``
-    names the block type and length (``"int16 x 256"``), or ``"64-bit lanes"`` when
-    the loop is a narrow reduction that is best left as compiled (32-bit terms), or
+    names the block type and length (``"int16 x 256"``), or ``AS_COMPILED`` when
+    the loop is a narrow reduction best left as compiled (32-bit terms, whose
+    narrow loads the ordinary code already adds in 64-bit lanes; or an accumulator
+    no wider than the blocks), or
     None with ``why`` when it is not a narrow reduction."""
 
     line: int
@@ -431,7 +434,7 @@ def narrow_reductions(fn: N.Function, ctx=None, widths=BLOCK_BITS) -> list:
             L = min(r.length for r in blocked)
             blocks = ", ".join(f"{r.block_type} x {L}" for r in blocked)
         else:
-            blocks = "64-bit lanes" if reds else None
+            blocks = AS_COMPILED if reds else None
         report.append(LoopReport(loop.line, blocks, why))
     for loop, reds in plans:
         _replace(fn.body, loop, block_loop(fn, loop, reds))
