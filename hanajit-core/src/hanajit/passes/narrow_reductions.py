@@ -374,7 +374,9 @@ def block_loop(fn: N.Function, loop: N.ForCount, reds: list) -> list:
     line = loop.line
     n, nb, b, j, start, ln = (fn.new_temp(T.INT64, h) for h in
                               ("n", "nb", "b", "j", "start", "len"))
-    var = lambda name: N.Var(name, T.INT64)
+    def var(name):
+        return N.Var(name, T.INT64)
+
     flush, reset = [], []
     for r in reds:
         acc_type = fn.locals[r.acc]
@@ -406,12 +408,13 @@ def block_loop(fn: N.Function, loop: N.ForCount, reds: list) -> list:
 
 
 class LoopReport(NamedTuple):
-    """What ``narrow_reductions`` did with the counted loop at ``line``: ``blocks``
-    names the block type and length (``"int16 x 256"``), or ``AS_COMPILED`` when
-    the loop is a narrow reduction best left as compiled (32-bit terms, whose
-    narrow loads the ordinary code already adds in 64-bit lanes; or an accumulator
-    no wider than the blocks), or
-    None with ``why`` when it is not a narrow reduction."""
+    """What ``narrow_reductions`` did with the counted loop at ``line``.
+
+    ``blocks`` names the block type and length (``"int16 x 256"``); or it is
+    ``AS_COMPILED`` for a narrow reduction best left as it is (32-bit terms, whose
+    narrow loads the ordinary code already adds in 64-bit lanes, or an accumulator
+    no wider than a block); or None, and ``why`` says why the loop is no narrow
+    reduction."""
 
     line: int
     blocks: str | None
