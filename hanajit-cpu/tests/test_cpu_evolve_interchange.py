@@ -136,12 +136,13 @@ def test_every_order_and_tiling_is_bit_identical(fn, layout):
         _layout(rng.standard_normal((n, p)), layout))
     probe = shape_args(2, 2, 2)
     assert len(_nests(fn, *probe)) == 1
-    runners = [_runner(fn, probe, {0: g}) for g in GENES]
+    genes = GENES if layout == "C" else GENES[::4]   # (hypothesis mixes the rest)
+    runners = [_runner(fn, probe, {0: g}) for g in genes]
     plain = _plain(fn, probe)
     for n, m, p in SHAPES:
         args = shape_args(n, m, p)
         want = V.outcome(plain, args)
-        for g, r in zip(GENES, runners):
+        for g, r in zip(genes, runners):
             got = V.outcome(r, args)
             assert _same_bits(got, want), (fn.__name__, layout, (n, m, p), g)
 
@@ -241,13 +242,13 @@ def test_aliased_output_runs_the_original(alias):
     naive = make()
     _naive_kij(*naive)
     assert naive[2].tobytes() != ref[2].tobytes()    # the naive interchange differs
-    for g in GENES:
+    for g in GENES[::2]:
         a, b, c = make()
         _runner(matmul_acc, (a, b, c), {0: g})(a, b, c)
         assert c.tobytes() == ref[2].tobytes(), g
     ref = make()
     matmul(*ref)                                     # the local-sum form
-    for g in GENES[::2]:
+    for g in GENES[::5]:
         a, b, c = make()
         _runner(matmul, (a, b, c), {0: g})(a, b, c)
         assert c.tobytes() == ref[2].tobytes(), g
