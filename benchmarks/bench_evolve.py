@@ -1,11 +1,11 @@
-"""f.evolve() and f.evolve_hyper(): before/after on five kernels, with Numba beside.
+"""f.evolve() and f.evolve_hyper(): before/after on six kernels, with Numba beside.
 
 Kernels: a float reduction (sum of x*1.5), a polynomial evaluated per element, a
 transcendental loop (sin + exp per element), a dot product and a naive (i, j, k)
 triple-loop matrix multiply in its two usual forms (a local dot-product sum stored
 into C[i, j], and C[i, j] += ... in the innermost loop; evolve's nest genes may
-interchange and tile both, passes/interchange.py).  For each: the plain compilation ("before"), the same
-function after ``evolve()`` (safe: bit-identical results, installed only when
+interchange and tile both, passes/interchange.py).  For each: the plain
+compilation ("before"), the same function after ``evolve()`` (safe: bit-identical results, installed only when
 faster beyond the noise) and a third copy after ``evolve_hyper(confirmed=True)``
 (reassociation allowed, results within 1e-6 relative).  The after-columns are timed
 in a fresh interleaved run, not taken from the search.  Every result is checked:

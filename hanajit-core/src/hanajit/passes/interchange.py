@@ -46,6 +46,7 @@ array the update reads; otherwise the original nest runs::
 """
 from __future__ import annotations
 
+import copy
 import itertools
 
 from ..ir import nodes as N
@@ -223,8 +224,8 @@ def _with_temps(store, temps):
         if kids:
             c.replace_children([sub(k) for k in kids])
         return c
-    return N.PySetItem(target=store.target, index=sub(store.index), value=sub(store.value),
-                       line=store.line)
+    return N.PySetItem(target=store.target, index=sub(store.index),
+                       value=sub(store.value), line=store.line)
 
 
 def _leaf(e) -> bool:
@@ -314,7 +315,8 @@ def _pure(e, cname, index, names, assigned, acc) -> bool:
 # ------------------------------------------------------------------ the rewrite
 def interchange_loops(fn: N.Function, ctx) -> bool:
     """Record the reorderable nests of ``fn`` (``fn.nests``: per nest its place,
-    its legal orders and which loops of each may be tiled) and rewrite those named by ``ctx.options["strategy"]["nests"]``:
+    its legal orders and which loops of each may be tiled) and rewrite those
+    named by ``ctx.options["strategy"]["nests"]``:
     ``{k: {"order": i, "tiles": (t, ...)}}``, order ``i`` of ``Nest.orders()``
     and one tile size per loop of that order (0: not tiled)."""
     try:
@@ -352,10 +354,11 @@ def _rewrite(fn, nest, order, tiles):
                              value=_copy(nest.update), line=store.line)]
         fast = []
     else:
-        elem = lambda: N.PyGetItem(_var(nest.target), _copy(store.index),  # noqa: E731
+        elem = lambda: N.PyGetItem(_var(nest.target), _copy(store.index),
                                    nest.target.type.dtype)
         inner = [N.PySetItem(target=_var(nest.target), index=_copy(store.index),
-                             value=_subst(nest.update, nest.acc, elem), line=store.line)]
+                             value=_subst(nest.update, nest.acc, elem),
+                             line=store.line)]
         init = [N.PySetItem(target=_var(nest.target), index=_copy(store.index),
                             value=_copy(nest.init), line=store.line)]
         for name in reversed([n for n in nest.names if n in nest.index]):
@@ -382,7 +385,8 @@ def _rewrite(fn, nest, order, tiles):
     for name in reversed([n for n in order if n in tile_vars]):
         lp = by_name[name]
         body = [N.PyForRange(target=tile_vars[name], start=_copy(lp.start),
-                             stop=_copy(lp.stop), step=N.Const(tiles[order.index(name)], I),
+                             stop=_copy(lp.stop),
+                             step=N.Const(tiles[order.index(name)], I),
                              body=body, line=lp.line)]
     fast = fast + body
     if nest.acc is not None:      # s ends as the original leaves it: the last element
@@ -440,19 +444,16 @@ def _var(v):
 
 
 def _copy(e):
-    c = N.Var(e.name, e.type) if isinstance(e, N.Var) else _shallow(e)
-    kids = e.children()
-    if kids:
-        c.replace_children([_copy(k) for k in kids])
-    return c
+    """A fresh copy of expression tree ``e`` (types and other fields shared)."""
+    return _subst(e, None, None)
 
 
 def _shallow(e):
-    import copy
     return copy.copy(e)
 
 
 def _subst(e, name, make):
+    """A copy of ``e`` with every ``Var`` ``name`` replaced by a fresh ``make()``."""
     if isinstance(e, N.Var) and e.name == name:
         return make()
     c = _shallow(e)
