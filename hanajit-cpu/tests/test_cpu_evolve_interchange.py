@@ -181,6 +181,93 @@ def test_random_shapes_bit_identical(n, m, p, layout, case, gene, seed, specials
     assert _same_bits(V.outcome(runner, args), V.outcome(plain, args))
 
 
+def _random_nest(rng) -> str:
+    """A random accumulation nest: 2-4 loops over ``range(s, nK)``, some indexing
+    ``c``, an update of reads of ``a``/``b`` at counters or constants, counters,
+    constants and ``+ - *`` (in the ``c[...] +=`` or the local-sum form); now and
+    then a read of ``c`` at another element or an index swap, which must be
+    refused or computed the same anyway."""
+    depth = rng.randint(2, 4)
+    names = ["i", "j", "k", "l"][:depth]
+    nelem = rng.randint(1, depth)
+    elem = rng.sample(names, nelem)
+    local = rng.random() < 0.4 and nelem < depth and all(
+        n in elem for n in names[:nelem]) and set(names[:nelem]) == set(elem)
+
+    def idx():
+        return rng.choice(names + ["0", "1"])
+
+    def expr(d):
+        r = rng.random()
+        if d >= 2 or r < 0.45:
+            pick = rng.random()
+            if pick < 0.7:
+                return f"{rng.choice('ab')}[{idx()}, {idx()}]"
+            if pick < 0.85:
+                return rng.choice(names)
+            return rng.choice(["0.5", "-1.25", "3.0"])
+        op = rng.choice(["+", "-", "*"])
+        return f"({expr(d + 1)} {op} {expr(d + 1)})"
+
+    update = expr(0)
+    cidx = ", ".join(elem)
+    if rng.random() < 0.15:                   # c read elsewhere: refused
+        other = ", ".join(rng.choice(names) for _ in elem)
+        update = f"({update} + c[{other}])"
+    lines = ["def kern(a, b, c, n0, n1, n2, n3):"]
+    ind = "    "
+    bound = lambda q: f"range({rng.choice(['0', '0', '1'])}, n{q})"  # noqa: E731
+    if local:
+        for q, nm in enumerate(names[:nelem]):
+            lines.append(f"{ind}for {nm} in {bound(q)}:")
+            ind += "    "
+        lines.append(f"{ind}s = {rng.choice(['0.0', '-0.0', '1.5'])}")
+        for q, nm in enumerate(names[nelem:], nelem):
+            lines.append(f"{ind}for {nm} in {bound(q)}:")
+            ind += "    "
+        lines.append(f"{ind}s {rng.choice(['+', '-'])}= {update}")
+        lines.append(" " * (4 + 4 * nelem) + f"c[{cidx}] = s")
+    else:
+        for q, nm in enumerate(names):
+            lines.append(f"{ind}for {nm} in {bound(q)}:")
+            ind += "    "
+        lines.append(f"{ind}c[{cidx}] {rng.choice(['+', '-', '*'])}= {update}")
+    return "\n".join(lines) + "\n", nelem
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1))
+def test_random_nests_match_cpython(seed):
+    """Differential: random nests, every offered order and some tilings, against
+    CPython running the source (exceptions by type, partial writes included)."""
+    import random
+
+    from hanajit.testing.sourcefile import load_module
+
+    rng = random.Random(seed)
+    src, nelem = _random_nest(rng)
+    kern = load_module(src, "nest").kern
+    nprng = np.random.default_rng(seed)
+    sizes = [int(nprng.integers(0, 5)) for _ in range(4)]
+    args = (nprng.standard_normal((4, 4)), nprng.standard_normal((4, 4)),
+            nprng.standard_normal((4,) * nelem), *sizes)
+    nests = _nests(kern, *args)
+    genes = [{}]
+    if nests:
+        (_, _, nest), = nests
+        genes += [{0: {"order": o, "tiles": tuple(rng.choice((0, 2, 3))
+                                                  for _ in range(4))}}
+                  for o in range(len(nest.orders()))][:6]
+    with np.errstate(all="ignore"):
+        want = V.outcome(kern, args)
+    for g in genes:
+        got = V.outcome(_runner(kern, args, g), args)
+        if want.error or got.error:
+            assert (got.error or (None,))[0] is (want.error or (None,))[0], (src, g)
+            continue
+        assert _same_bits(got, want), (src, g, sizes)
+
+
 def test_the_rewrite_is_there_and_checks_are_gone():
     from hanajit.ir.printer import format_module
 

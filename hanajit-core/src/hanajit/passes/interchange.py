@@ -336,9 +336,8 @@ def interchange_loops(fn: N.Function, ctx) -> bool:
         orders = nest.orders()
         order = orders[gene.get("order", 0) % len(orders)]
         ok = nest.tileable(order)
-        tiles = [int(t) if (t and ok[p]) else 0
-                 for p, t in enumerate(tuple(gene.get("tiles", ())) + (0,) * len(order))
-                 ][:len(order)]
+        given = (tuple(gene.get("tiles", ())) + (0,) * len(order))[:len(order)]
+        tiles = [int(t) if t and ok[p] else 0 for p, t in enumerate(given)]
         if order == tuple(nest.names) and not any(tiles):
             continue
         body[pos] = _rewrite(fn, nest, order, tiles)
