@@ -1,6 +1,7 @@
 """Complex sorting, ``np.histogram`` with bin arrays / weights / density and
 ``np.linalg.norm`` with ``axis=`` on the CPU target, checked against NumPy running
 the same function.  Every compiled call has ``fallback=False``."""
+import functools
 import math
 import warnings
 
@@ -267,3 +268,100 @@ def test_histogram_int_weights_fall_back_with_the_name():
     with pytest.warns(hanajit.HanaJitFallbackWarning, match="histogram"):
         got = f(np.arange(5))
     same(got, hist_int_weights(np.arange(5)))
+
+
+# ------------------------------------------------------------------ norms
+INF = math.inf
+
+
+@functools.cache
+def vector_norms(o):
+    """Kernels with the constant order ``o`` (a closure: ord must be constant)."""
+
+    def along_axes(x):
+        return (np.linalg.norm(x, o, axis=0), np.linalg.norm(x, ord=o, axis=-1),
+                np.linalg.norm(x, ord=o, axis=1, keepdims=True))
+
+    def whole(v):
+        return np.linalg.norm(v, o)
+    return along_axes, whole
+
+
+def norm_axis0_inf(x):
+    return np.linalg.norm(x, INF, axis=0)
+
+
+def norm_none_keep(x):
+    return np.linalg.norm(x, keepdims=True)
+
+
+def matrix_norms(x):
+    return (np.linalg.norm(x, "fro", axis=(0, 1)), np.linalg.norm(x, 1, axis=(0, 1)),
+            np.linalg.norm(x, -1, axis=(1, 0)), np.linalg.norm(x, INF, axis=(-1, 0)),
+            np.linalg.norm(x, -INF, axis=(0, 1)), np.linalg.norm(x, axis=(1, 0)))
+
+
+def matrix_norms_3d(x):
+    return (np.linalg.norm(x, 1, axis=(2, 0)), np.linalg.norm(x, -INF, axis=(0, 2)),
+            np.linalg.norm(x, "fro", axis=(1, 2), keepdims=True),
+            np.linalg.norm(x, INF, axis=(1, 2), keepdims=True))
+
+
+ORDS = [None, 1, 2, INF, -INF, 0, 3, 0.5, -1, -2]
+
+
+@st.composite
+def norm_arrays(draw, ndim):
+    dtype = draw(st.sampled_from([np.float64, np.float32, np.int64, np.complex128]))
+    shape = tuple(draw(st.integers(0, 4)) for _ in range(ndim))
+    n = int(np.prod(shape))
+    vals = draw(st.lists(st.sampled_from([0.0, 1.0, -2.0, 0.5, 3.0, -0.0, INF, math.nan]),
+                         min_size=n, max_size=n))
+    a = np.array(vals).reshape(shape)
+    if np.dtype(dtype).kind == "i":
+        a = np.nan_to_num(a, posinf=7, neginf=-7).astype(np.int64)
+    elif np.dtype(dtype).kind == "c":
+        c = np.zeros(shape, dtype)
+        c.real = a
+        c.imag = a.reshape(-1)[::-1].reshape(shape)
+        a = c
+    else:
+        a = a.astype(dtype)
+    if draw(st.booleans()) and ndim >= 2:
+        a = a.T
+    return a
+
+
+@SETTINGS
+@given(norm_arrays(2), st.sampled_from(ORDS))
+def test_vector_norms_along_an_axis(x, o):
+    along_axes, whole = vector_norms(o)
+    check(along_axes, x, exact=False)
+    check(whole, x.reshape(-1), exact=False)
+
+
+@SETTINGS
+@given(norm_arrays(2))
+def test_matrix_norms_with_axes(x):
+    check(matrix_norms, x, exact=False)
+    check(norm_none_keep, x, exact=False)
+
+
+@SETTINGS
+@given(norm_arrays(3))
+def test_matrix_norms_3d(x):
+    check(matrix_norms_3d, x, exact=False)
+    check(norm_axis0_inf, x, exact=False)
+    check(norm_none_keep, x, exact=False)
+
+
+def norm_two_axis(x):
+    return np.linalg.norm(x, 2, axis=(0, 1))
+
+
+def test_matrix_two_norm_falls_back_with_the_name():
+    f = jit(norm_two_axis)
+    x = np.arange(6.0).reshape(2, 3)
+    with pytest.warns(hanajit.HanaJitFallbackWarning, match="norm"):
+        got = f(x)
+    assert math.isclose(got, norm_two_axis(x))

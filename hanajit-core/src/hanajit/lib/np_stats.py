@@ -111,84 +111,169 @@ def _flat_array(L, a):
     return L.let(reshape_view(L, src, [C(-1, I)], src.type.copy(ndim=1, layout="C")))
 
 
-def _ord(call):
-    node = call.kwargs.get("ord", call.args[1] if len(call.args) > 1 else None)
+def _const(call, pos, name, default=None):
+    node = call.kwargs.get(name, call.args[pos] if len(call.args) > pos else None)
     if node is None:
-        return None
+        return default
+    if isinstance(node, N.MakeTuple):
+        return tuple(_const_node(i, name) for i in node.items)
+    return _const_node(node, name)
+
+
+def _const_node(node, name):
     value = node.value if isinstance(node, N.Const) else getattr(node, "obj", node)
     if isinstance(value, N.Expr):
-        raise Incompatible("ord must be a constant")
+        raise Incompatible(f"{name} must be a constant")
     return value
+
+
+def _ord(call):
+    return _const(call, 1, "ord")
+
+
+_MATRIX_ORDS = ("fro", "f", 1, -1, float("inf"), float("-inf"))
+
+
+def norm_plan(call, ndim: int):
+    """(axes, keepdims, matrix) of an ``np.linalg.norm`` call: the reduced axes
+    (normalised, in the order given), and whether it is a matrix norm."""
+    o = _ord(call)
+    axis = _const(call, 2, "axis")
+    keep = _const(call, 3, "keepdims", False)
+    if not isinstance(keep, bool):
+        raise Incompatible("keepdims must be a constant True or False")
+    if axis is None:
+        if o is None:
+            return tuple(range(ndim)), keep, False
+        if ndim > 2:
+            raise Incompatible("Improper number of dimensions to norm.")
+        axis = tuple(range(ndim))
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    if not all(type(k) is int and -ndim <= k < ndim for k in axes):
+        raise Incompatible(f"np.linalg.norm() axis {axis!r} for a {ndim}-D array")
+    axes = tuple(k % ndim for k in axes)
+    if len(axes) == 1:
+        if isinstance(o, (str, bool)) or not (o is None or isinstance(o, (int, float))):
+            raise Incompatible(f"Invalid norm order {o!r} for vectors")
+        return axes, keep, False
+    if len(axes) != 2 or axes[0] == axes[1]:
+        raise Incompatible(f"np.linalg.norm() axis {axis!r}")
+    if o is not None and o not in _MATRIX_ORDS:
+        raise Incompatible(f"matrix norm ord={o!r} (needs an SVD)")
+    return axes, keep, True
 
 
 @register
 class Norm(CallTemplate):
-    """``np.linalg.norm(x, ord=None)``: vectors (any real ``ord``, ``inf``,
-    ``-inf``, 0) and matrices (Frobenius, ``ord`` 1, -1, inf, -inf)."""
+    """``np.linalg.norm(x, ord=None, axis=None, keepdims=False)``: vector norms
+    (any real ``ord``, ``inf``, ``-inf``, 0) over one axis, matrix norms
+    (Frobenius, ``ord`` 1, -1, inf, -inf) over two, the 2-norm of everything for
+    ``axis=None``; an array of the other axes' norms (kept as 1 with
+    ``keepdims``)."""
 
     paths = ("numpy.linalg.norm",)
     accepts_lazy = True
 
     def typer(self, inf, call, args, kwargs):
-        if not 1 <= len(args) <= 2 or set(kwargs) - {"ord"}:
-            raise Incompatible("np.linalg.norm(x, ord=None) without axis/keepdims")
+        if not 1 <= len(args) <= 4 or set(kwargs) - {"ord", "axis", "keepdims"}:
+            raise Incompatible("np.linalg.norm(x, ord=None, axis=None, keepdims=False)")
         at = args[0]
         if not isinstance(at, T.ArrayType):
             raise Incompatible(f"np.linalg.norm() of {at}")
-        o = _ord(call)
-        if o is not None:
-            if at.ndim == 1 and (isinstance(o, (str, bool)) or not
-                                 isinstance(o, (int, float))):
-                raise Incompatible(f"Invalid norm order {o!r} for vectors")
-            if at.ndim == 2 and o not in ("fro", 1, -1, float("inf"), float("-inf")):
-                raise Incompatible(f"matrix norm ord={o!r} (needs an SVD)")
-            if at.ndim > 2:
-                raise Incompatible("Improper number of dimensions to norm.")
-        return float_type(at.dtype)
+        axes, keep, _ = norm_plan(call, at.ndim)
+        rt = float_type(at.dtype)
+        if keep:
+            return T.ArrayType(rt, at.ndim, "C")
+        if at.ndim == len(axes):
+            return rt
+        return T.ArrayType(rt, at.ndim - len(axes), "C")
 
     def lower(self, L, call, args, kwargs):
-        rt = call.type
+        from .numpy_alloc import allocate, fill
+        at = args[0].type
+        rt = float_type(at.dtype)
         a = L.let(ew.materialize(L, args[0]))
         z = ew.to_lazy(L, a)
+        axes, keep, matrix = norm_plan(call, at.ndim)
         o = _ord(call)
+        kept = [k for k in range(at.ndim) if k not in axes]
+        _empty_min_check(L, z, o, axes, matrix)
+        if not isinstance(call.type, T.ArrayType):
+            return _norm_value(L, z, o, rt, axes, matrix, {})
+        if keep:
+            dims = [z.dims[k] if k in kept else C(1, I) for k in range(at.ndim)]
+            pos = {k: k for k in kept}
+        else:
+            dims = [z.dims[k] for k in kept]
+            pos = {k: j for j, k in enumerate(kept)}
+        out = allocate(L, call.type, dims)
+        fill(L, out, dims, lambda idx: _norm_value(
+            L, z, o, rt, axes, matrix, {k: idx[j] for k, j in pos.items()}))
+        return out
 
-        def absval(idx):
-            x = L.let(z.elem(idx))
-            if x.type.is_complex:
-                return N.Intrinsic("hypot", [N.ComplexPart(x, "real", rt),
-                                             N.ComplexPart(x, "imag", rt)], rt)
-            return N.Intrinsic("fabs", [ops.convert(L, x, rt)], rt)
 
-        def square(idx):
-            x = L.let(z.elem(idx))
-            if x.type.is_complex:
-                re = L.let(N.ComplexPart(x, "real", rt))
-                im = L.let(N.ComplexPart(x, "imag", rt))
-                return N.BinOp("add", N.BinOp("mul", re, re, rt), N.BinOp("mul", im, im, rt),
-                               rt)
-            x = L.let(ops.convert(L, x, rt))
-            return N.BinOp("mul", x, x, rt)
+def _empty_min_check(L, z, o, axes, matrix):
+    """NumPy's min reductions (ord -inf, and -1 for matrices) raise ValueError for
+    an empty reduced axis, even when no norm is computed."""
+    inf = float("inf")
+    axis = None
+    if not matrix and o == -inf:
+        axis = axes[0]
+    elif matrix and o == -1:
+        axis = axes[1]
+    elif matrix and o == -inf:
+        axis = axes[0]
+    if axis is not None:
+        L.raise_if(N.Cmp("eq", z.dims[axis], C(0, I), T.BOOL), ValueError,
+                   "zero-size array to reduction operation minimum which has no "
+                   "identity")
 
-        inf = float("inf")
-        if o is None or o == "fro" or (o == 2 and len(z.dims) == 1):
-            return N.Intrinsic("sqrt", [_sum(L, z.dims, square, rt)], rt)
-        if len(z.dims) == 2:
-            rows, cols = z.dims
-            if o in (1, -1):        # max/min over columns of the column sums
-                return _extreme(L, [cols], lambda j: _sum(
-                    L, [rows], lambda i: absval([i[0], j[0]]), rt), rt, o > 0)
-            return _extreme(L, [rows], lambda i: _sum(
-                L, [cols], lambda j: absval([i[0], j[0]]), rt), rt, o > 0)
-        if o == inf or o == -inf:
-            return _extreme(L, z.dims, absval, rt, o > 0)
-        if o == 0:
-            return _sum(L, z.dims, lambda idx: N.Select(
-                ops.truth(L, z.elem(idx)), C(1.0, rt), C(0.0, rt), rt), rt)
-        if o == 1:
-            return _sum(L, z.dims, absval, rt)
-        p = C(float(o), rt)
-        s = _sum(L, z.dims, lambda idx: N.Intrinsic("pow", [absval(idx), p], rt), rt)
-        return N.Intrinsic("pow", [s, C(1.0 / float(o), rt)], rt)
+
+def _norm_value(L, z, o, rt, axes, matrix, fixed):
+    """The norm over ``axes`` of ``z`` at the ``fixed`` indices of the other axes."""
+
+    def at(loop_idx, which):
+        full = dict(fixed)
+        full.update(zip(which, loop_idx))
+        return [full[k] for k in range(len(z.dims))]
+
+    def absval(idx, which=axes):
+        x = L.let(z.elem(at(idx, which)))
+        if x.type.is_complex:
+            return N.Intrinsic("hypot", [N.ComplexPart(x, "real", rt),
+                                         N.ComplexPart(x, "imag", rt)], rt)
+        return N.Intrinsic("fabs", [ops.convert(L, x, rt)], rt)
+
+    def square(idx):
+        x = L.let(z.elem(at(idx, axes)))
+        if x.type.is_complex:
+            re = L.let(N.ComplexPart(x, "real", rt))
+            im = L.let(N.ComplexPart(x, "imag", rt))
+            return N.BinOp("add", N.BinOp("mul", re, re, rt), N.BinOp("mul", im, im, rt),
+                           rt)
+        x = L.let(ops.convert(L, x, rt))
+        return N.BinOp("mul", x, x, rt)
+
+    inf = float("inf")
+    dims = [z.dims[k] for k in axes]
+    if o is None or o in ("fro", "f") or (o == 2 and not matrix):
+        return N.Intrinsic("sqrt", [_sum(L, dims, square, rt)], rt)
+    if matrix:
+        r, c = axes
+        outer, inner = (c, r) if o in (1, -1) else (r, c)
+        return _extreme(L, [z.dims[outer]], lambda j: _sum(
+            L, [z.dims[inner]], lambda i: absval([i[0], j[0]], (inner, outer)), rt),
+            rt, o > 0, checked=True)
+    if o == inf or o == -inf:
+        return _extreme(L, dims, absval, rt, o > 0, checked=True)
+    if o == 0:
+        return _sum(L, dims, lambda idx: N.Select(
+            ops.truth(L, z.elem(at(idx, axes))), C(1.0, rt), C(0.0, rt), rt), rt)
+    if o == 1:
+        return _sum(L, dims, absval, rt)
+    p = C(float(o), rt)
+    s = _sum(L, dims, lambda idx: N.Intrinsic("pow", [absval(idx), p], rt), rt)
+    return N.Intrinsic("pow", [s, C(1.0 / float(o), rt)], rt)
 
 
 def _sum(L, dims, value, rt):
@@ -199,10 +284,10 @@ def _sum(L, dims, value, rt):
     return L.let(N.Var(acc, rt))
 
 
-def _extreme(L, dims, value, rt, is_max):
+def _extreme(L, dims, value, rt, is_max, checked=False):
     """max (NumPy's ``initial=0``) or min of ``value`` over ``dims``; NaN wins, and
-    an empty min raises ValueError as NumPy does."""
-    if not is_max:
+    an empty min raises ValueError as NumPy does (``checked``: already tested)."""
+    if not is_max and not checked:
         size = L.let(total_size(dims))
         L.raise_if(N.Cmp("eq", size, C(0, I), T.BOOL), ValueError,
                    "zero-size array to reduction operation minimum which has no identity")
