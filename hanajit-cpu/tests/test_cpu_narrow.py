@@ -225,6 +225,39 @@ def test_two_dimensional_sums(short_blocks):
         assert f.narrow(v, confirmed=True) == f(v) == int(v.sum())
 
 
+def _helper(v):
+    if v > 0:
+        return v * 3
+    return -v
+
+
+def through_helper(x):
+    acc = 0
+    for i in range(len(x)):
+        acc += HELPER(x[i])
+    return acc
+
+
+HELPER = jit(_helper)
+
+
+def parallel_sum(x):
+    acc = 0
+    for i in range(len(x)):
+        acc += x[i] * 2
+    return acc
+
+
+def test_helpers_and_parallel_loops():
+    a = np.resize(np.array([-128, 127, 5, -3], np.int8), 300_001)
+    f = fresh(through_helper)
+    with np.errstate(over="ignore"):          # v * 3 and -v wrap in int8, as NumPy's
+        want = int(as_int64(np.where(a > 0, a * np.int8(3), -a)).sum())
+    assert f.narrow(a, confirmed=True) == f(a) == want
+    p = jit(parallel_sum, parallel=True, fallback=False)
+    assert p.narrow(a, confirmed=True) == p(a) == int(as_int64(a * 2).sum())
+
+
 def test_misaligned_views():
     for dtype in (np.int16, np.uint16, np.int32, np.uint32):
         size = np.dtype(dtype).itemsize
