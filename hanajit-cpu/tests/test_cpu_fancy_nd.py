@@ -351,8 +351,34 @@ def self_indexed(a):
     return a
 
 
+def index_view_of_target(a):
+    a[a[::-1]] = 7
+    return a
+
+
+def index_view_add(a):
+    a[a[1:]] += a[:-1]
+    return a
+
+
+def value_view_of_target(m, i):
+    m[i] = m[1:][: len(i)]
+    return m
+
+
 def test_index_aliasing_the_array():
     check(self_indexed, np.array([3, 0, 1, 2, 2]))
+
+
+@SETTINGS
+@given(st.lists(st.integers(-6, 5), min_size=6, max_size=6))
+def test_indices_and_values_sharing_the_target(vals):
+    a = np.array(vals, dtype=np.int64)
+    check(self_indexed, a)
+    check(index_view_of_target, a)
+    check(index_view_add, a)
+    m = np.arange(24.0).reshape(6, 4)
+    check(value_view_of_target, m, np.abs(a[:4]) % 6)
 
 
 # ------------------------------------------------------------------ fallback

@@ -16,11 +16,15 @@ integers, slices and ``...`` -- with NumPy's rules, decided here once:
 * a scatter ``m[...] = v`` broadcasts ``v`` to the result shape and stores in C
   order of the result, so with repeated indices the last value wins; the value is
   read completely before the first store (``m[idx] += v`` and ``m[i] = m[j]`` give
-  NumPy's buffered result).
+  NumPy's buffered result): a computed value is materialised, an array value or
+  index array is copied first when its memory meets the target's (a run-time
+  test; otherwise it is read in place).
 
-A gather lowers to a :class:`FancyLazy`: the checked index arrays are computed
-where the expression stands, the elements are read where the lazy is consumed;
-``assign_to_view`` turns a lazy used as an assignment target into the scatter.
+A gather lowers to a :class:`FancyLazy`, read where it is consumed: with no
+sliced axes each index is checked where it is read, otherwise all are checked
+first (NumPy checks them even when the result is empty).  ``assign_to_view``
+turns a lazy used as an assignment target into the scatter, which checks every
+index before the first store.
 ``np.newaxis`` together with index arrays is not supported (falls back).
 """
 from __future__ import annotations
@@ -115,14 +119,55 @@ class FancyLazy(ew.Lazy):
         self.array = array               # the indexed array (a Var)
 
     check = None                         # the If checking the index arrays
+    raw = ()                             # the integer index arrays as given
+    bdims = ()
 
     def store(self, L, value):
         _scatter(L, self, value)
 
+    def normalise(self, L):
+        """Check (and wrap) every index before anything is read or written -- only
+        when the broadcast is not empty, as NumPy.  An index array that may share
+        memory with the target (or is computed) is copied as checked int64, so the
+        stores cannot change it; the others are read again, wrapped, where used."""
+        if self.check is not None or not self.raw:
+            return
+        from .parallel import _ranges_meet
+        plans = []
+        for entry, z, dim, axis, plain in self.raw:
+            if plain is None:
+                shared = C(True, T.BOOL)
+            else:
+                shared = L.let(_ranges_meet(L, plain, self.array))
+            d0 = L.let(N.Select(shared, z.dims[0], C(0, I), I)) \
+                if not isinstance(shared, N.Const) else z.dims[0]
+            tmp = allocate(L, T.ArrayType(I, len(z.dims), "C"), [d0] + list(z.dims[1:]))
+            plans.append((entry, z, dim, axis, plain, shared, tmp))
+        size = L.let(total_size(self.bdims))
+
+        def check_all():
+            for entry, z, dim, axis, plain, shared, tmp in plans:
+                def body(idx, z=z, dim=dim, axis=axis, shared=shared, tmp=tmp):
+                    j = _wrap_checked(L, z.elem(idx), dim, axis)
+                    L.emit(N.If(cond=shared, then=[N.Store(array=tmp, indices=list(idx),
+                                                           value=j)]))
+                loops(L, z.dims, body)
+        stmts, _ = L.sub_block(check_all)
+        self.check = N.If(cond=N.Cmp("ne", size, C(0, I), T.BOOL), then=stmts)
+        L.emit(self.check)
+        for entry, z, dim, axis, plain, shared, tmp in plans:
+            if plain is None:
+                entry[:] = ["arr", ew.Lazy(z.type, z.dims, lambda idx, tmp=tmp: N.Load(
+                    tmp, list(idx), I))]
+            else:
+                entry[:] = ["maybe", z, dim, shared, tmp]
+
     def checks_after(self, L):
-        """Move the index checks after what was emitted since (NumPy checks the
-        value's shape before the indices)."""
-        if self.check is not None and any(s is self.check for s in L.out):
+        """Check the indices after what was emitted since (NumPy checks the
+        value's shape first): normalise now, or move the checks here."""
+        if self.check is None:
+            self.normalise(L)
+        elif any(s is self.check for s in L.out):
             L.out[:] = [s for s in L.out if s is not self.check]
             L.emit(self.check)
 
@@ -238,10 +283,11 @@ def gather(L, arr, index, index_type, entries) -> FancyLazy:
             srcs.append(("basic", start, step))
             basic_dims.append(count)
         elif kind == "arr":
-            z = ew.to_lazy(L, e) if isinstance(e, ew.Lazy) else ew.to_lazy(L, L.let(e))
+            plain = None if isinstance(e, ew.Lazy) else L.let(e)
+            z = ew.to_lazy(L, e if plain is None else plain)
             entry = ["arr", z]
             srcs.append(entry)
-            raw.append((entry, z, dim, axis))
+            raw.append((entry, z, dim, axis, plain))
         else:                                            # a boolean mask
             m = L.let(ew.materialize(L, e)) if isinstance(e, ew.Lazy) else L.let(e)
             mask_shape_check(L, arr, ew.to_lazy(L, m), axis)
@@ -250,37 +296,17 @@ def gather(L, arr, index, index_type, entries) -> FancyLazy:
                 srcs.append(["arr", z])
                 checked.append(z)
     bdims = _broadcast_indices(L, [r[1] for r in raw] + checked)
-    if raw:
-        # normalised copies of the integer index arrays, checked only when the
-        # broadcast is not empty (as NumPy)
-        temps = []
-        for entry, z, dim, axis in raw:
-            tmp = allocate(L, T.ArrayType(I, len(z.dims), "C"), z.dims)
-            temps.append(tmp)
-            entry[1] = ew.to_lazy(L, tmp)
-        size = L.let(total_size(bdims))
-
-        def normalise():
-            for tmp, (entry, z, dim, axis) in zip(temps, raw):
-                fill(L, tmp, z.dims, lambda idx, z=z, dim=dim, axis=axis:
-                     _wrap_checked(L, z.elem(idx), dim, axis))
-        stmts, _ = L.sub_block(normalise)
-        check = N.If(cond=N.Cmp("ne", size, C(0, I), T.BOOL), then=stmts)
-        L.emit(check)
-    else:
-        check = None
     nb = len(bdims)
     adv = [p for p, (k, _, _) in enumerate(entries) if k in ("int", "arr", "bool")]
     first = sum(1 for k, _, _ in entries[:adv[0]] if k in ("slice", "full")) \
         if _adjacent(entries) else 0
     dims = basic_dims[:first] + bdims + basic_dims[first:]
-    readers = [ew.reindex(s[1], bdims) if s[0] == "arr" else None for s in srcs]
 
     def positions(ridx):
         bidx = ridx[first:first + nb]
         rest = iter(list(ridx[:first]) + list(ridx[first + nb:]))
         out = []
-        for s, rd in zip(srcs, readers):
+        for s in srcs:
             if s[0] == "int":
                 out.append(s[1])
             elif s[0] == "basic":
@@ -289,15 +315,42 @@ def gather(L, arr, index, index_type, entries) -> FancyLazy:
                            if not (isinstance(s[1], N.Const) and s[1].value == 0
                                    and isinstance(s[2], N.Const) and s[2].value == 1)
                            else i)
+            elif s[0] == "raw":             # checked where it is read
+                out.append(_wrap_checked(L, ew.reindex(s[1], bdims)(bidx), s[2], s[3]))
+            elif s[0] == "maybe":           # checked; copied only if it overlaps
+                out.append(_copied_or_wrapped(L, s, bdims, bidx))
             else:
-                out.append(rd(bidx))
+                out.append(ew.reindex(s[1], bdims)(bidx))
         return out
 
     rt = at.copy(ndim=len(dims), layout="C", readonly=False)
     lz = FancyLazy(rt, dims, lambda ridx: N.Load(arr, positions(ridx), at.dtype),
                    positions, arr)
-    lz.check = check
+    lz.raw, lz.bdims = raw, bdims
+    if raw and basic_dims:
+        lz.normalise(L)     # NumPy checks the indices even when the result is empty
+    else:
+        for entry, z, dim, axis, _ in raw:     # a read checks each index it reads
+            entry[:] = ["raw", z, dim, axis]
     return lz
+
+
+def _copied_or_wrapped(L, s, bdims, bidx):
+    """The checked index of a "maybe" entry: from its copy when the index array
+    shares memory with the target, else read again and wrapped."""
+    _, z, dim, shared, tmp = s
+    name = L.temp(I, "j")
+    copy = ew.Lazy(z.type, z.dims, lambda idx: N.Load(tmp, list(idx), I))
+    then, v = L.sub_block(lambda: ew.reindex(copy, bdims)(bidx))
+    then.append(N.Assign(target=name, value=v))
+
+    def wrapped():
+        i = L.let(ops.convert_wrap(ew.reindex(z, bdims)(bidx), I))
+        return N.Select(N.Cmp("lt", i, C(0, I), T.BOOL), N.BinOp("add", i, dim, I), i, I)
+    orelse, w = L.sub_block(wrapped)
+    orelse.append(N.Assign(target=name, value=w))
+    L.emit(N.If(cond=shared, then=then, orelse=orelse))
+    return N.Var(name, I)
 
 
 def _scatter(L, target: FancyLazy, value):
@@ -306,13 +359,24 @@ def _scatter(L, target: FancyLazy, value):
     dims = target.dims
     if isinstance(value.type, T.Scalar) and not isinstance(value, ew.Lazy):
         v = L.let(element_value(L, value, arr_t.dtype))
+        target.checks_after(L)
         loops(L, dims, lambda idx: L.emit(N.Store(
             array=target.array, indices=target.positions(idx), value=v)))
         return
     # read the whole value before storing (it may alias the target)
-    z = ew.to_lazy(L, value) if isinstance(value, ew.Lazy) else ew.to_lazy(L, L.let(value))
-    src = allocate(L, z.type.copy(layout="C", readonly=False), z.dims)
-    fill(L, src, z.dims, z.elem)
+    if isinstance(value, ew.Lazy):
+        z = value
+        src = ew.materialize(L, value)
+        shared = C(True, T.BOOL)
+    else:
+        from .parallel import _ranges_meet
+        plain = L.let(value)
+        z = ew.to_lazy(L, plain)
+        shared = L.let(_ranges_meet(L, plain, target.array))
+        d0 = [L.let(N.Select(shared, z.dims[0], C(0, I), I))] if z.dims else []
+        src = allocate(L, z.type.copy(layout="C", readonly=False), d0 + list(z.dims[1:]))
+        stmts, _ = L.sub_block(lambda: fill(L, src, z.dims, z.elem))
+        L.emit(N.If(cond=shared, then=stmts))
     sdims = z.dims
     extra = len(sdims) - len(dims)
     for k in range(max(extra, 0)):                     # leading size-1 axes only
@@ -335,7 +399,16 @@ def _scatter(L, target: FancyLazy, value):
         sidx = [C(0, I)] * max(extra, 0) + [
             N.Select(N.Cmp("eq", d, C(1, I), T.BOOL), C(0, I), idx[off + k], I)
             for k, d in enumerate(own)]
-        val = element_value(L, N.Load(src, sidx, src.type.dtype), arr_t.dtype)
+        val = element_value(L, _value_at(L, shared, src, z, sidx), arr_t.dtype)
         L.emit(N.Store(array=target.array, indices=target.positions(idx), value=val))
     loops(L, dims, body)
 
+
+def _value_at(L, shared, src, z, sidx):
+    """The value's element: from its copy when it shares memory with the target."""
+    if isinstance(shared, N.Const):
+        return N.Load(src, sidx, src.type.dtype)
+    name = L.temp(src.type.dtype, "v")
+    L.emit(N.If(cond=shared, then=[N.Assign(target=name, value=N.Load(
+        src, sidx, src.type.dtype))], orelse=[N.Assign(target=name, value=z.elem(sidx))]))
+    return N.Var(name, src.type.dtype)
