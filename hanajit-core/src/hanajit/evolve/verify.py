@@ -2,8 +2,8 @@
 
 ``outcome(runner, args)`` runs on copies of the array arguments (so mutating
 kernels never touch the caller's arrays and every run starts from the same data)
-and records the return value, every array argument after the call, or the
-exception raised.  ``same_bits`` compares two outcomes exactly: arrays by dtype,
+and records the return value or the exception raised, and every array argument
+after the call (so the writes made before an exception count too).  ``same_bits`` compares two outcomes exactly: arrays by dtype,
 shape and raw bytes (``-0.0`` included), floats by their IEEE bits, exceptions by
 type and message -- except that a NaN matches any NaN: which NaN an operation on
 two NaNs returns (its sign and payload) depends on the operand order LLVM picks for
@@ -61,13 +61,13 @@ class Outcome:
 
 def outcome(runner, args) -> Outcome:
     args = copy_args(args)
+    arrays = tuple(a for a in args if isinstance(a, np.ndarray))
     try:
         value = runner(*args)
     except Exception as exc:  # noqa: BLE001 -- the same exception is part of the result
-        return Outcome(error=(type(exc), str(exc)))
-    return Outcome(
-        value=value, arrays=tuple(a for a in args if isinstance(a, np.ndarray))
-    )
+        # and so are the writes made before it
+        return Outcome(error=(type(exc), str(exc)), arrays=arrays)
+    return Outcome(value=value, arrays=arrays)
 
 
 def _canonical_nans(x: np.ndarray) -> np.ndarray:
@@ -118,7 +118,7 @@ def _bits(x, y) -> bool:
 
 def same_bits(a: Outcome, b: Outcome) -> bool:
     if a.error or b.error:
-        return a.error == b.error
+        return a.error == b.error and _bits(a.arrays, b.arrays)
     return _bits(a.value, b.value) and _bits(a.arrays, b.arrays)
 
 
@@ -141,7 +141,7 @@ def _close(x, y, rtol, atol) -> bool:
 
 def close(a: Outcome, b: Outcome, rtol: float, atol: float) -> bool:
     if a.error or b.error:
-        return a.error == b.error
+        return a.error == b.error and _close(a.arrays, b.arrays, rtol, atol)
     return _close(a.value, b.value, rtol, atol) and _close(
         a.arrays, b.arrays, rtol, atol
     )
