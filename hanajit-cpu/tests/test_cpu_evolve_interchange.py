@@ -215,7 +215,7 @@ def _random_nest(rng) -> str:
         update = f"({update} + c[{other}])"
     lines = ["def kern(a, b, c, n0, n1, n2, n3):"]
     ind = "    "
-    bound = lambda q: f"range({rng.choice(['0', '0', '1'])}, n{q})"  # noqa: E731
+    bound = lambda q: f"range({rng.choice(['0', '0', '1'])}, n{q})"
     if local:
         for q, nm in enumerate(names[:nelem]):
             lines.append(f"{ind}for {nm} in {bound(q)}:")
@@ -454,6 +454,16 @@ def store_misses_a_loop(a, c1):
             c1[i] = s
 
 
+def local_sum_reads_c(a, c):
+    """Found by test_random_nests_match_cpython: ``c[i]`` here is the old value,
+    which promoting ``s`` into ``c`` would turn into the partial sum."""
+    for i in range(a.shape[0]):
+        s = 0.0
+        for k in range(a.shape[1]):
+            s += a[i, k] + c[i]
+        c[i] = s
+
+
 def counter_bound(a, c):
     n = a.shape[0]
     for i in range(n):
@@ -465,11 +475,12 @@ def counter_bound(a, c):
 
 @pytest.mark.parametrize("fn", [reads_c_elsewhere, recurrence, triangular, early_exit,
                                 with_call, with_division, narrower_store,
-                                store_misses_a_loop, counter_bound])
+                                store_misses_a_loop, counter_bound, local_sum_reads_c])
 def test_unprovable_nests_are_refused(fn):
     a = np.ones((4, 4))
     second = {"narrower_store": np.zeros((4, 4), np.float32),
-              "store_misses_a_loop": np.zeros(4)}.get(fn.__name__, np.zeros((4, 4)))
+              "store_misses_a_loop": np.zeros(4),
+              "local_sum_reads_c": np.zeros(4)}.get(fn.__name__, np.zeros((4, 4)))
     assert _nests(fn, a, second) == []
 
 

@@ -19,7 +19,8 @@ around one accumulation into an array element::
 The loops indexing ``c`` (one per axis, each once) are the *element* loops, the
 others the *reduction* loops.  The update may read scalars no loop of the nest
 assigns, loop counters, elements of other arrays indexed by counters or constants,
-and ``c`` only at the element being written; its operations are ``+ - *``, unary
+and ``c`` only at the element being written (and not at all in the local
+accumulator form, where such a read sees the old value, not the partial sum); its operations are ``+ - *``, unary
 ``-`` and conversions to float: nothing that can raise, call or exit early.
 
 Why reordering keeps every bit: each element ``c[p]`` receives the same updates,
@@ -306,8 +307,10 @@ def _pure(e, cname, index, names, assigned, acc) -> bool:
                     return False
             elif not (isinstance(x, N.Const) and type(x.value) is int and x.value >= 0):
                 return False
-        if arr.name == cname:                   # c only at the element written
-            return [getattr(x, "name", None) for x in items] == index
+        if arr.name == cname:     # c only at the element written, and not at all
+            # in the local-sum form (it reads the old value there: promoting
+            # ``s`` into ``c`` would make it read the partial sum)
+            return acc is None and [getattr(x, "name", None) for x in items] == index
         return True
     return False
 
