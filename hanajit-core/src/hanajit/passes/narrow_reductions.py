@@ -6,24 +6,32 @@ the ordinary pipeline).  In a counted loop, an update ``acc = acc + term`` (or
 where interval analysis bounds ``term`` to ``[lo, hi]``, is split into blocks of
 ``L`` iterations: each block adds into a fresh 16- or 32-bit local, sized so that
 ``L`` terms cannot overflow it, and the block total is then added to ``acc``.  The
-iterations run in the same order as before, so everything else in the body
-(checks that raise, stores, calls) is untouched; only the grouping of the integer
-additions changes, which is exact (addition modulo 2**bits is associative), so a
-wrapping accumulator still wraps the same way.  LLVM then vectorises the inner
-loop with 16- or 32-bit lanes instead of 64-bit ones.
+full blocks run a constant ``L`` iterations (LLVM vectorises them with no remainder
+loop); a copy of the body runs the last, partial block.  The iterations run in the
+same order as before, so everything else in the body (checks that raise, stores,
+calls) is untouched; only the grouping of the integer additions changes, which is
+exact (addition modulo 2**bits is associative), so a wrapping accumulator still
+wraps the same way.  LLVM then vectorises the inner loops with 16- or 32-bit lanes
+instead of 64-bit ones.
 
 Example (``x`` an int8 array, ``L = 256`` with an int16 block)::
 
     for i < n:                          $n = n
-        acc = add(acc,                  for $b < ceil($n / 256):
-                  cast<i64>(x[i]))          $blk = 0                      # int16
-                                            for $j < min(256, $n - $b*256):
-                                                i = $b*256 + $j
+        acc = add(acc,                  for $b < $n / 256:
+                  cast<i64>(x[i]))          $start = $b * 256
+                                            $blk = 0                      # int16
+                                            for $j < 256:
+                                                i = $start + $j
                                                 $blk = add($blk, cast<i16>(cast<i64>(x[i])))
                                             acc = add(acc, cast<i64>($blk))
+                                        $start = ($n / 256) * 256
+                                        $blk = 0
+                                        for $j < $n - $start:   (the same body)
+                                        acc = add(acc, cast<i64>($blk))
 """
 from __future__ import annotations
 
+import copy
 from typing import NamedTuple
 
 from ..ir import nodes as N
@@ -367,13 +375,14 @@ def _bin(op, a, b, t=T.INT64) -> N.BinOp:
 
 
 def block_loop(fn: N.Function, loop: N.ForCount, reds: list) -> list:
-    """The statements replacing ``loop``: blocks of at most ``L`` iterations, each
-    reduction adding into its block local, flushed into the accumulator."""
+    """The statements replacing ``loop``: full blocks of ``L`` iterations (a
+    constant trip count LLVM vectorises without a remainder), then the last partial
+    block; each reduction adds into its block local, flushed into the accumulator."""
     reds = [r for r in reds if r.block_type is not None]
     L = min(r.length for r in reds)
     line = loop.line
-    n, nb, b, j, start, ln = (fn.new_temp(T.INT64, h) for h in
-                              ("n", "nb", "b", "j", "start", "len"))
+    n, nb, b, j, start = (fn.new_temp(T.INT64, h) for h in ("n", "nb", "b", "j", "start"))
+
     def var(name):
         return N.Var(name, T.INT64)
 
@@ -388,22 +397,24 @@ def block_loop(fn: N.Function, loop: N.ForCount, reds: list) -> list:
         flush.append(N.Assign(line=line, target=r.acc, value=_bin(
             "add", N.Var(r.acc, acc_type), N.Cast(N.Var(blk, r.block_type), acc_type),
             acc_type)))
-    left = _bin("sub", var(n), var(start))
-    inner = N.ForCount(line=line, counter=j, count=var(ln), body=[
-        N.Assign(line=line, target=loop.counter,
-                 value=_bin("add", var(start), var(j))), *loop.body])
+
+    def block(count):
+        body = [N.Assign(line=line, target=loop.counter,
+                         value=_bin("add", var(start), var(j))),
+                *copy.deepcopy(loop.body)]
+        return [*copy.deepcopy(reset), N.ForCount(line=line, counter=j, count=count,
+                                                  body=body), *copy.deepcopy(flush)]
+
     return [
         N.Assign(line=line, target=n, value=loop.count),
         N.Assign(line=line, target=nb, value=N.Select(
-            N.Cmp("gt", var(n), _i64(0), T.BOOL),
-            _bin("add", _bin("sdiv", _bin("sub", var(n), _i64(1)), _i64(L)), _i64(1)),
+            N.Cmp("gt", var(n), _i64(0), T.BOOL), _bin("sdiv", var(n), _i64(L)),
             _i64(0), T.INT64)),
         N.ForCount(line=line, counter=b, count=var(nb), body=[
             N.Assign(line=line, target=start, value=_bin("mul", var(b), _i64(L))),
-            N.Assign(line=line, target=ln, value=N.Select(
-                N.Cmp("lt", left, _i64(L), T.BOOL), _bin("sub", var(n), var(start)),
-                _i64(L), T.INT64)),
-            *reset, inner, *flush]),
+            *block(_i64(L))]),
+        N.Assign(line=line, target=start, value=_bin("mul", var(nb), _i64(L))),
+        *block(_bin("sub", var(n), var(start))),
     ]
 
 
