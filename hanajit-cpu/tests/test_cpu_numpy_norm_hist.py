@@ -209,11 +209,12 @@ def hist_data(draw):
 @st.composite
 def bin_edges(draw):
     dtype = draw(st.sampled_from([np.float64, np.int64, np.float32]))
-    vals = draw(st.lists(st.sampled_from(EDGE_VALUES[:8]), min_size=0, max_size=6))
+    vals = draw(st.lists(st.sampled_from(EDGE_VALUES[:8] + [math.nan]), min_size=0,
+                         max_size=6))
     if draw(st.integers(0, 5)):       # mostly increasing, with repeats
-        vals = sorted(vals)
+        vals = sorted(vals)           # (a NaN stays where it is: NumPy accepts it)
     return np.array(vals, dtype=dtype) if dtype != np.int64 else \
-        np.array([int(v) for v in vals], dtype=np.int64)
+        np.array([0 if math.isnan(v) else int(v) for v in vals], dtype=np.int64)
 
 
 @SETTINGS
@@ -251,6 +252,9 @@ def test_histogram_errors_and_blocks():
     check(hist_edges, a, np.array([0.0, 0.0, 5.0, 5.0, 9.0]))  # empty bins
     check(hist_edges_density, a, np.array([0.0, 0.0, 5.0, 5.0, 9.0]))   # inf, nan
     check(hist_density, np.array([], dtype=np.float64))
+    data = np.array([0.5, math.nan, 2.0, -1.0, 1.0, 3.0])
+    check(hist_edges, data, np.array([0.0, math.nan, 1.0, 2.0]))     # NaN edges pass
+    check(hist_edges, data, np.array([math.nan, math.nan]))
     big = np.random.default_rng(3).standard_normal(150_000)   # several blocks
     wb = np.random.default_rng(4).integers(0, 5, big.size).astype(np.float64)
     check(hist_edges, big, np.array([-1.0, 0.0, 0.5, 2.0]))

@@ -15,7 +15,13 @@ import math
 
 import numpy as np
 
-from .pyhelpers_sort import argsort_rows, search_left, search_right, sort_rows_unstable
+from .pyhelpers_sort import (
+    _less,
+    argsort_rows,
+    search_left,
+    search_right,
+    sort_rows_unstable,
+)
 
 BLOCK = 65536
 
@@ -85,14 +91,16 @@ def histogram_weighted(a, bins, lo, hi, have_range, w):
     counts = np.zeros(bins, np.float64)
     block = np.zeros(bins, np.float64)
     n = len(a)
-    for i in range(n):
-        xf = float(a[i])
-        if not have_range or (xf >= first and xf <= last):
-            block[_bin(xf, first, denom, bins, edges)] += w[i]
-        if (i + 1) % BLOCK == 0 or i + 1 == n:
-            for k in range(bins):
-                counts[k] += block[k]
-                block[k] = 0.0
+    start = 0
+    while start < n:
+        for i in range(start, min(start + BLOCK, n)):
+            xf = float(a[i])
+            if not have_range or (xf >= first and xf <= last):
+                block[_bin(xf, first, denom, bins, edges)] += w[i]
+        for k in range(bins):
+            counts[k] += block[k]
+            block[k] = 0.0
+        start += BLOCK
     return counts, edges
 
 
@@ -118,8 +126,40 @@ def _load_block(sa, a, start, m):
 
 def histogram_edges(a, edges, keys):
     """(counts, edges copy) of the 1-D contiguous ``a`` for the bin array
-    ``edges``; ``keys`` holds the edges in the type values are compared in."""
+    ``edges``; ``keys`` holds the edges in the type values are compared in.
+
+    Without NaN edges the edges are sorted, so each value's searches reduce to one
+    binary search of the edges (``x < e_j`` holds from its position on): the
+    counts NumPy's sorted searches give, without sorting the data."""
     _check_edges(edges)
+    nb = len(edges)
+    for j in range(nb):
+        if keys[j] != keys[j]:                  # a NaN edge
+            return _histogram_edges_sorted(a, edges, keys)
+    if nb == 0:
+        return np.zeros(0, np.int64), edges.copy()
+    cnt = np.zeros(nb + 1, np.int64)
+    x1 = np.empty(1, keys.dtype)
+    last = keys[nb - 1]
+    top = 0
+    for i in range(len(a)):
+        x1[0] = a[i]                            # compared in the keys' type
+        x = x1[0]
+        cnt[search_right(keys, x)] += 1
+        if not _less(last, x):
+            top += 1
+    cum = np.zeros(nb, np.int64)
+    run = 0
+    for j in range(nb - 1):
+        run += cnt[j]
+        cum[j] = run
+    cum[nb - 1] = top
+    return _differences(cum), edges.copy()
+
+
+def _histogram_edges_sorted(a, edges, keys):
+    """``histogram_edges`` as NumPy computes it: per block, the sorted values are
+    searched for every edge (any edges, NaNs included)."""
     nb = len(edges)
     cum = np.zeros(nb, np.int64)
     n = len(a)
