@@ -119,16 +119,19 @@ def views(a):
 
 
 # -------------------------------------------------------------------- tests
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(data=st.data(), dtype=st.sampled_from(NARROW),
-       fn=st.sampled_from(sorted(REFERENCES, key=lambda f: f.__name__)))
-def test_narrow_equals_compiled_and_numpy(data, dtype, fn):
+       fn=st.sampled_from(sorted(REFERENCES, key=lambda f: f.__name__)),
+       variable=st.booleans())
+def test_narrow_equals_compiled_and_numpy(data, dtype, fn, variable):
     a = data.draw(hnp.arrays(dtype, st.integers(0, 200),
                              elements=hnp.from_dtype(np.dtype(dtype))))
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(nr, "MIN_BLOCK", 4)
         mp.setattr(nr, "MIN_BLOCK_CHECKED", 4)
         mp.setattr(nr, "MAX_BLOCK", 16)
+        if variable:          # the form of loops with checks: blocks of min(L, rest)
+            mp.setattr(nr, "_can_raise", lambda body: True)
         for v in views(a):
             check(fn, v)
 

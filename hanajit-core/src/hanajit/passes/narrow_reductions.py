@@ -7,7 +7,9 @@ where interval analysis bounds ``term`` to ``[lo, hi]``, is split into blocks of
 ``L`` iterations: each block adds into a fresh 16- or 32-bit local, sized so that
 ``L`` terms cannot overflow it, and the block total is then added to ``acc``.  The
 full blocks run a constant ``L`` iterations (LLVM vectorises them with no remainder
-loop); a copy of the body runs the last, partial block.  The iterations run in the
+loop) and a copy of the body runs the last, partial block -- except in loops with a
+check that can raise, where one loop runs blocks of ``min(L, n - start)`` (see
+``block_loop``).  The iterations run in the
 same order as before, so everything else in the body (checks that raise, stores,
 calls) is untouched; only the grouping of the integer additions changes, which is
 exact (addition modulo 2**bits is associative), so a wrapping accumulator still
@@ -374,10 +376,15 @@ def _bin(op, a, b, t=T.INT64) -> N.BinOp:
     return N.BinOp(op, a, b, t)
 
 
-def block_loop(fn: N.Function, loop: N.ForCount, reds: list) -> list:
-    """The statements replacing ``loop``: full blocks of ``L`` iterations (a
-    constant trip count LLVM vectorises without a remainder), then the last partial
-    block; each reduction adds into its block local, flushed into the accumulator."""
+def block_loop(fn: N.Function, loop: N.ForCount, reds: list, constant=True) -> list:
+    """The statements replacing ``loop``: blocks of ``L`` iterations, each reduction
+    adding into its block local, flushed into the accumulator after the block.
+
+    ``constant``: full blocks run a constant ``L`` iterations (LLVM vectorises them
+    without a remainder step) and a copy of the body runs the last, partial block.
+    Otherwise one loop runs ``min(L, n - start)`` iterations per block: in a loop
+    with a check that can raise, LLVM vectorises only that form (it bounds the
+    vector part by the check's limit), the constant one runs 3x slower there."""
     reds = [r for r in reds if r.block_type is not None]
     L = min(r.length for r in reds)
     line = loop.line
@@ -386,34 +393,46 @@ def block_loop(fn: N.Function, loop: N.ForCount, reds: list) -> list:
     def var(name):
         return N.Var(name, T.INT64)
 
+    def let(name, value):
+        return N.Assign(line=line, target=name, value=value)
+
     flush, reset = [], []
     for r in reds:
         acc_type = fn.locals[r.acc]
         blk = fn.new_temp(r.block_type, "blk")
-        reset.append(N.Assign(line=line, target=blk, value=N.Const(0, r.block_type)))
+        reset.append(let(blk, N.Const(0, r.block_type)))
         r.stmt.target = blk
         r.stmt.value = N.BinOp(r.op, N.Var(blk, r.block_type),
                                N.Cast(r.term, r.block_type), r.block_type)
-        flush.append(N.Assign(line=line, target=r.acc, value=_bin(
-            "add", N.Var(r.acc, acc_type), N.Cast(N.Var(blk, r.block_type), acc_type),
-            acc_type)))
+        flush.append(let(r.acc, _bin("add", N.Var(r.acc, acc_type),
+                                     N.Cast(N.Var(blk, r.block_type), acc_type),
+                                     acc_type)))
 
     def block(count):
-        body = [N.Assign(line=line, target=loop.counter,
-                         value=_bin("add", var(start), var(j))),
+        body = [let(loop.counter, _bin("add", var(start), var(j))),
                 *copy.deepcopy(loop.body)]
         return [*copy.deepcopy(reset), N.ForCount(line=line, counter=j, count=count,
                                                   body=body), *copy.deepcopy(flush)]
 
+    positive = N.Cmp("gt", var(n), _i64(0), T.BOOL)
+    if not constant:
+        ln = fn.new_temp(T.INT64, "len")
+        left = _bin("sub", var(n), var(start))
+        return [
+            let(n, loop.count),
+            let(nb, N.Select(positive, _bin("add", _bin("sdiv", _bin(
+                "sub", var(n), _i64(1)), _i64(L)), _i64(1)), _i64(0), T.INT64)),
+            N.ForCount(line=line, counter=b, count=var(nb), body=[
+                let(start, _bin("mul", var(b), _i64(L))),
+                let(ln, N.Select(N.Cmp("lt", left, _i64(L), T.BOOL),
+                                 _bin("sub", var(n), var(start)), _i64(L), T.INT64)),
+                *block(var(ln))])]
     return [
-        N.Assign(line=line, target=n, value=loop.count),
-        N.Assign(line=line, target=nb, value=N.Select(
-            N.Cmp("gt", var(n), _i64(0), T.BOOL), _bin("sdiv", var(n), _i64(L)),
-            _i64(0), T.INT64)),
+        let(n, loop.count),
+        let(nb, N.Select(positive, _bin("sdiv", var(n), _i64(L)), _i64(0), T.INT64)),
         N.ForCount(line=line, counter=b, count=var(nb), body=[
-            N.Assign(line=line, target=start, value=_bin("mul", var(b), _i64(L))),
-            *block(_i64(L))]),
-        N.Assign(line=line, target=start, value=_bin("mul", var(nb), _i64(L))),
+            let(start, _bin("mul", var(b), _i64(L))), *block(_i64(L))]),
+        let(start, _bin("mul", var(nb), _i64(L))),
         *block(_bin("sub", var(n), var(start))),
     ]
 
@@ -451,7 +470,8 @@ def narrow_reductions(fn: N.Function, ctx=None, widths=BLOCK_BITS) -> list:
             blocks = AS_COMPILED if reds else None
         report.append(LoopReport(loop.line, blocks, why))
     for loop, reds in plans:
-        _replace(fn.body, loop, block_loop(fn, loop, reds))
+        _replace(fn.body, loop, block_loop(fn, loop, reds,
+                                           constant=not _can_raise(loop.body)))
     return report
 
 
