@@ -109,10 +109,15 @@ def assign_to_view(L, view: N.Expr, value: N.Expr):
         v = L.let(element_value(L, value, vt.dtype))
         fill(L, view, dims, lambda idx: v)
         return
-    src = L.let(value)
+    from . import elementwise as ew
+    fresh = isinstance(value, ew.Lazy)      # computed now: it cannot alias the view
+    src = L.let(ew.materialize(L, value))
     broadcast_check(L, src, dims)
     sdims = [L.let(N.ArrayAttr(src, "shape", k, T.INT64)) for k in range(src.type.ndim)]
-    tmp = allocate(L, src.type.copy(layout="C", readonly=False), sdims)
-    fill(L, tmp, sdims, lambda idx: N.Load(src, idx, src.type.dtype))
-    fill(L, view, dims, lambda idx: element_value(
-        L, N.Load(tmp, broadcast_indices(tmp, idx), tmp.type.dtype), vt.dtype))
+    tmp = src
+    if not fresh:
+        tmp = allocate(L, src.type.copy(layout="C", readonly=False), sdims)
+        fill(L, tmp, sdims, lambda idx: N.Load(src, idx, src.type.dtype))
+    elem = ew.reindex(ew.Lazy(tmp.type, sdims,
+                              lambda idx: N.Load(tmp, list(idx), tmp.type.dtype)), dims)
+    fill(L, view, dims, lambda idx: element_value(L, elem(idx), vt.dtype))

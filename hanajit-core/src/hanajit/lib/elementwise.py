@@ -137,6 +137,13 @@ def _same(a, b) -> bool:
     return isinstance(a, N.Var) and isinstance(b, N.Var) and a.name == b.name
 
 
+# While ``numpy_alloc.fill`` generates the fast copy of a loop nest, the top list
+# collects the conditions under which no operand broadcasts (each operand's axis
+# equals the loop's), and ``reindex`` indexes with the loop counters directly;
+# ``None`` on top: the general copy, with broadcasting selects.
+assume_full: list = []
+
+
 def reindex(z: Lazy, dims: list):
     """Element function of ``z`` on the broadcast index space ``dims``."""
     off = len(dims) - len(z.dims)
@@ -146,6 +153,9 @@ def reindex(z: Lazy, dims: list):
         for k, d in enumerate(z.dims):
             i = idx[off + k]
             if _same(d, dims[off + k]):
+                own.append(i)
+            elif assume_full and assume_full[-1] is not None:
+                assume_full[-1].append((d, dims[off + k]))
                 own.append(i)
             else:
                 own.append(N.Select(N.Cmp("eq", d, C(1, I), T.BOOL), C(0, I), i, I))

@@ -1,0 +1,96 @@
+"""Whole-array loops generated twice (lib/numpy_alloc.fill): a copy indexing every
+operand with the loop counters when no axis broadcasts at run time, and the
+general copy; and assignments of a freshly computed expression into a view,
+which write it once instead of through a second temporary."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hanajit import jit
+from hanajit.errors import HanaJitFallbackWarning
+
+
+def strict(f):
+    g = jit(f)
+
+    def run(*args):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", HanaJitFallbackWarning)
+            return g(*args)
+    return run
+
+
+def add_mul(a, b, c):
+    return a * b + c
+
+
+def jacobi(u0, iters):
+    u = u0.copy()
+    for _ in range(iters):
+        u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+    return u
+
+
+def shift_expr(a):
+    a[1:] = a[:-1] * 2 + 1
+    return a
+
+
+def shift_copy(a):
+    a[1:] = a[:-1]
+    return a
+
+
+def into_rows(m, v):
+    m[1:, :] = v * 3.0
+    return m
+
+
+shapes = st.sampled_from([(3, 4), (1, 4), (3, 1), (1, 1), (0, 4), (3, 0), (4,), (1,)])
+
+
+@settings(max_examples=50, deadline=None)
+@given(shapes, shapes, shapes)
+def test_broadcasting_decided_at_run_time(sa, sb, sc):
+    rng = np.random.default_rng(len(sa) * 31 + sum(sa) + 7 * sum(sb) + 3 * sum(sc))
+    a, b, c = (rng.standard_normal(s) for s in (sa, sb, sc))
+    f = strict(add_mul)
+    try:
+        want = add_mul(a, b, c)
+    except ValueError:
+        with pytest.raises(ValueError, match="broadcast"):
+            f(a, b, c)
+        return
+    np.testing.assert_array_equal(f(a, b, c), want)
+    # strided and reversed views of the same data
+    np.testing.assert_array_equal(f(a[::-1], b, c[..., ::-1]),
+                                  add_mul(a[::-1], b, c[..., ::-1]))
+
+
+@pytest.mark.parametrize("shape", [(6, 7), (3, 3), (2, 5), (1, 1), (0, 3)])
+def test_overlapping_stencil_assignment(shape):
+    u = np.random.default_rng(1).standard_normal(shape)
+    np.testing.assert_array_equal(strict(jacobi)(u, 4), jacobi(u, 4))
+
+
+@pytest.mark.parametrize("f", [shift_expr, shift_copy])
+@pytest.mark.parametrize("n", [0, 1, 2, 9])
+def test_aliasing_assignments(f, n):
+    a = np.arange(n, dtype=np.float64)
+    np.testing.assert_array_equal(strict(f)(a.copy()), f(a.copy()))
+    b = np.arange(2 * n, dtype=np.float64)[::2]          # a strided view
+    np.testing.assert_array_equal(strict(f)(b.copy()), f(b.copy()))
+
+
+@pytest.mark.parametrize("vshape", [(4,), (1, 4), (1,), (3, 4)])
+def test_assignment_broadcasts_the_fresh_value(vshape):
+    m = np.zeros((4, 4))
+    v = np.arange(np.prod(vshape), dtype=np.float64).reshape(vshape)
+    np.testing.assert_array_equal(strict(into_rows)(m.copy(), v), into_rows(m.copy(), v))
+    with pytest.raises(ValueError):
+        strict(into_rows)(m.copy(), np.ones(3))
