@@ -81,18 +81,6 @@ def broadcast_check(L, src: N.Expr, dst_dims: list, what="could not broadcast in
             message=f"{what} from shape with {{}} on axis {k} into shape with {{}}")]))
 
 
-def broadcast_indices(src: N.Expr, idx: list) -> list:
-    """Indices into ``src`` for the destination indices ``idx`` (size-1 axes stay 0)."""
-    st = src.type
-    off = len(idx) - st.ndim
-    out = []
-    for k in range(st.ndim):
-        sd = N.ArrayAttr(src, "shape", k, T.INT64)
-        out.append(N.Select(N.Cmp("eq", sd, C(1, T.INT64), T.BOOL), C(0, T.INT64),
-                            idx[off + k], T.INT64))
-    return out
-
-
 def assign_to_view(L, view: N.Expr, value: N.Expr):
     """``view[...] = value``: a scalar fills, an array is broadcast and copied
     (through a temporary, so overlapping memory gives NumPy's result).  A gather
