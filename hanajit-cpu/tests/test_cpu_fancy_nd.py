@@ -219,6 +219,8 @@ def test_gather_rows_and_columns(data):
     m = data.draw(matrices())
     i = data.draw(index_arrays(m.shape[0]))
     check(rows, m, i)
+    check(rows, m, i[::-1])                 # strided / transposed index arrays
+    check(rows, m, i.T[..., ::2])
     check(rows_slice, m, i)
     c = data.draw(index_arrays(m.shape[1]))
     check(cols, m, c)
@@ -300,6 +302,7 @@ def test_scatter_pairs_and_aliasing(data):
     check(add_pairs, m, i, j, 1)
     k = data.draw(index_arrays(m.shape[0], (4,), oob=False))
     check(copy_rows, m, i, k)
+    check(set_pairs, m, i[::-1], j[::2], _values((2,), m.dtype, 7))
     check(set_from_reversed, m, i)
 
 
