@@ -120,6 +120,15 @@ def mixed_3d(a, i):
     return a[i, :, 0], a[0, :, i], a[:, i, 1:], a[i, ..., 0], a[..., i]
 
 
+def with_newaxis(m, i):
+    return m[i, None], m[None, i], m[i, None, i], m[:, None, i], m[i, ..., None]
+
+
+def set_with_newaxis(m, i, v):
+    m[None, i] = v
+    m[i, None, 0] += 1
+
+
 def rowmask(m, r):
     return m[r]
 
@@ -221,6 +230,9 @@ def test_gather_rows_and_columns(data):
     check(rows, m, i)
     check(rows, m, i[::-1])                 # strided / transposed index arrays
     check(rows, m, i.T[..., ::2])
+    check(with_newaxis, m, i)
+    check(set_with_newaxis, m if m.dtype != np.bool_ else m.astype(np.int8), i,
+          _values(m.shape[1:], m.dtype if m.dtype != np.bool_ else np.int8, 8))
     check(rows_slice, m, i)
     c = data.draw(index_arrays(m.shape[1]))
     check(cols, m, c)
@@ -385,13 +397,13 @@ def test_indices_and_values_sharing_the_target(vals):
 
 
 # ------------------------------------------------------------------ fallback
-def newaxis_with_array(m, i):
-    return m[i, None]
+def bool_scalar_with_array(m, i):
+    return m[i, True]
 
 
 def test_unsupported_form_falls_back_with_its_name():
-    f = jit(newaxis_with_array)
+    f = jit(bool_scalar_with_array)
     m = np.arange(6.0).reshape(2, 3)
-    with pytest.warns(hanajit.HanaJitFallbackWarning, match="newaxis"):
+    with pytest.warns(hanajit.HanaJitFallbackWarning, match="boolean scalar"):
         got = f(m, np.array([1, 0]))
-    np.testing.assert_array_equal(got, m[np.array([1, 0]), None])
+    np.testing.assert_array_equal(got, m[np.array([1, 0]), True])

@@ -25,7 +25,7 @@ sliced axes each index is checked where it is read, otherwise all are checked
 first (NumPy checks them even when the result is empty).  ``assign_to_view``
 turns a lazy used as an assignment target into the scatter, which checks every
 index before the first store.
-``np.newaxis`` together with index arrays is not supported (falls back).
+``np.newaxis`` is a sliced axis of length 1 that indexes no axis of the array.
 """
 from __future__ import annotations
 
@@ -62,20 +62,22 @@ def _entry_kind(t) -> str:
     if isinstance(t, T.ConstType) and t.value is Ellipsis:
         return "ellipsis"
     if t == T.NONE:
-        raise Incompatible("np.newaxis combined with index arrays")
+        return "newaxis"
     raise Incompatible(f"index of type {t}")
 
 
 def plan(arr: T.ArrayType, index_type):
     """The expanded index entries ``[(kind, type, first_axis)]`` of an advanced
-    index (kinds: int, arr, bool, slice, full), or None for basic indexing."""
+    index (kinds: int, arr, bool, slice, full, newaxis), or None for basic
+    indexing."""
     items = list(index_type.items) if isinstance(index_type, T.TupleType) else [index_type]
     if not any(isinstance(t, T.ArrayType) for t in items):
         return None
     kinds = [_entry_kind(t) for t in items]
     if kinds.count("ellipsis") > 1:
         raise Incompatible("an index can only have a single ellipsis")
-    width = [t.ndim if k == "bool" else 1 for k, t in zip(kinds, items)]
+    width = [t.ndim if k == "bool" else 0 if k == "newaxis" else 1
+             for k, t in zip(kinds, items)]
     used = sum(w for k, w in zip(kinds, width) if k != "ellipsis")
     if used > arr.ndim:
         raise Incompatible(f"too many indices for a {arr.ndim}-D array")
@@ -104,8 +106,11 @@ def _adjacent(entries) -> bool:
     return pos[-1] - pos[0] + 1 == len(pos)
 
 
+_BASIC = ("slice", "full", "newaxis")
+
+
 def result_type(arr: T.ArrayType, entries) -> T.ArrayType:
-    nbasic = sum(1 for k, _, _ in entries if k in ("slice", "full"))
+    nbasic = sum(1 for k, _, _ in entries if k in _BASIC)
     return T.ArrayType(arr.dtype, _bcast_ndim(entries) + nbasic, "C")
 
 
@@ -272,6 +277,10 @@ def gather(L, arr, index, index_type, entries) -> FancyLazy:
             e = next(exprs)
             while isinstance(getattr(e, "type", None), T.ConstType):    # the ellipsis
                 e = next(exprs)
+        if kind == "newaxis":
+            srcs.append(("new",))
+            basic_dims.append(C(1, I))
+            continue
         dim = L.let(N.ArrayAttr(arr, "shape", axis, I))
         if kind == "int":
             srcs.append(("int", _wrap_checked(L, e, dim, axis)))
@@ -298,7 +307,7 @@ def gather(L, arr, index, index_type, entries) -> FancyLazy:
     bdims = _broadcast_indices(L, [r[1] for r in raw] + checked)
     nb = len(bdims)
     adv = [p for p, (k, _, _) in enumerate(entries) if k in ("int", "arr", "bool")]
-    first = sum(1 for k, _, _ in entries[:adv[0]] if k in ("slice", "full")) \
+    first = sum(1 for k, _, _ in entries[:adv[0]] if k in _BASIC) \
         if _adjacent(entries) else 0
     dims = basic_dims[:first] + bdims + basic_dims[first:]
 
@@ -309,6 +318,8 @@ def gather(L, arr, index, index_type, entries) -> FancyLazy:
         for s in srcs:
             if s[0] == "int":
                 out.append(s[1])
+            elif s[0] == "new":
+                next(rest)
             elif s[0] == "basic":
                 i = next(rest)
                 out.append(N.BinOp("add", s[1], N.BinOp("mul", i, s[2], I), I)
@@ -327,7 +338,7 @@ def gather(L, arr, index, index_type, entries) -> FancyLazy:
     lz = FancyLazy(rt, dims, lambda ridx: N.Load(arr, positions(ridx), at.dtype),
                    positions, arr)
     lz.raw, lz.bdims = raw, bdims
-    if raw and basic_dims:
+    if raw and any(k in ("slice", "full") for k, _, _ in entries):
         lz.normalise(L)     # NumPy checks the indices even when the result is empty
     else:
         for entry, z, dim, axis, _ in raw:     # a read checks each index it reads
