@@ -303,6 +303,14 @@ def test_keywords_and_the_ordinary_function_stay_apart():
     assert "i64" in f.inspect_llvm() and "x i16>" not in f.inspect_llvm()
 
 
+def test_target_auto():
+    f = jit(loop_sum, target="auto", fallback=False)
+    if f._target().kind != "host":
+        pytest.skip("target='auto' chose a GPU target here")
+    a = np.arange(-100, 1000, dtype=np.int16)
+    assert f.narrow(a, confirmed=True) == f.narrow(a, confirmed=True) == f(a)
+
+
 def test_confirmed_is_required():
     f = fresh(loop_sum)
     a = np.arange(10, dtype=np.int8)

@@ -36,6 +36,7 @@ def narrow_function(jf, confirmed):
     with jf._lock:
         shadow = jf.__dict__.get("_narrow_fn")
         if shadow is None:
+            jf._target()          # decides target="auto" first: the copy needs a name
             shadow = JitFunction(jf.py_func, **{**jf.options, "signature": None,
                                                 "cache": False})
             # (an instance attribute wins over the method of the class)
