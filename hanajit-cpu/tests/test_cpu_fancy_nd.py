@@ -1,6 +1,8 @@
 """Advanced indexing of N-D arrays (integer arrays, boolean masks, mixed with
 integers and slices) on the CPU target, checked against NumPy running the same
 function.  Every compiled call has ``fallback=False``: the compiled path runs."""
+import gc
+import resource
 import warnings
 
 import hanajit
@@ -407,3 +409,24 @@ def test_unsupported_form_falls_back_with_its_name():
     with pytest.warns(hanajit.HanaJitFallbackWarning, match="boolean scalar"):
         got = f(m, np.array([1, 0]))
     np.testing.assert_array_equal(got, m[np.array([1, 0]), True])
+
+
+# ------------------------------------------------------------------ memory
+def churn(m, i, j, v):
+    m[i] = v
+    m[i, j] += 1.0
+    m[m[:, 0] > 2.0, 1:] = 0.5
+    return m[i, 1:].sum() + m[:, j].sum()
+
+
+def test_temporaries_are_freed():
+    f = compiled(churn)
+    m = np.random.default_rng(0).random((400, 400)) * 4
+    i, j, v = np.arange(0, 400, 2), np.arange(200), np.ones(400)
+    f(m, i, j, v)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    for _ in range(2000):        # ~3 MB of temporaries per call
+        f(m, i, j, v)
+    gc.collect()
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert grown_mb < 50
