@@ -598,10 +598,6 @@ def test_ndindex_negative():
 
 
 # ------------------------------------------------- fallbacks name the construct
-def unique_complex(a):
-    return np.unique(a)
-
-
 def sort_axis0(a):
     return np.sort(a, axis=0)
 
@@ -629,7 +625,6 @@ def dtype_value(a):
 
 
 @pytest.mark.parametrize("fn,arg,name", [
-    (unique_complex, np.array([2 + 1j, 1 + 0j]), "np.unique"),
     (sort_axis0, np.arange(6.0).reshape(2, 3), "np.sort"),
     (unique_counts, np.array([1, 1, 2]), "np.unique"),
     (hist_weights, np.arange(5), "np.histogram"),          # integer weights

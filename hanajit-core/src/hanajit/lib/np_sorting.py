@@ -150,7 +150,8 @@ class SortMethod(CallTemplate):
 
 @register
 class Unique(CallTemplate):
-    """``np.unique(a)``: the sorted distinct values (NaNs collapse into one)."""
+    """``np.unique(a)``: the sorted distinct values (NaNs collapse into one; of
+    complex values equal to each other, the first in the input)."""
 
     paths = ("numpy.unique",)
     accepts_lazy = True
@@ -160,12 +161,18 @@ class Unique(CallTemplate):
             raise Incompatible("np.unique(a) without return_index/return_inverse/"
                                "return_counts/axis")
         _check_sortable(args[0], "unique")
-        if args[0].dtype.is_complex:
-            # NumPy keeps the first complex NaN of the input (hash-based unique)
-            raise Incompatible("np.unique() of complex arrays")
         return T.ArrayType(args[0].dtype, 1, "C")
 
     def lower(self, L, call, args, kwargs):
+        if args[0].type.dtype.is_complex:
+            # NumPy finds complex values by hashing: of equal values (0j, -0j; all
+            # NaNs) the first in the input stays -- a stable sort keeps it first
+            a = L.let(ew.materialize(L, args[0]))
+            _, given = _fresh_copy(L, a)
+            out, flat = _fresh_copy(L, a)
+            L.call_helper(hs.sort_rows, [flat, _row_length(L, out, None)])
+            u = L.call_helper(hs.unique_sorted, [flat])
+            return L.call_helper(hs.first_nan_last, [u, given])
         out, flat = _fresh_copy(L, args[0])
         L.call_helper(hs.sort_rows_unstable, [flat, _row_length(L, out, None)])
         return L.call_helper(hs.unique_sorted, [flat])

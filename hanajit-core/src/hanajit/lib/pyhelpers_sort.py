@@ -261,6 +261,20 @@ def unique_sorted(v):
     return v[:k].copy()
 
 
+def first_nan_last(u, v):
+    """``u`` (distinct sorted values, all NaNs collapsed into its last item) with
+    that item replaced by the first NaN of ``v``, the input: NumPy's complex
+    ``np.unique`` keeps the first NaN it meets."""
+    k = len(u)
+    if k > 0 and u[k - 1] != u[k - 1]:                  # a NaN
+        for i in range(len(v)):
+            y = v[i]
+            if y != y:                                  # noqa: PLR0124 - NaN
+                u[k - 1] = y
+                return u
+    return u
+
+
 def search_left(a, x):
     """First position ``i`` of the sorted ``a`` with ``not a[i] < x``."""
     lo = 0
