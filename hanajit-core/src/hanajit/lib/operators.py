@@ -41,11 +41,28 @@ def bor(a, b):
 
 
 # ------------------------------------------------------------------ conversion
+def _relayout(L, e: N.Expr, to: T.ArrayType) -> N.Expr:
+    """An array as the unified type of a variable that holds arrays of several
+    layouts (``infer.rules.unify``: layout "A", readonly if any is): the same
+    memory, shape and strides."""
+    src = e.type
+    if not (isinstance(src, T.ArrayType) and src.dtype == to.dtype
+            and src.ndim == to.ndim):
+        raise AssertionError(f"array conversion {src} -> {to}")  # inference refuses it
+    if L is not None:
+        e = L.let(e)
+    i64 = T.INT64
+    return N.ArrayView(e, C(0, i64), [N.ArrayAttr(e, "shape", k, i64) for k in range(to.ndim)],
+                       [N.ArrayAttr(e, "stride", k, i64) for k in range(to.ndim)], to)
+
+
 def convert(L, e: N.Expr, to: T.Type) -> N.Expr:
     """Python's conversion of ``e`` to type ``to`` (``int(x)`` checks included)."""
     src = e.type
     if src == to:
         return e
+    if isinstance(to, T.ArrayType):
+        return _relayout(L, e, to)
     if isinstance(to, T.TupleType):
         e = L.let(e)
         return N.MakeTuple([convert(L, N.TupleGet(e, i, st), dt)
@@ -186,6 +203,8 @@ def inexact_int_division(L, a, b):
 
 
 def convert_wrap(e, to):
+    if e.type != to and isinstance(to, T.ArrayType):
+        return _relayout(None, e, to)       # (``e`` a variable: read twice freely)
     return e if e.type == to else N.Cast(e, to)
 
 

@@ -61,9 +61,13 @@ class Where(CallTemplate):
         c, x, y = args
         if not all(isinstance(t, T.Scalar) for t in (c, x, y)):
             raise Incompatible("np.where() of non-numbers")
-        if isinstance(x, T.Scalar) and isinstance(y, T.Scalar):
-            return ew.result_dtype("add", x, y) if x != y else x
-        return x
+        if x == y:
+            return x
+        # NumPy's promotion of the two value operands: an array operand (here seen
+        # through its element type) is never "weak" like a Python scalar
+        whole = [a.type if isinstance(getattr(a, "type", None), T.ArrayType) else e
+                 for a, e in zip(call.args[1:], (x, y))]
+        return ew.result_dtype("add", *whole)
 
     def lower(self, L, call, args, kwargs):
         c, x, y = args

@@ -1,0 +1,95 @@
+"""Random array programs (``hanajit.testing.progen_arrays``) compiled for the CPU
+and compared with the interpreter (CPython + NumPy) on the same inputs: return
+values, exceptions and the input arrays' contents afterwards.
+
+``HANAJIT_PROGEN_N`` scales the run (default 40 programs of 4 input sets); a
+mismatch prints the program and its inputs.  Long runs:
+``python -m hanajit.testing.progen_arrays --seed 1 --count 500``.
+"""
+import os
+import warnings
+
+import numpy as np
+import pytest
+from hanajit import jit
+from hanajit.testing.progen_arrays import Stats, generate, run_program
+
+N = int(os.environ.get("HANAJIT_PROGEN_N", "40"))
+CHUNK = 10
+SEEDS = range(1000, 1000 + max(1, N // CHUNK))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_array_programs_match_the_interpreter(seed):
+    stats = Stats()
+    for prog in generate(seed, CHUNK):
+        run_program(prog, stats)
+    assert not stats.crashes, "\n\n".join(
+        f"{p.name}({inp!r}): {err}\n{p.source}" for p, inp, err in stats.crashes[:3])
+    assert not stats.mismatches, "\n\n".join(map(str, stats.mismatches[:3]))
+    # almost everything compiles; a fallback names its construct
+    assert len(stats.fallbacks) <= CHUNK // 10, "\n".join(
+        f"{p.name}: {why}\n{p.source}" for p, why in stats.fallbacks)
+    # most input sets compare values, not only exceptions
+    assert stats.calls - stats.raised >= stats.calls // 4, stats.summary()
+
+
+# ------------------------------------------------------- regressions found by it
+def _rebind_param(m):
+    m = -m[:, 1:]           # an F-order or strided parameter rebound to a C array
+    return m
+
+
+def _either_layout(m, c):
+    x = m
+    if c:
+        x = m + 1.0
+    return x.sum() + x[0, -1]
+
+
+@pytest.mark.parametrize("how", ["C", "F", "rev", "step"])
+def test_variable_holding_arrays_of_two_layouts_compiles(how):
+    """Was an internal compiler error (a Cast between array types reached the
+    lowering) and a fallback; the variable has layout "A" (``infer.rules.unify``)."""
+    base = np.arange(12.0).reshape(3, 4)
+    m = {"C": base, "F": np.asfortranarray(base), "rev": base[::-1],
+         "step": np.arange(24.0).reshape(3, 8)[:, ::2]}[how]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = jit(_rebind_param, fallback=False)(m.copy())
+        np.testing.assert_array_equal(got, _rebind_param(m.copy()))
+        for c in (0, 1):
+            assert jit(_either_layout, fallback=False)(m, c) == _either_layout(m, c)
+
+
+def _where(c, x, y):
+    return np.where(c, x, y)
+
+
+def _where_cmp(x, y):
+    return np.where(x < y, x, y) * -1 + 1
+
+
+@pytest.mark.parametrize("dx, dy", [("int64", "int32"), ("int32", "int64"),
+                                    ("float32", "float64"), ("float64", "float32"),
+                                    ("int32", "float32"), ("bool", "int8")])
+def test_np_where_promotes_both_array_operands(dx, dy):
+    """np.where(c, x, y) of two arrays has NumPy's promoted dtype (was: the array
+    element types were taken for weak Python scalars, so int64 with int32 gave
+    int32 and truncated)."""
+    x = np.array([1, 0, 3 + 2 ** 40 * (dx == "int64"), 1], dtype=dx)
+    y = np.array([0, 6, 1, 2 ** 40 * (dy == "int64")], dtype=dy)
+    c = np.array([True, False, True, False])
+    for f, args in ((_where, (c, x, y)), (_where_cmp, (x, y))):
+        got, want = jit(f, fallback=False)(*args), f(*args)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+
+
+def test_np_where_keeps_python_scalars_weak():
+    x = np.array([1, 2, 3], dtype=np.int32)
+    c = np.array([True, False, True])
+    for f, args in ((_where, (c, x, 7)), (_where, (c, 7, x)), (_where, (c, x, 2.5))):
+        got, want = jit(f, fallback=False)(*args), f(*args)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
