@@ -124,6 +124,7 @@ class FancyLazy(ew.Lazy):
         self.array = array               # the indexed array (a Var)
 
     check = None                         # the If checking the index arrays
+    precheck = None                      # the same for a read (nothing copied)
     raw = ()                             # the integer index arrays as given
     bdims = ()
 
@@ -169,12 +170,12 @@ class FancyLazy(ew.Lazy):
 
     def checks_after(self, L):
         """Check the indices after what was emitted since (NumPy checks the
-        value's shape first): normalise now, or move the checks here."""
-        if self.check is None:
-            self.normalise(L)
-        elif any(s is self.check for s in L.out):
-            L.out[:] = [s for s in L.out if s is not self.check]
-            L.emit(self.check)
+        value's shape first), for a store: the reading checks give way to
+        :meth:`normalise`."""
+        if self.precheck is not None:
+            L.out[:] = [s for s in L.out if s is not self.precheck]
+            self.precheck = None
+        self.normalise(L)
 
 
 def _index_items(L, index, index_type):
@@ -330,6 +331,8 @@ def gather(L, arr, index, index_type, entries) -> FancyLazy:
                 out.append(_wrap_checked(L, ew.reindex(s[1], bdims)(bidx), s[2], s[3]))
             elif s[0] == "maybe":           # checked; copied only if it overlaps
                 out.append(_copied_or_wrapped(L, s, bdims, bidx))
+            elif s[0] == "wrapped":         # checked before
+                out.append(_wrapped(L, s[1], s[2], bdims, bidx))
             else:
                 out.append(ew.reindex(s[1], bdims)(bidx))
         return out
@@ -339,11 +342,29 @@ def gather(L, arr, index, index_type, entries) -> FancyLazy:
                    positions, arr)
     lz.raw, lz.bdims = raw, bdims
     if raw and any(k in ("slice", "full") for k, _, _ in entries):
-        lz.normalise(L)     # NumPy checks the indices even when the result is empty
+        # NumPy checks the indices even when the result is empty: check them all
+        # first, then read them again (a read cannot change them)
+        size = L.let(total_size(bdims))
+
+        def check_all():
+            for entry, z, dim, axis, _ in raw:
+                loops(L, z.dims, lambda idx, z=z, dim=dim, axis=axis: _wrap_checked(
+                    L, z.elem(idx), dim, axis))
+        stmts, _ = L.sub_block(check_all)
+        lz.precheck = N.If(cond=N.Cmp("ne", size, C(0, I), T.BOOL), then=stmts)
+        L.emit(lz.precheck)
+        for entry, z, dim, axis, _ in raw:
+            entry[:] = ["wrapped", z, dim]
     else:
         for entry, z, dim, axis, _ in raw:     # a read checks each index it reads
             entry[:] = ["raw", z, dim, axis]
     return lz
+
+
+def _wrapped(L, z, dim, bdims, bidx):
+    """A checked index read again from its array, negative values wrapped."""
+    i = L.let(ops.convert_wrap(ew.reindex(z, bdims)(bidx), I))
+    return N.Select(N.Cmp("lt", i, C(0, I), T.BOOL), N.BinOp("add", i, dim, I), i, I)
 
 
 def _copied_or_wrapped(L, s, bdims, bidx):
@@ -355,10 +376,7 @@ def _copied_or_wrapped(L, s, bdims, bidx):
     then, v = L.sub_block(lambda: ew.reindex(copy, bdims)(bidx))
     then.append(N.Assign(target=name, value=v))
 
-    def wrapped():
-        i = L.let(ops.convert_wrap(ew.reindex(z, bdims)(bidx), I))
-        return N.Select(N.Cmp("lt", i, C(0, I), T.BOOL), N.BinOp("add", i, dim, I), i, I)
-    orelse, w = L.sub_block(wrapped)
+    orelse, w = L.sub_block(lambda: _wrapped(L, z, dim, bdims, bidx))
     orelse.append(N.Assign(target=name, value=w))
     L.emit(N.If(cond=shared, then=then, orelse=orelse))
     return N.Var(name, I)
