@@ -94,3 +94,70 @@ def test_assignment_broadcasts_the_fresh_value(vshape):
     np.testing.assert_array_equal(strict(into_rows)(m.copy(), v), into_rows(m.copy(), v))
     with pytest.raises(ValueError):
         strict(into_rows)(m.copy(), np.ones(3))
+
+
+# -- expressions written straight into the array they update -------------------------
+def iadd_self(a):
+    a += a * 0.5
+    return a
+
+
+def iadd_transposed(a):
+    a += a.T
+    return a
+
+
+def iadd_reversed(a):
+    a[::-1] += a
+    return a
+
+
+def iadd_shifted(a):
+    a[1:] += a[:-1]
+    return a
+
+
+def assign_other(out, x, y):
+    out[:] = x * 2.0 - y
+    return out
+
+
+def conv_array(img, k):
+    h, w = img.shape
+    out = np.zeros((h - 2, w - 2))
+    for a in range(3):
+        for b in range(3):
+            out += k[a, b] * img[a:h - 2 + a, b:w - 2 + b]
+    return out
+
+
+@pytest.mark.parametrize("f", [iadd_self, iadd_transposed, iadd_reversed, iadd_shifted])
+@pytest.mark.parametrize("shape", [(5, 5), (1, 1), (0, 0), (3, 3)])
+def test_inplace_updates_reading_the_target(f, shape):
+    a = np.random.default_rng(2).standard_normal(shape)
+    np.testing.assert_array_equal(strict(f)(a.copy()), f(a.copy()))
+    t = np.asfortranarray(a)
+    np.testing.assert_array_equal(strict(f)(t.copy(order="F")), f(t.copy(order="F")))
+
+
+@pytest.mark.parametrize("xs, ys", [(slice(0, 6), slice(6, 12)), (slice(2, 8), slice(0, 6)),
+                                     (slice(0, 12, 2), slice(1, 12, 2)),
+                                     (slice(8, 2, -1), slice(3, 9))])
+@pytest.mark.parametrize("outs", [slice(3, 9), slice(6, 0, -1), None])
+def test_assignment_from_arrays_sharing_memory_with_the_target(xs, ys, outs):
+    """x, y and out are views of one base array (out overlapping them, or a
+    separate array when ``outs`` is None): NumPy's result either way."""
+    results = []
+    for run in (assign_other, strict(assign_other)):
+        base = np.arange(12.0)
+        out = base[outs] if outs is not None else np.zeros(6)
+        run(out, base[xs], base[ys])
+        results.append((base.copy(), out.copy()))
+    np.testing.assert_array_equal(results[1][0], results[0][0])
+    np.testing.assert_array_equal(results[1][1], results[0][1])
+
+
+def test_convolution_accumulates_in_place():
+    rng = np.random.default_rng(3)
+    img, k = rng.standard_normal((9, 11)), rng.standard_normal((3, 3))
+    np.testing.assert_array_equal(strict(conv_array)(img, k), conv_array(img, k))

@@ -66,14 +66,19 @@ def element_value(L, value: N.Expr, dtype: T.Scalar) -> N.Expr:
 
 def broadcast_check(L, src: N.Expr, dst_dims: list, what="could not broadcast input array"):
     """Raise ValueError unless ``src``'s shape broadcasts to ``dst_dims``."""
-    st = src.type
-    if st.ndim > len(dst_dims):
-        L.emit(N.Raise(exc=ValueError, message=f"{what} from a {st.ndim}-D array into "
-                       f"{len(dst_dims)} dimensions"))
+    broadcast_dims_check(L, [N.ArrayAttr(src, "shape", k, T.INT64)
+                             for k in range(src.type.ndim)], dst_dims, what)
+
+
+def broadcast_dims_check(L, src_dims: list, dst_dims: list,
+                         what="could not broadcast input array"):
+    """Raise ValueError unless the shape ``src_dims`` broadcasts to ``dst_dims``."""
+    if len(src_dims) > len(dst_dims):
+        L.emit(N.Raise(exc=ValueError, message=f"{what} from a {len(src_dims)}-D array "
+                       f"into {len(dst_dims)} dimensions"))
         return
-    off = len(dst_dims) - st.ndim
-    for k in range(st.ndim):
-        sd = N.ArrayAttr(src, "shape", k, T.INT64)
+    off = len(dst_dims) - len(src_dims)
+    for k, sd in enumerate(src_dims):
         ok = ops.bor(N.Cmp("eq", sd, dst_dims[off + k], T.BOOL),
                      N.Cmp("eq", sd, C(1, T.INT64), T.BOOL))
         L.emit(N.If(cond=ops.logical_not(ok), then=[N.Raise(
@@ -98,14 +103,60 @@ def assign_to_view(L, view: N.Expr, value: N.Expr):
         fill(L, view, dims, lambda idx: v)
         return
     from . import elementwise as ew
-    fresh = isinstance(value, ew.Lazy)      # computed now: it cannot alias the view
-    src = L.let(ew.materialize(L, value))
-    broadcast_check(L, src, dims)
-    sdims = [L.let(N.ArrayAttr(src, "shape", k, T.INT64)) for k in range(src.type.ndim)]
-    tmp = src
-    if not fresh:
-        tmp = allocate(L, src.type.copy(layout="C", readonly=False), sdims)
-        fill(L, tmp, sdims, lambda idx: N.Load(src, idx, src.type.dtype))
-    elem = ew.reindex(ew.Lazy(tmp.type, sdims,
-                              lambda idx: N.Load(tmp, list(idx), tmp.type.dtype)), dims)
-    fill(L, view, dims, lambda idx: element_value(L, elem(idx), vt.dtype))
+
+    def from_lazy(z):
+        elem = ew.reindex(z, dims)
+        fill(L, view, dims, lambda idx: element_value(L, elem(idx), vt.dtype))
+
+    def through_memory():
+        fresh = isinstance(value, ew.Lazy)      # computed now: it cannot alias the view
+        src = L.let(ew.materialize(L, value))
+        broadcast_check(L, src, dims)
+        sdims = [L.let(N.ArrayAttr(src, "shape", k, T.INT64))
+                 for k in range(src.type.ndim)]
+        tmp = src
+        if not fresh:
+            tmp = allocate(L, src.type.copy(layout="C", readonly=False), sdims)
+            fill(L, tmp, sdims, lambda idx: N.Load(src, idx, src.type.dtype))
+        from_lazy(ew.Lazy(tmp.type, sdims,
+                          lambda idx: N.Load(tmp, list(idx), tmp.type.dtype)))
+
+    if isinstance(value, ew.Lazy) and value.sources is not None:
+        # Written straight into the view when every array the expression reads
+        # either lies elsewhere in memory or is the view itself (each element read
+        # just before it is written) -- NumPy's result without a temporary.  Not
+        # when an element can raise: NumPy would leave the view untouched.
+        direct, _ = L.sub_block(lambda: from_lazy(value))
+        if not any(isinstance(s, N.Raise) for s in N.walk_stmts(direct)):
+            broadcast_dims_check(L, value.dims, dims)
+            conflict = _conflict(L, view, dims, value.sources)
+            if conflict is None:
+                for s in direct:
+                    L.emit(s)
+                return
+            buffered, _ = L.sub_block(through_memory)
+            L.emit(N.If(cond=conflict, then=buffered, orelse=direct))
+            return
+    through_memory()
+
+
+def _conflict(L, view, dims: list, sources: list):
+    """Whether writing ``view`` element by element could change a value one of
+    ``sources`` still has to give (None: never)."""
+    from .parallel import _ranges_meet
+    out = None
+    for s in sources:
+        st = s.type
+        same = None
+        if st.ndim == len(dims) and st.dtype == view.type.dtype:
+            same = N.Cmp("eq", N.ArrayAttr(s, "data", 0, T.INT64),
+                         N.ArrayAttr(view, "data", 0, T.INT64), T.BOOL)
+            for k, d in enumerate(dims):
+                for attr, v in (("shape", d), ("stride", N.ArrayAttr(view, "stride", k,
+                                                                     T.INT64))):
+                    same = ops.band(same, N.Cmp("eq", N.ArrayAttr(s, attr, k, T.INT64),
+                                                v, T.BOOL))
+        meet = _ranges_meet(L, s, view)
+        c = meet if same is None else ops.band(meet, ops.logical_not(same))
+        out = c if out is None else ops.bor(out, c)
+    return out

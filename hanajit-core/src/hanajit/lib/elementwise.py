@@ -25,12 +25,16 @@ I = T.INT64
 class Lazy(N.Expr):
     """An array value not yet in memory: ``dims`` (stable int64 expressions) and
     ``elem(indices) -> element expression`` (may emit statements into the loop
-    body it is called in)."""
+    body it is called in).  ``sources``: when known, the arrays it reads, each
+    only at the element it computes (after broadcasting) -- what lets an
+    assignment write it straight into an array it does not otherwise overlap;
+    None when it reads anything else (another element, a reduction ...)."""
 
-    def __init__(self, type_, dims, elem):
+    def __init__(self, type_, dims, elem, sources=None):
         self.type = type_
         self.dims = dims
         self.elem = elem
+        self.sources = sources
 
 
 # ----------------------------------------------------------------------- typing
@@ -101,7 +105,7 @@ def to_lazy(L, e: N.Expr) -> Lazy:
     t = arr.type
     dims = [L.let(N.ArrayAttr(arr, "shape", k, I)) for k in range(t.ndim)]
     return Lazy(t.copy(layout="C", readonly=False), dims,
-                lambda idx: N.Load(arr, list(idx), t.dtype))
+                lambda idx: N.Load(arr, list(idx), t.dtype), sources=[arr])
 
 
 def broadcast(L, lazies: list) -> list:
@@ -179,7 +183,9 @@ def lift(L, args: list, rtype: T.ArrayType, fn) -> Lazy:
     def elem(idx):
         vals = [elems[k](idx) if k in elems else scalars[k] for k in range(len(args))]
         return fn(*vals)
-    return Lazy(rtype, dims, elem)
+    known = all(z.sources is not None for z in lazies)
+    return Lazy(rtype, dims, elem,
+                sources=[a for z in lazies for a in z.sources] if known else None)
 
 
 def materialize(L, e: N.Expr) -> N.Expr:

@@ -55,7 +55,7 @@ def _lazy(t: T.ArrayType, n, value):
     values are computed where they are used, never stored; assigned or returned,
     the array is filled once (elementwise.materialize)."""
     from .elementwise import Lazy
-    return Lazy(t, [n], value)
+    return Lazy(t, [n], value, sources=[])
 
 
 def allocate(L, t: T.ArrayType, dims: list) -> N.Var:
