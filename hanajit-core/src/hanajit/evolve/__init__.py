@@ -3,7 +3,8 @@ search over compilation strategies for one specialisation.
 
 It runs outside the pipeline: it compiles the specialisation matching the example
 arguments again with a ``strategy`` compile option (per-loop unroll, interleave
-and vector-width hints, read by ``ModuleLowering.loop_metadata``) and with
+and vector-width hints and prefetch distances, read by
+``ModuleLowering.loop_metadata``) and with
 ``parallel=True`` where that is offered (see ``genome.py`` for the space and what
 keeps it safe).  Every candidate is
 

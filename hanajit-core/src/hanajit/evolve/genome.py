@@ -5,7 +5,8 @@ A *genome* is a plain dict::
     {"parallel": False,                    # parallel=True for loops prange accepts
      "reassoc": False,                     # evolve_hyper only: reduce_reassoc=True
      "loops": ((unroll, interleave, width), ...),   # one triple per counted loop
-     "nests": ((order, t0, t1, t2, t3), ...)}       # one per reorderable loop nest
+     "nests": ((order, t0, t1, t2, t3), ...),       # one per reorderable loop nest
+     "prefetch": (distance, ...)}          # one per counted loop, 0: none
 
 A 0 means "no hint" (LLVM decides), 1 disables the transform.  Loop ``k`` is the
 ``k``-th counted loop in lowering order (``ModuleLowering.loop_metadata``: the
@@ -26,6 +27,13 @@ only offered when no outermost loop carries a float scalar across its iterations
 nest genes only choose among the orders and tilings the interchange pass proves
 keep every accumulation's order (and it checks at run time what it cannot prove).
 Nest genes apply to serial compilations only (a parallel loop is outlined).
+
+Prefetch genes (``PREFETCH``, iterations ahead) make the lowering issue
+``llvm.prefetch`` for the loop's loads whose address is affine in its counter
+(``lowering/prefetch.py``); a prefetch never faults nor changes a value, so any
+distance keeps every bit.  Like the other loop hints they go to innermost loops
+only.  Genomes from before this gene (no ``"prefetch"``) read as all zeros.
+An alignment gene is not offered (docs/optimizers.md says why).
 """
 
 from __future__ import annotations
@@ -38,6 +46,7 @@ UNROLL = (0, 1, 2, 4, 8)
 INTERLEAVE = (0, 1, 2, 4, 8)
 WIDTH = (0, 1, 2, 4, 8, 16)
 TILE = (0, 8, 16, 32, 64, 128)
+PREFETCH = (0, 8, 16, 32, 64)
 NEST_GENE = 5  # (order, t0, t1, t2, t3): interchange.MAX_DEPTH tiles
 
 
@@ -167,7 +176,13 @@ def outer_loops(module: N.Module) -> list:
 
 def baseline(nloops: int, nnests: int = 0) -> dict:
     return {"parallel": False, "reassoc": False, "loops": ((0, 0, 0),) * nloops,
-            "nests": ((0,) * NEST_GENE,) * nnests}
+            "nests": ((0,) * NEST_GENE,) * nnests, "prefetch": (0,) * nloops}
+
+
+def prefetch_genes(g: dict) -> tuple:
+    """``g``'s prefetch distances, one per loop (zeros where it has none)."""
+    pf = tuple(g.get("prefetch", ()))[:len(g["loops"])]
+    return pf + (0,) * (len(g["loops"]) - len(pf))
 
 
 def _random_nest(rng: random.Random, info: dict) -> tuple:
@@ -186,6 +201,8 @@ def random_genome(rng: random.Random, nloops: int, space: dict) -> dict:
             for _ in range(nloops)
         ),
         "nests": tuple(_random_nest(rng, info) for info in space.get("nests", ())),
+        "prefetch": tuple(rng.choice(PREFETCH) if rng.random() < 0.3 else 0
+                          for _ in range(nloops)),
     }
 
 
@@ -208,7 +225,9 @@ def mutate(g: dict, rng: random.Random, space: dict, rate: float = 0.3) -> dict:
             if rng.random() < rate / 2:
                 gene[p] = rng.choice(TILE)
         nests.append(tuple(gene))
-    out = dict(g, loops=tuple(loops), nests=tuple(nests))
+    prefetch = tuple(rng.choice(PREFETCH) if rng.random() < rate / 2 else d
+                     for d in prefetch_genes(g))
+    out = dict(g, loops=tuple(loops), nests=tuple(nests), prefetch=prefetch)
     if space["parallel"] and rng.random() < rate / 2:
         out["parallel"] = not g["parallel"]
     if space["reassoc"] and rng.random() < rate / 2:
@@ -224,20 +243,28 @@ def crossover(a: dict, b: dict, rng: random.Random) -> dict:
         x if rng.random() < 0.5 else y
         for x, y in zip(a.get("nests", ()), b.get("nests", ()))
     )
+    prefetch = tuple(
+        x if rng.random() < 0.5 else y
+        for x, y in zip(prefetch_genes(a), prefetch_genes(b))
+    )
     return {
         "parallel": rng.choice((a["parallel"], b["parallel"])),
         "reassoc": rng.choice((a["reassoc"], b["reassoc"])),
         "loops": loops,
         "nests": nests,
+        "prefetch": prefetch,
     }
 
 
 def key(g: dict) -> tuple:
-    return (g["parallel"], g["reassoc"], g["loops"], tuple(g.get("nests", ())))
+    return (g["parallel"], g["reassoc"], g["loops"], tuple(g.get("nests", ())),
+            prefetch_genes(g))
 
 
 def from_key(k: tuple) -> dict:
-    return {"parallel": k[0], "reassoc": k[1], "loops": k[2], "nests": k[3]}
+    g = {"parallel": k[0], "reassoc": k[1], "loops": k[2], "nests": k[3]}
+    g["prefetch"] = k[4] if len(k) > 4 else (0,) * len(k[2])
+    return g
 
 
 def canonical_nests(g: dict, infos: list) -> dict:
@@ -277,7 +304,11 @@ def effective(g: dict, floats: dict, hyper: bool, outer: list = ()) -> dict:
         else (0, 0, 0)
         for k, (u, i, w) in enumerate(g["loops"])
     )
-    return dict(g, loops=loops)
+    prefetch = tuple(
+        0 if k >= len(inv) or (k < len(outer) and outer[k]) else d
+        for k, d in enumerate(prefetch_genes(g))
+    )
+    return dict(g, loops=loops, prefetch=prefetch)
 
 
 def strategy(g: dict, floats: list, hyper: bool, outer: list = ()) -> dict:
@@ -285,6 +316,7 @@ def strategy(g: dict, floats: list, hyper: bool, outer: list = ()) -> dict:
     loops accumulate floats where ``floats`` says so (widths dropped there unless
     ``hyper``) and hold other loops where ``outer`` says so (no hints there)."""
     loops = {}
+    prefetch = prefetch_genes(g)
     for k, acc in enumerate(floats):
         if k >= len(g["loops"]):
             break
@@ -295,6 +327,8 @@ def strategy(g: dict, floats: list, hyper: bool, outer: list = ()) -> dict:
             w = 0
         if u or i or w:
             loops[k] = {"unroll": u, "interleave": i, "width": w}
+        if prefetch[k]:
+            loops.setdefault(k, {})["prefetch"] = prefetch[k]
     return {"loops": loops, "nests": nest_strategy(g)}
 
 
@@ -321,9 +355,10 @@ def describe(g: dict, infos: list = ()) -> str:
         else:
             text, tiles = f"nest {k}: order #{gene[0]}", [str(t) for t in gene[1:] if t]
         parts.append(text + (f", tiles {' '.join(tiles)}" if tiles else ""))
-    for k, (u, i, w) in enumerate(g["loops"]):
+    for k, ((u, i, w), d) in enumerate(zip(g["loops"], prefetch_genes(g))):
         hint = ", ".join(
-            f"{n}={v}" for n, v in (("unroll", u), ("interleave", i), ("width", w)) if v
+            f"{n}={v}" for n, v in (("unroll", u), ("interleave", i), ("width", w),
+                                    ("prefetch", d)) if v
         )
         if hint:
             parts.append(f"loop {k}: {hint}")

@@ -125,6 +125,7 @@ class FunctionLowering:
         self.llfn = mod.declare(fn)
         self.slots: dict = {}
         self.loops: list = []        # (continue_block, break_block)
+        self.prefetch: list = []     # per open counted loop: prefetch.Sites or None
 
     def run(self):
         fn = self.fn
@@ -258,13 +259,19 @@ class FunctionLowering:
         body_bb = self.llfn.append_basic_block("for.body")
         latch = self.llfn.append_basic_block("for.next")
         exit_ = self.llfn.append_basic_block("for.end")
-        b.branch(cond_bb)
+        pre = b.branch(cond_bb)
         b.position_at_end(cond_bb)
         k = b.load(slot)
         b.cbranch(b.icmp_signed("<", k, count), body_bb, exit_)
         b.position_at_end(body_bb)
         self.loops.append((latch, exit_))
+        sites = None
+        if self.m.wants_prefetch and not self.m.hints_paused:
+            from .prefetch import Sites
+            sites = Sites(s, pre)
+        self.prefetch.append(sites)
         self.block(s.body)
+        self.prefetch.pop()
         self.loops.pop()
         if not b.block.is_terminated:
             b.branch(latch)
@@ -272,8 +279,11 @@ class FunctionLowering:
         k = b.load(slot)
         b.store(b.add(k, ir.Constant(I64, 1)), slot)
         br = b.branch(cond_bb)
-        self.m.loop_metadata(br)
+        hints = self.m.loop_metadata(br)
         b.position_at_end(exit_)
+        if sites is not None and hints and hints.get("prefetch"):
+            from .prefetch import emit
+            emit(self, sites, int(hints["prefetch"]))
 
     def emit_return(self, value):
         b = self.b
@@ -506,6 +516,8 @@ class FunctionLowering:
         ptr = self.element_ptr(arr, e.array.type, [self.expr(i) for i in e.indices])
         t = e.array.type.dtype
         v = self.b.load(ptr, typ=memtype(t))
+        if self.prefetch and self.prefetch[-1] is not None:
+            self.prefetch[-1].add(e, ptr, v)
         if t.is_bool:
             v = self.b.icmp_unsigned("!=", v, ir.Constant(I8, 0))
         return v
@@ -608,6 +620,8 @@ class ModuleLowering:
         self.decls: dict = {}
         self.math_decls: dict = {}
         self.hints_paused = False       # lowering a versioned nest's checked copy
+        loops = ((getattr(module, "strategy", None) or {}).get("loops") or {}).values()
+        self.wants_prefetch = any(h.get("prefetch") for h in loops)
         self.vector_decls: list = []          # vector math functions, see vector_variant
 
     def fn_type(self, fn: N.Function) -> ir.FunctionType:
@@ -698,15 +712,17 @@ class ModuleLowering:
         order gets ``{"unroll": n, "interleave": n, "width": n}`` as
         ``llvm.loop.unroll.count`` / ``llvm.loop.interleave.count`` /
         ``llvm.loop.vectorize.width``; 1 disables the transform (unroll 1:
-        ``llvm.loop.unroll.disable``)."""
+        ``llvm.loop.unroll.disable``).  ``"prefetch": d`` asks for software
+        prefetches ``d`` iterations ahead (``lowering/prefetch.py``; emitted by
+        ``FunctionLowering.for_count``).  Returns loop ``k``'s hints, or None."""
         if self.hints_paused:
-            return
+            return None
         k = self.__dict__.get("_loops_seen", 0)
         self._loops_seen = k + 1
         strategy = getattr(self.module, "strategy", None) or {}
         hints = (strategy.get("loops") or {}).get(k)
         if not hints:
-            return
+            return None
         m = self.llmod
         names = (("unroll", "llvm.loop.unroll.count"),
                  ("interleave", "llvm.loop.interleave.count"),
@@ -719,11 +735,12 @@ class ModuleLowering:
             disable = ir.MetaDataString(m, "llvm.loop.unroll.disable")
             ops.append(m.add_metadata([disable]))
         if not ops:
-            return
+            return hints
         # a loop id refers to itself: made with a unique placeholder, then patched
         loop_id = m.add_metadata([ir.MetaDataString(m, f"hj.loop.{k}"), *ops])
         loop_id.operands = (loop_id, *loop_id.operands[1:])
         br.set_metadata("llvm.loop", loop_id)
+        return hints
 
     def lower(self) -> ir.Module:
         for fn in self.module.functions.values():
