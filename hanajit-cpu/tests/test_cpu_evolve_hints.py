@@ -1,0 +1,216 @@
+"""evolve's prefetch gene: the lowering issues llvm.prefetch for loads affine in
+the loop counter (never for gathers), every distance keeps every bit on
+reductions, stencils, strided, reversed, misaligned and empty arrays, and evolve
+installs a prefetching winner only when it is checked and (fake-clock) faster.
+No test asserts on time."""
+
+import random
+
+import numpy as np
+import pytest
+from hanajit import evolve as E
+from hanajit import jit
+from hanajit.evolve import _Search
+from hanajit.evolve import genome as G
+from hanajit.ir import types as T
+from hanajit.lowering import prefetch as P
+from hanajit.lowering.llvm import ModuleLowering
+from hanajit.pipeline import compile_ir
+
+CALL = 'call void @"llvm.prefetch.p0"('
+
+
+def fsum(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i] * 1.5
+    return s
+
+
+def isum(x):
+    s = 0
+    for i in range(x.shape[0]):
+        s += x[i] * 3
+    return s
+
+
+def stencil(x, out):
+    for i in range(1, x.shape[0] - 1):
+        out[i] = x[i - 1] + x[i + 1] - 2.0 * x[i]
+
+
+def gather(x, idx):
+    s = 0.0
+    for i in range(idx.shape[0]):
+        s += x[idx[i]]
+    return s
+
+
+def rowsum(a, out):
+    for i in range(a.shape[0]):
+        s = 0.0
+        for j in range(a.shape[1]):
+            s += a[i, j]
+        out[i] = s
+
+
+def _ir(fn, types, distance):
+    strategy = {"loops": {0: {"prefetch": distance}}} if distance else None
+    module, _ = compile_ir(fn, types, {"strategy": strategy} if strategy else {})
+    return str(ModuleLowering(module).lower())
+
+
+A1 = T.ArrayType(T.FLOAT64, 1, "A")
+C1 = T.ArrayType(T.FLOAT64, 1, "C")
+
+
+def test_lowering_emits_prefetch_for_affine_loads():
+    text = _ir(stencil, (A1, A1), 16)
+    assert text.count(CALL) == 3                       # x[i-1], x[i+1], x[i]
+    assert "i32 0, i32 3, i32 1)" in text              # read, locality 3, data
+    assert CALL not in _ir(stencil, (A1, A1), 0)
+    assert "llvm.prefetch" not in _ir(stencil, (A1, A1), 0)
+
+
+def test_gathers_get_no_prefetch():
+    text = _ir(gather, (C1, T.ArrayType(T.INT64, 1, "C")), 32)
+    assert text.count(CALL) == 1                       # idx[i] only, not x[idx[i]]
+
+
+def test_affine_names_follow_the_counter():
+    module, _ = compile_ir(stencil, (C1, C1), {})
+    from hanajit.ir import nodes as N
+    loops = G.counted_loops(module)
+    names = P.affine_names(loops[0])
+    assert "i" in names and loops[0].counter in names
+    assert not any(isinstance(s, N.ForCount) for s in N.walk_stmts(loops[0].body))
+
+
+def _cases():
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal(1001)
+    x[[3, 50, 400]] = [np.nan, np.inf, -0.0]
+    misaligned = np.empty(1002)[1:]
+    misaligned[:] = x
+    ints = rng.integers(-(2**62), 2**62, 777)
+    ints[:3] = [np.iinfo(np.int64).max, np.iinfo(np.int64).min, -1]
+    a2 = rng.standard_normal((37, 53))
+    idx = rng.integers(0, x.shape[0], 500)
+    return [
+        ("fsum", fsum, lambda: (x,)),
+        ("fsum strided", fsum, lambda: (x[::3],)),
+        ("fsum reversed", fsum, lambda: (x[::-1],)),
+        ("fsum misaligned", fsum, lambda: (misaligned,)),
+        ("fsum empty", fsum, lambda: (np.empty(0),)),
+        ("isum limits", isum, lambda: (ints,)),
+        ("isum strided", isum, lambda: (ints[1::2],)),
+        ("stencil", stencil, lambda: (x, np.zeros_like(x))),
+        ("stencil misaligned", stencil, lambda: (misaligned, np.zeros(1002)[1:])),
+        ("stencil strided", stencil, lambda: (x[::2], np.zeros(x.shape[0] * 2)[::4])),
+        ("stencil empty", stencil, lambda: (np.empty(0), np.empty(0))),
+        ("gather", gather, lambda: (x, idx)),
+        ("rowsum F", rowsum, lambda: (np.asfortranarray(a2), np.empty(37))),
+        ("rowsum transposed", rowsum, lambda: (a2.T, np.empty(53))),
+    ]
+
+
+def _outcome(fn, make):
+    """Result and arrays afterwards of ``fn`` on fresh arguments (the kernels
+    write only their output arrays, which ``make`` makes anew each time)."""
+    args = make()
+    with np.errstate(all="ignore"):      # int64 wrap-around in CPython's reference
+        r = fn(*args)
+    return np.asarray(r).tobytes(), [a.tobytes() for a in args if isinstance(a, np.ndarray)]
+
+
+@pytest.mark.parametrize("name,fn,make", _cases(), ids=[c[0] for c in _cases()])
+def test_every_distance_keeps_every_bit(name, fn, make):
+    want = _outcome(fn, make)                          # CPython
+    jf = jit(fallback=False)(fn)
+    assert _outcome(jf, make) == want
+    s = _Search(jf, make(), hyper=False, rtol=0, atol=0, seed=0, checks=2)
+    for d in G.PREFETCH[1:]:
+        g = s.canonical(dict(G.baseline(s.nloops, len(s.nests)),
+                             prefetch=(d,) * s.nloops))
+        runner = s.build(g)                            # checked bit for bit inside
+        assert runner is not None, (name, d)
+        assert _outcome(runner, make) == want, (name, d)
+        module, _ = runner.hj_evolve
+        assert any(h.get("prefetch") == d for h in module.strategy["loops"].values())
+
+
+def test_genome_operators_keep_prefetch_genes():
+    rng = random.Random(3)
+    space = {"parallel": False, "reassoc": False, "nests": []}
+    base = G.baseline(3)
+    assert base["prefetch"] == (0, 0, 0) and G.describe(base) == "baseline (no hints)"
+    seen = set()
+    for _ in range(60):
+        a = G.random_genome(rng, 3, space)
+        b = G.mutate(G.crossover(a, base, rng), rng, space)
+        for g in (a, b):
+            assert len(g["prefetch"]) == 3 and set(g["prefetch"]) <= set(G.PREFETCH)
+            assert G.from_key(G.key(g)) == g
+            seen.update(g["prefetch"])
+    assert seen == set(G.PREFETCH)
+    g = dict(base, prefetch=(16, 0, 64))
+    # loop 2 holds a loop: no hint there
+    eff = G.effective(g, {False: [True, False, False]}, False, [False, False, True])
+    assert eff["prefetch"] == (16, 0, 0)
+    st = G.strategy(eff, [True, False, False], False, [False, False, True])
+    assert st["loops"] == {0: {"prefetch": 16}}
+    assert G.describe(eff) == "loop 0: prefetch=16"
+    old = {"parallel": False, "reassoc": False, "loops": ((0, 0, 0),), "nests": ()}
+    assert G.prefetch_genes(old) == (0,)                   # a genome from before
+    assert G.from_key(G.key(old))["prefetch"] == (0,)
+
+
+def _fake_clock(monkeypatch, fast):
+    def interleaved(calls, repeats, number):
+        return {k: [1.0 if k == "baseline" else 0.2 if k == "best" or fast(k)
+                    else 1.0] * repeats for k in calls}
+    monkeypatch.setattr(E, "_interleaved", interleaved)
+
+
+def _prefetching(k):
+    return any(k[4])
+
+
+def test_evolve_installs_a_checked_prefetch_winner(monkeypatch):
+    _fake_clock(monkeypatch, _prefetching)
+    x = np.random.default_rng(2).standard_normal(3000)
+    out, ref = np.zeros_like(x), np.zeros_like(x)
+    stencil(x, ref)
+    f = jit(fallback=False)(stencil)
+    rep = f.evolve(x, np.zeros_like(x), generations=2, population=6, seed=1,
+                   progress=False)
+    assert rep.installed and any(rep.genome["prefetch"])
+    assert "prefetch=" in rep.strategy and "prefetch=" in str(rep)
+    f(x, out)
+    assert out.tobytes() == ref.tobytes()
+
+
+def test_evolve_never_installs_a_slower_prefetch(monkeypatch):
+    monkeypatch.setattr(E, "_interleaved", lambda calls, r, n: {
+        k: [1.0 if k == "baseline" else 1.3] * r for k in calls})
+    x = np.random.default_rng(3).standard_normal(500)
+    f = jit(fallback=False)(fsum)
+    want = f(x)
+    rep = f.evolve(x, generations=2, population=6, seed=2, progress=False)
+    assert not rep.installed
+    assert np.float64(f(x)).tobytes() == np.float64(want).tobytes()
+
+
+def test_a_prefetch_that_fails_to_build_is_rejected(monkeypatch):
+    """A broken prefetch lowering makes its candidates fail to compile: they are
+    rejected, never installed, though the fake clock calls them fastest."""
+    def broken(fl, sites, distance):
+        raise RuntimeError("broken prefetch")
+    monkeypatch.setattr(P, "emit", broken)
+    _fake_clock(monkeypatch, _prefetching)
+    x = np.random.default_rng(4).standard_normal(800)
+    f = jit(fallback=False)(fsum)
+    want = f(x)
+    rep = f.evolve(x, generations=2, population=6, seed=5, progress=False)
+    assert rep.rejected > 0 and not any(rep.genome["prefetch"])
+    assert np.float64(f(x)).tobytes() == np.float64(want).tobytes()
