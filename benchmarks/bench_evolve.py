@@ -12,6 +12,12 @@ in a fresh interleaved run, not taken from the search.  Every result is checked:
 safe against the plain build bit for bit, hyper to 1e-6 relative.
 
     python benchmarks/bench_evolve.py [--quick] [--kernels matmul,dot]
+    python benchmarks/bench_evolve.py --prefetch [--quick]
+
+``--prefetch`` times evolve's prefetch gene on its own instead: each distance
+forced on every innermost loop (``hanajit.evolve.genome.PREFETCH``) against the
+plain build, on sequential, strided, column-wise and gathering loops, results
+checked bit for bit.
 """
 
 from __future__ import annotations
@@ -175,10 +181,87 @@ def main(quick: bool = False, kernels: str = "") -> int:
     return 1 if errors or fallbacks else 0
 
 
+def _stencil(x, out):
+    for i in range(1, x.shape[0] - 1):
+        out[i] = x[i - 1] + x[i + 1] - 2.0 * x[i]
+
+
+def _isum(x):
+    s = 0
+    for i in range(x.shape[0]):
+        s += x[i] * 3
+    return s
+
+
+def _rowsum(a, out):
+    for i in range(a.shape[0]):
+        s = 0.0
+        for j in range(a.shape[1]):
+            s += a[i, j]
+        out[i] = s
+
+
+def _gather(x, idx):
+    s = 0.0
+    for i in range(idx.shape[0]):
+        s += x[idx[i]]
+    return s
+
+
+def prefetch_table(quick: bool = False) -> int:
+    """Every prefetch distance forced on, against the plain build."""
+    from hanajit.evolve import _Search
+    from hanajit.evolve import genome as G
+    from hanajit.evolve import verify as V
+
+    n, m = (200_000, 400) if quick else (4_000_000, 3000)
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(n)
+    cases = [
+        (f"float sum, {n} (no vector width)", fsum, (x,)),
+        (f"int sum, {n} (vectorised)", _isum, (rng.integers(-9, 9, n),)),
+        (f"float sum of x[::8], {n // 8}", fsum, (x[::8],)),
+        (f"stencil, {n}", _stencil, (x, np.zeros(n))),
+        (f"row sums of F-order {m}x{m}", _rowsum,
+         (np.asfortranarray(rng.standard_normal((m, m))), np.zeros(m))),
+        (f"gather x[idx[i]], {n}", _gather, (x, rng.integers(0, n, n))),
+    ]
+    rows, errors = [], []
+    load0 = os.getloadavg()
+    for name, fn, args in cases:
+        s = _Search(jit(fallback=False)(fn), args, hyper=False, rtol=0, atol=0,
+                    seed=0, checks=1)
+        want = V.outcome(s.base_runner, V.copy_args(args))
+        calls = {"plain": lambda r=s.base_runner, a=args: r(*a)}
+        for d in G.PREFETCH[1:]:
+            g = s.canonical(dict(G.baseline(s.nloops, len(s.nests)),
+                                 prefetch=(d,) * s.nloops))
+            r = s.build(g)
+            if r is None or not V.same_bits(V.outcome(r, V.copy_args(args)), want):
+                errors.append(f"{name}, prefetch {d}")
+                continue
+            calls[d] = lambda r=r, a=args: r(*a)
+        times = interleaved(calls, 5 if quick else 15, 3)
+        t = {k: median(v) for k, v in times.items()}
+        rows.append([name, fmt_seconds(t["plain"])] + [
+            fmt_ratio(t["plain"] / t[d]) if d in t else "--" for d in G.PREFETCH[1:]])
+    load1 = os.getloadavg()
+    notes = [(f"Speedup of each distance over the plain build (above 1: faster). "
+              f"Load average (1 min) {load0[0]:.1f} at start, {load1[0]:.1f} at end, "
+              f"on {os.cpu_count()} CPUs.")]
+    notes += [f"WRONG RESULT: {e}" for e in errors]
+    print_table("evolve: prefetch distances forced on",
+                ["kernel", "plain"] + [f"prefetch {d}" for d in G.PREFETCH[1:]],
+                rows, notes)
+    return 1 if errors else 0
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small sizes, tiny search")
     ap.add_argument("--kernels", default="", help="comma-separated function names "
                     "(fsum, poly, trans, dot, matmul, matmul_acc); default all")
+    ap.add_argument("--prefetch", action="store_true",
+                    help="time each prefetch distance forced on, instead")
     a = ap.parse_args()
-    sys.exit(main(a.quick, a.kernels))
+    sys.exit(prefetch_table(a.quick) if a.prefetch else main(a.quick, a.kernels))
