@@ -14,7 +14,8 @@ Jacobi-like stencils), in-place ``+=`` on arrays and elements, reductions
 ``.shape``.
 
 Every program gets several *input sets*: int64/int32 or float64/float32 arrays of
-sizes 0..6, C order, Fortran order, strided and negative-stride views, and
+sizes 0..6 (one set of sizes 9..33, so vectorised loops and their remainders run),
+C order, Fortran order, strided and negative-stride views, and
 sometimes ``b`` aliasing ``a``.  :func:`run_program` calls the plain Python
 function and the ``@jit`` (CPU) function on identical fresh copies and requires
 the same return value (arrays: dtype, shape and values; floats bit for bit, NaN ==
@@ -282,7 +283,7 @@ class Gen:
         if depth < 3:
             kinds += ["if"]
         if self.loops:
-            kinds += ["break"]
+            kinds += ["break", "row"]
         # whole-array statements mostly outside loops (they are O(n) each)
         w = 3 if depth == 0 else 1
         kinds += ["slice_assign"] * w + ["array_aug"] * w + ["temp"] * w + ["reduce"] * w
@@ -362,6 +363,23 @@ class Gen:
         elif text.endswith(".T"):
             text += "[...]"
         return text, nd, arr.kind
+
+    def s_row(self, ind, depth):
+        """A row or column of a 2-D array indexed by a loop counter, assigned or
+        updated from a 1-D expression: ``m[i] = a * 2``, ``m[:, j - 1] += b``."""
+        r = self.r
+        names = self.arrays_of(None, ndim=2, writable=True)
+        if not names:
+            return self.s_elem_write(ind, depth)
+        name = r.choice(names)
+        kind = self.arrays[name].kind
+        self.frame = 0
+        if r.random() < 0.7:
+            target = f"{name}[{self.index(name, 0)}]"
+        else:
+            target = f"{name}[:, {self.index(name, 1)}]"
+        op = r.choice(("=", "+=")) if kind == FLOAT or r.random() < 0.5 else "="
+        self.emit(ind, f"{target} {op} {self.array_expr(kind, 1, depth=1)[0]}")
 
     def s_slice_assign(self, ind, depth):
         r = self.r
@@ -525,8 +543,11 @@ def make_inputs(r: random.Random, kinds: dict, count: int) -> list:
     for i in range(count):
         n = _size(r)
         if i < count // 2:          # friendly: equal sizes, no aliasing, small k
+            rows = r.choice((n, n, _size(r)))
+            if i == 1:              # long enough for vector loops and remainders
+                n, rows = r.choice((9, 16, 17, 33)), r.choice((2, 5, 9))
             a, b = _spec1(r, kinds["a"], n), _spec1(r, kinds["b"], n)
-            m = _spec2(r, kinds["m"], r.choice((n, n, _size(r))), n)
+            m = _spec2(r, kinds["m"], rows, n)
             out.append(InputSet(a, b, m, r.choice((0, 1, 2))))
             continue
         a = _spec1(r, kinds["a"], n)
