@@ -14,10 +14,11 @@ safe against the plain build bit for bit, hyper to 1e-6 relative.
     python benchmarks/bench_evolve.py [--quick] [--kernels matmul,dot]
     python benchmarks/bench_evolve.py --prefetch [--quick]
 
-``--prefetch`` times evolve's prefetch gene on its own instead: each distance
-forced on every innermost loop (``hanajit.evolve.genome.PREFETCH``) against the
-plain build, on sequential, strided, column-wise and gathering loops, results
-checked bit for bit.
+``--prefetch`` times evolve's prefetch and alignment genes on their own instead:
+each prefetch distance (``hanajit.evolve.genome.PREFETCH``), and the 64-byte
+alignment version, forced on every innermost loop against the plain build, on
+sequential, strided, column-wise and gathering loops over 64-byte-aligned arrays
+(so the aligned copy is the one that runs), results checked bit for bit.
 """
 
 from __future__ import annotations
@@ -208,23 +209,35 @@ def _gather(x, idx):
     return s
 
 
+def _aligned(a):
+    """A copy of ``a`` (C or F order) whose data starts on 64 bytes."""
+    buf = np.empty(a.size + 64 // a.itemsize, a.dtype)
+    k = (-buf.ctypes.data % 64) // a.itemsize
+    order = "F" if a.flags.f_contiguous and a.ndim > 1 else "C"
+    out = buf[k:k + a.size].reshape(a.shape, order=order)
+    out[...] = a
+    return out
+
+
 def prefetch_table(quick: bool = False) -> int:
-    """Every prefetch distance forced on, against the plain build."""
+    """Every prefetch distance, and the alignment version, forced on, against the
+    plain build."""
     from hanajit.evolve import _Search
     from hanajit.evolve import genome as G
     from hanajit.evolve import verify as V
 
     n, m = (200_000, 400) if quick else (4_000_000, 3000)
     rng = np.random.default_rng(0)
-    x = rng.standard_normal(n)
+    x = _aligned(rng.standard_normal(n))
     cases = [
         (f"float sum, {n} (no vector width)", fsum, (x,)),
-        (f"int sum, {n} (vectorised)", _isum, (rng.integers(-9, 9, n),)),
+        (f"int sum, {n} (vectorised)", _isum, (_aligned(rng.integers(-9, 9, n)),)),
         (f"float sum of x[::8], {n // 8}", fsum, (x[::8],)),
-        (f"stencil, {n}", _stencil, (x, np.zeros(n))),
+        (f"stencil, {n}", _stencil, (x, _aligned(np.zeros(n)))),
         (f"row sums of F-order {m}x{m}", _rowsum,
-         (np.asfortranarray(rng.standard_normal((m, m))), np.zeros(m))),
-        (f"gather x[idx[i]], {n}", _gather, (x, rng.integers(0, n, n))),
+         (_aligned(np.asfortranarray(rng.standard_normal((m, m)))),
+          _aligned(np.zeros(m)))),
+        (f"gather x[idx[i]], {n}", _gather, (x, _aligned(rng.integers(0, n, n)))),
     ]
     rows, errors = [], []
     load0 = os.getloadavg()
@@ -233,9 +246,10 @@ def prefetch_table(quick: bool = False) -> int:
                     seed=0, checks=1)
         want = V.outcome(s.base_runner, V.copy_args(args))
         calls = {"plain": lambda r=s.base_runner, a=args: r(*a)}
-        for d in G.PREFETCH[1:]:
-            g = s.canonical(dict(G.baseline(s.nloops, len(s.nests)),
-                                 prefetch=(d,) * s.nloops))
+        for d in G.PREFETCH[1:] + ("align",):
+            gene = ({"align": (64,) * s.nloops} if d == "align"
+                    else {"prefetch": (d,) * s.nloops})
+            g = s.canonical(dict(G.baseline(s.nloops, len(s.nests)), **gene))
             r = s.build(g)
             if r is None or not V.same_bits(V.outcome(r, V.copy_args(args)), want):
                 errors.append(f"{name}, prefetch {d}")
@@ -244,14 +258,16 @@ def prefetch_table(quick: bool = False) -> int:
         times = interleaved(calls, 5 if quick else 15, 3)
         t = {k: median(v) for k, v in times.items()}
         rows.append([name, fmt_seconds(t["plain"])] + [
-            fmt_ratio(t["plain"] / t[d]) if d in t else "--" for d in G.PREFETCH[1:]])
+            fmt_ratio(t["plain"] / t[d]) if d in t else "--"
+            for d in G.PREFETCH[1:] + ("align",)])
     load1 = os.getloadavg()
     notes = [(f"Speedup of each distance over the plain build (above 1: faster). "
               f"Load average (1 min) {load0[0]:.1f} at start, {load1[0]:.1f} at end, "
               f"on {os.cpu_count()} CPUs.")]
     notes += [f"WRONG RESULT: {e}" for e in errors]
-    print_table("evolve: prefetch distances forced on",
-                ["kernel", "plain"] + [f"prefetch {d}" for d in G.PREFETCH[1:]],
+    print_table("evolve: prefetch distances / alignment forced on",
+                ["kernel", "plain"] + [f"prefetch {d}" for d in G.PREFETCH[1:]]
+                + ["align 64"],
                 rows, notes)
     return 1 if errors else 0
 
@@ -262,6 +278,7 @@ if __name__ == "__main__":
     ap.add_argument("--kernels", default="", help="comma-separated function names "
                     "(fsum, poly, trans, dot, matmul, matmul_acc); default all")
     ap.add_argument("--prefetch", action="store_true",
-                    help="time each prefetch distance forced on, instead")
+                    help="time each prefetch distance and the alignment "
+                    "version forced on, instead")
     a = ap.parse_args()
     sys.exit(prefetch_table(a.quick) if a.prefetch else main(a.quick, a.kernels))

@@ -100,7 +100,7 @@ def test_evolve_elementwise_bit_identical():
     rep = f.evolve(x, out, seed=3, **SMALL)
     assert rep.baseline_s > 0 and rep.best_s > 0 and rep.speedup > 0
     assert isinstance(rep.installed, bool) and rep.rejected == 0
-    assert set(rep.genome) == {"parallel", "reassoc", "loops", "nests", "prefetch"}
+    assert set(rep.genome) == {"parallel", "reassoc", "loops", "nests", "prefetch", "align"}
     assert _bits(x) == _bits(x_before)
     f(x, out)
     assert _bits(out) == _bits(ref)

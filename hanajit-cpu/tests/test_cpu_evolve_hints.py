@@ -1,8 +1,9 @@
-"""evolve's prefetch gene: the lowering issues llvm.prefetch for loads affine in
-the loop counter (never for gathers), every distance keeps every bit on
-reductions, stencils, strided, reversed, misaligned and empty arrays, and evolve
-installs a prefetching winner only when it is checked and (fake-clock) faster.
-No test asserts on time."""
+"""evolve's prefetch and alignment genes: the lowering issues llvm.prefetch for
+loads affine in the loop counter (never for gathers) and versions a loop on a
+64-byte alignment test (llvm.assume only in the tested copy); every gene value
+keeps every bit on reductions, stencils, strided, reversed, aligned, misaligned
+and empty arrays, and evolve installs such a winner only when it is checked and
+(fake-clock) faster.  No test asserts on time."""
 
 import random
 
@@ -60,6 +61,20 @@ def _ir(fn, types, distance):
     return str(ModuleLowering(module).lower())
 
 
+def two_loops(x, out):
+    for i in range(x.shape[0]):
+        out[i] = x[i] * 2.0
+    for i in range(x.shape[0]):
+        out[i] += 1.0
+
+
+def aligned(n, dtype=np.float64, off=0):
+    """A zeroed 1-D array whose data starts ``off`` elements past 64 bytes."""
+    buf = np.zeros(n + 16, dtype)
+    k = (-buf.ctypes.data % 64) // buf.itemsize
+    return buf[k + off:k + off + n]
+
+
 A1 = T.ArrayType(T.FLOAT64, 1, "A")
 C1 = T.ArrayType(T.FLOAT64, 1, "C")
 
@@ -77,6 +92,19 @@ def test_gathers_get_no_prefetch():
     assert text.count(CALL) == 1                       # idx[i] only, not x[idx[i]]
 
 
+def test_align_versions_the_loop_behind_a_test():
+    strategy = {"loops": {0: {"align": 64, "unroll": 4}, 1: {"unroll": 2}}}
+    module, _ = compile_ir(two_loops, (C1, C1), {"strategy": strategy})
+    text = str(ModuleLowering(module).lower())
+    assert text.count('call void @"llvm.assume"(') == 2     # x and out, tested copy
+    assert text.count("align.yes:") == 1 and text.count("align.no:") == 1
+    assert text.count('llvm.loop.unroll.count", i32 4') == 1  # hinted copy only
+    assert text.count('llvm.loop.unroll.count", i32 2') == 1  # loop 1 is still 1
+    assert text.count("!llvm.loop !") == 2
+    plain, _ = compile_ir(two_loops, (C1, C1), {})
+    assert "llvm.assume" not in str(ModuleLowering(plain).lower())
+
+
 def test_affine_names_follow_the_counter():
     module, _ = compile_ir(stencil, (C1, C1), {})
     from hanajit.ir import nodes as N
@@ -92,8 +120,12 @@ def _cases():
     x[[3, 50, 400]] = [np.nan, np.inf, -0.0]
     misaligned = np.empty(1002)[1:]
     misaligned[:] = x
+    on64 = aligned(1001)
+    on64[:] = x
+    ints64 = aligned(777, np.int64)
     ints = rng.integers(-(2**62), 2**62, 777)
     ints[:3] = [np.iinfo(np.int64).max, np.iinfo(np.int64).min, -1]
+    ints64[:] = ints
     a2 = rng.standard_normal((37, 53))
     idx = rng.integers(0, x.shape[0], 500)
     return [
@@ -102,6 +134,11 @@ def _cases():
         ("fsum reversed", fsum, lambda: (x[::-1],)),
         ("fsum misaligned", fsum, lambda: (misaligned,)),
         ("fsum empty", fsum, lambda: (np.empty(0),)),
+        ("fsum aligned", fsum, lambda: (on64,)),
+        ("isum aligned", isum, lambda: (ints64,)),
+        ("stencil aligned", stencil, lambda: (on64, aligned(1001))),
+        ("stencil half aligned", stencil, lambda: (on64, aligned(1001, off=1))),
+        ("two loops aligned", two_loops, lambda: (on64, aligned(1001))),
         ("isum limits", isum, lambda: (ints,)),
         ("isum strided", isum, lambda: (ints[1::2],)),
         ("stencil", stencil, lambda: (x, np.zeros_like(x))),
@@ -123,20 +160,25 @@ def _outcome(fn, make):
     return np.asarray(r).tobytes(), [a.tobytes() for a in args if isinstance(a, np.ndarray)]
 
 
+GENES = [{"prefetch": d} for d in G.PREFETCH[1:]] + [
+    {"align": 64}, {"align": 64, "prefetch": 16}]
+
+
 @pytest.mark.parametrize("name,fn,make", _cases(), ids=[c[0] for c in _cases()])
-def test_every_distance_keeps_every_bit(name, fn, make):
+def test_every_gene_keeps_every_bit(name, fn, make):
     want = _outcome(fn, make)                          # CPython
     jf = jit(fallback=False)(fn)
     assert _outcome(jf, make) == want
     s = _Search(jf, make(), hyper=False, rtol=0, atol=0, seed=0, checks=2)
-    for d in G.PREFETCH[1:]:
+    for genes in GENES:
         g = s.canonical(dict(G.baseline(s.nloops, len(s.nests)),
-                             prefetch=(d,) * s.nloops))
+                             **{k: (v,) * s.nloops for k, v in genes.items()}))
         runner = s.build(g)                            # checked bit for bit inside
-        assert runner is not None, (name, d)
-        assert _outcome(runner, make) == want, (name, d)
+        assert runner is not None, (name, genes)
+        assert _outcome(runner, make) == want, (name, genes)
         module, _ = runner.hj_evolve
-        assert any(h.get("prefetch") == d for h in module.strategy["loops"].values())
+        hints = module.strategy["loops"].values()
+        assert all(any(h.get(k) == v for h in hints) for k, v in genes.items())
 
 
 def test_genome_operators_keep_prefetch_genes():
@@ -150,19 +192,23 @@ def test_genome_operators_keep_prefetch_genes():
         b = G.mutate(G.crossover(a, base, rng), rng, space)
         for g in (a, b):
             assert len(g["prefetch"]) == 3 and set(g["prefetch"]) <= set(G.PREFETCH)
+            assert len(g["align"]) == 3 and set(g["align"]) <= set(G.ALIGN)
             assert G.from_key(G.key(g)) == g
-            seen.update(g["prefetch"])
-    assert seen == set(G.PREFETCH)
-    g = dict(base, prefetch=(16, 0, 64))
+            seen.update(("p", d) for d in g["prefetch"])
+            seen.update(("a", d) for d in g["align"])
+    assert seen == {("p", d) for d in G.PREFETCH} | {("a", d) for d in G.ALIGN}
+    assert base["align"] == (0, 0, 0)
+    g = dict(base, prefetch=(16, 0, 64), align=(64, 64, 64))
     # loop 2 holds a loop: no hint there
     eff = G.effective(g, {False: [True, False, False]}, False, [False, False, True])
-    assert eff["prefetch"] == (16, 0, 0)
+    assert eff["prefetch"] == (16, 0, 0) and eff["align"] == (64, 64, 0)
     st = G.strategy(eff, [True, False, False], False, [False, False, True])
-    assert st["loops"] == {0: {"prefetch": 16}}
-    assert G.describe(eff) == "loop 0: prefetch=16"
+    assert st["loops"] == {0: {"prefetch": 16, "align": 64}, 1: {"align": 64}}
+    assert G.describe(eff) == "loop 0: prefetch=16, align=64; loop 1: align=64"
     old = {"parallel": False, "reassoc": False, "loops": ((0, 0, 0),), "nests": ()}
-    assert G.prefetch_genes(old) == (0,)                   # a genome from before
-    assert G.from_key(G.key(old))["prefetch"] == (0,)
+    assert G.prefetch_genes(old) == (0,) and G.align_genes(old) == (0,)
+    assert G.from_key(G.key(old))["prefetch"] == (0,)     # a genome from before
+    assert G.from_key(G.key(old)[:4])["align"] == (0,)
 
 
 def _fake_clock(monkeypatch, fast):
@@ -188,6 +234,22 @@ def test_evolve_installs_a_checked_prefetch_winner(monkeypatch):
     assert "prefetch=" in rep.strategy and "prefetch=" in str(rep)
     f(x, out)
     assert out.tobytes() == ref.tobytes()
+
+
+def test_evolve_installs_a_checked_align_winner(monkeypatch):
+    _fake_clock(monkeypatch, lambda k: any(k[5]))
+    x = aligned(2000)
+    x[:] = np.random.default_rng(6).standard_normal(2000)
+    f = jit(fallback=False)(stencil)
+    rep = f.evolve(x, aligned(2000), generations=2, population=6, seed=1,
+                   progress=False)
+    assert rep.installed and any(rep.genome["align"]) and "align=64" in rep.strategy
+    for src, dst in ((x, aligned(2000)), (aligned(2000, off=1), aligned(2000, off=3))):
+        src[:] = x
+        ref = np.zeros_like(dst)
+        stencil(src, ref)
+        f(src, dst)
+        assert dst.tobytes() == ref.tobytes()
 
 
 def test_evolve_never_installs_a_slower_prefetch(monkeypatch):

@@ -6,7 +6,8 @@ A *genome* is a plain dict::
      "reassoc": False,                     # evolve_hyper only: reduce_reassoc=True
      "loops": ((unroll, interleave, width), ...),   # one triple per counted loop
      "nests": ((order, t0, t1, t2, t3), ...),       # one per reorderable loop nest
-     "prefetch": (distance, ...)}          # one per counted loop, 0: none
+     "prefetch": (distance, ...),          # one per counted loop, 0: none
+     "align": (0 or 64, ...)}              # one per counted loop, 0: none
 
 A 0 means "no hint" (LLVM decides), 1 disables the transform.  Loop ``k`` is the
 ``k``-th counted loop in lowering order (``ModuleLowering.loop_metadata``: the
@@ -32,8 +33,10 @@ Prefetch genes (``PREFETCH``, iterations ahead) make the lowering issue
 ``llvm.prefetch`` for the loop's loads whose address is affine in its counter
 (``lowering/prefetch.py``); a prefetch never faults nor changes a value, so any
 distance keeps every bit.  Like the other loop hints they go to innermost loops
-only.  Genomes from before this gene (no ``"prefetch"``) read as all zeros.
-An alignment gene is not offered (docs/optimizers.md says why).
+only.  Align genes (``ALIGN``) make the lowering version the loop on a run-time
+test that every array it touches has 64-byte-aligned data, and tell LLVM so
+(``llvm.assume``) in that copy only (``lowering/align.py``); the operations are
+the same, so the bits are.  Genomes from before these genes read as zeros.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ INTERLEAVE = (0, 1, 2, 4, 8)
 WIDTH = (0, 1, 2, 4, 8, 16)
 TILE = (0, 8, 16, 32, 64, 128)
 PREFETCH = (0, 8, 16, 32, 64)
+ALIGN = (0, 64)
 NEST_GENE = 5  # (order, t0, t1, t2, t3): interchange.MAX_DEPTH tiles
 
 
@@ -176,13 +180,23 @@ def outer_loops(module: N.Module) -> list:
 
 def baseline(nloops: int, nnests: int = 0) -> dict:
     return {"parallel": False, "reassoc": False, "loops": ((0, 0, 0),) * nloops,
-            "nests": ((0,) * NEST_GENE,) * nnests, "prefetch": (0,) * nloops}
+            "nests": ((0,) * NEST_GENE,) * nnests, "prefetch": (0,) * nloops,
+            "align": (0,) * nloops}
+
+
+def _per_loop(g: dict, name: str) -> tuple:
+    pf = tuple(g.get(name, ()))[:len(g["loops"])]
+    return pf + (0,) * (len(g["loops"]) - len(pf))
 
 
 def prefetch_genes(g: dict) -> tuple:
     """``g``'s prefetch distances, one per loop (zeros where it has none)."""
-    pf = tuple(g.get("prefetch", ()))[:len(g["loops"])]
-    return pf + (0,) * (len(g["loops"]) - len(pf))
+    return _per_loop(g, "prefetch")
+
+
+def align_genes(g: dict) -> tuple:
+    """``g``'s alignment genes, one per loop (zeros where it has none)."""
+    return _per_loop(g, "align")
 
 
 def _random_nest(rng: random.Random, info: dict) -> tuple:
@@ -203,6 +217,8 @@ def random_genome(rng: random.Random, nloops: int, space: dict) -> dict:
         "nests": tuple(_random_nest(rng, info) for info in space.get("nests", ())),
         "prefetch": tuple(rng.choice(PREFETCH) if rng.random() < 0.3 else 0
                           for _ in range(nloops)),
+        "align": tuple(rng.choice(ALIGN) if rng.random() < 0.3 else 0
+                       for _ in range(nloops)),
     }
 
 
@@ -227,7 +243,10 @@ def mutate(g: dict, rng: random.Random, space: dict, rate: float = 0.3) -> dict:
         nests.append(tuple(gene))
     prefetch = tuple(rng.choice(PREFETCH) if rng.random() < rate / 2 else d
                      for d in prefetch_genes(g))
-    out = dict(g, loops=tuple(loops), nests=tuple(nests), prefetch=prefetch)
+    align = tuple(rng.choice(ALIGN) if rng.random() < rate / 2 else a
+                  for a in align_genes(g))
+    out = dict(g, loops=tuple(loops), nests=tuple(nests), prefetch=prefetch,
+               align=align)
     if space["parallel"] and rng.random() < rate / 2:
         out["parallel"] = not g["parallel"]
     if space["reassoc"] and rng.random() < rate / 2:
@@ -247,23 +266,28 @@ def crossover(a: dict, b: dict, rng: random.Random) -> dict:
         x if rng.random() < 0.5 else y
         for x, y in zip(prefetch_genes(a), prefetch_genes(b))
     )
+    align = tuple(
+        x if rng.random() < 0.5 else y for x, y in zip(align_genes(a), align_genes(b))
+    )
     return {
         "parallel": rng.choice((a["parallel"], b["parallel"])),
         "reassoc": rng.choice((a["reassoc"], b["reassoc"])),
         "loops": loops,
         "nests": nests,
         "prefetch": prefetch,
+        "align": align,
     }
 
 
 def key(g: dict) -> tuple:
     return (g["parallel"], g["reassoc"], g["loops"], tuple(g.get("nests", ())),
-            prefetch_genes(g))
+            prefetch_genes(g), align_genes(g))
 
 
 def from_key(k: tuple) -> dict:
     g = {"parallel": k[0], "reassoc": k[1], "loops": k[2], "nests": k[3]}
     g["prefetch"] = k[4] if len(k) > 4 else (0,) * len(k[2])
+    g["align"] = k[5] if len(k) > 5 else (0,) * len(k[2])
     return g
 
 
@@ -304,11 +328,11 @@ def effective(g: dict, floats: dict, hyper: bool, outer: list = ()) -> dict:
         else (0, 0, 0)
         for k, (u, i, w) in enumerate(g["loops"])
     )
-    prefetch = tuple(
-        0 if k >= len(inv) or (k < len(outer) and outer[k]) else d
-        for k, d in enumerate(prefetch_genes(g))
-    )
-    return dict(g, loops=loops, prefetch=prefetch)
+    def keep(genes):
+        return tuple(0 if k >= len(inv) or (k < len(outer) and outer[k]) else d
+                     for k, d in enumerate(genes))
+    return dict(g, loops=loops, prefetch=keep(prefetch_genes(g)),
+                align=keep(align_genes(g)))
 
 
 def strategy(g: dict, floats: list, hyper: bool, outer: list = ()) -> dict:
@@ -316,7 +340,7 @@ def strategy(g: dict, floats: list, hyper: bool, outer: list = ()) -> dict:
     loops accumulate floats where ``floats`` says so (widths dropped there unless
     ``hyper``) and hold other loops where ``outer`` says so (no hints there)."""
     loops = {}
-    prefetch = prefetch_genes(g)
+    prefetch, align = prefetch_genes(g), align_genes(g)
     for k, acc in enumerate(floats):
         if k >= len(g["loops"]):
             break
@@ -329,6 +353,8 @@ def strategy(g: dict, floats: list, hyper: bool, outer: list = ()) -> dict:
             loops[k] = {"unroll": u, "interleave": i, "width": w}
         if prefetch[k]:
             loops.setdefault(k, {})["prefetch"] = prefetch[k]
+        if align[k]:
+            loops.setdefault(k, {})["align"] = align[k]
     return {"loops": loops, "nests": nest_strategy(g)}
 
 
@@ -355,10 +381,11 @@ def describe(g: dict, infos: list = ()) -> str:
         else:
             text, tiles = f"nest {k}: order #{gene[0]}", [str(t) for t in gene[1:] if t]
         parts.append(text + (f", tiles {' '.join(tiles)}" if tiles else ""))
-    for k, ((u, i, w), d) in enumerate(zip(g["loops"], prefetch_genes(g))):
+    for k, ((u, i, w), d, a) in enumerate(zip(g["loops"], prefetch_genes(g),
+                                              align_genes(g))):
         hint = ", ".join(
             f"{n}={v}" for n, v in (("unroll", u), ("interleave", i), ("width", w),
-                                    ("prefetch", d)) if v
+                                    ("prefetch", d), ("align", a)) if v
         )
         if hint:
             parts.append(f"loop {k}: {hint}")

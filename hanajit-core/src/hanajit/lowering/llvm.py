@@ -251,6 +251,14 @@ class FunctionLowering:
             raise AssertionError(f"cannot lower {s}")
 
     def for_count(self, s):
+        hints = self.m.next_hints(s)
+        if hints and hints.get("align"):
+            from .align import versions
+            versions(self, s, int(hints["align"]), self._for_count)
+        else:
+            self._for_count(s)
+
+    def _for_count(self, s):
         b = self.b
         count = self.expr(s.count)
         slot = self.slots[s.counter]
@@ -713,8 +721,10 @@ class ModuleLowering:
         ``llvm.loop.unroll.count`` / ``llvm.loop.interleave.count`` /
         ``llvm.loop.vectorize.width``; 1 disables the transform (unroll 1:
         ``llvm.loop.unroll.disable``).  ``"prefetch": d`` asks for software
-        prefetches ``d`` iterations ahead (``lowering/prefetch.py``; emitted by
-        ``FunctionLowering.for_count``).  Returns loop ``k``'s hints, or None."""
+        prefetches ``d`` iterations ahead (``lowering/prefetch.py``) and
+        ``"align": 64`` for an aligned-data copy of the loop behind a run-time
+        test (``lowering/align.py``); both done by ``FunctionLowering.for_count``.
+        Returns loop ``k``'s hints, or None."""
         if self.hints_paused:
             return None
         k = self.__dict__.get("_loops_seen", 0)
@@ -740,6 +750,17 @@ class ModuleLowering:
         loop_id = m.add_metadata([ir.MetaDataString(m, f"hj.loop.{k}"), *ops])
         loop_id.operands = (loop_id, *loop_id.operands[1:])
         br.set_metadata("llvm.loop", loop_id)
+        return hints
+
+    def next_hints(self, loop):
+        """The hints ``loop_metadata`` will give ``loop``, read before its body is
+        lowered -- known for an innermost loop only (None otherwise: hints go to
+        innermost loops, genome.outer_loops)."""
+        strategy = getattr(self.module, "strategy", None) or {}
+        hints = (strategy.get("loops") or {}).get(self.__dict__.get("_loops_seen", 0))
+        if not hints or self.hints_paused or any(
+                isinstance(t, N.ForCount) for t in N.walk_stmts(loop.body)):
+            return None
         return hints
 
     def lower(self) -> ir.Module:
