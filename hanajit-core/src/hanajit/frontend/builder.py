@@ -228,8 +228,8 @@ class Builder:
                 out.append(N.Assign(target=name, value=base))
                 base = N.Var(name)
             index = self.index(s.target.slice)
-            if not isinstance(index, (N.Const, N.PySlice, N.MakeTuple)):
-                name = self.tmp("k")
+            if not isinstance(index, (N.Const, N.PySlice, N.MakeTuple, ObjRef)):
+                name = self.tmp("k")        # (ObjRef: ``...``, not a value)
                 self.locals.add(name)
                 out.append(N.Assign(target=name, value=index))
                 index = N.Var(name)
