@@ -161,3 +161,15 @@ def test_convolution_accumulates_in_place():
     rng = np.random.default_rng(3)
     img, k = rng.standard_normal((9, 11)), rng.standard_normal((3, 3))
     np.testing.assert_array_equal(strict(conv_array)(img, k), conv_array(img, k))
+
+
+def gather_into_self(a, idx):
+    a[:] = a[idx] * 2.0
+    return a
+
+
+def test_a_gather_of_the_target_goes_through_a_temporary():
+    a = np.arange(6.0)
+    idx = np.array([5, 4, 3, 2, 1, 0])
+    np.testing.assert_array_equal(strict(gather_into_self)(a.copy(), idx),
+                                  gather_into_self(a.copy(), idx))

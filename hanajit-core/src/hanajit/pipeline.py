@@ -9,6 +9,8 @@ In order, for the entry function and every jitted function or helper it reaches:
    ``passes.rewrite``                   -- with rewrite=True: Horner form (before
                                            lowering), closed-form series, hoisting
    ``passes.mark_reductions``           -- with reduce_reassoc: reorderable sums
+   ``passes.unbound_locals``            -- UnboundLocalError for reads some path
+                                           reaches before an assignment
    ``passes.version_bounds``            -- loop nests run without the index checks
                                            one test before them proves
    ``passes.interchange``               -- with an evolve strategy (before lowering):
@@ -38,6 +40,7 @@ from .passes.lower_semantics import lower_semantics
 from .passes.inline import candidate as inline_candidate
 from .passes.interchange import drop_proven_checks, interchange_loops
 from .passes.mark_reductions import mark_reductions
+from .passes.unbound_locals import check_unbound_locals
 from .passes.version_bounds import version_bounds
 from .passes.rewrite import rewrite_loops, rewrite_polynomials
 from .lib.parallel import SerialLoop
@@ -211,6 +214,7 @@ class CompileContext:
                 if spec is entry and self.options.get("strategy") is not None:
                     interchange_loops(fn, self)     # hanajit.evolve's nest genes
                 lower_semantics(fn, self)
+                check_unbound_locals(fn)  # UnboundLocalError where CPython raises it
                 drop_proven_checks(fn)              # (only in rewritten nests)
                 if fast and not getattr(spec.pyfunc, "__module__", "").startswith(
                         "hanajit.lib."):
