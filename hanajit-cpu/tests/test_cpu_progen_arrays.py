@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 import pytest
 from hanajit import jit
+from hanajit.errors import UnsupportedError
 from hanajit.testing.progen_arrays import Stats, generate, run_program
 
 N = int(os.environ.get("HANAJIT_PROGEN_N", "40"))
@@ -137,3 +138,28 @@ def _f32_accumulator(a):
 def test_float32_element_into_python_float_variable():
     a = np.array([0.1], dtype=np.float32)
     assert jit(_f32_accumulator)(a) == float(_f32_accumulator(a))
+
+
+def _row_from_2d(m):
+    m[1] = m[:1]            # a (1, n) value into an (n,) row
+    return m
+
+
+def _slice_from_3d(a):
+    a[1:] = np.zeros((1, 1, 2), dtype=a.dtype) + a[:2]
+    return a
+
+
+@pytest.mark.xfail(strict=True, raises=(ValueError, UnsupportedError), reason=(
+    "assigning a value with more dimensions than the target raises ValueError "
+    "('from a 2-D array into 1 dimensions') in lib/arrays.py broadcast_dims_check, "
+    "or, for a whole-array expression value, is an internal compiler error "
+    "(IndexError in elementwise.reindex from assign_to_view's direct path); "
+    "NumPy's setitem drops leading size-1 axes of the value first (a (1, n) array "
+    "fits an (n,) view) -- found by progen_arrays (m[i] = m[:1])"))
+@pytest.mark.parametrize("f, make", [
+    (_row_from_2d, lambda: np.arange(12).reshape(3, 4)[::-1]),
+    (_slice_from_3d, lambda: np.arange(3.0)),
+])
+def test_assign_value_with_leading_size1_axes(f, make):
+    np.testing.assert_array_equal(jit(f, fallback=False)(make()), f(make()))
