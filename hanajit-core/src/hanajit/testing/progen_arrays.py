@@ -55,6 +55,11 @@ EXCEPTIONS = (IndexError, ValueError, ZeroDivisionError)
 
 PRELUDE = "import numpy as np\n"
 
+# Steer clear of the bugs xfailed in hanajit-cpu/tests/test_cpu_progen_arrays.py
+# (a value with leading size-1 axes assigned to a view: ``m[i] = m[:1]``), so a
+# long run reports new ones; False generates them again.
+AVOID_KNOWN_BUGS = True
+
 # (1-D views, 2-D views) whose shapes agree along the last axis for equal sizes;
 # size-1 axes (``[:1]``, ``[:, :1]``) broadcast against the rest
 FRAMES = (
@@ -226,6 +231,8 @@ class Gen:
             same = [n for n in names if self.arrays[n].ndim == ndim_hint]
             names = same or names
         name = r.choice(names)
+        if ndim_hint == 1 and self.arrays[name].ndim == 2 and AVOID_KNOWN_BUGS:
+            return f"{name}[{r.choice(('0', '-1'))}]", 1, self.arrays[name].kind
         text, nd = self.view(name)
         return text, nd, self.arrays[name].kind
 
@@ -721,7 +728,11 @@ def main(argv=None) -> int:
     p.add_argument("--inputs", type=int, default=4)
     p.add_argument("--target", default="cpu")
     p.add_argument("--show", type=int, default=20, help="mismatches to print")
+    p.add_argument("--with-known-bugs", action="store_true",
+                   help="also generate the constructs of the xfailed known bugs")
     ns = p.parse_args(argv)
+    global AVOID_KNOWN_BUGS
+    AVOID_KNOWN_BUGS = not ns.with_known_bugs
     stats = Stats()
     for prog in generate(ns.seed, ns.count, ns.inputs):
         run_program(prog, stats, ns.target)
