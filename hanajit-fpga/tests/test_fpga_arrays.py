@@ -168,3 +168,17 @@ def test_a_sample_of_the_wrong_dtype_is_a_type_error(tmp_path):
     with pytest.raises(TypeError, match="does not fit f64"):
         scale.export_fpga(tmp_path / "k", sig="f64[:], f64",
                           samples=[(np.arange(3), 2.0)])
+
+
+def test_one_copy_of_each_loop_nest(tmp_path):
+    """The CPU code runs a checked and an unchecked copy of a nest whose indices one
+    test proves (passes/version_bounds.py); in hardware a copy is area, so the HLS
+    kernel keeps only the checked one."""
+    from hanajit.ir import nodes as N
+    module = rowsum_into.ir_module("f64[:, :], f64[:]")
+    loops = sum(isinstance(s, N.ForCount) for f in module.functions.values()
+                for s in N.walk_stmts(f.body))
+    assert loops == 4                          # versioned for the CPU
+    cpp = rowsum_into.export_fpga(tmp_path / "k", sig="f64[:, :], f64[:]").cpp.read_text()
+    kernel = cpp[cpp.index("rowsum_into"):]
+    assert kernel.count("for (v_") == 2

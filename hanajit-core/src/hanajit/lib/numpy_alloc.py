@@ -99,6 +99,7 @@ def fill(L, arr: N.Var, dims: list, value_fn):
                 c = N.Cmp("eq", d, full, T.BOOL)
                 test = c if test is None else N.BinOp("and", test, c, T.BOOL)
         fast = [N.If(cond=test, then=fast, orelse=nest(None))]
+        fast[0].versioned = True        # (as passes/version_bounds marks its copies)
     for s in fast:
         L.emit(s)
 

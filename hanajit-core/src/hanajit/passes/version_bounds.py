@@ -291,6 +291,28 @@ def _version(loop: N.ForCount):
     return out
 
 
+def keep_general_copies(module: N.Module) -> N.Module:
+    """Replace every versioned ``If`` (this pass's, and ``numpy_alloc.fill``'s
+    broadcasting versions) by its general copy: the same results with half the
+    code, for targets where code size is area (HLS).  In place; returns
+    ``module``."""
+    def strip(body):
+        out = []
+        for s in body:
+            if isinstance(s, N.If) and getattr(s, "versioned", False):
+                out.extend(strip(s.orelse))
+                continue
+            for attr in ("then", "orelse", "body"):
+                sub = getattr(s, attr, None)
+                if isinstance(sub, list):
+                    setattr(s, attr, strip(sub))
+            out.append(s)
+        return out
+    for fn in module.functions.values():
+        fn.body = strip(fn.body)
+    return module
+
+
 # -- helpers -------------------------------------------------------------------------
 def clone(x):
     """A copy of IR statements and expressions (lists and IR nodes copied; anything
