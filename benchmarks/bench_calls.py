@@ -36,6 +36,10 @@ def two_scalars(x, y):
     return x * y
 
 
+def with_default(x, y=0.5):
+    return x * y
+
+
 def one_array(a):
     return a[0]
 
@@ -65,6 +69,7 @@ CASES = [
     ("`f(1)` (int)", one_int, "f(1)"),
     ("`f(2, 0.5)` (int, float)", two_scalars, "f(2, 0.5)"),
     ("`f(x=2, y=0.5)` (keywords)", two_scalars, "f(x=2, y=0.5)"),
+    ("`f(2)`, `y=0.5` by default", with_default, "f(2)"),
     ("`f(a)` (1 array)", one_array, "f(a)"),
     ("`f(s)` (1 strided array)", one_array, "f(s)"),
     ("`f(a, b)` (2 arrays)", two_arrays, "f(a, b)"),
