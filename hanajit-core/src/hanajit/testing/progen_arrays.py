@@ -59,6 +59,8 @@ PRELUDE = "import numpy as np\n"
 # (a value with leading size-1 axes assigned to a view: ``m[i] = m[:1]``), so a
 # long run reports new ones; False generates them again.
 AVOID_KNOWN_BUGS = True
+# ``x // c`` and ``x % c`` (constant c != 0) on arrays and on array elements
+DIVMOD_BY_CONSTANTS = True
 
 # (1-D views, 2-D views) whose shapes agree along the last axis for equal sizes;
 # size-1 axes (``[:1]``, ``[:, :1]``) broadcast against the rest
@@ -163,6 +165,8 @@ class Gen:
         # division by a non-zero constant only (see the module doc)
         if kind == INT:
             return f"({e()} {r.choice(('//', '%'))} {r.choice(('3', '4', '-2'))})"
+        if DIVMOD_BY_CONSTANTS and r.random() < 0.5:
+            return f"({e()} {r.choice(('//', '%'))} {r.choice(('2.0', '-1.5', '0.5'))})"
         return f"({e()} / {r.choice(('2', '4.0', '-0.5'))})"
 
     def scalar_leaf(self, kind):
@@ -247,7 +251,14 @@ class Gen:
         if depth >= 2 or r.random() < 0.3:
             return self.operand(kind, ndim_hint)
         sub = lambda: self.array_expr(kind, ndim_hint, depth + 1)
-        op = r.choice(("lin", "lin", "add", "where", "minmax", "abs", "neg", "stencil"))
+        ops = ["lin", "lin", "add", "where", "minmax", "abs", "neg", "stencil"]
+        if DIVMOD_BY_CONSTANTS:
+            ops.append("divmod")
+        op = r.choice(ops)
+        if op == "divmod":
+            x = sub()
+            c = r.choice(("2", "3", "-2")) if kind == INT else r.choice(("2.0", "-1.5", "0.5"))
+            return f"({x[0]} {r.choice(('//', '%'))} {c})", x[1], _join(x[2], kind)
         if op == "lin":
             x = sub()
             c = r.choice(("2", "3", "-1")) if kind == INT else r.choice(("2", "0.5", "-1.5"))
