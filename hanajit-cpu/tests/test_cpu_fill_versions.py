@@ -8,11 +8,10 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 def strict(f):

@@ -12,7 +12,6 @@ import warnings
 import numpy as np
 import pytest
 from hanajit import jit
-from hanajit.errors import UnsupportedError
 from hanajit.testing.progen_arrays import Stats, generate, run_program
 
 N = int(os.environ.get("HANAJIT_PROGEN_N", "40"))
@@ -150,16 +149,32 @@ def _slice_from_3d(a):
     return a
 
 
-@pytest.mark.xfail(strict=True, raises=(ValueError, UnsupportedError), reason=(
-    "assigning a value with more dimensions than the target raises ValueError "
-    "('from a 2-D array into 1 dimensions') in lib/arrays.py broadcast_dims_check, "
-    "or, for a whole-array expression value, is an internal compiler error "
-    "(IndexError in elementwise.reindex from assign_to_view's direct path); "
-    "NumPy's setitem drops leading size-1 axes of the value first (a (1, n) array "
-    "fits an (n,) view) -- found by progen_arrays (m[i] = m[:1])"))
+# found by progen_arrays (m[i] = m[:1]): NumPy's setitem drops leading length-1
+# axes of the value (a (1, n) array fits an (n,) view)
 @pytest.mark.parametrize("f, make", [
     (_row_from_2d, lambda: np.arange(12).reshape(3, 4)[::-1]),
     (_slice_from_3d, lambda: np.arange(3.0)),
 ])
 def test_assign_value_with_leading_size1_axes(f, make):
     np.testing.assert_array_equal(jit(f, fallback=False)(make()), f(make()))
+
+
+def _row_from_2_rows(m):
+    m[1] = m[:2]
+    return m
+
+
+def _copyto_leading(a):
+    np.copyto(a, np.ones((1, 1, a.shape[0])))
+    return a
+
+
+def test_leading_axes_must_have_length_one():
+    m = np.arange(12.0).reshape(3, 4)
+    with pytest.raises(ValueError):
+        _row_from_2_rows(m.copy())
+    with pytest.raises(ValueError):
+        jit(_row_from_2_rows, fallback=False)(m.copy())
+    a = np.arange(3.0)
+    np.testing.assert_array_equal(jit(_copyto_leading, fallback=False)(a.copy()),
+                                  _copyto_leading(a.copy()))

@@ -6,7 +6,6 @@ import warnings
 
 import numpy as np
 import pytest
-
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning
 
@@ -27,8 +26,8 @@ def previous_iteration(n):
     t = 0
     for i in range(n):
         if i % 3 == 2:
-            t += prev
-        prev = i + 7
+            t += prev  # noqa: F821 -- read before its assignment on purpose
+        prev = i + 7  # noqa: F841 -- read in the next iteration
     return t
 
 

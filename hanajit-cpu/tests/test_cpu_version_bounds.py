@@ -7,13 +7,12 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning
 from hanajit.ir import nodes as N
 from hanajit.passes.version_bounds import version_bounds
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 def conv3(img, k):

@@ -64,21 +64,32 @@ def element_value(L, value: N.Expr, dtype: T.Scalar) -> N.Expr:
     return ops.convert(L, value, dtype)
 
 
-def broadcast_check(L, src: N.Expr, dst_dims: list, what="could not broadcast input array"):
+def broadcast_check(L, src: N.Expr, dst_dims: list, what="could not broadcast input array",
+                    drop_ones=False):
     """Raise ValueError unless ``src``'s shape broadcasts to ``dst_dims``."""
     broadcast_dims_check(L, [N.ArrayAttr(src, "shape", k, T.INT64)
-                             for k in range(src.type.ndim)], dst_dims, what)
+                             for k in range(src.type.ndim)], dst_dims, what, drop_ones)
 
 
 def broadcast_dims_check(L, src_dims: list, dst_dims: list,
-                         what="could not broadcast input array"):
-    """Raise ValueError unless the shape ``src_dims`` broadcasts to ``dst_dims``."""
-    if len(src_dims) > len(dst_dims):
+                         what="could not broadcast input array", drop_ones=False):
+    """Raise ValueError unless the shape ``src_dims`` broadcasts to ``dst_dims``.
+    With ``drop_ones`` (assignment: NumPy's setitem) extra leading axes are
+    allowed when they have length 1; a ufunc's output never allows them."""
+    extra = len(src_dims) - len(dst_dims)
+    if extra > 0 and not drop_ones:
         L.emit(N.Raise(exc=ValueError, message=f"{what} from a {len(src_dims)}-D array "
                        f"into {len(dst_dims)} dimensions"))
         return
+    for k in range(max(extra, 0)):
+        L.emit(N.If(cond=N.Cmp("ne", src_dims[k], C(1, T.INT64), T.BOOL), then=[N.Raise(
+            exc=ValueError, args=[src_dims[k]],
+            message=f"{what} from shape with {{}} on axis {k} into a "
+                    f"{len(dst_dims)}-D array")]))
     off = len(dst_dims) - len(src_dims)
     for k, sd in enumerate(src_dims):
+        if off + k < 0:
+            continue
         ok = ops.bor(N.Cmp("eq", sd, dst_dims[off + k], T.BOOL),
                      N.Cmp("eq", sd, C(1, T.INT64), T.BOOL))
         L.emit(N.If(cond=ops.logical_not(ok), then=[N.Raise(
@@ -105,13 +116,19 @@ def assign_to_view(L, view: N.Expr, value: N.Expr):
     from . import elementwise as ew
 
     def from_lazy(z):
+        extra = len(z.dims) - len(dims)
+        if extra > 0:       # leading length-1 axes (checked), dropped as NumPy does
+            inner = z
+            z = ew.Lazy(T.ArrayType(z.type.dtype, len(dims), "C"), z.dims[extra:],
+                        lambda idx: inner.elem([C(0, T.INT64)] * extra + list(idx)),
+                        sources=z.sources)
         elem = ew.reindex(z, dims)
         fill(L, view, dims, lambda idx: element_value(L, elem(idx), vt.dtype))
 
     def through_memory():
         fresh = isinstance(value, ew.Lazy)      # computed now: it cannot alias the view
         src = L.let(ew.materialize(L, value))
-        broadcast_check(L, src, dims)
+        broadcast_check(L, src, dims, drop_ones=True)
         sdims = [L.let(N.ArrayAttr(src, "shape", k, T.INT64))
                  for k in range(src.type.ndim)]
         tmp = src
@@ -128,7 +145,7 @@ def assign_to_view(L, view: N.Expr, value: N.Expr):
         # when an element can raise: NumPy would leave the view untouched.
         direct, _ = L.sub_block(lambda: from_lazy(value))
         if not any(isinstance(s, N.Raise) for s in N.walk_stmts(direct)):
-            broadcast_dims_check(L, value.dims, dims)
+            broadcast_dims_check(L, value.dims, dims, drop_ones=True)
             conflict = _conflict(L, view, dims, value.sources)
             if conflict is None:
                 for s in direct:

@@ -286,10 +286,6 @@ class CopyTo(CallTemplate):
         if dst.type.readonly:
             L.emit(N.Raise(exc=ValueError, message="assignment destination is read-only"))
             return C(None, T.NONE)
-        if isinstance(src.type, T.ArrayType) and src.type.ndim > dst.type.ndim:
-            from .arrays import broadcast_check
-            broadcast_check(L, L.let(src), [N.ArrayAttr(dst, "shape", k, I)
-                                            for k in range(dst.type.ndim)])
-        assign_to_view(L, dst, src)
+        assign_to_view(L, dst, src)     # (leading length-1 axes of src allowed)
         return C(None, T.NONE)
 

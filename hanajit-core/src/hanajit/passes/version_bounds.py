@@ -64,10 +64,10 @@ class Form:
     terms: dict = field(default_factory=dict)
     const: int = 0
 
-    def scaled(self, c: int) -> "Form":
+    def scaled(self, c: int) -> Form:
         return Form({k: v * c for k, v in self.terms.items() if v * c}, self.const * c)
 
-    def plus(self, other: "Form", sign: int = 1) -> "Form":
+    def plus(self, other: Form, sign: int = 1) -> Form:
         terms = dict(self.terms)
         for k, v in other.terms.items():
             terms[k] = terms.get(k, 0) + sign * v
