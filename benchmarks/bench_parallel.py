@@ -62,7 +62,7 @@ def _kernels(pr):
     return compute, triad, sumsq
 
 
-def main(quick: bool = False) -> int:
+def main(quick: bool = False, settle: float = 0.005) -> int:
     n_compute = 20_000 if quick else 400_000
     n_mem = 100_000 if quick else 10_000_000
     repeats = 3 if quick else 9
@@ -108,7 +108,7 @@ def main(quick: bool = False) -> int:
                 errors.append(f"{name}: {label} differs from hanajit serial")
         times = interleaved({label: (lambda f=f, o=o: call(f, outs[o]))
                              for label, (f, o) in impls.items()}, repeats,
-                            number=1 if n > 1000 else 200, settle=0.05)
+                            number=1 if n > 1000 else 200, settle=settle)
         t = {label: median(v) for label, v in times.items()}
         hj_speed = t["hanajit serial"] / t["hanajit parallel"]
         nb_speed = (t["numba serial"] / t["numba parallel"]) if nb_par else None
@@ -118,9 +118,12 @@ def main(quick: bool = False) -> int:
                      fmt_ratio(t["numba parallel"] / t["hanajit parallel"]
                                if nb_par else None)])
     notes.append(f"Median of {repeats} interleaved repeats on {os.cpu_count()} CPUs, "
-                 "50 ms apart so that one JIT's spinning pool threads (OpenMP's "
-                 "stay busy for milliseconds) do not slow the next; "
-                 "speedup = serial build / parallel build of the same JIT.")
+                 f"{settle * 1e3:g} ms apart (--settle); speedup = serial build / "
+                 "parallel build of the same JIT.  Pool threads poll for a while "
+                 "after a loop (libgomp, under Numba: ~10 ms; hanajit: tens of us) "
+                 "and then sleep: a short gap lets one JIT's polling threads slow "
+                 "the next candidate, a long one measures waking sleeping threads "
+                 "(on a VM whose idle CPU the host has descheduled, milliseconds).")
     for f in dict.fromkeys(fallbacks):
         notes.append(f"FALLBACK (timed in the interpreter, not compiled): {f}")
     for e in errors:
@@ -134,4 +137,7 @@ def main(quick: bool = False) -> int:
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small sizes, few repeats")
-    sys.exit(main(ap.parse_args().quick))
+    ap.add_argument("--settle", type=float, default=0.005,
+                    help="seconds of sleep before each timed sample")
+    args = ap.parse_args()
+    sys.exit(main(args.quick, args.settle))
