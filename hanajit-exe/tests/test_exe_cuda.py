@@ -22,8 +22,8 @@ from hypothesis.extra import numpy as hnp
 
 from hanajit import jit
 from hanajit.errors import UnsupportedError
-from hanajit.testing.array_kernels import (cumsum, floordiv_all, halves, rowsum,
-                                          scale, stats)
+from hanajit.testing.array_kernels import (compound, cumsum, floordiv_all, halves,
+                                          pick, rowsum, scale, smooth, stats)
 from hanajit_cuda import toolchain
 from hanajit_exe.toolchain import find_host_cc
 
@@ -52,28 +52,6 @@ def _helper():
 @jit
 def divmod_like(a, b):
     return a // b, a % b, a > b
-
-
-@jit
-def compound(x, years):
-    for _ in range(years):
-        x *= 1.05
-    return x
-
-
-@jit
-def pick(a, i):
-    return a[i] * 2.0
-
-
-@jit
-def smooth(m, k):
-    total = 0.0
-    for i in range(m.shape[0]):
-        for j in range(m.shape[1]):
-            m[i, j] = m[i, j] * k + i - j
-            total += m[i, j]
-    return total, m.shape[0] > 1
 
 
 @jit

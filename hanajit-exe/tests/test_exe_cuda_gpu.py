@@ -11,7 +11,8 @@ import sys
 import numpy as np
 import pytest
 from hanajit import jit
-from hanajit.testing.array_kernels import cumsum, halves, rowsum, scale, stats
+from hanajit.testing.array_kernels import (compound, cumsum, halves, pick, rowsum,
+                                          scale, smooth, stats)
 from hanajit_exe.toolchain import find_host_cc
 
 
@@ -42,33 +43,11 @@ def divmod_like(a, b):
 
 
 @jit
-def compound(x, years):
-    for _ in range(years):
-        x *= 1.05
-    return x
-
-
-@jit
 def mixed(x, n, f):
     s = 0.0
     for i in range(n):
         s += (x + i) / (i + 1) - (i % 3) * 0.25
     return s, int(s) // 7, float(n) * n, x != x, f and n > 2
-
-
-@jit
-def pick(a, i):
-    return a[i] * 2.0
-
-
-@jit
-def smooth(m, k):
-    total = 0.0
-    for i in range(m.shape[0]):
-        for j in range(m.shape[1]):
-            m[i, j] = m[i, j] * k + i - j
-            total += m[i, j]
-    return total, m.shape[0] > 1
 
 
 def run(exe, *args):

@@ -1,5 +1,5 @@
-"""Array kernels the exporters' tests share (executable, WebAssembly): each export
-must give these the CPU JIT's results bit for bit."""
+"""Kernels the exporters' tests share (executable, its CUDA modes, WebAssembly):
+each export must give these the CPU JIT's results bit for bit."""
 from __future__ import annotations
 
 import numpy as np
@@ -60,3 +60,23 @@ def halves(a):
     return lo, hi
 
 
+@jit
+def compound(x, years):
+    for _ in range(years):
+        x *= 1.05
+    return x
+
+
+@jit
+def pick(a, i):
+    return a[i] * 2.0
+
+
+@jit
+def smooth(m, k):
+    total = 0.0
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            m[i, j] = m[i, j] * k + i - j
+            total += m[i, j]
+    return total, m.shape[0] > 1
