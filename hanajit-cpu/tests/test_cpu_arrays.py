@@ -2,15 +2,14 @@
 import gc
 import math
 import resource
-import warnings
 
 import numpy as np
 import pytest
+from hanajit import jit
+from hanajit.testing.compare import check_on_copies
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-
-from hanajit import jit
 
 pytestmark = pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning")
 
@@ -36,24 +35,7 @@ def same(got, exp):
 def check(fn, *args):
     """Run the compiled and the interpreted function on copies; compare results,
     exceptions and the arguments' contents afterwards."""
-    ca = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    pa = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        try:
-            exp = fn(*pa)
-        except Exception as exc:      # noqa: BLE001 - compare exception types
-            # NumPy raises subclasses of builtin exceptions (e.g. a TypeError subclass
-            # for casting); compiled code raises the builtin class
-            builtin = next(c for c in type(exc).__mro__ if c.__module__ == "builtins")
-            with pytest.raises(builtin):
-                jit(fn, fallback=False)(*ca)
-            return
-        got = jit(fn, fallback=False)(*ca)
-    same(got, exp)
-    for c, p in zip(ca, pa):
-        if isinstance(p, np.ndarray):
-            np.testing.assert_array_equal(c, p)
+    check_on_copies(fn, jit(fn, fallback=False), args, same)
 
 
 # ------------------------------------------------------------------ indexing

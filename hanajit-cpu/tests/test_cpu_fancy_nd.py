@@ -3,12 +3,12 @@ integers and slices) on the CPU target, checked against NumPy running the same
 function.  Every compiled call has ``fallback=False``: the compiled path runs."""
 import gc
 import resource
-import warnings
 
 import hanajit
 import numpy as np
 import pytest
 from hanajit import jit
+from hanajit.testing.compare import check_on_copies
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,22 +26,7 @@ def compiled(fn):
 def check(fn, *args):
     """Compiled vs interpreted on copies: results, exception types and the
     arguments' contents afterwards must agree."""
-    ca = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    pa = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        try:
-            exp = fn(*pa)
-        except Exception as exc:      # noqa: BLE001 - compare exception types
-            builtin = next(c for c in type(exc).__mro__ if c.__module__ == "builtins")
-            with pytest.raises(builtin):
-                compiled(fn)(*ca)
-            return
-        got = compiled(fn)(*ca)
-    same(got, exp)
-    for c, p in zip(ca, pa):
-        if isinstance(p, np.ndarray):
-            np.testing.assert_array_equal(c, p)
+    check_on_copies(fn, compiled(fn), args, same)
 
 
 def same(got, exp):

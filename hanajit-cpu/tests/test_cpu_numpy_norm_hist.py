@@ -3,12 +3,12 @@
 the same function.  Every compiled call has ``fallback=False``."""
 import functools
 import math
-import warnings
 
 import hanajit
 import numpy as np
 import pytest
 from hanajit import jit
+from hanajit.testing.compare import check_on_copies
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -65,22 +65,7 @@ def same(got, exp, exact=True):
 
 
 def check(fn, *args, exact=True):
-    ca = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    pa = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        try:
-            exp = fn(*pa)
-        except Exception as exc:      # noqa: BLE001 - compare exception types
-            builtin = next(c for c in type(exc).__mro__ if c.__module__ == "builtins")
-            with pytest.raises(builtin):
-                compiled(fn)(*ca)
-            return
-        got = compiled(fn)(*ca)
-    same(got, exp, exact)
-    for c, p in zip(ca, pa):
-        if isinstance(p, np.ndarray):
-            np.testing.assert_array_equal(bits(c), bits(p))
+    check_on_copies(fn, compiled(fn), args, lambda got, exp: same(got, exp, exact))
 
 
 # ----------------------------------------------------------- complex sorting

@@ -1,0 +1,32 @@
+"""Compiled against interpreted, on copies of the arguments (shared by tests)."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+
+def check_on_copies(fn, compiled, args, same) -> None:
+    """Call ``fn`` (the interpreter) and ``compiled`` on separate copies of
+    ``args``: ``same(got, expected)`` must hold for the results, or both must
+    raise (NumPy raises subclasses of builtin exceptions, such as a TypeError
+    subclass for casting; compiled code raises the builtin class, so the builtin
+    base is compared), and every array argument must hold the same contents
+    afterwards -- writes made before an exception included."""
+    def copies():
+        return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    ca, pa = copies(), copies()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            expected = fn(*pa)
+        except Exception as exc:      # noqa: BLE001 - compare exception types
+            builtin = next(c for c in type(exc).__mro__ if c.__module__ == "builtins")
+            with pytest.raises(builtin):
+                compiled(*ca)
+        else:
+            same(compiled(*ca), expected)
+    for c, p in zip(ca, pa):
+        if isinstance(p, np.ndarray):
+            np.testing.assert_array_equal(c, p)
