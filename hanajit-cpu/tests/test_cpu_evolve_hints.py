@@ -276,3 +276,17 @@ def test_a_prefetch_that_fails_to_build_is_rejected(monkeypatch):
     rep = f.evolve(x, generations=2, population=6, seed=5, progress=False)
     assert rep.rejected > 0 and not any(rep.genome["prefetch"])
     assert np.float64(f(x)).tobytes() == np.float64(want).tobytes()
+
+
+def test_no_alignment_copy_under_reassociation():
+    """With reassoc the aligned and the plain copy could round a sum differently,
+    so a result would depend on where the arrays lie (a candidate checked on
+    copies of the arguments then differed on the caller's own array, 1 run in 6):
+    the align gene is dropped, in the strategy and in the genome's key."""
+    g = {"parallel": False, "reassoc": True, "loops": ((4, 8, 1), (0, 0, 0)),
+         "nests": (), "prefetch": (8, 0), "align": (64, 0)}
+    assert all("align" not in h for h in G.strategy(g, [True, False], True)["loops"]
+               .values())
+    assert G.effective(g, {False: [True, False]}, True)["align"] == (0, 0)
+    plain = dict(g, reassoc=False)
+    assert G.strategy(plain, [True, False], True)["loops"][0]["align"] == 64

@@ -331,8 +331,10 @@ def effective(g: dict, floats: dict, hyper: bool, outer: list = ()) -> dict:
     def keep(genes):
         return tuple(0 if k >= len(inv) or (k < len(outer) and outer[k]) else d
                      for k, d in enumerate(genes))
-    return dict(g, loops=loops, prefetch=keep(prefetch_genes(g)),
-                align=keep(align_genes(g)))
+    align = keep(align_genes(g))
+    if g.get("reassoc"):
+        align = (0,) * len(align)       # see strategy()
+    return dict(g, loops=loops, prefetch=keep(prefetch_genes(g)), align=align)
 
 
 def strategy(g: dict, floats: list, hyper: bool, outer: list = ()) -> dict:
@@ -353,7 +355,11 @@ def strategy(g: dict, floats: list, hyper: bool, outer: list = ()) -> dict:
             loops[k] = {"unroll": u, "interleave": i, "width": w}
         if prefetch[k]:
             loops.setdefault(k, {})["prefetch"] = prefetch[k]
-        if align[k]:
+        # not with reassociation: the aligned copy and the plain one may then
+        # round a sum differently, so the result would depend on where the
+        # arrays happen to lie (a candidate checked on copies could differ on
+        # the caller's own arrays)
+        if align[k] and not g.get("reassoc"):
             loops.setdefault(k, {})["align"] = align[k]
     return {"loops": loops, "nests": nest_strategy(g)}
 
