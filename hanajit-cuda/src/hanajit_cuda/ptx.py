@@ -84,5 +84,22 @@ def emit_in_subprocess(ir_text: str, arch: str, libdevice: str | None,
     return json.loads(proc.stdout)
 
 
+def emit_function(fn, ir_text: str, uses_libdevice: bool, arch: str) -> dict:
+    """PTX of the lowered module ``ir_text`` for IR function ``fn``: libdevice
+    linked when the code calls it (UnsupportedError saying how to get it when it
+    is missing), NVPTX in a child process; the result has ``libdevice`` (the
+    path linked, or None) beside ``ptx`` and ``llvm``."""
+    from hanajit.errors import UnsupportedError
+
+    from . import toolchain
+    libdevice = None
+    if uses_libdevice:
+        libdevice = toolchain.find_libdevice()
+        if libdevice is None:
+            raise UnsupportedError(f"{fn.pyname}: {toolchain.LIBDEVICE_HELP}",
+                                   func=fn.pyname, construct="libdevice")
+    return dict(emit_in_subprocess(ir_text, arch, libdevice), libdevice=libdevice)
+
+
 if __name__ == "__main__":
     json.dump(emit(json.load(sys.stdin)), sys.stdout)

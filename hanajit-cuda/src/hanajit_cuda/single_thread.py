@@ -37,7 +37,7 @@ from llvmlite import ir
 
 from . import arena, toolchain
 from .codegen import target_info
-from .ptx import KERNEL, emit_in_subprocess
+from .ptx import KERNEL, emit_function
 
 ERR_SLOTS = 4                     # the raise record at the front of the buffer
 USED, NEEDED = 4, 5               # the arena's bytes used and needed
@@ -127,18 +127,12 @@ def allocates(module: N.Module) -> bool:
 def compile_single_thread(module: N.Module, arch: str | None = None
                           ) -> SingleThreadKernel:
     """PTX for ``arch`` (default: ``HANAJIT_CUDA_ARCH``, else sm_75).  Codegen runs
-    in a child process (``ptx.emit_in_subprocess``); needs libdevice only when the
+    in a child process (``ptx.emit_function``); needs libdevice only when the
     function uses transcendentals, never a GPU."""
     arch = toolchain.gpu_arch({"gpu_arch": arch})
     entry = module.functions[module.entry]
     text, uses_libdevice = lower_single_thread(module)
-    libdevice = None
-    if uses_libdevice:
-        libdevice = toolchain.find_libdevice()
-        if libdevice is None:
-            raise UnsupportedError(f"{entry.pyname}: {toolchain.LIBDEVICE_HELP}",
-                                   func=entry.pyname, construct="libdevice")
-    out = emit_in_subprocess(text, arch, libdevice)
+    out = emit_function(entry, text, uses_libdevice, arch)
     slots = RESULT_AT + (ret_slots(entry.return_type)
                          if entry.return_type != T.NONE else 0)
     return SingleThreadKernel(out["ptx"], arch, out["llvm"], param_kinds(entry),

@@ -7,7 +7,7 @@ loaded on the first launch.
 """
 from __future__ import annotations
 
-from hanajit.errors import TargetError, UnsupportedError
+from hanajit.errors import TargetError
 from hanajit.target import Artifact, Target
 
 from . import toolchain
@@ -38,23 +38,17 @@ class CudaTarget(Target):
     # -- codegen -----------------------------------------------------------------------
     def compile(self, module, options) -> Artifact:
         from .codegen import KERNEL, lower_kernel, param_kinds
-        from .ptx import emit_in_subprocess
+        from .ptx import emit_function
         arch = toolchain.gpu_arch(options)
         entry = module.functions[module.entry]
         text, uses_libdevice = lower_kernel(module)
-        libdevice = None
-        if uses_libdevice:
-            libdevice = toolchain.find_libdevice()
-            if libdevice is None:
-                raise UnsupportedError(f"{entry.pyname}: {toolchain.LIBDEVICE_HELP}",
-                                       func=entry.pyname, construct="libdevice")
-        out = emit_in_subprocess(text, arch, libdevice)
+        out = emit_function(entry, text, uses_libdevice, arch)
         return Artifact(target=self.name, entry=KERNEL,
                         stages={"llvm": out["llvm"], "ptx": out["ptx"]},
                         metadata={"raises": list(module.raises), "arch": arch,
                                   "name": entry.pyname, "params": param_kinds(entry),
                                   "arg_types": tuple(entry.arg_types),
-                                  "libdevice": libdevice})
+                                  "libdevice": out["libdevice"]})
 
     def compile_single_thread(self, module, arch: str | None = None):
         """A one-thread kernel that calls the module's entry once and stores the
