@@ -47,6 +47,12 @@ def math_mix(x, n):
 
 
 @jit
+def squares(x, y):
+    # a constant 2 takes pyhelpers.float_square: x*x where pow is known to agree
+    return x ** 2 + y ** 2.0
+
+
+@jit
 def branches(x, n):
     if n > 10 and x < 0.0:
         return x * n
@@ -98,6 +104,8 @@ CASES = [
     (float_floor_mod, "f64, f64", [(-7.5, 2.0), (7.5, -2.0), (-0.0, 3.0), (1.0, 0.0),
                                    (5.0, float("inf"))]),
     (math_mix, "f64, i64", [(0.3, 30), (-1.25, 7), (2.0, 0)]),
+    (squares, "f64, f64", [(1.5, -2.25), (-7.462332525282427, 0.3445787210938549), (1e200, 1.0),
+                           (3e-170, float("inf")), (2.0 ** 50, -(2.0 ** -50))]),
     (branches, "f64, i64", [(-2.5, 11), (3.25, 4), (1.75, 3), (-0.5, 12)]),
     (collatz, "i64", [(27,), (1,), (97,)]),
     (nested_loops, "i64, i64", [(7, 9), (0, 4), (20, 3)]),

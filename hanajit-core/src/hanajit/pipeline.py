@@ -213,12 +213,12 @@ class CompileContext:
                     rewrite_polynomials(fn, self)
                 if spec is entry and self.options.get("strategy") is not None:
                     interchange_loops(fn, self)     # hanajit.evolve's nest genes
-                lower_semantics(fn, self)
-                check_unbound_locals(fn)  # UnboundLocalError where CPython raises it
-                drop_proven_checks(fn)              # (only in rewritten nests)
                 if fast and not getattr(spec.pyfunc, "__module__", "").startswith(
                         "hanajit.lib."):
                     fn.fastmath = fast      # the user's code only (fastmath.py)
+                lower_semantics(fn, self)
+                check_unbound_locals(fn)  # UnboundLocalError where CPython raises it
+                drop_proven_checks(fn)              # (only in rewritten nests)
                 if rewrite:
                     rewrite_loops(fn, self)
                 if self.options.get("reduce_reassoc"):

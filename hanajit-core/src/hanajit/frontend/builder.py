@@ -567,9 +567,22 @@ class Builder:
         if isinstance(node, ast.Slice):
             part = (lambda x: self.expr(x) if x is not None else N.Const(None))
             return N.PySlice(part(node.lower), part(node.upper), part(node.step))
-        if isinstance(node, ast.Tuple) and any(isinstance(x, ast.Slice) for x in node.elts):
+        if isinstance(node, ast.List):
+            return self.list_index(node)
+        if isinstance(node, ast.Tuple) and any(isinstance(x, (ast.Slice, ast.List))
+                                               for x in node.elts):
             return N.MakeTuple([self.index(x) for x in node.elts])
         return self.expr(node)
+
+    def list_index(self, node) -> N.Expr:
+        """A list display used as an index (``a[[0, 2]]``, ``m[[0, 1], [1, 0]]``):
+        NumPy reads it as ``np.array`` of the list -- an integer index array, or
+        a boolean mask for a list of bools."""
+        import numpy
+        if not node.elts:
+            self.fail(node, "an empty list as an index", _src(node))
+        return N.PyCall(callee=numpy.array, args=[self.list_arg(node)], kwargs={},
+                        name="np.array")
 
     def e_Call(self, e):
         if any(isinstance(a, ast.Starred) for a in e.args) or any(

@@ -64,7 +64,13 @@ class MathFunc(CallTemplate):
         if not self.checked:
             return r
         r = L.let(r)
-        if self.nargs == 1:
+        if self.intrinsic == "sqrt":
+            # the same test as below, made on the argument: sqrt is NaN exactly for
+            # x < 0 (-0.0 and NaN pass) and never overflows; it does not wait for
+            # the square root, and LLVM drops it where x is known not negative
+            L.raise_if(N.Cmp("lt", xs[0], C(0.0, ft), T.BOOL), ValueError,
+                       "math domain error")
+        elif self.nargs == 1:
             x = xs[0]
             L.raise_if(band(_isnan(r), logical_not(_isnan(x))), ValueError, "math domain error")
             exc = OverflowError if self.overflow else ValueError

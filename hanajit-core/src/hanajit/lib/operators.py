@@ -166,8 +166,24 @@ def binop(L, op, a, b, rtype, an=None, bn=None):
                                                   convert(L, b, T.INT64) if ct.is_signed else b])
             return convert_wrap(r, rtype)
         if ct.is_float:
-            r = L.call_helper(pyhelpers.float_pow, [convert(L, a, T.FLOAT64),
-                                                    convert(L, b, T.FLOAT64)])
+            if _is_two(b) and ({"afn", "fast"} & set(L.fn.fastmath)):
+                # fastmath's approximate functions: the correctly rounded square
+                # (what NumPy's arrays, Numba and C compilers compute), which the
+                # C library's pow may miss by an ulp; overflow still raises
+                a = L.let(convert(L, a, T.FLOAT64))
+                r = L.let(N.BinOp("mul", a, a, T.FLOAT64))
+                inf = C(float("inf"), T.FLOAT64)
+                overflow = N.If(
+                    cond=N.Cmp("lt", N.Intrinsic("fabs", [a], T.FLOAT64), inf, T.BOOL),
+                    then=[N.Raise(exc=OverflowError, line=L.line,
+                                  message="(34, 'Numerical result out of range')")],
+                    line=L.line)
+                L.emit(N.If(cond=N.Cmp("eq", r, inf, T.BOOL), then=[overflow], line=L.line))
+            elif _is_two(b) and square_is_libm_exact():
+                r = L.call_helper(pyhelpers.float_square, [convert(L, a, T.FLOAT64)])
+            else:
+                r = L.call_helper(pyhelpers.float_pow, [convert(L, a, T.FLOAT64),
+                                                        convert(L, b, T.FLOAT64)])
             return convert(L, r, rtype)
         return L.call_helper(pyhelpers.complex_pow, [a, b])
     if op in ("bitand", "bitor", "bitxor"):
@@ -175,6 +191,19 @@ def binop(L, op, a, b, rtype, an=None, bn=None):
     if op in ("lshift", "rshift"):
         return shift(L, op, a, b, ct)
     raise AssertionError(op)  # pragma: no cover
+
+
+def _is_two(e) -> bool:
+    return (isinstance(e, N.Const) and not isinstance(e.value, bool)
+            and isinstance(e.value, (int, float)) and e.value == 2)
+
+
+def square_is_libm_exact() -> bool:
+    """Whether the C library's ``pow`` that CPython calls is glibc's or musl's,
+    whose documented accuracy ``pyhelpers.float_square`` relies on (Linux); other
+    platforms always call ``pow`` for ``x ** 2``."""
+    import sys
+    return sys.platform.startswith("linux")
 
 
 def _is_intlike(t) -> bool:

@@ -69,6 +69,28 @@ def _ident(name: str) -> str:
     return "v_" + out
 
 
+# pow as the C library computes it (what the CPU code calls): C compilers fold
+# pow(x, 2.0) into x*x once the exponent is a known constant, and that can differ
+# from pow in the last bit.  Synthesis tools keep their own pow.
+_POW_WRAPPERS = [
+    "#if defined(__SYNTHESIS__)",
+    "#define hj_pow pow",
+    "#define hj_powf powf",
+    "#else",
+    "#if defined(__clang__)",
+    "#define HJ_OPAQUE __attribute__((noinline, optnone))",
+    "#elif defined(__GNUC__)",
+    "#define HJ_OPAQUE __attribute__((noipa))",
+    "#else",
+    "#define HJ_OPAQUE",
+    "#endif",
+    "HJ_OPAQUE static double hj_pow(double x, double y) { return pow(x, y); }",
+    "HJ_OPAQUE static float hj_powf(float x, float y) { return powf(x, y); }",
+    "#endif",
+    "",
+]
+
+
 class CEmitter:
     """Prints one primitive IR module as C-family source."""
 
@@ -223,7 +245,11 @@ class CEmitter:
             return f"(({self.ctype(t)})hj_ctpop((uint64_t)(uint{t.bits}_t){args[0]}))"
         if not t.is_float:
             self.unsupported(f"the intrinsic {e.name} on {t}")
-        return f"{e.name}{'f' if t.bits == 32 else ''}({', '.join(args)})"
+        name = e.name
+        if name == "pow":
+            name = "hj_pow"
+            self.uses_pow = True
+        return f"{name}{'f' if t.bits == 32 else ''}({', '.join(args)})"
 
     def element(self, array: N.Expr, indices: list) -> str:
         """The lvalue of an element (indices already checked by the IR)."""
@@ -398,6 +424,8 @@ class CEmitter:
         out += ["", "static inline uint64_t hj_ctpop(uint64_t x) {",
                 "    uint64_t n = 0;", "    for (; x; x &= x - 1) n++;",
                 "    return n;", "}", ""]
+        if getattr(self, "uses_pow", False):
+            out += _POW_WRAPPERS
         for (dt, nd), cname in self.arrays.items():
             out.append(f"struct {cname} {{ {self.ctype(dt)} *data; "
                        f"int64_t shape[{nd}]; int64_t strides[{nd}]; }};")

@@ -55,6 +55,10 @@ def default_math(name: str):
     """How a host CPU target spells each math intrinsic."""
     if name == "fmod":
         return ("frem", "")
+    if name == "pow":
+        # the C library's pow, called so LLVM cannot rewrite pow(x, 2.0) as x*x:
+        # that can differ from pow (what CPython computes) in the last bit
+        return ("libm", "pow")
     if name in LLVM_INTRINSICS:
         return ("llvm", "llvm." + name)
     return ("libm", name)
@@ -676,6 +680,8 @@ class ModuleLowering:
         if fn is None:
             fn = ir.Function(self.llmod, ir.FunctionType(ty, [a.type for a in args]), symbol)
             fn.attributes.add("nounwind")
+            if symbol in ("pow", "powf"):   # or LLVM folds pow(x, 2.0) into x*x
+                fn.attributes.add("nobuiltin")
             if symbol in self.info.vector_variants:
                 fn.attributes.add("readnone")     # so the vectoriser may call the variant
             self.math_decls[symbol] = fn

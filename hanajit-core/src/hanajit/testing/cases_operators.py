@@ -45,6 +45,28 @@ def power(a, b):
     return a ** b
 
 
+def square_int2(x):
+    return x ** 2
+
+
+def square_float2(x):
+    return x ** 2.0
+
+
+def _square_inputs():
+    """Floats whose square takes each path of ``pyhelpers.float_square``: random
+    values (some 1 in 1250 of which glibc's pow rounds differently from x*x), the
+    ones where it does, the range limits, overflow, underflow, and the edges."""
+    import random
+    rng = random.Random(2)
+    xs = [rng.gauss(0.0, 10.0) for _ in range(3000)]
+    xs += [x for x in (rng.gauss(0.0, 10.0) for _ in range(40000)) if x ** 2 != x * x][:40]
+    for b in (2.0 ** -50, 2.0 ** 50, 1.3407807929942596e154, 1.4916681462400413e-154):
+        xs += [b, math.nextafter(b, 0.0), math.nextafter(b, math.inf), -b]
+    xs += [1e-160, 3e-162, 1e155, 1e-320, -1e154]
+    return xs + list(EDGE_FLOATS)
+
+
 def divmod_(a, b):
     return divmod(a, b)
 
@@ -258,6 +280,14 @@ class OperatorCases(ConformanceBase):
         self.check_grid(power, EDGE_INTS, EDGE_FLOATS)
         self.check_grid(power, EDGE_FLOATS, (0, 1, 2, 3, -1, -2, 1023, 1024))
 
+    def test_float_square_matches_pow(self):
+        # x ** 2 with a constant 2 takes a fast path that must still be CPython's
+        # pow bit for bit (pyhelpers.float_square), OverflowError included
+        xs = _square_inputs()
+        self.check_grid(square_int2, xs)
+        self.check_grid(square_float2, xs)
+        self.check_grid(square_int2, EDGE_INTS, wrap=True)
+
     def test_division_by_zero_raises_in_caller(self):
         for op in (truediv, floordiv, mod, divmod_):
             for a, b in ((1, 0), (0, 0), (1.5, 0.0), (1, 0.0), (-0.0, -0.0), (1.0, 0)):
@@ -285,6 +315,7 @@ class OperatorCases(ConformanceBase):
     def test_float_ops_property(self, a, b):
         for op in ARITH + COMPARE + [power]:
             self.check(op, a, b)
+        self.check(square_int2, a)
 
     @PROPERTY
     @given(a=int64s(), b=floats())

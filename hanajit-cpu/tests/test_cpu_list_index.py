@@ -1,0 +1,107 @@
+"""List displays as indices (``a[[0, 2]]``): NumPy reads them as ``np.array`` of
+the list, so they gather, scatter and mask exactly as index arrays do."""
+import warnings
+
+import numpy as np
+import pytest
+
+from hanajit import HanaJitFallbackWarning, jit
+
+
+def gather(a):
+    return a[[0, 2, 1, -1]]
+
+
+def gather_rows(m):
+    return m[[1, 0, 1]]
+
+
+def gather_pairs(m):
+    return m[[0, 1, -1], [1, 0, 2]]
+
+
+def gather_cols(m):
+    return m[1:, [0, 2]]
+
+
+def gather_scalar_and_list(m, i):
+    return m[i, [2, 0]]
+
+
+def gather_2d_index(a):
+    return a[[[0, 1], [2, 0]]]
+
+
+def mask_list(a):
+    return a[[True, False, True, False]]
+
+
+def scatter(a, v):
+    a[[0, 2]] = v
+    return a
+
+
+def scatter_rows(m):
+    m[[0, -1]] = 7.0
+    return m
+
+
+def aug_scatter(a):
+    a[[0, 0, 1]] += 1      # NumPy: buffered, a repeated index is updated once
+    return a
+
+
+def out_of_bounds(a):
+    return a[[0, 9]]
+
+
+def from_variables(a, i, j):
+    return a[[i, j, i]]
+
+
+CASES = [
+    (gather, lambda: (np.arange(5.0),)),
+    (gather, lambda: (np.arange(10, dtype=np.int32)[::2],)),
+    (gather_rows, lambda: (np.arange(12.0).reshape(3, 4),)),
+    (gather_rows, lambda: (np.asfortranarray(np.arange(12.0).reshape(3, 4)),)),
+    (gather_pairs, lambda: (np.arange(12).reshape(3, 4),)),
+    (gather_cols, lambda: (np.arange(12.0).reshape(3, 4),)),
+    (gather_scalar_and_list, lambda: (np.arange(12.0).reshape(3, 4), -1)),
+    (gather_2d_index, lambda: (np.arange(4.0) * 1.5,)),
+    (mask_list, lambda: (np.arange(4.0),)),
+    (scatter, lambda: (np.zeros(4), 2.5)),
+    (scatter_rows, lambda: (np.zeros((3, 2)),)),
+    (aug_scatter, lambda: (np.zeros(3, dtype=np.int64),)),
+    (out_of_bounds, lambda: (np.arange(5.0),)),
+    (from_variables, lambda: (np.arange(5.0), 3, -2)),
+    (from_variables, lambda: (np.arange(5.0), 7, 0)),
+]
+
+
+@pytest.mark.parametrize("fn,make", CASES,
+                         ids=[f"{fn.__name__}-{k}" for k, (fn, _) in enumerate(CASES)])
+def test_list_index_matches_numpy(fn, make):
+    # fresh arguments for each side (``make`` keeps strided and F-ordered layouts)
+    want_args, got_args = make(), make()
+    try:
+        want = fn(*want_args)
+    except IndexError:
+        with pytest.raises(IndexError):
+            jit(fn, fallback=False)(*got_args)
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", HanaJitFallbackWarning)
+            got = jit(fn, fallback=False)(*got_args)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+    for g, w in zip(got_args, want_args):
+        if isinstance(w, np.ndarray):
+            np.testing.assert_array_equal(g, w)
+
+
+def test_empty_list_index_falls_back_with_a_warning():
+    def empty(a):
+        return a[[]]
+    with pytest.warns(HanaJitFallbackWarning, match="empty list"):
+        got = jit(empty)(np.arange(3.0))
+    assert got.shape == (0,)
