@@ -628,7 +628,7 @@ def dtype_value(a):
     (sort_axis0, np.arange(6.0).reshape(2, 3), "np.sort"),
     (unique_counts, np.array([1, 1, 2]), "np.unique"),
     (hist_weights, np.arange(5), "np.histogram"),          # integer weights
-    (norm_2d_two, np.eye(3), "norm"),
+    (norm_2d_two, np.eye(3) * 1j, "norm"),            # complex SVD
     (flat_value, np.arange(3.0), "flat"),
     (dtype_value, np.arange(3.0), "dtype"),
 ])

@@ -350,14 +350,4 @@ def test_matrix_norms_3d(x):
     check(norm_axis0_inf, x, exact=False)
     check(norm_none_keep, x, exact=False)
 
-
-def norm_two_axis(x):
-    return np.linalg.norm(x, 2, axis=(0, 1))
-
-
-def test_matrix_two_norm_falls_back_with_the_name():
-    f = jit(norm_two_axis)
-    x = np.arange(6.0).reshape(2, 3)
-    with pytest.warns(hanajit.HanaJitFallbackWarning, match="norm"):
-        got = f(x)
-    assert math.isclose(got, norm_two_axis(x))
+# matrix ord 2, -2 and 'nuc' (singular values): test_cpu_norm_svd.py

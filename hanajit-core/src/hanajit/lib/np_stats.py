@@ -1,5 +1,6 @@
 """Statistics and norms: ``np.var`` / ``np.std`` (``axis``, ``ddof``, ``keepdims``)
-and ``np.linalg.norm`` (``np.histogram`` is in ``np_histogram``).
+and ``np.linalg.norm`` (``np.histogram`` is in ``np_histogram``; the singular
+values behind matrix ``ord`` 2, -2 and ``'nuc'`` are in ``pyhelpers_svd``).
 
 Sums accumulate sequentially (NumPy sums pairwise and ``norm`` uses BLAS ``dot``),
 so float results can differ from NumPy's in the last bits.
@@ -7,6 +8,7 @@ so float results can differ from NumPy's in the last bits.
 from __future__ import annotations
 
 import copy
+import functools
 
 from ..infer.rules import Incompatible
 from ..ir import nodes as N
@@ -131,7 +133,13 @@ def _ord(call):
     return _const(call, 1, "ord")
 
 
-_MATRIX_ORDS = ("fro", "f", 1, -1, float("inf"), float("-inf"))
+_MATRIX_ORDS = ("fro", "f", 1, -1, float("inf"), float("-inf"), 2, -2, "nuc")
+# ord -> what ``pyhelpers_svd.svd_norm`` takes of the singular values
+_SVD_KIND = {2: 0, -2: 1, "nuc": 2}
+
+
+def _is_svd(o) -> bool:
+    return isinstance(o, (int, float, str)) and not isinstance(o, bool) and o in _SVD_KIND
 
 
 def norm_plan(call, ndim: int):
@@ -159,7 +167,7 @@ def norm_plan(call, ndim: int):
     if len(axes) != 2 or axes[0] == axes[1]:
         raise Incompatible(f"np.linalg.norm() axis {axis!r}")
     if o is not None and o not in _MATRIX_ORDS:
-        raise Incompatible(f"matrix norm ord={o!r} (needs an SVD)")
+        raise Incompatible(f"Invalid norm order {o!r} for matrices")
     return axes, keep, True
 
 
@@ -167,9 +175,9 @@ def norm_plan(call, ndim: int):
 class Norm(CallTemplate):
     """``np.linalg.norm(x, ord=None, axis=None, keepdims=False)``: vector norms
     (any real ``ord``, ``inf``, ``-inf``, 0) over one axis, matrix norms
-    (Frobenius, ``ord`` 1, -1, inf, -inf) over two, the 2-norm of everything for
-    ``axis=None``; an array of the other axes' norms (kept as 1 with
-    ``keepdims``)."""
+    (Frobenius, ``ord`` 1, -1, inf, -inf, and 2, -2, ``'nuc'`` from singular
+    values) over two, the 2-norm of everything for ``axis=None``; an array of the
+    other axes' norms (kept as 1 with ``keepdims``)."""
 
     paths = ("numpy.linalg.norm",)
     accepts_lazy = True
@@ -180,7 +188,11 @@ class Norm(CallTemplate):
         at = args[0]
         if not isinstance(at, T.ArrayType):
             raise Incompatible(f"np.linalg.norm() of {at}")
-        axes, keep, _ = norm_plan(call, at.ndim)
+        axes, keep, matrix = norm_plan(call, at.ndim)
+        if matrix and _is_svd(_ord(call)) and not (at.dtype.is_float and at.dtype.bits >= 32
+                                                   or at.dtype.is_int or at.dtype.is_bool):
+            raise Incompatible(f"np.linalg.norm() ord={_ord(call)!r} of a {at.dtype} matrix "
+                               "(singular values of real float32/float64/int/bool only)")
         rt = float_type(at.dtype)
         if keep:
             return T.ArrayType(rt, at.ndim, "C")
@@ -198,8 +210,11 @@ class Norm(CallTemplate):
         o = _ord(call)
         kept = [k for k in range(at.ndim) if k not in axes]
         _empty_min_check(L, z, o, axes, matrix)
+        value = functools.partial(_norm_value, L, z, o, rt, axes, matrix)
+        if matrix and _is_svd(o):
+            value = functools.partial(_svd_value, L, z, o, rt, axes, _svd_work(L, z, axes))
         if not isinstance(call.type, T.ArrayType):
-            return _norm_value(L, z, o, rt, axes, matrix, {})
+            return value({})
         if keep:
             dims = [z.dims[k] if k in kept else C(1, I) for k in range(at.ndim)]
             pos = {k: k for k in kept}
@@ -207,9 +222,39 @@ class Norm(CallTemplate):
             dims = [z.dims[k] for k in kept]
             pos = {k: j for j, k in enumerate(kept)}
         out = allocate(L, call.type, dims)
-        fill(L, out, dims, lambda idx: _norm_value(
-            L, z, o, rt, axes, matrix, {k: idx[j] for k, j in pos.items()}))
+        fill(L, out, dims, lambda idx: value({k: idx[j] for k, j in pos.items()}))
         return out
+
+
+def _svd_work(L, z, axes):
+    """The float64 ``q x p`` work array (``q <= p``) ``pyhelpers_svd`` takes: one
+    for every matrix of a stack."""
+    from .numpy_alloc import allocate
+    r, c = (L.let(z.dims[k]) for k in axes)
+    tall = L.let(N.Cmp("ge", r, c, T.BOOL))
+    dims = [L.let(N.Select(tall, c, r, I)), L.let(N.Select(tall, r, c, I))]
+    return allocate(L, T.ArrayType(F, 2, "C"), dims), tall
+
+
+def _svd_value(L, z, o, rt, axes, work, fixed):
+    """The largest or smallest singular value, or their sum, of the matrix of ``z``
+    over ``axes`` at the ``fixed`` indices of the other axes: copied (as float64,
+    its columns as rows, or its rows when it is wide) into the work array, then
+    ``pyhelpers_svd.svd_norm``."""
+    from . import pyhelpers_svd as hv
+    w, tall = work
+    r, c = axes
+
+    def copy(transpose):
+        def body(idx):
+            full = dict(fixed)
+            full.update({r: idx[0], c: idx[1]})
+            x = ops.convert(L, z.elem([full[k] for k in range(len(z.dims))]), F)
+            L.emit(N.Store(array=w, indices=idx[::-1] if transpose else idx, value=x))
+        return L.sub_block(lambda: loops(L, [z.dims[r], z.dims[c]], body))[0]
+    L.emit(N.If(cond=tall, then=copy(True), orelse=copy(False)))
+    res = L.call_helper(hv.svd_norm, [w, C(_SVD_KIND[o], I)])
+    return ops.convert(L, res, rt)
 
 
 def _empty_min_check(L, z, o, axes, matrix):
@@ -223,6 +268,12 @@ def _empty_min_check(L, z, o, axes, matrix):
         axis = axes[1]
     elif matrix and o == -inf:
         axis = axes[0]
+    elif matrix and o == -2:            # the smallest of min(rows, cols) values
+        for axis in axes:
+            L.raise_if(N.Cmp("eq", z.dims[axis], C(0, I), T.BOOL), ValueError,
+                       "zero-size array to reduction operation minimum which has no "
+                       "identity")
+        return
     if axis is not None:
         L.raise_if(N.Cmp("eq", z.dims[axis], C(0, I), T.BOOL), ValueError,
                    "zero-size array to reduction operation minimum which has no "
