@@ -415,3 +415,30 @@ def test_temporaries_are_freed():
     gc.collect()
     grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
     assert grown_mb < 50
+
+
+# ------------------------------------------- gathers with their index reads hoisted
+def mid_gather(t, i):
+    return t[:, i]            # advanced axis after a basic one
+
+
+def gather_then_use(m, i):
+    g = m[i]
+    return g.sum(axis=1)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (rows, (np.arange(12.0).reshape(4, 3), np.array([3, -1, 0, 0]))),
+    (rows, (np.asfortranarray(np.arange(12.0).reshape(4, 3)), np.array([2, 1]))),
+    (rows, (np.arange(24.0).reshape(4, 3, 2)[::-1, :, ::2], np.array([0, -4, 3]))),
+    (rows, (np.zeros((4, 0)), np.array([1, 9]))),          # empty rows, bad index
+    (rows, (np.zeros((4, 0)), np.array([1, 3]))),
+    (rows, (np.arange(12.0).reshape(4, 3), np.array([1, 4]))),
+    (rows, (np.arange(12.0).reshape(4, 3), np.array([], dtype=np.int64))),
+    (rows, (np.arange(12).reshape(4, 3), np.array([[1, 2], [0, -1]]))),
+    (mid_gather, (np.arange(24).reshape(2, 4, 3), np.array([3, 0, -2]))),
+    (mid_gather, (np.arange(24).reshape(2, 4, 3), np.array([4]))),
+    (gather_then_use, (np.arange(12.0).reshape(4, 3), np.array([3, 3, 1]))),
+])
+def test_hoisted_gather_matches_numpy(fn, args):
+    check(fn, *args)

@@ -194,7 +194,10 @@ def materialize(L, e: N.Expr) -> N.Expr:
         return e
     from .numpy_alloc import allocate, fill
     arr = allocate(L, e.type, e.dims)
-    fill(L, arr, e.dims, e.elem)
+    if hasattr(e, "fill_into"):         # fancy_nd.FancyLazy: index reads hoisted
+        e.fill_into(L, arr)
+    else:
+        fill(L, arr, e.dims, e.elem)
     return arr
 
 

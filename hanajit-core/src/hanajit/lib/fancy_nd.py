@@ -127,6 +127,32 @@ class FancyLazy(ew.Lazy):
     precheck = None                      # the same for a read (nothing copied)
     raw = ()                             # the integer index arrays as given
     bdims = ()
+    lead = 0                             # result axes up to the last advanced one
+
+    def fill_into(self, L, out):
+        """Store the gather into the fresh array ``out``, reading (and wrapping)
+        each index once per advanced position rather than once per element: the
+        positions are computed in the loops over the leading axes (through the
+        advanced ones), the trailing basic axes loop inside.  LLVM cannot move
+        those reads out itself, since it cannot tell that ``out`` is not the
+        index array.  (``m[rows]`` copies whole rows this way.)"""
+        counters = [L.temp(I, "i") for _ in self.dims]
+        idx = [N.Var(c, I) for c in counters]
+        lead = self.lead
+
+        def outer():
+            pos = self.positions(idx)           # emits the index reads here
+            inner = [N.Store(array=out, indices=list(idx),
+                             value=N.Load(self.array, pos, self.array.type.dtype))]
+            for c, d in reversed(list(zip(counters[lead:], self.dims[lead:]))):
+                inner = [N.ForCount(counter=c, count=d, body=inner)]
+            for st in inner:
+                L.emit(st)
+        body, _ = L.sub_block(outer)
+        for c, d in reversed(list(zip(counters[:lead], self.dims[:lead]))):
+            body = [N.ForCount(counter=c, count=d, body=body)]
+        for st in body:
+            L.emit(st)
 
     def store(self, L, value):
         _scatter(L, self, value)
@@ -340,7 +366,7 @@ def gather(L, arr, index, index_type, entries) -> FancyLazy:
     rt = at.copy(ndim=len(dims), layout="C", readonly=False)
     lz = FancyLazy(rt, dims, lambda ridx: N.Load(arr, positions(ridx), at.dtype),
                    positions, arr)
-    lz.raw, lz.bdims = raw, bdims
+    lz.raw, lz.bdims, lz.lead = raw, bdims, first + nb
     if raw and any(k in ("slice", "full") for k, _, _ in entries):
         # NumPy checks the indices even when the result is empty: check them all
         # first, then read them again (a read cannot change them)
