@@ -4,7 +4,6 @@ import warnings
 
 import numpy as np
 import pytest
-
 from hanajit import HanaJitFallbackWarning, jit
 
 
@@ -105,3 +104,42 @@ def test_empty_list_index_falls_back_with_a_warning():
     with pytest.warns(HanaJitFallbackWarning, match="empty list"):
         got = jit(empty)(np.arange(3.0))
     assert got.shape == (0,)
+
+
+# ----------------------------------------------------- boolean scalars as indices
+def bool_index(a, b):
+    return a[b]
+
+
+def bool_and_int(m, b):
+    return m[b, 1]
+
+
+def bool_of_compare(a, x):
+    return a[x > 0]
+
+
+def bool_store(a, b):
+    a[b] = 7.0
+    return a
+
+
+@pytest.mark.parametrize("fn,args", [
+    (bool_index, (np.arange(3.0), True)),
+    (bool_index, (np.arange(3.0), False)),
+    (bool_index, (np.arange(3.0), np.True_)),
+    (bool_and_int, (np.arange(6.0).reshape(2, 3), True)),
+    (bool_of_compare, (np.arange(3.0), 2.5)),
+    (bool_store, (np.arange(3.0), False)),
+    (bool_store, (np.arange(3.0), True)),
+])
+def test_boolean_scalar_index_is_a_mask_not_an_integer(fn, args):
+    # NumPy reads a[True] as a 0-d mask (a new axis, a copy), never as a[1]: until
+    # that is compiled, such indices run in the interpreter, with a warning
+    want_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    want = fn(*want_args)
+    with pytest.warns(HanaJitFallbackWarning, match="boolean scalar"):
+        got = jit(fn)(*args)
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(args[0], want_args[0])

@@ -65,7 +65,8 @@ def method_template(name):
         return _SPECIAL[name]
     from .np_rounding import METHODS as ROUNDING
     from .np_sorting import METHODS as SORTING
-    for extra in (SORTING, ROUNDING):
+    from .np_take import METHODS as TAKE
+    for extra in (SORTING, ROUNDING, TAKE):
         if name in extra:
             return extra[name]
     if name in OPS:

@@ -56,7 +56,7 @@ def _entry_kind(t) -> str:
     if isinstance(t, T.Scalar) and t.is_int:
         return "int"
     if isinstance(t, T.Scalar) and t.is_bool:
-        raise Incompatible("a boolean scalar combined with index arrays")
+        raise Incompatible("a boolean scalar as an array index")
     if isinstance(t, T.SliceType):
         return "slice"
     if isinstance(t, T.ConstType) and t.value is Ellipsis:

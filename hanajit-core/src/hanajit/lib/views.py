@@ -16,7 +16,11 @@ I = T.INT64
 
 
 def _kind(t) -> str:
-    if isinstance(t, T.Scalar) and (t.is_int or t.is_bool):
+    if isinstance(t, T.Scalar) and t.is_bool:
+        # NumPy reads a boolean scalar as a 0-d mask (a new axis of length 1 or 0,
+        # and a copy), not as the integer 0 or 1
+        raise Incompatible("a boolean scalar as an array index")
+    if isinstance(t, T.Scalar) and t.is_int:
         return "int"
     if isinstance(t, T.SliceType):
         return "slice1" if t.unit else "slice"

@@ -1,0 +1,110 @@
+"""``np.take(a, indices, axis=None)`` and ``a.take(indices, axis=None)``.
+
+NumPy defines them as indexing: without ``axis`` the flattened array
+``a.ravel()[indices]``, with it ``a[:, ..., :, indices]`` (``indices`` on axis
+``axis``).  They lower to exactly that -- the basic or advanced indexing of
+:mod:`hanajit.lib.views` / :mod:`hanajit.lib.fancy` -- so bounds, negative indices
+and the result's shape, dtype and copy/view status are those of indexing.  Only
+the default ``mode="raise"`` is compiled; ``out=`` is not.
+"""
+from __future__ import annotations
+
+from ..infer.rules import Incompatible
+from ..ir import nodes as N
+from ..ir import types as T
+from .operators import C
+from .registry import CallTemplate, register
+
+I = T.INT64
+
+
+def _axis(call, args, kwargs):
+    """The constant axis (None: the flattened array), checking the options."""
+    if set(kwargs) - {"axis", "mode"} or len(args) > 3:
+        raise Incompatible("np.take(a, indices, axis=None) (mode='raise', no out=)")
+    mode = call.kwargs.get("mode")
+    if mode is not None and not (isinstance(mode, N.Const) and mode.value == "raise"):
+        raise Incompatible("np.take with mode other than 'raise'")
+    node = call.args[2] if len(call.args) > 2 else call.kwargs.get("axis")
+    if node is None or (isinstance(node, N.Const) and node.value is None):
+        return None
+    if not (isinstance(node, N.Const) and type(node.value) is int):
+        raise Incompatible("np.take: axis must be a constant integer")
+    return node.value
+
+
+def _plan(a, idx, axis):
+    """(the array type indexed, the index type, the axis) for ``np.take``."""
+    if not isinstance(a, T.ArrayType):
+        raise Incompatible(f"np.take of {a}")
+    if isinstance(idx, T.ArrayType):
+        if not idx.dtype.is_int:
+            # NumPy casts a boolean array to 0/1 indices here, unlike indexing
+            raise Incompatible(f"np.take with indices of dtype {idx.dtype}")
+        if idx.ndim == 0:
+            raise Incompatible("np.take with 0-d index arrays")
+    elif not (isinstance(idx, T.Scalar) and idx.is_int):
+        raise Incompatible(f"np.take with indices of type {idx}")
+    if axis is None:
+        return a.copy(ndim=1, layout="C"), idx, None
+    if not -a.ndim <= axis < a.ndim:
+        raise Incompatible(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
+    axis %= a.ndim
+    return a, T.TupleType((T.SliceType(True),) * axis + (idx,)), axis
+
+
+class Take(CallTemplate):
+    paths = ("numpy.take",)
+
+    def typer(self, inf, call, args, kwargs):
+        from .views import result_type
+        if len(args) < 2:
+            raise Incompatible("np.take(a, indices, axis=None)")
+        src, index_type, _ = _plan(args[0], args[1], _axis(call, args, kwargs))
+        rt = result_type(src, index_type)
+        # always a new array (a[:, i] would be a view)
+        return rt.copy(layout="C", readonly=False) if isinstance(rt, T.ArrayType) else rt
+
+    def lower(self, L, call, args, kwargs):
+        from .array_methods import copy_array
+        from .array_ops import contiguous, reshape_view
+        from .elementwise import Lazy, materialize
+        from .numpy_alloc import allocate
+        from .views import lower_index
+        src, index_type, axis = _plan(args[0].type, args[1].type, _axis(call, args, kwargs))
+        a, idx = L.let(args[0]), args[1]
+        rt = call.type
+        if axis is None:
+            if a.type.ndim != 1:        # a.ravel(): a view when contiguous, else a copy
+                a = reshape_view(L, contiguous(L, a), [C(-1, I)], src)
+            r = lower_index(L, a, idx, index_type)
+            return materialize(L, r) if isinstance(r, Lazy) else r
+        full = N.PySlice(C(None, T.NONE), C(None, T.NONE), C(None, T.NONE),
+                         T.SliceType(True))
+        index = N.MakeTuple([full] * axis + [idx], index_type)
+        out = L.temp(rt, "take")
+
+        def taken():
+            r = lower_index(L, a, index, index_type)
+            r = materialize(L, r) if isinstance(r, Lazy) else copy_array(L, L.let(r), rt)
+            L.emit(N.Assign(target=out, value=r))
+        stmts, _ = L.sub_block(taken)
+        if axis == 0:
+            L.out.extend(stmts)
+            return N.Var(out, rt)
+        # NumPy checks the indices only while copying: with no elements before the
+        # axis nothing is read, and any index is accepted (indexing would raise)
+        shape = [N.ArrayAttr(a, "shape", k, I) for k in range(a.type.ndim)]
+        before = shape[0]
+        for d in shape[1:axis]:
+            before = N.BinOp("mul", before, d, I)
+        idims = [N.ArrayAttr(idx, "shape", k, I) for k in range(idx.type.ndim)] \
+            if isinstance(idx.type, T.ArrayType) else []
+        empty, _ = L.sub_block(lambda: L.emit(N.Assign(target=out, value=allocate(
+            L, rt, shape[:axis] + idims + shape[axis + 1:]))))
+        L.emit(N.If(cond=N.Cmp("eq", before, C(0, I), T.BOOL), then=empty, orelse=stmts))
+        return N.Var(out, rt)
+
+
+register(Take())
+METHODS = {"take": Take()}
