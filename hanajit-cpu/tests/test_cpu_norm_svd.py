@@ -8,15 +8,15 @@ each singular value is within a small multiple of ``max(m, n) * eps * sigma_max`
 of the exact one (the smallest can be no better in relative terms -- LAPACK's
 guarantee is absolute).  So a result must be within
 ``rtol * |expected| + 8 * max(m, n) * eps * sigma_max`` of NumPy's, with ``rtol``
-1e-12 (float64 work) or 1e-5 (float32 input, where NumPy works in float32 and
-hanajit in float64), ``eps`` the input's float epsilon and ``sigma_max`` the
-matrix's largest singular value (per matrix of a stack).
+1e-12 (float64 work) or 1e-5 (float32/complex64 input, where NumPy works in
+single precision and hanajit in float64), ``eps`` the input's float epsilon and
+``sigma_max`` the matrix's largest singular value (per matrix of a stack); a
+complex ``m x n`` matrix counts as the real ``2m x 2n`` one hanajit works on.
 """
 import functools
 import itertools
 import math
 
-import hanajit
 import numpy as np
 import pytest
 from hanajit import jit
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning")
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 ORDS = (2, -2, "nuc")
-DTYPES = (np.float64, np.float32, np.int64, np.bool_)
+DTYPES = (np.float64, np.float32, np.int64, np.bool_, np.complex128, np.complex64)
 _JITTED = {}
 
 
@@ -57,12 +57,13 @@ def kernel(o, axis=None, keepdims=False):
 def _sigma_max(x, axes):
     """The largest singular value of every matrix of ``x`` (float64, NaN where a
     matrix has a NaN or an infinity), shaped like the norm with keepdims."""
-    y = np.moveaxis(np.asarray(x, np.float64), axes, (-2, -1))
+    wide = np.complex128 if np.asarray(x).dtype.kind == "c" else np.float64
+    y = np.moveaxis(np.asarray(x, wide), axes, (-2, -1))
     y = np.where(np.isfinite(y), y, 0.0)
     s = np.linalg.svd(y, compute_uv=False) if 0 not in y.shape[-2:] else \
         np.zeros(y.shape[:-2] + (0,))
     s = s.max(axis=-1, initial=0.0)
-    bad = ~np.isfinite(np.asarray(x, np.float64)).all(axis=axes)
+    bad = ~np.isfinite(np.asarray(x, wide)).all(axis=axes)
     return np.where(bad, np.nan, s)
 
 
@@ -78,7 +79,7 @@ def close(x, axes):
         float32 = exp_a.dtype == np.float32
         eps = np.finfo(np.float32 if float32 else np.float64).eps
         rtol = 1e-5 if float32 else 1e-12
-        p = max(x.shape[axes[0]], x.shape[axes[1]], 1)
+        p = max(x.shape[axes[0]], x.shape[axes[1]], 1) * (2 if x.dtype.kind == "c" else 1)
         sig = _sigma_max(x, axes).reshape(exp_a.shape)
         g = got_a.astype(np.float64)
         e = exp_a.astype(np.float64)
@@ -126,6 +127,12 @@ def values(draw, shape):
 
 
 def as_dtype(a, dtype):
+    """``a`` as ``dtype``; complex: ``a`` plus ``i`` times ``a`` reversed and
+    halved (a matrix of the same kind, not a real multiple of ``a``)."""
+    if np.dtype(dtype).kind == "c":
+        b = a.reshape(-1)[::-1].reshape(a.shape) * 0.5
+        with np.errstate(over="ignore", under="ignore"):
+            return (a + 1j * b).astype(dtype)
     if dtype is np.bool_:
         return a > 0
     if dtype is np.int64:
@@ -226,12 +233,20 @@ def test_nan_raises_and_inf_gives_nan(o):
 @SETTINGS
 @given(matrices(), st.sampled_from(ORDS), st.data())
 def test_nan_and_inf_entries(x, o, data):
-    x = x.astype(np.float64) if x.dtype.kind != "f" else x.copy()
+    """Real matrices: NaN raises, otherwise an infinity gives NaN.  Complex
+    ones: an element whose ``abs`` is NaN raises -- ``(inf, nan)`` does not."""
+    x = x.astype(np.float64) if x.dtype.kind not in "fc" else x.copy()
     n = data.draw(st.integers(1, 3))
     for _ in range(n):
         i = data.draw(st.integers(0, x.shape[0] - 1))
         j = data.draw(st.integers(0, x.shape[1] - 1))
-        x[i, j] = data.draw(st.sampled_from([math.nan, math.inf, -math.inf]))
+        v = data.draw(st.sampled_from([math.nan, math.inf, -math.inf]))
+        if x.dtype.kind == "c" and data.draw(st.booleans()):
+            x[i, j] = complex(x[i, j].real, v)
+        elif x.dtype.kind == "c":
+            x[i, j] = complex(v, x[i, j].imag)
+        else:
+            x[i, j] = v
     check(x, o)
 
 
@@ -269,11 +284,23 @@ def test_results_are_float32_for_float32_matrices():
         check(x, o, (1, 2))
 
 
-def test_complex_falls_back_with_the_name():
-    """Complex matrices are not compiled for these orders (no complex Jacobi
-    yet): the interpreter runs them, saying why."""
-    f = jit(kernel(2))
-    x = np.array([[1 + 2j, 3], [0, 1j]])
-    with pytest.warns(hanajit.HanaJitFallbackWarning, match="complex128 matrix"):
-        got = f(x)
-    assert math.isclose(got, np.linalg.norm(x, 2))
+@pytest.mark.parametrize("o", ORDS)
+def test_complex(o):
+    """A complex matrix's singular values are those of ``[[X, -Y], [Y, X]]``,
+    each twice ('nuc' halves the sum); complex64 gives float32 like NumPy."""
+    x = np.array([[1 + 2j, 3], [0, 1j], [2 - 1j, -1j]])
+    check(x, o)
+    check(x.T, o)
+    check(x.astype(np.complex64), o, (1, 0), keepdims=True)
+    got = compiled(kernel(o, (0, 1), True))(x.astype(np.complex64))
+    assert got.dtype == np.float32
+    for bad, raises in [(complex(math.inf, math.nan), False),
+                        (complex(math.nan, 1.0), True), (complex(1.0, -math.inf), False)]:
+        y = x.copy()
+        y[1, 0] = bad
+        if raises:
+            with pytest.raises(np.linalg.LinAlgError, match="SVD did not converge"):
+                compiled(kernel(o))(y)
+        else:
+            assert math.isnan(compiled(kernel(o))(y))
+        check(y, o)

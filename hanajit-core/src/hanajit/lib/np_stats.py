@@ -189,10 +189,11 @@ class Norm(CallTemplate):
         if not isinstance(at, T.ArrayType):
             raise Incompatible(f"np.linalg.norm() of {at}")
         axes, keep, matrix = norm_plan(call, at.ndim)
-        if matrix and _is_svd(_ord(call)) and not (at.dtype.is_float and at.dtype.bits >= 32
-                                                   or at.dtype.is_int or at.dtype.is_bool):
+        if matrix and _is_svd(_ord(call)) and not (
+                at.dtype.is_int or at.dtype.is_bool or at.dtype.is_float and at.dtype.bits >= 32
+                or at.dtype.is_complex and at.dtype.bits >= 64):
             raise Incompatible(f"np.linalg.norm() ord={_ord(call)!r} of a {at.dtype} matrix "
-                               "(singular values of real float32/float64/int/bool only)")
+                               "(NumPy's linalg takes 32- and 64-bit floats)")
         rt = float_type(at.dtype)
         if keep:
             return T.ArrayType(rt, at.ndim, "C")
@@ -228,9 +229,11 @@ class Norm(CallTemplate):
 
 def _svd_work(L, z, axes):
     """The float64 ``q x p`` work array (``q <= p``) ``pyhelpers_svd`` takes: one
-    for every matrix of a stack."""
+    for every matrix of a stack (twice as high and wide for a complex one)."""
     from .numpy_alloc import allocate
     r, c = (L.let(z.dims[k]) for k in axes)
+    if z.type.dtype.is_complex:
+        r, c = (L.let(N.BinOp("mul", d, C(2, I), I)) for d in (r, c))
     tall = L.let(N.Cmp("ge", r, c, T.BOOL))
     dims = [L.let(N.Select(tall, c, r, I)), L.let(N.Select(tall, r, c, I))]
     return allocate(L, T.ArrayType(F, 2, "C"), dims), tall
@@ -240,26 +243,50 @@ def _svd_value(L, z, o, rt, axes, work, fixed):
     """The largest or smallest singular value, or their sum, of the matrix of ``z``
     over ``axes`` at the ``fixed`` indices of the other axes: copied (as float64,
     its columns as rows, or its rows when it is wide) into the work array, then
-    ``pyhelpers_svd.svd_norm``."""
+    ``pyhelpers_svd.svd_norm``.
+
+    A complex ``m x n`` matrix ``X + iY`` has the singular values of the real
+    ``2m x 2n`` matrix ``[[X, -Y], [Y, X]]``, each twice; that is what is copied.
+    An element with an infinite part is copied as infinite in both, so that
+    ``(inf, nan)`` gives NaN rather than LinAlgError: LAPACK looks at ``|z|``."""
     from . import pyhelpers_svd as hv
     w, tall = work
     r, c = axes
+    m, n = z.dims[r], z.dims[c]
+    cplx = z.type.dtype.is_complex
+
+    def parts(x):
+        """[(row offset, column offset, value)] of element ``x`` in the real matrix."""
+        if not cplx:
+            return [(None, None, ops.convert(L, x, F))]
+        x = L.let(x)
+        re, im = (L.let(ops.convert(L, N.ComplexPart(x, p, rt), F)) for p in ("real", "imag"))
+        inf = C(float("inf"), F)
+        infinite = L.let(ops.bor(N.Cmp("eq", N.Intrinsic("fabs", [re], F), inf, T.BOOL),
+                                 N.Cmp("eq", N.Intrinsic("fabs", [im], F), inf, T.BOOL)))
+        re, im = (L.let(N.Select(infinite, inf, v, F)) for v in (re, im))
+        return [(None, None, re), (None, n, L.let(N.UnOp("neg", im, F))), (m, None, im),
+                (m, n, re)]
 
     def copy(transpose):
         def body(idx):
             full = dict(fixed)
             full.update({r: idx[0], c: idx[1]})
-            x = ops.convert(L, z.elem([full[k] for k in range(len(z.dims))]), F)
-            L.emit(N.Store(array=w, indices=idx[::-1] if transpose else idx, value=x))
-        return L.sub_block(lambda: loops(L, [z.dims[r], z.dims[c]], body))[0]
+            for dr, dc, v in parts(z.elem([full[k] for k in range(len(z.dims))])):
+                at = [i if d is None else N.BinOp("add", i, d, I)
+                      for i, d in zip(idx, (dr, dc))]
+                L.emit(N.Store(array=w, indices=at[::-1] if transpose else at, value=v))
+        return L.sub_block(lambda: loops(L, [m, n], body))[0]
     L.emit(N.If(cond=tall, then=copy(True), orelse=copy(False)))
     res = L.call_helper(hv.svd_norm, [w, C(_SVD_KIND[o], I)])
+    if cplx and o == "nuc":                      # every singular value counted twice
+        res = N.BinOp("mul", res, C(0.5, F), F)
     return ops.convert(L, res, rt)
 
 
 def _empty_min_check(L, z, o, axes, matrix):
-    """NumPy's min reductions (ord -inf, and -1 for matrices) raise ValueError for
-    an empty reduced axis, even when no norm is computed."""
+    """NumPy's min reductions (ord -inf, and -1 and -2 for matrices) raise
+    ValueError for an empty reduced axis, even when no norm is computed."""
     inf = float("inf")
     axis = None
     if not matrix and o == -inf:

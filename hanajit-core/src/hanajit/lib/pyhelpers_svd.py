@@ -1,15 +1,19 @@
 """Singular values by one-sided Jacobi (Hestenes), in Python source compiled by
 hanajit (see ``pyhelpers``): ``np.linalg.norm`` of a matrix with ``ord`` 2, -2 or
-``'nuc'`` (``np_stats`` copies each matrix into the float64 work array and
-calls ``svd_norm``).
+``'nuc'`` (``np_stats`` copies each matrix into the float64 work array -- a
+complex one as the real ``[[X, -Y], [Y, X]]`` -- and calls ``svd_norm``).
 
 The rows of the work array ``w`` (``q x p``, ``q <= p``) are the matrix's columns,
 or its rows when it is wider than tall (the transpose has the same singular
 values).  Plane rotations of pairs of rows make every pair orthogonal; the
 singular values are then the rows' norms.  A pair is rotated while the cosine of
 the angle between its rows exceeds ``p * EPS``, sweep after sweep (at most
-``SWEEPS``; the rotations converge quadratically, in well under 20 sweeps for
-the matrices tried).
+``SWEEPS``; the rotations converge quadratically: 8 to 12 sweeps for random
+matrices up to 100 x 100, about 25 when the columns are scaled over 600 decades;
+a matrix still not converged after ``SWEEPS`` gets its rows' norms as they are).
+A pair whose rows' norm is below ``SAFE`` is left alone: such rows are partly
+subnormal and cannot be made orthogonal to working precision, and they change the
+singular values by less than ``SAFE`` times the largest.
 
 Robustness:
 
@@ -21,9 +25,10 @@ Robustness:
   an ulp), otherwise the row is divided by its largest magnitude first; the
   cosine of a pair is likewise computed on the rows divided by their norms when
   the product of the norms is below ``SAFE``, so a singular value of ``1e-300``
-  beside one of 1 is found (one-sided Jacobi determines small singular values to
-  high relative accuracy -- LAPACK's bidiagonal SVD agrees with it to about
-  ``EPS * largest singular value`` in absolute terms);
+  beside one of 1 is found.  Every singular value is within a small multiple of
+  ``p * EPS * largest`` of the exact one (LAPACK's guarantee too); when the rows
+  of ``w`` are well conditioned apart from their scales, small ones also come
+  out to high relative accuracy (Demmel and Veselic);
 * NaN anywhere raises ``LinAlgError("SVD did not converge")`` and an infinite
   entry gives NaN, as NumPy's LAPACK (``gesdd``) does.
 """
