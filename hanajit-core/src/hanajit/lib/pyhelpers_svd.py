@@ -40,6 +40,7 @@ from . import prims
 
 EPS = 2.220446049250313e-16
 SAFE = 1e-290
+NORMAL = 1e-140                  # norms whose squares and products are >= SAFE
 SWEEPS = 60
 
 
@@ -97,19 +98,19 @@ def _cosine(w, j, k, p, nj, nk):
     return g
 
 
-def _rotate(w, j, k, p, nj, nk, cos, sv):
-    """Rotate rows ``j`` and ``k`` in their plane so that they become orthogonal
-    and store their new norms in ``sv``; False when the rotation is too small to
-    change them."""
-    zeta = prims.fdiv(prims.fdiv(nk, nj) - prims.fdiv(nj, nk), 2.0 * cos)
+def _tangent(zeta):
+    """The smaller root ``t`` of ``t*t + 2*zeta*t - 1``: the tangent of the angle
+    that makes the pair orthogonal (0.0 when it underflows)."""
     az = prims.fabs(zeta)
     if az > 1e150:                       # 1 / (2 zeta) to within 1e-300 relative
         t = prims.fdiv(0.5, az)
     else:
         t = prims.fdiv(1.0, az + math.sqrt(1.0 + az * az))
-    if t == 0.0:
-        return False
-    t = prims.copysign(t, zeta)
+    return prims.copysign(t, zeta)
+
+
+def _rotate(w, j, k, p, t):
+    """Rotate rows ``j`` and ``k`` by the angle of tangent ``t``."""
     c = prims.fdiv(1.0, math.sqrt(1.0 + t * t))
     s = c * t
     for i in range(p):
@@ -117,8 +118,38 @@ def _rotate(w, j, k, p, nj, nk, cos, sv):
         v = w[k, i]
         w[j, i] = c * u - s * v
         w[k, i] = s * u + c * v
-    # the squared norms change by -/+ t * (row j . row k) (Hestenes); a norm that
-    # more than halves is recomputed rather than left to the cancellation
+
+
+def _pair(w, j, k, p, tol, sv):
+    """Make rows ``j`` and ``k`` orthogonal if the cosine between them exceeds
+    ``tol``, updating their norms in ``sv``; whether they were rotated.
+
+    The squared norms change by -/+ ``t`` times the dot product (Hestenes); a
+    norm that more than halves is recomputed from the row instead, away from the
+    cancellation.  With both norms at least ``NORMAL`` the squares and products
+    are safe and no division by the norms is needed."""
+    nj = sv[j]
+    nk = sv[k]
+    if nj >= NORMAL and nk >= NORMAL:
+        g = _dot(w, j, k, p)
+        if prims.fabs(g) <= tol * (nj * nk):
+            return False
+        t = _tangent(prims.fdiv((nk - nj) * (nk + nj), 2.0 * g))
+        _rotate(w, j, k, p, t)
+        a2 = nj * nj - t * g
+        b2 = nk * nk + t * g
+        sv[j] = math.sqrt(a2) if a2 >= 0.25 * (nj * nj) else _row_norm(w, j, p)
+        sv[k] = math.sqrt(b2) if b2 >= 0.25 * (nk * nk) else _row_norm(w, k, p)
+        return True
+    if nj < SAFE or nk < SAFE:
+        return False
+    cos = _cosine(w, j, k, p, nj, nk)
+    if prims.fabs(cos) <= tol:
+        return False
+    t = _tangent(prims.fdiv(prims.fdiv(nk, nj) - prims.fdiv(nj, nk), 2.0 * cos))
+    if t == 0.0:
+        return False
+    _rotate(w, j, k, p, t)
     tc = t * cos
     fj = 1.0 - tc * prims.fdiv(nk, nj)
     fk = 1.0 + tc * prims.fdiv(nj, nk)
@@ -166,12 +197,7 @@ def singular_values(w, sv):
         sweep += 1
         for j in range(q - 1):
             for k in range(j + 1, q):
-                nj = sv[j]
-                nk = sv[k]
-                if nj < SAFE or nk < SAFE:
-                    continue
-                cos = _cosine(w, j, k, p, nj, nk)
-                if prims.fabs(cos) > tol and _rotate(w, j, k, p, nj, nk, cos, sv):
+                if _pair(w, j, k, p, tol, sv):
                     rotated = True
     for j in range(q):                     # the norms, not their running updates
         sv[j] = _row_norm(w, j, p) * big
