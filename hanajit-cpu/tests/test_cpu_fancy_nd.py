@@ -442,3 +442,21 @@ def gather_then_use(m, i):
 ])
 def test_hoisted_gather_matches_numpy(fn, args):
     check(fn, *args)
+
+
+def ellipsis_between(t, i, mask):
+    return t[:, i, ..., mask]
+
+
+def ellipsis_between_store(t, i, mask):
+    t[:, i, ..., mask] = np.array([[5.0, 6.0]])
+    return t
+
+
+def test_ellipsis_between_advanced_indices_separates_them():
+    # the ... stands for no axis of a 3-D array here, yet NumPy treats the
+    # advanced indices as separated: their broadcast axis comes first
+    t = np.arange(24.0).reshape(2, 3, 4)
+    mask = np.array([False, False, False, True])
+    check(ellipsis_between, t, 2, mask)
+    check(ellipsis_between_store, t, 2, mask)

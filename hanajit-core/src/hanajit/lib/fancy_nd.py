@@ -101,8 +101,12 @@ def _bcast_ndim(entries) -> int:
                if k in ("arr", "bool"))
 
 
-def _adjacent(entries) -> bool:
-    pos = [p for p, (k, _, _) in enumerate(entries) if k in ("int", "arr", "bool")]
+def _adjacent(index_type) -> bool:
+    """Are the advanced indices next to each other in the index as written?  (An
+    ``...`` between them separates them even where it stands for no axis, as in
+    NumPy: ``a[:, 2, ..., idx]`` of a 3-D ``a`` puts the broadcast axes first.)"""
+    items = list(index_type.items) if isinstance(index_type, T.TupleType) else [index_type]
+    pos = [p for p, t in enumerate(items) if _entry_kind(t) in ("int", "arr", "bool")]
     return pos[-1] - pos[0] + 1 == len(pos)
 
 
@@ -335,7 +339,7 @@ def gather(L, arr, index, index_type, entries) -> FancyLazy:
     nb = len(bdims)
     adv = [p for p, (k, _, _) in enumerate(entries) if k in ("int", "arr", "bool")]
     first = sum(1 for k, _, _ in entries[:adv[0]] if k in _BASIC) \
-        if _adjacent(entries) else 0
+        if _adjacent(index_type) else 0
     dims = basic_dims[:first] + bdims + basic_dims[first:]
 
     def positions(ridx):

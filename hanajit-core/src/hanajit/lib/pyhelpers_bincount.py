@@ -17,7 +17,7 @@ def bin_length(x, minlength):
 def bincount(x, minlength):
     out = np.zeros(bin_length(x, minlength), np.int64)
     for i in range(len(x)):
-        out[x[i]] += 1
+        out[int(x[i])] += 1     # (a bool array counts as 0/1)
     return out
 
 
@@ -26,5 +26,5 @@ def bincount_weights(x, w, minlength):
         raise ValueError("The weights and list don't have the same length.")
     out = np.zeros(bin_length(x, minlength), np.float64)
     for i in range(len(x)):
-        out[x[i]] += w[i]
+        out[int(x[i])] += w[i]
     return out
