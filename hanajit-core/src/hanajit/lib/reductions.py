@@ -127,6 +127,11 @@ class Reduction(CallTemplate):
             out_dims = [z.dims[a] for a in out_axes]
         if not isinstance(rt, T.ArrayType):
             return self.reduce(L, z, st, {}, [axis])
+        if self.name in ("min", "max", "argmin", "argmax"):
+            # NumPy raises for an empty reduced axis even when the result is empty
+            # too (shape (0, 0) along either axis); the check in ``reduce`` only
+            # runs per result element
+            self.empty_check(L, z.dims[axis])
         arr = allocate(L, rt, out_dims)
 
         def value(idx):
@@ -137,6 +142,16 @@ class Reduction(CallTemplate):
             return self.reduce(L, z, st, fixed, [axis])
         fill(L, arr, out_dims, value)
         return arr
+
+    def empty_check(self, L, size):
+        """min/max/argmin/argmax over no elements: NumPy's ValueError."""
+        name = self.name
+        if name in ("min", "max"):
+            msg = ("zero-size array to reduction operation "
+                   f"{'minimum' if name == 'min' else 'maximum'} which has no identity")
+        else:
+            msg = f"attempt to get {name} of an empty sequence"
+        L.raise_if(N.Cmp("eq", L.let(size), C(0, I), T.BOOL), ValueError, msg)
 
     def reduce(self, L, z, rt, fixed: dict, axes: list):
         """Emit the reduction over ``axes`` (other axes fixed); return its value."""
@@ -185,14 +200,7 @@ class Reduction(CallTemplate):
             loops(L, red_dims, body)
             return N.Var(acc, T.BOOL)
         # min / max / argmin / argmax
-        size = L.let(total_size(red_dims))
-        if name in ("min", "max"):
-            L.raise_if(N.Cmp("eq", size, C(0, I), T.BOOL), ValueError,
-                       "zero-size array to reduction operation "
-                       f"{'minimum' if name == 'min' else 'maximum'} which has no identity")
-        else:
-            L.raise_if(N.Cmp("eq", size, C(0, I), T.BOOL), ValueError,
-                       f"attempt to get {name} of an empty sequence")
+        self.empty_check(L, total_size(red_dims))
         et = z.type.dtype
         first_stmts, first = L.sub_block(lambda: z.elem(full([C(0, I)] * len(axes))))
         L.out.extend(first_stmts)

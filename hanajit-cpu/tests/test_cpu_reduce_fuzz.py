@@ -1,0 +1,110 @@
+"""Random reductions against NumPy: ``sum prod min max argmin argmax mean var std
+any all cumsum cumprod`` (function and method forms) with random ``axis``,
+``keepdims`` and ``ddof`` on random dtypes, shapes (0 and 1 included) and layouts.
+Integer and boolean results must be identical; float results agree to NumPy's
+own rounding differences (NumPy adds pairwise, hanajit in order); errors (an
+empty ``min``, ``argmax`` ...) must be the same exception type."""
+import random
+import warnings
+
+import numpy as np
+from hanajit import HanaJitFallbackWarning, jit
+from hanajit.testing.sourcefile import load_module
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+FUNCS = ["sum", "prod", "min", "max", "argmin", "argmax", "mean", "var", "std", "any",
+         "all", "cumsum", "cumprod"]
+DTYPES = [np.bool_, np.int8, np.int32, np.int64, np.uint8, np.uint64, np.float32,
+          np.float64]
+
+
+def make_case(seed):
+    rng = random.Random(seed)
+    ndim = rng.randint(1, 3)
+    shape = [rng.choice([0, 1, 2, 3, 5]) for _ in range(ndim)]
+    dtype = rng.choice(DTYPES)
+    nrng = np.random.default_rng(seed)
+    if dtype == np.bool_:
+        a = nrng.random(shape) < 0.5
+    elif np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        lo, hi = max(info.min, -6), min(info.max, 6)
+        a = nrng.integers(lo, hi + 1, shape).astype(dtype)
+    else:
+        a = nrng.standard_normal(shape).astype(dtype)
+        if a.size and rng.random() < 0.2:
+            a.flat[rng.randrange(a.size)] = rng.choice([np.nan, np.inf, -np.inf, -0.0])
+    layout = rng.choice(["C", "F", "rev"])
+    if layout == "F":
+        a = np.asfortranarray(a)
+    elif layout == "rev":
+        a = a[::-1]
+    func = rng.choice(FUNCS)
+    opts = []
+    if func not in ("cumsum", "cumprod") or rng.random() < 0.7:
+        axis = rng.choice([None, 0, -1] + ([1] if ndim > 1 else []))
+        if axis is not None or func in ("cumsum", "cumprod"):
+            opts.append(f"axis={axis}")
+    if func not in ("argmin", "argmax", "cumsum", "cumprod") and rng.random() < 0.3:
+        opts.append("keepdims=True")
+    if func in ("var", "std") and rng.random() < 0.4:
+        opts.append(f"ddof={rng.choice([0, 1, 2])}")
+    method = rng.random() < 0.5
+    call = (f"a.{func}({', '.join(opts)})" if method
+            else f"np.{func}(a{''.join(', ' + o for o in opts)})")
+    return f"import numpy as np\n\n\ndef f(a):\n    return {call}\n", a
+
+
+def _outcome(fn, a):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            r = fn(a)
+        return "ok", np.asarray(r)
+    except Exception as exc:      # noqa: BLE001 - compare exception types
+        return "raise", next(c for c in type(exc).__mro__ if c.__module__ == "builtins")
+
+
+def _same(got, want, src):
+    if got.dtype.kind in "biu" or want.dtype.kind in "biu":
+        assert got.dtype == want.dtype or (got.ndim == 0 and want.ndim == 0), (src, got, want)
+        np.testing.assert_array_equal(got, want, err_msg=src)
+        return
+    assert got.shape == want.shape, (src, got, want)
+    if got.ndim:
+        assert got.dtype == want.dtype, (src, got.dtype, want.dtype)
+    tol = 1e-5 if want.dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(got, want, rtol=tol, atol=tol, equal_nan=True, err_msg=src)
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2 ** 32 - 1))
+def test_random_reductions_match_numpy(seed):
+    src, a = make_case(seed)
+    mod = load_module(src, "reduce")
+    want = _outcome(mod.f, a.copy(order="K"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", HanaJitFallbackWarning)
+        got = _outcome(jit(mod.f), a)
+    assert got[0] == want[0], (src, a, got, want)
+    if got[0] == "raise":
+        assert got[1] is want[1], (src, got, want)
+    else:
+        _same(got[1], want[1], src)
+
+
+def test_the_reduction_fuzzer_reaches_compiled_code():
+    compiled = 0
+    for seed in range(40):
+        src, a = make_case(seed)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", HanaJitFallbackWarning)
+            try:
+                jit(load_module(src, "reduce").f)(a)
+                compiled += 1
+            except HanaJitFallbackWarning:
+                pass
+            except Exception:      # noqa: BLE001 - a ValueError is compiled code too
+                compiled += 1
+    assert compiled >= 30, compiled
