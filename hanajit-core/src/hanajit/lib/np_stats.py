@@ -268,7 +268,7 @@ def _svd_value(L, z, o, rt, axes, work, fixed):
         return [(None, None, re), (None, n, L.let(N.UnOp("neg", im, F))), (m, None, im),
                 (m, n, re)]
 
-    def copy(transpose):
+    def copy_in(transpose):
         def body(idx):
             full = dict(fixed)
             full.update({r: idx[0], c: idx[1]})
@@ -277,7 +277,7 @@ def _svd_value(L, z, o, rt, axes, work, fixed):
                       for i, d in zip(idx, (dr, dc))]
                 L.emit(N.Store(array=w, indices=at[::-1] if transpose else at, value=v))
         return L.sub_block(lambda: loops(L, [m, n], body))[0]
-    L.emit(N.If(cond=tall, then=copy(True), orelse=copy(False)))
+    L.emit(N.If(cond=tall, then=copy_in(True), orelse=copy_in(False)))
     res = L.call_helper(hv.svd_norm, [w, C(_SVD_KIND[o], I)])
     if cplx and o == "nuc":                      # every singular value counted twice
         res = N.BinOp("mul", res, C(0.5, F), F)
