@@ -252,3 +252,17 @@ def test_scipy_low_level_callable(mode):
     # no Python per evaluation (quad evaluates the integrand hundreds of times)
     assert not {"gauss", "shifted", "__call__"} & set(calls)
     assert len(calls) < 50
+
+
+def _pick(x, b):
+    return x if b else -x
+
+
+def test_numpy_scalar_arguments_are_taken():
+    # np.True_ used to reach ctypes unconverted (ArgumentError: wrong type)
+    import numpy as np
+    jf = jit(_pick, fallback=False)
+    for b in (True, False, np.True_, np.False_):
+        assert jf(1.5, b) == _pick(1.5, b)
+    for x in (np.float32(1.5), np.int8(-3), np.uint64(2 ** 63 + 1), np.float64(2.5)):
+        assert jf(x, np.True_) == _pick(x, True)

@@ -20,7 +20,9 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
                              *argtypes)(address)
     rt = fn.return_type
     nret = max(1, ret_slots(rt))
-    needs_flatten = any(not isinstance(t, T.Scalar) or t.is_complex for t in fn.arg_types)
+    # bools are flattened too: ctypes refuses a NumPy bool (np.True_) for c_bool
+    needs_flatten = any(not isinstance(t, T.Scalar) or t.is_complex or t.is_bool
+                        for t in fn.arg_types)
     if any(isinstance(t, T.ArrayType) and not t.readonly for t in fn.arg_types):
         fn.pure = False
     masks = [k for k in arg_leaves]
@@ -43,6 +45,8 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
                 out.append(v.imag)
             elif t.is_int and not t.is_signed:
                 out.append(int(v) - (1 << 64) if int(v) >= (1 << 63) else int(v))
+            elif t.is_bool:
+                out.append(bool(v))
             else:
                 out.append(v)
         for v, t in zip(args, fn.arg_types):
