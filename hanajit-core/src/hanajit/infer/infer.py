@@ -31,6 +31,9 @@ class Inferrer:
         self.return_type = None
         self.changed = False
         self.used_estimate = False
+        # scalar variables holding a NumPy scalar (an array element, a NumPy
+        # function's result) on some path: "strong" in NumPy 2's promotion
+        self.strong_vars: set = set()
 
     # ------------------------------------------------------------------ driver
     def fail(self, line, construct, detail=""):
@@ -78,6 +81,50 @@ class Inferrer:
             self.locals[name] = new
             self.changed = True
 
+    def is_strong(self, e) -> bool:
+        """Is scalar expression ``e`` a NumPy scalar rather than a Python number?
+        NumPy 2 (NEP 50) lets a Python int/float/complex operand adapt to an
+        array's dtype (``uint8_array + 1`` stays uint8) but promotes with a NumPy
+        scalar's own dtype (``uint8_array + a[0]`` of an int64 ``a`` is int64).
+        Array elements and NumPy functions' results are NumPy scalars, and so is
+        arithmetic involving one; a variable is one if any assignment makes it
+        one.  (Arguments count as Python numbers, NumPy scalars passed in too.)"""
+        if isinstance(e, N.Var):
+            return e.name in self.strong_vars
+        if isinstance(e, N.PyGetItem):
+            vt = getattr(e.value, "type", None)
+            return isinstance(vt, T.ArrayType) or (
+                isinstance(vt, T.TupleType) and self.is_strong(e.value))
+        if isinstance(e, N.PyBinOp):
+            return self.is_strong(e.left) or self.is_strong(e.right)
+        if isinstance(e, N.PyUnOp):
+            return e.op != "not" and self.is_strong(e.operand)
+        if isinstance(e, N.PyCompare):
+            return any(self.is_strong(o) for o in e.operands)
+        if isinstance(e, N.PyBoolOp):
+            return any(self.is_strong(v) for v in e.values)
+        if isinstance(e, N.PyIfExp):
+            return self.is_strong(e.a) or self.is_strong(e.b)
+        if isinstance(e, N.TupleGet):
+            return self.is_strong(e.tup)
+        if isinstance(e, N.MakeTuple):
+            return any(self.is_strong(i) for i in e.items)
+        if isinstance(e, N.PyCall):
+            callee = e.callee
+            if isinstance(callee, Method):
+                return any(isinstance(getattr(a, "type", None), T.ArrayType)
+                           for a in e.args[:1]) or self.is_strong(e.args[0])
+            if callee in (abs, min, max):
+                return any(self.is_strong(a) for a in e.args)
+            mod = getattr(callee, "__module__", None) or ""
+            return mod == "numpy" or mod.startswith("numpy.") or \
+                type(callee).__name__ == "ufunc"
+        return False
+
+    def weak(self, e) -> bool:
+        """A Python number (see :meth:`is_strong`) -- when a scalar at all."""
+        return not self.is_strong(e)
+
     # ------------------------------------------------------------- statements
     def block(self, body):
         for s in body:
@@ -94,6 +141,10 @@ class Inferrer:
             if s.inplace and isinstance(self.locals.get(s.target), T.ArrayType):
                 return          # a += b on an array writes into it: no new binding
             self.set_local(s.target, t, line)
+            if s.target not in self.strong_vars and not isinstance(t, T.ArrayType) \
+                    and self.is_strong(s.value):
+                self.strong_vars.add(s.target)
+                self.changed = True
         elif isinstance(s, N.ExprStmt):
             self.expr(s.value, line)
         elif isinstance(s, N.If):
@@ -184,7 +235,9 @@ class Inferrer:
         if isinstance(a, T.ArrayType) or isinstance(b, T.ArrayType):
             from ..lib import elementwise as ew
             try:
-                return T.ArrayType(ew.result_dtype(e.op, a, b), ew.broadcast_ndim(a, b), "C")
+                return T.ArrayType(ew.result_dtype(e.op, a, b, self.weak(e.left),
+                                                   self.weak(e.right)),
+                                   ew.broadcast_ndim(a, b), "C")
             except Incompatible as exc:
                 self.fail(line, "array operation", str(exc))
         try:

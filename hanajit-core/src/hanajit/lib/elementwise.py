@@ -45,15 +45,16 @@ def elem_type(t):
     return t.dtype if isinstance(t, T.ArrayType) else t
 
 
-def result_dtype(op: str, a: T.Type, b: T.Type) -> T.Scalar:
+def result_dtype(op: str, a: T.Type, b: T.Type, weak_a=True, weak_b=True) -> T.Scalar:
     """NumPy's result dtype of ``a <op> b`` where at least one is an array.  Python
-    scalars (bool, int, float, complex locals) are "weak" as in NumPy 2."""
+    scalars (bool, int, float, complex) are "weak" as in NumPy 2; ``weak_a`` /
+    ``weak_b`` False mark a NumPy scalar (``Inferrer.is_strong``), which is not."""
     da, db = elem_type(a), elem_type(b)
     if not (isinstance(da, T.Scalar) and isinstance(db, T.Scalar)):
         raise Incompatible(f"operator {op} on {a} and {b}")
-    if not isinstance(a, T.ArrayType) and a in _WEAK:
+    if not isinstance(a, T.ArrayType) and a in _WEAK and weak_a:
         common = _weak(db, da)
-    elif not isinstance(b, T.ArrayType) and b in _WEAK:
+    elif not isinstance(b, T.ArrayType) and b in _WEAK and weak_b:
         common = _weak(da, db)
     else:
         common = promote(da, db)
@@ -167,6 +168,34 @@ def reindex(z: Lazy, dims: list):
     return elem
 
 
+def python_int_fits(L, args: list, t: T.Scalar) -> list:
+    """NumPy 2 converts a Python int operand to the integer array's dtype ``t``
+    and raises OverflowError when it does not fit (``uint8_array + 300``,
+    ``np.maximum(u64, -1)``); int64 scalars meeting a narrower or unsigned
+    integer result here are such Python ints (a NumPy scalar would have widened
+    the result).  Returns ``args`` with those scalars bound once."""
+    if not (t.is_int and (t.bits < 64 or not t.is_signed)):
+        return args
+    lo = 0 if not t.is_signed else -(1 << (t.bits - 1))
+    hi = (1 << t.bits) - 1 if not t.is_signed else (1 << (t.bits - 1)) - 1
+    out = []
+    for a in args:
+        if not isinstance(a, Lazy) and a.type == T.INT64:
+            a = L.let(a)
+            bad = N.Cmp("lt", a, C(lo, T.INT64), T.BOOL)
+            if hi < (1 << 63) - 1:
+                bad = ops.bor(bad, N.Cmp("gt", a, C(hi, T.INT64), T.BOOL))
+            L.emit(N.If(cond=bad, then=[N.Raise(
+                exc=OverflowError, args=[a],
+                message=f"Python integer {{}} out of bounds for {_dtype_name(t)}")]))
+        out.append(a)
+    return out
+
+
+def _dtype_name(t: T.Scalar) -> str:
+    return f"{'int' if t.is_signed else 'uint'}{t.bits}"
+
+
 def lift(L, args: list, rtype: T.ArrayType, fn) -> Lazy:
     """A lazy applying ``fn(*element_exprs)`` over broadcast array/scalar ``args``."""
     lazies, pos = [], []
@@ -246,8 +275,13 @@ def np_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
                 L.raise_if(N.Cmp("lt", y, C(0, t), T.BOOL), ValueError,
                            "Integers to negative integer powers are not allowed.")
             from . import pyhelpers
-            r = L.call_helper(pyhelpers.int_pow, [ops.convert_wrap(x, I if t.is_signed else T.UINT64),
-                                                  ops.convert_wrap(y, I if t.is_signed else T.UINT64)])
+            if t.is_signed:
+                r = L.call_helper(pyhelpers.int_pow, [ops.convert_wrap(x, I),
+                                                      ops.convert_wrap(y, I)])
+            else:
+                u = T.UINT64
+                r = L.call_helper(pyhelpers.uint_pow, [ops.convert_wrap(x, u),
+                                                       ops.convert_wrap(y, u)])
             return ops.convert_wrap(r, t)
         raise Incompatible("power of complex arrays is not supported yet")
     if op in ("lshift", "rshift"):

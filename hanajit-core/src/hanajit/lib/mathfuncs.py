@@ -52,9 +52,8 @@ class MathFunc(CallTemplate):
             raise Incompatible(f"{self.name}() of {', '.join(map(str, args))}")
         if self.result is not None:
             return self.result
-        if not self.checked and all(a == T.FLOAT32 or (a.is_int and a.bits <= 16) or a.is_bool
-                                    for a in args) and any(a == T.FLOAT32 for a in args):
-            return T.FLOAT32
+        if not self.checked:
+            return numpy_float_result(self.name, args)
         return T.FLOAT64
 
     def lower(self, L, call, args, kwargs):
@@ -86,6 +85,27 @@ class MathFunc(CallTemplate):
             L.raise_if(band(_isinf(r), band(_isfinite(x), _isfinite(y))), OverflowError,
                        "math range error")
         return r
+
+
+def numpy_float_result(name, args) -> T.Scalar:
+    """The float type of a NumPy float function of ``args``: each integer type
+    maps to the smallest float holding it (bool, int8, uint8: float16; int16,
+    uint16: float32; wider: float64), then the widest wins.  hanajit has no
+    float16, so a float16 result is refused (the call falls back)."""
+    bits = 16
+    for a in args:
+        if a.is_float:
+            b = a.bits
+        elif a.is_bool or a.bits <= 8:
+            b = 16
+        elif a.bits <= 16:
+            b = 32
+        else:
+            b = 64
+        bits = max(bits, b)
+    if bits == 16:
+        raise Incompatible(f"numpy.{name}() of {', '.join(map(str, args))} is float16")
+    return T.FLOAT32 if bits == 32 else T.FLOAT64
 
 
 class NumpyRounding(MathFunc):
@@ -199,6 +219,7 @@ class NumpyBinary(CallTemplate):
     on scalars (NaN-propagating as NumPy)."""
 
     ufunc = True
+    converts_python_ints = True     # on arrays (ufuncs.lift_lower)
 
     def __init__(self, name, impl):
         self.name = name
@@ -209,7 +230,14 @@ class NumpyBinary(CallTemplate):
         if kwargs or len(args) != 2 or not all(_num(a) for a in args):
             raise Incompatible(f"numpy.{self.name}() of {args}")
         from ..infer.rules import arith_operands
-        t = arith_operands(args[0], args[1], call.args[0], call.args[1])
+        whole = [n.type if isinstance(getattr(n, "type", None), T.ArrayType) else e
+                 for n, e in zip(call.args, args)]
+        if any(isinstance(w, T.ArrayType) for w in whole):
+            # on arrays: NumPy 2's promotion, a Python number adapting to the array
+            from .elementwise import result_dtype
+            t = result_dtype("add", *whole, *(inf.weak(n) for n in call.args))
+        else:
+            t = arith_operands(args[0], args[1], call.args[0], call.args[1])
         if self.impl in ("atan2", "hypot", "copysign", "pow") and not t.is_float:
             t = T.FLOAT64
         return t

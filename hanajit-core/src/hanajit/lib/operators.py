@@ -162,8 +162,12 @@ def binop(L, op, a, b, rtype, an=None, bn=None):
         return int_divmod(L, op, a, b, ct)
     if op == "pow":
         if ct.is_int:
-            r = L.call_helper(pyhelpers.int_pow, [convert(L, a, T.INT64) if ct.is_signed else a,
-                                                  convert(L, b, T.INT64) if ct.is_signed else b])
+            if ct.is_signed:
+                r = L.call_helper(pyhelpers.int_pow, [convert(L, a, T.INT64),
+                                                      convert(L, b, T.INT64)])
+            else:           # (int_pow's int64 1 times a uint64 would be a float)
+                r = L.call_helper(pyhelpers.uint_pow, [convert_wrap(a, T.UINT64),
+                                                       convert_wrap(b, T.UINT64)])
             return convert_wrap(r, rtype)
         if ct.is_float:
             if _is_two(b) and ({"afn", "fast"} & set(L.fn.fastmath)):

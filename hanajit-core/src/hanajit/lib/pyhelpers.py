@@ -32,6 +32,19 @@ def int_pow(base, exp):
     return result
 
 
+def uint_pow(base, exp):
+    """NumPy's unsigned integer power, wrapping modulo 2**64 (``result`` starts
+    as the base's type: an int64 1 times a uint64 would promote to float64)."""
+    result = base * 0 + 1
+    while exp > 0:
+        if exp & 1:
+            result = result * base
+        exp = exp >> 1
+        if exp > 0:
+            base = base * base
+    return result
+
+
 def float_floordiv(vx, wx):
     """Python's float ``//``: NumPy's algorithm (the same as CPython's
     ``_float_div_mod``) after the zero check."""

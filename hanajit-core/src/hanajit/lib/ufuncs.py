@@ -8,6 +8,7 @@ is an array, :func:`lift_typer` types it on the element types and
 from __future__ import annotations
 
 from ..infer.rules import Incompatible
+from ..infer import rules
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
@@ -42,6 +43,8 @@ def lift_lower(tpl, L, call, args, kwargs):
     rt = call.type
     keys = list(kwargs)
     allargs = list(args) + [kwargs[k] for k in keys]
+    if getattr(tpl, "converts_python_ints", False):
+        allargs = ew.python_int_fits(L, allargs, rt.dtype)
     n = len(args)
     ecall = _ElemCall(call, rt.dtype)
 
@@ -67,7 +70,7 @@ class Where(CallTemplate):
         # through its element type) is never "weak" like a Python scalar
         whole = [a.type if isinstance(getattr(a, "type", None), T.ArrayType) else e
                  for a, e in zip(call.args[1:], (x, y))]
-        return ew.result_dtype("add", *whole)
+        return ew.result_dtype("add", *whole, *(inf.weak(a) for a in call.args[1:]))
 
     def lower(self, L, call, args, kwargs):
         c, x, y = args
@@ -85,25 +88,48 @@ class Clip(CallTemplate):
     ufunc = True
 
     def typer(self, inf, call, args, kwargs):
-        vals = list(args) + [kwargs[k] for k in ("a_min", "a_max", "min", "max") if k in kwargs]
+        keys = [k for k in ("a_min", "a_max", "min", "max") if k in kwargs]
+        vals = list(args) + [kwargs[k] for k in keys]
+        nodes = list(call.args) + [call.kwargs[k] for k in keys]
         if len(vals) != 3 or not all(isinstance(t, T.Scalar) for t in vals):
             raise Incompatible("np.clip(a, a_min, a_max)")
-        t = vals[0]
-        for o in vals[1:]:
-            if o != T.NONE:
-                t = ew.result_dtype("add", t, o) if not o.is_bool else t
+        # the array (seen here through its dtype) is never weak; a bound is weak
+        # when it is a Python number
+        # NumPy's result_type of the three: the array and NumPy scalars first,
+        # then the Python numbers adapting to that (a bool array clipped to an
+        # int8 bound by 0 is int8); in a scalar call all three are promoted
+        arr = any(isinstance(getattr(n, "type", None), T.ArrayType) for n in nodes)
+        strong, weak = [], []
+        for k, (o, n) in enumerate(zip(vals, nodes)):
+            if o == T.NONE:
+                continue
+            # (np.clip makes ``a`` an array first: a Python number there is not weak)
+            is_weak = arr and k > 0 and not isinstance(getattr(n, "type", None),
+                                                       T.ArrayType) \
+                and o in ew._WEAK and inf.weak(n)
+            (weak if is_weak else strong).append(o)
+        if not strong:
+            strong, weak = weak[:1], weak[1:]
+        t = strong[0]
+        for o in strong[1:]:
+            t = rules.promote(t, o)
+        for o in weak:
+            t = ew._weak(t, o)
         return t
 
     def lower(self, L, call, args, kwargs):
         vals = list(args) + [kwargs[k] for k in ("a_min", "a_max", "min", "max") if k in kwargs]
         t = call.type
         a, lo, hi = (L.let(ops.convert(L, v, t)) for v in vals)
-        # NumPy: minimum(maximum(a, lo), hi), NaN-propagating
-        m = N.Select(N.Cmp("lt", a, lo, T.BOOL), lo, a, t)
+        # NumPy's _NPY_CLIP: MIN(MAX(a, lo), hi) with MAX(a, b) = a > b ? a : b
+        # and MIN(a, b) = a < b ? a : b (ties give the bound: clip(-0.0, 0.0, 1)
+        # is 0.0), and for floats a NaN ``a`` kept at each step (a NaN bound
+        # wins through the comparisons)
+        m = N.Select(N.Cmp("gt", a, lo, T.BOOL), a, lo, t)
         if t.is_float:
-            m = N.Select(ops.bor(_nan(a), _nan(lo)), N.BinOp("add", a, lo, t), m, t)
+            m = N.Select(_nan(a), a, m, t)
         m = L.let(m)
-        r = N.Select(N.Cmp("gt", m, hi, T.BOOL), hi, m, t)
+        r = N.Select(N.Cmp("lt", m, hi, T.BOOL), m, hi, t)
         if t.is_float:
-            r = N.Select(ops.bor(_nan(m), _nan(hi)), N.BinOp("add", m, hi, t), r, t)
+            r = N.Select(_nan(m), m, r, t)
         return r

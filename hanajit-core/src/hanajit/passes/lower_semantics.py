@@ -295,6 +295,7 @@ class Lowerer:
             return dot(self, a, b, e.type)
         if isinstance(e.type, T.ArrayType):
             t = e.type.dtype
+            a, b = ew.python_int_fits(self, [a, b], t)
             return ew.lift(self, [a, b], e.type,
                            lambda x, y: ew.np_binop(self, e.op, x, y, t))
         return ops.binop(self, e.op, a, b, e.type, e.left, e.right)
