@@ -155,3 +155,34 @@ def test_random_array_expressions_match_numpy(seed):
         assert got[1] is want[1], (src, got, want)
     else:
         _same(got[1], want[1], src)
+
+
+def _add_first(b, a):
+    return b + a[0]
+
+
+def _scale(x, w, i):
+    s = w[i] * 2
+    return x * s
+
+
+def _add_py(b, k):
+    return b + k
+
+
+def _add_np(b, k):
+    return b + np.int64(k)
+
+
+def test_numpy_scalars_are_strong_python_numbers_weak():
+    u8 = np.array([200, 100], dtype=np.uint8)
+    f32 = np.ones(3, dtype=np.float32) / 3
+    w = np.array([0.1, 0.7])
+    for fn, args in ((_add_first, (u8, np.array([100, 1]))), (_scale, (f32, w, 1)),
+                     (_add_py, (u8, 100)), (_add_np, (u8, 100))):
+        want, got = fn(*args), jit(fn, fallback=False)(*args)
+        assert got.dtype == want.dtype, fn.__name__
+        np.testing.assert_array_equal(got, want)
+    import pytest
+    with pytest.raises(OverflowError, match="out of bounds for uint8"):
+        jit(_add_py, fallback=False)(u8, 300)
