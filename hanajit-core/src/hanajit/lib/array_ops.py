@@ -123,6 +123,12 @@ def reshape_view(L, src, dims, rt):
     for d in dims:
         L.raise_if(N.Cmp("lt", d, C(-1, I), T.BOOL), ValueError,
                    "negative dimensions not allowed")
+    # an unknown dimension next to a zero one cannot be inferred (NumPy raises
+    # even for an empty array: reshape(0, -1))
+    L.emit(N.If(cond=ops.band(N.Cmp("eq", nneg, C(1, I), T.BOOL),
+                              N.Cmp("eq", known, C(0, I), T.BOOL)), then=[N.Raise(
+        exc=ValueError, args=[size], message="cannot reshape array of size {} into the "
+        "requested shape")]))
     safe_known = N.Select(N.Cmp("eq", known, C(0, I), T.BOOL), C(1, I), known, I)
     inferred = L.let(N.BinOp("sdiv", size, safe_known, I))
     dims = [L.let(N.Select(N.Cmp("eq", d, C(-1, I), T.BOOL), inferred, d, I)) for d in dims]
