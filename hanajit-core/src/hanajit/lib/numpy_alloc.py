@@ -58,6 +58,11 @@ def _lazy(t: T.ArrayType, n, value):
     return Lazy(t, [n], value, sources=[])
 
 
+def _fits(L, values, dtype):
+    from .elementwise import python_int_fits
+    return python_int_fits(L, values, dtype)
+
+
 def allocate(L, t: T.ArrayType, dims: list) -> N.Var:
     name = L.temp(t, "arr")
     L.emit(N.Assign(target=name, value=N.AllocArray(list(dims), t)))
@@ -163,7 +168,8 @@ class Create(CallTemplate):
             fill(L, arr, dims, lambda idx: one)
         elif self.name == "full":
             from .arrays import element_value
-            v = L.let(element_value(L, a["fill_value"], t.dtype))
+            fv, = _fits(L, [a["fill_value"]], t.dtype)
+            v = L.let(element_value(L, fv, t.dtype))
             fill(L, arr, dims, lambda idx: v)
         return arr
 
@@ -203,7 +209,8 @@ class CreateLike(CallTemplate):
             fill(L, arr, dims, lambda idx: one)
         elif kind == "full":
             from .arrays import element_value
-            v = L.let(element_value(L, a["fill_value"], t.dtype))
+            fv, = _fits(L, [a["fill_value"]], t.dtype)
+            v = L.let(element_value(L, fv, t.dtype))
             fill(L, arr, dims, lambda idx: v)
         return arr
 
@@ -239,6 +246,12 @@ class Arange(CallTemplate):
             L.raise_if(N.Cmp("eq", step, C(0, T.INT64), T.BOOL), ZeroDivisionError,
                        "division by zero")
             n = L.let(ops.range_count(L, start, stop, step))
+            # NumPy converts the first two values to an explicit integer dtype
+            # (OverflowError when one does not fit) and adds their difference
+            for k, v in enumerate((start, N.BinOp("add", start, step, T.INT64))):
+                check, _ = L.sub_block(lambda v=v: _fits(L, [v], t.dtype))
+                if check:
+                    L.emit(N.If(cond=N.Cmp("gt", n, C(k, T.INT64), T.BOOL), then=check))
             return _lazy(t, n, lambda idx: ops.convert_wrap(
                 ops.range_value(start, idx[0], step, T.INT64), t.dtype))
         F = T.FLOAT64
