@@ -5,11 +5,10 @@ float32/64, complex128) and Python or NumPy scalars, with broadcasting shapes
 weak Python scalars), shape and every element must be NumPy's (floats bit for bit,
 NaN == NaN), or both raise the same exception type."""
 import random
-import warnings
 
 import numpy as np
-from hanajit import HanaJitFallbackWarning, jit
-from hanajit.testing.sourcefile import load_module
+from hanajit import jit
+from hanajit.testing.fuzz import run_both, with_layout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -39,12 +38,7 @@ def _array(rng, nrng, dtype, shape):
         if dtype == np.complex128 and a.size:
             with np.errstate(invalid="ignore"):
                 a = a + 1j * np.array(vals)[nrng.integers(0, len(vals), size=shape)]
-    layout = rng.choice(["C", "C", "F", "rev"])
-    if layout == "F":
-        a = np.asfortranarray(a)
-    elif layout == "rev" and a.ndim:
-        a = a[::-1]
-    return a
+    return with_layout(rng, a)
 
 
 def _scalar(rng):
@@ -105,17 +99,6 @@ def make_case(seed):
     return f"import numpy as np\n\n\ndef f(x, y):\n{pre}    return {body}\n", args
 
 
-def _outcome(fn, args):
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            warnings.simplefilter("ignore", DeprecationWarning)
-            r = fn(*args)
-        return "ok", r
-    except Exception as exc:      # noqa: BLE001 - compare exception types
-        return "raise", next(c for c in type(exc).__mro__ if c.__module__ == "builtins")
-
-
 def _same(got, want, src):
     if isinstance(want, np.ndarray):
         assert isinstance(got, np.ndarray), (src, got, want)
@@ -145,11 +128,7 @@ def _same(got, want, src):
 @given(seed=st.integers(0, 2 ** 32 - 1))
 def test_random_array_expressions_match_numpy(seed):
     src, args = make_case(seed)
-    mod = load_module(src, "ufunc")
-    want = _outcome(mod.f, [a.copy() if isinstance(a, np.ndarray) else a for a in args])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", HanaJitFallbackWarning)
-        got = _outcome(jit(mod.f), args)
+    got, want = run_both(src, args, result=lambda r: r, stem="ufunc")
     assert got[0] == want[0], (src, args, got, want)
     if got[0] == "raise":
         assert got[1] is want[1], (src, got, want)
@@ -186,3 +165,30 @@ def test_numpy_scalars_are_strong_python_numbers_weak():
     import pytest
     with pytest.raises(OverflowError, match="out of bounds for uint8"):
         jit(_add_py, fallback=False)(u8, 300)
+
+
+def _store(a, v):
+    a[0] = v
+    return a
+
+
+def _store_slice(a, v):
+    a[1:] = v
+    return a
+
+
+def _store_element_of(a, b):
+    a[0] = b[0]          # a NumPy scalar: cast (wraps), no OverflowError
+    return a
+
+
+def test_storing_a_python_int_that_does_not_fit_raises():
+    import pytest
+    for fn, dtype, v in ((_store, np.uint8, 300), (_store, np.int8, -129),
+                         (_store_slice, np.uint8, -1), (_store, np.uint64, -1)):
+        with pytest.raises(OverflowError, match="out of bounds"):
+            jit(fn, fallback=False)(np.zeros(3, dtype), v)
+    assert list(jit(_store, fallback=False)(np.zeros(2, np.uint8), 255)) == [255, 0]
+    got = jit(_store_element_of, fallback=False)(np.zeros(2, np.uint8), np.array([300]))
+    np.testing.assert_array_equal(got, _store_element_of(np.zeros(2, np.uint8),
+                                                         np.array([300])))

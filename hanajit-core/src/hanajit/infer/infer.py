@@ -181,6 +181,7 @@ class Inferrer:
             t = self.expr(s.target, line)
             it = self.index_type(s.index, line)
             vt = self.expr(s.value, line)
+            s.weak_value = isinstance(vt, T.Scalar) and self.weak(s.value)
             if t is not None and it is not None:
                 rt = self.check_array_index(t, it, line, store=True)
                 if vt is not None and not isinstance(vt, T.Scalar) and not (

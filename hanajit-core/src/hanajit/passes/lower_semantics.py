@@ -198,6 +198,9 @@ class Lowerer:
                 self.emit(N.Raise(exc=ValueError, message="assignment destination is read-only",
                                   line=s.line))
                 return
+            if getattr(s, "weak_value", False):
+                # NumPy 2: a Python int stored into a narrower integer array must fit
+                value, = ew.python_int_fits(self, [value], t.dtype)
             if isinstance(s.index.type, T.ArrayType):
                 from ..lib import fancy
                 fancy.setitem(self, arr, idx, value)
