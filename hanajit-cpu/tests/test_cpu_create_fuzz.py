@@ -5,11 +5,9 @@ values NumPy converts defined: no NaN, inf or out-of-range floats to integers),
 ``round`` with decimals, ``np.abs`` and ``np.sign``.  Dtype, shape and values must
 be NumPy's exactly (NaN == NaN), or both raise the same exception type."""
 import random
-import warnings
 
 import numpy as np
-from hanajit import HanaJitFallbackWarning, jit
-from hanajit.testing.sourcefile import load_module
+from hanajit.testing.fuzz import run_both
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -66,25 +64,11 @@ def make_case(seed):
     return f"import numpy as np\n\n\ndef f(a):\n    return {body}\n", a
 
 
-def _outcome(fn, a):
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            warnings.simplefilter("ignore", DeprecationWarning)
-            return "ok", np.asarray(fn(a)).copy()
-    except Exception as exc:      # noqa: BLE001 - compare exception types
-        return "raise", next(c for c in type(exc).__mro__ if c.__module__ == "builtins")
-
-
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2 ** 32 - 1))
 def test_random_creation_and_conversion_match_numpy(seed):
     src, a = make_case(seed)
-    mod = load_module(src, "create")
-    want = _outcome(mod.f, a.copy())
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", HanaJitFallbackWarning)
-        got = _outcome(jit(mod.f), a)
+    got, want = run_both(src, [a], result=lambda r: np.asarray(r).copy(), stem="create")
     assert got[0] == want[0], (src, a, got, want)
     if got[0] == "raise":
         assert got[1] is want[1], (src, got, want)

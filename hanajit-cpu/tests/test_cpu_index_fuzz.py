@@ -4,11 +4,9 @@ assigned and updated in place, on arrays of random shape and layout.  Each case 
 a generated function (an index's form is part of the compiled specialisation)
 compared with the interpreter running it; exceptions must match too."""
 import random
-import warnings
 
 import numpy as np
-from hanajit import HanaJitFallbackWarning, jit
-from hanajit.testing.sourcefile import load_module
+from hanajit.testing.fuzz import compiled_count, run_both
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -84,41 +82,21 @@ def make_case(seed):
     return src, args
 
 
-def _outcome(fn, args):
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)
-            r = fn(*args)
-        if isinstance(r, np.ndarray) and r.ndim == 0:
-            r = r[()]      # NumPy's a[i, ...] is a 0-d array; hanajit gives the element
-        if not isinstance(r, np.ndarray):
-            return "ok", np.array(r.item() if isinstance(r, np.generic) else r)
-        return "ok", r.copy()
-    except Exception as exc:      # noqa: BLE001 - compare exception types
-        return "raise", next(c for c in type(exc).__mro__ if c.__module__ == "builtins")
-
-
-def _copies(args):
-    return [a.copy(order="K") if isinstance(a, np.ndarray) else a for a in args]
-
-
-STATS = {"compiled": 0, "fallback": 0}
+def _value(r):
+    if isinstance(r, np.ndarray) and r.ndim == 0:
+        r = r[()]          # NumPy's a[i, ...] is a 0-d array; hanajit gives the element
+    if not isinstance(r, np.ndarray):
+        return np.array(r.item() if isinstance(r, np.generic) else r)
+    return r.copy()
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2 ** 32 - 1))
 def test_random_index_expressions_match_numpy(seed):
     src, args = make_case(seed)
-    mod = load_module(src, "index")
-    # the interpreter on the same layouts (copies keep F order; the strided and
-    # reversed views are rebuilt by make_case)
+    # the interpreter on the same layouts (make_case rebuilds the views)
     _, want_args = make_case(seed)
-    want = _outcome(mod.f, want_args)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", HanaJitFallbackWarning)
-        got = _outcome(jit(mod.f), args)
-    fell_back = any(issubclass(w.category, HanaJitFallbackWarning) for w in caught)
-    STATS["fallback" if fell_back else "compiled"] += 1
+    got, want = run_both(src, args, want_args, _value, "index")
     assert got[0] == want[0], (src, args, got, want)
     if got[0] == "raise":
         assert got[1] is want[1], (src, args, got, want)
@@ -131,18 +109,6 @@ def test_random_index_expressions_match_numpy(seed):
 
 
 def test_the_fuzzer_reaches_compiled_code():
-    # run after the property: most generated indices must compile, or the
-    # comparison above would only be testing the interpreter
-    compiled = 0
-    for seed in range(60):
-        src, args = make_case(seed)
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", HanaJitFallbackWarning)
-            try:
-                jit(load_module(src, "index").f)(*args)
-                compiled += 1
-            except HanaJitFallbackWarning:
-                pass
-            except Exception:      # noqa: BLE001 - an IndexError is compiled code too
-                compiled += 1
-    assert compiled >= 30, compiled
+    # most generated indices must compile, or the comparison above would only be
+    # testing the interpreter
+    assert compiled_count(make_case, range(60), "index") >= 30

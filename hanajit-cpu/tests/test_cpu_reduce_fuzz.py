@@ -5,11 +5,9 @@ Integer and boolean results must be identical; float results agree to NumPy's
 own rounding differences (NumPy adds pairwise, hanajit in order); errors (an
 empty ``min``, ``argmax`` ...) must be the same exception type."""
 import random
-import warnings
 
 import numpy as np
-from hanajit import HanaJitFallbackWarning, jit
-from hanajit.testing.sourcefile import load_module
+from hanajit.testing.fuzz import compiled_count, run_both, with_layout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -35,11 +33,7 @@ def make_case(seed):
         a = nrng.standard_normal(shape).astype(dtype)
         if a.size and rng.random() < 0.2:
             a.flat[rng.randrange(a.size)] = rng.choice([np.nan, np.inf, -np.inf, -0.0])
-    layout = rng.choice(["C", "F", "rev"])
-    if layout == "F":
-        a = np.asfortranarray(a)
-    elif layout == "rev":
-        a = a[::-1]
+    a = with_layout(rng, a, ("C", "F", "rev"))
     func = rng.choice(FUNCS)
     opts = []
     if func not in ("cumsum", "cumprod") or rng.random() < 0.7:
@@ -54,16 +48,6 @@ def make_case(seed):
     call = (f"a.{func}({', '.join(opts)})" if method
             else f"np.{func}(a{''.join(', ' + o for o in opts)})")
     return f"import numpy as np\n\n\ndef f(a):\n    return {call}\n", a
-
-
-def _outcome(fn, a):
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            r = fn(a)
-        return "ok", np.asarray(r)
-    except Exception as exc:      # noqa: BLE001 - compare exception types
-        return "raise", next(c for c in type(exc).__mro__ if c.__module__ == "builtins")
 
 
 def _same(got, want, src):
@@ -82,11 +66,7 @@ def _same(got, want, src):
 @given(seed=st.integers(0, 2 ** 32 - 1))
 def test_random_reductions_match_numpy(seed):
     src, a = make_case(seed)
-    mod = load_module(src, "reduce")
-    want = _outcome(mod.f, a.copy(order="K"))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", HanaJitFallbackWarning)
-        got = _outcome(jit(mod.f), a)
+    got, want = run_both(src, [a], stem="reduce")
     assert got[0] == want[0], (src, a, got, want)
     if got[0] == "raise":
         assert got[1] is want[1], (src, got, want)
@@ -95,16 +75,4 @@ def test_random_reductions_match_numpy(seed):
 
 
 def test_the_reduction_fuzzer_reaches_compiled_code():
-    compiled = 0
-    for seed in range(40):
-        src, a = make_case(seed)
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", HanaJitFallbackWarning)
-            try:
-                jit(load_module(src, "reduce").f)(a)
-                compiled += 1
-            except HanaJitFallbackWarning:
-                pass
-            except Exception:      # noqa: BLE001 - a ValueError is compiled code too
-                compiled += 1
-    assert compiled >= 30, compiled
+    assert compiled_count(make_case, range(40), "reduce") >= 30

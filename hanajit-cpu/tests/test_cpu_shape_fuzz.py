@@ -5,11 +5,9 @@
 shapes (0 and 1 included) and layouts.  Results must equal NumPy's exactly (dtype,
 shape, values; NaN == NaN) or both raise the same exception type."""
 import random
-import warnings
 
 import numpy as np
-from hanajit import HanaJitFallbackWarning, jit
-from hanajit.testing.sourcefile import load_module
+from hanajit.testing.fuzz import run_both, with_layout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,12 +23,7 @@ def _array(rng, nrng, shape, dtype):
         a = np.asarray(nrng.integers(-5, 6, shape)).astype(dtype) / 2
         if a.size and rng.random() < 0.2:
             a.flat[rng.randrange(a.size)] = rng.choice([np.nan, -0.0, np.inf])
-    layout = rng.choice(["C", "C", "F", "rev"])
-    if layout == "F":
-        a = np.asfortranarray(a)
-    elif layout == "rev" and a.ndim:
-        a = a[::-1]
-    return a
+    return with_layout(rng, a)
 
 
 def make_case(seed):
@@ -91,25 +84,11 @@ def make_case(seed):
     return f"import numpy as np\n\n\ndef f(a, b):\n    {body}\n", a, b
 
 
-def _outcome(fn, a, b):
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            warnings.simplefilter("ignore", DeprecationWarning)
-            return "ok", np.asarray(fn(a, b)).copy()
-    except Exception as exc:      # noqa: BLE001 - compare exception types
-        return "raise", next(c for c in type(exc).__mro__ if c.__module__ == "builtins")
-
-
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2 ** 32 - 1))
 def test_random_shape_operations_match_numpy(seed):
     src, a, b = make_case(seed)
-    mod = load_module(src, "shape")
-    want = _outcome(mod.f, a.copy(order="K"), b.copy(order="K"))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", HanaJitFallbackWarning)
-        got = _outcome(jit(mod.f), a, b)
+    got, want = run_both(src, [a, b], result=lambda r: np.asarray(r).copy(), stem="shape")
     assert got[0] == want[0], (src, a, b, got, want)
     if got[0] == "raise":
         assert got[1] is want[1], (src, got, want)

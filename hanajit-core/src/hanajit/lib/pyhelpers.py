@@ -22,20 +22,17 @@ class Deopt(Exception):
 def int_pow(base, exp):
     if exp < 0:
         raise Deopt("integer power with a negative exponent")
-    result = 1
-    while exp > 0:
-        if exp & 1:
-            result = result * base
-        exp = exp >> 1
-        if exp > 0:
-            base = base * base
-    return result
+    return _times_power(1, base, exp)
 
 
 def uint_pow(base, exp):
-    """NumPy's unsigned integer power, wrapping modulo 2**64 (``result`` starts
+    """NumPy's unsigned integer power, wrapping modulo 2**64 (the product starts
     as the base's type: an int64 1 times a uint64 would promote to float64)."""
-    result = base * 0 + 1
+    return _times_power(base * 0 + 1, base, exp)
+
+
+def _times_power(result, base, exp):
+    """``result * base ** exp`` by repeated squaring (``exp >= 0``)."""
     while exp > 0:
         if exp & 1:
             result = result * base

@@ -1,0 +1,78 @@
+"""Shared pieces of the random-program fuzzers that compare compiled functions
+with NumPy (``hanajit-cpu/tests/test_cpu_*_fuzz.py``): each fuzzer writes, from
+a seed, the source of one function ``f`` and its arguments; these run it both
+ways and report the outcomes, which the fuzzer compares its own way."""
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy as np
+
+from ..api import jit
+from ..errors import HanaJitFallbackWarning
+from .sourcefile import load_module
+
+
+def builtin_class(exc: BaseException) -> type:
+    """The builtin exception class ``exc`` is (NumPy raises subclasses of them)."""
+    return next(c for c in type(exc).__mro__ if c.__module__ == "builtins")
+
+
+def outcome(fn, args, result=np.asarray):
+    """``("ok", result(fn(*args)))`` or ``("raise", builtin exception class)``,
+    NumPy's RuntimeWarning and DeprecationWarning silenced."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            r = fn(*args)
+        return "ok", result(r)
+    except Exception as exc:      # noqa: BLE001 - compare exception types
+        return "raise", builtin_class(exc)
+
+
+def copies(args) -> list:
+    return [a.copy(order="K") if isinstance(a, np.ndarray) else a for a in args]
+
+
+def run_both(src: str, args: list, want_args=None, result=np.asarray, stem="fuzz"):
+    """(compiled outcome, interpreted outcome) of the function ``f`` in ``src``:
+    the interpreter runs on ``want_args`` (default: copies of ``args``), the
+    compiled function (fallback warnings silenced) on ``args``."""
+    mod = load_module(src, stem)
+    want = outcome(mod.f, copies(args) if want_args is None else want_args, result)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", HanaJitFallbackWarning)
+        got = outcome(jit(mod.f), args, result)
+    return got, want
+
+
+def compiled_count(make_case, seeds, stem="fuzz") -> int:
+    """How many of the generated cases compile (an exception raised by compiled
+    code counts): most must, or a fuzzer would only test the interpreter."""
+    n = 0
+    for seed in seeds:
+        src, *args = make_case(seed)
+        if len(args) == 1 and isinstance(args[0], list):
+            args = args[0]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", HanaJitFallbackWarning)
+            try:
+                jit(load_module(src, stem).f)(*args)
+                n += 1
+            except HanaJitFallbackWarning:
+                pass
+            except Exception:      # noqa: BLE001 - compiled code raising counts
+                n += 1
+    return n
+
+
+def with_layout(rng: random.Random, a: np.ndarray, choices=("C", "C", "F", "rev")):
+    """``a`` as it is, Fortran-ordered, or reversed along its first axis."""
+    layout = rng.choice(choices)
+    if layout == "F":
+        return np.asfortranarray(a)
+    if layout == "rev" and a.ndim:
+        return a[::-1]
+    return a
