@@ -8,7 +8,7 @@ import random
 
 import numpy as np
 from hanajit import jit
-from hanajit.testing.fuzz import run_both, with_layout
+from hanajit.testing.fuzz import DERANDOMIZE, run_both, with_layout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -103,9 +103,10 @@ def _same(got, want, src):
     if isinstance(want, np.ndarray):
         assert isinstance(got, np.ndarray), (src, got, want)
         assert got.dtype == want.dtype and got.shape == want.shape, (src, got, want)
-        if want.dtype.kind in "fc" and "**" in src:
+        if want.dtype.kind in "fc" and any(f in src for f in ("**", "np.abs", "np.sqrt")):
             # a float power in a vectorised loop is libmvec's, within 4 ulp of
-            # libm (docs/semantics.md)
+            # libm (docs/semantics.md); NumPy's complex abs and sqrt are its own
+            # SIMD code, not libm's hypot, and can differ from it in the last bit
             np.testing.assert_allclose(got, want, rtol=1e-14 if want.dtype == np.float64
                                        else 1e-6, equal_nan=True, err_msg=src)
         elif want.dtype.kind in "fc" and any(f in src for f in ("clip", "fmax", "fmin")):
@@ -124,7 +125,8 @@ def _same(got, want, src):
         assert got == want or (got != got and want != want), (src, got, want)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+          derandomize=DERANDOMIZE)
 @given(seed=st.integers(0, 2 ** 32 - 1))
 def test_random_array_expressions_match_numpy(seed):
     src, args = make_case(seed)

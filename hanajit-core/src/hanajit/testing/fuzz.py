@@ -1,9 +1,16 @@
 """Shared pieces of the random-program fuzzers that compare compiled functions
 with NumPy (``hanajit-cpu/tests/test_cpu_*_fuzz.py``): each fuzzer writes, from
 a seed, the source of one function ``f`` and its arguments; these run it both
-ways and report the outcomes, which the fuzzer compares its own way."""
+ways and report the outcomes, which the fuzzer compares its own way.
+
+In CI the fuzzers draw the same seeds every run (:data:`DERANDOMIZE`), so a
+failure is reproducible and CI does not turn red on a case no change caused;
+``HANAJIT_FUZZ_RANDOM=1 pytest hanajit-cpu/tests/test_cpu_ufunc_fuzz.py
+--hypothesis-seed=N`` (with more examples through a hypothesis profile) explores
+new ones."""
 from __future__ import annotations
 
+import os
 import random
 import warnings
 
@@ -12,6 +19,8 @@ import numpy as np
 from ..api import jit
 from ..errors import HanaJitFallbackWarning
 from .sourcefile import load_module
+
+DERANDOMIZE = not os.environ.get("HANAJIT_FUZZ_RANDOM")
 
 
 def builtin_class(exc: BaseException) -> type:
