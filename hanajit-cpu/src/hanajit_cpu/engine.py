@@ -31,7 +31,13 @@ class Engine:
         self.target = llvm.Target.from_triple(self.triple)
         self.tm = self._new_tm()
         self.data_layout = str(self.tm.target_data)
-        self.lljit = llvm.create_lljit_compiler(self._new_tm())
+        # JITLink, not RuntimeDyld: RuntimeDyld maps an object's code, constants and
+        # data as separate blocks wherever mmap puts them, and once other mappings
+        # (wasmtime's 6 GiB reservations, freed JIT code) push two of them more
+        # than 2 GiB apart the small code model's 32-bit offsets between them
+        # overflow -- an abort or a crash in a long-running process.  JITLink lays
+        # each object out in one contiguous allocation.
+        self.lljit = llvm.create_lljit_compiler(self._new_tm(), use_jit_link=True)
         self._names = itertools.count()
         # llvmlite parses and optimises in LLVM's global context: one at a time
         self.compile_lock = threading.RLock()
