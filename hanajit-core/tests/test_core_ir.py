@@ -48,7 +48,7 @@ def loop(n):
     (int_or_float, (T.INT64,), T.FLOAT64),
     (weak_literal, (T.FLOAT32,), T.FLOAT32),
     (loop, (T.INT64,), T.INT64),
-    (mixed, (T.INT32, T.INT64), T.INT64),
+    (mixed, (T.INT32, T.INT64), T.INT32),     # NEP 50: np.int32 + a Python int
     (mixed, (T.BOOL, T.BOOL), T.INT64),
 ])
 def test_inferred_return_types(func, args, expected):

@@ -27,7 +27,8 @@ import warnings
 
 from .dispatch.heaptype import native_dispatch_enabled, native_type, set_vectorcall
 from .dispatch.native import CallShape, Handlers
-from .infer.rules import typeof
+from .infer.rules import argtypeof, typeof
+from .ir.types import NumpyScalarArg
 from .errors import (
     HanaJitFallbackWarning,
     HanaJitInternalWarning,
@@ -159,7 +160,7 @@ class JitFunction:
         """The Python dispatcher (the native code's slow path)."""
         if kwargs or len(args) != self._nparams:
             args = self._bind(args, kwargs)
-        key = tuple(map(typeof, args))
+        key = tuple(map(argtypeof, args))
         runner = self._specs.get(key)
         if runner is None:
             runner = self._specialize(key, args)
@@ -236,8 +237,11 @@ class JitFunction:
         make = getattr(target, "native_dispatcher", None)
         if make is None:
             return
-        entries = [getattr(spec.runner, "native", None)
-                   for spec in self._compiled.values()]
+        # a NumPy-scalar specialisation (np.float64 where a float would do) is
+        # found through the Python dispatcher: the native one checks exact types
+        entries = [None if any(isinstance(t, NumpyScalarArg) for t in key)
+                   else getattr(spec.runner, "native", None)
+                   for key, spec in self._compiled.items()]
         try:
             made = make(self._shape, entries, _HANDLERS)
         except Exception as exc:          # keep the Python dispatcher: still correct

@@ -42,6 +42,7 @@ from .passes.interchange import drop_proven_checks, interchange_loops
 from .passes.mark_reductions import mark_reductions
 from .passes.unbound_locals import check_unbound_locals
 from .passes.version_bounds import version_bounds
+from .passes.writes import may_write_arrays
 from .passes.rewrite import rewrite_loops, rewrite_polynomials
 from .lib.parallel import SerialLoop
 
@@ -207,6 +208,7 @@ class CompileContext:
                 spec.lowered = True
                 fn = spec.fn
                 fn.pure = True
+                fn.writes_arrays = may_write_arrays(fn)     # (cwrapper: deopt)
                 _verify(fn)               # the typed Python-level IR
                 rewrite = self.options.get("rewrite")
                 if rewrite:

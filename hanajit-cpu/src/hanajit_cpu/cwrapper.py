@@ -23,8 +23,9 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
     # bools are flattened too: ctypes refuses a NumPy bool (np.True_) for c_bool
     needs_flatten = any(not isinstance(t, T.Scalar) or t.is_complex or t.is_bool
                         for t in fn.arg_types)
-    if any(isinstance(t, T.ArrayType) and not t.readonly for t in fn.arg_types):
-        fn.pure = False
+    if getattr(fn, "writes_arrays", True) and any(
+            _has_writeable_array(t) for t in fn.arg_types):
+        fn.pure = False       # a deoptimised call could not be re-run
     masks = [k for k in arg_leaves]
 
     def flatten(args):
@@ -116,6 +117,12 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
 
 
 _data_pointer = ctypes.c_void_p.from_address
+
+
+def _has_writeable_array(t) -> bool:
+    if isinstance(t, T.ArrayType):
+        return not t.readonly
+    return isinstance(t, T.TupleType) and any(_has_writeable_array(i) for i in t.items)
 
 
 def _raise(entry, fallback, args, err=None, pure=True):

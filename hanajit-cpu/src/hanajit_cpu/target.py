@@ -97,7 +97,7 @@ class CpuTarget(Target):
         """Generate the vectorcall dispatcher over ``entries`` (the ones it can
         handle); return ``(address, keepalive, llvm_ir)``, or None if none can."""
         from .native import build_dispatcher, natively_callable
-        entries = [e if natively_callable(e) else None for e in entries]
+        entries = [e if e is not None and natively_callable(e) else None for e in entries]
         if not any(entries):
             return None
         return build_dispatcher(shape, entries, handlers)

@@ -42,6 +42,7 @@ class FnInfo:
         self.return_type = return_type
         self.can_raise = can_raise
         self.pure = pure
+        self.writes_arrays = not pure     # (a pure entry was one that may deoptimise)
 
 
 def open_entry(jf, arg_types: tuple, target) -> Entry | None:

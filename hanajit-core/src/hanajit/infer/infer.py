@@ -26,14 +26,20 @@ class Inferrer:
     def __init__(self, ctx, fn: N.Function, arg_types: tuple):
         self.ctx = ctx
         self.fn = fn
-        self.arg_types = arg_types
+        # NumPy scalar parameters are "strong" (see is_strong): np.float32, np.int8
+        # ... by their type, np.float64 and np.int64 by a dispatch-key marker
+        self.strong_params = {
+            name for name, t in zip(fn.params, arg_types)
+            if isinstance(t, T.NumpyScalarArg)
+            or isinstance(t, T.Scalar) and t not in T.PYTHON_KINDS}
+        self.arg_types = arg_types = tuple(T.plain(t) for t in arg_types)
         self.locals: dict = {}
         self.return_type = None
         self.changed = False
         self.used_estimate = False
         # scalar variables holding a NumPy scalar (an array element, a NumPy
         # function's result) on some path: "strong" in NumPy 2's promotion
-        self.strong_vars: set = set()
+        self.strong_vars: set = set(self.strong_params)
 
     # ------------------------------------------------------------------ driver
     def fail(self, line, construct, detail=""):
@@ -88,7 +94,11 @@ class Inferrer:
         scalar's own dtype (``uint8_array + a[0]`` of an int64 ``a`` is int64).
         Array elements and NumPy functions' results are NumPy scalars, and so is
         arithmetic involving one; a variable is one if any assignment makes it
-        one.  (Arguments count as Python numbers, NumPy scalars passed in too.)"""
+        one, and so is a parameter passed a NumPy scalar.  A scalar of a type no
+        Python number has (int8, float32 ...) is a NumPy scalar."""
+        t = getattr(e, "type", None)
+        if isinstance(t, T.Scalar) and t not in T.PYTHON_KINDS:
+            return True
         if isinstance(e, N.Var):
             return e.name in self.strong_vars
         if isinstance(e, N.PyGetItem):
@@ -241,11 +251,22 @@ class Inferrer:
                                    ew.broadcast_ndim(a, b), "C")
             except Incompatible as exc:
                 self.fail(line, "array operation", str(exc))
+        # NEP 50 on scalars: a Python number adapts to a NumPy scalar's type
+        # (np.float32(x) * 0.5 is float32, np.int8(x) + n is int8), and an
+        # operation with a NumPy scalar has NumPy's semantics (lower_semantics)
+        strong = self.is_strong(e.left) or self.is_strong(e.right)
+        e.numpy_semantics = strong
+        for operand, ot in ((e.left, a), (e.right, b)):
+            operand.py_weak = isinstance(ot, T.Scalar) and ot in T.PYTHON_KINDS \
+                and not self.is_strong(operand)
+        if strong and a == T.BOOL and b == T.BOOL and e.op not in (
+                "add", "mul", "bitand", "bitor", "bitxor", "truediv"):
+            self.fail(line, "operation", f"{e.op} of NumPy booleans")
         try:
             t = rules.binop_type(e.op, a, b, e.left, e.right)
         except Incompatible as exc:
             self.fail(line, "operation", str(exc))
-        if e.op == "pow" and (t.is_int or t.is_bool):
+        if e.op == "pow" and (t.is_int or t.is_bool) and not strong:
             if isinstance(e.right, N.Const) and e.right.value < 0:
                 return T.FLOAT64
             if t.is_bool:

@@ -34,6 +34,16 @@ def typeof(value) -> T.Type | None:
     return None
 
 
+def argtypeof(value) -> T.Type | None:
+    """:func:`typeof` for a dispatch key: a NumPy scalar whose type a Python number
+    also has (``np.float64(1.0)``, ``np.int64(3)``) is marked, since NumPy 2
+    promotes it with its dtype where the Python number adapts (NEP 50)."""
+    t = typeof(value)
+    if isinstance(t, T.Scalar) and t in T.PYTHON_KINDS and type(value).__module__ == "numpy":
+        return T.NumpyScalarArg(t)
+    return t
+
+
 _DTYPES: dict = {}      # numpy dtype -> Scalar (or None)
 _ARRAYS: dict = {}      # (Scalar, ndim, layout, readonly) -> ArrayType
 
@@ -121,33 +131,51 @@ class Incompatible(Exception):
     pass
 
 
-def is_weak_int(node, t) -> bool:
+def is_weak(node) -> bool | None:
+    """Is expression ``node`` a Python number, which NumPy 2 lets adapt to the other
+    operand's type (NEP 50 "weak")?  False for a NumPy scalar, None when unknown
+    (inference marks binary operators' operands: ``py_weak``)."""
     from ..ir import nodes as N
-    return (isinstance(node, N.Const) and type(node.value) is int) and t == T.INT64
+    if isinstance(node, N.Const) and type(node.value) in (int, float, complex):
+        return True
+    return getattr(node, "py_weak", None)
+
+
+def is_weak_int(node, t) -> bool:
+    return t == T.INT64 and node is not None and bool(is_weak(node))
 
 
 def is_weak_float(node, t) -> bool:
-    from ..ir import nodes as N
-    return isinstance(node, N.Const) and type(node.value) is float
+    return t == T.FLOAT64 and node is not None and bool(is_weak(node))
+
+
+def is_weak_complex(node, t) -> bool:
+    return t == T.COMPLEX128 and node is not None and bool(is_weak(node))
 
 
 def arith_operands(a: T.Scalar, b: T.Scalar, an=None, bn=None) -> T.Scalar:
     """The common type both operands of an arithmetic operator convert to."""
     if a.is_bool and b.is_bool:
-        return T.INT64
-    # weak Python literals (NumPy 2 / NEP 50)
-    if bn is not None and is_weak_int(bn, b) and (a.is_int or a.is_float or a.is_complex):
+        # two Python bools add as ints; a NumPy bool keeps bool (np.True_ + True)
+        return T.BOOL if is_weak(an) is False or is_weak(bn) is False else T.INT64
+    # weak Python numbers (NumPy 2 / NEP 50)
+    if is_weak_int(bn, b) and (a.is_int or a.is_float or a.is_complex):
         return a
-    if an is not None and is_weak_int(an, a) and (b.is_int or b.is_float or b.is_complex):
+    if is_weak_int(an, a) and (b.is_int or b.is_float or b.is_complex):
         return b
-    if bn is not None and is_weak_float(bn, b) and (a.is_float or a.is_complex):
+    if is_weak_float(bn, b) and (a.is_float or a.is_complex):
         return a
-    if an is not None and is_weak_float(an, a) and (b.is_float or b.is_complex):
+    if is_weak_float(an, a) and (b.is_float or b.is_complex):
         return b
-    if a.is_bool:
-        a = T.INT64 if b.is_int else a
-    if b.is_bool:
-        b = T.INT64 if a.is_int else b
+    if is_weak_complex(bn, b) and (a.is_float or a.is_complex):
+        return T.COMPLEX64 if a in (T.FLOAT32, T.COMPLEX64) else T.COMPLEX128
+    if is_weak_complex(an, a) and (b.is_float or b.is_complex):
+        return T.COMPLEX64 if b in (T.FLOAT32, T.COMPLEX64) else T.COMPLEX128
+    # a bool with an int: a NumPy integer keeps its type (np.int8 + True is int8)
+    if a.is_bool and b.is_int:
+        return b if is_weak(bn) is False else T.INT64
+    if b.is_bool and a.is_int:
+        return a if is_weak(an) is False else T.INT64
     return unify(a, b)
 
 

@@ -158,6 +158,22 @@ class ConstType(Type):
         return f"const({self.value!r})"
 
 
+@dataclass(frozen=True)
+class NumpyScalarArg(Type):
+    """Only in dispatch keys: a NumPy scalar argument (``np.float64``, ``np.int64``,
+    ``np.bool_``, ``np.complex128``) of a type a Python number also has.  NumPy 2
+    promotes with its dtype where the Python number adapts (NEP 50), so the two
+    compile apart; the compiled function sees ``base`` (the inferrer marks the
+    parameter "strong").  Sized NumPy scalars (``np.float32``) need no marker."""
+
+    base: Scalar
+
+    def __str__(self) -> str:
+        return f"np.{self.base.name}"
+
+    __repr__ = __str__
+
+
 def _cached_hash(self):
     """Types key the specialisation tables on every call: hash each one once."""
     h = self.__dict__.get("_hash")
@@ -168,7 +184,7 @@ def _cached_hash(self):
     return h
 
 
-for _cls in (Scalar, ArrayType, TupleType):
+for _cls in (Scalar, ArrayType, TupleType, NumpyScalarArg):
     _cls.__hash__ = _cached_hash
 
 
@@ -187,6 +203,17 @@ BY_NAME.update({"int": INT64, "float": FLOAT64, "complex": COMPLEX128,
                 "double": FLOAT64, "b1": BOOL, "none": NONE})
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+PYTHON_KINDS = (BOOL, INT64, FLOAT64, COMPLEX128)     # the types Python numbers have
+
+
+def plain(t: Type) -> Type:
+    """A dispatch-key type without its :class:`NumpyScalarArg` markers."""
+    if isinstance(t, NumpyScalarArg):
+        return t.base
+    if isinstance(t, TupleType) and any(isinstance(i, (NumpyScalarArg, TupleType))
+                                        for i in t.items):
+        return TupleType(tuple(plain(i) for i in t.items))
+    return t
 
 
 def int_range(t: Scalar) -> tuple[int, int]:

@@ -197,6 +197,17 @@ def binop(L, op, a, b, rtype, an=None, bn=None):
     raise AssertionError(op)  # pragma: no cover
 
 
+def np_scalar_pow(L, a, b, t):
+    """``**`` on NumPy float scalars: C's ``pow``/``powf`` (NumPy's scalar power,
+    not its arrays' ``x*x`` for ``x ** 2``), inf and NaN instead of Python's
+    errors."""
+    a, b = convert(L, a, t), convert(L, b, t)
+    if t == T.FLOAT64 and _is_two(b.operand if isinstance(b, N.Cast) else b) \
+            and square_is_libm_exact():
+        return L.call_helper(pyhelpers.np_float_square, [a])
+    return N.Intrinsic("pow", [a, b], t)
+
+
 def _is_two(e) -> bool:
     return (isinstance(e, N.Const) and not isinstance(e.value, bool)
             and isinstance(e.value, (int, float)) and e.value == 2)

@@ -117,6 +117,18 @@ def float_square(x):
     return float_pow(x, 2.0)
 
 
+def np_float_square(x):
+    """A NumPy float64 scalar's ``x ** 2``: C's ``pow`` (NumPy's ``npy_pow``), so
+    overflow is inf and NaN propagates, with :func:`float_square`'s exact fast
+    path."""
+    hi = x * x
+    lo = prims.fma(x, x, -hi)
+    if ((hi > 7.888609052210118e-31) & (hi < 1.2676506002282294e30)
+            & (prims.fma(lo, 1.0625, hi) == hi)):
+        return hi
+    return prims.pow(x, 2.0)
+
+
 def complex_div(a, b):
     """CPython's ``_Py_c_quot`` (Smith's algorithm)."""
     ar, ai, br, bi = a.real, a.imag, b.real, b.imag

@@ -301,7 +301,16 @@ class Lowerer:
             a, b = ew.python_int_fits(self, [a, b], t)
             return ew.lift(self, [a, b], e.type,
                            lambda x, y: ew.np_binop(self, e.op, x, y, t))
-        return ops.binop(self, e.op, a, b, e.type, e.left, e.right)
+        t = e.type
+        if getattr(e, "numpy_semantics", False) and not (e.op == "pow" and t.is_complex):
+            # a NumPy scalar operand: NumPy's element semantics, as on arrays
+            # (float division by zero is inf, integer // 0 is 0, int ** -1 raises
+            # ValueError); a Python int must fit a narrower integer type
+            a, b = ew.python_int_fits(self, [a, b], t)
+            if e.op == "pow" and t.is_float:
+                return ops.np_scalar_pow(self, a, b, t)
+            return ew.np_binop(self, e.op, a, b, t)
+        return ops.binop(self, e.op, a, b, t, e.left, e.right)
 
     def e_PyUnOp(self, e):
         if isinstance(e.type, T.ArrayType):

@@ -1,0 +1,50 @@
+"""May a function write into the arrays it is given?
+
+Where compiled code cannot represent CPython's result it deoptimises: the call is
+run again in the interpreter.  That is only right when the first run changed
+nothing the caller can see, so a function that may write into an array argument
+cannot deoptimise (it raises instead).  This answers the question on the typed IR,
+before lowering, conservatively: an item or slice assignment, an augmented
+assignment to an array, an ``out=`` argument, a mutating method or NumPy function,
+or an array passed to another Python function counts as a write."""
+from __future__ import annotations
+
+from ..ir import nodes as N
+from ..ir import types as T
+
+MUTATING_METHODS = frozenset({"sort", "fill", "put", "resize", "partition", "itemset",
+                              "setflags", "byteswap", "setfield"})
+MUTATING_NUMPY = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal",
+                            "put_along_axis"})
+
+
+def may_write_arrays(fn: N.Function) -> bool:
+    """True unless ``fn`` certainly writes into no array it did not create."""
+    for s in N.walk_stmts(fn.body):
+        if isinstance(s, (N.PySetItem, N.Store)):
+            return True
+        if isinstance(s, N.Assign) and s.inplace \
+                and isinstance(fn.locals.get(s.target), T.ArrayType):
+            return True
+        for e in N.stmt_exprs(s):
+            if e is not None and any(_call_writes(c) for c in N.walk_expr(e)
+                                     if isinstance(c, N.PyCall)):
+                return True
+    return False
+
+
+def _call_writes(call: N.PyCall) -> bool:
+    if "out" in call.kwargs:
+        return True
+    callee = call.callee
+    name = getattr(callee, "name", None) if type(callee).__name__ == "Method" \
+        else getattr(callee, "__name__", None)
+    if type(callee).__name__ == "Method":
+        return name in MUTATING_METHODS
+    module = getattr(callee, "__module__", None) or ""
+    if module == "numpy" or module.startswith("numpy.") or type(callee).__name__ == "ufunc":
+        return name in MUTATING_NUMPY
+    if module in ("math", "cmath", "builtins") or module.startswith("hanajit."):
+        return False
+    # another Python (jitted) function: it may write into an array passed to it
+    return any(isinstance(getattr(a, "type", None), T.ArrayType) for a in call.children())

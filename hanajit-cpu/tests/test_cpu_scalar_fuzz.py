@@ -1,0 +1,198 @@
+"""Random scalar expressions against CPython: up to three operators over Python
+numbers (arguments and literals) and NumPy scalars of every dtype (passed as
+arguments, and read out of arrays), so NumPy 2's scalar promotion (NEP 50: a
+Python number adapts to a NumPy scalar's type, a Python int that does not fit
+raises OverflowError) and NumPy's scalar semantics (float division by zero is
+inf, integer ``// 0`` is 0, ``int ** -1`` raises ValueError) are checked against
+the interpreter running the same function.
+
+Compiled code returns Python numbers (docs/semantics.md), so a NumPy result is
+compared by value: ``float(np.float32(...))`` must equal the compiled float bit
+for bit (the float32 rounding of every step included), integers exactly, NaN
+with NaN, and the sign of zero.  Where both raise, the exception class must be
+the same.  Differences the docs list are skipped: Python ints beyond int64
+(compiled ints wrap), and float ``**`` on NumPy floats, which raises Python's
+ZeroDivisionError/OverflowError where NumPy returns inf."""
+import math
+import random
+
+import numpy as np
+from hanajit import jit
+from hanajit.testing.fuzz import DERANDOMIZE, run_both
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+NP_DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.int32, np.int64, np.uint32,
+             np.uint64, np.float32, np.float64, np.complex64, np.complex128]
+OPS = ["+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>", "<", "==",
+       ">="]
+PY_INTS = [0, 1, -1, 2, 3, 7, -8, 100, 127, 128, 255, 256, -129, 300, 2 ** 31, 65535]
+PY_FLOATS = [0.0, -0.0, 0.5, 1.5, -2.0, 3.0, 1e300, 1e-300, math.nan, math.inf, -math.inf]
+
+
+def _np_value(rng, dtype):
+    if dtype == np.bool_:
+        return np.bool_(rng.random() < 0.5)
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        vals = [0, 1, 2, 3, 5, info.max, info.min, info.max - 1]
+        if info.min < 0:
+            vals += [-1, -2, -7]
+        return dtype(rng.choice(vals))
+    vals = [0.0, -0.0, 0.5, 1.0, -1.0, 2.5, -3.0, 1e30, math.nan, math.inf, -math.inf]
+    if dtype in (np.complex64, np.complex128):
+        return dtype(complex(rng.choice(vals[:7]), rng.choice(vals[:7])))
+    return dtype(rng.choice(vals))
+
+
+def _leaf(rng, params, pre, args, numpy_only=False):
+    """A literal, or a new parameter holding a Python number or a NumPy scalar
+    (passed in, or an array's element read in the body)."""
+    if rng.random() < 0.25 and not numpy_only:
+        kind = rng.choice(["int", "int", "float", "bool"])
+        v = {"int": lambda: rng.choice(PY_INTS[:12]), "float": lambda: rng.choice(
+            [0.5, 2.0, -1.5, 0.0, 3.0]), "bool": lambda: rng.choice([True, False])}[kind]()
+        return repr(v)
+    name = "abcdefgh"[len(params)]
+    params.append(name)
+    kind = rng.choice(["np", "elem"] if numpy_only else ["py", "py", "np", "np", "elem"])
+    if kind == "py":
+        v = rng.choice([lambda: rng.choice(PY_INTS), lambda: rng.choice(PY_FLOATS),
+                        lambda: rng.choice([True, False]),
+                        lambda: complex(rng.choice([0.0, 1.5, -2.0]), rng.choice([0.0, 1.0]))
+                        ], )()
+        args.append(v)
+    elif kind == "np":
+        args.append(_np_value(rng, rng.choice(NP_DTYPES)))
+    else:
+        v = _np_value(rng, rng.choice(NP_DTYPES))
+        args.append(np.array([v, v]))
+        params[-1] = f"{name}_arr"
+        pre.append(f"    {name} = {name}_arr[0]\n")
+    return name
+
+
+def _expr(rng, depth, params, pre, args):
+    if depth == 0 or rng.random() < 0.3:
+        return _leaf(rng, params, pre, args)
+    op = rng.choice(OPS)
+    left = _expr(rng, depth - 1, params, pre, args)
+    if op == "<<":
+        # a small count, or a NumPy scalar's: a Python int shifted far leaves
+        # int64, where compiled ints wrap (documented)
+        if rng.random() < 0.5:
+            return f"({left} << {rng.choice([0, 1, 3, 7])})"
+        return f"({left} << {_leaf(rng, params, pre, args, numpy_only=True)})"
+    right = _expr(rng, depth - 1, params, pre, args)
+    return f"({left} {op} {right})"
+
+
+def make_case(seed):
+    rng = random.Random(seed)
+    params, pre, args = [], [], []
+    body = _expr(rng, rng.choice([1, 1, 2]), params, pre, args)
+    src = f"def f({', '.join(params)}):\n{''.join(pre)}    return {body}\n"
+    return src, args
+
+
+def _value(r):
+    """A result as the Python number compiled code returns."""
+    if isinstance(r, (np.bool_, bool)):
+        return bool(r)
+    if isinstance(r, np.integer):
+        return int(r)
+    if isinstance(r, np.floating):
+        return float(r)
+    if isinstance(r, np.complexfloating):
+        return complex(r)
+    return r
+
+
+def _same_number(got, want) -> bool:
+    if isinstance(want, complex) or isinstance(got, complex):
+        got, want = complex(got), complex(want)
+        return _same_number(got.real, want.real) and _same_number(got.imag, want.imag)
+    if isinstance(want, float) or isinstance(got, float):
+        got, want = float(got), float(want)
+        if math.isnan(want):
+            return math.isnan(got)
+        return got == want and math.copysign(1, got) == math.copysign(1, want)
+    return got == want and type(got) is type(want)
+
+
+def _is_numpy_float(v):
+    return isinstance(v, (np.floating, np.complexfloating)) or (
+        isinstance(v, np.ndarray) and v.dtype.kind in "fc")
+
+
+def check(seed):
+    src, args = make_case(seed)
+    got, want = run_both(src, args, result=_value, stem="scalar")
+    if want[0] == "ok" and isinstance(want[1], int) and not isinstance(want[1], bool):
+        assume(-(1 << 63) <= want[1] < (1 << 63))      # compiled ints wrap (documented)
+    if got[0] == "raise" and want[0] == "ok" and "**" in src \
+            and got[1] in (ZeroDivisionError, OverflowError) \
+            and any(_is_numpy_float(a) for a in args):
+        return            # float ** on NumPy floats raises as in Python (documented)
+    assert got[0] == want[0], (src, args, got, want)
+    if got[0] == "raise":
+        assert got[1] is want[1], (src, args, got, want)
+    else:
+        assert _same_number(got[1], want[1]), (src, args, got, want)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+          derandomize=DERANDOMIZE)
+@given(seed=st.integers(0, 2 ** 32 - 1))
+def test_random_scalar_expressions_match_cpython(seed):
+    check(seed)
+
+
+def _scale(x, k):
+    return x * k + 0.1
+
+
+def _narrow(a, n):
+    return a[0] + n
+
+
+def _div(a, b):
+    return a[0] / b[0], a[0] // b[1], a[1] % b[1]
+
+
+def _ipow(a, k):
+    return a[0] ** k
+
+
+def test_numpy_scalar_arguments_and_elements_promote_as_numpy():
+    # np.float32 and np.float64 arguments compile apart from Python floats
+    f = jit(_scale, fallback=False)
+    for x in (np.float32(0.1), np.float64(0.1), 0.1):
+        want = _scale(x, 3.0)
+        got = f(x, 3.0)
+        assert got == float(want), (type(x), got, want)
+    assert len(f.signatures) == 3
+    assert {str(t) for key in f.signatures for t in key} >= {"np.float64", "float64",
+                                                             "float32"}
+    # a Python int adapts to an int8 element (wrapping), or raises when it cannot fit
+    i8 = np.array([127, 0], np.int8)
+    g = jit(_narrow, fallback=False)
+    with np.errstate(over="ignore"):
+        assert g(i8, 1) == int(_narrow(i8, 1)) == -128
+    import pytest
+    with pytest.raises(OverflowError, match="out of bounds for int8"):
+        g(i8, 300)
+    # NumPy's scalar division: inf, nan and 0 instead of ZeroDivisionError
+    a = np.array([1.0, -0.0])
+    b = np.array([0.0, 0.0])
+    with np.errstate(all="ignore"):
+        want = _div(a, b)
+    got = jit(_div, fallback=False)(a, b)
+    assert [_same_number(x, _value(y)) for x, y in zip(got, want)] == [True] * 3
+    ints = np.array([7, 0])
+    with np.errstate(all="ignore"):
+        assert jit(_div, fallback=False)(ints, ints * 0) == tuple(
+            _value(v) for v in _div(ints, ints * 0))
+    with pytest.raises(ValueError, match="negative integer powers"):
+        jit(_ipow, fallback=False)(np.array([2, 3]), -1)
+    assert jit(_ipow, fallback=False)(np.array([2, 3], np.int8), 7) == -128
