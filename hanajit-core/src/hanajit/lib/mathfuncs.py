@@ -60,6 +60,8 @@ class MathFunc(CallTemplate):
         ft = call.type if call.type.is_float else T.FLOAT64
         xs = [L.let(convert(L, a, ft)) for a in args]
         r = N.Intrinsic(self.intrinsic, xs, ft)
+        if self.name == "pow_scalar":
+            r.scalar_only = True          # (lowering/llvm.py: no vector variant)
         if not self.checked:
             return r
         r = L.let(r)
@@ -318,6 +320,8 @@ def _register_all():
         nargs = 3 if name == "fma" else 2 if name in ("fmod", "copysign", "pow") else 1
         register(MathFunc(name, name, nargs, checked=False,
                           paths=(f"hanajit.lib.prims.{name}",)))
+    register(MathFunc("pow_scalar", "pow", 2, checked=False,
+                      paths=("hanajit.lib.prims.pow_scalar",)))
     register(PrimDiv())
     for name in ("isinf",):
         register(Predicate(name, (f"hanajit.lib.prims.{name}",)))

@@ -46,6 +46,13 @@ def pow(x, y):
         return math.inf
 
 
+def pow_scalar(x, y):
+    """``pow`` that a vectorised loop calls element by element (never a vector
+    math variant, which may differ from libm in the last bits): a rare slow path
+    under a branch stays a branch instead of a vector ``pow`` of every lane."""
+    return pow(x, y)
+
+
 def rint(x):
     return float(round(x)) if math.isfinite(x) else x
 

@@ -126,7 +126,7 @@ def np_float_square(x):
     if ((hi > 7.888609052210118e-31) & (hi < 1.2676506002282294e30)
             & (prims.fma(lo, 1.0625, hi) == hi)):
         return hi
-    return prims.pow(x, 2.0)
+    return prims.pow_scalar(x, 2.0)
 
 
 def complex_div(a, b):

@@ -472,7 +472,8 @@ class FunctionLowering:
 
     def e_Intrinsic(self, e):
         args = [self.expr(a) for a in e.args]
-        call = self.m.math_call(self.b, e.name, args, e.type)
+        call = self.m.math_call(self.b, e.name, args, e.type,
+                                vectorize=not getattr(e, "scalar_only", False))
         if self.fn.fastmath and isinstance(call, ir.CallInstr):
             call.fastmath.update(self.fn.fastmath)
         return call
@@ -666,7 +667,7 @@ class ModuleLowering:
         b.position_at_end(cur)
         return slot
 
-    def math_call(self, b: ir.IRBuilder, name, args, t: T.Type):
+    def math_call(self, b: ir.IRBuilder, name, args, t: T.Type, vectorize=True):
         kind, sym = (self.info.math.get(name) if self.info.math else None) or default_math(name)
         if kind == "frem":
             return b.frem(args[0], args[1])
@@ -686,7 +687,7 @@ class ModuleLowering:
                 fn.attributes.add("readnone")     # so the vectoriser may call the variant
             self.math_decls[symbol] = fn
         call = b.call(fn, args)
-        return self.vector_variant(call, fn)
+        return self.vector_variant(call, fn) if vectorize else call
 
     def vector_variant(self, call, fn):
         """Attach ``vector-function-abi-variant`` when the target has vector versions
