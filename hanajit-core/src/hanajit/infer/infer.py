@@ -290,6 +290,11 @@ class Inferrer:
             return t.copy(layout="C", readonly=False)
         if not isinstance(t, T.Scalar):
             self.fail(line, "unary operator", f"{e.op} on {t}")
+        if t.is_bool and self.is_strong(e.operand):
+            # a NumPy bool: ~ is logical not; - and + raise TypeError in NumPy
+            if e.op != "invert":
+                self.fail(line, "operation", f"unary {e.op} of a NumPy bool")
+            return T.BOOL
         if e.op == "invert":
             if t.is_float or t.is_complex:
                 self.fail(line, "operation", f"~ on {t}")

@@ -30,8 +30,11 @@ class Abs(CallTemplate):
         if len(args) != 1 or kwargs or not _scalar(args[0]):
             raise Incompatible("abs() takes one number")
         t = args[0]
+        # abs() of a NumPy scalar is NumPy's absolute: a bool stays a bool and a
+        # complex overflowing to inf does not raise
+        call.numpy_semantics = call.name != "abs" or inf.is_strong(call.args[0])
         if t.is_bool:
-            return T.INT64 if call.name in ("abs",) else T.BOOL
+            return T.BOOL if call.numpy_semantics else T.INT64
         return t.component if t.is_complex else t
 
     def lower(self, L, call, args, kwargs):
@@ -42,7 +45,7 @@ class Abs(CallTemplate):
             c = x.type.component
             r = L.let(N.Intrinsic("hypot", [N.ComplexPart(x, "real", c),
                                             N.ComplexPart(x, "imag", c)], c))
-            if call.name == "abs":
+            if not call.numpy_semantics:
                 finite = ops.band(
                     N.Cmp("lt", N.Intrinsic("fabs", [N.ComplexPart(x, "real", c)], c),
                           C(float("inf"), c), T.BOOL),

@@ -317,6 +317,8 @@ class Lowerer:
             t = e.type.dtype
             return ew.lift(self, [self.lower(e.operand)], e.type,
                            lambda x: ew.np_unop(self, e.op, x, t))
+        if e.type == T.BOOL and e.op == "invert":            # ~ of a NumPy bool
+            return N.BinOp("xor", self.lower(e.operand), N.Const(True, T.BOOL), T.BOOL)
         return ops.unop(self, e.op, self.lower(e.operand), e.type)
 
     def e_Truth(self, e):
