@@ -80,3 +80,21 @@ def test_fastmath_square_is_the_correctly_rounded_product():
     for f in (fast, exact):
         with pytest.raises(OverflowError):
             f(1e200)
+
+
+def element_square(a):
+    return a[0] ** 2
+
+
+def test_fastmath_square_of_a_numpy_scalar():
+    # a NumPy float64's ** 2 is C's pow (exact without fastmath, x*x with it), and
+    # overflow is inf as in NumPy, with or without fastmath
+    import random
+    rng = random.Random(7)
+    xs = [x for x in (rng.gauss(0, 10) for _ in range(40000)) if x ** 2 != x * x][:20]
+    fast, exact = jit(element_square, fastmath=True), jit(element_square)
+    for x in xs + [0.0, -0.0, 3.5, math.inf, 5e-324, 1e200]:
+        a = np.array([x])
+        with np.errstate(over="ignore"):
+            assert exact(a) == float(a[0] ** 2)
+        assert fast(a) == x * x

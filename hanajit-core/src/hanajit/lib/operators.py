@@ -202,9 +202,12 @@ def np_scalar_pow(L, a, b, t):
     not its arrays' ``x*x`` for ``x ** 2``), inf and NaN instead of Python's
     errors."""
     a, b = convert(L, a, t), convert(L, b, t)
-    if t == T.FLOAT64 and _is_two(b.operand if isinstance(b, N.Cast) else b) \
-            and square_is_libm_exact():
-        return L.call_helper(pyhelpers.np_float_square, [a])
+    if _is_two(b.operand if isinstance(b, N.Cast) else b):
+        if {"afn", "fast"} & set(L.fn.fastmath):
+            a = L.let(a)                 # fastmath: the correctly rounded square
+            return N.BinOp("mul", a, a, t)
+        if t == T.FLOAT64 and square_is_libm_exact():
+            return L.call_helper(pyhelpers.np_float_square, [a])
     return N.Intrinsic("pow", [a, b], t)
 
 
