@@ -131,6 +131,12 @@ class Inferrer:
                 type(callee).__name__ == "ufunc"
         return False
 
+    def mark_weak(self, e, t) -> None:
+        """Record on operand ``e`` of type ``t`` whether it is a Python number
+        (``py_weak``, read by ``rules.arith_operands``)."""
+        e.py_weak = isinstance(t, T.Scalar) and t in T.PYTHON_KINDS \
+            and not self.is_strong(e)
+
     def weak(self, e) -> bool:
         """A Python number (see :meth:`is_strong`) -- when a scalar at all."""
         return not self.is_strong(e)
@@ -256,9 +262,8 @@ class Inferrer:
         # operation with a NumPy scalar has NumPy's semantics (lower_semantics)
         strong = self.is_strong(e.left) or self.is_strong(e.right)
         e.numpy_semantics = strong
-        for operand, ot in ((e.left, a), (e.right, b)):
-            operand.py_weak = isinstance(ot, T.Scalar) and ot in T.PYTHON_KINDS \
-                and not self.is_strong(operand)
+        self.mark_weak(e.left, a)
+        self.mark_weak(e.right, b)
         if strong and a == T.BOOL and b == T.BOOL and e.op not in (
                 "add", "mul", "bitand", "bitor", "bitxor", "truediv"):
             self.fail(line, "operation", f"{e.op} of NumPy booleans")

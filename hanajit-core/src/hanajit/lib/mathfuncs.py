@@ -239,13 +239,29 @@ class NumpyBinary(CallTemplate):
             from .elementwise import result_dtype
             t = result_dtype("add", *whole, *(inf.weak(n) for n in call.args))
         else:
-            t = arith_operands(args[0], args[1], call.args[0], call.args[1])
+            for node, a in zip(call.args, args):
+                inf.mark_weak(node, a)       # NEP 50 on scalars, as for operators
+            # (two bools, Python's too, are NumPy bools here: no int promotion)
+            t = T.BOOL if args[0].is_bool and args[1].is_bool else \
+                arith_operands(args[0], args[1], call.args[0], call.args[1])
         if self.impl in ("atan2", "hypot", "copysign", "pow") and not t.is_float:
-            t = T.FLOAT64
+            # NumPy's first float loop every (non-Python) input casts to safely:
+            # int16 -> float32, int8/uint8/bool -> float16 (hanajit refuses those:
+            # the call falls back), so int8 with uint8 is float16, not int16's
+            kinds = [w.dtype if isinstance(w, T.ArrayType) else w
+                     for w, n in zip(whole, call.args)
+                     if isinstance(w, T.ArrayType) or not inf.weak(n)
+                     or not isinstance(w, T.Scalar) or w not in T.PYTHON_KINDS]
+            t = numpy_float_result(self.name, kinds or [t])
+        if self.impl == "fmod" and t.is_bool:
+            t = T.INT8                      # NumPy's fmod of two bools is int8
         return t
 
     def lower(self, L, call, args, kwargs):
         t = call.type
+        if t.is_int:        # a Python int must fit (np.maximum(i8[0], 300) raises)
+            from .elementwise import python_int_fits
+            args = python_int_fits(L, list(args), t)
         a, b = (L.let(convert(L, x, t)) for x in args)
         if self.impl in ("minimum", "maximum"):
             op = "lt" if self.impl == "minimum" else "gt"
