@@ -249,9 +249,10 @@ def test_two_argument_float_functions_take_numpys_loop():
     i16 = np.array([3, -4], np.int16)
     got, want = jit(_atan2, fallback=False)(i16, 2), _atan2(i16, 2)
     assert got[0].dtype == want[0].dtype == np.float32
-    # (a vectorised atan2f is within 4 ulp of libm's: docs/semantics.md)
+    # (NumPy's float32 arctan2 is its own SIMD code, hanajit's libm's atan2f or
+    # a vector variant within 4 ulp of it: docs/semantics.md)
     np.testing.assert_allclose(got[0], want[0], rtol=4e-7)
-    assert got[1] == float(want[1])
+    assert abs(got[1] - float(want[1])) <= 4 * np.spacing(want[1])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", HanaJitFallbackWarning)
         r = jit(_hypot)(np.array([-1], np.int8), np.array([255], np.uint8))
