@@ -257,5 +257,5 @@ def test_two_argument_float_functions_take_numpys_loop():
         warnings.simplefilter("ignore", HanaJitFallbackWarning)
         r = jit(_hypot)(np.array([-1], np.int8), np.array([255], np.uint8))
     assert r.dtype == np.float16
-    b = np.array([True, False])
+    b = np.array([True, True])
     assert jit(_fmod_bools, fallback=False)(b).dtype == _fmod_bools(b).dtype == np.int8
