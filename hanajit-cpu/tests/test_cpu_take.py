@@ -87,8 +87,31 @@ def test_take_property(shape, idx, data):
     check(take_ax0, a, i)
 
 
-def test_other_modes_fall_back_with_a_warning():
-    def clip(a, i):
-        return np.take(a, i, mode="clip")
+def test_an_unknown_mode_falls_back_with_a_warning():
+    def bad(a, i):
+        return np.take(a, i, mode="nearest")
     with pytest.warns(HanaJitFallbackWarning, match="mode"):
-        assert list(jit(clip)(np.arange(3), np.array([5, -1]))) == [2, 0]
+        with pytest.raises(ValueError):
+            jit(bad)(np.arange(3), np.array([5, -1]))
+
+
+def take_wrap(a, i):
+    return np.take(a, i, mode="wrap")
+
+
+def take_clip_axis(a, i):
+    return np.take(a, i, axis=1, mode="clip")
+
+
+def take_wrap_method(a, i):
+    return a.take(i, axis=0, mode="wrap")
+
+
+@pytest.mark.parametrize("fn", [take_wrap, take_clip_axis, take_wrap_method])
+def test_wrap_and_clip_modes(fn):
+    m = np.arange(12.0).reshape(3, 4)
+    for a in (m, m.T, m[:, ::-2], np.zeros((0, 4)), np.zeros((3, 0))):
+        # (not huge indices: NumPy's wrap mode subtracts the length repeatedly)
+        for i in (np.array([0, -1, 5, -13, 1001]), np.array([[7, -2], [3, 0]]),
+                  np.zeros(0, np.int64), np.array([1], np.int8), 5, -7, 0):
+            check(fn, a, i)

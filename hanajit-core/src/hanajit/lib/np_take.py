@@ -4,8 +4,10 @@ NumPy defines them as indexing: without ``axis`` the flattened array
 ``a.ravel()[indices]``, with it ``a[:, ..., :, indices]`` (``indices`` on axis
 ``axis``).  They lower to exactly that -- the basic or advanced indexing of
 :mod:`hanajit.lib.views` / :mod:`hanajit.lib.fancy` -- so bounds, negative indices
-and the result's shape, dtype and copy/view status are those of indexing.  Only
-the default ``mode="raise"`` is compiled; ``out=`` is not.
+and the result's shape, dtype and copy/view status are those of indexing.
+``mode="wrap"`` and ``mode="clip"`` first map the indices into the axis (Python's
+modulo; clamping, negative indices to 0), as NumPy does; ``out=`` is not
+compiled.
 """
 from __future__ import annotations
 
@@ -22,15 +24,25 @@ def _axis(call, args, kwargs):
     """The constant axis (None: the flattened array), checking the options."""
     if set(kwargs) - {"axis", "mode"} or len(args) > 3:
         raise Incompatible("np.take(a, indices, axis=None) (mode='raise', no out=)")
-    mode = call.kwargs.get("mode")
-    if mode is not None and not (isinstance(mode, N.Const) and mode.value == "raise"):
-        raise Incompatible("np.take with mode other than 'raise'")
+    if _mode(call) not in ("raise", "wrap", "clip"):
+        raise Incompatible("np.take: mode must be 'raise', 'wrap' or 'clip'")
     node = call.args[2] if len(call.args) > 2 else call.kwargs.get("axis")
     if node is None or (isinstance(node, N.Const) and node.value is None):
         return None
     if not (isinstance(node, N.Const) and type(node.value) is int):
         raise Incompatible("np.take: axis must be a constant integer")
     return node.value
+
+
+def _mode(call):
+    """The constant ``mode=`` ("raise" when not given; None when not a constant)."""
+    node = call.kwargs.get("mode")
+    if node is None:
+        return "raise"
+    t = getattr(node, "type", None)
+    if isinstance(t, T.ConstType):
+        return t.value
+    return node.value if isinstance(node, N.Const) else None
 
 
 def _plan(a, idx, axis):
@@ -74,6 +86,8 @@ class Take(CallTemplate):
         src, index_type, axis = _plan(args[0].type, args[1].type, _axis(call, args, kwargs))
         a, idx = L.let(args[0]), args[1]
         rt = call.type
+        if _mode(call) != "raise":
+            idx, index_type = _into_axis(L, a, idx, index_type, axis, _mode(call))
         if axis is None:
             if a.type.ndim != 1:        # a.ravel(): a view when contiguous, else a copy
                 a = reshape_view(L, contiguous(L, a), [C(-1, I)], src)
@@ -104,6 +118,41 @@ class Take(CallTemplate):
             L, rt, shape[:axis] + idims + shape[axis + 1:]))))
         L.emit(N.If(cond=N.Cmp("eq", before, C(0, I), T.BOOL), then=empty, orelse=stmts))
         return N.Var(out, rt)
+
+
+def _into_axis(L, a, idx, index_type, axis, mode):
+    """``mode="wrap"``/``"clip"``: the indices mapped into the axis (int64), and the
+    index type to use.  On an empty axis they stay out of bounds: NumPy raises
+    IndexError there, and so does the indexing."""
+    from .elementwise import lift, materialize
+    from .operators import convert
+    if axis is None:
+        n = C(1, I)
+        for k in range(a.type.ndim):
+            n = N.BinOp("mul", n, N.ArrayAttr(a, "shape", k, I), I)
+    else:
+        n = N.ArrayAttr(a, "shape", axis, I)
+    n = L.let(n)
+    empty = N.Cmp("eq", n, C(0, I), T.BOOL)
+
+    def into(x):
+        x = L.let(convert(L, x, I))
+        if mode == "clip":        # negative indices clip to 0 (they do not count back)
+            hi = N.BinOp("sub", n, C(1, I), I)
+            low = N.Select(N.Cmp("lt", x, C(0, I), T.BOOL), C(0, I), x, I)
+            return N.Select(N.Cmp("gt", low, hi, T.BOOL), hi, low, I)
+        safe = N.Select(empty, C(1, I), n, I)
+        r = L.let(N.BinOp("srem", x, safe, I))
+        r = N.Select(N.Cmp("lt", r, C(0, I), T.BOOL), N.BinOp("add", r, safe, I), r, I)
+        return N.Select(empty, x, r, I)
+    if isinstance(idx.type, T.ArrayType):
+        it = T.ArrayType(I, idx.type.ndim, "C")
+        new = materialize(L, lift(L, [idx], it, into))
+    else:
+        it, new = I, L.let(into(idx))
+    if axis is None:
+        return new, it
+    return new, T.TupleType(index_type.items[:-1] + (it,))
 
 
 register(Take())
