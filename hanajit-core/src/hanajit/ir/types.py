@@ -207,13 +207,9 @@ PYTHON_KINDS = (BOOL, INT64, FLOAT64, COMPLEX128)     # the types Python numbers
 
 
 def plain(t: Type) -> Type:
-    """A dispatch-key type without its :class:`NumpyScalarArg` markers."""
-    if isinstance(t, NumpyScalarArg):
-        return t.base
-    if isinstance(t, TupleType) and any(isinstance(i, (NumpyScalarArg, TupleType))
-                                        for i in t.items):
-        return TupleType(tuple(plain(i) for i in t.items))
-    return t
+    """A dispatch-key type without its :class:`NumpyScalarArg` marker (only whole
+    arguments carry one)."""
+    return t.base if isinstance(t, NumpyScalarArg) else t
 
 
 def int_range(t: Scalar) -> tuple[int, int]:
