@@ -142,15 +142,15 @@ def is_weak(node) -> bool | None:
 
 
 def is_weak_int(node, t) -> bool:
-    return t == T.INT64 and node is not None and bool(is_weak(node))
+    return t == T.INT64 and bool(is_weak(node))
 
 
 def is_weak_float(node, t) -> bool:
-    return t == T.FLOAT64 and node is not None and bool(is_weak(node))
+    return t == T.FLOAT64 and bool(is_weak(node))
 
 
 def is_weak_complex(node, t) -> bool:
-    return t == T.COMPLEX128 and node is not None and bool(is_weak(node))
+    return t == T.COMPLEX128 and bool(is_weak(node))
 
 
 def arith_operands(a: T.Scalar, b: T.Scalar, an=None, bn=None) -> T.Scalar:

@@ -231,16 +231,16 @@ class NumpyBinary(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         if kwargs or len(args) != 2 or not all(_num(a) for a in args):
             raise Incompatible(f"numpy.{self.name}() of {args}")
-        from ..infer.rules import arith_operands
+        from ..infer.rules import arith_operands, is_weak
         whole = [n.type if isinstance(getattr(n, "type", None), T.ArrayType) else e
                  for n, e in zip(call.args, args)]
+        for node, w in zip(call.args, whole):
+            inf.mark_weak(node, w)           # NEP 50 on scalars, as for operators
         if any(isinstance(w, T.ArrayType) for w in whole):
             # on arrays: NumPy 2's promotion, a Python number adapting to the array
             from .elementwise import result_dtype
             t = result_dtype("add", *whole, *(inf.weak(n) for n in call.args))
         else:
-            for node, a in zip(call.args, args):
-                inf.mark_weak(node, a)       # NEP 50 on scalars, as for operators
             # (two bools, Python's too, are NumPy bools here: no int promotion)
             t = T.BOOL if args[0].is_bool and args[1].is_bool else \
                 arith_operands(args[0], args[1], call.args[0], call.args[1])
@@ -249,9 +249,7 @@ class NumpyBinary(CallTemplate):
             # int16 -> float32, int8/uint8/bool -> float16 (hanajit refuses those:
             # the call falls back), so int8 with uint8 is float16, not int16's
             kinds = [w.dtype if isinstance(w, T.ArrayType) else w
-                     for w, n in zip(whole, call.args)
-                     if isinstance(w, T.ArrayType) or not inf.weak(n)
-                     or not isinstance(w, T.Scalar) or w not in T.PYTHON_KINDS]
+                     for w, n in zip(whole, call.args) if not is_weak(n)]
             t = numpy_float_result(self.name, kinds or [t])
         if self.impl == "fmod" and t.is_bool:
             t = T.INT8                      # NumPy's fmod of two bools is int8

@@ -110,11 +110,16 @@ def float_square(x):
     target's ``pow`` is glibc's or musl's (``operators.square_is_libm_exact``).
     """
     hi = x * x
-    lo = prims.fma(x, x, -hi)
-    if ((hi > 7.888609052210118e-31) & (hi < 1.2676506002282294e30)
-            & (prims.fma(lo, 1.0625, hi) == hi)):
+    if _square_is_pows(x, hi):
         return hi
     return float_pow(x, 2.0)
+
+
+def _square_is_pows(x, hi):
+    """Is ``hi = x*x`` what glibc's/musl's ``pow(x, 2)`` returns (see above)?"""
+    lo = prims.fma(x, x, -hi)
+    return ((hi > 7.888609052210118e-31) & (hi < 1.2676506002282294e30)
+            & (prims.fma(lo, 1.0625, hi) == hi))
 
 
 def np_float_square(x):
@@ -122,9 +127,7 @@ def np_float_square(x):
     overflow is inf and NaN propagates, with :func:`float_square`'s exact fast
     path."""
     hi = x * x
-    lo = prims.fma(x, x, -hi)
-    if ((hi > 7.888609052210118e-31) & (hi < 1.2676506002282294e30)
-            & (prims.fma(lo, 1.0625, hi) == hi)):
+    if _square_is_pows(x, hi):
         return hi
     return prims.pow_scalar(x, 2.0)
 

@@ -36,11 +36,11 @@ def may_write_arrays(fn: N.Function) -> bool:
 def _call_writes(call: N.PyCall) -> bool:
     if "out" in call.kwargs:
         return True
+    from ..frontend.builder import Method
     callee = call.callee
-    name = getattr(callee, "name", None) if type(callee).__name__ == "Method" \
-        else getattr(callee, "__name__", None)
-    if type(callee).__name__ == "Method":
-        return name in MUTATING_METHODS
+    if isinstance(callee, Method):
+        return callee.name in MUTATING_METHODS
+    name = getattr(callee, "__name__", None)
     module = getattr(callee, "__module__", None) or ""
     if module == "numpy" or module.startswith("numpy.") or type(callee).__name__ == "ufunc":
         return name in MUTATING_NUMPY
