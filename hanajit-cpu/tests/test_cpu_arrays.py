@@ -89,6 +89,26 @@ def test_index_error_message():
         jit(get, fallback=False)(np.arange(10.0), 10)
 
 
+def _count_into(out, idx):
+    for i in range(len(idx)):
+        out[idx[i]] += 1
+
+
+@pytest.mark.parametrize("bad_at", [0, 1, 7, 8, 9, 15, 16, 17, 30])
+def test_index_error_in_an_unrolled_loop_keeps_earlier_writes(bad_at):
+    # the loop keeps its data-dependent bounds check, a second exit, and LLVM
+    # unrolls it (-unroll-runtime-multi-exit): every write before the bad index
+    # must have happened, none after, whichever unrolled copy raises
+    idx = np.arange(31) % 5
+    idx[bad_at] = 5
+    want, got = np.zeros(5, np.int64), np.zeros(5, np.int64)
+    with pytest.raises(IndexError):
+        _count_into(want, idx)
+    with pytest.raises(IndexError, match="index 5 is out of bounds for axis 0 with size 5"):
+        jit(_count_into, fallback=False)(got, idx)
+    assert np.array_equal(got, want)
+
+
 def test_read_only_array_refuses_writes():
     a = np.arange(3.0)
     a.flags.writeable = False

@@ -23,6 +23,9 @@ class Engine:
         # in-order float reductions may vectorise (the adds stay in source order, so
         # results are bit-identical): np.sum(np.exp(x)) computes exp in SIMD
         llvm.set_option("", "-force-ordered-reductions=true")
+        # a loop whose bounds check stays (``out[idx[i]] += 1``) has a second exit;
+        # LLVM unrolls such loops only when asked (bincount: 0.76x Numba -> 1.0x)
+        llvm.set_option("", "-unroll-runtime-multi-exit=true")
         self.cpu = llvm.get_host_cpu_name()
         self.features = llvm.get_host_cpu_features().flatten()
         target = llvm.Target.from_default_triple()
