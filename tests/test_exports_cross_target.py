@@ -92,6 +92,15 @@ def raises(x, n):
 
 
 @jit
+def raises_formatted(n, k):
+    if n < 0:
+        raise IndexError(f"index {n} is outside {{0..{k}}}")
+    if n == 0:
+        raise ValueError("literal braces {} stay")
+    return n * k
+
+
+@jit
 def comparisons(x, y):
     return x < y, x != y, x == y, x >= y
 
@@ -110,6 +119,7 @@ CASES = [
     (collatz, "i64", [(27,), (1,), (97,)]),
     (nested_loops, "i64, i64", [(7, 9), (0, 4), (20, 3)]),
     (raises, "f64, i64", [(2.0, 3), (2.0, -1), (-1.0, 2), (0.0, 1)]),
+    (raises_formatted, "i64, i64", [(3, 4), (-2, 7), (0, 1)]),
     (comparisons, "f64, f64", [(1.0, 2.0), (NAN, 1.0), (NAN, NAN), (2.0, 2.0)]),
 ]
 IDS = [k.__name__ for k, _, _ in CASES]

@@ -134,6 +134,19 @@ def test_node_runs_the_mjs_loader(tmp_path):
     assert got[2] == ["ok", [str(-(1 << 63)), "0", False]]
     out = sum_squares.export_wasm(tmp_path / "ss", sig="i64")
     assert node_run(out.mjs, [["1000"]]) == [["ok", sum_squares(1000)]]
+    out = checked.export_wasm(tmp_path / "checked", sig="i64")
+    assert node_run(out.mjs, [["-3"], ["0"], ["2"]]) == [
+        ["raise", "IndexError", "index -3 is outside {0..9}"],
+        ["raise", "ValueError", "literal braces {} stay"], ["ok", "4"]]
+
+
+@jit
+def checked(n):
+    if n < 0:
+        raise IndexError(f"index {n} is outside {{0..{n + 12}}}")
+    if n == 0:
+        raise ValueError("literal braces {} stay")
+    return n * 2
 
 
 @needs_ld

@@ -50,3 +50,47 @@ class HanaJitParallelWarning(UserWarning):
 class HanaJitNarrowWarning(UserWarning):
     """``f.narrow()`` found no integer reduction it can add in narrow lanes and
     runs the ordinary compiled code; the message names the function and why."""
+
+
+
+def kernel_message_parts(template: str):
+    """``template`` as literal strings and ``None`` for each ``{}`` field."""
+    i = 0
+    while i < len(template):
+        two = template[i:i + 2]
+        if two == "{}":
+            yield None
+            i += 2
+        elif two in ("{{", "}}"):
+            yield two[0]
+            i += 2
+        else:
+            yield template[i]
+            i += 1
+
+
+def kernel_message(template: str, ints=()) -> str:
+    """The text of an exception a compiled kernel raised.
+
+    A raise's message is a template: ``{}`` takes the kernel's next integer (up to
+    three, in ``err[1..3]``), ``{{`` and ``}}`` are literal braces -- the rule every
+    runtime (Python, the C ``main``, the JavaScript loader) follows."""
+    if "{" not in template and "}" not in template:
+        return template
+    out, k = [], 0
+    for part in kernel_message_parts(template):
+        if part is None:
+            part = str(ints[k]) if k < len(ints) else "?"
+            k += 1
+        out.append(part)
+    return "".join(out)
+
+
+def kernel_message_fields(template: str) -> int:
+    """How many integers ``template`` formats (its ``{}`` fields)."""
+    return sum(part is None for part in kernel_message_parts(template))
+
+
+def escape_braces(text: str) -> str:
+    """``text`` as a kernel message template with no fields."""
+    return text.replace("{", "{{").replace("}", "}}")

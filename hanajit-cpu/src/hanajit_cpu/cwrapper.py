@@ -126,7 +126,7 @@ def _has_writeable_array(t) -> bool:
 
 
 def _raise(entry, fallback, args, err=None, pure=True):
-    from hanajit.errors import UnsupportedError
+    from hanajit.errors import UnsupportedError, kernel_message
     from hanajit.lib.pyhelpers import Deopt
     exc, message, deopt = entry
     if (deopt or exc is Deopt) and not pure:
@@ -138,9 +138,7 @@ def _raise(entry, fallback, args, err=None, pure=True):
         # the compiled code cannot represent CPython's result: the call is pure,
         # so running it in the interpreter gives exactly Python's answer
         return fallback(*args)
-    if err is not None and "{}" in message:
-        message = message.format(*err[1:1 + message.count("{}")])
-    raise exc(message)
+    raise exc(kernel_message(message, err[1:4] if err is not None else ()))
 
 
 def native_entry(run, artifact, addrs: dict, fallback):

@@ -118,9 +118,8 @@ class LoadedKernel:
             raise OverflowError(f"{self.name}: a result in the kernel cannot be "
                                 f"represented ({message}); the GPU has no interpreter "
                                 "to fall back to")
-        if "{}" in message:
-            message = message.format(*rec[1:1 + message.count("{}")])
-        raise exc(message)
+        from hanajit.errors import kernel_message
+        raise exc(kernel_message(message, rec[1:4]))
 
 
 class Launcher:

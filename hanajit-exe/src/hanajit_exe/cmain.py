@@ -97,12 +97,16 @@ static void hj_print_float(double v) {
     if (!strpbrk(buf, ".en")) fputs(".0", stdout);
 }
 
-/* A raise's text with the kernel's integers (err[1..3]) in its "{}" places. */
+/* A raise's text with the kernel's integers (err[1..3]) in its "{}" places;
+   "{{" and "}}" are literal braces. */
 static void hj_print_raise(const char *text, const int64_t *err) {
     int k = 1;
     for (; *text; text++) {
         if (text[0] == '{' && text[1] == '}' && k < 4) {
             fprintf(stderr, "%" PRId64, err[k++]);
+            text++;
+        } else if ((text[0] == '{' || text[0] == '}') && text[1] == text[0]) {
+            fputc(*text, stderr);
             text++;
         } else {
             fputc(*text, stderr);

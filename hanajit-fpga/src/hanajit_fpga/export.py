@@ -132,8 +132,11 @@ def _code_of(module, exc):
     """The raise code whose class and message (a template where the IR formats
     run-time values into ``{}``) match ``exc``."""
     import re
+
+    from hanajit.errors import kernel_message_parts
     for i, (cls, message, deopt) in enumerate(module.raises):
-        pattern = ".*?".join(map(re.escape, message.split("{}")))
+        pattern = "".join(".*?" if part is None else re.escape(part)
+                          for part in kernel_message_parts(message))
         if type(exc) is cls and not deopt and re.fullmatch(pattern, str(exc)):
             return i + 1
     return None

@@ -72,8 +72,9 @@ export function mathImports() {
 
 function raised(code, arg) {     // arg(k): the k-th integer formatted into "{}"
   const entry = MANIFEST.raises[code - 1] || ["SystemError", `unknown error ${code}`];
-  let k = 0;
-  const message = arg ? entry[1].replace(/\{\}/g, () => String(arg(k++))) : entry[1];
+  let k = 0;                       // "{{" and "}}" are literal braces
+  const message = entry[1].replace(/\{\{|\}\}|\{\}/g,
+    (m) => m === "{}" ? (arg ? String(arg(k++)) : "?") : m[0]);
   const err = new Error(message);
   err.name = entry[0];
   return err;

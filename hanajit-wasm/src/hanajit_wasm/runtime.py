@@ -16,7 +16,7 @@ import json
 import math
 from pathlib import Path
 
-from hanajit.errors import TargetError
+from hanajit.errors import TargetError, kernel_message, kernel_message_fields
 
 _LIBM = None
 
@@ -128,11 +128,11 @@ class WasmKernel:
             code = self._error(self.store)
             if code:
                 exc_name, message = self.manifest["raises"][code - 1]
-                if "{}" in message and self._error_arg is not None:
-                    message = message.format(*[self._error_arg(self.store, k)
-                                               for k in range(message.count("{}"))])
+                ints = [self._error_arg(self.store, k)
+                        for k in range(kernel_message_fields(message))] \
+                    if self._error_arg is not None else []
                 exc = _exception_class(exc_name)
-                raise exc(message)
+                raise exc(kernel_message(message, ints))
             result = self.manifest["result"]
             if isinstance(result, list):
                 return self._read_tuple(result, [0])

@@ -83,8 +83,9 @@ class CFunction:
         code, word.value = word.value, 0
         if not code:
             return None
+        from ..errors import kernel_message
         exc, message, _deopt = self._entry.raises[code - 1]
-        return exc(message)
+        return exc(kernel_message(message))
 
     def scipy_callable(self):
         """A ``scipy.LowLevelCallable``: ``double (double)`` for one float64

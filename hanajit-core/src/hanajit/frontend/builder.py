@@ -20,7 +20,7 @@ import builtins
 import numbers
 import sys
 
-from ..errors import UnsupportedError
+from ..errors import UnsupportedError, escape_braces
 from ..ir import nodes as N
 from .source import ParsedFunction
 
@@ -463,30 +463,44 @@ class Builder:
             self.fail(s, "raise ... from")
         if s.exc is None:
             self.fail(s, "bare raise")
-        exc, msg = s.exc, ""
+        exc, msg, args = s.exc, "", []
         if isinstance(exc, ast.Call):
             if exc.keywords or len(exc.args) > 1:
                 self.fail(s, "raise", "exceptions take at most one message argument")
             if exc.args:
-                a = exc.args[0]
-                if not (isinstance(a, ast.Constant) and isinstance(a.value, str)):
-                    self.fail(s, "raise", "the message must be a string literal")
-                msg = a.value
+                msg, args = self.message(exc.args[0], "raise")
             exc = exc.func
         cls = self.expr(exc)
         obj = getattr(cls, "obj", None)
         if not (isinstance(obj, type) and issubclass(obj, BaseException)):
             self.fail(s, "raise", "only exception classes can be raised")
-        return [N.Raise(exc=obj, message=msg)]
+        return [N.Raise(exc=obj, message=msg, args=args)]
 
     def s_Assert(self, s):
-        msg = ""
-        if s.msg is not None:
-            if not (isinstance(s.msg, ast.Constant) and isinstance(s.msg.value, str)):
-                self.fail(s, "assert", "the message must be a string literal")
-            msg = s.msg.value
+        msg, args = ("", []) if s.msg is None else self.message(s.msg, "assert")
         return [N.If(cond=N.PyUnOp("not", self.cond(s.test)),
-                     then=[N.Raise(exc=AssertionError, message=msg)])]
+                     then=[N.Raise(exc=AssertionError, message=msg, args=args)])]
+
+    def message(self, node, what) -> tuple[str, list]:
+        """An exception message: a string literal, or an f-string formatting up to
+        three integers (``f"index {i} out of range"``), as a kernel message
+        template (``errors.kernel_message``) and the expressions in its fields."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return escape_braces(node.value), []
+        if not isinstance(node, ast.JoinedStr):
+            self.fail(node, what, "the message must be a string literal or an f-string")
+        parts, args = [], []
+        for v in node.values:
+            if isinstance(v, ast.Constant):
+                parts.append(escape_braces(v.value))
+            elif v.conversion in (-1, ord("s"), ord("r")) and v.format_spec is None:
+                parts.append("{}")
+                args.append(self.expr(v.value))
+            else:
+                self.fail(v, what, "f-string conversions and format specifications")
+        if len(args) > 3:
+            self.fail(node, what, "an f-string message with more than three fields")
+        return "".join(parts), args
 
     # expressions ---------------------------------------------------------------------
     def cond(self, e) -> N.Expr:

@@ -206,7 +206,14 @@ class Inferrer:
                 vs = vt.dtype if isinstance(vt, T.ArrayType) else vt
                 if vs is not None and vs.is_complex and not t.dtype.is_complex:
                     self.fail(line, "item assignment", f"of a complex value into {t}")
-        elif isinstance(s, (N.Break, N.Continue, N.Raise)):
+        elif isinstance(s, N.Raise):
+            for a in s.args:          # f-string message fields: integers only
+                t = self.expr(a, line)
+                if t is not None and not (isinstance(t, T.Scalar) and t.is_int
+                                          and t != T.UINT64):
+                    self.fail(line, "f-string message", f"a field of type {t} (only "
+                              "integers are formatted into compiled messages)")
+        elif isinstance(s, (N.Break, N.Continue)):
             pass
         else:  # pragma: no cover - the frontend makes no other statements
             self.fail(line, f"statement {type(s).__name__}")

@@ -189,7 +189,8 @@ class Lowerer:
             value = self.value(s.value) if s.value is not None else None
             self.emit(N.Return(value=value, line=s.line))
         elif isinstance(s, N.Raise):
-            self.emit(N.Raise(exc=s.exc, message=s.message, line=s.line))
+            args = [ops.convert_wrap(a, T.INT64) for a in self.seq(s.args)]
+            self.emit(N.Raise(exc=s.exc, message=s.message, args=args, line=s.line))
         elif isinstance(s, N.PySetItem):
             arr, idx = self.seq([s.target, s.index])
             t = s.target.type

@@ -1,0 +1,84 @@
+"""Exception messages of compiled raises: string literals (braces included) and
+f-strings formatting integers, checked against CPython's text."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from hanajit import jit
+from hanajit.errors import HanaJitFallbackWarning, UnsupportedError
+
+
+def outcome(f, *args):
+    try:
+        return ("ok", f(*args))
+    except Exception as exc:
+        return (type(exc).__name__, str(exc))
+
+
+def messages(k, a):
+    if k > 100:
+        raise ValueError("use {} and {{x}} literally")
+    if k > 50:
+        raise IndexError(f"index {k} is out of bounds for size {len(a)}")
+    if k < -100:
+        raise ValueError(f"{k}{k * 2}{{k}}")
+    if k == 0:
+        raise AssertionError(f"k must not be {k} (a has {a.shape[0]} rows, first {a[0]})")
+    if k == -1:
+        raise KeyError(f"{k!r}")
+    return k
+
+
+@pytest.mark.parametrize("k", [101, 51, -101, 0, -1, 3])
+@pytest.mark.parametrize("dtype", [np.int64, np.int8, np.uint32])
+def test_messages_are_cpythons(k, dtype):
+    a = np.arange(5, 10).astype(dtype)
+    f = jit(messages, fallback=False)
+    assert outcome(f, k, a) == outcome(messages, k, a)
+
+
+def asserts(k):
+    assert k != 0, f"k must not be {k}, {{}}"
+    return k
+
+
+def test_assert_message():
+    # (pytest rewrites asserts in test modules: CPython's text is written out here)
+    with pytest.raises(AssertionError) as info:
+        jit(asserts, fallback=False)(0)
+    assert str(info.value) == "k must not be 0, {}"
+
+
+def float_field(x):
+    if x > 1.0:
+        raise ValueError(f"x = {x}")
+    return x
+
+
+def spec_field(k):
+    if k > 1:
+        raise ValueError(f"k = {k:5d}")
+    return k
+
+
+def four_fields(k):
+    if k > 1:
+        raise ValueError(f"{k} {k} {k} {k}")
+    return k
+
+
+@pytest.mark.parametrize("f, arg, construct", [
+    (float_field, 2.0, "a field of type float64"),
+    (spec_field, 2, "format specifications"),
+    (four_fields, 2, "more than three fields"),
+])
+def test_unsupported_messages_fall_back_naming_the_construct(f, arg, construct):
+    with pytest.raises(UnsupportedError, match=construct):
+        jit(f, fallback=False)(arg)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        assert outcome(jit(f), arg) == outcome(f, arg)
+    assert any(issubclass(x.category, HanaJitFallbackWarning) for x in w)
