@@ -456,3 +456,23 @@ def test_array_construction_and_joining():
     def bad(a, b):
         return np.concatenate((a[None, :], b[None, :]), axis=0)
     check(bad, np.arange(3.0), np.arange(4.0))
+
+
+def _abs_of(a):
+    return np.abs(a), np.absolute(a[::-1]), np.sum(np.abs(a))
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+def test_abs_of_complex_arrays_is_numpys(dtype):
+    # (a typer note on the call -- NumPy or Python abs semantics -- was lost when
+    # the scalar template was lifted over arrays: an internal error)
+    vals = np.array([1 + 2j, -0.5j, 3.0, complex(np.inf, 1), complex(np.nan, -1),
+                     1e308 + 1e308j, -0.0 - 0.0j, 3e-320 + 4e-320j], dtype=dtype)
+    got = jit(_abs_of, fallback=False)(vals)
+    want = _abs_of(vals)
+    for g, w in zip(got[:2], want[:2]):
+        assert g.dtype == w.dtype
+        assert np.array_equal(g, w, equal_nan=True)
+    assert np.isnan(got[2]) and np.isnan(want[2])    # (a float32 sum comes back a float)
+    finite = vals[np.isfinite(vals)]
+    assert want[2].dtype.type(jit(_abs_of, fallback=False)(finite)[2]) == _abs_of(finite)[2]

@@ -503,6 +503,8 @@ class Inferrer:
             return tpl.typer(self, e, argtypes, kwtypes)
         except Incompatible as exc:
             self.fail(line, f"call of {e.name}", str(exc))
+        except _TYPER_SLIPS:
+            self.fail(line, f"call of {e.name}", _argument_types(argtypes, kwtypes))
 
     def method_type(self, e, name, argtypes, kwtypes, line):
         t = argtypes[0]
@@ -516,11 +518,24 @@ class Inferrer:
                 return tpl.typer(self, e, argtypes, kwtypes)
             except Incompatible as exc:
                 self.fail(line, f"array method {name}()", str(exc))
+            except _TYPER_SLIPS:
+                self.fail(line, f"array method {name}()", _argument_types(argtypes[1:], kwtypes))
         if isinstance(t, T.Scalar) and name == "conjugate" and len(argtypes) == 1:
             return T.INT64 if t.is_bool else t
         if isinstance(t, T.Scalar) and t.is_float and name == "is_integer":
             return T.BOOL
         self.fail(line, "method call", f"{t}.{name}()")
+
+
+# A template's typer meeting argument types it does not expect (``np.copy`` of a
+# scalar reading ``.dtype``): the call falls back naming itself and the types,
+# never as an internal compiler error
+_TYPER_SLIPS = (AttributeError, KeyError, IndexError, TypeError)
+
+
+def _argument_types(argtypes, kwtypes) -> str:
+    types = [str(t) for t in argtypes] + [f"{k}={t}" for k, t in kwtypes.items()]
+    return "with arguments of types (" + ", ".join(types) + ")"
 
 
 def prune_static(body: list) -> list:

@@ -55,6 +55,12 @@ class Reshape(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         if kwargs:
             raise Incompatible("reshape() keyword arguments")
+        if self.paths and len(args) != 2:
+            # np.reshape(a, newshape): a third positional is ``order`` (a.reshape(2, 3)
+            # takes the dimensions as separate arguments)
+            raise Incompatible("np.reshape(a, newshape) with the shape as one argument")
+        if not isinstance(args[0], T.ArrayType):
+            raise Incompatible(f"reshape() of {args[0]}")
         return args[0].copy(ndim=_shape_arg_types(args[1:]), layout="C", readonly=args[0].readonly)
 
     def lower(self, L, call, args, kwargs):
@@ -150,6 +156,8 @@ class Ravel(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         if len(args) != 1 or kwargs:
             raise Incompatible("ravel() takes no arguments")
+        if not isinstance(args[0], T.ArrayType):
+            raise Incompatible(f"ravel() of {args[0]}")
         return args[0].copy(ndim=1, layout="C")
 
     def lower(self, L, call, args, kwargs):

@@ -127,6 +127,7 @@ class Round(CallTemplate):
 
     paths = ("numpy.round", "numpy.around")
     ufunc = True
+    scalar_params = (1, "decimals")       # an integer, never broadcast
 
     def typer(self, inf, call, args, kwargs):
         vals = list(args) + [kwargs[k] for k in ("decimals",) if k in kwargs]

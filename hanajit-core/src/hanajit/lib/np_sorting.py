@@ -135,6 +135,8 @@ class SortMethod(CallTemplate):
         if len(args) != 1 or set(kwargs) - {"kind"}:
             raise Incompatible("a.sort() with an axis")
         _check_sortable(args[0], "sort")
+        if args[0].ndim == 0:             # (NumPy: AxisError)
+            raise Incompatible("a.sort() of a 0-d array")
         if args[0].readonly:
             raise Incompatible("a.sort() of a read-only array")
         return T.NONE

@@ -25,7 +25,7 @@ def dtype_of(value) -> T.Scalar:
 
 def shape_types(t) -> int:
     """Number of dimensions of a shape argument (an int or a tuple of ints)."""
-    if isinstance(t, T.Scalar) and (t.is_int or t.is_bool):
+    if isinstance(t, T.Scalar) and t.is_int:     # (NumPy refuses a bool: TypeError)
         return 1
     if isinstance(t, T.TupleType) and all(isinstance(i, T.Scalar) and i.is_int for i in t.items):
         return len(t.items)
@@ -188,6 +188,8 @@ class CreateLike(CallTemplate):
         src = a.get("a")
         if not isinstance(src, T.ArrayType):
             raise Incompatible(f"np.{self.name}() of {src}")
+        if self.name == "full_like" and not isinstance(a.get("fill_value"), T.Scalar):
+            raise Incompatible("np.full_like(a, fill_value) with a number as fill_value")
         dt = src.dtype
         if "dtype" in a and a["dtype"] != T.NONE:
             dt = _const_dtype(a["dtype"])

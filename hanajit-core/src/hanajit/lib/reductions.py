@@ -74,10 +74,10 @@ class Reduction(CallTemplate):
             return t if (t.is_complex or t.is_float) else T.FLOAT64
         if self.name in ("any", "all"):
             return T.BOOL
+        if t.is_complex:       # (NumPy orders complex numbers lexicographically)
+            raise Incompatible(f"np.{self.name}() of complex arrays")
         if self.name in ("argmin", "argmax"):
             return I
-        if t.is_complex:
-            raise Incompatible(f"np.{self.name}() of complex arrays")
         return t
 
     def typer(self, inf, call, args, kwargs):

@@ -17,13 +17,27 @@ from .registry import CallTemplate, register
 
 
 class _ElemCall:
-    """The call as the scalar template sees it: element types, same arguments."""
+    """The call as the scalar template sees it: element types, same arguments.
+    Other attributes are the call's own, so what the typer notes on the call
+    (``numpy_semantics`` of ``abs``) reaches the lowering."""
+
+    _OWN = frozenset({"_call", "args", "kwargs", "name", "type"})
 
     def __init__(self, call, t):
+        object.__setattr__(self, "_call", call)
         self.args = call.args
         self.kwargs = call.kwargs
         self.name = call.name
         self.type = t
+
+    def __getattr__(self, name):
+        return getattr(self._call, name)
+
+    def __setattr__(self, name, value):
+        if name in self._OWN:
+            object.__setattr__(self, name, value)
+        else:
+            setattr(self._call, name, value)
 
 
 def has_array(types) -> bool:
@@ -31,6 +45,10 @@ def has_array(types) -> bool:
 
 
 def lift_typer(tpl, inf, call, args, kwargs):
+    for k in getattr(tpl, "scalar_params", ()):     # (``decimals`` of np.round)
+        v = kwargs.get(k) if isinstance(k, str) else args[k] if k < len(args) else None
+        if isinstance(v, T.ArrayType):
+            raise Incompatible(f"{call.name}() with an array as argument {k!r}")
     elems = [ew.elem_type(a) for a in args]
     kw = {k: ew.elem_type(v) for k, v in kwargs.items()}
     t = tpl.typer(inf, _ElemCall(call, None), elems, kw)
