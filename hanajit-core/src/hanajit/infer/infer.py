@@ -295,8 +295,8 @@ class Inferrer:
                           "the truth value of an array is ambiguous")
             return T.BOOL
         if isinstance(t, T.ArrayType):
-            if e.op == "neg" and t.dtype.is_bool:
-                self.fail(line, "array operation", "negative of a boolean array")
+            if e.op in ("neg", "pos") and t.dtype.is_bool:     # (NumPy: TypeError)
+                self.fail(line, "array operation", f"unary {e.op} of a boolean array")
             if e.op == "invert" and (t.dtype.is_float or t.dtype.is_complex):
                 self.fail(line, "array operation", f"~ on {t}")
             return t.copy(layout="C", readonly=False)
@@ -349,6 +349,9 @@ class Inferrer:
         ts = [self.expr(v, line) for v in e.values]
         if any(t is None for t in ts):
             return None
+        if any(not isinstance(t, (T.Scalar, T.TupleType, T.NoneType)) for t in ts[:-1]):
+            self.fail(line, f"'{e.op}' of {ts[0]}", "the truth value of an array is "
+                      "ambiguous; use a.any() or a.all()")
         if len(set(ts)) != 1:
             # Python returns one of the operands; with different types the result
             # type would depend on the values

@@ -179,6 +179,15 @@ def arith_operands(a: T.Scalar, b: T.Scalar, an=None, bn=None) -> T.Scalar:
     return unify(a, b)
 
 
+def _integer_operands(op, a, b, an, bn) -> T.Type:
+    """The common type of a bitwise operator's or shift's integer operands; NumPy
+    promotes int8 with uint64 to float64, where they do not apply (TypeError)."""
+    t = arith_operands(a, b, an, bn)
+    if not (t.is_int or t.is_bool):
+        raise Incompatible(f"operator {op} on {a} and {b} (NumPy: no common integer type)")
+    return t
+
+
 def binop_type(op: str, a: T.Type, b: T.Type, an=None, bn=None) -> T.Type:
     """Result type of a Python binary operator on scalars; raises Incompatible."""
     if not (isinstance(a, T.Scalar) and isinstance(b, T.Scalar)):
@@ -188,11 +197,11 @@ def binop_type(op: str, a: T.Type, b: T.Type, an=None, bn=None) -> T.Type:
             return T.BOOL
         if not ((a.is_int or a.is_bool) and (b.is_int or b.is_bool)):
             raise Incompatible(f"bitwise operator on {a} and {b}")
-        return arith_operands(a, b, an, bn)
+        return _integer_operands(op, a, b, an, bn)
     if op in ("lshift", "rshift"):
         if not ((a.is_int or a.is_bool) and (b.is_int or b.is_bool)):
             raise Incompatible(f"shift of {a} by {b}")
-        return arith_operands(a, b, an, bn)
+        return _integer_operands(op, a, b, an, bn)
     common = arith_operands(a, b, an, bn)
     if op == "truediv":
         if common.is_int or common.is_bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..infer.rules import Incompatible, arith_operands, unify
 from ..ir import nodes as N
 from ..ir import types as T
+from . import elementwise as ew
 from . import operators as ops
 from .operators import C, convert
 from .registry import CallTemplate, register
@@ -32,7 +33,9 @@ class Abs(CallTemplate):
         t = args[0]
         # abs() of a NumPy scalar is NumPy's absolute: a bool stays a bool and a
         # complex overflowing to inf does not raise
-        call.numpy_semantics = call.name != "abs" or inf.is_strong(call.args[0])
+        arg = call.args[0]
+        call.numpy_semantics = (call.name != "abs" or inf.is_strong(arg)
+                                or isinstance(getattr(arg, "type", None), T.ArrayType))
         if t.is_bool:
             return T.BOOL if call.numpy_semantics else T.INT64
         return t.component if t.is_complex else t
@@ -202,15 +205,32 @@ class DivMod(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         if kwargs or len(args) != 2 or not all(_scalar(t) and not t.is_complex for t in args):
             raise Incompatible("divmod() takes two real numbers")
+        if _numpy_operands(inf, call, args) and args[0].is_bool and args[1].is_bool:
+            raise Incompatible("divmod() of NumPy booleans")
         t = arith_operands(args[0], args[1], call.args[0], call.args[1])
         return T.TupleType((t, t))
 
     def lower(self, L, call, args, kwargs):
         a, b = (L.let(x) for x in args)
         t = call.type.items[0]
-        q = L.let(ops.binop(L, "floordiv", a, b, t, call.args[0], call.args[1]))
-        r = L.let(ops.binop(L, "mod", a, b, t, call.args[0], call.args[1]))
+        if call.numpy_semantics:     # np.divmod's: x // 0 is 0 (inf for floats)
+            a, b = ew.python_int_fits(L, [a, b], t)
+            q = L.let(ew.np_binop(L, "floordiv", a, b, t))
+            r = L.let(ew.np_binop(L, "mod", a, b, t))
+        else:
+            q = L.let(ops.binop(L, "floordiv", a, b, t, call.args[0], call.args[1]))
+            r = L.let(ops.binop(L, "mod", a, b, t, call.args[0], call.args[1]))
         return N.MakeTuple([q, r], call.type)
+
+
+def _numpy_operands(inf, call, args) -> bool:
+    """Is either operand of ``divmod``/``pow`` a NumPy scalar?  Then the call has
+    NumPy's semantics, as the operators do (``lower_semantics.e_PyBinOp``), and
+    NEP 50 promotion: the note is kept on the call for the lowering."""
+    call.numpy_semantics = inf.is_strong(call.args[0]) or inf.is_strong(call.args[1])
+    inf.mark_weak(call.args[0], args[0])
+    inf.mark_weak(call.args[1], args[1])
+    return call.numpy_semantics
 
 
 @register
@@ -221,13 +241,24 @@ class Pow(CallTemplate):
         if kwargs or len(args) != 2:
             raise Incompatible("pow() with a modulus is not supported")
         from ..infer.rules import binop_type
+        strong = all(_scalar(t) for t in args) and _numpy_operands(inf, call, args)
+        if strong and args[0].is_bool and args[1].is_bool:
+            raise Incompatible("pow() of NumPy booleans")
         t = binop_type("pow", args[0], args[1], call.args[0], call.args[1])
+        if strong:
+            return t
         if t.is_int and isinstance(call.args[1], N.Const) and call.args[1].value < 0:
             return T.FLOAT64
         return T.INT64 if t.is_bool else t
 
     def lower(self, L, call, args, kwargs):
-        return ops.binop(L, "pow", args[0], args[1], call.type, call.args[0], call.args[1])
+        t = call.type
+        if getattr(call, "numpy_semantics", False) and not t.is_complex:   # as ``a ** b``
+            a, b = ew.python_int_fits(L, list(args), t)
+            if t.is_float:
+                return ops.np_scalar_pow(L, a, b, t)
+            return ew.np_binop(L, "pow", a, b, t)
+        return ops.binop(L, "pow", args[0], args[1], t, call.args[0], call.args[1])
 
 
 @register

@@ -72,8 +72,8 @@ def result_dtype(op: str, a: T.Type, b: T.Type, weak_a=True, weak_b=True) -> T.S
         raise Incompatible(f"bitwise operator on {common} arrays")
     if op in ("floordiv", "mod") and common.is_complex:
         raise Incompatible(f"operator {op} on complex arrays")
-    if op == "truediv" and common.is_complex:
-        raise Incompatible("division of complex arrays is not supported yet")
+    if op == "pow" and common.is_complex:
+        raise Incompatible("power of complex arrays is not supported yet")
     return common
 
 
@@ -238,7 +238,7 @@ def np_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
         ct = promote(x.type, y.type) if x.type != y.type else x.type
         if ct.is_complex:
             if op not in ("eq", "ne"):
-                raise Incompatible("ordering comparison of complex numbers")
+                return _np_complex_order(L, op, _cast(L, x, ct), _cast(L, y, ct))
             return ops.compare(L, op, x, y)
         return N.Cmp(op, ops.convert_wrap(x, ct), ops.convert_wrap(y, ct), T.BOOL)
     if t.is_bool:
@@ -247,6 +247,8 @@ def np_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
                        ops.convert_wrap(y, t) if y.type != t else y, t)
     if op == "truediv":
         x, y = _cast(L, x, t), _cast(L, y, t)
+        if t.is_complex:
+            return _np_complex_div(L, x, y, t)
         return N.BinOp("fdiv", x, y, t)
     x, y = _cast(L, x, t), _cast(L, y, t)
     if op in ("add", "sub", "mul"):
@@ -287,6 +289,57 @@ def np_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
     if op in ("lshift", "rshift"):
         return _np_shift(L, op, x, y, t)
     raise Incompatible(f"numpy operator {op}")
+
+
+def _np_complex_order(L, op, x, y):
+    """NumPy's lexicographic order of complex numbers (its ``CLT`` ... macros):
+    ``x < y`` is ``x.real < y.real`` with neither imaginary part NaN, or equal
+    real parts and ``x.imag < y.imag``."""
+    c = x.type.component
+    x, y = L.let(x), L.let(y)
+    xr, xi = L.let(N.ComplexPart(x, "real", c)), L.let(N.ComplexPart(x, "imag", c))
+    yr, yi = L.let(N.ComplexPart(y, "real", c)), L.let(N.ComplexPart(y, "imag", c))
+    strict = {"lt": "lt", "le": "lt", "gt": "gt", "ge": "gt"}[op]
+    no_nan = ops.band(N.Cmp("eq", xi, xi, T.BOOL), N.Cmp("eq", yi, yi, T.BOOL))
+    by_real = ops.band(N.Cmp(strict, xr, yr, T.BOOL), no_nan)
+    by_imag = ops.band(N.Cmp("eq", xr, yr, T.BOOL), N.Cmp(op, xi, yi, T.BOOL))
+    return ops.bor(by_real, by_imag)
+
+
+def _np_complex_div(L, x, y, t):
+    """NumPy's complex division loop (Smith's method, scaled by the reciprocal),
+    operation for operation, so results are NumPy's bit for bit: with
+    ``|y.real| >= |y.imag|``, ``rat = y.imag / y.real``, ``scl = 1 / (y.real +
+    y.imag * rat)``; the other way round when ``|y.imag|`` is larger (or a part
+    is NaN); a zero divisor divides each part by ``|y.real|`` (inf or NaN).  The
+    three cases are computed branch-free and selected."""
+    c = t.component
+    x, y = L.let(x), L.let(y)
+    xr, xi = L.let(N.ComplexPart(x, "real", c)), L.let(N.ComplexPart(x, "imag", c))
+    yr, yi = L.let(N.ComplexPart(y, "real", c)), L.let(N.ComplexPart(y, "imag", c))
+    ar = L.let(N.Intrinsic("fabs", [yr], c))
+    ai = L.let(N.Intrinsic("fabs", [yi], c))
+
+    def op(o, a, b):
+        return N.BinOp(o, a, b, c)
+
+    one = C(1.0, c)
+    rat1 = L.let(op("fdiv", yi, yr))
+    scl1 = L.let(op("fdiv", one, op("add", yr, op("mul", yi, rat1))))
+    re1 = op("mul", op("add", xr, op("mul", xi, rat1)), scl1)
+    im1 = op("mul", op("sub", xi, op("mul", xr, rat1)), scl1)
+    rat2 = L.let(op("fdiv", yr, yi))
+    scl2 = L.let(op("fdiv", one, op("add", yi, op("mul", yr, rat2))))
+    re2 = op("mul", op("add", op("mul", xr, rat2), xi), scl2)
+    im2 = op("mul", op("sub", op("mul", xi, rat2), xr), scl2)
+    re0, im0 = op("fdiv", xr, ar), op("fdiv", xi, ar)
+    first = L.let(N.Cmp("ge", ar, ai, T.BOOL))
+    zero = L.let(ops.band(N.Cmp("eq", ar, C(0.0, c), T.BOOL),
+                          N.Cmp("eq", ai, C(0.0, c), T.BOOL)))
+
+    def pick(v0, v1, v2):
+        return N.Select(first, N.Select(zero, v0, v1, c), v2, c)
+    return N.MakeComplex(pick(re0, re1, re2), pick(im0, im1, im2), t)
 
 
 def _cast(L, e, t):

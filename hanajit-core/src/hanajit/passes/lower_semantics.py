@@ -17,6 +17,8 @@ Example (``x = a // b`` on ints)::
 """
 from __future__ import annotations
 
+from ..errors import UnsupportedError
+from ..infer.rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from ..lib import arrays, views
@@ -126,7 +128,14 @@ class Lowerer:
                                                                         fn.locals[p])))
         self.fusible = fuse_temps.candidates(fn)
         self.deferred: dict = {}          # array temporaries kept lazy (fuse_temps)
-        fn.body = entry + self.block(fn.body)
+        try:
+            fn.body = entry + self.block(fn.body)
+        except Incompatible as exc:
+            # a template found a case its typer let through (an ordering of complex
+            # arrays): a fallback naming the line, never an internal error
+            raise UnsupportedError(
+                f"{fn.pyname} ({fn.filename}:{self.line}): unsupported operation: {exc}",
+                func=fn.pyname, line=self.line, construct="operation") from None
         fn.level = "primitive"
 
     def block(self, stmts) -> list:
