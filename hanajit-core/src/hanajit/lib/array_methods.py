@@ -65,8 +65,9 @@ def method_template(name):
         return _SPECIAL[name]
     from .np_rounding import METHODS as ROUNDING
     from .np_sorting import METHODS as SORTING
+    from .np_put import METHODS as PUT
     from .np_take import METHODS as TAKE
-    for extra in (SORTING, ROUNDING, TAKE):
+    for extra in (SORTING, ROUNDING, TAKE, PUT):
         if name in extra:
             return extra[name]
     if name in OPS:

@@ -59,7 +59,7 @@ def element_value(L, value: N.Expr, dtype: T.Scalar) -> N.Expr:
         return value
     if dtype.is_bool:
         return ops.truth(L, value)
-    if t.is_int and dtype.is_int or t.is_bool:
+    if t.is_int and dtype.is_int or t.is_bool and not dtype.is_complex:
         return N.Cast(value, dtype)
     return ops.convert(L, value, dtype)
 

@@ -252,6 +252,10 @@ def inexact_int_division(L, a, b):
 def convert_wrap(e, to):
     if e.type != to and isinstance(to, T.ArrayType):
         return _relayout(None, e, to)       # (``e`` a variable: read twice freely)
+    if (isinstance(to, T.Scalar) and to.is_complex and isinstance(e.type, T.Scalar)
+            and not e.type.is_complex):     # (a bool array's astype(complex))
+        c = to.component
+        return N.MakeComplex(convert_wrap(e, c), C(0.0, c), to)
     return e if e.type == to else N.Cast(e, to)
 
 

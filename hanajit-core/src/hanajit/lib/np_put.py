@@ -1,0 +1,88 @@
+"""``np.put(a, ind, v, mode='raise')`` and ``a.put(ind, v, mode='raise')``.
+
+``a.flat[ind] = v`` with ``v`` repeated (``pyhelpers_put``, NumPy's algorithm): a
+scalar ``ind`` or ``v`` is a one-element array, ``v`` is cast to ``a``'s dtype as
+NumPy casts it (a Python number must fit), ``mode="wrap"`` and ``"clip"`` map the
+indices into the array."""
+from __future__ import annotations
+
+from ..infer.rules import Incompatible
+from ..ir import nodes as N
+from ..ir import types as T
+from . import pyhelpers_put as hp
+from .operators import C
+from .registry import CallTemplate, register
+
+I = T.INT64
+_MODES = {"raise": 0, "wrap": 1, "clip": 2}
+_PARAMS = ("a", "ind", "v", "mode")
+
+
+def _mode(call):
+    """The constant ``mode`` ("raise" when not given; None when not a constant)."""
+    node = call.kwargs.get("mode", call.args[3] if len(call.args) > 3 else None)
+    if node is None:
+        return "raise"
+    t = getattr(node, "type", None)
+    if isinstance(t, T.ConstType):
+        return t.value
+    return node.value if isinstance(node, N.Const) else None
+
+
+def _bind(args, kwargs):
+    bound = dict(zip(_PARAMS, args))
+    for k, v in kwargs.items():
+        if k not in _PARAMS or k in bound:
+            raise Incompatible(f"np.put() got an unexpected argument '{k}'")
+        bound[k] = v
+    if len(args) > 4 or not {"a", "ind", "v"} <= set(bound):
+        raise Incompatible("np.put(a, ind, v, mode='raise')")
+    return bound
+
+
+class Put(CallTemplate):
+    paths = ("numpy.put",)
+
+    def typer(self, inf, call, args, kwargs):
+        b = _bind(args, kwargs)
+        a, ind, v = b["a"], b["ind"], b["v"]
+        if not isinstance(a, T.ArrayType):
+            raise Incompatible(f"np.put() into {a}")
+        if a.readonly:
+            raise Incompatible("np.put() into a read-only array")
+        it = ind.dtype if isinstance(ind, T.ArrayType) else ind
+        if not (isinstance(it, T.Scalar) and (it.is_int or it.is_bool) and it != T.UINT64):
+            raise Incompatible(f"np.put() with indices of type {ind}")
+        vt = v.dtype if isinstance(v, T.ArrayType) else v
+        if not isinstance(vt, T.Scalar) or (vt.is_complex and not a.dtype.is_complex):
+            raise Incompatible(f"np.put() of values of type {v} into {a}")
+        if _mode(call) not in _MODES:
+            raise Incompatible("np.put(): mode must be 'raise', 'wrap' or 'clip'")
+        return T.NONE
+
+    def lower(self, L, call, args, kwargs):
+        from .arrays import element_value
+        from .numpy_alloc import _fits, allocate
+        b = _bind(args, kwargs)
+        a, ind, v = L.let(b["a"]), b["ind"], b["v"]
+        if not isinstance(ind.type, T.ArrayType):
+            arr = allocate(L, T.ArrayType(I, 1, "C"), [C(1, I)])
+            L.emit(N.Store(array=arr, indices=[C(0, I)],
+                           value=element_value(L, ind, I)))
+            ind = arr
+        if not isinstance(v.type, T.ArrayType):     # as np.full: a Python int must fit
+            fv, = _fits(L, [v], a.type.dtype)
+            arr = allocate(L, T.ArrayType(a.type.dtype, 1, "C"), [C(1, I)])
+            L.emit(N.Store(array=arr, indices=[C(0, I)],
+                           value=element_value(L, fv, a.type.dtype)))
+            v = arr
+        L.call_helper(hp.put, [a, ind, v, C(_MODES[_mode(call)], I)])
+        return C(None, T.NONE)
+
+
+class PutMethod(Put):
+    paths = ()
+
+
+register(Put())
+METHODS = {"put": PutMethod()}
