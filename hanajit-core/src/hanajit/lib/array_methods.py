@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..infer.rules import Incompatible
 from ..ir import types as T
 from . import elementwise as ew
+from . import operators as ops
 from .registry import CallTemplate, register
 
 
@@ -50,6 +51,8 @@ class AsType(CallTemplate):
             x = z.elem(idx)
             if src.is_complex and not t.is_complex:   # NumPy keeps the real part
                 x = N.ComplexPart(L.let(x), "real", src.component)
+            if x.type.is_float and t.is_int:          # never raises (C's convert)
+                return ops.np_float_to_int(L, x, t)
             return element_value(L, x, t)
         return ew.materialize(L, ew.Lazy(call.type, z.dims, elem))
 

@@ -109,6 +109,49 @@ def float_to_int(L, e, to: T.Scalar):
     return N.Cast(e, to)
 
 
+def np_float_to_int(L, e, to: T.Scalar):
+    """NumPy's cast of a float to an integer type (``astype``), as NumPy on x86-64
+    computes it -- C's conversion, which is the processor's truncating convert: a
+    NaN, infinite or out-of-range value never raises but gives the convert
+    instruction's "invalid" value, ``INT_MIN`` of the width it converts at.  NumPy
+    converts int8..int32 and uint8/uint16 through int32, uint64 as GCC does
+    (values from 2**63 converted less 2**63, the top bit set back; NaN gives
+    2**63); uint32 deoptimises where NumPy's own loops disagree.  In range, all of
+    them truncate toward zero.
+    ``hanajit-cpu/tests/test_cpu_astype_pairs.py`` checks every pair on edge
+    values against NumPy."""
+    f = e.type
+    e = L.let(e)
+
+    def convert_at(x, bits):      # cvtts*2si: the truncated value, or INT_MIN
+        it = T.INT32 if bits == 32 else T.INT64
+        lim = float(2 ** (bits - 1))
+        ok = band(N.Cmp("ge", x, C(-lim, f), T.BOOL), N.Cmp("lt", x, C(lim, f), T.BOOL))
+        safe = N.Select(ok, x, C(0.0, f), f)
+        return N.Select(ok, N.Cast(safe, it), C(-(2 ** (bits - 1)), it), it)
+
+    if to == T.UINT32:
+        # NumPy's contiguous loops convert as GCC's unsigned trick at 32 bits, its
+        # strided ones through int64: they agree on -2**31-1 < x < 2**32 only, and
+        # elsewhere (NaN too) the interpreter gives the value NumPy's loop would
+        ok = band(N.Cmp("gt", e, C(-(2.0 ** 31) - 1.0, f), T.BOOL),
+                  N.Cmp("lt", e, C(2.0 ** 32, f), T.BOOL))
+        L.emit(N.If(cond=logical_not(ok), then=[N.Raise(
+            exc=OverflowError, deopt=True,
+            message="invalid value in a cast to uint32 (NumPy's value depends on the loop)")]))
+        return N.Cast(convert_at(e, 64), to)
+    if to == T.UINT64:
+        top = C(float(2 ** 63), f)
+        big = L.let(N.Cmp("ge", e, top, T.BOOL))
+        low = convert_at(e, 64)
+        high = N.BinOp("xor", convert_at(N.BinOp("sub", e, top, f), 64),
+                       C(-(2 ** 63), T.INT64), T.INT64)
+        return N.Cast(N.Select(big, high, low, T.INT64), to)
+    bits = 64 if to == T.INT64 else 32
+    r = convert_at(e, bits)
+    return r if r.type == to else N.Cast(r, to)
+
+
 # -------------------------------------------------------------------- truth
 def truth(L, e: N.Expr) -> N.Expr:
     t = e.type
