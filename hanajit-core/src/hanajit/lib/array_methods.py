@@ -5,7 +5,6 @@ from __future__ import annotations
 from ..infer.rules import Incompatible
 from ..ir import types as T
 from . import elementwise as ew
-from . import operators as ops
 from .registry import CallTemplate, register
 
 
@@ -41,20 +40,11 @@ class AsType(CallTemplate):
         return args[0].copy(dtype=dtype_of(dt.value), layout="C", readonly=False)
 
     def lower(self, L, call, args, kwargs):
-        from ..ir import nodes as N
-        from .arrays import element_value
+        from .arrays import array_cast
         z = ew.to_lazy(L, args[0])
         t = call.type.dtype
-        src = z.type.dtype
-
-        def elem(idx):
-            x = z.elem(idx)
-            if src.is_complex and not t.is_complex:   # NumPy keeps the real part
-                x = N.ComplexPart(L.let(x), "real", src.component)
-            if x.type.is_float and t.is_int:          # never raises (C's convert)
-                return ops.np_float_to_int(L, x, t)
-            return element_value(L, x, t)
-        return ew.materialize(L, ew.Lazy(call.type, z.dims, elem))
+        return ew.materialize(L, ew.Lazy(call.type, z.dims,
+                                         lambda idx: array_cast(L, z.elem(idx), t)))
 
 
 _SPECIAL = {"copy": register(Copy()), "astype": AsType()}

@@ -350,8 +350,9 @@ class NpArray(CallTemplate):
         if isinstance(src.type, T.ArrayType) or isinstance(src, ew.Lazy):
             if self.name == "asarray" and not isinstance(src, ew.Lazy) and src.type == rt:
                 return src
+            from .arrays import array_cast
             z = ew.to_lazy(L, src)
-            return ew.materialize(L, ew.Lazy(rt, z.dims, lambda idx: element_value(
+            return ew.materialize(L, ew.Lazy(rt, z.dims, lambda idx: array_cast(
                 L, z.elem(idx), rt.dtype)))
         dims, _ = _nested_shape(src.type)
         tup = L.let(src)

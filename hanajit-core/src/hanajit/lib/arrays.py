@@ -64,6 +64,19 @@ def element_value(L, value: N.Expr, dtype: T.Scalar) -> N.Expr:
     return ops.convert(L, value, dtype)
 
 
+def array_cast(L, value: N.Expr, dtype: T.Scalar) -> N.Expr:
+    """An element of an array converted as NumPy casts arrays (``astype``,
+    ``a[:] = b``, ``np.array(b, dtype=)``): a complex keeps its real part, a float
+    becomes an integer by C's conversion, never raising
+    (``operators.np_float_to_int``); otherwise as :func:`element_value`.  (A
+    scalar stored into an array converts as Python does: ``element_value``.)"""
+    if value.type.is_complex and not dtype.is_complex and not dtype.is_bool:
+        value = N.ComplexPart(L.let(value), "real", value.type.component)
+    if value.type.is_float and dtype.is_int:
+        return ops.np_float_to_int(L, value, dtype)
+    return element_value(L, value, dtype)
+
+
 def broadcast_check(L, src: N.Expr, dst_dims: list, what="could not broadcast input array",
                     drop_ones=False):
     """Raise ValueError unless ``src``'s shape broadcasts to ``dst_dims``."""
@@ -123,7 +136,7 @@ def assign_to_view(L, view: N.Expr, value: N.Expr):
                         lambda idx: inner.elem([C(0, T.INT64)] * extra + list(idx)),
                         sources=z.sources)
         elem = ew.reindex(z, dims)
-        fill(L, view, dims, lambda idx: element_value(L, elem(idx), vt.dtype))
+        fill(L, view, dims, lambda idx: array_cast(L, elem(idx), vt.dtype))
 
     def through_memory():
         fresh = isinstance(value, ew.Lazy)      # computed now: it cannot alias the view

@@ -34,7 +34,7 @@ from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
 from . import operators as ops
-from .arrays import element_value
+from .arrays import array_cast, element_value
 from .numpy_alloc import allocate, fill
 from .operators import C
 from .reductions import loops, total_size
@@ -458,7 +458,7 @@ def _scatter(L, target: FancyLazy, value):
         sidx = [C(0, I)] * max(extra, 0) + [
             N.Select(N.Cmp("eq", d, C(1, I), T.BOOL), C(0, I), idx[off + k], I)
             for k, d in enumerate(own)]
-        val = element_value(L, _value_at(L, shared, src, z, sidx), arr_t.dtype)
+        val = array_cast(L, _value_at(L, shared, src, z, sidx), arr_t.dtype)
         L.emit(N.Store(array=target.array, indices=target.positions(idx), value=val))
     loops(L, dims, body)
 
