@@ -4,12 +4,10 @@ float32 overflow and subnormals), element for element NumPy's result on this
 machine (out-of-range float -> int casts are what x86-64 NumPy gives)."""
 from __future__ import annotations
 
-import itertools
 import warnings
 
 import numpy as np
 import pytest
-
 from hanajit import jit
 
 DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,

@@ -8,7 +8,6 @@ import itertools
 
 import numpy as np
 import pytest
-
 from hanajit import jit
 
 SPECIAL = [0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1e-310, 1e308, 3.5, -2.25,

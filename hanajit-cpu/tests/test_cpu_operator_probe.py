@@ -7,7 +7,6 @@ exception class, or a fallback naming the construct -- never an internal error.
 A fixed sample of the combinations runs in CI; ``HANAJIT_PROBE_ALL=1`` runs all."""
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import os
 import random
@@ -15,9 +14,9 @@ import warnings
 
 import numpy as np
 import pytest
-
 from hanajit import jit
 from hanajit.errors import UnsupportedError
+from hanajit.testing.sourcefile import load_module
 
 VALUES = {
     "i": "3", "z": "0", "m": "-2", "f": "2.5", "nf": "-0.0", "b": "True", "c": "(1+2j)",
@@ -57,17 +56,12 @@ if not os.environ.get("HANAJIT_PROBE_ALL"):
 
 
 @pytest.fixture(scope="module")
-def module(tmp_path_factory):
+def module():
     src = ["import numpy as np"]
     for k, (expr, combo) in enumerate(CASES):
         params = ", ".join(f"x{j}" for j in range(len(combo)))
         src.append(f"def f{k}({params}):\n    return {expr}\n")
-    path = tmp_path_factory.mktemp("ops") / "operator_probe_module.py"
-    path.write_text("\n".join(src))
-    spec = importlib.util.spec_from_file_location("operator_probe_module", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_module("\n".join(src), "operator_probe")
 
 
 def _outcome(f, combo):

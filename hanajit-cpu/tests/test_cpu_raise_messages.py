@@ -6,7 +6,6 @@ import warnings
 
 import numpy as np
 import pytest
-
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning, UnsupportedError
 

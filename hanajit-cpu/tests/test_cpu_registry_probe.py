@@ -5,15 +5,14 @@ it falls back naming the call -- never an internal compiler error, and never a
 result where NumPy raises."""
 from __future__ import annotations
 
-import importlib.util
 import warnings
 
 import numpy as np
 import pytest
-
 from hanajit import jit
 from hanajit.errors import UnsupportedError
 from hanajit.lib import registry
+from hanajit.testing.sourcefile import load_module
 
 VALUES = {
     "i": "3", "f": "2.5", "b": "True", "c": "(1+2j)", "t": "(2, 3)", "n": "None",
@@ -38,8 +37,14 @@ def _paths():
 
 
 def _methods():
-    from hanajit.lib import array_methods, array_ops, np_rounding, np_sorting, np_take
-    from hanajit.lib import reductions
+    from hanajit.lib import (
+        array_methods,
+        array_ops,
+        np_rounding,
+        np_sorting,
+        np_take,
+        reductions,
+    )
     names = set(array_methods._SPECIAL) | set(reductions.METHODS)
     for table in (array_ops.METHODS, np_rounding.METHODS, np_sorting.METHODS,
                   np_take.METHODS):
@@ -54,19 +59,14 @@ CASES = [(path[len("numpy."):], combo) for path in _paths() for combo in COMBOS]
 
 
 @pytest.fixture(scope="module")
-def module(tmp_path_factory):
+def module():
     src = ["import numpy as np"]
     for k, (name, combo) in enumerate(CASES):
         params = ", ".join(f"x{j}" for j in range(len(combo)))
         call = (f"x0{name}({params.partition(', ')[2]})" if name.startswith(".")
                 else f"np.{name}({params})")
         src.append(f"def f{k}({params}):\n    return {call}\n")
-    path = tmp_path_factory.mktemp("probe") / "probe_module.py"
-    path.write_text("\n".join(src))
-    spec = importlib.util.spec_from_file_location("probe_module", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_module("\n".join(src), "registry_probe")
 
 
 def _outcome(f, args):

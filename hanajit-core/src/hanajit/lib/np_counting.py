@@ -9,18 +9,13 @@ from ..ir import types as T
 from . import operators as ops
 from . import pyhelpers_bincount as hb
 from .operators import C
-from .registry import CallTemplate, register
+from .registry import CallTemplate, bind_arguments, register
 
 _PARAMS = ("x", "weights", "minlength")
 
 
 def _bind(args, kwargs):
-    bound = dict(zip(_PARAMS, args))
-    for k, v in kwargs.items():
-        if k not in _PARAMS or k in bound:
-            raise Incompatible(f"np.bincount() got an unexpected argument '{k}'")
-        bound[k] = v
-    return bound
+    return bind_arguments("np.bincount", _PARAMS, args, kwargs)
 
 
 @register

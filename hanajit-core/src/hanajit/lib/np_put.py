@@ -10,8 +10,9 @@ from ..infer.rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import pyhelpers_put as hp
+from .np_take import _mode as _take_mode
 from .operators import C
-from .registry import CallTemplate, register
+from .registry import CallTemplate, bind_arguments, register
 
 I = T.INT64
 _MODES = {"raise": 0, "wrap": 1, "clip": 2}
@@ -19,22 +20,11 @@ _PARAMS = ("a", "ind", "v", "mode")
 
 
 def _mode(call):
-    """The constant ``mode`` ("raise" when not given; None when not a constant)."""
-    node = call.kwargs.get("mode", call.args[3] if len(call.args) > 3 else None)
-    if node is None:
-        return "raise"
-    t = getattr(node, "type", None)
-    if isinstance(t, T.ConstType):
-        return t.value
-    return node.value if isinstance(node, N.Const) else None
+    return _take_mode(call, position=3)
 
 
 def _bind(args, kwargs):
-    bound = dict(zip(_PARAMS, args))
-    for k, v in kwargs.items():
-        if k not in _PARAMS or k in bound:
-            raise Incompatible(f"np.put() got an unexpected argument '{k}'")
-        bound[k] = v
+    bound = bind_arguments("np.put", _PARAMS, args, kwargs)
     if len(args) > 4 or not {"a", "ind", "v"} <= set(bound):
         raise Incompatible("np.put(a, ind, v, mode='raise')")
     return bound

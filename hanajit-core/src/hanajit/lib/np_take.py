@@ -34,9 +34,12 @@ def _axis(call, args, kwargs):
     return node.value
 
 
-def _mode(call):
-    """The constant ``mode=`` ("raise" when not given; None when not a constant)."""
+def _mode(call, position=None):
+    """The constant ``mode`` -- a keyword, or the argument at ``position`` --
+    ("raise" when not given; None when not a constant)."""
     node = call.kwargs.get("mode")
+    if node is None and position is not None and len(call.args) > position:
+        node = call.args[position]
     if node is None:
         return "raise"
     t = getattr(node, "type", None)

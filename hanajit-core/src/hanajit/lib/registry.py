@@ -28,6 +28,18 @@ class CallTemplate:
         raise NotImplementedError
 
 
+def bind_arguments(name: str, params: tuple, args: list, kwargs: dict) -> dict:
+    """Positional and keyword arguments of a call bound to ``params`` (as Python
+    binds them); Incompatible for an unknown or repeated keyword."""
+    from ..infer.rules import Incompatible
+    bound = dict(zip(params, args))
+    for k, v in kwargs.items():
+        if k not in params or k in bound:
+            raise Incompatible(f"{name}() got an unexpected argument '{k}'")
+        bound[k] = v
+    return bound
+
+
 _templates: list = []
 _by_id: dict = {}
 _resolved_modules: set = set()
