@@ -20,6 +20,7 @@ VALUES = {
     "ab": "np.array([True, False])", "l": "[1, 2]", "e": "np.zeros(0)",
     "ac": "np.array([1 + 2j, -0.5j, 3.0])", "af": "np.linspace(-1, 1, 5, dtype=np.float32)",
     "ar": "np.arange(12.0).reshape(3, 4)[::-1, ::2]", "ai8": "np.array([-3, 0, 7], np.int8)",
+    "s8": "np.int8(-5)", "su": "np.uint64(7)", "sf": "np.float32(1.5)", "sn": "np.float64(-0.0)",
 }
 COMBOS = [("i",), ("f",), ("b",), ("c",), ("t",), ("a0",), ("a1",), ("a2",), ("l",),
           ("ab",), ("e",),
@@ -27,7 +28,10 @@ COMBOS = [("i",), ("f",), ("b",), ("c",), ("t",), ("a0",), ("a1",), ("a2",), ("l
           ("a1", "n"), ("a2", "a1"), ("a0", "a0"), ("t", "i"), ("a1", "b"), ("a2", "l"),
           ("a1", "i", "i"), ("a1", "f", "a1"), ("a2", "a2", "a2"), ("i", "i", "i"),
           ("a1", "a1", "n"), ("ac",), ("af",), ("ar",), ("ai8",), ("ai8", "a1"),
-          ("af", "i"), ("ar", "i"), ("ac", "ac")]
+          ("af", "i"), ("ar", "i"), ("ac", "ac"),
+          ("s8",), ("su",), ("sf",), ("sn",), ("s8", "su"), ("sf", "s8"), ("a1", "s8"),
+          ("ai8", "su"), ("su", "sf"), ("sn", "i"), ("af", "sf"), ("sf", "sf", "s8"),
+          ("a1", "su", "sf")]
 
 
 def _paths():
@@ -84,9 +88,12 @@ def _close(got, want) -> bool:
     if isinstance(want, tuple):
         return (isinstance(got, tuple) and len(got) == len(want)
                 and all(_close(g, w) for g, w in zip(got, want)))
-    if isinstance(want, np.generic) and type(got) in (bool, int, float, complex):
-        # sized NumPy scalar results come back as Python numbers (docs/semantics.md)
+    if isinstance(want, (np.generic, np.ndarray)) and np.ndim(want) == 0 and type(got) in (
+            bool, int, float, complex):
+        # sized NumPy scalar results, and 0-d arrays (np.where of scalars), come
+        # back as Python numbers (docs/semantics.md)
         got = want.dtype.type(got)
+        want = want.dtype.type(want)
     g, w = np.asarray(got), np.asarray(want)
     if g.shape != w.shape or g.dtype != w.dtype:
         return False

@@ -113,22 +113,22 @@ def _copy(L, a, ct):
 
 
 def reshape_view(L, src, dims, rt):
-    """View C-contiguous ``src`` with shape ``dims`` (one may be -1)."""
+    """View C-contiguous ``src`` with shape ``dims`` (one may be negative: unknown,
+    as NumPy reads any negative dimension, not only -1)."""
     size = L.let(total_size([N.ArrayAttr(src, "shape", k, I) for k in range(src.type.ndim)]))
+
+    def unknown(d):
+        return N.Cmp("lt", d, C(0, I), T.BOOL)
     known = C(1, I)
     for d in dims:
-        known = N.BinOp("mul", known, N.Select(N.Cmp("eq", d, C(-1, I), T.BOOL), C(1, I), d, I), I)
+        known = N.BinOp("mul", known, N.Select(unknown(d), C(1, I), d, I), I)
     known = L.let(known)
     nneg = C(0, I)
     for d in dims:
-        nneg = N.BinOp("add", nneg, N.Select(N.Cmp("eq", d, C(-1, I), T.BOOL), C(1, I),
-                                             C(0, I), I), I)
+        nneg = N.BinOp("add", nneg, N.Select(unknown(d), C(1, I), C(0, I), I), I)
     nneg = L.let(nneg)
     L.raise_if(N.Cmp("gt", nneg, C(1, I), T.BOOL), ValueError,
                "can only specify one unknown dimension")
-    for d in dims:
-        L.raise_if(N.Cmp("lt", d, C(-1, I), T.BOOL), ValueError,
-                   "negative dimensions not allowed")
     # an unknown dimension next to a zero one cannot be inferred (NumPy raises
     # even for an empty array: reshape(0, -1))
     L.emit(N.If(cond=ops.band(N.Cmp("eq", nneg, C(1, I), T.BOOL),
@@ -137,7 +137,7 @@ def reshape_view(L, src, dims, rt):
         "requested shape")]))
     safe_known = N.Select(N.Cmp("eq", known, C(0, I), T.BOOL), C(1, I), known, I)
     inferred = L.let(N.BinOp("sdiv", size, safe_known, I))
-    dims = [L.let(N.Select(N.Cmp("eq", d, C(-1, I), T.BOOL), inferred, d, I)) for d in dims]
+    dims = [L.let(N.Select(unknown(d), inferred, d, I)) for d in dims]
     L.emit(N.If(cond=N.Cmp("ne", total_size(dims), size, T.BOOL), then=[N.Raise(
         exc=ValueError, args=[size], message="cannot reshape array of size {} into the "
         "requested shape")]))

@@ -230,7 +230,9 @@ class Arange(CallTemplate):
             raise Incompatible("np.arange() takes 1 to 3 real numbers")
         if dt is not None and dt != T.NONE:
             return T.ArrayType(_const_dtype(dt), 1, "C")
-        isfloat = any(v.is_float for v in vals)
+        # NumPy promotes the values with int64 (``np.arange(np.float32(3))`` is
+        # float64, ``np.arange(np.uint8(3))`` int64; uint64 with int64 is float64)
+        isfloat = any(v.is_float or v == T.UINT64 for v in vals)
         return T.ArrayType(T.FLOAT64 if isfloat else T.INT64, 1, "C")
 
     def lower(self, L, call, args, kwargs):
@@ -292,6 +294,8 @@ class Linspace(CallTemplate):
         for k in ("start", "stop"):
             if not (isinstance(a[k], T.Scalar) and not a[k].is_complex):
                 raise Incompatible("np.linspace() of non-real bounds")
+            if a[k] == T.FLOAT32:     # (NumPy computes in float32 then)
+                raise Incompatible("np.linspace() of float32 bounds")
         return T.ArrayType(T.FLOAT64, 1, "C")
 
     def lower(self, L, call, args, kwargs):
