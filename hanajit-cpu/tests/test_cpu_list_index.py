@@ -98,12 +98,37 @@ def test_list_index_matches_numpy(fn, make):
             np.testing.assert_array_equal(g, w)
 
 
-def test_empty_list_index_falls_back_with_a_warning():
-    def empty(a):
-        return a[[]]
-    with pytest.warns(HanaJitFallbackWarning, match="empty list"):
-        got = jit(empty)(np.arange(3.0))
-    assert got.shape == (0,)
+def empty(a):
+    return a[[]]
+
+
+def empty_pairs(m):
+    return m[[], []], m[:, []], m[[], 1], m[[]]
+
+
+def empty_store(a):
+    a[[]] = 5
+    a[[]] += 1
+    return a
+
+
+@pytest.mark.parametrize("fn, make", [
+    (empty, lambda: (np.arange(3.0),)),
+    (empty, lambda: (np.zeros(0, np.int8),)),
+    (empty_pairs, lambda: (np.arange(12.0).reshape(3, 4),)),
+    (empty_store, lambda: (np.arange(3),)),
+])
+def test_empty_list_index_is_an_empty_integer_array(fn, make):
+    # NumPy indexes with np.array([], dtype=np.intp): empty gathers of the right
+    # shape and dtype, stores that change nothing
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", HanaJitFallbackWarning)
+        got = jit(fn)(*make())
+    want = fn(*make())
+    for g, w in zip(got if isinstance(got, tuple) else (got,),
+                    want if isinstance(want, tuple) else (want,)):
+        assert g.shape == w.shape and g.dtype == w.dtype
+        np.testing.assert_array_equal(g, w)
 
 
 # ----------------------------------------------------- boolean scalars as indices

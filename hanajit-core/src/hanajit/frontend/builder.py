@@ -593,8 +593,10 @@ class Builder:
         NumPy reads it as ``np.array`` of the list -- an integer index array, or
         a boolean mask for a list of bools."""
         import numpy
-        if not node.elts:
-            self.fail(node, "an empty list as an index", _src(node))
+        if not node.elts:         # NumPy indexes with an empty integer array
+            return N.PyCall(callee=numpy.empty, args=[N.Const(0)],
+                            kwargs={"dtype": ObjRef(numpy.intp, "np.intp")},
+                            name="np.empty")
         return N.PyCall(callee=numpy.array, args=[self.list_arg(node)], kwargs={},
                         name="np.array")
 
