@@ -85,7 +85,8 @@ class Diff(CallTemplate):
             raise Incompatible("n must be a constant integer")
         if n < 0:
             raise Incompatible(f"order must be non-negative but got {n}")
-        _axis(call, 2, at.ndim, -1)
+        if _axis(call, 2, at.ndim, -1) is None:      # (NumPy: TypeError)
+            raise Incompatible("np.diff() with axis=None")
         if n == 0:
             return at
         return T.ArrayType(at.dtype, at.ndim, "C")

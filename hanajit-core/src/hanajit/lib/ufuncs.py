@@ -107,6 +107,8 @@ class Clip(CallTemplate):
 
     def typer(self, inf, call, args, kwargs):
         keys = [k for k in ("a_min", "a_max", "min", "max") if k in kwargs]
+        if set(kwargs) - set(keys):       # (out=, dtype=, casting=: not compiled)
+            raise Incompatible(f"np.clip() with {', '.join(sorted(set(kwargs) - set(keys)))}=")
         vals = list(args) + [kwargs[k] for k in keys]
         nodes = list(call.args) + [call.kwargs[k] for k in keys]
         if len(vals) != 3 or not all(isinstance(t, T.Scalar) for t in vals):
