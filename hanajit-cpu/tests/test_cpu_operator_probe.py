@@ -10,12 +10,10 @@ from __future__ import annotations
 import itertools
 import os
 import random
-import warnings
 
 import numpy as np
 import pytest
-from hanajit import jit
-from hanajit.errors import UnsupportedError
+from hanajit.testing.probe import check
 from hanajit.testing.sourcefile import load_module
 
 VALUES = {
@@ -64,17 +62,6 @@ def module():
     return load_module("\n".join(src), "operator_probe")
 
 
-def _outcome(f, combo):
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")
-        try:
-            return ("ok", f(*[eval(VALUES[c]) for c in combo]))
-        except UnsupportedError:
-            raise
-        except Exception as exc:
-            return ("raise", type(exc).__name__)
-
-
 def _same(got, want, expr) -> bool:
     if isinstance(want, tuple):
         return (isinstance(got, tuple) and len(got) == len(want)
@@ -99,14 +86,5 @@ def _same(got, want, expr) -> bool:
                          ids=[f"{e}-{'-'.join(c)}" for e, c in CASES])
 def test_operator(module, k):
     expr, combo = CASES[k]
-    f = getattr(module, f"f{k}")
-    want = _outcome(f, combo)
-    try:
-        got = _outcome(jit(f, fallback=False), combo)
-    except UnsupportedError as exc:
-        assert "internal" not in str(exc), str(exc)
-        return
-    if want[0] == "raise" or got[0] == "raise":
-        assert got == want
-    else:
-        assert _same(got[1], want[1], expr), (got[1], want[1])
+    check(getattr(module, f"f{k}"), lambda: [eval(VALUES[c]) for c in combo],
+          lambda got, want: _same(got, want, expr))

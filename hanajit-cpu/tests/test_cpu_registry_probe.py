@@ -5,13 +5,10 @@ it falls back naming the call -- never an internal compiler error, and never a
 result where NumPy raises."""
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pytest
-from hanajit import jit
-from hanajit.errors import UnsupportedError
 from hanajit.lib import registry
+from hanajit.testing.probe import check
 from hanajit.testing.sourcefile import load_module
 
 VALUES = {
@@ -73,17 +70,6 @@ def module():
     return load_module("\n".join(src), "registry_probe")
 
 
-def _outcome(f, args):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            return ("ok", f(*args))
-        except UnsupportedError:
-            raise
-        except Exception as exc:
-            return ("raise", type(exc).__name__)
-
-
 def _close(got, want) -> bool:
     if isinstance(want, tuple):
         return (isinstance(got, tuple) and len(got) == len(want)
@@ -108,14 +94,7 @@ def _close(got, want) -> bool:
                          ids=[f"{n}-{'-'.join(c)}" for n, c in CASES])
 def test_odd_arguments(module, k):
     name, combo = CASES[k]
-    f = getattr(module, f"f{k}")
-    want = _outcome(f, [eval(VALUES[c]) for c in combo])
-    try:
-        got = _outcome(jit(f, fallback=False), [eval(VALUES[c]) for c in combo])
-    except UnsupportedError as exc:
-        assert "internal" not in str(exc), str(exc)
-        return
-    if want[0] == "raise" or got[0] == "raise":
-        assert got == want
-    elif not name.startswith("empty") and name != "copyto":   # (uninitialised; None)
-        assert _close(got[1], want[1]), (got[1], want[1])
+    # (np.empty's values are uninitialised; np.copyto returns None)
+    uncompared = name.startswith("empty") or name == "copyto"
+    check(getattr(module, f"f{k}"), lambda: [eval(VALUES[c]) for c in combo],
+          (lambda got, want: True) if uncompared else _close)

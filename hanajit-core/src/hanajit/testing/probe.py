@@ -1,0 +1,39 @@
+"""Shared by the probe tests (``hanajit-cpu/tests/test_cpu_*_probe.py``): run a
+generated function in the interpreter and compiled, and compare the outcomes --
+the same value (by the probe's ``same``), the same exception class, or a fallback
+naming the construct, never an internal compiler error."""
+from __future__ import annotations
+
+import warnings
+
+
+def outcome(f, args):
+    """("ok", result) or ("raise", exception class name); UnsupportedError passes."""
+    import numpy as np
+
+    from ..errors import UnsupportedError
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            return ("ok", f(*args))
+        except UnsupportedError:
+            raise
+        except Exception as exc:
+            return ("raise", type(exc).__name__)
+
+
+def check(f, make_args, same):
+    """Compare ``f`` in the interpreter with ``f`` compiled (fresh arguments from
+    ``make_args()`` for each)."""
+    from .. import jit
+    from ..errors import UnsupportedError
+    want = outcome(f, make_args())
+    try:
+        got = outcome(jit(f, fallback=False), make_args())
+    except UnsupportedError as exc:
+        assert "internal" not in str(exc), str(exc)
+        return
+    if want[0] == "raise" or got[0] == "raise":
+        assert got == want
+    else:
+        assert same(got[1], want[1]), (got[1], want[1])
