@@ -59,8 +59,8 @@ def element_value(L, value: N.Expr, dtype: T.Scalar) -> N.Expr:
         return value
     if dtype.is_bool:
         return ops.truth(L, value)
-    if t.is_int and dtype.is_int or t.is_bool and not dtype.is_complex:
-        return N.Cast(value, dtype)
+    if t.is_int and dtype.is_int or t.is_bool:
+        return ops.convert_wrap(value, dtype)     # (bool -> complex: MakeComplex)
     return ops.convert(L, value, dtype)
 
 

@@ -215,8 +215,8 @@ class DivMod(CallTemplate):
         t = call.type.items[0]
         if call.numpy_semantics:     # np.divmod's: x // 0 is 0 (inf for floats)
             a, b = ew.python_int_fits(L, [a, b], t)
-            q = L.let(ew.np_binop(L, "floordiv", a, b, t))
-            r = L.let(ew.np_binop(L, "mod", a, b, t))
+            q = L.let(ew.np_scalar_binop(L, "floordiv", a, b, t))
+            r = L.let(ew.np_scalar_binop(L, "mod", a, b, t))
         else:
             q = L.let(ops.binop(L, "floordiv", a, b, t, call.args[0], call.args[1]))
             r = L.let(ops.binop(L, "mod", a, b, t, call.args[0], call.args[1]))
@@ -255,9 +255,7 @@ class Pow(CallTemplate):
         t = call.type
         if getattr(call, "numpy_semantics", False) and not t.is_complex:   # as ``a ** b``
             a, b = ew.python_int_fits(L, list(args), t)
-            if t.is_float:
-                return ops.np_scalar_pow(L, a, b, t)
-            return ew.np_binop(L, "pow", a, b, t)
+            return ew.np_scalar_binop(L, "pow", a, b, t)
         return ops.binop(L, "pow", args[0], args[1], t, call.args[0], call.args[1])
 
 

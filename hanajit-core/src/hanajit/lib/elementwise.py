@@ -231,6 +231,15 @@ def materialize(L, e: N.Expr) -> N.Expr:
 
 
 # ------------------------------------------------------------ element semantics
+def np_scalar_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
+    """``x op y`` with a NumPy scalar operand (operators, ``divmod``, ``pow``):
+    :func:`np_binop`, except that a float ``**`` is C's ``pow`` as NumPy's scalar
+    power computes it.  The operands already fit ``t`` (:func:`python_int_fits`)."""
+    if op == "pow" and t.is_float:
+        return ops.np_scalar_pow(L, x, y, t)
+    return np_binop(L, op, x, y, t)
+
+
 def np_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
     """``x op y`` on elements with NumPy's semantics; ``t`` is the result dtype
     (bool for comparisons)."""

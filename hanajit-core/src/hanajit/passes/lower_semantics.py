@@ -317,9 +317,7 @@ class Lowerer:
             # (float division by zero is inf, integer // 0 is 0, int ** -1 raises
             # ValueError); a Python int must fit a narrower integer type
             a, b = ew.python_int_fits(self, [a, b], t)
-            if e.op == "pow" and t.is_float:
-                return ops.np_scalar_pow(self, a, b, t)
-            return ew.np_binop(self, e.op, a, b, t)
+            return ew.np_scalar_binop(self, e.op, a, b, t)
         return ops.binop(self, e.op, a, b, t, e.left, e.right)
 
     def e_PyUnOp(self, e):
