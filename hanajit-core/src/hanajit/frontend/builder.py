@@ -22,6 +22,7 @@ import sys
 
 from ..errors import UnsupportedError, escape_braces
 from ..ir import nodes as N
+from .readonly_lists import readonly_lists
 from .source import ParsedFunction
 
 _BINOPS = {
@@ -97,6 +98,9 @@ class Builder:
             pass
         self.params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
         self.locals = set(self.params) | _assigned_names(self.fnode)
+        # list displays only read, built as tuples (frontend.readonly_lists)
+        self.list_displays, self.list_names = readonly_lists(
+            self.fnode, set(self.params), self._global_object)
         self.frozen: dict = {}          # global name -> frozen value or object
         self.loop_flags: list = []      # stack of (else-flag name or None)
         self.n_tmp = 0
@@ -127,6 +131,15 @@ class Builder:
             self.fail(node, "name", f"{name!r} is not defined")
         self.frozen[name] = value
         return value
+
+    def _global_object(self, name):
+        """The object a free name refers to, or None (no error: for analyses)."""
+        if name in self.locals:
+            return None
+        for scope in (self.p.closure, self.p.globals):
+            if name in scope:
+                return scope[name]
+        return getattr(builtins, name, None)
 
     def value_expr(self, value, name, node) -> N.Expr:
         if freezable(value):
@@ -367,7 +380,10 @@ class Builder:
         counter = self.tmp("pos")
         self.locals.add(counter)
         flag = self._loop_else(s.orelse)
-        body = self.assign_to(s.target, item(N.Var(counter))) + self.stmts(s.body)
+        head = self.assign_to(s.target, item(N.Var(counter)))
+        for st in head:         # (errors typing the item name the for line)
+            st.line = st.line or s.lineno
+        body = head + self.stmts(s.body)
         self.loop_flags.pop()
         loop = N.PyForRange(target=counter, start=N.Const(0), stop=length, step=N.Const(1),
                             body=body)
@@ -574,7 +590,23 @@ class Builder:
             from ..lib.np_index import flat_get
             return N.PyCall(callee=flat_get, args=[self.expr(e.value.value),
                                                    self.expr(e.slice)], name="a.flat[i]")
-        return N.PyGetItem(self.expr(e.value), self.index(e.slice))
+        kind = "list" if self.is_list(e.value) else "tuple"
+        return N.PyGetItem(self.expr(e.value), self.index(e.slice), kind=kind)
+
+    def is_list(self, node) -> bool:
+        """Is ``node`` a read-only list built as a tuple (or an item of a nest of
+        them: ``w[i]`` of ``w = [[1, 2], [3, 4]]``)?"""
+        depth = 0
+        while isinstance(node, ast.Subscript):
+            node, depth = node.value, depth + 1
+        if isinstance(node, ast.Name) and node.id in self.list_names:
+            return depth == 0 or self.list_names[node.id]
+        return depth == 0 and id(node) in self.list_displays
+
+    def e_List(self, e):
+        if id(e) not in self.list_displays:
+            self.fail(e, "expression 'List'", _src(e))
+        return self.list_arg(e)
 
     def index(self, node) -> N.Expr:
         """An index: an expression, a slice, or a tuple of them (``m[i, 1:3]``)."""
@@ -583,8 +615,13 @@ class Builder:
             return N.PySlice(part(node.lower), part(node.upper), part(node.step))
         if isinstance(node, ast.List):
             return self.list_index(node)
-        if isinstance(node, ast.Tuple) and any(isinstance(x, (ast.Slice, ast.List))
-                                               for x in node.elts):
+        if isinstance(node, ast.Name) and node.id in self.list_names:
+            import numpy        # a list held in a name: NumPy's np.array of it
+            return N.PyCall(callee=numpy.array, args=[self.expr(node)], kwargs={},
+                            name="np.array")
+        if isinstance(node, ast.Tuple) and any(
+                isinstance(x, (ast.Slice, ast.List))
+                or isinstance(x, ast.Name) and x.id in self.list_names for x in node.elts):
             return N.MakeTuple([self.index(x) for x in node.elts])
         return self.expr(node)
 

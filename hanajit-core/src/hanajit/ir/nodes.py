@@ -443,11 +443,14 @@ class PyCall(Expr):
 
 @dataclass(eq=False)
 class PyGetItem(Expr):
-    """``value[index]`` before lowering (tuple indexing; arrays later)."""
+    """``value[index]`` before lowering (tuple indexing; arrays later).  ``kind``
+    names the sequence in an IndexError: ``"list"`` for a read-only list display
+    built as a tuple (``frontend.readonly_lists``)."""
 
     value: Expr
     index: Expr
     type: Optional[Type] = None
+    kind: str = "tuple"
     children, replace_children = _kids("value", "index")
 
 

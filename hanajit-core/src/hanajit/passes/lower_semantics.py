@@ -372,7 +372,7 @@ class Lowerer:
                                   N.BinOp("add", i, N.Const(n, T.INT64), T.INT64), i, T.INT64))
             out_of_range = N.BinOp("or", N.Cmp("lt", i, N.Const(0, T.INT64), T.BOOL),
                                    N.Cmp("ge", i, N.Const(n, T.INT64), T.BOOL), T.BOOL)
-            self.raise_if(out_of_range, IndexError, "tuple index out of range")
+            self.raise_if(out_of_range, IndexError, f"{e.kind} index out of range")
             return ops.tuple_item_dynamic(v, i, e.type)
         if isinstance(t, T.ArrayType):
             return views.lower_index(self, v, i, e.index.type)
