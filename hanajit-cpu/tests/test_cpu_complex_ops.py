@@ -79,3 +79,93 @@ def test_ordering_is_numpys_lexicographic_order(dtype):
     got = jit(orders, fallback=False)(a.reshape(-1, 2), np.float64(1.0))
     for g, w in zip(got, orders(a.reshape(-1, 2), np.float64(1.0))):
         assert np.array_equal(g, w)
+
+
+def complex_extrema(a):
+    return (a.max(), a.min(), np.argmax(a), np.argmin(a), np.max(a, axis=0),
+            np.argmin(a, axis=-1), np.amin(a, keepdims=True), a.argmax(axis=0))
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+def test_min_max_argmin_argmax_follow_numpys_order(dtype):
+    # NumPy orders complex numbers lexicographically and the first element with a
+    # NaN part wins; ties between equal values (0.0 and -0.0 parts) keep the first
+    vals = [0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 2.5]
+    rng = np.random.default_rng(7)
+    f = jit(complex_extrema)
+    for trial in range(400):
+        shape = (int(rng.integers(1, 4)), int(rng.integers(1, 5)))
+        a = np.empty(shape, dtype)
+        a.real = rng.choice(vals, shape)
+        a.imag = rng.choice(vals, shape)
+        if trial % 3 == 1:          # other layouts: free of NaN (see semantics.md)
+            a = np.nan_to_num(a, nan=3.0)[:, ::-1]
+        elif trial % 3 == 2:
+            a = np.nan_to_num(a, nan=3.0).T
+        for got, want in zip(f(a), complex_extrema(a)):
+            want = np.asarray(want)
+            got = np.asarray(got, dtype=want.dtype)
+            assert _bits_equal(np.atleast_1d(got), np.atleast_1d(want)), (a, got, want)
+
+
+def complex_max(a):
+    return a.max()
+
+
+def test_extrema_of_empty_complex_arrays_raise_as_numpy():
+    with pytest.raises(ValueError, match="zero-size array"):
+        jit(complex_max)(np.zeros(0, complex))
+
+
+def complex_pick(a, b, c):
+    return (np.maximum(a, b), np.minimum(a, b), np.fmax(a, b), np.fmin(a, b),
+            np.clip(a, b, c), np.clip(a, 0.5, c))
+
+
+def complex_pick_elements(a, b, c):
+    out = np.empty((6, len(a)), a.dtype)
+    for i in range(len(a)):
+        out[0, i] = np.maximum(a[i], b[i])
+        out[1, i] = np.minimum(a[i], b[i])
+        out[2, i] = np.fmax(a[i], b[i])
+        out[3, i] = np.fmin(a[i], b[i])
+    out[4] = np.clip(a, b, c)
+    out[5] = np.clip(a, 0.5, c)
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+def test_maximum_minimum_fmax_fmin_clip_are_numpys(dtype):
+    vals = [0.0, -0.0, 1.0, -1.0, np.inf, np.nan, 0.5]
+    z = [complex(r, i) for r in vals for i in vals]
+    a, b, c = (np.array(t, dtype) for t in zip(*itertools.product(z, z[::4], z[::5])))
+    with np.errstate(all="ignore"):
+        want = complex_pick(a, b, c)
+        got = jit(complex_pick)(a, b, c)
+        got_elements = jit(complex_pick_elements)(a, b, c)
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert _bits_equal(g, w), k
+        assert _bits_equal(got_elements[k], w), k
+
+
+def complex_predicates(a):
+    return np.isnan(a), np.isinf(a), np.isfinite(a), np.isnan(a[0]), np.isfinite(a[-1])
+
+
+def math_isnan_of_complex(z):
+    import math
+    return math.isnan(z)
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+def test_isnan_isinf_isfinite_of_complex_are_numpys(dtype):
+    vals = [0.0, -1.5, np.inf, -np.inf, np.nan]
+    a = np.array([complex(r, i) for r in vals for i in vals], dtype)
+    for got, want in zip(jit(complex_predicates)(a), complex_predicates(a)):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_math_isnan_still_refuses_complex():
+    from hanajit import HanaJitFallbackWarning
+    with pytest.warns(HanaJitFallbackWarning), pytest.raises(TypeError):
+        jit(math_isnan_of_complex)(1j)

@@ -315,6 +315,41 @@ def _np_complex_order(L, op, x, y):
     return ops.bor(by_real, by_imag)
 
 
+def np_complex_extreme(L, impl, x, y):
+    """NumPy's ``minimum``/``maximum``/``fmin``/``fmax`` loops of complex
+    numbers: ``x`` unless it loses the lexicographic comparison (``CLE``/``CGE``
+    above); ``minimum``/``maximum`` keep a NaN ``x`` (either part), ``fmin``/
+    ``fmax`` keep ``x`` against a NaN ``y``."""
+    op = "le" if impl in ("minimum", "fmin") else "ge"
+    x, y = L.let(x), L.let(y)
+    keeps = _np_complex_order(L, op, x, y)
+    nan = _complex_nan(L, x if impl in ("minimum", "maximum") else y)
+    return N.Select(ops.bor(nan, keeps), x, y, x.type)
+
+
+def np_complex_clip(L, x, lo, hi):
+    """NumPy's clip of complex numbers: ``_NPY_MIN(_NPY_MAX(x, lo), hi)`` with
+    the array order macros (``PyArray_CGT``: strict, so a tie gives the bound,
+    and no NaN test on the imaginary parts), a NaN first operand kept at each
+    step."""
+    c = x.type.component
+
+    def step(a, b, op):
+        a, b = L.let(a), L.let(b)
+        ar, ai = N.ComplexPart(a, "real", c), N.ComplexPart(a, "imag", c)
+        br, bi = N.ComplexPart(b, "real", c), N.ComplexPart(b, "imag", c)
+        keeps = ops.bor(N.Cmp(op, ar, br, T.BOOL),
+                        ops.band(N.Cmp("eq", ar, br, T.BOOL), N.Cmp(op, ai, bi, T.BOOL)))
+        return N.Select(ops.bor(_complex_nan(L, a), keeps), a, b, a.type)
+
+    return step(step(x, lo, "gt"), hi, "lt")
+
+
+def _complex_nan(L, z):
+    c = z.type.component
+    return N.Cmp("uno", N.ComplexPart(z, "real", c), N.ComplexPart(z, "imag", c), T.BOOL)
+
+
 def _np_complex_div(L, x, y, t):
     """NumPy's complex division loop (Smith's method, scaled by the reciprocal),
     operation for operation, so results are NumPy's bit for bit: with

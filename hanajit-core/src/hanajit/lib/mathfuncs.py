@@ -142,12 +142,22 @@ class Predicate(CallTemplate):
         self.paths = paths
 
     def typer(self, inf, call, args, kwargs):
-        if len(args) != 1 or kwargs or not _num(args[0]):
+        import numpy
+        numpy_complex = (isinstance(call.callee, numpy.ufunc) and len(args) == 1
+                         and isinstance(args[0], T.Scalar) and args[0].is_complex)
+        if len(args) != 1 or kwargs or not (_num(args[0]) or numpy_complex):
             raise Incompatible(f"{self.name}() takes one real number")
         return T.BOOL
 
     def lower(self, L, call, args, kwargs):
         x = args[0]
+        if x.type.is_complex:       # NumPy: of either part (isfinite: of both)
+            x = L.let(x)
+            c = x.type.component
+            re, im = (L.let(N.ComplexPart(x, p, c)) for p in ("real", "imag"))
+            test = {"isnan": _isnan, "isinf": _isinf, "isfinite": _isfinite}[self.name]
+            join = bor if self.name != "isfinite" else band
+            return join(test(re), test(im))
         if not x.type.is_float:
             return C(self.name == "isfinite", T.BOOL)
         x = L.let(x)
@@ -229,7 +239,9 @@ class NumpyBinary(CallTemplate):
         self.paths = (f"numpy.{name}",)
 
     def typer(self, inf, call, args, kwargs):
-        if kwargs or len(args) != 2 or not all(_num(a) for a in args):
+        ordered = self.impl in ("minimum", "maximum", "fmin", "fmax")
+        if kwargs or len(args) != 2 or not all(
+                _num(a) or ordered and isinstance(a, T.Scalar) for a in args):
             raise Incompatible(f"numpy.{self.name}() of {args}")
         from ..infer.rules import arith_operands, is_weak
         whole = [n.type if isinstance(getattr(n, "type", None), T.ArrayType) else e
@@ -261,6 +273,9 @@ class NumpyBinary(CallTemplate):
             from .elementwise import python_int_fits
             args = python_int_fits(L, list(args), t)
         a, b = (L.let(convert(L, x, t)) for x in args)
+        if t.is_complex:
+            from .elementwise import np_complex_extreme
+            return np_complex_extreme(L, self.impl, a, b)
         if self.impl in ("minimum", "maximum"):
             op = "lt" if self.impl == "minimum" else "gt"
             pick = N.Select(N.Cmp(op, a, b, T.BOOL), a, b, t)

@@ -74,8 +74,6 @@ class Reduction(CallTemplate):
             return t if (t.is_complex or t.is_float) else T.FLOAT64
         if self.name in ("any", "all"):
             return T.BOOL
-        if t.is_complex:       # (NumPy orders complex numbers lexicographically)
-            raise Incompatible(f"np.{self.name}() of complex arrays")
         if self.name in ("argmin", "argmax"):
             return I
         return t
@@ -215,7 +213,10 @@ class Reduction(CallTemplate):
         def body(idx):
             x = L.let(z.elem(full(idx)))
             b = N.Var(best, et)
-            better = N.Cmp(cmp, x, b, T.BOOL)
+            if et.is_complex:
+                better = _complex_better(L, cmp, x, b)
+            else:
+                better = N.Cmp(cmp, x, b, T.BOOL)
             if et.is_float:
                 # NaN wins and, for arg*, the first NaN stays
                 better = ops.band(ops.logical_not(N.Cmp("uno", b, b, T.BOOL)),
@@ -226,6 +227,21 @@ class Reduction(CallTemplate):
             L.emit(N.Assign(target=k, value=N.BinOp("add", N.Var(k, I), C(1, I), I)))
         loops(L, red_dims, body)
         return N.Var(best, et) if name in ("min", "max") else N.Var(pos, I)
+
+
+def _complex_better(L, cmp, x, b):
+    """Does ``x`` replace the best so far ``b`` in NumPy's complex min/max/argmin/
+    argmax?  Its order is lexicographic and the first NaN (in either part) wins
+    and stays: ``x`` is taken when ``b`` has no NaN and ``x`` has one or is
+    strictly before/after ``b`` (``npy_argmax`` of complex types; ``maximum``'s
+    ``CGE`` gives the same choice)."""
+    c = x.type.component
+    xr, xi = L.let(N.ComplexPart(x, "real", c)), L.let(N.ComplexPart(x, "imag", c))
+    br, bi = L.let(N.ComplexPart(b, "real", c)), L.let(N.ComplexPart(b, "imag", c))
+    strict = ops.bor(N.Cmp(cmp, xr, br, T.BOOL),
+                     ops.band(N.Cmp("eq", xr, br, T.BOOL), N.Cmp(cmp, xi, bi, T.BOOL)))
+    return ops.band(ops.logical_not(N.Cmp("uno", br, bi, T.BOOL)),
+                    ops.bor(strict, N.Cmp("uno", xr, xi, T.BOOL)))
 
 
 for _name, _paths in (("sum", ("sum",)), ("prod", ("prod",)), ("mean", ("mean",)),

@@ -141,6 +141,8 @@ class Clip(CallTemplate):
         vals = list(args) + [kwargs[k] for k in ("a_min", "a_max", "min", "max") if k in kwargs]
         t = call.type
         a, lo, hi = (L.let(ops.convert(L, v, t)) for v in vals)
+        if t.is_complex:
+            return ew.np_complex_clip(L, a, lo, hi)
         # NumPy's _NPY_CLIP: MIN(MAX(a, lo), hi) with MAX(a, b) = a > b ? a : b
         # and MIN(a, b) = a < b ? a : b (ties give the bound: clip(-0.0, 0.0, 1)
         # is 0.0), and for floats a NaN ``a`` kept at each step (a NaN bound
