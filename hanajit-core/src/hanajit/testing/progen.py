@@ -5,7 +5,8 @@ programs ``p0(a, b, x, y) ... pN`` (``a``, ``b`` ints; ``x``, ``y`` floats) and
 ``@jit`` helpers they call: arithmetic, comparisons (chained and mixed int/float),
 ``and``/``or``/``not``, conditional expressions, ``if``/``elif``/``else``,
 ``while`` and ``for ... in range`` loops with ``break``/``continue``, tuples,
-unpacking, augmented assignment and calls.  Every variable keeps one type, so the
+unpacking, augmented assignment, calls, and list displays that are only read
+(``w = [e1, e2]``; ``w[i]``, ``x in w``, ``len``/``min``/``max``, ``for v in w``).  Every variable keeps one type, so the
 documented int/float unification never applies.
 
 Each program is rendered twice from the same tree: the *compiled* text, and a
@@ -66,9 +67,13 @@ class Scope:
 
     readable: dict = field(default_factory=dict)     # name -> type
     assignable: set = field(default_factory=set)
+    lists: dict = field(default_factory=dict)        # name -> (item type, length)
 
     def child(self) -> "Scope":
-        return Scope(dict(self.readable), set(self.assignable))
+        return Scope(dict(self.readable), set(self.assignable), dict(self.lists))
+
+    def list_names(self, t) -> list:
+        return sorted(n for n, (nt, _) in self.lists.items() if nt == t)
 
     def names(self, t) -> list:
         return sorted(n for n, nt in self.readable.items() if nt == t)
@@ -110,7 +115,9 @@ class Generator:
         r = self.r
         e = lambda t=INT: self.expr(t, scope, d)     # noqa: E731
         kind = r.choice(("arith", "arith", "arith", "div", "unary", "bits", "shift",
-                         "minmax", "abs", "conv", "ifexp", "call", "pow", "andor"))
+                         "minmax", "abs", "conv", "ifexp", "call", "pow", "andor", "list"))
+        if kind == "list":
+            return self.list_read(INT, scope, d)
         if kind == "arith":
             return _checked_bin(r.choice("+-*"), e(), e())
         if kind == "div":
@@ -143,7 +150,9 @@ class Generator:
         r = self.r
         e = lambda t=FLOAT: self.expr(t, scope, d)   # noqa: E731
         kind = r.choice(("arith", "arith", "mixed", "div", "unary", "minmax", "abs",
-                         "math", "conv", "ifexp", "call", "pow"))
+                         "math", "conv", "ifexp", "call", "pow", "list"))
+        if kind == "list":
+            return self.list_read(FLOAT, scope, d)
         if kind == "arith":
             return _plain_bin(r.choice("+-*"), e(), e())
         if kind == "mixed":
@@ -178,7 +187,7 @@ class Generator:
 
     def expr_b(self, scope, d):
         r = self.r
-        kind = r.choice(("cmp", "cmp", "chain", "not", "andor", "in"))
+        kind = r.choice(("cmp", "cmp", "chain", "not", "andor", "in", "inlist"))
         ops = ("<", "<=", ">", ">=", "==", "!=")
         any_t = lambda: r.choice((INT, FLOAT))       # noqa: E731
         e = lambda t: self.expr(t, scope, d)        # noqa: E731
@@ -191,8 +200,30 @@ class Generator:
             return _plain_fmt("(not {})", e(BOOL))
         if kind == "andor":
             return _plain_fmt(f"({{}} {r.choice(('and', 'or'))} {{}})", e(BOOL), e(BOOL))
+        if kind == "inlist":
+            names = scope.list_names(INT) + scope.list_names(FLOAT)
+            if names:
+                return _plain_fmt(f"({{}} {r.choice(('in', 'not in'))} {r.choice(names)})",
+                                  e(any_t()))
         return _plain_fmt(f"({{}} {r.choice(('in', 'not in'))} (1, 2.5, -3, 0))",
                           e(any_t()))
+
+    def list_read(self, t, scope, d):
+        """An item of a read-only list (an index sometimes out of range), its
+        length, or its min/max."""
+        r = self.r
+        names = scope.list_names(t)
+        if not names and t == INT and scope.lists:
+            return _plain_fmt(f"len({r.choice(sorted(scope.lists))})")
+        if not names:
+            return self.leaf(t, scope)
+        name = r.choice(names)
+        n = scope.lists[name][1]
+        kind = r.choice(("item", "item", "item", "minmax"))
+        if kind == "minmax":
+            return _lit(f"{r.choice(('min', 'max'))}({name})")
+        span, low = (n + 2, n + 1) if r.random() < 0.1 else (n, r.randint(0, n))
+        return _plain_fmt(f"{name}[({{}}) % {span} - {low}]", self.expr(INT, scope, d))
 
     def call(self, t, scope, d):
         options = [h for h in self.helpers if h.result == t]
@@ -217,10 +248,29 @@ class Generator:
         if self.loop_depth:
             kinds += ["break", "continue"]
         if top:
-            kinds += ["new", "new", "swap"]
+            kinds += ["new", "new", "swap", "list"]
+        if scope.lists and depth < 2:
+            kinds += ["forlist"]
         if returns and depth:
             kinds += ["return"]
         kind = r.choice(kinds)
+        if kind == "list":
+            t = r.choice((INT, FLOAT))
+            name = f"w{self.n_tmp}"
+            self.n_tmp += 1
+            items = [self.expr(t, scope) for _ in range(r.randint(1, 4))]
+            scope.lists[name] = (t, len(items))
+            return [_line(f"{name} = [" + ", ".join("{}" for _ in items) + "]", *items)]
+        if kind == "forlist":
+            name = r.choice(sorted(scope.lists))
+            inner = scope.child()
+            var = f"e{self.n_tmp}"
+            self.n_tmp += 1
+            inner.readable[var] = scope.lists[name][0]
+            self.loop_depth += 1
+            body = self.block(inner, r.randint(1, 2), depth + 1, returns)
+            self.loop_depth -= 1
+            return [_for_in(var, name, body)]
         if kind == "new":
             t = r.choice((INT, FLOAT, BOOL))
             name = f"v{self.n_tmp}"
@@ -385,6 +435,12 @@ def _for(var, start, stop, step, body, orelse):
         if orelse:
             out += [f"{ind}else:"] + _nested(orelse, checked, ind)
         return out
+    return render
+
+
+def _for_in(var, seq, body):
+    def render(checked, ind):
+        return [f"{ind}for {var} in {seq}:"] + _nested(body, checked, ind)
     return render
 
 
