@@ -25,6 +25,8 @@ import builtins
 import inspect
 import types
 
+from ..frontend.source import attribute_chain
+
 try:                           # hashlib imports OpenSSL: 2-3 ms on a warm start
     from _blake2 import blake2b
 except ImportError:            # pragma: no cover
@@ -143,21 +145,12 @@ def names_used(func) -> list[str]:
                     and node.id not in local:
                 out.add(node.id)
             elif isinstance(node, ast.Attribute):
-                chain = _chain(node)
+                chain = attribute_chain(node)
                 if chain and chain.split(".")[0] not in local:
                     out.add(chain)
     return sorted(out)
 
 
-def _chain(node) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 def record(func) -> list | None:

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import ast
 
+from .source import attribute_chain
+
 _READERS = (len, min, max)              # builtins whose result is never the list
 _ITERATORS = (enumerate, zip)           # only inside ``for ... in``
 
@@ -111,14 +113,12 @@ class _Context:
 
     def _numpy_function(self, func) -> bool:
         """``np.f`` / ``np.linalg.f`` / ``f`` imported from NumPy."""
-        chain = []
-        while isinstance(func, ast.Attribute):
-            chain.append(func.attr)
-            func = func.value
-        if not isinstance(func, ast.Name):
+        chain = attribute_chain(func)
+        if chain is None:
             return False
-        obj = self.resolve_global(func.id)
-        for attr in reversed(chain):
+        name, *attrs = chain.split(".")
+        obj = self.resolve_global(name)
+        for attr in attrs:
             obj = getattr(obj, attr, None)
         module = getattr(obj, "__module__", None) or ""
         return callable(obj) and not isinstance(obj, type) and (

@@ -72,3 +72,16 @@ def parse_function(pyfunc) -> ParsedFunction:
     return ParsedFunction(pyfunc=pyfunc, node=node, filename=code.co_filename,
                           first_line=first, source=source,
                           globals=pyfunc.__globals__, closure=_closure_values(pyfunc))
+
+
+def attribute_chain(node) -> str | None:
+    """``"np.linalg.norm"`` for the expression ``np.linalg.norm``; None unless it
+    is a name followed by attributes."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
