@@ -240,6 +240,27 @@ def np_scalar_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
     return np_binop(L, op, x, y, t)
 
 
+def np_power_one_exponent(L, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
+    """``x ** y`` in NumPy's float power loop when one exponent serves the whole
+    loop (a scalar or 0-d exponent: its stride is 0).  NumPy then tests the
+    exponent's value: -1 is ``1/x``, 0.5 ``sqrt(x)`` (so ``-0.0 ** 0.5`` is
+    -0.0 and ``-inf ** 0.5`` NaN, where ``pow`` gives 0.0 and inf), 2 ``x*x``;
+    0 and 1 give what ``pow`` gives; any other value C's ``pow``."""
+    x, y = _cast(L, x, t), _cast(L, y, t)
+    k = y.operand if isinstance(y, N.Cast) else y
+    x = L.let(x)
+    fast = {-1.0: lambda: N.BinOp("fdiv", C(1.0, t), x, t),
+            0.5: lambda: N.Intrinsic("sqrt", [x], t),
+            2.0: lambda: N.BinOp("mul", x, x, t)}
+    if isinstance(k, N.Const) and not isinstance(k.value, complex):
+        return fast.get(float(k.value), lambda: N.Intrinsic("pow", [x, y], t))()
+    y = L.let(y)
+    r = N.Intrinsic("pow", [x, y], t)
+    for v, make in fast.items():
+        r = N.Select(N.Cmp("eq", y, C(v, t), T.BOOL), make(), r, t)
+    return r
+
+
 def np_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
     """``x op y`` on elements with NumPy's semantics; ``t`` is the result dtype
     (bool for comparisons)."""

@@ -309,6 +309,10 @@ class Lowerer:
         if isinstance(e.type, T.ArrayType):
             t = e.type.dtype
             a, b = ew.python_int_fits(self, [a, b], t)
+            if e.op == "pow" and t.is_float and (
+                    not isinstance(b.type, T.ArrayType) or b.type.ndim == 0):
+                return ew.lift(self, [a, b], e.type,        # one exponent: fast paths
+                               lambda x, y: ew.np_power_one_exponent(self, x, y, t))
             return ew.lift(self, [a, b], e.type,
                            lambda x, y: ew.np_binop(self, e.op, x, y, t))
         t = e.type
