@@ -201,6 +201,15 @@ def test_complex_arrays_are_rejected(tmp_path):
         first.export_executable(tmp_path / "c", sig="c128[:]")
 
 
+def test_complex_math_is_refused_naming_it(tmp_path):
+    # (the C library's cexp is called only by the CPU JIT: complex_libm)
+    @jit
+    def phase(x):
+        return np.exp(1j * x).real
+    with pytest.raises(UnsupportedError, match=r"complex exp\(\)"):
+        phase.export_executable(tmp_path / "p", sig="f64")
+
+
 def test_layout_signatures_check_the_file_order(tmp_path):
     exe = rowsum.export_executable(tmp_path / "rc", sig="f64[:, ::1]").executable
     m = np.arange(6.0).reshape(2, 3) / 7

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import itertools
+import re
 import threading
 
 _lock = threading.Lock()
@@ -140,13 +141,11 @@ class Engine:
 
 
 def _libm() -> ctypes.CDLL:
-    """The C math library; by its usual soname first (``ctypes.util.find_library``
-    runs ``ldconfig`` in a subprocess: milliseconds of a warm start)."""
-    try:
-        return ctypes.CDLL("libm.so.6")
-    except OSError:
-        from ctypes.util import find_library
-        return ctypes.CDLL(find_library("m") or None)
+    from hanajit.lib.complex_libm import libm
+    return libm()
+
+
+_LIBM_NAME = re.compile(r'@"?hj\.libm\.(\w+)')
 
 
 def library_imports(llvm_text: str) -> dict:
@@ -155,7 +154,7 @@ def library_imports(llvm_text: str) -> dict:
     out = {}
     if "@hj.libm." in llvm_text or '@"hj.libm.' in llvm_text:
         libm = _libm()
-        for name in ("pow", "powf"):
+        for name in sorted(set(_LIBM_NAME.findall(llvm_text))):
             out[f"hj.libm.{name}"] = ctypes.cast(getattr(libm, name),
                                                  ctypes.c_void_p).value
     if "@_ZGV" in llvm_text:              # libmvec functions (vecmath.py)

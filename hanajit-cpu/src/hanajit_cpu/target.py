@@ -62,7 +62,10 @@ class CpuTarget(Target):
         info = LLVMTargetInfo(triple=eng.triple, data_layout=eng.data_layout,
                               math={"pow": ("libm", "hj.libm.pow")},
                               vector_variants=vector_variants(eng.features),
-                              parallel=True)
+                              parallel=True,
+                              # (complex arguments as x86-64 System V passes them)
+                              complex_libm=eng.triple.startswith("x86_64")
+                              and "linux" in eng.triple)
         ml = ModuleLowering(module, info)
         llmod = ml.lower()
         entry_fn = module.functions[module.entry]

@@ -48,6 +48,10 @@ class MathFunc(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         if kwargs or len(args) != self.nargs:
             raise Incompatible(f"{self.name}() takes {self.nargs} argument(s)")
+        if (len(args) == 1 and isinstance(args[0], T.Scalar) and args[0].is_complex
+                and not self.checked and self.paths[0].startswith("numpy.")):
+            from .complex_libm import complex_function_type
+            return complex_function_type(self.name, self.intrinsic, args[0])
         if not all(_num(a) for a in args):
             raise Incompatible(f"{self.name}() of {', '.join(map(str, args))}")
         if self.result is not None:
@@ -57,6 +61,9 @@ class MathFunc(CallTemplate):
         return T.FLOAT64
 
     def lower(self, L, call, args, kwargs):
+        if call.type.is_complex:
+            return N.Intrinsic(self.intrinsic, [L.let(convert(L, args[0], call.type))],
+                               call.type)
         ft = call.type if call.type.is_float else T.FLOAT64
         xs = [L.let(convert(L, a, ft)) for a in args]
         r = N.Intrinsic(self.intrinsic, xs, ft)

@@ -42,6 +42,11 @@ class LLVMTargetInfo:
     # the loop vectoriser may call these instead (a vector math library such as
     # libmvec); empty: math calls in vectorised loops stay scalar
     vector_variants: dict = field(default_factory=dict)
+    # complex math (NumPy's np.exp of a complex array ...) calls the C library's
+    # ``cexp``/``cexpf`` ... through ``hj.libm.<name>`` (x86-64 System V: a complex
+    # double in two SSE registers, a complex float packed in one); False: such a
+    # kernel is refused with a clear error
+    complex_libm: bool = False
 
 
 LLVM_INTRINSICS = {
@@ -472,6 +477,8 @@ class FunctionLowering:
 
     def e_Intrinsic(self, e):
         args = [self.expr(a) for a in e.args]
+        if isinstance(e.type, T.Scalar) and e.type.is_complex:
+            return self.m.complex_math_call(self.b, e.name, args, e.type, self.fn.pyname)
         call = self.m.math_call(self.b, e.name, args, e.type,
                                 vectorize=not getattr(e, "scalar_only", False))
         if self.fn.fastmath and isinstance(call, ir.CallInstr):
@@ -666,6 +673,39 @@ class ModuleLowering:
             slot = b.alloca(lltype(t) if t != T.NONE else I8)
         b.position_at_end(cur)
         return slot
+
+    def complex_math_call(self, b: ir.IRBuilder, name, args, t: T.Type, where: str):
+        """``c<name>`` of the C library on complex values (``cpow`` takes two)."""
+        if not self.info.complex_libm:
+            from ..errors import UnsupportedError
+            raise UnsupportedError(
+                f"{where}: complex {name}() needs the C library's complex functions, "
+                "which only the CPU target calls", func=where,
+                construct=f"complex {name}()")
+        c = lltype(t.component)
+        single = c == F32              # complex float: <2 x float> in one register
+        part = ir.VectorType(F32, 2) if single else None
+        flat = []
+        for a in args:
+            re, im = b.extract_value(a, 0), b.extract_value(a, 1)
+            if single:
+                v = b.insert_element(ir.Constant(part, ir.Undefined), re, ir.Constant(I32, 0))
+                flat.append(b.insert_element(v, im, ir.Constant(I32, 1)))
+            else:
+                flat += [re, im]
+        symbol = f"hj.libm.c{name}" + ("f" if single else "")
+        fn = self.math_decls.get(symbol)
+        if fn is None:
+            ret = part if single else lltype(t)
+            fn = ir.Function(self.llmod, ir.FunctionType(ret, [x.type for x in flat]), symbol)
+            fn.attributes.add("nounwind")
+            self.math_decls[symbol] = fn
+        r = b.call(fn, flat)
+        if not single:
+            return r
+        out = ir.Constant(lltype(t), ir.Undefined)
+        out = b.insert_value(out, b.extract_element(r, ir.Constant(I32, 0)), 0)
+        return b.insert_value(out, b.extract_element(r, ir.Constant(I32, 1)), 1)
 
     def math_call(self, b: ir.IRBuilder, name, args, t: T.Type, vectorize=True):
         kind, sym = (self.info.math.get(name) if self.info.math else None) or default_math(name)
