@@ -258,6 +258,11 @@ class Inferrer:
                 self.fail(line, "operator @", str(exc))
         if isinstance(a, T.ArrayType) or isinstance(b, T.ArrayType):
             from ..lib import elementwise as ew
+            # ``array ** k`` of a Python int or float: NumPy's operator looks at
+            # k's value first (complex arrays: lib/complex_power.py)
+            e.python_exponent = b if (e.op == "pow" and isinstance(a, T.ArrayType)
+                                      and b in (T.INT64, T.FLOAT64)
+                                      and self.weak(e.right)) else None
             try:
                 return T.ArrayType(ew.result_dtype(e.op, a, b, self.weak(e.left),
                                                    self.weak(e.right)),

@@ -253,7 +253,7 @@ class Pow(CallTemplate):
 
     def lower(self, L, call, args, kwargs):
         t = call.type
-        if getattr(call, "numpy_semantics", False) and not t.is_complex:   # as ``a ** b``
+        if getattr(call, "numpy_semantics", False):     # as ``a ** b``
             a, b = ew.python_int_fits(L, list(args), t)
             return ew.np_scalar_binop(L, "pow", a, b, t)
         return ops.binop(L, "pow", args[0], args[1], t, call.args[0], call.args[1])

@@ -72,8 +72,6 @@ def result_dtype(op: str, a: T.Type, b: T.Type, weak_a=True, weak_b=True) -> T.S
         raise Incompatible(f"bitwise operator on {common} arrays")
     if op in ("floordiv", "mod") and common.is_complex:
         raise Incompatible(f"operator {op} on complex arrays")
-    if op == "pow" and common.is_complex:
-        raise Incompatible("power of complex arrays is not supported yet")
     return common
 
 
@@ -315,7 +313,8 @@ def np_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
                 r = L.call_helper(pyhelpers.uint_pow, [ops.convert_wrap(x, u),
                                                        ops.convert_wrap(y, u)])
             return ops.convert_wrap(r, t)
-        raise Incompatible("power of complex arrays is not supported yet")
+        from .complex_power import np_cpow
+        return np_cpow(L, x, y, t)
     if op in ("lshift", "rshift"):
         return _np_shift(L, op, x, y, t)
     raise Incompatible(f"numpy operator {op}")

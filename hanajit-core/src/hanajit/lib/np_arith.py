@@ -170,7 +170,7 @@ def _unary(L, name, x, t):
         return ew.np_binop(L, "mul", x, x, t)
     if name == "reciprocal":
         if t.is_complex:
-            return _complex_reciprocal(L, x, t)
+            return complex_reciprocal(L, x, t)
         return N.BinOp("fdiv", C(1.0, t), x, t)
     if name in ("conjugate", "conj"):
         if not t.is_complex:
@@ -185,7 +185,7 @@ def _neg(e, t):
     return N.UnOp("neg", e, t)
 
 
-def _complex_reciprocal(L, x, t):
+def complex_reciprocal(L, x, t):
     """NumPy's complex reciprocal loop: Smith's method on ``1 / x``."""
     c = t.component
     xr, xi = L.let(N.ComplexPart(x, "real", c)), L.let(N.ComplexPart(x, "imag", c))

@@ -309,6 +309,11 @@ class Lowerer:
         if isinstance(e.type, T.ArrayType):
             t = e.type.dtype
             a, b = ew.python_int_fits(self, [a, b], t)
+            kind = getattr(e, "python_exponent", None)
+            if e.op == "pow" and t.is_complex and kind is not None:
+                from ..lib.complex_power import python_exponent_power
+                return ew.lift(self, [a, b], e.type,      # NumPy's fast_scalar_power
+                               lambda x, y: python_exponent_power(self, x, y, t, kind))
             if e.op == "pow" and t.is_float and (
                     not isinstance(b.type, T.ArrayType) or b.type.ndim == 0):
                 return ew.lift(self, [a, b], e.type,        # one exponent: fast paths
@@ -316,7 +321,7 @@ class Lowerer:
             return ew.lift(self, [a, b], e.type,
                            lambda x, y: ew.np_binop(self, e.op, x, y, t))
         t = e.type
-        if getattr(e, "numpy_semantics", False) and not (e.op == "pow" and t.is_complex):
+        if getattr(e, "numpy_semantics", False):
             # a NumPy scalar operand: NumPy's element semantics, as on arrays
             # (float division by zero is inf, integer // 0 is 0, int ** -1 raises
             # ValueError); a Python int must fit a narrower integer type
