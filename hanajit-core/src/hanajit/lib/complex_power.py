@@ -8,17 +8,15 @@
   C library's ``cpow`` (CPU target; ``lowering/llvm.py``).
 * ``complex_array ** k`` with a Python int ``k`` of 2 or -1, or a Python float
   0.5 (``fast_scalar_power`` in NumPy's ``number.c``): ``np.square``,
-  ``np.reciprocal``, ``np.sqrt`` of the array.  NumPy's complex square loop is
-  compiled with or without fused multiply-adds depending on the machine, so the
-  form it uses is measured once (:func:`square_form`) and reproduced.
+  ``np.reciprocal``, ``np.sqrt`` of the array (the square rounded as NumPy's
+  loop rounds it here: ``complex_forms``).
 """
 from __future__ import annotations
-
-import functools
 
 from ..infer.rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
+from .complex_forms import cmul, cmul_form
 from .operators import C
 
 
@@ -28,12 +26,8 @@ def _parts(L, z):
 
 
 def _cmul(L, a, b, t):
-    """NumPy's ``cmul``: ``(ar*br - ai*bi, ar*bi + ai*br)``."""
-    c = t.component
-    (ar, ai), (br, bi) = _parts(L, a), _parts(L, b)
-    mul = lambda x, y: N.BinOp("mul", x, y, c)      # noqa: E731
-    return L.let(N.MakeComplex(N.BinOp("sub", mul(ar, br), mul(ai, bi), c),
-                               N.BinOp("add", mul(ar, bi), mul(ai, br), c), t))
+    """NumPy's ``cmul`` in ``npy_cpow``: ``(ar*br - ai*bi, ar*bi + ai*br)``."""
+    return L.let(cmul(L, a, b, t))
 
 
 def np_cpow(L, a, b, t):
@@ -85,49 +79,10 @@ def np_cpow(L, a, b, t):
                 N.MakeComplex(one, zero, t), r)
 
 
-def complex_square(L, a, t):
-    """NumPy's ``np.square`` of a complex number, in the form its loop takes on
-    this machine (:func:`square_form`)."""
-    c = t.component
-    ar, ai = _parts(L, a)
-    if square_form(t.bits) == "fma":    # fma(r, r, -(i*i)), fma(r, i, i*r)
-        return N.MakeComplex(
-            N.Intrinsic("fma", [ar, ar, N.UnOp("neg", N.BinOp("mul", ai, ai, c), c)], c),
-            N.Intrinsic("fma", [ar, ai, N.BinOp("mul", ai, ar, c)], c), t)
-    return _cmul(L, a, a, t)
-
-
-@functools.lru_cache(maxsize=None)
-def square_form(bits: int) -> str:
-    """``"plain"`` or ``"fma"``: how NumPy's complex square loop rounds here, found
-    by comparing ``np.square`` with both forms, computed exactly (``fractions``)
-    on random values; Incompatible when it is neither."""
-    import fractions
-
-    import numpy as np
-    single = bits == 64
-    ft = np.float32 if single else np.float64
-    rng = np.random.default_rng(1234)
-    z = (rng.standard_normal(64) * np.exp(rng.uniform(-20, 20, 64))
-         + 1j * rng.standard_normal(64) * np.exp(rng.uniform(-20, 20, 64)))
-    z = z.astype(np.complex64 if single else np.complex128)
-    got = np.square(z)
-
-    def fma(x, y, w):       # x*y + w rounded once, in the component type
-        exact = fractions.Fraction(float(x)) * fractions.Fraction(float(y)) + \
-            fractions.Fraction(float(w))
-        return ft(float(exact))  # (float32: rounded twice, which a 64-value
-        #                          sample practically never meets; no false match)
-
-    forms = {"plain": lambda r, i: (r * r - i * i, r * i + i * r),
-             "fma": lambda r, i: (fma(r, r, -(i * i)), fma(r, i, i * r))}
-    for name, form in forms.items():
-        with np.errstate(all="ignore"):
-            want = [form(ft(v.real), ft(v.imag)) for v in z]
-        if all(g.real == w[0] and g.imag == w[1] for g, w in zip(got, want)):
-            return name
-    raise Incompatible("np.square of complex numbers: NumPy's loop rounds in an "
-                       "unknown way here")
+def complex_square(L, a, t, path="square"):
+    """NumPy's ``np.square`` of a complex number, rounded as NumPy's ``path``
+    does on this machine (``complex_forms``)."""
+    return cmul(L, a, a, t, cmul_form(path, t.bits))
 
 
 def python_exponent_power(L, a, b, t, kind):

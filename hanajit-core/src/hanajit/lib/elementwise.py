@@ -235,7 +235,7 @@ def np_scalar_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
     power computes it.  The operands already fit ``t`` (:func:`python_int_fits`)."""
     if op == "pow" and t.is_float:
         return ops.np_scalar_pow(L, x, y, t)
-    return np_binop(L, op, x, y, t)
+    return np_binop(L, op, x, y, t, path="operator")
 
 
 def np_power_one_exponent(L, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
@@ -259,9 +259,11 @@ def np_power_one_exponent(L, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
     return r
 
 
-def np_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
+def np_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar, path="array") -> N.Expr:
     """``x op y`` on elements with NumPy's semantics; ``t`` is the result dtype
-    (bool for comparisons)."""
+    (bool for comparisons).  ``path`` says which NumPy code computes it, for the
+    rounding of complex products (``complex_forms``): ``"array"`` (an array
+    operation), ``"operator"`` (two NumPy scalars), ``"scalar_ufunc"``."""
     if op in ("lt", "le", "gt", "ge", "eq", "ne"):
         ct = promote(x.type, y.type) if x.type != y.type else x.type
         if ct.is_complex:
@@ -280,6 +282,9 @@ def np_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
         return N.BinOp("fdiv", x, y, t)
     x, y = _cast(L, x, t), _cast(L, y, t)
     if op in ("add", "sub", "mul"):
+        if t.is_complex and op == "mul":
+            from .complex_forms import cmul, cmul_form
+            return cmul(L, x, y, t, cmul_form(path, t.bits))
         if t.is_complex:
             return ops.complex_arith(L, op, x, y, t)
         return N.BinOp(op, x, y, t)

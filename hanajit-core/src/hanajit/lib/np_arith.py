@@ -94,10 +94,12 @@ class BinaryUfunc(_Ufunc):
         one_exponent = (self.op == "pow" and t.is_float
                         and not (isinstance(b.type, T.ArrayType) and b.type.ndim > 0))
 
+        path = "array" if isinstance(rt, T.ArrayType) else "scalar_ufunc"
+
         def elem(x, y):
             if one_exponent:
                 return ew.np_power_one_exponent(L, x, y, t)
-            return ew.np_binop(L, self.op, x, y, t)
+            return ew.np_binop(L, self.op, x, y, t, path=path)
         if isinstance(rt, T.ArrayType):
             return ew.lift(L, [a, b], rt, elem)
         return elem(L.let(a), L.let(b))
@@ -152,14 +154,16 @@ class UnaryUfunc(_Ufunc):
         rt = call.type
         t = rt.dtype if isinstance(rt, T.ArrayType) else rt
 
+        array = isinstance(rt, T.ArrayType)
+
         def elem(x):
-            return _unary(L, self.name, x, t)
+            return _unary(L, self.name, x, t, array)
         if isinstance(rt, T.ArrayType):
             return ew.lift(L, [args[0]], rt, elem)
         return elem(L.let(args[0]))
 
 
-def _unary(L, name, x, t):
+def _unary(L, name, x, t, array):
     if name == "logical_not":
         return ops.logical_not(ops.truth(L, x))
     x = L.let(ops.convert_wrap(x, t) if x.type != t else x)
@@ -167,6 +171,9 @@ def _unary(L, name, x, t):
         op = {"negative": "neg", "positive": "pos"}.get(name, "invert")
         return ew.np_unop(L, op, x, t)
     if name == "square":
+        if t.is_complex:
+            from .complex_power import complex_square
+            return complex_square(L, x, t, "square" if array else "scalar_square")
         return ew.np_binop(L, "mul", x, x, t)
     if name == "reciprocal":
         if t.is_complex:
