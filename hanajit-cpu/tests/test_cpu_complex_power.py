@@ -76,3 +76,33 @@ def test_numpy_complex_scalars():
             with np.errstate(all="ignore"):
                 assert _bits_equal(np.asarray(f(z, k), np.asarray(power_op(z, k)).dtype),
                                    power_op(z, k)), (z, k)
+
+
+def divide(z, x):
+    return z / x
+
+
+def chained(z, x):
+    w = z * x              # a Python complex times an np.float64: a Python complex
+    return w / 0.0
+
+
+@pytest.mark.parametrize("func,args", [
+    (power_op, (1.5 + 1j, np.float64(np.inf))), (divide, (1 + 1j, np.float64(0.0))),
+    (divide, (1 + 1j, np.float64(3.0))), (chained, (1 + 1j, np.float64(2.0))),
+    (power_op, (np.complex128(1.5 + 1j), 2.5)), (power_op, (2.0, np.complex128(1j)))])
+def test_python_complex_with_numpy_float_keeps_python_semantics(func, args):
+    # complex.__truediv__ takes an np.float64 (a float subclass) before NumPy
+    # can: Python's result, ZeroDivisionError included; an np.complex128 operand
+    # is NumPy's (it subclasses complex, so its reflected method goes first)
+    def run(f):
+        try:
+            with np.errstate(all="ignore"):
+                r = f(*args)
+            return type(np.asarray(r).item()).__name__, complex(r)
+        except Exception as exc:
+            return type(exc).__name__, None
+    got, want = run(jit(func)), run(func)
+    assert got[0] == want[0]
+    if want[1] is not None:
+        assert np.array_equal(np.array(got[1]), np.array(want[1]), equal_nan=True)

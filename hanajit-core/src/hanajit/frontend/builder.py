@@ -648,6 +648,9 @@ class Builder:
         arg = (lambda a: self.list_arg(a)) if literal_lists else self.expr
         args = [arg(a) for a in e.args]
         kwargs = {k.arg: self.expr(k.value) for k in e.keywords}
+        if isinstance(func, ObjRef) and func.obj is builtins.pow and len(args) == 2 \
+                and not kwargs:
+            return N.PyBinOp("pow", args[0], args[1])   # pow(x, y) is x ** y
         if isinstance(func, ObjRef):
             return N.PyCall(callee=func.obj, args=args, kwargs=kwargs, name=func.name)
         if isinstance(func, N.PyAttr):      # method call on a value

@@ -106,6 +106,8 @@ class Inferrer:
             return isinstance(vt, T.ArrayType) or (
                 isinstance(vt, T.TupleType) and self.is_strong(e.value))
         if isinstance(e, N.PyBinOp):
+            if hasattr(e, "numpy_semantics"):           # (decided when typed)
+                return e.numpy_semantics
             return self.is_strong(e.left) or self.is_strong(e.right)
         if isinstance(e, N.PyUnOp):
             return e.op != "not" and self.is_strong(e.operand)
@@ -273,6 +275,11 @@ class Inferrer:
         # (np.float32(x) * 0.5 is float32, np.int8(x) + n is int8), and an
         # operation with a NumPy scalar has NumPy's semantics (lower_semantics)
         strong = self.is_strong(e.left) or self.is_strong(e.right)
+        if a == T.COMPLEX128 and b == T.FLOAT64 and self.weak(e.left):
+            # a Python complex's own method takes an np.float64 (a float
+            # subclass that does not subclass complex) first: Python semantics,
+            # a Python complex result ((1+1j) / np.float64(0) raises)
+            strong = False
         e.numpy_semantics = strong
         self.mark_weak(e.left, a)
         self.mark_weak(e.right, b)

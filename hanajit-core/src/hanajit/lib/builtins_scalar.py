@@ -235,28 +235,13 @@ def _numpy_operands(inf, call, args) -> bool:
 
 @register
 class Pow(CallTemplate):
+    """``pow(x, y)`` is built as ``x ** y`` (``frontend.builder``); what reaches
+    here has a modulus or keywords."""
+
     paths = ("builtins.pow",)
 
     def typer(self, inf, call, args, kwargs):
-        if kwargs or len(args) != 2:
-            raise Incompatible("pow() with a modulus is not supported")
-        from ..infer.rules import binop_type
-        strong = all(_scalar(t) for t in args) and _numpy_operands(inf, call, args)
-        if strong and args[0].is_bool and args[1].is_bool:
-            raise Incompatible("pow() of NumPy booleans")
-        t = binop_type("pow", args[0], args[1], call.args[0], call.args[1])
-        if strong:
-            return t
-        if t.is_int and isinstance(call.args[1], N.Const) and call.args[1].value < 0:
-            return T.FLOAT64
-        return T.INT64 if t.is_bool else t
-
-    def lower(self, L, call, args, kwargs):
-        t = call.type
-        if getattr(call, "numpy_semantics", False):     # as ``a ** b``
-            a, b = ew.python_int_fits(L, list(args), t)
-            return ew.np_scalar_binop(L, "pow", a, b, t)
-        return ops.binop(L, "pow", args[0], args[1], t, call.args[0], call.args[1])
+        raise Incompatible("pow() with a modulus is not supported")
 
 
 @register
