@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hanajit.testing.probe import check
-from hanajit.testing.sourcefile import load_module
+from hanajit.testing.probe import check, probe_module
 
 FUNCS = ["sum", "prod", "mean", "min", "max", "argmin", "argmax", "any", "all", "cumsum",
          "cumprod", "var", "std", "sort", "argsort", "diff", "roll", "take", "repeat",
@@ -45,9 +44,7 @@ CASES = [(_call(f, kw), a) for f in FUNCS for kw in KEYWORDS for a in ARRAYS]
 
 @pytest.fixture(scope="module")
 def module():
-    src = ["import numpy as np"] + [f"def f{k}(x0):\n    return {e}\n"
-                                   for k, (e, _) in enumerate(CASES)]
-    return load_module("\n".join(src), "keyword_probe")
+    return probe_module([(e, 1) for e, _ in CASES], "keyword_probe")
 
 
 def _same(got, want) -> bool:

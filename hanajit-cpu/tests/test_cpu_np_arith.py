@@ -15,8 +15,7 @@ import random
 
 import numpy as np
 import pytest
-from hanajit.testing.probe import check
-from hanajit.testing.sourcefile import load_module
+from hanajit.testing.probe import check, params, probe_module
 
 BINARY = ["add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "power",
           "remainder", "mod", "less", "less_equal", "greater", "greater_equal", "equal",
@@ -48,11 +47,8 @@ CASES = ([(name, (x,)) for name in UNARY for x in VALUES]
 
 @pytest.fixture(scope="module")
 def module():
-    src = ["import numpy as np"]
-    for k, (name, combo) in enumerate(CASES):
-        params = ", ".join(f"x{i}" for i in range(len(combo)))
-        src.append(f"def f{k}({params}):\n    return np.{name}({params})\n")
-    return load_module("\n".join(src), "np_arith")
+    return probe_module([(f"np.{name}({params(len(c))})", len(c)) for name, c in CASES],
+                        "np_arith")
 
 
 def _same(got, want, power):

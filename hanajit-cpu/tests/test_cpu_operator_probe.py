@@ -13,8 +13,7 @@ import random
 
 import numpy as np
 import pytest
-from hanajit.testing.probe import check
-from hanajit.testing.sourcefile import load_module
+from hanajit.testing.probe import check, probe_module
 
 VALUES = {
     "i": "3", "z": "0", "m": "-2", "f": "2.5", "nf": "-0.0", "b": "True", "c": "(1+2j)",
@@ -55,11 +54,7 @@ if not os.environ.get("HANAJIT_PROBE_ALL"):
 
 @pytest.fixture(scope="module")
 def module():
-    src = ["import numpy as np"]
-    for k, (expr, combo) in enumerate(CASES):
-        params = ", ".join(f"x{j}" for j in range(len(combo)))
-        src.append(f"def f{k}({params}):\n    return {expr}\n")
-    return load_module("\n".join(src), "operator_probe")
+    return probe_module([(expr, len(combo)) for expr, combo in CASES], "operator_probe")
 
 
 def _same(got, want, expr) -> bool:

@@ -8,8 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hanajit.lib import registry
-from hanajit.testing.probe import check
-from hanajit.testing.sourcefile import load_module
+from hanajit.testing.probe import check, params, probe_module
 
 VALUES = {
     "i": "3", "f": "2.5", "b": "True", "c": "(1+2j)", "t": "(2, 3)", "n": "None",
@@ -62,13 +61,12 @@ CASES = [(path[len("numpy."):], combo) for path in _paths() for combo in COMBOS]
 
 @pytest.fixture(scope="module")
 def module():
-    src = ["import numpy as np"]
-    for k, (name, combo) in enumerate(CASES):
-        params = ", ".join(f"x{j}" for j in range(len(combo)))
-        call = (f"x0{name}({params.partition(', ')[2]})" if name.startswith(".")
-                else f"np.{name}({params})")
-        src.append(f"def f{k}({params}):\n    return {call}\n")
-    return load_module("\n".join(src), "registry_probe")
+    def call(name, n):
+        if name.startswith("."):              # a method of the first operand
+            return f"x0{name}({params(n).partition(', ')[2]})"
+        return f"np.{name}({params(n)})"
+    return probe_module([(call(name, len(c)), len(c)) for name, c in CASES],
+                        "registry_probe")
 
 
 def _close(got, want) -> bool:

@@ -52,8 +52,9 @@ class _Ufunc(CallTemplate):
 
     nargs = 2
 
-    def __init__(self, name):
+    def __init__(self, name, op=None):
         self.name = name
+        self.op = op
         self.paths = (f"numpy.{name}",)
 
     def check(self, call, args, kwargs):
@@ -65,24 +66,20 @@ class _Ufunc(CallTemplate):
                 raise Incompatible(f"np.{self.name}() of {a}")
 
     @staticmethod
-    def any_array(args):
-        return any(isinstance(a, T.ArrayType) for a in args)
+    def shaped(args, t):
+        """``t``, or an array of ``t`` broadcast from the array operands."""
+        if any(isinstance(a, T.ArrayType) for a in args):
+            return T.ArrayType(t, ew.broadcast_ndim(*args), "C")
+        return t
 
 
 class BinaryUfunc(_Ufunc):
-    def __init__(self, name, op):
-        super().__init__(name)
-        self.op = op
-
     def typer(self, inf, call, args, kwargs):
         self.check(call, args, kwargs)
         (a, b), (wa, wb) = _operand_types(inf, call, args)
         for node, t in zip(call.args, args):
             inf.mark_weak(node, t)
-        t = ew.result_dtype(self.op, a, b, wa, wb)
-        if self.any_array(args):
-            return T.ArrayType(t, ew.broadcast_ndim(*args), "C")
-        return t
+        return self.shaped(args, ew.result_dtype(self.op, a, b, wa, wb))
 
     def lower(self, L, call, args, kwargs):
         rt = call.type
@@ -106,15 +103,9 @@ class BinaryUfunc(_Ufunc):
 
 
 class LogicalUfunc(_Ufunc):
-    def __init__(self, name, op):
-        super().__init__(name)
-        self.op = op
-
     def typer(self, inf, call, args, kwargs):
         self.check(call, args, kwargs)
-        if self.any_array(args):
-            return T.ArrayType(T.BOOL, ew.broadcast_ndim(*args), "C")
-        return T.BOOL
+        return self.shaped(args, T.BOOL)
 
     def lower(self, L, call, args, kwargs):
         def elem(x, y):
@@ -146,9 +137,7 @@ class UnaryUfunc(_Ufunc):
             raise Incompatible(f"np.{name}() of {t}")
         elif name == "reciprocal" and not (t.is_float or t.is_complex):
             raise Incompatible("np.reciprocal() of integers")
-        if isinstance(args[0], T.ArrayType):
-            return T.ArrayType(t, args[0].ndim, "C")
-        return t
+        return self.shaped(args, t)
 
     def lower(self, L, call, args, kwargs):
         rt = call.type

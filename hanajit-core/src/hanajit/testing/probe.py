@@ -37,3 +37,20 @@ def check(f, make_args, same):
         assert got == want
     else:
         assert same(got[1], want[1]), (got[1], want[1])
+
+
+def probe_module(calls, stem: str):
+    """A module (``import numpy as np``) of functions ``f0 ... fN``: ``calls[k]``
+    is ``(expression, nargs)``, the expression over parameters ``x0, x1, ...``
+    that ``f<k>`` returns."""
+    from .sourcefile import load_module
+    src = ["import numpy as np"]
+    for k, (expr, nargs) in enumerate(calls):
+        params = ", ".join(f"x{j}" for j in range(nargs))
+        src.append(f"def f{k}({params}):\n    return {expr}\n")
+    return load_module("\n".join(src), stem)
+
+
+def params(n: int) -> str:
+    """``"x0, x1, ..."``: the parameters of a :func:`probe_module` function."""
+    return ", ".join(f"x{j}" for j in range(n))
