@@ -18,10 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from llvmlite import ir
-from llvmlite.ir.instructions import CallInstrAttributes
 
 from ..ir import nodes as N
 from ..ir import types as T
+from .llvm_math import MathCalls
 
 
 @dataclass
@@ -47,26 +47,6 @@ class LLVMTargetInfo:
     # double in two SSE registers, a complex float packed in one); False: such a
     # kernel is refused with a clear error
     complex_libm: bool = False
-
-
-LLVM_INTRINSICS = {
-    "sqrt", "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos",
-    "atan", "sinh", "cosh", "tanh", "pow", "fabs", "floor", "ceil", "trunc", "rint",
-    "copysign", "atan2", "fma",
-}
-
-
-def default_math(name: str):
-    """How a host CPU target spells each math intrinsic."""
-    if name == "fmod":
-        return ("frem", "")
-    if name == "pow":
-        # the C library's pow, called so LLVM cannot rewrite pow(x, 2.0) as x*x:
-        # that can differ from pow (what CPython computes) in the last bit
-        return ("libm", "pow")
-    if name in LLVM_INTRINSICS:
-        return ("llvm", "llvm." + name)
-    return ("libm", name)
 
 
 I1, I8, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
@@ -615,18 +595,11 @@ class FunctionLowering:
         return b.atomic_rmw(op, ptr, v, "monotonic")
 
 
-class _StringCallAttributes(CallInstrAttributes):
-    """Call-site attributes that also accept ``"key"="value"`` string attributes."""
-
-    def add(self, name):
-        return set.add(self, name)
-
-
 def _clean(name: str) -> str:
     return name.replace("$", "_")
 
 
-class ModuleLowering:
+class ModuleLowering(MathCalls):
     """Lowers a whole primitive IR module into one ``ir.Module``."""
 
     def __init__(self, module: N.Module, info: LLVMTargetInfo | None = None, name="hanajit"):
@@ -673,81 +646,6 @@ class ModuleLowering:
             slot = b.alloca(lltype(t) if t != T.NONE else I8)
         b.position_at_end(cur)
         return slot
-
-    def complex_math_call(self, b: ir.IRBuilder, name, args, t: T.Type, where: str):
-        """``c<name>`` of the C library on complex values (``cpow`` takes two)."""
-        if not self.info.complex_libm:
-            from ..errors import UnsupportedError
-            raise UnsupportedError(
-                f"{where}: complex {name}() needs the C library's complex functions, "
-                "which only the CPU target calls", func=where,
-                construct=f"complex {name}()")
-        c = lltype(t.component)
-        single = c == F32              # complex float: <2 x float> in one register
-        part = ir.VectorType(F32, 2) if single else None
-        flat = []
-        for a in args:
-            re, im = b.extract_value(a, 0), b.extract_value(a, 1)
-            if single:
-                v = b.insert_element(ir.Constant(part, ir.Undefined), re, ir.Constant(I32, 0))
-                flat.append(b.insert_element(v, im, ir.Constant(I32, 1)))
-            else:
-                flat += [re, im]
-        symbol = f"hj.libm.c{name}" + ("f" if single else "")
-        fn = self.math_decls.get(symbol)
-        if fn is None:
-            ret = part if single else lltype(t)
-            fn = ir.Function(self.llmod, ir.FunctionType(ret, [x.type for x in flat]), symbol)
-            fn.attributes.add("nounwind")
-            self.math_decls[symbol] = fn
-        r = b.call(fn, flat)
-        if not single:
-            return r
-        out = ir.Constant(lltype(t), ir.Undefined)
-        out = b.insert_value(out, b.extract_element(r, ir.Constant(I32, 0)), 0)
-        return b.insert_value(out, b.extract_element(r, ir.Constant(I32, 1)), 1)
-
-    def math_call(self, b: ir.IRBuilder, name, args, t: T.Type, vectorize=True):
-        kind, sym = (self.info.math.get(name) if self.info.math else None) or default_math(name)
-        if kind == "frem":
-            return b.frem(args[0], args[1])
-        ty = lltype(t)
-        if kind == "llvm":
-            fn = self.llmod.declare_intrinsic(sym, [ty], ir.FunctionType(ty, [ty] * len(args)))
-            return self.vector_variant(b.call(fn, args), fn)
-        suffix = self.info.float32_suffix if t == T.FLOAT32 else ""
-        symbol = sym + suffix if kind == "libm" else sym
-        fn = self.math_decls.get(symbol)
-        if fn is None:
-            fn = ir.Function(self.llmod, ir.FunctionType(ty, [a.type for a in args]), symbol)
-            fn.attributes.add("nounwind")
-            if symbol in ("pow", "powf"):   # or LLVM folds pow(x, 2.0) into x*x
-                fn.attributes.add("nobuiltin")
-            if symbol in self.info.vector_variants:
-                fn.attributes.add("readnone")     # so the vectoriser may call the variant
-            self.math_decls[symbol] = fn
-        call = b.call(fn, args)
-        return self.vector_variant(call, fn) if vectorize else call
-
-    def vector_variant(self, call, fn):
-        """Attach ``vector-function-abi-variant`` when the target has vector versions
-        of ``fn`` (LLVM's VFABI; the declarations are kept by ``llvm.compiler.used``)."""
-        variants = self.info.vector_variants.get(fn.name)
-        if not variants:
-            return call
-        nargs = len(fn.function_type.args)
-        names = []
-        for lanes, vname in variants:
-            vfn = self.llmod.globals.get(vname)
-            if vfn is None:
-                vty = ir.VectorType(fn.function_type.return_type, lanes)
-                vfn = ir.Function(self.llmod, ir.FunctionType(vty, [vty] * nargs), vname)
-                vfn.attributes.add("nounwind")
-                self.vector_decls.append(vfn)
-            names.append(f"_ZGV_LLVM_N{lanes}{'v' * nargs}_{fn.name}({vname})")
-        call.attributes = _StringCallAttributes(
-            ['"vector-function-abi-variant"="%s"' % ",".join(names)])
-        return call
 
     def nrt(self, which: str) -> ir.Function:
         """Declaration of the memory runtime function ``alloc``/``incref``/``decref``."""
