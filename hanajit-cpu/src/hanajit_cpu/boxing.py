@@ -67,18 +67,23 @@ def box_array(t: T.ArrayType, meminfo, data, shape, strides, args=()):
         return np.asarray(NrtOwner(meminfo, _interface(t, data, shape, strides, False)))
     if 0 in shape:
         # an empty view may point one element outside its base: nothing to keep alive
-        return np.empty(shape, dtype=np.dtype(t.dtype.name))
-    # memory owned by an argument: find it so the result keeps it alive.  First
+        empty = np.empty(shape, dtype=np.dtype(t.dtype.name))
+        empty.flags.writeable = not t.readonly
+        return empty
+    # memory owned by an argument: find it so the result keeps it alive (and
+    # read-only when it is or when the result's type is: np.diag).  First
     # the array arguments themselves (the generated dispatcher's rule, so both
     # paths give the same base and writeability), then any array whose root
     # buffer holds the data
     for a in args:
         if type(a) is np.ndarray and _has_element_at(a, data):
-            iface = _interface(t, data, shape, strides, not a.flags.writeable)
+            iface = _interface(t, data, shape, strides,
+                               t.readonly or not a.flags.writeable)
             return np.asarray(_ViewOwner(a, iface))
     for a in _arrays_in(args):
         if _within(a, data):
-            iface = _interface(t, data, shape, strides, not a.flags.writeable)
+            iface = _interface(t, data, shape, strides,
+                               t.readonly or not a.flags.writeable)
             return np.asarray(_ViewOwner(a, iface))
     raise RuntimeError("hanajit: returned array memory has no owner")  # pragma: no cover
 

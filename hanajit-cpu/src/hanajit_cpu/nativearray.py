@@ -325,11 +325,13 @@ def contains(b, t: T.ArrayType, flat, address):
 
 def box_view(cx, b, t: T.ArrayType, leaves, owner):
     """A view of the argument ``owner`` (a result with NULL meminfo whose data
-    lies in ``owner``'s elements): writeable as ``owner`` is, with ``owner`` as
-    its ``base``.  NULL with an exception set on failure."""
+    lies in ``owner``'s elements): writeable as ``owner`` is unless its type is
+    read-only (``np.diag`` of a matrix), with ``owner`` as its ``base``.  NULL
+    with an exception set on failure."""
     _meminfo, data = next(leaves), next(leaves)
     dims = [next(leaves) for _ in range(2 * t.ndim)]
-    flags = b.and_(field(b, owner, AR_FLAGS, I32), ir.Constant(I32, WRITEABLE))
+    flags = b.and_(field(b, owner, AR_FLAGS, I32),
+                   ir.Constant(I32, 0 if t.readonly else WRITEABLE))
     arr = _new_array(cx, b, t, data, dims, flags)
     fn = b.function
     made, failed = fn.append_basic_block("view.made"), fn.append_basic_block("view.no")

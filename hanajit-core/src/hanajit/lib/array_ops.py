@@ -405,39 +405,43 @@ class Concatenate(CallTemplate):
         return T.ArrayType(dt, ndim, "C")
 
     def lower(self, L, call, args, kwargs):
-        from .arrays import element_value
-        rt = call.type
-        ax = _axis(call) % rt.ndim
         tup = L.let(args[0])
         arrs = [L.let(N.TupleGet(tup, k, it)) for k, it in enumerate(tup.type.items)]
-        first = arrs[0]
-        total = L.let(N.ArrayAttr(first, "shape", ax, I))
-        for a in arrs[1:]:
-            for k in range(rt.ndim):
-                if k == ax:
-                    continue
-                da, d0 = N.ArrayAttr(a, "shape", k, I), N.ArrayAttr(first, "shape", k, I)
-                L.emit(N.If(cond=N.Cmp("ne", da, d0, T.BOOL), then=[N.Raise(
-                    exc=ValueError, args=[d0, da],
-                    message=f"all the input array dimensions except for the concatenation "
-                            f"axis must match exactly, but along dimension {k} the sizes "
-                            "are {} and {}")]))
-            total = L.let(N.BinOp("add", total, N.ArrayAttr(a, "shape", ax, I), I))
-        dims = [total if k == ax else L.let(N.ArrayAttr(first, "shape", k, I))
-                for k in range(rt.ndim)]
-        out = allocate(L, rt, dims)
-        offset = C(0, I)
-        for a in arrs:
-            adims = [L.let(N.ArrayAttr(a, "shape", k, I)) for k in range(rt.ndim)]
-            off = L.let(offset)
+        return concatenate(L, arrs, _axis(call) % call.type.ndim, call.type)
 
-            def body(idx, a=a, off=off):
-                dst = [N.BinOp("add", i, off, I) if k == ax else i for k, i in enumerate(idx)]
-                L.emit(N.Store(array=out, indices=dst, value=element_value(
-                    L, N.Load(a, list(idx), a.type.dtype), rt.dtype)))
-            loops(L, adims, body)
-            offset = N.BinOp("add", off, adims[ax], I)
-        return out
+
+def concatenate(L, arrs: list, ax: int, rt: T.ArrayType) -> N.Expr:
+    """A new array of ``rt`` joining the arrays ``arrs`` (bound values of equal
+    ndim) along axis ``ax``; NumPy's ValueError when the other axes differ."""
+    from .arrays import element_value
+    first = arrs[0]
+    total = L.let(N.ArrayAttr(first, "shape", ax, I))
+    for a in arrs[1:]:
+        for k in range(rt.ndim):
+            if k == ax:
+                continue
+            da, d0 = N.ArrayAttr(a, "shape", k, I), N.ArrayAttr(first, "shape", k, I)
+            L.emit(N.If(cond=N.Cmp("ne", da, d0, T.BOOL), then=[N.Raise(
+                exc=ValueError, args=[d0, da],
+                message=f"all the input array dimensions except for the concatenation "
+                        f"axis must match exactly, but along dimension {k} the sizes "
+                        "are {} and {}")]))
+        total = L.let(N.BinOp("add", total, N.ArrayAttr(a, "shape", ax, I), I))
+    dims = [total if k == ax else L.let(N.ArrayAttr(first, "shape", k, I))
+            for k in range(rt.ndim)]
+    out = allocate(L, rt, dims)
+    offset = C(0, I)
+    for a in arrs:
+        adims = [L.let(N.ArrayAttr(a, "shape", k, I)) for k in range(rt.ndim)]
+        off = L.let(offset)
+
+        def body(idx, a=a, off=off):
+            dst = [N.BinOp("add", i, off, I) if k == ax else i for k, i in enumerate(idx)]
+            L.emit(N.Store(array=out, indices=dst, value=element_value(
+                L, N.Load(a, list(idx), a.type.dtype), rt.dtype)))
+        loops(L, adims, body)
+        offset = N.BinOp("add", off, adims[ax], I)
+    return out
 
 
 class Stack(CallTemplate):
