@@ -334,11 +334,20 @@ class Inferrer:
             if len(e.ops) != 1 or e.ops[0] not in ("lt", "le", "gt", "ge", "eq", "ne"):
                 self.fail(line, "array comparison", "chained or membership comparisons "
                           "of arrays are ambiguous")
+            weak = [self.weak(o) for o in e.operands]
             try:
-                ew.result_dtype(e.ops[0], ts[0], ts[1])
+                ew.result_dtype(e.ops[0], ts[0], ts[1], *weak)
             except Incompatible as exc:
                 self.fail(line, "array comparison", str(exc))
+            e.compare_types = [ew.comparison_type(ts[0], ts[1], *weak)]
             return T.ArrayType(T.BOOL, ew.broadcast_ndim(*ts), "C")
+        # NumPy scalars compare in NumPy's type (np.float32(0.1) == 0.1 holds)
+        from ..lib.elementwise import comparison_type
+        e.compare_types = [
+            comparison_type(a, b, self.weak(x), self.weak(y))
+            if isinstance(a, T.Scalar) and isinstance(b, T.Scalar)
+            and (self.is_strong(x) or self.is_strong(y)) else None
+            for a, b, x, y in zip(ts, ts[1:], e.operands, e.operands[1:])]
         for op, a, b in zip(e.ops, ts, ts[1:]):
             if op in ("in", "notin"):
                 if not isinstance(b, T.TupleType):

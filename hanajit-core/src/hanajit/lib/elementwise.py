@@ -52,12 +52,7 @@ def result_dtype(op: str, a: T.Type, b: T.Type, weak_a=True, weak_b=True) -> T.S
     da, db = elem_type(a), elem_type(b)
     if not (isinstance(da, T.Scalar) and isinstance(db, T.Scalar)):
         raise Incompatible(f"operator {op} on {a} and {b}")
-    if not isinstance(a, T.ArrayType) and a in _WEAK and weak_a:
-        common = _weak(db, da)
-    elif not isinstance(b, T.ArrayType) and b in _WEAK and weak_b:
-        common = _weak(da, db)
-    else:
-        common = promote(da, db)
+    common = _common(a, b, weak_a, weak_b)
     if op in ("lt", "le", "gt", "ge", "eq", "ne"):
         return T.BOOL
     if common.is_bool:
@@ -73,6 +68,29 @@ def result_dtype(op: str, a: T.Type, b: T.Type, weak_a=True, weak_b=True) -> T.S
     if op in ("floordiv", "mod") and common.is_complex:
         raise Incompatible(f"operator {op} on complex arrays")
     return common
+
+
+def _common(a, b, weak_a, weak_b) -> T.Scalar:
+    """NEP 50: the dtype two operands meet in (a weak Python scalar adapts)."""
+    da, db = elem_type(a), elem_type(b)
+    if not isinstance(a, T.ArrayType) and a in _WEAK and weak_a:
+        return _weak(db, da)
+    if not isinstance(b, T.ArrayType) and b in _WEAK and weak_b:
+        return _weak(da, db)
+    return promote(da, db)
+
+
+def comparison_type(a, b, weak_a=True, weak_b=True):
+    """The type NumPy compares ``a`` and ``b`` in when a float or complex is
+    involved: their NEP 50 common type, so a Python float or int meeting float32
+    is cast to float32 first (``f32 == 0.1`` holds for ``np.float32(0.1)``) and
+    an int64 meeting float64 is rounded to it.  None: compare the exact values
+    (integers and bools, whatever their widths, as NumPy does)."""
+    da, db = elem_type(a), elem_type(b)
+    if not any(t.is_float or t.is_complex for t in (da, db)):
+        return None
+    common = _common(a, b, weak_a, weak_b)
+    return common if (common.is_float or common.is_complex) else None
 
 
 def _weak(strong: T.Scalar, weak: T.Scalar) -> T.Scalar:
@@ -259,16 +277,20 @@ def np_power_one_exponent(L, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
     return r
 
 
-def np_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar, path="array") -> N.Expr:
+def np_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar, path="array",
+             compare_in=None) -> N.Expr:
     """``x op y`` on elements with NumPy's semantics; ``t`` is the result dtype
     (bool for comparisons).  ``path`` says which NumPy code computes it, for the
     rounding of complex products (``complex_forms``): ``"array"`` (an array
-    operation), ``"operator"`` (two NumPy scalars), ``"scalar_ufunc"``."""
+    operation), ``"operator"`` (two NumPy scalars), ``"scalar_ufunc"``.
+    ``compare_in``: a comparison's :func:`comparison_type` (None: promote the
+    element types)."""
     if op in ("lt", "le", "gt", "ge", "eq", "ne"):
-        ct = promote(x.type, y.type) if x.type != y.type else x.type
+        ct = compare_in or (promote(x.type, y.type) if x.type != y.type else x.type)
         if ct.is_complex:
+            x, y = _cast(L, x, ct), _cast(L, y, ct)
             if op not in ("eq", "ne"):
-                return _np_complex_order(L, op, _cast(L, x, ct), _cast(L, y, ct))
+                return _np_complex_order(L, op, x, y)
             return ops.compare(L, op, x, y)
         return N.Cmp(op, ops.convert_wrap(x, ct), ops.convert_wrap(y, ct), T.BOOL)
     if t.is_bool:

@@ -79,6 +79,7 @@ class BinaryUfunc(_Ufunc):
         (a, b), (wa, wb) = _operand_types(inf, call, args)
         for node, t in zip(call.args, args):
             inf.mark_weak(node, t)
+        call.compare_in = ew.comparison_type(a, b, wa, wb)
         return self.shaped(args, ew.result_dtype(self.op, a, b, wa, wb))
 
     def lower(self, L, call, args, kwargs):
@@ -96,7 +97,8 @@ class BinaryUfunc(_Ufunc):
         def elem(x, y):
             if one_exponent:
                 return ew.np_power_one_exponent(L, x, y, t)
-            return ew.np_binop(L, self.op, x, y, t, path=path)
+            return ew.np_binop(L, self.op, x, y, t, path=path,
+                               compare_in=getattr(call, "compare_in", None))
         if isinstance(rt, T.ArrayType):
             return ew.lift(L, [a, b], rt, elem)
         return elem(L.let(a), L.let(b))

@@ -470,6 +470,16 @@ def contains(L, x, tup):
 def compare_chain(L, e: N.PyCompare) -> N.Expr:
     """``a < b < c``: b is evaluated once, c only if ``a < b`` holds."""
     first = L.lower(e.operands[0])
+    in_types = getattr(e, "compare_types", None) or [None] * len(e.ops)
+
+    def pair(op, a, b, k):
+        ct = in_types[k]                 # NumPy scalars: NumPy's type (infer)
+        if ct is not None:
+            from .elementwise import _cast, _np_complex_order
+            a, b = _cast(L, a, ct), _cast(L, b, ct)
+            if ct.is_complex and op not in ("eq", "ne"):
+                return _np_complex_order(L, op, a, b)
+        return compare(L, op, a, b)
     result_name = None
     prev = first
     results = []
@@ -481,7 +491,7 @@ def compare_chain(L, e: N.PyCompare) -> N.Expr:
             L.out.extend(nxt_stmts)
             if k < len(e.ops) - 1:
                 nxt = L.let(nxt)
-            results.append(compare(L, op, prev, nxt))
+            results.append(pair(op, prev, nxt, k))
             prev = nxt
             continue
         # the next operand has statements: evaluate it only if everything so far held
@@ -497,7 +507,7 @@ def compare_chain(L, e: N.PyCompare) -> N.Expr:
         L.out.extend(nxt_stmts)
         if k < len(e.ops) - 1:
             nxt = L.let(nxt)
-        L.emit(N.Assign(target=result_name, value=compare(L, op, prev, nxt)))
+        L.emit(N.Assign(target=result_name, value=pair(op, prev, nxt, k)))
         inner = L.out
         L.out = saved
         L.emit(N.If(cond=N.Var(result_name, T.BOOL), then=inner))

@@ -344,8 +344,9 @@ class Lowerer:
     def e_PyCompare(self, e):
         if isinstance(e.type, T.ArrayType):
             a, b = self.seq(e.operands)
-            return ew.lift(self, [a, b], e.type,
-                           lambda x, y: ew.np_binop(self, e.ops[0], x, y, T.BOOL))
+            ct = e.compare_types[0]
+            return ew.lift(self, [a, b], e.type, lambda x, y: ew.np_binop(
+                self, e.ops[0], x, y, T.BOOL, compare_in=ct))
         return ops.compare_chain(self, e)
 
     def e_PyBoolOp(self, e):

@@ -1,0 +1,45 @@
+"""Comparisons where NumPy 2 (NEP 50) casts first: a Python float or int meeting
+float32 is cast to float32 (``np.float32(0.1) == 0.1`` holds), an int64 meeting
+float64 is rounded to it (``np.float64(2**53) == 2**53 + 1`` holds), a Python
+complex meeting float32 becomes complex64 -- on arrays, NumPy scalars and the
+comparison ufuncs, against CPython running the same code.  Integer pairs stay
+exact (``uint8_array == 1000`` is False, ``np.uint64(2**64-1) == np.int64(-1)``
+False)."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hanajit.testing.probe import check, probe_module
+
+OPS = ["==", "!=", "<", "<=", ">", ">="]
+LEFT = {"f32": "np.float32(0.1)", "f32big": "np.float32(16777216)",
+        "f64": "np.float64(2.0**53)", "i64": "np.int64(2**53 + 1)",
+        "u64": "np.uint64(2**64 - 1)", "i8": "np.int8(-5)",
+        "a32": "np.array([0.1, 16777216.0, -0.0, np.inf, np.nan], np.float32)",
+        "a64": "np.array([2.0**53, 0.1, -0.0, 1e300])",
+        "ai": "np.array([2**53 + 1, -5, 0])", "au8": "np.array([3, 200], np.uint8)"}
+RIGHT = {"py_f": "0.1", "py_big": "16777217", "py_53": "2**53 + 1", "py_huge": "1e300",
+         "py_c": "(0.1+0j)", "py_neg": "-1", "py_1000": "1000", "np_f64": "np.float64(0.1)",
+         "np_i64": "np.int64(-1)", "np_f32": "np.float32(0.1)", "py_nz": "-0.0"}
+CASES = [(f"x0 {op} x1", (l, r)) for op in OPS for l, r in itertools.product(LEFT, RIGHT)]
+CASES += [(f"x1 {op} x0", (l, r)) for op in ("==", "<") for l, r in itertools.product(LEFT, RIGHT)]
+CASES += [(f"np.{fn}(x0, x1)", (l, r)) for fn in ("equal", "less", "greater_equal")
+          for l, r in itertools.product(LEFT, ["py_f", "py_big", "py_53", "np_f64"])]
+VALUES = {**LEFT, **RIGHT}
+
+
+@pytest.fixture(scope="module")
+def module():
+    return probe_module([(expr, 2) for expr, _ in CASES], "nep50_compare")
+
+
+def _same(got, want):
+    return np.array_equal(np.asarray(got), np.asarray(want))
+
+
+@pytest.mark.parametrize("k", range(len(CASES)), ids=[f"{e}-{'-'.join(c)}" for e, c in CASES])
+def test_comparisons_match_cpython(module, k):
+    expr, combo = CASES[k]
+    check(getattr(module, f"f{k}"), lambda: [eval(VALUES[c]) for c in combo], _same)
