@@ -27,6 +27,9 @@ CASES = [(f"x0 {op} x1", (l, r)) for op in OPS for l, r in itertools.product(LEF
 CASES += [(f"x1 {op} x0", (l, r)) for op in ("==", "<") for l, r in itertools.product(LEFT, RIGHT)]
 CASES += [(f"np.{fn}(x0, x1)", (l, r)) for fn in ("equal", "less", "greater_equal")
           for l, r in itertools.product(LEFT, ["py_f", "py_big", "py_53", "np_f64"])]
+CASES += [(f"x0 {op} (x1, 2.5, -3)", (l, r)) for op in ("in", "not in")
+          for l, r in itertools.product(LEFT, ["py_f", "py_big", "py_53", "np_f64", "np_f32"])
+          if not l.startswith("a")]
 VALUES = {**LEFT, **RIGHT}
 
 

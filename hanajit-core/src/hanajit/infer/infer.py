@@ -346,8 +346,9 @@ class Inferrer:
         e.compare_types = [
             comparison_type(a, b, self.weak(x), self.weak(y))
             if isinstance(a, T.Scalar) and isinstance(b, T.Scalar)
-            and (self.is_strong(x) or self.is_strong(y)) else None
-            for a, b, x, y in zip(ts, ts[1:], e.operands, e.operands[1:])]
+            and (self.is_strong(x) or self.is_strong(y))
+            else self.contains_types(a, b, x, y) if op in ("in", "notin") else None
+            for op, a, b, x, y in zip(e.ops, ts, ts[1:], e.operands, e.operands[1:])]
         for op, a, b in zip(e.ops, ts, ts[1:]):
             if op in ("in", "notin"):
                 if not isinstance(b, T.TupleType):
@@ -365,6 +366,18 @@ class Inferrer:
                 continue
             self.fail(line, "comparison", f"{op} between {a} and {b}")
         return T.BOOL
+
+    def contains_types(self, a, b, x, tup):
+        """``x in tup`` with a NumPy scalar ``x``: each item's ``==`` in NumPy's
+        type (``comparison_type``), or None for Python's exact comparisons."""
+        from ..lib.elementwise import comparison_type
+        if not (isinstance(a, T.Scalar) and self.is_strong(x)
+                and isinstance(b, T.TupleType)
+                and all(isinstance(i, T.Scalar) for i in b.items)):
+            return None
+        items = tup.items if isinstance(tup, N.MakeTuple) else [None] * len(b.items)
+        return [comparison_type(a, t, False, n is None or self.weak(n))
+                for t, n in zip(b.items, items)]
 
     def e_PyBoolOp(self, e, line):
         ts = [self.expr(v, line) for v in e.values]

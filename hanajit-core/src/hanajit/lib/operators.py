@@ -458,12 +458,18 @@ def tuple_eq(L, op, a, b):
     return r if op == "eq" else logical_not(r)
 
 
-def contains(L, x, tup):
+def contains(L, x, tup, item_types=None):
+    """``x in tup``: ``==`` with each item (in ``item_types[i]`` where given: a
+    NumPy scalar ``x``, ``Inferrer.contains_types``)."""
+    from .elementwise import _cast
     x = L.let(x)
     tup = L.let(tup)
     r = C(False, T.BOOL)
     for i, t in enumerate(tup.type.items):
-        r = bor(r, compare(L, "eq", x, N.TupleGet(tup, i, t)))
+        item = N.TupleGet(tup, i, t)
+        ct = item_types[i] if item_types else None
+        r = bor(r, compare(L, "eq", x, item) if ct is None else
+                compare(L, "eq", _cast(L, x, ct), _cast(L, item, ct)))
     return r
 
 
@@ -474,6 +480,9 @@ def compare_chain(L, e: N.PyCompare) -> N.Expr:
 
     def pair(op, a, b, k):
         ct = in_types[k]                 # NumPy scalars: NumPy's type (infer)
+        if op in ("in", "notin") and ct is not None:
+            r = contains(L, a, b, ct)
+            return r if op == "in" else logical_not(r)
         if ct is not None:
             from .elementwise import _cast, _np_complex_order
             a, b = _cast(L, a, ct), _cast(L, b, ct)
