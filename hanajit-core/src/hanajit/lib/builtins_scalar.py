@@ -80,6 +80,20 @@ class MinMax(CallTemplate):
         t = None
         for x in items:
             t = unify(t, x)
+        # Python compares ``item > current`` with the objects themselves: where a
+        # NumPy scalar takes part, in NumPy's type (np.float32(0.1) > 0.1 is
+        # False), so which item wins can depend on which one is current
+        from .elementwise import comparison_type
+        if len(args) == 1:
+            node = call.args[0]
+            nodes = node.items if isinstance(node, N.MakeTuple) else [node] * len(items)
+        else:
+            nodes = call.args
+        strong = [inf.is_strong(n) for n in nodes]
+        call.compare_types = [[
+            comparison_type(items[k], items[j], not strong[k], not strong[j])
+            if strong[k] or strong[j] else None for j in range(k)]
+            for k in range(len(items))]
         return t
 
     def lower(self, L, call, args, kwargs):
@@ -89,12 +103,25 @@ class MinMax(CallTemplate):
         else:
             items = list(args)
         t = call.type
-        cur = L.let(items[0])
-        for x in items[1:]:
-            x = L.let(x)
-            better = ops.compare(L, self.op, x, cur)
-            cur = L.let(N.Select(better, convert(L, x, t), convert(L, cur, t), t))
-        return convert(L, cur, t)
+        vals = [L.let(x) for x in items]
+        cts = call.compare_types
+        cur = C(0, T.INT64)                  # the index of the current item
+        for k in range(1, len(vals)):
+            better = None
+            for j in range(k):
+                ct = cts[k][j]
+                x, y = (vals[k], vals[j]) if ct is None else (
+                    ew._cast(L, vals[k], ct), ew._cast(L, vals[j], ct))
+                b = ops.compare(L, self.op, x, y)
+                if k > 1:
+                    b = ops.band(N.Cmp("eq", cur, C(j, T.INT64), T.BOOL), b)
+                better = b if better is None else ops.bor(better, b)
+            cur = L.let(N.Select(better, C(k, T.INT64), cur, T.INT64))
+        out = convert(L, vals[0], t)
+        for k in range(1, len(vals)):
+            out = N.Select(N.Cmp("eq", cur, C(k, T.INT64), T.BOOL), convert(L, vals[k], t),
+                           out, t)
+        return out
 
 
 register(MinMax("min", "lt"))
