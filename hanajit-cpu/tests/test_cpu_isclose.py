@@ -1,0 +1,55 @@
+"""np.isclose / np.allclose against NumPy: float64, float32, int, complex and bool
+operands, Python and NumPy scalars, NaN and infinities, equal_nan, rtol/atol --
+every step in NumPy's NEP 50 types (a Python ``b`` keeps the bound a Python
+float; a float32 array compares with it in float32)."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hanajit.testing.probe import check, probe_module
+
+VALUES = {
+    "a64": "np.array([1.0, 1.0 + 1e-9, np.nan, np.inf, -np.inf, 0.0, 1e-8, 100.0])",
+    "b64": "np.array([1.0, 1.0, np.nan, np.inf, np.inf, -0.0, 0.0, 100.001])",
+    "a32": "np.array([0.1, 1.0, np.nan, np.inf, 16777216.0, 0.0, 1e-8, 1.00001], np.float32)",
+    "ai": "np.array([1, 2, 3, 0, -5, 7, 100, 9])",
+    "ac": "np.array([1+1j, 1, np.nan, 2j, 0, 1e-9j, 3, 1+1e-9j])",
+    "m": "np.arange(16.0).reshape(2, 8) / 3",
+    "pf": "0.1", "pi": "1", "pc": "(1+1e-9j)", "s32": "np.float32(0.1)", "s64": "np.float64(1.0)",
+    "pb": "True"}
+EXTRAS = ["", ", equal_nan=True", ", 1e-3, 1e-12", ", rtol=0.0, atol=0.0"]
+CASES = [(f"np.{fn}(x0, x1{extra})", (a, b)) for fn in ("isclose", "allclose")
+         for extra in (EXTRAS if fn == "isclose" else EXTRAS[:2])
+         for a, b in itertools.product(VALUES, repeat=2)]
+
+
+@pytest.fixture(scope="module")
+def module():
+    return probe_module([(e, 2) for e, _ in CASES], "isclose")
+
+
+def _same(got, want):
+    g, w = np.asarray(got), np.asarray(want)
+    return g.shape == w.shape and np.array_equal(g, w)
+
+
+@pytest.mark.parametrize("k", range(len(CASES)), ids=[f"{e}-{'-'.join(c)}" for e, c in CASES])
+def test_matches_numpy(module, k):
+    _, combo = CASES[k]
+    check(getattr(module, f"f{k}"), lambda: [eval(VALUES[c]) for c in combo], _same)
+
+
+def test_all_compile():
+    # none of the cases above may fall back (check() accepts a fallback)
+    import warnings
+
+    from hanajit import jit
+    mod = probe_module([("np.isclose(x0, x1, 1e-3)", 2), ("np.allclose(x0, x1)", 2)],
+                       "isclose_compiles")
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for f in (mod.f0, mod.f1):
+            for a, b in itertools.product(VALUES, repeat=2):
+                jit(f, fallback=False)(eval(VALUES[a]), eval(VALUES[b]))
