@@ -53,11 +53,16 @@ def _check_sortable(at, name):
 
 
 def _fresh_copy(L, a, dtype=None):
-    """A new C-contiguous array with ``a``'s elements; and its 1-D view."""
+    """A new C-contiguous array with ``a``'s elements (cast to ``dtype`` as
+    NumPy's ``astype`` casts, when given); and its 1-D view."""
     from .array_methods import copy_array
     from .array_ops import reshape_view
+    from .arrays import element_value
     z = ew.to_lazy(L, a)
     t = T.ArrayType(dtype or z.type.dtype, len(z.dims), "C")
+    if t.dtype != z.type.dtype:
+        src = z
+        z = ew.Lazy(t, src.dims, lambda idx: element_value(L, src.elem(idx), t.dtype))
     out = L.let(copy_array(L, z, t))
     flat = reshape_view(L, out, [C(-1, I)], t.copy(ndim=1))
     return out, L.let(flat)
