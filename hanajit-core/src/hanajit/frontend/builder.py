@@ -651,6 +651,10 @@ class Builder:
         if isinstance(func, ObjRef) and func.obj is builtins.pow and len(args) == 2 \
                 and not kwargs:
             return N.PyBinOp("pow", args[0], args[1])   # pow(x, y) is x ** y
+        if isinstance(func, ObjRef) and func.obj is _numpy_where() and len(args) == 1 \
+                and not kwargs:                   # np.where(c) is np.nonzero(c)
+            import numpy
+            return N.PyCall(callee=numpy.nonzero, args=args, kwargs={}, name="np.nonzero")
         if isinstance(func, ObjRef):
             return N.PyCall(callee=func.obj, args=args, kwargs=kwargs, name=func.name)
         if isinstance(func, N.PyAttr):      # method call on a value
@@ -672,6 +676,11 @@ def _as_tuple(node):
     if isinstance(node, ast.List):
         return ast.Tuple(elts=[_as_tuple(x) for x in node.elts], ctx=ast.Load())
     return node
+
+
+def _numpy_where():
+    import numpy
+    return numpy.where
 
 
 def _is_flat(node) -> bool:

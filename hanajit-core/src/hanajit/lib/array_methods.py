@@ -60,7 +60,8 @@ def method_template(name):
     from .np_sorting import METHODS as SORTING
     from .np_put import METHODS as PUT
     from .np_take import METHODS as TAKE
-    for extra in (SORTING, ROUNDING, TAKE, PUT):
+    from .np_nonzero import METHODS as NONZERO
+    for extra in (SORTING, ROUNDING, TAKE, PUT, NONZERO):
         if name in extra:
             return extra[name]
     if name in OPS:
