@@ -256,6 +256,13 @@ def np_scalar_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
     return np_binop(L, op, x, y, t, path="operator")
 
 
+def one_exponent(exponent_type, t: T.Scalar) -> bool:
+    """Does a float ``**`` take NumPy's one-exponent fast paths (a scalar or 0-d
+    exponent: :func:`np_power_one_exponent`)?"""
+    return t.is_float and (not isinstance(exponent_type, T.ArrayType)
+                           or exponent_type.ndim == 0)
+
+
 def np_power_one_exponent(L, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
     """``x ** y`` in NumPy's float power loop when one exponent serves the whole
     loop (a scalar or 0-d exponent: its stride is 0).  NumPy then tests the

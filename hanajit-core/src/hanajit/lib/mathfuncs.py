@@ -157,18 +157,21 @@ class Predicate(CallTemplate):
         return T.BOOL
 
     def lower(self, L, call, args, kwargs):
-        x = args[0]
-        if x.type.is_complex:       # NumPy: of either part (isfinite: of both)
-            x = L.let(x)
-            c = x.type.component
-            re, im = (L.let(N.ComplexPart(x, p, c)) for p in ("real", "imag"))
-            test = {"isnan": _isnan, "isinf": _isinf, "isfinite": _isfinite}[self.name]
-            join = bor if self.name != "isfinite" else band
-            return join(test(re), test(im))
-        if not x.type.is_float:
-            return C(self.name == "isfinite", T.BOOL)
+        return numpy_predicate(L, self.name, args[0])
+
+
+def numpy_predicate(L, name, x):
+    """NumPy's ``isnan``/``isinf``/``isfinite`` of a number: of either part of a
+    complex one (``isfinite``: of both), constant for integers and bools."""
+    test = {"isnan": _isnan, "isinf": _isinf, "isfinite": _isfinite}[name]
+    if x.type.is_complex:
         x = L.let(x)
-        return {"isnan": _isnan, "isinf": _isinf, "isfinite": _isfinite}[self.name](x)
+        c = x.type.component
+        re, im = (L.let(N.ComplexPart(x, p, c)) for p in ("real", "imag"))
+        return (bor if name != "isfinite" else band)(test(re), test(im))
+    if not x.type.is_float:
+        return C(name == "isfinite", T.BOOL)
+    return test(L.let(x))
 
 
 class ToInt(CallTemplate):

@@ -89,8 +89,7 @@ class BinaryUfunc(_Ufunc):
         if self.op in ("lt", "le", "gt", "ge", "eq", "ne"):
             work = None         # (np_binop promotes the operands itself)
         a, b = ew.python_int_fits(L, list(args), work) if work is not None else args
-        one_exponent = (self.op == "pow" and t.is_float
-                        and not (isinstance(b.type, T.ArrayType) and b.type.ndim > 0))
+        one_exponent = self.op == "pow" and ew.one_exponent(b.type, t)
 
         path = "array" if isinstance(rt, T.ArrayType) else "scalar_ufunc"
 

@@ -17,6 +17,7 @@ from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
 from . import operators as ops
+from .mathfuncs import numpy_predicate
 from .operators import C
 from .reductions import loops
 from .registry import CallTemplate, register
@@ -102,10 +103,10 @@ class IsClose(CallTemplate):
             bound = N.BinOp("add", ops.convert(L, atol, bt),
                             N.BinOp("mul", ops.convert(L, rtol, bt), _abs(L, y), bt), bt)
             le = ew.np_binop(L, "le", d, L.let(bound), T.BOOL, compare_in=info["le_in"])
-            r = ops.bor(ops.band(le, _finite(L, y)),
+            r = ops.bor(ops.band(le, numpy_predicate(L, "isfinite", y)),
                         ew.np_binop(L, "eq", x, y, T.BOOL, compare_in=info["eq_in"]))
             if info["equal_nan"]:
-                r = ops.bor(r, ops.band(_nan(L, x), _nan(L, y)))
+                r = ops.bor(r, ops.band(numpy_predicate(L, "isnan", x), numpy_predicate(L, "isnan", y)))
             return r
 
         pair = list(values[k] for k in ("a", "b"))
@@ -136,28 +137,6 @@ def _abs(L, v):
     if t.is_float:
         return N.Intrinsic("fabs", [v], t)
     return v
-
-
-def _finite(L, v):
-    t = v.type
-    if t.is_complex:
-        v = L.let(v)
-        return ops.band(_finite(L, N.ComplexPart(v, "real", t.component)),
-                        _finite(L, N.ComplexPart(v, "imag", t.component)))
-    if not t.is_float:
-        return C(True, T.BOOL)
-    return N.Cmp("lt", N.Intrinsic("fabs", [v], t), C(float("inf"), t), T.BOOL)
-
-
-def _nan(L, v):
-    t = v.type
-    if t.is_complex:
-        v = L.let(v)
-        return N.Cmp("uno", N.ComplexPart(v, "real", t.component),
-                     N.ComplexPart(v, "imag", t.component), T.BOOL)
-    if not t.is_float:
-        return C(False, T.BOOL)
-    return N.Cmp("uno", v, v, T.BOOL)
 
 
 register(IsClose("isclose"))

@@ -17,6 +17,7 @@ from ..infer.rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import operators as ops
+from .mathfuncs import numpy_predicate
 from .operators import C
 from .reductions import loops, sum_dtype, total_size
 from .registry import CallTemplate, register
@@ -56,7 +57,7 @@ class NanReduction(CallTemplate):
             return N.Load(arr, list(idx), et)
 
         def isnan(x):
-            return N.Cmp("uno", x, x, T.BOOL) if et.is_float else C(False, T.BOOL)
+            return numpy_predicate(L, "isnan", x)
 
         if name in ("nansum", "nanprod", "nanmean"):
             at = rt if name != "nanmean" else (et if et.is_float else T.FLOAT64)

@@ -314,8 +314,7 @@ class Lowerer:
                 from ..lib.complex_power import python_exponent_power
                 return ew.lift(self, [a, b], e.type,      # NumPy's fast_scalar_power
                                lambda x, y: python_exponent_power(self, x, y, t, kind))
-            if e.op == "pow" and t.is_float and (
-                    not isinstance(b.type, T.ArrayType) or b.type.ndim == 0):
+            if e.op == "pow" and ew.one_exponent(b.type, t):
                 return ew.lift(self, [a, b], e.type,        # one exponent: fast paths
                                lambda x, y: ew.np_power_one_exponent(self, x, y, t))
             return ew.lift(self, [a, b], e.type,
