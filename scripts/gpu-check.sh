@@ -38,7 +38,7 @@ export PYTHONUNBUFFERED=1
 # Numba-CUDA first, with the machine's own packages (a newer llvmlite put in front
 # for hanajit below would stop Numba from importing)
 echo "== numba-cuda back-to-back launches"
-timeout 180 "$PY" hanajit-cuda/benchmarks/numba_launch.py 20000 >"$OUT/numba.json" \
+timeout 120 "$PY" hanajit-cuda/benchmarks/numba_launch.py 20000 >"$OUT/numba.json" \
     2>"$OUT/numba.err"
 cat "$OUT/numba.json"
 if ls .whl/*.whl >/dev/null 2>&1; then
@@ -76,11 +76,11 @@ echo "== hanajit doctor"
 "$PY" -m hanajit doctor 2>&1 | tee "$OUT/doctor.md" | grep -i -E "cuda|fail" | head -20
 
 echo "== launch and codegen tests"
-"$PY" -m pytest -q -rs -p no:cacheprovider hanajit-cuda/tests 2>&1 | tee "$OUT/tests.log" | tail -25
+timeout 200 "$PY" -m pytest -q -rs -p no:cacheprovider hanajit-cuda/tests 2>&1 | tee "$OUT/tests.log" | tail -25
 status=${PIPESTATUS[0]}
 
 echo "== executables running their embedded PTX (export_executable cuda=required)"
-"$PY" -m pytest -q -rs -p no:cacheprovider hanajit-exe/tests/test_exe_cuda_gpu.py 2>&1 \
+timeout 120 "$PY" -m pytest -q -rs -p no:cacheprovider hanajit-exe/tests/test_exe_cuda_gpu.py 2>&1 \
     | tee "$OUT/exe-tests.log" | tail -12
 exe_status=${PIPESTATUS[0]}
 if [ "$status" -eq 0 ]; then status=$exe_status; fi
@@ -88,7 +88,7 @@ if [ "$status" -eq 0 ]; then status=$exe_status; fi
 echo "== benchmarks"
 numba_json=()
 if [ -s "$OUT/numba.json" ]; then numba_json=(--numba-json "$OUT/numba.json"); fi
-timeout 300 "$PY" hanajit-cuda/benchmarks/cuda_bench.py --json "$OUT/bench.json" \
+timeout 150 "$PY" hanajit-cuda/benchmarks/cuda_bench.py --json "$OUT/bench.json" \
     "${numba_json[@]}" 2>&1 \
     | tee "$OUT/bench.md" | tail -12
 exit "$status"
