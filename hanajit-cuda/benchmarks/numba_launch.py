@@ -13,6 +13,10 @@ import numpy as np
 
 
 def measure(count: int) -> dict:
+    if not hasattr(np, "row_stack"):
+        # NumPy 2.5 removed np.row_stack, which numba-cuda's typing still names
+        # (seen with the numba-cuda of an H200 image); the alias is np.vstack's
+        np.row_stack = np.vstack
     try:
         from numba import cuda
         if not cuda.is_available():
@@ -36,6 +40,8 @@ def measure(count: int) -> dict:
         exact = bool(np.all(d.copy_to_host() == 100 + count))
         return {"numba_us": us, "numba_exact": exact}
     except Exception as exc:                            # not installed, no device...
+        import traceback
+        traceback.print_exc()
         return {"numba_us": None, "numba_why": f"{type(exc).__name__}: {exc}"}
 
 

@@ -250,3 +250,25 @@ def test_the_user_api_through_the_target(monkeypatch):
     assert len(f.signatures) == 1     # device and C-contiguous host arrays: one kernel
     with pytest.raises(TypeError, match="argument 1 of type list"):
         f.launch([1.0], x, 1.0, 1)
+
+
+def test_host_arrays_sharing_memory_are_one_device_block():
+    # launch(y, y, ...) must see one array, as the CPU target does: copying each
+    # argument separately copied x back last, undoing the kernel's writes to y
+    f, drv, lau = make(saxpy, emulate_saxpy, "f64[:], f64[:], f64, i64")
+    y = np.arange(6.0)
+    run(f, drv, lau, y, y, 1.0, 6)
+    assert y.tolist() == [0.0, 2.0, 4.0, 6.0, 8.0, 10.0]
+    assert len(drv.buffers) == 1
+    base = np.arange(12.0)                  # interleaved views of one buffer
+    y, x = base[::2], base[1::2]
+    run(f, drv, lau, y, x, 10.0, 6)
+    assert base.tolist() == [10.0 * (i + 1) + i if i % 2 == 0 else float(i)
+                             for i in range(12)]
+    base = np.arange(8.0)                   # a read-only view is not copied back
+    x = base[4:]
+    x.flags.writeable = False
+    y = base[2:6]
+    run(f, drv, lau, y, x, 1.0, 4)
+    assert base.tolist() == [0, 1, 2 + 4, 3 + 5, 4 + 6, 5 + 7, 6, 7]
+    assert len(drv.buffers) == 2            # two kernels' error records, no blocks

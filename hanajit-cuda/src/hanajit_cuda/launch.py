@@ -67,8 +67,11 @@ def _size(a) -> int:
 def device_typeof(value):
     """The IR type of a launch argument: device arrays by their interface, the rest
     as the CPU target types them."""
-    if type(value) is DeviceArray:
+    kind = type(value)
+    if kind is DeviceArray:
         return value.ir_type
+    if kind in _SCALARS:
+        return typeof(value)
     info = interface(value)
     if info is None:
         return typeof(value)
@@ -82,6 +85,9 @@ def device_typeof(value):
             contiguous = False
         step *= n
     return T.ArrayType(dtype, len(shape), "C" if contiguous else "A", info["readonly"])
+
+
+_SCALARS = frozenset((int, float, bool, complex))
 
 
 class LoadedKernel:
@@ -99,6 +105,7 @@ class LoadedKernel:
         # per argument: None for an array, else its scalar leaves' types
         self.plan = [None if isinstance(t, T.ArrayType) else flat_kinds(t)
                      for t in self.arg_types]
+        self.arrays = sum(leaves is None for leaves in self.plan)
         n = 1 + len(self.params)
         self.values = (ctypes.c_uint64 * n)()
         base = ctypes.addressof(self.values)
@@ -140,7 +147,11 @@ class Launcher:
         return hit[1]
 
     def launch(self, artifact, args, grid=None, block=None, stream=None, sync=True):
-        grid, block = default_geometry(args, grid, block)
+        if type(grid) is int and type(block) is int and 1 <= block <= MAX_BLOCK \
+                and 1 <= grid < 2**31:           # the common case, checked quickly
+            grid, block = (grid, 1, 1), (block, 1, 1)
+        else:
+            grid, block = default_geometry(args, grid, block)
         with self.lock:
             return self._launch(artifact, args, grid, block, stream, sync)
 
@@ -153,9 +164,11 @@ class Launcher:
         values = k.values
         values[0] = k.err
         slot = 1
-        copies = []                      # (host array, device array, original)
+        copies = []                      # (device array, original)
         keep = []
-        for value, t, leaves in zip(args, k.arg_types, k.plan):
+        shared, spans = (shared_host_memory(self.driver, args, k.arg_types, k.plan)
+                         if k.arrays > 1 else _NONE_SHARED)
+        for index, (value, t, leaves) in enumerate(zip(args, k.arg_types, k.plan)):
             if leaves is not None:           # a scalar, a complex number, a tuple
                 if len(leaves) == 1:
                     values[slot] = _bits(value, leaves[0])
@@ -170,6 +183,16 @@ class Launcher:
                     raise ValueError("launch: a device array argument has been freed")
                 for v in params:
                     values[slot] = v
+                    slot += 1
+            elif index in shared:        # NumPy arrays sharing memory: one copy
+                ptr = shared[index]
+                values[slot] = ptr
+                slot += 1
+                for n in value.shape:
+                    values[slot] = n
+                    slot += 1
+                for s in value.strides:
+                    values[slot] = s & 0xFFFFFFFFFFFFFFFF
                     slot += 1
             else:
                 info = interface(value)
@@ -188,7 +211,7 @@ class Launcher:
                     values[slot] = s & 0xFFFFFFFFFFFFFFFF
                     slot += 1
         self.driver.launch(k.function, grid, block, cu_stream, k.address)
-        if copies or keep:
+        if copies or keep or spans:
             sync = True                  # host arrays come back now
         if not sync:
             self.pending.add(k)
@@ -201,6 +224,8 @@ class Launcher:
                 host = np.empty(d.shape, d.dtype)
                 self.driver.dtoh(host.ctypes.data, d.ptr, d.nbytes)
                 original[...] = host
+        for span in spans:
+            span.back(self.driver)
         for d in keep:
             d.free()
         self.pending.discard(k)
@@ -212,6 +237,69 @@ class Launcher:
         pending, self.pending = self.pending, set()
         for k in pending:
             k.check_error()
+
+
+_NONE_SHARED = ({}, ())
+
+
+def _extent(a: np.ndarray) -> tuple[int, int]:
+    """The bytes [lo, hi) that the elements of ``a`` (not empty) lie in."""
+    lo = hi = a.ctypes.data
+    for n, s in zip(a.shape, a.strides):
+        if s < 0:
+            lo += (n - 1) * s
+        else:
+            hi += (n - 1) * s
+    return lo, hi + a.itemsize
+
+
+class _Span:
+    """Host bytes [lo, hi) copied to the device as one block, for NumPy arguments
+    that share memory: each becomes a view into the block, so a kernel sees their
+    aliasing as the CPU target does; ``back`` copies the written arguments' bytes
+    home and frees the block."""
+
+    def __init__(self, driver, lo, hi):
+        self.lo, self.hi, self.back_ranges = lo, hi, []
+        self.ptr = driver.alloc(hi - lo)
+        driver.htod(self.ptr, lo, hi - lo)
+
+    def back(self, driver):
+        for lo, hi in self.back_ranges:
+            driver.dtoh(lo, self.ptr + (lo - self.lo), hi - lo)
+        driver.free(self.ptr)
+        self.ptr = None
+
+
+def shared_host_memory(driver, args, arg_types, plan):
+    """``({argument index: device pointer}, [_Span])`` for the NumPy array
+    arguments whose bytes overlap another's (``launch(y, y, ...)``, ``a[1:]`` with
+    ``a[:-1]``); the other arrays are copied one by one."""
+    found = [(*_extent(v), i) for i, (v, leaves) in enumerate(zip(args, plan))
+             if leaves is None and type(v) is np.ndarray and v.size]
+    if len(found) < 2:
+        return {}, []
+    found.sort()
+    groups, current = [], [found[0]]
+    for item in found[1:]:
+        if item[0] < max(hi for _, hi, _ in current):
+            current.append(item)
+        else:
+            groups.append(current)
+            current = [item]
+    groups.append(current)
+    pointers, spans = {}, []
+    for group in groups:
+        if len(group) < 2:
+            continue
+        span = _Span(driver, group[0][0], max(hi for _, hi, _ in group))
+        spans.append(span)
+        for lo, hi, i in group:
+            v = args[i]
+            pointers[i] = span.ptr + (v.ctypes.data - span.lo)
+            if not arg_types[i].readonly and v.flags.writeable:
+                span.back_ranges.append((lo, hi))
+    return pointers, spans
 
 
 def _leaves(value, t):

@@ -68,11 +68,12 @@ class CudaTarget(Target):
             self._launcher = Launcher(get_driver())
         return self._launcher
 
-    def typeof(self, value):
-        """The IR type of a launch argument (NumPy or device array, scalar)."""
+    @property
+    def typeof(self):
+        """The IR type of a launch argument (NumPy or device array, scalar): a plain
+        function, which ``launch`` keeps and calls once per argument."""
         from .launch import device_typeof
-        self.typeof = device_typeof          # later calls skip the import
-        return device_typeof(value)
+        return device_typeof
 
     def launch(self, artifact, args, grid=None, block=None, stream=None, sync=True):
         launcher = self._launcher or self.launcher()
