@@ -227,3 +227,46 @@ def test_benchmark_script_runs(capsys):
     out = capsys.readouterr().out
     assert "| saxpy" in out and "| back-to-back launch" in out
     assert "| results exact (saxpy, launches) | True, True |" in out
+
+
+STICKY_SCRIPT = '''
+import numpy as np
+from hanajit import jit
+from hanajit_cuda.driver import CudaError
+
+
+def wild(y, n):
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    y[i + n] = 1.0
+
+
+f = jit(wild, target="cuda", signature="f64[:], i64", boundscheck=False,
+        fallback=False)
+old = f.to_device(np.zeros(4))
+try:
+    f.launch(old, 1 << 40, grid=1, block=1)
+except CudaError as exc:
+    print("raised", exc.name, "reset" in str(exc))
+try:
+    old.to_host()
+except ValueError as exc:
+    print("lost", "reset" in str(exc))
+y = np.zeros(4)
+f.launch(y, 0, grid=1, block=4)
+print("after", y.tolist())
+'''
+
+
+def test_an_illegal_address_resets_the_context_and_launches_go_on(tmp_path):
+    # boundscheck=False lets a kernel write anywhere: the driver's sticky
+    # CUDA_ERROR_ILLEGAL_ADDRESS is raised, the context reset (in a process of its
+    # own: a reset destroys every allocation in the process), and launches work again
+    import subprocess
+    script = tmp_path / "sticky.py"
+    script.write_text(STICKY_SCRIPT)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:3] == [
+        "raised CUDA_ERROR_ILLEGAL_ADDRESS True", "lost True",
+        "after [1.0, 1.0, 1.0, 1.0]"], out.stdout + out.stderr

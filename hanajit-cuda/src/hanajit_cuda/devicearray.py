@@ -34,6 +34,9 @@ class DeviceArray:
         self._ptr = driver.alloc(self.nbytes) if ptr is None else ptr
         self._ir_type = None             # launch's caches: the IR type, the parameters
         self._params = [self._ptr, *self.shape, *self.strides]
+        self._lost = None                # why the memory is gone (a context reset)
+        if ptr is None and hasattr(driver, "allocations"):
+            driver.allocations.add(self)
 
     @property
     def ir_type(self):
@@ -53,8 +56,13 @@ class DeviceArray:
     @property
     def ptr(self) -> int:
         if self._ptr is None:
-            raise ValueError("the device array has been freed")
+            raise ValueError(self._lost or "the device array has been freed")
         return self._ptr
+
+    def _lose(self, why: str) -> None:
+        """The memory was destroyed with its context: nothing to free."""
+        self._ptr = self._params = None
+        self._lost = why
 
     @property
     def __cuda_array_interface__(self) -> dict:
@@ -99,7 +107,8 @@ class DeviceArray:
         return self.shape[0]
 
     def __repr__(self):
-        state = "freed" if self._ptr is None else f"0x{self._ptr:x}"
+        state = (f"0x{self._ptr:x}" if self._ptr is not None else
+                 "lost" if self._lost else "freed")
         return f"<hanajit_cuda.DeviceArray {self.dtype} {self.shape} at {state}>"
 
 

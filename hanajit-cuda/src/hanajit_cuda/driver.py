@@ -10,11 +10,22 @@ from __future__ import annotations
 
 import os
 import threading
+import weakref
 
 from hanajit.errors import TargetError
 
 _lock = threading.Lock()
 _driver = None
+
+
+# Errors after which the driver refuses every further call in the context ("sticky"):
+# the context must be reset, which destroys every allocation made in it.
+STICKY = frozenset({
+    "CUDA_ERROR_ECC_UNCORRECTABLE", "CUDA_ERROR_ILLEGAL_ADDRESS",
+    "CUDA_ERROR_LAUNCH_TIMEOUT", "CUDA_ERROR_ASSERT", "CUDA_ERROR_HARDWARE_STACK_ERROR",
+    "CUDA_ERROR_ILLEGAL_INSTRUCTION", "CUDA_ERROR_MISALIGNED_ADDRESS",
+    "CUDA_ERROR_INVALID_ADDRESS_SPACE", "CUDA_ERROR_INVALID_PC",
+    "CUDA_ERROR_LAUNCH_FAILED"})
 
 
 class CudaError(RuntimeError):
@@ -77,6 +88,10 @@ class Driver:
             self.check("cuDeviceGetAttribute", cu.cuDeviceGetAttribute(
                 A.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, self.device)))
         self.count = count
+        # bumped when a sticky error resets the context; what was loaded or
+        # allocated in an older generation is gone
+        self.generation = 0
+        self.allocations = weakref.WeakSet()     # DeviceArrays, told when lost
 
     def make_current(self):
         self.check("cuCtxSetCurrent", self.cu.cuCtxSetCurrent(self.context))
@@ -87,10 +102,33 @@ class Driver:
             result = (result,)
         err, values = result[0], result[1:]
         if int(err) != 0:
-            raise self.error(call, err)
+            exc = self.error(call, err)
+            if exc.name in STICKY:
+                self.reset(exc)
+            raise exc
         if not values:
             return None
         return values[0] if len(values) == 1 else values
+
+    def reset(self, exc: CudaError) -> None:
+        """Recover from a sticky error: reset the primary context (every allocation
+        in it is destroyed, also other libraries' in this process) so that later
+        launches work; DeviceArrays made before it are marked lost."""
+        cu = self.cu
+        why = (f"the CUDA context was reset after {exc.name}; device memory "
+               "allocated before it is gone")
+        for array in list(self.allocations):
+            array._lose(why)
+        self.generation += 1
+        err = cu.cuDevicePrimaryCtxReset(self.device)
+        err = err[0] if isinstance(err, tuple) else err
+        if int(err) == 0:
+            result = cu.cuDevicePrimaryCtxRetain(self.device)
+            if int(result[0]) == 0:
+                self.context = result[1]
+                cu.cuDevicePrimaryCtxRelease(self.device)   # one retain, as before
+                cu.cuCtxSetCurrent(self.context)
+        exc.args = (f"{exc.args[0]} ({why})",)
 
     def error(self, call, err) -> CudaError:
         cu = self.cu
