@@ -75,16 +75,25 @@ def test_a_sticky_error_resets_the_context_and_loses_older_arrays(fake):
         drv.synchronize()
     assert info.value.name == "CUDA_ERROR_ILLEGAL_ADDRESS"
     assert drv.generation == 1 and drv.context == "ctx2"
-    assert cu.calls[-4:] == ["cuDevicePrimaryCtxReset", "cuDevicePrimaryCtxRetain",
-                             "cuDevicePrimaryCtxRelease", "cuCtxSetCurrent"]
+    assert cu.calls[-5:] == ["cuDevicePrimaryCtxReset", "cuDevicePrimaryCtxRelease",
+                             "cuDevicePrimaryCtxRetain", "cuCtxSetCurrent",
+                             "cuCtxSynchronize"]
     with pytest.raises(ValueError, match="context was reset after "
                                          "CUDA_ERROR_ILLEGAL_ADDRESS"):
         old.ptr
     assert old._params is None and "lost" in repr(old)
     old.free()                                # nothing to free: no driver call
-    assert cu.calls[-1] == "cuCtxSetCurrent"
+    assert cu.calls[-1] == "cuCtxSynchronize"
     new = DeviceArray(drv, (4,), np.float64)  # allocations work again
     assert new.ptr and new._lost is None
+
+
+def test_a_reset_that_does_not_help_says_so(fake):
+    cu, drv = fake
+    cu.fail["cuCtxSynchronize"] = 700
+    cu.fail["cuCtxSetCurrent"] = 700          # the new context fails too (no recursion)
+    with pytest.raises(D.CudaError, match="not usable either"):
+        drv.synchronize()
 
 
 def test_the_launcher_reloads_kernels_after_a_reset(fake):

@@ -87,8 +87,9 @@ class DeviceArray:
               or not out.flags.c_contiguous):
             raise ValueError("to_host: out must be a C-contiguous array of the same "
                              "shape and dtype")
+        ptr = self.ptr                     # ValueError when freed or lost
         self._sync()                       # pending launches write into this array
-        self._driver.dtoh(out.ctypes.data, self.ptr, self.nbytes, stream)
+        self._driver.dtoh(out.ctypes.data, ptr, self.nbytes, stream)
         return out
 
     def free(self) -> None:

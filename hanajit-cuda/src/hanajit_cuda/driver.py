@@ -50,6 +50,10 @@ def bindings():
     return driver
 
 
+def _code(result) -> int:
+    return int(result[0] if isinstance(result, tuple) else result)
+
+
 def get_driver() -> "Driver":
     """The process's driver (initialised on the first call)."""
     global _driver
@@ -120,14 +124,20 @@ class Driver:
         for array in list(self.allocations):
             array._lose(why)
         self.generation += 1
-        err = cu.cuDevicePrimaryCtxReset(self.device)
-        err = err[0] if isinstance(err, tuple) else err
-        if int(err) == 0:
-            result = cu.cuDevicePrimaryCtxRetain(self.device)
-            if int(result[0]) == 0:
-                self.context = result[1]
-                cu.cuDevicePrimaryCtxRelease(self.device)   # one retain, as before
-                cu.cuCtxSetCurrent(self.context)
+        # Reset destroys the context but keeps it retained; releasing our one
+        # retain lets the next retain create a new context (when no other library
+        # in the process holds the old one)
+        cu.cuDevicePrimaryCtxReset(self.device)
+        cu.cuDevicePrimaryCtxRelease(self.device)
+        result = cu.cuDevicePrimaryCtxRetain(self.device)
+        ok = int(result[0]) == 0
+        if ok:
+            self.context = result[1]
+            ok = _code(cu.cuCtxSetCurrent(self.context)) == 0 and \
+                _code(cu.cuCtxSynchronize()) == 0
+        if not ok:
+            why += ("; the new context is not usable either (does another library "
+                    "in this process hold the old one?)")
         exc.args = (f"{exc.args[0]} ({why})",)
 
     def error(self, call, err) -> CudaError:
