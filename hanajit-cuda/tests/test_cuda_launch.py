@@ -243,30 +243,27 @@ def wild(y, n):
 f = jit(wild, target="cuda", signature="f64[:], i64", boundscheck=False,
         fallback=False)
 old = f.to_device(np.zeros(4))
-try:
-    f.launch(old, 1 << 40, grid=1, block=1)
-except CudaError as exc:
-    print("raised", exc.name, "reset" in str(exc), flush=True)
-try:
-    old.to_host()
-except ValueError as exc:
-    print("lost", "reset" in str(exc), flush=True)
-y = np.zeros(4)
-f.launch(y, 0, grid=1, block=4)
-print("after", y.tolist())
+for n in (1 << 40, 0):
+    try:
+        f.launch(old if n else np.zeros(4), n, grid=1, block=1)
+        print("no error", flush=True)
+    except CudaError as exc:
+        print("raised", exc.name, "restart it" in str(exc), flush=True)
 '''
 
 
-def test_an_illegal_address_resets_the_context_and_launches_go_on(tmp_path):
-    # boundscheck=False lets a kernel write anywhere: the driver's sticky
-    # CUDA_ERROR_ILLEGAL_ADDRESS is raised, the context reset (in a process of its
-    # own: a reset destroys every allocation in the process), and launches work again
+def test_an_illegal_address_raises_and_says_the_process_must_restart(tmp_path):
+    # boundscheck=False lets a kernel write anywhere.  The driver's
+    # CUDA_ERROR_ILLEGAL_ADDRESS is sticky: on the H200 (driver 580) even a reset of
+    # the primary context and a new retain fail with it.  So the error and every
+    # later one say that the process must restart (run in a process of its own)
     import subprocess
     script = tmp_path / "sticky.py"
     script.write_text(STICKY_SCRIPT)
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 0, out.stdout + out.stderr
-    assert out.stdout.split("\n")[:3] == [
-        "raised CUDA_ERROR_ILLEGAL_ADDRESS True", "lost True",
-        "after [1.0, 1.0, 1.0, 1.0]"], out.stdout + out.stderr
+    lines = out.stdout.split("\n")
+    assert lines[0] == "raised CUDA_ERROR_ILLEGAL_ADDRESS True", out.stdout + out.stderr
+    assert lines[1].startswith("raised CUDA_ERROR_") and lines[1].endswith(" True"), \
+        out.stdout + out.stderr

@@ -34,9 +34,6 @@ class DeviceArray:
         self._ptr = driver.alloc(self.nbytes) if ptr is None else ptr
         self._ir_type = None             # launch's caches: the IR type, the parameters
         self._params = [self._ptr, *self.shape, *self.strides]
-        self._lost = None                # why the memory is gone (a context reset)
-        if ptr is None and hasattr(driver, "allocations"):
-            driver.allocations.add(self)
 
     @property
     def ir_type(self):
@@ -56,13 +53,8 @@ class DeviceArray:
     @property
     def ptr(self) -> int:
         if self._ptr is None:
-            raise ValueError(self._lost or "the device array has been freed")
+            raise ValueError("the device array has been freed")
         return self._ptr
-
-    def _lose(self, why: str) -> None:
-        """The memory was destroyed with its context: nothing to free."""
-        self._ptr = self._params = None
-        self._lost = why
 
     @property
     def __cuda_array_interface__(self) -> dict:
@@ -87,9 +79,8 @@ class DeviceArray:
               or not out.flags.c_contiguous):
             raise ValueError("to_host: out must be a C-contiguous array of the same "
                              "shape and dtype")
-        ptr = self.ptr                     # ValueError when freed or lost
         self._sync()                       # pending launches write into this array
-        self._driver.dtoh(out.ctypes.data, ptr, self.nbytes, stream)
+        self._driver.dtoh(out.ctypes.data, self.ptr, self.nbytes, stream)
         return out
 
     def free(self) -> None:
@@ -108,8 +99,7 @@ class DeviceArray:
         return self.shape[0]
 
     def __repr__(self):
-        state = (f"0x{self._ptr:x}" if self._ptr is not None else
-                 "lost" if self._lost else "freed")
+        state = "freed" if self._ptr is None else f"0x{self._ptr:x}"
         return f"<hanajit_cuda.DeviceArray {self.dtype} {self.shape} at {state}>"
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import threading
-import weakref
 
 from hanajit.errors import TargetError
 
@@ -18,8 +17,9 @@ _lock = threading.Lock()
 _driver = None
 
 
-# Errors after which the driver refuses every further call in the context ("sticky"):
-# the context must be reset, which destroys every allocation made in it.
+# Errors after which the driver refuses every further call in the process ("sticky"):
+# on the H200 (driver 580) even resetting the primary context and retaining a new
+# one fails with the same error, so the only recovery is a new process.
 STICKY = frozenset({
     "CUDA_ERROR_ECC_UNCORRECTABLE", "CUDA_ERROR_ILLEGAL_ADDRESS",
     "CUDA_ERROR_LAUNCH_TIMEOUT", "CUDA_ERROR_ASSERT", "CUDA_ERROR_HARDWARE_STACK_ERROR",
@@ -48,10 +48,6 @@ def bindings():
                               "kernels: pip install 'hanajit-cuda[launch]' "
                               "(or pip install cuda-bindings)") from None
     return driver
-
-
-def _code(result) -> int:
-    return int(result[0] if isinstance(result, tuple) else result)
 
 
 def get_driver() -> "Driver":
@@ -92,10 +88,7 @@ class Driver:
             self.check("cuDeviceGetAttribute", cu.cuDeviceGetAttribute(
                 A.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, self.device)))
         self.count = count
-        # bumped when a sticky error resets the context; what was loaded or
-        # allocated in an older generation is gone
-        self.generation = 0
-        self.allocations = weakref.WeakSet()     # DeviceArrays, told when lost
+        self.lost = None                 # the sticky error that ended CUDA here
 
     def make_current(self):
         self.check("cuCtxSetCurrent", self.cu.cuCtxSetCurrent(self.context))
@@ -106,39 +99,10 @@ class Driver:
             result = (result,)
         err, values = result[0], result[1:]
         if int(err) != 0:
-            exc = self.error(call, err)
-            if exc.name in STICKY:
-                self.reset(exc)
-            raise exc
+            raise self.error(call, err)
         if not values:
             return None
         return values[0] if len(values) == 1 else values
-
-    def reset(self, exc: CudaError) -> None:
-        """Recover from a sticky error: reset the primary context (every allocation
-        in it is destroyed, also other libraries' in this process) so that later
-        launches work; DeviceArrays made before it are marked lost."""
-        cu = self.cu
-        why = (f"the CUDA context was reset after {exc.name}; device memory "
-               "allocated before it is gone")
-        for array in list(self.allocations):
-            array._lose(why)
-        self.generation += 1
-        # Reset destroys the context but keeps it retained; releasing our one
-        # retain lets the next retain create a new context (when no other library
-        # in the process holds the old one)
-        cu.cuDevicePrimaryCtxReset(self.device)
-        cu.cuDevicePrimaryCtxRelease(self.device)
-        result = cu.cuDevicePrimaryCtxRetain(self.device)
-        ok = int(result[0]) == 0
-        if ok:
-            self.context = result[1]
-            ok = _code(cu.cuCtxSetCurrent(self.context)) == 0 and \
-                _code(cu.cuCtxSynchronize()) == 0
-        if not ok:
-            why += ("; the new context is not usable either (does another library "
-                    "in this process hold the old one?)")
-        exc.args = (f"{exc.args[0]} ({why})",)
 
     def error(self, call, err) -> CudaError:
         cu = self.cu
@@ -149,6 +113,13 @@ class Driver:
             text = text.decode() if isinstance(text, bytes) else str(text)
         except Exception:                 # pragma: no cover - unknown code
             name, text = str(err), ""
+        if self.lost is None and name in STICKY:
+            self.lost = name
+            text += ("; this error is sticky: the CUDA driver refuses every further "
+                     "call in this process, so restart it to use the GPU again")
+        elif self.lost is not None:
+            text += (f"; CUDA stopped working in this process after {self.lost}: "
+                     "restart it to use the GPU again")
         return CudaError(call, name, text)
 
     # -- memory ------------------------------------------------------------------------

@@ -137,8 +137,7 @@ class Launcher:
         self.kernels: dict = {}          # id(artifact) -> (artifact, LoadedKernel)
         self.pending: set = set()        # kernels launched without waiting
         self.lock = threading.RLock()    # one launch at a time fills the parameters
-        self.current = threading.local()  # the generation this thread made current
-        self.generation = getattr(driver, "generation", 0)
+        self.current = threading.local()  # has this thread made the context current
 
     def kernel(self, artifact) -> LoadedKernel:
         hit = self.kernels.get(id(artifact))
@@ -157,14 +156,9 @@ class Launcher:
             return self._launch(artifact, args, grid, block, stream, sync)
 
     def _launch(self, artifact, args, grid, block, stream, sync):
-        generation = getattr(self.driver, "generation", 0)
-        if generation != self.generation:      # the context was reset: reload
-            self.kernels.clear()
-            self.pending.clear()
-            self.generation = generation
-        if getattr(self.current, "generation", None) != generation:
-            self.driver.make_current()         # once per thread and context
-            self.current.generation = generation
+        if not getattr(self.current, "ok", False):    # once per thread
+            self.driver.make_current()
+            self.current.ok = True
         k = self.kernel(artifact)
         cu_stream = to_stream(self.driver, stream)
         values = k.values
@@ -186,8 +180,7 @@ class Launcher:
             elif type(value) is DeviceArray:   # the fast path: parameters cached
                 params = value._params
                 if params is None:
-                    raise ValueError("launch: a device array argument has been "
-                                     f"{'lost: ' + value._lost if value._lost else 'freed'}")
+                    raise ValueError("launch: a device array argument has been freed")
                 for v in params:
                     values[slot] = v
                     slot += 1
@@ -240,8 +233,8 @@ class Launcher:
         return None
 
     def synchronize(self):
-        pending, self.pending = self.pending, set()
         self.driver.synchronize()
+        pending, self.pending = self.pending, set()
         for k in pending:
             k.check_error()
 
