@@ -146,6 +146,7 @@ def _libm() -> ctypes.CDLL:
 
 
 _LIBM_NAME = re.compile(r'@"?hj\.libm\.(\w+)')
+_HOST_NAME = re.compile(r'@"?hj\.host\.(\w+)')
 
 
 def library_imports(llvm_text: str) -> dict:
@@ -157,6 +158,10 @@ def library_imports(llvm_text: str) -> dict:
         for name in sorted(set(_LIBM_NAME.findall(llvm_text))):
             out[f"hj.libm.{name}"] = ctypes.cast(getattr(libm, name),
                                                  ctypes.c_void_p).value
+    if "@hj.host." in llvm_text or '@"hj.host.' in llvm_text:
+        from hanajit.lib import lapack       # NumPy's LAPACK (ForeignCall)
+        for name in sorted(set(_HOST_NAME.findall(llvm_text))):
+            out[f"hj.host.{name}"] = lapack.address(name)
     if "@_ZGV" in llvm_text:              # libmvec functions (vecmath.py)
         from .vecmath import imports_for
         out.update(imports_for(llvm_text))

@@ -65,7 +65,8 @@ class CpuTarget(Target):
                               parallel=True,
                               # (complex arguments as x86-64 System V passes them)
                               complex_libm=eng.triple.startswith("x86_64")
-                              and "linux" in eng.triple)
+                              and "linux" in eng.triple,
+                              host_calls=True)
         ml = ModuleLowering(module, info)
         llmod = ml.lower()
         entry_fn = module.functions[module.entry]

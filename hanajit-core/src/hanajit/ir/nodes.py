@@ -579,6 +579,17 @@ class Barrier(Stmt):
 
 
 @dataclass(eq=False)
+class ForeignCall(Stmt):
+    """A call of a C function of a host library (LAPACK in NumPy's own OpenBLAS)
+    for its effects: ``symbol(args...)``, every argument an int64 -- an address
+    (``ArrayAttr(a, "data")`` plus an offset) or a value.  Only the CPU target
+    links host libraries (``LLVMTargetInfo.host_calls``); the others refuse it."""
+
+    symbol: str = ""
+    args: list = field(default_factory=list)
+
+
+@dataclass(eq=False)
 class Break(Stmt):
     pass
 
@@ -675,7 +686,7 @@ def stmt_exprs(s: Stmt) -> list:
         return [s.array] + list(s.indices) + [s.value]
     if isinstance(s, PySetItem):
         return [s.target, s.index, s.value]
-    if isinstance(s, Raise):
+    if isinstance(s, (Raise, ForeignCall)):
         return list(s.args)
     return []
 

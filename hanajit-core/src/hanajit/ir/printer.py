@@ -69,6 +69,8 @@ def format_stmts(body, indent=1) -> list:
         elif isinstance(s, N.Store):
             idx = ", ".join(map(format_expr, s.indices))
             out.append(f"{pad}{format_expr(s.array)}[{idx}] := {format_expr(s.value)}")
+        elif isinstance(s, N.ForeignCall):
+            out.append(f"{pad}foreign {s.symbol}({', '.join(map(format_expr, s.args))})")
         elif isinstance(s, N.Raise):
             exc = getattr(s.exc, "__name__", s.exc)
             out.append(f"{pad}raise {exc}({s.message!r})" + (" [deopt]" if s.deopt else ""))

@@ -355,8 +355,10 @@ def _register_all():
                        ("fmax", "fmax"), ("arctan2", "atan2"), ("hypot", "hypot"),
                        ("copysign", "copysign"), ("fmod", "fmod")):
         register(NumpyBinary(name, impl))
-    for name in ("fmod", "floor", "copysign", "fabs", "pow", "rint", "fma"):
-        nargs = 3 if name == "fma" else 2 if name in ("fmod", "copysign", "pow") else 1
+    for name in ("fmod", "floor", "copysign", "fabs", "pow", "rint", "fma", "log", "exp",
+                 "hypot"):
+        nargs = 3 if name == "fma" else 2 if name in ("fmod", "copysign", "pow",
+                                                      "hypot") else 1
         register(MathFunc(name, name, nargs, checked=False,
                           paths=(f"hanajit.lib.prims.{name}",)))
     register(MathFunc("pow_scalar", "pow", 2, checked=False,

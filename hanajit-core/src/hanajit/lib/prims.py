@@ -60,3 +60,51 @@ def rint(x):
 def fma(x, y, z):
     from fractions import Fraction
     return float(Fraction(x) * Fraction(y) + Fraction(z))
+
+
+def log(x):
+    """C ``log`` (no ValueError)."""
+    if x != x or x == math.inf:
+        return x
+    if x == 0.0:
+        return -math.inf
+    return math.log(x) if x > 0.0 else math.nan
+
+
+def exp(x):
+    """C ``exp`` (inf on overflow)."""
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
+
+
+def hypot(x, y):
+    return math.hypot(x, y)
+
+
+def address(a):
+    """The address of the first element of the array ``a`` (an int)."""
+    return a.ctypes.data
+
+
+# NumPy's LAPACK routines (``lib/lapack.py``), every argument an address: a call
+# of the routine, for its effects on the memory the addresses point to
+def lapack_dgesv(*addresses):
+    from .lapack import call
+    call("dgesv", *addresses)
+
+
+def lapack_zgesv(*addresses):
+    from .lapack import call
+    call("zgesv", *addresses)
+
+
+def lapack_dgetrf(*addresses):
+    from .lapack import call
+    call("dgetrf", *addresses)
+
+
+def lapack_zgetrf(*addresses):
+    from .lapack import call
+    call("zgetrf", *addresses)

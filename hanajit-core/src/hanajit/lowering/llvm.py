@@ -47,6 +47,9 @@ class LLVMTargetInfo:
     # double in two SSE registers, a complex float packed in one); False: such a
     # kernel is refused with a clear error
     complex_libm: bool = False
+    # ForeignCall statements (LAPACK of NumPy's OpenBLAS) call ``hj.host.<symbol>``,
+    # which the CPU engine resolves in the process; False: such a kernel is refused
+    host_calls: bool = False
 
 
 I1, I8, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
@@ -229,6 +232,8 @@ class FunctionLowering:
                 b.store(self.expr(a), p)
             self.release_locals()
             b.ret(ir.Constant(I32, 1))
+        elif isinstance(s, N.ForeignCall):
+            self.foreign_call(s)
         elif isinstance(s, N.Store):
             arr = self.expr(s.array)
             ptr = self.element_ptr(arr, s.array.type, [self.expr(i) for i in s.indices])
@@ -238,6 +243,23 @@ class FunctionLowering:
             b.store(v, ptr)
         else:  # pragma: no cover
             raise AssertionError(f"cannot lower {s}")
+
+    def foreign_call(self, s: N.ForeignCall):
+        """``hj.host.<symbol>(ptr...)``: a host library's C function, its int64
+        arguments passed as pointers (Fortran passes everything by reference)."""
+        if not self.m.info.host_calls:
+            from ..errors import UnsupportedError
+            raise UnsupportedError(
+                f"{self.fn.name}: {s.symbol} is a function of NumPy's LAPACK, which "
+                "only the CPU target calls", func=self.fn.name, construct=s.symbol)
+        name = f"hj.host.{s.symbol}"
+        fn = self.m.math_decls.get(name)
+        if fn is None:
+            fn = ir.Function(self.m.llmod, ir.FunctionType(
+                ir.VoidType(), [PTR] * len(s.args)), name)
+            fn.attributes.add("nounwind")
+            self.m.math_decls[name] = fn
+        self.b.call(fn, [self.b.inttoptr(self.expr(a), PTR) for a in s.args])
 
     def for_count(self, s):
         hints = self.m.next_hints(s)

@@ -1,0 +1,188 @@
+"""``np.linalg.solve``, ``np.linalg.inv`` and ``np.linalg.det`` of 2-D arrays, by
+the LAPACK functions NumPy itself calls (``lib/lapack.py``, ``pyhelpers_linalg``):
+NumPy's results bit for bit, its ``LinAlgError``s ("Singular matrix", "Last 2
+dimensions of the array must be square") and its gufunc's ValueError for a
+right-hand side of the wrong length.
+
+As in NumPy, the work is done in float64 (complex128 when any input is complex)
+and the result cast to float32 (complex64) when every input is float32 or
+complex64.  Stacks of matrices (more than two dimensions) and a NumPy without its
+wheels' 64-bit-integer OpenBLAS fall back.  The helpers' primitives
+``prims.address`` and ``prims.lapack_*`` lower to ``ArrayAttr(a, "data")`` and
+``ForeignCall``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..infer.rules import Incompatible
+from ..ir import nodes as N
+from ..ir import types as T
+from . import elementwise as ew
+from . import lapack
+from . import pyhelpers_linalg as hl
+from .numpy_alloc import allocate
+from .operators import C
+from .registry import CallTemplate, register
+
+I = T.INT64
+SQUARE = "Last 2 dimensions of the array must be square"
+
+
+def result_dtype(*arrays) -> T.Scalar:
+    """NumPy's ``_commonType``: float32 (complex64) only when every input is
+    float32 or complex64, else float64 (complex128)."""
+    single = all(a.dtype.is_float or a.dtype.is_complex for a in arrays) and all(
+        (a.dtype.bits == 32 if a.dtype.is_float else a.dtype.bits == 64) for a in arrays)
+    if any(a.dtype.is_complex for a in arrays):
+        return T.COMPLEX64 if single else T.COMPLEX128
+    return T.FLOAT32 if single else T.FLOAT64
+
+
+def _matrix(t, name, what):
+    if not isinstance(t, T.ArrayType):
+        raise Incompatible(f"np.linalg.{name}() of {t}")
+    if t.ndim != 2:
+        raise Incompatible(f"np.linalg.{name}() of a {t.ndim}-D {what} (2-D only)")
+    if not isinstance(t.dtype, T.Scalar):
+        raise Incompatible(f"np.linalg.{name}() of {t}")
+
+
+def _need(routine, name):
+    if not lapack.available(routine):
+        raise Incompatible(f"np.linalg.{name}(): NumPy's LAPACK is not the 64-bit "
+                           "OpenBLAS of its wheels here")
+
+
+def _square(L, a):
+    n = L.let(N.ArrayAttr(a, "shape", 0, I))
+    L.raise_if(N.Cmp("ne", n, N.ArrayAttr(a, "shape", 1, I), T.BOOL),
+               np.linalg.LinAlgError, SQUARE)
+    return n
+
+
+def _work(L, complex_, size):
+    return allocate(L, T.ArrayType(T.COMPLEX128 if complex_ else T.FLOAT64, 1, "C"),
+                    [L.let(size)])
+
+
+@register
+class Solve(CallTemplate):
+    paths = ("numpy.linalg.solve",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 2 or kwargs:
+            raise Incompatible("np.linalg.solve(a, b)")
+        a, b = args
+        _matrix(a, "solve", "matrix")
+        if not (isinstance(b, T.ArrayType) and b.ndim in (1, 2)
+                and isinstance(b.dtype, T.Scalar)):
+            raise Incompatible(f"np.linalg.solve() with b of {b} (1-D or 2-D only)")
+        t = result_dtype(a, b)
+        _need("zgesv" if t.is_complex else "dgesv", "solve")
+        return T.ArrayType(t, b.ndim, "C")
+
+    def lower(self, L, call, args, kwargs):
+        a, b = (L.let(ew.materialize(L, x)) for x in args)
+        rt = call.type
+        n = _square(L, a)
+        m = L.let(N.ArrayAttr(b, "shape", 0, I))
+        one = b.type.ndim == 1
+        sig = "(m,m),(m)->(m)" if one else "(m,m),(m,n)->(m,n)"
+        L.emit(N.If(cond=N.Cmp("ne", m, n, T.BOOL), then=[N.Raise(
+            exc=ValueError, args=[m, n], line=L.line,
+            message=f"{'solve1' if one else 'solve'}: Input operand 1 has a mismatch in "
+                    f"its core dimension 0, with gufunc signature {sig} (size {{}} is "
+                    "different from {})")]))
+        dims = [n] if one else [n, L.let(N.ArrayAttr(b, "shape", 1, I))]
+        x = allocate(L, rt, dims)
+        z = rt.dtype.is_complex
+        w = _work(L, z, N.BinOp("mul", n, n, I))
+        bw = _work(L, z, n if one else N.BinOp("mul", n, dims[1], I))
+        helper = {(True, False): hl.solve1_d, (True, True): hl.solve1_z,
+                  (False, False): hl.solve_d, (False, True): hl.solve_z}[one, z]
+        L.call_helper(helper, [a, b, x, w, bw])
+        return x
+
+
+@register
+class Inv(CallTemplate):
+    paths = ("numpy.linalg.inv",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs:
+            raise Incompatible("np.linalg.inv(a)")
+        _matrix(args[0], "inv", "matrix")
+        t = result_dtype(args[0])
+        _need("zgesv" if t.is_complex else "dgesv", "inv")
+        return T.ArrayType(t, 2, "C")
+
+    def lower(self, L, call, args, kwargs):
+        a = L.let(ew.materialize(L, args[0]))
+        n = _square(L, a)
+        x = allocate(L, call.type, [n, n])
+        z = call.type.dtype.is_complex
+        size = N.BinOp("mul", n, n, I)
+        w, bw = _work(L, z, size), _work(L, z, size)
+        L.call_helper(hl.inv_z if z else hl.inv_d, [a, x, w, bw])
+        return x
+
+
+@register
+class Det(CallTemplate):
+    paths = ("numpy.linalg.det",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs:
+            raise Incompatible("np.linalg.det(a)")
+        _matrix(args[0], "det", "matrix")
+        t = result_dtype(args[0])
+        _need("zgetrf" if t.is_complex else "dgetrf", "det")
+        return t
+
+    def lower(self, L, call, args, kwargs):
+        from . import operators as ops
+        a = L.let(ew.materialize(L, args[0]))
+        n = _square(L, a)
+        z = call.type.is_complex
+        w = _work(L, z, N.BinOp("mul", n, n, I))
+        r = L.call_helper(hl.det_z if z else hl.det_d, [a, w])
+        return ops.convert(L, r, call.type)
+
+
+class Address(CallTemplate):
+    """``prims.address(a)``: the address of an array's first element."""
+
+    paths = ("hanajit.lib.prims.address",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or not isinstance(args[0], T.ArrayType):
+            raise Incompatible("prims.address(array)")
+        return I
+
+    def lower(self, L, call, args, kwargs):
+        return N.ArrayAttr(args[0], "data", 0, I)
+
+
+class Lapack(CallTemplate):
+    """``prims.lapack_<routine>(addresses...)``: a ``ForeignCall``."""
+
+    def __init__(self, routine):
+        self.routine = routine
+        self.paths = (f"hanajit.lib.prims.lapack_{routine}",)
+
+    def typer(self, inf, call, args, kwargs):
+        if kwargs or not all(isinstance(t, T.Scalar) and t.is_int for t in args):
+            raise Incompatible(f"prims.lapack_{self.routine}(addresses...)")
+        return T.NONE
+
+    def lower(self, L, call, args, kwargs):
+        from . import operators as ops
+        L.emit(N.ForeignCall(symbol=self.routine,
+                             args=[L.let(ops.convert(L, a, I)) for a in args]))
+        return C(None, T.NONE)
+
+
+register(Address())
+for _routine in ("dgesv", "zgesv", "dgetrf", "zgetrf"):
+    register(Lapack(_routine))

@@ -1,0 +1,209 @@
+"""``np.linalg.solve``, ``inv`` and ``det`` as NumPy computes them, in Python source
+compiled by hanajit (see ``pyhelpers``).
+
+NumPy's ``_umath_linalg`` copies the matrix, in float64 or complex128 whatever
+its dtype, into a Fortran-ordered buffer, calls LAPACK's ``?gesv`` (solve, and
+inv with the identity as right-hand side) or ``?getrf`` (det), and copies the
+result out; det is ``sign * exp(sum(log|u_ii|))`` from the LU factors.  These
+helpers do the same steps and call the same functions of NumPy's own LAPACK
+(``prims.lapack_*``, ``lib/lapack.py``), so the results are NumPy's bit for bit.
+The integer arguments LAPACK takes by reference (sizes, leading dimensions, the
+``info`` result) live in a small int64 array ``p``.
+"""
+import numpy as np
+
+from . import prims
+
+
+def _columns(a, w, n, m):
+    """``a`` (``n x m``) into ``w`` column after column (Fortran order)."""
+    for j in range(m):
+        for i in range(n):
+            w[j * n + i] = a[i, j]
+
+
+def _column(b, w, n):
+    for i in range(n):
+        w[i] = b[i]
+
+
+def _sizes(n, nrhs):
+    """``p``: N, NRHS, LDA, LDB and INFO for ``?gesv``."""
+    p = np.empty(5, np.int64)
+    p[0] = n
+    p[1] = nrhs
+    p[2] = max(n, 1)
+    p[3] = max(n, 1)
+    p[4] = 0
+    return p
+
+
+def _gesv_d(w, bw, n, nrhs):
+    """LAPACK ``dgesv`` on the Fortran-ordered ``w`` and ``bw``: True when ``w``
+    is singular (``info > 0``)."""
+    p = _sizes(n, nrhs)
+    ipiv = np.empty(max(n, 1), np.int64)
+    at = prims.address(p)
+    prims.lapack_dgesv(at, at + 8, prims.address(w), at + 16, prims.address(ipiv),
+                       prims.address(bw), at + 24, at + 32)
+    return p[4] != 0
+
+
+def _gesv_z(w, bw, n, nrhs):
+    """``zgesv``, as :func:`_gesv_d`."""
+    p = _sizes(n, nrhs)
+    ipiv = np.empty(max(n, 1), np.int64)
+    at = prims.address(p)
+    prims.lapack_zgesv(at, at + 8, prims.address(w), at + 16, prims.address(ipiv),
+                       prims.address(bw), at + 24, at + 32)
+    return p[4] != 0
+
+
+def _out(x, bw, n, k):
+    for i in range(n):
+        for j in range(k):
+            x[i, j] = bw[j * n + i]
+
+
+def _out1(x, bw, n):
+    for i in range(n):
+        x[i] = bw[i]
+
+
+def _identity(bw, n):
+    for i in range(n * n):
+        bw[i] = 0.0
+    for i in range(n):
+        bw[i * n + i] = 1.0
+
+
+# ``x = solve(a, b)``: ``w`` (n*n) and ``bw`` (the right-hand sides) are work
+# arrays of float64 (``_d``) or complex128 (``_z``) made by the caller
+def solve1_d(a, b, x, w, bw):
+    n = a.shape[0]
+    _columns(a, w, n, n)
+    _column(b, bw, n)
+    if _gesv_d(w, bw, n, 1):
+        raise np.linalg.LinAlgError("Singular matrix")
+    _out1(x, bw, n)
+
+
+def solve1_z(a, b, x, w, bw):
+    n = a.shape[0]
+    _columns(a, w, n, n)
+    _column(b, bw, n)
+    if _gesv_z(w, bw, n, 1):
+        raise np.linalg.LinAlgError("Singular matrix")
+    _out1(x, bw, n)
+
+
+def solve_d(a, b, x, w, bw):
+    n, k = b.shape[0], b.shape[1]
+    _columns(a, w, n, n)
+    _columns(b, bw, n, k)
+    if _gesv_d(w, bw, n, k):
+        raise np.linalg.LinAlgError("Singular matrix")
+    _out(x, bw, n, k)
+
+
+def solve_z(a, b, x, w, bw):
+    n, k = b.shape[0], b.shape[1]
+    _columns(a, w, n, n)
+    _columns(b, bw, n, k)
+    if _gesv_z(w, bw, n, k):
+        raise np.linalg.LinAlgError("Singular matrix")
+    _out(x, bw, n, k)
+
+
+# ``x = inv(a)``: ``?gesv`` with the identity as the right-hand sides
+def inv_d(a, x, w, bw):
+    n = a.shape[0]
+    _columns(a, w, n, n)
+    _identity(bw, n)
+    if _gesv_d(w, bw, n, n):
+        raise np.linalg.LinAlgError("Singular matrix")
+    _out(x, bw, n, n)
+
+
+def inv_z(a, x, w, bw):
+    n = a.shape[0]
+    _columns(a, w, n, n)
+    _identity(bw, n)
+    if _gesv_z(w, bw, n, n):
+        raise np.linalg.LinAlgError("Singular matrix")
+    _out(x, bw, n, n)
+
+
+def _getrf_d(w, n, ipiv):
+    """LAPACK ``dgetrf`` of the Fortran-ordered ``w`` in place: its ``info``."""
+    p = np.empty(3, np.int64)
+    p[0] = n
+    p[1] = max(n, 1)
+    p[2] = 0
+    at = prims.address(p)
+    prims.lapack_dgetrf(at, at, prims.address(w), at + 8, prims.address(ipiv), at + 16)
+    return p[2]
+
+
+def _getrf_z(w, n, ipiv):
+    p = np.empty(3, np.int64)
+    p[0] = n
+    p[1] = max(n, 1)
+    p[2] = 0
+    at = prims.address(p)
+    prims.lapack_zgetrf(at, at, prims.address(w), at + 8, prims.address(ipiv), at + 16)
+    return p[2]
+
+
+def _odd_permutation(ipiv, n):
+    change = 0
+    for i in range(n):
+        if ipiv[i] != i + 1:                 # Fortran's 1-based pivots
+            change += 1
+    return change % 2 == 1
+
+
+def det_d(a, w):
+    """NumPy's ``det`` of a real square matrix, in float64 (``w``: n*n work):
+    ``sign * exp(logdet)`` with ``logdet`` the sum of ``log|u_ii|`` in order (0.0
+    when singular: sign 0 times ``exp(-inf)``)."""
+    n = a.shape[0]
+    _columns(a, w, n, n)
+    ipiv = np.empty(max(n, 1), np.int64)
+    if _getrf_d(w, n, ipiv) != 0:
+        return 0.0
+    sign = -1.0 if _odd_permutation(ipiv, n) else 1.0
+    logdet = 0.0
+    for i in range(n):
+        e = w[i * (n + 1)]
+        if e < 0.0:
+            sign = -sign
+            e = -e
+        logdet += prims.log(e)
+    return sign * prims.exp(logdet)
+
+
+def det_z(a, w):
+    """NumPy's ``det`` of a complex square matrix, in complex128 (``w``: n*n
+    work): the product of ``u_ii / |u_ii|`` (and the permutation's sign) times
+    ``exp(sum(log|u_ii|))``, each complex product as NumPy's ``mult`` rounds it."""
+    n = a.shape[0]
+    _columns(a, w, n, n)
+    ipiv = np.empty(max(n, 1), np.int64)
+    if _getrf_z(w, n, ipiv) != 0:
+        sr = 0.0
+        si = 0.0
+        logdet = -np.inf
+    else:
+        sr = -1.0 if _odd_permutation(ipiv, n) else 1.0
+        si = 0.0
+        logdet = 0.0
+        for i in range(n):
+            e = w[i * (n + 1)]
+            m = prims.hypot(e.real, e.imag)
+            er = prims.fdiv(e.real, m)
+            ei = prims.fdiv(e.imag, m)
+            sr, si = sr * er - si * ei, sr * ei + si * er
+            logdet += prims.log(m)
+    t = prims.exp(logdet)
+    return complex(sr * t - si * 0.0, sr * 0.0 + si * t)

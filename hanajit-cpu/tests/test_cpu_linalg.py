@@ -1,0 +1,200 @@
+"""np.linalg.solve / inv / det against NumPy, bit for bit: the same LAPACK
+functions of NumPy's own OpenBLAS on the same Fortran-ordered float64/complex128
+copies.  Dtypes (ints, bool, float32, complex64, mixed), sizes 0 to 130 (OpenBLAS's
+blocked paths), strided, transposed and reversed views, NaN and infinities,
+singular and non-square matrices, a right-hand side of the wrong length."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hanajit import jit
+from hanajit.errors import HanaJitFallbackWarning
+from hanajit.lib import lapack
+
+pytestmark = pytest.mark.skipif(not lapack.available("dgesv"),
+                                reason="NumPy's LAPACK is not its wheels' OpenBLAS")
+
+
+def solve(a, b):
+    return np.linalg.solve(a, b)
+
+
+def inv(a):
+    return np.linalg.inv(a)
+
+
+def det(a):
+    return np.linalg.det(a)
+
+
+def stacked(a):
+    return np.linalg.det(a)
+
+
+FUNCS = {f.__name__: jit(f, fallback=False) for f in (solve, inv, det)}
+PLAIN = {"solve": solve, "inv": inv, "det": det}
+
+
+def same(got, want):
+    g, w = np.asarray(got), np.asarray(want)
+    if g.shape != w.shape or g.dtype != w.dtype:
+        return False
+    return g.tobytes() == w.tobytes() or (
+        np.array_equal(g, w, equal_nan=True)
+        and np.array_equal(np.signbit(g.real), np.signbit(w.real))
+        and np.array_equal(np.signbit(np.imag(g)), np.signbit(np.imag(w))))
+
+
+def outcome(f, *args):
+    with np.errstate(all="ignore"):
+        try:
+            return "ok", f(*args)
+        except Exception as exc:                    # noqa: BLE001
+            return type(exc).__name__, str(exc)
+
+
+def compare(name, *args):
+    want = outcome(PLAIN[name], *[np.copy(a) if isinstance(a, np.ndarray) else a
+                                  for a in args])
+    got = outcome(FUNCS[name], *args)
+    if want[0] != "ok" or got[0] != "ok":
+        assert got == want
+    else:
+        r = got[1]
+        if not isinstance(r, np.ndarray):           # det: a number
+            r = np.asarray(r, dtype=np.asarray(want[1]).dtype)
+        assert same(r, want[1]), (name, r, want[1])
+
+
+def matrix(rng, n, dtype, m=None):
+    m = n if m is None else m
+    if np.dtype(dtype).kind == "c":
+        x = rng.standard_normal((n, m)) + 1j * rng.standard_normal((n, m))
+    elif np.dtype(dtype).kind == "b":
+        x = rng.random((n, m)) < 0.6
+    elif np.dtype(dtype).kind in "iu":
+        x = rng.integers(0, 9, (n, m))
+    else:
+        x = rng.standard_normal((n, m))
+    return x.astype(dtype)
+
+
+DTYPES = [np.float64, np.float32, np.int64, np.int8, np.uint16, np.bool_,
+          np.complex128, np.complex64]
+SIZES = [0, 1, 2, 3, 5, 8, 17, 64, 130]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", SIZES)
+def test_every_dtype_and_size(dtype, n):
+    rng = np.random.default_rng(n * 31 + DTYPES.index(dtype))
+    a = matrix(rng, n, dtype)
+    b1, b2 = matrix(rng, n, dtype, 1)[:, 0], matrix(rng, n, dtype, 3)
+    for name, args in (("det", (a,)), ("inv", (a,)), ("solve", (a, b1)),
+                       ("solve", (a, b2))):
+        compare(name, *args)
+
+
+@pytest.mark.parametrize("pair", [(np.float32, np.float64), (np.float32, np.complex64),
+                                  (np.int32, np.float32), (np.complex64, np.complex128),
+                                  (np.float64, np.complex64), (np.bool_, np.int8)])
+def test_mixed_dtypes_follow_numpys_common_type(pair):
+    rng = np.random.default_rng(7)
+    a, b = matrix(rng, 6, pair[0]), matrix(rng, 6, pair[1], 2)
+    compare("solve", a, b)
+    compare("solve", a, b[:, 0])
+
+
+def test_views_transposes_and_strides():
+    rng = np.random.default_rng(3)
+    big = rng.standard_normal((20, 21))
+    for a in (big[:9, :9], big[::2, ::2][:9, :9], big[:9, :9].T, big[8::-1, 9::-1][:9, :9],
+              np.asfortranarray(big[:9, :9])):
+        compare("det", a)
+        compare("inv", a)
+        compare("solve", a, big[:9, 20])
+        compare("solve", a, big[::-2, ::5][:9])
+
+
+def test_special_values():
+    rng = np.random.default_rng(5)
+    for v in (np.nan, np.inf, -np.inf, 0.0, -0.0, 1e300, 1e-310):
+        a = rng.standard_normal((4, 4))
+        a[1, 2] = v
+        for dtype in (np.float64, np.complex128):
+            compare("det", a.astype(dtype))
+            compare("inv", a.astype(dtype))
+            compare("solve", a.astype(dtype), np.arange(4.0))
+    # complex matrices with signed-zero imaginary parts: NumPy's mult rounding
+    for sign in (1.0, -1.0):
+        z = np.diag([2.0, -3.0, 0.5]).astype(complex)
+        z.imag = sign * 0.0
+        compare("det", z)
+        compare("det", z * 1j)
+
+
+def test_singular_non_square_and_mismatched():
+    compare("det", np.zeros((3, 3)))                 # singular: 0.0
+    compare("det", np.array([[1.0, 2.0], [2.0, 4.0]]))
+    compare("det", np.zeros((3, 3), complex))
+    for name, args in (("inv", (np.ones((3, 3)),)), ("solve", (np.ones((3, 3)), np.ones(3))),
+                       ("inv", (np.ones((2, 3)),)), ("det", (np.ones((3, 2)),)),
+                       ("solve", (np.ones((3, 2)), np.ones(3))),
+                       ("solve", (np.eye(3), np.ones(4))),
+                       ("solve", (np.eye(3), np.ones((2, 5)))),
+                       ("inv", (np.zeros((2, 2), complex),))):
+        compare(name, *args)
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        FUNCS["inv"](np.ones((3, 3)))
+    with pytest.raises(ValueError, match=r"solve1: Input operand 1 has a mismatch in its "
+                       r"core dimension 0, with gufunc signature \(m,m\),\(m\)->\(m\) "
+                       r"\(size 4 is different from 3\)"):
+        FUNCS["solve"](np.eye(3), np.ones(4))
+
+
+def test_inside_a_kernel_with_other_work():
+    from hanajit.testing.sourcefile import load_module
+    mod = load_module("import numpy as np\n"
+                      "def lsq(x, y):\n"
+                      "    a = x.T @ x\n"
+                      "    c = np.linalg.solve(a, x.T @ y)\n"
+                      "    return c, np.linalg.det(a), np.linalg.inv(a)[0, 0]\n", "linalg_lsq")
+    rng = np.random.default_rng(9)
+    x, y = rng.standard_normal((40, 4)), rng.standard_normal(40)
+    got, want = jit(mod.lsq, fallback=False)(x, y), mod.lsq(x, y)
+    assert np.allclose(got[0], want[0], rtol=1e-12)   # x.T @ x: sequential sums here
+    assert np.isclose(got[1], want[1], rtol=1e-12)
+
+
+def test_stacks_fall_back_naming_the_call():
+    f = jit(stacked)
+    a = np.random.default_rng(0).standard_normal((2, 3, 3))
+    with pytest.warns(HanaJitFallbackWarning, match="det"):
+        r = f(a)
+    assert np.array_equal(r, np.linalg.det(a))
+
+
+def test_helpers_run_in_the_interpreter_too():
+    # the pyhelpers' primitives have Python bodies (ctypes calls of the same
+    # functions): the helper gives NumPy's result uncompiled as well
+    from hanajit.lib import pyhelpers_linalg as hl
+    a = np.random.default_rng(4).standard_normal((5, 5))
+    w = np.empty(25)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert hl.det_d(a, w) == np.linalg.det(a)
+    x, w, bw = np.empty(5), np.empty(25), np.empty(5)
+    hl.solve1_d(a, np.arange(5.0), x, w, bw)
+    assert np.array_equal(x, np.linalg.solve(a, np.arange(5.0)))
+
+
+def test_other_targets_refuse_lapack(tmp_path):
+    from hanajit.errors import UnsupportedError
+    f = jit(det, fallback=False)
+    for export in ("export_wasm", "export_executable"):
+        if not hasattr(f, export):
+            continue
+        with pytest.raises(UnsupportedError, match="LAPACK, which only the CPU target"):
+            getattr(f, export)(str(tmp_path / export), sig="f64[:, :]")
