@@ -26,6 +26,14 @@ FUNCTIONS = {"exp": "exp", "log": "log", "sqrt": "sqrt", "sin": "sin", "cos": "c
              "acosh": "acosh", "atanh": "atanh"}
 
 
+# NumPy's complex log2, log10 and exp2 (``nc_log2`` ...): the C library's clog or
+# cexp with both parts multiplied by a constant of the part's type, after (log) or
+# before (exp) the call
+DERIVED = {"log2": ("log", 1.4426950408889634074, "after"),
+           "log10": ("log", 0.434294481903251827651, "after"),
+           "exp2": ("exp", 0.693147180559945309417, "before")}
+
+
 @functools.lru_cache(maxsize=None)
 def libm() -> ctypes.CDLL:
     """The C math library; by its usual soname first (``ctypes.util.find_library``
@@ -40,12 +48,35 @@ def libm() -> ctypes.CDLL:
 def complex_function_type(name: str, intrinsic: str, t: T.Scalar) -> T.Scalar:
     """The result type of ``np.<name>`` of complex ``t`` (``t`` itself), or
     Incompatible when it cannot be NumPy's result here."""
-    if intrinsic not in FUNCTIONS:
+    if intrinsic not in FUNCTIONS and intrinsic not in DERIVED:
         raise Incompatible(f"np.{name}() of {t}")
     if not agrees_with_numpy(intrinsic, t.bits):
         raise Incompatible(f"np.{name}() of {t}: NumPy's complex {name} is not the C "
                            "library's here")
     return t
+
+
+def _scaled(z, k):
+    """Both parts of the complex array ``z`` times the real ``k`` (its part type)."""
+    out = z.copy()
+    out.real = z.real * k
+    out.imag = z.imag * k
+    return out
+
+
+def lower_derived(L, intrinsic: str, z, t: T.Scalar):
+    """The IR of NumPy's complex ``log2``/``log10``/``exp2`` of ``z`` (a Var)."""
+    from ..ir import nodes as N
+    from .operators import C
+    base, k, when = DERIVED[intrinsic]
+    c = t.component
+
+    def scaled(v):
+        return N.MakeComplex(N.BinOp("mul", N.ComplexPart(v, "real", c), C(k, c), c),
+                             N.BinOp("mul", N.ComplexPart(v, "imag", c), C(k, c), c), t)
+    if when == "before":
+        return N.Intrinsic(base, [L.let(scaled(z))], t)
+    return scaled(L.let(N.Intrinsic(base, [z], t)))
 
 
 def _samples():
@@ -65,12 +96,14 @@ def agrees_with_numpy(intrinsic: str, bits: int) -> bool:
 
     class Pair(ctypes.Structure):
         _fields_ = [("re", part), ("im", part)]
+    base, k, when = DERIVED.get(intrinsic, (intrinsic, None, None))
     try:
-        fn = getattr(libm(), "c" + FUNCTIONS[intrinsic] + ("f" if single else ""))
+        fn = getattr(libm(), "c" + FUNCTIONS[base] + ("f" if single else ""))
     except (AttributeError, OSError):
         return False
     fn.restype, fn.argtypes = Pair, [Pair]
     dtype = np.complex64 if single else np.complex128
+    scale = np.float32(k) if single else np.float64(k or 0.0)
     with np.errstate(all="ignore"):
         z = np.array(_samples(), dtype)
     ufunc = getattr(np, {"asin": "arcsin", "acos": "arccos", "atan": "arctan",
@@ -78,8 +111,12 @@ def agrees_with_numpy(intrinsic: str, bits: int) -> bool:
                          "atanh": "arctanh"}.get(intrinsic, intrinsic))
     with np.errstate(all="ignore"):
         want = ufunc(z)
-    got = np.array([complex(r.re, r.im) for r in (fn(Pair(v.real, v.imag)) for v in z)],
-                   dtype)
+    with np.errstate(all="ignore"):
+        arg = z if when != "before" else _scaled(z, scale)
+        got = np.array([complex(r.re, r.im) for r in (fn(Pair(v.real, v.imag))
+                                                      for v in arg)], dtype)
+        if when == "after":
+            got = _scaled(got, scale)
     for g, w in ((got.real, want.real), (got.imag, want.imag)):
         nan = np.isnan(w)
         if not (np.array_equal(nan, np.isnan(g))

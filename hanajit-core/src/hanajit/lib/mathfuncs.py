@@ -62,8 +62,11 @@ class MathFunc(CallTemplate):
 
     def lower(self, L, call, args, kwargs):
         if call.type.is_complex:
-            return N.Intrinsic(self.intrinsic, [L.let(convert(L, args[0], call.type))],
-                               call.type)
+            z = L.let(convert(L, args[0], call.type))
+            from .complex_libm import DERIVED, lower_derived
+            if self.intrinsic in DERIVED:
+                return lower_derived(L, self.intrinsic, z, call.type)
+            return N.Intrinsic(self.intrinsic, [z], call.type)
         ft = call.type if call.type.is_float else T.FLOAT64
         xs = [L.let(convert(L, a, ft)) for a in args]
         r = N.Intrinsic(self.intrinsic, xs, ft)
