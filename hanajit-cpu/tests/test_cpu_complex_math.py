@@ -12,7 +12,7 @@ from hanajit import jit
 from hanajit.testing.sourcefile import load_module
 
 NAMES = ["exp", "log", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh", "arcsin",
-         "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "log2", "log10", "exp2"]
+         "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "log2", "log10", "exp2", "expm1", "log1p"]
 
 MODULE = load_module("import numpy as np\n" + "".join(
     f"def f_{n}(z):\n    return np.{n}(z)\n\n\n"

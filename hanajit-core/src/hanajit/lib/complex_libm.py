@@ -34,7 +34,7 @@ DERIVED = {"log2": ("log", 1.4426950408889634074, "after"),
            "exp2": ("exp", 0.693147180559945309417, "before")}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def libm() -> ctypes.CDLL:
     """The C math library; by its usual soname first (``ctypes.util.find_library``
     runs ``ldconfig`` in a subprocess: milliseconds of a warm start)."""
@@ -48,7 +48,8 @@ def libm() -> ctypes.CDLL:
 def complex_function_type(name: str, intrinsic: str, t: T.Scalar) -> T.Scalar:
     """The result type of ``np.<name>`` of complex ``t`` (``t`` itself), or
     Incompatible when it cannot be NumPy's result here."""
-    if intrinsic not in FUNCTIONS and intrinsic not in DERIVED:
+    if intrinsic not in FUNCTIONS and intrinsic not in DERIVED \
+            and intrinsic not in FORMULAS:
         raise Incompatible(f"np.{name}() of {t}")
     if not agrees_with_numpy(intrinsic, t.bits):
         raise Incompatible(f"np.{name}() of {t}: NumPy's complex {name} is not the C "
@@ -64,12 +65,34 @@ def _scaled(z, k):
     return out
 
 
+# NumPy's complex expm1 and log1p (``nc_expm1``, ``nc_log1p``): formulas over the C
+# library's real functions, in the part's type
+#   expm1: a = sin(y/2); (expm1(x)*cos(y) - 2*a*a, exp(x)*sin(y))
+#   log1p: (log(hypot(x+1, y)), atan2(y, x+1))
+FORMULAS = ("expm1", "log1p")
+
+
+def formula(name: str, x, y, f, two, one):
+    """The formula of ``name`` over the parts ``x``, ``y`` with real functions
+    ``f.<name>(...)`` and the constants ``two``/``one`` of the part's type."""
+    if name == "expm1":
+        a = f.sin(y / two)
+        return f.expm1(x) * f.cos(y) - two * a * a, f.exp(x) * f.sin(y)
+    return f.log(f.hypot(x + one, y)), f.atan2(y, x + one)
+
+
 def lower_derived(L, intrinsic: str, z, t: T.Scalar):
-    """The IR of NumPy's complex ``log2``/``log10``/``exp2`` of ``z`` (a Var)."""
+    """The IR of NumPy's complex ``log2``/``log10``/``exp2``/``expm1``/``log1p``
+    of ``z`` (a Var)."""
     from ..ir import nodes as N
     from .operators import C
-    base, k, when = DERIVED[intrinsic]
     c = t.component
+    if intrinsic in FORMULAS:
+        x, y = L.let(N.ComplexPart(z, "real", c)), L.let(N.ComplexPart(z, "imag", c))
+        re, im = formula(intrinsic, _Ex(x, c), _Ex(y, c), _Fns(L, c),
+                         _Ex(C(2.0, c), c), _Ex(C(1.0, c), c))
+        return N.MakeComplex(re.e, im.e, t)
+    base, k, when = DERIVED[intrinsic]
 
     def scaled(v):
         return N.MakeComplex(N.BinOp("mul", N.ComplexPart(v, "real", c), C(k, c), c),
@@ -79,13 +102,97 @@ def lower_derived(L, intrinsic: str, z, t: T.Scalar):
     return scaled(L.let(N.Intrinsic(base, [z], t)))
 
 
+_OPS = {"+": "add", "-": "sub", "*": "mul", "/": "fdiv"}
+
+
+class _Ex:
+    """An IR expression of the real type ``c`` with Python's arithmetic operators
+    (for :func:`formula`)."""
+
+    def __init__(self, e, c):
+        self.e, self.c = e, c
+
+    def _bin(self, op, other):
+        from ..ir import nodes as N
+        return _Ex(N.BinOp(_OPS[op], self.e, other.e, self.c), self.c)
+
+    def __add__(self, o):
+        return self._bin("+", o)
+
+    def __sub__(self, o):
+        return self._bin("-", o)
+
+    def __mul__(self, o):
+        return self._bin("*", o)
+
+    def __truediv__(self, o):
+        return self._bin("/", o)
+
+
+class _Fns:
+    """The C library's real functions as scalar ``Intrinsic`` calls on ``_Ex``
+    values (never a vector variant: NumPy's complex loop calls the C library)."""
+
+    def __init__(self, L, c):
+        self.L, self.c = L, c
+
+    def __getattr__(self, name):
+        from ..ir import nodes as N
+
+        def call(*args):
+            e = N.Intrinsic(name, [self.L.let(a.e) for a in args], self.c)
+            e.scalar_only = True
+            return _Ex(self.L.let(e), self.c)
+        return call
+
+
+def _formula_agrees(name: str, single: bool) -> bool:
+    """Does NumPy's complex ``name`` equal :func:`formula` over the C library's
+    real functions, bit for bit on the sample values?"""
+    import numpy as np
+    ct = ctypes.c_float if single else ctypes.c_double
+    ft = np.float32 if single else np.float64
+
+    class Lib:
+        def __getattr__(self, fname):
+            try:
+                fn = getattr(libm(), fname + ("f" if single else ""))
+            except AttributeError:
+                raise LookupError(fname) from None
+            fn.restype = ct
+            fn.argtypes = [ct] * (2 if fname in ("atan2", "hypot") else 1)
+            return lambda *a: ft(fn(*[float(v) for v in a]))
+    dtype = np.complex64 if single else np.complex128
+    with np.errstate(all="ignore"):
+        z = np.array(_samples(), dtype)
+        want = getattr(np, name)(z)
+        try:
+            got = np.array([complex(*formula(name, v.real, v.imag, Lib(), ft(2), ft(1)))
+                            for v in z], dtype)
+        except LookupError:
+            return False
+    return _same_bits(got, want, single)
+
+
+def _same_bits(got, want, single) -> bool:
+    """Equal bit for bit, NaNs by position (their payloads aside)."""
+    import numpy as np
+    ints = np.uint32 if single else np.uint64
+    for g, w in ((got.real, want.real), (got.imag, want.imag)):
+        nan = np.isnan(w)
+        if not (np.array_equal(nan, np.isnan(g))
+                and np.array_equal(g[~nan].view(ints), w[~nan].view(ints))):
+            return False
+    return True
+
+
 def _samples():
     specials = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 1e-300, -1e-310, 1e300, -700.0,
                 710.0, float("inf"), float("-inf"), float("nan")]
     return [complex(r, i) for r in specials for i in specials]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def agrees_with_numpy(intrinsic: str, bits: int) -> bool:
     """Does NumPy's ufunc equal the C library's ``c<intrinsic>`` (``f``: complex64)
     on the sample values, bit for bit (NaNs by position)?"""
@@ -96,6 +203,8 @@ def agrees_with_numpy(intrinsic: str, bits: int) -> bool:
 
     class Pair(ctypes.Structure):
         _fields_ = [("re", part), ("im", part)]
+    if intrinsic in FORMULAS:
+        return _formula_agrees(intrinsic, single)
     base, k, when = DERIVED.get(intrinsic, (intrinsic, None, None))
     try:
         fn = getattr(libm(), "c" + FUNCTIONS[base] + ("f" if single else ""))
@@ -103,7 +212,7 @@ def agrees_with_numpy(intrinsic: str, bits: int) -> bool:
         return False
     fn.restype, fn.argtypes = Pair, [Pair]
     dtype = np.complex64 if single else np.complex128
-    scale = np.float32(k) if single else np.float64(k or 0.0)
+    scale = (np.float32 if single else np.float64)(k or 0.0)
     with np.errstate(all="ignore"):
         z = np.array(_samples(), dtype)
     ufunc = getattr(np, {"asin": "arcsin", "acos": "arccos", "atan": "arctan",
@@ -117,10 +226,4 @@ def agrees_with_numpy(intrinsic: str, bits: int) -> bool:
                                                       for v in arg)], dtype)
         if when == "after":
             got = _scaled(got, scale)
-    for g, w in ((got.real, want.real), (got.imag, want.imag)):
-        nan = np.isnan(w)
-        if not (np.array_equal(nan, np.isnan(g))
-                and np.array_equal(g[~nan].view(np.uint32 if single else np.uint64),
-                                   w[~nan].view(np.uint32 if single else np.uint64))):
-            return False
-    return True
+    return _same_bits(got, want, single)

@@ -63,8 +63,8 @@ class MathFunc(CallTemplate):
     def lower(self, L, call, args, kwargs):
         if call.type.is_complex:
             z = L.let(convert(L, args[0], call.type))
-            from .complex_libm import DERIVED, lower_derived
-            if self.intrinsic in DERIVED:
+            from .complex_libm import DERIVED, FORMULAS, lower_derived
+            if self.intrinsic in DERIVED or self.intrinsic in FORMULAS:
                 return lower_derived(L, self.intrinsic, z, call.type)
             return N.Intrinsic(self.intrinsic, [z], call.type)
         ft = call.type if call.type.is_float else T.FLOAT64
