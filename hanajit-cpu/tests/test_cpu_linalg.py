@@ -33,8 +33,29 @@ def stacked(a):
     return np.linalg.det(a)
 
 
-FUNCS = {f.__name__: jit(f, fallback=False) for f in (solve, inv, det)}
-PLAIN = {"solve": solve, "inv": inv, "det": det}
+def cholesky(a):
+    return np.linalg.cholesky(a)
+
+
+def cholesky_upper(a):
+    return np.linalg.cholesky(a, upper=True)
+
+
+def eigvalsh(a):
+    return np.linalg.eigvalsh(a)
+
+
+def eigvalsh_upper(a):
+    return np.linalg.eigvalsh(a, UPLO="U")
+
+
+def eigvalsh_u(a):
+    return np.linalg.eigvalsh(a, "u")
+
+
+ALL = (solve, inv, det, cholesky, cholesky_upper, eigvalsh, eigvalsh_upper, eigvalsh_u)
+FUNCS = {f.__name__: jit(f, fallback=False) for f in ALL}
+PLAIN = {f.__name__: f for f in ALL}
 
 
 def same(got, want):
@@ -152,6 +173,44 @@ def test_singular_non_square_and_mismatched():
                        r"core dimension 0, with gufunc signature \(m,m\),\(m\)->\(m\) "
                        r"\(size 4 is different from 3\)"):
         FUNCS["solve"](np.eye(3), np.ones(4))
+
+
+def hermitian(rng, n, dtype):
+    """A Hermitian positive definite matrix of ``dtype`` (ints: symmetric)."""
+    m = rng.standard_normal((n, n))
+    if np.dtype(dtype).kind == "c":
+        m = m + 1j * rng.standard_normal((n, n))
+    h = m @ m.conj().T + n * np.eye(n)
+    return (np.round(h) + 3 * n * np.eye(n) if np.dtype(dtype).kind in "iu" else h).astype(dtype)
+
+
+SYMMETRIC = ("cholesky", "cholesky_upper", "eigvalsh", "eigvalsh_upper", "eigvalsh_u")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.complex128,
+                                   np.complex64])
+@pytest.mark.parametrize("n", [0, 1, 2, 5, 33, 100])
+def test_cholesky_and_eigvalsh(dtype, n):
+    rng = np.random.default_rng(n + 100 * DTYPES.index(dtype))
+    a = hermitian(rng, n, dtype)
+    for name in SYMMETRIC:
+        compare(name, a)
+        compare(name, np.asfortranarray(a))
+    if n > 1:
+        compare("eigvalsh", matrix(rng, n, dtype))      # only one triangle is read
+        compare("eigvalsh_upper", matrix(rng, n, dtype))
+
+
+def test_cholesky_and_eigvalsh_errors():
+    for name in SYMMETRIC:
+        compare(name, np.ones((2, 3)))                  # not square
+    for bad in (-np.eye(3), np.zeros((3, 3)), np.full((3, 3), np.nan),
+                np.array([[1.0, 2.0], [2.0, 1.0]])):
+        compare("cholesky", bad)
+        compare("cholesky_upper", bad)
+        compare("eigvalsh", bad)
+    with pytest.raises(np.linalg.LinAlgError, match="not positive definite"):
+        FUNCS["cholesky"](-np.eye(2))
 
 
 def test_inside_a_kernel_with_other_work():

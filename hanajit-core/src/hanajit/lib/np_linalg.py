@@ -150,6 +150,73 @@ class Det(CallTemplate):
         return ops.convert(L, r, call.type)
 
 
+def _option(call, pos, name, default, allowed):
+    """A constant argument of the call (its default when absent), else
+    Incompatible."""
+    from .np_stats import _const
+    value = _const(call, pos, name, default)
+    if type(value) not in (type(a) for a in allowed) or value not in allowed:
+        raise Incompatible(f"np.linalg: {name} must be one of "
+                           f"{', '.join(map(repr, allowed))}")
+    return value
+
+
+@register
+class Cholesky(CallTemplate):
+    """``np.linalg.cholesky(a, upper=False)``."""
+
+    paths = ("numpy.linalg.cholesky",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or set(kwargs) - {"upper"}:
+            raise Incompatible("np.linalg.cholesky(a, upper=False)")
+        _option(call, 99, "upper", False, (False, True))
+        _matrix(args[0], "cholesky", "matrix")
+        t = result_dtype(args[0])
+        _need("zpotrf" if t.is_complex else "dpotrf", "cholesky")
+        return T.ArrayType(t, 2, "C")
+
+    def lower(self, L, call, args, kwargs):
+        upper = _option(call, 99, "upper", False, (False, True))
+        a = L.let(ew.materialize(L, args[0]))
+        n = _square(L, a)
+        x = allocate(L, call.type, [n, n])
+        z = call.type.dtype.is_complex
+        w = _work(L, z, N.BinOp("mul", n, n, I))
+        L.call_helper(hl.cholesky_z if z else hl.cholesky_d,
+                      [a, x, w, C(ord("U" if upper else "L"), I)])
+        return x
+
+
+@register
+class Eigvalsh(CallTemplate):
+    """``np.linalg.eigvalsh(a, UPLO='L')``: ascending real eigenvalues."""
+
+    paths = ("numpy.linalg.eigvalsh",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) not in (1, 2) or set(kwargs) - {"UPLO"} or (
+                len(args) == 2 and kwargs):
+            raise Incompatible("np.linalg.eigvalsh(a, UPLO='L')")
+        _option(call, 1, "UPLO", "L", ("L", "U", "l", "u"))
+        _matrix(args[0], "eigvalsh", "matrix")
+        t = result_dtype(args[0])
+        _need("zheevd" if t.is_complex else "dsyevd", "eigvalsh")
+        return T.ArrayType(T.FLOAT32 if t in (T.FLOAT32, T.COMPLEX64) else T.FLOAT64,
+                           1, "C")
+
+    def lower(self, L, call, args, kwargs):
+        lower = _option(call, 1, "UPLO", "L", ("L", "U", "l", "u")).upper() == "L"
+        a = L.let(ew.materialize(L, args[0]))
+        n = _square(L, a)
+        x = allocate(L, call.type, [n])
+        z = result_dtype(a.type).is_complex
+        w = _work(L, z, N.BinOp("mul", n, n, I))
+        L.call_helper(hl.eigvalsh_z if z else hl.eigvalsh_d,
+                      [a, x, w, C(ord("L" if lower else "U"), I)])
+        return x
+
+
 class Address(CallTemplate):
     """``prims.address(a)``: the address of an array's first element."""
 
@@ -184,5 +251,6 @@ class Lapack(CallTemplate):
 
 
 register(Address())
-for _routine in ("dgesv", "zgesv", "dgetrf", "zgetrf"):
+for _routine in ("dgesv", "zgesv", "dgetrf", "zgetrf", "dpotrf", "zpotrf", "dsyevd",
+                 "zheevd"):
     register(Lapack(_routine))

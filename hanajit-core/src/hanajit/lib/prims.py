@@ -108,3 +108,23 @@ def lapack_dgetrf(*addresses):
 def lapack_zgetrf(*addresses):
     from .lapack import call
     call("zgetrf", *addresses)
+
+
+def lapack_dpotrf(*addresses):
+    from .lapack import call
+    call("dpotrf", *addresses)
+
+
+def lapack_zpotrf(*addresses):
+    from .lapack import call
+    call("zpotrf", *addresses)
+
+
+def lapack_dsyevd(*addresses):
+    from .lapack import call
+    call("dsyevd", *addresses)
+
+
+def lapack_zheevd(*addresses):
+    from .lapack import call
+    call("zheevd", *addresses)

@@ -207,3 +207,117 @@ def det_z(a, w):
             logdet += prims.log(m)
     t = prims.exp(logdet)
     return complex(sr * t - si * 0.0, sr * 0.0 + si * t)
+
+
+# ``x = cholesky(a)``: ``?potrf`` on the Fortran-ordered copy, the other triangle
+# zeroed as NumPy's ``zero_upper/lower_triangular_matrix`` do; ``uplo`` is the
+# character code of ``L`` (76) or ``U`` (85)
+def _potrf(w, n, uplo, complex_):
+    p = np.empty(4, np.int64)
+    p[0] = uplo
+    p[1] = n
+    p[2] = max(n, 1)
+    p[3] = 0
+    at = prims.address(p)
+    if complex_:
+        prims.lapack_zpotrf(at, at + 8, prims.address(w), at + 16, at + 24)
+    else:
+        prims.lapack_dpotrf(at, at + 8, prims.address(w), at + 16, at + 24)
+    return p[3] != 0
+
+
+def _triangle_out(x, w, n, uplo):
+    for i in range(n):
+        for j in range(n):
+            keep = j <= i if uplo == 76 else j >= i        # (i, j): row, column
+            x[i, j] = w[j * n + i] if keep else 0.0
+
+
+def cholesky_d(a, x, w, uplo):
+    n = a.shape[0]
+    _columns(a, w, n, n)
+    if _potrf(w, n, uplo, False):
+        raise np.linalg.LinAlgError("Matrix is not positive definite")
+    _triangle_out(x, w, n, uplo)
+
+
+def cholesky_z(a, x, w, uplo):
+    n = a.shape[0]
+    _columns(a, w, n, n)
+    if _potrf(w, n, uplo, True):
+        raise np.linalg.LinAlgError("Matrix is not positive definite")
+    _triangle_out(x, w, n, uplo)
+
+
+# ``x = eigvalsh(a)``: ``?syevd`` / ``?heevd`` with ``JOBZ='N'`` (78), after a
+# workspace query as NumPy's ``init_evd`` makes it (the sizes LAPACK asks for)
+def eigvalsh_d(a, x, w, uplo):
+    n = a.shape[0]
+    _columns(a, w, n, n)
+    p = np.empty(8, np.int64)
+    p[0] = 78
+    p[1] = uplo
+    p[2] = n
+    p[3] = max(n, 1)
+    p[4] = -1                                  # LWORK: a query
+    p[5] = -1                                  # LIWORK
+    p[6] = 0                                   # INFO
+    ev = np.empty(max(n, 1), np.float64)
+    qwork = np.zeros(1, np.float64)
+    qiwork = np.zeros(1, np.int64)
+    at = prims.address(p)
+    prims.lapack_dsyevd(at, at + 8, at + 16, prims.address(w), at + 24,
+                        prims.address(ev), prims.address(qwork), at + 32,
+                        prims.address(qiwork), at + 40, at + 48)
+    if p[6] != 0:
+        raise np.linalg.LinAlgError("Eigenvalues did not converge")
+    p[4] = int(qwork[0])
+    p[5] = qiwork[0]
+    work = np.empty(max(p[4], 1), np.float64)
+    iwork = np.empty(max(p[5], 1), np.int64)
+    prims.lapack_dsyevd(at, at + 8, at + 16, prims.address(w), at + 24,
+                        prims.address(ev), prims.address(work), at + 32,
+                        prims.address(iwork), at + 40, at + 48)
+    if p[6] != 0:
+        raise np.linalg.LinAlgError("Eigenvalues did not converge")
+    for i in range(n):
+        x[i] = ev[i]
+
+
+def eigvalsh_z(a, x, w, uplo):
+    n = a.shape[0]
+    _columns(a, w, n, n)
+    p = np.empty(9, np.int64)
+    p[0] = 78
+    p[1] = uplo
+    p[2] = n
+    p[3] = max(n, 1)
+    p[4] = -1                                  # LWORK, LRWORK, LIWORK: a query
+    p[5] = -1
+    p[6] = -1
+    p[7] = 0                                   # INFO
+    ev = np.empty(max(n, 1), np.float64)
+    qwork = np.zeros(1, np.complex128)
+    qrwork = np.zeros(1, np.float64)
+    qiwork = np.zeros(1, np.int64)
+    at = prims.address(p)
+    prims.lapack_zheevd(at, at + 8, at + 16, prims.address(w), at + 24,
+                        prims.address(ev), prims.address(qwork), at + 32,
+                        prims.address(qrwork), at + 40, prims.address(qiwork), at + 48,
+                        at + 56)
+    if p[7] != 0:
+        raise np.linalg.LinAlgError("Eigenvalues did not converge")
+    p[4] = int(qwork[0].real)
+    p[5] = int(qrwork[0])
+    p[6] = qiwork[0]
+    work = np.empty(max(p[4], 1), np.complex128)
+    rwork = np.empty(max(p[5], 1), np.float64)
+    iwork = np.empty(max(p[6], 1), np.int64)
+    prims.lapack_zheevd(at, at + 8, at + 16, prims.address(w), at + 24,
+                        prims.address(ev), prims.address(work), at + 32,
+                        prims.address(rwork), at + 40, prims.address(iwork), at + 48,
+                        at + 56)
+    if p[7] != 0:
+        raise np.linalg.LinAlgError("Eigenvalues did not converge")
+    for i in range(n):
+        x[i] = ev[i]
