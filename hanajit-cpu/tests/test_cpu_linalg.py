@@ -53,7 +53,28 @@ def eigvalsh_u(a):
     return np.linalg.eigvalsh(a, "u")
 
 
-ALL = (solve, inv, det, cholesky, cholesky_upper, eigvalsh, eigvalsh_upper, eigvalsh_u)
+def svd_values(a):
+    return np.linalg.svd(a, compute_uv=False)
+
+
+def svd_positional(a):
+    return np.linalg.svd(a, False, False)
+
+
+def svdvals(a):
+    return np.linalg.svdvals(a)
+
+
+def matrix_rank(a):
+    return np.linalg.matrix_rank(a)
+
+
+def svd_full(a):
+    return np.linalg.svd(a)
+
+
+ALL = (solve, inv, det, cholesky, cholesky_upper, eigvalsh, eigvalsh_upper, eigvalsh_u,
+       svd_values, svd_positional, svdvals, matrix_rank)
 FUNCS = {f.__name__: jit(f, fallback=False) for f in ALL}
 PLAIN = {f.__name__: f for f in ALL}
 
@@ -211,6 +232,36 @@ def test_cholesky_and_eigvalsh_errors():
         compare("eigvalsh", bad)
     with pytest.raises(np.linalg.LinAlgError, match="not positive definite"):
         FUNCS["cholesky"](-np.eye(2))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int16, np.complex128,
+                                   np.complex64])
+@pytest.mark.parametrize("shape", [(0, 0), (0, 3), (1, 1), (3, 5), (5, 3), (9, 9),
+                                   (40, 25), (70, 130)])
+def test_singular_values_and_rank(dtype, shape):
+    rng = np.random.default_rng(shape[0] * 7 + shape[1])
+    a = matrix(rng, shape[0], dtype, shape[1])
+    for name in ("svd_values", "svd_positional", "svdvals"):
+        compare(name, a)
+        compare(name, a[::-1].T)
+    if dtype not in (np.float32, np.complex64):
+        compare("matrix_rank", a)
+        if min(shape) > 2:                              # rank 2 by construction
+            low = matrix(rng, shape[0], dtype, 2) @ matrix(rng, 2, dtype, shape[1])
+            compare("matrix_rank", low)
+            assert FUNCS["matrix_rank"](low) == 2 or dtype == np.int16
+
+
+def test_singular_values_special_and_refused_forms():
+    for v in (np.nan, np.inf):
+        a = np.eye(3)
+        a[0, 1] = v
+        compare("svd_values", a)
+        compare("matrix_rank", a)
+    compare("matrix_rank", np.zeros((3, 4)))
+    with pytest.warns(HanaJitFallbackWarning, match="compute_uv"):
+        r = jit(svd_full)(np.eye(2))          # U, S, Vh (an SVDResult): interpreter
+    assert type(r).__name__ == "SVDResult"
 
 
 def test_inside_a_kernel_with_other_work():

@@ -217,6 +217,90 @@ class Eigvalsh(CallTemplate):
         return x
 
 
+def _real(t: T.Scalar) -> T.Scalar:
+    return T.FLOAT32 if t in (T.FLOAT32, T.COMPLEX64) else T.FLOAT64
+
+
+def _singular_values(L, a):
+    """The float64 singular values of the 2-D ``a`` (descending), by ``?gesdd``."""
+    m = L.let(N.ArrayAttr(a, "shape", 0, I))
+    n = L.let(N.ArrayAttr(a, "shape", 1, I))
+    k = L.let(N.Select(N.Cmp("lt", m, n, T.BOOL), m, n, I))
+    s = allocate(L, T.ArrayType(T.FLOAT64, 1, "C"), [k])
+    z = result_dtype(a.type).is_complex
+    w = _work(L, z, N.BinOp("mul", m, n, I))
+    L.call_helper(hl.svdvals_z if z else hl.svdvals_d, [a, s, w])
+    return s, m, n
+
+
+@register
+class SingularValues(CallTemplate):
+    """``np.linalg.svd(a, compute_uv=False)`` and ``np.linalg.svdvals(a)``: the
+    singular values, descending (``full_matrices`` does not matter then)."""
+
+    paths = ("numpy.linalg.svd",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) > 4 or not args or set(kwargs) - {"compute_uv", "full_matrices",
+                                                        "hermitian"}:
+            raise Incompatible("np.linalg.svd(a, compute_uv=False)")
+        _option(call, 2, "compute_uv", True, (False,))
+        _option(call, 1, "full_matrices", True, (False, True))
+        _option(call, 3, "hermitian", False, (False,))
+        return self.values_type(args[0])
+
+    @staticmethod
+    def values_type(a):
+        _matrix(a, "svd", "matrix")
+        t = result_dtype(a)
+        _need("zgesdd" if t.is_complex else "dgesdd", "svd")
+        return T.ArrayType(_real(t), 1, "C")
+
+    def lower(self, L, call, args, kwargs):
+        from . import operators as ops
+        from .numpy_alloc import fill
+        s, _, _ = _singular_values(L, L.let(ew.materialize(L, args[0])))
+        if call.type.dtype == T.FLOAT64:
+            return s
+        k = L.let(N.ArrayAttr(s, "shape", 0, I))
+        out = allocate(L, call.type, [k])
+        fill(L, out, [k], lambda idx: ops.convert(L, N.Load(s, [idx[0]], T.FLOAT64),
+                                                  T.FLOAT32))
+        return out
+
+
+@register
+class Svdvals(SingularValues):
+    paths = ("numpy.linalg.svdvals",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs:
+            raise Incompatible("np.linalg.svdvals(x)")
+        return self.values_type(args[0])
+
+
+@register
+class MatrixRank(CallTemplate):
+    """``np.linalg.matrix_rank(A)`` of a 2-D array whose singular values are
+    float64: how many exceed ``max(S) * max(M, N) * eps``."""
+
+    paths = ("numpy.linalg.matrix_rank",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs:
+            raise Incompatible("np.linalg.matrix_rank(A) without tol/rtol/hermitian")
+        _matrix(args[0], "matrix_rank", "matrix")
+        t = result_dtype(args[0])
+        if _real(t) != T.FLOAT64:
+            raise Incompatible("np.linalg.matrix_rank() of a float32/complex64 matrix")
+        _need("zgesdd" if t.is_complex else "dgesdd", "matrix_rank")
+        return I
+
+    def lower(self, L, call, args, kwargs):
+        s, m, n = _singular_values(L, L.let(ew.materialize(L, args[0])))
+        return L.call_helper(hl.rank_of, [s, m, n])
+
+
 class Address(CallTemplate):
     """``prims.address(a)``: the address of an array's first element."""
 
@@ -252,5 +336,5 @@ class Lapack(CallTemplate):
 
 register(Address())
 for _routine in ("dgesv", "zgesv", "dgetrf", "zgetrf", "dpotrf", "zpotrf", "dsyevd",
-                 "zheevd"):
+                 "zheevd", "dgesdd", "zgesdd"):
     register(Lapack(_routine))

@@ -128,3 +128,13 @@ def lapack_dsyevd(*addresses):
 def lapack_zheevd(*addresses):
     from .lapack import call
     call("zheevd", *addresses)
+
+
+def lapack_dgesdd(*addresses):
+    from .lapack import call
+    call("dgesdd", *addresses)
+
+
+def lapack_zgesdd(*addresses):
+    from .lapack import call
+    call("zgesdd", *addresses)

@@ -321,3 +321,91 @@ def eigvalsh_z(a, x, w, uplo):
         raise np.linalg.LinAlgError("Eigenvalues did not converge")
     for i in range(n):
         x[i] = ev[i]
+
+
+# singular values (``svd(a, compute_uv=False)``): ``?gesdd`` with ``JOBZ='N'`` on
+# the Fortran-ordered ``m x n`` copy, after NumPy's ``init_gesdd`` workspace query
+def _gesdd_params(m, n):
+    p = np.empty(8, np.int64)
+    p[0] = 78                                  # JOBZ 'N'
+    p[1] = m
+    p[2] = n
+    p[3] = max(m, 1)                           # LDA
+    p[4] = max(m, 1)                           # LDU
+    p[5] = 1                                   # LDVT
+    p[6] = -1                                  # LWORK: a query
+    p[7] = 0                                   # INFO
+    return p
+
+
+def svdvals_d(a, x, w):
+    m, n = a.shape[0], a.shape[1]
+    k = min(m, n)
+    _columns(a, w, m, n)
+    p = _gesdd_params(m, n)
+    s = np.empty(max(k, 1), np.float64)
+    uv = np.empty(1, np.float64)
+    iwork = np.empty(max(8 * k, 1), np.int64)
+    query = np.zeros(1, np.float64)
+    at = prims.address(p)
+    prims.lapack_dgesdd(at, at + 8, at + 16, prims.address(w), at + 24, prims.address(s),
+                        prims.address(uv), at + 32, prims.address(uv), at + 40,
+                        prims.address(query), at + 48, prims.address(iwork), at + 56)
+    if p[7] != 0:
+        raise np.linalg.LinAlgError("SVD did not converge")
+    p[6] = max(int(query[0]), 1)
+    work = np.empty(p[6], np.float64)
+    prims.lapack_dgesdd(at, at + 8, at + 16, prims.address(w), at + 24, prims.address(s),
+                        prims.address(uv), at + 32, prims.address(uv), at + 40,
+                        prims.address(work), at + 48, prims.address(iwork), at + 56)
+    if p[7] != 0:
+        raise np.linalg.LinAlgError("SVD did not converge")
+    for i in range(k):
+        x[i] = s[i]
+
+
+def svdvals_z(a, x, w):
+    m, n = a.shape[0], a.shape[1]
+    k = min(m, n)
+    _columns(a, w, m, n)
+    p = _gesdd_params(m, n)
+    s = np.empty(max(k, 1), np.float64)
+    uv = np.empty(1, np.complex128)
+    rwork = np.empty(max(7 * k, 1), np.float64)
+    iwork = np.empty(max(8 * k, 1), np.int64)
+    query = np.zeros(1, np.complex128)
+    at = prims.address(p)
+    prims.lapack_zgesdd(at, at + 8, at + 16, prims.address(w), at + 24, prims.address(s),
+                        prims.address(uv), at + 32, prims.address(uv), at + 40,
+                        prims.address(query), at + 48, prims.address(rwork),
+                        prims.address(iwork), at + 56)
+    if p[7] != 0:
+        raise np.linalg.LinAlgError("SVD did not converge")
+    p[6] = max(int(query[0].real), 1)
+    work = np.empty(p[6], np.complex128)
+    prims.lapack_zgesdd(at, at + 8, at + 16, prims.address(w), at + 24, prims.address(s),
+                        prims.address(uv), at + 32, prims.address(uv), at + 40,
+                        prims.address(work), at + 48, prims.address(rwork),
+                        prims.address(iwork), at + 56)
+    if p[7] != 0:
+        raise np.linalg.LinAlgError("SVD did not converge")
+    for i in range(k):
+        x[i] = s[i]
+
+
+def rank_of(s, m, n):
+    """NumPy's ``matrix_rank`` from the float64 singular values ``s``: how many
+    exceed ``S.max(initial=0) * max(m, n) * eps`` (a NaN maximum counts none)."""
+    smax = 0.0
+    for i in range(len(s)):
+        v = s[i]
+        if v != v or smax != smax:             # np.maximum: NaN wins  # noqa: PLR0124
+            smax = v if v != v else smax  # noqa: PLR0124
+        elif v > smax:
+            smax = v
+    tol = smax * (max(m, n) * 2.220446049250313e-16)
+    count = 0
+    for i in range(len(s)):
+        if s[i] > tol:
+            count += 1
+    return count
