@@ -52,8 +52,16 @@ def expand(arr: T.ArrayType, items: list) -> list:
     return out
 
 
+def bool_scalar(index_type) -> bool:
+    """``a[True]`` / ``a[b]`` with one boolean number as the whole index: NumPy's
+    0-d mask, a new first axis of length 1 or 0 (a copy when read)."""
+    return isinstance(index_type, T.Scalar) and index_type.is_bool
+
+
 def result_type(arr: T.ArrayType, index_type) -> T.Type:
     from .fancy import fancy_type
+    if bool_scalar(index_type):
+        return T.ArrayType(arr.dtype, arr.ndim + 1, "C")
     ft = fancy_type(arr, index_type)
     if ft is not None:
         return ft
@@ -132,14 +140,17 @@ def slice_bounds(L, sl: N.Expr, length: N.Expr):
     return start_v, step_v, count
 
 
-def lower_index(L, arr: N.Expr, index: N.Expr, index_type) -> N.Expr:
-    """``arr[index]`` as a Load (all integers) or an ArrayView."""
+def lower_index(L, arr: N.Expr, index: N.Expr, index_type, write=False) -> N.Expr:
+    """``arr[index]`` as a Load (all integers) or an ArrayView (``write``: the
+    view an assignment ``arr[index] = v`` writes through)."""
     from .arrays import checked_indices
     from .fancy import fancy_type, getitem
     if fancy_type(arr.type, index_type) is not None:
         return getitem(L, arr, index, index_type)
     at = arr.type
     arr = L.let(arr)
+    if bool_scalar(index_type):
+        return _bool_index(L, arr, index, write)
     if isinstance(index_type, T.TupleType):
         if isinstance(index, N.MakeTuple):
             items = list(index.items)
@@ -191,6 +202,22 @@ def lower_index(L, arr: N.Expr, index: N.Expr, index_type) -> N.Expr:
     rt = at.copy(ndim=len(shape), layout=_layout(at, kinds))
     # an empty slice may start one past the end: keep the offset in range
     return N.ArrayView(arr, L.let(offset), [L.let(s) for s in shape], strides, rt)
+
+
+def _bool_index(L, arr, b, write):
+    """``arr[b]``, ``b`` a boolean number: the view ``arr[np.newaxis]`` cut to
+    ``int(b)`` rows -- written through by an assignment, copied when read."""
+    at = arr.type
+    shape = [L.let(N.Select(b, C(1, I), C(0, I), I))]
+    shape += [N.ArrayAttr(arr, "shape", k, I) for k in range(at.ndim)]
+    strides = [C(0, I)] + [N.ArrayAttr(arr, "stride", k, I) for k in range(at.ndim)]
+    view = N.ArrayView(arr, C(0, I), [L.let(d) for d in shape], strides,
+                       at.copy(ndim=at.ndim + 1, layout="A"))
+    if write:
+        return view
+    from . import elementwise as ew
+    from .array_methods import copy_array
+    return copy_array(L, ew.to_lazy(L, L.let(view)), T.ArrayType(at.dtype, at.ndim + 1, "C"))
 
 
 def checked_index_on_axis(L, arr, e, axis):

@@ -216,8 +216,8 @@ class Lowerer:
                 fancy.setitem(self, arr, idx, value)
                 return
             if isinstance(views.result_type(t, s.index.type), T.ArrayType):
-                arrays.assign_to_view(self, views.lower_index(self, arr, idx, s.index.type),
-                                      value)
+                arrays.assign_to_view(self, views.lower_index(self, arr, idx, s.index.type,
+                                                              write=True), value)
                 return
             idxs = arrays.index_values(self, idx, s.index.type)
             arr = self.let(arr)
