@@ -144,7 +144,7 @@ class FillDiagonal(CallTemplate):
         arr, val = a.get("a"), a.get("val")
         if not isinstance(arr, T.ArrayType) or arr.ndim != 2:
             raise Incompatible("np.fill_diagonal() of a 2-D array only")
-        if not (isinstance(val, T.Scalar) or isinstance(val, T.ArrayType)):
+        if not isinstance(val, (T.Scalar, T.ArrayType)):
             raise Incompatible(f"np.fill_diagonal() with val of {val}")
         if _const(call, 2, "wrap", False) not in (False, True):
             raise Incompatible("np.fill_diagonal(): wrap must be a constant bool")
