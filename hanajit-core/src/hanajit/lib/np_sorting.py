@@ -14,7 +14,6 @@ from ..infer.rules import Incompatible, promote
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
-from . import operators as ops
 from . import pyhelpers_sort as hs
 from .numpy_alloc import allocate
 from .operators import C
@@ -236,38 +235,3 @@ register(Sort())
 register(ArgSort())
 METHODS = {"sort": SortMethod(), "argsort": ArgSort()}
 
-
-@register
-class Median(CallTemplate):
-    """``np.median(a)`` of a whole real array: sorted, then NaN if any is NaN, the
-    middle value or the mean of the middle two (float64 for integers, the array's
-    float type otherwise); NaN for an empty array (NumPy warns)."""
-
-    paths = ("numpy.median",)
-    accepts_lazy = True
-
-    def typer(self, inf, call, args, kwargs):
-        if len(args) != 1 or kwargs:
-            raise Incompatible("np.median(a) without axis/out/overwrite_input/keepdims")
-        _check_sortable(args[0], "median")
-        t = args[0].dtype
-        if t.is_complex:
-            raise Incompatible("np.median() of complex arrays")
-        return t if t.is_float else T.FLOAT64
-
-    def lower(self, L, call, args, kwargs):
-        rt = call.type
-        out, flat = _fresh_copy(L, args[0])
-        n = _row_length(L, out, None)
-        result = L.temp(rt, "median")
-        some, value = L.sub_block(lambda: self.middle(L, flat, n, rt))
-        L.emit(N.If(cond=N.Cmp("eq", n, C(0, I), T.BOOL),
-                    then=[N.Assign(target=result, value=C(float("nan"), rt))],
-                    orelse=some + [N.Assign(target=result, value=value)]))
-        return N.Var(result, rt)
-
-    @staticmethod
-    def middle(L, flat, n, rt):
-        L.call_helper(hs.sort_rows_unstable, [flat, n])
-        helper = hs.median_sorted if flat.type.dtype.is_float else hs.median_sorted_int
-        return ops.convert(L, L.call_helper(helper, [flat]), rt)
