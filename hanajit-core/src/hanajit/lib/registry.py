@@ -100,5 +100,6 @@ def _load_library():
         for m in ("builtins_scalar", "mathfuncs", "numpy_alloc", "ufuncs", "reductions", "array_ops", "array_methods", "parallel", "np_counting",
                   "np_sorting", "np_shape_ops", "np_stats", "np_histogram", "np_rounding", "np_index", "np_take", "np_put", "np_arith",
                   "np_arrange", "np_isclose", "np_nanfuncs",
-                  "np_interp", "np_nonzero", "np_linalg", "np_quantile", "np_median", "np_matrix"):
+                  "np_interp", "np_nonzero", "np_linalg", "np_quantile", "np_median", "np_matrix",
+                  "np_cross_grid"):
             importlib.import_module(f"hanajit.lib.{m}")
