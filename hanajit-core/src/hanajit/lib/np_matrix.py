@@ -22,9 +22,19 @@ from .registry import CallTemplate, register
 I = T.INT64
 
 
-def _int(t, what):
+def _bind(call, args, kwargs, names):
+    """``_kw`` after NumPy's arity check (extra positional arguments: TypeError)."""
+    if len(args) > len(names):
+        raise Incompatible(f"{call.name}() takes at most {len(names)} arguments")
+    return _kw(call, args, kwargs, names)
+
+
+def _int(t, what, signed=False):
     if not (isinstance(t, T.Scalar) and t.is_int and not t.is_bool):
         raise Incompatible(f"{what} must be an integer")
+    if signed and t.kind == "u":
+        # (NumPy's tri() computes -k in k's type: an unsigned k wraps or overflows)
+        raise Incompatible(f"{what} of an unsigned type")
 
 
 def _one(dtype):
@@ -47,7 +57,7 @@ class Eye(CallTemplate):
     paths = ("numpy.eye",)
 
     def bind(self, call, args, kwargs):
-        return _kw(call, args, kwargs, ("N", "M", "k", "dtype", "order"))
+        return _bind(call, args, kwargs, ("N", "M", "k", "dtype", "order"))
 
     def typer(self, inf, call, args, kwargs):
         a = self.bind(call, args, kwargs)
@@ -57,7 +67,7 @@ class Eye(CallTemplate):
         if a.get("M") not in (None, T.NONE):
             _int(a["M"], "M")
         if a.get("k") is not None:
-            _int(a["k"], "k")
+            _int(a["k"], "k", signed=True)
         order = a.get("order")
         if order is not None and not (isinstance(order, T.ConstType) and order.value == "C"):
             raise Incompatible("np.eye(): only order='C'")
@@ -85,7 +95,7 @@ class Identity(Eye):
     paths = ("numpy.identity",)
 
     def bind(self, call, args, kwargs):
-        a = _kw(call, args, kwargs, ("n", "dtype"))
+        a = _bind(call, args, kwargs, ("n", "dtype"))
         return {"N": a.get("n"), "dtype": a.get("dtype")}
 
 
@@ -93,16 +103,16 @@ class _Triangle(CallTemplate):
     lower_part: bool
 
     def typer(self, inf, call, args, kwargs):
-        a = _kw(call, args, kwargs, ("m", "k"))
+        a = _bind(call, args, kwargs, ("m", "k"))
         m = a.get("m")
         if not isinstance(m, T.ArrayType) or m.ndim < 1:
             raise Incompatible(f"np.{self.name}() of {m}")
         if a.get("k") is not None:
-            _int(a["k"], "k")
+            _int(a["k"], "k", signed=True)
         return T.ArrayType(m.dtype, max(m.ndim, 2), "C")
 
     def lower(self, L, call, args, kwargs):
-        a = _kw(call, args, kwargs, ("m", "k"))
+        a = _bind(call, args, kwargs, ("m", "k"))
         z = ew.to_lazy(L, L.let(ew.materialize(L, a["m"])))
         k = L.let(ops.convert_wrap(a["k"], I)) if a.get("k") is not None else C(0, I)
         t = call.type
@@ -140,7 +150,7 @@ class FillDiagonal(CallTemplate):
 
     def typer(self, inf, call, args, kwargs):
         from .np_stats import _const
-        a = _kw(call, args, kwargs, ("a", "val", "wrap"))
+        a = _bind(call, args, kwargs, ("a", "val", "wrap"))
         arr, val = a.get("a"), a.get("val")
         if not isinstance(arr, T.ArrayType) or arr.ndim != 2:
             raise Incompatible("np.fill_diagonal() of a 2-D array only")
@@ -155,7 +165,7 @@ class FillDiagonal(CallTemplate):
         from .arrays import element_value
         from .np_sorting import _fresh_copy
         from .np_stats import _const
-        a = _kw(call, args, kwargs, ("a", "val", "wrap"))
+        a = _bind(call, args, kwargs, ("a", "val", "wrap"))
         arr, val = L.let(a["a"]), a["val"]
         t = arr.type
         if t.readonly:
