@@ -533,8 +533,10 @@ class Inferrer:
         if tpl is None:
             self.fail(line, "call", f"{e.name or callee!r} is not supported")
         try:
+            from ..lib import ufuncs
+            if ufuncs.takes_out(tpl, argtypes, kwtypes):
+                return ufuncs.out_typer(tpl, self, e, argtypes, kwtypes)
             if getattr(tpl, "ufunc", False):
-                from ..lib import ufuncs
                 if ufuncs.has_array(argtypes) or ufuncs.has_array(kwtypes.values()):
                     return ufuncs.lift_typer(tpl, self, e, argtypes, kwtypes)
             return tpl.typer(self, e, argtypes, kwtypes)

@@ -44,6 +44,8 @@ class MathFunc(CallTemplate):
         self.numpy_float32 = numpy_float32
         self.result = result
         self.ufunc = not checked
+        # NumPy's ufuncs take out= (ufuncs.out_typer); math.* and prims do not
+        self.accepts_out = bool(paths) and all(p.startswith("numpy.") for p in paths)
 
     def typer(self, inf, call, args, kwargs):
         if kwargs or len(args) != self.nargs:
@@ -244,6 +246,8 @@ class NumpyBinary(CallTemplate):
     on scalars (NaN-propagating as NumPy)."""
 
     ufunc = True
+    accepts_out = True
+    nargs = 2
     converts_python_ints = True     # on arrays (ufuncs.lift_lower)
 
     def __init__(self, name, impl):

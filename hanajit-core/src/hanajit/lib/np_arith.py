@@ -51,6 +51,7 @@ class _Ufunc(CallTemplate):
     """Common checks: positional operands only, numbers or arrays of them."""
 
     nargs = 2
+    accepts_out = True          # out=arr: ufuncs.out_typer / out_lower
 
     def __init__(self, name, op=None):
         self.name = name

@@ -57,6 +57,86 @@ def lift_typer(tpl, inf, call, args, kwargs):
     return T.ArrayType(t, ew.broadcast_ndim(*args, *kwargs.values()), "C")
 
 
+def _without_out(call, t):
+    """The call seen without its ``out`` argument, of type ``t``."""
+    c = _ElemCall(call, t)
+    c.kwargs = {k: v for k, v in call.kwargs.items() if k != "out"}
+    if getattr(call, "ufunc_out_positional", False):
+        c.args = call.args[:-1]
+    return c
+
+
+def takes_out(tpl, args, kwargs) -> bool:
+    """Does this call of a ufunc template give an output array: ``out=arr`` (or
+    ``out=(arr,)``), or one positional operand more than the ufunc takes?"""
+    if not getattr(tpl, "accepts_out", False):      # NumPy ufuncs and np.clip
+        return False
+    if "out" in kwargs:
+        return kwargs["out"] != T.NONE
+    n = getattr(tpl, "nargs", None)
+    return n is not None and len(args) == n + 1 and isinstance(args[-1], T.ArrayType)
+
+
+def out_typer(tpl, inf, call, args, kwargs):
+    """``ufunc(..., out=arr)``: the value as without ``out``, written into ``arr``
+    (which the call returns).  ``arr`` must hold the broadcast result (it is not
+    broadcast itself) and take its dtype by NumPy's 'same_kind' casting."""
+    from ..passes.lower_semantics import _same_kind
+    kw = {k: v for k, v in kwargs.items() if k != "out"}
+    if "out" in kwargs:
+        out = kwargs["out"]
+    else:
+        call.ufunc_out_positional = True
+        out, args = args[-1], list(args[:-1])
+    if isinstance(out, T.TupleType) and len(out.items) == 1:
+        out = out.items[0]
+    if not isinstance(out, T.ArrayType):
+        raise Incompatible(f"{call.name}() with out= of {out}")
+    bare = _without_out(call, None)
+    if getattr(tpl, "ufunc", False) and (has_array(args) or has_array(kw.values())):
+        value = lift_typer(tpl, inf, bare, args, kw)
+    else:
+        value = tpl.typer(inf, bare, args, kw)
+    dtype = value.dtype if isinstance(value, T.ArrayType) else value
+    if not isinstance(dtype, T.Scalar) or not _same_kind(dtype, out.dtype):
+        raise Incompatible(f"{call.name}() with out= of {out.dtype} (NumPy's "
+                           f"'same_kind' rule refuses {dtype})")
+    if isinstance(value, T.ArrayType) and value.ndim > out.ndim:
+        raise Incompatible(f"{call.name}() with an out= of fewer dimensions than the "
+                           "result")
+    call.ufunc_value = value
+    return out
+
+
+def out_lower(tpl, L, call, args, kwargs):
+    """The value, then stored into ``out`` through :func:`arrays.assign_to_view`
+    (NumPy's broadcasting into the output and its overlap buffering)."""
+    from .arrays import assign_to_view
+    kw = {k: v for k, v in kwargs.items() if k != "out"}
+    if getattr(call, "ufunc_out_positional", False):
+        out, args = args[-1], list(args[:-1])
+    else:
+        out = kwargs["out"]
+    if isinstance(out.type, T.TupleType):
+        out = N.TupleGet(L.let(out), 0, out.type.items[0])
+    out = L.let(out)
+    value_t = call.ufunc_value
+    bare = _without_out(call, value_t)
+    if getattr(tpl, "ufunc", False) and isinstance(value_t, T.ArrayType):
+        value = lift_lower(tpl, L, bare, args, kw)
+    else:
+        value = tpl.lower(L, bare, args, kw)
+    t = out.type
+    if t.readonly:
+        L.emit(N.Raise(exc=ValueError, message="output array is read-only", line=L.line))
+        return out
+    full = N.ArrayView(out, N.Const(0, T.INT64),
+                       [N.ArrayAttr(out, "shape", k, T.INT64) for k in range(t.ndim)],
+                       [N.ArrayAttr(out, "stride", k, T.INT64) for k in range(t.ndim)], t)
+    assign_to_view(L, full, value)
+    return out
+
+
 def lift_lower(tpl, L, call, args, kwargs):
     rt = call.type
     keys = list(kwargs)
@@ -104,6 +184,8 @@ def _nan(e):
 class Clip(CallTemplate):
     paths = ("numpy.clip",)
     ufunc = True
+    accepts_out = True
+    nargs = 3
 
     def typer(self, inf, call, args, kwargs):
         keys = [k for k in ("a_min", "a_max", "min", "max") if k in kwargs]

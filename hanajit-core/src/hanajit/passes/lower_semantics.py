@@ -467,6 +467,9 @@ class Lowerer:
                 self.emit(N.ExprStmt(value=N.Call(spec.symbol, args, T.NONE)))
                 return N.Const(None, T.NONE)
             return self.call_symbol(spec.symbol, args, spec.fn.return_type)
+        if getattr(e, "ufunc_value", None) is not None:
+            from ..lib import ufuncs
+            return ufuncs.out_lower(tpl, self, e, args, kwargs)
         if getattr(tpl, "ufunc", False) and isinstance(e.type, T.ArrayType):
             from ..lib import ufuncs
             return ufuncs.lift_lower(tpl, self, e, args, kwargs)
