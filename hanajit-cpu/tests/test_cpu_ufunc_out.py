@@ -113,6 +113,6 @@ def test_errors_and_fallbacks():
         jit(add_out, fallback=False)(np.ones(4), np.ones(4), np.zeros(3))
     for args in ((np.arange(4), 1.5, np.zeros(4, np.int64)),        # 'same_kind'
                  (np.ones((2, 3)), 1.0, np.zeros(3))):               # fewer dimensions
-        with pytest.warns(HanaJitFallbackWarning, match="out="):
-            with pytest.raises((TypeError, ValueError)):
-                jit(add_out)(*args)
+        with pytest.warns(HanaJitFallbackWarning, match="out="), \
+                pytest.raises((TypeError, ValueError)):
+            jit(add_out)(*args)

@@ -7,8 +7,8 @@ is an array, :func:`lift_typer` types it on the element types and
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
 from ..infer import rules
+from ..infer.rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
