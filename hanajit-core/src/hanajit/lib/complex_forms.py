@@ -20,7 +20,8 @@ import functools
 from ..infer.rules import Incompatible
 from ..ir import nodes as N
 
-PATHS = ("array", "square", "scalar_square", "scalar_ufunc", "operator")
+PATHS = ("array", "square", "scalar_square", "scalar_ufunc", "operator",
+         "array_reversed", "square_reversed")
 
 
 @functools.lru_cache(maxsize=None)
@@ -35,12 +36,16 @@ def cmul_form(path: str, bits: int) -> str:
     parts = rng.standard_normal((4, 48)) * np.exp(rng.uniform(-8, 8, (4, 48)))
     a = (parts[0] + 1j * parts[1]).astype(ct)
     b = (parts[2] + 1j * parts[3]).astype(ct)
-    if path in ("square", "scalar_square"):
+    if path in ("square", "scalar_square", "square_reversed"):
         b = a
     if path == "array":
         got = list(np.multiply(a, b))
+    elif path == "array_reversed":        # operands read with a negative stride
+        got = list(np.multiply(a[::-1], b[::-1])[::-1])
     elif path == "square":
         got = list(np.square(a))
+    elif path == "square_reversed":
+        got = list(np.square(a[::-1])[::-1])
     elif path == "scalar_square":
         got = [np.square(x) for x in a]
     elif path == "scalar_ufunc":
@@ -63,6 +68,73 @@ def cmul_form(path: str, bits: int) -> str:
             return name
     raise Incompatible(f"complex multiplication ({path}): NumPy rounds it in an unknown "
                        "way here")
+
+
+def reversed_operands(L, inputs, t, square=False, out=None):
+    """NumPy's complex64 multiply and square loops take their plain scalar code,
+    not the SIMD one, when the 1-D loop reads an input with a negative stride
+    (seen on AVX-512: ``x[::-1] * y``); NumPy first turns the loop around when
+    every operand, the output included, runs backwards (``a[::-1] *= b[::-1]``),
+    and the output's own stride does not matter (nor a number's, stride 0).  When the two forms round
+    differently here, this returns a run-time flag for the plain form: for 1-D
+    operands, some input backwards and not all operands.  With more dimensions
+    NumPy's iterator decides which strides its loop sees (``X[:, ::-1] *
+    Y[:, ::-1]`` is SIMD, ``X[::-1, ::-1] * Y[::-1, ::-1]`` is not), so there a
+    negative stride re-runs the call in the interpreter rather than guess.
+    ``out``: the output array when it is not a new one.  None: no flag needed."""
+    from ..ir import types as T
+    from .elementwise import Lazy
+    from .operators import C
+    if t != T.COMPLEX64:
+        return None
+    base = "square" if square else "array"
+    if cmul_form(base, 64) == cmul_form(base + "_reversed", 64):
+        return None
+
+    def negative(a, k):
+        return N.Cmp("lt", N.ArrayAttr(a, "stride", k, T.INT64), C(0, T.INT64), T.BOOL)
+
+    def either(x, y):
+        return y if x is None else N.BinOp("or", x, y, T.BOOL)
+    some, every, deep = None, C(out is not None, T.BOOL), None
+    flat = all(getattr(a.type, "ndim", 0) <= 1 for a in list(inputs) + [out]
+               if a is not None)                    # a 1-D loop (else NumPy's iterator)
+    for a in inputs:
+        if not isinstance(a, Lazy) and not isinstance(a.type, T.ArrayType):
+            continue                            # a number: stride 0 either way
+        if isinstance(a, Lazy) or a.type.layout == "C":
+            every = C(False, T.BOOL)            # (a new or contiguous operand)
+            continue
+        a = L.let(a)
+        if flat and a.type.ndim == 1:
+            c = L.let(negative(a, 0))
+            some = either(some, c)
+            every = N.BinOp("and", every, c, T.BOOL)
+        else:
+            for k in range(a.type.ndim):
+                deep = either(deep, negative(a, k))
+            every = C(False, T.BOOL)
+    if out is not None and isinstance(out.type, T.ArrayType) and out.type.ndim == 1:
+        every = N.BinOp("and", every, negative(L.let(out), 0), T.BOOL)
+    elif out is not None and isinstance(out.type, T.ArrayType):
+        for k in range(out.type.ndim):
+            deep = either(deep, negative(L.let(out), k))
+    if deep is not None:
+        L.emit(N.If(cond=deep, then=[N.Raise(
+            exc=ValueError, deopt=True, line=L.line,
+            message="complex64 multiplication of an array read backwards: NumPy "
+                    "rounds it differently here")]))
+    if some is None:
+        return None
+    return L.let(N.BinOp("and", some, N.UnOp("not", every, T.BOOL), T.BOOL))
+
+
+def cmul_plain_if(L, a, b, t, form, plain_if):
+    """:func:`cmul` in ``form``, or plain where the flag ``plain_if`` is set."""
+    if plain_if is None or form == "plain":
+        return cmul(L, a, b, t, form)
+    a, b = L.let(a), L.let(b)
+    return N.Select(plain_if, cmul(L, a, b, t, "plain"), cmul(L, a, b, t, form), t)
 
 
 def cmul(L, a, b, t, form: str = "plain"):

@@ -79,13 +79,15 @@ def np_cpow(L, a, b, t):
                 N.MakeComplex(one, zero, t), r)
 
 
-def complex_square(L, a, t, path="square"):
+def complex_square(L, a, t, path="square", plain_if=None):
     """NumPy's ``np.square`` of a complex number, rounded as NumPy's ``path``
-    does on this machine (``complex_forms``)."""
-    return cmul(L, a, a, t, cmul_form(path, t.bits))
+    does on this machine (``complex_forms``; ``plain_if``: its
+    ``reversed_operands`` flag)."""
+    from .complex_forms import cmul_plain_if
+    return cmul_plain_if(L, a, a, t, cmul_form(path, t.bits), plain_if)
 
 
-def python_exponent_power(L, a, b, t, kind):
+def python_exponent_power(L, a, b, t, kind, plain_if=None):
     """``complex_array ** k`` with ``k`` a Python int (``kind`` INT64) or float:
     NumPy's operator tries its fast paths on the value first."""
     from .complex_libm import agrees_with_numpy
@@ -96,7 +98,8 @@ def python_exponent_power(L, a, b, t, kind):
                       t)
     if kind == T.INT64:
         b = L.let(b)
-        return N.Select(N.Cmp("eq", b, C(2, T.INT64), T.BOOL), complex_square(L, a, t),
+        return N.Select(N.Cmp("eq", b, C(2, T.INT64), T.BOOL),
+                        complex_square(L, a, t, plain_if=plain_if),
                         N.Select(N.Cmp("eq", b, C(-1, T.INT64), T.BOOL),
                                  complex_reciprocal(L, a, t), general, t), t)
     if not agrees_with_numpy("sqrt", t.bits):

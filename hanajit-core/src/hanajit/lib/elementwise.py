@@ -285,13 +285,13 @@ def np_power_one_exponent(L, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
 
 
 def np_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar, path="array",
-             compare_in=None) -> N.Expr:
+             compare_in=None, plain_if=None) -> N.Expr:
     """``x op y`` on elements with NumPy's semantics; ``t`` is the result dtype
     (bool for comparisons).  ``path`` says which NumPy code computes it, for the
     rounding of complex products (``complex_forms``): ``"array"`` (an array
     operation), ``"operator"`` (two NumPy scalars), ``"scalar_ufunc"``.
     ``compare_in``: a comparison's :func:`comparison_type` (None: promote the
-    element types)."""
+    element types); ``plain_if``: ``complex_forms.reversed_operands``' flag."""
     if op in ("lt", "le", "gt", "ge", "eq", "ne"):
         ct = compare_in or (promote(x.type, y.type) if x.type != y.type else x.type)
         if ct.is_complex:
@@ -312,8 +312,8 @@ def np_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar, path="array",
     x, y = _cast(L, x, t), _cast(L, y, t)
     if op in ("add", "sub", "mul"):
         if t.is_complex and op == "mul":
-            from .complex_forms import cmul, cmul_form
-            return cmul(L, x, y, t, cmul_form(path, t.bits))
+            from .complex_forms import cmul_form, cmul_plain_if
+            return cmul_plain_if(L, x, y, t, cmul_form(path, t.bits), plain_if)
         if t.is_complex:
             return ops.complex_arith(L, op, x, y, t)
         return N.BinOp(op, x, y, t)

@@ -93,12 +93,18 @@ class BinaryUfunc(_Ufunc):
         one_exponent = self.op == "pow" and ew.one_exponent(b.type, t)
 
         path = "array" if isinstance(rt, T.ArrayType) else "scalar_ufunc"
+        plain_if = None
+        if self.op == "mul" and path == "array":
+            from .complex_forms import reversed_operands
+            plain_if = reversed_operands(L, [a, b], t,
+                                         out=getattr(call, "out_array", None))
 
         def elem(x, y):
             if one_exponent:
                 return ew.np_power_one_exponent(L, x, y, t)
             return ew.np_binop(L, self.op, x, y, t, path=path,
-                               compare_in=getattr(call, "compare_in", None))
+                               compare_in=getattr(call, "compare_in", None),
+                               plain_if=plain_if)
         if isinstance(rt, T.ArrayType):
             return ew.lift(L, [a, b], rt, elem)
         return elem(L.let(a), L.let(b))
@@ -146,15 +152,20 @@ class UnaryUfunc(_Ufunc):
         t = rt.dtype if isinstance(rt, T.ArrayType) else rt
 
         array = isinstance(rt, T.ArrayType)
+        plain_if = None
+        if array and self.name == "square":
+            from .complex_forms import reversed_operands
+            plain_if = reversed_operands(L, [args[0]], t, square=True,
+                                         out=getattr(call, "out_array", None))
 
         def elem(x):
-            return _unary(L, self.name, x, t, array)
+            return _unary(L, self.name, x, t, array, plain_if)
         if isinstance(rt, T.ArrayType):
             return ew.lift(L, [args[0]], rt, elem)
         return elem(L.let(args[0]))
 
 
-def _unary(L, name, x, t, array):
+def _unary(L, name, x, t, array, plain_if=None):
     if name == "logical_not":
         return ops.logical_not(ops.truth(L, x))
     x = L.let(ops.convert_wrap(x, t) if x.type != t else x)
@@ -164,7 +175,8 @@ def _unary(L, name, x, t, array):
     if name == "square":
         if t.is_complex:
             from .complex_power import complex_square
-            return complex_square(L, x, t, "square" if array else "scalar_square")
+            return complex_square(L, x, t, "square" if array else "scalar_square",
+                                  plain_if)
         return ew.np_binop(L, "mul", x, x, t)
     if name == "reciprocal":
         if t.is_complex:

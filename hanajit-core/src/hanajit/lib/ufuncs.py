@@ -122,6 +122,7 @@ def out_lower(tpl, L, call, args, kwargs):
     out = L.let(out)
     value_t = call.ufunc_value
     bare = _without_out(call, value_t)
+    bare.out_array = out             # (complex_forms.reversed_operands)
     if getattr(tpl, "ufunc", False) and isinstance(value_t, T.ArrayType):
         value = lift_lower(tpl, L, bare, args, kw)
     else:

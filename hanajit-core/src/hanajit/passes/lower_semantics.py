@@ -232,6 +232,7 @@ class Lowerer:
     def inplace_update(self, s, t):
         """``a op= b`` on an array: compute ``a op b`` (as if from copies, so
         overlapping operands give NumPy's result) and store it into ``a``."""
+        s.value.inplace = True           # (complex_forms.reversed_operands: a is out)
         value = self.lower(s.value)
         rt = s.value.type
         if isinstance(rt, T.ArrayType) and rt.dtype != t.dtype and not _same_kind(rt.dtype,
@@ -310,15 +311,23 @@ class Lowerer:
             t = e.type.dtype
             a, b = ew.python_int_fits(self, [a, b], t)
             kind = getattr(e, "python_exponent", None)
+            plain_if = None
+            if t.is_complex and (e.op == "mul" or e.op == "pow" and kind == T.INT64):
+                from ..lib.complex_forms import reversed_operands
+                plain_if = reversed_operands(self, [a, b] if e.op == "mul" else [a], t,
+                                             square=e.op == "pow",
+                                             out=a if getattr(e, "inplace", False) else None)
             if e.op == "pow" and t.is_complex and kind is not None:
                 from ..lib.complex_power import python_exponent_power
                 return ew.lift(self, [a, b], e.type,      # NumPy's fast_scalar_power
-                               lambda x, y: python_exponent_power(self, x, y, t, kind))
+                               lambda x, y: python_exponent_power(self, x, y, t, kind,
+                                                                  plain_if))
             if e.op == "pow" and ew.one_exponent(b.type, t):
                 return ew.lift(self, [a, b], e.type,        # one exponent: fast paths
                                lambda x, y: ew.np_power_one_exponent(self, x, y, t))
             return ew.lift(self, [a, b], e.type,
-                           lambda x, y: ew.np_binop(self, e.op, x, y, t))
+                           lambda x, y: ew.np_binop(self, e.op, x, y, t,
+                                                    plain_if=plain_if))
         t = e.type
         if getattr(e, "numpy_semantics", False):
             # a NumPy scalar operand: NumPy's element semantics, as on arrays

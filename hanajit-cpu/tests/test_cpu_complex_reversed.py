@@ -1,0 +1,92 @@
+"""Complex products of arrays read backwards, rounded as NumPy rounds them: on
+AVX-512 NumPy's complex64 multiply/square loops take their plain scalar code when
+a 1-D input runs backwards (unless every operand does, output included: it then
+turns the loop around), and their fused-multiply-add SIMD code otherwise
+(``complex_forms.reversed_operands``); with more dimensions a backwards operand
+re-runs the call in the interpreter.  complex128 is the same code either way."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hanajit import jit
+
+
+def mul(x, y):
+    return x * y
+
+
+def multiply(x, y):
+    return np.multiply(x, y)
+
+
+def imul(x, y):
+    x *= y
+    return x
+
+
+def square(x):
+    return np.square(x)
+
+
+def power2(x):
+    return x ** 2
+
+
+def multiply_out(x, y, o):
+    np.multiply(x, y, out=o)
+    return o
+
+
+rng = np.random.default_rng(8)
+
+
+def values(dtype, n):
+    return (rng.standard_normal(n) * 10 + 1j * rng.standard_normal(n) * 10).astype(dtype)
+
+
+def backwards(a):
+    """A backwards view of a copy of ``a`` (same values in the same order)."""
+    return np.array(a[::-1])[::-1]
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_one_dimensional_layouts(dtype):
+    x, y = values(dtype, 301), values(dtype, 301)
+    for a in (x, backwards(x), x[::3], backwards(x)[::2]):
+        for b in (y, backwards(y), y[::3], backwards(y)[::2], y[7]):
+            if np.ndim(b) and len(b) != len(a):
+                b = b[:len(a)] if len(b) > len(a) else b
+                if len(b) != len(a):
+                    continue
+            for fn in (mul, multiply):
+                assert np.array_equal(jit(fn, fallback=False)(a, b), fn(a, b))
+            a1, a2 = np.array(a), np.array(a)
+            v1 = a1 if a.strides[0] > 0 else a1[::-1]
+            v2 = a2 if a.strides[0] > 0 else a2[::-1]
+            v1[...] = a
+            v2[...] = a
+            imul(v1, b)
+            jit(imul, fallback=False)(v2, b)
+            assert np.array_equal(a1, a2)
+        for fn in (square, power2):
+            assert np.array_equal(jit(fn, fallback=False)(a), fn(a))
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_output_runs_backwards(dtype):
+    x, y = values(dtype, 64), values(dtype, 64)
+    for xa, yb in ((x, y), (backwards(x), backwards(y)), (backwards(x), y)):
+        o1, o2 = np.zeros(128, dtype), np.zeros(128, dtype)
+        multiply_out(xa, yb, o1[63::-1])
+        jit(multiply_out, fallback=False)(xa, yb, o2[63::-1])
+        assert np.array_equal(o1, o2)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_two_dimensional_layouts(dtype):
+    X = values(dtype, 40 * 30).reshape(40, 30)
+    Y = values(dtype, 40 * 30).reshape(40, 30)
+    for a, b in ((X, Y), (X[:, ::-1], Y[:, ::-1]), (X[::-1, ::-1], Y[::-1, ::-1]),
+                 (X.T, Y.T), (X[::-1], Y), (X, Y[0, ::-1])):
+        assert np.array_equal(jit(mul)(a, b), a * b)        # (re-run when backwards)
+        assert np.array_equal(jit(square)(a), np.square(a))
