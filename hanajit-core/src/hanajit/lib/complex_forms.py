@@ -24,7 +24,7 @@ PATHS = ("array", "square", "scalar_square", "scalar_ufunc", "operator",
          "array_reversed", "square_reversed")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def cmul_form(path: str, bits: int) -> str:
     """``"plain"`` or ``"fma"``: the rounding of NumPy's complex product on
     ``path`` (see :data:`PATHS`) for ``bits``-bit complex numbers."""
