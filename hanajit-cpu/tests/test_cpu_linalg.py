@@ -296,7 +296,7 @@ def test_helpers_run_in_the_interpreter_too():
         warnings.simplefilter("ignore")
         assert hl.det_d(a, w) == np.linalg.det(a)
     x, w, bw = np.empty(5), np.empty(25), np.empty(5)
-    hl.solve1_d(a, np.arange(5.0), x, w, bw)
+    hl.solve1(a, np.arange(5.0), x, w, bw)
     assert np.array_equal(x, np.linalg.solve(a, np.arange(5.0)))
 
 

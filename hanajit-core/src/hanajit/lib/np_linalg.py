@@ -99,9 +99,7 @@ class Solve(CallTemplate):
         z = rt.dtype.is_complex
         w = _work(L, z, N.BinOp("mul", n, n, I))
         bw = _work(L, z, n if one else N.BinOp("mul", n, dims[1], I))
-        helper = {(True, False): hl.solve1_d, (True, True): hl.solve1_z,
-                  (False, False): hl.solve_d, (False, True): hl.solve_z}[one, z]
-        L.call_helper(helper, [a, b, x, w, bw])
+        L.call_helper(hl.solve1 if one else hl.solve, [a, b, x, w, bw])
         return x
 
 
@@ -124,7 +122,7 @@ class Inv(CallTemplate):
         z = call.type.dtype.is_complex
         size = N.BinOp("mul", n, n, I)
         w, bw = _work(L, z, size), _work(L, z, size)
-        L.call_helper(hl.inv_z if z else hl.inv_d, [a, x, w, bw])
+        L.call_helper(hl.inv, [a, x, w, bw])
         return x
 
 
@@ -183,8 +181,7 @@ class Cholesky(CallTemplate):
         x = allocate(L, call.type, [n, n])
         z = call.type.dtype.is_complex
         w = _work(L, z, N.BinOp("mul", n, n, I))
-        L.call_helper(hl.cholesky_z if z else hl.cholesky_d,
-                      [a, x, w, C(ord("U" if upper else "L"), I)])
+        L.call_helper(hl.cholesky, [a, x, w, C(ord("U" if upper else "L"), I)])
         return x
 
 
@@ -316,25 +313,34 @@ class Address(CallTemplate):
 
 
 class Lapack(CallTemplate):
-    """``prims.lapack_<routine>(addresses...)``: a ``ForeignCall``."""
+    """``prims.lapack_<routine>(addresses...)``: a ``ForeignCall``; with ``typed``,
+    ``prims.lapack_<stem>(w, addresses...)`` calls ``d<stem>`` or ``z<stem>`` by
+    the dtype of the work array ``w``."""
 
-    def __init__(self, routine):
-        self.routine = routine
+    def __init__(self, routine, typed=False):
+        self.routine, self.typed = routine, typed
         self.paths = (f"hanajit.lib.prims.lapack_{routine}",)
 
     def typer(self, inf, call, args, kwargs):
-        if kwargs or not all(isinstance(t, T.Scalar) and t.is_int for t in args):
+        addresses = args[1:] if self.typed else args
+        if kwargs or (self.typed and not (args and isinstance(args[0], T.ArrayType))) \
+                or not all(isinstance(t, T.Scalar) and t.is_int for t in addresses):
             raise Incompatible(f"prims.lapack_{self.routine}(addresses...)")
         return T.NONE
 
     def lower(self, L, call, args, kwargs):
         from . import operators as ops
-        L.emit(N.ForeignCall(symbol=self.routine,
+        routine = self.routine
+        if self.typed:
+            routine = ("z" if args[0].type.dtype.is_complex else "d") + routine
+            args = args[1:]
+        L.emit(N.ForeignCall(symbol=routine,
                              args=[L.let(ops.convert(L, a, I)) for a in args]))
         return C(None, T.NONE)
 
 
 register(Address())
-for _routine in ("dgesv", "zgesv", "dgetrf", "zgetrf", "dpotrf", "zpotrf", "dsyevd",
-                 "zheevd", "dgesdd", "zgesdd"):
+for _routine in ("dsyevd", "zheevd", "dgesdd", "zgesdd"):
     register(Lapack(_routine))
+for _stem in ("gesv", "getrf", "potrf"):
+    register(Lapack(_stem, typed=True))

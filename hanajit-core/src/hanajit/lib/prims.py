@@ -64,7 +64,7 @@ def fma(x, y, z):
 
 def log(x):
     """C ``log`` (no ValueError)."""
-    if x != x or x == math.inf:
+    if x != x or x == math.inf:  # noqa: PLR0124
         return x
     if x == 0.0:
         return -math.inf
@@ -89,35 +89,30 @@ def address(a):
 
 
 # NumPy's LAPACK routines (``lib/lapack.py``), every argument an address: a call
-# of the routine, for its effects on the memory the addresses point to
+# of the routine, for its effects on the memory the addresses point to.  The
+# gesv/getrf/potrf forms take the work array first: ``d`` or ``z`` by its dtype
+
+
+def _typed(stem, w):
+    return ("z" if w.dtype.kind == "c" else "d") + stem
+
+
+def lapack_gesv(w, *addresses):
+    from .lapack import call
+    call(_typed("gesv", w), *addresses)
+
+
+def lapack_getrf(w, *addresses):
+    from .lapack import call
+    call(_typed("getrf", w), *addresses)
+
+
+def lapack_potrf(w, *addresses):
+    from .lapack import call
+    call(_typed("potrf", w), *addresses)
 def lapack_dgesv(*addresses):
     from .lapack import call
     call("dgesv", *addresses)
-
-
-def lapack_zgesv(*addresses):
-    from .lapack import call
-    call("zgesv", *addresses)
-
-
-def lapack_dgetrf(*addresses):
-    from .lapack import call
-    call("dgetrf", *addresses)
-
-
-def lapack_zgetrf(*addresses):
-    from .lapack import call
-    call("zgetrf", *addresses)
-
-
-def lapack_dpotrf(*addresses):
-    from .lapack import call
-    call("dpotrf", *addresses)
-
-
-def lapack_zpotrf(*addresses):
-    from .lapack import call
-    call("zpotrf", *addresses)
 
 
 def lapack_dsyevd(*addresses):

@@ -38,24 +38,14 @@ def _sizes(n, nrhs):
     return p
 
 
-def _gesv_d(w, bw, n, nrhs):
-    """LAPACK ``dgesv`` on the Fortran-ordered ``w`` and ``bw``: True when ``w``
-    is singular (``info > 0``)."""
+def _gesv(w, bw, n, nrhs):
+    """LAPACK ``dgesv`` (``zgesv`` for complex ``w``) on the Fortran-ordered ``w``
+    and ``bw``: True when ``w`` is singular (``info > 0``)."""
     p = _sizes(n, nrhs)
     ipiv = np.empty(max(n, 1), np.int64)
     at = prims.address(p)
-    prims.lapack_dgesv(at, at + 8, prims.address(w), at + 16, prims.address(ipiv),
-                       prims.address(bw), at + 24, at + 32)
-    return p[4] != 0
-
-
-def _gesv_z(w, bw, n, nrhs):
-    """``zgesv``, as :func:`_gesv_d`."""
-    p = _sizes(n, nrhs)
-    ipiv = np.empty(max(n, 1), np.int64)
-    at = prims.address(p)
-    prims.lapack_zgesv(at, at + 8, prims.address(w), at + 16, prims.address(ipiv),
-                       prims.address(bw), at + 24, at + 32)
+    prims.lapack_gesv(w, at, at + 8, prims.address(w), at + 16, prims.address(ipiv),
+                      prims.address(bw), at + 24, at + 32)
     return p[4] != 0
 
 
@@ -78,80 +68,43 @@ def _identity(bw, n):
 
 
 # ``x = solve(a, b)``: ``w`` (n*n) and ``bw`` (the right-hand sides) are work
-# arrays of float64 (``_d``) or complex128 (``_z``) made by the caller
-def solve1_d(a, b, x, w, bw):
+# arrays of float64 or complex128 made by the caller
+def solve1(a, b, x, w, bw):
     n = a.shape[0]
     _columns(a, w, n, n)
     _column(b, bw, n)
-    if _gesv_d(w, bw, n, 1):
+    if _gesv(w, bw, n, 1):
         raise np.linalg.LinAlgError("Singular matrix")
     _out1(x, bw, n)
 
 
-def solve1_z(a, b, x, w, bw):
-    n = a.shape[0]
-    _columns(a, w, n, n)
-    _column(b, bw, n)
-    if _gesv_z(w, bw, n, 1):
-        raise np.linalg.LinAlgError("Singular matrix")
-    _out1(x, bw, n)
-
-
-def solve_d(a, b, x, w, bw):
+def solve(a, b, x, w, bw):
     n, k = b.shape[0], b.shape[1]
     _columns(a, w, n, n)
     _columns(b, bw, n, k)
-    if _gesv_d(w, bw, n, k):
+    if _gesv(w, bw, n, k):
         raise np.linalg.LinAlgError("Singular matrix")
     _out(x, bw, n, k)
 
 
-def solve_z(a, b, x, w, bw):
-    n, k = b.shape[0], b.shape[1]
-    _columns(a, w, n, n)
-    _columns(b, bw, n, k)
-    if _gesv_z(w, bw, n, k):
-        raise np.linalg.LinAlgError("Singular matrix")
-    _out(x, bw, n, k)
-
-
-# ``x = inv(a)``: ``?gesv`` with the identity as the right-hand sides
-def inv_d(a, x, w, bw):
+def inv(a, x, w, bw):
+    """``x = inv(a)``: ``?gesv`` with the identity as the right-hand sides."""
     n = a.shape[0]
     _columns(a, w, n, n)
     _identity(bw, n)
-    if _gesv_d(w, bw, n, n):
+    if _gesv(w, bw, n, n):
         raise np.linalg.LinAlgError("Singular matrix")
     _out(x, bw, n, n)
 
 
-def inv_z(a, x, w, bw):
-    n = a.shape[0]
-    _columns(a, w, n, n)
-    _identity(bw, n)
-    if _gesv_z(w, bw, n, n):
-        raise np.linalg.LinAlgError("Singular matrix")
-    _out(x, bw, n, n)
-
-
-def _getrf_d(w, n, ipiv):
-    """LAPACK ``dgetrf`` of the Fortran-ordered ``w`` in place: its ``info``."""
+def _getrf(w, n, ipiv):
+    """LAPACK ``?getrf`` of the Fortran-ordered ``w`` in place: its ``info``."""
     p = np.empty(3, np.int64)
     p[0] = n
     p[1] = max(n, 1)
     p[2] = 0
     at = prims.address(p)
-    prims.lapack_dgetrf(at, at, prims.address(w), at + 8, prims.address(ipiv), at + 16)
-    return p[2]
-
-
-def _getrf_z(w, n, ipiv):
-    p = np.empty(3, np.int64)
-    p[0] = n
-    p[1] = max(n, 1)
-    p[2] = 0
-    at = prims.address(p)
-    prims.lapack_zgetrf(at, at, prims.address(w), at + 8, prims.address(ipiv), at + 16)
+    prims.lapack_getrf(w, at, at, prims.address(w), at + 8, prims.address(ipiv), at + 16)
     return p[2]
 
 
@@ -170,7 +123,7 @@ def det_d(a, w):
     n = a.shape[0]
     _columns(a, w, n, n)
     ipiv = np.empty(max(n, 1), np.int64)
-    if _getrf_d(w, n, ipiv) != 0:
+    if _getrf(w, n, ipiv) != 0:
         return 0.0
     sign = -1.0 if _odd_permutation(ipiv, n) else 1.0
     logdet = 0.0
@@ -190,7 +143,7 @@ def det_z(a, w):
     n = a.shape[0]
     _columns(a, w, n, n)
     ipiv = np.empty(max(n, 1), np.int64)
-    if _getrf_z(w, n, ipiv) != 0:
+    if _getrf(w, n, ipiv) != 0:
         sr = 0.0
         si = 0.0
         logdet = -np.inf
@@ -212,17 +165,14 @@ def det_z(a, w):
 # ``x = cholesky(a)``: ``?potrf`` on the Fortran-ordered copy, the other triangle
 # zeroed as NumPy's ``zero_upper/lower_triangular_matrix`` do; ``uplo`` is the
 # character code of ``L`` (76) or ``U`` (85)
-def _potrf(w, n, uplo, complex_):
+def _potrf(w, n, uplo):
     p = np.empty(4, np.int64)
     p[0] = uplo
     p[1] = n
     p[2] = max(n, 1)
     p[3] = 0
     at = prims.address(p)
-    if complex_:
-        prims.lapack_zpotrf(at, at + 8, prims.address(w), at + 16, at + 24)
-    else:
-        prims.lapack_dpotrf(at, at + 8, prims.address(w), at + 16, at + 24)
+    prims.lapack_potrf(w, at, at + 8, prims.address(w), at + 16, at + 24)
     return p[3] != 0
 
 
@@ -233,18 +183,10 @@ def _triangle_out(x, w, n, uplo):
             x[i, j] = w[j * n + i] if keep else 0.0
 
 
-def cholesky_d(a, x, w, uplo):
+def cholesky(a, x, w, uplo):
     n = a.shape[0]
     _columns(a, w, n, n)
-    if _potrf(w, n, uplo, False):
-        raise np.linalg.LinAlgError("Matrix is not positive definite")
-    _triangle_out(x, w, n, uplo)
-
-
-def cholesky_z(a, x, w, uplo):
-    n = a.shape[0]
-    _columns(a, w, n, n)
-    if _potrf(w, n, uplo, True):
+    if _potrf(w, n, uplo):
         raise np.linalg.LinAlgError("Matrix is not positive definite")
     _triangle_out(x, w, n, uplo)
 
