@@ -100,11 +100,39 @@ class Reduction(CallTemplate):
         ndim = at.ndim if keep else at.ndim - 1
         return T.ArrayType(st, ndim, "C") if ndim > 0 else st
 
+    def pairwise_lane(self, L, arg, st, axis):
+        """Whether ``np.sum``/``np.mean`` of ``arg`` over ``axis`` (None: all) is
+        NumPy's pairwise summation of lanes its inner loop gets whole: a float
+        array (not an expression: NumPy's temporary is one too) of the sum's own
+        dtype, reduced over a 1-D array, over a C-contiguous one as a whole, or
+        along its last axis of a C-contiguous one.  Other reductions add in
+        order (documented)."""
+        if self.name not in ("sum", "mean") or isinstance(arg, ew.Lazy):
+            return False
+        t = arg.type
+        if not (isinstance(t, T.ArrayType) and t.dtype == st and st.is_float):
+            return False
+        return t.ndim == 1 or t.layout == "C" and (axis is None or axis % t.ndim == t.ndim - 1)
+
+    def pairwise(self, L, lane, st):
+        """The pairwise sum of the 1-D ``lane`` (``pyhelpers_sum``), or its mean:
+        NumPy divides by an ``intp`` count, so a float32 sum is divided in float64
+        and rounded back."""
+        from . import pyhelpers_sum as hs
+        total = L.call_helper(hs.pairwise, [lane, C(0.0, st)])
+        if self.name == "sum":
+            return total
+        n = N.Cast(N.ArrayAttr(lane, "shape", 0, I), T.FLOAT64)
+        q = N.BinOp("fdiv", ops.convert(L, total, T.FLOAT64), n, T.FLOAT64)
+        return q if st == T.FLOAT64 else N.Cast(q, st)
+
     def lower(self, L, call, args, kwargs):
-        z = ew.to_lazy(L, args[0])
         axis, keep = _axis_arg(call)
         rt = call.type
         st = rt.dtype if isinstance(rt, T.ArrayType) else rt
+        if self.pairwise_lane(L, args[0], st, axis):
+            return self.lower_pairwise(L, L.let(args[0]), rt, st, axis, keep)
+        z = ew.to_lazy(L, args[0])
         nd = len(z.dims)
         if axis is None:
             v = self.reduce(L, z, st, {}, list(range(nd)))
@@ -140,6 +168,46 @@ class Reduction(CallTemplate):
             return self.reduce(L, z, st, fixed, [axis])
         fill(L, arr, out_dims, value)
         return arr
+
+    def lower_pairwise(self, L, arr, rt, st, axis, keep):
+        from .array_ops import reshape_view
+        from .numpy_alloc import allocate, fill
+        t = arr.type
+        nd = t.ndim
+        if axis is None:
+            lane = arr if nd == 1 else L.let(reshape_view(L, arr, [C(-1, I)],
+                                                          t.copy(ndim=1)))
+            v = self.pairwise(L, lane, st)
+            if not keep:
+                return v
+            v = L.let(v)
+            ones = [C(1, I)] * nd
+            out = allocate(L, rt, ones)
+            fill(L, out, ones, lambda idx: v)
+            return out
+        dims = [L.let(N.ArrayAttr(arr, "shape", k, I)) for k in range(nd)]
+        if nd == 1:
+            v = self.pairwise(L, arr, st)
+            if not isinstance(rt, T.ArrayType):
+                return v
+            v = L.let(v)
+            out = allocate(L, rt, [C(1, I)])
+            fill(L, out, [C(1, I)], lambda idx: v)
+            return out
+        out_dims = dims[:-1] + ([C(1, I)] if keep else [])
+        out = allocate(L, rt, out_dims)
+        lane_t = t.copy(ndim=1)
+
+        def value(idx):
+            offset = C(0, I)
+            for k in range(nd - 1):
+                offset = N.BinOp("add", offset, N.BinOp(
+                    "mul", idx[k], N.ArrayAttr(arr, "stride", k, I), I), I)
+            lane = L.let(N.ArrayView(arr, L.let(offset), [dims[-1]],
+                                     [N.ArrayAttr(arr, "stride", nd - 1, I)], lane_t))
+            return self.pairwise(L, lane, st)
+        fill(L, out, out_dims, value)
+        return out
 
     def empty_check(self, L, size):
         """min/max/argmin/argmax over no elements: NumPy's ValueError."""

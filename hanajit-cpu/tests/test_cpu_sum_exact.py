@@ -1,0 +1,81 @@
+"""np.sum / np.mean of float arrays bit for bit with NumPy where NumPy's inner
+loop gets a whole lane: its pairwise summation (pyhelpers_sum) over a 1-D array
+of any stride, a C-contiguous array as a whole, or the last axis of one; a
+float32 mean divided in float64 as NumPy divides by its intp count.  Hypothesis
+over lengths around the 8/128 block edges, magnitudes over 40 decades, signed
+zeros, infinities and NaN."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hanajit import jit
+
+
+def total(a):
+    return np.sum(a)
+
+
+def mean(a):
+    return np.mean(a)
+
+
+def rows(a):
+    return a.sum(axis=-1)
+
+
+def row_means(a):
+    return a.mean(axis=1)
+
+
+def kept(a):
+    return np.sum(a, keepdims=True)
+
+
+def method(a):
+    return a.sum()
+
+
+FUNCS = {f: jit(f, fallback=False) for f in (total, mean, rows, row_means, kept, method)}
+
+
+def same(f, x):
+    with np.errstate(all="ignore"):
+        want = np.asarray(f(x))
+        got = np.asarray(FUNCS[f](x), dtype=want.dtype)
+    assert got.shape == want.shape and got.tobytes() == want.tobytes(), (got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("n", [0, 1, 5, 7, 8, 9, 15, 16, 127, 128, 129, 255, 256, 257,
+                               1000, 4097, 100003])
+def test_lengths(dtype, n):
+    rng = np.random.default_rng(n)
+    a = (rng.standard_normal(n) * np.exp(rng.uniform(-20, 20, n))).astype(dtype)
+    for f in (total, method) + ((mean,) if n else ()):
+        same(f, a)
+        same(f, a[::-3])
+    m = np.resize(a, (3, n))
+    for f in (rows, kept, total) + ((row_means, mean) if n else ()):
+        same(f, m)
+
+
+values = st.floats(allow_nan=True, allow_infinity=True, width=64)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(values, min_size=1, max_size=300), st.sampled_from([np.float64, np.float32]))
+def test_hypothesis(xs, dtype):
+    with np.errstate(all="ignore"):
+        a = np.array(xs, dtype=dtype)
+    for f in (total, mean):
+        same(f, a)
+    same(rows, a.reshape(1, -1))
+
+
+def test_signed_zeros_and_special_values():
+    for a in (np.array([-0.0]), np.array([-0.0] * 9), np.array([np.inf, -np.inf]),
+              np.array([np.nan] + [1.0] * 200), np.array([1e308] * 130)):
+        same(total, a)
+        same(mean, a)
