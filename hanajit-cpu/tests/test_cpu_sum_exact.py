@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hanajit import jit
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from hanajit import jit
 
 
 def total(a):
