@@ -3,10 +3,12 @@
 
 The templates copy the data into a fresh C-contiguous array and run the
 algorithms of :mod:`pyhelpers_sort` (Python source compiled by hanajit) on it,
-row by row along the last axis (or on the flattened array for ``axis=None``):
-introsort for values, a stable merge sort for ``kind='stable'`` and for argsort.
-Complex arrays sort lexicographically (real part, then imaginary part), NaNs last
-as NumPy orders them.
+lane by lane (:class:`Lanes`: along any one axis, each lane contiguous as NumPy
+copies it to a buffer; the flattened array for ``axis=None``): introsort for
+values, a stable merge sort for ``kind='stable'`` and for argsort.  A lane along
+another axis is sorted exactly as a row along the last axis.  Complex arrays
+sort lexicographically (real part, then imaginary part), NaNs last as NumPy
+orders them.
 """
 from __future__ import annotations
 
@@ -35,15 +37,13 @@ def _const_arg(call, pos, name, default=_UNSET):
 
 
 def _sort_axis(call, at: T.ArrayType, name: str):
-    """None (flatten) or the last axis; anything else is unsupported."""
+    """None (flatten) or a constant axis in range, made non-negative."""
     axis = _const_arg(call, 1, "axis", -1)
     if axis is None:
         return None
     if type(axis) is not int or not -at.ndim <= axis < at.ndim:
         raise Incompatible(f"np.{name}() axis must be a constant in range or None")
-    if axis % at.ndim != at.ndim - 1:
-        raise Incompatible(f"np.{name}() along an axis other than the last")
-    return axis
+    return axis % at.ndim
 
 
 def _check_sortable(at, name):
@@ -65,6 +65,64 @@ def _fresh_copy(L, a, dtype=None):
     out = L.let(copy_array(L, z, t))
     flat = reshape_view(L, out, [C(-1, I)], t.copy(ndim=1))
     return out, L.let(flat)
+
+
+class Lanes:
+    """``a``'s lanes along ``axis`` (an int in range, or None: the flattened
+    array as one lane), each copied contiguous as NumPy copies a lane to a
+    buffer before sorting or partitioning it: ``moved`` is a new C-contiguous
+    array with ``axis`` moved last (``a``'s copy itself for the last axis; 1-D
+    for None), ``flat`` its 1-D view, ``n`` the lane length."""
+
+    def __init__(self, L, a, axis, dtype=None):
+        from .array_ops import reshape_view
+        z = ew.to_lazy(L, a)
+        nd = len(z.dims)
+        self.axis, self.dims = axis, z.dims
+        if axis is None or axis == nd - 1:
+            out, self.flat = _fresh_copy(L, z, dtype)
+            self.moved = self.flat if axis is None else out
+            self.n = _row_length(L, out, axis)
+            return
+        perm = self.perm = [k for k in range(nd) if k != axis] + [axis]
+        t = T.ArrayType(dtype or z.type.dtype, nd, "C")
+
+        def elem(idx):
+            src = [None] * nd
+            for k, i in zip(perm, idx):
+                src[k] = i
+            return z.elem(src)
+        self.moved = L.let(ew.materialize(L, ew.Lazy(t, [z.dims[k] for k in perm],
+                                                     elem)))
+        self.flat = L.let(reshape_view(L, self.moved, [C(-1, I)], t.copy(ndim=1)))
+        self.n = z.dims[axis]
+
+    def like(self, L, dtype):
+        """A new array shaped as ``moved`` (of ``dtype``), and its 1-D view."""
+        from .array_ops import reshape_view
+        t = self.moved.type
+        dims = [L.let(N.ArrayAttr(self.moved, "shape", k, I)) for k in range(t.ndim)]
+        out = L.let(allocate(L, t.copy(dtype=dtype), dims))
+        if t.ndim == 1:
+            return out, out
+        return out, L.let(reshape_view(L, out, [C(-1, I)], t.copy(dtype=dtype, ndim=1)))
+
+    def back(self, moved, flat):
+        """``moved`` (the lanes, laid out as :attr:`moved`; ``flat`` its 1-D
+        view) with the axis put back where it was: an array, or a lazy one."""
+        nd = len(self.dims)
+        if self.axis is None or self.axis == nd - 1:
+            return moved
+        dtype, dims, axis, n = flat.type.dtype, self.dims, self.axis, self.n
+
+        def elem(idx):
+            lane = C(0, I)
+            for k, (i, d) in enumerate(zip(idx, dims)):
+                if k != axis:
+                    lane = N.BinOp("add", N.BinOp("mul", lane, d, I), i, I)
+            pos = N.BinOp("add", N.BinOp("mul", lane, n, I), idx[axis], I)
+            return N.Load(flat, [pos], dtype)
+        return ew.Lazy(T.ArrayType(dtype, nd, "C"), dims, elem)
 
 
 def _sorter(call):
@@ -104,10 +162,9 @@ class Sort(CallTemplate):
         return T.ArrayType(at.dtype, 1 if axis is None else at.ndim, "C")
 
     def lower(self, L, call, args, kwargs):
-        axis = _sort_axis(call, args[0].type, self.name)
-        out, flat = _fresh_copy(L, args[0])
-        L.call_helper(_sorter(call), [flat, _row_length(L, out, axis)])
-        return flat if axis is None else out
+        lanes = Lanes(L, args[0], _sort_axis(call, args[0].type, self.name))
+        L.call_helper(_sorter(call), [lanes.flat, lanes.n])
+        return ew.materialize(L, lanes.back(lanes.moved, lanes.flat))
 
 
 class ArgSort(Sort):
@@ -121,37 +178,33 @@ class ArgSort(Sort):
         return T.ArrayType(I, 1 if axis is None else at.ndim, "C")
 
     def lower(self, L, call, args, kwargs):
-        axis = _sort_axis(call, args[0].type, self.name)
-        keys, flat = _fresh_copy(L, args[0])
-        t = call.type
-        dims = [L.let(N.ArrayAttr(flat if axis is None else keys, "shape", k, I))
-                for k in range(t.ndim)]
-        out = allocate(L, t, dims)
-        from .array_ops import reshape_view
-        pflat = L.let(reshape_view(L, out, [C(-1, I)], t.copy(ndim=1)))
-        L.call_helper(hs.argsort_rows, [flat, pflat, _row_length(L, keys, axis)])
-        return out
+        lanes = Lanes(L, args[0], _sort_axis(call, args[0].type, self.name))
+        out, pflat = lanes.like(L, I)
+        L.call_helper(hs.argsort_rows, [lanes.flat, pflat, lanes.n])
+        return ew.materialize(L, lanes.back(out, pflat))
 
 
 class SortMethod(CallTemplate):
-    """``a.sort()`` in place along the last axis."""
+    """``a.sort(axis=-1, kind=None)`` in place, along any one axis."""
 
     def typer(self, inf, call, args, kwargs):
-        if len(args) != 1 or set(kwargs) - {"kind"}:
-            raise Incompatible("a.sort() with an axis")
+        if not 1 <= len(args) <= 3 or set(kwargs) - {"axis", "kind"}:
+            raise Incompatible("a.sort(axis=-1, kind=None) without order=")
         _check_sortable(args[0], "sort")
         if args[0].ndim == 0:             # (NumPy: AxisError)
             raise Incompatible("a.sort() of a 0-d array")
         if args[0].readonly:
             raise Incompatible("a.sort() of a read-only array")
+        if _sort_axis(call, args[0], "sort") is None:       # (NumPy: TypeError)
+            raise Incompatible("a.sort(axis=None)")
         return T.NONE
 
     def lower(self, L, call, args, kwargs):
         from .arrays import assign_to_view
         a = L.let(args[0])
-        out, flat = _fresh_copy(L, a)
-        L.call_helper(_sorter(call), [flat, _row_length(L, out, -1)])
-        assign_to_view(L, a, out)
+        lanes = Lanes(L, a, _sort_axis(call, a.type, "sort"))
+        L.call_helper(_sorter(call), [lanes.flat, lanes.n])
+        assign_to_view(L, a, lanes.back(lanes.moved, lanes.flat))
         return C(None, T.NONE)
 
 
