@@ -8,7 +8,7 @@ copies it to a buffer; the flattened array for ``axis=None``): introsort for
 values, a stable merge sort for ``kind='stable'`` and for argsort.  A lane along
 another axis is sorted exactly as a row along the last axis.  Complex arrays
 sort lexicographically (real part, then imaginary part), NaNs last as NumPy
-orders them.
+orders them.  ``a.partition()``/``a.argpartition()`` are in :mod:`np_partition`.
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from ..infer.rules import Incompatible, promote
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
+from . import np_partition
 from . import pyhelpers_sort as hs
 from .numpy_alloc import allocate
 from .operators import C
@@ -287,4 +288,5 @@ class SearchSorted(CallTemplate):
 register(Sort())
 register(ArgSort())
 METHODS = {"sort": SortMethod(), "argsort": ArgSort()}
+METHODS.update(np_partition.METHODS)        # a.partition(), a.argpartition()
 

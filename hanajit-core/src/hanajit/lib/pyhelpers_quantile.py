@@ -22,10 +22,16 @@ def _lt(x, y):
     return x < y or (y != y and x == x)                 # noqa: PLR0124
 
 
-def _swap(v, i, j):
+def _swap(v, p, i, j):
+    """Swap items ``i`` and ``j`` of ``v`` and, unless ``p`` is empty, of ``p``
+    (``argpartition``'s positions, swapped alongside: NumPy's ``SORTEE``)."""
     t = v[i]
     v[i] = v[j]
     v[j] = t
+    if len(p) > 0:
+        s = p[i]
+        p[i] = p[j]
+        p[j] = s
 
 
 def _store_pivot(pivot, kth, piv, usepiv):
@@ -41,7 +47,7 @@ def _store_pivot(pivot, kth, piv, usepiv):
     return 0
 
 
-def _dumb_select(v, b, num, kth):
+def _dumb_select(v, p, b, num, kth):
     """``dumb_select_`` on ``v[b:b + num]``: selection sort of the first kth + 1."""
     for i in range(kth + 1):
         minidx = i
@@ -50,34 +56,34 @@ def _dumb_select(v, b, num, kth):
             if _lt(v[b + k], minval):
                 minidx = k
                 minval = v[b + k]
-        _swap(v, b + i, b + minidx)
+        _swap(v, p, b + i, b + minidx)
     return 0
 
 
-def _median3_swap(v, b, low, mid, high):
+def _median3_swap(v, p, b, low, mid, high):
     """``median3_swap_``: the median to ``low``, the smallest to ``low + 1``."""
     if _lt(v[b + high], v[b + mid]):
-        _swap(v, b + high, b + mid)
+        _swap(v, p, b + high, b + mid)
     if _lt(v[b + high], v[b + low]):
-        _swap(v, b + high, b + low)
+        _swap(v, p, b + high, b + low)
     if _lt(v[b + low], v[b + mid]):
-        _swap(v, b + low, b + mid)
-    _swap(v, b + mid, b + low + 1)
+        _swap(v, p, b + low, b + mid)
+    _swap(v, p, b + mid, b + low + 1)
     return 0
 
 
-def _median5(v, b):
+def _median5(v, p, b):
     """``median5_``: the position (1, 2 or 3) of the median of ``v[b:b + 5]``."""
     if _lt(v[b + 1], v[b]):
-        _swap(v, b + 1, b)
+        _swap(v, p, b + 1, b)
     if _lt(v[b + 4], v[b + 3]):
-        _swap(v, b + 4, b + 3)
+        _swap(v, p, b + 4, b + 3)
     if _lt(v[b + 3], v[b]):
-        _swap(v, b + 3, b)
+        _swap(v, p, b + 3, b)
     if _lt(v[b + 4], v[b + 1]):
-        _swap(v, b + 4, b + 1)
+        _swap(v, p, b + 4, b + 1)
     if _lt(v[b + 2], v[b + 1]):
-        _swap(v, b + 2, b + 1)
+        _swap(v, p, b + 2, b + 1)
     if _lt(v[b + 3], v[b + 2]):
         if _lt(v[b + 3], v[b + 1]):
             return 1
@@ -85,16 +91,16 @@ def _median5(v, b):
     return 2
 
 
-def _median_of_median5(v, b, num, piv, inexact):
+def _median_of_median5(v, p, b, num, piv, inexact):
     """``median_of_median5_`` on ``v[b:b + num]`` (its pivots are not kept)."""
     nmed = num // 5
     subleft = 0
     for i in range(nmed):
-        m = _median5(v, b + subleft)
-        _swap(v, b + subleft + m, b + i)
+        m = _median5(v, p, b + subleft)
+        _swap(v, p, b + subleft + m, b + i)
         subleft += 5
     if nmed > 2:
-        introselect(v, b, nmed, nmed // 2, piv, False, inexact)
+        select(v, p, b, nmed, nmed // 2, piv, False, inexact)
     return nmed // 2
 
 
@@ -102,6 +108,14 @@ def introselect(v, b, num, kth, piv, usepiv, inexact):
     """``introselect_`` on ``v[b:b + num]``: the kth smallest to position kth,
     smaller ones before it, larger after; ``piv`` the pivot stack (when
     ``usepiv``) shared by the kth's of one lane, in increasing order."""
+    return select(v, piv[:0], b, num, kth, piv, usepiv, inexact)
+
+
+def select(v, p, b, num, kth, piv, usepiv, inexact):
+    """:func:`introselect` moving the positions ``p`` (same indexing as ``v``)
+    along with the values, unless ``p`` is empty: NumPy's ``argpartition``
+    (its ``introselect_<arg=true>`` compares ``v[tosort[i]]``, which is the
+    value a swap-along copy of ``v`` holds at ``i``)."""
     low = 0
     high = num - 1
     if usepiv:
@@ -115,7 +129,7 @@ def introselect(v, b, num, kth, piv, usepiv, inexact):
             low = top + 1
             piv[0] = piv[0] - 1
     if kth - low < 3:
-        _dumb_select(v, b + low, high - low + 1, kth - low)
+        _dumb_select(v, p, b + low, high - low + 1, kth - low)
         _store_pivot(kth, kth, piv, usepiv)
         return 0
     if inexact and kth == num - 1:
@@ -125,7 +139,7 @@ def introselect(v, b, num, kth, piv, usepiv, inexact):
             if not _lt(v[b + k], maxval):
                 maxidx = k
                 maxval = v[b + k]
-        _swap(v, b + kth, b + maxidx)
+        _swap(v, p, b + kth, b + maxidx)
         return 0
     depth_limit = 0
     u = num >> 1
@@ -138,10 +152,10 @@ def introselect(v, b, num, kth, piv, usepiv, inexact):
         hh = high
         if depth_limit > 0 or hh - ll < 5:
             mid = low + (high - low) // 2
-            _median3_swap(v, b, low, mid, high)
+            _median3_swap(v, p, b, low, mid, high)
         else:
-            mid = ll + _median_of_median5(v, b + ll, hh - ll, piv, inexact)
-            _swap(v, b + mid, b + low)
+            mid = ll + _median_of_median5(v, p, b + ll, hh - ll, piv, inexact)
+            _swap(v, p, b + mid, b + low)
             ll -= 1
             hh += 1
         depth_limit -= 1
@@ -155,8 +169,8 @@ def introselect(v, b, num, kth, piv, usepiv, inexact):
                 hh -= 1
             if hh < ll:
                 break
-            _swap(v, b + ll, b + hh)
-        _swap(v, b + low, b + hh)
+            _swap(v, p, b + ll, b + hh)
+        _swap(v, p, b + low, b + hh)
         if hh != kth:
             _store_pivot(hh, kth, piv, usepiv)
         if hh >= kth:
@@ -164,7 +178,7 @@ def introselect(v, b, num, kth, piv, usepiv, inexact):
         if hh <= kth:
             low = ll
     if high == low + 1 and _lt(v[b + high], v[b + low]):     # two elements
-        _swap(v, b + high, b + low)
+        _swap(v, p, b + high, b + low)
     _store_pivot(kth, kth, piv, usepiv)
     return 0
 
@@ -173,11 +187,30 @@ def partition_rows(v, n, kth, inexact):
     """NumPy's ``partition`` of each row of ``n`` items of the contiguous ``v``
     at the sorted, non-negative ``kth`` (one pivot stack per row)."""
     piv = np.zeros(MAX_PIVOTS + 1, np.int64)
+    return _partition_rows(v, piv[:0], n, kth, inexact, piv)
+
+
+def argpartition_rows(v, p, n, kth, inexact):
+    """NumPy's ``argpartition``: ``p`` (as long as ``v``) gets each row's
+    positions ``0 .. n - 1``, partitioned along with the values ``v`` (a
+    scratch copy) as :func:`partition_rows` partitions them."""
+    lo = 0
+    while lo < len(p):
+        for i in range(n):
+            p[lo + i] = i
+        lo += n
+    piv = np.zeros(MAX_PIVOTS + 1, np.int64)
+    return _partition_rows(v, p, n, kth, inexact, piv)
+
+
+def _partition_rows(v, p, n, kth, inexact, piv):
+    if n <= 1:                  # (NumPy's _new_sortlike: nothing to do)
+        return 0
     lo = 0
     while lo < len(v):
         piv[0] = 0
         for i in range(len(kth)):
-            introselect(v, lo, n, kth[i], piv, True, inexact)
+            select(v, p, lo, n, kth[i], piv, True, inexact)
         lo += n
     return 0
 
@@ -209,6 +242,25 @@ def _sorted_kth(raw, n, dedupe):
         out[i] = x + n if x < 0 else x
     _insertion_sort(out, k)
     return out
+
+
+def kth_out_of_bounds(kth, n):
+    """``partition_prep_kth_array``: the negative kth's counted from the end of a
+    lane of ``n`` items (in place); the position of the first one out of
+    ``[0, n)`` (NumPy's ValueError), or -1."""
+    bad = -1
+    for i in range(len(kth)):
+        if kth[i] < 0:
+            kth[i] += n
+        if bad < 0 and (kth[i] < 0 or kth[i] >= n):
+            bad = i
+    return bad
+
+
+def sorted_kth(kth, n):
+    """The kth's (as :func:`kth_out_of_bounds` leaves them) sorted, as a new
+    array: the order ``partition`` works through them."""
+    return _sorted_kth(kth, n, False)
 
 
 def _insertion_sort(a, k):
