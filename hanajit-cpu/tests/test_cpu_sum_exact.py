@@ -1,4 +1,4 @@
-"""np.sum / np.mean of float arrays bit for bit with NumPy where NumPy's inner
+"""np.sum / np.mean / np.var / np.std of float arrays bit for bit with NumPy where NumPy's inner
 loop gets a whole lane: its pairwise summation (pyhelpers_sum) over a 1-D array
 of any stride, a C-contiguous array as a whole, or the last axis of one; a
 float32 mean divided in float64 as NumPy divides by its intp count.  Hypothesis
@@ -37,14 +37,35 @@ def method(a):
     return a.sum()
 
 
-FUNCS = {f: jit(f, fallback=False) for f in (total, mean, rows, row_means, kept, method)}
+def var(a):
+    return np.var(a)
+
+
+def std_ddof(a):
+    return a.std(ddof=1)
+
+
+def row_vars(a):
+    return np.var(a, axis=-1, ddof=2, keepdims=True)
+
+
+def var_float_ddof(a):
+    return np.var(a, ddof=0.5)
+
+
+FUNCS = {f: jit(f, fallback=False) for f in (total, mean, rows, row_means, kept, method,
+                                             var, std_ddof, row_vars, var_float_ddof)}
 
 
 def same(f, x):
     with np.errstate(all="ignore"):
         want = np.asarray(f(x))
         got = np.asarray(FUNCS[f](x), dtype=want.dtype)
-    assert got.shape == want.shape and got.tobytes() == want.tobytes(), (got, want)
+    # bit for bit, a NaN's sign and payload aside (docs/optimizers.md: no
+    # compilation promises them)
+    nan = np.isnan(want)
+    assert got.shape == want.shape and np.array_equal(np.isnan(got), nan), (got, want)
+    assert got[~nan].tobytes() == want[~nan].tobytes(), (got, want)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
@@ -59,6 +80,11 @@ def test_lengths(dtype, n):
     m = np.resize(a, (3, n))
     for f in (rows, kept, total) + ((row_means, mean) if n else ()):
         same(f, m)
+    if n:
+        for f in (var, std_ddof, var_float_ddof):
+            same(f, a + 3)
+            same(f, a[::2])
+        same(row_vars, m)
 
 
 values = st.floats(allow_nan=True, allow_infinity=True, width=64)

@@ -2,8 +2,10 @@
 and ``np.linalg.norm`` (``np.histogram`` is in ``np_histogram``; the singular
 values behind matrix ``ord`` 2, -2 and ``'nuc'`` are in ``pyhelpers_svd``).
 
-Sums accumulate sequentially (NumPy sums pairwise and ``norm`` uses BLAS ``dot``),
-so float results can differ from NumPy's in the last bits.
+``var``/``std`` of a float array over a lane NumPy's loop gets whole are NumPy's
+operations exactly (pairwise sums, ``reductions.Reduction.pairwise_lane``); other
+sums accumulate sequentially (``norm`` uses BLAS ``dot`` in NumPy), so those float
+results can differ from NumPy's in the last bits.
 """
 from __future__ import annotations
 
@@ -48,8 +50,40 @@ class VarStd(Reduction):
     def lower(self, L, call, args, kwargs):
         tpl = copy.copy(self)
         tpl.ddof = kwargs.get("ddof")
-        a = ew.materialize(L, args[0])          # read twice
+        # read twice; a float array of NumPy's own kind takes the pairwise path
+        # (Reduction.lower -> pairwise_lane -> self.pairwise)
+        a = L.let(ew.materialize(L, args[0]))
         return Reduction.lower(tpl, L, call, [a] + list(args[1:]), kwargs)
+
+    def pairwise(self, L, lane, st):
+        """NumPy's ``_var`` on one lane, operation by operation: the pairwise sum
+        divided by the ``intp`` count (in float64, rounded to float32 data's
+        type), the squared deviations in a temporary, their pairwise sum divided
+        by ``max(n - ddof, 0)``; ``std`` is its square root."""
+        from . import pyhelpers_sum as hs
+        from .numpy_alloc import allocate, fill
+        n = L.let(N.ArrayAttr(lane, "shape", 0, I))
+
+        def divide(total, count):
+            q = N.BinOp("fdiv", ops.convert(L, total, F), ops.convert(L, count, F), F)
+            return q if st == F else N.Cast(q, st)
+        mean = L.let(divide(L.call_helper(hs.pairwise, [lane, C(0.0, st)]), n))
+        dev = allocate(L, T.ArrayType(st, 1, "C"), [n])
+
+        def square(idx):
+            d = L.let(N.BinOp("sub", N.Load(lane, [idx[0]], st), mean, st))
+            return N.BinOp("mul", d, d, st)
+        fill(L, dev, [n], square)
+        total = L.call_helper(hs.pairwise, [dev, C(0.0, st)])
+        ct = F if self.ddof is not None and not self.ddof.type.is_int else I
+        ddof = ops.convert(L, self.ddof, ct) if self.ddof is not None else C(0, I)
+        count = L.let(N.BinOp("sub", ops.convert(L, n, ct), ddof, ct))
+        zero = ops.zero(ct)                    # (NumPy's maximum(rcount - ddof, 0))
+        count = N.Select(N.Cmp("lt", count, zero, T.BOOL), zero, count, ct)
+        var = divide(total, count)
+        if self.name == "std":
+            return N.Intrinsic("sqrt", [L.let(var)], st)
+        return var
 
     def reduce(self, L, z, rt, fixed, axes):
         red_dims = [z.dims[a] for a in axes]

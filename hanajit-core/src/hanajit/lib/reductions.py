@@ -107,7 +107,7 @@ class Reduction(CallTemplate):
         dtype, reduced over a 1-D array, over a C-contiguous one as a whole, or
         along its last axis of a C-contiguous one.  Other reductions add in
         order (documented)."""
-        if self.name not in ("sum", "mean") or isinstance(arg, ew.Lazy):
+        if self.name not in ("sum", "mean", "var", "std") or isinstance(arg, ew.Lazy):
             return False
         t = arg.type
         if not (isinstance(t, T.ArrayType) and t.dtype == st and st.is_float):
