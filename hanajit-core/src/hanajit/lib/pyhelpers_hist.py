@@ -59,7 +59,14 @@ def uniform_edges(a, bins, lo, hi, have_range):
 def _bin(xf, first, denom, bins, edges):
     """The bin of the kept value ``xf`` (NumPy's scaled index, then corrected
     against the edges)."""
-    k = int((xf - first) / denom * bins)
+    q = (xf - first) / denom * bins
+    if q != q or q >= 9.223372036854775807e18 or q < -9.223372036854775808e18:  # noqa: PLR0124
+        # NumPy's astype(intp) of NaN or an out-of-range value (a range
+        # overflowing to inf) gives the smallest intp; its edge lookup then raises
+        # IndexError, as here
+        k = -9223372036854775808
+    else:
+        k = int(q)
     if k == bins:
         k -= 1
     if xf < edges[k]:
