@@ -132,14 +132,14 @@ def _same_shape(L, a, w):
 
 def _density(L, res, rtype):
     """``n / np.diff(edges) / n.sum()`` (the widths in the edges' type, then as
-    float64; the sum as NumPy adds)."""
-    from . import pyhelpers_hist as hh
+    float64; the sum as NumPy adds: ``pyhelpers_sum``)."""
+    from . import pyhelpers_sum
     res = L.let(res)
     nt, et = res.type.items
     n = L.let(N.TupleGet(res, 0, nt))
     edges = L.let(N.TupleGet(res, 1, et))
     if nt.dtype == F:
-        total = L.let(L.call_helper(hh.pairwise_sum, [n]))
+        total = L.let(L.call_helper(pyhelpers_sum.pairwise, [n, C(0.0, F)]))
     else:
         from .reductions import loops
         acc = L.temp(I, "total")
