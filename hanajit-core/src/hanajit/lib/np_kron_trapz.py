@@ -82,14 +82,14 @@ class Trapezoid(CallTemplate):
                                                           if len(call.args) > 2 else None))
         s = y.dtype                                     # y[1:] + y[:-1]
         p = ew.result_dtype("mul", d, T.ArrayType(s, 1, "C"), weak, False)
-        call.trapezoid = (d, weak, p)
+        call.trapezoid = p                              # d * (y[1:] + y[:-1])
         return ew.result_dtype("truediv", T.ArrayType(p, 1, "C"), T.FLOAT64, False, True)
 
     def lower(self, L, call, args, kwargs):
         from . import pyhelpers_sum as hs
         from .numpy_alloc import allocate, fill
         a = _kw(call, args, kwargs, ("y", "x", "dx"))
-        d_t, weak, p = call.trapezoid
+        p = call.trapezoid
         rt = call.type
         y = L.let(ew.materialize(L, a["y"]))
         n = L.let(N.ArrayAttr(y, "shape", 0, I))
