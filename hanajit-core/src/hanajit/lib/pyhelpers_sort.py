@@ -299,27 +299,3 @@ def search_right(a, x):
         else:
             lo = mid + 1
     return lo
-
-
-
-def median_sorted(v):
-    """NumPy's median of the sorted, non-empty float ``v``: NaN if it holds one
-    (sorted last), the middle value, or the mean of the middle two in ``v``'s
-    float type."""
-    n = len(v)
-    last = v[n - 1]
-    if last != last:                                    # noqa: PLR0124
-        return last
-    h = n // 2
-    if n % 2 == 1:
-        return v[h]
-    return (v[h - 1] + v[h]) / 2
-
-
-def median_sorted_int(v):
-    """The median of the sorted, non-empty integer ``v``: NumPy's float64 mean."""
-    n = len(v)
-    h = n // 2
-    if n % 2 == 1:
-        return float(v[h])
-    return (float(v[h - 1]) + float(v[h])) / 2
