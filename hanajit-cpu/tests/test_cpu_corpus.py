@@ -6,25 +6,16 @@ within 4 ulp, docs/vector-math.md; sequential sums of expressions and matrix
 products, docs/semantics.md), checked there to 1e-12 relative."""
 from __future__ import annotations
 
-import importlib.util
-import sys
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hanajit import jit
+from hanajit.testing.sourcefile import load_sibling
 
 
 def _module():
-    name = "hanajit_corpus_kernels"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, Path(__file__).with_name("corpus_kernels.py"))
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules[name]
+    return load_sibling(__file__, "corpus_kernels.py", "hanajit_corpus_kernels")
 
 
 K = _module()

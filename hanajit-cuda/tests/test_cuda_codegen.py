@@ -2,27 +2,17 @@
 the PTX must (and must not) contain; refusals with clear messages."""
 from __future__ import annotations
 
-import importlib.util
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-
 from hanajit import jit
 from hanajit.errors import UnsupportedError
+from hanajit.testing.sourcefile import load_sibling
 from hanajit_cuda import toolchain
 
 
 def load_kernels():
-    name = "hanajit_cuda_test_kernels"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, Path(__file__).with_name("cuda_kernels.py"))
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules[name]
+    return load_sibling(__file__, "cuda_kernels.py", "hanajit_cuda_test_kernels")
 
 
 K = load_kernels()
@@ -198,7 +188,7 @@ def test_pointer_signature_means_a_contiguous_array(tmp_path):
     ptx = f.inspect_gpu("f64*, f64*, f64, i64")
     if PTXAS is not None:
         assert ptxas(ptx, "sm_75", tmp_path).returncode == 0
-    from hanajit.signature import parse_signature               # the same on the CPU
+    from hanajit.signature import parse_signature  # the same on the CPU
     assert [tuple(k) for k in parse_signature("f64*, f64*, f64, i64")] == f.signatures
 
 

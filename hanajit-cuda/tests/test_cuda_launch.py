@@ -10,20 +10,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from hanajit import jit
-from hanajit import plugins
+from hanajit import jit, plugins
+from hanajit.testing.sourcefile import load_sibling
 
 
 def load_kernels():
-    name = "hanajit_cuda_test_kernels"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, Path(__file__).with_name("cuda_kernels.py"))
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules[name]
+    return load_sibling(__file__, "cuda_kernels.py", "hanajit_cuda_test_kernels")
 
 
 K = load_kernels()

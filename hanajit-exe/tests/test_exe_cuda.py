@@ -6,26 +6,32 @@ LLVM IR compiled for the host."""
 from __future__ import annotations
 
 import ast
-import importlib.util
 import math
 import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from hanajit import jit
+from hanajit.errors import UnsupportedError
+from hanajit.testing.array_kernels import (
+    cumsum,
+    floordiv_all,
+    halves,
+    pick,
+    rowsum,
+    scale,
+    smooth,
+    stats,
+)
+from hanajit.testing.sourcefile import load_sibling
+from hanajit_cuda import toolchain
+from hanajit_exe.toolchain import find_host_cc
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-
-from hanajit import jit
-from hanajit.errors import UnsupportedError
-from hanajit.testing.array_kernels import (compound, cumsum, floordiv_all, halves,
-                                          pick, rowsum, scale, smooth, stats)
-from hanajit_cuda import toolchain
-from hanajit_exe.toolchain import find_host_cc
 
 CC = find_host_cc()
 pytestmark = pytest.mark.skipif(CC is None, reason="no host C compiler (cc, gcc, "
@@ -39,14 +45,7 @@ needs_gcc = pytest.mark.skipif(sys.platform != "linux" or CC is None,
 
 
 def _helper():
-    name = "hanajit_exe_test_fake_libcuda"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, Path(__file__).with_name("fake_libcuda.py"))
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules[name]
+    return load_sibling(__file__, "fake_libcuda.py", "hanajit_exe_test_fake_libcuda")
 
 
 @jit

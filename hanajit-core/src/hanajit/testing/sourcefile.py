@@ -37,3 +37,17 @@ def load_module(source: str, stem: str = "generated"):
     finally:
         sys.modules.pop(name, None)
     return module
+
+
+def load_sibling(test_file: str, filename: str, name: str):
+    """Import ``filename`` beside ``test_file`` (a test's kernels module) once, as
+    ``name`` in ``sys.modules``, so that every test file sharing it shares the
+    jitted functions in it."""
+    from pathlib import Path
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            name, Path(test_file).with_name(filename))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
