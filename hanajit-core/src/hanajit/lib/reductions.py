@@ -136,14 +136,7 @@ class Reduction(CallTemplate):
         nd = len(z.dims)
         if axis is None:
             v = self.reduce(L, z, st, {}, list(range(nd)))
-            if not keep:
-                return v
-            from .numpy_alloc import allocate, fill
-            v = L.let(v)
-            ones = [C(1, I)] * nd
-            arr = allocate(L, rt, ones)
-            fill(L, arr, ones, lambda idx: v)
-            return arr
+            return _kept(L, v, rt, nd) if keep else v
         axis %= nd
         out_axes = [a for a in range(nd) if a != axis]
         from .numpy_alloc import allocate, fill
@@ -178,22 +171,11 @@ class Reduction(CallTemplate):
             lane = arr if nd == 1 else L.let(reshape_view(L, arr, [C(-1, I)],
                                                           t.copy(ndim=1)))
             v = self.pairwise(L, lane, st)
-            if not keep:
-                return v
-            v = L.let(v)
-            ones = [C(1, I)] * nd
-            out = allocate(L, rt, ones)
-            fill(L, out, ones, lambda idx: v)
-            return out
+            return _kept(L, v, rt, nd) if keep else v
         dims = [L.let(N.ArrayAttr(arr, "shape", k, I)) for k in range(nd)]
         if nd == 1:
             v = self.pairwise(L, arr, st)
-            if not isinstance(rt, T.ArrayType):
-                return v
-            v = L.let(v)
-            out = allocate(L, rt, [C(1, I)])
-            fill(L, out, [C(1, I)], lambda idx: v)
-            return out
+            return _kept(L, v, rt, 1) if isinstance(rt, T.ArrayType) else v
         out_dims = dims[:-1] + ([C(1, I)] if keep else [])
         out = allocate(L, rt, out_dims)
         lane_t = t.copy(ndim=1)
@@ -295,6 +277,16 @@ class Reduction(CallTemplate):
             L.emit(N.Assign(target=k, value=N.BinOp("add", N.Var(k, I), C(1, I), I)))
         loops(L, red_dims, body)
         return N.Var(best, et) if name in ("min", "max") else N.Var(pos, I)
+
+
+def _kept(L, v, rt, nd):
+    """The reduced value ``v`` as the ``keepdims`` array of ``nd`` length-1 axes."""
+    from .numpy_alloc import allocate, fill
+    v = L.let(v)
+    ones = [C(1, I)] * nd
+    out = allocate(L, rt, ones)
+    fill(L, out, ones, lambda idx: v)
+    return out
 
 
 def _complex_better(L, cmp, x, b):
