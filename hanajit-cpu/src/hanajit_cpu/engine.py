@@ -12,6 +12,7 @@ import re
 import threading
 
 _lock = threading.Lock()
+_VSQUARE_CALL = re.compile(r"call [^\n]*@hj\.vsquare\.")
 _engine = None
 
 
@@ -78,6 +79,14 @@ class Engine:
         pto.slp_vectorization = True
         pb = llvm.create_pass_builder(self.tm, pto)
         pb.getModulePassManager().run(mod, pb)
+        if "hj.vsquare." in ir_text and _VSQUARE_CALL.search(str(mod)):
+            # the loop vectoriser called the vector square (hanajit.lowering.
+            # vector_square): inline it into the vector loops and fold its select
+            pm = llvm.create_new_module_pass_manager()
+            pm.add_always_inliner_pass()
+            pm.add_instruction_combine_pass()
+            pm.add_simplify_cfg_pass()
+            pm.run(mod, pb)
         return mod
 
     def emit_assembly(self, ir_text: str) -> str:

@@ -50,6 +50,7 @@ class CpuTarget(Target):
         return _host_identity() + (("vecmath", os.environ.get("HANAJIT_VECMATH", "1")),)
 
     def compile(self, module, options) -> Artifact:
+        import os
         from hanajit.lowering.llvm import LLVMTargetInfo, ModuleLowering
         from hanajit.lowering.cabi import ENTRY, add_entry_wrapper
         from .cexport import add_cfunc
@@ -66,7 +67,8 @@ class CpuTarget(Target):
                               # (complex arguments as x86-64 System V passes them)
                               complex_libm=eng.triple.startswith("x86_64")
                               and "linux" in eng.triple,
-                              host_calls=True)
+                              host_calls=True,
+                              vector_square=os.environ.get("HANAJIT_VECMATH", "1") != "0")
         ml = ModuleLowering(module, info)
         llmod = ml.lower()
         entry_fn = module.functions[module.entry]

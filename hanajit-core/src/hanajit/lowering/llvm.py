@@ -50,6 +50,10 @@ class LLVMTargetInfo:
     # ForeignCall statements (LAPACK of NumPy's OpenBLAS) call ``hj.host.<symbol>``,
     # which the CPU engine resolves in the process; False: such a kernel is refused
     host_calls: bool = False
+    # vectorised loops compute the exact square's ``pow(x, 2.0)`` slow path as
+    # ``x * x``, vector math within 1 ulp (``vector_square.py``), for an engine that
+    # inlines ``hj.vsquare.*`` after vectorising; False: such loops stay scalar
+    vector_square: bool = False
 
 
 I1, I8, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)

@@ -29,6 +29,18 @@ def default_math(name: str):
     return ("libm", name)
 
 
+def _is_two(v) -> bool:
+    return isinstance(v, ir.Constant) and v.constant == 2.0
+
+
+def _returns_nonnegative(call: ir.CallInstr) -> None:
+    """Tell LLVM that ``pow(x, 2.0)`` is never negative (NaN aside), so that
+    ``math.sqrt(x ** 2 + ...)`` drops its domain check as it does for ``x * x``.
+    (llvmlite has no return attributes on calls; they are printed where the
+    calling convention goes, which is where LLVM reads them.)"""
+    call.cconv = "nofpclass(ninf nnorm nsub nzero)"
+
+
 class _StringCallAttributes(CallInstrAttributes):
     """Call-site attributes that also accept ``"key"="value"`` string attributes."""
 
@@ -95,7 +107,15 @@ class MathCalls:
                 fn.attributes.add("readnone")     # so the vectoriser may call the variant
             self.math_decls[symbol] = fn
         call = b.call(fn, args)
-        return self.vector_variant(call, fn) if vectorize else call
+        if symbol in ("pow", "powf", "hj.libm.pow") and _is_two(args[1]):
+            _returns_nonnegative(call)
+        if vectorize:
+            return self.vector_variant(call, fn)
+        if self.info.vector_square:
+            from . import vector_square
+            if vector_square.is_square(fn, args):
+                vector_square.attach(self, call, fn, _StringCallAttributes)
+        return call
 
     def vector_variant(self, call, fn):
         """Attach ``vector-function-abi-variant`` when the target has vector versions
