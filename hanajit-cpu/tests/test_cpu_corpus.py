@@ -115,7 +115,7 @@ ARGS = {
 }
 # what still runs in the interpreter (docs/numpy-coverage.md, "Not yet")
 FALLS_BACK = {"convolve_np", "einsum_trace", "collect_positive", "nested_func",
-              "argpartition_k", "vdot_like"}
+              "argpartition_k"}
 # documented differences: vector math within 4 ulp, sequential sums/products
 NEAR = {"black_scholes", "logsumexp", "softmax2d", "gradient_descent", "lstsq_normal",
         "covariance", "meshgrid_eval", "complex_abs"}

@@ -540,7 +540,9 @@ class JitFunction:
             key = parse_signature(signature)[0]
         else:
             key = tuple(signature)
-        module, _ = compile_ir(self.py_func, tuple(key), self.options)
+        # exporters run the code outside this process: no calls of NumPy's BLAS
+        module, _ = compile_ir(self.py_func, tuple(key), dict(self.options,
+                                                              host_calls=False))
         return module
 
     def __getattr__(self, name):

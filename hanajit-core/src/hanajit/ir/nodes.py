@@ -582,11 +582,19 @@ class Barrier(Stmt):
 class ForeignCall(Stmt):
     """A call of a C function of a host library (LAPACK in NumPy's own OpenBLAS)
     for its effects: ``symbol(args...)``, every argument an int64 -- an address
-    (``ArrayAttr(a, "data")`` plus an offset) or a value.  Only the CPU target
+    (``ArrayAttr(a, "data")`` plus an offset) or an integer -- or a float passed
+    as one (CBLAS's ``alpha``).  Only the CPU target
     links host libraries (``LLVMTargetInfo.host_calls``); the others refuse it."""
 
     symbol: str = ""
     args: list = field(default_factory=list)
+    # a function with a result (``cblas_ddot``): its type, and the local it is
+    # assigned to (which an Assign before the call has defined); with
+    # ``result_arg`` the function writes it through one more pointer argument
+    # instead (``cblas_zdotu_sub``), which the lowering provides
+    returns: Optional[Type] = None
+    target: Optional[str] = None
+    result_arg: bool = False
 
 
 @dataclass(eq=False)

@@ -70,7 +70,10 @@ def format_stmts(body, indent=1) -> list:
             idx = ", ".join(map(format_expr, s.indices))
             out.append(f"{pad}{format_expr(s.array)}[{idx}] := {format_expr(s.value)}")
         elif isinstance(s, N.ForeignCall):
-            out.append(f"{pad}foreign {s.symbol}({', '.join(map(format_expr, s.args))})")
+            call = f"foreign {s.symbol}({', '.join(map(format_expr, s.args))})"
+            if s.target is not None:
+                call = f"{s.target} = {call}{' via pointer' if s.result_arg else ''}"
+            out.append(pad + call)
         elif isinstance(s, N.Raise):
             exc = getattr(s.exc, "__name__", s.exc)
             out.append(f"{pad}raise {exc}({s.message!r})" + (" [deopt]" if s.deopt else ""))

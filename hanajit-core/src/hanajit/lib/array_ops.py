@@ -365,8 +365,21 @@ def dot_type(a, b):
     return t if nd == 0 else T.ArrayType(t, nd, "C")
 
 
-def dot(L, a, b, rt):
-    """Matrix/vector products (sequential sums in k order)."""
+def uses_numpys_blas(L, ta, tb) -> bool:
+    """Do products of these arrays call NumPy's own BLAS as NumPy does
+    (``pyhelpers_blas``)?  On the CPU target, for two arrays of one float or
+    complex dtype, when NumPy's BLAS is its wheels' OpenBLAS."""
+    from . import np_blas
+    return (ta.dtype == tb.dtype and np_blas.blas_dtype(ta.dtype)
+            and L.ctx.options.get("host_calls", L.ctx.options.get("target", "cpu") == "cpu")
+            and np_blas.available())
+
+
+def dot(L, a, b, rt, kind="dot"):
+    """Matrix/vector products: ``kind`` "dot" (``np.dot``, ``.dot``) or "matmul"
+    (``@``, ``np.matmul``).  Vectors of a BLAS dtype go through NumPy's own BLAS
+    as NumPy's code does (``pyhelpers_blas``); other products are sequential sums
+    in k order."""
     a, b = L.let(ew.materialize(L, a)), L.let(ew.materialize(L, b))
     ta, tb = a.type, b.type
     t = rt.dtype if isinstance(rt, T.ArrayType) else rt
@@ -375,6 +388,8 @@ def dot(L, a, b, rt):
     L.emit(N.If(cond=N.Cmp("ne", ka, kb, T.BOOL), then=[N.Raise(
         exc=ValueError, args=[ka, kb],
         message="shapes not aligned: {} (dim of a) != {} (dim 0 of b)")]))
+    if ta.ndim == 1 and tb.ndim == 1 and uses_numpys_blas(L, ta, tb):
+        return _blas_vv(L, a, b, t, kind)
     kdim = L.let(ka)
 
     def acc_over(fixed_a, fixed_b):
@@ -410,6 +425,39 @@ def dot(L, a, b, rt):
     return out
 
 
+def _blas_vv(L, a, b, t, kind):
+    """The product of two vectors of one BLAS dtype as NumPy computes it.  The
+    usual case -- two or more elements, positive strides BLAS takes -- is tested
+    here and calls ``cblas_?dot`` with numbers only (``pyhelpers_blas.dot_at``),
+    so the arrays are not handed to a helper (no reference counting); the rest
+    (one element, copies of bad strides, NumPy's own loops) is
+    ``pyhelpers_blas.np_dot_vv_*``/``matmul_vv_*``."""
+    from . import pyhelpers_blas as hb
+    size = C(t.bits // 8, I)
+    n = L.let(N.ArrayAttr(a, "shape", 0, I))
+    at = [L.let(N.ArrayAttr(x, "data", 0, I)) for x in (a, b)]
+    st = [L.let(N.ArrayAttr(x, "strides", 0, I)) for x in (a, b)]
+    ok = N.Cmp("ge", n, C(2 if kind == "dot" else 1, I), T.BOOL)
+    for s in st:            # blas_stride: a positive multiple of the item size
+        ok = ops.band(ok, ops.band(N.Cmp("gt", s, C(0, I), T.BOOL), N.Cmp(
+            "eq", N.BinOp("and", s, C(t.bits // 8 - 1, I), I), C(0, I), T.BOOL)))
+    if kind == "dot":       # _bad_strides also copies misaligned arrays
+        for p in at:
+            ok = ops.band(ok, N.Cmp("eq", N.BinOp("and", p, C(t.bits // 8 - 1, I), I),
+                                    C(0, I), T.BOOL))
+    res = L.temp(t, "dot")
+    fast = L.sub_block(lambda: L.emit(N.Assign(target=res, value=L.call_helper(
+        hb.dot_at_complex if t.is_complex else hb.dot_at,
+        [ops.zero(t), n, at[0], N.BinOp("sdiv", st[0], size, I), at[1],
+         N.BinOp("sdiv", st[1], size, I)]))))
+    part = "complex" if t.is_complex else "real"
+    helper = getattr(hb, f"{'np_dot' if kind == 'dot' else 'matmul'}_vv_{part}")
+    slow = L.sub_block(lambda: L.emit(N.Assign(target=res, value=ops.convert(
+        L, L.call_helper(helper, [a, b]), t))))
+    L.emit(N.If(cond=ok, then=fast[0], orelse=slow[0]))
+    return N.Var(res, t)
+
+
 @register
 class Dot(CallTemplate):
     paths = ("numpy.dot", "numpy.matmul")
@@ -421,7 +469,49 @@ class Dot(CallTemplate):
         return dot_type(*args)
 
     def lower(self, L, call, args, kwargs):
-        return dot(L, args[0], args[1], call.type)
+        import numpy
+        kind = "matmul" if call.callee is numpy.matmul else "dot"
+        return dot(L, args[0], args[1], call.type, kind)
+
+
+@register
+class Vdot(CallTemplate):
+    """``np.vdot(a, b)``: both flattened, the first conjugated.  Arrays of one float
+    or complex dtype go through NumPy's BLAS as NumPy's ``vdot`` does
+    (``pyhelpers_blas``); integer arrays add their products in order, as NumPy."""
+
+    paths = ("numpy.vdot",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 2 or kwargs or not all(isinstance(a, T.ArrayType) for a in args):
+            raise Incompatible("np.vdot(a, b) of arrays")
+        ta, tb = (a.dtype for a in args)
+        if ta == tb and (ta.is_float or ta.is_complex):
+            if any(a.ndim > 2 and a.layout != "C" for a in args):
+                raise Incompatible("np.vdot() of a float array of 3 or more dimensions "
+                                   "that is not C-contiguous")
+            return ta
+        if ta.is_int and tb.is_int and not ta.is_bool and not tb.is_bool \
+                and promote(ta, tb).is_int:
+            return promote(ta, tb)
+        raise Incompatible("np.vdot(a, b) of arrays of one float or complex dtype, or "
+                           "of integers")
+
+    def lower(self, L, call, args, kwargs):
+        a, b = (L.let(ew.materialize(L, x)) for x in args)
+        t = call.type
+        na = L.let(total_size([N.ArrayAttr(a, "shape", k, I) for k in range(a.type.ndim)]))
+        nb = L.let(total_size([N.ArrayAttr(b, "shape", k, I) for k in range(b.type.ndim)]))
+        L.raise_if(N.Cmp("ne", na, nb, T.BOOL), ValueError,
+                   "vectors have different lengths")
+        from . import pyhelpers_blas as hb
+        if t.is_int:
+            helper = hb.vdot_int
+        elif uses_numpys_blas(L, a.type, b.type):
+            helper = hb.vdot_complex if t.is_complex else hb.vdot_real
+        else:           # (other targets: the loop NumPy runs without BLAS)
+            helper = hb.vdot_loop_complex if t.is_complex else hb.vdot_loop_real
+        return ops.convert(L, L.call_helper(helper, [a, b]), t)
 
 
 METHODS = {"reshape": Reshape(), "ravel": Ravel(), "flatten": Flatten(),

@@ -1,4 +1,5 @@
-"""NumPy's own LAPACK: the functions ``numpy.linalg`` calls, found in the process.
+"""NumPy's own LAPACK and BLAS: the functions ``numpy.linalg``, ``np.dot`` and
+``@`` call, found in the process.
 
 NumPy's wheels bundle OpenBLAS with 64-bit integers and prefixed names
 (``scipy_dgesv_64_``); ``numpy/linalg/_umath_linalg`` calls them.  Calling the
@@ -40,9 +41,12 @@ def _library() -> ctypes.CDLL | None:
 
 
 def _find(lib, routine: str):
+    # Fortran routines end in ``_64_`` (``scipy_dgemm_64_``), CBLAS functions in
+    # ``64_`` (``scipy_cblas_ddot64_``)
+    suffix = "64_" if routine.startswith("cblas_") else SUFFIX
     for prefix in PREFIXES:
         try:
-            return getattr(lib, f"{prefix}{routine}{SUFFIX}")
+            return getattr(lib, f"{prefix}{routine}{suffix}")
         except AttributeError:
             pass
     return None

@@ -133,3 +133,54 @@ def lapack_dgesdd(*addresses):
 def lapack_zgesdd(*addresses):
     from .lapack import call
     call("zgesdd", *addresses)
+
+
+def _blas(op, w, args):
+    """The interpreter's path of ``prims.blas_*`` (``np_blas``): integers and
+    addresses as int64, floats as the routine's float type; the dot products
+    return their value."""
+    import ctypes
+
+    import numpy as np
+
+    from ..ir.types import from_numpy_dtype
+    from .lapack import function
+    from .np_blas import routine
+    w = np.asarray(w)
+    t = from_numpy_dtype(w.dtype)
+    name, returns = routine(op, t)
+    single = w.dtype in (np.float32, np.complex64)
+    real = ctypes.c_float if single else ctypes.c_double
+    fn = function(name)
+    conv = [real(a) if isinstance(a, float) else ctypes.c_int64(a) for a in args]
+    if op not in ("dot", "dotc"):
+        fn.restype = None
+        fn(*conv)
+        return None
+    if returns is not None:
+        fn.restype = real
+        return w.dtype.type(fn(*conv))
+    out = np.zeros(1, w.dtype)
+    fn.restype = None
+    fn(*conv, ctypes.c_void_p(out.ctypes.data))
+    return out[0]
+
+
+def blas_dot(w, *args):
+    return _blas("dot", w, args)
+
+
+def blas_dotc(w, *args):
+    return _blas("dotc", w, args)
+
+
+def blas_gemm(w, *args):
+    _blas("gemm", w, args)
+
+
+def blas_gemv(w, *args):
+    _blas("gemv", w, args)
+
+
+def blas_syrk(w, *args):
+    _blas("syrk", w, args)

@@ -254,16 +254,28 @@ class FunctionLowering:
         if not self.m.info.host_calls:
             from ..errors import UnsupportedError
             raise UnsupportedError(
-                f"{self.fn.name}: {s.symbol} is a function of NumPy's LAPACK, which "
+                f"{self.fn.name}: {s.symbol} is a function of NumPy's BLAS/LAPACK, which "
                 "only the CPU target calls", func=self.fn.name, construct=s.symbol)
         name = f"hj.host.{s.symbol}"
+        # int64 arguments are addresses or integers (the same registers); floats
+        # (CBLAS's alpha and beta) are passed as floats
+        args = [self.b.inttoptr(self.expr(a), PTR) if a.type == T.INT64 else self.expr(a)
+                for a in s.args]
+        slot = None
+        if s.result_arg:
+            with self.b.goto_entry_block():
+                slot = self.b.alloca(lltype(s.returns))
+            args.append(slot)
         fn = self.m.math_decls.get(name)
         if fn is None:
-            fn = ir.Function(self.m.llmod, ir.FunctionType(
-                ir.VoidType(), [PTR] * len(s.args)), name)
+            ret = ir.VoidType() if s.returns is None or s.result_arg else lltype(s.returns)
+            fn = ir.Function(self.m.llmod, ir.FunctionType(ret, [a.type for a in args]), name)
             fn.attributes.add("nounwind")
             self.m.math_decls[name] = fn
-        self.b.call(fn, [self.b.inttoptr(self.expr(a), PTR) for a in s.args])
+        value = self.b.call(fn, args)
+        if s.target is not None:
+            self.b.store(self.b.load(slot) if slot is not None else value,
+                         self.slots[s.target])
 
     def for_count(self, s):
         hints = self.m.next_hints(s)

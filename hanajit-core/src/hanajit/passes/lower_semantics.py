@@ -306,7 +306,7 @@ class Lowerer:
         a, b = self.seq([e.left, e.right])
         if e.op == "matmul":
             from ..lib.array_ops import dot
-            return dot(self, a, b, e.type)
+            return dot(self, a, b, e.type, "matmul")
         if isinstance(e.type, T.ArrayType):
             t = e.type.dtype
             a, b = ew.python_int_fits(self, [a, b], t)

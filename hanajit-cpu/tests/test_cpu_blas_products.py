@@ -1,0 +1,145 @@
+"""np.dot, @, np.matmul, .dot and np.vdot of float and complex arrays are NumPy's
+results bit for bit: the same calls of NumPy's own BLAS, with the same copies of
+layouts BLAS cannot take, and NumPy's own loops where NumPy uses them
+(hanajit.lib.pyhelpers_blas)."""
+import numpy as np
+import pytest
+from hanajit import jit
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytestmark = [pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning"),
+              pytest.mark.filterwarnings("ignore::RuntimeWarning")]
+
+DTYPES = (np.float64, np.float32, np.complex128, np.complex64)
+
+
+def f_dot(a, b):
+    return np.dot(a, b)
+
+
+def f_matmul_op(a, b):
+    return a @ b
+
+
+def f_matmul(a, b):
+    return np.matmul(a, b)
+
+
+def f_method(a, b):
+    return a.dot(b)
+
+
+def f_vdot(a, b):
+    return np.vdot(a, b)
+
+
+def f_loop_of_dots(m, v):
+    s = 0.0
+    for i in range(m.shape[0]):
+        s += np.dot(m[i], v)
+    return s
+
+
+PRODUCTS = (f_dot, f_matmul_op, f_matmul, f_method)
+
+
+def same(got, want) -> bool:
+    """Equal values, NaN where NumPy has NaN, and the signs of zeros (the sign
+    of a NaN is not a result: neither NumPy nor LLVM keeps it)."""
+    g, w = np.asarray(got), np.asarray(want)
+    if g.shape != w.shape or g.dtype != w.dtype and g.ndim:
+        return False
+    w = w.astype(g.dtype) if g.ndim == 0 else w
+    if not np.array_equal(g, w, equal_nan=True):
+        return False
+    for p, q in ((g.real, w.real), (g.imag, w.imag)):
+        num = ~np.isnan(q)
+        if not np.array_equal(np.signbit(p[num]), np.signbit(q[num])):
+            return False
+    return True
+
+
+def _vector(rng, n, dtype, special=False):
+    x = rng.standard_normal(n) * 10 ** rng.uniform(-3, 3, n)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(n)
+    x = x.astype(dtype)
+    if special and n:
+        pool = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-310, -1e300], dtype=dtype)
+        k = rng.integers(0, n, max(1, n // 8))
+        x[k] = pool[rng.integers(0, len(pool), len(k))]
+    return x
+
+
+def _views(x, n):
+    """Ways a length-``n`` vector is laid out: contiguous, every second element,
+    backwards, and a broadcast element (stride 0)."""
+    out = [x[:n], x[: 2 * n: 2], x[n - 1:: -1][:n] if n else x[:0]]
+    if n:
+        out.append(np.broadcast_to(x[:1], (n,)))
+    return out
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("f", PRODUCTS + (f_vdot,), ids=lambda f: f.__name__)
+def test_vectors_every_layout(f, dtype):
+    rng = np.random.default_rng(11)
+    for n in (0, 1, 2, 3, 7, 15, 16, 17, 31, 64, 100, 1001):
+        x = _vector(rng, 3 * n + 2, dtype)
+        y = _vector(rng, 3 * n + 2, dtype)
+        for a in _views(x, n):
+            for b in _views(y, n)[:2]:
+                want = f(a, b)
+                got = jit(f, fallback=False)(a, b)
+                assert same(got, want), (f.__name__, n, a.strides, b.strides, got, want)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 300), st.sampled_from(DTYPES), st.integers(0, 2 ** 32 - 1),
+       st.sampled_from(PRODUCTS + (f_vdot,)), st.booleans(), st.sampled_from([1, 2, -1, -3]))
+def test_vectors_hypothesis(n, dtype, seed, f, special, step):
+    rng = np.random.default_rng(seed)
+    x = _vector(rng, abs(step) * n + 1, dtype, special)
+    y = _vector(rng, n, dtype, special)
+    a = x[::step][:n]
+    want = f(a, y)
+    got = jit(f, fallback=False)(a, y)
+    assert same(got, want), (n, step, got, want)
+
+
+def test_vdot_flattens_and_conjugates():
+    rng = np.random.default_rng(5)
+    for dtype in DTYPES:
+        a = _vector(rng, 24, dtype).reshape(4, 6)
+        b = _vector(rng, 24, dtype).reshape(6, 4)
+        for x, y in ((a, b), (a.T, b), (a[:, ::2], b[::2]), (a.ravel(), b)):
+            assert same(jit(f_vdot, fallback=False)(x, y), np.vdot(x, y))
+        c = _vector(rng, 6, dtype).reshape(2, 3, 1)
+        d = _vector(rng, 6, dtype)
+        assert same(jit(f_vdot, fallback=False)(c, d), np.vdot(c, d))
+    for dtype in (np.int8, np.int32, np.int64, np.uint16):
+        a = rng.integers(-100, 100, 50).astype(dtype)
+        b = rng.integers(-100, 100, 50).astype(dtype)
+        assert same(jit(f_vdot, fallback=False)(a, b), np.vdot(a, b))
+        assert same(jit(f_vdot, fallback=False)(a.reshape(5, 10), b[::-1]),
+                    np.vdot(a.reshape(5, 10), b[::-1]))
+    with pytest.raises(ValueError, match="different lengths"):
+        jit(f_vdot, fallback=False)(np.ones(3), np.ones(4))
+
+
+def test_mismatched_lengths_raise_numpys_error():
+    with pytest.raises(ValueError, match="not aligned"):
+        jit(f_dot, fallback=False)(np.ones(3), np.ones(4))
+
+
+def test_dots_in_a_loop():
+    rng = np.random.default_rng(2)
+    m = rng.standard_normal((500, 3))
+    v = rng.standard_normal(3)
+    assert same(jit(f_loop_of_dots, fallback=False)(m, v), f_loop_of_dots(m, v))
+    m = rng.standard_normal((50, 40))
+    v = rng.standard_normal(40)
+    f = jit(f_loop_of_dots, fallback=False)
+    assert same(f(m, v), f_loop_of_dots(m, v))
+    assert "cblas_ddot" in f.inspect_llvm()
