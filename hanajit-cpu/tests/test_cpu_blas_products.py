@@ -143,3 +143,76 @@ def test_dots_in_a_loop():
     f = jit(f_loop_of_dots, fallback=False)
     assert same(f(m, v), f_loop_of_dots(m, v))
     assert "cblas_ddot" in f.inspect_llvm()
+
+
+# -- matrices ---------------------------------------------------------------------
+def _matrix(rng, shape, dtype):
+    x = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    return x.astype(dtype)
+
+
+def _layouts(x):
+    """C, Fortran, rows reversed, every second column, a window of a wider array."""
+    yield x
+    yield np.asfortranarray(x)
+    yield x[::-1]
+    wide = np.zeros((x.shape[0], 2 * x.shape[1] + 1), x.dtype)
+    wide[:, : 2 * x.shape[1]: 2] = x
+    yield wide[:, : 2 * x.shape[1]: 2]
+    window = np.zeros((x.shape[0], x.shape[1] + 3), x.dtype)
+    window[:, : x.shape[1]] = x
+    yield window[:, : x.shape[1]]
+
+
+SHAPES = [(1, 1, 1), (1, 5, 1), (5, 1, 1), (1, 1, 5), (3, 4, 5), (7, 1, 6), (1, 6, 7),
+          (6, 7, 1), (2, 2, 2), (20, 30, 25), (40, 3, 40), (0, 3, 2), (3, 0, 2)]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("f", (f_dot, f_matmul_op), ids=lambda f: f.__name__)
+def test_matrices_every_layout(f, dtype):
+    """Matrix @ matrix, matrix @ vector and vector @ matrix, every shape class NumPy
+    treats apart (1x1 scalars, rows, columns, empty) in five layouts."""
+    rng = np.random.default_rng(3)
+    jf = jit(f, fallback=False)
+    for (L, M, N) in SHAPES:
+        x = _matrix(rng, (L, M), dtype)
+        y = _matrix(rng, (M, N), dtype)
+        for a in _layouts(x):
+            for b in list(_layouts(y))[:3]:
+                cases = [(a, b)]
+                if N:
+                    cases.append((a, b[:, 0]))
+                if L:
+                    cases.append((a[0], b))
+                for args in cases:
+                    want = f(*args)
+                    got = jf(*args)
+                    assert same(got, want), (f.__name__, [t.shape for t in args],
+                                             [t.strides for t in args])
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_matrix_times_its_transpose(dtype):
+    """NumPy computes ``a @ a.T`` with ?syrk and mirrors the upper triangle."""
+    x = _matrix(np.random.default_rng(4), (30, 20), dtype)
+    for f in (f_dot, f_matmul_op):
+        jf = jit(f, fallback=False)
+        for args in ((x, x.T), (x.T, x), (np.asfortranarray(x), np.asfortranarray(x).T)):
+            assert same(jf(*args), f(*args))
+
+
+def test_matrix_products_match_with_special_values():
+    rng = np.random.default_rng(8)
+    jf = jit(f_matmul_op, fallback=False)
+    for dtype in DTYPES:
+        a = _matrix(rng, (9, 17), dtype)
+        b = _matrix(rng, (17, 8), dtype)
+        a[2, 3] = np.nan
+        a[4, :] = 0.0
+        b[:, 5] = -0.0
+        b[1, 1] = np.inf
+        assert same(jf(a, b), a @ b)
+        assert same(jit(f_dot, fallback=False)(a, b), np.dot(a, b))

@@ -130,7 +130,10 @@ class CompileContext:
             fn, frozen = build_function(parsed, self.parallel_options(pyfunc))
             self.frozen[parsed.qualname] = frozen
             fn.name = spec.symbol
-            fn.inline = inline
+            # helpers marked ``hj_compact`` (rare or BLAS-bound paths) are compiled
+            # small, once, and not inlined: compile time over speed
+            fn.compact = getattr(pyfunc, "hj_compact", False)
+            fn.inline = inline and not fn.compact
             if len(arg_types) != len(fn.params):
                 raise UnsupportedError(f"{parsed.qualname}: called with {len(arg_types)} "
                                        f"arguments, takes {len(fn.params)}",

@@ -582,8 +582,9 @@ class Barrier(Stmt):
 class ForeignCall(Stmt):
     """A call of a C function of a host library (LAPACK in NumPy's own OpenBLAS)
     for its effects: ``symbol(args...)``, every argument an int64 -- an address
-    (``ArrayAttr(a, "data")`` plus an offset) or an integer -- or a float passed
-    as one (CBLAS's ``alpha``).  Only the CPU target
+    (``ArrayAttr(a, "data")`` plus an offset) or an integer -- a float passed as
+    one, or a complex number passed by address (CBLAS's ``alpha``).  Only the CPU
+    target
     links host libraries (``LLVMTargetInfo.host_calls``); the others refuse it."""
 
     symbol: str = ""

@@ -377,9 +377,9 @@ def uses_numpys_blas(L, ta, tb) -> bool:
 
 def dot(L, a, b, rt, kind="dot"):
     """Matrix/vector products: ``kind`` "dot" (``np.dot``, ``.dot``) or "matmul"
-    (``@``, ``np.matmul``).  Vectors of a BLAS dtype go through NumPy's own BLAS
-    as NumPy's code does (``pyhelpers_blas``); other products are sequential sums
-    in k order."""
+    (``@``, ``np.matmul``).  Operands of one BLAS dtype go through NumPy's own
+    BLAS as NumPy's code does (``pyhelpers_blas``), with NumPy's own loops where it
+    runs them; other products are those loops: sequential sums in k order."""
     a, b = L.let(ew.materialize(L, a)), L.let(ew.materialize(L, b))
     ta, tb = a.type, b.type
     t = rt.dtype if isinstance(rt, T.ArrayType) else rt
@@ -409,20 +409,33 @@ def dot(L, a, b, rt, kind="dot"):
 
     if ta.ndim == 1 and tb.ndim == 1:
         return acc_over(lambda k: [k], lambda k: [k])
+    blas = uses_numpys_blas(L, ta, tb)
+
+    def product(dims, element, helper):
+        """``out`` of ``dims`` filled by NumPy's BLAS calls (``helper``, which
+        returns 0 where NumPy runs its own loops) or by those loops."""
+        out = allocate(L, rt, dims)
+        loops_ = L.sub_block(lambda: fill(L, out, dims, element))[0]
+        if not blas:
+            L.out.extend(loops_)
+            return out
+        from . import pyhelpers_blas as hb
+        done = L.let(L.call_helper(getattr(hb, f"{kind if kind == 'matmul' else 'np_dot'}_"
+                                           f"{helper}"), [a, b, out, ops.zero(t)]))
+        L.emit(N.If(cond=N.Cmp("eq", done, C(0, I), T.BOOL), then=loops_))
+        return out
+
     if ta.ndim == 2 and tb.ndim == 1:
         dims = [L.let(N.ArrayAttr(a, "shape", 0, I))]
-        out = allocate(L, rt, dims)
-        fill(L, out, dims, lambda idx: acc_over(lambda k: [idx[0], k], lambda k: [k]))
-        return out
+        return product(dims, lambda idx: acc_over(lambda k: [idx[0], k], lambda k: [k]),
+                       "mv")
     if ta.ndim == 1 and tb.ndim == 2:
         dims = [L.let(N.ArrayAttr(b, "shape", 1, I))]
-        out = allocate(L, rt, dims)
-        fill(L, out, dims, lambda idx: acc_over(lambda k: [k], lambda k: [k, idx[0]]))
-        return out
+        return product(dims, lambda idx: acc_over(lambda k: [k], lambda k: [k, idx[0]]),
+                       "vm")
     dims = [L.let(N.ArrayAttr(a, "shape", 0, I)), L.let(N.ArrayAttr(b, "shape", 1, I))]
-    out = allocate(L, rt, dims)
-    fill(L, out, dims, lambda idx: acc_over(lambda k: [idx[0], k], lambda k: [k, idx[1]]))
-    return out
+    return product(dims, lambda idx: acc_over(lambda k: [idx[0], k], lambda k: [k, idx[1]]),
+                   "mm")
 
 
 def _blas_vv(L, a, b, t, kind):

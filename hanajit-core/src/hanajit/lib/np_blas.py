@@ -4,8 +4,9 @@ array or a number).
 
 Each lowers to one ``ForeignCall`` of ``cblas_<letter><op>`` (``cblas_dgemm``,
 ``cblas_zdotu_sub``), with CBLAS's arguments as NumPy passes them: integers and
-addresses as int64, ``alpha``/``beta`` of real routines as floats of the dtype
-(complex ones take them by address).  ``prims.blas_dot``/``blas_dotc`` return the
+addresses as int64; ``alpha``/``beta``, written as Python floats, become the
+dtype's float for real routines and a complex number passed by address for
+complex ones.  ``prims.blas_dot``/``blas_dotc`` return the
 dot product: ``?dot`` of real vectors returns it, the complex ``?dotu_sub``/
 ``?dotc_sub`` write it through a last pointer argument that the lowering provides
 (``ForeignCall.result_arg``), so no array is allocated for it.  The helpers that
@@ -32,6 +33,7 @@ ROUTINES = {
     "gemm": lambda t: ("cblas_" + _LETTER[t] + "gemm", None),
     "gemv": lambda t: ("cblas_" + _LETTER[t] + "gemv", None),
     "syrk": lambda t: ("cblas_" + _LETTER[t] + "syrk", None),
+    "axpy": lambda t: ("cblas_" + _LETTER[t] + "axpy", None),
 }
 
 # CBLAS's enumerations
@@ -66,8 +68,7 @@ class Blas(CallTemplate):
 
     def typer(self, inf, call, args, kwargs):
         if kwargs or not args or not blas_dtype(_dtype(args[0])) \
-                or not all(isinstance(t, T.Scalar) and (t.is_int or t.is_float)
-                           for t in args[1:]):
+                or not all(isinstance(t, T.Scalar) and not t.is_bool for t in args[1:]):
             raise Incompatible(f"prims.blas_{self.op}(w, args...)")
         return _dtype(args[0]) if self.op in ("dot", "dotc") else T.NONE
 
@@ -77,8 +78,10 @@ class Blas(CallTemplate):
         symbol, _ = routine(self.op, t)
         out = []
         for a in args[1:]:
-            at = a.type
-            out.append(L.let(ops.convert(L, a, at if at.is_float else I)))
+            # alpha and beta: real routines take the dtype's float, complex ones a
+            # complex number by address (ForeignCall)
+            at = I if a.type.is_int else t
+            out.append(L.let(ops.convert(L, a, at)))
         if self.op not in ("dot", "dotc"):
             L.emit(N.ForeignCall(symbol=symbol, args=out))
             return C(None, T.NONE)

@@ -152,7 +152,16 @@ def _blas(op, w, args):
     single = w.dtype in (np.float32, np.complex64)
     real = ctypes.c_float if single else ctypes.c_double
     fn = function(name)
-    conv = [real(a) if isinstance(a, float) else ctypes.c_int64(a) for a in args]
+    conv = []
+    for a in args:
+        if isinstance(a, (float, complex)) and w.dtype.kind == "c":   # by address
+            keep = np.array([a], w.dtype)
+            conv.append(ctypes.c_void_p(keep.ctypes.data))
+            conv[-1]._keep = keep
+        elif isinstance(a, float):
+            conv.append(real(a))
+        else:
+            conv.append(ctypes.c_int64(a))
     if op not in ("dot", "dotc"):
         fn.restype = None
         fn(*conv)
@@ -184,3 +193,7 @@ def blas_gemv(w, *args):
 
 def blas_syrk(w, *args):
     _blas("syrk", w, args)
+
+
+def blas_axpy(w, *args):
+    _blas("axpy", w, args)

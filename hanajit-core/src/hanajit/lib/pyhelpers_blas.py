@@ -264,3 +264,434 @@ def vdot_loop_real(a, b):
 
 def vdot_loop_complex(a, b):
     return _loop_complex(a.ravel(), b.ravel(), True)
+
+
+# -- matrices -------------------------------------------------------------------------
+# The helpers below fill ``out`` (a new C-contiguous array) and return 1, or return 0
+# where NumPy runs its own loops (and for empty products); ``array_ops.dot`` then
+# runs the same loops.  ``z`` is a zero of
+# the dtype: ``0.0 + ?dot`` in the dtype, real or complex.
+SCALAR = 0
+COLUMN = 1
+ROW = 2
+MATRIX = 3
+
+
+def _shape(n0, n1):
+    """``_select_matrix_shape`` of a 2-D array of shape ``(n0, n1)``."""
+    if n0 > 1:
+        return COLUMN if n1 == 1 else MATRIX
+    return SCALAR if n1 == 1 else ROW
+
+
+def _c_contiguous(a):
+    """NumPy's C_CONTIGUOUS flag of a 2-D array (axes of length 1 ignored)."""
+    n0 = a.shape[0]
+    n1 = a.shape[1]
+    if n0 == 0 or n1 == 0:
+        return True
+    if n1 != 1 and a.strides[1] != a.itemsize:
+        return False
+    return n0 == 1 or a.strides[0] == a.itemsize * n1
+
+
+def _f_contiguous(a):
+    n0 = a.shape[0]
+    n1 = a.shape[1]
+    if n0 == 0 or n1 == 0:
+        return True
+    if n0 != 1 and a.strides[0] != a.itemsize:
+        return False
+    return n1 == 1 or a.strides[1] == a.itemsize * n0
+
+
+def _bad2(a):
+    """``_bad_strides`` of a 2-D array."""
+    size = a.itemsize
+    if prims.address(a) % size != 0:
+        return True
+    for k in range(2):
+        s = a.strides[0] if k == 0 else a.strides[1]
+        n = a.shape[0] if k == 0 else a.shape[1]
+        if s < 0 or s % size != 0 or s == 0 and n > 1:
+            return True
+    return False
+
+
+def _zero1(out, z):
+    for i in range(out.shape[0]):
+        out[i] = z
+
+
+def _zero2(out, z):
+    for i in range(out.shape[0]):
+        for j in range(out.shape[1]):
+            out[i, j] = z
+
+
+def _ld(n):
+    return n if n > 1 else 1
+
+
+def _gemv_np(m, trans, x_at, incx, out):
+    """``gemv`` of ``cblasfuncs.c``: ``m`` is C- or F-contiguous."""
+    if _c_contiguous(m):
+        order = ROW_MAJOR
+        lda = _ld(m.shape[1])
+    else:
+        order = COL_MAJOR
+        lda = _ld(m.shape[0])
+    prims.blas_gemv(m, order, trans, m.shape[0], m.shape[1], 1.0, prims.address(m), lda,
+                    x_at, incx, 0.0, prims.address(out), 1)
+
+
+def _gemv_np_any(m, trans, x_at, incx, out):
+    """... after copying ``m`` in C order unless it is one segment."""
+    if _c_contiguous(m) or _f_contiguous(m):
+        _gemv_np(m, trans, x_at, incx, out)
+    else:
+        _gemv_np(m.copy(), trans, x_at, incx, out)
+
+
+def _syrk_np(m, trans, n, k, ld, out):
+    """``syrk`` of ``cblasfuncs.c``: the upper triangle by BLAS, mirrored."""
+    prims.blas_syrk(m, ROW_MAJOR, UPPER, trans, n, k, 1.0, prims.address(m), ld, 0.0,
+                    prims.address(out), _ld(out.shape[1]))
+    for i in range(n):
+        for j in range(i + 1, n):
+            out[j, i] = out[i, j]
+
+
+def _gemm_np(a, b, out):
+    """The matrix-matrix branch of ``cblas_matrixproduct``; ``a`` and ``b`` are
+    C- or F-contiguous."""
+    trans1 = NO_TRANS
+    trans2 = NO_TRANS
+    lda = _ld(a.shape[1])
+    ldb = _ld(b.shape[1])
+    if _f_contiguous(a):
+        trans1 = TRANS
+        lda = _ld(a.shape[0])
+    if _f_contiguous(b):
+        trans2 = TRANS
+        ldb = _ld(b.shape[0])
+    if (prims.address(a) == prims.address(b) and a.shape[0] == b.shape[1]
+            and a.shape[1] == b.shape[0] and a.strides[0] == b.strides[1]
+            and a.strides[1] == b.strides[0] and (trans1 == TRANS) != (trans2 == TRANS)):
+        if trans1 == NO_TRANS:
+            _syrk_np(a, trans1, b.shape[1], b.shape[0], lda, out)
+        else:
+            _syrk_np(b, trans1, b.shape[1], b.shape[0], ldb, out)
+        return
+    prims.blas_gemm(a, ROW_MAJOR, trans1, trans2, a.shape[0], b.shape[1], b.shape[0], 1.0,
+                    prims.address(a), lda, prims.address(b), ldb, 0.0, prims.address(out),
+                    _ld(out.shape[1]))
+
+
+def _gemm_np_any(a, b, out):
+    """... copying (C order) a matrix that is neither C- nor F-contiguous."""
+    ca = _c_contiguous(a) or _f_contiguous(a)
+    cb = _c_contiguous(b) or _f_contiguous(b)
+    if ca and cb:
+        _gemm_np(a, b, out)
+    elif ca:
+        _gemm_np(a, b.copy(), out)
+    elif cb:
+        _gemm_np(a.copy(), b, out)
+    else:
+        _gemm_np(a.copy(), b.copy(), out)
+
+
+def _np_dot_mm(a, b, out, z):
+    """``cblas_matrixproduct`` of two matrices without bad strides."""
+    n0 = a.shape[0]
+    m = a.shape[1]
+    n1 = b.shape[1]
+    s1 = _shape(n0, m)
+    s2 = _shape(m, n1)
+    if n0 * n1 == 0 or m == 0:
+        return 0
+    if s1 == SCALAR or s2 == SCALAR:
+        if n0 == 1 and m == 1 and n1 == 1:
+            out[0, 0] = a[0, 0] * b[0, 0]        # scalar times scalar
+            return 1
+        _zero2(out, z)        # ?axpy of the other operand, times the scalar, into 0
+        size = a.itemsize
+        if s2 == SCALAR:
+            prims.blas_axpy(a, n0, b[0, 0], prims.address(a), a.strides[0] // size,
+                            prims.address(out), 1)
+        else:
+            prims.blas_axpy(a, n1, a[0, 0], prims.address(b), b.strides[1] // size,
+                            prims.address(out), 1)
+        return 1
+    if s2 == COLUMN and s1 != MATRIX:
+        size = a.itemsize
+        out[0, 0] = prims.blas_dot(a, m, prims.address(a), a.strides[1] // size,
+                                   prims.address(b), b.strides[0] // size) + z
+        return 1
+    if s1 == MATRIX and s2 != MATRIX:
+        _gemv_np_any(a, NO_TRANS, prims.address(b), b.strides[0] // b.itemsize, out)
+        return 1
+    if s1 != MATRIX and s2 == MATRIX:
+        _gemv_np_any(b, TRANS, prims.address(a), a.strides[1] // a.itemsize, out)
+        return 1
+    _gemm_np_any(a, b, out)
+    return 1
+
+
+def np_dot_mm(a, b, out, z):
+    """``np.dot(a, b)`` of two matrices of one BLAS dtype into ``out``."""
+    bad_a = _bad2(a)
+    bad_b = _bad2(b)
+    if bad_a and bad_b:
+        return _np_dot_mm(a.copy(), b.copy(), out, z)
+    if bad_a:
+        return _np_dot_mm(a.copy(), b, out, z)
+    if bad_b:
+        return _np_dot_mm(a, b.copy(), out, z)
+    return _np_dot_mm(a, b, out, z)
+
+
+def _np_dot_mv(a, v, out, z):
+    n0 = a.shape[0]
+    m = a.shape[1]
+    if n0 == 0 or m == 0:
+        return 0
+    if m == 1:                       # v is a scalar
+        if n0 == 1:
+            out[0] = a[0, 0] * v[0]
+            return 1
+        _zero1(out, z)
+        prims.blas_axpy(a, n0, v[0], prims.address(a), a.strides[0] // a.itemsize,
+                        prims.address(out), 1)
+        return 1
+    if n0 == 1:                      # a row: ?dot
+        size = a.itemsize
+        out[0] = prims.blas_dot(a, m, prims.address(a), a.strides[1] // size,
+                                prims.address(v), v.strides[0] // size) + z
+        return 1
+    _gemv_np_any(a, NO_TRANS, prims.address(v), v.strides[0] // v.itemsize, out)
+    return 1
+
+
+def np_dot_mv(a, v, out, z):
+    """``np.dot(a, v)`` of a matrix and a vector of one BLAS dtype into ``out``."""
+    bad_a = _bad2(a)
+    bad_v = _bad1(v)
+    if bad_a and bad_v:
+        return _np_dot_mv(a.copy(), v.copy(), out, z)
+    if bad_a:
+        return _np_dot_mv(a.copy(), v, out, z)
+    if bad_v:
+        return _np_dot_mv(a, v.copy(), out, z)
+    return _np_dot_mv(a, v, out, z)
+
+
+def _np_dot_vm(v, b, out, z):
+    m = b.shape[0]
+    n1 = b.shape[1]
+    if n1 == 0 or m == 0:
+        return 0
+    if m == 1:                       # v is a scalar
+        if n1 == 1:
+            out[0] = v[0] * b[0, 0]
+            return 1
+        _zero1(out, z)
+        prims.blas_axpy(b, n1, v[0], prims.address(b), b.strides[1] // b.itemsize,
+                        prims.address(out), 1)
+        return 1
+    if n1 == 1:                      # b a column: ?dot
+        size = b.itemsize
+        out[0] = prims.blas_dot(b, m, prims.address(v), v.strides[0] // size,
+                                prims.address(b), b.strides[0] // size) + z
+        return 1
+    _gemv_np_any(b, TRANS, prims.address(v), v.strides[0] // v.itemsize, out)
+    return 1
+
+
+def np_dot_vm(v, b, out, z):
+    """``np.dot(v, b)`` of a vector and a matrix of one BLAS dtype into ``out``."""
+    bad_v = _bad1(v)
+    bad_b = _bad2(b)
+    if bad_v and bad_b:
+        return _np_dot_vm(v.copy(), b.copy(), out, z)
+    if bad_v:
+        return _np_dot_vm(v.copy(), b, out, z)
+    if bad_b:
+        return _np_dot_vm(v, b.copy(), out, z)
+    return _np_dot_vm(v, b, out, z)
+
+
+# -- @ (umath/matmul.c.src) -------------------------------------------------------------
+def _blasable(s1, s2, d1, d2, size):
+    """``is_blasable2d``: the second axis contiguous, the first a multiple of the
+    item size no shorter than the second axis."""
+    if s2 != size or s1 % size != 0:
+        return False
+    return s1 // size >= d2
+
+
+def _gemv_mm(w, p1, s1_m, s1_n, p2, s2_n, po, so_m, m, n):
+    """``@name@_gemv`` of the matmul loop."""
+    size = w.itemsize
+    if _blasable(s1_m, s1_n, m, n, size):
+        order = COL_MAJOR
+        lda = s1_m // size
+    else:
+        order = ROW_MAJOR
+        lda = s1_n // size
+    prims.blas_gemv(w, order, TRANS, n, m, 1.0, p1, lda, p2, s2_n // size, 0.0, po,
+                    so_m // size)
+
+
+def _matrixmatrix(w, out, p1, s1_m, s1_n, p2, s2_n, s2_p, m, n, p):
+    """``@name@_matmul_matrixmatrix`` into the C-contiguous ``out``."""
+    size = w.itemsize
+    ldc = p
+    if _blasable(s1_m, s1_n, m, n, size):
+        trans1 = NO_TRANS
+        lda = s1_m // size
+    else:
+        trans1 = TRANS
+        lda = s1_n // size
+    if _blasable(s2_n, s2_p, n, p, size):
+        trans2 = NO_TRANS
+        ldb = s2_n // size
+    else:
+        trans2 = TRANS
+        ldb = s2_p // size
+    if p1 == p2 and m == p and s1_m == s2_p and s1_n == s2_n and trans1 != trans2:
+        ld = lda if trans1 == NO_TRANS else ldb
+        prims.blas_syrk(w, ROW_MAJOR, UPPER, trans1, p, n, 1.0, p1, ld, 0.0,
+                        prims.address(out), ldc)
+        for i in range(p):
+            for j in range(i + 1, p):
+                out[j, i] = out[i, j]
+        return
+    prims.blas_gemm(w, ROW_MAJOR, trans1, trans2, m, p, n, 1.0, p1, lda, p2, ldb, 0.0,
+                    prims.address(out), ldc)
+
+
+def _matmul_mm_copies(a, b, out, ok1, ok2):
+    """The matrix-matrix case with NumPy's copies of operands BLAS cannot take:
+    in C order, or in Fortran order when the first stride is the smaller."""
+    m = a.shape[0]
+    n = a.shape[1]
+    p = b.shape[1]
+    if ok1 and ok2:
+        _matrixmatrix(a, out, prims.address(a), a.strides[0], a.strides[1],
+                      prims.address(b), b.strides[0], b.strides[1], m, n, p)
+    elif ok1:
+        cb = b.T.copy().T if abs(b.strides[0]) < abs(b.strides[1]) else b.copy()
+        _matrixmatrix(a, out, prims.address(a), a.strides[0], a.strides[1],
+                      prims.address(cb), cb.strides[0], cb.strides[1], m, n, p)
+    elif ok2:
+        ca = a.T.copy().T if abs(a.strides[0]) < abs(a.strides[1]) else a.copy()
+        _matrixmatrix(a, out, prims.address(ca), ca.strides[0], ca.strides[1],
+                      prims.address(b), b.strides[0], b.strides[1], m, n, p)
+    else:
+        ca = a.T.copy().T if abs(a.strides[0]) < abs(a.strides[1]) else a.copy()
+        cb = b.T.copy().T if abs(b.strides[0]) < abs(b.strides[1]) else b.copy()
+        _matrixmatrix(a, out, prims.address(ca), ca.strides[0], ca.strides[1],
+                      prims.address(cb), cb.strides[0], cb.strides[1], m, n, p)
+
+
+def matmul_mm(a, b, out, z):
+    """``a @ b`` of two matrices of one BLAS dtype into ``out`` (the matmul loop)."""
+    m = a.shape[0]
+    n = a.shape[1]
+    p = b.shape[1]
+    size = a.itemsize
+    if m == 0 or n == 0 or p == 0:
+        return 0
+    s1_m = a.strides[0]
+    s1_n = a.strides[1]
+    s2_n = b.strides[0]
+    s2_p = b.strides[1]
+    ok1 = _blasable(s1_m, s1_n, m, n, size) or _blasable(s1_n, s1_m, n, m, size)
+    ok2 = _blasable(s2_n, s2_p, n, p, size) or _blasable(s2_p, s2_n, p, n, size)
+    if m == 1 or n == 1 or p == 1:
+        if m == 1 and p == 1:                # row @ column: @name@_dot
+            b1 = _blas_stride(s1_n, size)
+            b2 = _blas_stride(s2_n, size)
+            if b1 != 0 and b2 != 0:
+                out[0, 0] = prims.blas_dot(a, n, prims.address(a), b1, prims.address(b),
+                                           b2) + z
+                return 1
+            return 0
+        if n == 1:
+            return 0
+        if m == 1 and ok2 and _blasable(s1_n, size, n, 1, size):
+            _gemv_mm(a, prims.address(b), s2_p, s2_n, prims.address(a), s1_n,
+                     prims.address(out), size, p, n)
+            return 1
+        if p == 1 and ok1 and _blasable(s2_n, size, n, 1, size):
+            _gemv_mm(a, prims.address(a), s1_m, s1_n, prims.address(b), s2_n,
+                     prims.address(out), size, m, n)
+            return 1
+        return 0
+    _matmul_mm_copies(a, b, out, ok1, ok2)
+    return 1
+
+
+def matmul_mv(a, v, out, z):
+    """``a @ v``: NumPy treats ``v`` as an ``(n, 1)`` matrix."""
+    m = a.shape[0]
+    n = a.shape[1]
+    size = a.itemsize
+    if m == 0 or n == 0:
+        return 0
+    s1_m = a.strides[0]
+    s1_n = a.strides[1]
+    s2_n = v.strides[0]
+    if m == 1:
+        b1 = _blas_stride(s1_n, size)
+        b2 = _blas_stride(s2_n, size)
+        if b1 != 0 and b2 != 0:
+            out[0] = prims.blas_dot(a, n, prims.address(a), b1, prims.address(v), b2) + z
+            return 1
+        return 0
+    if n == 1:
+        return 0
+    ok1 = _blasable(s1_m, s1_n, m, n, size) or _blasable(s1_n, s1_m, n, m, size)
+    if ok1 and _blasable(s2_n, size, n, 1, size):
+        _gemv_mm(a, prims.address(a), s1_m, s1_n, prims.address(v), s2_n,
+                 prims.address(out), size, m, n)
+        return 1
+    return 0
+
+
+def matmul_vm(v, b, out, z):
+    """``v @ b``: NumPy treats ``v`` as a ``(1, n)`` matrix."""
+    n = b.shape[0]
+    p = b.shape[1]
+    size = b.itemsize
+    if n == 0 or p == 0:
+        return 0
+    s1_n = v.strides[0]
+    s2_n = b.strides[0]
+    s2_p = b.strides[1]
+    if p == 1:
+        b1 = _blas_stride(s1_n, size)
+        b2 = _blas_stride(s2_n, size)
+        if b1 != 0 and b2 != 0:
+            out[0] = prims.blas_dot(b, n, prims.address(v), b1, prims.address(b), b2) + z
+            return 1
+        return 0
+    if n == 1:
+        return 0
+    ok2 = _blasable(s2_n, s2_p, n, p, size) or _blasable(s2_p, s2_n, p, n, size)
+    if ok2 and _blasable(s1_n, size, n, 1, size):
+        _gemv_mm(b, prims.address(b), s2_p, s2_n, prims.address(v), s1_n,
+                 prims.address(out), size, p, n)
+        return 1
+    return 0
+
+
+
+# BLAS does the work: everything but the inline vector path (``dot_at``) and
+# NumPy's own loops is compiled small and not inlined (pipeline.py, ``hj_compact``)
+for _name, _f in list(globals().items()):
+    if callable(_f) and getattr(_f, "__module__", None) == __name__ and _name not in (
+            "dot_at", "dot_at_complex", "_loop_real", "_loop_complex", "_blas_stride"):
+        _f.hj_compact = True

@@ -258,9 +258,18 @@ class FunctionLowering:
                 "only the CPU target calls", func=self.fn.name, construct=s.symbol)
         name = f"hj.host.{s.symbol}"
         # int64 arguments are addresses or integers (the same registers); floats
-        # (CBLAS's alpha and beta) are passed as floats
-        args = [self.b.inttoptr(self.expr(a), PTR) if a.type == T.INT64 else self.expr(a)
-                for a in s.args]
+        # (CBLAS's alpha and beta) are passed as floats, complex numbers by address
+        args = []
+        for a in s.args:
+            v = self.expr(a)
+            if a.type == T.INT64:
+                v = self.b.inttoptr(v, PTR)
+            elif a.type.is_complex:
+                with self.b.goto_entry_block():
+                    at = self.b.alloca(v.type)
+                self.b.store(v, at)
+                v = at
+            args.append(v)
         slot = None
         if s.result_arg:
             with self.b.goto_entry_block():
@@ -670,6 +679,10 @@ class ModuleLowering(MathCalls):
             f.attributes.add("nounwind")
             if fn.inline:
                 f.attributes.add("alwaysinline")
+            elif getattr(fn, "compact", False):
+                f.attributes.add("noinline")
+                f.attributes.add("optsize")
+                f.attributes.add("minsize")
             self.decls[fn.name] = f
         return f
 
