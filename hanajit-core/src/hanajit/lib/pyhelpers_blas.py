@@ -634,59 +634,44 @@ def matmul_mm(a, b, out, z):
     return 1
 
 
-def matmul_mv(a, v, out, z):
-    """``a @ v``: NumPy treats ``v`` as an ``(n, 1)`` matrix."""
-    m = a.shape[0]
-    n = a.shape[1]
-    size = a.itemsize
-    if m == 0 or n == 0:
+def _matvec(w, out, z, pm, s_outer, s_inner, outer, inner, pv, sv, vector_first):
+    """The matmul loop for a matrix (``outer x inner`` at ``pm``, byte strides
+    ``s_outer``, ``s_inner``) and a vector (at ``pv``, stride ``sv``): ``@name@_dot``
+    for a single output (its operands in the order of ``@``), ``@name@_gemv``
+    where both layouts are blasable, NumPy's loops (0) otherwise."""
+    size = w.itemsize
+    if outer == 0 or inner == 0:
         return 0
-    s1_m = a.strides[0]
-    s1_n = a.strides[1]
-    s2_n = v.strides[0]
-    if m == 1:
-        b1 = _blas_stride(s1_n, size)
-        b2 = _blas_stride(s2_n, size)
-        if b1 != 0 and b2 != 0:
-            out[0] = prims.blas_dot(a, n, prims.address(a), b1, prims.address(v), b2) + z
-            return 1
+    if outer == 1:
+        bm = _blas_stride(s_inner, size)
+        bv = _blas_stride(sv, size)
+        if bm == 0 or bv == 0:
+            return 0
+        if vector_first:
+            out[0] = prims.blas_dot(w, inner, pv, bv, pm, bm) + z
+        else:
+            out[0] = prims.blas_dot(w, inner, pm, bm, pv, bv) + z
+        return 1
+    if inner == 1:
         return 0
-    if n == 1:
-        return 0
-    ok1 = _blasable(s1_m, s1_n, m, n, size) or _blasable(s1_n, s1_m, n, m, size)
-    if ok1 and _blasable(s2_n, size, n, 1, size):
-        _gemv_mm(a, prims.address(a), s1_m, s1_n, prims.address(v), s2_n,
-                 prims.address(out), size, m, n)
+    if (_blasable(s_outer, s_inner, outer, inner, size)
+            or _blasable(s_inner, s_outer, inner, outer, size)) \
+            and _blasable(sv, size, inner, 1, size):
+        _gemv_mm(w, pm, s_outer, s_inner, pv, sv, prims.address(out), size, outer, inner)
         return 1
     return 0
+
+
+def matmul_mv(a, v, out, z):
+    """``a @ v``: NumPy treats ``v`` as an ``(n, 1)`` matrix."""
+    return _matvec(a, out, z, prims.address(a), a.strides[0], a.strides[1], a.shape[0],
+                   a.shape[1], prims.address(v), v.strides[0], False)
 
 
 def matmul_vm(v, b, out, z):
-    """``v @ b``: NumPy treats ``v`` as a ``(1, n)`` matrix."""
-    n = b.shape[0]
-    p = b.shape[1]
-    size = b.itemsize
-    if n == 0 or p == 0:
-        return 0
-    s1_n = v.strides[0]
-    s2_n = b.strides[0]
-    s2_p = b.strides[1]
-    if p == 1:
-        b1 = _blas_stride(s1_n, size)
-        b2 = _blas_stride(s2_n, size)
-        if b1 != 0 and b2 != 0:
-            out[0] = prims.blas_dot(b, n, prims.address(v), b1, prims.address(b), b2) + z
-            return 1
-        return 0
-    if n == 1:
-        return 0
-    ok2 = _blasable(s2_n, s2_p, n, p, size) or _blasable(s2_p, s2_n, p, n, size)
-    if ok2 and _blasable(s1_n, size, n, 1, size):
-        _gemv_mm(b, prims.address(b), s2_p, s2_n, prims.address(v), s1_n,
-                 prims.address(out), size, p, n)
-        return 1
-    return 0
-
+    """``v @ b``: NumPy treats ``v`` as a ``(1, n)`` matrix (``b`` acts transposed)."""
+    return _matvec(b, out, z, prims.address(b), b.strides[1], b.strides[0], b.shape[1],
+                   b.shape[0], prims.address(v), v.strides[0], True)
 
 
 # BLAS does the work: everything but the inline vector path (``dot_at``) and
