@@ -81,7 +81,7 @@ def run_hanajit(f, args, want) -> str:
     return _verdict(got, want)
 
 
-def main() -> int:
+def main(quick: bool = False) -> int:
     corpus = _corpus()
     njit = numba_njit()
     rows, counts = [], {"numba": [0, 0], "hanajit": [0, 0]}

@@ -32,6 +32,7 @@ def test_benchmarks_quick_run():
     ("expr", ("### Whole-array expressions", "### Reductions",
               "### Fusion issue targets"), "| 5-op `np.sum"),
     ("kernels", ("### Classic NumPy kernels",), "| Mandelbrot"),
+    ("products", ("### Vector and matrix products",), "| a @ b.T (syrk)"),
     ("parallel", ("### prange: parallel speedup",), "| reduction sum(x*x)"),
     ("narrow", ("### narrow: integer reductions vs the int64 baseline",
                 "### narrow: block widths"), "| `np.sum(x)`, int8"),
