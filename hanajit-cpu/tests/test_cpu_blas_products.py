@@ -216,3 +216,56 @@ def test_matrix_products_match_with_special_values():
         b[1, 1] = np.inf
         assert same(jf(a, b), a @ b)
         assert same(jit(f_dot, fallback=False)(a, b), np.dot(a, b))
+
+
+# -- np.convolve / np.correlate -------------------------------------------------------
+def f_convolve_full(a, v):
+    return np.convolve(a, v)
+
+
+def f_convolve_same(a, v):
+    return np.convolve(a, v, "same")
+
+
+def f_convolve_valid(a, v):
+    return np.convolve(a, v, mode="valid")
+
+
+def f_correlate_valid(a, v):
+    return np.correlate(a, v)
+
+
+def f_correlate_same(a, v):
+    return np.correlate(a, v, "same")
+
+
+def f_correlate_full(a, v):
+    return np.correlate(a, v, mode="full")
+
+
+CORRELATIONS = (f_convolve_full, f_convolve_same, f_convolve_valid, f_correlate_valid,
+                f_correlate_same, f_correlate_full)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_convolve_and_correlate(dtype):
+    """Every mode, either operand the longer, kernels around NumPy's 11-tap unrolled
+    path, reversed inputs: NumPy's bits."""
+    rng = np.random.default_rng(6)
+    jfs = {f: jit(f, fallback=False) for f in CORRELATIONS}
+    for na in (1, 2, 5, 11, 12, 30):
+        for nv in (1, 3, 11, 12, 40):
+            a = _vector(rng, na, dtype)
+            v = _vector(rng, nv, dtype)
+            for x in (a, a[::-1]):
+                for f, jf in jfs.items():
+                    assert same(jf(x, v), f(x, v)), (f.__name__, na, nv)
+
+
+def test_convolve_of_empty_arrays_raises_numpys_error():
+    with pytest.raises(ValueError, match="a cannot be empty"):
+        jit(f_convolve_full, fallback=False)(np.ones(0), np.ones(3))
+    with pytest.raises(ValueError, match="v cannot be empty"):
+        jit(f_convolve_full, fallback=False)(np.ones(3), np.ones(0))
+    with pytest.raises(ValueError, match="second array argument cannot be empty"):
+        jit(f_correlate_valid, fallback=False)(np.ones(3), np.ones(0))
