@@ -5,7 +5,8 @@ hanajit makes the same calls of NumPy's own OpenBLAS that NumPy makes
 against NumPy's; Numba's are checked to 1e-12 relative (it calls BLAS too, with
 its own choices).  The last rows are products inside a loop (a dot of 3-vectors
 per row), where call overhead is what counts.  Median of interleaved repeats,
-compile time excluded.
+each after a pause that lets the BLAS worker threads of the previous one go
+idle; compile time excluded.
 
     python benchmarks/bench_products.py [--quick]
 """
@@ -16,7 +17,15 @@ import math
 import sys
 
 import numpy as np
-from common import fmt_ratio, fmt_seconds, interleaved, median, numba_njit, print_table
+from common import (
+    fmt_ratio,
+    fmt_seconds,
+    interleaved,
+    median,
+    numba_njit,
+    print_table,
+    time_call,
+)
 from hanajit import jit
 
 
@@ -77,7 +86,14 @@ def main(quick: bool = False) -> int:
             ok = np.allclose(nb(*args), want, rtol=1e-12, atol=0)
             if ok:
                 cands["numba"] = nb
-        times = interleaved({c: (lambda f=f: f(*args)) for c, f in cands.items()}, repeats)
+        # NumPy's and Numba's (SciPy's) OpenBLAS keep their worker threads spinning
+        # for a while after a call; on a small machine the next library's call
+        # would share the cores with them, so each sample waits for them first
+        time_call(lambda: h(*args), 20)                 # warm
+        one = time_call(lambda: h(*args), 20)
+        number = max(1, int(10e-3 / max(one, 1e-9)))    # samples of about 10 ms
+        times = interleaved({c: (lambda f=f: f(*args)) for c, f in cands.items()}, repeats,
+                            number=number, settle=0.0 if quick else 0.2)
         t = {c: median(v) for c, v in times.items()}
         if "numba" in t:
             vs_numba.append(t["numba"] / t["hanajit"])
@@ -91,7 +107,8 @@ def main(quick: bool = False) -> int:
 
     def gm(xs):
         return fmt_ratio(math.exp(sum(map(math.log, xs)) / len(xs))) if xs else "--"
-    notes = [f"Median of {repeats} interleaved repeats, compile time excluded.  Ratios "
+    notes = [f"Median of {repeats} interleaved repeats (each about 10 ms of back-to-back "
+             "calls, after a 0.2 s pause for BLAS threads), compile time excluded.  Ratios "
              "above 1: hanajit is faster.  `bits = NumPy` compares hanajit's result "
              "with NumPy's bit for bit.",
              f"Geometric mean: hanajit vs NumPy {gm(vs_numpy)}, vs Numba {gm(vs_numba)}."]
