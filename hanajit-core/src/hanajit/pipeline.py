@@ -130,8 +130,8 @@ class CompileContext:
             fn, frozen = build_function(parsed, self.parallel_options(pyfunc))
             self.frozen[parsed.qualname] = frozen
             fn.name = spec.symbol
-            # helpers marked ``hj_compact`` (rare or BLAS-bound paths) are compiled
-            # small, once, and not inlined: compile time over speed
+            # helpers marked ``hj_compact`` (dispatch around BLAS calls) are compiled
+            # without optimisation and not inlined: compile time over speed
             fn.compact = getattr(pyfunc, "hj_compact", False)
             fn.inline = inline and not fn.compact
             if len(arg_types) != len(fn.params):

@@ -318,6 +318,13 @@ def _bad2(a):
     return False
 
 
+def _mirror(out, n):
+    """The lower triangle from the upper one (after ``?syrk``)."""
+    for i in range(n):
+        for j in range(i + 1, n):
+            out[j, i] = out[i, j]
+
+
 def _zero1(out, z):
     for i in range(out.shape[0]):
         out[i] = z
@@ -327,6 +334,20 @@ def _zero2(out, z):
     for i in range(out.shape[0]):
         for j in range(out.shape[1]):
             out[i, j] = z
+
+
+def _c_copy(a):
+    """A C-ordered copy (out of line: one copy loop per array type, however many
+    places need it)."""
+    return a.copy()
+
+
+def _blas_copy(a):
+    """matmul's copy of a matrix BLAS cannot take: Fortran order when its first
+    stride is the smaller, else C order."""
+    if abs(a.strides[0]) < abs(a.strides[1]):
+        return a.T.copy().T
+    return a.copy()
 
 
 def _ld(n):
@@ -350,16 +371,14 @@ def _gemv_np_any(m, trans, x_at, incx, out):
     if _c_contiguous(m) or _f_contiguous(m):
         _gemv_np(m, trans, x_at, incx, out)
     else:
-        _gemv_np(m.copy(), trans, x_at, incx, out)
+        _gemv_np(_c_copy(m), trans, x_at, incx, out)
 
 
 def _syrk_np(m, trans, n, k, ld, out):
     """``syrk`` of ``cblasfuncs.c``: the upper triangle by BLAS, mirrored."""
     prims.blas_syrk(m, ROW_MAJOR, UPPER, trans, n, k, 1.0, prims.address(m), ld, 0.0,
                     prims.address(out), _ld(out.shape[1]))
-    for i in range(n):
-        for j in range(i + 1, n):
-            out[j, i] = out[i, j]
+    _mirror(out, n)
 
 
 def _gemm_np(a, b, out):
@@ -395,11 +414,11 @@ def _gemm_np_any(a, b, out):
     if ca and cb:
         _gemm_np(a, b, out)
     elif ca:
-        _gemm_np(a, b.copy(), out)
+        _gemm_np(a, _c_copy(b), out)
     elif cb:
-        _gemm_np(a.copy(), b, out)
+        _gemm_np(_c_copy(a), b, out)
     else:
-        _gemm_np(a.copy(), b.copy(), out)
+        _gemm_np(_c_copy(a), _c_copy(b), out)
 
 
 def _np_dot_mm(a, b, out, z):
@@ -444,11 +463,11 @@ def np_dot_mm(a, b, out, z):
     bad_a = _bad2(a)
     bad_b = _bad2(b)
     if bad_a and bad_b:
-        return _np_dot_mm(a.copy(), b.copy(), out, z)
+        return _np_dot_mm(_c_copy(a), _c_copy(b), out, z)
     if bad_a:
-        return _np_dot_mm(a.copy(), b, out, z)
+        return _np_dot_mm(_c_copy(a), b, out, z)
     if bad_b:
-        return _np_dot_mm(a, b.copy(), out, z)
+        return _np_dot_mm(a, _c_copy(b), out, z)
     return _np_dot_mm(a, b, out, z)
 
 
@@ -479,11 +498,11 @@ def np_dot_mv(a, v, out, z):
     bad_a = _bad2(a)
     bad_v = _bad1(v)
     if bad_a and bad_v:
-        return _np_dot_mv(a.copy(), v.copy(), out, z)
+        return _np_dot_mv(_c_copy(a), _c_copy(v), out, z)
     if bad_a:
-        return _np_dot_mv(a.copy(), v, out, z)
+        return _np_dot_mv(_c_copy(a), v, out, z)
     if bad_v:
-        return _np_dot_mv(a, v.copy(), out, z)
+        return _np_dot_mv(a, _c_copy(v), out, z)
     return _np_dot_mv(a, v, out, z)
 
 
@@ -514,11 +533,11 @@ def np_dot_vm(v, b, out, z):
     bad_v = _bad1(v)
     bad_b = _bad2(b)
     if bad_v and bad_b:
-        return _np_dot_vm(v.copy(), b.copy(), out, z)
+        return _np_dot_vm(_c_copy(v), _c_copy(b), out, z)
     if bad_v:
-        return _np_dot_vm(v.copy(), b, out, z)
+        return _np_dot_vm(_c_copy(v), b, out, z)
     if bad_b:
-        return _np_dot_vm(v, b.copy(), out, z)
+        return _np_dot_vm(v, _c_copy(b), out, z)
     return _np_dot_vm(v, b, out, z)
 
 
@@ -564,17 +583,14 @@ def _matrixmatrix(w, out, p1, s1_m, s1_n, p2, s2_n, s2_p, m, n, p):
         ld = lda if trans1 == NO_TRANS else ldb
         prims.blas_syrk(w, ROW_MAJOR, UPPER, trans1, p, n, 1.0, p1, ld, 0.0,
                         prims.address(out), ldc)
-        for i in range(p):
-            for j in range(i + 1, p):
-                out[j, i] = out[i, j]
+        _mirror(out, p)
         return
     prims.blas_gemm(w, ROW_MAJOR, trans1, trans2, m, p, n, 1.0, p1, lda, p2, ldb, 0.0,
                     prims.address(out), ldc)
 
 
 def _matmul_mm_copies(a, b, out, ok1, ok2):
-    """The matrix-matrix case with NumPy's copies of operands BLAS cannot take:
-    in C order, or in Fortran order when the first stride is the smaller."""
+    """The matrix-matrix case with NumPy's copies of operands BLAS cannot take."""
     m = a.shape[0]
     n = a.shape[1]
     p = b.shape[1]
@@ -582,16 +598,16 @@ def _matmul_mm_copies(a, b, out, ok1, ok2):
         _matrixmatrix(a, out, prims.address(a), a.strides[0], a.strides[1],
                       prims.address(b), b.strides[0], b.strides[1], m, n, p)
     elif ok1:
-        cb = b.T.copy().T if abs(b.strides[0]) < abs(b.strides[1]) else b.copy()
+        cb = _blas_copy(b)
         _matrixmatrix(a, out, prims.address(a), a.strides[0], a.strides[1],
                       prims.address(cb), cb.strides[0], cb.strides[1], m, n, p)
     elif ok2:
-        ca = a.T.copy().T if abs(a.strides[0]) < abs(a.strides[1]) else a.copy()
+        ca = _blas_copy(a)
         _matrixmatrix(a, out, prims.address(ca), ca.strides[0], ca.strides[1],
                       prims.address(b), b.strides[0], b.strides[1], m, n, p)
     else:
-        ca = a.T.copy().T if abs(a.strides[0]) < abs(a.strides[1]) else a.copy()
-        cb = b.T.copy().T if abs(b.strides[0]) < abs(b.strides[1]) else b.copy()
+        ca = _blas_copy(a)
+        cb = _blas_copy(b)
         _matrixmatrix(a, out, prims.address(ca), ca.strides[0], ca.strides[1],
                       prims.address(cb), cb.strides[0], cb.strides[1], m, n, p)
 
@@ -674,11 +690,13 @@ def matmul_vm(v, b, out, z):
                    b.shape[0], prims.address(v), v.strides[0], True)
 
 
-# BLAS does the work: everything but the inline vector path (``dot_at``) and
-# NumPy's own loops is compiled small and not inlined (pipeline.py, ``hj_compact``)
+# BLAS does the work: the dispatch is compiled without optimisation and not
+# inlined (pipeline.py, ``hj_compact``); the inline vector path (``dot_at``), NumPy's
+# own loops, and the copy, zero and mirror loops are optimised as usual
 for _name, _f in list(globals().items()):
     if callable(_f) and getattr(_f, "__module__", None) == __name__ and _name not in (
-            "dot_at", "dot_at_complex", "_loop_real", "_loop_complex", "_blas_stride"):
+            "dot_at", "dot_at_complex", "_loop_real", "_loop_complex", "_blas_stride",
+            "_mirror", "_zero1", "_zero2", "_c_copy", "_blas_copy", "_correlate_into"):
         _f.hj_compact = True
 
 
@@ -743,18 +761,18 @@ def convolve(a, v, out, z, mode, small):
     (``correlate(a, v[::-1])`` with the longer first; both as contiguous copies,
     as ``PyArray_FromAny`` makes them)."""
     if a.shape[0] >= v.shape[0]:
-        _correlate_into(a.copy(), v[::-1].copy(), out, z, mode, small)
+        _correlate_into(_c_copy(a), v[::-1].copy(), out, z, mode, small)
     else:
-        _correlate_into(v.copy(), a[::-1].copy(), out, z, mode, small)
+        _correlate_into(_c_copy(v), a[::-1].copy(), out, z, mode, small)
 
 
 def correlate(a, v, out, z, mode, small):
     """``np.correlate(a, v, mode)`` (``PyArray_Correlate2``): ``v`` conjugated, then
     a longer (conjugated) ``v`` goes first and the result is reversed."""
     if a.shape[0] >= v.shape[0]:
-        _correlate_into(a.copy(), np.conj(v), out, z, mode, small)
+        _correlate_into(_c_copy(a), np.conj(v), out, z, mode, small)
     else:
-        _correlate_into(np.conj(v), a.copy(), out, z, mode, small)
+        _correlate_into(np.conj(v), _c_copy(a), out, z, mode, small)
         n = out.shape[0]
         for i in range(n // 2):
             t = out[i]

@@ -681,8 +681,7 @@ class ModuleLowering(MathCalls):
                 f.attributes.add("alwaysinline")
             elif getattr(fn, "compact", False):
                 f.attributes.add("noinline")
-                f.attributes.add("optsize")
-                f.attributes.add("minsize")
+                f.attributes.add("optnone")
             self.decls[fn.name] = f
         return f
 
