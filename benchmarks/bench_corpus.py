@@ -46,7 +46,7 @@ def _verdict(got, want) -> str:
         return "WRONG" if "WRONG" in parts else "near" if "near" in parts else "exact"
     try:
         g, w = np.asarray(got), np.asarray(want)
-    except Exception:
+    except Exception:          # noqa: BLE001  (anything unlike an array)
         return "WRONG"
     if g.shape != w.shape:
         return "WRONG"
@@ -63,7 +63,7 @@ def _verdict(got, want) -> str:
 def run_numba(njit, f, args, want) -> str:
     try:
         got = njit(f)(*map(_copy, args))
-    except Exception as exc:
+    except Exception as exc:   # noqa: BLE001  (whatever Numba refuses with)
         return "no: " + type(exc).__name__
     return _verdict(got, want)
 
@@ -74,7 +74,7 @@ def run_hanajit(f, args, want) -> str:
         warnings.simplefilter("always")
         try:
             got = jit(f)(*map(_copy, args))
-        except Exception as exc:
+        except Exception as exc:   # noqa: BLE001  (reported in the table)
             return "error: " + type(exc).__name__
     if any("runs in the interpreter" in str(w.message) for w in caught):
         return "no: falls back"

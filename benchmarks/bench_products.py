@@ -89,10 +89,13 @@ def main(quick: bool = False) -> int:
         # NumPy's and Numba's (SciPy's) OpenBLAS keep their worker threads spinning
         # for a while after a call; on a small machine the next library's call
         # would share the cores with them, so each sample waits for them first
-        time_call(lambda: h(*args), 20)                 # warm
-        one = time_call(lambda: h(*args), 20)
+        def call_h(h=h, args=args):
+            return h(*args)
+        time_call(call_h, 20)                           # warm
+        one = time_call(call_h, 20)
         number = max(1, int(10e-3 / max(one, 1e-9)))    # samples of about 10 ms
-        times = interleaved({c: (lambda f=f: f(*args)) for c, f in cands.items()}, repeats,
+        times = interleaved({c: (lambda f=f, args=args: f(*args))
+                             for c, f in cands.items()}, repeats,
                             number=number, settle=0.0 if quick else 0.2)
         t = {c: median(v) for c, v in times.items()}
         if "numba" in t:
@@ -107,10 +110,10 @@ def main(quick: bool = False) -> int:
 
     def gm(xs):
         return fmt_ratio(math.exp(sum(map(math.log, xs)) / len(xs))) if xs else "--"
-    notes = [f"Median of {repeats} interleaved repeats (each about 10 ms of back-to-back "
-             "calls, after a 0.2 s pause for BLAS threads), compile time excluded.  Ratios "
-             "above 1: hanajit is faster.  `bits = NumPy` compares hanajit's result "
-             "with NumPy's bit for bit.",
+    notes = [(f"Median of {repeats} interleaved repeats (each about 10 ms of back-to-back "
+              "calls, after a 0.2 s pause for BLAS threads), compile time excluded.  "
+              "Ratios above 1: hanajit is faster.  `bits = NumPy` compares hanajit's "
+              "result with NumPy's bit for bit."),
              f"Geometric mean: hanajit vs NumPy {gm(vs_numpy)}, vs Numba {gm(vs_numba)}."]
     notes += [f"WRONG RESULT: {w}" for w in wrong]
     print_table("Vector and matrix products", [

@@ -1,7 +1,7 @@
 """``np.convolve(a, v, mode)`` and ``np.correlate(a, v, mode)`` of vectors of one
 float or complex dtype, as NumPy computes them: each output a BLAS dot product
 of the overlap, the full overlaps of short real kernels as NumPy's unrolled sums
-(``pyhelpers_blas.convolve``/``correlate``).  CPU target only (NumPy's BLAS);
+(``pyhelpers_convolve``).  CPU target only (NumPy's BLAS);
 other dtypes and targets fall back.
 """
 from __future__ import annotations
@@ -44,7 +44,7 @@ class Correlation(CallTemplate):
         return T.ArrayType(ta, 1, "C")
 
     def lower(self, L, call, args, kwargs):
-        from . import pyhelpers_blas as hb
+        from . import pyhelpers_convolve as hb
         from .array_ops import uses_numpys_blas
         a, v = (L.let(x) for x in args[:2])
         t = a.type.dtype

@@ -48,7 +48,8 @@ def attach(lowering, call: ir.CallInstr, fn: ir.Function, attrs_cls) -> None:
         if lowering.llmod.globals.get(vname) is None:
             lowering.vector_decls.append(_define(lowering.llmod, vname, lanes))
         names.append(f"_ZGV_LLVM_M{lanes}vv_{fn.name}({vname})")
-    call.attributes = attrs_cls(['"vector-function-abi-variant"="%s"' % ",".join(names),
+    variants = ",".join(names)
+    call.attributes = attrs_cls([f'"vector-function-abi-variant"="{variants}"',
                                  "memory(none)", "nounwind"])
 
 
