@@ -269,3 +269,24 @@ def test_convolve_of_empty_arrays_raises_numpys_error():
         jit(f_convolve_full, fallback=False)(np.ones(3), np.ones(0))
     with pytest.raises(ValueError, match="second array argument cannot be empty"):
         jit(f_correlate_valid, fallback=False)(np.ones(3), np.ones(0))
+
+
+def test_helpers_run_in_the_interpreter_too():
+    """The helpers' prims.blas_* have Python bodies (ctypes calls of the same CBLAS
+    functions): run uncompiled, the helpers give NumPy's results as well."""
+    from hanajit.lib import pyhelpers_blas as hb
+    rng = np.random.default_rng(9)
+    for dtype in DTYPES:
+        a = _matrix(rng, (6, 5), dtype)
+        b = _matrix(rng, (5, 4), dtype)
+        z = np.zeros(1, dtype)[0]
+        out = np.empty((6, 4), dtype)
+        assert hb.matmul_mm(a, b, out, z) == 1 and same(out, a @ b)
+        out = np.empty((6, 4), dtype)
+        assert hb.np_dot_mm(np.asfortranarray(a), b, out, z) == 1
+        assert same(out, np.dot(np.asfortranarray(a), b))
+        out = np.empty((6, 6), dtype)
+        assert hb.matmul_mm(a, a.T, out, z) == 1 and same(out, a @ a.T)
+        v = _vector(rng, 40, dtype)
+        assert same(hb.np_dot_vv_complex(v, v[::-1]) if v.dtype.kind == "c"
+                    else hb.np_dot_vv_real(v, v[::-1]), np.dot(v, v[::-1]))
