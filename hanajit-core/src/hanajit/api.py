@@ -27,7 +27,7 @@ import warnings
 
 from .dispatch.heaptype import native_dispatch_enabled, native_type, set_vectorcall
 from .dispatch.native import CallShape, Handlers
-from .infer.rules import argtypeof, typeof
+from .infer.rules import argtypeof
 from .ir.types import NumpyScalarArg
 from .errors import (
     HanaJitFallbackWarning,
@@ -234,16 +234,13 @@ class JitFunction:
     def _swap_dispatcher(self):
         from . import plugins
         target = plugins.get_target(self.options["target"])
-        make = getattr(target, "native_dispatcher", None)
-        if make is None:
-            return
         # a NumPy-scalar specialisation (np.float64 where a float would do) is
         # found through the Python dispatcher: the native one checks exact types
         entries = [None if any(isinstance(t, NumpyScalarArg) for t in key)
                    else getattr(spec.runner, "native", None)
                    for key, spec in self._compiled.items()]
         try:
-            made = make(self._shape, entries, _HANDLERS)
+            made = target.native_dispatcher(self._shape, entries, _HANDLERS)
         except Exception as exc:          # keep the Python dispatcher: still correct
             warnings.warn(HanaJitInternalWarning(
                 f"hanajit: {self.__qualname__}: native dispatch unavailable: "
@@ -299,7 +296,7 @@ class JitFunction:
     def compile_signature(self, signature):
         """Compile eagerly for a signature string such as ``"i64, f64"``."""
         from .signature import parse_signature
-        if self.options["target"] != "cpu" and self._target().kind == "gpu":
+        if self._target().kind == "gpu":
             for key in parse_signature(signature, pointers=True):
                 self._eager_kernel(tuple(key))
             return
@@ -374,8 +371,8 @@ class JitFunction:
         if target is None:
             target = d["_launch_target"] = self._gpu_target()
             d["_kernels"] = {}               # argument types -> Specialization
-            # a GPU target may type its own device arrays (Target.typeof)
-            d["_launch_typeof"] = getattr(target, "typeof", None) or typeof
+            # a GPU target types its own device arrays (Target.typeof)
+            d["_launch_typeof"] = target.typeof
         if len(args) != self._nparams:
             args = self._bind(args, {})
         key = tuple(map(d["_launch_typeof"], args))
@@ -391,16 +388,11 @@ class JitFunction:
 
     def to_device(self, array, stream=None):
         """Copy a NumPy array to the device of this function's GPU target."""
-        target = self._gpu_target()
-        if not hasattr(target, "to_device"):
-            raise TypeError(f"target {target.name!r} has no device arrays")
-        return target.to_device(array, stream=stream)
+        return self._gpu_target().to_device(array, stream=stream)
 
     def synchronize(self):
         """Wait for every queued launch and copy of this function's GPU target."""
-        target = self._gpu_target()
-        if hasattr(target, "synchronize"):
-            target.synchronize()
+        self._gpu_target().synchronize()
 
     def inspect_gpu(self, signature=None) -> str:
         """The device assembly (PTX for cuda) of a kernel specialisation."""

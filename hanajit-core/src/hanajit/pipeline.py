@@ -23,12 +23,14 @@ prints the IR after a pass (``after:infer``, ``after:lower_semantics``, ``after:
 """
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import os
 import re
 import sys
 from dataclasses import dataclass, field
 
+from . import plugins
 from .errors import UnsupportedError
 from .frontend.builder import build_function, freezable
 from .frontend.source import parse_function
@@ -45,6 +47,7 @@ from .passes.version_bounds import version_bounds
 from .passes.writes import may_write_arrays
 from .passes.rewrite import rewrite_loops, rewrite_polynomials
 from .lib.parallel import SerialLoop
+from .target import Capabilities
 
 
 @dataclass
@@ -76,6 +79,18 @@ class CompileContext:
     # function named ``kernel`` must not take it
     _symbols: set = field(default_factory=lambda: {"hj_kernel"})
     serial_loops: set = field(default_factory=set)  # (qualname, line) kept serial
+    _capabilities: Capabilities | None = None
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """What the target's code can do (``Target.capabilities``); an exporter's
+        module (option ``host_calls=False``) never calls into this process."""
+        if self._capabilities is None:
+            caps = plugins.capabilities_of(self.options.get("target") or "cpu")
+            if self.options.get("host_calls") is False:
+                caps = dataclasses.replace(caps, host_calls=False)
+            self._capabilities = caps
+        return self._capabilities
 
     # -------------------------------------------------------------- frontend
     def parsed(self, pyfunc):

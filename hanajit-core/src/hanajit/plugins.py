@@ -50,7 +50,7 @@ import pluggy
 
 from . import hookspecs
 from .errors import HanaJitPluginWarning, PluginError, TargetError
-from .target import Target
+from .target import Capabilities, Target
 
 __all__ = [
     "get_plugin_manager", "reset", "register_plugin", "target_classes", "get_target",
@@ -139,6 +139,13 @@ def register_plugin(plugin: Any, name: str) -> None:
 def target_classes() -> dict[str, type[Target]]:
     """Return every registered target class by name, in registration order."""
     return {name: cls for name, (cls, _) in _get_registry().targets.items()}
+
+
+def capabilities_of(name: str) -> Capabilities:
+    """The declared capabilities of the target called ``name`` (the defaults of
+    :class:`~hanajit.target.Capabilities` for a name no plugin registers)."""
+    cls = target_classes().get(name)
+    return cls.capabilities if cls is not None else Capabilities()
 
 
 def get_target(name: str) -> Target:

@@ -8,8 +8,37 @@ device, :meth:`load` / :meth:`launch` do.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable, ClassVar
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a target's generated code can do.  Core and ``lib/`` decide by these,
+    never by a target's name; they are part of the disk cache key.
+
+    The defaults describe a target that computes and nothing more: float64 and
+    int64 arithmetic, no calls out of the generated code."""
+
+    # calls into this process: NumPy's BLAS and LAPACK, CPython (host targets)
+    host_calls: bool = False
+    # a thread pool runs ``prange`` / ``parallel=True`` loops
+    threads: bool = False
+    # the C math library (or a replacement) provides exp, log, pow ...
+    c_math: bool = False
+    # the GPU kernel model: thread and block indices, barriers, ``launch()``
+    kernel_model: bool = False
+    # shared (workgroup) arrays in the kernel model
+    shared_memory: bool = False
+    # atomic read-modify-write operations on array elements
+    atomics: bool = False
+    # 64-bit floats and integers on the device
+    float64: bool = True
+    int64: bool = True
+
+    def key(self) -> str:
+        """A stable text for cache keys: ``name=0/1`` of every field."""
+        return ",".join(f"{f.name}={int(getattr(self, f.name))}" for f in fields(self))
 
 
 @dataclass
@@ -34,12 +63,19 @@ class Target:
       cache-key part.
     * ``kind`` -- ``"host"`` (runs in this process: calling the function runs it),
       ``"gpu"`` (runs through :meth:`launch`) or ``"export"`` (only writes files).
+    * ``capabilities`` -- a :class:`Capabilities`: what the generated code can do.
+
+    Every method a target may implement is declared here with a default that says
+    plainly that the target does not support it; core calls these and never asks
+    whether a target has a method (``docs/plugins.md`` lists them, checked by a
+    test).
     """
 
     name: ClassVar[str] = ""
     description: ClassVar[str] = ""
     stages: ClassVar[tuple[str, ...]] = ()
     kind: ClassVar[str] = "host"
+    capabilities: ClassVar[Capabilities] = Capabilities()
 
     # -- status and doctor -------------------------------------------------------
     def status(self) -> tuple[bool, str]:
@@ -75,6 +111,41 @@ class Target:
     def export(self, artifact: Artifact, output, **options) -> Any:
         """Export targets: write files for the artifact and return what was written."""
         raise NotImplementedError(f"target {self.name!r} has no export")
+
+    # -- host targets: calls and the disk cache --------------------------------------
+    def native_dispatcher(self, shape, entries, handlers):
+        """Host targets: machine code that checks, unboxes, calls and boxes for the
+        compiled specialisations (``hanajit.dispatch.native``): ``(address,
+        keepalive, llvm_ir)``, or None -- the default: the Python dispatcher runs
+        every call."""
+        return None
+
+    def cache_env(self) -> tuple | None:
+        """What the disk cache key must know about this machine's code generation
+        (CPU, toolchain versions), or None -- the default: this target does not
+        cache."""
+        return None
+
+    # -- GPU targets: device memory --------------------------------------------------
+    @property
+    def typeof(self) -> Callable[[Any], Any]:
+        """The function that gives the IR type of a launch argument (a GPU target's
+        own device arrays among them); the default types host values only."""
+        from .infer.rules import typeof
+        return typeof
+
+    def to_device(self, array, stream=None):
+        """GPU targets: copy a NumPy array to the device and return the device array."""
+        raise TypeError(f"target {self.name!r} has no device arrays")
+
+    def synchronize(self) -> None:
+        """GPU targets: wait for every queued launch and copy.  The default has
+        nothing queued."""
+
+    def compile_single_thread(self, module, arch: str | None = None) -> Artifact:
+        """GPU targets: a one-thread kernel that runs the module's entry once and
+        stores its result (an executable export embedding the kernel uses it)."""
+        raise NotImplementedError(f"target {self.name!r} has no single-thread kernels")
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"

@@ -11,6 +11,10 @@ import itertools
 import re
 import threading
 
+from hanajit.toolkit import llvm_toolchain as toolchain
+
+from . import cpu_choice
+
 _lock = threading.Lock()
 _VSQUARE_CALL = re.compile(r"call [^\n]*@hj\.vsquare\.")
 _engine = None
@@ -18,22 +22,21 @@ _engine = None
 
 class Engine:
     def __init__(self):
-        import llvmlite.binding as llvm
+        llvm = toolchain.binding()
         self.llvm = llvm
-        llvm.initialize_native_target()
-        llvm.initialize_native_asmprinter()
         # in-order float reductions may vectorise (the adds stay in source order, so
         # results are bit-identical): np.sum(np.exp(x)) computes exp in SIMD
         llvm.set_option("", "-force-ordered-reductions=true")
         # a loop whose bounds check stays (``out[idx[i]] += 1``) has a second exit;
         # LLVM unrolls such loops only when asked (bincount: 0.76x Numba -> 1.0x)
         llvm.set_option("", "-unroll-runtime-multi-exit=true")
-        self.cpu = llvm.get_host_cpu_name()
-        self.features = llvm.get_host_cpu_features().flatten()
-        target = llvm.Target.from_default_triple()
-        self.triple = target.triple if hasattr(target, "triple") else llvm.get_default_triple()
+        # the host's CPU, or the one HANAJIT_CPU_NAME / HANAJIT_CPU_FEATURES choose
+        self.cpu, self.features = cpu_choice.choose(llvm)
         self.triple = llvm.get_process_triple()
         self.target = llvm.Target.from_triple(self.triple)
+        # the vector ISAs the chosen CPU has, spelt as features (vecmath.host_isas)
+        self.isa_features = cpu_choice.isa_features(llvm, self.target, self.cpu,
+                                                    self.features)
         self.tm = self._new_tm()
         self.data_layout = str(self.tm.target_data)
         # JITLink, not RuntimeDyld: RuntimeDyld maps an object's code, constants and
@@ -44,8 +47,9 @@ class Engine:
         # each object out in one contiguous allocation.
         self.lljit = llvm.create_lljit_compiler(self._new_tm(), use_jit_link=True)
         self._names = itertools.count()
-        # llvmlite parses and optimises in LLVM's global context: one at a time
-        self.compile_lock = threading.RLock()
+        # llvmlite parses and optimises in LLVM's global context: one at a time, in
+        # every target of the process (hanajit.toolkit.llvm_toolchain)
+        self.compile_lock = toolchain.LOCK
         self._libm_loaded = False
 
     def _new_tm(self):
@@ -53,41 +57,12 @@ class Engine:
                                                  opt=3, reloc="pic", codemodel="default")
 
     def compile_object(self, ir_text: str, speed=3) -> tuple[str, bytes]:
-        """Parse, verify, optimise and emit: ``(optimised IR text, object bytes)``.
-
-        Every LLVM module is created, used and disposed of under ``compile_lock``:
-        llvmlite parses into LLVM's one global context, which is not thread-safe,
-        and llvmlite releases the GIL during its calls -- a module freed by one
-        thread while another parses would corrupt memory."""
-        with self.compile_lock:
-            mod = self._optimize(ir_text, speed)
-            try:
-                text = str(mod)
-                # emit from a fresh parse: emitting mutates the module (toolchain notes)
-                return text, self.tm.emit_object(self.llvm.parse_bitcode(mod.as_bitcode()))
-            finally:
-                mod.close()
-
-    def _optimize(self, ir_text: str, speed):
-        llvm = self.llvm
-        mod = llvm.parse_assembly(ir_text)
-        mod.triple = self.triple
-        mod.data_layout = self.data_layout
-        mod.verify()
-        pto = llvm.create_pipeline_tuning_options(speed_level=speed)
-        pto.loop_vectorization = True
-        pto.slp_vectorization = True
-        pb = llvm.create_pass_builder(self.tm, pto)
-        pb.getModulePassManager().run(mod, pb)
-        if "hj.vsquare." in ir_text and _VSQUARE_CALL.search(str(mod)):
-            # the loop vectoriser called the vector square (hanajit.lowering.
-            # vector_square): inline it into the vector loops and fold its select
-            pm = llvm.create_new_module_pass_manager()
-            pm.add_always_inliner_pass()
-            pm.add_instruction_combine_pass()
-            pm.add_simplify_cfg_pass()
-            pm.run(mod, pb)
-        return mod
+        """Parse, verify, optimise and emit: ``(optimised IR text, object bytes)``,
+        under the process-wide llvmlite lock (``toolchain.compile``)."""
+        out = toolchain.compile(ir_text, self.tm, speed=speed, slp=True, emit=("obj",),
+                                after=_inline_vector_squares if "hj.vsquare." in ir_text
+                                else None)
+        return out["llvm"], out["obj"]
 
     def emit_assembly(self, ir_text: str) -> str:
         with self.compile_lock:
@@ -147,6 +122,17 @@ class Engine:
         with _lock:
             tracker = builder.link(self.lljit, f"hj{next(self._names)}")
         return tracker, {name: tracker[name] for name in exports}
+
+
+def _inline_vector_squares(llvm, mod, pb) -> None:
+    """When the loop vectoriser called the vector square (hanajit.lowering.
+    vector_square), inline it into the vector loops and fold its select."""
+    if _VSQUARE_CALL.search(str(mod)):
+        pm = llvm.create_new_module_pass_manager()
+        pm.add_always_inliner_pass()
+        pm.add_instruction_combine_pass()
+        pm.add_simplify_cfg_pass()
+        pm.run(mod, pb)
 
 
 def _libm() -> ctypes.CDLL:

@@ -5,7 +5,9 @@ which is also what the disk cache stores).
 """
 from __future__ import annotations
 
-from hanajit.target import Artifact, Target
+from hanajit.target import Artifact, Capabilities, Target
+
+from . import cpu_choice
 
 
 class CpuTarget(Target):
@@ -13,6 +15,7 @@ class CpuTarget(Target):
     description = "host CPU through LLVM (ORC JIT, in-process)"
     stages = ("llvm", "obj")
     kind = "host"
+    capabilities = Capabilities(host_calls=True, threads=True, c_math=True, atomics=True)
 
     def status(self):
         try:
@@ -62,7 +65,7 @@ class CpuTarget(Target):
         # vector_variants: math calls in vectorised loops call libmvec (vecmath.py)
         info = LLVMTargetInfo(triple=eng.triple, data_layout=eng.data_layout,
                               math={"pow": ("libm", "hj.libm.pow")},
-                              vector_variants=vector_variants(eng.features),
+                              vector_variants=vector_variants(eng.isa_features),
                               parallel=True,
                               # (complex arguments as x86-64 System V passes them)
                               complex_libm=eng.triple.startswith("x86_64")
@@ -164,7 +167,8 @@ def _memory_runtime() -> dict:
     from hanajit.lowering import nrt
 
     from . import objload
-    digest = blake2b(repr((compiler_fingerprint(), _host_identity(), nrt.RUNTIME_IR))
+    digest = blake2b(repr((compiler_fingerprint(CpuTarget()), _host_identity(),
+                           nrt.RUNTIME_IR))
                      .encode(), digest_size=16).hexdigest()
     path = os.path.join(store.cache_dir(), "_runtime", f"nrt-{digest}.hjc")
     entry = store.read_entry(path)
@@ -193,7 +197,8 @@ def _host_identity() -> tuple:
     On Linux the CPU identity is the kernel's description of the first CPU (vendor,
     family, model, stepping, feature flags) -- what LLVM's host CPU name and
     features are derived from -- so no LLVM is loaded to compute the key; elsewhere
-    it is LLVM's host CPU name and features.
+    it is LLVM's host CPU name and features.  A CPU named by ``HANAJIT_CPU_NAME``
+    replaces it (``cpu_choice.cache_identity``).  Read once per process.
     """
     global _host_id
     if _host_id is None:
@@ -219,5 +224,10 @@ def _host_identity() -> tuple:
             from .engine import get_engine
             eng = get_engine()
             cpu = (eng.triple, eng.cpu, eng.features)
+        chosen = cpu_choice.cache_identity()
+        if chosen is not None:
+            # a CPU named in the environment replaces the host's in the key, so the
+            # machines of a cluster that share the choice share entries
+            cpu = chosen if chosen[1] else (cpu, chosen)
         _host_id = (os.uname().machine if hasattr(os, "uname") else "", cpu, llvm)
     return _host_id

@@ -11,8 +11,6 @@ O3 for the ``sm_XX`` (NVVMReflect runs in that pipeline) and writes
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
 import sys
 
 TRIPLE = "nvptx64-nvidia-cuda"
@@ -20,37 +18,27 @@ KERNEL = "hj_kernel"            # the kernel entry's symbol
 
 
 def emit(request: dict) -> dict:
-    import llvmlite.binding as llvm
-    llvm.initialize_all_targets()
-    llvm.initialize_all_asmprinters()
-    tm = llvm.Target.from_triple(TRIPLE).create_target_machine(
-        cpu=request["arch"], opt=3)
+    from hanajit.toolkit import llvm_toolchain
+    llvm = llvm_toolchain.binding(all_targets=True)
+    tm = llvm_toolchain.target_machine(TRIPLE, cpu=request["arch"])
     text = request["ir"]
     if llvm.llvm_version_info[0] < 20 or request.get("annotate"):
         text = kernel_by_annotation(text)
-    mod = llvm.parse_assembly(text)
-    mod.triple = TRIPLE
-    mod.data_layout = str(tm.target_data)
+    link = ()
     if request.get("libdevice"):
         with open(request["libdevice"], "rb") as f:
-            lib = llvm.parse_bitcode(f.read())
-        lib.triple = TRIPLE
-        lib.data_layout = mod.data_layout
-        for fn in lib.functions:
-            if not fn.is_declaration:
-                fn.linkage = "linkonce_odr"
-        mod.link_in(lib)
-    mod.verify()
-    # internal linkage everywhere but the kernel, so unused helpers disappear
+            link = (f.read(),)
+    out = llvm_toolchain.compile(text, tm, link=link, link_lazily=True,
+                                 prepare=_linkage, emit=("asm",))
+    return {"llvm": out["llvm"], "ptx": out["asm"]}
+
+
+def _linkage(llvm, mod) -> None:
+    """Internal linkage everywhere but the kernel, so unused helpers disappear."""
     for fn in mod.functions:
         if (not fn.is_declaration and fn.name != KERNEL
                 and not fn.name.startswith("llvm.")):
             fn.linkage = "internal"
-    pto = llvm.create_pipeline_tuning_options(speed_level=3)
-    pb = llvm.create_pass_builder(tm, pto)
-    pb.getModulePassManager().run(mod, pb)
-    bitcode = mod.as_bitcode()
-    return {"llvm": str(mod), "ptx": tm.emit_assembly(llvm.parse_bitcode(bitcode))}
 
 
 def kernel_by_annotation(text: str) -> str:
@@ -67,21 +55,11 @@ def emit_in_subprocess(ir_text: str, arch: str, libdevice: str | None,
                        timeout: float = 300) -> dict:
     """Run :func:`emit` in a child Python; an LLVM crash becomes UnsupportedError."""
     from hanajit.errors import UnsupportedError
-    request = {"ir": ir_text, "arch": arch, "libdevice": libdevice}
-    try:
-        proc = subprocess.run([sys.executable, "-m", "hanajit_cuda.ptx"],
-                              input=json.dumps(request), capture_output=True, text=True,
-                              timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise UnsupportedError(f"NVPTX codegen for {arch} took over {timeout} s",
-                               construct="nvptx codegen") from None
-    if proc.returncode != 0:
-        how = (f"was killed by {signal.Signals(-proc.returncode).name}"
-               if proc.returncode < 0 else f"exited with status {proc.returncode}")
-        tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
-        raise UnsupportedError(f"NVPTX codegen for {arch} {how}:\n{tail}",
-                               construct="nvptx codegen")
-    return json.loads(proc.stdout)
+    from hanajit.toolkit import llvm_toolchain
+    return llvm_toolchain.run_isolated(
+        "hanajit_cuda.ptx", {"ir": ir_text, "arch": arch, "libdevice": libdevice},
+        what=f"NVPTX codegen for {arch}", timeout=timeout,
+        error=lambda msg: UnsupportedError(msg, construct="nvptx codegen"))
 
 
 def emit_function(fn, ir_text: str, uses_libdevice: bool, arch: str) -> dict:

@@ -8,7 +8,7 @@ loaded on the first launch.
 from __future__ import annotations
 
 from hanajit.errors import TargetError
-from hanajit.target import Artifact, Target
+from hanajit.target import Artifact, Capabilities, Target
 
 from . import toolchain
 
@@ -18,6 +18,9 @@ class CudaTarget(Target):
     description = "NVIDIA GPUs: PTX through LLVM NVPTX, launched with the CUDA driver"
     stages = ("llvm", "ptx")
     kind = "gpu"
+    # math through libdevice
+    capabilities = Capabilities(kernel_model=True, shared_memory=True, atomics=True,
+                                c_math=True)
 
     def __init__(self):
         self._launcher = None

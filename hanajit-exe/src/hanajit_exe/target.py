@@ -13,7 +13,7 @@ import tempfile
 
 from hanajit.ir import types as T
 from hanajit.lowering.cabi import check_scalar_signature
-from hanajit.target import Artifact, Target
+from hanajit.target import Artifact, Capabilities, Target
 
 from . import toolchain
 
@@ -26,34 +26,23 @@ BASELINE_CPU = "x86-64"
 def lower_to_object(module, triple: str, cpu: str = BASELINE_CPU):
     """Lower a primitive IR module with its C-ABI entry wrapper for ``triple``;
     return (optimised IR text, object bytes)."""
-    import llvmlite.binding as llvm
-
     from hanajit.lowering.cabi import add_entry_wrapper
     from hanajit.lowering.llvm import LLVMTargetInfo, ModuleLowering
+    from hanajit.toolkit import llvm_toolchain
 
-    llvm.initialize_all_targets()
-    llvm.initialize_all_asmprinters()
-    tm = llvm.Target.from_triple(triple).create_target_machine(
-        cpu=cpu, opt=3, reloc="pic", codemodel="default")
+    tm = llvm_toolchain.target_machine(triple, cpu=cpu, reloc="pic", codemodel="default")
     info = LLVMTargetInfo(triple=triple, data_layout=str(tm.target_data))
     ml = ModuleLowering(module, info)
     llmod = ml.lower()
     entry_fn = module.functions[module.entry]
     add_entry_wrapper(llmod, entry_fn, ml.declare(entry_fn))
-    mod = llvm.parse_assembly(str(llmod))
-    if "hj_nrt_" in str(llmod):          # arrays: link the memory runtime in
+    text = str(llmod)
+    link = ()
+    if "hj_nrt_" in text:                # arrays: link the memory runtime in
         from hanajit.lowering import nrt
-        rt = llvm.parse_assembly(_runtime_ir(triple, nrt.RUNTIME_IR))
-        rt.triple, rt.data_layout = mod.triple, mod.data_layout
-        mod.link_in(rt)
-    mod.verify()
-    pto = llvm.create_pipeline_tuning_options(speed_level=3)
-    pb = llvm.create_pass_builder(tm, pto)
-    pb.getModulePassManager().run(mod, pb)
-    text = str(mod)
-    # emitting mutates the module: emit from a fresh parse (toolchain notes)
-    obj = tm.emit_object(llvm.parse_bitcode(mod.as_bitcode()))
-    return text, obj
+        link = (_runtime_ir(triple, nrt.RUNTIME_IR),)
+    out = llvm_toolchain.compile(text, tm, link=link, emit=("obj",))
+    return out["llvm"], out["obj"]
 
 
 def _runtime_ir(triple: str, text: str) -> str:
@@ -79,6 +68,7 @@ class ExeTarget(Target):
     description = "standalone command-line executables (LLVM object + C main, export only)"
     stages = ("llvm", "obj")
     kind = "export"
+    capabilities = Capabilities(c_math=True)          # linked with the C library
 
     def status(self) -> tuple[bool, str]:
         cc = toolchain.find_host_cc()
@@ -134,8 +124,8 @@ def _cuda_plugin() -> str | None:
     except TargetError:
         return ("the hanajit-cuda plugin is not installed: "
                 "pip install 'hanajit-exe[cuda]'")
-    if not hasattr(target, "compile_single_thread"):
-        return "the installed hanajit-cuda is too old (no compile_single_thread)"
+    if not target.capabilities.kernel_model:
+        return f"target {target.name!r} does not run GPU kernels"
     return None
 
 

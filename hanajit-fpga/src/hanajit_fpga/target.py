@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 from hanajit.lowering.cabi import check_scalar_signature
-from hanajit.target import Artifact, Target
+from hanajit.target import Artifact, Capabilities, Target
 
 
 def ap_types_dir() -> Path | None:
@@ -43,6 +43,7 @@ class FpgaTarget(Target):
     description = "FPGA: Vitis HLS C++ top function, C-sim testbench and TCL (export only)"
     stages = ("cpp", "llvm")
     kind = "export"
+    capabilities = Capabilities(c_math=True)          # hls_math / <cmath>
 
     def status(self) -> tuple[bool, str]:
         return True, "pure Python export; synthesis needs Vitis HLS"

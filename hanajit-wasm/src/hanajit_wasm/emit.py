@@ -5,53 +5,37 @@ An LLVM fatal error or assertion in the wasm backend ends the process it runs in
 assertions), so the exporter never runs it in the user's interpreter: this module
 reads a JSON request on stdin -- ``{"ir", "triple", "dir", "want": ["ll", "s",
 "o"], "link": [more IR texts]}`` -- links the extra modules in, optimises the
-module, and writes ``kernel.ll``, ``kernel.s`` and ``kernel.o`` into ``dir``.
-Each emission starts from a fresh parse of the bitcode because emitting changes
-the module.
+module, and writes ``kernel.ll``, ``kernel.s`` and ``kernel.o`` into ``dir``
+(``hanajit.toolkit.llvm_toolchain``: each emission from a fresh parse).
 """
 from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
 import sys
 import tempfile
 
 from hanajit.errors import TargetError
+from hanajit.toolkit import llvm_toolchain
 
 CPU = "generic"       # LLVM 22: sign-ext, nontrapping-fptoint, multivalue, bulk-memory...
 
 
-def emit(request: dict) -> None:
-    import llvmlite.binding as llvm
-    llvm.initialize_all_targets()
-    llvm.initialize_all_asmprinters()
-    tm = llvm.Target.from_triple(request["triple"]).create_target_machine(
-        cpu=request.get("cpu", CPU), opt=3)
-    mod = llvm.parse_assembly(request["ir"])
-    for extra in request.get("link", ()):         # runtime modules (heap, NRT)
-        other = llvm.parse_assembly(extra)
-        other.triple = request["triple"]
-        other.data_layout = str(tm.target_data)
-        mod.link_in(other)
-    mod.triple = request["triple"]
-    mod.data_layout = str(tm.target_data)
-    mod.verify()
-    pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=3))
-    pb.getModulePassManager().run(mod, pb)
-    bitcode = mod.as_bitcode()
-    out = request["dir"]
+def emit(request: dict) -> dict:
+    tm = llvm_toolchain.target_machine(request["triple"], cpu=request.get("cpu", CPU))
     want = request.get("want", ["ll", "s", "o"])
-    if "ll" in want:
-        with open(os.path.join(out, "kernel.ll"), "w", encoding="utf-8") as f:
-            f.write(str(mod))
-    if "s" in want:
-        with open(os.path.join(out, "kernel.s"), "w", encoding="utf-8") as f:
-            f.write(tm.emit_assembly(llvm.parse_bitcode(bitcode)))
-    if "o" in want:
-        with open(os.path.join(out, "kernel.o"), "wb") as f:
-            f.write(tm.emit_object(llvm.parse_bitcode(bitcode)))
+    kinds = {"s": "asm", "o": "obj"}
+    out = llvm_toolchain.compile(request["ir"], tm, link=request.get("link", ()),
+                                 emit=[kinds[k] for k in want if k in kinds])
+    written = {}
+    for kind in want:
+        value = out["llvm"] if kind == "ll" else out[kinds[kind]]
+        path = os.path.join(request["dir"], f"kernel.{kind}")
+        with open(path, "wb" if kind == "o" else "w",
+                  **({} if kind == "o" else {"encoding": "utf-8"})) as f:
+            f.write(value)
+        written[kind] = path
+    return written
 
 
 def emit_in_subprocess(ir_text: str, triple: str, want=("ll", "s", "o"),
@@ -61,17 +45,9 @@ def emit_in_subprocess(ir_text: str, triple: str, want=("ll", "s", "o"),
     with tempfile.TemporaryDirectory(prefix="hanajit-wasm-") as tmp:
         request = {"ir": ir_text, "triple": triple, "dir": tmp, "want": list(want),
                    "link": list(link)}
-        try:
-            proc = subprocess.run([sys.executable, "-m", "hanajit_wasm.emit"],
-                                  input=json.dumps(request), capture_output=True,
-                                  text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            raise TargetError(f"LLVM wasm codegen for {triple} took over {timeout} s")
-        if proc.returncode != 0:
-            how = (f"was killed by {signal.Signals(-proc.returncode).name}"
-                   if proc.returncode < 0 else f"exited with status {proc.returncode}")
-            tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
-            raise TargetError(f"LLVM wasm codegen for {triple} {how}:\n{tail}")
+        llvm_toolchain.run_isolated("hanajit_wasm.emit", request,
+                                    what=f"LLVM wasm codegen for {triple}",
+                                    timeout=timeout, error=TargetError)
         out = {}
         for kind in want:
             path = os.path.join(tmp, f"kernel.{kind}")
@@ -85,4 +61,4 @@ def emit_in_subprocess(ir_text: str, triple: str, want=("ll", "s", "o"),
 
 
 if __name__ == "__main__":
-    emit(json.load(sys.stdin))
+    json.dump(emit(json.load(sys.stdin)), sys.stdout)

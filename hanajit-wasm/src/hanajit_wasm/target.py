@@ -7,7 +7,7 @@ Code generation runs in a child process (:mod:`hanajit_wasm.emit`).
 from __future__ import annotations
 
 from hanajit.lowering.cabi import check_scalar_signature
-from hanajit.target import Artifact, Target
+from hanajit.target import Artifact, Capabilities, Target
 
 from . import toolchain
 
@@ -19,6 +19,7 @@ class WasmTarget(Target):
     description = "WebAssembly (wasm32/wasm64) module + ES-module loader (export only)"
     stages = ("llvm", "s", "wasm-obj")
     kind = "export"
+    capabilities = Capabilities(c_math=True)          # math imported from the loader
 
     def status(self) -> tuple[bool, str]:
         ld = toolchain.find_wasm_ld()

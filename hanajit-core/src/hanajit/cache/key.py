@@ -26,24 +26,25 @@ from .._version import __version__
 FORMAT = 1
 # options that never change the generated code
 _NOT_IN_KEY = ("cache", "fallback", "signature")
-_compiler_fp: str | None = None
+_compiler_fp: dict = {}
 
 
-def compiler_fingerprint() -> str:
+def compiler_fingerprint(target=None) -> str:
     """hanajit's version plus the name, size and modification time of every module
-    of hanajit and of the loaded target plugins (computed once per process), or
-    ``HANAJIT_CACHE_COMPILER_ID`` when set (pinned builds; the test suite, whose
-    entries must not change while the compiler's files are being edited)."""
-    global _compiler_fp
-    if _compiler_fp is None and os.environ.get("HANAJIT_CACHE_COMPILER_ID"):
+    of hanajit and of ``target``'s plugin package (computed once per process and
+    package), or ``HANAJIT_CACHE_COMPILER_ID`` when set (pinned builds; the test
+    suite, whose entries must not change while the compiler's files are being
+    edited)."""
+    if os.environ.get("HANAJIT_CACHE_COMPILER_ID"):
         return "id:" + os.environ["HANAJIT_CACHE_COMPILER_ID"]
-    if _compiler_fp is None:
+    package = type(target).__module__.split(".")[0] if target is not None else ""
+    fp = _compiler_fp.get(package)
+    if fp is None:
         import hanajit
         roots = [os.path.dirname(hanajit.__file__)]
-        for name in ("hanajit_cpu",):
-            mod = sys.modules.get(name)
-            if mod is not None and getattr(mod, "__file__", None):
-                roots.append(os.path.dirname(mod.__file__))
+        mod = sys.modules.get(package)
+        if package != "hanajit" and getattr(mod, "__file__", None):
+            roots.append(os.path.dirname(mod.__file__))
         h = blake2b(__version__.encode(), digest_size=16)
         for root in roots:
             for dirpath, dirs, files in os.walk(root):
@@ -53,8 +54,8 @@ def compiler_fingerprint() -> str:
                         st = os.stat(os.path.join(dirpath, f))
                         h.update(f"{dirpath[len(root):]}/{f}:{st.st_size}:"
                                  f"{st.st_mtime_ns};".encode())
-        _compiler_fp = h.hexdigest()
-    return _compiler_fp
+        fp = _compiler_fp[package] = h.hexdigest()
+    return fp
 
 
 def type_text(t) -> str:
@@ -64,16 +65,17 @@ def type_text(t) -> str:
 
 def entry_path(root: str, jf, arg_types: tuple, target) -> str | None:
     """The entry file of ``jf`` at ``arg_types``, or None when ``target`` cannot
-    cache (it has no ``cache_env``)."""
-    env_of = getattr(target, "cache_env", None)
-    if env_of is None:
+    cache (its ``cache_env`` is None)."""
+    env = target.cache_env()
+    if env is None:
         return None
     func = jf.py_func
     opts = sorted((k, repr(v)) for k, v in jf.options.items() if k not in _NOT_IN_KEY)
     parts = [
-        f"format={FORMAT}", f"hanajit={compiler_fingerprint()}",
+        f"format={FORMAT}", f"hanajit={compiler_fingerprint(target)}",
         f"python={sys.implementation.name}-{sys.version_info[:3]}",
-        f"target={target.name}", f"env={env_of()!r}", f"options={opts!r}",
+        f"target={target.name}", f"env={env!r}", f"caps={target.capabilities.key()}",
+        f"options={opts!r}",
         f"module={func.__module__}", f"file={func.__code__.co_filename}",
         f"qualname={func.__qualname__}",
         "args=" + ",".join(type_text(t) for t in arg_types),

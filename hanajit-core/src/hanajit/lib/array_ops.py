@@ -367,12 +367,12 @@ def dot_type(a, b):
 
 def uses_numpys_blas(L, ta, tb) -> bool:
     """Do products of these arrays call NumPy's own BLAS as NumPy does
-    (``pyhelpers_blas``)?  On the CPU target, for two arrays of one float or
-    complex dtype, when NumPy's BLAS is its wheels' OpenBLAS."""
+    (``pyhelpers_blas``)?  For two arrays of one float or complex dtype, when
+    NumPy's BLAS is its wheels' OpenBLAS and the target's code calls into this
+    process (``Capabilities.host_calls``)."""
     from . import np_blas
     return (ta.dtype == tb.dtype and np_blas.blas_dtype(ta.dtype)
-            and L.ctx.options.get("host_calls", L.ctx.options.get("target", "cpu") == "cpu")
-            and np_blas.available())
+            and L.ctx.capabilities.host_calls and np_blas.available())
 
 
 def dot(L, a, b, rt, kind="dot"):

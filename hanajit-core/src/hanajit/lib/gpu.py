@@ -20,19 +20,8 @@ SHARED_LIMIT = 48 * 1024          # bytes of static shared memory per block (CUD
 ATOMIC_DTYPES = (T.INT32, T.INT64, T.UINT32, T.UINT64, T.FLOAT32, T.FLOAT64)
 
 
-def is_gpu_target(options: dict) -> bool:
-    """Is the target named in compile ``options`` a registered ``"gpu"`` target?"""
-    name = (options or {}).get("target") or "cpu"
-    try:
-        from .. import plugins
-        cls = plugins.target_classes().get(name)
-    except Exception:                       # pragma: no cover - broken plugin system
-        return False
-    return cls is not None and cls.kind == "gpu"
-
-
 def _require_gpu(inf, name):
-    if not is_gpu_target(inf.ctx.options):
+    if not inf.ctx.capabilities.kernel_model:
         target = inf.ctx.options.get("target") or "cpu"
         raise Incompatible(f"{name}() is a GPU kernel function and this function is "
                            f"compiled for target {target!r}; use @jit(target=\"cuda\") "
