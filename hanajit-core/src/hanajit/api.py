@@ -519,9 +519,10 @@ class JitFunction:
         from .ir.printer import format_module
         return format_module(self._pick(signature).module)
 
-    def ir_module(self, signature=None):
+    def ir_module(self, signature=None, **options):
         """The primitive IR module for a signature (a string, a tuple of types, or
-        None for the first compiled one) -- what exporters and targets start from."""
+        None for the first compiled one) -- what exporters and targets start from.
+        ``options`` add pipeline options (``general_copies=True`` for hardware)."""
         from .pipeline import compile_ir
         from .signature import parse_signature
         if signature is None:
@@ -533,8 +534,8 @@ class JitFunction:
         else:
             key = tuple(signature)
         # exporters run the code outside this process: no calls of NumPy's BLAS
-        module, _ = compile_ir(self.py_func, tuple(key), dict(self.options,
-                                                              host_calls=False))
+        module, _ = compile_ir(self.py_func, tuple(key),
+                               dict(self.options, host_calls=False, **options))
         return module
 
     def __getattr__(self, name):

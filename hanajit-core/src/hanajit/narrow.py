@@ -114,20 +114,12 @@ def build(jf, key: tuple, widths=None) -> NarrowSpec:
     target = jf._target()
     if target.kind != "host":
         return _ordinary(jf, f"target {target.name!r} runs through launch()")
-    from .passes.narrow_reductions import (
-        AS_COMPILED,
-        BLOCK_BITS,
-        NO_UPDATE,
-        narrow_reductions,
-    )
-    from .pipeline import _dump, _verify, compile_ir
+    from .passes.narrow_reductions import AS_COMPILED, BLOCK_BITS, NO_UPDATE
+    from .pipeline import compile_ir
     try:
-        module, _ = compile_ir(jf.py_func, key, jf.options)
-        report = []
-        for fn in module.functions.values():
-            report += narrow_reductions(fn, widths=widths or BLOCK_BITS)
-            _verify(fn)
-            _dump("narrow_reductions", fn)
+        module, ctx = compile_ir(jf.py_func, key,
+                                 dict(jf.options, narrow=tuple(widths or BLOCK_BITS)))
+        report = ctx.narrow_report
         blocked = any(r.blocks not in (None, AS_COMPILED) for r in report)
         artifact = target.compile(module, jf.options) if blocked else None
     except (UnsupportedError, TargetError, RecursionError) as exc:

@@ -1,25 +1,22 @@
 """The compiler pipeline: Python function + argument types -> primitive IR module.
 
-In order, for the entry function and every jitted function or helper it reaches:
+For the entry function and every jitted function or helper it reaches, the
+frontend (``frontend.source.parse_function``, ``frontend.builder.build_function``)
+builds Python-level IR with its globals frozen, and ``infer.infer.Inferrer`` types
+it to a fixpoint.  :meth:`CompileContext.build_module` then runs :data:`PASSES` --
+the passes as data, in order, each with its name, its condition (an option, the
+entry function ...) and whether it runs per function or once per module; read the
+table at the end of this file.
 
-1. ``frontend.source.parse_function``   -- source and AST (once per function)
-2. ``frontend.builder.build_function``  -- Python-level IR, globals frozen
-3. ``infer.infer.Inferrer``             -- types to a fixpoint, coercions made explicit
-4. ``passes.lower_semantics``           -- Python semantics -> primitive IR
-   ``passes.rewrite``                   -- with rewrite=True: Horner form (before
-                                           lowering), closed-form series, hoisting
-   ``passes.mark_reductions``           -- with reduce_reassoc: reorderable sums
-   ``passes.unbound_locals``            -- UnboundLocalError for reads some path
-                                           reaches before an assignment
-   ``passes.version_bounds``            -- loop nests run without the index checks
-                                           one test before them proves
-   ``passes.interchange``               -- with an evolve strategy (before lowering):
-                                           loop interchange and tiling of the entry
-5. ``passes.analyze_raises``            -- which functions need the error ABI
-6. ``ir.verifier.verify``               -- between passes when HANAJIT_VERIFY=1 (tests)
+``HANAJIT_VERIFY=1`` (set by the test suite) runs the IR verifier after every pass;
+``HANAJIT_DUMP=after:<name>`` prints the IR after the pass ``<name>`` (``infer``,
+every name in :data:`PASSES`, ``all`` for the finished module, ``*`` for every
+one).  What a pass leaves for a later one or for the caller is a declared field:
+of :class:`CompileContext` (``narrow_report``) or of an IR node.
 
-The result is handed to a target's ``compile``.  ``HANAJIT_DUMP=after:<pass>``
-prints the IR after a pass (``after:infer``, ``after:lower_semantics``, ``after:all``).
+:func:`compile_ir` is the one driver: every caller (the dispatcher, the disk cache,
+evolve, narrow, exporters through ``JitFunction.ir_module``) goes through it.  The
+module is then handed to a target's ``compile``.
 """
 from __future__ import annotations
 
@@ -29,6 +26,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field
+from typing import Callable
 
 from . import plugins
 from .errors import UnsupportedError
@@ -80,6 +78,8 @@ class CompileContext:
     _symbols: set = field(default_factory=lambda: {"hj_kernel"})
     serial_loops: set = field(default_factory=set)  # (qualname, line) kept serial
     _capabilities: Capabilities | None = None
+    # what passes hand back to the caller: narrow_reductions' per-loop reports
+    narrow_report: list = field(default_factory=list)
 
     @property
     def capabilities(self) -> Capabilities:
@@ -215,8 +215,8 @@ class CompileContext:
 
     # -------------------------------------------------------------- lowering
     def build_module(self, entry: Spec) -> N.Module:
-        from .fastmath import flags
-        fast = flags(self.options.get("fastmath"))
+        """Run :data:`PASSES` over every function the entry reaches, then over the
+        module: per-function passes in order for each function, module passes once."""
         module = N.Module(entry=entry.symbol)
         while True:
             todo = [s for s in self.specs.values() if s.fn is not None and not s.lowered]
@@ -228,27 +228,18 @@ class CompileContext:
                 fn.pure = True
                 fn.writes_arrays = may_write_arrays(fn)     # (cwrapper: deopt)
                 _verify(fn)               # the typed Python-level IR
-                rewrite = self.options.get("rewrite")
-                if rewrite:
-                    rewrite_polynomials(fn, self)
-                if spec is entry and self.options.get("strategy") is not None:
-                    interchange_loops(fn, self)     # hanajit.evolve's nest genes
-                if fast and not getattr(spec.pyfunc, "__module__", "").startswith(
-                        "hanajit.lib."):
-                    fn.fastmath = fast      # the user's code only (fastmath.py)
-                lower_semantics(fn, self)
-                check_unbound_locals(fn)  # UnboundLocalError where CPython raises it
-                drop_proven_checks(fn)              # (only in rewritten nests)
-                if rewrite:
-                    rewrite_loops(fn, self)
-                if self.options.get("reduce_reassoc"):
-                    mark_reductions(fn, self)
-                version_bounds(fn)        # loop nests whose index checks one test proves
-                _verify(fn)
-                _dump("lower_semantics", fn)
+                for p in PASSES:
+                    if p.scope == "function" and p.when(self, spec, entry):
+                        p.run(fn, self)
+                        _verify(fn)
+                        _dump(p.name, fn)
                 module.functions[fn.name] = fn
-        _prune(module)
-        analyze_raises(module)
+        for p in PASSES:
+            if p.scope == "module" and p.when(self, None, entry):
+                p.run(module, self)
+                for fn in module.functions.values():
+                    _verify(fn)
+                _dump(p.name, module)
         # per-loop hints for the lowering (hanajit.evolve; ModuleLowering.loop_metadata)
         module.strategy = self.options.get("strategy")
         _dump("all", module)
@@ -330,3 +321,89 @@ def _dump(stage, obj):
         from .ir.printer import format_function, format_module
         text = format_module(obj) if isinstance(obj, N.Module) else format_function(obj)
         print(f"--- after {stage} ---\n{text}", file=sys.stderr)
+
+
+# ---------------------------------------------------------------- the passes
+@dataclass(frozen=True)
+class Pass:
+    """One pass: ``run(fn, ctx)`` on each function (``scope="function"``) or
+    ``run(module, ctx)`` once (``"module"``), when ``when(ctx, spec, entry)`` holds
+    (``spec`` is None for module passes)."""
+
+    name: str
+    run: Callable
+    when: Callable
+    scope: str
+    doc: str
+
+
+def _always(ctx, spec, entry) -> bool:
+    return True
+
+
+def _option(name: str) -> Callable:
+    def when(ctx, spec, entry) -> bool:
+        return bool(ctx.options.get(name))
+    when.__qualname__ = f"option {name!r}"
+    return when
+
+
+def _evolve_entry(ctx, spec, entry) -> bool:
+    return spec is entry and ctx.options.get("strategy") is not None
+
+
+def _user_fastmath(ctx, spec, entry) -> bool:
+    return bool(ctx.options.get("fastmath")) and not getattr(
+        spec.pyfunc, "__module__", "").startswith("hanajit.lib.")
+
+
+def _set_fastmath(fn, ctx) -> None:
+    from .fastmath import flags
+    fn.fastmath = flags(ctx.options.get("fastmath"))
+
+
+def _narrow(module, ctx) -> None:
+    from .passes.narrow_reductions import narrow_reductions
+    for fn in module.functions.values():
+        ctx.narrow_report += narrow_reductions(fn, widths=tuple(ctx.options["narrow"]))
+
+
+def _general_copies(module, ctx) -> None:
+    from .passes.version_bounds import keep_general_copies
+    keep_general_copies(module)
+
+
+# The pipeline, in order.  Per function: Python-level IR in, primitive IR out of
+# lower_semantics.  docs/architecture.md lists these names in this order (tested).
+PASSES: tuple[Pass, ...] = (
+    Pass("rewrite_polynomials", lambda fn, ctx: rewrite_polynomials(fn, ctx),
+         _option("rewrite"), "function",
+         "rewrite=True: polynomials in Horner form, before lowering"),
+    Pass("interchange", lambda fn, ctx: interchange_loops(fn, ctx), _evolve_entry,
+         "function", "f.evolve()'s compilations: the loop order and tiles of a genome, "
+         "behind a bounds/overlap guard (entry only)"),
+    Pass("fastmath", _set_fastmath, _user_fastmath, "function",
+         "fastmath=...: the user's functions carry the flags (not hanajit's helpers)"),
+    Pass("lower_semantics", lambda fn, ctx: lower_semantics(fn, ctx), _always, "function",
+         "Python semantics -> primitive IR (lib/* decide each operation); small @jit "
+         "helpers inlined"),
+    Pass("unbound_locals", lambda fn, ctx: check_unbound_locals(fn), _always, "function",
+         "UnboundLocalError where a read may precede every assignment"),
+    Pass("drop_proven_checks", lambda fn, ctx: drop_proven_checks(fn), _always,
+         "function", "index checks an interchanged nest's guard proves"),
+    Pass("rewrite_loops", lambda fn, ctx: rewrite_loops(fn, ctx), _option("rewrite"),
+         "function", "rewrite=True: closed-form series, hoisting"),
+    Pass("mark_reductions", lambda fn, ctx: mark_reductions(fn, ctx),
+         _option("reduce_reassoc"), "function",
+         "reduce_reassoc=True: sums that may be reordered"),
+    Pass("version_bounds", lambda fn, ctx: version_bounds(fn), _always, "function",
+         "loop nests whose index checks one test proves run a copy without them"),
+    Pass("prune", lambda module, ctx: _prune(module), _always, "module",
+         "drop functions the entry no longer reaches"),
+    Pass("narrow_reductions", _narrow, _option("narrow"), "module",
+         "f.narrow()'s compilations: integer reductions in 16/32-bit blocks"),
+    Pass("general_copies", _general_copies, _option("general_copies"), "module",
+         "exporters to hardware (HLS): one copy of each versioned loop nest"),
+    Pass("analyze_raises", lambda module, ctx: analyze_raises(module), _always, "module",
+         "which functions need the error-returning ABI"),
+)

@@ -167,9 +167,8 @@ def export_fpga(jitfunc, prefix, sig=None, part=None, clock_ns=None,
     or a dict by argument name; by default (and for names a dict leaves out) the
     largest element count of that argument among the samples."""
     from hanajit import plugins
-    from hanajit.passes.version_bounds import keep_general_copies
     # one copy of each loop nest: in hardware a second copy is area, not speed
-    module = keep_general_copies(jitfunc.ir_module(sig))
+    module = jitfunc.ir_module(sig, general_copies=True)
     target = plugins.get_target("fpga")
     name = getattr(jitfunc, "__name__", None) or module.entry
     fn = module.functions[module.entry]
