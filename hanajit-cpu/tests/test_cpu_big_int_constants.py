@@ -97,6 +97,19 @@ def test_float_plus_big_int(x):
     _same(_compiled(float_plus)(x), float_plus(x))
 
 
+def float_accumulates(x):
+    acc = 1.5
+    acc += 2**64
+    acc -= x * 2**63
+    return acc
+
+
+@settings(max_examples=100, deadline=None)
+@given(FLOATS)
+def test_augmented_float_with_big_ints(x):
+    _same(_compiled(float_accumulates)(x), float_accumulates(x))
+
+
 def test_float_of_a_power():
     _same(_compiled(float_of_power)(), float_of_power())
 
@@ -177,10 +190,14 @@ def unsigned_upper_half(x):
     return x < 2**63
 
 
+def in_tuple(n):
+    return n in (2**64, 1)
+
+
 REFUSED = [(int_plus, 5), (int_plus, -(2**63)), (hash_step, 12345), (hash_step, -7),
            (hash_step, 2**62), (big_floordiv, 7), (big_floordiv, -3), (power_plus, 1),
            (literal, 3), (folded_product, 1), (huge, 1),
-           (unsigned_upper_half, np.uint64(2**63 + 5))]
+           (unsigned_upper_half, np.uint64(2**63 + 5)), (in_tuple, 1)]
 
 
 @pytest.mark.parametrize(("f", "arg"), REFUSED, ids=lambda v: getattr(v, "__name__", repr(v)))

@@ -233,8 +233,10 @@ class Inferrer:
         return t
 
     def e_Const(self, e, line):
-        if K.is_big_int(e.value):
-            self.fail(line, "integer constant", K.not_int64(e.value))
+        big = [v for v in (e.value if type(e.value) is tuple else (e.value,))
+               if K.is_big_int(v)]
+        if big:                                   # (2**64, 1) too
+            self.fail(line, "integer constant", K.not_int64(big[0]))
         t = rules.typeof(e.value)
         if t is None:
             self.fail(line, "constant", f"{e.value!r} does not fit a machine type")
