@@ -99,8 +99,8 @@ def fold_binop(op: str, a, b):
 
 def fold_unop(op: str, a):
     fn = _UNARY.get(op)
-    if fn is None or not is_number(a):
-        raise NotFolded
+    if fn is None or not is_number(a) or (op == "invert" and type(a) is bool):
+        raise NotFolded            # (~True: deprecated, warned at run time)
     try:
         return fn(a)
     except (ArithmeticError, ValueError, TypeError):
