@@ -90,16 +90,19 @@ CONTEXTS = [stored, returned, augmented, power_inplace, in_tuple, array_element,
             accumulator, reversed_power]
 
 
+_JITTED = {f: jit(f) for f in CONTEXTS}
+
+
 def _check(f, z, k):
     with warnings.catch_warnings():
         warnings.simplefilter("error", HanaJitFallbackWarning)
-        got = _outcome(jit(f), z, k)
+        got = _outcome(_JITTED[f], z, k)
     assert got == _outcome(f, z, k), (f.__name__, z, k)
 
 
 @pytest.mark.parametrize("k", EXPONENTS, ids=repr)
 def test_special_values_match_cpython(k):
-    g = jit(stored)
+    g = _JITTED[stored]
     with warnings.catch_warnings():
         warnings.simplefilter("error", HanaJitFallbackWarning)
         for z in BASES:
@@ -145,8 +148,8 @@ _exponent = st.one_of(st.integers(-120, 120), st.floats(-50, 50),
                       st.floats(allow_nan=True, allow_infinity=True),
                       st.builds(complex, st.floats(-5, 5), st.floats(-5, 5)),
                       st.builds(complex, _part, _part))
-_compiled = jit(stored)
-_compiled_acc = jit(accumulator)
+_compiled = _JITTED[stored]
+_compiled_acc = _JITTED[accumulator]
 
 
 @settings(max_examples=400, deadline=None)
