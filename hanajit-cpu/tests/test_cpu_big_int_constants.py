@@ -7,6 +7,7 @@ function runs in the interpreter with a warning that says the int does not fit
 in int64, as for the literal ``9223372036854775808``."""
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 
@@ -25,8 +26,9 @@ FLOATS = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.sampled_fr
                    st.floats(-2e19, 2e19))
 
 
+@functools.lru_cache(maxsize=None)
 def _compiled(f):
-    """``jit(f)`` that must not fall back."""
+    """``jit(f)`` that must not fall back (one per function: compiled once)."""
     g = jit(f)
 
     def run(*args):
@@ -207,10 +209,13 @@ def test_refused_with_a_reason(f, arg):
     assert got == f(arg) and type(got) is type(f(arg))
 
 
+_REFUSED_JIT = {f: jit(f) for f in (int_plus, hash_step, power_plus)}
+
+
 @settings(max_examples=100, deadline=None)
 @given(I64)
 def test_refused_functions_give_cpythons_value(n):
     for f in (int_plus, hash_step, power_plus):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", HanaJitFallbackWarning)
-            assert jit(f)(n) == f(n)
+            assert _REFUSED_JIT[f](n) == f(n)
