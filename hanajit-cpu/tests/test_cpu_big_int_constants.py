@@ -68,6 +68,20 @@ def comparisons(x):
             x < -(10**400))
 
 
+def chained(x):
+    return 0 <= x < 2**64, -(2**63) - 1 < x <= 5, 1 < 2 < x < 2**70
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(I64, FLOATS))
+def test_chained_comparisons(x):
+    assert _compiled(chained)(x) == chained(x)
+
+
+def middle(x):
+    return x < 2**64 < x + 1
+
+
 def folded(n):
     # every constant here fits int64 once folded exactly
     return ((2**63 - 1) - n % 1000, -(2**63) <= n, n & (2**63 - 1), (1 << 64) >> 2,
@@ -199,7 +213,7 @@ def in_tuple(n):
 REFUSED = [(int_plus, 5), (int_plus, -(2**63)), (hash_step, 12345), (hash_step, -7),
            (hash_step, 2**62), (big_floordiv, 7), (big_floordiv, -3), (power_plus, 1),
            (literal, 3), (folded_product, 1), (huge, 1),
-           (unsigned_upper_half, np.uint64(2**63 + 5)), (in_tuple, 1)]
+           (unsigned_upper_half, np.uint64(2**63 + 5)), (in_tuple, 1), (middle, 1)]
 
 
 @pytest.mark.parametrize(("f", "arg"), REFUSED, ids=lambda v: getattr(v, "__name__", repr(v)))

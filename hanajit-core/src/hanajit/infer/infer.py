@@ -261,9 +261,10 @@ class Inferrer:
         if not big:
             return None
         k = big[0]
-        if len(operands) != 2 or len(big) != 1:
+        if len(big) != 1 or 0 < k < len(operands) - 1:
+            # (a < 2**64 < b: one constant cannot stand for both comparisons)
             self.fail(line, "integer constant", K.not_int64(operands[k].value))
-        return k, self.expr(operands[1 - k], line)
+        return k, self.expr(operands[1 if k == 0 else k - 1], line)
 
     def e_PyBinOp(self, e, line):
         big = self.big_int_operand([e.left, e.right], line)
@@ -363,16 +364,18 @@ class Inferrer:
             # settled by the other operand's type (its range, or exact float
             # neighbours): rewritten in the last pass, when that type is final
             (k, t), n = big, e.operands[big[0]].value
+            j, op = (1, 0) if k == 0 else (k - 1, k - 1)    # its neighbour, operator
             if t is None or not isinstance(t, T.Scalar):
                 if t is None:
                     return None
                 self.fail(line, "integer constant", K.not_int64(n))
             if not self.strict:
-                return T.BOOL
-            r = K.compare_rewrite(e.ops[0], n, k == 0, t, self.is_strong(e.operands[1 - k]))
+                others = [self.expr(o, line) for i, o in enumerate(e.operands) if i != k]
+                return None if None in others else T.BOOL
+            r = K.compare_rewrite(e.ops[op], n, k == 0, t, self.is_strong(e.operands[j]))
             if r is None:
                 self.fail(line, "integer constant", K.not_int64(n))
-            e.ops[0], e.operands[k] = r[0], N.Const(r[1])
+            e.ops[op], e.operands[k] = r[0], N.Const(r[1])
         ts = [self.expr(o, line) for o in e.operands]
         if any(t is None for t in ts):
             return None
