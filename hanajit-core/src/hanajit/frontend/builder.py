@@ -666,9 +666,8 @@ class Builder:
                 and not kwargs:                           # pow(x, y) is x ** y
             return self.folded(e, lambda v: K.fold_binop("pow", *v), args) \
                 or N.PyBinOp("pow", args[0], args[1])
-        c = isinstance(func, ObjRef) and not kwargs and self.folded(
-            e, lambda v: K.fold_call(func.obj, v), args)          # float(2**63)
-        if c:
+        if isinstance(func, ObjRef) and not kwargs and (c := self.folded(
+                e, lambda v: K.fold_call(func.obj, v), args)):        # float(2**63)
             return c
         if isinstance(func, ObjRef) and func.obj is _numpy_where() and len(args) == 1 \
                 and not kwargs:                   # np.where(c) is np.nonzero(c)
