@@ -21,6 +21,7 @@ import numbers
 import sys
 
 from ..errors import UnsupportedError, escape_braces
+from ..ir import constants as K
 from ..ir import nodes as N
 from .readonly_lists import readonly_lists
 from .source import ParsedFunction
@@ -553,18 +554,29 @@ class Builder:
             return self.value_expr(value, name, e)
         return N.PyAttr(base, e.attr)
 
+    def folded(self, node, fold, operands):
+        """Constant operands folded exactly as CPython (``ir/constants.py``)."""
+        if not all(isinstance(a, N.Const) for a in operands):
+            return None
+        try:
+            return N.Const(fold([a.value for a in operands]))
+        except K.NotFolded:
+            return None
+        except K.TooBig:
+            self.fail(node, "integer constant", f"{_src(node)} does not fit in int64 "
+                      "(compiled integers are 64-bit)")
+
     def e_BinOp(self, e):
-        return N.PyBinOp(_BINOPS[type(e.op)], self.expr(e.left), self.expr(e.right))
+        op, ab = _BINOPS[type(e.op)], [self.expr(e.left), self.expr(e.right)]
+        return self.folded(e, lambda v: K.fold_binop(op, *v), ab) or N.PyBinOp(op, *ab)
 
     def e_UnaryOp(self, e):
         op = _UNOPS[type(e.op)]
         operand = self.expr(e.operand)
-        if op == "neg" and isinstance(operand, N.Const) and is_number(operand.value) \
-                and not isinstance(operand.value, bool):
-            return N.Const(-operand.value)      # a negative literal: -1, -2.5
         if op == "not":
             return N.PyUnOp("not", truth(operand))
-        return N.PyUnOp(op, operand)
+        return self.folded(e, lambda v: K.fold_unop(op, v[0]), [operand]) \
+            or N.PyUnOp(op, operand)          # -1, -2.5, -9223372036854775808
 
     def e_BoolOp(self, e):
         op = "and" if isinstance(e.op, ast.And) else "or"
@@ -572,7 +584,9 @@ class Builder:
 
     def e_Compare(self, e):
         ops = [_CMPOPS[type(o)] for o in e.ops]
-        return N.PyCompare(ops, [self.expr(e.left)] + [self.expr(c) for c in e.comparators])
+        operands = [self.expr(e.left)] + [self.expr(c) for c in e.comparators]
+        return self.folded(e, lambda v: K.fold_compare(ops, v), operands) \
+            or N.PyCompare(ops, operands)
 
     def e_IfExp(self, e):
         return N.PyIfExp(self.cond(e.test), self.expr(e.body), self.expr(e.orelse))
@@ -649,8 +663,12 @@ class Builder:
         args = [arg(a) for a in e.args]
         kwargs = {k.arg: self.expr(k.value) for k in e.keywords}
         if isinstance(func, ObjRef) and func.obj is builtins.pow and len(args) == 2 \
-                and not kwargs:
-            return N.PyBinOp("pow", args[0], args[1])   # pow(x, y) is x ** y
+                and not kwargs:                           # pow(x, y) is x ** y
+            return self.folded(e, lambda v: K.fold_binop("pow", *v), args) \
+                or N.PyBinOp("pow", args[0], args[1])
+        if isinstance(func, ObjRef) and not kwargs and (c := self.folded(
+                e, lambda v: K.fold_call(func.obj, v), args)):        # float(2**63)
+            return c
         if isinstance(func, ObjRef) and func.obj is _numpy_where() and len(args) == 1 \
                 and not kwargs:                   # np.where(c) is np.nonzero(c)
             import numpy

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..errors import UnsupportedError
 from ..frontend.builder import Method, ObjRef, _Unpack, falls_through
+from ..ir import constants as K
 from ..ir import nodes as N
 from ..ir import types as T
 from ..lib import registry
@@ -232,6 +233,10 @@ class Inferrer:
         return t
 
     def e_Const(self, e, line):
+        big = [v for v in (e.value if type(e.value) is tuple else (e.value,))
+               if K.is_big_int(v)]
+        if big:                                   # (2**64, 1) too
+            self.fail(line, "integer constant", K.not_int64(big[0]))
         t = rules.typeof(e.value)
         if t is None:
             self.fail(line, "constant", f"{e.value!r} does not fit a machine type")
@@ -247,7 +252,35 @@ class Inferrer:
     def e_ObjRef(self, e, line):
         self.fail(line, "use of a Python object as a value", e.name)
 
+    def big_int_operand(self, operands, line):
+        """The position of an int constant beyond int64 among ``operands`` (a
+        folded ``2**64``) and the other operand's type, which decides what
+        CPython computes (``ir/constants.py``); None when there is none."""
+        big = [k for k, o in enumerate(operands)
+               if isinstance(o, N.Const) and K.is_big_int(o.value)]
+        if not big:
+            return None
+        k = big[0]
+        if len(big) != 1 or 0 < k < len(operands) - 1:
+            # (a < 2**64 < b: one constant cannot stand for both comparisons)
+            self.fail(line, "integer constant", K.not_int64(operands[k].value))
+        return k, self.expr(operands[1 if k == 0 else k - 1], line)
+
     def e_PyBinOp(self, e, line):
+        big = self.big_int_operand([e.left, e.right], line)
+        if big is not None:
+            # a float or complex operand converts the int exactly as CPython's
+            # PyLong_AsDouble; an int result beyond int64 is refused
+            (k, t), n = big, (e.left, e.right)[big[0]].value
+            f = isinstance(t, T.Scalar) and (t.is_float or t.is_complex) and \
+                K.float_operand(n, exact=t not in (T.FLOAT64, T.COMPLEX128)
+                                and self.is_strong((e.right, e.left)[k]))
+            if f is None or f is False:
+                if t is None or (not self.strict and isinstance(t, T.Scalar)
+                                 and (t.is_int or t.is_bool)):
+                    return None           # (an int may still widen to a float)
+                self.fail(line, "integer constant", K.not_int64(n))
+            setattr(e, ("left", "right")[k], N.Const(f))
         a = self.expr(e.left, line)
         b = self.expr(e.right, line)
         if a is None or b is None:
@@ -326,6 +359,23 @@ class Inferrer:
         return T.INT64 if t.is_bool else t
 
     def e_PyCompare(self, e, line):
+        big = self.big_int_operand(e.operands, line)
+        if big is not None:
+            # settled by the other operand's type (its range, or exact float
+            # neighbours): rewritten in the last pass, when that type is final
+            (k, t), n = big, e.operands[big[0]].value
+            j, op = (1, 0) if k == 0 else (k - 1, k - 1)    # its neighbour, operator
+            if t is None or not isinstance(t, T.Scalar):
+                if t is None:
+                    return None
+                self.fail(line, "integer constant", K.not_int64(n))
+            if not self.strict:
+                others = [self.expr(o, line) for i, o in enumerate(e.operands) if i != k]
+                return None if None in others else T.BOOL
+            r = K.compare_rewrite(e.ops[op], n, k == 0, t, self.is_strong(e.operands[j]))
+            if r is None:
+                self.fail(line, "integer constant", K.not_int64(n))
+            e.ops[op], e.operands[k] = r[0], N.Const(r[1])
         ts = [self.expr(o, line) for o in e.operands]
         if any(t is None for t in ts):
             return None

@@ -15,7 +15,8 @@ def typeof(value) -> T.Type | None:
     if tp is bool:
         return T.BOOL
     if tp is int:
-        return T.INT64 if T.INT64_MIN <= value <= T.INT64_MAX else None
+        from ..ir.constants import fits_int64
+        return T.INT64 if fits_int64(value) else None
     if tp is float:
         return T.FLOAT64
     if tp is complex:

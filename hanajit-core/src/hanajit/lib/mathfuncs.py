@@ -363,9 +363,9 @@ def _register_all():
                        ("copysign", "copysign"), ("fmod", "fmod")):
         register(NumpyBinary(name, impl))
     for name in ("fmod", "floor", "copysign", "fabs", "pow", "rint", "fma", "log", "exp",
-                 "hypot"):
+                 "hypot", "atan2", "cos", "sin"):
         nargs = 3 if name == "fma" else 2 if name in ("fmod", "copysign", "pow",
-                                                      "hypot") else 1
+                                                      "hypot", "atan2") else 1
         register(MathFunc(name, name, nargs, checked=False,
                           paths=(f"hanajit.lib.prims.{name}",)))
     register(MathFunc("pow_scalar", "pow", 2, checked=False,

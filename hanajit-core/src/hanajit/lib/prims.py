@@ -83,6 +83,20 @@ def hypot(x, y):
     return math.hypot(x, y)
 
 
+def atan2(y, x):
+    return math.atan2(y, x)
+
+
+def cos(x):
+    """C ``cos`` (NaN for an infinity, no ValueError)."""
+    return math.cos(x) if math.isfinite(x) else math.nan
+
+
+def sin(x):
+    """C ``sin`` (NaN for an infinity, no ValueError)."""
+    return math.sin(x) if math.isfinite(x) else math.nan
+
+
 def address(a):
     """The address of the first element of the array ``a`` (an int)."""
     return a.ctypes.data

@@ -151,5 +151,64 @@ def complex_div(a, b):
     return complex(nan, nan)
 
 
+def _complex_prod(ar, ai, br, bi):
+    """CPython's ``_Py_c_prod`` (no fused multiply-add)."""
+    return complex(ar * br - ai * bi, ar * bi + ai * br)
+
+
+def _complex_powu(x, n):
+    """CPython's ``c_powu``: ``x ** n`` for ``n >= 0`` by binary powering."""
+    r = complex(1.0, 0.0)
+    p = x
+    mask = 1
+    while mask <= n:
+        if n & mask:
+            r = _complex_prod(r.real, r.imag, p.real, p.imag)
+        mask = mask << 1
+        p = _complex_prod(p.real, p.imag, p.real, p.imag)
+    return r
+
+
 def complex_pow(a, b):
-    raise Deopt("complex power")
+    """CPython's ``complex ** complex`` (``complex_pow`` in complexobject.c).
+
+    An integer exponent of magnitude at most 100 multiplies by squaring
+    (``c_powi``: the reciprocal of the power for a negative one); any other
+    exponent takes ``_Py_c_pow``'s polar form through the C library.  CPython
+    decides its exceptions from ``errno`` afterwards; the C library sets it
+    (glibc, musl) as follows, so the tests here are equivalent: ``EDOM`` from
+    a zero base with a negative or complex exponent and from ``cos``/``sin``
+    of an infinite phase (ZeroDivisionError); ``ERANGE`` (OverflowError) only
+    when a part of the result is infinite, since CPython clears an underflow's
+    or intermediate overflow's ``ERANGE`` otherwise."""
+    br = b.real
+    bi = b.imag
+    if bi == 0.0 and prims.fabs(br) <= 100.0 and br == prims.floor(br):
+        n = int(br)
+        if n > 0:
+            r = _complex_powu(a, n)
+        else:
+            d = _complex_powu(a, -n)
+            if d.real == 0.0 and d.imag == 0.0:
+                raise ZeroDivisionError("0.0 to a negative or complex power")
+            r = complex_div(complex(1.0, 0.0), d)
+    elif br == 0.0 and bi == 0.0:
+        r = complex(1.0, 0.0)
+    elif a.real == 0.0 and a.imag == 0.0:
+        if bi != 0.0 or br < 0.0:
+            raise ZeroDivisionError("0.0 to a negative or complex power")
+        r = complex(0.0, 0.0)
+    else:
+        vabs = prims.hypot(a.real, a.imag)
+        length = prims.pow(vabs, br)
+        at = prims.atan2(a.imag, a.real)
+        phase = at * br
+        if bi != 0.0:
+            length = prims.fdiv(length, prims.exp(at * bi))
+            phase = phase + bi * prims.log(vabs)
+        if prims.isinf(phase):
+            raise ZeroDivisionError("0.0 to a negative or complex power")
+        r = complex(length * prims.cos(phase), length * prims.sin(phase))
+    if prims.isinf(r.real) or prims.isinf(r.imag):
+        raise OverflowError("complex exponentiation")
+    return r

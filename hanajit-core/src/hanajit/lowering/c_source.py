@@ -155,9 +155,9 @@ class CEmitter:
             else:
                 text = repr(v)
             return f"(({self.ctype(t)}){text})"
-        lo, hi = T.int_range(t)
-        v = int(value)
-        v = (v - lo) % (hi - lo + 1) + lo
+        from ..ir.constants import of_type
+        lo, _ = T.int_range(t)
+        v = of_type(int(value), t)
         if t.is_signed and v == lo:
             return f"(({self.ctype(t)})({v + 1}LL - 1))"
         return f"(({self.ctype(t)}){v}{'ULL' if not t.is_signed else 'LL'})"

@@ -98,7 +98,8 @@ def const(value, t: T.Type) -> ir.Constant:
         if t.kind == "b":
             return ir.Constant(I1, int(bool(value)))
         if t.kind in "iu":
-            v = int(value) & ((1 << t.bits) - 1)
+            from ..ir.constants import of_type
+            v = of_type(int(value), t) & ((1 << t.bits) - 1)
             return ir.Constant(ty, v)
         if t.kind == "f":
             return ir.Constant(ty, float(value))
