@@ -107,7 +107,7 @@ class Inferrer:
             return isinstance(vt, T.ArrayType) or (
                 isinstance(vt, T.TupleType) and self.is_strong(e.value))
         if isinstance(e, N.PyBinOp):
-            if hasattr(e, "numpy_semantics"):           # (decided when typed)
+            if e.numpy_semantics is not None:           # (decided when typed)
                 return e.numpy_semantics
             return self.is_strong(e.left) or self.is_strong(e.right)
         if isinstance(e, N.PyUnOp):

@@ -367,6 +367,12 @@ class PyBinOp(Expr):
     left: Expr
     right: Expr
     type: Optional[Type] = None
+    # decided by inference: NumPy's semantics (an operand is a NumPy scalar or
+    # array, NEP 50) rather than Python's; None until typed
+    numpy_semantics: Optional[bool] = None
+    # ``array ** exponent`` with a Python-number exponent: its type, which decides
+    # NumPy's power (complex_power.python_exponent_power); None otherwise
+    python_exponent: Optional[Type] = None
     children, replace_children = _kids("left", "right")
 
 
@@ -431,6 +437,11 @@ class PyCall(Expr):
     kwargs: dict = field(default_factory=dict)
     type: Optional[Type] = None
     name: str = ""
+    # decided by the callee's typer: NumPy's semantics for a builtin on NumPy
+    # scalars (``abs``, ``divmod`` ...); None until typed
+    numpy_semantics: Optional[bool] = None
+    # what the callee's typer decided for its lowering (np.quantile's plan)
+    plan: Any = None
 
     def children(self):
         return list(self.args) + list(self.kwargs.values())
@@ -502,6 +513,9 @@ class If(Stmt):
     then: list = field(default_factory=list)
     orelse: list = field(default_factory=list)
     static: Optional[bool] = None     # decided by types (``x is None``): prune
+    # a versioned loop nest (passes/version_bounds, numpy_alloc.fill): ``then`` is
+    # the fast copy, ``orelse`` the general one (general_copies keeps only it)
+    versioned: bool = False
 
 
 @dataclass(eq=False)
@@ -661,6 +675,8 @@ class Module:
     entry: str
     functions: dict = field(default_factory=dict)   # symbol -> Function
     raises: list = field(default_factory=list)      # (exc, message, deopt) by code-1
+    # per-loop hints for the lowering (hanajit.evolve's genome; None: none)
+    strategy: Optional[dict] = None
 
     def raise_code(self, exc, message: str, deopt: bool = False) -> int:
         key = (exc, message, deopt)

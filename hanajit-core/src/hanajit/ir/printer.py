@@ -29,6 +29,9 @@ def format_expr(e) -> str:
         return f"gpu.{e.kind}[{'xyz'[e.axis]}]"
     if isinstance(e, N.SharedArray):
         return f"shared<{e.type}>({e.name}, {e.size})"
+    if isinstance(e, N.ArrayAttr):
+        axis = "" if e.attr == "data" else f"[{e.axis}]"
+        return f"{format_expr(e.array)}.{e.attr}{axis}"
     if isinstance(e, N.Atomic):
         idx = ", ".join(map(format_expr, e.indices))
         cmp = f", {format_expr(e.compare)}" if e.compare is not None else ""
@@ -46,7 +49,8 @@ def format_stmts(body, indent=1) -> list:
         elif isinstance(s, N.ExprStmt):
             out.append(f"{pad}{format_expr(s.value)}")
         elif isinstance(s, N.If):
-            out.append(f"{pad}if {format_expr(s.cond)}:")
+            mark = "  # versioned: fast copy, else general" if s.versioned else ""
+            out.append(f"{pad}if {format_expr(s.cond)}:{mark}")
             out += format_stmts(s.then, indent + 1) or [pad + "    pass"]
             if s.orelse:
                 out.append(f"{pad}else:")

@@ -151,11 +151,11 @@ class Quantile(CallTemplate):
 
     def typer(self, inf, call, args, kwargs):
         p, _ = self.plan(inf, call, args, kwargs)
-        call.quantile_plan = p
+        call.plan = p
         return p.result_type()
 
     def lower(self, L, call, args, kwargs):
-        p = call.quantile_plan
+        p = call.plan
         b = bind_arguments(f"np.{self.name}", _PARAMS, args, kwargs)
         qarr, m = self.q_values(L, p, b["q"])
         msg = ("Percentiles must be in the range [0, 100]" if p.percentile

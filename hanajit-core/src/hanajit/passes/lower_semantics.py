@@ -310,7 +310,7 @@ class Lowerer:
         if isinstance(e.type, T.ArrayType):
             t = e.type.dtype
             a, b = ew.python_int_fits(self, [a, b], t)
-            kind = getattr(e, "python_exponent", None)
+            kind = e.python_exponent
             plain_if = None
             if t.is_complex and (e.op == "mul" or e.op == "pow" and kind == T.INT64):
                 from ..lib.complex_forms import reversed_operands
@@ -329,7 +329,7 @@ class Lowerer:
                            lambda x, y: ew.np_binop(self, e.op, x, y, t,
                                                     plain_if=plain_if))
         t = e.type
-        if getattr(e, "numpy_semantics", False):
+        if e.numpy_semantics:
             # a NumPy scalar operand: NumPy's element semantics, as on arrays
             # (float division by zero is inf, integer // 0 is 0, int ** -1 raises
             # ValueError); a Python int must fit a narrower integer type
