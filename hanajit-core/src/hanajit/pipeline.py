@@ -233,11 +233,20 @@ class CompileContext:
                 _dump("lower_semantics", fn)
                 module.functions[fn.name] = fn
         _prune(module)
+        if _draws(module):        # a call that has drawn cannot be re-run (cwrapper)
+            module.functions[module.entry].pure = False
         analyze_raises(module)
         # per-loop hints for the lowering (hanajit.evolve; ModuleLowering.loop_metadata)
         module.strategy = self.options.get("strategy")
         _dump("all", module)
         return module
+
+
+def _draws(module: N.Module) -> bool:
+    """True when some function draws random numbers (``RandomBits``)."""
+    return any(isinstance(sub, N.RandomBits)
+               for fn in module.functions.values() for st in N.walk_stmts(fn.body)
+               for e in N.stmt_exprs(st) if e is not None for sub in N.walk_expr(e))
 
 
 def _prune(module: N.Module):

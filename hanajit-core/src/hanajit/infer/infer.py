@@ -559,6 +559,16 @@ class Inferrer:
                 self.fail(line, f"array method {name}()", str(exc))
             except _TYPER_SLIPS:
                 self.fail(line, f"array method {name}()", _argument_types(argtypes[1:], kwtypes))
+        if isinstance(t, T.GeneratorType):
+            from ..lib.np_random import method_template as random_method
+            tpl = random_method(name)
+            if tpl is None:
+                self.fail(line, "generator method", f"Generator.{name}() is not supported")
+            e.method_template = tpl
+            try:
+                return tpl.typer(self, e, argtypes, kwtypes)
+            except Incompatible as exc:
+                self.fail(line, f"generator method {name}()", str(exc))
         if isinstance(t, T.Scalar) and name == "conjugate" and len(argtypes) == 1:
             return T.INT64 if t.is_bool else t
         if isinstance(t, T.Scalar) and t.is_float and name == "is_integer":

@@ -1,0 +1,115 @@
+"""NumPy's legacy ``np.random.*`` functions (the global ``RandomState``), compiled
+by hanajit (``lib/np_random_legacy.py``).
+
+Each call reads the global ``RandomState``'s bit generator words afresh
+(``prims.legacy_bitgen``: ``np.random.seed`` and ``set_state`` change the state
+in place) and draws through them as ``pyhelpers_random`` does.  The legacy
+Gaussian is ``legacy_gauss`` of ``numpy/random/src/legacy/legacy-distributions.c``:
+the polar method, which makes two values and keeps the second in the
+``RandomState``'s own ``has_gauss``/``gauss`` fields -- read and written here in
+place, so compiled and interpreted calls share the cached value.
+``randint`` is ``_rand_int64`` with NumPy's masked rejection (``interval``).
+"""
+import numpy as np
+
+from . import prims
+from .pyhelpers_random import interval
+
+
+def _state():
+    return prims.make_generator(prims.legacy_bitgen())
+
+
+def gauss():
+    flags = prims.legacy_aug_ints()      # element 2: has_gauss (an int)
+    cache = prims.legacy_aug_floats()    # element 2: gauss
+    if flags[2] != 0:
+        temp = cache[2]
+        flags[2] = 0
+        cache[2] = 0.0
+        return temp
+    rng = _state()
+    while True:
+        u = prims.rng_next_double(rng)
+        x1 = 2.0 * u - 1.0
+        v = prims.rng_next_double(rng)
+        x2 = 2.0 * v - 1.0
+        r2 = x1 * x1 + x2 * x2
+        if not (r2 >= 1.0 or r2 == 0.0):
+            break
+    f = np.sqrt(-2.0 * prims.log(r2) / r2)
+    cache[2] = f * x1
+    flags[2] = 1
+    return f * x2
+
+
+def random():
+    return prims.rng_next_double(_state())
+
+
+def normal(loc, scale):
+    if scale == scale and prims.copysign(1.0, scale) < 0.0:
+        raise ValueError("scale < 0")
+    return loc + scale * gauss()
+
+
+def check_uniform(low, high):
+    if not prims.fabs(high - low) < np.inf:
+        raise OverflowError("Range exceeds valid bounds")
+
+
+def uniform(low, high):
+    check_uniform(low, high)
+    u = prims.rng_next_double(_state())
+    return low + (high - low) * u
+
+
+def _bounds(low, high):
+    if low >= high:
+        if low == 0:
+            raise ValueError("high <= 0")
+        raise ValueError("low >= high")
+
+
+def randint(low, high):
+    _bounds(low, high)
+    off = prims.as_uint64(low)
+    r = prims.as_uint64(high - 1) - off
+    return prims.as_int64(off + interval(_state(), r))
+
+
+# size= forms: the new array's elements in order (checks first, as NumPy)
+def fill_random(out):
+    rng = _state()
+    for i in range(out.shape[0]):
+        out[i] = prims.rng_next_double(rng)
+
+
+def fill_gauss(out):
+    for i in range(out.shape[0]):
+        out[i] = gauss()
+
+
+def fill_normal(out, loc, scale):
+    if scale == scale and prims.copysign(1.0, scale) < 0.0:
+        raise ValueError("scale < 0")
+    for i in range(out.shape[0]):
+        out[i] = loc + scale * gauss()
+
+
+def fill_uniform(out, low, high):
+    span = high - low
+    rng = _state()
+    for i in range(out.shape[0]):
+        out[i] = low + span * prims.rng_next_double(rng)
+
+
+def fill_randint(out, low, high):
+    if out.shape[0] == 0:
+        return
+    _bounds(low, high)
+    off = prims.as_uint64(low)
+    r = prims.as_uint64(high - 1) - off
+    rng = _state()
+    for i in range(out.shape[0]):
+        out[i] = prims.as_int64(off + interval(rng, r))
