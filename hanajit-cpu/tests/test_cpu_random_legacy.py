@@ -180,3 +180,50 @@ def test_prange_with_global_draws_runs_serially_in_order():
     np.random.seed(9)
     prange_legacy(want)
     assert np.array_equal(got, want) and after == state()
+
+
+CACHED = '''
+import json, sys
+import numpy as np
+from hanajit import jit
+
+@jit(cache=True)
+def gen(rng, n):
+    return rng.standard_normal(n), rng.integers(0, 10, n)
+
+@jit(cache=True)
+def legacy(n):
+    return np.random.randn(n), np.random.randint(0, 10, n)
+
+a, b = np.random.default_rng(1), np.random.default_rng(1)
+ok = [all(np.array_equal(x, y) for x, y in zip(gen(a, 7), gen.py_func(b, 7)))]
+np.random.seed(3)
+got = legacy(5)
+after = np.random.get_state(legacy=False)
+np.random.seed(3)
+want = legacy.py_func(5)
+ok.append(all(np.array_equal(x, y) for x, y in zip(got, want)))
+ok.append(after["gauss"] == np.random.get_state(legacy=False)["gauss"])
+print(json.dumps(ok))
+'''
+
+
+def test_disk_cache_keeps_generator_and_global_state_kernels(tmp_path):
+    # the kernels hold no process address: a second process loads them from the
+    # cache and links the global RandomState's memory afresh
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HANAJIT_")}
+    env["HANAJIT_CACHE_DIR"] = str(tmp_path / "cache")
+    env["HANAJIT_CACHE_COMPILER_ID"] = "test-cpu-random"
+    env["PYTHONWARNINGS"] = "error::hanajit.HanaJitFallbackWarning"
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env.get("PYTHONPATH", "")])
+    (tmp_path / "random_kernels.py").write_text(CACHED)
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, "-c", "import random_kernels"], env=env,
+                              cwd=tmp_path,
+                              capture_output=True, text=True, timeout=240)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert proc.stdout.strip().splitlines()[-1] == "[true, true, true]"
+    assert len(list((tmp_path / "cache").rglob("*.hjc"))) == 2
