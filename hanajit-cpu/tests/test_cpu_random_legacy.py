@@ -154,15 +154,37 @@ def test_many_seeds(seed, n, low, width):
     check(randint_one, seed, low, min(low + width, (1 << 63) - 1), calls=2)
 
 
-def reseeds():
-    np.random.seed(3)
-    return np.random.random()
+def reseeds(s):
+    np.random.seed(s)
+    return np.random.random(), np.random.randn(3)
 
 
-def test_seed_inside_falls_back():
+def seeds_from_entropy():
+    np.random.seed()
+    return 1
+
+
+@pytest.mark.parametrize("s", [0, 1, 5, 123456789, 2**32 - 1, -1, 2**32])
+def test_seed_inside(mode, s):
+    np.random.seed(8)
+    np.random.randn()          # a cached Gaussian, which seed drops
+    check(reseeds, 8, s)
+
+
+def test_seed_of_a_non_mt19937_global_generator(mode):
+    jf = jitted(reseeds)
+    try:
+        np.random.set_bit_generator(np.random.PCG64(1))
+        with pytest.raises(TypeError, match="can only re-seed a MT19937 BitGenerator"):
+            jf(3)
+    finally:
+        np.random.set_bit_generator(np.random.MT19937(0))
+    check(reseeds, 2, 3)
+
+
+def test_seed_without_an_argument_falls_back():
     with pytest.warns(HanaJitFallbackWarning, match="seed"):
-        got = jit(reseeds)()
-    assert got == reseeds()
+        assert jit(seeds_from_entropy)() == 1
 
 
 def prange_legacy(out):

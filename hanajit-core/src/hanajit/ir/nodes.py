@@ -406,6 +406,16 @@ class HostArray(Expr):
     symbol: str
     size: int
     type: Optional[Type] = None
+    # instead of the symbol, an int64 address computed at run time (the state of
+    # the RandomState's MT19937, which np.random.seed writes)
+    address: Optional[Expr] = None
+
+    def children(self):
+        return [self.address] if self.address is not None else []
+
+    def replace_children(self, new):
+        if self.address is not None:
+            self.address = new[0]
 
 
 # Python-level expressions (before the semantic passes) ---------------------------

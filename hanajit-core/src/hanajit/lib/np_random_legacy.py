@@ -2,12 +2,12 @@
 
 ``np.random.random``/``random_sample``/``sample``, ``rand``, ``randn``,
 ``standard_normal``, ``normal``, ``uniform`` and ``randint`` (int64), scalar and
-``size=`` forms, draw from ``np.random.mtrand._rand`` exactly as it does: its
+``size=`` forms, and ``seed`` of an int, draw from ``np.random.mtrand._rand`` exactly as it does: its
 MT19937 (or whatever ``set_bit_generator`` gave it) through the ``bitgen_t``
 it keeps, and its cached second Gaussian (``has_gauss``/``gauss``) read and
 written in place (``pyhelpers_random_legacy.py``; the memory is found by
-``random_state.py`` and linked by the CPU engine).  ``np.random.seed`` and
-the other legacy functions run the function in the interpreter.
+``random_state.py`` and linked by the CPU engine).  ``np.random.seed(None)``,
+array seeds and the other legacy functions run the function in the interpreter.
 """
 from __future__ import annotations
 
@@ -53,6 +53,47 @@ class MakeGenerator(CallTemplate):
         return N.MakeGenerator(args[0], T.GENERATOR)
 
 
+class AtAddress(CallTemplate):
+    """``prims.mt19937_key(address)``: 625 uint32 at a run-time address."""
+
+    paths = ("hanajit.lib.prims.mt19937_key",)
+    type = T.ArrayType(T.UINT32, 1, "C")
+
+    def typer(self, inf, call, args, kwargs):
+        if kwargs or len(args) != 1 or args[0] != I:
+            raise Incompatible("prims.mt19937_key(int64 address)")
+        return self.type
+
+    def lower(self, L, call, args, kwargs):
+        return N.HostArray("", 625, self.type, address=args[0])
+
+
+class Seed(CallTemplate):
+    """``np.random.seed(s)`` with an int ``s`` (None and arrays: the interpreter)."""
+
+    paths = ("numpy.random.seed",)
+
+    def typer(self, inf, call, args, kwargs):
+        from ..errors import UnsupportedError
+        from .random_state import legacy_addresses
+        if kwargs or len(args) != 1 or not _integer(args[0]):
+            raise Incompatible("np.random.seed() of something other than an int")
+        try:
+            known = "hj.numpy.mt19937_tag" in legacy_addresses()
+        except UnsupportedError:
+            known = False
+        if not known:
+            raise Incompatible("np.random.seed(): MT19937's state layout is unknown")
+        return T.NONE
+
+    def lower(self, L, call, args, kwargs):
+        call_void(L, hl.seed, [ops.convert(L, args[0], I)])
+        return ops.C(None, T.NONE)
+
+
+register(AtAddress())
+register(Seed())
+register(HostView("legacy_mt19937_tag", "mt19937_tag", I, 1))
 register(HostView("legacy_bitgen", "legacy_bitgen", I, 4))
 register(HostView("legacy_aug_ints", "legacy_aug", T.INT32, 6))
 register(HostView("legacy_aug_floats", "legacy_aug", F, 3))

@@ -281,3 +281,15 @@ def legacy_aug_floats():
 
 def make_generator(words):
     return tuple(int(w) for w in words[:4])
+
+
+def legacy_mt19937_tag():
+    """One int64: the address of MT19937's ``next_double`` (0 if unknown)."""
+    from .random_state import view
+    return view("mt19937_tag", "int64", 1)
+
+
+def mt19937_key(address):
+    """``uint32_t key[624]`` then ``int pos`` of an MT19937 state, as 625 uint32."""
+    from .random_state import view_at
+    return view_at(address, "uint32", 625)

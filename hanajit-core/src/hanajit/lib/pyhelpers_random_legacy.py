@@ -113,3 +113,27 @@ def fill_randint(out, low, high):
     rng = _state()
     for i in range(out.shape[0]):
         out[i] = prims.as_int64(off + interval(rng, r))
+
+
+def seed(s):
+    """``RandomState.seed(s)`` for an int: ``mt19937_seed`` (Knuth's generator
+    filling the 624 words, ``pos = 624``) on the global MT19937's state, then
+    ``_reset_gauss``; NumPy's TypeError when the global bit generator is not an
+    MT19937 and ValueError for a seed outside ``[0, 2**32 - 1]``."""
+    words = prims.legacy_bitgen()
+    tag = prims.legacy_mt19937_tag()
+    if words[3] != tag[0]:
+        raise TypeError("can only re-seed a MT19937 BitGenerator")
+    if s < 0 or s > 4294967295:
+        raise ValueError("Seed must be between 0 and 2**32 - 1")
+    key = prims.mt19937_key(words[0])
+    x = prims.as_uint64(s)
+    for pos in range(624):
+        key[pos] = x
+        x = (np.uint64(1812433253) * (x ^ (x >> np.uint64(30))) + np.uint64(pos + 1)) \
+            & np.uint64(0xFFFFFFFF)
+    key[624] = 624
+    flags = prims.legacy_aug_ints()
+    cache = prims.legacy_aug_floats()
+    flags[2] = 0
+    cache[2] = 0.0

@@ -56,7 +56,29 @@ def _probe_legacy():
     if ctypes.c_int32.from_address(aug + 8).value != st["has_gauss"] or \
             ctypes.c_double.from_address(aug + 16).value != st["gauss"]:
         return None
-    return {"hj.numpy.legacy_bitgen": bitgen, "hj.numpy.legacy_aug": aug}
+    found = {"hj.numpy.legacy_bitgen": bitgen, "hj.numpy.legacy_aug": aug}
+    tag = _mt19937_tag()
+    if tag is not None:
+        found["hj.numpy.mt19937_tag"] = ctypes.addressof(tag)
+    return found
+
+
+def _mt19937_tag():
+    """A cell holding MT19937's ``next_double`` address (``np.random.seed``
+    checks the global bit generator is an MT19937 by it), after checking that
+    ``mt19937_state`` is ``uint32_t key[624]; int pos`` as ``seed`` writes it."""
+    import numpy as np
+    m = np.random.MT19937(0)
+    m._legacy_seeding(12345)
+    st = m.state["state"]
+    address = m.ctypes.state_address
+    key = (ctypes.c_uint32 * 624).from_address(address)
+    if list(key) != st["key"].tolist() or \
+            ctypes.c_int32.from_address(address + 4 * 624).value != st["pos"]:
+        return None
+    cell = _state["mt19937_tag"] = ctypes.c_int64(
+        ctypes.cast(m.ctypes.next_double, ctypes.c_void_p).value)
+    return cell
 
 
 def view(symbol: str, dtype, n: int):
@@ -65,3 +87,10 @@ def view(symbol: str, dtype, n: int):
     address = legacy_addresses()[f"hj.numpy.{symbol}"]
     ctype = np.ctypeslib.as_ctypes_type(np.dtype(dtype))
     return np.ctypeslib.as_array((ctype * n).from_address(address))
+
+
+def view_at(address: int, dtype, n: int):
+    """The interpreter's view of ``n`` elements at a run-time address."""
+    import numpy as np
+    ctype = np.ctypeslib.as_ctypes_type(np.dtype(dtype))
+    return np.ctypeslib.as_array((ctype * n).from_address(int(address)))

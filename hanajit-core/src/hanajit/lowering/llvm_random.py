@@ -41,11 +41,14 @@ class TablesAndRandom:
             raise UnsupportedError(
                 f"{self.fn.name}: NumPy's global random state is only reachable on "
                 "the CPU target", func=self.fn.name, construct="np.random")
-        name = f"hj.numpy.{e.symbol}"
-        g = self.m.llmod.globals.get(name)
-        if g is None:
-            g = ir.GlobalVariable(self.m.llmod, _ll.I8, name)
-            g.linkage = "external"
+        if e.address is not None:
+            g = self.b.inttoptr(self.expr(e.address), _ll.PTR)
+        else:
+            name = f"hj.numpy.{e.symbol}"
+            g = self.m.llmod.globals.get(name)
+            if g is None:
+                g = ir.GlobalVariable(self.m.llmod, _ll.I8, name)
+                g.linkage = "external"
         itemsize = max(1, e.type.dtype.bits // 8)
         v = ir.Constant(_ll.lltype(e.type), ir.Undefined)
         v = self.b.insert_value(v, ir.Constant(_ll.PTR, None), 0)
