@@ -381,3 +381,21 @@ def test_prange_with_a_generator_runs_serially_in_order():
     prange_draws(b, want)
     assert np.array_equal(got, want)
     assert same_state(a.bit_generator.state, b.bit_generator.state)
+
+
+@pytest.mark.parametrize("kind", ["PCG64", "MT19937"])
+def test_helpers_run_uncompiled_give_numpy_draws(kind):
+    # the ported algorithms themselves, in the interpreter (prims through ctypes)
+    from hanajit.lib import pyhelpers_random as hr
+    a, b = pair(kind, 21)
+    with np.errstate(over="ignore"):
+        got = [hr.standard_normal(a) for _ in range(300)]
+        got += [hr.standard_exponential(a) for _ in range(300)]
+        got += [int(hr.integers(a, -5, 1 << 40, False)) for _ in range(50)]
+        got += [hr.poisson(a, 30.0) for _ in range(50)]
+    want = [b.standard_normal() for _ in range(300)]
+    want += [b.standard_exponential() for _ in range(300)]
+    want += [int(b.integers(-5, 1 << 40)) for _ in range(50)]
+    want += [b.poisson(30.0) for _ in range(50)]
+    assert got == want
+    assert same_state(a.bit_generator.state, b.bit_generator.state)
