@@ -12,7 +12,17 @@ class TablesAndRandom:
     """``e_*`` methods for the nodes of ``lib/np_random*.py`` and constant tables."""
 
     def e_TableLoad(self, e):
-        """A load from a private constant array (one per distinct table)."""
+        """A load from a private constant array (one per distinct table); in GPU
+        kernels, whose targets place globals in address spaces of their own, a
+        chain of selects instead."""
+        if getattr(self.fn, "gpu", None) is not None:
+            et = _ll.lltype(e.type)
+            i = self.expr(e.index)
+            r = ir.Constant(et, e.values[-1])
+            for k in range(len(e.values) - 2, -1, -1):
+                hit = self.b.icmp_signed("==", i, ir.Constant(_ll.I64, k))
+                r = self.b.select(hit, ir.Constant(et, e.values[k]), r)
+            return r
         key = ("table", e.type, e.values)
         g = self.m.decls.get(key)
         if g is None:
