@@ -399,3 +399,13 @@ def test_helpers_run_uncompiled_give_numpy_draws(kind):
     want += [b.poisson(30.0) for _ in range(50)]
     assert got == want
     assert same_state(a.bit_generator.state, b.bit_generator.state)
+
+
+def hands_back(rng):
+    return rng
+
+
+def test_returning_the_generator_falls_back(mode):
+    a = np.random.default_rng(0)
+    with pytest.warns(HanaJitFallbackWarning, match="return of a random generator"):
+        assert jit(hands_back)(a) is a

@@ -187,6 +187,9 @@ class Inferrer:
             self.block(s.body)
         elif isinstance(s, N.Return):
             t = self.expr(s.value, line) if s.value is not None else T.NONE
+            if _holds_generator(t):
+                self.fail(line, "return of a random generator",
+                          "compiled code draws from it but cannot hand it back")
             if t is not None:
                 new = rules.unify(self.return_type, t)
                 if new is None:
@@ -580,6 +583,12 @@ class Inferrer:
 # scalar reading ``.dtype``): the call falls back naming itself and the types,
 # never as an internal compiler error
 _TYPER_SLIPS = (AttributeError, KeyError, IndexError, TypeError)
+
+
+def _holds_generator(t) -> bool:
+    if isinstance(t, T.GeneratorType):
+        return True
+    return isinstance(t, T.TupleType) and any(_holds_generator(i) for i in t.items)
 
 
 def _argument_types(argtypes, kwtypes) -> str:

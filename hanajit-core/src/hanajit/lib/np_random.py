@@ -11,8 +11,11 @@ draws the same numbers compiled and interpreted and leaves the same
 ``bit_generator.state``.
 
 Supported: ``random``, ``standard_normal``, ``normal``, ``uniform``,
-``exponential``, ``standard_exponential`` and ``integers`` (int64, ``endpoint=``), scalar forms.  Other
-methods and forms fall back to the interpreter naming the method.
+``exponential``, ``standard_exponential``, ``integers`` (int64, ``endpoint=``)
+and ``poisson``, scalar and ``size=`` forms (an int or a tuple of ints);
+``choice`` of an int or a 1-D array (with replacement, no ``p``);
+``shuffle`` and ``permutation`` of 1-D arrays and ints.  Other methods and
+forms fall back to the interpreter naming the method.
 """
 from __future__ import annotations
 

@@ -2,7 +2,8 @@
 
 ``np.random.random``/``random_sample``/``sample``, ``rand``, ``randn``,
 ``standard_normal``, ``normal``, ``uniform`` and ``randint`` (int64), scalar and
-``size=`` forms, and ``seed`` of an int, draw from ``np.random.mtrand._rand`` exactly as it does: its
+``size=`` forms, and ``seed`` of an int, draw from ``np.random.mtrand._rand``
+exactly as it does: its
 MT19937 (or whatever ``set_bit_generator`` gave it) through the ``bitgen_t``
 it keeps, and its cached second Gaussian (``has_gauss``/``gauss``) read and
 written in place (``pyhelpers_random_legacy.py``; the memory is found by

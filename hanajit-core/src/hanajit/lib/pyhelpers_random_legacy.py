@@ -2,9 +2,9 @@
 by hanajit (``lib/np_random_legacy.py``).
 
 Each call reads the global ``RandomState``'s bit generator words afresh
-(``prims.legacy_bitgen``: ``np.random.seed`` and ``set_state`` change the state
-in place) and draws through them as ``pyhelpers_random`` does.  The legacy
-Gaussian is ``legacy_gauss`` of ``numpy/random/src/legacy/legacy-distributions.c``:
+(``prims.make_generator(prims.legacy_bitgen())``: ``np.random.seed`` and
+``set_state`` change the state in place) and draws through them as
+``pyhelpers_random`` does.  The legacy Gaussian is ``legacy_gauss`` of ``numpy/random/src/legacy/legacy-distributions.c``:
 the polar method, which makes two values and keeps the second in the
 ``RandomState``'s own ``has_gauss``/``gauss`` fields -- read and written here in
 place, so compiled and interpreted calls share the cached value.
@@ -16,10 +16,6 @@ from . import prims
 from .pyhelpers_random import interval
 
 
-def _state():
-    return prims.make_generator(prims.legacy_bitgen())
-
-
 def gauss():
     flags = prims.legacy_aug_ints()      # element 2: has_gauss (an int)
     cache = prims.legacy_aug_floats()    # element 2: gauss
@@ -28,7 +24,7 @@ def gauss():
         flags[2] = 0
         cache[2] = 0.0
         return temp
-    rng = _state()
+    rng = prims.make_generator(prims.legacy_bitgen())
     while True:
         u = prims.rng_next_double(rng)
         x1 = 2.0 * u - 1.0
@@ -44,7 +40,7 @@ def gauss():
 
 
 def random():
-    return prims.rng_next_double(_state())
+    return prims.rng_next_double(prims.make_generator(prims.legacy_bitgen()))
 
 
 def normal(loc, scale):
@@ -60,7 +56,7 @@ def check_uniform(low, high):
 
 def uniform(low, high):
     check_uniform(low, high)
-    u = prims.rng_next_double(_state())
+    u = prims.rng_next_double(prims.make_generator(prims.legacy_bitgen()))
     return low + (high - low) * u
 
 
@@ -75,12 +71,13 @@ def randint(low, high):
     _bounds(low, high)
     off = prims.as_uint64(low)
     r = prims.as_uint64(high - 1) - off
-    return prims.as_int64(off + interval(_state(), r))
+    rng = prims.make_generator(prims.legacy_bitgen())
+    return prims.as_int64(off + interval(rng, r))
 
 
 # size= forms: the new array's elements in order (checks first, as NumPy)
 def fill_random(out):
-    rng = _state()
+    rng = prims.make_generator(prims.legacy_bitgen())
     for i in range(out.shape[0]):
         out[i] = prims.rng_next_double(rng)
 
@@ -99,7 +96,7 @@ def fill_normal(out, loc, scale):
 
 def fill_uniform(out, low, high):
     span = high - low
-    rng = _state()
+    rng = prims.make_generator(prims.legacy_bitgen())
     for i in range(out.shape[0]):
         out[i] = low + span * prims.rng_next_double(rng)
 
@@ -110,7 +107,7 @@ def fill_randint(out, low, high):
     _bounds(low, high)
     off = prims.as_uint64(low)
     r = prims.as_uint64(high - 1) - off
-    rng = _state()
+    rng = prims.make_generator(prims.legacy_bitgen())
     for i in range(out.shape[0]):
         out[i] = prims.as_int64(off + interval(rng, r))
 

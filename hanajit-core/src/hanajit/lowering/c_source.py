@@ -285,6 +285,11 @@ class CEmitter:
     def e_MakeTuple(self, e):
         return f"{self.ctype(e.type)}{{{', '.join(self.expr(i) for i in e.items)}}}"
 
+    def e_RandomBits(self, e):
+        self.unsupported("a draw from a NumPy random generator")
+
+    e_MakeGenerator = e_HostArray = e_RandomBits
+
     def e_TableLoad(self, e):
         i = self.expr(e.index)
         out = self.const(e.values[-1], e.type)

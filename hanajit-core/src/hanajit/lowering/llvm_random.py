@@ -71,8 +71,10 @@ class TablesAndRandom:
         value) on its state pointer: ``uint64_t next_uint64(void *state)`` ..."""
         b = self.b
         g = self.expr(e.rng)
-        field, ret = {"uint64": (1, _ll.I64), "uint32": (2, _ll.I32), "double": (3, _ll.F64)}[e.kind]
+        field, ret = {"uint64": (1, _ll.I64), "uint32": (2, _ll.I32),
+                      "double": (3, _ll.F64)}[e.kind]
         # a typed pointer only tells llvmlite the callee's type (it prints ``ptr``)
-        fp = b.inttoptr(b.extract_value(g, field), ir.FunctionType(ret, [_ll.PTR]).as_pointer())
+        fnty = ir.FunctionType(ret, [_ll.PTR])
+        fp = b.inttoptr(b.extract_value(g, field), fnty.as_pointer())
         return b.call(fp, [b.inttoptr(b.extract_value(g, 0), _ll.PTR)])
 
