@@ -25,12 +25,13 @@ import bench_kernels  # noqa: E402
 import bench_narrow  # noqa: E402
 import bench_parallel  # noqa: E402
 import bench_products  # noqa: E402
+import bench_random  # noqa: E402
 import bench_scalar  # noqa: E402
 from common import print_machine  # noqa: E402
 
 BENCHMARKS = [bench_compile, bench_scalar, bench_calls, bench_expr, bench_kernels,
               bench_products, bench_corpus, bench_narrow, bench_parallel, bench_cache,
-              bench_evolve]
+              bench_evolve, bench_random]
 
 
 def main(argv=None) -> int:

@@ -34,6 +34,7 @@ def test_benchmarks_quick_run():
     ("kernels", ("### Classic NumPy kernels",), "| Mandelbrot"),
     ("products", ("### Vector and matrix products",), "| a @ b.T (syrk)"),
     ("parallel", ("### prange: parallel speedup",), "| reduction sum(x*x)"),
+    ("random", ("### Random numbers (np.random.Generator, PCG64)",), "| Monte Carlo pi"),
     ("narrow", ("### narrow: integer reductions vs the int64 baseline",
                 "### narrow: block widths"), "| `np.sum(x)`, int8"),
 ])

@@ -106,6 +106,16 @@ def shared_atomics(out, ints):
         out[4 + t] = k[t]
 
 
+WEIGHTS = tuple(0.5 * k for k in range(16))
+
+
+def const_table(out, idx):
+    """A constant tuple indexed at run time (a TableLoad: selects on GPUs)."""
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    if i < idx.shape[0]:
+        out[i] = WEIGHTS[idx[i] % 16]
+
+
 # name -> (function, signature)
 KERNELS = {
     "saxpy": (saxpy, "f64[:], f64[:], f64, i64"),
@@ -115,4 +125,5 @@ KERNELS = {
     "scale3d": (scale3d, "f32[:, :, :], f32[:, :, :], f32"),
     "transcendentals": (transcendentals, "f64[:, :], f64[:]"),
     "shared_atomics": (shared_atomics, "f64[:], i64[:, :]"),
+    "const_table": (const_table, "f64[:], i64[:]"),
 }

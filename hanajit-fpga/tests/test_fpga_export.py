@@ -75,7 +75,17 @@ def test_files_pragmas_and_tcl(tmp_path):
     assert "xcu250-figd2104-2L-e" in default and "-period 3.3 " in default
 
 
+COEFFS = tuple(1.0 / (k + 1) for k in range(12))
+
+
+@jit
+def table(i):
+    # a constant tuple indexed at run time (TableLoad: nested selects in C++)
+    return COEFFS[i] + COEFFS[-1 - i]
+
+
 @pytest.mark.parametrize("kernel, sig, samples", [
+    (table, "i64", [(0,), (5,), (11,), (-3,)]),
     (poly, "f64, i64", None),
     (poly, "f64, i64", [(0.5, 20), (-1.5, 9), (float("nan"), 3), (2.0, -1)]),
     (nested, "i64, i64", [(5, 7), (30, 30), (0, 3)]),

@@ -246,6 +246,13 @@ class CompileContext:
         return module
 
 
+def _draws(module: N.Module) -> bool:
+    """True when some function draws random numbers (``RandomBits``)."""
+    return any(isinstance(sub, N.RandomBits)
+               for fn in module.functions.values() for st in N.walk_stmts(fn.body)
+               for e in N.stmt_exprs(st) if e is not None for sub in N.walk_expr(e))
+
+
 def _prune(module: N.Module):
     """Drop functions the entry no longer reaches (helpers inlined everywhere)."""
     seen, todo = set(), [module.entry]
@@ -362,6 +369,11 @@ def _set_fastmath(fn, ctx) -> None:
     fn.fastmath = flags(ctx.options.get("fastmath"))
 
 
+def _mark_draws(module, ctx) -> None:
+    if _draws(module):
+        module.functions[module.entry].pure = False
+
+
 def _narrow(module, ctx) -> None:
     from .passes.narrow_reductions import narrow_reductions
     for fn in module.functions.values():
@@ -400,6 +412,9 @@ PASSES: tuple[Pass, ...] = (
          "loop nests whose index checks one test proves run a copy without them"),
     Pass("prune", lambda module, ctx: _prune(module), _always, "module",
          "drop functions the entry no longer reaches"),
+    Pass("random_draws", _mark_draws, _always, "module",
+         "an entry that draws random numbers is not pure: a call that has drawn is "
+         "never re-run in the interpreter"),
     Pass("narrow_reductions", _narrow, _option("narrow"), "module",
          "f.narrow()'s compilations: integer reductions in 16/32-bit blocks"),
     Pass("general_copies", _general_copies, _option("general_copies"), "module",

@@ -26,6 +26,8 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
     if getattr(fn, "writes_arrays", True) and any(
             _has_writeable_array(t) for t in fn.arg_types):
         fn.pure = False       # a deoptimised call could not be re-run
+    if any(_has_generator(t) for t in fn.arg_types):
+        fn.pure = False       # nor a call that has drawn from a generator
     masks = [k for k in arg_leaves]
 
     def flatten(args):
@@ -41,6 +43,8 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
                     go(x, it)
             elif isinstance(t, T.NoneType):
                 pass
+            elif isinstance(t, T.GeneratorType):
+                out.extend(generator_words(v))
             elif t.is_complex:
                 out.append(v.real)
                 out.append(v.imag)
@@ -117,6 +121,22 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
 
 
 _data_pointer = ctypes.c_void_p.from_address
+
+
+def _has_generator(t) -> bool:
+    if isinstance(t, T.GeneratorType):
+        return True
+    return isinstance(t, T.TupleType) and any(_has_generator(i) for i in t.items)
+
+
+def generator_words(rng) -> tuple:
+    """The four words of a ``GeneratorType`` argument, from the documented
+    ``bit_generator.ctypes`` interface: state pointer, ``next_uint64``,
+    ``next_uint32``, ``next_double``."""
+    c = rng.bit_generator.ctypes
+    fns = [ctypes.cast(f, ctypes.c_void_p).value
+           for f in (c.next_uint64, c.next_uint32, c.next_double)]
+    return (c.state_address, *fns)
 
 
 def _has_writeable_array(t) -> bool:

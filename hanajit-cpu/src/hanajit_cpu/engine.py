@@ -157,6 +157,9 @@ def library_imports(llvm_text: str) -> dict:
         from hanajit.lib import lapack       # NumPy's LAPACK (ForeignCall)
         for name in sorted(set(_HOST_NAME.findall(llvm_text))):
             out[f"hj.host.{name}"] = lapack.address(name)
+    if "hj.numpy." in llvm_text:           # NumPy's global RandomState (np_random_legacy)
+        from hanajit.lib.random_state import legacy_addresses
+        out.update(legacy_addresses())
     if "@_ZGV" in llvm_text:              # libmvec functions (vecmath.py)
         from .vecmath import imports_for
         out.update(imports_for(llvm_text))

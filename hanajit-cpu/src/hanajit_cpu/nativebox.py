@@ -13,7 +13,8 @@ IR type the table has three emitters:
   with an exception set.
 
 Scalars are looked up by type (``SCALARS``), structured types by their IR class
-(``STRUCTURED``): tuples here, NumPy arrays in :mod:`hanajit_cpu.nativearray`.  A type with no entry is not
+(``STRUCTURED``): tuples here, NumPy arrays in :mod:`hanajit_cpu.nativearray`,
+``np.random.Generator`` arguments in :mod:`hanajit_cpu.nativerandom`.  A type with no entry is not
 handled natively; calls with it take the Python dispatcher.
 
 Object layouts used (CPython 3.x with the GIL): ``ob_type`` at +8, ``ob_size`` at
@@ -283,6 +284,9 @@ def _entry(t: T.Type):
     if e is None and isinstance(t, T.ArrayType):
         from .nativearray import ArrayBoxing      # registers itself on first use
         e = STRUCTURED[T.ArrayType] = ArrayBoxing
+    if e is None and isinstance(t, T.GeneratorType):
+        from .nativerandom import GeneratorBoxing     # likewise
+        e = GeneratorBoxing
     return e
 
 

@@ -143,6 +143,8 @@ def _encode_type(t):
         return ("t",) + tuple(_encode_type(i) for i in t.items)
     if isinstance(t, T.ArrayType):
         return ("a", _encode_type(t.dtype), t.ndim, t.layout, t.readonly)
+    if isinstance(t, T.GeneratorType):
+        return ("g",)
     raise ValueError(f"type {t} is not cached")
 
 
@@ -157,6 +159,8 @@ def _decode_type(d):
         return T.TupleType(tuple(_decode_type(i) for i in d[1:]))
     if tag == "a":
         return T.ArrayType(_decode_type(d[1]), d[2], d[3], d[4])
+    if tag == "g":
+        return T.GENERATOR
     raise ValueError(f"unknown type tag {tag!r}")
 
 

@@ -232,6 +232,11 @@ def analyze(loop: ast.For, parent_locals: set, resolve, after_path) -> LoopPlan:
         if isinstance(s, (ast.Global, ast.Nonlocal)):
             problem(s, "global/nonlocal names inside the loop")
     _check_breaks(body, problem)
+    for s in _statements(body):
+        for node in ast.walk(s):
+            if _global_random_call(node, resolve):
+                problem(node, f"'{ast.unparse(node.func)}' draws from NumPy's global "
+                        "random state, shared by the iterations")
 
     # scalars (and arrays) assigned in the body: private, reduction or carried
     for name in sorted(assigned - {t}):
@@ -403,6 +408,18 @@ def _fresh_array(body, name, resolve) -> bool:
         elif isinstance(s, (ast.AugAssign, ast.For)) and name in _stores(s.target):
             return False
     return found
+
+
+def _global_random_call(node, resolve) -> bool:
+    """``np.random.<f>(...)``: a call of NumPy's global RandomState."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+        return False
+    v = node.func.value
+    if isinstance(v, ast.Attribute) and v.attr == "random" and isinstance(v.value, ast.Name):
+        return getattr(resolve(v.value.id), "__name__", "") == "numpy"
+    if isinstance(v, ast.Name):
+        return getattr(resolve(v.id), "__name__", "") == "numpy.random"
+    return False
 
 
 def _unknown_callee(call: ast.Call, resolve) -> bool:

@@ -188,6 +188,9 @@ class Inferrer:
             self.block(s.body)
         elif isinstance(s, N.Return):
             t = self.expr(s.value, line) if s.value is not None else T.NONE
+            if _holds_generator(t):
+                self.fail(line, "return of a random generator",
+                          "compiled code draws from it but cannot hand it back")
             if t is not None:
                 new = rules.unify(self.return_type, t)
                 if new is None:
@@ -609,6 +612,16 @@ class Inferrer:
                 self.fail(line, f"array method {name}()", str(exc))
             except _TYPER_SLIPS:
                 self.fail(line, f"array method {name}()", _argument_types(argtypes[1:], kwtypes))
+        if isinstance(t, T.GeneratorType):
+            from ..lib.np_random import method_template as random_method
+            tpl = random_method(name)
+            if tpl is None:
+                self.fail(line, "generator method", f"Generator.{name}() is not supported")
+            e.method_template = tpl
+            try:
+                return tpl.typer(self, e, argtypes, kwtypes)
+            except Incompatible as exc:
+                self.fail(line, f"generator method {name}()", str(exc))
         if isinstance(t, T.Scalar) and name == "conjugate" and len(argtypes) == 1:
             return T.INT64 if t.is_bool else t
         if isinstance(t, T.Scalar) and t.is_float and name == "is_integer":
@@ -620,6 +633,12 @@ class Inferrer:
 # scalar reading ``.dtype``): the call falls back naming itself and the types,
 # never as an internal compiler error
 _TYPER_SLIPS = (AttributeError, KeyError, IndexError, TypeError)
+
+
+def _holds_generator(t) -> bool:
+    if isinstance(t, T.GeneratorType):
+        return True
+    return isinstance(t, T.TupleType) and any(_holds_generator(i) for i in t.items)
 
 
 def _argument_types(argtypes, kwtypes) -> str:

@@ -27,6 +27,8 @@ def typeof(value) -> T.Type | None:
         return array_type(value)
     if tp.__module__ == "numpy" and hasattr(value, "dtype"):
         return T.from_numpy_dtype(value.dtype)      # a NumPy scalar
+    if tp.__name__ == "Generator" and tp.__module__ == "numpy.random._generator":
+        return T.GENERATOR          # exactly np.random.Generator (lib/np_random.py)
     if tp is tuple:
         items = tuple(typeof(v) for v in value)
         if any(i is None for i in items):

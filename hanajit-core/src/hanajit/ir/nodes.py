@@ -357,6 +357,67 @@ class Atomic(Expr):
             self.compare = new[2 + n]
 
 
+@dataclass(eq=False)
+class TableLoad(Expr):
+    """Item ``index`` (an int64 already known to be in ``[0, len(values))``) of the
+    constant table ``values``, a tuple of numbers of the int or float scalar
+    ``type``: a constant tuple indexed at run time (the ziggurat tables of
+    ``lib/ziggurat.py``).  Backends keep the table in read-only memory."""
+
+    values: tuple
+    index: Expr
+    type: Optional[Type] = None
+    children, replace_children = _kids("index")
+
+
+@dataclass(eq=False)
+class RandomBits(Expr):
+    """One draw from the bit generator of ``rng`` (a ``GeneratorType`` value):
+    ``kind`` ``uint64``, ``uint32`` or ``double`` calls that C function of the
+    bit generator on its state pointer, which advances the state.  Only appears
+    as the value of an ``Assign`` (it has effects), so draws happen in statement
+    order."""
+
+    rng: Expr
+    kind: str
+    type: Optional[Type] = None
+    children, replace_children = _kids("rng")
+
+
+@dataclass(eq=False)
+class MakeGenerator(Expr):
+    """A ``GeneratorType`` value from the four int64 elements of ``words`` (a 1-D
+    array: state pointer, ``next_uint64``, ``next_uint32``, ``next_double``),
+    read when it is evaluated."""
+
+    words: Expr
+    type: Optional[Type] = None
+    children, replace_children = _kids("words")
+
+
+@dataclass(eq=False)
+class HostArray(Expr):
+    """A 1-D view (no owner) of ``size`` elements of ``type.dtype`` at the address
+    the host resolves the symbol ``hj.numpy.<symbol>`` to, at link time: memory
+    of NumPy's global ``RandomState`` (``legacy_bitgen``: its ``bitgen_t``;
+    ``legacy_aug``: its ``has_gauss``/``gauss`` record).  Only the CPU target
+    resolves such symbols (``LLVMTargetInfo.host_calls``)."""
+
+    symbol: str
+    size: int
+    type: Optional[Type] = None
+    # instead of the symbol, an int64 address computed at run time (the state of
+    # the RandomState's MT19937, which np.random.seed writes)
+    address: Optional[Expr] = None
+
+    def children(self):
+        return [self.address] if self.address is not None else []
+
+    def replace_children(self, new):
+        if self.address is not None:
+            self.address = new[0]
+
+
 # Python-level expressions (before the semantic passes) ---------------------------
 @dataclass(eq=False)
 class PyBinOp(Expr):

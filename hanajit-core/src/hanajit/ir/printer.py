@@ -36,6 +36,8 @@ def format_expr(e) -> str:
         idx = ", ".join(map(format_expr, e.indices))
         cmp = f", {format_expr(e.compare)}" if e.compare is not None else ""
         return f"atomic_{e.op}({format_expr(e.array)}[{idx}]{cmp}, {format_expr(e.value)})"
+    if isinstance(e, N.RandomBits):
+        return f"next_{e.kind}({format_expr(e.rng)})"
     name = type(e).__name__
     return f"{name}({', '.join(map(format_expr, e.children()))})"
 

@@ -174,6 +174,21 @@ class NumpyScalarArg(Type):
     __repr__ = __str__
 
 
+@dataclass(frozen=True)
+class GeneratorType(Type):
+    """A NumPy random generator passed as an argument (``np.random.Generator``):
+    its bit generator's state pointer and its ``next_uint64``, ``next_uint32`` and
+    ``next_double`` C functions (``bit_generator.ctypes``), four int64 words.  The
+    state lives in the user's object; compiled code draws through the pointers
+    (``RandomBits``), so the object's ``bit_generator.state`` moves exactly as
+    the interpreter's would."""
+
+    def __str__(self) -> str:
+        return "Generator"
+
+    __repr__ = __str__
+
+
 def _cached_hash(self):
     """Types key the specialisation tables on every call: hash each one once."""
     h = self.__dict__.get("_hash")
@@ -194,6 +209,7 @@ UINT8, UINT16, UINT32, UINT64 = (Scalar("u", b) for b in (8, 16, 32, 64))
 FLOAT32, FLOAT64 = Scalar("f", 32), Scalar("f", 64)
 COMPLEX64, COMPLEX128 = Scalar("c", 64), Scalar("c", 128)
 NONE = NoneType()
+GENERATOR = GeneratorType()
 
 SCALARS = (BOOL, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64,
            FLOAT32, FLOAT64, COMPLEX64, COMPLEX128)

@@ -12,6 +12,7 @@ from . import types as T
 _PY_NODES = (N.PyBinOp, N.PyUnOp, N.PyCompare, N.PyBoolOp, N.PyIfExp, N.Truth, N.PyCall,
              N.PyGetItem, N.PyAttr)
 _PY_STMTS = (N.PyForRange, N.PyWhile)
+_DRAWS = {"uint64": T.UINT64, "uint32": T.UINT32, "double": T.FLOAT64}   # RandomBits
 
 
 class VerifyError(AssertionError):
@@ -42,6 +43,10 @@ def verify(fn: N.Function) -> None:
                 fail(f"unknown variable {e.name}")
             if isinstance(e, (N.GpuIndex, N.SharedArray, N.Atomic)):
                 check_gpu(e)
+            if isinstance(e, N.RandomBits) and (
+                    not isinstance(e.rng.type, T.GeneratorType)
+                    or _DRAWS.get(e.kind) != e.type):
+                fail(f"RandomBits {e.kind} of {e.rng.type} giving {e.type}")
 
     def check_gpu(e):
         if isinstance(e, N.GpuIndex) and (
@@ -72,9 +77,10 @@ def verify(fn: N.Function) -> None:
             if fn.level == "primitive":
                 for e in N.stmt_exprs(s):
                     for sub in N.walk_expr(e) if e is not None else ():
-                        if isinstance(sub, N.Atomic) and not (
+                        if isinstance(sub, (N.Atomic, N.RandomBits)) and not (
                                 isinstance(s, N.Assign) and sub is s.value):
-                            fail("Atomic not directly assigned (it has effects)")
+                            fail(f"{type(sub).__name__} not directly assigned "
+                                 "(it has effects)")
             if isinstance(s, N.Assign) and fn.level == "primitive":
                 if fn.locals.get(s.target) != s.value.type:
                     fail(f"assignment of {s.value.type} to {s.target}: "

@@ -363,7 +363,7 @@ def _register_all():
                        ("copysign", "copysign"), ("fmod", "fmod")):
         register(NumpyBinary(name, impl))
     for name in ("fmod", "floor", "copysign", "fabs", "pow", "rint", "fma", "log", "exp",
-                 "hypot", "atan2", "cos", "sin"):
+                 "hypot", "atan2", "cos", "sin", "log1p"):
         nargs = 3 if name == "fma" else 2 if name in ("fmod", "copysign", "pow",
                                                       "hypot", "atan2") else 1
         register(MathFunc(name, name, nargs, checked=False,

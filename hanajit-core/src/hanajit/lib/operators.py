@@ -617,6 +617,9 @@ def range_value(start, k, step, t):
 def tuple_item_dynamic(tup, i, t):
     """Item ``i`` (an int64 known to be in range) of a homogeneous tuple."""
     n = len(tup.type.items)
+    if isinstance(tup, N.Const) and n > 8 and isinstance(t, T.Scalar) and (
+            t.is_int or t.is_float) and all(it == t for it in tup.type.items):
+        return N.TableLoad(tuple(tup.value), i, t)     # a table in read-only memory
     if isinstance(tup, N.Const):
         items = [C(v, it) for v, it in zip(tup.value, tup.type.items)]
     else:

@@ -55,6 +55,11 @@ class ParallelRegion:
                 raise SerialLoop(self.owner, self.line,
                                  f"array '{name}' is passed to a function inside the loop, "
                                  "which may write to it")
+        for name, t in captured.items():
+            if isinstance(t, T.GeneratorType):
+                raise SerialLoop(self.owner, self.line,
+                                 f"random generator '{name}' is shared by the iterations "
+                                 "(its draws must stay in order)")
         spec = inf.ctx.specialize(self.region, (T.INT64,) + tuple(argtypes))
         call.spec = spec
         for name, pt in zip(plan.reductions, argtypes[4 + ncap:]):

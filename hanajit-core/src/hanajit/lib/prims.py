@@ -211,3 +211,99 @@ def blas_syrk(w, *args):
 
 def blas_axpy(w, *args):
     _blas("axpy", w, args)
+
+
+def log1p(x):
+    """C ``log1p`` (no ValueError)."""
+    if x == -1.0:
+        return -math.inf
+    if x < -1.0:
+        return math.nan
+    return math.log1p(x)
+
+
+def as_uint64(x):
+    """The bits of an int64 as a uint64 (C's cast): ``-1`` is ``2**64 - 1``."""
+    import numpy as np
+    return np.uint64(int(x) & 0xFFFFFFFFFFFFFFFF)
+
+
+def as_int64(x):
+    """The bits of a uint64 as an int64 (C's cast): ``2**64 - 1`` is ``-1``."""
+    import numpy as np
+    x = int(x)
+    return np.int64(x - (1 << 64) if x >= 1 << 63 else x)
+
+
+# One draw from a ``np.random.Generator``'s bit generator (``lib/np_random.py``):
+# a ``RandomBits`` of the generator value, a call through ``bit_generator.ctypes``
+
+
+def _draw(rng, k, restype):
+    """Call function ``k`` (1: next_uint64, 2: next_uint32, 3: next_double) of a
+    Generator or of the four words of ``make_generator``."""
+    import ctypes
+    if isinstance(rng, tuple):
+        words = rng
+    else:
+        c = rng.bit_generator.ctypes
+        words = (c.state_address,) + tuple(
+            ctypes.cast(f, ctypes.c_void_p).value
+            for f in (c.next_uint64, c.next_uint32, c.next_double))
+    return ctypes.CFUNCTYPE(restype, ctypes.c_void_p)(words[k])(words[0])
+
+
+def rng_next_uint64(rng):
+    import ctypes
+
+    import numpy as np
+    return np.uint64(_draw(rng, 1, ctypes.c_uint64))
+
+
+def rng_next_uint32(rng):
+    import ctypes
+
+    import numpy as np
+    return np.uint32(_draw(rng, 2, ctypes.c_uint32))
+
+
+def rng_next_double(rng):
+    import ctypes
+    return float(_draw(rng, 3, ctypes.c_double))
+
+
+# NumPy's global RandomState (``lib/np_random_legacy.py``): views of its
+# ``bitgen_t`` (four int64 words) and of its ``has_gauss`` (int32 element 2) and
+# ``gauss`` (float64 element 2) record; ``make_generator`` a generator value
+# from the four words
+
+
+def legacy_bitgen():
+    from .random_state import view
+    return view("legacy_bitgen", "int64", 4)
+
+
+def legacy_aug_ints():
+    from .random_state import view
+    return view("legacy_aug", "int32", 6)
+
+
+def legacy_aug_floats():
+    from .random_state import view
+    return view("legacy_aug", "float64", 3)
+
+
+def make_generator(words):
+    return tuple(int(w) for w in words[:4])
+
+
+def legacy_mt19937_tag():
+    """One int64: the address of MT19937's ``next_double`` (0 if unknown)."""
+    from .random_state import view
+    return view("mt19937_tag", "int64", 1)
+
+
+def mt19937_key(address):
+    """``uint32_t key[624]`` then ``int pos`` of an MT19937 state, as 625 uint32."""
+    from .random_state import view_at
+    return view_at(address, "uint32", 625)

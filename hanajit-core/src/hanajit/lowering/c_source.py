@@ -285,6 +285,18 @@ class CEmitter:
     def e_MakeTuple(self, e):
         return f"{self.ctype(e.type)}{{{', '.join(self.expr(i) for i in e.items)}}}"
 
+    def e_RandomBits(self, e):
+        self.unsupported("a draw from a NumPy random generator")
+
+    e_MakeGenerator = e_HostArray = e_RandomBits
+
+    def e_TableLoad(self, e):
+        i = self.expr(e.index)
+        out = self.const(e.values[-1], e.type)
+        for k in range(len(e.values) - 2, -1, -1):
+            out = f"({i} == {k} ? {self.const(e.values[k], e.type)} : {out})"
+        return out
+
     def e_TupleGet(self, e):
         return f"{self.expr(e.tup)}.f{e.index}"
 

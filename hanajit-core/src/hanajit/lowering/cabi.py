@@ -36,6 +36,8 @@ def flat_kinds(t: T.Type) -> list:
         return []
     if isinstance(t, T.ArrayType):       # data pointer, shape, strides (bytes)
         return [T.INT64] * (1 + 2 * t.ndim)
+    if isinstance(t, T.GeneratorType):   # state pointer, three function pointers
+        return [T.INT64] * 4
     return [t]
 
 
@@ -71,8 +73,10 @@ def unflatten(b: ir.IRBuilder, flat: list, t: T.Type, data_is_ptr: bool = False)
             for k in range(t.ndim):
                 v = b.insert_value(v, flat.pop(0), [field, k])
         return v
-    if isinstance(t, T.TupleType) or (isinstance(t, T.Scalar) and t.is_complex):
-        items = t.items if isinstance(t, T.TupleType) else (t.component, t.component)
+    if isinstance(t, (T.TupleType, T.GeneratorType)) or (
+            isinstance(t, T.Scalar) and t.is_complex):
+        items = t.items if isinstance(t, T.TupleType) else (T.INT64,) * 4 if isinstance(
+            t, T.GeneratorType) else (t.component, t.component)
         v = ir.Constant(lltype(t), ir.Undefined)
         for i, it in enumerate(items):
             v = b.insert_value(v, unflatten(b, flat, it, data_is_ptr), i)

@@ -22,6 +22,7 @@ from llvmlite import ir
 from ..ir import nodes as N
 from ..ir import types as T
 from .llvm_math import MathCalls
+from .llvm_random import TablesAndRandom
 
 
 @dataclass
@@ -78,6 +79,8 @@ def lltype(t: T.Type) -> ir.Type:
     if isinstance(t, T.ArrayType):
         dims = ir.ArrayType(I64, t.ndim)
         return ir.LiteralStructType([PTR, PTR, dims, dims])
+    if isinstance(t, T.GeneratorType):      # state, next_uint64, next_uint32, next_double
+        return ir.LiteralStructType([I64] * 4)
     raise TypeError(f"no LLVM type for {t}")
 
 
@@ -113,7 +116,7 @@ def const(value, t: T.Type) -> ir.Constant:
     raise TypeError(t)
 
 
-class FunctionLowering:
+class FunctionLowering(TablesAndRandom):
     """Lowers one primitive IR function into an ``ir.Function``."""
 
     def __init__(self, mod: "ModuleLowering", fn: N.Function):

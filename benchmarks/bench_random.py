@@ -1,0 +1,137 @@
+"""Random numbers: hanajit vs ``numba.njit`` vs NumPy (vectorised), in one process.
+
+Each kernel takes a ``np.random.Generator`` (PCG64).  hanajit draws from it
+through NumPy's bit generator and NumPy's algorithms, so its result equals the
+interpreter's for the same seed (checked here on a small size); numba draws
+from the same bit generator with its own distribution code; NumPy draws a whole
+array of samples at once and reduces it.  Figures are per draw (a pi sample is
+two uniforms; a walk step one normal; a Brownian path ``steps`` normals).
+
+Ratios read "how many times faster hanajit is".
+
+    python benchmarks/bench_random.py [--quick]
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+from common import (
+    fmt_ratio,
+    fmt_seconds,
+    interleaved,
+    median,
+    numba_njit,
+    print_table,
+    recording_fallbacks,
+)
+
+from hanajit import jit
+
+njit = numba_njit()
+
+
+# -- kernels ------------------------------------------------------------------------
+def mc_pi(rng, n):
+    inside = 0
+    for _ in range(n):
+        x = rng.random()
+        y = rng.random()
+        if x * x + y * y < 1.0:
+            inside += 1
+    return 4.0 * inside / n
+
+
+def mc_pi_numpy(rng, n):
+    x = rng.random(n)
+    y = rng.random(n)
+    return 4.0 * np.count_nonzero(x * x + y * y < 1.0) / n
+
+
+def walk(rng, n):
+    x = 0.0
+    far = 0.0
+    for _ in range(n):
+        x += rng.standard_normal()
+        far = max(far, abs(x))
+    return far
+
+
+def walk_numpy(rng, n):
+    return float(np.max(np.abs(np.cumsum(rng.standard_normal(n)))))
+
+
+def brownian(rng, paths, steps):
+    """Geometric Brownian motion: the mean final value of ``paths`` paths."""
+    dt = 1.0 / steps
+    total = 0.0
+    for _ in range(paths):
+        s = 1.0
+        for _ in range(steps):
+            s *= 1.0 + 0.05 * dt + 0.2 * np.sqrt(dt) * rng.standard_normal()
+        total += s
+    return total / paths
+
+
+def brownian_numpy(rng, paths, steps):
+    dt = 1.0 / steps
+    z = rng.standard_normal((paths, steps))
+    return float(np.mean(np.prod(1.0 + 0.05 * dt + 0.2 * np.sqrt(dt) * z, axis=1)))
+
+
+def _cases(quick):
+    n = 10**5 if quick else 4 * 10**6
+    paths, steps = (100, 100) if quick else (2000, 1000)
+    return [
+        ("Monte Carlo pi (2 uniforms / sample)", mc_pi, mc_pi_numpy, (n,), 2 * n),
+        ("random walk, max |x| (1 normal / step)", walk, walk_numpy, (n,), n),
+        ("Brownian paths (1 normal / step)", brownian, brownian_numpy, (paths, steps),
+         paths * steps),
+    ]
+
+
+def main(quick: bool = False) -> int:
+    repeats = 3 if quick else 7
+    rows, notes, fallbacks, errors = [], [], [], []
+    for name, py, vec, args, draws in _cases(quick):
+        hj = jit(py)
+        nb = njit(py) if njit is not None else None
+        small = tuple(max(1, a // 100) for a in args)
+        with recording_fallbacks(fallbacks):
+            got = hj(np.random.default_rng(1), *small)
+        if got != py(np.random.default_rng(1), *small):
+            errors.append(f"{name}: hanajit differs from the interpreter "
+                          "for the same seed")
+        if nb is not None:
+            nb(np.random.default_rng(1), *small)
+        rng = np.random.default_rng(2)
+        cands = {"hanajit": lambda: hj(rng, *args), "numpy": lambda: vec(rng, *args)}
+        if nb is not None:
+            cands["numba"] = lambda: nb(rng, *args)
+        times = interleaved(cands, repeats)
+        t_hj, t_np = median(times["hanajit"]), median(times["numpy"])
+        t_nb = median(times["numba"]) if nb is not None else None
+        rows.append([name, f"{draws:,}", fmt_seconds(t_hj / draws),
+                     fmt_seconds(t_nb / draws if t_nb else None),
+                     fmt_seconds(t_np / draws), fmt_ratio(t_nb / t_hj if t_nb else None),
+                     fmt_ratio(t_np / t_hj)])
+    notes.append(f"Per draw; median of {repeats} interleaved repeats; compile time "
+                 "excluded. Ratios above 1 mean hanajit is faster. NumPy's column "
+                 "allocates the samples (vectorised), the loops do not.")
+    if njit is None:
+        notes.append("numba is not installed: its column is empty.")
+    for f in dict.fromkeys(fallbacks):
+        notes.append(f"FALLBACK (timed in the interpreter, not compiled): {f}")
+    for e in errors:
+        notes.append(f"WRONG RESULT: {e}")
+    print_table("Random numbers (np.random.Generator, PCG64)",
+                ["kernel", "draws", "hanajit", "numba", "numpy (vectorised)",
+                 "numba/hanajit", "numpy/hanajit"], rows, notes)
+    return 1 if errors or fallbacks else 0
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="small sizes, few repeats")
+    sys.exit(main(ap.parse_args().quick))

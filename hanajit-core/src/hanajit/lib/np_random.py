@@ -1,0 +1,352 @@
+"""``np.random.Generator`` methods on a generator passed as an argument.
+
+A ``Generator`` argument has the IR type ``GeneratorType``: four int64 words,
+its bit generator's state pointer and ``next_uint64``/``next_uint32``/
+``next_double`` C functions, taken from the documented ``bit_generator.ctypes``
+interface at the call (``hanajit_cpu.cwrapper`` on the Python path,
+``hanajit_cpu.nativerandom`` in the generated dispatcher).  A draw is one
+``RandomBits`` (``prims.rng_next_*``); the distributions are NumPy's C
+algorithms written in Python (``pyhelpers_random.py``), so a seeded program
+draws the same numbers compiled and interpreted and leaves the same
+``bit_generator.state``.
+
+Supported: ``random``, ``standard_normal``, ``normal``, ``uniform``,
+``exponential``, ``standard_exponential``, ``integers`` (int64, ``endpoint=``)
+and ``poisson``, scalar and ``size=`` forms (an int or a tuple of ints);
+``choice`` of an int or a 1-D array (with replacement, no ``p``);
+``shuffle`` and ``permutation`` of 1-D arrays and ints.  Other methods and
+forms fall back to the interpreter naming the method.
+"""
+from __future__ import annotations
+
+from ..infer.rules import Incompatible
+from ..ir import nodes as N
+from ..ir import types as T
+from . import operators as ops
+from . import pyhelpers_random as hr
+from .registry import CallTemplate, bind_arguments, register
+
+F, I = T.FLOAT64, T.INT64
+
+
+# ------------------------------------------------------------------ primitives
+class Draw(CallTemplate):
+    """``prims.rng_next_<kind>(rng)``: one ``RandomBits`` assigned to a temporary
+    (a draw has effects, so it is a statement of its own)."""
+
+    def __init__(self, kind, rtype):
+        self.kind, self.rtype = kind, rtype
+        self.paths = (f"hanajit.lib.prims.rng_next_{kind}",)
+
+    def typer(self, inf, call, args, kwargs):
+        if kwargs or len(args) != 1 or not isinstance(args[0], T.GeneratorType):
+            raise Incompatible(f"prims.rng_next_{self.kind}(generator)")
+        return self.rtype
+
+    def lower(self, L, call, args, kwargs):
+        name = L.temp(self.rtype, "draw")
+        L.emit(N.Assign(target=name, value=N.RandomBits(args[0], self.kind, self.rtype)))
+        return N.Var(name, self.rtype)
+
+
+class Reinterpret(CallTemplate):
+    """``prims.as_uint64(x)`` / ``prims.as_int64(x)``: the same 64 bits read with
+    the other signedness (a ``Cast`` between 64-bit integers)."""
+
+    def __init__(self, name, to):
+        self.name, self.to = name, to
+        self.paths = (f"hanajit.lib.prims.{name}",)
+
+    def typer(self, inf, call, args, kwargs):
+        if kwargs or len(args) != 1 or not (isinstance(args[0], T.Scalar)
+                                            and args[0].is_int and args[0].bits == 64):
+            raise Incompatible(f"prims.{self.name}(a 64-bit integer)")
+        return self.to
+
+    def lower(self, L, call, args, kwargs):
+        a = args[0]
+        return a if a.type == self.to else N.Cast(a, self.to)
+
+
+register(Draw("uint64", T.UINT64))
+register(Draw("uint32", T.UINT32))
+register(Draw("double", T.FLOAT64))
+register(Reinterpret("as_uint64", T.UINT64))
+register(Reinterpret("as_int64", T.INT64))
+
+
+# --------------------------------------------------------------------- methods
+def _real(t) -> bool:
+    return isinstance(t, T.Scalar) and not t.is_complex
+
+
+def _integer(t) -> bool:
+    return isinstance(t, T.Scalar) and (t.is_bool or t.is_int) and t != T.UINT64
+
+
+def _absent(t) -> bool:
+    return t is None or t == T.NONE
+
+
+def _const(t, *values) -> bool:
+    return t is None or (isinstance(t, T.ConstType) and any(
+        t.value is v or (isinstance(v, str) and t.value == v) for v in values))
+
+
+class Method(CallTemplate):
+    """One ``Generator`` method: its parameters (after ``self``) with NumPy's
+    defaults, which of them are floats (``PyFloat_AsDouble``), the helper of
+    the scalar form and, for ``size=``, the check made before anything is
+    allocated and the helper filling the new array."""
+
+    result = F
+
+    def __init__(self, name, params, helper=None, floats=(), defaults=None,
+                 fill=None, check=None):
+        self.name, self.params, self.helper = name, params, helper
+        self.floats, self.defaults = floats, defaults or {}
+        self.fill, self.check = fill, check
+
+    def bind(self, args, kwargs):
+        return bind_arguments(f"Generator.{self.name}", self.params, args[1:], kwargs)
+
+    def typer(self, inf, call, args, kwargs):
+        bound = self.bind(args, kwargs)
+        if not _absent(bound.get("out")):
+            raise Incompatible(f"Generator.{self.name}() with out=")
+        if not _const(bound.get("dtype"), *_float64_dtypes()):
+            raise Incompatible(f"Generator.{self.name}() with a dtype other than float64")
+        if not _const(bound.get("method"), "zig"):
+            raise Incompatible(f"Generator.{self.name}() with method other than 'zig'")
+        for p in self.floats:
+            if p in bound and not _real(bound[p]):
+                raise Incompatible(f"Generator.{self.name}() with {p} of type {bound[p]}")
+        return sized(bound, self.result)
+
+    def values(self, L, bound):
+        return [ops.convert(L, bound[p], F) if p in bound else ops.C(self.defaults[p], F)
+                for p in self.floats]
+
+    def lower(self, L, call, args, kwargs):
+        bound = self.bind(args, kwargs)
+        values = [L.let(v) for v in self.values(L, bound)]
+        if _absent_expr(bound.get("size")):
+            return L.call_helper(self.helper, [args[0]] + values)
+        if self.check is not None:
+            call_void(L, self.check, values)
+        out, flat = new_array(L, call.type, bound["size"])
+        call_void(L, self.fill, [args[0], flat] + values)
+        return out
+
+
+class Random(Method):
+    """``rng.random()``: ``next_double`` itself."""
+
+    def __init__(self):
+        super().__init__("random", ("size", "dtype", "out"), fill=hr.fill_random)
+
+    def lower(self, L, call, args, kwargs):
+        if _absent_expr(self.bind(args, kwargs).get("size")):
+            return Draw("double", F).lower(L, call, args[:1], {})
+        return super().lower(L, call, args, kwargs)
+
+
+class Integers(Method):
+    """``rng.integers(low, high=None, size=None, endpoint=False)``, dtype int64."""
+
+    def __init__(self):
+        super().__init__("integers", ("low", "high", "size", "dtype", "endpoint"))
+
+    def typer(self, inf, call, args, kwargs):
+        bound = self.bind(args, kwargs)
+        if "low" not in bound:
+            raise Incompatible("Generator.integers() missing argument 'low'")
+        if not _const(bound.get("dtype"), *_int64_dtypes()):
+            raise Incompatible("Generator.integers() with a dtype other than int64")
+        for p in ("low", "high"):
+            t = bound.get(p)
+            if not (_integer(t) or (p == "high" and _absent(t))):
+                raise Incompatible(f"Generator.integers() with {p} of type {t}")
+        end = bound.get("endpoint")
+        if not (end is None or end == T.BOOL):
+            raise Incompatible("Generator.integers() with a non-bool endpoint")
+        return sized(bound, I)
+
+    def lower(self, L, call, args, kwargs):
+        bound = self.bind(args, kwargs)
+        low = ops.convert(L, bound["low"], I)
+        high = bound.get("high")
+        if high is None or high.type == T.NONE:
+            low, high = ops.C(0, I), low
+        else:
+            high = ops.convert(L, high, I)
+        end = bound.get("endpoint", ops.C(False, T.BOOL))
+        if _absent_expr(bound.get("size")):
+            return L.call_helper(hr.integers, [args[0], low, high, end])
+        low, high = L.let(low), L.let(high)
+        out, flat = new_array(L, call.type, bound["size"])
+        call_void(L, hr.fill_integers, [args[0], flat, low, high, end])
+        return out
+
+
+class Poisson(Method):
+    """``rng.poisson(lam=1.0, size=None)``: int64 counts."""
+
+    result = I
+
+    def __init__(self):
+        super().__init__("poisson", ("lam", "size"), hr.poisson, ("lam",), {"lam": 1.0},
+                         fill=hr.fill_poisson, check=hr.check_poisson)
+
+
+class Choice(Method):
+    """``rng.choice(a, size=None, replace=True)`` of an int or a 1-D array, no
+    ``p``: ``integers(0, len)`` and the items at those indices."""
+
+    def __init__(self):
+        super().__init__("choice", ("a", "size", "replace", "p", "axis", "shuffle"))
+
+    def typer(self, inf, call, args, kwargs):
+        bound = self.bind(args, kwargs)
+        a = bound.get("a")
+        if any(k in bound for k in ("replace", "axis", "shuffle")) \
+                or not _absent(bound.get("p")):
+            raise Incompatible("Generator.choice() with replace=, p=, axis= or shuffle=")
+        if _integer(a):
+            return sized(bound, I)
+        if isinstance(a, T.ArrayType) and a.ndim == 1:
+            return sized(bound, a.dtype)
+        raise Incompatible(f"Generator.choice() of {a}")
+
+    def lower(self, L, call, args, kwargs):
+        bound = self.bind(args, kwargs)
+        a = bound["a"]
+        is_int = not isinstance(a.type, T.ArrayType)
+        if is_int:
+            a = ops.convert(L, a, I)
+        a = L.let(a)
+        if _absent_expr(bound.get("size")):
+            return L.call_helper(hr.choice_int if is_int else hr.choice_array, [args[0], a])
+        out, flat = new_array(L, call.type, bound["size"])
+        call_void(L, hr.fill_choice_int if is_int else hr.fill_choice_array,
+                  [args[0], flat, a])
+        return out
+
+
+class Shuffle(Method):
+    """``rng.shuffle(x)`` of a writeable 1-D array, in place."""
+
+    def __init__(self):
+        super().__init__("shuffle", ("x", "axis"))
+
+    def typer(self, inf, call, args, kwargs):
+        bound = self.bind(args, kwargs)
+        x = bound.get("x")
+        if not (isinstance(x, T.ArrayType) and x.ndim == 1 and not x.readonly) \
+                or "axis" in bound:
+            raise Incompatible(f"Generator.shuffle() of {x}")
+        return T.NONE
+
+    def lower(self, L, call, args, kwargs):
+        call_void(L, hr.shuffle, [args[0], self.bind(args, kwargs)["x"]])
+        return ops.C(None, T.NONE)
+
+
+class Permutation(Method):
+    """``rng.permutation(x)``: of an int, a shuffled ``np.arange(x)``; of a 1-D
+    array, a shuffled copy."""
+
+    def __init__(self):
+        super().__init__("permutation", ("x", "axis"))
+
+    def typer(self, inf, call, args, kwargs):
+        bound = self.bind(args, kwargs)
+        x = bound.get("x")
+        if "axis" in bound:
+            raise Incompatible("Generator.permutation() with axis=")
+        if _integer(x):
+            return T.ArrayType(I, 1, "C")
+        if isinstance(x, T.ArrayType) and x.ndim == 1:
+            return T.ArrayType(x.dtype, 1, "C")
+        raise Incompatible(f"Generator.permutation() of {x}")
+
+    def lower(self, L, call, args, kwargs):
+        x = self.bind(args, kwargs)["x"]
+        if isinstance(x.type, T.ArrayType):
+            return L.call_helper(hr.permutation_array, [args[0], x])
+        return L.call_helper(hr.permutation_int, [args[0], ops.convert(L, x, I)])
+
+
+def sized(bound, t):
+    """The result type: a scalar without ``size``, else a C-contiguous array of
+    as many dimensions as the size has (an int or a tuple of ints)."""
+    size = bound.get("size")
+    if _absent(size):
+        return t
+    from .numpy_alloc import shape_types
+    return T.ArrayType(t, shape_types(size), "C")
+
+
+def _absent_expr(e) -> bool:
+    return e is None or e.type == T.NONE
+
+
+def new_array(L, t: T.ArrayType, size):
+    """A new array of type ``t`` with the shape ``size`` (NumPy's ValueError for a
+    negative dimension), and a 1-D view of all its elements in order."""
+    from .numpy_alloc import allocate, shape_values
+    dims = shape_values(L, size)
+    out = allocate(L, t, dims)
+    n = dims[0]
+    for d in dims[1:]:
+        n = N.BinOp("mul", n, d, I)
+    flat_t = T.ArrayType(t.dtype, 1, "C")
+    itemsize = max(1, t.dtype.bits // 8)
+    flat = L.let(N.ArrayView(out, ops.C(0, I), [L.let(n)], [ops.C(itemsize, I)], flat_t))
+    return out, flat
+
+
+def call_void(L, helper, args):
+    """A helper called for its effects (it returns None)."""
+    sym, _ = L.ctx.helper(helper, tuple(a.type for a in args))
+    L.emit(N.ExprStmt(value=N.Call(sym, list(args), T.NONE)))
+
+
+def _float64_dtypes():
+    import numpy as np
+    return (np.float64, float, "float64", "d", "f8")
+
+
+def _int64_dtypes():
+    import numpy as np
+    return (np.int64, int, "int64", "i8")
+
+
+METHODS = {
+    "random": Random(),
+    "standard_normal": Method("standard_normal", ("size", "dtype", "out"),
+                              hr.standard_normal, fill=hr.fill_standard_normal),
+    "standard_exponential": Method("standard_exponential",
+                                   ("size", "dtype", "method", "out"),
+                                   hr.standard_exponential,
+                                   fill=hr.fill_standard_exponential),
+    "normal": Method("normal", ("loc", "scale", "size"), hr.normal, ("loc", "scale"),
+                     {"loc": 0.0, "scale": 1.0}, fill=hr.fill_normal,
+                     check=hr.check_scale2),
+    "exponential": Method("exponential", ("scale", "size"), hr.exponential, ("scale",),
+                          {"scale": 1.0}, fill=hr.fill_exponential,
+                          check=hr.check_scale),
+    "uniform": Method("uniform", ("low", "high", "size"), hr.uniform, ("low", "high"),
+                      {"low": 0.0, "high": 1.0}, fill=hr.fill_uniform,
+                      check=hr.check_uniform),
+    "integers": Integers(),
+    "poisson": Poisson(),
+    "choice": Choice(),
+    "shuffle": Shuffle(),
+    "permutation": Permutation(),
+}
+
+
+def method_template(name):
+    """The template of ``Generator.<name>``, or None (the call falls back)."""
+    return METHODS.get(name)

@@ -1,0 +1,80 @@
+"""LLVM lowering of constant tables and random draws (a mixin of
+``llvm.FunctionLowering``): ``TableLoad``, ``RandomBits``, ``MakeGenerator`` and
+``HostArray`` (see ``ir/nodes.py``)."""
+from __future__ import annotations
+
+from llvmlite import ir
+
+from . import llvm as _ll
+
+
+class TablesAndRandom:
+    """``e_*`` methods for the nodes of ``lib/np_random*.py`` and constant tables."""
+
+    def e_TableLoad(self, e):
+        """A load from a private constant array (one per distinct table); in GPU
+        kernels, whose targets place globals in address spaces of their own, a
+        chain of selects instead."""
+        if getattr(self.fn, "gpu", None) is not None:
+            et = _ll.lltype(e.type)
+            i = self.expr(e.index)
+            r = ir.Constant(et, e.values[-1])
+            for k in range(len(e.values) - 2, -1, -1):
+                hit = self.b.icmp_signed("==", i, ir.Constant(_ll.I64, k))
+                r = self.b.select(hit, ir.Constant(et, e.values[k]), r)
+            return r
+        key = ("table", e.type, e.values)
+        g = self.m.decls.get(key)
+        if g is None:
+            et = _ll.lltype(e.type)
+            aty = ir.ArrayType(et, len(e.values))
+            g = ir.GlobalVariable(self.m.llmod, aty, f"hj.table.{len(self.m.decls)}")
+            g.linkage = "private"
+            g.global_constant = True
+            g.initializer = ir.Constant(aty, [ir.Constant(et, v) for v in e.values])
+            self.m.decls[key] = g
+        p = self.b.gep(g, [ir.Constant(_ll.I64, 0), self.expr(e.index)], inbounds=True,
+                       source_etype=g.value_type)
+        return self.b.load(p, typ=_ll.lltype(e.type))
+
+    def e_MakeGenerator(self, e):
+        arr = self.expr(e.words)
+        v = ir.Constant(_ll.lltype(e.type), ir.Undefined)
+        for k in range(4):
+            p = self.element_ptr(arr, e.words.type, [ir.Constant(_ll.I64, k)])
+            v = self.b.insert_value(v, self.b.load(p, typ=_ll.I64), k)
+        return v
+
+    def e_HostArray(self, e):
+        if not self.m.info.host_calls:
+            from ..errors import UnsupportedError
+            raise UnsupportedError(
+                f"{self.fn.name}: NumPy's global random state is only reachable on "
+                "the CPU target", func=self.fn.name, construct="np.random")
+        if e.address is not None:
+            g = self.b.inttoptr(self.expr(e.address), _ll.PTR)
+        else:
+            name = f"hj.numpy.{e.symbol}"
+            g = self.m.llmod.globals.get(name)
+            if g is None:
+                g = ir.GlobalVariable(self.m.llmod, _ll.I8, name)
+                g.linkage = "external"
+        itemsize = max(1, e.type.dtype.bits // 8)
+        v = ir.Constant(_ll.lltype(e.type), ir.Undefined)
+        v = self.b.insert_value(v, ir.Constant(_ll.PTR, None), 0)
+        v = self.b.insert_value(v, g, 1)
+        v = self.b.insert_value(v, ir.Constant(_ll.I64, e.size), [2, 0])
+        return self.b.insert_value(v, ir.Constant(_ll.I64, itemsize), [3, 0])
+
+    def e_RandomBits(self, e):
+        """A call of the bit generator's C function (an address in the generator
+        value) on its state pointer: ``uint64_t next_uint64(void *state)`` ..."""
+        b = self.b
+        g = self.expr(e.rng)
+        field, ret = {"uint64": (1, _ll.I64), "uint32": (2, _ll.I32),
+                      "double": (3, _ll.F64)}[e.kind]
+        # a typed pointer only tells llvmlite the callee's type (it prints ``ptr``)
+        fnty = ir.FunctionType(ret, [_ll.PTR])
+        fp = b.inttoptr(b.extract_value(g, field), fnty.as_pointer())
+        return b.call(fp, [b.inttoptr(b.extract_value(g, 0), _ll.PTR)])
+

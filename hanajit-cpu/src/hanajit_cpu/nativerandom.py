@@ -1,0 +1,84 @@
+"""``np.random.Generator`` arguments in the generated dispatcher (``GeneratorType``).
+
+A ``Generator`` keeps a copy of its bit generator's ``bitgen_t`` (state pointer,
+``next_uint64``, ``next_uint32``, ``next_double``, ``next_raw``) inside the
+object, which its own methods draw through.  The Python path reads the same four
+words from the documented ``bit_generator.ctypes`` interface
+(``cwrapper.generator_words``); the dispatcher loads them from the object, at
+an offset found once per process: on generators of every bit generator NumPy
+ships, the words at that offset must equal what ``ctypes`` reports, at the same
+offset for all.  If anything disagrees (another NumPy build or version), calls
+with a generator take the Python dispatcher, with the same results.
+
+The check is ``ob_type`` equal to ``np.random.Generator`` (subclasses go to the
+Python dispatcher, as ``typeof`` gives them no type).  The argument is borrowed
+for the call; its state is only read and written through the state pointer.
+"""
+from __future__ import annotations
+
+import ctypes
+
+from llvmlite import ir
+
+from hanajit.ir import types as T
+from hanajit.lowering.llvm import I64
+
+from .nativebox import OB_TYPE, STRUCTURED, CApi, continue_if, field
+
+_state: dict = {}
+
+
+def bitgen_offset():
+    """The byte offset of the ``bitgen_t`` copy in a ``Generator``, or None."""
+    if "offset" not in _state:
+        try:
+            _state["offset"] = _probe()
+        except Exception:           # pragma: no cover - any surprise: Python path
+            _state["offset"] = None
+    return _state["offset"]
+
+
+def _probe():
+    import numpy as np
+
+    from .cwrapper import generator_words
+    if ctypes.sizeof(ctypes.c_void_p) != 8:
+        return None
+    found = set()
+    kinds = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
+    for kind in kinds:
+        for seed in (1, 2):
+            g = np.random.Generator(getattr(np.random, kind)(seed))
+            want = list(generator_words(g))
+            nwords = type(g).__basicsize__ // 8
+            words = (ctypes.c_uint64 * nwords).from_address(id(g))
+            hits = {8 * k for k in range(2, nwords - 3) if list(words[k:k + 4]) == want}
+            if len(hits) != 1:
+                return None
+            found |= hits
+    return found.pop() if len(found) == 1 else None
+
+
+class GeneratorBoxing:
+    """Emitters for ``GeneratorType`` (arguments only)."""
+
+    box = None
+
+    @staticmethod
+    def supported(t) -> bool:
+        return bitgen_offset() is not None
+
+    @staticmethod
+    def check(cx, b, obj, t, fail):
+        import numpy as np
+        same = b.icmp_unsigned("==", field(b, obj, OB_TYPE),
+                               CApi.address(id(np.random.Generator)))
+        continue_if(b, same, fail, "generator.type")
+
+    @staticmethod
+    def unbox(cx, b, obj, t, fail):
+        base = bitgen_offset()
+        return [field(b, obj, base + 8 * k, I64) for k in range(4)]
+
+
+STRUCTURED[T.GeneratorType] = GeneratorBoxing
