@@ -89,12 +89,43 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return demo.main(args.demo_args)
 
 
+def version_text() -> str:
+    """``hanajit --version``: hanajit-core, then every distribution that provides
+    plugins (entry points of group ``hanajit``) with its version and plugin names,
+    read from the installed metadata without importing the plugins."""
+    import platform
+
+    from . import entrypoints
+    plugins: dict = {}
+    for ep in entrypoints.entry_points(group="hanajit"):
+        dist = (ep.dist.name, ep.dist.version) if ep.dist is not None and ep.dist.name \
+            else (f"(module {ep.value})", "")
+        plugins.setdefault(dist, []).append(ep.name)
+    rows = [("hanajit-core", __version__, "")]
+    rows += [(name, version, "plugins: " + ", ".join(sorted(names)))
+             for (name, version), names in sorted(plugins.items())]
+    width = max(len(r[0]) for r in rows)
+    vwidth = max(len(r[1]) for r in rows)
+    lines = [f"hanajit {__version__} (Python {platform.python_version()})"]
+    lines += [f"  {n.ljust(width)}  {v.ljust(vwidth)}  {p}".rstrip() for n, v, p in rows]
+    return "\n".join(lines)
+
+
+class _VersionAction(argparse.Action):
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0,
+                         help="show hanajit's version and each plugin's, and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_text())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hanajit",
         description="hanajit: a JIT compiler for numeric Python on LLVM.")
-    parser.add_argument("--version", action="version",
-                        version=f"hanajit {__version__}")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
