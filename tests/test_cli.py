@@ -75,7 +75,7 @@ def test_targets_respects_disable_plugins():
 
 
 def test_doctor_json_is_valid_and_exit_code_matches(tmp_path):
-    proc = hanajit_cli("doctor", "--json")
+    proc = hanajit_cli("doctor", "--json", "--output", str(tmp_path / "doctor.json"))
     report = json.loads(proc.stdout)
     failed = [c for g in report["groups"] for c in g["checks"] if c["ok"] is False]
     assert report["ok"] is (not failed)

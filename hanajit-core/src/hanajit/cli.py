@@ -9,7 +9,6 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from . import __version__
 from .errors import HanaJitError
@@ -71,16 +70,9 @@ def _cmd_targets(args: argparse.Namespace) -> int:
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:
-    from .doctor import run_doctor
+    from . import doctor
 
-    report = run_doctor()
-    text = report.to_json() + "\n" if args.json else report.to_markdown()
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-        print(f"wrote {args.output} ({'ok' if report.ok else 'checks failed'})")
-    else:
-        sys.stdout.write(text)
-    return 0 if report.ok else 1
+    return doctor.run(args)
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -121,6 +113,11 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+def _doctor_arguments(p: argparse.ArgumentParser) -> None:
+    from .doctor import add_arguments    # no LLVM: the doctor loads it when it runs
+    add_arguments(p)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hanajit",
@@ -138,10 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON instead")
     p.set_defaults(func=_cmd_targets)
 
-    p = sub.add_parser("doctor", help="check the installation (exit 1 if a check "
-                       "fails)")
-    p.add_argument("--json", action="store_true", help="JSON instead of Markdown")
-    p.add_argument("--output", metavar="FILE", help="write the report to FILE")
+    p = sub.add_parser("doctor", help="check the installation, write "
+                       "hanajit_report_<platform>.md (exit 1 if a check fails)")
+    _doctor_arguments(p)
     p.set_defaults(func=_cmd_doctor)
 
     # The demo parses its own options (hanajit.demo.main), so it gets the rest.
