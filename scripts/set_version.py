@@ -13,21 +13,22 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 VERSION_FILE = ROOT / "hanajit-core" / "src" / "hanajit" / "_version.py"
-# the first-party distributions released together (hanajit-core's version is dynamic)
+# the first-party distributions released together (hanajit-core's version is
+# dynamic: only its pins are rewritten); hanajit-meta is the `hanajit` distribution
 DISTRIBUTIONS = ("hanajit-cpu", "hanajit-cuda", "hanajit-exe", "hanajit-wasm",
-                 "hanajit-fpga")
+                 "hanajit-fpga", "hanajit-meta")
 _PIN = re.compile(r'"(hanajit-[a-z]+)(\[[^\]]*\])?==[^"]*"')
 
 
-def pyprojects() -> list[pathlib.Path]:
-    return [ROOT / d / "pyproject.toml" for d in DISTRIBUTIONS]
+def pyprojects(root: pathlib.Path = ROOT) -> list[pathlib.Path]:
+    return [root / d / "pyproject.toml" for d in ("hanajit-core",) + DISTRIBUTIONS]
 
 
 def set_version(version: str) -> None:
     if not re.fullmatch(r"\d+\.\d+\.\d+([ab]|rc)?\d*", version):
         raise SystemExit(f"not a release version: {version!r}")
     VERSION_FILE.write_text(f'__version__ = "{version}"\n', encoding="utf-8")
-    for path in pyprojects():
+    for path in pyprojects(ROOT):
         text = path.read_text(encoding="utf-8")
         text = re.sub(r'(?m)^version = "[^"]*"$', f'version = "{version}"', text, count=1)
         text = _PIN.sub(lambda m: f'"{m.group(1)}{m.group(2) or ""}=={version}"', text)

@@ -21,7 +21,7 @@ else:                                  # pragma: no cover - Python 3.10
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIRST_PARTY = ("hanajit-core", "hanajit-cpu", "hanajit-cuda", "hanajit-exe",
-               "hanajit-wasm", "hanajit-fpga")
+               "hanajit-wasm", "hanajit-fpga", "hanajit-meta")
 
 
 def _load_set_version(root=ROOT):
@@ -54,9 +54,15 @@ def test_every_first_party_distribution_has_the_one_version():
     version = hanajit.__version__
     set_version = _load_set_version()
     assert set(set_version.DISTRIBUTIONS) == set(FIRST_PARTY) - {"hanajit-core"}
-    for folder in set_version.DISTRIBUTIONS:
+    for folder in FIRST_PARTY:
         text = _project(folder)
+        if folder == "hanajit-core":
+            assert _version_line(text) is None
+            continue
         assert _version_line(text) == version, folder
+
+    for folder in FIRST_PARTY:
+        text = _project(folder)
         # pins on each other name the same version
         for name, pinned in re.findall(r'"(hanajit-[a-z]+)(?:\[[^\]]*\])?==([^"]*)"', text):
             assert pinned == version, (folder, name, pinned)
@@ -86,8 +92,9 @@ def test_set_version_rewrites_all_of_them(tmp_path):
         text = (tmp_path / folder / "pyproject.toml").read_text()
         assert _version_line(text) == "7.8.9"
         assert "==0.1.0" not in text and "hanajit-core==7.8.9" in text
-    assert (tmp_path / "hanajit-core" / "pyproject.toml").read_text() == \
-        _project("hanajit-core")
+    core = (tmp_path / "hanajit-core" / "pyproject.toml").read_text()
+    assert '"hanajit-cpu==7.8.9"' in core and _version_line(core) is None
+    assert core.replace("7.8.9", hanajit.__version__) == _project("hanajit-core")
 
 
 def test_license_is_apache_2_in_the_repository_and_every_distribution():
@@ -104,3 +111,34 @@ def test_changelog_names_the_version_source():
     assert text.startswith("# Changelog")
     assert "scripts/set_version.py" in text
     assert f"## {hanajit.__version__}" in text
+
+
+def _dependencies(folder):
+    text = _project(folder)
+    block = re.search(r"(?ms)^dependencies = \[(.*?)\]$", text).group(1)
+    return re.findall(r'"([^"]+)"', block)
+
+
+def test_core_brings_the_cpu_target():
+    # pip install hanajit-core (hanajit-cuda ...) gives a working CPU JIT
+    assert f"hanajit-cpu=={hanajit.__version__}" in _dependencies("hanajit-core")
+    assert f"hanajit-core=={hanajit.__version__}" in _dependencies("hanajit-cpu")
+
+
+def test_the_hanajit_distribution_and_its_extras():
+    text = _project("hanajit-meta")
+    assert re.search(r'(?m)^name = "hanajit"$', text)
+    v = hanajit.__version__
+    assert set(_dependencies("hanajit-meta")) == {f"hanajit-core=={v}", f"hanajit-cpu=={v}"}
+    extras = dict(re.findall(r'(?m)^([a-z-]+) = \[(.*)\]$',
+                             text.split("[project.optional-dependencies]")[1]
+                             .split("[tool.")[0]))
+    assert {"cuda", "cuda-math", "exe", "wasm", "fpga", "scipy", "all", "test",
+            "bench"} <= set(extras)
+    for target in ("cuda", "exe", "wasm", "fpga"):
+        assert f"hanajit-{target}" in extras[target]
+    assert all(name in extras["all"] for name in ("cuda", "exe", "wasm", "fpga"))
+    if tomllib is not None:
+        data = tomllib.loads(text)["project"]
+        assert data["optional-dependencies"]["all"] == [
+            "hanajit[cuda,cuda-math,exe,wasm,fpga,scipy]"]
