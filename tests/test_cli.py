@@ -18,10 +18,29 @@ def hanajit_cli(*args: str, **env: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, env=environ, timeout=120)
 
 
-def test_version():
+def test_version_lists_core_and_every_plugin():
     proc = hanajit_cli("--version")
     assert proc.returncode == 0
-    assert proc.stdout.strip() == f"hanajit {hanajit.__version__}"
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith(f"hanajit {hanajit.__version__} (Python ")
+    rows = {line.split()[0]: line.split()[1:] for line in lines[1:]}
+    assert rows["hanajit-core"] == [hanajit.__version__]
+    assert rows["hanajit-cpu"] == [hanajit.__version__, "plugins:", "cpu"]
+    assert rows["hanajit-example-target"][1:] == ["plugins:", "example"]
+    # every installed plugin distribution is listed, with its version
+    from hanajit import entrypoints
+    for ep in entrypoints.entry_points(group="hanajit"):
+        assert rows[ep.dist.name][0] == ep.dist.version
+        assert ep.name in " ".join(rows[ep.dist.name])
+
+
+def test_version_does_not_import_plugins_or_llvm():
+    proc = subprocess.run(
+        [sys.executable, "-c", "import sys\nfrom hanajit.cli import main\n"
+         "try:\n    main(['--version'])\nexcept SystemExit:\n    pass\n"
+         "print(sorted(m for m in sys.modules if m.startswith(('llvmlite', "
+         "'hanajit_'))))"], capture_output=True, text=True, timeout=120)
+    assert proc.stdout.splitlines()[-1] == "[]", proc.stdout + proc.stderr
 
 
 def test_plugins_is_json_listing_cpu_and_example():
@@ -56,7 +75,7 @@ def test_targets_respects_disable_plugins():
 
 
 def test_doctor_json_is_valid_and_exit_code_matches(tmp_path):
-    proc = hanajit_cli("doctor", "--json")
+    proc = hanajit_cli("doctor", "--json", "--output", str(tmp_path / "doctor.json"))
     report = json.loads(proc.stdout)
     failed = [c for g in report["groups"] for c in g["checks"] if c["ok"] is False]
     assert report["ok"] is (not failed)

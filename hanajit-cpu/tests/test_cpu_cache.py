@@ -562,6 +562,19 @@ def test_entry_codec_round_trip():
         hcache._encode_type(T.SliceType())
 
 
+def test_numpy_version_is_in_the_key(cache_dir, monkeypatch):
+    # code compiled under one NumPy is not loaded under another (np.fmin of
+    # signed zeros follows the installed release)
+    from hanajit.cache import key
+    _loaded(_mixed, 1, 2)
+    monkeypatch.setattr(key, "_numpy_version", lambda: "0.0.0-other")
+    f = hanajit.jit(cache=True)(_mixed)
+    hits = hcache.stats["hits"]
+    assert f(1, 2) == _mixed(1, 2)
+    assert hcache.stats["hits"] == hits
+    assert len(entries(cache_dir)) == 2
+
+
 def test_no_cache_option_writes_nothing(cache_dir):
     hanajit.jit(_mixed)(4, 3)
     assert entries(cache_dir) == []

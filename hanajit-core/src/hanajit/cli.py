@@ -9,7 +9,6 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from . import __version__
 from .errors import HanaJitError
@@ -71,16 +70,9 @@ def _cmd_targets(args: argparse.Namespace) -> int:
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:
-    from .doctor import run_doctor
+    from . import doctor
 
-    report = run_doctor()
-    text = report.to_json() + "\n" if args.json else report.to_markdown()
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-        print(f"wrote {args.output} ({'ok' if report.ok else 'checks failed'})")
-    else:
-        sys.stdout.write(text)
-    return 0 if report.ok else 1
+    return doctor.run(args)
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -89,12 +81,48 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return demo.main(args.demo_args)
 
 
+def version_text() -> str:
+    """``hanajit --version``: hanajit-core, then every distribution that provides
+    plugins (entry points of group ``hanajit``) with its version and plugin names,
+    read from the installed metadata without importing the plugins."""
+    import platform
+
+    from . import entrypoints
+    plugins: dict = {}
+    for ep in entrypoints.entry_points(group="hanajit"):
+        dist = (ep.dist.name, ep.dist.version) if ep.dist is not None and ep.dist.name \
+            else (f"(module {ep.value})", "")
+        plugins.setdefault(dist, []).append(ep.name)
+    rows = [("hanajit-core", __version__, "")]
+    rows += [(name, version, "plugins: " + ", ".join(sorted(names)))
+             for (name, version), names in sorted(plugins.items())]
+    width = max(len(r[0]) for r in rows)
+    vwidth = max(len(r[1]) for r in rows)
+    lines = [f"hanajit {__version__} (Python {platform.python_version()})"]
+    lines += [f"  {n.ljust(width)}  {v.ljust(vwidth)}  {p}".rstrip() for n, v, p in rows]
+    return "\n".join(lines)
+
+
+class _VersionAction(argparse.Action):
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0,
+                         help="show hanajit's version and each plugin's, and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_text())
+        parser.exit()
+
+
+def _doctor_arguments(p: argparse.ArgumentParser) -> None:
+    from .doctor import add_arguments    # no LLVM: the doctor loads it when it runs
+    add_arguments(p)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hanajit",
         description="hanajit: a JIT compiler for numeric Python on LLVM.")
-    parser.add_argument("--version", action="version",
-                        version=f"hanajit {__version__}")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -107,10 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON instead")
     p.set_defaults(func=_cmd_targets)
 
-    p = sub.add_parser("doctor", help="check the installation (exit 1 if a check "
-                       "fails)")
-    p.add_argument("--json", action="store_true", help="JSON instead of Markdown")
-    p.add_argument("--output", metavar="FILE", help="write the report to FILE")
+    p = sub.add_parser("doctor", help="check the installation, write "
+                       "hanajit_report_<platform>.md (exit 1 if a check fails)")
+    _doctor_arguments(p)
     p.set_defaults(func=_cmd_doctor)
 
     # The demo parses its own options (hanajit.demo.main), so it gets the rest.

@@ -4,8 +4,9 @@ Each kernel is an ordinary Python function decorated with ``@jit``.  The demo ca
 it once to compile, checks the result against CPython running the same source, then
 times CPython, a NumPy version where one is natural, and hanajit (median of 5
 repeats) and prints a table.  A kernel hanajit cannot compile yet runs in the
-interpreter; the demo says so under the table instead of failing.  A wrong result
-is an error (exit status 1).
+interpreter; the demo says so under the table instead of failing, and exits with
+status 1 only when no kernel compiled at all (no host target installed, say).  A
+wrong result is an error (exit status 1).
 
 The kernels use scalars and loops only: arrays are not supported yet.
 """
@@ -21,6 +22,8 @@ import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from hanajit.errors import HanaJitFallbackWarning
 
 try:
     from hanajit import jit
@@ -200,6 +203,7 @@ class Row:
     numpy: float | None
     hanajit: float
     note: str = ""
+    compiled: bool = True      # False: hanajit fell back to the interpreter
 
 
 def run(quick: bool = False, repeats: int = 5, out=sys.stdout) -> list[Row]:
@@ -222,6 +226,8 @@ def run(quick: bool = False, repeats: int = 5, out=sys.stdout) -> list[Row]:
                 f"{name}{args}: hanajit returned {got!r}, CPython returned "
                 f"{expected!r} (wrong result)")
         note = "; ".join(dict.fromkeys(str(w.message) for w in caught))
+        compiled = not _JIT_MISSING and not any(
+            issubclass(w.category, HanaJitFallbackWarning) for w in caught)
         funcs = [plain[name], kernel]
         np_func = NUMPY_VERSIONS.get(name)
         if np_func is not None:
@@ -232,7 +238,7 @@ def run(quick: bool = False, repeats: int = 5, out=sys.stdout) -> list[Row]:
             funcs.append(np_func)
         times = _median_times(funcs, args, repeats)
         np_time = times[2] if np_func is not None else None
-        rows.append(Row(name, times[0], np_time, times[1], note))
+        rows.append(Row(name, times[0], np_time, times[1], note, compiled))
     return rows
 
 
@@ -280,6 +286,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{r.kernel}: {r.note}")
     print(f"\nmedian of {max(1, args.repeats)} runs each; the first call "
           "(compilation) is not timed.")
+    if not any(r.compiled for r in rows):
+        print("hanajit demo: no kernel compiled (all ran in the interpreter); "
+              "`hanajit doctor` says why", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -1,16 +1,24 @@
-"""``hanajit doctor``: health checks of the installation, grouped by target and plugin.
+"""``hanajit doctor`` / ``python -m hanajit.doctor``: health checks of the
+installation, grouped by target and plugin.
 
 :func:`run_doctor` collects core checks (Python, llvmlite/LLVM, NumPy, plugins that
-failed to load), then every registered target's :meth:`Target.doctor`, then each
-plugin's ``hanajit_doctor`` hook.  A check that raises becomes a failed check; the
-doctor itself never crashes on a broken plugin.
+failed to load), the host runtime (a host target installed, the native
+dispatcher, the thread pool, the disk cache: :mod:`hanajit.doctor_checks`), then
+every registered target's :meth:`Target.doctor`, then each plugin's
+``hanajit_doctor`` hook.  A check that raises becomes a failed check; the doctor
+itself never crashes on a broken plugin.  :func:`main` prints the report, writes
+it to ``hanajit_report_<platform>.md`` (or ``--output``) and exits 1 when a check
+failed.
 """
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
+import os
 import platform
 import sys
+import warnings
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 
@@ -128,6 +136,7 @@ def run_doctor() -> Report:
     if not plugins.failed_plugins():
         names = ", ".join(p["name"] for p in plugins.plugin_info())
         report.check("plugins load", True, names or "no plugins installed")
+    _runtime_checks(report)
 
     for name in plugins.target_classes():
         owner = plugins.target_owner(name)
@@ -153,6 +162,66 @@ def run_doctor() -> Report:
     return report
 
 
+def _runtime_checks(report: Report) -> None:
+    from . import doctor_checks as dc
+    with report.group("core", "host runtime"):
+        if not _guarded(report, "host target", dc.host_target):
+            return
+        for name, check in (("native dispatcher", dc.native_dispatch),
+                            ("thread pool", dc.thread_pool),
+                            ("disk cache", dc.disk_cache)):
+            _guarded(report, name, check)
+
+
+def _guarded(report: Report, name: str, check):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return check(report)
+    except Exception as exc:
+        report.check(name, False, f"raised {type(exc).__name__}: {exc}")
+        return False
+
+
+def report_name() -> str:
+    """``hanajit_report_<platform>.md``: linux, macos, windows, or the system name."""
+    system = platform.system().lower() or sys.platform
+    return f"hanajit_report_{ {'darwin': 'macos'}.get(system, system)}.md"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="JSON instead of Markdown")
+    parser.add_argument("--output", metavar="FILE",
+                        help=f"write the report to FILE (default: {report_name()} "
+                             "in the current directory)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the report, write it to a file, say where; 1 if a check failed."""
+    report = run_doctor()
+    text = report.to_json() + "\n" if args.json else report.to_markdown()
+    sys.stdout.write(text)
+    path = os.path.abspath(args.output or report_name())
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        print(f"hanajit doctor: cannot write {path}: {exc}", file=sys.stderr)
+        return 1
+    status = "all checks passed" if report.ok else f"{len(report.failed)} check(s) failed"
+    print(f"hanajit doctor: report written to {path} ({status})", file=sys.stderr)
+    return 0 if report.ok else 1
+
+
+def main(argv=None) -> int:
+    """``python -m hanajit.doctor [--json] [--output FILE]``."""
+    parser = argparse.ArgumentParser(prog="python -m hanajit.doctor",
+                                     description="check the installation (exit 1 "
+                                                 "if a check fails)")
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
 def _core_checks(report: Report) -> None:
     from . import __version__
 
@@ -175,3 +244,7 @@ def _core_checks(report: Report) -> None:
         report.check("NumPy", True, numpy.__version__)
     except Exception as exc:
         report.check("NumPy", False, f"{type(exc).__name__}: {exc}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

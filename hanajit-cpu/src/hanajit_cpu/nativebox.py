@@ -17,9 +17,9 @@ Scalars are looked up by type (``SCALARS``), structured types by their IR class
 ``np.random.Generator`` arguments in :mod:`hanajit_cpu.nativerandom`.  A type with no entry is not
 handled natively; calls with it take the Python dispatcher.
 
-Object layouts used (CPython 3.x with the GIL): ``ob_type`` at +8, ``ob_size`` at
-+16, ``PyFloatObject.ob_fval`` at +16, ``PyComplexObject.cval`` at +16/+24,
-``PyTupleObject.ob_item`` at +24.  Integers go through ``PyLong_AsLongLong``
+Object layouts used (64-bit CPython 3.10 to 3.13 with the GIL, the same in each):
+``ob_type`` at +8, ``ob_size`` at +16, ``PyFloatObject.ob_fval`` at +16,
+``PyComplexObject.cval`` at +16/+24, ``PyTupleObject.ob_item`` at +24.  Integers go through ``PyLong_AsLongLong``
 (its layout changed in 3.12).
 """
 from __future__ import annotations
@@ -30,6 +30,8 @@ from llvmlite import ir
 
 from hanajit.ir import types as T
 from hanajit.lowering.llvm import F64, I8, I32, I64, PTR
+
+from . import nativecall
 
 VOID = ir.VoidType()
 OB_TYPE, OB_SIZE, OB_FVAL, OB_ITEM = 8, 16, 16, 24
@@ -78,8 +80,11 @@ class CApi:
             ret, args = CApi.FUNCTIONS[name]
             f = self._decls[name] = ir.Function(self.m, ir.FunctionType(ret, args), name)
             f.attributes.add("nounwind")
-            self.imports[name] = ctypes.cast(getattr(ctypes.pythonapi, name),
-                                             ctypes.c_void_p).value
+            if name == nativecall.VECTORCALL:      # a static inline in 3.10
+                self.imports[name] = nativecall.address()
+            else:
+                self.imports[name] = ctypes.cast(getattr(ctypes.pythonapi, name),
+                                                 ctypes.c_void_p).value
         return f
 
     def obj(self, name: str) -> ir.GlobalVariable:

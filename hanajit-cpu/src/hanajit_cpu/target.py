@@ -105,7 +105,10 @@ class CpuTarget(Target):
     def native_dispatcher(self, shape, entries, handlers):
         """Generate the vectorcall dispatcher over ``entries`` (the ones it can
         handle); return ``(address, keepalive, llvm_ir)``, or None if none can."""
+        from . import nativecall
         from .native import build_dispatcher, natively_callable
+        if not nativecall.available():
+            return None
         entries = [e if e is not None and natively_callable(e) else None for e in entries]
         if not any(entries):
             return None

@@ -3,9 +3,11 @@
 The file name is a digest of everything that decides the machine code apart from
 the sources: the cache format, hanajit's version and a fingerprint of its installed
 files (so editing the compiler in a development checkout invalidates entries), the
-Python implementation, the target with its LLVM version and host CPU name and
-features (``Target.cache_env``), the jit options, the function's module, file and
-qualified name, and the argument types.  The sources of the function and of
+Python implementation and version, NumPy's version (the compiled code follows the
+installed NumPy where its releases differ, e.g. ``np.fmin`` of signed zeros), the
+target with its LLVM version and host CPU name and features
+(``Target.cache_env``), the jit options, the function's module, file and qualified
+name, and the argument types.  The sources of the function and of
 everything it reaches, and the globals it froze, are checked against the entry's
 dependency record (``hanajit.cache.deps``) when it is loaded; a stale entry is
 recompiled and overwritten in place, so editing a function does not grow the cache.
@@ -74,6 +76,7 @@ def entry_path(root: str, jf, arg_types: tuple, target) -> str | None:
     parts = [
         f"format={FORMAT}", f"hanajit={compiler_fingerprint(target)}",
         f"python={sys.implementation.name}-{sys.version_info[:3]}",
+        f"numpy={_numpy_version()}",
         f"target={target.name}", f"env={env!r}", f"caps={target.capabilities.key()}",
         f"options={opts!r}",
         f"module={func.__module__}", f"file={func.__code__.co_filename}",
@@ -83,6 +86,13 @@ def entry_path(root: str, jf, arg_types: tuple, target) -> str | None:
     digest = blake2b("\n".join(parts).encode(), digest_size=20).hexdigest()
     module = _safe(func.__module__ or "_")
     return os.path.join(root, module, f"{_safe(func.__qualname__)}-{digest}.hjc")
+
+
+def _numpy_version() -> str:
+    numpy = sys.modules.get("numpy")
+    if numpy is None:
+        import numpy
+    return numpy.__version__
 
 
 def _safe(name: str) -> str:

@@ -7,6 +7,9 @@ or inf, no exception); ``prims.*`` is the bare C function.
 """
 from __future__ import annotations
 
+import functools
+import sys
+
 from ..ir import nodes as N
 from ..ir import types as T
 from .operators import C, band, bor, convert, float_to_int, logical_not
@@ -92,8 +95,10 @@ class MathFunc(CallTemplate):
         else:
             x, y = xs
             if self.intrinsic == "pow":     # CPython: 0.0 ** negative is a domain error
-                L.raise_if(band(band(N.Cmp("eq", x, C(0.0, ft), T.BOOL), _isinf(r)),
-                                _isfinite(y)), ValueError, "math domain error")
+                zero_pole = band(N.Cmp("eq", x, C(0.0, ft), T.BOOL), _isinf(r))
+                if sys.version_info >= (3, 11):     # 3.11+: pow(0.0, -inf) is inf
+                    zero_pole = band(zero_pole, _isfinite(y))
+                L.raise_if(zero_pole, ValueError, "math domain error")
             nan_in = bor(_isnan(x), _isnan(y))
             L.raise_if(band(_isnan(r), logical_not(nan_in)), ValueError, "math domain error")
             L.raise_if(band(_isinf(r), band(_isfinite(x), _isfinite(y))), OverflowError,
@@ -300,8 +305,11 @@ class NumpyBinary(CallTemplate):
                 return N.Select(_isnan(a), a, N.Select(_isnan(b), b, pick, t), t)
             return pick
         if self.impl in ("fmin", "fmax"):
-            # equal values (0.0 and -0.0) give the first argument, as NumPy does
+            # equal values (0.0 and -0.0): the argument this NumPy returns
             op = "le" if self.impl == "fmin" else "ge"
+            if t.is_float and not getattr(call, "elementwise", False) and \
+                    not _equal_gives_first(self.impl, t.name):
+                op = "lt" if self.impl == "fmin" else "gt"
             pick = N.Select(N.Cmp(op, a, b, T.BOOL), a, b, t)
             if t.is_float:   # NaN loses
                 return N.Select(_isnan(a), b, N.Select(_isnan(b), a, pick, t), t)
@@ -309,6 +317,18 @@ class NumpyBinary(CallTemplate):
         if self.impl == "fmod" and not t.is_float:
             return _numpy_int_fmod(a, b, t)
         return N.Intrinsic(self.impl, [a, b], t)
+
+
+@functools.lru_cache(maxsize=None)
+def _equal_gives_first(impl: str, dtype: str) -> bool:
+    """Does the installed NumPy's ``fmin``/``fmax`` of two scalars return the first
+    for equal values (``0.0`` and ``-0.0``)?  Its releases differ (float64: the
+    first from NumPy 2.3, the second in 2.2), so it is asked, once per type.
+    (Over arrays, NumPy's answer depends on where an element falls in its SIMD
+    loop; there the first is kept.)"""
+    import numpy as np
+    dt = np.dtype(dtype)
+    return not np.signbit(getattr(np, impl)(dt.type(0.0), dt.type(-0.0)))
 
 
 def _numpy_int_fmod(a, b, t):

@@ -22,6 +22,7 @@ class _ElemCall:
     (``numpy_semantics`` of ``abs``) reaches the lowering."""
 
     _OWN = frozenset({"_call", "args", "kwargs", "name", "type"})
+    elementwise = True            # a loop over arrays (NumPy's loops may differ)
 
     def __init__(self, call, t):
         object.__setattr__(self, "_call", call)

@@ -110,10 +110,12 @@ def _make(module, name, nargs):
 
 
 _GENERATED: dict = {}
-MATH_1 = ("sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
-          "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
-          "erf", "erfc", "fabs", "cbrt", "exp2", "floor", "ceil", "trunc", "isnan",
-          "isinf", "isfinite", "degrees", "radians")
+# math.cbrt and math.exp2 are new in Python 3.11: on 3.10 there is nothing to match
+MATH_1 = tuple(n for n in (
+    "sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
+    "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+    "erf", "erfc", "fabs", "cbrt", "exp2", "floor", "ceil", "trunc", "isnan",
+    "isinf", "isfinite", "degrees", "radians") if hasattr(math, n))
 MATH_2 = ("atan2", "hypot", "copysign", "fmod", "pow")
 NP_1 = ("sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
         "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
