@@ -9,6 +9,7 @@ from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
 from . import operators as ops
+from .array_size import size_add
 from .complex_forms import cmul
 from .numpy_alloc import allocate, dtype_of, fill
 from .operators import C
@@ -674,7 +675,7 @@ def concatenate(L, arrs: list, ax: int, rt: T.ArrayType) -> N.Expr:
                 message=f"all the input array dimensions except for the concatenation "
                         f"axis must match exactly, but along dimension {k} the sizes "
                         "are {} and {}")]))
-        total = L.let(N.BinOp("add", total, N.ArrayAttr(a, "shape", ax, I), I))
+        total = size_add(L, total, N.ArrayAttr(a, "shape", ax, I))
     dims = [total if k == ax else L.let(N.ArrayAttr(first, "shape", k, I))
             for k in range(rt.ndim)]
     out = allocate(L, rt, dims)
