@@ -222,7 +222,7 @@ class Lowerer:
             idxs = arrays.index_values(self, idx, s.index.type)
             arr = self.let(arr)
             idxs = arrays.checked_indices(self, arr, idxs)
-            value = arrays.element_value(self, value, t.dtype)
+            value = arrays.setitem_value(self, value, t.dtype)
             self.emit(N.Store(array=arr, indices=idxs, value=value, line=s.line))
         elif isinstance(s, (N.Break, N.Continue)):
             self.emit(type(s)(line=s.line))
