@@ -133,6 +133,31 @@ def test_sizes_numpy_wraps_raise_too_big(body, n):
         jf(n, X)
 
 
+RESHAPES = [
+    ("return x.reshape(n, n)", np.zeros(0), 2**32),      # wraps to 0 == size
+    ("return x.reshape(n, n, 0)", np.zeros(0), 2**32),
+    ("return x.reshape(-1, n)", np.zeros(0), 2**62),     # view too big
+    ("return x.reshape(-1, n)", np.zeros(3), 2**62),
+    ("return x.reshape((0, n, 4))", np.zeros(0), 2**62),
+    ("return x.reshape(n, 0)", np.zeros(0), 2**62),
+    ("return x.reshape(n, -1)", np.zeros(6), 3),
+]
+
+
+@pytest.mark.parametrize("body,a,n", RESHAPES)
+def test_reshape_products_that_overflow(body, a, n):
+    """A reshape's shape product is checked exactly (a product wrapping to the
+    size must not build a bogus view), and the view passes the size check."""
+    got, want = _both(body, n, a)
+    assert got[0] == want[0]
+    if want[0] is ValueError and "cannot reshape" in want[1]:
+        assert got[1] == f"cannot reshape array of size {a.size} into the requested shape"
+    elif want[0] == "ok":
+        assert np.array_equal(got[1], want[1]) and got[1].shape == want[1].shape
+    else:
+        assert got == want
+
+
 def test_views_whose_join_overflows():
     """Zero-stride views can be huge; joining them is checked."""
     a = np.broadcast_to(np.int16(1), (2**61,))

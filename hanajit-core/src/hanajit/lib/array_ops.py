@@ -9,7 +9,7 @@ from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
 from . import operators as ops
-from .array_size import size_add
+from .array_size import check_dims, product_overflows, size_add
 from .complex_forms import cmul
 from .numpy_alloc import allocate, dtype_of, fill
 from .operators import C
@@ -142,9 +142,13 @@ def reshape_view(L, src, dims, rt):
     safe_known = N.Select(N.Cmp("eq", known, C(0, I), T.BOOL), C(1, I), known, I)
     inferred = L.let(N.BinOp("sdiv", size, safe_known, I))
     dims = [L.let(N.Select(unknown(d), inferred, d, I)) for d in dims]
-    L.emit(N.If(cond=N.Cmp("ne", total_size(dims), size, T.BOOL), then=[N.Raise(
+    # (a product that leaves int64 never matches, even where it wraps to the size)
+    mismatch = N.BinOp("or", product_overflows(L, dims),
+                       N.Cmp("ne", total_size(dims), size, T.BOOL), T.BOOL)
+    L.emit(N.If(cond=mismatch, then=[N.Raise(
         exc=ValueError, args=[size], message="cannot reshape array of size {} into the "
         "requested shape")]))
+    check_dims(L, dims, max(1, rt.dtype.bits // 8))     # NumPy's view: "too big"
     itemsize = max(1, rt.dtype.bits // 8)
     strides = [None] * len(dims)
     st = C(itemsize, I)

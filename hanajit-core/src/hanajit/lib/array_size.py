@@ -112,6 +112,24 @@ def size_mul(L, a: N.Expr, b: N.Expr) -> N.Expr:
                           N.BinOp("mul", a, b, I), I), "dim")
 
 
+def product_overflows(L, dims: list) -> N.Expr:
+    """True when the product of ``dims`` (each ``>= 0``), taken left to right as
+    NumPy's reshape does (a zero ends the growth), leaves int64."""
+    acc, over = _c(1), N.Const(False, T.BOOL)
+    for d in dims:
+        if _const(d) is not None and _const(acc) is not None:
+            dv, av = _const(d), _const(acc)
+            if dv > 0 and av > MAX_BYTES // dv:
+                return N.Const(True, T.BOOL)
+            acc = _c(av * dv)
+            continue
+        safe = N.Select(_gt(d, _c(0)), d, _c(1), I)
+        step = _and(_gt(d, _c(0)), _gt(acc, N.BinOp("sdiv", _c(MAX_BYTES), safe, I)))
+        over = L.let(N.BinOp("or", over, step, T.BOOL), "over")
+        acc = L.let(N.BinOp("mul", acc, d, I), "prod")
+    return over
+
+
 def size_add(L, a: N.Expr, b: N.Expr) -> N.Expr:
     """``a + b`` for two dimensions ``>= 0``: "too big" where the sum leaves
     int64."""
