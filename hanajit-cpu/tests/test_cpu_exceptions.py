@@ -12,6 +12,7 @@ from hanajit import jit
 from hanajit.api import PyJitFunction
 from hanajit.errors import HanaJitFallbackWarning
 from hanajit.frontend.node_names import plain_name
+from hanajit.testing.fuzz import builtin_class
 from hanajit.testing.sourcefile import load_module
 
 
@@ -175,3 +176,28 @@ def test_every_syntax_node_has_a_plain_name():
                 continue
             words = plain_name(node)
             assert words and words != cls.__name__ and words == words.lower(), cls
+
+
+@pytest.mark.parametrize("stmt", ["a[1:] += v", "a[1:] -= v", "a[:, 0] *= v", "a[1:] /= v",
+                                  "a[1:] //= v", "a[1:] **= v", "a[1:] %= v", "a[[0]] += v",
+                                  "a[a > 0] += v", "a[0] += v", "a += v", "a *= v"])
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.float32], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("v", [1.5, 2, 1j], ids=["float", "int", "complex"])
+def test_inplace_operators_on_selections_cast_as_numpy(stmt, dtype, v):
+    """``a[sel] op= v`` is NumPy's in-place ufunc on the selection: a result that
+    is not same_kind castable raises TypeError (NumPy's UFuncTypeError), with
+    NumPy's ufunc name in the message."""
+    mod = load_module(f"def f(a, v):\n    {stmt}\n    return a\n", "inplace")
+    a = np.arange(6, dtype=dtype).reshape(3, 2) if "[:, 0]" in stmt else \
+        np.arange(4, dtype=dtype)
+    want = _outcome(mod.f, a.copy(), v)
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")       # (some of these fall back: complex values)
+        try:
+            got = "ok", jit(mod.f)(a.copy(), v).tolist()
+        except Exception as exc:     # noqa: BLE001 - compare type and message
+            got = builtin_class(exc), str(exc)
+    if isinstance(want[0], type) and issubclass(want[0], TypeError):
+        assert got == (TypeError, want[1])
+    else:
+        assert got == want

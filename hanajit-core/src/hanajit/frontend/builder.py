@@ -248,7 +248,7 @@ class Builder:
                 out.append(N.Assign(target=name, value=index))
                 index = N.Var(name)
             value = N.PyBinOp(op, N.PyGetItem(base, index), self.expr(s.value))
-            out.append(N.PySetItem(target=base, index=index, value=value))
+            out.append(N.PySetItem(target=base, index=index, value=value, inplace=True))
             return out
         if not isinstance(s.target, ast.Name):
             self.fail(s, "augmented assignment to a non-name target")
