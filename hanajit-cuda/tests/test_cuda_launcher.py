@@ -248,7 +248,7 @@ def test_the_user_api_through_the_target(monkeypatch):
     f.launch(y, x, 1.0, 10, grid=2, block=8)                # NumPy: copied back
     assert y.tolist() == x.tolist()
     assert len(f.signatures) == 1     # device and C-contiguous host arrays: one kernel
-    with pytest.raises(TypeError, match="argument 1 of type list"):
+    with pytest.raises(TypeError, match="argument 1: values of type list"):
         f.launch([1.0], x, 1.0, 1)
 
 

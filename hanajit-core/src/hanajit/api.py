@@ -133,6 +133,8 @@ class JitFunction:
         except (TypeError, ValueError):      # pragma: no cover
             self._sig = None
         self._nparams = self._simple_arity()
+        self._varargs = self._sig is not None and any(
+            p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in self._sig.parameters.values())
         # native dispatch: entry i of the generated code is _native_entries[i]
         # (append-only, so an index stays valid in older dispatchers); every
         # dispatcher's code is kept while the function lives, since a call may
@@ -159,6 +161,8 @@ class JitFunction:
     def __call__(self, *args, **kwargs):
         """The Python dispatcher (the native code's slow path)."""
         if kwargs or len(args) != self._nparams:
+            if self._varargs:
+                return self._call_varargs(args, kwargs)
             args = self._bind(args, kwargs)
         key = tuple(map(argtypeof, args))
         runner = self._specs.get(key)
@@ -168,10 +172,34 @@ class JitFunction:
             self._update_native()
         return runner(*args)
 
+    def _call_varargs(self, args, kwargs):
+        """``def f(*xs)`` / ``**kw``: not compiled; runs in the interpreter, with
+        one HanaJitFallbackWarning."""
+        key = ("*args",)
+        runner = self._specs.get(key)
+        if runner is None:
+            kinds = [f"*{p.name}" if p.kind == p.VAR_POSITIONAL else f"**{p.name}"
+                     for p in self._sig.parameters.values()
+                     if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+            runner = self._fall_back(key, UnsupportedError(
+                f"{self.__qualname__}: a {' and '.join(kinds)} parameter (variable "
+                "arguments) is not supported", func=self.__qualname__,
+                construct="variable arguments"))
+        return runner(*args, **kwargs)
+
     def _bind(self, args, kwargs):
         if self._sig is None:
             return args
-        ba = self._sig.bind(*args, **kwargs)
+        try:
+            ba = self._sig.bind(*args, **kwargs)
+        except TypeError as exc:
+            # CPython's own wording ("f() takes 1 positional argument but 2 were given")
+            from .dispatch.binding import binding_error
+            err = binding_error(self.py_func, self._sig, args, kwargs) or exc
+        else:
+            err = None
+        if err is not None:
+            raise err
         ba.apply_defaults()
         out = []
         for name, p in self._sig.parameters.items():
@@ -187,9 +215,10 @@ class JitFunction:
                 return runner
             if any(t is None for t in key):
                 bad = next(i for i, t in enumerate(key) if t is None)
+                from .infer.rules import unsupported_reason
                 return self._fall_back(key, UnsupportedError(
-                    f"{self.__qualname__}: argument {bad + 1} of type "
-                    f"{type(args[bad]).__name__} is not supported", func=self.__qualname__,
+                    f"{self.__qualname__}: argument {bad + 1}: "
+                    f"{unsupported_reason(args[bad])}", func=self.__qualname__,
                     construct=f"argument of type {type(args[bad]).__name__}"))
             for known, spec in self._compiled.items():
                 if _accepts(known, key):      # e.g. an eager "f64[:]" takes C arrays
@@ -380,8 +409,9 @@ class JitFunction:
         if spec is None:
             if any(t is None for t in key):
                 bad = next(i for i, t in enumerate(key) if t is None)
-                raise TypeError(f"{self.__qualname__}.launch(): argument {bad + 1} of "
-                                f"type {type(args[bad]).__name__} is not supported")
+                from .infer.rules import unsupported_reason
+                raise TypeError(f"{self.__qualname__}.launch(): argument {bad + 1}: "
+                                f"{unsupported_reason(args[bad])}")
             spec = d["_kernels"][key] = self._kernel(key)
         return target.launch(spec.artifact, args, grid=grid, block=block, stream=stream,
                              sync=sync)

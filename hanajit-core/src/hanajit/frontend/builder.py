@@ -23,6 +23,7 @@ import sys
 from ..errors import UnsupportedError, escape_braces
 from ..ir import constants as K
 from ..ir import nodes as N
+from .node_names import plain_name
 from .readonly_lists import readonly_lists
 from .source import ParsedFunction
 
@@ -169,7 +170,7 @@ class Builder:
         line = getattr(s, "lineno", 0)
         meth = getattr(self, "s_" + type(s).__name__, None)
         if meth is None:
-            self.fail(s, f"statement '{type(s).__name__}'",
+            self.fail(s, plain_name(s),
                       ast.unparse(s).splitlines()[0] if hasattr(ast, "unparse") else "")
         out = meth(s)
         for st in out:
@@ -226,7 +227,7 @@ class Builder:
         if isinstance(target, ast.Subscript):
             return [N.PySetItem(target=self.expr(target.value),
                                 index=self.index(target.slice), value=value)]
-        self.fail(target, f"assignment target '{type(target).__name__}'")
+        self.fail(target, f"assignment target ({plain_name(target)})")
 
     def s_AugAssign(self, s):
         op = _BINOPS.get(type(s.op))
@@ -248,7 +249,7 @@ class Builder:
                 out.append(N.Assign(target=name, value=index))
                 index = N.Var(name)
             value = N.PyBinOp(op, N.PyGetItem(base, index), self.expr(s.value))
-            out.append(N.PySetItem(target=base, index=index, value=value))
+            out.append(N.PySetItem(target=base, index=index, value=value, inplace=True))
             return out
         if not isinstance(s.target, ast.Name):
             self.fail(s, "augmented assignment to a non-name target")
@@ -527,7 +528,7 @@ class Builder:
     def expr(self, e) -> N.Expr:
         meth = getattr(self, "e_" + type(e).__name__, None)
         if meth is None:
-            self.fail(e, f"expression '{type(e).__name__}'", _src(e))
+            self.fail(e, plain_name(e), _src(e))
         return meth(e)
 
     def e_Constant(self, e):

@@ -37,6 +37,32 @@ def typeof(value) -> T.Type | None:
     return None
 
 
+def unsupported_reason(value) -> str:
+    """Why :func:`typeof` refuses ``value``, in words: the dtype of an array
+    ("float16 arrays are not supported"), an int beyond int64, a tuple's item."""
+    tp = type(value)
+    if tp is int:
+        text = str(value) if abs(value) < 10**30 else f"about {float(value):.3g}"
+        return f"the int {text} does not fit int64"
+    if tp.__name__ == "ndarray" and tp.__module__ == "numpy":
+        dt = value.dtype
+        if not dt.isnative:
+            return f"arrays of non-native byte order ({dt.str}) are not supported"
+        if T.from_numpy_dtype(dt) is None:
+            kind = "structured" if dt.fields else (
+                "object" if dt.kind == "O" else "string" if dt.kind in "SU" else str(dt))
+            return f"{kind} arrays are not supported"
+        if not value.flags.aligned:
+            return "unaligned arrays are not supported"
+    if tp.__module__ == "numpy" and hasattr(value, "dtype"):
+        return f"NumPy {value.dtype} scalars are not supported"
+    if tp is tuple:
+        for k, v in enumerate(value):
+            if typeof(v) is None:
+                return f"item {k} of a tuple: {unsupported_reason(v)}"
+    return f"values of type {tp.__name__} are not supported"
+
+
 def argtypeof(value) -> T.Type | None:
     """:func:`typeof` for a dispatch key: a NumPy scalar whose type a Python number
     also has (``np.float64(1.0)``, ``np.int64(3)``) is marked, since NumPy 2

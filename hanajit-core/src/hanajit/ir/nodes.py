@@ -638,11 +638,14 @@ class Store(Stmt):
 
 @dataclass(eq=False)
 class PySetItem(Stmt):
-    """``target[index] = value`` before lowering."""
+    """``target[index] = value`` before lowering; ``inplace`` marks ``target[index]
+    op= v``, which on an array selection is NumPy's in-place ufunc (same_kind
+    casting: ``a[1:] += 1.5`` of an int array raises TypeError)."""
 
     target: Expr = None
     index: Expr = None
     value: Expr = None
+    inplace: bool = False
 
 
 @dataclass(eq=False)

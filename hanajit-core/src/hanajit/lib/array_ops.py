@@ -9,6 +9,7 @@ from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
 from . import operators as ops
+from .array_size import check_dims, product_overflows, size_add
 from .complex_forms import cmul
 from .numpy_alloc import allocate, dtype_of, fill
 from .operators import C
@@ -141,9 +142,13 @@ def reshape_view(L, src, dims, rt):
     safe_known = N.Select(N.Cmp("eq", known, C(0, I), T.BOOL), C(1, I), known, I)
     inferred = L.let(N.BinOp("sdiv", size, safe_known, I))
     dims = [L.let(N.Select(unknown(d), inferred, d, I)) for d in dims]
-    L.emit(N.If(cond=N.Cmp("ne", total_size(dims), size, T.BOOL), then=[N.Raise(
+    # (a product that leaves int64 never matches, even where it wraps to the size)
+    mismatch = N.BinOp("or", product_overflows(L, dims),
+                       N.Cmp("ne", total_size(dims), size, T.BOOL), T.BOOL)
+    L.emit(N.If(cond=mismatch, then=[N.Raise(
         exc=ValueError, args=[size], message="cannot reshape array of size {} into the "
         "requested shape")]))
+    check_dims(L, dims, max(1, rt.dtype.bits // 8))     # NumPy's view: "too big"
     itemsize = max(1, rt.dtype.bits // 8)
     strides = [None] * len(dims)
     st = C(itemsize, I)
@@ -674,7 +679,7 @@ def concatenate(L, arrs: list, ax: int, rt: T.ArrayType) -> N.Expr:
                 message=f"all the input array dimensions except for the concatenation "
                         f"axis must match exactly, but along dimension {k} the sizes "
                         "are {} and {}")]))
-        total = L.let(N.BinOp("add", total, N.ArrayAttr(a, "shape", ax, I), I))
+        total = size_add(L, total, N.ArrayAttr(a, "shape", ax, I))
     dims = [total if k == ax else L.let(N.ArrayAttr(first, "shape", k, I))
             for k in range(rt.ndim)]
     out = allocate(L, rt, dims)

@@ -64,6 +64,16 @@ def element_value(L, value: N.Expr, dtype: T.Scalar) -> N.Expr:
     return ops.convert(L, value, dtype)
 
 
+def setitem_value(L, value: N.Expr, dtype: T.Scalar) -> N.Expr:
+    """A scalar converted for ``a[...] = value`` (element, slice, mask or index
+    array): :func:`element_value`, except that a float stored into an integer
+    array raises what NumPy's setitem raises (``operators.setitem_float_to_int``:
+    ``a[i] = 1e19`` is OverflowError) instead of deoptimising."""
+    if value.type.is_float and dtype.is_int:
+        return ops.setitem_float_to_int(L, value, dtype)
+    return element_value(L, value, dtype)
+
+
 def array_cast(L, value: N.Expr, dtype: T.Scalar) -> N.Expr:
     """An element of an array converted as NumPy casts arrays (``astype``,
     ``a[:] = b``, ``np.array(b, dtype=)``): a complex keeps its real part, a float
@@ -123,7 +133,7 @@ def assign_to_view(L, view: N.Expr, value: N.Expr):
     view = L.let(view)
     dims = [L.let(N.ArrayAttr(view, "shape", k, T.INT64)) for k in range(vt.ndim)]
     if isinstance(value.type, T.Scalar):
-        v = L.let(element_value(L, value, vt.dtype))
+        v = L.let(setitem_value(L, value, vt.dtype))
         fill(L, view, dims, lambda idx: v)
         return
     from . import elementwise as ew

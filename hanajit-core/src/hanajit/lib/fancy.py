@@ -11,7 +11,7 @@ from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
 from . import fancy_nd
-from .arrays import element_value
+from .arrays import setitem_value
 from .numpy_alloc import allocate
 from .operators import C
 from .reductions import loops
@@ -75,7 +75,7 @@ def setitem(L, arr, index, value):
             .store(L, value)
         return
     arr = L.let(arr)
-    v = L.let(element_value(L, value, arr.type.dtype))
+    v = L.let(setitem_value(L, value, arr.type.dtype))
     z = ew.to_lazy(L, index)
     fancy_nd.mask_shape_check(L, arr, z)
     loops(L, z.dims, lambda idx: L.emit(N.If(cond=z.elem(idx), then=[

@@ -34,7 +34,7 @@ from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
 from . import operators as ops
-from .arrays import array_cast, element_value
+from .arrays import array_cast, setitem_value
 from .numpy_alloc import allocate, fill
 from .operators import C
 from .reductions import loops, total_size
@@ -417,7 +417,7 @@ def _scatter(L, target: FancyLazy, value):
     arr_t = target.type
     dims = target.dims
     if isinstance(value.type, T.Scalar) and not isinstance(value, ew.Lazy):
-        v = L.let(element_value(L, value, arr_t.dtype))
+        v = L.let(setitem_value(L, value, arr_t.dtype))
         target.checks_after(L)
         loops(L, dims, lambda idx: L.emit(N.Store(
             array=target.array, indices=target.positions(idx), value=v)))

@@ -240,7 +240,8 @@ class Diag(CallTemplate):
         arr = L.let(args[0])
         (n0, *rest), (s0, *srest) = _dims(arr, arr.type)
         if arr.type.ndim == 1:
-            size = L.let(N.BinOp("add", n0, C(abs(k), I), I))
+            from .array_size import size_add
+            size = size_add(L, n0, C(abs(k), I))
             out = allocate(L, call.type, [size, size])
             row, col = (C(0, I), C(k, I)) if k >= 0 else (C(-k, I), C(0, I))
 

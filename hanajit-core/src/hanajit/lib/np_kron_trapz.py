@@ -44,7 +44,8 @@ class Kron(CallTemplate):
         one = C(1, I)
         da = [one] * (nd - len(za.dims)) + [L.let(d) for d in za.dims]
         db = [one] * (nd - len(zb.dims)) + [L.let(d) for d in zb.dims]
-        dims = [L.let(N.BinOp("mul", x, y, I)) for x, y in zip(da, db)]
+        from .array_size import size_mul
+        dims = [size_mul(L, x, y) for x, y in zip(da, db)]
 
         def elem(idx):
             ia, ib = [], []

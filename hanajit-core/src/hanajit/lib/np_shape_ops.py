@@ -11,6 +11,7 @@ from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
 from . import operators as ops
+from .array_size import check_dims, itemsize, size_mul
 from .operators import C
 from .registry import CallTemplate, register
 
@@ -63,6 +64,7 @@ class Outer(CallTemplate):
     def lower(self, L, call, args, kwargs):
         za, zb = _flat(L, args[0]), _flat(L, args[1])
         t = call.type.dtype
+        check_dims(L, [L.let(za.dims[0]), L.let(zb.dims[0])], itemsize(call.type))
         return ew.Lazy(call.type, [za.dims[0], zb.dims[0]], lambda idx: ew.np_binop(
             L, "mul", za.elem([idx[0]]), zb.elem([idx[1]]), t))
 
@@ -195,11 +197,12 @@ class Tile(CallTemplate):
     def lower(self, L, call, args, kwargs):
         from .numpy_alloc import shape_values
         z = ew.to_lazy(L, args[0])
-        reps = shape_values(L, args[1])
+        reps = shape_values(L, args[1], check=False)
         nd = call.type.ndim
         reps = [C(1, I)] * (nd - len(reps)) + reps
         src = [C(1, I)] * (nd - len(z.dims)) + list(z.dims)
-        dims = [L.let(N.BinOp("mul", s, r, I)) for s, r in zip(src, reps)]
+        dims = [size_mul(L, s, r) for s, r in zip(src, reps)]
+        check_dims(L, dims, itemsize(call.type))
         off = nd - len(z.dims)
 
         def elem(idx):
@@ -230,13 +233,12 @@ class Repeat(CallTemplate):
     def lower(self, L, call, args, kwargs):
         rep = args[1] if len(args) > 1 else kwargs["repeats"]
         rep = L.let(ops.convert_wrap(rep, I))
-        L.raise_if(N.Cmp("lt", rep, C(0, I), T.BOOL), ValueError,
-                   "negative dimensions are not allowed")
         axis = _axis(call, 2, args[0].type.ndim, None)
         z = _flat(L, args[0]) if axis is None else ew.to_lazy(L, args[0])
         axis = axis or 0
         dims = list(z.dims)
-        dims[axis] = L.let(N.BinOp("mul", dims[axis], rep, I))
+        dims[axis] = size_mul(L, dims[axis], rep)
+        check_dims(L, dims, itemsize(call.type))
 
         def elem(idx):
             src = list(idx)

@@ -6,6 +6,7 @@ from ..infer.rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import operators as ops
+from .array_size import check_dims, itemsize
 from .operators import C
 from .registry import CallTemplate, register
 
@@ -32,8 +33,9 @@ def shape_types(t) -> int:
     raise Incompatible(f"shape of type {t}")
 
 
-def shape_values(L, e: N.Expr) -> list:
-    """Checked int64 dimensions of a lowered shape argument."""
+def shape_values(L, e: N.Expr, check: bool = True) -> list:
+    """int64 dimensions of a lowered shape argument, checked non-negative unless
+    ``check`` is false (``allocate`` checks them then, in NumPy's order)."""
     t = e.type
     if isinstance(t, T.TupleType):
         e = L.let(e)
@@ -44,17 +46,20 @@ def shape_values(L, e: N.Expr) -> list:
     out = []
     for d in dims:
         d = L.let(ops.convert_wrap(d, T.INT64))
-        L.raise_if(N.Cmp("lt", d, C(0, T.INT64), T.BOOL), ValueError,
-                   "negative dimensions are not allowed")
+        if check:
+            L.raise_if(N.Cmp("lt", d, C(0, T.INT64), T.BOOL), ValueError,
+                       "negative dimensions are not allowed")
         out.append(d)
     return out
 
 
-def _lazy(t: T.ArrayType, n, value):
+def _lazy(L, t: T.ArrayType, n, value):
     """``np.arange``/``np.linspace`` as a lazy array: inside an expression the
     values are computed where they are used, never stored; assigned or returned,
-    the array is filled once (elementwise.materialize)."""
+    the array is filled once (elementwise.materialize).  Its length is checked
+    now, as NumPy checks the array it allocates."""
     from .elementwise import Lazy
+    check_dims(L, [n], itemsize(t))
     return Lazy(t, [n], value, sources=[])
 
 
@@ -64,6 +69,11 @@ def _fits(L, values, dtype):
 
 
 def allocate(L, t: T.ArrayType, dims: list) -> N.Var:
+    """A new C-contiguous array of ``t`` with ``dims``: the only place compiled
+    code allocates arrays, so every allocation passes NumPy's size check
+    (:func:`array_size.check_dims`: ValueError) before touching memory."""
+    dims = [L.let(d) for d in dims]
+    check_dims(L, dims, itemsize(t))
     name = L.temp(t, "arr")
     L.emit(N.Assign(target=name, value=N.AllocArray(list(dims), t)))
     return N.Var(name, t)
@@ -156,7 +166,7 @@ class Create(CallTemplate):
     def lower(self, L, call, args, kwargs):
         a = _kw(call, args, kwargs, self.params)
         t = call.type
-        dims = shape_values(L, a["shape"])
+        dims = shape_values(L, a["shape"], check=False)
         arr = allocate(L, t, dims)
         if self.name == "zeros":
             fill(L, arr, dims, lambda idx: ops.zero(t.dtype))
@@ -256,7 +266,7 @@ class Arange(CallTemplate):
                 check, _ = L.sub_block(lambda v=v: _fits(L, [v], t.dtype))
                 if check:
                     L.emit(N.If(cond=N.Cmp("gt", n, C(k, T.INT64), T.BOOL), then=check))
-            return _lazy(t, n, lambda idx: ops.convert_wrap(
+            return _lazy(L, t, n, lambda idx: ops.convert_wrap(
                 ops.range_value(start, idx[0], step, T.INT64), t.dtype))
         F = T.FLOAT64
         start, stop, step = (L.let(ops.convert(L, v, F)) for v in vals)
@@ -266,7 +276,9 @@ class Arange(CallTemplate):
         q = L.let(N.Intrinsic("ceil", [N.BinOp("fdiv", N.BinOp("sub", stop, start, F), step, F)],
                               F))
         L.raise_if(N.Cmp("uno", q, q, T.BOOL), ValueError, "arange: cannot compute length")
-        L.raise_if(N.Cmp("ge", q, C(2.0 ** 62, F), T.BOOL), ValueError,
+        # (NumPy: a length outside int64 either way; the array size is checked next)
+        L.raise_if(N.BinOp("or", N.Cmp("ge", q, C(2.0 ** 63, F), T.BOOL),
+                           N.Cmp("lt", q, C(-2.0 ** 63, F), T.BOOL), T.BOOL), ValueError,
                    "Maximum allowed size exceeded")
         n = L.let(N.Select(N.Cmp("gt", q, C(0.0, F), T.BOOL), N.Cast(q, T.INT64),
                            C(0, T.INT64), T.INT64))
@@ -279,7 +291,7 @@ class Arange(CallTemplate):
             v = N.Select(N.Cmp("eq", i, C(1, T.INT64), T.BOOL), second, v, F)
             v = N.Select(N.Cmp("eq", i, C(0, T.INT64), T.BOOL), start, v, F)
             return v if t.dtype == F else N.Cast(v, t.dtype)
-        return _lazy(t, n, value)
+        return _lazy(L, t, n, value)
 
 
 @register
@@ -305,8 +317,9 @@ class Linspace(CallTemplate):
         stop = L.let(ops.convert(L, a["stop"], F))
         num = L.let(ops.convert_wrap(a.get("num", C(50, T.INT64)), T.INT64))
         endpoint = L.let(ops.truth(L, a.get("endpoint", C(True, T.BOOL))))
-        L.raise_if(N.Cmp("lt", num, C(0, T.INT64), T.BOOL), ValueError,
-                   "Number of samples must be non-negative.")
+        L.emit(N.If(cond=N.Cmp("lt", num, C(0, T.INT64), T.BOOL), then=[N.Raise(
+            exc=ValueError, message="Number of samples, {}, must be non-negative.",
+            args=[num], line=L.line)], line=L.line))
         div = L.let(N.Select(endpoint, N.BinOp("sub", num, C(1, T.INT64), T.INT64), num,
                              T.INT64))
         divf = L.let(N.Cast(div, F))
@@ -326,7 +339,7 @@ class Linspace(CallTemplate):
             v = N.BinOp("add", scaled, start, F)
             is_last = ops.band(pin_last, N.Cmp("eq", idx[0], last, T.BOOL))
             return N.Select(is_last, stop, v, F)
-        return _lazy(T.ArrayType(F, 1, "C"), num, value)
+        return _lazy(L, T.ArrayType(F, 1, "C"), num, value)
 
 
 for _name in ("empty", "zeros", "ones", "full"):

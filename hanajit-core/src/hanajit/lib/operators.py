@@ -109,6 +109,42 @@ def float_to_int(L, e, to: T.Scalar):
     return N.Cast(e, to)
 
 
+def setitem_float_to_int(L, e, to: T.Scalar):
+    """A float stored into an integer array element (``a[i] = 1e19``), as NumPy's
+    setitem converts it: ``int(x)`` (ValueError for NaN, OverflowError for inf),
+    then that Python int as a C long -- "Python int too large to convert to C
+    long" beyond int64 (uint64 also takes ``[2**63, 2**64)``) -- then
+    "Python integer N out of bounds for int8" outside the element type.  Never a
+    deopt: such stores mostly write into arguments, which cannot be re-run."""
+    F = T.FLOAT64
+    e = L.let(e if e.type == F else N.Cast(e, F))
+    L.raise_if(N.Cmp("uno", e, e, T.BOOL), ValueError, "cannot convert float NaN to integer")
+    L.raise_if(N.Cmp("eq", N.Intrinsic("fabs", [e], F), C(float("inf"), F), T.BOOL),
+               OverflowError, "cannot convert float infinity to integer")
+    w = L.let(N.Intrinsic("trunc", [e], F))
+    hi = 2.0 ** 64 if to == T.UINT64 else 2.0 ** 63
+    L.raise_if(bor(N.Cmp("lt", w, C(-2.0 ** 63, F), T.BOOL), N.Cmp("ge", w, C(hi, F), T.BOOL)),
+               OverflowError, "Python int too large to convert to C long")
+    if to == T.UINT64:
+        neg = L.let(N.Cmp("lt", w, C(0.0, F), T.BOOL))
+        wi = L.let(N.Cast(N.Select(neg, w, C(0.0, F), F), T.INT64))
+        L.emit(N.If(cond=neg, then=[N.Raise(
+            exc=OverflowError, message="Python integer {} out of bounds for uint64",
+            args=[wi], line=L.line)], line=L.line))
+        return N.Cast(N.Select(neg, C(0.0, F), w, F), to)
+    wi = L.let(N.Cast(w, T.INT64))
+    if to != T.INT64:
+        lo, top = T.int_range(to)
+        L.emit(N.If(cond=bor(N.Cmp("lt", wi, C(lo, T.INT64), T.BOOL),
+                             N.Cmp("gt", wi, C(top, T.INT64), T.BOOL)),
+                    then=[N.Raise(exc=OverflowError, args=[wi], line=L.line,
+                                  message="Python integer {} out of bounds for "
+                                          f"{'int' if to.is_signed else 'uint'}{to.bits}")],
+                    line=L.line))
+        return N.Cast(wi, to)
+    return wi
+
+
 def np_float_to_int(L, e, to: T.Scalar):
     """NumPy's cast of a float to an integer type (``astype``), as NumPy on x86-64
     computes it -- C's conversion, which is the processor's truncating convert: a

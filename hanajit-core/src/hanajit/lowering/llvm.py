@@ -379,7 +379,7 @@ class FunctionLowering(TablesAndRandom):
         br = b.cbranch(b.icmp_unsigned("!=", mi, ir.Constant(PTR, None)), ok, fail)
         br.set_weights([2000, 1])
         b.position_at_end(fail)
-        code = self.m.module.raise_code(MemoryError, "cannot allocate array memory")
+        code = self.m.module.raise_code(MemoryError, "Unable to allocate memory for an array")
         b.store(ir.Constant(I64, code), self.err)
         self.release_locals()
         b.ret(ir.Constant(I32, 1))

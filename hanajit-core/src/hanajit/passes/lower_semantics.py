@@ -208,6 +208,10 @@ class Lowerer:
                 self.emit(N.Raise(exc=ValueError, message="assignment destination is read-only",
                                   line=s.line))
                 return
+            if s.inplace and isinstance(value.type, T.ArrayType) and not _same_kind(
+                    value.type.dtype, t.dtype):
+                self.emit(_cast_error(s.value, value.type.dtype, t.dtype, s.line))
+                return
             if getattr(s, "weak_value", False):
                 # NumPy 2: a Python int stored into a narrower integer array must fit
                 value, = ew.python_int_fits(self, [value], t.dtype)
@@ -222,7 +226,7 @@ class Lowerer:
             idxs = arrays.index_values(self, idx, s.index.type)
             arr = self.let(arr)
             idxs = arrays.checked_indices(self, arr, idxs)
-            value = arrays.element_value(self, value, t.dtype)
+            value = arrays.setitem_value(self, value, t.dtype)
             self.emit(N.Store(array=arr, indices=idxs, value=value, line=s.line))
         elif isinstance(s, (N.Break, N.Continue)):
             self.emit(type(s)(line=s.line))
@@ -237,9 +241,7 @@ class Lowerer:
         rt = s.value.type
         if isinstance(rt, T.ArrayType) and rt.dtype != t.dtype and not _same_kind(rt.dtype,
                                                                                     t.dtype):
-            self.emit(N.Raise(exc=TypeError, line=s.line, message=(
-                f"Cannot cast ufunc '{s.value.op}' output from dtype('{rt.dtype}') to "
-                f"dtype('{t.dtype}') with casting rule 'same_kind'")))
+            self.emit(_cast_error(s.value, rt.dtype, t.dtype, s.line))
             return
         if t.readonly:
             self.emit(N.Raise(exc=ValueError, message="output array is read-only",
@@ -483,6 +485,21 @@ class Lowerer:
             from ..lib import ufuncs
             return ufuncs.lift_lower(tpl, self, e, args, kwargs)
         return tpl.lower(self, e, args, kwargs)
+
+
+_UFUNC_NAMES = {"sub": "subtract", "mul": "multiply", "truediv": "divide",
+                "floordiv": "floor_divide", "mod": "remainder", "pow": "power",
+                "lshift": "left_shift", "rshift": "right_shift", "bitand": "bitwise_and",
+                "bitor": "bitwise_or", "bitxor": "bitwise_xor"}
+
+
+def _cast_error(binop, src: T.Scalar, dst: T.Scalar, line) -> N.Raise:
+    """NumPy's error for an in-place operator whose result cannot be cast back
+    (``a op= b`` is ``np.<ufunc>(a, b, out=a)`` with same_kind casting)."""
+    op = getattr(binop, "op", "")
+    return N.Raise(exc=TypeError, line=line, message=(
+        f"Cannot cast ufunc '{_UFUNC_NAMES.get(op, op)}' output from dtype('{src}') to "
+        f"dtype('{dst}') with casting rule 'same_kind'"))
 
 
 def _same_kind(src: T.Scalar, dst: T.Scalar) -> bool:
