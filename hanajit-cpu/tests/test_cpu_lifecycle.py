@@ -16,15 +16,6 @@ import weakref
 import pytest
 
 from hanajit import jit
-from hanajit.dispatch.heaptype import interpreter_supports_native
-
-
-@pytest.fixture(params=["native", "python"])
-def mode(request, monkeypatch):
-    if request.param == "native" and not interpreter_supports_native()[0]:
-        pytest.skip(interpreter_supports_native()[1])
-    monkeypatch.setenv("HANAJIT_NATIVE_DISPATCH", "1" if request.param == "native" else "0")
-    return request.param
 
 
 def area(w, h=2.0):

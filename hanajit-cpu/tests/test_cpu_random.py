@@ -16,32 +16,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanajit import jit, prange
-from hanajit.dispatch.heaptype import interpreter_supports_native
+from hanajit.testing.dispatch_modes import jitted
 from hanajit.errors import HanaJitFallbackWarning
 
 BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
 I64_MIN, I64_MAX = -(1 << 63), (1 << 63) - 1
-
-
-_JITTED: dict = {}
-
-
-def jitted(py):
-    """One jitted function per kernel and dispatch mode (hypothesis calls the
-    checks many times: compile once)."""
-    import os
-    key = (py, os.environ.get("HANAJIT_NATIVE_DISPATCH"))
-    if key not in _JITTED:
-        _JITTED[key] = jit(py)
-    return _JITTED[key]
-
-
-@pytest.fixture(params=["native", "python"])
-def mode(request, monkeypatch):
-    if request.param == "native" and not interpreter_supports_native()[0]:
-        pytest.skip(interpreter_supports_native()[1])
-    monkeypatch.setenv("HANAJIT_NATIVE_DISPATCH", "1" if request.param == "native" else "0")
-    return request.param
 
 
 def pair(kind, seed):

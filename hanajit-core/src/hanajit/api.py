@@ -297,7 +297,6 @@ class JitFunction:
         return runner
 
     def _compile(self, key) -> Specialization:
-        from . import plugins
         target = self._target()
         if target.kind != "host":
             raise UnsupportedError(f"{self.__qualname__}: target {target.name!r} runs "

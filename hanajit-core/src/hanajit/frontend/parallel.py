@@ -520,7 +520,7 @@ def outline(loop: ast.For, plan: LoopPlan, parsed, range_args: list, workers: in
     for name, op in red.items():
         src.append(f"    {name} = __hj_ident_{op}({part[name]})")
     for name in ared:       # one chunk updates the array itself, else its own copy
-        src += [f"    if __hj_T == 1:", f"        {name} = {shared[name]}",
+        src += ["    if __hj_T == 1:", f"        {name} = {shared[name]}",
                 "    else:", f"        {name} = {apart[name]}[__hj_k]"]
     src.append(f"    for {t} in range(__hj_start + __hj_lo * __hj_step, "
                "__hj_start + __hj_hi * __hj_step, __hj_step):")

@@ -1,0 +1,34 @@
+"""Running a test under both dispatchers: the ``mode`` fixture and ``jitted``.
+
+``mode`` (a pytest fixture, imported into a test module by name) runs the test once
+with the native dispatcher (``HANAJIT_NATIVE_DISPATCH=1``; skipped with the reason
+where the interpreter cannot have it) and once with the Python one.  ``jitted``
+keeps one jitted function per kernel and mode, so property-based tests that call
+the same check many times compile it once.
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from ..api import jit
+from ..dispatch.heaptype import interpreter_supports_native
+
+_JITTED: dict = {}
+
+
+def jitted(py):
+    """The jitted ``py`` for the current dispatch mode, compiled once."""
+    key = (py, os.environ.get("HANAJIT_NATIVE_DISPATCH"))
+    if key not in _JITTED:
+        _JITTED[key] = jit(py)
+    return _JITTED[key]
+
+
+@pytest.fixture(params=["native", "python"])
+def mode(request, monkeypatch):
+    if request.param == "native" and not interpreter_supports_native()[0]:
+        pytest.skip(interpreter_supports_native()[1])
+    monkeypatch.setenv("HANAJIT_NATIVE_DISPATCH", "1" if request.param == "native" else "0")
+    return request.param
