@@ -96,8 +96,6 @@ class Builder:
         args = self.fnode.args
         if args.vararg or args.kwarg:
             self.fail(self.fnode, "*args / **kwargs parameters")
-        if args.posonlyargs:
-            pass
         self.params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
         self.locals = set(self.params) | _assigned_names(self.fnode)
         # list displays only read, built as tuples (frontend.readonly_lists)
