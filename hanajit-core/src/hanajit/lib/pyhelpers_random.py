@@ -152,23 +152,27 @@ def bounded_uint64(rng, r):
     return _lemire64(rng, r)
 
 
-def integers(rng, low, high, closed):
-    """``Generator.integers(low, high, endpoint=closed)`` for int64: NumPy's
-    bounds checks and messages (``_rand_int64``), then ``low`` plus a bounded
-    draw on ``[0, high' - low]`` computed in uint64 (wrapping, as NumPy's
-    casts)."""
+def _integers_top(low, high, closed):
+    """``_rand_int64``'s bounds checks and messages; the inclusive upper bound."""
     if closed:
         if low > high:
             if low == 0:
                 raise ValueError("high < 0")
             raise ValueError("low > high")
-        top = high
-    else:
-        if low >= high:
-            if low == 0:
-                raise ValueError("high <= 0")
-            raise ValueError("low >= high")
-        top = high - 1
+        return high
+    if low >= high:
+        if low == 0:
+            raise ValueError("high <= 0")
+        raise ValueError("low >= high")
+    return high - 1
+
+
+def integers(rng, low, high, closed):
+    """``Generator.integers(low, high, endpoint=closed)`` for int64: NumPy's
+    bounds checks and messages (``_rand_int64``), then ``low`` plus a bounded
+    draw on ``[0, high' - low]`` computed in uint64 (wrapping, as NumPy's
+    casts)."""
+    top = _integers_top(low, high, closed)
     off = prims.as_uint64(low)
     return prims.as_int64(off + bounded_uint64(rng, prims.as_uint64(top) - off))
 
@@ -344,18 +348,7 @@ def fill_integers(rng, out, low, high, closed):
     scalar checks, then the bounded draws."""
     if out.shape[0] == 0:
         return
-    if closed:
-        if low > high:
-            if low == 0:
-                raise ValueError("high < 0")
-            raise ValueError("low > high")
-        top = high
-    else:
-        if low >= high:
-            if low == 0:
-                raise ValueError("high <= 0")
-            raise ValueError("low >= high")
-        top = high - 1
+    top = _integers_top(low, high, closed)
     off = prims.as_uint64(low)
     r = prims.as_uint64(top) - off
     for i in range(out.shape[0]):
