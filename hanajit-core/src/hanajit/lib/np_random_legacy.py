@@ -123,7 +123,7 @@ class Legacy(CallTemplate):
             if p in bound and not _real(bound[p]):
                 raise Incompatible(f"{p} of type {bound[p]}")
         if self.star:
-            if not all(_integer(t) for t in args):
+            if not all(_integer(t) and not t.is_bool for t in args):
                 raise Incompatible("dimensions that are not integers")
             return T.ArrayType(F, len(args), "C") if args else F
         return sized(bound, F)

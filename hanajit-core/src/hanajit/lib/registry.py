@@ -30,8 +30,12 @@ class CallTemplate:
 
 def bind_arguments(name: str, params: tuple, args: list, kwargs: dict) -> dict:
     """Positional and keyword arguments of a call bound to ``params`` (as Python
-    binds them); Incompatible for an unknown or repeated keyword."""
+    binds them); Incompatible for more positional arguments than parameters (a
+    TypeError in the interpreter) or an unknown or repeated keyword."""
     from ..infer.rules import Incompatible
+    if len(args) > len(params):
+        raise Incompatible(f"{name}() takes at most {len(params)} positional "
+                           f"arguments ({len(args)} given)")
     bound = dict(zip(params, args))
     for k, v in kwargs.items():
         if k not in params or k in bound:

@@ -24,10 +24,15 @@ def outcome(f, args):
 
 def check(f, make_args, same):
     """Compare ``f`` in the interpreter with ``f`` compiled (fresh arguments from
-    ``make_args()`` for each)."""
+    ``make_args()`` for each, and the same state of NumPy's global random
+    generator: ``np.random.*`` draws from it)."""
+    import numpy as np
+
     from .. import jit
     from ..errors import UnsupportedError
+    state = np.random.get_state(legacy=False)
     want = outcome(f, make_args())
+    np.random.set_state(state)
     try:
         got = outcome(jit(f, fallback=False), make_args())
     except UnsupportedError as exc:
