@@ -174,12 +174,7 @@ class Integers(Method):
 
     def lower(self, L, call, args, kwargs):
         bound = self.bind(args, kwargs)
-        low = ops.convert(L, bound["low"], I)
-        high = bound.get("high")
-        if high is None or high.type == T.NONE:
-            low, high = ops.C(0, I), low
-        else:
-            high = ops.convert(L, high, I)
+        low, high = int_bounds(L, bound)
         end = bound.get("endpoint", ops.C(False, T.BOOL))
         if _absent_expr(bound.get("size")):
             return L.call_helper(hr.integers, [args[0], low, high, end])
@@ -285,6 +280,16 @@ def sized(bound, t):
         return t
     from .numpy_alloc import shape_types
     return T.ArrayType(t, shape_types(size), "C")
+
+
+def int_bounds(L, bound):
+    """``low`` and ``high`` as int64 (``integers``, ``randint``): ``high`` absent
+    means ``[0, low)``, as NumPy reads it."""
+    low = ops.convert(L, bound["low"], I)
+    high = bound.get("high")
+    if high is None or high.type == T.NONE:
+        return ops.C(0, I), low
+    return low, ops.convert(L, high, I)
 
 
 def _absent_expr(e) -> bool:

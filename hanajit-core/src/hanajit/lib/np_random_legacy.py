@@ -17,7 +17,8 @@ from ..ir import nodes as N
 from ..ir import types as T
 from . import operators as ops
 from . import pyhelpers_random_legacy as hl
-from .np_random import _absent, _absent_expr, _integer, _real, call_void, new_array, sized
+from .np_random import (_absent, _absent_expr, _integer, _real, call_void, int_bounds,
+                        new_array, sized)
 from .registry import CallTemplate, bind_arguments, register
 
 F, I = T.FLOAT64, T.INT64
@@ -164,12 +165,7 @@ class RandInt(Legacy):
 
     def lower(self, L, call, args, kwargs):
         bound = self.bind(args, kwargs)
-        low = ops.convert(L, bound["low"], I)
-        high = bound.get("high")
-        if high is None or high.type == T.NONE:
-            low, high = ops.C(0, I), low
-        else:
-            high = ops.convert(L, high, I)
+        low, high = int_bounds(L, bound)
         low, high = L.let(low), L.let(high)
         if _absent_expr(bound.get("size")):
             return L.call_helper(hl.randint, [low, high])
