@@ -35,6 +35,25 @@ def hanajit_register_exporters(register):
 
 
 @hookspec
+def hanajit_register_passes(register):
+    """Add passes to the compiler pipeline (:data:`hanajit.pipeline.PASSES`).
+
+    Runs when plugins are loaded.  Call
+    ``register(name, run, *, after, scope="function", when=None, doc="")``: the
+    pass ``name`` runs right after the pass ``after`` (a name in
+    ``PASSES`` or an earlier registered pass), as ``run(fn, ctx)`` on each function
+    (``scope="function"``) or ``run(module, ctx)`` once (``"module"``), whenever
+    ``when(ctx, spec, entry)`` is true (default: always; read the target's
+    ``ctx.capabilities`` or ``ctx.options`` there, never its name).  A pass placed
+    after ``lower_semantics`` sees primitive IR and must leave valid primitive IR:
+    ``HANAJIT_VERIFY=1`` checks it after the pass, and ``HANAJIT_DUMP=after:<name>``
+    prints it.  Loading every plugin happens before the first compilation that
+    runs the pipeline, so a pass applies from the first compile on; the disk cache
+    key names the installed plugins, so installing one recompiles.
+    """
+
+
+@hookspec
 def hanajit_doctor(report):
     """Add plugin-wide checks to ``hanajit doctor``.
 

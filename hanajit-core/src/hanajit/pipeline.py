@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from . import plugins
-from .errors import UnsupportedError
+from .errors import PluginError, UnsupportedError
 from .frontend.builder import build_function, freezable
 from .frontend.source import parse_function
 from .infer.infer import Inferrer
@@ -228,13 +228,13 @@ class CompileContext:
                 fn.pure = True
                 fn.writes_arrays = may_write_arrays(fn)     # (cwrapper: deopt)
                 _verify(fn)               # the typed Python-level IR
-                for p in PASSES:
+                for p in passes():
                     if p.scope == "function" and p.when(self, spec, entry):
                         p.run(fn, self)
                         _verify(fn)
                         _dump(p.name, fn)
                 module.functions[fn.name] = fn
-        for p in PASSES:
+        for p in passes():
             if p.scope == "module" and p.when(self, None, entry):
                 p.run(module, self)
                 for fn in module.functions.values():
@@ -422,3 +422,32 @@ PASSES: tuple[Pass, ...] = (
     Pass("analyze_raises", lambda module, ctx: analyze_raises(module), _always, "module",
          "which functions need the error-returning ABI"),
 )
+
+
+_with_plugins: dict = {}
+
+
+def passes() -> tuple[Pass, ...]:
+    """:data:`PASSES` with the passes plugins registered (``hanajit_register_passes``)
+    each placed right after the pass it names; computed once per plugin set."""
+    specs = plugins.plugin_passes()
+    key = tuple(specs)
+    done = _with_plugins.get(key)
+    if done is not None:
+        return done
+    order = list(PASSES)
+    for spec, owner in specs:
+        at = next((i for i, p in enumerate(order) if p.name == spec.after), None)
+        if at is None:
+            raise PluginError(
+                f"hanajit plugin {owner!r} registered pass {spec.name!r} after "
+                f"{spec.after!r}, which is not a pass; the passes are "
+                f"{[p.name for p in order]}")
+        if any(p.name == spec.name for p in order):
+            raise PluginError(f"hanajit plugin {owner!r} registered pass "
+                              f"{spec.name!r}, which is the name of a built-in pass")
+        order.insert(at + 1, Pass(spec.name, spec.run, spec.when or _always, spec.scope,
+                                  spec.doc or f"from plugin {owner!r}"))
+    _with_plugins.clear()
+    _with_plugins[key] = done = tuple(order)
+    return done

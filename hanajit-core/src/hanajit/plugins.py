@@ -55,12 +55,13 @@ from .target import Capabilities, Target
 __all__ = [
     "get_plugin_manager", "reset", "register_plugin", "target_classes", "get_target",
     "exporters", "plugin_info", "failed_plugins", "select_target", "target_owner",
-    "plugin_hookimpls",
+    "plugin_hookimpls", "plugin_passes", "installed_key", "PassSpec",
 ]
 
 GROUP = "hanajit"
 DEFAULT_TARGET = "cpu"
-_REGISTRATION_HOOKS = ("hanajit_register_target", "hanajit_register_exporters")
+_REGISTRATION_HOOKS = ("hanajit_register_target", "hanajit_register_exporters",
+                       "hanajit_register_passes")
 
 
 @dataclass
@@ -85,6 +86,22 @@ class _Registry:
     targets: dict[str, tuple[type[Target], str]] = field(default_factory=dict)
     target_instances: dict[str, Target] = field(default_factory=dict)
     exporters: dict[str, tuple[Callable[..., Any], str]] = field(default_factory=dict)
+    # passes from hanajit_register_passes, in registration order: (spec, plugin)
+    passes: list[tuple[PassSpec, str]] = field(default_factory=list)
+    installed: tuple[str, ...] = ()   # "name=distribution version" of each entry point
+
+
+@dataclass(frozen=True)
+class PassSpec:
+    """A pass a plugin registered (``hanajit_register_passes``); the pipeline turns
+    it into a :class:`hanajit.pipeline.Pass` placed after ``after``."""
+
+    name: str
+    run: Callable[..., Any]
+    after: str
+    scope: str = "function"
+    when: Callable[..., bool] | None = None
+    doc: str = ""
 
 
 _lock = threading.RLock()
@@ -171,6 +188,26 @@ def get_target(name: str) -> Target:
 def exporters() -> dict[str, Callable[..., Any]]:
     """Return every registered exporter function by name."""
     return {name: fn for name, (fn, _) in _get_registry().exporters.items()}
+
+
+def plugin_passes() -> list[tuple[PassSpec, str]]:
+    """Every pass plugins registered, with the registering plugin's name, in
+    registration order (loads every plugin)."""
+    return list(_get_registry().passes)
+
+
+def installed_key() -> str:
+    """Which plugins this process may load: the entry points of group ``hanajit``
+    with their distributions' versions, plus in-process plugins.  Part of the disk
+    cache key (a plugin's passes change the code) without loading any plugin."""
+    global _partial
+    with _lock:
+        reg = _registry or _partial
+        if reg is None:
+            reg = _partial = _new_registry()
+        from_entry_points = {item.split("=")[0] for item in reg.installed}
+        inproc = sorted(n for n in reg.plugins if n not in from_entry_points)
+        return ",".join(reg.installed + tuple("inproc:" + n for n in inproc))
 
 
 def plugin_info() -> list[dict[str, Any]]:
@@ -273,7 +310,14 @@ def _new_registry() -> _Registry:
     pm.add_hookspecs(hookspecs)
     reg = _Registry(pm)
     _pending[:] = _selected_entry_points(reg)
+    reg.installed = tuple(
+        f"{ep.name}={_dist_of(ep)}" for ep in sorted(_pending, key=lambda e: e.name))
     return reg
+
+
+def _dist_of(ep: entrypoints.EntryPoint) -> str:
+    dist = getattr(ep, "dist", None)
+    return f"{dist.metadata['Name']} {dist.version}" if dist is not None else ep.value
 
 
 def _registry_with_target(name: str) -> _Registry:
@@ -380,12 +424,13 @@ def _register_one(reg: _Registry, plugin: Any, record: _PluginRecord) -> None:
         ) from exc
     try:
         _check_hooks(pm, plugin, record)
-        targets, exports = _run_registration_hooks(reg, plugin, record)
+        targets, exports, passes = _run_registration_hooks(reg, plugin, record)
     except BaseException:
         pm.unregister(plugin, name=name)
         raise
     reg.targets.update((t, (cls, name)) for t, cls in targets.items())
     reg.exporters.update((e, (fn, name)) for e, fn in exports.items())
+    reg.passes += [(p, name) for p in passes]
     reg.plugins[name] = record
 
 
@@ -467,12 +512,32 @@ def _run_registration_hooks(reg: _Registry, plugin: Any, record: _PluginRecord):
             )
         exports[ename] = function
 
+    passes: list[PassSpec] = []
+
+    def register_pass(pname: str, run: Callable[..., Any], *, after: str,
+                      scope: str = "function", when: Callable[..., bool] | None = None,
+                      doc: str = "") -> None:
+        if not isinstance(pname, str) or not pname.isidentifier():
+            raise PluginError(f"hanajit plugin {name!r} registered a pass named "
+                              f"{pname!r}; the name must be a Python identifier")
+        if not callable(run) or (when is not None and not callable(when)):
+            raise PluginError(f"hanajit plugin {name!r} registered pass {pname!r} "
+                              f"with run={run!r}, when={when!r}: both must be callable")
+        if scope not in ("function", "module"):
+            raise PluginError(f"hanajit plugin {name!r} registered pass {pname!r} "
+                              f"with scope={scope!r}; use 'function' or 'module'")
+        taken = {p.name for p, _ in reg.passes} | {p.name for p in passes}
+        if pname in taken:
+            raise PluginError(f"pass {pname!r} is registered twice (plugin {name!r})")
+        passes.append(PassSpec(pname, run, after, scope, when, doc))
+
     callbacks = {"hanajit_register_target": register_target,
-                 "hanajit_register_exporters": register_exporter}
+                 "hanajit_register_exporters": register_exporter,
+                 "hanajit_register_passes": register_pass}
     for impl in _own_hookimpls(reg.pm, plugin, _REGISTRATION_HOOKS):
         kwargs = {"register": callbacks[impl.hook_name]}
         impl.function(*[kwargs[arg] for arg in impl.argnames])
-    return targets, exports
+    return targets, exports, passes
 
 
 class _OwnImpl:

@@ -6,7 +6,8 @@ files (so editing the compiler in a development checkout invalidates entries), t
 Python implementation and version, NumPy's version (the compiled code follows the
 installed NumPy where its releases differ, e.g. ``np.fmin`` of signed zeros), the
 target with its LLVM version and host CPU name and features
-(``Target.cache_env``), the jit options, the function's module, file and qualified
+(``Target.cache_env``), its declared capabilities, the installed plugins (a
+plugin's passes change the code), the jit options, the function's module, file and qualified
 name, and the argument types.  The sources of the function and of
 everything it reaches, and the globals it froze, are checked against the entry's
 dependency record (``hanajit.cache.deps``) when it is loaded; a stale entry is
@@ -23,6 +24,7 @@ try:                           # hashlib imports OpenSSL: 2-3 ms on a warm start
 except ImportError:            # pragma: no cover
     from hashlib import blake2b
 
+from .. import plugins
 from .._version import __version__
 
 FORMAT = 1
@@ -78,6 +80,7 @@ def entry_path(root: str, jf, arg_types: tuple, target) -> str | None:
         f"python={sys.implementation.name}-{sys.version_info[:3]}",
         f"numpy={_numpy_version()}",
         f"target={target.name}", f"env={env!r}", f"caps={target.capabilities.key()}",
+        f"plugins={plugins.installed_key()}",
         f"options={opts!r}",
         f"module={func.__module__}", f"file={func.__code__.co_filename}",
         f"qualname={func.__qualname__}",

@@ -1,0 +1,94 @@
+"""Passes added by plugins (``hanajit_register_passes``): placed where they ask, run
+on every compilation, verified and dumped like the built-in ones."""
+from __future__ import annotations
+
+import pytest
+
+from hanajit import hookimpl, jit, plugins
+from hanajit.errors import PluginError
+from hanajit.ir import nodes as N
+from hanajit.ir import types as T
+from hanajit.pipeline import PASSES, compile_ir, passes
+
+seen: list = []
+
+
+def answer(x):
+    return x + 41
+
+
+def _bump(fn, ctx):
+    """41 -> 42 in every integer constant of primitive IR: a visible change."""
+    seen.append(fn.pyname)
+    for st in N.walk_stmts(fn.body):
+        for e in N.stmt_exprs(st):
+            for sub in N.walk_expr(e) if e is not None else ():
+                if isinstance(sub, N.Const) and sub.value == 41 and not isinstance(
+                        sub.value, bool):
+                    sub.value = 42
+
+
+class BumpPlugin:
+    @staticmethod
+    @hookimpl
+    def hanajit_register_passes(register):
+        register("bump_answers", _bump, after="lower_semantics",
+                 when=lambda ctx, spec, entry: ctx.capabilities.host_calls,
+                 doc="test: 41 becomes 42")
+
+
+class MisplacedPlugin:
+    @staticmethod
+    @hookimpl
+    def hanajit_register_passes(register):
+        register("lost", _bump, after="no_such_pass")
+
+
+@pytest.fixture
+def fresh_plugins():
+    plugins.reset()
+    yield
+    plugins.reset()
+
+
+def test_a_plugin_pass_runs_where_it_asks(fresh_plugins, monkeypatch):
+    plugins.register_plugin(BumpPlugin, "bump")
+    names = [p.name for p in passes()]
+    assert names.index("bump_answers") == names.index("lower_semantics") + 1
+    assert [p.name for p in PASSES] == [n for n in names if n != "bump_answers"]
+    seen.clear()
+    assert jit(answer, cache=False, fallback=False)(1) == 43
+    assert "answer" in seen[0]
+
+
+def test_a_plugin_pass_is_verified_and_dumped(fresh_plugins, monkeypatch, capfd):
+    plugins.register_plugin(BumpPlugin, "bump")
+    monkeypatch.setenv("HANAJIT_VERIFY", "1")
+    monkeypatch.setenv("HANAJIT_DUMP", "after:bump_answers")
+    compile_ir(answer, (T.INT64,))
+    err = capfd.readouterr().err
+    assert "--- after bump_answers ---" in err and "42" in err
+
+
+def test_a_pass_after_an_unknown_pass_names_the_plugin(fresh_plugins):
+    plugins.register_plugin(MisplacedPlugin, "misplaced")
+    with pytest.raises(PluginError, match="misplaced.*no_such_pass"):
+        passes()
+
+
+def test_bad_registrations_raise(fresh_plugins):
+    class Bad:
+        @staticmethod
+        @hookimpl
+        def hanajit_register_passes(register):
+            register("bad name", _bump, after="prune")
+
+    with pytest.raises(PluginError, match="identifier"):
+        plugins.register_plugin(Bad, "bad")
+
+
+def test_the_cache_key_names_installed_plugins(fresh_plugins):
+    before = plugins.installed_key()
+    assert "cpu=" in before
+    plugins.register_plugin(BumpPlugin, "bump")
+    assert plugins.installed_key() == before + ",inproc:bump"
