@@ -114,3 +114,61 @@ def test_numpy_scalar_types():
     assert typeof(np.float32(1)) == T.FLOAT32
     assert typeof(np.int8(1)) == T.INT8
     assert typeof(2 ** 63) is None and typeof(-(2 ** 63)) == T.INT64
+
+
+A1 = T.ArrayType(T.FLOAT64, 1, "C")
+
+
+def _array_fn(body):
+    fn = _primitive(body, {"a": A1, "x": T.FLOAT64})
+    fn.params, fn.arg_types = ["a"], [A1]
+    return fn
+
+
+@pytest.mark.parametrize("indices, match", [
+    ([], "with 0 indices"),
+    ([N.Const(0, T.INT64), N.Const(0, T.INT64)], "with 2 indices"),
+    ([N.Const(0, T.INT32)], "indices .'int32'"),
+])
+def test_verifier_checks_load_and_store_indices(indices, match):
+    a = N.Var("a", A1)
+    with pytest.raises(VerifyError, match="Load.*" + match):
+        verify(_array_fn([N.Assign(target="x", value=N.Load(a, indices, T.FLOAT64))]))
+    with pytest.raises(VerifyError, match="Store.*" + match):
+        verify(_array_fn([N.Store(array=a, indices=indices,
+                                  value=N.Const(1.0, T.FLOAT64))]))
+
+
+def test_verifier_checks_the_element_type():
+    a = N.Var("a", A1)
+    with pytest.raises(VerifyError, match="element of type int64"):
+        verify(_array_fn([N.Store(array=a, indices=[N.Const(0, T.INT64)],
+                                  value=N.Const(1, T.INT64))]))
+
+
+def test_verifier_rejects_transient_nodes():
+    class Lazy(N.Expr):          # a node class from another layer (lib, inliner)
+        pass
+    Lazy.__module__ = "hanajit.lib.somewhere"
+    node = Lazy()
+    node.type = T.INT64
+    with pytest.raises(VerifyError, match="transient Lazy"):
+        verify(_primitive([N.Assign(target="x", value=node)], {"x": T.INT64}))
+
+
+def test_verify_module_checks_calls_against_the_callee():
+    from hanajit.ir.verifier import verify_module
+    module, _ = compile_ir(loop, (T.INT64,))
+    verify_module(module)
+    callee = module.functions[module.entry]
+    caller = _primitive([N.Assign(target="x", value=N.Call(
+        callee.name, [N.Const(1.0, T.FLOAT64)], T.INT64))], {"x": T.INT64})
+    caller.name = "caller"
+    module.functions["caller"] = caller
+    with pytest.raises(VerifyError, match="but it takes .int64. -> int64"):
+        verify_module(module)
+    del module.functions["caller"]
+    caller.body[0].value.func = "missing"
+    module.functions["caller"] = caller
+    with pytest.raises(VerifyError, match="does not hold"):
+        verify_module(module)

@@ -237,8 +237,7 @@ class CompileContext:
         for p in passes():
             if p.scope == "module" and p.when(self, None, entry):
                 p.run(module, self)
-                for fn in module.functions.values():
-                    _verify(fn)
+                _verify_module(module)
                 _dump(p.name, module)
         # per-loop hints for the lowering (hanajit.evolve; ModuleLowering.loop_metadata)
         module.strategy = self.options.get("strategy")
@@ -320,6 +319,12 @@ def _verify(fn):
     if os.environ.get("HANAJIT_VERIFY"):
         from .ir.verifier import verify
         verify(fn)
+
+
+def _verify_module(module):
+    if os.environ.get("HANAJIT_VERIFY"):
+        from .ir.verifier import verify_module
+        verify_module(module)
 
 
 def _dump(stage, obj):

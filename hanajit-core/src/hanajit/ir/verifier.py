@@ -1,8 +1,12 @@
 """IR verifier: run between passes in tests (``HANAJIT_VERIFY=1``).
 
 Checks that every expression is typed, that a primitive-level function holds no
-``Py*`` node, that operand types agree for primitive operations, and that
-``Break``/``Continue`` sit inside loops.
+``Py*`` node and no transient node of another layer (the frontend's ``ObjRef``,
+the library's ``Lazy``, the inliner's ``Lowered``: only ``ir.nodes`` classes),
+that operand types agree for primitive operations, that loads and stores index
+every axis with int64 values of the element type, and that ``Break``/``Continue``
+sit inside loops.  :func:`verify_module` also checks every call against its
+callee's signature.
 """
 from __future__ import annotations
 
@@ -10,8 +14,8 @@ from . import nodes as N
 from . import types as T
 
 _PY_NODES = (N.PyBinOp, N.PyUnOp, N.PyCompare, N.PyBoolOp, N.PyIfExp, N.Truth, N.PyCall,
-             N.PyGetItem, N.PyAttr)
-_PY_STMTS = (N.PyForRange, N.PyWhile)
+             N.PyGetItem, N.PyAttr, N.PySlice)
+_PY_STMTS = (N.PyForRange, N.PyWhile, N.PySetItem)
 _DRAWS = {"uint64": T.UINT64, "uint32": T.UINT32, "double": T.FLOAT64}   # RandomBits
 
 
@@ -31,6 +35,11 @@ def verify(fn: N.Function) -> None:
         if fn.level == "primitive":
             if isinstance(e, _PY_NODES):
                 fail(f"Python-level {type(e).__name__} in a primitive function")
+            if type(e).__module__ != N.__name__:
+                fail(f"transient {type(e).__name__} ({type(e).__module__}) in a "
+                     "primitive function")
+            if isinstance(e, N.Load):
+                check_access("Load", e.array, e.indices, e.type)
             if isinstance(e, N.BinOp) and e.left.type != e.right.type:
                 fail(f"BinOp {e.op} on {e.left.type} and {e.right.type}")
             if isinstance(e, N.Cmp) and e.left.type != e.right.type:
@@ -47,6 +56,15 @@ def verify(fn: N.Function) -> None:
                     not isinstance(e.rng.type, T.GeneratorType)
                     or _DRAWS.get(e.kind) != e.type):
                 fail(f"RandomBits {e.kind} of {e.rng.type} giving {e.type}")
+
+    def check_access(what, array, indices, elem):
+        t = array.type
+        if not isinstance(t, T.ArrayType) or len(indices) != t.ndim:
+            fail(f"{what} of {t} with {len(indices)} indices")
+        if any(i.type != T.INT64 for i in indices):
+            fail(f"{what} of {t} with indices {[str(i.type) for i in indices]}")
+        if elem != t.dtype:
+            fail(f"{what} of {t} with an element of type {elem}")
 
     def check_gpu(e):
         if isinstance(e, N.GpuIndex) and (
@@ -81,6 +99,8 @@ def verify(fn: N.Function) -> None:
                                 isinstance(s, N.Assign) and sub is s.value):
                             fail(f"{type(sub).__name__} not directly assigned "
                                  "(it has effects)")
+            if isinstance(s, N.Store) and fn.level == "primitive":
+                check_access("Store", s.array, s.indices, s.value.type)
             if isinstance(s, N.Assign) and fn.level == "primitive":
                 if fn.locals.get(s.target) != s.value.type:
                     fail(f"assignment of {s.value.type} to {s.target}: "
@@ -92,3 +112,26 @@ def verify(fn: N.Function) -> None:
                     check(sub, depth + (1 if loop and attr == "body" else 0))
 
     check(fn.body, 0)
+
+
+def verify_module(module: N.Module) -> None:
+    """:func:`verify` every function, then every call against its callee: the
+    callee exists, and the argument and result types are its signature's."""
+    for fn in module.functions.values():
+        verify(fn)
+    for fn in module.functions.values():
+        for st in N.walk_stmts(fn.body):
+            for e in N.stmt_exprs(st):
+                for sub in N.walk_expr(e) if e is not None else ():
+                    if not isinstance(sub, N.Call):
+                        continue
+                    callee = module.functions.get(sub.func)
+                    if callee is None:
+                        raise VerifyError(f"{fn.name}: call of {sub.func}, which the "
+                                          "module does not hold")
+                    got = [a.type for a in sub.args]
+                    if got != list(callee.arg_types) or sub.type != callee.return_type:
+                        raise VerifyError(
+                            f"{fn.name}: call {sub.func}({', '.join(map(str, got))}) -> "
+                            f"{sub.type}, but it takes ({', '.join(map(str, callee.arg_types))})"
+                            f" -> {callee.return_type}")
