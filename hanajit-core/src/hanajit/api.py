@@ -231,17 +231,6 @@ class JitFunction:
             except TargetError as exc:
                 return self._fall_back(key, UnsupportedError(str(exc), func=self.__qualname__,
                                                              construct="target"))
-            except RecursionError as exc:
-                return self._fall_back(key, UnsupportedError(
-                    f"{self.__qualname__}: too deeply nested ({exc})",
-                    func=self.__qualname__, construct="nesting"))
-            except Exception as exc:          # an internal error: never crash the user
-                import traceback
-                detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-                return self._fall_back(key, UnsupportedError(
-                    f"{self.__qualname__}: internal compiler error ({detail}); please "
-                    "report it", func=self.__qualname__, construct="internal error"),
-                    internal=True)
             self._compiled[key] = spec
             self._specs[key] = spec.runner
             # the dispatcher is generated on the next call through the Python
@@ -283,7 +272,7 @@ class JitFunction:
         self._dispatch_llvm = llvm_ir
         set_vectorcall(self, address)
 
-    def _fall_back(self, key, exc: UnsupportedError, internal=False):
+    def _fall_back(self, key, exc: UnsupportedError):
         if not self.options["fallback"]:
             raise exc
         self._fallback_reasons[key] = str(exc)
@@ -307,19 +296,15 @@ class JitFunction:
         if self.options["cache"]:          # the disk cache (hanajit/cache/)
             from .cache import open_entry
             entry = open_entry(self, key, target)
-            spec = entry.load(self._make_deopt(None)) if entry is not None else None
+            spec = entry.load(self.py_func) if entry is not None else None
             if spec is not None:
                 return spec
-        from .pipeline import compile_ir      # (a warm cache start never loads it)
-        module, ctx = compile_ir(self.py_func, key, self.options)
-        artifact = target.compile(module, self.options)
-        runner = target.load(artifact, self._make_deopt(module))
+        from .pipeline import build      # (a warm cache start never loads it)
+        built = build(self.py_func, key, self.options, target=target, load=True,
+                      deopt=self.py_func)
         if entry is not None:
-            entry.store(artifact)
-        return Specialization(key, module, artifact, runner)
-
-    def _make_deopt(self, module):
-        return self.py_func
+            entry.store(built.artifact)
+        return Specialization(key, built.module, built.artifact, built.runner)
 
     def compile_signature(self, signature):
         """Compile eagerly for a signature string such as ``"i64, f64"``."""
@@ -370,21 +355,9 @@ class JitFunction:
             for known, spec in self._compiled.items():
                 if _accepts(known, key):
                     return spec
-            from .pipeline import compile_ir
-            target = self._gpu_target()
-            try:
-                module, _ = compile_ir(self.py_func, key, self.options)
-                artifact = target.compile(module, self.options)
-            except (UnsupportedError, TargetError):
-                raise
-            except RecursionError as exc:
-                raise UnsupportedError(f"{self.__qualname__}: too deeply nested ({exc})",
-                                       func=self.__qualname__, construct="nesting") from exc
-            except Exception as exc:      # an internal error: a clear message, no crash
-                raise UnsupportedError(
-                    f"{self.__qualname__}: internal compiler error ({type(exc).__name__}: "
-                    f"{exc}); please report it", func=self.__qualname__,
-                    construct="internal error") from exc
+            from .pipeline import build
+            built = build(self.py_func, key, self.options, target=self._gpu_target())
+            module, artifact = built.module, built.artifact
             spec = Specialization(key, module, artifact, None)
             self._compiled[key] = spec
             return spec
@@ -552,7 +525,7 @@ class JitFunction:
         """The primitive IR module for a signature (a string, a tuple of types, or
         None for the first compiled one) -- what exporters and targets start from.
         ``options`` add pipeline options (``general_copies=True`` for hardware)."""
-        from .pipeline import compile_ir
+        from .pipeline import build
         from .signature import parse_signature
         if signature is None:
             if not self._compiled:
@@ -563,9 +536,8 @@ class JitFunction:
         else:
             key = tuple(signature)
         # exporters run the code outside this process: no calls of NumPy's BLAS
-        module, _ = compile_ir(self.py_func, tuple(key),
-                               dict(self.options, host_calls=False, **options))
-        return module
+        return build(self.py_func, tuple(key),
+                     dict(self.options, host_calls=False, **options)).module
 
     def __getattr__(self, name):
         # exporters registered by plugins: "wasm" -> f.export_wasm(...); names that

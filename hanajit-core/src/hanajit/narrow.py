@@ -115,11 +115,10 @@ def build(jf, key: tuple, widths=None) -> NarrowSpec:
     if target.kind != "host":
         return _ordinary(jf, f"target {target.name!r} runs through launch()")
     from .passes.narrow_reductions import AS_COMPILED, BLOCK_BITS, NO_UPDATE
-    from .pipeline import compile_ir
+    from .pipeline import build
     try:
-        module, ctx = compile_ir(jf.py_func, key,
-                                 dict(jf.options, narrow=tuple(widths or BLOCK_BITS)))
-        report = ctx.narrow_report
+        built = build(jf.py_func, key, dict(jf.options, narrow=tuple(widths or BLOCK_BITS)))
+        module, report = built.module, built.context.narrow_report
         blocked = any(r.blocks not in (None, AS_COMPILED) for r in report)
         artifact = target.compile(module, jf.options) if blocked else None
     except (UnsupportedError, TargetError, RecursionError) as exc:
@@ -128,7 +127,7 @@ def build(jf, key: tuple, widths=None) -> NarrowSpec:
         return _ordinary(jf, f"internal compiler error ({type(exc).__name__}: {exc}); "
                          "please report it")
     if artifact is not None:
-        return NarrowSpec(target.load(artifact, jf._make_deopt(module)), report,
+        return NarrowSpec(target.load(artifact, jf.py_func), report,
                           module, artifact)
     if any(r.blocks for r in report):
         return NarrowSpec(jf, report)     # 32-bit terms: compiled so already

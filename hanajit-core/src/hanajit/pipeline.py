@@ -14,9 +14,10 @@ every name in :data:`PASSES`, ``all`` for the finished module, ``*`` for every
 one).  What a pass leaves for a later one or for the caller is a declared field:
 of :class:`CompileContext` (``narrow_report``) or of an IR node.
 
-:func:`compile_ir` is the one driver: every caller (the dispatcher, the disk cache,
-evolve, narrow, exporters through ``JitFunction.ir_module``) goes through it.  The
-module is then handed to a target's ``compile``.
+:func:`build` is the one driver from a function and its argument types to a
+loaded artifact (:func:`compile_ir`, then the target's ``compile`` and ``load``),
+with one error policy: every caller (the dispatcher, GPU kernels, the disk cache,
+evolve, narrow, exporters through ``JitFunction.ir_module``) goes through it.
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from . import plugins
-from .errors import PluginError, UnsupportedError
+from .errors import PluginError, TargetError, UnsupportedError
 from .frontend.builder import build_function, freezable
 from .frontend.source import parse_function
 from .infer.infer import Inferrer
@@ -313,6 +314,53 @@ def compile_ir(pyfunc, arg_types: tuple, options: dict | None = None):
     entry = ctx.specialize(pyfunc, tuple(arg_types))
     module = ctx.build_module(entry)
     return module, ctx
+
+
+@dataclass
+class Built:
+    """What :func:`build` made: the primitive IR module and the compilation's
+    context, the target's artifact (``Target.compile``) and runner
+    (``Target.load``) when asked for."""
+
+    module: N.Module
+    context: CompileContext
+    artifact: object = None
+    runner: object = None
+
+
+def build(pyfunc, arg_types: tuple, options: dict | None = None, *, target=None,
+          load: bool = False, deopt=None) -> Built:
+    """The one driver from a Python function and its argument types to a loaded
+    artifact: :func:`compile_ir`, then ``target.compile`` (when ``target`` is
+    given; ``options`` are its jit options), then ``target.load(artifact,
+    deopt)`` (when ``load``).  Every caller goes through it -- the dispatcher,
+    GPU kernels, the disk cache, evolve, narrow and the exporters (through
+    ``JitFunction.ir_module``) -- so they share one error policy: what cannot be
+    compiled is an :class:`UnsupportedError` naming the construct; a
+    :class:`TargetError` (the target cannot run here) and a :class:`PluginError`
+    (a misdeclared plugin) pass through; a too deep nesting and any internal error
+    become an ``UnsupportedError`` (construct ``"nesting"`` / ``"internal
+    error"``) with a message to report it, never a crash."""
+    name = getattr(pyfunc, "__qualname__", "function")
+    try:
+        module, ctx = compile_ir(pyfunc, arg_types, options)
+        built = Built(module, ctx)
+        if target is not None:
+            built.artifact = target.compile(module, options or {})
+            if load:
+                built.runner = target.load(built.artifact, deopt)
+        return built
+    except (UnsupportedError, TargetError, PluginError):
+        raise
+    except RecursionError as exc:
+        raise UnsupportedError(f"{name}: too deeply nested ({exc})", func=name,
+                               construct="nesting") from exc
+    except Exception as exc:
+        import traceback
+        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        raise UnsupportedError(f"{name}: internal compiler error ({detail}); please "
+                               "report it", func=name,
+                               construct="internal error") from exc
 
 
 def _verify(fn):

@@ -121,14 +121,14 @@ class CachedSpecialization:
     @property
     def module(self):
         if self._module is None:
-            from ..pipeline import compile_ir
+            from ..pipeline import build
             options = self._jf.options
             genome = self.artifact.metadata.get("evolved")
             if genome:                # an evolve() winner: its loop order and flags
                 from ..evolve.genome import nest_strategy
                 options = dict(options, strategy={"nests": nest_strategy(genome)},
                                parallel=options.get("parallel") or genome["parallel"])
-            self._module = compile_ir(self._jf.py_func, self.arg_types, options)[0]
+            self._module = build(self._jf.py_func, self.arg_types, options).module
         return self._module
 
 

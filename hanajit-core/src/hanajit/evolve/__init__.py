@@ -196,12 +196,11 @@ class _Search:
     def _module(self, g):
         """The IR module of ``g``'s structure (parallel flag, nest genes), without
         loop hints."""
-        from ..pipeline import compile_ir
+        from ..pipeline import build
 
         opts = self._options(g)
         opts["strategy"] = {"nests": G.nest_strategy(g)}  # (the nests are analysed)
-        module, _ = compile_ir(self.jf.py_func, self.spec_key, opts)
-        return module
+        return build(self.jf.py_func, self.spec_key, opts).module
 
     def inventory(self, g) -> tuple:
         """Which counted loops of ``g``'s compilation accumulate floats, and which
