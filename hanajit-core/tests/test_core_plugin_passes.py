@@ -92,3 +92,87 @@ def test_the_cache_key_names_installed_plugins(fresh_plugins):
     assert "cpu=" in before
     plugins.register_plugin(BumpPlugin, "bump")
     assert plugins.installed_key() == before + ",inproc:bump"
+
+
+# -- installed plugins: the hanajit.passes group --------------------------------------
+PASS_PLUGIN = '''
+from hanajit import hookimpl
+
+
+def mark(module, ctx):
+    module.functions[module.entry].pyname += "_marked"
+
+
+@hookimpl
+def hanajit_register_passes(register):
+    register("mark_entry", mark, after="analyze_raises", scope="module")
+'''
+
+PROBE = '''
+import json, sys, warnings
+warnings.simplefilter("ignore")
+from hanajit import plugins
+from hanajit.ir import types as T
+from hanajit.pipeline import compile_ir
+
+
+def inc(x):
+    return x + 1
+
+
+try:
+    module, _ = compile_ir(inc, (T.INT64,))
+    out = {"entry": module.functions[module.entry].pyname}
+except Exception as exc:
+    out = {"error": [type(exc).__name__, str(exc)]}
+out["loaded"] = sorted(m for m in sys.modules if m.startswith(("hanajit_", "fake_")))
+out["key"] = plugins.installed_key()
+print(json.dumps(out))
+'''
+
+
+def _run_with(tmp_path, groups):
+    import json
+    import os
+    import subprocess
+    import sys
+    (tmp_path / "fake_mark_plugin.py").write_text(PASS_PLUGIN)
+    info = tmp_path / "hanajit_fake_mark-0.3.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: hanajit-fake-mark\n"
+                                   "Version: 0.3\n")
+    (info / "entry_points.txt").write_text("".join(
+        f"[{g}]\nmark = fake_mark_plugin\n" for g in groups))
+    (tmp_path / "probe.py").write_text(PROBE)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")])))
+    proc = subprocess.run([sys.executable, str(tmp_path / "probe.py")], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_an_installed_pass_plugin_applies_from_the_first_compile(tmp_path):
+    out = _run_with(tmp_path, ["hanajit", "hanajit.passes"])
+    assert out.get("entry") == "inc_marked", out
+    # only the pass plugin was loaded, not every installed plugin
+    assert "fake_mark_plugin" in out["loaded"]
+    assert not any(m.startswith("hanajit_exe") for m in out["loaded"])
+    assert "mark=hanajit-fake-mark 0.3" in out["key"] and "passes:mark" in out["key"]
+
+
+def test_a_pass_plugin_outside_the_passes_group_is_refused(tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+    _run_with(tmp_path, ["hanajit"])          # writes the files
+    code = ("from hanajit import plugins\n"
+            "try:\n    plugins.target_classes(); print('loaded')\n"
+            "except Exception as exc:\n    print(type(exc).__name__, exc)\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")])))
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert "PluginError" in proc.stdout and "hanajit.passes" in proc.stdout, (
+        proc.stdout + proc.stderr)

@@ -73,7 +73,12 @@ def _dist_of(folder: str) -> Dist:
 
 def entry_points(group: str) -> list:
     """Entry points of ``group`` from every distribution on ``sys.path``."""
-    seen, out = set(), []
+    return entry_points_of(group)[group]
+
+
+def entry_points_of(*groups: str) -> dict:
+    """Entry points of each of ``groups`` (one scan of ``sys.path``)."""
+    seen, found = set(), {g: [] for g in groups}
     for path in sys.path:
         try:
             names = os.listdir(path or ".")
@@ -89,10 +94,13 @@ def entry_points(group: str) -> list:
             folder = os.path.join(path, entry)
             try:
                 with open(os.path.join(folder, "entry_points.txt"), encoding="utf-8") as fh:
-                    pairs = _read_section(fh.read(), group)
+                    text = fh.read()
             except OSError:
                 continue
-            if pairs:
-                dist = _dist_of(folder)
-                out.extend(EntryPoint(n, v, group, dist) for n, v in pairs)
-    return out
+            dist = None
+            for group in groups:
+                pairs = _read_section(text, group)
+                if pairs:
+                    dist = dist or _dist_of(folder)
+                    found[group].extend(EntryPoint(n, v, group, dist) for n, v in pairs)
+    return found

@@ -47,9 +47,11 @@ def hanajit_register_passes(register):
     ``ctx.capabilities`` or ``ctx.options`` there, never its name).  A pass placed
     after ``lower_semantics`` sees primitive IR and must leave valid primitive IR:
     ``HANAJIT_VERIFY=1`` checks it after the pass, and ``HANAJIT_DUMP=after:<name>``
-    prints it.  Loading every plugin happens before the first compilation that
-    runs the pipeline, so a pass applies from the first compile on; the disk cache
-    key names the installed plugins, so installing one recompiles.
+    prints it.  A plugin implementing this hook names its module in the
+    ``hanajit.passes`` entry point group as well as in ``hanajit``: those plugins
+    are loaded before the first compilation (the others only when needed), so a
+    pass applies from the first compile on.  The disk cache key names the installed
+    plugins, so installing one recompiles.
     """
 
 

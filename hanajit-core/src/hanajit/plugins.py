@@ -59,6 +59,9 @@ __all__ = [
 ]
 
 GROUP = "hanajit"
+# plugins that add passes also name their module in this group: they are loaded
+# before the first compilation, the others only when something needs them
+PASSES_GROUP = "hanajit.passes"
 DEFAULT_TARGET = "cpu"
 _REGISTRATION_HOOKS = ("hanajit_register_target", "hanajit_register_exporters",
                        "hanajit_register_passes")
@@ -89,6 +92,7 @@ class _Registry:
     # passes from hanajit_register_passes, in registration order: (spec, plugin)
     passes: list[tuple[PassSpec, str]] = field(default_factory=list)
     installed: tuple[str, ...] = ()   # "name=distribution version" of each entry point
+    pass_plugins: tuple[str, ...] = ()   # names declared in the hanajit.passes group
 
 
 @dataclass(frozen=True)
@@ -192,22 +196,41 @@ def exporters() -> dict[str, Callable[..., Any]]:
 
 def plugin_passes() -> list[tuple[PassSpec, str]]:
     """Every pass plugins registered, with the registering plugin's name, in
-    registration order (loads every plugin)."""
-    return list(_get_registry().passes)
+    registration order.  Loads the plugins of the ``hanajit.passes`` group (not
+    every plugin: the first compilation stays cheap)."""
+    global _loading
+    with _lock:
+        reg = _registry
+        if reg is None:
+            reg = _partial_registry()
+            todo = [ep for ep in _pending if ep.name in reg.pass_plugins]
+            for ep in todo:
+                _pending.remove(ep)
+                _loading = reg
+                try:
+                    _load_entry_point(reg, ep)
+                finally:
+                    _loading = None
+        return list(reg.passes)
+
+
+def _partial_registry() -> _Registry:
+    global _partial
+    if _partial is None:
+        _partial = _new_registry()
+    return _partial
 
 
 def installed_key() -> str:
     """Which plugins this process may load: the entry points of group ``hanajit``
     with their distributions' versions, plus in-process plugins.  Part of the disk
     cache key (a plugin's passes change the code) without loading any plugin."""
-    global _partial
     with _lock:
-        reg = _registry or _partial
-        if reg is None:
-            reg = _partial = _new_registry()
+        reg = _registry or _partial_registry()
         from_entry_points = {item.split("=")[0] for item in reg.installed}
         inproc = sorted(n for n in reg.plugins if n not in from_entry_points)
-        return ",".join(reg.installed + tuple("inproc:" + n for n in inproc))
+        return ",".join(reg.installed + tuple("inproc:" + n for n in inproc)
+                        + tuple("passes:" + n for n in reg.pass_plugins))
 
 
 def plugin_info() -> list[dict[str, Any]]:
@@ -362,7 +385,9 @@ def _selected_entry_points(reg: _Registry) -> list[entrypoints.EntryPoint]:
     """The entry points of group ``hanajit`` that the env vars let through."""
     disabled = _env_names("HANAJIT_DISABLE_PLUGINS") or set()
     only = _env_names("HANAJIT_LOAD_PLUGINS")
-    found = list(entrypoints.entry_points(group=GROUP))
+    groups = entrypoints.entry_points_of(GROUP, PASSES_GROUP)
+    found = list(groups[GROUP])
+    reg.pass_plugins = tuple(sorted(ep.name for ep in groups[PASSES_GROUP]))
     if only is not None:
         missing = only - {ep.name for ep in found}
         if missing:
@@ -526,6 +551,13 @@ def _run_registration_hooks(reg: _Registry, plugin: Any, record: _PluginRecord):
         if scope not in ("function", "module"):
             raise PluginError(f"hanajit plugin {name!r} registered pass {pname!r} "
                               f"with scope={scope!r}; use 'function' or 'module'")
+        from_entry_points = {item.split("=")[0] for item in reg.installed}
+        if name in from_entry_points and name not in reg.pass_plugins:
+            raise PluginError(
+                f"hanajit plugin {name!r} registers pass {pname!r} but is not in the "
+                f"{PASSES_GROUP!r} entry point group, so its passes would apply only "
+                f"once something loads every plugin; declare it there too "
+                f"({name} = \"{record.module}\")")
         taken = {p.name for p, _ in reg.passes} | {p.name for p in passes}
         if pname in taken:
             raise PluginError(f"pass {pname!r} is registered twice (plugin {name!r})")
