@@ -59,8 +59,8 @@ def flags(a, b, c):
 
 
 def value(stdout: str):
-    """The printed result as Python's repr (floats are printed with %.17g: parsed,
-    they are the exact values)."""
+    """The printed result, read back and printed by Python (the program prints
+    as Python does, so this is the text itself)."""
     return repr(ast.literal_eval(stdout.strip()))
 
 
