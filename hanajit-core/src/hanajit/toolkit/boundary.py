@@ -90,8 +90,11 @@ def exception_name(cls) -> str:
 
 def raise_table(raises) -> list:
     """``[(name, message template)]`` for ``Module.raises``, in code order (code
-    ``k`` is entry ``k - 1``)."""
-    return [(exception_name(exc), message) for exc, message, *_ in raises]
+    ``k`` is entry ``k - 1``).  A deoptimisation entry (where CPython computes a
+    result the compiled code cannot represent) keeps the bare class name
+    (``Deopt``): no Python traceback ever shows it."""
+    return [(getattr(exc, "__name__", str(exc)) if deopt else exception_name(exc),
+             message) for exc, message, deopt in raises]
 
 
 def raise_text(name: str, message: str) -> str:
