@@ -61,8 +61,9 @@ def harness(tmp_path_factory):
     src = folder / "h.c"
     src.write_text(boundary_c.source() + HARNESS)
     exe = folder / "h"
-    proc = subprocess.run([CC, "-std=c11", "-O2", "-Wall", "-Wno-unused-function", "-Werror", "-o", str(exe),
-                           str(src), "-lm"], capture_output=True, text=True)
+    proc = subprocess.run([CC, "-std=c11", "-O2", "-Wall", "-Wno-unused-function",
+                           "-Werror", "-o", str(exe), str(src), "-lm"],
+                          capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     return exe
 
@@ -130,8 +131,9 @@ def test_c_printers_compile_as_cpp(tmp_path):
     src.write_text(boundary_c.source(parse=False, raises=False)
                    + "int main() { hj_print_float(0.1); hj_print_complex(1, 2); "
                      "return 0; }\n")
-    proc = subprocess.run([CXX, "-std=c++14", "-Wall", "-Wno-unused-function", "-Werror", "-o",
-                           str(tmp_path / "h"), str(src)], capture_output=True, text=True)
+    proc = subprocess.run([CXX, "-std=c++14", "-Wall", "-Wno-unused-function",
+                           "-Werror", "-o", str(tmp_path / "h"), str(src)],
+                          capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     out = subprocess.run([str(tmp_path / "h")], capture_output=True, text=True)
     assert out.stdout == "0.1(1+2j)"
@@ -203,3 +205,13 @@ console.log(JSON.stringify(cases.map(([v, t]) => pyRepr(dec(v), t))));
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == [want for *_, want in cases]
+
+
+def test_the_exit_statuses_are_documented():
+    from pathlib import Path
+    docs = Path(__file__).resolve().parents[2] / "docs" / "exports.md"
+    if not docs.exists():
+        pytest.skip("not a source checkout")
+    rows = {int(line.split("|")[1]) for line in docs.read_text().splitlines()
+            if line.startswith("| ") and line.split("|")[1].strip().isdigit()}
+    assert rows == {int(e) for e in B.Exit}

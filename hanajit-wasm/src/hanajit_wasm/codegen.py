@@ -33,9 +33,9 @@ from llvmlite import ir
 from hanajit.ir import nodes as N
 from hanajit.ir import types as T
 from hanajit.lowering.cabi import ret_slots, unflatten
-from hanajit.toolkit.boundary import raise_table
 from hanajit.lowering.llvm import (F64, I32, I64, LLVMTargetInfo, ModuleLowering,
                                    holds_array, lltype)
+from hanajit.toolkit.boundary import raise_table
 
 from . import heap
 
