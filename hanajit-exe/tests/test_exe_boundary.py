@@ -106,6 +106,10 @@ def test_raises_and_usage(progs):
     assert proc.stderr == python_error(pick.py_func if hasattr(pick, "py_func")
                                        else pick, 5)
     assert run(progs["div"], 7).returncode == Exit.USAGE
-    assert run(progs["div"], "7.5", 1).returncode == Exit.USAGE
+    proc = run(progs["div"], "7.5", 1)
+    assert proc.returncode == Exit.USAGE
+    assert proc.stderr.splitlines() == [      # the same text as the wasm loader's
+        f"{progs['div']}: argument 1 (a: expected int64, got '7.5')",
+        f"usage: {progs['div']} <a:i64> <b:i64>"]
     assert run(progs["cz"], "1+2", 1).returncode == Exit.USAGE
     assert run(progs["mix"], 1, 2, "yes").returncode == Exit.USAGE

@@ -106,6 +106,11 @@ def test_the_loader_is_the_executables_command_line(mjs):
     assert (proc.returncode, proc.stdout) == (Exit.RAISED, "")
     assert proc.stderr == "ZeroDivisionError: integer division or modulo by zero\n"
     assert node(mjs, "div", 7).returncode == Exit.USAGE
-    assert node(mjs, "div", "7.5", 1).returncode == Exit.USAGE
+    proc = node(mjs, "div", "7.5", 1)
+    assert proc.returncode == Exit.USAGE
+    # the executable's message, with the loader for the program
+    assert proc.stderr.splitlines() == [
+        f"{mjs['div']}: argument 1 (a: expected int64, got '7.5')",
+        f"usage: {mjs['div']} <a:i64> <b:i64>"]
     assert node(mjs, "mix", "x", 1, "True").returncode == Exit.USAGE
     assert node(mjs, "mix", 1, 1, "yes").returncode == Exit.USAGE

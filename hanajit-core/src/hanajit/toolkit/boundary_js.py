@@ -81,6 +81,7 @@ export function pyRepr(value, type) {         // print(value) for a result of `t
 }
 
 const INT_RANGE = __INT_RANGE__;
+const TYPE_NAMES = __TYPE_NAMES__;
 const FLOAT_TEXT = /^[+-]?((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|inf(inity)?|nan)$/i;
 
 export function parseArg(text, type) {        // an argument's text, as the executable reads it
@@ -97,7 +98,7 @@ export function parseArg(text, type) {        // an argument's text, as the exec
     const v = BigInt(text), [lo, hi] = INT_RANGE[type].map(BigInt);
     if (v >= lo && v <= hi) return type === "i64" || type === "u64" ? v : Number(v);
   }
-  throw new TypeError(`expected ${type}, got '${text}'`);
+  throw new TypeError(`expected ${TYPE_NAMES[type] || type}, got '${text}'`);
 }
 
 export function raiseText(name, message) {   // Python's last traceback line
@@ -112,9 +113,11 @@ def source() -> str:
     ranges = {t.short: [str(x) for x in T.int_range(t)] for t in T.SCALARS
               if t.is_int and not t.is_bool}
     exits = {e.name: int(e) for e in B.Exit}
+    names = {t.short: t.name for t in T.SCALARS}
     return (_SOURCE.replace("__EXIT__", json.dumps(exits))
             .replace("__BOOL_ARGS__", json.dumps(B.BOOL_ARGS))
             .replace("__INT_RANGE__", json.dumps(ranges))
+            .replace("__TYPE_NAMES__", json.dumps(names))
             .replace("__NAN__", B.NAN_TEXT).replace("__INF__", B.INF_TEXT)
             .replace("__NONE__", B.NONE_TEXT)
             .replace("__TRUE__", B.BOOL_TEXT[1]).replace("__FALSE__", B.BOOL_TEXT[0])
