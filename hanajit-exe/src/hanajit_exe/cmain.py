@@ -40,6 +40,7 @@ EXIT_RAISED, EXIT_USAGE = int(Exit.RAISED), int(Exit.USAGE)
 EXIT_NO_CUDA, EXIT_CANTCREAT = int(Exit.NO_CUDA), int(Exit.CANT_CREATE)
 EXIT_IOERR = int(Exit.IO_ERROR)
 
+
 def _slot(t: T.Scalar, k: int) -> str:
     """Result slot ``k`` as the C expression the printers take."""
     return f"hj_as_double(ret[{k}])" if t.is_float else f"ret[{k}]"
