@@ -178,6 +178,7 @@ def test_executable(kernel, sig, samples, workdir):
                               capture_output=True, text=True, timeout=30)
         if want[0] == "ok":
             assert proc.returncode == 0, (args, proc.stderr)
+            assert proc.stdout == repr(want[1]) + "\n"      # printed as Python prints
             got = ("ok", parse_printed(proc.stdout, want[1]))
         else:
             assert proc.returncode == 1, (args, proc.stdout)
@@ -306,6 +307,7 @@ def test_executable_arrays(kernel, sig, samples, workdir):
                               capture_output=True, text=True, timeout=30)
         if want[0] == "ok":
             assert proc.returncode == 0, (args, proc.stderr)
+            assert proc.stdout == repr(want[1]) + "\n"      # printed as Python prints
             got = ("ok", parse_printed(proc.stdout, want[1]))
         else:
             assert proc.returncode == 1, (args, proc.stdout)

@@ -59,8 +59,8 @@ def flags(a, b, c):
 
 
 def value(stdout: str):
-    """The printed result as Python's repr (floats are printed with %.17g: parsed,
-    they are the exact values)."""
+    """The printed result, read back and printed by Python (the program prints
+    as Python does, so this is the text itself)."""
     return repr(ast.literal_eval(stdout.strip()))
 
 
@@ -455,3 +455,18 @@ def test_the_cuda_main_compiles_without_warnings(tmp_path, fn, sig):
                            "-fsyntax-only", str(out.source)],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
+
+
+@jit
+def cmul(z, x):
+    return z * x, -z
+
+
+@needs_gcc
+def test_fake_device_complex_arguments_and_results(tmp_path):
+    env = _fake(tmp_path, cmul, "c128, f64", "run")
+    out = cmul.export_executable(tmp_path / "cz", sig="c128, f64", cuda="required")
+    for z, x in (("1+2j", "0.5"), ("-0-1j", "-0.0"), ("nan+infj", "2")):
+        proc = run(out.executable, z, x, env=env)
+        assert (proc.returncode, proc.stderr) == (0, "")
+        assert proc.stdout == repr(cmul(complex(z), float(x))) + "\n"

@@ -71,7 +71,7 @@ def test_float_loop_matches_the_cpu_jit_bit_for_bit(tmp_path):
     proc = run(out, 1000, 10)
     assert proc.returncode == 0, proc.stderr
     assert float(proc.stdout) == compound(1000.0, 10)
-    assert proc.stdout.strip() == "%.17g" % compound(1000.0, 10)
+    assert proc.stdout == repr(compound(1000.0, 10)) + "\n"     # as Python prints it
 
 
 @needs_cc
@@ -136,7 +136,7 @@ def test_none_one_tuple_and_special_floats(tmp_path):
     assert run(out, 1).stdout == "(1.0,)\n"
     assert run(out, "-inf").stdout == "(-inf,)\n"
     assert run(out, "nan").stdout == "(nan,)\n"
-    assert run(out, "0.1").stdout == "(0.10000000000000001,)\n"
+    assert run(out, "0.1").stdout == "(0.1,)\n"
 
 
 @needs_cc
@@ -192,12 +192,13 @@ def test_hanajit_cc_may_carry_flags(tmp_path, monkeypatch):
     assert float(run(out, 2, 1).stdout) == 2.1
 
 
-def test_complex_arguments_are_rejected(tmp_path):
+@needs_cc
+def test_complex_arguments_are_read_as_python_reads_them(tmp_path):
     @jit
     def cplx(z):
         return z.real
-    with pytest.raises(UnsupportedError, match="complex"):
-        cplx.export_executable(tmp_path / "c", sig="c128")
+    out = cplx.export_executable(tmp_path / "c", sig="c128")
+    assert run(out, "(1.5-2j)").stdout == "1.5\n"
 
 
 @jit

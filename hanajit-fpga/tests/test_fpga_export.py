@@ -102,6 +102,17 @@ def test_csim_matches_the_cpu_jit(tmp_path, kernel, sig, samples):
     assert "MISMATCH" not in proc.stdout
     n = len(samples) if samples else 4
     assert f"{n} of {n} samples match" in proc.stdout
+    if samples:                  # each result printed as Python prints it
+        printed = [line for line in proc.stdout.splitlines() if line.startswith("sample")]
+        assert printed == [f"sample {k}: {python_line(kernel, args)}"
+                           for k, args in enumerate(samples)]
+
+
+def python_line(kernel, args) -> str:
+    try:
+        return repr(kernel(*args))
+    except Exception as exc:
+        return f"raised {type(exc).__name__}: {exc}"
 
 
 def test_the_testbench_fails_on_a_wrong_expectation(tmp_path):

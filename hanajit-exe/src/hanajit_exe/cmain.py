@@ -2,10 +2,11 @@
 
 It parses ``argv`` per the signature, calls the C-ABI entry wrapper
 (``hanajit.lowering.cabi``: ``i32 __hj_entry(i64 *ret, i64 *err, i64/double...)``)
-and prints the result the way Python's ``print(repr(...))`` would for ints, bools,
-``None`` and tuples.  Floats are printed with ``%.17g`` so that ``float(text)``
-gives back the exact value (``1.0`` keeps its ``.0``; ``inf``, ``-inf``, ``nan``
-are spelt as Python spells them).
+and prints the result as ``print(f(*args))`` prints it in Python: floats as
+``repr(float)`` (``0.1``, ``1.0``, ``1e+16``, ``-0.0``, ``nan``), complex numbers,
+bools, ints of every width, ``None`` and tuples.  Parsing, printing, raise names
+and exit statuses come from the boundary description
+(``hanajit.toolkit.boundary``, printed as C by ``boundary_c``).
 
 Array arguments are ``.npy`` paths (``npyio``); array results are printed as
 (nested) lists, or written to the ``.npy`` files named by ``-o``/``--out`` (one per
@@ -18,7 +19,8 @@ one-thread CUDA kernel (``cudamain``), which fills the same ``ret``/``err`` slot
 when CUDA cannot run, "optional" says why on stderr and calls the CPU entry,
 "required" exits with status 70.
 
-Exit status: 0 success, 1 the kernel raised (``ExcName: message`` on stderr), 64
+Exit status (``boundary.Exit``): 0 success, 1 the kernel raised (``ExcName:
+message`` on stderr, the name as Python's traceback shows it), 64
 wrong number of arguments, unparsable text or a .npy file that does not fit the
 signature (EX_USAGE), 70 CUDA required but unavailable (EX_SOFTWARE), 73 an output
 file cannot be written (EX_CANTCREAT), 74 stdout failed (EX_IOERR).
@@ -27,179 +29,51 @@ from __future__ import annotations
 
 from hanajit.ir import types as T
 from hanajit.lowering.cabi import ENTRY, flat_kinds, ret_slots
+from hanajit.toolkit import boundary_c
+from hanajit.toolkit.boundary import Exit
+from hanajit.toolkit.boundary_c import c_string, parse_call, print_stmts
 
 from .cudamain import CUDA_C, gpu_call, ptx_literal
 from .npyio import NPY_C, descr, elem_kind
 
-EXIT_RAISED = 1
-EXIT_USAGE = 64
-EXIT_NO_CUDA = 70
-EXIT_CANTCREAT = 73
-
-_PRELUDE = r"""
-#define __USE_MINGW_ANSI_STDIO 1   /* C99 printf (%.17g, %lld) under mingw-w64 */
-#include <errno.h>
-#include <inttypes.h>
-#include <math.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static int hj_parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out) {
-    char *end;
-    long long v;
-    if (*s == '\0') return 0;
-    errno = 0;
-    v = strtoll(s, &end, 10);
-    if (errno || *end != '\0' || v < lo || v > hi) return 0;
-    *out = (int64_t)v;
-    return 1;
-}
-
-static int hj_parse_uint(const char *s, uint64_t hi, int64_t *out) {
-    char *end;
-    unsigned long long v;
-    if (*s == '\0' || *s == '-') return 0;
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (errno || *end != '\0' || v > hi) return 0;
-    *out = (int64_t)v;          /* the wrapper reinterprets the 64 bits */
-    return 1;
-}
-
-static int hj_parse_float(const char *s, double *out) {
-    char *end;
-    if (*s == '\0') return 0;
-    *out = strtod(s, &end);
-    return *end == '\0';        /* overflow gives inf, as Python's float() would not
-                                   raise either for "1e999" */
-}
-
-static int hj_parse_bool(const char *s, int64_t *out) {
-    if (!strcmp(s, "True") || !strcmp(s, "true") || !strcmp(s, "1")) {
-        *out = 1;
-        return 1;
-    }
-    if (!strcmp(s, "False") || !strcmp(s, "false") || !strcmp(s, "0")) {
-        *out = 0;
-        return 1;
-    }
-    return 0;
-}
-
-static void hj_print_float(double v) {
-    char buf[40];
-    if (isnan(v)) { fputs("nan", stdout); return; }
-    if (isinf(v)) { fputs(v > 0 ? "inf" : "-inf", stdout); return; }
-    snprintf(buf, sizeof buf, "%.17g", v);
-    fputs(buf, stdout);
-    if (!strpbrk(buf, ".en")) fputs(".0", stdout);
-}
-
-/* A raise's text with the kernel's integers (err[1..3]) in its "{}" places;
-   "{{" and "}}" are literal braces. */
-static void hj_print_raise(const char *text, const int64_t *err) {
-    int k = 1;
-    for (; *text; text++) {
-        if (text[0] == '{' && text[1] == '}' && k < 4) {
-            fprintf(stderr, "%" PRId64, err[k++]);
-            text++;
-        } else if ((text[0] == '{' || text[0] == '}') && text[1] == text[0]) {
-            fputc(*text, stderr);
-            text++;
-        } else {
-            fputc(*text, stderr);
-        }
-    }
-    fputc('\n', stderr);
-}
-
-static double hj_as_double(int64_t bits) {
-    double d;
-    memcpy(&d, &bits, sizeof d);
-    return d;
-}
-"""
+EXIT_RAISED, EXIT_USAGE = int(Exit.RAISED), int(Exit.USAGE)
+EXIT_NO_CUDA, EXIT_CANTCREAT = int(Exit.NO_CUDA), int(Exit.CANT_CREATE)
+EXIT_IOERR = int(Exit.IO_ERROR)
 
 
-def _c_string(text: str) -> str:
-    """A C string literal (ASCII, everything else escaped) for ``text``."""
-    out = []
-    for ch in text.encode("utf-8"):
-        c = chr(ch)
-        if c == "\\" or c == '"':
-            out.append("\\" + c)
-        elif 32 <= ch < 127 and c != "?":      # '?' escaped: no trigraphs
-            out.append(c)
-        else:
-            out.append(f"\\{ch:03o}")
-    return '"' + "".join(out) + '"'
+def _slot(t: T.Scalar, k: int) -> str:
+    """Result slot ``k`` as the C expression the printers take."""
+    return f"hj_as_double(ret[{k}])" if t.is_float else f"ret[{k}]"
 
 
-def raise_text(entry) -> str:
-    """``ExcName: message`` for one ``Module.raises`` entry."""
-    exc, message, _deopt = entry
-    name = getattr(exc, "__name__", str(exc))
-    return f"{name}: {message}" if message else name
+def _print_stmts(t: T.Type, out: list) -> None:
+    """C statements printing a result of type ``t`` from the ``ret`` slots, as
+    Python prints it (``boundary_c.print_stmts``); array results print as lists
+    or go to the ``-o`` files."""
+    arrays: list = []
 
-
-def _parse_stmt(i: int, t: T.Scalar, var: str, arg: str) -> str:
-    if t.is_bool:
-        return f"hj_parse_bool({arg}, &{var})"
-    if t.is_float:
-        return f"hj_parse_float({arg}, &{var})"
-    lo, hi = T.int_range(t)
-    if t.is_signed:
-        lo_c = "INT64_MIN" if lo == T.INT64_MIN else f"INT64_C({lo})"
-        return f"hj_parse_int({arg}, {lo_c}, INT64_C({hi}), &{var})"
-    return f"hj_parse_uint({arg}, UINT64_C({hi}), &{var})"
-
-
-def _print_stmts(t: T.Type, counter: list, out: list, arrays: list) -> None:
-    """C statements printing a value of type ``t`` from the ``ret`` slots;
-    ``arrays`` counts the array results met so far (for ``-o``)."""
-    if isinstance(t, T.NoneType):
-        out.append('fputs("None", stdout);')
-        return
-    if isinstance(t, T.TupleType):
-        out.append('fputs("(", stdout);')
-        for i, item in enumerate(t.items):
-            if i:
-                out.append('fputs(", ", stdout);')
-            _print_stmts(item, counter, out, arrays)
-        out.append('fputs("%s", stdout);' % (",)" if len(t.items) == 1 else ")"))
-        return
-    k = counter[0]
-    if isinstance(t, T.ArrayType):
-        counter[0] += ret_slots(t)
+    def array(t: T.ArrayType, k: int, out: list) -> int:
         j = len(arrays)
         arrays.append(t)
         isz = 1 if t.dtype.is_bool else t.dtype.bits // 8
         shape, strides = f"&ret[{k + 2}]", f"&ret[{k + 2 + t.ndim}]"
         data = f"(const char *)(intptr_t)ret[{k + 1}]"
-        out += ["if (nout) {",
-                f"    if (!hj_npy_write(outs[{j}], \"{descr(t.dtype)}\", {isz}, "
-                f"{t.ndim}, {shape}, {strides}, {data})) {{",
-                f"        fprintf(stderr, \"%s: cannot write '%s': %s\\n\", argv[0], "
-                f"outs[{j}], strerror(errno));",
-                f"        return {EXIT_CANTCREAT};",
-                "    }",
-                f"    hj_print_str(outs[{j}]);",
-                "} else {",
-                f"    hj_print_array('{elem_kind(t.dtype)}', {isz}, {t.ndim}, {shape}, "
-                f"{strides}, {data});",
-                "}"]
-        return
-    counter[0] += 1
-    if t.is_float:
-        out.append(f"hj_print_float(hj_as_double(ret[{k}]));")
-    elif t.is_bool:
-        out.append(f'fputs(ret[{k}] ? "True" : "False", stdout);')
-    elif t.is_signed:
-        out.append(f'printf("%" PRId64, ret[{k}]);')
-    else:
-        out.append(f'printf("%" PRIu64, (uint64_t)ret[{k}]);')
+        out.extend([
+            "if (nout) {",
+            f"    if (!hj_npy_write(outs[{j}], \"{descr(t.dtype)}\", {isz}, "
+            f"{t.ndim}, {shape}, {strides}, {data})) {{",
+            f"        fprintf(stderr, \"%s: cannot write '%s': %s\\n\", argv[0], "
+            f"outs[{j}], strerror(errno));",
+            f"        return {EXIT_CANTCREAT};",
+            "    }",
+            f"    hj_print_str(outs[{j}]);",
+            "} else {",
+            f"    hj_print_array('{elem_kind(t.dtype)}', {isz}, {t.ndim}, {shape}, "
+            f"{strides}, {data});",
+            "}"])
+        return k + ret_slots(t)
+
+    print_stmts(t, _slot, out, array=array)
 
 
 _OPTIONS_C = r"""
@@ -247,7 +121,8 @@ def generate_main(fn, raises: list, *, program: str, cuda: str = "off",
                      "the NVIDIA driver"
                      + (" when it can, else the CPU code." if cuda == "optional"
                         else "."))
-    lines += [" */", _PRELUDE.strip("\n"), ""]
+    lines += [" */", "#define __USE_MINGW_ANSI_STDIO 1   /* C99 printf (%lld, %e) "
+              "under mingw-w64 */", boundary_c.source().rstrip("\n"), ""]
     if with_arrays:
         lines += [NPY_C.strip("\n"), _OPTIONS_C.strip("\n"), ""]
     if cuda != "off":
@@ -256,7 +131,7 @@ def generate_main(fn, raises: list, *, program: str, cuda: str = "off",
     lines += [f"extern int32_t {entry}({proto});", ""]
     if raises:
         lines.append("static const char *const hj_raises[] = {")
-        lines.extend(f"    {_c_string(raise_text(r))}," for r in raises)
+        lines.extend(f"    {text}," for text in boundary_c.raise_strings(raises))
         lines.append("};")
     else:
         lines.append("static const char *const hj_raises[] = {\"\"};")
@@ -271,7 +146,7 @@ def generate_main(fn, raises: list, *, program: str, cuda: str = "off",
         f"#define HJ_NRAISES {len(raises)}",
         "",
         "static void hj_usage(const char *prog) {",
-        f"    fprintf(stderr, \"usage: %s {_c_string(usage)[1:-1]}\\n\", prog);",
+        f"    fprintf(stderr, \"usage: %s {c_string(usage)[1:-1]}\\n\", prog);",
         "}",
         "",
         "int main(int argc, char **argv) {",
@@ -280,6 +155,8 @@ def generate_main(fn, raises: list, *, program: str, cuda: str = "off",
     for i, t in enumerate(types):
         if isinstance(t, T.ArrayType):
             body.append(f"hj_array a{i};")
+        elif t.is_complex:
+            body.append(f"double a{i}[2];")
         else:
             body.append(f"{'double' if t.is_float else 'int64_t'} a{i};")
     body += [f"int64_t ret[{nret}] = {{0}};", "int64_t err[4] = {0};",
@@ -327,12 +204,12 @@ def generate_main(fn, raises: list, *, program: str, cuda: str = "off",
             body += [f"if (!hj_npy_read(argv[{i + 1}], \"{descr(t.dtype)}\", {isz}, "
                      f"{t.ndim}, '{_array_layout(t)}', &a{i})) {{",
                      f"    fprintf(stderr, \"%s: argument {i + 1} "
-                     f"({_c_string(p)[1:-1]}: {t}): %s\\n\", argv[0], hj_npy_error);",
+                     f"({c_string(p)[1:-1]}: {t}): %s\\n\", argv[0], hj_npy_error);",
                      "    hj_usage(argv[0]);",
                      f"    return {EXIT_USAGE};", "}"]
             continue
-        what = _c_string(f"{p}: expected {t.name}, got")[1:-1]
-        body += [f"if (!{_parse_stmt(i, t, f'a{i}', f'argv[{i + 1}]')}) {{",
+        what = c_string(f"{p}: expected {t.name}, got")[1:-1]
+        body += [f"if (!{parse_call(t, f'a{i}', f'argv[{i + 1}]')}) {{",
                  f"    fprintf(stderr, \"%s: argument {i + 1} ({what} '%s')\\n\", "
                  f"argv[0], argv[{i + 1}]);",
                  "    hj_usage(argv[0]);",
@@ -343,6 +220,8 @@ def generate_main(fn, raises: list, *, program: str, cuda: str = "off",
             call_args.append(f"(int64_t)(intptr_t)a{i}.data")
             call_args += [f"a{i}.shape[{k}]" for k in range(t.ndim)]
             call_args += [f"a{i}.strides[{k}]" for k in range(t.ndim)]
+        elif t.is_complex:
+            call_args += [f"a{i}[0]", f"a{i}[1]"]
         else:
             call_args.append(f"a{i}")
     cpu_call = f"{entry}({', '.join(call_args)})"
@@ -369,7 +248,7 @@ def generate_main(fn, raises: list, *, program: str, cuda: str = "off",
     body += ["if (raised) {",
              "    int64_t code = err[0];",
              "    hj_print_raise(code >= 1 && code <= HJ_NRAISES"
-             " ? hj_raises[code - 1] : \"SystemError: unknown error code\", err);",
+             f" ? hj_raises[code - 1] : {boundary_c.unknown_raise()}, err);",
              f"    return {EXIT_RAISED};", "}"]
     for i, (p, t) in enumerate(zip(params, types)):
         if isinstance(t, T.ArrayType) and not t.readonly:
@@ -379,11 +258,9 @@ def generate_main(fn, raises: list, *, program: str, cuda: str = "off",
                      f"    fprintf(stderr, \"%s: cannot write back '%s': %s\\n\", "
                      f"argv[0], argv[{i + 1}], strerror(errno));",
                      f"    return {EXIT_CANTCREAT};", "}"]
-    prints: list = []
-    _print_stmts(fn.return_type, [0], prints, [])
-    body += prints
+    _print_stmts(fn.return_type, body)
     body += ['fputs("\\n", stdout);',
-             "return fflush(stdout) == 0 ? 0 : 74;  /* EX_IOERR */"]
+             f"return fflush(stdout) == 0 ? 0 : {EXIT_IOERR};"]
     lines += ["    " + s if s else "" for s in body]
     lines += ["}", ""]
     return "\n".join(lines)

@@ -190,10 +190,12 @@ def gpu_call(types: list, return_type: T.Type, gpu) -> str:
     for i, t in enumerate(types):
         if isinstance(t, T.ArrayType):
             proto.append(f"hj_array *a{i}")
+        elif t.is_complex:
+            proto.append(f"const double *a{i}")
         else:
             proto.append(f"{'double' if t.is_float else 'int64_t'} a{i}")
-    nparams = 3 + sum(1 + 2 * t.ndim if isinstance(t, T.ArrayType) else 1
-                      for t in types)
+    nparams = 3 + sum(1 + 2 * t.ndim if isinstance(t, T.ArrayType) else
+                      2 if t.is_complex else 1 for t in types)
     nret = gpu.buffer_slots - RESULT_AT
     first = "((size_t)1 << 24)" + "".join(f" + 2 * n{i}" for i, _ in arrays)
     out = [f"static int hj_gpu_call({', '.join(proto)}) {{",
@@ -224,6 +226,9 @@ def gpu_call(types: list, return_type: T.Type, gpu) -> str:
                     f"        v[p++] = (int64_t)d{i};"]
             out += [f"        v[p++] = a{i}->shape[{k}];" for k in range(t.ndim)]
             out += [f"        v[p++] = a{i}->strides[{k}];" for k in range(t.ndim)]
+        elif t.is_complex:
+            out += [f"        memcpy(&v[p++], &a{i}[0], 8);",
+                    f"        memcpy(&v[p++], &a{i}[1], 8);"]
         elif t.is_float:
             out.append(f"        memcpy(&v[p++], &a{i}, 8);")
         else:
@@ -315,11 +320,11 @@ def gpu_call(types: list, return_type: T.Type, gpu) -> str:
 def ptx_literal(ptx: str) -> str:
     """The PTX as a C array initialiser: one string literal per line, so the source
     stays readable and within compilers' limits on one literal."""
-    from .cmain import _c_string
+    from hanajit.toolkit.boundary_c import c_string
     lines = ptx.splitlines()
     out = ["static const char hj_ptx[] ="]
     for line in lines:
-        parts = [_c_string(piece)[1:-1] for piece in line.split("\t")]
+        parts = [c_string(piece)[1:-1] for piece in line.split("\t")]
         out.append('    "' + "\\t".join(parts) + '\\n"')
     out[-1] += ";"
     if len(out) == 1:

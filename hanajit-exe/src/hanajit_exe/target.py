@@ -101,7 +101,7 @@ class ExeTarget(Target):
 
     def compile(self, module, options) -> Artifact:
         fn = module.functions[module.entry]
-        check_scalar_signature(fn, "export_executable", arrays=True)
+        check_scalar_signature(fn, "export_executable", arrays=True, complex_=True)
         triple = options.get("triple", LINUX_TRIPLE)
         text, obj = lower_to_object(module, triple, options.get("cpu", BASELINE_CPU))
         return Artifact(target=self.name, entry="__hj_entry",

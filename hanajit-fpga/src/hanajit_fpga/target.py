@@ -86,7 +86,8 @@ class FpgaTarget(Target):
         paths.cpp.write_text(artifact.stages["cpp"], encoding="utf-8")
         paths.tb.write_text(testbench(artifact.metadata["fn"], top,
                                       artifact.metadata["outs"], options.get("cases", []),
-                                      header[1]), encoding="utf-8")
+                                      header[1], artifact.metadata["raises"]),
+                            encoding="utf-8")
         paths.tcl.write_text(tcl_script(stem, top, part, clock), encoding="utf-8")
         paths.ll.write_text(artifact.stages["llvm"], encoding="utf-8")
         return paths

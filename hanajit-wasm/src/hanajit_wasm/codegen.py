@@ -35,6 +35,7 @@ from hanajit.ir import types as T
 from hanajit.lowering.cabi import ret_slots, unflatten
 from hanajit.lowering.llvm import (F64, I32, I64, LLVMTargetInfo, ModuleLowering,
                                    holds_array, lltype)
+from hanajit.toolkit.boundary import raise_table
 
 from . import heap
 
@@ -167,7 +168,7 @@ def lower_for_wasm(module: N.Module, pyname: str, bits: int = 32) -> tuple[str, 
         "bits": bits,
         "params": [[p, describe_type(t)] for p, t in zip(fn.params, fn.arg_types)],
         "result": describe_type(fn.return_type),
-        "raises": [[getattr(e, "__name__", str(e)), m] for e, m, _ in module.raises],
+        "raises": [list(entry) for entry in raise_table(module.raises)],
         "exports": exports,
         "arrays": arrays,
     }

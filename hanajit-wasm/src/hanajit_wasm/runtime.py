@@ -234,11 +234,18 @@ def _from_slot(value, t: str):
 
 
 def _exception_class(name: str):
+    """The class a manifest's raise names, as Python's traceback spells it
+    (``ZeroDivisionError``, ``numpy.linalg.LinAlgError``)."""
     import builtins
-    cls = getattr(builtins, name, None)
+    import importlib
+    module, _, attr = name.rpartition(".")
+    try:
+        cls = getattr(importlib.import_module(module) if module else builtins, attr, None)
+    except ImportError:
+        cls = None
     if isinstance(cls, type) and issubclass(cls, BaseException):
         return cls
-    return type(name, (RuntimeError,), {})
+    return type(attr, (RuntimeError,), {})
 
 
 def load(prefix_or_export) -> WasmKernel:

@@ -154,20 +154,22 @@ def add_entry_wrapper(llmod: ir.Module, fn, entry_decl: ir.Function, name: str =
 
 
 def check_scalar_signature(fn, what: str, check_return: bool = True,
-                           arrays: bool = False) -> None:
+                           arrays: bool = False, complex_: bool = False) -> None:
     """Raise UnsupportedError unless every argument of ``fn`` is a non-complex scalar
     and (with ``check_return``) the result is such a scalar, a (nested) tuple of them,
     or None -- the signatures exporters without array support accept.  With
-    ``arrays``, arrays of non-complex elements are accepted too, in both places."""
+    ``arrays``, arrays of non-complex elements are accepted too, in both places;
+    with ``complex_``, complex scalars too."""
     from ..errors import UnsupportedError
 
     def leaf_ok(t):
         if isinstance(t, T.ArrayType):
             return arrays and not t.dtype.is_complex
-        return isinstance(t, T.Scalar) and not t.is_complex
+        return isinstance(t, T.Scalar) and (complex_ or not t.is_complex)
 
-    kinds = "bool, integer and float scalars" + (" and arrays of them" if arrays
-                                                 else "")
+    kinds = ("bool, integer, float and complex scalars" if complex_ else
+             "bool, integer and float scalars") + (" and arrays of them" if arrays
+                                                   else "")
     for name, t in zip(fn.params, fn.arg_types):
         if not leaf_ok(t):
             raise UnsupportedError(

@@ -2,4 +2,8 @@
 
 * :mod:`.llvm_toolchain` -- llvmlite under one process-wide lock: target machines,
   optimise, emit (from a fresh parse each time), codegen in a child process.
+* :mod:`.boundary` -- the boundary of an exported function as data: how
+  arguments are parsed and results printed (as Python prints them), raise names,
+  exit statuses; :mod:`.boundary_c` and :mod:`.boundary_js` print it as C (the
+  executable's ``main``, the HLS testbench) and JavaScript (the wasm loader).
 """
