@@ -171,6 +171,20 @@ def test_rows_print_their_intrinsics():
     assert "define spir_kernel void @\"hj_kernel\"(ptr addrspace(1)" in text
 
 
+def test_constant_and_call_forms():
+    """A workgroup size fixed at compile time (Vulkan's numthreads) and an index
+    read by a call with the axis as argument."""
+    import dataclasses
+    from hanajit.lowering.kernel_model import Builtin
+    row = dataclasses.replace(
+        SPIRV_OPENCL, block_dim=Builtin("constant", "", values=(64, 2, 1)),
+        thread=Builtin("call", "llvm.spv.thread.id.in.group.i32", width=32))
+    text = lowered("stencil2d", row)
+    assert 'call i32 @"llvm.spv.thread.id.in.group.i32"(i32 1)' in text
+    assert "_Z14get_local_sizej" not in text
+    assert "mul i64 %" in text and ", 2\n" in text      # block_dim_y() is 2
+
+
 def test_cas_loop_where_the_row_has_no_atomicrmw():
     amd = lowered("float_atomics", AMDGPU)
     assert 'atomicrmw fadd ptr' in amd and 'syncscope("agent") monotonic' in amd
@@ -239,3 +253,25 @@ def test_spirv_opencl_module(name, tmp_path):
     r = subprocess.run([SPIRV_VAL, str(path)], capture_output=True, text=True,
                        timeout=60)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_address_space_rewrite():
+    """Pointers into the generic space, allocas into the stack space with a cast;
+    names that contain "ptr" and other address spaces are left alone."""
+    text = '''  %"ptr" = alloca {ptr, i64}
+  store {ptr, i64} zeroinitializer, {ptr, i64}* %"ptr"
+  call void @"llvm.memcpy.p0.p0.i64"(ptr %"ptr", ptr null, i64 8)
+  %g = call ptr addrspace(4) @"llvm.amdgcn.dispatch.ptr"()
+'''
+    spv = KL.address_spaces(text, SPIRV_OPENCL)
+    assert '%"ptr.stack" = alloca {ptr addrspace(4), i64}\n' in spv
+    assert '%"ptr" = addrspacecast ptr %"ptr.stack" to ptr addrspace(4)' in spv
+    assert '{ptr addrspace(4), i64} addrspace(4)* %"ptr"' in spv
+    assert '@"llvm.memcpy.p4.p4.i64"(ptr addrspace(4) %"ptr", ptr addrspace(4) null' in spv
+    assert '@"llvm.amdgcn.dispatch.ptr"()' in spv
+    amd = KL.address_spaces(text, AMDGPU)
+    assert '%"ptr.stack" = alloca {ptr, i64}, addrspace(5)\n' in amd
+    assert '%"ptr" = addrspacecast ptr addrspace(5) %"ptr.stack" to ptr' in amd
+    assert '@"llvm.memcpy.p0.p0.i64"(ptr %"ptr", ptr null' in amd
+    row = KernelModel(name="flat", triple="", data_layout="", cpu="")
+    assert KL.address_spaces(text, row) == text

@@ -39,7 +39,7 @@ def _declare(llmod: ir.Module, name: str, fnty: ir.FunctionType, cc: str = ""):
     fn = llmod.globals.get(name)
     if fn is None:
         fn = ir.Function(llmod, fnty, name)
-        if cc:
+        if cc and not name.startswith("llvm."):       # intrinsics keep LLVM's cc
             fn.calling_convention = cc
     return fn
 
@@ -53,6 +53,8 @@ def read_index(b: ir.IRBuilder, llmod: ir.Module, model: KernelModel, kind: str,
 
 def _read(b, llmod, model, spec, axis):
     ty = ir.IntType(spec.width)
+    if spec.form == "constant":
+        return ir.Constant(I64, spec.values[axis])
     if spec.form == "intrinsic":
         fn = _declare(llmod, spec.name.format(axis=AXES[axis]), ir.FunctionType(ty, []))
         v = b.call(fn, [])

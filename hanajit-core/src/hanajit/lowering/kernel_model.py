@@ -39,6 +39,9 @@ class Builtin:
     * ``"packet"`` -- call the intrinsic ``name``, which returns a pointer in
       address space ``addrspace``, and load ``i<width>`` at byte
       ``offset + axis * stride``: AMDGPU's HSA dispatch packet.
+    * ``"constant"`` -- ``values[axis]``, fixed when the kernel is compiled: the
+      workgroup size of a Vulkan compute shader (``hlsl.numthreads``), which a
+      target sets per launch configuration with ``dataclasses.replace``.
 
     ``divide_by``: the value is this one divided (unsigned) by that one -- the
     dispatch packet has the grid in work-items, the kernel model in blocks."""
@@ -50,6 +53,7 @@ class Builtin:
     offset: int = 0
     stride: int = 0
     divide_by: "Builtin | None" = None
+    values: tuple = ()
 
 
 @dataclass(frozen=True)
