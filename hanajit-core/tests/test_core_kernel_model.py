@@ -267,7 +267,8 @@ def test_address_space_rewrite():
     assert '%"ptr.stack" = alloca {ptr addrspace(4), i64}\n' in spv
     assert '%"ptr" = addrspacecast ptr %"ptr.stack" to ptr addrspace(4)' in spv
     assert '{ptr addrspace(4), i64} addrspace(4)* %"ptr"' in spv
-    assert '@"llvm.memcpy.p4.p4.i64"(ptr addrspace(4) %"ptr", ptr addrspace(4) null' in spv
+    assert ('@"llvm.memcpy.p4.p4.i64"(ptr addrspace(4) %"ptr", ptr addrspace(4) null'
+            in spv)
     assert '@"llvm.amdgcn.dispatch.ptr"()' in spv
     amd = KL.address_spaces(text, AMDGPU)
     assert '%"ptr.stack" = alloca {ptr, i64}, addrspace(5)\n' in amd
