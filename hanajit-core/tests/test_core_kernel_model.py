@@ -169,6 +169,9 @@ def test_rows_print_their_intrinsics():
     assert "call spir_func i64 @\"_Z12get_local_idj\"(i32 0)" in text
     assert "call spir_func void @\"_Z7barrierj\"(i32 1)" in text
     assert "define spir_kernel void @\"hj_kernel\"(ptr addrspace(1)" in text
+    # a barrier, and every function waiting at one, is convergent
+    assert 'declare spir_func void @"_Z7barrierj"(i32 %".1") convergent' in text
+    assert ') convergent nounwind' in text
 
 
 def test_constant_and_call_forms():

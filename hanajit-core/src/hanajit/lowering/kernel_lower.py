@@ -87,6 +87,10 @@ def barrier(b: ir.IRBuilder, llmod: ir.Module, model: KernelModel) -> None:
             fn = _declare(llmod, step.call,
                           ir.FunctionType(ir.VoidType(), [I32] * len(step.args)),
                           model.callee_cc)
+            if not step.call.startswith("llvm."):
+                # never duplicated into divergent paths (intrinsics say so
+                # themselves): a barrier some threads skip hangs the block
+                fn.attributes.add("convergent")
             b.call(fn, [ir.Constant(I32, a) for a in step.args])
 
 
@@ -252,6 +256,11 @@ def lower_kernel(module: N.Module, info, caps, name: str = "hj_kernel",
     check_kernel(module, caps, target)
     ml = ModuleLowering(module, info)
     llmod = ml.lower()
+    if any(isinstance(node, N.Barrier) for _, _, node in _walk(module)):
+        # calls of a function that waits at a barrier are barriers too
+        for fn in llmod.functions:
+            if not fn.is_declaration:
+                fn.attributes.add("convergent")
     define_refcount_stubs(llmod)
     entry = module.functions[module.entry]
     add_kernel(llmod, entry, ml.declare(entry), info.gpu, name)
