@@ -36,7 +36,7 @@ from hanajit.lowering.llvm import F64, I64, PTR, ModuleLowering
 from llvmlite import ir
 
 from . import arena, toolchain
-from .codegen import target_info
+from .codegen import NVPTX, target_info
 from .ptx import KERNEL, emit_function
 
 ERR_SLOTS = 4                     # the raise record at the front of the buffer
@@ -96,7 +96,7 @@ def lower_single_thread(module: N.Module) -> tuple[str, bool]:
     kty = ir.FunctionType(ir.VoidType(), [PTR] + [F64 if k == "f64" else I64
                                                   for k in kinds])
     k = ir.Function(llmod, kty, KERNEL)
-    k.calling_convention = "ptx_kernel"
+    k.calling_convention = NVPTX.kernel_cc
     b = ir.IRBuilder(k.append_basic_block("entry"))
     buf, base, size = k.args[:3]
 

@@ -35,9 +35,9 @@ class LLVMTargetInfo:
     # ParallelFor on threads through the ``hj_parallel_for`` runtime (see
     # hanajit_cpu.threads); False: run it as the serial ForCount it also is
     parallel: bool = False
-    # GPU targets: an object with index(builder, llmod, kind, axis) -> i64 value
-    # (GpuIndex), barrier(builder, llmod) (Barrier) and ``shared_addrspace`` (int,
-    # for SharedArray); None for CPU-like targets (see hanajit_cuda.codegen)
+    # GPU targets: the kernel-model row (``kernel_model.KernelModel``) that says how
+    # GpuIndex, Barrier, SharedArray and Atomic are spelt (``kernel_lower.py``
+    # prints them); None for CPU-like targets
     gpu: object = None
     # scalar math callee ("llvm.exp.f64", "expm1f") -> ((lanes, vector function), ...):
     # the loop vectoriser may call these instead (a vector math library such as
@@ -225,7 +225,8 @@ class FunctionLowering(TablesAndRandom):
         elif isinstance(s, N.ForCount):
             self.for_count(s)
         elif isinstance(s, N.Barrier):
-            self.gpu_hooks("barrier()").barrier(b, self.m.llmod)
+            from .kernel_lower import barrier
+            barrier(b, self.m.llmod, self.gpu_hooks("barrier()"))
         elif isinstance(s, N.Break):
             b.branch(self.loops[-1][1])
         elif isinstance(s, N.Continue):
@@ -592,27 +593,30 @@ class FunctionLowering(TablesAndRandom):
 
     # ------------------------------------------------------------- GPU kernels
     def gpu_hooks(self, what):
-        hooks = self.m.info.gpu
-        if hooks is None:
+        """The target's kernel-model row; UnsupportedError outside GPU targets."""
+        model = self.m.info.gpu
+        if model is None:
             from ..errors import UnsupportedError
             raise UnsupportedError(f"{self.fn.pyname}: {what} is only available in GPU "
                                    "kernels", func=self.fn.pyname, construct=what)
-        return hooks
+        return model
 
     def e_GpuIndex(self, e):
-        return self.gpu_hooks("thread indexing").index(self.b, self.m.llmod, e.kind, e.axis)
+        from .kernel_lower import read_index
+        return read_index(self.b, self.m.llmod, self.gpu_hooks("thread indexing"),
+                          e.kind, e.axis)
 
     def e_SharedArray(self, e):
         """A view of a static array in the target's shared address space, addressed
         through a generic pointer (LLVM infers the address space back)."""
-        hooks = self.gpu_hooks("shared_array()")
+        model = self.gpu_hooks("shared_array()")
         b = self.b
         t = e.type
         et = memtype(t.dtype)
         g = self.m.llmod.globals.get(e.name)
         if g is None:
             g = ir.GlobalVariable(self.m.llmod, ir.ArrayType(et, e.size), e.name,
-                                  addrspace=hooks.shared_addrspace)
+                                  addrspace=model.shared_addrspace)
             g.linkage = "internal"
             g.initializer = ir.Constant(g.value_type, ir.Undefined)
             g.align = 16
@@ -624,26 +628,12 @@ class FunctionLowering(TablesAndRandom):
         return b.insert_value(v, ir.Constant(I64, itemsize), [3, 0])
 
     def e_Atomic(self, e):
-        b = self.b
+        from .kernel_lower import atomic
         t = e.array.type
         ptr = self.element_ptr(self.expr(e.array), t, [self.expr(i) for i in e.indices])
         v = self.expr(e.value)
-        dt = t.dtype
-        if e.op == "cas":
-            cmp = self.expr(e.compare)
-            if dt.is_float:
-                it = ir.IntType(dt.bits)
-                old = b.extract_value(b.cmpxchg(ptr, b.bitcast(cmp, it), b.bitcast(v, it),
-                                                "monotonic"), 0)
-                return b.bitcast(old, lltype(dt))
-            return b.extract_value(b.cmpxchg(ptr, cmp, v, "monotonic"), 0)
-        if dt.is_float:
-            op = {"add": "fadd", "min": "fmin", "max": "fmax"}[e.op]
-        elif e.op == "add":
-            op = "add"
-        else:
-            op = ("" if dt.is_signed else "u") + e.op
-        return b.atomic_rmw(op, ptr, v, "monotonic")
+        cmp = self.expr(e.compare) if e.op == "cas" else None
+        return atomic(self.b, self.gpu_hooks("atomics"), e.op, t.dtype, ptr, v, cmp)
 
 
 def _clean(name: str) -> str:
