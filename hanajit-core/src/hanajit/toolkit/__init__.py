@@ -2,4 +2,7 @@
 
 * :mod:`.llvm_toolchain` -- llvmlite under one process-wide lock: target machines,
   optimise, emit (from a fresh parse each time), codegen in a child process.
+* :mod:`.c_family` -- primitive IR printed as C-family source, in a
+  :mod:`.c_dialects` dialect (C99, HLS C++, the Metal Shading Language).
+* :mod:`.libm` -- the one table of C library math functions backends map.
 """
