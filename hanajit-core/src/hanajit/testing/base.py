@@ -1,5 +1,7 @@
 """The helpers every conformance case uses: compile for ``self.target``, compare
-with CPython, run grids of edge values."""
+with CPython, run grids of edge values; :func:`requires` ties a case to the
+capabilities it needs, so that a target's case list is chosen by what the target
+declares (a case its target cannot run is not collected, rather than skipped)."""
 from __future__ import annotations
 
 import itertools
@@ -16,11 +18,36 @@ PROPERTY = settings(max_examples=40, deadline=None, database=None,
                                            HealthCheck.filter_too_much])
 
 
+def requires(*capabilities: str):
+    """Mark a case as needing these :class:`~hanajit.target.Capabilities` fields."""
+    def mark(case):
+        case.requires = capabilities
+        return case
+    return mark
+
+
+def capabilities_of(target: str):
+    from .. import plugins
+    return plugins.capabilities_of(target)
+
+
 class ConformanceBase:
-    """Compile-and-compare helpers; ``target`` names the target under test."""
+    """Compile-and-compare helpers; ``target`` names the target under test.
+
+    A subclass gets the cases its target's declared capabilities allow: the
+    others (marked with :func:`requires`) are removed from the class."""
 
     target = "cpu"
     _jitted: dict = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        caps = capabilities_of(cls.target)
+        for name in dir(cls):
+            case = getattr(cls, name, None)
+            needed = getattr(case, "requires", ())
+            if name.startswith("test") and any(not getattr(caps, c) for c in needed):
+                setattr(cls, name, None)       # not collected: outside the target
 
     @pytest.fixture(autouse=True)
     def _target_available(self):
