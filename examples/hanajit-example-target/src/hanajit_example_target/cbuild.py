@@ -74,8 +74,8 @@ def export_wrapper(module, src) -> str:
     entry = c_identifier(module.entry)
     rt = fn.return_type
     slot = "uint8_t" if rt == T.NONE else _ctype(rt, src)
-    lines = [f"int32_t {EXPORT}({', '.join(['int32_t *err', 'int64_t *iout', 'double *fout'] + params)}) {{",
-             *setup, f"    {slot} value = {{0}};"]
+    head = ["int32_t *err", "int64_t *iout", "double *fout"] + params
+    lines = [f"int32_t {EXPORT}({', '.join(head)}) {{", *setup, f"    {slot} value = {{0}};"]
     if fn.can_raise:
         lines.append(f"    if ({entry}({', '.join(['err', '&value'] + call)})) return 1;")
     elif rt != T.NONE:

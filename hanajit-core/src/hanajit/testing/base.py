@@ -12,10 +12,12 @@ from hypothesis import HealthCheck, settings
 from .reference import check
 
 #: hypothesis settings of the property tests: no deadline (the first example
-#: compiles), no example database written into the working tree
+#: compiles), no example database written into the working tree; one case runs
+#: for each target's subclass in the same session (differing executors, on purpose)
 PROPERTY = settings(max_examples=40, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow,
-                                           HealthCheck.filter_too_much])
+                                           HealthCheck.filter_too_much,
+                                           HealthCheck.differing_executors])
 
 
 def requires(*capabilities: str):
