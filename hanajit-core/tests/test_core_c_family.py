@@ -143,10 +143,11 @@ def saxpy_into(a, x, y, out):
         out[i] = a * x[i] + y[i]
 
 
-def test_msl_golden_text():
-    module = jit(hyp).ir_module("f32, f32, i32")
-    text = emit_c_source(module, MSL).text
-    assert text.strip() == (GOLDEN / "msl_hyp.metal").read_text().strip()
+@pytest.mark.parametrize("func, sig", [
+    (hyp, "f32, f32, i32"), (saxpy_into, "f32, f32[:], f32[:], f32[:]")])
+def test_msl_golden_text(func, sig):
+    text = emit_c_source(jit(func).ir_module(sig), MSL).text
+    assert text.strip() == (GOLDEN / f"msl_{func.__name__}.metal").read_text().strip()
 
 
 def test_msl_kernel_buffers_are_device_pointers():
