@@ -201,8 +201,9 @@ def _unflatten(t, values):
 
 def _raise(entry, fallback, args, writes):
     from hanajit.errors import kernel_message
+    from hanajit.lib.pyhelpers import Deopt
     exc, message, deopt = entry
-    if deopt or getattr(exc, "__name__", "") == "Deopt":
+    if deopt or exc is Deopt:
         if writes:
             raise UnsupportedError(f"{getattr(fallback, '__qualname__', fallback)}: "
                                    f"the compiled code cannot represent Python's result "
