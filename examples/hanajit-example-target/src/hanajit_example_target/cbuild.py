@@ -108,12 +108,17 @@ def c_source(module) -> str:
     return src.text + "\n" + export_wrapper(module, src)
 
 
-def build(text: str, workdir: Path) -> Path:
-    """Compile C99 ``text`` into a shared library in ``workdir``."""
+def build(text: str) -> bytes:
+    """Compile C99 ``text`` into a shared library; return its bytes."""
     cc = find_cc()
     if cc is None:
         raise UnsupportedError("the example target needs a C compiler (cc, gcc, clang "
                                "or $CC)", construct="C compiler")
+    with tempfile.TemporaryDirectory(prefix="hanajit-example-") as tmp:
+        return _build_in(cc, text, Path(tmp))
+
+
+def _build_in(cc: str, text: str, workdir: Path) -> bytes:
     c_file, so_file = workdir / "kernel.c", workdir / "kernel.so"
     c_file.write_text(text, encoding="utf-8")
     # -ffp-contract=off: no fused multiply-add, Python rounds every operation
@@ -121,12 +126,17 @@ def build(text: str, workdir: Path) -> Path:
                            "-o", str(so_file), str(c_file), "-lm"],
                           capture_output=True, text=True, timeout=120)
     if proc.returncode:
-        raise RuntimeError(f"the C compiler failed on {c_file}:\n{proc.stderr}")
-    return so_file
+        raise RuntimeError(f"the C compiler failed:\n{proc.stderr}\n{text}")
+    return so_file.read_bytes()
 
 
-def new_workdir() -> Path:
-    return Path(tempfile.mkdtemp(prefix="hanajit-example-"))
+def load_library(image: bytes) -> ctypes.CDLL:
+    """Load a shared library from its bytes (written to a temporary file that is
+    removed once loaded: the mapping stays)."""
+    with tempfile.TemporaryDirectory(prefix="hanajit-example-") as tmp:
+        path = Path(tmp) / "kernel.so"
+        path.write_bytes(image)
+        return ctypes.CDLL(str(path))
 
 
 _CTYPES = {("b", 1): ctypes.c_bool, ("f", 32): ctypes.c_float, ("f", 64): ctypes.c_double,
@@ -134,9 +144,9 @@ _CTYPES = {("b", 1): ctypes.c_bool, ("f", 32): ctypes.c_float, ("f", 64): ctypes
               for k in "iu" for b in (8, 16, 32, 64)}}
 
 
-def make_runner(so_file: Path, fn, raises: list, fallback):
-    """A Python callable running the exported wrapper of ``so_file``."""
-    lib = ctypes.CDLL(str(so_file))
+def make_runner(image: bytes, fn, raises: list, fallback):
+    """A Python callable running the exported wrapper of the library ``image``."""
+    lib = load_library(image)
     cfunc = getattr(lib, EXPORT)
     argtypes = [ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int64),
                 ctypes.POINTER(ctypes.c_double)]

@@ -36,18 +36,17 @@ class ExampleTarget(Target):
 
     def compile(self, module, options) -> Artifact:
         """Stage ``c``: the C99 text of the primitive IR ``module``; stage ``so``:
-        the shared library built from it."""
-        from .cbuild import build, c_source, new_workdir
+        the bytes of the shared library built from it."""
+        from .cbuild import build, c_source
         text = c_source(module)
-        so_file = build(text, new_workdir())
         return Artifact(target=self.name, entry=module.entry,
-                        stages={"c": text, "so": str(so_file)},
+                        stages={"c": text, "so": build(text)},
                         metadata={"raises": list(module.raises),
                                   "fn": module.functions[module.entry]})
 
     def load(self, artifact: Artifact, fallback):
         from .cbuild import make_runner
-        return make_runner(Path(artifact.stages["so"]), artifact.metadata["fn"],
+        return make_runner(artifact.stages["so"], artifact.metadata["fn"],
                            artifact.metadata["raises"], fallback)
 
     def assembly(self, artifact: Artifact) -> str:
