@@ -12,9 +12,11 @@ dialect (``tests`` check that the dialects differ in spelling only).
   ``T{...}``, ``#pragma HLS PIPELINE II=1`` in innermost loops.
 * :data:`MSL` -- ``<metal_stdlib>``, ``int``/``long``/``float``, ``metal::`` math,
   ``device T *`` array data, ``thread T *`` out-parameters.  Metal has no 64-bit
-  floats: float64 anywhere is an ``UnsupportedError`` naming float64.  There is no
-  Metal compiler on Linux: MSL output is checked structurally here and compiled
-  on a Mac only.
+  floats: float64 anywhere is an ``UnsupportedError`` naming float64.  Metal's
+  compiler assumes fast math unless given ``-fno-fast-math``: a Metal target must
+  pass it, or NaN, infinities and ``pow`` of negative bases no longer follow the
+  IR.  There is no Metal compiler on Linux: MSL output is checked structurally
+  here and compiled on a Mac only.
 """
 from __future__ import annotations
 
