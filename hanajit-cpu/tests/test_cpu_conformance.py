@@ -1,6 +1,7 @@
-"""The shared conformance suite (``hanajit.testing.conformance``) on the CPU target."""
-from hanajit.testing.conformance import TargetConformance
+"""The host case list of the conformance suite (``hanajit.testing.conformance``) on
+the CPU target."""
+from hanajit.testing.conformance import HostConformance
 
 
-class TestCpuConformance(TargetConformance):
+class TestCpuConformance(HostConformance):
     target = "cpu"

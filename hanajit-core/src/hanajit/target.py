@@ -35,6 +35,8 @@ class Capabilities:
     # 64-bit floats and integers on the device
     float64: bool = True
     int64: bool = True
+    # complex numbers (Python ``complex``, NumPy complex64/complex128) in the code
+    complex: bool = True
 
     def key(self) -> str:
         """A stable text for cache keys: ``name=0/1`` of every field."""

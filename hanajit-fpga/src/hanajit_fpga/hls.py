@@ -1,6 +1,7 @@
 """The Vitis HLS kit: top function, C-simulation testbench, TCL script.
 
-The top function wraps the kernel printed by :mod:`hanajit.lowering.c_source`::
+The top function wraps the kernel printed by :mod:`hanajit.toolkit.c_family`
+(dialect ``HLS_CPP``)::
 
     int32_t compound(double x, int64_t years, double *result)
 
@@ -22,25 +23,16 @@ import struct
 from hanajit.errors import UnsupportedError
 from hanajit.ir import nodes as N
 from hanajit.ir import types as T
-from hanajit.lowering.c_source import CDialect, emit_c_source
 from hanajit.lowering.llvm import holds_array
 from hanajit.toolkit import boundary, boundary_c
 from hanajit.toolkit.boundary_c import c_string, print_stmts
+from hanajit.toolkit import libm
+from hanajit.toolkit.c_family import HLS_CPP, emit_c_source
 
 DEFAULT_PART = "xcu250-figd2104-2L-e"      # Alveo U250
 DEFAULT_CLOCK_NS = 3.3
-_RESERVED = set("""sqrt exp log log2 log10 log1p expm1 sin cos tan asin acos atan sinh
-cosh tanh asinh acosh atanh atan2 hypot pow fmod fabs floor ceil trunc rint copysign
-erf erfc lgamma tgamma cbrt exp2 main abs""".split())
-
-
-def _innermost_pipeline(loop) -> list:
-    nested = any(isinstance(s, (N.Loop, N.ForCount)) for s in N.walk_stmts(loop.body))
-    return [] if nested else ["#pragma HLS PIPELINE II=1"]
-
-
-HLS_DIALECT = CDialect(name="hls-c++", loop_pragmas=_innermost_pipeline,
-                       includes=("<stdint.h>", "<math.h>"))
+# names the top function must not take: libm's symbols, main, abs
+_RESERVED = libm.reserved_symbols("main", "abs")
 
 
 def top_name(pyname: str) -> str:
@@ -70,7 +62,7 @@ def top_function(module: N.Module, top: str,
         raise UnsupportedError(f"{name}: array results ({fn.return_type}) cannot be "
                                "exported to HLS; write into an array argument instead",
                                func=name, construct=f"return type {fn.return_type}")
-    src = emit_c_source(module, HLS_DIALECT)
+    src = emit_c_source(module, HLS_CPP)
     emitter_types = src.tuple_types
     outs = leaves(fn.return_type)
     ctype = {**{t: n for t, n in emitter_types.items()}}

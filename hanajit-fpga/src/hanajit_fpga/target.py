@@ -1,7 +1,7 @@
 """The ``fpga`` export target: primitive IR -> HLS C++ (+ LLVM IR for IR flows).
 
 Stages: ``"cpp"`` (the HLS C++ kernel and top function, printed by
-``hanajit.lowering.c_source``) and ``"llvm"`` (the kernel's LLVM IR).  Nothing here
+``hanajit.toolkit.c_family``) and ``"llvm"`` (the kernel's LLVM IR).  Nothing here
 needs an FPGA tool; the doctor reports the C++ compiler and the Xilinx ap_types
 headers that the C simulation uses, and ``vitis_hls`` when it is installed.
 """
@@ -43,7 +43,8 @@ class FpgaTarget(Target):
     description = "FPGA: Vitis HLS C++ top function, C-sim testbench and TCL (export only)"
     stages = ("cpp", "llvm")
     kind = "export"
-    capabilities = Capabilities(c_math=True)          # hls_math / <cmath>
+    # hls_math / <cmath>; the C-family emitter prints no complex numbers
+    capabilities = Capabilities(c_math=True, complex=False)
 
     def status(self) -> tuple[bool, str]:
         return True, "pure Python export; synthesis needs Vitis HLS"

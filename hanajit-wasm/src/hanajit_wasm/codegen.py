@@ -36,18 +36,15 @@ from hanajit.lowering.cabi import ret_slots, unflatten
 from hanajit.lowering.llvm import (F64, I32, I64, LLVMTargetInfo, ModuleLowering,
                                    holds_array, lltype)
 from hanajit.toolkit.boundary import raise_table
+from hanajit.toolkit import libm
 
 from . import heap
 
 TRIPLES = {32: "wasm32-unknown-unknown", 64: "wasm64-unknown-unknown"}
 
 
-_LIBM = ("sqrt exp log log2 log10 log1p expm1 sin cos tan asin acos atan sinh cosh "
-         "tanh asinh acosh atanh atan2 hypot pow fmod fabs floor ceil trunc rint "
-         "copysign erf erfc lgamma tgamma cbrt exp2 nearbyint round fmin fmax").split()
 # symbols an object may import or that the C runtime owns: never an export name
-RESERVED = frozenset(_LIBM + [n + "f" for n in _LIBM]
-                     + ["memcpy", "memset", "memmove", "memcmp", "abort"])
+RESERVED = libm.reserved_symbols("memcpy", "memset", "memmove", "memcmp", "abort")
 
 
 def export_name(pyname: str) -> str:

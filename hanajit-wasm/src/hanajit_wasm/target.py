@@ -19,7 +19,8 @@ class WasmTarget(Target):
     description = "WebAssembly (wasm32/wasm64) module + ES-module loader (export only)"
     stages = ("llvm", "s", "wasm-obj")
     kind = "export"
-    capabilities = Capabilities(c_math=True)          # math imported from the loader
+    # math imported from the loader; complex numbers are refused by the codegen
+    capabilities = Capabilities(c_math=True, complex=False)
 
     def status(self) -> tuple[bool, str]:
         ld = toolchain.find_wasm_ld()

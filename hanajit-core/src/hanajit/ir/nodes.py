@@ -194,7 +194,8 @@ class Intrinsic(Expr):
     """A primitive math function with C99 libm semantics on its float type:
     ``sqrt exp log log2 log10 log1p expm1 sin cos tan asin acos atan sinh cosh tanh
     asinh acosh atanh atan2 hypot pow fmod fabs floor ceil trunc rint copysign
-    erf erfc lgamma tgamma cbrt exp2``; and integer ``smin smax umin umax``,
+    erf erfc lgamma tgamma cbrt exp2 fma`` (the table: ``hanajit.toolkit.libm``); and
+    integer ``smin smax umin umax``,
     ``ctpop``.  Backends map names to their library (libm, libdevice, OpenCL)."""
 
     name: str

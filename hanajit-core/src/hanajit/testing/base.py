@@ -1,5 +1,7 @@
 """The helpers every conformance case uses: compile for ``self.target``, compare
-with CPython, run grids of edge values."""
+with CPython, run grids of edge values; :func:`requires` ties a case to the
+capabilities it needs, so that a target's case list is chosen by what the target
+declares (a case its target cannot run is not collected, rather than skipped)."""
 from __future__ import annotations
 
 import itertools
@@ -10,17 +12,53 @@ from hypothesis import HealthCheck, settings
 from .reference import check
 
 #: hypothesis settings of the property tests: no deadline (the first example
-#: compiles), no example database written into the working tree
+#: compiles), no example database written into the working tree; one case runs
+#: for each target's subclass in the same session (differing executors, on purpose)
 PROPERTY = settings(max_examples=40, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow,
-                                           HealthCheck.filter_too_much])
+                                           HealthCheck.filter_too_much,
+                                           HealthCheck.differing_executors])
+
+
+def requires(*capabilities: str):
+    """Mark a case as needing these :class:`~hanajit.target.Capabilities` fields."""
+    def mark(case):
+        case.requires = capabilities
+        return case
+    return mark
+
+
+def capabilities_of(target: str):
+    """The declared capabilities of ``target`` (loading only its plugin when it is
+    named like the target); the defaults for a target that cannot be loaded, whose
+    cases then skip with the reason."""
+    from .. import plugins
+    from ..target import Capabilities
+    try:
+        return plugins.get_target(target).capabilities
+    except Exception:                  # noqa: BLE001 - unknown or broken target
+        return Capabilities()
 
 
 class ConformanceBase:
-    """Compile-and-compare helpers; ``target`` names the target under test."""
+    """Compile-and-compare helpers; ``target`` names the target under test.
+
+    A subclass gets the cases its target's declared capabilities allow: the
+    others (marked with :func:`requires`) are removed from the class."""
 
     target = "cpu"
     _jitted: dict = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "target" not in cls.__dict__:   # a case mix-in, not a target's list
+            return
+        caps = capabilities_of(cls.target)
+        for name in dir(cls):
+            case = getattr(cls, name, None)
+            needed = getattr(case, "requires", ())
+            if name.startswith("test") and any(not getattr(caps, c) for c in needed):
+                setattr(cls, name, None)       # not collected: outside the target
 
     @pytest.fixture(autouse=True)
     def _target_available(self):

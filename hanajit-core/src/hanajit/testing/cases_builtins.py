@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 
-from .base import PROPERTY, ConformanceBase
+from .base import PROPERTY, ConformanceBase, requires
 from .sourcefile import load_module
 from .strategies import EDGE_FLOATS, EDGE_INTS, floats, int64s
 
@@ -131,6 +131,7 @@ class BuiltinCases(ConformanceBase):
     def test_abs(self):
         self.check_grid(abs_, EDGE_INTS + EDGE_FLOATS + (True, False), wrap=True)
 
+    @requires("complex")
     def test_abs_complex(self):
         self.check_grid(abs_, (0j, 3 + 4j, -1.5 - 0.5j, complex(math.inf, math.nan),
                                complex(math.nan, 1), complex(1e308, 1e308)))
@@ -168,6 +169,7 @@ class BuiltinCases(ConformanceBase):
         for f in (int_, float_, bool_):
             self.check_grid(f, EDGE_INTS + EDGE_FLOATS + (True, False))
 
+    @requires("complex")
     def test_complex_constructor(self):
         self.check_grid(complex1, (0, -1, 2.5, -0.0, math.inf, True, 1 + 2j))
         self.check_grid(complex2, (0, -1, 2.5, -0.0, math.nan), (0, 3, -0.0, 1.5))

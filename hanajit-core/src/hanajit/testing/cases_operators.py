@@ -12,7 +12,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from ..api import jit
-from .base import PROPERTY, ConformanceBase
+from .base import PROPERTY, ConformanceBase, requires
 from .reference import INT64_MAX, INT64_MIN
 from .strategies import EDGE_FLOATS, EDGE_INTS, SMALL_INTS, floats, int64s
 
@@ -396,6 +396,7 @@ class OperatorCases(ConformanceBase):
         assert self.jit(int_float_eq)(2 ** 53) is True
 
     # ----------------------------------------------------------------- complex
+    @requires("complex")
     def test_complex_arithmetic(self):
         values = (0j, 1 + 2j, -1.5 - 0.5j, complex(-0.0, 0.0), complex(math.inf, 1),
                   complex(math.nan, 0), 3 + 0j)
@@ -403,6 +404,7 @@ class OperatorCases(ConformanceBase):
         self.check_grid(complex_ops, values, (2, 0.5, True))
         self.check_grid(complex_parts, values)
 
+    @requires("complex")
     def test_complex_division(self):
         values = (1 + 2j, -1.5 - 0.5j, 3 + 0j, 1e300 + 1e300j, 2j, complex(math.inf, 1))
         self.check_grid(complex_div, values, values + (0j, 2, 0.5))

@@ -6,4 +6,7 @@
   arguments are parsed and results printed (as Python prints them), raise names,
   exit statuses; :mod:`.boundary_c` and :mod:`.boundary_js` print it as C (the
   executable's ``main``, the HLS testbench) and JavaScript (the wasm loader).
+* :mod:`.c_family` -- primitive IR printed as C-family source, in a
+  :mod:`.c_dialects` dialect (C99, HLS C++, the Metal Shading Language).
+* :mod:`.libm` -- the one table of C library math functions backends map.
 """

@@ -1,8 +1,10 @@
-"""Primitive IR -> C-family source text (HLS C++ now, Metal later).
+"""Primitive IR -> C-family source text, in one of several dialects.
 
 The counterpart of ``lowering.llvm`` for targets that take source code.  Like the
 LLVM lowering it prints each primitive operation faithfully and decides no Python
-semantics itself (floor division, ``%``, ``**`` are already explicit in the IR):
+semantics itself (floor division, ``%``, ``**`` are already explicit in the IR).
+A :class:`~hanajit.toolkit.c_dialects.Dialect` changes the spelling only -- C99,
+HLS C++ (``hanajit-fpga``), the Metal Shading Language -- never what is computed:
 
 * integer ``add sub mul shl`` and ``neg`` wrap: computed in the unsigned type of at
   least 32 bits and converted back, so C's signed-overflow UB never happens;
@@ -12,7 +14,8 @@ semantics itself (floor division, ``%``, ``**`` are already explicit in the IR):
   the others are false; ``uno`` is ``a != a || b != b``;
 * ``Cast`` is a C conversion (truncation/extension by the source's signedness,
   float -> int truncating toward zero, bool -> 0/1);
-* ``Intrinsic`` is the libm function (``sinf`` for float32);
+* ``Intrinsic`` is the libm function (``sinf`` for float32; the names are
+  :data:`hanajit.toolkit.libm.FLOAT_FUNCTIONS`);
 * structured control flow is printed as is; ``ForCount`` is a ``for`` loop over a
   count evaluated once; ``Raise`` stores its code and returns 1;
 * an array is a struct ``hj_array_<dtype>_<ndim> { T *data; int64_t shape[n];
@@ -24,8 +27,9 @@ Calling convention, mirroring the LLVM one: a function that cannot raise is
 ``T f(args)``; one that can is ``int32_t f(int32_t *err, T *ret, args)`` returning
 0, or 1 after storing the raise code (``Module.raises`` index + 1) in ``*err``.
 
-Constructs outside the subset (complex numbers, arrays the kernel allocates)
-raise :class:`~hanajit.errors.UnsupportedError` naming the construct.
+Constructs outside the subset (complex numbers, arrays the kernel allocates, and
+what a dialect lacks: float64 and some libm functions in Metal) raise
+:class:`~hanajit.errors.UnsupportedError` naming the construct.
 """
 from __future__ import annotations
 
@@ -36,17 +40,7 @@ from dataclasses import dataclass, field
 from ..errors import UnsupportedError
 from ..ir import nodes as N
 from ..ir import types as T
-
-
-@dataclass
-class CDialect:
-    """What differs between C-family targets."""
-
-    name: str = "c++"
-    function_prefix: str = "static inline "
-    # called with the loop statement, returns lines to put first in its body
-    loop_pragmas: object = None
-    includes: tuple = ("<stdint.h>", "<math.h>")
+from .c_dialects import C99, DIALECTS, HLS_CPP, MSL, Dialect
 
 
 @dataclass
@@ -59,9 +53,6 @@ class CSource:
     array_types: dict = field(default_factory=dict)   # (dtype, ndim) -> C struct name
 
 
-_CTYPES = {("b", 1): "bool", ("f", 32): "float", ("f", 64): "double"}
-
-
 def _ident(name: str) -> str:
     """A C identifier for an IR variable or symbol."""
     out = "".join(c if c.isalnum() and c.isascii() else
@@ -69,34 +60,13 @@ def _ident(name: str) -> str:
     return "v_" + out
 
 
-# pow as the C library computes it (what the CPU code calls): C compilers fold
-# pow(x, 2.0) into x*x once the exponent is a known constant, and that can differ
-# from pow in the last bit.  Synthesis tools keep their own pow.
-_POW_WRAPPERS = [
-    "#if defined(__SYNTHESIS__)",
-    "#define hj_pow pow",
-    "#define hj_powf powf",
-    "#else",
-    "#if defined(__clang__)",
-    "#define HJ_OPAQUE __attribute__((noinline, optnone))",
-    "#elif defined(__GNUC__)",
-    "#define HJ_OPAQUE __attribute__((noipa))",
-    "#else",
-    "#define HJ_OPAQUE",
-    "#endif",
-    "HJ_OPAQUE static double hj_pow(double x, double y) { return pow(x, y); }",
-    "HJ_OPAQUE static float hj_powf(float x, float y) { return powf(x, y); }",
-    "#endif",
-    "",
-]
-
-
 class CEmitter:
     """Prints one primitive IR module as C-family source."""
 
-    def __init__(self, module: N.Module, dialect: CDialect | None = None):
+    def __init__(self, module: N.Module, dialect: Dialect | None = None):
         self.module = module
-        self.d = dialect or CDialect()
+        self.d = dialect or C99
+        self.uses_pow = False
         self.tuples: dict = {}
         self.arrays: dict = {}          # (dtype, ndim) -> C struct name
         self.lines: list = []
@@ -107,9 +77,11 @@ class CEmitter:
         if isinstance(t, T.Scalar):
             if t.is_complex:
                 self.unsupported("complex numbers", t)
-            if t.kind in "iu":
-                return f"{'u' if t.kind == 'u' else ''}int{t.bits}_t"
-            return _CTYPES[(t.kind, t.bits)]
+            name = self.d.type_name(t.kind, t.bits)
+            if name is None:
+                self.unsupported(f"{t} values ({self.d.name} has no {t.bits}-bit "
+                                 f"{'floats' if t.is_float else 'integers'})", t)
+            return name
         if isinstance(t, T.TupleType):
             if t not in self.tuples:
                 for item in t.items:
@@ -126,13 +98,16 @@ class CEmitter:
             return self.arrays[key]
         self.unsupported(f"values of type {t}", t)
 
+    def int_type(self, signed: bool, bits: int) -> str:
+        return self.d.type_name("i" if signed else "u", bits)
+
     def unsigned(self, t: T.Scalar) -> str:
-        return "uint64_t" if t.bits == 64 else "uint32_t"
+        return self.int_type(False, 64 if t.bits == 64 else 32)
 
     def unsupported(self, what: str, where=None):
         fn = self.fn
         name = (fn.pyname or fn.name) if fn else self.module.entry
-        raise UnsupportedError(f"{name}: {what} cannot be transpiled to C-family "
+        raise UnsupportedError(f"{name}: {what} cannot be transpiled to {self.d.name} "
                                "source (supported: bool, integer and float scalars, "
                                "tuples of them, arrays passed in)", func=name,
                                construct=what)
@@ -141,7 +116,7 @@ class CEmitter:
     def const(self, value, t: T.Type) -> str:
         if isinstance(t, T.TupleType):
             items = ", ".join(self.const(v, it) for v, it in zip(value, t.items))
-            return f"{self.ctype(t)}{{{items}}}"
+            return self.d.aggregate(self.ctype(t), items)
         if not isinstance(t, T.Scalar) or t.is_complex:
             self.unsupported(f"constant {value!r}", t)
         if t.is_bool:
@@ -153,14 +128,15 @@ class CEmitter:
             elif math.isinf(v):
                 text = "INFINITY" if v > 0 else "(-INFINITY)"
             else:
-                text = repr(v)
+                text = self.d.float_literal(repr(v), t.bits)
             return f"(({self.ctype(t)}){text})"
         from ..ir.constants import of_type
         lo, _ = T.int_range(t)
         v = of_type(int(value), t)
+        signed_suffix, unsigned_suffix = self.d.int64_suffix
         if t.is_signed and v == lo:
-            return f"(({self.ctype(t)})({v + 1}LL - 1))"
-        return f"(({self.ctype(t)}){v}{'ULL' if not t.is_signed else 'LL'})"
+            return f"(({self.ctype(t)})({v + 1}{signed_suffix} - 1))"
+        return f"(({self.ctype(t)}){v}{unsigned_suffix if not t.is_signed else signed_suffix})"
 
     def expr(self, e: N.Expr) -> str:
         method = getattr(self, "e_" + type(e).__name__, None)
@@ -183,7 +159,7 @@ class CEmitter:
         ct = self.ctype(t)
         if t.is_float:
             if e.op == "frem":
-                return f"fmod{'f' if t.bits == 32 else ''}({x}, {y})"
+                return f"{self.math_function('fmod', t)}({x}, {y})"
             sym = {"add": "+", "sub": "-", "mul": "*", "fdiv": "/"}[e.op]
             return f"({x} {sym} {y})"
         if t.is_bool:
@@ -195,10 +171,10 @@ class CEmitter:
                 return f"(({ct})(({u}){x} << {y}))"
             return f"(({ct})(({u}){x} {sym} ({u}){y}))"
         if e.op == "ashr":
-            st = f"int{t.bits}_t"
+            st = self.int_type(True, t.bits)
             return f"(({ct})(({st}){x} >> {y}))"
         if e.op == "lshr":
-            return f"(({ct})((uint{t.bits}_t){x} >> {y}))"
+            return f"(({ct})(({self.int_type(False, t.bits)}){x} >> {y}))"
         return f"(({ct})({x} {self._C_BIN[e.op]} {y}))"
 
     def e_UnOp(self, e):
@@ -238,18 +214,24 @@ class CEmitter:
         if e.name in self._INT_MINMAX:
             ct = self.ctype(t)
             cmp = self._INT_MINMAX[e.name]
-            cast = f"(uint{t.bits}_t)" if e.name[0] == "u" else f"(int{t.bits}_t)"
+            cast = f"({self.int_type(e.name[0] != 'u', t.bits)})"
             a, b = args
             return f"(({ct})({cast}{a} {cmp} {cast}{b} ? {a} : {b}))"
         if e.name == "ctpop":
-            return f"(({self.ctype(t)})hj_ctpop((uint64_t)(uint{t.bits}_t){args[0]}))"
+            u64 = self.int_type(False, 64)
+            return (f"(({self.ctype(t)})hj_ctpop(({u64})({self.int_type(False, t.bits)})"
+                    f"{args[0]}))")
         if not t.is_float:
             self.unsupported(f"the intrinsic {e.name} on {t}")
-        name = e.name
-        if name == "pow":
-            name = "hj_pow"
-            self.uses_pow = True
-        return f"{name}{'f' if t.bits == 32 else ''}({', '.join(args)})"
+        return f"{self.math_function(e.name, t)}({', '.join(args)})"
+
+    def math_function(self, name: str, t: T.Scalar) -> str:
+        self.ctype(t)
+        callee = self.d.math_function(name, t.bits)
+        if callee is None:
+            self.unsupported(f"the math function {name} ({self.d.name} has none)")
+        self.uses_pow = self.uses_pow or name == "pow"
+        return callee
 
     def element(self, array: N.Expr, indices: list) -> str:
         """The lvalue of an element (indices already checked by the IR)."""
@@ -266,7 +248,9 @@ class CEmitter:
     def e_ArrayAttr(self, e):
         a = self.expr(e.array)
         if e.attr == "data":
-            return f"((int64_t)(intptr_t){a}.data)"
+            if not self.d.address_int:
+                self.unsupported("the address of array data")
+            return f"(({self.int_type(True, 64)})({self.d.address_int}){a}.data)"
         return f"{a}.{'shape' if e.attr == 'shape' else 'strides'}[{e.axis}]"
 
     def e_ArrayView(self, e):
@@ -275,15 +259,15 @@ class CEmitter:
         size = 1 if t.dtype.is_bool else t.dtype.bits // 8
         shape = ", ".join(self.expr(x) for x in e.shape)
         strides = ", ".join(self.expr(x) for x in e.strides)
-        return (f"{self.ctype(t)}{{{a}.data + ({self.expr(e.offset)}) / {size}, "
-                f"{{{shape}}}, {{{strides}}}}}")
+        return self.d.aggregate(self.ctype(t), f"{a}.data + ({self.expr(e.offset)}) / "
+                                f"{size}, {{{shape}}}, {{{strides}}}")
 
     def e_AllocArray(self, e):
         self.unsupported("array allocation (np.empty, np.zeros, array results of "
                          "expressions ...)")
 
     def e_MakeTuple(self, e):
-        return f"{self.ctype(e.type)}{{{', '.join(self.expr(i) for i in e.items)}}}"
+        return self.d.aggregate(self.ctype(e.type), ", ".join(self.expr(i) for i in e.items))
 
     def e_RandomBits(self, e):
         self.unsupported("a draw from a NumPy random generator")
@@ -330,7 +314,7 @@ class CEmitter:
         elif isinstance(s, N.ForCount):
             k = _ident(s.counter)
             n = f"hj_n{len(self.lines)}"
-            self.emit(f"const int64_t {n} = {self.expr(s.count)};", depth)
+            self.emit(f"const {self.int_type(True, 64)} {n} = {self.expr(s.count)};", depth)
             self.emit(f"for ({k} = 0; {k} < {n}; {k}++) {{", depth)
             self.loop_body(s, depth)
         elif isinstance(s, N.Break):
@@ -393,9 +377,11 @@ class CEmitter:
         params = [f"{self.ctype(t)} {_ident(p)}" for p, t in zip(fn.params, fn.arg_types)]
         if fn.can_raise:
             rt = fn.return_type
-            slot = "uint8_t" if rt == T.NONE else self.ctype(rt)
-            return (f"int32_t {_ident(fn.name)}("
-                    + ", ".join(["int32_t *hj_err", f"{slot} *hj_ret"] + params) + ")")
+            i32, sp = self.int_type(True, 32), self.d.local_space
+            slot = self.int_type(False, 8) if rt == T.NONE else self.ctype(rt)
+            return (f"{i32} {_ident(fn.name)}("
+                    + ", ".join([f"{sp}{i32} *hj_err", f"{sp}{slot} *hj_ret"] + params)
+                    + ")")
         return f"{self.ctype(fn.return_type)} {_ident(fn.name)}({', '.join(params)})"
 
     def function(self, fn: N.Function) -> list:
@@ -405,18 +391,20 @@ class CEmitter:
         for name, t in fn.locals.items():
             if name in fn.params or t == T.NONE:
                 continue
-            self.emit(f"{self.ctype(t)} {_ident(name)} = {{}};", 1)
+            self.emit(f"{self.ctype(t)} {_ident(name)} = {self.d.zero()};", 1)
         if any(isinstance(s, (N.Assign, N.ExprStmt)) and isinstance(s.value, N.Call)
                and self.module.functions[s.value.func].return_type == T.NONE
                and self.module.functions[s.value.func].can_raise
                for s in N.walk_stmts(fn.body)):
-            self.emit("uint8_t hj_none = 0;", 1)
+            self.emit(f"{self.int_type(False, 8)} hj_none = 0;", 1)
         self.block(fn.body, 1)
         if not (fn.body and isinstance(fn.body[-1], (N.Return, N.Raise))):
             if fn.can_raise:
                 self.emit("return 0;", 1)
             elif fn.return_type != T.NONE:
-                self.emit(f"return {self.ctype(fn.return_type)}{{}};", 1)
+                self.emit(f"return {self.d.aggregate(self.ctype(fn.return_type), '0')};"
+                          if self.d.aggregates == "c" else
+                          f"return {self.ctype(fn.return_type)}{{}};", 1)
         self.emit("}", 0)
         self.fn = None
         return self.lines
@@ -425,7 +413,7 @@ class CEmitter:
         if self.module.functions and any(
                 getattr(fn, "level", "primitive") != "primitive"
                 for fn in self.module.functions.values()):
-            raise ValueError("c_source needs a primitive-level module")
+            raise ValueError("the C-family emitter needs a primitive-level module")
         bodies = []
         protos = []
         for fn in self.module.functions.values():
@@ -433,17 +421,14 @@ class CEmitter:
             bodies.extend(self.function(fn))
             bodies.append("")
         out = [f"#include {inc}" for inc in self.d.includes]
-        out += ["", "static inline uint64_t hj_ctpop(uint64_t x) {",
-                "    uint64_t n = 0;", "    for (; x; x &= x - 1) n++;",
-                "    return n;", "}", ""]
-        if getattr(self, "uses_pow", False):
-            out += _POW_WRAPPERS
+        out += self.d.prelude(self.uses_pow)
+        i64 = self.int_type(True, 64)
         for (dt, nd), cname in self.arrays.items():
-            out.append(f"struct {cname} {{ {self.ctype(dt)} *data; "
-                       f"int64_t shape[{nd}]; int64_t strides[{nd}]; }};")
+            out.append(self.d.struct(cname, f"{self.d.data_space}{self.ctype(dt)} *data; "
+                                     f"{i64} shape[{nd}]; {i64} strides[{nd}];"))
         for t, cname in self.tuples.items():
             fields = " ".join(f"{self.ctype(it)} f{i};" for i, it in enumerate(t.items))
-            out.append(f"struct {cname} {{ {fields} }};")
+            out.append(self.d.struct(cname, fields))
         if self.tuples or self.arrays:
             out.append("")
         out += protos + [""] + bodies
@@ -455,9 +440,16 @@ def _comment(text: str) -> str:
     return re.sub(r"[^ -~]", "?", text).replace("*/", "* /")
 
 
-def emit_c_source(module: N.Module, dialect: CDialect | None = None) -> CSource:
-    """Print a primitive IR module as C-family source (see the module docstring)."""
+def emit_c_source(module: N.Module, dialect: Dialect | str | None = None) -> CSource:
+    """Print a primitive IR module as C-family source (see the module docstring);
+    ``dialect`` is a :class:`Dialect` or its name (``"c99"``, ``"hls-c++"``,
+    ``"msl"``; default C99)."""
+    if isinstance(dialect, str):
+        dialect = DIALECTS[dialect]
     return CEmitter(module, dialect).run()
 
 
 c_identifier = _ident
+
+__all__ = ["C99", "HLS_CPP", "MSL", "CSource", "Dialect", "c_identifier",
+           "emit_c_source"]
