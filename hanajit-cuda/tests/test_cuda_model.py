@@ -130,6 +130,27 @@ def test_direct_call_runs_one_thread_in_the_interpreter():
     assert hist.tolist() == [9, 7, 3]
 
 
+def _saxpy(y, x, a, n):
+    i = gpu.block_id() * gpu.block_dim() + gpu.thread_id()
+    if i < n:
+        y[i] = a * x[i] + y[i]
+
+
+def test_a_kernel_compiled_by_signature_called_directly_falls_back():
+    # compiled eagerly for the device; a direct call is not a launch: it runs the
+    # body once, as thread 0, in the interpreter, with the warning (it crashed
+    # with "'NoneType' object is not callable")
+    f = jit(_saxpy, target="cuda", signature="f64[:], f64[:], f64, i64")
+    y, x = np.ones(4), np.arange(1.0, 5.0)
+    with pytest.warns(HanaJitFallbackWarning, match="saxpy.*runs through launch"):
+        assert f(y, x, 2.0, 4) is None
+    assert y.tolist() == [3.0, 1.0, 1.0, 1.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        f(y, x, 2.0, 4)                   # one warning per signature
+    assert y.tolist() == [5.0, 1.0, 1.0, 1.0]
+
+
 def test_atomic_float_min_max_ignore_nan_in_the_interpreter():
     a = np.array([1.0, np.nan])
     with gpu.single_thread():

@@ -221,7 +221,9 @@ class JitFunction:
                     f"{unsupported_reason(args[bad])}", func=self.__qualname__,
                     construct=f"argument of type {type(args[bad]).__name__}"))
             for known, spec in self._compiled.items():
-                if _accepts(known, key):      # e.g. an eager "f64[:]" takes C arrays
+                # e.g. an eager "f64[:]" takes C arrays; a GPU kernel (no runner)
+                # called directly goes on to _compile, which falls back
+                if spec.runner is not None and _accepts(known, key):
                     self._specs[key] = spec.runner
                     return spec.runner
             try:
