@@ -187,3 +187,47 @@ def _square(p):
 def test_float_square_matches_libm_pow():
     p = 11.9999999999
     assert compiled(_square)(p) == p ** 2 == math.pow(p, 2)
+
+
+RECURSIVE_EAGER = '''
+from hanajit import jit
+
+
+@jit(signature="i64", fallback=False)
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+
+@jit(signature="f64, i64", fallback=False)
+def power(x, n):
+    if n == 0:
+        return 1.0
+    return x * power(x, n - 1)
+'''
+
+
+def test_signature_compiles_a_self_recursive_function_eagerly(tmp_path):
+    # the decorated name is not bound while the decorator runs: inside the body it
+    # means the function itself (it failed: "'fib' is not defined", and ran in the
+    # interpreter for ever)
+    import warnings
+
+    from hanajit.testing.sourcefile import load_module
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mod = load_module(RECURSIVE_EAGER, "recursive_eager")
+        assert mod.fib(20) == 6765 and mod.power(2.0, 10) == 1024.0
+    assert len(mod.fib.signatures) == 1 and mod.fib.py_func(20) == 6765
+    # exported without sig=: the signature's specialisation is there
+    out = mod.fib.export_executable(tmp_path / "fib")
+    import subprocess
+    proc = subprocess.run([str(out.executable), "20"], capture_output=True, text=True)
+    assert proc.stdout == "6765\n"
+
+
+def test_an_undefined_name_is_still_an_error_with_a_signature():
+    from hanajit.errors import UnsupportedError
+    from hanajit.testing.sourcefile import load_module
+    with pytest.raises(UnsupportedError, match="'fob' is not defined"):
+        load_module('from hanajit import jit\n\n\n@jit(signature="i64", fallback=False)\n'
+                    'def fib(n):\n    return fob(n)\n', "undefined_eager")

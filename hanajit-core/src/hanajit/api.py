@@ -315,8 +315,10 @@ class JitFunction:
             for key in parse_signature(signature, pointers=True):
                 self._eager_kernel(tuple(key))
             return
+        from .frontend.source import compiling_eagerly
         for key in parse_signature(signature):
-            runner = self._specialize(tuple(key), ())
+            with compiling_eagerly(self.py_func, self):
+                runner = self._specialize(tuple(key), ())
             if runner is self.py_func and not self.options["fallback"]:
                 raise UnsupportedError(self._fallback_reasons.get(tuple(key), ""))
 

@@ -25,7 +25,7 @@ from ..ir import constants as K
 from ..ir import nodes as N
 from .node_names import plain_name
 from .readonly_lists import readonly_lists
-from .source import ParsedFunction
+from .source import ParsedFunction, eager_self
 
 _BINOPS = {
     ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv",
@@ -127,6 +127,8 @@ class Builder:
             value = getattr(builtins, name)
         elif name in _gpu_names():       # kernels may call thread_id() unimported
             value = getattr(sys.modules["hanajit.gpu"], name)
+        elif eager_self(self.p.pyfunc, name) is not None:   # recursion, signature=
+            value = eager_self(self.p.pyfunc, name)
         else:
             self.fail(node, "name", f"{name!r} is not defined")
         self.frozen[name] = value

@@ -38,6 +38,33 @@ def _closure_values(pyfunc) -> dict:
     return out
 
 
+# Python function -> its JitFunction while that compiles eagerly (signature=), when
+# the decorated name is not bound yet: a recursive ``fib`` then means itself
+_eager: dict = {}
+
+
+class compiling_eagerly:
+    """``with compiling_eagerly(py_func, jitfunc):`` -- inside, an undefined name
+    equal to ``py_func.__name__`` in ``py_func``'s body resolves to ``jitfunc``."""
+
+    def __init__(self, pyfunc, jitfunc):
+        self.pyfunc, self.jitfunc = pyfunc, jitfunc
+
+    def __enter__(self):
+        _eager[self.pyfunc] = self.jitfunc
+
+    def __exit__(self, *exc):
+        _eager.pop(self.pyfunc, None)
+
+
+def eager_self(pyfunc, name: str):
+    """The JitFunction an undefined ``name`` in ``pyfunc`` stands for, or None."""
+    jitfunc = _eager.get(pyfunc)
+    if jitfunc is not None and name == getattr(pyfunc, "__name__", None):
+        return jitfunc
+    return None
+
+
 def parse_function(pyfunc) -> ParsedFunction:
     """Return the parsed ``def`` of ``pyfunc``.
 
