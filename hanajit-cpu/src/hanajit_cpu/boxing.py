@@ -84,7 +84,13 @@ def box_array(t: T.ArrayType, meminfo, data, shape, strides, args=()):
         if _within(a, data):
             iface = _interface(t, data, shape, strides,
                                t.readonly or not a.flags.writeable)
-            return np.asarray(_ViewOwner(a, iface))
+            view = np.asarray(_ViewOwner(a, iface))
+            if type(a) is not np.ndarray:
+                # a view of a subclass (np.memmap) is one, as NumPy's slicing
+                # gives: its __array_finalize__ takes the parent's attributes
+                view = view.view(type(a))
+                view.__array_finalize__(a)
+            return view
     raise RuntimeError("hanajit: returned array memory has no owner")  # pragma: no cover
 
 

@@ -6,6 +6,8 @@ Python number literals "weak" as in NumPy 2 (``np.float32(x) * 2.0`` stays float
 """
 from __future__ import annotations
 
+import sys
+
 from ..ir import types as T
 
 
@@ -25,8 +27,16 @@ def typeof(value) -> T.Type | None:
         return T.NONE
     if tp.__name__ == "ndarray" and tp.__module__ == "numpy":
         return array_type(value)
-    if tp.__module__ == "numpy" and hasattr(value, "dtype"):
-        return T.from_numpy_dtype(value.dtype)      # a NumPy scalar
+    np = sys.modules.get("numpy")
+    if np is not None:
+        if isinstance(value, np.generic):
+            return T.from_numpy_dtype(value.dtype)      # a NumPy scalar
+        if isinstance(value, np.ndarray):
+            # np.memmap keeps ndarray's semantics (results of operations are plain
+            # ndarrays, views stay memmaps: boxing); np.matrix, np.recarray and
+            # masked arrays change operators and indexing: refused (the reason
+            # says so) -- as is any subclass hanajit does not know
+            return array_type(value) if tp is np.memmap else None
     if tp.__name__ == "Generator" and tp.__module__ == "numpy.random._generator":
         return T.GENERATOR          # exactly np.random.Generator (lib/np_random.py)
     if tp is tuple:
@@ -54,7 +64,12 @@ def unsupported_reason(value) -> str:
             return f"{kind} arrays are not supported"
         if not value.flags.aligned:
             return "unaligned arrays are not supported"
-    if tp.__module__ == "numpy" and hasattr(value, "dtype"):
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(value, np.ndarray) and tp is not np.memmap:
+        return (f"{tp.__module__}.{tp.__qualname__} is an ndarray subclass, whose "
+                "operators and indexing may differ from ndarray's; pass "
+                "np.asarray(x)")
+    if np is not None and isinstance(value, np.generic):
         return f"NumPy {value.dtype} scalars are not supported"
     if tp is tuple:
         for k, v in enumerate(value):
@@ -63,12 +78,15 @@ def unsupported_reason(value) -> str:
     return f"values of type {tp.__name__} are not supported"
 
 
+_PY_SCALARS = (bool, int, float, complex)
+
+
 def argtypeof(value) -> T.Type | None:
     """:func:`typeof` for a dispatch key: a NumPy scalar whose type a Python number
     also has (``np.float64(1.0)``, ``np.int64(3)``) is marked, since NumPy 2
     promotes it with its dtype where the Python number adapts (NEP 50)."""
     t = typeof(value)
-    if isinstance(t, T.Scalar) and t in T.PYTHON_KINDS and type(value).__module__ == "numpy":
+    if isinstance(t, T.Scalar) and t in T.PYTHON_KINDS and type(value) not in _PY_SCALARS:
         return T.NumpyScalarArg(t)
     return t
 
