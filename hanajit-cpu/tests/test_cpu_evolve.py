@@ -6,7 +6,8 @@ arguments are never mutated, evolve_hyper needs confirmation.  Searches are tiny
 import numpy as np
 import pytest
 from hanajit import jit
-from hanajit.evolve import _install, _Search
+from hanajit import evolve as E
+from hanajit.evolve import EvolveReport, _install, _Search
 from hanajit.evolve import genome as G
 from hanajit.evolve import verify as V
 from hanajit.ir import types as T
@@ -100,11 +101,76 @@ def test_evolve_elementwise_bit_identical():
     rep = f.evolve(x, out, seed=3, **SMALL)
     assert rep.baseline_s > 0 and rep.best_s > 0 and rep.speedup > 0
     assert isinstance(rep.installed, bool) and rep.rejected == 0
+    # the function got faster only if the winner was installed
+    assert rep.candidate_speedup == rep.baseline_s / rep.best_s
+    assert rep.speedup == (rep.candidate_speedup if rep.installed else 1.0)
     assert set(rep.genome) == {"parallel", "reassoc", "loops", "nests", "prefetch", "align"}
     assert _bits(x) == _bits(x_before)
     f(x, out)
     assert _bits(out) == _bits(ref)
     assert "evolve poly" in str(rep)
+
+
+def _report(**kw):
+    fields = dict(function="f", baseline_s=2e-3, best_s=1e-3, speedup=2.0,
+                  genome=G.baseline(1, 0), installed=True, noise=0.01,
+                  candidate_speedup=2.0)
+    return EvolveReport(**dict(fields, **kw))
+
+
+def test_the_report_reads_as_a_mapping():
+    """The product description's ``report["speedup"]`` and friends."""
+    from collections.abc import Mapping
+    rep = _report()
+    assert isinstance(rep, Mapping)
+    assert rep["speedup"] == 2.0 and rep["installed"] is True
+    assert rep["baseline_ms"] == pytest.approx(2.0)
+    assert rep["best_ms"] == pytest.approx(1.0)
+    assert rep["genome"] is rep.genome and rep["candidate_speedup"] == 2.0
+    assert list(rep)[:5] == ["speedup", "baseline_ms", "best_ms", "genome", "installed"]
+    assert len(rep) == len(list(rep.keys())) == len(dict(rep))
+    assert "speedup" in rep and "baseline_s" not in rep and "nope" not in rep
+    assert [] not in rep            # an unhashable key is simply absent
+    assert rep.get("nope", 7) == 7 and dict(rep.items())["installed"] is True
+    with pytest.raises(KeyError):
+        rep["nope"]
+    assert rep["strategy"] == rep.strategy and rep.baseline_ms == rep["baseline_ms"]
+    # attributes, equality and the printed form are the dataclass's
+    assert rep == _report() and rep != _report(installed=False)
+    assert str(rep).startswith("evolve f: baseline 2000.0 us, best 1000.0 us (2.00x, ")
+
+
+def test_the_printed_report_names_a_rejected_candidates_ratio():
+    rep = _report(installed=False, speedup=1.0, candidate_speedup=2.0)
+    assert rep["speedup"] == 1.0
+    assert "(1.00x, best candidate 2.00x, noise" in str(rep)
+    assert "not installed" in str(rep)
+
+
+def test_nothing_installed_means_speedup_one(monkeypatch):
+    """A candidate faster on the median but not in nine rounds out of ten is not
+    installed: the function did not get faster (``speedup`` 1.0); the candidate's
+    own ratio is ``candidate_speedup``.  Times are faked, nothing is timed."""
+    first = {}
+
+    def fake(calls, r, n):
+        if "best" in calls:     # the final run: faster on the median only
+            return {"baseline": [1.0] * r, "best": [0.8] * (r - 6) + [1.2] * 6}
+        first.setdefault("base", list(calls)[1])     # the baseline genome
+        return {k: [1.0 if k in ("baseline", first["base"]) else 0.8] * r
+                for k in calls}
+
+    monkeypatch.setattr(E, "_interleaved", fake)
+    f = jit(fallback=False)(fsum)
+    x = np.random.default_rng(6).standard_normal(300)
+    want = f(x)
+    for search in (f.evolve, lambda *a, **k: f.evolve_hyper(*a, confirmed=True, **k)):
+        rep = search(x, **SMALL)
+        assert not rep.installed and rep.genome != G.from_key(first["base"])
+        assert rep["speedup"] == rep.speedup == 1.0
+        assert rep["candidate_speedup"] == pytest.approx(1.25)
+        assert rep["best_ms"] == pytest.approx(0.8e3) and rep["baseline_ms"] == 1e3
+        assert _bits(f(x)) == _bits(want)
 
 
 def test_evolve_float_sum_keeps_bits():
@@ -163,6 +229,7 @@ def test_evolve_hyper_within_tolerance():
     want = fsum(x)
     rep = f.evolve_hyper(x, confirmed=True, checks=4, **SMALL)
     assert rep.hyper and rep.tolerance == (1e-6, 1e-9)
+    assert rep["speedup"] == rep.speedup and rep["installed"] == rep.installed
     assert f(x) == pytest.approx(want, rel=1e-9)
 
 

@@ -260,6 +260,7 @@ def test_evolve_never_installs_a_slower_prefetch(monkeypatch):
     want = f(x)
     rep = f.evolve(x, generations=2, population=6, seed=2, progress=False)
     assert not rep.installed
+    assert rep["speedup"] == 1.0 and rep["installed"] is False
     assert np.float64(f(x)).tobytes() == np.float64(want).tobytes()
 
 

@@ -542,6 +542,7 @@ def test_evolve_never_installs_a_slower_candidate(monkeypatch):
     f(A, B, np.empty((6, 6)))
     rep = f.evolve(A, B, np.empty((6, 6)), generations=2, population=4, progress=False)
     assert not rep.installed
+    assert rep["speedup"] == 1.0 and rep["installed"] is False
 
 
 def test_evolve_never_installs_a_different_candidate(monkeypatch):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from hanajit import jit
-from hanajit.errors import UnsupportedError
+from hanajit.errors import HanaJitFallbackWarning
 from hanajit_fpga.target import ap_types_dir
 
 AP_TYPES = ap_types_dir()
@@ -158,10 +158,15 @@ def test_the_testbench_checks_array_contents(tmp_path):
     (with_temp, "array allocation"),
     (make, "array results"),
 ])
-def test_allocating_kernels_are_refused_by_name(tmp_path, kernel, match):
-    with pytest.raises(UnsupportedError, match=match):
-        kernel.export_fpga(tmp_path / "k", sig="i64")
+def test_allocating_kernels_export_the_ir_only(tmp_path, kernel, match):
+    """Outside the HLS C++ subset: ``.ll`` and a TCL stub, the reason in a warning."""
+    import llvmlite.binding as llvm
+    with pytest.warns(HanaJitFallbackWarning, match=match):
+        out = kernel.export_fpga(tmp_path / "k", sig="i64")
+    assert out.cpp is None and out.tb is None
     assert not (tmp_path / "k_hls.cpp").exists()
+    assert match in out.tcl.read_text()
+    llvm.parse_assembly(out.ll.read_text()).verify()
 
 
 def test_a_sample_of_the_wrong_dtype_is_a_type_error(tmp_path):

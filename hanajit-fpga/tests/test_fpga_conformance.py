@@ -22,6 +22,7 @@ class TestFpgaConformance(ExporterConformance):
             pytest.skip("C simulation needs g++ and the Xilinx ap_types headers "
                         "(pip install --no-deps hls4ml)")
         out = func.export_fpga(tmp_path / "k", sig=signature, samples=argsets)
+        assert out.cpp is not None, "outside the HLS C++ subset: " + out.tcl.read_text()
         exe = tmp_path / "csim"
         subprocess.run(["g++", "-std=c++14", "-O1", "-isystem", str(ap_types), str(out.tb),
                         str(out.cpp), "-o", str(exe)], check=True, capture_output=True)

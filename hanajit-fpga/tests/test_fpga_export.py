@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from hanajit import jit
-from hanajit.errors import UnsupportedError
+from hanajit.errors import HanaJitFallbackWarning
 from hanajit_fpga.target import ap_types_dir
 
 AP_TYPES = ap_types_dir()
@@ -125,11 +125,59 @@ def test_the_testbench_fails_on_a_wrong_expectation(tmp_path):
     assert proc.returncode == 1 and "MISMATCH sample 0" in proc.stdout
 
 
-def test_unsupported_constructs_are_named(tmp_path):
-    @jit
-    def cplx(x):
-        z = complex(x, 1.0)
-        return (z * z).real
-    with pytest.raises(UnsupportedError, match="complex numbers"):
-        cplx.export_fpga(tmp_path / "c", sig="f64")
+@jit
+def cplx(x):
+    z = complex(x, 1.0)
+    return (z * z).real
+
+
+def test_outside_the_subset_writes_the_ir_and_a_tcl_stub(tmp_path):
+    """The description's IR-only export: ``.ll`` plus a TCL stub saying why, no C++,
+    and one warning naming the function, the construct and its line."""
+    line = cplx.__wrapped__.__code__.co_firstlineno + 2   # after @jit and def
+    with pytest.warns(HanaJitFallbackWarning) as caught:
+        out = cplx.export_fpga(tmp_path / "c", sig="f64")
+    assert len(caught) == 1
+    message = str(caught[0].message)
+    assert "cplx" in message and "complex numbers" in message
+    assert f"line {line}" in message
+    assert out.cpp is None and out.tb is None
+    assert out.ll == tmp_path / "c.ll" and out.tcl == tmp_path / "c_hls.tcl"
     assert not (tmp_path / "c_hls.cpp").exists()
+    assert not (tmp_path / "c_tb.cpp").exists()
+    tcl = out.tcl.read_text()
+    assert "complex numbers" in tcl and f"line {line}" in tcl and "c.ll" in tcl
+    assert "csynth_design" not in tcl.replace("# ", "#").split("open_project")[1]
+    assert all(ln.startswith("#") for ln in tcl.split("open_project")[0].splitlines())
+    assert_valid_ir(out.ll)
+
+
+def assert_valid_ir(path):
+    """The exported IR parses and verifies in LLVM (and ``llvm-as`` takes it too,
+    where installed)."""
+    import llvmlite.binding as llvm
+    text = path.read_text()
+    llvm.parse_assembly(text).verify()
+    for tool in ("llvm-as-22", "llvm-as-19"):      # older ones lack newer syntax
+        if shutil.which(tool):
+            proc = subprocess.run([tool, str(path), "-o", "/dev/null"],
+                                  capture_output=True, text=True)
+            assert proc.returncode == 0, proc.stderr
+            break
+
+
+def test_a_complex_argument_gets_the_ir_only_export(tmp_path):
+    @jit
+    def real_part(z):
+        return z.real
+    with pytest.warns(HanaJitFallbackWarning, match="argument 'z' of .*real_part "
+                      "has type complex128"):
+        out = real_part.export_fpga(tmp_path / "z", sig="c128")
+    assert out.cpp is None and out.tb is None
+    assert_valid_ir(out.ll)
+
+
+def test_bad_options_of_a_kernel_outside_the_subset_still_raise(tmp_path):
+    with pytest.raises(ValueError, match="not array arguments"):
+        cplx.export_fpga(tmp_path / "d", sig="f64", depth={"x": 4})
+    assert not (tmp_path / "d.ll").exists()

@@ -31,7 +31,9 @@ class PluginError(HanaJitError):
 
 
 class HanaJitFallbackWarning(UserWarning):
-    """A function (or one argument-type specialisation) runs in the interpreter."""
+    """A function (or one argument-type specialisation) runs in the interpreter, or
+    an exporter writes less than it would (``export_fpga`` of a kernel outside the
+    HLS C++ subset writes only the LLVM IR and a TCL stub)."""
 
 
 class HanaJitPluginWarning(UserWarning):

@@ -5,27 +5,36 @@ Files, for ``prefix="out/saxpy"``: ``saxpy_hls.cpp``, ``saxpy_tb.cpp``,
 ``saxpy_hls.tcl`` and ``saxpy.ll``.  The testbench's expected values come from
 running the same specialisation on the CPU JIT now; samples where CPython's answer
 cannot be represented (a deoptimisation) are left out.
+
+A kernel outside the HLS C++ subset (complex numbers, arrays it allocates or
+returns) still gets ``saxpy.ll`` and a TCL stub saying why there is no C++; the
+result's ``cpp`` and ``tb`` are None and a :class:`HanaJitFallbackWarning` names
+the function and the refused construct with its line.
 """
 from __future__ import annotations
 
 import itertools
+import warnings
 from pathlib import Path
 from typing import NamedTuple
 
+from hanajit.errors import HanaJitFallbackWarning, UnsupportedError
 from hanajit.ir import types as T
 
 DEFAULT_SAMPLES = {"b": [True, False, True], "i": [3, -7, 10, 0, 1],
-                   "u": [3, 7, 10, 0, 1], "f": [1.5, -2.25, 0.5, 3.0, 0.0]}
+                   "u": [3, 7, 10, 0, 1], "f": [1.5, -2.25, 0.5, 3.0, 0.0],
+                   "c": [1.5 + 0.5j, -2.0 + 1.0j, 0.5 - 0.25j, 0j]}
 N_DEFAULT_SAMPLES = 4
 
 
 class FpgaExport(NamedTuple):
-    """What ``export_fpga`` wrote."""
+    """What ``export_fpga`` wrote (``cpp`` and ``tb`` are None for a kernel outside
+    the HLS C++ subset: then ``tcl`` is a stub and ``ll`` the only source)."""
 
     ll: Path
     tcl: Path
-    cpp: Path
-    tb: Path
+    cpp: Path | None
+    tb: Path | None
 
 
 DEFAULT_SHAPES = {1: (5,), 2: (3, 4), 3: (2, 2, 3)}
@@ -158,9 +167,10 @@ def export_fpga(jitfunc, prefix, sig=None, part=None, clock_ns=None,
 
     ``part`` defaults to ``xcu250-figd2104-2L-e`` (Alveo U250) and ``clock_ns`` to
     3.3.  ``samples`` is a list of argument tuples for the testbench (default:
-    four per-type samples; NumPy arrays for array arguments).  A kernel outside
-    the transpilable subset raises
-    UnsupportedError naming the construct, before any file is written.
+    four per-type samples; NumPy arrays for array arguments).  For a kernel
+    outside the transpilable subset only ``<prefix>.ll`` and a TCL stub saying
+    why are written, ``cpp`` and ``tb`` are None, and a HanaJitFallbackWarning
+    gives the function and the refused construct (with its line).
 
     ``depth`` is the ``depth=`` of each ``m_axi`` pragma: the number of elements
     HLS co-simulation allocates for the port.  One int for every array argument,
@@ -175,6 +185,15 @@ def export_fpga(jitfunc, prefix, sig=None, part=None, clock_ns=None,
     if samples is None:
         samples = default_samples(fn.arg_types)
     depths = port_depths(fn, samples, depth)
-    artifact = target.compile(module, {"name": name, "depth": depths})
+    try:
+        artifact = target.compile(module, {"name": name, "depth": depths})
+    except UnsupportedError as exc:
+        # the IR flows (Vitis HLS's LLVM front end, CIRCT) take what C++ cannot say
+        paths = target.export(target.ir_artifact(module, name, str(exc)), prefix,
+                              part=part, clock_ns=clock_ns)
+        warnings.warn(f"export_fpga: {name} is outside the HLS C++ subset, so only "
+                      f"{paths.ll.name} and a TCL stub were written: {exc}",
+                      HanaJitFallbackWarning, stacklevel=3)
+        return paths
     cases = reference_cases(jitfunc, sig, module, samples)
     return target.export(artifact, prefix, cases=cases, part=part, clock_ns=clock_ns)

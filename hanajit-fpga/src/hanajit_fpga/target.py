@@ -70,19 +70,34 @@ class FpgaTarget(Target):
                         stages={"cpp": cpp, "llvm": _llvm_text(module)},
                         metadata={"fn": fn, "outs": outs, "raises": list(module.raises)})
 
+    def ir_artifact(self, module, name: str, reason: str) -> Artifact:
+        """The artifact of a kernel the C++ printer refused (``reason``): the
+        LLVM IR stage only, exported as ``.ll`` and a TCL stub."""
+        from .hls import top_name
+        return Artifact(target=self.name, entry=top_name(name),
+                        stages={"llvm": _llvm_text(module)},
+                        metadata={"reason": reason, "ir_entry": module.entry})
+
     def export(self, artifact: Artifact, output, **options):
-        from .hls import DEFAULT_CLOCK_NS, DEFAULT_PART, tcl_script, testbench
+        from .hls import DEFAULT_CLOCK_NS, DEFAULT_PART, tcl_script, tcl_stub, testbench
         from .export import FpgaExport
         prefix = Path(output)
         prefix.parent.mkdir(parents=True, exist_ok=True)
         stem = prefix.name
+        part = options.get("part") or DEFAULT_PART
+        clock = options.get("clock_ns") or DEFAULT_CLOCK_NS
+        top = artifact.entry
+        if "cpp" not in artifact.stages:
+            paths = FpgaExport(ll=prefix.parent / f"{stem}.ll",
+                               tcl=prefix.parent / f"{stem}_hls.tcl", cpp=None, tb=None)
+            paths.tcl.write_text(tcl_stub(stem, top, part, clock, artifact.metadata),
+                                 encoding="utf-8")
+            paths.ll.write_text(artifact.stages["llvm"], encoding="utf-8")
+            return paths
         paths = FpgaExport(ll=prefix.parent / f"{stem}.ll",
                            tcl=prefix.parent / f"{stem}_hls.tcl",
                            cpp=prefix.parent / f"{stem}_hls.cpp",
                            tb=prefix.parent / f"{stem}_tb.cpp")
-        part = options.get("part") or DEFAULT_PART
-        clock = options.get("clock_ns") or DEFAULT_CLOCK_NS
-        top = artifact.entry
         header = artifact.stages["cpp"].split("\n", 2)
         paths.cpp.write_text(artifact.stages["cpp"], encoding="utf-8")
         paths.tb.write_text(testbench(artifact.metadata["fn"], top,

@@ -40,15 +40,29 @@ import statistics
 import sys
 import time
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from . import genome as G
 from . import verify as V
 
 
+_REPORT_KEYS = ("speedup", "baseline_ms", "best_ms", "genome", "installed",
+                "candidate_speedup", "function", "strategy", "cached", "noise",
+                "candidates", "rejected", "generations", "hyper", "tolerance",
+                "history")
+
+
 @dataclass
-class EvolveReport:
-    """What ``evolve`` found.  Times are seconds per call (medians)."""
+class EvolveReport(Mapping):
+    """What ``evolve`` found.  Times are seconds per call (medians).
+
+    ``speedup`` is how much faster the function got: ``baseline_s / best_s`` when
+    the winner was installed, 1.0 when nothing was; ``candidate_speedup`` is the
+    best candidate's ratio either way.  The report also reads as a read-only
+    mapping, as the product description uses it: ``report["speedup"]``,
+    ``["baseline_ms"]``, ``["best_ms"]`` (milliseconds), ``["genome"]``,
+    ``["installed"]`` and the other keys of ``report.keys()``."""
 
     function: str
     baseline_s: float
@@ -65,16 +79,39 @@ class EvolveReport:
     history: list = field(default_factory=list)  # best speedup after each generation
     nests: list = field(default_factory=list)  # the reorderable nests (interchange)
     cached: bool = False  # the winner was written to the disk cache
+    candidate_speedup: float = 1.0  # baseline_s / best_s, installed or not
 
     @property
     def strategy(self) -> str:
         return G.describe(self.genome, self.nests)
 
+    @property
+    def baseline_ms(self) -> float:
+        return self.baseline_s * 1e3
+
+    @property
+    def best_ms(self) -> float:
+        return self.best_s * 1e3
+
+    def __getitem__(self, key):
+        if key not in _REPORT_KEYS:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __iter__(self):
+        return iter(_REPORT_KEYS)
+
+    def __len__(self):
+        return len(_REPORT_KEYS)
+
     def __str__(self):
         what = "installed" if self.installed else "not installed"
+        ratio = f"{self.speedup:.2f}x"
+        if self.candidate_speedup != self.speedup:
+            ratio += f", best candidate {self.candidate_speedup:.2f}x"
         return (
             f"evolve {self.function}: baseline {self.baseline_s * 1e6:.1f} us, best "
-            f"{self.best_s * 1e6:.1f} us ({self.speedup:.2f}x, noise "
+            f"{self.best_s * 1e6:.1f} us ({ratio}, noise "
             f"{self.noise * 100:.1f}%), {what}; {self.strategy}; "
             f"{self.candidates} candidates, {self.rejected} rejected"
         )
@@ -366,7 +403,8 @@ def evolve(
         function=jf.__qualname__,
         baseline_s=t_base,
         best_s=t_best,
-        speedup=t_base / t_best if t_best else 1.0,
+        speedup=t_base / t_best if installed and t_best else 1.0,
+        candidate_speedup=t_base / t_best if t_best else 1.0,
         genome=best_genome,
         installed=installed,
         noise=noise,

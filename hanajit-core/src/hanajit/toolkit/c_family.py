@@ -71,6 +71,7 @@ class CEmitter:
         self.arrays: dict = {}          # (dtype, ndim) -> C struct name
         self.lines: list = []
         self.fn: N.Function | None = None
+        self.line = 0                   # source line of what is being printed
 
     # ------------------------------------------------------------------ types
     def ctype(self, t: T.Type) -> str:
@@ -107,10 +108,11 @@ class CEmitter:
     def unsupported(self, what: str, where=None):
         fn = self.fn
         name = (fn.pyname or fn.name) if fn else self.module.entry
-        raise UnsupportedError(f"{name}: {what} cannot be transpiled to {self.d.name} "
-                               "source (supported: bool, integer and float scalars, "
-                               "tuples of them, arrays passed in)", func=name,
-                               construct=what)
+        where = f" (line {self.line})" if self.line else ""
+        raise UnsupportedError(f"{name}{where}: {what} cannot be transpiled to "
+                               f"{self.d.name} source (supported: bool, integer and "
+                               "float scalars, tuples of them, arrays passed in)",
+                               func=name, line=self.line or None, construct=what)
 
     # ------------------------------------------------------------ expressions
     def const(self, value, t: T.Type) -> str:
@@ -293,6 +295,7 @@ class CEmitter:
             self.stmt(s, depth)
 
     def stmt(self, s, depth):
+        self.line = s.line or self.line
         if isinstance(s, N.Assign):
             if isinstance(s.value, N.Call):
                 self.call(s.value, s.target, depth)
@@ -387,10 +390,17 @@ class CEmitter:
     def function(self, fn: N.Function) -> list:
         self.fn = fn
         self.lines = []
+        self.line = 0
         self.emit(f"{self.d.function_prefix}{self.signature(fn)} {{", 0)
+        # a local's declaration is refused at the line that first assigns it
+        first = {}
+        for s in N.walk_stmts(fn.body):
+            if isinstance(s, N.Assign) and s.line:
+                first.setdefault(s.target, s.line)
         for name, t in fn.locals.items():
             if name in fn.params or t == T.NONE:
                 continue
+            self.line = first.get(name, 0)
             self.emit(f"{self.ctype(t)} {_ident(name)} = {self.d.zero()};", 1)
         if any(isinstance(s, (N.Assign, N.ExprStmt)) and isinstance(s.value, N.Call)
                and self.module.functions[s.value.func].return_type == T.NONE
@@ -407,6 +417,7 @@ class CEmitter:
                           f"return {self.ctype(fn.return_type)}{{}};", 1)
         self.emit("}", 0)
         self.fn = None
+        self.line = 0
         return self.lines
 
     def run(self) -> CSource:
