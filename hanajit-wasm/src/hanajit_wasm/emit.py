@@ -5,7 +5,9 @@ An LLVM fatal error or assertion in the wasm backend ends the process it runs in
 assertions), so the exporter never runs it in the user's interpreter: this module
 reads a JSON request on stdin -- ``{"ir", "triple", "dir", "want": ["ll", "s",
 "o"], "link": [more IR texts]}`` -- links the extra modules in, optimises the
-module, and writes ``kernel.ll``, ``kernel.s`` and ``kernel.o`` into ``dir``
+module, links in the compiler-runtime helpers its code calls
+(:mod:`hanajit_wasm.compiler_rt`: the backend lowers 128-bit arithmetic that loop
+optimisations create to ``__multi3`` and kin) and writes ``kernel.ll``, ``kernel.s`` and ``kernel.o`` into ``dir``
 (``hanajit.toolkit.llvm_toolchain``: each emission from a fresh parse).
 """
 from __future__ import annotations
@@ -18,6 +20,8 @@ import tempfile
 from hanajit.errors import TargetError
 from hanajit.toolkit import llvm_toolchain
 
+from . import compiler_rt
+
 CPU = "generic"       # LLVM 22: sign-ext, nontrapping-fptoint, multivalue, bulk-memory...
 
 
@@ -25,8 +29,15 @@ def emit(request: dict) -> dict:
     tm = llvm_toolchain.target_machine(request["triple"], cpu=request.get("cpu", CPU))
     want = request.get("want", ["ll", "s", "o"])
     kinds = {"s": "asm", "o": "obj"}
-    out = llvm_toolchain.compile(request["ir"], tm, link=request.get("link", ()),
-                                 emit=[kinds[k] for k in want if k in kinds])
+    link = list(request.get("link", ()))
+    emit_kinds = [kinds[k] for k in want if k in kinds]
+    out = llvm_toolchain.compile(request["ir"], tm, link=link,
+                                 emit=sorted(set(emit_kinds) | {"asm"}))
+    helpers = compiler_rt.referenced(out["asm"])
+    if helpers:            # again, with the helpers defined (64-bit code only)
+        out = llvm_toolchain.compile(request["ir"], tm,
+                                     link=link + [compiler_rt.helper_ir(helpers)],
+                                     emit=emit_kinds)
     written = {}
     for kind in want:
         value = out["llvm"] if kind == "ll" else out[kinds[kind]]

@@ -3,8 +3,11 @@
 Files, for ``prefix="out/ss"``: ``ss.ll`` (optimised wasm LLVM IR), ``ss.s`` (wasm
 assembly), ``ss.o`` (the wasm relocatable object), ``ss.json`` (manifest: export
 names, parameter and result types, raise table), ``ss.mjs`` (ES-module loader),
-``ss.build.sh`` (the exact ``wasm-ld`` command) and ``ss.wasm`` when a wasm-ld is
-found (``HANAJIT_WASM_LD``, ``wasm-ld``, ``wasm-ld-19`` ...).
+``ss.build.sh`` (the exact link command) and ``ss.wasm`` when a linker is found
+(:func:`hanajit_wasm.toolchain.find_linker`: ``HANAJIT_WASM_LD``, then
+``HANAJIT_WASM_CLANG``, else ``wasm-ld``/``wasm-ld-19`` ..., else ``clang``/``clang-19``
+... on PATH, clang driving the link as ``clang --target=wasm32 -nostdlib -Wl,...``).
+Without one the build script picks wasm-ld, else clang, when it runs.
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from .jsloader import generate_loader
 
 
 class WasmExport(NamedTuple):
-    """What ``export_wasm`` wrote; ``wasm`` is None when no wasm-ld was found."""
+    """What ``export_wasm`` wrote; ``wasm`` is None when no linker was found."""
 
     ll: Path
     s: Path
@@ -84,25 +87,33 @@ def write_wasm(artifact, prefix) -> WasmExport:
     paths["json"].write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     paths["mjs"].write_text(generate_loader(manifest, paths["wasm"].name,
                                             paths["mjs"].name), encoding="utf-8")
-    ld = toolchain.find_wasm_ld()
-    flags = [paths["o"].name, "-o", paths["wasm"].name, "--no-entry",
-             "--allow-undefined"] + [f"--export={e}" for e in manifest["exports"]]
-    if manifest["bits"] == 64:
-        flags.insert(0, "-mwasm64")
-    shown = shlex.join(ld) if ld else "${HANAJIT_WASM_LD:-wasm-ld}"
+    linker = toolchain.find_linker()
+    obj, wasm_name = paths["o"].name, paths["wasm"].name
+    args = {kind: toolchain.link_arguments(kind, obj, wasm_name, manifest["exports"],
+                                           manifest["bits"])
+            for kind in ("wasm-ld", "clang")}
+    if linker is not None:
+        command = shlex.join(linker.argv) + " " + shlex.join(args[linker.kind]) + "\n"
+    else:                  # decided when the script runs: wasm-ld, else clang
+        command = ('if command -v ${HANAJIT_WASM_LD:-wasm-ld} >/dev/null 2>&1; then\n'
+                   '  ${HANAJIT_WASM_LD:-wasm-ld} ' + shlex.join(args["wasm-ld"]) + "\n"
+                   "else\n"
+                   '  ${HANAJIT_WASM_CLANG:-clang} ' + shlex.join(args["clang"]) + "\n"
+                   "fi\n")
     paths["build"].write_text(
         "#!/bin/sh\n"
-        f"# Links {paths['wasm'].name} from the object hanajit-wasm wrote beside this "
-        "script.\n# wasm-ld comes with LLVM's lld (Debian: lld-19 gives wasm-ld-19).\n"
+        f"# Links {wasm_name} from the object hanajit-wasm wrote beside this script,\n"
+        "# with wasm-ld (LLVM's lld; Debian: lld-19 gives wasm-ld-19) or any clang\n"
+        "# with the WebAssembly backend as the linker driver.\n"
         "set -e\n"
-        'cd "$(dirname "$0")"\n'
-        + shown + " " + shlex.join(flags) + "\n", encoding="utf-8")
+        'cd "$(dirname "$0")"\n' + command, encoding="utf-8")
     os.chmod(paths["build"], 0o755)
     wasm = None
-    if ld is not None:
-        proc = subprocess.run([*ld, *flags], cwd=folder, capture_output=True, text=True)
+    if linker is not None:
+        argv = [*linker.argv, *args[linker.kind]]
+        proc = subprocess.run(argv, cwd=folder, capture_output=True, text=True)
         if proc.returncode != 0:
-            raise TargetError(f"wasm-ld failed ({shlex.join([*ld, *flags])}):\n"
+            raise TargetError(f"{linker.kind} failed ({shlex.join(argv)}):\n"
                               f"{proc.stderr.strip()}")
         wasm = paths["wasm"]
     return WasmExport(paths["ll"], paths["s"], paths["mjs"], paths["build"], wasm)

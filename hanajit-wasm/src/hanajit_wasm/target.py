@@ -23,11 +23,11 @@ class WasmTarget(Target):
     capabilities = Capabilities(c_math=True, complex=False)
 
     def status(self) -> tuple[bool, str]:
-        ld = toolchain.find_wasm_ld()
-        if ld is None:
-            return True, ("no wasm-ld found (set HANAJIT_WASM_LD): exports write the "
-                          "object and a build script")
-        return True, f"links with {ld[0]}"
+        linker = toolchain.find_linker()
+        if linker is None:
+            return True, ("no wasm-ld or clang found (set HANAJIT_WASM_LD or "
+                          "HANAJIT_WASM_CLANG): exports write the object and a build script")
+        return True, f"links with {linker.kind} ({linker.argv[0]})"
 
     def doctor(self, report) -> None:
         from hanajit.errors import TargetError
@@ -42,10 +42,11 @@ class WasmTarget(Target):
                          out["o"][:4] == b"\0asm", f"{len(out['o'])}-byte object")
         except TargetError as exc:
             report.check("wasm: LLVM wasm32 backend (in a subprocess)", False, str(exc))
-        ld = toolchain.find_wasm_ld()
-        report.check("wasm: wasm-ld", True if ld else None,
-                     ld[0] if ld else "not found (Debian: lld-19, or HANAJIT_WASM_LD); "
-                     "exports write <prefix>.build.sh instead of linking")
+        linker = toolchain.find_linker()
+        report.check("wasm: linker (wasm-ld, else clang)", True if linker else None,
+                     f"{linker.kind}: {linker.argv[0]}" if linker else
+                     "not found (Debian: lld-19 or clang-19; HANAJIT_WASM_LD or "
+                     "HANAJIT_WASM_CLANG); exports write <prefix>.build.sh instead of linking")
         node = toolchain.find_node()
         report.check("wasm: node (runs the .mjs loader)", True if node else None,
                      node or "not found")
