@@ -27,7 +27,7 @@ import warnings
 
 from .dispatch.heaptype import native_dispatch_enabled, native_type, set_vectorcall
 from .dispatch.native import CallShape, Handlers
-from .infer.rules import argtypeof
+from .typing_rules import argtypeof
 from .ir.types import NumpyScalarArg
 from .errors import (
     HanaJitFallbackWarning,
@@ -215,7 +215,7 @@ class JitFunction:
                 return runner
             if any(t is None for t in key):
                 bad = next(i for i, t in enumerate(key) if t is None)
-                from .infer.rules import unsupported_reason
+                from .typing_rules import unsupported_reason
                 return self._fall_back(key, UnsupportedError(
                     f"{self.__qualname__}: argument {bad + 1}: "
                     f"{unsupported_reason(args[bad])}", func=self.__qualname__,
@@ -408,7 +408,7 @@ class JitFunction:
         if spec is None:
             if any(t is None for t in key):
                 bad = next(i for i, t in enumerate(key) if t is None)
-                from .infer.rules import unsupported_reason
+                from .typing_rules import unsupported_reason
                 raise TypeError(f"{self.__qualname__}.launch(): argument {bad + 1}: "
                                 f"{unsupported_reason(args[bad])}")
             spec = d["_kernels"][key] = self._kernel(key)

@@ -131,7 +131,7 @@ class Target:
     def typeof(self) -> Callable[[Any], Any]:
         """The function that gives the IR type of a launch argument (a GPU target's
         own device arrays among them); the default types host values only."""
-        from .infer.rules import typeof
+        from .typing_rules import typeof
         return typeof
 
     def to_device(self, array, stream=None):

@@ -126,7 +126,7 @@ def _spread(xs) -> float:
 
 class _Search:
     def __init__(self, jf, args, *, hyper, rtol, atol, seed, checks):
-        from ..infer.rules import typeof
+        from ..typing_rules import typeof
 
         self.jf, self.hyper, self.rtol, self.atol = jf, hyper, rtol, atol
         if len(args) != jf._nparams:

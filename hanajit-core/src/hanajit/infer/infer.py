@@ -17,8 +17,8 @@ from ..ir import nodes as N
 from ..ir import types as T
 from ..lib import registry
 from ..lib.parallel import ParallelRegion
-from . import rules
-from .rules import Incompatible
+from .. import typing_rules as rules
+from ..typing_rules import Incompatible
 
 
 class Inferrer:

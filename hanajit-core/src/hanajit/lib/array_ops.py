@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from ..infer.rules import Incompatible, promote
+from ..typing_rules import Incompatible, promote
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew

@@ -2,7 +2,7 @@
 complex, divmod, pow, len, enumerate, zip, and NumPy scalar constructors."""
 from __future__ import annotations
 
-from ..infer.rules import Incompatible, arith_operands, unify
+from ..typing_rules import Incompatible, arith_operands, unify
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew

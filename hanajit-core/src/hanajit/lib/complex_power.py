@@ -13,7 +13,7 @@
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from .complex_forms import cmul, cmul_form

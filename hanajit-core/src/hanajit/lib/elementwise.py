@@ -13,7 +13,7 @@ float division by zero gives inf/nan, ``int ** negative`` raises ValueError.
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible, promote
+from ..typing_rules import Incompatible, promote
 from ..ir import nodes as N
 from ..ir import types as T
 from . import operators as ops

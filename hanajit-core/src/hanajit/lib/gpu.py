@@ -9,7 +9,7 @@ Each template refuses to type in a function compiled for a target whose kind is 
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import arrays

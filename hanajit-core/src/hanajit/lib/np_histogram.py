@@ -9,7 +9,7 @@ widths and the total (NumPy's pairwise sum).  Data are integers or float64.
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible, promote
+from ..typing_rules import Incompatible, promote
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew

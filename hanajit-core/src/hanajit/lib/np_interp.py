@@ -5,7 +5,7 @@ NumPy's ValueErrors for empty or mismatched sample arrays.  The computation is
 ``fp`` fall back."""
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import operators as ops

@@ -12,7 +12,7 @@ Python ``y`` keeps the bound a Python float), the comparisons cast as NumPy cast
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible, promote
+from ..typing_rules import Incompatible, promote
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew

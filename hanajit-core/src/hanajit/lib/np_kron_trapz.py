@@ -9,7 +9,7 @@ is ``dx``, a weak Python number, or ``np.diff(x)``), summed pairwise as NumPy's
 ``y`` of other than one dimension fall back."""
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew

@@ -10,7 +10,7 @@ of a 2-D ``a``, stopping after the first ``M`` rows unless ``wrap=True``.
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew

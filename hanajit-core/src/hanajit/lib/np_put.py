@@ -6,7 +6,7 @@ NumPy casts it (a Python number must fit), ``mode="wrap"`` and ``"clip"`` map th
 indices into the array."""
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import pyhelpers_put as hp

@@ -12,7 +12,7 @@ array seeds and the other legacy functions run the function in the interpreter.
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import operators as ops

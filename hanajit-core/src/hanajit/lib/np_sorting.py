@@ -12,7 +12,7 @@ orders them.  ``a.partition()``/``a.argpartition()`` are in :mod:`np_partition`.
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible, promote
+from ..typing_rules import Incompatible, promote
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import functools
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew

@@ -43,7 +43,7 @@ def bor(a, b):
 # ------------------------------------------------------------------ conversion
 def _relayout(L, e: N.Expr, to: T.ArrayType) -> N.Expr:
     """An array as the unified type of a variable that holds arrays of several
-    layouts (``infer.rules.unify``: layout "A", readonly if any is): the same
+    layouts (``typing_rules.unify``: layout "A", readonly if any is): the same
     memory, shape and strides."""
     src = e.type
     if not (isinstance(src, T.ArrayType) and src.dtype == to.dtype
@@ -209,7 +209,7 @@ def truth(L, e: N.Expr) -> N.Expr:
 
 # ----------------------------------------------------------------- operators
 def binop(L, op, a, b, rtype, an=None, bn=None):
-    from ..infer.rules import arith_operands
+    from ..typing_rules import arith_operands
     ct = arith_operands(a.type, b.type, an, bn)
     if op == "truediv":
         ct = rtype
@@ -462,7 +462,7 @@ def compare(L, op, a, b) -> N.Expr:
         neg = N.Cmp("lt", s, C(0, T.INT64), T.BOOL)
         ucmp = N.Cmp(sop, N.Cast(s, T.UINT64), u, T.BOOL)
         return N.Select(neg, C(_PYOP[sop](-1, 0), T.BOOL), ucmp, T.BOOL)
-    from ..infer.rules import promote
+    from ..typing_rules import promote
     t = promote(ta, tb)
     return N.Cmp(op, convert(L, a, t), convert(L, b, t), T.BOOL)
 

@@ -18,7 +18,7 @@ Example (``x = a // b`` on ints)::
 from __future__ import annotations
 
 from ..errors import UnsupportedError
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible, same_kind
 from ..ir import nodes as N
 from ..ir import types as T
 from ..lib import arrays, views
@@ -208,7 +208,7 @@ class Lowerer:
                 self.emit(N.Raise(exc=ValueError, message="assignment destination is read-only",
                                   line=s.line))
                 return
-            if s.inplace and isinstance(value.type, T.ArrayType) and not _same_kind(
+            if s.inplace and isinstance(value.type, T.ArrayType) and not same_kind(
                     value.type.dtype, t.dtype):
                 self.emit(_cast_error(s.value, value.type.dtype, t.dtype, s.line))
                 return
@@ -239,7 +239,7 @@ class Lowerer:
         s.value.inplace = True           # (complex_forms.reversed_operands: a is out)
         value = self.lower(s.value)
         rt = s.value.type
-        if isinstance(rt, T.ArrayType) and rt.dtype != t.dtype and not _same_kind(rt.dtype,
+        if isinstance(rt, T.ArrayType) and rt.dtype != t.dtype and not same_kind(rt.dtype,
                                                                                     t.dtype):
             self.emit(_cast_error(s.value, rt.dtype, t.dtype, s.line))
             return
@@ -500,16 +500,6 @@ def _cast_error(binop, src: T.Scalar, dst: T.Scalar, line) -> N.Raise:
     return N.Raise(exc=TypeError, line=line, message=(
         f"Cannot cast ufunc '{_UFUNC_NAMES.get(op, op)}' output from dtype('{src}') to "
         f"dtype('{dst}') with casting rule 'same_kind'"))
-
-
-def _same_kind(src: T.Scalar, dst: T.Scalar) -> bool:
-    """NumPy's 'same_kind' casting (allowed for in-place operators)."""
-    order = "biufc"
-    ks = order.index(src.kind)
-    kd = order.index(dst.kind)
-    if src.kind == "u" and dst.kind == "i":
-        return True
-    return ks <= kd
 
 
 def lower_semantics(fn: N.Function, ctx) -> bool:
