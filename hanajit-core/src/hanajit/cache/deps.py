@@ -134,10 +134,10 @@ def names_used(func) -> list[str]:
     fdef = next((n for n in tree.body if isinstance(n, ast.FunctionDef)), None)
     if fdef is None:
         return []
-    from ..frontend.builder import _assigned_names
+    from ..frontend.builder import assigned_names
     a = fdef.args
     local = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
-    local |= _assigned_names(fdef)
+    local |= assigned_names(fdef)
     out = set()
     for stmt in fdef.body:
         for node in ast.walk(stmt):

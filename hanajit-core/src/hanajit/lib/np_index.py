@@ -61,7 +61,7 @@ def lower_attr(L, v, t: T.ArrayType, attr: str):
     """``a.real`` / ``a.imag`` (views sharing the complex array's memory) and
     ``a.dtype`` (a compile-time constant)."""
     if attr == "dtype":
-        from ..frontend.builder import ObjRef
+        from ..ir.frontend_nodes import ObjRef
         ref = ObjRef(dtype_type(t).value, "dtype")
         ref.type = dtype_type(t)
         return ref

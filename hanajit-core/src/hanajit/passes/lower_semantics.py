@@ -27,7 +27,7 @@ from ..lib import operators as ops
 from ..lib import registry
 from ..lib.parallel import ParallelRegion
 from . import fuse_temps, inline
-from ..frontend.builder import Method, _Unpack
+from ..ir.frontend_nodes import Method, Unpack, falls_through
 
 
 def stable(e: N.Expr) -> bool:
@@ -154,7 +154,6 @@ class Lowerer:
                     continue
                 self.stmt(s)
                 if isinstance(s, N.If) and s.static is not None:
-                    from ..frontend.builder import falls_through
                     if not falls_through(s.then if s.static else s.orelse):
                         break     # dead code after a branch decided by types
             return self.out
@@ -452,7 +451,7 @@ class Lowerer:
 
     def e_PyCall(self, e):
         callee = e.callee
-        if isinstance(callee, _Unpack):
+        if isinstance(callee, Unpack):
             return self.lower(e.args[0])
         spec = getattr(e, "spec", None)
         if (spec is not None and spec.inline_expr is not None and not e.kwargs
