@@ -29,6 +29,7 @@ from .dispatch.heaptype import native_dispatch_enabled, native_type, set_vectorc
 from .dispatch.native import CallShape, Handlers
 from .typing_rules import argtypeof
 from .ir.types import NumpyScalarArg
+from .loops import prange  # noqa: F401  (re-exported: ``hanajit.prange``)
 from .errors import (
     HanaJitFallbackWarning,
     HanaJitInternalWarning,
@@ -42,11 +43,6 @@ _OPTION_DEFAULTS = {
     "reduce_reassoc": False, "rewrite": False, "gpu_arch": None, "inline": "auto",
     "workers": None,
 }
-
-
-def prange(*args):
-    """``range`` for loops whose iterations may run in parallel (serial for now)."""
-    return range(*args)
 
 
 def jit(func=None, **options):

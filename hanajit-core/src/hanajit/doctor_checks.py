@@ -17,7 +17,7 @@ import tempfile
 import textwrap
 import timeit
 
-from .api import prange
+from .loops import prange
 
 
 def host_target(report) -> bool:

@@ -18,12 +18,13 @@ from __future__ import annotations
 import ast
 import builtins
 import numbers
-import sys
 
+from .. import gpu
 from ..errors import UnsupportedError, escape_braces
 from ..ir import constants as K
 from ..ir import nodes as N
 from ..ir.frontend_nodes import Method, ObjRef, Unpack, falls_through
+from ..loops import prange
 from .node_names import plain_name
 from .readonly_lists import readonly_lists
 from .source import ParsedFunction
@@ -44,12 +45,6 @@ _CMPOPS = {
 
 def is_number(v) -> bool:
     return isinstance(v, (bool, numbers.Number)) and not isinstance(v, type)
-
-
-def _gpu_names():
-    """The names of the GPU kernel model (``hanajit.gpu.__all__``)."""
-    from .. import gpu
-    return gpu.__all__
 
 
 def freezable(v) -> bool:
@@ -118,8 +113,8 @@ class Builder:
             value = self.p.globals[name]
         elif hasattr(builtins, name):
             value = getattr(builtins, name)
-        elif name in _gpu_names():       # kernels may call thread_id() unimported
-            value = getattr(sys.modules["hanajit.gpu"], name)
+        elif name in gpu.__all__:        # kernels may call thread_id() unimported
+            value = getattr(gpu, name)
         else:
             self.fail(node, "name", f"{name!r} is not defined")
         self.frozen[name] = value
@@ -298,9 +293,8 @@ class Builder:
         if isinstance(it, ast.Call) and isinstance(it.func, (ast.Name, ast.Attribute)):
             callee = self.expr(it.func)
             obj = getattr(callee, "obj", None)
-            from ..api import prange as _prange     # local: api imports us
-            if obj is range or obj is _prange:
-                region = self.parallel_loop(s, it, explicit=obj is _prange)
+            if obj is range or obj is prange:
+                region = self.parallel_loop(s, it, explicit=obj is prange)
                 if region is not None:
                     return region
                 self.loop_depth += 1
