@@ -27,8 +27,10 @@ import warnings
 
 from .dispatch.heaptype import native_dispatch_enabled, native_type, set_vectorcall
 from .dispatch.native import CallShape, Handlers
+from .dispatch.specialization import Specialization
 from .typing_rules import argtypeof
 from .ir.types import NumpyScalarArg
+from .jitted import register_class
 from .loops import prange  # noqa: F401  (re-exported: ``hanajit.prange``)
 from .errors import (
     HanaJitFallbackWarning,
@@ -84,16 +86,6 @@ def _accepts(spec_types, arg_types) -> bool:
                 and s.dtype == a.dtype and s.ndim == a.ndim and s.readonly == a.readonly):
             return False
     return True
-
-
-class Specialization:
-    """A compiled specialisation: the IR module, the target artifact, the runner."""
-
-    def __init__(self, arg_types, module, artifact, runner):
-        self.arg_types = arg_types
-        self.module = module
-        self.artifact = artifact
-        self.runner = runner
 
 
 class JitFunction:
@@ -591,6 +583,9 @@ class JitFunction:
 class PyJitFunction(JitFunction):
     """A jitted function that dispatches in Python (PyPy, free-threaded CPython,
     ``HANAJIT_NATIVE_DISPATCH=0``); it gets ``__dict__`` and ``__weakref__``."""
+
+
+register_class(JitFunction)
 
 
 def _native_raised(self, index, err_address, *params):

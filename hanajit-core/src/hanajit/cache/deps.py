@@ -26,6 +26,7 @@ import inspect
 import types
 
 from ..frontend.source import attribute_chain
+from ..jitted import is_jitted
 
 try:                           # hashlib imports OpenSSL: 2-3 ms on a warm start
     from _blake2 import blake2b
@@ -86,8 +87,7 @@ def resolve(func, dotted: str):
 
 
 def _jitted(value):
-    from ..api import JitFunction
-    return isinstance(value, JitFunction)
+    return is_jitted(value)
 
 
 def _python_function(value):

@@ -42,6 +42,7 @@ import time
 import warnings
 from dataclasses import dataclass, field
 
+from ..dispatch.specialization import Specialization
 from . import genome as G
 from . import verify as V
 
@@ -425,7 +426,6 @@ def _install(jf, spec_key, runner, genome=None, cache=False) -> bool:
     dispatcher; argument types served by the old entry are served by the new.
     With ``cache`` and ``@jit(cache=True)``, write it to the disk cache with
     ``genome`` in its metadata; returns whether it was written."""
-    from ..api import Specialization
 
     module, artifact = runner.hj_evolve
     if genome is not None:
