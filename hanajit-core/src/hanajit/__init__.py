@@ -33,8 +33,8 @@ def __getattr__(name):
         from .loops import prange
         return prange
     if name in ("set_num_threads", "get_num_threads"):
-        from . import parallel_config
-        return getattr(parallel_config, name)
+        from . import thread_count
+        return getattr(thread_count, name)
     if name == "pmap":
         from .parallel_map import pmap
         return pmap

@@ -147,5 +147,15 @@ class Target:
         stores its result (an executable export embedding the kernel uses it)."""
         raise NotImplementedError(f"target {self.name!r} has no single-thread kernels")
 
+    # -- targets with threads -------------------------------------------------------
+    def get_num_threads(self) -> int:
+        """Targets with threads: how many threads a parallel loop runs on (at most).
+        The default, for a target without threads: 1."""
+        return 1
+
+    def set_num_threads(self, n: int) -> None:
+        """Targets with threads: run parallel loops on at most ``n`` threads."""
+        raise NotImplementedError(f"target {self.name!r} has no threads")
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
