@@ -75,8 +75,8 @@ class SharedArrayTemplate(CallTemplate):
                                "integer (a literal or a global)")
         dtype = self.dtype
         if dtype is None:
-            from .numpy_alloc import _const_dtype
-            dtype = _const_dtype(args[1])
+            from .numpy_alloc import const_dtype
+            dtype = const_dtype(args[1])
         if dtype.is_complex:
             raise Incompatible(f"{self.name}(): complex shared arrays are not "
                                "supported")

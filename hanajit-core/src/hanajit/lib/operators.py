@@ -497,7 +497,7 @@ def tuple_eq(L, op, a, b):
 def contains(L, x, tup, item_types=None):
     """``x in tup``: ``==`` with each item (in ``item_types[i]`` where given: a
     NumPy scalar ``x``, ``Inferrer.contains_types``)."""
-    from .elementwise import _cast
+    from .elementwise import cast_to
     x = L.let(x)
     tup = L.let(tup)
     r = C(False, T.BOOL)
@@ -505,7 +505,7 @@ def contains(L, x, tup, item_types=None):
         item = N.TupleGet(tup, i, t)
         ct = item_types[i] if item_types else None
         r = bor(r, compare(L, "eq", x, item) if ct is None else
-                compare(L, "eq", _cast(L, x, ct), _cast(L, item, ct)))
+                compare(L, "eq", cast_to(L, x, ct), cast_to(L, item, ct)))
     return r
 
 
@@ -520,10 +520,10 @@ def compare_chain(L, e: N.PyCompare) -> N.Expr:
             r = contains(L, a, b, ct)
             return r if op == "in" else logical_not(r)
         if ct is not None:
-            from .elementwise import _cast, _np_complex_order
-            a, b = _cast(L, a, ct), _cast(L, b, ct)
+            from .elementwise import cast_to, np_complex_order
+            a, b = cast_to(L, a, ct), cast_to(L, b, ct)
             if ct.is_complex and op not in ("eq", "ne"):
-                return _np_complex_order(L, op, a, b)
+                return np_complex_order(L, op, a, b)
         return compare(L, op, a, b)
     result_name = None
     prev = first

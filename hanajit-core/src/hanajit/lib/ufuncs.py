@@ -209,7 +209,7 @@ class Clip(CallTemplate):
             # (np.clip makes ``a`` an array first: a Python number there is not weak)
             is_weak = arr and k > 0 and not isinstance(getattr(n, "type", None),
                                                        T.ArrayType) \
-                and o in ew._WEAK and inf.weak(n)
+                and o in ew.WEAK_TYPES and inf.weak(n)
             (weak if is_weak else strong).append(o)
         if not strong:
             strong, weak = weak[:1], weak[1:]
@@ -217,7 +217,7 @@ class Clip(CallTemplate):
         for o in strong[1:]:
             t = rules.promote(t, o)
         for o in weak:
-            t = ew._weak(t, o)
+            t = ew.adapt_weak(t, o)
         return t
 
     def lower(self, L, call, args, kwargs):
