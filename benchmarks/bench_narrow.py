@@ -32,7 +32,7 @@ from common import (
 
 from hanajit import jit
 from hanajit.errors import HanaJitNarrowWarning
-from hanajit.infer.rules import typeof
+from hanajit.typing_rules import typeof
 from hanajit.narrow import build
 
 njit = numba_njit()

@@ -110,7 +110,7 @@ def test_printer_shows_signature_and_body():
 
 
 def test_numpy_scalar_types():
-    from hanajit.infer.rules import typeof
+    from hanajit.typing_rules import typeof
     assert typeof(np.float32(1)) == T.FLOAT32
     assert typeof(np.int8(1)) == T.INT8
     assert typeof(2 ** 63) is None and typeof(-(2 ** 63)) == T.INT64

@@ -12,7 +12,7 @@ import pytest
 
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning
-from hanajit.infer.rules import typeof
+from hanajit.typing_rules import typeof
 from hanajit.ir import types as T
 
 

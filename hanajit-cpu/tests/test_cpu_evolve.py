@@ -279,7 +279,7 @@ def test_same_bits_is_exact():
 def test_random_args_keep_types():
     import random
 
-    from hanajit.infer.rules import typeof
+    from hanajit.typing_rules import typeof
 
     base = np.arange(24.0).reshape(4, 6)
     ro = np.arange(5)

@@ -24,7 +24,7 @@ from hanajit import evolve as E
 from hanajit import jit, plugins
 from hanajit.evolve import genome as G
 from hanajit.evolve import verify as V
-from hanajit.infer.rules import typeof
+from hanajit.typing_rules import typeof
 from hanajit.passes import interchange as X
 from hanajit.pipeline import CompileContext, compile_ir
 from hypothesis import given, settings

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from hanajit import jit
-from hanajit.infer.rules import typeof
+from hanajit.typing_rules import typeof
 from hanajit.ir import nodes as N
 from hanajit.pipeline import compile_ir
 

@@ -15,7 +15,7 @@ from hypothesis.extra import numpy as hnp
 
 from hanajit import jit
 from hanajit.errors import HanaJitNarrowWarning
-from hanajit.infer.rules import typeof
+from hanajit.typing_rules import typeof
 from hanajit.narrow import narrow_spec
 from hanajit.passes import narrow_reductions as nr
 

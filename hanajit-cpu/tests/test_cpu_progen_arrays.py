@@ -50,7 +50,7 @@ def _either_layout(m, c):
 @pytest.mark.parametrize("how", ["C", "F", "rev", "step"])
 def test_variable_holding_arrays_of_two_layouts_compiles(how):
     """Was an internal compiler error (a Cast between array types reached the
-    lowering) and a fallback; the variable has layout "A" (``infer.rules.unify``)."""
+    lowering) and a fallback; the variable has layout "A" (``typing_rules.unify``)."""
     base = np.arange(12.0).reshape(3, 4)
     m = {"C": base, "F": np.asfortranarray(base), "rev": base[::-1],
          "step": np.arange(24.0).reshape(3, 8)[:, ::2]}[how]

@@ -26,12 +26,15 @@ __all__ = [
 
 
 def __getattr__(name):
-    if name in ("jit", "prange"):
-        from . import api
-        return getattr(api, name)
+    if name == "jit":
+        from .api import jit
+        return jit
+    if name == "prange":
+        from .loops import prange
+        return prange
     if name in ("set_num_threads", "get_num_threads"):
-        from . import parallel_config
-        return getattr(parallel_config, name)
+        from . import thread_count
+        return getattr(thread_count, name)
     if name == "pmap":
         from .parallel_map import pmap
         return pmap

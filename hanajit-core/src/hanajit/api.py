@@ -27,8 +27,11 @@ import warnings
 
 from .dispatch.heaptype import native_dispatch_enabled, native_type, set_vectorcall
 from .dispatch.native import CallShape, Handlers
-from .infer.rules import argtypeof
+from .dispatch.specialization import Specialization
+from .typing_rules import argtypeof
 from .ir.types import NumpyScalarArg
+from .jitted import register_class
+from .loops import prange  # noqa: F401  (re-exported: ``hanajit.prange``)
 from .errors import (
     HanaJitFallbackWarning,
     HanaJitInternalWarning,
@@ -42,11 +45,6 @@ _OPTION_DEFAULTS = {
     "reduce_reassoc": False, "rewrite": False, "gpu_arch": None, "inline": "auto",
     "workers": None,
 }
-
-
-def prange(*args):
-    """``range`` for loops whose iterations may run in parallel (serial for now)."""
-    return range(*args)
 
 
 def jit(func=None, **options):
@@ -88,16 +86,6 @@ def _accepts(spec_types, arg_types) -> bool:
                 and s.dtype == a.dtype and s.ndim == a.ndim and s.readonly == a.readonly):
             return False
     return True
-
-
-class Specialization:
-    """A compiled specialisation: the IR module, the target artifact, the runner."""
-
-    def __init__(self, arg_types, module, artifact, runner):
-        self.arg_types = arg_types
-        self.module = module
-        self.artifact = artifact
-        self.runner = runner
 
 
 class JitFunction:
@@ -215,7 +203,7 @@ class JitFunction:
                 return runner
             if any(t is None for t in key):
                 bad = next(i for i, t in enumerate(key) if t is None)
-                from .infer.rules import unsupported_reason
+                from .typing_rules import unsupported_reason
                 return self._fall_back(key, UnsupportedError(
                     f"{self.__qualname__}: argument {bad + 1}: "
                     f"{unsupported_reason(args[bad])}", func=self.__qualname__,
@@ -385,7 +373,7 @@ class JitFunction:
         if spec is None:
             if any(t is None for t in key):
                 bad = next(i for i, t in enumerate(key) if t is None)
-                from .infer.rules import unsupported_reason
+                from .typing_rules import unsupported_reason
                 raise TypeError(f"{self.__qualname__}.launch(): argument {bad + 1}: "
                                 f"{unsupported_reason(args[bad])}")
             spec = d["_kernels"][key] = self._kernel(key)
@@ -571,6 +559,9 @@ class JitFunction:
 class PyJitFunction(JitFunction):
     """A jitted function that dispatches in Python (PyPy, free-threaded CPython,
     ``HANAJIT_NATIVE_DISPATCH=0``); it gets ``__dict__`` and ``__weakref__``."""
+
+
+register_class(JitFunction)
 
 
 def _native_raised(self, index, err_address, *params):

@@ -17,7 +17,7 @@ import tempfile
 import textwrap
 import timeit
 
-from .api import prange
+from .loops import prange
 
 
 def host_target(report) -> bool:
@@ -109,7 +109,7 @@ def thread_pool(report, attempts: int = 3) -> None:
     """A ``prange`` loop runs on the pool: how many threads did work in it."""
     import numpy as np
 
-    from . import get_num_threads
+    from .thread_count import get_num_threads
     name = "thread pool"
     n = get_num_threads()
     if n < 2:

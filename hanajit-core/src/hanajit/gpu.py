@@ -170,10 +170,3 @@ def atomic_cas(array, index, compare, value):
         same = a.tobytes() == np.asarray(compare, a.dtype).tobytes()
         return value if same else old
     return _update("atomic_cas", array, index, new)
-
-
-def _register_templates():
-    from .lib import gpu  # noqa: F401  (registers the compiler's templates)
-
-
-_register_templates()

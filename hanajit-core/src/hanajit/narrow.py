@@ -18,7 +18,9 @@ import sys
 import warnings
 import weakref
 
+from .dispatch.specialization import Specialization
 from .errors import HanaJitNarrowWarning, TargetError, UnsupportedError
+from .jitted import new_jitted
 
 
 def narrow_function(jf, confirmed):
@@ -32,13 +34,12 @@ def narrow_function(jf, confirmed):
             "integer reductions add narrow (int8/int16/int32) elements in 16- or "
             "32-bit blocks before widening to the accumulator; the result is exact, "
             "but the code path is experimental: pass confirmed=True to use it")
-    from .api import JitFunction
     with jf._lock:
         shadow = jf.__dict__.get("_narrow_fn")
         if shadow is None:
             jf._target()          # decides target="auto" first: the copy needs a name
-            shadow = JitFunction(jf.py_func, **{**jf.options, "signature": None,
-                                                "cache": False})
+            shadow = new_jitted(jf.py_func, **{**jf.options, "signature": None,
+                                              "cache": False})
             # (an instance attribute wins over the method of the class)
             shadow.__dict__["_specialize"] = functools.partial(
                 _specialize, weakref.ref(jf), shadow)
@@ -59,7 +60,6 @@ def _specialize(jf_ref, shadow, key: tuple, args: tuple):
             spec = narrow_spec(jf, key)
             runner = shadow._specs[key] = spec.runner
             if spec.artifact is not None:
-                from .api import Specialization
                 shadow._compiled[key] = Specialization(key, spec.module, spec.artifact,
                                                        spec.runner)
                 shadow._native_stale = shadow._shape is not None

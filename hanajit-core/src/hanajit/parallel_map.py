@@ -48,7 +48,7 @@ def pmap(fn, argtuples, workers: int | None = None, executor: Executor | None = 
         futures = [executor.submit(_call, fn, a) for a in argtuples]
         return [f.result() for f in futures]
     if workers is None:
-        from .parallel_config import get_num_threads
+        from .thread_count import get_num_threads
         workers = get_num_threads()
     workers = max(1, min(int(workers), len(argtuples)))
     if workers == 1:

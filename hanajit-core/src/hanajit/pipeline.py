@@ -36,6 +36,7 @@ from .frontend.source import parse_function
 from .infer.infer import Inferrer
 from .ir import nodes as N
 from .ir import types as T
+from .jitted import is_jitted
 from .passes.analyze_raises import analyze_raises
 from .passes.lower_semantics import lower_semantics
 from .passes.inline import candidate as inline_candidate
@@ -117,8 +118,7 @@ class CompileContext:
     def as_jit_function(obj):
         """A jitted function -- or one of hanajit's own Python-source helpers, which
         may call each other -- to compile as a callee; else None."""
-        from .api import JitFunction
-        if isinstance(obj, JitFunction):
+        if is_jitted(obj):
             return obj
         if (callable(obj) and getattr(obj, "__code__", None) is not None
                 and getattr(obj, "__module__", "").startswith("hanajit.lib.")

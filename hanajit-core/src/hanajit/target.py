@@ -133,7 +133,7 @@ class Target:
     def typeof(self) -> Callable[[Any], Any]:
         """The function that gives the IR type of a launch argument (a GPU target's
         own device arrays among them); the default types host values only."""
-        from .infer.rules import typeof
+        from .typing_rules import typeof
         return typeof
 
     def to_device(self, array, stream=None):
@@ -148,6 +148,16 @@ class Target:
         """GPU targets: a one-thread kernel that runs the module's entry once and
         stores its result (an executable export embedding the kernel uses it)."""
         raise NotImplementedError(f"target {self.name!r} has no single-thread kernels")
+
+    # -- targets with threads -------------------------------------------------------
+    def get_num_threads(self) -> int:
+        """Targets with threads: how many threads a parallel loop runs on (at most).
+        The default, for a target without threads: 1."""
+        return 1
+
+    def set_num_threads(self, n: int) -> None:
+        """Targets with threads: run parallel loops on at most ``n`` threads."""
+        raise NotImplementedError(f"target {self.name!r} has no threads")
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"

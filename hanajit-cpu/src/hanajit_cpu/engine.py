@@ -91,8 +91,8 @@ class Engine:
         process, like the memory runtime); sets the worker count."""
         with self.compile_lock:
             if getattr(self, "_threads", None) is None:
-                from hanajit.lowering import threads
-                from hanajit.parallel_config import apply_num_threads
+                from . import threads
+                from .parallel_config import apply_num_threads
                 obj = self.compile_object(threads.RUNTIME_IR)[1]
                 tracker, addrs = self.link(obj, list(threads.SYMBOLS))
                 self._threads_tracker = tracker

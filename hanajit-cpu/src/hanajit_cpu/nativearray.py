@@ -2,7 +2,7 @@
 
 One more entry of the boxing table of :mod:`hanajit_cpu.nativebox`.  An argument
 matches an ``ArrayType(dtype, ndim, layout, readonly)`` specialisation exactly when
-:func:`hanajit.infer.rules.typeof` would give that type (or, for an any-layout
+:func:`hanajit.typing_rules.typeof` would give that type (or, for an any-layout
 ``"A"`` specialisation, when the Python dispatcher would accept it):
 
 * its type is exactly ``numpy.ndarray`` (a pointer compare: subclasses take the

@@ -4,7 +4,7 @@ Used by the generated vectorcall dispatcher (:mod:`hanajit_cpu.native`).  For ea
 IR type the table has three emitters:
 
 * ``check(cx, b, obj, t, fail)``: branch to ``fail`` unless ``obj`` is exactly what
-  :func:`hanajit.infer.rules.typeof` maps to ``t`` (exact ``int``, ``float``,
+  :func:`hanajit.typing_rules.typeof` maps to ``t`` (exact ``int``, ``float``,
   ``bool``, ``complex``, ``None``, tuples of those);
 * ``unbox(cx, b, obj, t, fail)``: the flat C-ABI values (``i64``/``double``, see
   :func:`hanajit.lowering.cabi.flat_kinds`); ``fail`` is taken, with no exception

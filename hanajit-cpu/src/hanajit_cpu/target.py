@@ -45,6 +45,14 @@ class CpuTarget(Target):
         except Exception as exc:
             report.check("cpu target: compile and run a loop", False, repr(exc))
 
+    def get_num_threads(self) -> int:
+        from .parallel_config import get_num_threads
+        return get_num_threads()
+
+    def set_num_threads(self, n: int) -> None:
+        from .parallel_config import set_num_threads
+        set_num_threads(n)
+
     def cache_env(self) -> tuple:
         """What the disk cache key needs to know about this host's code generation:
         the CPU (name and features) and the LLVM build, found without loading LLVM

@@ -16,7 +16,7 @@ import threading
 
 import numpy as np
 
-from hanajit.infer.rules import typeof
+from hanajit.typing_rules import typeof
 from hanajit.ir import types as T
 from hanajit.lowering.cabi import flat_kinds
 

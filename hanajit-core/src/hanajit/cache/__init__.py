@@ -121,12 +121,13 @@ class CachedSpecialization:
     @property
     def module(self):
         if self._module is None:
+            from ..passes.interchange import nest_plan
             from ..pipeline import build
             options = self._jf.options
             genome = self.artifact.metadata.get("evolved")
             if genome:                # an evolve() winner: its loop order and flags
-                from ..evolve.genome import nest_strategy
-                options = dict(options, strategy={"nests": nest_strategy(genome)},
+                plan = nest_plan(genome.get("nests", ()))
+                options = dict(options, strategy={"nests": plan},
                                parallel=options.get("parallel") or genome["parallel"])
             self._module = build(self._jf.py_func, self.arg_types, options).module
         return self._module

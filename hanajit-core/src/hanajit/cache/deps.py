@@ -26,6 +26,7 @@ import inspect
 import types
 
 from ..frontend.source import attribute_chain
+from ..jitted import is_jitted
 
 try:                           # hashlib imports OpenSSL: 2-3 ms on a warm start
     from _blake2 import blake2b
@@ -86,8 +87,7 @@ def resolve(func, dotted: str):
 
 
 def _jitted(value):
-    from ..api import JitFunction
-    return isinstance(value, JitFunction)
+    return is_jitted(value)
 
 
 def _python_function(value):
@@ -134,10 +134,10 @@ def names_used(func) -> list[str]:
     fdef = next((n for n in tree.body if isinstance(n, ast.FunctionDef)), None)
     if fdef is None:
         return []
-    from ..frontend.builder import _assigned_names
+    from ..frontend.builder import assigned_names
     a = fdef.args
     local = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
-    local |= _assigned_names(fdef)
+    local |= assigned_names(fdef)
     out = set()
     for stmt in fdef.body:
         for node in ast.walk(stmt):

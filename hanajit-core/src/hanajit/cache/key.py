@@ -44,8 +44,7 @@ def compiler_fingerprint(target=None) -> str:
     package = type(target).__module__.split(".")[0] if target is not None else ""
     fp = _compiler_fp.get(package)
     if fp is None:
-        import hanajit
-        roots = [os.path.dirname(hanajit.__file__)]
+        roots = [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
         mod = sys.modules.get(package)
         if package != "hanajit" and getattr(mod, "__file__", None):
             roots.append(os.path.dirname(mod.__file__))

@@ -43,6 +43,7 @@ import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ..dispatch.specialization import Specialization
 from . import genome as G
 from . import verify as V
 
@@ -163,7 +164,7 @@ def _spread(xs) -> float:
 
 class _Search:
     def __init__(self, jf, args, *, hyper, rtol, atol, seed, checks):
-        from ..infer.rules import typeof
+        from ..typing_rules import typeof
 
         self.jf, self.hyper, self.rtol, self.atol = jf, hyper, rtol, atol
         if len(args) != jf._nparams:
@@ -462,7 +463,6 @@ def _install(jf, spec_key, runner, genome=None, cache=False) -> bool:
     dispatcher; argument types served by the old entry are served by the new.
     With ``cache`` and ``@jit(cache=True)``, write it to the disk cache with
     ``genome`` in its metadata; returns whether it was written."""
-    from ..api import Specialization
 
     module, artifact = runner.hj_evolve
     if genome is not None:

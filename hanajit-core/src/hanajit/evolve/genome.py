@@ -44,6 +44,7 @@ from __future__ import annotations
 import random
 
 from ..ir import nodes as N
+from ..passes.interchange import nest_plan
 
 UNROLL = (0, 1, 2, 4, 8)
 INTERLEAVE = (0, 1, 2, 4, 8)
@@ -366,8 +367,7 @@ def strategy(g: dict, floats: list, hyper: bool, outer: list = ()) -> dict:
 
 def nest_strategy(g: dict) -> dict:
     """The ``nests`` part of the strategy option (``passes.interchange``)."""
-    return {k: {"order": gene[0], "tiles": tuple(gene[1:])}
-            for k, gene in enumerate(g.get("nests", ())) if any(gene)}
+    return nest_plan(g.get("nests", ()))
 
 
 def describe(g: dict, infos: list = ()) -> str:

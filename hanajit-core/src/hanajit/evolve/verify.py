@@ -26,7 +26,7 @@ import struct
 
 import numpy as np
 
-from ..infer.rules import typeof
+from ..typing_rules import typeof
 
 
 def copy_args(args):

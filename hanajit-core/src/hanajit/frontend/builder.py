@@ -18,11 +18,13 @@ from __future__ import annotations
 import ast
 import builtins
 import numbers
-import sys
 
+from .. import gpu
 from ..errors import UnsupportedError, escape_braces
 from ..ir import constants as K
 from ..ir import nodes as N
+from ..ir.frontend_nodes import Method, ObjRef, Unpack, falls_through
+from ..loops import prange
 from .node_names import plain_name
 from .readonly_lists import readonly_lists
 from .source import ParsedFunction, eager_self
@@ -41,23 +43,8 @@ _CMPOPS = {
 }
 
 
-class ObjRef(N.Expr):
-    """A compile-time Python object (module, function, class) -- frontend only."""
-
-    def __init__(self, obj, name):
-        self.obj = obj
-        self.name = name
-        self.type = None
-
-
 def is_number(v) -> bool:
     return isinstance(v, (bool, numbers.Number)) and not isinstance(v, type)
-
-
-def _gpu_names():
-    """The names of the GPU kernel model (``hanajit.gpu.__all__``)."""
-    from .. import gpu
-    return gpu.__all__
 
 
 def freezable(v) -> bool:
@@ -69,7 +56,8 @@ def freezable(v) -> bool:
     return False
 
 
-def _assigned_names(fn: ast.FunctionDef) -> set:
+def assigned_names(fn: ast.FunctionDef) -> set:
+    """The local names of ``fn``: assigned, deleted, defined or bound by ``except``."""
     names = set()
     for node in ast.walk(fn):
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
@@ -97,7 +85,7 @@ class Builder:
         if args.vararg or args.kwarg:
             self.fail(self.fnode, "*args / **kwargs parameters")
         self.params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
-        self.locals = set(self.params) | _assigned_names(self.fnode)
+        self.locals = set(self.params) | assigned_names(self.fnode)
         # list displays only read, built as tuples (frontend.readonly_lists)
         self.list_displays, self.list_names = readonly_lists(
             self.fnode, set(self.params), self._global_object)
@@ -125,8 +113,8 @@ class Builder:
             value = self.p.globals[name]
         elif hasattr(builtins, name):
             value = getattr(builtins, name)
-        elif name in _gpu_names():       # kernels may call thread_id() unimported
-            value = getattr(sys.modules["hanajit.gpu"], name)
+        elif name in gpu.__all__:        # kernels may call thread_id() unimported
+            value = getattr(gpu, name)
         elif eager_self(self.p.pyfunc, name) is not None:   # recursion, signature=
             value = eager_self(self.p.pyfunc, name)
         else:
@@ -214,7 +202,7 @@ class Builder:
                 self.fail(target, "starred assignment")
             name = self.tmp("u")
             self.locals.add(name)
-            out = [N.Assign(target=name, value=N.PyCall(callee=_unpack(len(target.elts)),
+            out = [N.Assign(target=name, value=N.PyCall(callee=Unpack(len(target.elts)),
                                                         args=[value], name="unpack"))]
             for i, elt in enumerate(target.elts):
                 out.extend(self.assign_to(elt, N.TupleGet(N.Var(name), i)))
@@ -307,9 +295,8 @@ class Builder:
         if isinstance(it, ast.Call) and isinstance(it.func, (ast.Name, ast.Attribute)):
             callee = self.expr(it.func)
             obj = getattr(callee, "obj", None)
-            from ..api import prange as _prange     # local: api imports us
-            if obj is range or obj is _prange:
-                region = self.parallel_loop(s, it, explicit=obj is _prange)
+            if obj is range or obj is prange:
+                region = self.parallel_loop(s, it, explicit=obj is prange)
                 if region is not None:
                     return region
                 self.loop_depth += 1
@@ -705,56 +692,6 @@ def _numpy_where():
 def _is_flat(node) -> bool:
     """Is ``node`` the attribute ``<expr>.flat`` (handled by ``lib.np_index``)?"""
     return isinstance(node, ast.Attribute) and node.attr == "flat"
-
-
-class Method:
-    """Callee marker for ``value.name(...)`` method calls."""
-
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return f"<method {self.name}>"
-
-
-class _Unpack:
-    """Callee marker: check a value unpacks into ``n`` items (tuple unpacking)."""
-
-    def __init__(self, n):
-        self.n = n
-
-
-def _unpack(n):
-    return _Unpack(n)
-
-
-def falls_through(body) -> bool:
-    """Can control reach the end of ``body`` (so the function returns None)?"""
-    for s in body:
-        if isinstance(s, (N.Return, N.Raise, N.Break, N.Continue)):
-            return False
-        if isinstance(s, N.If) and s.orelse and not falls_through(s.then) \
-                and not falls_through(s.orelse):
-            return False
-        if isinstance(s, N.PyWhile) and _always_true(s.cond) and not _breaks(s.body):
-            return False
-    return True
-
-
-def _always_true(c) -> bool:
-    if isinstance(c, N.Truth):
-        c = c.operand
-    return isinstance(c, N.Const) and bool(c.value)
-
-
-def _breaks(body) -> bool:
-    """Does ``body`` hold a ``break`` of this loop (not of a nested one)?"""
-    for s in body:
-        if isinstance(s, N.Break):
-            return True
-        if isinstance(s, N.If) and (_breaks(s.then) or _breaks(s.orelse)):
-            return True
-    return False
 
 
 def truth(e: N.Expr) -> N.Expr:

@@ -11,14 +11,14 @@ type with an explicit primitive ``Cast``.
 from __future__ import annotations
 
 from ..errors import UnsupportedError
-from ..frontend.builder import Method, ObjRef, _Unpack, falls_through
+from ..ir.frontend_nodes import Method, ObjRef, Unpack, falls_through
 from ..ir import constants as K
 from ..ir import nodes as N
 from ..ir import types as T
 from ..lib import registry
 from ..lib.parallel import ParallelRegion
-from . import rules
-from .rules import Incompatible
+from .. import typing_rules as rules
+from ..typing_rules import Incompatible
 
 
 class Inferrer:
@@ -570,7 +570,7 @@ class Inferrer:
         if any(t is None for t in argtypes) or any(t is None for t in kwtypes.values()):
             return None
         callee = e.callee
-        if isinstance(callee, _Unpack):
+        if isinstance(callee, Unpack):
             t = argtypes[0]
             if not isinstance(t, T.TupleType) or len(t.items) != callee.n:
                 self.fail(line, "unpacking", f"cannot unpack {t} into {callee.n} names")

@@ -2,7 +2,7 @@
 to the template of the equivalent NumPy function, the array first."""
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import types as T
 from . import elementwise as ew
 from .registry import CallTemplate, register

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from ..infer.rules import Incompatible, promote
+from ..typing_rules import Incompatible, promote
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
@@ -354,8 +354,8 @@ def _as_array_type(t):
 
 def _cum_const(call, pos, name):
     # imported here: np_stats imports this module's helpers
-    from .np_stats import _const
-    return _const(call, pos, name)
+    from .np_stats import const_arg
+    return const_arg(call, pos, name)
 
 
 def dot_type(a, b):

@@ -183,7 +183,7 @@ def assign_to_view(L, view: N.Expr, value: N.Expr):
 def _conflict(L, view, dims: list, sources: list):
     """Whether writing ``view`` element by element could change a value one of
     ``sources`` still has to give (None: never)."""
-    from .parallel import _ranges_meet
+    from .parallel import ranges_meet
     out = None
     for s in sources:
         st = s.type
@@ -196,7 +196,7 @@ def _conflict(L, view, dims: list, sources: list):
                                                                      T.INT64))):
                     same = ops.band(same, N.Cmp("eq", N.ArrayAttr(s, attr, k, T.INT64),
                                                 v, T.BOOL))
-        meet = _ranges_meet(L, s, view)
+        meet = ranges_meet(L, s, view)
         c = meet if same is None else ops.band(meet, ops.logical_not(same))
         out = c if out is None else ops.bor(out, c)
     return out

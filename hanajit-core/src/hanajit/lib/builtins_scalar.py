@@ -2,7 +2,7 @@
 complex, divmod, pow, len, enumerate, zip, and NumPy scalar constructors."""
 from __future__ import annotations
 
-from ..infer.rules import Incompatible, arith_operands, unify
+from ..typing_rules import Incompatible, arith_operands, unify
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
@@ -111,7 +111,7 @@ class MinMax(CallTemplate):
             for j in range(k):
                 ct = cts[k][j]
                 x, y = (vals[k], vals[j]) if ct is None else (
-                    ew._cast(L, vals[k], ct), ew._cast(L, vals[j], ct))
+                    ew.cast_to(L, vals[k], ct), ew.cast_to(L, vals[j], ct))
                 b = ops.compare(L, self.op, x, y)
                 if k > 1:
                     b = ops.band(N.Cmp("eq", cur, C(j, T.INT64), T.BOOL), b)

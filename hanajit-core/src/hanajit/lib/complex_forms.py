@@ -17,7 +17,7 @@ from __future__ import annotations
 import fractions
 import functools
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 
 PATHS = ("array", "square", "scalar_square", "scalar_ufunc", "operator",

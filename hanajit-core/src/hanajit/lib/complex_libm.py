@@ -16,7 +16,7 @@ from __future__ import annotations
 import ctypes
 import functools
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import types as T
 
 # intrinsic name -> the C99 complex function's stem (c<stem>, c<stem>f)

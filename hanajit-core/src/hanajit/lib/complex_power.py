@@ -13,7 +13,7 @@
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from .complex_forms import cmul, cmul_form
@@ -33,7 +33,7 @@ def _cmul(L, a, b, t):
 def np_cpow(L, a, b, t):
     """NumPy's ``npy_cpow(a, b)`` (see the module docstring), branch-free: every
     case is computed and the applicable one selected."""
-    from .elementwise import _np_complex_div
+    from .elementwise import np_complex_div
     c = t.component
     a, b = L.let(a), L.let(b)
     (ar, ai), (br, bi) = _parts(L, a), _parts(L, b)
@@ -63,7 +63,7 @@ def np_cpow(L, a, b, t):
         if k < 6:
             p = _cmul(L, p, p, t)
     unit = L.let(N.MakeComplex(one, zero, t))
-    powered = pick(cmp("lt", br, zero), _np_complex_div(L, unit, acc, t), acc)
+    powered = pick(cmp("lt", br, zero), np_complex_div(L, unit, acc, t), acc)
     square = _cmul(L, a, a, t)
     by_int = pick(cmp("eq", n, C(1, T.INT64)), a,
                   pick(cmp("eq", n, C(2, T.INT64)), square,

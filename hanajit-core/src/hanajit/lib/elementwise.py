@@ -13,7 +13,7 @@ float division by zero gives inf/nan, ``int ** negative`` raises ValueError.
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible, promote
+from ..typing_rules import Incompatible, promote
 from ..ir import nodes as N
 from ..ir import types as T
 from . import operators as ops
@@ -38,7 +38,7 @@ class Lazy(N.Expr):
 
 
 # ----------------------------------------------------------------------- typing
-_WEAK = (T.BOOL, T.INT64, T.FLOAT64, T.COMPLEX128)
+WEAK_TYPES = (T.BOOL, T.INT64, T.FLOAT64, T.COMPLEX128)
 
 
 def elem_type(t):
@@ -73,10 +73,10 @@ def result_dtype(op: str, a: T.Type, b: T.Type, weak_a=True, weak_b=True) -> T.S
 def _common(a, b, weak_a, weak_b) -> T.Scalar:
     """NEP 50: the dtype two operands meet in (a weak Python scalar adapts)."""
     da, db = elem_type(a), elem_type(b)
-    if not isinstance(a, T.ArrayType) and a in _WEAK and weak_a:
-        return _weak(db, da)
-    if not isinstance(b, T.ArrayType) and b in _WEAK and weak_b:
-        return _weak(da, db)
+    if not isinstance(a, T.ArrayType) and a in WEAK_TYPES and weak_a:
+        return adapt_weak(db, da)
+    if not isinstance(b, T.ArrayType) and b in WEAK_TYPES and weak_b:
+        return adapt_weak(da, db)
     return promote(da, db)
 
 
@@ -93,7 +93,7 @@ def comparison_type(a, b, weak_a=True, weak_b=True):
     return common if (common.is_float or common.is_complex) else None
 
 
-def _weak(strong: T.Scalar, weak: T.Scalar) -> T.Scalar:
+def adapt_weak(strong: T.Scalar, weak: T.Scalar) -> T.Scalar:
     """NEP 50: a Python scalar adapts to the array's dtype within its kind."""
     order = "biufc"
     ks, kw = order.index(strong.kind if strong.kind != "u" else "i"), order.index(
@@ -138,7 +138,7 @@ def broadcast(L, lazies: list) -> list:
                 dims.append(z.dims[k])
         d = dims[0]
         for other in dims[1:]:
-            if _same(d, other):
+            if same_value(d, other):
                 continue
             bad = ops.band(ops.band(N.Cmp("ne", d, other, T.BOOL),
                                     N.Cmp("ne", d, C(1, I), T.BOOL)),
@@ -152,7 +152,8 @@ def broadcast(L, lazies: list) -> list:
     return out
 
 
-def _same(a, b) -> bool:
+def same_value(a, b) -> bool:
+    """Are two dimension expressions known to be equal at compile time?"""
     if isinstance(a, N.Const) and isinstance(b, N.Const):
         return a.value == b.value
     return isinstance(a, N.Var) and isinstance(b, N.Var) and a.name == b.name
@@ -173,7 +174,7 @@ def reindex(z: Lazy, dims: list):
         own = []
         for k, d in enumerate(z.dims):
             i = idx[off + k]
-            if _same(d, dims[off + k]):
+            if same_value(d, dims[off + k]):
                 own.append(i)
             elif assume_full and assume_full[-1] is not None:
                 assume_full[-1].append((d, dims[off + k]))
@@ -269,7 +270,7 @@ def np_power_one_exponent(L, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
     exponent's value: -1 is ``1/x``, 0.5 ``sqrt(x)`` (so ``-0.0 ** 0.5`` is
     -0.0 and ``-inf ** 0.5`` NaN, where ``pow`` gives 0.0 and inf), 2 ``x*x``;
     0 and 1 give what ``pow`` gives; any other value C's ``pow``."""
-    x, y = _cast(L, x, t), _cast(L, y, t)
+    x, y = cast_to(L, x, t), cast_to(L, y, t)
     k = y.operand if isinstance(y, N.Cast) else y
     x = L.let(x)
     fast = {-1.0: lambda: N.BinOp("fdiv", C(1.0, t), x, t),
@@ -295,9 +296,9 @@ def np_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar, path="array",
     if op in ("lt", "le", "gt", "ge", "eq", "ne"):
         ct = compare_in or (promote(x.type, y.type) if x.type != y.type else x.type)
         if ct.is_complex:
-            x, y = _cast(L, x, ct), _cast(L, y, ct)
+            x, y = cast_to(L, x, ct), cast_to(L, y, ct)
             if op not in ("eq", "ne"):
-                return _np_complex_order(L, op, x, y)
+                return np_complex_order(L, op, x, y)
             return ops.compare(L, op, x, y)
         return N.Cmp(op, ops.convert_wrap(x, ct), ops.convert_wrap(y, ct), T.BOOL)
     if t.is_bool:
@@ -305,11 +306,11 @@ def np_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar, path="array",
         return N.BinOp(bop, ops.convert_wrap(x, t) if x.type != t else x,
                        ops.convert_wrap(y, t) if y.type != t else y, t)
     if op == "truediv":
-        x, y = _cast(L, x, t), _cast(L, y, t)
+        x, y = cast_to(L, x, t), cast_to(L, y, t)
         if t.is_complex:
-            return _np_complex_div(L, x, y, t)
+            return np_complex_div(L, x, y, t)
         return N.BinOp("fdiv", x, y, t)
-    x, y = _cast(L, x, t), _cast(L, y, t)
+    x, y = cast_to(L, x, t), cast_to(L, y, t)
     if op in ("add", "sub", "mul"):
         if t.is_complex and op == "mul":
             from .complex_forms import cmul_form, cmul_plain_if
@@ -354,7 +355,7 @@ def np_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar, path="array",
     raise Incompatible(f"numpy operator {op}")
 
 
-def _np_complex_order(L, op, x, y):
+def np_complex_order(L, op, x, y):
     """NumPy's lexicographic order of complex numbers (its ``CLT`` ... macros):
     ``x < y`` is ``x.real < y.real`` with neither imaginary part NaN, or equal
     real parts and ``x.imag < y.imag``."""
@@ -376,7 +377,7 @@ def np_complex_extreme(L, impl, x, y):
     ``fmax`` keep ``x`` against a NaN ``y``."""
     op = "le" if impl in ("minimum", "fmin") else "ge"
     x, y = L.let(x), L.let(y)
-    keeps = _np_complex_order(L, op, x, y)
+    keeps = np_complex_order(L, op, x, y)
     nan = _complex_nan(L, x if impl in ("minimum", "maximum") else y)
     return N.Select(ops.bor(nan, keeps), x, y, x.type)
 
@@ -404,7 +405,7 @@ def _complex_nan(L, z):
     return N.Cmp("uno", N.ComplexPart(z, "real", c), N.ComplexPart(z, "imag", c), T.BOOL)
 
 
-def _np_complex_div(L, x, y, t):
+def np_complex_div(L, x, y, t):
     """NumPy's complex division loop (Smith's method, scaled by the reciprocal),
     operation for operation, so results are NumPy's bit for bit: with
     ``|y.real| >= |y.imag|``, ``rat = y.imag / y.real``, ``scl = 1 / (y.real +
@@ -440,7 +441,9 @@ def _np_complex_div(L, x, y, t):
     return N.MakeComplex(pick(re0, re1, re2), pick(im0, im1, im2), t)
 
 
-def _cast(L, e, t):
+def cast_to(L, e, t):
+    """``e`` converted to scalar type ``t`` as NumPy casts (``e`` itself when it
+    is already ``t``)."""
     if e.type == t:
         return e
     if e.type.is_complex or t.is_complex:

@@ -29,7 +29,7 @@ index before the first store.
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
@@ -168,13 +168,13 @@ class FancyLazy(ew.Lazy):
         stores cannot change it; the others are read again, wrapped, where used."""
         if self.check is not None or not self.raw:
             return
-        from .parallel import _ranges_meet
+        from .parallel import ranges_meet
         plans = []
         for entry, z, dim, axis, plain in self.raw:
             if plain is None:
                 shared = C(True, T.BOOL)
             else:
-                shared = L.let(_ranges_meet(L, plain, self.array))
+                shared = L.let(ranges_meet(L, plain, self.array))
             d0 = L.let(N.Select(shared, z.dims[0], C(0, I), I)) \
                 if not isinstance(shared, N.Const) else z.dims[0]
             tmp = allocate(L, T.ArrayType(I, len(z.dims), "C"), [d0] + list(z.dims[1:]))
@@ -278,7 +278,7 @@ def _broadcast_indices(L, lazies):
                 if axis - (ndim - len(z.dims)) >= 0]
         d = dims[0]
         for other in dims[1:]:
-            if ew._same(d, other):
+            if ew.same_value(d, other):
                 continue
             bad = ops.band(ops.band(N.Cmp("ne", d, other, T.BOOL),
                                     N.Cmp("ne", d, C(1, I), T.BOOL)),
@@ -428,10 +428,10 @@ def _scatter(L, target: FancyLazy, value):
         src = ew.materialize(L, value)
         shared = C(True, T.BOOL)
     else:
-        from .parallel import _ranges_meet
+        from .parallel import ranges_meet
         plain = L.let(value)
         z = ew.to_lazy(L, plain)
-        shared = L.let(_ranges_meet(L, plain, target.array))
+        shared = L.let(ranges_meet(L, plain, target.array))
         d0 = [L.let(N.Select(shared, z.dims[0], C(0, I), I))] if z.dims else []
         src = allocate(L, z.type.copy(layout="C", readonly=False), d0 + list(z.dims[1:]))
         stmts, _ = L.sub_block(lambda: fill(L, src, z.dims, z.elem))

@@ -9,7 +9,7 @@ Each template refuses to type in a function compiled for a target whose kind is 
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import arrays
@@ -75,8 +75,8 @@ class SharedArrayTemplate(CallTemplate):
                                "integer (a literal or a global)")
         dtype = self.dtype
         if dtype is None:
-            from .numpy_alloc import _const_dtype
-            dtype = _const_dtype(args[1])
+            from .numpy_alloc import const_dtype
+            dtype = const_dtype(args[1])
         if dtype.is_complex:
             raise Incompatible(f"{self.name}(): complex shared arrays are not "
                                "supported")

@@ -14,7 +14,7 @@ from ..ir import nodes as N
 from ..ir import types as T
 from .operators import C, band, bor, convert, float_to_int, logical_not
 from .registry import CallTemplate, register
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 
 
 def _num(t):
@@ -265,7 +265,7 @@ class NumpyBinary(CallTemplate):
         if kwargs or len(args) != 2 or not all(
                 _num(a) or ordered and isinstance(a, T.Scalar) for a in args):
             raise Incompatible(f"numpy.{self.name}() of {args}")
-        from ..infer.rules import arith_operands, is_weak
+        from ..typing_rules import arith_operands, is_weak
         whole = [n.type if isinstance(getattr(n, "type", None), T.ArrayType) else e
                  for n, e in zip(call.args, args)]
         for node, w in zip(call.args, whole):

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import math
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
 from . import operators as ops
-from .numpy_alloc import _kw
+from .numpy_alloc import bind_kw
 from .operators import C
 from .registry import CallTemplate, register
 
@@ -34,11 +34,11 @@ class Angle(CallTemplate):
     paths = ("numpy.angle",)
 
     def typer(self, inf, call, args, kwargs):
-        from .np_stats import _const
+        from .np_stats import const_arg
         if not args or len(args) > 2:
             raise Incompatible("np.angle(z, deg=False)")
-        _kw(call, args, kwargs, ("z", "deg"))
-        if _const(call, 1, "deg", False) not in (False, True):
+        bind_kw(call, args, kwargs, ("z", "deg"))
+        if const_arg(call, 1, "deg", False) not in (False, True):
             raise Incompatible("np.angle(): deg must be a constant bool")
         e = ew.elem_type(args[0])
         if not isinstance(e, T.Scalar):
@@ -48,8 +48,8 @@ class Angle(CallTemplate):
         return T.ArrayType(rt, z.ndim, "C") if isinstance(z, T.ArrayType) else rt
 
     def lower(self, L, call, args, kwargs):
-        from .np_stats import _const
-        deg = bool(_const(call, 1, "deg", False))
+        from .np_stats import const_arg
+        deg = bool(const_arg(call, 1, "deg", False))
         rt = call.type
         r = rt.dtype if isinstance(rt, T.ArrayType) else rt
 

@@ -12,7 +12,7 @@ follows.  ``np.power`` with one exponent takes NumPy's fast paths on floats
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew

@@ -8,7 +8,7 @@ of a matrix is NumPy's read-only view of the diagonal.
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible, promote
+from ..typing_rules import Incompatible, promote
 from ..ir import nodes as N
 from ..ir import types as T
 from . import operators as ops

@@ -14,7 +14,7 @@ make these calls as NumPy does are ``pyhelpers_blas``.
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import lapack

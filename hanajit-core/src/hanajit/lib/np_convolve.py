@@ -6,7 +6,7 @@ other dtypes and targets fall back.
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import operators as ops
@@ -24,8 +24,8 @@ class Correlation(CallTemplate):
         self.paths = (f"numpy.{name}",)
 
     def _mode(self, call):
-        from .np_stats import _const
-        mode = _const(call, 2, "mode", self.default)
+        from .np_stats import const_arg
+        mode = const_arg(call, 2, "mode", self.default)
         if mode not in _MODES:
             raise Incompatible(f"np.{self.name}(a, v, mode): mode 'valid', 'same' or "
                                "'full'")
@@ -59,7 +59,7 @@ class Correlation(CallTemplate):
         L.raise_if(N.Cmp("eq", nv, C(0, I), T.BOOL), ValueError,
                    "v cannot be empty" if self.name == "convolve"
                    else "second array argument cannot be empty")
-        length = L.let(L.call_helper(hb._correlate_length, [
+        length = L.let(L.call_helper(hb.correlate_length, [
             N.Select(N.Cmp("ge", na, nv, T.BOOL), na, nv, I),
             N.Select(N.Cmp("ge", na, nv, T.BOOL), nv, na, I), C(mode, I)]))
         out = allocate(L, call.type, [length])

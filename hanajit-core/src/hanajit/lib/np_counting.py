@@ -3,7 +3,7 @@ counts as int64, weighted sums as float64 (NumPy's result types), ValueError for
 negative values, mismatched weights or a negative ``minlength``."""
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import operators as ops

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import functools
 
-from ..infer.rules import Incompatible, promote
+from ..typing_rules import Incompatible, promote
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
 from . import operators as ops
 from .array_ops import contiguous, reshape_view
-from .np_stats import _const
+from .np_stats import const_arg
 from .numpy_alloc import allocate, fill
 from .operators import C
 from .reductions import loops
@@ -164,7 +164,7 @@ class Meshgrid(CallTemplate):
     paths = ("numpy.meshgrid",)
 
     def indexing(self, call):
-        mode = _const(call, 10 ** 6, "indexing", "xy")
+        mode = const_arg(call, 10 ** 6, "indexing", "xy")
         if mode not in ("xy", "ij"):
             raise Incompatible(f"np.meshgrid(): indexing={mode!r}")
         return mode
@@ -172,8 +172,8 @@ class Meshgrid(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         if set(kwargs) - {"indexing", "sparse", "copy"}:
             raise Incompatible("np.meshgrid(*xi, indexing=, sparse=, copy=)")
-        if _const(call, 10 ** 6, "sparse", False) is not False \
-                or _const(call, 10 ** 6, "copy", True) is not True:
+        if const_arg(call, 10 ** 6, "sparse", False) is not False \
+                or const_arg(call, 10 ** 6, "copy", True) is not True:
             raise Incompatible("np.meshgrid() with sparse=True or copy=False (views)")
         self.indexing(call)
         if not args or not all(isinstance(x, T.ArrayType) for x in args):

@@ -9,7 +9,7 @@ widths and the total (NumPy's pairwise sum).  Data are integers or float64.
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible, promote
+from ..typing_rules import Incompatible, promote
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
@@ -75,20 +75,20 @@ class Histogram(CallTemplate):
 
     def lower(self, L, call, args, kwargs):
         from . import pyhelpers_hist as hh
-        from .np_stats import _flat_array
+        from .np_stats import flat_array
         got = dict(zip(NAMES, args), **kwargs)
         a = L.let(ew.materialize(L, got["a"]))
-        flat = _flat_array(L, a)
+        flat = flat_array(L, a)
         w = got.get("weights")
         if w is None or w.type == T.NONE:
             w = []
         else:
             w = L.let(ew.materialize(L, w))
             _same_shape(L, a, w)
-            w = [_flat_array(L, w)]
+            w = [flat_array(L, w)]
         bins = got.get("bins", C(10, I))
         if isinstance(bins.type, T.ArrayType) or isinstance(bins, ew.Lazy):
-            edges = _flat_array(L, L.let(ew.materialize(L, bins)))
+            edges = flat_array(L, L.let(ew.materialize(L, bins)))
             common = promote(flat.type.dtype, edges.type.dtype)
             keys = edges
             if common != edges.type.dtype:

@@ -10,7 +10,7 @@ functions, so nothing compiles them as helpers.
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import operators as ops
@@ -61,7 +61,7 @@ def lower_attr(L, v, t: T.ArrayType, attr: str):
     """``a.real`` / ``a.imag`` (views sharing the complex array's memory) and
     ``a.dtype`` (a compile-time constant)."""
     if attr == "dtype":
-        from ..frontend.builder import ObjRef
+        from ..ir.frontend_nodes import ObjRef
         ref = ObjRef(dtype_type(t).value, "dtype")
         ref.type = dtype_type(t)
         return ref

@@ -5,7 +5,7 @@ NumPy's ValueErrors for empty or mismatched sample arrays.  The computation is
 ``fp`` fall back."""
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import operators as ops
@@ -50,10 +50,10 @@ class Interp(CallTemplate):
         return T.ArrayType(F, x.ndim, "C") if isinstance(x, T.ArrayType) else F
 
     def lower(self, L, call, args, kwargs):
-        from .np_sorting import _fresh_copy
+        from .np_sorting import fresh_copy
         b = self.bind(call, args, kwargs)
-        _, dx = _fresh_copy(L, b["xp"], F)
-        _, dy = _fresh_copy(L, b["fp"], F)
+        _, dx = fresh_copy(L, b["xp"], F)
+        _, dy = fresh_copy(L, b["fp"], F)
         nx = L.let(N.ArrayAttr(dx, "shape", 0, I))
         L.raise_if(N.Cmp("eq", nx, C(0, I), T.BOOL), ValueError,
                    "array of sample points is empty")
@@ -66,7 +66,7 @@ class Interp(CallTemplate):
             ends += [ops.convert(L, v, F) if given else C(0.0, F), C(given, T.BOOL)]
         x = b["x"]
         if isinstance(x.type, T.ArrayType):
-            out, flat = _fresh_copy(L, x, F)
+            out, flat = fresh_copy(L, x, F)
         else:
             out = allocate(L, T.ArrayType(F, 1, "C"), [C(1, I)])
             L.emit(N.Store(array=out, indices=[C(0, I)], value=ops.convert(L, x, F)))

@@ -12,7 +12,7 @@ Python ``y`` keeps the bound a Python float), the comparisons cast as NumPy cast
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible, promote
+from ..typing_rules import Incompatible, promote
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
@@ -67,7 +67,7 @@ class IsClose(CallTemplate):
         ye = ew.elem_type(yt0)
         # y made inexact: result_type(y, 1.) -- or a Python float for a Python int
         yt = T.FLOAT64 if y_weak and not ye.is_complex else (
-            ye if y_weak else ew._weak(ye, T.FLOAT64))
+            ye if y_weak else ew.adapt_weak(ye, T.FLOAT64))
         y_whole = yt0.copy(dtype=yt) if isinstance(yt0, T.ArrayType) else yt
         xe = ew.elem_type(xt)
         dt = ew.result_dtype("sub", xt, y_whole, x_weak, y_weak) \
@@ -98,8 +98,8 @@ class IsClose(CallTemplate):
         yt, dt, bt = info["y"], info["diff"], info["bound"]
 
         def elem(x, y):
-            y = L.let(ew._cast(L, y, yt))
-            d = L.let(_abs(L, ew._cast(L, ew.np_binop(L, "sub", x, y, dt), dt)))
+            y = L.let(ew.cast_to(L, y, yt))
+            d = L.let(_abs(L, ew.cast_to(L, ew.np_binop(L, "sub", x, y, dt), dt)))
             bound = N.BinOp("add", ops.convert(L, atol, bt),
                             N.BinOp("mul", ops.convert(L, rtol, bt), _abs(L, y), bt), bt)
             le = ew.np_binop(L, "le", d, L.let(bound), T.BOOL, compare_in=info["le_in"])

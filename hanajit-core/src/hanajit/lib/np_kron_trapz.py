@@ -9,11 +9,11 @@ is ``dx``, a weak Python number, or ``np.diff(x)``), summed pairwise as NumPy's
 ``y`` of other than one dimension fall back."""
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
-from .numpy_alloc import _kw
+from .numpy_alloc import bind_kw
 from .operators import C
 from .registry import CallTemplate, register
 
@@ -66,7 +66,7 @@ class Trapezoid(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         if len(args) > 3:
             raise Incompatible("np.trapezoid(y, x=None, dx=1.0)")
-        a = _kw(call, args, kwargs, ("y", "x", "dx"))
+        a = bind_kw(call, args, kwargs, ("y", "x", "dx"))
         y, x, dx = a.get("y"), a.get("x"), a.get("dx")
         if not (isinstance(y, T.ArrayType) and y.ndim == 1 and y.dtype.is_float):
             raise Incompatible("np.trapezoid() of a 1-D float array y only")
@@ -89,7 +89,7 @@ class Trapezoid(CallTemplate):
     def lower(self, L, call, args, kwargs):
         from . import pyhelpers_sum as hs
         from .numpy_alloc import allocate, fill
-        a = _kw(call, args, kwargs, ("y", "x", "dx"))
+        a = bind_kw(call, args, kwargs, ("y", "x", "dx"))
         p = call.trapezoid
         rt = call.type
         y = L.let(ew.materialize(L, a["y"]))

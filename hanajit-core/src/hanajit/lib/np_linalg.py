@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
@@ -151,8 +151,8 @@ class Det(CallTemplate):
 def _option(call, pos, name, default, allowed):
     """A constant argument of the call (its default when absent), else
     Incompatible."""
-    from .np_stats import _const
-    value = _const(call, pos, name, default)
+    from .np_stats import const_arg
+    value = const_arg(call, pos, name, default)
     if type(value) not in (type(a) for a in allowed) or value not in allowed:
         raise Incompatible(f"np.linalg: {name} must be one of "
                            f"{', '.join(map(repr, allowed))}")

@@ -10,12 +10,12 @@ of a 2-D ``a``, stopping after the first ``M`` rows unless ``wrap=True``.
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
 from . import operators as ops
-from .numpy_alloc import _const_dtype, _fits, _kw, allocate, fill
+from .numpy_alloc import const_dtype, values_fit, bind_kw, allocate, fill
 from .operators import C
 from .registry import CallTemplate, register
 
@@ -23,10 +23,10 @@ I = T.INT64
 
 
 def _bind(call, args, kwargs, names):
-    """``_kw`` after NumPy's arity check (extra positional arguments: TypeError)."""
+    """``bind_kw`` after NumPy's arity check (extra positional arguments: TypeError)."""
     if len(args) > len(names):
         raise Incompatible(f"{call.name}() takes at most {len(names)} arguments")
-    return _kw(call, args, kwargs, names)
+    return bind_kw(call, args, kwargs, names)
 
 
 def _int(t, what, signed=False):
@@ -72,7 +72,7 @@ class Eye(CallTemplate):
         if order is not None and not (isinstance(order, T.ConstType) and order.value == "C"):
             raise Incompatible("np.eye(): only order='C'")
         dt = a.get("dtype")
-        return T.ArrayType(T.FLOAT64 if dt in (None, T.NONE) else _const_dtype(dt), 2, "C")
+        return T.ArrayType(T.FLOAT64 if dt in (None, T.NONE) else const_dtype(dt), 2, "C")
 
     def lower(self, L, call, args, kwargs):
         a = self.bind(call, args, kwargs)
@@ -149,22 +149,22 @@ class FillDiagonal(CallTemplate):
     paths = ("numpy.fill_diagonal",)
 
     def typer(self, inf, call, args, kwargs):
-        from .np_stats import _const
+        from .np_stats import const_arg
         a = _bind(call, args, kwargs, ("a", "val", "wrap"))
         arr, val = a.get("a"), a.get("val")
         if not isinstance(arr, T.ArrayType) or arr.ndim != 2:
             raise Incompatible("np.fill_diagonal() of a 2-D array only")
         if not isinstance(val, (T.Scalar, T.ArrayType)):
             raise Incompatible(f"np.fill_diagonal() with val of {val}")
-        if _const(call, 2, "wrap", False) not in (False, True):
+        if const_arg(call, 2, "wrap", False) not in (False, True):
             raise Incompatible("np.fill_diagonal(): wrap must be a constant bool")
         return T.NONE
 
     def lower(self, L, call, args, kwargs):
         from . import pyhelpers_matrix as hm
         from .arrays import element_value
-        from .np_sorting import _fresh_copy
-        from .np_stats import _const
+        from .np_sorting import fresh_copy
+        from .np_stats import const_arg
         a = _bind(call, args, kwargs, ("a", "val", "wrap"))
         arr, val = L.let(a["a"]), a["val"]
         t = arr.type
@@ -173,12 +173,12 @@ class FillDiagonal(CallTemplate):
                            line=L.line))
             return C(None, T.NONE)
         if isinstance(val.type, T.ArrayType):
-            _, flat = _fresh_copy(L, val, t.dtype)
+            _, flat = fresh_copy(L, val, t.dtype)
         else:
-            fv, = _fits(L, [val], t.dtype)
+            fv, = values_fit(L, [val], t.dtype)
             flat = allocate(L, T.ArrayType(t.dtype, 1, "C"), [C(1, I)])
             L.emit(N.Store(array=flat, indices=[C(0, I)],
                            value=L.let(element_value(L, fv, t.dtype))))
-        wrap = bool(_const(call, 2, "wrap", False))
+        wrap = bool(const_arg(call, 2, "wrap", False))
         L.call_helper(hm.fill_diagonal_2d, [arr, flat, C(wrap, T.BOOL)])
         return C(None, T.NONE)

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import math
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
 from . import operators as ops
 from . import pyhelpers_median as hm
-from .np_quantile import Quantile, _const
+from .np_quantile import Quantile, bound_const
 from .numpy_alloc import allocate
 from .operators import C
 from .registry import CallTemplate, bind_arguments, register
@@ -86,12 +86,12 @@ class Median(CallTemplate):
         nodes = bind_arguments(name, _PARAMS, call.args, call.kwargs)
         types = bind_arguments(name, _PARAMS, args, kwargs)
         for k, ok in (("out", None), ("overwrite_input", False)):
-            if k in nodes and _const(call, nodes, k, _UNSET) is not ok:
+            if k in nodes and bound_const(call, nodes, k, _UNSET) is not ok:
                 raise Incompatible(f"{name}() with {k}= (no out/overwrite_input)")
-        keep = _const(call, nodes, "keepdims", False)
+        keep = bound_const(call, nodes, "keepdims", False)
         if type(keep) is not bool:
             raise Incompatible(f"{name}() keepdims must be a constant bool")
-        axis = _const(call, nodes, "axis", None)
+        axis = bound_const(call, nodes, "axis", None)
         a = types["a"]
         if not isinstance(a, T.ArrayType):
             raise Incompatible(f"{name}() of {a} (an array only)")

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
 from . import operators as ops
-from .numpy_alloc import _kw
+from .numpy_alloc import bind_kw
 from .operators import C
 from .registry import CallTemplate, register
 
@@ -35,12 +35,12 @@ class NanToNum(CallTemplate):
     paths = ("numpy.nan_to_num",)
 
     def typer(self, inf, call, args, kwargs):
-        from .np_stats import _const
+        from .np_stats import const_arg
         if len(args) > len(_PARAMS) or not args:
             raise Incompatible("np.nan_to_num(x, copy=True, nan=0.0, posinf=None, "
                                "neginf=None)")
-        a = _kw(call, args, kwargs, _PARAMS)
-        if _const(call, 1, "copy", True) is not True:
+        a = bind_kw(call, args, kwargs, _PARAMS)
+        if const_arg(call, 1, "copy", True) is not True:
             raise Incompatible("np.nan_to_num(copy=False)")
         x = a["x"]
         e = ew.elem_type(x)
@@ -54,7 +54,7 @@ class NanToNum(CallTemplate):
         return x.copy(layout="C", readonly=False) if isinstance(x, T.ArrayType) else e
 
     def lower(self, L, call, args, kwargs):
-        a = _kw(call, args, kwargs, _PARAMS)
+        a = bind_kw(call, args, kwargs, _PARAMS)
         x, rt = a["x"], call.type
         t = rt.dtype if isinstance(rt, T.ArrayType) else rt
         if not (t.is_float or t.is_complex):

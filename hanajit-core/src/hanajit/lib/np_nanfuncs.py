@@ -13,7 +13,7 @@ bool arrays have no NaN: the plain reduction):
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import operators as ops

@@ -4,7 +4,7 @@ in C order, as int64 arrays -- one per axis, flat, or an ``(N, ndim)`` matrix.
 A 0-d array falls back (NumPy raises or treats it specially)."""
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import operators as ops

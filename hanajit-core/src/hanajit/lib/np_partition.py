@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import functools
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
 from . import operators as ops
 from . import pyhelpers_quantile as hq
-from .np_quantile import _const
+from .np_quantile import bound_const
 from .numpy_alloc import allocate
 from .operators import C
 from .registry import CallTemplate, bind_arguments, register
@@ -98,15 +98,15 @@ class Partition(CallTemplate):
             raise Incompatible(f"{what}(kth, axis=-1, kind='introselect')")
         nodes = bind_arguments(what, _PARAMS, call.args, call.kwargs)
         types = bind_arguments(what, _PARAMS, args, kwargs)
-        if _const(call, nodes, "kind", "introselect") != "introselect" \
-                or _const(call, nodes, "order", None) is not None:
+        if bound_const(call, nodes, "kind", "introselect") != "introselect" \
+                or bound_const(call, nodes, "order", None) is not None:
             raise Incompatible(f"{what}() with kind= other than 'introselect' or "
                                "order=")
         a = types["a"]
         if not isinstance(a, T.ArrayType) or not isinstance(a.dtype, T.Scalar) \
                 or a.dtype.is_complex:
             raise Incompatible(f"{what}() of {a} (real arrays only)")
-        axis = _const(call, nodes, "axis", -1)
+        axis = bound_const(call, nodes, "axis", -1)
         if axis is None:
             if self.method and not self.arg:             # (NumPy: TypeError)
                 raise Incompatible("a.partition(axis=None)")

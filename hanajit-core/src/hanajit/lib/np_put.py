@@ -6,11 +6,11 @@ NumPy casts it (a Python number must fit), ``mode="wrap"`` and ``"clip"`` map th
 indices into the array."""
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import pyhelpers_put as hp
-from .np_take import _mode as _take_mode
+from .np_take import take_mode
 from .operators import C
 from .registry import CallTemplate, bind_arguments, register
 
@@ -20,7 +20,7 @@ _PARAMS = ("a", "ind", "v", "mode")
 
 
 def _mode(call):
-    return _take_mode(call, position=3)
+    return take_mode(call, position=3)
 
 
 def _bind(args, kwargs):
@@ -52,7 +52,7 @@ class Put(CallTemplate):
 
     def lower(self, L, call, args, kwargs):
         from .arrays import element_value
-        from .numpy_alloc import _fits, allocate
+        from .numpy_alloc import values_fit, allocate
         b = _bind(args, kwargs)
         a, ind, v = L.let(b["a"]), b["ind"], b["v"]
         if not isinstance(ind.type, T.ArrayType):
@@ -61,7 +61,7 @@ class Put(CallTemplate):
                            value=element_value(L, ind, I)))
             ind = arr
         if not isinstance(v.type, T.ArrayType):     # as np.full: a Python int must fit
-            fv, = _fits(L, [v], a.type.dtype)
+            fv, = values_fit(L, [v], a.type.dtype)
             arr = allocate(L, T.ArrayType(a.type.dtype, 1, "C"), [C(1, I)])
             L.emit(N.Store(array=arr, indices=[C(0, I)],
                            value=element_value(L, fv, a.type.dtype)))

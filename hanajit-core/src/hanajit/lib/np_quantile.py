@@ -24,7 +24,7 @@ float q (TypeError) fall back to the interpreter.
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible, promote
+from ..typing_rules import Incompatible, promote
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
@@ -41,7 +41,9 @@ _PARAMS = ("a", "q", "axis", "out", "overwrite_input", "method", "keepdims",
 _UNSET = object()
 
 
-def _const(call, bound_nodes, name, default):
+def bound_const(call, bound_nodes, name, default):
+    """The compile-time value of the bound argument ``name``; ``default`` when
+    it is absent."""
     node = bound_nodes.get(name)
     if node is None:
         return default
@@ -136,13 +138,13 @@ class Quantile(CallTemplate):
         call_name = f"np.{self.name}"
         for k, ok in (("out", (None,)), ("overwrite_input", (False,)),
                       ("method", ("linear",)), ("weights", (None,))):
-            if k in nodes and _const(call, nodes, k, _UNSET) not in ok:
+            if k in nodes and bound_const(call, nodes, k, _UNSET) not in ok:
                 raise Incompatible(f"{call_name}() with {k}= (only method='linear', "
                                    "no out/overwrite_input/weights)")
-        keep = _const(call, nodes, "keepdims", False)
+        keep = bound_const(call, nodes, "keepdims", False)
         if type(keep) is not bool:
             raise Incompatible(f"{call_name}() keepdims must be a constant bool")
-        axis = _const(call, nodes, "axis", None)
+        axis = bound_const(call, nodes, "axis", None)
         a = types["a"]
         if not isinstance(a, T.ArrayType):
             raise Incompatible(f"{call_name}() of {a} (an array only)")
@@ -214,9 +216,9 @@ class Quantile(CallTemplate):
         """A C-contiguous copy of ``a`` with the reduced axis last, flat; the lane
         length; the other axes' lengths (in order)."""
         from .array_ops import reshape_view
-        from .np_sorting import _fresh_copy
+        from .np_sorting import fresh_copy
         if p.axis is None:
-            out, flat = _fresh_copy(L, a)
+            out, flat = fresh_copy(L, a)
             size = C(1, I)
             for k in range(p.nd):
                 size = N.BinOp("mul", size, N.ArrayAttr(out, "shape", k, I), I)

@@ -19,7 +19,7 @@ forms fall back to the interpreter naming the method.
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import operators as ops
@@ -76,15 +76,19 @@ register(Reinterpret("as_int64", T.INT64))
 
 
 # --------------------------------------------------------------------- methods
-def _real(t) -> bool:
+def is_real_type(t) -> bool:
+    """Is ``t`` a non-complex scalar (a real distribution parameter)?"""
     return isinstance(t, T.Scalar) and not t.is_complex
 
 
-def _integer(t) -> bool:
+def is_integer_type(t) -> bool:
+    """Is ``t`` a bool or integer scalar other than uint64 (an integer
+    distribution parameter)?"""
     return isinstance(t, T.Scalar) and (t.is_bool or t.is_int) and t != T.UINT64
 
 
-def _absent(t) -> bool:
+def is_absent(t) -> bool:
+    """Is the argument type absent (not passed, or None)?"""
     return t is None or t == T.NONE
 
 
@@ -112,14 +116,14 @@ class Method(CallTemplate):
 
     def typer(self, inf, call, args, kwargs):
         bound = self.bind(args, kwargs)
-        if not _absent(bound.get("out")):
+        if not is_absent(bound.get("out")):
             raise Incompatible(f"Generator.{self.name}() with out=")
         if not _const(bound.get("dtype"), *_float64_dtypes()):
             raise Incompatible(f"Generator.{self.name}() with a dtype other than float64")
         if not _const(bound.get("method"), "zig"):
             raise Incompatible(f"Generator.{self.name}() with method other than 'zig'")
         for p in self.floats:
-            if p in bound and not _real(bound[p]):
+            if p in bound and not is_real_type(bound[p]):
                 raise Incompatible(f"Generator.{self.name}() with {p} of type {bound[p]}")
         return sized(bound, self.result)
 
@@ -130,7 +134,7 @@ class Method(CallTemplate):
     def lower(self, L, call, args, kwargs):
         bound = self.bind(args, kwargs)
         values = [L.let(v) for v in self.values(L, bound)]
-        if _absent_expr(bound.get("size")):
+        if is_absent_expr(bound.get("size")):
             return L.call_helper(self.helper, [args[0]] + values)
         if self.check is not None:
             call_void(L, self.check, values)
@@ -146,7 +150,7 @@ class Random(Method):
         super().__init__("random", ("size", "dtype", "out"), fill=hr.fill_random)
 
     def lower(self, L, call, args, kwargs):
-        if _absent_expr(self.bind(args, kwargs).get("size")):
+        if is_absent_expr(self.bind(args, kwargs).get("size")):
             return Draw("double", F).lower(L, call, args[:1], {})
         return super().lower(L, call, args, kwargs)
 
@@ -165,7 +169,7 @@ class Integers(Method):
             raise Incompatible("Generator.integers() with a dtype other than int64")
         for p in ("low", "high"):
             t = bound.get(p)
-            if not (_integer(t) or (p == "high" and _absent(t))):
+            if not (is_integer_type(t) or (p == "high" and is_absent(t))):
                 raise Incompatible(f"Generator.integers() with {p} of type {t}")
         end = bound.get("endpoint")
         if not (end is None or end == T.BOOL):
@@ -176,7 +180,7 @@ class Integers(Method):
         bound = self.bind(args, kwargs)
         low, high = int_bounds(L, bound)
         end = bound.get("endpoint", ops.C(False, T.BOOL))
-        if _absent_expr(bound.get("size")):
+        if is_absent_expr(bound.get("size")):
             return L.call_helper(hr.integers, [args[0], low, high, end])
         low, high = L.let(low), L.let(high)
         out, flat = new_array(L, call.type, bound["size"])
@@ -205,9 +209,9 @@ class Choice(Method):
         bound = self.bind(args, kwargs)
         a = bound.get("a")
         if any(k in bound for k in ("replace", "axis", "shuffle")) \
-                or not _absent(bound.get("p")):
+                or not is_absent(bound.get("p")):
             raise Incompatible("Generator.choice() with replace=, p=, axis= or shuffle=")
-        if _integer(a):
+        if is_integer_type(a):
             return sized(bound, I)
         if isinstance(a, T.ArrayType) and a.ndim == 1:
             return sized(bound, a.dtype)
@@ -220,7 +224,7 @@ class Choice(Method):
         if is_int:
             a = ops.convert(L, a, I)
         a = L.let(a)
-        if _absent_expr(bound.get("size")):
+        if is_absent_expr(bound.get("size")):
             return L.call_helper(hr.choice_int if is_int else hr.choice_array, [args[0], a])
         out, flat = new_array(L, call.type, bound["size"])
         call_void(L, hr.fill_choice_int if is_int else hr.fill_choice_array,
@@ -259,7 +263,7 @@ class Permutation(Method):
         x = bound.get("x")
         if "axis" in bound:
             raise Incompatible("Generator.permutation() with axis=")
-        if _integer(x):
+        if is_integer_type(x):
             return T.ArrayType(I, 1, "C")
         if isinstance(x, T.ArrayType) and x.ndim == 1:
             return T.ArrayType(x.dtype, 1, "C")
@@ -276,7 +280,7 @@ def sized(bound, t):
     """The result type: a scalar without ``size``, else a C-contiguous array of
     as many dimensions as the size has (an int or a tuple of ints)."""
     size = bound.get("size")
-    if _absent(size):
+    if is_absent(size):
         return t
     from .numpy_alloc import shape_types
     return T.ArrayType(t, shape_types(size), "C")
@@ -292,7 +296,8 @@ def int_bounds(L, bound):
     return low, ops.convert(L, high, I)
 
 
-def _absent_expr(e) -> bool:
+def is_absent_expr(e) -> bool:
+    """Is the lowered argument absent (not passed, or None)?"""
     return e is None or e.type == T.NONE
 
 

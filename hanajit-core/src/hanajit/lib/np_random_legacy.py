@@ -12,13 +12,13 @@ array seeds and the other legacy functions run the function in the interpreter.
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import operators as ops
 from . import pyhelpers_random_legacy as hl
-from .np_random import (_absent, _absent_expr, _integer, _real, call_void, int_bounds,
-                        new_array, sized)
+from .np_random import (call_void, int_bounds, is_absent, is_absent_expr, is_integer_type,
+                        is_real_type, new_array, sized)
 from .registry import CallTemplate, bind_arguments, register
 
 F, I = T.FLOAT64, T.INT64
@@ -78,7 +78,7 @@ class Seed(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         from ..errors import UnsupportedError
         from .random_state import legacy_addresses
-        if kwargs or len(args) != 1 or not _integer(args[0]):
+        if kwargs or len(args) != 1 or not is_integer_type(args[0]):
             raise Incompatible("np.random.seed() of something other than an int")
         try:
             known = "hj.numpy.mt19937_tag" in legacy_addresses()
@@ -121,10 +121,10 @@ class Legacy(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         bound = self.bind(args, kwargs)
         for p in self.floats:
-            if p in bound and not _real(bound[p]):
+            if p in bound and not is_real_type(bound[p]):
                 raise Incompatible(f"{p} of type {bound[p]}")
         if self.star:
-            if not all(_integer(t) and not t.is_bool for t in args):
+            if not all(is_integer_type(t) and not t.is_bool for t in args):
                 raise Incompatible("dimensions that are not integers")
             return T.ArrayType(F, len(args), "C") if args else F
         return sized(bound, F)
@@ -138,7 +138,7 @@ class Legacy(CallTemplate):
             bound = self.bind(args, kwargs)
         values = [L.let(ops.convert(L, bound[p], F)) if p in bound
                   else ops.C(self.defaults[p], F) for p in self.floats]
-        if _absent_expr(bound.get("size")):
+        if is_absent_expr(bound.get("size")):
             return L.call_helper(self.helper, values)
         out, flat = new_array(L, call.type, bound["size"])
         call_void(L, self.fill, [flat] + values)
@@ -158,8 +158,8 @@ class RandInt(Legacy):
         if dt is not None and not (isinstance(dt, T.ConstType) and dt.value in (
                 int, "int64", "i8") or getattr(dt, "value", None) is _int64()):
             raise Incompatible("randint() with a dtype other than int64")
-        if not _integer(bound.get("low")) or not (
-                _integer(bound.get("high")) or _absent(bound.get("high"))):
+        if not is_integer_type(bound.get("low")) or not (
+                is_integer_type(bound.get("high")) or is_absent(bound.get("high"))):
             raise Incompatible("randint() of non-integer bounds")
         return sized(bound, I)
 
@@ -167,7 +167,7 @@ class RandInt(Legacy):
         bound = self.bind(args, kwargs)
         low, high = int_bounds(L, bound)
         low, high = L.let(low), L.let(high)
-        if _absent_expr(bound.get("size")):
+        if is_absent_expr(bound.get("size")):
             return L.call_helper(hl.randint, [low, high])
         out, flat = new_array(L, call.type, bound["size"])
         call_void(L, hl.fill_randint, [flat, low, high])

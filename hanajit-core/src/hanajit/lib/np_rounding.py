@@ -8,7 +8,7 @@ through float64 for ``d < 0``; complex numbers round both parts.
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import operators as ops

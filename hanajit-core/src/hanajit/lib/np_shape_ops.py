@@ -6,7 +6,7 @@ source at remapped indices, so ``np.sum(np.diff(a) ** 2)`` needs no temporary.
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible, same_kind
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
@@ -247,15 +247,6 @@ class Repeat(CallTemplate):
         return ew.Lazy(call.type, dims, elem)
 
 
-_KINDS = "biufc"
-
-
-def _same_kind(src: T.Scalar, dst: T.Scalar) -> bool:
-    if src.kind == "u" and dst.kind == "i":
-        return True
-    return _KINDS.index(src.kind) <= _KINDS.index(dst.kind)
-
-
 @register
 class CopyTo(CallTemplate):
     """``np.copyto(dst, src)``: broadcast ``src`` into ``dst`` (NumPy's 'same_kind'
@@ -280,7 +271,7 @@ class CopyTo(CallTemplate):
         dst, src = L.let(args[0]), ew.materialize(L, args[1])
         sd, dd = ew.elem_type(src.type), dst.type.dtype
         weak = not isinstance(src.type, T.ArrayType)
-        if not _same_kind(sd, dd) and not (weak and sd.is_int and dd.is_int):
+        if not same_kind(sd, dd) and not (weak and sd.is_int and dd.is_int):
             L.emit(N.Raise(exc=TypeError, message=(
                 f"Cannot cast {'scalar' if weak else 'array data'} from "
                 f"dtype('{T.numpy_name(sd)}') to dtype('{T.numpy_name(dd)}') according "

@@ -12,7 +12,7 @@ orders them.  ``a.partition()``/``a.argpartition()`` are in :mod:`np_partition`.
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible, promote
+from ..typing_rules import Incompatible, promote
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
@@ -52,7 +52,7 @@ def _check_sortable(at, name):
         raise Incompatible(f"np.{name}() of {at}")
 
 
-def _fresh_copy(L, a, dtype=None):
+def fresh_copy(L, a, dtype=None):
     """A new C-contiguous array with ``a``'s elements (cast to ``dtype`` as
     NumPy's ``astype`` casts, when given); and its 1-D view."""
     from .array_methods import copy_array
@@ -81,7 +81,7 @@ class Lanes:
         nd = len(z.dims)
         self.axis, self.dims = axis, z.dims
         if axis is None or axis == nd - 1:
-            out, self.flat = _fresh_copy(L, z, dtype)
+            out, self.flat = fresh_copy(L, z, dtype)
             self.moved = self.flat if axis is None else out
             self.n = _row_length(L, out, axis)
             return
@@ -229,12 +229,12 @@ class Unique(CallTemplate):
             # NumPy finds complex values by hashing: of equal values (0j, -0j; all
             # NaNs) the first in the input stays -- a stable sort keeps it first
             a = L.let(ew.materialize(L, args[0]))
-            _, given = _fresh_copy(L, a)
-            out, flat = _fresh_copy(L, a)
+            _, given = fresh_copy(L, a)
+            out, flat = fresh_copy(L, a)
             L.call_helper(hs.sort_rows, [flat, _row_length(L, out, None)])
             u = L.call_helper(hs.unique_sorted, [flat])
             return L.call_helper(hs.first_nan_last, [u, given])
-        out, flat = _fresh_copy(L, args[0])
+        out, flat = fresh_copy(L, args[0])
         L.call_helper(hs.sort_rows_unstable, [flat, _row_length(L, out, None)])
         return L.call_helper(hs.unique_sorted, [flat])
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import functools
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
@@ -140,14 +140,16 @@ register(STD)
 METHODS = {"var": VAR, "std": STD}
 
 
-def _flat_array(L, a):
+def flat_array(L, a):
     """``a``'s elements as a 1-D C-contiguous array (a view when possible)."""
     from .array_ops import contiguous, reshape_view
     src = contiguous(L, a)
     return L.let(reshape_view(L, src, [C(-1, I)], src.type.copy(ndim=1, layout="C")))
 
 
-def _const(call, pos, name, default=None):
+def const_arg(call, pos, name, default=None):
+    """The compile-time value of argument ``name`` of a call (a keyword, or the
+    argument at ``pos``); ``default`` when it is absent."""
     node = call.kwargs.get(name, call.args[pos] if len(call.args) > pos else None)
     if node is None:
         return default
@@ -164,7 +166,7 @@ def _const_node(node, name):
 
 
 def _ord(call):
-    return _const(call, 1, "ord")
+    return const_arg(call, 1, "ord")
 
 
 _MATRIX_ORDS = ("fro", "f", 1, -1, float("inf"), float("-inf"), 2, -2, "nuc")
@@ -180,8 +182,8 @@ def norm_plan(call, ndim: int):
     """(axes, keepdims, matrix) of an ``np.linalg.norm`` call: the reduced axes
     (normalised, in the order given), and whether it is a matrix norm."""
     o = _ord(call)
-    axis = _const(call, 2, "axis")
-    keep = _const(call, 3, "keepdims", False)
+    axis = const_arg(call, 2, "axis")
+    keep = const_arg(call, 3, "keepdims", False)
     if not isinstance(keep, bool):
         raise Incompatible("keepdims must be a constant True or False")
     if axis is None:

@@ -11,7 +11,7 @@ compiled.
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from .operators import C
@@ -24,7 +24,7 @@ def _axis(call, args, kwargs):
     """The constant axis (None: the flattened array), checking the options."""
     if set(kwargs) - {"axis", "mode"} or len(args) > 3:
         raise Incompatible("np.take(a, indices, axis=None) (mode='raise', no out=)")
-    if _mode(call) not in ("raise", "wrap", "clip"):
+    if take_mode(call) not in ("raise", "wrap", "clip"):
         raise Incompatible("np.take: mode must be 'raise', 'wrap' or 'clip'")
     node = call.args[2] if len(call.args) > 2 else call.kwargs.get("axis")
     if node is None or (isinstance(node, N.Const) and node.value is None):
@@ -34,7 +34,7 @@ def _axis(call, args, kwargs):
     return node.value
 
 
-def _mode(call, position=None):
+def take_mode(call, position=None):
     """The constant ``mode`` -- a keyword, or the argument at ``position`` --
     ("raise" when not given; None when not a constant)."""
     node = call.kwargs.get("mode")
@@ -89,8 +89,8 @@ class Take(CallTemplate):
         src, index_type, axis = _plan(args[0].type, args[1].type, _axis(call, args, kwargs))
         a, idx = L.let(args[0]), args[1]
         rt = call.type
-        if _mode(call) != "raise":
-            idx, index_type = _into_axis(L, a, idx, index_type, axis, _mode(call))
+        if take_mode(call) != "raise":
+            idx, index_type = _into_axis(L, a, idx, index_type, axis, take_mode(call))
         if axis is None:
             if a.type.ndim != 1:        # a.ravel(): a view when contiguous, else a copy
                 a = reshape_view(L, contiguous(L, a), [C(-1, I)], src)

@@ -2,7 +2,7 @@
 forms, arange and linspace (filled exactly as NumPy fills them)."""
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import operators as ops
@@ -63,7 +63,9 @@ def _lazy(L, t: T.ArrayType, n, value):
     return Lazy(t, [n], value, sources=[])
 
 
-def _fits(L, values, dtype):
+def values_fit(L, values, dtype):
+    """``values`` with their Python int operands checked to fit ``dtype`` (an
+    OverflowError as NumPy 2 raises; ``elementwise.python_int_fits``)."""
     from .elementwise import python_int_fits
     return python_int_fits(L, values, dtype)
 
@@ -119,7 +121,7 @@ def fill(L, arr: N.Var, dims: list, value_fn):
         L.emit(s)
 
 
-def _kw(call, args, kwargs, names):
+def bind_kw(call, args, kwargs, names):
     """Bind positional and keyword arguments (lowered or typed) to ``names``."""
     out = dict(zip(names, args))
     for k, v in kwargs.items():
@@ -129,7 +131,9 @@ def _kw(call, args, kwargs, names):
     return out
 
 
-def _const_dtype(value_or_type):
+def const_dtype(value_or_type):
+    """The dtype of a constant ``dtype=`` argument (its ConstType); Incompatible
+    for a dtype that is not a compile-time constant."""
     if isinstance(value_or_type, T.ConstType):
         return dtype_of(value_or_type.value)
     raise Incompatible("dtype must be a compile-time constant such as np.float32")
@@ -145,7 +149,7 @@ class Create(CallTemplate):
             "shape", "dtype", "order")
 
     def typer(self, inf, call, args, kwargs):
-        a = _kw(call, args, kwargs, self.params)
+        a = bind_kw(call, args, kwargs, self.params)
         if "shape" not in a or (self.name == "full" and "fill_value" not in a):
             raise Incompatible(f"np.{self.name}() missing arguments")
         ndim = shape_types(a["shape"])
@@ -153,7 +157,7 @@ class Create(CallTemplate):
         if order is not None and not (isinstance(order, T.ConstType) and order.value in ("C",)):
             raise Incompatible("only order='C' is supported")
         if "dtype" in a and a["dtype"] != T.NONE:
-            dt = _const_dtype(a["dtype"])
+            dt = const_dtype(a["dtype"])
         elif self.name == "full":
             fv = a["fill_value"]
             if not isinstance(fv, T.Scalar):
@@ -164,7 +168,7 @@ class Create(CallTemplate):
         return T.ArrayType(dt, ndim, "C")
 
     def lower(self, L, call, args, kwargs):
-        a = _kw(call, args, kwargs, self.params)
+        a = bind_kw(call, args, kwargs, self.params)
         t = call.type
         dims = shape_values(L, a["shape"], check=False)
         arr = allocate(L, t, dims)
@@ -178,7 +182,7 @@ class Create(CallTemplate):
             fill(L, arr, dims, lambda idx: one)
         elif self.name == "full":
             from .arrays import element_value
-            fv, = _fits(L, [a["fill_value"]], t.dtype)
+            fv, = values_fit(L, [a["fill_value"]], t.dtype)
             v = L.let(element_value(L, fv, t.dtype))
             fill(L, arr, dims, lambda idx: v)
         return arr
@@ -194,7 +198,7 @@ class CreateLike(CallTemplate):
         self.params = ("a", "fill_value", "dtype") if name == "full_like" else ("a", "dtype")
 
     def typer(self, inf, call, args, kwargs):
-        a = _kw(call, args, kwargs, self.params)
+        a = bind_kw(call, args, kwargs, self.params)
         src = a.get("a")
         if not isinstance(src, T.ArrayType):
             raise Incompatible(f"np.{self.name}() of {src}")
@@ -202,11 +206,11 @@ class CreateLike(CallTemplate):
             raise Incompatible("np.full_like(a, fill_value) with a number as fill_value")
         dt = src.dtype
         if "dtype" in a and a["dtype"] != T.NONE:
-            dt = _const_dtype(a["dtype"])
+            dt = const_dtype(a["dtype"])
         return T.ArrayType(dt, src.ndim, "C")
 
     def lower(self, L, call, args, kwargs):
-        a = _kw(call, args, kwargs, self.params)
+        a = bind_kw(call, args, kwargs, self.params)
         src = L.let(a["a"])
         t = call.type
         dims = [L.let(N.ArrayAttr(src, "shape", k, T.INT64)) for k in range(t.ndim)]
@@ -221,7 +225,7 @@ class CreateLike(CallTemplate):
             fill(L, arr, dims, lambda idx: one)
         elif kind == "full":
             from .arrays import element_value
-            fv, = _fits(L, [a["fill_value"]], t.dtype)
+            fv, = values_fit(L, [a["fill_value"]], t.dtype)
             v = L.let(element_value(L, fv, t.dtype))
             fill(L, arr, dims, lambda idx: v)
         return arr
@@ -239,7 +243,7 @@ class Arange(CallTemplate):
                 isinstance(v, T.Scalar) and not v.is_complex for v in vals):
             raise Incompatible("np.arange() takes 1 to 3 real numbers")
         if dt is not None and dt != T.NONE:
-            return T.ArrayType(_const_dtype(dt), 1, "C")
+            return T.ArrayType(const_dtype(dt), 1, "C")
         # NumPy promotes the values with int64 (``np.arange(np.float32(3))`` is
         # float64, ``np.arange(np.uint8(3))`` int64; uint64 with int64 is float64)
         isfloat = any(v.is_float or v == T.UINT64 for v in vals)
@@ -263,7 +267,7 @@ class Arange(CallTemplate):
             # NumPy converts the first two values to an explicit integer dtype
             # (OverflowError when one does not fit) and adds their difference
             for k, v in enumerate((start, N.BinOp("add", start, step, T.INT64))):
-                check, _ = L.sub_block(lambda v=v: _fits(L, [v], t.dtype))
+                check, _ = L.sub_block(lambda v=v: values_fit(L, [v], t.dtype))
                 if check:
                     L.emit(N.If(cond=N.Cmp("gt", n, C(k, T.INT64), T.BOOL), then=check))
             return _lazy(L, t, n, lambda idx: ops.convert_wrap(
@@ -300,7 +304,7 @@ class Linspace(CallTemplate):
     params = ("start", "stop", "num", "endpoint")
 
     def typer(self, inf, call, args, kwargs):
-        a = _kw(call, args, kwargs, self.params)
+        a = bind_kw(call, args, kwargs, self.params)
         if "start" not in a or "stop" not in a:
             raise Incompatible("np.linspace(start, stop, num=50, endpoint=True)")
         for k in ("start", "stop"):
@@ -311,7 +315,7 @@ class Linspace(CallTemplate):
         return T.ArrayType(T.FLOAT64, 1, "C")
 
     def lower(self, L, call, args, kwargs):
-        a = _kw(call, args, kwargs, self.params)
+        a = bind_kw(call, args, kwargs, self.params)
         F = T.FLOAT64
         start = L.let(ops.convert(L, a["start"], F))
         stop = L.let(ops.convert(L, a["stop"], F))

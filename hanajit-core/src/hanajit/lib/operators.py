@@ -43,7 +43,7 @@ def bor(a, b):
 # ------------------------------------------------------------------ conversion
 def _relayout(L, e: N.Expr, to: T.ArrayType) -> N.Expr:
     """An array as the unified type of a variable that holds arrays of several
-    layouts (``infer.rules.unify``: layout "A", readonly if any is): the same
+    layouts (``typing_rules.unify``: layout "A", readonly if any is): the same
     memory, shape and strides."""
     src = e.type
     if not (isinstance(src, T.ArrayType) and src.dtype == to.dtype
@@ -209,7 +209,7 @@ def truth(L, e: N.Expr) -> N.Expr:
 
 # ----------------------------------------------------------------- operators
 def binop(L, op, a, b, rtype, an=None, bn=None):
-    from ..infer.rules import arith_operands
+    from ..typing_rules import arith_operands
     ct = arith_operands(a.type, b.type, an, bn)
     if op == "truediv":
         ct = rtype
@@ -462,7 +462,7 @@ def compare(L, op, a, b) -> N.Expr:
         neg = N.Cmp("lt", s, C(0, T.INT64), T.BOOL)
         ucmp = N.Cmp(sop, N.Cast(s, T.UINT64), u, T.BOOL)
         return N.Select(neg, C(_PYOP[sop](-1, 0), T.BOOL), ucmp, T.BOOL)
-    from ..infer.rules import promote
+    from ..typing_rules import promote
     t = promote(ta, tb)
     return N.Cmp(op, convert(L, a, t), convert(L, b, t), T.BOOL)
 
@@ -497,7 +497,7 @@ def tuple_eq(L, op, a, b):
 def contains(L, x, tup, item_types=None):
     """``x in tup``: ``==`` with each item (in ``item_types[i]`` where given: a
     NumPy scalar ``x``, ``Inferrer.contains_types``)."""
-    from .elementwise import _cast
+    from .elementwise import cast_to
     x = L.let(x)
     tup = L.let(tup)
     r = C(False, T.BOOL)
@@ -505,7 +505,7 @@ def contains(L, x, tup, item_types=None):
         item = N.TupleGet(tup, i, t)
         ct = item_types[i] if item_types else None
         r = bor(r, compare(L, "eq", x, item) if ct is None else
-                compare(L, "eq", _cast(L, x, ct), _cast(L, item, ct)))
+                compare(L, "eq", cast_to(L, x, ct), cast_to(L, item, ct)))
     return r
 
 
@@ -520,10 +520,10 @@ def compare_chain(L, e: N.PyCompare) -> N.Expr:
             r = contains(L, a, b, ct)
             return r if op == "in" else logical_not(r)
         if ct is not None:
-            from .elementwise import _cast, _np_complex_order
-            a, b = _cast(L, a, ct), _cast(L, b, ct)
+            from .elementwise import cast_to, np_complex_order
+            a, b = cast_to(L, a, ct), cast_to(L, b, ct)
             if ct.is_complex and op not in ("eq", "ne"):
-                return _np_complex_order(L, op, a, b)
+                return np_complex_order(L, op, a, b)
         return compare(L, op, a, b)
     result_name = None
     prev = first

@@ -10,7 +10,7 @@ the reductions' identities.
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import operators as ops
@@ -145,7 +145,7 @@ class Overlap(CallTemplate):
                 if j == i or not (isinstance(arrays[i].type, T.ArrayType)
                                   and isinstance(arrays[j].type, T.ArrayType)):
                     continue
-                result = ops.bor(result, _ranges_meet(L, arrays[i], arrays[j]))
+                result = ops.bor(result, ranges_meet(L, arrays[i], arrays[j]))
         return result
 
 
@@ -166,7 +166,9 @@ def _extent(L, a):
     return L.let(lo), L.let(hi), L.let(nonempty)
 
 
-def _ranges_meet(L, a, b):
+def ranges_meet(L, a, b):
+    """A boolean expression: do the memory ranges of arrays ``a`` and ``b``
+    overlap?"""
     alo, ahi, ane = _extent(L, a)
     blo, bhi, bne = _extent(L, b)
     meet = ops.band(N.Cmp("lt", alo, bhi, T.BOOL), N.Cmp("lt", blo, ahi, T.BOOL))

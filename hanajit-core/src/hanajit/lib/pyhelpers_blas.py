@@ -336,7 +336,7 @@ def _zero2(out, z):
             out[i, j] = z
 
 
-def _c_copy(a):
+def c_copy(a):
     """A C-ordered copy (out of line: one copy loop per array type, however many
     places need it)."""
     return a.copy()
@@ -371,7 +371,7 @@ def _gemv_np_any(m, trans, x_at, incx, out):
     if _c_contiguous(m) or _f_contiguous(m):
         _gemv_np(m, trans, x_at, incx, out)
     else:
-        _gemv_np(_c_copy(m), trans, x_at, incx, out)
+        _gemv_np(c_copy(m), trans, x_at, incx, out)
 
 
 def _syrk_np(m, trans, n, k, ld, out):
@@ -414,11 +414,11 @@ def _gemm_np_any(a, b, out):
     if ca and cb:
         _gemm_np(a, b, out)
     elif ca:
-        _gemm_np(a, _c_copy(b), out)
+        _gemm_np(a, c_copy(b), out)
     elif cb:
-        _gemm_np(_c_copy(a), b, out)
+        _gemm_np(c_copy(a), b, out)
     else:
-        _gemm_np(_c_copy(a), _c_copy(b), out)
+        _gemm_np(c_copy(a), c_copy(b), out)
 
 
 def _np_dot_mm(a, b, out, z):
@@ -463,11 +463,11 @@ def np_dot_mm(a, b, out, z):
     bad_a = _bad2(a)
     bad_b = _bad2(b)
     if bad_a and bad_b:
-        return _np_dot_mm(_c_copy(a), _c_copy(b), out, z)
+        return _np_dot_mm(c_copy(a), c_copy(b), out, z)
     if bad_a:
-        return _np_dot_mm(_c_copy(a), b, out, z)
+        return _np_dot_mm(c_copy(a), b, out, z)
     if bad_b:
-        return _np_dot_mm(a, _c_copy(b), out, z)
+        return _np_dot_mm(a, c_copy(b), out, z)
     return _np_dot_mm(a, b, out, z)
 
 
@@ -498,11 +498,11 @@ def np_dot_mv(a, v, out, z):
     bad_a = _bad2(a)
     bad_v = _bad1(v)
     if bad_a and bad_v:
-        return _np_dot_mv(_c_copy(a), _c_copy(v), out, z)
+        return _np_dot_mv(c_copy(a), c_copy(v), out, z)
     if bad_a:
-        return _np_dot_mv(_c_copy(a), v, out, z)
+        return _np_dot_mv(c_copy(a), v, out, z)
     if bad_v:
-        return _np_dot_mv(a, _c_copy(v), out, z)
+        return _np_dot_mv(a, c_copy(v), out, z)
     return _np_dot_mv(a, v, out, z)
 
 
@@ -533,11 +533,11 @@ def np_dot_vm(v, b, out, z):
     bad_v = _bad1(v)
     bad_b = _bad2(b)
     if bad_v and bad_b:
-        return _np_dot_vm(_c_copy(v), _c_copy(b), out, z)
+        return _np_dot_vm(c_copy(v), c_copy(b), out, z)
     if bad_v:
-        return _np_dot_vm(_c_copy(v), b, out, z)
+        return _np_dot_vm(c_copy(v), b, out, z)
     if bad_b:
-        return _np_dot_vm(v, _c_copy(b), out, z)
+        return _np_dot_vm(v, c_copy(b), out, z)
     return _np_dot_vm(v, b, out, z)
 
 
@@ -696,5 +696,5 @@ def matmul_vm(v, b, out, z):
 for _name, _f in list(globals().items()):
     if callable(_f) and getattr(_f, "__module__", None) == __name__ and _name not in (
             "dot_at", "dot_at_complex", "_loop_real", "_loop_complex", "_blas_stride",
-            "_mirror", "_zero1", "_zero2", "_c_copy", "_blas_copy"):
+            "_mirror", "_zero1", "_zero2", "c_copy", "_blas_copy"):
         _f.hj_compact = True

@@ -7,7 +7,7 @@ up to 11 taps as ``small_correlate``'s plain sums.  Templates: ``np_convolve``.
 import numpy as np
 
 from . import prims
-from .pyhelpers_blas import _c_copy
+from .pyhelpers_blas import c_copy
 
 
 def _correlate_into(x, k, out, z, mode, small):
@@ -57,7 +57,9 @@ def _correlate_into(x, k, out, z, mode, small):
         o += 1
 
 
-def _correlate_length(n1, n2, mode):
+def correlate_length(n1, n2, mode):
+    """The output length of ``np.correlate`` / ``np.convolve`` in ``mode`` (0:
+    valid, 1: same, 2: full)."""
     if mode == 0:
         return n1 - n2 + 1
     if mode == 1:
@@ -70,18 +72,18 @@ def convolve(a, v, out, z, mode, small):
     (``correlate(a, v[::-1])`` with the longer first; both as contiguous copies,
     as ``PyArray_FromAny`` makes them)."""
     if a.shape[0] >= v.shape[0]:
-        _correlate_into(_c_copy(a), v[::-1].copy(), out, z, mode, small)
+        _correlate_into(c_copy(a), v[::-1].copy(), out, z, mode, small)
     else:
-        _correlate_into(_c_copy(v), a[::-1].copy(), out, z, mode, small)
+        _correlate_into(c_copy(v), a[::-1].copy(), out, z, mode, small)
 
 
 def correlate(a, v, out, z, mode, small):
     """``np.correlate(a, v, mode)`` (``PyArray_Correlate2``): ``v`` conjugated, then
     a longer (conjugated) ``v`` goes first and the result is reversed."""
     if a.shape[0] >= v.shape[0]:
-        _correlate_into(_c_copy(a), np.conj(v), out, z, mode, small)
+        _correlate_into(c_copy(a), np.conj(v), out, z, mode, small)
     else:
-        _correlate_into(np.conj(v), _c_copy(a), out, z, mode, small)
+        _correlate_into(np.conj(v), c_copy(a), out, z, mode, small)
         n = out.shape[0]
         for i in range(n // 2):
             t = out[i]
@@ -89,5 +91,5 @@ def correlate(a, v, out, z, mode, small):
             out[n - 1 - i] = t
 
 
-for _f in (convolve, correlate, _correlate_length):
+for _f in (convolve, correlate, correlate_length):
     _f.hj_compact = True        # dispatch only (pipeline.py)

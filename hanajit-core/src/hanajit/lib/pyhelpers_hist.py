@@ -16,10 +16,10 @@ import math
 import numpy as np
 
 from .pyhelpers_sort import (
-    _less,
     argsort_rows,
     search_left,
     search_right,
+    sort_less,
     sort_rows_unstable,
 )
 
@@ -153,7 +153,7 @@ def histogram_edges(a, edges, keys):
         x1[0] = a[i]                            # compared in the keys' type
         x = x1[0]
         cnt[search_right(keys, x)] += 1
-        if not _less(last, x):
+        if not sort_less(last, x):
             top += 1
     cum = np.zeros(nb, np.int64)
     run = 0

@@ -3,7 +3,7 @@ the algorithms behind ``np.sort``, ``np.argsort``, ``np.unique`` and
 ``np.searchsorted`` (``np_sorting`` types the calls and allocates the results).
 
 Order is NumPy's: NaN sorts after every number, complex values sort
-lexicographically (``_less``).  Values sort with an
+lexicographically (``sort_less``).  Values sort with an
 introsort (``sort_rows_unstable``); ``kind='stable'`` and ``argsort`` use a stable
 merge sort (insertion-sorted runs of 16, then bottom-up merges), so ``argsort``
 gives ``kind='stable'``'s answer for ties.
@@ -13,7 +13,7 @@ import numpy as np
 RUN = 16
 
 
-def _less(x, y):
+def sort_less(x, y):
     """NumPy's sort order (its ``CFLOAT_LT``): lexicographic on (real, imag), NaN
     after everything -- complex values as ``R + Rj, R + nanj, nan + Rj, nan + nanj``.
     For real ``x`` and ``y`` the imaginary parts are constant zeros and this folds to
@@ -39,7 +39,7 @@ def sort_segment(v, w, lo, n):
         for i in range(lo + s + 1, lo + e):
             x = v[i]
             j = i - 1
-            while j >= lo + s and _less(x, v[j]):
+            while j >= lo + s and sort_less(x, v[j]):
                 v[j + 1] = v[j]
                 j -= 1
             v[j + 1] = x
@@ -50,12 +50,12 @@ def sort_segment(v, w, lo, n):
         while s < n:
             mid = min(s + width, n)
             e = min(s + 2 * width, n)
-            if mid < e and _less(v[lo + mid], v[lo + mid - 1]):
+            if mid < e and sort_less(v[lo + mid], v[lo + mid - 1]):
                 i = s
                 j = mid
                 k = 0
                 while i < mid and j < e:
-                    if _less(v[lo + j], v[lo + i]):
+                    if sort_less(v[lo + j], v[lo + i]):
                         w[k] = v[lo + j]
                         j += 1
                     else:
@@ -95,9 +95,9 @@ def _sift_down(v, lo, root, end):
         child = 2 * root + 1
         if child >= end:
             return 0
-        if child + 1 < end and _less(v[lo + child], v[lo + child + 1]):
+        if child + 1 < end and sort_less(v[lo + child], v[lo + child + 1]):
             child += 1
-        if not _less(v[lo + root], v[lo + child]):
+        if not sort_less(v[lo + root], v[lo + child]):
             return 0
         _swap(v, lo + root, lo + child)
         root = child
@@ -125,19 +125,19 @@ def intro_sort(v, lo, hi, depth):
             return heap_sort(v, lo, hi - lo)
         depth -= 1
         mid = (lo + hi) >> 1
-        if _less(v[mid], v[lo]):
+        if sort_less(v[mid], v[lo]):
             _swap(v, lo, mid)
-        if _less(v[hi - 1], v[mid]):
+        if sort_less(v[hi - 1], v[mid]):
             _swap(v, mid, hi - 1)
-            if _less(v[mid], v[lo]):
+            if sort_less(v[mid], v[lo]):
                 _swap(v, lo, mid)
         pivot = v[mid]
         i = lo
         j = hi - 1
         while True:         # v[lo] <= pivot <= v[hi - 1] stop both scans
-            while _less(v[i], pivot):
+            while sort_less(v[i], pivot):
                 i += 1
-            while _less(pivot, v[j]):
+            while sort_less(pivot, v[j]):
                 j -= 1
             if i >= j:
                 break
@@ -153,7 +153,7 @@ def intro_sort(v, lo, hi, depth):
     for i in range(lo + 1, hi):
         x = v[i]
         j = i - 1
-        while j >= lo and _less(x, v[j]):
+        while j >= lo and sort_less(x, v[j]):
             v[j + 1] = v[j]
             j -= 1
         v[j + 1] = x
@@ -186,7 +186,7 @@ def argsort_segment(v, p, w, q, lo, n):
             x = v[i]
             y = p[i]
             j = i - 1
-            while j >= lo + s and _less(x, v[j]):
+            while j >= lo + s and sort_less(x, v[j]):
                 v[j + 1] = v[j]
                 p[j + 1] = p[j]
                 j -= 1
@@ -199,12 +199,12 @@ def argsort_segment(v, p, w, q, lo, n):
         while s < n:
             mid = min(s + width, n)
             e = min(s + 2 * width, n)
-            if mid < e and _less(v[lo + mid], v[lo + mid - 1]):
+            if mid < e and sort_less(v[lo + mid], v[lo + mid - 1]):
                 i = s
                 j = mid
                 k = 0
                 while i < mid and j < e:
-                    if _less(v[lo + j], v[lo + i]):
+                    if sort_less(v[lo + j], v[lo + i]):
                         w[k] = v[lo + j]
                         q[k] = p[lo + j]
                         j += 1
@@ -281,7 +281,7 @@ def search_left(a, x):
     hi = len(a)
     while lo < hi:
         mid = (lo + hi) >> 1
-        if _less(a[mid], x):
+        if sort_less(a[mid], x):
             lo = mid + 1
         else:
             hi = mid
@@ -294,7 +294,7 @@ def search_right(a, x):
     hi = len(a)
     while lo < hi:
         mid = (lo + hi) >> 1
-        if _less(x, a[mid]):
+        if sort_less(x, a[mid]):
             hi = mid
         else:
             lo = mid + 1

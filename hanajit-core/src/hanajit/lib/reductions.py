@@ -8,7 +8,7 @@ are exact).  Empty min/max/argmin/argmax raise ValueError as NumPy does.
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew

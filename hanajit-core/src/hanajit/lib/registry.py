@@ -19,7 +19,7 @@ class CallTemplate:
 
     def typer(self, inf, call, args: list, kwargs: dict):
         """Return the result type for argument types ``args``/``kwargs``, or raise
-        :class:`hanajit.infer.rules.Incompatible` with a message."""
+        :class:`hanajit.typing_rules.Incompatible` with a message."""
         raise NotImplementedError
 
     def lower(self, low, call, args: list, kwargs: dict):
@@ -32,7 +32,7 @@ def bind_arguments(name: str, params: tuple, args: list, kwargs: dict) -> dict:
     """Positional and keyword arguments of a call bound to ``params`` (as Python
     binds them); Incompatible for more positional arguments than parameters (a
     TypeError in the interpreter) or an unknown or repeated keyword."""
-    from ..infer.rules import Incompatible
+    from ..typing_rules import Incompatible
     if len(args) > len(params):
         raise Incompatible(f"{name}() takes at most {len(params)} positional "
                            f"arguments ({len(args)} given)")
@@ -108,5 +108,5 @@ def _load_library():
                   "np_sorting", "np_shape_ops", "np_stats", "np_histogram", "np_rounding", "np_index", "np_take", "np_put", "np_arith",
                   "np_arrange", "np_isclose", "np_nanfuncs",
                   "np_interp", "np_nonzero", "np_linalg", "np_quantile", "np_median", "np_matrix",
-                  "np_cross_grid", "np_nan_to_num", "np_angle", "np_kron_trapz", "np_partition", "np_blas", "np_convolve", "np_random", "np_random_legacy"):
+                  "np_cross_grid", "np_nan_to_num", "np_angle", "np_kron_trapz", "np_partition", "np_blas", "np_convolve", "np_random", "np_random_legacy", "gpu"):
             importlib.import_module(f"hanajit.lib.{m}")

@@ -7,8 +7,8 @@ is an array, :func:`lift_typer` types it on the element types and
 """
 from __future__ import annotations
 
-from ..infer import rules
-from ..infer.rules import Incompatible
+from .. import typing_rules as rules
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import elementwise as ew
@@ -82,7 +82,6 @@ def out_typer(tpl, inf, call, args, kwargs):
     """``ufunc(..., out=arr)``: the value as without ``out``, written into ``arr``
     (which the call returns).  ``arr`` must hold the broadcast result (it is not
     broadcast itself) and take its dtype by NumPy's 'same_kind' casting."""
-    from ..passes.lower_semantics import _same_kind
     kw = {k: v for k, v in kwargs.items() if k != "out"}
     if "out" in kwargs:
         out = kwargs["out"]
@@ -99,7 +98,7 @@ def out_typer(tpl, inf, call, args, kwargs):
     else:
         value = tpl.typer(inf, bare, args, kw)
     dtype = value.dtype if isinstance(value, T.ArrayType) else value
-    if not isinstance(dtype, T.Scalar) or not _same_kind(dtype, out.dtype):
+    if not isinstance(dtype, T.Scalar) or not rules.same_kind(dtype, out.dtype):
         raise Incompatible(f"{call.name}() with out= of {out.dtype} (NumPy's "
                            f"'same_kind' rule refuses {dtype})")
     if isinstance(value, T.ArrayType) and value.ndim > out.ndim:
@@ -210,7 +209,7 @@ class Clip(CallTemplate):
             # (np.clip makes ``a`` an array first: a Python number there is not weak)
             is_weak = arr and k > 0 and not isinstance(getattr(n, "type", None),
                                                        T.ArrayType) \
-                and o in ew._WEAK and inf.weak(n)
+                and o in ew.WEAK_TYPES and inf.weak(n)
             (weak if is_weak else strong).append(o)
         if not strong:
             strong, weak = weak[:1], weak[1:]
@@ -218,7 +217,7 @@ class Clip(CallTemplate):
         for o in strong[1:]:
             t = rules.promote(t, o)
         for o in weak:
-            t = ew._weak(t, o)
+            t = ew.adapt_weak(t, o)
         return t
 
     def lower(self, L, call, args, kwargs):

@@ -6,7 +6,7 @@ sharing the array's memory (``m[i]`` a row, ``a[1:-1]``, ``m[:, ::2]``,
 """
 from __future__ import annotations
 
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
 from . import operators as ops

@@ -2,31 +2,36 @@
 
 The region call's arguments are stored in a context struct on the stack; a
 trampoline ``i32 tramp(ptr ctx, i64 k, ptr err)`` loads them and calls the region
-for chunk ``k``; the runtime ``hj_parallel_for`` (``lowering/threads.py``) runs the
-chunks and reports the lowest failing chunk's error, which propagates like a
-failed call.
+for chunk ``k``; the target's runtime ``hj_parallel_for`` (the CPU's is
+``hanajit_cpu/threads.py``) runs the chunks and reports the lowest failing chunk's
+error, which propagates like a failed call.  The generated code reads the worker
+count from the global ``hj_num_threads``, which that runtime defines.
 """
 from __future__ import annotations
 
 from llvmlite import ir
 
-from . import threads
 from .llvm import I8, I32, I64, PTR, lltype
+
+# The symbols a target with threads links in: ``i32 hj_parallel_for(ptr fn, ptr ctx,
+# i64 count, ptr err)`` and the ``i64`` worker count ``hj_num_threads``.
+PARALLEL_FOR = "hj_parallel_for"
+NUM_THREADS = "hj_num_threads"
 
 
 def num_threads(fl):
     m = fl.m
-    g = m.llmod.globals.get(threads.NUM_THREADS)
+    g = m.llmod.globals.get(NUM_THREADS)
     if g is None:
-        g = ir.GlobalVariable(m.llmod, I64, threads.NUM_THREADS)
+        g = ir.GlobalVariable(m.llmod, I64, NUM_THREADS)
     return fl.b.load(g)
 
 
 def _runtime(m):
-    fn = m.llmod.globals.get(threads.PARALLEL_FOR)
+    fn = m.llmod.globals.get(PARALLEL_FOR)
     if fn is None:
         fn = ir.Function(m.llmod, ir.FunctionType(I32, [PTR, PTR, I64, PTR]),
-                         threads.PARALLEL_FOR)
+                         PARALLEL_FOR)
         fn.attributes.add("nounwind")
     return fn
 

@@ -14,7 +14,7 @@ instead of materialising it.
 """
 from __future__ import annotations
 
-from ..frontend.builder import Method
+from ..ir.frontend_nodes import Method
 from ..ir import nodes as N
 from ..ir import types as T
 

@@ -315,6 +315,14 @@ def _pure(e, cname, index, names, assigned, acc) -> bool:
     return False
 
 
+def nest_plan(genes) -> dict:
+    """The ``strategy["nests"]`` option from one gene per nest, ``(order, tile,
+    ...)`` (``hanajit.evolve``'s nest genes); nests whose gene is all zeros keep
+    their source order and are not tiled."""
+    return {k: {"order": gene[0], "tiles": tuple(gene[1:])}
+            for k, gene in enumerate(genes) if any(gene)}
+
+
 # ------------------------------------------------------------------ the rewrite
 def interchange_loops(fn: N.Function, ctx) -> bool:
     """Record the reorderable nests of ``fn`` (``fn.nests``: per nest its place,

@@ -18,7 +18,7 @@ Example (``x = a // b`` on ints)::
 from __future__ import annotations
 
 from ..errors import UnsupportedError
-from ..infer.rules import Incompatible
+from ..typing_rules import Incompatible, same_kind
 from ..ir import nodes as N
 from ..ir import types as T
 from ..lib import arrays, views
@@ -27,7 +27,7 @@ from ..lib import operators as ops
 from ..lib import registry
 from ..lib.parallel import ParallelRegion
 from . import fuse_temps, inline
-from ..frontend.builder import Method, _Unpack
+from ..ir.frontend_nodes import Method, Unpack, falls_through
 
 
 def stable(e: N.Expr) -> bool:
@@ -154,7 +154,6 @@ class Lowerer:
                     continue
                 self.stmt(s)
                 if isinstance(s, N.If) and s.static is not None:
-                    from ..frontend.builder import falls_through
                     if not falls_through(s.then if s.static else s.orelse):
                         break     # dead code after a branch decided by types
             return self.out
@@ -208,7 +207,7 @@ class Lowerer:
                 self.emit(N.Raise(exc=ValueError, message="assignment destination is read-only",
                                   line=s.line))
                 return
-            if s.inplace and isinstance(value.type, T.ArrayType) and not _same_kind(
+            if s.inplace and isinstance(value.type, T.ArrayType) and not same_kind(
                     value.type.dtype, t.dtype):
                 self.emit(_cast_error(s.value, value.type.dtype, t.dtype, s.line))
                 return
@@ -239,7 +238,7 @@ class Lowerer:
         s.value.inplace = True           # (complex_forms.reversed_operands: a is out)
         value = self.lower(s.value)
         rt = s.value.type
-        if isinstance(rt, T.ArrayType) and rt.dtype != t.dtype and not _same_kind(rt.dtype,
+        if isinstance(rt, T.ArrayType) and rt.dtype != t.dtype and not same_kind(rt.dtype,
                                                                                     t.dtype):
             self.emit(_cast_error(s.value, rt.dtype, t.dtype, s.line))
             return
@@ -452,7 +451,7 @@ class Lowerer:
 
     def e_PyCall(self, e):
         callee = e.callee
-        if isinstance(callee, _Unpack):
+        if isinstance(callee, Unpack):
             return self.lower(e.args[0])
         spec = getattr(e, "spec", None)
         if (spec is not None and spec.inline_expr is not None and not e.kwargs
@@ -500,16 +499,6 @@ def _cast_error(binop, src: T.Scalar, dst: T.Scalar, line) -> N.Raise:
     return N.Raise(exc=TypeError, line=line, message=(
         f"Cannot cast ufunc '{_UFUNC_NAMES.get(op, op)}' output from dtype('{src}') to "
         f"dtype('{dst}') with casting rule 'same_kind'"))
-
-
-def _same_kind(src: T.Scalar, dst: T.Scalar) -> bool:
-    """NumPy's 'same_kind' casting (allowed for in-place operators)."""
-    order = "biufc"
-    ks = order.index(src.kind)
-    kd = order.index(dst.kind)
-    if src.kind == "u" and dst.kind == "i":
-        return True
-    return ks <= kd
 
 
 def lower_semantics(fn: N.Function, ctx) -> bool:

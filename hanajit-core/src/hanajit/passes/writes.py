@@ -36,7 +36,7 @@ def may_write_arrays(fn: N.Function) -> bool:
 def _call_writes(call: N.PyCall) -> bool:
     if "out" in call.kwargs:
         return True
-    from ..frontend.builder import Method
+    from ..ir.frontend_nodes import Method
     callee = call.callee
     if isinstance(callee, Method):
         return callee.name in MUTATING_METHODS

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from ..ir import types as T
+from .ir import types as T
 
 
 def typeof(value) -> T.Type | None:
@@ -17,7 +17,7 @@ def typeof(value) -> T.Type | None:
     if tp is bool:
         return T.BOOL
     if tp is int:
-        from ..ir.constants import fits_int64
+        from .ir.constants import fits_int64
         return T.INT64 if fits_int64(value) else None
     if tp is float:
         return T.FLOAT64
@@ -182,7 +182,7 @@ def is_weak(node) -> bool | None:
     """Is expression ``node`` a Python number, which NumPy 2 lets adapt to the other
     operand's type (NEP 50 "weak")?  False for a NumPy scalar, None when unknown
     (inference marks binary operators' operands: ``py_weak``)."""
-    from ..ir import nodes as N
+    from .ir import nodes as N
     if isinstance(node, N.Const) and type(node.value) in (int, float, complex):
         return True
     return getattr(node, "py_weak", None)
@@ -259,3 +259,11 @@ def binop_type(op: str, a: T.Type, b: T.Type, an=None, bn=None) -> T.Type:
     if op == "matmul":
         raise Incompatible("operator @ on scalars")
     return common
+
+
+def same_kind(src: T.Scalar, dst: T.Scalar) -> bool:
+    """NumPy's 'same_kind' casting from ``src`` to ``dst`` (allowed for in-place
+    operators, ``out=`` and ``np.copyto``)."""
+    if src.kind == "u" and dst.kind == "i":
+        return True
+    return "biufc".index(src.kind) <= "biufc".index(dst.kind)

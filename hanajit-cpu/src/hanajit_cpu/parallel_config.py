@@ -1,4 +1,4 @@
-"""How many threads ``prange`` loops use: ``HANAJIT_NUM_THREADS``, else the CPUs
+"""How many threads the CPU target's ``prange`` loops use: ``HANAJIT_NUM_THREADS``, else the CPUs
 this process may run on; ``hanajit.set_num_threads(n)`` changes it at run time and
 ``@jit(workers=N)`` fixes it for one function."""
 from __future__ import annotations

@@ -29,12 +29,12 @@ thread calling with the GIL released) runs serially in its caller's thread,
 which keeps the machine from being oversubscribed -- and is why one set of
 globals describes the running region.  So does a region of more than 65,535
 chunks (chunks are at most the worker count).  ``hj_num_threads`` is a global
-the host sets (``hanajit.parallel_config``).
+the host sets (``hanajit_cpu.parallel_config``).
 """
 from __future__ import annotations
 
-PARALLEL_FOR = "hj_parallel_for"
-NUM_THREADS = "hj_num_threads"
+from hanajit.lowering.parallel import NUM_THREADS, PARALLEL_FOR
+
 SYMBOLS = (PARALLEL_FOR, NUM_THREADS)
 
 SPIN = 20000          # atomic polls before sleeping (tens of microseconds)
