@@ -198,20 +198,24 @@ def plugin_passes() -> list[tuple[PassSpec, str]]:
     """Every pass plugins registered, with the registering plugin's name, in
     registration order.  Loads the plugins of the ``hanajit.passes`` group (not
     every plugin: the first compilation stays cheap)."""
-    global _loading
     with _lock:
         reg = _registry
         if reg is None:
             reg = _partial_registry()
-            todo = [ep for ep in _pending if ep.name in reg.pass_plugins]
-            for ep in todo:
-                _pending.remove(ep)
-                _loading = reg
-                try:
-                    _load_entry_point(reg, ep)
-                finally:
-                    _loading = None
+            for ep in [ep for ep in _pending if ep.name in reg.pass_plugins]:
+                _load_pending(reg, ep)
         return list(reg.passes)
+
+
+def _load_pending(reg: _Registry, ep: entrypoints.EntryPoint) -> None:
+    """Load one entry point still pending into the partial registry ``reg``."""
+    global _loading
+    _pending.remove(ep)
+    _loading = reg
+    try:
+        _load_entry_point(reg, ep)
+    finally:
+        _loading = None
 
 
 def _partial_registry() -> _Registry:
@@ -353,24 +357,16 @@ def _registry_with_target(name: str) -> _Registry:
     list, hooks) loads the rest first, and a clash between plugins is reported
     then.
     """
-    global _partial, _loading
     with _lock:
         if _registry is not None:
             return _registry
         if _loading is not None:     # a plugin's hook called back into us
             return _loading
-        if _partial is None:
-            _partial = _new_registry()
-        reg = _partial
+        reg = _partial_registry()
         if name not in reg.targets:
             ep = next((ep for ep in _pending if ep.name == name), None)
             if ep is not None:
-                _pending.remove(ep)
-                _loading = reg
-                try:
-                    _load_entry_point(reg, ep)
-                finally:
-                    _loading = None
+                _load_pending(reg, ep)
         return reg if name in reg.targets else _load()
 
 

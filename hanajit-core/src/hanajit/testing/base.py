@@ -60,13 +60,17 @@ class ConformanceBase:
             if name.startswith("test") and any(not getattr(caps, c) for c in needed):
                 setattr(cls, name, None)       # not collected: outside the target
 
-    @pytest.fixture(autouse=True)
-    def _target_available(self):
+    def target_status(self) -> tuple[bool, str]:
+        """The target's ``status()``; an unknown or broken target is not ok."""
         from .. import plugins
         try:
-            ok, reason = plugins.get_target(self.target).status()
+            return plugins.get_target(self.target).status()
         except Exception as exc:           # noqa: BLE001 - unknown or broken target
-            ok, reason = False, str(exc)
+            return False, str(exc)
+
+    @pytest.fixture(autouse=True)
+    def _target_available(self):
+        ok, reason = self.target_status()
         if not ok:
             pytest.skip(f"target {self.target!r} is not available: {reason}")
 

@@ -137,11 +137,7 @@ class KernelConformance(ConformanceBase):
 
     @pytest.fixture(autouse=True)
     def _target_available(self):
-        from .. import plugins
-        try:
-            ok, reason = plugins.get_target(self.target).status()
-        except Exception as exc:           # noqa: BLE001 - unknown or broken target
-            ok, reason = False, str(exc)
+        ok, reason = self.target_status()
         self.device = ok
         self.device_reason = reason
 
