@@ -549,6 +549,13 @@ class FunctionLowering(TablesAndRandom):
         b = self.b
         data = b.extract_value(arr, 1)
         et = memtype(t.dtype)
+        gpu = self.m.info.gpu
+        if gpu is not None and gpu.addressing == "logical":
+            from .kernel_logical import element
+            off = ir.Constant(I64, 0)
+            for k, i in enumerate(idxs):
+                off = b.add(off, b.mul(i, b.extract_value(arr, [3, k])))
+            return element(self.m, b, data, off, et)
         if t.layout in ("C", "F") and t.ndim >= 1:
             order = range(t.ndim) if t.layout == "C" else range(t.ndim - 1, -1, -1)
             flat = None
@@ -623,7 +630,11 @@ class FunctionLowering(TablesAndRandom):
         itemsize = max(1, t.dtype.bits // 8)
         v = ir.Constant(lltype(t), ir.Undefined)
         v = b.insert_value(v, ir.Constant(PTR, None), 0)
-        v = b.insert_value(v, b.addrspacecast(g, PTR), 1)
+        if model.addressing == "logical":
+            from .kernel_logical import shared_token
+            v = b.insert_value(v, shared_token(self.m, g, e.size, et), 1)
+        else:
+            v = b.insert_value(v, b.addrspacecast(g, PTR), 1)
         v = b.insert_value(v, ir.Constant(I64, e.size), [2, 0])
         return b.insert_value(v, ir.Constant(I64, itemsize), [3, 0])
 

@@ -1,0 +1,63 @@
+"""Kernels the Vulkan tests share (module level: hanajit compiles module functions)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def saxpy(y, x, a, n):
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    if i < n:
+        y[i] = a * x[i] + y[i]
+
+
+def histogram(h, x, n):
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    if i < n:
+        atomic_add(h, x[i] % 16, 1)  # noqa: F821
+
+
+def histogram64(h, x, n):
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    if i < n:
+        atomic_add(h, x[i] % 16, 1)  # noqa: F821
+
+
+def cas(a, n):
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    if i < n:
+        atomic_cas(a, 0, 0, i)  # noqa: F821
+
+
+def exp64(out, x, n):
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    if i < n:
+        out[i] = math.exp(x[i])
+
+
+def exp32(out, x, n):
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    if i < n:
+        out[i] = np.exp(x[i])
+
+
+def stencil(out, a):
+    i = block_id_x() * block_dim_x() + thread_id_x()  # noqa: F821
+    j = block_id_y() * block_dim_y() + thread_id_y()  # noqa: F821
+    if 0 < i < a.shape[0] - 1 and 0 < j < a.shape[1] - 1:
+        out[i, j] = a[i - 1, j] + a[i + 1, j] + a[i, j - 1] + a[i, j + 1] - 4.0 * a[i, j]
+
+
+def ids(out):
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    out[i, 0] = thread_id()  # noqa: F821
+    out[i, 1] = block_id()  # noqa: F821
+    out[i, 2] = block_dim()  # noqa: F821
+    out[i, 3] = grid_dim()  # noqa: F821
+
+
+def out_of_range(out, n):
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    if i < n:
+        out[i + 5] = 1.0
