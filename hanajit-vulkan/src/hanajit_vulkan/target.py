@@ -62,6 +62,35 @@ class VulkanTarget(Target):
                                                    self.capabilities)["spirv"]
         return shaders[size]
 
+    # -- running -----------------------------------------------------------------------
+    def launcher(self):
+        if self._launcher is None:
+            from .launch import Launcher
+            from .runtime import get_runtime
+            self._launcher = Launcher(get_runtime(), self)
+        return self._launcher
+
+    @property
+    def typeof(self):
+        from .launch import device_typeof
+        return device_typeof
+
+    def launch(self, artifact, args, grid=None, block=None, stream=None, sync=True):
+        return self.launcher().launch(artifact, args, grid, block, sync)
+
+    def to_device(self, array, stream=None):
+        import numpy as np
+
+        from .devicearray import DeviceArray
+        if not isinstance(array, np.ndarray):
+            raise TypeError(f"to_device takes a NumPy array, not {type(array).__name__}")
+        lau = self.launcher()
+        return DeviceArray.from_host(lau.rt, array, lau.synchronize)
+
+    def synchronize(self):
+        if self._launcher is not None:
+            self._launcher.synchronize()
+
     def assembly(self, artifact) -> str:
         text = tools.disassemble(artifact.stages["spirv"])
         if text is None:

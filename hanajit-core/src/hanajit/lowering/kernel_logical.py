@@ -211,6 +211,9 @@ def finish(text: str, llmod: ir.Module, model: KernelModel, name: str) -> str:
                      for key, value in model.entry_attributes)
     text = re.sub(rf'^(define void @"?{re.escape(name)}"?\(\))', rf"\1 {attrs}",
                   text, count=1, flags=re.M)
+    # hidden: not exported, so LLVM declares no Linkage capability (not Vulkan's)
+    text = re.sub(r'^(@"?hj\.push"? = )external ', r"\1external hidden ", text,
+                  count=1, flags=re.M)
     extra = []
     for bnd in sorted(st.buffers):
         extra.append(f'@.hj.b{bnd} = private unnamed_addr constant [4 x i8] c"b{bnd:02d}\\00"')
