@@ -1,5 +1,5 @@
 """The GPU kernel case list on Vulkan: launched on the Vulkan device (lavapipe
-here) with VK_LAYER_KHRONOS_validation on, each result compared with the
+here) with VK_LAYER_KHRONOS_validation on (``conftest.py``), each result compared with the
 interpreter; every module also passes ``spirv-val --target-env vulkan1.3``."""
 from __future__ import annotations
 
@@ -9,15 +9,6 @@ from hanajit.errors import UnsupportedError
 from hanajit.testing.cases_kernels import KERNELS
 from hanajit.testing.conformance import KernelConformance
 from hanajit_vulkan import tools
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _validation_layer():
-    from hanajit_vulkan import runtime
-    mp = pytest.MonkeyPatch()
-    mp.setenv(runtime.VALIDATION_ENV, "1")
-    yield
-    mp.undo()
 
 
 class TestVulkanKernelConformance(KernelConformance):
