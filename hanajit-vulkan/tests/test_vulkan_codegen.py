@@ -33,6 +33,7 @@ def _compile(fn, sig):
     (K.exp32, "f32[:], f32[:], i64"),
     (K.stencil, "f64[:,:], f64[:,:]"),
     (K.ids, "i64[:,:]"),
+    (K.tree_sum, "f64[:], f64[:], i64"),
 ])
 def test_spirv_validates(fn, sig):
     asm = _compile(fn, sig).inspect_gpu()

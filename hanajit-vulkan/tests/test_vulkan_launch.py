@@ -137,3 +137,19 @@ def test_doctor_section():
     results = {name: ok for name, ok, _ in r.checks}
     assert results["vulkan: compile a kernel to SPIR-V"] is True
     assert False not in results.values()
+
+
+def test_shared_memory_tree_reduction(runtime):
+    """Bounds-checked shared-memory indices in a loop between barriers: needs the
+    barrier-semantics fix (else wrong sums) and returns in place (else invalid
+    SPIR-V); the sums follow the tree order bit for bit."""
+    f = jit(target="vulkan")(K.tree_sum)
+    x = np.random.default_rng(2).normal(size=1000)
+    out = np.zeros(16)
+    f.launch(out, x, x.size, grid=16, block=64)
+    w = np.concatenate([x, np.zeros(24)]).reshape(16, 64)
+    s = 32
+    while s > 0:
+        w[:, :s] = w[:, :s] + w[:, s:2 * s]
+        s //= 2
+    assert np.array_equal(out, w[:, 0])

@@ -61,3 +61,19 @@ def out_of_range(out, n):
     i = block_id() * block_dim() + thread_id()  # noqa: F821
     if i < n:
         out[i + 5] = 1.0
+
+
+def tree_sum(out, x, n):
+    sh = shared_f64(64)  # noqa: F821
+    t = thread_id()  # noqa: F821
+    i = block_id() * block_dim() + t  # noqa: F821
+    sh[t] = x[i] if i < n else 0.0
+    barrier()  # noqa: F821
+    s = 32
+    while s > 0:
+        if t < s:
+            sh[t] += sh[t + s]
+        barrier()  # noqa: F821
+        s //= 2
+    if t == 0:
+        out[block_id()] = sh[0]  # noqa: F821

@@ -16,9 +16,9 @@ a constant and the switch folds away.
 The kernel entry takes no parameters (:func:`add_logical_kernel`): pointer slot
 ``k`` of ``param_kinds`` (the error record first) is the buffer at descriptor set
 0, binding ``k``; every other slot is an 8-byte member of one push-constant block,
-in order.  The launcher binds and pushes in that order.  A raising thread claims
-the error record with an i32 atomic add on its word 8 (``raise_claim ==
-"counter32"``, :func:`record_raise`) and writes the code and message as i32
+in order.  The launcher binds and pushes in that order.  A raise site claims
+the error record with an i32 atomic add on its word 8 (:func:`record_raise`)
+and writes the code and message as i32
 halves; the record is :data:`ERR_BYTES` long.
 """
 from __future__ import annotations
@@ -128,28 +128,24 @@ def add_logical_kernel(ml, llmod: ir.Module, fn, decl: ir.Function, model: Kerne
             flat.append(b.load(at, typ=llty[kind]))
             word += 1
     args = [unflatten(b, flat, t, data_is_ptr=True) for t in fn.arg_types]
-    if not fn.can_raise:
-        b.call(decl, args)
-        b.ret_void()
-        return k
-    rt = fn.return_type
-    local_err = b.alloca(ir.ArrayType(I64, 4))
-    slot = b.alloca(lltype(rt) if rt != T.NONE else I8)
-    status = b.call(decl, [local_err, slot] + args)
-    with b.if_then(b.icmp_unsigned("!=", status, ir.Constant(I32, 0))):
-        record_raise(ml, b, model, *[
-            b.load(b.gep(local_err, [ir.Constant(I64, i)], source_etype=I64), typ=I64)
-            for i in range(4)])
+    if fn.can_raise:
+        # the raise sites wrote the error record themselves (record_raise)
+        rt = fn.return_type
+        args = [b.alloca(ir.ArrayType(I64, 4)),
+                b.alloca(lltype(rt) if rt != T.NONE else I8)] + args
+    b.call(decl, args)
     b.ret_void()
     return k
 
 
 def record_raise(ml, b: ir.IRBuilder, model: KernelModel, code, *values) -> None:
-    """A raising thread: an i32 atomic add on word 8 of the error record (binding 0)
+    """A raise site (``Raise`` in a logical-addressing row; the function then
+    returns, and once inlined the return is the shader's own): an i32 atomic add on word 8 of the error record (binding 0)
     picks the first raising thread, which writes the code and up to three values
     as i32 halves to words 0-7; the others write the same to the scratch words
-    10-17.  No branch: LLVM 22's structuriser gives invalid SPIR-V for a
-    selection on the path of the raise sites' exits."""
+    10-17.  No branch, and written where the raise is, not at one merge block:
+    LLVM 22's structuriser gives invalid SPIR-V for a selection on the path of
+    an exit, and for exits before, inside and after a loop meeting in one block."""
     err = token(0)
     old = b.atomic_rmw("add", element(ml, b, err, ir.Constant(I64, 4 * CLAIM), I32),
                        ir.Constant(I32, 1), _ordering(model))

@@ -116,17 +116,15 @@ class KernelModel:
     # takes no parameters, array ``k`` (``err`` first) is the storage buffer at
     # descriptor set 0, binding k, the other words are one push-constant block in
     # ``push_addrspace``, and an array's data "pointer" is a token (binding << 40
-    # | byte offset) that ``kernel_logical`` turns into a buffer access per element
+    # | byte offset) that ``kernel_logical`` turns into a buffer access per element;
+    # a raise site claims the error record with an i32 atomic add (no 64-bit
+    # atomics or compare-and-swap needed; the record is kernel_logical.ERR_BYTES)
     addressing: str = "physical"
     push_addrspace: int = 13
     push_bytes: int = 128           # the push-constant block's limit
     # logical addressing: attributes of the kernel entry, ``{x}``/``{y}``/``{z}``
     # replaced by the block_dim "constant" values (the workgroup size)
     entry_attributes: tuple = ()
-    # how the first raising thread claims the error record: "cmpxchg" (on the
-    # i64 code word) or "counter32" (an i32 atomic add on the word after the four
-    # i64, for rows without 64-bit atomics or compare-and-swap; 40 bytes)
-    raise_claim: str = "cmpxchg"
     # float64 math LLVM may call as ``llvm.<name>.f64``; None = every function
     # (the others are refused: a device whose float64 has no transcendentals)
     float64_math: frozenset | None = None
@@ -226,11 +224,10 @@ VULKAN = KernelModel(
                   "+SPV_EXT_shader_atomic_float_min_max",),
     addressing="logical",
     entry_attributes=(("hlsl.numthreads", "{x},{y},{z}"), ("hlsl.shader", "compute")),
-    raise_claim="counter32",
     float64_math=frozenset({"sqrt", "fabs", "floor", "ceil", "trunc", "rint",
                             "copysign", "fma", "minnum", "maxnum", "round",
                             "roundeven"}),
     optimise="inline",
-    pre_emit=("constant_geps", "unordered_compares", "branch_order"),
+    pre_emit=("constant_geps", "unordered_compares", "duplicate_returns", "branch_order"),
     post_emit=("int_constant_null", "barrier_semantics"),
 )

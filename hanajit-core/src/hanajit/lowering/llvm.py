@@ -235,10 +235,16 @@ class FunctionLowering(TablesAndRandom):
             self.emit_return(s.value)
         elif isinstance(s, N.Raise):
             code = self.m.module.raise_code(s.exc, s.message, s.deopt)
-            b.store(ir.Constant(I64, code), self.err)
-            for k, a in enumerate(s.args[:3]):
-                p = b.gep(self.err, [ir.Constant(I64, k + 1)], source_etype=I64)
-                b.store(self.expr(a), p)
+            gpu = self.m.info.gpu
+            if gpu is not None and gpu.addressing == "logical":
+                from .kernel_logical import record_raise
+                record_raise(self.m, b, gpu, ir.Constant(I64, code),
+                             *[self.expr(a) for a in s.args[:3]])
+            else:
+                b.store(ir.Constant(I64, code), self.err)
+                for k, a in enumerate(s.args[:3]):
+                    p = b.gep(self.err, [ir.Constant(I64, k + 1)], source_etype=I64)
+                    b.store(self.expr(a), p)
             self.release_locals()
             b.ret(ir.Constant(I32, 1))
         elif isinstance(s, N.ForeignCall):

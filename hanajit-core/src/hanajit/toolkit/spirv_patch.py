@@ -30,6 +30,10 @@ and one rewrite of the optimised LLVM IR text before emitting (``pre_emit``):
   structuriser gives invalid SPIR-V ("exits the selection ... but not via a
   structured exit") for a chain of early exits whose branches alternate which
   edge leaves; with one polarity throughout, the same chain is valid.
+* ``"duplicate_returns"`` -- ``br label %b`` where block ``b`` is only ``ret
+  void`` becomes ``ret void``: the inlined kernel's returns (raise sites) all
+  branch to one block, and exits before, inside and after a loop that meet there
+  come out of the structuriser invalid; returns in place are valid.
 """
 from __future__ import annotations
 
@@ -199,8 +203,24 @@ def branch_order(text: str) -> str:
     return "\n".join(out) + "\n"
 
 
+def duplicate_returns(text: str) -> str:
+    lines = text.splitlines()
+    returns = set()
+    for i, line in enumerate(lines[:-1]):
+        m = _BLOCK.match(line)
+        if m and lines[i + 1].strip() == "ret void":
+            returns.add("%" + m.group(1))
+    out = []
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith("br label ") and stripped[len("br label "):] in returns:
+            line = line[:len(line) - len(stripped)] + "ret void"
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
 TEXT_FIXES = {"constant_geps": constant_geps, "unordered_compares": unordered_compares,
-              "branch_order": branch_order}
+              "branch_order": branch_order, "duplicate_returns": duplicate_returns}
 
 
 def apply_text(text: str, names) -> str:
