@@ -153,3 +153,26 @@ def test_shared_memory_tree_reduction(runtime):
         w[:, :s] = w[:, :s] + w[:, s:2 * s]
         s //= 2
     assert np.array_equal(out, w[:, 0])
+
+
+def test_shared_and_float_atomics(runtime):
+    f = jit(target="vulkan")(K.shared_atomics)
+    x = np.random.default_rng(3).integers(-1000, 1000, 200).astype(np.int32)
+    out = np.zeros((4, 2), np.int32)
+    f.launch(out, x, x.size, grid=4, block=64)
+    blocks = [x[k * 64:(k + 1) * 64] for k in range(4)]
+    assert out[:, 0].tolist() == [len(b) for b in blocks]
+    assert out[:, 1].tolist() == [max(0, int(b.max())) for b in blocks]
+    g = jit(target="vulkan")(K.float_atomics)
+    xs = np.arange(1, 65, dtype=np.float32)           # sums exact in any order
+    acc = np.array([0.0, 1e9, -1e9], np.float32)
+    g.launch(acc, xs, xs.size, block=32)
+    assert acc.tolist() == [float(xs.sum()), 1.0, 64.0]
+
+
+def test_shared_histogram(runtime):
+    f = jit(target="vulkan")(K.shared_histogram)
+    x = np.random.default_rng(4).integers(0, 10**6, 3000)
+    h = np.zeros(16, np.int32)
+    f.launch(h, x, x.size, block=128)
+    assert h.tolist() == np.bincount(x % 16, minlength=16).tolist()

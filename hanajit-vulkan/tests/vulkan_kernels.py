@@ -77,3 +77,41 @@ def tree_sum(out, x, n):
         s //= 2
     if t == 0:
         out[block_id()] = sh[0]  # noqa: F821
+
+
+def shared_atomics(out, x, n):
+    sh = shared_i32(2)  # noqa: F821
+    t = thread_id()  # noqa: F821
+    if t < 2:
+        sh[t] = 0
+    barrier()  # noqa: F821
+    i = block_id() * block_dim() + t  # noqa: F821
+    if i < n:
+        atomic_add(sh, 0, 1)  # noqa: F821
+        atomic_max(sh, 1, x[i])  # noqa: F821
+    barrier()  # noqa: F821
+    if t == 0:
+        out[block_id(), 0] = sh[0]  # noqa: F821
+        out[block_id(), 1] = sh[1]  # noqa: F821
+
+
+def float_atomics(acc, x, n):
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    if i < n:
+        atomic_add(acc, 0, x[i])  # noqa: F821
+        atomic_min(acc, 1, x[i])  # noqa: F821
+        atomic_max(acc, 2, x[i])  # noqa: F821
+
+
+def shared_histogram(out, x, n):
+    sh = shared_i32(16)  # noqa: F821
+    t = thread_id()  # noqa: F821
+    if t < 16:
+        sh[t] = 0
+    barrier()  # noqa: F821
+    i = block_id() * block_dim() + t  # noqa: F821
+    if i < n:
+        atomic_add(sh, x[i] % 16, 1)  # noqa: F821
+    barrier()  # noqa: F821
+    if t < 16:
+        atomic_add(out, t, sh[t])  # noqa: F821

@@ -146,9 +146,10 @@ def record_raise(ml, b: ir.IRBuilder, model: KernelModel, code, *values) -> None
     10-17.  No branch, and written where the raise is, not at one merge block:
     LLVM 22's structuriser gives invalid SPIR-V for a selection on the path of
     an exit, and for exits before, inside and after a loop meeting in one block."""
+    from .kernel_lower import ordering
     err = token(0)
     old = b.atomic_rmw("add", element(ml, b, err, ir.Constant(I64, 4 * CLAIM), I32),
-                       ir.Constant(I32, 1), _ordering(model))
+                       ir.Constant(I32, 1), ordering(model))
     won = b.icmp_unsigned("==", old, ir.Constant(I32, 0))
     base = b.select(won, ir.Constant(I64, 0), ir.Constant(I64, 4 * SCRATCH))
     words = [code] + list(values)
@@ -160,12 +161,6 @@ def record_raise(ml, b: ir.IRBuilder, model: KernelModel, code, *values) -> None
         for half, part in enumerate((v, b.lshr(v, ir.Constant(I64, 32)))):
             at = b.add(base, ir.Constant(I64, 4 * (2 * i + half)))
             b.store(b.trunc(part, I32), element(ml, b, err, at, I32))
-
-
-def _ordering(model: KernelModel) -> str:
-    if model.atomic_scope:
-        return f'syncscope("{model.atomic_scope}") {model.atomic_ordering}'
-    return model.atomic_ordering
 
 
 def check_math(llmod: ir.Module, model: KernelModel, pyname: str) -> None:

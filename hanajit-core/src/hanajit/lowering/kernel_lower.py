@@ -95,7 +95,8 @@ def barrier(b: ir.IRBuilder, llmod: ir.Module, model: KernelModel) -> None:
 
 
 # -- atomics ---------------------------------------------------------------------------
-def _ordering(model: KernelModel) -> str:
+def ordering(model: KernelModel) -> str:
+    """The row's ``syncscope(...) <ordering>`` text for ``atomicrmw``/``cmpxchg``."""
     # llvmlite prints the ordering where LLVM reads ``syncscope("...") <ordering>``
     if model.atomic_scope:
         return f'syncscope("{model.atomic_scope}") {model.atomic_ordering}'
@@ -108,7 +109,7 @@ def cmpxchg(b: ir.IRBuilder, model: KernelModel, ptr, cmp, new):
         raise UnsupportedError(f"{model.name}: the device has no compare-and-swap "
                                "(capability: atomic compare-and-swap)",
                                construct="atomic compare-and-swap")
-    return b.cmpxchg(ptr, cmp, new, _ordering(model), model.atomic_ordering)
+    return b.cmpxchg(ptr, cmp, new, ordering(model), model.atomic_ordering)
 
 
 def atomic(b: ir.IRBuilder, model: KernelModel, op: str, dt: T.Scalar, ptr, value,
@@ -131,7 +132,7 @@ def atomic(b: ir.IRBuilder, model: KernelModel, op: str, dt: T.Scalar, ptr, valu
             rmw = "add"
         else:
             rmw = ("" if dt.is_signed else "u") + op
-        return b.atomic_rmw(rmw, ptr, value, _ordering(model))
+        return b.atomic_rmw(rmw, ptr, value, ordering(model))
     if not model.cmpxchg:
         raise UnsupportedError(
             f"{model.name}: no atomic {op} on {dt.bits}-bit "

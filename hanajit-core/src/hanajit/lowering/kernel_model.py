@@ -228,6 +228,7 @@ VULKAN = KernelModel(
                             "copysign", "fma", "minnum", "maxnum", "round",
                             "roundeven"}),
     optimise="inline",
-    pre_emit=("constant_geps", "unordered_compares", "duplicate_returns", "branch_order"),
+    pre_emit=("constant_geps", "unordered_compares", "duplicate_returns", "branch_order",
+              "direct_access"),
     post_emit=("int_constant_null", "barrier_semantics"),
 )

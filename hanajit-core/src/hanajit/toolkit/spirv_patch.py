@@ -17,8 +17,8 @@ Word-level rewrites of the emitted module, measured on lavapipe in
 
 and one rewrite of the optimised LLVM IR text before emitting (``pre_emit``):
 
-* ``"constant_geps"`` -- a constant ``getelementptr`` expression used by an
-  instruction (a push-constant member, a fixed element of a shared array: what
+* ``"constant_geps"`` -- a constant ``getelementptr`` (or ``addrspacecast``)
+  expression used by an instruction (a push-constant member, a fixed element of a shared array: what
   the optimiser folds) becomes a ``getelementptr`` instruction just before it.
   The backend asserts on the constant form (``cast<Instruction>`` of a
   ``ConstantExpr``).
@@ -34,6 +34,14 @@ and one rewrite of the optimised LLVM IR text before emitting (``pre_emit``):
   void`` becomes ``ret void``: the inlined kernel's returns (raise sites) all
   branch to one block, and exits before, inside and after a loop that meet there
   come out of the structuriser invalid; returns in place are valid.
+* ``"direct_access"`` -- a load, store or ``atomicrmw`` through an
+  ``addrspacecast`` to the generic space uses the cast's source pointer (a storage
+  buffer element, a shared array -- its element 0 when the cast is of the whole
+  array), element ``getelementptr``s on an array global get their leading 0 index
+  back, and casts left unused are dropped: the backend's pointer-cast legalisation
+  aborts on an atomic user, an unused cast or an array global read as its first
+  element ("Unsupported ptrcast user"), and an atomic on ``gep T, @shared, i``
+  asserts ("First index must be 0").
 """
 from __future__ import annotations
 
@@ -120,18 +128,30 @@ _CONSTANT_GEP = re.compile(
     r"(ptr(?: addrspace\(\d+\))?) (@[-\w.$]+|@\"[^\"]+\")((?:, i\d+ -?\d+)+)\)")
 
 
+_CONSTANT_CAST = re.compile(
+    r"addrspacecast \((ptr(?: addrspace\(\d+\))?) (%[-\w.$]+|@[-\w.$]+|@\"[^\"]+\") "
+    r"to (ptr(?: addrspace\(\d+\))?)\)")
+
+
 def constant_geps(text: str) -> str:
     out, count = [], 0
     for line in text.splitlines():
-        if line.startswith("  ") and " phi " not in line and "getelementptr" in line:
+        if (line.startswith("  ") and " phi " not in line
+                and ("getelementptr" in line or "addrspacecast (" in line)):
             while True:
                 m = _CONSTANT_GEP.search(line)
-                if m is None:
-                    break
+                if m is not None:
+                    flags, ty, pty, base, idx = m.groups()
+                    inst = f"getelementptr {flags}{ty}, {pty} {base}{idx}"
+                else:
+                    m = _CONSTANT_CAST.search(line)
+                    if m is None:
+                        break
+                    src, value, dst = m.groups()
+                    inst = f"addrspacecast {src} {value} to {dst}"
                 count += 1
-                flags, ty, pty, base, idx = m.groups()
                 name = f"%hj.cgep.{count}"
-                out.append(f"  {name} = getelementptr {flags}{ty}, {pty} {base}{idx}")
+                out.append(f"  {name} = {inst}")
                 line = line[:m.start()] + name + line[m.end():]
         out.append(line)
     return "\n".join(out) + "\n"
@@ -203,6 +223,62 @@ def branch_order(text: str) -> str:
     return "\n".join(out) + "\n"
 
 
+_CAST = re.compile(r"^\s*(%[-\w.$]+) = addrspacecast (ptr addrspace\(\d+\)) "
+                   r"(%[-\w.$]+|@[-\w.$]+) to ptr\s*$")
+_ACCESS = re.compile(r"^(\s*)((?:%[-\w.$]+ = atomicrmw (?:volatile )?\w+ )|"
+                     r"(?:%[-\w.$]+ = load [^,]+, )|(?:store [^,]+, ))ptr (%[-\w.$]+)(,.*)$")
+_ARRAY_GLOBAL = re.compile(r"^(@[-\w.$]+) = .*?addrspace\((\d+)\) global \[(\d+) x ([^\]]+)\]")
+_ELEMENT_GEP = re.compile(r"getelementptr ((?:inbounds |nuw |nusw )*)([^,]+), "
+                          r"(ptr addrspace\(\d+\)) (@[-\w.$]+), i64 (-?\d+|%[-\w.$]+)$")
+_SIZES = {"double": 8, "float": 4, "i64": 8, "i32": 4, "i16": 2, "i8": 1}
+
+
+def direct_access(text: str) -> str:
+    arrays = {}
+    casts = {}
+    for line in text.splitlines():
+        m = _ARRAY_GLOBAL.match(line)
+        if m:
+            arrays[m.group(1)] = (int(m.group(3)), m.group(4).strip())
+        m = _CAST.match(line)
+        if m:
+            casts[m.group(1)] = (m.group(2), m.group(3))
+    out, count = [], 0
+    for line in text.splitlines():
+        head, eq, tail = line.partition(" = ")
+        m = _ELEMENT_GEP.search(tail) if eq else None
+        if m and m.group(4) in arrays and tail.startswith("getelementptr"):
+            n, et = arrays[m.group(4)]
+            ty, index = m.group(2).strip(), m.group(5)
+            if ty == "i8" and et != "i8" and not index.startswith("%"):
+                index = str(int(index) // _SIZES.get(et, 1))
+                ty = et
+            if ty == et:
+                line = (f"{head} = getelementptr inbounds [{n} x {et}], {m.group(3)} "
+                        f"{m.group(4)}, i64 0, i64 {index}")
+        m = _ACCESS.match(line)
+        if m and m.group(3) in casts:
+            indent, lhs, pointer, rest = m.groups()
+            space, source = casts[pointer]
+            if source in arrays:
+                count += 1
+                n, et = arrays[source]
+                first = f"%hj.at.{count}"
+                # a constant 0 index folds back into the global (a cast again)
+                out.append(f"{indent}{first}.zero = freeze i64 0")
+                out.append(f"{indent}{first} = getelementptr inbounds [{n} x {et}], "
+                           f"{space} {source}, i64 0, i64 {first}.zero")
+                source = first
+            line = f"{indent}{lhs}{space} {source}{rest}"
+        out.append(line)
+    # casts no instruction uses any more: the legalisation aborts on them too
+    text = "\n".join(out) + "\n"
+    dead = {name for name in casts
+            if len(re.findall(re.escape(name) + r"(?![-\w.$])", text)) == 1}
+    return "\n".join(line for line in out
+                     if not ((m := _CAST.match(line)) and m.group(1) in dead)) + "\n"
+
+
 def duplicate_returns(text: str) -> str:
     lines = text.splitlines()
     returns = set()
@@ -220,7 +296,8 @@ def duplicate_returns(text: str) -> str:
 
 
 TEXT_FIXES = {"constant_geps": constant_geps, "unordered_compares": unordered_compares,
-              "branch_order": branch_order, "duplicate_returns": duplicate_returns}
+              "branch_order": branch_order, "duplicate_returns": duplicate_returns,
+              "direct_access": direct_access}
 
 
 def apply_text(text: str, names) -> str:
