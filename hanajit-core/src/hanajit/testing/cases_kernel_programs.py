@@ -209,8 +209,8 @@ PROGRAMS = {
     "int32_arith": Program(int32_arith, "i32[:], i32[:], i32[:], i64", _int32, 3, BLOCK),
     "index_error": Program(shift_right, "f64[:], f64[:], i64", _shift, 2, BLOCK,
                            ("float64",),
-                           (IndexError, "index 70 is out of bounds for axis 0 with "
-                                        "size 70")),
+                           (IndexError, "index 69 is out of bounds for axis 0 with "
+                                        "size 69")),
 }
 
 
