@@ -101,3 +101,16 @@ def test_text_fixes():
     assert "load i64, ptr addrspace(13) %hj.cgep.1" in out
     assert "%b = fcmp une double %x, %x" in out
     assert "%c = and i1 %c.hja, %c.hjb" in out
+
+
+def test_imports_and_compiles_without_vulkan(monkeypatch):
+    """The runtime is loaded at launch only: without the vulkan package the target
+    still compiles, and launching says what is missing."""
+    import sys
+
+    from hanajit.errors import TargetError
+    from hanajit_vulkan import runtime
+    monkeypatch.setitem(sys.modules, "vulkan", None)
+    with pytest.raises(TargetError, match="vulkan"):
+        runtime.load_vulkan()
+    assert _compile(K.saxpy, "f64[:], f64[:], f64, i64").inspect_llvm()

@@ -176,3 +176,16 @@ def test_shared_histogram(runtime):
     h = np.zeros(16, np.int32)
     f.launch(h, x, x.size, block=128)
     assert h.tolist() == np.bincount(x % 16, minlength=16).tolist()
+
+
+def test_views_bools_and_float32_scalars(runtime):
+    """A strided view is copied in and written back; bool arrays are bytes; a
+    float32 scalar travels as a double and is narrowed in the kernel."""
+    f = jit(target="vulkan")(K.mask_scale)
+    base = np.zeros(40, np.float32)
+    out = base[::2]
+    x = np.arange(20, dtype=np.float32)
+    keep = (np.arange(20) % 3) != 0
+    f.launch(out, x, keep, np.float32(1.5), 20)
+    want = np.where(keep, x * np.float32(1.5), np.float32(-1.0))
+    assert np.array_equal(out, want) and np.array_equal(base[1::2], np.zeros(20))

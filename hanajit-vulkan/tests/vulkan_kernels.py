@@ -115,3 +115,9 @@ def shared_histogram(out, x, n):
     barrier()  # noqa: F821
     if t < 16:
         atomic_add(out, t, sh[t])  # noqa: F821
+
+
+def mask_scale(out, x, keep, k, n):
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    if i < n:
+        out[i] = x[i] * k if keep[i] else np.float32(-1.0)

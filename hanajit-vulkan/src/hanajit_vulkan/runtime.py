@@ -39,7 +39,8 @@ def get_runtime() -> "Runtime":
         return _runtime
 
 
-def _vk():
+def load_vulkan():
+    """The ``vulkan`` module (which opens ``libvulkan.so.1``); TargetError without it."""
     try:
         import vulkan
     except ImportError as exc:
@@ -138,7 +139,7 @@ class Submission:
 
 class Runtime:
     def __init__(self, validation: bool = False):
-        vk = self.vk = _vk()
+        vk = self.vk = load_vulkan()
         self.validation = validation
         self.messages: list[str] = []
         self.pipelines: dict = {}
