@@ -100,7 +100,6 @@ class Launcher:
 
     def _array(self, value, t, back):
         if isinstance(value, DeviceArray):
-            value.buffer.owned = True
             return value.buffer, list(value.shape), list(value.strides)
         a = np.ascontiguousarray(value)
         buf = Buffer(self.rt, max(a.nbytes, 1))

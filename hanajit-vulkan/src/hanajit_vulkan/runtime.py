@@ -131,9 +131,10 @@ class Submission:
     def wait(self) -> None:
         vk, d = self.rt.vk, self.rt.device
         vk.vkWaitForFences(d, 1, [self.fence], vk.VK_TRUE, 0xFFFFFFFFFFFFFFFF)
-        vk.vkDestroyFence(d, self.fence, None)
-        vk.vkFreeCommandBuffers(d, self.rt.command_pool, 1, [self.command])
-        vk.vkDestroyDescriptorPool(d, self.pool, None)
+        with self.rt.lock:
+            vk.vkDestroyFence(d, self.fence, None)
+            vk.vkFreeCommandBuffers(d, self.rt.command_pool, 1, [self.command])
+            vk.vkDestroyDescriptorPool(d, self.pool, None)
         self.on_done()
 
 
@@ -143,6 +144,7 @@ class Runtime:
         self.validation = validation
         self.messages: list[str] = []
         self.pipelines: dict = {}
+        self.lock = threading.RLock()         # the queue and the pipeline cache
         layers, extensions = [], []
         if validation:
             have = {p.layerName for p in vk.vkEnumerateInstanceLayerProperties()}
@@ -267,14 +269,19 @@ class Runtime:
 
     def pipeline(self, spirv: bytes, buffers: int, push: int) -> Pipeline:
         key = (hashlib.sha256(spirv).hexdigest(), buffers, push)
-        p = self.pipelines.get(key)
-        if p is None:
-            p = self.pipelines[key] = Pipeline(self, spirv, buffers, push)
-        return p
+        with self.lock:
+            p = self.pipelines.get(key)
+            if p is None:
+                p = self.pipelines[key] = Pipeline(self, spirv, buffers, push)
+            return p
 
     def dispatch(self, pipe: Pipeline, buffers: list, push: bytes, groups,
                  on_done) -> Submission:
         """Queue one dispatch of ``groups`` workgroups; returns its submission."""
+        with self.lock:             # the command pool and the queue: one thread at a time
+            return self._dispatch(pipe, buffers, push, groups, on_done)
+
+    def _dispatch(self, pipe, buffers, push, groups, on_done):
         vk, d = self.vk, self.device
         pool = vk.vkCreateDescriptorPool(d, vk.VkDescriptorPoolCreateInfo(
             maxSets=1, pPoolSizes=[vk.VkDescriptorPoolSize(
