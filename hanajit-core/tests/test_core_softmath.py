@@ -3,7 +3,7 @@
 on special values (signed zeros, infinities, NaN, subnormals, overflow and
 underflow edges) and against exact values (``decimal``) where the C library itself
 is not correctly rounded; then through the lowering (``LLVMTargetInfo.softmath``)
-on the CPU target, and as an OpenCL-flavoured SPIR-V module through ``spirv-val``.
+and as SPIR-V (an OpenCL kernel, a Vulkan compute shader) through ``spirv-val``.
 """
 from __future__ import annotations
 
@@ -272,6 +272,37 @@ def test_the_lowering_calls_the_software_math():
     assert "@\"exp\"" not in text and "@\"pow\"" not in text
 
 
+def test_a_jitted_function_on_the_cpu_with_the_software_math(monkeypatch):
+    """The CPU target's own compile, with ``LLVMTargetInfo.softmath`` forced on (a
+    test-only stand-in for a target declaring ``float64_math=False``): the scalar
+    float64 math of a jitted function runs the software versions, and the domain
+    errors are still CPython's (raised before the math is called)."""
+    import dataclasses
+
+    from hanajit import jit
+    from hanajit.lowering import llvm as L
+
+    @dataclasses.dataclass
+    class SoftInfo(L.LLVMTargetInfo):
+        softmath: bool = True
+
+    monkeypatch.setattr(L, "LLVMTargetInfo", SoftInfo)
+
+    @jit(cache=False)
+    def f(x, y):
+        return math.exp(x) + math.pow(y, x) + math.atan2(y, x) * math.log(y) + math.sin(x)
+
+    xs, ys = RNG.uniform(-3, 3, 200), RNG.uniform(0.1, 5, 200)
+    for x, y in zip(xs.tolist(), ys.tolist()):
+        want = math.exp(x) + math.pow(y, x) + math.atan2(y, x) * math.log(y) + math.sin(x)
+        assert abs(f(x, y) - want) <= 4 * math.ulp(want) + 1e-15
+    text = f.inspect_llvm()                 # optimised: the software math is inlined
+    for callee in ("hj.libm.pow", "llvm.exp.f64", "@atan2", "llvm.log.f64", "llvm.sin.f64"):
+        assert callee not in text
+    with pytest.raises(ValueError):
+        f(1.0, -1.0)
+
+
 def test_the_module_compiles_to_spirv(tmp_path):
     """Every function in one OpenCL-flavoured SPIR-V kernel (the backend the Vulkan
     and Level Zero targets use), through ``spirv-val``."""
@@ -297,6 +328,40 @@ def test_the_module_compiles_to_spirv(tmp_path):
     path = tmp_path / "softmath.spv"
     path.write_bytes(spv)
     r = subprocess.run([tool, str(path)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_the_functions_pass_spirv_val_for_vulkan(tmp_path):
+    """Every function called from a Vulkan compute shader (``spirv-unknown-vulkan1.3``,
+    results in Private variables), through ``spirv-val --target-env vulkan1.3``: no
+    Kernel-only instruction (OpUnordered ...) sneaks in."""
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
+    module = ir.Module(name="softmath_vulkan")
+    module.triple = "spirv-unknown-vulkan1.3"
+    i32 = ir.IntType(32)
+    main = ir.Function(module, ir.FunctionType(ir.VoidType(), []), "main")
+    tid = ir.Function(module, ir.FunctionType(i32, [i32]), "llvm.spv.thread.id.in.group.i32")
+    b = ir.IRBuilder(main.append_basic_block())
+    x = b.uitofp(b.call(tid, [ir.Constant(i32, 0)]), D)
+    y = b.uitofp(b.call(tid, [ir.Constant(i32, 1)]), D)
+    for n, (name, nargs) in enumerate(softmath.NAMES.items()):
+        out = ir.GlobalVariable(module, D, f"out{n}", addrspace=10)      # Private
+        out.initializer, out.linkage = ir.Constant(D, 0.0), "internal"
+        b.store(b.call(softmath.define(module, name), [x, y][:nargs]), out)
+    b.ret_void()
+    text = str(module).replace('define void @"main"()', 'define void @"main"() #0')
+    text += '\nattributes #0 = { "hlsl.shader"="compute" "hlsl.numthreads"="1,1,1" }\n'
+    mod = llvm.parse_assembly(text)
+    mod.verify()
+    spv = llvm.Target.from_triple(module.triple).create_target_machine().emit_object(mod)
+    tool = shutil.which("spirv-val")
+    if tool is None:
+        pytest.skip("spirv-val not found (apt-get install spirv-tools)")
+    path = tmp_path / "softmath_vulkan.spv"
+    path.write_bytes(spv)
+    r = subprocess.run([tool, "--target-env", "vulkan1.3", str(path)],
+                       capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stdout + r.stderr
 
 

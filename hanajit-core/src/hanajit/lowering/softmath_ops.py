@@ -217,7 +217,9 @@ class Emitter:
         return t(self, self.b.select(c.v, av, bv))
 
     def isnan(self, a: F) -> Bo:
-        return Bo(self, self.b.fcmp_unordered("uno", a.v, a.v))
+        # ``a != a`` (fcmp une), not ``fcmp uno``: SPIR-V's OpUnordered is a Kernel
+        # (OpenCL) instruction that Vulkan shaders may not use
+        return Bo(self, self.b.fcmp_unordered("!=", a.v, a.v))
 
     def isfinite(self, a: F) -> Bo:
         return self.fabs(a) < float("inf")
