@@ -112,6 +112,16 @@ def logu(a, b, signed=False):
     return v * RNG.choice([-1.0, 1.0], N) if signed else v
 
 
+PI = Decimal("3.14159265358979323846264338327950288419716939937510582097494459230781")
+
+
+def near_half_pi_multiples():
+    """The doubles nearest ``k*pi/2``: the reduction's cancellation cases."""
+    getcontext().prec = 70
+    ks = [*range(1, 300), *RNG.integers(300, 2 ** 40, 700).tolist()]
+    return (np.array([float(Decimal(int(k)) * PI / 2) for k in ks]),)
+
+
 # (function, range name, inputs, max ulps against CPython's math)
 RANGES = [
     ("exp", "[-745, 710]", lambda: (lin(-745, 710),), 1),
@@ -134,6 +144,9 @@ RANGES = [
     ("sin", "[-1e7, 1e7]", lambda: (lin(-1e7, 1e7),), 1),
     ("sin", "[1e7, 1e14]", lambda: (logu(1e7, 1e14, True),), 1),
     ("sin", "tiny", lambda: (logu(1e-300, 1e-3, True),), 1),
+    ("sin", "near k*pi/2", near_half_pi_multiples, 1),
+    ("cos", "near k*pi/2", near_half_pi_multiples, 1),
+    ("tan", "near k*pi/2", near_half_pi_multiples, 1),
     ("cos", "[-10, 10]", lambda: (lin(-10, 10),), 1),
     ("cos", "[-1e5, 1e5]", lambda: (lin(-1e5, 1e5),), 1),
     ("cos", "[-1e7, 1e7]", lambda: (lin(-1e7, 1e7),), 1),
