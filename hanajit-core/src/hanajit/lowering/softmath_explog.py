@@ -22,9 +22,10 @@ from .softmath_ops import Emitter, F
 LN2H = float.fromhex("0x1.62e42fefa3800p-1")        # 42 bits
 LN2L = float.fromhex("0x1.ef35793c76730p-45")
 INVLN2 = float.fromhex("0x1.71547652b82fep+0")
-IL2H, IL2L = float.fromhex("0x1.71547652b82fep+0"), float.fromhex("0x1.777d0ffda0d24p-56")
-IL10H, IL10L = float.fromhex("0x1.bcb7b1526e50ep-2"), float.fromhex("0x1.95355baaafad3p-57")
-C23H, C23L = float.fromhex("0x1.5555555555555p-1"), float.fromhex("0x1.5555555555555p-55")
+_h = float.fromhex
+IL2H, IL2L = _h("0x1.71547652b82fep+0"), _h("0x1.777d0ffda0d24p-56")      # 1/ln2
+IL10H, IL10L = _h("0x1.bcb7b1526e50ep-2"), _h("0x1.95355baaafad3p-57")    # 1/ln10
+C23H, C23L = _h("0x1.5555555555555p-1"), _h("0x1.5555555555555p-55")      # 2/3
 SQRT2_BITS = 0x3FF6A09E667F3BCD
 INF = float("inf")
 
@@ -71,7 +72,8 @@ def expm1(e: Emitter, x: F) -> F:
 
 
 def split(e: Emitter, x: F):
-    """``(ex, m)``: ``x = 2**ex * m``, ``m`` in ``[sqrt(1/2), sqrt(2))``, for finite x > 0."""
+    """``(ex, m)``: ``x = 2**ex * m``, ``m`` in ``[sqrt(1/2), sqrt(2))``, for a
+    finite x > 0."""
     sub = x < 2.0 ** -1022
     xs = e.sel(sub, x * 2.0 ** 54, x)
     bits = e.bits(xs)

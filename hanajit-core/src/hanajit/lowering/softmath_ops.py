@@ -174,7 +174,8 @@ class Emitter:
         return I(self, ir.Constant(I64, int(x)))
 
     def _intrinsic(self, name, *args):
-        fn = self.module.declare_intrinsic(name, [F64], ir.FunctionType(F64, [F64] * len(args)))
+        fnty = ir.FunctionType(F64, [F64] * len(args))
+        fn = self.module.declare_intrinsic(name, [F64], fnty)
         return F(self, self.b.call(fn, [a.v for a in args]))
 
     def fma(self, a, b, c) -> F:
@@ -237,7 +238,8 @@ class Emitter:
         return self.from_bits((k + 1023) << 52)
 
     def scale(self, y: F, k: I) -> F:
-        """``y * 2**k`` for ``|k| <= 2044``, rounded once (in two exact-or-final steps)."""
+        """``y * 2**k`` for ``|k| <= 2044``, rounded once (the first of the two
+        steps is exact)."""
         k1 = k >> 1
         return y * self.pow2(k1) * self.pow2(k - k1)
 
@@ -249,7 +251,8 @@ class Emitter:
 
     # -- double-double (error-free) helpers --------------------------------------
     def fast_two_sum(self, a: F, b: F):
-        """``(s, e)`` with ``s + e == a + b`` exactly, for ``|a| >= |b|`` (or a == 0)."""
+        """``(s, e)`` with ``s + e == a + b`` exactly, for ``|a| >= |b|``
+        (or ``a == 0``)."""
         s = a + b
         return s, b - (s - a)
 
