@@ -35,6 +35,10 @@ class Capabilities:
     # 64-bit floats and integers on the device
     float64: bool = True
     int64: bool = True
+    # a float64 math library (exp, log, sin ... on doubles); False: core's software
+    # versions (``hanajit.lowering.softmath``) are compiled into the code instead
+    # (Vulkan's GLSL.std.450 math is 32-bit only)
+    float64_math: bool = True
     # complex numbers (Python ``complex``, NumPy complex64/complex128) in the code
     complex: bool = True
     # the stack pointer can be read: recursive functions raise RecursionError
