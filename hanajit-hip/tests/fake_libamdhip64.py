@@ -102,7 +102,8 @@ int hipModuleLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz,
     }
     logf_("launch grid=%u,%u,%u block=%u,%u,%u shared=%u stream=%p slots=",
           gx, gy, gz, bx, by, bz, shared, stream);
-    for (size_t i = 0; i < n; i++) logf_("%s%llx", i ? "," : "", (unsigned long long)slots[i]);
+    for (size_t i = 0; i < n; i++)
+        logf_("%s%llx", i ? "," : "", (unsigned long long)slots[i]);
     logf_("\n");
     if (MODE == 3) return 719;
     unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
@@ -115,6 +116,15 @@ int hipMalloc(void **p, size_t n) {
     return 0;
 }
 int hipFree(void *p) { free(p); logf_("free\n"); return 0; }
+int hipMemcpyHtoD(void *d, void *h, size_t n) {
+    memcpy(d, h, n); logf_("htod %zu\n", n); return 0;
+}
+int hipMemcpyDtoH(void *h, void *d, size_t n) {
+    memcpy(h, d, n); logf_("dtoh %zu\n", n); return 0;
+}
+int hipMemset(void *p, int v, size_t n) {
+    memset(p, v, n); logf_("memset %zu\n", n); return 0;
+}
 int hipMemcpyHtoDAsync(void *d, void *h, size_t n, void *s) {
     memcpy(d, h, n); logf_("htod %zu stream=%p\n", n, s); return 0;
 }
@@ -127,8 +137,12 @@ int hipMemcpyDtoDAsync(void *d, void *s_, size_t n, void *s) {
 int hipMemsetAsync(void *p, int v, size_t n, void *s) {
     memset(p, v, n); logf_("memset %zu stream=%p\n", n, s); return 0;
 }
-int hipStreamCreate(void **s) { static uintptr_t next = 0x1000; *s = (void *)(next += 16);
-                                logf_("stream %p\n", *s); return 0; }
+int hipStreamCreate(void **s) {
+    static uintptr_t next = 0x1000;
+    *s = (void *)(next += 16);
+    logf_("stream %p\n", *s);
+    return 0;
+}
 int hipStreamSynchronize(void *s) { logf_("sync stream=%p\n", s); return 0; }
 int hipDeviceSynchronize(void) { logf_("sync device\n"); return 0; }
 const char *hipGetErrorName(int e) {
@@ -139,11 +153,14 @@ const char *hipGetErrorName(int e) {
     default: return "hipErrorUnknown";
     }
 }
-const char *hipGetErrorString(int e) { return e == 100 ? "no ROCm-capable device is detected" : "fake error"; }
+const char *hipGetErrorString(int e) {
+    return e == 100 ? "no ROCm-capable device is detected" : "fake error";
+}
 """
 
+_UINTS = ctypes.POINTER(ctypes.c_uint)
 KERNEL_FN = ctypes.CFUNCTYPE(None, ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t,
-                             ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint))
+                             _UINTS, _UINTS)
 
 
 def build(folder: Path) -> Path:

@@ -1,6 +1,6 @@
-"""Every kernel of the GPU case list (``hanajit.testing.cases_kernels``) and of
-``hip_kernels.py`` compiled for gfx90a and gfx1100 into code objects that the real
-LLVM tools read back: ``llvm-readelf --notes`` shows the target id, code object
+"""Every kernel of the GPU case list (``hanajit.testing.cases_kernels`` and
+``cases_kernel_programs``) and of ``hip_kernels.py`` compiled for gfx90a and
+gfx1100 into code objects that the real LLVM tools read back: ``llvm-readelf --notes`` shows the target id, code object
 v5, the kernel descriptor and argument metadata matching the signature, the
 symbol table only the kernel and its 64-byte descriptor; ``llvm-objdump -d``
 disassembles the kernel.  Math links ROCm's device libraries, and refuses with
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hanajit import jit, plugins
 from hanajit.errors import UnsupportedError
-from hanajit.testing import cases_kernels
+from hanajit.testing import cases_kernel_programs, cases_kernels
 from hanajit.testing.sourcefile import load_sibling
 from hanajit_hip import code_object, toolchain
 from hanajit_hip.codegen import param_kinds
@@ -42,7 +42,9 @@ def case_signature(name: str) -> str:
 
 
 ALL = {**{f"case:{n}": (k[0], case_signature(n))
-          for n, k in cases_kernels.KERNELS.items()}, **K.KERNELS}
+          for n, k in cases_kernels.KERNELS.items()},
+       **{f"program:{n}": (p.kernel, p.signature)
+          for n, p in cases_kernel_programs.PROGRAMS.items()}, **K.KERNELS}
 _cache: dict = {}
 
 

@@ -14,7 +14,8 @@ def run_checks(report) -> None:
     try:
         archs = toolchain.gpu_archs()
     except ValueError as exc:
-        report.check("hip: architectures (gpu_arch / HANAJIT_HIP_ARCH)", False, str(exc))
+        report.check("hip: architectures (gpu_arch / HANAJIT_HIP_ARCH)", False,
+                     str(exc))
         return
     lld = toolchain.find_lld()
     report.check("hip: ld.lld (links code objects; needed to compile)",

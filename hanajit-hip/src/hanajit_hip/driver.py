@@ -1,13 +1,18 @@
 """The HIP runtime as the launcher's driver: ``libamdhip64`` through ctypes.
 
+Core's :class:`hanajit.launch.launcher.Launcher` does everything a launch does
+(geometry, parameters, copies, shared memory between arguments, the error
+record); :class:`Driver` is the protocol it documents, over the HIP runtime.
 One :class:`Driver` per process, made on the first launch: it loads the runtime
 (``toolchain.find_libamdhip64``), initialises it, selects device
 ``HANAJIT_HIP_DEVICE`` (default 0) and reads its name and ``gcnArchName``.
 Kernels are loaded from the artifact's code object for that architecture
 (``hipModuleLoadData``) and launched with ``hipModuleLaunchKernel``, their
-arguments packed into one buffer of 8-byte slots (``extra`` with
-``HIP_LAUNCH_PARAM_BUFFER_POINTER``: the kernel-argument segment the code
-object's metadata describes, every argument 8 bytes at offset 8 * i).
+arguments passed as one buffer -- the launcher's 8-byte slots -- through
+``extra`` (``HIP_LAUNCH_PARAM_BUFFER_POINTER``): the kernel-argument segment
+the code object's metadata describes, every argument 8 bytes at offset 8 * i.
+Foreign device arrays come in through ``__cuda_array_interface__``, which
+CuPy and PyTorch publish for HIP memory on ROCm too.
 """
 from __future__ import annotations
 
@@ -16,12 +21,16 @@ import os
 import threading
 
 from hanajit.errors import TargetError, UnsupportedError
+from hanajit.launch.array_interface import cuda_array_interface
+from hanajit.launch.launcher import make_typeof
 
 from . import toolchain
 from .hip_api import HipAPI, HipError, pack_extra
 
 _lock = threading.Lock()
 _driver = None
+# core's DeviceArray; foreign arrays by __cuda_array_interface__
+device_typeof = make_typeof(interface=cuda_array_interface)
 
 
 def get_driver() -> "Driver":
@@ -36,6 +45,9 @@ def get_driver() -> "Driver":
 
 
 class Driver:
+    # foreign device arrays (CuPy, PyTorch on ROCm)
+    interface = staticmethod(cuda_array_interface)
+
     def __init__(self, path: str | None = None):
         path = path or toolchain.find_libamdhip64()
         if path is None:
@@ -57,6 +69,7 @@ class Driver:
         self.make_current()
         self.name = api.device_name(self.device)
         self.arch = api.arch_name(self.device)
+        self.modules: list = []          # loaded modules stay loaded
 
     def make_current(self) -> None:
         self.api.call("hipSetDevice", self.device)
@@ -70,32 +83,47 @@ class Driver:
     def free(self, ptr: int) -> None:
         self.api.call("hipFree", ptr)
 
+    # without a stream, HIP's blocking copies (they wait for the null stream)
     def htod(self, dst: int, src: int, nbytes: int, stream=None) -> None:
-        if nbytes:
+        if nbytes and stream is None:
+            self.api.call("hipMemcpyHtoD", dst, src, nbytes)
+        elif nbytes:
             self.api.call("hipMemcpyHtoDAsync", dst, src, nbytes, stream)
-            if stream is None:
-                self.synchronize()
 
     def dtoh(self, dst: int, src: int, nbytes: int, stream=None) -> None:
-        if nbytes:
+        if nbytes and stream is None:
+            self.api.call("hipMemcpyDtoH", dst, src, nbytes)
+        elif nbytes:
             self.api.call("hipMemcpyDtoHAsync", dst, src, nbytes, stream)
-            if stream is None:
-                self.synchronize()
 
     def dtod(self, dst: int, src: int, nbytes: int, stream=None) -> None:
         if nbytes:
             self.api.call("hipMemcpyDtoDAsync", dst, src, nbytes, stream)
 
     def memset(self, ptr: int, nbytes: int, stream=None) -> None:
-        self.api.call("hipMemsetAsync", ptr, 0, nbytes, stream)
         if stream is None:
-            self.synchronize()
+            self.api.call("hipMemset", ptr, 0, nbytes)
+        else:
+            self.api.call("hipMemsetAsync", ptr, 0, nbytes, stream)
 
-    def stream(self) -> int:
-        """A new stream (``hipStreamCreate``)."""
+    def new_stream(self) -> int:
+        """A new stream (``hipStreamCreate``), as an int handle."""
         s = ctypes.c_void_p()
         self.api.call("hipStreamCreate", ctypes.byref(s))
         return int(s.value)
+
+    def stream(self, stream):
+        """A ``hipStream_t`` from a launch's ``stream=`` argument: None (the null
+        stream), an int handle, or an object holding one in ``ptr``,
+        ``cuda_stream`` (PyTorch, CuPy) or ``handle``."""
+        if stream is None:
+            return None
+        for attr in ("ptr", "cuda_stream", "handle"):
+            h = getattr(stream, attr, None)
+            if h is not None:
+                stream = getattr(h, "value", h) or 0
+                break
+        return int(stream) or None
 
     # -- modules and launches ------------------------------------------------------
     def code_object(self, artifact) -> bytes:
@@ -112,18 +140,21 @@ class Driver:
         return objects[want]
 
     def load(self, artifact):
-        """(module, function ``hj_kernel``) of the artifact on this device."""
+        """The kernel ``hj_kernel`` of the artifact's code object for this device
+        (its module stays loaded)."""
         image = self.code_object(artifact)
         module, fn = ctypes.c_void_p(), ctypes.c_void_p()
         self.api.call("hipModuleLoadData", ctypes.byref(module), image)
+        self.modules.append(module.value)
         self.api.call("hipModuleGetFunction", ctypes.byref(fn), module,
                       artifact.entry.encode())
-        return module.value, fn.value
+        return fn.value
 
-    def launch(self, fn, grid, block, stream, slots) -> None:
-        """Launch ``fn`` over ``grid`` x ``block`` with the 8-byte argument
-        ``slots`` (ints) packed into one buffer."""
-        extra, keep = pack_extra(slots)
+    def launch(self, fn, grid, block, stream, params) -> None:
+        """Start ``fn`` over ``grid`` x ``block``; ``params`` is core's
+        ``hanajit.launch.launcher.Params``, whose slots are passed in place as
+        the kernel-argument buffer."""
+        extra, keep = pack_extra(params.values)
         self.api.call("hipModuleLaunchKernel", fn, grid[0], grid[1], grid[2],
                       block[0], block[1], block[2], 0, stream, None, extra)
         del keep

@@ -32,6 +32,9 @@ _PROTOTYPES = {
                               c_uint, c_void_p, POINTER(c_void_p), POINTER(c_void_p)],
     "hipMalloc": [POINTER(c_void_p), c_size_t],
     "hipFree": [c_void_p],
+    "hipMemcpyHtoD": [c_void_p, c_void_p, c_size_t],
+    "hipMemcpyDtoH": [c_void_p, c_void_p, c_size_t],
+    "hipMemset": [c_void_p, c_int, c_size_t],
     "hipMemcpyHtoDAsync": [c_void_p, c_void_p, c_size_t, c_void_p],
     "hipMemcpyDtoHAsync": [c_void_p, c_void_p, c_size_t, c_void_p],
     "hipMemcpyDtoDAsync": [c_void_p, c_void_p, c_size_t, c_void_p],
@@ -92,9 +95,11 @@ class HipAPI:
 
 
 def pack_extra(slots) -> tuple:
-    """hipModuleLaunchKernel's ``extra`` for 8-byte argument ``slots`` (ints):
-    ``(extra array, keepalive)`` -- the buffer, its size and the end marker."""
-    buf = (ctypes.c_uint64 * max(1, len(slots)))(*slots)
+    """hipModuleLaunchKernel's ``extra`` for 8-byte argument ``slots`` (a ctypes
+    ``c_uint64`` array, used in place, or ints): ``(extra array, keepalive)`` --
+    the buffer, its size and the end marker."""
+    buf = slots if isinstance(slots, ctypes.Array) else \
+        (ctypes.c_uint64 * max(1, len(slots)))(*slots)
     size = ctypes.c_size_t(8 * len(slots))
     extra = (c_void_p * 5)(HIP_LAUNCH_PARAM_BUFFER_POINTER, ctypes.addressof(buf),
                            HIP_LAUNCH_PARAM_BUFFER_SIZE, ctypes.addressof(size),

@@ -10,6 +10,7 @@ the first launch.
 """
 from __future__ import annotations
 
+from hanajit.errors import TargetError
 from hanajit.target import Artifact, Capabilities, Target
 
 from . import toolchain
@@ -60,3 +61,35 @@ class HipTarget(Target):
     def assembly(self, artifact) -> str:
         from .code_object import describe
         return describe(artifact)
+
+    # -- running (core's launcher over the HIP runtime) --------------------------------
+    def launcher(self):
+        if self._launcher is None:
+            from hanajit.launch.launcher import Launcher
+
+            from .driver import get_driver
+            self._launcher = Launcher(get_driver())
+        return self._launcher
+
+    @property
+    def typeof(self):
+        """The IR type of a launch argument (NumPy or device array, foreign device
+        array, scalar): a plain function, which ``launch`` keeps and calls once
+        per argument."""
+        from .driver import device_typeof
+        return device_typeof
+
+    def launch(self, artifact, args, grid=None, block=None, stream=None, sync=True):
+        launcher = self._launcher or self.launcher()
+        return launcher.launch(artifact, args, grid, block, stream, sync)
+
+    def to_device(self, array, stream=None):
+        return self.launcher().to_device(array, stream)
+
+    def synchronize(self):
+        if self._launcher is None:
+            try:
+                self.launcher()
+            except TargetError:
+                return              # nothing can have been launched
+        self._launcher.synchronize()
