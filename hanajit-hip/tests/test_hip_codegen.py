@@ -1,10 +1,11 @@
 """Every kernel of the GPU case list (``hanajit.testing.cases_kernels`` and
 ``cases_kernel_programs``) and of ``hip_kernels.py`` compiled for gfx90a and
-gfx1100 into code objects that the real LLVM tools read back: ``llvm-readelf --notes`` shows the target id, code object
-v5, the kernel descriptor and argument metadata matching the signature, the
-symbol table only the kernel and its 64-byte descriptor; ``llvm-objdump -d``
-disassembles the kernel.  Math links ROCm's device libraries, and refuses with
-instructions without them; options, the ``amd`` alias."""
+gfx1100 into code objects that the real LLVM tools read back: ``llvm-readelf
+--notes`` shows the target id, code object v5, the kernel descriptor and
+argument metadata matching the signature, the symbol table only the kernel and
+its 64-byte descriptor; ``llvm-objdump -d`` disassembles the kernel.  Math links
+ROCm's device libraries, and refuses with instructions without them; options,
+the ``amd`` alias."""
 from __future__ import annotations
 
 import os
