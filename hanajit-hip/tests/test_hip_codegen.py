@@ -172,6 +172,21 @@ def test_math_without_device_libs_refuses(monkeypatch):
     assert list(jf._pick(None).artifact.stages["hsaco"]) == ["gfx90a"]
 
 
+def test_undefined_functions_refuse():
+    """A call nothing defines would pass ld.lld -shared and fail only when the
+    runtime loads the code object: refused when compiling."""
+    from hanajit_hip import hsaco
+
+    class Fn:
+        pyname = "k"
+    text = ('declare double @"mystery"(double)\n'
+            'define amdgpu_kernel void @"hj_kernel"(ptr addrspace(1) %p) {\n'
+            '  %v = call double @"mystery"(double 1.0)\n'
+            '  store double %v, ptr addrspace(1) %p\n  ret void\n}\n')
+    with pytest.raises(UnsupportedError, match="would call mystery"):
+        hsaco.build(Fn, text, [], ("gfx90a",))
+
+
 def test_without_lld_refuses(monkeypatch):
     monkeypatch.setattr(toolchain, "find_lld", lambda: None)
     with pytest.raises(UnsupportedError, match="lld-19"):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -26,6 +27,8 @@ import tempfile
 from .codegen import KERNEL
 
 TRIPLE = "amdgcn-amd-amdhsa"
+# a function the optimised module still declares and LLVM does not provide
+_EXTERNAL = re.compile(r'^declare [^@\n]*@"?((?!llvm\.)[\w.$]+)"?\(', re.M)
 
 
 def emit(request: dict) -> dict:
@@ -112,6 +115,15 @@ def build(fn, ir_text: str, ocml: list, archs) -> dict:
             files, ir = toolchain.device_library(folder, arch)
             libs[arch] = {"files": files, "ir": ir}
     emitted = emit_in_subprocess(ir_text, archs, libs)
+    for arch in archs:
+        # ld.lld -shared accepts undefined symbols, which the runtime would only
+        # report when loading the code object: refuse them here
+        missing = sorted(set(_EXTERNAL.findall(emitted[arch]["llvm"])))
+        if missing:
+            raise UnsupportedError(
+                f"{fn.pyname}: the {arch} code object would call "
+                f"{', '.join(missing)}, which neither the kernel nor ROCm's device "
+                "libraries define", func=fn.pyname, construct="external function")
     return {"hsaco": {a: link(emitted[a]["obj"], lld) for a in archs},
             "llvm": {a: emitted[a]["llvm"] for a in archs}, "device_libs": folder}
 
