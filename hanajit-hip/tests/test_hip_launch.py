@@ -174,3 +174,10 @@ def test_runtime_errors_name_the_call(fake):
 def test_status_names_the_device(fake):
     ok, reason = plugins.get_target("hip").status()
     assert ok and reason == "Fake AMD GPU 0 (gfx90a:sramecc+:xnack-)"
+
+
+def test_auto_target_hook():
+    from hanajit_hip import plugin
+    assert plugin.hanajit_select_target(["cpu", "hip"], K.saxpy) == "hip"
+    assert plugin.hanajit_select_target(["cpu"], K.saxpy) is None   # no device
+    assert plugin.hanajit_select_target(["cpu", "hip"], doubles) is None
