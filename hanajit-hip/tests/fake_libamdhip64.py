@@ -14,7 +14,9 @@ Python ctypes callback receiving the slots, grid and block): the test emulates
 the kernel on the host memory the slots point to.  ``hjfake_set_mode``: 0
 normal, 1 no device (``hipGetDeviceCount`` -> 100), 2 invalid image
 (``hipModuleLoadData`` -> 200), 3 launch failure (-> 719).
-``hjfake_set_arch`` sets the ``gcnArchName`` the properties report.
+``hjfake_set_arch`` sets the ``gcnArchName`` the properties report (both
+``hipGetDeviceProperties`` and ROCm 6's ``hipGetDevicePropertiesR0600``, with
+the name at different offsets).
 """
 from __future__ import annotations
 
@@ -68,6 +70,13 @@ int hipGetDeviceProperties(void *props, int d) {
     memset(props, 0, 2048);
     snprintf((char *)props, 256, "Fake AMD GPU %d", d);
     strcpy((char *)props + 1160, ARCH);
+    return 0;
+}
+int hipGetDevicePropertiesR0600(void *props, int d) {   /* ROCm 6's layout */
+    memset(props, 0, 4096);
+    snprintf((char *)props, 256, "Fake AMD GPU %d", d);
+    strcpy((char *)props + 1600, ARCH);
+    logf_("properties R0600\n");
     return 0;
 }
 int hipModuleLoadData(void **module, const void *image) {

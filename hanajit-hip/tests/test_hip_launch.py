@@ -78,6 +78,7 @@ def test_launch_packs_copies_and_picks_the_arch(fake):
     f.launch(y, x, 2.0, N, grid=2, block=32)
     assert np.array_equal(y, np.arange(N) + 1.0)
     log = fake.log()
+    assert "properties R0600" in log                     # ROCm 6's call
     assert "load elf=1 mach=0x41" in log                 # gfx1100's code object
     assert "function hj_kernel" in log
     (line,) = launches(fake)

@@ -24,7 +24,6 @@ _PROTOTYPES = {
     "hipGetDeviceCount": [POINTER(c_int)],
     "hipSetDevice": [c_int],
     "hipDeviceGetName": [c_char_p, c_int, c_int],
-    "hipGetDeviceProperties": [c_void_p, c_int],
     "hipModuleLoadData": [POINTER(c_void_p), c_void_p],
     "hipModuleGetFunction": [POINTER(c_void_p), c_void_p, c_char_p],
     "hipModuleUnload": [c_void_p],
@@ -68,6 +67,13 @@ class HipAPI:
         for name in ("hipGetErrorName", "hipGetErrorString"):
             fn = getattr(lib, name)
             fn.argtypes, fn.restype = [c_int], c_char_p
+        # ROCm 6 renamed it (the header maps the name to the R0600 layout)
+        self.properties_call = next(
+            (n for n in ("hipGetDevicePropertiesR0600", "hipGetDeviceProperties")
+             if hasattr(lib, n)), None)
+        if self.properties_call is not None:
+            fn = getattr(lib, self.properties_call)
+            fn.argtypes, fn.restype = [c_void_p, c_int], c_int
 
     def call(self, name: str, *args) -> None:
         code = getattr(self.lib, name)(*args)
@@ -81,10 +87,13 @@ class HipAPI:
 
     def arch_name(self, device: int) -> str:
         """The device's ``gcnArchName`` (``gfx90a:sramecc+:xnack-``), read from
-        ``hipGetDeviceProperties`` without its struct layout, which differs
-        between ROCm releases: the property block is scanned for the name."""
+        ``hipGetDeviceProperties`` (``...R0600`` on ROCm 6) without its struct
+        layout, which differs between ROCm releases: the property block is
+        scanned for the name."""
+        if self.properties_call is None:
+            return "unknown"
         block = ctypes.create_string_buffer(16384)
-        self.call("hipGetDeviceProperties", block, device)
+        self.call(self.properties_call, block, device)
         m = re.search(rb"(gfx[0-9a-f]{3,4}(?::[\w-]+[+-])*)\0", block.raw)
         return m.group(1).decode() if m else "unknown"
 
