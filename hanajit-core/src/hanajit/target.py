@@ -70,6 +70,8 @@ class Target:
     * ``description`` -- one line for ``hanajit targets``.
     * ``stages`` -- the ordered codegen stage names; stage name = artifact name =
       cache-key part.
+    * ``aliases`` -- other names ``@jit(target=...)`` accepts for this target
+      (``hip`` also answers to ``"amd"``); the target is still called ``name``.
     * ``kind`` -- ``"host"`` (runs in this process: calling the function runs it),
       ``"gpu"`` (runs through :meth:`launch`) or ``"export"`` (only writes files).
     * ``capabilities`` -- a :class:`Capabilities`: what the generated code can do.
@@ -83,6 +85,7 @@ class Target:
     name: ClassVar[str] = ""
     description: ClassVar[str] = ""
     stages: ClassVar[tuple[str, ...]] = ()
+    aliases: ClassVar[tuple[str, ...]] = ()
     kind: ClassVar[str] = "host"
     capabilities: ClassVar[Capabilities] = Capabilities()
 
