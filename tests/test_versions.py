@@ -21,7 +21,7 @@ else:                                  # pragma: no cover - Python 3.10
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIRST_PARTY = ("hanajit-core", "hanajit-cpu", "hanajit-cuda", "hanajit-exe",
-               "hanajit-wasm", "hanajit-fpga", "hanajit-meta")
+               "hanajit-wasm", "hanajit-fpga", "hanajit-metal", "hanajit-meta")
 
 
 def _load_set_version(root=ROOT):
@@ -133,12 +133,12 @@ def test_the_hanajit_distribution_and_its_extras():
     extras = dict(re.findall(r'(?m)^([a-z-]+) = \[(.*)\]$',
                              text.split("[project.optional-dependencies]")[1]
                              .split("[tool.")[0]))
-    assert {"cuda", "cuda-math", "exe", "wasm", "fpga", "scipy", "all", "test",
+    assert {"cuda", "cuda-math", "metal", "exe", "wasm", "fpga", "scipy", "all", "test",
             "bench"} <= set(extras)
-    for target in ("cuda", "exe", "wasm", "fpga"):
+    for target in ("cuda", "metal", "exe", "wasm", "fpga"):
         assert f"hanajit-{target}" in extras[target]
-    assert all(name in extras["all"] for name in ("cuda", "exe", "wasm", "fpga"))
+    assert all(name in extras["all"] for name in ("cuda", "metal", "exe", "wasm", "fpga"))
     if tomllib is not None:
         data = tomllib.loads(text)["project"]
         assert data["optional-dependencies"]["all"] == [
-            "hanajit[cuda,cuda-math,exe,wasm,fpga,scipy]"]
+            "hanajit[cuda,cuda-math,metal,exe,wasm,fpga,scipy]"]
