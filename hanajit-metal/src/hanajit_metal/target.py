@@ -6,9 +6,10 @@ macOS with ``pyobjc-framework-Metal`` or, for the simulation, g++.
 """
 from __future__ import annotations
 
+from hanajit.errors import TargetError
 from hanajit.target import Artifact, Capabilities, Target
 
-from . import codegen
+from . import codegen, drivers
 
 
 class MetalTarget(Target):
@@ -38,3 +39,42 @@ class MetalTarget(Target):
 
     def assembly(self, artifact) -> str:
         return artifact.stages["msl"]
+
+    # -- status and doctor -------------------------------------------------------------
+    def status(self):
+        try:
+            d = drivers.get_driver()
+        except Exception as exc:
+            return False, f"cannot launch: {exc}"
+        return True, d.name
+
+    def doctor(self, report):
+        from .doctor import run_checks
+        run_checks(report)
+
+    # -- running -----------------------------------------------------------------------
+    def launcher(self):
+        if self._launcher is None:
+            from hanajit.launch.launcher import Launcher
+            self._launcher = Launcher(drivers.get_driver())
+        return self._launcher
+
+    @property
+    def typeof(self):
+        from hanajit.launch.launcher import make_typeof
+        return make_typeof()
+
+    def launch(self, artifact, args, grid=None, block=None, stream=None, sync=True):
+        launcher = self._launcher or self.launcher()
+        return launcher.launch(artifact, args, grid, block, stream, sync)
+
+    def to_device(self, array, stream=None):
+        return self.launcher().to_device(array, stream)
+
+    def synchronize(self):
+        if self._launcher is None:
+            try:
+                self.launcher()
+            except TargetError:
+                return              # nothing can have been launched
+        self._launcher.synchronize()

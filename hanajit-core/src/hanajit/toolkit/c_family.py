@@ -200,6 +200,15 @@ class CEmitter:
         return f"({x} {self._C_CMP[e.op]} {y})"
 
     def e_Cast(self, e):
+        op = e.operand
+        if (isinstance(op, N.Const) and isinstance(op.type, T.Scalar) and op.type.is_float
+                and e.type.is_float and self.d.type_name("f", op.type.bits) is None):
+            # a float constant of a width the dialect lacks, converted: the constant
+            # of the cast's type (rounded to nearest, as the conversion rounds)
+            import numpy as np
+            with np.errstate(over="ignore"):
+                value = float(np.dtype(f"f{e.type.bits // 8}").type(op.value))
+            return self.const(value, e.type)
         x = self.expr(e.operand)
         if e.type.is_bool:
             return f"({x} != 0)"
