@@ -28,8 +28,15 @@ def case_signature(name):
                      + [f"{_SHORT[a.dtype.name]}[:]" for a in make()] + ["i64"])
 
 
+CLANG = sim.find_clang()
+
+
 def syntax_check(msl):
+    """g++ against the simulation header; and, with clang, Metal's address spaces
+    kept apart (metal_strict.h)."""
     sim.compile_cxx(sim.cxx_source(msl, wrapper=False), None, syntax_only=True)
+    if CLANG is not None:
+        sim.check_address_spaces(msl)
 
 
 def msl_of(func, signature, **options):
@@ -74,6 +81,20 @@ def test_kernel_model_msl(func, sig, needles):
     for needle in needles:
         assert needle in msl
     syntax_check(msl)
+
+
+@pytest.mark.skipif(CLANG is None, reason="no clang++ for the address-space check")
+def test_address_space_check_has_teeth():
+    from hanajit.errors import TargetError
+    msl = msl_of(mk.tree_sum, "f32[:], f32[:], i64")
+    sim.check_address_spaces(msl)
+    # a shared array's data where device data is expected
+    bad = msl.replace("struct hj_tgarray_f32_1 { threadgroup float *data;",
+                      "struct hj_tgarray_f32_1 { device float *data;")
+    assert bad != msl
+    with pytest.raises(TargetError, match=r"error: .*(device|threadgroup)"):
+        sim.check_address_spaces(bad)
+    # (explicit casts between address spaces pass here: clang allows them)
 
 
 def test_no_64bit_atomics():

@@ -25,6 +25,8 @@ class TestMetalKernelConformance(KernelConformance):
         if sim.find_compiler() is None:
             return False
         sim.compile_cxx(sim.cxx_source(assembly, wrapper=False), None, syntax_only=True)
+        if sim.find_clang() is not None:
+            sim.check_address_spaces(assembly)
         return True
 
 

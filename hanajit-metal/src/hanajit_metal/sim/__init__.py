@@ -36,6 +36,38 @@ def find_compiler() -> str | None:
     return os.environ.get("HANAJIT_METAL_SIM_CXX") or shutil.which("g++")
 
 
+def find_clang() -> str | None:
+    """clang++ for the address-space check (``HANAJIT_METAL_SIM_CLANG`` overrides),
+    or None."""
+    found = os.environ.get("HANAJIT_METAL_SIM_CLANG")
+    if found:
+        return found
+    for name in ["clang++"] + [f"clang++-{v}" for v in range(22, 13, -1)]:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def check_address_spaces(msl: str) -> None:
+    """Compile the MSL with clang (``-fsyntax-only``) with Metal's address spaces
+    as clang address spaces (``HJ_STRICT_ADDRESS_SPACES`` in the header): a
+    ``threadgroup`` pointer where a ``device`` one is expected, or a ``device``
+    pointer passed as a ``thread`` one, is an error as in Metal
+    (``metal_strict.h``).  TargetError with
+    clang's messages; needs :func:`find_clang`."""
+    clang = find_clang()
+    if clang is None:
+        raise TargetError("the address-space check needs clang++ (or "
+                          "HANAJIT_METAL_SIM_CLANG): not found")
+    with tempfile.TemporaryDirectory(dir=cache_dir()) as tmp:
+        src = Path(tmp) / "kernel.cpp"
+        src.write_text(cxx_source(msl, wrapper=False))
+        _run([clang, "-std=c++20", "-fsyntax-only", "-Wno-unknown-attributes",
+              "-Wno-parentheses-equality", "-DHJ_STRICT_ADDRESS_SPACES", "-I",
+              str(HERE), str(src)])
+
+
 def cxx_source(msl: str, buffers: int = 0, shared: int = 0, barriers: bool = False,
                wrapper: bool = True) -> str:
     """The MSL as C++: attributes (``[[buffer(0)]]`` ...) removed -- g++ would
