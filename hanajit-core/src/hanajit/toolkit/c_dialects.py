@@ -154,7 +154,8 @@ class KernelSpelling:
     # a float scalar slot holds a float32 in its low four bytes
     float_slot: str = "as_type<float>((uint){slot})"
     # shared and global memory, as the IR's Barrier promises
-    barrier: str = "threadgroup_barrier(mem_flags::mem_threadgroup | mem_flags::mem_device);"
+    barrier: str = ("threadgroup_barrier(mem_flags::mem_threadgroup | "
+                    "mem_flags::mem_device);")
     # atomics: (kind, bits) -> atomic type; the operations each has
     atomic_types: tuple = ((("i", 32), "atomic_int"), (("u", 32), "atomic_uint"),
                            (("f", 32), "atomic_float"))

@@ -200,9 +200,9 @@ class CKernelEmitter(CEmitter):
             cmp, new = f"as_type<{wt}>({cmp})", f"as_type<{wt}>({new})"
         # an atomic is only ever an Assign's value: declare and loop before it
         self.pending.append(f"{wt} {old} = {cmp};")
-        self.pending.append(
-            f"while (!{self.k.atomic_cas.format(space=space, atype=bits_type, lvalue=lvalue, expected=old, new=new)}"
-            f" && {old} == {cmp}) {{}}")
+        attempt = self.k.atomic_cas.format(space=space, atype=bits_type, lvalue=lvalue,
+                                           expected=old, new=new)
+        self.pending.append(f"while (!{attempt} && {old} == {cmp}) {{}}")
         return f"as_type<{ct}>({old})" if dt.is_float else old
 
     def block(self, stmts, depth):

@@ -89,8 +89,9 @@ def cxx_source(msl: str, buffers: int = 0, shared: int = 0, barriers: bool = Fal
 
 
 def cache_dir() -> Path:
+    uid = os.getuid() if hasattr(os, "getuid") else 0
     root = os.environ.get("HANAJIT_METAL_SIM_CACHE") or os.path.join(
-        tempfile.gettempdir(), f"hanajit-metal-sim-{os.getuid() if hasattr(os, 'getuid') else 0}")
+        tempfile.gettempdir(), f"hanajit-metal-sim-{uid}")
     path = Path(root)
     path.mkdir(parents=True, exist_ok=True)
     return path
