@@ -154,7 +154,8 @@ def build(msl: str, buffers: int, shared: int, barriers: bool):
     """The ``hj_sim_launch`` function of a kernel (ctypes), compiled once per
     source (cached on disk and in this process)."""
     source = cxx_source(msl, buffers, shared, barriers)
-    key = hashlib.sha256((source + HEADER.read_text()).encode()).hexdigest()[:24]
+    key = hashlib.sha256("\0".join((source, HEADER.read_text(), " ".join(FLAGS),
+                                    find_compiler() or "")).encode()).hexdigest()[:24]
     with _lock:
         fn = _loaded.get(key)
         if fn is not None:
