@@ -75,6 +75,9 @@ class Target:
     * ``kind`` -- ``"host"`` (runs in this process: calling the function runs it),
       ``"gpu"`` (runs through :meth:`launch`) or ``"export"`` (only writes files).
     * ``capabilities`` -- a :class:`Capabilities`: what the generated code can do.
+    * ``options`` -- the ``@jit`` options this target adds, name -> default
+      (``metal_float64``); ``jit`` accepts them with this target, and
+      :meth:`compile` finds them in its ``options``.
 
     Every method a target may implement is declared here with a default that says
     plainly that the target does not support it; core calls these and never asks
@@ -88,6 +91,7 @@ class Target:
     aliases: ClassVar[tuple[str, ...]] = ()
     kind: ClassVar[str] = "host"
     capabilities: ClassVar[Capabilities] = Capabilities()
+    options: ClassVar[dict[str, Any]] = {}
 
     # -- status and doctor -------------------------------------------------------
     def status(self) -> tuple[bool, str]:
