@@ -165,7 +165,8 @@ def target_classes() -> dict[str, type[Target]]:
 def capabilities_of(name: str) -> Capabilities:
     """The declared capabilities of the target called ``name`` (the defaults of
     :class:`~hanajit.target.Capabilities` for a name no plugin registers)."""
-    cls = target_classes().get(name)
+    reg = _get_registry()
+    cls = reg.targets.get(_canonical_name(reg, name), (None,))[0]
     return cls.capabilities if cls is not None else Capabilities()
 
 
@@ -180,6 +181,7 @@ def get_target(name: str) -> Target:
     if target is not None:
         return target
     with _lock:
+        name = _canonical_name(reg, name)
         target = reg.target_instances.get(name)
         if target is None:
             if name not in reg.targets:
@@ -187,6 +189,14 @@ def get_target(name: str) -> Target:
             target = reg.targets[name][0]()
             reg.target_instances[name] = target
         return target
+
+
+def _canonical_name(reg: _Registry, name: str) -> str:
+    """``name``, or the name of the target that lists it in ``Target.aliases``."""
+    if name in reg.targets:
+        return name
+    return next((tname for tname, (cls, _) in reg.targets.items()
+                 if name in cls.aliases), name)
 
 
 def exporters() -> dict[str, Callable[..., Any]]:
