@@ -24,8 +24,6 @@ from hanajit.toolkit.kernel_emit import emit_kernel
 KERNEL = "main"
 LOCAL_SIZE_ENV = "HANAJIT_VULKAN_LOCAL_SIZE"
 DEFAULT_LOCAL_SIZE = (64, 1, 1)
-MAX_INVOCATIONS = 1024          # maxComputeWorkGroupInvocations guaranteed by Vulkan 1.3? 128;
-                                # lavapipe 1024: checked against the device at launch
 
 # GLSL.std.450 functions LLVM's SPIR-V backend prints for ``llvm.<name>`` (32-bit
 # floats; float64 keeps only the exact ones, ``VULKAN.float64_math``)

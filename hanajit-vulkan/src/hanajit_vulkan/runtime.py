@@ -152,7 +152,8 @@ class Runtime:
                 raise TargetError(f"{VALIDATION_ENV} is set but {VALIDATION_LAYER} is "
                                   "not installed (Debian: vulkan-validationlayers)")
             layers, extensions = [VALIDATION_LAYER], ["VK_EXT_debug_utils"]
-        app = vk.VkApplicationInfo(pApplicationName="hanajit", apiVersion=vk.VK_MAKE_VERSION(1, 3, 0))
+        app = vk.VkApplicationInfo(pApplicationName="hanajit",
+                                   apiVersion=vk.VK_MAKE_VERSION(1, 3, 0))
         try:
             self.instance = vk.vkCreateInstance(vk.VkInstanceCreateInfo(
                 pApplicationInfo=app, ppEnabledLayerNames=layers,

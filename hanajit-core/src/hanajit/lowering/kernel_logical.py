@@ -140,7 +140,8 @@ def add_logical_kernel(ml, llmod: ir.Module, fn, decl: ir.Function, model: Kerne
 
 def record_raise(ml, b: ir.IRBuilder, model: KernelModel, code, *values) -> None:
     """A raise site (``Raise`` in a logical-addressing row; the function then
-    returns, and once inlined the return is the shader's own): an i32 atomic add on word 8 of the error record (binding 0)
+    returns, and once inlined the return is the shader's own): an i32 atomic add
+    on word 8 of the error record (binding 0)
     picks the first raising thread, which writes the code and up to three values
     as i32 halves to words 0-7; the others write the same to the scratch words
     10-17.  No branch, and written where the raise is, not at one merge block:
@@ -216,7 +217,8 @@ def finish(text: str, llmod: ir.Module, model: KernelModel, name: str) -> str:
             extra.append(f"declare {ty} {hfb}(i32, i32, i32, i32, ptr)")
             extra.append(f"declare ptr addrspace(11) {gp}({ty}, i32)")
     for mname, et in st.types.items():
-        text = re.sub(rf'^declare ptr @"hj\.element\.{mname}"\(ptr %?"?[.\w]*"?, i64 %?"?[.\w]*"?\)\s*$',
+        text = re.sub(rf'^declare ptr @"hj\.element\.{mname}"\(ptr %?"?[.\w]*"?, '
+                      r'i64 %?"?[.\w]*"?\)\s*$',
                       "", text, flags=re.M)
         extra.append(_element_body(mname, et, st, model))
     return text + "\n" + "\n".join(extra) + "\n"

@@ -97,7 +97,8 @@ def emit_kernel(ir_text: str, model, cpu: str | None = None, emit=("obj",),
         "hanajit.toolkit.kernel_emit",
         {"ir": ir_text, "triple": model.triple, "cpu": cpu, "features": model.features,
          "llvm_options": list(model.llvm_options), "emit": list(emit),
-         "optimise": model.optimise, "pre_emit": list(model.pre_emit), "post_emit": list(model.post_emit)},
+         "optimise": model.optimise, "pre_emit": list(model.pre_emit),
+         "post_emit": list(model.post_emit)},
         what=f"{model.name} codegen{' for ' + cpu if cpu else ''}", timeout=timeout,
         error=lambda msg: UnsupportedError(msg, construct=f"{model.name} codegen"))
     if "obj" in out:
