@@ -43,10 +43,13 @@ def test_block_size_is_a_shader_each(runtime, monkeypatch):
     assert out[:, 0].tolist() == (i % 16).tolist()
     assert out[:, 1].tolist() == (i // 16).tolist()
     assert set(out[:, 2]) == {16} and set(out[:, 3]) == {6}
+    # without block=: HANAJIT_VULKAN_LOCAL_SIZE (read when the launcher starts)
+    from hanajit_vulkan.driver import VulkanDriver
     monkeypatch.setenv("HANAJIT_VULKAN_LOCAL_SIZE", "32")
-    out2 = np.zeros((3 * 32, 4), np.int64)
-    f.launch(out2, grid=3)
-    assert set(out2[:, 2]) == {32} and set(out2[:, 3]) == {3}
+    assert VulkanDriver(runtime, None).default_block == (32, 1, 1)
+    out2 = np.zeros((3 * 64, 4), np.int64)
+    f.launch(out2, grid=3)                       # this launcher's default: 64
+    assert set(out2[:, 2]) == {64} and set(out2[:, 3]) == {3}
 
 
 def test_stencil_2d(runtime):
@@ -120,7 +123,7 @@ def test_device_selection(monkeypatch, runtime):
 
 def test_workgroup_too_large(runtime):
     f = jit(target="vulkan")(K.saxpy)
-    with pytest.raises(ValueError, match="workgroup"):
+    with pytest.raises(ValueError, match="block"):
         f.launch(np.zeros(4), np.zeros(4), 1.0, 4, block=4096)
 
 

@@ -72,15 +72,32 @@ class Buffer:
         vk.vkBindBufferMemory(rt.device, self.buffer, self.memory, 0)
         self.alloc = alloc
         self.mapped = vk.vkMapMemory(rt.device, self.memory, 0, alloc, 0)
-        vk.ffi.memmove(self.mapped, bytes(alloc), alloc)
+        self.base = vk.ffi.cast("char *", vk.ffi.from_buffer(self.mapped))
+        vk.ffi.memmove(self.base, bytes(alloc), alloc)
+
+    def _check(self, offset: int, n: int) -> None:
+        if offset < 0 or offset + n > self.alloc:
+            raise ValueError(f"vulkan: bytes {offset}..{offset + n} are outside a "
+                             f"{self.alloc}-byte buffer")
 
     def write(self, data: bytes, offset: int = 0) -> None:
-        self.rt.vk.ffi.memmove(self.mapped + offset if offset else self.mapped,
-                               data, len(data))
+        self._check(offset, len(data))
+        self.rt.vk.ffi.memmove(self.base + offset, data, len(data))
 
     def read(self, n: int | None = None, offset: int = 0) -> bytes:
         n = self.size if n is None else n
-        return bytes(self.mapped[offset:offset + n])
+        self._check(offset, n)
+        return bytes(self.rt.vk.ffi.buffer(self.base + offset, n))
+
+    def copy_in(self, host_address: int, n: int, offset: int = 0) -> None:
+        self._check(offset, n)
+        ffi = self.rt.vk.ffi
+        ffi.memmove(self.base + offset, ffi.cast("char *", host_address), n)
+
+    def copy_out(self, host_address: int, n: int, offset: int = 0) -> None:
+        self._check(offset, n)
+        ffi = self.rt.vk.ffi
+        ffi.memmove(ffi.cast("char *", host_address), self.base + offset, n)
 
     def free(self) -> None:
         if self.buffer is None:

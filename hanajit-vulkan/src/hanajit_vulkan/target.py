@@ -7,6 +7,7 @@ a GPU nor the Vulkan loader; launching loads both on the first launch.
 """
 from __future__ import annotations
 
+from hanajit.lowering.kernel_logical import ERR_BYTES
 from hanajit.target import Artifact, Capabilities, Target
 
 from . import codegen, tools
@@ -50,6 +51,7 @@ class VulkanTarget(Target):
                                   "params": out["params"],
                                   "arg_types": tuple(entry.arg_types),
                                   "local_size": size,
+                                  "error_bytes": ERR_BYTES,
                                   # re-lowered per workgroup size at launch
                                   "module": module,
                                   "shaders": {size: out["spirv"]}})
@@ -62,30 +64,27 @@ class VulkanTarget(Target):
                                                    self.capabilities)["spirv"]
         return shaders[size]
 
-    # -- running -----------------------------------------------------------------------
+    # -- running (core's launcher over the Vulkan driver) -----------------------------
     def launcher(self):
         if self._launcher is None:
-            from .launch import Launcher
+            from hanajit.launch.launcher import Launcher
+
+            from .driver import VulkanDriver
             from .runtime import get_runtime
-            self._launcher = Launcher(get_runtime(), self)
+            self._launcher = Launcher(VulkanDriver(get_runtime(), self))
         return self._launcher
 
     @property
     def typeof(self):
-        from .launch import device_typeof
-        return device_typeof
+        from hanajit.launch.launcher import make_typeof
+        return make_typeof()
 
     def launch(self, artifact, args, grid=None, block=None, stream=None, sync=True):
-        return self.launcher().launch(artifact, args, grid, block, sync)
+        launcher = self._launcher or self.launcher()
+        return launcher.launch(artifact, args, grid, block, stream, sync)
 
     def to_device(self, array, stream=None):
-        import numpy as np
-
-        from .devicearray import DeviceArray
-        if not isinstance(array, np.ndarray):
-            raise TypeError(f"to_device takes a NumPy array, not {type(array).__name__}")
-        lau = self.launcher()
-        return DeviceArray.from_host(lau.rt, array, lau.synchronize)
+        return self.launcher().to_device(array, stream)
 
     def synchronize(self):
         if self._launcher is not None:

@@ -13,10 +13,13 @@ it as they add to a pointer, and every element access calls
 -- or a shared array, whose token is ``SHARED + j``.  After inlining the token is
 a constant and the switch folds away.
 
-The kernel entry takes no parameters (:func:`add_logical_kernel`): pointer slot
-``k`` of ``param_kinds`` (the error record first) is the buffer at descriptor set
-0, binding ``k``; every other slot is an 8-byte member of one push-constant block,
-in order.  The launcher binds and pushes in that order.  A raise site claims
+The kernel entry takes no parameters (:func:`add_logical_kernel`): the error
+record is the buffer at descriptor set 0, binding 0, and array ``k`` the one at
+binding ``k``; every parameter slot a launcher fills (``hanajit.launch.launcher``:
+the error record, then per array its address, shape and strides, per scalar its
+bits) is an 8-byte member of one push-constant block, in order.  A driver's
+device address is ``allocation << 40 | byte offset``: the kernel takes the offset
+from it and the allocation from the binding.  A raise site claims
 the error record with an i32 atomic add on its word 8 (:func:`record_raise`)
 and writes the code and message as i32
 halves; the record is :data:`ERR_BYTES` long.
@@ -102,11 +105,14 @@ def add_logical_kernel(ml, llmod: ir.Module, fn, decl: ir.Function, model: Kerne
     ``decl``'s arguments, then the error record written by the first raiser."""
     from .llvm import lltype, memtype
     st = state(ml)
-    words = [k for k in kinds if k != "ptr"]
+    # the push block is every parameter slot, as a launcher fills them: slot 0 the
+    # error record, then per array its device address, shape and strides
+    words = ["i64"] + ["i64" if k == "ptr" else k for k in kinds]
     if 8 * len(words) > model.push_bytes:
         raise UnsupportedError(
-            f"{fn.pyname}: {len(words)} scalar words (shapes, strides, scalars) do not "
-            f"fit {model.name}'s {model.push_bytes}-byte push constants",
+            f"{fn.pyname}: {len(words)} parameter words (the error record, per array "
+            "its address, shape and strides, the scalars) do not fit "
+            f"{model.name}'s {model.push_bytes}-byte push constants",
             func=fn.pyname, construct="kernel arguments")
     elems = [memtype(t.dtype) for t in fn.arg_types if isinstance(t, T.ArrayType)]
     st.buffers[0] = I32
@@ -118,15 +124,17 @@ def add_logical_kernel(ml, llmod: ir.Module, fn, decl: ir.Function, model: Kerne
     push = ir.GlobalVariable(llmod, block, "hj.push", addrspace=model.push_addrspace)
     k = ir.Function(llmod, ir.FunctionType(ir.VoidType(), []), name)
     b = ir.IRBuilder(k.append_basic_block("entry"))
-    flat, binding, word = [], 1, 0
-    for kind in kinds:
+    flat, binding = [], 1
+    for word, kind in enumerate(kinds, 1):
+        at = b.gep(push, [ir.Constant(I32, 0), ir.Constant(I32, word)])
+        value = b.load(at, typ=llty[words[word]])
         if kind == "ptr":
-            flat.append(token(binding << SHIFT))
+            # the buffer is the binding; the address's low bits are the byte
+            # offset of the array in it (a view into a larger allocation)
+            offset = b.and_(value, ir.Constant(I64, (1 << SHIFT) - 1))
+            value = b.inttoptr(b.or_(offset, ir.Constant(I64, binding << SHIFT)), PTR)
             binding += 1
-        else:
-            at = b.gep(push, [ir.Constant(I32, 0), ir.Constant(I32, word)])
-            flat.append(b.load(at, typ=llty[kind]))
-            word += 1
+        flat.append(value)
     args = [unflatten(b, flat, t, data_is_ptr=True) for t in fn.arg_types]
     if fn.can_raise:
         # the raise sites wrote the error record themselves (record_raise)
