@@ -192,3 +192,15 @@ def test_views_bools_and_float32_scalars(runtime):
     f.launch(out, x, keep, np.float32(1.5), 20)
     want = np.where(keep, x * np.float32(1.5), np.float32(-1.0))
     assert np.array_equal(out, want) and np.array_equal(base[1::2], np.zeros(20))
+
+
+def test_interleaved_views_share_one_allocation(runtime):
+    """Arguments whose bytes overlap are copied as one block (core's launcher);
+    each is a view at a byte offset into it, which the kernel reads from the
+    pushed address."""
+    f = jit(target="vulkan")(K.saxpy)
+    a = np.arange(40, dtype=np.float64)
+    x, y = a[::2], a[1::2]
+    want = 2.0 * x + y
+    f.launch(y, x, 2.0, 20)
+    assert np.array_equal(a[1::2], want) and np.array_equal(a[::2], np.arange(0, 40, 2))
