@@ -16,7 +16,8 @@ VERSION_FILE = ROOT / "hanajit-core" / "src" / "hanajit" / "_version.py"
 # the first-party distributions released together (hanajit-core's version is
 # dynamic: only its pins are rewritten); hanajit-meta is the `hanajit` distribution
 DISTRIBUTIONS = ("hanajit-cpu", "hanajit-cuda", "hanajit-hip", "hanajit-exe",
-                 "hanajit-wasm", "hanajit-fpga", "hanajit-metal", "hanajit-meta")
+                 "hanajit-wasm", "hanajit-fpga", "hanajit-metal", "hanajit-vulkan",
+                 "hanajit-meta")
 _PIN = re.compile(r'"(hanajit-[a-z]+)(\[[^\]]*\])?==[^"]*"')
 
 

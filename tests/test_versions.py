@@ -22,7 +22,7 @@ else:                                  # pragma: no cover - Python 3.10
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIRST_PARTY = ("hanajit-core", "hanajit-cpu", "hanajit-cuda", "hanajit-hip",
                "hanajit-exe", "hanajit-wasm", "hanajit-fpga", "hanajit-metal",
-               "hanajit-meta")
+               "hanajit-vulkan", "hanajit-meta")
 
 
 def _load_set_version(root=ROOT):
@@ -136,11 +136,11 @@ def test_the_hanajit_distribution_and_its_extras():
                              .split("[tool.")[0]))
     assert {"cuda", "cuda-math", "hip", "metal", "exe", "wasm", "fpga", "scipy", "all",
             "test", "bench"} <= set(extras)
-    for target in ("cuda", "hip", "metal", "exe", "wasm", "fpga"):
+    for target in ("cuda", "hip", "metal", "vulkan", "exe", "wasm", "fpga"):
         assert f"hanajit-{target}" in extras[target]
     assert all(name in extras["all"]
-               for name in ("cuda", "hip", "metal", "exe", "wasm", "fpga"))
+               for name in ("cuda", "hip", "metal", "vulkan", "exe", "wasm", "fpga"))
     if tomllib is not None:
         data = tomllib.loads(text)["project"]
         assert data["optional-dependencies"]["all"] == [
-            "hanajit[cuda,cuda-math,hip,metal,exe,wasm,fpga,scipy]"]
+            "hanajit[cuda,cuda-math,hip,metal,vulkan,exe,wasm,fpga,scipy]"]
