@@ -286,7 +286,9 @@ def test_vulkan_row_binds_buffers_and_pushes_words():
     from hanajit.lowering.kernel_model import VULKAN
     text = lowered("saxpy", VULKAN)
     assert 'define void @"hj_kernel"() "hlsl.numthreads"="64,1,1"' in text
-    assert "external hidden addrspace(13) global {i64, i64, i64, i64, double, i64}" in text
+    # every parameter slot: the error record, per array address, shape, stride
+    assert ("external hidden addrspace(13) global {i64, i64, i64, i64, i64, i64, i64, "
+            "double, i64}") in text
     # y is binding 1, x binding 2 (0 is the error record), by element type
     assert "VulkanBuffer_a0f64_12_1t(i32 0, i32 1, i32 1, i32 0, ptr @.hj.b1)" in text
     assert "VulkanBuffer_a0f64_12_1t(i32 0, i32 2, i32 1, i32 0, ptr @.hj.b2)" in text
