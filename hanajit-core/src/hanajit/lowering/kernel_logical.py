@@ -10,8 +10,8 @@ refuses (``../shared/notes/vulkan-spirv.md``).  So here an array's data
 it as they add to a pointer, and every element access calls
 ``hj.element.<type>(token, byte offset)``, whose body (written by
 :func:`finish`, always inlined) switches on the binding and indexes that buffer
--- or a shared array, whose token is ``SHARED + j``.  After inlining the token is
-a constant and the switch folds away.
+-- or a shared array, whose token is ``SHARED + j``.  After inlining the binding
+is a constant and the switch folds away.
 
 The kernel entry takes no parameters (:func:`add_logical_kernel`): the error
 record is the buffer at descriptor set 0, binding 0, and array ``k`` the one at
@@ -19,10 +19,10 @@ binding ``k``; every parameter slot a launcher fills (``hanajit.launch.launcher`
 the error record, then per array its address, shape and strides, per scalar its
 bits) is an 8-byte member of one push-constant block, in order.  A driver's
 device address is ``allocation << 40 | byte offset``: the kernel takes the offset
-from it and the allocation from the binding.  A raise site claims
-the error record with an i32 atomic add on its word 8 (:func:`record_raise`)
-and writes the code and message as i32
-halves; the record is :data:`ERR_BYTES` long.
+from it and the allocation from the binding.  A raise site claims the error
+record with an i32 atomic add on its word 8 (:func:`record_raise`) and writes the
+code and message as i32 halves; the record is :data:`ERR_BYTES` long (the
+artifact's ``error_bytes``).  Every function is inlined into the entry.
 """
 from __future__ import annotations
 
