@@ -102,6 +102,7 @@ class Buffer:
     def free(self) -> None:
         if self.buffer is None:
             return
+        self.rt.forget(self)
         vk = self.rt.vk
         vk.vkUnmapMemory(self.rt.device, self.memory)
         vk.vkDestroyBuffer(self.rt.device, self.buffer, None)
@@ -139,10 +140,10 @@ class Pipeline:
 
 
 class Submission:
-    """One dispatch in flight: its fence, command buffer and descriptor pool."""
+    """One dispatch in flight: its fence and command buffer."""
 
-    def __init__(self, rt, fence, command, pool, on_done):
-        self.rt, self.fence, self.command, self.pool = rt, fence, command, pool
+    def __init__(self, rt, fence, command, on_done):
+        self.rt, self.fence, self.command = rt, fence, command
         self.on_done = on_done
 
     def wait(self) -> None:
@@ -151,7 +152,6 @@ class Submission:
         with self.rt.lock:
             vk.vkDestroyFence(d, self.fence, None)
             vk.vkFreeCommandBuffers(d, self.rt.command_pool, 1, [self.command])
-            vk.vkDestroyDescriptorPool(d, self.pool, None)
         self.on_done()
 
 
@@ -162,6 +162,8 @@ class Runtime:
         self.messages: list[str] = []
         self.pipelines: dict = {}
         self.lock = threading.RLock()         # the queue and the pipeline cache
+        self.sets: dict = {}                  # (pipeline, buffers) -> (pool, set)
+        self.sets_of: dict = {}               # id(buffer) -> its keys in sets
         layers, extensions = [], []
         if validation:
             have = {p.layerName for p in vk.vkEnumerateInstanceLayerProperties()}
@@ -299,7 +301,14 @@ class Runtime:
         with self.lock:             # the command pool and the queue: one thread at a time
             return self._dispatch(pipe, buffers, push, groups, on_done)
 
-    def _dispatch(self, pipe, buffers, push, groups, on_done):
+    def descriptor_set(self, pipe: Pipeline, buffers: list):
+        """The descriptor set binding ``buffers`` for ``pipe``, made once per
+        combination (never updated, so launches in flight may share it) and
+        destroyed when one of its buffers is freed."""
+        key = (id(pipe), tuple(id(b) for b in buffers))
+        hit = self.sets.get(key)
+        if hit is not None:
+            return hit[1]
         vk, d = self.vk, self.device
         pool = vk.vkCreateDescriptorPool(d, vk.VkDescriptorPoolCreateInfo(
             maxSets=1, pPoolSizes=[vk.VkDescriptorPoolSize(
@@ -315,6 +324,22 @@ class Runtime:
             for i, b in enumerate(buffers)]
         if writes:
             vk.vkUpdateDescriptorSets(d, len(writes), writes, 0, None)
+        self.sets[key] = (pool, dset)
+        for b in buffers:
+            self.sets_of.setdefault(id(b), []).append(key)
+        return dset
+
+    def forget(self, buffer) -> None:
+        """Destroy the descriptor sets that bind ``buffer`` (being freed)."""
+        with self.lock:
+            for key in self.sets_of.pop(id(buffer), ()):
+                hit = self.sets.pop(key, None)
+                if hit is not None:
+                    self.vk.vkDestroyDescriptorPool(self.device, hit[0], None)
+
+    def _dispatch(self, pipe, buffers, push, groups, on_done):
+        vk, d = self.vk, self.device
+        dset = self.descriptor_set(pipe, buffers)
         command = vk.vkAllocateCommandBuffers(d, vk.VkCommandBufferAllocateInfo(
             commandPool=self.command_pool, level=vk.VK_COMMAND_BUFFER_LEVEL_PRIMARY,
             commandBufferCount=1))[0]
@@ -331,4 +356,4 @@ class Runtime:
         fence = vk.vkCreateFence(d, vk.VkFenceCreateInfo(), None)
         vk.vkQueueSubmit(self.queue, 1, [vk.VkSubmitInfo(pCommandBuffers=[command])],
                          fence)
-        return Submission(self, fence, command, pool, on_done)
+        return Submission(self, fence, command, on_done)
