@@ -7,23 +7,19 @@ loaded on the first launch.
 """
 from __future__ import annotations
 
-from hanajit.errors import TargetError
-from hanajit.target import Artifact, Capabilities, Target
+from hanajit.launch.gpu_target import GpuTarget
+from hanajit.target import Artifact, Capabilities
 
 from . import toolchain
 
 
-class CudaTarget(Target):
+class CudaTarget(GpuTarget):
     name = "cuda"
     description = "NVIDIA GPUs: PTX through LLVM NVPTX, launched with the CUDA driver"
     stages = ("llvm", "ptx")
-    kind = "gpu"
     # math through libdevice
     capabilities = Capabilities(kernel_model=True, shared_memory=True, atomics=True,
                                 c_math=True)
-
-    def __init__(self):
-        self._launcher = None
 
     # -- status and doctor -------------------------------------------------------------
     def status(self):
@@ -63,32 +59,12 @@ class CudaTarget(Target):
     def assembly(self, artifact) -> str:
         return artifact.stages["ptx"]
 
-    # -- running -----------------------------------------------------------------------
-    def launcher(self):
-        if self._launcher is None:
-            from .driver import get_driver
-            from .launch import Launcher
-            self._launcher = Launcher(get_driver())
-        return self._launcher
+    # -- running (core's launcher over the CUDA driver) --------------------------------
+    def make_driver(self):
+        from .driver import get_driver
+        return get_driver()
 
     @property
     def typeof(self):
-        """The IR type of a launch argument (NumPy or device array, scalar): a plain
-        function, which ``launch`` keeps and calls once per argument."""
-        from .launch import device_typeof
+        from .launch import device_typeof      # with __cuda_array_interface__
         return device_typeof
-
-    def launch(self, artifact, args, grid=None, block=None, stream=None, sync=True):
-        launcher = self._launcher or self.launcher()
-        return launcher.launch(artifact, args, grid, block, stream, sync)
-
-    def to_device(self, array, stream=None):
-        return self.launcher().to_device(array, stream)
-
-    def synchronize(self):
-        if self._launcher is None:
-            try:
-                self.launcher()
-            except TargetError:
-                return              # nothing can have been launched
-        self._launcher.synchronize()

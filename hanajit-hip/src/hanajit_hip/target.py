@@ -10,24 +10,20 @@ the first launch.
 """
 from __future__ import annotations
 
-from hanajit.errors import TargetError
-from hanajit.target import Artifact, Capabilities, Target
+from hanajit.launch.gpu_target import GpuTarget
+from hanajit.target import Artifact, Capabilities
 
 from . import toolchain
 
 
-class HipTarget(Target):
+class HipTarget(GpuTarget):
     name = "hip"
     aliases = ("amd",)
     description = "AMD GPUs: AMDGPU code objects through LLVM, launched with HIP"
     stages = ("llvm", "hsaco")
-    kind = "gpu"
     # math through ROCm's device libraries (ocml)
     capabilities = Capabilities(kernel_model=True, shared_memory=True, atomics=True,
                                 c_math=True)
-
-    def __init__(self):
-        self._launcher = None
 
     # -- status and doctor -------------------------------------------------------------
     def status(self):
@@ -62,34 +58,12 @@ class HipTarget(Target):
         from .code_object import describe
         return describe(artifact)
 
-    # -- running (core's launcher over the HIP runtime) --------------------------------
-    def launcher(self):
-        if self._launcher is None:
-            from hanajit.launch.launcher import Launcher
-
-            from .driver import get_driver
-            self._launcher = Launcher(get_driver())
-        return self._launcher
+    # -- running (core's launcher) ------------------------------------------------------
+    def make_driver(self):
+        from .driver import get_driver
+        return get_driver()
 
     @property
     def typeof(self):
-        """The IR type of a launch argument (NumPy or device array, foreign device
-        array, scalar): a plain function, which ``launch`` keeps and calls once
-        per argument."""
-        from .driver import device_typeof
+        from .driver import device_typeof     # foreign arrays by their interface
         return device_typeof
-
-    def launch(self, artifact, args, grid=None, block=None, stream=None, sync=True):
-        launcher = self._launcher or self.launcher()
-        return launcher.launch(artifact, args, grid, block, stream, sync)
-
-    def to_device(self, array, stream=None):
-        return self.launcher().to_device(array, stream)
-
-    def synchronize(self):
-        if self._launcher is None:
-            try:
-                self.launcher()
-            except TargetError:
-                return              # nothing can have been launched
-        self._launcher.synchronize()

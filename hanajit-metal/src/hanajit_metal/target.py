@@ -6,24 +6,20 @@ macOS with ``pyobjc-framework-Metal`` or, for the simulation, g++.
 """
 from __future__ import annotations
 
-from hanajit.errors import TargetError
-from hanajit.target import Artifact, Capabilities, Target
+from hanajit.launch.gpu_target import GpuTarget
+from hanajit.target import Artifact, Capabilities
 
 from . import codegen, drivers
 
 
-class MetalTarget(Target):
+class MetalTarget(GpuTarget):
     name = "metal"
     description = "Apple GPUs: Metal Shading Language, launched with Metal.framework"
     stages = ("msl",)
-    kind = "gpu"
     # no double, no complex; math through metal:: (the functions it has)
     capabilities = Capabilities(kernel_model=True, shared_memory=True, atomics=True,
                                 c_math=True, float64=False, complex=False)
     options = {"metal_float64": "refuse"}
-
-    def __init__(self):
-        self._launcher = None
 
     def compile(self, module, options) -> Artifact:
         from hanajit.lowering.kernel_lower import param_kinds
@@ -52,29 +48,6 @@ class MetalTarget(Target):
         from .doctor import run_checks
         run_checks(report)
 
-    # -- running -----------------------------------------------------------------------
-    def launcher(self):
-        if self._launcher is None:
-            from hanajit.launch.launcher import Launcher
-            self._launcher = Launcher(drivers.get_driver())
-        return self._launcher
-
-    @property
-    def typeof(self):
-        from hanajit.launch.launcher import make_typeof
-        return make_typeof()
-
-    def launch(self, artifact, args, grid=None, block=None, stream=None, sync=True):
-        launcher = self._launcher or self.launcher()
-        return launcher.launch(artifact, args, grid, block, stream, sync)
-
-    def to_device(self, array, stream=None):
-        return self.launcher().to_device(array, stream)
-
-    def synchronize(self):
-        if self._launcher is None:
-            try:
-                self.launcher()
-            except TargetError:
-                return              # nothing can have been launched
-        self._launcher.synchronize()
+    # -- running (core's launcher over the Metal or simulation driver) ---------------
+    def make_driver(self):
+        return drivers.get_driver()

@@ -8,24 +8,21 @@ a GPU nor the Vulkan loader; launching loads both on the first launch.
 from __future__ import annotations
 
 from hanajit.lowering.kernel_logical import ERR_BYTES
-from hanajit.target import Artifact, Capabilities, Target
+from hanajit.launch.gpu_target import GpuTarget
+from hanajit.target import Artifact, Capabilities
 
 from . import codegen, tools
 
 
-class VulkanTarget(Target):
+class VulkanTarget(GpuTarget):
     name = "vulkan"
     description = ("Vulkan compute shaders: SPIR-V through LLVM, launched with the "
                    "vulkan package (lavapipe runs them on the CPU)")
     stages = ("llvm", "spirv")
-    kind = "gpu"
     # no float64 transcendentals and no C library on the device (c_math); i32/f32
     # atomics only (the row's atomic_rmw)
     capabilities = Capabilities(kernel_model=True, shared_memory=True, atomics=True,
                                 c_math=False, complex=False)
-
-    def __init__(self):
-        self._launcher = None
 
     # -- status and doctor -------------------------------------------------------------
     def status(self):
@@ -65,30 +62,10 @@ class VulkanTarget(Target):
         return shaders[size]
 
     # -- running (core's launcher over the Vulkan driver) -----------------------------
-    def launcher(self):
-        if self._launcher is None:
-            from hanajit.launch.launcher import Launcher
-
-            from .driver import VulkanDriver
-            from .runtime import get_runtime
-            self._launcher = Launcher(VulkanDriver(get_runtime(), self))
-        return self._launcher
-
-    @property
-    def typeof(self):
-        from hanajit.launch.launcher import make_typeof
-        return make_typeof()
-
-    def launch(self, artifact, args, grid=None, block=None, stream=None, sync=True):
-        launcher = self._launcher or self.launcher()
-        return launcher.launch(artifact, args, grid, block, stream, sync)
-
-    def to_device(self, array, stream=None):
-        return self.launcher().to_device(array, stream)
-
-    def synchronize(self):
-        if self._launcher is not None:
-            self._launcher.synchronize()
+    def make_driver(self):
+        from .driver import VulkanDriver
+        from .runtime import get_runtime
+        return VulkanDriver(get_runtime(), self)
 
     def assembly(self, artifact) -> str:
         text = tools.disassemble(artifact.stages["spirv"])

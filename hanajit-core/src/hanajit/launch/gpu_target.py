@@ -1,0 +1,49 @@
+""":class:`GpuTarget`: the launching half of a GPU target, written once.
+
+Every GPU target launches through core's :class:`~.launcher.Launcher`; what differs
+is the driver.  A subclass gives :meth:`GpuTarget.make_driver` (called on the first
+launch, so a machine without the vendor runtime still imports and compiles) and,
+when its device arrays have a foreign protocol, :attr:`GpuTarget.typeof`;
+``launch``, ``to_device`` and ``synchronize`` are these.
+"""
+from __future__ import annotations
+
+from ..target import Target
+from .launcher import Launcher, make_typeof
+
+
+class GpuTarget(Target):
+    kind = "gpu"
+
+    def __init__(self):
+        self._launcher = None
+        self._typeof = None
+
+    def make_driver(self):
+        """The driver of :mod:`hanajit.launch.launcher`'s protocol (loads the vendor
+        runtime; raises :class:`~hanajit.errors.TargetError` without one)."""
+        raise NotImplementedError
+
+    def launcher(self) -> Launcher:
+        if self._launcher is None:
+            self._launcher = Launcher(self.make_driver())
+        return self._launcher
+
+    @property
+    def typeof(self):
+        """The IR type of a launch argument (a NumPy or device array, a scalar): a
+        plain function, which ``launch`` keeps and calls once per argument."""
+        if self._typeof is None:
+            self._typeof = make_typeof()
+        return self._typeof
+
+    def launch(self, artifact, args, grid=None, block=None, stream=None, sync=True):
+        launcher = self._launcher or self.launcher()
+        return launcher.launch(artifact, args, grid, block, stream, sync)
+
+    def to_device(self, array, stream=None):
+        return self.launcher().to_device(array, stream)
+
+    def synchronize(self):
+        if self._launcher is not None:      # else nothing can have been launched
+            self._launcher.synchronize()
