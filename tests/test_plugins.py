@@ -199,6 +199,49 @@ def test_duplicate_target_name_names_both_plugins():
     assert plugins.target_classes()["cpu"] is not OtherCpu
 
 
+def test_target_aliases_select_the_target_by_its_name(monkeypatch):
+    class Aliased(Target):
+        name = "aliased"
+        aliases = ("nickname",)
+
+    @hookimpl
+    def hanajit_register_target(register):
+        register(Aliased)
+
+    plugins.register_plugin(plugin_module("aliased", hanajit_register_target=
+                                          hanajit_register_target), "aliased")
+    target = plugins.get_target("nickname")
+    assert target is plugins.get_target("aliased") and target.name == "aliased"
+    assert plugins.canonical_name("nickname") == "aliased"
+    assert plugins.canonical_name("cpu") == "cpu"
+    assert plugins.capabilities_of("nickname") is Aliased.capabilities
+    assert plugins.target_owner("nickname")["name"] == "aliased"
+    monkeypatch.setenv("HANAJIT_TARGET", "nickname")
+    assert plugins.select_target(lambda: None) == "aliased"
+
+
+@pytest.mark.parametrize("alias", ["cpu", "nickname"])
+def test_an_alias_taken_by_another_target_raises(alias):
+    class First(Target):
+        name = "first"
+        aliases = ("nickname",)
+
+    class Second(Target):
+        name = "second"
+        aliases = (alias,)
+
+    for cls in (First, Second):
+        @hookimpl
+        def hanajit_register_target(register, cls=cls):
+            register(cls)
+        module = plugin_module(cls.name, hanajit_register_target=hanajit_register_target)
+        if cls is First:
+            plugins.register_plugin(module, cls.name)
+    with pytest.raises(PluginError, match=f"'second' takes the name '{alias}'"):
+        plugins.register_plugin(module, "second")
+    assert "second" not in plugins.target_classes()
+
+
 @pytest.mark.parametrize("registered", [int, type("Nameless", (Target,), {})])
 def test_register_rejects_non_targets_and_nameless_targets(registered):
     @hookimpl

@@ -60,6 +60,9 @@ class Target:
 
     * ``name`` -- the one word used everywhere: ``@jit(target=name)``, the entry
       point, the distribution ``hanajit-<name>``.
+    * ``aliases`` -- other names that select the same target
+      (``@jit(target="intel")`` for ``levelzero``); the canonical ``name`` is what
+      the function, its cache key and its messages then use.
     * ``description`` -- one line for ``hanajit targets``.
     * ``stages`` -- the ordered codegen stage names; stage name = artifact name =
       cache-key part.
@@ -74,6 +77,7 @@ class Target:
     """
 
     name: ClassVar[str] = ""
+    aliases: ClassVar[tuple[str, ...]] = ()
     description: ClassVar[str] = ""
     stages: ClassVar[tuple[str, ...]] = ()
     kind: ClassVar[str] = "host"
