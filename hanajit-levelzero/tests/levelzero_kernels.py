@@ -126,6 +126,13 @@ def transcendentals32(out, x):
         out[3, i] = v ** np.float32(1.5)
 
 
+def square32(out, x):
+    """float32 arrays and no float scalar (a float32 scalar is passed as a double)."""
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    if i < x.shape[0]:
+        out[i] = x[i] * x[i]
+
+
 def raises(out, a):
     i = block_id() * block_dim() + thread_id()  # noqa: F821
     out[i] = a[i + 1]          # out of bounds for the last thread: IndexError
@@ -142,5 +149,6 @@ KERNELS = {
     "shared_atomics": (shared_atomics, "f64[:], i64[:, :]"),
     "const_table": (const_table, "f64[:], i64[:]"),
     "transcendentals32": (transcendentals32, "f32[:, :], f32[:]"),
+    "square32": (square32, "f32[:], f32[:]"),
     "raises": (raises, "f64[:], f64[:]"),
 }

@@ -38,3 +38,22 @@ def validate(spirv: bytes, env: str = "opencl1.2") -> tuple[bool | None, str]:
         return None, "spirv-val not found (apt-get install spirv-tools)"
     proc = _run([val, "--target-env", env], spirv)
     return proc.returncode == 0, (proc.stdout + proc.stderr).strip()
+
+
+_CAPABILITY_NAMES = {10: "Float64", 11: "Int64", 12: "Int64Atomics"}
+
+
+def capabilities(spirv: bytes) -> set:
+    """The ``OpCapability`` names of a module that devices may lack (Float64,
+    Int64, Int64Atomics), read from the binary."""
+    import struct
+    words = struct.unpack(f"<{len(spirv) // 4}I", spirv)
+    found, i = set(), 5
+    while i < len(words):
+        count, op = words[i] >> 16, words[i] & 0xFFFF
+        if op == 17 and words[i + 1] in _CAPABILITY_NAMES:       # OpCapability
+            found.add(_CAPABILITY_NAMES[words[i + 1]])
+        if op == 54:                # OpFunction: the capabilities came before
+            break
+        i += max(count, 1)
+    return found
