@@ -100,3 +100,33 @@ def test_scalar_nulls_become_zero_constants():
 def test_llvm_spirv_15_reads_the_module_back(name):
     bc = opencl_route.spir_bitcode(spirv_of(kernel(name)))
     assert bc[:4] == b"BC\xc0\xde"
+
+
+@pytest.mark.skipif(not (HAVE_VAL and HAVE_DIS), reason="spirv-val/spirv-dis not found")
+@pytest.mark.parametrize("name", ["histogram", "shared_atomics"])
+def test_generic_atomics_cast_to_global_stay_valid(name):
+    spv = spirv_of(kernel(name))
+    out = opencl_route.generic_atomics_to_global(spv)
+    ok, message = spirv_tools.validate(out, env="spv1.4")
+    assert ok, message
+    text = spirv_tools.disassemble(out)
+    defs = {line.split("=")[0].strip(): line for line in text.splitlines() if " = " in line}
+    atomics = [line.split() for line in text.splitlines() if " OpAtomic" in line]
+    assert len(atomics) > 1
+    for words in atomics:
+        pointer = words[1] if words[0] == "OpAtomicStore" else words[4]
+        assert "_ptr_Generic" not in defs[pointer], (" ".join(words), defs[pointer])
+    assert "OpGenericCastToPtr" in text
+
+
+def test_the_route_refuses_what_pocl_cannot_build():
+    bounded = kernel("block_sums")
+    [spec] = bounded._compiled.values()
+    assert "barrier()" in opencl_route.refusal(spec.artifact, cpu_device=True)
+    fn, sig = K.KERNELS["block_sums"]
+    unchecked = jit(fn, target="levelzero", signature=sig, fallback=False,
+                    boundscheck=False)
+    [spec] = unchecked._compiled.values()
+    assert opencl_route.refusal(spec.artifact, cpu_device=True) is None
+    [spec] = kernel("shared_atomics")._compiled.values()
+    assert "need a CPU device" in opencl_route.refusal(spec.artifact, cpu_device=False)

@@ -110,7 +110,8 @@ class OpenCLDriver:
 
     # -- kernels -----------------------------------------------------------------------
     def load(self, artifact) -> OpenCLKernel:
-        why = opencl_route.refusal(artifact)
+        cpu = bool(self.device.type & self.cl.device_type.CPU)
+        why = opencl_route.refusal(artifact, cpu)
         if why is not None:
             raise UnsupportedError(f"{artifact.metadata['name']}: {why}",
                                    construct="OpenCL route")

@@ -42,7 +42,8 @@ class LevelZeroTarget(Target):
                         metadata={"raises": list(module.raises), "name": entry.pyname,
                                   "params": param_kinds(entry),
                                   "arg_types": tuple(entry.arg_types),
-                                  "uses": kernel_uses(module)})
+                                  "uses": kernel_uses(module),
+                                  "boundscheck": bool(options.get("boundscheck", True))})
 
     def assembly(self, artifact) -> str:
         """The SPIR-V disassembled by ``spirv-dis``; without it, the optimised
