@@ -149,3 +149,28 @@ def test_the_real_loader_without_a_driver_is_a_target_error(monkeypatch):
         pytest.skip("a Level Zero driver is installed here")
     with pytest.raises(ze_driver.ZeError, match="zeInit failed"):
         ze_driver.ZeDriver(lib)
+
+
+class Report:
+    def __init__(self):
+        self.checks = {}
+
+    def check(self, name, ok, detail=""):
+        self.checks[name] = (ok, detail)
+
+
+def test_doctor_names_the_loader_driver_and_devices(fake, monkeypatch):
+    from hanajit_levelzero import doctor
+    fake.configure(devices=2)
+    monkeypatch.setenv("HANAJIT_LEVELZERO_DEVICE", "1")
+    report = Report()
+    doctor.run_checks(report)
+    ok, detail = report.checks["levelzero: Level Zero loader, drivers and devices"]
+    assert ok is True and "2 device(s); using Fake Intel GPU 1" in detail
+    assert report.checks["levelzero: compile a kernel to SPIR-V"][0] is True
+    fake.configure(devices=0)
+    report = Report()
+    doctor.run_checks(report)
+    ok, detail = report.checks["levelzero: Level Zero loader, drivers and devices"]
+    assert ok is None and "no driver with a device" in detail
+    assert "compiling still works" in detail
