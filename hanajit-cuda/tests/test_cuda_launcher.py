@@ -13,13 +13,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanajit import jit
-from hanajit_cuda.devicearray import DeviceArray
+from hanajit_cuda.devicearray import DeviceArray, interface
 from hanajit_cuda.launch import Launcher, default_geometry, device_typeof
 from hanajit.ir import types as T
 
 
 class FakeDriver:
     """Driver methods over host memory; ``kernel(params, grid, block)`` emulates."""
+
+    array_type = DeviceArray                # CUDA's: with __cuda_array_interface__
+    interface = staticmethod(interface)
 
     def __init__(self, kernel):
         self.kernel = kernel
@@ -46,14 +49,15 @@ class FakeDriver:
     def memset(self, ptr, nbytes):
         ctypes.memset(ptr, 0, nbytes)
 
-    def load_ptx(self, ptx):
+    def load(self, artifact):
+        ptx = artifact.stages["ptx"]
         assert ".entry hj_kernel" in ptx
         entry = ptx[ptx.index(".entry hj_kernel"):]
-        return "module", entry[:entry.index(")")].count(".param")   # "function"
+        return entry[:entry.index(")")].count(".param")   # the "function"
 
-    def launch(self, fn, grid, block, stream, params_address):
+    def launch(self, fn, grid, block, stream, params):
         n = fn
-        ptrs = (ctypes.c_void_p * n).from_address(params_address)
+        ptrs = (ctypes.c_void_p * n).from_address(params.address)
         values = [ctypes.c_uint64.from_address(p).value for p in ptrs]
         self.launches.append((grid, block, values))
         self.kernel(values, grid, block)
@@ -205,7 +209,7 @@ def test_cuda_array_interface_typing():
 @given(st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from([-0.0, 0.0]),
        st.integers(-2**63, 2**63 - 1), st.integers(0, 2**64 - 1))
 def test_scalar_packing_keeps_every_bit(x, i, u):
-    from hanajit_cuda.launch import _bits
+    from hanajit.launch.launcher import scalar_bits as _bits
     got = struct.unpack("<d", struct.pack("<Q", _bits(x, T.FLOAT64)))[0]
     assert struct.pack("<d", got) == struct.pack("<d", x)          # nan, -0.0, inf
     assert _bits(i, T.INT64) == i & (2**64 - 1)

@@ -44,6 +44,7 @@ from .passes.interchange import drop_proven_checks, interchange_loops
 from .passes.mark_reductions import mark_reductions
 from .passes.unbound_locals import check_unbound_locals
 from .passes.version_bounds import version_bounds
+from .passes.stack_check import stack_check
 from .passes.writes import may_write_arrays
 from .passes.rewrite import rewrite_loops, rewrite_polynomials
 from .lib.parallel import SerialLoop
@@ -408,6 +409,13 @@ def _option(name: str) -> Callable:
     return when
 
 
+def _capability(name: str) -> Callable:
+    def when(ctx, spec, entry) -> bool:
+        return bool(getattr(ctx.capabilities, name))
+    when.__qualname__ = f"capability {name!r}"
+    return when
+
+
 def _evolve_entry(ctx, spec, entry) -> bool:
     return spec is entry and ctx.options.get("strategy") is not None
 
@@ -472,6 +480,8 @@ PASSES: tuple[Pass, ...] = (
          "f.narrow()'s compilations: integer reductions in 16/32-bit blocks"),
     Pass("general_copies", _general_copies, _option("general_copies"), "module",
          "exporters to hardware (HLS): one copy of each versioned loop nest"),
+    Pass("stack_check", lambda module, ctx: stack_check(module), _capability("stack_check"),
+         "module", "recursive functions raise RecursionError before the stack runs out"),
     Pass("analyze_raises", lambda module, ctx: analyze_raises(module), _always, "module",
          "which functions need the error-returning ABI"),
 )

@@ -37,6 +37,9 @@ class Capabilities:
     int64: bool = True
     # complex numbers (Python ``complex``, NumPy complex64/complex128) in the code
     complex: bool = True
+    # the stack pointer can be read: recursive functions raise RecursionError
+    # before the stack runs out (``passes/stack_check.py``), as CPython does
+    stack_check: bool = False
 
     def key(self) -> str:
         """A stable text for cache keys: ``name=0/1`` of every field."""

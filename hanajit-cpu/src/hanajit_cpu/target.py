@@ -15,7 +15,8 @@ class CpuTarget(Target):
     description = "host CPU through LLVM (ORC JIT, in-process)"
     stages = ("llvm", "obj")
     kind = "host"
-    capabilities = Capabilities(host_calls=True, threads=True, c_math=True, atomics=True)
+    capabilities = Capabilities(host_calls=True, threads=True, c_math=True, atomics=True,
+                                stack_check=True)
 
     def status(self):
         try:

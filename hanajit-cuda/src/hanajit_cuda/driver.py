@@ -61,7 +61,15 @@ def get_driver() -> "Driver":
 
 
 class Driver:
+    """The CUDA driver behind core's launcher (``hanajit.launch.launcher`` has the
+    protocol): memory, modules, launches, streams."""
+
+    from hanajit.launch.geometry import MAX_GRID as max_grid  # noqa: N811
+    max_block = 1024
+
     def __init__(self):
+        from .devicearray import DeviceArray, interface
+        self.array_type, self.interface = DeviceArray, interface
         self.cu = cu = bindings()
         try:
             self.check("cuInit", cu.cuInit(0))
@@ -161,10 +169,20 @@ class Driver:
                         self.cu.cuModuleGetFunction(module, b"hj_kernel"))
         return module, fn
 
-    def launch(self, fn, grid, block, stream, params_address: int) -> None:
+    def load(self, artifact):
+        """The kernel ``hj_kernel`` of an artifact (its module stays loaded)."""
+        return self.load_ptx(artifact.stages["ptx"])[1]
+
+    def launch(self, fn, grid, block, stream, params) -> None:
+        """Start ``fn``; ``params`` is core's ``hanajit.launch.launcher.Params``."""
         self.check("cuLaunchKernel", self.cu.cuLaunchKernel(
             fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0,
-            stream if stream is not None else 0, params_address, 0))
+            stream if stream is not None else 0, params.address, 0))
+
+    def stream(self, stream):
+        """A ``CUstream`` from a launch's ``stream=`` argument."""
+        from .launch import to_stream
+        return to_stream(self, stream)
 
     def synchronize(self, stream=None) -> None:
         if stream is None:

@@ -83,16 +83,7 @@ class CudaTarget(Target):
         return launcher.launch(artifact, args, grid, block, stream, sync)
 
     def to_device(self, array, stream=None):
-        import numpy as np
-        from .devicearray import DeviceArray
-        from .launch import to_stream
-        lau = self.launcher()
-        if not isinstance(array, np.ndarray):
-            raise TypeError(f"to_device takes a NumPy array, not "
-                            f"{type(array).__name__}")
-        return DeviceArray.from_host(lau.driver, array,
-                                     stream=to_stream(lau.driver, stream),
-                                     sync=lau.synchronize)
+        return self.launcher().to_device(array, stream)
 
     def synchronize(self):
         if self._launcher is None:

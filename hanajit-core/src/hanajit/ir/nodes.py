@@ -320,6 +320,16 @@ class GpuIndex(Expr):
 
 
 @dataclass(eq=False)
+class StackAddress(Expr):
+    """The address of the current function's stack frame, as int64 (stacks grow
+    down).  Recursive functions compare it with a floor to raise RecursionError
+    before the stack runs out (``passes/stack_check.py``); only on targets whose
+    ``Capabilities.stack_check`` holds."""
+
+    type: Optional[Type] = None
+
+
+@dataclass(eq=False)
 class SharedArray(Expr):
     """The block-shared, C-contiguous, uninitialised 1-D array ``name`` (unique in
     the module) of ``size`` elements of ``type.dtype``: one static allocation per

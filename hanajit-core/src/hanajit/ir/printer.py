@@ -25,6 +25,8 @@ def format_expr(e) -> str:
         return f"{format_expr(e.tup)}[{e.index}]"
     if isinstance(e, N.ComplexPart):
         return f"{format_expr(e.operand)}.{e.part}"
+    if isinstance(e, N.StackAddress):
+        return "stack_address()"
     if isinstance(e, N.GpuIndex):
         return f"gpu.{e.kind}[{'xyz'[e.axis]}]"
     if isinstance(e, N.SharedArray):

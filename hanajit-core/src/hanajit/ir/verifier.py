@@ -50,6 +50,8 @@ def verify(fn: N.Function) -> None:
                 fail("Select operand types")
             if isinstance(e, N.Var) and e.name not in fn.locals:
                 fail(f"unknown variable {e.name}")
+            if isinstance(e, N.StackAddress) and e.type != T.INT64:
+                fail(f"StackAddress of type {e.type}")
             if isinstance(e, (N.GpuIndex, N.SharedArray, N.Atomic)):
                 check_gpu(e)
             if isinstance(e, N.RandomBits) and (

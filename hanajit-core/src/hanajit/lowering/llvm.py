@@ -601,6 +601,14 @@ class FunctionLowering(TablesAndRandom):
                                    "kernels", func=self.fn.pyname, construct=what)
         return model
 
+    def e_StackAddress(self, e):
+        fn = self.m.llmod.globals.get("llvm.frameaddress.p0")
+        if fn is None:
+            fn = ir.Function(self.m.llmod, ir.FunctionType(
+                ir.PointerType(), [ir.IntType(32)]), "llvm.frameaddress.p0")
+        return self.b.ptrtoint(self.b.call(fn, [ir.Constant(ir.IntType(32), 0)]),
+                               ir.IntType(64))
+
     def e_GpuIndex(self, e):
         from .kernel_lower import read_index
         return read_index(self.b, self.m.llmod, self.gpu_hooks("thread indexing"),

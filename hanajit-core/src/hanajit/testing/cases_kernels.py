@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from .base import ConformanceBase, requires
+from .cases_kernel_programs import KernelProgramCases
 from .reference import same_float
 
 N = 77          # elements: more than one block of BLOCK threads, not a multiple
@@ -130,8 +131,9 @@ def run_threads(kernel, out, inputs, n):
         types.FunctionType(code, g, kernel.__name__)(out, *inputs, n)
 
 
-class KernelConformance(ConformanceBase):
-    """GPU kernel targets: subclass with ``target = "<name>"``."""
+class KernelConformance(KernelProgramCases, ConformanceBase):
+    """GPU kernel targets: subclass with ``target = "<name>"``.  The element-wise
+    kernels here, and the programs of :mod:`.cases_kernel_programs`."""
 
     target = "cuda"
 
