@@ -40,7 +40,8 @@ def _pip(*args, cwd):
 def wheels(tmp_path_factory):
     out = tmp_path_factory.mktemp("wheels")
     proc = _pip("wheel", "-q", "--no-deps", "-w", str(out), "./hanajit-core",
-                "./hanajit-cpu", "./hanajit-cuda", "./hanajit-meta", cwd=ROOT)
+                "./hanajit-cpu", "./hanajit-cuda", "./hanajit-metal", "./hanajit-meta",
+                cwd=ROOT)
     if proc.returncode != 0:     # no package index for the build backend (hatchling)
         pytest.skip("cannot build wheels here: "
                     + (proc.stderr.strip().splitlines() or ["pip wheel failed"])[-1])
@@ -62,6 +63,13 @@ def test_wheel_metadata(wheels):
     meta, _ = _metadata(next(wheels.glob("hanajit-*.whl")))
     assert "Name: hanajit\n" in meta
     assert f"Requires-Dist: hanajit-cuda[launch]=={v}; extra == 'cuda'" in meta
+    assert f"Requires-Dist: hanajit-metal[launch]=={v}; extra == 'metal'" in meta
+    # PyObjC only on macOS; the simulation's headers travel in the wheel
+    metal, names = _metadata(next(wheels.glob("hanajit_metal-*.whl")))
+    assert ("Requires-Dist: pyobjc-framework-metal>=10; (sys_platform == 'darwin') "
+            "and extra == 'launch'") in metal
+    assert {"hanajit_metal/sim/metal_sim.h", "hanajit_metal/sim/metal_stdlib",
+            "hanajit_metal/sim/metal_strict.h"} <= set(names)
 
 
 def test_core_and_cuda_install_a_working_cpu_jit(wheels, tmp_path):

@@ -20,8 +20,10 @@ else:                                  # pragma: no cover - Python 3.10
     tomllib = None
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-FIRST_PARTY = ("hanajit-core", "hanajit-cpu", "hanajit-cuda", "hanajit-levelzero",
-               "hanajit-exe", "hanajit-wasm", "hanajit-fpga", "hanajit-meta")
+FIRST_PARTY = ("hanajit-core", "hanajit-cpu", "hanajit-cuda", "hanajit-hip",
+               "hanajit-levelzero",
+               "hanajit-exe", "hanajit-wasm", "hanajit-fpga", "hanajit-metal",
+               "hanajit-meta")
 
 
 def _load_set_version(root=ROOT):
@@ -133,13 +135,14 @@ def test_the_hanajit_distribution_and_its_extras():
     extras = dict(re.findall(r'(?m)^([a-z-]+) = \[(.*)\]$',
                              text.split("[project.optional-dependencies]")[1]
                              .split("[tool.")[0]))
-    assert {"cuda", "cuda-math", "levelzero", "exe", "wasm", "fpga", "scipy", "all",
+    assert {"cuda", "cuda-math", "hip", "metal", "levelzero", "exe", "wasm", "fpga",
+            "scipy", "all",
             "test", "bench"} <= set(extras)
-    for target in ("cuda", "levelzero", "exe", "wasm", "fpga"):
+    for target in ("cuda", "hip", "metal", "levelzero", "exe", "wasm", "fpga"):
         assert f"hanajit-{target}" in extras[target]
-    assert all(name in extras["all"] for name in ("cuda", "levelzero", "exe", "wasm",
-                                                  "fpga"))
+    assert all(name in extras["all"]
+               for name in ("cuda", "hip", "metal", "levelzero", "exe", "wasm", "fpga"))
     if tomllib is not None:
         data = tomllib.loads(text)["project"]
         assert data["optional-dependencies"]["all"] == [
-            "hanajit[cuda,cuda-math,levelzero,exe,wasm,fpga,scipy]"]
+            "hanajit[cuda,cuda-math,hip,metal,levelzero,exe,wasm,fpga,scipy]"]

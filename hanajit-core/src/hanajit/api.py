@@ -58,6 +58,10 @@ def jit(func=None, **options):
     ``gpu_arch``.
     """
     unknown = set(options) - set(_OPTION_DEFAULTS)
+    if unknown and isinstance(options.get("target"), str):
+        from .plugins import target_classes
+        cls = target_classes().get(options["target"])
+        unknown -= set(getattr(cls, "options", {}))
     if unknown:
         raise TypeError(f"jit() got unknown option(s): {', '.join(sorted(unknown))}")
     if options.get("fastmath"):

@@ -55,7 +55,7 @@ from .target import Capabilities, Target
 __all__ = [
     "get_plugin_manager", "reset", "register_plugin", "target_classes", "get_target",
     "exporters", "plugin_info", "failed_plugins", "select_target", "target_owner",
-    "plugin_hookimpls", "plugin_passes", "installed_key", "PassSpec", "canonical_name",
+    "plugin_hookimpls", "plugin_passes", "installed_key", "PassSpec",
 ]
 
 GROUP = "hanajit"
@@ -87,7 +87,6 @@ class _Registry:
     failed: dict[str, _PluginRecord] = field(default_factory=dict)
     disabled: set[str] = field(default_factory=set)
     targets: dict[str, tuple[type[Target], str]] = field(default_factory=dict)
-    aliases: dict[str, str] = field(default_factory=dict)   # Target.aliases -> name
     target_instances: dict[str, Target] = field(default_factory=dict)
     exporters: dict[str, tuple[Callable[..., Any], str]] = field(default_factory=dict)
     # passes from hanajit_register_passes, in registration order: (spec, plugin)
@@ -163,18 +162,11 @@ def target_classes() -> dict[str, type[Target]]:
     return {name: cls for name, (cls, _) in _get_registry().targets.items()}
 
 
-def canonical_name(name: str) -> str:
-    """The name of the target ``name`` selects: ``name`` itself, or the target
-    whose ``aliases`` list it (``"intel"`` -> ``"levelzero"``).  A name nothing
-    registers is returned unchanged (loading every plugin first)."""
-    reg = _registry if _registry is not None else _registry_with_target(name)
-    return reg.aliases.get(name, name)
-
-
 def capabilities_of(name: str) -> Capabilities:
     """The declared capabilities of the target called ``name`` (the defaults of
     :class:`~hanajit.target.Capabilities` for a name no plugin registers)."""
-    cls = target_classes().get(canonical_name(name))
+    reg = _get_registry()
+    cls = reg.targets.get(_canonical_name(reg, name), (None,))[0]
     return cls.capabilities if cls is not None else Capabilities()
 
 
@@ -185,11 +177,11 @@ def get_target(name: str) -> Target:
     says which distribution would provide it (or why its plugin did not load).
     """
     reg = _registry if _registry is not None else _registry_with_target(name)
-    name = reg.aliases.get(name, name)
     target = reg.target_instances.get(name)
     if target is not None:
         return target
     with _lock:
+        name = _canonical_name(reg, name)
         target = reg.target_instances.get(name)
         if target is None:
             if name not in reg.targets:
@@ -197,6 +189,14 @@ def get_target(name: str) -> Target:
             target = reg.targets[name][0]()
             reg.target_instances[name] = target
         return target
+
+
+def _canonical_name(reg: _Registry, name: str) -> str:
+    """``name``, or the name of the target that lists it in ``Target.aliases``."""
+    if name in reg.targets:
+        return name
+    return next((tname for tname, (cls, _) in reg.targets.items()
+                 if name in cls.aliases), name)
 
 
 def exporters() -> dict[str, Callable[..., Any]]:
@@ -292,7 +292,6 @@ def select_target(function: Any = None) -> str:
     """
     reg = _get_registry()
     forced = os.environ.get("HANAJIT_TARGET", "").strip()
-    forced = reg.aliases.get(forced, forced)
     if forced:
         if forced not in reg.targets:
             raise TargetError("HANAJIT_TARGET: " + _unknown_target_message(reg, forced))
@@ -461,7 +460,6 @@ def _register_one(reg: _Registry, plugin: Any, record: _PluginRecord) -> None:
         pm.unregister(plugin, name=name)
         raise
     reg.targets.update((t, (cls, name)) for t, cls in targets.items())
-    reg.aliases.update((a, t) for t, cls in targets.items() for a in cls.aliases)
     reg.exporters.update((e, (fn, name)) for e, fn in exports.items())
     reg.passes += [(p, name) for p in passes]
     reg.plugins[name] = record
@@ -524,14 +522,6 @@ def _run_registration_hooks(reg: _Registry, plugin: Any, record: _PluginRecord):
                 f"target {tname!r} is registered by two plugins: {owner!r} and "
                 f"{name!r}; uninstall one, or set HANAJIT_DISABLE_PLUGINS"
             )
-        taken = set(reg.targets) | set(reg.aliases) | set(targets) | {
-            a for t in targets.values() for a in t.aliases}
-        for alias in (tname, *cls.aliases):
-            if alias in reg.aliases or (alias != tname and alias in taken):
-                raise PluginError(
-                    f"hanajit plugin {name!r}: target {tname!r} takes the name "
-                    f"{alias!r}, which another target already has (as its name or "
-                    f"an alias)")
         targets[tname] = cls
 
     def register_exporter(ename: str, function: Callable[..., Any]) -> None:
@@ -632,7 +622,6 @@ def target_owner(name: str) -> dict[str, Any]:
     """Return the plugin record (name, distribution, version, module) that
     registered target ``name``."""
     reg = _get_registry()
-    name = reg.aliases.get(name, name)
     if name not in reg.targets:
         raise TargetError(_unknown_target_message(reg, name))
     record = reg.plugins[reg.targets[name][1]]

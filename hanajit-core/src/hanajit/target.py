@@ -35,6 +35,10 @@ class Capabilities:
     # 64-bit floats and integers on the device
     float64: bool = True
     int64: bool = True
+    # a float64 math library (exp, log, sin ... on doubles); False: core's software
+    # versions (``hanajit.lowering.softmath``) are compiled into the code instead
+    # (Vulkan's GLSL.std.450 math is 32-bit only)
+    float64_math: bool = True
     # complex numbers (Python ``complex``, NumPy complex64/complex128) in the code
     complex: bool = True
     # the stack pointer can be read: recursive functions raise RecursionError
@@ -63,15 +67,17 @@ class Target:
 
     * ``name`` -- the one word used everywhere: ``@jit(target=name)``, the entry
       point, the distribution ``hanajit-<name>``.
-    * ``aliases`` -- other names that select the same target
-      (``@jit(target="intel")`` for ``levelzero``); the canonical ``name`` is what
-      the function, its cache key and its messages then use.
     * ``description`` -- one line for ``hanajit targets``.
     * ``stages`` -- the ordered codegen stage names; stage name = artifact name =
       cache-key part.
+    * ``aliases`` -- other names ``@jit(target=...)`` accepts for this target
+      (``hip`` also answers to ``"amd"``); the target is still called ``name``.
     * ``kind`` -- ``"host"`` (runs in this process: calling the function runs it),
       ``"gpu"`` (runs through :meth:`launch`) or ``"export"`` (only writes files).
     * ``capabilities`` -- a :class:`Capabilities`: what the generated code can do.
+    * ``options`` -- the ``@jit`` options this target adds, name -> default
+      (``metal_float64``); ``jit`` accepts them with this target, and
+      :meth:`compile` finds them in its ``options``.
 
     Every method a target may implement is declared here with a default that says
     plainly that the target does not support it; core calls these and never asks
@@ -80,11 +86,12 @@ class Target:
     """
 
     name: ClassVar[str] = ""
-    aliases: ClassVar[tuple[str, ...]] = ()
     description: ClassVar[str] = ""
     stages: ClassVar[tuple[str, ...]] = ()
+    aliases: ClassVar[tuple[str, ...]] = ()
     kind: ClassVar[str] = "host"
     capabilities: ClassVar[Capabilities] = Capabilities()
+    options: ClassVar[dict[str, Any]] = {}
 
     # -- status and doctor -------------------------------------------------------
     def status(self) -> tuple[bool, str]:

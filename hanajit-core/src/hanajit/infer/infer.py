@@ -18,6 +18,7 @@ from ..ir import types as T
 from ..lib import registry
 from ..lib.parallel import ParallelRegion
 from .. import typing_rules as rules
+from . import weak_locals
 from ..typing_rules import Incompatible
 
 
@@ -41,6 +42,11 @@ class Inferrer:
         # scalar variables holding a NumPy scalar (an array element, a NumPy
         # function's result) on some path: "strong" in NumPy 2's promotion
         self.strong_vars: set = set(self.strong_params)
+        # per scalar local, the (type, NumPy scalar?) of its assignments; the
+        # locals that are a Python number and later a NumPy scalar of another
+        # type (``infer/weak_locals.py``), read as Python numbers
+        self.assigned: dict = {}
+        self.mixed: dict = {}
 
     # ------------------------------------------------------------------ driver
     def fail(self, line, construct, detail=""):
@@ -67,6 +73,8 @@ class Inferrer:
         # a final pass with everything known: every expression must be typed
         self.strict = True
         self.block(self.fn.body)
+        if self.mixed:
+            weak_locals.check_reads(self.fn.body, self.mixed, self.is_strong, self.fail)
         fn = self.fn
         fn.body = prune_static(fn.body)
         fn.locals = dict(self.locals)
@@ -88,6 +96,15 @@ class Inferrer:
             self.locals[name] = new
             self.changed = True
 
+    def note_assignment(self, name, t, strong) -> None:
+        kinds = self.assigned.setdefault(name, set())
+        if (t, strong) not in kinds:
+            kinds.add((t, strong))
+            mixed = weak_locals.mixed_locals(self.assigned)
+            if mixed != self.mixed:
+                self.mixed = mixed
+                self.changed = True
+
     def is_strong(self, e) -> bool:
         """Is scalar expression ``e`` a NumPy scalar rather than a Python number?
         NumPy 2 (NEP 50) lets a Python int/float/complex operand adapt to an
@@ -101,7 +118,7 @@ class Inferrer:
         if isinstance(t, T.Scalar) and t not in T.PYTHON_KINDS:
             return True
         if isinstance(e, N.Var):
-            return e.name in self.strong_vars
+            return e.name in self.strong_vars and e.name not in self.mixed
         if isinstance(e, N.PyGetItem):
             vt = getattr(e.value, "type", None)
             return isinstance(vt, T.ArrayType) or (
@@ -160,10 +177,13 @@ class Inferrer:
             if s.inplace and isinstance(self.locals.get(s.target), T.ArrayType):
                 return          # a += b on an array writes into it: no new binding
             self.set_local(s.target, t, line)
+            strong = self.is_strong(s.value)
             if s.target not in self.strong_vars and not isinstance(t, T.ArrayType) \
-                    and self.is_strong(s.value):
+                    and strong:
                 self.strong_vars.add(s.target)
                 self.changed = True
+            if isinstance(t, T.Scalar):
+                self.note_assignment(s.target, t, strong)
         elif isinstance(s, N.ExprStmt):
             self.expr(s.value, line)
         elif isinstance(s, N.If):

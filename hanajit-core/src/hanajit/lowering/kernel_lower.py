@@ -213,7 +213,14 @@ def check_kernel(module: N.Module, caps, target: str = "this target") -> None:
     entry = module.functions[module.entry]
     need = {N.SharedArray: ("shared_memory", "shared arrays"),
             N.Atomic: ("atomics", "atomic operations")}
+    # a constant converted by a cast is a constant of the cast's type
+    # (``x32 * 0.25``: the float64 0.25 never exists on the device)
+    folded = set()
     for fn, s, node in _walk(module):
+        if isinstance(node, N.Cast) and isinstance(node.operand, N.Const):
+            folded.add(id(node.operand))
+        if id(node) in folded:
+            continue
         if isinstance(node, N.AllocArray):
             raise UnsupportedError(
                 f"{fn.pyname} (line {s.line}): a GPU kernel cannot allocate arrays; "

@@ -55,6 +55,10 @@ class LLVMTargetInfo:
     # ``x * x``, vector math within 1 ulp (``vector_square.py``), for an engine that
     # inlines ``hj.vsquare.*`` after vectorising; False: such loops stay scalar
     vector_square: bool = False
+    # float64 math calls (exp, log, pow, sin ... the names of ``softmath.NAMES``) call
+    # core's software versions ``hj.softmath.<name>``, defined in the module; a target
+    # sets this from ``not capabilities.float64_math``
+    softmath: bool = False
 
 
 I1, I8, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)

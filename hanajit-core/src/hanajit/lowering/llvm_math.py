@@ -88,6 +88,10 @@ class MathCalls:
 
     def math_call(self, b: ir.IRBuilder, name, args, t: T.Type, vectorize=True):
         from .llvm import lltype
+        if self.info.softmath and t == T.FLOAT64:
+            from . import softmath
+            if name in softmath.NAMES:
+                return b.call(softmath.define(self.llmod, name), args)
         kind, sym = (self.info.math.get(name) if self.info.math else None) or default_math(name)
         if kind == "frem":
             return b.frem(args[0], args[1])

@@ -20,7 +20,7 @@ dialect (``tests`` check that the dialects differ in spelling only).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import libm
 
@@ -83,6 +83,8 @@ class Dialect:
     address_int: str = "intptr_t"
     # called with a loop statement, returns lines to put first in its body
     loop_pragmas: object = None
+    # how GPU kernels are spelt (:class:`KernelSpelling`), None: no kernels
+    kernel: object = None
 
     def type_name(self, kind: str, bits: int) -> str | None:
         return dict(self.types).get((kind, bits))
@@ -124,6 +126,49 @@ class Dialect:
         return lines
 
 
+@dataclass(frozen=True)
+class KernelSpelling:
+    """How a C-family dialect spells the GPU kernel model
+    (:mod:`hanajit.toolkit.c_kernel` prints it; ``docs/gpu.md`` has the layout).
+
+    Every ``{...}`` field is a ``str.format`` template.  The kernel entry takes, in
+    order: the error record (``err_param``, buffer 0), one buffer per array
+    argument (``buffer_param``), one buffer of 8-byte scalar slots
+    (``slots_param``), one threadgroup buffer per shared array
+    (``shared_param``), then the built-ins (``builtins``)."""
+
+    entry_prefix: str = "kernel void"
+    err_param: str = "device long *hj_err [[buffer(0)]]"
+    buffer_param: str = "device {type} *{name} [[buffer({slot})]]"
+    slots_param: str = "constant long *{name} [[buffer({slot})]]"
+    shared_param: str = "threadgroup {type} *{name} [[threadgroup({slot})]]"
+    # pointer qualifier of shared arrays' data
+    shared_space: str = "threadgroup "
+    # GpuIndex kind -> (parameter type, name, attribute); read as ``<name>.<axis>``
+    builtins: tuple = (
+        ("thread", "uint3", "hj_tid", "thread_position_in_threadgroup"),
+        ("block", "uint3", "hj_bid", "threadgroup_position_in_grid"),
+        ("block_dim", "uint3", "hj_bdim", "threads_per_threadgroup"),
+        ("grid_dim", "uint3", "hj_gdim", "threadgroups_per_grid"))
+    builtin_param: str = "{type} {name} [[{attr}]]"
+    # a float scalar slot holds a float32 in its low four bytes
+    float_slot: str = "as_type<float>((uint){slot})"
+    # shared and global memory, as the IR's Barrier promises
+    barrier: str = ("threadgroup_barrier(mem_flags::mem_threadgroup | "
+                    "mem_flags::mem_device);")
+    # atomics: (kind, bits) -> atomic type; the operations each has
+    atomic_types: tuple = ((("i", 32), "atomic_int"), (("u", 32), "atomic_uint"),
+                           (("f", 32), "atomic_float"))
+    atomic_ops: frozenset = frozenset({"add.i32", "min.i32", "max.i32", "add.u32",
+                                       "min.u32", "max.u32", "add.f32"})
+    atomic_fetch: str = ("atomic_fetch_{op}_explicit(({space}{atype} *)&{lvalue}, "
+                         "{value}, memory_order_relaxed)")
+    # one compare-and-swap attempt: true when it stored ``{new}``; ``{expected}``
+    # (a local) then holds the value seen
+    atomic_cas: str = ("atomic_compare_exchange_weak_explicit(({space}{atype} *)&{lvalue}, "
+                       "&{expected}, {new}, memory_order_relaxed, memory_order_relaxed)")
+
+
 def _innermost_pipeline(loop) -> list:
     from ..ir import nodes as N
     nested = any(isinstance(s, (N.Loop, N.ForCount)) for s in N.walk_stmts(loop.body))
@@ -136,6 +181,11 @@ HLS_CPP = Dialect(name="hls-c++", loop_pragmas=_innermost_pipeline)
 MSL = Dialect(name="msl", includes=("<metal_stdlib>",), function_prefix="static inline ",
               types=tuple(_METAL.items()), int64_suffix=("L", "UL"),
               float_suffix=("f", ""), data_space="device ", local_space="thread ",
-              math="metal::", address_int="")
+              math="metal::", address_int="", kernel=KernelSpelling())
+
+# Metal with float64 demoted to float32 (``metal_float64="demote"``)
+MSL_DEMOTE_F64 = replace(MSL, name="msl (float64 as float32)",
+                         types=MSL.types + ((("f", 64), "float"),),
+                         float_suffix=("f", "f"))
 
 DIALECTS = {d.name: d for d in (C99, HLS_CPP, MSL)}

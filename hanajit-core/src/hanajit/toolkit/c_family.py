@@ -200,6 +200,15 @@ class CEmitter:
         return f"({x} {self._C_CMP[e.op]} {y})"
 
     def e_Cast(self, e):
+        op = e.operand
+        if (isinstance(op, N.Const) and isinstance(op.type, T.Scalar) and op.type.is_float
+                and e.type.is_float and self.d.type_name("f", op.type.bits) is None):
+            # a float constant of a width the dialect lacks, converted: the constant
+            # of the cast's type (rounded to nearest, as the conversion rounds)
+            import numpy as np
+            with np.errstate(over="ignore"):
+                value = float(np.dtype(f"f{e.type.bits // 8}").type(op.value))
+            return self.const(value, e.type)
         x = self.expr(e.operand)
         if e.type.is_bool:
             return f"({x} != 0)"
@@ -330,12 +339,15 @@ class CEmitter:
             lhs = self.element(s.array, s.indices)
             self.emit(f"{lhs} = {self.expr(s.value)};", depth)
         elif isinstance(s, N.Raise):
-            code = self.module.raise_code(s.exc, s.message, s.deopt)
-            self.emit(f"*hj_err = {code};  /* {s.exc.__name__}: "
-                      f"{_comment(s.message)} */", depth)
-            self.emit("return 1;", depth)
+            self.raise_stmt(s, depth)
         else:
             self.unsupported(f"the statement {type(s).__name__}")
+
+    def raise_stmt(self, s: N.Raise, depth):
+        code = self.module.raise_code(s.exc, s.message, s.deopt)
+        self.emit(f"*hj_err = {code};  /* {s.exc.__name__}: {_comment(s.message)} */",
+                  depth)
+        self.emit("return 1;", depth)
 
     def loop_body(self, s, depth):
         if self.d.loop_pragmas is not None:
@@ -358,7 +370,7 @@ class CEmitter:
 
     def call(self, c: N.Call, target, depth):
         callee = self.module.functions[c.func]
-        args = [self.expr(a) for a in c.args]
+        args = self.leading_args() + [self.expr(a) for a in c.args]
         has_result = target is not None and self.fn.locals.get(target, T.NONE) != T.NONE
         name = _ident(callee.name)
         if not callee.can_raise:
@@ -376,14 +388,31 @@ class CEmitter:
                   depth)
 
     # -------------------------------------------------------------- functions
+    def leading_args(self) -> list:
+        """Arguments every call passes first (a kernel's context)."""
+        return []
+
+    def leading_params(self) -> list:
+        return []
+
+    def err_type(self) -> str:
+        """The element type of ``hj_err`` (the raise code, and what follows it)."""
+        return self.int_type(True, 32)
+
+    def local_type(self, name: str, t: T.Type) -> str:
+        """The C type of local ``name`` of IR type ``t``."""
+        return self.ctype(t)
+
     def signature(self, fn: N.Function) -> str:
-        params = [f"{self.ctype(t)} {_ident(p)}" for p, t in zip(fn.params, fn.arg_types)]
+        params = self.leading_params() + [
+            f"{self.local_type(p, t)} {_ident(p)}" for p, t in zip(fn.params, fn.arg_types)]
         if fn.can_raise:
             rt = fn.return_type
             i32, sp = self.int_type(True, 32), self.d.local_space
             slot = self.int_type(False, 8) if rt == T.NONE else self.ctype(rt)
             return (f"{i32} {_ident(fn.name)}("
-                    + ", ".join([f"{sp}{i32} *hj_err", f"{sp}{slot} *hj_ret"] + params)
+                    + ", ".join([f"{sp}{self.err_type()} *hj_err", f"{sp}{slot} *hj_ret"]
+                                + params)
                     + ")")
         return f"{self.ctype(fn.return_type)} {_ident(fn.name)}({', '.join(params)})"
 
@@ -401,7 +430,7 @@ class CEmitter:
             if name in fn.params or t == T.NONE:
                 continue
             self.line = first.get(name, 0)
-            self.emit(f"{self.ctype(t)} {_ident(name)} = {self.d.zero()};", 1)
+            self.emit(f"{self.local_type(name, t)} {_ident(name)} = {self.d.zero()};", 1)
         if any(isinstance(s, (N.Assign, N.ExprStmt)) and isinstance(s.value, N.Call)
                and self.module.functions[s.value.func].return_type == T.NONE
                and self.module.functions[s.value.func].can_raise
@@ -433,6 +462,16 @@ class CEmitter:
             bodies.append("")
         out = [f"#include {inc}" for inc in self.d.includes]
         out += self.d.prelude(self.uses_pow)
+        structs = self.struct_lines()
+        out += structs + ([""] if structs else [])
+        out += protos + [""] + bodies
+        return CSource("\n".join(out), _ident(self.module.entry), dict(self.tuples),
+                       dict(self.arrays))
+
+
+    def struct_lines(self) -> list:
+        """The definitions of the array and tuple structs used."""
+        out = []
         i64 = self.int_type(True, 64)
         for (dt, nd), cname in self.arrays.items():
             out.append(self.d.struct(cname, f"{self.d.data_space}{self.ctype(dt)} *data; "
@@ -440,11 +479,7 @@ class CEmitter:
         for t, cname in self.tuples.items():
             fields = " ".join(f"{self.ctype(it)} f{i};" for i, it in enumerate(t.items))
             out.append(self.d.struct(cname, fields))
-        if self.tuples or self.arrays:
-            out.append("")
-        out += protos + [""] + bodies
-        return CSource("\n".join(out), _ident(self.module.entry), dict(self.tuples),
-                       dict(self.arrays))
+        return out
 
 
 def _comment(text: str) -> str:

@@ -1,0 +1,129 @@
+"""Locals that are a Python number first and a NumPy scalar later (NEP 50).
+
+``acc = 0.0; for v in x32: acc += v * v`` -- in the interpreter, ``acc`` starts
+as a Python float and becomes an ``np.float32`` at the first ``+=`` (a Python
+number is *weak*: it adapts to the NumPy scalar's type), so the sum is computed
+in float32.  ``s = 0; for v in u8: s += v`` wraps in uint8 the same way.
+
+A compiled variable has one type.  Such a local -- assigned a Python number of
+kind P (int, float, complex, bool) on some path and a NumPy scalar of one other
+type S on another -- is stored in P's type and *read as a Python number*: at
+``acc + v * v`` the weak rule converts it to float32, which is exactly what the
+interpreter does in both of its states (converting a float32 value held in a
+float64 is exact).  That is right wherever both states give the same result:
+
+* an arithmetic operand whose other operand is a NumPy scalar O, when NumPy's
+  promotion of (S, O) and of (a Python P, O) agree (``acc + v`` with float32
+  ``v``; not ``acc + 1.5``, which is float64 while ``acc`` is a Python float and
+  float32 after);
+* a comparison with NumPy scalars only;
+* the returned value, alone or in a tuple (the value is the same; results come
+  back as Python numbers, see ``docs/semantics.md``);
+* a value stored into an array of type S.
+
+Any other read (``acc * 2.0``, ``np.sqrt(acc)``, ``y = acc``, passing it on)
+could differ, so the function falls back to the interpreter with a message
+saying how to keep it compiled: start from a NumPy scalar (``np.float32(0.0)``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..ir import nodes as N
+from ..ir import types as T
+
+_PYTHON_VALUE = {T.FLOAT64: 0.0, T.INT64: 0, T.COMPLEX128: 0j, T.BOOL: False}
+_PY_NAME = {T.FLOAT64: "float", T.INT64: "int", T.COMPLEX128: "complex", T.BOOL: "bool"}
+
+
+def mixed_locals(assigned: dict) -> dict:
+    """``{name: (P, S)}`` for locals assigned a Python number of kind P (weak) and
+    NumPy scalars of exactly one other type S (strong); ``assigned`` maps a name
+    to the set of (type, strong) of its assignments."""
+    out = {}
+    for name, kinds in assigned.items():
+        weak = {t for t, strong in kinds if not strong and t in _PYTHON_VALUE}
+        strong = {t for t, strong in kinds if strong}
+        if len(weak) == 1 and len(strong) == 1 and weak != strong:
+            out[name] = (weak.pop(), strong.pop())
+    return out
+
+
+def _agree(p, s, other) -> bool:
+    """Does NumPy promote (S, O) as it promotes (a Python P, O)?"""
+    try:
+        strong = np.result_type(np.dtype(T.numpy_name(s)), np.dtype(T.numpy_name(other)))
+        weak = np.result_type(_PYTHON_VALUE[p], np.dtype(T.numpy_name(other)))
+    except Exception:          # noqa: BLE001 - a type NumPy has no dtype for
+        return False
+    return strong == weak
+
+
+def check_reads(body: list, mixed: dict, is_strong, fail) -> None:
+    """Fail (``fail(line, construct, detail)``) at the first read of a mixed
+    local whose result could depend on which state the local is in."""
+
+    def bad(name, line, what):
+        p, s = mixed[name]
+        fail(line, "variable type change",
+             f"'{name}' is a Python {_PY_NAME[p]} and later a NumPy {s} scalar "
+             f"(NumPy 2 keeps it {s} from then on), and {what} would depend on "
+             f"which it is; start it as a NumPy scalar (np.{s}(...)) to compile "
+             "this function")
+
+    def visit(e, line, allowed=False):
+        if isinstance(e, N.Var):
+            if e.name in mixed and not allowed:
+                bad(e.name, line, "this use of it")
+            return
+        if isinstance(e, N.PyBinOp):
+            for mine, other in ((e.left, e.right), (e.right, e.left)):
+                ok = False
+                if isinstance(mine, N.Var) and mine.name in mixed:
+                    p, s = mixed[mine.name]
+                    ot = getattr(other, "type", None)
+                    ok = (isinstance(ot, T.Scalar) and is_strong(other)
+                          and _agree(p, s, ot))
+                    if not ok:
+                        bad(mine.name, line, "this operation on it")
+                visit(mine, line, allowed=ok)
+            return
+        if isinstance(e, N.PyCompare):
+            for k, o in enumerate(e.operands):
+                if isinstance(o, N.Var) and o.name in mixed:
+                    others = e.operands[:k] + e.operands[k + 1:]
+                    if not all(is_strong(x) for x in others):
+                        bad(o.name, line, "this comparison")
+                    continue
+                visit(o, line)
+            return
+        for c in e.children():
+            if c is not None:
+                visit(c, line)
+
+    def returned(e, line):
+        if isinstance(e, N.Var):
+            return
+        if isinstance(e, N.MakeTuple):
+            for item in e.items:
+                returned(item, line)
+            return
+        visit(e, line)
+
+    for s in N.walk_stmts(body):
+        line = s.line
+        if isinstance(s, N.Return) and s.value is not None:
+            returned(s.value, line)
+        elif isinstance(s, N.PySetItem):
+            visit(s.target, line)
+            visit(s.index, line)
+            v, t = s.value, getattr(s.target, "type", None)
+            if isinstance(v, N.Var) and v.name in mixed:
+                if not (isinstance(t, T.ArrayType) and t.dtype == mixed[v.name][1]):
+                    bad(v.name, line, "storing it into this array")
+            else:
+                visit(v, line)
+        else:
+            for e in N.stmt_exprs(s):
+                if e is not None:
+                    visit(e, line)

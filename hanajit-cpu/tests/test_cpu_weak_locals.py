@@ -1,0 +1,142 @@
+"""A local that is a Python number first and a NumPy scalar later computes what
+the interpreter computes under NumPy 2's promotion (NEP 50): ``acc = 0.0;
+acc += v * v`` over float32 sums in float32, ``s = 0; s += v`` over uint8 wraps in
+uint8.  Reads whose result would depend on the local's state fall back, naming
+the local (infer/weak_locals.py)."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hanajit import jit
+
+
+def sum_squares(x):
+    acc = 0.0
+    for v in x:
+        acc += v * v
+    return acc
+
+
+def wrapping_sum(u):
+    s = 0
+    for v in u:
+        s += v
+    return s
+
+
+def running_max(x):
+    m = -1e30
+    for v in x:
+        if v > m:
+            m = v
+    return m
+
+
+def indexed(x):
+    acc = 0.1
+    for i in range(x.shape[0]):
+        acc = acc + x[i]
+    return acc, x.shape[0]
+
+
+def into_array(x, out):
+    acc = 0.5
+    for i in range(x.shape[0]):
+        acc = acc * x[i]
+        out[i] = acc
+    return acc
+
+
+def int8_products(a):
+    p = 1
+    for v in a:
+        p = p * v
+    return p
+
+
+def scaled_after(x):
+    acc = 0.0
+    for v in x:
+        acc += v
+    return acc * 2.0
+
+
+def copied(x):
+    acc = 0.0
+    for v in x:
+        acc += v
+    y = acc
+    return y
+
+
+def sqrt_after(x):
+    acc = 0.0
+    for v in x:
+        acc += v
+    return np.sqrt(acc)
+
+
+def _same(got, want):
+    if isinstance(want, tuple):
+        return len(got) == len(want) and all(map(_same, got, want))
+    if isinstance(want, np.ndarray):
+        return np.array_equal(got, want)
+    return got == want or (got != got and want != want)
+
+
+def _check(f, *args):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)     # uint8 overflow
+        want = f(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+        got = jit(f, fallback=False)(*args)
+    assert _same(got, want), (got, want)
+
+
+floats32 = st.lists(st.floats(-1e4, 1e4, width=32), max_size=60).map(
+    lambda v: np.array(v, np.float32))
+
+
+@settings(max_examples=60, deadline=None)
+@given(floats32)
+def test_float32_sums_and_maxima_as_the_interpreter(x):
+    _check(sum_squares, x)
+    _check(running_max, x)
+    _check(indexed, x)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 255), max_size=80).map(lambda v: np.array(v, np.uint8)))
+def test_uint8_sum_wraps_as_the_interpreter(u):
+    _check(wrapping_sum, u)
+
+
+def test_values_stored_into_an_array_of_the_scalar_type():
+    x = np.random.default_rng(3).normal(1, 0.1, 50).astype(np.float32)
+    out_want, out_got = np.zeros(50, np.float32), np.zeros(50, np.float32)
+    want = into_array(x, out_want)
+    got = jit(into_array, fallback=False)(x, out_got)
+    assert got == want and np.array_equal(out_got, out_want)
+
+
+def test_int8_products_wrap():
+    _check(int8_products, np.array([7, -5, 3, 9, -2], np.int8))
+
+
+def test_no_iteration_keeps_the_python_number():
+    assert jit(sum_squares, fallback=False)(np.zeros(0, np.float32)) == 0.0
+    assert jit(indexed, fallback=False)(np.zeros(0, np.float32)) == (0.1, 0)
+
+
+@pytest.mark.parametrize("f", [scaled_after, copied, sqrt_after])
+def test_state_dependent_reads_fall_back_naming_the_local(f):
+    x = np.arange(5, dtype=np.float32) / 3
+    with pytest.warns(UserWarning, match="'acc' is a Python float and later a NumPy "
+                                         "float32 scalar"):
+        got = jit(f)(x)
+    want = f(x)
+    assert got == want and type(got) is type(want)
