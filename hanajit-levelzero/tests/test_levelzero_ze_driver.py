@@ -6,13 +6,13 @@ synchronised, build failures with their log, refusals by capability.  And the
 real loader, where installed: no driver is a TargetError."""
 from __future__ import annotations
 
-import ctypes
 import struct
 
 import numpy as np
 import pytest
 from hanajit import jit
 from hanajit.errors import TargetError, UnsupportedError
+from hanajit.launch.launcher import Params
 from hanajit.testing.sourcefile import load_sibling
 from hanajit_levelzero import ze_driver
 
@@ -105,9 +105,11 @@ def test_module_kernel_and_argument_slots(fake):
                       "bytes, magic 0x07230203, flags "
                       "'-cl-fp32-correctly-rounded-divide-sqrt')")
     assert "zeKernelCreate(stype 0x1d, hj_kernel)" in log
-    slots = (ctypes.c_uint64 * 9)(0x1000, 0x2000, 10, 8, 0x3000, 10, 8,
-                                  struct.unpack("<Q", struct.pack("<d", 2.5))[0], 10)
-    d.launch(k, (3, 2, 1), (64, 1, 1), None, slots)
+    params = Params(9)
+    params.values[:] = [0x1000, 0x2000, 10, 8, 0x3000, 10, 8,
+                        struct.unpack("<Q", struct.pack("<d", 2.5))[0], 10]
+    slots = params.values
+    d.launch(k, (3, 2, 1), (64, 1, 1), None, params)
     assert fake.launches == []                     # not before synchronize
     assert "zeKernelSetGroupSize(64, 1, 1)" in fake.log()
     assert "zeCommandListAppendLaunchKernel(hj_kernel, groups 3x2x1)" in fake.log()

@@ -53,6 +53,7 @@ class OpenCLDriver:
         if not dev.svm_capabilities & cl.device_svm_capabilities.FINE_GRAIN_BUFFER:
             raise TargetError(f"OpenCL device {dev.name!r} has no fine-grained SVM")
         self.name = dev.name.strip()
+        self.max_block = dev.max_work_group_size      # core's launcher checks blocks
         self.context = cl.Context([dev])
         self.queue = cl.CommandQueue(self.context, dev)
         self.flags = (cl.svm_mem_flags.READ_WRITE
@@ -126,10 +127,10 @@ class OpenCLDriver:
         kernel = getattr(program, artifact.entry)
         return OpenCLKernel(program, kernel, ["ptr"] + list(artifact.metadata["params"]))
 
-    def launch(self, kernel: OpenCLKernel, grid, block, stream, slots) -> None:
-        """Queue ``kernel`` on ``grid`` groups of ``block`` items; ``slots`` holds its
-        parameters, one 8-byte value each."""
-        k = kernel.kernel
+    def launch(self, kernel: OpenCLKernel, grid, block, stream, params) -> None:
+        """Queue ``kernel`` on ``grid`` groups of ``block`` items; ``params`` (core's
+        ``Params``) holds its parameters, one 8-byte slot each."""
+        k, slots = kernel.kernel, params.values
         for i, kind in enumerate(kernel.kinds):
             k.set_arg(i, self._svm(slots[i]) if kind == "ptr" else np.uint64(slots[i]))
         size = tuple(g * b for g, b in zip(grid, block))
@@ -149,3 +150,10 @@ def get_driver() -> OpenCLDriver:
         if _driver is None:
             _driver = OpenCLDriver()
         return _driver
+
+
+def forget() -> None:
+    """Forget the process's driver (tests that swap the loader or the device)."""
+    global _driver
+    with _lock:
+        _driver = None

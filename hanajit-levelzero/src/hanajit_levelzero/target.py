@@ -21,6 +21,9 @@ class LevelZeroTarget(Target):
     capabilities = Capabilities(kernel_model=True, shared_memory=True, atomics=True,
                                 c_math=True)
 
+    def __init__(self):
+        self._launchers: dict = {}       # runtime name -> core's Launcher over its driver
+
     # -- status and doctor -------------------------------------------------------------
     def status(self):
         from .runtime import probe
@@ -54,3 +57,46 @@ class LevelZeroTarget(Target):
             return ("; spirv-dis not found (apt-get install spirv-tools): the LLVM IR "
                     "of the SPIR-V module\n" + artifact.stages["llvm"])
         return text
+
+    # -- running (core's launcher over the selected runtime's driver) -----------------
+    def launcher(self):
+        """Core's launcher over the selected runtime's driver (one per runtime)."""
+        from hanajit.launch.launcher import Launcher
+
+        from .runtime import get_driver, runtime
+        name = runtime()
+        lau = self._launchers.get(name)
+        if lau is None:
+            lau = self._launchers[name] = Launcher(get_driver())
+        return lau
+
+    def forget_launchers(self) -> None:
+        """Drop the launchers and the drivers they hold: the next launch opens the
+        runtime again.  For tests that swap the loader."""
+        from . import opencl_driver, ze_driver
+        self._launchers.clear()
+        ze_driver.forget()
+        opencl_driver.forget()
+
+    @property
+    def typeof(self):
+        """The IR type of a launch argument (NumPy or device array, scalar)."""
+        from hanajit.launch.launcher import make_typeof
+        return make_typeof()
+
+    def launch(self, artifact, args, grid=None, block=None, stream=None, sync=True):
+        return self.launcher().launch(artifact, args, grid, block, stream, sync)
+
+    def to_device(self, array, stream=None):
+        return self.launcher().to_device(array, stream)
+
+    def synchronize(self):
+        from hanajit.errors import TargetError
+
+        from .runtime import runtime
+        try:
+            lau = self._launchers.get(runtime())
+        except TargetError:
+            return                  # a bad HANAJIT_LEVELZERO_RUNTIME: nothing launched
+        if lau is not None:
+            lau.synchronize()

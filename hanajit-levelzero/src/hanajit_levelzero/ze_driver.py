@@ -341,11 +341,11 @@ class ZeDriver:
         self.lib.zeModuleBuildLogGetString(log, ctypes.byref(size), text)
         return text.value.decode(errors="replace").strip()
 
-    def launch(self, kernel: ZeKernel, grid, block, stream, slots) -> None:
-        """Queue ``kernel`` on ``grid`` groups of ``block`` items; ``slots`` holds its
-        parameters, one 8-byte value each (a ``ctypes`` ``c_uint64`` array)."""
+    def launch(self, kernel: ZeKernel, grid, block, stream, params) -> None:
+        """Queue ``kernel`` on ``grid`` groups of ``block`` items; ``params`` (core's
+        ``Params``) holds its parameters, one 8-byte slot each."""
         lib, k = self.lib, kernel.kernel
-        base = ctypes.addressof(slots)
+        base = ctypes.addressof(params.values)
 
         def append(cl):
             self.check("zeKernelSetGroupSize", lib.zeKernelSetGroupSize(k, *block))
@@ -375,3 +375,10 @@ def get_driver() -> ZeDriver:
             except ZeError as exc:
                 raise TargetError(f"Level Zero: {exc}; no usable driver") from exc
         return _driver
+
+
+def forget() -> None:
+    """Forget the process's driver (tests that swap the loader or the device)."""
+    global _driver
+    with _lock:
+        _driver = None

@@ -1,0 +1,53 @@
+"""The GPU kernel case list on the levelzero target: each kernel's SPIR-V module runs
+on PoCL's CPU device through the OpenCL route (``HANAJIT_LEVELZERO_RUNTIME=opencl``:
+``llvm-spirv-15 -r``, pyopencl) and is compared with the interpreter or NumPy.
+Without PoCL, pyopencl or llvm-spirv-15 each module is assembled back from its
+disassembly and passes ``spirv-val`` (or the case skips with the reason).
+
+One adaptation, for the route's one refusal (``opencl_route.py``): a kernel that
+waits at ``barrier()`` is compiled with ``boundscheck=False`` here, because PoCL's
+work-group compiler hangs or aborts on a bounds-checked one (the route refuses
+those: ``test_levelzero_codegen.py`` checks the refusal).  The results are still
+compared bit for bit; the IndexError case has no barrier and keeps its checks."""
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from hanajit import plugins
+from hanajit.testing.conformance import KernelConformance
+from hanajit_levelzero import spirv_tools
+
+
+@pytest.fixture(scope="module", autouse=True)
+def opencl_route():
+    mp = pytest.MonkeyPatch()
+    mp.setenv("HANAJIT_LEVELZERO_RUNTIME", "opencl")
+    mp.delenv("HANAJIT_LEVELZERO_DEVICE", raising=False)
+    yield
+    plugins.get_target("levelzero").synchronize()
+    mp.undo()
+
+
+class TestLevelZeroKernelConformance(KernelConformance):
+    target = "levelzero"
+
+    def jit(self, func, **options):
+        if "barrier" in func.__code__.co_names:
+            options.setdefault("boundscheck", False)
+        return super().jit(func, **options)
+
+    def validate(self, assembly: str) -> bool:
+        asm, val = spirv_tools.tool("spirv-as"), spirv_tools.tool("spirv-val")
+        if asm is None or val is None:
+            return False
+        with tempfile.TemporaryDirectory() as tmp:
+            src, spv = Path(tmp) / "k.spvasm", Path(tmp) / "k.spv"
+            src.write_text(assembly)
+            subprocess.run([asm, "--target-env", "spv1.4", str(src), "-o", str(spv)],
+                           check=True, capture_output=True, timeout=60)
+            ok, message = spirv_tools.validate(spv.read_bytes(), env="spv1.4")
+        assert ok, message
+        return True
