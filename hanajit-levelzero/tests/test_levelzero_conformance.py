@@ -51,3 +51,19 @@ class TestLevelZeroKernelConformance(KernelConformance):
             ok, message = spirv_tools.validate(spv.read_bytes(), env="spv1.4")
         assert ok, message
         return True
+
+
+def test_the_route_refuses_a_bounds_checked_kernel_with_barriers():
+    """Refused before PoCL sees it (its work-group compiler would hang or abort the
+    process), naming the way out."""
+    import numpy as np
+    from hanajit import jit
+    from hanajit.errors import UnsupportedError
+    from hanajit.testing.cases_kernel_programs import tree_sum
+    ok, reason = plugins.get_target("levelzero").status()
+    if not ok:
+        pytest.skip(f"the OpenCL route is not available: {reason}")
+    f = jit(tree_sum, target="levelzero", signature="f64[:], f64[:], i64",
+            fallback=False)
+    with pytest.raises(UnsupportedError, match="boundscheck=False"):
+        f.launch(np.zeros(2), np.ones(100), 100, grid=2, block=64)
