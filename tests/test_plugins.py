@@ -199,7 +199,7 @@ def test_duplicate_target_name_names_both_plugins():
     assert plugins.target_classes()["cpu"] is not OtherCpu
 
 
-def test_target_aliases_select_the_target_by_its_name():
+def test_target_aliases_select_the_target_by_its_name(monkeypatch):
     class Aliased(Target):
         name = "aliased"
         aliases = ("nickname",)
@@ -213,6 +213,8 @@ def test_target_aliases_select_the_target_by_its_name():
     target = plugins.get_target("nickname")
     assert target is plugins.get_target("aliased") and target.name == "aliased"
     assert plugins.capabilities_of("nickname") is Aliased.capabilities
+    monkeypatch.setenv("HANAJIT_TARGET", "nickname")
+    assert plugins.select_target(lambda: None) == "aliased"
 
 
 @pytest.mark.parametrize("registered", [int, type("Nameless", (Target,), {})])
