@@ -119,6 +119,12 @@ def test_module_kernel_and_argument_slots(fake):
     assert (name, grid, block) == ("hj_kernel", (3, 2, 1), (64, 1, 1))
     assert args[:7] == [0x1000, 0x2000, 10, 8, 0x3000, 10, 8] and args[8] == 10
     assert struct.unpack("<d", struct.pack("<Q", args[7]))[0] == 2.5
+    p = d.alloc(8)
+    d.launch(k, (1, 1, 1), (1, 1, 1), None, params)
+    fake.lib.fake_clear()
+    d.free(p)                      # waits for the queued launch first
+    assert fake.log() == ["zeCommandQueueSynchronize(forever)", "zeCommandListDestroy()",
+                          "zeMemFree()"]
 
 
 def test_a_failed_build_names_the_log(fake):

@@ -273,6 +273,10 @@ class ZeDriver:
         return ptr.value
 
     def free(self, ptr: int) -> None:
+        """``zeMemFree`` does not wait for the queue: queued work that may still use
+        the memory is waited for first."""
+        if self.submitted:
+            self.synchronize()
         self.check("zeMemFree", self.lib.zeMemFree(self.context, ptr))
 
     def _copy(self, dst: int, src: int, nbytes: int) -> None:
