@@ -8,9 +8,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-HOOK = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint32),
-                        ctypes.POINTER(ctypes.c_uint32), ctypes.POINTER(ctypes.c_uint64),
-                        ctypes.c_uint32)
+_U32P, _U64P = ctypes.POINTER(ctypes.c_uint32), ctypes.POINTER(ctypes.c_uint64)
+HOOK = ctypes.CFUNCTYPE(None, ctypes.c_char_p, _U32P, _U32P, _U64P, ctypes.c_uint32)
 
 
 def build(out_dir: Path) -> Path | None:

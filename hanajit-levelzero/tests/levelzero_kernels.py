@@ -3,7 +3,6 @@ SPIR-V tests and the launch tests; not jitted here."""
 import math
 
 import numpy as np
-
 from hanajit.gpu import atomic_add, barrier, shared_array
 
 BLOCK = 256

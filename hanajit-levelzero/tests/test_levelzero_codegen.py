@@ -110,7 +110,8 @@ def test_generic_atomics_cast_to_global_stay_valid(name):
     ok, message = spirv_tools.validate(out, env="spv1.4")
     assert ok, message
     text = spirv_tools.disassemble(out)
-    defs = {line.split("=")[0].strip(): line for line in text.splitlines() if " = " in line}
+    defs = {line.split("=")[0].strip(): line for line in text.splitlines()
+            if " = " in line}
     atomics = [line.split() for line in text.splitlines() if " OpAtomic" in line]
     assert len(atomics) > 1
     for words in atomics:

@@ -57,7 +57,7 @@ def emulate_saxpy(name, grid, block, args):
 def emulate_raises(name, grid, block, args):
     """The last thread's ``a[i + 1]`` is out of bounds: record IndexError (raise
     code 1) with the index and the size, as the kernel does."""
-    err, _, n_out, _, _, n_a, _ = args
+    err, _, _, _, _, n_a, _ = args
     view(err, 4, np.int64)[:] = (1, n_a, n_a, 0)
 
 

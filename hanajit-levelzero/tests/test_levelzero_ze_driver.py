@@ -101,7 +101,8 @@ def test_module_kernel_and_argument_slots(fake):
     k = d.load(art)
     log = fake.log()
     [create] = [line for line in log if line.startswith("zeModuleCreate")]
-    assert create == (f"zeModuleCreate(stype 0x1b, format 0, {len(art.stages['spirv'])} "
+    size = len(art.stages["spirv"])
+    assert create == (f"zeModuleCreate(stype 0x1b, format 0, {size} "
                       "bytes, magic 0x07230203, flags "
                       "'-cl-fp32-correctly-rounded-divide-sqrt')")
     assert "zeKernelCreate(stype 0x1d, hj_kernel)" in log
@@ -123,8 +124,8 @@ def test_module_kernel_and_argument_slots(fake):
     d.launch(k, (1, 1, 1), (1, 1, 1), None, params)
     fake.lib.fake_clear()
     d.free(p)                      # waits for the queued launch first
-    assert fake.log() == ["zeCommandQueueSynchronize(forever)", "zeCommandListDestroy()",
-                          "zeMemFree()"]
+    assert fake.log() == ["zeCommandQueueSynchronize(forever)",
+                          "zeCommandListDestroy()", "zeMemFree()"]
 
 
 def test_a_failed_build_names_the_log(fake):

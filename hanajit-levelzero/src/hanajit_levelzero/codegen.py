@@ -58,7 +58,7 @@ def target_info() -> LLVMTargetInfo:
 
 
 _DECL = re.compile(r'^declare (?:[\w ]+ )?(double|float|i32|i64) '
-                   r'@"(hj\.ocl\.[\w.]+)"\(([^)]*)\)', re.M)
+                   r'@"(hj\.ocl\.[\w.]+)"\(([^)]*)\)', re.MULTILINE)
 
 
 def mangle_builtins(text: str) -> str:
@@ -69,8 +69,7 @@ def mangle_builtins(text: str) -> str:
     for m in _DECL.finditer(text):
         symbol = m.group(2)
         base = symbol[len(_PREFIX):]
-        if base.endswith(_F32):
-            base = base[:-len(_F32)]
+        base = base.removesuffix(_F32)
         params = [p.strip().split()[0] for p in m.group(3).split(",") if p.strip()]
         names[symbol] = f"_Z{len(base)}{base}" + "".join(_MANGLE[p] for p in params)
     for symbol, mangled in names.items():

@@ -35,7 +35,7 @@ def _probe_compile(report):
         report.check("levelzero: compile a kernel to SPIR-V", True,
                      f"{len(spv)} bytes of OpenCL-flavoured SPIR-V")
         return spv
-    except Exception as exc:
+    except Exception as exc:             # noqa: BLE001 - reported, not raised
         report.check("levelzero: compile a kernel to SPIR-V", False,
                      f"{type(exc).__name__}: {exc}")
         return None
@@ -44,11 +44,11 @@ def _probe_compile(report):
 def _runtime(report) -> str | None:
     try:
         selected = runtime.runtime()
-    except Exception as exc:
+    except Exception as exc:             # noqa: BLE001 - reported, not raised
         report.check("levelzero: runtime (HANAJIT_LEVELZERO_RUNTIME)", False, str(exc))
         return None
     report.check("levelzero: runtime (HANAJIT_LEVELZERO_RUNTIME)", True,
-                 f"{selected}" + (" (the OpenCL route)" if selected == "opencl" else ""))
+                 selected + (" (the OpenCL route)" if selected == "opencl" else ""))
     return selected
 
 
@@ -65,7 +65,7 @@ def _loader(report) -> None:
         return
     try:
         d = ze_driver.ZeDriver(lib)
-    except Exception as exc:             # no driver, no device, zeInit failing
+    except Exception as exc:     # noqa: BLE001 - no driver, no device, zeInit failing
         report.check(name, None, f"loader {getattr(lib, '_name', ze_driver.LOADER)} "
                      f"loaded; {exc}; compiling still works")
         return
@@ -81,13 +81,15 @@ def _opencl(report, selected: bool) -> None:
     if opencl_route.translator() is None:
         missing.append("llvm-spirv-15 (apt-get install llvm-spirv-15)")
     if missing:
-        report.check(name, False if selected else None, "missing: " + ", ".join(missing))
+        report.check(name, False if selected else None,
+                     "missing: " + ", ".join(missing))
         return
     try:
         from .opencl_driver import OpenCLDriver
         d = OpenCLDriver()
-    except Exception as exc:
+    except Exception as exc:             # noqa: BLE001 - reported, not raised
         report.check(name, False if selected else None, f"{type(exc).__name__}: {exc}")
         return
     report.check(name, True, d.describe()
-                 + ("" if selected else "; set HANAJIT_LEVELZERO_RUNTIME=opencl to use it"))
+                 + ("" if selected
+                    else "; set HANAJIT_LEVELZERO_RUNTIME=opencl to use it"))

@@ -15,7 +15,6 @@ import ctypes
 import threading
 
 import numpy as np
-
 from hanajit.errors import TargetError, UnsupportedError
 
 from . import opencl_route
@@ -122,10 +121,11 @@ class OpenCLDriver:
             program = cl.Program(self.context, [self.device], [bitcode]).build(
                 options=list(opencl_route.BUILD_OPTIONS))
         except cl.Error as exc:
-            raise opencl_route.RouteError(f"OpenCL build of {artifact.metadata['name']} "
-                                          f"failed: {exc}") from exc
+            name = artifact.metadata["name"]
+            raise opencl_route.RouteError(f"OpenCL build of {name} failed: "
+                                          f"{exc}") from exc
         kernel = getattr(program, artifact.entry)
-        return OpenCLKernel(program, kernel, ["ptr"] + list(artifact.metadata["params"]))
+        return OpenCLKernel(program, kernel, ["ptr", *artifact.metadata["params"]])
 
     def launch(self, kernel: OpenCLKernel, grid, block, stream, params) -> None:
         """Queue ``kernel`` on ``grid`` groups of ``block`` items; ``params`` (core's

@@ -46,7 +46,8 @@ import tempfile
 from pathlib import Path
 
 TRANSLATOR = ("llvm-spirv-15", "llvm-spirv")
-BUILD_OPTIONS = ("-x", "spir", "-spir-std=1.2", "-cl-fp32-correctly-rounded-divide-sqrt")
+BUILD_OPTIONS = ("-x", "spir", "-spir-std=1.2",
+                 "-cl-fp32-correctly-rounded-divide-sqrt")
 
 _OP_TYPE_BOOL, _OP_TYPE_INT, _OP_TYPE_FLOAT = 20, 21, 22
 _OP_CONSTANT_FALSE, _OP_CONSTANT, _OP_CONSTANT_NULL = 41, 43, 46
@@ -95,7 +96,8 @@ def scalar_nulls_to_constants(spirv: bytes) -> bytes:
             if width == 0:
                 inst = [(3 << 16) | _OP_CONSTANT_FALSE, inst[1], inst[2]]
             else:
-                inst = [((3 + width) << 16) | _OP_CONSTANT, inst[1], inst[2]] + [0] * width
+                inst = [((3 + width) << 16) | _OP_CONSTANT, inst[1], inst[2],
+                        *[0] * width]
         out += inst
         i += count
     return struct.pack(f"<{len(out)}I", *out)
@@ -164,7 +166,7 @@ def spir_bitcode(spirv: bytes, timeout: float = 120) -> bytes:
         src.write_bytes(generic_atomics_to_global(scalar_nulls_to_constants(spirv)))
         proc = subprocess.run([tool, "-r", "--spirv-target-env=CL1.2", str(src),
                                "-o", str(dst)], capture_output=True, text=True,
-                              timeout=timeout)
+                              timeout=timeout, check=False)
         if proc.returncode != 0:
             tail = "\n".join(proc.stderr.strip().splitlines()[:5])
             raise RouteError(f"{Path(tool).name} -r failed (status "

@@ -9,7 +9,8 @@ RUNTIMES = ("levelzero", "opencl")
 
 def runtime() -> str:
     """``HANAJIT_LEVELZERO_RUNTIME``: ``levelzero`` (default) or ``opencl``."""
-    value = os.environ.get("HANAJIT_LEVELZERO_RUNTIME", "").strip().lower() or "levelzero"
+    value = os.environ.get("HANAJIT_LEVELZERO_RUNTIME", "").strip().lower()
+    value = value or "levelzero"
     if value not in RUNTIMES:
         from hanajit.errors import TargetError
         raise TargetError(f"HANAJIT_LEVELZERO_RUNTIME={value!r}: use one of "

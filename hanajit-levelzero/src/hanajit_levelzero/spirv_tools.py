@@ -17,8 +17,8 @@ def _run(args, spirv: bytes, timeout: float = 60):
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "kernel.spv"
         path.write_bytes(spirv)
-        return subprocess.run(args + [str(path)], capture_output=True, text=True,
-                              timeout=timeout)
+        return subprocess.run([*args, str(path)], capture_output=True, text=True,
+                              timeout=timeout, check=False)
 
 
 def disassemble(spirv: bytes) -> str | None:

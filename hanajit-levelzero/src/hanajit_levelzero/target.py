@@ -22,7 +22,7 @@ class LevelZeroTarget(Target):
                                 c_math=True)
 
     def __init__(self):
-        self._launchers: dict = {}       # runtime name -> core's Launcher over its driver
+        self._launchers: dict = {}       # runtime name -> core's Launcher
 
     # -- status and doctor -------------------------------------------------------------
     def status(self):
@@ -46,7 +46,8 @@ class LevelZeroTarget(Target):
                                   "params": param_kinds(entry),
                                   "arg_types": tuple(entry.arg_types),
                                   "uses": kernel_uses(module),
-                                  "boundscheck": bool(options.get("boundscheck", True))})
+                                  "boundscheck": bool(options.get("boundscheck",
+                                                                  True))})
 
     def assembly(self, artifact) -> str:
         """The SPIR-V disassembled by ``spirv-dis``; without it, the optimised

@@ -74,7 +74,8 @@ class ModuleProperties(ctypes.Structure):
     _fields_ = [("stype", _U32), ("pNext", _H), ("spirvVersionSupported", _U32),
                 ("flags", _U32), ("fp16flags", _U32), ("fp32flags", _U32),
                 ("fp64flags", _U32), ("maxArgumentsSize", _U32),
-                ("printfBufferSize", _U32), ("nativeKernelSupported", ctypes.c_uint8 * 16)]
+                ("printfBufferSize", _U32),
+                ("nativeKernelSupported", ctypes.c_uint8 * 16)]
 
 
 class ContextDesc(ctypes.Structure):
@@ -195,7 +196,8 @@ class ZeDriver:
         self.count = len(found)
         self.driver, self.device = found[index]
         props = DeviceProperties(stype=_DEVICE_PROPERTIES)
-        self.check("zeDeviceGetProperties", lib.zeDeviceGetProperties(self.device, props))
+        self.check("zeDeviceGetProperties",
+                   lib.zeDeviceGetProperties(self.device, props))
         self.name = props.name.decode(errors="replace") or f"device {index}"
         mprops = ModuleProperties(stype=_MODULE_PROPERTIES)
         self.check("zeDeviceGetModuleProperties",

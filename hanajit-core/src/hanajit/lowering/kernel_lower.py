@@ -289,7 +289,8 @@ _TYPED_PTR = re.compile(r'(?<=[\w}\]>])\*(?=[ ,)])')
 _INTRINSIC = re.compile(r'@"?llvm\.[\w.]+"?')
 _P0 = re.compile(r"\.p0(?=[.\"(]|$)")
 _ALLOCA = re.compile(r'^(\s*)(%"[^"]+"|%[-\w.$]+) = alloca (.*)$', re.M)
-_GLOBAL = re.compile(r'^(@"[^"]+"|@[-\w.$]+) = ((?:[a-z_]+ )*?)(constant|global) ', re.M)
+_GLOBAL = re.compile(r'^(@"[^"]+"|@[-\w.$]+) = ((?:[a-z_]+ )*?)(constant|global) ',
+                     re.M)
 
 
 def address_spaces(text: str, model: KernelModel) -> str:
