@@ -132,6 +132,29 @@ def square32(out, x):
         out[i] = x[i] * x[i]
 
 
+MATH = ("exp", "log", "sin", "cos", "tan", "atan2", "pow", "tanh", "log1p", "expm1",
+        "erf", "asinh")
+
+
+def math_functions(out, x, n):
+    """One row of ``out`` per function of :data:`MATH` (OpenCL builtins)."""
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    if i < n:
+        v = x[i]
+        out[0, i] = math.exp(v)
+        out[1, i] = math.log(abs(v) + 1e-300)
+        out[2, i] = math.sin(v)
+        out[3, i] = math.cos(v)
+        out[4, i] = math.tan(v)
+        out[5, i] = math.atan2(v, 1.5)
+        out[6, i] = math.pow(abs(v), 1.37)
+        out[7, i] = math.tanh(v)
+        out[8, i] = math.log1p(abs(v))
+        out[9, i] = math.expm1(v)
+        out[10, i] = math.erf(v)
+        out[11, i] = math.asinh(v)
+
+
 def raises(out, a):
     i = block_id() * block_dim() + thread_id()  # noqa: F821
     out[i] = a[i + 1]          # out of bounds for the last thread: IndexError
