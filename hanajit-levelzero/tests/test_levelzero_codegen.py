@@ -123,11 +123,14 @@ def test_generic_atomics_cast_to_global_stay_valid(name):
 def test_the_route_refuses_what_pocl_cannot_build():
     bounded = kernel("block_sums")
     [spec] = bounded._compiled.values()
+    assert spec.artifact.metadata["can_raise"]       # the bounds checks
     assert "barrier()" in opencl_route.refusal(spec.artifact, cpu_device=True)
     fn, sig = K.KERNELS["block_sums"]
     unchecked = jit(fn, target="levelzero", signature=sig, fallback=False,
                     boundscheck=False)
     [spec] = unchecked._compiled.values()
+    # ``step // 2`` cannot divide by zero: no raise survives optimisation
+    assert not spec.artifact.metadata["can_raise"]
     assert opencl_route.refusal(spec.artifact, cpu_device=True) is None
     [spec] = kernel("shared_atomics")._compiled.values()
     assert "need a CPU device" in opencl_route.refusal(spec.artifact, cpu_device=False)

@@ -104,3 +104,18 @@ def kernel_uses(module: N.Module) -> tuple:
             found.update(what for node in nodes for kind, what in kinds.items()
                          if isinstance(node, kind))
     return tuple(sorted(found))
+
+
+_ENTRY = re.compile(r'^define spir_kernel void @"?hj_kernel"?\('
+                    r'ptr addrspace\(\d+\)[^%]*(%[-\w.$"]+)', re.MULTILINE)
+
+
+def can_raise(optimised_llvm: str) -> bool:
+    """Does the optimised kernel still claim its error record (a compare-and-swap
+    on ``err``, its first parameter)?  A raise LLVM proved impossible (``step //
+    2``'s zero division) is gone by then."""
+    m = _ENTRY.search(optimised_llvm)
+    if m is None:
+        return True
+    return re.search(r"cmpxchg ptr addrspace\(\d+\) " + re.escape(m.group(1)) + ",",
+                     optimised_llvm) is not None

@@ -33,8 +33,10 @@ the reason (an UnsupportedError, never a wrong result or a crash):
   compile did not finish in four minutes, and the histogram's aborted the
   process with an assertion in ``ParallelRegion::Verify`` ("Incoming edges to
   non-entry block").  Compiled with ``boundscheck=False`` both build in about
-  3 s and compute NumPy's result.  So a bounds-checked kernel with barriers is
-  refused on this route.
+  3 s and compute NumPy's result.  So a kernel with barriers is refused on this
+  route when its optimised code can still raise (``codegen.can_raise``: the
+  compare-and-swap that claims the error record is still there; a raise LLVM
+  proved impossible is gone).
 * atomics on a device that is not a CPU (above).
 """
 from __future__ import annotations
@@ -182,9 +184,10 @@ def refusal(artifact, cpu_device: bool) -> str | None:
         return ("atomic operations on this OpenCL route need a CPU device (PoCL's "
                 "OpenCL 1.2 library has no atomics on generic pointers, and the route "
                 "casts them to global ones); a Level Zero driver runs them")
-    if "barrier" in uses and artifact.metadata.get("boundscheck", True):
-        return ("a bounds-checked kernel waiting at barrier() on this OpenCL route "
-                "(PoCL's work-group compiler hangs or aborts on a raise exit between "
-                "barriers); compile it with boundscheck=False, or use a Level Zero "
-                "driver")
+    if "barrier" in uses and artifact.metadata.get("can_raise", True):
+        return ("a kernel that waits at barrier() and can raise (a bounds check, a "
+                "division by zero ...) on this OpenCL route: PoCL's work-group "
+                "compiler hangs or aborts on a raise exit between barriers; compile "
+                "it with boundscheck=False and without raising operations, or use a "
+                "Level Zero driver")
     return None

@@ -37,7 +37,7 @@ class LevelZeroTarget(Target):
     def compile(self, module, options) -> Artifact:
         from hanajit.lowering.kernel_lower import param_kinds
 
-        from .codegen import KERNEL, emit_spirv, kernel_uses, lower_kernel
+        from .codegen import KERNEL, can_raise, emit_spirv, kernel_uses, lower_kernel
         entry = module.functions[module.entry]
         out = emit_spirv(lower_kernel(module, self.capabilities))
         return Artifact(target=self.name, entry=KERNEL,
@@ -46,8 +46,7 @@ class LevelZeroTarget(Target):
                                   "params": param_kinds(entry),
                                   "arg_types": tuple(entry.arg_types),
                                   "uses": kernel_uses(module),
-                                  "boundscheck": bool(options.get("boundscheck",
-                                                                  True))})
+                                  "can_raise": can_raise(out["llvm"])})
 
     def assembly(self, artifact) -> str:
         """The SPIR-V disassembled by ``spirv-dis``; without it, the optimised
