@@ -23,15 +23,16 @@ def _probe_compile(report):
     try:
         from hanajit import jit
 
+        from .target import LevelZeroTarget
+
         def _levelzero_probe(y, x, a, n):
             i = block_id() * block_dim() + thread_id()  # noqa: F821
             if i < n:
                 y[i] = a * x[i] + y[i]
 
-        f = jit(_levelzero_probe, target="levelzero", fallback=False,
-                signature="f64[:], f64[:], f64, i64")
-        [spec] = f._compiled.values()
-        spv = spec.artifact.stages["spirv"]
+        module = jit(_levelzero_probe, target="levelzero", fallback=False).ir_module(
+            "f64[:], f64[:], f64, i64")
+        spv = LevelZeroTarget().compile(module, {}).stages["spirv"]
         report.check("levelzero: compile a kernel to SPIR-V", True,
                      f"{len(spv)} bytes of OpenCL-flavoured SPIR-V")
         return spv
