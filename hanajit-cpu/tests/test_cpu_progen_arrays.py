@@ -135,7 +135,7 @@ def test_float32_element_into_python_float_variable():
     float); ``x / 3`` then depends on which it is, so the function runs in the
     interpreter, with a warning naming ``x`` (infer/weak_locals.py)."""
     a = np.array([0.1], dtype=np.float32)
-    with pytest.warns(UserWarning, match="'x' is a Python float and later a NumPy "
+    with pytest.warns(UserWarning, match="'x' changes type: a Python float, then a NumPy "
                                          "float32"):
         got = jit(_f32_accumulator)(a)
     assert got == _f32_accumulator(a) and type(got) is np.float32

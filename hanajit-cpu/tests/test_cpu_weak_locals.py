@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanajit import jit
+from hanajit import jit, prange
 
 
 def sum_squares(x):
@@ -135,8 +135,47 @@ def test_no_iteration_keeps_the_python_number():
 @pytest.mark.parametrize("f", [scaled_after, copied, sqrt_after])
 def test_state_dependent_reads_fall_back_naming_the_local(f):
     x = np.arange(5, dtype=np.float32) / 3
-    with pytest.warns(UserWarning, match="'acc' is a Python float and later a NumPy "
+    with pytest.warns(UserWarning, match="'acc' changes type: a Python float, then a NumPy "
                                          "float32 scalar"):
         got = jit(f)(x)
     want = f(x)
     assert got == want and type(got) is type(want)
+
+
+def prange_sum(x):
+    acc = 0
+    for i in prange(len(x)):
+        acc += x[i] * 2
+    return acc
+
+
+def prange_sum_int64(x):
+    acc = np.int64(0)
+    for i in prange(len(x)):
+        acc += x[i] * 2
+    return acc
+
+
+def prange_sum_f32(x):
+    acc = 0.0
+    for i in prange(len(x)):
+        acc += x[i]
+    return acc
+
+
+@pytest.mark.parametrize("f, data", [
+    (prange_sum, np.resize(np.array([-128, 127, 5, -3], np.int8), 30_001)),
+    (prange_sum_int64, np.resize(np.array([-128, 127, 5, -3], np.int8), 30_001)),
+    (prange_sum_f32, np.random.default_rng(0).normal(size=30_001).astype(np.float32)),
+])
+def test_parallel_reductions_as_the_interpreter(f, data):
+    """A Python-number start with narrower NumPy updates runs the loop serially
+    (a warning says why); a NumPy-scalar start stays parallel."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with np.errstate(over="ignore"):
+            want = f(data)
+        got = jit(f, parallel=True)(data)
+    assert got == want
+    hanajit_warnings = [w for w in caught if "hanajit" in str(w.message)]
+    assert bool(hanajit_warnings) == (f is not prange_sum_int64), hanajit_warnings

@@ -511,14 +511,18 @@ def outline(loop: ast.For, plan: LoopPlan, parsed, range_args: list, workers: in
     ared = plan.array_reductions
     apart = {name: f"__hj_pa_{name}_{uid}" for name in ared}
     shared = {name: f"__hj_sh_{name}_{uid}" for name in ared}
+    # each reduction's value before the loop, for its type only: a chunk starts
+    # from the identity as the NumPy scalar or the Python number the variable is
+    start = {name: f"__hj_v_{name}_{uid}" for name in red}
     params = ["__hj_k", "__hj_T", "__hj_n", "__hj_start", "__hj_step"] + list(
         plan.captured) + [part[n] for n in red] + [x for n in ared
-                                                    for x in (shared[n], apart[n])]
+                                                    for x in (shared[n], apart[n])] + [
+        start[n] for n in red]
     src = [f"def __hj_region_{uid}({', '.join(params)}):",
            "    __hj_lo = __hj_chunk_lo(__hj_k, __hj_T, __hj_n)",
            "    __hj_hi = __hj_chunk_lo(__hj_k + 1, __hj_T, __hj_n)"]
     for name, op in red.items():
-        src.append(f"    {name} = __hj_ident_{op}({part[name]})")
+        src.append(f"    {name} = __hj_ident_{op}({part[name]}, {start[name]})")
     for name in ared:       # one chunk updates the array itself, else its own copy
         src += ["    if __hj_T == 1:", f"        {name} = {shared[name]}",
                 "    else:", f"        {name} = {apart[name]}[__hj_k]"]
@@ -558,7 +562,8 @@ def outline(loop: ast.For, plan: LoopPlan, parsed, range_args: list, workers: in
         code.append(f"{apart[name]} = __hj_array_partials_{op}({T}, {name})")
     code.append(f"__hj_region_{uid}({T}, {n}, {a}, {c}, "
                 + ", ".join(list(plan.captured) + [part[x] for x in red]
-                            + [x for nm in ared for x in (nm, apart[nm])]) + ")")
+                            + [x for nm in ared for x in (nm, apart[nm])]
+                            + list(red)) + ")")
     if red or ared:
         j = f"__hj_j_{uid}"
         code.append(f"for {j} in range({T}):")

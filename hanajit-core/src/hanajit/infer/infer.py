@@ -146,6 +146,9 @@ class Inferrer:
                            for a in e.args[:1]) or self.is_strong(e.args[0])
             if callee in (abs, min, max):
                 return any(self.is_strong(a) for a in e.args)
+            if getattr(callee, "__module__", "") == "hanajit.lib.parallel_prims" and \
+                    getattr(callee, "__name__", "").startswith("ident_"):
+                return self.is_strong(e.args[1])   # as the reduction variable is
             mod = getattr(callee, "__module__", None) or ""
             return mod == "numpy" or mod.startswith("numpy.") or \
                 type(callee).__name__ == "ufunc"

@@ -38,14 +38,19 @@ _PY_NAME = {T.FLOAT64: "float", T.INT64: "int", T.COMPLEX128: "complex", T.BOOL:
 
 def mixed_locals(assigned: dict) -> dict:
     """``{name: (P, S)}`` for locals assigned a Python number of kind P (weak) and
-    NumPy scalars of exactly one other type S (strong); ``assigned`` maps a name
-    to the set of (type, strong) of its assignments."""
+    NumPy scalars of exactly one other type S (strong) that P's type does not
+    widen to (float32, int8, uint8 ... -- not float64 after an int, which the
+    local's one type holds as the interpreter does); ``assigned`` maps a name to
+    the set of (type, strong) of its assignments."""
+    from ..typing_rules import unify
     out = {}
     for name, kinds in assigned.items():
         weak = {t for t, strong in kinds if not strong and t in _PYTHON_VALUE}
         strong = {t for t, strong in kinds if strong}
-        if len(weak) == 1 and len(strong) == 1 and weak != strong:
-            out[name] = (weak.pop(), strong.pop())
+        if len(weak) == 1 and len(strong) == 1:
+            p, s = weak.pop(), strong.pop()
+            if unify(p, s) != s:
+                out[name] = (p, s)
     return out
 
 
@@ -66,7 +71,7 @@ def check_reads(body: list, mixed: dict, is_strong, fail) -> None:
     def bad(name, line, what):
         p, s = mixed[name]
         fail(line, "variable type change",
-             f"'{name}' is a Python {_PY_NAME[p]} and later a NumPy {s} scalar "
+             f"'{name}' changes type: a Python {_PY_NAME[p]}, then a NumPy {s} scalar "
              f"(NumPy 2 keeps it {s} from then on), and {what} would depend on "
              f"which it is; start it as a NumPy scalar (np.{s}(...)) to compile "
              "this function")

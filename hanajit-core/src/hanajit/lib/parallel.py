@@ -10,6 +10,7 @@ the reductions' identities.
 """
 from __future__ import annotations
 
+from ..errors import UnsupportedError
 from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
@@ -60,7 +61,25 @@ class ParallelRegion:
                 raise SerialLoop(self.owner, self.line,
                                  f"random generator '{name}' is shared by the iterations "
                                  "(its draws must stay in order)")
-        spec = inf.ctx.specialize(self.region, (T.INT64,) + tuple(argtypes))
+        # the reductions' values before the loop (the last arguments): a NumPy
+        # scalar stays one in the region, where it starts from the identity
+        nred = len(plan.reductions)
+        if nred:
+            values = list(argtypes[len(argtypes) - nred:])
+            for k, (name, a) in enumerate(zip(plan.reductions, call.args[-nred:])):
+                if values[k] in T.PYTHON_KINDS and inf.is_strong(a):
+                    values[k] = T.NumpyScalarArg(values[k])
+            argtypes = list(argtypes[:len(argtypes) - nred]) + values
+        try:
+            spec = inf.ctx.specialize(self.region, (T.INT64,) + tuple(argtypes))
+        except UnsupportedError as exc:
+            # a reduction that starts from a Python number and adds NumPy scalars
+            # of a narrower type (infer/weak_locals.py): serially, as written
+            if exc.construct == "variable type change" and any(
+                    f"'{name}' changes type" in str(exc) for name in plan.reductions):
+                raise SerialLoop(self.owner, self.line, str(exc).split(": ", 2)[-1]
+                                 ) from None
+            raise
         call.spec = spec
         for name, pt in zip(plan.reductions, argtypes[4 + ncap:]):
             got = spec.fn.locals.get(name) if spec.fn is not None else None
@@ -252,7 +271,9 @@ class ArrayPartials(CallTemplate):
 
 
 class Identity(CallTemplate):
-    """``ident_<op>(partials)``: the identity at the partial array's element type."""
+    """``ident_<op>(partials, start)``: the identity at the partial array's element
+    type (``start``, the variable's value before the loop, only says whether it is
+    a NumPy scalar: ``infer`` reads it)."""
 
     def __init__(self, op):
         self.op = op
