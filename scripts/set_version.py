@@ -15,9 +15,9 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 VERSION_FILE = ROOT / "hanajit-core" / "src" / "hanajit" / "_version.py"
 # the first-party distributions released together (hanajit-core's version is
 # dynamic: only its pins are rewritten); hanajit-meta is the `hanajit` distribution
-DISTRIBUTIONS = ("hanajit-cpu", "hanajit-cuda", "hanajit-hip", "hanajit-levelzero",
-                 "hanajit-exe",
-                 "hanajit-wasm", "hanajit-fpga", "hanajit-metal", "hanajit-meta")
+DISTRIBUTIONS = ("hanajit-cpu", "hanajit-cuda", "hanajit-hip", "hanajit-exe",
+                 "hanajit-wasm", "hanajit-fpga", "hanajit-metal", "hanajit-vulkan",
+                 "hanajit-levelzero", "hanajit-meta")
 _PIN = re.compile(r'"(hanajit-[a-z]+)(\[[^\]]*\])?==[^"]*"')
 
 

@@ -4,7 +4,8 @@
 into the kernel entry's parameters, launches, and -- with ``sync=True`` -- waits
 and copies NumPy arrays back.  Errors raised in the kernel (an index out of
 bounds ...) are recorded by the first failing thread in a 32-byte error record in
-device memory (``lowering/kernel_lower.py``); after the kernel has finished
+device memory (``lowering/kernel_lower.py``; an artifact's ``error_bytes`` metadata
+asks for more, the first 32 laid out the same); after the kernel has finished
 (``sync=True``, or at ``synchronize()``) the launcher reads it, clears it and
 raises the exception the CPU target would.
 
@@ -109,8 +110,11 @@ class LoadedKernel:
         self.function = driver.load(artifact)
         self.raises = artifact.metadata["raises"]
         self.name = artifact.metadata["name"]
-        self.err = driver.alloc(ERROR_RECORD)
-        driver.memset(self.err, ERROR_RECORD)
+        # a row may need more than the 32 bytes (logical addressing: a claim word
+        # and scratch after them, ``kernel_logical.ERR_BYTES``)
+        self.err_bytes = artifact.metadata.get("error_bytes", ERROR_RECORD)
+        self.err = driver.alloc(self.err_bytes)
+        driver.memset(self.err, self.err_bytes)
         self.arg_types = artifact.metadata["arg_types"]
         # per argument: None for an array, else its scalar leaves' types
         self.plan = [None if isinstance(t, T.ArrayType) else flat_kinds(t)
@@ -125,7 +129,7 @@ class LoadedKernel:
         code = rec[0]
         if code == 0:
             return
-        self.driver.memset(self.err, ERROR_RECORD)
+        self.driver.memset(self.err, self.err_bytes)
         exc, message, deopt = self.raises[code - 1]
         if deopt or getattr(exc, "__name__", "") == "Deopt":
             raise OverflowError(f"{self.name}: a result in the kernel cannot be "

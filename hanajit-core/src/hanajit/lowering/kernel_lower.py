@@ -95,7 +95,8 @@ def barrier(b: ir.IRBuilder, llmod: ir.Module, model: KernelModel) -> None:
 
 
 # -- atomics ---------------------------------------------------------------------------
-def _ordering(model: KernelModel) -> str:
+def ordering(model: KernelModel) -> str:
+    """The row's ``syncscope(...) <ordering>`` text for ``atomicrmw``/``cmpxchg``."""
     # llvmlite prints the ordering where LLVM reads ``syncscope("...") <ordering>``
     if model.atomic_scope:
         return f'syncscope("{model.atomic_scope}") {model.atomic_ordering}'
@@ -105,9 +106,10 @@ def _ordering(model: KernelModel) -> str:
 def cmpxchg(b: ir.IRBuilder, model: KernelModel, ptr, cmp, new):
     """``{old, success}`` of one compare-and-swap with the row's scope and ordering."""
     if not model.cmpxchg:
-        raise UnsupportedError(f"{model.name}: the device has no compare-and-swap",
+        raise UnsupportedError(f"{model.name}: the device has no compare-and-swap "
+                               "(capability: atomic compare-and-swap)",
                                construct="atomic compare-and-swap")
-    return b.cmpxchg(ptr, cmp, new, _ordering(model), model.atomic_ordering)
+    return b.cmpxchg(ptr, cmp, new, ordering(model), model.atomic_ordering)
 
 
 def atomic(b: ir.IRBuilder, model: KernelModel, op: str, dt: T.Scalar, ptr, value,
@@ -130,7 +132,13 @@ def atomic(b: ir.IRBuilder, model: KernelModel, op: str, dt: T.Scalar, ptr, valu
             rmw = "add"
         else:
             rmw = ("" if dt.is_signed else "u") + op
-        return b.atomic_rmw(rmw, ptr, value, _ordering(model))
+        return b.atomic_rmw(rmw, ptr, value, ordering(model))
+    if not model.cmpxchg:
+        raise UnsupportedError(
+            f"{model.name}: no atomic {op} on {dt.bits}-bit "
+            f"{'floats' if dt.is_float else 'integers'} (capability: atomic "
+            f"{key}; the device's atomics are {', '.join(sorted(model.atomic_rmw))})",
+            construct=f"atomic {key}")
     return _cas_loop(b, model, op, dt, ptr, value)
 
 
@@ -270,16 +278,32 @@ def lower_kernel(module: N.Module, info, caps, name: str = "hj_kernel",
                 fn.attributes.add("convergent")
     define_refcount_stubs(llmod)
     entry = module.functions[module.entry]
-    add_kernel(llmod, entry, ml.declare(entry), info.gpu, name)
+    if info.gpu.addressing == "logical":
+        from . import kernel_logical
+        # no pointer parameters in logical addressing: everything is inlined
+        for fn in llmod.functions:
+            if not fn.is_declaration:
+                fn.attributes.discard("noinline")
+                fn.attributes.discard("optnone")
+                fn.attributes.add("alwaysinline")
+        kernel_logical.add_logical_kernel(ml, llmod, entry, ml.declare(entry), info.gpu,
+                                          name, param_kinds(entry))
+        kernel_logical.check_math(llmod, info.gpu, entry.pyname)
+    else:
+        add_kernel(llmod, entry, ml.declare(entry), info.gpu, name)
     add_module_flags(llmod, info.gpu)
     return llmod
 
 
 def kernel_text(module: N.Module, info, caps, name: str = "hj_kernel",
                 target: str = "this target") -> str:
-    """:func:`lower_kernel` as LLVM IR text, in the row's address spaces."""
-    return address_spaces(str(lower_kernel(module, info, caps, name, target)),
-                          info.gpu)
+    """:func:`lower_kernel` as LLVM IR text, in the row's address spaces (with
+    logical addressing, completed by ``kernel_logical.finish``)."""
+    llmod = lower_kernel(module, info, caps, name, target)
+    if info.gpu.addressing == "logical":
+        from .kernel_logical import finish
+        return finish(str(llmod), llmod, info.gpu, name)
+    return address_spaces(str(llmod), info.gpu)
 
 
 _BARE_PTR = re.compile(r'(?<![\w."%@$-])ptr\b(?! addrspace\()')

@@ -113,6 +113,32 @@ class KernelModel:
     cmpxchg: bool = True
     # command-line options for LLVM in the codegen process (``llvm.set_option``)
     llvm_options: tuple = ()
+    # "physical": array data are pointers in ``global_addrspace`` (kernel
+    # parameters cast to the generic space).  "logical" (Vulkan's logical
+    # addressing: no pointer arithmetic, no pointer parameters): the kernel entry
+    # takes no parameters, array ``k`` (``err`` first) is the storage buffer at
+    # descriptor set 0, binding k, the other words are one push-constant block in
+    # ``push_addrspace``, and an array's data "pointer" is a token (binding << 40
+    # | byte offset) that ``kernel_logical`` turns into a buffer access per element;
+    # a raise site claims the error record with an i32 atomic add (no 64-bit
+    # atomics or compare-and-swap needed; the record is kernel_logical.ERR_BYTES)
+    addressing: str = "physical"
+    push_addrspace: int = 13
+    push_bytes: int = 128           # the push-constant block's limit
+    # logical addressing: attributes of the kernel entry, ``{x}``/``{y}``/``{z}``
+    # replaced by the block_dim "constant" values (the workgroup size)
+    entry_attributes: tuple = ()
+    # float64 math LLVM may call as ``llvm.<name>.f64``; None = every function
+    # (the others are refused: a device whose float64 has no transcendentals)
+    float64_math: frozenset | None = None
+    # the codegen process's optimisation: "O3", or "inline" (always-inline, SROA,
+    # instcombine, SCCP: for a backend whose control-flow structuriser fails on
+    # O3's CFG)
+    optimise: str = "O3"
+    # fixes applied in the codegen process, by name (``toolkit/spirv_patch.py``):
+    # to the optimised IR text before emitting, and to the emitted binary
+    pre_emit: tuple = ()
+    post_emit: tuple = ()
 
     def value(self, kind: str) -> Builtin:
         """The spec of ``GpuIndex.kind``: thread, block, block_dim or grid_dim."""
@@ -174,4 +200,39 @@ SPIRV_OPENCL = KernelModel(
     atomic_scope="device",
     # float atomics need extensions most OpenCL devices lack: a CAS loop instead
     atomic_rmw=frozenset(k for k in ALL_ATOMICS if ".f" not in k),
+)
+
+# -- SPIR-V, Vulkan flavour (compute shaders) -------------------------------------------
+# ../shared/notes/vulkan-spirv.md: logical addressing (buffers by set and binding,
+# push constants in addrspace 13), the workgroup size fixed at compile time, i32
+# and f32 atomics only (LLVM 22 refuses Int64Atomics for Vulkan and aborts on
+# cmpxchg), GLSL.std.450 math 32-bit only.
+_I32_ATOMICS = frozenset(f"{op}.{k}32" for op in ATOMIC_OPS for k in "iuf")
+VULKAN = KernelModel(
+    name="SPIR-V (Vulkan)",
+    triple="spirv1.6-unknown-vulkan1.3-compute",
+    data_layout="",
+    cpu="",
+    thread=Builtin("call", "llvm.spv.thread.id.in.group.i32"),
+    block=Builtin("call", "llvm.spv.group.id.i32"),
+    block_dim=Builtin("constant", "workgroup size", values=(64, 1, 1)),
+    grid_dim=Builtin("call", "llvm.spv.num.workgroups.i32"),
+    barrier=(Step(call="llvm.spv.group.memory.barrier.with.group.sync"),),
+    shared_addrspace=3,
+    global_addrspace=11,                # StorageBuffer
+    atomic_ordering="seq_cst",          # monotonic prints an OpConstantNull
+    atomic_scope="device",
+    atomic_rmw=_I32_ATOMICS,
+    cmpxchg=False,
+    llvm_options=("--spirv-ext=+SPV_EXT_shader_atomic_float_add,"
+                  "+SPV_EXT_shader_atomic_float_min_max",),
+    addressing="logical",
+    entry_attributes=(("hlsl.numthreads", "{x},{y},{z}"), ("hlsl.shader", "compute")),
+    float64_math=frozenset({"sqrt", "fabs", "floor", "ceil", "trunc", "rint",
+                            "copysign", "fma", "minnum", "maxnum", "round",
+                            "roundeven"}),
+    optimise="inline",
+    pre_emit=("constant_geps", "unordered_compares", "duplicate_returns", "branch_order",
+              "direct_access"),
+    post_emit=("int_constant_null", "barrier_semantics"),
 )

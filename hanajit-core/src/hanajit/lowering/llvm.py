@@ -239,10 +239,16 @@ class FunctionLowering(TablesAndRandom):
             self.emit_return(s.value)
         elif isinstance(s, N.Raise):
             code = self.m.module.raise_code(s.exc, s.message, s.deopt)
-            b.store(ir.Constant(I64, code), self.err)
-            for k, a in enumerate(s.args[:3]):
-                p = b.gep(self.err, [ir.Constant(I64, k + 1)], source_etype=I64)
-                b.store(self.expr(a), p)
+            gpu = self.m.info.gpu
+            if gpu is not None and gpu.addressing == "logical":
+                from .kernel_logical import record_raise
+                record_raise(self.m, b, gpu, ir.Constant(I64, code),
+                             *[self.expr(a) for a in s.args[:3]])
+            else:
+                b.store(ir.Constant(I64, code), self.err)
+                for k, a in enumerate(s.args[:3]):
+                    p = b.gep(self.err, [ir.Constant(I64, k + 1)], source_etype=I64)
+                    b.store(self.expr(a), p)
             self.release_locals()
             b.ret(ir.Constant(I32, 1))
         elif isinstance(s, N.ForeignCall):
@@ -553,6 +559,13 @@ class FunctionLowering(TablesAndRandom):
         b = self.b
         data = b.extract_value(arr, 1)
         et = memtype(t.dtype)
+        gpu = self.m.info.gpu
+        if gpu is not None and gpu.addressing == "logical":
+            from .kernel_logical import element
+            off = ir.Constant(I64, 0)
+            for k, i in enumerate(idxs):
+                off = b.add(off, b.mul(i, b.extract_value(arr, [3, k])))
+            return element(self.m, b, data, off, et)
         if t.layout in ("C", "F") and t.ndim >= 1:
             order = range(t.ndim) if t.layout == "C" else range(t.ndim - 1, -1, -1)
             flat = None
@@ -635,7 +648,11 @@ class FunctionLowering(TablesAndRandom):
         itemsize = max(1, t.dtype.bits // 8)
         v = ir.Constant(lltype(t), ir.Undefined)
         v = b.insert_value(v, ir.Constant(PTR, None), 0)
-        v = b.insert_value(v, b.addrspacecast(g, PTR), 1)
+        if model.addressing == "logical":
+            from .kernel_logical import shared_token
+            v = b.insert_value(v, shared_token(self.m, g, e.size, et), 1)
+        else:
+            v = b.insert_value(v, b.addrspacecast(g, PTR), 1)
         v = b.insert_value(v, ir.Constant(I64, e.size), [2, 0])
         return b.insert_value(v, ir.Constant(I64, itemsize), [3, 0])
 

@@ -1,8 +1,11 @@
 """GPU kernel codegen in a child process, for any kernel-model row.
 
 ``python -m hanajit.toolkit.kernel_emit`` reads ``{"ir", "triple", "cpu",
-"features", "llvm_options", "emit"}`` as JSON on stdin, sets the LLVM options
-(``--spirv-ext=...``), optimises at O3 for the target machine and writes
+"features", "llvm_options", "emit", "optimise", "pre_emit", "post_emit"}`` as JSON on stdin,
+sets the LLVM options (``--spirv-ext=...``), optimises at O3 for the target
+machine (or only inlines, for a row whose ``optimise`` is ``"inline"``), applies
+the row's ``pre_emit`` fixes to the optimised IR and its
+``post_emit`` fixes to the object (``spirv_patch``) and writes
 ``{"llvm": optimised IR, "asm": text, "obj": base64}`` (the kinds asked for) as
 JSON on stdout.  :func:`emit_kernel` runs it through ``run_isolated``, so an LLVM
 abort becomes an error instead of ending the caller (``../shared/notes``: the
@@ -22,9 +25,62 @@ def emit(request: dict) -> dict:
         llvm.set_option("", option)
     tm = llvm_toolchain.target_machine(request["triple"], cpu=request.get("cpu") or "",
                                        features=request.get("features") or "")
-    out = llvm_toolchain.compile(request["ir"], tm, emit=tuple(request["emit"]))
+    pre = request.get("pre_emit") or ()
+    if request.get("optimise") == "inline":
+        out = {"llvm": _inline_only(llvm, tm, request["ir"])}
+    else:
+        out = llvm_toolchain.compile(request["ir"], tm,
+                                     emit=() if pre else tuple(request["emit"]))
+    if pre:
+        from .spirv_patch import apply_text
+        out["llvm"] = apply_text(out["llvm"], pre)
+        out.update(_emit_only(llvm, tm, out["llvm"], request["emit"]))
+    if "obj" in out and request.get("post_emit"):
+        from .spirv_patch import apply
+        out["obj"] = apply(out["obj"], request["post_emit"])
     if "obj" in out:
         out["obj"] = base64.b64encode(out["obj"]).decode("ascii")
+    return out
+
+
+def _inline_only(llvm, tm, text: str) -> str:
+    """The light pipeline of a row with ``optimise == "inline"``: always-inline,
+    SROA, instcombine, SCCP, global DCE.  No CFG simplification: LLVM 22's SPIR-V
+    structuriser gives invalid structured control flow (or asserts) on the
+    merged exits O3 makes; the driver's compiler optimises the shader anyway."""
+    from .llvm_toolchain import LOCK
+    with LOCK:
+        mod = llvm.parse_assembly(text)
+        try:
+            mod.triple = tm.triple
+            mod.data_layout = str(tm.target_data)
+            mod.verify()
+            pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(
+                speed_level=0))
+            mpm = llvm.create_new_module_pass_manager()
+            mpm.add_always_inliner_pass()
+            mpm.add_sroa_pass()
+            mpm.add_instruction_combine_pass()
+            mpm.add_sccp_pass()             # folds the constant branches inlining left
+            mpm.add_global_dead_code_eliminate_pass()
+            mpm.run(mod, pb)
+            return str(mod)
+        finally:
+            mod.close()
+
+
+def _emit_only(llvm, tm, text: str, kinds) -> dict:
+    """Emit already optimised IR ``text`` (after the row's ``pre_emit`` fixes)."""
+    from .llvm_toolchain import LOCK
+    out = {}
+    with LOCK:
+        for kind in kinds:
+            mod = llvm.parse_assembly(text)
+            try:
+                mod.verify()
+                out[kind] = tm.emit_object(mod) if kind == "obj" else tm.emit_assembly(mod)
+            finally:
+                mod.close()
     return out
 
 
@@ -40,7 +96,9 @@ def emit_kernel(ir_text: str, model, cpu: str | None = None, emit=("obj",),
     out = llvm_toolchain.run_isolated(
         "hanajit.toolkit.kernel_emit",
         {"ir": ir_text, "triple": model.triple, "cpu": cpu, "features": model.features,
-         "llvm_options": list(model.llvm_options), "emit": list(emit)},
+         "llvm_options": list(model.llvm_options), "emit": list(emit),
+         "optimise": model.optimise, "pre_emit": list(model.pre_emit),
+         "post_emit": list(model.post_emit)},
         what=f"{model.name} codegen{' for ' + cpu if cpu else ''}", timeout=timeout,
         error=lambda msg: UnsupportedError(msg, construct=f"{model.name} codegen"))
     if "obj" in out:

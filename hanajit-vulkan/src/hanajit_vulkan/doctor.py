@@ -1,0 +1,54 @@
+"""``hanajit doctor`` checks of the vulkan target: what compiling, validating and
+launching need."""
+from __future__ import annotations
+
+import importlib.util
+
+from hanajit.errors import TargetError
+
+from . import tools
+
+
+def run_checks(report) -> None:
+    report.check("vulkan: compile a kernel to SPIR-V", *_probe_compile())
+    for tool in ("spirv-val", "spirv-dis"):
+        path = tools.find(tool)
+        report.check(f"vulkan: {tool} (optional: validates / shows SPIR-V)",
+                     True if path else None,
+                     path or "not found (Debian: spirv-tools)")
+    if importlib.util.find_spec("vulkan") is None:
+        report.check("vulkan: the vulkan package (needed to launch)", None,
+                     "not installed: pip install 'hanajit-vulkan[launch]'")
+        return
+    try:
+        from .runtime import get_runtime
+        rt = get_runtime()
+    except TargetError as exc:           # no loader or no device: launch unavailable
+        report.check("vulkan: loader and device", None, f"{exc}; compiling still works")
+        return
+    except Exception as exc:
+        report.check("vulkan: loader and device", False, f"{type(exc).__name__}: {exc}")
+        return
+    report.check("vulkan: loader and device", True,
+                 f"{rt.device_name}; workgroups up to {rt.max_invocations} "
+                 f"invocations; float atomics: {', '.join(rt.extensions) or 'none'}")
+
+
+def _probe_compile():
+    try:
+        from hanajit import jit
+
+        def _vulkan_probe(y, x, a, n):
+            i = block_id() * block_dim() + thread_id()  # noqa: F821
+            if i < n:
+                y[i] = a * x[i] + y[i]
+
+        f = jit(_vulkan_probe, target="vulkan", fallback=False,
+                signature="f64[:], f64[:], f64, i64")
+        asm = f.inspect_gpu()
+        if tools.find("spirv-val") and tools.find("spirv-as"):
+            ok, msg = tools.validate(tools.assemble(asm))
+            return ok, "spirv-val passed" if ok else msg
+        return True, "compiled"
+    except Exception as exc:
+        return False, f"{type(exc).__name__}: {exc}"
