@@ -17,7 +17,7 @@ VERSION_FILE = ROOT / "hanajit-core" / "src" / "hanajit" / "_version.py"
 # dynamic: only its pins are rewritten); hanajit-meta is the `hanajit` distribution
 DISTRIBUTIONS = ("hanajit-cpu", "hanajit-cuda", "hanajit-hip", "hanajit-exe",
                  "hanajit-wasm", "hanajit-fpga", "hanajit-metal", "hanajit-vulkan",
-                 "hanajit-meta")
+                 "hanajit-levelzero", "hanajit-meta")
 _PIN = re.compile(r'"(hanajit-[a-z]+)(\[[^\]]*\])?==[^"]*"')
 
 

@@ -199,6 +199,24 @@ def test_duplicate_target_name_names_both_plugins():
     assert plugins.target_classes()["cpu"] is not OtherCpu
 
 
+def test_target_aliases_select_the_target_by_its_name(monkeypatch):
+    class Aliased(Target):
+        name = "aliased"
+        aliases = ("nickname",)
+
+    @hookimpl
+    def hanajit_register_target(register):
+        register(Aliased)
+
+    plugins.register_plugin(plugin_module("aliased", hanajit_register_target=
+                                          hanajit_register_target), "aliased")
+    target = plugins.get_target("nickname")
+    assert target is plugins.get_target("aliased") and target.name == "aliased"
+    assert plugins.capabilities_of("nickname") is Aliased.capabilities
+    monkeypatch.setenv("HANAJIT_TARGET", "nickname")
+    assert plugins.select_target(lambda: None) == "aliased"
+
+
 @pytest.mark.parametrize("registered", [int, type("Nameless", (Target,), {})])
 def test_register_rejects_non_targets_and_nameless_targets(registered):
     @hookimpl

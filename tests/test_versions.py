@@ -21,6 +21,7 @@ else:                                  # pragma: no cover - Python 3.10
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIRST_PARTY = ("hanajit-core", "hanajit-cpu", "hanajit-cuda", "hanajit-hip",
+               "hanajit-levelzero",
                "hanajit-exe", "hanajit-wasm", "hanajit-fpga", "hanajit-metal",
                "hanajit-vulkan", "hanajit-meta")
 
@@ -134,13 +135,15 @@ def test_the_hanajit_distribution_and_its_extras():
     extras = dict(re.findall(r'(?m)^([a-z-]+) = \[(.*)\]$',
                              text.split("[project.optional-dependencies]")[1]
                              .split("[tool.")[0]))
-    assert {"cuda", "cuda-math", "hip", "metal", "exe", "wasm", "fpga", "scipy", "all",
-            "test", "bench"} <= set(extras)
-    for target in ("cuda", "hip", "metal", "vulkan", "exe", "wasm", "fpga"):
+    assert {"cuda", "cuda-math", "hip", "metal", "vulkan", "levelzero", "exe", "wasm",
+            "fpga", "scipy", "all", "test", "bench"} <= set(extras)
+    for target in ("cuda", "hip", "metal", "vulkan", "levelzero", "exe", "wasm",
+                   "fpga"):
         assert f"hanajit-{target}" in extras[target]
     assert all(name in extras["all"]
-               for name in ("cuda", "hip", "metal", "vulkan", "exe", "wasm", "fpga"))
+               for name in ("cuda", "hip", "metal", "vulkan", "levelzero", "exe",
+                            "wasm", "fpga"))
     if tomllib is not None:
         data = tomllib.loads(text)["project"]
         assert data["optional-dependencies"]["all"] == [
-            "hanajit[cuda,cuda-math,hip,metal,vulkan,exe,wasm,fpga,scipy]"]
+            "hanajit[cuda,cuda-math,hip,metal,vulkan,levelzero,exe,wasm,fpga,scipy]"]

@@ -321,7 +321,9 @@ class JitFunction:
         from . import plugins
         if self.options["target"] == "auto":
             self.options["target"] = plugins.select_target(self.py_func)
-        return plugins.get_target(self.options["target"])
+        target = plugins.get_target(self.options["target"])
+        self.options["target"] = target.name      # an alias becomes the name
+        return target
 
     def _gpu_target(self):
         target = self._target()

@@ -293,6 +293,7 @@ def select_target(function: Any = None) -> str:
     reg = _get_registry()
     forced = os.environ.get("HANAJIT_TARGET", "").strip()
     if forced:
+        forced = _canonical_name(reg, forced)       # an alias names its target
         if forced not in reg.targets:
             raise TargetError("HANAJIT_TARGET: " + _unknown_target_message(reg, forced))
         return forced

@@ -313,6 +313,8 @@ _TYPED_PTR = re.compile(r'(?<=[\w}\]>])\*(?=[ ,)])')
 _INTRINSIC = re.compile(r'@"?llvm\.[\w.]+"?')
 _P0 = re.compile(r"\.p0(?=[.\"(]|$)")
 _ALLOCA = re.compile(r'^(\s*)(%"[^"]+"|%[-\w.$]+) = alloca (.*)$', re.M)
+_GLOBAL = re.compile(r'^(@"[^"]+"|@[-\w.$]+) = ((?:[a-z_]+ )*?)(constant|global) ',
+                     re.M)
 
 
 def address_spaces(text: str, model: KernelModel) -> str:
@@ -331,6 +333,7 @@ def address_spaces(text: str, model: KernelModel) -> str:
         text = _BARE_PTR.sub(gp, text)
         text = _TYPED_PTR.sub(f" addrspace({generic})*", text)
         text = _INTRINSIC.sub(lambda m: _P0.sub(f".p{generic}", m.group(0)), text)
+        text = _constants(text, gp, model.constant_addrspace)
 
     def move(m):
         indent, var, rest = m.groups()
@@ -339,6 +342,27 @@ def address_spaces(text: str, model: KernelModel) -> str:
         return (f"{indent}{slot} = alloca {rest}{where}\n"
                 f"{indent}{var} = addrspacecast {sp} {slot} to {gp}")
     return _ALLOCA.sub(move, text)
+
+
+def _constants(text: str, gp: str, space: int) -> str:
+    """Module constants defined in address space 0 move to ``space``; each use,
+    now a generic pointer, becomes a constant ``addrspacecast`` of the global."""
+    if not space:
+        return text
+    moved = []
+
+    def place(m):
+        if m.group(3) != "constant":
+            return m.group(0)
+        moved.append(m.group(1))
+        return f"{m.group(1)} = {m.group(2)}addrspace({space}) constant "
+    text = _GLOBAL.sub(place, text)
+    for name in moved:
+        use = re.compile(r'(?:ptr addrspace\(\d+\)|(?:\[[^\]]*\]|\{[^}]*\}|[\w]+) '
+                         r'addrspace\(\d+\)\*) ' + re.escape(name) + r'(?=[,)\s])')
+        text = use.sub(f"{gp} addrspacecast (ptr addrspace({space}) {name} to {gp})",
+                       text)
+    return text
 
 
 def define_refcount_stubs(llmod: ir.Module) -> None:

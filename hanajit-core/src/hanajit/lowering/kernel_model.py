@@ -93,6 +93,9 @@ class KernelModel:
     # either is not 0, ``kernel_lower.address_spaces`` rewrites the module
     generic_addrspace: int = 0
     alloca_addrspace: int = 0
+    # where module constants (``hj.table.*``: constant tuples indexed at run time)
+    # live when the generic space is not 0: SPIR-V has no generic-storage globals
+    constant_addrspace: int = 0
     # the kernel entry's calling convention (ptx_kernel, amdgpu_kernel, spir_kernel)
     # and the one of functions it calls by name (OpenCL builtins: spir_func)
     kernel_cc: str = ""
@@ -188,6 +191,7 @@ SPIRV_OPENCL = KernelModel(
     shared_addrspace=3,
     global_addrspace=1,
     generic_addrspace=4,                # 0 is Function (private) storage in SPIR-V
+    constant_addrspace=1,               # CrossWorkgroup: __constant has no generic cast
     kernel_cc="spir_kernel",
     callee_cc="spir_func",
     # relaxed atomics print an OpConstantNull as their semantics (see
