@@ -7,21 +7,22 @@ llvmlite; launching loads ``libze_loader.so.1`` on the first launch.
 """
 from __future__ import annotations
 
-from hanajit.target import Artifact, Capabilities, Target
+from hanajit.launch.gpu_target import GpuTarget
+from hanajit.target import Artifact, Capabilities
 
 
-class LevelZeroTarget(Target):
+class LevelZeroTarget(GpuTarget):
     name = "levelzero"
     aliases = ("intel",)
     description = ("Intel GPUs: OpenCL SPIR-V through LLVM, launched with Level Zero "
                    "(or an OpenCL device)")
     stages = ("llvm", "spirv")
-    kind = "gpu"
     # math through the OpenCL builtins (OpenCL.std); float64 on devices with fp64
     capabilities = Capabilities(kernel_model=True, shared_memory=True, atomics=True,
                                 c_math=True)
 
     def __init__(self):
+        super().__init__()
         self._launchers: dict = {}       # runtime name -> core's Launcher
 
     # -- status and doctor -------------------------------------------------------------
@@ -59,15 +60,20 @@ class LevelZeroTarget(Target):
         return text
 
     # -- running (core's launcher over the selected runtime's driver) -----------------
+    def make_driver(self):
+        from .runtime import get_driver
+        return get_driver()
+
     def launcher(self):
-        """Core's launcher over the selected runtime's driver (one per runtime)."""
+        """Core's launcher over the selected runtime's driver (one per runtime:
+        ``HANAJIT_LEVELZERO_RUNTIME`` may change between launches)."""
         from hanajit.launch.launcher import Launcher
 
-        from .runtime import get_driver, runtime
+        from .runtime import runtime
         name = runtime()
         lau = self._launchers.get(name)
         if lau is None:
-            lau = self._launchers[name] = Launcher(get_driver())
+            lau = self._launchers[name] = Launcher(self.make_driver())
         return lau
 
     def forget_launchers(self) -> None:
@@ -77,18 +83,6 @@ class LevelZeroTarget(Target):
         self._launchers.clear()
         ze_driver.forget()
         opencl_driver.forget()
-
-    @property
-    def typeof(self):
-        """The IR type of a launch argument (NumPy or device array, scalar)."""
-        from hanajit.launch.launcher import make_typeof
-        return make_typeof()
-
-    def launch(self, artifact, args, grid=None, block=None, stream=None, sync=True):
-        return self.launcher().launch(artifact, args, grid, block, stream, sync)
-
-    def to_device(self, array, stream=None):
-        return self.launcher().to_device(array, stream)
 
     def synchronize(self):
         from hanajit.errors import TargetError
