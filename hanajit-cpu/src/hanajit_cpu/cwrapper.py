@@ -90,12 +90,16 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
     need_flat = needs_flatten or unsigned_args
     simple_ret = isinstance(rt, T.Scalar) and not rt.is_complex
 
+    same = getattr(fn, "returns_param", None)
+
     def run(*args):
         ret = (ctypes.c_int64 * nret)()
         err = (ctypes.c_int64 * 4)()
         flat = flatten(args) if need_flat else args
         if cfunc(ret, err, *flat):
             return _raise(raises[err[0] - 1], fallback, args, err, fn.pure)
+        if same is not None:                 # ``return a``: the argument itself
+            return args[same]
         if rt == T.NONE:
             return None
         if simple_ret:
@@ -179,4 +183,5 @@ def native_entry(run, artifact, addrs: dict, fallback):
                        cfunc_error_address=addrs.get(CFUNC_ERROR),
                        cfunc_nd_address=addrs.get(CFUNC_ND), keepalive=run._keepalive,
                        box_result=run._box_result,
-                       release_gil=bool(artifact.metadata.get("release_gil")))
+                       release_gil=bool(artifact.metadata.get("release_gil")),
+                       returns_arg=getattr(fn, "returns_param", None))

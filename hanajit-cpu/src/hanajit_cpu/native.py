@@ -254,6 +254,11 @@ class _Gen:
             self.raise_index.append((_i64(index), b.block))
             b.position_at_end(ok)
         rt = e.return_type
+        if getattr(e, "returns_arg", None) is not None:    # ``return a``: a itself
+            b.call(cx.Py_IncRef, [objs[e.returns_arg]])
+            b.ret(objs[e.returns_arg])
+            b.position_at_end(nxt)
+            return
         if _has_array(rt):
             in_python = self.block(f"spec{index}.box_in_python")
             if isinstance(rt, T.ArrayType):

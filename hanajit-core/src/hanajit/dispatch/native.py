@@ -125,6 +125,7 @@ class NativeEntry:
     keepalive: Any = field(default=None, repr=False)
     box_result: Callable = None   # box_result(ret_address, params): the result
     release_gil: bool = False     # nogil=True or parallel loops: call without the GIL
+    returns_arg: int | None = None  # the result is this argument object itself
 
 
 def box_result(self, index, ret_address, *params):

@@ -733,6 +733,9 @@ class Function:
     inline: bool = False            # ask backends to always inline
     fastmath: tuple = ()            # LLVM fast-math flags for float ops (@jit(fastmath=))
     level: str = "python"          # "python" or "primitive"
+    # the index of the array parameter every ``return`` returns unchanged (never
+    # rebound): the caller gets the argument object itself, as from CPython
+    returns_param = None
 
     def new_temp(self, type_: Type, hint: str = "t") -> str:
         i = len(self.locals)
