@@ -50,12 +50,44 @@ _OPTION_DEFAULTS = {
 def jit(func=None, **options):
     """Compile ``func`` to native code on its first call (``@jit`` or ``@jit(...)``).
 
-    Options: ``target`` (``"cpu"``; see ``hanajit targets``), ``fallback``
-    (default True: run in the interpreter with a warning when compilation is not
-    possible; False: raise :class:`UnsupportedError`), ``signature`` (compile
-    eagerly), ``cache``, ``boundscheck``, ``fastmath``, ``parallel``, ``nogil``,
-    ``reduce_reassoc``, ``rewrite`` (exact algebraic rewrites; docs/optimizers.md),
-    ``gpu_arch``.
+    The result behaves like ``func``: calling it compiles one specialisation per
+    tuple of argument types, then runs native code.  Code that cannot be compiled
+    runs in the interpreter with one ``HanaJitFallbackWarning`` naming the
+    function, the line and the construct.
+
+    Options (defaults in brackets):
+
+    * ``target`` ["cpu"]: where the code runs -- ``"cpu"``, a GPU target
+      (``"cuda"``, ``"hip"``/``"amd"``, ``"levelzero"``/``"intel"``,
+      ``"vulkan"``, ``"metal"``; kernels are started with ``f.launch``), an
+      installed plugin's name, or ``"auto"``; ``hanajit targets`` lists them.
+    * ``fallback`` [True]: False raises ``UnsupportedError`` instead of running
+      in the interpreter.
+    * ``signature`` [None]: ``"f64[:], i64"`` (or a list of them) compiles those
+      specialisations now, not on the first call.
+    * ``cache`` [False]: keep compiled code on disk across processes
+      (docs/cache.md).
+    * ``boundscheck`` [True]: False drops index checks (an out-of-range index is
+      then undefined behaviour, as in C).
+    * ``fastmath`` [False]: True or a set of LLVM fast-math flags (``{"contract",
+      "reassoc", ...}``): floats may differ from CPython's.
+    * ``parallel`` [False]: loops over whole arrays and ``prange`` loops run on
+      threads (docs/parallel.md).
+    * ``workers`` [None]: how many threads those loops use (None:
+      ``get_num_threads()``; 1: serial).
+    * ``nogil`` [False]: release the GIL while the native code runs.
+    * ``reduce_reassoc`` [False]: sums and products in loops may be reordered to
+      vectorise (results may differ in the last bits).
+    * ``rewrite`` [False]: exact algebraic rewrites: Horner form, closed-form
+      series, hoisting (docs/optimizers.md).
+    * ``inline`` ["auto"]: small ``@jit`` helpers are inlined where called;
+      ``"never"`` keeps every call.
+    * ``gpu_arch`` [None]: the GPU architecture(s) to compile for (``"sm_90"``,
+      ``"gfx90a"`` ...); None: the target's default or the device's.
+
+    A target may add options of its own (``metal_float64="demote"``); docs/api.md
+    lists everything a jitted function has (``inspect_*``, ``launch``,
+    ``export_*`` ...).
     """
     unknown = set(options) - set(_OPTION_DEFAULTS)
     if unknown and isinstance(options.get("target"), str):
