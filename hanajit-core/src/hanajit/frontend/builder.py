@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import builtins
 import numbers
+import sys
 
 from .. import gpu
 from ..errors import UnsupportedError, escape_braces
@@ -167,6 +168,57 @@ class Builder:
         return out
 
     # statements ------------------------------------------------------------------
+    def s_Import(self, s):
+        """``import numpy as np`` among the function's first statements binds the
+        module as a constant name (it is the same module object every call)."""
+        self.leading_import(s)
+        for alias in s.names:
+            module = self.import_module(s, alias.name)
+            if alias.asname:
+                for part in alias.name.split(".")[1:]:
+                    module = getattr(module, part)
+                self.injected[alias.asname] = module
+            else:
+                self.injected[alias.name.split(".")[0]] = sys.modules[
+                    alias.name.split(".")[0]]
+        return []
+
+    def s_ImportFrom(self, s):
+        """``from math import sqrt`` among the first statements, likewise."""
+        self.leading_import(s)
+        if s.level:
+            self.fail(s, "from ... import statement", "a relative import")
+        module = self.import_module(s, s.module)
+        for alias in s.names:
+            if alias.name == "*" or not hasattr(module, alias.name):
+                self.fail(s, "from ... import statement",
+                          f"cannot import {alias.name!r} from {s.module!r}")
+            self.injected[alias.asname or alias.name] = getattr(module, alias.name)
+        return []
+
+    def leading_import(self, s):
+        body = [x for x in self.fnode.body if not (
+            isinstance(x, ast.Expr) and isinstance(x.value, ast.Constant)
+            and isinstance(x.value.value, str))]
+        lead = []
+        for x in body:
+            if not isinstance(x, (ast.Import, ast.ImportFrom)):
+                break
+            lead.append(x)
+        if s not in lead:
+            self.fail(s, plain_name(s), "only imports at the top of the function "
+                      "body compile (elsewhere a name could be used before it)")
+        names = [a.asname or a.name.split(".")[0] for a in s.names]
+        if any(n in self.locals or n in self.params for n in names):
+            self.fail(s, plain_name(s), "the imported name is also assigned")
+
+    def import_module(self, node, name):
+        import importlib
+        try:
+            return importlib.import_module(name)
+        except ImportError as exc:
+            self.fail(node, plain_name(node), str(exc))
+
     def s_Pass(self, s):
         return []
 
@@ -286,6 +338,11 @@ class Builder:
     def _with_else(self, flag, loop, orelse):
         if flag is None:
             return [loop]
+        if not any(isinstance(x, N.Assign) and x.target == flag
+                   for x in N.walk_stmts([loop])):
+            # no ``break`` leaves the loop: its ``else`` always runs (so a
+            # ``for ... else`` whose every path returns does not fall through)
+            return [loop] + self.stmts(orelse)
         out = [N.Assign(target=flag, value=N.Const(False)), loop]
         out.append(N.If(cond=N.PyUnOp("not", N.Var(flag)), then=self.stmts(orelse)))
         return out
@@ -657,6 +714,14 @@ class Builder:
         if isinstance(func, ObjRef) and not kwargs and (c := self.folded(
                 e, lambda v: K.fold_call(func.obj, v), args)):        # float(2**63)
             return c
+        if isinstance(func, ObjRef) and func.obj is builtins.float and not kwargs \
+                and len(args) == 1 and isinstance(args[0], ObjRef) \
+                and type(args[0].obj) is str:          # float("inf"), float("nan")
+            try:
+                return N.Const(float(args[0].obj))
+            except ValueError:
+                self.fail(e, "call of float", f"float({args[0].obj!r}) raises "
+                          "ValueError")
         if isinstance(func, ObjRef) and func.obj is _numpy_where() and len(args) == 1 \
                 and not kwargs:                   # np.where(c) is np.nonzero(c)
             import numpy
