@@ -26,9 +26,9 @@ RNG = np.random.default_rng(2024)
 N = 30000
 
 
-def _loop(module, name, nargs):
+def _loop(module, name, nargs, fused_fma=True):
     """``t_<name>(x, y, out, n)``: ``out[i] = name(x[i], y[i])``."""
-    fn = softmath.define(module, name)
+    fn = softmath.define(module, name, fused_fma=fused_fma)
     w = ir.Function(module, ir.FunctionType(ir.VoidType(), [P, P, P, I64]), "t_" + name)
     entry, loop, done = (w.append_basic_block() for _ in range(3))
     b = ir.IRBuilder(entry)
@@ -45,16 +45,17 @@ def _loop(module, name, nargs):
     b.ret_void()
 
 
-def _jit(contract=False):
+def _jit(contract=False, fused_fma=True):
     """A caller of every function on this CPU: ``call(name, *arrays)``.  With
     ``contract``, every fmul/fadd/fsub may fuse into an fma (as NVPTX does by
-    default), for the host's fma unit."""
+    default), for the host's fma unit; without ``fused_fma``, no ``llvm.fma`` (the
+    Dekker products of ``Emitter.soft_fma``, for lavapipe)."""
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
     module = ir.Module(name="softmath_test")
     module.triple = llvm.get_process_triple()
     for name, nargs in softmath.NAMES.items():
-        _loop(module, name, nargs)
+        _loop(module, name, nargs, fused_fma)
     text = str(module)
     if contract:
         text = re.sub(r"= (fmul|fadd|fsub) double", r"= \1 contract double", text)
@@ -88,6 +89,11 @@ def soft():
 @pytest.fixture(scope="module")
 def soft_fused():
     return _jit(contract=True)
+
+
+@pytest.fixture(scope="module")
+def soft_no_fma():
+    return _jit(fused_fma=False)
 
 
 NUMPY = {"asin": "arcsin", "acos": "arccos", "atan": "arctan", "atan2": "arctan2",
@@ -221,6 +227,27 @@ def test_the_bounds_hold_when_multiply_adds_fuse(soft_fused, name, where, make, 
     algorithms only rely on explicit fmas, so the same bounds hold."""
     args = make()
     assert ulps(soft_fused(name, *args), reference(name, *args)).max() <= bound
+
+
+@pytest.mark.parametrize("name, where, make, bound", RANGES,
+                         ids=[f"{r[0]}-{r[1]}" for r in RANGES])
+def test_the_bounds_hold_without_a_fused_fma(soft_no_fma, name, where, make, bound):
+    """``fused_fma=False`` (a device whose fma is a multiply and an add: lavapipe):
+    the fmas are Dekker products, and the same bounds hold."""
+    args = make()
+    got, want = soft_no_fma(name, *args), reference(name, *args)
+    d = ulps(got, want)
+    i = int(np.argmax(d))
+    assert d.max() <= bound, (name, where, [a[i] for a in args], got[i], want[i])
+
+
+@pytest.mark.parametrize("name", list(softmath.NAMES))
+def test_special_values_without_a_fused_fma(soft, soft_no_fma, name):
+    grid = np.array(SPECIAL)
+    args = (grid,) if softmath.NAMES[name] == 1 else tuple(
+        a.ravel() for a in np.meshgrid(grid, grid))
+    got, want = soft_no_fma(name, *args), soft(name, *args)
+    assert ulps(got, want).max() <= 1, name
 
 SPECIAL = [0.0, -0.0, math.inf, -math.inf, math.nan, 5e-324, -5e-324, 2.2250738585072014e-308,
            -2.2250738585072014e-308, 1.0, -1.0, 0.5, -0.5, 2.0, 1e-300, -1e-300, 1e300, -1e300,

@@ -34,6 +34,8 @@ def _compile(fn, sig):
     (K.stencil, "f64[:,:], f64[:,:]"),
     (K.ids, "i64[:,:]"),
     (K.tree_sum, "f64[:], f64[:], i64"),
+    (K.exp64, "f64[:], f64[:], i64"),
+    (K.pow64, "f64[:], f64[:], f64[:], i64"),
 ])
 def test_spirv_validates(fn, sig):
     asm = _compile(fn, sig).inspect_gpu()
@@ -56,7 +58,6 @@ def test_workgroup_size_is_compiled_in(monkeypatch):
 @pytest.mark.parametrize("fn, sig, what", [
     (K.histogram64, "i64[:], i64[:], i64", "atomic add.i64"),
     (K.cas, "i32[:], i64", "compare-and-swap"),
-    (K.exp64, "f64[:], f64[:], i64", "float64 transcendental"),
 ])
 def test_refused_by_capability(fn, sig, what):
     with pytest.raises(UnsupportedError, match="capability") as info:
@@ -88,6 +89,25 @@ def test_int_constant_null_becomes_zero():
     spv = _module((21, 1, 32, 0), (46, 1, 5))
     w = _words(spirv_patch.int_constant_null(spv))
     assert w[-4:] == [(4 << 16) | 43, 1, 5, 0]
+
+
+def test_exact_float_decorates_float_arithmetic():
+    # float type 2, int type 1; OpFAdd %5, OpIAdd %6, OpExtInst (float) %7, and %8
+    # already NoContraction: decorations of 5 and 7 go before the types
+    spv = _module((17, 1), (71, 8, 42), (22, 2, 64), (21, 1, 32, 0),
+                  (129, 2, 5, 3, 4), (128, 1, 6, 3, 4), (12, 2, 7, 9, 50, 3, 4, 5),
+                  (133, 2, 8, 3, 4))
+    w = _words(spirv_patch.exact_float(spv))
+    assert w[7:16] == [(3 << 16) | 71, 8, 42, (3 << 16) | 71, 5, 42, (3 << 16) | 71, 7, 42]
+    assert len(w) == len(_words(spv)) + 6
+
+
+def test_exp64_is_the_software_math_exactly():
+    """float64 exp is core's software version (no GLSL Exp on doubles), its fmas
+    unfused (the row's fused_fma64) and its arithmetic NoContraction."""
+    asm = _compile(K.exp64, "f64[:], f64[:], i64").inspect_gpu()
+    assert " Exp " not in asm and " Fma " not in asm
+    assert "NoContraction" in asm
 
 
 def test_text_fixes():

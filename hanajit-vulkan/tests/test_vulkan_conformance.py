@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from hanajit.errors import UnsupportedError
 from hanajit.testing.cases_kernels import KERNELS
 from hanajit.testing.conformance import KernelConformance
 from hanajit_vulkan import tools
@@ -21,14 +20,7 @@ class TestVulkanKernelConformance(KernelConformance):
         assert ok, msg
         return True
 
-    @pytest.mark.parametrize("name", ["transcendental"])
-    def test_kernel_float64_math_refused(self, name):
-        """float64 exp/sin/log1p: Vulkan's GLSL.std.450 is 32-bit only; refused by
-        capability until core supplies a software float64 library."""
-        with pytest.raises(UnsupportedError, match="capability"):
-            super().test_kernel(name)
-
-    # every case but the float64 transcendentals (refused, above)
-    @pytest.mark.parametrize("name", sorted(set(KERNELS) - {"transcendental"}))
+    # every case, the float64 transcendentals too (core's software math)
+    @pytest.mark.parametrize("name", sorted(KERNELS))
     def test_kernel(self, name):
         super().test_kernel(name)

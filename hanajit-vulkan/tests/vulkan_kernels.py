@@ -121,3 +121,46 @@ def mask_scale(out, x, keep, k, n):
     i = block_id() * block_dim() + thread_id()  # noqa: F821
     if i < n:
         out[i] = x[i] * k if keep[i] else np.float32(-1.0)
+
+
+# float64 math on the device: core's software library (``hanajit.lowering.softmath``)
+def log64(out, x, n):
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    if i < n:
+        out[i] = math.log(x[i])
+
+
+def sin64(out, x, n):
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    if i < n:
+        out[i] = math.sin(x[i])
+
+
+def cos64(out, x, n):
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    if i < n:
+        out[i] = math.cos(x[i])
+
+
+def tan64(out, x, n):
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    if i < n:
+        out[i] = math.tan(x[i])
+
+
+def tanh64(out, x, n):
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    if i < n:
+        out[i] = math.tanh(x[i])
+
+
+def pow64(out, x, y, n):
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    if i < n:
+        out[i] = math.pow(x[i], y[i])
+
+
+def atan2_64(out, x, y, n):
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    if i < n:
+        out[i] = math.atan2(x[i], y[i])

@@ -26,7 +26,8 @@ LOCAL_SIZE_ENV = "HANAJIT_VULKAN_LOCAL_SIZE"
 DEFAULT_LOCAL_SIZE = (64, 1, 1)
 
 # GLSL.std.450 functions LLVM's SPIR-V backend prints for ``llvm.<name>`` (32-bit
-# floats; float64 keeps only the exact ones, ``VULKAN.float64_math``)
+# floats; float64 keeps only the exact ones, ``VULKAN.float64_math``: the others
+# are core's software versions, ``softmath=True``)
 _INTRINSICS = {"sqrt", "fabs", "floor", "ceil", "trunc", "rint", "copysign", "fma",
                "exp", "exp2", "log", "log2", "sin", "cos", "tan", "asin", "acos",
                "atan", "sinh", "cosh", "tanh", "atan2", "pow",
@@ -77,7 +78,7 @@ def row(size: tuple[int, int, int]):
 
 def target_info(size) -> LLVMTargetInfo:
     return LLVMTargetInfo(triple=VULKAN.triple, data_layout="", math=VulkanMath(),
-                          float32_suffix="f", gpu=row(size))
+                          float32_suffix="f", gpu=row(size), softmath=True)
 
 
 def lower(module, size, capabilities) -> str:

@@ -19,10 +19,11 @@ class VulkanTarget(GpuTarget):
     description = ("Vulkan compute shaders: SPIR-V through LLVM, launched with the "
                    "vulkan package (lavapipe runs them on the CPU)")
     stages = ("llvm", "spirv")
-    # no float64 transcendentals and no C library on the device (c_math); i32/f32
-    # atomics only (the row's atomic_rmw)
+    # no float64 transcendentals (core's software ones are compiled in:
+    # float64_math=False) and no C library on the device (c_math); i32/f32 atomics
+    # only (the row's atomic_rmw)
     capabilities = Capabilities(kernel_model=True, shared_memory=True, atomics=True,
-                                c_math=False, complex=False)
+                                c_math=False, complex=False, float64_math=False)
 
     # -- status and doctor -------------------------------------------------------------
     def status(self):

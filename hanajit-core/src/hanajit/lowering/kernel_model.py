@@ -131,6 +131,11 @@ class KernelModel:
     # float64 math LLVM may call as ``llvm.<name>.f64``; None = every function
     # (the others are refused: a device whose float64 has no transcendentals)
     float64_math: frozenset | None = None
+    # whether ``llvm.fma.f64`` is rounded once on the device; False: core's
+    # software float64 math (``softmath``) computes its fmas with Dekker's exact
+    # products instead (lavapipe runs GLSL.std.450 Fma on doubles as a multiply and
+    # an add, measured: fma(x, x, -x*x) is 0)
+    fused_fma64: bool = True
     # the codegen process's optimisation: "O3", or "inline" (always-inline, SROA,
     # instcombine, SCCP: for a backend whose control-flow structuriser fails on
     # O3's CFG)
@@ -231,8 +236,9 @@ VULKAN = KernelModel(
     float64_math=frozenset({"sqrt", "fabs", "floor", "ceil", "trunc", "rint",
                             "copysign", "fma", "minnum", "maxnum", "round",
                             "roundeven"}),
+    fused_fma64=False,
     optimise="inline",
     pre_emit=("constant_geps", "unordered_compares", "duplicate_returns", "branch_order",
               "direct_access"),
-    post_emit=("int_constant_null", "barrier_semantics"),
+    post_emit=("int_constant_null", "barrier_semantics", "exact_float"),
 )

@@ -91,7 +91,8 @@ class MathCalls:
         if self.info.softmath and t == T.FLOAT64:
             from . import softmath
             if name in softmath.NAMES:
-                return b.call(softmath.define(self.llmod, name), args)
+                fused = getattr(self.info.gpu, "fused_fma64", True)
+                return b.call(softmath.define(self.llmod, name, fused_fma=fused), args)
         kind, sym = (self.info.math.get(name) if self.info.math else None) or default_math(name)
         if kind == "frem":
             return b.frem(args[0], args[1])

@@ -91,8 +91,11 @@ NAMES: dict[str, int] = {n: (2 if n in ("pow", "atan2", "hypot") else 1)
                          for n in _ALGORITHMS}
 
 
-def define(module: ir.Module, name: str, linkage: str = "internal") -> ir.Function:
-    """``hj.softmath.<name>`` in ``module`` (defined on the first call)."""
+def define(module: ir.Module, name: str, linkage: str = "internal",
+           fused_fma: bool = True) -> ir.Function:
+    """``hj.softmath.<name>`` in ``module`` (defined on the first call); without
+    ``fused_fma`` its fmas are computed from Dekker's exact products
+    (``Emitter.fma``), for a device whose ``llvm.fma.f64`` is not rounded once."""
     symbol = PREFIX + name
     fn = module.globals.get(symbol)
     if fn is not None:
@@ -103,7 +106,7 @@ def define(module: ir.Module, name: str, linkage: str = "internal") -> ir.Functi
     for attr in ("nounwind", "readnone"):
         fn.attributes.add(attr)
     builder = ir.IRBuilder(fn.append_basic_block("entry"))
-    e = Emitter(builder, module)
+    e = Emitter(builder, module, fused_fma)
     builder.ret(_ALGORITHMS[name](e, *(F(e, a) for a in fn.args)).v)
     return fn
 

@@ -11,7 +11,9 @@ Every floating-point instruction is printed without fast-math flags: the error-f
 transformations below (``two_sum``, ``two_prod``) depend on IEEE round-to-nearest
 ``fadd``/``fmul`` and on an exact (single-rounding) ``fma``.  A backend that fuses
 ``a*b + c`` into an fma on its own (NVPTX does) keeps them correct: they only use
-sums of two values and explicit fmas.
+sums of two values and explicit fmas.  A device whose fma is a multiply and an add
+(lavapipe) gets an :class:`Emitter` without ``fused_fma``: its fmas are then
+computed from Dekker's exact products (:meth:`Emitter.soft_fma`).
 """
 from __future__ import annotations
 
@@ -163,8 +165,8 @@ class Emitter:
     """Builds one function body: constants, intrinsics, bit casts, selects, and the
     double-double helpers of the algorithms."""
 
-    def __init__(self, builder: ir.IRBuilder, module: ir.Module):
-        self.b, self.module = builder, module
+    def __init__(self, builder: ir.IRBuilder, module: ir.Module, fused_fma: bool = True):
+        self.b, self.module, self.fused_fma = builder, module, fused_fma
 
     # -- values ------------------------------------------------------------------
     def f(self, x) -> F:
@@ -179,8 +181,35 @@ class Emitter:
         return F(self, self.b.call(fn, [a.v for a in args]))
 
     def fma(self, a, b, c) -> F:
-        """``a*b + c`` rounded once (targets must have an exact fma; GPUs do)."""
-        return self._intrinsic("llvm.fma", *(self._f(x) for x in (a, b, c)))
+        """``a*b + c`` rounded once (``llvm.fma``); without ``fused_fma``,
+        :meth:`soft_fma`."""
+        a, b, c = (self._f(x) for x in (a, b, c))
+        if self.fused_fma:
+            return self._intrinsic("llvm.fma", a, b, c)
+        return self.soft_fma(a, b, c)
+
+    def split(self, a: F):
+        """Dekker's split: ``(h, l)``, ``h + l == a``, each of at most 26 bits (a
+        huge ``a`` is split at ``2**-28`` scale, exactly)."""
+        big = self.fabs(a) > 2.0 ** 995
+        x = self.sel(big, a * 2.0 ** -28, a)
+        t = x * 134217729.0                     # 2**27 + 1
+        h = t - (t - x)
+        s = self.sel(big, 2.0 ** 28, 1.0)
+        return h * s, (x - h) * s
+
+    def soft_fma(self, a: F, b: F, c: F) -> F:
+        """``a*b + c`` from Dekker's exact product ``p + q == a*b``: ``(p + c) + q``
+        with the first sum error-free.  Exact where the result is a double (the
+        error of a product, a division's remainder), within an ulp elsewhere; the
+        plain ``a*b + c`` where a product or sum is not finite."""
+        p = a * b
+        ah, al = self.split(a)
+        bh, bl = self.split(b)
+        q = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+        s, t = self.two_sum(p, c)
+        r = s + (t + q)
+        return self.sel(self.isfinite(r), r, p + c)
 
     def sqrt(self, a) -> F:
         return self._intrinsic("llvm.sqrt", a)

@@ -14,6 +14,14 @@ Word-level rewrites of the emitted module, measured on lavapipe in
   LLVM prints SequentiallyConsistent with no storage class, which lavapipe
   treats as an execution-only barrier: a shared-memory tree reduction then
   gives wrong sums.
+* ``"exact_float"`` -- every floating-point arithmetic result (``OpFAdd``,
+  ``OpFSub``, ``OpFMul``, ``OpFDiv``, ``OpFRem``, ``OpFMod``, ``OpFNegate`` and
+  the ``OpExtInst`` results of a float type, e.g. GLSL ``Fma``) is decorated
+  ``NoContraction``.  Without it Mesa (lavapipe) treats the arithmetic as
+  inexact and reassociates it: ``(a + 1.5*2**52) - 1.5*2**52`` becomes ``a``, so
+  the rounding of core's software float64 math (``softmath``) vanishes and
+  ``exp`` gave ``2**k`` exactly.  ``NoContraction`` is what glslang prints for
+  ``precise``; Mesa marks such instructions exact.
 
 and one rewrite of the optimised LLVM IR text before emitting (``pre_emit``):
 
@@ -113,7 +121,39 @@ def barrier_semantics(spv: bytes) -> bytes:
     return _pack(words)
 
 
-FIXES = {"int_constant_null": int_constant_null, "barrier_semantics": barrier_semantics}
+OP_EXT_INST, OP_TYPE_FLOAT, OP_TYPE_VECTOR, OP_DECORATE = 12, 22, 23, 71
+DECORATION_NO_CONTRACTION = 42
+# OpFNegate, OpFAdd, OpFSub, OpFMul, OpFDiv, OpFRem, OpFMod
+_FLOAT_ARITHMETIC = {127, 129, 131, 133, 136, 140, 141}
+# the sections before the types: capabilities, extensions, imports, memory model,
+# entry points, execution modes, debug names, annotations
+_PREAMBLE = {17, 10, 11, 14, 15, 16, 331, 2, 3, 4, 5, 6, 7, 330, 71, 72, 73, 74, 75,
+             332, 5632, 5633}
+
+
+def exact_float(spv: bytes) -> bytes:
+    words = _words(spv)
+    floats, done, targets, end = set(), set(), [], None
+    for i, n, op in _instructions(words):
+        if end is None and op not in _PREAMBLE:
+            end = i
+        if op == OP_TYPE_FLOAT:
+            floats.add(words[i + 1])
+        elif op == OP_TYPE_VECTOR and words[i + 2] in floats:
+            floats.add(words[i + 1])
+        elif op == OP_DECORATE and words[i + 2] == DECORATION_NO_CONTRACTION:
+            done.add(words[i + 1])
+        elif (op in _FLOAT_ARITHMETIC or op == OP_EXT_INST) and words[i + 1] in floats:
+            targets.append(words[i + 2])
+    new = [w for t in dict.fromkeys(targets) if t not in done
+           for w in ((3 << 16) | OP_DECORATE, t, DECORATION_NO_CONTRACTION)]
+    if not new or end is None:
+        return spv
+    return _pack(words[:end] + new + words[end:])
+
+
+FIXES = {"int_constant_null": int_constant_null, "barrier_semantics": barrier_semantics,
+         "exact_float": exact_float}
 
 
 def apply(spv: bytes, names) -> bytes:
