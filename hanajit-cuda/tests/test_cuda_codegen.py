@@ -7,12 +7,12 @@ import subprocess
 import pytest
 from hanajit import jit
 from hanajit.errors import UnsupportedError
-from hanajit.testing.sourcefile import load_sibling
 from hanajit_cuda import toolchain
 
 
 def load_kernels():
-    return load_sibling(__file__, "cuda_kernels.py", "hanajit_cuda_test_kernels")
+    from hanajit.testing import gpu_kernels
+    return gpu_kernels
 
 
 K = load_kernels()

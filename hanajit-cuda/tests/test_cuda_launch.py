@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hanajit import jit, plugins
-from hanajit.testing.sourcefile import load_sibling
 
 
 def load_kernels():
-    return load_sibling(__file__, "cuda_kernels.py", "hanajit_cuda_test_kernels")
+    from hanajit.testing import gpu_kernels
+    return gpu_kernels
 
 
 K = load_kernels()

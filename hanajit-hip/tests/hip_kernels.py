@@ -4,54 +4,7 @@ launch tests (not jitted here: each test compiles them as it needs)."""
 import math
 
 import numpy as np
-
-from hanajit.gpu import atomic_add, barrier, shared_array
-
-
-def saxpy(y, x, a, n):
-    i = block_id() * block_dim() + thread_id()  # noqa: F821  (unqualified on purpose)
-    if i < n:
-        y[i] = a * x[i] + y[i]
-
-
-def block_sums(partials, a, n):
-    """Tree reduction in shared memory: one partial sum per block of 256 threads."""
-    tid = thread_id()  # noqa: F821
-    i = block_id() * block_dim() + tid  # noqa: F821
-    s = shared_array(256, np.float64)
-    acc = 0.0
-    if i < n:
-        acc = a[i]
-    s[tid] = acc
-    barrier()
-    step = 128
-    while step > 0:
-        if tid < step:
-            s[tid] = s[tid] + s[tid + step]
-        barrier()
-        step = step // 2
-    if tid == 0:
-        partials[block_id()] = s[0]  # noqa: F821
-
-
-def shared_atomics(out, ints):
-    """Atomics on shared and global memory: min, max, cas and add."""
-    f = shared_array(4, np.float64)
-    k = shared_array(4, np.int64)
-    t = thread_id()  # noqa: F821
-    if t == 0:
-        f[0] = 1e300
-        f[1] = -1e300
-        k[0] = 1 << 40
-        k[2] = -1
-    barrier()
-    atomic_min(f, 0, 1.0 * t)  # noqa: F821
-    atomic_max(f, 1, 1.0 * t)  # noqa: F821
-    atomic_cas(k, 2, -1, t)  # noqa: F821
-    atomic_add(ints, (t % 2, 0), 1)
-    barrier()
-    if t < 4:
-        out[t] = f[t] + k[t]
+from hanajit.testing.gpu_kernels import block_sums, saxpy, shared_atomics
 
 
 def scale3d(out, a, f):

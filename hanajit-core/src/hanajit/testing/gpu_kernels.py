@@ -1,5 +1,9 @@
-"""The test kernels, shared by the PTX tests and the launch tests (not jitted here:
-each test compiles them for the arch it wants)."""
+"""Test kernels every GPU target's tests compile and launch: saxpy, a
+shared-memory tree reduction, an atomic histogram, a 2-D stencil, 3-D indexing,
+float64 math, shared-memory atomics, a constant table.  Not jitted here: each test
+compiles them for its target and architecture.  :data:`KERNELS` maps a name to
+(function, signature).  (The conformance suite's own lists are
+:mod:`.cases_kernels` and :mod:`.cases_kernel_programs`.)"""
 import math
 
 import numpy as np
