@@ -18,9 +18,9 @@ from __future__ import annotations
 import ast
 import builtins
 import numbers
-import sys
 
 from .. import gpu
+from . import local_imports
 from ..errors import UnsupportedError, escape_braces
 from ..ir import constants as K
 from ..ir import nodes as N
@@ -169,55 +169,9 @@ class Builder:
 
     # statements ------------------------------------------------------------------
     def s_Import(self, s):
-        """``import numpy as np`` among the function's first statements binds the
-        module as a constant name (it is the same module object every call)."""
-        self.leading_import(s)
-        for alias in s.names:
-            module = self.import_module(s, alias.name)
-            if alias.asname:
-                for part in alias.name.split(".")[1:]:
-                    module = getattr(module, part)
-                self.injected[alias.asname] = module
-            else:
-                self.injected[alias.name.split(".")[0]] = sys.modules[
-                    alias.name.split(".")[0]]
-        return []
+        return local_imports.bind(self, s)
 
-    def s_ImportFrom(self, s):
-        """``from math import sqrt`` among the first statements, likewise."""
-        self.leading_import(s)
-        if s.level:
-            self.fail(s, "from ... import statement", "a relative import")
-        module = self.import_module(s, s.module)
-        for alias in s.names:
-            if alias.name == "*" or not hasattr(module, alias.name):
-                self.fail(s, "from ... import statement",
-                          f"cannot import {alias.name!r} from {s.module!r}")
-            self.injected[alias.asname or alias.name] = getattr(module, alias.name)
-        return []
-
-    def leading_import(self, s):
-        body = [x for x in self.fnode.body if not (
-            isinstance(x, ast.Expr) and isinstance(x.value, ast.Constant)
-            and isinstance(x.value.value, str))]
-        lead = []
-        for x in body:
-            if not isinstance(x, (ast.Import, ast.ImportFrom)):
-                break
-            lead.append(x)
-        if s not in lead:
-            self.fail(s, plain_name(s), "only imports at the top of the function "
-                      "body compile (elsewhere a name could be used before it)")
-        names = [a.asname or a.name.split(".")[0] for a in s.names]
-        if any(n in self.locals or n in self.params for n in names):
-            self.fail(s, plain_name(s), "the imported name is also assigned")
-
-    def import_module(self, node, name):
-        import importlib
-        try:
-            return importlib.import_module(name)
-        except ImportError as exc:
-            self.fail(node, plain_name(node), str(exc))
+    s_ImportFrom = s_Import
 
     def s_Pass(self, s):
         return []

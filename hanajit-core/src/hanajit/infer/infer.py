@@ -11,7 +11,7 @@ type with an explicit primitive ``Cast``.
 from __future__ import annotations
 
 from ..errors import UnsupportedError
-from ..ir.frontend_nodes import Method, ObjRef, Unpack, falls_through
+from ..ir.frontend_nodes import Method, ObjRef, Unpack, falls_through, returned_parameter
 from ..ir import constants as K
 from ..ir import nodes as N
 from ..ir import types as T
@@ -668,24 +668,6 @@ def _holds_generator(t) -> bool:
 def _argument_types(argtypes, kwtypes) -> str:
     types = [str(t) for t in argtypes] + [f"{k}={t}" for k, t in kwtypes.items()]
     return "with arguments of types (" + ", ".join(types) + ")"
-
-
-def returned_parameter(fn: N.Function):
-    """The index of the array parameter that every ``return`` of ``fn`` returns,
-    when the parameter is never rebound (``a += b`` on an array writes into it and
-    keeps it); else None."""
-    returns = [s for s in N.walk_stmts(fn.body) if isinstance(s, N.Return)]
-    names = {s.value.name if isinstance(s.value, N.Var) else None for s in returns}
-    if len(names) != 1 or None in names:
-        return None
-    name = names.pop()
-    if name not in fn.params or not isinstance(fn.locals.get(name), T.ArrayType):
-        return None
-    for s in N.walk_stmts(fn.body):
-        if (isinstance(s, N.Assign) and s.target == name and not s.inplace) or (
-                isinstance(s, N.PyForRange) and s.target == name):
-            return None
-    return fn.params.index(name)
 
 
 def prune_static(body: list) -> list:

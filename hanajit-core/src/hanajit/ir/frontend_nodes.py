@@ -9,6 +9,7 @@ frontend so inference, the passes and ``lib/`` use them without importing it.
 from __future__ import annotations
 
 from . import nodes as N
+from . import types as T
 
 
 class ObjRef(N.Expr):
@@ -48,6 +49,24 @@ def falls_through(body) -> bool:
         if isinstance(s, N.PyWhile) and _always_true(s.cond) and not _breaks(s.body):
             return False
     return True
+
+
+def returned_parameter(fn: N.Function):
+    """The index of the array parameter that every ``return`` of ``fn`` returns,
+    when the parameter is never rebound (``a += b`` on an array writes into it and
+    keeps it); else None."""
+    returns = [s for s in N.walk_stmts(fn.body) if isinstance(s, N.Return)]
+    names = {s.value.name if isinstance(s.value, N.Var) else None for s in returns}
+    if len(names) != 1 or None in names:
+        return None
+    name = names.pop()
+    if name not in fn.params or not isinstance(fn.locals.get(name), T.ArrayType):
+        return None
+    for s in N.walk_stmts(fn.body):
+        if (isinstance(s, N.Assign) and s.target == name and not s.inplace) or (
+                isinstance(s, N.PyForRange) and s.target == name):
+            return None
+    return fn.params.index(name)
 
 
 def _always_true(c) -> bool:

@@ -321,10 +321,8 @@ class GpuIndex(Expr):
 
 @dataclass(eq=False)
 class StackAddress(Expr):
-    """The address of the current function's stack frame, as int64 (stacks grow
-    down).  Recursive functions compare it with a floor to raise RecursionError
-    before the stack runs out (``passes/stack_check.py``); only on targets whose
-    ``Capabilities.stack_check`` holds."""
+    """The current stack frame's address as int64 (stacks grow down): recursive
+    functions compare it with a floor (``passes/stack_check.py``)."""
 
     type: Optional[Type] = None
 
@@ -733,9 +731,7 @@ class Function:
     inline: bool = False            # ask backends to always inline
     fastmath: tuple = ()            # LLVM fast-math flags for float ops (@jit(fastmath=))
     level: str = "python"          # "python" or "primitive"
-    # the index of the array parameter every ``return`` returns unchanged (never
-    # rebound): the caller gets the argument object itself, as from CPython
-    returns_param = None
+    returns_param = None    # the array parameter every return returns, unrebound
 
     def new_temp(self, type_: Type, hint: str = "t") -> str:
         i = len(self.locals)
