@@ -40,7 +40,7 @@ njit = numba_njit()
 
 # -- the kernels ---------------------------------------------------------------------
 def loop_sum(x):
-    acc = 0
+    acc = np.int64(0)       # 0 would add in int8 as NumPy 2 does: nothing to narrow
     for i in range(len(x)):
         acc += x[i]
     return acc
@@ -51,7 +51,7 @@ def array_sum(x):
 
 
 def count_positive(x):
-    acc = 0
+    acc = np.int64(0)
     for i in range(len(x)):
         acc += x[i] > 0
     return acc

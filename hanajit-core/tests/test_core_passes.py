@@ -46,6 +46,11 @@ def _compiled_output(tmp_path, name, source, capsys, monkeypatch) -> str:
     sig = parse_signature(_header(source, "signature", ""))[0] if _header(
         source, "signature") else ()
     options = ast.literal_eval(_header(source, "options", "{}"))
+    caps = ast.literal_eval(_header(source, "capabilities", "{}"))
+    if caps:                    # passes that run by a capability (stack_check)
+        from hanajit import plugins
+        from hanajit.target import Capabilities
+        monkeypatch.setattr(plugins, "capabilities_of", lambda name: Capabilities(**caps))
     path = tmp_path / f"passcase_{name}.py"
     path.write_text(source)
     spec = importlib.util.spec_from_file_location(path.stem, path)

@@ -164,8 +164,10 @@ def target_classes() -> dict[str, type[Target]]:
 
 def capabilities_of(name: str) -> Capabilities:
     """The declared capabilities of the target called ``name`` (the defaults of
-    :class:`~hanajit.target.Capabilities` for a name no plugin registers)."""
-    reg = _get_registry()
+    :class:`~hanajit.target.Capabilities` for a name no plugin registers).  Like
+    :func:`get_target`, it loads only the plugin named like the target when that
+    provides it (every compile asks, and loading all plugins costs milliseconds)."""
+    reg = _registry if _registry is not None else _registry_with_target(name)
     cls = reg.targets.get(_canonical_name(reg, name), (None,))[0]
     return cls.capabilities if cls is not None else Capabilities()
 

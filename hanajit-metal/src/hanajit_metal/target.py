@@ -9,7 +9,6 @@ from __future__ import annotations
 from hanajit.launch.gpu_target import GpuTarget
 from hanajit.target import Artifact, Capabilities
 
-from . import codegen, drivers
 
 
 class MetalTarget(GpuTarget):
@@ -23,6 +22,7 @@ class MetalTarget(GpuTarget):
 
     def compile(self, module, options) -> Artifact:
         from hanajit.lowering.kernel_lower import param_kinds
+        from . import codegen                   # the C-family emitter: on first use
         src = codegen.emit_msl(module, self.capabilities, options)
         entry = module.functions[module.entry]
         return Artifact(target=self.name, entry=src.entry, stages={"msl": src.text},
@@ -39,6 +39,7 @@ class MetalTarget(GpuTarget):
     # -- status and doctor -------------------------------------------------------------
     def status(self):
         try:
+            from . import drivers
             d = drivers.get_driver()
         except Exception as exc:
             return False, f"cannot launch: {exc}"
@@ -50,4 +51,5 @@ class MetalTarget(GpuTarget):
 
     # -- running (core's launcher over the Metal or simulation driver) ---------------
     def make_driver(self):
+        from . import drivers
         return drivers.get_driver()

@@ -7,11 +7,9 @@ a GPU nor the Vulkan loader; launching loads both on the first launch.
 """
 from __future__ import annotations
 
-from hanajit.lowering.kernel_logical import ERR_BYTES
 from hanajit.launch.gpu_target import GpuTarget
 from hanajit.target import Artifact, Capabilities
 
-from . import codegen, tools
 
 
 class VulkanTarget(GpuTarget):
@@ -40,6 +38,9 @@ class VulkanTarget(GpuTarget):
 
     # -- codegen -----------------------------------------------------------------------
     def compile(self, module, options) -> Artifact:
+        from hanajit.lowering.kernel_logical import ERR_BYTES   # LLVM: on first use
+
+        from . import codegen
         size = codegen.local_size()
         out = codegen.compile_kernel(module, size, self.capabilities)
         entry = module.functions[module.entry]
@@ -58,6 +59,7 @@ class VulkanTarget(GpuTarget):
         """The SPIR-V of ``artifact`` for workgroup ``size`` (compiled once each)."""
         shaders = artifact.metadata["shaders"]
         if size not in shaders:
+            from . import codegen
             shaders[size] = codegen.compile_kernel(artifact.metadata["module"], size,
                                                    self.capabilities)["spirv"]
         return shaders[size]
@@ -69,6 +71,7 @@ class VulkanTarget(GpuTarget):
         return VulkanDriver(get_runtime(), self)
 
     def assembly(self, artifact) -> str:
+        from . import tools
         text = tools.disassemble(artifact.stages["spirv"])
         if text is None:
             return ("; spirv-dis not found (Debian: spirv-tools); optimised LLVM IR:\n"

@@ -9,7 +9,6 @@ when its device arrays have a foreign protocol, :attr:`GpuTarget.typeof`;
 from __future__ import annotations
 
 from ..target import Target
-from .launcher import Launcher, make_typeof
 
 
 class GpuTarget(Target):
@@ -24,8 +23,9 @@ class GpuTarget(Target):
         runtime; raises :class:`~hanajit.errors.TargetError` without one)."""
         raise NotImplementedError
 
-    def launcher(self) -> Launcher:
+    def launcher(self):
         if self._launcher is None:
+            from .launcher import Launcher      # NumPy: loaded at the first launch
             self._launcher = Launcher(self.make_driver())
         return self._launcher
 
@@ -34,6 +34,7 @@ class GpuTarget(Target):
         """The IR type of a launch argument (a NumPy or device array, a scalar): a
         plain function, which ``launch`` keeps and calls once per argument."""
         if self._typeof is None:
+            from .launcher import make_typeof
             self._typeof = make_typeof()
         return self._typeof
 
