@@ -22,13 +22,8 @@ class CudaTarget(GpuTarget):
                                 c_math=True)
 
     # -- status and doctor -------------------------------------------------------------
-    def status(self):
-        try:
-            from .driver import get_driver
-            d = get_driver()
-        except Exception as exc:
-            return False, f"cannot launch: {exc}"
-        return True, f"{d.name} (sm_{d.capability[0]}{d.capability[1]})"
+    def describe(self, d) -> str:
+        return f"{d.name} (sm_{d.capability[0]}{d.capability[1]})"
 
     def doctor(self, report):
         from .doctor import run_checks

@@ -26,13 +26,8 @@ class HipTarget(GpuTarget):
                                 c_math=True)
 
     # -- status and doctor -------------------------------------------------------------
-    def status(self):
-        try:
-            from .driver import get_driver
-            d = get_driver()
-        except Exception as exc:
-            return False, f"cannot launch: {exc}"
-        return True, f"{d.name} ({d.arch})"
+    def describe(self, d) -> str:
+        return f"{d.name} ({d.arch})"
 
     def doctor(self, report):
         from .doctor import run_checks

@@ -37,14 +37,6 @@ class MetalTarget(GpuTarget):
         return artifact.stages["msl"]
 
     # -- status and doctor -------------------------------------------------------------
-    def status(self):
-        try:
-            from . import drivers
-            d = drivers.get_driver()
-        except Exception as exc:
-            return False, f"cannot launch: {exc}"
-        return True, d.name
-
     def doctor(self, report):
         from .doctor import run_checks
         run_checks(report)

@@ -18,6 +18,18 @@ class GpuTarget(Target):
         self._launcher = None
         self._typeof = None
 
+    def status(self):
+        """Ready when the driver loads; the reason it does not, else the device."""
+        try:
+            driver = self.make_driver()
+        except Exception as exc:            # noqa: BLE001 - any failure to load
+            return False, f"cannot launch: {exc}"
+        return True, self.describe(driver)
+
+    def describe(self, driver) -> str:
+        """The device in a few words, for ``hanajit targets`` and the doctor."""
+        return getattr(driver, "name", self.name)
+
     def make_driver(self):
         """The driver of :mod:`hanajit.launch.launcher`'s protocol (loads the vendor
         runtime; raises :class:`~hanajit.errors.TargetError` without one)."""
