@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 
 from hanajit import jit
 from hanajit_cuda.devicearray import DeviceArray, interface
-from hanajit_cuda.launch import Launcher, default_geometry, device_typeof
+from hanajit.launch.geometry import default_geometry
+from hanajit.launch.launcher import Launcher
+from hanajit_cuda.launch import device_typeof
 from hanajit.ir import types as T
 
 

@@ -8,8 +8,7 @@ core's; this module supplies what is CUDA's: :class:`DeviceArray` with
 """
 from __future__ import annotations
 
-from hanajit.launch.geometry import default_geometry  # noqa: F401  (tests)
-from hanajit.launch.launcher import Launcher, make_typeof  # noqa: F401
+from hanajit.launch.launcher import make_typeof
 
 from .devicearray import DeviceArray, interface
 
