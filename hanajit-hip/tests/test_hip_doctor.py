@@ -9,6 +9,7 @@ from hanajit.testing.sourcefile import load_sibling
 from hanajit_hip import driver, toolchain
 from hanajit_hip.doctor import run_checks
 
+PROBE = "hip: probe launch (saxpy on the device, in a child process)"
 FAKE = load_sibling(__file__, "fake_libamdhip64.py", "hanajit_hip_fake_runtime")
 
 
@@ -40,6 +41,13 @@ def test_doctor_with_fake_runtime(monkeypatch, tmp_path):
     ok, detail = got["hip: devices"]
     assert ok is True and "2 device(s); using Fake AMD GPU 0 (gfx90a" in detail
     assert "not among the compiled architectures gfx1100" in detail
+    assert PROBE not in got                        # not launchable there
+    got = checks(monkeypatch, HANAJIT_HIP_LIBRARY=str(lib), HANAJIT_HIP_ARCH="gfx90a")
+    # the child process loads the fake runtime too, which runs no kernel: the
+    # launch happens and the unchanged result is reported as wrong
+    ok, detail = got[PROBE]
+    assert ok is False and "launched on Fake AMD GPU 0" in detail
+    assert "y[1] is 998.0, not 1000.0" in detail
     FAKE.Fake(lib).mode(1)                         # no device
     got = checks(monkeypatch, HANAJIT_HIP_LIBRARY=str(lib))
     ok, detail = got["hip: devices"]

@@ -16,6 +16,8 @@ from hanajit.launch.launcher import Params
 from hanajit.testing.sourcefile import load_sibling
 from hanajit_levelzero import ze_driver
 
+PROBE = "levelzero: probe launch (saxpy on the device, in a child process)"
+
 K = load_sibling(__file__, "levelzero_kernels.py", "hanajit_levelzero_test_kernels")
 F = load_sibling(__file__, "fake_loader.py", "hanajit_levelzero_fake_loader")
 
@@ -177,9 +179,26 @@ def test_doctor_names_the_loader_driver_and_devices(fake, monkeypatch):
     ok, detail = report.checks["levelzero: Level Zero loader, drivers and devices"]
     assert ok is True and "2 device(s); using Fake Intel GPU 1" in detail
     assert report.checks["levelzero: compile a kernel to SPIR-V"][0] is True
+    # the probe launch runs in a child process, where the fake loader has its
+    # default configuration (one device) and runs no kernel: a failed check
+    # with the reason
+    ok, detail = report.checks[PROBE]
+    assert ok is False and "HANAJIT_LEVELZERO_DEVICE=1" in detail
     fake.configure(devices=0)
     report = Report()
     doctor.run_checks(report)
     ok, detail = report.checks["levelzero: Level Zero loader, drivers and devices"]
     assert ok is None and "no driver with a device" in detail
     assert "compiling still works" in detail
+    assert PROBE not in report.checks
+
+
+def test_doctor_probe_launch_on_the_opencl_route(monkeypatch):
+    from hanajit_levelzero import doctor
+    monkeypatch.setenv("HANAJIT_LEVELZERO_RUNTIME", "opencl")
+    report = Report()
+    doctor.run_checks(report)
+    if not report.checks["levelzero: OpenCL route (pyopencl, llvm-spirv-15, devices)"][0]:
+        pytest.skip("no OpenCL device (PoCL), pyopencl or llvm-spirv-15")
+    ok, detail = report.checks[PROBE]
+    assert ok is True and "equal NumPy's" in detail

@@ -88,6 +88,8 @@ def test_doctor_and_driver_choice(monkeypatch):
     checks = {c.name: c for g in report.groups.values() for c in g.checks}
     assert checks["metal: print a kernel as MSL"].ok
     assert checks["metal: g++ for the Metal simulation (launch without a Mac)"].ok
+    probe = checks["metal: probe launch (saxpy on the device, in a child process)"]
+    assert probe.ok and "the Metal simulation (g++) equal NumPy's" in probe.detail
     monkeypatch.setenv("HANAJIT_METAL_DRIVER", "vulkan")
     with pytest.raises(TargetError, match="HANAJIT_METAL_DRIVER"):
         drivers.choice()

@@ -139,6 +139,7 @@ def test_doctor_section():
     run_checks(r)
     results = {name: ok for name, ok, _ in r.checks}
     assert results["vulkan: compile a kernel to SPIR-V"] is True
+    assert results["vulkan: probe launch (saxpy on the device, in a child process)"] is True
     assert False not in results.values()
 
 

@@ -5,6 +5,7 @@ import importlib.util
 import subprocess
 
 from hanajit.errors import TargetError
+from hanajit.launch.probe import check_launch, probe_kernel
 
 from . import toolchain
 
@@ -48,20 +49,12 @@ def run_checks(report) -> None:
     report.check("cuda: driver and devices", True,
                  f"{d.count} device(s); using {d.name} (sm_{d.capability[0]}"
                  f"{d.capability[1]})")
+    check_launch(report, "cuda")
 
 
 def _probe_compile():
     try:
-        from hanajit import jit
-
-        def _cuda_probe(y, x, a, n):
-            i = block_id() * block_dim() + thread_id()  # noqa: F821
-            if i < n:
-                y[i] = a * x[i] + y[i]
-
-        f = jit(_cuda_probe, target="cuda", fallback=False,
-                signature="f64[:], f64[:], f64, i64")
-        ptx = f.inspect_gpu()
+        ptx = probe_kernel("cuda").inspect_gpu()
         return ".entry hj_kernel" in ptx, f"{len(ptx.splitlines())} lines of PTX"
     except Exception as exc:
         return False, f"{type(exc).__name__}: {exc}"

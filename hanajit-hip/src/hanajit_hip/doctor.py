@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from hanajit.errors import TargetError
+from hanajit.launch.probe import check_launch, probe_kernel
 
 from . import toolchain
 
@@ -53,19 +54,13 @@ def run_checks(report) -> None:
                  + ("" if d.arch.split(":")[0] in archs else
                     f"; not among the compiled architectures {', '.join(archs)}: "
                     "set gpu_arch= or HANAJIT_HIP_ARCH"))
+    if d.arch.split(":")[0] in archs:
+        check_launch(report, "hip")
 
 
 def _probe(archs):
     try:
-        from hanajit import jit
-
-        def _hip_probe(y, x, a, n):
-            i = block_id() * block_dim() + thread_id()  # noqa: F821
-            if i < n:
-                y[i] = a * x[i] + y[i]
-
-        f = jit(_hip_probe, target="hip", fallback=False, gpu_arch=",".join(archs),
-                signature="f64[:], f64[:], f64, i64")
+        f = probe_kernel("hip", gpu_arch=",".join(archs))
         heads = re.findall(r"^; AMDGPU code object for (\w+): (\d+) bytes$",
                            f.inspect_gpu(), re.M)
         return ([a for a, _ in heads] == list(archs),

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib.util
 
+from hanajit.launch.probe import check_launch
+
 from . import opencl_route, runtime, spirv_tools
 
 
@@ -15,23 +17,20 @@ def run_checks(report) -> None:
         report.check("levelzero: spirv-val (optional: validates SPIR-V offline)",
                      ok, detail or "the probe kernel is valid SPIR-V 1.4")
     selected = _runtime(report)
-    _loader(report)
-    _opencl(report, selected == "opencl")
+    usable = {"levelzero": _loader(report), "opencl": _opencl(report, selected == "opencl")}
+    if usable.get(selected):
+        check_launch(report, "levelzero")
 
 
 def _probe_compile(report):
     try:
         from hanajit import jit
+        from hanajit.launch.probe import SIGNATURES, hj_probe
 
         from .target import LevelZeroTarget
 
-        def _levelzero_probe(y, x, a, n):
-            i = block_id() * block_dim() + thread_id()  # noqa: F821
-            if i < n:
-                y[i] = a * x[i] + y[i]
-
-        module = jit(_levelzero_probe, target="levelzero", fallback=False).ir_module(
-            "f64[:], f64[:], f64, i64")
+        module = jit(hj_probe, target="levelzero", fallback=False).ir_module(
+            SIGNATURES["f64"])
         spv = LevelZeroTarget().compile(module, {}).stages["spirv"]
         report.check("levelzero: compile a kernel to SPIR-V", True,
                      f"{len(spv)} bytes of OpenCL-flavoured SPIR-V")
@@ -53,7 +52,7 @@ def _runtime(report) -> str | None:
     return selected
 
 
-def _loader(report) -> None:
+def _loader(report) -> bool:
     """The loader library, then the drivers and devices it finds (their absence
     is not a failure: compiling works without them)."""
     from . import ze_driver
@@ -63,18 +62,19 @@ def _loader(report) -> None:
     except OSError as exc:
         report.check(name, None, f"{ze_driver.LOADER} not loadable ({exc}); install "
                      "libze1 and Intel's compute runtime to launch")
-        return
+        return False
     try:
         d = ze_driver.ZeDriver(lib)
     except Exception as exc:     # noqa: BLE001 - no driver, no device, zeInit failing
         report.check(name, None, f"loader {getattr(lib, '_name', ze_driver.LOADER)} "
                      f"loaded; {exc}; compiling still works")
-        return
+        return False
     report.check(name, True, f"{d.count} device(s); using {d.describe()}; "
                  f"fp64 {'yes' if d.module_flags & 2 else 'no'}")
+    return True
 
 
-def _opencl(report, selected: bool) -> None:
+def _opencl(report, selected: bool) -> bool:
     name = "levelzero: OpenCL route (pyopencl, llvm-spirv-15, devices)"
     missing = []
     if importlib.util.find_spec("pyopencl") is None:
@@ -84,13 +84,14 @@ def _opencl(report, selected: bool) -> None:
     if missing:
         report.check(name, False if selected else None,
                      "missing: " + ", ".join(missing))
-        return
+        return False
     try:
         from .opencl_driver import OpenCLDriver
         d = OpenCLDriver()
     except Exception as exc:             # noqa: BLE001 - reported, not raised
         report.check(name, False if selected else None, f"{type(exc).__name__}: {exc}")
-        return
+        return False
     report.check(name, True, d.describe()
                  + ("" if selected
                     else "; set HANAJIT_LEVELZERO_RUNTIME=opencl to use it"))
+    return True

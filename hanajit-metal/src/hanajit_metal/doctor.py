@@ -4,6 +4,8 @@ from __future__ import annotations
 import importlib.util
 import sys
 
+from hanajit.launch.probe import check_launch, probe_kernel
+
 from . import drivers, sim
 
 
@@ -20,6 +22,8 @@ def run_checks(report) -> None:
                      cxx is not None or None,
                      f"{cxx}: launches run in a C++ simulation of Metal, not on a GPU"
                      if cxx else "not found: launch unavailable (compiling still works)")
+        if cxx:
+            check_launch(report, "metal", "f32")
         if sys.platform != "darwin":
             report.check("metal: Metal.framework", None, "not macOS")
         return
@@ -34,20 +38,12 @@ def run_checks(report) -> None:
         report.check("metal: device", False, f"{type(exc).__name__}: {exc}")
         return
     report.check("metal: device", True, d.name)
+    check_launch(report, "metal", "f32")
 
 
 def _probe_compile():
     try:
-        from hanajit import jit
-
-        def _metal_probe(y, x, a, n):
-            i = block_id() * block_dim() + thread_id()  # noqa: F821
-            if i < n:
-                y[i] = a * x[i] + y[i]
-
-        f = jit(_metal_probe, target="metal", fallback=False,
-                signature="f32[:], f32[:], f32, i64")
-        msl = f.inspect_gpu()
+        msl = probe_kernel("metal", "f32").inspect_gpu()
         return "kernel void hj_kernel(" in msl, f"{len(msl.splitlines())} lines of MSL"
     except Exception as exc:
         return False, f"{type(exc).__name__}: {exc}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 
 from hanajit.errors import TargetError
+from hanajit.launch.probe import check_launch, probe_kernel
 
 from . import tools
 
@@ -32,20 +33,12 @@ def run_checks(report) -> None:
     report.check("vulkan: loader and device", True,
                  f"{rt.device_name}; workgroups up to {rt.max_invocations} "
                  f"invocations; float atomics: {', '.join(rt.extensions) or 'none'}")
+    check_launch(report, "vulkan")
 
 
 def _probe_compile():
     try:
-        from hanajit import jit
-
-        def _vulkan_probe(y, x, a, n):
-            i = block_id() * block_dim() + thread_id()  # noqa: F821
-            if i < n:
-                y[i] = a * x[i] + y[i]
-
-        f = jit(_vulkan_probe, target="vulkan", fallback=False,
-                signature="f64[:], f64[:], f64, i64")
-        asm = f.inspect_gpu()
+        asm = probe_kernel("vulkan").inspect_gpu()
         if tools.find("spirv-val") and tools.find("spirv-as"):
             ok, msg = tools.validate(tools.assemble(asm))
             return ok, "spirv-val passed" if ok else msg
