@@ -13,6 +13,8 @@ EXAMPLES = sorted((pathlib.Path(__file__).resolve().parents[1] / "examples").glo
 
 def test_there_are_examples():
     assert len(EXAMPLES) >= 4
+    # the ones README.md and docs/ link to
+    assert {"nbody_step", "rdf_narrow"} <= {p.stem for p in EXAMPLES}
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
@@ -22,3 +24,5 @@ def test_example_runs(path, tmp_path):
                           timeout=600, env=env, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
     assert "HanaJitFallbackWarning" not in proc.stderr, proc.stderr[-3000:]
+    # f.narrow() ran narrow lanes, not the ordinary code (rdf_narrow.py)
+    assert "HanaJitNarrowWarning" not in proc.stderr, proc.stderr[-3000:]

@@ -490,12 +490,14 @@ class JitFunction:
 
     def evolve_hyper(self, *args, confirmed=False, generations=8, population=8, seed=0,
                      progress=True, rtol=1e-6, atol=1e-9, checks=32):
-        """``evolve`` plus floating-point reassociation: the winner may round
-        differently, within ``rtol``/``atol`` on ``checks`` random argument sets.
-        Never cached; needs ``confirmed=True``."""
+        """``evolve`` plus transforms that change floating-point rounding
+        (reassociation, reciprocals: ``arcp``, approximate functions: ``afn``):
+        the winner may round differently, within ``rtol``/``atol`` on ``checks``
+        random argument sets.  Never cached; needs ``confirmed=True``."""
         if confirmed is not True:
             raise ValueError(f"{self.__qualname__}.evolve_hyper() may change "
-                             "floating-point results (reassociation); pass "
+                             "floating-point results (reassociation, reciprocals, "
+                             "approximate functions); pass "
                              "confirmed=True to allow it, or use evolve()")
         from .evolve import evolve
         return evolve(self, *args, generations=generations, population=population,

@@ -27,7 +27,9 @@ checked and timed like any other.
 With ``@jit(cache=True)`` an installed ``evolve()`` winner replaces the disk cache
 entry of the specialisation: its machine code, with the genome in the artifact's
 metadata (``"evolved"``), so a fresh process loads the evolved code.
-``evolve_hyper`` winners are never written to the cache.  ``apply(f, *args,
+``evolve_hyper`` adds genes that change rounding (reassociation, reciprocals,
+approximate functions: ``genome.py``), checked within ``rtol``/``atol``; its
+winners are never written to the cache.  ``apply(f, *args,
 genome=...)`` installs a genome from an earlier report (checked, not timed).
 """
 
@@ -213,9 +215,12 @@ class _Search:
         self.nloops = max(len(f) for f, _ in self.inv.values()) + sum(
             3 * len(info["orders"][0]) + 2 for info in self.nests
         )
+        offers = G.hyper_offers(serial) if hyper else {}
         self.space = {
             "parallel": offers_parallel and (hyper or G.parallel_is_exact(serial)),
             "reassoc": hyper,
+            "recip": hyper and offers["recip"],
+            "afn": hyper and offers["afn"],
             "nests": self.nests,
         }
         self.compiled = {}  # genome key -> runner or None (rejected)
@@ -229,6 +234,10 @@ class _Search:
             opts["parallel"] = True
         if g["reassoc"]:
             opts["reduce_reassoc"] = True
+        extra = G.fastmath_flags(g)
+        if extra:       # the fastmath option's path, added to the user's own flags
+            from ..fastmath import flags
+            opts["fastmath"] = tuple(sorted(set(flags(opts.get("fastmath"))) | set(extra)))
         return opts
 
     def _module(self, g):
@@ -428,7 +437,8 @@ def apply(jf, *args, genome: dict, checks=3, seed=0) -> bool:
     otherwise.  Returns whether the disk cache entry was written."""
     s = _Search(jf, args, hyper=False, rtol=0, atol=0, seed=seed, checks=checks)
     g = s.canonical(dict(G.baseline(s.nloops, len(s.nests)), **genome))
-    if g["reassoc"] or (g["parallel"] and not s.space["parallel"]):
+    if (g["reassoc"] or G.fastmath_flags(g)
+            or (g["parallel"] and not s.space["parallel"])):
         raise ValueError(f"{jf.__qualname__}: genome {G.describe(g, s.nests)} is "
                          "not a safe evolve() genome for these arguments")
     runner = s.build(g)

@@ -4,6 +4,8 @@ A *genome* is a plain dict::
 
     {"parallel": False,                    # parallel=True for loops prange accepts
      "reassoc": False,                     # evolve_hyper only: reduce_reassoc=True
+     "recip": False,                       # evolve_hyper only: fastmath flag arcp
+     "afn": False,                         # evolve_hyper only: fastmath flag afn
      "loops": ((unroll, interleave, width), ...),   # one triple per counted loop
      "nests": ((order, t0, t1, t2, t3), ...),       # one per reorderable loop nest
      "prefetch": (distance, ...),          # one per counted loop, 0: none
@@ -37,6 +39,19 @@ only.  Align genes (``ALIGN``) make the lowering version the loop on a run-time
 test that every array it touches has 64-byte-aligned data, and tell LLVM so
 (``llvm.assume``) in that copy only (``lowering/align.py``); the operations are
 the same, so the bits are.  Genomes from before these genes read as zeros.
+
+Hyper genes (``evolve_hyper`` only, each offered where it can change something:
+``hyper_offers``): ``reassoc`` compiles with ``reduce_reassoc=True``; ``recip``
+and ``afn`` add the LLVM fast-math flags ``arcp`` and ``afn`` to the user's
+functions through the ``fastmath`` option (``fastmath.py``: hanajit's helpers
+stay exact).  ``arcp`` lets LLVM turn ``x / d`` into ``x * (1 / d)``: with a
+loop-invariant ``d`` its LICM pass computes ``1 / d`` once before the loop and
+leaves a multiplication in it (and InstCombine does the same for a constant
+divisor).  ``afn`` lets math calls be approximated: ``x ** 2`` becomes ``x * x``
+instead of a ``pow`` call (``lib/operators.py``) and LLVM may simplify the math
+intrinsics it knows.  Both change rounding, so they are never offered to
+``evolve()``; their candidates are checked within a tolerance like reassociation.
+Genomes without them read as False.
 """
 
 from __future__ import annotations
@@ -53,6 +68,11 @@ TILE = (0, 8, 16, 32, 64, 128)
 PREFETCH = (0, 8, 16, 32, 64)
 ALIGN = (0, 64)
 NEST_GENE = 5  # (order, t0, t1, t2, t3): interchange.MAX_DEPTH tiles
+HYPER_FLAGS = (("recip", "arcp"), ("afn", "afn"))  # gene -> LLVM fast-math flag
+# intrinsics whose result afn cannot change (exact operations)
+_EXACT_INTRINSICS = frozenset(("fabs", "copysign", "floor", "ceil", "trunc", "rint",
+                               "round", "nearbyint", "fma", "minnum", "maxnum",
+                               "minimum", "maximum"))
 
 
 def counted_loops(module: N.Module) -> list:
@@ -179,8 +199,33 @@ def outer_loops(module: N.Module) -> list:
             for lp in counted_loops(module)]
 
 
+def hyper_offers(module: N.Module) -> dict:
+    """Which hyper genes can change ``module``'s code: ``recip`` where a float
+    division is, ``afn`` where a float math call other than an exact one is."""
+    found = {"recip": False, "afn": False}
+    for fn in module.functions.values():
+        for s in N.walk_stmts(fn.body):
+            for e in N.stmt_exprs(s):
+                for x in N.walk_expr(e) if e is not None else ():
+                    t = getattr(x, "type", None)
+                    if not (getattr(t, "is_float", False)
+                            or getattr(t, "is_complex", False)):
+                        continue
+                    if isinstance(x, N.BinOp) and x.op == "fdiv":
+                        found["recip"] = True
+                    elif isinstance(x, N.Intrinsic) and x.name not in _EXACT_INTRINSICS:
+                        found["afn"] = True
+    return found
+
+
+def fastmath_flags(g: dict) -> tuple:
+    """The fast-math flags ``g``'s hyper genes ask for (``()``: none)."""
+    return tuple(flag for gene, flag in HYPER_FLAGS if g.get(gene))
+
+
 def baseline(nloops: int, nnests: int = 0) -> dict:
-    return {"parallel": False, "reassoc": False, "loops": ((0, 0, 0),) * nloops,
+    return {"parallel": False, "reassoc": False, "recip": False, "afn": False,
+            "loops": ((0, 0, 0),) * nloops,
             "nests": ((0,) * NEST_GENE,) * nnests, "prefetch": (0,) * nloops,
             "align": (0,) * nloops}
 
@@ -211,6 +256,8 @@ def random_genome(rng: random.Random, nloops: int, space: dict) -> dict:
     return {
         "parallel": space["parallel"] and rng.random() < 0.5,
         "reassoc": space["reassoc"] and rng.random() < 0.5,
+        "recip": bool(space.get("recip")) and rng.random() < 0.5,
+        "afn": bool(space.get("afn")) and rng.random() < 0.5,
         "loops": tuple(
             (rng.choice(UNROLL), rng.choice(INTERLEAVE), rng.choice(WIDTH))
             for _ in range(nloops)
@@ -252,6 +299,9 @@ def mutate(g: dict, rng: random.Random, space: dict, rate: float = 0.3) -> dict:
         out["parallel"] = not g["parallel"]
     if space["reassoc"] and rng.random() < rate / 2:
         out["reassoc"] = not g["reassoc"]
+    for gene, _ in HYPER_FLAGS:
+        if space.get(gene) and rng.random() < rate / 2:
+            out[gene] = not g.get(gene, False)
     return out
 
 
@@ -273,6 +323,8 @@ def crossover(a: dict, b: dict, rng: random.Random) -> dict:
     return {
         "parallel": rng.choice((a["parallel"], b["parallel"])),
         "reassoc": rng.choice((a["reassoc"], b["reassoc"])),
+        "recip": rng.choice((a.get("recip", False), b.get("recip", False))),
+        "afn": rng.choice((a.get("afn", False), b.get("afn", False))),
         "loops": loops,
         "nests": nests,
         "prefetch": prefetch,
@@ -282,13 +334,16 @@ def crossover(a: dict, b: dict, rng: random.Random) -> dict:
 
 def key(g: dict) -> tuple:
     return (g["parallel"], g["reassoc"], g["loops"], tuple(g.get("nests", ())),
-            prefetch_genes(g), align_genes(g))
+            prefetch_genes(g), align_genes(g), bool(g.get("recip")),
+            bool(g.get("afn")))
 
 
 def from_key(k: tuple) -> dict:
     g = {"parallel": k[0], "reassoc": k[1], "loops": k[2], "nests": k[3]}
     g["prefetch"] = k[4] if len(k) > 4 else (0,) * len(k[2])
     g["align"] = k[5] if len(k) > 5 else (0,) * len(k[2])
+    g["recip"] = bool(k[6]) if len(k) > 6 else False
+    g["afn"] = bool(k[7]) if len(k) > 7 else False
     return g
 
 
@@ -376,6 +431,10 @@ def describe(g: dict, infos: list = ()) -> str:
         parts.append("parallel")
     if g["reassoc"]:
         parts.append("reassoc")
+    if g.get("recip"):
+        parts.append("reciprocals (arcp)")
+    if g.get("afn"):
+        parts.append("approximate functions (afn)")
     for k, gene in enumerate(g.get("nests", ())):
         if not any(gene):
             continue

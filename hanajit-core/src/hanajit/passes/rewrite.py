@@ -6,7 +6,8 @@ Two entry points, both called by ``pipeline.py`` only with the option:
   ``lower_semantics``: a polynomial in one variable written term by term becomes
   Horner form.  Only int64 polynomials (hanajit's ``+ - *`` and ``x ** k`` wrap
   modulo 2**64, a ring, so every regrouping is exact), or float64 ones under
-  ``fastmath=True`` (where rounding may change: that is what fastmath allows)::
+  ``fastmath=True`` or any flag set with ``reassoc`` (where rounding may change:
+  that is what the flag allows)::
 
       3*x**3 + 2*x**2 - x + 5   ->   ((3*x + 2)*x - 1)*x + 5
 
@@ -187,7 +188,11 @@ def _set_exprs(s, fn_expr):
 
 
 def rewrite_polynomials(fn: N.Function, ctx=None) -> bool:
-    float_ok = bool(ctx is not None and ctx.options.get("fastmath"))
+    from ..fastmath import flags
+    # regrouping float terms needs the reassoc flag (fastmath=True has it); not
+    # arcp or afn alone, as evolve_hyper's reciprocal and approximation genes give
+    names = set(flags(ctx.options.get("fastmath"))) if ctx is not None else set()
+    float_ok = bool(names & {"reassoc", "fast"})
     changed = False
     for s in list(N.walk_stmts(fn.body)):
         changed |= _set_exprs(s, lambda e: _rewrite_expr(e, float_ok))
