@@ -14,6 +14,7 @@ from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning
 from hanajit.typing_rules import typeof
 from hanajit.ir import types as T
+from hanajit.testing.jitted import jitted
 
 
 def add(x, y):
@@ -61,19 +62,19 @@ def test_memmap_arguments_compile_as_arrays(memmaps, fn, args):
     a = args(*memmaps)
     with warnings.catch_warnings():
         warnings.simplefilter("error", HanaJitFallbackWarning)
-        got = jit(fn, fallback=False)(*a)
+        got = jitted(fn, fallback=False)(*a)
     _same(got, fn(*a))
 
 
 def test_an_element_of_a_memmap(memmaps):
     m, _ = memmaps
     # as of any float64 array: a Python float (docs/semantics.md, "NumPy scalars")
-    assert jit(first, fallback=False)(m) == 1.0
+    assert jitted(first, fallback=False)(m) == 1.0
 
 
 def test_a_view_of_a_memmap_is_a_memmap_of_the_same_file(memmaps):
     m, _ = memmaps
-    got = jit(tail, fallback=False)(m)
+    got = jitted(tail, fallback=False)(m)
     assert isinstance(got, np.memmap) and got.filename == m.filename
     got[0] = 7.0
     assert m[1] == 7.0
@@ -81,7 +82,7 @@ def test_a_view_of_a_memmap_is_a_memmap_of_the_same_file(memmaps):
 
 def test_writes_land_in_the_mapped_file(memmaps, tmp_path):
     m, _ = memmaps
-    jit(scale, fallback=False)(m, 2.0)
+    jitted(scale, fallback=False)(m, 2.0)
     m.flush()
     back = np.fromfile(tmp_path / "f.dat", dtype=np.float64)
     assert back[0] == 2.0 and back[4] == 8.0

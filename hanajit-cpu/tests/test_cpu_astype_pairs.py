@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 import pytest
 from hanajit import jit
+from hanajit.testing.jitted import jitted
 
 DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
           np.int64, np.uint64, np.float32, np.float64, np.complex64, np.complex128]
@@ -65,9 +66,9 @@ def test_array_to_array_casts_are_numpys(src):
             if np.dtype(src).kind == "c" and np.dtype(dst).kind != "c":
                 stores = ()   # (storing complex into real arrays falls back: ComplexWarning)
             for f in stores:
-                got = jit(f, fallback=False)(np.zeros(len(a), dst), a)
+                got = jitted(f, fallback=False)(np.zeros(len(a), dst), a)
                 want = f(np.zeros(len(a), dst), a)
                 assert np.array_equal(got, want, equal_nan=want.dtype.kind in "fc"), \
                     (f.__name__, src, dst, got, want)
-            got, want = jit(as_array, fallback=False)(a, b), as_array(a, b)
+            got, want = jitted(as_array, fallback=False)(a, b), as_array(a, b)
             assert np.array_equal(got, want, equal_nan=want.dtype.kind in "fc")

@@ -5,6 +5,7 @@ layouts BLAS cannot take, and NumPy's own loops where NumPy uses them
 import numpy as np
 import pytest
 from hanajit import jit
+from hanajit.testing.jitted import jitted
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -91,7 +92,7 @@ def test_vectors_every_layout(f, dtype):
         for a in _views(x, n):
             for b in _views(y, n)[:2]:
                 want = f(a, b)
-                got = jit(f, fallback=False)(a, b)
+                got = jitted(f, fallback=False)(a, b)
                 assert same(got, want), (f.__name__, n, a.strides, b.strides, got, want)
 
 
@@ -104,7 +105,7 @@ def test_vectors_hypothesis(n, dtype, seed, f, special, step):
     y = _vector(rng, n, dtype, special)
     a = x[::step][:n]
     want = f(a, y)
-    got = jit(f, fallback=False)(a, y)
+    got = jitted(f, fallback=False)(a, y)
     assert same(got, want), (n, step, got, want)
 
 
@@ -114,30 +115,30 @@ def test_vdot_flattens_and_conjugates():
         a = _vector(rng, 24, dtype).reshape(4, 6)
         b = _vector(rng, 24, dtype).reshape(6, 4)
         for x, y in ((a, b), (a.T, b), (a[:, ::2], b[::2]), (a.ravel(), b)):
-            assert same(jit(f_vdot, fallback=False)(x, y), np.vdot(x, y))
+            assert same(jitted(f_vdot, fallback=False)(x, y), np.vdot(x, y))
         c = _vector(rng, 6, dtype).reshape(2, 3, 1)
         d = _vector(rng, 6, dtype)
-        assert same(jit(f_vdot, fallback=False)(c, d), np.vdot(c, d))
+        assert same(jitted(f_vdot, fallback=False)(c, d), np.vdot(c, d))
     for dtype in (np.int8, np.int32, np.int64, np.uint16):
         a = rng.integers(-100, 100, 50).astype(dtype)
         b = rng.integers(-100, 100, 50).astype(dtype)
-        assert same(jit(f_vdot, fallback=False)(a, b), np.vdot(a, b))
-        assert same(jit(f_vdot, fallback=False)(a.reshape(5, 10), b[::-1]),
+        assert same(jitted(f_vdot, fallback=False)(a, b), np.vdot(a, b))
+        assert same(jitted(f_vdot, fallback=False)(a.reshape(5, 10), b[::-1]),
                     np.vdot(a.reshape(5, 10), b[::-1]))
     with pytest.raises(ValueError, match="different lengths"):
-        jit(f_vdot, fallback=False)(np.ones(3), np.ones(4))
+        jitted(f_vdot, fallback=False)(np.ones(3), np.ones(4))
 
 
 def test_mismatched_lengths_raise_numpys_error():
     with pytest.raises(ValueError, match="not aligned"):
-        jit(f_dot, fallback=False)(np.ones(3), np.ones(4))
+        jitted(f_dot, fallback=False)(np.ones(3), np.ones(4))
 
 
 def test_dots_in_a_loop():
     rng = np.random.default_rng(2)
     m = rng.standard_normal((500, 3))
     v = rng.standard_normal(3)
-    assert same(jit(f_loop_of_dots, fallback=False)(m, v), f_loop_of_dots(m, v))
+    assert same(jitted(f_loop_of_dots, fallback=False)(m, v), f_loop_of_dots(m, v))
     m = rng.standard_normal((50, 40))
     v = rng.standard_normal(40)
     f = jit(f_loop_of_dots, fallback=False)
@@ -215,7 +216,7 @@ def test_matrix_products_match_with_special_values():
         b[:, 5] = -0.0
         b[1, 1] = np.inf
         assert same(jf(a, b), a @ b)
-        assert same(jit(f_dot, fallback=False)(a, b), np.dot(a, b))
+        assert same(jitted(f_dot, fallback=False)(a, b), np.dot(a, b))
 
 
 # -- np.convolve / np.correlate -------------------------------------------------------
@@ -264,11 +265,11 @@ def test_convolve_and_correlate(dtype):
 
 def test_convolve_of_empty_arrays_raises_numpys_error():
     with pytest.raises(ValueError, match="a cannot be empty"):
-        jit(f_convolve_full, fallback=False)(np.ones(0), np.ones(3))
+        jitted(f_convolve_full, fallback=False)(np.ones(0), np.ones(3))
     with pytest.raises(ValueError, match="v cannot be empty"):
-        jit(f_convolve_full, fallback=False)(np.ones(3), np.ones(0))
+        jitted(f_convolve_full, fallback=False)(np.ones(3), np.ones(0))
     with pytest.raises(ValueError, match="second array argument cannot be empty"):
-        jit(f_correlate_valid, fallback=False)(np.ones(3), np.ones(0))
+        jitted(f_correlate_valid, fallback=False)(np.ones(3), np.ones(0))
 
 
 def test_helpers_run_in_the_interpreter_too():

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hanajit import jit
+from hanajit.testing.jitted import jitted
 
 
 def get(a, b):
@@ -36,14 +36,14 @@ ARRAYS = [np.arange(6.0).reshape(2, 3), np.arange(4), np.array(3.5),
 @pytest.mark.parametrize("b", [True, False, np.True_, np.False_])
 def test_read_is_a_copy_with_a_new_axis(k, b):
     a = ARRAYS[k]
-    got, want = jit(get, fallback=False)(a, b), get(a, b)
+    got, want = jitted(get, fallback=False)(a, b), get(a, b)
     assert got.shape == want.shape and got.dtype == want.dtype
     assert np.array_equal(got, want) and not np.shares_memory(got, a)
     got[...] = 0                                        # a copy: `a` is unchanged
     assert np.array_equal(a, ARRAYS[k])
-    assert np.array_equal(jit(get_true, fallback=False)(a), get_true(a))
-    assert np.array_equal(jit(get_mask, fallback=False)(a, 1.0), get_mask(a, 1.0))
-    assert jit(get_mask, fallback=False)(a, -1.0).shape == (0,) + a.shape
+    assert np.array_equal(jitted(get_true, fallback=False)(a), get_true(a))
+    assert np.array_equal(jitted(get_mask, fallback=False)(a, 1.0), get_mask(a, 1.0))
+    assert jitted(get_mask, fallback=False)(a, -1.0).shape == (0,) + a.shape
 
 
 @pytest.mark.parametrize("k", range(len(ARRAYS)))
@@ -52,7 +52,7 @@ def test_write_through_the_new_axis(k, b):
     a = ARRAYS[k]
     for v in (5, np.ones(a.shape[-1:]) * 2 if a.ndim else 2.0, np.full((1,) + a.shape, 3)):
         x, y = a.copy(), a.copy()
-        jit(put, fallback=False)(x, b, v)
+        jitted(put, fallback=False)(x, b, v)
         put(y, b, v)
         assert np.array_equal(x, y)
 
@@ -60,6 +60,6 @@ def test_write_through_the_new_axis(k, b):
 def test_shape_errors_even_when_false():
     for b in (True, False):
         with pytest.raises(ValueError):
-            jit(put, fallback=False)(np.arange(3.0), b, np.ones(5))
+            jitted(put, fallback=False)(np.arange(3.0), b, np.ones(5))
         with pytest.raises(ValueError):
             put(np.arange(3.0), b, np.ones(5))

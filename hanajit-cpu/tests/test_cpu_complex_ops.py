@@ -9,6 +9,7 @@ import itertools
 import numpy as np
 import pytest
 from hanajit import jit
+from hanajit.testing.jitted import jitted
 
 SPECIAL = [0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1e-310, 1e308, 3.5, -2.25,
            1e-300]
@@ -60,12 +61,12 @@ def test_division_is_numpys_bit_for_bit(da, db):
     _, b = _operands(db)
     with np.errstate(all="ignore"):
         want = divide(a, b)
-        assert _bits_equal(jit(divide, fallback=False)(a, b), want)
-        assert _bits_equal(jit(divide_elements, fallback=False)(a, b),
+        assert _bits_equal(jitted(divide, fallback=False)(a, b), want)
+        assert _bits_equal(jitted(divide_elements, fallback=False)(a, b),
                            divide_elements(a, b))
         # a complex array by a real scalar, and the other way round
-        assert _bits_equal(jit(divide, fallback=False)(a, 3.0), divide(a, 3.0))
-        assert _bits_equal(jit(divide, fallback=False)(2.0, b[::-3]), divide(2.0, b[::-3]))
+        assert _bits_equal(jitted(divide, fallback=False)(a, 3.0), divide(a, 3.0))
+        assert _bits_equal(jitted(divide, fallback=False)(2.0, b[::-3]), divide(2.0, b[::-3]))
 
 
 @pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
@@ -73,10 +74,10 @@ def test_ordering_is_numpys_lexicographic_order(dtype):
     a, b = _operands(dtype, n=2000)
     # equal real parts are the interesting case
     b.real[::2] = a.real[::2]
-    got = jit(orders, fallback=False)(a, b)
+    got = jitted(orders, fallback=False)(a, b)
     for g, w in zip(got, orders(a, b)):
         assert np.array_equal(g, w)
-    got = jit(orders, fallback=False)(a.reshape(-1, 2), np.float64(1.0))
+    got = jitted(orders, fallback=False)(a.reshape(-1, 2), np.float64(1.0))
     for g, w in zip(got, orders(a.reshape(-1, 2), np.float64(1.0))):
         assert np.array_equal(g, w)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hanajit import jit
+from hanajit.testing.jitted import jitted
 
 
 def mul(x, y):
@@ -59,17 +60,17 @@ def test_one_dimensional_layouts(dtype):
                 if len(b) != len(a):
                     continue
             for fn in (mul, multiply):
-                assert np.array_equal(jit(fn, fallback=False)(a, b), fn(a, b))
+                assert np.array_equal(jitted(fn, fallback=False)(a, b), fn(a, b))
             a1, a2 = np.array(a), np.array(a)
             v1 = a1 if a.strides[0] > 0 else a1[::-1]
             v2 = a2 if a.strides[0] > 0 else a2[::-1]
             v1[...] = a
             v2[...] = a
             imul(v1, b)
-            jit(imul, fallback=False)(v2, b)
+            jitted(imul, fallback=False)(v2, b)
             assert np.array_equal(a1, a2)
         for fn in (square, power2):
-            assert np.array_equal(jit(fn, fallback=False)(a), fn(a))
+            assert np.array_equal(jitted(fn, fallback=False)(a), fn(a))
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
@@ -78,7 +79,7 @@ def test_output_runs_backwards(dtype):
     for xa, yb in ((x, y), (backwards(x), backwards(y)), (backwards(x), y)):
         o1, o2 = np.zeros(128, dtype), np.zeros(128, dtype)
         multiply_out(xa, yb, o1[63::-1])
-        jit(multiply_out, fallback=False)(xa, yb, o2[63::-1])
+        jitted(multiply_out, fallback=False)(xa, yb, o2[63::-1])
         assert np.array_equal(o1, o2)
 
 

@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 import pytest
 from hanajit import HanaJitFallbackWarning, jit
+from hanajit.testing.jitted import jitted
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")    # NaN, inf * 0
 
@@ -242,7 +243,7 @@ def test_meshgrid_matches_numpy():
     m = np.arange(6.0).reshape(2, 3).T
     for f, args in [(grid2, (x, y)), (grid2, (m, x[::2])), (grid2, (np.zeros(0), y)),
                     (grid_ij, (x, y)), (grid_ij, (y, m)), (grid3, (x, y, z))]:
-        got, want = jit(f, fallback=False)(*args), f(*args)
+        got, want = jitted(f, fallback=False)(*args), f(*args)
         assert type(got) is type(want)
         if f is grid3:
             got, want = got[0] + got[1], want[0] + want[1]

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from hanajit import jit
+from hanajit.testing.jitted import jitted
 
 
 def infinities(x):
@@ -74,7 +75,7 @@ def _same(a, b):
     (broken, (np.arange(4.0), 2.0)), (broken, (np.arange(4.0), 9.0)),
 ])
 def test_compiles_and_matches_cpython(f, args):
-    got = jit(f, fallback=False)(*args)
+    got = jitted(f, fallback=False)(*args)
     want = f(*args)
     assert _same(got, want), (got, want)      # (NumPy scalars come back as numbers)
 

@@ -9,6 +9,7 @@ import itertools
 import numpy as np
 import pytest
 from hanajit.testing.probe import check, probe_module
+from hanajit.testing.jitted import jitted
 
 VALUES = {
     "a64": "np.array([1.0, 1.0 + 1e-9, np.nan, np.inf, -np.inf, 0.0, 1e-8, 100.0])",
@@ -45,11 +46,10 @@ def test_all_compile():
     # none of the cases above may fall back (check() accepts a fallback)
     import warnings
 
-    from hanajit import jit
     mod = probe_module([("np.isclose(x0, x1, 1e-3)", 2), ("np.allclose(x0, x1)", 2)],
                        "isclose_compiles")
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore", RuntimeWarning)
         for f in (mod.f0, mod.f1):
             for a, b in itertools.product(VALUES, repeat=2):
-                jit(f, fallback=False)(eval(VALUES[a]), eval(VALUES[b]))
+                jitted(f, fallback=False)(eval(VALUES[a]), eval(VALUES[b]))

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning
+from hanajit.testing.jitted import jitted
 
 
 def kron(a, b):
@@ -50,7 +51,7 @@ def same(got, want):
 @pytest.mark.parametrize("k", range(len(KRON)))
 def test_kron(k):
     a, b = KRON[k]
-    same(jit(kron, fallback=False)(a, b), kron(a, b))
+    same(jitted(kron, fallback=False)(a, b), kron(a, b))
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 9, 130, 1001])
@@ -58,13 +59,13 @@ def test_kron(k):
 def test_trapezoid(n, dtype):
     y = (rng.standard_normal(n) * 10).astype(dtype)
     x = np.sort(rng.random(n)).astype(dtype)
-    same(jit(trapezoid, fallback=False)(y), trapezoid(y))
-    same(jit(trapezoid_x, fallback=False)(y, x), trapezoid_x(y, x))
+    same(jitted(trapezoid, fallback=False)(y), trapezoid(y))
+    same(jitted(trapezoid_x, fallback=False)(y, x), trapezoid_x(y, x))
     x64 = x.astype(np.float64)
-    same(jit(trapezoid_x, fallback=False)(y, x64), trapezoid_x(y, x64))
-    same(jit(trapezoid_x, fallback=False)(y[::-1], x[::-1]), trapezoid_x(y[::-1], x[::-1]))
+    same(jitted(trapezoid_x, fallback=False)(y, x64), trapezoid_x(y, x64))
+    same(jitted(trapezoid_x, fallback=False)(y[::-1], x[::-1]), trapezoid_x(y[::-1], x[::-1]))
     for dx in (0.1, 3, np.float32(0.5), np.float64(2.5)):
-        same(jit(trapezoid_dx, fallback=False)(y, dx), trapezoid_dx(y, dx))
+        same(jitted(trapezoid_dx, fallback=False)(y, dx), trapezoid_dx(y, dx))
 
 
 def test_fallbacks():

@@ -12,6 +12,7 @@ import pytest
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning
 from hanajit.lib import lapack
+from hanajit.testing.jitted import jitted
 
 pytestmark = pytest.mark.skipif(not lapack.available("dgesv"),
                                 reason="NumPy's LAPACK is not its wheels' OpenBLAS")
@@ -280,7 +281,7 @@ def test_inside_a_kernel_with_other_work():
                       "    return c, np.linalg.det(a), np.linalg.inv(a)[0, 0]\n", "linalg_lsq")
     rng = np.random.default_rng(9)
     x, y = rng.standard_normal((40, 4)), rng.standard_normal(40)
-    got, want = jit(mod.lsq, fallback=False)(x, y), mod.lsq(x, y)
+    got, want = jitted(mod.lsq, fallback=False)(x, y), mod.lsq(x, y)
     assert np.allclose(got[0], want[0], rtol=1e-12)   # x.T @ x: sequential sums here
     assert np.isclose(got[1], want[1], rtol=1e-12)
 

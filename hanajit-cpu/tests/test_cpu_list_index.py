@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 import pytest
 from hanajit import HanaJitFallbackWarning, jit
+from hanajit.testing.jitted import jitted
 
 
 def gather(a):
@@ -86,11 +87,11 @@ def test_list_index_matches_numpy(fn, make):
         want = fn(*want_args)
     except IndexError:
         with pytest.raises(IndexError):
-            jit(fn, fallback=False)(*got_args)
+            jitted(fn, fallback=False)(*got_args)
     else:
         with warnings.catch_warnings():
             warnings.simplefilter("error", HanaJitFallbackWarning)
-            got = jit(fn, fallback=False)(*got_args)
+            got = jitted(fn, fallback=False)(*got_args)
         assert got.dtype == want.dtype and got.shape == want.shape
         np.testing.assert_array_equal(got, want)
     for g, w in zip(got_args, want_args):
@@ -168,7 +169,7 @@ def test_boolean_scalar_index_is_a_mask_not_an_integer(fn, args):
         with pytest.warns(HanaJitFallbackWarning, match="boolean scalar"):
             got = jit(fn)(*args)
     else:
-        got = jit(fn, fallback=False)(*args)
+        got = jitted(fn, fallback=False)(*args)
     assert got.shape == want.shape
     np.testing.assert_array_equal(got, want)
     np.testing.assert_array_equal(args[0], want_args[0])

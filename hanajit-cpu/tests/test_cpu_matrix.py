@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning
+from hanajit.testing.jitted import jitted
 
 
 def eye(n):
@@ -62,9 +63,9 @@ def check(fn, *args):
         want = fn(*fresh)
     except Exception as exc:                            # noqa: BLE001
         with pytest.raises(type(exc)):
-            jit(fn, fallback=False)(*args)
+            jitted(fn, fallback=False)(*args)
         return
-    got = jit(fn, fallback=False)(*args)
+    got = jitted(fn, fallback=False)(*args)
     assert got.shape == want.shape and got.dtype == want.dtype
     assert got.tobytes() == want.tobytes(), (got, want)
 
@@ -110,12 +111,12 @@ def test_fill_diagonal(k):
 
 def test_fill_diagonal_writes_in_place_and_falls_back_for_nd():
     a = np.zeros((3, 3))
-    jit(fill, fallback=False)(a, 4.0)
+    jitted(fill, fallback=False)(a, 4.0)
     assert np.array_equal(a, 4.0 * np.eye(3))
     ro = np.zeros((2, 2))
     ro.flags.writeable = False
     with pytest.raises(ValueError, match="read-only"):
-        jit(fill, fallback=False)(ro, 1.0)
+        jitted(fill, fallback=False)(ro, 1.0)
     with pytest.warns(HanaJitFallbackWarning, match="fill_diagonal"):
         r = jit(fill_3d)(np.zeros((2, 2, 2)))
     assert r[1, 1, 1] == 1.0

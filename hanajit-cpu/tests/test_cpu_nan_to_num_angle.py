@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning
+from hanajit.testing.jitted import jitted
 
 
 def nan_to_num(x):
@@ -58,14 +59,14 @@ def test_against_numpy(k):
     x = CASES[k]
     with np.errstate(all="ignore"):
         for fn in (nan_to_num, nan_to_num_values, angle, angle_degrees, angle_positional):
-            same(jit(fn, fallback=False)(x), fn(x))
+            same(jitted(fn, fallback=False)(x), fn(x))
         for v in (7, -1e40, np.float32(2.5)):
-            same(jit(nan_to_num_positional, fallback=False)(x, v), nan_to_num_positional(x, v))
+            same(jitted(nan_to_num_positional, fallback=False)(x, v), nan_to_num_positional(x, v))
 
 
 def test_a_copy_and_fallbacks():
     x = SPECIAL.copy()
-    r = jit(nan_to_num, fallback=False)(x)
+    r = jitted(nan_to_num, fallback=False)(x)
     assert np.isnan(x[0]) and r[0] == 0.0 and not np.shares_memory(r, x)
     with pytest.warns(HanaJitFallbackWarning, match="copy=False"):
         jit(nan_to_num_in_place)(x.copy())

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hanajit.testing.probe import check, probe_module
+from hanajit.testing.jitted import jitted
 
 VALUES = {
     "f": "np.array([1.5, 0.0, -2.0, np.nan, -0.0])", "m": "np.array([[1, 0, 2], [0, 0, 3]])",
@@ -36,7 +37,6 @@ def test_matches_numpy(module, k):
 
 
 def test_compiles():
-    from hanajit import jit
     mod = probe_module([("np.where(x0 > 1)", 1)], "nonzero_c")
-    (idx,) = jit(mod.f0, fallback=False)(np.arange(4.0))
+    (idx,) = jitted(mod.f0, fallback=False)(np.arange(4.0))
     assert idx.tolist() == [2, 3]

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hanajit import jit
 from hanajit.lib.pyhelpers_sort import intro_sort
+from hanajit.testing.jitted import jitted
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -259,7 +260,7 @@ def test_copyto_overlap_and_readonly():
     ro = np.zeros(3)
     ro.flags.writeable = False
     with pytest.raises(ValueError):
-        jit(copyto, fallback=False)(ro, 1.0)
+        jitted(copyto, fallback=False)(ro, 1.0)
 
 
 # ------------------------------------------------------------ sort and search

@@ -15,6 +15,7 @@ import pytest
 import hanajit
 from hanajit import jit, prange
 from hanajit.errors import HanaJitParallelWarning, UnsupportedError
+from hanajit.testing.jitted import jitted
 
 SIZES = [0, 1, 2, 3, 7, 64, 1001]
 
@@ -311,7 +312,7 @@ def test_dependence_runs_serially_with_warning(func, args, why):
 @pytest.mark.parametrize("func,args,why", DEPENDENCES[:3], ids=["prefix", "carried", "last"])
 def test_dependence_is_an_error_without_fallback(func, args, why):
     with pytest.raises(UnsupportedError, match=why):
-        jit(func, fallback=False)(*[a.copy() for a in args])
+        jitted(func, fallback=False)(*[a.copy() for a in args])
 
 
 def test_aliased_arguments_run_serially_with_the_serial_answer():

@@ -13,6 +13,7 @@ import pytest
 from hanajit import HanaJitFallbackWarning, jit
 from hanajit.lib.np_partition import simd_single_kth
 from hanajit.testing.probe import outcome
+from hanajit.testing.jitted import jitted
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -333,4 +334,4 @@ def test_fallbacks():
     # a kth array of length 1 (known only at run time) of a SIMD type re-runs in
     # the interpreter
     k = np.array([2])
-    assert same(jit(part_2d, fallback=False)(a, k), part_2d(a, k))
+    assert same(jitted(part_2d, fallback=False)(a, k), part_2d(a, k))

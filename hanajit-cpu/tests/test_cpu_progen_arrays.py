@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hanajit import jit
 from hanajit.testing.progen_arrays import Stats, generate, run_program
+from hanajit.testing.jitted import jitted
 
 N = int(os.environ.get("HANAJIT_PROGEN_N", "40"))
 CHUNK = 10
@@ -56,10 +57,10 @@ def test_variable_holding_arrays_of_two_layouts_compiles(how):
          "step": np.arange(24.0).reshape(3, 8)[:, ::2]}[how]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        got = jit(_rebind_param, fallback=False)(m.copy())
+        got = jitted(_rebind_param, fallback=False)(m.copy())
         np.testing.assert_array_equal(got, _rebind_param(m.copy()))
         for c in (0, 1):
-            assert jit(_either_layout, fallback=False)(m, c) == _either_layout(m, c)
+            assert jitted(_either_layout, fallback=False)(m, c) == _either_layout(m, c)
 
 
 def _where(c, x, y):
@@ -81,7 +82,7 @@ def test_np_where_promotes_both_array_operands(dx, dy):
     y = np.array([0, 6, 1, 2 ** 40 * (dy == "int64")], dtype=dy)
     c = np.array([True, False, True, False])
     for f, args in ((_where, (c, x, y)), (_where_cmp, (x, y))):
-        got, want = jit(f, fallback=False)(*args), f(*args)
+        got, want = jitted(f, fallback=False)(*args), f(*args)
         assert got.dtype == want.dtype
         np.testing.assert_array_equal(got, want)
 
@@ -90,7 +91,7 @@ def test_np_where_keeps_python_scalars_weak():
     x = np.array([1, 2, 3], dtype=np.int32)
     c = np.array([True, False, True])
     for f, args in ((_where, (c, x, 7)), (_where, (c, 7, x)), (_where, (c, x, 2.5))):
-        got, want = jit(f, fallback=False)(*args), f(*args)
+        got, want = jitted(f, fallback=False)(*args), f(*args)
         assert got.dtype == want.dtype
         np.testing.assert_array_equal(got, want)
 
@@ -121,7 +122,7 @@ def test_augmented_assignment_through_ellipsis_compiles():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         for f, args in cases:
-            np.testing.assert_array_equal(jit(f, fallback=False)(*args()), f(*args()))
+            np.testing.assert_array_equal(jitted(f, fallback=False)(*args()), f(*args()))
 
 
 def _f32_accumulator(a):
@@ -158,7 +159,7 @@ def _slice_from_3d(a):
     (_slice_from_3d, lambda: np.arange(3.0)),
 ])
 def test_assign_value_with_leading_size1_axes(f, make):
-    np.testing.assert_array_equal(jit(f, fallback=False)(make()), f(make()))
+    np.testing.assert_array_equal(jitted(f, fallback=False)(make()), f(make()))
 
 
 def _row_from_2_rows(m):
@@ -176,7 +177,7 @@ def test_leading_axes_must_have_length_one():
     with pytest.raises(ValueError):
         _row_from_2_rows(m.copy())
     with pytest.raises(ValueError):
-        jit(_row_from_2_rows, fallback=False)(m.copy())
+        jitted(_row_from_2_rows, fallback=False)(m.copy())
     a = np.arange(3.0)
-    np.testing.assert_array_equal(jit(_copyto_leading, fallback=False)(a.copy()),
+    np.testing.assert_array_equal(jitted(_copyto_leading, fallback=False)(a.copy()),
                                   _copyto_leading(a.copy()))

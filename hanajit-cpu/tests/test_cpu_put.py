@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hanajit import jit
+from hanajit.testing.jitted import jitted
 
 
 def put_fn(a, ind, v):
@@ -84,9 +85,9 @@ def test_put_modes_and_method(f, layout):
 def test_put_errors():
     a = np.arange(4.0)
     with pytest.raises(IndexError, match="index 4 is out of bounds for axis 0 with size 4"):
-        jit(put_fn, fallback=False)(a, np.array([1, 4]), 0.0)
+        jitted(put_fn, fallback=False)(a, np.array([1, 4]), 0.0)
     assert a[1] == 0.0                  # (a contiguous array keeps the earlier writes)
     with pytest.raises(IndexError, match="cannot replace elements of an empty array"):
-        jit(put_wrap, fallback=False)(np.zeros(0), np.array([0]), 1.0)
+        jitted(put_wrap, fallback=False)(np.zeros(0), np.array([0]), 1.0)
     with pytest.raises(OverflowError):
-        jit(put_fn, fallback=False)(np.zeros(3, np.uint8), 0, 300)
+        jitted(put_fn, fallback=False)(np.zeros(3, np.uint8), 0, 300)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning, UnsupportedError
+from hanajit.testing.jitted import jitted
 
 
 def outcome(f, *args):
@@ -47,7 +48,7 @@ def asserts(k):
 def test_assert_message():
     # (pytest rewrites asserts in test modules: CPython's text is written out here)
     with pytest.raises(AssertionError) as info:
-        jit(asserts, fallback=False)(0)
+        jitted(asserts, fallback=False)(0)
     assert str(info.value) == "k must not be 0, {}"
 
 
@@ -76,7 +77,7 @@ def four_fields(k):
 ])
 def test_unsupported_messages_fall_back_naming_the_construct(f, arg, construct):
     with pytest.raises(UnsupportedError, match=construct):
-        jit(f, fallback=False)(arg)
+        jitted(f, fallback=False)(arg)
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         assert outcome(jit(f), arg) == outcome(f, arg)

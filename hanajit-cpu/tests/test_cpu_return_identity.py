@@ -8,6 +8,7 @@ import sys
 import numpy as np
 
 from hanajit import jit
+from hanajit.testing.jitted import jitted
 
 
 def ident(a):
@@ -50,7 +51,7 @@ def test_the_argument_itself(tmp_path):
 def test_new_objects_stay_new():
     a = np.arange(4.0)
     for func in (sliced, rebound):
-        got = jit(func, fallback=False)(a)
+        got = jitted(func, fallback=False)(a)
         assert got is not a and np.array_equal(got, func(a))
 
 

@@ -20,6 +20,7 @@ import random
 import numpy as np
 from hanajit import jit
 from hanajit.testing.fuzz import DERANDOMIZE, run_both
+from hanajit.testing.jitted import jitted
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -206,15 +207,15 @@ def test_numpy_scalar_arguments_and_elements_promote_as_numpy():
     b = np.array([0.0, 0.0])
     with np.errstate(all="ignore"):
         want = _div(a, b)
-    got = jit(_div, fallback=False)(a, b)
+    got = jitted(_div, fallback=False)(a, b)
     assert [_same_number(x, _value(y)) for x, y in zip(got, want)] == [True] * 3
     ints = np.array([7, 0])
     with np.errstate(all="ignore"):
-        assert jit(_div, fallback=False)(ints, ints * 0) == tuple(
+        assert jitted(_div, fallback=False)(ints, ints * 0) == tuple(
             _value(v) for v in _div(ints, ints * 0))
     with pytest.raises(ValueError, match="negative integer powers"):
-        jit(_ipow, fallback=False)(np.array([2, 3]), -1)
-    assert jit(_ipow, fallback=False)(np.array([2, 3], np.int8), 7) == -128
+        jitted(_ipow, fallback=False)(np.array([2, 3]), -1)
+    assert jitted(_ipow, fallback=False)(np.array([2, 3], np.int8), 7) == -128
 
 
 def _bool_ops(b_arr, x):
@@ -224,7 +225,7 @@ def _bool_ops(b_arr, x):
 
 def test_numpy_bools_stay_bools():
     # ~np.True_ is np.False_ and abs keeps a NumPy bool; Python's ~True is -2
-    got = jit(_bool_ops, fallback=False)(np.array([True]), True)
+    got = jitted(_bool_ops, fallback=False)(np.array([True]), True)
     assert got == _bool_ops(np.array([True]), True) == (False, True, 1, -2)
     assert [type(v) for v in got] == [bool, bool, int, int]
 
@@ -247,7 +248,7 @@ def test_two_argument_float_functions_take_numpys_loop():
     import warnings
     from hanajit.errors import HanaJitFallbackWarning
     i16 = np.array([3, -4], np.int16)
-    got, want = jit(_atan2, fallback=False)(i16, 2), _atan2(i16, 2)
+    got, want = jitted(_atan2, fallback=False)(i16, 2), _atan2(i16, 2)
     assert got[0].dtype == want[0].dtype == np.float32
     # (NumPy's float32 arctan2 is its own SIMD code, hanajit's libm's atan2f or
     # a vector variant within 4 ulp of it: docs/semantics.md)
@@ -258,4 +259,4 @@ def test_two_argument_float_functions_take_numpys_loop():
         r = jit(_hypot)(np.array([-1], np.int8), np.array([255], np.uint8))
     assert r.dtype == np.float16
     b = np.array([True, True])
-    assert jit(_fmod_bools, fallback=False)(b).dtype == _fmod_bools(b).dtype == np.int8
+    assert jitted(_fmod_bools, fallback=False)(b).dtype == _fmod_bools(b).dtype == np.int8

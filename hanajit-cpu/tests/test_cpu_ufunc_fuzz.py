@@ -7,8 +7,8 @@ NaN == NaN), or both raise the same exception type."""
 import random
 
 import numpy as np
-from hanajit import jit
 from hanajit.testing.fuzz import DERANDOMIZE, run_both, with_layout
+from hanajit.testing.jitted import jitted
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -161,12 +161,12 @@ def test_numpy_scalars_are_strong_python_numbers_weak():
     w = np.array([0.1, 0.7])
     for fn, args in ((_add_first, (u8, np.array([100, 1]))), (_scale, (f32, w, 1)),
                      (_add_py, (u8, 100)), (_add_np, (u8, 100))):
-        want, got = fn(*args), jit(fn, fallback=False)(*args)
+        want, got = fn(*args), jitted(fn, fallback=False)(*args)
         assert got.dtype == want.dtype, fn.__name__
         np.testing.assert_array_equal(got, want)
     import pytest
     with pytest.raises(OverflowError, match="out of bounds for uint8"):
-        jit(_add_py, fallback=False)(u8, 300)
+        jitted(_add_py, fallback=False)(u8, 300)
 
 
 def _store(a, v):
@@ -189,8 +189,8 @@ def test_storing_a_python_int_that_does_not_fit_raises():
     for fn, dtype, v in ((_store, np.uint8, 300), (_store, np.int8, -129),
                          (_store_slice, np.uint8, -1), (_store, np.uint64, -1)):
         with pytest.raises(OverflowError, match="out of bounds"):
-            jit(fn, fallback=False)(np.zeros(3, dtype), v)
-    assert list(jit(_store, fallback=False)(np.zeros(2, np.uint8), 255)) == [255, 0]
-    got = jit(_store_element_of, fallback=False)(np.zeros(2, np.uint8), np.array([300]))
+            jitted(fn, fallback=False)(np.zeros(3, dtype), v)
+    assert list(jitted(_store, fallback=False)(np.zeros(2, np.uint8), 255)) == [255, 0]
+    got = jitted(_store_element_of, fallback=False)(np.zeros(2, np.uint8), np.array([300]))
     np.testing.assert_array_equal(got, _store_element_of(np.zeros(2, np.uint8),
                                                          np.array([300])))

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning
+from hanajit.testing.jitted import jitted
 
 
 def add_out(a, b, c):
@@ -60,7 +61,7 @@ def floor_divide_out(a, b, c):
 
 def same(fn, *args):
     want = fn(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
-    got = jit(fn, fallback=False)(*[a.copy() if isinstance(a, np.ndarray) else a
+    got = jitted(fn, fallback=False)(*[a.copy() if isinstance(a, np.ndarray) else a
                                     for a in args])
     assert got.dtype == want.dtype and got.shape == want.shape
     assert got.tobytes() == want.tobytes()
@@ -100,7 +101,7 @@ def test_broadcasting_into_out_and_overlap():
 def test_in_place_writes_the_callers_array():
     x = rng.random(6)
     want = np.clip(x, 0.3, 0.6)
-    jit(clip_in_place, fallback=False)(x, 0.3, 0.6)
+    jitted(clip_in_place, fallback=False)(x, 0.3, 0.6)
     assert np.array_equal(x, want)
 
 
@@ -108,9 +109,9 @@ def test_errors_and_fallbacks():
     ro = np.zeros(3)
     ro.flags.writeable = False
     with pytest.raises(ValueError, match="read-only"):
-        jit(add_out, fallback=False)(np.ones(3), np.ones(3), ro)
+        jitted(add_out, fallback=False)(np.ones(3), np.ones(3), ro)
     with pytest.raises(ValueError):             # out cannot hold the broadcast result
-        jit(add_out, fallback=False)(np.ones(4), np.ones(4), np.zeros(3))
+        jitted(add_out, fallback=False)(np.ones(4), np.ones(4), np.zeros(3))
     for args in ((np.arange(4), 1.5, np.zeros(4, np.int64)),        # 'same_kind'
                  (np.ones((2, 3)), 1.0, np.zeros(3))):               # fewer dimensions
         with pytest.warns(HanaJitFallbackWarning, match="out="), \

@@ -218,7 +218,7 @@ def test_pow_random_and_special_pairs(dtype):
           1e300, 1e-300, 5e-324]
     b, e = (np.array(v, dtype=dtype) for v in zip(*[(p, q) for p in sp for q in sp]))
     b, e = np.tile(b, 4), np.tile(e, 4)
-    got = jit(k_pow, fallback=False)(b, e)
+    got = jitted(k_pow, fallback=False)(b, e)
 
     def ref2(bb):
         return np.power(bb, e.astype(np.longdouble))
@@ -247,7 +247,7 @@ def test_fused_expression_vectorises_and_sums_in_order():
     x = np.random.default_rng(5).uniform(-5, 5, 10_007)
     f = jit(total, fallback=False)
     got = f(x)
-    elems = jit(values, fallback=False)(x)
+    elems = jitted(values, fallback=False)(x)
     acc = 0.0
     for v in elems.tolist():
         acc += v
@@ -270,6 +270,7 @@ def test_sqrt_and_fabs_vectorise_exactly():
 PROBE = """
 import numpy as np
 from hanajit import jit
+from hanajit.testing.jitted import jitted
 
 def k(a):
     return np.exp(a)

@@ -106,7 +106,7 @@ def test_specials_in_vector_lanes():
                    1e-160, 1e160, 1.7976931348623157e308, -1e300, 2.2250738585072014e-308])
     x = np.tile(sp, 37)
     out = np.empty_like(x)
-    jit(squares, fallback=False)(x, out)
+    jitted(squares, fallback=False)(x, out)
     want = _cpython(x)
     np.testing.assert_array_equal(out, want)
     assert np.array_equal(np.signbit(out), np.signbit(want))
@@ -117,6 +117,7 @@ import numpy as np, sys
 sys.path.insert(0, {here!r})
 from test_cpu_vector_square import squares, _inputs, _cpython
 from hanajit import jit
+from hanajit.testing.jitted import jitted
 x = _inputs()
 out = np.empty_like(x)
 f = jit(squares, fallback=False)

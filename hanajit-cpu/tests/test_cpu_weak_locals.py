@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanajit import jit, prange
+from hanajit.testing.jitted import jitted
 
 
 def sum_squares(x):
@@ -93,7 +94,7 @@ def _check(f, *args):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)     # uint8 overflow
         want = f(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
-        got = jit(f, fallback=False)(*args)
+        got = jitted(f, fallback=False)(*args)
     assert _same(got, want), (got, want)
 
 
@@ -119,7 +120,7 @@ def test_values_stored_into_an_array_of_the_scalar_type():
     x = np.random.default_rng(3).normal(1, 0.1, 50).astype(np.float32)
     out_want, out_got = np.zeros(50, np.float32), np.zeros(50, np.float32)
     want = into_array(x, out_want)
-    got = jit(into_array, fallback=False)(x, out_got)
+    got = jitted(into_array, fallback=False)(x, out_got)
     assert got == want and np.array_equal(out_got, out_want)
 
 
@@ -128,8 +129,8 @@ def test_int8_products_wrap():
 
 
 def test_no_iteration_keeps_the_python_number():
-    assert jit(sum_squares, fallback=False)(np.zeros(0, np.float32)) == 0.0
-    assert jit(indexed, fallback=False)(np.zeros(0, np.float32)) == (0.1, 0)
+    assert jitted(sum_squares, fallback=False)(np.zeros(0, np.float32)) == 0.0
+    assert jitted(indexed, fallback=False)(np.zeros(0, np.float32)) == (0.1, 0)
 
 
 @pytest.mark.parametrize("f", [scaled_after, copied, sqrt_after])

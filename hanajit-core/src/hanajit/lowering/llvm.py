@@ -130,6 +130,7 @@ class FunctionLowering(TablesAndRandom):
         self.slots: dict = {}
         self.loops: list = []        # (continue_block, break_block)
         self.prefetch: list = []     # per open counted loop: prefetch.Sites or None
+        self._fail_bb = None         # the one exit of a raise: fail()
 
     def run(self):
         fn = self.fn
@@ -249,8 +250,7 @@ class FunctionLowering(TablesAndRandom):
                 for k, a in enumerate(s.args[:3]):
                     p = b.gep(self.err, [ir.Constant(I64, k + 1)], source_etype=I64)
                     b.store(self.expr(a), p)
-            self.release_locals()
-            b.ret(ir.Constant(I32, 1))
+            self.fail()
         elif isinstance(s, N.ForeignCall):
             self.foreign_call(s)
         elif isinstance(s, N.Store):
@@ -362,6 +362,25 @@ class FunctionLowering(TablesAndRandom):
         else:
             b.ret(v)
 
+    def fail(self):
+        """Leave with the error status (the error record written): a branch to the
+        function's one failing exit, which releases the locals and returns 1 --
+        one copy of the releases, where a copy per raise site grew the IR as
+        (raise sites x array locals).  Logical addressing (Vulkan) keeps a return
+        per site: its structured control flow lets a selection exit only to its
+        merge block."""
+        gpu = self.m.info.gpu
+        if not self.managed or (gpu is not None and gpu.addressing == "logical"):
+            self.release_locals()
+            self.b.ret(ir.Constant(I32, 1))
+            return
+        if self._fail_bb is None:
+            self._fail_bb = self.llfn.append_basic_block("fail")
+            with self.b.goto_block(self._fail_bb):
+                self.release_locals()
+                self.b.ret(ir.Constant(I32, 1))
+        self.b.branch(self._fail_bb)
+
     def release_locals(self):
         for name, t in self.managed:
             self.refcount(self.b.load(self.slots[name]), t, self.m.nrt("decref"))
@@ -392,8 +411,7 @@ class FunctionLowering(TablesAndRandom):
         b.position_at_end(fail)
         code = self.m.module.raise_code(MemoryError, "Unable to allocate memory for an array")
         b.store(ir.Constant(I64, code), self.err)
-        self.release_locals()
-        b.ret(ir.Constant(I32, 1))
+        self.fail()
         b.position_at_end(ok)
         data = b.load(b.gep(mi, [ir.Constant(I64, 8)], source_etype=I8), typ=PTR)
         v = ir.Constant(lltype(t), ir.Undefined)
@@ -425,8 +443,7 @@ class FunctionLowering(TablesAndRandom):
         br.set_weights([2000, 1])
         b.position_at_end(fail)
         if self.fn.can_raise:
-            self.release_locals()
-            b.ret(ir.Constant(I32, 1))
+            self.fail()
         else:  # pragma: no cover - the raise analysis prevents this
             b.unreachable()
         b.position_at_end(ok)

@@ -82,6 +82,5 @@ def parallel_for(fl, s):
     br = b.cbranch(b.icmp_unsigned("==", status, ir.Constant(I32, 0)), ok, fail)
     br.set_weights([2000, 1])
     b.position_at_end(fail)
-    fl.release_locals()
-    b.ret(ir.Constant(I32, 1))
+    fl.fail()
     b.position_at_end(ok)

@@ -1,0 +1,28 @@
+"""One compiled function per Python function and options, for the whole test
+process: a sweep that checks a function on many arguments compiles each
+specialisation once, where a fresh ``jit(f)`` per case starts with none and
+compiles every case again.
+
+::
+
+    from hanajit.testing.jitted import jitted
+
+    for a in cases:
+        assert same(jitted(f, fallback=False)(a), f(a))
+
+Use ``jit`` itself where a test needs a function of its own: one whose first
+compile, warnings, specialisation list or lifetime the test checks.
+"""
+from __future__ import annotations
+
+_MEMO: dict = {}
+
+
+def jitted(fn, **options):
+    """``jit(fn, **options)``, made once per ``(fn, options)`` and kept."""
+    key = (fn, tuple(sorted((name, repr(value)) for name, value in options.items())))
+    compiled = _MEMO.get(key)
+    if compiled is None:
+        from .. import jit
+        compiled = _MEMO[key] = jit(fn, **options)
+    return compiled
