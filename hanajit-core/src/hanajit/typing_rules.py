@@ -39,6 +39,9 @@ def typeof(value) -> T.Type | None:
             return array_type(value) if tp is np.memmap else None
     if tp.__name__ == "Generator" and tp.__module__ == "numpy.random._generator":
         return T.GENERATOR          # exactly np.random.Generator (lib/np_random.py)
+    if tp.__name__ == "Random" and tp.__module__ == "random" and \
+            tp is getattr(sys.modules.get("random"), "Random", None):
+        return T.PYRANDOM           # exactly random.Random (lib/py_random.py)
     if tp is tuple:
         items = tuple(typeof(v) for v in value)
         if any(i is None for i in items):

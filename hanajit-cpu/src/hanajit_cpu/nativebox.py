@@ -290,8 +290,8 @@ def _entry(t: T.Type):
         from .nativearray import ArrayBoxing      # registers itself on first use
         e = STRUCTURED[T.ArrayType] = ArrayBoxing
     if e is None and isinstance(t, T.GeneratorType):
-        from .nativerandom import GeneratorBoxing     # likewise
-        e = GeneratorBoxing
+        from .nativerandom import GeneratorBoxing     # likewise (and PyRandomBoxing)
+        e = STRUCTURED.get(type(t), GeneratorBoxing)
     return e
 
 

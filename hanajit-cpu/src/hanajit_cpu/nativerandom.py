@@ -1,4 +1,5 @@
-"""``np.random.Generator`` arguments in the generated dispatcher (``GeneratorType``).
+"""``np.random.Generator`` arguments in the generated dispatcher (``GeneratorType``),
+and Python's ``random.Random`` (``PyRandomType``: its address).
 
 A ``Generator`` keeps a copy of its bit generator's ``bitgen_t`` (state pointer,
 ``next_uint64``, ``next_uint32``, ``next_double``, ``next_raw``) inside the
@@ -81,4 +82,29 @@ class GeneratorBoxing:
         return [field(b, obj, base + 8 * k, I64) for k in range(4)]
 
 
+class PyRandomBoxing:
+    """Emitters for ``PyRandomType`` (a ``random.Random`` argument, exactly that
+    class): the object's address and three zero words, as ``cwrapper`` passes."""
+
+    box = None
+
+    @staticmethod
+    def supported(t) -> bool:
+        from hanajit.lib.pyrandom_state import layout_ok
+        return layout_ok()
+
+    @staticmethod
+    def check(cx, b, obj, t, fail):
+        import random
+        same = b.icmp_unsigned("==", field(b, obj, OB_TYPE),
+                               CApi.address(id(random.Random)))
+        continue_if(b, same, fail, "pyrandom.type")
+
+    @staticmethod
+    def unbox(cx, b, obj, t, fail):
+        zero = ir.Constant(I64, 0)
+        return [b.ptrtoint(obj, I64), zero, zero, zero]
+
+
 STRUCTURED[T.GeneratorType] = GeneratorBoxing
+STRUCTURED[T.PyRandomType] = PyRandomBoxing

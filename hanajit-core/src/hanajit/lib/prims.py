@@ -307,3 +307,38 @@ def mt19937_key(address):
     """``uint32_t key[624]`` then ``int pos`` of an MT19937 state, as 625 uint32."""
     from .random_state import view_at
     return view_at(address, "uint32", 625)
+
+
+# Python's ``random`` generators (``lib/py_random.py``): the global instance's
+# address (one int64), an instance's MT as 625 uint32 (``index`` first), and
+# its ``gauss_next`` through callbacks (``lib/pyrandom_state.py``)
+
+
+def pyrandom_global():
+    from .pyrandom_state import global_addresses
+    from .random_state import view_at
+    return view_at(global_addresses()["hj.python.random_global"], "int64", 1)
+
+
+def pyrandom_mt(address):
+    from .random_state import view_at
+    return view_at(int(address) + 16, "uint32", 625)
+
+
+def pyrandom_address(r):
+    return id(r)
+
+
+def pyrandom_gauss_has(address):
+    from .pyrandom_state import gauss_has
+    return gauss_has(int(address))
+
+
+def pyrandom_gauss_value(address):
+    from .pyrandom_state import gauss_value
+    return gauss_value(int(address))
+
+
+def pyrandom_gauss_set(address, has, value):
+    from .pyrandom_state import gauss_set
+    gauss_set(int(address), bool(has), float(value))
