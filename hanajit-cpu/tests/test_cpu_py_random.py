@@ -296,3 +296,64 @@ def test_many_seeds_and_ranges(seed, n, a, b, step):
     check(r_randint, seed, min(a, b), max(a, b), calls=2)
     check(r_randrange3, seed, a, b, step, calls=2)
     check_instance(walk, seed, n % 5, calls=1)
+
+
+def rebound_uniform():
+    return random.uniform(0.0, 1.0)
+
+
+def test_a_module_function_rebound_to_another_generator_falls_back():
+    other = random.Random(4)
+    saved = random.uniform
+    try:
+        random.uniform = other.uniform
+        with pytest.warns(HanaJitFallbackWarning, match="uniform"):
+            got = jit(rebound_uniform)()
+        assert got == random.Random(4).uniform(0.0, 1.0)
+    finally:
+        random.uniform = saved
+
+
+CACHED = '''
+import json, random
+from hanajit import jit
+
+@jit(cache=True)
+def draws(n):
+    s = 0.0
+    for _ in range(n):
+        s += random.random() + random.gauss(0.0, 1.0) + random.randint(1, 6)
+    return s
+
+@jit(cache=True)
+def walk(r, n):
+    return r.gauss(0.0, 1.0) + r.randrange(0, 100, 7) + n
+
+random.seed(3)
+got = draws(5)
+after = random.getstate()
+random.seed(3)
+ok = [got == draws.py_func(5), after == random.getstate()]
+a, b = random.Random(2), random.Random(2)
+ok.append(walk(a, 1) == walk.py_func(b, 1) and a.getstate() == b.getstate())
+print(json.dumps(ok))
+'''
+
+
+def test_disk_cache_keeps_python_random_kernels(tmp_path):
+    # the kernels hold no process address: a second process loads them from the
+    # cache and links the global generator and the gauss_next callbacks afresh
+    import os
+    import subprocess
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HANAJIT_")}
+    env["HANAJIT_CACHE_DIR"] = str(tmp_path / "cache")
+    env["HANAJIT_CACHE_COMPILER_ID"] = "test-cpu-py-random"
+    env["PYTHONWARNINGS"] = "error::hanajit.HanaJitFallbackWarning"
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env.get("PYTHONPATH", "")])
+    (tmp_path / "py_random_kernels.py").write_text(CACHED)
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, "-c", "import py_random_kernels"], env=env,
+                              cwd=tmp_path, capture_output=True, text=True, timeout=240)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert proc.stdout.strip().splitlines()[-1] == "[true, true, true]"
+    assert len(list((tmp_path / "cache").rglob("*.hjc"))) == 2

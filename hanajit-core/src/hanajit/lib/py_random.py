@@ -60,8 +60,10 @@ class PyRandomCall(CallTemplate):
         if not layout_ok():
             raise Incompatible("this Python's random.Random has a layout hanajit "
                                "does not know")
-        if not self.method and global_instance() is None:
-            raise Incompatible(f"random.{self.name} is not a method of a random.Random")
+        if not self.method and (global_instance() is None or getattr(
+                getattr(call, "callee", None), "__self__", None) is not global_instance()):
+            raise Incompatible(f"random.{self.name} is not bound to the generator "
+                               "behind random.random")
         b = self.bind(call, args, kwargs)
         name = self.name
         if name == "random":
