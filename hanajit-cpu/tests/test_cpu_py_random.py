@@ -357,3 +357,30 @@ def test_disk_cache_keeps_python_random_kernels(tmp_path):
         assert proc.returncode == 0, proc.stdout + proc.stderr
         assert proc.stdout.strip().splitlines()[-1] == "[true, true, true]"
     assert len(list((tmp_path / "cache").rglob("*.hjc"))) == 2
+
+
+def instance_gauss(r):
+    return r.gauss(0.0, 1.0)
+
+
+def test_gauss_next_of_another_type_refuses():
+    r = random.Random(1)
+    r.gauss_next = 2               # an int: Python returns mu + 2 * sigma exactly
+    with pytest.raises(UnsupportedError, match="gauss_next"):
+        jit(instance_gauss)(r)
+    r.gauss_next = 0.75
+    assert jit(instance_gauss)(r) == 0.75 and r.gauss_next is None
+
+
+def unknown_layout():
+    return random.random()
+
+
+def test_an_unknown_layout_falls_back(monkeypatch):
+    from hanajit.lib import pyrandom_state
+    monkeypatch.setitem(pyrandom_state._state, "layout", False)
+    random.seed(1)
+    with pytest.warns(HanaJitFallbackWarning, match="random"):
+        got = jit(unknown_layout)()
+    random.seed(1)
+    assert got == random.random()
