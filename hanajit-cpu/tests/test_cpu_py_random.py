@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import sys
 import warnings
+from random import getrandbits as grb
 
 import pytest
 from hypothesis import given, settings
@@ -384,3 +385,39 @@ def test_an_unknown_layout_falls_back(monkeypatch):
         got = jit(unknown_layout)()
     random.seed(1)
     assert got == random.random()
+
+
+def prange_instance(r, out):
+    for i in prange(out.shape[0]):
+        out[i] = r.random()
+
+
+def test_prange_with_a_shared_instance_runs_serially_in_order():
+    import numpy as np
+
+    from hanajit.errors import HanaJitParallelWarning
+    got, want = np.zeros(40), np.zeros(40)
+    r1, r2 = random.Random(6), random.Random(6)
+    with pytest.warns(HanaJitParallelWarning, match="random generator 'r'"):
+        jit(parallel=True)(prange_instance)(r1, got)
+    prange_instance(r2, want)
+    assert np.array_equal(got, want) and r1.getstate() == r2.getstate()
+
+
+def prange_imported(out):
+    for i in prange(out.shape[0]):
+        out[i] = grb(20)
+
+
+def test_prange_with_an_imported_module_function_runs_serially_in_order():
+    import numpy as np
+
+    from hanajit.errors import HanaJitParallelWarning
+    got, want = np.zeros(40, np.int64), np.zeros(40, np.int64)
+    random.seed(12)
+    with pytest.warns(HanaJitParallelWarning, match="global random state"):
+        jit(parallel=True)(prange_imported)(got)
+    after = random.getstate()
+    random.seed(12)
+    prange_imported(want)
+    assert np.array_equal(got, want) and after == random.getstate()
