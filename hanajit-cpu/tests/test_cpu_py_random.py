@@ -421,3 +421,24 @@ def test_prange_with_an_imported_module_function_runs_serially_in_order():
     random.seed(12)
     prange_imported(want)
     assert np.array_equal(got, want) and after == random.getstate()
+
+
+def test_gauss_without_the_gil_in_threads():
+    # gauss_next is reached under PyGILState_Ensure: nogil code on several
+    # threads, each with its own generator, gives the interpreter's values
+    import threading
+    jf = jit(nogil=True)(walk)
+    gens = [random.Random(k) for k in range(4)]
+    got = [None] * 4
+
+    def work(k):
+        got[k] = jf(gens[k], 300)
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    jf(random.Random(9), 1)                  # compiled before the threads start
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for k in range(4):
+        r = random.Random(k)
+        assert got[k] == walk(r, 300) and gens[k].getstate() == r.getstate()

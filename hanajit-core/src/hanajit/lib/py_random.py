@@ -177,36 +177,90 @@ class MT(CallTemplate):
         return N.HostArray("", 625, self.type, address=at)
 
 
-class Callback(CallTemplate):
-    """``prims.pyrandom_gauss_has/value/set``: a call of a ``pyrandom_state``
-    callback (``hj.host.<name>``) on the instance's address."""
+class Gauss(CallTemplate):
+    """``prims.pyrandom_gauss_has/value/set``: ``gauss_next`` of the instance at
+    an address, through the C API (``pyhelpers_pyapi.py``)."""
 
-    def __init__(self, name, params, returns):
-        self.name, self.params, self.returns = name, params, returns
-        self.paths = (f"hanajit.lib.prims.{name}",)
+    def __init__(self, name, params):
+        self.name, self.params = name, params
+        self.paths = (f"hanajit.lib.prims.pyrandom_{name}",)
 
     def typer(self, inf, call, args, kwargs):
         if kwargs or len(args) != len(self.params):
-            raise Incompatible(f"prims.{self.name}: {len(self.params)} arguments")
+            raise Incompatible(f"prims.pyrandom_{self.name}: {len(self.params)} arguments")
+        return {"gauss_has": I, "gauss_value": F}.get(self.name, T.NONE)
+
+    def lower(self, L, call, args, kwargs):
+        from . import pyhelpers_pyapi as api
+        values = [L.let(ops.convert(L, a, t)) for a, t in zip(args, self.params)]
+        if self.name == "gauss_set":
+            call_void(L, api.gauss_set, values)
+            return ops.C(None, T.NONE)
+        return L.call_helper(getattr(api, self.name), values)
+
+
+class CApi(CallTemplate):
+    """``prims.pyapi_<name>(...)``: CPython's C function (``hj.host.<symbol>``,
+    linked by the CPU engine); int64 arguments are pointers or ints."""
+
+    def __init__(self, name, symbol, params, returns):
+        self.symbol, self.params, self.returns = symbol, params, returns
+        self.paths = (f"hanajit.lib.prims.pyapi_{name}",)
+
+    def typer(self, inf, call, args, kwargs):
+        if kwargs or len(args) != len(self.params):
+            raise Incompatible(f"{self.symbol}: {len(self.params)} arguments")
         return self.returns or T.NONE
 
     def lower(self, L, call, args, kwargs):
         values = [L.let(ops.convert(L, a, t)) for a, t in zip(args, self.params)]
         if self.returns is None:
-            L.emit(N.ForeignCall(symbol=self.name, args=values))
+            L.emit(N.ForeignCall(symbol=self.symbol, args=values))
             return ops.C(None, T.NONE)
-        target = L.temp(self.returns, "cb")
+        target = L.temp(self.returns, "capi")
         L.emit(N.Assign(target=target, value=ops.zero(self.returns)))
-        L.emit(N.ForeignCall(symbol=self.name, args=values, returns=self.returns,
+        L.emit(N.ForeignCall(symbol=self.symbol, args=values, returns=self.returns,
                              target=target))
         return N.Var(target, self.returns)
 
 
+class Words(CallTemplate):
+    """``prims.pyapi_words(address)``: the first two words of an object
+    (``ob_refcnt``, ``ob_type``); ``prims.pyapi_consts()``: ``None``, ``float``
+    and ``"gauss_next"`` (``hj.python.pyapi_consts``)."""
+
+    def __init__(self, name):
+        self.name = name
+        self.paths = (f"hanajit.lib.prims.pyapi_{name}",)
+
+    def typer(self, inf, call, args, kwargs):
+        if kwargs or len(args) != (1 if self.name == "words" else 0):
+            raise Incompatible(f"prims.pyapi_{self.name}: wrong arguments")
+        return T.ArrayType(I, 1, "C")
+
+    def lower(self, L, call, args, kwargs):
+        t = T.ArrayType(I, 1, "C")
+        if self.name == "words":
+            return N.HostArray("", 2, t, address=args[0])
+        return N.HostArray("hj.python.pyapi_consts", 3, t)
+
+
 register(Global())
 register(MT())
-register(Callback("pyrandom_gauss_has", (I,), I))
-register(Callback("pyrandom_gauss_value", (I,), F))
-register(Callback("pyrandom_gauss_set", (I, I, F), None))
+register(Gauss("gauss_has", (I,)))
+register(Gauss("gauss_value", (I,)))
+register(Gauss("gauss_set", (I, I, F)))
+register(Words("words"))
+register(Words("consts"))
+for _args in (("gil_ensure", "PyGILState_Ensure", (), I),
+              ("gil_release", "PyGILState_Release", (I,), None),
+              ("getattr", "PyObject_GetAttr", (I, I), I),
+              ("setattr", "PyObject_SetAttr", (I, I, I), I),
+              ("float_from", "PyFloat_FromDouble", (F,), I),
+              ("float_as", "PyFloat_AsDouble", (I,), F),
+              ("decref", "Py_DecRef", (I,), None),
+              ("err_clear", "PyErr_Clear", (), None)):
+    register(CApi(*_args))
 
 for _name in PARAMS:
     register(PyRandomCall(_name))

@@ -6,10 +6,10 @@ with a Python ``__dict__``: ``PyObject_HEAD``, ``int index`` at byte 16 and
 ``getrandbits()`` and ``seed()`` use -- and ``gauss_next``, the second value
 ``gauss()`` keeps, an ordinary instance attribute.  Compiled code reads and
 writes the MT words in place (``prims.pyrandom_mt``: 625 uint32 from byte 16,
-the index first) and ``gauss_next`` through three small callbacks into this
-process (``hj.host.pyrandom_gauss_*``, which the CPU engine links).  The
-module-level functions (``random.random`` ...) are bound methods of one
-instance, whose address the engine links as ``hj.python.random_global``.
+the index first) and ``gauss_next`` through this process's C API (``pyhelpers_pyapi.py``; the CPU engine links the functions
+as ``hj.host.<name>``).  The module-level functions (``random.random`` ...)
+are bound methods of one instance, whose address the engine links as
+``hj.python.random_global``.
 
 The layout is checked once per process against ``getstate()`` on fresh
 generators; anything unexpected (another Python, a build with another layout)
@@ -74,23 +74,30 @@ def global_instance():
     return inst if type(inst) is random.Random else None
 
 
-def global_addresses() -> dict:
-    """``hj.python.random_global``: a cell holding the global instance's address
-    (kept for the process: the module's functions stay bound to it)."""
+def python_addresses() -> dict:
+    """The cells compiled code links as ``hj.python.*``: ``random_global``, the
+    address of the global instance (kept for the process: the module's
+    functions stay bound to it), when it is a ``random.Random``; and
+    ``pyapi_consts``: the addresses of ``None``, ``float`` and the interned
+    ``"gauss_next"`` (``pyhelpers_pyapi.py``)."""
+    out = {}
+    if "consts" not in _state:
+        name = _state["name"] = sys.intern("gauss_next")
+        _state["consts"] = (ctypes.c_int64 * 3)(id(None), id(float), id(name))
+    out["hj.python.pyapi_consts"] = ctypes.addressof(_state["consts"])
     inst = global_instance()
-    if inst is None or not layout_ok():
-        from hanajit.errors import UnsupportedError
-        raise UnsupportedError("Python's global random generator is not a "
-                               "random.Random hanajit knows", construct="random")
-    cell = _state.get("cell")
-    if cell is None or cell.value != id(inst):
-        cell = _state["cell"] = ctypes.c_int64(id(inst))
-        _state["inst"] = inst
-    return {"hj.python.random_global": ctypes.addressof(cell)}
+    if inst is not None and layout_ok():
+        cell = _state.get("cell")
+        if cell is None or cell.value != id(inst):
+            cell = _state["cell"] = ctypes.c_int64(id(inst))
+            _state["inst"] = inst
+        out["hj.python.random_global"] = ctypes.addressof(cell)
+    return out
 
 
-# ``gauss_next``: 1 when it is a float (``gauss_value`` reads it), 0 when None,
-# 2 for anything else (compiled code then refuses the call)
+# ``gauss_next`` in the interpreter's path of ``prims.pyrandom_gauss_*``: 1 when
+# it is a float (``gauss_value`` reads it), 0 when None, 2 for anything else
+# (compiled code then refuses the call)
 def gauss_has(address) -> int:
     z = getattr(_object(address), "gauss_next", ())
     return 1 if type(z) is float else 0 if z is None else 2
@@ -108,26 +115,18 @@ def _object(address):
     return ctypes.cast(ctypes.c_void_p(address), ctypes.py_object).value
 
 
-_CALLBACKS = {
-    "pyrandom_gauss_has": (ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p), gauss_has),
-    "pyrandom_gauss_value": (ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_void_p),
-                             gauss_value),
-    "pyrandom_gauss_set": (ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p,
-                                            ctypes.c_double),
-                           lambda a, has, v: gauss_set(a, bool(has), v)),
-}
+# the C API functions ``pyhelpers_pyapi.py`` calls (``hj.host.<name>``)
+C_API = ("PyGILState_Ensure", "PyGILState_Release", "PyObject_GetAttr",
+         "PyObject_SetAttr", "PyFloat_FromDouble", "PyFloat_AsDouble", "Py_DecRef",
+         "PyErr_Clear")
 
 
-def callback_address(name: str):
-    """The C address of callback ``name`` (``hj.host.<name>``), or None when
-    ``name`` is not one of these.  The ctypes thunks take the GIL themselves."""
-    if name not in _CALLBACKS:
+def c_api_address(name: str):
+    """The address of CPython's C function ``name`` when it is one of
+    :data:`C_API`, else None."""
+    if name not in C_API:
         return None
-    fn = _state.get(name)
-    if fn is None:
-        proto, impl = _CALLBACKS[name]
-        fn = _state[name] = proto(impl)
-    return ctypes.cast(fn, ctypes.c_void_p).value
+    return ctypes.cast(getattr(ctypes.pythonapi, name), ctypes.c_void_p).value
 
 
 def new_messages() -> bool:
