@@ -239,7 +239,7 @@ class Loaded(random.Random):
 
 def test_subclass_overriding_random_falls_back():
     r = Loaded(3)
-    with pytest.warns(HanaJitFallbackWarning):
+    with pytest.warns(HanaJitFallbackWarning, match="Loaded is a subclass of random.Random"):
         got = jit(walk)(r, 5)
     assert got == walk(Loaded(3), 5)
 
@@ -442,3 +442,22 @@ def test_gauss_without_the_gil_in_threads():
     for k in range(4):
         r = random.Random(k)
         assert got[k] == walk(r, 300) and gens[k].getstate() == r.getstate()
+
+
+def test_an_instance_attribute_shadowing_a_method_falls_back(mode):
+    jf = jit(walk)
+    r1 = random.Random(3)
+    jf(r1, 2)
+    jf(r1, 2)                        # the native dispatcher is built by now
+    r1.random = lambda: 0.25         # shadows the method for this instance
+    r2 = random.Random(3)
+    walk(r2, 2)
+    walk(r2, 2)
+    r2.random = lambda: 0.25
+    with pytest.warns(HanaJitFallbackWarning, match="instance attributes \\(random\\)"):
+        got = jf(r1, 3)
+    assert got == walk(r2, 3) and r1.getstate() == r2.getstate()
+    del r1.random                    # back to a plain random.Random: compiled again
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", HanaJitFallbackWarning)
+        jf(r1, 1)

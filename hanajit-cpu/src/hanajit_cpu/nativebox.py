@@ -56,6 +56,9 @@ class CApi:
         "PyCapsule_New": (PTR, [PTR, PTR, PTR]),
         "PyEval_SaveThread": (PTR, []),
         "PyEval_RestoreThread": (VOID, [PTR]),
+        "PyObject_GenericGetDict": (PTR, [PTR, PTR]),
+        "PyDict_Size": (I64, [PTR]),
+        "PyDict_Contains": (I32, [PTR, PTR]),
     }
     # data symbols: resolved to the objects' addresses in this process
     OBJECTS = {
