@@ -461,3 +461,18 @@ def test_an_instance_attribute_shadowing_a_method_falls_back(mode):
     with warnings.catch_warnings():
         warnings.simplefilter("error", HanaJitFallbackWarning)
         jf(r1, 1)
+
+
+def global_gauss():
+    return random.gauss(0.0, 1.0)
+
+
+def test_a_global_generator_with_a_shadowed_method_falls_back():
+    inst = random.random.__self__
+    inst.random = lambda: 0.5
+    try:
+        with pytest.warns(HanaJitFallbackWarning, match="shadow its methods"):
+            got = jit(global_gauss)()
+    finally:
+        del inst.random
+    assert isinstance(got, float)

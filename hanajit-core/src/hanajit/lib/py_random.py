@@ -64,6 +64,9 @@ class PyRandomCall(CallTemplate):
                 getattr(call, "callee", None), "__self__", None) is not global_instance()):
             raise Incompatible(f"random.{self.name} is not bound to the generator "
                                "behind random.random")
+        if not self.method and not set(vars(global_instance())) <= {"gauss_next"}:
+            raise Incompatible("the global generator has instance attributes that may "
+                               "shadow its methods")
         b = self.bind(call, args, kwargs)
         name = self.name
         if name == "random":
