@@ -476,3 +476,42 @@ def test_a_global_generator_with_a_shadowed_method_falls_back():
     finally:
         del inst.random
     assert isinstance(got, float)
+
+
+def uniform_of_elements(a):
+    return random.uniform(a[0], a[1])
+
+
+def gauss_of_elements(a):
+    return random.gauss(a[0], a[1])
+
+
+def test_numpy_scalar_arguments():
+    import numpy as np
+    # float64 elements compute as Python floats do: compiled (the results come
+    # back as Python floats, docs/semantics.md)
+    for f, a in ((uniform_of_elements, np.array([1.5, 7.25])),
+                 (gauss_of_elements, np.array([1.5, 2.0])),
+                 (gauss_of_elements, np.array([1, 3]))):
+        jf = jitted(f)
+        random.seed(4)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", HanaJitFallbackWarning)
+            got = [jf(a) for _ in range(3)]
+        after = random.getstate()
+        random.seed(4)
+        assert got == [float(f(a)) for _ in range(3)] and after == random.getstate()
+    # float32 keeps its precision, int64 wraps in b - a: the interpreter
+    for f, a in ((uniform_of_elements, np.array([1.5, 7.3], np.float32)),
+                 (uniform_of_elements, np.array([-2**63, 2**63 - 1])),
+                 (gauss_of_elements, np.array([1.5, 7.3], np.float32))):
+        random.seed(4)
+        with pytest.warns(HanaJitFallbackWarning, match="NumPy scalars"), \
+                warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)      # int64 b - a wraps
+            got = jit(f)(a)
+        random.seed(4)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            want = f(a)
+        assert repr(got) == repr(want)

@@ -21,7 +21,7 @@ from ..ir import nodes as N
 from ..ir import types as T
 from . import operators as ops
 from . import pyhelpers_pyrandom as hp
-from .np_random import call_void, is_absent, is_absent_expr, is_integer_type, is_real_type
+from .np_random import call_void, is_absent, is_absent_expr, is_integer_type
 from .registry import CallTemplate, bind_arguments, register
 
 F, I = T.FLOAT64, T.INT64
@@ -72,8 +72,12 @@ class PyRandomCall(CallTemplate):
         if name == "random":
             return F
         if name in ("uniform", "gauss", "normalvariate"):
-            if not all(is_real_type(t) for t in b.values()):
-                raise Incompatible(f"random.{name}() of {_types(b)}")
+            nodes = self.bind(call, list(call.args), dict(call.kwargs))
+            for p, t in b.items():
+                if not _python_number(inf, nodes[p], t, name == "uniform"):
+                    raise Incompatible(f"random.{name}() of {_types(b)} (Python floats "
+                                       "and ints, or float64: NumPy scalars of other "
+                                       "types compute with NumPy's rules)")
             return F
         if name in ("randint", "randrange"):
             if "step" in b and is_absent(b.get("stop")):
@@ -126,6 +130,18 @@ class PyRandomCall(CallTemplate):
             return L.call_helper(hp.getrandbits, [obj] + _as(L, b, ("k",), I))
         call_void(L, hp.seed, [obj] + _as(L, b, ("a",), I))
         return ops.C(None, T.NONE)
+
+
+def _python_number(inf, node, t, exact_ints) -> bool:
+    """Does ``random.py``'s arithmetic on this argument give what converting it
+    to a float gives?  Python floats and ints and NumPy float64 do; a NumPy int
+    does in ``gauss`` but wraps in ``uniform``'s ``b - a``; other NumPy types
+    keep their own precision (float32) or refuse (``np.bool_`` subtraction)."""
+    if t == F:
+        return True
+    if t not in (I, T.BOOL):
+        return False
+    return not inf.is_strong(node) or (t == I and not exact_ints)
 
 
 def _as(L, bound, names, t):
