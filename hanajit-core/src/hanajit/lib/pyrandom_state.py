@@ -6,8 +6,9 @@ with a Python ``__dict__``: ``PyObject_HEAD``, ``int index`` at byte 16 and
 ``getrandbits()`` and ``seed()`` use -- and ``gauss_next``, the second value
 ``gauss()`` keeps, an ordinary instance attribute.  Compiled code reads and
 writes the MT words in place (``prims.pyrandom_mt``: 625 uint32 from byte 16,
-the index first) and ``gauss_next`` through this process's C API (``pyhelpers_pyapi.py``; the CPU engine links the functions
-as ``hj.host.<name>``).  The module-level functions (``random.random`` ...)
+the index first) and ``gauss_next`` through this process's C API
+(``pyhelpers_pyapi.py``; the CPU engine links the functions as
+``hj.host.<name>``).  The module-level functions (``random.random`` ...)
 are bound methods of one instance, whose address the engine links as
 ``hj.python.random_global``.
 
