@@ -39,6 +39,11 @@ def typeof(value) -> T.Type | None:
             return array_type(value) if tp is np.memmap else None
     if tp.__name__ == "Generator" and tp.__module__ == "numpy.random._generator":
         return T.GENERATOR          # exactly np.random.Generator (lib/np_random.py)
+    if tp.__name__ == "Random" and tp.__module__ == "random" and \
+            tp is getattr(sys.modules.get("random"), "Random", None):
+        # exactly random.Random (lib/py_random.py), no instance attribute that
+        # could shadow a method (r.random = f): only gauss_next
+        return T.PYRANDOM if set(vars(value)) <= {"gauss_next"} else None
     if tp is tuple:
         items = tuple(typeof(v) for v in value)
         if any(i is None for i in items):
@@ -75,6 +80,14 @@ def unsupported_reason(value) -> str:
         for k, v in enumerate(value):
             if typeof(v) is None:
                 return f"item {k} of a tuple: {unsupported_reason(v)}"
+    rnd = sys.modules.get("random")
+    if rnd is not None and isinstance(value, rnd.Random):
+        if tp is not rnd.Random:
+            return (f"{tp.__qualname__} is a subclass of random.Random, which may "
+                    "override its methods; only random.Random itself is compiled")
+        extra = sorted(set(vars(value)) - {"gauss_next"})
+        return (f"a random.Random with instance attributes ({', '.join(extra)}), which "
+                "may shadow its methods, is not supported")
     return f"values of type {tp.__name__} are not supported"
 
 

@@ -43,6 +43,8 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
                     go(x, it)
             elif isinstance(t, T.NoneType):
                 pass
+            elif isinstance(t, T.PyRandomType):    # random.Random: its address
+                out.extend((id(v), 0, 0, 0))
             elif isinstance(t, T.GeneratorType):
                 out.extend(generator_words(v))
             elif t.is_complex:

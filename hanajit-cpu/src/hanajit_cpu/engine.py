@@ -155,11 +155,18 @@ def library_imports(llvm_text: str) -> dict:
                                                  ctypes.c_void_p).value
     if "@hj.host." in llvm_text or '@"hj.host.' in llvm_text:
         from hanajit.lib import lapack       # NumPy's LAPACK (ForeignCall)
+        from hanajit.lib.pyrandom_state import c_api_address
         for name in sorted(set(_HOST_NAME.findall(llvm_text))):
-            out[f"hj.host.{name}"] = lapack.address(name)
+            # CPython's C API (gauss_next of Python's random generators), else LAPACK/BLAS
+            address = c_api_address(name)
+            out[f"hj.host.{name}"] = address if address is not None else \
+                lapack.address(name)
     if "hj.numpy." in llvm_text:           # NumPy's global RandomState (np_random_legacy)
         from hanajit.lib.random_state import legacy_addresses
         out.update(legacy_addresses())
+    if "hj.python." in llvm_text:          # Python's random generators (py_random)
+        from hanajit.lib.pyrandom_state import python_addresses
+        out.update(python_addresses())
     if "@_ZGV" in llvm_text:              # libmvec functions (vecmath.py)
         from .vecmath import imports_for
         out.update(imports_for(llvm_text))

@@ -56,6 +56,9 @@ class CApi:
         "PyCapsule_New": (PTR, [PTR, PTR, PTR]),
         "PyEval_SaveThread": (PTR, []),
         "PyEval_RestoreThread": (VOID, [PTR]),
+        "PyObject_GenericGetDict": (PTR, [PTR, PTR]),
+        "PyDict_Size": (I64, [PTR]),
+        "PyDict_Contains": (I32, [PTR, PTR]),
     }
     # data symbols: resolved to the objects' addresses in this process
     OBJECTS = {
@@ -290,8 +293,8 @@ def _entry(t: T.Type):
         from .nativearray import ArrayBoxing      # registers itself on first use
         e = STRUCTURED[T.ArrayType] = ArrayBoxing
     if e is None and isinstance(t, T.GeneratorType):
-        from .nativerandom import GeneratorBoxing     # likewise
-        e = GeneratorBoxing
+        from .nativerandom import GeneratorBoxing     # likewise (and PyRandomBoxing)
+        e = STRUCTURED.get(type(t), GeneratorBoxing)
     return e
 
 

@@ -1,4 +1,5 @@
-"""``np.random.Generator`` arguments in the generated dispatcher (``GeneratorType``).
+"""``np.random.Generator`` arguments in the generated dispatcher (``GeneratorType``),
+and Python's ``random.Random`` (``PyRandomType``: its address).
 
 A ``Generator`` keeps a copy of its bit generator's ``bitgen_t`` (state pointer,
 ``next_uint64``, ``next_uint32``, ``next_double``, ``next_raw``) inside the
@@ -17,15 +18,17 @@ for the call; its state is only read and written through the state pointer.
 from __future__ import annotations
 
 import ctypes
+import sys
 
 from llvmlite import ir
 
 from hanajit.ir import types as T
-from hanajit.lowering.llvm import I64
+from hanajit.lowering.llvm import I64, PTR
 
 from .nativebox import OB_TYPE, STRUCTURED, CApi, continue_if, field
 
 _state: dict = {}
+_GAUSS_NEXT = sys.intern("gauss_next")      # outlives the generated code
 
 
 def bitgen_offset():
@@ -81,4 +84,41 @@ class GeneratorBoxing:
         return [field(b, obj, base + 8 * k, I64) for k in range(4)]
 
 
+class PyRandomBoxing:
+    """Emitters for ``PyRandomType`` (a ``random.Random`` argument, exactly that
+    class): the object's address and three zero words, as ``cwrapper`` passes."""
+
+    box = None
+
+    @staticmethod
+    def supported(t) -> bool:
+        from hanajit.lib.pyrandom_state import layout_ok
+        return layout_ok()
+
+    @staticmethod
+    def check(cx, b, obj, t, fail):
+        """Exactly ``random.Random``, and no instance attribute but ``gauss_next``
+        (``r.random = f`` would shadow a method), as ``typeof`` checks."""
+        import random
+        same = b.icmp_unsigned("==", field(b, obj, OB_TYPE),
+                               CApi.address(id(random.Random)))
+        continue_if(b, same, fail, "pyrandom.type")
+        d = b.call(cx.PyObject_GenericGetDict, [obj, ir.Constant(PTR, None)])
+        continue_if(b, b.icmp_unsigned("!=", d, ir.Constant(PTR, None)), fail,
+                    "pyrandom.dict")
+        size = b.call(cx.PyDict_Size, [d])
+        has = b.call(cx.PyDict_Contains, [d, CApi.address(id(_GAUSS_NEXT))])
+        b.call(cx.Py_DecRef, [d])
+        only = b.or_(b.icmp_signed("==", size, ir.Constant(I64, 0)),
+                     b.and_(b.icmp_signed("==", size, ir.Constant(I64, 1)),
+                            b.icmp_signed("==", has, ir.Constant(ir.IntType(32), 1))))
+        continue_if(b, only, fail, "pyrandom.attrs")
+
+    @staticmethod
+    def unbox(cx, b, obj, t, fail):
+        zero = ir.Constant(I64, 0)
+        return [b.ptrtoint(obj, I64), zero, zero, zero]
+
+
 STRUCTURED[T.GeneratorType] = GeneratorBoxing
+STRUCTURED[T.PyRandomType] = PyRandomBoxing

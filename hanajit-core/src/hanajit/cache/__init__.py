@@ -144,6 +144,8 @@ def _encode_type(t):
         return ("t",) + tuple(_encode_type(i) for i in t.items)
     if isinstance(t, T.ArrayType):
         return ("a", _encode_type(t.dtype), t.ndim, t.layout, t.readonly)
+    if isinstance(t, T.PyRandomType):
+        return ("pr",)
     if isinstance(t, T.GeneratorType):
         return ("g",)
     raise ValueError(f"type {t} is not cached")
@@ -162,6 +164,8 @@ def _decode_type(d):
         return T.ArrayType(_decode_type(d[1]), d[2], d[3], d[4])
     if tag == "g":
         return T.GENERATOR
+    if tag == "pr":
+        return T.PYRANDOM
     raise ValueError(f"unknown type tag {tag!r}")
 
 

@@ -235,7 +235,7 @@ def analyze(loop: ast.For, parent_locals: set, resolve, after_path) -> LoopPlan:
     for s in _statements(body):
         for node in ast.walk(s):
             if _global_random_call(node, resolve):
-                problem(node, f"'{ast.unparse(node.func)}' draws from NumPy's global "
+                problem(node, f"'{ast.unparse(node.func)}' draws from a global "
                         "random state, shared by the iterations")
 
     # scalars (and arrays) assigned in the body: private, reduction or carried
@@ -411,10 +411,18 @@ def _fresh_array(body, name, resolve) -> bool:
 
 
 def _global_random_call(node, resolve) -> bool:
-    """``np.random.<f>(...)``: a call of NumPy's global RandomState."""
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+    """``np.random.<f>(...)`` or ``random.<f>(...)``: a call of NumPy's global
+    RandomState or of Python's global generator."""
+    if not isinstance(node, ast.Call):
+        return False
+    if isinstance(node.func, ast.Name):       # from random import random
+        f = resolve(node.func.id)
+        return type(getattr(f, "__self__", None)).__module__ == "random"
+    if not isinstance(node.func, ast.Attribute):
         return False
     v = node.func.value
+    if isinstance(v, ast.Name) and getattr(resolve(v.id), "__name__", "") == "random":
+        return True
     if isinstance(v, ast.Attribute) and v.attr == "random" and isinstance(v.value, ast.Name):
         return getattr(resolve(v.value.id), "__name__", "") == "numpy"
     if isinstance(v, ast.Name):

@@ -637,10 +637,15 @@ class Inferrer:
             except _TYPER_SLIPS:
                 self.fail(line, f"array method {name}()", _argument_types(argtypes[1:], kwtypes))
         if isinstance(t, T.GeneratorType):
-            from ..lib.np_random import method_template as random_method
+            if isinstance(t, T.PyRandomType):
+                from ..lib.py_random import method_template as random_method
+                what = f"random.Random.{name}()"
+            else:
+                from ..lib.np_random import method_template as random_method
+                what = f"Generator.{name}()"
             tpl = random_method(name)
             if tpl is None:
-                self.fail(line, "generator method", f"Generator.{name}() is not supported")
+                self.fail(line, "generator method", f"{what} is not supported")
             e.method_template = tpl
             try:
                 return tpl.typer(self, e, argtypes, kwtypes)

@@ -189,6 +189,20 @@ class GeneratorType(Type):
     __repr__ = __str__
 
 
+@dataclass(frozen=True)
+class PyRandomType(GeneratorType):
+    """A Python ``random.Random`` passed as an argument (exactly that class): the
+    object's address and three zero words, so it travels as a ``GeneratorType``
+    does (four int64 words; never returned, never shared by parallel
+    iterations).  Its methods work on the object's Mersenne Twister in place
+    (``lib/py_random.py``); it has no bit generator (no ``RandomBits``)."""
+
+    def __str__(self) -> str:
+        return "random.Random"
+
+    __repr__ = __str__
+
+
 def _cached_hash(self):
     """Types key the specialisation tables on every call: hash each one once."""
     h = self.__dict__.get("_hash")
@@ -210,6 +224,7 @@ FLOAT32, FLOAT64 = Scalar("f", 32), Scalar("f", 64)
 COMPLEX64, COMPLEX128 = Scalar("c", 64), Scalar("c", 128)
 NONE = NoneType()
 GENERATOR = GeneratorType()
+PYRANDOM = PyRandomType()
 
 SCALARS = (BOOL, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64,
            FLOAT32, FLOAT64, COMPLEX64, COMPLEX128)

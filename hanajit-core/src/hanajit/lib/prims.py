@@ -307,3 +307,102 @@ def mt19937_key(address):
     """``uint32_t key[624]`` then ``int pos`` of an MT19937 state, as 625 uint32."""
     from .random_state import view_at
     return view_at(address, "uint32", 625)
+
+
+# Python's ``random`` generators (``lib/py_random.py``): the global instance's
+# address (one int64), an instance's MT as 625 uint32 (``index`` first), and
+# its ``gauss_next`` (compiled: ``lib/pyhelpers_pyapi.py``; here ``lib/pyrandom_state.py``)
+
+
+def pyrandom_global():
+    from .pyrandom_state import python_addresses
+    from .random_state import view_at
+    return view_at(python_addresses()["hj.python.random_global"], "int64", 1)
+
+
+def pyrandom_mt(address):
+    from .random_state import view_at
+    return view_at(int(address) + 16, "uint32", 625)
+
+
+def pyrandom_address(r):
+    return id(r)
+
+
+def pyrandom_gauss_has(address):
+    from .pyrandom_state import gauss_has
+    return gauss_has(int(address))
+
+
+def pyrandom_gauss_value(address):
+    from .pyrandom_state import gauss_value
+    return gauss_value(int(address))
+
+
+def pyrandom_gauss_set(address, has, value):
+    from .pyrandom_state import gauss_set
+    gauss_set(int(address), bool(has), float(value))
+
+
+# CPython's C API (``lib/pyhelpers_pyapi.py``: ``gauss_next`` from compiled
+# code); the interpreter's path calls the same functions through ctypes
+
+
+def _capi(name, restype, argtypes, *args):
+    import ctypes
+    fn = ctypes.PYFUNCTYPE(restype, *argtypes)(   # keeps the GIL
+        ctypes.cast(getattr(ctypes.pythonapi, name), ctypes.c_void_p).value)
+    return fn(*args)
+
+
+def pyapi_consts():
+    from .pyrandom_state import python_addresses
+    from .random_state import view_at
+    return view_at(python_addresses()["hj.python.pyapi_consts"], "int64", 3)
+
+
+def pyapi_words(address):
+    from .random_state import view_at
+    return view_at(address, "int64", 2)
+
+
+def pyapi_gil_ensure():
+    import ctypes
+    return _capi("PyGILState_Ensure", ctypes.c_int, ())
+
+
+def pyapi_gil_release(state):
+    import ctypes
+    _capi("PyGILState_Release", None, (ctypes.c_int,), int(state))
+
+
+def pyapi_getattr(obj, name):
+    import ctypes
+    return _capi("PyObject_GetAttr", ctypes.c_void_p, (ctypes.c_void_p, ctypes.c_void_p),
+                 int(obj), int(name)) or 0
+
+
+def pyapi_setattr(obj, name, value):
+    import ctypes
+    return _capi("PyObject_SetAttr", ctypes.c_int,
+                 (ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p),
+                 int(obj), int(name), int(value))
+
+
+def pyapi_float_from(x):
+    import ctypes
+    return _capi("PyFloat_FromDouble", ctypes.c_void_p, (ctypes.c_double,), float(x))
+
+
+def pyapi_float_as(o):
+    import ctypes
+    return _capi("PyFloat_AsDouble", ctypes.c_double, (ctypes.c_void_p,), int(o))
+
+
+def pyapi_decref(o):
+    import ctypes
+    _capi("Py_DecRef", None, (ctypes.c_void_p,), int(o))
+
+
+def pyapi_err_clear():
+    _capi("PyErr_Clear", None, ())

@@ -70,8 +70,8 @@ def _resolve_all():
                     break
             if obj is not None:
                 _by_id.setdefault(id(obj), (obj, tpl))
-    _resolved_modules.update(m for m in ("math", "cmath", "numpy", "builtins", "numpy.random")
-                             if m in sys.modules)
+    _resolved_modules.update(m for m in ("math", "cmath", "numpy", "builtins", "numpy.random",
+                                         "random") if m in sys.modules)
 
 
 def lookup(obj):
@@ -87,8 +87,8 @@ def lookup(obj):
         hit = _by_id.get(id(obj))
         if hit is not None and hit[0] is obj:
             return hit[1]
-    if "numpy" in sys.modules and "numpy" not in _resolved_modules or (
-            "numpy.random" in sys.modules and "numpy.random" not in _resolved_modules):
+    if "numpy" in sys.modules and "numpy" not in _resolved_modules or any(
+            m in sys.modules and m not in _resolved_modules for m in ("numpy.random", "random")):
         # (NumPy 2 imports numpy.random on first use: its functions resolve then)
         _resolve_all()
         hit = _by_id.get(id(obj))
@@ -108,5 +108,5 @@ def _load_library():
                   "np_sorting", "np_shape_ops", "np_stats", "np_histogram", "np_rounding", "np_index", "np_take", "np_put", "np_arith",
                   "np_arrange", "np_isclose", "np_nanfuncs",
                   "np_interp", "np_nonzero", "np_linalg", "np_quantile", "np_median", "np_matrix",
-                  "np_cross_grid", "np_nan_to_num", "np_angle", "np_kron_trapz", "np_partition", "np_blas", "np_convolve", "np_random", "np_random_legacy", "gpu"):
+                  "np_cross_grid", "np_nan_to_num", "np_angle", "np_kron_trapz", "np_partition", "np_blas", "np_convolve", "np_random", "np_random_legacy", "py_random", "gpu"):
             importlib.import_module(f"hanajit.lib.{m}")

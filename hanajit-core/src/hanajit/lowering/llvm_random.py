@@ -49,12 +49,13 @@ class TablesAndRandom:
         if not self.m.info.host_calls:
             from ..errors import UnsupportedError
             raise UnsupportedError(
-                f"{self.fn.name}: NumPy's global random state is only reachable on "
-                "the CPU target", func=self.fn.name, construct="np.random")
+                f"{self.fn.name}: the global random state (NumPy's or Python's) is "
+                "only reachable on the CPU target", func=self.fn.name,
+                construct="random" if e.symbol.startswith("hj.python.") else "np.random")
         if e.address is not None:
             g = self.b.inttoptr(self.expr(e.address), _ll.PTR)
         else:
-            name = f"hj.numpy.{e.symbol}"
+            name = e.symbol if e.symbol.startswith("hj.") else f"hj.numpy.{e.symbol}"
             g = self.m.llmod.globals.get(name)
             if g is None:
                 g = ir.GlobalVariable(self.m.llmod, _ll.I8, name)
