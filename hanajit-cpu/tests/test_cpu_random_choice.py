@@ -92,7 +92,7 @@ def choose_keywords(rng, a, size):
 
 
 P5 = probabilities(5)
-SIZES = [None, 0, 1, 3, 5, (2, 2), (1, 0), (5, 1)]
+SIZES = [None, 0, 1, 3, 5, (2, 2), (1, 0), (5, 1), ()]
 
 
 @pytest.mark.parametrize("kind", BIT_GENERATORS)
@@ -107,6 +107,8 @@ def test_generator_choice_forms(mode, kind, replace):
                     check(choose, kind, 2, a, size, replace, p, True)
     check(choose, kind, 3, 5, 5, replace, None, False)
     check(choose_keywords, kind, 4, 7, 4)
+    # strided a and p
+    check(choose, kind, 5, np.arange(20.0)[::4], 4, replace, np.repeat(P5, 2)[::2], True)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 7, 123456789])
@@ -221,7 +223,9 @@ def test_legacy_choice_forms(mode, replace):
     (2, 2, True, np.array([-0.5, 1.5])), (2, 2, True, np.array([np.nan, 1.0])),
     (2, 1, True, np.array([0.5, 0.5 + 1e-7])), (3, 3, False, np.array([0.0, 0.5, 0.5])),
     (5, -1, False, None), (5, (2, -1), True, None), (5, (-1, -1), False, None),
-    (5, (0, -1), False, None), (5, (-1, 0), False, None), (5, (-1, -1), False, P5)])
+    (5, (0, -1), False, None), (5, (-1, 0), False, None), (5, (-1, -1), False, P5),
+    (2, 1, True, np.array([0.5, 0.5 + 3e-4], np.float32)),
+    (2, 1, True, np.array([0.5, 0.5 + 3.5e-4], np.float32))])
 def test_legacy_choice_errors(mode, a, size, replace, p):
     check_legacy(legacy_choose, 5, a, size, replace, p)
 

@@ -127,8 +127,8 @@ class Choice(CallTemplate):
         else:
             from .numpy_alloc import shape_values
             dims = shape_values(L, size, check=False)
-            m, neg = dims[0], N.Cmp("lt", dims[0], ops.C(0, I), B)
-            for d in dims[1:]:
+            m, neg = ops.C(1, I), ops.C(False, B)       # size=(): one item, 0-d
+            for d in dims:
                 m = N.BinOp("mul", m, d, I)
                 neg = N.BinOp("or", neg, N.Cmp("lt", d, ops.C(0, I), B), B)
             m, neg = L.let(m), L.let(neg)
