@@ -207,12 +207,13 @@ def legacy_choose_default(a, size):
 @pytest.mark.parametrize("replace", [True, False])
 def test_legacy_choice_forms(mode, replace):
     for size in SIZES:
-        for p in (None, P5, probabilities(5, 3, dtype=np.float32)):
+        for p in (None, P5):
             for a in (5, np.arange(10, 15)):
                 if size is None:
                     check_legacy(legacy_choose_scalar, 1, a, replace, p)
                 else:
                     check_legacy(legacy_choose, 2, a, size, replace, p)
+    check_legacy(legacy_choose, 2, 5, 4, replace, probabilities(5, 3, dtype=np.float32))
     check_legacy(legacy_choose, 3, 3000, 2000, replace, None)
     check_legacy(legacy_choose_default, 4, 9, (2, 3))
 
