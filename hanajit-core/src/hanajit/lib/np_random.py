@@ -13,9 +13,8 @@ draws the same numbers compiled and interpreted and leaves the same
 Supported: ``random``, ``standard_normal``, ``normal``, ``uniform``,
 ``exponential``, ``standard_exponential``, ``integers`` (int64, ``endpoint=``)
 and ``poisson``, scalar and ``size=`` forms (an int or a tuple of ints);
-``choice`` of an int or a 1-D array (with replacement, no ``p``);
-``shuffle`` and ``permutation`` of 1-D arrays and ints.  Other methods and
-forms fall back to the interpreter naming the method.
+``choice``, ``shuffle`` and ``permutation`` are in ``np_random_choice.py``.
+Other methods and forms fall back to the interpreter naming the method.
 """
 from __future__ import annotations
 
@@ -198,84 +197,6 @@ class Poisson(Method):
                          fill=hr.fill_poisson, check=hr.check_poisson)
 
 
-class Choice(Method):
-    """``rng.choice(a, size=None, replace=True)`` of an int or a 1-D array, no
-    ``p``: ``integers(0, len)`` and the items at those indices."""
-
-    def __init__(self):
-        super().__init__("choice", ("a", "size", "replace", "p", "axis", "shuffle"))
-
-    def typer(self, inf, call, args, kwargs):
-        bound = self.bind(args, kwargs)
-        a = bound.get("a")
-        if any(k in bound for k in ("replace", "axis", "shuffle")) \
-                or not is_absent(bound.get("p")):
-            raise Incompatible("Generator.choice() with replace=, p=, axis= or shuffle=")
-        if is_integer_type(a):
-            return sized(bound, I)
-        if isinstance(a, T.ArrayType) and a.ndim == 1:
-            return sized(bound, a.dtype)
-        raise Incompatible(f"Generator.choice() of {a}")
-
-    def lower(self, L, call, args, kwargs):
-        bound = self.bind(args, kwargs)
-        a = bound["a"]
-        is_int = not isinstance(a.type, T.ArrayType)
-        if is_int:
-            a = ops.convert(L, a, I)
-        a = L.let(a)
-        if is_absent_expr(bound.get("size")):
-            return L.call_helper(hr.choice_int if is_int else hr.choice_array, [args[0], a])
-        out, flat = new_array(L, call.type, bound["size"])
-        call_void(L, hr.fill_choice_int if is_int else hr.fill_choice_array,
-                  [args[0], flat, a])
-        return out
-
-
-class Shuffle(Method):
-    """``rng.shuffle(x)`` of a writeable 1-D array, in place."""
-
-    def __init__(self):
-        super().__init__("shuffle", ("x", "axis"))
-
-    def typer(self, inf, call, args, kwargs):
-        bound = self.bind(args, kwargs)
-        x = bound.get("x")
-        if not (isinstance(x, T.ArrayType) and x.ndim == 1 and not x.readonly) \
-                or "axis" in bound:
-            raise Incompatible(f"Generator.shuffle() of {x}")
-        return T.NONE
-
-    def lower(self, L, call, args, kwargs):
-        call_void(L, hr.shuffle, [args[0], self.bind(args, kwargs)["x"]])
-        return ops.C(None, T.NONE)
-
-
-class Permutation(Method):
-    """``rng.permutation(x)``: of an int, a shuffled ``np.arange(x)``; of a 1-D
-    array, a shuffled copy."""
-
-    def __init__(self):
-        super().__init__("permutation", ("x", "axis"))
-
-    def typer(self, inf, call, args, kwargs):
-        bound = self.bind(args, kwargs)
-        x = bound.get("x")
-        if "axis" in bound:
-            raise Incompatible("Generator.permutation() with axis=")
-        if is_integer_type(x):
-            return T.ArrayType(I, 1, "C")
-        if isinstance(x, T.ArrayType) and x.ndim == 1:
-            return T.ArrayType(x.dtype, 1, "C")
-        raise Incompatible(f"Generator.permutation() of {x}")
-
-    def lower(self, L, call, args, kwargs):
-        x = self.bind(args, kwargs)["x"]
-        if isinstance(x.type, T.ArrayType):
-            return L.call_helper(hr.permutation_array, [args[0], x])
-        return L.call_helper(hr.permutation_int, [args[0], ops.convert(L, x, I)])
-
-
 def sized(bound, t):
     """The result type: a scalar without ``size``, else a C-contiguous array of
     as many dimensions as the size has (an int or a tuple of ints)."""
@@ -351,12 +272,12 @@ METHODS = {
                       check=hr.check_uniform),
     "integers": Integers(),
     "poisson": Poisson(),
-    "choice": Choice(),
-    "shuffle": Shuffle(),
-    "permutation": Permutation(),
 }
 
 
 def method_template(name):
     """The template of ``Generator.<name>``, or None (the call falls back)."""
+    if name in ("choice", "shuffle", "permutation"):
+        from .np_random_choice import GENERATOR_METHODS
+        return GENERATOR_METHODS[name]
     return METHODS.get(name)

@@ -355,38 +355,7 @@ def fill_integers(rng, out, low, high, closed):
         out[i] = prims.as_int64(off + bounded_uint64(rng, r))
 
 
-# ------------------------------------------------- choice, shuffle, permutation
-def choice_int(rng, a):
-    if a <= 0:
-        raise ValueError("a must be a positive integer unless no samples are taken")
-    return integers(rng, 0, a, False)
-
-
-def fill_choice_int(rng, out, a):
-    if a <= 0 and out.shape[0] != 0:
-        raise ValueError("a must be a positive integer unless no samples are taken")
-    if out.shape[0] != 0:
-        fill_integers(rng, out, 0, a, False)
-
-
-def choice_array(rng, a):
-    n = a.shape[0]
-    if n == 0:
-        raise ValueError("a cannot be empty unless no samples are taken")
-    return a[integers(rng, 0, n, False)]
-
-
-def fill_choice_array(rng, out, a):
-    n = a.shape[0]
-    if n == 0 and out.shape[0] != 0:
-        raise ValueError("a cannot be empty unless no samples are taken")
-    if out.shape[0] != 0:
-        idx = np.empty(out.shape[0], np.int64)
-        fill_integers(rng, idx, 0, n, False)
-        for i in range(out.shape[0]):
-            out[i] = a[idx[i]]
-
-
+# ---------------------------------------- shuffle, permutation (np_random_choice)
 def shuffle(rng, x):
     """``_shuffle_raw`` on a 1-D array: swap ``x[i]`` with ``x[j]``, ``j`` a
     masked draw in ``[0, i]``, for ``i`` from ``n - 1`` down to 1."""
