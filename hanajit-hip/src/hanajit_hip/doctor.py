@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from hanajit.errors import TargetError
-from hanajit.launch.probe import check_launch, probe_kernel
+from hanajit.doctor_probe import check_launch, probe_kernel
 
 from . import toolchain
 

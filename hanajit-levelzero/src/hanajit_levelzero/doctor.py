@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 
-from hanajit.launch.probe import check_launch
+from hanajit.doctor_probe import check_launch
 
 from . import opencl_route, runtime, spirv_tools
 
@@ -25,7 +25,7 @@ def run_checks(report) -> None:
 def _probe_compile(report):
     try:
         from hanajit import jit
-        from hanajit.launch.probe import SIGNATURES, hj_probe
+        from hanajit.doctor_probe import SIGNATURES, hj_probe
 
         from .target import LevelZeroTarget
 

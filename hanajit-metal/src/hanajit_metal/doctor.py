@@ -4,7 +4,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 
-from hanajit.launch.probe import check_launch, probe_kernel
+from hanajit.doctor_probe import check_launch, probe_kernel
 
 from . import drivers, sim
 

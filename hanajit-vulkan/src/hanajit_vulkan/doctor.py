@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 
 from hanajit.errors import TargetError
-from hanajit.launch.probe import check_launch, probe_kernel
+from hanajit.doctor_probe import check_launch, probe_kernel
 
 from . import tools
 

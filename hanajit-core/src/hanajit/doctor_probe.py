@@ -5,7 +5,7 @@ plugin's doctor shows that it compiles, then validates the output with its own
 tools).  :func:`check_launch` launches it on the target's device in a child
 process -- a vendor runtime that crashes or hangs cannot take the doctor with
 it -- and checks the result against NumPy; the child is
-``python -m hanajit.launch.probe <target> <dtype>`` and prints one JSON line.
+``python -m hanajit.doctor_probe <target> <dtype>`` and prints one JSON line.
 The values are small integers scaled by 2, so the result is exact whether or not
 the device fuses the multiply and add.
 """
@@ -30,7 +30,7 @@ def hj_probe(y, x, a, n):
 def probe_kernel(target: str, dtype: str = "f64", **options):
     """The probe kernel compiled eagerly for ``target`` (``fallback=False``: an
     error raises)."""
-    from .. import jit
+    from .api import jit
     return jit(hj_probe, target=target, fallback=False, signature=SIGNATURES[dtype],
                **options)
 
@@ -39,7 +39,7 @@ def check_launch(report, target: str, dtype: str = "f64", timeout: float = 120) 
     """Launch the probe on ``target``'s device in a child process and add the
     outcome to ``report``; True when the result was NumPy's."""
     name = f"{target}: probe launch (saxpy on the device, in a child process)"
-    cmd = [sys.executable, "-m", "hanajit.launch.probe", target, dtype]
+    cmd = [sys.executable, "-m", "hanajit.doctor_probe", target, dtype]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
                               env=dict(os.environ))
@@ -63,7 +63,7 @@ def _launch(target: str, dtype: str) -> dict:
 
     import numpy as np
 
-    from .. import plugins
+    from . import plugins
     kind = np.float64 if dtype == "f64" else np.float32
     f = probe_kernel(target, dtype)
     x = np.arange(N, dtype=kind)

@@ -1,4 +1,4 @@
-"""The doctor's probe launch (:mod:`hanajit.launch.probe`): run in a child process,
+"""The doctor's probe launch (:mod:`hanajit.doctor_probe`): run in a child process,
 whose failures -- an error, a crash, silence -- become a failed check with the
 reason, never the doctor's own failure.  Real launches are the plugins' tests
 (lavapipe, PoCL, the Metal simulation, the fake HIP runtime)."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 
 from hanajit.doctor import Report
-from hanajit.launch import probe
+from hanajit import doctor_probe as probe
 
 NAME = "{}: probe launch (saxpy on the device, in a child process)"
 
