@@ -8,19 +8,16 @@ import hanajit
 import numpy as np
 import pytest
 from hanajit import jit
+from hanajit.testing.jitted import jitted
 from hanajit.testing.compare import check_on_copies
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 pytestmark = pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning")
 
-_JITTED = {}
-
 
 def compiled(fn):
-    if fn not in _JITTED:
-        _JITTED[fn] = jit(fn, fallback=False)
-    return _JITTED[fn]
+    return jitted(fn, fallback=False)
 
 
 def check(fn, *args):

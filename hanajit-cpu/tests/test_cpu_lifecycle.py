@@ -117,8 +117,11 @@ def _rss_mb() -> float:
         return int(fh.read().split()[1]) * 4096 / 1e6
 
 
+FUNCTIONS = 400
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_thousand_functions_free_their_code(mode):
+def test_hundreds_of_functions_free_their_code(mode):
     from hanajit_cpu.engine import get_engine
 
     def make(i):
@@ -139,13 +142,13 @@ def test_thousand_functions_free_their_code(mode):
     ir_text = next(iter(probe._compiled.values())).artifact.stages["llvm"]
     del probe
     before = _rss_mb()
-    for _ in range(200):
+    for _ in range(100):
         eng.compile_object(ir_text)
-    llvmlite_leak = (_rss_mb() - before) / 200 * 1000
+    llvmlite_leak = (_rss_mb() - before) / 100 * FUNCTIONS     # MB over the loop
 
     refs, trackers = [], []
     start = _rss_mb()
-    for i in range(1000):
+    for i in range(FUNCTIONS):
         g = make(i)
         assert g(i) == 3 * i
         refs.append(weakref.ref(g))
@@ -155,4 +158,5 @@ def test_thousand_functions_free_their_code(mode):
     grown = _rss_mb() - start
     assert not any(r() for r in refs)
     assert not any(t() for t in trackers)          # machine code released
-    assert grown - llvmlite_leak < 50, (grown, llvmlite_leak)
+    # 50 kB a function: a leak of the code, the module or the function object
+    assert grown - llvmlite_leak < FUNCTIONS * 0.05, (grown, llvmlite_leak)

@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 import pytest
 from hanajit import HanaJitFallbackWarning, jit
+from hanajit.testing.jitted import jitted
 from hanajit.testing.probe import outcome
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -74,15 +75,11 @@ def same(got, want):
     return _bits(np.asarray(got).astype(w.dtype)) == _bits(w)
 
 
-_JITTED = {}
-
 
 def check(fn, *args):
     want = outcome(fn, [a.copy() if isinstance(a, np.ndarray) else a for a in args])
-    if fn not in _JITTED:
-        _JITTED[fn] = jit(fn, fallback=False)
     before = [a.copy() for a in args]
-    got = outcome(_JITTED[fn], list(args))
+    got = outcome(jitted(fn, fallback=False), list(args))
     assert all(_bits(a) == _bits(b) for a, b in zip(args, before))   # input kept
     if want[0] == "raise" or got[0] == "raise":
         assert got == want

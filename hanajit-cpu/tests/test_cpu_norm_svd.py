@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 import pytest
-from hanajit import jit
+from hanajit.testing.jitted import jitted
 from hanajit.testing.compare import check_on_copies
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -30,13 +30,9 @@ SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 ORDS = (2, -2, "nuc")
 DTYPES = (np.float64, np.float32, np.int64, np.bool_, np.complex128, np.complex64)
-_JITTED = {}
-
 
 def compiled(fn):
-    if fn not in _JITTED:
-        _JITTED[fn] = jit(fn, fallback=False)
-    return _JITTED[fn]
+    return jitted(fn, fallback=False)
 
 
 @functools.cache

@@ -18,15 +18,11 @@ from hypothesis.extra import numpy as hnp
 pytestmark = pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning")
 
 SETTINGS = settings(max_examples=8, deadline=None)
-_COMPILED: dict = {}
 
 
 def compiled(fn):
     """One JitFunction per test function, so examples share specialisations."""
-    jf = _COMPILED.get(fn)
-    if jf is None:
-        jf = _COMPILED[fn] = jit(fn, fallback=False)
-    return jf
+    return jitted(fn, fallback=False)
 
 
 def _builtin(exc):

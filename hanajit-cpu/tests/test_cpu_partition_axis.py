@@ -93,8 +93,6 @@ def sort_method_stable(a):
     return a
 
 
-_JITTED: dict = {}
-
 
 def _bits(x):
     return np.ascontiguousarray(x).tobytes()
@@ -128,9 +126,7 @@ def check_writes(fn, make, *rest):
 
 
 def compiled(fn):
-    if fn not in _JITTED:
-        _JITTED[fn] = jit(fn, fallback=False)
-    return _JITTED[fn]
+    return jitted(fn, fallback=False)
 
 
 def _compare(got, want):

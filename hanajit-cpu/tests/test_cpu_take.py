@@ -3,6 +3,7 @@ array indices (negative, out of bounds, 2-D, empty), any layout."""
 import numpy as np
 import pytest
 from hanajit import HanaJitFallbackWarning, jit
+from hanajit.testing.jitted import jitted
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,13 +34,9 @@ def take_method_axis(a, i):
     return a.take(i, axis=0)
 
 
-_J = {}
-
 
 def compiled(fn):
-    if fn not in _J:
-        _J[fn] = jit(fn, fallback=False)
-    return _J[fn]
+    return jitted(fn, fallback=False)
 
 
 def check(fn, a, i):
