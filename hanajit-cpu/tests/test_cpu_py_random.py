@@ -15,12 +15,12 @@ import warnings
 from random import getrandbits as grb
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from hanajit import jit, prange
 from hanajit.errors import HanaJitFallbackWarning, UnsupportedError
 from hanajit.testing.dispatch_modes import jitted
+from hanajit.testing.sourcefile import run_twice_cached
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 BIG = (1 << 63) - 1
 
@@ -274,7 +274,6 @@ def prange_draws(out):
 
 def test_prange_with_global_draws_runs_serially_in_order():
     import numpy as np
-
     from hanajit.errors import HanaJitParallelWarning
     got, want = np.zeros(40), np.zeros(40)
     random.seed(9)
@@ -344,19 +343,8 @@ print(json.dumps(ok))
 def test_disk_cache_keeps_python_random_kernels(tmp_path):
     # the kernels hold no process address: a second process loads them from the
     # cache and links the global generator and the gauss_next callbacks afresh
-    import os
-    import subprocess
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HANAJIT_")}
-    env["HANAJIT_CACHE_DIR"] = str(tmp_path / "cache")
-    env["HANAJIT_CACHE_COMPILER_ID"] = "test-cpu-py-random"
-    env["PYTHONWARNINGS"] = "error::hanajit.HanaJitFallbackWarning"
-    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env.get("PYTHONPATH", "")])
-    (tmp_path / "py_random_kernels.py").write_text(CACHED)
-    for _ in range(2):
-        proc = subprocess.run([sys.executable, "-c", "import py_random_kernels"], env=env,
-                              cwd=tmp_path, capture_output=True, text=True, timeout=240)
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-        assert proc.stdout.strip().splitlines()[-1] == "[true, true, true]"
+    lines = run_twice_cached(tmp_path, CACHED, "py_random_kernels", "test-cpu-py-random")
+    assert lines == ["[true, true, true]"] * 2
     assert len(list((tmp_path / "cache").rglob("*.hjc"))) == 2
 
 
@@ -394,7 +382,6 @@ def prange_instance(r, out):
 
 def test_prange_with_a_shared_instance_runs_serially_in_order():
     import numpy as np
-
     from hanajit.errors import HanaJitParallelWarning
     got, want = np.zeros(40), np.zeros(40)
     r1, r2 = random.Random(6), random.Random(6)
@@ -411,7 +398,6 @@ def prange_imported(out):
 
 def test_prange_with_an_imported_module_function_runs_serially_in_order():
     import numpy as np
-
     from hanajit.errors import HanaJitParallelWarning
     got, want = np.zeros(40, np.int64), np.zeros(40, np.int64)
     random.seed(12)

@@ -11,12 +11,12 @@ import warnings
 
 import numpy as np
 import pytest
+from hanajit import jit, prange
+from hanajit.errors import HanaJitFallbackWarning
+from hanajit.testing.dispatch_modes import jitted
+from hanajit.testing.sourcefile import run_twice_cached
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from hanajit import jit, prange
-from hanajit.testing.dispatch_modes import jitted
-from hanajit.errors import HanaJitFallbackWarning
 
 
 def state():
@@ -212,19 +212,6 @@ print(json.dumps(ok))
 def test_disk_cache_keeps_generator_and_global_state_kernels(tmp_path):
     # the kernels hold no process address: a second process loads them from the
     # cache and links the global RandomState's memory afresh
-    import os
-    import subprocess
-    import sys
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HANAJIT_")}
-    env["HANAJIT_CACHE_DIR"] = str(tmp_path / "cache")
-    env["HANAJIT_CACHE_COMPILER_ID"] = "test-cpu-random"
-    env["PYTHONWARNINGS"] = "error::hanajit.HanaJitFallbackWarning"
-    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env.get("PYTHONPATH", "")])
-    (tmp_path / "random_kernels.py").write_text(CACHED)
-    for _ in range(2):
-        proc = subprocess.run([sys.executable, "-c", "import random_kernels"], env=env,
-                              cwd=tmp_path,
-                              capture_output=True, text=True, timeout=240)
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-        assert proc.stdout.strip().splitlines()[-1] == "[true, true, true]"
+    lines = run_twice_cached(tmp_path, CACHED, "random_kernels", "test-cpu-random")
+    assert lines == ["[true, true, true]"] * 2
     assert len(list((tmp_path / "cache").rglob("*.hjc"))) == 2

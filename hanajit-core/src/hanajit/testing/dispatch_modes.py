@@ -8,22 +8,15 @@ the same check many times compile it once.
 """
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from ..api import jit
 from ..dispatch.heaptype import interpreter_supports_native
-
-_JITTED: dict = {}
+from .jitted import jitted as _jitted
 
 
 def jitted(py):
     """The jitted ``py`` for the current dispatch mode, compiled once."""
-    key = (py, os.environ.get("HANAJIT_NATIVE_DISPATCH"))
-    if key not in _JITTED:
-        _JITTED[key] = jit(py)
-    return _JITTED[key]
+    return _jitted(py)
 
 
 @pytest.fixture(params=["native", "python"])

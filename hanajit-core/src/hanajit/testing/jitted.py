@@ -15,12 +15,17 @@ compile, warnings, specialisation list or lifetime the test checks.
 """
 from __future__ import annotations
 
+import os
+
 _MEMO: dict = {}
 
 
 def jitted(fn, **options):
-    """``jit(fn, **options)``, made once per ``(fn, options)`` and kept."""
-    key = (fn, tuple(sorted((name, repr(value)) for name, value in options.items())))
+    """``jit(fn, **options)``, made once per ``(fn, options)`` and dispatch mode
+    (``HANAJIT_NATIVE_DISPATCH``, which a function reads when it is made:
+    :mod:`.dispatch_modes`) and kept."""
+    key = (fn, tuple(sorted((name, repr(value)) for name, value in options.items())),
+           os.environ.get("HANAJIT_NATIVE_DISPATCH"))
     compiled = _MEMO.get(key)
     if compiled is None:
         from .. import jit

@@ -51,3 +51,26 @@ def load_sibling(test_file: str, filename: str, name: str):
         sys.modules[name] = module
         spec.loader.exec_module(module)
     return sys.modules[name]
+
+
+def run_twice_cached(tmp_path, source: str, name: str, compiler_id: str,
+                     timeout: float = 240) -> list:
+    """Write ``source`` as ``name.py`` in ``tmp_path`` and import it in two fresh
+    processes sharing a disk cache there (``HANAJIT_CACHE_DIR``; fallbacks are
+    errors): the first compiles and writes, the second loads.  Returns the last
+    line each printed; the cache files are under ``tmp_path / "cache"``."""
+    import subprocess
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HANAJIT_")}
+    env["HANAJIT_CACHE_DIR"] = str(tmp_path / "cache")
+    env["HANAJIT_CACHE_COMPILER_ID"] = compiler_id
+    env["PYTHONWARNINGS"] = "error::hanajit.HanaJitFallbackWarning"
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env.get("PYTHONPATH", "")])
+    (tmp_path / f"{name}.py").write_text(source)
+    lines = []
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, "-c", f"import {name}"], env=env,
+                              cwd=tmp_path, capture_output=True, text=True,
+                              timeout=timeout)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        lines.append(proc.stdout.strip().splitlines()[-1])
+    return lines
