@@ -13,6 +13,7 @@ import sys
 import numpy as np
 import pytest
 from hanajit import jit
+from hanajit.testing.jitted import jitted
 
 pytestmark = [pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning"),
               pytest.mark.filterwarnings("ignore::RuntimeWarning")]
@@ -270,7 +271,6 @@ def test_sqrt_and_fabs_vectorise_exactly():
 PROBE = """
 import numpy as np
 from hanajit import jit
-from hanajit.testing.jitted import jitted
 
 def k(a):
     return np.exp(a)

@@ -15,6 +15,7 @@ import sys
 import numpy as np
 import pytest
 from hanajit import jit
+from hanajit.testing.jitted import jitted
 
 pytestmark = [pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning"),
               pytest.mark.filterwarnings("ignore::RuntimeWarning")]
@@ -117,7 +118,6 @@ import numpy as np, sys
 sys.path.insert(0, {here!r})
 from test_cpu_vector_square import squares, _inputs, _cpython
 from hanajit import jit
-from hanajit.testing.jitted import jitted
 x = _inputs()
 out = np.empty_like(x)
 f = jit(squares, fallback=False)
