@@ -22,6 +22,7 @@ from llvmlite import ir
 from ..ir import nodes as N
 from ..ir import types as T
 from .llvm_math import MathCalls
+from .llvm_memory import ArrayMemory
 from .llvm_random import TablesAndRandom
 
 
@@ -120,7 +121,7 @@ def const(value, t: T.Type) -> ir.Constant:
     raise TypeError(t)
 
 
-class FunctionLowering(TablesAndRandom):
+class FunctionLowering(TablesAndRandom, ArrayMemory):
     """Lowers one primitive IR function into an ``ir.Function``."""
 
     def __init__(self, mod: "ModuleLowering", fn: N.Function):
@@ -361,71 +362,6 @@ class FunctionLowering(TablesAndRandom):
             b.ret_void()
         else:
             b.ret(v)
-
-    def fail(self):
-        """Leave with the error status (the error record written): a branch to the
-        function's one failing exit, which releases the locals and returns 1 --
-        one copy of the releases, where a copy per raise site grew the IR as
-        (raise sites x array locals).  Logical addressing (Vulkan) keeps a return
-        per site: its structured control flow lets a selection exit only to its
-        merge block."""
-        gpu = self.m.info.gpu
-        if not self.managed or (gpu is not None and gpu.addressing == "logical"):
-            self.release_locals()
-            self.b.ret(ir.Constant(I32, 1))
-            return
-        if self._fail_bb is None:
-            self._fail_bb = self.llfn.append_basic_block("fail")
-            with self.b.goto_block(self._fail_bb):
-                self.release_locals()
-                self.b.ret(ir.Constant(I32, 1))
-        self.b.branch(self._fail_bb)
-
-    def release_locals(self):
-        for name, t in self.managed:
-            self.refcount(self.b.load(self.slots[name]), t, self.m.nrt("decref"))
-
-    def refcount(self, v, t, fn):
-        """Apply ``fn`` (incref/decref) to the meminfo of every array in ``v``."""
-        b = self.b
-        if isinstance(t, T.ArrayType):
-            b.call(fn, [b.extract_value(v, 0)])
-        elif isinstance(t, T.TupleType):
-            for i, it in enumerate(t.items):
-                if holds_array(it):
-                    self.refcount(b.extract_value(v, i), it, fn)
-
-    def alloc(self, e: N.AllocArray):
-        b = self.b
-        t = e.type
-        itemsize = max(1, t.dtype.bits // 8)
-        dims = [self.expr(d) for d in e.shape]
-        nbytes = ir.Constant(I64, itemsize)
-        for d in dims:
-            nbytes = b.mul(nbytes, d)
-        mi = b.call(self.m.nrt("alloc"), [nbytes])
-        ok = self.llfn.append_basic_block("alloc.ok")
-        fail = self.llfn.append_basic_block("alloc.fail")
-        br = b.cbranch(b.icmp_unsigned("!=", mi, ir.Constant(PTR, None)), ok, fail)
-        br.set_weights([2000, 1])
-        b.position_at_end(fail)
-        code = self.m.module.raise_code(MemoryError, "Unable to allocate memory for an array")
-        b.store(ir.Constant(I64, code), self.err)
-        self.fail()
-        b.position_at_end(ok)
-        data = b.load(b.gep(mi, [ir.Constant(I64, 8)], source_etype=I8), typ=PTR)
-        v = ir.Constant(lltype(t), ir.Undefined)
-        v = b.insert_value(v, mi, 0)
-        v = b.insert_value(v, data, 1)
-        stride = ir.Constant(I64, itemsize)
-        strides = [None] * t.ndim
-        for k in range(t.ndim - 1, -1, -1):
-            strides[k] = stride
-            stride = b.mul(stride, dims[k])
-        for k in range(t.ndim):
-            v = b.insert_value(v, dims[k], [2, k])
-            v = b.insert_value(v, strides[k], [3, k])
-        return v
 
     def call(self, c: N.Call):
         b = self.b
