@@ -272,17 +272,21 @@ def prange_draws(out):
         out[i] = random.random()
 
 
-def test_prange_with_global_draws_runs_serially_in_order():
+def check_prange_runs_serially_in_order(kernel, dtype, seed):
     import numpy as np
     from hanajit.errors import HanaJitParallelWarning
-    got, want = np.zeros(40), np.zeros(40)
-    random.seed(9)
+    got, want = np.zeros(40, dtype), np.zeros(40, dtype)
+    random.seed(seed)
     with pytest.warns(HanaJitParallelWarning, match="global random state"):
-        jit(parallel=True)(prange_draws)(got)
+        jit(parallel=True)(kernel)(got)
     after = random.getstate()
-    random.seed(9)
-    prange_draws(want)
+    random.seed(seed)
+    kernel(want)
     assert np.array_equal(got, want) and after == random.getstate()
+
+
+def test_prange_with_global_draws_runs_serially_in_order():
+    check_prange_runs_serially_in_order(prange_draws, "float64", 9)
 
 
 # ------------------------------------------------------------------ property
@@ -397,16 +401,7 @@ def prange_imported(out):
 
 
 def test_prange_with_an_imported_module_function_runs_serially_in_order():
-    import numpy as np
-    from hanajit.errors import HanaJitParallelWarning
-    got, want = np.zeros(40, np.int64), np.zeros(40, np.int64)
-    random.seed(12)
-    with pytest.warns(HanaJitParallelWarning, match="global random state"):
-        jit(parallel=True)(prange_imported)(got)
-    after = random.getstate()
-    random.seed(12)
-    prange_imported(want)
-    assert np.array_equal(got, want) and after == random.getstate()
+    check_prange_runs_serially_in_order(prange_imported, "int64", 12)
 
 
 def test_gauss_without_the_gil_in_threads():
