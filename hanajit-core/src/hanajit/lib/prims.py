@@ -321,8 +321,9 @@ def pyrandom_global():
 
 
 def pyrandom_mt(address):
+    from .pyrandom_state import MT_OFFSET
     from .random_state import view_at
-    return view_at(int(address) + 16, "uint32", 625)
+    return view_at(int(address) + MT_OFFSET, "uint32", 625)
 
 
 def pyrandom_address(r):

@@ -62,9 +62,12 @@ def _probe() -> bool:
     return True
 
 
+MT_OFFSET = 16       # after PyObject_HEAD: int index, then uint32 state[624]
+
+
 def mt_view(address: int):
     """The 625 uint32 of a generator's MT: the index, then the state words."""
-    return (ctypes.c_uint32 * 625).from_address(address + 16)
+    return (ctypes.c_uint32 * 625).from_address(address + MT_OFFSET)
 
 
 def global_instance():
