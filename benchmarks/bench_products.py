@@ -1,7 +1,7 @@
 """Vector and matrix products (np.dot, @, np.vdot): NumPy vs Numba vs hanajit.
 
 hanajit makes the same calls of NumPy's own OpenBLAS that NumPy makes
-(``hanajit/lib/pyhelpers_blas.py``), so every result is checked bit for bit
+(``hanajit/lib/linalg/dot_algorithms.py``), so every result is checked bit for bit
 against NumPy's; Numba's are checked to 1e-12 relative (it calls BLAS too, with
 its own choices).  The last rows are products inside a loop (a dot of 3-vectors
 per row), where call overhead is what counts.  Median of interleaved repeats,

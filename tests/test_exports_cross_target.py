@@ -48,7 +48,7 @@ def math_mix(x, n):
 
 @jit
 def squares(x, y):
-    # a constant 2 takes pyhelpers.float_square: x*x where pow is known to agree
+    # a constant 2 takes helpers.float_square: x*x where pow is known to agree
     return x ** 2 + y ** 2.0
 
 

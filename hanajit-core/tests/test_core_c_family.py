@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from hanajit import jit
 from hanajit.errors import UnsupportedError
-from hanajit.lib.pyhelpers import Deopt
+from hanajit.lib.python.helpers import Deopt
 from hanajit.testing.base import PROPERTY
 from hanajit.testing.reference import check
 from hanajit.toolkit import libm

@@ -1,5 +1,5 @@
 """Array sizes that overflow (issue 22, item 1): every array compiled code creates
-passes NumPy's size check (``lib/array_size.py``) before memory is touched, so a
+passes NumPy's size check (``lib/arrays/sizes.py``) before memory is touched, so a
 shape whose element count or byte count leaves int64 raises NumPy's ValueError
 (same message where NumPy's is not an artefact of its own wrap-around), and a
 size that passes but that ``malloc`` refuses raises MemoryError.  Before, the
@@ -14,7 +14,7 @@ import pytest
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning
 from hanajit.ir import nodes as N
-from hanajit.lib.array_size import TOO_BIG
+from hanajit.lib.arrays.sizes import TOO_BIG
 from hanajit.testing.sourcefile import load_module
 
 X = np.arange(3.0)
@@ -181,7 +181,7 @@ def test_malloc_refusing_a_representable_size_raises_memoryerror():
 
 # ------------------------------------------------------ every allocation path
 def test_only_allocate_builds_allocarray():
-    """``numpy_alloc.allocate`` is the one constructor of ``AllocArray`` (so no
+    """``creation.allocate`` is the one constructor of ``AllocArray`` (so no
     allocation can skip its size check)."""
     import hanajit
     root = pathlib.Path(hanajit.__file__).parent
@@ -195,7 +195,7 @@ def test_only_allocate_builds_allocarray():
                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                         and node.func.attr == "AllocArray":
                     sites.append((path.name, fn.name))
-    assert set(sites) == {("numpy_alloc.py", "allocate")}
+    assert set(sites) == {("creation.py", "allocate")}
 
 
 KERNELS = [

@@ -1,7 +1,7 @@
 """np.dot, @, np.matmul, .dot and np.vdot of float and complex arrays are NumPy's
 results bit for bit: the same calls of NumPy's own BLAS, with the same copies of
 layouts BLAS cannot take, and NumPy's own loops where NumPy uses them
-(hanajit.lib.pyhelpers_blas)."""
+(hanajit.lib.linalg.dot_algorithms)."""
 import numpy as np
 import pytest
 from hanajit import jit
@@ -275,7 +275,7 @@ def test_convolve_of_empty_arrays_raises_numpys_error():
 def test_helpers_run_in_the_interpreter_too():
     """The helpers' prims.blas_* have Python bodies (ctypes calls of the same CBLAS
     functions): run uncompiled, the helpers give NumPy's results as well."""
-    from hanajit.lib import pyhelpers_blas as hb
+    from hanajit.lib.linalg import dot_algorithms as hb
     rng = np.random.default_rng(9)
     for dtype in DTYPES:
         a = _matrix(rng, (6, 5), dtype)

@@ -185,7 +185,7 @@ def complex_products(a, b):
 @pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
 def test_products_round_as_numpys_loops(dtype):
     # NumPy's SIMD loops multiply with fused multiply-adds where its scalar code
-    # does not; each path is measured and reproduced (lib/complex_forms.py)
+    # does not; each path is measured and reproduced (lib/complex/product_forms.py)
     rng = np.random.default_rng(17)
     r = rng.standard_normal((4, 3000)) * np.exp(rng.uniform(-6, 6, (4, 3000)))
     a = (r[0] + 1j * r[1]).astype(dtype)

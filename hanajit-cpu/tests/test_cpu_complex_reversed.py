@@ -2,7 +2,7 @@
 AVX-512 NumPy's complex64 multiply/square loops take their plain scalar code when
 a 1-D input runs backwards (unless every operand does, output included: it then
 turns the loop around), and their fused-multiply-add SIMD code otherwise
-(``complex_forms.reversed_operands``); with more dimensions a backwards operand
+(``product_forms.reversed_operands``); with more dimensions a backwards operand
 re-runs the call in the interpreter.  complex128 is the same code either way."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Whole-array loops generated twice (lib/numpy_alloc.fill): a copy indexing every
+"""Whole-array loops generated twice (lib/creation.fill): a copy indexing every
 operand with the loop counters when no axis broadcasts at run time, and the
 general copy; and assignments of a freshly computed expression into a view,
 which write it once instead of through a second temporary."""

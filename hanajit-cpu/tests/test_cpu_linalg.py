@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning
-from hanajit.lib import lapack
+from hanajit.lib.linalg import lapack
 from hanajit.testing.jitted import jitted
 
 pytestmark = pytest.mark.skipif(not lapack.available("dgesv"),
@@ -295,9 +295,9 @@ def test_stacks_fall_back_naming_the_call():
 
 
 def test_helpers_run_in_the_interpreter_too():
-    # the pyhelpers' primitives have Python bodies (ctypes calls of the same
+    # the helpers' primitives have Python bodies (ctypes calls of the same
     # functions): the helper gives NumPy's result uncompiled as well
-    from hanajit.lib import pyhelpers_linalg as hl
+    from hanajit.lib.linalg import solve_inv_det_algorithms as hl
     a = np.random.default_rng(4).standard_normal((5, 5))
     w = np.empty(25)
     with warnings.catch_warnings():

@@ -1,5 +1,5 @@
 """``np.linalg.norm`` of matrices with ``ord`` 2, -2 and ``'nuc'`` (singular
-values by one-sided Jacobi, ``pyhelpers_svd``) on the CPU target, checked against
+values by one-sided Jacobi, ``svd_algorithms``) on the CPU target, checked against
 NumPy (LAPACK ``gesdd``) running the same function.  Every compiled call has
 ``fallback=False``.
 

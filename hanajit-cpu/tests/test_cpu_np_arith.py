@@ -1,5 +1,5 @@
 """NumPy's operator ufuncs called by name (``np.add``, ``np.power``,
-``np.negative``, ``np.logical_and`` ... ``lib/np_arith.py``) against NumPy: arrays
+``np.negative``, ``np.logical_and`` ... ``lib/numeric/operator_ufuncs.py``) against NumPy: arrays
 of several dtypes and layouts, Python numbers and NumPy scalars, special values.
 Each call gives NumPy's value and dtype (float ``np.power`` with a varying
 exponent within a few ulp: vector pow, docs/vector-math.md), NumPy's exception
@@ -48,7 +48,7 @@ CASES = ([(name, (x,)) for name in UNARY for x in VALUES]
 @pytest.fixture(scope="module")
 def module():
     return probe_module([(f"np.{name}({params(len(c))})", len(c)) for name, c in CASES],
-                        "np_arith")
+                        "operator_ufuncs")
 
 
 def _same(got, want, power):

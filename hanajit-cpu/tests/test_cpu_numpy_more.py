@@ -9,7 +9,7 @@ import hanajit
 import numpy as np
 import pytest
 from hanajit import jit
-from hanajit.lib.pyhelpers_sort import intro_sort
+from hanajit.lib.sorting.sort_algorithms import intro_sort
 from hanajit.testing.jitted import jitted
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hanajit import HanaJitFallbackWarning, jit
-from hanajit.lib.np_partition import simd_single_kth
+from hanajit.lib.sorting.partition import simd_single_kth
 from hanajit.testing.probe import outcome
 from hanajit.testing.jitted import jitted
 from hypothesis import HealthCheck, given, settings

@@ -370,8 +370,8 @@ def unknown_layout():
 
 
 def test_an_unknown_layout_falls_back(monkeypatch):
-    from hanajit.lib import pyrandom_state
-    monkeypatch.setitem(pyrandom_state._state, "layout", False)
+    from hanajit.lib.random import python_random_state
+    monkeypatch.setitem(python_random_state._state, "layout", False)
     random.seed(1)
     with pytest.warns(HanaJitFallbackWarning, match="random"):
         got = jit(unknown_layout)()

@@ -1,5 +1,5 @@
 """``**`` on Python complex numbers against CPython, bit for bit and exception
-for exception (``pyhelpers.complex_pow``: CPython's ``complex_pow``), in every
+for exception (``helpers.complex_pow``: CPython's ``complex_pow``), in every
 context the result can reach: returned, stored, augmented, in a tuple, written
 to an array, accumulated in a loop -- and with int, float, complex and bool
 exponents on either side (``2 ** z``)."""

@@ -365,7 +365,7 @@ def test_prange_with_a_generator_runs_serially_in_order():
 @pytest.mark.parametrize("kind", ["PCG64", "MT19937"])
 def test_helpers_run_uncompiled_give_numpy_draws(kind):
     # the ported algorithms themselves, in the interpreter (prims through ctypes)
-    from hanajit.lib import pyhelpers_random as hr
+    from hanajit.lib.random import distributions as hr
     a, b = pair(kind, 21)
     with np.errstate(over="ignore"):
         got = [hr.standard_normal(a) for _ in range(300)]

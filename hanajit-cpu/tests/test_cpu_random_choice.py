@@ -162,7 +162,7 @@ def test_generator_choice_errors(mode, a, size, replace, p):
 
 
 def test_tolerances_are_numpys():
-    from hanajit.lib import pyhelpers_random_choice as hc
+    from hanajit.lib.random import choice_algorithms as hc
     assert hc.ATOL64 == float(np.sqrt(np.finfo(np.float64).eps))
     assert hc.ATOL32 == float(np.sqrt(np.finfo(np.float32).eps))
 

@@ -38,17 +38,15 @@ def _paths():
 
 
 def _methods():
-    from hanajit.lib import (
-        array_methods,
-        array_ops,
-        np_rounding,
-        np_sorting,
-        np_take,
-        reductions,
-    )
-    names = set(array_methods._SPECIAL) | set(reductions.METHODS)
-    for table in (array_ops.METHODS, np_rounding.METHODS, np_sorting.METHODS,
-                  np_take.METHODS):
+    from hanajit.lib.indexing.elements import methods
+    from hanajit.lib.indexing.elements import array_ops
+    from hanajit.lib.numeric import sign_round
+    from hanajit.lib.sorting import sort
+    from hanajit.lib.indexing import take
+    from hanajit.lib.indexing.elements import reductions
+    names = set(methods._SPECIAL) | set(reductions.METHODS)
+    for table in (array_ops.METHODS, sign_round.METHODS, sort.METHODS,
+                  take.METHODS):
         names |= set(table)
     return sorted(names)
 

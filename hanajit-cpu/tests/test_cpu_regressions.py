@@ -30,7 +30,7 @@ def _fpow(a, b):
 
 
 def test_float_power_compiles():
-    # pyhelpers.float_pow called a plain Python helper (_is_odd_integer), which
+    # helpers.float_pow called a plain Python helper (_is_odd_integer), which
     # hanajit cannot compile: every float ** fell back to the interpreter
     f = compiled(_fpow)
     assert f(2.0, 0.5) == 2.0 ** 0.5

@@ -1,5 +1,5 @@
 """np.sum / np.mean / np.var / np.std of float arrays bit for bit with NumPy where NumPy's inner
-loop gets a whole lane: its pairwise summation (pyhelpers_sum) over a 1-D array
+loop gets a whole lane: its pairwise summation (pairwise_sum) over a 1-D array
 of any stride, a C-contiguous array as a whole, or the last axis of one; a
 float32 mean divided in float64 as NumPy divides by its intp count.  Hypothesis
 over lengths around the 8/128 block edges, magnitudes over 40 decades, signed

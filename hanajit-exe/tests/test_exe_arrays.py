@@ -202,7 +202,7 @@ def test_complex_arrays_are_rejected(tmp_path):
 
 
 def test_complex_math_is_refused_naming_it(tmp_path):
-    # (the C library's cexp is called only by the CPU JIT: complex_libm)
+    # (the C library's cexp is called only by the CPU JIT: math_functions)
     @jit
     def phase(x):
         return np.exp(1j * x).real

@@ -47,7 +47,7 @@ from .passes.version_bounds import version_bounds
 from .passes.stack_check import stack_check
 from .passes.writes import may_write_arrays
 from .passes.rewrite import rewrite_loops, rewrite_polynomials
-from .lib.parallel import SerialLoop
+from .lib.parallel.regions import SerialLoop
 from .target import Capabilities
 
 

@@ -38,10 +38,10 @@ def typeof(value) -> T.Type | None:
             # says so) -- as is any subclass hanajit does not know
             return array_type(value) if tp is np.memmap else None
     if tp.__name__ == "Generator" and tp.__module__ == "numpy.random._generator":
-        return T.GENERATOR          # exactly np.random.Generator (lib/np_random.py)
+        return T.GENERATOR          # exactly np.random.Generator (lib/random/generator.py)
     if tp.__name__ == "Random" and tp.__module__ == "random" and \
             tp is getattr(sys.modules.get("random"), "Random", None):
-        # exactly random.Random (lib/py_random.py), no instance attribute that
+        # exactly random.Random (lib/random/python_random.py), no instance attribute that
         # could shadow a method (r.random = f): only gauss_next
         return T.PYRANDOM if set(vars(value)) <= {"gauss_next"} else None
     if tp is tuple:

@@ -153,7 +153,7 @@ def _has_writeable_array(t) -> bool:
 
 def _raise(entry, fallback, args, err=None, pure=True):
     from hanajit.errors import UnsupportedError, kernel_message
-    from hanajit.lib.pyhelpers import Deopt
+    from hanajit.lib.python.helpers import Deopt
     exc, message, deopt = entry
     if (deopt or exc is Deopt) and not pure:
         raise UnsupportedError(f"{getattr(fallback, '__qualname__', fallback)}: the "

@@ -136,7 +136,7 @@ def _inline_vector_squares(llvm, mod, pb) -> None:
 
 
 def _libm() -> ctypes.CDLL:
-    from hanajit.lib.complex_libm import libm
+    from hanajit.lib.complex.math_functions import libm
     return libm()
 
 
@@ -154,18 +154,18 @@ def library_imports(llvm_text: str) -> dict:
             out[f"hj.libm.{name}"] = ctypes.cast(getattr(libm, name),
                                                  ctypes.c_void_p).value
     if "@hj.host." in llvm_text or '@"hj.host.' in llvm_text:
-        from hanajit.lib import lapack       # NumPy's LAPACK (ForeignCall)
-        from hanajit.lib.pyrandom_state import c_api_address
+        from hanajit.lib.linalg import lapack       # NumPy's LAPACK (ForeignCall)
+        from hanajit.lib.random.python_random_state import c_api_address
         for name in sorted(set(_HOST_NAME.findall(llvm_text))):
             # CPython's C API (gauss_next of Python's random generators), else LAPACK/BLAS
             address = c_api_address(name)
             out[f"hj.host.{name}"] = address if address is not None else \
                 lapack.address(name)
-    if "hj.numpy." in llvm_text:           # NumPy's global RandomState (np_random_legacy)
-        from hanajit.lib.random_state import legacy_addresses
+    if "hj.numpy." in llvm_text:           # NumPy's global RandomState (legacy)
+        from hanajit.lib.random.legacy_state import legacy_addresses
         out.update(legacy_addresses())
-    if "hj.python." in llvm_text:          # Python's random generators (py_random)
-        from hanajit.lib.pyrandom_state import python_addresses
+    if "hj.python." in llvm_text:          # Python's random generators (python_random)
+        from hanajit.lib.random.python_random_state import python_addresses
         out.update(python_addresses())
     if "@_ZGV" in llvm_text:              # libmvec functions (vecmath.py)
         from .vecmath import imports_for

@@ -92,7 +92,7 @@ class PyRandomBoxing:
 
     @staticmethod
     def supported(t) -> bool:
-        from hanajit.lib.pyrandom_state import layout_ok
+        from hanajit.lib.random.python_random_state import layout_ok
         return layout_ok()
 
     @staticmethod

@@ -77,7 +77,7 @@ class CpuTarget(Target):
                               vector_variants=vector_variants(eng.isa_features),
                               parallel=True,
                               # (complex arguments as x86-64 System V passes them)
-                              complex_libm=eng.triple.startswith("x86_64")
+                              math_functions=eng.triple.startswith("x86_64")
                               and "linux" in eng.triple,
                               host_calls=True,
                               vector_square=os.environ.get("HANAJIT_VECMATH", "1") != "0")

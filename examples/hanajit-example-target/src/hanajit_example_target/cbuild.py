@@ -211,7 +211,7 @@ def _unflatten(t, values):
 
 def _raise(entry, fallback, args, writes):
     from hanajit.errors import kernel_message
-    from hanajit.lib.pyhelpers import Deopt
+    from hanajit.lib.python.helpers import Deopt
     exc, message, deopt = entry
     if deopt or exc is Deopt:
         if writes:

@@ -48,7 +48,7 @@ stay exact).  ``arcp`` lets LLVM turn ``x / d`` into ``x * (1 / d)``: with a
 loop-invariant ``d`` its LICM pass computes ``1 / d`` once before the loop and
 leaves a multiplication in it (and InstCombine does the same for a constant
 divisor).  ``afn`` lets math calls be approximated: ``x ** 2`` becomes ``x * x``
-instead of a ``pow`` call (``lib/operators.py``) and LLVM may simplify the math
+instead of a ``pow`` call (``lib/python/operators.py``) and LLVM may simplify the math
 intrinsics it knows.  Both change rounding, so they are never offered to
 ``evolve()``; their candidates are checked within a tolerance like reassociation.
 Genomes without them read as False.

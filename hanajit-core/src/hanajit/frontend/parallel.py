@@ -28,7 +28,7 @@ on the order of iterations:
 * ``break`` or ``return`` leaves the loop.
 
 Two checks need types and are made when the region call is typed
-(:mod:`hanajit.lib.parallel`): an array passed to a jitted function inside the loop
+(:mod:`hanajit.lib.parallel.regions`): an array passed to a jitted function inside the loop
 may be written by it.  Overlapping memory between distinct array variables is
 checked at run time (the loop then runs as one chunk, i.e. serially).
 """

@@ -16,7 +16,7 @@ from ..ir import constants as K
 from ..ir import nodes as N
 from ..ir import types as T
 from ..lib import registry
-from ..lib.parallel import ParallelRegion
+from ..lib.parallel.regions import ParallelRegion
 from .. import typing_rules as rules
 from . import weak_locals
 from ..typing_rules import Incompatible
@@ -147,7 +147,7 @@ class Inferrer:
                            for a in e.args[:1]) or self.is_strong(e.args[0])
             if callee in (abs, min, max):
                 return any(self.is_strong(a) for a in e.args)
-            if getattr(callee, "__module__", "") == "hanajit.lib.parallel_prims" and \
+            if getattr(callee, "__module__", "") == "hanajit.lib.parallel.runtime_calls" and \
                     getattr(callee, "__name__", "").startswith("ident_"):
                 return self.is_strong(e.args[1])   # as the reduction variable is
             mod = getattr(callee, "__module__", None) or ""
@@ -313,15 +313,15 @@ class Inferrer:
         if a is None or b is None:
             return None
         if e.op == "matmul":
-            from ..lib.array_ops import dot_type
+            from ..lib.arrays.array_ops import dot_type
             try:
                 return dot_type(a, b)
             except Incompatible as exc:
                 self.fail(line, "operator @", str(exc))
         if isinstance(a, T.ArrayType) or isinstance(b, T.ArrayType):
-            from ..lib import elementwise as ew
+            from ..lib.arrays import elementwise as ew
             # ``array ** k`` of a Python int or float: NumPy's operator looks at
-            # k's value first (complex arrays: lib/complex_power.py)
+            # k's value first (complex arrays: lib/complex/power.py)
             e.python_exponent = b if (e.op == "pow" and isinstance(a, T.ArrayType)
                                       and b in (T.INT64, T.FLOAT64)
                                       and self.weak(e.right)) else None
@@ -407,7 +407,7 @@ class Inferrer:
         if any(t is None for t in ts):
             return None
         if any(isinstance(t, T.ArrayType) for t in ts):
-            from ..lib import elementwise as ew
+            from ..lib.arrays import elementwise as ew
             if len(e.ops) != 1 or e.ops[0] not in ("lt", "le", "gt", "ge", "eq", "ne"):
                 self.fail(line, "array comparison", "chained or membership comparisons "
                           "of arrays are ambiguous")
@@ -419,7 +419,7 @@ class Inferrer:
             e.compare_types = [ew.comparison_type(ts[0], ts[1], *weak)]
             return T.ArrayType(T.BOOL, ew.broadcast_ndim(*ts), "C")
         # NumPy scalars compare in NumPy's type (np.float32(0.1) == 0.1 holds)
-        from ..lib.elementwise import comparison_type
+        from ..lib.arrays.elementwise import comparison_type
         e.compare_types = [
             comparison_type(a, b, self.weak(x), self.weak(y))
             if isinstance(a, T.Scalar) and isinstance(b, T.Scalar)
@@ -447,7 +447,7 @@ class Inferrer:
     def contains_types(self, a, b, x, tup):
         """``x in tup`` with a NumPy scalar ``x``: each item's ``==`` in NumPy's
         type (``comparison_type``), or None for Python's exact comparisons."""
-        from ..lib.elementwise import comparison_type
+        from ..lib.arrays.elementwise import comparison_type
         if not (isinstance(a, T.Scalar) and self.is_strong(x)
                 and isinstance(b, T.TupleType)
                 and all(isinstance(i, T.Scalar) for i in b.items)):
@@ -548,7 +548,7 @@ class Inferrer:
 
     def check_array_index(self, t, it, line, store=False):
         """Type of ``t[index]``: the element type, or a view's array type."""
-        from ..lib import views
+        from ..lib.indexing import views
         if not isinstance(t, T.ArrayType):
             self.fail(line, "item assignment" if store else "indexing", f"of {t}")
         try:
@@ -568,7 +568,7 @@ class Inferrer:
             if e.attr == "T":
                 return t.copy(layout={"C": "F", "F": "C"}.get(t.layout, "A"))
             if e.attr in ("real", "imag"):
-                from ..lib.np_index import attr_type
+                from ..lib.arrays.attributes import attr_type
                 return attr_type(t, e.attr)
         if isinstance(t, T.Scalar):
             if e.attr in ("real", "imag"):
@@ -583,7 +583,7 @@ class Inferrer:
         if isinstance(a, N.PyAttr) and a.attr == "dtype":     # np.empty(n, a.dtype)
             t = self.expr(a.value, line)
             if isinstance(t, T.ArrayType):
-                from ..lib.np_index import dtype_type
+                from ..lib.arrays.attributes import dtype_type
                 a.type = dtype_type(t)
                 return a.type
         return self.expr(a, line)
@@ -610,7 +610,7 @@ class Inferrer:
         if tpl is None:
             self.fail(line, "call", f"{e.name or callee!r} is not supported")
         try:
-            from ..lib import ufuncs
+            from ..lib.arrays import ufuncs
             if ufuncs.takes_out(tpl, argtypes, kwtypes):
                 return ufuncs.out_typer(tpl, self, e, argtypes, kwtypes)
             if getattr(tpl, "ufunc", False):
@@ -625,7 +625,7 @@ class Inferrer:
     def method_type(self, e, name, argtypes, kwtypes, line):
         t = argtypes[0]
         if isinstance(t, T.ArrayType):
-            from ..lib.array_methods import method_template
+            from ..lib.arrays.methods import method_template
             tpl = method_template(name)
             if tpl is None:
                 self.fail(line, "array method", f"{t}.{name}() is not supported yet")
@@ -638,10 +638,10 @@ class Inferrer:
                 self.fail(line, f"array method {name}()", _argument_types(argtypes[1:], kwtypes))
         if isinstance(t, T.GeneratorType):
             if isinstance(t, T.PyRandomType):
-                from ..lib.py_random import method_template as random_method
+                from ..lib.random.python_random import method_template as random_method
                 what = f"random.Random.{name}()"
             else:
-                from ..lib.np_random import method_template as random_method
+                from ..lib.random.generator import method_template as random_method
                 what = f"Generator.{name}()"
             tpl = random_method(name)
             if tpl is None:

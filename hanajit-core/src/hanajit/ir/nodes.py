@@ -371,7 +371,7 @@ class TableLoad(Expr):
     """Item ``index`` (an int64 already known to be in ``[0, len(values))``) of the
     constant table ``values``, a tuple of numbers of the int or float scalar
     ``type``: a constant tuple indexed at run time (the ziggurat tables of
-    ``lib/ziggurat.py``).  Backends keep the table in read-only memory."""
+    ``lib/random/ziggurat.py``).  Backends keep the table in read-only memory."""
 
     values: tuple
     index: Expr
@@ -441,7 +441,7 @@ class PyBinOp(Expr):
     # array, NEP 50) rather than Python's; None until typed
     numpy_semantics: Optional[bool] = None
     # ``array ** exponent`` with a Python-number exponent: its type, which decides
-    # NumPy's power (complex_power.python_exponent_power); None otherwise
+    # NumPy's power (power.python_exponent_power); None otherwise
     python_exponent: Optional[Type] = None
     children, replace_children = _kids("left", "right")
 
@@ -583,7 +583,7 @@ class If(Stmt):
     then: list = field(default_factory=list)
     orelse: list = field(default_factory=list)
     static: Optional[bool] = None     # decided by types (``x is None``): prune
-    # a versioned loop nest (passes/version_bounds, numpy_alloc.fill): ``then`` is
+    # a versioned loop nest (passes/version_bounds, creation.fill): ``then`` is
     # the fast copy, ``orelse`` the general one (general_copies keeps only it)
     versioned: bool = False
 
@@ -703,7 +703,7 @@ class Return(Stmt):
 @dataclass(eq=False)
 class Raise(Stmt):
     """Raise exception class ``exc`` with a constant ``message``.  With ``deopt``
-    (or ``exc`` being ``hanajit.lib.pyhelpers.Deopt``) the dispatcher instead
+    (or ``exc`` being ``hanajit.lib.python.helpers.Deopt``) the dispatcher instead
     re-runs the call in the interpreter when the function is pure -- used where
     CPython's result cannot be represented, e.g. ``int(1e30)`` beyond int64."""
 

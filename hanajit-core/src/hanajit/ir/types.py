@@ -195,7 +195,7 @@ class PyRandomType(GeneratorType):
     object's address and three zero words, so it travels as a ``GeneratorType``
     does (four int64 words; never returned, never shared by parallel
     iterations).  Its methods work on the object's Mersenne Twister in place
-    (``lib/py_random.py``); it has no bit generator (no ``RandomBits``)."""
+    (``lib/random/python_random.py``); it has no bit generator (no ``RandomBits``)."""
 
     def __str__(self) -> str:
         return "random.Random"

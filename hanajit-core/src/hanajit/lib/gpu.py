@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..typing_rules import Incompatible
 from ..ir import nodes as N
 from ..ir import types as T
-from . import arrays
+from .indexing import elements
 from .registry import CallTemplate, register
 
 _P = "hanajit.gpu."
@@ -75,7 +75,7 @@ class SharedArrayTemplate(CallTemplate):
                                "integer (a literal or a global)")
         dtype = self.dtype
         if dtype is None:
-            from .numpy_alloc import const_dtype
+            from .arrays.creation import const_dtype
             dtype = const_dtype(args[1])
         if dtype.is_complex:
             raise Incompatible(f"{self.name}(): complex shared arrays are not "
@@ -154,10 +154,10 @@ class AtomicTemplate(CallTemplate):
     def lower(self, L, call, args, kwargs):
         arr, idx, vals = args[0], args[1], args[2:]
         dtype = arr.type.dtype
-        idxs = arrays.index_values(L, idx, call.args[1].type)
+        idxs = elements.index_values(L, idx, call.args[1].type)
         arr = L.let(arr)
-        idxs = arrays.checked_indices(L, arr, idxs)
-        vals = [L.let(arrays.element_value(L, v, dtype)) for v in vals]
+        idxs = elements.checked_indices(L, arr, idxs)
+        vals = [L.let(elements.element_value(L, v, dtype)) for v in vals]
         compare, value = (vals[0], vals[1]) if self.op == "cas" else (None, vals[0])
         name = L.temp(dtype, "old")
         L.emit(N.Assign(target=name, value=N.Atomic(self.op, arr, idxs, value, compare,

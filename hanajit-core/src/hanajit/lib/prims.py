@@ -1,4 +1,4 @@
-"""Primitive math with C99 semantics, for hanajit's own helpers (``pyhelpers``).
+"""Primitive math with C99 semantics, for hanajit's own helpers (``helpers``).
 
 Each function lowers to one ``Intrinsic`` node with no Python-level checks (C
 ``fmod(inf, 1)`` is NaN where ``math.fmod`` raises).  The Python bodies are only
@@ -102,7 +102,7 @@ def address(a):
     return a.ctypes.data
 
 
-# NumPy's LAPACK routines (``lib/lapack.py``), every argument an address: a call
+# NumPy's LAPACK routines (``lib/linalg/lapack.py``), every argument an address: a call
 # of the routine, for its effects on the memory the addresses point to.  The
 # gesv/getrf/potrf forms take the work array first: ``d`` or ``z`` by its dtype
 
@@ -112,45 +112,45 @@ def _typed(stem, w):
 
 
 def lapack_gesv(w, *addresses):
-    from .lapack import call
+    from .linalg.lapack import call
     call(_typed("gesv", w), *addresses)
 
 
 def lapack_getrf(w, *addresses):
-    from .lapack import call
+    from .linalg.lapack import call
     call(_typed("getrf", w), *addresses)
 
 
 def lapack_potrf(w, *addresses):
-    from .lapack import call
+    from .linalg.lapack import call
     call(_typed("potrf", w), *addresses)
 def lapack_dgesv(*addresses):
-    from .lapack import call
+    from .linalg.lapack import call
     call("dgesv", *addresses)
 
 
 def lapack_dsyevd(*addresses):
-    from .lapack import call
+    from .linalg.lapack import call
     call("dsyevd", *addresses)
 
 
 def lapack_zheevd(*addresses):
-    from .lapack import call
+    from .linalg.lapack import call
     call("zheevd", *addresses)
 
 
 def lapack_dgesdd(*addresses):
-    from .lapack import call
+    from .linalg.lapack import call
     call("dgesdd", *addresses)
 
 
 def lapack_zgesdd(*addresses):
-    from .lapack import call
+    from .linalg.lapack import call
     call("zgesdd", *addresses)
 
 
 def _blas(op, w, args):
-    """The interpreter's path of ``prims.blas_*`` (``np_blas``): integers and
+    """The interpreter's path of ``prims.blas_*`` (``blas``): integers and
     addresses as int64, floats as the routine's float type; the dot products
     return their value."""
     import ctypes
@@ -158,8 +158,8 @@ def _blas(op, w, args):
     import numpy as np
 
     from ..ir.types import from_numpy_dtype
-    from .lapack import function
-    from .np_blas import routine
+    from .linalg.lapack import function
+    from .linalg.blas import routine
     w = np.asarray(w)
     t = from_numpy_dtype(w.dtype)
     name, returns = routine(op, t)
@@ -235,7 +235,7 @@ def as_int64(x):
     return np.int64(x - (1 << 64) if x >= 1 << 63 else x)
 
 
-# One draw from a ``np.random.Generator``'s bit generator (``lib/np_random.py``):
+# One draw from a ``np.random.Generator``'s bit generator (``lib/random/generator.py``):
 # a ``RandomBits`` of the generator value, a call through ``bit_generator.ctypes``
 
 
@@ -272,24 +272,24 @@ def rng_next_double(rng):
     return float(_draw(rng, 3, ctypes.c_double))
 
 
-# NumPy's global RandomState (``lib/np_random_legacy.py``): views of its
+# NumPy's global RandomState (``lib/random/legacy.py``): views of its
 # ``bitgen_t`` (four int64 words) and of its ``has_gauss`` (int32 element 2) and
 # ``gauss`` (float64 element 2) record; ``make_generator`` a generator value
 # from the four words
 
 
 def legacy_bitgen():
-    from .random_state import view
+    from .random.legacy_state import view
     return view("legacy_bitgen", "int64", 4)
 
 
 def legacy_aug_ints():
-    from .random_state import view
+    from .random.legacy_state import view
     return view("legacy_aug", "int32", 6)
 
 
 def legacy_aug_floats():
-    from .random_state import view
+    from .random.legacy_state import view
     return view("legacy_aug", "float64", 3)
 
 
@@ -299,30 +299,30 @@ def make_generator(words):
 
 def legacy_mt19937_tag():
     """One int64: the address of MT19937's ``next_double`` (0 if unknown)."""
-    from .random_state import view
+    from .random.legacy_state import view
     return view("mt19937_tag", "int64", 1)
 
 
 def mt19937_key(address):
     """``uint32_t key[624]`` then ``int pos`` of an MT19937 state, as 625 uint32."""
-    from .random_state import view_at
+    from .random.legacy_state import view_at
     return view_at(address, "uint32", 625)
 
 
-# Python's ``random`` generators (``lib/py_random.py``): the global instance's
+# Python's ``random`` generators (``lib/random/python_random.py``): the global instance's
 # address (one int64), an instance's MT as 625 uint32 (``index`` first), and
-# its ``gauss_next`` (compiled: ``lib/pyhelpers_pyapi.py``; here ``lib/pyrandom_state.py``)
+# its ``gauss_next`` (compiled: ``lib/random/python_capi.py``; here ``lib/random/python_random_state.py``)
 
 
 def pyrandom_global():
-    from .pyrandom_state import python_addresses
-    from .random_state import view_at
+    from .random.python_random_state import python_addresses
+    from .random.legacy_state import view_at
     return view_at(python_addresses()["hj.python.random_global"], "int64", 1)
 
 
 def pyrandom_mt(address):
-    from .pyrandom_state import MT_OFFSET
-    from .random_state import view_at
+    from .random.python_random_state import MT_OFFSET
+    from .random.legacy_state import view_at
     return view_at(int(address) + MT_OFFSET, "uint32", 625)
 
 
@@ -331,21 +331,21 @@ def pyrandom_address(r):
 
 
 def pyrandom_gauss_has(address):
-    from .pyrandom_state import gauss_has
+    from .random.python_random_state import gauss_has
     return gauss_has(int(address))
 
 
 def pyrandom_gauss_value(address):
-    from .pyrandom_state import gauss_value
+    from .random.python_random_state import gauss_value
     return gauss_value(int(address))
 
 
 def pyrandom_gauss_set(address, has, value):
-    from .pyrandom_state import gauss_set
+    from .random.python_random_state import gauss_set
     gauss_set(int(address), bool(has), float(value))
 
 
-# CPython's C API (``lib/pyhelpers_pyapi.py``: ``gauss_next`` from compiled
+# CPython's C API (``lib/random/python_capi.py``: ``gauss_next`` from compiled
 # code); the interpreter's path calls the same functions through ctypes
 
 
@@ -357,13 +357,13 @@ def _capi(name, restype, argtypes, *args):
 
 
 def pyapi_consts():
-    from .pyrandom_state import python_addresses
-    from .random_state import view_at
+    from .random.python_random_state import python_addresses
+    from .random.legacy_state import view_at
     return view_at(python_addresses()["hj.python.pyapi_consts"], "int64", 3)
 
 
 def pyapi_words(address):
-    from .random_state import view_at
+    from .random.legacy_state import view_at
     return view_at(address, "int64", 2)
 
 

@@ -104,9 +104,18 @@ def _load_library():
     global _loaded
     if not _loaded:
         _loaded = True
-        for m in ("builtins_scalar", "mathfuncs", "numpy_alloc", "ufuncs", "reductions", "array_ops", "array_methods", "parallel", "np_counting",
-                  "np_sorting", "np_shape_ops", "np_stats", "np_histogram", "np_rounding", "np_index", "np_take", "np_put", "np_arith",
-                  "np_arrange", "np_isclose", "np_nanfuncs",
-                  "np_interp", "np_nonzero", "np_linalg", "np_quantile", "np_median", "np_matrix",
-                  "np_cross_grid", "np_nan_to_num", "np_angle", "np_kron_trapz", "np_partition", "np_blas", "np_convolve", "np_random", "np_random_legacy", "np_random_choice", "py_random", "gpu"):
+        for m in ("python.scalar_builtins", "python.math_functions", "arrays.creation",
+                  "arrays.ufuncs", "arrays.reductions", "arrays.array_ops",
+                  "arrays.methods", "parallel.regions", "statistics.bincount",
+                  "sorting.sort", "arrays.rebuild", "statistics.var_std_norm",
+                  "statistics.histogram", "numeric.sign_round",
+                  "arrays.attributes", "indexing.take", "indexing.put",
+                  "numeric.operator_ufuncs", "arrays.rearrange",
+                  "numeric.isclose", "statistics.nanfuncs", "numeric.interp",
+                  "indexing.nonzero", "linalg.solve_inv_det",
+                  "statistics.quantile", "statistics.median", "arrays.matrix",
+                  "arrays.cross_grid", "numeric.nan_to_num", "complex.angle",
+                  "linalg.kron_trapz", "sorting.partition", "linalg.blas",
+                  "linalg.convolve", "random.generator", "random.legacy",
+                  "random.choice", "random.python_random", "gpu"):
             importlib.import_module(f"hanajit.lib.{m}")

@@ -48,7 +48,7 @@ class LLVMTargetInfo:
     # ``cexp``/``cexpf`` ... through ``hj.libm.<name>`` (x86-64 System V: a complex
     # double in two SSE registers, a complex float packed in one); False: such a
     # kernel is refused with a clear error
-    complex_libm: bool = False
+    math_functions: bool = False
     # ForeignCall statements (LAPACK of NumPy's OpenBLAS) call ``hj.host.<symbol>``,
     # which the CPU engine resolves in the process; False: such a kernel is refused
     host_calls: bool = False

@@ -55,7 +55,7 @@ class MathCalls:
     def complex_math_call(self, b: ir.IRBuilder, name, args, t: T.Type, where: str):
         """``c<name>`` of the C library on complex values (``cpow`` takes two)."""
         from .llvm import F32, I32, lltype
-        if not self.info.complex_libm:
+        if not self.info.math_functions:
             from ..errors import UnsupportedError
             raise UnsupportedError(
                 f"{where}: complex {name}() needs the C library's complex functions, "

@@ -9,7 +9,7 @@ from . import llvm as _ll
 
 
 class TablesAndRandom:
-    """``e_*`` methods for the nodes of ``lib/np_random*.py`` and constant tables."""
+    """``e_*`` methods for the nodes of ``lib/generator*.py`` and constant tables."""
 
     def e_TableLoad(self, e):
         """A load from a private constant array (one per distinct table); in GPU

@@ -2,7 +2,7 @@
 
 A NumPy float64 scalar's ``x ** 2`` is C's ``pow(x, 2.0)``, which glibc's ``pow``
 returns one ulp away from the correctly rounded square for about one input in
-1250.  ``pyhelpers.np_float_square`` computes it bit for bit: ``x * x`` where an
+1250.  ``helpers.np_float_square`` computes it bit for bit: ``x * x`` where an
 fma remainder shows that ``pow`` rounds the same way, and a call of ``pow`` for
 the rest (about one square in seventeen).  That call has no vector form, so a
 loop squaring array elements stays scalar, with a branch that random data

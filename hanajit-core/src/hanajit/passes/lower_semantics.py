@@ -1,7 +1,7 @@
 """Lower Python semantics to primitive IR (the one place they are decided).
 
 Runs after type inference.  Every ``Py*`` node becomes primitive nodes: operators
-expand through :mod:`hanajit.lib.operators` (floor division, ``%``, ``**``,
+expand through :mod:`hanajit.lib.python.operators` (floor division, ``%``, ``**``,
 shifts, exact int/float comparisons), calls through the template registry, and
 ``and``/``or``/conditional expressions become ``Select`` or short-circuit ``If``.
 Checks that raise (division by zero, ``range`` step 0) become ``If`` + ``Raise``
@@ -21,11 +21,12 @@ from ..errors import UnsupportedError
 from ..typing_rules import Incompatible, same_kind
 from ..ir import nodes as N
 from ..ir import types as T
-from ..lib import arrays, views
-from ..lib import elementwise as ew
-from ..lib import operators as ops
+from ..lib.indexing import elements
+from ..lib.indexing import views
+from ..lib.arrays import elementwise as ew
+from ..lib.python import operators as ops
 from ..lib import registry
-from ..lib.parallel import ParallelRegion
+from ..lib.parallel.regions import ParallelRegion
 from . import fuse_temps, inline
 from ..ir.frontend_nodes import Method, Unpack, falls_through
 
@@ -215,17 +216,17 @@ class Lowerer:
                 # NumPy 2: a Python int stored into a narrower integer array must fit
                 value, = ew.python_int_fits(self, [value], t.dtype)
             if isinstance(s.index.type, T.ArrayType):
-                from ..lib import fancy
+                from ..lib.indexing import fancy
                 fancy.setitem(self, arr, idx, value)
                 return
             if isinstance(views.result_type(t, s.index.type), T.ArrayType):
-                arrays.assign_to_view(self, views.lower_index(self, arr, idx, s.index.type,
+                elements.assign_to_view(self, views.lower_index(self, arr, idx, s.index.type,
                                                               write=True), value)
                 return
-            idxs = arrays.index_values(self, idx, s.index.type)
+            idxs = elements.index_values(self, idx, s.index.type)
             arr = self.let(arr)
-            idxs = arrays.checked_indices(self, arr, idxs)
-            value = arrays.setitem_value(self, value, t.dtype)
+            idxs = elements.checked_indices(self, arr, idxs)
+            value = elements.setitem_value(self, value, t.dtype)
             self.emit(N.Store(array=arr, indices=idxs, value=value, line=s.line))
         elif isinstance(s, (N.Break, N.Continue)):
             self.emit(type(s)(line=s.line))
@@ -235,7 +236,7 @@ class Lowerer:
     def inplace_update(self, s, t):
         """``a op= b`` on an array: compute ``a op b`` (as if from copies, so
         overlapping operands give NumPy's result) and store it into ``a``."""
-        s.value.inplace = True           # (complex_forms.reversed_operands: a is out)
+        s.value.inplace = True           # (product_forms.reversed_operands: a is out)
         value = self.lower(s.value)
         rt = s.value.type
         if isinstance(rt, T.ArrayType) and rt.dtype != t.dtype and not same_kind(rt.dtype,
@@ -248,14 +249,14 @@ class Lowerer:
             return
         target = N.Var(s.target, t)
         if isinstance(rt, T.ArrayType) and rt.ndim > t.ndim:
-            arrays.broadcast_check(self, ew.materialize(self, value),
+            elements.broadcast_check(self, ew.materialize(self, value),
                                    [N.ArrayAttr(target, "shape", k, T.INT64)
                                     for k in range(t.ndim)])
         full = N.ArrayView(target, N.Const(0, T.INT64),
                            [N.ArrayAttr(target, "shape", k, T.INT64) for k in range(t.ndim)],
                            [N.ArrayAttr(target, "stride", k, T.INT64) for k in range(t.ndim)],
                            t)
-        arrays.assign_to_view(self, full, value)
+        elements.assign_to_view(self, full, value)
 
     def for_range(self, s):
         t = self.fn.locals[s.target]
@@ -306,7 +307,7 @@ class Lowerer:
     def e_PyBinOp(self, e):
         a, b = self.seq([e.left, e.right])
         if e.op == "matmul":
-            from ..lib.array_ops import dot
+            from ..lib.arrays.array_ops import dot
             return dot(self, a, b, e.type, "matmul")
         if isinstance(e.type, T.ArrayType):
             t = e.type.dtype
@@ -314,12 +315,12 @@ class Lowerer:
             kind = e.python_exponent
             plain_if = None
             if t.is_complex and (e.op == "mul" or e.op == "pow" and kind == T.INT64):
-                from ..lib.complex_forms import reversed_operands
+                from ..lib.complex.product_forms import reversed_operands
                 plain_if = reversed_operands(self, [a, b] if e.op == "mul" else [a], t,
                                              square=e.op == "pow",
                                              out=a if getattr(e, "inplace", False) else None)
             if e.op == "pow" and t.is_complex and kind is not None:
-                from ..lib.complex_power import python_exponent_power
+                from ..lib.complex.power import python_exponent_power
                 return ew.lift(self, [a, b], e.type,      # NumPy's fast_scalar_power
                                lambda x, y: python_exponent_power(self, x, y, t, kind,
                                                                   plain_if))
@@ -410,11 +411,11 @@ class Lowerer:
 
     def array_attr(self, v, t, attr):
         if attr == "T":
-            from ..lib.array_ops import transpose
+            from ..lib.arrays.array_ops import transpose
             return transpose(self, v)
         v = self.let(v)
         if attr in ("real", "imag", "dtype"):
-            from ..lib.np_index import lower_attr
+            from ..lib.arrays.attributes import lower_attr
             return lower_attr(self, v, t, attr)
         I = T.INT64
         if attr == "ndim":
@@ -478,10 +479,10 @@ class Lowerer:
                 return N.Const(None, T.NONE)
             return self.call_symbol(spec.symbol, args, spec.fn.return_type)
         if getattr(e, "ufunc_value", None) is not None:
-            from ..lib import ufuncs
+            from ..lib.arrays import ufuncs
             return ufuncs.out_lower(tpl, self, e, args, kwargs)
         if getattr(tpl, "ufunc", False) and isinstance(e.type, T.ArrayType):
-            from ..lib import ufuncs
+            from ..lib.arrays import ufuncs
             return ufuncs.lift_lower(tpl, self, e, args, kwargs)
         return tpl.lower(self, e, args, kwargs)
 

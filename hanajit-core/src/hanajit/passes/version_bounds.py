@@ -292,7 +292,7 @@ def _version(loop: N.ForCount):
 
 
 def keep_general_copies(module: N.Module) -> N.Module:
-    """Replace every versioned ``If`` (this pass's, and ``numpy_alloc.fill``'s
+    """Replace every versioned ``If`` (this pass's, and ``creation.fill``'s
     broadcasting versions) by its general copy: the same results with half the
     code, for targets where code size is area (HLS).  In place; returns
     ``module``."""

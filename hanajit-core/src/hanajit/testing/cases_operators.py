@@ -54,7 +54,7 @@ def square_float2(x):
 
 
 def _square_inputs():
-    """Floats whose square takes each path of ``pyhelpers.float_square``: random
+    """Floats whose square takes each path of ``helpers.float_square``: random
     values (some 1 in 1250 of which glibc's pow rounds differently from x*x), the
     ones where it does, the range limits, overflow, underflow, and the edges."""
     import random
@@ -282,7 +282,7 @@ class OperatorCases(ConformanceBase):
 
     def test_float_square_matches_pow(self):
         # x ** 2 with a constant 2 takes a fast path that must still be CPython's
-        # pow bit for bit (pyhelpers.float_square), OverflowError included
+        # pow bit for bit (helpers.float_square), OverflowError included
         xs = _square_inputs()
         self.check_grid(square_int2, xs)
         self.check_grid(square_float2, xs)

@@ -1,0 +1,73 @@
+"""Array methods (``a.sum()``, ``a.copy()``, ``a.astype(np.float32)`` ...): each maps
+to the template of the equivalent NumPy function, the array first."""
+from __future__ import annotations
+
+from ...typing_rules import Incompatible
+from ...ir import types as T
+from . import elementwise as ew
+from ..registry import CallTemplate, register
+
+
+def copy_array(L, a, t: T.ArrayType):
+    """A new C-contiguous array of type ``t`` holding ``a``'s elements."""
+    z = ew.to_lazy(L, a)
+    return ew.materialize(L, ew.Lazy(t, z.dims, z.elem))
+
+
+class Copy(CallTemplate):
+    """``a.copy()`` and ``np.copy(a)``."""
+
+    accepts_lazy = True
+    paths = ("numpy.copy",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs:
+            raise Incompatible("copy() takes no arguments")
+        return args[0].copy(layout="C", readonly=False)
+
+    def lower(self, L, call, args, kwargs):
+        return copy_array(L, args[0], call.type)
+
+
+class AsType(CallTemplate):
+    accepts_lazy = True
+
+    def typer(self, inf, call, args, kwargs):
+        from .creation import dtype_of
+        dt = args[1] if len(args) > 1 else kwargs.get("dtype")
+        if not isinstance(dt, T.ConstType):
+            raise Incompatible("astype() needs a constant dtype such as np.float32")
+        return args[0].copy(dtype=dtype_of(dt.value), layout="C", readonly=False)
+
+    def lower(self, L, call, args, kwargs):
+        from ..indexing.elements import array_cast
+        z = ew.to_lazy(L, args[0])
+        t = call.type.dtype
+        return ew.materialize(L, ew.Lazy(call.type, z.dims,
+                                         lambda idx: array_cast(L, z.elem(idx), t)))
+
+
+_SPECIAL = {"copy": register(Copy()), "astype": AsType()}
+
+
+def method_template(name):
+    from .. import registry
+    from .array_ops import METHODS as OPS
+    from .reductions import METHODS
+    if name in _SPECIAL:
+        return _SPECIAL[name]
+    from ..numeric.sign_round import METHODS as ROUNDING
+    from ..sorting.sort import METHODS as SORTING
+    from ..indexing.put import METHODS as PUT
+    from ..indexing.take import METHODS as TAKE
+    from ..indexing.nonzero import METHODS as NONZERO
+    for extra in (SORTING, ROUNDING, TAKE, PUT, NONZERO):
+        if name in extra:
+            return extra[name]
+    if name in OPS:
+        return OPS[name]
+    path = METHODS.get(name)
+    if path is None:
+        return None
+    import numpy
+    return registry.lookup(getattr(numpy, path.split(".")[1]))

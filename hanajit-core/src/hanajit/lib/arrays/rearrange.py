@@ -1,0 +1,332 @@
+"""Rearranging arrays: ``np.flip``/``fliplr``/``flipud``, ``np.expand_dims``,
+``np.atleast_1d``/``2d``/``3d`` (views, as NumPy returns them), ``np.vstack``,
+``np.hstack``, ``np.column_stack`` (``np.concatenate`` of those views), and the
+diagonal: ``np.diag``, ``np.trace``; ``np.count_nonzero``.
+
+Views share the argument's memory and writeability, as NumPy's do; ``np.diag``
+of a matrix is NumPy's read-only view of the diagonal.
+"""
+from __future__ import annotations
+
+from ...typing_rules import Incompatible, promote
+from ...ir import nodes as N
+from ...ir import types as T
+from ..python import operators as ops
+from .array_ops import concatenate
+from .creation import allocate, fill
+from ..python.operators import C
+from .reductions import loops, sum_dtype
+from ..registry import CallTemplate, register
+
+I = T.INT64
+
+
+def _const(call, name, position, default):
+    """A keyword or positional argument that must be a constant (an int or a
+    tuple of ints, or None)."""
+    node = call.kwargs.get(name)
+    if node is None and len(call.args) > position:
+        node = call.args[position]
+    if node is None:
+        return default
+    if not isinstance(node, N.Const):
+        raise Incompatible(f"{call.name}(): {name} must be a constant")
+    return node.value
+
+
+def _axes(value, ndim, what):
+    axes = value if isinstance(value, tuple) else (value,)
+    if not all(isinstance(a, int) and not isinstance(a, bool) for a in axes):
+        raise Incompatible(f"{what}: axis must be an integer or a tuple of integers")
+    out = []
+    for a in axes:
+        if not -ndim <= a < ndim:
+            raise Incompatible(f"{what}: axis {a} is out of bounds for array of "
+                               f"dimension {ndim}")
+        out.append(a % ndim)
+    if len(set(out)) != len(out):
+        raise Incompatible(f"{what}: repeated axis")
+    return out
+
+
+def _dims(arr, t):
+    return ([N.ArrayAttr(arr, "shape", k, I) for k in range(t.ndim)],
+            [N.ArrayAttr(arr, "stride", k, I) for k in range(t.ndim)])
+
+
+class _View(CallTemplate):
+    """A view of the first argument with a new shape and strides."""
+
+    def __init__(self, name):
+        self.name = name
+        self.paths = (f"numpy.{name}",)
+
+    def check_array(self, args):
+        if not args or not isinstance(args[0], T.ArrayType):
+            raise Incompatible(f"np.{self.name}() of {args[0] if args else 'nothing'}")
+        return args[0]
+
+
+class Flip(_View):
+    def typer(self, inf, call, args, kwargs):
+        t = self.check_array(args)
+        if self.name != "flip" and (kwargs or len(args) != 1):
+            raise Incompatible(f"np.{self.name}(m) takes one array")
+        if set(kwargs) - {"axis"} or len(args) > 2:
+            raise Incompatible(f"np.{self.name}(m, axis=None)")
+        self.axes_of(call, t)
+        return t.copy(layout="A" if t.ndim else t.layout)
+
+    def axes_of(self, call, t):
+        if self.name == "fliplr":
+            if t.ndim < 2:
+                raise Incompatible("np.fliplr() needs an array of at least 2 dimensions")
+            return [1]
+        if self.name == "flipud":
+            if t.ndim < 1:
+                raise Incompatible("np.flipud() needs an array of at least 1 dimension")
+            return [0]
+        axis = _const(call, "axis", 1, None)
+        return list(range(t.ndim)) if axis is None else _axes(axis, t.ndim, "np.flip")
+
+    def lower(self, L, call, args, kwargs):
+        arr = L.let(args[0])
+        t = arr.type
+        shape, strides = _dims(arr, t)
+        offset = C(0, I)
+        for k in self.axes_of(call, t):
+            # the last element first: (n - 1) * stride, none for an empty axis
+            last = N.Select(N.Cmp("gt", shape[k], C(0, I), T.BOOL),
+                            N.BinOp("sub", shape[k], C(1, I), I), C(0, I), I)
+            offset = N.BinOp("add", offset, N.BinOp("mul", last, strides[k], I), I)
+            strides[k] = N.BinOp("sub", C(0, I), strides[k], I)
+        return N.ArrayView(arr, L.let(offset), shape, strides, call.type)
+
+
+class ExpandDims(_View):
+    def typer(self, inf, call, args, kwargs):
+        t = self.check_array(args)
+        if set(kwargs) - {"axis"} or len(args) > 2 or (len(args) < 2 and not kwargs):
+            raise Incompatible("np.expand_dims(a, axis)")
+        axis = _const(call, "axis", 1, None)
+        n = t.ndim + (len(axis) if isinstance(axis, tuple) else 1)
+        _axes(axis, n, "np.expand_dims")
+        return t.copy(ndim=n, layout=t.layout if t.layout in "CF" and t.ndim <= 1 else "A")
+
+    def lower(self, L, call, args, kwargs):
+        arr = L.let(args[0])
+        t, rt = arr.type, call.type
+        new = set(_axes(_const(call, "axis", 1, None), rt.ndim, "np.expand_dims"))
+        shape, strides = _dims(arr, t)
+        it = iter(zip(shape, strides))
+        out = [(C(1, I), C(0, I)) if k in new else next(it) for k in range(rt.ndim)]
+        return N.ArrayView(arr, C(0, I), [s for s, _ in out], [d for _, d in out], rt)
+
+
+def at_least(L, arr, n):
+    """NumPy's ``atleast_<n>d`` view: 0-d -> (1,), (1, 1) or (1, 1, 1); 1-D
+    ``(k,)`` -> ``(1, k)`` or ``(1, k, 1)``; 2-D ``(j, k)`` -> ``(j, k, 1)``."""
+    arr = L.let(arr)
+    t = arr.type
+    if t.ndim >= n:
+        return arr
+    shape, strides = _dims(arr, t)
+    one, zero = C(1, I), C(0, I)
+    if t.ndim == 0:
+        pairs = [(one, zero)] * n
+    elif t.ndim == 1:
+        pairs = [(one, zero), (shape[0], strides[0])] + ([(one, zero)] if n == 3 else [])
+    else:
+        pairs = list(zip(shape, strides)) + [(one, zero)]
+    layout = t.layout if t.layout in "CF" and t.ndim <= 1 else "A"
+    return N.ArrayView(arr, zero, [s for s, _ in pairs], [d for _, d in pairs],
+                       t.copy(ndim=n, layout=layout))
+
+
+class AtLeast(_View):
+    def __init__(self, n):
+        super().__init__(f"atleast_{n}d")
+        self.n = n
+
+    def typer(self, inf, call, args, kwargs):
+        t = self.check_array(args)
+        if kwargs or len(args) != 1:
+            raise Incompatible(f"np.{self.name}() of one array")
+        if t.ndim >= self.n:
+            return t
+        return t.copy(ndim=self.n, layout=t.layout if t.layout in "CF" and t.ndim <= 1
+                      else "A")
+
+    def lower(self, L, call, args, kwargs):
+        return at_least(L, args[0], self.n)
+
+
+class Stacking(CallTemplate):
+    """``np.vstack``, ``np.hstack``, ``np.column_stack``: NumPy's definitions --
+    ``concatenate`` of ``atleast_2d`` views along axis 0; of ``atleast_1d`` views
+    along axis 0 for 1-D inputs, else 1; of 1-D inputs as columns along axis 1."""
+
+    def __init__(self, name):
+        self.name = name
+        self.paths = (f"numpy.{name}",)
+
+    def parts(self, t: T.TupleType):
+        if not (isinstance(t, T.TupleType) and t.items
+                and all(isinstance(i, T.ArrayType) for i in t.items)):
+            raise Incompatible(f"np.{self.name}() of a tuple of arrays")
+        if self.name == "vstack":
+            ndims = [max(i.ndim, 2) for i in t.items]
+            axis = 0
+        elif self.name == "hstack":
+            ndims = [max(i.ndim, 1) for i in t.items]
+            axis = 0 if ndims[0] == 1 else 1
+        else:
+            ndims = [2 if i.ndim < 2 else i.ndim for i in t.items]
+            axis = 1
+        if len(set(ndims)) != 1:
+            raise Incompatible("all the input arrays must have the same number of dimensions")
+        return ndims[0], axis
+
+    def typer(self, inf, call, args, kwargs):
+        if kwargs or len(args) != 1:            # (dtype=, casting= not compiled)
+            raise Incompatible(f"np.{self.name}(tup)")
+        ndim, _ = self.parts(args[0])
+        dt = args[0].items[0].dtype
+        for i in args[0].items[1:]:
+            dt = promote(dt, i.dtype) if dt != i.dtype else dt
+        return T.ArrayType(dt, ndim, "C")
+
+    def lower(self, L, call, args, kwargs):
+        tup = L.let(args[0])
+        ndim, axis = self.parts(tup.type)
+        arrs = []
+        for k, it in enumerate(tup.type.items):
+            a = L.let(N.TupleGet(tup, k, it))
+            if self.name == "column_stack" and it.ndim < 2:
+                a = _column(L, at_least(L, a, 1))
+            else:
+                a = at_least(L, a, ndim)
+            arrs.append(L.let(a))
+        return concatenate(L, arrs, axis, call.type)
+
+
+def _column(L, arr):
+    """A 1-D array as an (n, 1) view."""
+    arr = L.let(arr)
+    return N.ArrayView(arr, C(0, I), [N.ArrayAttr(arr, "shape", 0, I), C(1, I)],
+                       [N.ArrayAttr(arr, "stride", 0, I), C(0, I)],
+                       arr.type.copy(ndim=2, layout="A"))
+
+
+class Diag(CallTemplate):
+    """``np.diag(v, k=0)``: a 1-D ``v`` on the k-th diagonal of a new square
+    matrix; the k-th diagonal of a matrix as NumPy's read-only view."""
+
+    paths = ("numpy.diag",)
+
+    def typer(self, inf, call, args, kwargs):
+        if not args or not isinstance(args[0], T.ArrayType) or set(kwargs) - {"k"} \
+                or len(args) > 2 or args[0].ndim not in (1, 2):
+            raise Incompatible("np.diag(v, k=0) of a 1-D or 2-D array")
+        if not isinstance(_const(call, "k", 1, 0), int):
+            raise Incompatible("np.diag(): k must be an integer constant")
+        t = args[0]
+        if t.ndim == 1:
+            return T.ArrayType(t.dtype, 2, "C")
+        return t.copy(ndim=1, layout="A", readonly=True)
+
+    def lower(self, L, call, args, kwargs):
+        k = _const(call, "k", 1, 0)
+        arr = L.let(args[0])
+        (n0, *rest), (s0, *srest) = _dims(arr, arr.type)
+        if arr.type.ndim == 1:
+            from .sizes import size_add
+            size = size_add(L, n0, C(abs(k), I))
+            out = allocate(L, call.type, [size, size])
+            row, col = (C(0, I), C(k, I)) if k >= 0 else (C(-k, I), C(0, I))
+
+            def value(idx):
+                i, j = idx
+                on = ops.band(N.Cmp("eq", N.BinOp("sub", i, row, I),
+                                    N.BinOp("sub", j, col, I), T.BOOL),
+                              N.Cmp("ge", N.BinOp("sub", i, row, I), C(0, I), T.BOOL))
+                pos = N.Select(on, N.BinOp("sub", i, row, I), C(0, I), I)
+                load = N.Load(arr, [N.Select(N.Cmp("lt", pos, n0, T.BOOL), pos, C(0, I), I)],
+                              arr.type.dtype)
+                return N.Select(on, load, ops.zero(arr.type.dtype), arr.type.dtype)
+            fill(L, out, [size, size], value)
+            return out
+        n1, s1 = rest[0], srest[0]
+        # k >= 0: rows 0.., columns k..; k < 0: rows -k.., columns 0..
+        rows = N.BinOp("sub", n0, C(max(-k, 0), I), I)
+        cols = N.BinOp("sub", n1, C(max(k, 0), I), I)
+        length = N.Select(N.Cmp("lt", rows, cols, T.BOOL), rows, cols, I)
+        length = L.let(N.Select(N.Cmp("lt", length, C(0, I), T.BOOL), C(0, I), length, I))
+        start = N.BinOp("add", N.BinOp("mul", C(max(-k, 0), I), s0, I),
+                        N.BinOp("mul", C(max(k, 0), I), s1, I), I)
+        offset = N.Select(N.Cmp("gt", length, C(0, I), T.BOOL), start, C(0, I), I)
+        return N.ArrayView(arr, L.let(offset), [length], [N.BinOp("add", s0, s1, I)],
+                           call.type)
+
+
+class Trace(CallTemplate):
+    """``np.trace(a)`` of a matrix: the sum of its diagonal, in ``np.sum``'s type."""
+
+    paths = ("numpy.trace",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs or not isinstance(args[0], T.ArrayType) \
+                or args[0].ndim != 2:
+            raise Incompatible("np.trace(a) of a 2-D array")
+        return sum_dtype(args[0].dtype)
+
+    def lower(self, L, call, args, kwargs):
+        arr = L.let(args[0])
+        t = call.type
+        n0, n1 = (L.let(N.ArrayAttr(arr, "shape", k, I)) for k in range(2))
+        n = L.let(N.Select(N.Cmp("lt", n0, n1, T.BOOL), n0, n1, I))
+        acc = L.temp(t, "trace")
+        L.emit(N.Assign(target=acc, value=ops.zero(t)))
+
+        def body(idx):
+            x = ops.convert(L, N.Load(arr, [idx[0], idx[0]], arr.type.dtype), t)
+            L.emit(N.Assign(target=acc, value=ops.complex_arith(L, "add", N.Var(acc, t), x, t)
+                            if t.is_complex else N.BinOp("add", N.Var(acc, t), x, t)))
+        loops(L, [n], body)
+        return N.Var(acc, t)
+
+
+class CountNonzero(CallTemplate):
+    """``np.count_nonzero(a)`` (no axis): the number of true elements, an int."""
+
+    paths = ("numpy.count_nonzero",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs or not isinstance(args[0], T.ArrayType):
+            raise Incompatible("np.count_nonzero(a) of an array, without axis")
+        return I
+
+    def lower(self, L, call, args, kwargs):
+        arr = L.let(args[0])
+        t = arr.type
+        acc = L.temp(I, "count")
+        L.emit(N.Assign(target=acc, value=C(0, I)))
+
+        def body(idx):
+            nz = ops.truth(L, N.Load(arr, list(idx), t.dtype))
+            L.emit(N.Assign(target=acc, value=N.BinOp("add", N.Var(acc, I),
+                                                      ops.convert(L, nz, I), I)))
+        loops(L, [N.ArrayAttr(arr, "shape", k, I) for k in range(t.ndim)], body)
+        return N.Var(acc, I)
+
+
+for _name in ("flip", "fliplr", "flipud"):
+    register(Flip(_name))
+register(ExpandDims("expand_dims"))
+for _n in (1, 2, 3):
+    register(AtLeast(_n))
+for _name in ("vstack", "hstack", "column_stack"):
+    register(Stacking(_name))
+register(Diag())
+register(Trace())
+register(CountNonzero())

@@ -1,0 +1,285 @@
+"""Arrays rebuilt from other arrays' elements: ``np.outer``, ``np.diff``,
+``np.roll``, ``np.tile``, ``np.repeat`` and ``np.copyto``.
+
+Each result is a lazy (:mod:`elementwise`) whose element function reads the
+source at remapped indices, so ``np.sum(np.diff(a) ** 2)`` needs no temporary.
+"""
+from __future__ import annotations
+
+from ...typing_rules import Incompatible, same_kind
+from ...ir import nodes as N
+from ...ir import types as T
+from . import elementwise as ew
+from ..python import operators as ops
+from .sizes import check_dims, itemsize, size_mul
+from ..python.operators import C
+from ..registry import CallTemplate, register
+
+I = T.INT64
+
+
+def _flat(L, a):
+    """A 1-D lazy over ``a``'s elements in C order."""
+    from .array_ops import contiguous, reshape_view
+    src = contiguous(L, a)
+    flat = L.let(reshape_view(L, src, [C(-1, I)], src.type.copy(ndim=1, layout="C")))
+    return ew.to_lazy(L, flat)
+
+
+def _const(call, pos, name, default):
+    node = call.kwargs.get(name, call.args[pos] if len(call.args) > pos else None)
+    if node is None:
+        return default
+    if not isinstance(node, N.Const):
+        raise Incompatible(f"{name}= must be a constant")
+    return node.value
+
+
+def _axis(call, pos, ndim, default):
+    axis = _const(call, pos, "axis", default)
+    if axis is None:
+        return None
+    if type(axis) is not int or not -ndim <= axis < ndim:
+        raise Incompatible(f"axis {axis!r} is out of bounds for array of dimension {ndim}")
+    return axis % ndim
+
+
+def _safe(d):
+    """A divisor that is never zero (used only where the loop does not run)."""
+    return N.Select(N.Cmp("eq", d, C(0, I), T.BOOL), C(1, I), d, I)
+
+
+@register
+class Outer(CallTemplate):
+    """``np.outer(a, b)``: ``out[i, j] = a.flat[i] * b.flat[j]``."""
+
+    paths = ("numpy.outer",)
+    accepts_lazy = True
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 2 or kwargs or not all(isinstance(a, T.ArrayType) for a in args):
+            raise Incompatible("np.outer(a, b) of two arrays")
+        return T.ArrayType(ew.result_dtype("mul", args[0], args[1]), 2, "C")
+
+    def lower(self, L, call, args, kwargs):
+        za, zb = _flat(L, args[0]), _flat(L, args[1])
+        t = call.type.dtype
+        check_dims(L, [L.let(za.dims[0]), L.let(zb.dims[0])], itemsize(call.type))
+        return ew.Lazy(call.type, [za.dims[0], zb.dims[0]], lambda idx: ew.np_binop(
+            L, "mul", za.elem([idx[0]]), zb.elem([idx[1]]), t))
+
+
+@register
+class Diff(CallTemplate):
+    """``np.diff(a, n=1, axis=-1)`` with a constant ``n`` (``!=`` on booleans)."""
+
+    paths = ("numpy.diff",)
+    accepts_lazy = True
+
+    def typer(self, inf, call, args, kwargs):
+        if not args or len(args) > 3 or set(kwargs) - {"n", "axis"}:
+            raise Incompatible("np.diff(a, n=1, axis=-1) without prepend/append")
+        at = args[0]
+        if not isinstance(at, T.ArrayType):
+            raise Incompatible(f"np.diff() of {at}")
+        n = _const(call, 1, "n", 1)
+        if type(n) is not int:
+            raise Incompatible("n must be a constant integer")
+        if n < 0:
+            raise Incompatible(f"order must be non-negative but got {n}")
+        if _axis(call, 2, at.ndim, -1) is None:      # (NumPy: TypeError)
+            raise Incompatible("np.diff() with axis=None")
+        if n == 0:
+            return at
+        return T.ArrayType(at.dtype, at.ndim, "C")
+
+    def lower(self, L, call, args, kwargs):
+        n = _const(call, 1, "n", 1)
+        if n == 0:
+            return args[0]
+        axis = _axis(call, 2, call.type.ndim, -1)
+        z = ew.to_lazy(L, args[0])
+        t = call.type.dtype
+        for k in range(n):
+            if k:       # each further difference reads the previous one twice
+                z = ew.to_lazy(L, ew.materialize(L, z))
+            z = self.step(L, z, axis, t)
+        return z
+
+    @staticmethod
+    def step(L, z, axis, t):
+        d = z.dims[axis]
+        dims = list(z.dims)
+        dims[axis] = L.let(N.Select(N.Cmp("gt", d, C(0, I), T.BOOL),
+                                    N.BinOp("sub", d, C(1, I), I), C(0, I), I))
+
+        def elem(idx):
+            nxt = list(idx)
+            nxt[axis] = N.BinOp("add", idx[axis], C(1, I), I)
+            hi, lo = L.let(z.elem(nxt)), L.let(z.elem(list(idx)))
+            if t.is_bool:
+                return N.BinOp("xor", hi, lo, T.BOOL)
+            return ew.np_binop(L, "sub", hi, lo, t)
+        return ew.Lazy(T.ArrayType(t, len(dims), "C"), dims, elem)
+
+
+@register
+class Roll(CallTemplate):
+    """``np.roll(a, shift, axis=None)``: an integer shift, flattened or along one
+    constant axis."""
+
+    paths = ("numpy.roll",)
+    accepts_lazy = True
+
+    def typer(self, inf, call, args, kwargs):
+        vals = list(args) + [kwargs[k] for k in ("shift",) if k in kwargs]
+        if len(vals) != 2 or set(kwargs) - {"shift", "axis"} or len(args) > 3:
+            raise Incompatible("np.roll(a, shift, axis=None) with an integer shift")
+        at, st = vals
+        if not isinstance(at, T.ArrayType):
+            raise Incompatible(f"np.roll() of {at}")
+        if not (isinstance(st, T.Scalar) and (st.is_int or st.is_bool)):
+            raise Incompatible("np.roll() with a tuple or non-integer shift")
+        _axis(call, 2, at.ndim, None)
+        return T.ArrayType(at.dtype, at.ndim, "C")
+
+    def lower(self, L, call, args, kwargs):
+        shift = args[1] if len(args) > 1 else kwargs["shift"]
+        shift = L.let(ops.convert_wrap(shift, I))
+        axis = _axis(call, 2, call.type.ndim, None)
+        if axis is None:
+            z = _flat(L, args[0])
+            flat = ew.materialize(L, self.rolled(L, z, 0, shift))
+            from .array_ops import reshape_view
+            a = L.let(args[0]) if not isinstance(args[0], ew.Lazy) else None
+            zd = args[0].dims if a is None else [
+                L.let(N.ArrayAttr(a, "shape", k, I)) for k in range(call.type.ndim)]
+            return reshape_view(L, flat, zd, call.type)
+        return self.rolled(L, ew.to_lazy(L, args[0]), axis, shift)
+
+    @staticmethod
+    def rolled(L, z, axis, shift):
+        d = z.dims[axis]
+        # source index (i - shift) mod d, as Python's % (d > 0 inside the loop)
+        r = L.let(N.BinOp("srem", shift, _safe(d), I))
+        r = L.let(N.Select(N.Cmp("lt", r, C(0, I), T.BOOL), N.BinOp("add", r, d, I), r, I))
+
+        def elem(idx):
+            j = N.BinOp("sub", idx[axis], r, I)
+            j = N.Select(N.Cmp("lt", j, C(0, I), T.BOOL), N.BinOp("add", j, d, I), j, I)
+            src = list(idx)
+            src[axis] = j
+            return z.elem(src)
+        return ew.Lazy(z.type, list(z.dims), elem)
+
+
+def _reps_arg(t):
+    if isinstance(t, T.Scalar) and (t.is_int or t.is_bool):
+        return 1
+    if isinstance(t, T.TupleType) and all(isinstance(i, T.Scalar) and i.is_int
+                                          for i in t.items):
+        return len(t.items)
+    raise Incompatible("reps must be an integer or a tuple of integers")
+
+
+@register
+class Tile(CallTemplate):
+    """``np.tile(A, reps)``, ``reps`` an integer or a tuple of integers."""
+
+    paths = ("numpy.tile",)
+    accepts_lazy = True
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 2 or kwargs or not isinstance(args[0], T.ArrayType):
+            raise Incompatible("np.tile(A, reps) of an array")
+        return T.ArrayType(args[0].dtype, max(args[0].ndim, _reps_arg(args[1])), "C")
+
+    def lower(self, L, call, args, kwargs):
+        from .creation import shape_values
+        z = ew.to_lazy(L, args[0])
+        reps = shape_values(L, args[1], check=False)
+        nd = call.type.ndim
+        reps = [C(1, I)] * (nd - len(reps)) + reps
+        src = [C(1, I)] * (nd - len(z.dims)) + list(z.dims)
+        dims = [size_mul(L, s, r) for s, r in zip(src, reps)]
+        check_dims(L, dims, itemsize(call.type))
+        off = nd - len(z.dims)
+
+        def elem(idx):
+            return z.elem([N.BinOp("srem", idx[k], _safe(src[k]), I)
+                           for k in range(off, nd)])
+        return ew.Lazy(call.type, dims, elem)
+
+
+@register
+class Repeat(CallTemplate):
+    """``np.repeat(a, repeats, axis=None)`` with an integer ``repeats``."""
+
+    paths = ("numpy.repeat",)
+    accepts_lazy = True
+
+    def typer(self, inf, call, args, kwargs):
+        vals = list(args) + [kwargs[k] for k in ("repeats",) if k in kwargs]
+        if len(vals) != 2 or set(kwargs) - {"repeats", "axis"} or len(args) > 3:
+            raise Incompatible("np.repeat(a, repeats, axis=None)")
+        at, rt = vals
+        if not isinstance(at, T.ArrayType):
+            raise Incompatible(f"np.repeat() of {at}")
+        if not (isinstance(rt, T.Scalar) and (rt.is_int or rt.is_bool)):
+            raise Incompatible("np.repeat() with an array of repeats")
+        axis = _axis(call, 2, at.ndim, None)
+        return T.ArrayType(at.dtype, 1 if axis is None else at.ndim, "C")
+
+    def lower(self, L, call, args, kwargs):
+        rep = args[1] if len(args) > 1 else kwargs["repeats"]
+        rep = L.let(ops.convert_wrap(rep, I))
+        axis = _axis(call, 2, args[0].type.ndim, None)
+        z = _flat(L, args[0]) if axis is None else ew.to_lazy(L, args[0])
+        axis = axis or 0
+        dims = list(z.dims)
+        dims[axis] = size_mul(L, dims[axis], rep)
+        check_dims(L, dims, itemsize(call.type))
+
+        def elem(idx):
+            src = list(idx)
+            src[axis] = N.BinOp("sdiv", idx[axis], _safe(rep), I)
+            return z.elem(src)
+        return ew.Lazy(call.type, dims, elem)
+
+
+@register
+class CopyTo(CallTemplate):
+    """``np.copyto(dst, src)``: broadcast ``src`` into ``dst`` (NumPy's 'same_kind'
+    casting rule; overlapping memory is copied as NumPy does)."""
+
+    paths = ("numpy.copyto",)
+    accepts_lazy = True
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 2 or kwargs:
+            raise Incompatible("np.copyto(dst, src) without casting/where")
+        dst, src = args
+        if not isinstance(dst, T.ArrayType):
+            raise Incompatible("np.copyto() destination must be an array")
+        sd = ew.elem_type(src)
+        if not isinstance(sd, T.Scalar):
+            raise Incompatible(f"np.copyto() from {src}")
+        return T.NONE
+
+    def lower(self, L, call, args, kwargs):
+        from ..indexing.elements import assign_to_view
+        dst, src = L.let(args[0]), ew.materialize(L, args[1])
+        sd, dd = ew.elem_type(src.type), dst.type.dtype
+        weak = not isinstance(src.type, T.ArrayType)
+        if not same_kind(sd, dd) and not (weak and sd.is_int and dd.is_int):
+            L.emit(N.Raise(exc=TypeError, message=(
+                f"Cannot cast {'scalar' if weak else 'array data'} from "
+                f"dtype('{T.numpy_name(sd)}') to dtype('{T.numpy_name(dd)}') according "
+                "to the rule 'same_kind'")))
+            return C(None, T.NONE)
+        if dst.type.readonly:
+            L.emit(N.Raise(exc=ValueError, message="assignment destination is read-only"))
+            return C(None, T.NONE)
+        assign_to_view(L, dst, src)     # (leading length-1 axes of src allowed)
+        return C(None, T.NONE)
+

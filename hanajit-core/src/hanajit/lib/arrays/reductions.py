@@ -1,0 +1,315 @@
+"""Whole-array reductions: sum, prod, min, max, mean, any, all, argmin, argmax
+(``np.sum(x)``, ``x.sum()``; ``axis=None`` for now).
+
+A reduction consumes a lazy element tree directly, so ``np.sum(a * b)`` is one
+loop with no temporary.  Accumulation is sequential in C order (NumPy sums floats
+pairwise, so float sums can differ from NumPy's in the last bits; integer results
+are exact).  Empty min/max/argmin/argmax raise ValueError as NumPy does.
+"""
+from __future__ import annotations
+
+from ...typing_rules import Incompatible
+from ...ir import nodes as N
+from ...ir import types as T
+from . import elementwise as ew
+from ..python import operators as ops
+from ..python.operators import C
+from ..registry import CallTemplate, register
+
+I = T.INT64
+
+
+def sum_dtype(t: T.Scalar) -> T.Scalar:
+    if t.is_bool or (t.is_signed and t.bits < 64):
+        return I
+    if t.is_int and not t.is_signed and t.bits < 64:
+        return T.UINT64
+    return t
+
+
+def loops(L, dims, body_fn):
+    """Emit nested loops over ``dims``; ``body_fn(idx)`` emits the innermost body."""
+    counters = [L.temp(I, "i") for _ in dims]
+    idx = [N.Var(c, I) for c in counters]
+    stmts, _ = L.sub_block(lambda: body_fn(idx))
+    body = stmts
+    for c, d in reversed(list(zip(counters, dims))):
+        body = [N.ForCount(counter=c, count=d, body=body)]
+    for s in body:
+        L.emit(s)
+
+
+def total_size(dims):
+    size = C(1, I)
+    for d in dims:
+        size = N.BinOp("mul", size, d, I)
+    return size
+
+
+def _axis_arg(call):
+    """The constant axis of a reduction call (None for all axes); also keepdims."""
+    node = call.kwargs.get("axis", call.args[1] if len(call.args) > 1 else None)
+    kd = call.kwargs.get("keepdims")
+    keep = bool(kd.value) if isinstance(kd, N.Const) else False
+    if kd is not None and not isinstance(kd, N.Const):
+        raise Incompatible("keepdims must be a constant")
+    if node is None or (isinstance(node, N.Const) and node.value is None):
+        return None, keep
+    if not (isinstance(node, N.Const) and type(node.value) is int):
+        raise Incompatible("axis must be a constant integer")
+    return node.value, keep
+
+
+class Reduction(CallTemplate):
+    accepts_lazy = True
+
+    def __init__(self, name, numpy_names):
+        self.name = name
+        self.paths = tuple(f"numpy.{n}" for n in numpy_names)
+
+    def scalar_type(self, t):
+        if self.name in ("sum", "prod"):
+            return sum_dtype(t)
+        if self.name == "mean":
+            return t if (t.is_complex or t.is_float) else T.FLOAT64
+        if self.name in ("any", "all"):
+            return T.BOOL
+        if self.name in ("argmin", "argmax"):
+            return I
+        return t
+
+    def typer(self, inf, call, args, kwargs):
+        if not args or not isinstance(args[0], T.ArrayType):
+            if args and isinstance(args[0], T.Scalar):
+                raise Incompatible(f"np.{self.name}() of a scalar")
+            raise Incompatible(f"np.{self.name}() needs an array")
+        extra = set(kwargs) - {"axis", "keepdims"}
+        if extra or len(args) > 2:
+            raise Incompatible(f"np.{self.name}() arguments {sorted(extra)}")
+        at = args[0]
+        st = self.scalar_type(at.dtype)
+        axis, keep = _axis_arg(call)
+        if axis is None:
+            if keep:
+                return T.ArrayType(st, at.ndim, "C")
+            return st
+        if not -at.ndim <= axis < at.ndim:
+            raise Incompatible(f"axis {axis} is out of bounds for array of dimension {at.ndim}")
+        if self.name in ("argmin", "argmax") and keep:
+            raise Incompatible("keepdims with argmin/argmax")
+        ndim = at.ndim if keep else at.ndim - 1
+        return T.ArrayType(st, ndim, "C") if ndim > 0 else st
+
+    def pairwise_lane(self, L, arg, st, axis):
+        """Whether ``np.sum``/``np.mean`` of ``arg`` over ``axis`` (None: all) is
+        NumPy's pairwise summation of lanes its inner loop gets whole: a float
+        array (not an expression: NumPy's temporary is one too) of the sum's own
+        dtype, reduced over a 1-D array, over a C-contiguous one as a whole, or
+        along its last axis of a C-contiguous one.  Other reductions add in
+        order (documented)."""
+        if self.name not in ("sum", "mean", "var", "std") or isinstance(arg, ew.Lazy):
+            return False
+        t = arg.type
+        if not (isinstance(t, T.ArrayType) and t.dtype == st and st.is_float):
+            return False
+        return t.ndim == 1 or t.layout == "C" and (axis is None or axis % t.ndim == t.ndim - 1)
+
+    def pairwise(self, L, lane, st):
+        """The pairwise sum of the 1-D ``lane`` (``pairwise_sum``), or its mean:
+        NumPy divides by an ``intp`` count, so a float32 sum is divided in float64
+        and rounded back."""
+        from ..statistics import pairwise_sum as hs
+        total = L.call_helper(hs.pairwise, [lane, C(0.0, st)])
+        if self.name == "sum":
+            return total
+        n = N.Cast(N.ArrayAttr(lane, "shape", 0, I), T.FLOAT64)
+        q = N.BinOp("fdiv", ops.convert(L, total, T.FLOAT64), n, T.FLOAT64)
+        return q if st == T.FLOAT64 else N.Cast(q, st)
+
+    def lower(self, L, call, args, kwargs):
+        axis, keep = _axis_arg(call)
+        rt = call.type
+        st = rt.dtype if isinstance(rt, T.ArrayType) else rt
+        if self.pairwise_lane(L, args[0], st, axis):
+            return self.lower_pairwise(L, L.let(args[0]), rt, st, axis, keep)
+        z = ew.to_lazy(L, args[0])
+        nd = len(z.dims)
+        if axis is None:
+            v = self.reduce(L, z, st, {}, list(range(nd)))
+            return _kept(L, v, rt, nd) if keep else v
+        axis %= nd
+        out_axes = [a for a in range(nd) if a != axis]
+        from .creation import allocate, fill
+        if keep:
+            out_dims = [z.dims[a] if a != axis else C(1, I) for a in range(nd)]
+        else:
+            out_dims = [z.dims[a] for a in out_axes]
+        if not isinstance(rt, T.ArrayType):
+            return self.reduce(L, z, st, {}, [axis])
+        if self.name in ("min", "max", "argmin", "argmax"):
+            # NumPy raises for an empty reduced axis even when the result is empty
+            # too (shape (0, 0) along either axis); the check in ``reduce`` only
+            # runs per result element
+            self.empty_check(L, z.dims[axis])
+        arr = allocate(L, rt, out_dims)
+
+        def value(idx):
+            if keep:
+                fixed = {a: idx[a] for a in out_axes}
+            else:
+                fixed = dict(zip(out_axes, idx))
+            return self.reduce(L, z, st, fixed, [axis])
+        fill(L, arr, out_dims, value)
+        return arr
+
+    def lower_pairwise(self, L, arr, rt, st, axis, keep):
+        from .array_ops import reshape_view
+        from .creation import allocate, fill
+        t = arr.type
+        nd = t.ndim
+        if axis is None:
+            lane = arr if nd == 1 else L.let(reshape_view(L, arr, [C(-1, I)],
+                                                          t.copy(ndim=1)))
+            v = self.pairwise(L, lane, st)
+            return _kept(L, v, rt, nd) if keep else v
+        dims = [L.let(N.ArrayAttr(arr, "shape", k, I)) for k in range(nd)]
+        if nd == 1:
+            v = self.pairwise(L, arr, st)
+            return _kept(L, v, rt, 1) if isinstance(rt, T.ArrayType) else v
+        out_dims = dims[:-1] + ([C(1, I)] if keep else [])
+        out = allocate(L, rt, out_dims)
+        lane_t = t.copy(ndim=1)
+
+        def value(idx):
+            offset = C(0, I)
+            for k in range(nd - 1):
+                offset = N.BinOp("add", offset, N.BinOp(
+                    "mul", idx[k], N.ArrayAttr(arr, "stride", k, I), I), I)
+            lane = L.let(N.ArrayView(arr, L.let(offset), [dims[-1]],
+                                     [N.ArrayAttr(arr, "stride", nd - 1, I)], lane_t))
+            return self.pairwise(L, lane, st)
+        fill(L, out, out_dims, value)
+        return out
+
+    def empty_check(self, L, size):
+        """min/max/argmin/argmax over no elements: NumPy's ValueError."""
+        name = self.name
+        if name in ("min", "max"):
+            msg = ("zero-size array to reduction operation "
+                   f"{'minimum' if name == 'min' else 'maximum'} which has no identity")
+        else:
+            msg = f"attempt to get {name} of an empty sequence"
+        L.raise_if(N.Cmp("eq", L.let(size), C(0, I), T.BOOL), ValueError, msg)
+
+    def reduce(self, L, z, rt, fixed: dict, axes: list):
+        """Emit the reduction over ``axes`` (other axes fixed); return its value."""
+        name = self.name
+        red_dims = [z.dims[a] for a in axes]
+
+        def full(loop_idx):
+            it = iter(loop_idx)
+            return [fixed[a] if a in fixed else next(it) for a in range(len(z.dims))]
+
+        if name in ("sum", "prod", "mean"):
+            at = rt
+            acc = L.temp(at, "acc")
+            L.emit(N.Assign(target=acc, value=ops.zero(at) if name != "prod" else (
+                C(1, at) if at.is_int else C(1.0 if at.is_float else 1 + 0j, at))))
+            op = "mul" if name == "prod" else "add"
+
+            def body(idx):
+                x = ops.convert(L, z.elem(full(idx)), at)
+                cur = N.Var(acc, at)
+                if at.is_complex:
+                    v = ops.complex_arith(L, op, cur, x, at)
+                else:
+                    v = N.BinOp(op, cur, x, at)
+                L.emit(N.Assign(target=acc, value=v))
+            loops(L, red_dims, body)
+            if name == "mean":
+                n = L.let(total_size(red_dims))
+                if at.is_complex:
+                    c = at.component
+                    cur = L.let(N.Var(acc, at))
+                    nf = N.Cast(n, c)
+                    return N.MakeComplex(N.BinOp("fdiv", N.ComplexPart(cur, "real", c), nf, c),
+                                         N.BinOp("fdiv", N.ComplexPart(cur, "imag", c), nf, c),
+                                         at)
+                return N.BinOp("fdiv", N.Var(acc, at), N.Cast(n, at), at)
+            return N.Var(acc, at)
+        if name in ("any", "all"):
+            acc = L.temp(T.BOOL, "acc")
+            L.emit(N.Assign(target=acc, value=C(name == "all", T.BOOL)))
+
+            def body(idx):
+                x = ops.truth(L, z.elem(full(idx)))
+                L.emit(N.Assign(target=acc, value=N.BinOp(
+                    "or" if name == "any" else "and", N.Var(acc, T.BOOL), x, T.BOOL)))
+            loops(L, red_dims, body)
+            return N.Var(acc, T.BOOL)
+        # min / max / argmin / argmax
+        self.empty_check(L, total_size(red_dims))
+        et = z.type.dtype
+        first_stmts, first = L.sub_block(lambda: z.elem(full([C(0, I)] * len(axes))))
+        L.out.extend(first_stmts)
+        best = L.temp(et, "best")
+        L.emit(N.Assign(target=best, value=first))
+        pos = L.temp(I, "pos")
+        L.emit(N.Assign(target=pos, value=C(0, I)))
+        k = L.temp(I, "k")
+        L.emit(N.Assign(target=k, value=C(0, I)))
+        cmp = "lt" if name in ("min", "argmin") else "gt"
+
+        def body(idx):
+            x = L.let(z.elem(full(idx)))
+            b = N.Var(best, et)
+            if et.is_complex:
+                better = _complex_better(L, cmp, x, b)
+            else:
+                better = N.Cmp(cmp, x, b, T.BOOL)
+            if et.is_float:
+                # NaN wins and, for arg*, the first NaN stays
+                better = ops.band(ops.logical_not(N.Cmp("uno", b, b, T.BOOL)),
+                                  ops.bor(better, N.Cmp("uno", x, x, T.BOOL)))
+            better = L.let(better)
+            L.emit(N.Assign(target=best, value=N.Select(better, x, b, et)))
+            L.emit(N.Assign(target=pos, value=N.Select(better, N.Var(k, I), N.Var(pos, I), I)))
+            L.emit(N.Assign(target=k, value=N.BinOp("add", N.Var(k, I), C(1, I), I)))
+        loops(L, red_dims, body)
+        return N.Var(best, et) if name in ("min", "max") else N.Var(pos, I)
+
+
+def _kept(L, v, rt, nd):
+    """The reduced value ``v`` as the ``keepdims`` array of ``nd`` length-1 axes."""
+    from .creation import allocate, fill
+    v = L.let(v)
+    ones = [C(1, I)] * nd
+    out = allocate(L, rt, ones)
+    fill(L, out, ones, lambda idx: v)
+    return out
+
+
+def _complex_better(L, cmp, x, b):
+    """Does ``x`` replace the best so far ``b`` in NumPy's complex min/max/argmin/
+    argmax?  Its order is lexicographic and the first NaN (in either part) wins
+    and stays: ``x`` is taken when ``b`` has no NaN and ``x`` has one or is
+    strictly before/after ``b`` (``npy_argmax`` of complex types; ``maximum``'s
+    ``CGE`` gives the same choice)."""
+    c = x.type.component
+    xr, xi = L.let(N.ComplexPart(x, "real", c)), L.let(N.ComplexPart(x, "imag", c))
+    br, bi = L.let(N.ComplexPart(b, "real", c)), L.let(N.ComplexPart(b, "imag", c))
+    strict = ops.bor(N.Cmp(cmp, xr, br, T.BOOL),
+                     ops.band(N.Cmp("eq", xr, br, T.BOOL), N.Cmp(cmp, xi, bi, T.BOOL)))
+    return ops.band(ops.logical_not(N.Cmp("uno", br, bi, T.BOOL)),
+                    ops.bor(strict, N.Cmp("uno", xr, xi, T.BOOL)))
+
+
+for _name, _paths in (("sum", ("sum",)), ("prod", ("prod",)), ("mean", ("mean",)),
+                      ("min", ("min", "amin")), ("max", ("max", "amax")),
+                      ("any", ("any",)), ("all", ("all",)), ("argmin", ("argmin",)),
+                      ("argmax", ("argmax",))):
+    register(Reduction(_name, _paths))
+
+METHODS = {"sum": "numpy.sum", "prod": "numpy.prod", "mean": "numpy.mean",
+           "min": "numpy.min", "max": "numpy.max", "any": "numpy.any", "all": "numpy.all",
+           "argmin": "numpy.argmin", "argmax": "numpy.argmax"}

@@ -1,0 +1,2 @@
+"""Complex numbers as NumPy computes them: powers, the rounding of products, the
+complex math functions, ``np.angle``."""

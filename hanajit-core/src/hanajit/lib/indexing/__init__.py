@@ -1,0 +1,2 @@
+"""Indexing: element access, basic views, advanced (fancy) indexing, ``take``, ``put``
+and ``nonzero``."""

@@ -1,0 +1,202 @@
+"""Array indexing semantics as primitive IR: negative indices wrap once, indices
+are bounds-checked (IndexError with NumPy's message) unless
+``@jit(boundscheck=False)``, element assignment converts like NumPy."""
+from __future__ import annotations
+
+from ...ir import nodes as N
+from ...ir import types as T
+from ..python import operators as ops
+from ..python.operators import C
+
+
+def index_values(L, index: N.Expr, itype: T.Type) -> list:
+    """The lowered index expressions of ``a[index]`` (a tuple means several)."""
+    if isinstance(itype, T.TupleType):
+        if isinstance(index, N.MakeTuple):
+            return list(index.items)
+        if isinstance(index, N.Const):
+            return [C(v, t) for v, t in zip(index.value, itype.items)]
+        tup = L.let(index)
+        return [N.TupleGet(tup, k, t) for k, t in enumerate(itype.items)]
+    return [index]
+
+
+def checked_indices(L, arr: N.Expr, idxs: list) -> list:
+    """Normalise negative indices and check bounds; return int64 indices."""
+    return checked_indices_axes(L, arr, list(enumerate(idxs)))
+
+
+def checked_indices_axes(L, arr: N.Expr, pairs: list) -> list:
+    """``checked_indices`` for (axis, index) pairs."""
+    out = []
+    check = L.ctx.options.get("boundscheck", True) if L.ctx is not None else True
+    if check is None:
+        check = True
+    for axis, i in pairs:
+        i = ops.convert_wrap(ops.convert(L, i, T.INT64) if i.type.is_bool else i, T.INT64) \
+            if i.type != T.INT64 else i
+        dim = N.ArrayAttr(arr, "shape", axis, T.INT64)
+        if isinstance(i, N.Const) and i.value >= 0:
+            j = i
+        else:
+            i = L.let(i)
+            j = L.let(N.Select(N.Cmp("lt", i, C(0, T.INT64), T.BOOL),
+                               N.BinOp("add", i, dim, T.INT64), i, T.INT64))
+        if check:
+            bad = N.Cmp("ge", N.Cast(j, T.UINT64), N.Cast(dim, T.UINT64), T.BOOL)
+            L.emit(N.If(cond=bad, then=[N.Raise(
+                exc=IndexError, args=[i, dim],
+                message=f"index {{}} is out of bounds for axis {axis} with size {{}}")]))
+        out.append(j)
+    return out
+
+
+def element_value(L, value: N.Expr, dtype: T.Scalar) -> N.Expr:
+    """A value converted for storing into an array of ``dtype`` (NumPy casting:
+    ints wrap, floats truncate toward zero with NaN/inf refused)."""
+    t = value.type
+    if t == dtype:
+        return value
+    if dtype.is_bool:
+        return ops.truth(L, value)
+    if t.is_int and dtype.is_int or t.is_bool:
+        return ops.convert_wrap(value, dtype)     # (bool -> complex: MakeComplex)
+    return ops.convert(L, value, dtype)
+
+
+def setitem_value(L, value: N.Expr, dtype: T.Scalar) -> N.Expr:
+    """A scalar converted for ``a[...] = value`` (element, slice, mask or index
+    array): :func:`element_value`, except that a float stored into an integer
+    array raises what NumPy's setitem raises (``operators.setitem_float_to_int``:
+    ``a[i] = 1e19`` is OverflowError) instead of deoptimising."""
+    if value.type.is_float and dtype.is_int:
+        return ops.setitem_float_to_int(L, value, dtype)
+    return element_value(L, value, dtype)
+
+
+def array_cast(L, value: N.Expr, dtype: T.Scalar) -> N.Expr:
+    """An element of an array converted as NumPy casts arrays (``astype``,
+    ``a[:] = b``, ``np.array(b, dtype=)``): a complex keeps its real part, a float
+    becomes an integer by C's conversion, never raising
+    (``operators.np_float_to_int``); otherwise as :func:`element_value`.  (A
+    scalar stored into an array converts as Python does: ``element_value``.)"""
+    if value.type.is_complex and not dtype.is_complex and not dtype.is_bool:
+        value = N.ComplexPart(L.let(value), "real", value.type.component)
+    if value.type.is_float and dtype.is_int:
+        return ops.np_float_to_int(L, value, dtype)
+    return element_value(L, value, dtype)
+
+
+def broadcast_check(L, src: N.Expr, dst_dims: list, what="could not broadcast input array",
+                    drop_ones=False):
+    """Raise ValueError unless ``src``'s shape broadcasts to ``dst_dims``."""
+    broadcast_dims_check(L, [N.ArrayAttr(src, "shape", k, T.INT64)
+                             for k in range(src.type.ndim)], dst_dims, what, drop_ones)
+
+
+def broadcast_dims_check(L, src_dims: list, dst_dims: list,
+                         what="could not broadcast input array", drop_ones=False):
+    """Raise ValueError unless the shape ``src_dims`` broadcasts to ``dst_dims``.
+    With ``drop_ones`` (assignment: NumPy's setitem) extra leading axes are
+    allowed when they have length 1; a ufunc's output never allows them."""
+    extra = len(src_dims) - len(dst_dims)
+    if extra > 0 and not drop_ones:
+        L.emit(N.Raise(exc=ValueError, message=f"{what} from a {len(src_dims)}-D array "
+                       f"into {len(dst_dims)} dimensions"))
+        return
+    for k in range(max(extra, 0)):
+        L.emit(N.If(cond=N.Cmp("ne", src_dims[k], C(1, T.INT64), T.BOOL), then=[N.Raise(
+            exc=ValueError, args=[src_dims[k]],
+            message=f"{what} from shape with {{}} on axis {k} into a "
+                    f"{len(dst_dims)}-D array")]))
+    off = len(dst_dims) - len(src_dims)
+    for k, sd in enumerate(src_dims):
+        if off + k < 0:
+            continue
+        ok = ops.bor(N.Cmp("eq", sd, dst_dims[off + k], T.BOOL),
+                     N.Cmp("eq", sd, C(1, T.INT64), T.BOOL))
+        L.emit(N.If(cond=ops.logical_not(ok), then=[N.Raise(
+            exc=ValueError, args=[sd, dst_dims[off + k]],
+            message=f"{what} from shape with {{}} on axis {k} into shape with {{}}")]))
+
+
+def assign_to_view(L, view: N.Expr, value: N.Expr):
+    """``view[...] = value``: a scalar fills, an array is broadcast and copied
+    (through a temporary, so overlapping memory gives NumPy's result).  A gather
+    (``m[idx, j] = value``) scatters instead."""
+    from .fancy_nd import FancyLazy
+    from ..arrays.creation import allocate, fill
+    if isinstance(view, FancyLazy):
+        view.store(L, value)
+        return
+    vt = view.type
+    view = L.let(view)
+    dims = [L.let(N.ArrayAttr(view, "shape", k, T.INT64)) for k in range(vt.ndim)]
+    if isinstance(value.type, T.Scalar):
+        v = L.let(setitem_value(L, value, vt.dtype))
+        fill(L, view, dims, lambda idx: v)
+        return
+    from ..arrays import elementwise as ew
+
+    def from_lazy(z):
+        extra = len(z.dims) - len(dims)
+        if extra > 0:       # leading length-1 axes (checked), dropped as NumPy does
+            inner = z
+            z = ew.Lazy(T.ArrayType(z.type.dtype, len(dims), "C"), z.dims[extra:],
+                        lambda idx: inner.elem([C(0, T.INT64)] * extra + list(idx)),
+                        sources=z.sources)
+        elem = ew.reindex(z, dims)
+        fill(L, view, dims, lambda idx: array_cast(L, elem(idx), vt.dtype))
+
+    def through_memory():
+        fresh = isinstance(value, ew.Lazy)      # computed now: it cannot alias the view
+        src = L.let(ew.materialize(L, value))
+        broadcast_check(L, src, dims, drop_ones=True)
+        sdims = [L.let(N.ArrayAttr(src, "shape", k, T.INT64))
+                 for k in range(src.type.ndim)]
+        tmp = src
+        if not fresh:
+            tmp = allocate(L, src.type.copy(layout="C", readonly=False), sdims)
+            fill(L, tmp, sdims, lambda idx: N.Load(src, idx, src.type.dtype))
+        from_lazy(ew.Lazy(tmp.type, sdims,
+                          lambda idx: N.Load(tmp, list(idx), tmp.type.dtype)))
+
+    if isinstance(value, ew.Lazy) and value.sources is not None:
+        # Written straight into the view when every array the expression reads
+        # either lies elsewhere in memory or is the view itself (each element read
+        # just before it is written) -- NumPy's result without a temporary.  Not
+        # when an element can raise: NumPy would leave the view untouched.
+        direct, _ = L.sub_block(lambda: from_lazy(value))
+        if not any(isinstance(s, N.Raise) for s in N.walk_stmts(direct)):
+            broadcast_dims_check(L, value.dims, dims, drop_ones=True)
+            conflict = _conflict(L, view, dims, value.sources)
+            if conflict is None:
+                for s in direct:
+                    L.emit(s)
+                return
+            buffered, _ = L.sub_block(through_memory)
+            L.emit(N.If(cond=conflict, then=buffered, orelse=direct))
+            return
+    through_memory()
+
+
+def _conflict(L, view, dims: list, sources: list):
+    """Whether writing ``view`` element by element could change a value one of
+    ``sources`` still has to give (None: never)."""
+    from ..parallel.regions import ranges_meet
+    out = None
+    for s in sources:
+        st = s.type
+        same = None
+        if st.ndim == len(dims) and st.dtype == view.type.dtype:
+            same = N.Cmp("eq", N.ArrayAttr(s, "data", 0, T.INT64),
+                         N.ArrayAttr(view, "data", 0, T.INT64), T.BOOL)
+            for k, d in enumerate(dims):
+                for attr, v in (("shape", d), ("stride", N.ArrayAttr(view, "stride", k,
+                                                                     T.INT64))):
+                    same = ops.band(same, N.Cmp("eq", N.ArrayAttr(s, attr, k, T.INT64),
+                                                v, T.BOOL))
+        meet = ranges_meet(L, s, view)
+        c = meet if same is None else ops.band(meet, ops.logical_not(same))
+        out = c if out is None else ops.bor(out, c)
+    return out

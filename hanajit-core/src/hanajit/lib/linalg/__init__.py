@@ -1,0 +1,2 @@
+"""Linear algebra: NumPy's own LAPACK and BLAS, products, solve/inv/det, singular
+values, ``kron``, ``trapezoid`` and convolution."""

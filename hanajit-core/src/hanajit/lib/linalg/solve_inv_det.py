@@ -1,0 +1,346 @@
+"""``np.linalg.solve``, ``np.linalg.inv`` and ``np.linalg.det`` of 2-D arrays, by
+the LAPACK functions NumPy itself calls (``lib/linalg/lapack.py``, ``solve_inv_det_algorithms``):
+NumPy's results bit for bit, its ``LinAlgError``s ("Singular matrix", "Last 2
+dimensions of the array must be square") and its gufunc's ValueError for a
+right-hand side of the wrong length.
+
+As in NumPy, the work is done in float64 (complex128 when any input is complex)
+and the result cast to float32 (complex64) when every input is float32 or
+complex64.  Stacks of matrices (more than two dimensions) and a NumPy without its
+wheels' 64-bit-integer OpenBLAS fall back.  The helpers' primitives
+``prims.address`` and ``prims.lapack_*`` lower to ``ArrayAttr(a, "data")`` and
+``ForeignCall``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...typing_rules import Incompatible
+from ...ir import nodes as N
+from ...ir import types as T
+from ..arrays import elementwise as ew
+from . import lapack
+from . import solve_inv_det_algorithms as hl
+from ..arrays.creation import allocate
+from ..python.operators import C
+from ..registry import CallTemplate, register
+
+I = T.INT64
+SQUARE = "Last 2 dimensions of the array must be square"
+
+
+def result_dtype(*arrays) -> T.Scalar:
+    """NumPy's ``_commonType``: float32 (complex64) only when every input is
+    float32 or complex64, else float64 (complex128)."""
+    single = all(a.dtype.is_float or a.dtype.is_complex for a in arrays) and all(
+        (a.dtype.bits == 32 if a.dtype.is_float else a.dtype.bits == 64) for a in arrays)
+    if any(a.dtype.is_complex for a in arrays):
+        return T.COMPLEX64 if single else T.COMPLEX128
+    return T.FLOAT32 if single else T.FLOAT64
+
+
+def _matrix(t, name, what):
+    if not isinstance(t, T.ArrayType):
+        raise Incompatible(f"np.linalg.{name}() of {t}")
+    if t.ndim != 2:
+        raise Incompatible(f"np.linalg.{name}() of a {t.ndim}-D {what} (2-D only)")
+    if not isinstance(t.dtype, T.Scalar):
+        raise Incompatible(f"np.linalg.{name}() of {t}")
+
+
+def _need(routine, name):
+    if not lapack.available(routine):
+        raise Incompatible(f"np.linalg.{name}(): NumPy's LAPACK is not the 64-bit "
+                           "OpenBLAS of its wheels here")
+
+
+def _square(L, a):
+    n = L.let(N.ArrayAttr(a, "shape", 0, I))
+    L.raise_if(N.Cmp("ne", n, N.ArrayAttr(a, "shape", 1, I), T.BOOL),
+               np.linalg.LinAlgError, SQUARE)
+    return n
+
+
+def _work(L, complex_, size):
+    return allocate(L, T.ArrayType(T.COMPLEX128 if complex_ else T.FLOAT64, 1, "C"),
+                    [L.let(size)])
+
+
+@register
+class Solve(CallTemplate):
+    paths = ("numpy.linalg.solve",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 2 or kwargs:
+            raise Incompatible("np.linalg.solve(a, b)")
+        a, b = args
+        _matrix(a, "solve", "matrix")
+        if not (isinstance(b, T.ArrayType) and b.ndim in (1, 2)
+                and isinstance(b.dtype, T.Scalar)):
+            raise Incompatible(f"np.linalg.solve() with b of {b} (1-D or 2-D only)")
+        t = result_dtype(a, b)
+        _need("zgesv" if t.is_complex else "dgesv", "solve")
+        return T.ArrayType(t, b.ndim, "C")
+
+    def lower(self, L, call, args, kwargs):
+        a, b = (L.let(ew.materialize(L, x)) for x in args)
+        rt = call.type
+        n = _square(L, a)
+        m = L.let(N.ArrayAttr(b, "shape", 0, I))
+        one = b.type.ndim == 1
+        sig = "(m,m),(m)->(m)" if one else "(m,m),(m,n)->(m,n)"
+        L.emit(N.If(cond=N.Cmp("ne", m, n, T.BOOL), then=[N.Raise(
+            exc=ValueError, args=[m, n], line=L.line,
+            message=f"{'solve1' if one else 'solve'}: Input operand 1 has a mismatch in "
+                    f"its core dimension 0, with gufunc signature {sig} (size {{}} is "
+                    "different from {})")]))
+        dims = [n] if one else [n, L.let(N.ArrayAttr(b, "shape", 1, I))]
+        x = allocate(L, rt, dims)
+        z = rt.dtype.is_complex
+        w = _work(L, z, N.BinOp("mul", n, n, I))
+        bw = _work(L, z, n if one else N.BinOp("mul", n, dims[1], I))
+        L.call_helper(hl.solve1 if one else hl.solve, [a, b, x, w, bw])
+        return x
+
+
+@register
+class Inv(CallTemplate):
+    paths = ("numpy.linalg.inv",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs:
+            raise Incompatible("np.linalg.inv(a)")
+        _matrix(args[0], "inv", "matrix")
+        t = result_dtype(args[0])
+        _need("zgesv" if t.is_complex else "dgesv", "inv")
+        return T.ArrayType(t, 2, "C")
+
+    def lower(self, L, call, args, kwargs):
+        a = L.let(ew.materialize(L, args[0]))
+        n = _square(L, a)
+        x = allocate(L, call.type, [n, n])
+        z = call.type.dtype.is_complex
+        size = N.BinOp("mul", n, n, I)
+        w, bw = _work(L, z, size), _work(L, z, size)
+        L.call_helper(hl.inv, [a, x, w, bw])
+        return x
+
+
+@register
+class Det(CallTemplate):
+    paths = ("numpy.linalg.det",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs:
+            raise Incompatible("np.linalg.det(a)")
+        _matrix(args[0], "det", "matrix")
+        t = result_dtype(args[0])
+        _need("zgetrf" if t.is_complex else "dgetrf", "det")
+        return t
+
+    def lower(self, L, call, args, kwargs):
+        from ..python import operators as ops
+        a = L.let(ew.materialize(L, args[0]))
+        n = _square(L, a)
+        z = call.type.is_complex
+        w = _work(L, z, N.BinOp("mul", n, n, I))
+        r = L.call_helper(hl.det_z if z else hl.det_d, [a, w])
+        return ops.convert(L, r, call.type)
+
+
+def _option(call, pos, name, default, allowed):
+    """A constant argument of the call (its default when absent), else
+    Incompatible."""
+    from ..statistics.var_std_norm import const_arg
+    value = const_arg(call, pos, name, default)
+    if type(value) not in (type(a) for a in allowed) or value not in allowed:
+        raise Incompatible(f"np.linalg: {name} must be one of "
+                           f"{', '.join(map(repr, allowed))}")
+    return value
+
+
+@register
+class Cholesky(CallTemplate):
+    """``np.linalg.cholesky(a, upper=False)``."""
+
+    paths = ("numpy.linalg.cholesky",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or set(kwargs) - {"upper"}:
+            raise Incompatible("np.linalg.cholesky(a, upper=False)")
+        _option(call, 99, "upper", False, (False, True))
+        _matrix(args[0], "cholesky", "matrix")
+        t = result_dtype(args[0])
+        _need("zpotrf" if t.is_complex else "dpotrf", "cholesky")
+        return T.ArrayType(t, 2, "C")
+
+    def lower(self, L, call, args, kwargs):
+        upper = _option(call, 99, "upper", False, (False, True))
+        a = L.let(ew.materialize(L, args[0]))
+        n = _square(L, a)
+        x = allocate(L, call.type, [n, n])
+        z = call.type.dtype.is_complex
+        w = _work(L, z, N.BinOp("mul", n, n, I))
+        L.call_helper(hl.cholesky, [a, x, w, C(ord("U" if upper else "L"), I)])
+        return x
+
+
+@register
+class Eigvalsh(CallTemplate):
+    """``np.linalg.eigvalsh(a, UPLO='L')``: ascending real eigenvalues."""
+
+    paths = ("numpy.linalg.eigvalsh",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) not in (1, 2) or set(kwargs) - {"UPLO"} or (
+                len(args) == 2 and kwargs):
+            raise Incompatible("np.linalg.eigvalsh(a, UPLO='L')")
+        _option(call, 1, "UPLO", "L", ("L", "U", "l", "u"))
+        _matrix(args[0], "eigvalsh", "matrix")
+        t = result_dtype(args[0])
+        _need("zheevd" if t.is_complex else "dsyevd", "eigvalsh")
+        return T.ArrayType(T.FLOAT32 if t in (T.FLOAT32, T.COMPLEX64) else T.FLOAT64,
+                           1, "C")
+
+    def lower(self, L, call, args, kwargs):
+        lower = _option(call, 1, "UPLO", "L", ("L", "U", "l", "u")).upper() == "L"
+        a = L.let(ew.materialize(L, args[0]))
+        n = _square(L, a)
+        x = allocate(L, call.type, [n])
+        z = result_dtype(a.type).is_complex
+        w = _work(L, z, N.BinOp("mul", n, n, I))
+        L.call_helper(hl.eigvalsh_z if z else hl.eigvalsh_d,
+                      [a, x, w, C(ord("L" if lower else "U"), I)])
+        return x
+
+
+def _real(t: T.Scalar) -> T.Scalar:
+    return T.FLOAT32 if t in (T.FLOAT32, T.COMPLEX64) else T.FLOAT64
+
+
+def _singular_values(L, a):
+    """The float64 singular values of the 2-D ``a`` (descending), by ``?gesdd``."""
+    m = L.let(N.ArrayAttr(a, "shape", 0, I))
+    n = L.let(N.ArrayAttr(a, "shape", 1, I))
+    k = L.let(N.Select(N.Cmp("lt", m, n, T.BOOL), m, n, I))
+    s = allocate(L, T.ArrayType(T.FLOAT64, 1, "C"), [k])
+    z = result_dtype(a.type).is_complex
+    w = _work(L, z, N.BinOp("mul", m, n, I))
+    L.call_helper(hl.svdvals_z if z else hl.svdvals_d, [a, s, w])
+    return s, m, n
+
+
+@register
+class SingularValues(CallTemplate):
+    """``np.linalg.svd(a, compute_uv=False)`` and ``np.linalg.svdvals(a)``: the
+    singular values, descending (``full_matrices`` does not matter then)."""
+
+    paths = ("numpy.linalg.svd",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) > 4 or not args or set(kwargs) - {"compute_uv", "full_matrices",
+                                                        "hermitian"}:
+            raise Incompatible("np.linalg.svd(a, compute_uv=False)")
+        _option(call, 2, "compute_uv", True, (False,))
+        _option(call, 1, "full_matrices", True, (False, True))
+        _option(call, 3, "hermitian", False, (False,))
+        return self.values_type(args[0])
+
+    @staticmethod
+    def values_type(a):
+        _matrix(a, "svd", "matrix")
+        t = result_dtype(a)
+        _need("zgesdd" if t.is_complex else "dgesdd", "svd")
+        return T.ArrayType(_real(t), 1, "C")
+
+    def lower(self, L, call, args, kwargs):
+        from ..python import operators as ops
+        from ..arrays.creation import fill
+        s, _, _ = _singular_values(L, L.let(ew.materialize(L, args[0])))
+        if call.type.dtype == T.FLOAT64:
+            return s
+        k = L.let(N.ArrayAttr(s, "shape", 0, I))
+        out = allocate(L, call.type, [k])
+        fill(L, out, [k], lambda idx: ops.convert(L, N.Load(s, [idx[0]], T.FLOAT64),
+                                                  T.FLOAT32))
+        return out
+
+
+@register
+class Svdvals(SingularValues):
+    paths = ("numpy.linalg.svdvals",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs:
+            raise Incompatible("np.linalg.svdvals(x)")
+        return self.values_type(args[0])
+
+
+@register
+class MatrixRank(CallTemplate):
+    """``np.linalg.matrix_rank(A)`` of a 2-D array whose singular values are
+    float64: how many exceed ``max(S) * max(M, N) * eps``."""
+
+    paths = ("numpy.linalg.matrix_rank",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs:
+            raise Incompatible("np.linalg.matrix_rank(A) without tol/rtol/hermitian")
+        _matrix(args[0], "matrix_rank", "matrix")
+        t = result_dtype(args[0])
+        if _real(t) != T.FLOAT64:
+            raise Incompatible("np.linalg.matrix_rank() of a float32/complex64 matrix")
+        _need("zgesdd" if t.is_complex else "dgesdd", "matrix_rank")
+        return I
+
+    def lower(self, L, call, args, kwargs):
+        s, m, n = _singular_values(L, L.let(ew.materialize(L, args[0])))
+        return L.call_helper(hl.rank_of, [s, m, n])
+
+
+class Address(CallTemplate):
+    """``prims.address(a)``: the address of an array's first element."""
+
+    paths = ("hanajit.lib.prims.address",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or not isinstance(args[0], T.ArrayType):
+            raise Incompatible("prims.address(array)")
+        return I
+
+    def lower(self, L, call, args, kwargs):
+        return N.ArrayAttr(args[0], "data", 0, I)
+
+
+class Lapack(CallTemplate):
+    """``prims.lapack_<routine>(addresses...)``: a ``ForeignCall``; with ``typed``,
+    ``prims.lapack_<stem>(w, addresses...)`` calls ``d<stem>`` or ``z<stem>`` by
+    the dtype of the work array ``w``."""
+
+    def __init__(self, routine, typed=False):
+        self.routine, self.typed = routine, typed
+        self.paths = (f"hanajit.lib.prims.lapack_{routine}",)
+
+    def typer(self, inf, call, args, kwargs):
+        addresses = args[1:] if self.typed else args
+        if kwargs or (self.typed and not (args and isinstance(args[0], T.ArrayType))) \
+                or not all(isinstance(t, T.Scalar) and t.is_int for t in addresses):
+            raise Incompatible(f"prims.lapack_{self.routine}(addresses...)")
+        return T.NONE
+
+    def lower(self, L, call, args, kwargs):
+        from ..python import operators as ops
+        routine = self.routine
+        if self.typed:
+            routine = ("z" if args[0].type.dtype.is_complex else "d") + routine
+            args = args[1:]
+        L.emit(N.ForeignCall(symbol=routine,
+                             args=[L.let(ops.convert(L, a, I)) for a in args]))
+        return C(None, T.NONE)
+
+
+register(Address())
+for _routine in ("dsyevd", "zheevd", "dgesdd", "zgesdd"):
+    register(Lapack(_routine))
+for _stem in ("gesv", "getrf", "potrf"):
+    register(Lapack(_stem, typed=True))

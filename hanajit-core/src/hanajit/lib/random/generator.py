@@ -1,0 +1,283 @@
+"""``np.random.Generator`` methods on a generator passed as an argument.
+
+A ``Generator`` argument has the IR type ``GeneratorType``: four int64 words,
+its bit generator's state pointer and ``next_uint64``/``next_uint32``/
+``next_double`` C functions, taken from the documented ``bit_generator.ctypes``
+interface at the call (``hanajit_cpu.cwrapper`` on the Python path,
+``hanajit_cpu.nativerandom`` in the generated dispatcher).  A draw is one
+``RandomBits`` (``prims.rng_next_*``); the distributions are NumPy's C
+algorithms written in Python (``distributions.py``), so a seeded program
+draws the same numbers compiled and interpreted and leaves the same
+``bit_generator.state``.
+
+Supported: ``random``, ``standard_normal``, ``normal``, ``uniform``,
+``exponential``, ``standard_exponential``, ``integers`` (int64, ``endpoint=``)
+and ``poisson``, scalar and ``size=`` forms (an int or a tuple of ints);
+``choice``, ``shuffle`` and ``permutation`` are in ``choice.py``.
+Other methods and forms fall back to the interpreter naming the method.
+"""
+from __future__ import annotations
+
+from ...typing_rules import Incompatible
+from ...ir import nodes as N
+from ...ir import types as T
+from ..python import operators as ops
+from . import distributions as hr
+from ..registry import CallTemplate, bind_arguments, register
+
+F, I = T.FLOAT64, T.INT64
+
+
+# ------------------------------------------------------------------ primitives
+class Draw(CallTemplate):
+    """``prims.rng_next_<kind>(rng)``: one ``RandomBits`` assigned to a temporary
+    (a draw has effects, so it is a statement of its own)."""
+
+    def __init__(self, kind, rtype):
+        self.kind, self.rtype = kind, rtype
+        self.paths = (f"hanajit.lib.prims.rng_next_{kind}",)
+
+    def typer(self, inf, call, args, kwargs):
+        if kwargs or len(args) != 1 or not isinstance(args[0], T.GeneratorType):
+            raise Incompatible(f"prims.rng_next_{self.kind}(generator)")
+        return self.rtype
+
+    def lower(self, L, call, args, kwargs):
+        name = L.temp(self.rtype, "draw")
+        L.emit(N.Assign(target=name, value=N.RandomBits(args[0], self.kind, self.rtype)))
+        return N.Var(name, self.rtype)
+
+
+class Reinterpret(CallTemplate):
+    """``prims.as_uint64(x)`` / ``prims.as_int64(x)``: the same 64 bits read with
+    the other signedness (a ``Cast`` between 64-bit integers)."""
+
+    def __init__(self, name, to):
+        self.name, self.to = name, to
+        self.paths = (f"hanajit.lib.prims.{name}",)
+
+    def typer(self, inf, call, args, kwargs):
+        if kwargs or len(args) != 1 or not (isinstance(args[0], T.Scalar)
+                                            and args[0].is_int and args[0].bits == 64):
+            raise Incompatible(f"prims.{self.name}(a 64-bit integer)")
+        return self.to
+
+    def lower(self, L, call, args, kwargs):
+        a = args[0]
+        return a if a.type == self.to else N.Cast(a, self.to)
+
+
+register(Draw("uint64", T.UINT64))
+register(Draw("uint32", T.UINT32))
+register(Draw("double", T.FLOAT64))
+register(Reinterpret("as_uint64", T.UINT64))
+register(Reinterpret("as_int64", T.INT64))
+
+
+# --------------------------------------------------------------------- methods
+def is_real_type(t) -> bool:
+    """Is ``t`` a non-complex scalar (a real distribution parameter)?"""
+    return isinstance(t, T.Scalar) and not t.is_complex
+
+
+def is_integer_type(t) -> bool:
+    """Is ``t`` a bool or integer scalar other than uint64 (an integer
+    distribution parameter)?"""
+    return isinstance(t, T.Scalar) and (t.is_bool or t.is_int) and t != T.UINT64
+
+
+def is_absent(t) -> bool:
+    """Is the argument type absent (not passed, or None)?"""
+    return t is None or t == T.NONE
+
+
+def _const(t, *values) -> bool:
+    return t is None or (isinstance(t, T.ConstType) and any(
+        t.value is v or (isinstance(v, str) and t.value == v) for v in values))
+
+
+class Method(CallTemplate):
+    """One ``Generator`` method: its parameters (after ``self``) with NumPy's
+    defaults, which of them are floats (``PyFloat_AsDouble``), the helper of
+    the scalar form and, for ``size=``, the check made before anything is
+    allocated and the helper filling the new array."""
+
+    result = F
+
+    def __init__(self, name, params, helper=None, floats=(), defaults=None,
+                 fill=None, check=None):
+        self.name, self.params, self.helper = name, params, helper
+        self.floats, self.defaults = floats, defaults or {}
+        self.fill, self.check = fill, check
+
+    def bind(self, args, kwargs):
+        return bind_arguments(f"Generator.{self.name}", self.params, args[1:], kwargs)
+
+    def typer(self, inf, call, args, kwargs):
+        bound = self.bind(args, kwargs)
+        if not is_absent(bound.get("out")):
+            raise Incompatible(f"Generator.{self.name}() with out=")
+        if not _const(bound.get("dtype"), *_float64_dtypes()):
+            raise Incompatible(f"Generator.{self.name}() with a dtype other than float64")
+        if not _const(bound.get("method"), "zig"):
+            raise Incompatible(f"Generator.{self.name}() with method other than 'zig'")
+        for p in self.floats:
+            if p in bound and not is_real_type(bound[p]):
+                raise Incompatible(f"Generator.{self.name}() with {p} of type {bound[p]}")
+        return sized(bound, self.result)
+
+    def values(self, L, bound):
+        return [ops.convert(L, bound[p], F) if p in bound else ops.C(self.defaults[p], F)
+                for p in self.floats]
+
+    def lower(self, L, call, args, kwargs):
+        bound = self.bind(args, kwargs)
+        values = [L.let(v) for v in self.values(L, bound)]
+        if is_absent_expr(bound.get("size")):
+            return L.call_helper(self.helper, [args[0]] + values)
+        if self.check is not None:
+            call_void(L, self.check, values)
+        out, flat = new_array(L, call.type, bound["size"])
+        call_void(L, self.fill, [args[0], flat] + values)
+        return out
+
+
+class Random(Method):
+    """``rng.random()``: ``next_double`` itself."""
+
+    def __init__(self):
+        super().__init__("random", ("size", "dtype", "out"), fill=hr.fill_random)
+
+    def lower(self, L, call, args, kwargs):
+        if is_absent_expr(self.bind(args, kwargs).get("size")):
+            return Draw("double", F).lower(L, call, args[:1], {})
+        return super().lower(L, call, args, kwargs)
+
+
+class Integers(Method):
+    """``rng.integers(low, high=None, size=None, endpoint=False)``, dtype int64."""
+
+    def __init__(self):
+        super().__init__("integers", ("low", "high", "size", "dtype", "endpoint"))
+
+    def typer(self, inf, call, args, kwargs):
+        bound = self.bind(args, kwargs)
+        if "low" not in bound:
+            raise Incompatible("Generator.integers() missing argument 'low'")
+        if not _const(bound.get("dtype"), *_int64_dtypes()):
+            raise Incompatible("Generator.integers() with a dtype other than int64")
+        for p in ("low", "high"):
+            t = bound.get(p)
+            if not (is_integer_type(t) or (p == "high" and is_absent(t))):
+                raise Incompatible(f"Generator.integers() with {p} of type {t}")
+        end = bound.get("endpoint")
+        if not (end is None or end == T.BOOL):
+            raise Incompatible("Generator.integers() with a non-bool endpoint")
+        return sized(bound, I)
+
+    def lower(self, L, call, args, kwargs):
+        bound = self.bind(args, kwargs)
+        low, high = int_bounds(L, bound)
+        end = bound.get("endpoint", ops.C(False, T.BOOL))
+        if is_absent_expr(bound.get("size")):
+            return L.call_helper(hr.integers, [args[0], low, high, end])
+        low, high = L.let(low), L.let(high)
+        out, flat = new_array(L, call.type, bound["size"])
+        call_void(L, hr.fill_integers, [args[0], flat, low, high, end])
+        return out
+
+
+class Poisson(Method):
+    """``rng.poisson(lam=1.0, size=None)``: int64 counts."""
+
+    result = I
+
+    def __init__(self):
+        super().__init__("poisson", ("lam", "size"), hr.poisson, ("lam",), {"lam": 1.0},
+                         fill=hr.fill_poisson, check=hr.check_poisson)
+
+
+def sized(bound, t):
+    """The result type: a scalar without ``size``, else a C-contiguous array of
+    as many dimensions as the size has (an int or a tuple of ints)."""
+    size = bound.get("size")
+    if is_absent(size):
+        return t
+    from ..arrays.creation import shape_types
+    return T.ArrayType(t, shape_types(size), "C")
+
+
+def int_bounds(L, bound):
+    """``low`` and ``high`` as int64 (``integers``, ``randint``): ``high`` absent
+    means ``[0, low)``, as NumPy reads it."""
+    low = ops.convert(L, bound["low"], I)
+    high = bound.get("high")
+    if high is None or high.type == T.NONE:
+        return ops.C(0, I), low
+    return low, ops.convert(L, high, I)
+
+
+def is_absent_expr(e) -> bool:
+    """Is the lowered argument absent (not passed, or None)?"""
+    return e is None or e.type == T.NONE
+
+
+def new_array(L, t: T.ArrayType, size):
+    """A new array of type ``t`` with the shape ``size`` (NumPy's ValueError for a
+    negative dimension), and a 1-D view of all its elements in order."""
+    from ..arrays.creation import allocate, shape_values
+    dims = shape_values(L, size)
+    out = allocate(L, t, dims)
+    n = dims[0]
+    for d in dims[1:]:
+        n = N.BinOp("mul", n, d, I)
+    flat_t = T.ArrayType(t.dtype, 1, "C")
+    itemsize = max(1, t.dtype.bits // 8)
+    flat = L.let(N.ArrayView(out, ops.C(0, I), [L.let(n)], [ops.C(itemsize, I)], flat_t))
+    return out, flat
+
+
+def call_void(L, helper, args):
+    """A helper called for its effects (it returns None)."""
+    sym, _ = L.ctx.helper(helper, tuple(a.type for a in args))
+    L.emit(N.ExprStmt(value=N.Call(sym, list(args), T.NONE)))
+
+
+def _float64_dtypes():
+    import numpy as np
+    return (np.float64, float, "float64", "d", "f8")
+
+
+def _int64_dtypes():
+    import numpy as np
+    return (np.int64, int, "int64", "i8")
+
+
+METHODS = {
+    "random": Random(),
+    "standard_normal": Method("standard_normal", ("size", "dtype", "out"),
+                              hr.standard_normal, fill=hr.fill_standard_normal),
+    "standard_exponential": Method("standard_exponential",
+                                   ("size", "dtype", "method", "out"),
+                                   hr.standard_exponential,
+                                   fill=hr.fill_standard_exponential),
+    "normal": Method("normal", ("loc", "scale", "size"), hr.normal, ("loc", "scale"),
+                     {"loc": 0.0, "scale": 1.0}, fill=hr.fill_normal,
+                     check=hr.check_scale2),
+    "exponential": Method("exponential", ("scale", "size"), hr.exponential, ("scale",),
+                          {"scale": 1.0}, fill=hr.fill_exponential,
+                          check=hr.check_scale),
+    "uniform": Method("uniform", ("low", "high", "size"), hr.uniform, ("low", "high"),
+                      {"low": 0.0, "high": 1.0}, fill=hr.fill_uniform,
+                      check=hr.check_uniform),
+    "integers": Integers(),
+    "poisson": Poisson(),
+}
+
+
+def method_template(name):
+    """The template of ``Generator.<name>``, or None (the call falls back)."""
+    if name in ("choice", "shuffle", "permutation"):
+        from .choice import GENERATOR_METHODS
+        return GENERATOR_METHODS[name]
+    return METHODS.get(name)

@@ -1,0 +1,301 @@
+"""Sorting and searching in Python source compiled by hanajit (see ``helpers``):
+the algorithms behind ``np.sort``, ``np.argsort``, ``np.unique`` and
+``np.searchsorted`` (``sort`` types the calls and allocates the results).
+
+Order is NumPy's: NaN sorts after every number, complex values sort
+lexicographically (``sort_less``).  Values sort with an
+introsort (``sort_rows_unstable``); ``kind='stable'`` and ``argsort`` use a stable
+merge sort (insertion-sorted runs of 16, then bottom-up merges), so ``argsort``
+gives ``kind='stable'``'s answer for ties.
+"""
+import numpy as np
+
+RUN = 16
+
+
+def sort_less(x, y):
+    """NumPy's sort order (its ``CFLOAT_LT``): lexicographic on (real, imag), NaN
+    after everything -- complex values as ``R + Rj, R + nanj, nan + Rj, nan + nanj``.
+    For real ``x`` and ``y`` the imaginary parts are constant zeros and this folds to
+    ``x < y or (y != y and x == x)`` (for integers the NaN tests fold away too)."""
+    xr = x.real
+    yr = y.real
+    xi = x.imag
+    yi = y.imag
+    if xr < yr:
+        return xi == xi or yi != yi             # noqa: PLR0124 - NaN tests
+    if xr > yr:
+        return yi != yi and xi == xi            # noqa: PLR0124
+    if xr == yr or (xr != xr and yr != yr):     # noqa: PLR0124
+        return xi < yi or (yi != yi and xi == xi)   # noqa: PLR0124
+    return yr != yr                             # noqa: PLR0124
+
+
+def sort_segment(v, w, lo, n):
+    """Sort ``v[lo:lo + n]`` in place (stable); ``w`` is scratch of length >= n."""
+    s = 0
+    while s < n:
+        e = min(s + RUN, n)
+        for i in range(lo + s + 1, lo + e):
+            x = v[i]
+            j = i - 1
+            while j >= lo + s and sort_less(x, v[j]):
+                v[j + 1] = v[j]
+                j -= 1
+            v[j + 1] = x
+        s = e
+    width = RUN
+    while width < n:
+        s = 0
+        while s < n:
+            mid = min(s + width, n)
+            e = min(s + 2 * width, n)
+            if mid < e and sort_less(v[lo + mid], v[lo + mid - 1]):
+                i = s
+                j = mid
+                k = 0
+                while i < mid and j < e:
+                    if sort_less(v[lo + j], v[lo + i]):
+                        w[k] = v[lo + j]
+                        j += 1
+                    else:
+                        w[k] = v[lo + i]
+                        i += 1
+                    k += 1
+                while i < mid:
+                    w[k] = v[lo + i]
+                    i += 1
+                    k += 1
+                for t in range(k):          # the right run's rest is in place
+                    v[lo + s + t] = w[t]
+            s = e
+        width *= 2
+
+
+def sort_rows(v, rowlen):
+    """Sort each row of ``rowlen`` items of the contiguous 1-D ``v`` in place."""
+    if rowlen <= 1:
+        return 0
+    w = np.empty_like(v[:rowlen])
+    lo = 0
+    while lo < len(v):
+        sort_segment(v, w, lo, rowlen)
+        lo += rowlen
+    return 0
+
+
+def _swap(v, i, j):
+    t = v[i]
+    v[i] = v[j]
+    v[j] = t
+
+
+def _sift_down(v, lo, root, end):
+    while True:
+        child = 2 * root + 1
+        if child >= end:
+            return 0
+        if child + 1 < end and sort_less(v[lo + child], v[lo + child + 1]):
+            child += 1
+        if not sort_less(v[lo + root], v[lo + child]):
+            return 0
+        _swap(v, lo + root, lo + child)
+        root = child
+
+
+def heap_sort(v, lo, n):
+    """Sort ``v[lo:lo + n]`` in place (introsort's fallback)."""
+    start = n // 2 - 1
+    while start >= 0:
+        _sift_down(v, lo, start, n)
+        start -= 1
+    end = n - 1
+    while end > 0:
+        _swap(v, lo, lo + end)
+        _sift_down(v, lo, 0, end)
+        end -= 1
+    return 0
+
+
+def intro_sort(v, lo, hi, depth):
+    """Sort ``v[lo:hi]`` in place, not stable: median-of-three quicksort (Hoare
+    partition), heap sort past ``depth`` levels, insertion sort for short runs."""
+    while hi - lo > RUN:
+        if depth == 0:
+            return heap_sort(v, lo, hi - lo)
+        depth -= 1
+        mid = (lo + hi) >> 1
+        if sort_less(v[mid], v[lo]):
+            _swap(v, lo, mid)
+        if sort_less(v[hi - 1], v[mid]):
+            _swap(v, mid, hi - 1)
+            if sort_less(v[mid], v[lo]):
+                _swap(v, lo, mid)
+        pivot = v[mid]
+        i = lo
+        j = hi - 1
+        while True:         # v[lo] <= pivot <= v[hi - 1] stop both scans
+            while sort_less(v[i], pivot):
+                i += 1
+            while sort_less(pivot, v[j]):
+                j -= 1
+            if i >= j:
+                break
+            _swap(v, i, j)
+            i += 1
+            j -= 1
+        if j + 1 - lo < hi - j - 1:         # recurse into the smaller side
+            intro_sort(v, lo, j + 1, depth)
+            lo = j + 1
+        else:
+            intro_sort(v, j + 1, hi, depth)
+            hi = j + 1
+    for i in range(lo + 1, hi):
+        x = v[i]
+        j = i - 1
+        while j >= lo and sort_less(x, v[j]):
+            v[j + 1] = v[j]
+            j -= 1
+        v[j + 1] = x
+    return 0
+
+
+def sort_rows_unstable(v, rowlen):
+    """``sort_rows`` with introsort: faster, equal values in any order."""
+    if rowlen <= 1:
+        return 0
+    depth = 0
+    k = rowlen
+    while k > 1:
+        depth += 2
+        k >>= 1
+    lo = 0
+    while lo < len(v):
+        intro_sort(v, lo, lo + rowlen, depth)
+        lo += rowlen
+    return 0
+
+
+def argsort_segment(v, p, w, q, lo, n):
+    """Stable sort of ``v[lo:lo + n]`` carrying the positions ``p`` along (``w``,
+    ``q``: scratch)."""
+    s = 0
+    while s < n:
+        e = min(s + RUN, n)
+        for i in range(lo + s + 1, lo + e):
+            x = v[i]
+            y = p[i]
+            j = i - 1
+            while j >= lo + s and sort_less(x, v[j]):
+                v[j + 1] = v[j]
+                p[j + 1] = p[j]
+                j -= 1
+            v[j + 1] = x
+            p[j + 1] = y
+        s = e
+    width = RUN
+    while width < n:
+        s = 0
+        while s < n:
+            mid = min(s + width, n)
+            e = min(s + 2 * width, n)
+            if mid < e and sort_less(v[lo + mid], v[lo + mid - 1]):
+                i = s
+                j = mid
+                k = 0
+                while i < mid and j < e:
+                    if sort_less(v[lo + j], v[lo + i]):
+                        w[k] = v[lo + j]
+                        q[k] = p[lo + j]
+                        j += 1
+                    else:
+                        w[k] = v[lo + i]
+                        q[k] = p[lo + i]
+                        i += 1
+                    k += 1
+                while i < mid:
+                    w[k] = v[lo + i]
+                    q[k] = p[lo + i]
+                    i += 1
+                    k += 1
+                for t in range(k):
+                    v[lo + s + t] = w[t]
+                    p[lo + s + t] = q[t]
+            s = e
+        width *= 2
+
+
+def argsort_rows(v, p, rowlen):
+    """Fill ``p`` with each row's sorting positions; ``v`` (a scratch copy of the
+    keys) is sorted along the way."""
+    lo = 0
+    while lo < len(p):
+        for i in range(rowlen):
+            p[lo + i] = i
+        lo += rowlen
+    if rowlen <= 1:
+        return 0
+    w = np.empty_like(v[:rowlen])
+    q = np.empty_like(p[:rowlen])
+    lo = 0
+    while lo < len(v):
+        argsort_segment(v, p, w, q, lo, rowlen)
+        lo += rowlen
+    return 0
+
+
+def unique_sorted(v):
+    """The distinct values of the sorted 1-D ``v`` (all NaNs count as one, as
+    ``np.unique(equal_nan=True)``), as a new array."""
+    k = 0
+    for i in range(len(v)):
+        x = v[i]
+        if k == 0:
+            v[k] = x
+            k += 1
+        else:
+            prev = v[k - 1]
+            if x != prev and not (x != x and prev != prev):     # noqa: PLR0124
+                v[k] = x
+                k += 1
+    return v[:k].copy()
+
+
+def first_nan_last(u, v):
+    """``u`` (distinct sorted values, all NaNs collapsed into its last item) with
+    that item replaced by the first NaN of ``v``, the input: NumPy's complex
+    ``np.unique`` keeps the first NaN it meets."""
+    k = len(u)
+    if k > 0 and u[k - 1] != u[k - 1]:                  # a NaN
+        for i in range(len(v)):
+            y = v[i]
+            if y != y:                                  # noqa: PLR0124 - NaN
+                u[k - 1] = y
+                return u
+    return u
+
+
+def search_left(a, x):
+    """First position ``i`` of the sorted ``a`` with ``not a[i] < x``."""
+    lo = 0
+    hi = len(a)
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if sort_less(a[mid], x):
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def search_right(a, x):
+    """First position ``i`` of the sorted ``a`` with ``x < a[i]``."""
+    lo = 0
+    hi = len(a)
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if sort_less(x, a[mid]):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
