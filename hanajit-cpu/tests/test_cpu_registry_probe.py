@@ -38,12 +38,12 @@ def _paths():
 
 
 def _methods():
-    from hanajit.lib.indexing.elements import methods
-    from hanajit.lib.indexing.elements import array_ops
+    from hanajit.lib.arrays import methods
+    from hanajit.lib.arrays import array_ops
     from hanajit.lib.numeric import sign_round
     from hanajit.lib.sorting import sort
     from hanajit.lib.indexing import take
-    from hanajit.lib.indexing.elements import reductions
+    from hanajit.lib.arrays import reductions
     names = set(methods._SPECIAL) | set(reductions.METHODS)
     for table in (array_ops.METHODS, sign_round.METHODS, sort.METHODS,
                   take.METHODS):

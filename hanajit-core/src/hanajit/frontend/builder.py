@@ -24,6 +24,7 @@ from . import local_imports
 from ..errors import UnsupportedError, escape_braces
 from ..ir import constants as K
 from ..ir import nodes as N
+from ..lib import registry
 from ..ir.frontend_nodes import Method, ObjRef, Unpack, falls_through
 from ..loops import prange
 from .node_names import plain_name
@@ -214,7 +215,7 @@ class Builder:
                 out.extend(self.assign_to(elt, N.TupleGet(N.Var(name), i)))
             return out
         if isinstance(target, ast.Subscript) and _is_flat(target.value):
-            from ..lib.arrays.attributes import flat_set
+            flat_set = registry.flat_callables()[1]
             return [N.ExprStmt(value=N.PyCall(callee=flat_set, args=[
                 self.expr(target.value.value), self.expr(target.slice), value],
                 name="a.flat[i] = v"))]
@@ -254,7 +255,7 @@ class Builder:
 
     def aug_flat(self, s, op):
         """``a.flat[i] op= v``: ``a`` and ``i`` evaluated once."""
-        from ..lib.arrays.attributes import flat_get, flat_set
+        flat_get, flat_set = registry.flat_callables()
         out, parts = [], []
         for node in (s.target.value.value, s.target.slice):
             name = self.tmp("f")
@@ -357,10 +358,9 @@ class Builder:
         self.injected.update(names)
         region, stmts = par.outline(s, plan, self.p, it.args, opts.get("workers") or 0,
                                     self.injected)
-        from ..lib.parallel.regions import ParallelRegion
         for k, v in list(self.injected.items()):
             if v is region:
-                self.injected[k] = ParallelRegion(region, plan, self.p.pyfunc, s.lineno,
+                self.injected[k] = registry.parallel_region(region, plan, self.p.pyfunc, s.lineno,
                                                   explicit)
         for st in stmts:
             self.locals |= {n.id for n in ast.walk(st) if isinstance(n, ast.Name)
@@ -420,13 +420,14 @@ class Builder:
 
     def iter_index_space(self, it, pre):
         """``a.flat`` and ``np.ndindex(*shape)`` as (length, item(i)), or None."""
-        from ..lib.arrays import attributes
+        flat_get = registry.flat_callables()[0]
+        ndindex_size, ndindex_item = registry.ndindex_callables()
         if _is_flat(it):
             arr = self.tmp("seq")
             self.locals.add(arr)
             pre.append(N.Assign(target=arr, value=self.expr(it.value)))
             return (N.PyAttr(N.Var(arr), "size"), lambda i: N.PyCall(
-                callee=attributes.flat_get, args=[N.Var(arr), i], name="a.flat[i]"))
+                callee=flat_get, args=[N.Var(arr), i], name="a.flat[i]"))
         if not (isinstance(it, ast.Call) and isinstance(it.func, (ast.Name, ast.Attribute))):
             return None
         obj = getattr(self.expr(it.func), "obj", None)
@@ -440,9 +441,9 @@ class Builder:
         self.locals.add(shape)
         pre.append(N.Assign(target=shape, value=args[0] if len(args) == 1
                             else N.MakeTuple(args)))
-        return (N.PyCall(callee=attributes.ndindex_size, args=[N.Var(shape)],
+        return (N.PyCall(callee=ndindex_size, args=[N.Var(shape)],
                          name="np.ndindex"),
-                lambda i: N.PyCall(callee=attributes.ndindex_item, args=[N.Var(shape), i],
+                lambda i: N.PyCall(callee=ndindex_item, args=[N.Var(shape), i],
                                    name="np.ndindex"))
 
     def for_range(self, s, call):
@@ -600,8 +601,7 @@ class Builder:
 
     def e_Subscript(self, e):
         if _is_flat(e.value):                   # a.flat[i]
-            from ..lib.arrays.attributes import flat_get
-            return N.PyCall(callee=flat_get, args=[self.expr(e.value.value),
+            return N.PyCall(callee=registry.flat_callables()[0], args=[self.expr(e.value.value),
                                                    self.expr(e.slice)], name="a.flat[i]")
         kind = "list" if self.is_list(e.value) else "tuple"
         return N.PyGetItem(self.expr(e.value), self.index(e.slice), kind=kind)
@@ -734,7 +734,7 @@ def _src(e) -> str:
 
 
 def _parallel_names() -> dict:
-    from ..lib.parallel import runtime_calls as pp
+    pp = registry.parallel_runtime()
     names = {f"__hj_{n}": getattr(pp, n) for n in (
         "prange_len", "overlap", "num_chunks", "partials", "ident_add", "ident_mul",
         "ident_min", "ident_max", "chunk_lo", "array_partials_add",

@@ -16,7 +16,6 @@ from ..ir import constants as K
 from ..ir import nodes as N
 from ..ir import types as T
 from ..lib import registry
-from ..lib.parallel.regions import ParallelRegion
 from .. import typing_rules as rules
 from . import weak_locals
 from ..typing_rules import Incompatible
@@ -147,7 +146,7 @@ class Inferrer:
                            for a in e.args[:1]) or self.is_strong(e.args[0])
             if callee in (abs, min, max):
                 return any(self.is_strong(a) for a in e.args)
-            if getattr(callee, "__module__", "") == "hanajit.lib.parallel.runtime_calls" and \
+            if getattr(callee, "__module__", "") == registry.parallel_runtime().__name__ and \
                     getattr(callee, "__name__", "").startswith("ident_"):
                 return self.is_strong(e.args[1])   # as the reduction variable is
             mod = getattr(callee, "__module__", None) or ""
@@ -313,22 +312,20 @@ class Inferrer:
         if a is None or b is None:
             return None
         if e.op == "matmul":
-            from ..lib.arrays.array_ops import dot_type
             try:
-                return dot_type(a, b)
+                return registry.matmul_type(a, b)
             except Incompatible as exc:
                 self.fail(line, "operator @", str(exc))
         if isinstance(a, T.ArrayType) or isinstance(b, T.ArrayType):
-            from ..lib.arrays import elementwise as ew
             # ``array ** k`` of a Python int or float: NumPy's operator looks at
             # k's value first (complex arrays: lib/complex/power.py)
             e.python_exponent = b if (e.op == "pow" and isinstance(a, T.ArrayType)
                                       and b in (T.INT64, T.FLOAT64)
                                       and self.weak(e.right)) else None
             try:
-                return T.ArrayType(ew.result_dtype(e.op, a, b, self.weak(e.left),
-                                                   self.weak(e.right)),
-                                   ew.broadcast_ndim(a, b), "C")
+                return T.ArrayType(registry.array_operation_dtype(
+                    e.op, a, b, self.weak(e.left), self.weak(e.right)),
+                    registry.broadcast_ndim(a, b), "C")
             except Incompatible as exc:
                 self.fail(line, "array operation", str(exc))
         # NEP 50 on scalars: a Python number adapts to a NumPy scalar's type
@@ -407,21 +404,19 @@ class Inferrer:
         if any(t is None for t in ts):
             return None
         if any(isinstance(t, T.ArrayType) for t in ts):
-            from ..lib.arrays import elementwise as ew
             if len(e.ops) != 1 or e.ops[0] not in ("lt", "le", "gt", "ge", "eq", "ne"):
                 self.fail(line, "array comparison", "chained or membership comparisons "
                           "of arrays are ambiguous")
             weak = [self.weak(o) for o in e.operands]
             try:
-                ew.result_dtype(e.ops[0], ts[0], ts[1], *weak)
+                registry.array_operation_dtype(e.ops[0], ts[0], ts[1], *weak)
             except Incompatible as exc:
                 self.fail(line, "array comparison", str(exc))
-            e.compare_types = [ew.comparison_type(ts[0], ts[1], *weak)]
-            return T.ArrayType(T.BOOL, ew.broadcast_ndim(*ts), "C")
+            e.compare_types = [registry.comparison_type(ts[0], ts[1], *weak)]
+            return T.ArrayType(T.BOOL, registry.broadcast_ndim(*ts), "C")
         # NumPy scalars compare in NumPy's type (np.float32(0.1) == 0.1 holds)
-        from ..lib.arrays.elementwise import comparison_type
         e.compare_types = [
-            comparison_type(a, b, self.weak(x), self.weak(y))
+            registry.comparison_type(a, b, self.weak(x), self.weak(y))
             if isinstance(a, T.Scalar) and isinstance(b, T.Scalar)
             and (self.is_strong(x) or self.is_strong(y))
             else self.contains_types(a, b, x, y) if op in ("in", "notin") else None
@@ -447,13 +442,12 @@ class Inferrer:
     def contains_types(self, a, b, x, tup):
         """``x in tup`` with a NumPy scalar ``x``: each item's ``==`` in NumPy's
         type (``comparison_type``), or None for Python's exact comparisons."""
-        from ..lib.arrays.elementwise import comparison_type
         if not (isinstance(a, T.Scalar) and self.is_strong(x)
                 and isinstance(b, T.TupleType)
                 and all(isinstance(i, T.Scalar) for i in b.items)):
             return None
         items = tup.items if isinstance(tup, N.MakeTuple) else [None] * len(b.items)
-        return [comparison_type(a, t, False, n is None or self.weak(n))
+        return [registry.comparison_type(a, t, False, n is None or self.weak(n))
                 for t, n in zip(b.items, items)]
 
     def e_PyBoolOp(self, e, line):
@@ -548,11 +542,10 @@ class Inferrer:
 
     def check_array_index(self, t, it, line, store=False):
         """Type of ``t[index]``: the element type, or a view's array type."""
-        from ..lib.indexing import views
         if not isinstance(t, T.ArrayType):
             self.fail(line, "item assignment" if store else "indexing", f"of {t}")
         try:
-            return views.result_type(t, it)
+            return registry.index_type(t, it)
         except Incompatible as exc:
             self.fail(line, "array index", str(exc))
 
@@ -568,8 +561,7 @@ class Inferrer:
             if e.attr == "T":
                 return t.copy(layout={"C": "F", "F": "C"}.get(t.layout, "A"))
             if e.attr in ("real", "imag"):
-                from ..lib.arrays.attributes import attr_type
-                return attr_type(t, e.attr)
+                return registry.attribute_type(t, e.attr)
         if isinstance(t, T.Scalar):
             if e.attr in ("real", "imag"):
                 return t.component if t.is_complex else (T.INT64 if t.is_bool else t)
@@ -583,8 +575,7 @@ class Inferrer:
         if isinstance(a, N.PyAttr) and a.attr == "dtype":     # np.empty(n, a.dtype)
             t = self.expr(a.value, line)
             if isinstance(t, T.ArrayType):
-                from ..lib.arrays.attributes import dtype_type
-                a.type = dtype_type(t)
+                a.type = registry.dtype_argument_type(t)
                 return a.type
         return self.expr(a, line)
 
@@ -601,7 +592,7 @@ class Inferrer:
             return t
         if isinstance(callee, Method):
             return self.method_type(e, callee.name, argtypes, kwtypes, line)
-        if isinstance(callee, ParallelRegion):
+        if registry.is_parallel_region(callee):
             return callee.infer(self, e, argtypes, line)
         jf = self.ctx.as_jit_function(callee)
         if jf is not None:
@@ -610,13 +601,7 @@ class Inferrer:
         if tpl is None:
             self.fail(line, "call", f"{e.name or callee!r} is not supported")
         try:
-            from ..lib.arrays import ufuncs
-            if ufuncs.takes_out(tpl, argtypes, kwtypes):
-                return ufuncs.out_typer(tpl, self, e, argtypes, kwtypes)
-            if getattr(tpl, "ufunc", False):
-                if ufuncs.has_array(argtypes) or ufuncs.has_array(kwtypes.values()):
-                    return ufuncs.lift_typer(tpl, self, e, argtypes, kwtypes)
-            return tpl.typer(self, e, argtypes, kwtypes)
+            return registry.call_type(self, e, tpl, argtypes, kwtypes)
         except Incompatible as exc:
             self.fail(line, f"call of {e.name}", str(exc))
         except _TYPER_SLIPS:
@@ -625,8 +610,7 @@ class Inferrer:
     def method_type(self, e, name, argtypes, kwtypes, line):
         t = argtypes[0]
         if isinstance(t, T.ArrayType):
-            from ..lib.arrays.methods import method_template
-            tpl = method_template(name)
+            tpl = registry.method_template(t, name)
             if tpl is None:
                 self.fail(line, "array method", f"{t}.{name}() is not supported yet")
             e.method_template = tpl
@@ -637,13 +621,9 @@ class Inferrer:
             except _TYPER_SLIPS:
                 self.fail(line, f"array method {name}()", _argument_types(argtypes[1:], kwtypes))
         if isinstance(t, T.GeneratorType):
-            if isinstance(t, T.PyRandomType):
-                from ..lib.random.python_random import method_template as random_method
-                what = f"random.Random.{name}()"
-            else:
-                from ..lib.random.generator import method_template as random_method
-                what = f"Generator.{name}()"
-            tpl = random_method(name)
+            what = (f"random.Random.{name}()" if isinstance(t, T.PyRandomType)
+                    else f"Generator.{name}()")
+            tpl = registry.method_template(t, name)
             if tpl is None:
                 self.fail(line, "generator method", f"{what} is not supported")
             e.method_template = tpl

@@ -119,3 +119,113 @@ def _load_library():
                   "linalg.convolve", "random.generator", "random.legacy",
                   "random.choice", "random.python_random", "gpu"):
             importlib.import_module(f"hanajit.lib.{m}")
+
+
+# -- lib/ as the frontend and type inference see it ----------------------------------
+# They import nothing else from lib/ (an import-linter contract in the workspace
+# pyproject.toml checks it).  Each function answers one question and reaches the
+# module that decides it; the imports are deferred because those modules register
+# their templates here.
+
+def call_type(inf, call, tpl, args: list, kwargs: dict):
+    """The result type of a call of the registered ``tpl``: NumPy's ``out=`` and
+    the elementwise lifting of scalar ufuncs over arrays, else the template's own
+    typer."""
+    from .arrays import ufuncs
+    if ufuncs.takes_out(tpl, args, kwargs):
+        return ufuncs.out_typer(tpl, inf, call, args, kwargs)
+    if getattr(tpl, "ufunc", False) and (ufuncs.has_array(args)
+                                         or ufuncs.has_array(kwargs.values())):
+        return ufuncs.lift_typer(tpl, inf, call, args, kwargs)
+    return tpl.typer(inf, call, args, kwargs)
+
+
+def method_template(receiver, name: str):
+    """The CallTemplate of the method ``name`` of an array, a NumPy ``Generator``
+    or a ``random.Random`` (``receiver`` is its type), or None."""
+    from ..ir import types as T
+    if isinstance(receiver, T.ArrayType):
+        from .arrays.methods import method_template as find
+    elif isinstance(receiver, T.PyRandomType):
+        from .random.python_random import method_template as find
+    elif isinstance(receiver, T.GeneratorType):
+        from .random.generator import method_template as find
+    else:
+        return None
+    return find(name)
+
+
+def array_operation_dtype(op: str, a, b, weak_a: bool, weak_b: bool):
+    """The element type of ``a op b`` with an array operand (NumPy's promotion,
+    NEP 50 for weak Python numbers); Incompatible where NumPy refuses."""
+    from .arrays import elementwise
+    return elementwise.result_dtype(op, a, b, weak_a, weak_b)
+
+
+def broadcast_ndim(*types) -> int:
+    """The number of dimensions operands of these types broadcast to."""
+    from .arrays import elementwise
+    return elementwise.broadcast_ndim(*types)
+
+
+def comparison_type(a, b, weak_a: bool, weak_b: bool):
+    """The type NumPy compares scalars of types ``a`` and ``b`` in, or None for
+    Python's exact comparison."""
+    from .arrays import elementwise
+    return elementwise.comparison_type(a, b, weak_a, weak_b)
+
+
+def matmul_type(a, b):
+    """The type of ``a @ b``; Incompatible where NumPy refuses."""
+    from .arrays.array_ops import dot_type
+    return dot_type(a, b)
+
+
+def index_type(array, index):
+    """The type of ``array[index]``: the element type, or a view's array type."""
+    from .indexing import views
+    return views.result_type(array, index)
+
+
+def attribute_type(array, attr: str):
+    """The type of ``a.real`` / ``a.imag`` of an array."""
+    from .arrays.attributes import attr_type
+    return attr_type(array, attr)
+
+
+def dtype_argument_type(array):
+    """The type of ``a.dtype`` passed as a dtype argument."""
+    from .arrays.attributes import dtype_type
+    return dtype_type(array)
+
+
+def flat_callables():
+    """``(flat_get, flat_set)``: the compiled callables ``a.flat[i]`` reads and
+    writes through."""
+    from .arrays import attributes
+    return attributes.flat_get, attributes.flat_set
+
+
+def ndindex_callables():
+    """``(size, item)``: the compiled callables a ``for i in np.ndindex(shape)``
+    loop counts and indexes through."""
+    from .arrays import attributes
+    return attributes.ndindex_size, attributes.ndindex_item
+
+
+def parallel_region(*args, **kwargs):
+    """A ``ParallelRegion`` (``lib/parallel/regions.py``): the callable a ``prange``
+    loop is outlined to."""
+    from .parallel.regions import ParallelRegion
+    return ParallelRegion(*args, **kwargs)
+
+
+def is_parallel_region(obj) -> bool:
+    from .parallel.regions import ParallelRegion
+    return isinstance(obj, ParallelRegion)
+
+
+def parallel_runtime():
+    """The module of callables a parallel loop's generated code calls."""
+    from .parallel import runtime_calls
+    return runtime_calls
