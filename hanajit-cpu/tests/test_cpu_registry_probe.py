@@ -39,13 +39,16 @@ def _paths():
 
 def _methods():
     from hanajit.lib.arrays import methods
-    from hanajit.lib.arrays import array_ops
+    from hanajit.lib.arrays import cumulative, shape
+    from hanajit.lib.linalg import dot
+    from hanajit.lib.statistics import var_std_norm
     from hanajit.lib.numeric import sign_round
     from hanajit.lib.sorting import sort
     from hanajit.lib.indexing import take
     from hanajit.lib.arrays import reductions
     names = set(methods._SPECIAL) | set(reductions.METHODS)
-    for table in (array_ops.METHODS, sign_round.METHODS, sort.METHODS,
+    for table in (shape.METHODS, cumulative.METHODS, dot.METHODS, var_std_norm.METHODS,
+                  sign_round.METHODS, sort.METHODS,
                   take.METHODS):
         names |= set(table)
     return sorted(names)

@@ -105,7 +105,7 @@ def _load_library():
     if not _loaded:
         _loaded = True
         for m in ("python.scalar_builtins", "python.math_functions", "arrays.creation",
-                  "arrays.ufuncs", "arrays.reductions", "arrays.array_ops",
+                  "arrays.ufuncs", "arrays.reductions", "arrays.shape", "arrays.cumulative", "arrays.joining", "linalg.dot",
                   "arrays.methods", "parallel.regions", "statistics.bincount",
                   "sorting.sort", "arrays.rebuild", "statistics.var_std_norm",
                   "statistics.histogram", "numeric.sign_round",
@@ -177,7 +177,7 @@ def comparison_type(a, b, weak_a: bool, weak_b: bool):
 
 def matmul_type(a, b):
     """The type of ``a @ b``; Incompatible where NumPy refuses."""
-    from .arrays.array_ops import dot_type
+    from .linalg.dot import dot_type
     return dot_type(a, b)
 
 

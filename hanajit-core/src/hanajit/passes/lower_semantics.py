@@ -307,7 +307,7 @@ class Lowerer:
     def e_PyBinOp(self, e):
         a, b = self.seq([e.left, e.right])
         if e.op == "matmul":
-            from ..lib.arrays.array_ops import dot
+            from ..lib.linalg.dot import dot
             return dot(self, a, b, e.type, "matmul")
         if isinstance(e.type, T.ArrayType):
             t = e.type.dtype
@@ -411,7 +411,7 @@ class Lowerer:
 
     def array_attr(self, v, t, attr):
         if attr == "T":
-            from ..lib.arrays.array_ops import transpose
+            from ..lib.arrays.shape import transpose
             return transpose(self, v)
         v = self.let(v)
         if attr in ("real", "imag", "dtype"):

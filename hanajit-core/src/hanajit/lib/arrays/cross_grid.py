@@ -20,7 +20,7 @@ from ...ir import nodes as N
 from ...ir import types as T
 from . import elementwise as ew
 from ..python import operators as ops
-from .array_ops import contiguous, reshape_view
+from .shape import contiguous, reshape_view
 from ..statistics.var_std_norm import const_arg
 from .creation import allocate, fill
 from ..python.operators import C

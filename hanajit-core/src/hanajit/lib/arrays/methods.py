@@ -52,7 +52,6 @@ _SPECIAL = {"copy": register(Copy()), "astype": AsType()}
 
 def method_template(name):
     from .. import registry
-    from .array_ops import METHODS as OPS
     from .reductions import METHODS
     if name in _SPECIAL:
         return _SPECIAL[name]
@@ -61,11 +60,13 @@ def method_template(name):
     from ..indexing.put import METHODS as PUT
     from ..indexing.take import METHODS as TAKE
     from ..indexing.nonzero import METHODS as NONZERO
-    for extra in (SORTING, ROUNDING, TAKE, PUT, NONZERO):
+    from .shape import METHODS as SHAPE
+    from .cumulative import METHODS as CUMULATIVE
+    from ..linalg.dot import METHODS as DOT
+    from ..statistics.var_std_norm import METHODS as STATS      # var / std (axis=, ddof=)
+    for extra in (SORTING, ROUNDING, TAKE, PUT, NONZERO, SHAPE, CUMULATIVE, DOT, STATS):
         if name in extra:
             return extra[name]
-    if name in OPS:
-        return OPS[name]
     path = METHODS.get(name)
     if path is None:
         return None

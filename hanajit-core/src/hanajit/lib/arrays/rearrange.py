@@ -12,7 +12,7 @@ from ...typing_rules import Incompatible, promote
 from ...ir import nodes as N
 from ...ir import types as T
 from ..python import operators as ops
-from .array_ops import concatenate
+from .joining import concatenate
 from .creation import allocate, fill
 from ..python.operators import C
 from .reductions import loops, sum_dtype

@@ -20,7 +20,7 @@ I = T.INT64
 
 def _flat(L, a):
     """A 1-D lazy over ``a``'s elements in C order."""
-    from .array_ops import contiguous, reshape_view
+    from .shape import contiguous, reshape_view
     src = contiguous(L, a)
     flat = L.let(reshape_view(L, src, [C(-1, I)], src.type.copy(ndim=1, layout="C")))
     return ew.to_lazy(L, flat)
@@ -150,7 +150,7 @@ class Roll(CallTemplate):
         if axis is None:
             z = _flat(L, args[0])
             flat = ew.materialize(L, self.rolled(L, z, 0, shift))
-            from .array_ops import reshape_view
+            from .shape import reshape_view
             a = L.let(args[0]) if not isinstance(args[0], ew.Lazy) else None
             zd = args[0].dims if a is None else [
                 L.let(N.ArrayAttr(a, "shape", k, I)) for k in range(call.type.ndim)]

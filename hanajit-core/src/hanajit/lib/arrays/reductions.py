@@ -163,7 +163,7 @@ class Reduction(CallTemplate):
         return arr
 
     def lower_pairwise(self, L, arr, rt, st, axis, keep):
-        from .array_ops import reshape_view
+        from .shape import reshape_view
         from .creation import allocate, fill
         t = arr.type
         nd = t.ndim

@@ -82,7 +82,7 @@ class Take(CallTemplate):
 
     def lower(self, L, call, args, kwargs):
         from ..arrays.methods import copy_array
-        from ..arrays.array_ops import contiguous, reshape_view
+        from ..arrays.shape import contiguous, reshape_view
         from ..arrays.elementwise import Lazy, materialize
         from ..arrays.creation import allocate
         from .views import lower_index

@@ -45,7 +45,7 @@ class Correlation(CallTemplate):
 
     def lower(self, L, call, args, kwargs):
         from . import convolve_algorithms as hb
-        from ..arrays.array_ops import uses_numpys_blas
+        from .dot import uses_numpys_blas
         a, v = (L.let(x) for x in args[:2])
         t = a.type.dtype
         if not uses_numpys_blas(L, a.type, v.type):

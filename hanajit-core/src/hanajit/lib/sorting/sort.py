@@ -56,7 +56,7 @@ def fresh_copy(L, a, dtype=None):
     """A new C-contiguous array with ``a``'s elements (cast to ``dtype`` as
     NumPy's ``astype`` casts, when given); and its 1-D view."""
     from ..arrays.methods import copy_array
-    from ..arrays.array_ops import reshape_view
+    from ..arrays.shape import reshape_view
     from ..indexing.elements import element_value
     z = ew.to_lazy(L, a)
     t = T.ArrayType(dtype or z.type.dtype, len(z.dims), "C")
@@ -76,7 +76,7 @@ class Lanes:
     for None), ``flat`` its 1-D view, ``n`` the lane length."""
 
     def __init__(self, L, a, axis, dtype=None):
-        from ..arrays.array_ops import reshape_view
+        from ..arrays.shape import reshape_view
         z = ew.to_lazy(L, a)
         nd = len(z.dims)
         self.axis, self.dims = axis, z.dims
@@ -100,7 +100,7 @@ class Lanes:
 
     def like(self, L, dtype):
         """A new array shaped as ``moved`` (of ``dtype``), and its 1-D view."""
-        from ..arrays.array_ops import reshape_view
+        from ..arrays.shape import reshape_view
         t = self.moved.type
         dims = [L.let(N.ArrayAttr(self.moved, "shape", k, I)) for k in range(t.ndim)]
         out = L.let(allocate(L, t.copy(dtype=dtype), dims))

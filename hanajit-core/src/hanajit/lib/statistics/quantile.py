@@ -215,7 +215,7 @@ class Quantile(CallTemplate):
     def lanes(L, p, a):
         """A C-contiguous copy of ``a`` with the reduced axis last, flat; the lane
         length; the other axes' lengths (in order)."""
-        from ..arrays.array_ops import reshape_view
+        from ..arrays.shape import reshape_view
         from ..sorting.sort import fresh_copy
         if p.axis is None:
             out, flat = fresh_copy(L, a)

@@ -142,7 +142,7 @@ METHODS = {"var": VAR, "std": STD}
 
 def flat_array(L, a):
     """``a``'s elements as a 1-D C-contiguous array (a view when possible)."""
-    from ..arrays.array_ops import contiguous, reshape_view
+    from ..arrays.shape import contiguous, reshape_view
     src = contiguous(L, a)
     return L.let(reshape_view(L, src, [C(-1, I)], src.type.copy(ndim=1, layout="C")))
 

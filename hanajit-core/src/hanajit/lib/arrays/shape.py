@@ -1,0 +1,188 @@
+"""Shape changes of arrays: ``.T``/``np.transpose``, ``reshape`` (a view where the
+layout allows, else a copy), ``ravel``/``flatten``, and ``contiguous``/``reshape_view``,
+which other families build on."""
+from __future__ import annotations
+
+
+from ...typing_rules import Incompatible
+from ...ir import nodes as N
+from ...ir import types as T
+from . import elementwise as ew
+from ..python import operators as ops
+from .sizes import check_dims, product_overflows
+from ..python.operators import C
+from .reductions import total_size
+from ..registry import CallTemplate, register
+
+I = T.INT64
+
+
+def transpose(L, arr: N.Expr) -> N.Expr:
+    arr = L.let(arr)
+    t = arr.type
+    n = t.ndim
+    layout = {"C": "F", "F": "C"}.get(t.layout, "A")
+    return N.ArrayView(arr, C(0, I), [N.ArrayAttr(arr, "shape", k, I) for k in reversed(range(n))],
+                       [N.ArrayAttr(arr, "stride", k, I) for k in reversed(range(n))],
+                       t.copy(layout=layout))
+
+
+@register
+class Transpose(CallTemplate):
+    paths = ("numpy.transpose",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs or not isinstance(args[0], T.ArrayType):
+            raise Incompatible("np.transpose(a) without axes")
+        t = args[0]
+        return t.copy(layout={"C": "F", "F": "C"}.get(t.layout, "A"))
+
+    def lower(self, L, call, args, kwargs):
+        return transpose(L, args[0])
+
+
+def _shape_arg_types(args):
+    if len(args) == 1 and isinstance(args[0], T.TupleType):
+        items = args[0].items
+    else:
+        items = args
+    if not items or not all(isinstance(t, T.Scalar) and t.is_int for t in items):
+        raise Incompatible("reshape() takes integers or a tuple of integers")
+    return len(items)
+
+
+class Reshape(CallTemplate):
+    accepts_lazy = True
+
+    def typer(self, inf, call, args, kwargs):
+        if kwargs:
+            raise Incompatible("reshape() keyword arguments")
+        if self.paths and len(args) != 2:
+            # np.reshape(a, newshape): a third positional is ``order`` (a.reshape(2, 3)
+            # takes the dimensions as separate arguments)
+            raise Incompatible("np.reshape(a, newshape) with the shape as one argument")
+        if not isinstance(args[0], T.ArrayType):
+            raise Incompatible(f"reshape() of {args[0]}")
+        return args[0].copy(ndim=_shape_arg_types(args[1:]), layout="C", readonly=args[0].readonly)
+
+    def lower(self, L, call, args, kwargs):
+        src = contiguous(L, args[0])
+        rest = args[1:]
+        if len(rest) == 1 and isinstance(rest[0].type, T.TupleType):
+            tup = L.let(rest[0])
+            dims = [N.TupleGet(tup, k, t) if not isinstance(tup, N.Const) else C(tup.value[k], t)
+                    for k, t in enumerate(tup.type.items)]
+        else:
+            dims = list(rest)
+        dims = [L.let(ops.convert_wrap(d, I)) for d in dims]
+        return reshape_view(L, src, dims, call.type)
+
+
+def contiguous(L, a: N.Expr) -> N.Expr:
+    """A C-contiguous array with ``a``'s elements: ``a`` itself when it is already
+    (checked at run time for arrays of unknown layout), else a copy."""
+    if isinstance(a, ew.Lazy):
+        return ew.materialize(L, a)
+    a = L.let(a)
+    t = a.type
+    if t.layout == "C":
+        return a
+    ct = t.copy(layout="C", readonly=False)
+    out = L.temp(ct, "c")
+    if t.layout == "A":
+        # C-contiguous at run time?  strides[k] == itemsize * prod(shape[k+1:])
+        ok = C(True, T.BOOL)
+        expect = C(max(1, t.dtype.bits // 8), I)
+        for k in range(t.ndim - 1, -1, -1):
+            dim = N.ArrayAttr(a, "shape", k, I)
+            good = ops.bor(N.Cmp("eq", N.ArrayAttr(a, "stride", k, I), expect, T.BOOL),
+                           N.Cmp("le", dim, C(1, I), T.BOOL))
+            ok = ops.band(ok, good)
+            expect = N.BinOp("mul", expect, dim, I)
+        ok = L.let(ok)
+        stmts, copy = L.sub_block(lambda: _copy(L, a, ct))
+        L.emit(N.If(cond=ok, then=[N.Assign(target=out, value=N.ArrayView(
+            a, C(0, I), [N.ArrayAttr(a, "shape", k, I) for k in range(t.ndim)],
+            [N.ArrayAttr(a, "stride", k, I) for k in range(t.ndim)], ct))],
+            orelse=stmts + [N.Assign(target=out, value=copy)]))
+        return N.Var(out, ct)
+    return _copy(L, a, ct)
+
+
+def _copy(L, a, ct):
+    from .methods import copy_array
+    return copy_array(L, a, ct)
+
+
+def reshape_view(L, src, dims, rt):
+    """View C-contiguous ``src`` with shape ``dims`` (one may be negative: unknown,
+    as NumPy reads any negative dimension, not only -1)."""
+    size = L.let(total_size([N.ArrayAttr(src, "shape", k, I) for k in range(src.type.ndim)]))
+
+    def unknown(d):
+        return N.Cmp("lt", d, C(0, I), T.BOOL)
+    known = C(1, I)
+    for d in dims:
+        known = N.BinOp("mul", known, N.Select(unknown(d), C(1, I), d, I), I)
+    known = L.let(known)
+    nneg = C(0, I)
+    for d in dims:
+        nneg = N.BinOp("add", nneg, N.Select(unknown(d), C(1, I), C(0, I), I), I)
+    nneg = L.let(nneg)
+    L.raise_if(N.Cmp("gt", nneg, C(1, I), T.BOOL), ValueError,
+               "can only specify one unknown dimension")
+    # an unknown dimension next to a zero one cannot be inferred (NumPy raises
+    # even for an empty array: reshape(0, -1))
+    L.emit(N.If(cond=ops.band(N.Cmp("eq", nneg, C(1, I), T.BOOL),
+                              N.Cmp("eq", known, C(0, I), T.BOOL)), then=[N.Raise(
+        exc=ValueError, args=[size], message="cannot reshape array of size {} into the "
+        "requested shape")]))
+    safe_known = N.Select(N.Cmp("eq", known, C(0, I), T.BOOL), C(1, I), known, I)
+    inferred = L.let(N.BinOp("sdiv", size, safe_known, I))
+    dims = [L.let(N.Select(unknown(d), inferred, d, I)) for d in dims]
+    # (a product that leaves int64 never matches, even where it wraps to the size)
+    mismatch = N.BinOp("or", product_overflows(L, dims),
+                       N.Cmp("ne", total_size(dims), size, T.BOOL), T.BOOL)
+    L.emit(N.If(cond=mismatch, then=[N.Raise(
+        exc=ValueError, args=[size], message="cannot reshape array of size {} into the "
+        "requested shape")]))
+    check_dims(L, dims, max(1, rt.dtype.bits // 8))     # NumPy's view: "too big"
+    itemsize = max(1, rt.dtype.bits // 8)
+    strides = [None] * len(dims)
+    st = C(itemsize, I)
+    for k in range(len(dims) - 1, -1, -1):
+        strides[k] = L.let(st)
+        st = N.BinOp("mul", st, dims[k], I)
+    return N.ArrayView(src, C(0, I), dims, strides, rt)
+
+
+class Ravel(CallTemplate):
+    accepts_lazy = True
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs:
+            raise Incompatible("ravel() takes no arguments")
+        if not isinstance(args[0], T.ArrayType):
+            raise Incompatible(f"ravel() of {args[0]}")
+        return args[0].copy(ndim=1, layout="C")
+
+    def lower(self, L, call, args, kwargs):
+        src = contiguous(L, args[0])
+        return reshape_view(L, src, [C(-1, I)], call.type)
+
+
+class Flatten(Ravel):
+    def lower(self, L, call, args, kwargs):
+        a = args[0]
+        src = ew.materialize(L, a) if isinstance(a, ew.Lazy) else _copy(
+            L, L.let(a), a.type.copy(layout="C", readonly=False))
+        return reshape_view(L, src, [C(-1, I)], call.type.copy(readonly=False))
+
+
+_reshape, _ravel = Reshape(), Ravel()
+_reshape.paths, _ravel.paths = ("numpy.reshape",), ("numpy.ravel",)
+register(_reshape)
+register(_ravel)
+
+METHODS = {"reshape": Reshape(), "ravel": Ravel(), "flatten": Flatten(),
+           "transpose": Transpose()}
