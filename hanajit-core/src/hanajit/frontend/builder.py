@@ -20,7 +20,7 @@ import builtins
 import numbers
 
 from .. import gpu
-from . import local_imports
+from . import comprehensions, local_imports
 from ..errors import UnsupportedError, escape_braces
 from ..ir import constants as K
 from ..ir import nodes as N
@@ -93,6 +93,9 @@ class Builder:
         self.frozen: dict = {}          # global name -> frozen value or object
         self.loop_flags: list = []      # stack of (else-flag name or None)
         self.n_tmp = 0
+        # statements to run before the one being built (frontend.comprehensions)
+        self.pending: list = []
+        self.current_stmt = None
 
     # ---------------------------------------------------------------- helpers
     def fail(self, node, construct: str, detail: str = ""):
@@ -161,7 +164,13 @@ class Builder:
         if meth is None:
             self.fail(s, plain_name(s),
                       ast.unparse(s).splitlines()[0] if hasattr(ast, "unparse") else "")
-        out = meth(s)
+        saved = self.pending, self.current_stmt
+        self.pending, self.current_stmt = [], s
+        try:
+            out = meth(s)
+            out = self.pending + out
+        finally:
+            self.pending, self.current_stmt = saved
         for st in out:
             if not st.line:
                 st.line = line
@@ -655,6 +664,8 @@ class Builder:
                 k.arg is None for k in e.keywords):
             self.fail(e, "call with *args or **kwargs", _src(e))
         func = self.expr(e.func)
+        if isinstance(func, ObjRef) and comprehensions.is_reduction(func.obj, e):
+            return comprehensions.reduce_comprehension(self, e, func.obj)
         literal_lists = isinstance(func, ObjRef) and getattr(
             func.obj, "__module__", None) in ("numpy", "numpy._core.multiarray",
                                                "numpy._core.shape_base", "numpy.core.multiarray")
