@@ -287,3 +287,174 @@ def test_int_reductions_fuzz(xs, n):
     exp = int_reductions(a, n)
     got = jitted(int_reductions, fallback=False)(a, n)
     assert_same(got, exp)
+
+
+# ---- list comprehensions handed to NumPy (frontend/comprehension_arrays.py) ----
+
+def arr_range(n):
+    return np.array([i * i for i in range(n)])
+
+
+def arr_filtered(a):
+    return np.array([x * 2.0 for x in a if x > 1.0])
+
+
+def arr_bools(a):
+    return np.asarray([x > 1.0 for x in a])
+
+
+def arr_enumerate(a):
+    return np.array([i * x for i, x in enumerate(a)])
+
+
+def arr_zip_sum(a, b):
+    return np.sum([x * y for x, y in zip(a, b)])
+
+
+def arr_two(n):
+    return np.array([i for i in range(n) if i % 2]), np.mean([i * 1.5 for i in range(n)])
+
+
+def arr_flat_nested(n):
+    return np.array([i * 10 + j for i in range(n) for j in range(i)])
+
+
+def arr_2d(n, m):
+    return np.array([[i * j + 0.5 for j in range(m)] for i in range(n)])
+
+
+def arr_ragged(n):
+    return np.array([[j for j in range(i)] for i in range(1, n)])
+
+
+def arr_index_error(a, k):
+    return np.array([a[i + k] for i in range(4)])
+
+
+def arr_float32(a):
+    return np.array([np.float32(x) * np.float32(2) for x in a])
+
+
+def arr_complex(n):
+    return np.array([complex(i, -i) for i in range(n)])
+
+
+def arr_big(n):
+    # more items than the first buffer holds (16): the buffer grows
+    return np.array([i * 0.25 for i in range(n) if i % 3 != 1])
+
+
+ARRAY_CASES = [
+    (arr_range, (5,)), (arr_range, (1,)), (arr_filtered, (A,)), (arr_bools, (A,)),
+    (arr_enumerate, (A,)), (arr_zip_sum, (A, B)), (arr_two, (7,)),
+    (arr_flat_nested, (5,)), (arr_2d, (3, 4)), (arr_2d, (1, 1)), (arr_ragged, (4,)),
+    (arr_index_error, (A, 0)), (arr_index_error, (A, 2)), (arr_float32, (A,)),
+    (arr_complex, (3,)), (arr_big, (100,)), (arr_big, (17,)),
+]
+
+
+def assert_same_array(got, exp):
+    if isinstance(exp, tuple):
+        assert isinstance(got, tuple) and len(got) == len(exp)
+        for g, e in zip(got, exp):
+            assert_same_array(g, e)
+        return
+    if not isinstance(exp, np.ndarray):
+        return assert_same(got, exp)
+    assert type(got) is np.ndarray and got.dtype == exp.dtype and got.shape == exp.shape
+    assert got.tobytes() == exp.tobytes()
+
+
+@pytest.mark.parametrize("fn,args", ARRAY_CASES, ids=lambda c: getattr(c, "__name__", ""))
+def test_arrays_like_numpy(fn, args):
+    exp, exp_err = run(fn, *args)
+    got, got_err = run(jitted(fn, fallback=False), *args)
+    if exp_err is not None:
+        assert type(got_err) is type(exp_err) and str(got_err) == str(exp_err)
+    else:
+        assert got_err is None, got_err
+        assert_same_array(got, exp)
+
+
+@pytest.mark.parametrize("fn,args", [(arr_range, (0,)), (arr_filtered, (-A,)),
+                                     (arr_2d, (0, 3)), (arr_2d, (2, 0))])
+def test_no_items_run_in_the_interpreter(fn, args):
+    # NumPy's array of no items is float64 whatever they would be: the call
+    # deoptimises, and the interpreter's result comes back
+    assert_same_array(jitted(fn)(*args), fn(*args))
+
+
+def empty_writes(out, n):
+    out[0] = 1.0
+    return np.array([i * i for i in range(n)])
+
+
+def test_no_items_in_a_function_that_writes_its_arguments():
+    f = jit(empty_writes)
+    assert_same_array(f(np.zeros(2), 3), empty_writes(np.zeros(2), 3))
+    with pytest.raises(UnsupportedError, match="empty list is float64"):
+        f(np.zeros(2), 0)
+
+
+def arr_of_arrays(a):
+    return np.array([a * k for k in range(3)])
+
+
+def arr_dtype(a):
+    return np.array([x for x in a], dtype=np.float32)
+
+
+def arr_three_levels(n):
+    return np.array([[[i] for j in range(n)] for i in range(n)])
+
+
+@pytest.mark.parametrize("fn,args,why", [
+    (arr_of_arrays, (A,), "list comprehension whose items are not numbers"),
+    (arr_dtype, (A,), "with a dtype or other arguments"),
+    (arr_three_levels, (2,), "nested more than two levels"),
+])
+def test_arrays_fall_back_naming_the_construct(fn, args, why):
+    with pytest.raises(UnsupportedError, match=why):
+        jit(fn, fallback=False)(*args)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", HanaJitFallbackWarning)
+        assert_same_array(jit(fn)(*args), fn(*args))
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(floats, min_size=1, max_size=40), floats)
+def test_filtered_arrays_fuzz(xs, t):
+    a = np.array(xs)
+    exp = arr_fuzz(a, t)
+    if exp[0].size == 0:
+        return          # (test_no_items_run_in_the_interpreter)
+    got = jitted(arr_fuzz, fallback=False)(a, t)
+    assert_same_array(got, exp)
+
+
+def arr_fuzz(a, t):
+    return (np.array([x for x in a if x > t]),
+            np.array([[x * k - t for k in range(3)] for x in a]))
+
+
+def arr_rows_of_displays(a):
+    return np.array([[x, 2.0 * x, -x] for x in a if x != 2.0]), np.array([(i, i * i) for i in range(4)])
+
+
+def test_rows_of_list_and_tuple_displays():
+    assert_same_array(jitted(arr_rows_of_displays, fallback=False)(A), arr_rows_of_displays(A))
+
+
+def writes_and_builds(out, a):
+    for i in range(len(out)):
+        out[i] = a[i] + 1.0
+    return np.array([x for x in a if x > 100.0])
+
+
+def test_a_new_buffer_is_not_a_write_to_the_arguments():
+    # the comprehension's buffer and np.zeros locals are made by the function:
+    # only ``out`` is written, so this function still cannot deoptimise, while
+    # one writing only into its own arrays can (``arr_filtered`` above)
+    with pytest.raises(UnsupportedError, match="writes to its arguments"):
+        jit(writes_and_builds)(np.zeros(2), A)

@@ -20,7 +20,7 @@ import builtins
 import numbers
 
 from .. import gpu
-from . import comprehensions, local_imports
+from . import comprehension_arrays, comprehensions, local_imports
 from ..errors import UnsupportedError, escape_braces
 from ..ir import constants as K
 from ..ir import nodes as N
@@ -669,7 +669,7 @@ class Builder:
         literal_lists = isinstance(func, ObjRef) and getattr(
             func.obj, "__module__", None) in ("numpy", "numpy._core.multiarray",
                                                "numpy._core.shape_base", "numpy.core.multiarray")
-        arg = (lambda a: self.list_arg(a)) if literal_lists else self.expr
+        arg = (lambda a: self.list_arg(a, e)) if literal_lists else self.expr
         args = [arg(a) for a in e.args]
         kwargs = {k.arg: self.expr(k.value) for k in e.keywords}
         if isinstance(func, ObjRef) and func.obj is builtins.pow and len(args) == 2 \
@@ -699,12 +699,14 @@ class Builder:
         self.fail(e, "call of a value", _src(e))
 
 
-    def list_arg(self, node):
+    def list_arg(self, node, call=None):
         """A NumPy function's argument: a list display (``np.array([1.0, x])``) is
         read like a tuple, since it is never mutated there."""
         if isinstance(node, ast.List):
             return self.e_Tuple(ast.Tuple(elts=[_as_tuple(x) for x in node.elts],
                                           ctx=ast.Load()))
+        if isinstance(node, ast.ListComp):          # np.array([f(x) for x in a])
+            return comprehension_arrays.build_array(self, node, call)
         return self.expr(node)
 
 

@@ -37,6 +37,9 @@ import builtins
 import copy
 import sys
 
+from ..ir import nodes as N
+from ..ir.frontend_nodes import Method  # noqa: F401 - (comprehension_arrays)
+
 REDUCERS = (builtins.sum, builtins.any, builtins.all, builtins.min, builtins.max)
 
 _SIMPLE = (ast.Name, ast.Constant, ast.Attribute, ast.Load, ast.Store, ast.Tuple,
@@ -58,7 +61,7 @@ def reduce_comprehension(b, call, func):
     name = func.__name__
     what = "generator expression" if isinstance(comp, ast.GeneratorExp) \
         else "list comprehension"
-    _check_position(b, call, what, name)
+    check_position(b, call, what, name)
     kwargs = {k.arg: k.value for k in call.keywords}
     if len(call.args) == 2:
         kwargs["start"] = call.args[1]      # sum(g, start)
@@ -68,7 +71,7 @@ def reduce_comprehension(b, call, func):
                f"the keyword argument {sorted(set(kwargs) - allowed)[0]!r}")
     if any(g.is_async for g in comp.generators):
         b.fail(comp, f"asynchronous {what}")
-    comp = _renamed(b, copy.deepcopy(comp))
+    comp = renamed(b, copy.deepcopy(comp))
 
     acc = b.tmp(name)
     b.locals.add(acc)
@@ -104,21 +107,22 @@ def reduce_comprehension(b, call, func):
     stop_test = None
     if name in ("any", "all") and isinstance(comp, ast.GeneratorExp):
         stop_test = _name(acc) if name == "any" else ast.UnaryOp(ast.Not(), _name(acc))
-    loop = _loops(comp.generators, inner, stop_test)
+    loop = loops(comp.generators, inner, stop_test)
     stmts = pre + loop + after
-    for s in stmts:
-        ast.copy_location(s, call)
-    for s in stmts:
-        ast.fix_missing_locations(s)
-        for node in ast.walk(s):
-            if not hasattr(node, "lineno") or node.lineno is None:
-                node.lineno = call.lineno
+    locate(stmts, call)
     b.pending.extend(b.stmts(stmts))
-    from ..ir import nodes as N
     return N.Var(acc)
 
 
-def _loops(generators, inner, stop_test):
+def locate(stmts, node):
+    """Give generated statements (and their parts) the line of ``node``."""
+    for s in stmts:
+        for part in ast.walk(s):
+            if getattr(part, "lineno", None) is None and "lineno" in part._attributes:
+                ast.copy_location(part, node)
+
+
+def loops(generators, inner, stop_test):
     """Nested ``for``/``if`` statements of the generators around ``inner``; after
     each inner loop, ``if stop_test: break`` leaves the outer ones too."""
     body = inner
@@ -147,7 +151,7 @@ def _name(n):
     return ast.Name(n, ast.Load())
 
 
-def _renamed(b, comp):
+def renamed(b, comp):
     """``comp`` with the names its generators bind renamed to fresh locals; the
     first iterable stays in the enclosing scope, as in Python."""
     mapping = {}
@@ -197,7 +201,7 @@ class _Rename(ast.NodeTransformer):
         return node         # refused by the builder anyway
 
 
-def _check_position(b, call, what, name):
+def check_position(b, call, what, name):
     """Refuse a call whose loop, run before its statement, could behave otherwise."""
     stmt = b.current_stmt
     if stmt is None:
@@ -229,8 +233,18 @@ def _simple(b, node) -> bool:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
             and is_reduction(b._global_object(node.func.id), node):
         return True
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords \
+            and isinstance(node.args[0], ast.ListComp) and _array_constructor(b, node):
+        return True                             # np.array([...]): built before
     return isinstance(node, _SIMPLE) and all(
         _simple(b, c) for c in ast.iter_child_nodes(node))
+
+
+def _array_constructor(b, call) -> bool:
+    from .comprehension_arrays import CONSTRUCTORS, callee
+    obj = callee(b, call)
+    return getattr(obj, "__name__", None) in CONSTRUCTORS and getattr(
+        obj, "__module__", "").startswith("numpy")
 
 
 def _path(root, target):

@@ -1,0 +1,161 @@
+"""List comprehensions handed to NumPy (``np.array([...])``), built as arrays.
+
+NumPy reads a list argument as ``np.array(list)``: for a list comprehension of
+numbers that is an array of the items' type (Python int -> int64, float ->
+float64, bool -> bool, a NumPy scalar -> its type), and for a comprehension of
+list comprehensions a 2-D array when every row has the same length.  The
+builder (``Builder.list_arg``) hands such an argument here; it becomes a loop,
+placed before the statement (``Builder.pending``) like the reductions of
+``frontend/comprehensions.py``, that appends each item to a growable buffer
+(doubled when full) and ends with the array NumPy would have made::
+
+    b = np.array([x * 2 for x in a if x > 0])
+
+    $k = 0
+    for $c2_x in a:
+        if $c2_x > 0:
+            $item = $c2_x * 2
+            if $k == 0: $buf = np.full(16, $item)        # the items' dtype
+            elif $k == len($buf): $buf = np.concatenate(($buf, $buf))
+            $buf[$k] = $item
+            $k = $k + 1
+    if $k == 0: raise [deopt]
+    b = np.array($buf[:$k].copy())
+
+* Every item is evaluated, in order, before NumPy sees any (exceptions inside
+  the comprehension come first, as the list is built first).
+* A ragged nest raises NumPy's ValueError (after every row is built, as NumPy
+  sees the whole list); a nest deeper than two levels falls back.
+* No items: NumPy's result is a float64 array of shape ``(0,)`` (or ``(n, 0)``)
+  whatever the items would have been, a type the compiled code cannot know, so
+  the call deoptimises (the interpreter re-runs a function that writes none of
+  its arguments; one that does raises UnsupportedError, saying why).
+* Items that are not numbers (arrays, tuples) fall back (``np.full`` refuses
+  them while types are inferred), as do ``np.array(comp, dtype)`` and other
+  arguments of the array constructors: NumPy converts Python ints to a dtype
+  with other rules (OverflowError) than an int64 array.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import copy
+
+from . import comprehensions as comps
+
+CONSTRUCTORS = ("array", "asarray", "asanyarray", "ascontiguousarray")
+_HELPERS = {"__hj_len": builtins.len}
+_FULL = "np.array([...]) of a list comprehension whose items are not numbers"
+
+
+def build_array(b, comp, call):
+    """Build the loop of NumPy's array of ``comp`` (an argument of ``call``) into
+    ``b.pending``; return the IR expression of the array."""
+    from ..ir import nodes as N
+    import numpy
+    name = getattr(callee(b, call), "__name__", "")
+    what = "list comprehension"
+    if name in CONSTRUCTORS and (len(call.args) > 1 or call.keywords):
+        b.fail(comp, f"{what} given to np.{name} with a dtype or other arguments",
+               "NumPy converts the Python items with other rules than an array's")
+    comps.check_position(b, comp, what, f"np.{name}")
+    b.injected.update(_HELPERS)
+    # (named for what they do: an error typing them names the construct)
+    b.injected.update({_FULL: numpy.full, "__hj_concatenate": numpy.concatenate})
+    names = {k: b.tmp(k) for k in ("k", "buf", "item", "rows", "width", "ragged", "start")}
+    b.locals.update(names.values())
+    v = names
+
+    outer = comps.renamed(b, copy.deepcopy(comp))
+    pre = [_assign(v["k"], ast.Constant(0))]
+    nested = isinstance(outer.elt, (ast.ListComp, ast.List, ast.Tuple))
+    if nested:
+        inner = outer.elt
+        items = [inner.elt] if isinstance(inner, ast.ListComp) else inner.elts
+        if any(isinstance(n, (ast.ListComp, ast.List, ast.Tuple, ast.Starred,
+                              ast.GeneratorExp))
+               for e in items for n in ast.walk(e)):
+            b.fail(comp, f"{what} nested more than two levels given to NumPy")
+        pre += [_assign(v["rows"], ast.Constant(0)), _assign(v["width"], ast.Constant(0)),
+                _assign(v["ragged"], ast.Constant(False))]
+        row = [_assign(v["start"], _name(v["k"]))]
+        if isinstance(inner, ast.ListComp):         # [[f(i, j) for j in ...] for i in ...]
+            inner = comps.renamed(b, inner)
+            row += comps.loops(inner.generators, _push(v, inner.elt), None)
+        else:                                       # [[x, 2 * x] for x in ...], tuples
+            for e in items:
+                row += _push(v, e)
+        length = ast.BinOp(_name(v["k"]), ast.Sub(), _name(v["start"]))
+        row.append(ast.If(
+            test=ast.Compare(_name(v["rows"]), [ast.Eq()], [ast.Constant(0)]),
+            body=[_assign(v["width"], length)],
+            orelse=[ast.If(test=ast.Compare(length, [ast.NotEq()], [_name(v["width"])]),
+                           body=[_assign(v["ragged"], ast.Constant(True))], orelse=[])]))
+        row.append(_assign(v["rows"], ast.BinOp(_name(v["rows"]), ast.Add(),
+                                                ast.Constant(1))))
+        body = comps.loops(outer.generators, row, None)
+    else:
+        body = comps.loops(outer.generators, _push(v, outer.elt), None)
+    stmts = pre + body
+    comps.locate(stmts, comp)
+    out = b.stmts(stmts)
+    k = N.Var(v["k"])
+    if nested:
+        out.append(N.If(cond=N.Truth(N.Var(v["ragged"])), then=[N.Raise(
+            exc=ValueError, message=(
+                "setting an array element with a sequence. The requested array has an "
+                "inhomogeneous shape after 1 dimensions. The detected shape was ({},) "
+                "+ inhomogeneous part."), args=[N.Var(v["rows"])])]))
+    out.append(N.If(cond=N.PyCompare(["eq"], [k, N.Const(0)]), then=[N.Raise(
+        exc=ValueError, deopt=True,
+        message="NumPy's array of an empty list is float64 whatever its items")]))
+    for s in out:
+        s.line = s.line or comp.lineno
+    b.pending.extend(out)
+    flat = N.PyCall(callee=comps.Method("copy"), args=[N.PyGetItem(
+        N.Var(v["buf"]), N.PySlice(N.Const(None), k, N.Const(None)))], kwargs={},
+        name="copy")
+    if nested:
+        return N.PyCall(callee=comps.Method("reshape"), args=[flat, N.MakeTuple(
+            [N.Var(v["rows"]), N.Var(v["width"])])], kwargs={}, name="reshape")
+    return flat
+
+
+def _push(v, elt):
+    """Statements appending ``elt`` to the buffer."""
+    k, buf, item = _name(v["k"]), _name(v["buf"]), _name(v["item"])
+    return [
+        _assign(v["item"], elt),
+        ast.If(test=ast.Compare(k, [ast.Eq()], [ast.Constant(0)]),
+               body=[_assign(v["buf"], ast.Call(_name(_FULL),
+                                                [ast.Constant(16), item], []))],
+               orelse=[ast.If(
+                   test=ast.Compare(k, [ast.Eq()], [ast.Call(_name("__hj_len"), [buf], [])]),
+                   body=[_assign(v["buf"], ast.Call(
+                       _name("__hj_concatenate"), [ast.Tuple([buf, buf], ast.Load())], []))],
+                   orelse=[])]),
+        ast.Assign(targets=[ast.Subscript(buf, k, ast.Store())], value=item),
+        _assign(v["k"], ast.BinOp(k, ast.Add(), ast.Constant(1))),
+    ]
+
+
+def callee(b, call):
+    func = call.func
+    chain = []
+    while isinstance(func, ast.Attribute):
+        chain.append(func.attr)
+        func = func.value
+    if not isinstance(func, ast.Name):
+        return None
+    obj = b._global_object(func.id)
+    for attr in reversed(chain):
+        obj = getattr(obj, attr, None)
+    return obj
+
+
+def _assign(target, value):
+    return ast.Assign(targets=[ast.Name(target, ast.Store())], value=value)
+
+
+def _name(n):
+    return ast.Name(n, ast.Load())
