@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from hanajit import HanaJitFallbackWarning, jit
+from hanajit import HanaJitFallbackWarning, jit, prange
 from hanajit.errors import UnsupportedError
 from hanajit.testing.jitted import jitted
 
@@ -458,3 +458,21 @@ def test_a_new_buffer_is_not_a_write_to_the_arguments():
     # one writing only into its own arrays can (``arr_filtered`` above)
     with pytest.raises(UnsupportedError, match="writes to its arguments"):
         jit(writes_and_builds)(np.zeros(2), A)
+
+
+def row_sums_prange(m):
+    out = np.zeros(m.shape[0])
+    total = 0.0
+    for i in prange(m.shape[0]):
+        out[i] = sum(m[i, j] * j for j in range(m.shape[1]) if m[i, j] > 2.0)
+        total += max(m[i, j] for j in range(m.shape[1]))
+    return out, total
+
+
+def test_in_a_parallel_loop():
+    # a comprehension's variables are its own: no value carried between iterations
+    m = np.arange(40.0).reshape(8, 5) % 7.0
+    got = jitted(row_sums_prange, fallback=False)(m)
+    exp = row_sums_prange(m)
+    assert_same_array(got[0], exp[0])
+    assert got[1] == exp[1]

@@ -671,6 +671,8 @@ class Builder:
                                                "numpy._core.shape_base", "numpy.core.multiarray")
         arg = (lambda a: self.list_arg(a, e)) if literal_lists else self.expr
         args = [arg(a) for a in e.args]
+        if literal_lists and comprehension_arrays.is_built(func.obj, e):
+            return args[0]                  # np.array([...]): the array built for it
         kwargs = {k.arg: self.expr(k.value) for k in e.keywords}
         if isinstance(func, ObjRef) and func.obj is builtins.pow and len(args) == 2 \
                 and not kwargs:                           # pow(x, y) is x ** y

@@ -7,7 +7,7 @@ list comprehensions a 2-D array when every row has the same length.  The
 builder (``Builder.list_arg``) hands such an argument here; it becomes a loop,
 placed before the statement (``Builder.pending``) like the reductions of
 ``frontend/comprehensions.py``, that appends each item to a growable buffer
-(doubled when full) and ends with the array NumPy would have made::
+(twice as long when full) and ends with the array NumPy would have made::
 
     b = np.array([x * 2 for x in a if x > 0])
 
@@ -16,11 +16,15 @@ placed before the statement (``Builder.pending``) like the reductions of
         if $c2_x > 0:
             $item = $c2_x * 2
             if $k == 0: $buf = np.full(16, $item)        # the items' dtype
-            elif $k == len($buf): $buf = np.concatenate(($buf, $buf))
+            elif $k == len($buf):
+                $new = np.full(2 * $k, $item)
+                for $j in range($k): $new[$j] = $buf[$j]     # (a loop: faster
+                $buf = $new                                  #  than new[:k] = buf)
             $buf[$k] = $item
             $k = $k + 1
     if $k == 0: raise [deopt]
-    b = np.array($buf[:$k].copy())
+    if $k != len($buf): <move the items into np.full($k, $item)>
+    b = $buf
 
 * Every item is evaluated, in order, before NumPy sees any (exceptions inside
   the comprehension come first, as the list is built first).
@@ -44,7 +48,7 @@ import copy
 from . import comprehensions as comps
 
 CONSTRUCTORS = ("array", "asarray", "asanyarray", "ascontiguousarray")
-_HELPERS = {"__hj_len": builtins.len}
+_HELPERS = {"__hj_len": builtins.len, "__hj_range": builtins.range}
 _FULL = "np.array([...]) of a list comprehension whose items are not numbers"
 
 
@@ -61,8 +65,8 @@ def build_array(b, comp, call):
     comps.check_position(b, comp, what, f"np.{name}")
     b.injected.update(_HELPERS)
     # (named for what they do: an error typing them names the construct)
-    b.injected.update({_FULL: numpy.full, "__hj_concatenate": numpy.concatenate})
-    names = {k: b.tmp(k) for k in ("k", "buf", "item", "rows", "width", "ragged", "start")}
+    b.injected.update({_FULL: numpy.full})
+    names = {k: b.tmp(k) for k in ("k", "buf", "new", "j", "item", "rows", "width", "ragged", "start")}
     b.locals.update(names.values())
     v = names
 
@@ -109,16 +113,41 @@ def build_array(b, comp, call):
     out.append(N.If(cond=N.PyCompare(["eq"], [k, N.Const(0)]), then=[N.Raise(
         exc=ValueError, deopt=True,
         message="NumPy's array of an empty list is float64 whatever its items")]))
+    shrink = [ast.If(test=ast.Compare(_name(v["k"]), [ast.NotEq()], [ast.Call(
+        _name("__hj_len"), [_name(v["buf"])], [])]), body=_moved(v, _name(v["k"])),
+        orelse=[])]
+    comps.locate(shrink, comp)
+    out += b.stmts(shrink)
     for s in out:
         s.line = s.line or comp.lineno
     b.pending.extend(out)
-    flat = N.PyCall(callee=comps.Method("copy"), args=[N.PyGetItem(
-        N.Var(v["buf"]), N.PySlice(N.Const(None), k, N.Const(None)))], kwargs={},
-        name="copy")
+    flat = N.Var(v["buf"])
     if nested:
         return N.PyCall(callee=comps.Method("reshape"), args=[flat, N.MakeTuple(
             [N.Var(v["rows"]), N.Var(v["width"])])], kwargs={}, name="reshape")
     return flat
+
+
+def _moved(v, size):
+    """Statements moving the first ``$k`` items into a new buffer of ``size``
+    (a loop: compiled ``new[:k] = buf`` is slower)."""
+    k, buf, new, j = (_name(v[x]) for x in ("k", "buf", "new", "j"))
+    return [_assign(v["new"], ast.Call(_name(_FULL), [size, _name(v["item"])], [])),
+            ast.For(target=ast.Name(v["j"], ast.Store()),
+                    iter=ast.Call(_name("__hj_range"), [k], []),
+                    body=[ast.Assign(targets=[ast.Subscript(new, j, ast.Store())],
+                                     value=ast.Subscript(buf, j, ast.Load()))],
+                    orelse=[]),
+            _assign(v["buf"], _name(v["new"]))]
+
+
+def is_built(func, call) -> bool:
+    """Is ``func(call's args)`` ``np.array(<list comprehension>)`` (or asarray...),
+    whose value is the array built for the comprehension itself?"""
+    return (getattr(func, "__name__", None) in CONSTRUCTORS
+            and (getattr(func, "__module__", None) or "").startswith("numpy")
+            and len(call.args) == 1 and not call.keywords
+            and isinstance(call.args[0], ast.ListComp))
 
 
 def _push(v, elt):
@@ -131,8 +160,7 @@ def _push(v, elt):
                                                 [ast.Constant(16), item], []))],
                orelse=[ast.If(
                    test=ast.Compare(k, [ast.Eq()], [ast.Call(_name("__hj_len"), [buf], [])]),
-                   body=[_assign(v["buf"], ast.Call(
-                       _name("__hj_concatenate"), [ast.Tuple([buf, buf], ast.Load())], []))],
+                   body=_moved(v, ast.BinOp(ast.Constant(2), ast.Mult(), k)),
                    orelse=[])]),
         ast.Assign(targets=[ast.Subscript(buf, k, ast.Store())], value=item),
         _assign(v["k"], ast.BinOp(k, ast.Add(), ast.Constant(1))),

@@ -62,13 +62,19 @@ def _call_writes(call: N.PyCall) -> bool:
 
 def fresh_locals(fn: N.Function) -> set:
     """Locals (not parameters) whose every assignment is a new array: a NumPy
-    function of :data:`FRESH_NUMPY` or a ``.copy()``."""
+    function of :data:`FRESH_NUMPY`, a ``.copy()``, or another such local."""
     values: dict = {}
     for s in N.walk_stmts(fn.body):
         if isinstance(s, N.Assign):
             values.setdefault(s.target, []).append(s.value)
-    return {name for name, vs in values.items() if name not in fn.params
-            and all(_makes_array(v) for v in vs)}
+    fresh = {name for name in values if name not in fn.params}
+    while True:
+        keep = {name for name in fresh if all(
+            _makes_array(v) or isinstance(v, N.Var) and v.name in fresh
+            for v in values[name])}
+        if keep == fresh:
+            return fresh
+        fresh = keep
 
 
 def _makes_array(e) -> bool:
