@@ -240,7 +240,6 @@ def list_returned(n):
     (in_while, (A,), "in a while-loop test"),
     (behind_or, (A, False), "evaluated only on some paths"),
     (in_branch, (A, True), "evaluated only on some paths"),
-    (list_returned, (3,), "list comprehension"),
 ])
 def test_falls_back_naming_the_construct(fn, args, why):
     with pytest.raises(UnsupportedError, match=why):
@@ -476,3 +475,139 @@ def test_in_a_parallel_loop():
     exp = row_sums_prange(m)
     assert_same_array(got[0], exp[0])
     assert got[1] == exp[1]
+
+
+# ---- returned list comprehensions: a real list, as ``.tolist()`` gives it ----
+
+def list_filtered(a):
+    return [x * 2.0 for x in a if x > 1.0]
+
+
+def list_bools(n):
+    return [i % 3 == 0 for i in range(n)]
+
+
+def list_complex(n):
+    return [complex(i, -1.0) for i in range(n)]
+
+
+def list_nested(n, m):
+    return [[i * j for j in range(m)] for i in range(n)]
+
+
+def list_ragged(n):
+    return [[j for j in range(i)] for i in range(n)]
+
+
+def list_rows(a):
+    return [(x, x * x) for x in a]
+
+
+def list_index_error(a, k):
+    return [a[i + k] for i in range(3)]
+
+
+LIST_CASES = [
+    (list_returned, (5,)), (list_returned, (0,)), (list_filtered, (A,)),
+    (list_filtered, (-A,)), (list_bools, (7,)), (list_complex, (3,)),
+    (list_nested, (3, 4)), (list_nested, (0, 4)), (list_nested, (3, 0)),
+    (list_ragged, (4,)), (list_index_error, (A, 0)),
+    (list_index_error, (A, 3)), (list_returned, (100,)),
+]
+
+
+def assert_same_list(got, exp):
+    """A list of the same length whose items are the same (NumPy scalar items
+    come back as the Python numbers of the same value, like ``.tolist()``)."""
+    assert type(got) is list and len(got) == len(exp), (got, exp)
+    for g, e in zip(got, exp):
+        if isinstance(e, list):
+            assert_same_list(g, e)
+        else:
+            assert_same(g, e)
+
+
+@pytest.mark.parametrize("fn,args", LIST_CASES, ids=lambda c: getattr(c, "__name__", ""))
+def test_returned_lists_like_cpython(fn, args):
+    exp, exp_err = run(fn, *args)
+    got, got_err = run(jitted(fn, fallback=False), *args)
+    if exp_err is not None:
+        assert type(got_err) is type(exp_err) and str(got_err) == str(exp_err)
+    else:
+        assert got_err is None, got_err
+        assert_same_list(got, exp)
+
+
+def calls_a_list_function(n):
+    return len(list_returned(n))
+
+
+LIST_RETURNED = jit(list_returned)
+
+
+def calls_a_jitted_list_function(n):
+    return LIST_RETURNED(n)[0]
+
+
+def list_or_none(n):
+    if n > 0:
+        return [i for i in range(n)]
+    return None
+
+
+@pytest.mark.parametrize("fn,why", [
+    (calls_a_jitted_list_function, "returns a list comprehension, which compiled code"),
+    (list_or_none, "returns something else on another path"),
+    (list_rows, "list comprehension of tuples returned"),
+])
+def test_returned_lists_fall_back_naming_why(fn, why):
+    arg = A if fn is list_rows else 3
+    with pytest.raises(UnsupportedError, match=why):
+        jit(fn, fallback=False)(arg)
+
+
+def test_exporters_refuse_a_returned_list():
+    f = jit(list_returned)
+    f(3)
+    with pytest.raises(UnsupportedError, match="only a Python caller"):
+        f.ir_module()
+
+
+@pytest.mark.parametrize("mode", ["0", "1"])
+def test_returned_lists_in_both_dispatch_modes(mode, monkeypatch):
+    monkeypatch.setenv("HANAJIT_NATIVE_DISPATCH", mode)
+    f = jit(list_filtered, fallback=False)
+    for _ in range(3):
+        assert_same_list(f(A), list_filtered(A))
+
+
+def test_returned_list_from_the_disk_cache(tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+    (tmp_path / "mod.py").write_text(
+        "import hanajit\n\n@hanajit.jit(cache=True)\n"
+        "def squares(n):\n    return [i * i for i in range(n)]\n")
+    env = dict(os.environ, HANAJIT_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=str(tmp_path))
+    code = ("import json, mod, hanajit.cache as c; r = mod.squares(4); "
+            "print(json.dumps([type(r).__name__, r, c.stats['hits']]))")
+    runs = [json.loads(subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path,
+                                      capture_output=True, text=True, timeout=240,
+                                      check=True).stdout.splitlines()[-1])
+            for _ in range(2)]
+    assert runs[0] == ["list", [0, 1, 4, 9], 0]
+    assert runs[1] == ["list", [0, 1, 4, 9], 1]         # loaded, still a list
+
+
+def list_fuzz(a, t):
+    return [x - t for x in a if x > t]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(floats, max_size=40), floats)
+def test_returned_lists_fuzz(xs, t):
+    a = np.array(xs, dtype=np.float64)
+    assert_same_list(jitted(list_fuzz, fallback=False)(a, t), list_fuzz(a, t))

@@ -96,6 +96,7 @@ class Builder:
         # statements to run before the one being built (frontend.comprehensions)
         self.pending: list = []
         self.current_stmt = None
+        self.returns: dict = {}         # "list" / "other": what the returns return
 
     # ---------------------------------------------------------------- helpers
     def fail(self, node, construct: str, detail: str = ""):
@@ -145,8 +146,14 @@ class Builder:
         body = self.stmts(self.fnode.body, top=True)
         if falls_through(body):
             body.append(N.Return(value=None, line=getattr(self.fnode, "end_lineno", 0) or 0))
+            self.returns["other"] = True
         fn = N.Function(name=self.fnode.name, params=list(self.params),
                         body=body, pyname=self.qualname, filename=self.p.filename)
+        if self.returns.get("list"):
+            if self.returns.get("other"):
+                self.fail(self.fnode, "list comprehension returned",
+                          "the function returns something else on another path")
+            fn.returns_list = True      # the dispatcher hands back result.tolist()
         return fn
 
     def stmts(self, body, top=False) -> list:
@@ -191,6 +198,11 @@ class Builder:
         return [N.ExprStmt(value=self.expr(s.value))]
 
     def s_Return(self, s):
+        if isinstance(s.value, ast.ListComp):       # a list, built as an array
+            self.returns["list"] = True
+            return [N.Return(value=comprehension_arrays.build_array(
+                self, s.value, None, as_list=True))]
+        self.returns["other"] = True
         return [N.Return(value=self.expr(s.value) if s.value is not None else None)]
 
     def s_Assign(self, s):

@@ -52,17 +52,22 @@ _HELPERS = {"__hj_len": builtins.len, "__hj_range": builtins.range}
 _FULL = "np.array([...]) of a list comprehension whose items are not numbers"
 
 
-def build_array(b, comp, call):
+def build_array(b, comp, call, as_list=False):
     """Build the loop of NumPy's array of ``comp`` (an argument of ``call``) into
-    ``b.pending``; return the IR expression of the array."""
+    ``b.pending``; return the IR expression of the array.  ``as_list``: the
+    array whose ``tolist()`` is the list itself (a returned comprehension): no
+    items give an empty array of the items' type, ragged rows deoptimise."""
     from ..ir import nodes as N
     import numpy
-    name = getattr(callee(b, call), "__name__", "")
+    from ..lib.numpy_alloc import empty_of_type
     what = "list comprehension"
-    if name in CONSTRUCTORS and (len(call.args) > 1 or call.keywords):
-        b.fail(comp, f"{what} given to np.{name} with a dtype or other arguments",
-               "NumPy converts the Python items with other rules than an array's")
-    comps.check_position(b, comp, what, f"np.{name}")
+    if not as_list:
+        name = getattr(callee(b, call), "__name__", "")
+        if name in CONSTRUCTORS and (len(call.args) > 1 or call.keywords):
+            b.fail(comp, f"{what} given to np.{name} with a dtype or other arguments",
+                   "NumPy converts the Python items with other rules than an array's")
+        comps.check_position(b, comp, what, f"np.{name}")
+    b.injected["empty_of_type"] = empty_of_type
     b.injected.update(_HELPERS)
     # (named for what they do: an error typing them names the construct)
     b.injected.update({_FULL: numpy.full})
@@ -72,6 +77,8 @@ def build_array(b, comp, call):
 
     outer = comps.renamed(b, copy.deepcopy(comp))
     pre = [_assign(v["k"], ast.Constant(0))]
+    if as_list and isinstance(outer.elt, ast.Tuple):
+        b.fail(comp, f"{what} of tuples returned", "its rows would be lists")
     nested = isinstance(outer.elt, (ast.ListComp, ast.List, ast.Tuple))
     if nested:
         inner = outer.elt
@@ -104,15 +111,23 @@ def build_array(b, comp, call):
     comps.locate(stmts, comp)
     out = b.stmts(stmts)
     k = N.Var(v["k"])
-    if nested:
+    if nested and as_list:
+        out.append(N.If(cond=N.Truth(N.Var(v["ragged"])), then=[N.Raise(
+            exc=ValueError, deopt=True, message="a list of lists of different lengths")]))
+    elif nested:
         out.append(N.If(cond=N.Truth(N.Var(v["ragged"])), then=[N.Raise(
             exc=ValueError, message=(
                 "setting an array element with a sequence. The requested array has an "
                 "inhomogeneous shape after 1 dimensions. The detected shape was ({},) "
                 "+ inhomogeneous part."), args=[N.Var(v["rows"])])]))
-    out.append(N.If(cond=N.PyCompare(["eq"], [k, N.Const(0)]), then=[N.Raise(
-        exc=ValueError, deopt=True,
-        message="NumPy's array of an empty list is float64 whatever its items")]))
+    if as_list:
+        out.append(N.If(cond=N.PyCompare(["eq"], [k, N.Const(0)]), then=[N.Assign(
+            target=v["buf"], value=N.PyCall(callee=empty_of_type, args=[N.Var(v["buf"])],
+                                            kwargs={}, name="[]"))]))
+    else:
+        out.append(N.If(cond=N.PyCompare(["eq"], [k, N.Const(0)]), then=[N.Raise(
+            exc=ValueError, deopt=True,
+            message="NumPy's array of an empty list is float64 whatever its items")]))
     shrink = [ast.If(test=ast.Compare(_name(v["k"]), [ast.NotEq()], [ast.Call(
         _name("__hj_len"), [_name(v["buf"])], [])]), body=_moved(v, _name(v["k"])),
         orelse=[])]

@@ -84,5 +84,7 @@ def _makes_array(e) -> bool:
     if isinstance(e.callee, Method):
         return e.callee.name == "copy"
     module = getattr(e.callee, "__module__", None) or ""
-    return (module == "numpy" or module.startswith("numpy.")) and getattr(
-        e.callee, "__name__", None) in FRESH_NUMPY
+    name = getattr(e.callee, "__name__", None)
+    if module == "hanajit.lib.numpy_alloc":
+        return name == "empty_of_type"
+    return (module == "numpy" or module.startswith("numpy.")) and name in FRESH_NUMPY
