@@ -1,10 +1,13 @@
-"""List comprehensions handed to NumPy (``np.array([...])``), built as arrays.
+"""List comprehensions handed to NumPy or returned, built as arrays.
 
 NumPy reads a list argument as ``np.array(list)``: for a list comprehension of
 numbers that is an array of the items' type (Python int -> int64, float ->
 float64, bool -> bool, a NumPy scalar -> its type), and for a comprehension of
-list comprehensions a 2-D array when every row has the same length.  The
-builder (``Builder.list_arg``) hands such an argument here; it becomes a loop,
+list comprehensions or of list/tuple displays a 2-D array when every row has
+the same length.  A returned list comprehension is the same array, which the
+dispatcher hands back as ``tolist()`` (``Function.returns_list``): Python
+numbers, lists of lists.  The builder (``Builder.list_arg``, ``s_Return``)
+hands such a comprehension here; it becomes a loop,
 placed before the statement (``Builder.pending``) like the reductions of
 ``frontend/comprehensions.py``, that appends each item to a growable buffer
 (twice as long when full) and ends with the array NumPy would have made::
@@ -34,7 +37,10 @@ placed before the statement (``Builder.pending``) like the reductions of
   whatever the items would have been, a type the compiled code cannot know, so
   the call deoptimises (the interpreter re-runs a function that writes none of
   its arguments; one that does raises UnsupportedError, saying why).
-* Items that are not numbers (arrays, tuples) fall back (``np.full`` refuses
+* Returned (``as_list``): no items give an empty array of the buffer's type
+  (``lib.numpy_alloc.empty_of_type``, which never reads the unbound buffer), so
+  ``[]``; ragged rows deoptimise; rows that are tuples fall back.
+* Items that are not numbers (arrays) fall back (``np.full`` refuses
   them while types are inferred), as do ``np.array(comp, dtype)`` and other
   arguments of the array constructors: NumPy converts Python ints to a dtype
   with other rules (OverflowError) than an int64 array.
