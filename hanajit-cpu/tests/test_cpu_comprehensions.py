@@ -611,3 +611,15 @@ def list_fuzz(a, t):
 def test_returned_lists_fuzz(xs, t):
     a = np.array(xs, dtype=np.float64)
     assert_same_list(jitted(list_fuzz, fallback=False)(a, t), list_fuzz(a, t))
+
+
+def weights_in_a_generator(a):
+    w = [0.25, 0.5, 0.25]           # a read-only list display, read inside
+    return sum(w[k] * a[k] for k in range(3)), np.array([w[k] * 2 for k in range(3)])
+
+
+def test_read_only_list_displays_inside_comprehensions():
+    got = jitted(weights_in_a_generator, fallback=False)(A)
+    exp = weights_in_a_generator(A)
+    assert_same(got[0], exp[0])
+    assert_same_array(got[1], exp[1])
