@@ -61,3 +61,36 @@ def test_a_writing_function_cannot_deoptimise(fn):
     assert f(np.zeros(4), 2) == 16
     with pytest.raises(UnsupportedError, match="writes to its arguments"):
         f(np.zeros(4), -1)
+
+
+def writes_own_arrays(a, k):
+    out = np.zeros(len(a))
+    for i in range(len(a)):
+        out[i] = a[i] * 2.0
+    c = a.copy()
+    c[0] = 3.0
+    return (out[0] + c[0]) * len(a) ** k
+
+
+def writes_after_rebinding(a, k):
+    b = a
+    b[0] = 1.0
+    c = np.zeros(2)
+    c = a
+    c[1] = 2.0
+    return len(a) ** k
+
+
+def test_stores_into_new_arrays_are_not_writes():
+    f = jit(writes_own_arrays, fallback=False)
+    a = np.arange(4.0) + 1.0
+    assert f(a, 2) == writes_own_arrays(a, 2)
+    assert f(a, -1) == writes_own_arrays(a, -1)     # re-run in the interpreter
+    assert a[0] == 1.0
+
+
+def test_a_local_that_may_be_an_argument_is_written():
+    f = jit(writes_after_rebinding, fallback=False)
+    assert f(np.zeros(4), 2) == 16
+    with pytest.raises(UnsupportedError, match="writes to its arguments"):
+        f(np.zeros(4), -1)

@@ -568,8 +568,13 @@ class JitFunction:
         else:
             key = tuple(signature)
         # exporters run the code outside this process: no calls of NumPy's BLAS
-        return build(self.py_func, tuple(key),
-                     dict(self.options, host_calls=False, **options)).module
+        module = build(self.py_func, tuple(key),
+                       dict(self.options, host_calls=False, **options)).module
+        if module.functions[module.entry].returns_list:
+            from .errors import UnsupportedError
+            raise UnsupportedError(f"{self.__qualname__} returns a list comprehension: "
+                                   "only a Python caller receives it as a list")
+        return module
 
     def __getattr__(self, name):
         # exporters registered by plugins: "wasm" -> f.export_wasm(...); names that

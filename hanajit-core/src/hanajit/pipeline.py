@@ -208,6 +208,9 @@ class CompileContext:
             return None
         spec = self.specialize(pyfunc, argtypes)
         call.spec = spec
+        if spec.fn is not None and spec.fn.returns_list:
+            inf.fail(line, "call", f"{pyfunc.__qualname__}() returns a list "
+                     "comprehension, which compiled code has no list type for")
         return spec.return_type
 
     def helper(self, pyfunc, arg_types: tuple):

@@ -93,6 +93,7 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
     simple_ret = isinstance(rt, T.Scalar) and not rt.is_complex
 
     same = getattr(fn, "returns_param", None)
+    as_list = bool(getattr(fn, "returns_list", False))      # a list comprehension
 
     def run(*args):
         ret = (ctypes.c_int64 * nret)()
@@ -113,13 +114,15 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
             if not rt.is_signed and v < 0:
                 v += 1 << 64
             return v
-        return unbox(ret, (ctypes.c_double * nret).from_buffer(ret), args)
+        out = unbox(ret, (ctypes.c_double * nret).from_buffer(ret), args)
+        return out.tolist() if as_list else out
 
     def box_result(address, args):
         """Box a result the generated dispatcher left at ``address`` (views of
-        arguments, tuples holding arrays)."""
+        arguments, tuples holding arrays, lists)."""
         ints = (ctypes.c_int64 * nret).from_address(address)
-        return unbox(ints, (ctypes.c_double * nret).from_address(address), args)
+        out = unbox(ints, (ctypes.c_double * nret).from_address(address), args)
+        return out.tolist() if as_list else out
 
     run._keepalive = keepalive
     run._box_result = box_result
@@ -186,4 +189,5 @@ def native_entry(run, artifact, addrs: dict, fallback):
                        cfunc_nd_address=addrs.get(CFUNC_ND), keepalive=run._keepalive,
                        box_result=run._box_result,
                        release_gil=bool(artifact.metadata.get("release_gil")),
-                       returns_arg=getattr(fn, "returns_param", None))
+                       returns_arg=getattr(fn, "returns_param", None),
+                       returns_list=bool(getattr(fn, "returns_list", False)))

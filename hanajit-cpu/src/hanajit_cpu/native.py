@@ -261,7 +261,9 @@ class _Gen:
             return
         if _has_array(rt):
             in_python = self.block(f"spec{index}.box_in_python")
-            if isinstance(rt, T.ArrayType):
+            if getattr(e, "returns_list", False):     # boxed as a list in Python
+                b.branch(in_python)
+            elif isinstance(rt, T.ArrayType):
                 fresh, view = self.block(f"spec{index}.box_fresh"), \
                     self.block(f"spec{index}.box_view")
                 meminfo = b.load(self.retbuf, typ=I64)

@@ -189,7 +189,8 @@ def _encode_artifact(artifact) -> dict:
         if k == "fn":
             v = {"name": v.name, "pyname": v.pyname, "can_raise": v.can_raise,
                  "pure": v.pure, "arg_types": tuple(_encode_type(t) for t in v.arg_types),
-                 "return_type": _encode_type(v.return_type)}
+                 "return_type": _encode_type(v.return_type),
+                 "returns_list": bool(getattr(v, "returns_list", False))}
         elif k == "raises":
             v = [(_encode_class(exc), message, bool(deopt)) for exc, message, deopt in v]
         else:
@@ -207,6 +208,7 @@ def _decode_artifact(data):
         meta["fn"] = FnInfo(f["name"], f["pyname"],
                             tuple(_decode_type(t) for t in f["arg_types"]),
                             _decode_type(f["return_type"]), f["can_raise"], f["pure"])
+        meta["fn"].returns_list = bool(f.get("returns_list", False))
     if "raises" in meta:
         meta["raises"] = [(_decode_class(c), message, deopt)
                           for c, message, deopt in meta["raises"]]

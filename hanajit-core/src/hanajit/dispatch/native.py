@@ -126,6 +126,7 @@ class NativeEntry:
     box_result: Callable = None   # box_result(ret_address, params): the result
     release_gil: bool = False     # nogil=True or parallel loops: call without the GIL
     returns_arg: int | None = None  # the result is this argument object itself
+    returns_list: bool = False    # the result is box_result(...).tolist() (boxed in Python)
 
 
 def box_result(self, index, ret_address, *params):

@@ -20,7 +20,7 @@ import builtins
 import numbers
 
 from .. import gpu
-from . import local_imports
+from . import comprehension_arrays, comprehensions, local_imports
 from ..errors import UnsupportedError, escape_braces
 from ..ir import constants as K
 from ..ir import nodes as N
@@ -94,6 +94,10 @@ class Builder:
         self.frozen: dict = {}          # global name -> frozen value or object
         self.loop_flags: list = []      # stack of (else-flag name or None)
         self.n_tmp = 0
+        # statements to run before the one being built (frontend.comprehensions)
+        self.pending: list = []
+        self.current_stmt = None
+        self.returns: dict = {}         # "list" / "other": what the returns return
 
     # ---------------------------------------------------------------- helpers
     def fail(self, node, construct: str, detail: str = ""):
@@ -143,8 +147,14 @@ class Builder:
         body = self.stmts(self.fnode.body, top=True)
         if falls_through(body):
             body.append(N.Return(value=None, line=getattr(self.fnode, "end_lineno", 0) or 0))
+            self.returns["other"] = True
         fn = N.Function(name=self.fnode.name, params=list(self.params),
                         body=body, pyname=self.qualname, filename=self.p.filename)
+        if self.returns.get("list"):
+            if self.returns.get("other"):
+                self.fail(self.fnode, "list comprehension returned",
+                          "the function returns something else on another path")
+            fn.returns_list = True      # the dispatcher hands back result.tolist()
         return fn
 
     def stmts(self, body, top=False) -> list:
@@ -162,7 +172,13 @@ class Builder:
         if meth is None:
             self.fail(s, plain_name(s),
                       ast.unparse(s).splitlines()[0] if hasattr(ast, "unparse") else "")
-        out = meth(s)
+        saved = self.pending, self.current_stmt
+        self.pending, self.current_stmt = [], s
+        try:
+            out = meth(s)
+            out = self.pending + out
+        finally:
+            self.pending, self.current_stmt = saved
         for st in out:
             if not st.line:
                 st.line = line
@@ -183,6 +199,11 @@ class Builder:
         return [N.ExprStmt(value=self.expr(s.value))]
 
     def s_Return(self, s):
+        if isinstance(s.value, ast.ListComp):       # a list, built as an array
+            self.returns["list"] = True
+            return [N.Return(value=comprehension_arrays.build_array(
+                self, s.value, None, as_list=True))]
+        self.returns["other"] = True
         return [N.Return(value=self.expr(s.value) if s.value is not None else None)]
 
     def s_Assign(self, s):
@@ -655,11 +676,15 @@ class Builder:
                 k.arg is None for k in e.keywords):
             self.fail(e, "call with *args or **kwargs", _src(e))
         func = self.expr(e.func)
+        if isinstance(func, ObjRef) and comprehensions.is_reduction(func.obj, e):
+            return comprehensions.reduce_comprehension(self, e, func.obj)
         literal_lists = isinstance(func, ObjRef) and getattr(
             func.obj, "__module__", None) in ("numpy", "numpy._core.multiarray",
                                                "numpy._core.shape_base", "numpy.core.multiarray")
-        arg = (lambda a: self.list_arg(a)) if literal_lists else self.expr
+        arg = (lambda a: self.list_arg(a, e)) if literal_lists else self.expr
         args = [arg(a) for a in e.args]
+        if literal_lists and comprehension_arrays.is_built(func.obj, e):
+            return args[0]                  # np.array([...]): the array built for it
         kwargs = {k.arg: self.expr(k.value) for k in e.keywords}
         if isinstance(func, ObjRef) and func.obj is builtins.pow and len(args) == 2 \
                 and not kwargs:                           # pow(x, y) is x ** y
@@ -688,12 +713,14 @@ class Builder:
         self.fail(e, "call of a value", _src(e))
 
 
-    def list_arg(self, node):
+    def list_arg(self, node, call=None):
         """A NumPy function's argument: a list display (``np.array([1.0, x])``) is
         read like a tuple, since it is never mutated there."""
         if isinstance(node, ast.List):
             return self.e_Tuple(ast.Tuple(elts=[_as_tuple(x) for x in node.elts],
                                           ctx=ast.Load()))
+        if isinstance(node, ast.ListComp):          # np.array([f(x) for x in a])
+            return comprehension_arrays.build_array(self, node, call)
         return self.expr(node)
 
 

@@ -61,14 +61,29 @@ class LoopPlan:
 
 
 # ----------------------------------------------------------------- name helpers
+_COMPREHENSIONS = (ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp)
+
+
 def _loads(node) -> set:
+    """Names ``node`` reads (not a comprehension's reads of its own variables)."""
+    own = set()
+    for c in ast.walk(node):
+        if isinstance(c, _COMPREHENSIONS):
+            bound = {n.id for g in c.generators for n in ast.walk(g.target)
+                     if isinstance(n, ast.Name)}
+            outer = {id(n) for n in ast.walk(c.generators[0].iter)}
+            own |= {id(n) for n in ast.walk(c) if isinstance(n, ast.Name)
+                    and n.id in bound and id(n) not in outer}
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)
-            and isinstance(n.ctx, ast.Load)}
+            and isinstance(n.ctx, ast.Load) and id(n) not in own}
 
 
 def _stores(node) -> set:
+    """Names ``node`` assigns (not a comprehension's own variables: its scope)."""
+    own = {id(n) for c in ast.walk(node) if isinstance(c, _COMPREHENSIONS)
+           for g in c.generators for n in ast.walk(g.target)}
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)
-            and isinstance(n.ctx, (ast.Store, ast.Del))}
+            and isinstance(n.ctx, (ast.Store, ast.Del)) and id(n) not in own}
 
 
 def _mentions(node, name) -> bool:

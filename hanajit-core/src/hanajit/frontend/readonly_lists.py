@@ -147,13 +147,14 @@ def _uniform(display) -> bool:
 
 
 def _declared_elsewhere(fn) -> set:
-    """Names declared global/nonlocal or used by nested scopes."""
+    """Names declared global/nonlocal or used by nested scopes (not list
+    comprehensions and generator expressions: those compile inline, as loops of
+    this function, ``frontend/comprehensions.py``)."""
     names = set()
     for node in ast.walk(fn):
         if isinstance(node, (ast.Global, ast.Nonlocal)):
             names.update(node.names)
         elif node is not fn and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
-                                                  ast.Lambda, ast.ListComp, ast.SetComp,
-                                                  ast.DictComp, ast.GeneratorExp)):
+                                                  ast.Lambda, ast.SetComp, ast.DictComp)):
             names.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
     return names

@@ -199,7 +199,8 @@ class Lowerer:
             self.emit(N.Return(value=value, line=s.line))
         elif isinstance(s, N.Raise):
             args = [ops.convert_wrap(a, T.INT64) for a in self.seq(s.args)]
-            self.emit(N.Raise(exc=s.exc, message=s.message, args=args, line=s.line))
+            self.emit(N.Raise(exc=s.exc, message=s.message, args=args, line=s.line,
+                              deopt=s.deopt))
         elif isinstance(s, N.PySetItem):
             arr, idx = self.seq([s.target, s.index])
             t = s.target.type

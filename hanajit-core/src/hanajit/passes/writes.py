@@ -18,12 +18,22 @@ MUTATING_NUMPY = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal"
                             "put_along_axis"})
 
 
+FRESH_NUMPY = frozenset({"empty", "zeros", "ones", "full", "empty_like", "zeros_like",
+                         "ones_like", "full_like", "concatenate", "arange", "linspace"})
+
+
 def may_write_arrays(fn: N.Function) -> bool:
-    """True unless ``fn`` certainly writes into no array it did not create."""
+    """True unless ``fn`` certainly writes into no array it did not create.  A
+    local every assignment of which makes a new array (``np.zeros(n)``,
+    ``x.copy()``: :func:`fresh_locals`) is one it created."""
+    fresh = fresh_locals(fn)
     for s in N.walk_stmts(fn.body):
-        if isinstance(s, (N.PySetItem, N.Store)):
+        if isinstance(s, N.PySetItem) and isinstance(s.target, N.Var) \
+                and s.target.name in fresh:
+            pass
+        elif isinstance(s, (N.PySetItem, N.Store)):
             return True
-        if isinstance(s, N.Assign) and s.inplace \
+        if isinstance(s, N.Assign) and s.inplace and s.target not in fresh \
                 and isinstance(fn.locals.get(s.target), T.ArrayType):
             return True
         for e in N.stmt_exprs(s):
@@ -48,3 +58,33 @@ def _call_writes(call: N.PyCall) -> bool:
         return False
     # another Python (jitted) function: it may write into an array passed to it
     return any(isinstance(getattr(a, "type", None), T.ArrayType) for a in call.children())
+
+
+def fresh_locals(fn: N.Function) -> set:
+    """Locals (not parameters) whose every assignment is a new array: a NumPy
+    function of :data:`FRESH_NUMPY`, a ``.copy()``, or another such local."""
+    values: dict = {}
+    for s in N.walk_stmts(fn.body):
+        if isinstance(s, N.Assign):
+            values.setdefault(s.target, []).append(s.value)
+    fresh = {name for name in values if name not in fn.params}
+    while True:
+        keep = {name for name in fresh if all(
+            _makes_array(v) or isinstance(v, N.Var) and v.name in fresh
+            for v in values[name])}
+        if keep == fresh:
+            return fresh
+        fresh = keep
+
+
+def _makes_array(e) -> bool:
+    from ..ir.frontend_nodes import Method
+    if not isinstance(e, N.PyCall) or "out" in e.kwargs:
+        return False
+    if isinstance(e.callee, Method):
+        return e.callee.name == "copy"
+    module = getattr(e.callee, "__module__", None) or ""
+    name = getattr(e.callee, "__name__", None)
+    if module == "hanajit.lib.numpy_alloc":
+        return name == "empty_of_type"
+    return (module == "numpy" or module.startswith("numpy.")) and name in FRESH_NUMPY

@@ -350,3 +350,32 @@ for _name in ("empty", "zeros", "ones", "full"):
     register(Create(_name))
 for _name in ("empty_like", "zeros_like", "ones_like", "full_like"):
     register(CreateLike(_name))
+
+
+class _EmptyOfType:
+    """``empty_of_type(a)`` in compiled code: a new empty array of ``a``'s type,
+    without reading ``a`` (which may be unbound).  The list comprehensions of
+    ``frontend/comprehension_arrays.py`` give an empty result this way the type
+    of the buffer their items would have filled.  Not callable from Python (an
+    object, not a function, so it is never compiled as one)."""
+
+    __name__ = "empty_of_type"
+
+    def __call__(self, a):
+        raise TypeError("empty_of_type is only compiled")
+
+
+empty_of_type = _EmptyOfType()
+
+
+@register
+class EmptyOfType(CallTemplate):
+    paths = ("hanajit.lib.numpy_alloc.empty_of_type",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs or not isinstance(args[0], T.ArrayType):
+            raise Incompatible("empty_of_type(a) of an array")
+        return T.ArrayType(args[0].dtype, args[0].ndim, "C")
+
+    def lower(self, L, call, args, kwargs):
+        return allocate(L, call.type, [C(0, T.INT64)] * call.type.ndim)

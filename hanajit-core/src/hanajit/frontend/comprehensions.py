@@ -1,0 +1,261 @@
+"""Generator expressions reduced by ``sum``/``any``/``all``/``min``/``max``, as loops.
+
+The frontend has no generator or list objects, but a comprehension consumed at
+once by one of these builtins needs neither: the builder (``Builder.e_Call``)
+hands the call here, and it becomes a loop written as Python statements, built
+by the builder like any other code and placed before the statement that holds
+the call (``Builder.pending``); the call itself becomes the loop's result::
+
+    s = sum(x * x for x in a if x > 0)      $sum1 = 0
+                                             for $c2_x in a:
+                                                 if $c2_x > 0:
+                                                     $sum1 = $sum1 + $c2_x * $c2_x
+                                             s = $sum1
+
+* ``sum(g, start=0)`` adds left to right from ``start``, CPython's order (the
+  loop is the ``+`` of Python or NumPy scalars the items are, so int overflow,
+  float rounding and NEP 50 promotion are those of ``s = s + x``).
+* ``any(g)`` / ``all(g)`` stop at the first true / false item (later items are
+  never evaluated, as in CPython); of a list comprehension every item is
+  evaluated first, as the list is built before ``any`` sees it.
+* ``min(g)`` / ``max(g)`` keep the first of equal items, compare ``item < best``
+  / ``item > best`` as CPython does (so NaN never replaces an item), take
+  ``default=`` and raise CPython's ValueError for an empty iterable.
+
+The comprehension's own names are renamed (``$c2_x``) so they never touch the
+function's locals.  Hoisting the loop before its statement is exact only when
+nothing the statement evaluates before the call could fail or have an effect,
+and when the call is evaluated exactly once: a call behind ``and``/``or``, in a
+branch of ``x if c else y`` or in a ``while`` test is refused (the function
+falls back, with the reason), as is one that follows work which could raise
+(``a[i] + sum(...)``: assign the sum to a name first).
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import copy
+import sys
+
+from ..ir import nodes as N
+from ..ir.frontend_nodes import Method  # noqa: F401 - (comprehension_arrays)
+
+REDUCERS = (builtins.sum, builtins.any, builtins.all, builtins.min, builtins.max)
+
+_SIMPLE = (ast.Name, ast.Constant, ast.Attribute, ast.Load, ast.Store, ast.Tuple,
+           ast.UnaryOp, ast.USub, ast.UAdd, ast.Not, ast.Compare, ast.cmpop,
+           ast.Add, ast.Sub, ast.Mult)
+
+
+def is_reduction(func, call) -> bool:
+    """Is ``call`` (of the builtin ``func``) a reduction of one comprehension?"""
+    return (any(func is r for r in REDUCERS) and call.args
+            and (len(call.args) == 1 or func is builtins.sum and len(call.args) == 2)
+            and isinstance(call.args[0], (ast.GeneratorExp, ast.ListComp)))
+
+
+def reduce_comprehension(b, call, func):
+    """Build the loop of ``func(<comprehension>, ...)`` into ``b.pending``; return
+    the IR expression of its result."""
+    comp = call.args[0]
+    name = func.__name__
+    what = "generator expression" if isinstance(comp, ast.GeneratorExp) \
+        else "list comprehension"
+    check_position(b, call, what, name)
+    kwargs = {k.arg: k.value for k in call.keywords}
+    if len(call.args) == 2:
+        kwargs["start"] = call.args[1]      # sum(g, start)
+    allowed = {"sum": {"start"}, "min": {"default"}, "max": {"default"}}.get(name, set())
+    if set(kwargs) - allowed:
+        b.fail(call, f"{name}() of a {what}",
+               f"the keyword argument {sorted(set(kwargs) - allowed)[0]!r}")
+    if any(g.is_async for g in comp.generators):
+        b.fail(comp, f"asynchronous {what}")
+    comp = renamed(b, copy.deepcopy(comp))
+
+    acc = b.tmp(name)
+    b.locals.add(acc)
+    pre, inner, after = [], [], []
+    if name == "sum":
+        pre.append(_assign(acc, kwargs.get("start", ast.Constant(0))))
+        inner.append(_assign(acc, ast.BinOp(_name(acc), ast.Add(), comp.elt)))
+    elif name in ("any", "all"):
+        found = name == "any"
+        pre.append(_assign(acc, ast.Constant(not found)))
+        test = comp.elt if found else ast.UnaryOp(ast.Not(), comp.elt)
+        stop = isinstance(comp, ast.GeneratorExp)
+        inner.append(ast.If(test=test, body=[_assign(acc, ast.Constant(found))]
+                            + ([ast.Break()] if stop else []), orelse=[]))
+    else:
+        first, item = b.tmp("first"), b.tmp("item")
+        b.locals.update((first, item))
+        if "default" in kwargs:
+            default = b.tmp("default")
+            b.locals.add(default)
+            pre.append(_assign(default, kwargs["default"]))
+        pre.append(_assign(first, ast.Constant(True)))
+        better = ast.Gt() if name == "max" else ast.Lt()
+        inner += [_assign(item, comp.elt), ast.If(
+            test=_name(first),
+            body=[_assign(acc, _name(item)), _assign(first, ast.Constant(False))],
+            orelse=[ast.If(test=ast.Compare(_name(item), [better], [_name(acc)]),
+                           body=[_assign(acc, _name(item))], orelse=[])])]
+        empty = ([_assign(acc, _name(default))] if "default" in kwargs else [ast.Raise(
+            exc=ast.Call(ast.Name("ValueError", ast.Load()),
+                         [ast.Constant(_empty_message(name))], []), cause=None)])
+        after.append(ast.If(test=_name(first), body=empty, orelse=[]))
+    stop_test = None
+    if name in ("any", "all") and isinstance(comp, ast.GeneratorExp):
+        stop_test = _name(acc) if name == "any" else ast.UnaryOp(ast.Not(), _name(acc))
+    loop = loops(comp.generators, inner, stop_test)
+    stmts = pre + loop + after
+    locate(stmts, call)
+    b.pending.extend(b.stmts(stmts))
+    return N.Var(acc)
+
+
+def locate(stmts, node):
+    """Give generated statements (and their parts) the line of ``node``."""
+    for s in stmts:
+        for part in ast.walk(s):
+            if getattr(part, "lineno", None) is None and "lineno" in part._attributes:
+                ast.copy_location(part, node)
+
+
+def loops(generators, inner, stop_test):
+    """Nested ``for``/``if`` statements of the generators around ``inner``; after
+    each inner loop, ``if stop_test: break`` leaves the outer ones too."""
+    body = inner
+    for k, g in reversed(list(enumerate(generators))):
+        for cond in reversed(g.ifs):
+            body = [ast.If(test=cond, body=body, orelse=[])]
+        loop = ast.For(target=g.target, iter=g.iter, body=body, orelse=[])
+        body = [loop]
+        if stop_test is not None and k > 0:
+            body.append(ast.If(test=copy.deepcopy(stop_test), body=[ast.Break()],
+                               orelse=[]))
+    return body
+
+
+def _empty_message(name) -> str:
+    if sys.version_info >= (3, 12):
+        return f"{name}() iterable argument is empty"
+    return f"{name}() arg is an empty sequence"
+
+
+def _assign(target, value):
+    return ast.Assign(targets=[ast.Name(target, ast.Store())], value=value)
+
+
+def _name(n):
+    return ast.Name(n, ast.Load())
+
+
+def renamed(b, comp):
+    """``comp`` with the names its generators bind renamed to fresh locals; the
+    first iterable stays in the enclosing scope, as in Python."""
+    mapping = {}
+    for k, g in enumerate(comp.generators):
+        if k > 0:
+            g.iter = _Rename(mapping).visit(g.iter)
+        for node in ast.walk(g.target):
+            if isinstance(node, ast.Name):
+                mapping[node.id] = b.tmp("c") + "_" + node.id
+                b.locals.add(mapping[node.id])
+            elif not isinstance(node, (ast.Tuple, ast.List, ast.Store)):
+                b.fail(g.target, "comprehension target", "only names and tuples of names")
+        g.target = _Rename(dict(mapping)).visit(g.target)
+        g.ifs = [_Rename(dict(mapping)).visit(c) for c in g.ifs]
+    comp.elt = _Rename(mapping).visit(comp.elt)
+    return comp
+
+
+class _Rename(ast.NodeTransformer):
+    """Rename names by ``mapping``, respecting comprehensions nested inside that
+    bind the same names (their own generators rename them when built)."""
+
+    def __init__(self, mapping):
+        self.mapping = mapping
+
+    def visit_Name(self, node):
+        if node.id in self.mapping:
+            return ast.copy_location(ast.Name(self.mapping[node.id], node.ctx), node)
+        return node
+
+    def _comp(self, node):
+        inner = dict(self.mapping)
+        for k, g in enumerate(node.generators):
+            g.iter = _Rename(inner).visit(g.iter)
+            for n in ast.walk(g.target):
+                if isinstance(n, ast.Name):
+                    inner.pop(n.id, None)
+            g.ifs = [_Rename(inner).visit(c) for c in g.ifs]
+        for field in ("elt", "key", "value"):
+            if getattr(node, field, None) is not None:
+                setattr(node, field, _Rename(inner).visit(getattr(node, field)))
+        return node
+
+    visit_GeneratorExp = visit_ListComp = visit_SetComp = visit_DictComp = _comp
+
+    def visit_Lambda(self, node):
+        return node         # refused by the builder anyway
+
+
+def check_position(b, call, what, name):
+    """Refuse a call whose loop, run before its statement, could behave otherwise."""
+    stmt = b.current_stmt
+    if stmt is None:
+        return
+    path = _path(stmt, call)
+    if path is None:
+        return
+    construct = f"{name}() of a {what}"
+    for parent, child in zip(path, path[1:]):
+        if isinstance(parent, ast.While) and child is parent.test:
+            b.fail(call, construct, "in a while-loop test; compute it in the loop body")
+        if isinstance(parent, ast.IfExp) and child is not parent.test \
+                or isinstance(parent, ast.BoolOp) and child is not parent.values[0]:
+            b.fail(call, construct, "evaluated only on some paths of an expression "
+                   "(and/or, x if c else y); assign it to a name first")
+        if isinstance(parent, (ast.Assign, ast.AnnAssign)):
+            continue                    # the value is evaluated before the targets
+        for sibling in ast.iter_child_nodes(parent):
+            if sibling is child:
+                break
+            if not _simple(b, sibling):
+                b.fail(call, construct, "evaluated after other work in the same "
+                       "statement that could fail; assign it to a name first")
+
+
+def _simple(b, node) -> bool:
+    """Can evaluating ``node`` neither fail nor have an effect (names, constants,
+    attributes, ``+ - *``, comparisons, and reductions hoisted before it)?"""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and is_reduction(b._global_object(node.func.id), node):
+        return True
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords \
+            and isinstance(node.args[0], ast.ListComp) and _array_constructor(b, node):
+        return True                             # np.array([...]): built before
+    return isinstance(node, _SIMPLE) and all(
+        _simple(b, c) for c in ast.iter_child_nodes(node))
+
+
+def _array_constructor(b, call) -> bool:
+    from .comprehension_arrays import CONSTRUCTORS, callee
+    obj = callee(b, call)
+    return getattr(obj, "__name__", None) in CONSTRUCTORS and getattr(
+        obj, "__module__", "").startswith("numpy")
+
+
+def _path(root, target):
+    """The nodes from ``root`` down to ``target`` (inclusive), or None."""
+    if root is target:
+        return [root]
+    for child in ast.iter_child_nodes(root):
+        if isinstance(child, (ast.GeneratorExp, ast.ListComp, ast.Lambda)) \
+                and child is not target and not any(x is target for x in ast.walk(child)):
+            continue
+        sub = _path(child, target)
+        if sub is not None:
+            return [root] + sub
+    return None
