@@ -38,7 +38,7 @@ placed before the statement (``Builder.pending``) like the reductions of
   the call deoptimises (the interpreter re-runs a function that writes none of
   its arguments; one that does raises UnsupportedError, saying why).
 * Returned (``as_list``): no items give an empty array of the buffer's type
-  (``lib.numpy_alloc.empty_of_type``, which never reads the unbound buffer), so
+  (``lib/arrays/creation.py``: ``empty_of_type``, which never reads the unbound buffer), so
   ``[]``; ragged rows deoptimise; rows that are tuples fall back.
 * Items that are not numbers (arrays) fall back (``np.full`` refuses
   them while types are inferred), as do ``np.array(comp, dtype)`` and other
@@ -52,6 +52,7 @@ import builtins
 import copy
 
 from . import comprehensions as comps
+from ..lib import registry
 
 CONSTRUCTORS = ("array", "asarray", "asanyarray", "ascontiguousarray")
 _HELPERS = {"__hj_len": builtins.len, "__hj_range": builtins.range}
@@ -65,7 +66,7 @@ def build_array(b, comp, call, as_list=False):
     items give an empty array of the items' type, ragged rows deoptimise."""
     from ..ir import nodes as N
     import numpy
-    from ..lib.numpy_alloc import empty_of_type
+    empty_of_type = registry.empty_of_type_callable()
     what = "list comprehension"
     if not as_list:
         name = getattr(callee(b, call), "__name__", "")

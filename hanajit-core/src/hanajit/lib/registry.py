@@ -213,6 +213,13 @@ def ndindex_callables():
     return attributes.ndindex_size, attributes.ndindex_item
 
 
+def empty_of_type_callable():
+    """The compiled-only callable ``empty_of_type(a)``: a new empty array of
+    ``a``'s type that never reads ``a`` (the list comprehensions' empty result)."""
+    from .arrays.creation import empty_of_type
+    return empty_of_type
+
+
 def parallel_region(*args, **kwargs):
     """A ``ParallelRegion`` (``lib/parallel/regions.py``): the callable a ``prange``
     loop is outlined to."""

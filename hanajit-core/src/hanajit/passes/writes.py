@@ -85,6 +85,6 @@ def _makes_array(e) -> bool:
         return e.callee.name == "copy"
     module = getattr(e.callee, "__module__", None) or ""
     name = getattr(e.callee, "__name__", None)
-    if module == "hanajit.lib.numpy_alloc":
+    if module == "hanajit.lib.arrays.creation":
         return name == "empty_of_type"
     return (module == "numpy" or module.startswith("numpy.")) and name in FRESH_NUMPY

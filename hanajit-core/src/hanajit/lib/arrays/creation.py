@@ -370,7 +370,7 @@ empty_of_type = _EmptyOfType()
 
 @register
 class EmptyOfType(CallTemplate):
-    paths = ("hanajit.lib.numpy_alloc.empty_of_type",)
+    paths = ("hanajit.lib.arrays.creation.empty_of_type",)
 
     def typer(self, inf, call, args, kwargs):
         if len(args) != 1 or kwargs or not isinstance(args[0], T.ArrayType):
