@@ -290,9 +290,26 @@ def lower_kernel(module: N.Module, info, caps, name: str = "hj_kernel",
                                           name, param_kinds(entry))
         kernel_logical.check_math(llmod, info.gpu, entry.pyname)
     else:
+        if info.gpu.inline_aggregates:
+            inline_aggregate_functions(module, llmod)
         add_kernel(llmod, entry, ml.declare(entry), info.gpu, name)
     add_module_flags(llmod, info.gpu)
     return llmod
+
+
+def inline_aggregate_functions(module: N.Module, llmod) -> None:
+    """Mark every function taking or returning a tuple (an LLVM aggregate value)
+    ``alwaysinline``, for a row whose backend cannot pass aggregates between
+    functions (``KernelModel.inline_aggregates``).  Arrays are passed as before."""
+    def has_tuple(types):
+        return any(isinstance(t, T.TupleType) for t in types)
+
+    for fn in module.functions.values():
+        if has_tuple((*fn.arg_types, fn.return_type)) and fn.name in llmod.globals:
+            f = llmod.globals[fn.name]
+            f.attributes.discard("noinline")
+            f.attributes.discard("optnone")
+            f.attributes.add("alwaysinline")
 
 
 def kernel_text(module: N.Module, info, caps, name: str = "hj_kernel",
