@@ -182,17 +182,23 @@ def philox_normal(state):
     differently.
 
     NumPy's nested loops (the tail's own rejection loop) are one loop here, with
-    ``tail`` saying which of them runs, and one exit: LLVM's SPIR-V structuriser
-    for Vulkan gives invalid code for the nested form."""
+    ``tail`` saying which of them runs, and one exit; the state crosses the loop
+    as 13 scalars, never as a tuple value: LLVM's SPIR-V backend rejects the
+    nested form (Vulkan) and a loop-carried aggregate (OpenCL)."""
+    k0, k1, c0, c1, c2, c3, b0, b1, b2, b3, pos, has32, u32 = state
     result = 0.0
     done = False
     tail = False
     rabs = 0
     while not done:
         if tail:
-            u, state = philox_random(state)
+            u, (k0, k1, c0, c1, c2, c3, b0, b1, b2, b3, pos, has32,
+                u32) = philox_random(
+                (k0, k1, c0, c1, c2, c3, b0, b1, b2, b3, pos, has32, u32))
             xx = -NOR_INV_R * prims.log1p(-u)
-            v, state = philox_random(state)
+            v, (k0, k1, c0, c1, c2, c3, b0, b1, b2, b3, pos, has32,
+                u32) = philox_random(
+                (k0, k1, c0, c1, c2, c3, b0, b1, b2, b3, pos, has32, u32))
             yy = -prims.log1p(-v)
             if yy + yy > xx * xx:
                 result = NOR_R + xx
@@ -200,7 +206,9 @@ def philox_normal(state):
                     result = -result
                 done = True
         else:
-            r, state = philox_uint64(state)
+            r, (k0, k1, c0, c1, c2, c3, b0, b1, b2, b3, pos, has32,
+                u32) = philox_uint64(
+                (k0, k1, c0, c1, c2, c3, b0, b1, b2, b3, pos, has32, u32))
             idx = prims.as_int64(r & np.uint64(0xFF))
             r = r >> np.uint64(8)
             sign = prims.as_int64(r & np.uint64(1))
@@ -214,8 +222,10 @@ def philox_normal(state):
             elif idx == 0:
                 tail = True
             else:
-                u, state = philox_random(state)
+                u, (k0, k1, c0, c1, c2, c3, b0, b1, b2, b3, pos, has32,
+                    u32) = philox_random(
+                    (k0, k1, c0, c1, c2, c3, b0, b1, b2, b3, pos, has32, u32))
                 if (FI[idx - 1] - FI[idx]) * u + FI[idx] < prims.exp(-0.5 * x * x):
                     result = x
                     done = True
-    return result, state
+    return result, (k0, k1, c0, c1, c2, c3, b0, b1, b2, b3, pos, has32, u32)

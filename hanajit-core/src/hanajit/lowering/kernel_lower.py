@@ -291,25 +291,27 @@ def lower_kernel(module: N.Module, info, caps, name: str = "hj_kernel",
         kernel_logical.check_math(llmod, info.gpu, entry.pyname)
     else:
         if info.gpu.inline_aggregates:
-            inline_aggregate_functions(module, llmod)
+            inline_aggregate_functions(llmod)
         add_kernel(llmod, entry, ml.declare(entry), info.gpu, name)
     add_module_flags(llmod, info.gpu)
     return llmod
 
 
-def inline_aggregate_functions(module: N.Module, llmod) -> None:
-    """Mark every function taking or returning a tuple (an LLVM aggregate value)
-    ``alwaysinline``, for a row whose backend cannot pass aggregates between
-    functions (``KernelModel.inline_aggregates``).  Arrays are passed as before."""
-    def has_tuple(types):
-        return any(isinstance(t, T.TupleType) for t in types)
-
-    for fn in module.functions.values():
-        if has_tuple((*fn.arg_types, fn.return_type)) and fn.name in llmod.globals:
-            f = llmod.globals[fn.name]
-            f.attributes.discard("noinline")
-            f.attributes.discard("optnone")
-            f.attributes.add("alwaysinline")
+def inline_aggregate_functions(llmod) -> None:
+    """Mark every function whose parameters or result include an LLVM aggregate
+    (a tuple, an array's struct) ``alwaysinline``, for a row whose backend
+    cannot pass aggregates between functions (``KernelModel.inline_aggregates``):
+    LLVM 22's SPIR-V backend aborts on a tuple argument or result ("illegal
+    aggregate intrinsic user") and on a 2-D array's struct built from constants
+    ("unable to translate ... llvm.spv.const.composite")."""
+    for fn in llmod.functions:
+        fty = fn.function_type
+        if not fn.is_declaration and any(
+                isinstance(t, (ir.BaseStructType, ir.ArrayType))
+                for t in (fty.return_type, *fty.args)):
+            fn.attributes.discard("noinline")
+            fn.attributes.discard("optnone")
+            fn.attributes.add("alwaysinline")
 
 
 def kernel_text(module: N.Module, info, caps, name: str = "hj_kernel",

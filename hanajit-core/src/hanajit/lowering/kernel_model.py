@@ -144,9 +144,9 @@ class KernelModel:
     # to the optimised IR text before emitting, and to the emitted binary
     pre_emit: tuple = ()
     post_emit: tuple = ()
-    # a function taking or returning an aggregate (a tuple) is always inlined:
-    # LLVM 22's SPIR-V backend aborts on aggregate call arguments and results
-    # ("illegal aggregate intrinsic user"); a logical row inlines everything anyway
+    # a function taking or returning an aggregate (a tuple, an array's struct) is
+    # always inlined: LLVM 22's SPIR-V backend aborts on aggregate call arguments
+    # and results; a logical row inlines everything anyway
     inline_aggregates: bool = False
 
     def value(self, kind: str) -> Builtin:
