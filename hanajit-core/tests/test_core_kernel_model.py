@@ -171,7 +171,8 @@ def test_rows_print_their_intrinsics():
     assert "define spir_kernel void @\"hj_kernel\"(ptr addrspace(1)" in text
     # a barrier, and every function waiting at one, is convergent
     assert 'declare spir_func void @"_Z7barrierj"(i32 %".1") convergent' in text
-    assert ') convergent nounwind' in text
+    # (and always inlined: the OpenCL row's ``inline_aggregates``)
+    assert ') alwaysinline convergent nounwind' in text
 
 
 def test_constant_and_call_forms():

@@ -222,6 +222,12 @@ def log1p(x):
     return math.log1p(x)
 
 
+def need_int64(what):
+    """Refuse ``what`` (a library function's name) when compiled for a target
+    without 64-bit integers (``Capabilities.int64``); nothing here."""
+    return None
+
+
 def as_uint64(x):
     """The bits of an int64 as a uint64 (C's cast): ``-1`` is ``2**64 - 1``."""
     import numpy as np

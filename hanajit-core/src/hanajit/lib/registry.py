@@ -117,7 +117,8 @@ def _load_library():
                   "arrays.cross_grid", "numeric.nan_to_num", "complex.angle",
                   "linalg.kron_trapz", "sorting.partition", "linalg.blas",
                   "linalg.convolve", "random.generator", "random.legacy",
-                  "random.choice", "random.python_random", "gpu"):
+                  "random.choice", "random.python_random", "gpu",
+                  "capability_checks"):
             importlib.import_module(f"hanajit.lib.{m}")
 
 

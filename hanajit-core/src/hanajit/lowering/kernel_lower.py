@@ -290,9 +290,28 @@ def lower_kernel(module: N.Module, info, caps, name: str = "hj_kernel",
                                           name, param_kinds(entry))
         kernel_logical.check_math(llmod, info.gpu, entry.pyname)
     else:
+        if info.gpu.inline_aggregates:
+            inline_aggregate_functions(llmod)
         add_kernel(llmod, entry, ml.declare(entry), info.gpu, name)
     add_module_flags(llmod, info.gpu)
     return llmod
+
+
+def inline_aggregate_functions(llmod) -> None:
+    """Mark every function whose parameters or result include an LLVM aggregate
+    (a tuple, an array's struct) ``alwaysinline``, for a row whose backend
+    cannot pass aggregates between functions (``KernelModel.inline_aggregates``):
+    LLVM 22's SPIR-V backend aborts on a tuple argument or result ("illegal
+    aggregate intrinsic user") and on a 2-D array's struct built from constants
+    ("unable to translate ... llvm.spv.const.composite")."""
+    for fn in llmod.functions:
+        fty = fn.function_type
+        if not fn.is_declaration and any(
+                isinstance(t, (ir.BaseStructType, ir.ArrayType))
+                for t in (fty.return_type, *fty.args)):
+            fn.attributes.discard("noinline")
+            fn.attributes.discard("optnone")
+            fn.attributes.add("alwaysinline")
 
 
 def kernel_text(module: N.Module, info, caps, name: str = "hj_kernel",

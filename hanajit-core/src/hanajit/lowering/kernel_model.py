@@ -144,6 +144,10 @@ class KernelModel:
     # to the optimised IR text before emitting, and to the emitted binary
     pre_emit: tuple = ()
     post_emit: tuple = ()
+    # a function taking or returning an aggregate (a tuple, an array's struct) is
+    # always inlined: LLVM 22's SPIR-V backend aborts on aggregate call arguments
+    # and results; a logical row inlines everything anyway
+    inline_aggregates: bool = False
 
     def value(self, kind: str) -> Builtin:
         """The spec of ``GpuIndex.kind``: thread, block, block_dim or grid_dim."""
@@ -198,6 +202,7 @@ SPIRV_OPENCL = KernelModel(
     generic_addrspace=4,                # 0 is Function (private) storage in SPIR-V
     constant_addrspace=1,               # CrossWorkgroup: __constant has no generic cast
     kernel_cc="spir_kernel",
+    inline_aggregates=True,
     callee_cc="spir_func",
     # relaxed atomics print an OpConstantNull as their semantics (see
     # ../shared/notes/vulkan-spirv.md), and the system scope is not allowed
@@ -240,5 +245,6 @@ VULKAN = KernelModel(
     optimise="inline",
     pre_emit=("constant_geps", "unordered_compares", "duplicate_returns", "branch_order",
               "direct_access"),
-    post_emit=("int_constant_null", "barrier_semantics", "exact_float"),
+    post_emit=("int_constant_null", "barrier_semantics", "exact_float",
+               "loop_merge_last"),
 )

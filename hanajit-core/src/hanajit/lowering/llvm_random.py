@@ -12,10 +12,12 @@ class TablesAndRandom:
     """``e_*`` methods for the nodes of ``lib/generator*.py`` and constant tables."""
 
     def e_TableLoad(self, e):
-        """A load from a private constant array (one per distinct table); in GPU
-        kernels, whose targets place globals in address spaces of their own, a
-        chain of selects instead."""
-        if getattr(self.fn, "gpu", None) is not None:
+        """A load from a private constant array (one per distinct table; a GPU
+        row places it in its ``constant_addrspace``); with logical addressing
+        (Vulkan: no pointer into a module constant), a chain of selects instead,
+        in every function of the kernel."""
+        gpu = self.m.info.gpu
+        if gpu is not None and gpu.addressing == "logical":
             et = _ll.lltype(e.type)
             i = self.expr(e.index)
             r = ir.Constant(et, e.values[-1])

@@ -18,6 +18,8 @@ import pytest
 from hanajit.gpu import (atomic_add, atomic_max, atomic_min, barrier, block_dim,
                          block_dim_y, block_dim_z, block_id, block_id_y, block_id_z,
                          shared_array, thread_id, thread_id_y, thread_id_z)
+from hanajit.philox import (philox_random, philox_random_float32, philox_stream,
+                            philox_uint32, philox_uint64)
 
 BLOCK = 64
 
@@ -114,6 +116,46 @@ def shift_right(out, a, n):
         out[i + 1] = a[i]
 
 
+def philox_bits(words, floats, key, offset, n):
+    """Thread ``i`` draws from Philox stream ``i``: uint64, two uint32 halves,
+    float32 uniforms, across a block boundary and a counter carry."""
+    i = block_id() * block_dim() + thread_id()
+    if i < n:
+        s = philox_stream(key, i, offset)
+        w, s = philox_uint64(s)
+        words[i, 0] = w
+        a, s = philox_uint32(s)
+        words[i, 1] = a
+        b, s = philox_uint32(s)
+        words[i, 2] = b
+        f, s = philox_random_float32(s)
+        floats[i, 0] = f
+        w, s = philox_uint64(s)
+        words[i, 3] = w
+        w, s = philox_uint64(s)               # a new block: the counter carries
+        words[i, 4] = w
+        f, s = philox_random_float32(s)       # the half saved two draws ago
+        floats[i, 1] = f
+
+
+def philox_doubles(out, key, n):
+    """Thread ``i``'s ``Generator.random()`` five times (the fifth from a second
+    block)."""
+    i = block_id() * block_dim() + thread_id()
+    if i < n:
+        s = philox_stream(key, i)
+        x, s = philox_random(s)
+        out[i, 0] = x
+        x, s = philox_random(s)
+        out[i, 1] = x
+        x, s = philox_random(s)
+        out[i, 2] = x
+        x, s = philox_random(s)
+        out[i, 3] = x
+        x, s = philox_random(s)
+        out[i, 4] = x
+
+
 def _rng(seed):
     return np.random.default_rng(seed)
 
@@ -177,6 +219,47 @@ def _int32():
     return (out, a, b, n), lambda: [(out, a * 3 + b // 7 - (a & 255) + np.abs(b) % 5)]
 
 
+PHILOX_N = BLOCK * 2 + 22
+PHILOX_KEY = 0x9E3779B97F4A7C15
+PHILOX_OFFSET = 2**64 - 2           # the second block of each thread carries
+
+
+def _philox(i, offset=0):
+    bits = np.random.Philox(key=PHILOX_KEY, counter=(i << 128) + offset)
+    return bits, np.random.Generator(bits)
+
+
+def _philox_bits():
+    import ctypes
+    words = np.zeros((PHILOX_N, 5), np.uint64)
+    floats = np.zeros((PHILOX_N, 2), np.float32)
+
+    def want():
+        w, f = np.zeros_like(words), np.zeros_like(floats)
+        for i in range(PHILOX_N):
+            bits, g = _philox(i, PHILOX_OFFSET)
+            c = bits.ctypes
+            next32 = ctypes.CFUNCTYPE(ctypes.c_uint32, ctypes.c_void_p)(
+                ctypes.cast(c.next_uint32, ctypes.c_void_p).value)
+            w[i, 0] = bits.random_raw()
+            w[i, 1] = next32(c.state_address)
+            w[i, 2] = next32(c.state_address)
+            f[i, 0] = g.random(dtype=np.float32)
+            w[i, 3:5] = bits.random_raw(2)
+            f[i, 1] = g.random(dtype=np.float32)
+        return [(words, w), (floats, f)]
+    return (words, floats, np.uint64(PHILOX_KEY), np.uint64(PHILOX_OFFSET),
+            PHILOX_N), want
+
+
+def _philox_doubles():
+    out = np.zeros((PHILOX_N, 5))
+
+    def want():
+        return [(out, np.array([_philox(i)[1].random(5) for i in range(PHILOX_N)]))]
+    return (out, np.uint64(PHILOX_KEY), PHILOX_N), want
+
+
 def _shift():
     n = BLOCK + 5
     out = np.zeros(n)
@@ -207,6 +290,10 @@ PROGRAMS = {
     "scale_3d": Program(scale_3d, "f32[:, :, :], f32[:, :, :], f32", _scale, (3, 2, 2),
                         (8, 4, 4)),
     "int32_arith": Program(int32_arith, "i32[:], i32[:], i32[:], i64", _int32, 3, BLOCK),
+    "philox_bits": Program(philox_bits, "u64[:, :], f32[:, :], u64, u64, i64",
+                           _philox_bits, 3, BLOCK, ("int64",)),
+    "philox_doubles": Program(philox_doubles, "f64[:, :], u64, i64", _philox_doubles,
+                              3, BLOCK, ("int64", "float64")),
     "index_error": Program(shift_right, "f64[:], f64[:], i64", _shift, 2, BLOCK,
                            ("float64",),
                            (IndexError, "index 69 is out of bounds for axis 0 with "

@@ -114,7 +114,8 @@ WEIGHTS = tuple(0.5 * k for k in range(16))
 
 
 def const_table(out, idx):
-    """A constant tuple indexed at run time (a TableLoad: selects on GPUs)."""
+    """A constant tuple indexed at run time (a TableLoad: a constant global, or
+    selects where the row has logical addressing)."""
     i = block_id() * block_dim() + thread_id()  # noqa: F821
     if i < idx.shape[0]:
         out[i] = WEIGHTS[idx[i] % 16]

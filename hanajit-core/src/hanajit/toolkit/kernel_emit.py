@@ -45,7 +45,7 @@ def emit(request: dict) -> dict:
 
 def _inline_only(llvm, tm, text: str) -> str:
     """The light pipeline of a row with ``optimise == "inline"``: always-inline,
-    SROA, instcombine, SCCP, global DCE.  No CFG simplification: LLVM 22's SPIR-V
+    SROA, instcombine, SCCP, instcombine again, global DCE.  No CFG simplification: LLVM 22's SPIR-V
     structuriser gives invalid structured control flow (or asserts) on the
     merged exits O3 makes; the driver's compiler optimises the shader anyway."""
     from .llvm_toolchain import LOCK
@@ -62,6 +62,10 @@ def _inline_only(llvm, tm, text: str) -> str:
             mpm.add_sroa_pass()
             mpm.add_instruction_combine_pass()
             mpm.add_sccp_pass()             # folds the constant branches inlining left
+            # the insertvalue/extractvalue chains of inlined tuple results that
+            # those branches separated: the SPIR-V backend aborts on aggregate
+            # values with a constant field ("Unexpected integer constant pattern")
+            mpm.add_instruction_combine_pass()
             mpm.add_global_dead_code_eliminate_pass()
             mpm.run(mod, pb)
             return str(mod)

@@ -22,6 +22,11 @@ Word-level rewrites of the emitted module, measured on lavapipe in
   the rounding of core's software float64 math (``softmath``) vanishes and
   ``exp`` gave ``2**k`` exactly.  ``NoContraction`` is what glslang prints for
   ``precise``; Mesa marks such instructions exact.
+* ``"loop_merge_last"`` -- an ``OpLoopMerge`` followed by other instructions of
+  its block (the backend prints integer additions hoisted into a loop header
+  after it) moves to just before the block's branch, where SPIR-V requires it
+  ("OpLoopMerge must be the second-to-last instruction in its block"); the
+  block computes the same.
 
 and one rewrite of the optimised LLVM IR text before emitting (``pre_emit``):
 
@@ -152,8 +157,30 @@ def exact_float(spv: bytes) -> bytes:
     return _pack(words[:end] + new + words[end:])
 
 
+OP_LOOP_MERGE = 246
+# OpBranch, OpBranchConditional, OpSwitch, OpKill, OpReturn, OpReturnValue,
+# OpUnreachable: the instructions that end a block
+_TERMINATORS = {249, 250, 251, 252, 253, 254, 255}
+
+
+def loop_merge_last(spv: bytes) -> bytes:
+    words = _words(spv)
+    out, held = words[:5], None
+    for i, n, op in _instructions(words):
+        if op == OP_LOOP_MERGE:
+            held = words[i:i + n]
+            continue
+        if held is not None and op in _TERMINATORS:
+            out += held
+            held = None
+        out += words[i:i + n]
+    if held is not None:
+        raise ValueError("malformed SPIR-V: OpLoopMerge without a terminator")
+    return _pack(out)
+
+
 FIXES = {"int_constant_null": int_constant_null, "barrier_semantics": barrier_semantics,
-         "exact_float": exact_float}
+         "exact_float": exact_float, "loop_merge_last": loop_merge_last}
 
 
 def apply(spv: bytes, names) -> bytes:
