@@ -113,6 +113,13 @@ def fingerprint(value):
     if _jitted(value):
         return ("jit", value.__module__, value.__qualname__,
                 repr(sorted((k, repr(v)) for k, v in value.options.items())))
+    owner = getattr(value, "__self__", None)
+    if isinstance(value, types.BuiltinMethodType) and owner is not None and \
+            not isinstance(owner, types.ModuleType):
+        # a C method bound to an object (``random.random``, the method of the
+        # module's hidden generator): by the object's type, not its address
+        return ("method", type(owner).__module__, type(owner).__qualname__,
+                value.__name__)
     mod = getattr(value, "__module__", None)
     name = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
     if isinstance(mod, str) and isinstance(name, str) and (
