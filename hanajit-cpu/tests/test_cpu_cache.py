@@ -134,7 +134,10 @@ def project(tmp_path):
 
 
 def entries(cache_dir):
-    return sorted(glob.glob(os.path.join(cache_dir, "**", "*.hjc"), recursive=True))
+    """The functions' entries (not the runtimes' objects under ``_runtime/``)."""
+    return sorted(p for p in glob.glob(os.path.join(cache_dir, "**", "*.hjc"),
+                                       recursive=True)
+                  if os.path.basename(os.path.dirname(p)) != "_runtime")
 
 
 def test_cold_then_warm_in_fresh_processes(project):

@@ -214,4 +214,5 @@ def test_disk_cache_keeps_generator_and_global_state_kernels(tmp_path):
     # cache and links the global RandomState's memory afresh
     lines = run_twice_cached(tmp_path, CACHED, "random_kernels", "test-cpu-random")
     assert lines == ["[true, true, true]"] * 2
-    assert len(list((tmp_path / "cache").rglob("*.hjc"))) == 2
+    assert len([p for p in (tmp_path / "cache").rglob("*.hjc")
+                if p.parent.name != "_runtime"]) == 2

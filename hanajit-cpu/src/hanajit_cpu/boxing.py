@@ -18,9 +18,10 @@ _decref = None
 def _get_decref():
     global _decref
     if _decref is None:
-        from .engine import get_engine
         from hanajit.lowering import nrt
-        addr = get_engine().nrt_addresses()[nrt.DECREF]
+
+        from . import runtimes
+        addr = runtimes.addresses("nrt")[nrt.DECREF]
         _decref = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(addr)
     return _decref
 

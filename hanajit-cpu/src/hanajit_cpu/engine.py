@@ -75,30 +75,16 @@ class Engine:
                 mod.close()
 
     def nrt_addresses(self) -> dict:
-        """Addresses of the memory runtime, compiled once per process and never freed
-        (arrays it allocated may outlive every jitted function)."""
-        with self.compile_lock:       # once, even when threads ask at the same time
-            if getattr(self, "_nrt", None) is None:
-                from hanajit.lowering import nrt
-                obj = self.compile_object(nrt.RUNTIME_IR)[1]
-                tracker, addrs = self.link(obj, list(nrt.SYMBOLS))
-                self._nrt_tracker = tracker
-                self._nrt = dict(addrs)
-        return self._nrt
+        """Addresses of the memory runtime, linked once per process and never freed
+        (arrays it allocated may outlive every jitted function): ``runtimes.py``."""
+        from . import runtimes
+        return runtimes.addresses("nrt")
 
     def threads_addresses(self) -> dict:
-        """Addresses of the thread runtime behind ``prange`` (compiled once per
-        process, like the memory runtime); sets the worker count."""
-        with self.compile_lock:
-            if getattr(self, "_threads", None) is None:
-                from . import threads
-                from .parallel_config import apply_num_threads
-                obj = self.compile_object(threads.RUNTIME_IR)[1]
-                tracker, addrs = self.link(obj, list(threads.SYMBOLS))
-                self._threads_tracker = tracker
-                self._threads = dict(addrs)
-                apply_num_threads(self._threads[threads.NUM_THREADS])
-        return self._threads
+        """Addresses of the thread runtime behind ``prange`` (one per process, like
+        the memory runtime, which sets the worker count)."""
+        from . import runtimes
+        return runtimes.addresses("threads")
 
     def imports_for(self, llvm_text: str) -> dict:
         """The process addresses a compiled module needs: the memory runtime only
@@ -144,9 +130,10 @@ _LIBM_NAME = re.compile(r'@"?hj\.libm\.(\w+)')
 _HOST_NAME = re.compile(r'@"?hj\.host\.(\w+)')
 
 
-def library_imports(llvm_text: str) -> dict:
+def library_imports(llvm_text: str, cached: bool = False) -> dict:
     """The C library addresses a module needs (no LLVM involved): libm functions
-    called through opaque names (``hj.libm.pow``) and libmvec variants."""
+    called through opaque names (``hj.libm.pow``) and libmvec variants (with
+    ``cached``, hanajit's own vector exp comes from the disk cache's copy)."""
     out = {}
     if "@hj.libm." in llvm_text or '@"hj.libm.' in llvm_text:
         libm = _libm()
@@ -169,7 +156,7 @@ def library_imports(llvm_text: str) -> dict:
         out.update(python_addresses())
     if "@_ZGV" in llvm_text:              # libmvec functions (vecmath.py)
         from .vecmath import imports_for
-        out.update(imports_for(llvm_text))
+        out.update(imports_for(llvm_text, cached))
     return out
 
 

@@ -5,6 +5,8 @@ which is also what the disk cache stores).
 """
 from __future__ import annotations
 
+import os
+
 from hanajit.target import Artifact, Capabilities, Target
 
 from . import cpu_choice
@@ -58,11 +60,9 @@ class CpuTarget(Target):
         """What the disk cache key needs to know about this host's code generation:
         the CPU (name and features) and the LLVM build, found without loading LLVM
         where possible (see ``_host_identity``), and whether vector math is on."""
-        import os
         return _host_identity() + (("vecmath", os.environ.get("HANAJIT_VECMATH", "1")),)
 
     def compile(self, module, options) -> Artifact:
-        import os
         from hanajit.lowering.llvm import LLVMTargetInfo, ModuleLowering
         from hanajit.lowering.cabi import ENTRY, add_entry_wrapper
         from .cexport import add_cfunc
@@ -87,6 +87,10 @@ class CpuTarget(Target):
         add_entry_wrapper(llmod, entry_fn, ml.declare(entry_fn))
         cexports = add_cfunc(llmod, entry_fn, ml.declare(entry_fn))
         optimized, obj = eng.compile_object(str(llmod))
+        if (options or {}).get("cache"):
+            # the runtimes the code calls, for processes that load it from the cache
+            from . import runtimes
+            runtimes.store_for(str(optimized), eng)
         return Artifact(target=self.name, entry=ENTRY,
                         stages={"llvm": str(optimized), "obj": obj},
                         metadata={"raises": list(module.raises), "fn": entry_fn,
@@ -140,64 +144,21 @@ def _releases_gil(module, options) -> bool:
 
 def _link_cached(artifact, exports):
     """Link an object from the disk cache without LLVM (``objload``), so that a
-    warm start never imports llvmlite's binding; None when the object needs a
-    runtime the engine compiles or the loader does not handle it (then ORC)."""
-    from . import objload
+    warm start never imports llvmlite; the runtimes it calls come from the cache
+    folder too (``runtimes.py``).  None when the loader does not handle the object
+    or this host (then ORC links it)."""
+    from . import objload, runtimes
     from .engine import library_imports
-    text = artifact.stages.get("llvm", "")
-    if not objload.available() or "@hj_parallel_for" in text \
-            or "@hj_num_threads" in text:
+    if not objload.available():
         return None
+    text = artifact.stages.get("llvm", "")
     try:
-        imports = library_imports(text)
-        if "@hj_nrt_" in text:
-            imports.update(_memory_runtime())
+        imports = library_imports(text, cached=True)
+        for name in runtimes.needed(text):
+            imports.update(runtimes.addresses(name, cached=True))
         return objload.link(artifact.stages["obj"], exports, imports)
     except objload.Unsupported:
         return None
-
-
-_nrt = None
-
-
-def _memory_runtime() -> dict:
-    """The memory runtime's addresses for objects linked without LLVM: the
-    engine's when it is running, else the runtime's object from the disk cache,
-    linked by ``objload`` and kept for the life of the process (arrays it allocated
-    may outlive every function).  The runtime is stateless (``aligned_alloc`` and
-    ``free`` around an atomic count), so a copy compiled later by the engine in the
-    same process works on the same arrays.  The first process on a host compiles it
-    and writes the entry."""
-    global _nrt
-    from . import engine as E
-    if E._engine is not None or _nrt is not None:
-        return _nrt[1] if _nrt is not None else E._engine.nrt_addresses()
-    import os
-
-    from hanajit.cache import store
-    from hanajit.cache.key import blake2b, compiler_fingerprint
-    from hanajit.lowering import nrt
-
-    from . import objload
-    digest = blake2b(repr((compiler_fingerprint(CpuTarget()), _host_identity(),
-                           nrt.RUNTIME_IR))
-                     .encode(), digest_size=16).hexdigest()
-    path = os.path.join(store.cache_dir(), "_runtime", f"nrt-{digest}.hjc")
-    entry = store.read_entry(path)
-    if isinstance(entry, dict) and isinstance(entry.get("obj"), bytes):
-        _nrt = objload.link(entry["obj"], list(nrt.SYMBOLS))
-        # arrays returned to Python are released through the same copy (boxing
-        # would otherwise start the engine for its decref)
-        import ctypes
-
-        from . import boxing
-        if boxing._decref is None:
-            boxing._decref = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(_nrt[1][nrt.DECREF])
-        return _nrt[1]
-    eng = E.get_engine()
-    if not store.cache_unwritable():
-        store.write_entry(path, {"obj": eng.compile_object(nrt.RUNTIME_IR)[1]})
-    return eng.nrt_addresses()
 
 
 _host_id = None
@@ -215,13 +176,12 @@ def _host_identity() -> tuple:
     global _host_id
     if _host_id is None:
         import importlib.util
-        import os
         spec = importlib.util.find_spec("llvmlite")
         folder = os.path.join(os.path.dirname(spec.origin), "binding")
         lib = sorted(f for f in os.listdir(folder) if f.startswith("libllvmlite"))
         st = os.stat(os.path.join(folder, lib[0])) if lib else None
-        from llvmlite import __version__ as llvmlite_version
-        llvm = (llvmlite_version, st and st.st_size, st and st.st_mtime_ns)
+        llvm = (_llvmlite_version(os.path.dirname(spec.origin)), st and st.st_size,
+                st and st.st_mtime_ns)
         cpu = None
         try:
             with open("/proc/cpuinfo") as f:
@@ -243,3 +203,19 @@ def _host_identity() -> tuple:
             cpu = chosen if chosen[1] else (cpu, chosen)
         _host_id = (os.uname().machine if hasattr(os, "uname") else "", cpu, llvm)
     return _host_id
+
+
+def _llvmlite_version(folder: str) -> str:
+    """llvmlite's version, read from its ``_version.py`` so that computing a cache
+    key does not import llvmlite (the binding's size and mtime follow it in the
+    key); llvmlite's own ``__version__`` when that file says something else."""
+    import re
+    try:
+        with open(os.path.join(folder, "_version.py")) as f:
+            found = re.search(r"^version_version = '([^']+)'$", f.read(), re.M)
+        if found:
+            return found.group(1)
+    except OSError:
+        pass
+    from llvmlite import __version__
+    return __version__

@@ -33,7 +33,9 @@ the host sets (``hanajit_cpu.parallel_config``).
 """
 from __future__ import annotations
 
-from hanajit.lowering.parallel import NUM_THREADS, PARALLEL_FOR
+# the names hanajit.lowering.parallel calls (spelt here: importing it would load
+# llvmlite's IR builder, which a warm start from the disk cache never needs)
+PARALLEL_FOR, NUM_THREADS = "hj_parallel_for", "hj_num_threads"
 
 SYMBOLS = (PARALLEL_FOR, NUM_THREADS)
 

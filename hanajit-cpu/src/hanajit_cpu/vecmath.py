@@ -108,36 +108,25 @@ def vector_variants(features: str) -> dict:
     return table
 
 
-_own = None
-
-
-def own_addresses() -> dict:
-    """Addresses of hanajit's own vector functions (vexp.py), compiled once per
-    process and never freed."""
-    global _own
-    if _own is None:
-        from .engine import get_engine
-        from .vexp import SYMBOL, runtime_ir
-        eng = get_engine()
-        with eng.compile_lock:            # once, even when threads ask together
-            if _own is None:
-                tracker, addrs = eng.link(eng.compile_object(runtime_ir())[1],
-                                          list(SYMBOL.values()))
-                _own = (tracker, dict(addrs))
-    return _own[1]
+def own_addresses(cached: bool = False) -> dict:
+    """Addresses of hanajit's own vector functions (vexp.py), linked once per
+    process and never freed (``runtimes.py``; with ``cached``, from the disk
+    cache's copy when LLVM is not running)."""
+    from . import runtimes
+    return runtimes.addresses("vexp", cached)
 
 
 _VNAME = re.compile(r"@\"?(_ZGV[bcde]N\d+v+_\w+)\"?")
 
 
-def imports_for(llvm_text: str) -> dict:
+def imports_for(llvm_text: str, cached: bool = False) -> dict:
     """Addresses of the libmvec functions an optimised module calls."""
     names = set(_VNAME.findall(llvm_text))
     if not names:
         return {}
     out = {}
     if any("_hjexp" in n for n in names):
-        own = own_addresses()
+        own = own_addresses(cached)
         out = {n: own[n] for n in names if n in own}
         names -= set(out)
     lib = libmvec()
