@@ -16,7 +16,9 @@ first call and shown on its own row.
 Reported per JIT: ``import`` of the package, the first call of the first function
 after import (everything one-time included: for hanajit plugin discovery, the
 cache key, reading and checking the entry, loading the machine code), and all
-three first calls.  Processes alternate between the JITs; medians over the runs.
+three first calls; and, in processes of their own, the first call of a
+vector-math kernel (``np.sum(np.exp(a))``) alone and with the import before it
+(the whole warm start).  Processes alternate between the JITs; medians over the runs.
 Probes run with a bytecode cache (``PYTHONPYCACHEPREFIX`` in a temporary folder,
 ``PYTHONDONTWRITEBYTECODE`` removed), as an installed package has.
 
@@ -63,6 +65,11 @@ def float_loop(n, x):
 @jit(cache=True)
 def total(a):
     return np.sum(a * a)
+
+
+@jit(cache=True)
+def exp_total(a):
+    return np.sum(np.exp(a))
 '''
 
 PROBE = r'''
@@ -71,6 +78,20 @@ clock = time.perf_counter
 t0 = clock()
 import {module}
 t1 = clock()
+if "{first}" == "exp":     # the whole warm start of a vector-math kernel, alone
+    import kernels_{which} as k
+    import numpy as np
+    a = np.linspace(-3.0, 3.0, 1000)
+    t = clock()
+    r = k.exp_total(a)
+    t5 = clock()
+    loaded = any(m.split(".")[0] == "llvmlite" for m in sys.modules)
+    ok = abs(r - k.exp_total.py_func(a)) <= 1e-13 * abs(r)
+    print(json.dumps({{"import": t1 - t0, "exp_call": t5 - t,
+                      "exp_start": t5 - t0, "ok": bool(ok),
+                      "llvmlite": loaded,
+                      "llvmlite_binding": "llvmlite.binding" in sys.modules}}))
+    sys.exit(0)
 if "{which}" == "hanajit":
     import hanajit.plugins
 import kernels_{which} as k
@@ -87,7 +108,11 @@ t3 = clock()
 r2 = k.float_loop(100, 0.5)
 r3 = k.total(a)
 t4 = clock()
+r4 = k.exp_total(a)          # (untimed: so that cold runs write its entry)
 binding = "llvmlite.binding" in sys.modules
+loaded = any(m.split(".")[0] == "llvmlite" for m in sys.modules)
+# (the references below call the jitted ``half`` from Python: its second call
+# builds the native dispatcher, which loads LLVM -- after the measurement)
 ok = (r1 == k.int_loop.py_func(100) and r2 == k.float_loop.py_func(100, 0.5)
       and r3 == k.total.py_func(a))
 stats = {{}}
@@ -96,7 +121,8 @@ if "{which}" == "hanajit":
     stats = dict(cache.stats)
 print(json.dumps({{"import": t1 - t0, "first_call": t3 - t2, "all_calls": t4 - t2,
                   "discovery": discovery, "ok": bool(ok), "stats": stats,
-                  "llvmlite_binding": binding}}))
+                  "llvmlite_binding": binding,
+                  "llvmlite": loaded}}))
 '''
 
 _STRIP_ENV = ("HANAJIT_VERIFY", "HANAJIT_DUMP", "PYTHONPROFILEIMPORTTIME",
@@ -105,13 +131,13 @@ _STRIP_ENV = ("HANAJIT_VERIFY", "HANAJIT_DUMP", "PYTHONPROFILEIMPORTTIME",
 _JITS = {"hanajit": ("hanajit", "jit"), "numba": ("numba", "njit")}
 
 
-def probe(which: str, work: str) -> dict:
+def probe(which: str, work: str, first: str = "int") -> dict:
     env = {k: v for k, v in os.environ.items() if k not in _STRIP_ENV}
     env["PYTHONPYCACHEPREFIX"] = os.path.join(work, "pycache")
     env["HANAJIT_CACHE_DIR"] = os.path.join(work, "cache-hanajit")
     env["NUMBA_CACHE_DIR"] = os.path.join(work, "cache-numba")
     env["PYTHONPATH"] = os.pathsep.join([work, env.get("PYTHONPATH", "")])
-    code = PROBE.format(module=_JITS[which][0], which=which)
+    code = PROBE.format(module=_JITS[which][0], which=which, first=first)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=env, cwd=work, timeout=300)
     if proc.returncode != 0:
@@ -120,8 +146,9 @@ def probe(which: str, work: str) -> dict:
 
 
 def clear(which: str, work: str) -> None:
-    """Remove the entries of the kernels (hanajit keeps ``_runtime/``: the memory
-    runtime's object is written once per host, by the first warm start)."""
+    """Remove the entries of the kernels (hanajit keeps ``_runtime/``: the objects
+    of the runtimes compiled code calls are written once per host, by the first
+    compilation that needs them)."""
     root = os.path.join(work, f"cache-{which}")
     for name in (os.listdir(root) if os.path.isdir(root) else ()):
         if name != "_runtime":
@@ -143,27 +170,30 @@ def main(quick: bool = False) -> int:
             module, decorator = _JITS[j]
             with open(os.path.join(work, f"kernels_{j}.py"), "w") as f:
                 f.write(KERNELS.format(module=module, decorator=decorator))
-            probe(j, work)                     # fill the bytecode and file caches,
-            probe(j, work)                     # and hanajit's _runtime/ entry
+            probe(j, work)                     # fill the bytecode and file caches
+            probe(j, work, "exp")
+            probe(j, work, "exp")
         cold: dict = {j: [] for j in jits}
         warm: dict = {j: [] for j in jits}
+        exp: dict = {j: [] for j in jits}
         for r in range(runs):
             order = jits if r % 2 == 0 else jits[::-1]
             for j in order:
                 clear(j, work)
                 cold[j].append(probe(j, work))
                 warm[j].append(probe(j, work))
+                exp[j].append(probe(j, work, "exp"))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
     for j in jits:
-        for kind, results in (("cold", cold[j]), ("warm", warm[j])):
+        for kind, results in (("cold", cold[j]), ("warm", warm[j]), ("exp", exp[j])):
             if not all(x["ok"] for x in results):
                 problems.append(f"WRONG RESULT: {j} ({kind} cache)")
         if j == "hanajit":
-            if any(x["stats"]["hits"] != 4 for x in warm[j]):
+            if any(x["stats"]["hits"] != 5 for x in warm[j]):
                 problems.append(f"CACHE MISS on a warm start: {warm[j][0]['stats']}")
-            if any(x["stats"]["writes"] != 4 for x in cold[j]):
+            if any(x["stats"]["writes"] != 5 for x in cold[j]):
                 problems.append(f"cache not written on a cold start: {cold[j][0]['stats']}")
     status = 1 if problems else 0
 
@@ -177,12 +207,16 @@ def main(quick: bool = False) -> int:
             ("cold cache: first calls of all three functions", cold, "all_calls"),
             ("warm cache: first call, `int_loop(100)`", warm, "first_call"),
             ("  of which plugin discovery (every target's plugin)", warm, "discovery"),
-            ("warm cache: first calls of all three functions", warm, "all_calls")]:
+            ("warm cache: first calls of all three functions", warm, "all_calls"),
+            ("warm cache: first call, `exp_total(a)` (vector exp), alone", exp,
+             "exp_call"),
+            ("  with the imports before it (JIT, module, NumPy)", exp, "exp_start")]:
         hj = med(results, "hanajit", key)
         nb = med(results, "numba", key) if key != "discovery" else None
         rows.append([label, fmt_seconds(hj), fmt_seconds(nb),
                      fmt_ratio(hj / nb) if hj and nb else "--"])
-    binding = sum(x["llvmlite_binding"] for x in warm["hanajit"])
+    binding = sum(x["llvmlite_binding"] for x in warm["hanajit"] + exp["hanajit"])
+    loaded = sum(x["llvmlite"] for x in warm["hanajit"] + exp["hanajit"])
     fastest = min(x["first_call"] - x["discovery"] for x in warm["hanajit"])
     notes = [f"Median over {runs} fresh processes per JIT and case, interleaved; "
              "calls are timed after the module import.  Ratio = hanajit / numba.  "
@@ -191,7 +225,8 @@ def main(quick: bool = False) -> int:
              "hanajit warm first call without plugin discovery: fastest "
              f"{fmt_seconds(fastest)}.",
              f"hanajit warm starts that imported llvmlite.binding during these "
-             f"calls: {binding} of {len(warm['hanajit'])}."] + problems
+             f"calls: {binding} of {2 * len(warm['hanajit'])}; any llvmlite module: "
+             f"{loaded}."] + problems
     print_table("Disk cache: cold compile vs warm start (fresh processes)",
                 ["measure", "hanajit", "numba", "hanajit/numba"], rows, notes)
     return status

@@ -534,7 +534,8 @@ def test_loaded_c_export_reports_errors(cache_dir):
 
 def test_warm_start_does_not_load_llvm(project):
     """Scalar code, libm calls and code using the array memory runtime (whose own
-    object is cached by the first warm start) load without llvmlite.binding."""
+    object the compiling process caches) load without llvmlite.binding (every
+    kind of code: test_cpu_warm_start.py)."""
     src, cache_dir = project
     env = _env(cache_dir, src)
     code = ("import json, sys, numpy as np, main; a = np.array([1.0, -0.0, 2.5]); "
@@ -545,7 +546,7 @@ def test_warm_start_does_not_load_llvm(project):
             "m == 'llvmlite.ir' or m.split('.')[0] in "
             "('hanajit_exe', 'hanajit_wasm', 'hanajit_fpga', 'hanajit_cuda'))]))")
     want = [3, 2.0 ** 0.5, 1.0 + 1.0 + 6.25, [-1.0, 0.0, -2.5]]
-    for _ in range(2):                   # compile; then cache the memory runtime
+    for _ in range(2):                   # compile; then a warm start
         (r, _b, _p, _m), _ = run_py(code, env, src)
         assert r == want
     (r, binding, pipeline, heavy), _ = run_py(code, env, src)
