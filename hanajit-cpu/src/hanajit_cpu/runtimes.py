@@ -91,11 +91,15 @@ def store_for(llvm_text: str, eng) -> None:
     if store.cache_unwritable():
         return
     for name in needed(llvm_text):
-        try:
-            if not os.path.exists(entry_path(name)):
-                _write(name, eng.compile_object(_source(name)[0])[1])
-        except OSError:
-            continue
+        with _lock:
+            if os.path.exists(entry_path(name)):
+                continue
+            ir, symbols = _source(name)
+            obj = eng.compile_object(ir)[1]
+            _write(name, obj)
+            if name not in _linked:       # (the code about to be loaded needs it)
+                _linked[name] = eng.link(obj, symbols)
+                _after_link(name, _linked[name][1])
 
 
 def _write(name: str, obj: bytes) -> None:
