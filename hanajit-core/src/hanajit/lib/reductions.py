@@ -259,6 +259,10 @@ class Reduction(CallTemplate):
         k = L.temp(I, "k")
         L.emit(N.Assign(target=k, value=C(0, I)))
         cmp = "lt" if name in ("min", "argmin") else "gt"
+        if et.is_float and name in ("min", "max"):
+            # of equal values (0.0 and -0.0) the later wins, as in NumPy's
+            # ``maximum``/``minimum`` loops (docs/semantics.md, "Signed zeros")
+            cmp = "le" if name == "min" else "ge"
 
         def body(idx):
             x = L.let(z.elem(full(idx)))
