@@ -108,5 +108,5 @@ def _load_library():
                   "np_sorting", "np_shape_ops", "np_stats", "np_histogram", "np_rounding", "np_index", "np_take", "np_put", "np_arith",
                   "np_arrange", "np_isclose", "np_nanfuncs",
                   "np_interp", "np_nonzero", "np_linalg", "np_quantile", "np_median", "np_matrix",
-                  "np_cross_grid", "np_nan_to_num", "np_angle", "np_kron_trapz", "np_partition", "np_blas", "np_convolve", "np_random", "np_random_legacy", "np_random_choice", "py_random", "gpu"):
+                  "np_cross_grid", "np_nan_to_num", "np_angle", "np_kron_trapz", "np_average", "np_partition", "np_blas", "np_convolve", "np_random", "np_random_legacy", "np_random_choice", "py_random", "gpu"):
             importlib.import_module(f"hanajit.lib.{m}")
