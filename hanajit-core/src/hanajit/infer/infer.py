@@ -596,6 +596,11 @@ class Inferrer:
         callee = e.callee
         if isinstance(callee, Unpack):
             t = argtypes[0]
+            if isinstance(t, T.ArrayType) and t.ndim >= 1:
+                # along the first axis: views (elements of a 1-D array); the
+                # length is checked when it runs (lower_semantics)
+                from ..lib import views
+                return T.TupleType((views.result_type(t, T.INT64),) * callee.n)
             if not isinstance(t, T.TupleType) or len(t.items) != callee.n:
                 self.fail(line, "unpacking", f"cannot unpack {t} into {callee.n} names")
             return t
