@@ -34,6 +34,7 @@ from .errors import PluginError, TargetError, UnsupportedError
 from .frontend.builder import build_function, freezable
 from .frontend.source import parse_function
 from .infer.infer import Inferrer
+from .infer.none_params import settle_none_params
 from .ir import nodes as N
 from .ir import types as T
 from .jitted import is_jitted
@@ -159,6 +160,7 @@ class CompileContext:
             spec.state_dirty = False
             self.stack.append(spec)
             try:
+                settle_none_params(fn, arg_types)       # ``if y is None: y = ...``
                 Inferrer(self, fn, arg_types).run(key=spec)
                 break
             except SerialLoop as exc:

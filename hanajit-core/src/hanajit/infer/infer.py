@@ -15,7 +15,7 @@ from ..ir.frontend_nodes import Method, ObjRef, Unpack, falls_through, returned_
 from ..ir import constants as K
 from ..ir import nodes as N
 from ..ir import types as T
-from ..lib import registry
+from ..lib import registry, views
 from ..lib.parallel import ParallelRegion
 from .. import typing_rules as rules
 from . import weak_locals
@@ -92,7 +92,10 @@ class Inferrer:
         new = rules.unify(old, t)
         if new is None:
             self.fail(line, "variable type change",
-                      f"'{name.lstrip('$')}' holds both {old} and {t}")
+                      f"'{name.lstrip('$')}' holds both {old} and {t}" + (
+                          " (None on one path, a value on another: only a None"
+                          " argument given its value before any branch compiles)"
+                          if T.NONE in (old, t) else ""))
         if new != old:
             self.locals[name] = new
             self.changed = True
@@ -406,6 +409,8 @@ class Inferrer:
         ts = [self.expr(o, line) for o in e.operands]
         if any(t is None for t in ts):
             return None
+        if len(e.ops) == 1 and e.ops[0] in ("is", "isnot") and T.NONE in ts:
+            return T.BOOL                   # (``out is None`` of an array: decided)
         if any(isinstance(t, T.ArrayType) for t in ts):
             from ..lib import elementwise as ew
             if len(e.ops) != 1 or e.ops[0] not in ("lt", "le", "gt", "ge", "eq", "ne"):
@@ -596,10 +601,7 @@ class Inferrer:
         callee = e.callee
         if isinstance(callee, Unpack):
             t = argtypes[0]
-            if isinstance(t, T.ArrayType) and t.ndim >= 1:
-                # along the first axis: views (elements of a 1-D array); the
-                # length is checked when it runs (lower_semantics)
-                from ..lib import views
+            if isinstance(t, T.ArrayType) and t.ndim >= 1:    # first axis: views.unpack
                 return T.TupleType((views.result_type(t, T.INT64),) * callee.n)
             if not isinstance(t, T.TupleType) or len(t.items) != callee.n:
                 self.fail(line, "unpacking", f"cannot unpack {t} into {callee.n} names")
