@@ -18,7 +18,8 @@ from ..ir import types as T
 from ..lib import registry, views
 from ..lib.parallel import ParallelRegion
 from .. import typing_rules as rules
-from . import weak_locals
+from . import function_args, weak_locals
+from .none_params import NONE_AND_VALUE
 from ..typing_rules import Incompatible
 
 
@@ -92,10 +93,8 @@ class Inferrer:
         new = rules.unify(old, t)
         if new is None:
             self.fail(line, "variable type change",
-                      f"'{name.lstrip('$')}' holds both {old} and {t}" + (
-                          " (None on one path, a value on another: only a None"
-                          " argument given its value before any branch compiles)"
-                          if T.NONE in (old, t) else ""))
+                      f"'{name.lstrip('$')}' holds both {old} and {t}"
+                      + (NONE_AND_VALUE if T.NONE in (old, t) else ""))
         if new != old:
             self.locals[name] = new
             self.changed = True
@@ -280,6 +279,8 @@ class Inferrer:
         return t
 
     def e_ObjRef(self, e, line):
+        if isinstance(t := rules.typeof(e.obj), T.FunctionArg):
+            return t                        # a function passed on (function_args)
         self.fail(line, "use of a Python object as a value", e.name)
 
     def big_int_operand(self, operands, line):
@@ -610,6 +611,8 @@ class Inferrer:
             return self.method_type(e, callee.name, argtypes, kwtypes, line)
         if isinstance(callee, ParallelRegion):
             return callee.infer(self, e, argtypes, line)
+        if isinstance(callee, N.Var):
+            return function_args.infer_call(self, e, argtypes, kwtypes, line)
         jf = self.ctx.as_jit_function(callee)
         if jf is not None:
             return self.ctx.infer_call(self, e, jf, argtypes, kwtypes, line)

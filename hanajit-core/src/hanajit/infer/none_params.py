@@ -31,6 +31,9 @@ from __future__ import annotations
 from ..ir import nodes as N
 from ..ir import types as T
 
+NONE_AND_VALUE = (" (None on one path, a value on another: only a None argument "
+                  "given its value before any branch compiles)")
+
 
 def settle_none_params(fn: N.Function, arg_types: tuple) -> None:
     """Apply the rewrite (in place) to every parameter of type None."""

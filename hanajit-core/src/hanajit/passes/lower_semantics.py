@@ -281,6 +281,8 @@ class Lowerer:
         return e
 
     def e_ObjRef(self, e):
+        if isinstance(getattr(e, "type", None), T.FunctionArg):
+            return N.Const(None, e.type)    # a function passed on: nothing at run time
         return e            # a compile-time argument; templates read ``.obj``
 
     def e_Var(self, e):
