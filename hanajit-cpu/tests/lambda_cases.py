@@ -1,6 +1,6 @@
 """Functions with lambdas for test_cpu_lambdas (lambdas need their source in a file;
 several on one line are told apart by their positions)."""
-import numpy as np
+from hanajit import jit
 
 inc = lambda x: x + 1                                  # noqa: E731
 two = lambda x: x * 2; three = lambda x: x * 3         # noqa: E702, E731
@@ -56,3 +56,26 @@ def in_a_loop(n):
 
 
 two_same = [lambda x: x, lambda x: x][0]
+
+
+@jit
+def japply(f, x):
+    return f(x)
+
+
+def lambda_as_argument(x):
+    return japply(lambda y: y * 10 + 1, x)
+
+
+def bound_lambda_passed_on(x):
+    g = lambda y: y - 0.5                              # noqa: E731
+    return japply(g, x) + g(x)
+
+
+def closure_passed_on(x, k):
+    g = lambda y: y + k                                # noqa: E731
+    return japply(g, x)
+
+
+def lambda_reading_a_local_passed(x, k):
+    return japply(lambda y: y + k, x)

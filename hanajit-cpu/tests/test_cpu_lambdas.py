@@ -41,6 +41,8 @@ def _check(fn, *args):
     (lc.make_adder(0.5), (2,)), (lc.local_call, (3,)), (lc.local_call, (1.5,)),
     (lc.late_binding, (1.0, 2)), (lc.chained, (5,)), (lc.raising, (4,)),
     (lc.raising, (0,)), (lc.two_same, (7,)),
+    (lc.lambda_as_argument, (3,)), (lc.lambda_as_argument, (0.25,)),
+    (lc.bound_lambda_passed_on, (2,)),
 ], ids=lambda v: getattr(v, "__qualname__", None) or repr(v))
 def test_matches_the_interpreter(fn, args):
     _check(fn, *args)
@@ -54,10 +56,19 @@ def test_lambdas_over_arrays():
     assert same_value(got, lc.scaled(a, 2.5))
 
 
-@pytest.mark.parametrize("fn", [lc.passed_on, lc.in_a_loop])
-def test_other_uses_fall_back_naming_the_lambda(fn):
+def test_a_lambda_stored_under_another_name():
+    _check(lc.passed_on, 3)
+
+
+@pytest.mark.parametrize("fn,args", [(lc.in_a_loop, (3,)),
+                                     (lc.closure_passed_on, (1, 2)),
+                                     (lc.lambda_reading_a_local_passed, (1, 2))],
+                         ids=["in_a_loop", "closure_passed_on", "reading_a_local"])
+def test_other_uses_fall_back_naming_the_lambda(fn, args):
+    # (a lambda passed on that reads the caller's locals is a closure: it has a
+    # run-time form compiled code does not make)
     with pytest.warns(HanaJitFallbackWarning, match="lambda"):
-        assert jit(fn)(3) == fn(3)
+        assert jit(fn)(*args) == fn(*args)
 
 
 def test_a_lambda_without_a_file_falls_back():

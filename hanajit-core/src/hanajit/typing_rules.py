@@ -46,8 +46,10 @@ def typeof(value) -> T.Type | None:
         # exactly random.Random (lib/py_random.py), no instance attribute that
         # could shadow a method (r.random = f): only gauss_next
         return T.PYRANDOM if set(vars(value)) <= {"gauss_next"} else None
-    if tp is types.FunctionType or is_jitted(value):
-        return T.FunctionArg(value)         # specialised on (infer/function_args.py)
+    if tp is types.FunctionType or is_jitted(value) or getattr(tp, "__hj_lambda__", False):
+        # a function, or an outlined lambda (frontend/lambdas.py) passed on:
+        # specialised on (infer/function_args.py)
+        return T.FunctionArg(value)
     if tp is tuple:
         items = tuple(typeof(v) for v in value)
         if any(i is None for i in items):

@@ -18,9 +18,13 @@ becomes ``pass`` and each call ``g(x)`` a call of a generated function
 appended: ``__hj_lambda_g_<n>(x, k)``.  Those locals are read at the call, as
 Python's closures read them (a local rebound after the lambda is defined is
 seen with its new value); a lambda may call one bound before it.  A lambda
-that is used otherwise (passed on, stored, called with keywords), has defaults,
-or is bound more than once or inside a block is left as it is, and the function
-falls back naming the lambda.
+that reads no enclosing local may also be used as a value (``h = g``,
+``apply(g, x)``), and a lambda written as a call's argument (``apply(lambda y: y
++ 1, x)``) is outlined too: the generated function is a function argument
+(``infer/function_args.py``).  A lambda that reads enclosing locals and is used
+as a value (a closure, which has a run-time form), has defaults, is called with
+keywords, or is bound more than once or inside a block is left as it is, and
+the function falls back naming the lambda.
 """
 from __future__ import annotations
 
@@ -98,73 +102,100 @@ def outline_local_lambdas(parsed, locals_: set, injected: dict) -> ast.FunctionD
     """The parsed ``def`` with its local lambdas outlined (a copy; the original
     when there are none it can outline)."""
     fnode = parsed.node
-    body = fnode.body
     plans = []
-    for i, s in enumerate(body):
+    for i, s in enumerate(fnode.body):
         if (isinstance(s, ast.Assign) and len(s.targets) == 1
                 and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Lambda)):
             plan = _plan(fnode, i, s.targets[0].id, s.value, locals_)
             if plan is not None:
                 plans.append(plan)
-    if not plans:
+    passed = [(call, k) for call in ast.walk(fnode) if isinstance(call, ast.Call)
+              for k, x in enumerate(call.args) if isinstance(x, ast.Lambda)
+              and _simple(x) and not _free(x, locals_)]
+    if not plans and not passed:
         return fnode
     names = {p[1] for p in plans}
-    plans = [(i, name, lam, tuple(f for f in free if f not in names))
-             for i, name, lam, free in plans]
-    fnode = copy.deepcopy(fnode)
-    from .source import ParsedFunction
+    plans = [(i, name, tuple(f for f in free if f not in names))
+             for i, name, _, free in plans]
+    memo = {}
+    fnode = copy.deepcopy(fnode, memo)
     scope = dict(parsed.closure)        # generated functions see earlier ones
-    for i, name, _, free in plans:
+    for i, name, free in plans:
         lam = fnode.body[i].value          # (calls of earlier lambdas rewritten)
-        gen = f"__hj_lambda_{name}_{next(_UID)}"
-        params = [a.arg for a in lam.args.args]
-        fdef = as_def(lam, name, free)
-        lparsed = ParsedFunction(pyfunc=None, node=fdef, filename=parsed.filename,
-                                 first_line=lam.lineno, source=parsed.source,
-                                 globals=parsed.globals, closure=dict(scope))
-        stand_in = LambdaFunction(lparsed, f"{parsed.qualname}.<lambda {name}>",
-                                  params + list(free))
-        lparsed.pyfunc = stand_in
-        injected[gen] = scope[gen] = stand_in
+        gen = _outline(parsed, lam, name, free, scope, injected)
         fnode.body[i] = ast.copy_location(ast.Pass(), fnode.body[i])
         for s in fnode.body[i + 1:]:
             for node in ast.walk(s):
                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                         and node.func.id == name:
-                    node.func = ast.copy_location(ast.Name(id=gen, ctx=ast.Load()), node.func)
                     node.args = node.args + [ast.copy_location(
                         ast.Name(id=f, ctx=ast.Load()), node) for f in free]
+                if isinstance(node, ast.Name) and node.id == name:
+                    node.id = gen           # a call, or (no free locals) a value
+    for call, k in passed:                  # f(lambda y: y + 1, x)
+        call = memo[id(call)]
+        lam = call.args[k]
+        gen = _outline(parsed, lam, "lambda", (), scope, injected)
+        call.args[k] = ast.copy_location(ast.Name(id=gen, ctx=ast.Load()), lam)
     return fnode
+
+
+def _outline(parsed, lam, name, free, scope, injected) -> str:
+    """Make the generated function of ``lam``; return the name it is bound to."""
+    from .source import ParsedFunction
+    gen = f"__hj_lambda_{name}_{next(_UID)}"
+    params = [a.arg for a in lam.args.args]
+    lparsed = ParsedFunction(pyfunc=None, node=as_def(lam, name, free),
+                             filename=parsed.filename, first_line=lam.lineno,
+                             source=parsed.source, globals=parsed.globals,
+                             closure=dict(scope))
+    stand_in = LambdaFunction(lparsed, f"{parsed.qualname}.<lambda {name}>",
+                              params + list(free))
+    lparsed.pyfunc = stand_in
+    injected[gen] = scope[gen] = stand_in
+    return gen
+
+
+def _simple(lam: ast.Lambda) -> bool:
+    """Positional parameters only, no nested lambdas, walrus or yield."""
+    a = lam.args
+    if a.posonlyargs or a.vararg or a.kwarg or a.kwonlyargs or a.defaults:
+        return False
+    return not any(isinstance(n, (ast.Lambda, ast.NamedExpr, ast.Yield, ast.YieldFrom,
+                                  ast.Await)) for n in ast.walk(lam.body))
+
+
+def _free(lam: ast.Lambda, locals_: set) -> tuple:
+    """The enclosing function's locals the lambda's body reads."""
+    params = {x.arg for x in lam.args.args}
+    return tuple(sorted({n.id for n in ast.walk(lam.body) if isinstance(n, ast.Name)
+                         and n.id in locals_ and n.id not in params}))
 
 
 def _plan(fnode, i, name, lam: ast.Lambda, locals_: set):
     """``(index, name, lambda, free locals)`` when the lambda bound at top-level
-    statement ``i`` can be outlined, else None."""
-    a = lam.args
-    if a.posonlyargs or a.vararg or a.kwarg or a.kwonlyargs or a.defaults:
-        return None
-    if any(isinstance(n, ast.Lambda) for n in ast.walk(lam.body)) or any(
-            isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await))
-            for n in ast.walk(lam.body)):
+    statement ``i`` can be outlined, else None: bound once, read only after it,
+    called with its number of positional arguments -- or, reading no enclosing
+    local, also passed on as a value."""
+    if not _simple(lam):
         return None
     stores = [n for n in ast.walk(fnode) if isinstance(n, ast.Name) and n.id == name
               and not isinstance(n.ctx, ast.Load)]
     if len(stores) != 1 or any(isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names
                                for n in ast.walk(fnode)):
         return None
-    calls = set()
+    free = tuple(f for f in _free(lam, locals_) if f != name)
+    calls, later = set(), set()
     for s in fnode.body[i + 1:]:
         for n in ast.walk(s):
+            later.add(id(n))
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name:
-                if n.keywords or len(n.args) != len(a.args) or any(
+                if n.keywords or len(n.args) != len(lam.args.args) or any(
                         isinstance(x, ast.Starred) for x in n.args):
                     return None
                 calls.add(id(n.func))
-    loads = [n for n in ast.walk(fnode) if isinstance(n, ast.Name) and n.id == name
-             and isinstance(n.ctx, ast.Load)]
-    if any(id(n) not in calls for n in loads):
-        return None            # read before its definition, or not only called
-    params = {x.arg for x in a.args}
-    free = sorted({n.id for n in ast.walk(lam.body) if isinstance(n, ast.Name)
-                   and n.id in locals_ and n.id not in params and n.id != name})
-    return (i, name, lam, tuple(free))
+    for n in ast.walk(fnode):
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load):
+            if id(n) not in later or id(n) not in calls and free:
+                return None     # read before its definition, or a closure as a value
+    return (i, name, lam, free)
