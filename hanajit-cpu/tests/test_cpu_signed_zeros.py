@@ -5,9 +5,11 @@ arrays, float64 and float32, both orders.  ``np.argmax``/``np.argmin`` keep the
 first extreme.
 
 NumPy's contiguous reductions longer than one SIMD vector combine lanes in a
-tree whose shape depends on the host's vector width (docs/semantics.md, "Signed
-zeros"), so the arrays here are the ones NumPy reduces in its scalar loop on any
-x86 host: at most two contiguous elements, or strided views of at most eight."""
+tree whose shape depends on the host's vector width, and its strided ones keep
+eight accumulators (docs/semantics.md, "Signed zeros in max and min"): most
+cases here are ones NumPy reduces in its scalar loop on any x86 host (two
+contiguous elements, strided views of at most eight); the long ones follow the
+loops with the width found on this host."""
 from __future__ import annotations
 
 import numpy as np
@@ -15,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hanajit.lib.reductions import simd_lanes
 from hanajit.testing.jitted import jitted
 
 
@@ -94,3 +97,20 @@ def test_strided_whole_reductions(values, dt):
     # a strided view: NumPy's scalar reduce loop (8-way unrolled from 9 elements)
     a = np.repeat(np.array(values, dt), 2)[::2]
     _same(jitted(whole, fallback=False)(a), whole(a))
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(1, 400), st.sampled_from(DTYPES), st.booleans(),
+       st.sampled_from(["contiguous", "strided", "reversed", "2-D"]),
+       st.integers(0, 2**32 - 1))
+def test_long_arrays_follow_numpys_loops(n, dt, negatives, form, seed):
+    # zeros among values on one side of them: the extreme is a zero, and which
+    # one NumPy's lanes pick shows (pyhelpers_minmax; the width from
+    # reductions.simd_lanes)
+    if not simd_lanes(np.dtype(dt).name):
+        pytest.skip("NumPy's reduce on this host is not the loop pyhelpers_minmax follows")
+    rng = np.random.default_rng(seed)
+    a = np.array(rng.choice([0.0, -0.0, -1.0 if negatives else 1.0], 2 * n), dt)
+    x = {"contiguous": a[:n], "strided": a[::2], "reversed": a[::-1][:n],
+         "2-D": a[: n - n % 2].reshape(2, -1) if n > 1 else a[:1]}[form]
+    _same(jitted(whole, fallback=False)(x), whole(x))
