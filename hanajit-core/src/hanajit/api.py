@@ -29,7 +29,7 @@ from .dispatch.heaptype import native_dispatch_enabled, native_type, set_vectorc
 from .dispatch.native import CallShape, Handlers
 from .dispatch.specialization import Specialization
 from .typing_rules import argtypeof
-from .ir.types import NumpyScalarArg
+from .ir.types import FunctionArg, NumpyScalarArg
 from .jitted import register_class
 from .loops import prange  # noqa: F401  (re-exported: ``hanajit.prange``)
 from .errors import (
@@ -280,7 +280,8 @@ class JitFunction:
         target = plugins.get_target(self.options["target"])
         # a NumPy-scalar specialisation (np.float64 where a float would do) is
         # found through the Python dispatcher: the native one checks exact types
-        entries = [None if any(isinstance(t, NumpyScalarArg) for t in key)
+        # (so is one specialised on a function argument: its identity)
+        entries = [None if any(isinstance(t, (NumpyScalarArg, FunctionArg)) for t in key)
                    else getattr(spec.runner, "native", None)
                    for key, spec in self._compiled.items()]
         try:
@@ -319,7 +320,8 @@ class JitFunction:
                                    "interpreter", func=self.__qualname__,
                                    construct=f"{target.kind} target")
         entry = None
-        if self.options["cache"]:          # the disk cache (hanajit/cache/)
+        if self.options["cache"] and not any(isinstance(t, FunctionArg) for t in key):
+            # (the disk cache; not for a function argument, known by identity)
             from .cache import open_entry
             entry = open_entry(self, key, target)
             spec = entry.load(self.py_func) if entry is not None else None

@@ -7,8 +7,10 @@ Python number literals "weak" as in NumPy 2 (``np.float32(x) * 2.0`` stays float
 from __future__ import annotations
 
 import sys
+import types
 
 from .ir import types as T
+from .jitted import is_jitted
 
 
 def typeof(value) -> T.Type | None:
@@ -44,6 +46,10 @@ def typeof(value) -> T.Type | None:
         # exactly random.Random (lib/random/python_random.py), no instance attribute that
         # could shadow a method (r.random = f): only gauss_next
         return T.PYRANDOM if set(vars(value)) <= {"gauss_next"} else None
+    if tp is types.FunctionType or is_jitted(value) or getattr(tp, "__hj_lambda__", False):
+        # a function, or an outlined lambda (frontend/lambdas.py) passed on:
+        # specialised on (infer/function_args.py)
+        return T.FunctionArg(value)
     if tp is tuple:
         items = tuple(typeof(v) for v in value)
         if any(i is None for i in items):

@@ -223,6 +223,19 @@ UINT8, UINT16, UINT32, UINT64 = (Scalar("u", b) for b in (8, 16, 32, 64))
 FLOAT32, FLOAT64 = Scalar("f", 32), Scalar("f", 64)
 COMPLEX64, COMPLEX128 = Scalar("c", 64), Scalar("c", 128)
 NONE = NoneType()
+
+
+@dataclass(frozen=True)
+class FunctionArg(NoneType):
+    """A function passed as an argument (a jitted or a plain Python function):
+    known when compiling -- its identity is part of the dispatch key -- and only
+    called.  Like ``None`` it has no run-time form, so every target passes it as it
+    passes ``None`` (nothing)."""
+
+    fn: object
+
+    def __str__(self) -> str:
+        return f"function {getattr(self.fn, '__qualname__', self.fn)!s}"
 GENERATOR = GeneratorType()
 PYRANDOM = PyRandomType()
 
