@@ -397,21 +397,12 @@ class RandomBits(Expr):
 class MakeGenerator(Expr):
     """A ``GeneratorType`` value from the four int64 elements of ``words`` (a 1-D
     array: state pointer, ``next_uint64``, ``next_uint32``, ``next_double``),
-    read when it is evaluated; with ``start`` (an int64), elements ``start`` to
-    ``start + 3`` (one chunk's stream in a parallel loop, ``lib/parallel.py``)."""
+    read when evaluated, from element ``start`` (an int64 expression, always given)."""
 
     words: Expr
     type: Optional[Type] = None
     start: Optional[Expr] = None
-
-    def children(self):
-        return [self.words] if self.start is None else [self.words, self.start]
-
-    def replace_children(self, new):
-        new = list(new)
-        self.words = new[0]
-        if self.start is not None:
-            self.start = new[1]
+    children, replace_children = _kids("words", "start")
 
 
 @dataclass(eq=False)
