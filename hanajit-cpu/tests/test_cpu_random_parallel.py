@@ -162,12 +162,52 @@ def passed_on(rng, out):
 draw_through_jitted = jit(draw_through)
 
 
-def test_generator_passed_to_a_function_stays_serial():
+def drawn_and_passed_on(rng, out):
+    for i in prange(out.shape[0]):
+        out[i] = rng.random() + draw_through_jitted(rng)
+
+
+@pytest.mark.parametrize("kernel, per", [(passed_on, 1), (drawn_and_passed_on, 2)])
+def test_generator_passed_to_a_function_stays_serial(kernel, per):
+    # the callee could run a parallel loop of its own in a worker thread, where
+    # making streams (under the GIL) is not possible: the loop stays serial
     a, b = make("PCG64", 4), make("PCG64", 4)
     got, want = np.zeros(20), np.zeros(20)
     with pytest.warns(HanaJitParallelWarning, match="random generator 'rng'"):
-        jit(parallel=True)(passed_on)(a, got)
+        jit(parallel=True)(kernel)(a, got)
     for i in range(20):
-        want[i] = b.random()
+        want[i] = b.random() + (b.random() if per == 2 else 0.0)
     assert np.array_equal(got, want)
     assert same_state(a.bit_generator.state, b.bit_generator.state)
+
+
+CACHED = '''
+import json
+import numpy as np
+from hanajit import jit, prange
+from hanajit import parallel_streams as ps
+
+@jit(cache=True, workers=3)
+def fill(rng, out):
+    for i in prange(out.shape[0]):
+        out[i] = rng.random()
+
+a, b = np.random.default_rng(8), np.random.default_rng(8)
+got, want = np.zeros(30), np.zeros(30)
+fill(a, got)
+for k, g in enumerate(ps.parallel_streams(b, 3)):
+    lo, hi = ps.chunk_bounds(k, 3, 30)
+    want[lo:hi] = g.random(hi - lo)
+ps.advance(b, 3)
+print(json.dumps([bool(np.array_equal(got, want)),
+                  a.bit_generator.state == b.bit_generator.state]))
+'''
+
+
+def test_disk_cache_keeps_parallel_stream_kernels(tmp_path):
+    # the object code names the stream host functions, linked afresh on load
+    from hanajit.testing.sourcefile import run_twice_cached
+    lines = run_twice_cached(tmp_path, CACHED, "parallel_stream_kernels",
+                             "test-cpu-random-parallel")
+    assert lines == ["[true, true]"] * 2
+    assert list((tmp_path / "cache").rglob("*.hjc"))

@@ -57,8 +57,11 @@ class ParallelRegion:
                                  f"array '{name}' is passed to a function inside the loop, "
                                  "which may write to it")
         for name, t in captured.items():
-            if _holds_generator(t) and not (type(t) is T.GeneratorType and name in
-                                            plan.streams and _streams_supported()):
+            # a chunk's stream is made under the GIL: passed to a function, whose
+            # own parallel loop would run in a worker thread, it stays serial
+            if _holds_generator(t) and not (
+                    type(t) is T.GeneratorType and name in plan.streams
+                    and name not in plan.called_with and _streams_supported()):
                 raise SerialLoop(self.owner, self.line,
                                  f"random generator '{name}' is shared by the iterations "
                                  "(its draws must stay in order)")
