@@ -3,9 +3,9 @@ legacy ``np.random`` functions on NumPy's global ``RandomState``.
 
 ``choice(a, size=None, replace=True, p=None)`` of an int or a 1-D array, with
 ``replace`` any bool, ``p`` a 1-D float64 or float32 array, and (``Generator``)
-``shuffle=`` a bool, ``a`` also an n-D array (2-D, or C-contiguous beyond) whose
-rows are chosen (``axis=0``, literal, the only ``axis=``); ``shuffle(x)`` of a writeable array and ``permutation(x)``
-of an int or an array, n-D arrays along axis 0 (rows swapped; C-contiguous
+``shuffle=`` a bool, ``a`` also an n-D array (2-D, or C-contiguous beyond)
+whose rows are chosen (``axis=0``, literal, the only ``axis=``);
+``shuffle(x)`` of a writeable array and ``permutation(x)`` of an int or an array, n-D arrays along axis 0 (rows swapped; C-contiguous
 beyond 2-D).  The algorithms, their checks and draws are NumPy's
 (``pyhelpers_random_choice.py``); a compiled call leaves the bit generator, or
 the global state, as the interpreter does.  Another ``axis=``, other ``p`` and ``a``
@@ -172,17 +172,11 @@ class Choice(CallTemplate):
 
 
 def _axis(call, ndim):
-    """The literal ``axis=`` of a choice call when it names axis 0 (0, or -1
-    for a 1-D array...), 0 when absent, else None."""
+    """0 when the call's ``axis=`` is a literal naming axis 0 (0 or ``-ndim``),
+    passed by keyword; else None."""
     node = (getattr(call, "kwargs", None) or {}).get("axis")
-    args = getattr(call, "args", None) or []
-    if node is None and len(args) > 5:
-        node = args[5]
-    if node is None:
-        return 0
-    if isinstance(node, N.Const) and type(node.value) is int and node.value in (0, -ndim):
-        return 0
-    return None
+    literal = isinstance(node, N.Const) and type(node.value) is int
+    return 0 if literal and node.value in (0, -ndim) else None
 
 
 def _choose_rows(L, call, a, idx, dims, m, reshape):

@@ -3,8 +3,8 @@
 ``random.random()``, ``uniform``, ``randint``, ``randrange`` (int arguments),
 ``getrandbits`` (up to 64 bits), ``gauss``, ``normalvariate``, ``expovariate``,
 ``choice`` (of a 1-D array or a tuple of numbers of one type), ``shuffle`` (of a
-1-D array) and ``seed`` of an int, called on the module (its global generator, the instance the functions
-are bound to) or as methods of a ``random.Random`` passed as an argument
+1-D array) and ``seed`` of an int, called on the module (its global generator,
+the instance the functions are bound to) or as methods of a ``random.Random`` passed as an argument
 (``T.PYRANDOM``; exactly that class -- a subclass may override ``random()`` and
 is never compiled).  They work on the generator's own Mersenne Twister and
 ``gauss_next`` (``pyhelpers_pyrandom.py``, ``pyrandom_state.py``), so values
@@ -85,9 +85,10 @@ class PyRandomCall(CallTemplate):
             return _sequence_type(name, b[PARAMS[name][0]])
         if name == "expovariate":
             nodes = self.bind(call, list(call.args), dict(call.kwargs))
-            if "lambd" in b and not _python_number(inf, nodes["lambd"], b["lambd"], False):
-                raise Incompatible(f"random.expovariate() of {_types(b)} (Python floats "
-                                   "and ints, or float64)")
+            lambd = b.get("lambd")
+            if lambd is not None and not _python_number(inf, nodes["lambd"], lambd, False):
+                raise Incompatible(f"random.expovariate() of {_types(b)} (Python "
+                                   "floats and ints, or float64)")
             return F
         if name in ("uniform", "gauss", "normalvariate"):
             nodes = self.bind(call, list(call.args), dict(call.kwargs))
