@@ -770,7 +770,7 @@ def _parallel_names() -> dict:
     names = {f"__hj_{n}": getattr(pp, n) for n in (
         "prange_len", "overlap", "num_chunks", "partials", "ident_add", "ident_mul",
         "ident_min", "ident_max", "chunk_lo", "array_partials_add",
-        "array_partials_mul")}
+        "array_partials_mul", "stream_words", "chunk_stream", "stream_close")}
     names["__hj_min"], names["__hj_max"] = builtins.min, builtins.max
     return names
 

@@ -397,11 +397,12 @@ class RandomBits(Expr):
 class MakeGenerator(Expr):
     """A ``GeneratorType`` value from the four int64 elements of ``words`` (a 1-D
     array: state pointer, ``next_uint64``, ``next_uint32``, ``next_double``),
-    read when it is evaluated."""
+    read when evaluated, from element ``start`` (an int64 expression, always given)."""
 
     words: Expr
     type: Optional[Type] = None
-    children, replace_children = _kids("words")
+    start: Optional[Expr] = None
+    children, replace_children = _kids("words", "start")
 
 
 @dataclass(eq=False)
