@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanajit.lib.reductions import simd_lanes
+from hanajit.lib.arrays.reductions import simd_lanes
 from hanajit.testing.jitted import jitted
 
 
