@@ -46,7 +46,12 @@ _NULL = ir.Constant(PTR, None)
 
 def natively_callable(entry) -> bool:
     """True when the dispatcher can check, unbox and box this specialisation."""
-    return all(nb.can_unbox(t) for t in entry.arg_types) and nb.can_box(entry.return_type)
+    return all(nb.can_unbox(t) for t in entry.arg_types) and nb.can_box(_boxed_type(entry))
+
+
+def _boxed_type(entry):
+    """The result type as boxed: NumPy-scalar leaves carry ``NumpyScalarArg``."""
+    return getattr(entry, "numpy_result", None) or entry.return_type
 
 
 def _widens(types) -> bool:
@@ -234,7 +239,7 @@ class _Gen:
         for obj, t in zip(objs, e.arg_types):
             unboxed.append(nb.unbox(cx, b, obj, t, self.slow_bb))
             flat += unboxed[-1]
-        leaves = [k for t in e.arg_types for k in flat_kinds(t)]
+        leaves = [k for t in e.arg_types for k in flat_kinds(T.plain(t))]
         argtys = [F64 if k.is_float else I64 for k in leaves]
         # the entry wrapper, linked by address under a name of its own
         callee = ir.Function(self.m, ir.FunctionType(I32, [PTR, PTR] + argtys),
@@ -279,12 +284,12 @@ class _Gen:
                     new = b.and_(new, b.icmp_unsigned("!=", mi, _i64(0)))
                 b.cbranch(new, fresh, in_python)
                 b.position_at_end(fresh)
-                self.box_natively(rt)
+                self.box_natively(rt, _boxed_type(e))
             b.position_at_end(in_python)
             b.ret(self.call_handler(self.handlers.boxed, _i64(index),
                                     b.ptrtoint(self.retbuf, I64)))
         else:
-            self.box_natively(rt)
+            self.box_natively(rt, _boxed_type(e))
         b.position_at_end(nxt)
 
     def box_view(self, e, rt, objs, unboxed, in_python):
@@ -314,13 +319,15 @@ class _Gen:
             b.position_at_end(miss)
         b.branch(in_python)
 
-    def box_natively(self, rt):
+    def box_natively(self, rt, boxed=None):
+        """Box the result slots of type ``rt`` as ``boxed`` (``rt`` with
+        ``NumpyScalarArg`` on the leaves the interpreter gives as NumPy scalars)."""
         b = self.b
         loaded = []
         for i, k in enumerate(_ret_kinds(rt)):
             p = b.gep(self.retbuf, [_i64(i)], source_etype=I64)
             loaded.append(b.load(p, typ=F64 if k.is_float else I64))
-        b.ret(nb.box(self.cx, b, iter(loaded), rt))
+        b.ret(nb.box(self.cx, b, iter(loaded), boxed or rt))
 
     # ------------------------------------------------------------ the handlers
     def slow(self):
