@@ -93,6 +93,7 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
     simple_ret = isinstance(rt, T.Scalar) and not rt.is_complex
 
     same = getattr(fn, "returns_param", None)
+    numpy_result = getattr(fn, "numpy_result", None)
 
     def run(*args):
         ret = (ctypes.c_int64 * nret)()
@@ -102,6 +103,9 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
             return _raise(raises[err[0] - 1], fallback, args, err, fn.pure)
         if same is not None:                 # ``return a``: the argument itself
             return args[same]
+        if numpy_result is not None:         # NumPy scalars where the interpreter has them
+            return to_numpy(unbox(ret, (ctypes.c_double * nret).from_buffer(ret), args),
+                            numpy_result)
         if rt == T.NONE:
             return None
         if simple_ret:
@@ -119,11 +123,24 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
         """Box a result the generated dispatcher left at ``address`` (views of
         arguments, tuples holding arrays)."""
         ints = (ctypes.c_int64 * nret).from_address(address)
-        return unbox(ints, (ctypes.c_double * nret).from_address(address), args)
+        out = unbox(ints, (ctypes.c_double * nret).from_address(address), args)
+        return out if numpy_result is None else to_numpy(out, numpy_result)
 
     run._keepalive = keepalive
     run._box_result = box_result
     return run
+
+
+def to_numpy(value, t):
+    """``value`` (Python numbers, as boxed for the plain type) with each leaf
+    ``t`` marks (``NumpyScalarArg``) made the NumPy scalar of its dtype."""
+    if isinstance(t, T.NumpyScalarArg):
+        import numpy as np
+        return np.dtype(t.base.name).type(value)
+    if isinstance(t, T.TupleType):
+        return tuple(to_numpy(v, it) for v, it in zip(value, t.items))
+    return value
+
 
 
 _data_pointer = ctypes.c_void_p.from_address
@@ -186,4 +203,5 @@ def native_entry(run, artifact, addrs: dict, fallback):
                        cfunc_nd_address=addrs.get(CFUNC_ND), keepalive=run._keepalive,
                        box_result=run._box_result,
                        release_gil=bool(artifact.metadata.get("release_gil")),
-                       returns_arg=getattr(fn, "returns_param", None))
+                       returns_arg=getattr(fn, "returns_param", None),
+                       numpy_result=getattr(fn, "numpy_result", None))

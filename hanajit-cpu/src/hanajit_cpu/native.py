@@ -70,6 +70,16 @@ def _has_array(t) -> bool:
     return isinstance(t, T.TupleType) and any(_has_array(i) for i in t.items)
 
 
+def _scalar_of_array(t, boxed) -> bool:
+    """Is an array in result type ``t`` boxed as a NumPy scalar (a 0-d array
+    from arithmetic: ``infer/numpy_results.py``)?  The Python path boxes those."""
+    if isinstance(t, T.ArrayType):
+        return isinstance(boxed, T.NumpyScalarArg)
+    if isinstance(t, T.TupleType) and isinstance(boxed, T.TupleType):
+        return any(_scalar_of_array(i, j) for i, j in zip(t.items, boxed.items))
+    return False
+
+
 def _ret_kinds(t) -> list:
     """The leaf type of each result slot (an array: meminfo, data, shape, strides)."""
     if isinstance(t, T.ArrayType):
@@ -266,7 +276,9 @@ class _Gen:
             return
         if _has_array(rt):
             in_python = self.block(f"spec{index}.box_in_python")
-            if isinstance(rt, T.ArrayType):
+            if _scalar_of_array(rt, _boxed_type(e)):
+                b.branch(in_python)       # a 0-d array given as a NumPy scalar
+            elif isinstance(rt, T.ArrayType):
                 fresh, view = self.block(f"spec{index}.box_fresh"), \
                     self.block(f"spec{index}.box_view")
                 meminfo = b.load(self.retbuf, typ=I64)

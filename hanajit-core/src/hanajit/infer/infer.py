@@ -18,7 +18,7 @@ from ..ir import types as T
 from ..lib import registry
 from ..lib.parallel import ParallelRegion
 from .. import typing_rules as rules
-from . import weak_locals
+from . import numpy_results, weak_locals
 from ..typing_rules import Incompatible
 
 
@@ -81,6 +81,7 @@ class Inferrer:
         fn.arg_types = tuple(self.arg_types)
         fn.return_type = self.return_type if self.return_type is not None else T.NONE
         fn.returns_param = returned_parameter(fn)
+        fn.numpy_result = numpy_results.numpy_result(fn, self.is_strong)
         insert_coercions(fn)
 
     strict = False

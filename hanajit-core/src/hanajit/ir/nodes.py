@@ -732,6 +732,7 @@ class Function:
     fastmath: tuple = ()            # LLVM fast-math flags for float ops (@jit(fastmath=))
     level: str = "python"          # "python" or "primitive"
     returns_param = None    # the array parameter every return returns, unrebound
+    numpy_result = None     # return type, NumPy-scalar leaves marked (infer/numpy_results)
 
     def new_temp(self, type_: Type, hint: str = "t") -> str:
         i = len(self.locals)
