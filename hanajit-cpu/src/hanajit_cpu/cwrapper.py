@@ -93,7 +93,9 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
     simple_ret = isinstance(rt, T.Scalar) and not rt.is_complex
 
     same = getattr(fn, "returns_param", None)
+    # NumPy scalars where the interpreter has them (infer/numpy_results.py)
     numpy_result = getattr(fn, "numpy_result", None)
+    as_numpy = None if numpy_result is None else numpy_boxer(numpy_result)
 
     def run(*args):
         ret = (ctypes.c_int64 * nret)()
@@ -103,43 +105,43 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
             return _raise(raises[err[0] - 1], fallback, args, err, fn.pure)
         if same is not None:                 # ``return a``: the argument itself
             return args[same]
-        if numpy_result is not None:         # NumPy scalars where the interpreter has them
-            return to_numpy(unbox(ret, (ctypes.c_double * nret).from_buffer(ret), args),
-                            numpy_result)
         if rt == T.NONE:
             return None
         if simple_ret:
             if rt.is_float:
-                return ctypes.c_double.from_buffer(ret).value
-            v = ret[0]
-            if rt.is_bool:
-                return bool(v)
-            if not rt.is_signed and v < 0:
-                v += 1 << 64
-            return v
-        return unbox(ret, (ctypes.c_double * nret).from_buffer(ret), args)
+                v = ctypes.c_double.from_buffer(ret).value
+            else:
+                v = ret[0]
+                if rt.is_bool:
+                    v = bool(v)
+                elif not rt.is_signed and v < 0:
+                    v += 1 << 64
+            return v if as_numpy is None else as_numpy(v)
+        v = unbox(ret, (ctypes.c_double * nret).from_buffer(ret), args)
+        return v if as_numpy is None else as_numpy(v)
 
     def box_result(address, args):
         """Box a result the generated dispatcher left at ``address`` (views of
         arguments, tuples holding arrays)."""
         ints = (ctypes.c_int64 * nret).from_address(address)
         out = unbox(ints, (ctypes.c_double * nret).from_address(address), args)
-        return out if numpy_result is None else to_numpy(out, numpy_result)
+        return out if as_numpy is None else as_numpy(out)
 
     run._keepalive = keepalive
     run._box_result = box_result
     return run
 
 
-def to_numpy(value, t):
-    """``value`` (Python numbers, as boxed for the plain type) with each leaf
-    ``t`` marks (``NumpyScalarArg``) made the NumPy scalar of its dtype."""
+def numpy_boxer(t):
+    """A function making ``value`` (Python numbers, as boxed for the plain type)
+    the NumPy scalar of its dtype at each leaf ``t`` marks (``NumpyScalarArg``)."""
     if isinstance(t, T.NumpyScalarArg):
         import numpy as np
-        return np.dtype(t.base.name).type(value)
+        return np.dtype(t.base.name).type
     if isinstance(t, T.TupleType):
-        return tuple(to_numpy(v, it) for v, it in zip(value, t.items))
-    return value
+        items = [numpy_boxer(i) for i in t.items]
+        return lambda value: tuple(f(v) for f, v in zip(items, value))
+    return lambda value: value
 
 
 
