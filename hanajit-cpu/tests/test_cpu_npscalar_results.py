@@ -180,3 +180,20 @@ def test_zero_d_array_arithmetic_gives_numpy_scalars(mode):  # noqa: F811
             got, want = (got, want) if type(want) is tuple else ((got,), (want,))
             assert [type(v) for v in got] == [type(v) for v in want]
             assert all(np.array_equal(g, w) for g, w in zip(got, want))
+
+
+def cached_pair(x):
+    return x * 2, x > 0
+
+
+def test_numpy_results_survive_the_disk_cache(tmp_path, monkeypatch):
+    from hanajit import cache, jit
+    monkeypatch.setenv("HANAJIT_CACHE_DIR", str(tmp_path))
+    x = np.float32(1.5)
+    first = jit(cached_pair, cache=True)(x)
+    hits = cache.stats["hits"]
+    again = jit(cached_pair, cache=True)         # a new function: loads the entry
+    for _ in range(3):
+        got = again(x)
+    assert cache.stats["hits"] > hits
+    assert same(got, cached_pair(x)) and same(first, cached_pair(x))
