@@ -124,6 +124,15 @@ def _accepts(spec_types, arg_types) -> bool:
     return True
 
 
+def _keyed(entry, key):
+    """A native entry checking its arguments by dispatch key: a ``np.float64``
+    argument (``NumpyScalarArg``) must not be taken for a Python float."""
+    if entry is None or not any(isinstance(t, NumpyScalarArg) for t in key):
+        return entry
+    import dataclasses
+    return dataclasses.replace(entry, arg_types=tuple(key))
+
+
 class JitFunction:
     """A jitted Python function (what ``@jit`` returns).
 
@@ -279,10 +288,10 @@ class JitFunction:
         from . import plugins
         target = plugins.get_target(self.options["target"])
         # a NumPy-scalar specialisation (np.float64 where a float would do) is
-        # found through the Python dispatcher: the native one checks exact types
-        # (so is one specialised on a function argument: its identity)
-        entries = [None if any(isinstance(t, (NumpyScalarArg, FunctionArg)) for t in key)
-                   else getattr(spec.runner, "native", None)
+        # checked by its key, which tells np.float64 from float; one specialised
+        # on a function argument (its identity) is found through the Python dispatcher
+        entries = [None if any(isinstance(t, FunctionArg) for t in key)
+                   else _keyed(getattr(spec.runner, "native", None), key)
                    for key, spec in self._compiled.items()]
         try:
             made = target.native_dispatcher(self._shape, entries, _HANDLERS)

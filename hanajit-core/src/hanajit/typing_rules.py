@@ -13,6 +13,9 @@ from .ir import types as T
 from .jitted import is_jitted
 
 
+_NUMPY_SCALARS: dict = {}     # NumPy scalar type -> Scalar (the Python dispatcher's key)
+
+
 def typeof(value) -> T.Type | None:
     """The IR type of a Python value, or None if hanajit cannot take it."""
     tp = type(value)
@@ -31,8 +34,13 @@ def typeof(value) -> T.Type | None:
         return array_type(value)
     np = sys.modules.get("numpy")
     if np is not None:
-        if isinstance(value, np.generic):
-            return T.from_numpy_dtype(value.dtype)      # a NumPy scalar
+        if isinstance(value, np.generic):               # a NumPy scalar
+            t = _NUMPY_SCALARS.get(tp)
+            if t is None:
+                t = T.from_numpy_dtype(value.dtype)
+                if t is not None:       # numbers: one dtype per type (not datetime64)
+                    _NUMPY_SCALARS[tp] = t
+            return t
         if isinstance(value, np.ndarray):
             # np.memmap keeps ndarray's semantics (results of operations are plain
             # ndarrays, views stay memmaps: boxing); np.matrix, np.recarray and

@@ -17,7 +17,7 @@ from ..ir import nodes as N
 from ..ir import types as T
 from ..lib import registry
 from .. import typing_rules as rules
-from . import function_args, weak_locals
+from . import function_args, numpy_results, weak_locals
 from .none_params import NONE_AND_VALUE
 from ..typing_rules import Incompatible
 
@@ -81,6 +81,7 @@ class Inferrer:
         fn.arg_types = tuple(self.arg_types)
         fn.return_type = self.return_type if self.return_type is not None else T.NONE
         fn.returns_param = returned_parameter(fn)
+        fn.numpy_result = numpy_results.numpy_result(fn, self.is_strong)
         insert_coercions(fn)
 
     strict = False

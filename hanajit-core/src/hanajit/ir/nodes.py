@@ -733,8 +733,8 @@ class Function:
     fastmath: tuple = ()            # LLVM fast-math flags for float ops (@jit(fastmath=))
     level: str = "python"          # "python" or "primitive"
     returns_param = None    # the array parameter every return returns, unrebound
-    returns_list = False    # returns a list comprehension, built as an array: the
-                            # caller gets result.tolist() (frontend.comprehension_arrays)
+    returns_list = False    # a list comprehension: the caller gets result.tolist()
+    numpy_result = None     # return type, NumPy-scalar leaves marked (infer/numpy_results)
 
     def new_temp(self, type_: Type, hint: str = "t") -> str:
         i = len(self.locals)

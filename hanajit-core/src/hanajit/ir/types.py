@@ -164,7 +164,12 @@ class NumpyScalarArg(Type):
     ``np.bool_``, ``np.complex128``) of a type a Python number also has.  NumPy 2
     promotes with its dtype where the Python number adapts (NEP 50), so the two
     compile apart; the compiled function sees ``base`` (the inferrer marks the
-    parameter "strong").  Sized NumPy scalars (``np.float32``) need no marker."""
+    parameter "strong").  Sized NumPy scalars (``np.float32``) need no marker.
+
+    Also marks the leaves of a specialisation's result type that the
+    interpreter returns as NumPy scalars (``Function.numpy_result``,
+    ``infer/numpy_results.py``; there a sized type may carry it too): targets
+    box those as NumPy scalars of ``base``'s dtype."""
 
     base: Scalar
 
