@@ -2,7 +2,10 @@
 
 The bodies do next to nothing, so the figures are the dispatch cost: argument
 type lookup, unboxing, the native call, boxing the result.  Array arguments are
-small float64 arrays (contiguous, and one strided view); the last two rows
+small float64 arrays (contiguous, and one strided view); NumPy scalar rows
+(``np.float64`` ... ``np.complex128``, which hanajit returns as the interpreter
+does: ``np.float32(1.5) + 1`` is ``np.float32(2.5)``; Numba returns Python
+numbers) sit next to the Python-number rows; the last two rows
 return an array: a new one (allocating and boxing it) and a view of the argument.  hanajit, ``numba.njit``
 and the plain Python function are timed interleaved with ``timeit`` (many calls per
 sample); the table gives nanoseconds per call, the median and the minimum over the
@@ -61,13 +64,25 @@ def view_of(a):
 
 
 # arguments the call statements use
-ARGS = {"a": np.arange(1.0, 9.0), "b": np.ones(8), "s": np.arange(16.0)[::2]}
+ARGS = {"a": np.arange(1.0, 9.0), "b": np.ones(8), "s": np.arange(16.0)[::2],
+        "f64": np.float64(1.5), "f32": np.float32(1.5), "i64": np.int64(3),
+        "i32": np.int32(3), "u8": np.uint8(3), "b_": np.bool_(True),
+        "c128": np.complex128(1 + 2j)}
 
 # label, function, call statement (``f`` is the function under test)
 CASES = [
     ("`f()`", zero_args, "f()"),
     ("`f(1)` (int)", one_int, "f(1)"),
+    ("`f(1.5)` (float)", one_int, "f(1.5)"),
+    ("`f(np.float64(1.5))`", one_int, "f(f64)"),
+    ("`f(np.float32(1.5))`", one_int, "f(f32)"),
+    ("`f(np.int64(3))`", one_int, "f(i64)"),
+    ("`f(np.int32(3))`", one_int, "f(i32)"),
+    ("`f(np.uint8(3))`", one_int, "f(u8)"),
+    ("`f(np.bool_(True))`", one_int, "f(b_)"),
+    ("`f(np.complex128(1+2j))`", one_int, "f(c128)"),
     ("`f(2, 0.5)` (int, float)", two_scalars, "f(2, 0.5)"),
+    ("`f(np.float32(1.5), 0.5)`", two_scalars, "f(f32, 0.5)"),
     ("`f(x=2, y=0.5)` (keywords)", two_scalars, "f(x=2, y=0.5)"),
     ("`f(2)`, `y=0.5` by default", with_default, "f(2)"),
     ("`f(a)` (1 array)", one_array, "f(a)"),
@@ -100,7 +115,8 @@ def main(quick: bool = False) -> int:
                 expected = eval(stmt, {"f": py, **ARGS})
                 got = eval(stmt, {"f": f, **ARGS})          # compiles
                 got = eval(stmt, {"f": f, **ARGS})          # builds the dispatcher
-            if not _same(got, expected):
+            if not _same(got, expected) or (name == "hanajit"
+                                             and type(got) is not type(expected)):
                 raise SystemExit(f"{label}: {name} returned {got!r}, want {expected!r}")
             timer = timeit.Timer(stmt, globals={"f": f, **ARGS})
             per_call = min(timer.repeat(3, 100)) / 100

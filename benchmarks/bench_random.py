@@ -7,6 +7,13 @@ from the same bit generator with its own distribution code; NumPy draws a whole
 array of samples at once and reduces it.  Figures are per draw (a pi sample is
 two uniforms; a walk step one normal; a Brownian path ``steps`` normals).
 
+The parallel Monte Carlo pi runs a ``prange`` loop: hanajit gives each chunk
+its own stream derived from the generator (``hanajit.parallel_streams``; its
+result is checked against that interpreter equivalent), numba
+(``parallel=True``) draws with ``np.random.random()`` from its own per-thread
+states (a ``Generator`` shared by numba's threads would race).  Both on all the
+threads this process may use.
+
 Ratios read "how many times faster hanajit is".
 
     python benchmarks/bench_random.py [--quick]
@@ -27,10 +34,13 @@ from common import (
     recording_fallbacks,
 )
 
-from hanajit import jit
+from hanajit import get_num_threads, jit, prange
+from hanajit import parallel_streams as ps
 from hanajit.philox import philox_random, philox_stream
 
 njit = numba_njit()
+if njit is not None:
+    from numba import prange as numba_prange
 
 
 # -- kernels ------------------------------------------------------------------------
@@ -48,6 +58,62 @@ def mc_pi_numpy(rng, n):
     x = rng.random(n)
     y = rng.random(n)
     return 4.0 * np.count_nonzero(x * x + y * y < 1.0) / n
+
+
+def mc_pi_parallel(rng, n):
+    inside = 0
+    for _ in prange(n):
+        x = rng.random()
+        y = rng.random()
+        if x * x + y * y < 1.0:
+            inside += 1
+    return 4.0 * inside / n
+
+
+def mc_pi_parallel_interpreted(rng, n):
+    """``mc_pi_parallel`` as hanajit runs it, in plain NumPy (its documented
+    interpreter equivalent)."""
+    chunks = ps.num_chunks(n, get_num_threads())
+    inside = 0
+    for k, g in enumerate(ps.parallel_streams(rng, chunks)):
+        lo, hi = ps.chunk_bounds(k, chunks, n)
+        u = g.random(2 * (hi - lo))       # x, y, x, y ... as the loop draws them
+        inside += int(np.count_nonzero(u[0::2] * u[0::2] + u[1::2] * u[1::2] < 1.0))
+    ps.advance(rng, chunks)
+    return 4.0 * inside / n
+
+
+def mc_pi_numba_parallel(n):
+    inside = 0
+    for _ in numba_prange(n):
+        x = np.random.random()
+        y = np.random.random()
+        if x * x + y * y < 1.0:
+            inside += 1
+    return 4.0 * inside / n
+
+
+def _parallel_row(quick, repeats, errors, fallbacks):
+    n = 10**5 if quick else 4 * 10**7
+    hj = jit(mc_pi_parallel)
+    with recording_fallbacks(fallbacks):
+        got = hj(np.random.default_rng(1), n // 100)
+    if got != mc_pi_parallel_interpreted(np.random.default_rng(1), n // 100):
+        errors.append("parallel pi: hanajit differs from its interpreter equivalent")
+    rng = np.random.default_rng(2)
+    cands = {"hanajit": lambda: hj(rng, n), "numpy": lambda: mc_pi_numpy(rng, n)}
+    if njit is not None:
+        nb = njit(parallel=True)(mc_pi_numba_parallel)
+        nb(n // 100)
+        cands["numba"] = lambda: nb(n)
+    times = interleaved(cands, repeats)
+    t_hj, t_np = median(times["hanajit"]), median(times["numpy"])
+    t_nb = median(times["numba"]) if njit is not None else None
+    draws = 2 * n
+    return [f"Monte Carlo pi, prange on {get_num_threads()} threads", f"{draws:,}",
+            fmt_seconds(t_hj / draws), fmt_seconds(t_nb / draws if t_nb else None),
+            fmt_seconds(t_np / draws), fmt_ratio(t_nb / t_hj if t_nb else None),
+            fmt_ratio(t_np / t_hj)]
 
 
 def walk(rng, n):
@@ -165,6 +231,7 @@ def main(quick: bool = False) -> int:
                      fmt_seconds(t_nb / draws if t_nb else None),
                      fmt_seconds(t_np / draws), fmt_ratio(t_nb / t_hj if t_nb else None),
                      fmt_ratio(t_np / t_hj)])
+    rows.append(_parallel_row(quick, repeats, errors, fallbacks))
     notes.append(f"Per draw; median of {repeats} interleaved repeats; compile time "
                  "excluded. Ratios above 1 mean hanajit is faster. NumPy's column "
                  "allocates the samples (vectorised), the loops do not.")

@@ -133,8 +133,17 @@ def outcome(fn, args):
         return ("raise", type(exc).__name__, str(exc))
 
 
+def _number(v):
+    """A NumPy scalar of the in-process call as the number an export prints."""
+    if isinstance(v, tuple):
+        return tuple(_number(x) for x in v)
+    return v.item() if isinstance(v, np.generic) else v
+
+
 def same(a, b) -> bool:
-    """Equal with floats compared bit for bit (any NaN equals any NaN)."""
+    """Equal with floats compared bit for bit (any NaN equals any NaN).  Exported
+    code returns C values: a NumPy scalar of the in-process call is its number."""
+    a, b = (v.item() if isinstance(v, np.generic) else v for v in (a, b))
     if isinstance(a, tuple) and isinstance(b, tuple):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     if isinstance(a, float) and isinstance(b, float):
@@ -178,8 +187,8 @@ def test_executable(kernel, sig, samples, workdir):
                               capture_output=True, text=True, timeout=30)
         if want[0] == "ok":
             assert proc.returncode == 0, (args, proc.stderr)
-            assert proc.stdout == repr(want[1]) + "\n"      # printed as Python prints
-            got = ("ok", parse_printed(proc.stdout, want[1]))
+            assert proc.stdout == repr(_number(want[1])) + "\n"   # as Python prints
+            got = ("ok", parse_printed(proc.stdout, _number(want[1])))
         else:
             assert proc.returncode == 1, (args, proc.stdout)
             name, _, message = proc.stderr.strip().partition(": ")
@@ -307,8 +316,8 @@ def test_executable_arrays(kernel, sig, samples, workdir):
                               capture_output=True, text=True, timeout=30)
         if want[0] == "ok":
             assert proc.returncode == 0, (args, proc.stderr)
-            assert proc.stdout == repr(want[1]) + "\n"      # printed as Python prints
-            got = ("ok", parse_printed(proc.stdout, want[1]))
+            assert proc.stdout == repr(_number(want[1])) + "\n"   # as Python prints
+            got = ("ok", parse_printed(proc.stdout, _number(want[1])))
         else:
             assert proc.returncode == 1, (args, proc.stdout)
             exc_name, _, message = proc.stderr.strip().partition(": ")

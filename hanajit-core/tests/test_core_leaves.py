@@ -12,7 +12,8 @@ from hanajit.target import Target
 
 
 @pytest.mark.parametrize("leaf", ["hanajit.gpu", "hanajit.loops", "hanajit.jitted",
-                                  "hanajit.errors", "hanajit.fastmath"])
+                                  "hanajit.errors", "hanajit.fastmath",
+                                  "hanajit.parallel_streams"])
 def test_leaf_modules_load_nothing_of_the_compiler(leaf):
     code = (f"import sys, {leaf}; print(sorted(m for m in sys.modules "
             "if m.startswith('hanajit.') and m != '{leaf}'))")

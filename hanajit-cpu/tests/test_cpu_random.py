@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanajit import jit, prange
+from hanajit import jit
 from hanajit.testing.dispatch_modes import jitted
 from hanajit.errors import HanaJitFallbackWarning
 
@@ -346,18 +346,25 @@ def test_permutation_of_a_negative_int(mode):
     check_result(permuted, "PCG64", 1, -4)
 
 
-def prange_draws(rng, out):
-    for i in prange(out.shape[0]):
+def range_draws(rng, out):
+    for i in range(out.shape[0]):
         out[i] = rng.standard_normal()
 
 
-def test_prange_with_a_generator_runs_serially_in_order():
+def test_parallel_true_loop_with_a_generator_draws_one_stream_per_chunk():
+    # a promoted loop draws as a prange loop does (test_cpu_random_parallel.py):
+    # chunk k from hanajit.parallel_streams.parallel_streams(rng, T)[k]
+    from hanajit import parallel_streams as ps
     from hanajit.errors import HanaJitParallelWarning
     a, b = pair("PCG64", 3)
     got, want = np.zeros(50), np.zeros(50)
-    with pytest.warns(HanaJitParallelWarning, match="random generator 'rng'"):
-        jit(parallel=True)(prange_draws)(a, got)
-    prange_draws(b, want)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", HanaJitParallelWarning)
+        jit(parallel=True, workers=4)(range_draws)(a, got)
+    for k, g in enumerate(ps.parallel_streams(b, 4)):
+        lo, hi = ps.chunk_bounds(k, 4, 50)
+        want[lo:hi] = [g.standard_normal() for _ in range(lo, hi)]
+    ps.advance(b, 4)
     assert np.array_equal(got, want)
     assert same_state(a.bit_generator.state, b.bit_generator.state)
 

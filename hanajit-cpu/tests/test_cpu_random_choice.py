@@ -1,8 +1,8 @@
 """``choice``, ``shuffle`` and ``permutation``: ``Generator`` methods and the
 legacy ``np.random`` functions, compiled, against the interpreter.
 
-Every form (``replace=False``, ``p=``, ``shuffle=``, n-D shuffles and
-permutations) gives the interpreter's values, dtype and shape, raises its
+Every form (``replace=False``, ``p=``, ``shuffle=``, rows of n-D arrays,
+n-D shuffles and permutations) gives the interpreter's values, dtype and shape, raises its
 errors with its messages, and leaves ``bit_generator.state`` /
 ``np.random.get_state()`` as the interpreter does.  Both dispatchers.
 """
@@ -172,14 +172,41 @@ def test_generator_choice_unsupported_forms_fall_back(mode):
         return rng.choice(3, 4, p=[0.2, 0.3, 0.5])
 
     def with_axis(rng, a):
-        return rng.choice(a, 2, axis=0)
+        return rng.choice(a, 2, axis=1)
 
     a, b = np.random.default_rng(0), np.random.default_rng(0)
     with pytest.warns(HanaJitFallbackWarning, match="choice"):
         assert np.array_equal(jit(with_list_p)(a), with_list_p(b))
+    x = np.arange(12.0).reshape(3, 4)
     with pytest.warns(HanaJitFallbackWarning, match="choice"):
-        assert np.array_equal(jit(with_axis)(a, np.arange(6.0)), with_axis(b, np.arange(6.0)))
+        assert np.array_equal(jit(with_axis)(a, x), with_axis(b, x))
     assert plain(a.bit_generator.state) == plain(b.bit_generator.state)
+
+
+def choose_rows(rng, a, size, replace, p):
+    return rng.choice(a, size, replace, p)
+
+
+def choose_row(rng, a):
+    return rng.choice(a)
+
+
+def choose_rows_axis0(rng, a, size):
+    return rng.choice(a, size, axis=0)
+
+
+@pytest.mark.parametrize("a", [
+    np.arange(24.0).reshape(6, 4), np.arange(60).reshape(6, 5, 2),
+    np.arange(12.0).reshape(4, 3).T, np.zeros((0, 3))], ids=lambda a: f"{a.dtype}{a.shape}")
+def test_generator_choice_of_nd_rows(mode, a):
+    # rows along axis 0, as a.take(idx, axis=0): shape size + a.shape[1:]
+    for replace in (True, False):
+        for size in ([(2, 2), ()] if len(a) else []) + [0]:
+            check(choose_rows, "PCG64", 5, a, size, replace, None)
+        if len(a):
+            check(choose_rows, "MT19937", 6, a, 3, replace, np.full(len(a), 1.0 / len(a)))
+    check(choose_row, "PCG64", 7, a)        # empty: NumPy's error
+    check(choose_rows_axis0, "Philox", 8, a, 0 if len(a) == 0 else 4)
 
 
 @settings(max_examples=40, deadline=None)

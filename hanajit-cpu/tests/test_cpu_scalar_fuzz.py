@@ -140,9 +140,17 @@ def _is_numpy_float(v):
         isinstance(v, np.ndarray) and v.dtype.kind in "fc")
 
 
+def _typed(r):
+    return type(r), _value(r)
+
+
 def check(seed):
     src, args = make_case(seed)
-    got, want = run_both(src, args, result=_value, stem="scalar")
+    got, want = run_both(src, args, result=_typed, stem="scalar")
+    if got[0] == want[0] == "ok":
+        # the interpreter's exact type: a NumPy scalar where it gives one
+        assert got[1][0] is want[1][0], (src, args, got, want)
+    got, want = [(o[0], o[1][1]) + o[2:] if o[0] == "ok" else o for o in (got, want)]
     if want[0] == "ok" and isinstance(want[1], int) and not isinstance(want[1], bool):
         assume(-(1 << 63) <= want[1] < (1 << 63))      # compiled ints wrap (documented)
     if got[0] == "raise" and want[0] == "ok" and "**" in src \
@@ -227,7 +235,7 @@ def test_numpy_bools_stay_bools():
     # ~np.True_ is np.False_ and abs keeps a NumPy bool; Python's ~True is -2
     got = jitted(_bool_ops, fallback=False)(np.array([True]), True)
     assert got == _bool_ops(np.array([True]), True) == (False, True, 1, -2)
-    assert [type(v) for v in got] == [bool, bool, int, int]
+    assert [type(v) for v in got] == [np.bool_, np.bool_, int, int]
 
 
 def _atan2(a, k):

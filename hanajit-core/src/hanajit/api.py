@@ -29,7 +29,7 @@ from .dispatch.heaptype import native_dispatch_enabled, native_type, set_vectorc
 from .dispatch.native import CallShape, Handlers
 from .dispatch.specialization import Specialization
 from .typing_rules import argtypeof
-from .ir.types import NumpyScalarArg
+from .ir.types import FunctionArg, NumpyScalarArg
 from .jitted import register_class
 from .loops import prange  # noqa: F401  (re-exported: ``hanajit.prange``)
 from .errors import (
@@ -122,6 +122,15 @@ def _accepts(spec_types, arg_types) -> bool:
                 and s.dtype == a.dtype and s.ndim == a.ndim and s.readonly == a.readonly):
             return False
     return True
+
+
+def _keyed(entry, key):
+    """A native entry checking its arguments by dispatch key: a ``np.float64``
+    argument (``NumpyScalarArg``) must not be taken for a Python float."""
+    if entry is None or not any(isinstance(t, NumpyScalarArg) for t in key):
+        return entry
+    import dataclasses
+    return dataclasses.replace(entry, arg_types=tuple(key))
 
 
 class JitFunction:
@@ -279,9 +288,10 @@ class JitFunction:
         from . import plugins
         target = plugins.get_target(self.options["target"])
         # a NumPy-scalar specialisation (np.float64 where a float would do) is
-        # found through the Python dispatcher: the native one checks exact types
-        entries = [None if any(isinstance(t, NumpyScalarArg) for t in key)
-                   else getattr(spec.runner, "native", None)
+        # checked by its key, which tells np.float64 from float; one specialised
+        # on a function argument (its identity) is found through the Python dispatcher
+        entries = [None if any(isinstance(t, FunctionArg) for t in key)
+                   else _keyed(getattr(spec.runner, "native", None), key)
                    for key, spec in self._compiled.items()]
         try:
             made = target.native_dispatcher(self._shape, entries, _HANDLERS)
@@ -319,7 +329,8 @@ class JitFunction:
                                    "interpreter", func=self.__qualname__,
                                    construct=f"{target.kind} target")
         entry = None
-        if self.options["cache"]:          # the disk cache (hanajit/cache/)
+        if self.options["cache"] and not any(isinstance(t, FunctionArg) for t in key):
+            # (the disk cache; not for a function argument, known by identity)
             from .cache import open_entry
             entry = open_entry(self, key, target)
             spec = entry.load(self.py_func) if entry is not None else None

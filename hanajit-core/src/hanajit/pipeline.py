@@ -34,6 +34,8 @@ from .errors import PluginError, TargetError, UnsupportedError
 from .frontend.builder import build_function, freezable
 from .frontend.source import parse_function
 from .infer.infer import Inferrer
+from .infer import function_args
+from .infer.none_params import settle_none_params
 from .ir import nodes as N
 from .ir import types as T
 from .jitted import is_jitted
@@ -121,11 +123,18 @@ class CompileContext:
         may call each other -- to compile as a callee; else None."""
         if is_jitted(obj):
             return obj
+        if getattr(obj, "__hj_lambda__", False):       # an outlined local lambda
+            return _Helper(obj)
         if (callable(obj) and getattr(obj, "__code__", None) is not None
                 and getattr(obj, "__module__", "").startswith("hanajit.lib.")
                 and obj.__module__ != "hanajit.lib.prims"):
             return _Helper(obj)
         return None
+
+    def as_function_argument(self, obj):
+        """A function passed as an argument, to compile as a callee: a jitted
+        function, or a plain one (compiled with the caller's options)."""
+        return self.as_jit_function(obj) or _Helper(obj)
 
     def specialize(self, pyfunc, arg_types: tuple, inline=False) -> Spec:
         key = (pyfunc, arg_types)
@@ -159,6 +168,7 @@ class CompileContext:
             spec.state_dirty = False
             self.stack.append(spec)
             try:
+                settle_none_params(fn, arg_types)       # ``if y is None: y = ...``
                 Inferrer(self, fn, arg_types).run(key=spec)
                 break
             except SerialLoop as exc:
@@ -318,6 +328,7 @@ def compile_ir(pyfunc, arg_types: tuple, options: dict | None = None):
     """Run the pipeline for ``pyfunc`` at ``arg_types``; return (module, context)."""
     ctx = CompileContext(options=dict(options or {}))
     entry = ctx.specialize(pyfunc, tuple(arg_types))
+    function_args.check_result(entry.fn, entry.return_type)
     module = ctx.build_module(entry)
     return module, ctx
 

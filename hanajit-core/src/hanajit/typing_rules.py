@@ -7,8 +7,13 @@ Python number literals "weak" as in NumPy 2 (``np.float32(x) * 2.0`` stays float
 from __future__ import annotations
 
 import sys
+import types
 
 from .ir import types as T
+from .jitted import is_jitted
+
+
+_NUMPY_SCALARS: dict = {}     # NumPy scalar type -> Scalar (the Python dispatcher's key)
 
 
 def typeof(value) -> T.Type | None:
@@ -29,8 +34,13 @@ def typeof(value) -> T.Type | None:
         return array_type(value)
     np = sys.modules.get("numpy")
     if np is not None:
-        if isinstance(value, np.generic):
-            return T.from_numpy_dtype(value.dtype)      # a NumPy scalar
+        if isinstance(value, np.generic):               # a NumPy scalar
+            t = _NUMPY_SCALARS.get(tp)
+            if t is None:
+                t = T.from_numpy_dtype(value.dtype)
+                if t is not None:       # numbers: one dtype per type (not datetime64)
+                    _NUMPY_SCALARS[tp] = t
+            return t
         if isinstance(value, np.ndarray):
             # np.memmap keeps ndarray's semantics (results of operations are plain
             # ndarrays, views stay memmaps: boxing); np.matrix, np.recarray and
@@ -44,6 +54,10 @@ def typeof(value) -> T.Type | None:
         # exactly random.Random (lib/random/python_random.py), no instance attribute that
         # could shadow a method (r.random = f): only gauss_next
         return T.PYRANDOM if set(vars(value)) <= {"gauss_next"} else None
+    if tp is types.FunctionType or is_jitted(value) or getattr(tp, "__hj_lambda__", False):
+        # a function, or an outlined lambda (frontend/lambdas.py) passed on:
+        # specialised on (infer/function_args.py)
+        return T.FunctionArg(value)
     if tp is tuple:
         items = tuple(typeof(v) for v in value)
         if any(i is None for i in items):

@@ -94,6 +94,9 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
 
     same = getattr(fn, "returns_param", None)
     as_list = bool(getattr(fn, "returns_list", False))      # a list comprehension
+    # NumPy scalars where the interpreter has them (infer/numpy_results.py)
+    numpy_result = getattr(fn, "numpy_result", None)
+    as_numpy = None if numpy_result is None else numpy_boxer(numpy_result)
 
     def run(*args):
         ret = (ctypes.c_int64 * nret)()
@@ -107,26 +110,44 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
             return None
         if simple_ret:
             if rt.is_float:
-                return ctypes.c_double.from_buffer(ret).value
-            v = ret[0]
-            if rt.is_bool:
-                return bool(v)
-            if not rt.is_signed and v < 0:
-                v += 1 << 64
-            return v
-        out = unbox(ret, (ctypes.c_double * nret).from_buffer(ret), args)
-        return out.tolist() if as_list else out
+                v = ctypes.c_double.from_buffer(ret).value
+            else:
+                v = ret[0]
+                if rt.is_bool:
+                    v = bool(v)
+                elif not rt.is_signed and v < 0:
+                    v += 1 << 64
+            return v if as_numpy is None else as_numpy(v)
+        v = unbox(ret, (ctypes.c_double * nret).from_buffer(ret), args)
+        if as_list:
+            return v.tolist()
+        return v if as_numpy is None else as_numpy(v)
 
     def box_result(address, args):
         """Box a result the generated dispatcher left at ``address`` (views of
         arguments, tuples holding arrays, lists)."""
         ints = (ctypes.c_int64 * nret).from_address(address)
         out = unbox(ints, (ctypes.c_double * nret).from_address(address), args)
-        return out.tolist() if as_list else out
+        if as_list:
+            return out.tolist()
+        return out if as_numpy is None else as_numpy(out)
 
     run._keepalive = keepalive
     run._box_result = box_result
     return run
+
+
+def numpy_boxer(t):
+    """A function making ``value`` (Python numbers, as boxed for the plain type)
+    the NumPy scalar of its dtype at each leaf ``t`` marks (``NumpyScalarArg``)."""
+    if isinstance(t, T.NumpyScalarArg):
+        import numpy as np
+        return np.dtype(t.base.name).type
+    if isinstance(t, T.TupleType):
+        items = [numpy_boxer(i) for i in t.items]
+        return lambda value: tuple(f(v) for f, v in zip(items, value))
+    return lambda value: value
+
 
 
 _data_pointer = ctypes.c_void_p.from_address
@@ -190,4 +211,5 @@ def native_entry(run, artifact, addrs: dict, fallback):
                        box_result=run._box_result,
                        release_gil=bool(artifact.metadata.get("release_gil")),
                        returns_arg=getattr(fn, "returns_param", None),
-                       returns_list=bool(getattr(fn, "returns_list", False)))
+                       returns_list=bool(getattr(fn, "returns_list", False)),
+                       numpy_result=getattr(fn, "numpy_result", None))

@@ -143,9 +143,11 @@ def library_imports(llvm_text: str, cached: bool = False) -> dict:
     if "@hj.host." in llvm_text or '@"hj.host.' in llvm_text:
         from hanajit.lib.linalg import lapack       # NumPy's LAPACK (ForeignCall)
         from hanajit.lib.random.python_random_state import c_api_address
+        from hanajit.parallel_streams import host_address
         for name in sorted(set(_HOST_NAME.findall(llvm_text))):
-            # CPython's C API (gauss_next of Python's random generators), else LAPACK/BLAS
-            address = c_api_address(name)
+            # CPython's C API (gauss_next of Python's random generators), the
+            # per-chunk random streams of parallel loops, else LAPACK/BLAS
+            address = c_api_address(name) or host_address(name)
             out[f"hj.host.{name}"] = address if address is not None else \
                 lapack.address(name)
     if "hj.numpy." in llvm_text:           # NumPy's global RandomState (legacy)

@@ -46,7 +46,12 @@ _NULL = ir.Constant(PTR, None)
 
 def natively_callable(entry) -> bool:
     """True when the dispatcher can check, unbox and box this specialisation."""
-    return all(nb.can_unbox(t) for t in entry.arg_types) and nb.can_box(entry.return_type)
+    return all(nb.can_unbox(t) for t in entry.arg_types) and nb.can_box(_boxed_type(entry))
+
+
+def _boxed_type(entry):
+    """The result type as boxed: NumPy-scalar leaves carry ``NumpyScalarArg``."""
+    return getattr(entry, "numpy_result", None) or entry.return_type
 
 
 def _widens(types) -> bool:
@@ -63,6 +68,16 @@ def _has_array(t) -> bool:
     if isinstance(t, T.ArrayType):
         return True
     return isinstance(t, T.TupleType) and any(_has_array(i) for i in t.items)
+
+
+def _scalar_of_array(t, boxed) -> bool:
+    """Is an array in result type ``t`` boxed as a NumPy scalar (a 0-d array
+    from arithmetic: ``infer/numpy_results.py``)?  The Python path boxes those."""
+    if isinstance(t, T.ArrayType):
+        return isinstance(boxed, T.NumpyScalarArg)
+    if isinstance(t, T.TupleType) and isinstance(boxed, T.TupleType):
+        return any(_scalar_of_array(i, j) for i, j in zip(t.items, boxed.items))
+    return False
 
 
 def _ret_kinds(t) -> list:
@@ -234,7 +249,7 @@ class _Gen:
         for obj, t in zip(objs, e.arg_types):
             unboxed.append(nb.unbox(cx, b, obj, t, self.slow_bb))
             flat += unboxed[-1]
-        leaves = [k for t in e.arg_types for k in flat_kinds(t)]
+        leaves = [k for t in e.arg_types for k in flat_kinds(T.plain(t))]
         argtys = [F64 if k.is_float else I64 for k in leaves]
         # the entry wrapper, linked by address under a name of its own
         callee = ir.Function(self.m, ir.FunctionType(I32, [PTR, PTR] + argtys),
@@ -261,8 +276,8 @@ class _Gen:
             return
         if _has_array(rt):
             in_python = self.block(f"spec{index}.box_in_python")
-            if getattr(e, "returns_list", False):     # boxed as a list in Python
-                b.branch(in_python)
+            if getattr(e, "returns_list", False) or _scalar_of_array(rt, _boxed_type(e)):
+                b.branch(in_python)       # a list, or a 0-d array given as a NumPy scalar
             elif isinstance(rt, T.ArrayType):
                 fresh, view = self.block(f"spec{index}.box_fresh"), \
                     self.block(f"spec{index}.box_view")
@@ -281,12 +296,12 @@ class _Gen:
                     new = b.and_(new, b.icmp_unsigned("!=", mi, _i64(0)))
                 b.cbranch(new, fresh, in_python)
                 b.position_at_end(fresh)
-                self.box_natively(rt)
+                self.box_natively(rt, _boxed_type(e))
             b.position_at_end(in_python)
             b.ret(self.call_handler(self.handlers.boxed, _i64(index),
                                     b.ptrtoint(self.retbuf, I64)))
         else:
-            self.box_natively(rt)
+            self.box_natively(rt, _boxed_type(e))
         b.position_at_end(nxt)
 
     def box_view(self, e, rt, objs, unboxed, in_python):
@@ -316,13 +331,15 @@ class _Gen:
             b.position_at_end(miss)
         b.branch(in_python)
 
-    def box_natively(self, rt):
+    def box_natively(self, rt, boxed=None):
+        """Box the result slots of type ``rt`` as ``boxed`` (``rt`` with
+        ``NumpyScalarArg`` on the leaves the interpreter gives as NumPy scalars)."""
         b = self.b
         loaded = []
         for i, k in enumerate(_ret_kinds(rt)):
             p = b.gep(self.retbuf, [_i64(i)], source_etype=I64)
             loaded.append(b.load(p, typ=F64 if k.is_float else I64))
-        b.ret(nb.box(self.cx, b, iter(loaded), rt))
+        b.ret(nb.box(self.cx, b, iter(loaded), boxed or rt))
 
     # ------------------------------------------------------------ the handlers
     def slow(self):

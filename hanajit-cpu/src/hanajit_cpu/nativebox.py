@@ -4,8 +4,8 @@ Used by the generated vectorcall dispatcher (:mod:`hanajit_cpu.native`).  For ea
 IR type the table has three emitters:
 
 * ``check(cx, b, obj, t, fail)``: branch to ``fail`` unless ``obj`` is exactly what
-  :func:`hanajit.typing_rules.typeof` maps to ``t`` (exact ``int``, ``float``,
-  ``bool``, ``complex``, ``None``, tuples of those);
+  :func:`hanajit.typing_rules.argtypeof` maps to ``t`` (exact ``int``, ``float``,
+  ``bool``, ``complex``, ``None``, NumPy scalars, tuples of those);
 * ``unbox(cx, b, obj, t, fail)``: the flat C-ABI values (``i64``/``double``, see
   :func:`hanajit.lowering.cabi.flat_kinds`); ``fail`` is taken, with no exception
   set, when the value does not fit (an ``int`` beyond int64);
@@ -13,7 +13,8 @@ IR type the table has three emitters:
   with an exception set.
 
 Scalars are looked up by type (``SCALARS``), structured types by their IR class
-(``STRUCTURED``): tuples here, NumPy arrays in :mod:`hanajit_cpu.nativearray`,
+(``STRUCTURED``): tuples here, NumPy scalars (``NumpyScalarArg``-marked types,
+and the sized types only NumPy has) in :mod:`hanajit_cpu.nativescalar`, NumPy arrays in :mod:`hanajit_cpu.nativearray`,
 ``np.random.Generator`` arguments in :mod:`hanajit_cpu.nativerandom`.  A type with no entry is not
 handled natively; calls with it take the Python dispatcher.
 
@@ -220,14 +221,35 @@ SCALARS: dict = {
     T.FLOAT64: ScalarBoxing(_check_float, _unbox_float, _box_float),
     T.BOOL: ScalarBoxing(_check_bool, _unbox_bool, _box_bool),
     T.COMPLEX128: ScalarBoxing(_check_complex, _unbox_complex, _box_complex),
-    T.COMPLEX64: ScalarBoxing(box=_box_complex),
-    T.FLOAT32: ScalarBoxing(box=_box_float),
     T.NONE: ScalarBoxing(_check_none, lambda cx, b, obj, t, fail: [], _box_none),
 }
+
+
+def _numpy_scalars():
+    from .nativescalar import NumpyScalarBoxing
+    return NumpyScalarBoxing
+
+
+class SizedScalarBoxing(ScalarBoxing):
+    """A scalar type only NumPy scalars have (int8, float32 ...): checked and
+    unboxed as a NumPy scalar (:mod:`hanajit_cpu.nativescalar`); a result is a
+    Python number unless its type carries the ``NumpyScalarArg`` marker."""
+
+    def __init__(self, box):
+        super().__init__(lambda *a: _numpy_scalars().check(*a),
+                         lambda *a: _numpy_scalars().unbox(*a), box)
+
+    @staticmethod
+    def supported(t) -> bool:
+        return _numpy_scalars().supported(t)
+
+
+SCALARS[T.COMPLEX64] = SizedScalarBoxing(_box_complex)
+SCALARS[T.FLOAT32] = SizedScalarBoxing(_box_float)
 for _t in (T.INT8, T.INT16, T.INT32):
-    SCALARS[_t] = ScalarBoxing(box=_box_signed)
+    SCALARS[_t] = SizedScalarBoxing(_box_signed)
 for _t in (T.UINT8, T.UINT16, T.UINT32, T.UINT64):
-    SCALARS[_t] = ScalarBoxing(box=_box_unsigned)
+    SCALARS[_t] = SizedScalarBoxing(_box_unsigned)
 
 
 class TupleBoxing:
@@ -288,6 +310,8 @@ STRUCTURED: dict = {T.TupleType: TupleBoxing}
 
 
 def _entry(t: T.Type):
+    if isinstance(t, T.NumpyScalarArg):    # np.float64 ...: a NumPy scalar
+        return _numpy_scalars()
     e = SCALARS.get(t) or STRUCTURED.get(type(t))
     if e is None and isinstance(t, T.ArrayType):
         from .nativearray import ArrayBoxing      # registers itself on first use
@@ -316,7 +340,9 @@ def can_box(t: T.Type) -> bool:
         from .nativearray import box_api
         return _entry(t).supported(t) and box_api() is not None
     e = _entry(t)
-    return e is not None and e.box is not None
+    if e is None or e.box is None:
+        return False
+    return e.supported(t) if isinstance(t, T.NumpyScalarArg) else True
 
 
 def check(cx, b, obj, t, fail):

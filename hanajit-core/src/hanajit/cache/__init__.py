@@ -43,6 +43,7 @@ class FnInfo:
         self.can_raise = can_raise
         self.pure = pure
         self.writes_arrays = not pure     # (a pure entry was one that may deoptimise)
+        self.numpy_result = None          # results boxed as NumPy scalars (infer/numpy_results)
 
 
 def open_entry(jf, arg_types: tuple, target) -> Entry | None:
@@ -140,6 +141,8 @@ def _encode_type(t):
         return ("s", t.kind, t.bits)
     if isinstance(t, T.NoneType):
         return ("n",)
+    if isinstance(t, T.NumpyScalarArg):       # (Function.numpy_result's marks)
+        return ("m", _encode_type(t.base))
     if isinstance(t, T.TupleType):
         return ("t",) + tuple(_encode_type(i) for i in t.items)
     if isinstance(t, T.ArrayType):
@@ -158,6 +161,8 @@ def _decode_type(d):
         return T.Scalar(d[1], d[2])
     if tag == "n":
         return T.NONE
+    if tag == "m":
+        return T.NumpyScalarArg(_decode_type(d[1]))
     if tag == "t":
         return T.TupleType(tuple(_decode_type(i) for i in d[1:]))
     if tag == "a":
@@ -190,7 +195,9 @@ def _encode_artifact(artifact) -> dict:
             v = {"name": v.name, "pyname": v.pyname, "can_raise": v.can_raise,
                  "pure": v.pure, "arg_types": tuple(_encode_type(t) for t in v.arg_types),
                  "return_type": _encode_type(v.return_type),
-                 "returns_list": bool(getattr(v, "returns_list", False))}
+                 "returns_list": bool(getattr(v, "returns_list", False)),
+                 "numpy_result": None if getattr(v, "numpy_result", None) is None
+                 else _encode_type(v.numpy_result)}
         elif k == "raises":
             v = [(_encode_class(exc), message, bool(deopt)) for exc, message, deopt in v]
         else:
@@ -209,6 +216,8 @@ def _decode_artifact(data):
                             tuple(_decode_type(t) for t in f["arg_types"]),
                             _decode_type(f["return_type"]), f["can_raise"], f["pure"])
         meta["fn"].returns_list = bool(f.get("returns_list", False))
+        if f.get("numpy_result") is not None:
+            meta["fn"].numpy_result = _decode_type(f["numpy_result"])
     if "raises" in meta:
         meta["raises"] = [(_decode_class(c), message, deopt)
                           for c, message, deopt in meta["raises"]]

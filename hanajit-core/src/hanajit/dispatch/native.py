@@ -127,6 +127,9 @@ class NativeEntry:
     release_gil: bool = False     # nogil=True or parallel loops: call without the GIL
     returns_arg: int | None = None  # the result is this argument object itself
     returns_list: bool = False    # the result is box_result(...).tolist() (boxed in Python)
+    # the result type with NumpyScalarArg on each leaf the interpreter returns
+    # as a NumPy scalar (np.float64 ...); None: Python numbers throughout
+    numpy_result: Any = None
 
 
 def box_result(self, index, ret_address, *params):

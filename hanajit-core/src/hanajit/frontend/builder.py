@@ -27,6 +27,7 @@ from ..ir import nodes as N
 from ..lib import registry
 from ..ir.frontend_nodes import Method, ObjRef, Unpack, falls_through
 from ..loops import prange
+from .lambdas import outline_local_lambdas
 from .node_names import plain_name
 from .readonly_lists import readonly_lists
 from .source import ParsedFunction, eager_self
@@ -87,6 +88,8 @@ class Builder:
         if args.vararg or args.kwarg:
             self.fail(self.fnode, "*args / **kwargs parameters")
         self.params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+        self.fnode = outline_local_lambdas(parsed, set(self.params) | assigned_names(
+            self.fnode), self.injected)                 # g = lambda y: ...; g(x)
         self.locals = set(self.params) | assigned_names(self.fnode)
         # list displays only read, built as tuples (frontend.readonly_lists)
         self.list_displays, self.list_names = readonly_lists(
@@ -710,6 +713,8 @@ class Builder:
         if isinstance(func, N.PyAttr):      # method call on a value
             return N.PyCall(callee=Method(func.attr), args=[func.value] + args,
                             kwargs=kwargs, name=func.attr)
+        if isinstance(func, N.Var):         # a function argument (infer/function_args)
+            return N.PyCall(callee=func, args=args, kwargs=kwargs, name=func.name)
         self.fail(e, "call of a value", _src(e))
 
 
@@ -765,7 +770,7 @@ def _parallel_names() -> dict:
     names = {f"__hj_{n}": getattr(pp, n) for n in (
         "prange_len", "overlap", "num_chunks", "partials", "ident_add", "ident_mul",
         "ident_min", "ident_max", "chunk_lo", "array_partials_add",
-        "array_partials_mul")}
+        "array_partials_mul", "stream_words", "chunk_stream", "stream_close")}
     names["__hj_min"], names["__hj_max"] = builtins.min, builtins.max
     return names
 

@@ -57,6 +57,9 @@ class LoopPlan:
     array_reductions: dict = field(default_factory=dict)  # array -> "add" | "mul"
     written: list = field(default_factory=list)      # captured arrays written in the body
     called_with: list = field(default_factory=list)  # captured names passed to calls
+    # captured names whose methods the body calls (``rng.random()``): a Generator
+    # among them draws from one stream per chunk (hanajit.parallel_streams)
+    streams: list = field(default_factory=list)
     problems: list = field(default_factory=list)     # (line, message)
 
 
@@ -471,6 +474,17 @@ def _unknown_callee(call: ast.Call, resolve) -> bool:
     return True
 
 
+def _method_receivers(body) -> set:
+    """Names whose methods the loop body calls (``name.method(...)``)."""
+    out = set()
+    for s in body:
+        for node in ast.walk(s):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and isinstance(node.func.value, ast.Name):
+                out.add(node.func.value.id)
+    return out
+
+
 def _live_after(after_path, name) -> bool:
     """May ``name`` be read after the loop before being assigned again?"""
     for stmts, loop_again in after_path:
@@ -537,13 +551,17 @@ def outline(loop: ast.For, plan: LoopPlan, parsed, range_args: list, workers: in
     # each reduction's value before the loop, for its type only: a chunk starts
     # from the identity as the NumPy scalar or the Python number the variable is
     start = {name: f"__hj_v_{name}_{uid}" for name in red}
+    plan.streams = sorted(_method_receivers(loop.body) & set(plan.captured))
+    sw = {name: f"__hj_sw_{name}_{uid}" for name in plan.streams}
     params = ["__hj_k", "__hj_T", "__hj_n", "__hj_start", "__hj_step"] + list(
         plan.captured) + [part[n] for n in red] + [x for n in ared
                                                     for x in (shared[n], apart[n])] + [
-        start[n] for n in red]
+        sw[n] for n in plan.streams] + [start[n] for n in red]
     src = [f"def __hj_region_{uid}({', '.join(params)}):",
            "    __hj_lo = __hj_chunk_lo(__hj_k, __hj_T, __hj_n)",
            "    __hj_hi = __hj_chunk_lo(__hj_k + 1, __hj_T, __hj_n)"]
+    for name in plan.streams:       # a Generator: this chunk's own stream
+        src.append(f"    {name} = __hj_chunk_stream({sw[name]}, {name}, __hj_k)")
     for name, op in red.items():
         src.append(f"    {name} = __hj_ident_{op}({part[name]}, {start[name]})")
     for name in ared:       # one chunk updates the array itself, else its own copy
@@ -580,13 +598,17 @@ def outline(loop: ast.For, plan: LoopPlan, parsed, range_args: list, workers: in
             f"{T} = __hj_num_chunks({n}, {int(workers or 0)}, {ov})"]
     for name in red:
         code.append(f"{part[name]} = __hj_partials({T}, {name})")
+    for name in plan.streams:
+        code.append(f"{sw[name]} = __hj_stream_words({name}, {T})")
     names[f"__hj_region_{uid}"] = region
     for name, op in ared.items():
         code.append(f"{apart[name]} = __hj_array_partials_{op}({T}, {name})")
     code.append(f"__hj_region_{uid}({T}, {n}, {a}, {c}, "
                 + ", ".join(list(plan.captured) + [part[x] for x in red]
                             + [x for nm in ared for x in (nm, apart[nm])]
-                            + list(red)) + ")")
+                            + [sw[x] for x in plan.streams] + list(red)) + ")")
+    for name in plan.streams:
+        code.append(f"__hj_stream_close({sw[name]})")
     if red or ared:
         j = f"__hj_j_{uid}"
         code.append(f"for {j} in range({T}):")

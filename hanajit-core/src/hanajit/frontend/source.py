@@ -77,6 +77,8 @@ def parse_function(pyfunc) -> ParsedFunction:
     if code is None:
         raise UnsupportedError(f"{name}: not a Python function", func=name,
                                construct="non-Python callable")
+    if code.co_name == "<lambda>":
+        return _parse_lambda(pyfunc, name)
     try:
         lines, first = inspect.getsourcelines(pyfunc)
     except (OSError, TypeError) as exc:
@@ -98,6 +100,29 @@ def parse_function(pyfunc) -> ParsedFunction:
     ast.increment_lineno(tree, first - 1)
     return ParsedFunction(pyfunc=pyfunc, node=node, filename=code.co_filename,
                           first_line=first, source=source,
+                          globals=pyfunc.__globals__, closure=_closure_values(pyfunc))
+
+
+def _parse_lambda(pyfunc, name) -> ParsedFunction:
+    """``jit(lambda ...)``: the lambda found in its whole file's AST
+    (``frontend.lambdas``)."""
+    import linecache
+    from .lambdas import lambda_function_def
+    code = pyfunc.__code__
+    filename = inspect.getsourcefile(pyfunc) or code.co_filename
+    source = "".join(linecache.getlines(filename, pyfunc.__globals__))
+    if not source:
+        raise UnsupportedError(f"{name}: source code is not available; functions "
+                               "must be defined in a file", func=name, construct="no source")
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as exc:
+        raise UnsupportedError(f"{name}: cannot parse its source ({exc.msg})",
+                               func=name, construct="source") from None
+    node = lambda_function_def(pyfunc, tree, name)
+    return ParsedFunction(pyfunc=pyfunc, node=node, filename=code.co_filename,
+                          first_line=node.lineno, source=ast.get_source_segment(
+                              source, node.body[0].value) or "",
                           globals=pyfunc.__globals__, closure=_closure_values(pyfunc))
 
 

@@ -17,7 +17,8 @@ from ..ir import nodes as N
 from ..ir import types as T
 from ..lib import registry
 from .. import typing_rules as rules
-from . import weak_locals
+from . import function_args, numpy_results, weak_locals
+from .none_params import NONE_AND_VALUE
 from ..typing_rules import Incompatible
 
 
@@ -80,6 +81,7 @@ class Inferrer:
         fn.arg_types = tuple(self.arg_types)
         fn.return_type = self.return_type if self.return_type is not None else T.NONE
         fn.returns_param = returned_parameter(fn)
+        fn.numpy_result = numpy_results.numpy_result(fn, self.is_strong)
         insert_coercions(fn)
 
     strict = False
@@ -91,7 +93,8 @@ class Inferrer:
         new = rules.unify(old, t)
         if new is None:
             self.fail(line, "variable type change",
-                      f"'{name.lstrip('$')}' holds both {old} and {t}")
+                      f"'{name.lstrip('$')}' holds both {old} and {t}"
+                      + (NONE_AND_VALUE if T.NONE in (old, t) else ""))
         if new != old:
             self.locals[name] = new
             self.changed = True
@@ -276,6 +279,8 @@ class Inferrer:
         return t
 
     def e_ObjRef(self, e, line):
+        if isinstance(t := rules.typeof(e.obj), T.FunctionArg):
+            return t                        # a function passed on (function_args)
         self.fail(line, "use of a Python object as a value", e.name)
 
     def big_int_operand(self, operands, line):
@@ -403,6 +408,8 @@ class Inferrer:
         ts = [self.expr(o, line) for o in e.operands]
         if any(t is None for t in ts):
             return None
+        if len(e.ops) == 1 and e.ops[0] in ("is", "isnot") and T.NONE in ts:
+            return T.BOOL                   # (``out is None`` of an array: decided)
         if any(isinstance(t, T.ArrayType) for t in ts):
             if len(e.ops) != 1 or e.ops[0] not in ("lt", "le", "gt", "ge", "eq", "ne"):
                 self.fail(line, "array comparison", "chained or membership comparisons "
@@ -587,6 +594,8 @@ class Inferrer:
         callee = e.callee
         if isinstance(callee, Unpack):
             t = argtypes[0]
+            if isinstance(t, T.ArrayType) and t.ndim >= 1:    # first axis: lib views.unpack
+                return T.TupleType((registry.index_type(t, T.INT64),) * callee.n)
             if not isinstance(t, T.TupleType) or len(t.items) != callee.n:
                 self.fail(line, "unpacking", f"cannot unpack {t} into {callee.n} names")
             return t
@@ -594,6 +603,8 @@ class Inferrer:
             return self.method_type(e, callee.name, argtypes, kwtypes, line)
         if registry.is_parallel_region(callee):
             return callee.infer(self, e, argtypes, line)
+        if isinstance(callee, N.Var):
+            return function_args.infer_call(self, e, argtypes, kwtypes, line)
         jf = self.ctx.as_jit_function(callee)
         if jf is not None:
             return self.ctx.infer_call(self, e, jf, argtypes, kwtypes, line)

@@ -17,8 +17,8 @@ float64 is exact).  That is right wherever both states give the same result:
   ``v``; not ``acc + 1.5``, which is float64 while ``acc`` is a Python float and
   float32 after);
 * a comparison with NumPy scalars only;
-* the returned value, alone or in a tuple (the value is the same; results come
-  back as Python numbers, see ``docs/semantics.md``);
+* the returned value, alone or in a tuple (the value is the same; it comes
+  back as a Python number, see ``docs/semantics.md``);
 * a value stored into an array of type S.
 
 Any other read (``acc * 2.0``, ``np.sqrt(acc)``, ``y = acc``, passing it on)

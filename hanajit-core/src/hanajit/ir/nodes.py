@@ -397,11 +397,12 @@ class RandomBits(Expr):
 class MakeGenerator(Expr):
     """A ``GeneratorType`` value from the four int64 elements of ``words`` (a 1-D
     array: state pointer, ``next_uint64``, ``next_uint32``, ``next_double``),
-    read when it is evaluated."""
+    read when evaluated, from element ``start`` (an int64 expression, always given)."""
 
     words: Expr
     type: Optional[Type] = None
-    children, replace_children = _kids("words")
+    start: Optional[Expr] = None
+    children, replace_children = _kids("words", "start")
 
 
 @dataclass(eq=False)
@@ -732,8 +733,8 @@ class Function:
     fastmath: tuple = ()            # LLVM fast-math flags for float ops (@jit(fastmath=))
     level: str = "python"          # "python" or "primitive"
     returns_param = None    # the array parameter every return returns, unrebound
-    returns_list = False    # returns a list comprehension, built as an array: the
-                            # caller gets result.tolist() (frontend.comprehension_arrays)
+    returns_list = False    # a list comprehension: the caller gets result.tolist()
+    numpy_result = None     # return type, NumPy-scalar leaves marked (infer/numpy_results)
 
     def new_temp(self, type_: Type, hint: str = "t") -> str:
         i = len(self.locals)

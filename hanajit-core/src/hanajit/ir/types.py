@@ -164,7 +164,12 @@ class NumpyScalarArg(Type):
     ``np.bool_``, ``np.complex128``) of a type a Python number also has.  NumPy 2
     promotes with its dtype where the Python number adapts (NEP 50), so the two
     compile apart; the compiled function sees ``base`` (the inferrer marks the
-    parameter "strong").  Sized NumPy scalars (``np.float32``) need no marker."""
+    parameter "strong").  Sized NumPy scalars (``np.float32``) need no marker.
+
+    Also marks the leaves of a specialisation's result type that the
+    interpreter returns as NumPy scalars (``Function.numpy_result``,
+    ``infer/numpy_results.py``; there a sized type may carry it too): targets
+    box those as NumPy scalars of ``base``'s dtype."""
 
     base: Scalar
 
@@ -223,6 +228,19 @@ UINT8, UINT16, UINT32, UINT64 = (Scalar("u", b) for b in (8, 16, 32, 64))
 FLOAT32, FLOAT64 = Scalar("f", 32), Scalar("f", 64)
 COMPLEX64, COMPLEX128 = Scalar("c", 64), Scalar("c", 128)
 NONE = NoneType()
+
+
+@dataclass(frozen=True)
+class FunctionArg(NoneType):
+    """A function passed as an argument (a jitted or a plain Python function):
+    known when compiling -- its identity is part of the dispatch key -- and only
+    called.  Like ``None`` it has no run-time form, so every target passes it as it
+    passes ``None`` (nothing)."""
+
+    fn: object
+
+    def __str__(self) -> str:
+        return f"function {getattr(self.fn, '__qualname__', self.fn)!s}"
 GENERATOR = GeneratorType()
 PYRANDOM = PyRandomType()
 

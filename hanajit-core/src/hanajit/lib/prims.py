@@ -413,3 +413,14 @@ def pyapi_decref(o):
 
 def pyapi_err_clear():
     _capi("PyErr_Clear", None, ())
+
+
+def rng_streams_open(state, next_uint64, count, words):
+    from hanajit.parallel_streams import open_streams
+    return open_streams(int(state), int(next_uint64), int(count),
+                         words.ctypes.data)
+
+
+def rng_streams_close(words):
+    from hanajit.parallel_streams import close_streams
+    return close_streams(words.ctypes.data)

@@ -42,8 +42,10 @@ class TablesAndRandom:
     def e_MakeGenerator(self, e):
         arr = self.expr(e.words)
         v = ir.Constant(_ll.lltype(e.type), ir.Undefined)
+        start = self.expr(e.start) if e.start is not None else ir.Constant(_ll.I64, 0)
         for k in range(4):
-            p = self.element_ptr(arr, e.words.type, [ir.Constant(_ll.I64, k)])
+            at = self.b.add(start, ir.Constant(_ll.I64, k))
+            p = self.element_ptr(arr, e.words.type, [at])
             v = self.b.insert_value(v, self.b.load(p, typ=_ll.I64), k)
         return v
 

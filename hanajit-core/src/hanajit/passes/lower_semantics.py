@@ -283,6 +283,8 @@ class Lowerer:
         return e
 
     def e_ObjRef(self, e):
+        if isinstance(getattr(e, "type", None), T.FunctionArg):
+            return N.Const(None, e.type)    # a function passed on: nothing at run time
         return e            # a compile-time argument; templates read ``.obj``
 
     def e_Var(self, e):
@@ -454,6 +456,8 @@ class Lowerer:
     def e_PyCall(self, e):
         callee = e.callee
         if isinstance(callee, Unpack):
+            if isinstance(e.args[0].type, T.ArrayType):
+                return views.unpack(self, self.let(self.lower(e.args[0])), callee.n, e.type)
             return self.lower(e.args[0])
         spec = getattr(e, "spec", None)
         if (spec is not None and spec.inline_expr is not None and not e.kwargs

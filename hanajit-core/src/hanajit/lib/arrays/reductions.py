@@ -5,8 +5,12 @@ A reduction consumes a lazy element tree directly, so ``np.sum(a * b)`` is one
 loop with no temporary.  Accumulation is sequential in C order (NumPy sums floats
 pairwise, so float sums can differ from NumPy's in the last bits; integer results
 are exact).  Empty min/max/argmin/argmax raise ValueError as NumPy does.
+Float min/max keep the later of equal values (``0.0``/``-0.0``); a zero extreme of a
+whole array is NumPy's own pick (``numpy_zero``, ``minmax_algorithms``).
 """
 from __future__ import annotations
+
+import functools
 
 from ...typing_rules import Incompatible
 from ...ir import nodes as N
@@ -136,6 +140,9 @@ class Reduction(CallTemplate):
         nd = len(z.dims)
         if axis is None:
             v = self.reduce(L, z, st, {}, list(range(nd)))
+            if self.name in ("min", "max") and st.is_float and not isinstance(
+                    args[0], ew.Lazy):
+                v = self.numpy_zero(L, args[0], v, st)
             return _kept(L, v, rt, nd) if keep else v
         axis %= nd
         out_axes = [a for a in range(nd) if a != axis]
@@ -190,6 +197,36 @@ class Reduction(CallTemplate):
             return self.pairwise(L, lane, st)
         fill(L, out, out_dims, value)
         return out
+
+    def numpy_zero(self, L, arr, v, st):
+        """``v``, the extreme of the whole array ``arr``, or when it is zero the
+        zero NumPy's loop picks (``minmax_algorithms``): a 1-D array or a
+        C-contiguous one is one lane of NumPy's reduce, contiguous or strided
+        (its stride decides when it runs).  Other layouts keep the later zero."""
+        from . import minmax_algorithms as hm
+        from .shape import reshape_view
+        t = arr.type
+        lanes = simd_lanes(st.name)
+        if not lanes or not (t.ndim == 1 or t.layout == "C"):
+            return v
+        out = L.temp(st, "extreme")
+        L.emit(N.Assign(target=out, value=v))
+        big = C(self.name == "max", T.BOOL)
+
+        def fix():
+            arr1 = L.let(arr)
+            lane = arr1 if t.ndim == 1 else L.let(reshape_view(L, arr1, [C(-1, I)],
+                                                               t.copy(ndim=1)))
+            step = N.ArrayAttr(lane, "stride", 0, I)
+            contig = N.Cmp("eq", step, C(st.bits // 8, I), T.BOOL)
+            s1, v1 = L.sub_block(lambda: L.call_helper(hm.contiguous, [lane, big, C(lanes, I)]))
+            s2, v2 = L.sub_block(lambda: L.call_helper(hm.strided, [lane, big]))
+            L.emit(N.If(cond=contig, then=s1 + [N.Assign(target=out, value=v1)],
+                        orelse=s2 + [N.Assign(target=out, value=v2)]))
+        stmts, _ = L.sub_block(fix)
+        L.emit(N.If(cond=N.Cmp("eq", N.Var(out, st), C(0.0, st), T.BOOL), then=stmts,
+                    orelse=[]))
+        return N.Var(out, st)
 
     def empty_check(self, L, size):
         """min/max/argmin/argmax over no elements: NumPy's ValueError."""
@@ -259,6 +296,10 @@ class Reduction(CallTemplate):
         k = L.temp(I, "k")
         L.emit(N.Assign(target=k, value=C(0, I)))
         cmp = "lt" if name in ("min", "argmin") else "gt"
+        if et.is_float and name in ("min", "max"):
+            # of equal values (0.0 and -0.0) the later wins, as in NumPy's
+            # ``maximum``/``minimum`` loops (docs/semantics.md, "Signed zeros")
+            cmp = "le" if name == "min" else "ge"
 
         def body(idx):
             x = L.let(z.elem(full(idx)))
@@ -277,6 +318,32 @@ class Reduction(CallTemplate):
             L.emit(N.Assign(target=k, value=N.BinOp("add", N.Var(k, I), C(1, I), I)))
         loops(L, red_dims, body)
         return N.Var(best, et) if name in ("min", "max") else N.Var(pos, I)
+
+
+@functools.lru_cache(maxsize=None)
+def simd_lanes(dtype: str) -> int:
+    """How many lanes of ``dtype`` the installed NumPy's ``maximum.reduce`` keeps
+    on this host: the ``W`` with which ``minmax_algorithms`` picks NumPy's zero,
+    contiguous and strided, for zeros among negative values (``np.max``; positive
+    ones for ``np.min``: where the lanes' order shows) of many lengths; 0 when no
+    width does (then the later zero is kept)."""
+    import numpy as np
+    from . import minmax_algorithms as hm
+    rng = np.random.default_rng(22)
+    cases = []
+    for k in range(24):
+        n = int(rng.integers(1, 160))
+        p = [0.1, 0.1, 0.8] if k % 2 else None
+        cases += [(np.max, True, np.array(rng.choice([0.0, -0.0, -1.0], n, p=p), dtype)),
+                  (np.min, False, np.array(rng.choice([0.0, -0.0, 1.0], n, p=p), dtype))]
+    if not all(np.signbit(f(np.repeat(a, 2)[::2])) ==
+               np.signbit(hm.strided(np.repeat(a, 2)[::2], big)) for f, big, a in cases):
+        return 0
+    for lanes in (2, 4, 8, 16, 32):
+        if all(np.signbit(f(a)) == np.signbit(hm.contiguous(a, big, lanes))
+               for f, big, a in cases):
+            return lanes
+    return 0
 
 
 def _kept(L, v, rt, nd):

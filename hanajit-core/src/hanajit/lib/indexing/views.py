@@ -224,3 +224,16 @@ def checked_index_on_axis(L, arr, e, axis):
     """One integer index normalised and checked on ``axis``."""
     from .elements import checked_indices_axes
     return checked_indices_axes(L, arr, [(axis, e)])[0]
+
+
+def unpack(L, arr: N.Expr, n: int, tuple_type) -> N.Expr:
+    """``a, b = arr``: the ``n`` items along the first axis (views, or elements of a
+    1-D array), after CPython's length check of an iterable's unpacking."""
+    length = L.let(N.ArrayAttr(arr, "shape", 0, T.INT64))
+    for got in range(n):
+        L.raise_if(N.Cmp("eq", length, N.Const(got, T.INT64), T.BOOL), ValueError,
+                   f"not enough values to unpack (expected {n}, got {got})")
+    L.raise_if(N.Cmp("gt", length, N.Const(n, T.INT64), T.BOOL), ValueError,
+               f"too many values to unpack (expected {n})")
+    return N.MakeTuple([L.let(lower_index(L, arr, N.Const(i, T.INT64), T.INT64))
+                        for i in range(n)], tuple_type)

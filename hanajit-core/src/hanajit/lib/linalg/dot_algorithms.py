@@ -48,7 +48,7 @@ def dot_at(z, n, pa, sa, pb, sb):
     """``0.0 + cblas_?dot`` of the vectors at addresses ``pa``, ``pb`` with
     strides ``sa``, ``sb`` in items, in the dtype of the number ``z``: the
     product of two vectors whose layout BLAS takes, without touching the arrays
-    (``array_ops.dot`` tests the layout inline)."""
+    (``dot.dot`` tests the layout inline)."""
     return prims.blas_dot(z, n, pa, sa, pb, sb) + 0.0
 
 
@@ -268,7 +268,7 @@ def vdot_loop_complex(a, b):
 
 # -- matrices -------------------------------------------------------------------------
 # The helpers below fill ``out`` (a new C-contiguous array) and return 1, or return 0
-# where NumPy runs its own loops (and for empty products); ``array_ops.dot`` then
+# where NumPy runs its own loops (and for empty products); ``dot.dot`` then
 # runs the same loops.  ``z`` is a zero of
 # the dtype: ``0.0 + ?dot`` in the dtype, real or complex.
 SCALAR = 0

@@ -57,7 +57,11 @@ class ParallelRegion:
                                  f"array '{name}' is passed to a function inside the loop, "
                                  "which may write to it")
         for name, t in captured.items():
-            if isinstance(t, T.GeneratorType):
+            # a chunk's stream is made under the GIL: passed to a function, whose
+            # own parallel loop would run in a worker thread, it stays serial
+            if _holds_generator(t) and not (
+                    type(t) is T.GeneratorType and name in plan.streams
+                    and name not in plan.called_with and _streams_supported()):
                 raise SerialLoop(self.owner, self.line,
                                  f"random generator '{name}' is shared by the iterations "
                                  "(its draws must stay in order)")
@@ -118,6 +122,103 @@ def _check_array_updates(region, fn, names):
                 raise SerialLoop(region.owner, region.line,
                                  f"'{st.target.name}' is a {at.dtype} array updated with "
                                  f"{vt} values (rounded at every step)")
+
+
+def _holds_generator(t) -> bool:
+    if isinstance(t, T.GeneratorType):
+        return True
+    return isinstance(t, T.TupleType) and any(_holds_generator(i) for i in t.items)
+
+
+def _streams_supported() -> bool:
+    from ...parallel_streams import supported
+    return supported()
+
+
+class Streams(CallTemplate):
+    """``prims.rng_streams_open(state, next_uint64, count, words)`` and
+    ``prims.rng_streams_close(words)``: the host functions of
+    :mod:`hanajit.parallel_streams` (``hj.host.hanajit_streams_*``), on the
+    address of ``words``."""
+
+    def __init__(self, name, nargs):
+        self.name, self.nargs = name, nargs
+        self.paths = (f"hanajit.lib.prims.rng_streams_{name}",)
+
+    def typer(self, inf, call, args, kwargs):
+        if kwargs or len(args) != self.nargs or args[-1] != WORDS:
+            raise Incompatible(f"prims.rng_streams_{self.name}: wrong arguments")
+        return T.INT64
+
+    def lower(self, L, call, args, kwargs):
+        values = [L.let(ops.convert(L, a, T.INT64)) for a in args[:-1]]
+        values.append(L.let(N.ArrayAttr(args[-1], "data", 0, T.INT64)))
+        target = L.temp(T.INT64, "streams")
+        L.emit(N.Assign(target=target, value=C(0, T.INT64)))
+        L.emit(N.ForeignCall(symbol=f"hanajit_streams_{self.name}", args=values,
+                             returns=T.INT64, target=target))
+        return N.Var(target, T.INT64)
+
+
+register(Streams("open", 4))
+register(Streams("close", 1))
+WORDS = T.ArrayType(T.INT64, 1, "C")
+
+
+def _is_generator(t) -> bool:
+    return type(t) is T.GeneratorType
+
+
+@register
+class StreamWords(CallTemplate):
+    """``stream_words(x, T)``: for a ``Generator`` ``x``, the words of its ``T``
+    per-chunk streams (``random/stream_algorithms.py``: ``open_streams``); else a dummy 0."""
+    paths = (P + "stream_words",)
+
+    def typer(self, inf, call, args, kwargs):
+        return WORDS if _is_generator(args[0]) else T.INT64
+
+    def lower(self, L, call, args, kwargs):
+        from ..random import stream_algorithms as hs
+        if call.type != WORDS:
+            return C(0, T.INT64)
+        g = L.let(args[0])
+        return L.call_helper(hs.open_streams, [
+            L.let(N.TupleGet(g, 0, T.INT64)), L.let(N.TupleGet(g, 1, T.INT64)),
+            L.let(ops.convert(L, args[1], T.INT64))])
+
+
+@register
+class ChunkStream(CallTemplate):
+    """``chunk_stream(words, x, k)``: chunk ``k``'s stream of ``x`` (``x`` itself
+    when it is not a ``Generator``)."""
+    paths = (P + "chunk_stream",)
+
+    def typer(self, inf, call, args, kwargs):
+        return args[1]
+
+    def lower(self, L, call, args, kwargs):
+        if args[0].type != WORDS or not _is_generator(args[1].type):
+            return args[1]
+        start = N.BinOp("mul", ops.convert(L, args[2], T.INT64), C(4, T.INT64), T.INT64)
+        return N.MakeGenerator(args[0], T.GENERATOR, start=L.let(start))
+
+
+@register
+class StreamClose(CallTemplate):
+    """``stream_close(words)``: end the streams after the loop (advances the
+    generator, :mod:`hanajit.parallel_streams`)."""
+    paths = (P + "stream_close",)
+
+    def typer(self, inf, call, args, kwargs):
+        return T.NONE
+
+    def lower(self, L, call, args, kwargs):
+        from ..random import stream_algorithms as hs
+        from ..random.generator import call_void
+        if args[0].type == WORDS:
+            call_void(L, hs.close_streams, [args[0]])
+        return C(None, T.NONE)
 
 
 def _holds_array(t) -> bool:

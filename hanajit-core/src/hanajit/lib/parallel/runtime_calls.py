@@ -16,9 +16,11 @@ class _Prim:
 
 
 (prange_len, overlap, num_chunks, partials, array_partials_add, array_partials_mul,
- ident_add, ident_mul, ident_min, ident_max) = (_Prim(n) for n in (
+ ident_add, ident_mul, ident_min, ident_max, stream_words, chunk_stream,
+ stream_close) = (_Prim(n) for n in (
     "prange_len", "overlap", "num_chunks", "partials", "array_partials_add",
-    "array_partials_mul", "ident_add", "ident_mul", "ident_min", "ident_max"))
+    "array_partials_mul", "ident_add", "ident_mul", "ident_min", "ident_max",
+    "stream_words", "chunk_stream", "stream_close"))
 
 
 def chunk_lo(k, T, n):

@@ -3,11 +3,12 @@ legacy ``np.random`` functions on NumPy's global ``RandomState``.
 
 ``choice(a, size=None, replace=True, p=None)`` of an int or a 1-D array, with
 ``replace`` any bool, ``p`` a 1-D float64 or float32 array, and (``Generator``)
-``shuffle=`` a bool; ``shuffle(x)`` of a writeable array and ``permutation(x)``
-of an int or an array, n-D arrays along axis 0 (rows swapped; C-contiguous
+``shuffle=`` a bool, ``a`` also an n-D array (2-D, or C-contiguous beyond)
+whose rows are chosen (``axis=0``, literal, the only ``axis=``);
+``shuffle(x)`` of a writeable array and ``permutation(x)`` of an int or an array, n-D arrays along axis 0 (rows swapped; C-contiguous
 beyond 2-D).  The algorithms, their checks and draws are NumPy's
 (``choice_algorithms.py``); a compiled call leaves the bit generator, or
-the global state, as the interpreter does.  ``axis=``, other ``p`` and ``a``
+the global state, as the interpreter does.  Another ``axis=``, other ``p`` and ``a``
 and read-only arrays fall back to the interpreter naming the call.
 
 The indices are drawn first into a 1-D array; NumPy's errors for a ``size``
@@ -93,8 +94,10 @@ class Choice(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         bound = self.bind(args, kwargs)
         a = bound.get("a")
-        if "axis" in bound:
-            raise Incompatible(f"{self.name}() with axis=")
+        if "axis" in bound and not (isinstance(a, T.ArrayType)
+                                    and _axis(call, a.ndim) is not None):
+            raise Incompatible(f"{self.name}() with axis= other than a literal 0 "
+                               "(or -ndim) of an array")
         if not (_bool_or_absent(bound.get("replace")) and _bool_or_absent(bound.get("shuffle"))):
             raise Incompatible(f"{self.name}() with a replace= or shuffle= that is not a bool")
         if not _p_ok(bound.get("p")):
@@ -109,6 +112,11 @@ class Choice(CallTemplate):
             return sized(bound, I)
         if isinstance(a, T.ArrayType) and a.ndim == 1:
             return sized(bound, a.dtype)
+        if not self.legacy and _rows_ok(a):
+            # rows of a along axis 0: the result's shape is size + a.shape[1:]
+            t = sized(bound, a.dtype)
+            ndim = t.ndim if isinstance(t, T.ArrayType) else 0
+            return T.ArrayType(a.dtype, ndim + a.ndim - 1, "C")
         raise Incompatible(f"{self.name}() of {a}")
 
     def lower(self, L, call, args, kwargs):
@@ -147,6 +155,9 @@ class Choice(CallTemplate):
                 idx = L.call_helper(hc.choice_indices, [args[0]] + head
                                     + [ops.C(True, B), p, atol, shuffle, ops.C(False, B)])
         idx = L.let(idx)
+        if not is_int and a.type.ndim > 1:
+            return _choose_rows(L, call, a, idx, dims, m, len(dims) > 1 and "replace"
+                                in bound and is_absent_expr(p))
         if scalar:
             return L.call_helper(hc.first_index, [idx]) if is_int else \
                 L.call_helper(hc.first_item, [a, idx])
@@ -158,6 +169,35 @@ class Choice(CallTemplate):
         else:
             call_void(L, hc.take, [flat, a, idx])
         return out
+
+
+def _axis(call, ndim):
+    """0 when the call's ``axis=`` is a literal naming axis 0 (0 or ``-ndim``),
+    passed by keyword; else None."""
+    node = (getattr(call, "kwargs", None) or {}).get("axis")
+    literal = isinstance(node, N.Const) and type(node.value) is int
+    return 0 if literal and node.value in (0, -ndim) else None
+
+
+def _choose_rows(L, call, a, idx, dims, m, reshape):
+    """``a.take(idx, axis=0)`` for an n-D ``a``: rows of its 2-D view copied into
+    a new array of shape ``size + a.shape[1:]`` (``size`` None: ``a.shape[1:]``)."""
+    from ..arrays.creation import allocate
+    if reshape:
+        reshape_errors(L, dims)
+    t = call.type
+    rest_dims = [L.let(N.ArrayAttr(a, "shape", k, I)) for k in range(1, a.type.ndim)]
+    out = L.let(allocate(L, t, list(dims) + rest_dims))
+    rest = rest_dims[0]
+    for d in rest_dims[1:]:
+        rest = N.BinOp("mul", rest, d, I)
+    rest = L.let(rest)
+    size = ops.C(itemsize(t), I)
+    view_t = T.ArrayType(t.dtype, 2, "C")
+    out2 = L.let(N.ArrayView(out, ops.C(0, I), [m, rest],
+                             [N.BinOp("mul", rest, size, I), size], view_t))
+    call_void(L, hc.take_rows, [out2, rows_view(L, a), idx])
+    return out
 
 
 def reshape_errors(L, dims):

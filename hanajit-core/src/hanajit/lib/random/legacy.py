@@ -51,7 +51,7 @@ class MakeGenerator(CallTemplate):
         return T.GENERATOR
 
     def lower(self, L, call, args, kwargs):
-        return N.MakeGenerator(args[0], T.GENERATOR)
+        return N.MakeGenerator(args[0], T.GENERATOR, start=N.Const(0, I))
 
 
 class AtAddress(CallTemplate):

@@ -1,14 +1,16 @@
 """Python's ``random`` module: the global functions and ``random.Random`` arguments.
 
 ``random.random()``, ``uniform``, ``randint``, ``randrange`` (int arguments),
-``getrandbits`` (up to 64 bits), ``gauss``, ``normalvariate`` and ``seed`` of an
-int, called on the module (its global generator, the instance the functions
-are bound to) or as methods of a ``random.Random`` passed as an argument
+``getrandbits`` (up to 64 bits), ``gauss``, ``normalvariate``, ``expovariate``,
+``choice`` (of a 1-D array or a tuple of numbers of one type), ``shuffle`` (of a
+1-D array) and ``seed`` of an int, called on the module (its global generator,
+the instance the functions are bound to) or as methods of a ``random.Random`` passed as an argument
 (``T.PYRANDOM``; exactly that class -- a subclass may override ``random()`` and
 is never compiled).  They work on the generator's own Mersenne Twister and
 ``gauss_next`` (``python_random_algorithms.py``, ``python_random_state.py``), so values
 and ``getstate()`` afterwards are the interpreter's.  Float arguments to
-``randrange``/``randint``, ``seed`` of anything but an int, other methods,
+``randrange``/``randint``, ``seed`` of anything but an int, ``sample`` (it
+returns a list, which compiled code cannot build), other methods,
 another layout of ``_random.Random`` and a module whose functions are not bound
 to a ``random.Random`` fall back to the interpreter naming the call.
 """
@@ -31,9 +33,14 @@ PARAMS = {
     "random": (), "uniform": ("a", "b"), "randint": ("a", "b"),
     "randrange": ("start", "stop", "step"), "getrandbits": ("k",),
     "gauss": ("mu", "sigma"), "normalvariate": ("mu", "sigma"), "seed": ("a", "version"),
+    "expovariate": ("lambd",), "choice": ("seq",), "shuffle": ("x",),
+    "sample": ("population", "k", "counts"),
 }
 REQUIRED = {"uniform": 2, "randint": 2, "randrange": 1, "getrandbits": 1, "seed": 0,
-            "gauss": 0 if _DEFAULTS else 2, "normalvariate": 0 if _DEFAULTS else 2}
+            "gauss": 0 if _DEFAULTS else 2, "normalvariate": 0 if _DEFAULTS else 2,
+            # expovariate()'s lambd=1.0 is new in 3.12
+            "expovariate": 0 if sys.version_info >= (3, 12) else 1,
+            "choice": 1, "shuffle": 1, "sample": 2}
 
 
 class PyRandomCall(CallTemplate):
@@ -67,9 +74,21 @@ class PyRandomCall(CallTemplate):
         if not self.method and not set(vars(global_instance())) <= {"gauss_next"}:
             raise Incompatible("the global generator has instance attributes that may "
                                "shadow its methods")
+        if self.name == "sample":
+            raise Incompatible("random.sample() returns a list, which compiled code "
+                               "cannot build")
         b = self.bind(call, args, kwargs)
         name = self.name
         if name == "random":
+            return F
+        if name in ("choice", "shuffle"):
+            return _sequence_type(name, b[PARAMS[name][0]])
+        if name == "expovariate":
+            nodes = self.bind(call, list(call.args), dict(call.kwargs))
+            lambd = b.get("lambd")
+            if lambd is not None and not _python_number(inf, nodes["lambd"], lambd, False):
+                raise Incompatible(f"random.expovariate() of {_types(b)} (Python "
+                                   "floats and ints, or float64)")
             return F
         if name in ("uniform", "gauss", "normalvariate"):
             nodes = self.bind(call, list(call.args), dict(call.kwargs))
@@ -117,6 +136,14 @@ class PyRandomCall(CallTemplate):
             return L.call_helper(getattr(hp, name), [obj, L.let(mu), L.let(sigma)])
         if name == "randint":
             return L.call_helper(hp.randint, [obj] + _as(L, b, ("a", "b"), I))
+        if name == "expovariate":
+            lambd = ops.convert(L, b["lambd"], F) if "lambd" in b else ops.C(1.0, F)
+            return L.call_helper(hp.expovariate, [obj, L.let(lambd)])
+        if name == "choice":
+            return L.call_helper(hp.choice, [obj, L.let(b["seq"])])
+        if name == "shuffle":
+            call_void(L, hp.shuffle, [obj, L.let(b["x"])])
+            return ops.C(None, T.NONE)
         if name == "randrange":
             if is_absent_expr(b.get("stop")):
                 return L.call_helper(hp.randrange1, [obj] + _as(L, b, ("start",), I))
@@ -130,6 +157,21 @@ class PyRandomCall(CallTemplate):
             return L.call_helper(hp.getrandbits, [obj] + _as(L, b, ("k",), I))
         call_void(L, hp.seed, [obj] + _as(L, b, ("a",), I))
         return ops.C(None, T.NONE)
+
+
+def _sequence_type(name, t):
+    """What ``choice`` returns from ``t`` (``shuffle``: None): a 1-D array (a
+    writeable one for ``shuffle``, whose swaps of n-D rows would be views) or,
+    for ``choice``, a non-empty tuple of one item type."""
+    if isinstance(t, T.ArrayType) and t.ndim == 1 and not (name == "shuffle"
+                                                           and t.readonly):
+        return t.dtype if name == "choice" else T.NONE
+    if name == "choice" and isinstance(t, T.TupleType) and t.items and \
+            all(i == t.items[0] for i in t.items) and isinstance(t.items[0], T.Scalar):
+        return t.items[0]
+    raise Incompatible(f"random.{name}() of {t} (a 1-D array"
+                       + (", or a tuple of numbers of one type)" if name == "choice"
+                          else ")"))
 
 
 def _python_number(inf, node, t, exact_ints) -> bool:

@@ -7,7 +7,8 @@ state) exactly as CPython's ``Modules/_randommodule.c`` does: ``genrand_uint32``
 ``random()`` as ``genrand_res53``, ``getrandbits`` filling 32-bit words from
 the least significant up, ``seed`` of an int as ``init_by_array`` of its
 absolute value's 32-bit words.  ``randrange``, ``randint``, ``uniform``,
-``gauss`` and ``normalvariate`` are ``Lib/random.py``'s code (3.10-3.13), with
+``gauss``, ``normalvariate``, ``expovariate``, ``choice`` and ``shuffle`` are
+``Lib/random.py``'s code (3.10-3.13), with
 ``_randbelow_with_getrandbits``'s rejection, its messages (3.12 changed those of
 ``randrange``) and ``gauss_next`` read and written through the instance
 (``prims.pyrandom_gauss_*``).  Unsigned arithmetic is ``uint64`` (wrapping), so
@@ -212,6 +213,27 @@ def normalvariate(obj, mu, sigma):
         if zz <= -prims.log(u2):
             break
     return mu + z * sigma
+
+
+def expovariate(obj, lambd):
+    return -prims.log(1.0 - _res53(prims.pyrandom_mt(obj))) / lambd
+
+
+def choice(obj, seq):
+    n = len(seq)
+    if n == 0:
+        raise IndexError("Cannot choose from an empty sequence")
+    return seq[prims.as_int64(_below(prims.pyrandom_mt(obj), prims.as_uint64(n)))]
+
+
+def shuffle(obj, x):
+    """``for i in reversed(range(1, len(x))): j = randbelow(i + 1); swap``."""
+    mt = prims.pyrandom_mt(obj)
+    for i in range(len(x) - 1, 0, -1):
+        j = prims.as_int64(_below(mt, prims.as_uint64(i + 1)))
+        t = x[i]
+        x[i] = x[j]
+        x[j] = t
 
 
 def seed(obj, a):

@@ -1,0 +1,94 @@
+"""Which results the interpreter gives as NumPy scalars.
+
+CPython running a function returns a NumPy scalar where the returned value is one:
+an array element, a NumPy function's result, arithmetic involving a NumPy scalar
+(``x + 1`` of a ``np.float32`` ``x``), a comparison of one (``np.bool_``), a
+parameter passed one -- what :meth:`Inferrer.is_strong` decides for NEP 50's
+promotion -- and any value of a type no Python number has (int8, float32 ...).
+``math.sqrt(x)``, ``float(x)``, ``int(x)``, ``not x`` and Python number
+arithmetic give Python numbers.  Arithmetic, comparisons and ufuncs on 0-d arrays
+give NumPy scalars too (``np.array(3.5) + 1`` is ``np.float64(4.5)``): hanajit
+computes them as 0-d arrays, and a returned one -- the expression itself or a
+local only ever assigned such results -- is marked to be boxed as the scalar.
+
+:func:`numpy_result` marks each scalar leaf of the return type with
+:class:`~hanajit.ir.types.NumpyScalarArg` when every ``return`` gives a NumPy
+scalar there (a tuple's items one by one when it is written ``return a, b``);
+targets box such leaves as NumPy scalars of the leaf's dtype.  A leaf some
+returns give as a Python number and others as a NumPy scalar (``return 0.0`` on
+one path, ``return x`` of a ``np.float64`` on another) stays a Python number:
+one compiled type cannot follow both.
+"""
+from __future__ import annotations
+
+from ..ir import nodes as N
+from ..ir import types as T
+
+
+def _arithmetic(value, assigned) -> bool:
+    """Is ``value`` (a 0-d array) the result of arithmetic, a comparison or a
+    ufunc (which NumPy gives as a scalar), or a local only ever assigned one?"""
+    if isinstance(value, (N.PyBinOp, N.PyUnOp, N.PyCompare)):
+        return True
+    if isinstance(value, N.PyCall):          # (``out=`` gives the array back)
+        f = value.callee
+        return type(f).__name__ == "ufunc" and "out" not in value.kwargs \
+            and len(value.args) <= f.nin
+    if isinstance(value, N.Var):
+        values = assigned.get(value.name)
+        return bool(values) and all(_arithmetic(v, {}) for v in values)
+    return False
+
+
+def _mark(value, t, is_strong, assigned):
+    if isinstance(t, T.ArrayType):      # arithmetic on 0-d arrays: a NumPy scalar
+        if t.ndim == 0 and value is not None and _arithmetic(value, assigned):
+            return T.NumpyScalarArg(t.dtype)
+        return t
+    if isinstance(t, T.Scalar):
+        strong = t not in T.PYTHON_KINDS or (value is not None and is_strong(value))
+        return T.NumpyScalarArg(t) if strong else t
+    if isinstance(t, T.TupleType):
+        items = value.items if isinstance(value, N.MakeTuple) and \
+            len(value.items) == len(t.items) else [None] * len(t.items)
+        return T.TupleType(tuple(_mark(v, it, is_strong, assigned)
+                                 for v, it in zip(items, t.items)))
+    return t
+
+
+def _both(a, b):
+    """Marked only where both are."""
+    if isinstance(a, T.TupleType) and isinstance(b, T.TupleType):
+        return T.TupleType(tuple(_both(x, y) for x, y in zip(a.items, b.items)))
+    if isinstance(a, T.NumpyScalarArg):
+        return b            # marked in both, or b unmarked (a scalar or an array)
+    return a
+
+
+def _marked(t) -> bool:
+    if isinstance(t, T.TupleType):
+        return any(_marked(i) for i in t.items)
+    return isinstance(t, T.NumpyScalarArg)
+
+
+def numpy_result(fn: N.Function, is_strong):
+    """``fn.return_type`` with ``NumpyScalarArg`` on the leaves the interpreter
+    returns as NumPy scalars, or None when it returns none (call before the
+    coercions are inserted: ``is_strong`` looks at the returned expressions)."""
+    rt = fn.return_type
+    if not isinstance(rt, (T.Scalar, T.TupleType, T.ArrayType)):
+        return None
+    assigned: dict = {}      # local -> the values assigned to it
+    for s in N.walk_stmts(fn.body):
+        if isinstance(s, N.Assign):
+            assigned.setdefault(s.target, []).append(s.value)
+        elif s.__class__.__name__.startswith("PyFor"):
+            assigned.setdefault(getattr(s, "target", None), []).append(None)
+    for p in fn.params:
+        assigned.setdefault(p, []).append(None)
+    out = None
+    for s in N.walk_stmts(fn.body):
+        if isinstance(s, N.Return) and s.value is not None:
+            m = _mark(s.value, rt, is_strong, assigned)
+            out = m if out is None else _both(out, m)
+    return out if out is not None and _marked(out) else None

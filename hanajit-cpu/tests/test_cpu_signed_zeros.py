@@ -1,0 +1,116 @@
+"""Signed zeros in max/min against the interpreter: ``np.max``/``np.min`` (whole
+array and along an axis), ``np.nanmax``/``np.nanmin``, the builtins ``max``/
+``min``, and ``np.maximum``/``np.minimum``/``np.fmax``/``np.fmin`` on scalars and
+arrays, float64 and float32, both orders.  ``np.argmax``/``np.argmin`` keep the
+first extreme.
+
+NumPy's contiguous reductions longer than one SIMD vector combine lanes in a
+tree whose shape depends on the host's vector width, and its strided ones keep
+eight accumulators (docs/semantics.md, "Signed zeros in max and min"): most
+cases here are ones NumPy reduces in its scalar loop on any x86 host (two
+contiguous elements, strided views of at most eight); the long ones follow the
+loops with the width found on this host."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hanajit.lib.arrays.reductions import simd_lanes
+from hanajit.testing.jitted import jitted
+
+
+def _bits(v):
+    a = np.asarray(v)
+    return a.dtype.kind, a.shape, np.signbit(a).tolist(), a.tolist()
+
+
+def _same(got, want):
+    assert len(got) == len(want)
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert _bits(g)[1:] == _bits(w)[1:], (k, g, w)
+        assert type(g) is type(w.item() if isinstance(w, np.generic) else w) or \
+            isinstance(w, np.ndarray), (k, type(g), type(w))
+
+
+def scalars(a):
+    return (np.max(a), np.min(a), max(a[0], a[1]), min(a[0], a[1]),
+            np.fmax(a[0], a[1]), np.fmin(a[0], a[1]), np.maximum(a[0], a[1]),
+            np.minimum(a[0], a[1]), np.nanmax(a), np.nanmin(a), np.argmax(a),
+            np.argmin(a), a.max(), a.min())
+
+
+def elementwise(a, b):
+    return np.maximum(a, b), np.minimum(a, b), np.fmax(a, b), np.fmin(a, b)
+
+
+def along(m):
+    return np.max(m, axis=0), np.min(m, axis=0), np.max(m, axis=1), np.min(m, axis=1)
+
+
+def whole(a):
+    return np.max(a), np.min(a), np.argmax(a), np.argmin(a)
+
+
+DTYPES = [np.float64, np.float32]
+PAIRS = [[0.0, -0.0], [-0.0, 0.0], [-0.0, -0.0], [0.0, 0.0]]
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=lambda d: d.__name__)
+@pytest.mark.parametrize("pair", PAIRS, ids=str)
+def test_scalars_and_pairs(dt, pair):
+    a = np.array(pair, dt)
+    _same(jitted(scalars, fallback=False)(a), scalars(a))
+
+
+def test_the_issue_example():
+    # issue 22: np.max/np.min of [0.0, -0.0] are -0.0 (the later of equal values)
+    a = np.array([0.0, -0.0])
+    got = jitted(scalars, fallback=False)(a)
+    assert [np.signbit(v) for v in got[:5]] == [True, True, False, False, False]
+    b = np.array([-0.0, 0.0])
+    got = jitted(scalars, fallback=False)(b)
+    assert [np.signbit(v) for v in got[:5]] == [False, False, True, True, True]
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=lambda d: d.__name__)
+@pytest.mark.parametrize("pair", PAIRS, ids=str)
+def test_elementwise(dt, pair):
+    a = np.array(pair, dt)
+    b = a[::-1].copy()
+    _same(jitted(elementwise, fallback=False)(a, b), elementwise(a, b))
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=lambda d: d.__name__)
+@pytest.mark.parametrize("pair", PAIRS, ids=str)
+def test_axis_reductions(dt, pair):
+    m = np.array([pair, pair[::-1]], dt)
+    _same(jitted(along, fallback=False)(m), along(m))
+    _same(jitted(along, fallback=False)(m.T), along(m.T))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from([0.0, -0.0, 1.0, -1.0]), min_size=1, max_size=8),
+       st.sampled_from(DTYPES))
+def test_strided_whole_reductions(values, dt):
+    # a strided view: NumPy's scalar reduce loop (8-way unrolled from 9 elements)
+    a = np.repeat(np.array(values, dt), 2)[::2]
+    _same(jitted(whole, fallback=False)(a), whole(a))
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(1, 400), st.sampled_from(DTYPES), st.booleans(),
+       st.sampled_from(["contiguous", "strided", "reversed", "2-D"]),
+       st.integers(0, 2**32 - 1))
+def test_long_arrays_follow_numpys_loops(n, dt, negatives, form, seed):
+    # zeros among values on one side of them: the extreme is a zero, and which
+    # one NumPy's lanes pick shows (minmax_algorithms; the width from
+    # reductions.simd_lanes)
+    if not simd_lanes(np.dtype(dt).name):
+        pytest.skip("NumPy's reduce on this host is not the loop minmax_algorithms follows")
+    rng = np.random.default_rng(seed)
+    a = np.array(rng.choice([0.0, -0.0, -1.0 if negatives else 1.0], 2 * n), dt)
+    x = {"contiguous": a[:n], "strided": a[::2], "reversed": a[::-1][:n],
+         "2-D": a[: n - n % 2].reshape(2, -1) if n > 1 else a[:1]}[form]
+    _same(jitted(whole, fallback=False)(x), whole(x))
