@@ -160,3 +160,16 @@ def test_random_shapes(n, m, dt, seed):
     _check(weighted_axis1, a, w[0])
     _check(weighted_axis0, a, w[:, 0])
     _check(axis0, a)
+
+
+def axis1(a):
+    return np.average(a, axis=1)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("fn", [axis0, axis1, axis1_keep])
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (0, 0)])
+def test_empty_means(fn, shape):
+    # NumPy computes a.size / avg.size even when it is not returned: an empty
+    # mean raises ZeroDivisionError, a mean of empty slices is NaN
+    _check(fn, np.zeros(shape))

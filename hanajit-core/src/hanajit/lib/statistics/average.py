@@ -130,6 +130,14 @@ class Average(CallTemplate):
             avg, scl = self.weighted(L, p, a, L.let(ew.materialize(L, bound["weights"])))
         else:
             avg = _reduce(L, _MEAN, a, p, p.avg)
+            if isinstance(avg.type, T.ArrayType):
+                # NumPy computes ``a.size / avg.size`` whether or not it is
+                # returned: an empty mean raises Python's ZeroDivisionError
+                per = C(1, I)
+                for d in _dims(L, avg):
+                    per = N.BinOp("mul", per, d, I)
+                L.raise_if(N.Cmp("eq", L.let(per), C(0, I), T.BOOL), ZeroDivisionError,
+                           "division by zero")
             scl = None
             if p.returned:
                 scl = self.count(L, p, a, avg)
