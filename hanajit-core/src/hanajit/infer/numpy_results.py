@@ -22,6 +22,7 @@ one compiled type cannot follow both.
 from __future__ import annotations
 
 from ..ir import nodes as N
+from ..ir.frontend_nodes import Method
 from ..ir import types as T
 
 
@@ -40,12 +41,32 @@ def _arithmetic(value, assigned) -> bool:
     return False
 
 
+def _python_number(value, assigned) -> bool:
+    """Is ``value`` a call of Python's ``random`` module (a function of it, or a
+    method of a ``random.Random``), or a local only ever assigned one?  Those give
+    Python numbers whatever type holds them (``getrandbits(64)`` is uint64)."""
+    if isinstance(value, N.PyCall):
+        f = value.callee
+        if isinstance(f, Method):
+            return isinstance(getattr(value.args[0], "type", None), T.PyRandomType)
+        import random
+        return getattr(f, "__module__", None) == "random" or \
+            isinstance(getattr(f, "__self__", None), random.Random)
+    if isinstance(value, N.Var):
+        values = assigned.get(value.name)
+        return bool(values) and all(v is not None and _python_number(v, {})
+                                    for v in values)
+    return False
+
+
 def _mark(value, t, is_strong, assigned):
     if isinstance(t, T.ArrayType):      # arithmetic on 0-d arrays: a NumPy scalar
         if t.ndim == 0 and value is not None and _arithmetic(value, assigned):
             return T.NumpyScalarArg(t.dtype)
         return t
     if isinstance(t, T.Scalar):
+        if value is not None and _python_number(value, assigned):
+            return t
         strong = t not in T.PYTHON_KINDS or (value is not None and is_strong(value))
         return T.NumpyScalarArg(t) if strong else t
     if isinstance(t, T.TupleType):
