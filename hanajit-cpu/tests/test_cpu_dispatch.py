@@ -225,6 +225,19 @@ def test_specialize_ctypes_address(mode):
         h.ctypes
 
 
+def test_c_exports_are_compiled_only_for_specialize():
+    """A call compiles no plain C export (Python never uses it); ``specialize``
+    compiles the specialisation again with it, once, and calls keep working."""
+    f = jit(floordiv)
+    assert f(7, 2) == 3
+    assert "__hj_cfunc" not in f.inspect_llvm()
+    c = f.specialize(int, int)
+    assert c.ctypes(-7, 2) == -4 and c.address == f.specialize(int, int).address
+    assert len(f._c_exports) == 1 and f(9, 4) == 2
+    g = jit(add1)
+    assert g.specialize("c128").address is None and not g._c_exports
+
+
 def test_scipy_low_level_callable(mode):
     import math
 

@@ -160,6 +160,7 @@ class JitFunction:
         self._specs: dict = {}          # arg types -> runner (or py_func on fallback)
         self._compiled: dict = {}       # arg types -> Specialization
         self._fallback_reasons: dict = {}
+        self._c_exports: dict = {}      # arg types -> runner compiled with C exports
         self._lock = threading.RLock()
         try:
             self._sig = inspect.signature(py_func)
@@ -451,7 +452,7 @@ class JitFunction:
         function ``ret f(args...)``), ``.ctypes``, ``.entry_address`` and
         ``.scipy_callable()``.  Types are IR types, names (``"f64"``) or ``int``,
         ``float``, ``bool``, ``complex``."""
-        from .dispatch.cfunc import CFunction
+        from .dispatch.cfunc import CFunction, c_representable
         key = _type_key(types)
         runner = self._specialize(key, ())
         if runner is self.py_func:
@@ -461,7 +462,31 @@ class JitFunction:
         entry = getattr(runner, "native", None)
         if entry is None:
             raise TypeError(f"target {self.options['target']!r} gives no native entry")
+        if entry.cfunc_address is None and c_representable(entry.arg_types,
+                                                           entry.return_type):
+            entry = self._c_export_entry(key, entry)
         return CFunction(self.__qualname__, entry, keepalive=self)
+
+    def _c_export_entry(self, key, entry):
+        """The native entry of ``key`` compiled again with its plain C exports
+        (``ret f(args...)``).  A call from Python never uses them, so specialisations
+        are compiled without (two fewer functions through LLVM halve the compile of
+        a scalar function); this second compile is kept with the function and, with
+        ``cache=True``, replaces the disk entry, so a later process has both."""
+        with self._lock:
+            runner = self._c_exports.get(key)
+            if runner is None:
+                from .pipeline import build
+                target = self._target()
+                built = build(self.py_func, key, {**self.options, "c_exports": True},
+                              target=target, load=True, deopt=self.py_func)
+                if self.options["cache"]:
+                    from .cache import open_entry
+                    cached = open_entry(self, key, target)
+                    if cached is not None:
+                        cached.store(built.artifact)
+                runner = self._c_exports[key] = built.runner
+        return getattr(runner, "native", None) or entry
 
     def _only_cfunction(self):
         if len(self._compiled) != 1:

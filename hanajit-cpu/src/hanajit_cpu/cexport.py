@@ -10,6 +10,11 @@ adds to the kernel's LLVM module (see :mod:`hanajit.dispatch.cfunc` for the ABI)
 ``__hj_cfunc`` calls the IR entry directly (it is inlined), so it costs what a C
 function costs; ``__hj_cfunc_nd`` is SciPy's ``LowLevelCallable`` form for
 ``quad(f, a, b, args=(...))``.
+
+Only when the jit options carry ``c_exports`` (``JitFunction.specialize``
+compiles the specialisation again with it): a call from Python never uses these
+functions, and each function of a module costs optimisation and codegen -- the
+two of them made the compile of ``def f(a, b): return a + b`` 1.5x slower.
 """
 from __future__ import annotations
 

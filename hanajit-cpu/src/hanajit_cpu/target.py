@@ -85,7 +85,10 @@ class CpuTarget(Target):
         llmod = ml.lower()
         entry_fn = module.functions[module.entry]
         add_entry_wrapper(llmod, entry_fn, ml.declare(entry_fn))
-        cexports = add_cfunc(llmod, entry_fn, ml.declare(entry_fn))
+        # the plain C exports only when asked (``f.specialize``): two more functions
+        # through LLVM would double the compile of a scalar function
+        cexports = add_cfunc(llmod, entry_fn, ml.declare(entry_fn)) \
+            if options.get("c_exports") else []
         optimized, obj = eng.compile_object(str(llmod))
         if (options or {}).get("cache"):
             # the runtimes the code calls, for processes that load it from the cache

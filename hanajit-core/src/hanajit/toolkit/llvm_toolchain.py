@@ -6,8 +6,11 @@ once -- a CPU compile beside an executable export or a CUDA compile -- can corru
 memory.  Every target therefore goes through this module, whose :data:`LOCK` is
 held around every module's life (parse, link, optimise, print, emit, dispose).
 
-Emitting changes a module (``../shared/notes/toolchains.md``), so :func:`compile`
-emits each output from a fresh parse of the optimised bitcode.  Some LLVM errors
+Emitting changes a module (``../shared/notes/toolchains.md``: emitting twice from
+one module can abort), so :func:`compile` emits each output but the last from a
+fresh parse of the optimised bitcode, and the last from the optimised module
+itself, which is disposed of right after (one output, the usual case, costs no
+bitcode round trip: about 5% of the compile of a small function).  Some LLVM errors
 end the process they happen in (``exit(1)`` on a missing libcall, assertions in the
 wheel); targets whose backends do that run :func:`compile` in a child Python with
 :func:`run_isolated`, which turns a crash into an error naming what failed.
@@ -65,7 +68,8 @@ def compile(ir_text: str, tm, *, speed: int = 3, slp: bool = False,
     ``prepare(llvm, module)`` runs after linking and before verification (linkage
     changes, say); ``after(llvm, module, pass_builder)`` after the optimisation
     pipeline.  Returns ``{"llvm": optimised IR text}`` plus ``"asm"`` (text) and/or
-    ``"obj"`` (bytes), each emitted from a fresh parse of the optimised bitcode."""
+    ``"obj"`` (bytes), each emitted once from the optimised module (a fresh parse
+    of its bitcode for all but the last)."""
     import llvmlite.binding as llvm        # initialised by whoever made ``tm``
     emit = tuple(emit)
     with LOCK:
@@ -94,15 +98,17 @@ def compile(ir_text: str, tm, *, speed: int = 3, slp: bool = False,
             if after is not None:
                 after(llvm, mod, pb)
             out: dict = {"llvm": str(mod)}
-            if emit:
-                bitcode = mod.as_bitcode()
-                for kind in emit:
-                    fresh = llvm.parse_bitcode(bitcode)
-                    try:
-                        out[kind] = (tm.emit_object(fresh) if kind == "obj"
-                                     else tm.emit_assembly(fresh))
-                    finally:
-                        fresh.close()
+            bitcode = mod.as_bitcode() if len(emit) > 1 else None
+            for i, kind in enumerate(emit):
+                # the last output from the module itself, disposed of right after
+                last = i == len(emit) - 1
+                source = mod if last else llvm.parse_bitcode(bitcode)
+                try:
+                    out[kind] = (tm.emit_object(source) if kind == "obj"
+                                 else tm.emit_assembly(source))
+                finally:
+                    if not last:
+                        source.close()
             return out
         finally:
             mod.close()
