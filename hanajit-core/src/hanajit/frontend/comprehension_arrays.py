@@ -52,6 +52,7 @@ import builtins
 import copy
 
 from . import comprehensions as comps
+from .source import attribute_chain
 from ..lib import registry
 
 CONSTRUCTORS = ("array", "asarray", "asanyarray", "ascontiguousarray")
@@ -190,15 +191,13 @@ def _push(v, elt):
 
 
 def callee(b, call):
-    func = call.func
-    chain = []
-    while isinstance(func, ast.Attribute):
-        chain.append(func.attr)
-        func = func.value
-    if not isinstance(func, ast.Name):
+    """The object a call's ``name.attr...`` function names, or None."""
+    chain = attribute_chain(call.func)
+    if chain is None:
         return None
-    obj = b._global_object(func.id)
-    for attr in reversed(chain):
+    head, *attrs = chain.split(".")
+    obj = b._global_object(head)
+    for attr in attrs:
         obj = getattr(obj, attr, None)
     return obj
 
