@@ -7,6 +7,7 @@ import subprocess
 
 import numpy as np
 import pytest
+from hanajit.testing.reference import python_numbers
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,11 @@ from hanajit_exe.toolchain import find_host_cc
 
 needs_cc = pytest.mark.skipif(find_host_cc() is None, reason="no host C compiler")
 pytestmark = needs_cc
+
+
+def shown(value):
+    """How the exported program prints a result (NumPy scalars as Python numbers)."""
+    return repr(python_numbers(value))
 
 
 @jit
@@ -72,7 +78,7 @@ def progs(tmp_path_factory):
 def test_floats_print_as_python(progs, x):
     proc = run(progs["ident"], repr(x))
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == repr(ident(x)) + "\n"      # float32: the JIT's float
+    assert proc.stdout == shown(ident(x)) + "\n"      # float32: the JIT's float
 
 
 @pytest.mark.parametrize("args", [(2.5, 7, True), (-0.0, -3, False), (1e300, 300, True),
@@ -80,7 +86,7 @@ def test_floats_print_as_python(progs, x):
 def test_tuples_ints_bools_none(progs, args):
     proc = run(progs["mix"], *map(repr, args))
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == repr(mix(*args)) + "\n"
+    assert proc.stdout == shown(mix(*args)) + "\n"
 
 
 @pytest.mark.parametrize("z, x", [("1+2j", "0.5"), ("-0-1j", "-0.0"), ("nan+infj", "2"),
@@ -88,7 +94,7 @@ def test_tuples_ints_bools_none(progs, args):
 def test_complex(progs, z, x):
     proc = run(progs["cz"], z, x)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == repr(cz(complex(z), float(x))) + "\n"
+    assert proc.stdout == shown(cz(complex(z), float(x))) + "\n"
 
 
 def python_error(fn, *args) -> str:

@@ -14,6 +14,7 @@ import sys
 
 import numpy as np
 import pytest
+from hanajit.testing.reference import python_numbers
 from hanajit import jit
 from hanajit.errors import UnsupportedError
 from hanajit.testing.array_kernels import (
@@ -42,6 +43,11 @@ needs_ptxas = pytest.mark.skipif(PTXAS is None, reason="ptxas not found (CUDA to
 needs_gcc = pytest.mark.skipif(sys.platform != "linux" or CC is None,
                                reason="the fake libcuda.so.1 is built with the host "
                                "compiler on Linux")
+
+
+def shown(value):
+    """How the exported program prints a result (NumPy scalars as Python numbers)."""
+    return repr(python_numbers(value))
 
 
 def _helper():
@@ -127,7 +133,7 @@ def test_without_a_compiler_the_cuda_program_is_still_written(tmp_path, monkeypa
     subprocess.run(["sh", str(out.build)], check=True, capture_output=True,
                    env={**os.environ, "HANAJIT_CC": CC[0]})
     proc = run(tmp_path / "dm", -7, 2)
-    assert proc.returncode == 0 and value(proc.stdout) == repr(divmod_like(-7, 2))
+    assert proc.returncode == 0 and value(proc.stdout) == shown(divmod_like(-7, 2))
     assert "running the CPU code" in proc.stderr
 
 
@@ -187,7 +193,7 @@ def test_optional_runs_the_cpu_code_scalars(tmp_path, monkeypatch):
     for a, b in ((-7, 2), (7, -2), (-2**63, -1)):
         proc = run(out.executable, a, b)
         assert proc.returncode == 0
-        assert proc.stdout.strip() == repr(divmod_like(a, b))
+        assert proc.stdout.strip() == shown(divmod_like(a, b))
         assert proc.stderr.count("\n") == 1
         assert "CUDA unavailable: cannot load libcuda.so.1" in proc.stderr
         assert "running the CPU code" in proc.stderr
@@ -206,7 +212,7 @@ def test_optional_runs_the_cpu_code_arrays(tmp_path, monkeypatch):
     proc = run(out.executable, "--write-back", tmp_path / "m.npy", 1.5)
     assert proc.returncode == 0, proc.stderr
     want = m.copy()
-    assert value(proc.stdout) == repr(smooth(want, 1.5))
+    assert value(proc.stdout) == shown(smooth(want, 1.5))
     assert np.load(tmp_path / "m.npy").tobytes() == want.tobytes()
 
 
@@ -233,7 +239,7 @@ def test_fake_driver_failures_fall_back_or_exit_70(tmp_path, mode, why):
     a = np.array([1.5, -2.0, 4.25])
     np.save(tmp_path / "a.npy", a)
     proc = run(opt.executable, tmp_path / "a.npy", -1, env=env)
-    assert proc.returncode == 0 and value(proc.stdout) == repr(pick(a, -1))
+    assert proc.returncode == 0 and value(proc.stdout) == shown(pick(a, -1))
     assert proc.stderr == f"{opt.executable}: CUDA unavailable: {why}; running the " \
                           "CPU code\n"
     proc = run(req.executable, tmp_path / "a.npy", -1, env=env)
@@ -255,7 +261,7 @@ def test_fake_device_runs_the_program_host_side(tmp_path):
         assert proc.returncode == 0, proc.stderr
         assert proc.stderr == ""                   # it ran on the "device"
         want = m.copy(order="A")
-        assert value(proc.stdout) == repr(smooth(want, -0.5))
+        assert value(proc.stdout) == shown(smooth(want, -0.5))
         got = np.load(tmp_path / "m.npy")
         assert got.tobytes(order="A") == want.tobytes(order="A")
     log = (tmp_path / "launch.log").read_text().splitlines()
@@ -272,7 +278,7 @@ def test_fake_device_raise_record_and_scalars(tmp_path):
     for i in (0, 2, -3):
         proc = run(out.executable, tmp_path / "a.npy", i, env=env)
         assert (proc.returncode, value(proc.stdout), proc.stderr) == \
-            (0, repr(pick(a, i)), "")
+            (0, shown(pick(a, i)), "")
     proc = run(out.executable, tmp_path / "a.npy", 3, env=env)
     assert proc.returncode == 1 and proc.stdout == ""
     with pytest.raises(IndexError) as exc:
@@ -285,7 +291,7 @@ def test_fake_device_raise_record_and_scalars(tmp_path):
     for x, y in ((-7, 2), (2**63 - 1, -1), (-2**63, -1), (5, 5)):
         proc = run(out.executable, x, y, env=env)
         assert (proc.returncode, proc.stdout.strip(), proc.stderr) == \
-            (0, repr(divmod_like(x, y)), "")
+            (0, shown(divmod_like(x, y)), "")
     proc = run(out.executable, 1, 0, env=env)
     assert proc.returncode == 1 and proc.stderr == ("ZeroDivisionError: integer "
                                                     "division or modulo by zero\n")
@@ -294,7 +300,7 @@ def test_fake_device_raise_record_and_scalars(tmp_path):
     out = flags.export_executable(tmp_path / "fl", sig="bool, bool, bool",
                                   cuda="optional")
     proc = run(out.executable, "true", 0, 1, env=env)
-    assert value(proc.stdout) == repr(flags(True, False, True)) and proc.stderr == ""
+    assert value(proc.stdout) == shown(flags(True, False, True)) and proc.stderr == ""
 
 
 @pytest.fixture(scope="module")
@@ -317,7 +323,7 @@ def test_fake_device_int64_edges_equal_the_cpu_jit(fake_divmod, a, b):
     exe, env = fake_divmod
     proc = run(exe, a, b, env=env)
     try:
-        want = repr(divmod_like(a, b))
+        want = shown(divmod_like(a, b))
     except ZeroDivisionError as exc:
         assert proc.returncode == 1 and proc.stderr == f"ZeroDivisionError: {exc}\n"
         return
@@ -416,7 +422,7 @@ def test_fake_device_arena_grows_and_runs_again(tmp_path):
             assert proc.returncode == 1 and proc.stderr == f"IndexError: {exc}\n"
             continue
         assert proc.returncode == 0 and proc.stderr == "", proc.stderr
-        assert value(proc.stdout) == repr(want)
+        assert value(proc.stdout) == shown(want)
     # a second run for the 24 MB array; the loop's temporaries reuse two blocks
     assert len((tmp_path / "launch.log").read_text().splitlines()) == 4
 
@@ -474,4 +480,4 @@ def test_fake_device_complex_arguments_and_results(tmp_path):
     for z, x in (("1+2j", "0.5"), ("-0-1j", "-0.0"), ("nan+infj", "2")):
         proc = run(out.executable, z, x, env=env)
         assert (proc.returncode, proc.stderr) == (0, "")
-        assert proc.stdout == repr(cmul(complex(z), float(x))) + "\n"
+        assert proc.stdout == shown(cmul(complex(z), float(x))) + "\n"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hanajit.testing.reference import python_numbers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +21,11 @@ pytestmark = [
     pytest.mark.skipif(find_wasm_ld() is None, reason="no wasm-ld (or HANAJIT_WASM_LD)"),
     pytest.mark.skipif(find_node() is None, reason="node not installed"),
 ]
+
+
+def shown(value):
+    """How the exported program prints a result (NumPy scalars as Python numbers)."""
+    return repr(python_numbers(value))
 
 
 @jit
@@ -81,13 +87,13 @@ def formatted(mjs, name, calls) -> list:
 @given(st.lists(st.floats(allow_subnormal=True), min_size=1, max_size=200))
 def test_floats_format_as_python(mjs, xs):
     xs = [0.0, -0.0, float("inf"), float("nan"), 1e16, 1e-5, 0.1, 5e-324] + xs
-    assert formatted(mjs, "ident", [[hexf(x)] for x in xs]) == [repr(ident(x)) for x in xs]
+    assert formatted(mjs, "ident", [[hexf(x)] for x in xs]) == [shown(ident(x)) for x in xs]
 
 
 def test_tuples_ints_bools_none_and_raises(mjs):
     args = [(2.5, 7, True), (-0.0, -3, False), (1e300, 300, True)]
     assert formatted(mjs, "mix", [[hexf(x), str(n), b] for x, n, b in args]) == \
-        [repr(mix(*a)) for a in args]
+        [shown(mix(*a)) for a in args]
     assert formatted(mjs, "div", [["7", "2"], ["7", "0"]]) == \
         ["3", "raised ZeroDivisionError: integer division or modulo by zero"]
 
@@ -99,9 +105,9 @@ def node(mjs, name, *args):
 
 def test_the_loader_is_the_executables_command_line(mjs):
     proc = node(mjs, "mix", "1e300", "300", "true")
-    assert (proc.returncode, proc.stdout) == (Exit.OK, repr(mix(1e300, 300, True)) + "\n")
+    assert (proc.returncode, proc.stdout) == (Exit.OK, shown(mix(1e300, 300, True)) + "\n")
     proc = node(mjs, "ident", "-inf")
-    assert proc.stdout == repr(ident(float("-inf"))) + "\n"
+    assert proc.stdout == shown(ident(float("-inf"))) + "\n"
     proc = node(mjs, "div", -7, 0)
     assert (proc.returncode, proc.stdout) == (Exit.RAISED, "")
     assert proc.stderr == "ZeroDivisionError: integer division or modulo by zero\n"

@@ -111,7 +111,7 @@ def _js_arg(v, t):
 def _same(got, want):
     """A loader's result (Python or decoded JSON) equals the CPU JIT's."""
     if isinstance(want, (bool, np.bool_)):
-        assert got is bool(want)
+        assert isinstance(got, (bool, np.bool_)) and bool(got) is bool(want)
     elif isinstance(want, (float, np.floating)):
         g = float(got)
         assert g == float(want) or (g != g and want != want), (got, want)

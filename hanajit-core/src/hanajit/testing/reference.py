@@ -189,3 +189,15 @@ def _wrap_all(v):
     if type(v) is int:
         return wrap_int64(v)
     return v
+
+
+def python_numbers(value):
+    """``value`` with each NumPy scalar (in tuples too) as the Python number of the
+    same value: what an exporter's program prints for a result the interpreter
+    gives as a NumPy scalar (docs/exports.md)."""
+    if isinstance(value, tuple):
+        return tuple(python_numbers(v) for v in value)
+    item = getattr(value, "item", None)
+    if item is not None and getattr(value, "shape", None) == ():
+        return item()
+    return value
