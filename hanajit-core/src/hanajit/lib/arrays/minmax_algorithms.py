@@ -1,6 +1,6 @@
 """Which zero NumPy's ``maximum.reduce``/``minimum.reduce`` (``np.max``, ``np.min``)
 of a float lane returns when the extreme is zero, in Python source compiled by
-hanajit (see ``pyhelpers``) and run only then: its loops (``loops_minmax``) are
+hanajit (see ``lib/python/helpers.py``) and run only then: its loops (``loops_minmax``) are
 followed step by step on the lane, with ``pick`` -- x86's ``maxsd``/``maxpd``
 (``minsd``/``minpd``): the second operand of two equal values.
 
@@ -78,3 +78,10 @@ def strided(a, big):
     for k in range(i, n):
         out = pick(out, a[k], big)
     return out
+
+
+# run only when the extreme is a zero: compiled without optimisation and not
+# inlined (pipeline.py, ``hj_compact``), so a caller of np.max/np.min compiles as
+# fast as before
+contiguous.hj_compact = True
+strided.hj_compact = True
