@@ -1,5 +1,5 @@
 """Per-chunk random streams of a parallel loop, compiled by hanajit
-(``lib/parallel.py``; the Python side is :mod:`hanajit.parallel_streams`).
+(``lib/parallel/regions.py``; the Python side is :mod:`hanajit.parallel_streams`).
 
 ``open_streams`` makes one stream per chunk for the generator whose state
 pointer and ``next_uint64`` are given and returns their words (four int64 per

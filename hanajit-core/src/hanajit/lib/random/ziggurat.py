@@ -5,7 +5,7 @@ distributions`` (Marsaglia & Tsang's construction with 256 layers): ``KI``/``KE`
 are the acceptance bounds, ``WI``/``WE`` the layer widths and ``FI``/``FE`` the
 density at the layer edges.  Each float is the shortest literal of the double
 NumPy's C literal rounds to, so the tables are the same bits;
-``test_np_random.py`` checks them by drawing against NumPy.  Tuples of numbers are frozen into compiled code as
+``hanajit-cpu/tests/test_cpu_random.py`` checks them by drawing against NumPy.  Tuples of numbers are frozen into compiled code as
 constants (``frontend/builder.py``).
 """
 
