@@ -39,9 +39,11 @@ def _allocates(fn):
 def test_fusion_sees_through_helpers():
     a = np.linspace(-3, 3, 101)
     assert fused(a) == jit(fused.py_func, inline="never")(a)    # same loop, same order
-    assert np.isclose(fused(a), np.sum(a * a + 1.0), rtol=1e-14)
+    assert fused(a) == np.sum(a * a + 1.0)       # NumPy's pairwise order, fused
     module = _module(fused, a)
-    assert list(module.functions) == [module.entry]         # sq inlined, dropped
+    # sq inlined and dropped (what remains besides the entry is the library's
+    # pairwise-sum bookkeeping)
+    assert not [name for name in module.functions if "sq" in name]
     assert not _allocates(module.functions[module.entry])   # one loop, no temporary
     b = np.arange(101.0)
     np.testing.assert_array_equal(nested(a, b), (a + b) ** 2 - (a * a) * (a * a))
@@ -52,7 +54,7 @@ def test_scalars_and_never_option():
     f = jit(fused.py_func, inline="never")
     a = np.arange(10.0)
     assert f(a) == fused(a)
-    assert len(_module(f, a).functions) == 2
+    assert len([name for name in _module(f, a).functions if "sq" in name]) == 1
 
 
 def _make(k):

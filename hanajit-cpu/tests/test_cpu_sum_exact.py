@@ -1,7 +1,9 @@
 """np.sum / np.mean / np.var / np.std of float arrays bit for bit with NumPy where NumPy's inner
 loop gets a whole lane: its pairwise summation (pairwise_sum) over a 1-D array
 of any stride, a C-contiguous array as a whole, or the last axis of one; a
-float32 mean divided in float64 as NumPy divides by its intp count.  Hypothesis
+float32 mean divided in float64 as NumPy divides by its intp count; the sum
+and mean of a 1-D expression, fused, in the order NumPy sums its temporary
+(``reductions.fused_pairwise``).  Hypothesis
 over lengths around the 8/128 block edges, magnitudes over 40 decades, signed
 zeros, infinities and NaN."""
 from __future__ import annotations
@@ -53,8 +55,26 @@ def var_float_ddof(a):
     return np.var(a, ddof=0.5)
 
 
+def product_sum(a):
+    return np.sum(a * (a + 1))
+
+
+def expression_mean(a):
+    return ((a - 1) * 3).mean()
+
+
+def product_kept(a):
+    return np.sum(a * a, axis=0, keepdims=True)
+
+
+def strided_product(a):
+    return np.sum(a[::2] * a[::-2])
+
+
+EXPRESSIONS = (product_sum, expression_mean, product_kept, strided_product)
 FUNCS = {f: jit(f, fallback=False) for f in (total, mean, rows, row_means, kept, method,
-                                             var, std_ddof, row_vars, var_float_ddof)}
+                                             var, std_ddof, row_vars, var_float_ddof)
+         + EXPRESSIONS}
 
 
 def same(f, x):
@@ -74,7 +94,8 @@ def same(f, x):
 def test_lengths(dtype, n):
     rng = np.random.default_rng(n)
     a = (rng.standard_normal(n) * np.exp(rng.uniform(-20, 20, n))).astype(dtype)
-    for f in (total, method) + ((mean,) if n else ()):
+    for f in (total, method, product_sum, product_kept, strided_product) + (
+            (mean, expression_mean) if n else ()):
         same(f, a)
         same(f, a[::-3])
     m = np.resize(a, (3, n))
@@ -95,7 +116,7 @@ values = st.floats(allow_nan=True, allow_infinity=True, width=64)
 def test_hypothesis(xs, dtype):
     with np.errstate(all="ignore"):
         a = np.array(xs, dtype=dtype)
-    for f in (total, mean):
+    for f in (total, mean) + EXPRESSIONS:
         same(f, a)
     same(rows, a.reshape(1, -1))
 
@@ -103,5 +124,5 @@ def test_hypothesis(xs, dtype):
 def test_signed_zeros_and_special_values():
     for a in (np.array([-0.0]), np.array([-0.0] * 9), np.array([np.inf, -np.inf]),
               np.array([np.nan] + [1.0] * 200), np.array([1e308] * 130)):
-        same(total, a)
-        same(mean, a)
+        for f in (total, mean) + EXPRESSIONS:
+            same(f, a)

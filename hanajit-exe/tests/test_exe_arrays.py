@@ -13,8 +13,8 @@ from hypothesis.extra import numpy as hnp
 
 from hanajit import jit
 from hanajit.errors import UnsupportedError
-from hanajit.testing.array_kernels import (cumsum, floordiv_all, halves, rowsum,
-                                          scale, stats)
+from hanajit.testing.array_kernels import (cumsum, floordiv_all, halves, product_sum,
+                                          rowsum, scale, stats)
 from hanajit_exe.toolchain import find_host_cc
 
 pytestmark = pytest.mark.skipif(
@@ -30,7 +30,8 @@ def run(exe, *args):
 def progs(tmp_path_factory):
     d = tmp_path_factory.mktemp("exe_arrays")
     sigs = {cumsum: "f64[:]", scale: "f64[:], f64", rowsum: "f64[:, :]",
-            floordiv_all: "i64[:], i64", stats: "i32[:]", halves: "f32[:]"}
+            floordiv_all: "i64[:], i64", stats: "i32[:]", halves: "f32[:]",
+            product_sum: "f64[:], f64[:]"}
     return d, {f.__name__: f.export_executable(d / f.__name__, sig=s).executable
                for f, s in sigs.items()}
 
@@ -53,6 +54,18 @@ def test_cumsum_new_array_written_as_npy_bit_for_bit(progs, a):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == repr(str(d / "out.npy"))
     same(np.load(d / "out.npy"), cumsum(a))
+
+
+def test_sum_of_an_expression_prints_numpys_pairwise_sum(progs):
+    d, exe = progs
+    rng = np.random.default_rng(7)
+    for n in (5, 130, 1001):
+        a, b = rng.standard_normal(n), rng.standard_normal(n)
+        np.save(d / "a.npy", a)
+        np.save(d / "b.npy", b)
+        proc = run(exe["product_sum"], d / "a.npy", d / "b.npy")
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.strip() == repr(float(product_sum.py_func(a, b)))
 
 
 def test_result_printed_as_a_list_without_o(progs):

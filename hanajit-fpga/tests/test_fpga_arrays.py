@@ -73,6 +73,14 @@ def make(n):
     return np.zeros(n)
 
 
+@jit
+def product_sum(a, b):
+    # on the CPU NumPy's pairwise order, which allocates; in hardware (no heap,
+    # Capabilities.allocation) the in-order sum, and the testbench's references
+    # are computed that way too
+    return np.sum(a * b)
+
+
 CASES = [
     (scale, "f64[:], f64", None),
     (scale, "f64[:], f64", [(np.array([1.5, np.nan, -0.0, np.inf, 5e-324]), -2.0),
@@ -86,6 +94,7 @@ CASES = [
                                                  dtype=np.float32),
                                         np.zeros(4, dtype=bool), 0.25)]),
     (threshold, "i32[:], b1[:], i32", None),
+    (product_sum, "f64[:], f64[:]", None),
 ]
 
 

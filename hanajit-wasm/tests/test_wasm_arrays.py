@@ -15,8 +15,8 @@ from hypothesis.extra import numpy as hnp
 
 from hanajit import jit
 from hanajit.errors import UnsupportedError
-from hanajit.testing.array_kernels import (cumsum, floordiv_all, halves, rowsum,
-                                          scale, stats)
+from hanajit.testing.array_kernels import (cumsum, floordiv_all, halves, product_sum,
+                                          rowsum, scale, stats)
 from hanajit_wasm.toolchain import find_node, find_wasm_ld
 
 pytestmark = [
@@ -30,7 +30,8 @@ DRIVER = Path(__file__).with_name("node_arrays.mjs")
 
 
 SIGS = {cumsum: "f64[:]", scale: "f64[:], f64", rowsum: "f64[:, :]",
-        floordiv_all: "i64[:], i64", stats: "i32[:]", halves: "f32[:]"}
+        floordiv_all: "i64[:], i64", stats: "i32[:]", halves: "f32[:]",
+        product_sum: "f64[:], f64[:]"}
 
 
 @pytest.fixture(scope="module", params=[32, 64], ids=["wasm32", "wasm64"])
@@ -89,6 +90,15 @@ def test_element_division_by_zero_is_numpys(mods):
     with np.errstate(divide="ignore"):
         want = floordiv_all.py_func(np.arange(3), 0)
     same(k["floordiv_all"](np.arange(3), 0), want)
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(0, 700), seed=st.integers(0, 2**32 - 1))
+def test_sum_of_an_expression_is_numpys_pairwise_sum(mods, n, seed):
+    k, _, _ = mods
+    rng = np.random.default_rng(seed)
+    a, b = rng.standard_normal(n), rng.standard_normal(n)
+    assert k["product_sum"](a, b) == product_sum.py_func(a, b)
 
 
 def test_tuple_with_bool_array_scalar_and_view(mods):

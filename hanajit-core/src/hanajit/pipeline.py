@@ -88,12 +88,15 @@ class CompileContext:
 
     @property
     def capabilities(self) -> Capabilities:
-        """What the target's code can do (``Target.capabilities``); an exporter's
-        module (option ``host_calls=False``) never calls into this process."""
+        """What the target's code can do (``Target.capabilities``), less what an
+        exporter's options take away: an exporter's module (``host_calls=False``)
+        never calls into this process; hardware (``allocation=False``, the HLS
+        exporter) allocates nothing."""
         if self._capabilities is None:
             caps = plugins.capabilities_of(self.options.get("target") or "cpu")
-            if self.options.get("host_calls") is False:
-                caps = dataclasses.replace(caps, host_calls=False)
+            for name in ("host_calls", "allocation"):
+                if self.options.get(name) is False:
+                    caps = dataclasses.replace(caps, **{name: False})
             self._capabilities = caps
         return self._capabilities
 

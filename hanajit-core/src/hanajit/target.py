@@ -44,6 +44,10 @@ class Capabilities:
     # the stack pointer can be read: recursive functions raise RecursionError
     # before the stack runs out (``passes/stack_check.py``), as CPython does
     stack_check: bool = False
+    # arrays allocated at run time (a memory runtime: ``np.empty``, array
+    # results, library helpers' buffers); without it ``lib/`` keeps to forms that
+    # allocate nothing where it has a choice (``arrays/reductions``)
+    allocation: bool = False
 
     def key(self) -> str:
         """A stable text for cache keys: ``name=0/1`` of every field."""

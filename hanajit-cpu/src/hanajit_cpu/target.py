@@ -18,7 +18,7 @@ class CpuTarget(Target):
     stages = ("llvm", "obj")
     kind = "host"
     capabilities = Capabilities(host_calls=True, threads=True, c_math=True, atomics=True,
-                                stack_check=True)
+                                stack_check=True, allocation=True)
 
     def status(self):
         try:

@@ -68,7 +68,7 @@ class ExeTarget(Target):
     description = "standalone command-line executables (LLVM object + C main, export only)"
     stages = ("llvm", "obj")
     kind = "export"
-    capabilities = Capabilities(c_math=True, stack_check=True)   # linked with the C library
+    capabilities = Capabilities(c_math=True, stack_check=True, allocation=True)   # linked with the C library
 
     def status(self) -> tuple[bool, str]:
         cc = toolchain.find_host_cc()

@@ -97,7 +97,7 @@ def reference_cases(jitfunc, sig, module, samples) -> list:
     """(args, code, expected leaves) for each sample, from the CPU JIT."""
     from hanajit import plugins
     cpu = plugins.get_target("cpu")
-    ref_module = jitfunc.ir_module(sig)
+    ref_module = jitfunc.ir_module(sig, allocation=False)   # the kit's semantics
     artifact = cpu.compile(ref_module, dict(getattr(jitfunc, "options", {})))
 
     def deopt(*args):
@@ -177,8 +177,9 @@ def export_fpga(jitfunc, prefix, sig=None, part=None, clock_ns=None,
     or a dict by argument name; by default (and for names a dict leaves out) the
     largest element count of that argument among the samples."""
     from hanajit import plugins
-    # one copy of each loop nest: in hardware a second copy is area, not speed
-    module = jitfunc.ir_module(sig, general_copies=True)
+    # one copy of each loop nest: in hardware a second copy is area, not speed;
+    # nothing allocated (HLS C++ has no heap)
+    module = jitfunc.ir_module(sig, general_copies=True, allocation=False)
     target = plugins.get_target("fpga")
     name = getattr(jitfunc, "__name__", None) or module.entry
     fn = module.functions[module.entry]

@@ -20,7 +20,7 @@ class WasmTarget(Target):
     stages = ("llvm", "s", "wasm-obj")
     kind = "export"
     # math imported from the loader; complex numbers are refused by the codegen
-    capabilities = Capabilities(c_math=True, complex=False)
+    capabilities = Capabilities(c_math=True, complex=False, allocation=True)
 
     def status(self) -> tuple[bool, str]:
         linker = toolchain.find_linker()

@@ -80,3 +80,10 @@ def smooth(m, k):
             m[i, j] = m[i, j] * k + i - j
             total += m[i, j]
     return total, m.shape[0] > 1
+
+
+@jit
+def product_sum(a, b):
+    # fused, summed in NumPy's pairwise order (docs/semantics.md): an export
+    # gives the interpreter's bits
+    return np.sum(a * b)

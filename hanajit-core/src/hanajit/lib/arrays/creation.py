@@ -83,30 +83,40 @@ def allocate(L, t: T.ArrayType, dims: list) -> N.Var:
 
 def fill(L, arr: N.Var, dims: list, value_fn):
     """Nested loops storing ``value_fn(indices)`` into every element (statements
-    ``value_fn`` emits land in the innermost loop body).
-
-    When operands of a whole-array expression might broadcast (an axis whose
-    length is only known at run time to be the loop's or 1), the nest is
-    generated twice: a copy indexing every operand with the loop counters,
-    chosen when each such axis equals the loop's, and the general copy, whose
-    per-element ``select(len == 1, 0, i)`` would keep LLVM from vectorising."""
-    from . import elementwise as ew
+    ``value_fn`` emits land in the innermost loop body), in two copies where
+    operands might broadcast (``broadcast_versions``)."""
     counters = [L.temp(T.INT64, "i") for _ in dims]
     idx = [N.Var(c, T.INT64) for c in counters]
 
-    def nest(assume):
-        ew.assume_full.append(assume)
-        try:
-            stmts, value = L.sub_block(lambda: value_fn(idx))
-        finally:
-            ew.assume_full.pop()
+    def nest():
+        stmts, value = L.sub_block(lambda: value_fn(idx))
         body = stmts + [N.Store(array=arr, indices=idx, value=value)]
         for c, d in reversed(list(zip(counters, dims))):
             body = [N.ForCount(counter=c, count=d, body=body)]
-        return body
+        for s in body:
+            L.emit(s)
+    broadcast_versions(L, nest)
+
+
+def broadcast_versions(L, build):
+    """Emit what ``build()`` emits -- loops over whole-array expressions --
+    twice when an operand might broadcast (an axis whose length is only known at
+    run time to be the loop's or 1): a copy indexing every operand with the loop
+    counters, chosen when each such axis equals the loop's, and the general copy,
+    whose per-element ``select(len == 1, 0, i)`` would keep LLVM from
+    vectorising."""
+    from . import elementwise as ew
+
+    def copy(assume):
+        ew.assume_full.append(assume)
+        try:
+            stmts, _ = L.sub_block(build)
+        finally:
+            ew.assume_full.pop()
+        return stmts
 
     conds = []
-    fast = nest(conds)
+    fast = copy(conds)
     if conds:
         test, seen = None, set()
         for d, full in conds:
@@ -115,7 +125,7 @@ def fill(L, arr: N.Var, dims: list, value_fn):
                 seen.add(key)
                 c = N.Cmp("eq", d, full, T.BOOL)
                 test = c if test is None else N.BinOp("and", test, c, T.BOOL)
-        fast = [N.If(cond=test, then=fast, orelse=nest(None))]
+        fast = [N.If(cond=test, then=fast, orelse=copy(None))]
         fast[0].versioned = True        # (as passes/version_bounds marks its copies)
     for s in fast:
         L.emit(s)

@@ -118,6 +118,84 @@ class Reduction(CallTemplate):
             return False
         return t.ndim == 1 or t.layout == "C" and (axis is None or axis % t.ndim == t.ndim - 1)
 
+    def pairwise_expression(self, L, arg, st, axis):
+        """Whether ``np.sum``/``np.mean`` of ``arg`` is of a 1-D float expression of
+        the sum's own dtype: NumPy sums its temporary, a contiguous lane, pairwise
+        (``fused_pairwise``, which allocates two small arrays: only on targets
+        with the ``allocation`` capability).
+        N-D expressions add in order (NumPy's temporary takes its inputs' memory
+        order, which decides its lanes; documented), and so does every sum under
+        ``reduce_reassoc=True`` or ``fastmath``, which let that order vectorise."""
+        ctx = L.ctx
+        if ctx is not None and (not ctx.capabilities.allocation
+                                or ctx.options.get("reduce_reassoc")
+                                or ctx.options.get("fastmath")):
+            return False
+        return (self.name in ("sum", "mean") and isinstance(arg, ew.Lazy)
+                and len(arg.dims) == 1 and arg.type.dtype == st and st.is_float
+                and axis in (None, 0, -1))
+
+    def fused_pairwise(self, L, z, st):
+        """NumPy's pairwise sum (or mean) of the 1-D expression ``z`` without its
+        temporary: each leaf of NumPy's tree (at most 128 values,
+        ``pairwise_sum.leaf_starts``) is summed as NumPy sums it, its values
+        computed on the fly, and the leaf sums are added in the tree's order
+        (``pairwise_sum.combine``): bit for bit NumPy's ``np.sum(a * b)``."""
+        from ..statistics import pairwise_sum as hs
+        from .creation import broadcast_versions
+        n = L.let(z.dims[0])
+        zero = C(0.0, st)
+        starts = L.let(L.call_helper(hs.leaf_starts, [n]))
+        sums = L.let(L.call_helper(hs.leaf_buffer, [starts, zero]))
+        leaves = L.let(N.ArrayAttr(sums, "shape", 0, I))
+
+        def add(a, b):
+            return N.BinOp("add", a, b, I)
+
+        def leaf(k):
+            lo = L.let(N.Load(starts, [k[0]], I))
+            count = L.let(N.BinOp("sub", N.Load(starts, [add(k[0], C(1, I))], I), lo, I))
+            res = L.temp(st, "leaf")
+
+            def in_order(first, length):
+                loops(L, [length], lambda i: L.emit(N.Assign(target=res, value=N.BinOp(
+                    "add", N.Var(res, st), z.elem([add(first, i[0])]), st))))
+
+            def short():                    # fewer than 8 values: in order from 0
+                L.emit(N.Assign(target=res, value=zero))
+                in_order(lo, count)
+
+            def blocks():                   # eight accumulators, each every eighth
+                acc = [L.temp(st, f"r{j}") for j in range(8)]
+                for j, r in enumerate(acc):
+                    L.emit(N.Assign(target=r, value=z.elem([add(lo, C(j, I))])))
+                m = L.let(N.BinOp("sdiv", count, C(8, I), I))
+
+                def block(b):
+                    base = L.let(add(lo, N.BinOp("mul", add(b[0], C(1, I)), C(8, I), I)))
+                    for j, r in enumerate(acc):
+                        L.emit(N.Assign(target=r, value=N.BinOp(
+                            "add", N.Var(r, st), z.elem([add(base, C(j, I))]), st)))
+                loops(L, [N.BinOp("sub", m, C(1, I), I)], block)
+                v = [N.Var(r, st) for r in acc]
+
+                def plus(a, b):
+                    return N.BinOp("add", a, b, st)
+                L.emit(N.Assign(target=res, value=plus(plus(plus(v[0], v[1]), plus(v[2], v[3])),
+                                                       plus(plus(v[4], v[5]), plus(v[6], v[7])))))
+                done = L.let(N.BinOp("mul", m, C(8, I), I))
+                in_order(add(lo, done), N.BinOp("sub", count, done, I))
+            few, _ = L.sub_block(short)
+            many, _ = L.sub_block(blocks)
+            L.emit(N.If(cond=N.Cmp("lt", count, C(8, I), T.BOOL), then=few, orelse=many))
+            L.emit(N.Store(array=sums, indices=[k[0]], value=N.Var(res, st)))
+        broadcast_versions(L, lambda: loops(L, [leaves], leaf))
+        total = L.call_helper(hs.combine, [sums, n, zero])
+        if self.name == "sum":
+            return total
+        q = N.BinOp("fdiv", ops.convert(L, total, T.FLOAT64), N.Cast(n, T.FLOAT64), T.FLOAT64)
+        return q if st == T.FLOAT64 else N.Cast(q, st)
+
     def pairwise(self, L, lane, st):
         """The pairwise sum of the 1-D ``lane`` (``pairwise_sum``), or its mean:
         NumPy divides by an ``intp`` count, so a float32 sum is divided in float64
@@ -136,6 +214,9 @@ class Reduction(CallTemplate):
         st = rt.dtype if isinstance(rt, T.ArrayType) else rt
         if self.pairwise_lane(L, args[0], st, axis):
             return self.lower_pairwise(L, L.let(args[0]), rt, st, axis, keep)
+        if self.pairwise_expression(L, args[0], st, axis):
+            v = self.fused_pairwise(L, args[0], st)
+            return _kept(L, v, rt, 1) if keep else v
         z = ew.to_lazy(L, args[0])
         nd = len(z.dims)
         if axis is None:

@@ -9,6 +9,7 @@ the rest added in order; more are split in two at half the length rounded down
 to a multiple of 8, each half summed so, and the two sums added.  The result is
 ``0 + sum`` (NumPy's reduction starts from the identity: ``-0.0`` sums to 0.0).
 """
+import numpy as np
 
 
 def pairwise(v, zero):
@@ -17,37 +18,97 @@ def pairwise(v, zero):
 
 
 def _pairwise(v, lo, n, zero):
+    if n <= 128:
+        return _leaf(v, lo, n, zero)
+    n2 = n // 2
+    n2 -= n2 % 8
+    return _pairwise(v, lo, n2, zero) + _pairwise(v, lo + n2, n - n2, zero)
+
+
+def _leaf(v, lo, n, zero):
+    """The sum of ``v[lo:lo + n]``, ``n <= 128``: not recursive, so it inlines."""
     if n < 8:
         res = zero
         for i in range(lo, lo + n):
             res += v[i]
         return res
+    r0 = v[lo]
+    r1 = v[lo + 1]
+    r2 = v[lo + 2]
+    r3 = v[lo + 3]
+    r4 = v[lo + 4]
+    r5 = v[lo + 5]
+    r6 = v[lo + 6]
+    r7 = v[lo + 7]
+    # blocks of eight as a counted loop of affine indices, so the index
+    # checks are proven once before it (passes/version_bounds) and the eight
+    # accumulators vectorise
+    m = n // 8
+    for b in range(1, m):
+        j = lo + 8 * b
+        r0 += v[j]
+        r1 += v[j + 1]
+        r2 += v[j + 2]
+        r3 += v[j + 3]
+        r4 += v[j + 4]
+        r5 += v[j + 5]
+        r6 += v[j + 6]
+        r7 += v[j + 7]
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    for i in range(lo + 8 * m, lo + n):
+        res += v[i]
+    return res
+
+
+# ---- the same order over values computed on the fly ----------------------------
+# ``np.sum(a * b)`` of 1-D operands: NumPy sums the temporary ``a * b`` pairwise.
+# The fused form (``arrays/reductions.fused_pairwise``) sums each leaf (at most
+# 128 values, ``leaf_starts``) as ``_leaf`` does, computing its values on the
+# fly, and adds the leaf sums in NumPy's tree (``combine``): the same additions
+# in the same order, without the temporary.
+
+def leaf_count(n):
+    """How many leaves (runs of at most 128 values) the tree of ``n`` values has."""
     if n <= 128:
-        r0 = v[lo]
-        r1 = v[lo + 1]
-        r2 = v[lo + 2]
-        r3 = v[lo + 3]
-        r4 = v[lo + 4]
-        r5 = v[lo + 5]
-        r6 = v[lo + 6]
-        r7 = v[lo + 7]
-        i = lo + 8
-        end = lo + n - n % 8
-        while i < end:
-            r0 += v[i]
-            r1 += v[i + 1]
-            r2 += v[i + 2]
-            r3 += v[i + 3]
-            r4 += v[i + 4]
-            r5 += v[i + 5]
-            r6 += v[i + 6]
-            r7 += v[i + 7]
-            i += 8
-        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-        while i < lo + n:
-            res += v[i]
-            i += 1
-        return res
+        return 1
     n2 = n // 2
     n2 -= n2 % 8
-    return _pairwise(v, lo, n2, zero) + _pairwise(v, lo + n2, n - n2, zero)
+    return leaf_count(n2) + leaf_count(n - n2)
+
+
+def leaf_starts(n):
+    """The first index of every leaf, in order, then ``n``."""
+    starts = np.empty(leaf_count(n) + 1, np.int64)
+    k = _starts(starts, 0, n, 0)
+    starts[k] = n
+    return starts
+
+
+def _starts(starts, lo, n, k):
+    if n <= 128:
+        starts[k] = lo
+        return k + 1
+    n2 = n // 2
+    n2 -= n2 % 8
+    k = _starts(starts, lo, n2, k)
+    return _starts(starts, lo + n2, n - n2, k)
+
+
+def leaf_buffer(starts, zero):
+    """Room for the sum of every leaf, in ``zero``'s type."""
+    return np.full(len(starts) - 1, zero)
+
+
+def combine(sums, n, zero):
+    """``zero + `` the leaf sums of ``n`` values added in NumPy's tree."""
+    return zero + _combine(sums, n, 0)[0]
+
+
+def _combine(sums, n, k):
+    if n <= 128:
+        return sums[k], k + 1
+    n2 = n // 2
+    n2 -= n2 % 8
+    left, k = _combine(sums, n2, k)
+    right, k = _combine(sums, n - n2, k)
+    return left + right, k
