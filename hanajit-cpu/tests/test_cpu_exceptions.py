@@ -199,5 +199,12 @@ def test_inplace_operators_on_selections_cast_as_numpy(stmt, dtype, v):
             got = builtin_class(exc), str(exc)
     if isinstance(want[0], type) and issubclass(want[0], TypeError):
         assert got == (TypeError, want[1])
+    elif "**=" in stmt and want[0] == "ok" and dtype == np.float32:
+        # NumPy's float32 power of an array is its own SIMD loop on some hosts
+        # (AVX-512: not correctly rounded, 3 ** 1.5 one ulp high); hanajit's is
+        # within the vector-math bound of the C library's (docs/vector-math.md)
+        assert got[0] == "ok"
+        np.testing.assert_array_max_ulp(np.array(got[1], np.float32),
+                                         np.array(want[1], np.float32), maxulp=4)
     else:
         assert got == want

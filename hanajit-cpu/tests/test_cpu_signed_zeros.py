@@ -79,7 +79,14 @@ def test_the_issue_example():
 def test_elementwise(dt, pair):
     a = np.array(pair, dt)
     b = a[::-1].copy()
-    _same(jitted(elementwise, fallback=False)(a, b), elementwise(a, b))
+    got, want = jitted(elementwise, fallback=False)(a, b), elementwise(a, b)
+    _same(got[:2], want[:2])            # np.maximum/np.minimum: the second, as NumPy
+    # np.fmax/np.fmin of arrays: NumPy's zero depends on where an element falls in
+    # its SIMD loop, which differs by host (AVX-512: +0.0 at some positions); the
+    # documented rule is the first operand, with NumPy's values
+    for g, w in zip(got[2:], want[2:]):
+        assert g.tolist() == w.tolist()
+        assert np.signbit(g).tolist() == np.signbit(a).tolist()
 
 
 @pytest.mark.parametrize("dt", DTYPES, ids=lambda d: d.__name__)

@@ -249,10 +249,14 @@ class Lowerer:
                               line=s.line))
             return
         target = N.Var(s.target, t)
-        if isinstance(rt, T.ArrayType) and rt.ndim > t.ndim:
-            elements.broadcast_check(self, ew.materialize(self, value),
-                                   [N.ArrayAttr(target, "shape", k, T.INT64)
-                                    for k in range(t.ndim)])
+        if isinstance(rt, T.ArrayType):
+            # NumPy's in-place ufunc: its output must be the broadcast shape
+            if not isinstance(value, ew.Lazy):
+                value = self.let(value)
+            dims = value.dims if isinstance(value, ew.Lazy) else [
+                N.ArrayAttr(value, "shape", k, T.INT64) for k in range(rt.ndim)]
+            elements.broadcast_dims_check(self, dims, [N.ArrayAttr(target, "shape", k, T.INT64)
+                                                       for k in range(t.ndim)], output=True)
         full = N.ArrayView(target, N.Const(0, T.INT64),
                            [N.ArrayAttr(target, "shape", k, T.INT64) for k in range(t.ndim)],
                            [N.ArrayAttr(target, "stride", k, T.INT64) for k in range(t.ndim)],

@@ -87,25 +87,60 @@ def array_cast(L, value: N.Expr, dtype: T.Scalar) -> N.Expr:
     return element_value(L, value, dtype)
 
 
-def broadcast_check(L, src: N.Expr, dst_dims: list, what="could not broadcast input array",
-                    drop_ones=False):
+def broadcast_check(L, src: N.Expr, dst_dims: list, drop_ones=False, output=False):
     """Raise ValueError unless ``src``'s shape broadcasts to ``dst_dims``."""
     broadcast_dims_check(L, [N.ArrayAttr(src, "shape", k, T.INT64)
-                             for k in range(src.type.ndim)], dst_dims, what, drop_ones)
+                             for k in range(src.type.ndim)], dst_dims, drop_ones, output)
 
 
-def broadcast_dims_check(L, src_dims: list, dst_dims: list,
-                         what="could not broadcast input array", drop_ones=False):
-    """Raise ValueError unless the shape ``src_dims`` broadcasts to ``dst_dims``.
-    With ``drop_ones`` (assignment: NumPy's setitem) extra leading axes are
-    allowed when they have length 1; a ufunc's output never allows them."""
+def shape_text(ndim: int) -> str:
+    """A shape as NumPy's messages print it, ``(3,)`` or ``(2,3)``, with a ``{}``
+    per axis for the values of a ``Raise``."""
+    return "(" + ",".join(["{}"] * ndim) + ("," if ndim == 1 else "") + ")"
+
+
+def broadcast_dims_check(L, src_dims: list, dst_dims: list, drop_ones=False, output=False):
+    """Raise NumPy's ValueError unless the shape ``src_dims`` broadcasts to
+    ``dst_dims``.  With ``drop_ones`` (assignment: NumPy's setitem) extra leading
+    axes are allowed when they have length 1.  ``output``: ``dst`` is an in-place
+    operation's output (``a += b``), NumPy's "non-broadcastable output operand"."""
     extra = len(src_dims) - len(dst_dims)
-    if extra > 0 and not drop_ones:
-        L.emit(N.Raise(exc=ValueError, message=f"{what} from a {len(src_dims)}-D array "
-                       f"into {len(dst_dims)} dimensions"))
-        return
+    bad = None
     for k in range(max(extra, 0)):
-        L.emit(N.If(cond=N.Cmp("ne", src_dims[k], C(1, T.INT64), T.BOOL), then=[N.Raise(
+        c = N.Cmp("ne", src_dims[k], C(1, T.INT64), T.BOOL) if drop_ones else C(True, T.BOOL)
+        bad = c if bad is None else ops.bor(bad, c)
+    off = len(dst_dims) - len(src_dims)
+    for k, sd in enumerate(src_dims):
+        if off + k < 0:
+            continue
+        c = ops.logical_not(ops.bor(N.Cmp("eq", sd, dst_dims[off + k], T.BOOL),
+                                    N.Cmp("eq", sd, C(1, T.INT64), T.BOOL)))
+        bad = c if bad is None else ops.bor(bad, c)
+    if bad is None:
+        return
+    if len(src_dims) + len(dst_dims) > 3:
+        # a raise carries three integers (errors.kernel_message): NumPy's
+        # message with both shapes needs more, so the axis that fails is named
+        _axis_checks(L, src_dims, dst_dims, drop_ones, output)
+        return
+    if output:
+        message = (f"non-broadcastable output operand with shape {shape_text(len(dst_dims))} "
+                   f"doesn't match the broadcast shape {shape_text(len(src_dims))}")
+        args = list(dst_dims) + list(src_dims)
+    else:
+        message = (f"could not broadcast input array from shape "
+                   f"{shape_text(len(src_dims))} into shape {shape_text(len(dst_dims))}")
+        args = list(src_dims) + list(dst_dims)
+    L.emit(N.If(cond=bad, then=[N.Raise(exc=ValueError, args=args, message=message)]))
+
+
+def _axis_checks(L, src_dims, dst_dims, drop_ones, output):
+    what = ("non-broadcastable output operand" if output
+            else "could not broadcast input array")
+    extra = len(src_dims) - len(dst_dims)
+    for k in range(max(extra, 0)):
+        c = N.Cmp("ne", src_dims[k], C(1, T.INT64), T.BOOL) if drop_ones else C(True, T.BOOL)
+        L.emit(N.If(cond=c, then=[N.Raise(
             exc=ValueError, args=[src_dims[k]],
             message=f"{what} from shape with {{}} on axis {k} into a "
                     f"{len(dst_dims)}-D array")]))
@@ -122,7 +157,8 @@ def broadcast_dims_check(L, src_dims: list, dst_dims: list,
 
 def assign_to_view(L, view: N.Expr, value: N.Expr):
     """``view[...] = value``: a scalar fills, an array is broadcast and copied
-    (through a temporary, so overlapping memory gives NumPy's result).  A gather
+    (straight in, or through a temporary when its memory overlaps the view's, so
+    overlapping memory gives NumPy's result).  A gather
     (``m[idx, j] = value``) scatters instead."""
     from .fancy_nd import FancyLazy
     from ..arrays.creation import allocate, fill
@@ -161,15 +197,19 @@ def assign_to_view(L, view: N.Expr, value: N.Expr):
         from_lazy(ew.Lazy(tmp.type, sdims,
                           lambda idx: N.Load(tmp, list(idx), tmp.type.dtype)))
 
-    if isinstance(value, ew.Lazy) and value.sources is not None:
+    # an array value is read element by element like an expression of it
+    if not isinstance(value, ew.Lazy):
+        value = L.let(value)
+    lazy = value if isinstance(value, ew.Lazy) else ew.to_lazy(L, value)
+    if lazy.sources is not None:
         # Written straight into the view when every array the expression reads
         # either lies elsewhere in memory or is the view itself (each element read
         # just before it is written) -- NumPy's result without a temporary.  Not
         # when an element can raise: NumPy would leave the view untouched.
-        direct, _ = L.sub_block(lambda: from_lazy(value))
+        direct, _ = L.sub_block(lambda: from_lazy(lazy))
         if not any(isinstance(s, N.Raise) for s in N.walk_stmts(direct)):
-            broadcast_dims_check(L, value.dims, dims, drop_ones=True)
-            conflict = _conflict(L, view, dims, value.sources)
+            broadcast_dims_check(L, lazy.dims, dims, drop_ones=True)
+            conflict = _conflict(L, view, dims, lazy.sources)
             if conflict is None:
                 for s in direct:
                     L.emit(s)
