@@ -163,6 +163,9 @@ class CompileContext:
             # without optimisation and not inlined: compile time over speed
             fn.compact = getattr(pyfunc, "hj_compact", False)
             fn.inline = inline and not fn.compact
+            # helpers marked ``hj_unchecked`` index only in range (no checks to
+            # version loops around: smaller, faster code)
+            fn.unchecked = getattr(pyfunc, "hj_unchecked", False)
             if len(arg_types) != len(fn.params):
                 raise UnsupportedError(f"{parsed.qualname}: called with {len(arg_types)} "
                                        f"arguments, takes {len(fn.params)}",

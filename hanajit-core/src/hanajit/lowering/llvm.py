@@ -340,6 +340,8 @@ class FunctionLowering(TablesAndRandom, ArrayMemory):
         b.store(b.add(k, ir.Constant(I64, 1)), slot)
         br = b.branch(cond_bb)
         hints = self.m.loop_metadata(br)
+        if hints is None and s.short:
+            self.m.short_loop(br)
         b.position_at_end(exit_)
         if sites is not None and hints and hints.get("prefetch"):
             from .prefetch import emit
@@ -722,6 +724,19 @@ class ModuleLowering(MathCalls):
         loop_id.operands = (loop_id, *loop_id.operands[1:])
         br.set_metadata("llvm.loop", loop_id)
         return hints
+
+    def short_loop(self, br):
+        """``llvm.loop.vectorize.enable false`` and ``llvm.loop.unroll.disable``
+        on the back edge of a loop marked ``short``."""
+        m = self.llmod
+        ops = [m.add_metadata([ir.MetaDataString(m, "llvm.loop.vectorize.enable"),
+                               ir.Constant(ir.IntType(1), 0)]),
+               m.add_metadata([ir.MetaDataString(m, "llvm.loop.unroll.disable")])]
+        k = self.__dict__.get("_short_seen", 0)
+        self._short_seen = k + 1
+        loop_id = m.add_metadata([ir.MetaDataString(m, f"hj.short.{k}"), *ops])
+        loop_id.operands = (loop_id, *loop_id.operands[1:])
+        br.set_metadata("llvm.loop", loop_id)
 
     def next_hints(self, loop):
         """The hints ``loop_metadata`` will give ``loop``, read before its body is

@@ -157,9 +157,13 @@ class Reduction(CallTemplate):
             count = L.let(N.BinOp("sub", N.Load(starts, [add(k[0], C(1, I))], I), lo, I))
             res = L.temp(st, "leaf")
 
-            def in_order(first, length):
-                loops(L, [length], lambda i: L.emit(N.Assign(target=res, value=N.BinOp(
-                    "add", N.Var(res, st), z.elem([add(first, i[0])]), st))))
+            def in_order(first, length):        # fewer than 8 values
+                stmts, _ = L.sub_block(lambda: loops(L, [length], lambda i: L.emit(N.Assign(
+                    target=res, value=N.BinOp("add", N.Var(res, st),
+                                              z.elem([add(first, i[0])]), st)))))
+                stmts[-1].short = True
+                for s in stmts:
+                    L.emit(s)
 
             def short():                    # fewer than 8 values: in order from 0
                 L.emit(N.Assign(target=res, value=zero))

@@ -112,3 +112,8 @@ def _combine(sums, n, k):
     left, k = _combine(sums, n2, k)
     right, k = _combine(sums, n - n2, k)
     return left + right, k
+
+
+# every index above is in range by construction: no checks (pipeline.py)
+for _f in (pairwise, _pairwise, _leaf, leaf_starts, _starts, combine, _combine):
+    _f.hj_unchecked = True
