@@ -177,7 +177,7 @@ def test_matrices_every_layout(f, dtype):
     """Matrix @ matrix, matrix @ vector and vector @ matrix, every shape class NumPy
     treats apart (1x1 scalars, rows, columns, empty) in five layouts."""
     rng = np.random.default_rng(3)
-    jf = jit(f, fallback=False)
+    jf = jitted(f, fallback=False)
     for (L, M, N) in SHAPES:
         x = _matrix(rng, (L, M), dtype)
         y = _matrix(rng, (M, N), dtype)
@@ -200,14 +200,14 @@ def test_matrix_times_its_transpose(dtype):
     """NumPy computes ``a @ a.T`` with ?syrk and mirrors the upper triangle."""
     x = _matrix(np.random.default_rng(4), (30, 20), dtype)
     for f in (f_dot, f_matmul_op):
-        jf = jit(f, fallback=False)
+        jf = jitted(f, fallback=False)
         for args in ((x, x.T), (x.T, x), (np.asfortranarray(x), np.asfortranarray(x).T)):
             assert same(jf(*args), f(*args))
 
 
 def test_matrix_products_match_with_special_values():
     rng = np.random.default_rng(8)
-    jf = jit(f_matmul_op, fallback=False)
+    jf = jitted(f_matmul_op, fallback=False)
     for dtype in DTYPES:
         a = _matrix(rng, (9, 17), dtype)
         b = _matrix(rng, (17, 8), dtype)

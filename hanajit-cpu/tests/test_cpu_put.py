@@ -58,7 +58,7 @@ VALS = [np.array([9.5, -1.25]), 7, np.array([[1, 2, 3]]), np.array([], float), 2
 
 def _check(f, layout, ind, v):
     want = _outcome(f, layout, ind, v)
-    got = _outcome(jit(f, fallback=False), layout, ind, v)
+    got = _outcome(jitted(f, fallback=False), layout, ind, v)
     assert got[:-1] == want[:-1] if want[0] == "raise" else got[0] == "ok", \
         (ind, v, got, want)
     # the array afterwards: every write before an error kept (contiguous) or none
