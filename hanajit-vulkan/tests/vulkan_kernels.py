@@ -5,6 +5,8 @@ import math
 
 import numpy as np
 
+from hanajit.philox import philox_normal, philox_stream
+
 
 def saxpy(y, x, a, n):
     i = block_id() * block_dim() + thread_id()  # noqa: F821
@@ -164,3 +166,22 @@ def atan2_64(out, x, y, n):
     i = block_id() * block_dim() + thread_id()  # noqa: F821
     if i < n:
         out[i] = math.atan2(x[i], y[i])
+
+
+def store_in_loop(out, n):
+    # a loop storing to an array every iteration: LLVM 22's structuriser makes a
+    # module spirv-val rejects (docs/gpu.md), refused by name
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    if i < n:
+        for k in range(3):
+            out[i] += 1.5 * k
+
+
+def normals(out, key, n):
+    # hanajit.philox's ziggurat: a selection inside its rejection loop merges at
+    # the loop's back edge, which spirv-val rejects -- refused by name
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    if i < n:
+        s = philox_stream(key, i)
+        x, s = philox_normal(s)
+        out[i] = x

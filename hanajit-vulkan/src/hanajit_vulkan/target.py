@@ -44,6 +44,7 @@ class VulkanTarget(GpuTarget):
         size = codegen.local_size()
         out = codegen.compile_kernel(module, size, self.capabilities)
         entry = module.functions[module.entry]
+        refuse_invalid(entry, out["spirv"])
         return Artifact(target=self.name, entry=codegen.KERNEL,
                         stages={"llvm": out["llvm"], "spirv": out["spirv"]},
                         metadata={"raises": list(module.raises), "name": entry.pyname,
@@ -77,3 +78,25 @@ class VulkanTarget(GpuTarget):
             return ("; spirv-dis not found (Debian: spirv-tools); optimised LLVM IR:\n"
                     + artifact.stages["llvm"])
         return text
+
+
+def refuse_invalid(entry, spirv: bytes) -> None:
+    """An ``UnsupportedError`` naming the kernel when ``spirv-val`` rejects the
+    module LLVM's SPIR-V backend made (where the validator is installed):
+    LLVM 22's structuriser still gives invalid modules for some loops (a
+    selection inside a loop that merges at its back edge, docs/gpu.md), and a
+    driver handed one may crash or compute garbage.  The one place that
+    decides; without ``spirv-val`` nothing is checked offline."""
+    from hanajit.errors import UnsupportedError
+
+    from . import tools
+    if tools.find("spirv-val") is None:
+        return
+    ok, msg = tools.validate(spirv)
+    if ok:
+        return
+    first = next((line for line in msg.splitlines() if line.strip()), msg)
+    raise UnsupportedError(
+        f"{entry.pyname}: LLVM's SPIR-V backend made a module spirv-val rejects for "
+        f"Vulkan ({first.strip()}); this control flow does not compile for Vulkan "
+        "yet (docs/gpu.md)", func=entry.pyname, construct="SPIR-V control flow")
