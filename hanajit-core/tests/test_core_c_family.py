@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hanajit import jit
-from hanajit.errors import UnsupportedError
+from hanajit.errors import UnsupportedError, kernel_message
 from hanajit.lib.python.helpers import Deopt
 from hanajit.testing.base import PROPERTY
 from hanajit.testing.reference import check
@@ -71,6 +71,11 @@ def raising(a, b):
     return a // b
 
 
+def narrowed(n):
+    # NumPy's OverflowError names the value: the raise's integer reaches the message
+    return int(np.int8(n))
+
+
 def _build(func, sig, tmp_path):
     """``func`` printed as C99, built with gcc -std=c99 -pedantic-errors, and a
     Python callable of the entry (scalar arguments, one scalar result)."""
@@ -84,7 +89,7 @@ def _build(func, sig, tmp_path):
     args = ", ".join(f"a{i}" for i in range(len(fn.arg_types)))
     body = (f"return {c_identifier(module.entry)}(err, ret, {args});" if fn.can_raise
             else f"*ret = {c_identifier(module.entry)}({args}); return 0;")
-    text = src.text + f"\nint32_t entry(int32_t *err, {rt} *ret, {params}) {{ {body} }}\n"
+    text = src.text + f"\nint32_t entry(int64_t *err, {rt} *ret, {params}) {{ {body} }}\n"
     c_file, so = tmp_path / f"{func.__name__}.c", tmp_path / f"{func.__name__}.so"
     c_file.write_text(text)
     subprocess.run(["gcc", "-std=c99", "-pedantic-errors", "-Wall", "-Werror",
@@ -96,13 +101,13 @@ def _build(func, sig, tmp_path):
     ret_t = conv[fn.return_type.kind]
 
     def run(*a):
-        err, ret = ctypes.c_int32(0), ret_t()
-        if lib.entry(ctypes.byref(err), ctypes.byref(ret),
+        err, ret = (ctypes.c_int64 * 4)(), ret_t()
+        if lib.entry(err, ctypes.byref(ret),
                      *(conv[t.kind](v) for v, t in zip(a, fn.arg_types))):
-            exc, message, deopt = module.raises[err.value - 1]
+            exc, message, deopt = module.raises[err[0] - 1]
             if deopt or exc is Deopt:       # Python's result is beyond the C types
                 return func(*a)
-            raise exc(message)
+            raise exc(kernel_message(message, tuple(err[1:])))  # the raise's integers
         return ret.value
     run.__qualname__ = func.__name__
     return run
@@ -118,7 +123,7 @@ floats = st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from(
 def test_c99_matches_cpython(tmp_path):
     runners = {f: _build(f, sig, tmp_path) for f, sig in (
         (int_ops, "i64, i64"), (float_ops, "f64, f64"), (comparisons, "f64, f64"),
-        (loops, "i64, f64"), (raising, "i64, i64"))}
+        (loops, "i64, f64"), (raising, "i64, i64"), (narrowed, "i64"))}
 
     @PROPERTY
     @given(int64s, int64s, floats, floats, small)
@@ -128,6 +133,7 @@ def test_c99_matches_cpython(tmp_path):
         check(runners[comparisons], (x, y), reference=comparisons)
         check(runners[loops], (n, x), reference=loops)
         check(runners[raising], (a, b), reference=raising)
+        check(runners[narrowed], (n,), reference=narrowed)
     prop()
     check(runners[raising], (1, 0), reference=raising)       # ZeroDivisionError
 
@@ -155,7 +161,7 @@ def test_msl_kernel_buffers_are_device_pointers():
                          MSL).text
     assert "struct hj_array_f32_1 { device float *data; long shape[1]; long strides[1]; };" \
         in text
-    assert "thread int *hj_err" in text and "#include <metal_stdlib>" in text
+    assert "thread long *hj_err" in text and "#include <metal_stdlib>" in text
     assert "int64_t" not in text and "double" not in text
 
 

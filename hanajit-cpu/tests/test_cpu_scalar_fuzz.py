@@ -18,6 +18,7 @@ import math
 import random
 
 import numpy as np
+import pytest
 from hanajit import jit
 from hanajit.testing.fuzz import DERANDOMIZE, run_both
 from hanajit.testing.jitted import jitted
@@ -268,3 +269,21 @@ def test_two_argument_float_functions_take_numpys_loop():
     assert r.dtype == np.float16
     b = np.array([True, True])
     assert jitted(_fmod_bools, fallback=False)(b).dtype == _fmod_bools(b).dtype == np.int8
+
+
+def _to_type(n, x):
+    return np.int8(n), np.uint16(n * 3), np.uint64(n), np.int8(x)
+
+
+@pytest.mark.parametrize("n", [0, 1, 127, 128, -1, -128, -129, 21845, 21846, 300])
+def test_numpy_integer_types_of_python_ints_raise_where_numpy_does(n):
+    """``np.int8(n)`` of a Python int out of range is NumPy 2's OverflowError
+    ("Python integer 300 out of bounds for int8"); of a NumPy integer it wraps."""
+    x = np.int64(n * 7)
+
+    def outcome(f):
+        try:
+            return "ok", [(type(v), int(v)) for v in f(n, x)]
+        except OverflowError as exc:
+            return OverflowError, str(exc)
+    assert outcome(jit(_to_type, fallback=False)) == outcome(_to_type)

@@ -8,9 +8,9 @@ static inline ulong hj_ctpop(ulong x) {
 
 struct hj_tuple0 { float f0; int f1; };
 
-static inline int v_hj_hyp(thread int *hj_err, thread hj_tuple0 *hj_ret, float v_x, float v_y, int v_n);
+static inline int v_hj_hyp(thread long *hj_err, thread hj_tuple0 *hj_ret, float v_x, float v_y, int v_n);
 
-static inline int v_hj_hyp(thread int *hj_err, thread hj_tuple0 *hj_ret, float v_x, float v_y, int v_n) {
+static inline int v_hj_hyp(thread long *hj_err, thread hj_tuple0 *hj_ret, float v_x, float v_y, int v_n) {
     float v__24_t3 = {};
     int v__24_t4 = {};
     int v__24_t5 = {};
@@ -18,7 +18,8 @@ static inline int v_hj_hyp(thread int *hj_err, thread hj_tuple0 *hj_ret, float v
     if ((v_x < v_y)) {
         v__24_t3 = ((v_x * v_x) + (v_y * v_y));
         if ((((((long)3L) < ((long)-2147483648L))) | ((((long)3L) > ((long)2147483647L))))) {
-            *hj_err = 1;  /* OverflowError: Python integer {} out of bounds for int32 */
+            hj_err[0] = 1;  /* OverflowError: Python integer {} out of bounds for int32 */
+            hj_err[1] = (long)((long)3L);
             return 1;
         }
         v__24_t4 = ((int)((long)3L));
@@ -30,4 +31,3 @@ static inline int v_hj_hyp(thread int *hj_err, thread hj_tuple0 *hj_ret, float v
     *hj_ret = hj_tuple0{metal::fmod(v_x, v_y), ((int)(0u - (uint)v_n))};
     return 0;
 }
-

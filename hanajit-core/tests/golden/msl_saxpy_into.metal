@@ -8,9 +8,9 @@ static inline ulong hj_ctpop(ulong x) {
 
 struct hj_array_f32_1 { device float *data; long shape[1]; long strides[1]; };
 
-static inline int v_hj_saxpy_into(thread int *hj_err, thread uchar *hj_ret, float v_a, hj_array_f32_1 v_x, hj_array_f32_1 v_y, hj_array_f32_1 v_out);
+static inline int v_hj_saxpy_into(thread long *hj_err, thread uchar *hj_ret, float v_a, hj_array_f32_1 v_x, hj_array_f32_1 v_y, hj_array_f32_1 v_out);
 
-static inline int v_hj_saxpy_into(thread int *hj_err, thread uchar *hj_ret, float v_a, hj_array_f32_1 v_x, hj_array_f32_1 v_y, hj_array_f32_1 v_out) {
+static inline int v_hj_saxpy_into(thread long *hj_err, thread uchar *hj_ret, float v_a, hj_array_f32_1 v_x, hj_array_f32_1 v_y, hj_array_f32_1 v_out) {
     long v_i = {};
     long v__24_t5 = {};
     long v__24_i6 = {};
@@ -33,17 +33,23 @@ static inline int v_hj_saxpy_into(thread int *hj_err, thread uchar *hj_ret, floa
             v_i = v__24_i6;
             v__24_t7 = ((v_i < ((long)0L)) ? ((long)((ulong)v_i + (ulong)v_x.shape[0])) : v_i);
             if ((((ulong)v__24_t7) >= ((ulong)v_x.shape[0]))) {
-                *hj_err = 1;  /* IndexError: index {} is out of bounds for axis 0 with size {} */
+                hj_err[0] = 1;  /* IndexError: index {} is out of bounds for axis 0 with size {} */
+                hj_err[1] = (long)v_i;
+                hj_err[2] = (long)v_x.shape[0];
                 return 1;
             }
             v__24_t8 = ((v_i < ((long)0L)) ? ((long)((ulong)v_i + (ulong)v_y.shape[0])) : v_i);
             if ((((ulong)v__24_t8) >= ((ulong)v_y.shape[0]))) {
-                *hj_err = 1;  /* IndexError: index {} is out of bounds for axis 0 with size {} */
+                hj_err[0] = 1;  /* IndexError: index {} is out of bounds for axis 0 with size {} */
+                hj_err[1] = (long)v_i;
+                hj_err[2] = (long)v_y.shape[0];
                 return 1;
             }
             v__24_t9 = ((v_i < ((long)0L)) ? ((long)((ulong)v_i + (ulong)v_out.shape[0])) : v_i);
             if ((((ulong)v__24_t9) >= ((ulong)v_out.shape[0]))) {
-                *hj_err = 1;  /* IndexError: index {} is out of bounds for axis 0 with size {} */
+                hj_err[0] = 1;  /* IndexError: index {} is out of bounds for axis 0 with size {} */
+                hj_err[1] = (long)v_i;
+                hj_err[2] = (long)v_out.shape[0];
                 return 1;
             }
             v_out.data[(v__24_t9 * v_out.strides[0]) / 4] = ((v_a * v_x.data[(v__24_t7 * v_x.strides[0]) / 4]) + v_y.data[(v__24_t8 * v_y.strides[0]) / 4]);
@@ -51,4 +57,3 @@ static inline int v_hj_saxpy_into(thread int *hj_err, thread uchar *hj_ret, floa
     }
     return 0;
 }
-

@@ -110,9 +110,9 @@ def top_function(module: N.Module, top: str,
     rt = fn.return_type
     if fn.can_raise:
         slot = "uint8_t" if rt == T.NONE else cty(rt)
-        lines += ["    int32_t err = 0;", f"    {slot} value = {{}};",
-                  f"    if ({src.entry}({', '.join(filter(None, ['&err', '&value', args]))}))"
-                  " return err;"]
+        lines += ["    int64_t err[4] = {0, 0, 0, 0};", f"    {slot} value = {{}};",
+                  f"    if ({src.entry}({', '.join(filter(None, ['err', '&value', args]))}))"
+                  " return (int32_t)err[0];"]
     elif rt != T.NONE:
         lines.append(f"    {cty(rt)} value = {src.entry}({args});")
     else:

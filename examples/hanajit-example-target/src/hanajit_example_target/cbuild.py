@@ -53,8 +53,9 @@ def leaves(t: T.Type) -> list:
 
 
 def export_wrapper(module, src) -> str:
-    """C99 text of ``int32_t hj_example_entry(int32_t *err, int64_t *iout,
-    double *fout, <flat arguments>)``: calls the entry, returns its raise code."""
+    """C99 text of ``int32_t hj_example_entry(int64_t *err, int64_t *iout,
+    double *fout, <flat arguments>)``: calls the entry, returns 1 when it raised
+    (``err[0]`` the raise code, ``err[1..3]`` the integers its message formats)."""
     fn = module.functions[module.entry]
     params, setup, call = [], [], []
     for k, (p, t) in enumerate(zip(fn.params, fn.arg_types)):
@@ -74,7 +75,7 @@ def export_wrapper(module, src) -> str:
     entry = c_identifier(module.entry)
     rt = fn.return_type
     slot = "uint8_t" if rt == T.NONE else _ctype(rt, src)
-    head = ["int32_t *err", "int64_t *iout", "double *fout"] + params
+    head = ["int64_t *err", "int64_t *iout", "double *fout"] + params
     lines = [f"int32_t {EXPORT}({', '.join(head)}) {{", *setup, f"    {slot} value = {{0}};"]
     if fn.can_raise:
         lines.append(f"    if ({entry}({', '.join(['err', '&value'] + call)})) return 1;")
@@ -148,7 +149,7 @@ def make_runner(image: bytes, fn, raises: list, fallback):
     """A Python callable running the exported wrapper of the library ``image``."""
     lib = load_library(image)
     cfunc = getattr(lib, EXPORT)
-    argtypes = [ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_int64),
+    argtypes = [ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int64),
                 ctypes.POINTER(ctypes.c_double)]
     for t in fn.arg_types:
         if isinstance(t, T.ArrayType):
@@ -190,11 +191,11 @@ def make_runner(image: bytes, fn, raises: list, fallback):
 
     def run(*args):
         keep: list = []
-        err = ctypes.c_int32(0)
+        err = (ctypes.c_int64 * 4)()
         iout = (ctypes.c_int64 * max(1, len(outs)))()
         fout = (ctypes.c_double * max(1, len(outs)))()
-        if cfunc(ctypes.byref(err), iout, fout, *flat(args, keep)):
-            return _raise(raises[err.value - 1], fallback, args, writes)
+        if cfunc(err, iout, fout, *flat(args, keep)):
+            return _raise(raises[err[0] - 1], tuple(err[1:]), fallback, args, writes)
         return box(iout, fout)
 
     run.library = lib
@@ -209,7 +210,7 @@ def _unflatten(t, values):
     return next(values)
 
 
-def _raise(entry, fallback, args, writes):
+def _raise(entry, ints, fallback, args, writes):
     from hanajit.errors import kernel_message
     from hanajit.lib.python.helpers import Deopt
     exc, message, deopt = entry
@@ -222,4 +223,4 @@ def _raise(entry, fallback, args, writes):
         # Python's answer is outside what the compiled code represents (an int
         # beyond 64 bits ...): the call is pure, so the interpreter gives it
         return fallback(*args)
-    raise exc(kernel_message(message, ()))
+    raise exc(kernel_message(message, ints))

@@ -24,8 +24,9 @@ HLS C++ (``hanajit-fpga``), the Metal Shading Language -- never what is computed
   (the IR has already checked the indices); ``ArrayView`` builds a new struct.
 
 Calling convention, mirroring the LLVM one: a function that cannot raise is
-``T f(args)``; one that can is ``int32_t f(int32_t *err, T *ret, args)`` returning
-0, or 1 after storing the raise code (``Module.raises`` index + 1) in ``*err``.
+``T f(args)``; one that can is ``int32_t f(int64_t *err, T *ret, args)`` returning
+0, or 1 after storing the raise code (``Module.raises`` index + 1) in ``err[0]``
+and the integers its message formats in ``err[1..3]``.
 
 Constructs outside the subset (complex numbers, arrays the kernel allocates, and
 what a dialect lacks: float64 and some libm functions in Metal) raise
@@ -345,8 +346,11 @@ class CEmitter:
 
     def raise_stmt(self, s: N.Raise, depth):
         code = self.module.raise_code(s.exc, s.message, s.deopt)
-        self.emit(f"*hj_err = {code};  /* {s.exc.__name__}: {_comment(s.message)} */",
+        self.emit(f"hj_err[0] = {code};  /* {s.exc.__name__}: {_comment(s.message)} */",
                   depth)
+        # the integers the message formats (``errors.kernel_message``: three at most)
+        for i, a in enumerate(s.args[:3]):
+            self.emit(f"hj_err[{i + 1}] = ({self.err_type()}){self.expr(a)};", depth)
         self.emit("return 1;", depth)
 
     def loop_body(self, s, depth):
@@ -396,8 +400,9 @@ class CEmitter:
         return []
 
     def err_type(self) -> str:
-        """The element type of ``hj_err`` (the raise code, and what follows it)."""
-        return self.int_type(True, 32)
+        """The element type of ``hj_err``: four of them, the raise code and the
+        integers its message formats."""
+        return self.int_type(True, 64)
 
     def local_type(self, name: str, t: T.Type) -> str:
         """The C type of local ``name`` of IR type ``t``."""

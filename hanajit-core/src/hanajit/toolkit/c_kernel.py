@@ -148,9 +148,6 @@ class CKernelEmitter(CEmitter):
     def leading_params(self):
         return [f"{self.d.local_space}hj_kctx *hj_k"]
 
-    def err_type(self):
-        return self.int_type(True, 64)
-
     def e_GpuIndex(self, e):
         for kind, _, name, _ in self.k.builtins:
             if kind == e.kind:
@@ -163,13 +160,6 @@ class CKernelEmitter(CEmitter):
             self.emit(self.k.barrier, depth)
         else:
             super().stmt(s, depth)
-
-    def raise_stmt(self, s, depth):
-        super().raise_stmt(s, depth)
-        ret = self.lines.pop()
-        for i, a in enumerate(s.args[:3]):
-            self.emit(f"hj_err[{i + 1}] = ({self.err_type()}){self.expr(a)};", depth)
-        self.lines.append(ret)
 
     def atomic_type(self, dt: T.Scalar) -> str | None:
         return dict(self.k.atomic_types).get((dt.kind, dt.bits))

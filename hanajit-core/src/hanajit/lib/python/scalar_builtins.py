@@ -180,6 +180,10 @@ class Conv(CallTemplate):
                 raise Incompatible(f"{self.name}() of {args[0]}")
         if args and args[0].is_complex and not self.to.is_complex and self.to != T.BOOL:
             raise Incompatible(f"{self.name}() of a complex number")
+        # ``np.int8(n)`` of a Python int: NumPy 2 raises OverflowError when it
+        # does not fit (of a NumPy integer it wraps, as a cast)
+        call.plan = ("python int" if args and args[0].is_int and self.to.is_int
+                     and self.name != "int" and not inf.is_strong(call.args[0]) else None)
         return self.to
 
     def lower(self, L, call, args, kwargs):
@@ -189,6 +193,8 @@ class Conv(CallTemplate):
         if self.to == T.BOOL:
             return ops.truth(L, x)
         if x.type.is_int and self.to.is_int:
+            if call.plan == "python int":
+                x = ew.python_int_fits(L, [ops.convert_wrap(x, T.INT64)], self.to)[0]
             return ops.convert_wrap(x, self.to)
         return convert(L, x, self.to)
 
