@@ -287,3 +287,26 @@ def test_numpy_integer_types_of_python_ints_raise_where_numpy_does(n):
         except OverflowError as exc:
             return OverflowError, str(exc)
     assert outcome(jit(_to_type, fallback=False)) == outcome(_to_type)
+
+
+def _displays(n, x):
+    return (np.array([n, 2], dtype=np.int8), np.array([x, 2.0], dtype=np.uint8),
+            np.array([[n, 1], [2, 3]], dtype=np.uint16), np.array([n * 2, 1], dtype=np.int16))
+
+
+@pytest.mark.parametrize("n, x", [(300, 300.0), (-1, -1.5), (5, 2.5), (40000, 1e20),
+                                  (70000, float("nan")), (127, 255.9), (-128, -0.5)])
+def test_numpy_arrays_of_python_numbers_convert_as_numpys_setitem(n, x):
+    """``np.array([n, 2], dtype=np.int8)`` converts Python numbers as NumPy's
+    setitem does: OverflowError ("Python integer 300 out of bounds for int8"), a
+    float truncated then checked, ValueError for NaN -- one outcome at a time,
+    compared with the interpreter's for each array in turn."""
+    def outcome(f):
+        out = []
+        for k in range(4):
+            try:
+                out.append(("ok", f(n, x)[k].tolist()))
+            except (OverflowError, ValueError) as exc:
+                return out + [(type(exc), str(exc))]
+        return out
+    assert outcome(jit(_displays, fallback=False)) == outcome(_displays)

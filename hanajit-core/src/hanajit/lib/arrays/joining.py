@@ -51,6 +51,9 @@ class NpArray(CallTemplate):
         if shape is None or not shape[0]:
             raise Incompatible(f"np.{self.name}() of {src}")
         dims, elems = shape
+        # which leaves of a display are Python numbers (NumPy converts those as
+        # its setitem does: ``np.array([300], dtype=np.int8)`` is OverflowError)
+        call.plan = _python_leaves(inf, call.args[0]) if want is not None else None
         t = want
         if t is None:
             t = elems[0]
@@ -61,7 +64,7 @@ class NpArray(CallTemplate):
         return T.ArrayType(t, len(dims), "C")
 
     def lower(self, L, call, args, kwargs):
-        from ..indexing.elements import element_value
+        from ..indexing.elements import element_value, setitem_value
         rt = call.type
         src = args[0]
         if isinstance(src.type, T.ArrayType) or isinstance(src, ew.Lazy):
@@ -82,10 +85,39 @@ class NpArray(CallTemplate):
                                       else C(e.value[k], it), it, prefix + [k])
             else:
                 yield prefix, e
-        for idx, e in leaves(tup, tup.type, []):
-            L.emit(N.Store(array=out, indices=[C(k, I) for k in idx],
-                           value=element_value(L, e, rt.dtype)))
+        python = call.plan or []
+        for k, (idx, e) in enumerate(leaves(tup, tup.type, [])):
+            if k < len(python):
+                if python[k] and e.type == I:
+                    e = ew.python_int_fits(L, [e], rt.dtype)[0]
+                v = setitem_value(L, e, rt.dtype, python=python[k])
+            else:
+                v = element_value(L, e, rt.dtype)
+            L.emit(N.Store(array=out, indices=[C(k, I) for k in idx], value=v))
         return out
+
+
+def _count_leaves(value) -> int:
+    return sum(_count_leaves(v) if isinstance(v, tuple) else 1 for v in value)
+
+
+def _python_leaves(inf, node) -> list | None:
+    """For a (nested) tuple or list display, whether each leaf, in order, is a
+    Python number (``Inferrer.is_strong`` false); None for anything else."""
+    if isinstance(node, N.Const) and isinstance(node.value, tuple):
+        return [True] * _count_leaves(node.value)      # literals: Python numbers
+    if not isinstance(node, N.MakeTuple):
+        return None
+    out = []
+    for item in node.items:
+        if isinstance(getattr(item, "type", None), T.TupleType):
+            sub = _python_leaves(inf, item)
+            if sub is None:
+                return None
+            out += sub
+        else:
+            out.append(not inf.is_strong(item))
+    return out
 
 
 def _axis(call, default=0):
@@ -174,7 +206,7 @@ class Stack(CallTemplate):
         return T.ArrayType(dt, ndim + 1, "C")
 
     def lower(self, L, call, args, kwargs):
-        from ..indexing.elements import element_value
+        from ..indexing.elements import element_value, setitem_value
         rt = call.type
         ax = _axis(call) % rt.ndim
         tup = L.let(args[0])

@@ -47,7 +47,39 @@ class AsType(CallTemplate):
                                          lambda idx: array_cast(L, z.elem(idx), t)))
 
 
-_SPECIAL = {"copy": register(Copy()), "astype": AsType()}
+class Fill(CallTemplate):
+    """``a.fill(value)``: every element set as NumPy's setitem sets one -- a Python
+    int must fit the dtype (OverflowError), a float stored into integers is
+    truncated and checked."""
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 2 or kwargs or not isinstance(args[1], T.Scalar):
+            raise Incompatible("fill() takes one scalar value")
+        a, v = args
+        if a.readonly:
+            raise Incompatible("fill() of a read-only array")
+        if v.is_complex and not a.dtype.is_complex:
+            raise Incompatible(f"fill() of a complex value into {a}")
+        call.plan = "python" if not inf.is_strong(call.args[1]) else None
+        return T.NONE
+
+    def lower(self, L, call, args, kwargs):
+        from ...ir import nodes as N
+        from ..indexing.elements import setitem_value
+        from ..python.operators import C
+        from .creation import fill
+        a, v = L.let(args[0]), args[1]
+        t = a.type
+        python = call.plan == "python"
+        if python and v.type == T.INT64:
+            v = ew.python_int_fits(L, [v], t.dtype)[0]
+        v = L.let(setitem_value(L, v, t.dtype, python=python))
+        fill(L, a, [L.let(N.ArrayAttr(a, "shape", k, T.INT64)) for k in range(t.ndim)],
+             lambda idx: v)
+        return C(None, T.NONE)
+
+
+_SPECIAL = {"copy": register(Copy()), "astype": AsType(), "fill": Fill()}
 
 
 def method_template(name):

@@ -67,14 +67,53 @@ def element_value(L, value: N.Expr, dtype: T.Scalar) -> N.Expr:
     return ops.convert(L, value, dtype)
 
 
-def setitem_value(L, value: N.Expr, dtype: T.Scalar) -> N.Expr:
+def setitem_value(L, value: N.Expr, dtype: T.Scalar, python=None) -> N.Expr:
     """A scalar converted for ``a[...] = value`` (element, slice, mask or index
-    array): :func:`element_value`, except that a float stored into an integer
-    array raises what NumPy's setitem raises (``operators.setitem_float_to_int``:
-    ``a[i] = 1e19`` is OverflowError) instead of deoptimising."""
-    if value.type.is_float and dtype.is_int:
-        return ops.setitem_float_to_int(L, value, dtype)
+    array, ``a.fill``) as NumPy's setitem converts it.  ``python``: whether the
+    value is a Python number (None: as the statement being lowered says,
+    ``L.setitem_python``; True when it does not; ``"cast"``: a NumPy scalar stored
+    through index arrays or a mask, which NumPy casts as arrays).
+
+    Into an integer array, a Python float -- and any scalar into a *signed*
+    integer array -- goes through a Python int: truncated, then range-checked
+    (``operators.setitem_float_to_int``; "Python integer 300 out of bounds for
+    int8", "Python int too large to convert to C long" for a uint64 past
+    int64), where NumPy raises; a NumPy scalar into an *unsigned* array is cast
+    as arrays are (``array_cast``: ``np.float64(-1.5)`` gives 255 in uint8).
+    (Python ints were checked against the dtype before: ``python_int_fits``.)"""
+    if python is None:
+        python = getattr(L, "setitem_python", True)
+    if python == "cast":            # through index arrays or a mask: as arrays cast
+        return array_cast(L, value, dtype)
+    t = value.type
+    if dtype.is_int and not t.is_bool:
+        if not python and not dtype.is_signed:
+            return array_cast(L, value, dtype)
+        if t.is_float:
+            return ops.setitem_float_to_int(L, value, dtype)
+        if t.is_int and not python:
+            return _signed_store(L, value, dtype)
     return element_value(L, value, dtype)
+
+
+def _signed_store(L, value, dtype):
+    """A NumPy integer scalar stored into a signed integer array: as a Python
+    int, which must fit."""
+    t = value.type
+    value = L.let(value)
+    if t == T.UINT64:
+        L.raise_if(N.Cmp("lt", N.Cast(value, T.INT64), C(0, T.INT64), T.BOOL),
+                   OverflowError, "Python int too large to convert to C long")
+        value = L.let(N.Cast(value, T.INT64))
+    lo, hi = T.int_range(dtype)
+    tlo, thi = T.int_range(value.type)
+    if tlo < lo or thi > hi:
+        wide = L.let(ops.convert_wrap(value, T.INT64))
+        L.emit(N.If(cond=ops.bor(N.Cmp("lt", wide, C(lo, T.INT64), T.BOOL),
+                                 N.Cmp("gt", wide, C(hi, T.INT64), T.BOOL)),
+                    then=[N.Raise(exc=OverflowError, args=[wide],
+                                  message=f"Python integer {{}} out of bounds for int{dtype.bits}")]))
+    return ops.convert_wrap(value, dtype)
 
 
 def array_cast(L, value: N.Expr, dtype: T.Scalar) -> N.Expr:
