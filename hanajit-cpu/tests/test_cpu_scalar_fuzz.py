@@ -310,3 +310,24 @@ def test_numpy_arrays_of_python_numbers_convert_as_numpys_setitem(n, x):
                 return out + [(type(exc), str(exc))]
         return out
     assert outcome(jit(_displays, fallback=False)) == outcome(_displays)
+
+
+def _clip(a, lo, hi):
+    return np.clip(a, lo, hi)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint64, np.int64])
+def test_clip_bounds_that_are_python_ints_outside_the_dtype(dtype):
+    """NumPy 2's np.clip drops a Python-int lower bound at or below the dtype's
+    minimum (an upper one at or above its maximum) and raises OverflowError for
+    any other that does not fit; NumPy-scalar bounds promote as usual."""
+    a = np.arange(-3, 3).astype(dtype)
+    for lo, hi in ((-2**40, 2**40), (-1, 1), (1, 2**62), (-300, -200), (300, 400),
+                   (300, -200), (np.int64(-300), np.int64(1)), (-1, np.int8(1))):
+        def outcome(f):
+            try:
+                r = f(a, lo, hi)
+                return "ok", r.dtype, r.tolist()
+            except OverflowError as exc:
+                return OverflowError, str(exc)
+        assert outcome(jitted(_clip, fallback=False)) == outcome(_clip), (lo, hi)

@@ -13,6 +13,7 @@ from ...ir import nodes as N
 from ...ir import types as T
 from . import elementwise as ew
 from ..python import operators as ops
+from ..python.operators import C
 from ..registry import CallTemplate, register
 
 
@@ -203,6 +204,7 @@ class Clip(CallTemplate):
         # int8 bound by 0 is int8); in a scalar call all three are promoted
         arr = any(isinstance(getattr(n, "type", None), T.ArrayType) for n in nodes)
         strong, weak = [], []
+        call.plan = None                # the weak bounds' positions, for ``lower``
         for k, (o, n) in enumerate(zip(vals, nodes)):
             if o == T.NONE:
                 continue
@@ -211,6 +213,8 @@ class Clip(CallTemplate):
                                                        T.ArrayType) \
                 and o in ew.WEAK_TYPES and inf.weak(n)
             (weak if is_weak else strong).append(o)
+            if is_weak:
+                call.plan = (call.plan or ()) + (k,)
         if not strong:
             strong, weak = weak[:1], weak[1:]
         t = strong[0]
@@ -223,6 +227,25 @@ class Clip(CallTemplate):
     def lower(self, L, call, args, kwargs):
         vals = list(args) + [kwargs[k] for k in ("a_min", "a_max", "min", "max") if k in kwargs]
         t = call.type
+        if t.is_int and t != T.INT64:
+            # NumPy 2's np.clip drops a Python-int lower bound at or below the
+            # dtype's minimum (an upper one at or above its maximum); any other
+            # must fit the dtype (OverflowError), lower bound first
+            lo_t, hi_t = T.int_range(t)
+            for k in sorted(call.plan or ()):
+                v = vals[k]
+                if v.type != T.INT64:
+                    continue
+                v = L.let(v)
+                if k == 1:
+                    v = L.let(N.Select(N.Cmp("le", v, C(lo_t, T.INT64), T.BOOL),
+                                       C(lo_t, T.INT64), v, T.INT64))
+                elif hi_t <= (1 << 63) - 1:
+                    v = L.let(N.Select(N.Cmp("ge", v, C(hi_t, T.INT64), T.BOOL),
+                                       C(hi_t, T.INT64), v, T.INT64))
+                else:                       # uint64: every int64 is below its maximum
+                    pass
+                vals[k] = ew.python_int_fits(L, [v], t)[0]
         a, lo, hi = (L.let(ops.convert(L, v, t)) for v in vals)
         if t.is_complex:
             return ew.np_complex_clip(L, a, lo, hi)
