@@ -331,3 +331,25 @@ def test_clip_bounds_that_are_python_ints_outside_the_dtype(dtype):
             except OverflowError as exc:
                 return OverflowError, str(exc)
         assert outcome(jitted(_clip, fallback=False)) == outcome(_clip), (lo, hi)
+
+
+def _fulls(v):
+    return np.full(3, v, np.int8), np.full(2, v, np.uint8), np.full_like(np.zeros(2, np.int16), v)
+
+
+@pytest.mark.parametrize("v", [300, -1, 300.7, -1.5, float("nan"), float("inf"), 1e20,
+                               np.int64(300), np.float64(-1.5), np.uint64(2**63), True])
+def test_full_converts_as_numpys_unsafe_copy(v):
+    """np.full copies its value in with casting='unsafe': a Python int must fit,
+    anything else is cast as arrays are (NaN and np.int64(300) included)."""
+    def outcome(f):
+        out = []
+        with np.errstate(invalid="ignore"):
+            for k in range(3):
+                try:
+                    r = f(v)[k]
+                    out.append(("ok", r.dtype, r.tolist()))
+                except OverflowError as exc:
+                    return out + [(OverflowError, str(exc))]
+        return out
+    assert outcome(jitted(_fulls, fallback=False)) == outcome(_fulls)

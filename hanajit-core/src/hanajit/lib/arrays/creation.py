@@ -175,6 +175,8 @@ class Create(CallTemplate):
             dt = fv
         else:
             dt = T.FLOAT64
+        if self.name == "full":
+            call.plan = python_fill_value(inf, call, self.params)
         return T.ArrayType(dt, ndim, "C")
 
     def lower(self, L, call, args, kwargs):
@@ -191,11 +193,26 @@ class Create(CallTemplate):
                 one = C(1 + 0j, t.dtype)
             fill(L, arr, dims, lambda idx: one)
         elif self.name == "full":
-            from ..indexing.elements import element_value
-            fv, = values_fit(L, [a["fill_value"]], t.dtype)
-            v = L.let(element_value(L, fv, t.dtype))
-            fill(L, arr, dims, lambda idx: v)
+            fill(L, arr, dims, full_value(L, call, a["fill_value"], t.dtype))
         return arr
+
+
+def python_fill_value(inf, call, params) -> bool:
+    """Whether np.full's fill value is a Python number (``Inferrer.is_strong``)."""
+    node = bind_kw(call, call.args, call.kwargs, params).get("fill_value")
+    return node is not None and not inf.is_strong(node)
+
+
+def full_value(L, call, value, dtype):
+    """The element function of ``np.full``: NumPy copies the fill value in with
+    ``casting='unsafe'`` -- a Python int must fit the dtype (OverflowError),
+    anything else is cast as arrays are (``np.full(3, np.nan, np.int8)`` and
+    ``np.int64(300)`` give what NumPy's cast gives)."""
+    from ..indexing.elements import array_cast
+    if call.plan and value.type == T.INT64:
+        value, = values_fit(L, [value], dtype)
+    v = L.let(array_cast(L, value, dtype))
+    return lambda idx: v
 
 
 class CreateLike(CallTemplate):
@@ -217,6 +234,8 @@ class CreateLike(CallTemplate):
         dt = src.dtype
         if "dtype" in a and a["dtype"] != T.NONE:
             dt = const_dtype(a["dtype"])
+        if self.name == "full_like":
+            call.plan = python_fill_value(inf, call, self.params)
         return T.ArrayType(dt, src.ndim, "C")
 
     def lower(self, L, call, args, kwargs):
@@ -234,10 +253,7 @@ class CreateLike(CallTemplate):
                 one = C(True, t.dtype)
             fill(L, arr, dims, lambda idx: one)
         elif kind == "full":
-            from ..indexing.elements import element_value
-            fv, = values_fit(L, [a["fill_value"]], t.dtype)
-            v = L.let(element_value(L, fv, t.dtype))
-            fill(L, arr, dims, lambda idx: v)
+            fill(L, arr, dims, full_value(L, call, a["fill_value"], t.dtype))
         return arr
 
 
