@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hanajit import jit
 from hanajit.testing.jitted import jitted
 
 

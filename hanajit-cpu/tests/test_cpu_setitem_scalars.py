@@ -74,3 +74,23 @@ def test_every_value_and_dtype_as_numpy(f):
     for v, dtype in itertools.product(VALUES, DTYPES):
         assert outcome(jitted(f, fallback=False), dtype, v) == outcome(f, dtype, v), \
             (type(v).__name__, v, np.dtype(dtype).name)
+
+
+def put_one(a, v):
+    np.put(a, np.array([0]), v)
+    return a
+
+
+def diagonal(a, v):
+    b = np.zeros((2, 2), a.dtype)
+    np.fill_diagonal(b, v)
+    return b
+
+
+@pytest.mark.parametrize("f", [put_one, diagonal], ids=lambda f: f.__name__)
+def test_put_and_fill_diagonal_convert_as_flat_assignment(f):
+    """``np.put`` and ``np.fill_diagonal`` assign through a flat selection: a Python
+    number as setitem converts it, a NumPy scalar cast as arrays are."""
+    for v, dtype in itertools.product(VALUES, DTYPES):
+        assert outcome(jitted(f, fallback=False), dtype, v) == outcome(f, dtype, v), \
+            (type(v).__name__, v, np.dtype(dtype).name)

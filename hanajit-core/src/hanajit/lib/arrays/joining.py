@@ -206,7 +206,7 @@ class Stack(CallTemplate):
         return T.ArrayType(dt, ndim + 1, "C")
 
     def lower(self, L, call, args, kwargs):
-        from ..indexing.elements import element_value, setitem_value
+        from ..indexing.elements import element_value
         rt = call.type
         ax = _axis(call) % rt.ndim
         tup = L.let(args[0])

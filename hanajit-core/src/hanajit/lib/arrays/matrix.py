@@ -15,7 +15,7 @@ from ...ir import nodes as N
 from ...ir import types as T
 from . import elementwise as ew
 from ..python import operators as ops
-from .creation import const_dtype, values_fit, bind_kw, allocate, fill
+from .creation import const_dtype, bind_kw, allocate, fill
 from ..python.operators import C
 from ..registry import CallTemplate, register
 
@@ -158,11 +158,13 @@ class FillDiagonal(CallTemplate):
             raise Incompatible(f"np.fill_diagonal() with val of {val}")
         if const_arg(call, 2, "wrap", False) not in (False, True):
             raise Incompatible("np.fill_diagonal(): wrap must be a constant bool")
+        node = _bind(call, call.args, call.kwargs, ("a", "val", "wrap")).get("val")
+        call.plan = isinstance(val, T.Scalar) and not inf.is_strong(node)   # a Python number
         return T.NONE
 
     def lower(self, L, call, args, kwargs):
         from . import matrix_algorithms as hm
-        from ..indexing.elements import element_value
+        from ..indexing.elements import flat_store_value
         from ..sorting.sort import fresh_copy
         from ..statistics.var_std_norm import const_arg
         a = _bind(call, args, kwargs, ("a", "val", "wrap"))
@@ -175,10 +177,9 @@ class FillDiagonal(CallTemplate):
         if isinstance(val.type, T.ArrayType):
             _, flat = fresh_copy(L, val, t.dtype)
         else:
-            fv, = values_fit(L, [val], t.dtype)
             flat = allocate(L, T.ArrayType(t.dtype, 1, "C"), [C(1, I)])
-            L.emit(N.Store(array=flat, indices=[C(0, I)],
-                           value=L.let(element_value(L, fv, t.dtype))))
+            L.emit(N.Store(array=flat, indices=[C(0, I)], value=L.let(
+                flat_store_value(L, val, t.dtype, python=bool(call.plan)))))
         wrap = bool(const_arg(call, 2, "wrap", False))
         L.call_helper(hm.fill_diagonal_2d, [arr, flat, C(wrap, T.BOOL)])
         return C(None, T.NONE)

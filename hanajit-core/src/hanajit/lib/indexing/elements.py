@@ -96,6 +96,19 @@ def setitem_value(L, value: N.Expr, dtype: T.Scalar, python=None) -> N.Expr:
     return element_value(L, value, dtype)
 
 
+def flat_store_value(L, value: N.Expr, dtype: T.Scalar, python: bool) -> N.Expr:
+    """A scalar converted as NumPy converts one it assigns through a flat or
+    index selection (``np.put``, ``np.fill_diagonal``, ``a[idx] = v``): a Python
+    number as setitem converts it (must fit; a float truncated first), a NumPy
+    scalar cast as arrays are."""
+    if not python:
+        return array_cast(L, value, dtype)
+    if value.type == T.INT64 and dtype.is_int:
+        from ..arrays.elementwise import python_int_fits
+        value = python_int_fits(L, [value], dtype)[0]
+    return setitem_value(L, value, dtype, python=True)
+
+
 def _signed_store(L, value, dtype):
     """A NumPy integer scalar stored into a signed integer array: as a Python
     int, which must fit."""

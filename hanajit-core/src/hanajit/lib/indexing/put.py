@@ -48,11 +48,13 @@ class Put(CallTemplate):
             raise Incompatible(f"np.put() of values of type {v} into {a}")
         if _mode(call) not in _MODES:
             raise Incompatible("np.put(): mode must be 'raise', 'wrap' or 'clip'")
+        node = _bind(call.args, call.kwargs)["v"]
+        call.plan = isinstance(v, T.Scalar) and not inf.is_strong(node)   # a Python number
         return T.NONE
 
     def lower(self, L, call, args, kwargs):
-        from .elements import element_value
-        from ..arrays.creation import values_fit, allocate
+        from .elements import element_value, flat_store_value
+        from ..arrays.creation import allocate
         b = _bind(args, kwargs)
         a, ind, v = L.let(b["a"]), b["ind"], b["v"]
         if not isinstance(ind.type, T.ArrayType):
@@ -60,11 +62,10 @@ class Put(CallTemplate):
             L.emit(N.Store(array=arr, indices=[C(0, I)],
                            value=element_value(L, ind, I)))
             ind = arr
-        if not isinstance(v.type, T.ArrayType):     # as np.full: a Python int must fit
-            fv, = values_fit(L, [v], a.type.dtype)
+        if not isinstance(v.type, T.ArrayType):     # a Python number must fit
             arr = allocate(L, T.ArrayType(a.type.dtype, 1, "C"), [C(1, I)])
-            L.emit(N.Store(array=arr, indices=[C(0, I)],
-                           value=element_value(L, fv, a.type.dtype)))
+            L.emit(N.Store(array=arr, indices=[C(0, I)], value=flat_store_value(
+                L, v, a.type.dtype, python=bool(call.plan))))
             v = arr
         L.call_helper(hp.put, [a, ind, v, C(_MODES[_mode(call)], I)])
         return C(None, T.NONE)
