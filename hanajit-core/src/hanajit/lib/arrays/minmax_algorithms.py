@@ -8,14 +8,16 @@ followed step by step on the lane, with ``pick`` -- x86's ``maxsd``/``maxpd``
   value is the accumulator in every lane; blocks of ``8 * W`` combine as
   ``acc = pick(acc, pick(pick(v0, v1), pick(v2, v3)), pick(pick(v4, v5),
   pick(v6, v7)))`` lane by lane, then single vectors ``acc = pick(acc, v)``, then
-  the lanes fold in halves (lane ``l`` with lane ``l + W/2``), then the rest one by
-  one;
+  the lanes fold in halves (lane ``l`` with lane ``l + W/2``: ``pick(lower,
+  upper)``, except that halves of ``low_from`` bytes or more are taken as
+  ``pick(upper, lower)``, the order of GCC's ``_mm512_reduce_max_pd`` that NumPy
+  uses with AVX-512), then the rest one by one;
 * strided lane (``strided``): after the first value, eight accumulators take
   every eighth of the following values (from 8 of them), folded as
   ``((m0, m1), (m2, m3)), ((m4, m5), (m6, m7))``, then the rest one by one.
 
-``W`` is the installed NumPy's on this host (``reductions.simd_lanes``, asked
-of NumPy once per type).
+``W`` and ``low_from`` are the installed NumPy's on this host
+(``reductions.simd_model``, asked of NumPy once per type).
 """
 import numpy as np
 
@@ -28,7 +30,7 @@ def pick(p, q, big):
     return p if p < q else q
 
 
-def contiguous(a, big, W):
+def contiguous(a, big, W, low_from):
     n = len(a)
     acc = np.empty(W, a.dtype)
     for l in range(W):
@@ -49,7 +51,10 @@ def contiguous(a, big, W):
     h = W // 2
     while h >= 1:
         for l in range(h):
-            acc[l] = pick(acc[l], acc[l + h], big)
+            if h * a.itemsize >= low_from:
+                acc[l] = pick(acc[l + h], acc[l], big)
+            else:
+                acc[l] = pick(acc[l], acc[l + h], big)
         h = h // 2
     r = acc[0]
     for k in range(i, n):

@@ -291,7 +291,7 @@ class Reduction(CallTemplate):
         from . import minmax_algorithms as hm
         from .shape import reshape_view
         t = arr.type
-        lanes = simd_lanes(st.name)
+        lanes, low_from = simd_model(st.name)
         if not lanes or not (t.ndim == 1 or t.layout == "C"):
             return v
         out = L.temp(st, "extreme")
@@ -304,7 +304,8 @@ class Reduction(CallTemplate):
                                                                t.copy(ndim=1)))
             step = N.ArrayAttr(lane, "stride", 0, I)
             contig = N.Cmp("eq", step, C(st.bits // 8, I), T.BOOL)
-            s1, v1 = L.sub_block(lambda: L.call_helper(hm.contiguous, [lane, big, C(lanes, I)]))
+            s1, v1 = L.sub_block(lambda: L.call_helper(
+                hm.contiguous, [lane, big, C(lanes, I), C(low_from, I)]))
             s2, v2 = L.sub_block(lambda: L.call_helper(hm.strided, [lane, big]))
             L.emit(N.If(cond=contig, then=s1 + [N.Assign(target=out, value=v1)],
                         orelse=s2 + [N.Assign(target=out, value=v2)]))
@@ -405,13 +406,26 @@ class Reduction(CallTemplate):
         return N.Var(best, et) if name in ("min", "max") else N.Var(pos, I)
 
 
-@functools.lru_cache(maxsize=None)
 def simd_lanes(dtype: str) -> int:
     """How many lanes of ``dtype`` the installed NumPy's ``maximum.reduce`` keeps
-    on this host: the ``W`` with which ``minmax_algorithms`` picks NumPy's zero,
-    contiguous and strided, for zeros among negative values (``np.max``; positive
-    ones for ``np.min``: where the lanes' order shows) of many lengths; 0 when no
-    width does (then the later zero is kept)."""
+    on this host (``simd_model``); 0 when no model fits."""
+    return simd_model(dtype)[0]
+
+
+NEVER = 1 << 40         # ``low_from`` of a fold that never takes the lower lane first
+
+
+@functools.lru_cache(maxsize=None)
+def simd_model(dtype: str) -> tuple:
+    """``(W, low_from)``: the lanes of ``dtype`` the installed NumPy's
+    ``maximum.reduce`` keeps on this host and from which half width (bytes) its
+    final fold takes the lower lane first -- the loop with which
+    ``minmax_algorithms`` picks NumPy's zero, contiguous and strided, for zeros
+    among negative values (``np.max``; positive ones for ``np.min``: where the
+    lanes' order shows) of many lengths; ``(0, NEVER)`` when no model does (then
+    the later zero is kept).  AVX2 hosts fold ``pick(lower, upper)`` throughout;
+    AVX-512 ones (GCC's ``_mm512_reduce_max_pd``) take 256- and 128-bit halves
+    the other way round (``low_from`` 16)."""
     import numpy as np
     from . import minmax_algorithms as hm
     rng = np.random.default_rng(22)
@@ -423,12 +437,13 @@ def simd_lanes(dtype: str) -> int:
                   (np.min, False, np.array(rng.choice([0.0, -0.0, 1.0], n, p=p), dtype))]
     if not all(np.signbit(f(np.repeat(a, 2)[::2])) ==
                np.signbit(hm.strided(np.repeat(a, 2)[::2], big)) for f, big, a in cases):
-        return 0
-    for lanes in (2, 4, 8, 16, 32):
-        if all(np.signbit(f(a)) == np.signbit(hm.contiguous(a, big, lanes))
-               for f, big, a in cases):
-            return lanes
-    return 0
+        return 0, NEVER
+    for low_from in (NEVER, 16):
+        for lanes in (2, 4, 8, 16, 32):
+            if all(np.signbit(f(a)) == np.signbit(hm.contiguous(a, big, lanes, low_from))
+                   for f, big, a in cases):
+                return lanes, low_from
+    return 0, NEVER
 
 
 def _kept(L, v, rt, nd):
