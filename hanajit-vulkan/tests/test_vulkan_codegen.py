@@ -141,6 +141,9 @@ def test_imports_and_compiles_without_vulkan(monkeypatch):
                                      (K.normals, "f64[:], i64, i64")])
 def test_modules_spirv_val_rejects_are_refused_by_name(fn, sig):
     """What LLVM 22's SPIR-V backend still structures wrongly (docs/gpu.md) is an
-    UnsupportedError naming the kernel, never an invalid module for the driver."""
-    with pytest.raises(UnsupportedError, match=f"{fn.__name__}: .*spirv-val rejects"):
+    UnsupportedError naming the kernel, never an invalid module for the driver.
+    (On some runs the backend crashes on the normal's loop instead, in its child
+    process: refused too.)"""
+    with pytest.raises(UnsupportedError,
+                       match=f"{fn.__name__}: .*spirv-val rejects|codegen was killed"):
         _compile(fn, sig)

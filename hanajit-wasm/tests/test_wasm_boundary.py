@@ -35,7 +35,10 @@ def ident(x):
 
 @jit
 def mix(x, n, b):
-    return (x * 0.5, b, None, n, np.int8(n), np.uint16(n), np.uint64(n) * np.uint64(3),
+    # NumPy scalars converted, which wrap (np.int8(n) of a Python int out of
+    # range is OverflowError, as in NumPy)
+    w = np.int64(n)
+    return (x * 0.5, b, None, n, np.int8(w), np.uint16(w), np.uint64(w) * np.uint64(3),
             (x,), (), n > 2)
 
 
