@@ -90,7 +90,9 @@ def _probe() -> bool:
             if t.is_bool:
                 continue
             # a fresh one through tp_alloc, filled as the generated code fills it
-            alloc = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_ssize_t)(
+            # PYFUNCTYPE: called with the GIL held (CFUNCTYPE releases it, and an
+            # allocation without the GIL crashes CPython 3.12+)
+            alloc = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_ssize_t)(
                 _tp_alloc(cls))
             p = alloc(id(cls), 0)
             if not p:
