@@ -605,9 +605,7 @@ class ForCount(Stmt):
     counter: str = ""
     count: Expr = None
     body: list = field(default_factory=list)
-    # a loop of a few iterations (fewer than 8): backends neither vectorise nor
-    # unroll it -- no speed to gain, compile time to lose
-    short: bool = False
+    short: bool = False             # < 8 iterations: neither vectorised nor unrolled
 
 
 @dataclass(eq=False)
@@ -735,11 +733,8 @@ class Function:
     inline: bool = False            # ask backends to always inline
     fastmath: tuple = ()            # LLVM fast-math flags for float ops (@jit(fastmath=))
     level: str = "python"          # "python" or "primitive"
-    # a library helper (``hj_compact``): compiled without optimisation, not inlined
-    compact: bool = False
-    # a library helper (``hj_unchecked``) whose element indices are in range and
-    # non-negative by construction: read and written without checks
-    unchecked: bool = False
+    compact: bool = False           # ``hj_compact`` helper: not optimised, not inlined
+    unchecked: bool = False         # ``hj_unchecked`` helper: indices in range, unchecked
     returns_param = None    # the array parameter every return returns, unrebound
     returns_list = False    # a list comprehension: the caller gets result.tolist()
     numpy_result = None     # return type, NumPy-scalar leaves marked (infer/numpy_results)

@@ -64,7 +64,7 @@ class NpArray(CallTemplate):
         return T.ArrayType(t, len(dims), "C")
 
     def lower(self, L, call, args, kwargs):
-        from ..indexing.elements import element_value, setitem_value
+        from ..indexing.elements import element_value, python_number_value, setitem_value
         rt = call.type
         src = args[0]
         if isinstance(src.type, T.ArrayType) or isinstance(src, ew.Lazy):
@@ -88,9 +88,8 @@ class NpArray(CallTemplate):
         python = call.plan or []
         for k, (idx, e) in enumerate(leaves(tup, tup.type, [])):
             if k < len(python):
-                if python[k] and e.type == I:
-                    e = ew.python_int_fits(L, [e], rt.dtype)[0]
-                v = setitem_value(L, e, rt.dtype, python=python[k])
+                v = (python_number_value(L, e, rt.dtype) if python[k]
+                     else setitem_value(L, e, rt.dtype, python=False))
             else:
                 v = element_value(L, e, rt.dtype)
             L.emit(N.Store(array=out, indices=[C(k, I) for k in idx], value=v))

@@ -65,15 +65,13 @@ class Fill(CallTemplate):
 
     def lower(self, L, call, args, kwargs):
         from ...ir import nodes as N
-        from ..indexing.elements import setitem_value
+        from ..indexing.elements import python_number_value, setitem_value
         from ..python.operators import C
         from .creation import fill
         a, v = L.let(args[0]), args[1]
         t = a.type
-        python = call.plan == "python"
-        if python and v.type == T.INT64:
-            v = ew.python_int_fits(L, [v], t.dtype)[0]
-        v = L.let(setitem_value(L, v, t.dtype, python=python))
+        v = L.let(python_number_value(L, v, t.dtype) if call.plan == "python"
+                  else setitem_value(L, v, t.dtype, python=False))
         fill(L, a, [L.let(N.ArrayAttr(a, "shape", k, T.INT64)) for k in range(t.ndim)],
              lambda idx: v)
         return C(None, T.NONE)

@@ -103,6 +103,13 @@ def flat_store_value(L, value: N.Expr, dtype: T.Scalar, python: bool) -> N.Expr:
     scalar cast as arrays are."""
     if not python:
         return array_cast(L, value, dtype)
+    return python_number_value(L, value, dtype)
+
+
+def python_number_value(L, value: N.Expr, dtype: T.Scalar) -> N.Expr:
+    """A Python number stored into an array of ``dtype`` as NumPy's setitem
+    stores it: an int must fit (``python_int_fits``), a float is truncated and
+    checked (``setitem_value``)."""
     if value.type == T.INT64 and dtype.is_int:
         from ..arrays.elementwise import python_int_fits
         value = python_int_fits(L, [value], dtype)[0]
