@@ -172,3 +172,39 @@ def test_verify_module_checks_calls_against_the_callee():
     module.functions["caller"] = caller
     with pytest.raises(VerifyError, match="does not hold"):
         verify_module(module)
+
+
+def test_verifier_allows_a_draw_only_as_an_assignments_whole_value():
+    rng = N.Var("rng", T.GeneratorType())
+    draw = N.RandomBits(rng, "double", T.FLOAT64)
+    locals_ = {"rng": rng.type, "x": T.FLOAT64}
+    verify(_primitive([N.Assign(target="x", value=draw)], locals_))
+    nested = N.BinOp("add", N.RandomBits(rng, "double", T.FLOAT64),
+                     N.Const(1.0, T.FLOAT64), T.FLOAT64)
+    with pytest.raises(VerifyError, match="RandomBits not directly assigned"):
+        verify(_primitive([N.Assign(target="x", value=nested)], locals_))
+
+
+def test_verify_module_without_bodies_still_checks_calls():
+    """After a module pass that rewrites no body (``Pass.rewrites=False``) the
+    pipeline checks only the calls: each body was verified after its passes."""
+    from hanajit.ir.verifier import verify_module
+    module, _ = compile_ir(loop, (T.INT64,))
+    bad = _primitive([N.Break()])              # a body error
+    bad.name = "bad"
+    module.functions["bad"] = bad
+    verify_module(module, bodies=False)
+    with pytest.raises(VerifyError, match="outside a loop"):
+        verify_module(module)
+    bad.body = [N.Assign(target="x", value=N.Call(
+        module.entry, [N.Const(1.0, T.FLOAT64)], T.INT64))]
+    bad.locals = {"x": T.INT64}
+    with pytest.raises(VerifyError, match="but it takes"):
+        verify_module(module, bodies=False)
+
+
+def test_module_passes_that_rewrite_no_body_say_so():
+    from hanajit.pipeline import PASSES
+    quiet = {p.name for p in PASSES if not p.rewrites}
+    assert quiet == {"prune", "random_draws", "analyze_raises"}
+    assert all(p.scope == "module" for p in PASSES if not p.rewrites)

@@ -258,7 +258,9 @@ class CompileContext:
         for p in passes():
             if p.scope == "module" and p.when(self, None, entry):
                 p.run(module, self)
-                _verify_module(module)
+                # bodies again after a pass that rewrites them (each was verified
+                # after its last function pass); the calls after every pass
+                _verify_module(module, bodies=p.rewrites)
                 _dump(p.name, module)
         # per-loop hints for the lowering (hanajit.evolve; ModuleLowering.loop_metadata)
         module.strategy = self.options.get("strategy")
@@ -392,10 +394,10 @@ def _verify(fn):
         verify(fn)
 
 
-def _verify_module(module):
+def _verify_module(module, bodies=True):
     if os.environ.get("HANAJIT_VERIFY"):
         from .ir.verifier import verify_module
-        verify_module(module)
+        verify_module(module, bodies=bodies)
 
 
 def _dump(stage, obj):
@@ -411,13 +413,16 @@ def _dump(stage, obj):
 class Pass:
     """One pass: ``run(fn, ctx)`` on each function (``scope="function"``) or
     ``run(module, ctx)`` once (``"module"``), when ``when(ctx, spec, entry)`` holds
-    (``spec`` is None for module passes)."""
+    (``spec`` is None for module passes).  A module pass that only reads bodies,
+    drops functions or sets function attributes says ``rewrites=False``: under
+    ``HANAJIT_VERIFY`` the bodies are not verified again after it (the calls are)."""
 
     name: str
     run: Callable
     when: Callable
     scope: str
     doc: str
+    rewrites: bool = True
 
 
 def _always(ctx, spec, entry) -> bool:
@@ -494,10 +499,10 @@ PASSES: tuple[Pass, ...] = (
     Pass("version_bounds", lambda fn, ctx: version_bounds(fn), _always, "function",
          "loop nests whose index checks one test proves run a copy without them"),
     Pass("prune", lambda module, ctx: _prune(module), _always, "module",
-         "drop functions the entry no longer reaches"),
+         "drop functions the entry no longer reaches", rewrites=False),
     Pass("random_draws", _mark_draws, _always, "module",
          "an entry that draws random numbers is not pure: a call that has drawn is "
-         "never re-run in the interpreter"),
+         "never re-run in the interpreter", rewrites=False),
     Pass("narrow_reductions", _narrow, _option("narrow"), "module",
          "f.narrow()'s compilations: integer reductions in 16/32-bit blocks"),
     Pass("general_copies", _general_copies, _option("general_copies"), "module",
@@ -505,7 +510,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("stack_check", lambda module, ctx: stack_check(module), _capability("stack_check"),
          "module", "recursive functions raise RecursionError before the stack runs out"),
     Pass("analyze_raises", lambda module, ctx: analyze_raises(module), _always, "module",
-         "which functions need the error-returning ABI"),
+         "which functions need the error-returning ABI", rewrites=False),
 )
 
 

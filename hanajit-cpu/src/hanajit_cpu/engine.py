@@ -2,11 +2,14 @@
 
 Created lazily on the first compilation (``import hanajit`` never loads LLVM).
 Machine code is linked per specialisation into its own ORC library whose resource
-tracker frees the code when the last reference to it goes.
+tracker frees the code when the last reference to it goes.  The same module text
+is optimised and emitted once per process (``Engine.compile_object``).
 """
 from __future__ import annotations
 
+import collections
 import ctypes
+import hashlib
 import itertools
 import re
 import threading
@@ -51,6 +54,7 @@ class Engine:
         # every target of the process (hanajit.toolkit.llvm_toolchain)
         self.compile_lock = toolchain.LOCK
         self._libm_loaded = False
+        self._objects = _Objects()
 
     def _new_tm(self):
         return self.target.create_target_machine(cpu=self.cpu, features=self.features,
@@ -58,11 +62,20 @@ class Engine:
 
     def compile_object(self, ir_text: str, speed=3) -> tuple[str, bytes]:
         """Parse, verify, optimise and emit: ``(optimised IR text, object bytes)``,
-        under the process-wide llvmlite lock (``toolchain.compile``)."""
+        under the process-wide llvmlite lock (``toolchain.compile``).  The same
+        module text compiles once per process (:class:`_Objects`): a function
+        jitted again -- a fresh ``jit(...)`` of the same source, a closure made
+        per call -- links the object already made."""
+        key = (hashlib.blake2b(ir_text.encode(), digest_size=20).digest(), speed)
+        done = self._objects.get(key)
+        if done is not None:
+            return done
         out = toolchain.compile(ir_text, self.tm, speed=speed, slp=True, emit=("obj",),
                                 after=_inline_vector_squares if "hj.vsquare." in ir_text
                                 else None)
-        return out["llvm"], out["obj"]
+        done = out["llvm"], out["obj"]
+        self._objects.put(key, done)
+        return done
 
     def emit_assembly(self, ir_text: str) -> str:
         with self.compile_lock:
@@ -108,6 +121,36 @@ class Engine:
         with _lock:
             tracker = builder.link(self.lljit, f"hj{next(self._names)}")
         return tracker, {name: tracker[name] for name in exports}
+
+
+class _Objects:
+    """What :meth:`Engine.compile_object` made, by module text: the most recently
+    used first out when they hold more than ``limit`` bytes (the optimised text
+    and the object of a typical function are a few kB)."""
+
+    def __init__(self, limit: int = 64 << 20):
+        self.limit = limit
+        self._items: collections.OrderedDict = collections.OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        with self._lock:
+            done = self._items.get(key)
+            if done is not None:
+                self._items.move_to_end(key)
+            return done
+
+    def put(self, key, done) -> None:
+        size = len(done[0]) + len(done[1])
+        with self._lock:
+            if key in self._items or size > self.limit:
+                return
+            self._items[key] = done
+            self._bytes += size
+            while self._bytes > self.limit:
+                _, (text, obj) = self._items.popitem(last=False)
+                self._bytes -= len(text) + len(obj)
 
 
 def _inline_vector_squares(llvm, mod, pb) -> None:

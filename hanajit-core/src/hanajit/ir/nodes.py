@@ -797,7 +797,12 @@ def stmt_exprs(s: Stmt) -> list:
 
 
 def walk_expr(e: Expr):
-    """Yield ``e`` and every expression below it."""
-    yield e
-    for c in e.children():
-        yield from walk_expr(c)
+    """Yield ``e`` and every expression below it, depth first, left to right (one
+    explicit stack: nested generators cost a frame per level and per item)."""
+    stack = [e]
+    while stack:
+        e = stack.pop()
+        yield e
+        kids = e.children()
+        if kids:
+            stack.extend(reversed(kids))

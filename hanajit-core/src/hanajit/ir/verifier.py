@@ -19,6 +19,28 @@ _PY_STMTS = (N.PyForRange, N.PyWhile, N.PySetItem)
 _DRAWS = {"uint64": T.UINT64, "uint32": T.UINT32, "double": T.FLOAT64}   # RandomBits
 
 
+def _tags(kind) -> frozenset:
+    """What :func:`verify` checks of an expression class in a primitive function."""
+    tags = set()
+    if issubclass(kind, _PY_NODES):
+        tags.add("python")
+    if kind.__module__ != N.__name__:
+        tags.add("transient")
+    for cls, tag in ((N.Load, "load"), (N.BinOp, "binop"), (N.Cmp, "cmp"),
+                     (N.Select, "select"), (N.Var, "var"), (N.StackAddress, "stack"),
+                     (N.RandomBits, "draw")):
+        if issubclass(kind, cls):
+            tags.add(tag)
+    if issubclass(kind, (N.GpuIndex, N.SharedArray, N.Atomic)):
+        tags.add("gpu")
+    if issubclass(kind, (N.Atomic, N.RandomBits)):
+        tags.add("effects")
+    return frozenset(tags)
+
+
+_TAGS: dict = {}
+
+
 class VerifyError(AssertionError):
     pass
 
@@ -27,37 +49,49 @@ def verify(fn: N.Function) -> None:
     def fail(msg):
         raise VerifyError(f"{fn.name}: {msg}")
 
-    def check_expr(e):
+    primitive = fn.level == "primitive"
+
+    def check_expr(e, effects_ok):
+        # children first (an untyped leaf is named before its parent), one walk
         for c in e.children():
-            check_expr(c)
-        if getattr(e, "type", None) is None and not isinstance(e, N.Var):
-            fail(f"untyped {type(e).__name__}")
-        if fn.level == "primitive":
-            if isinstance(e, _PY_NODES):
-                fail(f"Python-level {type(e).__name__} in a primitive function")
-            if type(e).__module__ != N.__name__:
-                fail(f"transient {type(e).__name__} ({type(e).__module__}) in a "
-                     "primitive function")
-            if isinstance(e, N.Load):
-                check_access("Load", e.array, e.indices, e.type)
-            if isinstance(e, N.BinOp) and e.left.type != e.right.type:
-                fail(f"BinOp {e.op} on {e.left.type} and {e.right.type}")
-            if isinstance(e, N.Cmp) and e.left.type != e.right.type:
+            check_expr(c, False)
+        kind = type(e)
+        if getattr(e, "type", None) is None and kind is not N.Var:
+            fail(f"untyped {kind.__name__}")
+        if not primitive:
+            return
+        tags = _TAGS.get(kind)
+        if tags is None:
+            tags = _TAGS[kind] = _tags(kind)
+        if not tags:
+            return
+        if "python" in tags:
+            fail(f"Python-level {kind.__name__} in a primitive function")
+        if "transient" in tags:
+            fail(f"transient {kind.__name__} ({kind.__module__}) in a "
+                 "primitive function")
+        if "effects" in tags and not effects_ok:
+            fail(f"{kind.__name__} not directly assigned (it has effects)")
+        if "load" in tags:
+            check_access("Load", e.array, e.indices, e.type)
+        elif "binop" in tags and e.left.type != e.right.type:
+            fail(f"BinOp {e.op} on {e.left.type} and {e.right.type}")
+        elif "cmp" in tags:
+            if e.left.type != e.right.type:
                 fail(f"Cmp {e.op} on {e.left.type} and {e.right.type}")
-            if isinstance(e, (N.Cmp,)) and e.type != T.BOOL:
+            if e.type != T.BOOL:
                 fail("Cmp must give bool")
-            if isinstance(e, N.Select) and (e.cond.type != T.BOOL or e.a.type != e.b.type):
-                fail("Select operand types")
-            if isinstance(e, N.Var) and e.name not in fn.locals:
-                fail(f"unknown variable {e.name}")
-            if isinstance(e, N.StackAddress) and e.type != T.INT64:
-                fail(f"StackAddress of type {e.type}")
-            if isinstance(e, (N.GpuIndex, N.SharedArray, N.Atomic)):
-                check_gpu(e)
-            if isinstance(e, N.RandomBits) and (
-                    not isinstance(e.rng.type, T.GeneratorType)
-                    or _DRAWS.get(e.kind) != e.type):
-                fail(f"RandomBits {e.kind} of {e.rng.type} giving {e.type}")
+        elif "select" in tags and (e.cond.type != T.BOOL or e.a.type != e.b.type):
+            fail("Select operand types")
+        elif "var" in tags and e.name not in fn.locals:
+            fail(f"unknown variable {e.name}")
+        elif "stack" in tags and e.type != T.INT64:
+            fail(f"StackAddress of type {e.type}")
+        if "gpu" in tags:
+            check_gpu(e)
+        if "draw" in tags and (not isinstance(e.rng.type, T.GeneratorType)
+                               or _DRAWS.get(e.kind) != e.type):
+            fail(f"RandomBits {e.kind} of {e.rng.type} giving {e.type}")
 
     def check_access(what, array, indices, elem):
         t = array.type
@@ -93,14 +127,8 @@ def verify(fn: N.Function) -> None:
                 fail(f"{type(s).__name__} outside a loop")
             for e in N.stmt_exprs(s):
                 if e is not None:
-                    check_expr(e)
-            if fn.level == "primitive":
-                for e in N.stmt_exprs(s):
-                    for sub in N.walk_expr(e) if e is not None else ():
-                        if isinstance(sub, (N.Atomic, N.RandomBits)) and not (
-                                isinstance(s, N.Assign) and sub is s.value):
-                            fail(f"{type(sub).__name__} not directly assigned "
-                                 "(it has effects)")
+                    # an Atomic or a draw only as an assignment's whole value
+                    check_expr(e, isinstance(s, N.Assign) and e is s.value)
             if isinstance(s, N.Store) and fn.level == "primitive":
                 check_access("Store", s.array, s.indices, s.value.type)
             if isinstance(s, N.Assign) and fn.level == "primitive":
@@ -116,11 +144,13 @@ def verify(fn: N.Function) -> None:
     check(fn.body, 0)
 
 
-def verify_module(module: N.Module) -> None:
-    """:func:`verify` every function, then every call against its callee: the
-    callee exists, and the argument and result types are its signature's."""
-    for fn in module.functions.values():
-        verify(fn)
+def verify_module(module: N.Module, bodies: bool = True) -> None:
+    """:func:`verify` every function (unless ``bodies`` is false: the pipeline after
+    a pass that rewrites no body), then every call against its callee: the callee
+    exists, and the argument and result types are its signature's."""
+    if bodies:
+        for fn in module.functions.values():
+            verify(fn)
     for fn in module.functions.values():
         for st in N.walk_stmts(fn.body):
             for e in N.stmt_exprs(st):
