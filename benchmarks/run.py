@@ -18,6 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_cache  # noqa: E402
 import bench_calls  # noqa: E402
 import bench_compile  # noqa: E402
+import bench_compile_library  # noqa: E402
 import bench_corpus  # noqa: E402
 import bench_evolve  # noqa: E402
 import bench_expr  # noqa: E402
@@ -29,8 +30,8 @@ import bench_random  # noqa: E402
 import bench_scalar  # noqa: E402
 from common import print_machine  # noqa: E402
 
-BENCHMARKS = [bench_compile, bench_scalar, bench_calls, bench_expr, bench_kernels,
-              bench_products, bench_corpus, bench_narrow, bench_parallel, bench_cache,
+BENCHMARKS = [bench_compile, bench_compile_library, bench_scalar, bench_calls, bench_expr,
+              bench_kernels, bench_products, bench_corpus, bench_narrow, bench_parallel, bench_cache,
               bench_evolve, bench_random]
 
 

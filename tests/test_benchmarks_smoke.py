@@ -35,6 +35,8 @@ def test_benchmarks_quick_run():
     ("products", ("### Vector and matrix products",), "| a @ b.T (syrk)"),
     ("parallel", ("### prange: parallel speedup",), "| reduction sum(x*x)"),
     ("random", ("### Random numbers (np.random.Generator, PCG64)",), "| Monte Carlo pi"),
+    ("compile_library", ("### Compile time of callers of NumPy's algorithms",),
+     "| `np.quantile(a, 0.3)`"),
     ("narrow", ("### narrow: integer reductions vs the int64 baseline",
                 "### narrow: block widths"), "| `np.sum(x)`, int8"),
 ])

@@ -49,11 +49,11 @@ def test_the_same_module_text_compiles_once(monkeypatch):
 
 def test_the_objects_kept_are_bounded():
     objects = E._Objects(limit=100)
-    objects.put("a", ("x" * 40, b"y" * 20))
-    objects.put("b", ("x" * 30, b"y" * 10))
-    assert objects.get("a") is not None
-    objects.put("c", ("x" * 30, b""))               # over the limit: "b" goes first
+    objects.put("a", ("text a", b"y" * 40))
+    objects.put("b", ("text b", b"y" * 30))
+    assert objects.get("a") == ("text a", b"y" * 40)
+    objects.put("c", ("text c", b"y" * 30))         # over the limit: "b" goes first
     assert objects.get("b") is None
-    assert objects.get("a") is not None and objects.get("c") is not None
-    objects.put("d", ("x" * 200, b""))              # bigger than the limit: not kept
+    assert objects.get("a") is not None and objects.get("c") == ("text c", b"y" * 30)
+    objects.put("d", ("d", b"y" * 200))             # bigger than the limit: not kept
     assert objects.get("d") is None

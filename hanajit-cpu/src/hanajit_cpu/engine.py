@@ -13,6 +13,7 @@ import hashlib
 import itertools
 import re
 import threading
+import zlib
 
 from hanajit.toolkit import llvm_toolchain as toolchain
 
@@ -124,11 +125,12 @@ class Engine:
 
 
 class _Objects:
-    """What :meth:`Engine.compile_object` made, by module text: the most recently
-    used first out when they hold more than ``limit`` bytes (the optimised text
-    and the object of a typical function are a few kB)."""
+    """What :meth:`Engine.compile_object` made, by module text: the optimised text
+    (compressed: a tenth of its size) and the object, the least recently used first
+    out when they hold more than ``limit`` bytes (a small function's are 1-2 kB,
+    a sort's tens of kB)."""
 
-    def __init__(self, limit: int = 64 << 20):
+    def __init__(self, limit: int = 16 << 20):
         self.limit = limit
         self._items: collections.OrderedDict = collections.OrderedDict()
         self._bytes = 0
@@ -139,9 +141,10 @@ class _Objects:
             done = self._items.get(key)
             if done is not None:
                 self._items.move_to_end(key)
-            return done
+        return None if done is None else (zlib.decompress(done[0]).decode(), done[1])
 
     def put(self, key, done) -> None:
+        done = (zlib.compress(done[0].encode(), 1), done[1])
         size = len(done[0]) + len(done[1])
         with self._lock:
             if key in self._items or size > self.limit:

@@ -68,6 +68,7 @@ class CpuTarget(Target):
         from .cexport import add_cfunc
         from .engine import get_engine
         from .vecmath import vector_variants
+        from . import shared_code
         eng = get_engine()
         # pow through an opaque name: LLVM would rewrite pow(x, 2.0) as x*x, which
         # can differ from the C library's pow (what CPython computes) by an ulp
@@ -81,7 +82,11 @@ class CpuTarget(Target):
                               and "linux" in eng.triple,
                               host_calls=True,
                               vector_square=os.environ.get("HANAJIT_VECMATH", "1") != "0")
-        ml = ModuleLowering(module, info)
+        # large callees (the library's sorts, selections ...) compiled once per
+        # process and called by symbol (shared_code.py)
+        externals, imports, only = shared_code.split(module, info, eng) \
+            if shared_code.wanted(module, options or {}) else ({}, {}, None)
+        ml = ModuleLowering(module, info, externals=externals, only=only)
         llmod = ml.lower()
         entry_fn = module.functions[module.entry]
         add_entry_wrapper(llmod, entry_fn, ml.declare(entry_fn))
@@ -97,7 +102,7 @@ class CpuTarget(Target):
         return Artifact(target=self.name, entry=ENTRY,
                         stages={"llvm": str(optimized), "obj": obj},
                         metadata={"raises": list(module.raises), "fn": entry_fn,
-                                  "cexports": cexports,
+                                  "cexports": cexports, "imports": imports,
                                   "release_gil": _releases_gil(module, options)})
 
     def load(self, artifact, fallback):
@@ -109,8 +114,9 @@ class CpuTarget(Target):
         if linked is None:
             from .engine import get_engine
             eng = get_engine()
-            linked = eng.link(artifact.stages["obj"], exports,
-                              imports=eng.imports_for(artifact.stages["llvm"]))
+            imports = eng.imports_for(artifact.stages["llvm"])
+            imports.update(artifact.metadata.get("imports") or {})   # shared_code
+            linked = eng.link(artifact.stages["obj"], exports, imports=imports)
         tracker, addrs = linked
         run = make_runner(addrs[artifact.entry], artifact.metadata["fn"],
                           artifact.metadata["raises"], tracker, fallback)

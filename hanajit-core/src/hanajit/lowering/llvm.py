@@ -381,6 +381,8 @@ class FunctionLowering(TablesAndRandom, ArrayMemory):
         br.set_weights([2000, 1])
         b.position_at_end(fail)
         if self.fn.can_raise:
+            if c.func in self.m.externals:
+                self.m.translate_raise(self, c.func)
             self.fail()
         else:  # pragma: no cover - the raise analysis prevents this
             b.unreachable()
@@ -627,8 +629,20 @@ def _clean(name: str) -> str:
 class ModuleLowering(MathCalls):
     """Lowers a whole primitive IR module into one ``ir.Module``."""
 
-    def __init__(self, module: N.Module, info: LLVMTargetInfo | None = None, name="hanajit"):
+    def __init__(self, module: N.Module, info: LLVMTargetInfo | None = None, name="hanajit",
+                 *, names: dict | None = None, exports: frozenset = frozenset(),
+                 externals: dict | None = None, only: set | None = None):
+        """``names``: the LLVM name of a function (default its own); ``exports``:
+        functions defined with external linkage (a piece of ``lowering/shared.py``:
+        its root); ``externals``: functions only declared, ``name -> (symbol,
+        raises)`` -- defined in another module, whose raise codes index
+        ``raises``; ``only``: the functions to define (default all)."""
         self.module = module
+        self.names = names or {}
+        self.exports = exports
+        self.externals = externals or {}
+        self.only = only
+        self._code_tables: dict = {}
         self.info = info or LLVMTargetInfo(math={})
         self.llmod = ir.Module(name=name)
         if self.info.triple:
@@ -652,16 +666,40 @@ class ModuleLowering(MathCalls):
     def declare(self, fn: N.Function) -> ir.Function:
         f = self.decls.get(fn.name)
         if f is None:
-            f = ir.Function(self.llmod, self.fn_type(fn), name=fn.name)
-            f.linkage = "internal"
+            outside = self.externals.get(fn.name)
+            if outside and outside[0] in self.llmod.globals:
+                # two callees that print the same (one helper reached twice)
+                f = self.decls[fn.name] = self.llmod.globals[outside[0]]
+                return f
+            name = outside[0] if outside else self.names.get(fn.name, fn.name)
+            f = ir.Function(self.llmod, self.fn_type(fn), name=name)
             f.attributes.add("nounwind")
-            if fn.inline:
-                f.attributes.add("alwaysinline")
-            elif getattr(fn, "compact", False):
-                f.attributes.add("noinline")
-                f.attributes.add("optnone")
+            if not (outside or fn.name in self.exports):    # (else linked by symbol)
+                f.linkage = "internal"
+                if fn.inline:
+                    f.attributes.add("alwaysinline")
+                elif getattr(fn, "compact", False):
+                    f.attributes.add("noinline")
+                    f.attributes.add("optnone")
             self.decls[fn.name] = f
         return f
+
+    def translate_raise(self, fl: FunctionLowering, name: str) -> None:
+        """After a failing call of the external ``name``: its raise code in
+        ``*err`` (an index into its module's ``raises``) becomes this module's."""
+        raises = self.externals[name][1]
+        table = self._code_tables.get(name)
+        if table is None:
+            codes = [0] + [self.module.raise_code(*r) for r in raises]
+            ty = ir.ArrayType(I64, len(codes))
+            table = ir.GlobalVariable(self.llmod, ty, f"hj.codes.{len(self._code_tables)}")
+            table.linkage = "internal"
+            table.global_constant = True
+            table.initializer = ir.Constant(ty, codes)
+            self._code_tables[name] = table
+        b = fl.b
+        code = b.load(fl.err, typ=I64)
+        b.store(b.load(b.gep(table, [ir.Constant(I64, 0), code]), typ=I64), fl.err)
 
     def ret_slot(self, fl: FunctionLowering, t: T.Type):
         """An entry-block alloca to receive a callee's result."""
@@ -751,6 +789,9 @@ class ModuleLowering(MathCalls):
 
     def lower(self) -> ir.Module:
         for fn in self.module.functions.values():
+            if fn.name in self.externals or (self.only is not None
+                                             and fn.name not in self.only):
+                continue
             FunctionLowering(self, fn).run()
         if self.vector_decls:                 # else dead-declaration removal drops them
             used = ir.GlobalVariable(self.llmod, ir.ArrayType(PTR, len(self.vector_decls)),

@@ -1,0 +1,121 @@
+"""Compile time of functions that call NumPy's algorithms (sort, median, quantile,
+sum): the first such function of a process and the ones after it, hanajit with
+its large callees compiled once per process and linked (``HANAJIT_SHARE_HELPERS``,
+the default), hanajit compiling them into every caller (``=0``), and Numba.
+
+Each probe is written ``count + 1`` times to a temporary module, so each copy is a
+new function with its own source; all run in this one process.  "first" is the
+first copy's compile (for hanajit after a warm-up compile of the probe at float32:
+LLVM, the compiler and the library's modules are loaded), "later" the median of
+the other copies'.  Each result is
+checked against NumPy's.
+
+    python benchmarks/bench_compile_library.py [--quick]
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+from common import fmt_ratio, fmt_seconds, numba_njit, print_table
+
+PROBES = {
+    "np.sort(a)": "def {name}(a):\n    return np.sort(a)\n",
+    "np.median(a, axis=0)": "def {name}(a):\n    return np.median(a, axis=0)\n",
+    "np.quantile(a, 0.3)": "def {name}(a):\n    return np.quantile(a, 0.3)\n",
+    "np.sum(a)": "def {name}(a):\n    return np.sum(a)\n",
+}
+_MODES = ("shared", "whole")
+
+
+def _module(count: int):
+    folder = tempfile.mkdtemp(prefix="hanajit-bench-lib-")
+    src = ["import numpy as np\n"]
+    for k, template in enumerate(PROBES.values()):
+        for mode in (*_MODES, "numba"):
+            src += [template.format(name=f"p{k}_{mode}_{i}") for i in range(count + 1)]
+    with open(os.path.join(folder, "library_probes.py"), "w") as fh:
+        fh.write("".join(src))
+    sys.path.insert(0, folder)
+    return importlib.import_module("library_probes")
+
+
+def _compile_seconds(make, args, want, exact=True) -> float:
+    import numpy as np
+    f = make()
+    t0 = time.perf_counter()
+    got = f(*args)
+    spent = time.perf_counter() - t0
+    same = np.array_equal if exact else np.allclose   # (Numba sums in index order)
+    if not same(np.asarray(got), np.asarray(want)):
+        raise AssertionError(f"WRONG RESULT: {got!r} != {want!r}")
+    return spent
+
+
+def main(quick: bool = False) -> int:
+    import warnings
+
+    import numpy as np
+
+    from hanajit import jit
+    from hanajit.errors import HanaJitFallbackWarning
+    count = 2 if quick else 8
+    njit = numba_njit()
+    mod = _module(count)
+    a = np.random.default_rng(0).random((64, 9))
+    os.environ.pop("HANAJIT_VERIFY", None)          # what a user gets
+    jit(lambda x: x + 1.0)(1.0)                     # LLVM and the compiler loaded
+    rows, status = [], 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", HanaJitFallbackWarning)
+        for k, (label, template) in enumerate(PROBES.items()):
+            want = getattr(mod, f"p{k}_whole_0")(a)
+            # the library's Python modules imported and compiled, at another dtype
+            os.environ["HANAJIT_SHARE_HELPERS"] = "0"
+            jit(getattr(mod, f"p{k}_whole_0"))(a.astype(np.float32))
+            times = {}
+            for mode in (*_MODES, "numba"):
+                if mode == "numba" and njit is None:
+                    continue
+                if mode != "numba":
+                    os.environ["HANAJIT_SHARE_HELPERS"] = "1" if mode == "shared" else "0"
+                wrap = njit if mode == "numba" else jit
+                try:
+                    spent = [_compile_seconds(lambda i=i: wrap(getattr(
+                        mod, f"p{k}_{mode}_{i}")), (a,), want, mode != "numba")
+                        for i in range(count + 1)]
+                except Exception as exc:
+                    if mode == "numba":         # (Numba: no np.median(axis=), say)
+                        continue
+                    print(f"{label} ({mode}): {'FALLBACK' if isinstance(exc, Warning) else ''}"
+                          f" {exc}")
+                    status = 1
+                    continue
+                times[mode] = (spent[0], statistics.median(spent[1:]))
+            os.environ.pop("HANAJIT_SHARE_HELPERS", None)
+            sh, wh, nb = times.get("shared"), times.get("whole"), times.get("numba")
+            rows.append([f"`{label}`",
+                         fmt_seconds(sh and sh[0]), fmt_seconds(sh and sh[1]),
+                         fmt_seconds(wh and wh[0]), fmt_seconds(wh and wh[1]),
+                         fmt_seconds(nb and nb[0]), fmt_seconds(nb and nb[1]),
+                         fmt_ratio(wh[1] / sh[1] if sh and wh else None),
+                         fmt_ratio(nb[1] / sh[1] if sh and nb else None)])
+    print_table("Compile time of callers of NumPy's algorithms (`bench_compile_library.py`)",
+                ["function", "shared first", "shared later", "whole first", "whole later",
+                 "numba first", "numba later", "whole/shared later",
+                 "numba/shared later"], rows,
+                notes=[f"{count} later copies per probe; one process; `shared` is the "
+                       "default (large callees compiled once per process and linked), "
+                       "`whole` is `HANAJIT_SHARE_HELPERS=0`."])
+    return status
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true")
+    sys.exit(main(quick=ap.parse_args().quick))

@@ -1,0 +1,126 @@
+"""Large callees compiled once and linked, instead of again inside every caller.
+
+hanajit's library algorithms (sorting, selection, pairwise sums, SVD ...) are
+Python source compiled by hanajit itself, and each function that calls one used to
+carry its own copy through LLVM: ``np.quantile`` costs about 0.5 s of LLVM in
+every function that calls it.  A target that links code in the process (the CPU
+engine) may instead compile such a callee as a module of its own, once per
+process, and have callers call it by symbol.  This module decides what to split
+and builds the pieces; :class:`~hanajit.lowering.llvm.ModuleLowering` prints them
+(``exports``/``externals``); the target compiles, links and remembers them.
+
+* :func:`roots`: the callees worth it -- reached from the entry through functions
+  that stay, and whose own body with everything it calls holds at least
+  :data:`MIN_STATEMENTS` statements.  Never the entry, a ``prange`` body or a
+  callee that runs ``prange`` loops itself.
+* :func:`piece`: the module of one root and the functions it reaches, named
+  independently of the caller's compilation (``hjs_root``, ``hjs_1`` ...), so
+  every caller of the same helper at the same types prints the same text -- the
+  key the target remembers it by.
+
+Raise codes are indices into a module's ``raises``; a piece has its own list, and
+a caller translates a failing call's code into its own (``ModuleLowering``), so
+the exception raised is the one the piece raised.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..ir import nodes as N
+
+# a root's body and everything it calls, in statements: the pairwise sum behind
+# np.sum is ~60, sorts and selections a few hundred; small helpers stay inlined
+MIN_STATEMENTS = 50
+ROOT = "hjs_root"
+
+
+@dataclass
+class Piece:
+    """One root's module (``module.entry`` is ``root``) and the names its
+    functions print under (``names[f]``; the root's is :data:`ROOT`)."""
+
+    root: str
+    module: N.Module
+    names: dict
+
+
+def _calls(fn: N.Function) -> list:
+    out = []
+    for s in N.walk_stmts(fn.body):
+        for e in N.stmt_exprs(s):
+            if e is None:
+                continue
+            for sub in N.walk_expr(e):
+                if isinstance(sub, N.Call) and sub.func not in out:
+                    out.append(sub.func)
+    return out
+
+
+def _parallel_bodies(fn: N.Function) -> set:
+    return {s.body[0].value.func for s in N.walk_stmts(fn.body)
+            if isinstance(s, N.ParallelFor)}
+
+
+def _reach(module: N.Module, name: str) -> list:
+    """``name`` and every function it reaches, in a fixed order (depth first)."""
+    seen, order, todo = set(), [], [name]
+    while todo:
+        f = todo.pop()
+        if f in seen or f not in module.functions:
+            continue
+        seen.add(f)
+        order.append(f)
+        todo.extend(reversed(_calls(module.functions[f])))
+    return order
+
+
+def roots(module: N.Module, min_statements: int = MIN_STATEMENTS) -> list:
+    """The callees to compile apart, in the order the entry reaches them."""
+    fns = module.functions
+    size = {name: sum(1 for _ in N.walk_stmts(fn.body)) for name, fn in fns.items()}
+    parallel = set()
+    for fn in fns.values():
+        parallel |= _parallel_bodies(fn)
+
+    def eligible(name: str) -> bool:
+        if name == module.entry or name in parallel:
+            return False
+        reach = _reach(module, name)
+        if module.entry in reach or any(_parallel_bodies(fns[f]) for f in reach):
+            return False
+        return sum(size[f] for f in reach) >= min_statements
+
+    out, seen, todo = [], set(), [module.entry]
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in fns:
+            continue
+        seen.add(name)
+        for callee in _calls(fns[name]):
+            if callee in seen or callee in out:
+                continue
+            if eligible(callee):
+                out.append(callee)
+            else:
+                todo.append(callee)
+    return out
+
+
+def piece(module: N.Module, root: str) -> Piece:
+    reach = _reach(module, root)
+    names = {f: (ROOT if f == root else f"hjs_{i}") for i, f in enumerate(reach)}
+    sub = N.Module(entry=root, functions={f: module.functions[f] for f in reach})
+    return Piece(root, sub, names)
+
+
+def kept(module: N.Module, split: list) -> set:
+    """The functions the caller's module still defines: those the entry reaches
+    without passing through a split root."""
+    out, todo = set(), [module.entry]
+    while todo:
+        name = todo.pop()
+        if name in out or name in split or name not in module.functions:
+            continue
+        out.add(name)
+        todo.extend(_calls(module.functions[name]))
+    return out
