@@ -765,44 +765,6 @@ class Module:
         return self.raises.index(key) + 1
 
 
-def walk_stmts(body):
-    """Yield every statement in ``body``, depth first, nested ones included."""
-    for s in body:
-        yield s
-        for attr in ("then", "orelse", "body"):
-            sub = getattr(s, attr, None)
-            if isinstance(sub, list):
-                yield from walk_stmts(sub)
-
-
-def stmt_exprs(s: Stmt) -> list:
-    """The expressions directly held by a statement."""
-    if isinstance(s, (Assign, ExprStmt)):
-        return [s.value]
-    if isinstance(s, (If, PyWhile)):
-        return [s.cond]
-    if isinstance(s, ForCount):
-        return [s.count]
-    if isinstance(s, PyForRange):
-        return [s.start, s.stop, s.step]
-    if isinstance(s, Return):
-        return [s.value] if s.value is not None else []
-    if isinstance(s, Store):
-        return [s.array] + list(s.indices) + [s.value]
-    if isinstance(s, PySetItem):
-        return [s.target, s.index, s.value]
-    if isinstance(s, (Raise, ForeignCall)):
-        return list(s.args)
-    return []
-
-
-def walk_expr(e: Expr):
-    """Yield ``e`` and every expression below it, depth first, left to right (one
-    explicit stack: nested generators cost a frame per level and per item)."""
-    stack = [e]
-    while stack:
-        e = stack.pop()
-        yield e
-        kids = e.children()
-        if kids:
-            stack.extend(reversed(kids))
+# the walks over statements and expression trees (``ir/walk.py``), here too: every
+# pass reads them as ``N.walk_stmts`` ...
+from .walk import stmt_exprs, walk_expr, walk_stmts  # noqa: E402,F401

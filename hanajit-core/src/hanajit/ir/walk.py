@@ -1,0 +1,50 @@
+"""Walks over the IR: the statements of a body, nested ones included, the
+expressions a statement holds, and every expression of a tree.  Re-exported by
+``ir.nodes`` (``N.walk_stmts`` ...), whose classes they dispatch on."""
+from __future__ import annotations
+
+from .nodes import (Assign, Expr, ExprStmt, ForCount, ForeignCall, If, PyForRange,
+                    PySetItem, PyWhile, Raise, Return, Stmt, Store)
+
+
+def walk_stmts(body):
+    """Yield every statement in ``body``, depth first, nested ones included."""
+    for s in body:
+        yield s
+        for attr in ("then", "orelse", "body"):
+            sub = getattr(s, attr, None)
+            if isinstance(sub, list):
+                yield from walk_stmts(sub)
+
+
+def stmt_exprs(s: Stmt) -> list:
+    """The expressions directly held by a statement."""
+    if isinstance(s, (Assign, ExprStmt)):
+        return [s.value]
+    if isinstance(s, (If, PyWhile)):
+        return [s.cond]
+    if isinstance(s, ForCount):
+        return [s.count]
+    if isinstance(s, PyForRange):
+        return [s.start, s.stop, s.step]
+    if isinstance(s, Return):
+        return [s.value] if s.value is not None else []
+    if isinstance(s, Store):
+        return [s.array] + list(s.indices) + [s.value]
+    if isinstance(s, PySetItem):
+        return [s.target, s.index, s.value]
+    if isinstance(s, (Raise, ForeignCall)):
+        return list(s.args)
+    return []
+
+
+def walk_expr(e: Expr):
+    """Yield ``e`` and every expression below it, depth first, left to right (one
+    explicit stack: nested generators cost a frame per level and per item)."""
+    stack = [e]
+    while stack:
+        e = stack.pop()
+        yield e
+        kids = e.children()
+        if kids:
+            stack.extend(reversed(kids))
