@@ -133,10 +133,14 @@ def broadcast_versions(L, build):
 
 def bind_kw(call, args, kwargs, names):
     """Bind positional and keyword arguments (lowered or typed) to ``names``."""
+    if len(args) > len(names):
+        raise Incompatible(f"takes at most {len(names)} arguments ({len(args)} given)")
     out = dict(zip(names, args))
     for k, v in kwargs.items():
         if k not in names:
             raise Incompatible(f"unexpected keyword argument {k!r}")
+        if k in out:
+            raise Incompatible(f"argument {k!r} given by position and by keyword")
         out[k] = v
     return out
 
@@ -257,13 +261,23 @@ class CreateLike(CallTemplate):
         return arr
 
 
+def _arange_dtype(args, kw):
+    """np.arange's values and ``dtype``: a fourth positional argument is the
+    dtype (``np.arange(0, n, 1, np.int8)``); ``kw`` loses its ``dtype``."""
+    if len(args) == 4:
+        if "dtype" in kw:
+            raise Incompatible("np.arange() got dtype by position and by keyword")
+        return list(args[:3]), args[3]
+    return list(args), kw.pop("dtype", None)
+
+
 @register
 class Arange(CallTemplate):
     paths = ("numpy.arange",)
 
     def typer(self, inf, call, args, kwargs):
         kw = dict(kwargs)
-        dt = kw.pop("dtype", None)
+        args, dt = _arange_dtype(args, kw)
         vals = list(args) + [kw.pop(k) for k in ("start", "stop", "step") if k in kw]
         if kw or not 1 <= len(vals) <= 3 or not all(
                 isinstance(v, T.Scalar) and not v.is_complex for v in vals):
@@ -277,7 +291,7 @@ class Arange(CallTemplate):
 
     def lower(self, L, call, args, kwargs):
         kw = dict(kwargs)
-        kw.pop("dtype", None)
+        args, _ = _arange_dtype(args, kw)
         vals = list(args) + [kw.pop(k) for k in ("start", "stop", "step") if k in kw]
         t = call.type
         isfloat = any(v.type.is_float for v in vals) or t.dtype.is_float

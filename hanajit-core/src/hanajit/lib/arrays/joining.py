@@ -38,10 +38,11 @@ class NpArray(CallTemplate):
         self.paths = (f"numpy.{name}",)
 
     def typer(self, inf, call, args, kwargs):
-        if len(args) != 1 or set(kwargs) - {"dtype"}:
+        if not 1 <= len(args) <= 2 or set(kwargs) - {"dtype"} or (
+                len(args) == 2 and "dtype" in kwargs):
             raise Incompatible(f"np.{self.name}(object, dtype=None)")
         src = args[0]
-        dt = kwargs.get("dtype")
+        dt = _dtype_arg(args, kwargs)
         want = dtype_of(dt.value) if isinstance(dt, T.ConstType) else None
         if dt is not None and dt != T.NONE and want is None:
             raise Incompatible("dtype must be a constant")
@@ -94,6 +95,11 @@ class NpArray(CallTemplate):
                 v = element_value(L, e, rt.dtype)
             L.emit(N.Store(array=out, indices=[C(k, I) for k in idx], value=v))
         return out
+
+
+def _dtype_arg(args, kwargs):
+    """np.array/np.asarray's ``dtype``, positional (second) or keyword."""
+    return args[1] if len(args) == 2 else kwargs.get("dtype")
 
 
 def _count_leaves(value) -> int:
