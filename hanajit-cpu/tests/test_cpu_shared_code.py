@@ -101,3 +101,42 @@ def test_two_callees_that_print_alike_are_one_symbol():
     X, w, y = rng.random((40, 5)), rng.random(5), rng.random(40)
     np.testing.assert_allclose(jit(gradient_step)(X, w, y), gradient_step(X, w, y),
                                rtol=1e-13)
+
+
+def _externals(f):
+    return [fn for s in f._compiled.values() for fn in s.module.functions.values()
+            if fn.external is not None]
+
+
+def test_a_later_caller_gets_the_linked_helper_without_compiling_it():
+    """The pipeline gives a later caller the piece as a signature only
+    (``Function.external``): neither inferred nor lowered again."""
+    a = np.random.default_rng(7).random(64)
+    first, later = jit(quantile_plus), jit(quantile_times)
+    first(a, 0.4)
+    assert later(a, 0.4) == quantile_times(a, 0.4)
+    assert _externals(later)
+    assert all(not fn.body for fn in _externals(later))
+    other = jit(quantile_times, boundscheck=False)  # other options: its own pieces
+    assert other(a, 0.4) == quantile_times(a, 0.4)
+    assert not _externals(other)
+
+
+def draw_choice(rng, a):
+    return rng.choice(a, 7)
+
+
+def draw_choice_again(rng, a):
+    return rng.choice(a, 7) + 0
+
+
+def test_helpers_that_draw_are_compiled_with_their_caller():
+    """A piece that draws random numbers is not handed out as a signature (the
+    caller's module must see its draws: a call that has drawn is never re-run)."""
+    a = np.arange(50.0)
+    got = jit(draw_choice)(np.random.default_rng(8), a)
+    np.testing.assert_array_equal(got, draw_choice(np.random.default_rng(8), a))
+    again = jit(draw_choice_again)
+    np.testing.assert_array_equal(again(np.random.default_rng(9), a),
+                                  draw_choice_again(np.random.default_rng(9), a))
+    assert not _externals(again)

@@ -36,6 +36,7 @@ from .frontend.source import parse_function
 from .infer.infer import Inferrer
 from .infer import function_args
 from .infer.none_params import settle_none_params
+from .lowering import shared
 from .ir import nodes as N
 from .ir import types as T
 from .jitted import is_jitted
@@ -83,6 +84,7 @@ class CompileContext:
     _symbols: set = field(default_factory=lambda: {"hj_kernel"})
     serial_loops: set = field(default_factory=set)  # (qualname, line) kept serial
     _capabilities: Capabilities | None = None
+    _fingerprint: tuple | None = None
     # what passes hand back to the caller: narrow_reductions' per-loop reports
     narrow_report: list = field(default_factory=list)
 
@@ -152,8 +154,11 @@ class CompileContext:
                     s.state_dirty = True
                 return spec
         else:
+            entry = not self.specs
             spec = Spec(key=key, pyfunc=pyfunc, symbol=self.symbol_for(pyfunc), inline=inline)
             self.specs[key] = spec
+            if not entry and self._linked(spec, pyfunc, arg_types):
+                return spec
         parsed = self.parsed(pyfunc)
         while True:
             fn, frozen = build_function(parsed, self.parallel_options(pyfunc))
@@ -166,6 +171,7 @@ class CompileContext:
             # helpers marked ``hj_unchecked`` index only in range (no checks to
             # version loops around: smaller, faster code)
             fn.unchecked = getattr(pyfunc, "hj_unchecked", False)
+            fn.origin = (pyfunc, arg_types)
             if len(arg_types) != len(fn.params):
                 raise UnsupportedError(f"{parsed.qualname}: called with {len(arg_types)} "
                                        f"arguments, takes {len(fn.params)}",
@@ -190,6 +196,29 @@ class CompileContext:
         spec.return_type = fn.return_type
         spec.state = "provisional" if spec.state_dirty else "done"
         return spec
+
+    @property
+    def fingerprint(self) -> tuple | None:
+        """What besides a function and its argument types decides its compiled
+        code: the options, the capabilities and the target's code-generation
+        environment (``Target.cache_env``); None unless the target links code
+        compiled apart (``Capabilities.links_code``: ``lowering/shared.py``)."""
+        if self._fingerprint is None and self.capabilities.links_code:
+            target = plugins.get_target(self.options.get("target") or "cpu")
+            self._fingerprint = (repr(sorted(self.options.items(), key=str)),
+                                 self.capabilities.key(), repr(target.cache_env()))
+        return self._fingerprint
+
+    def _linked(self, spec: Spec, pyfunc, arg_types: tuple) -> bool:
+        """Give ``spec`` the external function of a piece the target linked for
+        an earlier compilation (``lowering/shared.py``), if there is one."""
+        if not self.capabilities.links_code:
+            return False
+        fn = shared.external(pyfunc, arg_types, self.fingerprint, spec.symbol)
+        if fn is None:
+            return False
+        spec.fn, spec.return_type, spec.state = fn, fn.return_type, "done"
+        return True
 
     def parallel_options(self, pyfunc) -> dict:
         """How the frontend treats ``prange`` and (for the function being compiled,
@@ -238,7 +267,7 @@ class CompileContext:
     def build_module(self, entry: Spec) -> N.Module:
         """Run :data:`PASSES` over every function the entry reaches, then over the
         module: per-function passes in order for each function, module passes once."""
-        module = N.Module(entry=entry.symbol)
+        module = N.Module(entry=entry.symbol, fingerprint=self.fingerprint)
         while True:
             todo = [s for s in self.specs.values() if s.fn is not None and not s.lowered]
             if not todo:
@@ -246,6 +275,9 @@ class CompileContext:
             for spec in todo:
                 spec.lowered = True
                 fn = spec.fn
+                if fn.external is not None:      # compiled apart: a signature only
+                    module.functions[fn.name] = fn
+                    continue
                 fn.pure = True
                 fn.writes_arrays = may_write_arrays(fn)     # (cwrapper: deopt)
                 _verify(fn)               # the typed Python-level IR

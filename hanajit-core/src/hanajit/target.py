@@ -48,6 +48,10 @@ class Capabilities:
     # results, library helpers' buffers); without it ``lib/`` keeps to forms that
     # allocate nothing where it has a choice (``arrays/reductions``)
     allocation: bool = False
+    # code compiled apart is linked in this process: the library's large callees
+    # are compiled once per process and later callers only declare them
+    # (``lowering/shared.py``; the target's ``compile`` lowers ``Function.external``)
+    links_code: bool = False
 
     def key(self) -> str:
         """A stable text for cache keys: ``name=0/1`` of every field."""

@@ -7,7 +7,9 @@ engine and linked into a JIT library of its own the first time its text (and
 raise table) is seen in the process, then only called: a second function calling
 ``np.quantile`` at the same types costs no LLVM time for the quantile.  Pieces are
 never freed (like the runtimes), and each caller's object imports their
-addresses.
+addresses.  A linked piece is also remembered in core (``shared.remember``), so a
+later caller's pipeline gives its root as a ``Function.external`` (a signature
+only) and this module just adds its address.
 
 Not used where the object must stand alone: ``cache=True`` (the disk cache loads
 it in another process), ``c_exports`` (``f.specialize``'s C symbols), and
@@ -17,7 +19,6 @@ module).  ``HANAJIT_SHARE_HELPERS=0`` turns it off.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import threading
 
@@ -25,23 +26,33 @@ from hanajit.lowering import shared
 
 _lock = threading.Lock()
 _linked: dict = {}          # key -> (symbol, raises, address, keepalive)
+_addresses: dict = {}       # symbol -> address
 
 
 def wanted(module, options: dict) -> bool:
-    return (os.environ.get("HANAJIT_SHARE_HELPERS", "1") != "0"
-            and not options.get("cache") and not options.get("c_exports")
+    return (shared.enabled() and not options.get("cache") and not options.get("c_exports")
             and getattr(module, "strategy", None) is None)
 
 
-def split(module, info, eng) -> tuple[dict, dict, set | None]:
+def _linked_imports(functions) -> dict:
+    """The addresses of functions the pipeline gave as linked already
+    (``Function.external``: pieces this module linked for earlier callers)."""
+    return {fn.external[0]: _addresses[fn.external[0]] for fn in functions
+            if fn.external is not None}
+
+
+def split(module, info, eng, share: bool = True) -> tuple[dict, dict, set | None]:
     """``(externals, imports, only)`` for ``ModuleLowering`` and the link: the
-    split roots as ``name -> (symbol, raises)``, their addresses by symbol, and
-    the functions the caller's module still defines (None: all, nothing split)."""
+    split roots as ``name -> (symbol, raises)``, the addresses of every function
+    compiled apart by symbol, and the functions the caller's module still defines
+    (None: all, nothing split).  Without ``share`` only the functions the pipeline
+    gave as linked already are."""
     from hanajit.lowering.llvm import ModuleLowering
-    roots = shared.roots(module)
+    imports = _linked_imports(module.functions.values())
+    roots = shared.roots(module) if share else []
     if not roots:
-        return {}, {}, None
-    externals, imports = {}, {}
+        return {}, imports, None
+    externals = {}
     for root in roots:
         piece = shared.piece(module, root)
         text = str(ModuleLowering(piece.module, info, names=piece.names,
@@ -54,10 +65,13 @@ def split(module, info, eng) -> tuple[dict, dict, set | None]:
                 symbol = f"hjs_{key}"
                 text = re.sub(rf'@"?{shared.ROOT}"?(?![\w.$])', "@" + symbol, text)
                 optimized, obj = eng.compile_object(text)
-                keepalive, addresses = eng.link(obj, [symbol],
-                                                imports=eng.imports_for(optimized))
+                needs = eng.imports_for(optimized)
+                needs.update(_linked_imports(piece.module.functions.values()))
+                keepalive, addresses = eng.link(obj, [symbol], imports=needs)
                 done = _linked[key] = (symbol, raises, addresses[symbol], keepalive)
+                _addresses[symbol] = addresses[symbol]
         symbol, raises, address, _ = done
+        shared.remember(module, piece, symbol, raises)
         externals[root] = (symbol, raises)
         imports[symbol] = address
     return externals, imports, shared.kept(module, roots)

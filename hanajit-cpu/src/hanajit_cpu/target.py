@@ -18,7 +18,7 @@ class CpuTarget(Target):
     stages = ("llvm", "obj")
     kind = "host"
     capabilities = Capabilities(host_calls=True, threads=True, c_math=True, atomics=True,
-                                stack_check=True, allocation=True)
+                                stack_check=True, allocation=True, links_code=True)
 
     def status(self):
         try:
@@ -84,8 +84,8 @@ class CpuTarget(Target):
                               vector_square=os.environ.get("HANAJIT_VECMATH", "1") != "0")
         # large callees (the library's sorts, selections ...) compiled once per
         # process and called by symbol (shared_code.py)
-        externals, imports, only = shared_code.split(module, info, eng) \
-            if shared_code.wanted(module, options or {}) else ({}, {}, None)
+        externals, imports, only = shared_code.split(
+            module, info, eng, share=shared_code.wanted(module, options or {}))
         ml = ModuleLowering(module, info, externals=externals, only=only)
         llmod = ml.lower()
         entry_fn = module.functions[module.entry]

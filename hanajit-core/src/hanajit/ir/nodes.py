@@ -735,6 +735,8 @@ class Function:
     level: str = "python"          # "python" or "primitive"
     compact: bool = False           # ``hj_compact`` helper: not optimised, not inlined
     unchecked: bool = False         # ``hj_unchecked`` helper: indices in range, unchecked
+    origin: Any = None              # (Python function, argument types) it specialises
+    external: Optional[tuple] = None  # (symbol, raises): compiled in another module
     returns_param = None    # the array parameter every return returns, unrebound
     returns_list = False    # a list comprehension: the caller gets result.tolist()
     numpy_result = None     # return type, NumPy-scalar leaves marked (infer/numpy_results)
@@ -757,6 +759,9 @@ class Module:
     raises: list = field(default_factory=list)      # (exc, message, deopt) by code-1
     # per-loop hints for the lowering (hanajit.evolve's genome; None: none)
     strategy: Optional[dict] = None
+    # what besides a function and its argument types decides its code (options,
+    # capabilities, the target's environment): lowering/shared.py's key
+    fingerprint: Optional[tuple] = None
 
     def raise_code(self, exc, message: str, deopt: bool = False) -> int:
         key = (exc, message, deopt)

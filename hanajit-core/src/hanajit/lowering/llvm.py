@@ -636,11 +636,14 @@ class ModuleLowering(MathCalls):
         functions defined with external linkage (a piece of ``lowering/shared.py``:
         its root); ``externals``: functions only declared, ``name -> (symbol,
         raises)`` -- defined in another module, whose raise codes index
-        ``raises``; ``only``: the functions to define (default all)."""
+        ``raises`` (and every function whose ``Function.external`` says so);
+        ``only``: the functions to define (default all)."""
         self.module = module
         self.names = names or {}
         self.exports = exports
-        self.externals = externals or {}
+        # (a function the pipeline gave as compiled apart is one too)
+        self.externals = {**{name: fn.external for name, fn in module.functions.items()
+                             if fn.external is not None}, **(externals or {})}
         self.only = only
         self._code_tables: dict = {}
         self.info = info or LLVMTargetInfo(math={})

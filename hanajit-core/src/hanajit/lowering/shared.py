@@ -21,9 +21,20 @@ and builds the pieces; :class:`~hanajit.lowering.llvm.ModuleLowering` prints the
 Raise codes are indices into a module's ``raises``; a piece has its own list, and
 a caller translates a failing call's code into its own (``ModuleLowering``), so
 the exception raised is the one the piece raised.
+
+A later caller need not even infer and lower the piece's functions again: once the
+target has linked a piece whose functions are all hanajit's own (``hanajit.lib``,
+whose compiled code depends only on the function, its argument types and the
+module's :attr:`~hanajit.ir.nodes.Module.fingerprint`) and which draws no random
+numbers, it :func:`remember` s it; the pipeline then gives a later specialisation
+of the root at the same key an :func:`external` function -- a signature, no body
+-- for a target with ``Capabilities.links_code``.  ``HANAJIT_SHARE_HELPERS=0``
+turns both off (:func:`enabled`).
 """
 from __future__ import annotations
 
+import os
+import threading
 from dataclasses import dataclass
 
 from ..ir import nodes as N
@@ -83,7 +94,7 @@ def roots(module: N.Module, min_statements: int = MIN_STATEMENTS) -> list:
         parallel |= _parallel_bodies(fn)
 
     def eligible(name: str) -> bool:
-        if name == module.entry or name in parallel:
+        if name == module.entry or name in parallel or fns[name].external is not None:
             return False
         reach = _reach(module, name)
         if module.entry in reach or any(_parallel_bodies(fns[f]) for f in reach):
@@ -124,3 +135,59 @@ def kept(module: N.Module, split: list) -> set:
         out.add(name)
         todo.extend(_calls(module.functions[name]))
     return out
+
+
+# ------------------------------------------------------------ linked pieces
+_lock = threading.Lock()
+_linked: dict = {}     # (function, argument types, fingerprint) -> Function (external)
+
+
+def enabled() -> bool:
+    return os.environ.get("HANAJIT_SHARE_HELPERS", "1") != "0"
+
+
+def _ours(fn: N.Function) -> bool:
+    origin = fn.origin
+    return origin is not None and getattr(origin[0], "__module__", "").startswith(
+        "hanajit.lib.")
+
+
+def _draws(fn: N.Function) -> bool:
+    return any(isinstance(sub, (N.RandomBits, N.HostArray))
+               for st in N.walk_stmts(fn.body) for e in N.stmt_exprs(st)
+               if e is not None for sub in N.walk_expr(e))
+
+
+def remember(module: N.Module, piece: Piece, symbol: str, raises: list) -> None:
+    """The target linked ``piece`` as ``symbol``: later specialisations of its root
+    at the same key may call it without compiling it (:func:`external`)."""
+    root = module.functions[piece.root]
+    fns = piece.module.functions.values()
+    if (module.fingerprint is None or not enabled()
+            or not all(_ours(fn) for fn in fns) or any(_draws(fn) for fn in fns)):
+        return
+    stub = N.Function(name="", params=list(root.params), arg_types=root.arg_types,
+                      locals={p: root.locals[p] for p in root.params},
+                      return_type=root.return_type, pyname=root.pyname,
+                      filename=root.filename, can_raise=root.can_raise,
+                      level="primitive", origin=root.origin,
+                      external=(symbol, tuple(raises)))
+    stub.returns_param, stub.numpy_result = root.returns_param, root.numpy_result
+    with _lock:
+        _linked.setdefault((*root.origin, module.fingerprint), stub)
+
+
+def external(pyfunc, arg_types: tuple, fingerprint, name: str) -> N.Function | None:
+    """A remembered piece's root for ``pyfunc`` at ``arg_types``, named ``name``
+    in the caller's module, or None."""
+    if fingerprint is None or not enabled():
+        return None
+    with _lock:
+        stub = _linked.get((pyfunc, arg_types, fingerprint))
+    if stub is None:
+        return None
+    fn = N.Function(**{f: getattr(stub, f) for f in (
+        "params", "arg_types", "return_type", "pyname", "filename", "can_raise",
+        "level", "origin", "external")}, name=name, locals=dict(stub.locals))
+    fn.returns_param, fn.numpy_result = stub.returns_param, stub.numpy_result
+    return fn

@@ -30,7 +30,9 @@ def _allocates(s) -> bool:
 
 
 def analyze_raises(module: N.Module) -> bool:
-    raises = {name: any(isinstance(s, N.Raise) or _allocates(s) for s in N.walk_stmts(fn.body))
+    # (a function compiled apart, ``Function.external``, keeps what was decided then)
+    raises = {name: fn.can_raise if fn.external is not None else
+              any(isinstance(s, N.Raise) or _allocates(s) for s in N.walk_stmts(fn.body))
               for name, fn in module.functions.items()}
     calls = {name: set(_calls(fn)) for name, fn in module.functions.items()}
     changed = True
