@@ -64,7 +64,7 @@ def main(quick: bool = False) -> int:
 
     from hanajit import jit
     from hanajit.errors import HanaJitFallbackWarning
-    count = 2 if quick else 8
+    count = 1 if quick else 8
     njit = numba_njit()
     mod = _module(count)
     a = np.random.default_rng(0).random((64, 9))
