@@ -534,6 +534,32 @@ def test_evolve_installs_the_interchanged_winner(monkeypatch):
     assert C2.tobytes() == C3.tobytes()
 
 
+def test_structural_candidates_are_every_order_untiled_and_tiled():
+    space = {"nests": [{"orders": ["ijk", "ikj", "jik"]}, {"orders": ["ij"]}]}
+    genes = [g["nests"] for g in G.structural(2, space)]
+    tiled = (32,) * (G.NEST_GENE - 1)
+    untiled = (0,) * (G.NEST_GENE - 1)
+    first = [n[0] for n in genes if n[1] == (0,) + untiled]
+    assert first == [(0,) + tiled, (1,) + untiled, (1,) + tiled, (2,) + untiled,
+                     (2,) + tiled]
+    assert [n[1] for n in genes if n[0] == (0,) + untiled] == [(0,) + tiled]
+    assert all(g["loops"] == ((0, 0, 0),) * 2 for g in G.structural(2, space))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_evolve_finds_the_interchange_on_every_seed(monkeypatch, seed):
+    """The loop interchange is tried in the first generation whatever the random
+    draws: with one generation of one random genome, the one fast order wins."""
+    want = (3,) + (0,) * (G.NEST_GENE - 1)
+    _fake_clock(monkeypatch, lambda k: k[3] == (want,))
+    A, B = np.ones((6, 5)), np.ones((5, 7))
+    f = jit(fallback=False)(matmul)
+    f(A, B, np.empty((6, 7)))
+    rep = f.evolve(A, B, np.empty((6, 7)), generations=1, population=2, seed=seed,
+                   progress=False)
+    assert rep.installed and rep.genome["nests"] == (want,)
+
+
 def test_evolve_never_installs_a_slower_candidate(monkeypatch):
     monkeypatch.setattr(E, "_interleaved", lambda calls, r, n: {
         k: [1.0 if k == "baseline" else 1.5] * r for k in calls})

@@ -354,10 +354,17 @@ def evolve(
     rng = s.rng
     s.calibrate()
     base = G.baseline(s.nloops, len(s.nests))
-    pop = [base] + [
-        s.canonical(G.random_genome(rng, s.nloops, s.space))
-        for _ in range(max(1, population) - 1)
-    ]
+    # the first generation: the baseline, every structural candidate (each legal
+    # loop order of each nest, untiled and tiled: deterministic, so a known win is
+    # found on every run), then random genomes up to ``population``
+    pop, seen = [base], {G.key(base)}
+    for g in G.structural(s.nloops, s.space):
+        g = s.canonical(g)
+        if G.key(g) not in seen:
+            seen.add(G.key(g))
+            pop.append(g)
+    while len(pop) < max(1, population):
+        pop.append(s.canonical(G.random_genome(rng, s.nloops, s.space)))
     bar = _Progress(jf.__qualname__, generations, progress)
     history = []
     for gen in range(generations):
