@@ -304,9 +304,7 @@ def _draws(module: N.Module) -> bool:
     """True when some function draws random numbers (``RandomBits``) or touches
     a global random state (``HostArray``: NumPy's ``RandomState``, Python's
     ``random`` generators)."""
-    return any(isinstance(sub, (N.RandomBits, N.HostArray))
-               for fn in module.functions.values() for st in N.walk_stmts(fn.body)
-               for e in N.stmt_exprs(st) if e is not None for sub in N.walk_expr(e))
+    return any(shared.draws(fn) for fn in module.functions.values())
 
 
 def _prune(module: N.Module):

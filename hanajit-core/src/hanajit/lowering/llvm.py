@@ -21,6 +21,7 @@ from llvmlite import ir
 
 from ..ir import nodes as N
 from ..ir import types as T
+from .llvm_linked import translate_raise
 from .llvm_math import MathCalls
 from .llvm_memory import ArrayMemory
 from .llvm_random import TablesAndRandom
@@ -382,7 +383,7 @@ class FunctionLowering(TablesAndRandom, ArrayMemory):
         b.position_at_end(fail)
         if self.fn.can_raise:
             if c.func in self.m.externals:
-                self.m.translate_raise(self, c.func)
+                translate_raise(self.m, self, c.func)
             self.fail()
         else:  # pragma: no cover - the raise analysis prevents this
             b.unreachable()
@@ -686,23 +687,6 @@ class ModuleLowering(MathCalls):
                     f.attributes.add("optnone")
             self.decls[fn.name] = f
         return f
-
-    def translate_raise(self, fl: FunctionLowering, name: str) -> None:
-        """After a failing call of the external ``name``: its raise code in
-        ``*err`` (an index into its module's ``raises``) becomes this module's."""
-        raises = self.externals[name][1]
-        table = self._code_tables.get(name)
-        if table is None:
-            codes = [0] + [self.module.raise_code(*r) for r in raises]
-            ty = ir.ArrayType(I64, len(codes))
-            table = ir.GlobalVariable(self.llmod, ty, f"hj.codes.{len(self._code_tables)}")
-            table.linkage = "internal"
-            table.global_constant = True
-            table.initializer = ir.Constant(ty, codes)
-            self._code_tables[name] = table
-        b = fl.b
-        code = b.load(fl.err, typ=I64)
-        b.store(b.load(b.gep(table, [ir.Constant(I64, 0), code]), typ=I64), fl.err)
 
     def ret_slot(self, fl: FunctionLowering, t: T.Type):
         """An entry-block alloca to receive a callee's result."""

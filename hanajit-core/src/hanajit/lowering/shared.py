@@ -152,7 +152,8 @@ def _ours(fn: N.Function) -> bool:
         "hanajit.lib.")
 
 
-def _draws(fn: N.Function) -> bool:
+def draws(fn: N.Function) -> bool:
+    """Does ``fn`` draw random numbers or touch a global random state?"""
     return any(isinstance(sub, (N.RandomBits, N.HostArray))
                for st in N.walk_stmts(fn.body) for e in N.stmt_exprs(st)
                if e is not None for sub in N.walk_expr(e))
@@ -164,7 +165,7 @@ def remember(module: N.Module, piece: Piece, symbol: str, raises: list) -> None:
     root = module.functions[piece.root]
     fns = piece.module.functions.values()
     if (module.fingerprint is None or not enabled()
-            or not all(_ours(fn) for fn in fns) or any(_draws(fn) for fn in fns)):
+            or not all(_ours(fn) for fn in fns) or any(draws(fn) for fn in fns)):
         return
     stub = N.Function(name="", params=list(root.params), arg_types=root.arg_types,
                       locals={p: root.locals[p] for p in root.params},
