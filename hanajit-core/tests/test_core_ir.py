@@ -208,3 +208,20 @@ def test_module_passes_that_rewrite_no_body_say_so():
     quiet = {p.name for p in PASSES if not p.rewrites}
     assert quiet == {"prune", "random_draws", "analyze_raises"}
     assert all(p.scope == "module" for p in PASSES if not p.rewrites)
+
+
+def test_call_graph_walks():
+    """``N.callees`` lists each callee once in the order of its first call, and
+    ``N.reach`` follows calls depth first, skipping names outside the module and
+    the ``stop`` names; the passes that read the call graph use these two."""
+    def calling(name, *callees):
+        fn = _primitive([N.ExprStmt(value=N.Call(c, [], T.NONE)) for c in callees])
+        fn.name = name
+        return fn
+    fns = {f.name: f for f in (calling("e", "b", "a", "b", "ext"), calling("a", "c"),
+                               calling("b", "c", "e"), calling("c"))}
+    module = N.Module(entry="e", functions=fns)
+    assert N.callees(fns["e"]) == ["b", "a", "ext"]
+    assert N.reach(module, "e") == ["e", "b", "c", "a"]
+    assert N.reach(module, "e", stop={"b"}) == ["e", "a", "c"]
+    assert N.reach(module, "a") == ["a", "c"]

@@ -309,17 +309,7 @@ def _draws(module: N.Module) -> bool:
 
 def _prune(module: N.Module):
     """Drop functions the entry no longer reaches (helpers inlined everywhere)."""
-    seen, todo = set(), [module.entry]
-    while todo:
-        name = todo.pop()
-        if name in seen or name not in module.functions:
-            continue
-        seen.add(name)
-        for st in N.walk_stmts(module.functions[name].body):
-            for e in N.stmt_exprs(st):
-                for sub in N.walk_expr(e) if e is not None else ():
-                    if isinstance(sub, N.Call):
-                        todo.append(sub.func)
+    seen = set(N.reach(module, module.entry))
     for name in list(module.functions):
         if name not in seen:
             del module.functions[name]

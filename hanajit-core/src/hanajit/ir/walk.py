@@ -3,7 +3,7 @@ expressions a statement holds, and every expression of a tree.  Re-exported by
 ``ir.nodes`` (``N.walk_stmts`` ...), whose classes they dispatch on."""
 from __future__ import annotations
 
-from .nodes import (Assign, Expr, ExprStmt, ForCount, ForeignCall, If, PyForRange,
+from .nodes import (Assign, Call, Expr, ExprStmt, ForCount, ForeignCall, If, PyForRange,
                     PySetItem, PyWhile, Raise, Return, Stmt, Store)
 
 
@@ -48,3 +48,31 @@ def walk_expr(e: Expr):
         kids = e.children()
         if kids:
             stack.extend(reversed(kids))
+
+
+def callees(fn) -> list:
+    """The names of the functions ``fn``'s body calls (``Call`` nodes), each once,
+    in the order of their first call."""
+    out = {}
+    for s in walk_stmts(fn.body):
+        for e in stmt_exprs(s):
+            if e is None:
+                continue
+            for sub in walk_expr(e):
+                if isinstance(sub, Call):
+                    out.setdefault(sub.func, None)
+    return list(out)
+
+
+def reach(module, start: str, stop=()) -> list:
+    """``start`` and every function of ``module`` it reaches through calls, depth
+    first in call order; a name in ``stop`` is neither kept nor entered."""
+    seen, order, todo = set(), [], [start]
+    while todo:
+        name = todo.pop()
+        if name in seen or name in stop or name not in module.functions:
+            continue
+        seen.add(name)
+        order.append(name)
+        todo.extend(reversed(callees(module.functions[name])))
+    return order

@@ -55,34 +55,9 @@ class Piece:
     names: dict
 
 
-def _calls(fn: N.Function) -> list:
-    out = []
-    for s in N.walk_stmts(fn.body):
-        for e in N.stmt_exprs(s):
-            if e is None:
-                continue
-            for sub in N.walk_expr(e):
-                if isinstance(sub, N.Call) and sub.func not in out:
-                    out.append(sub.func)
-    return out
-
-
 def _parallel_bodies(fn: N.Function) -> set:
     return {s.body[0].value.func for s in N.walk_stmts(fn.body)
             if isinstance(s, N.ParallelFor)}
-
-
-def _reach(module: N.Module, name: str) -> list:
-    """``name`` and every function it reaches, in a fixed order (depth first)."""
-    seen, order, todo = set(), [], [name]
-    while todo:
-        f = todo.pop()
-        if f in seen or f not in module.functions:
-            continue
-        seen.add(f)
-        order.append(f)
-        todo.extend(reversed(_calls(module.functions[f])))
-    return order
 
 
 def roots(module: N.Module, min_statements: int = MIN_STATEMENTS) -> list:
@@ -96,7 +71,7 @@ def roots(module: N.Module, min_statements: int = MIN_STATEMENTS) -> list:
     def eligible(name: str) -> bool:
         if name == module.entry or name in parallel or fns[name].external is not None:
             return False
-        reach = _reach(module, name)
+        reach = N.reach(module, name)
         if module.entry in reach or any(_parallel_bodies(fns[f]) for f in reach):
             return False
         return sum(size[f] for f in reach) >= min_statements
@@ -107,7 +82,7 @@ def roots(module: N.Module, min_statements: int = MIN_STATEMENTS) -> list:
         if name in seen or name not in fns:
             continue
         seen.add(name)
-        for callee in _calls(fns[name]):
+        for callee in N.callees(fns[name]):
             if callee in seen or callee in out:
                 continue
             if eligible(callee):
@@ -118,7 +93,7 @@ def roots(module: N.Module, min_statements: int = MIN_STATEMENTS) -> list:
 
 
 def piece(module: N.Module, root: str) -> Piece:
-    reach = _reach(module, root)
+    reach = N.reach(module, root)
     names = {f: (ROOT if f == root else f"hjs_{i}") for i, f in enumerate(reach)}
     sub = N.Module(entry=root, functions={f: module.functions[f] for f in reach})
     return Piece(root, sub, names)
@@ -127,14 +102,7 @@ def piece(module: N.Module, root: str) -> Piece:
 def kept(module: N.Module, split: list) -> set:
     """The functions the caller's module still defines: those the entry reaches
     without passing through a split root."""
-    out, todo = set(), [module.entry]
-    while todo:
-        name = todo.pop()
-        if name in out or name in split or name not in module.functions:
-            continue
-        out.add(name)
-        todo.extend(_calls(module.functions[name]))
-    return out
+    return set(N.reach(module, module.entry, stop=set(split)))
 
 
 # ------------------------------------------------------------ linked pieces

@@ -15,16 +15,6 @@ from __future__ import annotations
 from ..ir import nodes as N
 
 
-def _calls(fn: N.Function):
-    for s in N.walk_stmts(fn.body):
-        for e in N.stmt_exprs(s):
-            if e is None:
-                continue
-            for sub in N.walk_expr(e):
-                if isinstance(sub, N.Call):
-                    yield sub.func
-
-
 def _allocates(s) -> bool:
     return isinstance(s, N.Assign) and isinstance(s.value, N.AllocArray)
 
@@ -34,7 +24,7 @@ def analyze_raises(module: N.Module) -> bool:
     raises = {name: fn.can_raise if fn.external is not None else
               any(isinstance(s, N.Raise) or _allocates(s) for s in N.walk_stmts(fn.body))
               for name, fn in module.functions.items()}
-    calls = {name: set(_calls(fn)) for name, fn in module.functions.items()}
+    calls = {name: set(N.callees(fn)) for name, fn in module.functions.items()}
     changed = True
     while changed:
         changed = False

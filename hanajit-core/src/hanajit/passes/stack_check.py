@@ -31,19 +31,10 @@ FLOOR = "__stack_floor"
 RESULT = "__stack_result"
 
 
-def _callees(fn: N.Function) -> set:
-    out = set()
-    for s in N.walk_stmts(fn.body):
-        for e in N.stmt_exprs(s):
-            if e is not None:
-                out.update(sub.func for sub in N.walk_expr(e) if isinstance(sub, N.Call))
-    return out
-
-
 def cycles(module: N.Module) -> list:
     """The strongly connected components of the call graph that hold a cycle
     (Tarjan's algorithm), each a set of function names."""
-    graph = {name: _callees(fn) & module.functions.keys()
+    graph = {name: set(N.callees(fn)) & module.functions.keys()
              for name, fn in module.functions.items()}
     index, low, stack, on_stack, out = {}, {}, [], set(), []
 
