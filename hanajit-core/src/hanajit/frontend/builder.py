@@ -642,7 +642,8 @@ class Builder:
 
     def e_List(self, e):
         if id(e) not in self.list_displays:
-            self.fail(e, "expression 'List'", _src(e))
+            self.fail(e, "list display", f"{_src(e)}: a list is compiled only where it is "
+                      "never changed, returned or passed on (read as a tuple)")
         return self.list_arg(e)
 
     def index(self, node) -> N.Expr:

@@ -48,19 +48,34 @@ _SIMPLE = (ast.Name, ast.Constant, ast.Attribute, ast.Load, ast.Store, ast.Tuple
 
 
 def is_reduction(func, call) -> bool:
-    """Is ``call`` (of the builtin ``func``) a reduction of one comprehension?"""
-    return (any(func is r for r in REDUCERS) and call.args
-            and (len(call.args) == 1 or func is builtins.sum and len(call.args) == 2)
+    """Is ``call`` (of the builtin ``func``) a reduction of one comprehension, or a
+    ``sum`` of any iterable (``sum(a)`` is ``sum(x for x in a)``)?"""
+    if func is builtins.sum and 1 <= len(call.args) <= 2 \
+            and not any(isinstance(a, ast.Starred) for a in call.args):
+        return True
+    return (any(func is r for r in REDUCERS) and len(call.args) == 1
             and isinstance(call.args[0], (ast.GeneratorExp, ast.ListComp)))
+
+
+def _items(iterable):
+    """``x for x in iterable``: the generator expression a ``sum`` of any
+    iterable adds up."""
+    item = ast.copy_location(ast.Name("item", ast.Store()), iterable)
+    return ast.copy_location(ast.GeneratorExp(
+        elt=ast.copy_location(ast.Name("item", ast.Load()), iterable),
+        generators=[ast.comprehension(target=item, iter=iterable, ifs=[], is_async=0)]),
+        iterable)
 
 
 def reduce_comprehension(b, call, func):
     """Build the loop of ``func(<comprehension>, ...)`` into ``b.pending``; return
     the IR expression of its result."""
     comp = call.args[0]
-    name = func.__name__
     what = "generator expression" if isinstance(comp, ast.GeneratorExp) \
-        else "list comprehension"
+        else "list comprehension" if isinstance(comp, ast.ListComp) else "sequence"
+    if what == "sequence":
+        comp = _items(comp)
+    name = func.__name__
     check_position(b, call, what, name)
     kwargs = {k.arg: k.value for k in call.keywords}
     if len(call.args) == 2:
@@ -78,7 +93,10 @@ def reduce_comprehension(b, call, func):
     pre, inner, after = [], [], []
     if name == "sum":
         pre.append(_assign(acc, kwargs.get("start", ast.Constant(0))))
-        inner.append(_assign(acc, ast.BinOp(_name(acc), ast.Add(), comp.elt)))
+        if COMPENSATED_SUM:
+            after += _compensated(b, acc, comp.elt, pre, inner)
+        else:
+            inner.append(_assign(acc, ast.BinOp(_name(acc), ast.Add(), comp.elt)))
     elif name in ("any", "all"):
         found = name == "any"
         pre.append(_assign(acc, ast.Constant(not found)))
@@ -112,6 +130,59 @@ def reduce_comprehension(b, call, func):
     locate(stmts, call)
     b.pending.extend(b.stmts(stmts))
     return N.Var(acc)
+
+
+# CPython 3.12+ adds Python floats in ``sum`` with Neumaier's compensation
+COMPENSATED_SUM = sys.version_info >= (3, 12)
+
+
+def _compensated(b, acc, elt, pre, inner) -> list:
+    """The additions of CPython 3.12's ``sum`` (``Python/bltinmodule.c``): while
+    the total and the item are Python floats (``compensates``, decided by types),
+    Neumaier's step, keeping the rounding error in ``$c``; any other item the
+    plain ``+``.  Returns the statements after the loop: the correction is added
+    once at the end when it is non-zero and finite, as CPython does::
+
+        t = total + x
+        if abs(total) >= abs(x): c += (total - t) + x
+        else:                    c += (x - t) + total
+        total = t
+    """
+    from ..lib import registry
+    import math
+    c, x, t = b.tmp("comp"), b.tmp("x"), b.tmp("t")
+    b.locals.update((c, x, t))
+    b.injected.update({"__hj_compensates": registry.compensated_sum_callable(),
+                       "__hj_abs": builtins.abs, "__hj_isfinite": math.isfinite})
+
+    def add(*terms):
+        out = _name(terms[0]) if isinstance(terms[0], str) else terms[0]
+        for op, term in zip(terms[1::2], terms[2::2]):
+            out = ast.BinOp(out, op, _name(term) if isinstance(term, str) else term)
+        return out
+
+    def absolute(n):
+        return ast.Call(_name("__hj_abs"), [_name(n)], [])
+
+    def asks(*names):
+        return ast.Call(_name("__hj_compensates"), [_name(n) for n in names], [])
+
+    pre.append(_assign(c, ast.Constant(0.0)))
+    inner += [
+        _assign(x, elt),
+        ast.If(test=asks(acc, x), body=[
+            _assign(t, add(acc, ast.Add(), x)),
+            ast.If(test=ast.Compare(absolute(acc), [ast.GtE()], [absolute(x)]),
+                   body=[_assign(c, add(c, ast.Add(), add(acc, ast.Sub(), t, ast.Add(), x)))],
+                   orelse=[_assign(c, add(c, ast.Add(), add(x, ast.Sub(), t, ast.Add(), acc)))]),
+            _assign(acc, _name(t))],
+            orelse=[_assign(acc, add(acc, ast.Add(), x))])]
+    finite = ast.BoolOp(ast.And(), [
+        ast.Compare(_name(c), [ast.NotEq()], [ast.Constant(0.0)]),
+        ast.Call(_name("__hj_isfinite"), [_name(c)], [])])
+    return [ast.If(test=asks(acc, x), body=[          # (the loop's own question)
+        ast.If(test=finite, body=[_assign(acc, add(acc, ast.Add(), c))], orelse=[])],
+        orelse=[])]
 
 
 def locate(stmts, node):

@@ -14,7 +14,7 @@ This pass finds such displays before the function is built.  A local name
 qualifies when every assignment to it is ``name = [display]`` and every read of
 it is one of: ``name[i]`` (a load, not a slice), an array index (``a[name]``,
 ``a[name, j]``: NumPy reads a list there as ``np.array(name)``), ``len``,
-``min``, ``max``, ``for x in name`` (also in ``enumerate``/``zip``), ``x in
+``min``, ``max``, ``sum(name)``, ``for x in name`` (also in ``enumerate``/``zip``), ``x in
 name``, or an argument of a ``numpy`` function (which reads a list and a tuple
 alike).  Anything else -- ``append``, item assignment, ``return name``, a call
 of another function -- leaves the display unsupported, so the function runs in
@@ -102,6 +102,8 @@ class _Context:
                    else None)
             if obj in _READERS and not (nested and obj is not len):
                 return True
+            if obj is sum and p.args[0] is node and not nested:
+                return True                             # sum(w): a loop over it
             if obj in _ITERATORS and not nested:
                 q = self.parents.get(p)
                 return isinstance(q, ast.For) and q.iter is p

@@ -73,10 +73,10 @@ class Inferrer:
         # a final pass with everything known: every expression must be typed
         self.strict = True
         self.block(self.fn.body)
-        if self.mixed:
-            weak_locals.check_reads(self.fn.body, self.mixed, self.is_strong, self.fail)
         fn = self.fn
-        fn.body = prune_static(fn.body)
+        fn.body = prune_static(fn.body)     # (reads in a branch types rule out never run)
+        if self.mixed:
+            weak_locals.check_reads(fn.body, self.mixed, self.is_strong, self.fail)
         fn.locals = dict(self.locals)
         fn.arg_types = tuple(self.arg_types)
         fn.return_type = self.return_type if self.return_type is not None else T.NONE
@@ -93,7 +93,7 @@ class Inferrer:
         new = rules.unify(old, t)
         if new is None:
             self.fail(line, "variable type change",
-                      f"'{name.lstrip('$')}' holds both {old} and {t}"
+                      f"{_local_words(name)} holds both {old} and {t}"
                       + (NONE_AND_VALUE if T.NONE in (old, t) else ""))
         if new != old:
             self.locals[name] = new
@@ -649,6 +649,17 @@ class Inferrer:
         self.fail(line, "method call", f"{t}.{name}()")
 
 
+def _local_words(name: str) -> str:
+    """A local's name as a fallback reason says it: the compiler's own locals
+    (``$sum2``) by what they hold."""
+    if not name.startswith("$"):
+        return f"'{name}'"
+    hint = name[1:].rstrip("0123456789")
+    if hint in ("sum", "min", "max", "any", "all"):
+        return f"the running result of {hint}() on this line"
+    return "a value the compiler keeps for this line"
+
+
 # A template's typer meeting argument types it does not expect (``np.copy`` of a
 # scalar reading ``.dtype``): the call falls back naming itself and the types,
 # never as an internal compiler error
@@ -690,6 +701,8 @@ def static_truth(cond):
     c = cond.operand if isinstance(cond, N.Truth) else cond
     if isinstance(c, N.Const):
         return bool(c.value)
+    if isinstance(c, N.PyCall) and isinstance(c.plan, bool) and registry.is_static(c):
+        return c.plan
     negate = False
     if isinstance(c, N.PyUnOp) and c.op == "not":
         negate = True

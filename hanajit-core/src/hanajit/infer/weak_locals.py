@@ -31,6 +31,7 @@ import numpy as np
 
 from ..ir import nodes as N
 from ..ir import types as T
+from ..lib import registry
 
 _PYTHON_VALUE = {T.FLOAT64: 0.0, T.INT64: 0, T.COMPLEX128: 0j, T.BOOL: False}
 _PY_NAME = {T.FLOAT64: "float", T.INT64: "int", T.COMPLEX128: "complex", T.BOOL: "bool"}
@@ -77,6 +78,8 @@ def check_reads(body: list, mixed: dict, is_strong, fail) -> None:
              "this function")
 
     def visit(e, line, allowed=False):
+        if isinstance(e, N.PyCall) and registry.is_static(e):
+            return                      # a question of types reads no value
         if isinstance(e, N.Var):
             if e.name in mixed and not allowed:
                 bad(e.name, line, "this use of it")

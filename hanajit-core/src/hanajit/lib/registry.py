@@ -16,6 +16,9 @@ class CallTemplate:
     """Typing and lowering of calls to one family of Python callables."""
 
     paths: tuple = ()
+    # a question types answer (``call.plan`` is the bool): ``if`` on it is decided
+    # while inferring, the branch not taken neither typed nor compiled
+    static: bool = False
 
     def typer(self, inf, call, args: list, kwargs: dict):
         """Return the result type for argument types ``args``/``kwargs``, or raise
@@ -117,7 +120,7 @@ def _load_library():
                   "arrays.cross_grid", "numeric.nan_to_num", "complex.angle",
                   "linalg.kron_trapz", "sorting.partition", "linalg.blas",
                   "linalg.convolve", "random.generator", "random.legacy",
-                  "random.choice", "random.python_random", "gpu",
+                  "random.choice", "random.python_random", "gpu", "python.float_sums",
                   "capability_checks"):
             importlib.import_module(f"hanajit.lib.{m}")
 
@@ -219,6 +222,20 @@ def empty_of_type_callable():
     ``a``'s type that never reads ``a`` (the list comprehensions' empty result)."""
     from .arrays.creation import empty_of_type
     return empty_of_type
+
+
+def compensated_sum_callable():
+    """The compiled-only ``compensates(total, item)`` of a ``sum`` loop: are both
+    Python floats, which CPython 3.12+ adds with a running correction
+    (``lib/python/float_sums.py``)?"""
+    from .python.float_sums import compensates
+    return compensates
+
+
+def is_static(call) -> bool:
+    """Is ``call`` (typed) a question that types answer, its answer in
+    ``call.plan`` (``compensates``)?"""
+    return getattr(lookup(call.callee), "static", False)
 
 
 def parallel_region(*args, **kwargs):
