@@ -285,3 +285,38 @@ def test_numpy_scalar_arguments_are_taken():
         assert jf(1.5, b) == _pick(1.5, b)
     for x in (np.float32(1.5), np.int8(-3), np.uint64(2 ** 63 + 1), np.float64(2.5)):
         assert jf(x, np.True_) == _pick(x, True)
+
+
+def _plus_one(a):
+    return a + 1
+
+
+@pytest.mark.skipif(not NATIVE_OK, reason=str(interpreter_supports_native()[1]))
+def test_the_dispatcher_is_not_remade_after_every_compile(monkeypatch):
+    """Compiled for 24 types, each called twice, a function regenerates its native
+    dispatcher about half as often as it compiles (up to 7 specialisations, on
+    every second call; then after n // 4 calls of known types): each regeneration
+    costs ~3 ms per specialisation, so doing it after every compile made a sweep
+    over hundreds of types quadratic.  Called on, the function is native again."""
+    import numpy as np
+    from hanajit import plugins
+    monkeypatch.setenv("HANAJIT_NATIVE_DISPATCH", "1")
+    target = plugins.get_target("cpu")
+    made = []
+    real = target.native_dispatcher
+
+    def counting(shape, entries, handlers):
+        made.append(len(entries))
+        return real(shape, entries, handlers)
+    monkeypatch.setattr(target, "native_dispatcher", counting)
+    jf = jit(_plus_one, fallback=False)
+    types = [np.dtype(c) for c in "bhilBHILfdFD"]
+    arrays = [np.ones((2,) * ndim, t) for t in types for ndim in (1, 2)]
+    for a in arrays:
+        for _ in range(2):
+            assert np.array_equal(jf(a), _plus_one(a))
+    assert len(jf._compiled) == 24
+    assert 7 <= len(made) <= 14, made
+    for _ in range(8):       # the newest type, which the last dispatcher lacks
+        assert np.array_equal(jf(arrays[-1]), _plus_one(arrays[-1]))
+    assert not jf._native_stale and made[-1] == 24

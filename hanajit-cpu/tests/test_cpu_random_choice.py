@@ -4,7 +4,10 @@ legacy ``np.random`` functions, compiled, against the interpreter.
 Every form (``replace=False``, ``p=``, ``shuffle=``, rows of n-D arrays,
 n-D shuffles and permutations) gives the interpreter's values, dtype and shape, raises its
 errors with its messages, and leaves ``bit_generator.state`` /
-``np.random.get_state()`` as the interpreter does.  Both dispatchers.
+``np.random.get_state()`` as the interpreter does.  Both dispatchers (the
+``mode`` fixture) for the errors, ``p=``, shuffles and permutations; the sweeps
+of every form (``*_forms``, ``*_nd_rows``) run once, with the default dispatcher:
+what they add is the forms' code, which is the same under either.
 """
 from __future__ import annotations
 
@@ -97,7 +100,7 @@ SIZES = [None, 0, 1, 3, 5, (2, 2), (1, 0), (5, 1), ()]
 
 @pytest.mark.parametrize("kind", BIT_GENERATORS)
 @pytest.mark.parametrize("replace", [True, False])
-def test_generator_choice_forms(mode, kind, replace):
+def test_generator_choice_forms(kind, replace):
     for size in SIZES:
         for p in (None, P5):
             for a in (5, np.arange(10.0, 15.0)):
@@ -198,7 +201,7 @@ def choose_rows_axis0(rng, a, size):
 @pytest.mark.parametrize("a", [
     np.arange(24.0).reshape(6, 4), np.arange(60).reshape(6, 5, 2),
     np.arange(12.0).reshape(4, 3).T, np.zeros((0, 3))], ids=lambda a: f"{a.dtype}{a.shape}")
-def test_generator_choice_of_nd_rows(mode, a):
+def test_generator_choice_of_nd_rows(a):
     # rows along axis 0, as a.take(idx, axis=0): shape size + a.shape[1:]
     for replace in (True, False):
         for size in ([(2, 2), ()] if len(a) else []) + [0]:
@@ -232,7 +235,7 @@ def legacy_choose_default(a, size):
 
 
 @pytest.mark.parametrize("replace", [True, False])
-def test_legacy_choice_forms(mode, replace):
+def test_legacy_choice_forms(replace):
     for size in SIZES:
         for p in (None, P5):
             for a in (5, np.arange(10, 15)):

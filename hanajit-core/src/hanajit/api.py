@@ -177,6 +177,13 @@ class JitFunction:
         self._dispatchers: list = []
         self._dispatch_llvm = None
         self._native_stale = False
+        # calls of known types through the Python dispatcher since the native one
+        # went stale: it is made again once they reach a quarter of the number of
+        # specialisations (at least one: the second call, for up to 7).  Each
+        # specialisation costs ~3 ms of the dispatcher's compile, so a function
+        # compiled for hundreds of types, each called a few times, does not
+        # regenerate it after every compile
+        self._stale_calls = 0
         self._shape = CallShape.from_signature(self._sig) \
             if not isinstance(self, PyJitFunction) else None
         if self.options["signature"] is not None:
@@ -203,7 +210,9 @@ class JitFunction:
         if runner is None:
             runner = self._specialize(key, args)
         elif self._native_stale:
-            self._update_native()
+            self._stale_calls += 1
+            if self._stale_calls >= max(1, len(self._compiled) // 4):
+                self._update_native()
         return runner(*args)
 
     def _call_varargs(self, args, kwargs):
@@ -269,9 +278,9 @@ class JitFunction:
                                                              construct="target"))
             self._compiled[key] = spec
             self._specs[key] = spec.runner
-            # the dispatcher is generated on the next call through the Python
-            # dispatcher (a function called once never pays for it), or now when
-            # compiling eagerly
+            # the dispatcher is generated on a later call through the Python
+            # dispatcher (a function called once never pays for it; see
+            # _stale_calls), or now when compiling eagerly
             self._native_stale = self._shape is not None
             if not args:
                 self._update_native()
@@ -283,6 +292,7 @@ class JitFunction:
         with self._lock:
             if self._native_stale:
                 self._native_stale = False
+                self._stale_calls = 0
                 self._swap_dispatcher()
 
     def _swap_dispatcher(self):

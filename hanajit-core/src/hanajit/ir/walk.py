@@ -64,9 +64,15 @@ def callees(fn) -> list:
     return list(out)
 
 
-def reach(module, start: str, stop=()) -> list:
+def call_graph(module) -> dict:
+    """``{name: callees(function)}`` for every function of ``module``."""
+    return {name: callees(fn) for name, fn in module.functions.items()}
+
+
+def reach(module, start: str, stop=(), graph=None) -> list:
     """``start`` and every function of ``module`` it reaches through calls, depth
-    first in call order; a name in ``stop`` is neither kept nor entered."""
+    first in call order; a name in ``stop`` is neither kept nor entered
+    (``graph``: the module's :func:`call_graph`, when the caller has it)."""
     seen, order, todo = set(), [], [start]
     while todo:
         name = todo.pop()
@@ -74,5 +80,6 @@ def reach(module, start: str, stop=()) -> list:
             continue
         seen.add(name)
         order.append(name)
-        todo.extend(reversed(callees(module.functions[name])))
+        todo.extend(reversed(graph[name] if graph is not None
+                             else callees(module.functions[name])))
     return order

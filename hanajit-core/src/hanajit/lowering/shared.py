@@ -64,15 +64,15 @@ def roots(module: N.Module, min_statements: int = MIN_STATEMENTS) -> list:
     """The callees to compile apart, in the order the entry reaches them."""
     fns = module.functions
     size = {name: sum(1 for _ in N.walk_stmts(fn.body)) for name, fn in fns.items()}
-    parallel = set()
-    for fn in fns.values():
-        parallel |= _parallel_bodies(fn)
+    graph = N.call_graph(module)
+    bodies = {name: _parallel_bodies(fn) for name, fn in fns.items()}
+    parallel = set().union(*bodies.values())
 
     def eligible(name: str) -> bool:
         if name == module.entry or name in parallel or fns[name].external is not None:
             return False
-        reach = N.reach(module, name)
-        if module.entry in reach or any(_parallel_bodies(fns[f]) for f in reach):
+        reach = N.reach(module, name, graph=graph)
+        if module.entry in reach or any(bodies[f] for f in reach):
             return False
         return sum(size[f] for f in reach) >= min_statements
 
@@ -82,7 +82,7 @@ def roots(module: N.Module, min_statements: int = MIN_STATEMENTS) -> list:
         if name in seen or name not in fns:
             continue
         seen.add(name)
-        for callee in N.callees(fns[name]):
+        for callee in graph[name]:
             if callee in seen or callee in out:
                 continue
             if eligible(callee):

@@ -22,10 +22,11 @@ def outcome(f, args):
             return ("raise", type(exc).__name__)
 
 
-def check(f, make_args, same):
+def check(f, make_args, same, compiles=False):
     """Compare ``f`` in the interpreter with ``f`` compiled (fresh arguments from
     ``make_args()`` for each, and the same state of NumPy's global random
-    generator: ``np.random.*`` draws from it)."""
+    generator: ``np.random.*`` draws from it).  A fallback passes unless
+    ``compiles`` (the case must compile)."""
     import numpy as np
 
     from .. import jit
@@ -37,6 +38,7 @@ def check(f, make_args, same):
         got = outcome(jit(f, fallback=False), make_args())
     except UnsupportedError as exc:
         assert "internal" not in str(exc), str(exc)
+        assert not compiles, f"fell back: {exc}"
         return
     if want[0] == "raise" or got[0] == "raise":
         assert got == want
