@@ -60,3 +60,24 @@ def test_a_copy_between_distinct_arrays_needs_no_temporary():
     assert branches and not any(
         isinstance(x, N.Assign) and isinstance(x.value, N.AllocArray)
         for s in branches for x in N.walk_stmts(s.orelse))
+
+
+def test_every_overlap_of_one_array_is_numpys():
+    """``a[a:b:c] = a[d:e:f]`` over a grid of bounds and every pair of steps: where
+    the two slices share memory and their strides point the same way, NumPy
+    copies without a temporary, in its raw loop's order (increasing addresses of
+    the destination, backwards when the source starts below it and reaches it),
+    so an element read after it is written is read so; the opposite way, through
+    a temporary.  Compiled, the same."""
+    grid = range(-10, 11, 3)
+    for c in (1, 2, -1, -2, 3):
+        for f in (1, 2, -1, -2, 3):
+            for a in grid:
+                for b in grid:
+                    for d in grid:
+                        for e in grid:
+                            dst = np.arange(10.0)
+                            want = outcome(assign, dst, dst, a, b, c, d, e, f)
+                            dst = np.arange(10.0)
+                            got = outcome(ASSIGN, dst, dst, a, b, c, d, e, f)
+                            assert got == want, (a, b, c, d, e, f)

@@ -260,9 +260,30 @@ def assign_to_view(L, view: N.Expr, value: N.Expr):
                           lambda idx: N.Load(tmp, list(idx), tmp.type.dtype)))
 
     # an array value is read element by element like an expression of it
-    if not isinstance(value, ew.Lazy):
+    plain = not isinstance(value, ew.Lazy)
+    if plain:
         value = L.let(value)
     lazy = value if isinstance(value, ew.Lazy) else ew.to_lazy(L, value)
+    if plain and vt.ndim == 1 and value.type.ndim == 1 and value.type.dtype == vt.dtype:
+        conflict = _conflict(L, view, dims, [value])
+        if conflict is not None:
+            # NumPy copies a 1-D array into a 1-D view whose strides point the
+            # same way without a temporary, in its own order (below)
+            direct, _ = L.sub_block(lambda: from_lazy(lazy))
+            broadcast_dims_check(L, lazy.dims, dims, drop_ones=True)
+            buffered, _ = L.sub_block(through_memory)
+            ordered, _ = L.sub_block(lambda: _numpy_order_copy(L, view, dims[0], value))
+            n_src = N.ArrayAttr(value, "shape", 0, T.INT64)
+            ds = N.ArrayAttr(view, "stride", 0, T.INT64)
+            ss = N.ArrayAttr(value, "stride", 0, T.INT64)
+            same_way = ops.band(N.Cmp("eq", n_src, dims[0], T.BOOL), ops.bor(
+                ops.band(N.Cmp("gt", ds, C(0, T.INT64), T.BOOL),
+                         N.Cmp("gt", ss, C(0, T.INT64), T.BOOL)),
+                ops.band(N.Cmp("lt", ds, C(0, T.INT64), T.BOOL),
+                         N.Cmp("lt", ss, C(0, T.INT64), T.BOOL))))
+            L.emit(N.If(cond=conflict, then=[N.If(cond=same_way, then=ordered,
+                                                  orelse=buffered)], orelse=direct))
+            return
     if lazy.sources is not None:
         # Written straight into the view when every array the expression reads
         # either lies elsewhere in memory or is the view itself (each element read
@@ -280,6 +301,38 @@ def assign_to_view(L, view: N.Expr, value: N.Expr):
             L.emit(N.If(cond=conflict, then=buffered, orelse=direct))
             return
     through_memory()
+
+
+def _numpy_order_copy(L, view, n, src):
+    """``view[:] = src`` for 1-D arrays of one dtype and length ``n`` whose
+    strides point the same way, in the order of NumPy's raw copy loop
+    (``PyArray_AssignArray`` makes no temporary for them, so where the two share
+    memory an element read after it was written is read so, as in NumPy): in
+    increasing address order of ``view``, backwards when ``src`` starts below
+    ``view`` and reaches into it."""
+    ds = L.let(N.ArrayAttr(view, "stride", 0, T.INT64))
+    ss = L.let(N.ArrayAttr(src, "stride", 0, T.INT64))
+    last = N.BinOp("sub", n, C(1, T.INT64), T.INT64)
+    flip = L.let(N.Cmp("lt", ds, C(0, T.INT64), T.BOOL))
+
+    def low(arr, stride):
+        data = N.ArrayAttr(arr, "data", 0, T.INT64)
+        return N.Select(flip, N.BinOp("add", data, N.BinOp("mul", stride, last, T.INT64),
+                                      T.INT64), data, T.INT64)
+    d0, s0 = L.let(low(view, ds)), L.let(low(src, ss))
+    step = N.Select(flip, N.UnOp("neg", ss, T.INT64), ss, T.INT64)
+    backward = ops.band(N.Cmp("lt", s0, d0, T.BOOL), N.Cmp(
+        "gt", N.BinOp("add", s0, N.BinOp("mul", n, step, T.INT64), T.INT64), d0, T.BOOL))
+    ascending = N.Cmp("eq", flip, backward, T.BOOL)
+
+    def loop(index):
+        k = L.temp(T.INT64, "k")
+        i = N.Var(k, T.INT64)
+        at = [index(i)]
+        return [N.ForCount(counter=k, count=n, body=[
+            N.Store(array=view, indices=at, value=N.Load(src, at, src.type.dtype))])]
+    L.emit(N.If(cond=ascending, then=loop(lambda i: i),
+                orelse=loop(lambda i: N.BinOp("sub", last, i, T.INT64))))
 
 
 def _conflict(L, view, dims: list, sources: list):
