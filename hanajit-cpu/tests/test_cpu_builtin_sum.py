@@ -174,11 +174,11 @@ def test_fuzz(xs, start):
     same(fn(a, start), python_floats_from(a, start))
     compensated = comprehensions.COMPENSATED_SUM
     comprehensions.COMPENSATED_SUM = True
-    try:
-        fn = jit(python_floats_from, fallback=False)
+    try:        # (compiled at the first call)
+        got = jit(python_floats_from, fallback=False)(a, start)
     finally:
         comprehensions.COMPENSATED_SUM = compensated
-    same(fn(a, start), _cpython_312_sum([float(x) for x in a], start))
+    same(got, _cpython_312_sum([float(x) for x in a], start))
 
 
 def rows(a):

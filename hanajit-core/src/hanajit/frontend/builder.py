@@ -29,7 +29,8 @@ from ..ir.frontend_nodes import Method, ObjRef, Unpack, falls_through
 from ..loops import prange
 from .lambdas import outline_local_lambdas
 from .node_names import plain_name
-from .readonly_lists import readonly_lists
+from .readonly_lists import index_array, readonly_lists
+from . import comprehension_lists
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -94,6 +95,10 @@ class Builder:
         # list displays only read, built as tuples (frontend.readonly_lists)
         self.list_displays, self.list_names = readonly_lists(
             self.fnode, set(self.params), self._global_object)
+        # named list comprehensions only read, as arrays (frontend.comprehension_lists)
+        self.comp_lists = {} if self.parallel.get("auto") else \
+            comprehension_lists.find(self.fnode, set(self.params), self._global_object)
+        self.comp_items: dict = {}          # name -> the local holding its items
         self.frozen: dict = {}          # global name -> frozen value or object
         self.loop_flags: list = []      # stack of (else-flag name or None)
         self.n_tmp = 0
@@ -206,10 +211,16 @@ class Builder:
             self.returns["list"] = True
             return [N.Return(value=comprehension_arrays.build_array(
                 self, s.value, None, as_list=True))]
+        if isinstance(s.value, ast.Name) and s.value.id in self.comp_lists:
+            self.returns["list"] = True             # xs = [...]; return xs
+            return [N.Return(value=N.Var(s.value.id))]
         self.returns["other"] = True
         return [N.Return(value=self.expr(s.value) if s.value is not None else None)]
 
     def s_Assign(self, s):
+        if len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
+                and s.targets[0].id in self.comp_lists:      # xs = [...], only read
+            return comprehension_lists.build(self, s.targets[0].id, s.value)
         value = self.expr(s.value)
         if len(s.targets) == 1:
             return self.assign_to(s.targets[0], value)
@@ -436,6 +447,9 @@ class Builder:
         special = self.iter_index_space(it, pre)
         if special is not None:
             return special
+        if isinstance(it, ast.Name) and it.id in self.comp_lists:     # for x in xs
+            return (N.PyCall(callee=len, args=[N.Var(it.id)], name="len"),
+                    lambda i: comprehension_lists.item(self, it.id, i))
         name = self.tmp("seq")
         self.locals.add(name)
         pre.append(N.Assign(target=name, value=self.expr(it)))
@@ -627,6 +641,8 @@ class Builder:
         if _is_flat(e.value):                   # a.flat[i]
             return N.PyCall(callee=registry.flat_callables()[0], args=[self.expr(e.value.value),
                                                    self.expr(e.slice)], name="a.flat[i]")
+        if isinstance(e.value, ast.Name) and e.value.id in self.comp_lists:
+            return comprehension_lists.item(self, e.value.id, self.index(e.slice))
         kind = "list" if self.is_list(e.value) else "tuple"
         return N.PyGetItem(self.expr(e.value), self.index(e.slice), kind=kind)
 
@@ -652,7 +668,7 @@ class Builder:
             part = (lambda x: self.expr(x) if x is not None else N.Const(None))
             return N.PySlice(part(node.lower), part(node.upper), part(node.step))
         if isinstance(node, ast.List):
-            return self.list_index(node)
+            return index_array(self, node)
         if isinstance(node, ast.Name) and node.id in self.list_names:
             import numpy        # a list held in a name: NumPy's np.array of it
             return N.PyCall(callee=numpy.array, args=[self.expr(node)], kwargs={},
@@ -663,24 +679,12 @@ class Builder:
             return N.MakeTuple([self.index(x) for x in node.elts])
         return self.expr(node)
 
-    def list_index(self, node) -> N.Expr:
-        """A list display used as an index (``a[[0, 2]]``, ``m[[0, 1], [1, 0]]``):
-        NumPy reads it as ``np.array`` of the list -- an integer index array, or
-        a boolean mask for a list of bools."""
-        import numpy
-        if not node.elts:         # NumPy indexes with an empty integer array
-            return N.PyCall(callee=numpy.empty, args=[N.Const(0)],
-                            kwargs={"dtype": ObjRef(numpy.intp, "np.intp")},
-                            name="np.empty")
-        return N.PyCall(callee=numpy.array, args=[self.list_arg(node)], kwargs={},
-                        name="np.array")
-
     def e_Call(self, e):
         if any(isinstance(a, ast.Starred) for a in e.args) or any(
                 k.arg is None for k in e.keywords):
             self.fail(e, "call with *args or **kwargs", _src(e))
         func = self.expr(e.func)
-        if isinstance(func, ObjRef) and comprehensions.is_reduction(func.obj, e):
+        if isinstance(func, ObjRef) and comprehensions.reduces(self, func.obj, e):
             return comprehensions.reduce_comprehension(self, e, func.obj)
         literal_lists = isinstance(func, ObjRef) and getattr(
             func.obj, "__module__", None) in ("numpy", "numpy._core.multiarray",

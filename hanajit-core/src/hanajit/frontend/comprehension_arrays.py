@@ -60,11 +60,17 @@ _HELPERS = {"__hj_len": builtins.len, "__hj_range": builtins.range}
 _FULL = "np.array([...]) of a list comprehension whose items are not numbers"
 
 
-def build_array(b, comp, call, as_list=False):
+def build_array(b, comp, call, as_list=False, empty_deopts=None, names=None):
     """Build the loop of NumPy's array of ``comp`` (an argument of ``call``) into
     ``b.pending``; return the IR expression of the array.  ``as_list``: the
-    array whose ``tolist()`` is the list itself (a returned comprehension): no
-    items give an empty array of the items' type, ragged rows deoptimise."""
+    array whose ``tolist()`` is the list itself (a returned comprehension, or one
+    assigned to a name, ``frontend/comprehension_lists.py``): no items give an
+    empty array of the items' type -- unless ``empty_deopts`` (as NumPy's array
+    of an empty list, float64, would be read) -- and ragged rows deoptimise.
+    ``names``, a dict, receives the generated locals (``"item"``: the local
+    holding each item)."""
+    if empty_deopts is None:
+        empty_deopts = not as_list
     from ..ir import nodes as N
     import numpy
     empty_of_type = registry.empty_of_type_callable()
@@ -79,9 +85,10 @@ def build_array(b, comp, call, as_list=False):
     b.injected.update(_HELPERS)
     # (named for what they do: an error typing them names the construct)
     b.injected.update({_FULL: numpy.full})
-    names = {k: b.tmp(k) for k in ("k", "buf", "new", "j", "item", "rows", "width", "ragged", "start")}
-    b.locals.update(names.values())
-    v = names
+    v = {k: b.tmp(k) for k in ("k", "buf", "new", "j", "item", "rows", "width", "ragged", "start")}
+    b.locals.update(v.values())
+    if names is not None:
+        names.update(v)
 
     outer = comps.renamed(b, copy.deepcopy(comp))
     pre = [_assign(v["k"], ast.Constant(0))]
@@ -128,7 +135,7 @@ def build_array(b, comp, call, as_list=False):
                 "setting an array element with a sequence. The requested array has an "
                 "inhomogeneous shape after 1 dimensions. The detected shape was ({},) "
                 "+ inhomogeneous part."), args=[N.Var(v["rows"])])]))
-    if as_list:
+    if not empty_deopts:
         out.append(N.If(cond=N.PyCompare(["eq"], [k, N.Const(0)]), then=[N.Assign(
             target=v["buf"], value=N.PyCall(callee=empty_of_type, args=[N.Var(v["buf"])],
                                             kwargs={}, name="[]"))]))

@@ -57,6 +57,17 @@ def is_reduction(func, call) -> bool:
             and isinstance(call.args[0], (ast.GeneratorExp, ast.ListComp)))
 
 
+def reduces(b, func, call) -> bool:
+    """Does the builder ``b`` build ``func(...)`` as a loop: a reduction of a
+    comprehension (:func:`is_reduction`), or ``min``/``max`` of a list
+    comprehension held by a name (``frontend/comprehension_lists.py``)?"""
+    if is_reduction(func, call):
+        return True
+    return ((func is builtins.min or func is builtins.max) and len(call.args) == 1
+            and not call.keywords and isinstance(call.args[0], ast.Name)
+            and call.args[0].id in b.comp_lists)
+
+
 def _items(iterable):
     """``x for x in iterable``: the generator expression a ``sum`` of any
     iterable adds up."""
@@ -302,7 +313,7 @@ def _simple(b, node) -> bool:
     """Can evaluating ``node`` neither fail nor have an effect (names, constants,
     attributes, ``+ - *``, comparisons, and reductions hoisted before it)?"""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-            and is_reduction(b._global_object(node.func.id), node):
+            and reduces(b, b._global_object(node.func.id), node):
         return True
     if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords \
             and isinstance(node.args[0], ast.ListComp) and _array_constructor(b, node):

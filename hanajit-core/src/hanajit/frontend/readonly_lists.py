@@ -160,3 +160,19 @@ def _declared_elsewhere(fn) -> set:
                                                   ast.Lambda, ast.SetComp, ast.DictComp)):
             names.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
     return names
+
+
+def index_array(b, node):
+    """A list display used as an index (``a[[0, 2]]``, ``m[[0, 1], [1, 0]]``), for
+    the builder ``b``: NumPy reads it as ``np.array`` of the list -- an integer
+    index array, or a boolean mask for a list of bools."""
+    import numpy
+
+    from ..ir import nodes as N
+    from ..ir.frontend_nodes import ObjRef
+    if not node.elts:         # NumPy indexes with an empty integer array
+        return N.PyCall(callee=numpy.empty, args=[N.Const(0)],
+                        kwargs={"dtype": ObjRef(numpy.intp, "np.intp")},
+                        name="np.empty")
+    return N.PyCall(callee=numpy.array, args=[b.list_arg(node)], kwargs={},
+                    name="np.array")

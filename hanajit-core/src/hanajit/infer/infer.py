@@ -123,6 +123,8 @@ class Inferrer:
         if isinstance(e, N.Var):
             return e.name in self.strong_vars and e.name not in self.mixed
         if isinstance(e, N.PyGetItem):
+            if e.items_like is not None:
+                return e.items_like in self.strong_vars and e.items_like not in self.mixed
             vt = getattr(e.value, "type", None)
             return isinstance(vt, T.ArrayType) or (
                 isinstance(vt, T.TupleType) and self.is_strong(e.value))
@@ -543,6 +545,10 @@ class Inferrer:
                 self.fail(line, "tuple index",
                           "a variable index needs a non-empty tuple of one item type")
             return t.items[0]
+        if isinstance(t, T.ArrayType) and e.kind == "list":     # a list comprehension
+            if not (isinstance(it, T.Scalar) and (it.is_int or it.is_bool)):
+                self.fail(line, "list index", f"of type {it}")
+            return t.dtype
         if isinstance(t, T.ArrayType):
             return self.check_array_index(t, it, line)
         self.fail(line, "indexing", f"of {t}")

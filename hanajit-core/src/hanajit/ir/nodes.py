@@ -527,12 +527,15 @@ class PyCall(Expr):
 class PyGetItem(Expr):
     """``value[index]`` before lowering (tuple indexing; arrays later).  ``kind``
     names the sequence in an IndexError: ``"list"`` for a read-only list display
-    built as a tuple (``frontend.readonly_lists``)."""
+    built as a tuple (``frontend.readonly_lists``) or a list comprehension built
+    as an array (``frontend.comprehension_lists``: an int index, as a list)."""
 
     value: Expr
     index: Expr
     type: Optional[Type] = None
     kind: str = "tuple"
+    # a list comprehension's item: a NumPy scalar exactly when this local is
+    items_like: Optional[str] = None
     children, replace_children = _kids("value", "index")
 
 

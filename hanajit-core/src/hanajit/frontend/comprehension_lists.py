@@ -1,0 +1,140 @@
+"""List comprehensions assigned to a name that is only read: built as arrays.
+
+``xs = [f(i) for i in range(n)]`` makes a list; compiled code has no list type,
+but a list that is never changed, aliased or passed on behaves as an array of
+its items wherever it is only read.  A local name qualifies when its one
+assignment is ``name = [<comprehension of numbers>]`` (not nested) and every
+read of it is one of:
+
+* ``name[i]`` with an integer index: ``IndexError("list index out of range")``
+  as a list raises, and the item is the comprehension's item -- a Python number
+  where that was one (NEP 50's weak operand), a NumPy scalar where it was one
+  (``PyGetItem.items_like`` names the local that decides);
+* ``len(name)``, ``for x in name`` (also in ``enumerate``/``zip``), ``sum``,
+  ``min`` and ``max`` of it (loops over the items, ``frontend/comprehensions.py``);
+* an argument of a NumPy function or an index array (``np.mean(name)``,
+  ``a[name]``), which NumPy reads as ``np.array(name)``;
+* ``return name``: the caller gets a list (``Function.returns_list``).
+
+Anything else -- ``append``, item assignment, a slice, ``x in name`` (a list
+compares by identity first), aliasing, a call of another function, a read in a
+``prange`` loop or in a nested function -- leaves the comprehension unsupported,
+so the function runs in the interpreter, as before.  The array is built as
+``frontend/comprehension_arrays.py`` builds one for NumPy.  With no items, a
+list handed to NumPy is a float64 array whatever the items would have been, so
+when such a read exists the call deoptimises (re-runs in the interpreter) on an
+empty list; otherwise an empty list is an empty array of the items' type.
+"""
+from __future__ import annotations
+
+import ast
+
+from . import comprehension_arrays
+from .readonly_lists import _Context, _declared_elsewhere
+from ..ir import nodes as N
+
+_NESTED = (ast.ListComp, ast.List, ast.Tuple, ast.Starred, ast.GeneratorExp, ast.Set,
+           ast.Dict, ast.SetComp, ast.DictComp)
+_REDUCERS = (len, sum, min, max)
+
+
+def find(fn: ast.FunctionDef, params, resolve_global) -> dict:
+    """``{name: empty_deopts}`` for the local names holding a list comprehension
+    that is only read; ``empty_deopts`` when some read hands it to NumPy."""
+    parents = {}
+    for node in ast.walk(fn):
+        for child in ast.iter_child_nodes(node):
+            parents[child] = node
+    ctx = _Context(parents, resolve_global)
+    stores, loads = {}, {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name):
+            group = loads if isinstance(node.ctx, ast.Load) else stores
+            group.setdefault(node.id, []).append(node)
+    scoped = _declared_elsewhere(fn)
+    out = {}
+    for name, targets in stores.items():
+        if name in params or name in scoped or len(targets) != 1:
+            continue
+        p = parents.get(targets[0])
+        if not (isinstance(p, ast.Assign) and len(p.targets) == 1
+                and p.targets[0] is targets[0] and isinstance(p.value, ast.ListComp)):
+            continue
+        comp = p.value
+        if isinstance(comp.elt, _NESTED) or any(g.is_async for g in comp.generators):
+            continue
+        uses = loads.get(name, [])
+        kinds = [_read(use, parents, ctx, resolve_global, fn) for use in uses]
+        if uses and all(kinds):
+            out[name] = "numpy" in kinds
+    return out
+
+
+def _read(node, parents, ctx, resolve_global, fn):
+    """How ``node`` (a load of the name) reads the list: ``"item"``, ``"numpy"``,
+    ``"return"``, or None when it does more than read."""
+    for anc in _ancestors(node, parents, fn):
+        if isinstance(anc, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        if isinstance(anc, ast.For) and _is_prange(anc.iter, resolve_global):
+            return None
+    p = parents.get(node)
+    if isinstance(p, ast.Return) and p.value is node:
+        return "return"
+    if isinstance(p, ast.Compare):
+        return None                     # x in name: identity first, in a list
+    if isinstance(p, ast.comprehension):
+        return "item" if p.iter is node else None           # (x for x in name)
+    if isinstance(p, ast.Call) and node in p.args:
+        obj = resolve_global(p.func.id) if isinstance(p.func, ast.Name) else None
+        if obj in (enumerate, zip):                         # for .. in zip(name, b)
+            q = parents.get(p)
+            looped = isinstance(q, (ast.For, ast.comprehension)) and q.iter is p
+            return "item" if looped and not p.keywords else None
+        if obj in _REDUCERS:
+            one = len(p.args) == 1 or obj is sum and len(p.args) == 2
+            return "item" if p.args[0] is node and one and not p.keywords else None
+    if not ctx.read_only(node, nested=False):
+        return None
+    if isinstance(p, ast.Subscript):
+        return "item" if p.value is node else "numpy"       # name[i] / a[name]
+    if isinstance(p, ast.Tuple):
+        return "numpy"                                      # a[name, j]
+    if isinstance(p, (ast.For, ast.comprehension)):
+        return "item"
+    if isinstance(p, ast.Call):
+        return "numpy"
+    return "numpy"                                          # a NumPy keyword
+
+
+def _ancestors(node, parents, fn):
+    p = parents.get(node)
+    while p is not None and p is not fn:
+        yield p
+        p = parents.get(p)
+
+
+def _is_prange(it, resolve_global) -> bool:
+    if not (isinstance(it, ast.Call) and isinstance(it.func, (ast.Name, ast.Attribute))):
+        return False
+    name = it.func.id if isinstance(it.func, ast.Name) else it.func.attr
+    obj = resolve_global(name) if isinstance(it.func, ast.Name) else None
+    return name == "prange" or getattr(obj, "__name__", "") == "prange"
+
+
+def build(b, name, comp) -> list:
+    """``name = comp`` for the builder ``b``: the array of the comprehension's
+    items (its loop in ``b.pending``); records the local holding each item."""
+    built = {}
+    value = comprehension_arrays.build_array(b, comp, None, as_list=True,
+                                             empty_deopts=b.comp_lists[name], names=built)
+    b.comp_items[name] = built["item"]
+    return [N.Assign(target=name, value=value)]
+
+
+def item(b, name, index) -> N.Expr:
+    """``name[index]`` (or the item a loop over it reads): a list's IndexError,
+    and the comprehension's own kind of item (``PyGetItem.items_like``)."""
+    if name not in b.comp_items:
+        b.fail(b.current_stmt, "list comprehension", f"'{name}' read before it is assigned")
+    return N.PyGetItem(N.Var(name), index, kind="list", items_like=b.comp_items[name])
