@@ -163,22 +163,35 @@ def test_the_running_compensation():
 floats = st.floats(allow_nan=True, allow_infinity=True, width=64)
 
 
+_FUZZ = {}
+
+
+def fuzzed(compensated: bool, start):
+    """``python_floats_from`` compiled once per (additions, start type): with the
+    switch set while it compiles (at its first call)."""
+    key = (compensated, type(start))
+    if key not in _FUZZ:
+        saved = comprehensions.COMPENSATED_SUM
+        comprehensions.COMPENSATED_SUM = compensated
+        try:
+            f = jit(python_floats_from, fallback=False)
+            f(np.zeros(1), start)
+        finally:
+            comprehensions.COMPENSATED_SUM = saved
+        _FUZZ[key] = f
+    return _FUZZ[key]
+
+
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.one_of(floats, st.floats(-1e3, 1e3), st.sampled_from(
-    [0.0, -0.0, 1e100, -1e100, 1e308, -1e308, 0.1])), max_size=20),
+    [0.0, -0.0, 1e100, -1e100, 1e308, -1e308, 0.1, 2.0 ** 53, 1.0])), max_size=20),
        st.sampled_from([0, 0.0, -0.0, 0.5, 3]))
 def test_fuzz(xs, start):
     a = np.array(xs, dtype=np.float64)
-    fn = jit(python_floats_from, fallback=False)
-    same(fn(a, start), python_floats_from(a, start))
-    compensated = comprehensions.COMPENSATED_SUM
-    comprehensions.COMPENSATED_SUM = True
-    try:        # (compiled at the first call)
-        got = jit(python_floats_from, fallback=False)(a, start)
-    finally:
-        comprehensions.COMPENSATED_SUM = compensated
-    same(got, _cpython_312_sum([float(x) for x in a], start))
+    same(fuzzed(comprehensions.COMPENSATED_SUM, start)(a, start),
+         python_floats_from(a, start))
+    same(fuzzed(True, start)(a, start), _cpython_312_sum([float(x) for x in a], start))
 
 
 def rows(a):
