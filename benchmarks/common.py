@@ -24,12 +24,37 @@ BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 
 # -- optional competitors -----------------------------------------------------------
 def numba_njit():
-    """``numba.njit``, or None when numba is not installed."""
+    """``numba.njit``, or None when numba is not installed.  In a smoke run
+    (``run.py --quick`` sets ``HANAJIT_BENCH_QUICK``) Numba compiles only the
+    first :data:`QUICK_NUMBA` functions of the process, so the scripts' Numba
+    paths run; later ones stay Python functions (their results are the
+    interpreter's, and no timing of a smoke run means anything)."""
     try:
         from numba import njit
     except Exception:        # not installed, or broken against this numpy
         return None
-    return njit
+    return _QuickNumba(njit)
+
+
+QUICK_NUMBA = 3
+
+
+class _QuickNumba:
+    """``numba.njit`` as called (``njit(f)``, ``njit(**options)(f)``), Numba
+    compiling all functions unless ``HANAJIT_BENCH_QUICK`` is set."""
+
+    def __init__(self, njit):
+        self.njit = njit
+        self.seen: list = []
+
+    def __call__(self, fn=None, **options):
+        if fn is None:
+            return lambda f: self(f, **options)
+        if os.environ.get("HANAJIT_BENCH_QUICK") and fn not in self.seen:
+            if len(self.seen) >= QUICK_NUMBA:
+                return fn
+            self.seen.append(fn)
+        return self.njit(fn, **options)
 
 
 # -- timing ---------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Run every benchmark and print its markdown table (what docs/performance.md shows).
 
     python benchmarks/run.py            # full run, a few minutes
-    python benchmarks/run.py --quick    # smoke run: small sizes, one process each
+    python benchmarks/run.py --quick    # smoke run: small sizes, one process each,
+                                        # Numba compiling three functions only
     python benchmarks/run.py --only expr,kernels   # some of them
 
 Exit status 1 when a benchmark found a wrong result or a fallback to the
@@ -43,6 +44,8 @@ def main(argv=None) -> int:
                         b.__name__.removeprefix("bench_") for b in BENCHMARKS))
     args = ap.parse_args(argv)
     only = set(filter(None, args.only.split(",")))
+    if args.quick:      # Numba compiles a few functions only (common.numba_njit)
+        os.environ["HANAJIT_BENCH_QUICK"] = "1"
     print_machine()
     status = 0
     for bench in BENCHMARKS:
