@@ -32,9 +32,18 @@ COMBOS = [("i",), ("f",), ("b",), ("c",), ("t",), ("a0",), ("a1",), ("a2",), ("l
 
 
 def _paths():
+    """One path per NumPy object (``np.abs`` is ``np.absolute``: probed once)."""
     registry._load_library()
-    return sorted({p for t in registry._templates for p in t.paths
-                   if p.startswith("numpy.")})
+    out, seen = [], set()
+    for p in sorted({p for t in registry._templates for p in t.paths
+                     if p.startswith("numpy.")}):
+        obj = np
+        for part in p.split(".")[1:]:
+            obj = getattr(obj, part, None)
+        if obj is None or id(obj) not in seen:
+            seen.add(id(obj))
+            out.append(p)
+    return out
 
 
 def _methods():
