@@ -172,7 +172,36 @@ def test_nothing_installed_means_speedup_one(monkeypatch):
         assert rep["speedup"] == rep.speedup == 1.0
         assert rep["candidate_speedup"] == pytest.approx(1.25)
         assert rep["best_ms"] == pytest.approx(0.8e3) and rep["baseline_ms"] == 1e3
+        # the paired rounds spread 50%: said in words
+        assert rep["verdict"].startswith("too noisy to decide: the best candidate was "
+                                         "1.25x on the median, but the paired rounds "
+                                         "spread 50%"), rep.verdict
+        assert rep.verdict in str(rep)
         assert _bits(f(x)) == _bits(want)
+
+
+def test_the_verdict_of_an_installed_winner_and_of_a_steady_loser(monkeypatch):
+    """Installed: the words say why; a candidate that is steadily not faster is
+    not "too noisy".  Times are faked."""
+    first = {}
+
+    def steady(win):
+        def fake(calls, r, n):
+            if "best" in calls:
+                return {"baseline": [1.0] * r, "best": [0.5 if win else 1.0] * r}
+            first.setdefault("base", list(calls)[1])
+            return {k: [1.0 if k in ("baseline", first["base"]) else 0.8] * r
+                    for k in calls}
+        return fake
+    x = np.random.default_rng(6).standard_normal(300)
+    monkeypatch.setattr(E, "_interleaved", steady(True))
+    rep = jit(fallback=False)(fsum).evolve(x, **SMALL)
+    assert rep.installed and rep.verdict.startswith("faster in nine paired rounds")
+    first.clear()
+    monkeypatch.setattr(E, "_interleaved", steady(False))
+    rep = jit(fallback=False)(fsum).evolve(x, **SMALL)
+    assert not rep.installed
+    assert rep.verdict == "the best candidate was not faster in the confirmation runs"
 
 
 def test_evolve_float_sum_keeps_bits():

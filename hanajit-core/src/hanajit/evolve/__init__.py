@@ -53,7 +53,10 @@ from . import verify as V
 _REPORT_KEYS = ("speedup", "baseline_ms", "best_ms", "genome", "installed",
                 "candidate_speedup", "function", "strategy", "cached", "noise",
                 "candidates", "rejected", "generations", "hyper", "tolerance",
-                "history")
+                "history", "verdict")
+# a confirmation run whose paired ratios spread more than this (inter-quartile
+# range over the median) cannot tell a real speedup from a busy machine
+NOISY = 0.05
 
 
 @dataclass
@@ -83,6 +86,7 @@ class EvolveReport(Mapping):
     nests: list = field(default_factory=list)  # the reorderable nests (interchange)
     cached: bool = False  # the winner was written to the disk cache
     candidate_speedup: float = 1.0  # baseline_s / best_s, installed or not
+    verdict: str = ""  # why the winner was installed or not, in words
 
     @property
     def strategy(self) -> str:
@@ -117,6 +121,7 @@ class EvolveReport(Mapping):
             f"{self.best_s * 1e6:.1f} us ({ratio}, noise "
             f"{self.noise * 100:.1f}%), {what}; {self.strategy}; "
             f"{self.candidates} candidates, {self.rejected} rejected"
+            + (f"; {self.verdict}" if self.verdict else "")
         )
 
 
@@ -409,13 +414,25 @@ def evolve(
             noise = (q3 - q1) / statistics.median(ratios)
             q9 = statistics.quantiles(ratios, n=10)[8]
             if not (q9 < 0.99 and t_best < t_base):
+                verdict = (
+                    f"too noisy to decide: the best candidate was "
+                    f"{t_base / t_best:.2f}x on the median, but the paired rounds "
+                    f"spread {noise:.0%}; nothing installed (a quieter machine "
+                    "may decide)" if t_best < t_base and noise > NOISY else
+                    "the best candidate was not faster in the confirmation runs")
                 break
         else:
             cached = _install(jf, s.spec_key, runner, best_genome, cache=not hyper)
             installed = True
+            verdict = ("faster in nine paired rounds out of ten of both "
+                       "confirmation runs")
     else:
         t_base = t_best = s.median("baseline")
         noise = _spread(s.times.get("baseline", []))
+        others = [k for k, r in s.compiled.items() if r is not None and k != G.key(base)]
+        verdict = ("no candidate was faster than the baseline" if others else
+                   "every candidate's results differed from the baseline's"
+                   if s.rejected else "no candidate besides the baseline")
     return EvolveReport(
         function=jf.__qualname__,
         baseline_s=t_base,
@@ -433,6 +450,7 @@ def evolve(
         history=history,
         nests=s.nests,
         cached=cached,
+        verdict=verdict,
     )
 
 
