@@ -30,7 +30,7 @@ from __future__ import annotations
 import ast
 
 from . import comprehension_arrays
-from .readonly_lists import _Context, _declared_elsewhere
+from .readonly_lists import Reads, declared_elsewhere
 from ..ir import nodes as N
 
 _NESTED = (ast.ListComp, ast.List, ast.Tuple, ast.Starred, ast.GeneratorExp, ast.Set,
@@ -45,13 +45,13 @@ def find(fn: ast.FunctionDef, params, resolve_global) -> dict:
     for node in ast.walk(fn):
         for child in ast.iter_child_nodes(node):
             parents[child] = node
-    ctx = _Context(parents, resolve_global)
+    ctx = Reads(parents, resolve_global)
     stores, loads = {}, {}
     for node in ast.walk(fn):
         if isinstance(node, ast.Name):
             group = loads if isinstance(node.ctx, ast.Load) else stores
             group.setdefault(node.id, []).append(node)
-    scoped = _declared_elsewhere(fn)
+    scoped = declared_elsewhere(fn)
     out = {}
     for name, targets in stores.items():
         if name in params or name in scoped or len(targets) != 1:

@@ -40,7 +40,7 @@ def readonly_lists(fn: ast.FunctionDef, params, resolve_global):
     for node in ast.walk(fn):
         for child in ast.iter_child_nodes(node):
             parents[child] = node
-    ctx = _Context(parents, resolve_global)
+    ctx = Reads(parents, resolve_global)
 
     displays = set()
     for node in ast.walk(fn):
@@ -53,7 +53,7 @@ def readonly_lists(fn: ast.FunctionDef, params, resolve_global):
         if isinstance(node, ast.Name):
             group = loads if isinstance(node.ctx, ast.Load) else stores
             group.setdefault(node.id, []).append(node)
-    scoped = _declared_elsewhere(fn)
+    scoped = declared_elsewhere(fn)
     names = {}
     for name, targets in stores.items():
         if name in params or name in scoped:
@@ -70,7 +70,10 @@ def readonly_lists(fn: ast.FunctionDef, params, resolve_global):
     return displays, names
 
 
-class _Context:
+class Reads:
+    """The parents of a function's nodes, and how a name resolves: asks whether
+    a read of a list is one a tuple (or an array) of its items answers alike."""
+
     def __init__(self, parents, resolve_global):
         self.parents = parents
         self.resolve_global = resolve_global
@@ -148,7 +151,7 @@ def _uniform(display) -> bool:
         and (not isinstance(e, ast.List) or _uniform(e)) for e in display.elts)
 
 
-def _declared_elsewhere(fn) -> set:
+def declared_elsewhere(fn) -> set:
     """Names declared global/nonlocal or used by nested scopes (not list
     comprehensions and generator expressions: those compile inline, as loops of
     this function, ``frontend/comprehensions.py``)."""
