@@ -24,6 +24,7 @@ import bench_corpus  # noqa: E402
 import bench_evolve  # noqa: E402
 import bench_expr  # noqa: E402
 import bench_kernels  # noqa: E402
+import bench_memory  # noqa: E402
 import bench_narrow  # noqa: E402
 import bench_parallel  # noqa: E402
 import bench_products  # noqa: E402
@@ -33,7 +34,7 @@ from common import print_machine  # noqa: E402
 
 BENCHMARKS = [bench_compile, bench_compile_library, bench_scalar, bench_calls, bench_expr,
               bench_kernels, bench_products, bench_corpus, bench_narrow, bench_parallel, bench_cache,
-              bench_evolve, bench_random]
+              bench_evolve, bench_random, bench_memory]
 
 
 def main(argv=None) -> int:

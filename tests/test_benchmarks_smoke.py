@@ -37,6 +37,8 @@ def test_benchmarks_quick_run():
     ("random", ("### Random numbers (np.random.Generator, PCG64)",), "| Monte Carlo pi"),
     ("compile_library", ("### Compile time of callers of NumPy's algorithms",),
      "| `np.quantile(a, 0.3)`"),
+    ("memory", ("### Resident memory per function (`bench_memory.py`)",),
+     "| a loop kernel: per compiled function, kept"),
     ("narrow", ("### narrow: integer reductions vs the int64 baseline",
                 "### narrow: block widths"), "| `np.sum(x)`, int8"),
 ])
