@@ -100,6 +100,15 @@ def bools(a):
     return n, flags[0]
 
 
+def truth(n):
+    xs = [i * 2 for i in range(n)]
+    if not xs:
+        return -1
+    while xs:
+        return xs[-1]
+    return 0
+
+
 A = np.array([0.5, -1.25, 3.0, 0.1, -0.0])
 
 CASES = [
@@ -109,6 +118,7 @@ CASES = [
     (returned, (7,)), (returned, (1,)), (out_of_range, (3,)), (negative_index, (4,)),
     (negative_index, (1,)), (enumerated, (A,)), (zipped, (A, A[::-1].copy())),
     (index_array, (A, 5)), (in_a_generator, (A,)), (bools, (A,)), (bools, (-A[:1],)),
+    (truth, (0,)), (truth, (3,)),
 ]
 
 
@@ -194,7 +204,7 @@ def test_other_uses_fall_back_naming_the_comprehension(fn):
 
 def scaled(a, k):
     xs = [x * k for x in a if x == x]
-    return sum(xs), xs[len(xs) // 2] if len(xs) else 0.0, len(xs)
+    return sum(xs), xs[len(xs) // 2] if xs else 0.0, len(xs)
 
 
 floats = st.floats(allow_nan=True, allow_infinity=True, width=64)

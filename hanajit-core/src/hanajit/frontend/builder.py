@@ -560,7 +560,7 @@ class Builder:
     # expressions ---------------------------------------------------------------------
     def cond(self, e) -> N.Expr:
         """An expression in a truth context (``if``, ``while``, ``assert``)."""
-        return truth(self.expr(e))
+        return comprehension_lists.non_empty(self, e) or truth(self.expr(e))
 
     def expr(self, e) -> N.Expr:
         meth = getattr(self, "e_" + type(e).__name__, None)
@@ -610,9 +610,9 @@ class Builder:
 
     def e_UnaryOp(self, e):
         op = _UNOPS[type(e.op)]
-        operand = self.expr(e.operand)
         if op == "not":
-            return N.PyUnOp("not", truth(operand))
+            return N.PyUnOp("not", self.cond(e.operand))
+        operand = self.expr(e.operand)
         return self.folded(e, lambda v: K.fold_unop(op, v[0]), [operand]) \
             or N.PyUnOp(op, operand)          # -1, -2.5, -9223372036854775808
 

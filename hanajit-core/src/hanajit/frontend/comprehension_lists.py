@@ -14,10 +14,12 @@ read of it is one of:
   ``min`` and ``max`` of it (loops over the items, ``frontend/comprehensions.py``);
 * an argument of a NumPy function or an index array (``np.mean(name)``,
   ``a[name]``), which NumPy reads as ``np.array(name)``;
-* ``return name``: the caller gets a list (``Function.returns_list``).
+* ``return name``: the caller gets a list (``Function.returns_list``);
+* its truth (``if name:``, ``not name``): whether it has items.
 
 Anything else -- ``append``, item assignment, a slice, ``x in name`` (a list
-compares by identity first), aliasing, a call of another function, a read in a
+compares by identity first), ``name and x``, aliasing, a call of another
+function, a read in a
 ``prange`` loop or in a nested function -- leaves the comprehension unsupported,
 so the function runs in the interpreter, as before.  The array is built as
 ``frontend/comprehension_arrays.py`` builds one for NumPy.  With no items, a
@@ -83,6 +85,9 @@ def _read(node, parents, ctx, resolve_global, fn):
         return "return"
     if isinstance(p, ast.Compare):
         return None                     # x in name: identity first, in a list
+    if isinstance(p, (ast.If, ast.While, ast.IfExp, ast.Assert)) and p.test is node \
+            or isinstance(p, ast.UnaryOp) and isinstance(p.op, ast.Not):
+        return "item"                   # if name: / not name: it is not empty
     if isinstance(p, ast.comprehension):
         return "item" if p.iter is node else None           # (x for x in name)
     if isinstance(p, ast.Call) and node in p.args:
@@ -138,3 +143,12 @@ def item(b, name, index) -> N.Expr:
     if name not in b.comp_items:
         b.fail(b.current_stmt, "list comprehension", f"'{name}' read before it is assigned")
     return N.PyGetItem(N.Var(name), index, kind="list", items_like=b.comp_items[name])
+
+
+def non_empty(b, e):
+    """``name`` in a truth context (``if xs:``, ``not xs``) for the builder ``b``:
+    ``len(name) != 0``, as a list's truth; None for anything else."""
+    if isinstance(e, ast.Name) and e.id in b.comp_lists:
+        return N.PyCompare(["ne"], [N.PyCall(callee=len, args=[N.Var(e.id)], name="len"),
+                                    N.Const(0)])
+    return None
