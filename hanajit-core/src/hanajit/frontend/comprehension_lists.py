@@ -32,7 +32,7 @@ from __future__ import annotations
 import ast
 
 from . import comprehension_arrays
-from .readonly_lists import Reads, declared_elsewhere
+from .readonly_lists import declared_elsewhere, scan
 from ..ir import nodes as N
 
 _NESTED = (ast.ListComp, ast.List, ast.Tuple, ast.Starred, ast.GeneratorExp, ast.Set,
@@ -43,16 +43,8 @@ _REDUCERS = (len, sum, min, max)
 def find(fn: ast.FunctionDef, params, resolve_global) -> dict:
     """``{name: empty_deopts}`` for the local names holding a list comprehension
     that is only read; ``empty_deopts`` when some read hands it to NumPy."""
-    parents = {}
-    for node in ast.walk(fn):
-        for child in ast.iter_child_nodes(node):
-            parents[child] = node
-    ctx = Reads(parents, resolve_global)
-    stores, loads = {}, {}
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Name):
-            group = loads if isinstance(node.ctx, ast.Load) else stores
-            group.setdefault(node.id, []).append(node)
+    ctx, stores, loads = scan(fn, resolve_global)
+    parents = ctx.parents
     scoped = declared_elsewhere(fn)
     out = {}
     for name, targets in stores.items():

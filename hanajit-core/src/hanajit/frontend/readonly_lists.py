@@ -36,23 +36,13 @@ def readonly_lists(fn: ast.FunctionDef, params, resolve_global):
     """``(display ids, names)``: the ``id()`` of each ``ast.List`` to build as a
     tuple, and ``{name: nested}`` for the local names holding such lists
     (``resolve_global(name)`` is the object a free name refers to, or None)."""
-    parents = {}
-    for node in ast.walk(fn):
-        for child in ast.iter_child_nodes(node):
-            parents[child] = node
-    ctx = Reads(parents, resolve_global)
-
+    ctx, stores, loads = scan(fn, resolve_global)
+    parents = ctx.parents
     displays = set()
     for node in ast.walk(fn):
         if isinstance(node, ast.List) and isinstance(node.ctx, ast.Load) \
                 and node.elts and ctx.read_only(node, nested=_nested(node)):
             displays.add(id(node))
-
-    stores, loads = {}, {}
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Name):
-            group = loads if isinstance(node.ctx, ast.Load) else stores
-            group.setdefault(node.id, []).append(node)
     scoped = declared_elsewhere(fn)
     names = {}
     for name, targets in stores.items():
@@ -68,6 +58,21 @@ def readonly_lists(fn: ast.FunctionDef, params, resolve_global):
             names[name] = nested
             displays.update(id(v) for v in values)
     return displays, names
+
+
+def scan(fn, resolve_global):
+    """``(Reads, stores, loads)`` of ``fn``: the parents of its nodes, and
+    ``{name: [ast.Name, ...]}`` of the stores and of the loads of each name."""
+    parents = {}
+    for node in ast.walk(fn):
+        for child in ast.iter_child_nodes(node):
+            parents[child] = node
+    stores, loads = {}, {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name):
+            group = loads if isinstance(node.ctx, ast.Load) else stores
+            group.setdefault(node.id, []).append(node)
+    return Reads(parents, resolve_global), stores, loads
 
 
 class Reads:
