@@ -113,6 +113,9 @@ A = np.array([0.1, 1e100, 0.1, -1e100, 0.2, 0.3])
 CASES = [
     (python_floats, (A,)), (python_floats, (np.full(10, 0.1),)),
     (python_floats_from, (A, 0.5)), (python_floats_from, (A, 2)),
+    # an int start: CPython adds the first float with the plain + (int path)
+    (python_floats_from, (np.full(3, 3.6356812252473976e16), 3)),
+    (python_floats_from, (np.full(3, 3.6356812252473976e16), 3.0)),
     (scaled_range, (10,)), (scaled_range, (0,)), (scaled_range, (1000,)),
     (array_items, (A,)), (array_items, (np.arange(5, dtype=np.int8),)),
     (array_items, (np.array([0.1, 0.2, 0.3], np.float32),)),

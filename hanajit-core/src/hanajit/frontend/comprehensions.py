@@ -103,10 +103,11 @@ def reduce_comprehension(b, call, func):
     b.locals.add(acc)
     pre, inner, after = [], [], []
     if name == "sum":
-        pre.append(_assign(acc, kwargs.get("start", ast.Constant(0))))
+        start = kwargs.get("start", ast.Constant(0))
         if COMPENSATED_SUM:
-            after += _compensated(b, acc, comp.elt, pre, inner)
+            after += _compensated(b, acc, start, comp.elt, pre, inner)
         else:
+            pre.append(_assign(acc, start))
             inner.append(_assign(acc, ast.BinOp(_name(acc), ast.Add(), comp.elt)))
     elif name in ("any", "all"):
         found = name == "any"
@@ -147,12 +148,14 @@ def reduce_comprehension(b, call, func):
 COMPENSATED_SUM = sys.version_info >= (3, 12)
 
 
-def _compensated(b, acc, elt, pre, inner) -> list:
-    """The additions of CPython 3.12's ``sum`` (``Python/bltinmodule.c``): while
-    the total and the item are Python floats (``compensates``, decided by types),
-    Neumaier's step, keeping the rounding error in ``$c``; any other item the
-    plain ``+``.  Returns the statements after the loop: the correction is added
-    once at the end when it is non-zero and finite, as CPython does::
+def _compensated(b, acc, start, elt, pre, inner) -> list:
+    """The additions of CPython 3.12's ``sum`` (``Python/bltinmodule.c``) from
+    ``start``: while the total and the item are Python floats (``compensates``,
+    decided by types), Neumaier's step, keeping the rounding error in ``$c``; any
+    other item the plain ``+``.  A Python-int start (``python_int``) is CPython's
+    int path: its first float item is added with the plain ``+`` too.  Returns
+    the statements after the loop: the correction is added once at the end when
+    it is non-zero and finite, as CPython does::
 
         t = total + x
         if abs(total) >= abs(x): c += (total - t) + x
@@ -161,10 +164,13 @@ def _compensated(b, acc, elt, pre, inner) -> list:
     """
     from ..lib import registry
     import math
-    c, x, t = b.tmp("comp"), b.tmp("x"), b.tmp("t")
-    b.locals.update((c, x, t))
-    b.injected.update({"__hj_compensates": registry.compensated_sum_callable(),
+    c, x, t, s0, exact = (b.tmp(k) for k in ("comp", "x", "t", "start", "exact"))
+    b.locals.update((c, x, t, s0, exact))
+    compensates, python_int = registry.compensated_sum_callables()
+    b.injected.update({"__hj_compensates": compensates, "__hj_python_int": python_int,
                        "__hj_abs": builtins.abs, "__hj_isfinite": math.isfinite})
+    pre += [_assign(s0, start), _assign(acc, _name(s0)),
+            _assign(exact, ast.Call(_name("__hj_python_int"), [_name(s0)], []))]
 
     def add(*terms):
         out = _name(terms[0]) if isinstance(terms[0], str) else terms[0]
@@ -181,12 +187,14 @@ def _compensated(b, acc, elt, pre, inner) -> list:
     pre.append(_assign(c, ast.Constant(0.0)))
     inner += [
         _assign(x, elt),
-        ast.If(test=asks(acc, x), body=[
+        ast.If(test=asks(acc, x), body=[ast.If(test=_name(exact), body=[
+            _assign(acc, add(acc, ast.Add(), x)),           # int + float: plain
+            _assign(exact, ast.Constant(False))], orelse=[
             _assign(t, add(acc, ast.Add(), x)),
             ast.If(test=ast.Compare(absolute(acc), [ast.GtE()], [absolute(x)]),
                    body=[_assign(c, add(c, ast.Add(), add(acc, ast.Sub(), t, ast.Add(), x)))],
                    orelse=[_assign(c, add(c, ast.Add(), add(x, ast.Sub(), t, ast.Add(), acc)))]),
-            _assign(acc, _name(t))],
+            _assign(acc, _name(t))])],
             orelse=[_assign(acc, add(acc, ast.Add(), x))])]
     finite = ast.BoolOp(ast.And(), [
         ast.Compare(_name(c), [ast.NotEq()], [ast.Constant(0.0)]),

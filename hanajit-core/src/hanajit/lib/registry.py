@@ -224,12 +224,12 @@ def empty_of_type_callable():
     return empty_of_type
 
 
-def compensated_sum_callable():
-    """The compiled-only ``compensates(total, item)`` of a ``sum`` loop: are both
-    Python floats, which CPython 3.12+ adds with a running correction
-    (``lib/python/float_sums.py``)?"""
-    from .python.float_sums import compensates
-    return compensates
+def compensated_sum_callables():
+    """The compiled-only questions of a ``sum`` loop (``lib/python/float_sums.py``):
+    ``compensates(total, item)`` -- are both Python floats, which CPython 3.12+
+    adds with a running correction? -- and ``python_int(start)``."""
+    from .python.float_sums import compensates, python_int
+    return compensates, python_int
 
 
 def is_static(call) -> bool:
