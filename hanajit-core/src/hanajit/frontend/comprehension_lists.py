@@ -95,13 +95,9 @@ def _read(node, parents, ctx, resolve_global, fn):
         return None
     if isinstance(p, ast.Subscript):
         return "item" if p.value is node else "numpy"       # name[i] / a[name]
-    if isinstance(p, ast.Tuple):
-        return "numpy"                                      # a[name, j]
-    if isinstance(p, (ast.For, ast.comprehension)):
+    if isinstance(p, ast.For):
         return "item"
-    if isinstance(p, ast.Call):
-        return "numpy"
-    return "numpy"                                          # a NumPy keyword
+    return "numpy"              # a[name, j], a NumPy function's argument or keyword
 
 
 def _ancestors(node, parents, fn):

@@ -31,6 +31,48 @@ class CallTemplate:
         raise NotImplementedError
 
 
+class StaticQuestion(CallTemplate):
+    """A question types answer while inferring (``compensates(total, item)``):
+    :meth:`answer` decides it, the typer keeps the answer in ``call.plan`` (an
+    ``if`` on it is decided then, ``infer.static_truth``), and it lowers to that
+    constant.  ``arity``: its number of arguments."""
+
+    static = True
+    arity = 1
+
+    def answer(self, inf, call, args: list) -> bool:
+        raise NotImplementedError
+
+    def typer(self, inf, call, args, kwargs):
+        from ..ir import types as T
+        from ..typing_rules import Incompatible
+        if len(args) != self.arity or kwargs:
+            raise Incompatible(f"{call.name or 'question'}() takes {self.arity} arguments")
+        call.plan = bool(self.answer(inf, call, args))
+        return T.BOOL
+
+    def lower(self, L, call, args, kwargs):
+        from ..ir import nodes as N
+        from ..ir import types as T
+        return N.Const(bool(call.plan), T.BOOL)
+
+
+class CompiledOnly:
+    """A callable that exists only in compiled code (``empty_of_type``,
+    ``compensates``): the frontend's generated code calls it and a template types
+    and lowers it; an object, not a function, so it is never compiled as one, and
+    calling it from Python raises TypeError."""
+
+    def __init__(self, name: str):
+        self.__name__ = self.__qualname__ = name
+
+    def __call__(self, *args):
+        raise TypeError(f"{self.__name__} is only compiled")
+
+    def __repr__(self):
+        return f"<hanajit compiled-only {self.__name__}>"
+
+
 def bind_arguments(name: str, params: tuple, args: list, kwargs: dict) -> dict:
     """Positional and keyword arguments of a call bound to ``params`` (as Python
     binds them); Incompatible for more positional arguments than parameters (a

@@ -403,28 +403,28 @@ class Lowerer:
                     return v.items[idx]
                 return N.TupleGet(v, idx, e.type)
             v = self.let(v)
-            i = self.let(ops.convert(self, i, T.INT64))
-            i = self.let(N.Select(N.Cmp("lt", i, N.Const(0, T.INT64), T.BOOL),
-                                  N.BinOp("add", i, N.Const(n, T.INT64), T.INT64), i, T.INT64))
-            out_of_range = N.BinOp("or", N.Cmp("lt", i, N.Const(0, T.INT64), T.BOOL),
-                                   N.Cmp("ge", i, N.Const(n, T.INT64), T.BOOL), T.BOOL)
-            self.raise_if(out_of_range, IndexError, f"{e.kind} index out of range")
+            i = self.sequence_index(i, N.Const(n, T.INT64), e.kind)
             return ops.tuple_item_dynamic(v, i, e.type)
         if isinstance(t, T.ArrayType) and e.kind == "list":
             # a list comprehension built as an array (frontend.comprehension_lists):
             # a list's index rules and IndexError, then the element
             v = self.let(v)
-            n = self.let(N.ArrayAttr(v, "shape", 0, T.INT64))
-            i = self.let(ops.convert(self, i, T.INT64))
-            i = self.let(N.Select(N.Cmp("lt", i, N.Const(0, T.INT64), T.BOOL),
-                                  N.BinOp("add", i, n, T.INT64), i, T.INT64))
-            self.raise_if(N.BinOp("or", N.Cmp("lt", i, N.Const(0, T.INT64), T.BOOL),
-                                  N.Cmp("ge", i, n, T.BOOL), T.BOOL),
-                          IndexError, "list index out of range")
+            i = self.sequence_index(i, self.let(N.ArrayAttr(v, "shape", 0, T.INT64)), "list")
             return views.lower_index(self, v, i, T.INT64)
         if isinstance(t, T.ArrayType):
             return views.lower_index(self, v, i, e.index.type)
         raise AssertionError(f"getitem on {t}")  # pragma: no cover
+
+    def sequence_index(self, i, n, kind: str):
+        """Index ``i`` of a Python sequence of length ``n``: an int (a negative
+        one counts from the end), else ``IndexError("<kind> index out of range")``."""
+        i = self.let(ops.convert(self, i, T.INT64))
+        i = self.let(N.Select(N.Cmp("lt", i, N.Const(0, T.INT64), T.BOOL),
+                              N.BinOp("add", i, n, T.INT64), i, T.INT64))
+        self.raise_if(N.BinOp("or", N.Cmp("lt", i, N.Const(0, T.INT64), T.BOOL),
+                              N.Cmp("ge", i, n, T.BOOL), T.BOOL),
+                      IndexError, f"{kind} index out of range")
+        return i
 
     def e_PyAttr(self, e):
         v = self.lower(e.value)

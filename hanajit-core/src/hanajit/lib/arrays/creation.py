@@ -8,7 +8,7 @@ from ...ir import types as T
 from ..python import operators as ops
 from .sizes import check_dims, itemsize
 from ..python.operators import C
-from ..registry import CallTemplate, register
+from ..registry import CallTemplate, CompiledOnly, register
 
 
 def dtype_of(value) -> T.Scalar:
@@ -392,20 +392,11 @@ for _name in ("empty_like", "zeros_like", "ones_like", "full_like"):
     register(CreateLike(_name))
 
 
-class _EmptyOfType:
-    """``empty_of_type(a)`` in compiled code: a new empty array of ``a``'s type,
-    without reading ``a`` (which may be unbound).  The list comprehensions of
-    ``frontend/comprehension_arrays.py`` give an empty result this way the type
-    of the buffer their items would have filled.  Not callable from Python (an
-    object, not a function, so it is never compiled as one)."""
-
-    __name__ = "empty_of_type"
-
-    def __call__(self, a):
-        raise TypeError("empty_of_type is only compiled")
-
-
-empty_of_type = _EmptyOfType()
+# ``empty_of_type(a)`` in compiled code: a new empty array of ``a``'s type, without
+# reading ``a`` (which may be unbound).  The list comprehensions of
+# ``frontend/comprehension_arrays.py`` give an empty result this way the type of
+# the buffer their items would have filled.
+empty_of_type = CompiledOnly("empty_of_type")
 
 
 @register

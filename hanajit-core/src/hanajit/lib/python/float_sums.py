@@ -15,65 +15,31 @@ CPython's int path until the first float: that addition is the plain ``+``
 """
 from __future__ import annotations
 
-from ...ir import nodes as N
 from ...ir import types as T
-from ...typing_rules import Incompatible
-from ..registry import CallTemplate, register
+from ..registry import CompiledOnly, StaticQuestion, register
 
-
-class _Compensates:
-    """``compensates(total, item)`` in compiled code; not callable from Python."""
-
-    __name__ = "compensates"
-
-    def __call__(self, total, item):
-        raise TypeError("compensates is only compiled")
-
-
-compensates = _Compensates()
+compensates = CompiledOnly("compensates")
+python_int = CompiledOnly("python_int")
 
 
 @register
-class Compensates(CallTemplate):
+class Compensates(StaticQuestion):
+    """``compensates(total, item)``: are both Python floats?"""
+
     paths = ("hanajit.lib.python.float_sums.compensates",)
-    static = True           # decided by types: ``call.plan`` is the answer
+    arity = 2
 
-    def typer(self, inf, call, args, kwargs):
-        if len(args) != 2 or kwargs:
-            raise Incompatible("compensates(total, item)")
-        call.plan = all(t == T.FLOAT64 and inf.weak(a) for t, a in zip(args, call.args))
-        return T.BOOL
-
-    def lower(self, L, call, args, kwargs):
-        return N.Const(bool(call.plan), T.BOOL)
-
-
-class _PythonInt:
-    """``python_int(x)`` in compiled code; not callable from Python."""
-
-    __name__ = "python_int"
-
-    def __call__(self, x):
-        raise TypeError("python_int is only compiled")
-
-
-python_int = _PythonInt()
+    def answer(self, inf, call, args):
+        return all(t == T.FLOAT64 and inf.weak(a) for t, a in zip(args, call.args))
 
 
 @register
-class PythonInt(CallTemplate):
+class PythonInt(StaticQuestion):
     """``python_int(start)``: is a ``sum``'s start a Python int (or bool)?  CPython
     then adds exactly, as ints, and the first float item with the plain ``+``
     (an int plus a float); only the additions after it are compensated."""
 
     paths = ("hanajit.lib.python.float_sums.python_int",)
-    static = True
 
-    def typer(self, inf, call, args, kwargs):
-        if len(args) != 1 or kwargs:
-            raise Incompatible("python_int(x)")
-        call.plan = args[0] in (T.INT64, T.BOOL) and inf.weak(call.args[0])
-        return T.BOOL
-
-    def lower(self, L, call, args, kwargs):
-        return N.Const(bool(call.plan), T.BOOL)
+    def answer(self, inf, call, args):
+        return args[0] in (T.INT64, T.BOOL) and inf.weak(call.args[0])
