@@ -217,26 +217,20 @@ class Lowerer:
                 # NumPy 2: a Python int stored into a narrower integer array must fit
                 value, = ew.python_int_fits(self, [value], t.dtype)
             # what setitem_value converts: a Python number or a NumPy scalar
-            self.setitem_python = bool(getattr(s, "weak_value", False))
+            python = bool(getattr(s, "weak_value", False))
             if isinstance(s.index.type, T.ArrayType):
                 from ..lib.indexing import fancy
                 # a NumPy scalar through index arrays or a mask is cast as arrays are
-                if not self.setitem_python:
-                    self.setitem_python = "cast"
-                fancy.setitem(self, arr, idx, value)
-                self.setitem_python = True
+                fancy.setitem(self, arr, idx, value, python or "cast")
                 return
             if isinstance(views.result_type(t, s.index.type), T.ArrayType):
                 elements.assign_to_view(self, views.lower_index(self, arr, idx, s.index.type,
-                                                              write=True), value)
-                self.setitem_python = True
+                                                              write=True), value, python)
                 return
-            self.setitem_python = True
             idxs = elements.index_values(self, idx, s.index.type)
             arr = self.let(arr)
             idxs = elements.checked_indices(self, arr, idxs)
-            value = elements.setitem_value(self, value, t.dtype, python=bool(
-                getattr(s, "weak_value", False)))
+            value = elements.setitem_value(self, value, t.dtype, python)
             self.emit(N.Store(array=arr, indices=idxs, value=value, line=s.line))
         elif isinstance(s, (N.Break, N.Continue)):
             self.emit(type(s)(line=s.line))

@@ -67,12 +67,11 @@ def element_value(L, value: N.Expr, dtype: T.Scalar) -> N.Expr:
     return ops.convert(L, value, dtype)
 
 
-def setitem_value(L, value: N.Expr, dtype: T.Scalar, python=None) -> N.Expr:
+def setitem_value(L, value: N.Expr, dtype: T.Scalar, python=True) -> N.Expr:
     """A scalar converted for ``a[...] = value`` (element, slice, mask or index
     array, ``a.fill``) as NumPy's setitem converts it.  ``python``: whether the
-    value is a Python number (None: as the statement being lowered says,
-    ``L.setitem_python``; True when it does not; ``"cast"``: a NumPy scalar stored
-    through index arrays or a mask, which NumPy casts as arrays).
+    value is a Python number (the statement's ``weak_value``; ``"cast"``: a NumPy
+    scalar stored through index arrays or a mask, which NumPy casts as arrays).
 
     Into an integer array, a Python float -- and any scalar into a *signed*
     integer array -- goes through a Python int: truncated, then range-checked
@@ -81,8 +80,6 @@ def setitem_value(L, value: N.Expr, dtype: T.Scalar, python=None) -> N.Expr:
     int64), where NumPy raises; a NumPy scalar into an *unsigned* array is cast
     as arrays are (``array_cast``: ``np.float64(-1.5)`` gives 255 in uint8).
     (Python ints were checked against the dtype before: ``python_int_fits``.)"""
-    if python is None:
-        python = getattr(L, "setitem_python", True)
     if python == "cast":            # through index arrays or a mask: as arrays cast
         return array_cast(L, value, dtype)
     t = value.type
@@ -217,7 +214,7 @@ def _axis_checks(L, src_dims, dst_dims, drop_ones, output):
             message=f"{what} from shape with {{}} on axis {k} into shape with {{}}")]))
 
 
-def assign_to_view(L, view: N.Expr, value: N.Expr):
+def assign_to_view(L, view: N.Expr, value: N.Expr, python=True):
     """``view[...] = value``: a scalar fills, an array is broadcast and copied
     (straight in, or through a temporary when its memory overlaps the view's, so
     overlapping memory gives NumPy's result).  A gather
@@ -225,13 +222,13 @@ def assign_to_view(L, view: N.Expr, value: N.Expr):
     from .fancy_nd import FancyLazy
     from ..arrays.creation import allocate, fill
     if isinstance(view, FancyLazy):
-        view.store(L, value)
+        view.store(L, value, python)
         return
     vt = view.type
     view = L.let(view)
     dims = [L.let(N.ArrayAttr(view, "shape", k, T.INT64)) for k in range(vt.ndim)]
     if isinstance(value.type, T.Scalar):
-        v = L.let(setitem_value(L, value, vt.dtype))
+        v = L.let(setitem_value(L, value, vt.dtype, python))
         fill(L, view, dims, lambda idx: v)
         return
     from ..arrays import elementwise as ew

@@ -64,7 +64,7 @@ def getitem(L, arr, index, index_type):
     return out
 
 
-def setitem(L, arr, index, value):
+def setitem(L, arr, index, value, python=True):
     """``arr[index] = value`` for an array ``index`` (called by lower_semantics).
     A scalar stored through a mask of the array's shape is one pass; everything
     else is the scatter of :mod:`fancy_nd` (which reads an array value completely
@@ -72,10 +72,10 @@ def setitem(L, arr, index, value):
     scalar = isinstance(value.type, T.Scalar) and not isinstance(value, ew.Lazy)
     if not (scalar and _full_mask(arr.type, index.type)):
         fancy_nd.gather(L, arr, index, index.type, fancy_nd.plan(arr.type, index.type)) \
-            .store(L, value)
+            .store(L, value, python)
         return
     arr = L.let(arr)
-    v = L.let(setitem_value(L, value, arr.type.dtype))
+    v = L.let(setitem_value(L, value, arr.type.dtype, python))
     z = ew.to_lazy(L, index)
     fancy_nd.mask_shape_check(L, arr, z)
     loops(L, z.dims, lambda idx: L.emit(N.If(cond=z.elem(idx), then=[

@@ -158,8 +158,8 @@ class FancyLazy(ew.Lazy):
         for st in body:
             L.emit(st)
 
-    def store(self, L, value):
-        _scatter(L, self, value)
+    def store(self, L, value, python=True):
+        _scatter(L, self, value, python)
 
     def normalise(self, L):
         """Check (and wrap) every index before anything is read or written -- only
@@ -412,12 +412,12 @@ def _copied_or_wrapped(L, s, bdims, bidx):
     return N.Var(name, I)
 
 
-def _scatter(L, target: FancyLazy, value):
+def _scatter(L, target: FancyLazy, value, python=True):
     """``arr[index] = value`` through the gather ``target`` (see the module doc)."""
     arr_t = target.type
     dims = target.dims
     if isinstance(value.type, T.Scalar) and not isinstance(value, ew.Lazy):
-        v = L.let(setitem_value(L, value, arr_t.dtype))
+        v = L.let(setitem_value(L, value, arr_t.dtype, python))
         target.checks_after(L)
         loops(L, dims, lambda idx: L.emit(N.Store(
             array=target.array, indices=target.positions(idx), value=v)))
