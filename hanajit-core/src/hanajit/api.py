@@ -24,6 +24,7 @@ import inspect
 import threading
 import types
 import warnings
+import zlib
 
 from .dispatch.heaptype import native_dispatch_enabled, native_type, set_vectorcall
 from .dispatch.native import CallShape, Handlers
@@ -316,7 +317,7 @@ class JitFunction:
         address, keepalive, llvm_ir = made
         self._native_entries = entries
         self._dispatchers.append((keepalive, self._shape.objects()))
-        self._dispatch_llvm = llvm_ir
+        self._dispatch_llvm = zlib.compress(llvm_ir.encode(), 1)     # (inspection only)
         set_vectorcall(self, address)
 
     def _fall_back(self, key, exc: UnsupportedError):
@@ -352,7 +353,9 @@ class JitFunction:
                       deopt=self.py_func)
         if entry is not None:
             entry.store(built.artifact)
-        return Specialization(key, built.module, built.artifact, built.runner)
+        py_func, options = self.py_func, self.options
+        return Specialization(key, None, built.artifact, built.runner,
+                              rebuild=lambda: build(py_func, key, options).module)
 
     def compile_signature(self, signature):
         """Compile eagerly for a signature string such as ``"i64, f64"``."""
@@ -565,7 +568,8 @@ class JitFunction:
 
     def inspect_dispatch(self) -> str | None:
         """The LLVM IR of the current native dispatcher (None while there is none)."""
-        return self._dispatch_llvm
+        text = self._dispatch_llvm
+        return None if text is None else zlib.decompress(text).decode()
 
     # --------------------------------------------------------------- inspection
     @property

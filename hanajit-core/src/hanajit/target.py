@@ -58,6 +58,42 @@ class Capabilities:
         return ",".join(f"{f.name}={int(getattr(self, f.name))}" for f in fields(self))
 
 
+class Stages(dict):
+    """An artifact's stages by name.  A target may :meth:`pack` a text stage it no
+    longer reads often (the CPU's optimised LLVM text once the object is linked):
+    it is kept zlib-compressed, a tenth of its size, and reading it (``[]``,
+    ``get``, ``items``, ``values``) gives the text again."""
+
+    def pack(self, name: str) -> None:
+        v = dict.get(self, name)
+        if isinstance(v, str):
+            import zlib
+            dict.__setitem__(self, name, _Packed(zlib.compress(v.encode(), 1)))
+
+    def __getitem__(self, name):
+        return _unpack(dict.__getitem__(self, name))
+
+    def get(self, name, default=None):
+        return _unpack(dict.get(self, name, default))
+
+    def items(self):
+        return [(k, _unpack(v)) for k, v in dict.items(self)]
+
+    def values(self):
+        return [_unpack(v) for v in dict.values(self)]
+
+
+class _Packed(bytes):
+    """A packed text stage (:meth:`Stages.pack`)."""
+
+
+def _unpack(v):
+    if isinstance(v, _Packed):
+        import zlib
+        return zlib.decompress(v).decode()
+    return v
+
+
 @dataclass
 class Artifact:
     """What :meth:`Target.compile` returns: every stage's output, by stage name."""

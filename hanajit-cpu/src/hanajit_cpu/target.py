@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from hanajit.target import Artifact, Capabilities, Target
+from hanajit.target import Artifact, Capabilities, Stages, Target
 
 from . import cpu_choice
 
@@ -101,7 +101,8 @@ class CpuTarget(Target):
             runtimes.store_for(str(optimized), eng)
         return Artifact(target=self.name, entry=ENTRY,
                         stages={"llvm": str(optimized), "obj": obj},
-                        metadata={"raises": list(module.raises), "fn": entry_fn,
+                        metadata={"raises": list(module.raises),
+                                  "fn": _signature_only(entry_fn),
                                   "cexports": cexports, "imports": imports,
                                   "release_gil": _releases_gil(module, options)})
 
@@ -121,6 +122,10 @@ class CpuTarget(Target):
         run = make_runner(addrs[artifact.entry], artifact.metadata["fn"],
                           artifact.metadata["raises"], tracker, fallback)
         run.native = native_entry(run, artifact, addrs, fallback)
+        # linked: the optimised text is read again only by inspect_llvm/asm and
+        # the disk cache (benchmarks/bench_memory.py: kB per kept function)
+        artifact.stages = Stages(artifact.stages)
+        artifact.stages.pack("llvm")
         return run
 
     # -- native dispatch (optional: see hanajit.dispatch.native) ---------------------
@@ -139,6 +144,16 @@ class CpuTarget(Target):
     def assembly(self, artifact) -> str:
         from .engine import get_engine
         return get_engine().emit_assembly(artifact.stages["llvm"])
+
+
+def _signature_only(fn):
+    """The entry function without its body: what the runner and the native
+    dispatcher read (argument and return types, purity, the result's NumPy
+    types).  The artifact outlives the compile, and the body holds the IR."""
+    import copy
+    out = copy.copy(fn)
+    out.body, out.locals = [], {}
+    return out
 
 
 def _releases_gil(module, options) -> bool:

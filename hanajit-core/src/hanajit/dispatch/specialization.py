@@ -3,10 +3,23 @@ from __future__ import annotations
 
 
 class Specialization:
-    """A compiled specialisation: the IR module, the target artifact, the runner."""
+    """A compiled specialisation: the IR module, the target artifact, the runner.
 
-    def __init__(self, arg_types, module, artifact, runner):
+    A specialisation the dispatcher compiled for a call keeps no IR: its module is
+    built again only when someone asks for it (``inspect_ir``, ``narrow``), by
+    ``rebuild`` -- the IR of a library-heavy function is a few hundred kB of
+    Python objects that running it never reads (``benchmarks/bench_memory.py``).
+    The disk cache's ``CachedSpecialization`` does the same."""
+
+    def __init__(self, arg_types, module, artifact, runner, rebuild=None):
         self.arg_types = arg_types
-        self.module = module
+        self._module = module
+        self._rebuild = rebuild
         self.artifact = artifact
         self.runner = runner
+
+    @property
+    def module(self):
+        if self._module is None and self._rebuild is not None:
+            self._module = self._rebuild()
+        return self._module
