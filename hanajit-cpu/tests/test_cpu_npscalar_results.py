@@ -130,6 +130,25 @@ def test_two_arguments(mode, fn):  # noqa: F811
             check(fn, x, y)
 
 
+def equal(x, y):
+    return x == y
+
+
+def differ(x, y):
+    return x != y
+
+
+def test_comparisons_of_a_python_complex(mode):  # noqa: F811
+    # complex.__eq__ takes an np.float64 (a float subclass) first: a Python bool;
+    # the other orders and types reach NumPy's: np.bool
+    vals = [1j, 0.5 + 0j, np.float64(0.5), np.float32(0.5), np.int64(2), np.complex128(0.5),
+            0.5, 2]
+    for fn in (equal, differ):
+        for x in vals:
+            for y in vals:
+                check(fn, x, y)
+
+
 def test_array_elements(mode):  # noqa: F811
     for dt in (np.float64, np.float32, np.int64, np.int8, np.uint16, np.bool_,
                np.complex64):

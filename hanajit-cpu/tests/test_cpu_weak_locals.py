@@ -87,7 +87,9 @@ def _same(got, want):
         return len(got) == len(want) and all(map(_same, got, want))
     if isinstance(want, np.ndarray):
         return np.array_equal(got, want)
-    return got == want or (got != got and want != want)
+    # the same type too: a Python number where the interpreter has one, else
+    # the NumPy scalar (infer/result_flags.py)
+    return type(got) is type(want) and (got == want or (got != got and want != want))
 
 
 def _check(f, *args):
@@ -180,3 +182,49 @@ def test_parallel_reductions_as_the_interpreter(f, data):
     assert got == want
     hanajit_warnings = [w for w in caught if "hanajit" in str(w.message)]
     assert bool(hanajit_warnings) == (f is not prange_sum_int64), hanajit_warnings
+
+
+def either_path(a, i):
+    if i < 0:
+        return 0.0              # a Python float
+    return a[i]                 # an np.float64
+
+
+def count_and_sum(x):
+    acc = 0.0
+    n = 0
+    for v in x:
+        acc += v
+        n += 1
+    return acc, n
+
+
+def param_acc(acc, x):
+    for v in x:
+        acc += v * v
+    return acc
+
+
+def test_results_boxed_as_the_interpreter_boxes_them_on_each_call():
+    # the same compiled code returns a Python number on some calls and a NumPy
+    # scalar on others, as the interpreter does
+    for x in (np.arange(5, dtype=np.float32) / 3, np.zeros(0, np.float32)):
+        _check(sum_squares, x)
+        _check(count_and_sum, x)
+        _check(param_acc, 0.5, x)
+    for u in (np.arange(200, dtype=np.uint8), np.zeros(0, np.uint8)):
+        _check(wrapping_sum, u)
+    for i in (-1, 0, 2):
+        _check(either_path, np.arange(3.0), i)
+
+
+def test_result_flags_through_the_disk_cache(tmp_path, monkeypatch):
+    from hanajit import jit
+    monkeypatch.setenv("HANAJIT_CACHE_DIR", str(tmp_path))
+    x32 = np.arange(5, dtype=np.float32) / 3
+    for loaded in (False, True):        # compiled and stored, then loaded
+        f = jit(sum_squares, cache=True)
+        assert type(f(x32)) is np.float32 and f(x32) == sum_squares(x32)
+        assert type(f(x32[:0])) is float
+        spec = next(iter(f._compiled.values()))
+        assert getattr(spec, "from_cache", False) is loaded

@@ -45,6 +45,7 @@ from .passes.lower_semantics import lower_semantics
 from .passes.inline import candidate as inline_candidate
 from .passes.interchange import drop_proven_checks, interchange_loops
 from .passes.mark_reductions import mark_reductions
+from .passes.result_flags import return_flags, wanted as result_flags_wanted
 from .passes.unbound_locals import check_unbound_locals
 from .passes.version_bounds import version_bounds
 from .passes.stack_check import stack_check
@@ -496,6 +497,9 @@ def _general_copies(module, ctx) -> None:
 # The pipeline, in order.  Per function: Python-level IR in, primitive IR out of
 # lower_semantics.  docs/architecture.md lists these names in this order (tested).
 PASSES: tuple[Pass, ...] = (
+    Pass("result_flags", return_flags, result_flags_wanted, "function",
+         "an entry whose result is a NumPy scalar on some calls only returns the "
+         "flags that say so (host targets)"),
     Pass("rewrite_polynomials", lambda fn, ctx: rewrite_polynomials(fn, ctx),
          _option("rewrite"), "function",
          "rewrite=True: polynomials in Horner form, before lowering"),

@@ -139,14 +139,28 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
 
 def numpy_boxer(t):
     """A function making ``value`` (Python numbers, as boxed for the plain type)
-    the NumPy scalar of its dtype at each leaf ``t`` marks (``NumpyScalarArg``)."""
+    the NumPy scalar of its dtype at each leaf ``t`` marks (``NumpyScalarArg``;
+    ``NumpyScalarIf`` where the flag after the value in a ``FlaggedResult``
+    says so: ``infer/result_flags.py``)."""
+    if isinstance(t, T.FlaggedResult):
+        inner = _flag_boxer(t.value)
+        return lambda value: inner(value[0], value[1:])
+    plain = _flag_boxer(t)
+    return lambda value: plain(value, ())
+
+
+def _flag_boxer(t):
+    import numpy as np
     if isinstance(t, T.NumpyScalarArg):
-        import numpy as np
-        return np.dtype(t.base.name).type
+        make = np.dtype(t.base.name).type
+        return lambda value, flags: make(value)
+    if isinstance(t, T.NumpyScalarIf):
+        make, k = np.dtype(t.base.name).type, t.flag
+        return lambda value, flags: make(value) if flags[k] else value
     if isinstance(t, T.TupleType):
-        items = [numpy_boxer(i) for i in t.items]
-        return lambda value: tuple(f(v) for f, v in zip(items, value))
-    return lambda value: value
+        items = [_flag_boxer(i) for i in t.items]
+        return lambda value, flags: tuple(f(v, flags) for f, v in zip(items, value))
+    return lambda value, flags: value
 
 
 

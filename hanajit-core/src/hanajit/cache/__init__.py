@@ -143,6 +143,10 @@ def _encode_type(t):
         return ("n",)
     if isinstance(t, T.NumpyScalarArg):       # (Function.numpy_result's marks)
         return ("m", _encode_type(t.base))
+    if isinstance(t, T.NumpyScalarIf):        # (infer/result_flags)
+        return ("mi", _encode_type(t.base), t.flag)
+    if isinstance(t, T.FlaggedResult):
+        return ("fr", _encode_type(t.value), t.flags)
     if isinstance(t, T.TupleType):
         return ("t",) + tuple(_encode_type(i) for i in t.items)
     if isinstance(t, T.ArrayType):
@@ -163,6 +167,10 @@ def _decode_type(d):
         return T.NONE
     if tag == "m":
         return T.NumpyScalarArg(_decode_type(d[1]))
+    if tag == "mi":
+        return T.NumpyScalarIf(_decode_type(d[1]), d[2])
+    if tag == "fr":
+        return T.FlaggedResult(_decode_type(d[1]), d[2])
     if tag == "t":
         return T.TupleType(tuple(_decode_type(i) for i in d[1:]))
     if tag == "a":

@@ -17,7 +17,7 @@ from ..ir import nodes as N
 from ..ir import types as T
 from ..lib import registry
 from .. import typing_rules as rules
-from . import function_args, numpy_results, weak_locals
+from . import function_args, numpy_results, result_flags, weak_locals
 from .none_params import NONE_AND_VALUE
 from ..typing_rules import Incompatible
 
@@ -57,6 +57,8 @@ class Inferrer:
     def run(self, key=None, max_iter=64):
         for name, t in zip(self.fn.params, self.arg_types):
             self.locals[name] = t
+            if isinstance(t, T.Scalar):     # (a parameter may change type too)
+                self.note_assignment(name, t, name in self.strong_params)
         for _ in range(max_iter):
             self.changed = False
             self.block(self.fn.body)
@@ -82,6 +84,7 @@ class Inferrer:
         fn.return_type = self.return_type if self.return_type is not None else T.NONE
         fn.returns_param = returned_parameter(fn)
         fn.numpy_result = numpy_results.numpy_result(fn, self.is_strong)
+        fn.flagged_result = result_flags.plan(fn, self.is_strong, self.assigned, self.mixed)
         insert_coercions(fn)
 
     strict = False
@@ -135,7 +138,11 @@ class Inferrer:
         if isinstance(e, N.PyUnOp):
             return e.op != "not" and self.is_strong(e.operand)
         if isinstance(e, N.PyCompare):
-            return any(self.is_strong(o) for o in e.operands)
+            # a Python complex's == takes an np.float64 (a float subclass) first
+            return any(self.is_strong(o) for o in e.operands) and not (
+                len(e.ops) == 1 and e.ops[0] in ("eq", "ne") and not self.is_strong(
+                    e.operands[0]) and [getattr(o, "type", None) for o in e.operands]
+                == [T.COMPLEX128, T.FLOAT64])
         if isinstance(e, N.PyBoolOp):
             return any(self.is_strong(v) for v in e.values)
         if isinstance(e, N.PyIfExp):

@@ -743,6 +743,7 @@ class Function:
     returns_param = None    # the array parameter every return returns, unrebound
     returns_list = False    # a list comprehension: the caller gets result.tolist()
     numpy_result = None     # return type, NumPy-scalar leaves marked (infer/numpy_results)
+    flagged_result = None   # result leaves boxed per call: a result_flags.Plan (infer/)
 
     def new_temp(self, type_: Type, hint: str = "t") -> str:
         i = len(self.locals)

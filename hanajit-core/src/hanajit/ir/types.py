@@ -180,6 +180,39 @@ class NumpyScalarArg(Type):
 
 
 @dataclass(frozen=True)
+class NumpyScalarIf(Type):
+    """A leaf of ``Function.numpy_result`` that the interpreter returns as a NumPy
+    scalar on some calls and as a Python number on others: a local that is a
+    Python float first and an ``np.float32`` after a loop has run
+    (``infer/weak_locals.py``), ``return 0.0`` on one path and an ``np.float64``
+    on another.  Boxed as the NumPy scalar of ``base`` when result flag ``flag``
+    is set, else as the Python number (inside a :class:`FlaggedResult`)."""
+
+    base: Scalar
+    flag: int
+
+    def __str__(self) -> str:
+        return f"np.{self.base.name}?{self.flag}"
+
+    __repr__ = __str__
+
+
+@dataclass(frozen=True)
+class FlaggedResult(Type):
+    """``Function.numpy_result`` of an entry compiled to return ``(value, flag_0,
+    ..., flag_n-1)`` (``passes/result_flags.py``): ``value`` carries the marks,
+    its :class:`NumpyScalarIf` leaves read the bool flags after it."""
+
+    value: Type
+    flags: int
+
+    def __str__(self) -> str:
+        return f"flagged({self.value}, {self.flags})"
+
+    __repr__ = __str__
+
+
+@dataclass(frozen=True)
 class GeneratorType(Type):
     """A NumPy random generator passed as an argument (``np.random.Generator``):
     its bit generator's state pointer and its ``next_uint64``, ``next_uint32`` and
