@@ -205,3 +205,40 @@ def test_interleaved_views_share_one_allocation(runtime):
     want = 2.0 * x + y
     f.launch(y, x, 2.0, 20)
     assert np.array_equal(a[1::2], want) and np.array_equal(a[::2], np.arange(0, 40, 2))
+
+
+def test_store_in_a_loop(runtime):
+    f = jit(target="vulkan", fallback=False)(K.store_in_loop)
+    out = np.arange(100.0)
+    f.launch(out, 90)
+    want = np.arange(100.0)
+    want[:90] += 1.5 * (0 + 1 + 2)
+    assert np.array_equal(out, want)
+    assert not runtime.messages
+
+
+def _numpy_normals(key, streams, count):
+    return np.array([np.random.Generator(np.random.Philox(
+        key=key, counter=i << 128)).standard_normal(count) for i in range(streams)])
+
+
+def test_philox_normals_equal_numpys(runtime):
+    """hanajit.philox's ziggurat bit for bit with NumPy's
+    ``Generator(Philox).standard_normal`` (as the CPU and Level Zero tests check;
+    exp and log1p are core's software float64 math here, and no draw is accepted
+    differently): one draw per thread, and 40 per thread in a loop."""
+    key = 0x5DEECE66D
+    one = jit(target="vulkan", fallback=False)(K.normals)
+    n = 5000                                         # stream 4629 draws from the tail
+    out = np.zeros(n)
+    one.launch(out, key, n, block=64)
+    want = _numpy_normals(key, n, 1)[:, 0]
+    assert np.array_equal(out.view(np.uint64), want.view(np.uint64))
+    assert np.abs(want).max() > 3.6543
+    rows = jit(target="vulkan", fallback=False)(K.normals_per_row)
+    out = np.zeros((200, 40))
+    rows.launch(out, np.uint64(key), 200, grid=4, block=64)
+    want = _numpy_normals(key, 200, 40)
+    assert np.array_equal(out.view(np.uint64), want.view(np.uint64))
+    assert np.abs(want).max() > 3.6543
+    assert not runtime.messages

@@ -169,8 +169,9 @@ def atan2_64(out, x, y, n):
 
 
 def store_in_loop(out, n):
-    # a loop storing to an array every iteration: LLVM 22's structuriser makes a
-    # module spirv-val rejects (docs/gpu.md), refused by name
+    # a loop storing to an array every iteration, its bounds check raising from
+    # inside the loop: valid once CodeGenPrepare no longer deletes the merge
+    # blocks before LLVM's structuriser runs (--disable-cgp, docs/gpu.md)
     i = block_id() * block_dim() + thread_id()  # noqa: F821
     if i < n:
         for k in range(3):
@@ -178,10 +179,21 @@ def store_in_loop(out, n):
 
 
 def normals(out, key, n):
-    # hanajit.philox's ziggurat: a selection inside its rejection loop merges at
-    # the loop's back edge, which spirv-val rejects -- refused by name
+    # hanajit.philox's ziggurat (one rejection loop with if/elif/else inside,
+    # philox_stream raising before it): valid with the returns meeting at the
+    # if's merge ("early_returns", codegen.py) and --disable-cgp (docs/gpu.md)
     i = block_id() * block_dim() + thread_id()  # noqa: F821
     if i < n:
         s = philox_stream(key, i)
         x, s = philox_normal(s)
         out[i] = x
+
+
+def normals_per_row(out, key, n):
+    # the ziggurat's loop inside a loop over a row (as the Level Zero test draws)
+    i = block_id() * block_dim() + thread_id()  # noqa: F821
+    if i < n:
+        s = philox_stream(key, i)
+        for k in range(out.shape[1]):
+            x, s = philox_normal(s)
+            out[i, k] = x

@@ -87,10 +87,27 @@ def lower(module, size, capabilities) -> str:
                                     target="the vulkan target")
 
 
+# the second arrangement of the kernel's returns (``spirv_patch``): returns in
+# place (the row's ``duplicate_returns``) suit most kernels; a return before a
+# loop inside an ``if`` (hanajit.philox's normals: ``philox_stream`` raising
+# before the ziggurat's loop) needs them to meet at the ``if``'s merge instead
+# (``early_returns``).  LLVM 22's structuriser gets each wrong on a kernel the
+# other suits (measured: tree_sum, normals), so the second is tried only when
+# spirv-val rejects the first.
+EARLY_RETURNS = tuple(f for f in VULKAN.pre_emit if f != "duplicate_returns") + (
+    "early_returns",)
+
+
 def compile_kernel(module, size, capabilities) -> dict:
     """``{"llvm": optimised IR, "spirv": bytes, "params": flattened kinds}``."""
+    from . import tools
     text = lower(module, size, capabilities)
     out = emit_kernel(text, row(size), emit=("obj",))
+    if tools.find("spirv-val") is not None and not tools.validate(out["obj"])[0]:
+        second = emit_kernel(text, dataclasses.replace(row(size), pre_emit=EARLY_RETURNS),
+                             emit=("obj",))
+        if tools.validate(second["obj"])[0]:
+            out = second
     return {"llvm": out["llvm"], "spirv": out["obj"],
             "params": param_kinds(module.functions[module.entry])}
 

@@ -83,9 +83,10 @@ class VulkanTarget(GpuTarget):
 def refuse_invalid(entry, spirv: bytes) -> None:
     """An ``UnsupportedError`` naming the kernel when ``spirv-val`` rejects the
     module LLVM's SPIR-V backend made (where the validator is installed):
-    LLVM 22's structuriser still gives invalid modules for some loops (a
-    selection inside a loop that merges at its back edge, docs/gpu.md), and a
-    driver handed one may crash or compute garbage.  The one place that
+    LLVM 22's structuriser may still give invalid modules for some control
+    flow (docs/gpu.md; ``codegen.compile_kernel`` already tried a second
+    arrangement of the returns), and a driver handed one may crash or compute
+    garbage.  The one place that
     decides; without ``spirv-val`` nothing is checked offline."""
     from hanajit.errors import UnsupportedError
 

@@ -234,8 +234,11 @@ VULKAN = KernelModel(
     atomic_scope="device",
     atomic_rmw=_I32_ATOMICS,
     cmpxchg=False,
+    # --disable-cgp: LLVM 22 runs CodeGenPrepare before the SPIR-V structuriser,
+    # and it deletes the empty merge blocks of the lowering's if/else and loops
+    # (docs/gpu.md)
     llvm_options=("--spirv-ext=+SPV_EXT_shader_atomic_float_add,"
-                  "+SPV_EXT_shader_atomic_float_min_max",),
+                  "+SPV_EXT_shader_atomic_float_min_max", "--disable-cgp"),
     addressing="logical",
     entry_attributes=(("hlsl.numthreads", "{x},{y},{z}"), ("hlsl.shader", "compute")),
     float64_math=frozenset({"sqrt", "fabs", "floor", "ceil", "trunc", "rint",

@@ -22,11 +22,11 @@ Word-level rewrites of the emitted module, measured on lavapipe in
   the rounding of core's software float64 math (``softmath``) vanishes and
   ``exp`` gave ``2**k`` exactly.  ``NoContraction`` is what glslang prints for
   ``precise``; Mesa marks such instructions exact.
-* ``"loop_merge_last"`` -- an ``OpLoopMerge`` followed by other instructions of
-  its block (the backend prints integer additions hoisted into a loop header
-  after it) moves to just before the block's branch, where SPIR-V requires it
-  ("OpLoopMerge must be the second-to-last instruction in its block"); the
-  block computes the same.
+* ``"loop_merge_last"`` -- an ``OpLoopMerge`` or ``OpSelectionMerge`` followed
+  by other instructions of its block (the backend prints integer additions
+  hoisted into a loop header after it) moves to just before the block's branch,
+  where SPIR-V requires it ("... must be the second-to-last instruction in its
+  block"); the block computes the same.
 
 and one rewrite of the optimised LLVM IR text before emitting (``pre_emit``):
 
@@ -47,6 +47,16 @@ and one rewrite of the optimised LLVM IR text before emitting (``pre_emit``):
   void`` becomes ``ret void``: the inlined kernel's returns (raise sites) all
   branch to one block, and exits before, inside and after a loop that meet there
   come out of the structuriser invalid; returns in place are valid.
+* ``"early_returns"`` -- the other arrangement of returns than
+  ``duplicate_returns`` (the Vulkan target tries it when spirv-val rejects the
+  first module, ``hanajit_vulkan.codegen``): every ``ret void`` branches to the
+  one block that only returns, and a conditional edge into an empty path to that
+  block (private after its first block, and not the merge of the branches into
+  it) goes to it directly.  A return in one arm of an ``if`` whose other arm
+  holds a loop, inside an outer ``if`` (``philox_stream`` raising before the
+  ziggurat's loop), is then valid: the returns meet at the outer ``if``'s merge.
+  Returns in place are not, and this arrangement makes other kernels invalid
+  (``tree_sum``), hence the order.
 * ``"direct_access"`` -- a load, store or ``atomicrmw`` through an
   ``addrspacecast`` to the generic space uses the cast's source pointer (a storage
   buffer element, a shared array -- its element 0 when the cast is of the whole
@@ -157,7 +167,7 @@ def exact_float(spv: bytes) -> bytes:
     return _pack(words[:end] + new + words[end:])
 
 
-OP_LOOP_MERGE = 246
+OP_LOOP_MERGE, OP_SELECTION_MERGE = 246, 247
 # OpBranch, OpBranchConditional, OpSwitch, OpKill, OpReturn, OpReturnValue,
 # OpUnreachable: the instructions that end a block
 _TERMINATORS = {249, 250, 251, 252, 253, 254, 255}
@@ -167,7 +177,7 @@ def loop_merge_last(spv: bytes) -> bytes:
     words = _words(spv)
     out, held = words[:5], None
     for i, n, op in _instructions(words):
-        if op == OP_LOOP_MERGE:
+        if op in (OP_LOOP_MERGE, OP_SELECTION_MERGE):
             held = words[i:i + n]
             continue
         if held is not None and op in _TERMINATORS:
@@ -175,7 +185,7 @@ def loop_merge_last(spv: bytes) -> bytes:
             held = None
         out += words[i:i + n]
     if held is not None:
-        raise ValueError("malformed SPIR-V: OpLoopMerge without a terminator")
+        raise ValueError("malformed SPIR-V: a merge instruction without a terminator")
     return _pack(out)
 
 
@@ -259,6 +269,8 @@ def unordered_compares(text: str) -> str:
 
 
 _BLOCK = re.compile(r"^([-\w.$]+|\"[^\"]+\"):")
+_LABEL = re.compile(r"label (%[-\w.$]+)")
+_LABEL_REF = re.compile(r"label (%[-\w.$]+)(?![-\w.$])")
 _CBR = re.compile(r"^(\s*)br i1 (\S+), label (%\S+), label (%[^,\s]+)(.*)$")
 
 
@@ -362,9 +374,92 @@ def duplicate_returns(text: str) -> str:
     return "\n".join(out) + "\n"
 
 
+def _block_bodies(lines):
+    """Block label (``%name``) -> its instructions, of the one function defined in
+    ``lines`` (the kernel entry, everything inlined into it)."""
+    blocks, current = {}, None
+    for line in lines:
+        if line.startswith("define "):
+            current = "%entry"
+            blocks[current] = []
+            continue
+        m = _BLOCK.match(line)
+        if m:
+            current = "%" + m.group(1)
+            blocks[current] = []
+        elif line.startswith("}"):
+            current = None
+        elif current is not None and line.strip() and not line.strip().startswith(";"):
+            blocks[current].append(line.strip())
+    return blocks
+
+
+def early_returns(text: str) -> str:
+    if sum(line.startswith("define ") for line in text.splitlines()) != 1:
+        return text                     # a kernel entry with everything inlined only
+    lines = text.splitlines()
+    blocks = _block_bodies(lines)
+    returns = [b for b, body in blocks.items() if body == ["ret void"]]
+    if not returns:
+        return text
+    ret = returns[0]
+    out, current = [], None
+    for line in lines:
+        m = _BLOCK.match(line)
+        if m:
+            current = "%" + m.group(1)
+        elif line.startswith("define "):
+            current = "%entry"
+        if line.strip() == "ret void" and current != ret:
+            line = line.replace("ret void", "br label " + ret)
+        out.append(line)
+    lines = out
+    blocks = _block_bodies(lines)
+    preds: dict = {}
+    conditional: dict = {}
+    for body in blocks.values():
+        if not body:
+            continue
+        targets = set(_LABEL.findall(body[-1]))
+        for t in targets:
+            preds[t] = preds.get(t, 0) + 1
+            if body[-1].startswith("br i1 "):
+                conditional[t] = conditional.get(t, 0) + 1
+
+    def forwards(b):
+        body = blocks.get(b)
+        if body is not None and len(body) == 1 and body[0].startswith("br label %"):
+            return body[0][len("br label "):]
+        return None
+
+    def early(b):
+        # an empty path to the return, private after its first block, which is
+        # not the merge of the branches into it (one of its ways in is not a
+        # conditional edge, or it has one way in)
+        if b == ret or not (preds.get(b, 0) == 1 or conditional.get(b, 0) < preds.get(b, 0)):
+            return False
+        seen, at = set(), b
+        while at != ret:
+            if at in seen or (at != b and preds.get(at, 0) != 1):
+                return False
+            seen.add(at)
+            at = forwards(at)
+            if at is None:
+                return False
+        return True
+
+    out = []
+    for line in lines:
+        if line.strip().startswith("br i1 "):
+            line = _LABEL_REF.sub(
+                lambda m: f"label {ret}" if early(m.group(1)) else m.group(0), line)
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
 TEXT_FIXES = {"constant_geps": constant_geps, "unordered_compares": unordered_compares,
               "branch_order": branch_order, "duplicate_returns": duplicate_returns,
-              "direct_access": direct_access}
+              "direct_access": direct_access, "early_returns": early_returns}
 
 
 def apply_text(text: str, names) -> str:
