@@ -138,11 +138,8 @@ class Inferrer:
         if isinstance(e, N.PyUnOp):
             return e.op != "not" and self.is_strong(e.operand)
         if isinstance(e, N.PyCompare):
-            # a Python complex's == takes an np.float64 (a float subclass) first
-            return any(self.is_strong(o) for o in e.operands) and not (
-                len(e.ops) == 1 and e.ops[0] in ("eq", "ne") and not self.is_strong(
-                    e.operands[0]) and [getattr(o, "type", None) for o in e.operands]
-                == [T.COMPLEX128, T.FLOAT64])
+            return any(self.is_strong(o) for o in e.operands) and \
+                not numpy_results.complex_equality(e, self.is_strong)
         if isinstance(e, N.PyBoolOp):
             return any(self.is_strong(v) for v in e.values)
         if isinstance(e, N.PyIfExp):

@@ -26,6 +26,13 @@ from ..ir.frontend_nodes import Method
 from ..ir import types as T
 
 
+def complex_equality(e, is_strong) -> bool:
+    """Is comparison ``e`` a Python complex ``==``/``!=`` an ``np.float64``?  The
+    complex's method takes the float subclass first: a Python bool."""
+    return (len(e.ops) == 1 and e.ops[0] in ("eq", "ne") and not is_strong(e.operands[0])
+            and [getattr(o, "type", None) for o in e.operands] == [T.COMPLEX128, T.FLOAT64])
+
+
 def _arithmetic(value, assigned) -> bool:
     """Is ``value`` (a 0-d array) the result of arithmetic, a comparison or a
     ufunc (which NumPy gives as a scalar), or a local only ever assigned one?"""
