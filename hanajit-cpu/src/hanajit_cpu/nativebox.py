@@ -306,7 +306,63 @@ class TupleBoxing:
         return result
 
 
-STRUCTURED: dict = {T.TupleType: TupleBoxing}
+class FlaggedBoxing:
+    """A result whose leaves are boxed per call (``T.FlaggedResult``,
+    ``infer/result_flags.py``): the value's slots, then one flag each; a
+    ``NumpyScalarIf`` leaf is the NumPy scalar when its flag is set, else the
+    Python number of the type that holds it."""
+
+    check = unbox = None
+
+    @staticmethod
+    def supported(t) -> bool:
+        return can_box(_held(t.value))
+
+    @staticmethod
+    def box(cx, b, leaves, t):
+        values = list(leaves)
+        cx.result_flags = values[len(values) - t.flags:]
+        return box(cx, b, iter(values[:len(values) - t.flags]), t.value)
+
+
+def _held(t):
+    """``t`` with each per-call leaf as its NumPy type (what boxing needs)."""
+    if isinstance(t, T.TupleType):
+        return T.TupleType(tuple(_held(i) for i in t.items))
+    return T.NumpyScalarArg(t.base) if isinstance(t, T.NumpyScalarIf) else t
+
+
+class PerCallScalarBoxing:
+    """A ``NumpyScalarIf`` leaf inside a :class:`FlaggedBoxing` result."""
+
+    check = unbox = None
+
+    @staticmethod
+    def box(cx, b, leaves, t):
+        held = t.held
+        values = [next(leaves) for _ in range(2 if held.is_complex else 1)]
+        flag = cx.result_flags[t.flag]
+        as_numpy = b.function.append_basic_block("percall.numpy")
+        as_python = b.function.append_basic_block("percall.python")
+        done = b.function.append_basic_block("percall.done")
+        b.cbranch(b.icmp_unsigned("!=", flag, ir.Constant(flag.type, 0)), as_numpy, as_python)
+        b.position_at_end(as_numpy)
+        numpy_obj = _numpy_scalars().box(cx, b, iter(values), T.NumpyScalarArg(t.base))
+        numpy_end = b.block
+        b.branch(done)
+        b.position_at_end(as_python)
+        python_obj = box(cx, b, iter(values), held)
+        python_end = b.block
+        b.branch(done)
+        b.position_at_end(done)
+        obj = b.phi(PTR)
+        obj.add_incoming(numpy_obj, numpy_end)
+        obj.add_incoming(python_obj, python_end)
+        return obj
+
+
+STRUCTURED: dict = {T.TupleType: TupleBoxing, T.FlaggedResult: FlaggedBoxing,
+                    T.NumpyScalarIf: PerCallScalarBoxing}
 
 
 def _entry(t: T.Type):
@@ -339,10 +395,12 @@ def can_box(t: T.Type) -> bool:
     if isinstance(t, T.ArrayType):
         from .nativearray import box_api
         return _entry(t).supported(t) and box_api() is not None
+    if isinstance(t, T.NumpyScalarIf):
+        return can_box(T.NumpyScalarArg(t.base)) and can_box(t.held)
     e = _entry(t)
     if e is None or e.box is None:
         return False
-    return e.supported(t) if isinstance(t, T.NumpyScalarArg) else True
+    return e.supported(t) if isinstance(t, (T.NumpyScalarArg, T.FlaggedResult)) else True
 
 
 def check(cx, b, obj, t, fail):

@@ -144,7 +144,7 @@ def _encode_type(t):
     if isinstance(t, T.NumpyScalarArg):       # (Function.numpy_result's marks)
         return ("m", _encode_type(t.base))
     if isinstance(t, T.NumpyScalarIf):        # (infer/result_flags)
-        return ("mi", _encode_type(t.base), t.flag)
+        return ("mi", _encode_type(t.base), t.flag, _encode_type(t.held))
     if isinstance(t, T.FlaggedResult):
         return ("fr", _encode_type(t.value), t.flags)
     if isinstance(t, T.TupleType):
@@ -168,7 +168,7 @@ def _decode_type(d):
     if tag == "m":
         return T.NumpyScalarArg(_decode_type(d[1]))
     if tag == "mi":
-        return T.NumpyScalarIf(_decode_type(d[1]), d[2])
+        return T.NumpyScalarIf(_decode_type(d[1]), d[2], _decode_type(d[3]))
     if tag == "fr":
         return T.FlaggedResult(_decode_type(d[1]), d[2])
     if tag == "t":

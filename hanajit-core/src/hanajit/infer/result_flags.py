@@ -142,7 +142,7 @@ def _marked(t, leaves, flag_of, counter):
     k = next(counter)
     if k in flag_of:
         flag, base = flag_of[k]
-        return T.NumpyScalarIf(base, flag)
+        return T.NumpyScalarIf(base, flag, t)
     if isinstance(t, T.Scalar) and set(leaves[k]) == {NP}:
         return T.NumpyScalarArg(t)
     return t

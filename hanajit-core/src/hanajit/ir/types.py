@@ -186,10 +186,12 @@ class NumpyScalarIf(Type):
     Python float first and an ``np.float32`` after a loop has run
     (``infer/weak_locals.py``), ``return 0.0`` on one path and an ``np.float64``
     on another.  Boxed as the NumPy scalar of ``base`` when result flag ``flag``
-    is set, else as the Python number (inside a :class:`FlaggedResult`)."""
+    is set, else as the Python number of ``held``, the type that holds the value
+    (inside a :class:`FlaggedResult`)."""
 
     base: Scalar
     flag: int
+    held: Scalar
 
     def __str__(self) -> str:
         return f"np.{self.base.name}?{self.flag}"

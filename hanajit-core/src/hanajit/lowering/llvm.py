@@ -143,17 +143,23 @@ class FunctionLowering(TablesAndRandom, ArrayMemory):
             self.err, self.ret = args[0], args[1]
             args = args[2:]
         self.managed = []           # locals holding arrays: released at every exit
+        # a parameter never assigned borrows the caller's reference, which the
+        # caller holds until the call returns: no incref, no decref (a recursive
+        # helper -- NumPy's pairwise sum -- would otherwise pay two runtime calls
+        # per call)
+        borrowed = set(fn.params) - {s.target for s in N.walk_stmts(fn.body)
+                                     if isinstance(s, N.Assign)}
         for name, t in fn.locals.items():
             if t == T.NONE and name not in fn.params:
                 continue
             self.slots[name] = self.b.alloca(lltype(t), name=_clean(name))
-            if holds_array(t):
+            if holds_array(t) and name not in borrowed:
                 self.managed.append((name, t))
                 self.b.store(ir.Constant(lltype(t), None), self.slots[name])
         for name, a in zip(fn.params, args):
             self.b.store(a, self.slots[name])
             t = fn.locals[name]
-            if holds_array(t):
+            if holds_array(t) and name not in borrowed:
                 self.refcount(a, t, self.m.nrt("incref"))   # locals own their arrays
         self.block(fn.body)
         if not self.b.block.is_terminated:
