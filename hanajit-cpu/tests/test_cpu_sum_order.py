@@ -150,6 +150,9 @@ def pair_layouts(rng, shape, dtype):
     yield x[..., ::2], y[..., ::2]                      # stepped: C-ordered temporary
     yield x[::2], y[::3]                                # stepped rows
     yield x, x                                          # one operand twice
+    yield x, np.asfortranarray(y)                       # C with F: C order wins
+    yield y[..., ::2] * 1, np.asfortranarray(x)[..., ::2]  # C with F-stepped
+    yield np.asfortranarray(x)[::2], np.asfortranarray(y)[::2]  # F-compatible
 
 
 @settings(max_examples=25, deadline=None)

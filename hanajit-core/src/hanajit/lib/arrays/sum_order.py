@@ -5,10 +5,15 @@ that they are NumPy's bit for bit beyond the 1-D and C-contiguous cases of
 * the whole sum of an N-D expression whose array operands are all C-contiguous,
   or all F-contiguous, of the result's shape: NumPy's temporary then has that
   memory order and is one lane, summed pairwise in memory order -- fused here
-  (``fused_pairwise`` over the operands' flat memory, no temporary);
+  (``fused_pairwise`` over the operands' flat memory, no temporary); when one
+  operand is C-contiguous of the result's shape, or all are C-compatible (or
+  all F-compatible: :func:`_f_compatible`), NumPy's temporary is C- (or F-)
+  contiguous and is made here and summed pairwise;
 * the sum of an N-D expression along one axis when every operand is
   C-compatible (its non-zero strides do not grow towards the last axis; NumPy's
-  temporary is then C-ordered) or all are F-contiguous of the result's shape:
+  temporary is then C-ordered), or one of them is C-contiguous of the result's
+  shape (C order wins the iterator's conflicts), or all are F-compatible
+  (:func:`_f_compatible`: NumPy's temporary is then F-ordered):
   when the reduced axis is the temporary's innermost axis (lengths 1 aside) each
   lane is summed pairwise (fused), else NumPy adds in index order, which is what
   the in-order loop does;
@@ -137,10 +142,12 @@ def expression_sum(red, L, z, st):
         return None
     arrays = _unique(z.leaves)
     flat_ok = _one_order(L, arrays, z.dims)
-    c_ok = True
+    c_ok = _or(_all_c_compatible(L, arrays, z.dims, nonneg=True),
+               _any_c_contiguous(L, arrays, z.dims))
+    f_ok = True
     for a in arrays:
-        c_ok = _and(c_ok, _c_compatible(L, a, z.dims, nonneg=True))
-    if flat_ok is False and c_ok is False:
+        f_ok = _and(f_ok, _f_compatible(L, a, z.dims))
+    if flat_ok is False and c_ok is False and f_ok is False:
         return None
     nd = len(z.dims)
     n = L.let(_total(z.dims))
@@ -169,9 +176,19 @@ def expression_sum(red, L, z, st):
                                  T.ArrayType(st, 1, "C")))
         L.emit(N.Assign(target=res, value=red.pairwise(L, lane, st)))
 
+    def temporary_f():
+        from .creation import allocate, fill
+        rdims = list(reversed(z.dims))
+        tmp = allocate(L, T.ArrayType(z.type.dtype, nd, "C"), rdims)
+        fill(L, tmp, rdims, lambda idx: z.elem(list(reversed(idx))))
+        lane = L.let(N.ArrayView(tmp, C(0, I), [n], [C(st.bits // 8, I)],
+                                 T.ArrayType(st, 1, "C")))
+        L.emit(N.Assign(target=res, value=red.pairwise(L, lane, st)))
+
     def ordered():
         L.emit(N.Assign(target=res, value=red.reduce(L, z, st, {}, list(range(nd)))))
-    branches = [(c, b) for c, b in ((flat_ok, flat), (c_ok, temporary)) if c is not False]
+    branches = [(c, b) for c, b in ((flat_ok, flat), (c_ok, temporary), (f_ok, temporary_f))
+                if c is not False]
     stmts, _ = L.sub_block(ordered)
     for c, b in reversed(branches):
         if c is True:
@@ -223,6 +240,45 @@ def _c_compatible(L, arr, dims, nonneg=False):
     return cond
 
 
+def _f_compatible(L, arr, dims):
+    """NumPy's iterator takes ``arr`` in F order, and no axis is flipped: it has
+    the result's shape and its strides on axes longer than 1 are positive and
+    grow towards the last axis.  (When every operand is so, NumPy's temporary
+    is F-contiguous.)"""
+    full = _full_shape(L, arr, dims)
+    if full is False:
+        return False
+    if arr.type.layout == "F":
+        return full
+    prev = C(0, I)
+    cond = full
+    for k in range(arr.type.ndim):
+        d = L.let(_shape(arr, k))
+        s = L.let(_stride(arr, k))
+        one = N.Cmp("eq", d, C(1, I), T.BOOL)
+        cond = _and(cond, ops.bor(one, N.Cmp("gt", s, prev, T.BOOL)))
+        prev = L.let(N.Select(one, prev, s, I))
+    return cond
+
+
+def _all_c_compatible(L, arrays, dims, nonneg=False):
+    c_ok = True
+    for a in arrays:
+        c_ok = _and(c_ok, _c_compatible(L, a, dims, nonneg))
+    return c_ok
+
+
+def _any_c_contiguous(L, arrays, dims):
+    """Is some operand C-contiguous of the result's shape?  Its strides then
+    keep every pair of axes in C order in NumPy's iterator (C order wins its
+    conflicts between operands), so every temporary from it on is C-contiguous,
+    with no axis flipped, whatever the other operands' layouts."""
+    anyc = False
+    for a in arrays:
+        anyc = _or(anyc, _and(_full_shape(L, a, dims), contiguous(L, a, "C")))
+    return anyc
+
+
 def _abs(L, e):
     e = L.let(e)
     return N.Select(N.Cmp("lt", e, C(0, I), T.BOOL), N.BinOp("sub", C(0, I), e, I), e, I)
@@ -245,12 +301,11 @@ def axis_lanes(L, z, axis):
     if z.leaves is None:
         return None
     arrays = _unique(z.leaves)
-    c_ok = True
-    for a in arrays:
-        c_ok = _and(c_ok, _c_compatible(L, a, z.dims))
+    c_ok = _or(_all_c_compatible(L, arrays, z.dims),
+               _any_c_contiguous(L, arrays, z.dims))
     f_ok = True
     for a in arrays:
-        f_ok = _and(f_ok, _and(_full_shape(L, a, z.dims), contiguous(L, a, "F")))
+        f_ok = _and(f_ok, _f_compatible(L, a, z.dims))
     if not arrays:
         f_ok = False
     if c_ok is False and f_ok is False:
