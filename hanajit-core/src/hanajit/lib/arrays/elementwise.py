@@ -28,13 +28,18 @@ class Lazy(N.Expr):
     body it is called in).  ``sources``: when known, the arrays it reads, each
     only at the element it computes (after broadcasting) -- what lets an
     assignment write it straight into an array it does not otherwise overlap;
-    None when it reads anything else (another element, a reduction ...)."""
+    None when it reads anything else (another element, a reduction ...).
+    ``leaves``: when known, the arrays an elementwise expression is built of
+    (``to_lazy``, composed by ``lift``), each read at the element's own index
+    after broadcasting and nothing else -- what lets a sum read the expression
+    in its memory order (``sum_order``); None otherwise."""
 
-    def __init__(self, type_, dims, elem, sources=None):
+    def __init__(self, type_, dims, elem, sources=None, leaves=None):
         self.type = type_
         self.dims = dims
         self.elem = elem
         self.sources = sources
+        self.leaves = leaves
 
 
 # ----------------------------------------------------------------------- typing
@@ -121,8 +126,20 @@ def to_lazy(L, e: N.Expr) -> Lazy:
     arr = L.let(e)
     t = arr.type
     dims = [L.let(N.ArrayAttr(arr, "shape", k, I)) for k in range(t.ndim)]
-    return Lazy(t.copy(layout="C", readonly=False), dims,
-                lambda idx: N.Load(arr, list(idx), t.dtype), sources=[arr])
+
+    def elem(idx):
+        if flat_reads and id(arr) in flat_reads[-1]:
+            view, k = flat_reads[-1][id(arr)]
+            return N.Load(view, [k[0]], t.dtype)
+        return N.Load(arr, list(idx), t.dtype)
+    return Lazy(t.copy(layout="C", readonly=False), dims, elem, sources=[arr],
+                leaves=[arr])
+
+
+# While ``sum_order`` sums an expression in its operands' memory order, the top
+# dict maps ``id`` of each leaf array to ``(1-D view of its memory, [index])``:
+# the leaf reads its flat view there instead of its own element.
+flat_reads: list = []
 
 
 def broadcast(L, lazies: list) -> list:
@@ -230,8 +247,10 @@ def lift(L, args: list, rtype: T.ArrayType, fn) -> Lazy:
         vals = [elems[k](idx) if k in elems else scalars[k] for k in range(len(args))]
         return fn(*vals)
     known = all(z.sources is not None for z in lazies)
+    leaves = all(z.leaves is not None for z in lazies)
     return Lazy(rtype, dims, elem,
-                sources=[a for z in lazies for a in z.sources] if known else None)
+                sources=[a for z in lazies for a in z.sources] if known else None,
+                leaves=[a for z in lazies for a in z.leaves] if leaves else None)
 
 
 def materialize(L, e: N.Expr) -> N.Expr:

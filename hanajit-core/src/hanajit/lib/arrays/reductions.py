@@ -2,9 +2,10 @@
 (``np.sum(x)``, ``x.sum()``; ``axis=None`` for now).
 
 A reduction consumes a lazy element tree directly, so ``np.sum(a * b)`` is one
-loop with no temporary.  Accumulation is sequential in C order (NumPy sums floats
-pairwise, so float sums can differ from NumPy's in the last bits; integer results
-are exact).  Empty min/max/argmin/argmax raise ValueError as NumPy does.
+loop with no temporary.  Float sums and means follow NumPy's pairwise order where
+it is known (``pairwise_lane``, ``fused_pairwise``, ``sum_order``); the rest
+accumulate sequentially in C order and can differ from NumPy's in the last bits
+(integer results are exact).  Empty min/max/argmin/argmax raise ValueError as NumPy does.
 Float min/max keep the later of equal values (``0.0``/``-0.0``); a zero extreme of a
 whole array is NumPy's own pick (``numpy_zero``, ``minmax_algorithms``).
 """
@@ -123,9 +124,9 @@ class Reduction(CallTemplate):
         the sum's own dtype: NumPy sums its temporary, a contiguous lane, pairwise
         (``fused_pairwise``, which allocates two small arrays: only on targets
         with the ``allocation`` capability).
-        N-D expressions add in order (NumPy's temporary takes its inputs' memory
-        order, which decides its lanes; documented), and so does every sum under
-        ``reduce_reassoc=True`` or ``fastmath``, which let that order vectorise."""
+        N-D expressions go to ``sum_order`` (NumPy's temporary takes its inputs'
+        memory order, which decides its lanes); every sum under
+        ``reduce_reassoc=True`` or ``fastmath`` adds in order, which vectorises."""
         ctx = L.ctx
         if ctx is not None and (not ctx.capabilities.allocation
                                 or ctx.options.get("reduce_reassoc")
@@ -135,19 +136,27 @@ class Reduction(CallTemplate):
                 and len(arg.dims) == 1 and arg.type.dtype == st and st.is_float
                 and axis in (None, 0, -1))
 
-    def fused_pairwise(self, L, z, st):
+    def pairwise_tree(self, L, n, st):
+        """The leaves of NumPy's pairwise tree over ``n`` values and room for
+        their sums, for :meth:`fused_pairwise` (made once for lanes of one
+        length)."""
+        from ..statistics import pairwise_sum as hs
+        n = L.let(n)
+        starts = L.let(L.call_helper(hs.leaf_starts, [n]))
+        sums = L.let(L.call_helper(hs.leaf_buffer, [starts, C(0.0, st)]))
+        return n, starts, sums, L.let(N.ArrayAttr(sums, "shape", 0, I))
+
+    def fused_pairwise(self, L, z, st, tree=None):
         """NumPy's pairwise sum (or mean) of the 1-D expression ``z`` without its
         temporary: each leaf of NumPy's tree (at most 128 values,
         ``pairwise_sum.leaf_starts``) is summed as NumPy sums it, its values
         computed on the fly, and the leaf sums are added in the tree's order
-        (``pairwise_sum.combine``): bit for bit NumPy's ``np.sum(a * b)``."""
+        (``pairwise_sum.combine``): bit for bit NumPy's ``np.sum(a * b)``.
+        ``tree``: :meth:`pairwise_tree` of ``z``'s length, made beforehand."""
         from ..statistics import pairwise_sum as hs
         from .creation import broadcast_versions
-        n = L.let(z.dims[0])
         zero = C(0.0, st)
-        starts = L.let(L.call_helper(hs.leaf_starts, [n]))
-        sums = L.let(L.call_helper(hs.leaf_buffer, [starts, zero]))
-        leaves = L.let(N.ArrayAttr(sums, "shape", 0, I))
+        n, starts, sums, leaves = tree or self.pairwise_tree(L, z.dims[0], st)
 
         def add(a, b):
             return N.BinOp("add", a, b, I)
@@ -194,23 +203,43 @@ class Reduction(CallTemplate):
             L.emit(N.If(cond=N.Cmp("lt", count, C(8, I), T.BOOL), then=few, orelse=many))
             L.emit(N.Store(array=sums, indices=[k[0]], value=N.Var(res, st)))
         broadcast_versions(L, lambda: loops(L, [leaves], leaf))
-        total = L.call_helper(hs.combine, [sums, n, zero])
-        if self.name == "sum":
-            return total
-        q = N.BinOp("fdiv", ops.convert(L, total, T.FLOAT64), N.Cast(n, T.FLOAT64), T.FLOAT64)
-        return q if st == T.FLOAT64 else N.Cast(q, st)
+        # one leaf (at most 128 values): its sum is the tree's, no call
+        total = L.temp(st, "tree")
+        one = [N.Assign(target=total, value=N.BinOp(
+            "add", zero, N.Load(sums, [C(0, I)], st), st))]
+        many, v = L.sub_block(lambda: L.call_helper(hs.combine, [sums, n, zero]))
+        L.emit(N.If(cond=N.Cmp("eq", leaves, C(1, I), T.BOOL), then=one,
+                    orelse=many + [N.Assign(target=total, value=v)]))
+        return self.mean_of(L, N.Var(total, st), n, st)
 
     def pairwise(self, L, lane, st):
-        """The pairwise sum of the 1-D ``lane`` (``pairwise_sum``), or its mean:
-        NumPy divides by an ``intp`` count, so a float32 sum is divided in float64
-        and rounded back."""
+        """The pairwise sum of the 1-D ``lane`` (``pairwise_sum``), or its mean."""
         from ..statistics import pairwise_sum as hs
         total = L.call_helper(hs.pairwise, [lane, C(0.0, st)])
+        return self.mean_of(L, total, N.ArrayAttr(lane, "shape", 0, I), st)
+
+    def mean_of(self, L, total, n, st):
+        """``total`` for a sum; for a mean ``total / n`` as NumPy divides: by an
+        ``intp`` count, so a float32 sum is divided in float64 and rounded back."""
         if self.name == "sum":
             return total
-        n = N.Cast(N.ArrayAttr(lane, "shape", 0, I), T.FLOAT64)
-        q = N.BinOp("fdiv", ops.convert(L, total, T.FLOAT64), n, T.FLOAT64)
+        q = N.BinOp("fdiv", ops.convert(L, total, T.FLOAT64), N.Cast(n, T.FLOAT64),
+                    T.FLOAT64)
         return q if st == T.FLOAT64 else N.Cast(q, st)
+
+    def exact_order(self, L, arg, st):
+        """Does the sum or mean of the N-D ``arg`` follow NumPy's order
+        (``sum_order``)?  Float sums of the sum's own dtype, on targets with the
+        ``allocation`` capability, without ``reduce_reassoc`` or ``fastmath``
+        (which keep the order that vectorises)."""
+        ctx = L.ctx
+        if ctx is not None and (not ctx.capabilities.allocation
+                                or ctx.options.get("reduce_reassoc")
+                                or ctx.options.get("fastmath")):
+            return False
+        t = arg.type
+        return (self.name in ("sum", "mean") and isinstance(t, T.ArrayType)
+                and t.ndim >= 2 and t.dtype == st and st.is_float)
 
     def lower(self, L, call, args, kwargs):
         axis, keep = _axis_arg(call)
@@ -221,6 +250,16 @@ class Reduction(CallTemplate):
         if self.pairwise_expression(L, args[0], st, axis):
             v = self.fused_pairwise(L, args[0], st)
             return _kept(L, v, rt, 1) if keep else v
+        from . import sum_order
+        exact = self.exact_order(L, args[0], st)
+        lazy = isinstance(args[0], ew.Lazy)
+        if exact and axis is None:
+            if lazy:
+                v = sum_order.expression_sum(self, L, args[0], st)
+            else:
+                v = sum_order.array_sum(self, L, L.let(args[0]), st)
+            if v is not None:
+                return _kept(L, v, rt, args[0].type.ndim) if keep else v
         z = ew.to_lazy(L, args[0])
         nd = len(z.dims)
         if axis is None:
@@ -243,6 +282,13 @@ class Reduction(CallTemplate):
             # too (shape (0, 0) along either axis); the check in ``reduce`` only
             # runs per result element
             self.empty_check(L, z.dims[axis])
+        if exact and lazy:
+            arr = sum_order.expression_axis(self, L, z, st, rt, axis, keep, out_dims, out_axes)
+            if arr is not None:
+                return arr
+        elif exact:
+            return sum_order.array_axis(self, L, L.let(args[0]), st, rt, axis, keep,
+                                        out_dims, out_axes)
         arr = allocate(L, rt, out_dims)
 
         def value(idx):

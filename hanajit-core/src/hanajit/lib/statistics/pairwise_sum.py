@@ -17,6 +17,12 @@ def pairwise(v, zero):
     return zero + _pairwise(v, 0, len(v), zero)
 
 
+def lane_sum(v, lo, n, zero):
+    """The pairwise sum of ``v[lo:lo + n]`` as NumPy's reduce adds it to its
+    total (no leading ``zero +``; ``sum_lanes``)."""
+    return _pairwise(v, lo, n, zero)
+
+
 def _pairwise(v, lo, n, zero):
     if n <= 128:
         return _leaf(v, lo, n, zero)
@@ -115,5 +121,5 @@ def _combine(sums, n, k):
 
 
 # every index above is in range by construction: no checks (pipeline.py)
-for _f in (pairwise, _pairwise, _leaf, leaf_starts, _starts, combine, _combine):
+for _f in (pairwise, lane_sum, _pairwise, _leaf, leaf_starts, _starts, combine, _combine):
     _f.hj_unchecked = True

@@ -1,0 +1,455 @@
+"""NumPy's order of N-D float sums (``np.sum``/``np.mean`` and the methods), so
+that they are NumPy's bit for bit beyond the 1-D and C-contiguous cases of
+``reductions.pairwise_lane``/``pairwise_expression``:
+
+* the whole sum of an N-D expression whose array operands are all C-contiguous,
+  or all F-contiguous, of the result's shape: NumPy's temporary then has that
+  memory order and is one lane, summed pairwise in memory order -- fused here
+  (``fused_pairwise`` over the operands' flat memory, no temporary); when one
+  operand is C-contiguous of the result's shape, or all are C-compatible (or
+  all F-compatible: :func:`_f_compatible`), NumPy's temporary is C- (or F-)
+  contiguous and is made here and summed pairwise;
+* the sum of an N-D expression along one axis when every operand is
+  C-compatible (its non-zero strides do not grow towards the last axis; NumPy's
+  temporary is then C-ordered), or one of them is C-contiguous of the result's
+  shape (C order wins the iterator's conflicts), or all are F-compatible
+  (:func:`_f_compatible`: NumPy's temporary is then F-ordered):
+  when the reduced axis is the temporary's innermost axis (lengths 1 aside) each
+  lane is summed pairwise (fused), else NumPy adds in index order, which is what
+  the in-order loop does;
+* the whole sum of an N-D array of any strides that is not known C-contiguous:
+  NumPy's iterator order, coalescing and buffering (``statistics/sum_lanes``);
+* the sum of an N-D array along one axis: pairwise per lane when NumPy's
+  iterator makes that axis the innermost (``sum_lanes.innermost_axis``), else in
+  index order.
+
+Layouts decided at run time where the types leave them open; other
+expressions keep the in-order loop (``reductions.Reduction.reduce``).
+"""
+from __future__ import annotations
+
+from ...ir import nodes as N
+from ...ir import types as T
+from ..python import operators as ops
+from ..python.operators import C
+from . import elementwise as ew
+
+I = T.INT64
+
+
+def _and(a, b):
+    if a is True:
+        return b
+    if b is True:
+        return a
+    if a is False or b is False:
+        return False
+    return ops.band(a, b)
+
+
+def _or(a, b):
+    if a is True or b is True:
+        return True
+    if a is False:
+        return b
+    if b is False:
+        return a
+    return ops.bor(a, b)
+
+
+def _cond(c):
+    """A Python bool or a boolean expression as an expression."""
+    return C(c, T.BOOL) if isinstance(c, bool) else c
+
+
+def _shape(arr, k):
+    return N.ArrayAttr(arr, "shape", k, I)
+
+
+def _stride(arr, k):
+    return N.ArrayAttr(arr, "stride", k, I)
+
+
+def contiguous(L, arr, order):
+    """Is ``arr`` contiguous in ``order`` ('C' or 'F')?  True when its type says
+    so, else a run-time test of its strides (axes of length 1 aside)."""
+    t = arr.type
+    if t.layout == order or t.ndim <= 1 and t.layout in ("C", "F"):
+        return True
+    item = t.dtype.bits // 8
+    axes = range(t.ndim - 1, -1, -1) if order == "C" else range(t.ndim)
+    expect = C(item, I)
+    cond = True
+    for k in axes:
+        d = L.let(_shape(arr, k))
+        good = ops.bor(N.Cmp("eq", d, C(1, I), T.BOOL),
+                       N.Cmp("eq", _stride(arr, k), expect, T.BOOL))
+        cond = _and(cond, good)
+        expect = L.let(N.BinOp("mul", expect, d, I))
+    return cond
+
+
+def _full_shape(L, arr, dims):
+    """Is ``arr`` of the shape ``dims`` (no broadcasting)?"""
+    if arr.type.ndim != len(dims):
+        return False
+    cond = True
+    for k, d in enumerate(dims):
+        s = L.let(_shape(arr, k))
+        if not ew.same_value(s, d):
+            cond = _and(cond, N.Cmp("eq", s, d, T.BOOL))
+    return cond
+
+
+def _one_order(L, leaves, dims):
+    """Are all ``leaves`` of the shape ``dims`` and contiguous in one order, C
+    or F?  (NumPy's temporary then has that order: one lane in memory order.)"""
+    arrays = _unique(leaves)
+    full = True
+    for a in arrays:
+        full = _and(full, _full_shape(L, a, dims))
+    if full is False:
+        return False
+    by_order = []
+    for order in ("C", "F"):
+        if any(a.type.layout in ("C", "F") and a.type.layout != order and a.type.ndim > 1
+               for a in arrays):
+            by_order.append(False)
+            continue
+        c = True
+        for a in arrays:
+            c = _and(c, contiguous(L, a, order))
+        by_order.append(c)
+    return _and(full, _or(by_order[0], by_order[1]))
+
+
+def _unique(leaves):
+    seen, arrays = set(), []
+    for a in leaves:
+        if id(a) not in seen:
+            seen.add(id(a))
+            arrays.append(a)
+    return arrays
+
+
+def expression_sum(red, L, z, st):
+    """The whole sum (or mean) of the N-D expression ``z`` in NumPy's order:
+    fused over the operands' flat memory when they share one memory order;
+    when they are only C-compatible (broadcast rows, steps, no axis whose
+    strides are all negative), NumPy's C-ordered temporary is made as NumPy
+    makes it and summed pairwise; else in order (None: decided at compile time)."""
+    if not z.leaves:
+        return None
+    arrays = _unique(z.leaves)
+    flat_ok = _one_order(L, arrays, z.dims)
+    c_ok = _or(_all_c_compatible(L, arrays, z.dims, nonneg=True),
+               _any_c_contiguous(L, arrays, z.dims))
+    f_ok = True
+    for a in arrays:
+        f_ok = _and(f_ok, _f_compatible(L, a, z.dims))
+    if flat_ok is False and c_ok is False and f_ok is False:
+        return None
+    nd = len(z.dims)
+    n = L.let(_total(z.dims))
+    res = L.temp(st, "total")
+
+    def flat():
+        reads, k = {}, [C(0, I)]
+        for a in arrays:
+            view = L.let(N.ArrayView(a, C(0, I), [n], [C(a.type.dtype.bits // 8, I)],
+                                     T.ArrayType(a.type.dtype, 1, "C")))
+            reads[id(a)] = (view, k)
+
+        def elem(idx):
+            k[:] = [idx[0]]
+            ew.flat_reads.append(reads)
+            try:
+                return z.elem([idx[0]] * nd)
+            finally:
+                ew.flat_reads.pop()
+        flat_z = ew.Lazy(T.ArrayType(z.type.dtype, 1, "C"), [n], elem)
+        L.emit(N.Assign(target=res, value=red.fused_pairwise(L, flat_z, st)))
+
+    def temporary():
+        tmp = ew.materialize(L, z)
+        lane = L.let(N.ArrayView(tmp, C(0, I), [n], [C(st.bits // 8, I)],
+                                 T.ArrayType(st, 1, "C")))
+        L.emit(N.Assign(target=res, value=red.pairwise(L, lane, st)))
+
+    def temporary_f():
+        from .creation import allocate, fill
+        rdims = list(reversed(z.dims))
+        tmp = allocate(L, T.ArrayType(z.type.dtype, nd, "C"), rdims)
+        fill(L, tmp, rdims, lambda idx: z.elem(list(reversed(idx))))
+        lane = L.let(N.ArrayView(tmp, C(0, I), [n], [C(st.bits // 8, I)],
+                                 T.ArrayType(st, 1, "C")))
+        L.emit(N.Assign(target=res, value=red.pairwise(L, lane, st)))
+
+    def ordered():
+        L.emit(N.Assign(target=res, value=red.reduce(L, z, st, {}, list(range(nd)))))
+    branches = [(c, b) for c, b in ((flat_ok, flat), (c_ok, temporary), (f_ok, temporary_f))
+                if c is not False]
+    stmts, _ = L.sub_block(ordered)
+    for c, b in reversed(branches):
+        if c is True:
+            stmts, _ = L.sub_block(b)
+        else:
+            s1, _ = L.sub_block(b)
+            stmts = [N.If(cond=c, then=s1, orelse=stmts)]
+    for s_ in stmts:
+        L.emit(s_)
+    return N.Var(res, st)
+
+
+def _total(dims):
+    size = C(1, I)
+    for d in dims:
+        size = N.BinOp("mul", size, d, I)
+    return size
+
+
+def _c_compatible(L, arr, dims, nonneg=False):
+    """NumPy's iterator keeps C order for ``arr`` (broadcast to ``dims``): its
+    non-zero strides on axes longer than 1 do not grow in absolute value
+    towards the last axis (``nonneg``: and none is negative, so that NumPy's
+    ufunc loop flips no axis of its temporary)."""
+    t = arr.type
+    if t.layout == "C":
+        return True
+    off = len(dims) - t.ndim
+    prev = None
+    cond = True
+    for k in range(t.ndim):
+        d = L.let(_shape(arr, k))
+        if nonneg:
+            cond = _and(cond, ops.bor(N.Cmp("eq", d, C(1, I), T.BOOL),
+                                      N.Cmp("ge", _stride(arr, k), C(0, I), T.BOOL)))
+        s = L.let(N.Select(ops.bor(N.Cmp("eq", d, C(1, I), T.BOOL),
+                                   N.Cmp("ne", d, dims[off + k], T.BOOL)),
+                           C(0, I), _abs(L, _stride(arr, k)), I))
+        if prev is not None:
+            # |prev| >= |s| wherever both are non-zero
+            ok = ops.bor(ops.bor(N.Cmp("eq", s, C(0, I), T.BOOL),
+                                 N.Cmp("eq", prev, C(0, I), T.BOOL)),
+                         N.Cmp("ge", prev, s, T.BOOL))
+            cond = _and(cond, ok)
+            # the largest non-zero stride so far bounds the next ones
+            prev = L.let(N.Select(N.Cmp("eq", s, C(0, I), T.BOOL), prev, s, I))
+        else:
+            prev = s
+    return cond
+
+
+def _f_compatible(L, arr, dims):
+    """NumPy's iterator takes ``arr`` in F order, and no axis is flipped: it has
+    the result's shape and its strides on axes longer than 1 are positive and
+    grow towards the last axis.  (When every operand is so, NumPy's temporary
+    is F-contiguous.)"""
+    full = _full_shape(L, arr, dims)
+    if full is False:
+        return False
+    if arr.type.layout == "F":
+        return full
+    prev = C(0, I)
+    cond = full
+    for k in range(arr.type.ndim):
+        d = L.let(_shape(arr, k))
+        s = L.let(_stride(arr, k))
+        one = N.Cmp("eq", d, C(1, I), T.BOOL)
+        cond = _and(cond, ops.bor(one, N.Cmp("gt", s, prev, T.BOOL)))
+        prev = L.let(N.Select(one, prev, s, I))
+    return cond
+
+
+def _all_c_compatible(L, arrays, dims, nonneg=False):
+    c_ok = True
+    for a in arrays:
+        c_ok = _and(c_ok, _c_compatible(L, a, dims, nonneg))
+    return c_ok
+
+
+def _any_c_contiguous(L, arrays, dims):
+    """Is some operand C-contiguous of the result's shape?  Its strides then
+    keep every pair of axes in C order in NumPy's iterator (C order wins its
+    conflicts between operands), so every temporary from it on is C-contiguous,
+    with no axis flipped, whatever the other operands' layouts."""
+    anyc = False
+    for a in arrays:
+        anyc = _or(anyc, _and(_full_shape(L, a, dims), contiguous(L, a, "C")))
+    return anyc
+
+
+def _abs(L, e):
+    e = L.let(e)
+    return N.Select(N.Cmp("lt", e, C(0, I), T.BOOL), N.BinOp("sub", C(0, I), e, I), e, I)
+
+
+def _innermost(dims, order):
+    """The temporary's innermost axis of length > 1 (``order`` C or F; -1 if
+    none) as an expression."""
+    axes = range(len(dims)) if order == "C" else range(len(dims) - 1, -1, -1)
+    v = C(-1, I)
+    for k in axes:          # the last one found wins
+        v = N.Select(N.Cmp("ne", dims[k], C(1, I), T.BOOL), C(k, I), v, I)
+    return v
+
+
+def axis_lanes(L, z, axis):
+    """Does NumPy sum each lane of the expression ``z`` along ``axis`` pairwise
+    (its temporary's innermost axis)?  A bool expression, or None when the
+    operands' layouts are not ones whose temporary order is known here."""
+    if z.leaves is None:
+        return None
+    arrays = _unique(z.leaves)
+    c_ok = _or(_all_c_compatible(L, arrays, z.dims),
+               _any_c_contiguous(L, arrays, z.dims))
+    f_ok = True
+    for a in arrays:
+        f_ok = _and(f_ok, _f_compatible(L, a, z.dims))
+    if not arrays:
+        f_ok = False
+    if c_ok is False and f_ok is False:
+        return None
+    inner_c = N.Cmp("eq", _innermost(z.dims, "C"), C(axis, I), T.BOOL)
+    inner_f = N.Cmp("eq", _innermost(z.dims, "F"), C(axis, I), T.BOOL)
+    lanes = _or(_and(c_ok, inner_c), _and(f_ok, inner_f))
+    # neither order known: in order (NumPy's order unknown too)
+    return _cond(lanes)
+
+
+def expression_axis(red, L, z, st, rt, axis, keep, out_dims, out_axes):
+    """``np.sum(z, axis)`` of the N-D expression ``z`` in NumPy's order where
+    :func:`axis_lanes` knows it; None to leave it to the in-order loop."""
+    lanes = axis_lanes(L, z, axis)
+    if lanes is None:
+        return None
+    from .creation import allocate, fill
+    arr = allocate(L, rt, out_dims)
+    trees = []
+
+    def fixed(idx):
+        return {a: idx[a] for a in out_axes} if keep else dict(zip(out_axes, idx))
+
+    def pairwise(idx):
+        f = fixed(idx)
+        lane = ew.Lazy(T.ArrayType(z.type.dtype, 1, "C"), [z.dims[axis]],
+                       lambda k: z.elem([f[a] if a in f else k[0]
+                                         for a in range(len(z.dims))]))
+        return red.fused_pairwise(L, lane, st, trees[0])
+
+    def lanes_fill():
+        # one tree for every lane (they have one length), made outside the loops
+        trees.append(red.pairwise_tree(L, z.dims[axis], st))
+        fill(L, arr, out_dims, pairwise)
+
+    def ordered(idx):
+        return red.reduce(L, z, st, fixed(idx), [axis])
+    if red.name == "sum" or st == T.FLOAT64:
+        # lanes of fewer than 8 values are summed in order from 0 either way:
+        # the in-order loop (no tree to walk per lane) is the same sum
+        lanes = ops.band(lanes, N.Cmp("ge", z.dims[axis], C(8, I), T.BOOL))
+    s1, _ = L.sub_block(lanes_fill)
+    s2, _ = L.sub_block(lambda: fill(L, arr, out_dims, ordered))
+    L.emit(N.If(cond=lanes, then=s1, orelse=s2))
+    return arr
+
+
+def _int_array(L, values):
+    from .creation import allocate
+    t = T.ArrayType(I, 1, "C")
+    arr = allocate(L, t, [C(len(values), I)])
+    for k, v in enumerate(values):
+        L.emit(N.Store(array=arr, indices=[C(k, I)], value=v))
+    return arr
+
+
+def array_sum(red, L, arr, st):
+    """The whole sum of the N-D array ``arr`` (any strides) in NumPy's order
+    (``sum_lanes.strided_sum``); strides that are not whole items (views of
+    structured data) keep the in-order loop."""
+    from ..statistics import sum_lanes as sl
+    t = arr.type
+    nd = t.ndim
+    item = st.bits // 8
+    dims = [L.let(_shape(arr, k)) for k in range(nd)]
+    strides = [L.let(_stride(arr, k)) for k in range(nd)]
+    size = L.let(_total(dims))
+    whole = True
+    for s in strides:
+        whole = _and(whole, N.Cmp("eq", N.BinOp("srem", s, C(item, I), I), C(0, I), T.BOOL))
+    res = L.temp(st, "total")
+
+    def lanes():
+        lo, hi = C(0, I), C(0, I)
+        for d, s in zip(dims, strides):
+            reach = L.let(N.BinOp("mul", N.BinOp("sub", d, C(1, I), I), s, I))
+            neg = N.Cmp("lt", reach, C(0, I), T.BOOL)
+            lo = N.BinOp("add", lo, N.Select(neg, reach, C(0, I), I), I)
+            hi = N.BinOp("add", hi, N.Select(neg, C(0, I), reach, I), I)
+        empty = N.Cmp("eq", size, C(0, I), T.BOOL)
+        lo = L.let(N.Select(empty, C(0, I), lo, I))
+        span = L.let(N.Select(empty, C(0, I), N.BinOp(
+            "add", N.BinOp("sdiv", N.BinOp("sub", hi, lo, I), C(item, I), I), C(1, I), I), I))
+        mem = L.let(N.ArrayView(arr, lo, [span], [C(item, I)], T.ArrayType(st, 1, "C")))
+        start = N.BinOp("sdiv", N.BinOp("sub", C(0, I), lo, I), C(item, I), I)
+        shape = _int_array(L, dims)
+        steps = _int_array(L, [N.BinOp("sdiv", s, C(item, I), I) for s in strides])
+        v = L.call_helper(sl.strided_sum, [mem, L.let(start), shape, steps, C(0.0, st)])
+        L.emit(N.Assign(target=res, value=v))
+
+    def ordered():
+        from .reductions import Reduction
+        z = ew.to_lazy(L, arr)
+        total = Reduction("sum", ("sum",)).reduce(L, z, st, {}, list(range(nd)))
+        L.emit(N.Assign(target=res, value=total))
+    s1, _ = L.sub_block(lanes)
+    if whole is True:
+        for s in s1:
+            L.emit(s)
+    else:
+        s2, _ = L.sub_block(ordered)
+        L.emit(N.If(cond=whole, then=s1, orelse=s2))
+    return red.mean_of(L, N.Var(res, st), size, st)
+
+
+def array_axis_lanes(L, arr, axis):
+    """Does NumPy sum the N-D array ``arr`` along ``axis`` lane by lane
+    (pairwise), its iterator making that axis the innermost?"""
+    from ..statistics import sum_lanes as sl
+    nd = arr.type.ndim
+    shape = _int_array(L, [_shape(arr, k) for k in range(nd)])
+    steps = _int_array(L, [_stride(arr, k) for k in range(nd)])
+    inner = L.call_helper(sl.innermost_axis, [shape, steps])
+    return L.let(N.Cmp("eq", inner, C(axis, I), T.BOOL))
+
+
+def array_axis(red, L, arr, st, rt, axis, keep, out_dims, out_axes):
+    """``np.sum(arr, axis)`` of the N-D array ``arr``: each lane pairwise when
+    NumPy's iterator makes ``axis`` the innermost, else in index order."""
+    from .creation import allocate, fill
+    t = arr.type
+    nd = t.ndim
+    lanes = array_axis_lanes(L, arr, axis)
+    out = allocate(L, rt, out_dims)
+    length = L.let(_shape(arr, axis))
+    step = L.let(_stride(arr, axis))
+    strides = [L.let(_stride(arr, k)) for k in range(nd)]
+
+    def fixed(idx):
+        return {a: idx[a] for a in out_axes} if keep else dict(zip(out_axes, idx))
+
+    def pairwise(idx):
+        f = fixed(idx)
+        offset = C(0, I)
+        for k, i in f.items():
+            offset = N.BinOp("add", offset, N.BinOp("mul", i, strides[k], I), I)
+        lane = L.let(N.ArrayView(arr, L.let(offset), [length], [step],
+                                 t.copy(ndim=1, layout="A")))
+        return red.pairwise(L, lane, st)
+
+    def ordered(idx):
+        return red.reduce(L, ew.to_lazy(L, arr), st, fixed(idx), [axis])
+    s1, _ = L.sub_block(lambda: fill(L, out, out_dims, pairwise))
+    s2, _ = L.sub_block(lambda: fill(L, out, out_dims, ordered))
+    L.emit(N.If(cond=lanes, then=s1, orelse=s2))
+    return out
