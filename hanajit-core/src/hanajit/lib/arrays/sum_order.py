@@ -89,10 +89,13 @@ def contiguous(L, arr, order):
     return cond
 
 
-def _full_shape(L, arr, dims):
-    """Is ``arr`` of the shape ``dims`` (no broadcasting)?"""
+def _full_shape(L, arr, dims, alone=False):
+    """Is ``arr`` of the shape ``dims`` (no broadcasting)?  ``alone``: the
+    expression's only array, whose shape the result's then is."""
     if arr.type.ndim != len(dims):
         return False
+    if alone:
+        return True
     cond = True
     for k, d in enumerate(dims):
         s = L.let(_shape(arr, k))
@@ -107,7 +110,7 @@ def _one_order(L, leaves, dims):
     arrays = _unique(leaves)
     full = True
     for a in arrays:
-        full = _and(full, _full_shape(L, a, dims))
+        full = _and(full, _full_shape(L, a, dims, len(arrays) == 1))
     if full is False:
         return False
     by_order = []
@@ -124,10 +127,12 @@ def _one_order(L, leaves, dims):
 
 
 def _unique(leaves):
+    """The distinct array operands (one local read twice, ``a * a``, is one)."""
     seen, arrays = set(), []
     for a in leaves:
-        if id(a) not in seen:
-            seen.add(id(a))
+        key = ("var", a.name) if isinstance(a, N.Var) else id(a)
+        if key not in seen:
+            seen.add(key)
             arrays.append(a)
     return arrays
 
@@ -146,7 +151,7 @@ def expression_sum(red, L, z, st):
                _any_c_contiguous(L, arrays, z.dims))
     f_ok = True
     for a in arrays:
-        f_ok = _and(f_ok, _f_compatible(L, a, z.dims))
+        f_ok = _and(f_ok, _f_compatible(L, a, z.dims, len(arrays) == 1))
     if flat_ok is False and c_ok is False and f_ok is False:
         return None
     nd = len(z.dims)
@@ -240,12 +245,12 @@ def _c_compatible(L, arr, dims, nonneg=False):
     return cond
 
 
-def _f_compatible(L, arr, dims):
+def _f_compatible(L, arr, dims, alone=False):
     """NumPy's iterator takes ``arr`` in F order, and no axis is flipped: it has
     the result's shape and its strides on axes longer than 1 are positive and
     grow towards the last axis.  (When every operand is so, NumPy's temporary
     is F-contiguous.)"""
-    full = _full_shape(L, arr, dims)
+    full = _full_shape(L, arr, dims, alone)
     if full is False:
         return False
     if arr.type.layout == "F":
@@ -275,7 +280,8 @@ def _any_c_contiguous(L, arrays, dims):
     with no axis flipped, whatever the other operands' layouts."""
     anyc = False
     for a in arrays:
-        anyc = _or(anyc, _and(_full_shape(L, a, dims), contiguous(L, a, "C")))
+        anyc = _or(anyc, _and(_full_shape(L, a, dims, len(arrays) == 1),
+                              contiguous(L, a, "C")))
     return anyc
 
 
@@ -305,7 +311,7 @@ def axis_lanes(L, z, axis):
                _any_c_contiguous(L, arrays, z.dims))
     f_ok = True
     for a in arrays:
-        f_ok = _and(f_ok, _f_compatible(L, a, z.dims))
+        f_ok = _and(f_ok, _f_compatible(L, a, z.dims, len(arrays) == 1))
     if not arrays:
         f_ok = False
     if c_ok is False and f_ok is False:
