@@ -1,6 +1,6 @@
-"""@jit(rewrite=True): every rewrite gives the unrewritten function's result (the
-same wrapping int64 arithmetic) on edge inputs, fires on its exact pattern, and
-leaves near misses alone."""
+"""@jit(rewrite=True): every rewrite gives the unrewritten function's result
+(CPython's exact ints: beyond int64 both re-run in the interpreter) on edge inputs,
+fires on its exact pattern, and leaves near misses alone."""
 
 import math
 import warnings

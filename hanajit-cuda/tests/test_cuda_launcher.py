@@ -152,9 +152,13 @@ def test_kernel_errors_become_python_exceptions_once():
         err, yp, yn, ys, n = values
         if block[0] + n > yn:        # what the bounds check does on the device
             rec = (ctypes.c_int64 * 4).from_address(err)
-            rec[0], rec[1], rec[2] = 1, yn, yn
+            rec[0], rec[1], rec[2] = code, yn, yn
 
     f, drv, lau = make(oob, emulate, "f64[:], i64")
+    # (thread_id() + n is checked for overflow first: the IndexError's own code)
+    raises = f._kernel((device_typeof(np.zeros(1)), device_typeof(5))).artifact \
+        .metadata["raises"]
+    code = 1 + next(k for k, r in enumerate(raises) if r[0] is IndexError)
     y = np.zeros(10)
     with pytest.raises(IndexError,
                        match="index 10 is out of bounds for axis 0 with size 10"):

@@ -190,13 +190,16 @@ def test_optional_runs_the_cpu_code_scalars(tmp_path, monkeypatch):
     no_driver_env(tmp_path, monkeypatch)
     out = divmod_like.export_executable(tmp_path / "opt", sig="i64, i64",
                                         cuda="optional")
-    for a, b in ((-7, 2), (7, -2), (-2**63, -1)):
+    for a, b in ((-7, 2), (7, -2)):
         proc = run(out.executable, a, b)
         assert proc.returncode == 0
         assert proc.stdout.strip() == shown(divmod_like(a, b))
         assert proc.stderr.count("\n") == 1
         assert "CUDA unavailable: cannot load libcuda.so.1" in proc.stderr
         assert "running the CPU code" in proc.stderr
+    proc = run(out.executable, -2**63, -1)          # 2**63: beyond int64
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines()[-1] == "OverflowError: Python int beyond int64 (x // y)"
     proc = run(out.executable, 7, 0)
     assert proc.returncode == 1
     assert proc.stderr.splitlines()[-1] == ("ZeroDivisionError: integer division or "
@@ -288,10 +291,13 @@ def test_fake_device_raise_record_and_scalars(tmp_path):
     env = _fake(tmp_path, divmod_like, "i64, i64", "run")
     out = divmod_like.export_executable(tmp_path / "dm", sig="i64, i64",
                                         cuda="optional")
-    for x, y in ((-7, 2), (2**63 - 1, -1), (-2**63, -1), (5, 5)):
+    for x, y in ((-7, 2), (2**63 - 1, -1), (5, 5)):
         proc = run(out.executable, x, y, env=env)
         assert (proc.returncode, proc.stdout.strip(), proc.stderr) == \
             (0, shown(divmod_like(x, y)), "")
+    proc = run(out.executable, -2**63, -1, env=env)      # 2**63: beyond int64
+    assert proc.returncode == 1 and proc.stderr.splitlines()[-1].startswith(
+        "OverflowError")
     proc = run(out.executable, 1, 0, env=env)
     assert proc.returncode == 1 and proc.stderr == ("ZeroDivisionError: integer "
                                                     "division or modulo by zero\n")

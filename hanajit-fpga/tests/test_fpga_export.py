@@ -100,12 +100,23 @@ def test_csim_matches_the_cpu_jit(tmp_path, kernel, sig, samples):
     proc = csim(out, tmp_path)
     assert proc.returncode == 0, proc.stdout
     assert "MISMATCH" not in proc.stdout
-    n = len(samples) if samples else 4
+    # a sample whose Python result leaves int64 deoptimises on the CPU: left out
+    kept = [args for args in samples if representable(kernel, args)] if samples else None
+    n = len(kept) if samples else 4
     assert f"{n} of {n} samples match" in proc.stdout
     if samples:                  # each result printed as Python prints it
         printed = [line for line in proc.stdout.splitlines() if line.startswith("sample")]
         assert printed == [f"sample {k}: {python_line(kernel, args)}"
-                           for k, args in enumerate(samples)]
+                           for k, args in enumerate(kept)]
+
+
+def representable(kernel, args) -> bool:
+    try:
+        r = kernel(*args)
+    except Exception:
+        return True
+    return all(not isinstance(v, int) or -(1 << 63) <= v < (1 << 63)
+               for v in (r if isinstance(r, tuple) else (r,)))
 
 
 def python_line(kernel, args) -> str:

@@ -117,9 +117,8 @@ class Inferrer:
         array's dtype (``uint8_array + 1`` stays uint8) but promotes with a NumPy
         scalar's own dtype (``uint8_array + a[0]`` of an int64 ``a`` is int64).
         Array elements and NumPy functions' results are NumPy scalars, and so is
-        arithmetic involving one; a variable is one if any assignment makes it
-        one, and so is a parameter passed a NumPy scalar.  A scalar of a type no
-        Python number has (int8, float32 ...) is a NumPy scalar."""
+        arithmetic involving one; a variable is one if any assignment makes it one,
+        and so is a parameter passed one; so is a scalar of int8, float32 ..."""
         t = getattr(e, "type", None)
         if isinstance(t, T.Scalar) and t not in T.PYTHON_KINDS:
             return True
@@ -153,7 +152,7 @@ class Inferrer:
             if isinstance(callee, Method):
                 return any(isinstance(getattr(a, "type", None), T.ArrayType)
                            for a in e.args[:1]) or self.is_strong(e.args[0])
-            if callee in (abs, min, max):
+            if callee in (abs, min, max) or isinstance(callee, Unpack):
                 return any(self.is_strong(a) for a in e.args)
             if getattr(callee, "__module__", "") == registry.parallel_runtime().__name__ and \
                     getattr(callee, "__name__", "").startswith("ident_"):
@@ -369,6 +368,7 @@ class Inferrer:
         t = self.expr(e.operand, line)
         if t is None:
             return None
+        e.numpy_semantics = self.is_strong(e.operand)     # (-x of a Python int: checked)
         if e.op == "not":
             if isinstance(t, T.ArrayType):
                 self.fail(line, "'not' of an array",

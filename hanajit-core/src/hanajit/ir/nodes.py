@@ -195,8 +195,10 @@ class Intrinsic(Expr):
     ``sqrt exp log log2 log10 log1p expm1 sin cos tan asin acos atan sinh cosh tanh
     asinh acosh atanh atan2 hypot pow fmod fabs floor ceil trunc rint copysign
     erf erfc lgamma tgamma cbrt exp2 fma`` (the table: ``hanajit.toolkit.libm``); and
-    integer ``smin smax umin umax``,
-    ``ctpop``.  Backends map names to their library (libm, libdevice, OpenCL)."""
+    integer ``smin smax umin umax``, ``ctpop``, and ``sadd_overflow ssub_overflow
+    smul_overflow`` (bool: the signed ``+ - *`` of its two operands wraps; the
+    Python-int checks of ``lib/python/int_overflow.py``).  Backends map names to
+    their library (libm, libdevice, OpenCL)."""
 
     name: str
     args: list

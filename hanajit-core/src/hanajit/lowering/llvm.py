@@ -21,6 +21,7 @@ from llvmlite import ir
 
 from ..ir import nodes as N
 from ..ir import types as T
+from ..toolkit.libm import OVERFLOW_FUNCTIONS
 from .llvm_linked import translate_raise
 from .llvm_math import MathCalls
 from .llvm_memory import ArrayMemory
@@ -483,6 +484,8 @@ class FunctionLowering(TablesAndRandom, ArrayMemory):
 
     def e_Intrinsic(self, e):
         args = [self.expr(a) for a in e.args]
+        if e.name in OVERFLOW_FUNCTIONS:
+            return self.m.overflow_flag(self.b, e.name, args)
         if isinstance(e.type, T.Scalar) and e.type.is_complex:
             return self.m.complex_math_call(self.b, e.name, args, e.type, self.fn.pyname)
         call = self.m.math_call(self.b, e.name, args, e.type,

@@ -29,6 +29,27 @@ def default_math(name: str):
     return ("libm", name)
 
 
+def _portable_overflow(b: ir.IRBuilder, name, x, y):
+    """The overflow bit of a signed ``+ - *`` from plain integer operations:
+    ``+``/``-`` by the signs of the operands and the wrapped result, ``*`` by
+    dividing the wrapped product back (``y == MIN`` apart when ``x == -1``)."""
+    ty = x.type
+    zero = ir.Constant(ty, 0)
+    if name == "sadd_overflow":
+        r = b.add(x, y)
+        return b.icmp_signed("<", b.and_(b.xor(x, r), b.xor(y, r)), zero)
+    if name == "ssub_overflow":
+        r = b.sub(x, y)
+        return b.icmp_signed("<", b.and_(b.xor(x, y), b.xor(x, r)), zero)
+    one, minus = ir.Constant(ty, 1), ir.Constant(ty, -1)
+    low = ir.Constant(ty, -(1 << (ty.width - 1)))
+    is_zero, is_minus = b.icmp_signed("==", x, zero), b.icmp_signed("==", x, minus)
+    safe = b.select(b.or_(is_zero, is_minus), one, x)
+    back = b.icmp_signed("!=", b.sdiv(b.mul(x, y), safe), y)
+    return b.select(is_zero, ir.Constant(ir.IntType(1), 0),
+                    b.select(is_minus, b.icmp_signed("==", y, low), back))
+
+
 def _is_two(v) -> bool:
     return isinstance(v, ir.Constant) and v.constant == 2.0
 
@@ -85,6 +106,21 @@ class MathCalls:
         out = ir.Constant(lltype(t), ir.Undefined)
         out = b.insert_value(out, b.extract_element(r, ir.Constant(I32, 0)), 0)
         return b.insert_value(out, b.extract_element(r, ir.Constant(I32, 1)), 1)
+
+    def overflow_flag(self, b: ir.IRBuilder, name, args):
+        """``sadd_overflow`` / ``ssub_overflow`` / ``smul_overflow`` (the Python-int
+        checks of ``lib/python/int_overflow.py``): bit 1 of LLVM's
+        ``llvm.s{add,sub,mul}.with.overflow``, which LLVM folds away where it
+        proves no overflow (an induction variable against its bound)."""
+        ty = args[0].type
+        if self.info.triple.startswith("spirv"):   # (LLVM's SPIR-V backend has none)
+            return _portable_overflow(b, name, *args)
+        sym = f"llvm.{name[:4]}.with.overflow.i{ty.width}"
+        fn = self.llmod.globals.get(sym)
+        if fn is None:
+            fn = ir.Function(self.llmod, ir.FunctionType(
+                ir.LiteralStructType([ty, ir.IntType(1)]), [ty, ty]), sym)
+        return b.extract_value(b.call(fn, args), 1)
 
     def math_call(self, b: ir.IRBuilder, name, args, t: T.Type, vectorize=True):
         from .llvm import lltype

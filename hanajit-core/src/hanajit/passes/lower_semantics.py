@@ -24,6 +24,7 @@ from ..ir import types as T
 from ..lib.indexing import elements
 from ..lib.indexing import views
 from ..lib.arrays import elementwise as ew
+from ..lib.python import int_overflow
 from ..lib.python import operators as ops
 from ..lib import registry
 from ..lib.parallel.regions import ParallelRegion
@@ -50,6 +51,9 @@ class Lowerer:
         self.ctx = ctx
         self.fn = fn
         self.out: list = []
+        # Python ints deoptimise beyond int64, except where proven to stay inside
+        self.int_checks = int_overflow.enabled(fn)
+        self.int_facts = int_overflow.analyze(fn) if self.int_checks else None
 
     # ------------------------------------------------------------- utilities
     def emit(self, stmt: N.Stmt):
@@ -68,6 +72,8 @@ class Lowerer:
             return e
         name = self.temp(e.type, hint)
         self.emit(N.Assign(target=name, value=e))
+        if self.int_facts is not None:        # (a fresh temporary: assigned once)
+            int_overflow.note(self, name, e)
         return N.Var(name, e.type)
 
     def raise_if(self, cond: N.Expr, exc, message: str):
@@ -99,6 +105,8 @@ class Lowerer:
                         name = self.temp(prev.type)
                         self.out.insert(pos, N.Assign(target=name, value=prev,
                                                       line=self.line))
+                        if self.int_facts is not None:
+                            int_overflow.note(self, name, prev)
                         pos += 1
                         results[i] = N.Var(name, prev.type)
             results.append(r)
@@ -347,7 +355,8 @@ class Lowerer:
             # ValueError); a Python int must fit a narrower integer type
             a, b = ew.python_int_fits(self, [a, b], t)
             return ew.np_scalar_binop(self, e.op, a, b, t)
-        return ops.binop(self, e.op, a, b, t, e.left, e.right)
+        return ops.binop(self, e.op, a, b, t, e.left, e.right, checked=not (
+            self.int_facts and id(e) in self.int_facts.safe_steps))
 
     def e_PyUnOp(self, e):
         if isinstance(e.type, T.ArrayType):
@@ -356,7 +365,8 @@ class Lowerer:
                            lambda x: ew.np_unop(self, e.op, x, t))
         if e.type == T.BOOL and e.op == "invert":            # ~ of a NumPy bool
             return N.BinOp("xor", self.lower(e.operand), N.Const(True, T.BOOL), T.BOOL)
-        return ops.unop(self, e.op, self.lower(e.operand), e.type)
+        return ops.unop(self, e.op, self.lower(e.operand), e.type,
+                        checked=not getattr(e, "numpy_semantics", True))
 
     def e_Truth(self, e):
         return ops.truth(self, self.lower(e.operand))

@@ -4,8 +4,10 @@ Two entry points, both called by ``pipeline.py`` only with the option:
 
 * ``rewrite_polynomials(fn, ctx)`` -- on the typed Python-level IR, before
   ``lower_semantics``: a polynomial in one variable written term by term becomes
-  Horner form.  Only int64 polynomials (hanajit's ``+ - *`` and ``x ** k`` wrap
-  modulo 2**64, a ring, so every regrouping is exact), or float64 ones under
+  Horner form.  Only int64 polynomials (NumPy int64 ``+ - *`` and ``x ** k`` wrap
+  modulo 2**64, a ring, so every regrouping is exact; on Python ints each
+  operation deoptimises beyond int64 and the interpreter gives the exact value,
+  whichever grouping overflowed), or float64 ones under
   ``fastmath=True`` or any flag set with ``reassoc`` (where rounding may change:
   that is what the flag allows)::
 
@@ -28,6 +30,10 @@ Two entry points, both called by ``pipeline.py`` only with the option:
     divisions (``n(n-1)/2``, ``(n-1)n(2n-1)/6``) divide the exact factor that is
     divisible, in unsigned arithmetic on the true (non-wrapped) values, so they are
     exact too.  The pattern is refused when ``i`` or ``k`` is read outside the loop.
+    On Python ints the body also holds overflow checks (``lib/python/int_overflow.py``):
+    they are dropped, and the closed form deoptimises unless its terms and the sum,
+    estimated in float64, are all within 2**62 -- then the exact sum fits int64
+    and equals the wrapped closed form (``_fits_check``).
   - loop-invariant hoisting: a non-trivial scalar sub-expression of a counted
     loop's body that reads no variable assigned in the loop, no memory (``Load``)
     and cannot trap (no integer division, no float-to-int cast) is computed once
@@ -310,10 +316,86 @@ def _sq_sum(n):
     return N.Cast(_b("mul", _b("mul", x3, y3, U64), z3, U64), I64)
 
 
+_OVERFLOW = ("sadd_overflow", "ssub_overflow", "smul_overflow")
+
+
+def _unchecked(body, outside_reads):
+    """A Python-int series body ``[i = ..., <overflow checks and temporaries>,
+    s = add(s, e)]`` (``lib/python/int_overflow.py``) as ``[i = ..., s = add(s, e')]``
+    with the temporaries substituted into ``e'``; None when it is not one."""
+    if len(body) < 3 or not isinstance(body[-1], N.Assign):
+        return None
+    env = {}
+    for x in body[1:-1]:
+        if (isinstance(x, N.If) and not x.orelse and len(x.then) == 1
+                and isinstance(x.then[0], N.Raise) and x.then[0].deopt
+                and isinstance(x.cond, N.Intrinsic) and x.cond.name in _OVERFLOW):
+            continue
+        if not (isinstance(x, N.Assign) and x.target.startswith("$") and x.target not in env
+                and x.target not in outside_reads and isinstance(x.value, N.BinOp)
+                and x.value.op in ("add", "sub", "mul")):
+            return None
+        env[x.target] = _subst(x.value, env)
+    acc = copy.copy(body[-1])
+    acc.value = _subst(acc.value, env)
+    return [body[0], acc]
+
+
+def _subst(e, env):
+    if isinstance(e, N.Var) and e.name in env:
+        return _clone(env[e.name])
+    e = copy.copy(e)
+    kids = list(e.children())
+    if kids:
+        e.replace_children([_subst(k, env) for k in kids])
+    return e
+
+
+def _fits_check(s, n, a, c, p, u, w, line):
+    """Deoptimise unless the exact sum ``s + sum(u*i**p + w)`` is within int64: its
+    terms and their sum, estimated in float64, all within 2**62 (then the float
+    error is far below 2**62, the exact value fits, and the wrapped closed form,
+    equal to it modulo 2**64, is it)."""
+    F = T.FLOAT64
+
+    def f(e):
+        return N.Cast(_clone(e), F)
+
+    def m(*xs):
+        out = xs[0]
+        for x in xs[1:]:
+            out = N.BinOp("mul", out, x, F)
+        return out
+    nf = f(n)
+    tri = m(nf, N.BinOp("sub", nf, N.Const(1.0, F), F), N.Const(0.5, F))
+    if p == 1:
+        terms = [f(N.Var(s, I64)), m(f(u), nf, f(a)), m(f(u), f(c), tri), m(nf, f(w))]
+    else:
+        q = m(tri, N.BinOp("sub", m(N.Const(2.0, F), nf), N.Const(1.0, F), F),
+              N.Const(1.0 / 3.0, F))
+        terms = [f(N.Var(s, I64)), m(nf, f(a), f(a)), m(N.Const(2.0, F), f(a), f(c), tri),
+                 m(f(c), f(c), q)]
+    total = terms[0]
+    for t in terms[1:]:
+        total = N.BinOp("add", total, t, F)
+    ok = None
+    for t in terms + [total]:
+        c_ = N.Cmp("le", N.Intrinsic("fabs", [_clone(t)], F), N.Const(2.0 ** 62, F), T.BOOL)
+        ok = c_ if ok is None else N.BinOp("and", ok, c_, T.BOOL)
+    return N.If(cond=N.UnOp("not", ok, T.BOOL), line=line, then=[N.Raise(
+        exc=OverflowError, deopt=True, line=line,
+        message="Python int beyond int64 (a sum over a range)")])
+
+
 def _closed_form(loop, fn, outside_reads):
     """The statements replacing ``loop`` when it is an exact series; else None."""
     body = loop.body
-    if type(loop) is not N.ForCount or len(body) != 2:
+    if type(loop) is not N.ForCount:
+        return None
+    checked = len(body) > 2
+    if checked:
+        body = _unchecked(body, outside_reads)
+    if body is None or len(body) != 2:
         return None
     k = loop.counter
     ind = _induction(body[0], k)
@@ -367,6 +449,8 @@ def _closed_form(loop, fn, outside_reads):
             ),
             _b("mul", _b("mul", c, c), q),
         )
+    if checked:     # Python ints: CPython's exact sum, or a deoptimisation
+        stmts.append(_fits_check(s, N_, a, c, p, u, w, acc.line))
     total = _unshare(_b("add", N.Var(s, I64), total))
     stmts.append(N.Assign(target=s, value=total, line=acc.line))
     return stmts

@@ -96,6 +96,7 @@ class _Nest:
         self.leaves: dict = {}          # key -> _Leaf
         self.wrapped: dict = {}         # $j -> (its Assign, the form of the index)
         self.proven: list = []          # (If, body list, form, axis size)
+        self.overflows: list = []       # (If, body list, forms): Python-int checks
 
     # -- values ----------------------------------------------------------------------
     def invariant(self, e: N.Expr, env: dict):
@@ -116,6 +117,9 @@ class _Nest:
                 return None
         elif isinstance(e, N.Cmp):
             if not (_intlike(e.left.type) and _intlike(e.right.type)):
+                return None
+        elif isinstance(e, N.UnOp):
+            if e.op != "neg" or not _intlike(e.type):
                 return None
         elif isinstance(e, N.Cast):
             if not (_intlike(e.type) and _intlike(e.operand.type)):
@@ -177,6 +181,8 @@ class _Nest:
             elif isinstance(s, N.If):
                 if _is_index_check(s):
                     self._check(s, body, env)
+                elif _is_overflow_check(s):
+                    self._overflow(s, body, env)
                 else:
                     self.walk(s.then, env)
                     self.walk(s.orelse, env)
@@ -214,6 +220,31 @@ class _Nest:
             return
         if _bounded(f):
             self.proven.append((s, body, f, size, j))
+
+    def _overflow(self, s: N.If, body: list, env: dict) -> None:
+        """A Python-int overflow check (``lib/python/int_overflow.py``) of affine
+        operands: none can overflow while every leaf lies within +-LIMIT."""
+        fa, fb = (self.form(x, env) for x in s.cond.args)
+        if fa is None or fb is None:
+            return
+        if s.cond.name == "smul_overflow":
+            if fa.terms and fb.terms:
+                return
+            r = fa.scaled(fb.const) if not fb.terms else fb.scaled(fa.const)
+        else:
+            r = fa.plus(fb, 1 if s.cond.name == "sadd_overflow" else -1)
+        if all(_bounded(f) for f in (fa, fb, r)):
+            self.overflows.append((s, body, (fa, fb, r)))
+
+    def guard(self, forms) -> N.Expr:
+        """Every leaf of ``forms`` within +-LIMIT (None when they have none)."""
+        out = None
+        for key in dict.fromkeys(k for f in forms for k in f.terms):
+            e = self.leaves[key].expr
+            for c in (N.Cmp("ge", clone(e), _c(-LIMIT), BOOL),
+                      N.Cmp("le", clone(e), _c(LIMIT), BOOL)):
+                out = c if out is None else N.BinOp("and", out, c, BOOL)
+        return out
 
     # -- the test --------------------------------------------------------------------
     def bounds(self, f: Form):
@@ -271,12 +302,27 @@ def version_bounds(fn: N.Function) -> bool:
     return changed
 
 
-def _version(loop: N.ForCount):
+def _version(loop: N.ForCount, overflows: bool = True):
+    """The versioned nest, or None.  Python-int overflow checks of affine values
+    version the nest first (``If(leaves small, nest without them, nest)``), then
+    each copy is versioned for its index checks: an index test that fails (an
+    index that may wrap negative) keeps the overflow checks out all the same."""
     if sum(1 for _ in N.walk_stmts([loop])) > MAX_STMTS:
         return None
     fast = clone(loop)
     nest = _Nest(fast)
     nest.walk([fast], {})
+    if overflows and nest.overflows:
+        for s, body, _f in nest.overflows:
+            body[:] = [x for x in body if x is not s]
+        guard = nest.guard([f for _s, _b, fs in nest.overflows for f in fs])
+        fast = _version(fast, False) or fast
+        if guard is None:
+            return fast
+        out = N.If(cond=guard, then=[fast], orelse=[_version(loop, False) or loop],
+                   line=loop.line)
+        out.versioned = True
+        return out
     if not nest.proven:
         return None
     test = nest.test(nest.proven)
@@ -339,6 +385,13 @@ def _is_index_check(s: N.If) -> bool:
             and isinstance(c.left, N.Cast) and isinstance(c.right, N.Cast)
             and c.left.type == T.UINT64 and c.right.type == T.UINT64
             and c.left.operand.type == I64 and c.right.operand.type == I64)
+
+
+def _is_overflow_check(s: N.If) -> bool:
+    c = s.cond
+    return (not s.orelse and len(s.then) == 1 and isinstance(s.then[0], N.Raise)
+            and s.then[0].deopt and isinstance(c, N.Intrinsic)
+            and c.name in ("sadd_overflow", "ssub_overflow", "smul_overflow"))
 
 
 def _wraps(v: N.Select) -> bool:

@@ -115,12 +115,19 @@ class Dialect:
             return name + ("f" if bits == 32 else "")
         return self.math + name if name in _METAL_MATH else None
 
-    def prelude(self, uses_pow: bool) -> list:
-        """Lines after the includes: the population-count helper, pow wrappers."""
+    def prelude(self, uses_pow: bool, uses_smul: bool = False) -> list:
+        """Lines after the includes: the population-count helper, pow wrappers, the
+        overflow test of a product."""
         u64 = self.type_name("u", 64)
         lines = ["", f"static inline {u64} hj_ctpop({u64} x) {{",
                  f"    {u64} n = 0;", "    for (; x; x &= x - 1) n++;",
                  "    return n;", "}", ""]
+        i64 = self.type_name("i", 64)            # does a * b leave int64?
+        lo, hi = f"(({i64})-9223372036854775807 - 1)", f"(({i64})9223372036854775807)"
+        lines += [] if not uses_smul else [f"static inline int hj_smul_overflow({i64} a, {i64} b) {{",
+                  "    if (a == 0 || b == 0) return 0;",
+                  f"    if (a > 0) return b > 0 ? a > {hi} / b : b < {lo} / a;",
+                  f"    return b > 0 ? a < {lo} / b : b < {hi} / a;", "}", ""]
         if uses_pow and self.math == "libm":
             lines += POW_WRAPPERS
         return lines

@@ -68,6 +68,7 @@ class CEmitter:
         self.module = module
         self.d = dialect or C99
         self.uses_pow = False
+        self.uses_smul = False      # hj_smul_overflow (a Python-int product's check)
         self.tuples: dict = {}
         self.arrays: dict = {}          # (dtype, ndim) -> C struct name
         self.lines: list = []
@@ -229,6 +230,15 @@ class CEmitter:
             cast = f"({self.int_type(e.name[0] != 'u', t.bits)})"
             a, b = args
             return f"(({ct})({cast}{a} {cmp} {cast}{b} ? {a} : {b}))"
+        if e.name in ("sadd_overflow", "ssub_overflow", "smul_overflow"):
+            a, b = args
+            lo, hi = self.const(-2 ** 63, T.INT64), self.const(2 ** 63 - 1, T.INT64)
+            if e.name == "smul_overflow":
+                self.uses_smul = True
+                return f"(hj_smul_overflow({a}, {b}) != 0)"
+            if e.name == "sadd_overflow":           # (no wrapping: C's + would be UB)
+                return f"(({b}) > 0 ? ({a}) > {hi} - ({b}) : ({a}) < {lo} - ({b}))"
+            return f"(({b}) < 0 ? ({a}) > {hi} + ({b}) : ({a}) < {lo} + ({b}))"
         if e.name == "ctpop":
             u64 = self.int_type(False, 64)
             return (f"(({self.ctype(t)})hj_ctpop(({u64})({self.int_type(False, t.bits)})"
@@ -466,7 +476,7 @@ class CEmitter:
             bodies.extend(self.function(fn))
             bodies.append("")
         out = [f"#include {inc}" for inc in self.d.includes]
-        out += self.d.prelude(self.uses_pow)
+        out += self.d.prelude(self.uses_pow, self.uses_smul)
         structs = self.struct_lines()
         out += structs + ([""] if structs else [])
         out += protos + [""] + bodies

@@ -25,7 +25,11 @@ OTHER_LIBM = ("nearbyint", "round", "fmin", "fmax")
 
 #: integer intrinsics (``ir.nodes.Intrinsic``) that are no libm call
 INTEGER_FUNCTIONS: dict[str, int] = {"smin": 2, "smax": 2, "umin": 2, "umax": 2,
-                                     "ctpop": 1}
+                                     "ctpop": 1, "sadd_overflow": 2, "ssub_overflow": 2,
+                                     "smul_overflow": 2}
+
+#: the overflow tests of signed ``+ - *`` (bool: the int64 result wraps)
+OVERFLOW_FUNCTIONS = ("sadd_overflow", "ssub_overflow", "smul_overflow")
 
 
 def libm_names() -> tuple[str, ...]:

@@ -25,6 +25,27 @@ def int_pow(base, exp):
     return _times_power(1, base, exp)
 
 
+def py_int_pow(base, exp):
+    """``**`` of Python ints: ``int_pow`` whose products deoptimise beyond int64
+    (``int_overflow``) where NumPy's int64 power wraps."""
+    if exp < 0:
+        raise Deopt("integer power with a negative exponent")
+    return _checked_times_power(1, base, exp)
+
+
+def _checked_times_power(result, base, exp):
+    while exp > 0:
+        if exp & 1:
+            result = result * base
+        exp = exp >> 1
+        if exp > 0:
+            base = base * base
+    return result
+
+
+py_int_pow.hj_int_checked = _checked_times_power.hj_int_checked = True
+
+
 def uint_pow(base, exp):
     """NumPy's unsigned integer power, wrapping modulo 2**64 (the product starts
     as the base's type: an int64 1 times a uint64 would promote to float64)."""

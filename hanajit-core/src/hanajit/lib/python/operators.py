@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...ir import nodes as N
 from ...ir import types as T
-from . import helpers
+from . import helpers, int_overflow
 
 
 def C(v, t):
@@ -208,7 +208,9 @@ def truth(L, e: N.Expr) -> N.Expr:
 
 
 # ----------------------------------------------------------------- operators
-def binop(L, op, a, b, rtype, an=None, bn=None):
+def binop(L, op, a, b, rtype, an=None, bn=None, checked=True):
+    """Python's ``a op b``; Python ints deoptimise beyond int64 (``int_overflow``;
+    ``checked=False``: a step proven not to overflow)."""
     from ...typing_rules import arith_operands
     ct = arith_operands(a.type, b.type, an, bn)
     if op == "truediv":
@@ -224,7 +226,7 @@ def binop(L, op, a, b, rtype, an=None, bn=None):
     if op in ("add", "sub", "mul"):
         if ct.is_complex:
             return complex_arith(L, op, a, b, ct)
-        return N.BinOp(op, a, b, ct)
+        return int_overflow.arith(L, op, a, b, ct, checked)
     if op == "truediv":
         if ct.is_complex:
             return L.call_helper(helpers.complex_div, [a, b])
@@ -242,8 +244,8 @@ def binop(L, op, a, b, rtype, an=None, bn=None):
     if op == "pow":
         if ct.is_int:
             if ct.is_signed:
-                r = L.call_helper(helpers.int_pow, [convert(L, a, T.INT64),
-                                                      convert(L, b, T.INT64)])
+                pw = helpers.py_int_pow if int_overflow.active(L) else helpers.int_pow
+                r = L.call_helper(pw, [convert(L, a, T.INT64), convert(L, b, T.INT64)])
             else:           # (int_pow's int64 1 times a uint64 would be a float)
                 r = L.call_helper(helpers.uint_pow, [convert_wrap(a, T.UINT64),
                                                        convert_wrap(b, T.UINT64)])
@@ -345,6 +347,8 @@ def int_divmod(L, op, a, b, t):
     if not t.is_signed:
         return N.BinOp("udiv" if op == "floordiv" else "urem", a, b, t)
     lo, _ = T.int_range(t)
+    if op == "floordiv":
+        int_overflow.floordiv_min(L, a, b, t)
     overflow = band(N.Cmp("eq", a, C(lo, t), T.BOOL), N.Cmp("eq", b, C(-1, t), T.BOOL))
     if isinstance(b, N.Const) and b.value != -1:
         safe_b = b
@@ -366,6 +370,10 @@ def shift(L, op, a, b, t):
     b = L.let(b)
     if t.is_signed or t.is_bool:
         L.raise_if(N.Cmp("lt", b, zero(t), T.BOOL), ValueError, "negative shift count")
+    if op == "lshift":
+        r = int_overflow.lshift(L, a, b, t)
+        if r is not None:
+            return r
     bits = C(t.bits, t)
     big = N.Cmp("ge", b, bits, T.BOOL)
     if isinstance(b, N.Const) and 0 <= b.value < t.bits:
@@ -396,7 +404,7 @@ def complex_arith(L, op, a, b, t):
     return N.MakeComplex(re, im, t)
 
 
-def unop(L, op, a, rtype):
+def unop(L, op, a, rtype, checked=True):
     if op == "not":
         return logical_not(truth(L, a))
     a = convert(L, a, rtype)
@@ -408,7 +416,7 @@ def unop(L, op, a, rtype):
             c = rtype.component
             return N.MakeComplex(N.UnOp("neg", N.ComplexPart(a, "real", c), c),
                                  N.UnOp("neg", N.ComplexPart(a, "imag", c), c), rtype)
-        return N.UnOp("neg", a, rtype)
+        return int_overflow.neg(L, a, rtype) if checked else N.UnOp("neg", a, rtype)
     if op == "invert":
         return N.UnOp("invert", a, rtype)
     raise AssertionError(op)  # pragma: no cover

@@ -63,6 +63,9 @@ class Abs(CallTemplate):
         if t.is_bool or not t.is_signed:
             return x
         x = L.let(x)
+        if not call.numpy_semantics:               # abs(-2**63) is 2**63
+            from .int_overflow import neg
+            return N.Select(N.Cmp("lt", x, C(0, t), T.BOOL), neg(L, x, t), x, t)
         return N.Select(N.Cmp("lt", x, C(0, t), T.BOOL), N.UnOp("neg", x, t), x, t)
 
 
