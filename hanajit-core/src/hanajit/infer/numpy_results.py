@@ -48,7 +48,7 @@ def _arithmetic(value, assigned) -> bool:
     return False
 
 
-def _python_number(value, assigned) -> bool:
+def python_number(value, assigned) -> bool:
     """Is ``value`` a call of Python's ``random`` module (a function of it, or a
     method of a ``random.Random``), or a local only ever assigned one?  Those give
     Python numbers whatever type holds them (``getrandbits(64)`` is uint64)."""
@@ -61,7 +61,7 @@ def _python_number(value, assigned) -> bool:
             isinstance(getattr(f, "__self__", None), random.Random)
     if isinstance(value, N.Var):
         values = assigned.get(value.name)
-        return bool(values) and all(v is not None and _python_number(v, {})
+        return bool(values) and all(v is not None and python_number(v, {})
                                     for v in values)
     return False
 
@@ -72,7 +72,7 @@ def _mark(value, t, is_strong, assigned):
             return T.NumpyScalarArg(t.dtype)
         return t
     if isinstance(t, T.Scalar):
-        if value is not None and _python_number(value, assigned):
+        if value is not None and python_number(value, assigned):
             return t
         strong = t not in T.PYTHON_KINDS or (value is not None and is_strong(value))
         return T.NumpyScalarArg(t) if strong else t

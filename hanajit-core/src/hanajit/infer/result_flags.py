@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from ..ir import nodes as N
 from ..ir import types as T
-from .numpy_results import _python_number
+from .numpy_results import python_number
 
 NP, PY = "np", "py"
 
@@ -62,7 +62,7 @@ def plan(fn: N.Function, is_strong, kinds: dict, mixed: dict):
             return [None]                       # (arrays: not this module's)
         if t not in T.PYTHON_KINDS:
             return [NP]
-        if v is None or _python_number(v, assigned):
+        if v is None or python_number(v, assigned):
             return [PY]
         if isinstance(v, N.Var) and v.name in rules:
             return [v.name]

@@ -144,10 +144,8 @@ class FunctionLowering(TablesAndRandom, ArrayMemory):
             self.err, self.ret = args[0], args[1]
             args = args[2:]
         self.managed = []           # locals holding arrays: released at every exit
-        # a parameter never assigned borrows the caller's reference, which the
-        # caller holds until the call returns: no incref, no decref (a recursive
-        # helper -- NumPy's pairwise sum -- would otherwise pay two runtime calls
-        # per call)
+        # a parameter never assigned borrows the caller's reference (held until
+        # the call returns): no incref, no decref (docs/architecture.md)
         borrowed = set(fn.params) - {s.target for s in N.walk_stmts(fn.body)
                                      if isinstance(s, N.Assign)}
         for name, t in fn.locals.items():
