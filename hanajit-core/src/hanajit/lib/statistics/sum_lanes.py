@@ -137,12 +137,7 @@ def strided_sum(mem, start, shape, strides, zero):
             for k in range(1, count):
                 off += idx[k] * gstride[k]
             total += _lane(mem, off, n0, s0, zero)
-            k = 1
-            idx[k] += 1
-            while k < count and idx[k] == gshape[k]:
-                idx[k] = 0
-                k += 1
-                idx[k] += 1
+            _advance(idx, gshape, count)
         return total
     core = 1
     for k in range(bd):
@@ -202,15 +197,21 @@ def _fill(mem, base, take, bstride, bd, gshape, gstride, buf):
             for j in range(n0):
                 buf[n + j] = mem[off + j * s0]
             n += n0
-            k = 1
-            idx[k] += 1
-            while k < bd and idx[k] == gshape[k]:
-                idx[k] = 0
-                k += 1
-                idx[k] += 1
+            _advance(idx, gshape, bd)
     return n
 
 
+def _advance(idx, shape, count):
+    """The next index of axes 1 .. count-1 (odometer order, axis 1 fastest);
+    ``idx[count]`` becomes 1 after the last."""
+    k = 1
+    idx[k] += 1
+    while k < count and idx[k] == shape[k]:
+        idx[k] = 0
+        k += 1
+        idx[k] += 1
+
+
 for _f in (iteration_order, innermost_axis, merged_axes, buffer_axes, strided_sum, _lane,
-           _fill):
+           _fill, _advance):
     _f.hj_unchecked = True
