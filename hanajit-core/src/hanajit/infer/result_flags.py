@@ -118,9 +118,9 @@ class Plan:
         returns = [s for s in N.walk_stmts(fn.body) if isinstance(s, N.Return)]
         _track(fn, state, self.tracked)
         for s in returns:
-            _insert_before(fn.body, s, [
+            N.splice(fn.body, s, [
                 N.Assign(target=flag, value=_state(x, state), line=s.line)
-                for flag, x in zip(flags, self.returns[id(s)])])
+                for flag, x in zip(flags, self.returns[id(s)])] + [s])
         return tuple(flags)
 
 
@@ -207,15 +207,3 @@ def _track(fn, state: dict, rules: dict) -> None:
     start = [N.Assign(target=flag, value=N.Const(False, T.BOOL),
                       line=fn.body[0].line if fn.body else 0) for flag in state.values()]
     fn.body = start + walk(fn.body)
-
-
-def _insert_before(body: list, target, stmts: list) -> bool:
-    for i, s in enumerate(body):
-        if s is target:
-            body[i:i] = stmts
-            return True
-        for attr in ("then", "orelse", "body"):
-            sub = getattr(s, attr, None)
-            if isinstance(sub, list) and _insert_before(sub, target, stmts):
-                return True
-    return False

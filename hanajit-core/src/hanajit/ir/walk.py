@@ -17,6 +17,20 @@ def walk_stmts(body):
                 yield from walk_stmts(sub)
 
 
+def splice(body: list, old, new: list) -> bool:
+    """Replace statement ``old`` (by identity, nested bodies included) with the
+    statements ``new``; False when ``body`` does not hold it."""
+    for k, s in enumerate(body):
+        if s is old:
+            body[k:k + 1] = new
+            return True
+        for attr in ("then", "orelse", "body"):
+            sub = getattr(s, attr, None)
+            if isinstance(sub, list) and splice(sub, old, new):
+                return True
+    return False
+
+
 def stmt_exprs(s: Stmt) -> list:
     """The expressions directly held by a statement."""
     if isinstance(s, (Assign, ExprStmt)):

@@ -470,18 +470,6 @@ def narrow_reductions(fn: N.Function, ctx=None, widths=BLOCK_BITS) -> list:
             blocks = AS_COMPILED if reds else None
         report.append(LoopReport(loop.line, blocks, why))
     for loop, reds in plans:
-        _replace(fn.body, loop, block_loop(fn, loop, reds,
+        N.splice(fn.body, loop, block_loop(fn, loop, reds,
                                            constant=not _can_raise(loop.body)))
     return report
-
-
-def _replace(body: list, old, new: list) -> bool:
-    for k, s in enumerate(body):
-        if s is old:
-            body[k:k + 1] = new
-            return True
-        for attr in ("then", "orelse", "body"):
-            sub = getattr(s, attr, None)
-            if isinstance(sub, list) and _replace(sub, old, new):
-                return True
-    return False
