@@ -37,9 +37,17 @@ PROGRAM = textwrap.dedent('''
 
     @jit(fallback=False)
     def fill(a, i):
+        # (work after the call: a tail call is a loop in the machine code,
+        # which never runs out of stack -- tail_fill)
+        if i < a.shape[0]:
+            fill(a, i + 1)
+            a[i] = i * 2.0
+
+    @jit(fallback=False)
+    def tail_fill(a, i):
         if i < a.shape[0]:
             a[i] = i * 2.0
-            fill(a, i + 1)
+            tail_fill(a, i + 1)
 
     @jit(fallback=False)
     def fib(n):
@@ -69,6 +77,9 @@ PROGRAM = textwrap.dedent('''
         a = np.zeros(200)
         fill(a, 0)
         assert (a == np.arange(200) * 2.0).all()
+        big = np.zeros(10**6)
+        tail_fill(big, 0)                     # a loop in the machine code
+        assert (big == np.arange(10**6) * 2.0).all()
         print(raises(fill, np.zeros(10**7), 0))
     elif case == "thread":
         out = []

@@ -104,8 +104,10 @@ def test_two_callees_that_print_alike_are_one_symbol():
 
 
 def _externals(f):
+    """The functions each specialisation's module took as compiled apart, as it
+    was compiled (a module rebuilt for inspection later may link more)."""
     return [fn for s in f._compiled.values() for fn in s.module.functions.values()
-            if fn.external is not None]
+            if fn.name in s.linked]
 
 
 def test_a_later_caller_gets_the_linked_helper_without_compiling_it():

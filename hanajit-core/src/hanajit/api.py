@@ -354,7 +354,9 @@ class JitFunction:
         if entry is not None:
             entry.store(built.artifact)
         py_func, options = self.py_func, self.options
-        return Specialization(key, None, built.artifact, built.runner,
+        linked = tuple(name for name, fn in built.module.functions.items()
+                       if fn.external is not None)
+        return Specialization(key, None, built.artifact, built.runner, linked=linked,
                               rebuild=lambda: build(py_func, key, options).module)
 
     def compile_signature(self, signature):

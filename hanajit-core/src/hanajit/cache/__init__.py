@@ -111,6 +111,7 @@ class CachedSpecialization:
     someone asks for it (``inspect_ir``)."""
 
     from_cache = True
+    linked = ()             # (it links by its own symbols: runtimes.py)
 
     def __init__(self, arg_types, artifact, runner, jf):
         self.arg_types = arg_types

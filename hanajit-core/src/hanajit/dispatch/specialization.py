@@ -11,12 +11,18 @@ class Specialization:
     Python objects that running it never reads (``benchmarks/bench_memory.py``).
     The disk cache's ``CachedSpecialization`` does the same."""
 
-    def __init__(self, arg_types, module, artifact, runner, rebuild=None):
+    def __init__(self, arg_types, module, artifact, runner, rebuild=None, linked=None):
         self.arg_types = arg_types
         self._module = module
         self._rebuild = rebuild
         self.artifact = artifact
         self.runner = runner
+        # the functions its module took as compiled apart (``Function.external``:
+        # the library's pieces linked for an earlier caller), as compiled -- a
+        # module rebuilt later may link more
+        self.linked = linked if linked is not None else tuple(
+            name for name, fn in module.functions.items()
+            if fn.external is not None) if module is not None else ()
 
     @property
     def module(self):
