@@ -345,8 +345,14 @@ def test_zero_division_from_native_path(monkeypatch):
 def test_argument_refcounts_unchanged(monkeypatch):
     native, _ = both(axpy_sum, monkeypatch)
     a, b = np.arange(5.0), np.ones(5)
-    native(a, b)
-    native(a, b)
+    # every path once first, and enough calls for the dispatcher to be
+    # regenerated over what earlier tests compiled (a call through Python may
+    # hold its arguments until the next one)
+    for _ in range(100):
+        native(a, b)
+        native(a, b=b, alpha=1.0)
+        with pytest.raises(IndexError):
+            native(a, b[:2])
     ra, rb = sys.getrefcount(a), sys.getrefcount(b)
     for _ in range(10_000):
         native(a, b)
