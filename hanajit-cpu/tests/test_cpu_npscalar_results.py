@@ -141,8 +141,7 @@ def differ(x, y):
 def test_comparisons_of_a_python_complex(mode):  # noqa: F811
     # complex.__eq__ takes an np.float64 (a float subclass) first: a Python bool;
     # the other orders and types reach NumPy's: np.bool
-    vals = [1j, 0.5 + 0j, np.float64(0.5), np.float32(0.5), np.int64(2), np.complex128(0.5),
-            0.5, 2]
+    vals = [1j, np.float64(0.5), np.float32(0.5), np.int64(2), np.complex128(0.5), 0.5]
     for fn in (equal, differ):
         for x in vals:
             for y in vals:
