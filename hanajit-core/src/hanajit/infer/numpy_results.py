@@ -99,6 +99,19 @@ def _marked(t) -> bool:
     return isinstance(t, T.NumpyScalarArg)
 
 
+def assignments(fn) -> dict:
+    """Local -> the values assigned to it (None: a loop target or a parameter)."""
+    out: dict = {}
+    for s in N.walk_stmts(fn.body):
+        if isinstance(s, N.Assign):
+            out.setdefault(s.target, []).append(s.value)
+        elif s.__class__.__name__.startswith("PyFor"):
+            out.setdefault(getattr(s, "target", None), []).append(None)
+    for p in fn.params:
+        out.setdefault(p, []).append(None)
+    return out
+
+
 def numpy_result(fn: N.Function, is_strong):
     """``fn.return_type`` with ``NumpyScalarArg`` on the leaves the interpreter
     returns as NumPy scalars, or None when it returns none (call before the
@@ -106,14 +119,7 @@ def numpy_result(fn: N.Function, is_strong):
     rt = fn.return_type
     if not isinstance(rt, (T.Scalar, T.TupleType, T.ArrayType)):
         return None
-    assigned: dict = {}      # local -> the values assigned to it
-    for s in N.walk_stmts(fn.body):
-        if isinstance(s, N.Assign):
-            assigned.setdefault(s.target, []).append(s.value)
-        elif s.__class__.__name__.startswith("PyFor"):
-            assigned.setdefault(getattr(s, "target", None), []).append(None)
-    for p in fn.params:
-        assigned.setdefault(p, []).append(None)
+    assigned = assignments(fn)
     out = None
     for s in N.walk_stmts(fn.body):
         if isinstance(s, N.Return) and s.value is not None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from ..ir import nodes as N
 from ..ir import types as T
-from .numpy_results import python_number
+from .numpy_results import assignments, python_number
 
 NP, PY = "np", "py"
 
@@ -38,7 +38,7 @@ def plan(fn: N.Function, is_strong, kinds: dict, mixed: dict):
     rt = fn.return_type
     if not isinstance(rt, (T.Scalar, T.TupleType)):
         return None
-    assigned = _assignments(fn)
+    assigned = assignments(fn)
     returns = [s for s in N.walk_stmts(fn.body) if isinstance(s, N.Return)]
     if not returns or any(s.value is None for s in returns):
         return None
@@ -146,18 +146,6 @@ def _marked(t, leaves, flag_of, counter):
     if isinstance(t, T.Scalar) and set(leaves[k]) == {NP}:
         return T.NumpyScalarArg(t)
     return t
-
-
-def _assignments(fn) -> dict:
-    out: dict = {}
-    for s in N.walk_stmts(fn.body):
-        if isinstance(s, N.Assign):
-            out.setdefault(s.target, []).append(s.value)
-        elif s.__class__.__name__.startswith("PyFor"):
-            out.setdefault(getattr(s, "target", None), []).append(None)
-    for p in fn.params:
-        out.setdefault(p, []).append(None)
-    return out
 
 
 def _state_rules(fn, name, changing, mixed, is_strong):
