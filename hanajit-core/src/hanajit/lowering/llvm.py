@@ -24,7 +24,7 @@ from ..ir import types as T
 from ..toolkit.libm import OVERFLOW_FUNCTIONS
 from .llvm_linked import translate_raise
 from .llvm_math import MathCalls
-from .llvm_memory import ArrayMemory
+from .llvm_memory import ArrayMemory, borrowed_params
 from .llvm_random import TablesAndRandom
 
 
@@ -144,10 +144,7 @@ class FunctionLowering(TablesAndRandom, ArrayMemory):
             self.err, self.ret = args[0], args[1]
             args = args[2:]
         self.managed = []           # locals holding arrays: released at every exit
-        # a parameter never assigned borrows the caller's reference (held until
-        # the call returns): no incref, no decref (docs/architecture.md)
-        borrowed = set(fn.params) - {s.target for s in N.walk_stmts(fn.body)
-                                     if isinstance(s, N.Assign)}
+        borrowed = borrowed_params(fn)      # (no incref, no decref: llvm_memory.py)
         for name, t in fn.locals.items():
             if t == T.NONE and name not in fn.params:
                 continue

@@ -77,3 +77,11 @@ class ArrayMemory:
             v = b.insert_value(v, dims[k], [2, k])
             v = b.insert_value(v, strides[k], [3, k])
         return v
+
+
+def borrowed_params(fn) -> set:
+    """The parameters ``fn`` never assigns: each borrows the caller's reference,
+    which the caller holds until the call returns, so the function neither
+    increfs nor decrefs their arrays (docs/architecture.md, "Memory runtime")."""
+    return set(fn.params) - {s.target for s in N.walk_stmts(fn.body)
+                             if isinstance(s, N.Assign)}
