@@ -111,6 +111,10 @@ class KernelModel:
     atomic_scope: str = ""
     atomic_rmw: frozenset = ALL_ATOMICS
     cmpxchg: bool = True
+    # ``llvm.s{add,sub,mul}.with.overflow`` (the Python-int checks); False: the
+    # backend cannot select them (LLVM 22's SPIR-V: G_SADDO) and plain integer
+    # arithmetic computes the flag (``llvm_math._portable_overflow``)
+    overflow_intrinsics: bool = True
     # command-line options for LLVM in the codegen process (``llvm.set_option``)
     llvm_options: tuple = ()
     # "physical": array data are pointers in ``global_addrspace`` (kernel
@@ -189,6 +193,7 @@ AMDGPU = KernelModel(
 _CLK_LOCAL_MEM_FENCE = 1
 SPIRV_OPENCL = KernelModel(
     name="SPIR-V (OpenCL)",
+    overflow_intrinsics=False,
     triple="spirv64-unknown-unknown",
     data_layout="",
     cpu="",
@@ -220,6 +225,7 @@ SPIRV_OPENCL = KernelModel(
 _I32_ATOMICS = frozenset(f"{op}.{k}32" for op in ATOMIC_OPS for k in "iuf")
 VULKAN = KernelModel(
     name="SPIR-V (Vulkan)",
+    overflow_intrinsics=False,
     triple="spirv1.6-unknown-vulkan1.3-compute",
     data_layout="",
     cpu="",

@@ -113,7 +113,7 @@ class MathCalls:
         ``llvm.s{add,sub,mul}.with.overflow``, which LLVM folds away where it
         proves no overflow (an induction variable against its bound)."""
         ty = args[0].type
-        if self.info.triple.startswith("spirv"):   # (LLVM's SPIR-V backend has none)
+        if not getattr(self.info.gpu, "overflow_intrinsics", True):
             return _portable_overflow(b, name, *args)
         sym = f"llvm.{name[:4]}.with.overflow.i{ty.width}"
         fn = self.llmod.globals.get(sym)
