@@ -395,8 +395,6 @@ def can_box(t: T.Type) -> bool:
     if isinstance(t, T.ArrayType):
         from .nativearray import box_api
         return _entry(t).supported(t) and box_api() is not None
-    if isinstance(t, T.NumpyScalarIf):
-        return can_box(T.NumpyScalarArg(t.base)) and can_box(t.held)
     e = _entry(t)
     if e is None or e.box is None:
         return False
