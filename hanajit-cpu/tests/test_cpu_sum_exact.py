@@ -8,6 +8,8 @@ over lengths around the 8/128 block edges, magnitudes over 40 decades, signed
 zeros, infinities and NaN."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hanajit import jit
@@ -126,3 +128,27 @@ def test_signed_zeros_and_special_values():
               np.array([np.nan] + [1.0] * 200), np.array([1e308] * 130)):
         for f in (total, mean) + EXPRESSIONS:
             same(f, a)
+
+
+def _vector_loops(llvm_ir: str) -> list[str]:
+    """The blocks of ``llvm_ir`` that branch to themselves carrying
+    floating-point vectors around (the bodies of vectorised loops)."""
+    blocks = re.split(r"\n(?=[\w.]+:)", llvm_ir)
+    return [b for b in blocks
+            if re.search(r"= phi <\d+ x (double|float)>", b)
+            and re.search(r"label %" + re.escape(b.split(":", 1)[0]) + r"\b", b)]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_pairwise_leaves_are_vector_loops(dtype, monkeypatch):
+    """NumPy's leaf (eight accumulators, each every eighth value) as vector code:
+    each block of eight values is loaded and added as whole vectors, with no
+    shuffle between the loads and the accumulators (pairwise_sum._leaf).  The
+    leaves of a tree, that is: a lone leaf (at most 128 values) may shuffle."""
+    monkeypatch.setenv("HANAJIT_SHARE_HELPERS", "0")    # the helper's code in the caller's
+    a = np.random.default_rng(3).random(100003).astype(dtype)
+    for f, args in ((total, (a,)), (product_sum, (a,))):
+        g = jit(f, fallback=False)
+        assert g(*args).tobytes() == f(*args).tobytes()
+        loops = _vector_loops(g.inspect_llvm())
+        assert any("shufflevector" not in body for body in loops), f.__name__

@@ -144,7 +144,8 @@ class Reduction(CallTemplate):
         n = L.let(n)
         starts = L.let(L.call_helper(hs.leaf_starts, [n]))
         sums = L.let(L.call_helper(hs.leaf_buffer, [starts, C(0.0, st)]))
-        return n, starts, sums, L.let(N.ArrayAttr(sums, "shape", 0, I))
+        leaves = L.let(N.BinOp("sub", N.ArrayAttr(starts, "shape", 0, I), C(1, I), I))
+        return n, starts, sums, leaves
 
     def fused_pairwise(self, L, z, st, tree=None):
         """NumPy's pairwise sum (or mean) of the 1-D expression ``z`` without its
@@ -152,70 +153,114 @@ class Reduction(CallTemplate):
         ``pairwise_sum.leaf_starts``) is summed as NumPy sums it, its values
         computed on the fly, and the leaf sums are added in the tree's order
         (``pairwise_sum.combine``): bit for bit NumPy's ``np.sum(a * b)``.
-        ``tree``: :meth:`pairwise_tree` of ``z``'s length, made beforehand."""
+        ``tree``: :meth:`pairwise_tree` of ``z``'s length, made beforehand;
+        without one, a sum of at most 128 values (one leaf) allocates nothing:
+        the tree is made only when there are more."""
         from ..statistics import pairwise_sum as hs
         from .creation import broadcast_versions
         zero = C(0.0, st)
-        n, starts, sums, leaves = tree or self.pairwise_tree(L, z.dims[0], st)
-
-        def add(a, b):
-            return N.BinOp("add", a, b, I)
+        if tree is not None:
+            n, starts, sums, leaves = tree
+            single = C(False, T.BOOL)
+        else:
+            n = L.let(z.dims[0])
+            single = L.let(N.Cmp("le", n, C(hs.LEAF, I), T.BOOL))
+            made, (m_starts, m_sums, m_leaves) = L.sub_block(
+                lambda: self.pairwise_tree(L, n, st)[1:])
+            starts = N.Var(L.temp(m_starts.type, "starts"), m_starts.type)
+            sums = N.Var(L.temp(m_sums.type, "sums"), m_sums.type)
+            count = L.temp(I, "leaves")
+            L.emit(N.If(cond=single, then=[N.Assign(target=count, value=C(1, I))],
+                        orelse=made + [N.Assign(target=starts.name, value=m_starts),
+                                       N.Assign(target=sums.name, value=m_sums),
+                                       N.Assign(target=count, value=m_leaves)]))
+            leaves = N.Var(count, I)
+        total = L.temp(st, "tree")
+        many_leaves = N.UnOp("not", single, T.BOOL)
 
         def leaf(k):
-            lo = L.let(N.Load(starts, [k[0]], I))
-            count = L.let(N.BinOp("sub", N.Load(starts, [add(k[0], C(1, I))], I), lo, I))
-            res = L.temp(st, "leaf")
-
-            def in_order(first, length):        # fewer than 8 values
-                stmts, _ = L.sub_block(lambda: loops(L, [length], lambda i: L.emit(N.Assign(
-                    target=res, value=N.BinOp("add", N.Var(res, st),
-                                              z.elem([add(first, i[0])]), st)))))
-                stmts[-1].short = True
-                for s in stmts:
-                    L.emit(s)
-
-            def short():                    # fewer than 8 values: in order from 0
-                L.emit(N.Assign(target=res, value=zero))
-                in_order(lo, count)
-
-            def blocks():                   # eight accumulators, each every eighth
-                acc = [L.temp(st, f"r{j}") for j in range(8)]
-                for j, r in enumerate(acc):
-                    L.emit(N.Assign(target=r, value=z.elem([add(lo, C(j, I))])))
-                m = L.let(N.BinOp("sdiv", count, C(8, I), I))
-
-                def block(b):
-                    base = L.let(add(lo, N.BinOp("mul", add(b[0], C(1, I)), C(8, I), I)))
-                    for j, r in enumerate(acc):
-                        L.emit(N.Assign(target=r, value=N.BinOp(
-                            "add", N.Var(r, st), z.elem([add(base, C(j, I))]), st)))
-                loops(L, [N.BinOp("sub", m, C(1, I), I)], block)
-                v = [N.Var(r, st) for r in acc]
-
-                def plus(a, b):
-                    return N.BinOp("add", a, b, st)
-                L.emit(N.Assign(target=res, value=plus(plus(plus(v[0], v[1]), plus(v[2], v[3])),
-                                                       plus(plus(v[4], v[5]), plus(v[6], v[7])))))
-                done = L.let(N.BinOp("mul", m, C(8, I), I))
-                in_order(add(lo, done), N.BinOp("sub", count, done, I))
-            few, _ = L.sub_block(short)
-            many, _ = L.sub_block(blocks)
-            L.emit(N.If(cond=N.Cmp("lt", count, C(8, I), T.BOOL), then=few, orelse=many))
-            L.emit(N.Store(array=sums, indices=[k[0]], value=N.Var(res, st)))
+            lo, count = L.temp(I, "lo"), L.temp(I, "count")
+            first = N.Load(starts, [k[0]], I)
+            L.emit(N.If(cond=single, then=[N.Assign(target=lo, value=C(0, I)),
+                                           N.Assign(target=count, value=n)],
+                        orelse=[N.Assign(target=lo, value=first),
+                                N.Assign(target=count, value=N.BinOp(
+                                    "sub", N.Load(starts, [_add(k[0], C(1, I))], I),
+                                    N.Var(lo, I), I))]))
+            res = self._leaf_sum(L, z, st, N.Var(lo, I), N.Var(count, I),
+                                 (sums, leaves, many_leaves))
+            L.emit(N.If(cond=single,
+                        then=[N.Assign(target=total, value=N.BinOp(
+                            "add", zero, N.Var(res, st), st))],
+                        orelse=[N.Store(array=sums, indices=[k[0]], value=N.Var(res, st))]))
         broadcast_versions(L, lambda: loops(L, [leaves], leaf))
-        # one leaf (at most 128 values): its sum is the tree's, no call
-        total = L.temp(st, "tree")
+        # one leaf in a tree (at most 128 values): its sum is the tree's, no call
         one = [N.Assign(target=total, value=N.BinOp(
             "add", zero, N.Load(sums, [C(0, I)], st), st))]
         many, v = L.sub_block(lambda: L.call_helper(hs.combine, [sums, n, zero]))
-        L.emit(N.If(cond=N.Cmp("eq", leaves, C(1, I), T.BOOL), then=one,
-                    orelse=many + [N.Assign(target=total, value=v)]))
+        L.emit(N.If(cond=many_leaves, then=[N.If(
+            cond=N.Cmp("eq", leaves, C(1, I), T.BOOL), then=one,
+            orelse=many + [N.Assign(target=total, value=v)])]))
         return self.mean_of(L, N.Var(total, st), n, st)
+
+    def _leaf_sum(self, L, z, st, lo, count, scratch):
+        """A variable holding the sum of ``z[lo:lo + count]`` (at most 128 values)
+        in the order of NumPy's leaf (``pairwise_sum._leaf``).  ``scratch``:
+        ``(buffer, k, when)``, the accumulators are stored at ``buffer[k:k + 8]``
+        after the leaf when ``when`` holds (values nothing reads: they make the
+        accumulators one vector)."""
+        zero = C(0.0, st)
+        res = L.temp(st, "leaf")
+
+        def in_order(first, length):        # fewer than 8 values
+            stmts, _ = L.sub_block(lambda: loops(L, [length], lambda i: L.emit(N.Assign(
+                target=res, value=N.BinOp("add", N.Var(res, st),
+                                          z.elem([_add(first, i[0])]), st)))))
+            stmts[-1].short = True
+            for s in stmts:
+                L.emit(s)
+
+        def short():                    # fewer than 8 values: in order from 0
+            L.emit(N.Assign(target=res, value=zero))
+            in_order(lo, count)
+
+        def blocks():                   # eight accumulators, each every eighth
+            acc = [L.temp(st, f"r{j}") for j in range(8)]
+            for j, r in enumerate(acc):
+                L.emit(N.Assign(target=r, value=z.elem([_add(lo, C(j, I))])))
+            m = L.let(N.BinOp("sdiv", count, C(8, I), I))
+
+            def block(b):
+                base = L.let(_add(lo, N.BinOp("mul", _add(b[0], C(1, I)), C(8, I), I)))
+                for j, r in enumerate(acc):
+                    L.emit(N.Assign(target=r, value=N.BinOp(
+                        "add", N.Var(r, st), z.elem([_add(base, C(j, I))]), st)))
+            loops(L, [N.BinOp("sub", m, C(1, I), I)], block)
+            v = [N.Var(r, st) for r in acc]
+
+            def plus(a, b):
+                return N.BinOp("add", a, b, st)
+            L.emit(N.Assign(target=res, value=plus(plus(plus(v[0], v[1]), plus(v[2], v[3])),
+                                                   plus(plus(v[4], v[5]), plus(v[6], v[7])))))
+            done = L.let(N.BinOp("mul", m, C(8, I), I))
+            in_order(_add(lo, done), N.BinOp("sub", count, done, I))
+            if scratch is not None:
+                buffer, k, when = scratch
+                L.emit(N.If(cond=when, then=[
+                    N.Store(array=buffer, indices=[_add(k, C(j, I))], value=N.Var(r, st))
+                    for j, r in enumerate(acc)]))
+        few, _ = L.sub_block(short)
+        many, _ = L.sub_block(blocks)
+        L.emit(N.If(cond=N.Cmp("lt", count, C(8, I), T.BOOL), then=few, orelse=many))
+        return res
 
     def pairwise(self, L, lane, st):
         """The pairwise sum of the 1-D ``lane`` (``pairwise_sum``), or its mean."""
         from ..statistics import pairwise_sum as hs
-        total = L.call_helper(hs.pairwise, [lane, C(0.0, st)])
+        ctx = L.ctx
+        helper = (hs.pairwise if ctx is None or ctx.capabilities.allocation
+                  else hs.pairwise_unbuffered)
+        total = L.call_helper(helper, [lane, C(0.0, st)])
         return self.mean_of(L, total, N.ArrayAttr(lane, "shape", 0, I), st)
 
     def mean_of(self, L, total, n, st):
@@ -526,3 +571,7 @@ for _name, _paths in (("sum", ("sum",)), ("prod", ("prod",)), ("mean", ("mean",)
 METHODS = {"sum": "numpy.sum", "prod": "numpy.prod", "mean": "numpy.mean",
            "min": "numpy.min", "max": "numpy.max", "any": "numpy.any", "all": "numpy.all",
            "argmin": "numpy.argmin", "argmax": "numpy.argmax"}
+
+
+def _add(a, b):
+    return N.BinOp("add", a, b, I)

@@ -11,28 +11,50 @@ to a multiple of 8, each half summed so, and the two sums added.  The result is
 """
 import numpy as np
 
+LEAF = 128      # the most values a leaf holds (NumPy's PW_BLOCKSIZE)
+
 
 def pairwise(v, zero):
-    """``zero + (pairwise sum of the 1-D v)`` in ``zero``'s type."""
-    return zero + _pairwise(v, 0, len(v), zero)
+    """``zero + (pairwise sum of the 1-D v)`` in ``zero``'s type (past one leaf,
+    with eight elements of scratch memory: ``_leaf``)."""
+    n = len(v)
+    if n <= 128:
+        return zero + _leaf(v, 0, n, zero, None)
+    return zero + _pairwise(v, 0, n, zero, np.full(8, zero))
+
+
+def pairwise_unbuffered(v, zero):
+    """``pairwise`` without allocating, for targets that cannot: the same sum,
+    its leaves vectorised less well."""
+    return zero + _pairwise(v, 0, len(v), zero, None)
 
 
 def lane_sum(v, lo, n, zero):
     """The pairwise sum of ``v[lo:lo + n]`` as NumPy's reduce adds it to its
     total (no leading ``zero +``; ``sum_lanes``)."""
-    return _pairwise(v, lo, n, zero)
-
-
-def _pairwise(v, lo, n, zero):
     if n <= 128:
-        return _leaf(v, lo, n, zero)
+        return _leaf(v, lo, n, zero, None)
+    return _pairwise(v, lo, n, zero, np.full(8, zero))
+
+
+def _pairwise(v, lo, n, zero, scratch):
+    if n <= 128:
+        return _leaf(v, lo, n, zero, scratch)
     n2 = n // 2
     n2 -= n2 % 8
-    return _pairwise(v, lo, n2, zero) + _pairwise(v, lo + n2, n - n2, zero)
+    return _pairwise(v, lo, n2, zero, scratch) + _pairwise(v, lo + n2, n - n2, zero, scratch)
 
 
-def _leaf(v, lo, n, zero):
-    """The sum of ``v[lo:lo + n]``, ``n <= 128``: not recursive, so it inlines."""
+def _leaf(v, lo, n, zero, scratch):
+    """The sum of ``v[lo:lo + n]``, ``n <= 128``: not recursive, so it inlines.
+
+    ``scratch`` (eight elements, or None for a lone leaf): the accumulators are
+    stored there after the leaf, values nothing reads.  Those stores, of
+    consecutive elements and in the last block, are what LLVM's SLP vectoriser
+    meets first (it visits blocks in post-order), so the eight accumulators
+    become one vector and each block of eight one vector load and add (NumPy's
+    SIMD leaf).  Without them it starts from the combining tree, whose pairs
+    make four 2-lane accumulators fed by shuffles: a third slower at 10**6."""
     if n < 8:
         res = zero
         for i in range(lo, lo + n):
@@ -63,6 +85,15 @@ def _leaf(v, lo, n, zero):
     res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
     for i in range(lo + 8 * m, lo + n):
         res += v[i]
+    if scratch is not None:
+        scratch[0] = r0
+        scratch[1] = r1
+        scratch[2] = r2
+        scratch[3] = r3
+        scratch[4] = r4
+        scratch[5] = r5
+        scratch[6] = r6
+        scratch[7] = r7
     return res
 
 
@@ -101,8 +132,9 @@ def _starts(starts, lo, n, k):
 
 
 def leaf_buffer(starts, zero):
-    """Room for the sum of every leaf, in ``zero``'s type."""
-    return np.full(len(starts) - 1, zero)
+    """Room for the sum of every leaf, in ``zero``'s type, and eight more
+    elements where each leaf stores its accumulators (see ``_leaf``)."""
+    return np.full(len(starts) - 1 + 8, zero)
 
 
 def combine(sums, n, zero):
@@ -121,5 +153,6 @@ def _combine(sums, n, k):
 
 
 # every index above is in range by construction: no checks (pipeline.py)
-for _f in (pairwise, lane_sum, _pairwise, _leaf, leaf_starts, _starts, combine, _combine):
+for _f in (pairwise, pairwise_unbuffered, lane_sum, _pairwise, _leaf, leaf_starts, _starts,
+           combine, _combine):
     _f.hj_unchecked = True
