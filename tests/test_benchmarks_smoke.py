@@ -31,7 +31,9 @@ def test_benchmarks_quick_run():
 @pytest.mark.parametrize("name, titles, row", [
     ("expr", ("### Whole-array expressions", "### Reductions",
               "### Fusion issue targets"), "| 5-op `np.sum"),
-    ("kernels", ("### Classic NumPy kernels",), "| Mandelbrot"),
+    ("kernels,user_kernels", ("### Classic NumPy kernels",
+                              "### Kernels users write (`bench_user_kernels.py`)"),
+     "| Mandelbrot"),
     ("products", ("### Vector and matrix products",), "| a @ b.T (syrk)"),
     ("parallel", ("### prange: parallel speedup",), "| reduction sum(x*x)"),
     ("random", ("### Random numbers (np.random.Generator, PCG64)",), "| Monte Carlo pi"),
