@@ -305,6 +305,8 @@ class Reduction(CallTemplate):
                 v = sum_order.array_sum(self, L, L.let(args[0]), st)
             if v is not None:
                 return _kept(L, v, rt, args[0].type.ndim) if keep else v
+        if axis is None and self.vector_extreme(L, args[0], st):
+            return self.lower_extreme(L, L.let(args[0]), rt, st, keep)
         z = ew.to_lazy(L, args[0])
         nd = len(z.dims)
         if axis is None:
@@ -344,6 +346,42 @@ class Reduction(CallTemplate):
             return self.reduce(L, z, st, fixed, [axis])
         fill(L, arr, out_dims, value)
         return arr
+
+    def vector_extreme(self, L, arg, st):
+        """Whether ``np.min``/``np.max`` of the whole ``arg`` runs as vector code
+        (``extreme_lanes``): a float array, 1-D or C-contiguous, on targets with
+        the ``allocation`` capability (the helper's scratch)."""
+        ctx = L.ctx
+        t = arg.type
+        return (self.name in ("min", "max") and st.is_float
+                and not isinstance(arg, ew.Lazy) and isinstance(t, T.ArrayType)
+                and t.dtype == st and (t.ndim == 1 or t.layout == "C")
+                and (ctx is None or ctx.capabilities.allocation))
+
+    def lower_extreme(self, L, arr, rt, st, keep):
+        from . import extreme_lanes
+        from .shape import reshape_view
+        t = arr.type
+        lane = arr if t.ndim == 1 else L.let(reshape_view(L, arr, [C(-1, I)],
+                                                          t.copy(ndim=1)))
+        n = L.let(N.ArrayAttr(lane, "shape", 0, I))
+        self.empty_check(L, n)
+        big = C(self.name == "max", T.BOOL)
+        if lane.type.layout == "C":
+            v = L.let(L.call_helper(extreme_lanes.extreme, [lane, big]))
+        else:       # a contiguous lane is taken as one, the others are buffered
+            out = L.temp(st, "extreme")
+            size = C(st.bits // 8, I)
+            view = L.let(N.ArrayView(lane, C(0, I), [n], [size], lane.type.copy(layout="C")))
+            s1, v1 = L.sub_block(lambda: L.call_helper(extreme_lanes.extreme, [view, big]))
+            s2, v2 = L.sub_block(lambda: L.call_helper(extreme_lanes.extreme_strided,
+                                                       [lane, big]))
+            L.emit(N.If(cond=N.Cmp("eq", N.ArrayAttr(lane, "stride", 0, I), size, T.BOOL),
+                        then=s1 + [N.Assign(target=out, value=v1)],
+                        orelse=s2 + [N.Assign(target=out, value=v2)]))
+            v = N.Var(out, st)
+        v = self.numpy_zero(L, arr, v, st)
+        return _kept(L, v, rt, t.ndim) if keep else v
 
     def lower_pairwise(self, L, arr, rt, st, axis, keep):
         from .shape import reshape_view
