@@ -124,7 +124,7 @@ shapes = st.lists(st.sampled_from(EXTENTS), min_size=2, max_size=3).filter(
     lambda s: int(np.prod(s)) <= 40000)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(shapes, st.sampled_from([np.float64, np.float32]), st.integers(0, 2**32 - 1))
 def test_arrays_any_layout(shape, dtype, seed):
     """Whole sums, means and sums along each axis of N-D arrays in every layout."""
@@ -155,7 +155,7 @@ def pair_layouts(rng, shape, dtype):
     yield np.asfortranarray(x)[::2], np.asfortranarray(y)[::2]  # F-compatible
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(shapes, st.sampled_from([np.float64, np.float32]), st.integers(0, 2**32 - 1))
 def test_expressions(shape, dtype, seed):
     """Whole sums, means and axis sums of N-D expressions of operands sharing one
@@ -175,7 +175,7 @@ def test_expressions(shape, dtype, seed):
             same(f, a, b)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(shapes, st.sampled_from([np.float64, np.float32]), st.integers(0, 2**32 - 1))
 def test_expression_axes_reversed(shape, dtype, seed):
     """Along an axis, reversed C operands keep NumPy's order (its temporary's
