@@ -81,17 +81,38 @@ def allocate(L, t: T.ArrayType, dims: list) -> N.Var:
     return N.Var(name, t)
 
 
-def fill(L, arr: N.Var, dims: list, value_fn):
+def fill(L, arr: N.Var, dims: list, value_fn, split=None):
     """Nested loops storing ``value_fn(indices)`` into every element (statements
     ``value_fn`` emits land in the innermost loop body), in two copies where
-    operands might broadcast (``broadcast_versions``)."""
+    operands might broadcast (``broadcast_versions``).
+
+    ``split`` (``Lazy.split``: ``(axis, count, rep)``): that axis is looped as
+    ``o < count`` with ``j < rep`` inside it, its index ``o * rep + j``, which
+    ``elementwise.repeated_source`` turns back into ``o``."""
+    from . import elementwise as ew
     counters = [L.temp(T.INT64, "i") for _ in dims]
     idx = [N.Var(c, T.INT64) for c in counters]
+    loops = list(zip(counters, dims))
+    if split is not None:
+        axis, count, rep = split
+        outer, inner = L.temp(T.INT64, "o"), L.temp(T.INT64, "j")
+        idx[axis] = N.BinOp("add", N.BinOp("mul", N.Var(outer, T.INT64), rep, T.INT64),
+                            N.Var(inner, T.INT64), T.INT64)
+        loops[axis:axis + 1] = [(outer, count), (inner, rep)]
+
+    def value():
+        if split is None:
+            return value_fn(idx)
+        ew.split_indices.append({id(idx[axis]): (N.Var(outer, T.INT64), rep)})
+        try:
+            return value_fn(idx)
+        finally:
+            ew.split_indices.pop()
 
     def nest():
-        stmts, value = L.sub_block(lambda: value_fn(idx))
-        body = stmts + [N.Store(array=arr, indices=idx, value=value)]
-        for c, d in reversed(list(zip(counters, dims))):
+        stmts, v = L.sub_block(value)
+        body = stmts + [N.Store(array=arr, indices=idx, value=v)]
+        for c, d in reversed(loops):
             body = [N.ForCount(counter=c, count=d, body=body)]
         for s in body:
             L.emit(s)

@@ -32,7 +32,15 @@ class Lazy(N.Expr):
     ``leaves``: when known, the arrays an elementwise expression is built of
     (``to_lazy``, composed by ``lift``), each read at the element's own index
     after broadcasting and nothing else -- what lets a sum read the expression
-    in its memory order (``sum_order``); None otherwise."""
+    in its memory order (``sum_order``); None otherwise.
+
+    ``split``: when set, ``(axis, count, rep)``: the element at index ``i`` of
+    that axis (``count * rep`` long) is computed from ``i // rep`` alone
+    (``np.repeat``), so :func:`materialize` loops ``count`` times over the
+    source and ``rep`` times inside, handing the element function an index
+    :func:`repeated_source` resolves without dividing."""
+
+    split = None
 
     def __init__(self, type_, dims, elem, sources=None, leaves=None):
         self.type = type_
@@ -142,6 +150,36 @@ def to_lazy(L, e: N.Expr) -> Lazy:
 flat_reads: list = []
 
 
+# While ``creation.fill`` loops over a split axis (``Lazy.split``), the top dict
+# maps ``id`` of the index expression it passes for that axis (``o * rep + j``)
+# to ``(o, rep)``: the source index, known without a division.
+split_indices: list = []
+
+
+def repeated_source(i: N.Expr, rep: N.Expr) -> N.Expr:
+    """``i // rep`` for an index ``i >= 0`` of an axis repeated ``rep > 0``
+    times: the outer counter when ``i`` is the index of a split loop over
+    ``rep``, else a division (the element is computed in some other loop)."""
+    if split_indices:
+        hit = split_indices[-1].get(id(i))
+        if hit is not None and hit[1] is rep:
+            return hit[0]
+    safe = N.Select(N.Cmp("eq", rep, C(0, I), T.BOOL), C(1, I), rep, I)
+    return N.BinOp("sdiv", i, safe, I)
+
+
+def _composed_split(lazies: list, dims: list):
+    """The split a lazy built of ``lazies`` over the broadcast ``dims`` keeps:
+    an operand's, where its axis is the result's own (not broadcast)."""
+    for z in lazies:
+        if z.split is not None:
+            axis, count, rep = z.split
+            off = len(dims) - len(z.dims)
+            if same_value(z.dims[axis], dims[axis + off]):
+                return (axis + off, count, rep)
+    return None
+
+
 def broadcast(L, lazies: list) -> list:
     """The broadcast shape of several lazies (ValueError as NumPy when they do not
     broadcast); also returns per-lazy index mappers."""
@@ -248,9 +286,11 @@ def lift(L, args: list, rtype: T.ArrayType, fn) -> Lazy:
         return fn(*vals)
     known = all(z.sources is not None for z in lazies)
     leaves = all(z.leaves is not None for z in lazies)
-    return Lazy(rtype, dims, elem,
-                sources=[a for z in lazies for a in z.sources] if known else None,
-                leaves=[a for z in lazies for a in z.leaves] if leaves else None)
+    out = Lazy(rtype, dims, elem,
+               sources=[a for z in lazies for a in z.sources] if known else None,
+               leaves=[a for z in lazies for a in z.leaves] if leaves else None)
+    out.split = _composed_split(lazies, dims)
+    return out
 
 
 def materialize(L, e: N.Expr) -> N.Expr:
@@ -262,7 +302,7 @@ def materialize(L, e: N.Expr) -> N.Expr:
     if hasattr(e, "fill_into"):         # fancy_nd.FancyLazy: index reads hoisted
         e.fill_into(L, arr)
     else:
-        fill(L, arr, e.dims, e.elem)
+        fill(L, arr, e.dims, e.elem, e.split)
     return arr
 
 
