@@ -79,6 +79,14 @@ def exp(x):
         return math.inf
 
 
+def to_int64(x):
+    """C's ``(int64_t)x`` of a float known to lie in ``(-2**63, 2**63)``: its
+    integer part, with none of ``int()``'s checks for NaN, infinities and big
+    values -- a loop of them vectorises.  (Outside that range the compiled
+    result is undefined.)"""
+    return int(x)
+
+
 def hypot(x, y):
     return math.hypot(x, y)
 

@@ -406,4 +406,19 @@ class PrimDiv(CallTemplate):
         return N.BinOp("fdiv", a, b, T.FLOAT64)
 
 
+@register
+class PrimToInt64(CallTemplate):
+    """``prims.to_int64(x)``: a bare ``Cast`` of a float to int64."""
+
+    paths = ("hanajit.lib.prims.to_int64",)
+
+    def typer(self, inf, call, args, kwargs):
+        if kwargs or len(args) != 1 or not (_num(args[0]) and args[0].is_float):
+            raise Incompatible("prims.to_int64(a float)")
+        return T.INT64
+
+    def lower(self, L, call, args, kwargs):
+        return N.Cast(args[0], T.INT64)
+
+
 _register_all()

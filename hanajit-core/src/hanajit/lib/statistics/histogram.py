@@ -5,7 +5,9 @@ lowering; the counting runs in ``histogram_algorithms`` (NumPy's algorithms).
 a 1-D array of monotonically increasing edges (ValueError otherwise; ``range`` is
 then ignored, as NumPy ignores it).  ``weights`` are float64 of ``a``'s shape
 (ValueError otherwise) and make float64 sums; ``density=True`` divides by the bin
-widths and the total (NumPy's pairwise sum).  Data are integers or float64.
+widths and the total (NumPy's pairwise sum).  Data are integers, float64 or
+float32 (binned in NumPy's types: ``histogram_algorithms.histogram32``; a
+``range`` of NumPy scalars, which would change those types, is refused).
 """
 from __future__ import annotations
 
@@ -47,16 +49,16 @@ class Histogram(CallTemplate):
         at = got.get("a")
         if not isinstance(at, T.ArrayType):
             raise Incompatible(f"np.histogram() of {at}")
-        if not (at.dtype.is_int or at.dtype == F):
-            raise Incompatible(f"np.histogram() of {at.dtype} data (integers and float64 "
-                               "only)")
+        if not (at.dtype.is_int or at.dtype in (F, T.FLOAT32)):
+            raise Incompatible(f"np.histogram() of {at.dtype} data (integers, float64 "
+                               "and float32 only)")
         bt = got.get("bins", I)
         if isinstance(bt, T.ArrayType):
             if bt.ndim != 1 or not (bt.dtype.is_int or bt.dtype.is_float):
                 raise Incompatible("np.histogram() bins must be a 1-D array of numbers")
             edges = T.ArrayType(bt.dtype, 1, "C")
         elif isinstance(bt, T.Scalar) and bt.is_int:
-            edges = T.ArrayType(F, 1, "C")
+            edges = T.ArrayType(T.FLOAT32 if at.dtype == T.FLOAT32 else F, 1, "C")
         else:
             raise Incompatible("np.histogram() with bins other than an integer or an "
                                "array of edges")
@@ -65,6 +67,10 @@ class Histogram(CallTemplate):
                 isinstance(x, T.Scalar) and not x.is_complex and not x.is_bool
                 for x in rt.items)):
             raise Incompatible("range must be None or a (min, max) pair of numbers")
+        if rt != T.NONE and at.dtype == T.FLOAT32 and inf.is_strong(
+                dict(zip(NAMES, call.args), **call.kwargs)["range"]):
+            raise Incompatible("np.histogram() of float32 data with a range of NumPy "
+                               "scalars")
         wt = got.get("weights", T.NONE)
         if wt != T.NONE and not (isinstance(wt, T.ArrayType) and wt.dtype == F):
             raise Incompatible("np.histogram() weights other than a float64 array")
@@ -98,6 +104,16 @@ class Histogram(CallTemplate):
                     lambda idx: ops.convert(L, z.elem(idx), common))))
             helper = hh.histogram_edges_weighted if w else hh.histogram_edges
             res = L.call_helper(helper, [flat, edges, keys, *w])
+        elif flat.type.dtype == T.FLOAT32:
+            nb = L.let(ops.convert_wrap(bins, I))
+            rng = got.get("range")
+            if rng is None or rng.type == T.NONE:
+                helper = hh.histogram32_weighted if w else hh.histogram32
+                res = L.call_helper(helper, [flat, nb, *w])
+            else:
+                lo, hi, _ = _range(L, rng, flat)
+                helper = hh.histogram32_range_weighted if w else hh.histogram32_range
+                res = L.call_helper(helper, [flat, nb, lo, hi, _span(L, lo, hi), *w])
         else:
             helper = hh.histogram_weighted if w else hh.histogram
             res = L.call_helper(helper, [flat, L.let(ops.convert_wrap(bins, I)),
@@ -117,6 +133,16 @@ def _range(L, rng, flat):
     if lo.type != hi.type:
         lo, hi = ops.convert(L, lo, F), ops.convert(L, hi, F)
     return [L.let(lo), L.let(hi), C(True, T.BOOL)]
+
+
+def _span(L, lo, hi):
+    """NumPy's ``hi - lo`` of a range of Python numbers, as a float64: for two
+    ints the exact difference (``_unsigned_subtract``: uint64), else float64."""
+    if lo.type.is_int and hi.type.is_int:
+        diff = N.Cast(N.BinOp("sub", ops.convert_wrap(hi, I), ops.convert_wrap(lo, I), I),
+                      T.UINT64)
+        return L.let(ops.convert(L, diff, F))
+    return L.let(N.BinOp("sub", ops.convert(L, hi, F), ops.convert(L, lo, F), F))
 
 
 def _same_shape(L, a, w):
