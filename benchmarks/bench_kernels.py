@@ -19,12 +19,13 @@ import warnings
 
 import numpy as np
 from common import (
-    fmt_ratio,
     fmt_seconds,
+    geomean_ratio,
     interleaved,
     median,
     numba_njit,
     print_table,
+    ratio_cells,
 )
 from hanajit import HanaJitFallbackWarning, jit
 
@@ -413,15 +414,10 @@ def main(quick: bool = False, use_min: bool = False) -> int:
         rows.append([
             name, style, marks.get("numba", "--"), marks.get("hanajit", "--"),
             fmt_seconds(t.get("numpy")),
-            fmt_ratio(t["numpy"] / t["numba"]) if "numpy" in t and "numba" in t else "--",
-            fmt_ratio(t["numpy"] / t["hanajit"]) if "numpy" in t and "hanajit" in t
-            else "--",
-            fmt_ratio(t["numba"] / t["hanajit"]) if "numba" in t and "hanajit" in t
-            else "--",
+            *ratio_cells(t),
         ])
 
-    def gm(xs):
-        return fmt_ratio(math.exp(sum(map(math.log, xs)) / len(xs))) if xs else "--"
+    gm = geomean_ratio
     notes = [
         (f"{stat_name} of {repeats} interleaved repeats, compile time excluded.  `numpy` "
          "is the kernel's array-style NumPy formulation (growcut has none: its result "

@@ -15,7 +15,6 @@ interpreter's) before anything is timed.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 import types
@@ -25,7 +24,8 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bench_kernels import _compile, _same, njit  # noqa: E402
-from common import fmt_ratio, fmt_seconds, interleaved, median, print_table  # noqa: E402
+from common import (fmt_seconds, geomean_ratio, interleaved, median,  # noqa: E402
+                    print_table, ratio_cells)
 from hanajit import jit  # noqa: E402
 
 
@@ -187,15 +187,10 @@ def main(quick: bool = False, use_min: bool = False) -> int:
         rows.append([
             name, style, marks.get("numba", "--"), marks.get("hanajit", "--"),
             fmt_seconds(t.get("numpy")), fmt_seconds(t.get("hanajit")),
-            fmt_ratio(t["numpy"] / t["numba"]) if "numpy" in t and "numba" in t else "--",
-            fmt_ratio(t["numpy"] / t["hanajit"]) if "numpy" in t and "hanajit" in t
-            else "--",
-            fmt_ratio(t["numba"] / t["hanajit"]) if "numba" in t and "hanajit" in t
-            else "--",
+            *ratio_cells(t),
         ])
 
-    def gm(xs):
-        return fmt_ratio(math.exp(sum(map(math.log, xs)) / len(xs))) if xs else "--"
+    gm = geomean_ratio
     notes = [
         (f"{stat_name} of {repeats} interleaved repeats, compile time excluded; `numpy` "
          "runs the kernel itself (array style) or an array formulation (loop style; "

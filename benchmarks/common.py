@@ -136,6 +136,19 @@ def fmt_ratio(x: float | None) -> str:
     return f"{x:.2f}x" if x < 100 else f"{x:.0f}x"
 
 
+def ratio_cells(t: dict) -> list[str]:
+    """``numpy/numba``, ``numpy/hanajit`` and ``numba/hanajit`` of the seconds in
+    ``t`` ("--" where a column has no time)."""
+    return [fmt_ratio(t[a] / t[b]) if a in t and b in t else "--"
+            for a, b in (("numpy", "numba"), ("numpy", "hanajit"), ("numba", "hanajit"))]
+
+
+def geomean_ratio(xs: Sequence[float]) -> str:
+    """The geometric mean of ratios, formatted ("--" for none)."""
+    import math
+    return fmt_ratio(math.exp(sum(map(math.log, xs)) / len(xs))) if xs else "--"
+
+
 def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     """A GitHub-flavoured markdown table; the first column left-aligned."""
     cells = [[str(h) for h in headers]] + [[str(c) for c in r] for r in rows]
