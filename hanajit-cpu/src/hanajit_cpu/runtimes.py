@@ -17,6 +17,7 @@ loads cached code then links those objects with ``objload`` and never loads LLVM
 from __future__ import annotations
 
 import os
+import sys
 
 from hanajit.toolkit.llvm_toolchain import LOCK as _lock     # (the engine's lock too)
 
@@ -41,7 +42,7 @@ def _source(name: str) -> tuple:
     """(LLVM IR, exported symbols) of a runtime."""
     if name == "nrt":
         from hanajit.lowering import nrt
-        return nrt.RUNTIME_IR, list(nrt.SYMBOLS)
+        return nrt.runtime_ir(huge_pages=sys.platform.startswith("linux")), list(nrt.SYMBOLS)
     if name == "threads":
         from . import threads
         return threads.RUNTIME_IR, list(threads.SYMBOLS)
