@@ -49,7 +49,7 @@ def _all_cases():
 
 CASES = _all_cases()
 if not os.environ.get("HANAJIT_PROBE_ALL"):
-    CASES = random.Random(2026).sample(CASES, 2000)
+    CASES = random.Random(2026).sample(CASES, 1500)
 
 
 @pytest.fixture(scope="module")
