@@ -30,7 +30,7 @@ from hanajit.testing.array_kernels import (
 from hanajit.testing.sourcefile import load_sibling
 from hanajit_cuda import toolchain
 from hanajit_exe.toolchain import find_host_cc
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -325,15 +325,20 @@ INT64 = st.one_of(st.sampled_from([0, 1, -1, 2**63 - 1, -2**63, 7, -7]),
 @needs_gcc
 @settings(max_examples=40, deadline=None)
 @given(a=INT64, b=INT64)
+@example(a=-2**63, b=-1)
 def test_fake_device_int64_edges_equal_the_cpu_jit(fake_divmod, a, b):
     exe, env = fake_divmod
     proc = run(exe, a, b, env=env)
     try:
-        want = shown(divmod_like(a, b))
+        got = divmod_like(a, b)
     except ZeroDivisionError as exc:
         assert proc.returncode == 1 and proc.stderr == f"ZeroDivisionError: {exc}\n"
         return
-    assert (proc.returncode, value(proc.stdout), proc.stderr) == (0, want, "")
+    if not all(-2**63 <= v < 2**63 for v in got[:2]):     # -2**63 // -1: 2**63
+        assert proc.returncode == 1 and proc.stderr.splitlines()[-1].startswith(
+            "OverflowError: Python int beyond int64"), proc.stderr
+        return
+    assert (proc.returncode, value(proc.stdout), proc.stderr) == (0, shown(got), "")
 
 
 @pytest.fixture(scope="module")
