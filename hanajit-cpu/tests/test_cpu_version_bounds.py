@@ -72,6 +72,35 @@ def triangle(m):
     return t
 
 
+@jit
+def clamp(i, n):
+    return min(max(0, i), n - 1)
+
+
+def blur_clamped(img, k):
+    n, m = img.shape
+    r = k.shape[0] // 2
+    out = np.empty_like(img)
+    for i in range(n):
+        for j in range(m):
+            s = 0.0
+            for di in range(k.shape[0]):
+                for dj in range(k.shape[1]):
+                    s += k[di, dj] * img[clamp(i + di - r, n), clamp(j + dj - r, m)]
+            out[i, j] = s
+    return out
+
+
+def clamped(x, lo, hi, d, c0, c1):
+    """x[min(max(c0, i + d), c1)]: in bounds, wrapping or raising by the clamp's
+    bounds, with a sum and a negated clamp on the way."""
+    t = 0
+    for i in range(lo, hi):
+        j = max(min(i + d, c1), c0)
+        t += x[j] * (i + 1) + x[-min(-j, 0) - 1 + 1]
+    return t
+
+
 def versioned_loops(f, *args) -> int:
     """How many loop nests of ``f``'s specialisation are versioned."""
     f(*args)
@@ -114,6 +143,35 @@ def test_convolution_runs_unchecked_and_matches():
         f(img, k[:, :2])
     # an image too small for any output: no iteration, no error
     np.testing.assert_array_equal(f(img[:2, :2], k), conv3(img[:2, :2], k))
+
+
+def test_clamped_convolution_runs_unchecked_and_matches():
+    # min/max of the clamping helper: its result lies between the clamp's bounds,
+    # so one test on the image's shape proves every index of the nest
+    rng = np.random.default_rng(1)
+    img, k = rng.standard_normal((9, 14)), rng.standard_normal((5, 5))
+    f = compiled(blur_clamped)
+    np.testing.assert_array_equal(f(img, k), blur_clamped(img, k))
+    fn = f.jitted.ir_module().functions[f.jitted.ir_module().entry]
+    fast = next(s for s in fn.body if getattr(s, "versioned", False))
+    while isinstance(fast, N.If):             # the fast copy of the fast copy ...
+        fast = fast.then[0]
+    assert isinstance(fast, N.ForCount)
+    assert not [s for s in N.walk_stmts([fast]) if isinstance(s, N.Raise)]
+    for shape in ((1, 1), (0, 3), (3, 0), (1, 6)):
+        same_outcome(blur_clamped, img[:shape[0], :shape[1]], k)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(0, 8), st.integers(-10, 10), st.integers(-10, 10),
+       st.integers(-10, 10), st.integers(-10, 10), st.integers(-10, 10))
+def test_clamped_index_wraps_and_raises_like_python(n, lo, hi, d, c0, c1):
+    x = np.arange(1, n + 1, dtype=np.int64) * 3
+    same_outcome(clamped, x, lo, hi, d, c0, c1)
+
+
+def test_clamped_index_is_versioned():
+    assert versioned_loops(jit(clamped), np.arange(5), 0, 5, 0, 0, 4) >= 1
 
 
 @settings(max_examples=150, deadline=None)
@@ -190,7 +248,13 @@ def nest_kernels(draw):
             if k:
                 terms.append(f"{k} * {c}" if k != 1 else c)
         off = draw(st.integers(-4, 4))
-        return " + ".join(terms + [str(off)] if terms else [str(off)]) + " + d"
+        out = " + ".join(terms + [str(off)] if terms else [str(off)]) + " + d"
+        clamp = draw(st.sampled_from(["", "", "min", "max", "both"]))
+        if clamp in ("min", "both"):
+            out = f"min({out}, {draw(st.sampled_from(['hi', 'lo', '3', 'd + 2']))})"
+        if clamp in ("max", "both"):
+            out = f"max({draw(st.sampled_from(['0', 'lo', '-1', 'd']))}, {out})"
+        return out
     step = draw(st.sampled_from([1, 1, 2, -1]))
     src = f"""
 from hanajit import jit

@@ -75,6 +75,52 @@ class Form:
 
 
 @dataclass
+class Clamp:
+    """``op(a, b)`` (``op`` is ``smin`` or ``smax``) of two ranges -- forms or clamps.
+
+    Its smallest value is ``op`` of the operands' smallest, its largest ``op`` of
+    their largest, so ``min(max(0, i + d), n - 1)`` is proven in bounds by a test
+    on ``n`` alone.  Sums and constant multiples distribute into the operands
+    (``min(a, b) + c == min(a + c, b + c)``; a negative factor swaps min and max),
+    so every leaf of a range is an affine form with the usual limits, and
+    ``smin``/``smax`` of values within +-2**54 cannot wrap."""
+
+    op: str
+    a: object
+    b: object
+
+
+def _forms(r):
+    if isinstance(r, Clamp):
+        yield from _forms(r.a)
+        yield from _forms(r.b)
+    else:
+        yield r
+
+
+def _add(a, b):
+    if isinstance(a, Clamp):
+        return Clamp(a.op, _add(a.a, b), _add(a.b, b))
+    if isinstance(b, Clamp):
+        return Clamp(b.op, _add(a, b.a), _add(a, b.b))
+    return a.plus(b)
+
+
+def _scale(r, c: int):
+    if isinstance(r, Clamp):
+        op = r.op if c >= 0 else {"smin": "smax", "smax": "smin"}[r.op]
+        return Clamp(op, _scale(r.a, c), _scale(r.b, c))
+    return r.scaled(c)
+
+
+MAX_FORMS = 8            # the forms of one range (sums of clamps multiply them)
+
+
+def _limit(r):
+    return r if sum(1 for _ in _forms(r)) <= MAX_FORMS else None
+
+
+@dataclass
 class _Leaf:
     expr: N.Expr           # the value (an invariant leaf) or the loop count (a counter)
     counter: bool          # a counter takes 0 .. expr - 1
@@ -141,6 +187,11 @@ class _Nest:
 
     def form(self, e: N.Expr, env: dict):
         """The affine form of int64 value ``e``, or None."""
+        r = self.range(e, env)
+        return r if isinstance(r, Form) else None
+
+    def range(self, e: N.Expr, env: dict):
+        """``e`` as a :class:`Form` or a :class:`Clamp` of forms, or None."""
         if getattr(e, "type", None) != I64:
             return None
         if isinstance(e, N.Const):
@@ -151,17 +202,21 @@ class _Nest:
         if inv is not None:
             return self._leaf(inv, counter=False)
         if isinstance(e, N.BinOp) and e.op in ("add", "sub", "mul"):
-            a, b = self.form(e.left, env), self.form(e.right, env)
+            a, b = self.range(e.left, env), self.range(e.right, env)
             if a is None or b is None:
                 return None
             if e.op == "add":
-                return a.plus(b)
+                return _limit(_add(a, b))
             if e.op == "sub":
-                return a.plus(b, -1)
-            if not b.terms:
-                return a.scaled(b.const)
-            if not a.terms:
-                return b.scaled(a.const)
+                return _limit(_add(a, _scale(b, -1)))
+            if isinstance(b, Form) and not b.terms:
+                return _scale(a, b.const)
+            if isinstance(a, Form) and not a.terms:
+                return _scale(b, a.const)
+        if isinstance(e, N.Intrinsic) and e.name in ("smin", "smax"):
+            a, b = (self.range(x, env) for x in e.args)
+            if a is not None and b is not None:
+                return _limit(Clamp(e.name, a, b))
         return None
 
     def _leaf(self, expr: N.Expr, counter: bool) -> Form:
@@ -199,11 +254,11 @@ class _Nest:
     def _define(self, s: N.Assign, env: dict) -> None:
         v = s.value
         if isinstance(v, N.Select) and _wraps(v):
-            x = self.form(v.b, env)
+            x = self.range(v.b, env)
             if x is not None:
                 self.wrapped[s.target] = (s, x)
             return
-        f = self.form(v, env)
+        f = self.range(v, env)
         if f is not None:
             env[s.target] = (f, self.invariant(v, env))
 
@@ -247,7 +302,12 @@ class _Nest:
         return out
 
     # -- the test --------------------------------------------------------------------
-    def bounds(self, f: Form):
+    def bounds(self, f):
+        """IR for the smallest and largest value of range ``f`` over the nest."""
+        if isinstance(f, Clamp):
+            (alo, ahi), (blo, bhi) = self.bounds(f.a), self.bounds(f.b)
+            return (N.Intrinsic(f.op, [alo, blo], I64),
+                    N.Intrinsic(f.op, [ahi, bhi], I64))
         lo, hi = [_c(f.const)], [_c(f.const)]
         for key, coef in f.terms.items():
             leaf = self.leaves[key]
@@ -267,7 +327,7 @@ class _Nest:
             lo, hi = self.bounds(f)
             conds.append(N.Cmp("ge", lo, _c(0), BOOL))
             conds.append(N.Cmp("lt", hi, clone(size), BOOL))
-            used.update((k, self.leaves[k]) for k in f.terms)
+            used.update((k, self.leaves[k]) for g in _forms(f) for k in g.terms)
         guards = []
         for leaf in used.values():
             guards.append(N.Cmp("ge", clone(leaf.expr), _c(-LIMIT), BOOL))
@@ -404,7 +464,9 @@ def _wraps(v: N.Select) -> bool:
             and isinstance(a.left, N.Var) and a.left.name == b.name)
 
 
-def _bounded(f: Form) -> bool:
+def _bounded(f) -> bool:
+    if isinstance(f, Clamp):
+        return _bounded(f.a) and _bounded(f.b)
     return (abs(f.const) <= LIMIT and len(f.terms) <= MAX_TERMS
             and all(abs(c) <= MAX_COEF for c in f.terms.values()))
 

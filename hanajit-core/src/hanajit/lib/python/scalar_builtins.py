@@ -108,6 +108,13 @@ class MinMax(CallTemplate):
         t = call.type
         vals = [L.let(x) for x in items]
         cts = call.compare_types
+        if (len(vals) == 2 and t.is_int and not t.is_bool and cts[1][0] in (None, t)
+                and all(v.type == t for v in vals)):
+            # two ints of one type: equal ones are the same value, so which one
+            # wins a tie cannot show -- the min/max primitive, whose value range
+            # passes/version_bounds can follow (clamped indices)
+            signed = "s" if t.is_signed else "u"
+            return N.Intrinsic(signed + ("min" if self.op == "lt" else "max"), vals, t)
         cur = C(0, T.INT64)                  # the index of the current item
         for k in range(1, len(vals)):
             better = None
