@@ -293,3 +293,31 @@ def test_reassoc_keeps_in_order_loop():
     g = jit(whole, fallback=False, reduce_reassoc=True)
     assert g(x[:, ::2]) == x[:, ::2].sum()
 
+
+
+def _row_loops(llvm_ir: str) -> list[str]:
+    """Blocks of ``llvm_ir`` that branch to themselves, adding float vectors and
+    storing them (a loop adding a row into the result)."""
+    import re
+    blocks = re.split(r"\n(?=[\w.]+:)", llvm_ir)
+    return [b for b in blocks
+            if re.search(r"fadd <\d+ x (double|float)>", b)
+            and re.search(r"store <\d+ x (double|float)>", b)
+            and re.search(r"label %" + re.escape(b.split(":", 1)[0]) + r"\b", b)]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_in_order_axis_sums_run_along_rows(dtype):
+    """Along an axis that is not NumPy's innermost, each lane is added in index
+    order; the compiled loops go along the rows, adding them into the result
+    (``sum_order.accumulate_axis``): the same additions in the same order, as
+    vector code instead of strided scalar lanes."""
+    rng = np.random.default_rng(11)
+    x, y = spread(rng, (37, 3, 70), dtype), spread(rng, (37, 3, 70), dtype)
+    for f, args in ((axis0, (x,)), (mean_axis0, (x,)), (kept0, (x,)),
+                    (product_axis0, (x, y)), (product_axis1, (x, y))):
+        for a in (args, tuple(v[:, :, ::-1] for v in args), tuple(v[:1] for v in args)):
+            same(f, *a)
+        g = jit(f, fallback=False)
+        g(*args)
+        assert _row_loops(g.inspect_llvm()), f.__name__

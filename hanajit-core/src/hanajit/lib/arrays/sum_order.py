@@ -350,14 +350,49 @@ def expression_axis(red, L, z, st, rt, axis, keep, out_dims, out_axes):
 
     def ordered(idx):
         return red.reduce(L, z, st, fixed(idx), [axis])
+
+    def in_order():
+        if axis == len(z.dims) - 1:
+            fill(L, arr, out_dims, ordered)
+        else:
+            accumulate_axis(red, L, z, st, arr, axis, keep)
     if red.name == "sum" or st == T.FLOAT64:
         # lanes of fewer than 8 values are summed in order from 0 either way:
         # the in-order loop (no tree to walk per lane) is the same sum
         lanes = ops.band(lanes, N.Cmp("ge", z.dims[axis], C(8, I), T.BOOL))
     s1, _ = L.sub_block(lanes_fill)
-    s2, _ = L.sub_block(lambda: fill(L, arr, out_dims, ordered))
+    s2, _ = L.sub_block(in_order)
     L.emit(N.If(cond=lanes, then=s1, orelse=s2))
     return arr
+
+
+def accumulate_axis(red, L, z, st, arr, axis, keep):
+    """``arr`` (new, of the result's shape) as the sum -- or mean -- of ``z``
+    along ``axis`` in index order: NumPy's order where the axis is not its
+    temporary's innermost.  Each element of ``arr`` gets the same additions in
+    the same order as the lane-by-lane loop (``Reduction.reduce``: from 0.0, then
+    ``z[..., 0, ...]``, ``z[..., 1, ...]`` ...), but the loops run over ``z`` in C
+    order, adding into ``arr``: the innermost one goes along a row of the
+    operands (vector code), not down a strided lane."""
+    from .creation import broadcast_versions, fill
+    from .reductions import loops, total_size
+    nd = len(z.dims)
+    out_dims = [N.ArrayAttr(arr, "shape", k, I) for k in range(arr.type.ndim)]
+    fill(L, arr, out_dims, lambda idx: ops.zero(st))
+
+    def at(idx):
+        return [C(0, I) if a == axis else idx[a] for a in range(nd)] if keep else \
+            [idx[a] for a in range(nd) if a != axis]
+
+    def add(idx):
+        x = ops.convert(L, z.elem(list(idx)), st)
+        cur = N.Load(arr, at(idx), st)
+        L.emit(N.Store(array=arr, indices=at(idx), value=N.BinOp("add", cur, x, st)))
+    broadcast_versions(L, lambda: loops(L, z.dims, add))
+    if red.name == "mean":
+        n = L.let(N.Cast(L.let(total_size([z.dims[axis]])), st))
+        fill(L, arr, out_dims, lambda idx: N.BinOp("fdiv", N.Load(arr, list(idx), st),
+                                                    n, st))
 
 
 def _int_array(L, values):
@@ -455,7 +490,12 @@ def array_axis(red, L, arr, st, rt, axis, keep, out_dims, out_axes):
 
     def ordered(idx):
         return red.reduce(L, ew.to_lazy(L, arr), st, fixed(idx), [axis])
+    def in_order():
+        if axis == nd - 1:
+            fill(L, out, out_dims, ordered)
+        else:
+            accumulate_axis(red, L, ew.to_lazy(L, arr), st, out, axis, keep)
     s1, _ = L.sub_block(lambda: fill(L, out, out_dims, pairwise))
-    s2, _ = L.sub_block(lambda: fill(L, out, out_dims, ordered))
+    s2, _ = L.sub_block(in_order)
     L.emit(N.If(cond=lanes, then=s1, orelse=s2))
     return out
