@@ -71,6 +71,28 @@ def test_broadcasting_decided_at_run_time(sa, sb, sc):
                                   add_mul(a[::-1], b, c[..., ::-1]))
 
 
+def test_general_copy_selects_only_along_the_innermost_axis():
+    """In the general copy an outer axis that may broadcast is indexed by
+    ``min(i, d - 1)`` and only the innermost one by a select (which LLVM
+    unswitches into vector copies): one copy per combination of every axis would
+    multiply the nest's code by 2**axes for cases that gain nothing from it."""
+    from hanajit.ir import nodes as N
+    g = jit(add_mul, fallback=False)
+    a = np.ones((3, 4))
+    g(a, a[:1], a[:, :1])
+    fn = g.ir_module().functions[g.ir_module().entry]
+    general = next(s.orelse for s in N.walk_stmts(fn.body)
+                   if isinstance(s, N.If) and getattr(s, "versioned", False))
+    loads = [e for s in N.walk_stmts(general) for x in N.stmt_exprs(s) if x is not None
+             for e in N.walk_expr(x) if isinstance(e, N.Load)]
+    assert len(loads) == 3
+    for load in loads:
+        outer, inner = (list(N.walk_expr(i)) for i in load.indices)
+        assert not any(isinstance(e, N.Select) for e in outer)
+        assert any(isinstance(e, N.Intrinsic) and e.name == "smin" for e in outer)
+        assert any(isinstance(e, N.Select) for e in inner)
+
+
 @pytest.mark.parametrize("shape", [(6, 7), (3, 3), (2, 5), (1, 1), (0, 3)])
 def test_overlapping_stencil_assignment(shape):
     u = np.random.default_rng(1).standard_normal(shape)

@@ -234,8 +234,15 @@ def reindex(z: Lazy, dims: list):
             elif assume_full and assume_full[-1] is not None:
                 assume_full[-1].append((d, dims[off + k]))
                 own.append(i)
-            else:
+            elif off + k == len(dims) - 1:
                 own.append(N.Select(N.Cmp("eq", d, C(1, I), T.BOOL), C(0, I), i, I))
+            else:
+                # an outer axis: min(i, d - 1) -- 0 where the operand's length is
+                # 1, else i (d is the loop's length; 0: no iteration).  Not a
+                # select, which LLVM would unswitch into one copy of the whole
+                # nest per combination; only the innermost axis's select is
+                # worth a copy (it decides what vectorises)
+                own.append(N.Intrinsic("smin", [i, N.BinOp("sub", d, C(1, I), I)], I))
         return z.elem(own)
     return elem
 
