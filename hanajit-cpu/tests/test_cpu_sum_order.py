@@ -311,12 +311,14 @@ def test_in_order_axis_sums_run_along_rows(dtype):
     """Along an axis that is not NumPy's innermost, each lane is added in index
     order; the compiled loops go along the rows, adding them into the result
     (``sum_order.accumulate_axis``): the same additions in the same order, as
-    vector code instead of strided scalar lanes."""
+    vector code instead of strided scalar lanes.  Rows shorter than 8 keep each
+    lane in a register (``sum_order.by_rows``)."""
     rng = np.random.default_rng(11)
     x, y = spread(rng, (37, 3, 70), dtype), spread(rng, (37, 3, 70), dtype)
     for f, args in ((axis0, (x,)), (mean_axis0, (x,)), (kept0, (x,)),
                     (product_axis0, (x, y)), (product_axis1, (x, y))):
-        for a in (args, tuple(v[:, :, ::-1] for v in args), tuple(v[:1] for v in args)):
+        for a in (args, tuple(v[:, :, ::-1] for v in args), tuple(v[:1] for v in args),
+                  tuple(v[..., :5] for v in args)):        # (rows shorter than 8)
             same(f, *a)
         g = jit(f, fallback=False)
         g(*args)

@@ -352,10 +352,8 @@ def expression_axis(red, L, z, st, rt, axis, keep, out_dims, out_axes):
         return red.reduce(L, z, st, fixed(idx), [axis])
 
     def in_order():
-        if axis == len(z.dims) - 1:
-            fill(L, arr, out_dims, ordered)
-        else:
-            accumulate_axis(red, L, z, st, arr, axis, keep)
+        by_rows(L, z.dims, axis, lambda: fill(L, arr, out_dims, ordered),
+                lambda: accumulate_axis(red, L, z, st, arr, axis, keep))
     if red.name == "sum" or st == T.FLOAT64:
         # lanes of fewer than 8 values are summed in order from 0 either way:
         # the in-order loop (no tree to walk per lane) is the same sum
@@ -364,6 +362,21 @@ def expression_axis(red, L, z, st, rt, axis, keep, out_dims, out_axes):
     s2, _ = L.sub_block(in_order)
     L.emit(N.If(cond=lanes, then=s1, orelse=s2))
     return arr
+
+
+ROWS_FROM = 8       # rows at least this long are added into the result whole
+
+
+def by_rows(L, dims, axis, lanes, rows):
+    """Emit ``rows()`` (:func:`accumulate_axis`) where the rows it adds are at
+    least :data:`ROWS_FROM` long, ``lanes()`` (each lane in a register) where
+    they are shorter or the reduced axis is the last: the same sums either way."""
+    if axis == len(dims) - 1:
+        lanes()
+        return
+    s1, _ = L.sub_block(rows)
+    s2, _ = L.sub_block(lanes)
+    L.emit(N.If(cond=N.Cmp("ge", dims[-1], C(ROWS_FROM, I), T.BOOL), then=s1, orelse=s2))
 
 
 def accumulate_axis(red, L, z, st, arr, axis, keep):
@@ -491,10 +504,9 @@ def array_axis(red, L, arr, st, rt, axis, keep, out_dims, out_axes):
     def ordered(idx):
         return red.reduce(L, ew.to_lazy(L, arr), st, fixed(idx), [axis])
     def in_order():
-        if axis == nd - 1:
-            fill(L, out, out_dims, ordered)
-        else:
-            accumulate_axis(red, L, ew.to_lazy(L, arr), st, out, axis, keep)
+        by_rows(L, [_shape(arr, k) for k in range(nd)], axis,
+                lambda: fill(L, out, out_dims, ordered),
+                lambda: accumulate_axis(red, L, ew.to_lazy(L, arr), st, out, axis, keep))
     s1, _ = L.sub_block(lambda: fill(L, out, out_dims, pairwise))
     s2, _ = L.sub_block(in_order)
     L.emit(N.If(cond=lanes, then=s1, orelse=s2))
