@@ -94,6 +94,38 @@ def test_complex_parts(n):
         same(imag_max, x)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("step", [2, 3, 4, 8, 16, 32])
+def test_stepped_lanes_ignore_the_values_between(dtype, step):
+    """A step of 2, 4, 8 or 16 items is read whole (``extreme_stepped``): NaN,
+    infinities and zeros planted in the skipped items must not show, at lengths
+    on both sides of the helper's 16-lane blocks."""
+    rng = np.random.default_rng(step)
+    for n in (1, 2, 15, 16, 17, 31, 32, 33, 64, 65, 1000):
+        base = rng.standard_normal(n * step + 3).astype(dtype)
+        for filler in (np.nan, -np.inf, np.inf, -0.0):
+            full = base.copy()
+            keep = full[::step].copy()
+            full[:] = filler
+            full[::step] = keep
+            for a in (full[::step], full[step - 1::step][:n - 1] if n > 1 else full[::step]):
+                same(amin, a)
+                same(amax, a)
+        zeros = base.copy()
+        zeros[::step] = rng.choice(np.array([0.0, -0.0], dtype), len(zeros[::step]))
+        same(amin, zeros[::step])
+        same(amax, zeros[::step])
+
+
+def test_complex_parts_beside_nan():
+    """``z.real`` of values whose imaginary parts are NaN has no NaN."""
+    z = np.arange(100.0) - 50.0 + 1j * np.nan
+    for x in (z, z[::3], z.astype(np.complex64)):
+        same(real_min, x)
+        same(imag_max, x)
+        same(real_min, np.conj(x) * 1j)
+
+
 def test_empty_raises_as_numpy():
     with pytest.raises(ValueError, match="zero-size array to reduction operation minimum"):
         FUNCS[amin](np.zeros(0))

@@ -9,7 +9,9 @@ accumulators take every 16th value and are folded at the end: LLVM makes them
 vectors of compares and selects (they are stored in ``scratch`` after the loop
 for that, as ``statistics/pairwise_sum._leaf`` explains).  A lane that is not
 contiguous is copied in chunks of :data:`CHUNK` values first: the compares then
-read whole vectors, not gathers.
+read whole vectors, not gathers; one whose step is 2, 4, 8 or 16 items is read
+whole, from its first value to its last, and only its own lanes are kept
+(:func:`extreme_stepped`).
 """
 import numpy as np
 
@@ -45,6 +47,30 @@ def extreme_strided(a, big):
         else:
             r = _pick(r, _lanes(buf, 0, k, big, scratch), big)
         i += k
+    return r
+
+
+def extreme_stepped(a, step, big):
+    """``extreme`` of every ``step``-th value of the contiguous 1-D float ``a``
+    from ``a[0]`` (``step`` is 2, 4, 8 or 16, a divisor of :data:`LANES`; the
+    last value is ``a[-1]``).  All of ``a`` is read as whole vectors; of the 16
+    accumulators, lanes ``0, step, 2 * step ...`` hold exactly the wanted values
+    and the others (the imaginary parts beside a complex array's ``.real``, the
+    skipped items of ``x[::2]``: memory of the same array) are dropped."""
+    m = len(a)
+    blocks = m // LANES
+    r = a[0]
+    if blocks < 2:
+        for i in range(step, m, step):
+            r = _pick(r, a[i], big)
+        return r
+    scratch = np.empty(LANES, a.dtype)
+    _lanes(a, 0, LANES * blocks, big, scratch)     # leaves each lane in scratch
+    r = scratch[0]
+    for k in range(step, LANES, step):
+        r = _pick(r, scratch[k], big)
+    for i in range(LANES * blocks, m, step):
+        r = _pick(r, a[i], big)
     return r
 
 
@@ -135,5 +161,5 @@ def _lanes(a, lo, n, big, scratch):
 
 
 # every index above is in range by construction: no checks (pipeline.py)
-for _f in (extreme, extreme_strided, _in_order, _lanes):
+for _f in (extreme, extreme_strided, extreme_stepped, _in_order, _lanes):
     _f.hj_unchecked = True
