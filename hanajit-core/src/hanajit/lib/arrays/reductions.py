@@ -159,49 +159,44 @@ class Reduction(CallTemplate):
         from ..statistics import pairwise_sum as hs
         from .creation import broadcast_versions
         zero = C(0.0, st)
-        if tree is not None:
-            n, starts, sums, leaves = tree
-            single = C(False, T.BOOL)
-        else:
-            n = L.let(z.dims[0])
-            single = L.let(N.Cmp("le", n, C(hs.LEAF, I), T.BOOL))
-            made, (m_starts, m_sums, m_leaves) = L.sub_block(
-                lambda: self.pairwise_tree(L, n, st)[1:])
-            starts = N.Var(L.temp(m_starts.type, "starts"), m_starts.type)
-            sums = N.Var(L.temp(m_sums.type, "sums"), m_sums.type)
-            count = L.temp(I, "leaves")
-            L.emit(N.If(cond=single, then=[N.Assign(target=count, value=C(1, I))],
-                        orelse=made + [N.Assign(target=starts.name, value=m_starts),
-                                       N.Assign(target=sums.name, value=m_sums),
-                                       N.Assign(target=count, value=m_leaves)]))
-            leaves = N.Var(count, I)
         total = L.temp(st, "tree")
-        many_leaves = N.UnOp("not", single, T.BOOL)
+        if tree is not None:
+            self._tree_sum(L, z, st, tree, total)
+            return self.mean_of(L, N.Var(total, st), tree[0], st)
+        # at most 128 values: one leaf, no tree; more: the tree.  Two branches
+        # chosen once -- a test of the count inside the loop over the leaves
+        # would be unswitched by LLVM into the same two copies, at more cost
+        n = L.let(z.dims[0])
+
+        def one_leaf():
+            res = self._leaf_sum(L, z, st, C(0, I), n, None)
+            L.emit(N.Assign(target=total, value=N.BinOp("add", zero, N.Var(res, st), st)))
+        single, _ = L.sub_block(lambda: broadcast_versions(L, one_leaf))
+        whole, _ = L.sub_block(lambda: self._tree_sum(
+            L, z, st, self.pairwise_tree(L, n, st), total))
+        L.emit(N.If(cond=N.Cmp("le", n, C(hs.LEAF, I), T.BOOL), then=single, orelse=whole))
+        return self.mean_of(L, N.Var(total, st), n, st)
+
+    def _tree_sum(self, L, z, st, tree, total):
+        """``total`` = the sum of ``z`` over the pairwise tree ``tree``
+        (:meth:`pairwise_tree`): each leaf's sum stored, then combined."""
+        from ..statistics import pairwise_sum as hs
+        from .creation import broadcast_versions
+        zero = C(0.0, st)
+        n, starts, sums, leaves = tree
 
         def leaf(k):
-            lo, count = L.temp(I, "lo"), L.temp(I, "count")
-            first = N.Load(starts, [k[0]], I)
-            L.emit(N.If(cond=single, then=[N.Assign(target=lo, value=C(0, I)),
-                                           N.Assign(target=count, value=n)],
-                        orelse=[N.Assign(target=lo, value=first),
-                                N.Assign(target=count, value=N.BinOp(
-                                    "sub", N.Load(starts, [_add(k[0], C(1, I))], I),
-                                    N.Var(lo, I), I))]))
-            res = self._leaf_sum(L, z, st, N.Var(lo, I), N.Var(count, I),
-                                 (sums, leaves, many_leaves))
-            L.emit(N.If(cond=single,
-                        then=[N.Assign(target=total, value=N.BinOp(
-                            "add", zero, N.Var(res, st), st))],
-                        orelse=[N.Store(array=sums, indices=[k[0]], value=N.Var(res, st))]))
+            lo = L.let(N.Load(starts, [k[0]], I))
+            count = L.let(N.BinOp("sub", N.Load(starts, [_add(k[0], C(1, I))], I), lo, I))
+            res = self._leaf_sum(L, z, st, lo, count, (sums, leaves, C(True, T.BOOL)))
+            L.emit(N.Store(array=sums, indices=[k[0]], value=N.Var(res, st)))
         broadcast_versions(L, lambda: loops(L, [leaves], leaf))
         # one leaf in a tree (at most 128 values): its sum is the tree's, no call
         one = [N.Assign(target=total, value=N.BinOp(
             "add", zero, N.Load(sums, [C(0, I)], st), st))]
         many, v = L.sub_block(lambda: L.call_helper(hs.combine, [sums, n, zero]))
-        L.emit(N.If(cond=many_leaves, then=[N.If(
-            cond=N.Cmp("eq", leaves, C(1, I), T.BOOL), then=one,
-            orelse=many + [N.Assign(target=total, value=v)])]))
-        return self.mean_of(L, N.Var(total, st), n, st)
+        L.emit(N.If(cond=N.Cmp("eq", leaves, C(1, I), T.BOOL), then=one,
+                    orelse=many + [N.Assign(target=total, value=v)]))
 
     def _leaf_sum(self, L, z, st, lo, count, scratch):
         """A variable holding the sum of ``z[lo:lo + count]`` (at most 128 values)
