@@ -21,8 +21,7 @@ from llvmlite import ir
 
 from ..ir import nodes as N
 from ..ir import types as T
-from ..toolkit.libm import OVERFLOW_FUNCTIONS
-_INT_MINMAX = {"smin": "<", "smax": ">", "umin": "<", "umax": ">"}
+from ..toolkit.libm import INT_MINMAX, OVERFLOW_FUNCTIONS
 from .llvm_linked import translate_raise
 from .llvm_math import MathCalls
 from .llvm_memory import ArrayMemory, borrowed_params
@@ -482,13 +481,8 @@ class FunctionLowering(TablesAndRandom, ArrayMemory):
         args = [self.expr(a) for a in e.args]
         if e.name in OVERFLOW_FUNCTIONS:
             return self.m.overflow_flag(self.b, e.name, args)
-        if e.name in _INT_MINMAX:                 # icmp + select: LLVM's smin & co.
-            pick = self.b.icmp_signed if e.name[0] == "s" else self.b.icmp_unsigned
-            return self.b.select(pick(_INT_MINMAX[e.name], *args), *args)
-        if e.name == "ctpop":
-            ty = args[0].type
-            fn = self.m.llmod.declare_intrinsic("llvm.ctpop", [ty])
-            return self.b.call(fn, args)
+        if e.name in INT_MINMAX or e.name == "ctpop":
+            return self.m.integer_call(self.b, e.name, args)
         if isinstance(e.type, T.Scalar) and e.type.is_complex:
             return self.m.complex_math_call(self.b, e.name, args, e.type, self.fn.pyname)
         call = self.m.math_call(self.b, e.name, args, e.type,

@@ -8,6 +8,7 @@ from llvmlite import ir
 from llvmlite.ir.instructions import CallInstrAttributes
 
 from ..ir import types as T
+from ..toolkit.libm import INT_MINMAX
 
 LLVM_INTRINSICS = {
     "sqrt", "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos",
@@ -121,6 +122,14 @@ class MathCalls:
             fn = ir.Function(self.llmod, ir.FunctionType(
                 ir.LiteralStructType([ty, ir.IntType(1)]), [ty, ty]), sym)
         return b.extract_value(b.call(fn, args), 1)
+
+    def integer_call(self, b: ir.IRBuilder, name, args):
+        """``smin smax umin umax`` (icmp + select, which LLVM reads as its own
+        min/max) and ``ctpop`` (``llvm.ctpop``)."""
+        if name == "ctpop":
+            return b.call(self.llmod.declare_intrinsic("llvm.ctpop", [args[0].type]), args)
+        pick = b.icmp_signed if name[0] == "s" else b.icmp_unsigned
+        return b.select(pick(INT_MINMAX[name], *args), *args)
 
     def math_call(self, b: ir.IRBuilder, name, args, t: T.Type, vectorize=True):
         from .llvm import lltype

@@ -42,6 +42,7 @@ from ..errors import UnsupportedError
 from ..ir import nodes as N
 from ..ir import types as T
 from .c_dialects import C99, DIALECTS, HLS_CPP, MSL, Dialect
+from .libm import INT_MINMAX
 
 
 @dataclass
@@ -219,14 +220,12 @@ class CEmitter:
     def e_Select(self, e):
         return f"({self.expr(e.cond)} ? {self.expr(e.a)} : {self.expr(e.b)})"
 
-    _INT_MINMAX = {"smin": "<", "smax": ">", "umin": "<", "umax": ">"}
-
     def e_Intrinsic(self, e):
         t = e.type
         args = [self.expr(a) for a in e.args]
-        if e.name in self._INT_MINMAX:
+        if e.name in INT_MINMAX:
             ct = self.ctype(t)
-            cmp = self._INT_MINMAX[e.name]
+            cmp = INT_MINMAX[e.name]
             cast = f"({self.int_type(e.name[0] != 'u', t.bits)})"
             a, b = args
             return f"(({ct})({cast}{a} {cmp} {cast}{b} ? {a} : {b}))"

@@ -28,6 +28,9 @@ INTEGER_FUNCTIONS: dict[str, int] = {"smin": 2, "smax": 2, "umin": 2, "umax": 2,
                                      "ctpop": 1, "sadd_overflow": 2, "ssub_overflow": 2,
                                      "smul_overflow": 2}
 
+#: the comparison that picks the first operand of each integer min/max
+INT_MINMAX = {"smin": "<", "smax": ">", "umin": "<", "umax": ">"}
+
 #: the overflow tests of signed ``+ - *`` (bool: the int64 result wraps)
 OVERFLOW_FUNCTIONS = ("sadd_overflow", "ssub_overflow", "smul_overflow")
 
