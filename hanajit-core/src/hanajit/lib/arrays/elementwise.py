@@ -234,17 +234,24 @@ def reindex(z: Lazy, dims: list):
             elif assume_full and assume_full[-1] is not None:
                 assume_full[-1].append((d, dims[off + k]))
                 own.append(i)
-            elif off + k == len(dims) - 1:
-                own.append(N.Select(N.Cmp("eq", d, C(1, I), T.BOOL), C(0, I), i, I))
             else:
-                # an outer axis: min(i, d - 1) -- 0 where the operand's length is
-                # 1, else i (d is the loop's length; 0: no iteration).  Not a
-                # select, which LLVM would unswitch into one copy of the whole
-                # nest per combination; only the innermost axis's select is
-                # worth a copy (it decides what vectorises)
-                own.append(N.Intrinsic("smin", [i, N.BinOp("sub", d, C(1, I), I)], I))
+                own.append(broadcast_index(i, d, innermost=off + k == len(dims) - 1))
         return z.elem(own)
     return elem
+
+
+def broadcast_index(i, d, innermost=False):
+    """The index along an operand's axis of length ``d`` at loop counter ``i``,
+    where ``d`` is the loop's length or 1 (broadcast): ``i``, or 0.
+
+    A select only on the ``innermost`` axis, which LLVM unswitches into a copy of
+    the loop per case -- the copy that decides what vectorises.  Elsewhere
+    ``min(i, d - 1)`` (``d`` is 0 only when the loop runs no iteration): a select
+    there would be unswitched too, one copy of the whole nest per combination of
+    axes, for cases that gain nothing from it."""
+    if innermost:
+        return N.Select(N.Cmp("eq", d, C(1, I), T.BOOL), C(0, I), i, I)
+    return N.Intrinsic("smin", [i, N.BinOp("sub", d, C(1, I), I)], I)
 
 
 def python_int_fits(L, args: list, t: T.Scalar) -> list:

@@ -455,12 +455,10 @@ def _scatter(L, target: FancyLazy, value, python=True):
     target.checks_after(L)
 
     def body(idx):
-        # min(i, d - 1): 0 where the value broadcasts (d == 1), else i -- not a
-        # select, which LLVM would unswitch into a copy of the scatter loop per
-        # combination (the stores go through index arrays: nothing to vectorise)
+        # no select even innermost: the stores go through index arrays, there is
+        # nothing to vectorise
         sidx = [C(0, I)] * max(extra, 0) + [
-            N.Intrinsic("smin", [idx[off + k], N.BinOp("sub", d, C(1, I), I)], I)
-            for k, d in enumerate(own)]
+            ew.broadcast_index(idx[off + k], d) for k, d in enumerate(own)]
         val = array_cast(L, _value_at(L, shared, src, z, sidx), arr_t.dtype)
         L.emit(N.Store(array=target.array, indices=target.positions(idx), value=val))
     loops(L, dims, body)
