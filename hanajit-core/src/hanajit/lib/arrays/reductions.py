@@ -375,12 +375,10 @@ class Reduction(CallTemplate):
             # the first value to the last read whole (extreme_lanes.extreme_stepped)
             stride = L.let(N.ArrayAttr(lane, "stride", 0, I))
             step = L.let(N.BinOp("sdiv", stride, size, I))
-            stepped = ops.band(N.Cmp("eq", N.BinOp("mul", step, size, I), stride, T.BOOL),
-                               ops.band(N.Cmp("gt", step, C(1, I), T.BOOL),
-                                        ops.band(N.Cmp("le", step, C(16, I), T.BOOL),
-                                                 N.Cmp("eq", N.BinOp("and", step, N.BinOp(
-                                                     "sub", step, C(1, I), I), I),
-                                                     C(0, I), T.BOOL))))
+            stepped = None
+            for k in (2, 4, 8, 16):
+                c = N.Cmp("eq", stride, N.BinOp("mul", size, C(k, I), I), T.BOOL)
+                stepped = c if stepped is None else ops.bor(stepped, c)
             span = N.BinOp("add", N.BinOp("mul", N.BinOp("sub", n, C(1, I), I), step, I),
                            C(1, I), I)
             whole = N.ArrayView(lane, C(0, I), [span], [size], lane.type.copy(layout="C"))

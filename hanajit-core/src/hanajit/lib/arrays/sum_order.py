@@ -503,6 +503,7 @@ def array_axis(red, L, arr, st, rt, axis, keep, out_dims, out_axes):
 
     def ordered(idx):
         return red.reduce(L, ew.to_lazy(L, arr), st, fixed(idx), [axis])
+
     def in_order():
         by_rows(L, [_shape(arr, k) for k in range(nd)], axis,
                 lambda: fill(L, out, out_dims, ordered),
