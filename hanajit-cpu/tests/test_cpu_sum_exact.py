@@ -152,3 +152,31 @@ def test_pairwise_leaves_are_vector_loops(dtype, monkeypatch):
         assert g(*args).tobytes() == f(*args).tobytes()
         loops = _vector_loops(g.inspect_llvm())
         assert any("shufflevector" not in body for body in loops), f.__name__
+
+
+def column_distances(A, B):
+    D = np.empty((A.shape[1], B.shape[1]))
+    for i in range(A.shape[1]):
+        for j in range(B.shape[1]):
+            D[i, j] = np.sqrt(((A[:, i] - B[:, j]) ** 2).sum())
+    return D
+
+
+@pytest.mark.parametrize("f, make", [
+    (total, lambda rng: (rng.random(100003),)),
+    (total, lambda rng: (rng.random(3001)[::3],)),
+    (product_sum, lambda rng: (rng.random(100003),)),
+    (column_distances, lambda rng: (rng.random((16, 20)), rng.random((16, 30)))),
+])
+def test_leaf_blocks_are_not_in_order_reductions(f, make, monkeypatch):
+    """The blocks of a leaf stay one loop whose eight accumulators are the
+    vector: LLVM's loop vectoriser, allowed in-order float reductions, would
+    otherwise take eight blocks at a time into eight in-order reductions
+    (``llvm.vector.reduce.fadd``), masked for a leaf of 16 values -- 4x slower
+    for sums of short columns.  The loop is marked short (``_leaf_sum``, the
+    helper's ``hj_short_loops``)."""
+    monkeypatch.setenv("HANAJIT_SHARE_HELPERS", "0")    # the helper's code in the caller's
+    args = make(np.random.default_rng(5))
+    g = jit(f, fallback=False)
+    assert g(*args).tobytes() == f(*args).tobytes()
+    assert "llvm.vector.reduce.fadd" not in g.inspect_llvm()

@@ -172,6 +172,9 @@ class CompileContext:
             # helpers marked ``hj_unchecked`` index only in range (no checks to
             # version loops around: smaller, faster code)
             fn.unchecked = getattr(pyfunc, "hj_unchecked", False)
+            # helpers marked ``hj_short_loops`` have loops LLVM must neither
+            # vectorise nor unroll (their accumulators vectorise instead)
+            fn.short_loops = getattr(pyfunc, "hj_short_loops", False)
             fn.origin = (pyfunc, arg_types)
             if len(arg_types) != len(fn.params):
                 raise UnsupportedError(f"{parsed.qualname}: called with {len(arg_types)} "

@@ -740,6 +740,7 @@ class Function:
     level: str = "python"          # "python" or "primitive"
     compact: bool = False           # ``hj_compact`` helper: not optimised, not inlined
     unchecked: bool = False         # ``hj_unchecked`` helper: indices in range, unchecked
+    short_loops: bool = False       # ``hj_short_loops`` helper: its loops stay scalar loops
     origin: Any = None              # (Python function, argument types) it specialises
     external: Optional[tuple] = None  # (symbol, raises): compiled in another module
     returns_param = None    # the array parameter every return returns, unrebound

@@ -282,7 +282,8 @@ class Lowerer:
         counter = self.temp(T.INT64, "i")
         value = ops.range_value(start, N.Var(counter, T.INT64), step, t)
         body = [N.Assign(target=s.target, value=value, line=s.line)] + self.block(s.body)
-        self.emit(N.ForCount(counter=counter, count=count, body=body, line=s.line))
+        self.emit(N.ForCount(counter=counter, count=count, body=body, line=s.line,
+                             short=self.fn.short_loops))
 
     # ----------------------------------------------------------- expressions
     def lower(self, e: N.Expr) -> N.Expr:

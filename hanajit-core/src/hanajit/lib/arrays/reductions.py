@@ -230,7 +230,13 @@ class Reduction(CallTemplate):
                 for j, r in enumerate(acc):
                     L.emit(N.Assign(target=r, value=N.BinOp(
                         "add", N.Var(r, st), z.elem([_add(base, C(j, I))]), st)))
-            loops(L, [N.BinOp("sub", m, C(1, I), I)], block)
+            # not vectorised across blocks: the accumulators themselves are one
+            # vector (SLP), where the loop vectoriser would interleave eight
+            # blocks into eight in-order reductions, masked for the last ones
+            stmts, _ = L.sub_block(lambda: loops(L, [N.BinOp("sub", m, C(1, I), I)], block))
+            stmts[-1].short = True
+            for s in stmts:
+                L.emit(s)
             v = [N.Var(r, st) for r in acc]
 
             def plus(a, b):

@@ -156,3 +156,4 @@ def _combine(sums, n, k):
 for _f in (pairwise, pairwise_unbuffered, lane_sum, _pairwise, _leaf, leaf_starts, _starts,
            combine, _combine):
     _f.hj_unchecked = True
+_leaf.hj_short_loops = True
