@@ -22,7 +22,8 @@ CPUS = ["x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4", "sandybridge",
         "skylake-avx512", "icelake-server", "sapphirerapids", "znver3", "znver4"]
 
 PROBE = r'''
-import json, re, warnings
+import json, os, re, warnings
+os.environ["HANAJIT_SHARE_HELPERS"] = "0"   # helpers' code in their callers' IR
 warnings.simplefilter("ignore", RuntimeWarning)     # CPUs this host cannot run
 import numpy as np
 from hanajit import jit
@@ -49,6 +50,14 @@ def total(a):
     return s
 
 
+def stride_sum(a):
+    return a[::3].sum()
+
+
+def stride_scale(a, out):
+    out[::3] = a[::3] * 2.0 + 1.0
+
+
 def vector_calls(f):
     return sorted(set(re.findall(r"call [^\n]*?<\d+ x double> @([\w.]+)",
                                  f.inspect_llvm())))
@@ -59,6 +68,8 @@ a = jit(sqrt_abs, fallback=False, signature=sig)
 b = jit(exp_all, fallback=False, signature=sig)
 c = jit(squares, fallback=False, signature="(float64[:], float64[:])")
 d = jit(total, fallback=False, reduce_reassoc=True, signature=sig)
+g = jit(stride_sum, fallback=False, signature=sig)
+h = jit(stride_scale, fallback=False, signature="(float64[:], float64[:])")
 e = get_engine()
 print(json.dumps({
     "cpu": e.cpu,
@@ -68,6 +79,8 @@ print(json.dumps({
     "square_fmul": "fmul <" in c.inspect_llvm(),
     "square_calls": [n for n in vector_calls(c) if "vsquare" in n],
     "reassoc": "fadd reassoc <" in d.inspect_llvm(),
+    "gathers": [n for f in (g, h) for n in re.findall(r"@llvm\.masked\.(?:gather|scatter)\.\w+",
+                                                      f.inspect_llvm())],
 }))
 '''
 
@@ -94,6 +107,9 @@ def test_vectorisation_properties_hold_on_every_cpu(tmp_path, cpu):
     assert got["square_fmul"] and not got["square_calls"], got
     # reduce_reassoc=True sums in vector partial sums
     assert got["reassoc"]
+    # lanes with a run-time stride are separate loads and stores, never gathers or
+    # scatters (cpu_choice.X86_TUNING): 3-12x slower where LLVM would choose them
+    assert not got["gathers"], got
 
 
 def test_features_alone_modify_the_host_cpu(tmp_path):
@@ -101,6 +117,35 @@ def test_features_alone_modify_the_host_cpu(tmp_path):
     host = _probe(tmp_path)
     assert got["cpu"] == host["cpu"]
     assert all("_ZGVd" not in n and "_ZGVe" not in n for n in got["exp"]), got
+
+
+def test_tuning_comes_before_the_features_asked_for(monkeypatch):
+    """The x86 tuning is added to every choice, before HANAJIT_CPU_FEATURES, whose
+    ``-prefer-no-gather`` then undoes it (LLVM applies features in order)."""
+    from hanajit_cpu import cpu_choice
+
+    class FakeLLVM:
+        def get_host_cpu_name(self):
+            return "znver4"
+
+        def get_host_cpu_features(self):
+            class F:
+                def flatten(self):
+                    return "+avx2,+avx512f"
+            return F()
+
+        def get_process_triple(self):
+            return "x86_64-unknown-linux-gnu"
+
+    for var in ("HANAJIT_CPU_NAME", "HANAJIT_CPU_FEATURES"):
+        monkeypatch.delenv(var, raising=False)
+    tuning = cpu_choice.X86_TUNING
+    assert cpu_choice.choose(FakeLLVM()) == ("znver4", "+avx2,+avx512f," + tuning)
+    monkeypatch.setenv("HANAJIT_CPU_FEATURES", "-prefer-no-gather")
+    assert cpu_choice.choose(FakeLLVM()) == (
+        "znver4", "+avx2,+avx512f," + tuning + ",-prefer-no-gather")
+    monkeypatch.setenv("HANAJIT_CPU_NAME", "x86-64-v4")
+    assert cpu_choice.choose(FakeLLVM()) == ("x86-64-v4", tuning + ",-prefer-no-gather")
 
 
 KEY = r'''
