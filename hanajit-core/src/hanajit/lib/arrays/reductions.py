@@ -308,6 +308,9 @@ class Reduction(CallTemplate):
                 return _kept(L, v, rt, args[0].type.ndim) if keep else v
         if axis is None and self.vector_extreme(L, args[0], st):
             return self.lower_extreme(L, L.let(args[0]), rt, st, keep)
+        if axis is None and self.lanes_extreme(L, args[0], st):
+            v = self.fused_extreme(L, args[0], st)
+            return _kept(L, v, rt, 1) if keep else v
         z = ew.to_lazy(L, args[0])
         nd = len(z.dims)
         if axis is None:
@@ -358,6 +361,78 @@ class Reduction(CallTemplate):
                 and not isinstance(arg, ew.Lazy) and isinstance(t, T.ArrayType)
                 and t.dtype == st and (t.ndim == 1 or t.layout == "C")
                 and (ctx is None or ctx.capabilities.allocation))
+
+    def lanes_extreme(self, L, arg, st):
+        """Whether ``np.min``/``np.max`` of ``arg`` is of a 1-D float expression of
+        its own dtype, on a target with the ``allocation`` capability: then
+        :meth:`fused_extreme`."""
+        ctx = L.ctx
+        return (self.name in ("min", "max") and st.is_float and isinstance(arg, ew.Lazy)
+                and len(arg.dims) == 1 and arg.type.dtype == st
+                and (ctx is None or ctx.capabilities.allocation))
+
+    def fused_extreme(self, L, z, st):
+        """The min or max of the 1-D expression ``z`` with its values computed on
+        the fly, in vector code: 16 accumulators, each taking every 16th value,
+        folded at the end (``extreme_lanes._lanes`` over the values instead of an
+        array) -- the same value as the in-order loop of :meth:`reduce` unless it
+        is zero, where the two may pick different zeros: a zero result, and fewer
+        than 32 values, take the in-order loop (which picks the later of equal
+        values, as for any expression)."""
+        from .creation import allocate
+        lanes = 16
+        n = L.let(z.dims[0])
+        self.empty_check(L, n)
+        big = self.name == "max"
+        out = L.temp(st, "extreme")
+        L.emit(N.Assign(target=out, value=C(0.0, st)))
+
+        def pick(m, x):             # extreme_lanes._pick: a NaN sticks
+            x = L.let(x)
+            better = N.Cmp("gt" if big else "lt", x, m, T.BOOL)
+            return N.Select(ops.bor(better, N.Cmp("ne", x, x, T.BOOL)), x, m, st)
+
+        def by_lanes():
+            acc = [L.temp(st, f"m{j}") for j in range(lanes)]
+            for j, m in enumerate(acc):
+                L.emit(N.Assign(target=m, value=z.elem([C(j, I)])))
+            blocks = L.let(N.BinOp("sdiv", n, C(lanes, I), I))
+
+            def block(b):
+                base = L.let(N.BinOp("mul", _add(b[0], C(1, I)), C(lanes, I), I))
+                for j, m in enumerate(acc):
+                    L.emit(N.Assign(target=m, value=pick(
+                        N.Var(m, st), z.elem([_add(base, C(j, I))]))))
+            # a loop of blocks, not vectorised across them (the accumulators are
+            # the vectors, as in pairwise leaves)
+            stmts, _ = L.sub_block(lambda: loops(L, [N.BinOp("sub", blocks, C(1, I), I)],
+                                                 block))
+            stmts[-1].short = True
+            for st_ in stmts:
+                L.emit(st_)
+            r = N.Var(acc[0], st)
+            for m in acc[1:]:
+                r = L.let(pick(r, N.Var(m, st)))
+            L.emit(N.Assign(target=out, value=r))
+            done = L.let(N.BinOp("mul", blocks, C(lanes, I), I))
+            tail, _ = L.sub_block(lambda: loops(L, [N.BinOp("sub", n, done, I)], lambda i: L.emit(
+                N.Assign(target=out, value=pick(N.Var(out, st), z.elem([_add(done, i[0])]))))))
+            tail[-1].short = True
+            for st_ in tail:
+                L.emit(st_)
+            # the accumulators stored where nothing reads them: what makes LLVM's
+            # SLP vectoriser take them as vectors (pairwise_sum._leaf)
+            scratch = L.let(allocate(L, T.ArrayType(st, 1, "C"), [C(lanes, I)]))
+            for j, m in enumerate(acc):
+                L.emit(N.Store(array=scratch, indices=[C(j, I)], value=N.Var(m, st)))
+        fast, _ = L.sub_block(by_lanes)
+        L.emit(N.If(cond=N.Cmp("ge", n, C(2 * lanes, I), T.BOOL), then=fast, orelse=[]))
+        # fewer values, or a zero (whose sign the order decides): in order
+        slow, v = L.sub_block(lambda: self.reduce(L, z, st, {}, [0]))
+        L.emit(N.If(cond=ops.bor(N.Cmp("lt", n, C(2 * lanes, I), T.BOOL),
+                                 N.Cmp("eq", N.Var(out, st), C(0.0, st), T.BOOL)),
+                    then=slow + [N.Assign(target=out, value=v)], orelse=[]))
+        return N.Var(out, st)
 
     def lower_extreme(self, L, arr, rt, st, keep):
         from . import extreme_lanes
