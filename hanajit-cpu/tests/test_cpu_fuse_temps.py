@@ -119,3 +119,85 @@ def test_arange_linspace_never_materialised_inside_expressions(n):
     got, want = ramp_parts(n), ramp_parts.py_func(n)
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)
+
+
+# -- a cheap temporary read up to three times, each read consumed ---------------
+@jit
+def rescale(z):
+    re = z.real - z.real.min()
+    return re / re.max()
+
+
+@jit
+def rescale_two_statements(a):
+    t = a * 2.0 - 1.0
+    m = t.max()
+    return t / m
+
+
+@jit
+def returned_twice(a):
+    t = a * 2.0
+    return t, t
+
+
+@jit
+def costly_twice(a):
+    t = np.exp(a)
+    return t / t.sum()
+
+
+@jit
+def written_after_first_read(a):
+    t = a * 2.0
+    m = t.max()
+    a[0] = 100.0
+    return t / m
+
+
+@jit
+def rebound_after_first_read(a, b):
+    t = a * 2.0
+    m = t.max()
+    a = b
+    return t / m + a
+
+
+Z = A + 1j * B[::-1]
+
+
+def _arrays(jf, *args):
+    """Allocations of arrays of values (not counting the 16 elements a vector
+    min/max stores its accumulators in, ``fused_extreme``)."""
+    module, _ = compile_ir(jf.py_func, tuple(typeof(a) for a in args), dict(jf.options))
+    fn = module.functions[module.entry]
+    return sum(isinstance(s, N.Assign) and isinstance(s.value, N.AllocArray)
+               and not (len(s.value.shape) == 1 and isinstance(s.value.shape[0], N.Const)
+                        and s.value.shape[0].value == 16)
+               for s in N.walk_stmts(fn.body))
+
+
+def test_cheap_temporaries_read_twice_stay_lazy():
+    assert _arrays(rescale, Z) == 1                     # only the returned array
+    assert rescale(Z).tobytes() == rescale.py_func(Z).tobytes()
+    assert _arrays(rescale_two_statements, A) == 1
+    assert rescale_two_statements(A).tobytes() == rescale_two_statements.py_func(A).tobytes()
+
+
+def test_reads_that_hand_out_the_array_or_cost_more_materialise():
+    got = returned_twice(A)
+    assert np.shares_memory(got[0], got[1])             # one array, as in Python
+    assert _arrays(returned_twice, A) == 1
+    assert _arrays(costly_twice, A) == 2                # np.exp computed once
+    # (np.exp is vector math: within its documented ulps of NumPy's)
+    np.testing.assert_allclose(costly_twice(A), costly_twice.py_func(A), rtol=1e-15)
+
+
+@pytest.mark.parametrize("f,args", [
+    (written_after_first_read, (A,)), (rebound_after_first_read, (A, B)),
+], ids=lambda x: getattr(x, "__name__", ""))
+def test_changes_between_reads_materialise(f, args):
+    got = f(*[a.copy() for a in args])
+    want = f.py_func(*[a.copy() for a in args])
+    np.testing.assert_array_equal(got, want)
+    assert _arrays(f, *args) == 2

@@ -11,6 +11,16 @@ function, no array method that writes, no ``out=``, no ``np.copyto``).  Then the
 value of ``t`` computed lazily at its use equals the value it would have had at
 its assignment.  ``lower_semantics`` keeps such a ``t`` as a lazy expression
 instead of materialising it.
+
+A local read up to three times (``re = z.real - z.real.min()`` then
+``return re / re.max()``) stays lazy on the same terms when its expression is
+cheap to compute again -- array ``+ - * /``, ``.real``/``.imag``, slices, and
+scalars such as ``z.real.min()``, which are computed once where it is assigned
+-- and every read is an operand of arithmetic or the array of a reduction
+(``re.max()``): each read computes the same values, and none hands out the array
+itself, whose identity two reads would otherwise not share.  Recomputing a
+subtraction costs less than writing and reading back a temporary, and the page
+faults of a fresh one.
 """
 from __future__ import annotations
 
@@ -40,12 +50,63 @@ def _var_counts(body):
     return reads, writes
 
 
-def candidates(fn: N.Function) -> set:
-    """Array locals assigned once and read once (necessary, not sufficient)."""
+MAX_READS = 3
+_CHEAP_OPS = {"add", "sub", "mul", "truediv", "neg", "pos"}
+_ARITHMETIC = (N.PyBinOp, N.PyUnOp, N.BinOp, N.UnOp)
+_REDUCTIONS = {"min", "max", "sum", "mean", "prod", "any", "all"}
+
+
+def candidates(fn: N.Function) -> dict:
+    """Array locals assigned once and read at most :data:`MAX_READS` times, with
+    their number of reads (necessary, not sufficient)."""
     reads, writes = _var_counts(fn.body)
-    return {name for name, t in fn.locals.items()
+    return {name: reads[name] for name, t in fn.locals.items()
             if isinstance(t, T.ArrayType) and name not in fn.params
-            and writes.get(name) == 1 and reads.get(name) == 1}
+            and writes.get(name) == 1 and 1 <= reads.get(name, 0) <= MAX_READS}
+
+
+def _reduction(e) -> bool:
+    """``x.min()`` and the like: a method reducing its array to a scalar."""
+    return (isinstance(e, N.PyCall) and isinstance(e.callee, Method)
+            and e.callee.name in _REDUCTIONS and len(e.args) == 1 and not e.kwargs)
+
+
+def _cheap(e) -> bool:
+    """Whether computing ``e`` again at each read costs less than storing it."""
+    if isinstance(e, (N.Var, N.Const)):
+        return True
+    if isinstance(e, _ARITHMETIC):
+        return e.op in _CHEAP_OPS and all(_cheap(c) for c in e.children())
+    if isinstance(e, N.PyAttr):
+        return e.attr in ("real", "imag") and _cheap(e.value)
+    if _reduction(e):           # a scalar, computed once where ``e`` is assigned
+        return True
+    if isinstance(e, N.PyGetItem):
+        return not isinstance(getattr(e.index, "type", None), T.ArrayType) and all(
+            isinstance(sub, (N.Var, N.Const, N.PySlice, N.MakeTuple) + _ARITHMETIC)
+            for sub in N.walk_expr(e.index)) and _cheap(e.value)
+    return False
+
+
+def _reads(e, name) -> tuple:
+    """(how many times ``e`` reads ``name``, whether every read is consumed: an
+    operand of arithmetic, or the array a reduction method reduces)."""
+    count, consumed = 0, True
+
+    def visit(x, parent):
+        nonlocal count, consumed
+        if isinstance(x, N.Var):
+            if x.name == name:
+                count += 1
+                if not (isinstance(parent, _ARITHMETIC + (N.PyCompare,))
+                        or _reduction(parent) and parent.args[0] is x):
+                    consumed = False
+            return
+        for c in x.children():
+            if c is not None:
+                visit(c, x)
+    visit(e, None)
+    return count, consumed
 
 
 def _write_free(e) -> bool:
@@ -73,7 +134,11 @@ def deferrable(stmts, k, cands) -> bool:
     s = stmts[k]
     if not (isinstance(s, N.Assign) and not s.inplace and s.target in cands):
         return False
+    need = cands[s.target]
+    if need > 1 and not _cheap(s.value):
+        return False
     reads = _names(s.value)
+    seen = 0
     for nxt in stmts[k + 1:]:
         if not isinstance(nxt, (N.Assign, N.ExprStmt, N.Return)) or nxt.value is None:
             return False
@@ -81,8 +146,12 @@ def deferrable(stmts, k, cands) -> bool:
             return False
         if not _write_free(nxt.value):
             return False
-        if s.target in _names(nxt.value):
-            return True           # the one read (counted by candidates())
+        count, consumed = _reads(nxt.value, s.target)
+        if count and need > 1 and not consumed:
+            return False
+        seen += count
+        if seen == need:
+            return True           # the last read (counted by candidates())
         if not isinstance(nxt, N.Assign) or nxt.target in reads:
             return False
     return False

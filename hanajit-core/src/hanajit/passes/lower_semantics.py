@@ -156,7 +156,7 @@ class Lowerer:
                 if self.fusible and fuse_temps.deferrable(stmts, k, self.fusible):
                     v = self.lower(s.value)
                     if isinstance(v, ew.Lazy):
-                        self.deferred[s.target] = v
+                        self.deferred[s.target] = [v, self.fusible[s.target]]
                         continue
                     self.emit(N.Assign(target=s.target, value=ew.materialize(self, v),
                                        line=s.line))
@@ -305,7 +305,11 @@ class Lowerer:
 
     def e_Var(self, e):
         if e.name in self.deferred:
-            return self.deferred.pop(e.name)
+            lazy = self.deferred[e.name]        # [value, reads left]
+            lazy[1] -= 1
+            if not lazy[1]:
+                del self.deferred[e.name]
+            return lazy[0]
         e.type = self.fn.locals.get(e.name, e.type)
         return e
 
