@@ -42,6 +42,8 @@ def _pairwise(v, lo, n, zero, scratch):
         return _leaf(v, lo, n, zero, scratch)
     n2 = n // 2
     n2 -= n2 % 8
+    if n - n2 <= 128:       # both halves are leaves (n2 <= n - n2): one call for both
+        return _leaf(v, lo, n2, zero, scratch) + _leaf(v, lo + n2, n - n2, zero, scratch)
     return _pairwise(v, lo, n2, zero, scratch) + _pairwise(v, lo + n2, n - n2, zero, scratch)
 
 
