@@ -69,8 +69,14 @@ def lower_attr(L, v, t: T.ArrayType, attr: str):
     dims = [N.ArrayAttr(v, "shape", k, I) for k in range(t.ndim)]
     if t.dtype.is_complex:
         offset = C(rt.dtype.bits // 8 if attr == "imag" else 0, I)
-        return N.ArrayView(v, offset, dims, [N.ArrayAttr(v, "stride", k, I)
+        view = N.ArrayView(v, offset, dims, [N.ArrayAttr(v, "stride", k, I)
                                              for k in range(t.ndim)], rt)
+        if isinstance(v, N.Var):
+            # read in an expression as the part of the complex element
+            # (``elementwise.to_lazy``): the same memory, addressed through the
+            # complex array's layout, whose innermost stride a C array knows
+            view.component = (v, attr)
+        return view
     if attr == "real":
         return v
     from .creation import allocate, fill

@@ -131,6 +131,11 @@ def to_lazy(L, e: N.Expr) -> Lazy:
     """View an array expression (or a lazy) as a lazy."""
     if isinstance(e, Lazy):
         return e
+    # ``z.real`` / ``z.imag`` (``attributes.lower_attr``): each element is the
+    # part of ``z``'s, loaded through ``z``'s own layout -- a C array's constant
+    # innermost stride lets LLVM read whole vectors and pick the parts apart,
+    # where the view's run-time stride left it one load per value
+    component = getattr(e, "component", None)
     arr = L.let(e)
     t = arr.type
     dims = [L.let(N.ArrayAttr(arr, "shape", k, I)) for k in range(t.ndim)]
@@ -139,6 +144,9 @@ def to_lazy(L, e: N.Expr) -> Lazy:
         if flat_reads and id(arr) in flat_reads[-1]:
             view, k = flat_reads[-1][id(arr)]
             return N.Load(view, [k[0]], t.dtype)
+        if component is not None:
+            base, part = component
+            return N.ComplexPart(N.Load(base, list(idx), base.type.dtype), part, t.dtype)
         return N.Load(arr, list(idx), t.dtype)
     return Lazy(t.copy(layout="C", readonly=False), dims, elem, sources=[arr],
                 leaves=[arr])
