@@ -32,14 +32,15 @@ def sum_dtype(t: T.Scalar) -> T.Scalar:
     return t
 
 
-def loops(L, dims, body_fn):
-    """Emit nested loops over ``dims``; ``body_fn(idx)`` emits the innermost body."""
+def loops(L, dims, body_fn, short=False):
+    """Emit nested loops over ``dims``; ``body_fn(idx)`` emits the innermost body.
+    ``short``: the loops are neither vectorised nor unrolled (``ForCount.short``)."""
     counters = [L.temp(I, "i") for _ in dims]
     idx = [N.Var(c, I) for c in counters]
     stmts, _ = L.sub_block(lambda: body_fn(idx))
     body = stmts
     for c, d in reversed(list(zip(counters, dims))):
-        body = [N.ForCount(counter=c, count=d, body=body)]
+        body = [N.ForCount(counter=c, count=d, body=body, short=short)]
     for s in body:
         L.emit(s)
 
@@ -188,7 +189,7 @@ class Reduction(CallTemplate):
         def leaf(k):
             lo = L.let(N.Load(starts, [k[0]], I))
             count = L.let(N.BinOp("sub", N.Load(starts, [_add(k[0], C(1, I))], I), lo, I))
-            res = self._leaf_sum(L, z, st, lo, count, (sums, leaves, C(True, T.BOOL)))
+            res = self._leaf_sum(L, z, st, lo, count, (sums, leaves))
             L.emit(N.Store(array=sums, indices=[k[0]], value=N.Var(res, st)))
         broadcast_versions(L, lambda: loops(L, [leaves], leaf))
         # one leaf in a tree (at most 128 values): its sum is the tree's, no call
@@ -201,19 +202,16 @@ class Reduction(CallTemplate):
     def _leaf_sum(self, L, z, st, lo, count, scratch):
         """A variable holding the sum of ``z[lo:lo + count]`` (at most 128 values)
         in the order of NumPy's leaf (``pairwise_sum._leaf``).  ``scratch``:
-        ``(buffer, k, when)``, the accumulators are stored at ``buffer[k:k + 8]``
-        after the leaf when ``when`` holds (values nothing reads: they make the
-        accumulators one vector)."""
+        ``(buffer, k)``, the accumulators are stored at ``buffer[k:k + 8]``
+        after the leaf (values nothing reads: they make the accumulators one
+        vector); None stores nothing."""
         zero = C(0.0, st)
         res = L.temp(st, "leaf")
 
         def in_order(first, length):        # fewer than 8 values
-            stmts, _ = L.sub_block(lambda: loops(L, [length], lambda i: L.emit(N.Assign(
+            loops(L, [length], lambda i: L.emit(N.Assign(
                 target=res, value=N.BinOp("add", N.Var(res, st),
-                                          z.elem([_add(first, i[0])]), st)))))
-            stmts[-1].short = True
-            for s in stmts:
-                L.emit(s)
+                                          z.elem([_add(first, i[0])]), st))), short=True)
 
         def short():                    # fewer than 8 values: in order from 0
             L.emit(N.Assign(target=res, value=zero))
@@ -233,10 +231,7 @@ class Reduction(CallTemplate):
             # not vectorised across blocks: the accumulators themselves are one
             # vector (SLP), where the loop vectoriser would interleave eight
             # blocks into eight in-order reductions, masked for the last ones
-            stmts, _ = L.sub_block(lambda: loops(L, [N.BinOp("sub", m, C(1, I), I)], block))
-            stmts[-1].short = True
-            for s in stmts:
-                L.emit(s)
+            loops(L, [N.BinOp("sub", m, C(1, I), I)], block, short=True)
             v = [N.Var(r, st) for r in acc]
 
             def plus(a, b):
@@ -246,10 +241,10 @@ class Reduction(CallTemplate):
             done = L.let(N.BinOp("mul", m, C(8, I), I))
             in_order(_add(lo, done), N.BinOp("sub", count, done, I))
             if scratch is not None:
-                buffer, k, when = scratch
-                L.emit(N.If(cond=when, then=[
-                    N.Store(array=buffer, indices=[_add(k, C(j, I))], value=N.Var(r, st))
-                    for j, r in enumerate(acc)]))
+                buffer, k = scratch
+                for j, r in enumerate(acc):
+                    L.emit(N.Store(array=buffer, indices=[_add(k, C(j, I))],
+                                   value=N.Var(r, st)))
         few, _ = L.sub_block(short)
         many, _ = L.sub_block(blocks)
         L.emit(N.If(cond=N.Cmp("lt", count, C(8, I), T.BOOL), then=few, orelse=many))
@@ -405,21 +400,15 @@ class Reduction(CallTemplate):
                         N.Var(m, st), z.elem([_add(base, C(j, I))]))))
             # a loop of blocks, not vectorised across them (the accumulators are
             # the vectors, as in pairwise leaves)
-            stmts, _ = L.sub_block(lambda: loops(L, [N.BinOp("sub", blocks, C(1, I), I)],
-                                                 block))
-            stmts[-1].short = True
-            for st_ in stmts:
-                L.emit(st_)
+            loops(L, [N.BinOp("sub", blocks, C(1, I), I)], block, short=True)
             r = N.Var(acc[0], st)
             for m in acc[1:]:
                 r = L.let(pick(r, N.Var(m, st)))
             L.emit(N.Assign(target=out, value=r))
             done = L.let(N.BinOp("mul", blocks, C(lanes, I), I))
-            tail, _ = L.sub_block(lambda: loops(L, [N.BinOp("sub", n, done, I)], lambda i: L.emit(
-                N.Assign(target=out, value=pick(N.Var(out, st), z.elem([_add(done, i[0])]))))))
-            tail[-1].short = True
-            for st_ in tail:
-                L.emit(st_)
+            loops(L, [N.BinOp("sub", n, done, I)], lambda i: L.emit(N.Assign(
+                target=out, value=pick(N.Var(out, st), z.elem([_add(done, i[0])])))),
+                short=True)
             # the accumulators stored where nothing reads them: what makes LLVM's
             # SLP vectoriser take them as vectors (pairwise_sum._leaf)
             scratch = L.let(allocate(L, T.ArrayType(st, 1, "C"), [C(lanes, I)]))
