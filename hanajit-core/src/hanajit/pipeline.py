@@ -44,6 +44,7 @@ from .passes.analyze_raises import analyze_raises
 from .passes.lower_semantics import lower_semantics
 from .passes.inline import candidate as inline_candidate
 from .passes.interchange import drop_proven_checks, interchange_loops
+from .passes.jam_loops import jam_loops
 from .passes.mark_reductions import mark_reductions
 from .passes.result_flags import return_flags, wanted as result_flags_wanted
 from .passes.unbound_locals import check_unbound_locals
@@ -460,6 +461,13 @@ def _option(name: str) -> Callable:
     return when
 
 
+def _unless_option(name: str) -> Callable:
+    def when(ctx, spec, entry) -> bool:
+        return not ctx.options.get(name)
+    when.__qualname__ = f"unless option {name!r}"
+    return when
+
+
 def _capability(name: str) -> Callable:
     def when(ctx, spec, entry) -> bool:
         return bool(getattr(ctx.capabilities, name))
@@ -525,6 +533,9 @@ PASSES: tuple[Pass, ...] = (
          "reduce_reassoc=True: sums that may be reordered"),
     Pass("version_bounds", lambda fn, ctx: version_bounds(fn), _always, "function",
          "loop nests whose index checks one test proves run a copy without them"),
+    Pass("jam_loops", lambda fn, ctx: jam_loops(fn), _unless_option("general_copies"),
+         "function", "an outer loop whose inner loops accumulate floats runs four "
+         "iterations side by side (independent chains, each in its own order)"),
     Pass("prune", lambda module, ctx: _prune(module), _always, "module",
          "drop functions the entry no longer reaches", rewrites=False),
     Pass("random_draws", _mark_draws, _always, "module",
