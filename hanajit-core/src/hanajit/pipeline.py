@@ -461,10 +461,10 @@ def _option(name: str) -> Callable:
     return when
 
 
-def _unless_option(name: str) -> Callable:
+def _unless_options(*names: str) -> Callable:
     def when(ctx, spec, entry) -> bool:
-        return not ctx.options.get(name)
-    when.__qualname__ = f"unless option {name!r}"
+        return all(ctx.options.get(name) in (None, False) for name in names)
+    when.__qualname__ = f"unless options {names!r}"
     return when
 
 
@@ -533,9 +533,12 @@ PASSES: tuple[Pass, ...] = (
          "reduce_reassoc=True: sums that may be reordered"),
     Pass("version_bounds", lambda fn, ctx: version_bounds(fn), _always, "function",
          "loop nests whose index checks one test proves run a copy without them"),
-    Pass("jam_loops", lambda fn, ctx: jam_loops(fn), _unless_option("general_copies"),
-         "function", "an outer loop whose inner loops accumulate floats runs four "
-         "iterations side by side (independent chains, each in its own order)"),
+    Pass("jam_loops", lambda fn, ctx: jam_loops(fn),
+         _unless_options("general_copies", "strategy"), "function",
+         "an outer loop whose inner loops accumulate floats runs four iterations side "
+         "by side (independent chains, each in its own order); not for hardware "
+         "exports (code is area) nor f.evolve()'s compilations (its genes name the "
+         "loops as written)"),
     Pass("prune", lambda module, ctx: _prune(module), _always, "module",
          "drop functions the entry no longer reaches", rewrites=False),
     Pass("random_draws", _mark_draws, _always, "module",

@@ -514,11 +514,11 @@ def _guard(nest):
     for arr, _ in _accesses(nest)[1:]:
         if arr.name != nest.target.name and arr.name not in seen:
             seen.add(arr.name)
-            g = _and(g, _disjoint(nest.target, arr))
+            g = _and(g, disjoint(nest.target, arr))
     return g
 
 
-def _extent(a):
+def extent(a):
     """(first byte, one past the last byte, non-empty) of the memory ``a`` spans."""
     t = a.type
     lo = hi = N.ArrayAttr(_var(a), "data", 0, I)
@@ -536,9 +536,9 @@ def _extent(a):
     return lo, hi, nonempty
 
 
-def _disjoint(a, b):
-    alo, ahi, ane = _extent(a)
-    blo, bhi, bne = _extent(b)
+def disjoint(a, b):
+    alo, ahi, ane = extent(a)
+    blo, bhi, bne = extent(b)
     meet = N.BinOp("and", N.Cmp("lt", alo, bhi, T.BOOL), N.Cmp("lt", blo, ahi, T.BOOL),
                    T.BOOL)
     return N.UnOp("not", N.BinOp("and", N.BinOp("and", ane, bne, T.BOOL), meet, T.BOOL),

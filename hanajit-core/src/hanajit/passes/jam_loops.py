@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from ..ir import nodes as N
 from ..ir import types as T
-from .interchange import _disjoint
+from .interchange import disjoint
 from .version_bounds import clone
 
 I64, BOOL = T.INT64, T.BOOL
@@ -121,7 +121,7 @@ def _jam(fn, loop, path, state):
     for i, s in enumerate(stores):
         for a in loads + stores[i + 1:]:
             if s not in fresh or a in stores and a not in fresh:
-                guard = _and(guard, _disjoint(N.Var(s, fn.locals[s]),
+                guard = _and(guard, disjoint(N.Var(s, fn.locals[s]),
                                               N.Var(a, fn.locals[a])))
     return _rewrite(fn, loop, assigned, uniform, guard, state)
 
