@@ -172,6 +172,20 @@ def matvec(m, v):
     return out
 
 
+def reads_behind(x, m):
+    """Iteration ``j`` reads what ``j - 1`` stored, through another name for the
+    new array: not provably other memory, so the overlap test runs the loop as
+    written."""
+    out = np.zeros(m)
+    view = out[:]
+    for j in range(1, m):
+        s = 0.0
+        for k in range(x.shape[0]):
+            s += x[k] * view[j - 1] + 1.0
+        out[j] = s
+    return out
+
+
 def _kernel_loops(fn, *args, options=None):
     module, _ = compile_ir(fn, tuple(typeof(a) for a in args), options or {})
     return [s for f in module.functions.values() for s in N.walk_stmts(f.body)
@@ -286,3 +300,10 @@ def test_reorderable_sums_are_left_to_llvm(options):
 def test_matvec_rows(rows):
     m, v = rng.standard_normal((rows, 13)), rng.standard_normal(13)
     _same(jit(matvec)(m, v), matvec(m, v))
+
+
+def test_a_second_name_for_a_new_array_is_guarded():
+    x = rng.standard_normal(3) * 0.1
+    assert _kernel_loops(reads_behind, x, 10)
+    for m in (1, 2, 5, 9, 12):
+        _same(jit(reads_behind)(x, m), reads_behind(x, m))

@@ -324,19 +324,20 @@ def _memory(body):
 
 def _fresh(fn) -> set:
     """Locals that hold an array allocated in ``fn`` that no other name can reach:
-    assigned once (an ``AllocArray``, or a temporary assigned once from one), and
-    read only as the array of accesses, attributes and the result."""
+    assigned once (an ``AllocArray``, or a local assigned once from one that
+    nothing else reads), and read only as the array of accesses, attributes and
+    the result."""
     assigns = {}
     for s in N.walk_stmts(fn.body):
         if isinstance(s, N.Assign):
             assigns.setdefault(s.target, []).append(s.value)
-    plain = set()                 # read somewhere other than as an access's array
+    plain = {}                    # reads other than as an access's array
     for s in N.walk_stmts(fn.body):
         exprs = list(N.stmt_exprs(s))
         if isinstance(s, N.Store):
             exprs = [*s.indices, s.value]
-        elif isinstance(s, N.Return):
-            exprs = [] if isinstance(s.value, N.Var) else exprs
+        elif isinstance(s, N.Return) and isinstance(s.value, N.Var):
+            exprs = []
         for e in exprs:
             _plain_reads(e, plain)
 
@@ -347,23 +348,15 @@ def _fresh(fn) -> set:
         v = vals[0]
         if isinstance(v, N.AllocArray):
             return True
-        return isinstance(v, N.Var) and allocated(v.name, seen + (name,))
-    out = set()
-    for name in assigns:
-        if allocated(name) and name not in plain:
-            src = assigns[name][0]
-            if isinstance(src, N.Var):
-                # the temporary is read once, by this assignment
-                if sum(1 for vals in assigns.values() for v in vals
-                       if isinstance(v, N.Var) and v.name == src.name) != 1:
-                    continue
-            out.add(name)
-    return out
+        # the source is read once: by this assignment
+        return (isinstance(v, N.Var) and plain.get(v.name) == 1
+                and allocated(v.name, seen + (name,)))
+    return {name for name in assigns if allocated(name) and not plain.get(name)}
 
 
 def _plain_reads(e, out):
     if isinstance(e, N.Var):
-        out.add(e.name)
+        out[e.name] = out.get(e.name, 0) + 1
         return
     if isinstance(e, (N.Load, N.ArrayAttr)) and isinstance(e.array, N.Var):
         for c in e.children()[1:]:
