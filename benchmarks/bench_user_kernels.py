@@ -7,7 +7,8 @@ small matrix, ``np.histogram``) are timed against NumPy running the same functio
 loop kernels (a convolution whose indices come through a clamping helper, an
 exponential-smoothing recurrence, a double loop summing an expression of columns
 per element) against Numba compiling the same source.  Every kernel is written
-here for this benchmark; each result is checked against NumPy's (or the
+here for this benchmark (the convolution in ``hanajit.testing.loop_kernels``,
+which the tests share); each result is checked against NumPy's (or the
 interpreter's) before anything is timed.
 
     python benchmarks/bench_user_kernels.py [--quick] [--min]
@@ -17,7 +18,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import types
 
 import numpy as np
 
@@ -27,6 +27,7 @@ from bench_kernels import _compile, _same, njit  # noqa: E402
 from common import (fmt_seconds, geomean_ratio, interleaved, median,  # noqa: E402
                     print_table, ratio_cells)
 from hanajit import jit  # noqa: E402
+from hanajit.testing.loop_kernels import blur_clamped, calling  # noqa: E402
 
 
 # -- whole-array kernels ------------------------------------------------------------
@@ -71,24 +72,6 @@ def histogram(x):
 
 
 # -- loop kernels ---------------------------------------------------------------------
-def clamp(i, n):
-    return min(max(0, i), n - 1)
-
-
-def blur_clamped(img, k):
-    n, m = img.shape
-    r = k.shape[0] // 2
-    out = np.empty_like(img)
-    for i in range(n):
-        for j in range(m):
-            s = 0.0
-            for di in range(k.shape[0]):
-                for dj in range(k.shape[1]):
-                    s += k[di, dj] * img[clamp(i + di - r, n), clamp(j + dj - r, m)]
-            out[i, j] = s
-    return out
-
-
 def smooth(x, a):
     s = np.empty_like(x)
     s[0] = x[0]
@@ -108,15 +91,6 @@ def weighted_distances(A, B, W):
 
 def weighted_distances_numpy(A, B, W):
     return np.sqrt((((A[:, :, None] - B[:, None, :]) / W[:, :, None]) ** 2).sum(axis=0))
-
-
-def _calling(fn, make):
-    """``fn`` calling ``make``'s compilation of its helper ``clamp``, as a user
-    of either compiler decorates a helper (``@jit``, ``@njit``)."""
-    if make is None or "clamp" not in fn.__code__.co_names:
-        return fn
-    g = dict(fn.__globals__, clamp=make(clamp))
-    return types.FunctionType(fn.__code__, g, fn.__name__)
 
 
 # -- the table ---------------------------------------------------------------------
@@ -160,7 +134,7 @@ def main(quick: bool = False, use_min: bool = False) -> int:
         want = (ref or fn)(*args)
         comp, marks = {}, {}
         for col, make in (("numba", njit), ("hanajit", jit)):
-            f, why = _compile(make, _calling(fn, make), args)
+            f, why = _compile(make, calling(fn, make), args)
             if f is None:
                 marks[col] = "no"
                 failures.append(f"{col}, {name}: {why}")

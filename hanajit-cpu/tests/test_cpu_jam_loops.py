@@ -10,28 +10,13 @@ import pytest
 from hanajit import jit
 from hanajit.ir import nodes as N
 from hanajit.pipeline import compile_ir
+from hanajit.testing.loop_kernels import blur_clamped, calling, conv3
 from hanajit.typing_rules import typeof
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 
-@jit
-def clamp(i, n):
-    return min(max(0, i), n - 1)
-
-
-def blur(img, k):
-    n, m = img.shape
-    r = k.shape[0] // 2
-    out = np.empty_like(img)
-    for i in range(n):
-        for j in range(m):
-            s = 0.0
-            for di in range(k.shape[0]):
-                for dj in range(k.shape[1]):
-                    s += k[di, dj] * img[clamp(i + di - r, n), clamp(j + dj - r, m)]
-            out[i, j] = s
-    return out
+blur = calling(blur_clamped, jit)
 
 
 def matmul_into(a, b, c):
@@ -140,19 +125,6 @@ def loop_under_if(x, m):
     return out
 
 
-def conv3x3(img, k):
-    """Inner loops of 3 iterations: LLVM unrolls them and vectorises ``j``."""
-    out = np.zeros((img.shape[0] - 2, img.shape[1] - 2))
-    for i in range(img.shape[0] - 2):
-        for j in range(img.shape[1] - 2):
-            s = 0.0
-            for a in range(3):
-                for b in range(3):
-                    s += k[a, b] * img[i + a, j + b]
-            out[i, j] = s
-    return out
-
-
 def distances(A, B, W):
     """A fused sum in the body (its leaf-or-tree choice is an ``If`` around loops)."""
     D = np.empty((A.shape[1], B.shape[1]))
@@ -250,7 +222,7 @@ def test_matmul_into_an_argument_is_guarded():
     (triangle, lambda: (rng.standard_normal(11),)),
     (two_stores, lambda: (rng.standard_normal(5), 10)),
     (loop_under_if, lambda: (rng.standard_normal(5), 10)),
-    (conv3x3, lambda: (rng.standard_normal((7, 9)), rng.standard_normal((3, 3)))),
+    (conv3, lambda: (rng.standard_normal((7, 9)), rng.standard_normal((3, 3)))),
     (distances, lambda: (rng.random((16, 5)), rng.random((16, 6)), rng.random((16, 5)) + .5)),
 ])
 def test_dependent_iterations_are_not_jammed(fn, args):

@@ -11,21 +11,9 @@ from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning
 from hanajit.ir import nodes as N
 from hanajit.passes.version_bounds import version_bounds
+from hanajit.testing.loop_kernels import conv3
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-
-def conv3(img, k):
-    h, w = img.shape
-    out = np.zeros((h - 2, w - 2))
-    for i in range(h - 2):
-        for j in range(w - 2):
-            s = 0.0
-            for a in range(3):
-                for b in range(3):
-                    s += k[a, b] * img[i + a, j + b]
-            out[i, j] = s
-    return out
 
 
 def shifted(x, lo, hi, d):
