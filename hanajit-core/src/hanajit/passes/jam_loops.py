@@ -369,6 +369,8 @@ def _plain_reads(e, out):
 # -- the rewrite ---------------------------------------------------------------------
 def _rewrite(fn, loop, assigned, uniform, guard, state):
     state["n"] += 1
+    while f"$jam{state['n']}n" in fn.locals:     # names unique in the function
+        state["n"] += 1
     tag = f"$jam{state['n']}"
     n, q, base = f"{tag}n", f"{tag}q", f"{tag}b"
     for v in (n, q, base):
