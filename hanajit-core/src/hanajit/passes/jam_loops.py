@@ -86,6 +86,8 @@ def jam_loops(fn: N.Function) -> bool:
 
 # -- the rules ---------------------------------------------------------------------
 def _jam(fn, loop, path, state):
+    """The statements replacing ``loop`` (``path``: the bodies and positions from
+    the function's body down to it), or None where a rule above does not hold."""
     body = loop.body
     if loop.short or sum(1 for _ in N.walk_stmts(body)) > MAX_STMTS:
         return None
