@@ -8,6 +8,7 @@ import re
 import numpy as np
 import pytest
 from hanajit import jit
+from hanajit.testing.compare import assert_same_bits
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -52,26 +53,15 @@ def layouts(z):
         yield z[:, ::2]
 
 
-def same(got, want):
-    """Every bit, but a NaN's sign and payload (docs/semantics.md)."""
-    got, want = np.asarray(got), np.asarray(want)
-    assert got.dtype == want.dtype and got.shape == want.shape
-    parts = np.dtype(f"f{got.dtype.itemsize // 2}") if got.dtype.kind == "c" else got.dtype
-    g, w = np.ascontiguousarray(got).view(parts), np.ascontiguousarray(want).view(parts)
-    nan = np.isnan(w)
-    assert (np.isnan(g) == nan).all(), (got, want)
-    assert g[~nan].tobytes() == w[~nan].tobytes(), (got, want)
-
-
 def run(f, *args):
     with np.errstate(all="ignore"):
         want = f(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
         got = FUNCS[f](*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
     if isinstance(want, tuple):
         for g, w in zip(got, want):
-            same(g, w)
+            assert_same_bits(g, w)
     else:
-        same(got, want)
+        assert_same_bits(got, want)
 
 
 @pytest.mark.parametrize("dtype", [np.complex128, np.complex64])

@@ -10,11 +10,11 @@ import pytest
 from hanajit import jit
 from hanajit.ir import nodes as N
 from hanajit.pipeline import compile_ir
+from hanajit.testing.compare import assert_same_bits
 from hanajit.testing.loop_kernels import blur_clamped, calling, conv3
 from hanajit.typing_rules import typeof
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 
 blur = calling(blur_clamped, jit)
 
@@ -164,19 +164,6 @@ def _kernel_loops(fn, *args, options=None):
             if isinstance(s, N.ForCount) and getattr(s, "jammed", False)]
 
 
-def _same(got, want):
-    if isinstance(want, tuple):
-        assert isinstance(got, tuple) and len(got) == len(want)
-        for g, w in zip(got, want):
-            _same(g, w)
-        return
-    got, want = np.asarray(got), np.asarray(want)
-    np.testing.assert_array_equal(got, want)
-    # every bit, but a NaN's sign and payload (docs/semantics.md)
-    nan = np.isnan(want)
-    assert got[~nan].tobytes() == want[~nan].tobytes()
-
-
 rng = np.random.default_rng(7)
 pytestmark = pytest.mark.filterwarnings("error::hanajit.errors.HanaJitFallbackWarning")
 
@@ -186,7 +173,7 @@ pytestmark = pytest.mark.filterwarnings("error::hanajit.errors.HanaJitFallbackWa
 @pytest.mark.parametrize("ksize", [(1, 1), (3, 3), (5, 5), (2, 4)])
 def test_convolution_every_remainder(shape, ksize):
     img, k = rng.standard_normal(shape), rng.standard_normal(ksize)
-    _same(jit(blur)(img, k), blur(img, k))
+    assert_same_bits(jit(blur)(img, k), blur(img, k))
 
 
 def test_convolution_is_jammed():
@@ -199,20 +186,20 @@ def test_matmul_into_an_argument_is_guarded():
     the loop as written runs when it does."""
     a, b = rng.standard_normal((6, 5)), rng.standard_normal((5, 7))
     f = jit(matmul_into)
-    _same(f(a, b, np.empty((6, 7))), matmul_into(a, b, np.empty((6, 7))))
+    assert_same_bits(f(a, b, np.empty((6, 7))), matmul_into(a, b, np.empty((6, 7))))
     assert _kernel_loops(matmul_into, a, b, np.empty((6, 7)))
     # c is a: a's elements are overwritten while later columns still read them
     buf, b = rng.standard_normal((6, 6)), np.eye(6) * 0.5 + 0.1
     mine, base = buf.copy(), buf.copy()
     got = f(mine, b, mine)
     assert got is mine
-    _same(got, matmul_into(base, b, base))
+    assert_same_bits(got, matmul_into(base, b, base))
     # c a shifted view of b
     big = rng.standard_normal((8, 9))
     mine, base = big.copy(), big.copy()
     a = rng.standard_normal((5, 6))
-    _same(f(a, mine[:6, :7], mine[1:6, 2:9]), matmul_into(a, base[:6, :7], base[1:6, 2:9]))
-    _same(mine, base)
+    assert_same_bits(f(a, mine[:6, :7], mine[1:6, 2:9]), matmul_into(a, base[:6, :7], base[1:6, 2:9]))
+    assert_same_bits(mine, base)
 
 
 @pytest.mark.parametrize("fn, args", [
@@ -228,7 +215,7 @@ def test_matmul_into_an_argument_is_guarded():
 def test_dependent_iterations_are_not_jammed(fn, args):
     a = args()
     want = fn(*[x.copy() if isinstance(x, np.ndarray) else x for x in a])
-    _same(jit(fn)(*a), want)
+    assert_same_bits(jit(fn)(*a), want)
     assert not _kernel_loops(fn, *a)
 
 
@@ -239,7 +226,7 @@ def test_dependent_iterations_are_not_jammed(fn, args):
 def test_jammed_with_uniform_counts_and_branches(fn, args):
     a = args()
     assert _kernel_loops(fn, *a)
-    _same(jit(fn)(*a), fn(*a))
+    assert_same_bits(jit(fn)(*a), fn(*a))
 
 
 @settings(max_examples=60, deadline=None)
@@ -255,7 +242,7 @@ def test_convolution_special_values(n, m, kn, km, special, seed):
     for v, at in zip(special, g.integers(0, max(flat.size, 1), len(special))):
         if flat.size:
             flat[at] = v
-    _same(jit(blur)(img, k), blur(img, k))
+    assert_same_bits(jit(blur)(img, k), blur(img, k))
 
 
 @pytest.mark.parametrize("options", [{"fastmath": True}, {"reduce_reassoc": True}])
@@ -271,11 +258,11 @@ def test_reorderable_sums_are_left_to_llvm(options):
 @pytest.mark.parametrize("rows", [0, 1, 3, 4, 5, 8, 11])
 def test_matvec_rows(rows):
     m, v = rng.standard_normal((rows, 13)), rng.standard_normal(13)
-    _same(jit(matvec)(m, v), matvec(m, v))
+    assert_same_bits(jit(matvec)(m, v), matvec(m, v))
 
 
 def test_a_second_name_for_a_new_array_is_guarded():
     x = rng.standard_normal(3) * 0.1
     assert _kernel_loops(reads_behind, x, 10)
     for m in (1, 2, 5, 9, 12):
-        _same(jit(reads_behind)(x, m), reads_behind(x, m))
+        assert_same_bits(jit(reads_behind)(x, m), reads_behind(x, m))

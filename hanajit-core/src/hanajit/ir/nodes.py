@@ -779,5 +779,5 @@ class Module:
 
 # the walks over statements and expression trees (``ir/walk.py``), here too: every
 # pass reads them as ``N.walk_stmts`` ...
-from .walk import (call_graph, callees, reach, splice, stmt_exprs, walk_expr,  # noqa: E402,F401
-                   walk_stmts)
+from .walk import (call_graph, callees, reach, read_names, splice, stmt_exprs,  # noqa: E402,F401
+                   walk_expr, walk_stmts)

@@ -4,7 +4,7 @@ expressions a statement holds, and every expression of a tree.  Re-exported by
 from __future__ import annotations
 
 from .nodes import (Assign, Call, Expr, ExprStmt, ForCount, ForeignCall, If, PyForRange,
-                    PySetItem, PyWhile, Raise, Return, Stmt, Store)
+                    PySetItem, PyWhile, Raise, Return, Stmt, Store, Var)
 
 
 def walk_stmts(body):
@@ -62,6 +62,11 @@ def walk_expr(e: Expr):
         kids = e.children()
         if kids:
             stack.extend(reversed(kids))
+
+
+def read_names(e: Expr) -> set:
+    """The names of the variables ``e`` reads."""
+    return {x.name for x in walk_expr(e) if isinstance(x, Var)}
 
 
 def callees(fn) -> list:

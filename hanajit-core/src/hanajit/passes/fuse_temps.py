@@ -121,10 +121,6 @@ def _write_free(e) -> bool:
     return True
 
 
-def _names(e) -> set:
-    return {sub.name for sub in N.walk_expr(e) if isinstance(sub, N.Var)}
-
-
 def deferrable(stmts, k, cands) -> bool:
     """May statement ``k`` (an assignment) leave its array target lazy?
 
@@ -137,7 +133,7 @@ def deferrable(stmts, k, cands) -> bool:
     need = cands[s.target]
     if need > 1 and not _cheap(s.value):
         return False
-    reads = _names(s.value)
+    reads = N.read_names(s.value)
     seen = 0
     for nxt in stmts[k + 1:]:
         if not isinstance(nxt, (N.Assign, N.ExprStmt, N.Return)) or nxt.value is None:

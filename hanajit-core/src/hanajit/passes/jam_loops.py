@@ -141,9 +141,9 @@ def _inner_counters(body):
                 out.add(s.counter)
                 if not walk(s.body, False):
                     return False
-            elif isinstance(s, N.If):
-                if not (walk(s.then, True) and walk(s.orelse, True)):
-                    return False
+            elif isinstance(s, N.If) and not (walk(s.then, True)
+                                              and walk(s.orelse, True)):
+                return False
         return True
     return out if walk(body, False) else None
 
@@ -221,10 +221,6 @@ def _statements_ok(stmts, top) -> bool:
     return True
 
 
-def _reads(e) -> set:
-    return {x.name for x in N.walk_expr(e) if isinstance(x, N.Var)}
-
-
 def _private(body, assigned) -> bool:
     """Is every local the body assigns assigned before it is read, in every
     iteration (no value flows from one iteration of the loop to the next)?"""
@@ -232,7 +228,7 @@ def _private(body, assigned) -> bool:
         defined = set(defined)
         for s in stmts:
             for e in N.stmt_exprs(s):
-                if (_reads(e) & assigned) - defined:
+                if (N.read_names(e) & assigned) - defined:
                     return None
             if isinstance(s, N.Assign):
                 defined.add(s.target)
@@ -257,7 +253,7 @@ def _live_after(path, names) -> bool:
         for s in stmts:
             for t in N.walk_stmts([s]):
                 for e in N.stmt_exprs(t):
-                    if (_reads(e) & names) - killed:
+                    if (N.read_names(e) & names) - killed:
                         return True
             if isinstance(s, N.Assign):
                 killed.add(s.target)
@@ -291,14 +287,14 @@ def _uniform(body, assigned, inner, counter):
     uniform = {v for v, vals in level.items() if None not in vals}
     while True:
         keep = {v for v in uniform
-                if all(not (_reads(e) & ((assigned - uniform) | {counter}))
+                if all(not (N.read_names(e) & ((assigned - uniform) | {counter}))
                        for e in level[v])}
         if keep == uniform:
             break
         uniform = keep
     varying = (assigned - uniform) | {counter}
     for s in N.walk_stmts(body):
-        if isinstance(s, N.ForCount) and _reads(s.count) & varying:
+        if isinstance(s, N.ForCount) and N.read_names(s.count) & varying:
             return None
     return uniform
 
@@ -377,8 +373,8 @@ def _rewrite(fn, loop, assigned, uniform, guard, state):
     n, q, base = f"{tag}n", f"{tag}q", f"{tag}b"
     for v in (n, q, base):
         fn.locals[v] = I64
-    c = lambda v: N.Const(v, I64)                          # noqa: E731
-    var = lambda name: N.Var(name, I64)                    # noqa: E731
+    c = lambda v: N.Const(v, I64)
+    var = lambda name: N.Var(name, I64)
     names = {}
     for k in range(FACTOR):
         for v in assigned:

@@ -30,3 +30,26 @@ def check_on_copies(fn, compiled, args, same) -> None:
     for c, p in zip(ca, pa):
         if isinstance(p, np.ndarray):
             np.testing.assert_array_equal(c, p)
+
+
+def assert_same_bits(got, want) -> None:
+    """``got`` is ``want`` bit for bit -- dtype, shape and every element, signed
+    zeros included -- except that a NaN matches any NaN (a NaN's sign and payload
+    are not specified: docs/semantics.md).  Complex elements are compared part by
+    part; tuples element by element."""
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want), (got, want)
+        for g, w in zip(got, want):
+            assert_same_bits(g, w)
+        return
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype and got.shape == want.shape, (got, want)
+    if want.dtype.kind == "c":
+        part = np.dtype(f"f{want.dtype.itemsize // 2}")
+        got, want = (np.ascontiguousarray(x).view(part) for x in (got, want))
+    if want.dtype.kind in "fc":
+        nan = np.isnan(want)
+        assert (np.isnan(got) == nan).all(), (got, want)
+        got, want = got[~nan], want[~nan]
+    assert got.tobytes() == want.tobytes(), (got, want)
+
