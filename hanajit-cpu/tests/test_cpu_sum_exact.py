@@ -180,3 +180,37 @@ def test_leaf_blocks_are_not_in_order_reductions(f, make, monkeypatch):
     g = jit(f, fallback=False)
     assert g(*args).tobytes() == f(*args).tobytes()
     assert "llvm.vector.reduce.fadd" not in g.inspect_llvm()
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("step", [1, 3])
+def test_leaves_are_inlined_into_the_tree(dtype, step, monkeypatch):
+    """The recursive pairwise sum calls nothing but itself: its leaves
+    (``pairwise_sum._leaf``, ``hj_inline``) are part of it.  A call per leaf of
+    128 values, its arguments the array's fields mostly on the stack, cost
+    about a fifth of the whole sum."""
+    monkeypatch.setenv("HANAJIT_SHARE_HELPERS", "0")    # the helper's code in the caller's
+    a = np.random.default_rng(9).random(30011 * step).astype(dtype)[::step]
+    g = jit(total, fallback=False)
+    assert g(a).tobytes() == total(a).tobytes()
+    ir = g.inspect_llvm()
+    bodies = dict(re.findall(r'define [^@]*@"?([\w.$]+)"?\((.*?)\n}\n', ir, re.DOTALL))
+    calls = {name: set(re.findall(r'call [^@]*@"?([\w.$]+)"?\(', body)) & set(bodies)
+             for name, body in bodies.items()}
+    recursive = [name for name, callees in calls.items() if name in callees]
+    assert recursive, calls
+    for name in recursive:
+        assert calls[name] == {name}, calls
+
+
+@pytest.mark.parametrize("f", [rows, row_means])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_axis_lanes_allocate_only_the_result(f, dtype, monkeypatch):
+    """The lanes of an axis sum are summed without scratch memory
+    (``pairwise_unbuffered``): an allocation per lane of more than 128 values
+    made rows of 300 values 2.4x slower than NumPy's."""
+    monkeypatch.setenv("HANAJIT_SHARE_HELPERS", "0")    # the helper's code in the caller's
+    a = np.random.default_rng(4).standard_normal((7, 300)).astype(dtype)
+    g = jit(f, fallback=False)
+    assert g(a).tobytes() == f(a).tobytes()
+    assert len(re.findall(r"call [^\n]*@\"?hj_nrt_alloc", g.inspect_llvm())) == 1

@@ -169,7 +169,9 @@ class CompileContext:
             # helpers marked ``hj_compact`` (dispatch around BLAS calls) are compiled
             # without optimisation and not inlined: compile time over speed
             fn.compact = getattr(pyfunc, "hj_compact", False)
-            fn.inline = inline and not fn.compact
+            # helpers marked ``hj_inline`` are inlined wherever they are called
+            # (``alwaysinline``), like the helpers the library lowers to
+            fn.inline = (inline or getattr(pyfunc, "hj_inline", False)) and not fn.compact
             # helpers marked ``hj_unchecked`` index only in range (no checks to
             # version loops around: smaller, faster code)
             fn.unchecked = getattr(pyfunc, "hj_unchecked", False)
