@@ -214,3 +214,15 @@ def test_axis_lanes_allocate_only_the_result(f, dtype, monkeypatch):
     g = jit(f, fallback=False)
     assert g(a).tobytes() == f(a).tobytes()
     assert len(re.findall(r"call [^\n]*@\"?hj_nrt_alloc", g.inspect_llvm())) == 1
+
+
+@pytest.mark.parametrize("step", [2, -1, -3])
+def test_strided_sums_allocate_nothing(step, monkeypatch):
+    """A 1-D sum of a non-contiguous array has scalar accumulators, no scratch
+    memory: its loads are separate anyway, and ``y[::2].sum()`` measured
+    0.84-0.89x NumPy with the scratch, 0.93x without."""
+    monkeypatch.setenv("HANAJIT_SHARE_HELPERS", "0")    # the helper's code in the caller's
+    a = np.random.default_rng(6).standard_normal(3001)[::step]
+    g = jit(total, fallback=False)
+    assert g(a).tobytes() == total(a).tobytes()
+    assert "hj_nrt_alloc" not in g.inspect_llvm()

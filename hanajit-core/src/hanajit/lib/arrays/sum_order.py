@@ -499,7 +499,7 @@ def array_axis(red, L, arr, st, rt, axis, keep, out_dims, out_axes):
             offset = N.BinOp("add", offset, N.BinOp("mul", i, strides[k], I), I)
         lane = L.let(N.ArrayView(arr, L.let(offset), [length], [step],
                                  t.copy(ndim=1, layout="A")))
-        return red.pairwise(L, lane, st, one_of_many=True)
+        return red.pairwise(L, lane, st, scratch=False)
 
     def ordered(idx):
         return red.reduce(L, ew.to_lazy(L, arr), st, fixed(idx), [axis])

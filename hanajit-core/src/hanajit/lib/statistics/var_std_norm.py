@@ -55,7 +55,7 @@ class VarStd(Reduction):
         a = L.let(ew.materialize(L, args[0]))
         return Reduction.lower(tpl, L, call, [a] + list(args[1:]), kwargs)
 
-    def pairwise(self, L, lane, st, one_of_many=False):
+    def pairwise(self, L, lane, st, scratch=True):
         """NumPy's ``_var`` on one lane, operation by operation: the pairwise sum
         divided by the ``intp`` count (in float64, rounded to float32 data's
         type), the squared deviations in a temporary, their pairwise sum divided
