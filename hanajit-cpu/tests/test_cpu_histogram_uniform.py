@@ -199,3 +199,19 @@ def test_histogram_matches_numpy(a, bins, rng):
     check(hist_weights, a, bins, w)
     check(hist_range_weights, a, bins, *rng, w)
     check(hist_range_density, a, bins, *rng)
+
+
+@pytest.mark.parametrize("lo,hi,bins", [(0.0, 1.0, 10), (-3.7, 2.1, 64), (0.1, 0.7, 3),
+                                        (1e-5, 1e-5 + 1e-3, 1000), (-1.0, 1e6, 1)])
+def test_linear_edges_are_computed_not_loaded(lo, hi, bins):
+    """``np.linspace``'s edges are ``j * step + first`` (``_linear_step``), so
+    the vector pass corrects each value's bin itself (the tests above check the
+    result at every edge); edges that are not, such as float32 roundings of
+    them, keep the loaded-edge correction."""
+    from hanajit.lib.statistics import histogram_algorithms as ha
+    edges = np.linspace(lo, hi, bins + 1)
+    assert ha._linear_step(edges, bins) == (hi - lo) / bins
+    if bins > 1:                # (one bin: the first edge alone is always linear)
+        bent = edges.copy()
+        bent[bins // 2] = np.nextafter(bent[bins // 2], np.inf)
+        assert ha._linear_step(bent, bins) == 0.0

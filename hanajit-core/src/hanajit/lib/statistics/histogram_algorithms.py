@@ -186,18 +186,23 @@ def histogram32_range_weighted(a, bins, lo, hi, span, w):
 # edge, then one step down where ``x`` is below its bin's left edge and one
 # step up where it reaches the next edge.
 def _chunk_positions(a, start, m, buf, keep_lo, keep_hi, have_range, sub, denom,
-                     scale, bins, edges, out):
+                     scale, bins, edges, out, step):
     """The truncated positions of ``a[start:start + m]`` into ``out[:m]``
     (``bins`` for a dropped value), below ``bins`` as the last bin includes its
     right edge, as vector code; True when a kept value's position is NaN or
     outside ``[0, bins]`` (a range too wide for float64) or the value is below
     the first edge: NumPy's edge lookup then fails or wraps, and ``_exact_bins``
     redoes the chunk as NumPy.  (Those refusals also keep every index the
-    unchecked loops make in range.)"""
+    unchecked loops make in range.)
+
+    With ``step`` (not 0.0: ``_linear_step``) the positions are corrected too
+    (``_corrected``), each edge computed as ``linspace`` computed it instead of
+    loaded: ``out`` holds the bins."""
     for t in range(m):
         buf[t] = a[start + t]               # as NumPy's ``astype`` to the edges' type
     top = float(bins)
     low = edges[0]
+    first = np.float64(low)
     bad = False
     for t in range(m):
         x = buf[t]
@@ -208,8 +213,32 @@ def _chunk_positions(a, start, m, buf, keep_lo, keep_hi, have_range, sub, denom,
         use = use & (k <= bins)
         bad = bad | (keep & (not use))
         k = k - 1 if k == bins else k
+        # _corrected with edges[j] = j * step + edges[0] (j < bins), in float64
+        # (float32 edges are exact in it; edges[bins] only matters for
+        # k < bins - 1)
+        xd = np.float64(x)
+        e0 = np.float64(k) * step + first
+        down = xd < e0
+        kd = k - 1 if down else k
+        up = (xd >= (e0 if down else np.float64(kd + 1) * step + first)) & (kd != bins - 1)
+        k = k if step == 0.0 else (kd + 1 if up else kd)
         out[t] = k if use else bins
     return bad
+
+
+def _linear_step(edges, bins):
+    """``step`` when every edge but the last is ``j * step + edges[0]`` in
+    float64, as ``np.linspace`` computes them (``step = (last - first) /
+    bins``), else 0.0: then ``_chunk_positions`` can compute each value's bin
+    without loading edges (a load at a computed index, no vector code).  Every
+    operand is a float64 (not a Python float, which NumPy's rules would round
+    to float32 edges' type)."""
+    first = np.float64(edges[0])
+    step = (np.float64(edges[bins]) - first) / np.float64(bins)
+    for j in range(bins):
+        if np.float64(edges[j]) != np.float64(j) * step + first:
+            return np.float64(0.0)
+    return step
 
 
 def _corrected(x, k, bins, edges):
@@ -266,13 +295,17 @@ def _counts(a, keep_lo, keep_hi, have_range, sub, denom, scale, bins, edges):
     buf = np.empty(size, edges.dtype)
     out = np.empty(size, np.int64)
     none = np.empty(0, np.int64)
+    step = _linear_step(edges, bins)
     start = 0
     while start < n:
         m = min(CHUNK, n - start)
         if _chunk_positions(a, start, m, buf, keep_lo, keep_hi, have_range, sub,
-                            denom, scale, bins, edges, out):
+                            denom, scale, bins, edges, out, step):
             _exact_bins(buf, m, keep_lo, keep_hi, have_range, sub, denom, scale, bins,
                         edges, tally, none, 0)
+        elif step != 0.0:
+            for t in range(m):
+                tally[out[t]] += 1
         else:
             for t in range(m):
                 k = out[t]
@@ -297,13 +330,17 @@ def _weighted_counts(a, keep_lo, keep_hi, have_range, sub, denom, scale, bins, e
     size = min(n, CHUNK)
     buf = np.empty(size, edges.dtype)
     out = np.empty(size, np.int64)
+    step = _linear_step(edges, bins)
     start = 0
     while start < n:
         m = min(CHUNK, n - start)
         if _chunk_positions(a, start, m, buf, keep_lo, keep_hi, have_range, sub,
-                            denom, scale, bins, edges, out):
+                            denom, scale, bins, edges, out, step):
             _exact_bins(buf, m, keep_lo, keep_hi, have_range, sub, denom, scale, bins,
                         edges, block, w, start)
+        elif step != 0.0:
+            for t in range(m):
+                block[out[t]] += w[start + t]
         else:
             for t in range(m):
                 k = out[t]
@@ -321,7 +358,7 @@ def _weighted_counts(a, keep_lo, keep_hi, have_range, sub, denom, scale, bins, e
 
 # every index is in range by construction: no checks (pipeline.py); ``_bin``
 # and ``_exact_bins`` keep theirs (NumPy's IndexError)
-for _f in (_chunk_positions, _corrected, _counts, _weighted_counts):
+for _f in (_chunk_positions, _corrected, _linear_step, _counts, _weighted_counts):
     _f.hj_unchecked = True
 
 
