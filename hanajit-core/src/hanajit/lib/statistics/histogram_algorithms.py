@@ -220,7 +220,8 @@ def _chunk_positions(a, start, m, buf, keep_lo, keep_hi, have_range, sub, denom,
         e0 = np.float64(k) * step + first
         down = xd < e0
         kd = k - 1 if down else k
-        up = (xd >= (e0 if down else np.float64(kd + 1) * step + first)) & (kd != bins - 1)
+        e1 = np.float64(kd + 1) * step + first
+        up = (xd >= (e0 if down else e1)) & (kd != bins - 1)
         k = k if step == 0.0 else (kd + 1 if up else kd)
         out[t] = k if use else bins
     return bad
