@@ -198,7 +198,8 @@ def test_matmul_into_an_argument_is_guarded():
     big = rng.standard_normal((8, 9))
     mine, base = big.copy(), big.copy()
     a = rng.standard_normal((5, 6))
-    assert_same_bits(f(a, mine[:6, :7], mine[1:6, 2:9]), matmul_into(a, base[:6, :7], base[1:6, 2:9]))
+    assert_same_bits(f(a, mine[:6, :7], mine[1:6, 2:9]),
+                     matmul_into(a, base[:6, :7], base[1:6, 2:9]))
     assert_same_bits(mine, base)
 
 

@@ -373,8 +373,13 @@ def _rewrite(fn, loop, assigned, uniform, guard, state):
     n, q, base = f"{tag}n", f"{tag}q", f"{tag}b"
     for v in (n, q, base):
         fn.locals[v] = I64
-    c = lambda v: N.Const(v, I64)
-    var = lambda name: N.Var(name, I64)
+
+    def c(v):
+        return N.Const(v, I64)
+
+    def var(name):
+        return N.Var(name, I64)
+
     names = {}
     for k in range(FACTOR):
         for v in assigned:

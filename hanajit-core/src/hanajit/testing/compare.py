@@ -52,4 +52,3 @@ def assert_same_bits(got, want) -> None:
         assert (np.isnan(got) == nan).all(), (got, want)
         got, want = got[~nan], want[~nan]
     assert got.tobytes() == want.tobytes(), (got, want)
-

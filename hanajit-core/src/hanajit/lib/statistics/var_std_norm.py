@@ -59,7 +59,8 @@ class VarStd(Reduction):
         """NumPy's ``_var`` on one lane, operation by operation: the pairwise sum
         divided by the ``intp`` count (in float64, rounded to float32 data's
         type), the squared deviations in a temporary, their pairwise sum divided
-        by ``max(n - ddof, 0)``; ``std`` is its square root."""
+        by ``max(n - ddof, 0)``; ``std`` is its square root.  (``scratch`` is
+        unused: each lane allocates its deviations anyway.)"""
         from . import pairwise_sum as hs
         from ..arrays.creation import allocate, fill
         n = L.let(N.ArrayAttr(lane, "shape", 0, I))
