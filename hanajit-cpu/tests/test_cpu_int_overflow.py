@@ -330,3 +330,49 @@ def test_rewritten_series_are_exact(args):
     for u, v in ((3, -11), (MAX, MIN), (2**40, 5)):
         if abs(args[1] - args[0]) // abs(args[2]) < 10**5:
             _same(g(*args, u, v), series_affine(*args, u, v))
+
+
+# --- range() of NumPy integer scalars yields Python ints --------------------------
+def range_squares(a, b):
+    s = 0
+    for i in range(a, b):
+        s += i * i
+    return s
+
+
+def range_last(a, b, c):
+    i = -1
+    for i in range(a, b, c):
+        pass
+    return i
+
+
+def _holds(t, v):
+    return v in (0, 1) if t is bool else t is int or np.iinfo(t).min <= v <= np.iinfo(t).max
+
+
+RANGE_TYPES = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
+               np.uint64, bool, int]
+
+
+@pytest.mark.parametrize("ta", RANGE_TYPES)
+@pytest.mark.parametrize("tb", [np.uint64, np.int64, np.uint8, int])
+def test_range_of_numpy_scalars_counts_in_python_ints(ta, tb):
+    """Whatever its bounds' types (uint64 with int64 too, which NumPy would promote to
+    float64), range() gives Python ints: no wrap-around, no float, an int result."""
+    f = jit(range_squares)
+    for a, b in ((0, 10), (1, 200), (0, 3_000_000), (5, 3)):
+        if not (_holds(ta, a) and _holds(tb, b)):
+            continue
+        args = (ta(a), tb(b))
+        _same(f(*args), range_squares(*args))
+
+
+@pytest.mark.parametrize("args", [
+    (np.uint64(2**63 + 5), np.uint64(2**63 + 9), np.uint64(2)),   # beyond int64: re-run
+    (0, np.uint64(2**64 - 1), np.uint64(2**63)),                  # a step beyond int64
+    (np.uint64(7), -3, -2), (np.int8(-128), np.uint8(255), np.uint64(100))])
+def test_range_bounds_beyond_int64_give_the_interpreters_ints(args):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")            # a re-run is not a fallback
+        _same(jit(range_last)(*args), range_last(*args))

@@ -737,11 +737,7 @@ def _holds_array(t) -> bool:
 
 
 def _range_type(ts):
-    t = None
-    for x in ts:
-        x = T.INT64 if x.is_bool else x
-        t = x if t is None else rules.promote(t, x)
-    if t.kind == "u" or t.bits < 64:
-        # Python ints: the loop variable is an int64 unless every bound is uint64
-        return T.INT64 if t != T.UINT64 else T.UINT64
-    return t
+    """range() yields Python ints whatever its bounds' types: int64 here (NumPy
+    would promote an int64 bound with a uint64 one to float64).  A uint64 bound
+    beyond int64 deoptimises (``Lowerer.for_range``)."""
+    return T.INT64
