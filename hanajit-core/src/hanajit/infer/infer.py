@@ -103,10 +103,11 @@ class Inferrer:
             self.locals[name] = new
             self.changed = True
 
-    def note_assignment(self, name, t, strong) -> None:
+    def note_assignment(self, name, t, strong, line=0) -> None:
         kinds = self.assigned.setdefault(name, set())
         if (t, strong) not in kinds:
             kinds.add((t, strong))
+            weak_locals.check_held(name, kinds, line, self.fail)
             mixed = weak_locals.mixed_locals(self.assigned)
             if mixed != self.mixed:
                 self.mixed = mixed
@@ -153,8 +154,12 @@ class Inferrer:
             if isinstance(callee, Method):
                 return any(isinstance(getattr(a, "type", None), T.ArrayType)
                            for a in e.args[:1]) or self.is_strong(e.args[0])
-            if callee in (abs, min, max) or isinstance(callee, Unpack):
+            if callee in (abs, min, max, divmod, pow) or isinstance(callee, Unpack):
                 return any(self.is_strong(a) for a in e.args)
+            if callee is round:     # round(x, n) keeps x's NumPy type; round(x) an int
+                nd = e.args[1:] or [v for k, v in e.kwargs.items() if k == "ndigits"]
+                return bool(e.args) and self.is_strong(e.args[0]) and any(
+                    getattr(v, "type", None) != T.NONE for v in nd)
             if getattr(callee, "__module__", "") == registry.parallel_runtime().__name__ and \
                     getattr(callee, "__name__", "").startswith("ident_"):
                 return self.is_strong(e.args[1])   # as the reduction variable is
@@ -195,7 +200,7 @@ class Inferrer:
                 self.strong_vars.add(s.target)
                 self.changed = True
             if isinstance(t, T.Scalar):
-                self.note_assignment(s.target, t, strong)
+                self.note_assignment(s.target, t, strong, line)
         elif isinstance(s, N.ExprStmt):
             self.expr(s.value, line)
         elif isinstance(s, N.If):

@@ -79,6 +79,9 @@ def _mark(value, t, is_strong, assigned):
     if isinstance(t, T.TupleType):
         items = value.items if isinstance(value, N.MakeTuple) and \
             len(value.items) == len(t.items) else [None] * len(t.items)
+        if isinstance(value, N.PyCall) and is_strong(value):
+            # a call giving a tuple of NumPy scalars (divmod of one, np.frexp ...)
+            items = [value] * len(t.items)
         return T.TupleType(tuple(_mark(v, it, is_strong, assigned)
                                  for v, it in zip(items, t.items)))
     return t

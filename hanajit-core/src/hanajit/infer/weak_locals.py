@@ -55,6 +55,18 @@ def mixed_locals(assigned: dict) -> dict:
     return out
 
 
+def check_held(name: str, kinds: set, line, fail) -> None:
+    """Fail for a local that is a Python int on one path and a NumPy uint64 on
+    another: no one type holds both (an int64 cannot hold the uint64 values from
+    2**63, a uint64 not the negative ints, and their common type, float64, rounds
+    both), so the interpreter runs it, told how to keep it compiled."""
+    if (T.INT64, False) in kinds and (T.UINT64, True) in kinds:
+        fail(line, "variable type change",
+             f"'{name}' is a Python int on one path and a NumPy uint64 scalar on "
+             "another, and no one type holds both; start it as a NumPy scalar "
+             "(np.uint64(...)) to compile this function")
+
+
 def _agree(p, s, other) -> bool:
     """Does NumPy promote (S, O) as it promotes (a Python P, O)?"""
     try:

@@ -194,11 +194,21 @@ class ToInt(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         if len(args) != 1 or kwargs or not _num(args[0]):
             raise Incompatible(f"math.{self.name}() takes one real number")
-        return args[0] if args[0].is_int else T.INT64
+        t = args[0]
+        call.plan = None
+        if inf.is_strong(call.args[0]) and t != T.FLOAT64:
+            # a NumPy scalar other than np.float64 (a float) has no __floor__ /
+            # __ceil__ / __trunc__: floor and ceil round its float(), trunc raises
+            call.plan = "TypeError" if self.name == "trunc" else "float"
+        return T.INT64
 
     def lower(self, L, call, args, kwargs):
         x = args[0]
-        if x.type.is_int or x.type.is_bool:
+        if call.plan == "TypeError":
+            L.emit(N.Raise(exc=TypeError, line=L.line, message=(
+                f"type numpy.{T.numpy_name(x.type)} doesn't define __trunc__ method")))
+            return C(0, T.INT64)
+        if (x.type.is_int or x.type.is_bool) and call.plan != "float":
             return convert(L, x, call.type)
         x = convert(L, x, T.FLOAT64)
         return float_to_int(L, N.Intrinsic(self.name, [x], T.FLOAT64), T.INT64)

@@ -6,6 +6,7 @@ from ...typing_rules import Incompatible, arith_operands, unify
 from ...ir import nodes as N
 from ...ir import types as T
 from ..arrays import elementwise as ew
+from . import int_overflow
 from . import operators as ops
 from .operators import C, convert
 from ..registry import CallTemplate, register
@@ -149,8 +150,13 @@ class Round(CallTemplate):
         if not args or not _scalar(args[0]) or args[0].is_complex:
             raise Incompatible("round() takes a real number")
         x = args[0]
+        strong = inf.is_strong(call.args[0])
+        # a NumPy bool has no __round__ (TypeError); a NumPy number's round(x, n)
+        # is np.round's, in x's type (x * 10**n, rint, / 10**n)
+        call.plan = ("TypeError" if x.is_bool and strong else
+                     "numpy" if strong and nd is not None and nd != T.NONE else None)
         if nd is None or nd == T.NONE:
-            return T.INT64 if (x.is_float or x.is_bool) else x
+            return T.INT64          # a Python int, of NumPy integers too
         if not (nd.is_int or nd.is_bool):
             raise Incompatible("round() ndigits must be an integer")
         if x.is_float:
@@ -160,10 +166,20 @@ class Round(CallTemplate):
     def lower(self, L, call, args, kwargs):
         x = args[0]
         nd = args[1] if len(args) == 2 else kwargs.get("ndigits")
+        if call.plan == "TypeError":
+            L.emit(N.Raise(exc=TypeError, line=L.line,
+                           message="type numpy.bool doesn't define __round__ method"))
+            return ops.zero(call.type)
         if x.type.is_float and (nd is None or nd.type == T.NONE):
             return ops.float_to_int(L, N.Intrinsic("rint", [x], x.type), T.INT64)
         if nd is None or nd.type == T.NONE:
+            if x.type == T.UINT64 and int_overflow.active(L):
+                x = L.let(x)
+                int_overflow.deopt_if(L, N.Cmp("gt", x, C(2 ** 63 - 1, T.UINT64), T.BOOL),
+                                      "round() of a uint64")
             return convert(L, x, call.type)
+        if call.plan == "numpy":
+            return _numpy_round(L, x, nd)
         if x.type.is_float:
             from . import round_float as prf
             r = L.call_helper(prf.float_round, [convert(L, x, T.FLOAT64),
@@ -174,6 +190,36 @@ class Round(CallTemplate):
         return convert(L, L.call_helper(round_int.int_round,
                                         [convert(L, x, T.INT64), convert(L, nd, T.INT64)]),
                        call.type)
+
+
+def _numpy_round(L, x, nd):
+    """``round(x, nd)`` of a NumPy scalar: NumPy's ``PyArray_Round``.  Floats
+    multiply by 10**nd in their own type (the power rounded to it), ``rint`` and
+    divide back (nd < 0: the other way round); integers are unchanged for nd >= 0,
+    else go through float64 and are cast back -- a result outside the type (NumPy:
+    an unspecified value and a warning) re-runs in the interpreter."""
+    from .round_int import numpy_power_of_ten
+    F = T.FLOAT64
+    nd = L.let(convert(L, nd, T.INT64))
+    neg = L.let(N.Cmp("lt", nd, C(0, T.INT64), T.BOOL))
+    digits = N.Select(neg, N.BinOp("sub", C(0, T.INT64), nd, T.INT64), nd, T.INT64)
+    p10 = L.let(L.call_helper(numpy_power_of_ten, [digits]))
+    t = x.type if x.type.is_float else F
+    f = L.let(p10 if t == F else N.Cast(p10, t))
+    v = L.let(x if x.type.is_float else N.Cast(x, F))
+    y = L.let(N.Intrinsic("rint", [N.Select(neg, N.BinOp("fdiv", v, f, t),
+                                            N.BinOp("mul", v, f, t), t)], t))
+    y = L.let(N.Select(neg, N.BinOp("mul", y, f, t), N.BinOp("fdiv", y, f, t), t))
+    if x.type.is_float:
+        return y
+    lo, hi = T.int_range(x.type)
+    inside = L.let(ops.band(N.Cmp("ge", y, C(float(lo), F), T.BOOL),
+                            N.Cmp("lt", y, C(float(hi + 1), F), T.BOOL)))
+    L.emit(N.If(cond=ops.band(neg, ops.logical_not(inside)), line=L.line, then=[N.Raise(
+        exc=OverflowError, deopt=True, line=L.line,
+        message=f"round() of a NumPy {x.type} beyond its type")]))
+    rounded = N.Cast(N.Select(inside, y, C(0.0, F), F), x.type)
+    return N.Select(neg, rounded, x, x.type)
 
 
 class Conv(CallTemplate):
@@ -205,6 +251,11 @@ class Conv(CallTemplate):
         if x.type.is_int and self.to.is_int:
             if call.plan == "python int":
                 x = ew.python_int_fits(L, [ops.convert_wrap(x, T.INT64)], self.to)[0]
+            elif self.name == "int" and x.type == T.UINT64 and int_overflow.active(L):
+                # a Python int from 2**63 up is beyond int64: the interpreter has it
+                x = L.let(x)
+                int_overflow.deopt_if(L, N.Cmp("gt", x, C(2 ** 63 - 1, T.UINT64), T.BOOL),
+                                      "int() of a uint64")
             return ops.convert_wrap(x, self.to)
         return convert(L, x, self.to)
 
