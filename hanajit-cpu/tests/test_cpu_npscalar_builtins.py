@@ -1,7 +1,8 @@
 """Python's builtins and ``math`` functions of NumPy scalars of every type, compiled,
 against the interpreter: the same value (floats bit for bit), the same type, the
 same exception.  ``int(x)`` and ``round(x)`` give Python ints (beyond int64 the call
-re-runs in the interpreter), ``math.floor``/``ceil`` round the float of a NumPy
+re-runs in the interpreter), ``x.real``/``x.imag``/``x.conjugate()`` keep
+NumPy scalars (of ``np.bool_`` too), ``math.floor``/``ceil`` round the float of a NumPy
 integer, ``math.trunc`` and ``round`` raise where the scalar type has no such
 method, ``round(x, n)`` and ``divmod`` keep NumPy scalars, and a local that is a
 Python int on one path and a uint64 on another runs in the interpreter.
@@ -38,11 +39,16 @@ BODIES = {
     "hash_step": "h = 17\n    h = h * 31 + x\n    return h",
     "accumulate": "s = 0\n    for i in range(3):\n        s = s + x\n    return s",
     "accumulate_float": "s = 0.0\n    for i in range(3):\n        s += x\n    return s",
+    "real": "return x.real",
+    "imag": "return x.imag",
+    "conjugate": "return x.conjugate()",
+    "is_integer": "return float(x).is_integer(), x.is_integer()",
 }
 VALUES = [np.int8(-7), np.int8(127), np.uint8(200), np.int16(-300), np.uint16(65535),
           np.int32(-5), np.uint32(7), np.int64(9), np.int64(-2**63), np.int64(2**62 + 1),
           np.uint64(2**64 - 1), np.uint64(2**63 + 3), np.float32(2.5), np.float32(-0.0),
-          np.float64(3.75), np.float64(-2.5), np.bool_(True), np.bool_(False)]
+          np.float64(3.75), np.float64(-2.5), np.bool_(True), np.bool_(False),
+          np.complex64(1 - 2j), np.complex128(-0.0 + 3j)]
 
 
 def _outcome(f, x):

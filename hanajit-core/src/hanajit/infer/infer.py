@@ -147,11 +147,15 @@ class Inferrer:
             return self.is_strong(e.a) or self.is_strong(e.b)
         if isinstance(e, N.TupleGet):
             return self.is_strong(e.tup)
+        if isinstance(e, N.PyAttr):       # x.real, x.imag of a NumPy scalar
+            return self.is_strong(e.value)
         if isinstance(e, N.MakeTuple):
             return any(self.is_strong(i) for i in e.items)
         if isinstance(e, N.PyCall):
             callee = e.callee
             if isinstance(callee, Method):
+                if callee.name == "is_integer":     # a Python bool, of NumPy floats too
+                    return False
                 return any(isinstance(getattr(a, "type", None), T.ArrayType)
                            for a in e.args[:1]) or self.is_strong(e.args[0])
             if callee in (abs, min, max, divmod, pow) or isinstance(callee, Unpack):
@@ -587,7 +591,9 @@ class Inferrer:
                 return registry.attribute_type(t, e.attr)
         if isinstance(t, T.Scalar):
             if e.attr in ("real", "imag"):
-                return t.component if t.is_complex else (T.INT64 if t.is_bool else t)
+                # True.real is the int 1; np.True_.real is np.True_
+                return t.component if t.is_complex else (
+                    T.INT64 if t.is_bool and not self.is_strong(e.value) else t)
         self.fail(line, "attribute", f"{t}.{e.attr}")
 
     def arg_type(self, a, line):
@@ -659,7 +665,7 @@ class Inferrer:
             except Incompatible as exc:
                 self.fail(line, f"generator method {name}()", str(exc))
         if isinstance(t, T.Scalar) and name == "conjugate" and len(argtypes) == 1:
-            return T.INT64 if t.is_bool else t
+            return T.INT64 if t.is_bool and not self.is_strong(e.args[0]) else t
         if isinstance(t, T.Scalar) and t.is_float and name == "is_integer":
             return T.BOOL
         self.fail(line, "method call", f"{t}.{name}()")
