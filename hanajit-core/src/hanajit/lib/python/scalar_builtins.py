@@ -201,6 +201,11 @@ def _numpy_round(L, x, nd):
     from .round_int import numpy_power_of_ten
     F = T.FLOAT64
     nd = L.let(convert(L, nd, T.INT64))
+    # NumPy takes ndigits as a C int
+    L.raise_if(N.Cmp("gt", nd, C(2 ** 31 - 1, T.INT64), T.BOOL), OverflowError,
+               "signed integer is greater than maximum")
+    L.raise_if(N.Cmp("lt", nd, C(-2 ** 31, T.INT64), T.BOOL), OverflowError,
+               "signed integer is less than minimum")
     neg = L.let(N.Cmp("lt", nd, C(0, T.INT64), T.BOOL))
     digits = N.Select(neg, N.BinOp("sub", C(0, T.INT64), nd, T.INT64), nd, T.INT64)
     p10 = L.let(L.call_helper(numpy_power_of_ten, [digits]))
