@@ -130,3 +130,35 @@ def test_round_of_numpy_scalars_is_numpys(t):
             want, got = _outcome(lambda v: _round(v, int(n)), t(x)), \
                 _outcome(lambda v: f(v, int(n)), t(x))
             assert got[0] == want[0] and _same(got[1], want[1]), (t(x), n, got, want)
+
+
+def _weighted(a):
+    t = 0
+    for i, v in enumerate(a):
+        t += i * v
+    return t
+
+
+def _pairs(a, b):
+    t = 0.0
+    for k, (x, y) in enumerate(zip(a, b)):
+        t = t + k + x * y
+    return t
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int64, np.uint64, np.float32,
+                                   np.float64, np.complex64])
+def test_enumerate_index_is_a_python_int(dtype):
+    """``for i, v in enumerate(a)``: ``i`` is a Python int (weak: ``i * v`` keeps
+    v's type, and an ``i`` beyond int8 raises NumPy's OverflowError for int8 ``v``)
+    while ``v`` is a NumPy scalar -- not both NumPy scalars."""
+    for n in (3, 200):
+        a = (np.arange(n) % 5 + 1).astype(dtype)
+        want = _outcome(_weighted, a)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", HanaJitFallbackWarning)   # (uint64: falls back)
+            got = _outcome(jit(_weighted), a)
+        assert got[0] == want[0] and _same(got[1], want[1]), (n, got, want)
+        b = a[::-1].copy()
+        want, got = _outcome(lambda x: _pairs(x, b), a), _outcome(lambda x: jit(_pairs)(x, b), a)
+        assert got[0] == want[0] and _same(got[1], want[1]), (n, got, want)

@@ -48,6 +48,9 @@ class Inferrer:
         # type (``infer/weak_locals.py``), read as Python numbers
         self.assigned: dict = {}
         self.mixed: dict = {}
+        # per tuple local, which items are NumPy scalars (``for i, v in
+        # enumerate(a)``: the index is a Python int, the element is not)
+        self.strong_items: dict = {}
 
     # ------------------------------------------------------------------ driver
     def fail(self, line, construct, detail=""):
@@ -103,6 +106,23 @@ class Inferrer:
             self.locals[name] = new
             self.changed = True
 
+    def note_items(self, name, value) -> None:
+        """Which items of tuple local ``name`` are NumPy scalars, over its
+        assignments (unknown -- the whole tuple's answer -- unless each is a
+        ``MakeTuple`` of the same length)."""
+        if isinstance(value, N.PyCall) and isinstance(value.callee, Unpack) and value.args:
+            value = value.args[0]               # (the unpacking's length check)
+        if isinstance(value, N.MakeTuple):
+            items = tuple(self.is_strong(x) for x in value.items)
+            old = self.strong_items.get(name, items)
+            new = (tuple(a or b for a, b in zip(old, items))
+                   if old is not None and len(old) == len(items) else None)
+        else:
+            new = None
+        if name not in self.strong_items or self.strong_items[name] != new:
+            self.strong_items[name] = new
+            self.changed = True
+
     def note_assignment(self, name, t, strong, line=0) -> None:
         kinds = self.assigned.setdefault(name, set())
         if (t, strong) not in kinds:
@@ -146,6 +166,11 @@ class Inferrer:
         if isinstance(e, N.PyIfExp):
             return self.is_strong(e.a) or self.is_strong(e.b)
         if isinstance(e, N.TupleGet):
+            if isinstance(e.tup, N.MakeTuple) and e.index < len(e.tup.items):
+                return self.is_strong(e.tup.items[e.index])
+            items = self.strong_items.get(e.tup.name) if isinstance(e.tup, N.Var) else None
+            if items is not None and e.index < len(items):
+                return items[e.index]
             return self.is_strong(e.tup)
         if isinstance(e, N.PyAttr):       # x.real, x.imag of a NumPy scalar
             return self.is_strong(e.value)
@@ -198,6 +223,8 @@ class Inferrer:
             if s.inplace and isinstance(self.locals.get(s.target), T.ArrayType):
                 return          # a += b on an array writes into it: no new binding
             self.set_local(s.target, t, line)
+            if isinstance(t, T.TupleType):
+                self.note_items(s.target, s.value)
             strong = self.is_strong(s.value)
             if s.target not in self.strong_vars and not isinstance(t, T.ArrayType) \
                     and strong:
