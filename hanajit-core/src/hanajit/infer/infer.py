@@ -186,9 +186,7 @@ class Inferrer:
             if callee in (abs, min, max, divmod, pow) or isinstance(callee, Unpack):
                 return any(self.is_strong(a) for a in e.args)
             if callee is round:     # round(x, n) keeps x's NumPy type; round(x) an int
-                nd = e.args[1:] or [v for k, v in e.kwargs.items() if k == "ndigits"]
-                return bool(e.args) and self.is_strong(e.args[0]) and any(
-                    getattr(v, "type", None) != T.NONE for v in nd)
+                return e.plan == "numpy"            # (decided when typed)
             if getattr(callee, "__module__", "") == registry.parallel_runtime().__name__ and \
                     getattr(callee, "__name__", "").startswith("ident_"):
                 return self.is_strong(e.args[1])   # as the reduction variable is
@@ -252,7 +250,10 @@ class Inferrer:
                 if t is not None and not (isinstance(t, T.Scalar) and (t.is_int or t.is_bool)):
                     self.fail(line, "range() argument", f"{t} is not an integer")
             if all(t is not None for t in ts):
-                self.set_local(s.target, _range_type(ts), line)
+                # range() yields Python ints whatever its bounds' types (NumPy would
+                # promote an int64 bound with a uint64 one to float64); a uint64
+                # bound beyond int64 deoptimises (``Lowerer.for_range``)
+                self.set_local(s.target, T.INT64, line)
             self.block(s.body)
         elif isinstance(s, N.Return):
             t = self.expr(s.value, line) if s.value is not None else T.NONE
@@ -773,9 +774,3 @@ def _holds_array(t) -> bool:
         return True
     return isinstance(t, T.TupleType) and any(_holds_array(i) for i in t.items)
 
-
-def _range_type(ts):
-    """range() yields Python ints whatever its bounds' types: int64 here (NumPy
-    would promote an int64 bound with a uint64 one to float64).  A uint64 bound
-    beyond int64 deoptimises (``Lowerer.for_range``)."""
-    return T.INT64

@@ -277,10 +277,11 @@ class Lowerer:
     def for_range(self, s):
         t = self.fn.locals[s.target]
         bounds = self.seq([s.start, s.stop, s.step])
-        if t == T.INT64 and int_overflow.active(self):
+        if t == T.INT64:
             # range() of a NumPy uint64 counts in Python ints: a bound beyond int64
-            # deoptimises (the interpreter has the exact value) instead of wrapping
-            bounds = [self._python_int_bound(e) for e in bounds]
+            # deoptimises instead of wrapping
+            bounds = [int_overflow.uint64_as_python_int(self, e, "a range() bound")
+                      for e in bounds]
         start, stop, step = (ops.convert(self, e, t) for e in bounds)
         start, stop, step = self.let(start), self.let(stop), self.let(step)
         count = ops.range_count(self, start, stop, step)
@@ -289,14 +290,6 @@ class Lowerer:
         body = [N.Assign(target=s.target, value=value, line=s.line)] + self.block(s.body)
         self.emit(N.ForCount(counter=counter, count=count, body=body, line=s.line,
                              short=self.fn.short_loops))
-
-    def _python_int_bound(self, e):
-        if e.type != T.UINT64:
-            return e
-        e = self.let(e)
-        int_overflow.deopt_if(self, N.Cmp("gt", e, N.Const(2 ** 63 - 1, T.UINT64), T.BOOL),
-                              "a range() bound")
-        return e
 
     # ----------------------------------------------------------- expressions
     def lower(self, e: N.Expr) -> N.Expr:

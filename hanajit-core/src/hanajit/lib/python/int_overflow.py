@@ -333,6 +333,18 @@ def deopt_if(L, cond, what: str):
                                          message=MESSAGE.format(what))], line=L.line))
 
 
+def uint64_as_python_int(L, e, what: str):
+    """``e``, a NumPy uint64 read as a Python int (``int(x)``, ``round(x)``, a
+    ``range`` bound): held in an int64, so from 2**63 up the call deoptimises --
+    the interpreter has the exact int.  Other types, and hanajit's own helpers
+    (which keep wrapping), get ``e`` itself."""
+    if e.type != T.UINT64 or not active(L):
+        return e
+    e = L.let(e)
+    deopt_if(L, N.Cmp("gt", e, N.Const(MAX, T.UINT64), BOOL), what)
+    return e
+
+
 def arith(L, op, a, b, t, checked=True):
     """``a op b`` (``add sub mul``) of Python ints: deoptimise beyond int64."""
     if not (checked and t == I64 and active(L)) or _fits(

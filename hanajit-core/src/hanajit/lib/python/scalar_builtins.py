@@ -173,11 +173,8 @@ class Round(CallTemplate):
         if x.type.is_float and (nd is None or nd.type == T.NONE):
             return ops.float_to_int(L, N.Intrinsic("rint", [x], x.type), T.INT64)
         if nd is None or nd.type == T.NONE:
-            if x.type == T.UINT64 and int_overflow.active(L):
-                x = L.let(x)
-                int_overflow.deopt_if(L, N.Cmp("gt", x, C(2 ** 63 - 1, T.UINT64), T.BOOL),
-                                      "round() of a uint64")
-            return convert(L, x, call.type)
+            return convert(L, int_overflow.uint64_as_python_int(L, x, "round() of a uint64"),
+                           call.type)
         if call.plan == "numpy":
             return _numpy_round(L, x, nd)
         if x.type.is_float:
@@ -256,11 +253,8 @@ class Conv(CallTemplate):
         if x.type.is_int and self.to.is_int:
             if call.plan == "python int":
                 x = ew.python_int_fits(L, [ops.convert_wrap(x, T.INT64)], self.to)[0]
-            elif self.name == "int" and x.type == T.UINT64 and int_overflow.active(L):
-                # a Python int from 2**63 up is beyond int64: the interpreter has it
-                x = L.let(x)
-                int_overflow.deopt_if(L, N.Cmp("gt", x, C(2 ** 63 - 1, T.UINT64), T.BOOL),
-                                      "int() of a uint64")
+            elif self.name == "int":
+                x = int_overflow.uint64_as_python_int(L, x, "int() of a uint64")
             return ops.convert_wrap(x, self.to)
         return convert(L, x, self.to)
 
