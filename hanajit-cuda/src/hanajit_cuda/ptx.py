@@ -59,7 +59,8 @@ def emit_in_subprocess(ir_text: str, arch: str, libdevice: str | None,
     return llvm_toolchain.run_isolated(
         "hanajit_cuda.ptx", {"ir": ir_text, "arch": arch, "libdevice": libdevice},
         what=f"NVPTX codegen for {arch}", timeout=timeout,
-        error=lambda msg: UnsupportedError(msg, construct="nvptx codegen"))
+        error=lambda msg: UnsupportedError(msg, construct="nvptx codegen"),
+        kept=True)
 
 
 def emit_function(fn, ir_text: str, uses_libdevice: bool, arch: str) -> dict:

@@ -18,6 +18,7 @@ wheel); targets whose backends do that run :func:`compile` in a child Python wit
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -115,10 +116,23 @@ def compile(ir_text: str, tm, *, speed: int = 3, slp: bool = False,
 
 
 def run_isolated(module: str, request: dict, *, what: str, timeout: float,
-                 error: Callable[[str], Exception]) -> dict:
+                 error: Callable[[str], Exception], kept: bool = False) -> dict:
     """Run ``python -m module`` with ``request`` as JSON on stdin and return the JSON
     it prints.  A timeout, a crash or an error exit raises ``error(message)`` with
-    ``what`` and the end of the child's stderr."""
+    ``what`` and the end of the child's stderr.
+
+    With ``kept`` (``module`` has an ``emit(request)`` function, which its
+    ``__main__`` runs) a child that stays serves the request instead
+    (:mod:`.codegen_workers`: no process start per request, the same errors);
+    ``HANAJIT_CODEGEN_WORKERS=0`` starts a child per request all the same."""
+    if kept and os.environ.get("HANAJIT_CODEGEN_WORKERS", "1") != "0":
+        from . import codegen_workers
+        try:
+            return codegen_workers.run(module, request, timeout)
+        except TimeoutError:
+            raise error(f"{what} took over {timeout:g} s") from None
+        except codegen_workers.WorkerFailed as exc:
+            raise error(f"{what} {exc}") from None
     try:
         proc = subprocess.run([sys.executable, "-m", module], input=json.dumps(request),
                               capture_output=True, text=True, timeout=timeout)

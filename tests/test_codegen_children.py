@@ -1,0 +1,110 @@
+"""A kept codegen child (``hanajit.toolkit.codegen_workers``) compiles kernel after
+kernel to exactly what a fresh child per kernel gives, for every target that
+keeps one (NVPTX, AMDGPU, WebAssembly); the SPIR-V rows, whose LLVM backend
+carries state from one module to the next, start a child per kernel."""
+from __future__ import annotations
+
+import glob
+import os
+import tempfile
+
+import numpy as np
+import pytest
+
+from hanajit import jit
+from hanajit.lowering import kernel_model
+from hanajit.testing import cases_kernels
+from hanajit.toolkit import codegen_workers
+from hanajit.toolkit import llvm_toolchain as tc
+
+_KEPT_RUN = codegen_workers.run
+_SHORT = {"float64": "f64", "float32": "f32", "int64": "i64"}
+# the GPU case list without math (libdevice and ROCm's libraries are optional)
+NAMES = [n for n in cases_kernels.KERNELS if n != "transcendental"]
+
+
+def _signature(name: str) -> str:
+    kernel, dtype, make, _ = cases_kernels.KERNELS[name]
+    return ", ".join([f"{_SHORT[np.dtype(dtype).name]}[:]"]
+                     + [f"{_SHORT[a.dtype.name]}[:]" for a in make()] + ["i64"])
+
+
+@pytest.fixture
+def requests(monkeypatch):
+    """The (module, request) pairs the kept children serve, in order."""
+    seen = []
+    run = _KEPT_RUN
+
+    def recording(module, request, timeout):
+        seen.append((module, request))
+        return run(module, request, timeout)
+    monkeypatch.setattr(codegen_workers, "run", recording)
+    monkeypatch.delenv("HANAJIT_CODEGEN_WORKERS", raising=False)
+    return seen
+
+
+def _fresh(module: str, request: dict):
+    """What a fresh child gives (a wasm request's files: read from its directory)."""
+    request = dict(request)
+    with tempfile.TemporaryDirectory() as tmp:
+        if "dir" in request:
+            request["dir"] = tmp
+        out = tc.run_isolated(module, request, what="fresh codegen", timeout=300,
+                              error=RuntimeError)
+        if "dir" in request:
+            out = {os.path.basename(p): open(p, "rb").read()
+                   for p in sorted(glob.glob(os.path.join(tmp, "*")))}
+    return out
+
+
+def _replay_kept(module, request):
+    request = dict(request)
+    with tempfile.TemporaryDirectory() as tmp:
+        if "dir" in request:
+            request["dir"] = tmp
+        out = _KEPT_RUN(module, request, 300)
+        if "dir" in request:
+            out = {os.path.basename(p): open(p, "rb").read()
+                   for p in sorted(glob.glob(os.path.join(tmp, "*")))}
+    return out
+
+
+@pytest.mark.parametrize("target, options", [("cuda", {}), ("hip", {"gpu_arch": "gfx90a"})])
+def test_gpu_kernels_in_one_kept_child_equal_fresh_children(target, options, requests):
+    for name in NAMES:
+        jf = jit(cases_kernels.KERNELS[name][0], target=target,
+                 signature=_signature(name), fallback=False, **options)
+        jf._pick(None)
+    assert len(requests) == len(NAMES)
+    kept = [_replay_kept(m, r) for m, r in requests]   # one child, in a row
+    for (module, request), got in zip(requests, kept):
+        assert got == _fresh(module, request)
+
+
+def test_wasm_modules_in_one_kept_child_equal_fresh_children(requests, tmp_path):
+    pytest.importorskip("hanajit_wasm")
+    from hanajit.testing.array_kernels import cumsum, rowsum, scale
+    from hanajit_wasm.toolchain import find_wasm_ld
+    if find_wasm_ld() is None:
+        pytest.skip("no wasm-ld (Debian: lld-19; or HANAJIT_WASM_LD)")
+    for f, sig in ((cumsum, "f64[:]"), (scale, "f64[:], f64"), (rowsum, "f64[:, :]")):
+        jit(f).export_wasm(tmp_path / f.__name__, sig=sig)
+    assert requests
+    kept = [_replay_kept(m, r) for m, r in requests]
+    for (module, request), got in zip(requests, kept):
+        assert got == _fresh(module, request)
+
+
+def test_spirv_rows_start_a_child_per_kernel(monkeypatch):
+    assert not kernel_model.SPIRV_OPENCL.kept_codegen
+    assert not kernel_model.VULKAN.kept_codegen
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a SPIR-V kernel went to a kept child")
+    monkeypatch.setattr(codegen_workers, "run", refuse)
+    monkeypatch.delenv("HANAJIT_CODEGEN_WORKERS", raising=False)
+    name = NAMES[0]
+    for target in ("levelzero", "vulkan"):
+        jf = jit(cases_kernels.KERNELS[name][0], target=target,
+                 signature=_signature(name), fallback=False)
+        jf._pick(None)
