@@ -60,7 +60,7 @@ def emit_in_subprocess(ir_text: str, arch: str, libdevice: str | None,
         "hanajit_cuda.ptx", {"ir": ir_text, "arch": arch, "libdevice": libdevice},
         what=f"NVPTX codegen for {arch}", timeout=timeout,
         error=lambda msg: UnsupportedError(msg, construct="nvptx codegen"),
-        kept=True)
+        fork_server=True)
 
 
 def emit_function(fn, ir_text: str, uses_libdevice: bool, arch: str) -> dict:

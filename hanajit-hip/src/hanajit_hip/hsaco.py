@@ -71,7 +71,7 @@ def emit_in_subprocess(ir_text: str, archs, libs: dict, timeout: float = 300) ->
         "hanajit_hip.hsaco", {"ir": ir_text, "archs": list(archs), "libs": libs},
         what=f"AMDGPU codegen for {', '.join(archs)}", timeout=timeout,
         error=lambda msg: UnsupportedError(msg, construct="amdgpu codegen"),
-        kept=True)
+        fork_server=True)
     for item in out.values():
         item["obj"] = base64.b64decode(item["obj"])
     return out

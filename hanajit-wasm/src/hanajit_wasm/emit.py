@@ -58,7 +58,7 @@ def emit_in_subprocess(ir_text: str, triple: str, want=("ll", "s", "o"),
                    "link": list(link)}
         llvm_toolchain.run_isolated("hanajit_wasm.emit", request,
                                     what=f"LLVM wasm codegen for {triple}",
-                                    timeout=timeout, error=TargetError, kept=True)
+                                    timeout=timeout, error=TargetError, fork_server=True)
         out = {}
         for kind in want:
             path = os.path.join(tmp, f"kernel.{kind}")

@@ -152,11 +152,6 @@ class KernelModel:
     # always inlined: LLVM 22's SPIR-V backend aborts on aggregate call arguments
     # and results; a logical row inlines everything anyway
     inline_aggregates: bool = False
-    # whether one codegen child may serve kernel after kernel
-    # (``toolkit/codegen_workers``); False: a fresh child per kernel, for a backend
-    # that carries state from one module to the next in a process (LLVM 22's
-    # SPIR-V: a later module's binary differs, or has an id defined twice)
-    kept_codegen: bool = True
 
     def value(self, kind: str) -> Builtin:
         """The spec of ``GpuIndex.kind``: thread, block, block_dim or grid_dim."""
@@ -220,7 +215,6 @@ SPIRV_OPENCL = KernelModel(
     atomic_scope="device",
     # float atomics need extensions most OpenCL devices lack: a CAS loop instead
     atomic_rmw=frozenset(k for k in ALL_ATOMICS if ".f" not in k),
-    kept_codegen=False,                 # the backend's state leaks between modules
 )
 
 # -- SPIR-V, Vulkan flavour (compute shaders) -------------------------------------------
@@ -262,5 +256,4 @@ VULKAN = KernelModel(
               "direct_access"),
     post_emit=("int_constant_null", "barrier_semantics", "exact_float",
                "loop_merge_last"),
-    kept_codegen=False,                 # the backend's state leaks between modules
 )

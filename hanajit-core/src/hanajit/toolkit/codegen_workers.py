@@ -1,30 +1,31 @@
-"""Codegen child processes that stay alive between requests.
+"""Codegen children forked from a process that stays: isolation without a Python
+start per kernel.
 
 Some LLVM backends end the process they run in (an abort in the SPIR-V or AMDGPU
 backend, ``exit(1)`` on a missing libcall), so GPU, WebAssembly and HIP codegen
-runs in a child Python (``llvm_toolchain.run_isolated``).  A fresh child per
-kernel costs its start: Python, llvmlite and every LLVM target initialised, about
-0.15 s, more than the codegen of a small kernel.  Here a child serves one
-request after another instead: the caller writes ``{"module", "request"}`` as a
-JSON line, the child answers with ``module.emit(request)`` as a JSON line.
+runs in a child (``llvm_toolchain.run_isolated``).  A fresh ``python -m module``
+per kernel costs its start -- Python, llvmlite, every LLVM target initialised,
+about 0.15 s -- more than the codegen of a small kernel.
 
-The isolation is the same: a crash ends only the child, and the caller raises
-the error a one-shot child would have given (the signal or exit status and the
-end of its stderr); the next request starts a new child.  What a child keeps
-from one request to the next is what LLVM keeps in a process:
+Here a *fork server* starts once: a Python that has imported llvmlite and
+initialised every target, and nothing else.  For each request (a JSON line
+``{"module", "request", "timeout"}``) it imports ``module`` if it has not yet and
+forks; the forked child runs ``module.emit(request)``, writes the result to a pipe
+and exits.  Each kernel's codegen thus starts from the same state a fresh
+process would have -- LLVM's command-line options (``set_option``), its global
+context and every backend's static state are the server's, untouched -- so the
+output is a fresh child's, byte for byte, for every backend, LLVM 22's SPIR-V
+included (which carries state from one module to the next within a process).
 
-* command-line options (``llvm_options`` of a kernel row, set with
-  ``set_option``) -- so a child serves one module and one option set
-  (:func:`_key`), never a request asking for other options;
-* the environment and working directory the child started with -- so a child
-  serves only callers with the same ones (a test setting ``PYTHONPATH`` or a
-  toolkit path gets a child of its own);
-* types and constants in LLVM's global context, which only grows -- so a child
-  is replaced after :data:`MAX_REQUESTS` requests.
-
-Callers on several threads each take an idle child or start one (each request
-has its child to itself); at most :data:`MAX_IDLE` idle children are kept, the
-least recently used ended first.  A child ends when its caller's process does (its stdin closes).
+The server answers with one JSON line: ``{"ok": result}``; ``{"error": traceback}``
+(an exception in ``emit``, reported as a one-shot child's exit status 1, or
+``status`` for a ``SystemExit``); ``{"died": code}`` (the child was killed by a
+signal, ``-code``, or exited without answering); ``{"timeout": true}`` (the
+server killed it).  The caller raises the error a one-shot child gives, with the
+end of the child's stderr.  The server serves callers with the environment and
+working directory it started with (:func:`_key`); at most :data:`MAX_IDLE` idle
+servers are kept, each ending with its caller (its stdin closes).  Without
+``os.fork`` (Windows) every request starts a one-shot child as before.
 """
 from __future__ import annotations
 
@@ -42,16 +43,20 @@ import threading
 import time
 import traceback
 
-MAX_REQUESTS = 200
-MAX_IDLE = 4            # idle children kept in all (each holds LLVM: ~80 MB)
+MAX_IDLE = 4            # idle servers kept in all (each holds LLVM: ~70 MB)
 _TAIL = 15
+_DONE = "\x00hanajit-codegen-done"     # on stderr after each request
 
 # variables that change without changing what a child computes: pytest names the
 # running test in the environment
 _VOLATILE = frozenset({"PYTEST_CURRENT_TEST"})
 
 _lock = threading.Lock()
-_idle: collections.OrderedDict = collections.OrderedDict()   # key -> [_Worker], LRU
+_idle: collections.OrderedDict = collections.OrderedDict()   # key -> [_Server], LRU
+
+
+def available() -> bool:
+    return hasattr(os, "fork")
 
 
 class WorkerFailed(Exception):
@@ -59,51 +64,59 @@ class WorkerFailed(Exception):
     without the ``what`` (``"was killed by SIGABRT:\\n<stderr tail>"``)."""
 
 
-def _key(module: str, request: dict) -> str:
-    options = request.get("llvm_options") if isinstance(request, dict) else None
+def _key() -> str:
     env = sorted(item for item in os.environ.items() if item[0] not in _VOLATILE)
-    return hashlib.blake2b(repr((module, options, os.getcwd(), env)).encode(),
+    return hashlib.blake2b(repr((os.getcwd(), env)).encode(),
                            digest_size=16).hexdigest()
 
 
-class _Worker:
+class _Server:
     def __init__(self):
-        self.pid_owner = os.getpid()
+        self.owner = os.getpid()
         self.proc = subprocess.Popen([sys.executable, "-m", __name__],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE)
-        self.served = 0
         self.tail: collections.deque = collections.deque(maxlen=_TAIL)
+        self._done = threading.Semaphore(0)
         self._buf = b""
         self._drain = threading.Thread(target=self._read_stderr, daemon=True)
         self._drain.start()
 
     def _read_stderr(self):
-        for line in self.proc.stderr:
-            self.tail.append(line.decode("utf-8", "replace").rstrip("\n"))
+        for raw in self.proc.stderr:
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            if line == _DONE:
+                self._done.release()
+            else:
+                self.tail.append(line)
 
     def alive(self) -> bool:
-        return self.proc.poll() is None and self.pid_owner == os.getpid()
+        return self.proc.poll() is None and self.owner == os.getpid()
 
     def ask(self, module: str, request: dict, timeout: float) -> dict:
-        """``module.emit(request)``; :class:`WorkerFailed` (the child is then
-        gone) or ``TimeoutError``."""
+        """``module.emit(request)`` in a forked child; :class:`WorkerFailed` or
+        ``TimeoutError``."""
         self.tail.clear()
-        self.served += 1
-        line = json.dumps({"module": module, "request": request}).encode() + b"\n"
+        line = json.dumps({"module": module, "request": request,
+                           "timeout": timeout}).encode() + b"\n"
         try:
             self.proc.stdin.write(line)
             self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise self._died() from None
-        answer = self._read_line(timeout)
+        except OSError:
+            raise self._server_died() from None
+        # the server enforces the timeout; a little more here for a stuck server
+        answer = self._read_line(timeout + 30)
         if answer is None:
-            raise self._died()
+            raise self._server_died()
         reply = json.loads(answer)
         if "ok" in reply:
+            self._done.acquire(timeout=5)
             return reply["ok"]
-        # an exception in the child: it serves on, but report as a one-shot child
-        # whose exception ended it (status 1, the traceback the tail of stderr)
+        self._done.acquire(timeout=5)          # the child's stderr is all in the tail
+        if reply.get("timeout"):
+            raise TimeoutError
+        if "died" in reply:
+            raise WorkerFailed(_how(reply["died"]) + ":\n" + "\n".join(self.tail))
         lines = list(self.tail) + reply["error"].rstrip("\n").splitlines()
         raise WorkerFailed(f"exited with status {reply.get('status', 1)}:\n"
                            + "\n".join(lines[-_TAIL:]))
@@ -120,17 +133,15 @@ class _Worker:
             if ready:
                 chunk = os.read(fd, 1 << 20)
                 if not chunk:
-                    return None                 # the child ended
+                    return None
                 self._buf += chunk
         line, _, self._buf = self._buf.partition(b"\n")
         return line
 
-    def _died(self) -> WorkerFailed:
+    def _server_died(self) -> WorkerFailed:
         code = self.proc.wait()
         self._drain.join(timeout=5)
-        how = (f"was killed by {signal.Signals(-code).name}" if code < 0
-               else f"exited with status {code}")
-        return WorkerFailed(f"{how}:\n" + "\n".join(self.tail))
+        return WorkerFailed(_how(code) + ":\n" + "\n".join(self.tail))
 
     def close(self, kill: bool = False):
         try:
@@ -139,74 +150,131 @@ class _Worker:
             else:
                 self.proc.stdin.close()
             self.proc.wait(timeout=10)
-        except Exception:               # already gone, or will be with its parent
+        except Exception:               # already gone, or will be with its caller
             pass
 
 
+def _how(code: int) -> str:
+    return (f"was killed by {signal.Signals(-code).name}" if code < 0
+            else f"exited with status {code}")
+
+
 def run(module: str, request: dict, timeout: float) -> dict:
-    """``module.emit(request)`` in a kept child (see the module's docstring)."""
-    key = _key(module, request)
-    worker = None
+    """``module.emit(request)`` in a child forked from a kept server."""
+    key = _key()
+    server = None
     with _lock:
         waiting = _idle.get(key, [])
-        while waiting and worker is None:
+        while waiting and server is None:
             candidate = waiting.pop()
             if candidate.alive():
-                worker = candidate
-    if worker is None:
-        worker = _Worker()
+                server = candidate
+    if server is None:
+        server = _Server()
     try:
-        out = worker.ask(module, request, timeout)
-    except WorkerFailed:
-        if worker.alive() and worker.served < MAX_REQUESTS:
-            _keep(key, worker)          # an exception in emit: the child serves on
+        out = server.ask(module, request, timeout)
+    except (WorkerFailed, TimeoutError):
+        if server.alive():
+            _keep(key, server)
         raise
-    _keep(key, worker)
+    _keep(key, server)
     return out
 
 
-def _keep(key: str, worker: _Worker) -> None:
-    if worker.served >= MAX_REQUESTS:
-        worker.close()
-        return
+def _keep(key: str, server: _Server) -> None:
     evicted = []
     with _lock:
-        _idle.setdefault(key, []).append(worker)
+        _idle.setdefault(key, []).append(server)
         _idle.move_to_end(key)
-        while sum(len(ws) for ws in _idle.values()) > MAX_IDLE:
+        while sum(len(s) for s in _idle.values()) > MAX_IDLE:
             oldest = next(iter(_idle))
             evicted.append(_idle[oldest].pop(0))
             if not _idle[oldest]:
                 del _idle[oldest]
-    for w in evicted:
-        w.close()
+    for s in evicted:
+        s.close()
 
 
 @atexit.register
 def _close_all():
     with _lock:
-        workers = [w for ws in _idle.values() for w in ws]
+        servers = [s for ss in _idle.values() for s in ss]
         _idle.clear()
-    for w in workers:
-        if w.pid_owner == os.getpid():
-            w.close()
+    for s in servers:
+        if s.owner == os.getpid():
+            s.close()
+
+
+# ------------------------------------------------------------------ the server
+def _child(module, request, out_fd: int) -> None:
+    """In the forked child: ``emit``, the reply on ``out_fd``, then exit."""
+    try:
+        reply = {"ok": module.emit(request)}
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+        reply = {"error": f"SystemExit({exc.code!r})", "status": code}
+    except BaseException:
+        reply = {"error": traceback.format_exc()}
+    data = json.dumps(reply).encode()
+    view = memoryview(data)
+    while view:
+        view = view[os.write(out_fd, view):]
+    os.close(out_fd)
+    sys.stderr.flush()
+    os._exit(0)
+
+
+def _serve(ask: dict) -> dict:
+    try:
+        module = importlib.import_module(ask["module"])
+    except BaseException:
+        return {"error": traceback.format_exc()}
+    read_fd, write_fd = os.pipe()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_fd)
+        try:
+            _child(module, ask["request"], write_fd)
+        finally:
+            os._exit(70)
+    os.close(write_fd)
+    chunks, end, timed_out = [], time.monotonic() + ask["timeout"], False
+    while True:
+        left = end - time.monotonic()
+        ready = select.select([read_fd], [], [], max(left, 0))[0] if left > 0 else []
+        if not ready:
+            timed_out = True
+            os.kill(pid, signal.SIGKILL)
+            break
+        chunk = os.read(read_fd, 1 << 20)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(read_fd)
+    _, status = os.waitpid(pid, 0)
+    if timed_out:
+        return {"timeout": True}
+    data = b"".join(chunks)
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0 or not data:
+        return {"died": code if code != 0 else 1}
+    return json.loads(data)
 
 
 def main() -> None:
-    """The child: answer JSON lines on stdin, on the stdout it started with;
-    anything else written to stdout (a print, LLVM) goes to stderr."""
+    """The server: LLVM's targets initialised once, then a forked child per
+    request.  Anything written to stdout (a print, LLVM) goes to stderr; the
+    replies go to the stdout it started with."""
+    from . import llvm_toolchain
+    llvm_toolchain.binding(all_targets=True)
     answers = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     for line in sys.stdin.buffer:
-        ask = json.loads(line)
-        try:
-            reply = {"ok": importlib.import_module(ask["module"]).emit(ask["request"])}
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-            reply = {"error": f"SystemExit({exc.code!r})", "status": code}
-        except BaseException:
-            reply = {"error": traceback.format_exc()}
+        reply = _serve(json.loads(line))
+        sys.stderr.write(_DONE + "\n")
+        sys.stderr.flush()
         answers.write(json.dumps(reply).encode() + b"\n")
         answers.flush()
 

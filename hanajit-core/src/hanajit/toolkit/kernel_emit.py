@@ -105,7 +105,7 @@ def emit_kernel(ir_text: str, model, cpu: str | None = None, emit=("obj",),
          "post_emit": list(model.post_emit)},
         what=f"{model.name} codegen{' for ' + cpu if cpu else ''}", timeout=timeout,
         error=lambda msg: UnsupportedError(msg, construct=f"{model.name} codegen"),
-        kept=model.kept_codegen)
+        fork_server=True)
     if "obj" in out:
         out["obj"] = base64.b64decode(out["obj"])
     return out

@@ -116,17 +116,19 @@ def compile(ir_text: str, tm, *, speed: int = 3, slp: bool = False,
 
 
 def run_isolated(module: str, request: dict, *, what: str, timeout: float,
-                 error: Callable[[str], Exception], kept: bool = False) -> dict:
+                 error: Callable[[str], Exception], fork_server: bool = False) -> dict:
     """Run ``python -m module`` with ``request`` as JSON on stdin and return the JSON
     it prints.  A timeout, a crash or an error exit raises ``error(message)`` with
     ``what`` and the end of the child's stderr.
 
-    With ``kept`` (``module`` has an ``emit(request)`` function, which its
-    ``__main__`` runs) a child that stays serves the request instead
-    (:mod:`.codegen_workers`: no process start per request, the same errors);
-    ``HANAJIT_CODEGEN_WORKERS=0`` starts a child per request all the same."""
-    if kept and os.environ.get("HANAJIT_CODEGEN_WORKERS", "1") != "0":
-        from . import codegen_workers
+    With ``fork_server`` (``module`` has an ``emit(request)`` function, which its
+    ``__main__`` runs) the child is forked from a server that stays
+    (:mod:`.codegen_workers`: the same output and errors, no Python start per
+    request); ``HANAJIT_CODEGEN_WORKERS=0`` starts ``python -m module`` all the
+    same."""
+    from . import codegen_workers
+    if (fork_server and codegen_workers.available()
+            and os.environ.get("HANAJIT_CODEGEN_WORKERS", "1") != "0"):
         try:
             return codegen_workers.run(module, request, timeout)
         except TimeoutError:
