@@ -144,14 +144,23 @@ class _Server:
         return WorkerFailed(_how(code) + ":\n" + "\n".join(self.tail))
 
     def close(self, kill: bool = False):
+        """End the server (closing its stdin ends it; ``kill``: at once) and close
+        the pipes; only in the process that started it."""
+        if self.owner != os.getpid():
+            return
         try:
             if kill:
                 self.proc.kill()
-            else:
-                self.proc.stdin.close()
+            self.proc.stdin.close()
             self.proc.wait(timeout=10)
         except Exception:               # already gone, or will be with its caller
             pass
+        self._drain.join(timeout=5)
+        for pipe in (self.proc.stdout, self.proc.stderr):
+            try:
+                pipe.close()
+            except Exception:
+                pass
 
 
 def _how(code: int) -> str:
@@ -162,13 +171,17 @@ def _how(code: int) -> str:
 def run(module: str, request: dict, timeout: float) -> dict:
     """``module.emit(request)`` in a child forked from a kept server."""
     key = _key()
-    server = None
+    server, dead = None, []
     with _lock:
         waiting = _idle.get(key, [])
         while waiting and server is None:
             candidate = waiting.pop()
             if candidate.alive():
                 server = candidate
+            else:
+                dead.append(candidate)
+    for gone in dead:
+        gone.close()
     if server is None:
         server = _Server()
     try:
@@ -176,6 +189,8 @@ def run(module: str, request: dict, timeout: float) -> dict:
     except (WorkerFailed, TimeoutError):
         if server.alive():
             _keep(key, server)
+        else:
+            server.close()
         raise
     _keep(key, server)
     return out
@@ -201,8 +216,7 @@ def _close_all():
         servers = [s for ss in _idle.values() for s in ss]
         _idle.clear()
     for s in servers:
-        if s.owner == os.getpid():
-            s.close()
+        s.close()
 
 
 # ------------------------------------------------------------------ the server
