@@ -102,6 +102,35 @@ def test_vectors_every_layout(f, dtype):
                 assert same(got, want), (f.__name__, n, a.strides, b.strides, got, want)
 
 
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+@pytest.mark.parametrize("step", [1, 2, -1])
+def test_one_element_complex_matmul_is_numpys_plain_product(dtype, step):
+    """``@`` of one-element complex vectors: NumPy's loop without BLAS (found by
+    the hypothesis test below: ``cblas_zdotu_sub`` gives NaN where the product is
+    infinite)."""
+    x = np.full(3, 1.5798e-4 + 1.304j, dtype)[::step][:1]
+    for y in (np.array([complex(-np.inf, 0.0)], dtype), np.array([complex(0.0, np.inf)], dtype),
+              np.array([complex(np.nan, 1.0)], dtype), np.array([2 - 3j], dtype)):
+        with np.errstate(all="ignore"):
+            want = x @ y
+        got = jitted(f_matmul_op, fallback=False)(x, y)
+        assert same(got, want), (x, y, got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+@pytest.mark.parametrize("step", [1, 2, -1])
+def test_one_element_complex_vdot_is_numpys(dtype, step):
+    """``np.vdot`` of one-element complex vectors: through BLAS whatever the
+    element's stride, as NumPy's ravel gives it a fresh one (found by the
+    hypothesis test below)."""
+    x = np.full(3, 1.5798e-4 + 1.304j, dtype)[::step][:1]
+    for y in (np.array([complex(-np.inf, 0.0)], dtype), np.array([2 - 3j], dtype)):
+        with np.errstate(all="ignore"):
+            want = np.vdot(x, y)
+        got = jitted(f_vdot, fallback=False)(x, y)
+        assert same(got, want), (x, y, got, want)
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 300), st.sampled_from(DTYPES), st.integers(0, 2 ** 32 - 1),
        st.sampled_from(PRODUCTS + (f_vdot,)), st.booleans(), st.sampled_from([1, 2, -1, -3]))

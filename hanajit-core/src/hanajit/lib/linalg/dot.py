@@ -114,7 +114,10 @@ def _blas_vv(L, a, b, t, kind):
     n = L.let(N.ArrayAttr(a, "shape", 0, I))
     at = [L.let(N.ArrayAttr(x, "data", 0, I)) for x in (a, b)]
     st = [L.let(N.ArrayAttr(x, "strides", 0, I)) for x in (a, b)]
-    ok = N.Cmp("ge", n, C(2 if kind == "dot" else 1, I), T.BOOL)
+    # one element: np.dot multiplies it directly; complex ``@`` runs NumPy's loop
+    # without BLAS (cblas_zdotu_sub of one element gives NaN where the product is
+    # infinite); real ``@`` calls BLAS, which gives the product
+    ok = N.Cmp("ge", n, C(2 if kind == "dot" or t.is_complex else 1, I), T.BOOL)
     for s in st:            # blas_stride: a positive multiple of the item size
         ok = ops.band(ok, ops.band(N.Cmp("gt", s, C(0, I), T.BOOL), N.Cmp(
             "eq", N.BinOp("and", s, C(t.bits // 8 - 1, I), I), C(0, I), T.BOOL)))

@@ -123,8 +123,13 @@ def matmul_vv_real(a, b):
 
 
 def matmul_vv_complex(a, b):
+    """``a @ b`` of two complex vectors; one element each: the matmul loop without
+    BLAS, as NumPy (``cblas_zdotu_sub`` of one element gives NaN where the plain
+    product is infinite: ``(1e-4+1.3j) @ (-inf+0j)`` is ``-inf-infj``)."""
     if a.shape[0] == 0:
         return np.zeros(1, a.dtype)[0]
+    if a.shape[0] == 1:
+        return _loop_complex(a, b, False)
     return strided_dot_complex(a, b, False)
 
 
@@ -174,7 +179,9 @@ def _flat_view(a):
     (``_attempt_nocopy_reshape`` for 1-D and 2-D arrays, and C-contiguous ones of
     more dimensions; a copy is contiguous.)"""
     if a.ndim == 1:
-        return True, a.strides[0]
+        # one element: NumPy's ravel gives a view with a fresh stride (BLAS takes
+        # it even where the array's own stride is negative)
+        return True, a.strides[0] if a.shape[0] > 1 else a.itemsize
     if a.ndim > 2:          # (C-contiguous: np.vdot refuses other layouts here)
         return True, a.itemsize
     n0 = a.shape[0]
