@@ -18,7 +18,7 @@ from hanajit.testing import cases_kernels
 from hanajit.toolkit import codegen_workers
 from hanajit.toolkit import llvm_toolchain as tc
 
-_KEPT_RUN = codegen_workers.run
+_SERVER_RUN = codegen_workers.run
 _SHORT = {"float64": "f64", "float32": "f32", "int64": "i64"}
 # the GPU case list without math (libdevice and ROCm's libraries are optional)
 NAMES = [n for n in cases_kernels.KERNELS if n != "transcendental"]
@@ -32,9 +32,9 @@ def _signature(name: str) -> str:
 
 @pytest.fixture
 def requests(monkeypatch):
-    """The (module, request) pairs the kept children serve, in order."""
+    """The (module, request) pairs the server serves, in order."""
     seen = []
-    run = _KEPT_RUN
+    run = _SERVER_RUN
 
     def recording(module, request, timeout):
         seen.append((module, request))
@@ -44,30 +44,28 @@ def requests(monkeypatch):
     return seen
 
 
+def _outcome(run, module: str, request: dict):
+    """``run(module, request)``; a wasm request's files are read from a fresh
+    directory of its own."""
+    request = dict(request)
+    with tempfile.TemporaryDirectory() as tmp:
+        if "dir" in request:
+            request["dir"] = tmp
+        out = run(module, request)
+        if "dir" in request:
+            out = {os.path.basename(p): open(p, "rb").read()
+                   for p in sorted(glob.glob(os.path.join(tmp, "*")))}
+    return out
+
+
 def _fresh(module: str, request: dict):
-    """What a fresh child gives (a wasm request's files: read from its directory)."""
-    request = dict(request)
-    with tempfile.TemporaryDirectory() as tmp:
-        if "dir" in request:
-            request["dir"] = tmp
-        out = tc.run_isolated(module, request, what="fresh codegen", timeout=300,
-                              error=RuntimeError)
-        if "dir" in request:
-            out = {os.path.basename(p): open(p, "rb").read()
-                   for p in sorted(glob.glob(os.path.join(tmp, "*")))}
-    return out
+    """What a fresh ``python -m module`` child gives."""
+    return _outcome(lambda m, r: tc.run_isolated(m, r, what="fresh codegen", timeout=300,
+                                                 error=RuntimeError), module, request)
 
 
-def _replay_kept(module, request):
-    request = dict(request)
-    with tempfile.TemporaryDirectory() as tmp:
-        if "dir" in request:
-            request["dir"] = tmp
-        out = _KEPT_RUN(module, request, 300)
-        if "dir" in request:
-            out = {os.path.basename(p): open(p, "rb").read()
-                   for p in sorted(glob.glob(os.path.join(tmp, "*")))}
-    return out
+def _through_server(module: str, request: dict):
+    return _outcome(lambda m, r: _SERVER_RUN(m, r, 300), module, request)
 
 
 @pytest.mark.parametrize("target, options", [("cuda", {}), ("hip", {"gpu_arch": "gfx90a"}),
@@ -78,8 +76,8 @@ def test_gpu_kernels_through_the_server_equal_fresh_children(target, options, re
                  signature=_signature(name), fallback=False, **options)
         jf._pick(None)
     assert len(requests) == len(NAMES)
-    kept = [_replay_kept(m, r) for m, r in requests]   # one server, in a row
-    for (module, request), got in zip(requests, kept):
+    served = [_through_server(m, r) for m, r in requests]   # one server, in a row
+    for (module, request), got in zip(requests, served):
         assert got == _fresh(module, request)
 
 
@@ -92,6 +90,6 @@ def test_wasm_modules_through_the_server_equal_fresh_children(requests, tmp_path
     for f, sig in ((cumsum, "f64[:]"), (scale, "f64[:], f64"), (rowsum, "f64[:, :]")):
         jit(f).export_wasm(tmp_path / f.__name__, sig=sig)
     assert requests
-    kept = [_replay_kept(m, r) for m, r in requests]
-    for (module, request), got in zip(requests, kept):
+    served = [_through_server(m, r) for m, r in requests]
+    for (module, request), got in zip(requests, served):
         assert got == _fresh(module, request)

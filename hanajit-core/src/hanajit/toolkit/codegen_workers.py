@@ -109,14 +109,13 @@ class _Server:
         if answer is None:
             raise self._server_died()
         reply = json.loads(answer)
-        if "ok" in reply:
-            self._done.acquire(timeout=5)
-            return reply["ok"]
         self._done.acquire(timeout=5)          # the child's stderr is all in the tail
+        if "ok" in reply:
+            return reply["ok"]
         if reply.get("timeout"):
             raise TimeoutError
         if "died" in reply:
-            raise WorkerFailed(_how(reply["died"]) + ":\n" + "\n".join(self.tail))
+            raise WorkerFailed(describe_exit(reply["died"]) + ":\n" + "\n".join(self.tail))
         lines = list(self.tail) + reply["error"].rstrip("\n").splitlines()
         raise WorkerFailed(f"exited with status {reply.get('status', 1)}:\n"
                            + "\n".join(lines[-_TAIL:]))
@@ -141,7 +140,7 @@ class _Server:
     def _server_died(self) -> WorkerFailed:
         code = self.proc.wait()
         self._drain.join(timeout=5)
-        return WorkerFailed(_how(code) + ":\n" + "\n".join(self.tail))
+        return WorkerFailed(describe_exit(code) + ":\n" + "\n".join(self.tail))
 
     def close(self, kill: bool = False):
         """End the server (closing its stdin ends it; ``kill``: at once) and close
@@ -163,7 +162,8 @@ class _Server:
                 pass
 
 
-def _how(code: int) -> str:
+def describe_exit(code: int) -> str:
+    """How a child ended, as ``run_isolated`` words it (a negative code: a signal)."""
     return (f"was killed by {signal.Signals(-code).name}" if code < 0
             else f"exited with status {code}")
 

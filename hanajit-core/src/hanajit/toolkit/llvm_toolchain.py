@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -141,8 +140,7 @@ def run_isolated(module: str, request: dict, *, what: str, timeout: float,
     except subprocess.TimeoutExpired:
         raise error(f"{what} took over {timeout:g} s") from None
     if proc.returncode != 0:
-        how = (f"was killed by {signal.Signals(-proc.returncode).name}"
-               if proc.returncode < 0 else f"exited with status {proc.returncode}")
+        how = codegen_workers.describe_exit(proc.returncode)
         tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
         raise error(f"{what} {how}:\n{tail}")
     return json.loads(proc.stdout) if proc.stdout.strip() else {}
