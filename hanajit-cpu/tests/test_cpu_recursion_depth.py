@@ -115,3 +115,24 @@ def test_only_functions_in_a_cycle_are_split():
                           "b": fn("b", "a", "leaf"), "leaf": fn("leaf"),
                           "selfish": fn("selfish", "selfish")})
     assert sorted(map(sorted, cycles(m))) == [["a", "b"], ["selfish"]]
+
+
+def test_shallow_helpers_are_not_split():
+    """A cycle of library helpers marked ``hj_shallow`` (recursion their arguments
+    bound: the pairwise sum's tree, introsort's smaller side) keeps no check; a
+    cycle with one unmarked function is checked whole."""
+    from hanajit.ir import nodes as N
+    from hanajit.ir import types as T
+    from hanajit.passes.stack_check import stack_check
+
+    def fn(name, *calls, shallow=False):
+        body = [N.ExprStmt(value=N.Call(c, [], T.NONE)) for c in calls]
+        f = N.Function(name, [], (), {}, body, T.NONE)
+        f.shallow = shallow
+        return f
+
+    m = N.Module("main", {"main": fn("main", "tree", "a"),
+                          "tree": fn("tree", "tree", shallow=True),
+                          "a": fn("a", "b", shallow=True), "b": fn("b", "a")})
+    stack_check(m)
+    assert sorted(m.functions) == ["a", "a__stack", "b", "b__stack", "main", "tree"]

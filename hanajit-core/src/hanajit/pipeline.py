@@ -178,6 +178,9 @@ class CompileContext:
             # helpers marked ``hj_short_loops`` have loops LLVM must neither
             # vectorise nor unroll (their accumulators vectorise instead)
             fn.short_loops = getattr(pyfunc, "hj_short_loops", False)
+            # helpers marked ``hj_shallow`` recurse to a depth their arguments
+            # bound (log2 of a length): no stack check (passes/stack_check)
+            fn.shallow = getattr(pyfunc, "hj_shallow", False)
             fn.origin = (pyfunc, arg_types)
             if len(arg_types) != len(fn.params):
                 raise UnsupportedError(f"{parsed.qualname}: called with {len(arg_types)} "

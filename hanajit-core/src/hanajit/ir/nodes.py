@@ -741,6 +741,7 @@ class Function:
     compact: bool = False           # ``hj_compact`` helper: not optimised, not inlined
     unchecked: bool = False         # ``hj_unchecked`` helper: indices in range, unchecked
     short_loops: bool = False       # ``hj_short_loops`` helper: its loops stay scalar loops
+    shallow: bool = False           # ``hj_shallow`` helper: recursion bounded, no stack check
     origin: Any = None              # (Python function, argument types) it specialises
     external: Optional[tuple] = None  # (symbol, raises): compiled in another module
     returns_param = None    # the array parameter every return returns, unrebound

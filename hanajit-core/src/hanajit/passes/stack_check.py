@@ -16,7 +16,10 @@ frame against that floor, one compare per call.  The budget is far deeper than
 CPython's own limit (1000 frames by default), and well inside a thread's stack
 (8 MiB for the main thread and Python's threads on Linux).  Functions outside
 cycles are unchanged.  Runs on targets whose ``Capabilities.stack_check``
-holds, before the raise analysis (the split functions can raise).
+holds, before the raise analysis (the split functions can raise).  A cycle of
+library helpers all marked ``hj_shallow`` (``Function.shallow``: a depth their
+arguments bound, such as the log2(n) levels of the pairwise sum's tree) is left
+as it is: the check would make each of its calls return a status.
 """
 from __future__ import annotations
 
@@ -85,6 +88,8 @@ def _redirect(e, names: dict):
 
 def stack_check(module: N.Module) -> None:
     for comp in cycles(module):
+        if all(module.functions[name].shallow for name in comp):
+            continue        # library helpers whose depth their arguments bound
         names = {name: f"{name}__stack" for name in comp}
         for name in sorted(comp):
             fn = module.functions[name]

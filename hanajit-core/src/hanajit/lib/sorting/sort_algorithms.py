@@ -299,3 +299,8 @@ def search_right(a, x):
         else:
             lo = mid + 1
     return lo
+
+
+# recursion into the smaller side only: at most log2(n) deep, no stack check
+# (passes/stack_check)
+intro_sort.hj_shallow = True

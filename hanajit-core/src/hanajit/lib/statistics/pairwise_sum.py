@@ -160,6 +160,10 @@ for _f in (pairwise, pairwise_unbuffered, lane_sum, _pairwise, _leaf, leaf_start
            combine, _combine):
     _f.hj_unchecked = True
 _leaf.hj_short_loops = True
+# recursion log2(n) deep, under 64 levels: no stack check (passes/stack_check), so
+# the tree's calls cannot raise and return their sums in registers
+for _f in (_pairwise, _starts, _combine, leaf_count):
+    _f.hj_shallow = True
 # inlined into ``_pairwise``: a call per leaf cost about a fifth of the sum
 # (its arguments, the array's fields, mostly on the stack)
 _leaf.hj_inline = True

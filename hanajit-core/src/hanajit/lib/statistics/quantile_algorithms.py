@@ -319,3 +319,9 @@ def take_plan(q, n, idx, inexact):
     if inexact:
         raw[m] = -1
     return _sorted_kth(raw, n, False)
+
+
+# median of medians recurses on a fifth of the values: at most log5(n) deep, no
+# stack check (passes/stack_check)
+select.hj_shallow = True
+_median_of_median5.hj_shallow = True
