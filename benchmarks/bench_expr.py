@@ -166,6 +166,27 @@ def _reduction_cases(sizes):
     return out
 
 
+def sort(a):
+    return np.sort(a)
+
+
+def argsort(a):
+    return np.argsort(a)
+
+
+def unique(a):
+    return np.unique(a)
+
+
+def _sort_cases(n):
+    """NumPy's own sort functions, called from compiled code (numpy_sorts.py)."""
+    a = _vec(n, seed=4)
+    r = np.random.default_rng(5).integers(0, n // 10 + 1, n)
+    return [("`np.sort(a)`", sort, None, (a,), False),
+            ("`np.argsort(a)`", argsort, None, (a,), False),
+            ("`np.unique(r)`, int64, a tenth distinct", unique, None, (r,), False)]
+
+
 # -- single math functions: libmvec against scalar libm ----------------------------------
 def v_exp(a):
     return np.exp(a)
@@ -257,7 +278,7 @@ def run_cases(cases, repeats, fallbacks, errors):
     for name, fn, ne_fn, args, reduces in cases:
         dtype = next(a.dtype for a in args if isinstance(a, np.ndarray))
         cands = {"numpy": fn}
-        if ne is not None:
+        if ne is not None and ne_fn is not None:
             cands["numexpr"] = ne_fn
         if njit is not None:
             cands["numba"] = njit(fn)
@@ -304,6 +325,7 @@ def main(quick: bool = False, use_min: bool = False) -> int:
                "numpy/hanajit reassoc"]
     expr = run_cases(_expr_cases(n), repeats, fallbacks, errors)
     red = run_cases(_reduction_cases(sizes), repeats, fallbacks, errors)
+    srt = run_cases(_sort_cases(n), repeats, fallbacks, errors)
     note = (f"float64 unless stated, n = {n:,}; {STAT[1]} of {repeats} interleaved "
             "repeats, "
             "one thread (numexpr set to 1), compile time excluded.  Ratios above 1 "
@@ -317,6 +339,10 @@ def main(quick: bool = False, use_min: bool = False) -> int:
     print_table("Whole-array expressions", headers, _rows(expr), notes)
     print_table("Reductions", headers, _rows(red),
                 [f"{STAT[1]} of {repeats} interleaved repeats, one thread."])
+    print_table("Sorting", headers, _rows(srt),
+                [f"n = {n:,} float64 values (`r`: int64); {STAT[1]} of {repeats} "
+                 "interleaved repeats.  hanajit calls NumPy's own sort functions "
+                 "(`lib/sorting/numpy_sorts.py`): NumPy's order of equal values."])
     vrows = vecmath_table(n, repeats, fallbacks, errors)
     print_table("Vector math", ["function", "numpy", "numpy/numba",
                                 "numpy/hanajit scalar libm", "numpy/hanajit vector",

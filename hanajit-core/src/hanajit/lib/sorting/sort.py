@@ -1,11 +1,13 @@
 """Sorting and searching: ``np.sort``, ``np.argsort``, ``a.sort()``, ``a.argsort()``,
 ``np.unique`` and ``np.searchsorted``.
 
-The templates copy the data into a fresh C-contiguous array and run the
-algorithms of :mod:`sort_algorithms` (Python source compiled by hanajit) on it,
-lane by lane (:class:`Lanes`: along any one axis, each lane contiguous as NumPy
-copies it to a buffer; the flattened array for ``axis=None``): introsort for
-values, a stable merge sort for ``kind='stable'`` and for argsort.  A lane along
+The templates copy the data into a fresh C-contiguous array and sort it lane by
+lane (:class:`Lanes`: along any one axis, each lane contiguous as NumPy copies it
+to a buffer; the flattened array for ``axis=None``) with NumPy's own sort
+function for the dtype and kind where the target's code runs in this process
+(:mod:`numpy_sorts`: NumPy's order of equal values on every host), else with the
+algorithms of :mod:`sort_algorithms` (Python source compiled by hanajit):
+introsort for values, a stable merge sort for ``kind='stable'`` and for argsort.  A lane along
 another axis is sorted exactly as a row along the last axis.  Complex arrays
 sort lexicographically (real part, then imaginary part), NaNs last as NumPy
 orders them.  ``a.partition()``/``a.argpartition()`` are in :mod:`partition`.
@@ -16,7 +18,7 @@ from ...typing_rules import Incompatible, promote
 from ...ir import nodes as N
 from ...ir import types as T
 from ..arrays import elementwise as ew
-from . import partition
+from . import numpy_sorts, partition
 from . import sort_algorithms as hs
 from ..arrays.creation import allocate
 from ..python.operators import C
@@ -133,6 +135,30 @@ def _sorter(call):
     return hs.sort_rows if kind in ("stable", "mergesort") else hs.sort_rows_unstable
 
 
+def _numpy_kind(call) -> str:
+    """NumPy's sort function for ``kind=`` (``numpy_sorts.KINDS``), read as NumPy
+    reads it: by its first letter; another kind falls back (NumPy raises)."""
+    kind = _const_arg(call, 2, "kind", None)
+    if kind is None:
+        return "quick"
+    found = {"q": "quick", "h": "heap", "m": "stable", "s": "stable"}.get(
+        kind[:1].lower() if isinstance(kind, str) else None)
+    if found is None:
+        raise Incompatible(f"sort kind must be one of 'quick', 'heap', or 'stable' "
+                           f"(got {kind!r})")
+    return found
+
+
+def sort_values(L, call, lanes) -> None:
+    """Sort ``lanes`` in place: with NumPy's own function where the target's code
+    can call it (``numpy_sorts``: NumPy's order of equal values on every host, its
+    SIMD speed), else with hanajit's (``sort_algorithms``)."""
+    if numpy_sorts.usable(L, lanes.flat.type.dtype):
+        numpy_sorts.sort_lanes(L, lanes.flat, lanes.n, _numpy_kind(call))
+    else:
+        L.call_helper(_sorter(call), [lanes.flat, lanes.n])
+
+
 def _row_length(L, out, axis):
     t = out.type
     if axis is None:
@@ -157,6 +183,7 @@ class Sort(CallTemplate):
         at = args[0]
         _check_sortable(at, self.name)
         axis = _sort_axis(call, at, self.name)
+        _numpy_kind(call)
         return self.result(at, axis)
 
     def result(self, at, axis):
@@ -164,13 +191,14 @@ class Sort(CallTemplate):
 
     def lower(self, L, call, args, kwargs):
         lanes = Lanes(L, args[0], _sort_axis(call, args[0].type, self.name))
-        L.call_helper(_sorter(call), [lanes.flat, lanes.n])
+        sort_values(L, call, lanes)
         return ew.materialize(L, lanes.back(lanes.moved, lanes.flat))
 
 
 class ArgSort(Sort):
-    """``np.argsort(a, axis=-1, kind=None)``: a stable sort whatever ``kind`` is
-    (NumPy's default quicksort may order ties differently)."""
+    """``np.argsort(a, axis=-1, kind=None)``: NumPy's function of that kind; without
+    it a stable sort whatever ``kind`` is (NumPy's default may order ties
+    differently)."""
 
     paths = ("numpy.argsort",)
     name = "argsort"
@@ -181,7 +209,10 @@ class ArgSort(Sort):
     def lower(self, L, call, args, kwargs):
         lanes = Lanes(L, args[0], _sort_axis(call, args[0].type, self.name))
         out, pflat = lanes.like(L, I)
-        L.call_helper(hs.argsort_rows, [lanes.flat, pflat, lanes.n])
+        if numpy_sorts.usable(L, lanes.flat.type.dtype):
+            numpy_sorts.sort_lanes(L, lanes.flat, lanes.n, _numpy_kind(call), pflat)
+        else:
+            L.call_helper(hs.argsort_rows, [lanes.flat, pflat, lanes.n])
         return ew.materialize(L, lanes.back(out, pflat))
 
 
@@ -198,13 +229,14 @@ class SortMethod(CallTemplate):
             raise Incompatible("a.sort() of a read-only array")
         if _sort_axis(call, args[0], "sort") is None:       # (NumPy: TypeError)
             raise Incompatible("a.sort(axis=None)")
+        _numpy_kind(call)
         return T.NONE
 
     def lower(self, L, call, args, kwargs):
         from ..indexing.elements import assign_to_view
         a = L.let(args[0])
         lanes = Lanes(L, a, _sort_axis(call, a.type, "sort"))
-        L.call_helper(_sorter(call), [lanes.flat, lanes.n])
+        sort_values(L, call, lanes)
         assign_to_view(L, a, lanes.back(lanes.moved, lanes.flat))
         return C(None, T.NONE)
 
@@ -235,7 +267,12 @@ class Unique(CallTemplate):
             u = L.call_helper(hs.unique_sorted, [flat])
             return L.call_helper(hs.first_nan_last, [u, given])
         out, flat = fresh_copy(L, args[0])
-        L.call_helper(hs.sort_rows_unstable, [flat, _row_length(L, out, None)])
+        if numpy_sorts.usable(L, flat.type.dtype):
+            # NumPy's sort decides which of equal values (0.0, -0.0) comes first,
+            # and the first of each run stays
+            numpy_sorts.sort_lanes(L, flat, _row_length(L, out, None), "quick")
+        else:
+            L.call_helper(hs.sort_rows_unstable, [flat, _row_length(L, out, None)])
         return L.call_helper(hs.unique_sorted, [flat])
 
 
