@@ -2,6 +2,7 @@
 functions (``lib/sorting/numpy_sorts.py``): NumPy's SIMD sorts order equal values
 (``-0.0`` and ``0.0``, argsort's ties) by the host's vector ISA, so only the same
 functions give NumPy's answer bit for bit on every host."""
+import ctypes
 import re
 
 import numpy as np
@@ -115,3 +116,17 @@ def test_unknown_kind_falls_back_to_numpys_error():
         return np.sort(a, kind="bogus")
     with pytest.warns(Warning, match="sort kind"), pytest.raises(ValueError):
         jit(bad)(np.ones(3))
+
+
+def test_a_failing_numpy_sort_raises_memory_error(monkeypatch):
+    """NumPy's functions return -1 when they cannot allocate their buffers
+    (np.sort then raises MemoryError): so does the compiled call, never an
+    unsorted result."""
+    failing = numpy_sorts._SORT(lambda data, n, arr: -1)
+    real = numpy_sorts.address
+    monkeypatch.setattr(numpy_sorts, "address", lambda name: (
+        ctypes.cast(failing, ctypes.c_void_p).value if name.startswith("numpy_sort_stable")
+        else real(name)))
+    g = jit(sort_stable, fallback=False)
+    with pytest.raises(MemoryError, match="sort's buffers"):
+        g(np.arange(5.0)[::-1])

@@ -130,6 +130,14 @@ def sort_lanes(L, flat, n, kind: str, positions=None) -> None:
             args = [at(flat, first), n, zero]
         else:
             args = [at(flat, first), at(positions, first), n, zero]
+        # NumPy's functions return -1 when their buffers cannot be allocated
+        # (merge sort, timsort, radix sort), where np.sort raises MemoryError
+        status = L.temp(T.INT32, "sorted")
+        L.emit(N.Assign(target=status, value=N.Const(0, T.INT32)))
         L.emit(N.ForeignCall(symbol=symbol(positions is not None, kind, flat.type.dtype),
-                             args=[L.let(a) for a in args]))
+                             args=[L.let(a) for a in args], returns=T.INT32,
+                             target=status))
+        L.emit(N.If(cond=N.Cmp("lt", N.Var(status, T.INT32), N.Const(0, T.INT32), T.BOOL),
+                    then=[N.Raise(exc=MemoryError, message="cannot allocate the "
+                                  "sort's buffers")]))
     loops(L, [lanes], call)
