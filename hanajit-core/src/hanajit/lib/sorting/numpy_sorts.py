@@ -1,5 +1,5 @@
-"""NumPy's own sort functions, called from compiled code: ``prims.numpy_sort`` and
-``prims.numpy_argsort`` (the CPU target, whose code runs in this process).
+"""NumPy's own sort functions, called from compiled code (:func:`sort_lanes`: a
+``ForeignCall`` per lane) on targets whose code runs in this process (the CPU).
 
 ``np.sort`` and ``np.argsort`` sort each lane with the function its dtype's
 ``PyArray_ArrFuncs`` holds for the kind (``sort[kind]``, ``argsort[kind]``): on
