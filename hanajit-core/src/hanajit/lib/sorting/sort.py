@@ -128,13 +128,6 @@ class Lanes:
         return ew.Lazy(T.ArrayType(dtype, nd, "C"), dims, elem)
 
 
-def _sorter(call):
-    """The stable merge sort for ``kind='stable'``/``'mergesort'``, else introsort
-    (NumPy's default kinds do not keep equal values in order either)."""
-    kind = _const_arg(call, 2, "kind", None)
-    return hs.sort_rows if kind in ("stable", "mergesort") else hs.sort_rows_unstable
-
-
 def _numpy_kind(call) -> str:
     """NumPy's sort function for ``kind=`` (``numpy_sorts.KINDS``), read as NumPy
     reads it: by its first letter; another kind falls back (NumPy raises)."""
@@ -149,14 +142,21 @@ def _numpy_kind(call) -> str:
     return found
 
 
-def sort_values(L, call, lanes) -> None:
-    """Sort ``lanes`` in place: with NumPy's own function where the target's code
-    can call it (``numpy_sorts``: NumPy's order of equal values on every host, its
-    SIMD speed), else with hanajit's (``sort_algorithms``)."""
-    if numpy_sorts.usable(L, lanes.flat.type.dtype):
-        numpy_sorts.sort_lanes(L, lanes.flat, lanes.n, _numpy_kind(call))
+def sort_values(L, flat, n, kind: str, positions=None) -> None:
+    """Sort the lanes of ``n`` items of the C-contiguous 1-D ``flat`` in place, or
+    with ``positions`` write their argsort there: with NumPy's own function of
+    ``kind`` where the target's code can call it (``numpy_sorts``: NumPy's order
+    of equal values on every host, its SIMD speed), else with hanajit's
+    (``sort_algorithms``: introsort, or a stable merge sort for ``"stable"`` and
+    for every argsort; NumPy's default kinds do not keep equal values in order
+    either)."""
+    if numpy_sorts.usable(L, flat.type.dtype):
+        numpy_sorts.sort_lanes(L, flat, n, kind, positions)
+    elif positions is not None:
+        L.call_helper(hs.argsort_rows, [flat, positions, n])
     else:
-        L.call_helper(_sorter(call), [lanes.flat, lanes.n])
+        L.call_helper(hs.sort_rows if kind == "stable" else hs.sort_rows_unstable,
+                      [flat, n])
 
 
 def _row_length(L, out, axis):
@@ -191,7 +191,7 @@ class Sort(CallTemplate):
 
     def lower(self, L, call, args, kwargs):
         lanes = Lanes(L, args[0], _sort_axis(call, args[0].type, self.name))
-        sort_values(L, call, lanes)
+        sort_values(L, lanes.flat, lanes.n, _numpy_kind(call))
         return ew.materialize(L, lanes.back(lanes.moved, lanes.flat))
 
 
@@ -209,10 +209,7 @@ class ArgSort(Sort):
     def lower(self, L, call, args, kwargs):
         lanes = Lanes(L, args[0], _sort_axis(call, args[0].type, self.name))
         out, pflat = lanes.like(L, I)
-        if numpy_sorts.usable(L, lanes.flat.type.dtype):
-            numpy_sorts.sort_lanes(L, lanes.flat, lanes.n, _numpy_kind(call), pflat)
-        else:
-            L.call_helper(hs.argsort_rows, [lanes.flat, pflat, lanes.n])
+        sort_values(L, lanes.flat, lanes.n, _numpy_kind(call), pflat)
         return ew.materialize(L, lanes.back(out, pflat))
 
 
@@ -236,7 +233,7 @@ class SortMethod(CallTemplate):
         from ..indexing.elements import assign_to_view
         a = L.let(args[0])
         lanes = Lanes(L, a, _sort_axis(call, a.type, "sort"))
-        sort_values(L, call, lanes)
+        sort_values(L, lanes.flat, lanes.n, _numpy_kind(call))
         assign_to_view(L, a, lanes.back(lanes.moved, lanes.flat))
         return C(None, T.NONE)
 
@@ -267,12 +264,9 @@ class Unique(CallTemplate):
             u = L.call_helper(hs.unique_sorted, [flat])
             return L.call_helper(hs.first_nan_last, [u, given])
         out, flat = fresh_copy(L, args[0])
-        if numpy_sorts.usable(L, flat.type.dtype):
-            # NumPy's sort decides which of equal values (0.0, -0.0) comes first,
-            # and the first of each run stays
-            numpy_sorts.sort_lanes(L, flat, _row_length(L, out, None), "quick")
-        else:
-            L.call_helper(hs.sort_rows_unstable, [flat, _row_length(L, out, None)])
+        # NumPy's sort decides which of equal values (0.0, -0.0) comes first, and
+        # the first of each run stays
+        sort_values(L, flat, _row_length(L, out, None), "quick")
         return L.call_helper(hs.unique_sorted, [flat])
 
 
