@@ -93,6 +93,55 @@ def test_general_copy_selects_only_along_the_innermost_axis():
         assert any(isinstance(e, N.Select) for e in inner)
 
 
+def outer_sum(x, y):
+    return np.sqrt(x[:, None] ** 2 + y[None, :] ** 2)
+
+
+def grid(xs, ys):
+    return xs[None, :] + 0.0 * ys[:, None]
+
+
+def pairwise(p):
+    return ((p[:, None, :] - p[None, :, :]) ** 2).sum(-1)
+
+
+def row_against(m, v):
+    return m - v[np.newaxis, :]
+
+
+def _versioned(g) -> int:
+    from hanajit.ir import nodes as N
+    fn = g.ir_module().functions[g.ir_module().entry]
+    return sum(1 for s in N.walk_stmts(fn.body)
+               if isinstance(s, N.If) and getattr(s, "versioned", False))
+
+
+@pytest.mark.parametrize("n, m", [(5, 7), (1, 7), (5, 1), (1, 1), (0, 3), (4, 0)])
+def test_axes_added_by_indexing_broadcast_without_a_test(n, m):
+    """``x[:, None]`` has an axis of length 1 known when compiling: the loops index
+    it with 0 and need no copy for the run-time case, which a length only known
+    at run time (``v[np.newaxis, :]`` against a matrix's own columns) still has."""
+    rng = np.random.default_rng(n * 10 + m)
+    x, y = rng.standard_normal(n), rng.standard_normal(m)
+    for f, args in ((outer_sum, (x, y)), (grid, (y, x))):
+        g = jit(f, fallback=False)
+        np.testing.assert_array_equal(g(*args), f(*args))
+        assert _versioned(g) == 0
+    p = rng.standard_normal((n, 3))
+    np.testing.assert_array_equal(strict(pairwise)(p), pairwise(p))
+    mat = rng.standard_normal((n, m))
+    g = jit(row_against, fallback=False)
+    for v in (y, y[:1]):
+        np.testing.assert_array_equal(g(mat, v), row_against(mat, v))
+    assert _versioned(g) == 1
+    wide = np.ones(m + 2)
+    if m == 1:                        # (n, 1) against (3,): a wider result
+        np.testing.assert_array_equal(g(mat, wide), row_against(mat, wide))
+    else:
+        with pytest.raises(ValueError, match="broadcast"):
+            g(mat, wide)
+
+
 @pytest.mark.parametrize("shape", [(6, 7), (3, 3), (2, 5), (1, 1), (0, 3)])
 def test_overlapping_stencil_assignment(shape):
     u = np.random.default_rng(1).standard_normal(shape)

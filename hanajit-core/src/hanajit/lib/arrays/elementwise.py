@@ -138,7 +138,11 @@ def to_lazy(L, e: N.Expr) -> Lazy:
     component = getattr(e, "component", None)
     arr = L.let(e)
     t = arr.type
-    dims = [L.let(N.ArrayAttr(arr, "shape", k, I)) for k in range(t.ndim)]
+    # a view's constant lengths (``x[None, :]``'s 1) stay constants: an axis
+    # known to broadcast is indexed with 0, without a run-time test
+    known = e.shape if isinstance(e, N.ArrayView) else [None] * t.ndim
+    dims = [d if isinstance(d, N.Const) else L.let(N.ArrayAttr(arr, "shape", k, I))
+            for k, d in enumerate(known)]
 
     def elem(idx):
         if flat_reads and id(arr) in flat_reads[-1]:
@@ -201,7 +205,10 @@ def broadcast(L, lazies: list) -> list:
                 dims.append(z.dims[k])
         d = dims[0]
         for other in dims[1:]:
-            if same_value(d, other):
+            if same_value(d, other) or _is_one(other):
+                continue
+            if _is_one(d):
+                d = other
                 continue
             bad = ops.band(ops.band(N.Cmp("ne", d, other, T.BOOL),
                                     N.Cmp("ne", d, C(1, I), T.BOOL)),
@@ -213,6 +220,10 @@ def broadcast(L, lazies: list) -> list:
             d = L.let(N.Select(N.Cmp("eq", d, C(1, I), T.BOOL), other, d, I))
         out.append(d)
     return out
+
+
+def _is_one(d) -> bool:
+    return isinstance(d, N.Const) and d.value == 1
 
 
 def same_value(a, b) -> bool:
@@ -239,6 +250,8 @@ def reindex(z: Lazy, dims: list):
             i = idx[off + k]
             if same_value(d, dims[off + k]):
                 own.append(i)
+            elif _is_one(d):
+                own.append(C(0, I))
             elif assume_full and assume_full[-1] is not None:
                 assume_full[-1].append((d, dims[off + k]))
                 own.append(i)
