@@ -321,6 +321,13 @@ def take_plan(q, n, idx, inexact):
     return _sorted_kth(raw, n, False)
 
 
+# NumPy's selection indexes only inside the lane it is given (its callers check
+# kth: partition.py with kth_out_of_bounds, median and quantile compute theirs):
+# no index checks (pipeline.py), as NumPy's C has none -- in the partition loop
+# they cost a quarter of np.median's time
+for _f in (_swap, _store_pivot, _dumb_select, _median3_swap, _median5, _median_of_median5,
+           select):
+    _f.hj_unchecked = True
 # median of medians recurses on a fifth of the values: at most log5(n) deep, no
 # stack check (passes/stack_check)
 select.hj_shallow = True
