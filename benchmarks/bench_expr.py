@@ -182,9 +182,11 @@ def _sort_cases(n):
     """NumPy's own sort functions, called from compiled code (numpy_sorts.py)."""
     a = _vec(n, seed=4)
     r = np.random.default_rng(5).integers(0, n // 10 + 1, n)
+    few = np.random.default_rng(6).integers(0, 1000, n)
     return [("`np.sort(a)`", sort, None, (a,), False),
             ("`np.argsort(a)`", argsort, None, (a,), False),
-            ("`np.unique(r)`, int64, a tenth distinct", unique, None, (r,), False)]
+            ("`np.unique(r)`, int64, a tenth distinct", unique, None, (r,), False),
+            ("`np.unique(r)`, int64, 1000 distinct", unique, None, (few,), False)]
 
 
 # -- single math functions: libmvec against scalar libm ----------------------------------
@@ -342,7 +344,10 @@ def main(quick: bool = False, use_min: bool = False) -> int:
     print_table("Sorting", headers, _rows(srt),
                 [f"n = {n:,} float64 values (`r`: int64); {STAT[1]} of {repeats} "
                  "interleaved repeats.  hanajit calls NumPy's own sort functions "
-                 "(`lib/sorting/numpy_sorts.py`): NumPy's order of equal values."])
+                 "(`lib/sorting/numpy_sorts.py`): NumPy's order of equal values.  "
+                 "`np.unique` of integers finds the distinct values with a hash "
+                 "table, as NumPy 2 does, up to 65,536 of them "
+                 "(`sort_algorithms.unique_ints`), then sorts them."])
     vrows = vecmath_table(n, repeats, fallbacks, errors)
     print_table("Vector math", ["function", "numpy", "numpy/numba",
                                 "numpy/hanajit scalar libm", "numpy/hanajit vector",

@@ -264,6 +264,11 @@ class Unique(CallTemplate):
             u = L.call_helper(hs.unique_sorted, [flat])
             return L.call_helper(hs.first_nan_last, [u, given])
         out, flat = fresh_copy(L, args[0])
+        t = args[0].type.dtype
+        if t.kind in "iu" and t.bits <= 64 and not (t.kind == "u" and t.bits == 64):
+            # NumPy 2 hashes integers (not uint64's, past int64) and sorts the
+            # distinct values: far faster than sorting them all when they are few
+            return L.call_helper(hs.unique_ints, [flat])
         # NumPy's sort decides which of equal values (0.0, -0.0) comes first, and
         # the first of each run stays
         sort_values(L, flat, _row_length(L, out, None), "quick")

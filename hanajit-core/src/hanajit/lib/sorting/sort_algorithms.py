@@ -261,6 +261,61 @@ def unique_sorted(v):
     return v[:k].copy()
 
 
+# np.unique of integers: distinct values kept in a hash table, at most this many
+# (past them the table no longer fits in the cache and sorting is faster)
+HASH_MAX = 1 << 16
+
+
+def unique_ints(v):
+    """``np.unique`` of the 1-D integer array ``v`` (a scratch copy; not uint64)
+    as NumPy 2 finds it (``_unique_hash``): the distinct values from a hash
+    table, then sorted -- linear in ``len(v)`` when they are few.  With more than
+    ``HASH_MAX`` of them, ``v`` is sorted and read in order instead."""
+    n = len(v)
+    cap = 64
+    table = np.empty(cap, v.dtype)
+    used = np.zeros(cap, np.bool_)
+    found = np.empty(min(n, HASH_MAX), v.dtype)
+    k = 0
+    for i in range(n):
+        x = v[i]
+        s = _slot(x, cap - 1)
+        while used[s] and table[s] != x:
+            s = (s + 1) & (cap - 1)
+        if not used[s]:
+            if k == HASH_MAX:
+                v.sort()
+                return unique_sorted(v)
+            used[s] = True
+            table[s] = x
+            found[k] = x
+            k += 1
+            if 2 * k > cap:             # at most half full: rehash into twice the room
+                cap *= 2
+                table = np.empty(cap, v.dtype)
+                used = np.zeros(cap, np.bool_)
+                for j in range(k):
+                    y = found[j]
+                    t = _slot(y, cap - 1)
+                    while used[t]:
+                        t = (t + 1) & (cap - 1)
+                    used[t] = True
+                    table[t] = y
+    out = found[:k].copy()
+    out.sort()
+    return out
+
+
+def _slot(x, mask):
+    """A table slot for the integer ``x`` (at most 64 bits; ``mask`` one less than
+    a power of two): each 32-bit half times an odd 31-bit constant, products that
+    cannot wrap, whose bits from 27 up depend on every bit of the half."""
+    y = int(x)
+    lo = y & 0xFFFFFFFF
+    hi = (y >> 32) & 0xFFFFFFFF
+    return (((lo * 0x5BD1E995) ^ (hi * 0x1B873593)) >> 27) & mask
+
+
 def first_nan_last(u, v):
     """``u`` (distinct sorted values, all NaNs collapsed into its last item) with
     that item replaced by the first NaN of ``v``, the input: NumPy's complex
