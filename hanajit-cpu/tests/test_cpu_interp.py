@@ -56,3 +56,27 @@ def test_compiles_and_raises_numpys_errors():
         f(1.0, np.zeros(0), np.zeros(0))
     with pytest.raises(ValueError, match="same length"):
         f(1.0, np.arange(3.0), np.arange(2.0))
+
+
+def interp_plain(x, xp, fp):
+    return np.interp(x, xp, fp)
+
+
+@pytest.mark.parametrize("nx, nxp", [(1000, 7), (7, 1000), (1, 2), (2, 1), (500, 500)])
+def test_samples_of_any_layout_and_precomputed_slopes(nx, nxp):
+    """float64 samples are read where they are (strided views included), others
+    converted; NumPy's slopes are computed first when there are no more of them
+    than values (``n - 1 <= len(x)``), per value otherwise: the same values."""
+    rng = np.random.default_rng(nx + 7 * nxp)
+    g = jit(interp_plain, fallback=False)
+    xp = np.sort(rng.uniform(-1, 1, 2 * nxp))
+    xp[1::7] = xp[::7][: len(xp[1::7])]                # repeated sample points
+    xp = np.sort(xp)
+    fp = rng.standard_normal(2 * nxp)
+    fp[::11] = np.inf
+    x = np.concatenate([rng.uniform(-1.2, 1.2, nx - 1), [np.nan]])
+    for p, q in ((xp[::2], fp[::2]), (xp[:nxp], fp[:nxp]),
+                 (xp[::2].astype(np.float32), fp[::2].astype(np.float32)),
+                 (np.ascontiguousarray(xp[::2]), fp[::-2][::-1])):
+        np.testing.assert_array_equal(g(x, p, q), np.interp(x, p, q))
+        np.testing.assert_array_equal(g(np.sort(x), p, q), np.interp(np.sort(x), p, q))

@@ -52,8 +52,7 @@ class Interp(CallTemplate):
     def lower(self, L, call, args, kwargs):
         from ..sorting.sort import fresh_copy
         b = self.bind(call, args, kwargs)
-        _, dx = fresh_copy(L, b["xp"], F)
-        _, dy = fresh_copy(L, b["fp"], F)
+        dx, dy = (_samples(L, b[k]) for k in ("xp", "fp"))
         nx = L.let(N.ArrayAttr(dx, "shape", 0, I))
         L.raise_if(N.Cmp("eq", nx, C(0, I), T.BOOL), ValueError,
                    "array of sample points is empty")
@@ -75,3 +74,15 @@ class Interp(CallTemplate):
         if isinstance(x.type, T.ArrayType):
             return out
         return N.Load(out, [C(0, I)], F)
+
+
+def _samples(L, e):
+    """``xp`` or ``fp`` as float64: a float64 array itself (NumPy converts without
+    a copy then; a copy of long samples would cost more than a few lookups),
+    else a converted copy."""
+    from ..arrays import elementwise as ew
+    from ..sorting.sort import fresh_copy
+    e = ew.materialize(L, e)
+    if e.type.dtype == F:
+        return L.let(e)
+    return fresh_copy(L, e, F)[1]

@@ -2,6 +2,7 @@
 call): NumPy's ``arr_interp`` and ``binary_search_with_guess`` step for step
 (``numpy/_core/src/multiarray/compiled_base.c``), so every value, the search
 among repeated sample points included, is NumPy's."""
+import numpy as np
 
 LIKELY_IN_CACHE_SIZE = 8
 
@@ -62,6 +63,11 @@ def interp_into(z, dx, dy, left, right, has_left, has_right):
             x = z[i]
             z[i] = lval if x < xp else (rval if x > xp else fp)
         return 0
+    # NumPy computes the slopes first when there are no more of them than
+    # values to interpolate (the same divisions: the same values)
+    slopes = np.empty(n - 1 if n <= len(z) else 0)
+    for k in range(len(slopes)):
+        slopes[k] = (dy[k + 1] - dy[k]) / (dx[k + 1] - dx[k])
     j = 0
     for i in range(len(z)):
         x = z[i]
@@ -77,7 +83,10 @@ def interp_into(z, dx, dy, left, right, has_left, has_right):
         elif dx[j] == x:
             z[i] = dy[j]
         else:
-            slope = (dy[j + 1] - dy[j]) / (dx[j + 1] - dx[j])
+            if len(slopes) > 0:
+                slope = slopes[j]
+            else:
+                slope = (dy[j + 1] - dy[j]) / (dx[j + 1] - dx[j])
             r = slope * (x - dx[j]) + dy[j]
             if r != r:                               # noqa: PLR0124
                 r = slope * (x - dx[j + 1]) + dy[j + 1]
@@ -85,3 +94,10 @@ def interp_into(z, dx, dy, left, right, has_left, has_right):
                     r = dy[j]
             z[i] = r
     return 0
+
+
+# NumPy's C indexes only in range: the search returns -1 .. n, and the samples
+# j and j + 1 are read for 0 <= j <= n - 2 (interp checks that dx and dy have
+# one length): no index checks (pipeline.py)
+search_with_guess.hj_unchecked = True
+interp_into.hj_unchecked = True
