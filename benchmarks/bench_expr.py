@@ -163,7 +163,12 @@ def _reduction_cases(sizes):
             tag = f"{np.dtype(dtype).name}, n={n:.0e}"
             out.append((f"`np.sum(a)` ({tag})", total, _ne_total, (a,), True))
             out.append((f"`np.sum(a*b)` ({tag})", dot_self, _ne_dot, (a, b), True))
+            out.append((f"`np.argmax(a)` ({tag})", arg_max, None, (a,), False))
     return out
+
+
+def arg_max(a):
+    return np.argmax(a)
 
 
 def sort(a):

@@ -308,6 +308,9 @@ class Reduction(CallTemplate):
                 return _kept(L, v, rt, args[0].type.ndim) if keep else v
         if axis is None and self.vector_extreme(L, args[0], st):
             return self.lower_extreme(L, L.let(args[0]), rt, st, keep)
+        if axis is None and self.vector_arg(L, args[0]):
+            v = self.lower_arg_extreme(L, L.let(args[0]))
+            return _kept(L, v, rt, args[0].type.ndim) if keep else v
         if axis is None and self.lanes_extreme(L, args[0], st):
             v = self.fused_extreme(L, args[0], st)
             return _kept(L, v, rt, 1) if keep else v
@@ -361,6 +364,30 @@ class Reduction(CallTemplate):
                 and not isinstance(arg, ew.Lazy) and isinstance(t, T.ArrayType)
                 and t.dtype == st and (t.ndim == 1 or t.layout == "C")
                 and (ctx is None or ctx.capabilities.allocation))
+
+    def vector_arg(self, L, arg):
+        """Whether ``np.argmin``/``np.argmax`` of the whole ``arg`` runs as vector
+        code (``extreme_lanes.arg_extreme``): a C-contiguous float or integer
+        array, on targets with the ``allocation`` capability (its scratch)."""
+        ctx = L.ctx
+        t = arg.type
+        return (self.name in ("argmin", "argmax") and not isinstance(arg, ew.Lazy)
+                and isinstance(t, T.ArrayType) and t.layout == "C"
+                and (t.dtype.is_float or t.dtype.is_int)
+                and (ctx is None or ctx.capabilities.allocation))
+
+    def lower_arg_extreme(self, L, arr):
+        from . import extreme_lanes
+        from .shape import reshape_view
+        t = arr.type
+        lane = arr if t.ndim == 1 else L.let(reshape_view(L, arr, [C(-1, I)],
+                                                          t.copy(ndim=1)))
+        self.empty_check(L, L.let(N.ArrayAttr(lane, "shape", 0, I)))
+        helper = {("argmax", True): extreme_lanes.arg_max_int,
+                  ("argmin", True): extreme_lanes.arg_min_int,
+                  ("argmax", False): extreme_lanes.arg_max,
+                  ("argmin", False): extreme_lanes.arg_min}[self.name, t.dtype.is_int]
+        return L.call_helper(helper, [lane])
 
     def lanes_extreme(self, L, arg, st):
         """Whether ``np.min``/``np.max`` of ``arg`` is of a 1-D float expression of

@@ -1,0 +1,83 @@
+"""``np.argmax``/``np.argmin`` (and the methods) of a whole C-contiguous real
+array run as vector code (``lib/arrays/extreme_lanes.arg_max``/``arg_min``):
+sixteen lanes, each keeping its extreme and where it first met it, then the
+first position among the lanes that hold the extreme; a NaN anywhere gives the
+first NaN's position, as NumPy's loop does.  Checked against NumPy on the cases
+where lanes and order could differ: ties (``0.0`` and ``-0.0`` are equal),
+infinities, NaNs in the first block, the lanes and the tail, integer extremes."""
+import numpy as np
+import pytest
+
+from hanajit import jit
+
+
+def argmax(a):
+    return np.argmax(a)
+
+
+def argmin(a):
+    return np.argmin(a)
+
+
+def methods(a):
+    return a.argmax(), a.argmin()
+
+
+def kept(a):
+    return np.argmax(a, keepdims=True), np.argmin(a, keepdims=True)
+
+
+SIZES = [1, 2, 15, 16, 17, 31, 32, 33, 47, 48, 100, 257, 1000, 4099]
+
+
+def samples(dtype, n, rng):
+    if np.dtype(dtype).kind == "f":
+        pools = [np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf]),
+                 np.array([0.0, -0.0]), np.array([1.0, np.nan, 2.0]),
+                 np.array([np.inf, -np.inf, 3.0])]
+        out = [rng.choice(p, n).astype(dtype) for p in pools]
+        out.append(rng.standard_normal(n).astype(dtype))
+        for at in {0, n // 2, n - 1, min(n - 1, 16), min(n - 1, 40)}:
+            a = rng.standard_normal(n).astype(dtype)
+            a[at] = np.nan
+            out.append(a)
+            b = a.copy()
+            b[n - 1] = np.nan                    # a later NaN too: the first one
+            out.append(b)
+        return out
+    info = np.iinfo(dtype)
+    return [rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True),
+            rng.integers(0, 3, n).astype(dtype), np.full(n, info.max, dtype),
+            np.full(n, info.min, dtype)]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int32,
+                                   np.uint64, np.uint8, np.int8, np.int16])
+def test_matches_numpy(dtype):
+    rng = np.random.default_rng(np.dtype(dtype).num)
+    fmax, fmin = jit(argmax, fallback=False), jit(argmin, fallback=False)
+    fm, fk = jit(methods, fallback=False), jit(kept, fallback=False)
+    for n in SIZES:
+        for a in samples(dtype, n, rng):
+            assert fmax(a) == np.argmax(a), (n, a)
+            assert fmin(a) == np.argmin(a), (n, a)
+            assert fm(a) == methods(a)
+            m = a[: n - n % 3].reshape(-1, 3)
+            if m.size:
+                assert (fmax(m), fmin(m)) == (np.argmax(m), np.argmin(m))
+                got, want = fk(m), kept(m)
+                for g, w in zip(got, want):
+                    assert g.shape == w.shape and np.array_equal(g, w)
+
+
+def test_runs_as_vector_code_and_raises_numpys_error():
+    g = jit(argmax, fallback=False)
+    g(np.zeros(40))
+    assert "hj_arg_max" in g.ir_module().functions
+    with pytest.raises(ValueError, match="empty"):
+        g(np.zeros(0))
+    h = jit(argmin, fallback=False)
+    h(np.zeros(40, np.int32))
+    assert "hj_arg_min_int" in h.ir_module().functions
+    s = np.arange(100.0)[::-2]                    # not contiguous: NumPy's loop
+    assert h(s) == np.argmin(s) and g(s) == np.argmax(s)
