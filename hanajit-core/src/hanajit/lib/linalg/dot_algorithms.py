@@ -705,3 +705,28 @@ for _name, _f in list(globals().items()):
             "dot_at", "dot_at_complex", "_loop_real", "_loop_complex", "_blas_stride",
             "_mirror", "_zero1", "_zero2", "c_copy", "_blas_copy"):
         _f.hj_compact = True
+
+
+
+# ---- np.linalg.norm's fast path: sqrt(x.dot(x)) of x.ravel(order='K') --------------
+# (``statistics/var_std_norm`` makes the contiguous 1-D ``f``: NumPy's ravel)
+
+def norm_dot_real(f):
+    """``np.linalg.norm`` of float32 or float64 data as NumPy computes it:
+    ``sqrt(f.dot(f))`` -- a BLAS dot, whose order of additions is BLAS's."""
+    return np.sqrt(np_dot_vv_real(f, f))
+
+
+def norm_dot_int(f):
+    """``norm_dot_real`` of ``f.astype(float)`` (NumPy's first step for integers
+    and booleans)."""
+    g = f.astype(np.float64)
+    return np.sqrt(np_dot_vv_real(g, g))
+
+
+def norm_dot_complex(f):
+    """``sqrt(f.real.dot(f.real) + f.imag.dot(f.imag))``: two BLAS dots over every
+    second float."""
+    re = f.real
+    im = f.imag
+    return np.sqrt(np_dot_vv_real(re, re) + np_dot_vv_real(im, im))

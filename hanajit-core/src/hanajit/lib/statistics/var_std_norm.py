@@ -243,6 +243,8 @@ class Norm(CallTemplate):
         at = args[0].type
         rt = float_type(at.dtype)
         a = L.let(ew.materialize(L, args[0]))
+        if _dot_path(call, at) and _numpys_blas(L):
+            return _dot_norm(L, call, a)
         z = ew.to_lazy(L, a)
         axes, keep, matrix = norm_plan(call, at.ndim)
         o = _ord(call)
@@ -262,6 +264,66 @@ class Norm(CallTemplate):
         out = allocate(L, call.type, dims)
         fill(L, out, dims, lambda idx: value({k: idx[j] for k, j in pos.items()}))
         return out
+
+
+def _dot_path(call, at) -> bool:
+    """Does NumPy take its fast path, ``sqrt(x.dot(x))`` of ``x.ravel('K')``?
+    For ``axis=None`` with ``ord`` None, ``'fro'`` of a matrix or 2 of a vector
+    (not float16 data, whose dot is not BLAS's)."""
+    o = _ord(call)
+    if const_arg(call, 2, "axis") is not None or (at.dtype.is_float and at.dtype.bits < 32):
+        return False
+    return (o is None or (isinstance(o, str) and o in ("fro", "f") and at.ndim == 2)
+            or (not isinstance(o, (str, bool)) and o == 2 and at.ndim == 1))
+
+
+def _numpys_blas(L) -> bool:
+    """Can this target call NumPy's BLAS (``linalg.dot.uses_numpys_blas``)?  Other
+    targets sum the squares in order."""
+    from ..linalg import blas
+    return L.ctx is not None and L.ctx.capabilities.host_calls and blas.available()
+
+
+def _dot_norm(L, call, a):
+    """``np.linalg.norm``'s fast path as NumPy's (``dot_algorithms.norm_dot_*``):
+    the same BLAS dot, so the same sum, bit for bit, over the elements in
+    ``x.ravel(order='K')``'s order -- the axes by stride, largest first (C order
+    on a tie): memory order for C- and F-contiguous arrays, else a copy.  An
+    array of more than two dimensions that is neither falls back."""
+    from ..arrays.reductions import _kept
+    from ..arrays.shape import reshape_view, transpose
+    from ..linalg import dot_algorithms as hd
+    from ..sorting.sort import fresh_copy
+    t = a.type
+    flat1 = t.copy(ndim=1, layout="C")
+
+    def ravel(x):                    # x C-contiguous: a 1-D view of it
+        return L.let(reshape_view(L, x, [C(-1, I)], flat1))
+    if t.layout == "C":
+        f = ravel(a) if t.ndim > 1 else a
+    elif t.layout == "F" and t.ndim > 1:
+        f = ravel(L.let(transpose(L, a)))
+    elif t.ndim == 1:
+        f = fresh_copy(L, a)[1]
+    elif t.ndim == 2:
+        f = L.temp(flat1, "flat")
+        s0, s1 = (L.let(N.Intrinsic("smax", [d, N.BinOp("sub", C(0, I), d, I)], I))
+                  for d in (N.ArrayAttr(a, "stride", k, I) for k in (0, 1)))
+        by_rows, c_flat = L.sub_block(lambda: fresh_copy(L, a)[1])
+        by_cols, f_flat = L.sub_block(lambda: fresh_copy(L, transpose(L, a))[1])
+        L.emit(N.If(cond=N.Cmp("ge", s0, s1, T.BOOL),
+                    then=by_rows + [N.Assign(target=f, value=c_flat)],
+                    orelse=by_cols + [N.Assign(target=f, value=f_flat)]))
+        f = N.Var(f, flat1)
+    else:
+        raise Incompatible("np.linalg.norm() of an array of more than two dimensions "
+                           "that is neither C- nor F-contiguous")
+    helper = (hd.norm_dot_complex if t.dtype.is_complex else
+              hd.norm_dot_real if t.dtype.is_float else hd.norm_dot_int)
+    v = L.call_helper(helper, [f])
+    if isinstance(call.type, T.ArrayType):
+        return _kept(L, L.let(v), call.type, t.ndim)
+    return v
 
 
 def _svd_work(L, z, axes):
