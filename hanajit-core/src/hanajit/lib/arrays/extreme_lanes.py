@@ -165,390 +165,184 @@ for _f in (extreme, extreme_strided, extreme_stepped, _in_order, _lanes):
     _f.hj_unchecked = True
 
 
-def arg_extreme(a, big):
-    """``np.argmax(a)`` when ``big`` else ``np.argmin(a)`` of the contiguous 1-D
-    real ``a`` (at least one value): the first position of the extreme, or of the
-    first NaN when there is one.  16 accumulators, each keeping its lane's
-    extreme and where it first met it (a strict compare: an equal value later in
-    the lane does not move it), become vectors of compares and selects as in
-    :func:`_lanes`; NaNs are only noted on the way (a NaN wins, so a compare that
-    let one in would have to stop there) and then looked for in order.  One
-    function per direction: a shared piece (``hanajit_cpu.shared_code``) is
-    compiled without knowing ``big``."""
-    if big:
-        return arg_max(a)
-    return arg_min(a)
-
-
 def arg_max(a):
-    """``np.argmax(a)`` of the contiguous 1-D real ``a`` (at least one value); see
-    :func:`arg_extreme`."""
-    n = len(a)
-    if n < 2 * LANES:
-        return _arg_in_order(a, 0, n, True)
-    m0 = a[0]
-    p0 = 0
-    m1 = a[1]
-    p1 = 1
-    m2 = a[2]
-    p2 = 2
-    m3 = a[3]
-    p3 = 3
-    m4 = a[4]
-    p4 = 4
-    m5 = a[5]
-    p5 = 5
-    m6 = a[6]
-    p6 = 6
-    m7 = a[7]
-    p7 = 7
-    m8 = a[8]
-    p8 = 8
-    m9 = a[9]
-    p9 = 9
-    m10 = a[10]
-    p10 = 10
-    m11 = a[11]
-    p11 = 11
-    m12 = a[12]
-    p12 = 12
-    m13 = a[13]
-    p13 = 13
-    m14 = a[14]
-    p14 = 14
-    m15 = a[15]
-    p15 = 15
-    s0 = a[0] * 0.0
-    s1 = a[1] * 0.0
-    s2 = a[2] * 0.0
-    s3 = a[3] * 0.0
-    s4 = a[4] * 0.0
-    s5 = a[5] * 0.0
-    s6 = a[6] * 0.0
-    s7 = a[7] * 0.0
-    s8 = a[8] * 0.0
-    s9 = a[9] * 0.0
-    s10 = a[10] * 0.0
-    s11 = a[11] * 0.0
-    s12 = a[12] * 0.0
-    s13 = a[13] * 0.0
-    s14 = a[14] * 0.0
-    s15 = a[15] * 0.0
-    blocks = n // LANES
-    for b in range(1, blocks):
-        j = LANES * b
-        x0 = a[j + 0]
-        s0 = s0 + x0 * 0.0
-        c0 = x0 > m0
-        m0 = x0 if c0 else m0
-        p0 = j + 0 if c0 else p0
-        x1 = a[j + 1]
-        s1 = s1 + x1 * 0.0
-        c1 = x1 > m1
-        m1 = x1 if c1 else m1
-        p1 = j + 1 if c1 else p1
-        x2 = a[j + 2]
-        s2 = s2 + x2 * 0.0
-        c2 = x2 > m2
-        m2 = x2 if c2 else m2
-        p2 = j + 2 if c2 else p2
-        x3 = a[j + 3]
-        s3 = s3 + x3 * 0.0
-        c3 = x3 > m3
-        m3 = x3 if c3 else m3
-        p3 = j + 3 if c3 else p3
-        x4 = a[j + 4]
-        s4 = s4 + x4 * 0.0
-        c4 = x4 > m4
-        m4 = x4 if c4 else m4
-        p4 = j + 4 if c4 else p4
-        x5 = a[j + 5]
-        s5 = s5 + x5 * 0.0
-        c5 = x5 > m5
-        m5 = x5 if c5 else m5
-        p5 = j + 5 if c5 else p5
-        x6 = a[j + 6]
-        s6 = s6 + x6 * 0.0
-        c6 = x6 > m6
-        m6 = x6 if c6 else m6
-        p6 = j + 6 if c6 else p6
-        x7 = a[j + 7]
-        s7 = s7 + x7 * 0.0
-        c7 = x7 > m7
-        m7 = x7 if c7 else m7
-        p7 = j + 7 if c7 else p7
-        x8 = a[j + 8]
-        s8 = s8 + x8 * 0.0
-        c8 = x8 > m8
-        m8 = x8 if c8 else m8
-        p8 = j + 8 if c8 else p8
-        x9 = a[j + 9]
-        s9 = s9 + x9 * 0.0
-        c9 = x9 > m9
-        m9 = x9 if c9 else m9
-        p9 = j + 9 if c9 else p9
-        x10 = a[j + 10]
-        s10 = s10 + x10 * 0.0
-        c10 = x10 > m10
-        m10 = x10 if c10 else m10
-        p10 = j + 10 if c10 else p10
-        x11 = a[j + 11]
-        s11 = s11 + x11 * 0.0
-        c11 = x11 > m11
-        m11 = x11 if c11 else m11
-        p11 = j + 11 if c11 else p11
-        x12 = a[j + 12]
-        s12 = s12 + x12 * 0.0
-        c12 = x12 > m12
-        m12 = x12 if c12 else m12
-        p12 = j + 12 if c12 else p12
-        x13 = a[j + 13]
-        s13 = s13 + x13 * 0.0
-        c13 = x13 > m13
-        m13 = x13 if c13 else m13
-        p13 = j + 13 if c13 else p13
-        x14 = a[j + 14]
-        s14 = s14 + x14 * 0.0
-        c14 = x14 > m14
-        m14 = x14 if c14 else m14
-        p14 = j + 14 if c14 else p14
-        x15 = a[j + 15]
-        s15 = s15 + x15 * 0.0
-        c15 = x15 > m15
-        m15 = x15 if c15 else m15
-        p15 = j + 15 if c15 else p15
-    t = s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7 + s8 + s9 + s10 + s11 + s12 + s13 + s14 + s15
-    if t != t:                                          # noqa: PLR0124
-        k = _first_nan(a)
-        if k >= 0:
-            return k
-    r = m0
-    at = p0
-    if m1 > r or (m1 == r and p1 < at):
-        r = m1
-        at = p1
-    if m2 > r or (m2 == r and p2 < at):
-        r = m2
-        at = p2
-    if m3 > r or (m3 == r and p3 < at):
-        r = m3
-        at = p3
-    if m4 > r or (m4 == r and p4 < at):
-        r = m4
-        at = p4
-    if m5 > r or (m5 == r and p5 < at):
-        r = m5
-        at = p5
-    if m6 > r or (m6 == r and p6 < at):
-        r = m6
-        at = p6
-    if m7 > r or (m7 == r and p7 < at):
-        r = m7
-        at = p7
-    if m8 > r or (m8 == r and p8 < at):
-        r = m8
-        at = p8
-    if m9 > r or (m9 == r and p9 < at):
-        r = m9
-        at = p9
-    if m10 > r or (m10 == r and p10 < at):
-        r = m10
-        at = p10
-    if m11 > r or (m11 == r and p11 < at):
-        r = m11
-        at = p11
-    if m12 > r or (m12 == r and p12 < at):
-        r = m12
-        at = p12
-    if m13 > r or (m13 == r and p13 < at):
-        r = m13
-        at = p13
-    if m14 > r or (m14 == r and p14 < at):
-        r = m14
-        at = p14
-    if m15 > r or (m15 == r and p15 < at):
-        r = m15
-        at = p15
-    for i in range(LANES * blocks, n):
-        x = a[i]
-        if x != x:                                      # noqa: PLR0124
-            return i
-        if x > r:
-            r = x
-            at = i
-    # the accumulators stored where nothing reads them (see _lanes)
-    scratch = np.empty(LANES, a.dtype)
-    where = np.empty(LANES, np.int64)
-    scratch[0] = m0
-    scratch[1] = m1
-    scratch[2] = m2
-    scratch[3] = m3
-    scratch[4] = m4
-    scratch[5] = m5
-    scratch[6] = m6
-    scratch[7] = m7
-    scratch[8] = m8
-    scratch[9] = m9
-    scratch[10] = m10
-    scratch[11] = m11
-    scratch[12] = m12
-    scratch[13] = m13
-    scratch[14] = m14
-    scratch[15] = m15
-    where[0] = p0
-    where[1] = p1
-    where[2] = p2
-    where[3] = p3
-    where[4] = p4
-    where[5] = p5
-    where[6] = p6
-    where[7] = p7
-    where[8] = p8
-    where[9] = p9
-    where[10] = p10
-    where[11] = p11
-    where[12] = p12
-    where[13] = p13
-    where[14] = p14
-    where[15] = p15
-    return at
+    """``np.argmax(a)`` of the contiguous 1-D float ``a`` (at least one value):
+    the first position of the largest value, or of the first NaN when there is
+    one (:func:`_arg_float`)."""
+    return _arg_float(a, 1.0)
 
 
 def arg_min(a):
-    """``np.argmin(a)`` of the contiguous 1-D real ``a`` (at least one value); see
-    :func:`arg_extreme`."""
+    """``np.argmin``: :func:`arg_max` of ``-a`` (negation is exact, keeps NaN a NaN
+    and ``-0.0`` equal to ``0.0``, so the same compares decide)."""
+    return _arg_float(a, -1.0)
+
+
+def arg_max_int(a):
+    """``np.argmax(a)`` of the contiguous 1-D integer ``a`` (:func:`_arg_int`)."""
+    zero = a[0] ^ a[0]
+    return _arg_int(a, zero)
+
+
+def arg_min_int(a):
+    """``np.argmin``: :func:`arg_max_int` of ``~a``, which reverses the order of
+    signed and unsigned integers alike and cannot overflow."""
+    zero = a[0] ^ a[0]
+    return _arg_int(a, ~zero)
+
+
+def _arg_float(a, sign):
+    """The first position of the largest of ``a * sign`` (``sign`` 1.0 or -1.0),
+    or of the first NaN.  16 accumulators, each keeping its lane's largest value
+    and where it first met it (a strict compare: an equal value later in the
+    lane does not move it), become vectors of compares and selects as in
+    :func:`_lanes`, and the first position holding the largest is taken at the
+    end.  NaNs are only watched on the way (a NaN would win, and a compare that
+    let one in would have to stop there): a sum of ``x * 0.0`` per lane turns
+    NaN after any NaN or infinity, and then NaNs are looked for in order.  The
+    direction is a multiplier, not a choice in the loop: a shared library piece
+    is compiled without knowing its arguments, and a choice kept it scalar."""
     n = len(a)
     if n < 2 * LANES:
-        return _arg_in_order(a, 0, n, False)
-    m0 = a[0]
+        r = a[0] * sign
+        at = 0
+        for i in range(n):
+            x = a[i] * sign
+            if x != x:                                  # noqa: PLR0124
+                return i
+            if x > r:
+                r = x
+                at = i
+        return at
+    m0 = a[0] * sign
     p0 = 0
-    m1 = a[1]
+    m1 = a[1] * sign
     p1 = 1
-    m2 = a[2]
+    m2 = a[2] * sign
     p2 = 2
-    m3 = a[3]
+    m3 = a[3] * sign
     p3 = 3
-    m4 = a[4]
+    m4 = a[4] * sign
     p4 = 4
-    m5 = a[5]
+    m5 = a[5] * sign
     p5 = 5
-    m6 = a[6]
+    m6 = a[6] * sign
     p6 = 6
-    m7 = a[7]
+    m7 = a[7] * sign
     p7 = 7
-    m8 = a[8]
+    m8 = a[8] * sign
     p8 = 8
-    m9 = a[9]
+    m9 = a[9] * sign
     p9 = 9
-    m10 = a[10]
+    m10 = a[10] * sign
     p10 = 10
-    m11 = a[11]
+    m11 = a[11] * sign
     p11 = 11
-    m12 = a[12]
+    m12 = a[12] * sign
     p12 = 12
-    m13 = a[13]
+    m13 = a[13] * sign
     p13 = 13
-    m14 = a[14]
+    m14 = a[14] * sign
     p14 = 14
-    m15 = a[15]
+    m15 = a[15] * sign
     p15 = 15
-    s0 = a[0] * 0.0
-    s1 = a[1] * 0.0
-    s2 = a[2] * 0.0
-    s3 = a[3] * 0.0
-    s4 = a[4] * 0.0
-    s5 = a[5] * 0.0
-    s6 = a[6] * 0.0
-    s7 = a[7] * 0.0
-    s8 = a[8] * 0.0
-    s9 = a[9] * 0.0
-    s10 = a[10] * 0.0
-    s11 = a[11] * 0.0
-    s12 = a[12] * 0.0
-    s13 = a[13] * 0.0
-    s14 = a[14] * 0.0
-    s15 = a[15] * 0.0
+    s0 = m0 * 0.0
+    s1 = m1 * 0.0
+    s2 = m2 * 0.0
+    s3 = m3 * 0.0
+    s4 = m4 * 0.0
+    s5 = m5 * 0.0
+    s6 = m6 * 0.0
+    s7 = m7 * 0.0
+    s8 = m8 * 0.0
+    s9 = m9 * 0.0
+    s10 = m10 * 0.0
+    s11 = m11 * 0.0
+    s12 = m12 * 0.0
+    s13 = m13 * 0.0
+    s14 = m14 * 0.0
+    s15 = m15 * 0.0
     blocks = n // LANES
     for b in range(1, blocks):
         j = LANES * b
-        x0 = a[j + 0]
+        x0 = a[j + 0] * sign
         s0 = s0 + x0 * 0.0
-        c0 = x0 < m0
+        c0 = x0 > m0
         m0 = x0 if c0 else m0
         p0 = j + 0 if c0 else p0
-        x1 = a[j + 1]
+        x1 = a[j + 1] * sign
         s1 = s1 + x1 * 0.0
-        c1 = x1 < m1
+        c1 = x1 > m1
         m1 = x1 if c1 else m1
         p1 = j + 1 if c1 else p1
-        x2 = a[j + 2]
+        x2 = a[j + 2] * sign
         s2 = s2 + x2 * 0.0
-        c2 = x2 < m2
+        c2 = x2 > m2
         m2 = x2 if c2 else m2
         p2 = j + 2 if c2 else p2
-        x3 = a[j + 3]
+        x3 = a[j + 3] * sign
         s3 = s3 + x3 * 0.0
-        c3 = x3 < m3
+        c3 = x3 > m3
         m3 = x3 if c3 else m3
         p3 = j + 3 if c3 else p3
-        x4 = a[j + 4]
+        x4 = a[j + 4] * sign
         s4 = s4 + x4 * 0.0
-        c4 = x4 < m4
+        c4 = x4 > m4
         m4 = x4 if c4 else m4
         p4 = j + 4 if c4 else p4
-        x5 = a[j + 5]
+        x5 = a[j + 5] * sign
         s5 = s5 + x5 * 0.0
-        c5 = x5 < m5
+        c5 = x5 > m5
         m5 = x5 if c5 else m5
         p5 = j + 5 if c5 else p5
-        x6 = a[j + 6]
+        x6 = a[j + 6] * sign
         s6 = s6 + x6 * 0.0
-        c6 = x6 < m6
+        c6 = x6 > m6
         m6 = x6 if c6 else m6
         p6 = j + 6 if c6 else p6
-        x7 = a[j + 7]
+        x7 = a[j + 7] * sign
         s7 = s7 + x7 * 0.0
-        c7 = x7 < m7
+        c7 = x7 > m7
         m7 = x7 if c7 else m7
         p7 = j + 7 if c7 else p7
-        x8 = a[j + 8]
+        x8 = a[j + 8] * sign
         s8 = s8 + x8 * 0.0
-        c8 = x8 < m8
+        c8 = x8 > m8
         m8 = x8 if c8 else m8
         p8 = j + 8 if c8 else p8
-        x9 = a[j + 9]
+        x9 = a[j + 9] * sign
         s9 = s9 + x9 * 0.0
-        c9 = x9 < m9
+        c9 = x9 > m9
         m9 = x9 if c9 else m9
         p9 = j + 9 if c9 else p9
-        x10 = a[j + 10]
+        x10 = a[j + 10] * sign
         s10 = s10 + x10 * 0.0
-        c10 = x10 < m10
+        c10 = x10 > m10
         m10 = x10 if c10 else m10
         p10 = j + 10 if c10 else p10
-        x11 = a[j + 11]
+        x11 = a[j + 11] * sign
         s11 = s11 + x11 * 0.0
-        c11 = x11 < m11
+        c11 = x11 > m11
         m11 = x11 if c11 else m11
         p11 = j + 11 if c11 else p11
-        x12 = a[j + 12]
+        x12 = a[j + 12] * sign
         s12 = s12 + x12 * 0.0
-        c12 = x12 < m12
+        c12 = x12 > m12
         m12 = x12 if c12 else m12
         p12 = j + 12 if c12 else p12
-        x13 = a[j + 13]
+        x13 = a[j + 13] * sign
         s13 = s13 + x13 * 0.0
-        c13 = x13 < m13
+        c13 = x13 > m13
         m13 = x13 if c13 else m13
         p13 = j + 13 if c13 else p13
-        x14 = a[j + 14]
+        x14 = a[j + 14] * sign
         s14 = s14 + x14 * 0.0
-        c14 = x14 < m14
+        c14 = x14 > m14
         m14 = x14 if c14 else m14
         p14 = j + 14 if c14 else p14
-        x15 = a[j + 15]
+        x15 = a[j + 15] * sign
         s15 = s15 + x15 * 0.0
-        c15 = x15 < m15
+        c15 = x15 > m15
         m15 = x15 if c15 else m15
         p15 = j + 15 if c15 else p15
     t = s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7 + s8 + s9 + s10 + s11 + s12 + s13 + s14 + s15
@@ -558,56 +352,56 @@ def arg_min(a):
             return k
     r = m0
     at = p0
-    if m1 < r or (m1 == r and p1 < at):
+    if m1 > r or (m1 == r and p1 < at):
         r = m1
         at = p1
-    if m2 < r or (m2 == r and p2 < at):
+    if m2 > r or (m2 == r and p2 < at):
         r = m2
         at = p2
-    if m3 < r or (m3 == r and p3 < at):
+    if m3 > r or (m3 == r and p3 < at):
         r = m3
         at = p3
-    if m4 < r or (m4 == r and p4 < at):
+    if m4 > r or (m4 == r and p4 < at):
         r = m4
         at = p4
-    if m5 < r or (m5 == r and p5 < at):
+    if m5 > r or (m5 == r and p5 < at):
         r = m5
         at = p5
-    if m6 < r or (m6 == r and p6 < at):
+    if m6 > r or (m6 == r and p6 < at):
         r = m6
         at = p6
-    if m7 < r or (m7 == r and p7 < at):
+    if m7 > r or (m7 == r and p7 < at):
         r = m7
         at = p7
-    if m8 < r or (m8 == r and p8 < at):
+    if m8 > r or (m8 == r and p8 < at):
         r = m8
         at = p8
-    if m9 < r or (m9 == r and p9 < at):
+    if m9 > r or (m9 == r and p9 < at):
         r = m9
         at = p9
-    if m10 < r or (m10 == r and p10 < at):
+    if m10 > r or (m10 == r and p10 < at):
         r = m10
         at = p10
-    if m11 < r or (m11 == r and p11 < at):
+    if m11 > r or (m11 == r and p11 < at):
         r = m11
         at = p11
-    if m12 < r or (m12 == r and p12 < at):
+    if m12 > r or (m12 == r and p12 < at):
         r = m12
         at = p12
-    if m13 < r or (m13 == r and p13 < at):
+    if m13 > r or (m13 == r and p13 < at):
         r = m13
         at = p13
-    if m14 < r or (m14 == r and p14 < at):
+    if m14 > r or (m14 == r and p14 < at):
         r = m14
         at = p14
-    if m15 < r or (m15 == r and p15 < at):
+    if m15 > r or (m15 == r and p15 < at):
         r = m15
         at = p15
     for i in range(LANES * blocks, n):
-        x = a[i]
+        x = a[i] * sign
         if x != x:                                      # noqa: PLR0124
             return i
-        if x < r:
+        if x > r:
             r = x
             at = i
     # the accumulators stored where nothing reads them (see _lanes)
@@ -648,108 +442,115 @@ def arg_min(a):
     return at
 
 
-def arg_max_int(a):
-    """``np.argmax(a)`` of the contiguous 1-D integer ``a`` (at least one
-    value): :func:`arg_max` without the NaN watch."""
+def _arg_int(a, flip):
+    """The first position of the largest of ``a ^ flip`` (``flip`` 0, or every
+    bit set), as :func:`_arg_float` without NaNs."""
     n = len(a)
     if n < 2 * LANES:
-        return _arg_in_order(a, 0, n, True)
-    m0 = a[0]
+        r = a[0] ^ flip
+        at = 0
+        for i in range(n):
+            x = a[i] ^ flip
+            if x > r:
+                r = x
+                at = i
+        return at
+    m0 = a[0] ^ flip
     p0 = 0
-    m1 = a[1]
+    m1 = a[1] ^ flip
     p1 = 1
-    m2 = a[2]
+    m2 = a[2] ^ flip
     p2 = 2
-    m3 = a[3]
+    m3 = a[3] ^ flip
     p3 = 3
-    m4 = a[4]
+    m4 = a[4] ^ flip
     p4 = 4
-    m5 = a[5]
+    m5 = a[5] ^ flip
     p5 = 5
-    m6 = a[6]
+    m6 = a[6] ^ flip
     p6 = 6
-    m7 = a[7]
+    m7 = a[7] ^ flip
     p7 = 7
-    m8 = a[8]
+    m8 = a[8] ^ flip
     p8 = 8
-    m9 = a[9]
+    m9 = a[9] ^ flip
     p9 = 9
-    m10 = a[10]
+    m10 = a[10] ^ flip
     p10 = 10
-    m11 = a[11]
+    m11 = a[11] ^ flip
     p11 = 11
-    m12 = a[12]
+    m12 = a[12] ^ flip
     p12 = 12
-    m13 = a[13]
+    m13 = a[13] ^ flip
     p13 = 13
-    m14 = a[14]
+    m14 = a[14] ^ flip
     p14 = 14
-    m15 = a[15]
+    m15 = a[15] ^ flip
     p15 = 15
     blocks = n // LANES
     for b in range(1, blocks):
         j = LANES * b
-        x0 = a[j + 0]
+        x0 = a[j + 0] ^ flip
         c0 = x0 > m0
         m0 = x0 if c0 else m0
         p0 = j + 0 if c0 else p0
-        x1 = a[j + 1]
+        x1 = a[j + 1] ^ flip
         c1 = x1 > m1
         m1 = x1 if c1 else m1
         p1 = j + 1 if c1 else p1
-        x2 = a[j + 2]
+        x2 = a[j + 2] ^ flip
         c2 = x2 > m2
         m2 = x2 if c2 else m2
         p2 = j + 2 if c2 else p2
-        x3 = a[j + 3]
+        x3 = a[j + 3] ^ flip
         c3 = x3 > m3
         m3 = x3 if c3 else m3
         p3 = j + 3 if c3 else p3
-        x4 = a[j + 4]
+        x4 = a[j + 4] ^ flip
         c4 = x4 > m4
         m4 = x4 if c4 else m4
         p4 = j + 4 if c4 else p4
-        x5 = a[j + 5]
+        x5 = a[j + 5] ^ flip
         c5 = x5 > m5
         m5 = x5 if c5 else m5
         p5 = j + 5 if c5 else p5
-        x6 = a[j + 6]
+        x6 = a[j + 6] ^ flip
         c6 = x6 > m6
         m6 = x6 if c6 else m6
         p6 = j + 6 if c6 else p6
-        x7 = a[j + 7]
+        x7 = a[j + 7] ^ flip
         c7 = x7 > m7
         m7 = x7 if c7 else m7
         p7 = j + 7 if c7 else p7
-        x8 = a[j + 8]
+        x8 = a[j + 8] ^ flip
         c8 = x8 > m8
         m8 = x8 if c8 else m8
         p8 = j + 8 if c8 else p8
-        x9 = a[j + 9]
+        x9 = a[j + 9] ^ flip
         c9 = x9 > m9
         m9 = x9 if c9 else m9
         p9 = j + 9 if c9 else p9
-        x10 = a[j + 10]
+        x10 = a[j + 10] ^ flip
         c10 = x10 > m10
         m10 = x10 if c10 else m10
         p10 = j + 10 if c10 else p10
-        x11 = a[j + 11]
+        x11 = a[j + 11] ^ flip
         c11 = x11 > m11
         m11 = x11 if c11 else m11
         p11 = j + 11 if c11 else p11
-        x12 = a[j + 12]
+        x12 = a[j + 12] ^ flip
         c12 = x12 > m12
         m12 = x12 if c12 else m12
         p12 = j + 12 if c12 else p12
-        x13 = a[j + 13]
+        x13 = a[j + 13] ^ flip
         c13 = x13 > m13
         m13 = x13 if c13 else m13
         p13 = j + 13 if c13 else p13
-        x14 = a[j + 14]
+        x14 = a[j + 14] ^ flip
         c14 = x14 > m14
         m14 = x14 if c14 else m14
         p14 = j + 14 if c14 else p14
-        x15 = a[j + 15]
+        x15 = a[j + 15] ^ flip
         c15 = x15 > m15
         m15 = x15 if c15 else m15
         p15 = j + 15 if c15 else p15
@@ -801,203 +602,8 @@ def arg_max_int(a):
         r = m15
         at = p15
     for i in range(LANES * blocks, n):
-        x = a[i]
+        x = a[i] ^ flip
         if x > r:
-            r = x
-            at = i
-    # the accumulators stored where nothing reads them (see _lanes)
-    scratch = np.empty(LANES, a.dtype)
-    where = np.empty(LANES, np.int64)
-    scratch[0] = m0
-    scratch[1] = m1
-    scratch[2] = m2
-    scratch[3] = m3
-    scratch[4] = m4
-    scratch[5] = m5
-    scratch[6] = m6
-    scratch[7] = m7
-    scratch[8] = m8
-    scratch[9] = m9
-    scratch[10] = m10
-    scratch[11] = m11
-    scratch[12] = m12
-    scratch[13] = m13
-    scratch[14] = m14
-    scratch[15] = m15
-    where[0] = p0
-    where[1] = p1
-    where[2] = p2
-    where[3] = p3
-    where[4] = p4
-    where[5] = p5
-    where[6] = p6
-    where[7] = p7
-    where[8] = p8
-    where[9] = p9
-    where[10] = p10
-    where[11] = p11
-    where[12] = p12
-    where[13] = p13
-    where[14] = p14
-    where[15] = p15
-    return at
-
-
-def arg_min_int(a):
-    """``np.argmin(a)`` of the contiguous 1-D integer ``a`` (at least one
-    value): :func:`arg_min` without the NaN watch."""
-    n = len(a)
-    if n < 2 * LANES:
-        return _arg_in_order(a, 0, n, False)
-    m0 = a[0]
-    p0 = 0
-    m1 = a[1]
-    p1 = 1
-    m2 = a[2]
-    p2 = 2
-    m3 = a[3]
-    p3 = 3
-    m4 = a[4]
-    p4 = 4
-    m5 = a[5]
-    p5 = 5
-    m6 = a[6]
-    p6 = 6
-    m7 = a[7]
-    p7 = 7
-    m8 = a[8]
-    p8 = 8
-    m9 = a[9]
-    p9 = 9
-    m10 = a[10]
-    p10 = 10
-    m11 = a[11]
-    p11 = 11
-    m12 = a[12]
-    p12 = 12
-    m13 = a[13]
-    p13 = 13
-    m14 = a[14]
-    p14 = 14
-    m15 = a[15]
-    p15 = 15
-    blocks = n // LANES
-    for b in range(1, blocks):
-        j = LANES * b
-        x0 = a[j + 0]
-        c0 = x0 < m0
-        m0 = x0 if c0 else m0
-        p0 = j + 0 if c0 else p0
-        x1 = a[j + 1]
-        c1 = x1 < m1
-        m1 = x1 if c1 else m1
-        p1 = j + 1 if c1 else p1
-        x2 = a[j + 2]
-        c2 = x2 < m2
-        m2 = x2 if c2 else m2
-        p2 = j + 2 if c2 else p2
-        x3 = a[j + 3]
-        c3 = x3 < m3
-        m3 = x3 if c3 else m3
-        p3 = j + 3 if c3 else p3
-        x4 = a[j + 4]
-        c4 = x4 < m4
-        m4 = x4 if c4 else m4
-        p4 = j + 4 if c4 else p4
-        x5 = a[j + 5]
-        c5 = x5 < m5
-        m5 = x5 if c5 else m5
-        p5 = j + 5 if c5 else p5
-        x6 = a[j + 6]
-        c6 = x6 < m6
-        m6 = x6 if c6 else m6
-        p6 = j + 6 if c6 else p6
-        x7 = a[j + 7]
-        c7 = x7 < m7
-        m7 = x7 if c7 else m7
-        p7 = j + 7 if c7 else p7
-        x8 = a[j + 8]
-        c8 = x8 < m8
-        m8 = x8 if c8 else m8
-        p8 = j + 8 if c8 else p8
-        x9 = a[j + 9]
-        c9 = x9 < m9
-        m9 = x9 if c9 else m9
-        p9 = j + 9 if c9 else p9
-        x10 = a[j + 10]
-        c10 = x10 < m10
-        m10 = x10 if c10 else m10
-        p10 = j + 10 if c10 else p10
-        x11 = a[j + 11]
-        c11 = x11 < m11
-        m11 = x11 if c11 else m11
-        p11 = j + 11 if c11 else p11
-        x12 = a[j + 12]
-        c12 = x12 < m12
-        m12 = x12 if c12 else m12
-        p12 = j + 12 if c12 else p12
-        x13 = a[j + 13]
-        c13 = x13 < m13
-        m13 = x13 if c13 else m13
-        p13 = j + 13 if c13 else p13
-        x14 = a[j + 14]
-        c14 = x14 < m14
-        m14 = x14 if c14 else m14
-        p14 = j + 14 if c14 else p14
-        x15 = a[j + 15]
-        c15 = x15 < m15
-        m15 = x15 if c15 else m15
-        p15 = j + 15 if c15 else p15
-    r = m0
-    at = p0
-    if m1 < r or (m1 == r and p1 < at):
-        r = m1
-        at = p1
-    if m2 < r or (m2 == r and p2 < at):
-        r = m2
-        at = p2
-    if m3 < r or (m3 == r and p3 < at):
-        r = m3
-        at = p3
-    if m4 < r or (m4 == r and p4 < at):
-        r = m4
-        at = p4
-    if m5 < r or (m5 == r and p5 < at):
-        r = m5
-        at = p5
-    if m6 < r or (m6 == r and p6 < at):
-        r = m6
-        at = p6
-    if m7 < r or (m7 == r and p7 < at):
-        r = m7
-        at = p7
-    if m8 < r or (m8 == r and p8 < at):
-        r = m8
-        at = p8
-    if m9 < r or (m9 == r and p9 < at):
-        r = m9
-        at = p9
-    if m10 < r or (m10 == r and p10 < at):
-        r = m10
-        at = p10
-    if m11 < r or (m11 == r and p11 < at):
-        r = m11
-        at = p11
-    if m12 < r or (m12 == r and p12 < at):
-        r = m12
-        at = p12
-    if m13 < r or (m13 == r and p13 < at):
-        r = m13
-        at = p13
-    if m14 < r or (m14 == r and p14 < at):
-        r = m14
-        at = p14
-    if m15 < r or (m15 == r and p15 < at):
-        r = m15
-        at = p15
-    for i in range(LANES * blocks, n):
-        x = a[i]
-        if x < r:
             r = x
             at = i
     # the accumulators stored where nothing reads them (see _lanes)
@@ -1046,22 +652,5 @@ def _first_nan(a):
     return -1
 
 
-def _arg_in_order(a, lo, n, big):
-    """NumPy's loop: the first extreme, or the first NaN."""
-    r = a[lo]
-    at = lo
-    if r != r:                                          # noqa: PLR0124
-        return at
-    for i in range(lo + 1, lo + n):
-        x = a[i]
-        if x != x:                                      # noqa: PLR0124
-            return i
-        if x > r if big else x < r:
-            r = x
-            at = i
-    return at
-
-
-for _f in (arg_extreme, arg_max, arg_min, arg_max_int, arg_min_int, _first_nan,
-           _arg_in_order):
+for _f in (arg_max, arg_min, arg_max_int, arg_min_int, _arg_float, _arg_int, _first_nan):
     _f.hj_unchecked = True
