@@ -350,61 +350,8 @@ def _arg_float(a, sign):
         k = _first_nan(a)
         if k >= 0:
             return k
-    r = m0
-    at = p0
-    if m1 > r or (m1 == r and p1 < at):
-        r = m1
-        at = p1
-    if m2 > r or (m2 == r and p2 < at):
-        r = m2
-        at = p2
-    if m3 > r or (m3 == r and p3 < at):
-        r = m3
-        at = p3
-    if m4 > r or (m4 == r and p4 < at):
-        r = m4
-        at = p4
-    if m5 > r or (m5 == r and p5 < at):
-        r = m5
-        at = p5
-    if m6 > r or (m6 == r and p6 < at):
-        r = m6
-        at = p6
-    if m7 > r or (m7 == r and p7 < at):
-        r = m7
-        at = p7
-    if m8 > r or (m8 == r and p8 < at):
-        r = m8
-        at = p8
-    if m9 > r or (m9 == r and p9 < at):
-        r = m9
-        at = p9
-    if m10 > r or (m10 == r and p10 < at):
-        r = m10
-        at = p10
-    if m11 > r or (m11 == r and p11 < at):
-        r = m11
-        at = p11
-    if m12 > r or (m12 == r and p12 < at):
-        r = m12
-        at = p12
-    if m13 > r or (m13 == r and p13 < at):
-        r = m13
-        at = p13
-    if m14 > r or (m14 == r and p14 < at):
-        r = m14
-        at = p14
-    if m15 > r or (m15 == r and p15 < at):
-        r = m15
-        at = p15
-    for i in range(LANES * blocks, n):
-        x = a[i] * sign
-        if x != x:                                      # noqa: PLR0124
-            return i
-        if x > r:
-            r = x
-            at = i
-    # the accumulators stored where nothing reads them (see _lanes)
+    # each lane's best and where: stored, which makes LLVM's SLP vectoriser take
+    # the accumulators as vectors (see _lanes), then read back in order
     scratch = np.empty(LANES, a.dtype)
     where = np.empty(LANES, np.int64)
     scratch[0] = m0
@@ -439,6 +386,14 @@ def _arg_float(a, sign):
     where[13] = p13
     where[14] = p14
     where[15] = p15
+    r, at = _first_best(scratch, where)
+    for i in range(LANES * blocks, n):
+        x = a[i] * sign
+        if x != x:                                      # noqa: PLR0124
+            return i
+        if x > r:
+            r = x
+            at = i
     return at
 
 
@@ -554,59 +509,8 @@ def _arg_int(a, flip):
         c15 = x15 > m15
         m15 = x15 if c15 else m15
         p15 = j + 15 if c15 else p15
-    r = m0
-    at = p0
-    if m1 > r or (m1 == r and p1 < at):
-        r = m1
-        at = p1
-    if m2 > r or (m2 == r and p2 < at):
-        r = m2
-        at = p2
-    if m3 > r or (m3 == r and p3 < at):
-        r = m3
-        at = p3
-    if m4 > r or (m4 == r and p4 < at):
-        r = m4
-        at = p4
-    if m5 > r or (m5 == r and p5 < at):
-        r = m5
-        at = p5
-    if m6 > r or (m6 == r and p6 < at):
-        r = m6
-        at = p6
-    if m7 > r or (m7 == r and p7 < at):
-        r = m7
-        at = p7
-    if m8 > r or (m8 == r and p8 < at):
-        r = m8
-        at = p8
-    if m9 > r or (m9 == r and p9 < at):
-        r = m9
-        at = p9
-    if m10 > r or (m10 == r and p10 < at):
-        r = m10
-        at = p10
-    if m11 > r or (m11 == r and p11 < at):
-        r = m11
-        at = p11
-    if m12 > r or (m12 == r and p12 < at):
-        r = m12
-        at = p12
-    if m13 > r or (m13 == r and p13 < at):
-        r = m13
-        at = p13
-    if m14 > r or (m14 == r and p14 < at):
-        r = m14
-        at = p14
-    if m15 > r or (m15 == r and p15 < at):
-        r = m15
-        at = p15
-    for i in range(LANES * blocks, n):
-        x = a[i] ^ flip
-        if x > r:
-            r = x
-            at = i
-    # the accumulators stored where nothing reads them (see _lanes)
+    # each lane's best and where: stored, which makes LLVM's SLP vectoriser take
+    # the accumulators as vectors (see _lanes), then read back in order
     scratch = np.empty(LANES, a.dtype)
     where = np.empty(LANES, np.int64)
     scratch[0] = m0
@@ -641,7 +545,24 @@ def _arg_int(a, flip):
     where[13] = p13
     where[14] = p14
     where[15] = p15
+    r, at = _first_best(scratch, where)
+    for i in range(LANES * blocks, n):
+        x = a[i] ^ flip
+        if x > r:
+            r = x
+            at = i
     return at
+
+
+def _first_best(best, where):
+    """The largest of the lanes' ``best`` and the first position holding it."""
+    r = best[0]
+    at = where[0]
+    for k in range(1, len(best)):
+        if best[k] > r or (best[k] == r and where[k] < at):
+            r = best[k]
+            at = where[k]
+    return r, at
 
 
 def _first_nan(a):
@@ -652,5 +573,6 @@ def _first_nan(a):
     return -1
 
 
-for _f in (arg_max, arg_min, arg_max_int, arg_min_int, _arg_float, _arg_int, _first_nan):
+for _f in (arg_max, arg_min, arg_max_int, arg_min_int, _arg_float, _arg_int, _first_best,
+           _first_nan):
     _f.hj_unchecked = True
