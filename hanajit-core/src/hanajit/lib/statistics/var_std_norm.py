@@ -268,10 +268,9 @@ class Norm(CallTemplate):
 
 def _dot_path(call, at) -> bool:
     """Does NumPy take its fast path, ``sqrt(x.dot(x))`` of ``x.ravel('K')``?
-    For ``axis=None`` with ``ord`` None, ``'fro'`` of a matrix or 2 of a vector
-    (not float16 data, whose dot is not BLAS's)."""
+    For ``axis=None`` with ``ord`` None, ``'fro'`` of a matrix or 2 of a vector."""
     o = _ord(call)
-    if const_arg(call, 2, "axis") is not None or (at.dtype.is_float and at.dtype.bits < 32):
+    if const_arg(call, 2, "axis") is not None:
         return False
     return (o is None or (isinstance(o, str) and o in ("fro", "f") and at.ndim == 2)
             or (not isinstance(o, (str, bool)) and o == 2 and at.ndim == 1))
