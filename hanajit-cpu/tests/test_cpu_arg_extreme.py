@@ -81,3 +81,31 @@ def test_runs_as_vector_code_and_raises_numpys_error():
     assert "hj_arg_min_int" in h.ir_module().functions
     s = np.arange(100.0)[::-2]                    # not contiguous: NumPy's loop
     assert h(s) == np.argmin(s) and g(s) == np.argmax(s)
+
+
+def argmax_rows(m):
+    return np.argmax(m, axis=-1)
+
+
+def argmin_rows(m):
+    return np.argmin(m, axis=1)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int8, np.uint16])
+def test_along_the_last_axis(dtype):
+    """Along the last axis of a C-contiguous array each row runs the lanes
+    (``extreme_lanes.arg_rows``); rows shorter than two blocks in order."""
+    rng = np.random.default_rng(np.dtype(dtype).num + 1)
+    fmax, fmin = jit(argmax_rows, fallback=False), jit(argmin_rows, fallback=False)
+    for shape in [(3, 1), (5, 16), (4, 33), (2, 100), (0, 5), (3, 4, 40), (1, 1), (7, 65)]:
+        if np.dtype(dtype).kind == "f":
+            pool = np.array([0.0, -0.0, 1.0, np.inf, -np.inf, np.nan, 2.0])
+            m = rng.choice(pool, shape).astype(dtype)
+        else:
+            m = rng.integers(0, 5, shape).astype(dtype)
+        for f, g in ((argmax_rows, fmax), (argmin_rows, fmin)):
+            got, want = g(m), f(m)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            assert np.array_equal(got, want), (shape, m)
+    with pytest.raises(ValueError):
+        fmax(np.zeros((3, 0), dtype))

@@ -1,5 +1,5 @@
-"""The value of ``np.min``/``np.max`` of a 1-D float lane as vector code, in Python
-source compiled by hanajit (see ``lib/python/helpers.py``).
+"""``np.min``/``np.max`` (and ``np.argmin``/``np.argmax``) of a 1-D lane as vector
+code, in Python source compiled by hanajit (see ``lib/python/helpers.py``).
 
 Which of equal values a min or max returns only shows for ``0.0`` and ``-0.0``,
 and ``reductions.Reduction.numpy_zero`` recomputes a zero extreme in NumPy's own
@@ -12,6 +12,10 @@ contiguous is copied in chunks of :data:`CHUNK` values first: the compares then
 read whole vectors, not gathers; one whose step is 2, 4, 8 or 16 items is read
 whole, from its first value to its last, and only its own lanes are kept
 (:func:`extreme_stepped`).
+
+``np.argmax``/``np.argmin`` of a contiguous 1-D float or integer lane
+(:func:`arg_max`, :func:`arg_min` and their integer forms) keep in each of the 16
+accumulators where its extreme was first met as well.
 """
 import numpy as np
 
@@ -169,29 +173,33 @@ def arg_max(a):
     """``np.argmax(a)`` of the contiguous 1-D float ``a`` (at least one value):
     the first position of the largest value, or of the first NaN when there is
     one (:func:`_arg_float`)."""
-    return _arg_float(a, 1.0)
+    return _arg_float(a, 0, len(a), 1.0,
+                      np.empty(LANES, a.dtype), np.empty(LANES, np.int64))
 
 
 def arg_min(a):
     """``np.argmin``: :func:`arg_max` of ``-a`` (negation is exact, keeps NaN a NaN
     and ``-0.0`` equal to ``0.0``, so the same compares decide)."""
-    return _arg_float(a, -1.0)
+    return _arg_float(a, 0, len(a), -1.0,
+                      np.empty(LANES, a.dtype), np.empty(LANES, np.int64))
 
 
 def arg_max_int(a):
     """``np.argmax(a)`` of the contiguous 1-D integer ``a`` (:func:`_arg_int`)."""
     zero = a[0] ^ a[0]
-    return _arg_int(a, zero)
+    return _arg_int(a, 0, len(a), zero,
+                      np.empty(LANES, a.dtype), np.empty(LANES, np.int64))
 
 
 def arg_min_int(a):
     """``np.argmin``: :func:`arg_max_int` of ``~a``, which reverses the order of
     signed and unsigned integers alike and cannot overflow."""
     zero = a[0] ^ a[0]
-    return _arg_int(a, ~zero)
+    return _arg_int(a, 0, len(a), ~zero,
+                      np.empty(LANES, a.dtype), np.empty(LANES, np.int64))
 
 
-def _arg_float(a, sign):
+def _arg_float(a, lo, n, sign, scratch, where):
     """The first position of the largest of ``a * sign`` (``sign`` 1.0 or -1.0),
     or of the first NaN.  16 accumulators, each keeping its lane's largest value
     and where it first met it (a strict compare: an equal value later in the
@@ -202,49 +210,48 @@ def _arg_float(a, sign):
     NaN after any NaN or infinity, and then NaNs are looked for in order.  The
     direction is a multiplier, not a choice in the loop: a shared library piece
     is compiled without knowing its arguments, and a choice kept it scalar."""
-    n = len(a)
     if n < 2 * LANES:
-        r = a[0] * sign
+        r = a[lo + 0] * sign
         at = 0
         for i in range(n):
-            x = a[i] * sign
+            x = a[lo + i] * sign
             if x != x:                                  # noqa: PLR0124
                 return i
             if x > r:
                 r = x
                 at = i
         return at
-    m0 = a[0] * sign
+    m0 = a[lo + 0] * sign
     p0 = 0
-    m1 = a[1] * sign
+    m1 = a[lo + 1] * sign
     p1 = 1
-    m2 = a[2] * sign
+    m2 = a[lo + 2] * sign
     p2 = 2
-    m3 = a[3] * sign
+    m3 = a[lo + 3] * sign
     p3 = 3
-    m4 = a[4] * sign
+    m4 = a[lo + 4] * sign
     p4 = 4
-    m5 = a[5] * sign
+    m5 = a[lo + 5] * sign
     p5 = 5
-    m6 = a[6] * sign
+    m6 = a[lo + 6] * sign
     p6 = 6
-    m7 = a[7] * sign
+    m7 = a[lo + 7] * sign
     p7 = 7
-    m8 = a[8] * sign
+    m8 = a[lo + 8] * sign
     p8 = 8
-    m9 = a[9] * sign
+    m9 = a[lo + 9] * sign
     p9 = 9
-    m10 = a[10] * sign
+    m10 = a[lo + 10] * sign
     p10 = 10
-    m11 = a[11] * sign
+    m11 = a[lo + 11] * sign
     p11 = 11
-    m12 = a[12] * sign
+    m12 = a[lo + 12] * sign
     p12 = 12
-    m13 = a[13] * sign
+    m13 = a[lo + 13] * sign
     p13 = 13
-    m14 = a[14] * sign
+    m14 = a[lo + 14] * sign
     p14 = 14
-    m15 = a[15] * sign
+    m15 = a[lo + 15] * sign
     p15 = 15
     s0 = m0 * 0.0
     s1 = m1 * 0.0
@@ -265,95 +272,94 @@ def _arg_float(a, sign):
     blocks = n // LANES
     for b in range(1, blocks):
         j = LANES * b
-        x0 = a[j + 0] * sign
+        x0 = a[lo + j + 0] * sign
         s0 = s0 + x0 * 0.0
         c0 = x0 > m0
         m0 = x0 if c0 else m0
         p0 = j + 0 if c0 else p0
-        x1 = a[j + 1] * sign
+        x1 = a[lo + j + 1] * sign
         s1 = s1 + x1 * 0.0
         c1 = x1 > m1
         m1 = x1 if c1 else m1
         p1 = j + 1 if c1 else p1
-        x2 = a[j + 2] * sign
+        x2 = a[lo + j + 2] * sign
         s2 = s2 + x2 * 0.0
         c2 = x2 > m2
         m2 = x2 if c2 else m2
         p2 = j + 2 if c2 else p2
-        x3 = a[j + 3] * sign
+        x3 = a[lo + j + 3] * sign
         s3 = s3 + x3 * 0.0
         c3 = x3 > m3
         m3 = x3 if c3 else m3
         p3 = j + 3 if c3 else p3
-        x4 = a[j + 4] * sign
+        x4 = a[lo + j + 4] * sign
         s4 = s4 + x4 * 0.0
         c4 = x4 > m4
         m4 = x4 if c4 else m4
         p4 = j + 4 if c4 else p4
-        x5 = a[j + 5] * sign
+        x5 = a[lo + j + 5] * sign
         s5 = s5 + x5 * 0.0
         c5 = x5 > m5
         m5 = x5 if c5 else m5
         p5 = j + 5 if c5 else p5
-        x6 = a[j + 6] * sign
+        x6 = a[lo + j + 6] * sign
         s6 = s6 + x6 * 0.0
         c6 = x6 > m6
         m6 = x6 if c6 else m6
         p6 = j + 6 if c6 else p6
-        x7 = a[j + 7] * sign
+        x7 = a[lo + j + 7] * sign
         s7 = s7 + x7 * 0.0
         c7 = x7 > m7
         m7 = x7 if c7 else m7
         p7 = j + 7 if c7 else p7
-        x8 = a[j + 8] * sign
+        x8 = a[lo + j + 8] * sign
         s8 = s8 + x8 * 0.0
         c8 = x8 > m8
         m8 = x8 if c8 else m8
         p8 = j + 8 if c8 else p8
-        x9 = a[j + 9] * sign
+        x9 = a[lo + j + 9] * sign
         s9 = s9 + x9 * 0.0
         c9 = x9 > m9
         m9 = x9 if c9 else m9
         p9 = j + 9 if c9 else p9
-        x10 = a[j + 10] * sign
+        x10 = a[lo + j + 10] * sign
         s10 = s10 + x10 * 0.0
         c10 = x10 > m10
         m10 = x10 if c10 else m10
         p10 = j + 10 if c10 else p10
-        x11 = a[j + 11] * sign
+        x11 = a[lo + j + 11] * sign
         s11 = s11 + x11 * 0.0
         c11 = x11 > m11
         m11 = x11 if c11 else m11
         p11 = j + 11 if c11 else p11
-        x12 = a[j + 12] * sign
+        x12 = a[lo + j + 12] * sign
         s12 = s12 + x12 * 0.0
         c12 = x12 > m12
         m12 = x12 if c12 else m12
         p12 = j + 12 if c12 else p12
-        x13 = a[j + 13] * sign
+        x13 = a[lo + j + 13] * sign
         s13 = s13 + x13 * 0.0
         c13 = x13 > m13
         m13 = x13 if c13 else m13
         p13 = j + 13 if c13 else p13
-        x14 = a[j + 14] * sign
+        x14 = a[lo + j + 14] * sign
         s14 = s14 + x14 * 0.0
         c14 = x14 > m14
         m14 = x14 if c14 else m14
         p14 = j + 14 if c14 else p14
-        x15 = a[j + 15] * sign
+        x15 = a[lo + j + 15] * sign
         s15 = s15 + x15 * 0.0
         c15 = x15 > m15
         m15 = x15 if c15 else m15
         p15 = j + 15 if c15 else p15
     t = s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7 + s8 + s9 + s10 + s11 + s12 + s13 + s14 + s15
     if t != t:                                          # noqa: PLR0124
-        k = _first_nan(a)
+        k = _first_nan(a, lo, n)
         if k >= 0:
             return k
-    # each lane's best and where: stored, which makes LLVM's SLP vectoriser take
-    # the accumulators as vectors (see _lanes), then read back in order
-    scratch = np.empty(LANES, a.dtype)
-    where = np.empty(LANES, np.int64)
+    # each lane's best and where: stored (in the caller's scratch, LANES values
+    # each), which makes LLVM's SLP vectoriser take the accumulators as vectors
+    # (see _lanes), then read back in order
     scratch[0] = m0
     scratch[1] = m1
     scratch[2] = m2
@@ -388,7 +394,7 @@ def _arg_float(a, sign):
     where[15] = p15
     r, at = _first_best(scratch, where)
     for i in range(LANES * blocks, n):
-        x = a[i] * sign
+        x = a[lo + i] * sign
         if x != x:                                      # noqa: PLR0124
             return i
         if x > r:
@@ -397,122 +403,120 @@ def _arg_float(a, sign):
     return at
 
 
-def _arg_int(a, flip):
+def _arg_int(a, lo, n, flip, scratch, where):
     """The first position of the largest of ``a ^ flip`` (``flip`` 0, or every
     bit set), as :func:`_arg_float` without NaNs."""
-    n = len(a)
     if n < 2 * LANES:
-        r = a[0] ^ flip
+        r = a[lo + 0] ^ flip
         at = 0
         for i in range(n):
-            x = a[i] ^ flip
+            x = a[lo + i] ^ flip
             if x > r:
                 r = x
                 at = i
         return at
-    m0 = a[0] ^ flip
+    m0 = a[lo + 0] ^ flip
     p0 = 0
-    m1 = a[1] ^ flip
+    m1 = a[lo + 1] ^ flip
     p1 = 1
-    m2 = a[2] ^ flip
+    m2 = a[lo + 2] ^ flip
     p2 = 2
-    m3 = a[3] ^ flip
+    m3 = a[lo + 3] ^ flip
     p3 = 3
-    m4 = a[4] ^ flip
+    m4 = a[lo + 4] ^ flip
     p4 = 4
-    m5 = a[5] ^ flip
+    m5 = a[lo + 5] ^ flip
     p5 = 5
-    m6 = a[6] ^ flip
+    m6 = a[lo + 6] ^ flip
     p6 = 6
-    m7 = a[7] ^ flip
+    m7 = a[lo + 7] ^ flip
     p7 = 7
-    m8 = a[8] ^ flip
+    m8 = a[lo + 8] ^ flip
     p8 = 8
-    m9 = a[9] ^ flip
+    m9 = a[lo + 9] ^ flip
     p9 = 9
-    m10 = a[10] ^ flip
+    m10 = a[lo + 10] ^ flip
     p10 = 10
-    m11 = a[11] ^ flip
+    m11 = a[lo + 11] ^ flip
     p11 = 11
-    m12 = a[12] ^ flip
+    m12 = a[lo + 12] ^ flip
     p12 = 12
-    m13 = a[13] ^ flip
+    m13 = a[lo + 13] ^ flip
     p13 = 13
-    m14 = a[14] ^ flip
+    m14 = a[lo + 14] ^ flip
     p14 = 14
-    m15 = a[15] ^ flip
+    m15 = a[lo + 15] ^ flip
     p15 = 15
     blocks = n // LANES
     for b in range(1, blocks):
         j = LANES * b
-        x0 = a[j + 0] ^ flip
+        x0 = a[lo + j + 0] ^ flip
         c0 = x0 > m0
         m0 = x0 if c0 else m0
         p0 = j + 0 if c0 else p0
-        x1 = a[j + 1] ^ flip
+        x1 = a[lo + j + 1] ^ flip
         c1 = x1 > m1
         m1 = x1 if c1 else m1
         p1 = j + 1 if c1 else p1
-        x2 = a[j + 2] ^ flip
+        x2 = a[lo + j + 2] ^ flip
         c2 = x2 > m2
         m2 = x2 if c2 else m2
         p2 = j + 2 if c2 else p2
-        x3 = a[j + 3] ^ flip
+        x3 = a[lo + j + 3] ^ flip
         c3 = x3 > m3
         m3 = x3 if c3 else m3
         p3 = j + 3 if c3 else p3
-        x4 = a[j + 4] ^ flip
+        x4 = a[lo + j + 4] ^ flip
         c4 = x4 > m4
         m4 = x4 if c4 else m4
         p4 = j + 4 if c4 else p4
-        x5 = a[j + 5] ^ flip
+        x5 = a[lo + j + 5] ^ flip
         c5 = x5 > m5
         m5 = x5 if c5 else m5
         p5 = j + 5 if c5 else p5
-        x6 = a[j + 6] ^ flip
+        x6 = a[lo + j + 6] ^ flip
         c6 = x6 > m6
         m6 = x6 if c6 else m6
         p6 = j + 6 if c6 else p6
-        x7 = a[j + 7] ^ flip
+        x7 = a[lo + j + 7] ^ flip
         c7 = x7 > m7
         m7 = x7 if c7 else m7
         p7 = j + 7 if c7 else p7
-        x8 = a[j + 8] ^ flip
+        x8 = a[lo + j + 8] ^ flip
         c8 = x8 > m8
         m8 = x8 if c8 else m8
         p8 = j + 8 if c8 else p8
-        x9 = a[j + 9] ^ flip
+        x9 = a[lo + j + 9] ^ flip
         c9 = x9 > m9
         m9 = x9 if c9 else m9
         p9 = j + 9 if c9 else p9
-        x10 = a[j + 10] ^ flip
+        x10 = a[lo + j + 10] ^ flip
         c10 = x10 > m10
         m10 = x10 if c10 else m10
         p10 = j + 10 if c10 else p10
-        x11 = a[j + 11] ^ flip
+        x11 = a[lo + j + 11] ^ flip
         c11 = x11 > m11
         m11 = x11 if c11 else m11
         p11 = j + 11 if c11 else p11
-        x12 = a[j + 12] ^ flip
+        x12 = a[lo + j + 12] ^ flip
         c12 = x12 > m12
         m12 = x12 if c12 else m12
         p12 = j + 12 if c12 else p12
-        x13 = a[j + 13] ^ flip
+        x13 = a[lo + j + 13] ^ flip
         c13 = x13 > m13
         m13 = x13 if c13 else m13
         p13 = j + 13 if c13 else p13
-        x14 = a[j + 14] ^ flip
+        x14 = a[lo + j + 14] ^ flip
         c14 = x14 > m14
         m14 = x14 if c14 else m14
         p14 = j + 14 if c14 else p14
-        x15 = a[j + 15] ^ flip
+        x15 = a[lo + j + 15] ^ flip
         c15 = x15 > m15
         m15 = x15 if c15 else m15
         p15 = j + 15 if c15 else p15
-    # each lane's best and where: stored, which makes LLVM's SLP vectoriser take
-    # the accumulators as vectors (see _lanes), then read back in order
-    scratch = np.empty(LANES, a.dtype)
-    where = np.empty(LANES, np.int64)
+    # each lane's best and where: stored (in the caller's scratch, LANES values
+    # each), which makes LLVM's SLP vectoriser take the accumulators as vectors
+    # (see _lanes), then read back in order
     scratch[0] = m0
     scratch[1] = m1
     scratch[2] = m2
@@ -547,11 +551,37 @@ def _arg_int(a, flip):
     where[15] = p15
     r, at = _first_best(scratch, where)
     for i in range(LANES * blocks, n):
-        x = a[i] ^ flip
+        x = a[lo + i] ^ flip
         if x > r:
             r = x
             at = i
     return at
+
+
+def arg_rows(a, m, out, big):
+    """``np.argmax``/``np.argmin`` (``big``) along the last axis of a C-contiguous
+    float array: ``out[r]`` for each row ``r`` of ``m >= 1`` values of the data
+    ``a``."""
+    sign = 1.0 if big else -1.0
+    scratch = np.empty(LANES, a.dtype)
+    where = np.empty(LANES, np.int64)
+    for r in range(len(out)):
+        out[r] = _arg_float(a, r * m, m, sign, scratch, where)
+    return 0
+
+
+def arg_rows_int(a, m, out, big):
+    """:func:`arg_rows` of integers."""
+    if len(out) == 0:
+        return 0
+    flip = a[0] ^ a[0]
+    if not big:
+        flip = ~flip
+    scratch = np.empty(LANES, a.dtype)
+    where = np.empty(LANES, np.int64)
+    for r in range(len(out)):
+        out[r] = _arg_int(a, r * m, m, flip, scratch, where)
+    return 0
 
 
 def _first_best(best, where):
@@ -565,14 +595,15 @@ def _first_best(best, where):
     return r, at
 
 
-def _first_nan(a):
-    """The first NaN's position, or -1 (infinities also make ``x * 0.0`` NaN)."""
-    for i in range(len(a)):
-        if a[i] != a[i]:                                # noqa: PLR0124
+def _first_nan(a, lo, n):
+    """The first NaN's position in ``a[lo:lo + n]``, or -1 (infinities also make
+    ``x * 0.0`` NaN)."""
+    for i in range(n):
+        if a[lo + i] != a[lo + i]:                      # noqa: PLR0124
             return i
     return -1
 
 
-for _f in (arg_max, arg_min, arg_max_int, arg_min_int, _arg_float, _arg_int, _first_best,
-           _first_nan):
+for _f in (arg_max, arg_min, arg_max_int, arg_min_int, arg_rows, arg_rows_int, _arg_float,
+           _arg_int, _first_best, _first_nan):
     _f.hj_unchecked = True

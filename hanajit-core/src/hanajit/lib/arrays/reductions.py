@@ -344,6 +344,9 @@ class Reduction(CallTemplate):
             return sum_order.array_axis(self, L, L.let(args[0]), st, rt, axis, keep,
                                         out_dims, out_axes)
         arr = allocate(L, rt, out_dims)
+        if axis == nd - 1 and self.vector_arg(L, args[0]):
+            self.rows_arg_extreme(L, L.let(args[0]), arr, z.dims[axis])
+            return arr
 
         def value(idx):
             if keep:
@@ -367,7 +370,7 @@ class Reduction(CallTemplate):
 
     def vector_arg(self, L, arg):
         """Whether ``np.argmin``/``np.argmax`` of the whole ``arg`` runs as vector
-        code (``extreme_lanes.arg_extreme``): a C-contiguous float or integer
+        code (``extreme_lanes.arg_max``/``arg_min``): a C-contiguous float or integer
         array, on targets with the ``allocation`` capability (its scratch)."""
         ctx = L.ctx
         t = arg.type
@@ -388,6 +391,18 @@ class Reduction(CallTemplate):
                   ("argmax", False): extreme_lanes.arg_max,
                   ("argmin", False): extreme_lanes.arg_min}[self.name, t.dtype.is_int]
         return L.call_helper(helper, [lane])
+
+    def rows_arg_extreme(self, L, a, out, m):
+        """``np.argmax``/``np.argmin`` along the last axis of the C-contiguous
+        ``a`` into ``out`` (its other axes, C order): the lanes of
+        ``extreme_lanes`` per row (``arg_rows``)."""
+        from . import extreme_lanes
+        from .shape import reshape_view
+        flat = L.let(reshape_view(L, a, [C(-1, I)], a.type.copy(ndim=1)))
+        dest = L.let(reshape_view(L, out, [C(-1, I)], out.type.copy(ndim=1)))
+        helper = extreme_lanes.arg_rows_int if a.type.dtype.is_int else extreme_lanes.arg_rows
+        L.emit(N.ExprStmt(L.call_helper(helper, [flat, L.let(m), dest,
+                                                 C(self.name == "argmax", T.BOOL)])))
 
     def lanes_extreme(self, L, arg, st):
         """Whether ``np.min``/``np.max`` of ``arg`` is of a 1-D float expression of
