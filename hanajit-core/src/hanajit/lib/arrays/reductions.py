@@ -295,7 +295,7 @@ class Reduction(CallTemplate):
             return self.lower_pairwise(L, L.let(args[0]), rt, st, axis, keep)
         if self.pairwise_expression(L, args[0], st, axis):
             v = self.fused_pairwise(L, args[0], st)
-            return _kept(L, v, rt, 1) if keep else v
+            return kept_array(L, v, rt, 1) if keep else v
         from . import sum_order
         exact = self.exact_order(L, args[0], st)
         lazy = isinstance(args[0], ew.Lazy)
@@ -305,15 +305,15 @@ class Reduction(CallTemplate):
             else:
                 v = sum_order.array_sum(self, L, L.let(args[0]), st)
             if v is not None:
-                return _kept(L, v, rt, args[0].type.ndim) if keep else v
+                return kept_array(L, v, rt, args[0].type.ndim) if keep else v
         if axis is None and self.vector_extreme(L, args[0], st):
             return self.lower_extreme(L, L.let(args[0]), rt, st, keep)
         if axis is None and self.vector_arg(L, args[0]):
             v = self.lower_arg_extreme(L, L.let(args[0]))
-            return _kept(L, v, rt, args[0].type.ndim) if keep else v
+            return kept_array(L, v, rt, args[0].type.ndim) if keep else v
         if axis is None and self.lanes_extreme(L, args[0], st):
             v = self.fused_extreme(L, args[0], st)
-            return _kept(L, v, rt, 1) if keep else v
+            return kept_array(L, v, rt, 1) if keep else v
         z = ew.to_lazy(L, args[0])
         nd = len(z.dims)
         if axis is None:
@@ -321,7 +321,7 @@ class Reduction(CallTemplate):
             if self.name in ("min", "max") and st.is_float and not isinstance(
                     args[0], ew.Lazy):
                 v = self.numpy_zero(L, args[0], v, st)
-            return _kept(L, v, rt, nd) if keep else v
+            return kept_array(L, v, rt, nd) if keep else v
         axis %= nd
         out_axes = [a for a in range(nd) if a != axis]
         from .creation import allocate, fill
@@ -508,7 +508,7 @@ class Reduction(CallTemplate):
                                      orelse=s2 + [N.Assign(target=out, value=v2)])]))
             v = N.Var(out, st)
         v = self.numpy_zero(L, arr, v, st)
-        return _kept(L, v, rt, t.ndim) if keep else v
+        return kept_array(L, v, rt, t.ndim) if keep else v
 
     def lower_pairwise(self, L, arr, rt, st, axis, keep):
         from .shape import reshape_view
@@ -519,11 +519,11 @@ class Reduction(CallTemplate):
             lane = arr if nd == 1 else L.let(reshape_view(L, arr, [C(-1, I)],
                                                           t.copy(ndim=1)))
             v = self.pairwise(L, lane, st, scratch=lane.type.layout == "C")
-            return _kept(L, v, rt, nd) if keep else v
+            return kept_array(L, v, rt, nd) if keep else v
         dims = [L.let(N.ArrayAttr(arr, "shape", k, I)) for k in range(nd)]
         if nd == 1:
             v = self.pairwise(L, arr, st, scratch=t.layout == "C")
-            return _kept(L, v, rt, 1) if isinstance(rt, T.ArrayType) else v
+            return kept_array(L, v, rt, 1) if isinstance(rt, T.ArrayType) else v
         out_dims = dims[:-1] + ([C(1, I)] if keep else [])
         out = allocate(L, rt, out_dims)
         lane_t = t.copy(ndim=1)
@@ -702,7 +702,7 @@ def simd_model(dtype: str) -> tuple:
     return 0, NEVER
 
 
-def _kept(L, v, rt, nd):
+def kept_array(L, v, rt, nd):
     """The reduced value ``v`` as the ``keepdims`` array of ``nd`` length-1 axes."""
     from .creation import allocate, fill
     v = L.let(v)

@@ -289,7 +289,7 @@ def _dot_norm(L, call, a):
     ``x.ravel(order='K')``'s order -- the axes by stride, largest first (C order
     on a tie): memory order for C- and F-contiguous arrays, else a copy.  An
     array of more than two dimensions that is neither falls back."""
-    from ..arrays.reductions import _kept
+    from ..arrays.reductions import kept_array
     from ..arrays.shape import reshape_view, transpose
     from ..linalg import dot_algorithms as hd
     from ..sorting.sort import fresh_copy
@@ -321,7 +321,7 @@ def _dot_norm(L, call, a):
               hd.norm_dot_real if t.dtype.is_float else hd.norm_dot_int)
     v = L.call_helper(helper, [f])
     if isinstance(call.type, T.ArrayType):
-        return _kept(L, L.let(v), call.type, t.ndim)
+        return kept_array(L, L.let(v), call.type, t.ndim)
     return v
 
 
