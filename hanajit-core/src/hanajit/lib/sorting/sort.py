@@ -265,7 +265,7 @@ class Unique(CallTemplate):
             return L.call_helper(hs.first_nan_last, [u, given])
         out, flat = fresh_copy(L, args[0])
         t = args[0].type.dtype
-        if t.kind in "iu" and t.bits <= 64 and not (t.kind == "u" and t.bits == 64):
+        if t.kind == "i" or (t.kind == "u" and t.bits < 64):
             # NumPy 2 hashes integers (not uint64's, past int64) and sorts the
             # distinct values: far faster than sorting them all when they are few
             return L.call_helper(hs.unique_ints, [flat])
