@@ -163,8 +163,63 @@ def _reduction_cases(sizes):
             tag = f"{np.dtype(dtype).name}, n={n:.0e}"
             out.append((f"`np.sum(a)` ({tag})", total, _ne_total, (a,), True))
             out.append((f"`np.sum(a*b)` ({tag})", dot_self, _ne_dot, (a, b), True))
+            out.append((f"`np.max(a)` ({tag})", a_max, None, (a,), False))
             out.append((f"`np.argmax(a)` ({tag})", arg_max, None, (a,), False))
     return out
+
+
+def _axis_cases():
+    """Reductions along one axis of a 1000x1000 matrix (lib/arrays/axis_reduce.py)."""
+    rng = np.random.default_rng(7)
+    m = rng.standard_normal((1000, 1000))
+    k = rng.integers(0, 1000, (1000, 1000))
+    tall = rng.standard_normal((100_000, 10))
+    return [("`np.max(m, axis=0)`", max0, None, (m,), False),
+            ("`np.max(m, axis=1)`", max1, None, (m,), False),
+            ("`np.max(m, axis=1)`, 100000x10", max1, None, (tall,), False),
+            ("`np.min(m.astype(float32), axis=0)`", min0, None, (m.astype(np.float32),),
+             False),
+            ("`np.argmax(m, axis=0)`", argmax0, None, (m,), False),
+            ("`np.argmax(m, axis=1)`", argmax1, None, (m,), False),
+            ("`np.sum(k, axis=0)`, int64", sum0, None, (k,), False),
+            ("`np.any(m > 2, axis=0)`", any0, None, (m,), False),
+            ("`(m * 2).max(axis=0)`", expr_max0, None, (m,), False)]
+
+
+def a_max(a):
+    return np.max(a)
+
+
+def max0(m):
+    return np.max(m, axis=0)
+
+
+def max1(m):
+    return np.max(m, axis=1)
+
+
+def min0(m):
+    return np.min(m, axis=0)
+
+
+def argmax0(m):
+    return np.argmax(m, axis=0)
+
+
+def argmax1(m):
+    return np.argmax(m, axis=1)
+
+
+def sum0(m):
+    return np.sum(m, axis=0)
+
+
+def any0(m):
+    return np.any(m > 2, axis=0)
+
+
+def expr_max0(m):
+    return (m * 2).max(axis=0)
 
 
 def arg_max(a):
@@ -331,7 +386,7 @@ def main(quick: bool = False, use_min: bool = False) -> int:
     headers = ["expression", "numpy", "numpy/numexpr", "numpy/numba", "numpy/hanajit",
                "numpy/hanajit reassoc"]
     expr = run_cases(_expr_cases(n), repeats, fallbacks, errors)
-    red = run_cases(_reduction_cases(sizes), repeats, fallbacks, errors)
+    red = run_cases(_reduction_cases(sizes) + _axis_cases(), repeats, fallbacks, errors)
     srt = run_cases(_sort_cases(n), repeats, fallbacks, errors)
     note = (f"float64 unless stated, n = {n:,}; {STAT[1]} of {repeats} interleaved "
             "repeats, "
@@ -345,7 +400,8 @@ def main(quick: bool = False, use_min: bool = False) -> int:
         notes.append(f"WRONG RESULT: {e}")
     print_table("Whole-array expressions", headers, _rows(expr), notes)
     print_table("Reductions", headers, _rows(red),
-                [f"{STAT[1]} of {repeats} interleaved repeats, one thread."])
+                [f"{STAT[1]} of {repeats} interleaved repeats, one thread; `m`: 1000x1000 "
+                 "float64 unless stated."])
     print_table("Sorting", headers, _rows(srt),
                 [f"n = {n:,} float64 values (`r`: int64); {STAT[1]} of {repeats} "
                  "interleaved repeats.  hanajit calls NumPy's own sort functions "

@@ -6,8 +6,11 @@ and ``reductions.Reduction.numpy_zero`` recomputes a zero extreme in NumPy's own
 order; a NaN anywhere makes the result NaN (which NaN is not promised,
 docs/semantics.md).  Everything else is the same in any order, so 16
 accumulators take every 16th value and are folded at the end: LLVM makes them
-vectors of compares and selects (they are stored in ``scratch`` after the loop
-for that, as ``statistics/pairwise_sum._leaf`` explains).  A lane that is not
+vector ``max`` instructions, with the NaNs watched beside them (they are stored
+in ``scratch`` after the loop for that, as ``statistics/pairwise_sum._leaf``
+explains).  A min is the max of ``-a``: negation is exact, and a shared library
+piece is compiled without knowing its arguments, so the direction is a
+multiplier, not a choice in the loop.  A lane that is not
 contiguous is copied in chunks of :data:`CHUNK` values first: the compares then
 read whole vectors, not gathers; one whose step is 2, 4, 8 or 16 items is read
 whole, from its first value to its last, and only its own lanes are kept
@@ -29,7 +32,23 @@ def extreme(a, big):
     n = len(a)
     if n < 2 * LANES:
         return _in_order(a, 0, n, a[0], big)
-    return _lanes(a, 0, n, big, np.empty(LANES, a.dtype))
+    sign = 1.0 if big else -1.0
+    return _lanes(a, 0, n, sign, np.empty(LANES, a.dtype), np.empty(LANES, np.bool_))
+
+
+def extreme_rows(a, m, out, big):
+    """:func:`extreme` of each row of ``m >= 1`` values of the C-contiguous data
+    ``a`` into ``out[r]`` (``np.max(x, axis=-1)``), the scratch made once."""
+    scratch = np.empty(LANES, a.dtype)
+    nans = np.empty(LANES, np.bool_)
+    sign = 1.0 if big else -1.0
+    for r in range(len(out)):
+        lo = r * m
+        if m < 2 * LANES:
+            out[r] = _in_order(a, lo, m, a[lo], big)
+        else:
+            out[r] = _lanes(a, lo, m, sign, scratch, nans)
+    return 0
 
 
 def extreme_strided(a, big):
@@ -40,6 +59,8 @@ def extreme_strided(a, big):
     size = CHUNK if n > CHUNK else n
     buf = np.empty(size, a.dtype)
     scratch = np.empty(LANES, a.dtype)
+    nans = np.empty(LANES, np.bool_)
+    sign = 1.0 if big else -1.0
     r = a[0]
     i = 0
     while i < n:
@@ -49,7 +70,7 @@ def extreme_strided(a, big):
         if k < 2 * LANES:
             r = _in_order(buf, 0, k, r, big)
         else:
-            r = _pick(r, _lanes(buf, 0, k, big, scratch), big)
+            r = _pick(r, _lanes(buf, 0, k, sign, scratch, nans), big)
         i += k
     return r
 
@@ -69,10 +90,15 @@ def extreme_stepped(a, step, big):
             r = _pick(r, a[i], big)
         return r
     scratch = np.empty(LANES, a.dtype)
-    _lanes(a, 0, LANES * blocks, big, scratch)     # leaves each lane in scratch
-    r = scratch[0]
+    nans = np.empty(LANES, np.bool_)
+    sign = 1.0 if big else -1.0
+    _lanes(a, 0, LANES * blocks, sign, scratch, nans)     # leaves each lane in scratch
+    for k in range(0, LANES, step):
+        if nans[k]:
+            return _first_nan_value(a, 0, LANES * blocks, step)
+    r = scratch[0] * sign
     for k in range(step, LANES, step):
-        r = _pick(r, scratch[k], big)
+        r = _pick(r, scratch[k] * sign, big)
     for i in range(LANES * blocks, m, step):
         r = _pick(r, a[i], big)
     return r
@@ -91,60 +117,96 @@ def _in_order(a, lo, n, r, big):
     return r
 
 
-def _lanes(a, lo, n, big, scratch):
-    """The extreme of ``a[lo:lo + n]``, ``n >= LANES``."""
-    m0 = a[lo + 0]
-    m1 = a[lo + 1]
-    m2 = a[lo + 2]
-    m3 = a[lo + 3]
-    m4 = a[lo + 4]
-    m5 = a[lo + 5]
-    m6 = a[lo + 6]
-    m7 = a[lo + 7]
-    m8 = a[lo + 8]
-    m9 = a[lo + 9]
-    m10 = a[lo + 10]
-    m11 = a[lo + 11]
-    m12 = a[lo + 12]
-    m13 = a[lo + 13]
-    m14 = a[lo + 14]
-    m15 = a[lo + 15]
+def _lanes(a, lo, n, sign, scratch, nans):
+    """The extreme of ``a[lo:lo + n]`` (``n >= LANES``): the largest of
+    ``a * sign``, times ``sign`` -- or a NaN of ``a`` when there is one.  Each
+    accumulator keeps ``m if m > x else x`` (vector ``max`` instructions; a NaN
+    ``x`` would be dropped again by the next value, so NaNs are watched apart, in
+    ``u``); the lanes are left in ``scratch`` and ``nans``, each lane's largest
+    of ``a * sign`` and whether it met a NaN."""
+    m0 = a[lo + 0] * sign
+    m1 = a[lo + 1] * sign
+    m2 = a[lo + 2] * sign
+    m3 = a[lo + 3] * sign
+    m4 = a[lo + 4] * sign
+    m5 = a[lo + 5] * sign
+    m6 = a[lo + 6] * sign
+    m7 = a[lo + 7] * sign
+    m8 = a[lo + 8] * sign
+    m9 = a[lo + 9] * sign
+    m10 = a[lo + 10] * sign
+    m11 = a[lo + 11] * sign
+    m12 = a[lo + 12] * sign
+    m13 = a[lo + 13] * sign
+    m14 = a[lo + 14] * sign
+    m15 = a[lo + 15] * sign
+    u0 = m0 != m0
+    u1 = m1 != m1
+    u2 = m2 != m2
+    u3 = m3 != m3
+    u4 = m4 != m4
+    u5 = m5 != m5
+    u6 = m6 != m6
+    u7 = m7 != m7
+    u8 = m8 != m8
+    u9 = m9 != m9
+    u10 = m10 != m10
+    u11 = m11 != m11
+    u12 = m12 != m12
+    u13 = m13 != m13
+    u14 = m14 != m14
+    u15 = m15 != m15
     blocks = n // LANES
     for b in range(1, blocks):
         j = lo + LANES * b
-        m0 = _pick(m0, a[j + 0], big)
-        m1 = _pick(m1, a[j + 1], big)
-        m2 = _pick(m2, a[j + 2], big)
-        m3 = _pick(m3, a[j + 3], big)
-        m4 = _pick(m4, a[j + 4], big)
-        m5 = _pick(m5, a[j + 5], big)
-        m6 = _pick(m6, a[j + 6], big)
-        m7 = _pick(m7, a[j + 7], big)
-        m8 = _pick(m8, a[j + 8], big)
-        m9 = _pick(m9, a[j + 9], big)
-        m10 = _pick(m10, a[j + 10], big)
-        m11 = _pick(m11, a[j + 11], big)
-        m12 = _pick(m12, a[j + 12], big)
-        m13 = _pick(m13, a[j + 13], big)
-        m14 = _pick(m14, a[j + 14], big)
-        m15 = _pick(m15, a[j + 15], big)
-    r = m0
-    r = _pick(r, m1, big)
-    r = _pick(r, m2, big)
-    r = _pick(r, m3, big)
-    r = _pick(r, m4, big)
-    r = _pick(r, m5, big)
-    r = _pick(r, m6, big)
-    r = _pick(r, m7, big)
-    r = _pick(r, m8, big)
-    r = _pick(r, m9, big)
-    r = _pick(r, m10, big)
-    r = _pick(r, m11, big)
-    r = _pick(r, m12, big)
-    r = _pick(r, m13, big)
-    r = _pick(r, m14, big)
-    r = _pick(r, m15, big)
-    r = _in_order(a, lo + LANES * blocks, n - LANES * blocks, r, big)
+        x0 = a[j + 0] * sign
+        m0 = m0 if m0 > x0 else x0
+        u0 = u0 | (x0 != x0)
+        x1 = a[j + 1] * sign
+        m1 = m1 if m1 > x1 else x1
+        u1 = u1 | (x1 != x1)
+        x2 = a[j + 2] * sign
+        m2 = m2 if m2 > x2 else x2
+        u2 = u2 | (x2 != x2)
+        x3 = a[j + 3] * sign
+        m3 = m3 if m3 > x3 else x3
+        u3 = u3 | (x3 != x3)
+        x4 = a[j + 4] * sign
+        m4 = m4 if m4 > x4 else x4
+        u4 = u4 | (x4 != x4)
+        x5 = a[j + 5] * sign
+        m5 = m5 if m5 > x5 else x5
+        u5 = u5 | (x5 != x5)
+        x6 = a[j + 6] * sign
+        m6 = m6 if m6 > x6 else x6
+        u6 = u6 | (x6 != x6)
+        x7 = a[j + 7] * sign
+        m7 = m7 if m7 > x7 else x7
+        u7 = u7 | (x7 != x7)
+        x8 = a[j + 8] * sign
+        m8 = m8 if m8 > x8 else x8
+        u8 = u8 | (x8 != x8)
+        x9 = a[j + 9] * sign
+        m9 = m9 if m9 > x9 else x9
+        u9 = u9 | (x9 != x9)
+        x10 = a[j + 10] * sign
+        m10 = m10 if m10 > x10 else x10
+        u10 = u10 | (x10 != x10)
+        x11 = a[j + 11] * sign
+        m11 = m11 if m11 > x11 else x11
+        u11 = u11 | (x11 != x11)
+        x12 = a[j + 12] * sign
+        m12 = m12 if m12 > x12 else x12
+        u12 = u12 | (x12 != x12)
+        x13 = a[j + 13] * sign
+        m13 = m13 if m13 > x13 else x13
+        u13 = u13 | (x13 != x13)
+        x14 = a[j + 14] * sign
+        m14 = m14 if m14 > x14 else x14
+        u14 = u14 | (x14 != x14)
+        x15 = a[j + 15] * sign
+        m15 = m15 if m15 > x15 else x15
+        u15 = u15 | (x15 != x15)
     scratch[0] = m0
     scratch[1] = m1
     scratch[2] = m2
@@ -161,11 +223,60 @@ def _lanes(a, lo, n, big, scratch):
     scratch[13] = m13
     scratch[14] = m14
     scratch[15] = m15
-    return r
+    nans[0] = u0
+    nans[1] = u1
+    nans[2] = u2
+    nans[3] = u3
+    nans[4] = u4
+    nans[5] = u5
+    nans[6] = u6
+    nans[7] = u7
+    nans[8] = u8
+    nans[9] = u9
+    nans[10] = u10
+    nans[11] = u11
+    nans[12] = u12
+    nans[13] = u13
+    nans[14] = u14
+    nans[15] = u15
+    r = m0
+    r = r if r > m1 else m1
+    r = r if r > m2 else m2
+    r = r if r > m3 else m3
+    r = r if r > m4 else m4
+    r = r if r > m5 else m5
+    r = r if r > m6 else m6
+    r = r if r > m7 else m7
+    r = r if r > m8 else m8
+    r = r if r > m9 else m9
+    r = r if r > m10 else m10
+    r = r if r > m11 else m11
+    r = r if r > m12 else m12
+    r = r if r > m13 else m13
+    r = r if r > m14 else m14
+    r = r if r > m15 else m15
+    u = u0 | u1 | u2 | u3 | u4 | u5 | u6 | u7
+    u = u | u8 | u9 | u10 | u11 | u12 | u13 | u14 | u15
+    for i in range(lo + LANES * blocks, lo + n):
+        x = a[i] * sign
+        r = r if r > x else x
+        u = u | (x != x)
+    if u:
+        return _first_nan_value(a, lo, n, 1)
+    return r * sign
+
+
+def _first_nan_value(a, lo, n, step):
+    """The first NaN of ``a[lo:lo + n:step]`` (there is one)."""
+    for i in range(lo, lo + n, step):
+        if a[i] != a[i]:                                # noqa: PLR0124
+            return a[i]
+    return a[lo]
 
 
 # every index above is in range by construction: no checks (pipeline.py)
-for _f in (extreme, extreme_strided, extreme_stepped, _in_order, _lanes):
+for _f in (extreme, extreme_rows, extreme_strided, extreme_stepped, _in_order, _lanes,
+           _first_nan_value):
     _f.hj_unchecked = True
 
 

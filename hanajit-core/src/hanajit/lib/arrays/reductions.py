@@ -101,8 +101,6 @@ class Reduction(CallTemplate):
             return st
         if not -at.ndim <= axis < at.ndim:
             raise Incompatible(f"axis {axis} is out of bounds for array of dimension {at.ndim}")
-        if self.name in ("argmin", "argmax") and keep:
-            raise Incompatible("keepdims with argmin/argmax")
         ndim = at.ndim if keep else at.ndim - 1
         return T.ArrayType(st, ndim, "C") if ndim > 0 else st
 
@@ -344,9 +342,6 @@ class Reduction(CallTemplate):
             return sum_order.array_axis(self, L, L.let(args[0]), st, rt, axis, keep,
                                         out_dims, out_axes)
         arr = allocate(L, rt, out_dims)
-        if axis == nd - 1 and self.vector_arg(L, args[0]):
-            self.rows_arg_extreme(L, L.let(args[0]), arr, z.dims[axis])
-            return arr
 
         def value(idx):
             if keep:
@@ -354,6 +349,21 @@ class Reduction(CallTemplate):
             else:
                 fixed = dict(zip(out_axes, idx))
             return self.reduce(L, z, st, fixed, [axis])
+        if axis == nd - 1 and self.vector_arg(L, args[0]):
+            self.rows_arg_extreme(L, L.let(args[0]), arr, z.dims[axis])
+            return arr
+        from . import axis_reduce
+        if (self.name in ("min", "max") and st.is_float and not lazy
+                and args[0].type.dtype == st):
+            axis_reduce.lane_extremes(self, L, L.let(args[0]), st, arr, axis, keep,
+                                      out_dims, out_axes)
+            return arr
+        if axis_reduce.accumulates(self, args[0], axis):
+            from .sum_order import by_rows
+            by_rows(L, z.dims, axis, lambda: fill(L, arr, out_dims, value),
+                    lambda: axis_reduce.accumulate(self, L, z, st, arr, axis, keep))
+            return arr
+
         fill(L, arr, out_dims, value)
         return arr
 
@@ -401,8 +411,8 @@ class Reduction(CallTemplate):
         flat = L.let(reshape_view(L, a, [C(-1, I)], a.type.copy(ndim=1)))
         dest = L.let(reshape_view(L, out, [C(-1, I)], out.type.copy(ndim=1)))
         helper = extreme_lanes.arg_rows_int if a.type.dtype.is_int else extreme_lanes.arg_rows
-        L.emit(N.ExprStmt(L.call_helper(helper, [flat, L.let(m), dest,
-                                                 C(self.name == "argmax", T.BOOL)])))
+        # (the call is emitted as a statement of its own; its result is unused)
+        L.call_helper(helper, [flat, L.let(m), dest, C(self.name == "argmax", T.BOOL)])
 
     def lanes_extreme(self, L, arg, st):
         """Whether ``np.min``/``np.max`` of ``arg`` is of a 1-D float expression of
@@ -647,7 +657,7 @@ class Reduction(CallTemplate):
             x = L.let(z.elem(full(idx)))
             b = N.Var(best, et)
             if et.is_complex:
-                better = _complex_better(L, cmp, x, b)
+                better = complex_better(L, cmp, x, b)
             else:
                 better = N.Cmp(cmp, x, b, T.BOOL)
             if et.is_float:
@@ -712,7 +722,7 @@ def kept_array(L, v, rt, nd):
     return out
 
 
-def _complex_better(L, cmp, x, b):
+def complex_better(L, cmp, x, b):
     """Does ``x`` replace the best so far ``b`` in NumPy's complex min/max/argmin/
     argmax?  Its order is lexicographic and the first NaN (in either part) wins
     and stays: ``x`` is taken when ``b`` has no NaN and ``x`` has one or is

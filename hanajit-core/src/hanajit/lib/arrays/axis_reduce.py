@@ -1,0 +1,197 @@
+"""Reductions along one axis (``np.max(m, axis=0)``, ``m.argmin(axis=1)``,
+``np.any(b, axis=0)``) in the loop order that reads memory in order.
+
+Reduced lane by lane, an axis that is not the operands' innermost is a strided
+walk down each column: one scalar loop per result element.  :func:`accumulate`
+instead runs over the operand in C order, combining each element into the
+result (``out[j] = max(out[j], a[i, j])``): the innermost loop goes along a row
+and becomes vector code.  Each result element meets the same values in the same
+order as in the lane-by-lane loop (``Reduction.reduce``), so the results are the
+same bit for bit -- which zero a float max keeps, which NaN, the first index of
+an argmax.
+
+:func:`lane_extremes` is the other case, a float min/max whose axis NumPy's
+iterator makes innermost: each lane is reduced by ``extreme_lanes`` and a zero
+result recomputed in NumPy's own order (``Reduction.numpy_zero``), as a whole
+array is.
+"""
+from __future__ import annotations
+
+from ...ir import nodes as N
+from ...ir import types as T
+from . import elementwise as ew
+from ..python import operators as ops
+from ..python.operators import C
+
+I = T.INT64
+
+
+def accumulates(red, arg, axis):
+    """Whether the reduction ``red`` of ``arg`` along ``axis`` (not the last)
+    runs as :func:`accumulate`: a C-ordered or any-layout array, or an
+    expression none of whose arrays is Fortran-ordered (its elements are read
+    in C order)."""
+    t = arg.type
+    if axis == t.ndim - 1 or red.name == "mean":
+        return False
+    if isinstance(arg, ew.Lazy):
+        return arg.leaves is not None and all(a.type.layout != "F" for a in arg.leaves)
+    return isinstance(t, T.ArrayType) and t.layout != "F"
+
+
+def accumulate(red, L, z, st, arr, axis, keep):
+    """Fill ``arr`` (new, of the result's shape) with ``red`` of ``z`` along
+    ``axis`` by loops over ``z`` in C order (see the module's docstring): sums
+    and products start from their identity, any/all from False/True, min/max
+    from the first slice; argmin/argmax keep the best values so far beside the
+    positions."""
+    from .creation import allocate, broadcast_versions
+    from .reductions import complex_better, loops
+    name = red.name
+    nd = len(z.dims)
+    et = z.type.dtype
+    n = L.let(z.dims[axis])
+
+    def at(idx):
+        if keep:
+            return [C(0, I) if a == axis else idx[a] for a in range(nd)]
+        return [idx[a] for a in range(nd) if a != axis]
+
+    def first_slice(store):
+        dims = [C(1, I) if a == axis else d for a, d in enumerate(z.dims)]
+        broadcast_versions(L, lambda: loops(L, dims, lambda idx: store(
+            idx, z.elem([C(0, I) if a == axis else i for a, i in enumerate(idx)]))))
+
+    def rest(combine):
+        dims = [N.BinOp("sub", n, C(1, I), I) if a == axis else d
+                for a, d in enumerate(z.dims)]
+
+        def body(idx):
+            k = N.BinOp("add", idx[axis], C(1, I), I)
+            combine(idx, k, L.let(z.elem([k if a == axis else i
+                                          for a, i in enumerate(idx)])))
+        broadcast_versions(L, lambda: loops(L, dims, body))
+
+    def store(target):
+        return lambda idx, v: L.emit(N.Store(array=target, indices=at(idx), value=v))
+
+    if name in ("sum", "prod", "any", "all"):
+        from .creation import fill
+        out_dims = [N.ArrayAttr(arr, "shape", k, I) for k in range(arr.type.ndim)]
+        if name in ("any", "all"):
+            start = C(name == "all", T.BOOL)
+        elif name == "sum":
+            start = ops.zero(st)
+        else:
+            start = C(1, st) if st.is_int else C(1.0 if st.is_float else 1 + 0j, st)
+        fill(L, arr, out_dims, lambda idx: start)
+        op = {"sum": "add", "prod": "mul", "any": "or", "all": "and"}[name]
+
+        def combine(idx):
+            x = L.let(z.elem(list(idx)))
+            cur = N.Load(arr, at(idx), st)
+            if name in ("any", "all"):
+                v = N.BinOp(op, cur, ops.truth(L, x), T.BOOL)
+            elif st.is_complex:
+                v = ops.complex_arith(L, op, cur, ops.convert(L, x, st), st)
+            else:
+                v = N.BinOp(op, cur, ops.convert(L, x, st), st)
+            L.emit(N.Store(array=arr, indices=at(idx), value=v))
+        broadcast_versions(L, lambda: loops(L, z.dims, combine))
+        return
+    # min / max / argmin / argmax: the first slice, then the others in order
+    arg = name in ("argmin", "argmax")
+    if arg:
+        best = allocate(L, T.ArrayType(et, arr.type.ndim, "C"),
+                        [N.ArrayAttr(arr, "shape", k, I) for k in range(arr.type.ndim)])
+        zero = C(0, I)
+        first_slice(lambda idx, v: (store(best)(idx, v), store(arr)(idx, zero)))
+    else:
+        best = arr
+        first_slice(store(arr))
+    cmp = "lt" if name in ("min", "argmin") else "gt"
+    if et.is_float and not arg:
+        cmp = "le" if name == "min" else "ge"       # the later of equal values
+
+    def combine(idx, k, x):
+        b = L.let(N.Load(best, at(idx), et))
+        if et.is_complex:
+            better = complex_better(L, cmp, x, b)
+        else:
+            better = N.Cmp(cmp, x, b, T.BOOL)
+        if et.is_float:
+            better = ops.band(ops.logical_not(N.Cmp("uno", b, b, T.BOOL)),
+                              ops.bor(better, N.Cmp("uno", x, x, T.BOOL)))
+        better = L.let(better)
+        L.emit(N.Store(array=best, indices=at(idx), value=N.Select(better, x, b, et)))
+        if arg:
+            pos = N.Load(arr, at(idx), I)
+            L.emit(N.Store(array=arr, indices=at(idx), value=N.Select(better, k, pos, I)))
+    rest(combine)
+
+
+def lane_extremes(red, L, arr, st, out, axis, keep, out_dims, out_axes):
+    """``out`` (new) as the float min/max of the array ``arr`` along ``axis``,
+    lane by lane as NumPy where its iterator makes ``axis`` innermost
+    (``sum_order.array_axis_lanes``): the vector extreme of each lane and, for a
+    zero, NumPy's own pick; elsewhere NumPy combines whole slices in index order,
+    the later of equal values winning: :func:`accumulate` when ``axis`` is not
+    the last, else the in-order loop."""
+    from .creation import fill
+    from .sum_order import array_axis_lanes, by_rows
+    t = arr.type
+    nd = t.ndim
+    contiguous = t.layout == "C" and axis == nd - 1
+    lanes = array_axis_lanes(L, arr, axis) if not contiguous else C(True, T.BOOL)
+    length = L.let(N.ArrayAttr(arr, "shape", axis, I))
+    step = L.let(N.ArrayAttr(arr, "stride", axis, I))
+    strides = [L.let(N.ArrayAttr(arr, "stride", k, I)) for k in range(nd)]
+    lane_t = t.copy(ndim=1, layout="C" if contiguous else "A")
+
+    def fixed(idx):
+        return {a: idx[a] for a in out_axes} if keep else dict(zip(out_axes, idx))
+
+    def lane(idx):
+        offset = C(0, I)
+        for k, i in fixed(idx).items():
+            offset = N.BinOp("add", offset, N.BinOp("mul", i, strides[k], I), I)
+        view = L.let(N.ArrayView(arr, L.let(offset), [length], [step], lane_t))
+        return red.lower_extreme(L, view, st, st, False)
+
+    def ordered(idx):
+        return red.reduce(L, ew.to_lazy(L, arr), st, fixed(idx), [axis])
+
+    def in_order():
+        z = ew.to_lazy(L, arr)
+        if axis == nd - 1:
+            fill(L, out, out_dims, ordered)
+            return
+        by_rows(L, z.dims, axis, lambda: fill(L, out, out_dims, ordered),
+                lambda: accumulate(red, L, z, st, out, axis, keep))
+    if contiguous:
+        rows(red, L, arr, out, length, st)
+        return
+    s1, _ = L.sub_block(lambda: fill(L, out, out_dims, lane))
+    s2, _ = L.sub_block(in_order)
+    L.emit(N.If(cond=lanes, then=s1, orelse=s2))
+
+
+def rows(red, L, arr, out, m, st):
+    """``out`` as the float min/max along the last axis of the C-contiguous
+    ``arr`` (rows of ``m`` values): ``extreme_lanes.extreme_rows``, then each
+    zero replaced by the one NumPy's loop picks on its row."""
+    from . import extreme_lanes
+    from .creation import fill
+    from .shape import reshape_view
+    flat = L.let(reshape_view(L, arr, [C(-1, I)], arr.type.copy(ndim=1)))
+    dest = L.let(reshape_view(L, out, [C(-1, I)], out.type.copy(ndim=1)))
+    L.call_helper(extreme_lanes.extreme_rows, [flat, m, dest,
+                                               C(red.name == "max", T.BOOL)])
+    row_t = arr.type.copy(ndim=1)
+    size = C(st.bits // 8, I)
+
+    def fix(idx):
+        offset = L.let(N.BinOp("mul", idx[0], N.BinOp("mul", m, size, I), I))
+        row = L.let(N.ArrayView(flat, offset, [m], [size], row_t))
+        return red.numpy_zero(L, row, N.Load(dest, [idx[0]], st), st)
+    fill(L, dest, [N.ArrayAttr(dest, "shape", 0, I)], fix)

@@ -1,0 +1,156 @@
+"""Reductions along one axis (``lib/arrays/axis_reduce.py``): the slices combined
+in C order when the axis is not the last, each lane's vector extreme when it
+is NumPy's innermost -- value for value NumPy's, signed zeros, NaNs, the first
+index of an argmax and integer wrap-around included, for every layout."""
+import numpy as np
+import pytest
+
+from hanajit import jit
+from hanajit.testing.compare import assert_same_bits as assert_same
+
+pytestmark = [pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning"),
+              pytest.mark.filterwarnings("ignore::RuntimeWarning")]
+
+
+def along0(a):
+    return (np.max(a, axis=0), np.min(a, axis=0), np.argmax(a, axis=0),
+            np.argmin(a, axis=0), np.sum(a, axis=0), np.prod(a, axis=0),
+            np.any(a, axis=0), np.all(a, axis=0))
+
+
+def along1(a):
+    return (np.max(a, axis=1), np.min(a, axis=1), np.argmax(a, axis=1),
+            np.argmin(a, axis=1), np.sum(a, axis=1), np.prod(a, axis=1),
+            np.any(a, axis=1), np.all(a, axis=1))
+
+
+def along_last(a):
+    return (a.max(axis=-1), a.min(axis=-1), a.argmax(axis=-1), a.argmin(axis=-1),
+            a.sum(axis=-1), a.prod(axis=-1), a.any(axis=-1), a.all(axis=-1))
+
+
+def along0_kept(a):
+    return (np.max(a, axis=0, keepdims=True), np.argmin(a, axis=0, keepdims=True),
+            np.argmax(a, axis=-1, keepdims=True), np.sum(a, axis=0, keepdims=True),
+            np.all(a, axis=0, keepdims=True))
+
+
+def expressions(a):
+    return ((a * 2.0).max(axis=0), (a - 1.0).argmin(axis=0), np.any(a > 0.5, axis=0),
+            np.max(a + a, axis=-1))
+
+
+FUNCS = [along0, along1, along_last, along0_kept]
+VALUES = np.array([0.0, -0.0, 1.0, -1.0, 2.5, np.nan, np.inf, -np.inf])
+
+
+def _floats(rng, shape, dtype, nan):
+    p = np.array([4, 4, 2, 2, 1, nan, 0.5, 0.5], float)
+    a = rng.choice(VALUES, size=shape, p=p / p.sum()).astype(dtype)
+    return a
+
+
+def _layouts(a):
+    yield a
+    yield np.asfortranarray(a)
+    yield np.repeat(a, 2, axis=0)[::-2]         # strided, negative step
+    if a.ndim == 3:
+        yield a.transpose(1, 2, 0)
+
+
+JITTED = {}
+
+
+def _same(f, a):
+    want = f(a)
+    if f not in JITTED:
+        JITTED[f] = jit(f)
+    got = JITTED[f](a)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert_same(g, w)
+
+
+@pytest.mark.parametrize("f", FUNCS)
+@pytest.mark.parametrize("shape", [(37, 29), (5, 3, 40), (1, 33), (40, 1), (2, 2)])
+def test_float64_every_layout(f, shape):
+    rng = np.random.default_rng(hash((f.__name__, shape)) % 2**32)
+    for nan in (0.0, 0.02):
+        a = _floats(rng, shape, np.float64, nan)
+        for b in _layouts(a):
+            _same(f, b)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.int8, np.uint8, np.bool_,
+                                   np.complex128])
+@pytest.mark.parametrize("f", FUNCS)
+def test_other_dtypes(f, dtype):
+    rng = np.random.default_rng(7)
+    for shape in [(23, 41), (64, 3), (3, 70)]:
+        if dtype in (np.float32, np.complex128):
+            a = _floats(rng, shape, np.float64, 0.02).astype(dtype)
+            if dtype == np.complex128:
+                a.imag = _floats(rng, shape, np.float64, 0.02)
+        else:
+            a = rng.integers(-128 if dtype == np.int8 else 0, 128, shape).astype(dtype)
+        _same(f, a)
+
+
+def test_expressions_are_read_in_order():
+    rng = np.random.default_rng(3)
+    for shape in [(50, 37), (3, 200), (200, 3)]:
+        a = _floats(rng, shape, np.float64, 0.02)
+        _same(expressions, a)
+        _same(expressions, np.asfortranarray(a))
+
+
+def test_signed_zeros_as_numpy_along_either_axis():
+    """Which zero a max/min keeps depends on NumPy's loop: a whole-slice
+    ``maximum`` (the later value wins) across the axis, its vectorised reduce
+    (``minmax_algorithms``) along a lane it makes innermost."""
+    rng = np.random.default_rng(11)
+    zeros = np.array([0.0, -0.0, -1.0, 1.0])
+    for dtype in (np.float64, np.float32):
+        for _ in range(60):
+            r, c = rng.integers(1, 70, 2)
+            a = rng.choice(zeros, size=(r, c), p=[.45, .45, .05, .05]).astype(dtype)
+            for b in (a, np.asfortranarray(a), a[:, ::2]):
+                for f in (along0, along1):
+                    _same(f, b)
+
+
+def test_empty_axis_raises_as_numpy():
+    @jit
+    def mx0(a):
+        return np.max(a, axis=0)
+
+    @jit
+    def arg1(a):
+        return np.argmin(a, axis=1)
+
+    @jit
+    def sum0(a):
+        return np.sum(a, axis=0), np.any(a, axis=0)
+
+    for f, shape in ((mx0, (0, 4)), (arg1, (3, 0))):
+        a = np.ones(shape)
+        with pytest.raises(ValueError) as want:
+            f.py_func(a)
+        with pytest.raises(ValueError) as got:
+            f(a)
+        assert str(got.value) == str(want.value)
+    assert_same(mx0(np.ones((4, 0))), np.max(np.ones((4, 0)), axis=0))
+    assert_same(sum0(np.ones((0, 4))), sum0.py_func(np.ones((0, 4))))
+
+
+def test_slices_are_combined_as_vector_code():
+    """``np.max(m, axis=0)`` of a C array reads its rows in order: the loop that
+    combines a row into the result is vectorised (no scalar walk down the
+    columns)."""
+    @jit
+    def mx0(m):
+        return np.max(m, axis=0), np.argmax(m, axis=0), np.sum(m, axis=0)
+
+    m = np.arange(64 * 64, dtype=np.int64).reshape(64, 64)
+    assert_same(mx0(m), mx0.py_func(m))
+    assert "<" in mx0.inspect_llvm() and " x i64>" in mx0.inspect_llvm()
