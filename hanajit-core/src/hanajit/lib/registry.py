@@ -152,7 +152,7 @@ def _load_library():
         for m in ("python.scalar_builtins", "python.math_functions", "arrays.creation",
                   "arrays.ufuncs", "arrays.reductions", "arrays.shape", "arrays.cumulative", "arrays.joining", "linalg.dot",
                   "arrays.methods", "parallel.regions", "statistics.bincount",
-                  "sorting.sort", "arrays.rebuild", "statistics.var_std_norm",
+                  "sorting.sort", "sorting.digitize", "sorting.isin", "arrays.rebuild", "statistics.var_std_norm",
                   "statistics.histogram", "numeric.sign_round",
                   "arrays.attributes", "indexing.take", "indexing.put",
                   "numeric.operator_ufuncs", "arrays.rearrange",

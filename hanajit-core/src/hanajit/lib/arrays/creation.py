@@ -88,7 +88,8 @@ def fill(L, arr: N.Var, dims: list, value_fn, split=None):
 
     ``split`` (``Lazy.split``: ``(axis, count, rep)``): that axis is looped as
     ``o < count`` with ``j < rep`` inside it, its index ``o * rep + j``, which
-    ``elementwise.repeated_source`` turns back into ``o``."""
+    ``elementwise.repeated_source`` turns back into ``o`` (``np.repeat``) and
+    ``elementwise.tiled_source`` into ``j`` (``np.tile``)."""
     from . import elementwise as ew
     counters = [L.temp(T.INT64, "i") for _ in dims]
     idx = [N.Var(c, T.INT64) for c in counters]
@@ -103,7 +104,8 @@ def fill(L, arr: N.Var, dims: list, value_fn, split=None):
     def value():
         if split is None:
             return value_fn(idx)
-        ew.split_indices.append({id(idx[axis]): (N.Var(outer, T.INT64), rep)})
+        ew.split_indices.append({id(idx[axis]): (N.Var(outer, T.INT64), rep,
+                                                 N.Var(inner, T.INT64))})
         try:
             return value_fn(idx)
         finally:

@@ -38,7 +38,9 @@ class Lazy(N.Expr):
     that axis (``count * rep`` long) is computed from ``i // rep`` alone
     (``np.repeat``), so :func:`materialize` loops ``count`` times over the
     source and ``rep`` times inside, handing the element function an index
-    :func:`repeated_source` resolves without dividing."""
+    :func:`repeated_source` resolves without dividing; an axis of ``count``
+    copies of a source of ``rep`` elements (``np.tile``) is looped the same way,
+    :func:`tiled_source` giving the inner counter."""
 
     split = None
 
@@ -164,7 +166,7 @@ flat_reads: list = []
 
 # While ``creation.fill`` loops over a split axis (``Lazy.split``), the top dict
 # maps ``id`` of the index expression it passes for that axis (``o * rep + j``)
-# to ``(o, rep)``: the source index, known without a division.
+# to ``(o, rep, j)``: the source index, known without a division.
 split_indices: list = []
 
 
@@ -178,6 +180,18 @@ def repeated_source(i: N.Expr, rep: N.Expr) -> N.Expr:
             return hit[0]
     safe = N.Select(N.Cmp("eq", rep, C(0, I), T.BOOL), C(1, I), rep, I)
     return N.BinOp("sdiv", i, safe, I)
+
+
+def tiled_source(i: N.Expr, n: N.Expr) -> N.Expr:
+    """``i % n`` for an index ``i >= 0`` of an axis that repeats a source of
+    ``n > 0`` elements whole (``np.tile``): the inner counter when ``i`` is the
+    index of a split loop over ``n``, else a remainder."""
+    if split_indices:
+        hit = split_indices[-1].get(id(i))
+        if hit is not None and hit[1] is n:
+            return hit[2]
+    safe = N.Select(N.Cmp("eq", n, C(0, I), T.BOOL), C(1, I), n, I)
+    return N.BinOp("srem", i, safe, I)
 
 
 def _composed_split(lazies: list, dims: list):

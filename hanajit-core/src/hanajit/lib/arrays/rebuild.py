@@ -144,13 +144,13 @@ class Roll(CallTemplate):
         return T.ArrayType(at.dtype, at.ndim, "C")
 
     def lower(self, L, call, args, kwargs):
+        from .shape import reshape_view
         shift = args[1] if len(args) > 1 else kwargs["shift"]
         shift = L.let(ops.convert_wrap(shift, I))
         axis = _axis(call, 2, call.type.ndim, None)
         if axis is None:
             z = _flat(L, args[0])
-            flat = ew.materialize(L, self.rolled(L, z, 0, shift))
-            from .shape import reshape_view
+            flat = self.rolled(L, z, 0, shift)
             a = L.let(args[0]) if not isinstance(args[0], ew.Lazy) else None
             zd = args[0].dims if a is None else [
                 L.let(N.ArrayAttr(a, "shape", k, I)) for k in range(call.type.ndim)]
@@ -159,18 +159,33 @@ class Roll(CallTemplate):
 
     @staticmethod
     def rolled(L, z, axis, shift):
+        """A new array of ``z`` rolled by ``shift`` along ``axis``: two block
+        copies, ``out[r:] = z[:d - r]`` and ``out[:r] = z[d - r:]`` along the
+        axis with ``r = shift % d`` as Python's ``%`` -- each a plain loop over
+        neighbouring elements, not an index wrapped per element."""
+        from .creation import allocate, broadcast_versions
+        from .reductions import loops
         d = z.dims[axis]
-        # source index (i - shift) mod d, as Python's % (d > 0 inside the loop)
         r = L.let(N.BinOp("srem", shift, _safe(d), I))
         r = L.let(N.Select(N.Cmp("lt", r, C(0, I), T.BOOL), N.BinOp("add", r, d, I), r, I))
+        out = L.let(allocate(L, z.type.copy(layout="C"), list(z.dims)))
+        rest = L.let(N.BinOp("sub", d, r, I))
 
-        def elem(idx):
-            j = N.BinOp("sub", idx[axis], r, I)
-            j = N.Select(N.Cmp("lt", j, C(0, I), T.BOOL), N.BinOp("add", j, d, I), j, I)
-            src = list(idx)
-            src[axis] = j
-            return z.elem(src)
-        return ew.Lazy(z.type, list(z.dims), elem)
+        def block(length, src_from, dst_from):
+            dims = [length if k == axis else n for k, n in enumerate(z.dims)]
+
+            def body(idx):
+                src = [_add(i, src_from) if k == axis else i for k, i in enumerate(idx)]
+                dst = [_add(i, dst_from) if k == axis else i for k, i in enumerate(idx)]
+                L.emit(N.Store(array=out, indices=dst, value=z.elem(src)))
+            broadcast_versions(L, lambda: loops(L, dims, body))
+        block(rest, C(0, I), r)
+        block(r, rest, C(0, I))
+        return out
+
+
+def _add(a, b):
+    return N.BinOp("add", a, b, I)
 
 
 def _reps_arg(t):
@@ -204,11 +219,16 @@ class Tile(CallTemplate):
         dims = [size_mul(L, s, r) for s, r in zip(src, reps)]
         check_dims(L, dims, itemsize(call.type))
         off = nd - len(z.dims)
+        src = [L.let(s) for s in src]
 
         def elem(idx):
-            return z.elem([N.BinOp("srem", idx[k], _safe(src[k]), I)
-                           for k in range(off, nd)])
-        return ew.Lazy(call.type, dims, elem)
+            return z.elem([ew.tiled_source(idx[k], src[k]) for k in range(off, nd)])
+        out = ew.Lazy(call.type, dims, elem)
+        # materialised, the last axis loops over the copies and, inside, over the
+        # source: no 64-bit remainder per element (``ew.tiled_source``)
+        if nd:
+            out.split = (nd - 1, reps[-1], src[-1])
+        return out
 
 
 @register

@@ -46,13 +46,17 @@ class NonZero(CallTemplate):
                 "add", N.Var(count, I), ops.convert(L, nz, I), I)))
         loops(L, dims, counting)
         n = L.let(N.Var(count, I))
+        # one row more than the count: every element's indices are stored at
+        # ``pos`` and ``pos`` moves on by whether it was true -- no branch (the
+        # data decide it, unpredictably); the results are views of the first n
+        room = L.let(N.BinOp("add", n, C(1, I), I))
         if self.name == "flatnonzero":
-            outs = [allocate(L, VEC, [n])]
+            bufs = [allocate(L, VEC, [room])]
         elif self.name == "argwhere":
-            outs = [allocate(L, call.type, [n, C(t.ndim, I)])]
+            bufs = [allocate(L, call.type, [room, C(t.ndim, I)])]
         else:
-            outs = [allocate(L, VEC, [n]) for _ in range(t.ndim)]
-        outs = [L.let(o) for o in outs]
+            bufs = [allocate(L, VEC, [room]) for _ in range(t.ndim)]
+        bufs = [L.let(o) for o in bufs]
         pos = L.temp(I, "pos")
         L.emit(N.Assign(target=pos, value=C(0, I)))
         flat = L.temp(I, "flat")
@@ -62,17 +66,23 @@ class NonZero(CallTemplate):
             nz = ops.truth(L, N.Load(arr, list(idx), t.dtype))
             p = N.Var(pos, I)
             if self.name == "flatnonzero":
-                stores = [N.Store(array=outs[0], indices=[p], value=N.Var(flat, I))]
+                stores = [N.Store(array=bufs[0], indices=[p], value=N.Var(flat, I)),
+                          N.Assign(target=flat, value=N.BinOp("add", N.Var(flat, I),
+                                                              C(1, I), I))]
             elif self.name == "argwhere":
-                stores = [N.Store(array=outs[0], indices=[p, C(k, I)], value=i)
+                stores = [N.Store(array=bufs[0], indices=[p, C(k, I)], value=i)
                           for k, i in enumerate(idx)]
             else:
-                stores = [N.Store(array=o, indices=[p], value=i) for o, i in zip(outs, idx)]
-            L.emit(N.If(cond=nz, then=stores + [N.Assign(
-                target=pos, value=N.BinOp("add", p, C(1, I), I))]))
-            L.emit(N.Assign(target=flat, value=N.BinOp("add", N.Var(flat, I), C(1, I), I)))
+                stores = [N.Store(array=o, indices=[p], value=i) for o, i in zip(bufs, idx)]
+            for st in stores:
+                L.emit(st)
+            L.emit(N.Assign(target=pos, value=N.BinOp("add", p, ops.convert(L, nz, I), I)))
         loops(L, dims, filling)
-        if self.name in ("flatnonzero", "argwhere"):
+        if self.name == "argwhere":
+            return L.let(N.ArrayView(bufs[0], C(0, I), [n, C(t.ndim, I)],
+                                     [C(8 * t.ndim, I), C(8, I)], call.type))
+        outs = [L.let(N.ArrayView(b, C(0, I), [n], [C(8, I)], VEC)) for b in bufs]
+        if self.name == "flatnonzero":
             return outs[0]
         return N.MakeTuple(outs, call.type)
 

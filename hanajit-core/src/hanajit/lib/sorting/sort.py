@@ -316,9 +316,17 @@ class SearchSorted(CallTemplate):
         helper = hs.search_left if self._side(call) == "left" else hs.search_right
         if not isinstance(call.type, T.ArrayType):
             return L.call_helper(helper, [a, L.let(element_value(L, v, common))])
-        z = ew.to_lazy(L, v)
-        return ew.materialize(L, ew.Lazy(call.type, z.dims, lambda idx: L.call_helper(
-            helper, [a, L.let(element_value(L, z.elem(idx), common))])))
+        # the keys in order, each search from where the last one left off, as
+        # NumPy's binsearch (the same positions for an ``a`` that is not sorted)
+        from ..arrays.shape import reshape_view
+        from .digitize import flat_values
+        keys, flat = flat_values(L, v, common)
+        out = L.let(allocate(L, call.type, [N.ArrayAttr(keys, "shape", k, I)
+                                            for k in range(call.type.ndim)]))
+        dest = L.let(reshape_view(L, out, [C(-1, I)], call.type.copy(ndim=1)))
+        L.call_helper(hs.searchsorted_into, [a, flat, dest,
+                                             C(self._side(call) == "right", T.BOOL)])
+        return out
 
 
 register(Sort())

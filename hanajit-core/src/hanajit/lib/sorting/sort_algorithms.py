@@ -330,31 +330,75 @@ def first_nan_last(u, v):
     return u
 
 
+def real_less(x, y):
+    """:func:`sort_less` of real numbers as one expression, no branch."""
+    return (x < y) | ((y != y) & (x == x))              # noqa: PLR0124 - NaN tests
+
+
 def search_left(a, x):
-    """First position ``i`` of the sorted ``a`` with ``not a[i] < x``."""
+    """First position ``i`` of the sorted real ``a`` with ``not a[i] < x`` (each
+    step one compare without branches; LLVM still makes the choice of range a
+    branch, as NumPy's loop is)."""
     lo = 0
-    hi = len(a)
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if sort_less(a[mid], x):
-            lo = mid + 1
-        else:
-            hi = mid
+    n = len(a)
+    while n > 0:
+        half = n >> 1
+        up = real_less(a[lo + half], x)
+        lo = lo + half + 1 if up else lo
+        n = n - half - 1 if up else half
     return lo
 
 
 def search_right(a, x):
-    """First position ``i`` of the sorted ``a`` with ``x < a[i]``."""
+    """First position ``i`` of the sorted real ``a`` with ``x < a[i]``."""
     lo = 0
-    hi = len(a)
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if sort_less(x, a[mid]):
-            hi = mid
-        else:
-            lo = mid + 1
+    n = len(a)
+    while n > 0:
+        half = n >> 1
+        up = not real_less(x, a[lo + half])
+        lo = lo + half + 1 if up else lo
+        n = n - half - 1 if up else half
     return lo
 
+
+def searchsorted_into(a, keys, out, right):
+    """``out[i] = np.searchsorted(a, keys[i], side)`` for each key in order,
+    NumPy's ``binsearch`` step for step: each search starts from the range the
+    previous key left when the keys rise, so an ``a`` that is not sorted (a NaN
+    inside, falling bins) gives NumPy's positions too."""
+    n = len(a)
+    if len(keys) == 0:
+        return 0
+    lo = 0
+    hi = n
+    last = keys[0]
+    for i in range(len(keys)):
+        key = keys[i]
+        if _side_less(last, key, right):
+            hi = n
+        else:
+            lo = 0
+            hi = hi + 1 if hi < n else n
+        last = key
+        while lo < hi:
+            mid = lo + ((hi - lo) >> 1)
+            if _side_less(a[mid], key, right):
+                lo = mid + 1
+            else:
+                hi = mid
+        out[i] = lo
+    return 0
+
+
+def _side_less(x, y, right):
+    """NumPy's compare of a search: ``x < y`` for the left side, ``x <= y``
+    (``not y < x``) for the right, in the order NaN last."""
+    return (not real_less(y, x)) if right else real_less(x, y)
+
+
+# every index of a search is in range by construction: no checks (pipeline.py)
+search_left.hj_unchecked = search_right.hj_unchecked = True
+searchsorted_into.hj_unchecked = True
 
 # recursion into the smaller side only: at most log2(n) deep, no stack check
 # (passes/stack_check)
