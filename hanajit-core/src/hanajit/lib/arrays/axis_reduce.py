@@ -51,7 +51,7 @@ def accumulate(red, L, z, st, arr, axis, keep):
     from the first slice; argmin/argmax keep the best values so far beside the
     positions."""
     from .creation import allocate, broadcast_versions
-    from .reductions import complex_better, loops
+    from .reductions import loops
     name = red.name
     nd = len(z.dims)
     et = z.type.dtype
@@ -76,9 +76,6 @@ def accumulate(red, L, z, st, arr, axis, keep):
             combine(idx, k, L.let(z.elem([k if a == axis else i
                                           for a, i in enumerate(idx)])))
         broadcast_versions(L, lambda: loops(L, dims, body))
-
-    def store(target):
-        return lambda idx, v: L.emit(N.Store(array=target, indices=at(idx), value=v))
 
     if name in ("sum", "prod", "any", "all"):
         from .creation import fill
@@ -106,28 +103,19 @@ def accumulate(red, L, z, st, arr, axis, keep):
         return
     # min / max / argmin / argmax: the first slice, then the others in order
     arg = name in ("argmin", "argmax")
+    best = arr
     if arg:
         best = allocate(L, T.ArrayType(et, arr.type.ndim, "C"),
                         [N.ArrayAttr(arr, "shape", k, I) for k in range(arr.type.ndim)])
-        zero = C(0, I)
-        first_slice(lambda idx, v: (store(best)(idx, v), store(arr)(idx, zero)))
-    else:
-        best = arr
-        first_slice(store(arr))
-    cmp = "lt" if name in ("min", "argmin") else "gt"
-    if et.is_float and not arg:
-        cmp = "le" if name == "min" else "ge"       # the later of equal values
 
+    def start(idx, v):
+        L.emit(N.Store(array=best, indices=at(idx), value=v))
+        if arg:
+            L.emit(N.Store(array=arr, indices=at(idx), value=C(0, I)))
+    first_slice(start)
     def combine(idx, k, x):
         b = L.let(N.Load(best, at(idx), et))
-        if et.is_complex:
-            better = complex_better(L, cmp, x, b)
-        else:
-            better = N.Cmp(cmp, x, b, T.BOOL)
-        if et.is_float:
-            better = ops.band(ops.logical_not(N.Cmp("uno", b, b, T.BOOL)),
-                              ops.bor(better, N.Cmp("uno", x, x, T.BOOL)))
-        better = L.let(better)
+        better = L.let(red.replaces(L, x, b))
         L.emit(N.Store(array=best, indices=at(idx), value=N.Select(better, x, b, et)))
         if arg:
             pos = N.Load(arr, at(idx), I)

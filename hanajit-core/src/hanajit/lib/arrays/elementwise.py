@@ -174,24 +174,25 @@ def repeated_source(i: N.Expr, rep: N.Expr) -> N.Expr:
     """``i // rep`` for an index ``i >= 0`` of an axis repeated ``rep > 0``
     times: the outer counter when ``i`` is the index of a split loop over
     ``rep``, else a division (the element is computed in some other loop)."""
-    if split_indices:
-        hit = split_indices[-1].get(id(i))
-        if hit is not None and hit[1] is rep:
-            return hit[0]
-    safe = N.Select(N.Cmp("eq", rep, C(0, I), T.BOOL), C(1, I), rep, I)
-    return N.BinOp("sdiv", i, safe, I)
+    return _split_source(i, rep, 0, "sdiv")
 
 
 def tiled_source(i: N.Expr, n: N.Expr) -> N.Expr:
     """``i % n`` for an index ``i >= 0`` of an axis that repeats a source of
     ``n > 0`` elements whole (``np.tile``): the inner counter when ``i`` is the
     index of a split loop over ``n``, else a remainder."""
+    return _split_source(i, n, 2, "srem")
+
+
+def _split_source(i, rep, which, op):
+    """The counter ``which`` (0 outer, 2 inner) of the split loop whose index is
+    ``i``, else ``i`` divided by ``rep`` (``op``, a zero taken as one)."""
     if split_indices:
         hit = split_indices[-1].get(id(i))
-        if hit is not None and hit[1] is n:
-            return hit[2]
-    safe = N.Select(N.Cmp("eq", n, C(0, I), T.BOOL), C(1, I), n, I)
-    return N.BinOp("srem", i, safe, I)
+        if hit is not None and hit[1] is rep:
+            return hit[which]
+    safe = N.Select(N.Cmp("eq", rep, C(0, I), T.BOOL), C(1, I), rep, I)
+    return N.BinOp(op, i, safe, I)
 
 
 def _composed_split(lazies: list, dims: list):

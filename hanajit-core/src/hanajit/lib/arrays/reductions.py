@@ -425,12 +425,13 @@ class Reduction(CallTemplate):
 
     def fused_extreme(self, L, z, st):
         """The min or max of the 1-D expression ``z`` with its values computed on
-        the fly, in vector code: 16 accumulators, each taking every 16th value,
-        folded at the end (``extreme_lanes._lanes`` over the values instead of an
-        array) -- the same value as the in-order loop of :meth:`reduce` unless it
-        is zero, where the two may pick different zeros: a zero result, and fewer
-        than 32 values, take the in-order loop (which picks the later of equal
-        values, as for any expression)."""
+        the fly, in vector code: 16 accumulators of vector max/min, each taking
+        every 16th value, folded at the end, NaNs watched beside them
+        (``extreme_lanes._lanes`` over the values instead of an array) -- the same
+        value as the in-order loop of :meth:`reduce` unless it is zero, where the
+        two may pick different zeros: a zero result, a NaN met and fewer than 32
+        values take the in-order loop (which picks the later of equal values, as
+        for any expression, and the first NaN)."""
         from .creation import allocate
         lanes = 16
         n = L.let(z.dims[0])
@@ -444,24 +445,39 @@ class Reduction(CallTemplate):
             better = N.Cmp("gt" if big else "lt", x, m, T.BOOL)
             return N.Select(ops.bor(better, N.Cmp("ne", x, x, T.BOOL)), x, m, st)
 
+        nan = L.temp(T.BOOL, "nan")
+        L.emit(N.Assign(target=nan, value=C(False, T.BOOL)))
+
+        def keep(m, x):             # vector max/min: a NaN ``x`` is watched apart
+            return N.Select(N.Cmp("gt" if big else "lt", m, x, T.BOOL), m, x, st)
+
         def by_lanes():
             acc = [L.temp(st, f"m{j}") for j in range(lanes)]
-            for j, m in enumerate(acc):
+            seen = [L.temp(T.BOOL, f"u{j}") for j in range(lanes)]
+            for j, (m, u) in enumerate(zip(acc, seen)):
                 L.emit(N.Assign(target=m, value=z.elem([C(j, I)])))
+                L.emit(N.Assign(target=u, value=N.Cmp("uno", N.Var(m, st), N.Var(m, st),
+                                                      T.BOOL)))
             blocks = L.let(N.BinOp("sdiv", n, C(lanes, I), I))
 
             def block(b):
                 base = L.let(N.BinOp("mul", _add(b[0], C(1, I)), C(lanes, I), I))
-                for j, m in enumerate(acc):
-                    L.emit(N.Assign(target=m, value=pick(
-                        N.Var(m, st), z.elem([_add(base, C(j, I))]))))
+                for j, (m, u) in enumerate(zip(acc, seen)):
+                    x = L.let(z.elem([_add(base, C(j, I))]))
+                    L.emit(N.Assign(target=m, value=keep(N.Var(m, st), x)))
+                    L.emit(N.Assign(target=u, value=ops.bor(
+                        N.Var(u, T.BOOL), N.Cmp("uno", x, x, T.BOOL))))
             # a loop of blocks, not vectorised across them (the accumulators are
             # the vectors, as in pairwise leaves)
             loops(L, [N.BinOp("sub", blocks, C(1, I), I)], block, short=True)
             r = N.Var(acc[0], st)
             for m in acc[1:]:
-                r = L.let(pick(r, N.Var(m, st)))
+                r = L.let(keep(r, N.Var(m, st)))
             L.emit(N.Assign(target=out, value=r))
+            any_nan = N.Var(seen[0], T.BOOL)
+            for u in seen[1:]:
+                any_nan = ops.bor(any_nan, N.Var(u, T.BOOL))
+            L.emit(N.Assign(target=nan, value=any_nan))
             done = L.let(N.BinOp("mul", blocks, C(lanes, I), I))
             loops(L, [N.BinOp("sub", n, done, I)], lambda i: L.emit(N.Assign(
                 target=out, value=pick(N.Var(out, st), z.elem([_add(done, i[0])])))),
@@ -469,14 +485,18 @@ class Reduction(CallTemplate):
             # the accumulators stored where nothing reads them: what makes LLVM's
             # SLP vectoriser take them as vectors (pairwise_sum._leaf)
             scratch = L.let(allocate(L, T.ArrayType(st, 1, "C"), [C(lanes, I)]))
-            for j, m in enumerate(acc):
+            flags = L.let(allocate(L, T.ArrayType(T.BOOL, 1, "C"), [C(lanes, I)]))
+            for j, (m, u) in enumerate(zip(acc, seen)):
                 L.emit(N.Store(array=scratch, indices=[C(j, I)], value=N.Var(m, st)))
+                L.emit(N.Store(array=flags, indices=[C(j, I)], value=N.Var(u, T.BOOL)))
         fast, _ = L.sub_block(by_lanes)
         L.emit(N.If(cond=N.Cmp("ge", n, C(2 * lanes, I), T.BOOL), then=fast, orelse=[]))
-        # fewer values, or a zero (whose sign the order decides): in order
+        # fewer values, a zero (whose sign the order decides) or a NaN (which one
+        # is the first): in order
         slow, v = L.sub_block(lambda: self.reduce(L, z, st, {}, [0]))
-        L.emit(N.If(cond=ops.bor(N.Cmp("lt", n, C(2 * lanes, I), T.BOOL),
-                                 N.Cmp("eq", N.Var(out, st), C(0.0, st), T.BOOL)),
+        L.emit(N.If(cond=ops.bor(ops.bor(N.Cmp("lt", n, C(2 * lanes, I), T.BOOL),
+                                         N.Cmp("eq", N.Var(out, st), C(0.0, st), T.BOOL)),
+                                 N.Var(nan, T.BOOL)),
                     then=slow + [N.Assign(target=out, value=v)], orelse=[]))
         return N.Var(out, st)
 
@@ -590,6 +610,23 @@ class Reduction(CallTemplate):
             msg = f"attempt to get {name} of an empty sequence"
         L.raise_if(N.Cmp("eq", L.let(size), C(0, I), T.BOOL), ValueError, msg)
 
+    def replaces(self, L, x, b):
+        """Does the value ``x`` replace the best so far ``b`` in this min, max,
+        argmin or argmax?  Of equal floats (0.0 and -0.0) a min/max takes the
+        later, as NumPy's ``maximum``/``minimum`` loops (docs/semantics.md,
+        "Signed zeros"), an arg* keeps the first; a NaN wins and the first stays."""
+        name, et = self.name, x.type
+        cmp = "lt" if name in ("min", "argmin") else "gt"
+        if et.is_float and name in ("min", "max"):
+            cmp = "le" if name == "min" else "ge"
+        if et.is_complex:
+            return _complex_better(L, cmp, x, b)
+        better = N.Cmp(cmp, x, b, T.BOOL)
+        if et.is_float:
+            better = ops.band(ops.logical_not(N.Cmp("uno", b, b, T.BOOL)),
+                              ops.bor(better, N.Cmp("uno", x, x, T.BOOL)))
+        return better
+
     def reduce(self, L, z, rt, fixed: dict, axes: list):
         """Emit the reduction over ``axes`` (other axes fixed); return its value."""
         name = self.name
@@ -647,24 +684,11 @@ class Reduction(CallTemplate):
         L.emit(N.Assign(target=pos, value=C(0, I)))
         k = L.temp(I, "k")
         L.emit(N.Assign(target=k, value=C(0, I)))
-        cmp = "lt" if name in ("min", "argmin") else "gt"
-        if et.is_float and name in ("min", "max"):
-            # of equal values (0.0 and -0.0) the later wins, as in NumPy's
-            # ``maximum``/``minimum`` loops (docs/semantics.md, "Signed zeros")
-            cmp = "le" if name == "min" else "ge"
 
         def body(idx):
             x = L.let(z.elem(full(idx)))
             b = N.Var(best, et)
-            if et.is_complex:
-                better = complex_better(L, cmp, x, b)
-            else:
-                better = N.Cmp(cmp, x, b, T.BOOL)
-            if et.is_float:
-                # NaN wins and, for arg*, the first NaN stays
-                better = ops.band(ops.logical_not(N.Cmp("uno", b, b, T.BOOL)),
-                                  ops.bor(better, N.Cmp("uno", x, x, T.BOOL)))
-            better = L.let(better)
+            better = L.let(self.replaces(L, x, b))
             L.emit(N.Assign(target=best, value=N.Select(better, x, b, et)))
             L.emit(N.Assign(target=pos, value=N.Select(better, N.Var(k, I), N.Var(pos, I), I)))
             L.emit(N.Assign(target=k, value=N.BinOp("add", N.Var(k, I), C(1, I), I)))
@@ -722,7 +746,7 @@ def kept_array(L, v, rt, nd):
     return out
 
 
-def complex_better(L, cmp, x, b):
+def _complex_better(L, cmp, x, b):
     """Does ``x`` replace the best so far ``b`` in NumPy's complex min/max/argmin/
     argmax?  Its order is lexicographic and the first NaN (in either part) wins
     and stays: ``x`` is taken when ``b`` has no NaN and ``x`` has one or is
