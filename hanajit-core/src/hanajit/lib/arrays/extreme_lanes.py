@@ -274,8 +274,112 @@ def _first_nan_value(a, lo, n, step):
     return a[lo]
 
 
+def nan_extreme(a, big):
+    """``np.nanmax(a)`` when ``big`` else ``np.nanmin(a)`` of the contiguous 1-D
+    float ``a``, NaNs skipped -- or ``-inf`` times the direction (``-inf`` for a
+    max) when ``a`` holds fewer than ``2 * LANES`` values, none but NaNs or that
+    infinity: the caller then runs its loop in order, which also picks its zero.
+    Each accumulator starts at that infinity and keeps ``x if x > m else m``: a
+    NaN ``x`` never replaces ``m`` (vector ``max`` takes its second operand
+    then), so nothing else watches for NaNs."""
+    n = len(a)
+    sign = 1.0 if big else -1.0
+    scratch = np.empty(LANES, a.dtype)
+    scratch[0] = -np.inf
+    low = scratch[0]                                    # -inf of a's type
+    if n < 2 * LANES:
+        return low * sign
+    m0 = low
+    m1 = low
+    m2 = low
+    m3 = low
+    m4 = low
+    m5 = low
+    m6 = low
+    m7 = low
+    m8 = low
+    m9 = low
+    m10 = low
+    m11 = low
+    m12 = low
+    m13 = low
+    m14 = low
+    m15 = low
+    blocks = n // LANES
+    for b in range(blocks):
+        j = LANES * b
+        x0 = a[j + 0] * sign
+        m0 = x0 if x0 > m0 else m0
+        x1 = a[j + 1] * sign
+        m1 = x1 if x1 > m1 else m1
+        x2 = a[j + 2] * sign
+        m2 = x2 if x2 > m2 else m2
+        x3 = a[j + 3] * sign
+        m3 = x3 if x3 > m3 else m3
+        x4 = a[j + 4] * sign
+        m4 = x4 if x4 > m4 else m4
+        x5 = a[j + 5] * sign
+        m5 = x5 if x5 > m5 else m5
+        x6 = a[j + 6] * sign
+        m6 = x6 if x6 > m6 else m6
+        x7 = a[j + 7] * sign
+        m7 = x7 if x7 > m7 else m7
+        x8 = a[j + 8] * sign
+        m8 = x8 if x8 > m8 else m8
+        x9 = a[j + 9] * sign
+        m9 = x9 if x9 > m9 else m9
+        x10 = a[j + 10] * sign
+        m10 = x10 if x10 > m10 else m10
+        x11 = a[j + 11] * sign
+        m11 = x11 if x11 > m11 else m11
+        x12 = a[j + 12] * sign
+        m12 = x12 if x12 > m12 else m12
+        x13 = a[j + 13] * sign
+        m13 = x13 if x13 > m13 else m13
+        x14 = a[j + 14] * sign
+        m14 = x14 if x14 > m14 else m14
+        x15 = a[j + 15] * sign
+        m15 = x15 if x15 > m15 else m15
+    scratch[0] = m0
+    scratch[1] = m1
+    scratch[2] = m2
+    scratch[3] = m3
+    scratch[4] = m4
+    scratch[5] = m5
+    scratch[6] = m6
+    scratch[7] = m7
+    scratch[8] = m8
+    scratch[9] = m9
+    scratch[10] = m10
+    scratch[11] = m11
+    scratch[12] = m12
+    scratch[13] = m13
+    scratch[14] = m14
+    scratch[15] = m15
+    r = m0
+    r = m1 if m1 > r else r
+    r = m2 if m2 > r else r
+    r = m3 if m3 > r else r
+    r = m4 if m4 > r else r
+    r = m5 if m5 > r else r
+    r = m6 if m6 > r else r
+    r = m7 if m7 > r else r
+    r = m8 if m8 > r else r
+    r = m9 if m9 > r else r
+    r = m10 if m10 > r else r
+    r = m11 if m11 > r else r
+    r = m12 if m12 > r else r
+    r = m13 if m13 > r else r
+    r = m14 if m14 > r else r
+    r = m15 if m15 > r else r
+    for i in range(LANES * blocks, n):
+        x = a[i] * sign
+        r = x if x > r else r
+    return r * sign
+
+
 # every index above is in range by construction: no checks (pipeline.py)
-for _f in (extreme, extreme_rows, extreme_strided, extreme_stepped, _in_order, _lanes,
+for _f in (extreme, extreme_rows, nan_extreme, extreme_strided, extreme_stepped, _in_order, _lanes,
            _first_nan_value):
     _f.hj_unchecked = True
 

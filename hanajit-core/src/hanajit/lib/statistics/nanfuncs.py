@@ -3,10 +3,12 @@
 bool arrays have no NaN: the plain reduction):
 
 * ``np.nansum`` / ``np.nanprod``: NaNs replaced by 0 / 1, then ``np.sum`` /
-  ``np.prod`` (sums in index order, as ``np.sum`` here: docs/semantics.md);
+  ``np.prod``: float sums pairwise in the order of NumPy's copy, bit for bit
+  (an N-D array neither C- nor Fortran-contiguous: in index order);
 * ``np.nanmax`` / ``np.nanmin``: ``np.fmax.reduce`` / ``np.fmin.reduce`` -- NaN
   only when every element is NaN (NumPy warns); ValueError when empty;
-* ``np.nanmean``: the sum of the non-NaN elements over their count (0/0 is NaN);
+* ``np.nanmean``: that sum over the count of the non-NaN elements, divided in
+  float64 (0/0 is NaN);
 * ``np.nanargmax`` / ``np.nanargmin``: NaNs replaced by -inf / +inf, then
   ``argmax``/``argmin`` (so ``[nan, -inf]`` gives 0, as NumPy); ValueError
   "All-NaN slice encountered" when every element is NaN.
@@ -46,6 +48,60 @@ class NanReduction(CallTemplate):
             raise Incompatible(f"np.{self.name}() of booleans")
         return t
 
+    @staticmethod
+    def lanes(L, arr):
+        """Whether ``arr`` is read as one contiguous lane (C-contiguous) on a
+        target with the ``allocation`` capability (the lanes' scratch)."""
+        ctx = L.ctx
+        return arr.type.layout == "C" and (ctx is None or ctx.capabilities.allocation)
+
+    @staticmethod
+    def memory_order(L, arr):
+        """``arr``'s elements as a 1-D array in the order of NumPy's copy
+        (``np.array(a, copy=True)``, order ``'K'``): a 1-D array itself, a C- or
+        Fortran-contiguous one flattened in its memory order; None for other
+        layouts of more dimensions (their order is known only at run time)."""
+        from ..arrays.shape import reshape_view
+        t = arr.type
+        if t.ndim == 1:
+            return arr
+        if t.layout == "F":     # its transpose is C-contiguous
+            nd = t.ndim
+            arr = L.let(N.ArrayView(arr, C(0, I),
+                                    [N.ArrayAttr(arr, "shape", k, I) for k in range(nd)][::-1],
+                                    [N.ArrayAttr(arr, "stride", k, I) for k in range(nd)][::-1],
+                                    t.copy(layout="C")))
+        elif t.layout != "C":
+            return None
+        return L.let(reshape_view(L, arr, [C(-1, I)], t.copy(ndim=1, layout="C")))
+
+    @staticmethod
+    def pairwise(L, flat, et, name):
+        """``np.nansum``/``np.nanmean`` of float data as NumPy computes them: the
+        NaNs replaced by 0 in a copy that ``np.sum`` adds pairwise, here the
+        replaced values computed on the fly in the same tree
+        (``Reduction.fused_pairwise``); the mean divides by the count of the
+        others in float64 and rounds back to the data's type."""
+        from ..arrays import elementwise as ew
+        from ..arrays.reductions import Reduction
+        n = L.let(N.ArrayAttr(flat, "shape", 0, I))
+
+        def replaced(idx):
+            x = L.let(N.Load(flat, [idx[0]], et))
+            return N.Select(numpy_predicate(L, "isnan", x), ops.zero(et), x, et)
+        z = ew.Lazy(T.ArrayType(et, 1, "C"), [n], replaced)
+        total = L.let(Reduction("sum", ("sum",)).fused_pairwise(L, z, et))
+        if name == "nansum":
+            return total
+        cnt = L.temp(I, "cnt")
+        L.emit(N.Assign(target=cnt, value=C(0, I)))
+        loops(L, [n], lambda idx: L.emit(N.Assign(target=cnt, value=N.BinOp(
+            "add", N.Var(cnt, I), ops.convert(L, ops.logical_not(numpy_predicate(
+                L, "isnan", N.Load(flat, [idx[0]], et))), I), I))))
+        f64 = T.FLOAT64
+        mean = N.BinOp("fdiv", ops.convert(L, total, f64), N.Cast(N.Var(cnt, I), f64), f64)
+        return ops.convert(L, mean, et)
+
     def lower(self, L, call, args, kwargs):
         arr = L.let(args[0])
         et = arr.type.dtype
@@ -59,6 +115,9 @@ class NanReduction(CallTemplate):
         def isnan(x):
             return numpy_predicate(L, "isnan", x)
 
+        flat = self.memory_order(L, arr)
+        if name in ("nansum", "nanmean") and et.is_float and flat is not None:
+            return self.pairwise(L, flat, et, name)
         if name in ("nansum", "nanprod", "nanmean"):
             at = rt if name != "nanmean" else (et if et.is_float else T.FLOAT64)
             acc, cnt = L.temp(at, "acc"), L.temp(I, "cnt")
@@ -90,18 +149,36 @@ class NanReduction(CallTemplate):
             L.raise_if(N.Cmp("eq", size, C(0, I), T.BOOL), ValueError,
                        f"zero-size array to reduction operation {op} which has no identity")
             best = L.temp(et, "best")
-            first = L.sub_block(lambda: elem([C(0, I)] * len(dims)))
-            L.out.extend(first[0])
-            L.emit(N.Assign(target=best, value=first[1]))
             keep = "ge" if name == "nanmax" else "le"
 
-            def body(idx):
-                x = L.let(elem(idx))
-                b = N.Var(best, et)
-                # fmax(b, x): b when b >= x or x is NaN; else x (NaN b loses)
-                stays = ops.bor(N.Cmp(keep, b, x, T.BOOL), isnan(x))
-                L.emit(N.Assign(target=best, value=N.Select(stays, b, x, et)))
-            loops(L, dims, body)
+            def in_order():
+                first = L.sub_block(lambda: elem([C(0, I)] * len(dims)))
+                L.out.extend(first[0])
+                L.emit(N.Assign(target=best, value=first[1]))
+
+                def body(idx):
+                    x = L.let(elem(idx))
+                    b = N.Var(best, et)
+                    # fmax(b, x): b when b >= x or x is NaN; else x (NaN b loses)
+                    stays = ops.bor(N.Cmp(keep, b, x, T.BOOL), isnan(x))
+                    L.emit(N.Assign(target=best, value=N.Select(stays, b, x, et)))
+                loops(L, dims, body)
+            if not (et.is_float and self.lanes(L, arr)):
+                in_order()
+                return N.Var(best, et)
+            # vector lanes; their infinity (no value but NaNs, or few values) and
+            # a zero (which one is the first) are found in order
+            from ..arrays import extreme_lanes
+            from ..arrays.shape import reshape_view
+            flat = arr if arr.type.ndim == 1 else L.let(reshape_view(
+                L, arr, [C(-1, I)], arr.type.copy(ndim=1)))
+            L.emit(N.Assign(target=best, value=L.call_helper(
+                extreme_lanes.nan_extreme, [flat, C(name == "nanmax", T.BOOL)])))
+            b = N.Var(best, et)
+            again = ops.bor(N.Cmp("eq", b, C(0.0, et), T.BOOL), N.Cmp(
+                "eq", b, C(float("-inf") if name == "nanmax" else float("inf"), et), T.BOOL))
+            slow, _ = L.sub_block(in_order)
+            L.emit(N.If(cond=again, then=slow, orelse=[]))
             return N.Var(best, et)
         # nanargmax / nanargmin: NaN -> -inf / +inf, then the first extreme
         fill = float("-inf") if name == "nanargmax" else float("inf")
