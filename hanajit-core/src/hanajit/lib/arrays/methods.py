@@ -80,6 +80,30 @@ class Fill(CallTemplate):
 _SPECIAL = {"copy": register(Copy()), "astype": AsType(), "fill": Fill()}
 
 
+# methods that are their NumPy function with the array first, same arguments
+FUNCTION_METHODS = {"repeat": "numpy.repeat", "clip": "numpy.clip", "trace": "numpy.trace"}
+
+
+class UfuncMethod(CallTemplate):
+    """A method whose NumPy function is elementwise (``a.clip(lo, hi)``): typed
+    and lowered as that function's call is, lifted over the array."""
+
+    accepts_lazy = True
+
+    def __init__(self, tpl):
+        self.tpl = tpl
+
+    def typer(self, inf, call, args, kwargs):
+        from .. import registry
+        return registry.call_type(inf, call, self.tpl, args, kwargs)
+
+    def lower(self, L, call, args, kwargs):
+        from . import ufuncs
+        if isinstance(call.type, T.ArrayType):
+            return ufuncs.lift_lower(self.tpl, L, call, args, kwargs)
+        return self.tpl.lower(L, call, args, kwargs)
+
+
 def method_template(name):
     from .. import registry
     from .reductions import METHODS
@@ -97,8 +121,9 @@ def method_template(name):
     for extra in (SORTING, ROUNDING, TAKE, PUT, NONZERO, SHAPE, CUMULATIVE, DOT, STATS):
         if name in extra:
             return extra[name]
-    path = METHODS.get(name)
+    path = METHODS.get(name) or FUNCTION_METHODS.get(name)
     if path is None:
         return None
     import numpy
-    return registry.lookup(getattr(numpy, path.split(".")[1]))
+    tpl = registry.lookup(getattr(numpy, path.split(".")[1]))
+    return UfuncMethod(tpl) if getattr(tpl, "ufunc", False) else tpl

@@ -15,7 +15,8 @@ from ..python import operators as ops
 from .joining import concatenate
 from .creation import allocate, fill
 from ..python.operators import C
-from .reductions import loops, sum_dtype
+from . import elementwise as ew
+from .reductions import Reduction, loops, sum_dtype
 from ..registry import CallTemplate, register
 
 I = T.INT64
@@ -297,18 +298,29 @@ class Trace(CallTemplate):
 
 
 class CountNonzero(CallTemplate):
-    """``np.count_nonzero(a)`` (no axis): the number of true elements, an int."""
+    """``np.count_nonzero(a, axis=None, keepdims=False)``: the number of true
+    elements, an int; along a constant axis NumPy's ``a.astype(bool).sum(axis,
+    dtype=np.intp)``, an int64 array."""
 
     paths = ("numpy.count_nonzero",)
 
     def typer(self, inf, call, args, kwargs):
-        if len(args) != 1 or kwargs or not isinstance(args[0], T.ArrayType):
-            raise Incompatible("np.count_nonzero(a) of an array, without axis")
-        return I
+        if len(args) > 2 or set(kwargs) - {"axis", "keepdims"} \
+                or not args or not isinstance(args[0], T.ArrayType):
+            raise Incompatible("np.count_nonzero(a, axis=None, keepdims=False) of an array")
+        if len(args) == 1 and not kwargs:
+            return I
+        return Reduction("sum", ()).typer(inf, call, [args[0].copy(dtype=T.BOOL)] + args[1:],
+                                          kwargs)
 
     def lower(self, L, call, args, kwargs):
         arr = L.let(args[0])
         t = arr.type
+        if isinstance(call.type, T.ArrayType) or kwargs or len(args) > 1:
+            z = ew.to_lazy(L, arr)
+            truth = ew.Lazy(t.copy(dtype=T.BOOL, layout="C"), z.dims,
+                            lambda idx: ops.truth(L, z.elem(idx)))
+            return Reduction("sum", ()).lower(L, call, [truth] + list(args[1:]), kwargs)
         acc = L.temp(I, "count")
         L.emit(N.Assign(target=acc, value=C(0, I)))
 
@@ -318,6 +330,34 @@ class CountNonzero(CallTemplate):
                                                       ops.convert(L, nz, I), I)))
         loops(L, [N.ArrayAttr(arr, "shape", k, I) for k in range(t.ndim)], body)
         return N.Var(acc, I)
+
+
+@register
+class Ptp(CallTemplate):
+    """``np.ptp(a, axis=None, keepdims=False)``: NumPy's ``maximum.reduce(a,
+    axis) - minimum.reduce(a, axis)`` -- the two reductions, then their
+    difference in the data's type (integers wrap as in NumPy)."""
+
+    paths = ("numpy.ptp",)
+    accepts_lazy = True
+
+    def typer(self, inf, call, args, kwargs):
+        if not args or not isinstance(args[0], T.ArrayType) or args[0].dtype.is_bool:
+            raise Incompatible("np.ptp(a, axis=None, keepdims=False) of a numeric array")
+        return Reduction("max", ()).typer(inf, call, args, kwargs)
+
+    def lower(self, L, call, args, kwargs):
+        a = L.let(ew.materialize(L, args[0]))
+        rest = list(args[1:])
+        hi = L.let(Reduction("max", ()).lower(L, call, [a] + rest, kwargs))
+        lo = L.let(Reduction("min", ()).lower(L, call, [a] + rest, kwargs))
+        t = a.type.dtype
+        if not isinstance(call.type, T.ArrayType):
+            return ew.np_binop(L, "sub", hi, lo, t)
+        dims = [N.ArrayAttr(hi, "shape", k, I) for k in range(call.type.ndim)]
+        fill(L, hi, dims, lambda idx: ew.np_binop(L, "sub", N.Load(hi, list(idx), t),
+                                                  N.Load(lo, list(idx), t), t))
+        return hi
 
 
 for _name in ("flip", "fliplr", "flipud"):

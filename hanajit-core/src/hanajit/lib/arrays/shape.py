@@ -156,24 +156,57 @@ def reshape_view(L, src, dims, rt):
     return N.ArrayView(src, C(0, I), dims, strides, rt)
 
 
+def _order(call, at: T.ArrayType) -> str:
+    """The constant ``order`` of ``ravel``/``flatten`` (second positional or
+    keyword), as ``'C'`` or ``'F'``: ``'A'`` and ``'K'`` are ``'C'`` for an
+    array known to be C-contiguous and ``'F'`` for a Fortran one; otherwise the
+    order is a run-time question, which falls back."""
+    node = call.kwargs.get("order", call.args[1] if len(call.args) > 1 else None)
+    if node is None:
+        return "C"
+    order = getattr(node, "value", getattr(node, "obj", None))
+    if order not in ("C", "F", "A", "K"):
+        raise Incompatible("order= must be a constant 'C', 'F', 'A' or 'K'")
+    if order in ("A", "K"):
+        if at.ndim <= 1 or at.layout == "C":
+            return "C"
+        if at.layout == "F":
+            return "F"
+        raise Incompatible(f"order={order!r} of an array whose layout is known only "
+                           "at run time")
+    return order
+
+
 class Ravel(CallTemplate):
+    """``a.ravel(order='C')``, ``np.ravel(a, order)``: a view where the
+    elements are contiguous in that order, else a copy; ``'F'`` reads the
+    transpose in C order."""
+
     accepts_lazy = True
 
     def typer(self, inf, call, args, kwargs):
-        if len(args) != 1 or kwargs:
-            raise Incompatible("ravel() takes no arguments")
+        if len(args) > 2 or set(kwargs) - {"order"} or len(args) + len(kwargs) > 2:
+            raise Incompatible("ravel(order='C') takes one argument")
         if not isinstance(args[0], T.ArrayType):
             raise Incompatible(f"ravel() of {args[0]}")
+        _order(call, args[0])
         return args[0].copy(ndim=1, layout="C")
 
+    def source(self, L, call, a):
+        """``a``, or its transpose view for order ``'F'``."""
+        if _order(call, a.type) == "F":
+            a = ew.materialize(L, a) if isinstance(a, ew.Lazy) else a
+            return transpose(L, L.let(a))
+        return a
+
     def lower(self, L, call, args, kwargs):
-        src = contiguous(L, args[0])
+        src = contiguous(L, self.source(L, call, args[0]))
         return reshape_view(L, src, [C(-1, I)], call.type)
 
 
 class Flatten(Ravel):
     def lower(self, L, call, args, kwargs):
-        a = args[0]
+        a = self.source(L, call, args[0])
         src = ew.materialize(L, a) if isinstance(a, ew.Lazy) else _copy(
             L, L.let(a), a.type.copy(layout="C", readonly=False))
         return reshape_view(L, src, [C(-1, I)], call.type.copy(readonly=False))

@@ -195,8 +195,11 @@ class Clip(CallTemplate):
             raise Incompatible(f"np.clip() with {', '.join(sorted(set(kwargs) - set(keys)))}=")
         vals = list(args) + [kwargs[k] for k in keys]
         nodes = list(call.args) + [call.kwargs[k] for k in keys]
-        if len(vals) != 3 or not all(isinstance(t, T.Scalar) for t in vals):
+        if len(vals) != 3 or not isinstance(vals[0], T.Scalar) or not all(
+                isinstance(t, T.Scalar) or t == T.NONE for t in vals[1:]):
             raise Incompatible("np.clip(a, a_min, a_max)")
+        if T.NONE in vals[1:] and any(t.is_complex for t in vals if t != T.NONE):
+            raise Incompatible("np.clip() of complex values with a bound None")
         # the array (seen here through its dtype) is never weak; a bound is weak
         # when it is a Python number
         # NumPy's result_type of the three: the array and NumPy scalars first,
@@ -246,9 +249,13 @@ class Clip(CallTemplate):
                 else:                       # uint64: every int64 is below its maximum
                     pass
                 vals[k] = ew.python_int_fits(L, [v], t)[0]
-        a, lo, hi = (L.let(ops.convert(L, v, t)) for v in vals)
+        # a bound None: NumPy's np.minimum(a, hi) / np.maximum(a, lo) (np.positive
+        # for both), which are the steps below without the other one
+        a, lo, hi = (None if v.type == T.NONE else L.let(ops.convert(L, v, t)) for v in vals)
         if t.is_complex:
             return ew.np_complex_clip(L, a, lo, hi)
+        if lo is None:
+            lo = a
         # NumPy's _NPY_CLIP: MIN(MAX(a, lo), hi) with MAX(a, b) = a > b ? a : b
         # and MIN(a, b) = a < b ? a : b (ties give the bound: clip(-0.0, 0.0, 1)
         # is 0.0), and for floats a NaN ``a`` kept at each step (a NaN bound
@@ -257,6 +264,8 @@ class Clip(CallTemplate):
         if t.is_float:
             m = N.Select(_nan(a), a, m, t)
         m = L.let(m)
+        if hi is None:
+            return m
         r = N.Select(N.Cmp("lt", m, hi, T.BOOL), m, hi, t)
         if t.is_float:
             r = N.Select(_nan(m), m, r, t)

@@ -1,0 +1,62 @@
+"""NumPy calls that fell back, now compiled and checked against NumPy:
+``ravel``/``flatten`` with ``order=``, ``np.ptp``, ``np.clip`` with a bound
+``None``, ``np.count_nonzero`` along an axis, and the methods ``a.clip()``,
+``a.repeat()``, ``a.trace()``."""
+import numpy as np
+import pytest
+
+from hanajit import jit
+from hanajit.testing.compare import assert_same_bits
+
+pytestmark = pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning")
+
+
+def orders(m):
+    return (m.ravel(order="F"), m.ravel("C"), m.flatten("F"), np.ravel(m, "F"),
+            m.T.ravel("K"), m.flatten())
+
+
+def ptps(m):
+    return np.ptp(m), np.ptp(m, axis=0), np.ptp(m, axis=1, keepdims=True), np.ptp(m * 2)
+
+
+def clips(m):
+    return (m.clip(0, 3), np.clip(m, None, 3), np.clip(m, 1, None), m.clip(m[0, 0], 2),
+            m.repeat(2, axis=1), m.repeat(3), m.trace())
+
+
+def counts(m):
+    return (np.count_nonzero(m, axis=0), np.count_nonzero(m > 2, axis=1),
+            np.count_nonzero(m, axis=-1, keepdims=True), np.count_nonzero(m))
+
+
+def _arrays():
+    rng = np.random.default_rng(9)
+    f = rng.choice(np.array([0.0, -0.0, 1.5, -2.0, 3.0, np.nan, np.inf]), size=(4, 6))
+    i = rng.integers(-3, 4, (4, 6))
+    u = rng.integers(0, 250, (4, 6)).astype(np.uint8)
+    for a in (f, i, u, f.astype(np.float32)):
+        yield a
+        yield np.asfortranarray(a)
+        yield a[::-1, ::2]
+
+
+@pytest.mark.parametrize("f", [orders, ptps, clips, counts])
+def test_against_numpy(f):
+    jf = jit(f)
+    for a in _arrays():
+        if f is orders and not (a.flags.c_contiguous or a.flags.f_contiguous):
+            continue        # order='K' of a strided view: below
+        with np.errstate(all="ignore"):
+            want = f(a)
+        assert_same_bits(jf(a), want)
+
+
+def test_order_known_only_at_run_time_falls_back_with_the_reason():
+    @jit
+    def keep(m):
+        return m.ravel("K")
+
+    a = np.arange(12.0).reshape(3, 4)[:, ::2]
+    with pytest.warns(Warning, match="order='K'.*known only at run time"):
+        assert_same_bits(keep(a), a.ravel("K"))
