@@ -60,3 +60,24 @@ def test_order_known_only_at_run_time_falls_back_with_the_reason():
     a = np.arange(12.0).reshape(3, 4)[:, ::2]
     with pytest.warns(Warning, match="order='K'.*known only at run time"):
         assert_same_bits(keep(a), a.ravel("K"))
+
+
+def equalities(a, b):
+    return (np.array_equal(a, b), np.array_equal(a, b, equal_nan=True),
+            np.allclose(a, b) if a.shape == b.shape else False)
+
+
+def test_array_equal_and_allclose_give_python_bools():
+    """``np.array_equal`` (it fell back) and ``np.allclose`` return Python bools,
+    as NumPy's ``bool(...)`` of the answer -- ``np.allclose`` gave ``np.bool_``."""
+    jf = jit(equalities)
+    nan = np.array([1.0, np.nan, -0.0])
+    cases = [(np.arange(5.0), np.arange(5.0)), (np.arange(5.0), np.arange(6.0)),
+             (nan, nan.copy()), (nan, np.array([1.0, np.nan, 0.0])),
+             (np.arange(6).reshape(2, 3), np.arange(6).reshape(3, 2)),
+             (np.arange(5), np.arange(5.0)), (np.arange(4), np.arange(4)[::-1]),
+             (np.zeros((0, 3)), np.zeros((0, 3))), (np.array([2**53 + 1]), np.array([2**53])),
+             (np.array([2**53 + 1]), np.array([2.0**53])), (np.arange(3.0), np.arange(3.0)[None])]
+    for a, b in cases:
+        got, want = jf(a, b), equalities(a, b)
+        assert got == want and [type(g) for g in got] == [type(w) for w in want], (a, b)

@@ -190,6 +190,8 @@ class Inferrer:
             if getattr(callee, "__module__", "") == registry.parallel_runtime().__name__ and \
                     getattr(callee, "__name__", "").startswith("ident_"):
                 return self.is_strong(e.args[1])   # as the reduction variable is
+            if numpy_results.python_number(e, {}):
+                return False            # np.allclose, np.array_equal: Python bools
             mod = getattr(callee, "__module__", None) or ""
             return mod == "numpy" or mod.startswith("numpy.") or \
                 type(callee).__name__ == "ufunc"

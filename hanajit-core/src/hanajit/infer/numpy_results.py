@@ -50,13 +50,16 @@ def _arithmetic(value, assigned) -> bool:
 
 def python_number(value, assigned) -> bool:
     """Is ``value`` a call of Python's ``random`` module (a function of it, or a
-    method of a ``random.Random``), or a local only ever assigned one?  Those give
-    Python numbers whatever type holds them (``getrandbits(64)`` is uint64)."""
+    method of a ``random.Random``), of ``np.allclose``/``np.array_equal``, or a
+    local only ever assigned one?  Those give Python numbers whatever type holds
+    them (``getrandbits(64)`` is uint64)."""
     if isinstance(value, N.PyCall):
         f = value.callee
         if isinstance(f, Method):
             return isinstance(getattr(value.args[0], "type", None), T.PyRandomType)
         import random
+        if f in _PYTHON_BOOLS():
+            return True
         return getattr(f, "__module__", None) == "random" or \
             isinstance(getattr(f, "__self__", None), random.Random)
     if isinstance(value, N.Var):
@@ -64,6 +67,13 @@ def python_number(value, assigned) -> bool:
         return bool(values) and all(v is not None and python_number(v, {})
                                     for v in values)
     return False
+
+
+def _PYTHON_BOOLS():
+    """NumPy functions that return a Python ``bool`` (``bool(...)`` of their
+    answer), not a ``np.bool_``."""
+    import numpy as np
+    return (np.allclose, np.array_equal)
 
 
 def _mark(value, t, is_strong, assigned):

@@ -22,6 +22,7 @@ from ..python.operators import C
 from ..arrays.reductions import loops
 from ..registry import CallTemplate, register
 
+I = T.INT64
 _PARAMS = ("a", "b", "rtol", "atol", "equal_nan")
 _DEFAULTS = {"rtol": 1e-05, "atol": 1e-08, "equal_nan": False}
 
@@ -141,3 +142,50 @@ def _abs(L, v):
 
 register(IsClose("isclose"))
 register(IsClose("allclose"))
+
+
+@register
+class ArrayEqual(CallTemplate):
+    """``np.array_equal(a1, a2, equal_nan=False)`` of two arrays: False when the
+    shapes differ, else whether every pair is ``==`` in NumPy's comparison type
+    (``elementwise.comparison_type``); ``equal_nan`` (a constant) also takes two
+    NaNs as equal.  A Python bool."""
+
+    paths = ("numpy.array_equal",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) + len(kwargs) > 3 or set(kwargs) - {"equal_nan"} or len(args) < 2 \
+                or not all(isinstance(a, T.ArrayType) for a in args[:2]):
+            raise Incompatible("np.array_equal(a1, a2, equal_nan=False) of two arrays")
+        node = call.kwargs.get("equal_nan", call.args[2] if len(call.args) > 2 else None)
+        if node is not None and not (isinstance(node, N.Const) and type(node.value) is bool):
+            raise Incompatible("equal_nan= must be a constant bool")
+        if any(a.dtype.is_complex for a in args[:2]):
+            raise Incompatible("np.array_equal() of complex arrays")
+        call.plan = bool(node is not None and node.value)
+        return T.BOOL
+
+    def lower(self, L, call, args, kwargs):
+        a, b = L.let(args[0]), L.let(args[1])
+        if a.type.ndim != b.type.ndim:
+            return C(False, T.BOOL)
+        same = C(True, T.BOOL)
+        for k in range(a.type.ndim):
+            same = ops.band(same, N.Cmp("eq", N.ArrayAttr(a, "shape", k, I),
+                                        N.ArrayAttr(b, "shape", k, I), T.BOOL))
+        acc = L.temp(T.BOOL, "equal")
+        L.emit(N.Assign(target=acc, value=L.let(same)))
+        cmp = ew.comparison_type(a.type, b.type, False, False)
+        dims = [L.let(N.ArrayAttr(a, "shape", k, I)) for k in range(a.type.ndim)]
+
+        def body(idx):
+            x = L.let(N.Load(a, list(idx), a.type.dtype))
+            y = L.let(N.Load(b, list(idx), b.type.dtype))
+            eq = ew.np_binop(L, "eq", x, y, T.BOOL, compare_in=cmp)
+            if call.plan and cmp is not None:
+                eq = ops.bor(eq, ops.band(numpy_predicate(L, "isnan", x),
+                                          numpy_predicate(L, "isnan", y)))
+            L.emit(N.Assign(target=acc, value=ops.band(N.Var(acc, T.BOOL), eq)))
+        stmts, _ = L.sub_block(lambda: loops(L, dims, body))
+        L.emit(N.If(cond=N.Var(acc, T.BOOL), then=stmts, orelse=[]))
+        return N.Var(acc, T.BOOL)
