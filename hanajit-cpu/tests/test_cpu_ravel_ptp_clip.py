@@ -81,3 +81,52 @@ def test_array_equal_and_allclose_give_python_bools():
     for a, b in cases:
         got, want = jf(a, b), equalities(a, b)
         assert got == want and [type(g) for g in got] == [type(w) for w in want], (a, b)
+
+
+def views(a):
+    return (np.swapaxes(a, 0, 2), a.swapaxes(1, -1), np.moveaxis(a, 0, -1),
+            np.moveaxis(a, -1, 0), a.swapaxes(0, 0))
+
+
+def diagonals(m):
+    return m.diagonal(), np.diagonal(m, 1), m.diagonal(-2), np.diagonal(m, offset=9)
+
+
+def test_axis_views_and_diagonals():
+    jv, jd = jit(views), jit(diagonals)
+    a = np.arange(24.0).reshape(2, 3, 4)
+    for x in (a, np.asfortranarray(a), a[:, ::-1, ::2]):
+        got, want = jv(x), views(x)
+        assert_same_bits(got, want)
+        assert [g.strides for g in got] == [w.strides for w in want]
+    m = np.arange(20).reshape(4, 5)
+    for x in (m, m.T, m[::-1, ::2]):
+        got, want = jd(x), diagonals(x)
+        assert_same_bits(got, want)
+        assert not any(g.flags.writeable for g in got)
+
+
+def polyval(p, x):
+    return np.polyval(p, x)
+
+
+def test_polyval_is_numpys_horner_loop():
+    """``np.polyval``: NumPy's ``y = y * x + pv`` from zeros, bit for bit
+    (``0 * inf`` is NaN on the first step), NumPy's result types; a number with
+    no coefficients is a 0-d array in NumPy and re-runs in the interpreter."""
+    jf = jit(polyval)
+    rng = np.random.default_rng(4)
+    special = np.array([np.inf, -np.inf, np.nan, 0.0, -0.0, 1e300])
+    for p in (np.array([1.5, -2.0, 0.25]), np.array([]), np.array([3.0]),
+              rng.standard_normal(9), np.array([1.0, 2.0], np.float32)):
+        for x in (rng.standard_normal(50), rng.standard_normal((3, 4)).T, 0.7,
+                  np.float64(2.5), special):
+            with np.errstate(all="ignore"):
+                want = polyval(p, x)
+                got = jf(p, x)
+            assert_same_bits(got, want)
+            assert type(got) is type(want)
+    for x in (np.arange(-5, 5), 3, np.int64(7)):
+        p = np.array([2, -3, 1])
+        assert_same_bits(jf(p, x), polyval(p, x))
+        assert type(jf(p, x)) is type(polyval(p, x))

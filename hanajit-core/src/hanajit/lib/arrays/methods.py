@@ -81,7 +81,8 @@ _SPECIAL = {"copy": register(Copy()), "astype": AsType(), "fill": Fill()}
 
 
 # methods that are their NumPy function with the array first, same arguments
-FUNCTION_METHODS = {"repeat": "numpy.repeat", "clip": "numpy.clip", "trace": "numpy.trace"}
+FUNCTION_METHODS = {"repeat": "numpy.repeat", "clip": "numpy.clip", "trace": "numpy.trace",
+                    "swapaxes": "numpy.swapaxes", "diagonal": "numpy.diagonal"}
 
 
 class UfuncMethod(CallTemplate):

@@ -104,6 +104,65 @@ class Flip(_View):
         return N.ArrayView(arr, L.let(offset), shape, strides, call.type)
 
 
+class SwapAxes(_View):
+    """``np.swapaxes(a, axis1, axis2)`` / ``a.swapaxes(...)`` and
+    ``np.moveaxis(a, source, destination)`` (constant ints): a view with its
+    axes reordered, as NumPy's."""
+
+    def order(self, call, t):
+        what = f"np.{self.name}"
+        first, second = ("axis1", "axis2") if self.name == "swapaxes" else (
+            "source", "destination")
+        a, b = _const(call, first, 1, None), _const(call, second, 2, None)
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (a, b)):
+            raise Incompatible(f"{what}(): {first} and {second} must be constant integers")
+        a, b = (_axes(x, t.ndim, what)[0] for x in (a, b))
+        order = list(range(t.ndim))
+        if self.name == "swapaxes":
+            order[a], order[b] = order[b], order[a]
+        else:
+            order.remove(a)
+            order.insert(b, a)
+        return order
+
+    def typer(self, inf, call, args, kwargs):
+        t = self.check_array(args)
+        if len(args) + len(kwargs) != 3:
+            raise Incompatible(f"np.{self.name}(a, two constant axes)")
+        order = self.order(call, t)
+        if order == list(range(t.ndim)):
+            return t
+        if order == list(range(t.ndim))[::-1] and t.layout in ("C", "F"):
+            return t.copy(layout="F" if t.layout == "C" else "C")
+        return t.copy(layout="A")
+
+    def lower(self, L, call, args, kwargs):
+        arr = L.let(args[0])
+        shape, strides = _dims(arr, arr.type)
+        order = self.order(call, arr.type)
+        return N.ArrayView(arr, C(0, I), [shape[k] for k in order],
+                           [strides[k] for k in order], call.type)
+
+
+class Diagonal(CallTemplate):
+    """``np.diagonal(a, offset=0)`` / ``a.diagonal(offset)`` of a matrix: NumPy's
+    read-only view of that diagonal (``np.diag``'s); other ``axis1``/``axis2``
+    and more dimensions fall back."""
+
+    paths = ("numpy.diagonal",)
+
+    def typer(self, inf, call, args, kwargs):
+        if not args or not isinstance(args[0], T.ArrayType) or args[0].ndim != 2 \
+                or set(kwargs) - {"offset"} or len(args) > 2:
+            raise Incompatible("np.diagonal(a, offset=0) of a 2-D array")
+        if not isinstance(_const(call, "offset", 1, 0), int):
+            raise Incompatible("np.diagonal(): offset must be an integer constant")
+        return args[0].copy(ndim=1, layout="A", readonly=True)
+
+    def lower(self, L, call, args, kwargs):
+        return DIAG.view(L, L.let(args[0]), _const(call, "offset", 1, 0), call.type)
+
+
 class ExpandDims(_View):
     def typer(self, inf, call, args, kwargs):
         t = self.check_array(args)
@@ -257,7 +316,12 @@ class Diag(CallTemplate):
                 return N.Select(on, load, ops.zero(arr.type.dtype), arr.type.dtype)
             fill(L, out, [size, size], value)
             return out
-        n1, s1 = rest[0], srest[0]
+        return self.view(L, arr, k, call.type)
+
+    @staticmethod
+    def view(L, arr, k, rt):
+        """The k-th diagonal of the matrix ``arr``, a view."""
+        (n0, n1), (s0, s1) = _dims(arr, arr.type)
         # k >= 0: rows 0.., columns k..; k < 0: rows -k.., columns 0..
         rows = N.BinOp("sub", n0, C(max(-k, 0), I), I)
         cols = N.BinOp("sub", n1, C(max(k, 0), I), I)
@@ -266,8 +330,7 @@ class Diag(CallTemplate):
         start = N.BinOp("add", N.BinOp("mul", C(max(-k, 0), I), s0, I),
                         N.BinOp("mul", C(max(k, 0), I), s1, I), I)
         offset = N.Select(N.Cmp("gt", length, C(0, I), T.BOOL), start, C(0, I), I)
-        return N.ArrayView(arr, L.let(offset), [length], [N.BinOp("add", s0, s1, I)],
-                           call.type)
+        return N.ArrayView(arr, L.let(offset), [length], [N.BinOp("add", s0, s1, I)], rt)
 
 
 class Trace(CallTemplate):
@@ -367,6 +430,9 @@ for _n in (1, 2, 3):
     register(AtLeast(_n))
 for _name in ("vstack", "hstack", "column_stack"):
     register(Stacking(_name))
-register(Diag())
+DIAG = register(Diag())
+register(Diagonal())
+register(SwapAxes("swapaxes"))
+register(SwapAxes("moveaxis"))
 register(Trace())
 register(CountNonzero())
