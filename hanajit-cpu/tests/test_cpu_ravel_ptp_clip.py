@@ -160,3 +160,17 @@ def test_gradient_as_numpy_computes_it():
                                                    for w in want))
     with pytest.raises(ValueError, match="too small to calculate"):
         jg(np.array([1.0]))
+
+
+def rotations(m):
+    return (np.rot90(m), np.rot90(m, 2), np.rot90(m, -1), np.rot90(m, 4), np.rot90(m, 1, (1, 0)),
+            np.rot90(m, k=3, axes=(0, -1)))
+
+
+def test_rot90_views():
+    jf = jit(rotations)
+    m = np.arange(24.0).reshape(2, 3, 4)
+    for x in (m, np.asfortranarray(m), m[:, ::-1, ::2], np.zeros((0, 2, 3))):
+        got, want = jf(x), rotations(x)
+        assert_same_bits(got, want)
+        assert [g.strides for g in got] == [w.strides for w in want]

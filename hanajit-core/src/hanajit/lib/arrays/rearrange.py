@@ -144,6 +144,58 @@ class SwapAxes(_View):
                            [strides[k] for k in order], call.type)
 
 
+class Rot90(_View):
+    """``np.rot90(m, k=1, axes=(0, 1))`` (constant ``k`` and ``axes``): NumPy's
+    composition of ``flip`` and ``transpose``, a view."""
+
+    def steps(self, call, t):
+        """``(flipped axes before, axis order, flipped axes after)``."""
+        k = _const(call, "k", 1, 1)
+        axes = _const(call, "axes", 2, (0, 1))
+        if type(k) is not int or not (isinstance(axes, tuple) and len(axes) == 2):
+            raise Incompatible("np.rot90(m, k, axes) with a constant int k and two axes")
+        if t.ndim < 2:
+            raise Incompatible("np.rot90() needs an array of at least 2 dimensions")
+        a, b = _axes(axes, t.ndim, "np.rot90")
+        k %= 4
+        order = list(range(t.ndim))
+        order[a], order[b] = order[b], order[a]
+        if k == 0:
+            return [], list(range(t.ndim)), []
+        if k == 2:
+            return [a, b], list(range(t.ndim)), []
+        if k == 1:                          # transpose(flip(m, axes[1]))
+            return [b], order, []
+        return [], order, [b]               # flip(transpose(m), axes[1])
+
+    def typer(self, inf, call, args, kwargs):
+        t = self.check_array(args)
+        if set(kwargs) - {"k", "axes"} or len(args) > 3:
+            raise Incompatible("np.rot90(m, k=1, axes=(0, 1))")
+        before, order, after = self.steps(call, t)
+        if not before and not after and order == list(range(t.ndim)):
+            return t
+        return t.copy(layout="A")
+
+    def lower(self, L, call, args, kwargs):
+        arr = L.let(args[0])
+        shape, strides = _dims(arr, arr.type)
+        before, order, after = self.steps(call, arr.type)
+        offset = C(0, I)
+
+        def flip(axes):
+            nonlocal offset
+            for k in axes:
+                last = N.Select(N.Cmp("gt", shape[k], C(0, I), T.BOOL),
+                                N.BinOp("sub", shape[k], C(1, I), I), C(0, I), I)
+                offset = N.BinOp("add", offset, N.BinOp("mul", last, strides[k], I), I)
+                strides[k] = N.BinOp("sub", C(0, I), strides[k], I)
+        flip(before)
+        shape, strides = [shape[k] for k in order], [strides[k] for k in order]
+        flip(after)
+        return N.ArrayView(arr, L.let(offset), shape, strides, call.type)
+
+
 class Diagonal(CallTemplate):
     """``np.diagonal(a, offset=0)`` / ``a.diagonal(offset)`` of a matrix: NumPy's
     read-only view of that diagonal (``np.diag``'s); other ``axis1``/``axis2``
@@ -434,5 +486,6 @@ DIAG = register(Diag())
 register(Diagonal())
 register(SwapAxes("swapaxes"))
 register(SwapAxes("moveaxis"))
+register(Rot90("rot90"))
 register(Trace())
 register(CountNonzero())
