@@ -61,9 +61,12 @@ def _axis_arg(call):
         raise Incompatible("keepdims must be a constant")
     if node is None or (isinstance(node, N.Const) and node.value is None):
         return None, keep
-    if not (isinstance(node, N.Const) and type(node.value) is int):
-        raise Incompatible("axis must be a constant integer")
-    return node.value, keep
+    value = getattr(node, "value", None) if isinstance(node, N.Const) else None
+    if isinstance(value, tuple) and value and all(type(a) is int for a in value):
+        return (value[0] if len(value) == 1 else value), keep
+    if type(value) is not int:
+        raise Incompatible("axis must be a constant integer or a tuple of them")
+    return value, keep
 
 
 class Reduction(CallTemplate):
@@ -99,10 +102,55 @@ class Reduction(CallTemplate):
             if keep:
                 return T.ArrayType(st, at.ndim, "C")
             return st
+        if isinstance(axis, tuple):
+            self.tuple_axes(axis, at)
+            ndim = at.ndim if keep else at.ndim - len(axis)
+            return T.ArrayType(st, ndim, "C") if ndim > 0 else st
         if not -at.ndim <= axis < at.ndim:
             raise Incompatible(f"axis {axis} is out of bounds for array of dimension {at.ndim}")
         ndim = at.ndim if keep else at.ndim - 1
         return T.ArrayType(st, ndim, "C") if ndim > 0 else st
+
+    def tuple_axes(self, axis, at):
+        """The axes of a tuple ``axis`` (in range, none repeated), for the
+        reductions whose value no order of the elements changes: any/all, and
+        sum/prod/min/max of integers and booleans (NumPy's order of float sums
+        over several axes, and of its zeros, is its iterator's)."""
+        if self.name in ("argmin", "argmax"):
+            raise Incompatible(f"np.{self.name}() with a tuple of axes")
+        if not (self.name in ("any", "all") or at.dtype.is_int or at.dtype.is_bool) \
+                or self.name in ("mean", "var", "std"):
+            raise Incompatible(f"np.{self.name}() of {at.dtype} over a tuple of axes")
+        axes = []
+        for a in axis:
+            if not -at.ndim <= a < at.ndim:
+                raise Incompatible(f"axis {a} is out of bounds for array of dimension "
+                                   f"{at.ndim}")
+            axes.append(a % at.ndim)
+        if len(set(axes)) != len(axes):
+            raise Incompatible("repeated axis")
+        return sorted(axes)
+
+    def lower_tuple_axes(self, L, arg, rt, st, axis, keep):
+        """Over several axes: each result element in one loop over them."""
+        from .creation import allocate, fill
+        z = ew.to_lazy(L, arg)
+        nd = len(z.dims)
+        axes = self.tuple_axes(axis, arg.type)
+        out_axes = [a for a in range(nd) if a not in axes]
+        if self.name in ("min", "max"):
+            self.empty_check(L, total_size([z.dims[a] for a in axes]))
+        if not isinstance(rt, T.ArrayType):
+            return self.reduce(L, z, st, {}, axes)
+        out_dims = [C(1, I) if a in axes else z.dims[a] for a in range(nd)] if keep \
+            else [z.dims[a] for a in out_axes]
+        arr = allocate(L, rt, out_dims)
+
+        def value(idx):
+            fixed = {a: idx[a] for a in out_axes} if keep else dict(zip(out_axes, idx))
+            return self.reduce(L, z, st, fixed, axes)
+        fill(L, arr, out_dims, value)
+        return arr
 
     def pairwise_lane(self, L, arg, st, axis):
         """Whether ``np.sum``/``np.mean`` of ``arg`` over ``axis`` (None: all) is
@@ -289,6 +337,8 @@ class Reduction(CallTemplate):
         axis, keep = _axis_arg(call)
         rt = call.type
         st = rt.dtype if isinstance(rt, T.ArrayType) else rt
+        if isinstance(axis, tuple):
+            return self.lower_tuple_axes(L, args[0], rt, st, axis, keep)
         if self.pairwise_lane(L, args[0], st, axis):
             return self.lower_pairwise(L, L.let(args[0]), rt, st, axis, keep)
         if self.pairwise_expression(L, args[0], st, axis):
