@@ -153,3 +153,31 @@ def test_tile_and_roll_copy_without_remainders():
     assert_same_bits(roll(a, -3), np.roll(a, -3))
     assert "srem" not in tile.inspect_llvm()
     assert roll.inspect_llvm().count("srem") <= 1      # the shift's, once
+
+
+def lex2(a, b):
+    return np.lexsort((a, b))
+
+
+def lex_rows(m):
+    return np.lexsort(m)
+
+
+def test_lexsort_is_numpys_permutation():
+    """``np.lexsort`` (it fell back): a stable argsort per key from the first to
+    the last gives NumPy's permutation -- ties in their original order, NaN
+    last, ``-0.0`` equal to ``0.0`` -- for a tuple of keys of mixed dtypes and
+    for the rows of a 2-D array; NumPy's ValueError for keys of two lengths."""
+    j2, jr = jit(lex2), jit(lex_rows)
+    rng = np.random.default_rng(12)
+    for n in (0, 1, 5, 100, 3000):
+        a = rng.integers(0, 4, n)
+        b = rng.choice(np.array([0.0, -0.0, 1.0, np.nan]), n)
+        assert_same_bits(j2(a, b), lex2(a, b))
+        assert_same_bits(j2(b.astype(np.float32), a.astype(np.uint8)), lex2(b.astype(np.float32),
+                                                                            a.astype(np.uint8)))
+        m = rng.integers(0, 3, (3, n))
+        assert_same_bits(jr(m), lex_rows(m))
+        assert_same_bits(jr(m[:, ::-1]), lex_rows(m[:, ::-1]))
+    with pytest.raises(ValueError, match="same shape"):
+        j2(np.arange(3), np.arange(4.0))

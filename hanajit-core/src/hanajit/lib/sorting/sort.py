@@ -329,6 +329,65 @@ class SearchSorted(CallTemplate):
         return out
 
 
+@register
+class LexSort(CallTemplate):
+    """``np.lexsort(keys)``: ``keys`` a tuple of 1-D real arrays of one length, or
+    a 2-D real array whose rows are the keys; the last key is the primary one.
+    A stable argsort per key from the first to the last
+    (``sort_algorithms.lexsort_step``) gives NumPy's permutation, ties in their
+    original order; NumPy's ValueError for keys of different lengths."""
+
+    paths = ("numpy.lexsort",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs:
+            raise Incompatible("np.lexsort(keys) without axis")
+        k = args[0]
+        keys = list(k.items) if isinstance(k, T.TupleType) else [k]
+        if not keys or not all(isinstance(t, T.ArrayType) and not t.dtype.is_complex
+                               for t in keys):
+            raise Incompatible("np.lexsort(keys): a tuple of real arrays or a 2-D array")
+        if isinstance(k, T.TupleType) and any(t.ndim != 1 for t in keys) or \
+                not isinstance(k, T.TupleType) and k.ndim != 2:
+            raise Incompatible("np.lexsort(keys): 1-D keys in a tuple, or the rows of a "
+                               "2-D array")
+        return T.ArrayType(I, 1, "C")
+
+    def lower(self, L, call, args, kwargs):
+        from ..arrays.creation import fill
+        k = L.let(args[0])
+        if isinstance(k.type, T.TupleType):
+            keys = [L.let(N.TupleGet(k, j, t)) for j, t in enumerate(k.type.items)]
+            n = L.let(N.ArrayAttr(keys[0], "shape", 0, I))
+            for key in keys[1:]:
+                L.raise_if(N.Cmp("ne", N.ArrayAttr(key, "shape", 0, I), n, T.BOOL),
+                           ValueError, "all keys need to be the same shape")
+        else:
+            n = L.let(N.ArrayAttr(k, "shape", 1, I))
+        idx = L.temp(call.type, "order")
+        first = L.let(allocate(L, call.type, [n]))
+        fill(L, first, [n], lambda i: i[0])
+        L.emit(N.Assign(target=idx, value=first))
+        if isinstance(k.type, T.TupleType):
+            for key in keys:
+                L.emit(N.Assign(target=idx, value=L.call_helper(
+                    hs.lexsort_step, [N.Var(idx, call.type), key])))
+            return N.Var(idx, call.type)
+        row_t = k.type.copy(ndim=1, layout="A")
+        r = L.temp(I, "row")
+
+        def step():
+            row = L.let(N.ArrayView(k, L.let(N.BinOp("mul", N.Var(r, I),
+                                                     N.ArrayAttr(k, "stride", 0, I), I)),
+                                    [n], [N.ArrayAttr(k, "stride", 1, I)], row_t))
+            L.emit(N.Assign(target=idx, value=L.call_helper(
+                hs.lexsort_step, [N.Var(idx, call.type), row])))
+        body, _ = L.sub_block(step)
+        L.emit(N.ForCount(counter=r, count=N.ArrayAttr(k, "shape", 0, I), body=body,
+                          short=True))
+        return N.Var(idx, call.type)
+
+
 register(Sort())
 register(ArgSort())
 METHODS = {"sort": SortMethod(), "argsort": ArgSort()}

@@ -396,6 +396,22 @@ def _side_less(x, y, right):
     return (not real_less(y, x)) if right else real_less(x, y)
 
 
+def lexsort_step(idx, key):
+    """``idx`` reordered by ``key[idx]`` with a stable sort: one pass of
+    ``np.lexsort``, whose keys are taken from the first to the last (the last
+    the primary one), each pass keeping the order of the ones before among
+    equal values -- the one order a stable sort by all keys gives."""
+    n = len(idx)
+    sub = np.empty(n, key.dtype)
+    for i in range(n):
+        sub[i] = key[idx[i]]
+    order = np.argsort(sub, kind="stable")
+    out = np.empty(n, np.int64)
+    for i in range(n):
+        out[i] = idx[order[i]]
+    return out
+
+
 # every index of a search is in range by construction: no checks (pipeline.py)
 search_left.hj_unchecked = search_right.hj_unchecked = True
 searchsorted_into.hj_unchecked = True
