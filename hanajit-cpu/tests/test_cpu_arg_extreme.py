@@ -1,5 +1,5 @@
 """``np.argmax``/``np.argmin`` (and the methods) of a whole C-contiguous real
-array run as vector code (``lib/arrays/extreme_lanes.arg_max``/``arg_min``):
+array run as vector code (``lib/arrays/arg_lanes.arg_max``/``arg_min``):
 sixteen lanes, each keeping its extreme and where it first met it, then the
 first position among the lanes that hold the extreme; a NaN anywhere gives the
 first NaN's position, as NumPy's loop does.  Checked against NumPy on the cases
@@ -94,7 +94,7 @@ def argmin_rows(m):
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int8, np.uint16])
 def test_along_the_last_axis(dtype):
     """Along the last axis of a C-contiguous array each row runs the lanes
-    (``extreme_lanes.arg_rows``); rows shorter than two blocks in order."""
+    (``arg_lanes.arg_rows``); rows shorter than two blocks in order."""
     rng = np.random.default_rng(np.dtype(dtype).num + 1)
     fmax, fmin = jit(argmax_rows, fallback=False), jit(argmin_rows, fallback=False)
     for shape in [(3, 1), (5, 16), (4, 33), (2, 100), (0, 5), (3, 4, 40), (1, 1), (7, 65)]:

@@ -22,7 +22,8 @@ from ...ir import types as T
 from . import elementwise as ew
 from ..python import operators as ops
 from ..python.operators import C
-from .reductions import Reduction
+from ...typing_rules import Incompatible
+from .reductions import Reduction, total_size
 
 I = T.INT64
 # the reductions :func:`accumulate` knows (a mean divides after its sum: left to
@@ -188,3 +189,46 @@ def rows(red, L, arr, out, m, st):
         row = L.let(N.ArrayView(flat, offset, [m], [size], row_t))
         return red.numpy_zero(L, row, N.Load(dest, [idx[0]], st), st)
     fill(L, dest, [N.ArrayAttr(dest, "shape", 0, I)], fix)
+
+
+def tuple_axes(red, axis, at):
+    """The axes of a tuple ``axis`` (in range, none repeated), for the
+    reductions whose value no order of the elements changes: any/all, and
+    sum/prod/min/max of integers and booleans (NumPy's order of float sums
+    over several axes, and of its zeros, is its iterator's)."""
+    if red.name in ("argmin", "argmax"):
+        raise Incompatible(f"np.{red.name}() with a tuple of axes")
+    if not (red.name in ("any", "all") or at.dtype.is_int or at.dtype.is_bool) \
+            or red.name in ("mean", "var", "std"):
+        raise Incompatible(f"np.{red.name}() of {at.dtype} over a tuple of axes")
+    axes = []
+    for a in axis:
+        if not -at.ndim <= a < at.ndim:
+            raise Incompatible(f"axis {a} is out of bounds for array of dimension "
+                               f"{at.ndim}")
+        axes.append(a % at.ndim)
+    if len(set(axes)) != len(axes):
+        raise Incompatible("repeated axis")
+    return sorted(axes)
+
+
+def over_axes(red, L, arg, rt, st, axis, keep):
+    """Over several axes: each result element in one loop over them."""
+    from .creation import allocate, fill
+    z = ew.to_lazy(L, arg)
+    nd = len(z.dims)
+    axes = tuple_axes(red, axis, arg.type)
+    out_axes = [a for a in range(nd) if a not in axes]
+    if red.name in ("min", "max"):
+        red.empty_check(L, total_size([z.dims[a] for a in axes]))
+    if not isinstance(rt, T.ArrayType):
+        return red.reduce(L, z, st, {}, axes)
+    out_dims = [C(1, I) if a in axes else z.dims[a] for a in range(nd)] if keep \
+        else [z.dims[a] for a in out_axes]
+    arr = allocate(L, rt, out_dims)
+
+    def value(idx):
+        fixed = {a: idx[a] for a in out_axes} if keep else dict(zip(out_axes, idx))
+        return red.reduce(L, z, st, fixed, axes)
+    fill(L, arr, out_dims, value)
+    return arr

@@ -16,7 +16,7 @@ from .joining import concatenate
 from .creation import allocate, fill
 from ..python.operators import C
 from . import elementwise as ew
-from .reductions import Reduction, loops, sum_dtype
+from .reductions import REDUCTIONS, loops, sum_dtype
 from ..registry import CallTemplate, register
 
 I = T.INT64
@@ -425,7 +425,7 @@ class CountNonzero(CallTemplate):
             raise Incompatible("np.count_nonzero(a, axis=None, keepdims=False) of an array")
         if len(args) == 1 and not kwargs:
             return I
-        return Reduction("sum", ()).typer(inf, call, [args[0].copy(dtype=T.BOOL)] + args[1:],
+        return REDUCTIONS["sum"].typer(inf, call, [args[0].copy(dtype=T.BOOL)] + args[1:],
                                           kwargs)
 
     def lower(self, L, call, args, kwargs):
@@ -435,7 +435,7 @@ class CountNonzero(CallTemplate):
             z = ew.to_lazy(L, arr)
             truth = ew.Lazy(t.copy(dtype=T.BOOL, layout="C"), z.dims,
                             lambda idx: ops.truth(L, z.elem(idx)))
-            return Reduction("sum", ()).lower(L, call, [truth] + list(args[1:]), kwargs)
+            return REDUCTIONS["sum"].lower(L, call, [truth] + list(args[1:]), kwargs)
         acc = L.temp(I, "count")
         L.emit(N.Assign(target=acc, value=C(0, I)))
 
@@ -459,13 +459,13 @@ class Ptp(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         if not args or not isinstance(args[0], T.ArrayType) or args[0].dtype.is_bool:
             raise Incompatible("np.ptp(a, axis=None, keepdims=False) of a numeric array")
-        return Reduction("max", ()).typer(inf, call, args, kwargs)
+        return REDUCTIONS["max"].typer(inf, call, args, kwargs)
 
     def lower(self, L, call, args, kwargs):
         a = L.let(ew.materialize(L, args[0]))
         rest = list(args[1:])
-        hi = L.let(Reduction("max", ()).lower(L, call, [a] + rest, kwargs))
-        lo = L.let(Reduction("min", ()).lower(L, call, [a] + rest, kwargs))
+        hi = L.let(REDUCTIONS["max"].lower(L, call, [a] + rest, kwargs))
+        lo = L.let(REDUCTIONS["min"].lower(L, call, [a] + rest, kwargs))
         t = a.type.dtype
         if not isinstance(call.type, T.ArrayType):
             return ew.np_binop(L, "sub", hi, lo, t)

@@ -103,54 +103,14 @@ class Reduction(CallTemplate):
                 return T.ArrayType(st, at.ndim, "C")
             return st
         if isinstance(axis, tuple):
-            self.tuple_axes(axis, at)
+            from .axis_reduce import tuple_axes
+            tuple_axes(self, axis, at)
             ndim = at.ndim if keep else at.ndim - len(axis)
             return T.ArrayType(st, ndim, "C") if ndim > 0 else st
         if not -at.ndim <= axis < at.ndim:
             raise Incompatible(f"axis {axis} is out of bounds for array of dimension {at.ndim}")
         ndim = at.ndim if keep else at.ndim - 1
         return T.ArrayType(st, ndim, "C") if ndim > 0 else st
-
-    def tuple_axes(self, axis, at):
-        """The axes of a tuple ``axis`` (in range, none repeated), for the
-        reductions whose value no order of the elements changes: any/all, and
-        sum/prod/min/max of integers and booleans (NumPy's order of float sums
-        over several axes, and of its zeros, is its iterator's)."""
-        if self.name in ("argmin", "argmax"):
-            raise Incompatible(f"np.{self.name}() with a tuple of axes")
-        if not (self.name in ("any", "all") or at.dtype.is_int or at.dtype.is_bool) \
-                or self.name in ("mean", "var", "std"):
-            raise Incompatible(f"np.{self.name}() of {at.dtype} over a tuple of axes")
-        axes = []
-        for a in axis:
-            if not -at.ndim <= a < at.ndim:
-                raise Incompatible(f"axis {a} is out of bounds for array of dimension "
-                                   f"{at.ndim}")
-            axes.append(a % at.ndim)
-        if len(set(axes)) != len(axes):
-            raise Incompatible("repeated axis")
-        return sorted(axes)
-
-    def lower_tuple_axes(self, L, arg, rt, st, axis, keep):
-        """Over several axes: each result element in one loop over them."""
-        from .creation import allocate, fill
-        z = ew.to_lazy(L, arg)
-        nd = len(z.dims)
-        axes = self.tuple_axes(axis, arg.type)
-        out_axes = [a for a in range(nd) if a not in axes]
-        if self.name in ("min", "max"):
-            self.empty_check(L, total_size([z.dims[a] for a in axes]))
-        if not isinstance(rt, T.ArrayType):
-            return self.reduce(L, z, st, {}, axes)
-        out_dims = [C(1, I) if a in axes else z.dims[a] for a in range(nd)] if keep \
-            else [z.dims[a] for a in out_axes]
-        arr = allocate(L, rt, out_dims)
-
-        def value(idx):
-            fixed = {a: idx[a] for a in out_axes} if keep else dict(zip(out_axes, idx))
-            return self.reduce(L, z, st, fixed, axes)
-        fill(L, arr, out_dims, value)
-        return arr
 
     def pairwise_lane(self, L, arg, st, axis):
         """Whether ``np.sum``/``np.mean`` of ``arg`` over ``axis`` (None: all) is
@@ -338,7 +298,8 @@ class Reduction(CallTemplate):
         rt = call.type
         st = rt.dtype if isinstance(rt, T.ArrayType) else rt
         if isinstance(axis, tuple):
-            return self.lower_tuple_axes(L, args[0], rt, st, axis, keep)
+            from .axis_reduce import over_axes
+            return over_axes(self, L, args[0], rt, st, axis, keep)
         if self.pairwise_lane(L, args[0], st, axis):
             return self.lower_pairwise(L, L.let(args[0]), rt, st, axis, keep)
         if self.pairwise_expression(L, args[0], st, axis):
@@ -430,7 +391,7 @@ class Reduction(CallTemplate):
 
     def vector_arg(self, L, arg):
         """Whether ``np.argmin``/``np.argmax`` of the whole ``arg`` runs as vector
-        code (``extreme_lanes.arg_max``/``arg_min``): a C-contiguous float or integer
+        code (``arg_lanes.arg_max``/``arg_min``): a C-contiguous float or integer
         array, on targets with the ``allocation`` capability (its scratch)."""
         ctx = L.ctx
         t = arg.type
@@ -440,27 +401,27 @@ class Reduction(CallTemplate):
                 and (ctx is None or ctx.capabilities.allocation))
 
     def lower_arg_extreme(self, L, arr):
-        from . import extreme_lanes
+        from . import arg_lanes
         from .shape import reshape_view
         t = arr.type
         lane = arr if t.ndim == 1 else L.let(reshape_view(L, arr, [C(-1, I)],
                                                           t.copy(ndim=1)))
         self.empty_check(L, L.let(N.ArrayAttr(lane, "shape", 0, I)))
-        helper = {("argmax", True): extreme_lanes.arg_max_int,
-                  ("argmin", True): extreme_lanes.arg_min_int,
-                  ("argmax", False): extreme_lanes.arg_max,
-                  ("argmin", False): extreme_lanes.arg_min}[self.name, t.dtype.is_int]
+        helper = {("argmax", True): arg_lanes.arg_max_int,
+                  ("argmin", True): arg_lanes.arg_min_int,
+                  ("argmax", False): arg_lanes.arg_max,
+                  ("argmin", False): arg_lanes.arg_min}[self.name, t.dtype.is_int]
         return L.call_helper(helper, [lane])
 
     def rows_arg_extreme(self, L, a, out, m):
         """``np.argmax``/``np.argmin`` along the last axis of the C-contiguous
         ``a`` into ``out`` (its other axes, C order): the lanes of
-        ``extreme_lanes`` per row (``arg_rows``)."""
-        from . import extreme_lanes
+        ``arg_lanes`` per row (``arg_rows``)."""
+        from . import arg_lanes
         from .shape import reshape_view
         flat = L.let(reshape_view(L, a, [C(-1, I)], a.type.copy(ndim=1)))
         dest = L.let(reshape_view(L, out, [C(-1, I)], out.type.copy(ndim=1)))
-        helper = extreme_lanes.arg_rows_int if a.type.dtype.is_int else extreme_lanes.arg_rows
+        helper = arg_lanes.arg_rows_int if a.type.dtype.is_int else arg_lanes.arg_rows
         # (the call is emitted as a statement of its own; its result is unused)
         L.call_helper(helper, [flat, L.let(m), dest, C(self.name == "argmax", T.BOOL)])
 
@@ -811,11 +772,12 @@ def _complex_better(L, cmp, x, b):
                     ops.bor(strict, N.Cmp("uno", xr, xi, T.BOOL)))
 
 
+REDUCTIONS: dict = {}        # name -> the registered template (np.sum ...)
 for _name, _paths in (("sum", ("sum",)), ("prod", ("prod",)), ("mean", ("mean",)),
                       ("min", ("min", "amin")), ("max", ("max", "amax")),
                       ("any", ("any",)), ("all", ("all",)), ("argmin", ("argmin",)),
                       ("argmax", ("argmax",))):
-    register(Reduction(_name, _paths))
+    REDUCTIONS[_name] = register(Reduction(_name, _paths))
 
 METHODS = {"sum": "numpy.sum", "prod": "numpy.prod", "mean": "numpy.mean",
            "min": "numpy.min", "max": "numpy.max", "any": "numpy.any", "all": "numpy.all",

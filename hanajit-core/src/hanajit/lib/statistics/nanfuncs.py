@@ -83,14 +83,14 @@ class NanReduction(CallTemplate):
         (``Reduction.fused_pairwise``); the mean divides by the count of the
         others in float64 and rounds back to the data's type."""
         from ..arrays import elementwise as ew
-        from ..arrays.reductions import Reduction
+        from ..arrays.reductions import REDUCTIONS
         n = L.let(N.ArrayAttr(flat, "shape", 0, I))
 
         def replaced(idx):
             x = L.let(N.Load(flat, [idx[0]], et))
             return N.Select(numpy_predicate(L, "isnan", x), ops.zero(et), x, et)
         z = ew.Lazy(T.ArrayType(et, 1, "C"), [n], replaced)
-        total = L.let(Reduction("sum", ("sum",)).fused_pairwise(L, z, et))
+        total = L.let(REDUCTIONS["sum"].fused_pairwise(L, z, et))
         if name == "nansum":
             return total
         cnt = L.temp(I, "cnt")
