@@ -144,16 +144,27 @@ def test_empty_axis_raises_as_numpy():
 
 
 def test_slices_are_combined_as_vector_code():
-    """``np.max(m, axis=0)`` of a C array reads its rows in order: the loop that
-    combines a row into the result is vectorised (no scalar walk down the
-    columns)."""
-    @jit
-    def mx0(m):
-        return np.max(m, axis=0), np.argmax(m, axis=0), np.sum(m, axis=0)
+    """A reduction along the first axis of a C array reads its rows in order:
+    the loop that combines a row into the result stores whole vectors of
+    results (a walk down each column stores one result at a time).  One
+    reduction per function, so that no other loop can supply the vectors."""
+    import re
 
-    m = np.arange(64 * 64, dtype=np.int64).reshape(64, 64)
-    assert_same(mx0(m), mx0.py_func(m))
-    assert "<" in mx0.inspect_llvm() and " x i64>" in mx0.inspect_llvm()
+    def sum0(m):
+        return np.sum(m, axis=0)
+
+    def argmax0(m):
+        return np.argmax(m, axis=0)
+
+    def any0(m):
+        return np.any(m, axis=0)
+
+    m = np.arange(64 * 64, dtype=np.int64).reshape(64, 64) % 61
+    for fn, a, element in ((sum0, m, "i64"), (argmax0, m, "i64"), (any0, m > 30, "i8")):
+        jf = jit(fn)
+        assert_same(jf(a), fn(a))
+        ir = jf.inspect_llvm()
+        assert re.search(r"store <\d+ x %s>" % element, ir), fn.__name__
 
 
 def over_axes(a):
