@@ -169,11 +169,14 @@ def _reduction_cases(sizes):
 
 
 def _axis_cases():
-    """Reductions along one axis of a 1000x1000 matrix (lib/arrays/axis_reduce.py)."""
+    """Reductions along one axis of a 1000x1000 matrix, and over a tuple of axes
+    (lib/arrays/axis_reduce.py)."""
     rng = np.random.default_rng(7)
     m = rng.standard_normal((1000, 1000))
     k = rng.integers(0, 1000, (1000, 1000))
     tall = rng.standard_normal((100_000, 10))
+    img = rng.random((1000, 1000, 3))
+    cube = rng.standard_normal((100, 100, 100))
     return [("`np.max(m, axis=0)`", max0, None, (m,), False),
             ("`np.max(m, axis=1)`", max1, None, (m,), False),
             ("`np.max(m, axis=1)`, 100000x10", max1, None, (tall,), False),
@@ -183,7 +186,10 @@ def _axis_cases():
             ("`np.argmax(m, axis=1)`", argmax1, None, (m,), False),
             ("`np.sum(k, axis=0)`, int64", sum0, None, (k,), False),
             ("`np.any(m > 2, axis=0)`", any0, None, (m,), False),
-            ("`(m * 2).max(axis=0)`", expr_max0, None, (m,), False)]
+            ("`(m * 2).max(axis=0)`", expr_max0, None, (m,), False),
+            ("`img.mean(axis=(0, 1))`, 1000x1000x3", mean01, None, (img,), False),
+            ("`c.sum(axis=(0, 2))`, 100x100x100", sum02, None, (cube,), False),
+            ("`c.max(axis=(0, 1))`, 100x100x100", max01, None, (cube,), False)]
 
 
 def a_max(a):
@@ -220,6 +226,18 @@ def any0(m):
 
 def expr_max0(m):
     return (m * 2).max(axis=0)
+
+
+def mean01(img):
+    return img.mean(axis=(0, 1))
+
+
+def sum02(c):
+    return c.sum(axis=(0, 2))
+
+
+def max01(c):
+    return c.max(axis=(0, 1))
 
 
 def arg_max(a):

@@ -4,6 +4,8 @@ is NumPy's innermost -- value for value NumPy's, signed zeros, NaNs, the first
 index of an argmax and integer wrap-around included, for every layout."""
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hanajit import jit
 from hanajit.testing.compare import assert_same_bits as assert_same
@@ -175,16 +177,67 @@ def over_axes(a):
 
 def test_tuple_axes_where_no_order_changes_the_value():
     """Reductions over a tuple of axes compile for integers and booleans (and
-    any/all of anything): no order of the elements changes their value.  A
-    float sum over several axes falls back, naming why (NumPy's order is its
-    iterator's)."""
+    any/all of anything): no order of the elements changes their value."""
     jf = jit(over_axes)
     a = np.random.default_rng(0).integers(-5, 6, (3, 4, 5))
     for x in (a, a.astype(np.int8), a.astype(np.uint16), a.astype(bool),
               np.asfortranarray(a), a[:, ::-1]):
         assert_same(jf(x), over_axes(x))
 
-    def floats(b):
-        return b.sum(axis=(0, 1))
-    with pytest.warns(Warning, match="float64 over a tuple of axes"):
-        jit(floats)(np.ones((2, 3, 4)))
+
+def float_axes(a):
+    return (a.sum(axis=(0, 2)), np.max(a, axis=(1, 2)), np.min(a, axis=(0, -1), keepdims=True),
+            np.prod(a, axis=(0, 1, 2)), a.mean(axis=(0, 1)), np.sum(a, axis=(1, 2), keepdims=True),
+            np.mean(a, axis=(2, 0)), a.max(axis=(0, 1, 2)), np.prod(a, axis=(0, 2)))
+
+
+def float_axes4(a):
+    return (a.sum(axis=(0, 2)), a.sum(axis=(1, 3)), a.sum(axis=(0, 1, 3)), a.max(axis=(0, 3)),
+            a.min(axis=(1, 2)), a.prod(axis=(0, 2)), a.mean(axis=(2, 3)))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(1, 7), min_size=3, max_size=4), st.sampled_from(["f8", "f4"]),
+       st.sampled_from(["C", "F"]), st.integers(0, 2**32 - 1), st.sampled_from([0, 1, 2]))
+def test_float_tuple_axes_in_numpys_order(shape, dtype, order, seed, special):
+    """Float sum/prod/mean/min/max over a tuple of axes of a C- or F-ordered array
+    are NumPy's bit for bit: its iterator walks memory in order, axes of length
+    1 dropped and neighbours merged, each run of the innermost merged axis
+    reduced on its own (a sum pairwise) or combined element by element -- signed
+    zeros (a sum of -0.0 is 0.0) and NaNs included."""
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal(shape) * 10.0 ** rng.uniform(-3, 3, shape)
+    if special == 1:
+        a[a < 0.3] = -0.0
+    elif special == 2:
+        a[a > 1.0] = np.nan
+    a = np.asarray(a, dtype=dtype, order=order)
+    fn = float_axes if a.ndim == 3 else float_axes4
+    assert_same(jit(fn)(a), fn(a))
+
+
+def test_float_tuple_axes_of_long_runs_and_expressions():
+    """Long runs (a pairwise tree per run, past NumPy's 8192-item buffer),
+    expressions of C-ordered arrays (NumPy's temporary), and the fallback of a
+    view whose memory order only the run time knows."""
+    rng = np.random.default_rng(3)
+
+    def sums(a, b):
+        return (a.sum(axis=(1, 2)), a.sum(axis=(0, 1)), (a * 2.0 - b).sum(axis=(0, 2)),
+                np.max(a + b, axis=(0, 1)), (a * b).mean(axis=(1, 2)))
+    a = rng.standard_normal((3, 130, 140))
+    assert_same(jit(sums)(a, a[0, 0]), sums(a, a[0, 0]))
+    a = rng.standard_normal((5, 3, 20000)).astype(np.float32)
+    assert_same(jit(sums)(a, a[0, 0]), sums(a, a[0, 0]))
+
+    def image_means(img):
+        return img.mean(axis=(0, 1)), img.std(axis=2)
+    img = rng.random((40, 50, 3))
+    assert_same(jit(image_means)(img), image_means(img))
+
+    def view(b):
+        return b[::2].sum(axis=(0, 1))
+    with pytest.warns(Warning, match="memory order is known only at run time"):
+        assert_same(jit(view)(np.ones((4, 3, 2))), view(np.ones((4, 3, 2))))
+    with pytest.raises(ValueError, match="zero-size array"):
+        jit(float_axes)(np.ones((2, 0, 3)))

@@ -192,15 +192,18 @@ def rows(red, L, arr, out, m, st):
 
 
 def tuple_axes(red, axis, at):
-    """The axes of a tuple ``axis`` (in range, none repeated), for the
-    reductions whose value no order of the elements changes: any/all, and
-    sum/prod/min/max of integers and booleans (NumPy's order of float sums
-    over several axes, and of its zeros, is its iterator's)."""
+    """The axes of a tuple ``axis`` (in range, none repeated).  Integers and
+    booleans (and any/all of anything) reduce in any order; float32/float64
+    sum/prod/mean/min/max of a C- or F-ordered array in NumPy's
+    (:func:`float_over_axes`)."""
     if red.name in ("argmin", "argmax"):
         raise Incompatible(f"np.{red.name}() with a tuple of axes")
-    if not (red.name in ("any", "all") or at.dtype.is_int or at.dtype.is_bool) \
-            or red.name in ("mean", "var", "std"):
-        raise Incompatible(f"np.{red.name}() of {at.dtype} over a tuple of axes")
+    exact = red.name in ("any", "all") or at.dtype.is_int or at.dtype.is_bool
+    if red.name in ("var", "std") or red.name == "mean" and not at.dtype.is_float \
+            or not exact and not in_memory_order(red, at):
+        raise Incompatible(f"np.{red.name}() of {at.dtype} over a tuple of axes"
+                           + ("" if exact or at.layout in ("C", "F") else
+                              " of an array whose memory order is known only at run time"))
     axes = []
     for a in axis:
         if not -at.ndim <= a < at.ndim:
@@ -212,12 +215,80 @@ def tuple_axes(red, axis, at):
     return sorted(axes)
 
 
+def in_memory_order(red, at):
+    """Does a float reduction over several axes of ``at`` follow NumPy's order
+    (:func:`float_over_axes`): sum/prod/mean/min/max of float32/float64 items of
+    a C- or F-ordered array (an expression's type is C-ordered; its operands
+    are checked when it is lowered)."""
+    return (red.name in ("sum", "prod", "mean", "min", "max") and at.dtype.is_float
+            and at.dtype.bits in (32, 64) and red.scalar_type(at.dtype) == at.dtype
+            and at.layout in ("C", "F"))
+
+
+KINDS = {"sum": 0, "mean": 0, "prod": 1, "max": 2, "min": 3}
+
+
+def float_over_axes(red, L, arg, rt, st, axes, keep):
+    """A float reduction over several axes in NumPy's order: its iterator walks
+    the array in memory order, runs of the innermost merged axis at a time
+    (``statistics/axes_lanes``).  An expression is NumPy's temporary first,
+    C-ordered when all its arrays are (else it falls back)."""
+    from ..statistics import axes_lanes as al
+    from .creation import allocate, fill
+    from .sum_order import int_array
+    if isinstance(arg, ew.Lazy):
+        if arg.leaves is None or any(a.type.layout != "C" for a in arg.leaves):
+            raise Incompatible(f"np.{red.name}() over a tuple of axes of an expression "
+                               "whose operands are not all C-ordered")
+    arr = L.let(ew.materialize(L, arg))
+    t = arr.type
+    nd = t.ndim
+    dims = [L.let(N.ArrayAttr(arr, "shape", k, I)) for k in range(nd)]
+    order = list(range(nd)) if t.layout == "C" else list(range(nd - 1, -1, -1))
+    if red.name in ("min", "max"):
+        red.empty_check(L, total_size([dims[a] for a in axes]))
+    n = L.let(total_size(dims))
+    item = C(st.bits // 8, I)
+    mem = L.let(N.ArrayView(arr, C(0, I), [n], [item], T.ArrayType(st, 1, "C")))
+    shape = int_array(L, [dims[k] for k in order])
+    flags = int_array(L, [C(int(k in axes), I) for k in order])
+    kept = [k for k in order if k not in axes]      # in memory order
+    m = L.let(total_size([dims[k] for k in kept]))
+    out = allocate(L, T.ArrayType(st, 1, "C"), [m])
+    start = C(1.0 if red.name == "prod" else 0.0, st)
+    fill(L, out, [m], lambda idx: start)
+    L.emit(N.ExprStmt(value=L.call_helper(al.reduce_axes, [
+        mem, shape, flags, out, C(KINDS[red.name], I), C(0.0, st)])))
+    count = L.let(total_size([dims[a] for a in axes]))
+
+    def result(flat):
+        v = N.Load(out, [flat], st)
+        return red.mean_of(L, v, count, st) if red.name == "mean" else v
+    if not isinstance(rt, T.ArrayType):
+        return result(C(0, I))
+    out_axes = [a for a in range(nd) if a not in axes]
+    out_dims = [C(1, I) if a in axes else dims[a] for a in range(nd)] if keep \
+        else [dims[a] for a in out_axes]
+    res = allocate(L, rt, out_dims)
+
+    def value(idx):
+        at = dict(zip(range(nd), idx)) if keep else dict(zip(out_axes, idx))
+        flat = C(0, I)
+        for k in kept:          # the position in ``out``: kept axes in memory order
+            flat = N.BinOp("add", N.BinOp("mul", flat, dims[k], I), at[k], I)
+        return result(flat)
+    fill(L, res, out_dims, value)
+    return res
+
+
 def over_axes(red, L, arg, rt, st, axis, keep):
     """Over several axes: each result element in one loop over them."""
     from .creation import allocate, fill
     z = ew.to_lazy(L, arg)
     nd = len(z.dims)
     axes = tuple_axes(red, axis, arg.type)
+    if arg.type.dtype.is_float and red.name not in ("any", "all"):
+        return float_over_axes(red, L, arg, rt, st, axes, keep)
     out_axes = [a for a in range(nd) if a not in axes]
     if red.name in ("min", "max"):
         red.empty_check(L, total_size([z.dims[a] for a in axes]))

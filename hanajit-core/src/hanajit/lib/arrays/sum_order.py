@@ -408,7 +408,7 @@ def accumulate_axis(red, L, z, st, arr, axis, keep):
                                                     n, st))
 
 
-def _int_array(L, values):
+def int_array(L, values):
     from .creation import allocate
     t = T.ArrayType(I, 1, "C")
     arr = allocate(L, t, [C(len(values), I)])
@@ -446,8 +446,8 @@ def array_sum(red, L, arr, st):
             "add", N.BinOp("sdiv", N.BinOp("sub", hi, lo, I), C(item, I), I), C(1, I), I), I))
         mem = L.let(N.ArrayView(arr, lo, [span], [C(item, I)], T.ArrayType(st, 1, "C")))
         start = N.BinOp("sdiv", N.BinOp("sub", C(0, I), lo, I), C(item, I), I)
-        shape = _int_array(L, dims)
-        steps = _int_array(L, [N.BinOp("sdiv", s, C(item, I), I) for s in strides])
+        shape = int_array(L, dims)
+        steps = int_array(L, [N.BinOp("sdiv", s, C(item, I), I) for s in strides])
         v = L.call_helper(sl.strided_sum, [mem, L.let(start), shape, steps, C(0.0, st)])
         L.emit(N.Assign(target=res, value=v))
 
@@ -471,8 +471,8 @@ def array_axis_lanes(L, arr, axis):
     (pairwise), its iterator making that axis the innermost?"""
     from ..statistics import sum_lanes as sl
     nd = arr.type.ndim
-    shape = _int_array(L, [_shape(arr, k) for k in range(nd)])
-    steps = _int_array(L, [_stride(arr, k) for k in range(nd)])
+    shape = int_array(L, [_shape(arr, k) for k in range(nd)])
+    steps = int_array(L, [_stride(arr, k) for k in range(nd)])
     inner = L.call_helper(sl.innermost_axis, [shape, steps])
     return L.let(N.Cmp("eq", inner, C(axis, I), T.BOOL))
 
