@@ -52,6 +52,25 @@ def test_against_numpy(f):
         assert_same_bits(jf(a), want)
 
 
+def test_count_nonzero_of_booleans_a_block_at_a_time():
+    """Contiguous booleans are counted in int16 blocks of 32767 bytes
+    (``count_algorithms``): lengths about a block's, strided and reversed views,
+    2-D in either order -- the count NumPy gives, of NumPy's type."""
+    @jit
+    def count(b):
+        return np.count_nonzero(b)
+
+    rng = np.random.default_rng(4)
+    for n in (0, 1, 31, 32767, 32768, 65535, 100_003):
+        b = rng.random(n) < 0.7
+        for x in (b, b[::2], b[::-1], np.ones(n, bool), b.reshape(1, -1)):
+            got = count(x)
+            assert got == np.count_nonzero(x) and type(got) is type(np.count_nonzero(x))
+    m = rng.random((300, 401)) < 0.5
+    for x in (m, m.T, m[:, ::3], np.asfortranarray(m)):
+        assert count(x) == np.count_nonzero(x)
+
+
 def test_order_known_only_at_run_time_falls_back_with_the_reason():
     @jit
     def keep(m):

@@ -16,7 +16,7 @@ from .joining import concatenate
 from .creation import allocate, fill
 from ..python.operators import C
 from . import elementwise as ew
-from .reductions import REDUCTIONS, loops, sum_dtype
+from .reductions import REDUCTIONS, loops, sum_dtype, total_size
 from ..registry import CallTemplate, register
 
 I = T.INT64
@@ -436,6 +436,8 @@ class CountNonzero(CallTemplate):
             truth = ew.Lazy(t.copy(dtype=T.BOOL, layout="C"), z.dims,
                             lambda idx: ops.truth(L, z.elem(idx)))
             return REDUCTIONS["sum"].lower(L, call, [truth] + list(args[1:]), kwargs)
+        if t.dtype.is_bool and (t.layout == "C" or t.ndim == 1 and t.layout != "F"):
+            return self.count_bytes(L, arr)
         acc = L.temp(I, "count")
         L.emit(N.Assign(target=acc, value=C(0, I)))
 
@@ -445,6 +447,36 @@ class CountNonzero(CallTemplate):
                                                       ops.convert(L, nz, I), I)))
         loops(L, [N.ArrayAttr(arr, "shape", k, I) for k in range(t.ndim)], body)
         return N.Var(acc, I)
+
+    def count_bytes(self, L, arr):
+        """The trues of a C-contiguous boolean array (or of a 1-D one whose
+        stride is one byte) counted a byte block at a time
+        (``count_algorithms``); other 1-D strides one by one."""
+        from . import count_algorithms as hc
+        t = arr.type
+        n = L.let(total_size([N.ArrayAttr(arr, "shape", k, I) for k in range(t.ndim)]))
+        res = L.temp(I, "count")
+
+        def blocks():
+            v = L.let(N.ArrayView(arr, C(0, I), [n], [C(1, I)], T.ArrayType(T.UINT8, 1, "C")))
+            L.emit(N.Assign(target=res, value=L.call_helper(hc.count_ones, [v])))
+        s1, _ = L.sub_block(blocks)
+        if t.layout == "C":
+            for s_ in s1:
+                L.emit(s_)
+            return N.Var(res, I)
+
+        def strided():
+            L.emit(N.Assign(target=res, value=C(0, I)))
+
+            def body(idx):
+                x = ops.convert(L, N.Load(arr, list(idx), t.dtype), I)
+                L.emit(N.Assign(target=res, value=N.BinOp("add", N.Var(res, I), x, I)))
+            loops(L, [n], body)
+        s2, _ = L.sub_block(strided)
+        unit = N.Cmp("eq", N.ArrayAttr(arr, "stride", 0, I), C(1, I), T.BOOL)
+        L.emit(N.If(cond=unit, then=s1, orelse=s2))
+        return N.Var(res, I)
 
 
 @register
