@@ -5,6 +5,8 @@ first position among the lanes that hold the extreme; a NaN anywhere gives the
 first NaN's position, as NumPy's loop does.  Checked against NumPy on the cases
 where lanes and order could differ: ties (``0.0`` and ``-0.0`` are equal),
 infinities, NaNs in the first block, the lanes and the tail, integer extremes."""
+import re
+
 import numpy as np
 import pytest
 
@@ -109,3 +111,35 @@ def test_along_the_last_axis(dtype):
             assert np.array_equal(got, want), (shape, m)
     with pytest.raises(ValueError):
         fmax(np.zeros((3, 0), dtype))
+
+
+def test_block_counts_and_their_limit():
+    """The lanes count blocks of sixteen values in int32 beside 32-bit data; past
+    ``limit`` blocks (2**31 - 1 of them: 128 GiB of float32, not made here) the
+    search runs in order.  The library source run by CPython with a tiny limit
+    takes that path, and gives NumPy's positions on both."""
+    from hanajit.lib.arrays import arg_lanes
+
+    rng = np.random.default_rng(5)
+    for n in (33, 100, 257):
+        a = rng.standard_normal(n).astype(np.float32)
+        a[rng.integers(0, n, 5)] = a.max()          # ties: the first wins
+        i = rng.integers(-9, 9, n).astype(np.int32)
+        for limit in (2, 2**31 - 1):
+            pos = np.int32(0)
+            assert arg_lanes.arg_max(a, pos, limit) == np.argmax(a)
+            assert arg_lanes.arg_min(a, pos, limit) == np.argmin(a)
+            assert arg_lanes.arg_max_int(i, pos, limit) == np.argmax(i)
+            assert arg_lanes.arg_min_int(i, pos, limit) == np.argmin(i)
+
+
+def test_positions_beside_32_bit_data_are_32_bit_vectors(monkeypatch):
+    """Beside float32 values the lanes keep their block numbers in int32: the
+    vector selects of positions are of int32 (as wide as the values'), none of
+    int64.  (The library piece inlined, so that its IR is the function's.)"""
+    monkeypatch.setenv("HANAJIT_SHARE_HELPERS", "0")
+    g = jit(argmax, fallback=False)
+    a = np.random.default_rng(2).standard_normal(300).astype(np.float32)
+    assert g(a) == np.argmax(a)
+    kinds = set(re.findall(r"select <\d+ x i1> %[^,]*, <\d+ x (\w+)>", g.inspect_llvm()))
+    assert "i32" in kinds and "i64" not in kinds, kinds

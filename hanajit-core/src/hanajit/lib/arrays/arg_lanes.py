@@ -9,40 +9,42 @@ import numpy as np
 from .extreme_lanes import LANES
 
 
-def arg_max(a):
+def arg_max(a, pos, limit):
     """``np.argmax(a)`` of the contiguous 1-D float ``a`` (at least one value):
     the first position of the largest value, or of the first NaN when there is
-    one (:func:`_arg_float`)."""
+    one (:func:`_arg_float`).  ``pos``: 0 of the integer type that counts blocks
+    of ``LANES`` values (int32 beside 32-bit data: one vector of positions per
+    vector of values), ``limit`` the most blocks it counts."""
     return _arg_float(a, 0, len(a), 1.0, np.empty(LANES, a.dtype),
-                      np.empty(LANES, np.int64), np.empty(LANES, np.bool_))
+                      np.empty(LANES, np.int64), np.empty(LANES, np.bool_), pos, limit)
 
 
-def arg_min(a):
+def arg_min(a, pos, limit):
     """``np.argmin``: :func:`arg_max` of ``-a`` (negation is exact, keeps NaN a NaN
     and ``-0.0`` equal to ``0.0``, so the same compares decide)."""
     return _arg_float(a, 0, len(a), -1.0, np.empty(LANES, a.dtype),
-                      np.empty(LANES, np.int64), np.empty(LANES, np.bool_))
+                      np.empty(LANES, np.int64), np.empty(LANES, np.bool_), pos, limit)
 
 
-def arg_max_int(a):
+def arg_max_int(a, pos, limit):
     """``np.argmax(a)`` of the contiguous 1-D integer ``a`` (:func:`_arg_int`)."""
     zero = a[0] ^ a[0]
     return _arg_int(a, 0, len(a), zero,
-                      np.empty(LANES, a.dtype), np.empty(LANES, np.int64))
+                      np.empty(LANES, a.dtype), np.empty(LANES, np.int64), pos, limit)
 
 
-def arg_min_int(a):
+def arg_min_int(a, pos, limit):
     """``np.argmin``: :func:`arg_max_int` of ``~a``, which reverses the order of
     signed and unsigned integers alike and cannot overflow."""
     zero = a[0] ^ a[0]
     return _arg_int(a, 0, len(a), ~zero,
-                      np.empty(LANES, a.dtype), np.empty(LANES, np.int64))
+                      np.empty(LANES, a.dtype), np.empty(LANES, np.int64), pos, limit)
 
 
-def _arg_float(a, lo, n, sign, scratch, where, nans):
+def _arg_float(a, lo, n, sign, scratch, where, nans, pos, limit):
     """The first position of the largest of ``a * sign`` (``sign`` 1.0 or -1.0),
     or of the first NaN.  16 accumulators, each keeping its lane's largest value
-    and where it first met it (a strict compare: an equal value later in the
+    and the block of ``LANES`` values where it first met it (a strict compare: an equal value later in the
     lane does not move it), become vectors of compares and selects as in
     :func:`_lanes`, and the first position holding the largest is taken at the
     end.  NaNs are only watched on the way (a NaN would win, and a compare that
@@ -50,7 +52,7 @@ def _arg_float(a, lo, n, sign, scratch, where, nans):
     set by any NaN, and then NaNs are looked for in order.  The
     direction is a multiplier, not a choice in the loop: a shared library piece
     is compiled without knowing its arguments, and a choice kept it scalar."""
-    if n < 2 * LANES:
+    if n < 2 * LANES or n // LANES > limit:
         r = a[lo + 0] * sign
         at = 0
         for i in range(n):
@@ -62,37 +64,37 @@ def _arg_float(a, lo, n, sign, scratch, where, nans):
                 at = i
         return at
     m0 = a[lo + 0] * sign
-    p0 = 0
+    p0 = pos
     m1 = a[lo + 1] * sign
-    p1 = 1
+    p1 = pos
     m2 = a[lo + 2] * sign
-    p2 = 2
+    p2 = pos
     m3 = a[lo + 3] * sign
-    p3 = 3
+    p3 = pos
     m4 = a[lo + 4] * sign
-    p4 = 4
+    p4 = pos
     m5 = a[lo + 5] * sign
-    p5 = 5
+    p5 = pos
     m6 = a[lo + 6] * sign
-    p6 = 6
+    p6 = pos
     m7 = a[lo + 7] * sign
-    p7 = 7
+    p7 = pos
     m8 = a[lo + 8] * sign
-    p8 = 8
+    p8 = pos
     m9 = a[lo + 9] * sign
-    p9 = 9
+    p9 = pos
     m10 = a[lo + 10] * sign
-    p10 = 10
+    p10 = pos
     m11 = a[lo + 11] * sign
-    p11 = 11
+    p11 = pos
     m12 = a[lo + 12] * sign
-    p12 = 12
+    p12 = pos
     m13 = a[lo + 13] * sign
-    p13 = 13
+    p13 = pos
     m14 = a[lo + 14] * sign
-    p14 = 14
+    p14 = pos
     m15 = a[lo + 15] * sign
-    p15 = 15
+    p15 = pos
     s0 = m0 != m0
     s1 = m1 != m1
     s2 = m2 != m2
@@ -112,86 +114,87 @@ def _arg_float(a, lo, n, sign, scratch, where, nans):
     blocks = n // LANES
     for b in range(1, blocks):
         j = LANES * b
+        bb = pos + b
         x0 = a[lo + j + 0] * sign
         s0 = s0 | (x0 != x0)
         c0 = x0 > m0
         m0 = x0 if c0 else m0
-        p0 = j + 0 if c0 else p0
+        p0 = bb if c0 else p0
         x1 = a[lo + j + 1] * sign
         s1 = s1 | (x1 != x1)
         c1 = x1 > m1
         m1 = x1 if c1 else m1
-        p1 = j + 1 if c1 else p1
+        p1 = bb if c1 else p1
         x2 = a[lo + j + 2] * sign
         s2 = s2 | (x2 != x2)
         c2 = x2 > m2
         m2 = x2 if c2 else m2
-        p2 = j + 2 if c2 else p2
+        p2 = bb if c2 else p2
         x3 = a[lo + j + 3] * sign
         s3 = s3 | (x3 != x3)
         c3 = x3 > m3
         m3 = x3 if c3 else m3
-        p3 = j + 3 if c3 else p3
+        p3 = bb if c3 else p3
         x4 = a[lo + j + 4] * sign
         s4 = s4 | (x4 != x4)
         c4 = x4 > m4
         m4 = x4 if c4 else m4
-        p4 = j + 4 if c4 else p4
+        p4 = bb if c4 else p4
         x5 = a[lo + j + 5] * sign
         s5 = s5 | (x5 != x5)
         c5 = x5 > m5
         m5 = x5 if c5 else m5
-        p5 = j + 5 if c5 else p5
+        p5 = bb if c5 else p5
         x6 = a[lo + j + 6] * sign
         s6 = s6 | (x6 != x6)
         c6 = x6 > m6
         m6 = x6 if c6 else m6
-        p6 = j + 6 if c6 else p6
+        p6 = bb if c6 else p6
         x7 = a[lo + j + 7] * sign
         s7 = s7 | (x7 != x7)
         c7 = x7 > m7
         m7 = x7 if c7 else m7
-        p7 = j + 7 if c7 else p7
+        p7 = bb if c7 else p7
         x8 = a[lo + j + 8] * sign
         s8 = s8 | (x8 != x8)
         c8 = x8 > m8
         m8 = x8 if c8 else m8
-        p8 = j + 8 if c8 else p8
+        p8 = bb if c8 else p8
         x9 = a[lo + j + 9] * sign
         s9 = s9 | (x9 != x9)
         c9 = x9 > m9
         m9 = x9 if c9 else m9
-        p9 = j + 9 if c9 else p9
+        p9 = bb if c9 else p9
         x10 = a[lo + j + 10] * sign
         s10 = s10 | (x10 != x10)
         c10 = x10 > m10
         m10 = x10 if c10 else m10
-        p10 = j + 10 if c10 else p10
+        p10 = bb if c10 else p10
         x11 = a[lo + j + 11] * sign
         s11 = s11 | (x11 != x11)
         c11 = x11 > m11
         m11 = x11 if c11 else m11
-        p11 = j + 11 if c11 else p11
+        p11 = bb if c11 else p11
         x12 = a[lo + j + 12] * sign
         s12 = s12 | (x12 != x12)
         c12 = x12 > m12
         m12 = x12 if c12 else m12
-        p12 = j + 12 if c12 else p12
+        p12 = bb if c12 else p12
         x13 = a[lo + j + 13] * sign
         s13 = s13 | (x13 != x13)
         c13 = x13 > m13
         m13 = x13 if c13 else m13
-        p13 = j + 13 if c13 else p13
+        p13 = bb if c13 else p13
         x14 = a[lo + j + 14] * sign
         s14 = s14 | (x14 != x14)
         c14 = x14 > m14
         m14 = x14 if c14 else m14
-        p14 = j + 14 if c14 else p14
+        p14 = bb if c14 else p14
         x15 = a[lo + j + 15] * sign
         s15 = s15 | (x15 != x15)
         c15 = x15 > m15
         m15 = x15 if c15 else m15
-        p15 = j + 15 if c15 else p15
+        p15 = bb if c15 else p15
     t = s0 | s1 | s2 | s3 | s4 | s5 | s6 | s7
     t = t | s8 | s9 | s10 | s11 | s12 | s13 | s14 | s15
     if t:
@@ -260,10 +263,10 @@ def _arg_float(a, lo, n, sign, scratch, where, nans):
     return at
 
 
-def _arg_int(a, lo, n, flip, scratch, where):
+def _arg_int(a, lo, n, flip, scratch, where, pos, limit):
     """The first position of the largest of ``a ^ flip`` (``flip`` 0, or every
     bit set), as :func:`_arg_float` without NaNs."""
-    if n < 2 * LANES:
+    if n < 2 * LANES or n // LANES > limit:
         r = a[lo + 0] ^ flip
         at = 0
         for i in range(n):
@@ -273,104 +276,105 @@ def _arg_int(a, lo, n, flip, scratch, where):
                 at = i
         return at
     m0 = a[lo + 0] ^ flip
-    p0 = 0
+    p0 = pos
     m1 = a[lo + 1] ^ flip
-    p1 = 1
+    p1 = pos
     m2 = a[lo + 2] ^ flip
-    p2 = 2
+    p2 = pos
     m3 = a[lo + 3] ^ flip
-    p3 = 3
+    p3 = pos
     m4 = a[lo + 4] ^ flip
-    p4 = 4
+    p4 = pos
     m5 = a[lo + 5] ^ flip
-    p5 = 5
+    p5 = pos
     m6 = a[lo + 6] ^ flip
-    p6 = 6
+    p6 = pos
     m7 = a[lo + 7] ^ flip
-    p7 = 7
+    p7 = pos
     m8 = a[lo + 8] ^ flip
-    p8 = 8
+    p8 = pos
     m9 = a[lo + 9] ^ flip
-    p9 = 9
+    p9 = pos
     m10 = a[lo + 10] ^ flip
-    p10 = 10
+    p10 = pos
     m11 = a[lo + 11] ^ flip
-    p11 = 11
+    p11 = pos
     m12 = a[lo + 12] ^ flip
-    p12 = 12
+    p12 = pos
     m13 = a[lo + 13] ^ flip
-    p13 = 13
+    p13 = pos
     m14 = a[lo + 14] ^ flip
-    p14 = 14
+    p14 = pos
     m15 = a[lo + 15] ^ flip
-    p15 = 15
+    p15 = pos
     blocks = n // LANES
     for b in range(1, blocks):
         j = LANES * b
+        bb = pos + b
         x0 = a[lo + j + 0] ^ flip
         c0 = x0 > m0
         m0 = x0 if c0 else m0
-        p0 = j + 0 if c0 else p0
+        p0 = bb if c0 else p0
         x1 = a[lo + j + 1] ^ flip
         c1 = x1 > m1
         m1 = x1 if c1 else m1
-        p1 = j + 1 if c1 else p1
+        p1 = bb if c1 else p1
         x2 = a[lo + j + 2] ^ flip
         c2 = x2 > m2
         m2 = x2 if c2 else m2
-        p2 = j + 2 if c2 else p2
+        p2 = bb if c2 else p2
         x3 = a[lo + j + 3] ^ flip
         c3 = x3 > m3
         m3 = x3 if c3 else m3
-        p3 = j + 3 if c3 else p3
+        p3 = bb if c3 else p3
         x4 = a[lo + j + 4] ^ flip
         c4 = x4 > m4
         m4 = x4 if c4 else m4
-        p4 = j + 4 if c4 else p4
+        p4 = bb if c4 else p4
         x5 = a[lo + j + 5] ^ flip
         c5 = x5 > m5
         m5 = x5 if c5 else m5
-        p5 = j + 5 if c5 else p5
+        p5 = bb if c5 else p5
         x6 = a[lo + j + 6] ^ flip
         c6 = x6 > m6
         m6 = x6 if c6 else m6
-        p6 = j + 6 if c6 else p6
+        p6 = bb if c6 else p6
         x7 = a[lo + j + 7] ^ flip
         c7 = x7 > m7
         m7 = x7 if c7 else m7
-        p7 = j + 7 if c7 else p7
+        p7 = bb if c7 else p7
         x8 = a[lo + j + 8] ^ flip
         c8 = x8 > m8
         m8 = x8 if c8 else m8
-        p8 = j + 8 if c8 else p8
+        p8 = bb if c8 else p8
         x9 = a[lo + j + 9] ^ flip
         c9 = x9 > m9
         m9 = x9 if c9 else m9
-        p9 = j + 9 if c9 else p9
+        p9 = bb if c9 else p9
         x10 = a[lo + j + 10] ^ flip
         c10 = x10 > m10
         m10 = x10 if c10 else m10
-        p10 = j + 10 if c10 else p10
+        p10 = bb if c10 else p10
         x11 = a[lo + j + 11] ^ flip
         c11 = x11 > m11
         m11 = x11 if c11 else m11
-        p11 = j + 11 if c11 else p11
+        p11 = bb if c11 else p11
         x12 = a[lo + j + 12] ^ flip
         c12 = x12 > m12
         m12 = x12 if c12 else m12
-        p12 = j + 12 if c12 else p12
+        p12 = bb if c12 else p12
         x13 = a[lo + j + 13] ^ flip
         c13 = x13 > m13
         m13 = x13 if c13 else m13
-        p13 = j + 13 if c13 else p13
+        p13 = bb if c13 else p13
         x14 = a[lo + j + 14] ^ flip
         c14 = x14 > m14
         m14 = x14 if c14 else m14
-        p14 = j + 14 if c14 else p14
+        p14 = bb if c14 else p14
         x15 = a[lo + j + 15] ^ flip
         c15 = x15 > m15
         m15 = x15 if c15 else m15
-        p15 = j + 15 if c15 else p15
+        p15 = bb if c15 else p15
     # each lane's best and where: stored (in the caller's scratch, LANES values
     # each), which makes LLVM's SLP vectoriser take the accumulators as vectors
     # (see _lanes), then read back in order
@@ -415,7 +419,7 @@ def _arg_int(a, lo, n, flip, scratch, where):
     return at
 
 
-def arg_rows(a, m, out, big):
+def arg_rows(a, m, out, big, pos, limit):
     """``np.argmax``/``np.argmin`` (``big``) along the last axis of a C-contiguous
     float array: ``out[r]`` for each row ``r`` of ``m >= 1`` values of the data
     ``a``."""
@@ -424,11 +428,11 @@ def arg_rows(a, m, out, big):
     where = np.empty(LANES, np.int64)
     nans = np.empty(LANES, np.bool_)
     for r in range(len(out)):
-        out[r] = _arg_float(a, r * m, m, sign, scratch, where, nans)
+        out[r] = _arg_float(a, r * m, m, sign, scratch, where, nans, pos, limit)
     return 0
 
 
-def arg_rows_int(a, m, out, big):
+def arg_rows_int(a, m, out, big, pos, limit):
     """:func:`arg_rows` of integers."""
     if len(out) == 0:
         return 0
@@ -438,18 +442,20 @@ def arg_rows_int(a, m, out, big):
     scratch = np.empty(LANES, a.dtype)
     where = np.empty(LANES, np.int64)
     for r in range(len(out)):
-        out[r] = _arg_int(a, r * m, m, flip, scratch, where)
+        out[r] = _arg_int(a, r * m, m, flip, scratch, where, pos, limit)
     return 0
 
 
 def _first_best(best, where):
-    """The largest of the lanes' ``best`` and the first position holding it."""
+    """The largest of the lanes' ``best`` and the first position holding it
+    (lane ``k`` of block ``where[k]``)."""
     r = best[0]
-    at = where[0]
+    at = where[0] * LANES
     for k in range(1, len(best)):
-        if best[k] > r or (best[k] == r and where[k] < at):
+        i = where[k] * LANES + k
+        if best[k] > r or (best[k] == r and i < at):
             r = best[k]
-            at = where[k]
+            at = i
     return r, at
 
 

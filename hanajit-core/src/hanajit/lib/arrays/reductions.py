@@ -411,7 +411,7 @@ class Reduction(CallTemplate):
                   ("argmin", True): arg_lanes.arg_min_int,
                   ("argmax", False): arg_lanes.arg_max,
                   ("argmin", False): arg_lanes.arg_min}[self.name, t.dtype.is_int]
-        return L.call_helper(helper, [lane])
+        return L.call_helper(helper, [lane] + block_count(t.dtype))
 
     def rows_arg_extreme(self, L, a, out, m):
         """``np.argmax``/``np.argmin`` along the last axis of the C-contiguous
@@ -423,7 +423,8 @@ class Reduction(CallTemplate):
         dest = L.let(reshape_view(L, out, [C(-1, I)], out.type.copy(ndim=1)))
         helper = arg_lanes.arg_rows_int if a.type.dtype.is_int else arg_lanes.arg_rows
         # (the call is emitted as a statement of its own; its result is unused)
-        L.call_helper(helper, [flat, L.let(m), dest, C(self.name == "argmax", T.BOOL)])
+        L.call_helper(helper, [flat, L.let(m), dest, C(self.name == "argmax", T.BOOL)]
+                      + block_count(a.type.dtype))
 
     def lanes_extreme(self, L, arg, st):
         """Whether ``np.min``/``np.max`` of ``arg`` is of a 1-D float expression of
@@ -705,6 +706,15 @@ class Reduction(CallTemplate):
             L.emit(N.Assign(target=k, value=N.BinOp("add", N.Var(k, I), C(1, I), I)))
         loops(L, red_dims, body)
         return N.Var(best, et) if name in ("min", "max") else N.Var(pos, I)
+
+
+def block_count(dtype):
+    """``pos, limit`` of ``arg_lanes``: blocks counted in int32 beside data of
+    32 bits or fewer (a vector of positions as wide as the vector of values),
+    else in int64."""
+    if dtype.bits <= 32:
+        return [C(0, T.INT32), C(2**31 - 1, I)]
+    return [C(0, I), C(2**62, I)]
 
 
 def simd_lanes(dtype: str) -> int:
