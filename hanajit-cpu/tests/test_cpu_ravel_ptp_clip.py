@@ -151,36 +151,6 @@ def test_polyval_is_numpys_horner_loop():
         assert type(jf(p, x)) is type(polyval(p, x))
 
 
-def gradients(f):
-    return np.gradient(f), np.gradient(f, axis=-1)
-
-
-def spaced(f, dx):
-    return np.gradient(f, dx), np.gradient(f, dx, axis=0)
-
-
-def test_gradient_as_numpy_computes_it():
-    """``np.gradient`` with uniform spacing: central differences inside, one-sided
-    ones at the ends, each in NumPy's types -- a Python spacing keeps float32
-    data float32, a NumPy float64 one computes the quotient in float64 -- and
-    NumPy's ValueError for an axis of one value."""
-    jg, js = jit(gradients), jit(spaced)
-    rng = np.random.default_rng(8)
-    for f in (rng.standard_normal(10), rng.standard_normal((4, 5)),
-              rng.standard_normal((3, 4, 2)).astype(np.float32),
-              np.arange(12).reshape(3, 4) ** 2, np.array([1.0, np.inf, 3.0, np.nan]),
-              rng.standard_normal((5, 6))[::2, ::-1]):
-        with np.errstate(all="ignore"):
-            assert_same_bits(jg(f), tuple(x if not isinstance(x, list) else tuple(x)
-                                          for x in gradients(f)))
-            for dx in (0.3, np.float64(0.3), 2, np.float32(0.25)):
-                want = spaced(f, dx)
-                assert_same_bits(js(f, dx), tuple(tuple(w) if isinstance(w, list) else w
-                                                   for w in want))
-    with pytest.raises(ValueError, match="too small to calculate"):
-        jg(np.array([1.0]))
-
-
 def rotations(m):
     return (np.rot90(m), np.rot90(m, 2), np.rot90(m, -1), np.rot90(m, 4), np.rot90(m, 1, (1, 0)),
             np.rot90(m, k=3, axes=(0, -1)))

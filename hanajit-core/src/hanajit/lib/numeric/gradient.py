@@ -1,26 +1,41 @@
-"""``np.gradient(f, dx=1.0, axis=None, edge_order=1)`` with uniform spacing (no
-spacing, or one number for every axis): NumPy's second-order central
-differences ``(f[i + 1] - f[i - 1]) / (2. * dx)`` inside and first-order ones
-``(f[1] - f[0]) / dx`` at the ends, each in NumPy's types (integer data as
-float64; a Python-number spacing keeps float32 data float32, a NumPy scalar
-promotes), stored into an array of the data's float type.  One array for 1-D
-data or an integer ``axis``, else a tuple of one per axis.  NumPy's ValueError
-for an axis of fewer than two values.  Spacing arrays, several spacings and
-``edge_order=2`` fall back."""
+"""``np.gradient(f, *varargs, axis=None, edge_order=1)`` as NumPy 2 computes it,
+value for value: no spacing, one number for every axis, or one spacing per axis
+(a number, or a 1-D array of coordinates of the axis' length); ``axis`` a
+constant int, tuple of ints or None; ``edge_order`` a constant 1 or 2.
+
+Inside, NumPy's second-order central differences; at the ends its first-order
+(``edge_order=1``) or second-order (``edge_order=2``) one-sided ones.  Each
+operation is NumPy's, in NumPy's order and types (``gradient_stencil``): integer
+data as float64, a Python-number spacing keeps float32 data float32, a NumPy
+scalar (or the first difference of coordinates) promotes.  Coordinates are
+differenced as NumPy does (integers as float64 first); whether the differences
+are all equal -- NumPy then takes the uniform formulas, which round differently
+-- is decided at run time, as NumPy decides it.  NumPy's errors, in its order:
+TypeError for a wrong number of spacings, ValueError for spacing arrays not 1-D
+or not of the axis' length, IndexError for coordinates of fewer than two values,
+ValueError for an ``edge_order`` above 2 and for an axis too short for it,
+ZeroDivisionError for a Python-number spacing 0 with ``edge_order=2``.
+
+Complex and boolean data, 0-d, boolean or complex spacing arrays, and
+``edge_order`` below 1 fall back."""
 from __future__ import annotations
 
-from ...typing_rules import Incompatible, promote
+from ...typing_rules import Incompatible
 from ...ir import nodes as N
 from ...ir import types as T
-from ..arrays import elementwise as ew
-from ..arrays.creation import allocate, fill
-from ..python import operators as ops
+from ..arrays.creation import allocate
 from ..python.operators import C
 from ..registry import CallTemplate, register
+from . import gradient_stencil as gs
 
-I = T.INT64
+I, F = T.INT64, T.FLOAT64
 TOO_SMALL = ("Shape of array too small to calculate a numerical gradient, at least "
              "(edge_order + 1) elements are required.")
+COUNT = "invalid number of arguments"
+NOT_1D = "distances must be either scalars or 1d"
+LENGTH = "when 1d, distances must match the length of the corresponding dimension"
+EDGE = "'edge_order' greater than 2 not supported"
+NO_DIFFERENCE = "index 0 is out of bounds for axis 0 with size 0"
 
 
 def _const(call, name, default):
@@ -32,6 +47,58 @@ def _const(call, name, default):
     return node.value
 
 
+def _axes(call, nd):
+    """The axes (NumPy's normalize_axis_tuple) and whether the result is a tuple."""
+    axis = _const(call, "axis", None)
+    if axis is None:
+        return list(range(nd)), nd > 1
+    many = isinstance(axis, tuple)
+    axes = axis if many else (axis,)
+    if not all(type(a) is int and -nd <= a < nd for a in axes) or \
+            len({a % nd for a in axes}) != len(axes):
+        raise Incompatible("np.gradient(): axis must be None, or constant ints in range "
+                           "and not repeated")
+    return [a % nd for a in axes], len(axes) > 1
+
+
+class Spacing:
+    """One axis' spacing as typed: ``kind`` "one" (none given: 1.0), "number"
+    (argument ``pos``; ``strong``: a NumPy scalar, not a Python number), "coords"
+    (a 1-D array: ``dtype`` is its differences' type) or "not1d" (NumPy's
+    ValueError, then computed as "one")."""
+
+    def __init__(self, kind, pos=0, strong=False, dtype=F):
+        self.kind, self.pos, self.strong, self.dtype = kind, pos, strong, dtype
+
+
+def _spacing(inf, call, t, pos):
+    if isinstance(t, T.Scalar):
+        return Spacing("number", pos, inf.is_strong(call.args[pos]), t)
+    if t.ndim > 1:
+        return Spacing("not1d", pos)
+    return Spacing("coords", pos, True, t.dtype if t.dtype.is_float else F)
+
+
+def _spacings(inf, call, args, naxes):
+    """A Spacing per axis, and whether NumPy raises its TypeError for the number
+    of spacings (NumPy's branches of ``varargs``)."""
+    given = args[1:]
+    for t in given:
+        if isinstance(t, T.Scalar) and not t.is_complex:
+            continue
+        if not (isinstance(t, T.ArrayType) and t.ndim > 0) or (
+                t.ndim == 1 and t.dtype.kind not in "iuf"):
+            raise Incompatible("np.gradient(): each spacing must be a real number or an "
+                               "array of integer or float coordinates")
+    if not given:
+        return [Spacing("one")] * naxes, False
+    if len(given) == 1 and isinstance(given[0], T.Scalar):
+        return [_spacing(inf, call, given[0], 1)] * naxes, False
+    if len(given) != naxes:
+        return [Spacing("one")] * naxes, True
+    return [_spacing(inf, call, t, 1 + k) for k, t in enumerate(given)], False
+
+
 @register
 class Gradient(CallTemplate):
     paths = ("numpy.gradient",)
@@ -39,75 +106,72 @@ class Gradient(CallTemplate):
     def plan(self, inf, call, args, kwargs):
         if not args or not isinstance(args[0], T.ArrayType) or args[0].ndim == 0:
             raise Incompatible("np.gradient(f, ...) of an array")
-        if set(kwargs) - {"axis", "edge_order"} or len(args) > 2:
-            raise Incompatible("np.gradient(f, dx, axis=None) with one uniform spacing")
-        if _const(call, "edge_order", 1) != 1:
-            raise Incompatible("np.gradient() with edge_order=2")
+        if set(kwargs) - {"axis", "edge_order"}:
+            raise Incompatible("np.gradient(f, *spacings, axis=None, edge_order=1)")
+        edge = _const(call, "edge_order", 1)
+        if type(edge) is not int or edge < 1:
+            raise Incompatible("np.gradient(): edge_order must be a constant 1 or 2")
         f = args[0]
-        nd = f.ndim
-        axis = _const(call, "axis", None)
-        if axis is None:
-            axes, many = list(range(nd)), nd > 1
-        elif type(axis) is int and -nd <= axis < nd:
-            axes, many = [axis % nd], False
-        else:
-            raise Incompatible("np.gradient(): axis must be None or a constant int in range")
-        out = f.dtype if f.dtype.is_float else (T.FLOAT64 if f.dtype.is_int else None)
+        axes, many = _axes(call, f.ndim)
+        out = f.dtype if f.dtype.is_float else (F if f.dtype.is_int else None)
         if out is None:             # (booleans: NumPy's subtraction raises)
             raise Incompatible(f"np.gradient() of {f.dtype} data")
-        work = out
-        if len(args) == 2:
-            dx = args[1]
-            if not isinstance(dx, T.Scalar) or dx.is_complex:
-                raise Incompatible("np.gradient(): the spacing must be one real number")
-            if inf.is_strong(call.args[1]):
-                work = promote(out, dx if not dx.is_bool else T.INT64)
-                if not work.is_float:
-                    work = T.FLOAT64
-        return axes, many, out, work
+        spacings, miscount = _spacings(inf, call, args, len(axes))
+        return axes, many, out, edge, spacings, miscount
 
     def typer(self, inf, call, args, kwargs):
-        axes, many, out, work = self.plan(inf, call, args, kwargs)
-        call.plan = (axes, many, out, work)
+        call.plan = self.plan(inf, call, args, kwargs)
+        axes, many, out = call.plan[:3]
         t = T.ArrayType(out, args[0].ndim, "C")
         return T.TupleType(tuple([t] * len(axes))) if many else t
 
     def lower(self, L, call, args, kwargs):
-        axes, many, out, work = call.plan
+        axes, many, out, edge, spacings, miscount = call.plan
         f = L.let(args[0])
         nd = f.type.ndim
         dims = [L.let(N.ArrayAttr(f, "shape", k, I)) for k in range(nd)]
-        dx = L.let(ops.convert(L, args[1], T.FLOAT64) if len(args) == 2 else C(1.0, T.FLOAT64))
-        one = L.let(ops.convert(L, dx, work))
-        # NumPy's ``2. * ax_dx``: a Python float times the spacing
-        two = L.let(ops.convert(L, N.BinOp("mul", C(2.0, T.FLOAT64), dx, T.FLOAT64), work))
+        # NumPy's checks of the spacings first, then of edge_order, then per axis
+        if miscount:
+            L.raise_if(C(True, T.BOOL), TypeError, COUNT)
+        values = {}
+        ready = [_prepare(L, args, sp, dims[axis], values) for axis, sp in zip(axes, spacings)]
+        if edge > 2:
+            L.raise_if(C(True, T.BOOL), ValueError, EDGE)
+            edge = 1                # (not reached)
         results = []
-        for axis in axes:
-            n = dims[axis]
-            L.raise_if(N.Cmp("lt", n, C(2, I), T.BOOL), ValueError, TOO_SMALL)
+        for axis, sp, spacing in zip(axes, spacings, ready):
+            L.raise_if(N.Cmp("lt", dims[axis], C(edge + 1, I), T.BOOL), ValueError, TOO_SMALL)
             arr = L.let(allocate(L, T.ArrayType(out, nd, "C"), dims))
-            last = L.let(N.BinOp("sub", n, C(1, I), I))
-
-            def value(idx, axis=axis, last=last):
-                i = idx[axis]
-                hi = N.Select(N.Cmp("lt", i, last, T.BOOL), N.BinOp("add", i, C(1, I), I),
-                              last, I)
-                lo = N.Select(N.Cmp("gt", i, C(0, I), T.BOOL), N.BinOp("sub", i, C(1, I), I),
-                              C(0, I), I)
-                end = ops.bor(N.Cmp("eq", i, C(0, I), T.BOOL), N.Cmp("eq", i, last, T.BOOL))
-                at = list(idx)
-
-                def read(k):        # (integer data as float64 first)
-                    at[axis] = k
-                    return ops.convert(L, N.Load(f, list(at), f.type.dtype), out)
-                # the difference in the data's type, the quotient in its type
-                # with the spacing's (a NumPy scalar spacing promotes)
-                d = ew.np_binop(L, "sub", L.let(read(hi)), L.let(read(lo)), out)
-                d = L.let(ops.convert(L, d, work))
-                q = ew.np_binop(L, "truediv", d, L.let(N.Select(end, one, two, work)), work)
-                return ops.convert(L, q, out)
-            fill(L, arr, dims, value)
+            st = gs.Stencil(L, f, arr, dims, axis, edge)
+            if sp.kind != "coords":
+                gs.uniform(st, spacing, sp.strong and sp.kind == "number")
+            else:
+                # NumPy's ``(diffx == diffx[0]).all()``: the uniform formulas
+                # with the NumPy scalar ``diffx[0]``, else the coordinates'
+                h, same = spacing
+                then, _ = L.sub_block(lambda: gs.uniform(
+                    st, L.let(N.Load(h, [C(0, I)], sp.dtype)), True))
+                orelse, _ = L.sub_block(lambda: gs.coordinates(st, h))
+                L.emit(N.If(cond=same, then=then, orelse=orelse))
             results.append(arr)
         if many:
             return N.MakeTuple(results, call.type)
         return results[0]
+
+
+def _prepare(L, args, sp, n, values):
+    """What one axis' spacing needs, after NumPy's checks of it: the number, or
+    the coordinates' differences and whether they are all equal."""
+    if sp.kind == "not1d":
+        L.raise_if(C(True, T.BOOL), ValueError, NOT_1D)
+    if sp.kind in ("one", "not1d"):
+        return C(1.0, F)
+    if sp.pos not in values:
+        values[sp.pos] = L.let(args[sp.pos])
+    x = values[sp.pos]
+    if sp.kind == "number":
+        return x
+    L.raise_if(N.Cmp("ne", N.ArrayAttr(x, "shape", 0, I), n, T.BOOL), ValueError, LENGTH)
+    L.raise_if(N.Cmp("lt", n, C(2, I), T.BOOL), IndexError, NO_DIFFERENCE)
+    h = gs.differences(L, x, n, sp.dtype)
+    return h, gs.all_equal(L, h)
