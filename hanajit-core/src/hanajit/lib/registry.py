@@ -161,7 +161,7 @@ def _load_library():
                   "statistics.quantile", "statistics.median", "arrays.matrix",
                   "arrays.cross_grid", "numeric.nan_to_num", "complex.angle",
                   "linalg.kron_trapz", "sorting.partition", "linalg.blas",
-                  "linalg.convolve", "random.generator", "random.legacy",
+                  "linalg.convolve", "linalg.einsum", "random.generator", "random.legacy",
                   "random.choice", "random.python_random", "gpu", "python.float_sums",
                   "capability_checks"):
             importlib.import_module(f"hanajit.lib.{m}")

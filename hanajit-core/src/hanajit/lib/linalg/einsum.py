@@ -1,0 +1,196 @@
+"""``np.einsum(subscripts, a[, b])`` with constant subscripts, as NumPy computes
+it (``optimize=False``, its default): one or two operands of one integer,
+float32 or float64 dtype, labels in explicit (``'ij,jk->ik'``) or implicit
+(``'ij,jk'``) mode, repeated labels (``'ii->i'``, ``'ii'``) and labels of length 1
+that broadcast.
+
+One operand and nothing summed is NumPy's view of it (``'ij->ji'``,
+``'ii->i'``); otherwise NumPy's iterator order and loops over the operands'
+memory (``einsum_algorithms``), so float results are NumPy's bit for bit, into
+an output with NumPy's strides.  A result with no label is a NumPy scalar.
+Ellipses, three operands or more, mixed dtypes, complex, float16 and boolean
+operands, and keywords (``out=``, ``optimize=True``, ...) fall back."""
+from __future__ import annotations
+
+from ...typing_rules import Incompatible
+from ...ir import nodes as N
+from ...ir import types as T
+from ..arrays.creation import allocate, fill
+from ..python.operators import C
+from ..registry import CallTemplate, register
+
+I = T.INT64
+
+
+def parse(spec, ndims):
+    """``(terms, output, labels)``: the operands' label strings, the output's,
+    and every label in the iterator's order (the output's, then the summed ones
+    alphabetically); Incompatible where NumPy would raise or is not followed."""
+    if not isinstance(spec, str):
+        raise Incompatible("np.einsum() with subscripts that are not a constant string")
+    spec = spec.replace(" ", "")
+    if "." in spec:
+        raise Incompatible("np.einsum() with an ellipsis")
+    lhs, arrow, out = spec.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(ndims):
+        raise Incompatible("np.einsum(): as many subscript terms as operands")
+    for term, nd in zip(terms, ndims):
+        if not all(c.isalpha() and c.isascii() for c in term) or len(term) != nd:
+            raise Incompatible("np.einsum(): one letter per axis of each operand")
+    used = "".join(terms)
+    if not arrow:
+        out = "".join(sorted(c for c in set(used) if used.count(c) == 1))
+    elif not all(c in used for c in out) or len(set(out)) != len(out) \
+            or not all(c.isalpha() for c in out):
+        raise Incompatible("np.einsum(): each output label once, and in an operand")
+    return terms, out, list(out) + sorted(set(used) - set(out))
+
+
+def _dtype(args):
+    dts = {a.dtype for a in args}
+    if len(dts) != 1:
+        raise Incompatible("np.einsum() of operands of different dtypes")
+    dt = dts.pop()
+    if not (dt.is_int or dt.is_float and dt.bits in (32, 64)):
+        raise Incompatible(f"np.einsum() of {dt}")
+    return dt
+
+
+@register
+class Einsum(CallTemplate):
+    paths = ("numpy.einsum",)
+
+    def plan(self, call, args, kwargs):
+        if kwargs and not (set(kwargs) == {"optimize"} and isinstance(
+                call.kwargs["optimize"], N.Const) and call.kwargs["optimize"].value is False):
+            raise Incompatible("np.einsum() with keywords (optimize=False only)")
+        ops = args[1:]
+        if not 1 <= len(ops) <= 2 or not all(isinstance(a, T.ArrayType) for a in ops):
+            raise Incompatible("np.einsum(subscripts, a[, b]) of one or two arrays")
+        from ..statistics.var_std_norm import const_arg
+        try:
+            spec = const_arg(call, 0, "subscripts")
+        except Incompatible:
+            spec = None
+        terms, out, labels = parse(spec, [a.ndim for a in ops])
+        return terms, out, labels, _dtype(ops)
+
+    def typer(self, inf, call, args, kwargs):
+        terms, out, labels, dt = call.plan = self.plan(call, args, kwargs)
+        if not out:
+            return dt
+        return T.ArrayType(dt, len(out), "A")
+
+    def lower(self, L, call, args, kwargs):
+        terms, out, labels, dt = call.plan
+        ops = [L.let(a) for a in args[1:]]
+        item = dt.bits // 8
+        sizes = _sizes(L, ops, terms, labels)
+        if len(ops) == 1 and len(labels) == len(out):
+            return _view(L, ops[0], terms[0], out, sizes, call.type)
+        from . import einsum_algorithms as he
+        nl, nop = len(labels), len(ops)
+        st = L.let(allocate(L, T.ArrayType(I, 2, "C"), [C(nop, I), C(nl, I)]))
+        fill(L, st, [C(nop, I), C(nl, I)], lambda idx: C(0, I))
+        mems, base = [], L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(nop, I)]))
+        for k, (arr, term) in enumerate(zip(ops, terms)):
+            mem, start = _memory(L, arr, item)
+            mems.append(mem)
+            L.emit(N.Store(array=base, indices=[C(k, I)], value=start))
+            for ax, c in enumerate(term):
+                at = [C(k, I), C(labels.index(c), I)]
+                # (an axis of length 1 broadcasts: stride 0)
+                step = N.Select(N.Cmp("eq", N.ArrayAttr(arr, "shape", ax, I), C(1, I), T.BOOL),
+                                C(0, I), N.BinOp("sdiv", N.ArrayAttr(arr, "stride", ax, I),
+                                                 C(item, I), I), I)
+                L.emit(N.Store(array=st, indices=at, value=N.BinOp(
+                    "add", N.Load(st, at, I), step, I)))
+        size_arr = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(nl, I)]))
+        for k, n in enumerate(sizes):
+            L.emit(N.Store(array=size_arr, indices=[C(k, I)], value=n))
+        nout = len(out)
+        count = C(1, I)
+        for n in sizes[:nout]:
+            count = N.BinOp("mul", count, n, I)
+        res = L.let(allocate(L, T.ArrayType(dt, 1, "C"), [count]))
+        fill(L, res, [N.ArrayAttr(res, "shape", 0, I)], lambda idx: C(0, dt))
+        ostr = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(max(nout, 1), I)]))
+        lanes = C(2 if dt.bits == 64 else 4, I)
+        if nop == 2:
+            helper, head = he.einsum_two, mems + [base]
+        else:
+            helper, head = he.einsum_one, mems + [base]
+        L.emit(N.ExprStmt(value=L.call_helper(helper, head + [
+            st, size_arr, C(nout, I), res, ostr, lanes, C(0, dt)])))
+        if not nout:
+            return N.Load(res, [C(0, I)], dt)
+        steps = [N.BinOp("mul", N.Load(ostr, [C(k, I)], I), C(item, I), I)
+                 for k in range(nout)]
+        return N.ArrayView(res, C(0, I), sizes[:nout], steps, call.type)
+
+
+def _sizes(L, ops, terms, labels):
+    """Each label's length: NumPy's ValueErrors where an operand's repeated label
+    has two lengths, or two operands' lengths differ and neither is 1."""
+    sizes = {}
+    for k, (arr, term) in enumerate(zip(ops, terms)):
+        seen = {}
+        for ax, c in enumerate(term):
+            n = L.let(N.ArrayAttr(arr, "shape", ax, I))
+            if c in seen:
+                L.emit(N.If(cond=N.Cmp("ne", n, seen[c], T.BOOL), then=[N.Raise(
+                    exc=ValueError, args=[seen[c], n], message=(
+                        f"dimensions in operand {k} for collapsing index '{c}' don't "
+                        "match ({} != {})"))]))
+                continue
+            seen[c] = n
+            if c in sizes:
+                old = sizes[c]
+                bad = N.Cmp("ne", n, old, T.BOOL)
+                for x in (n, old):
+                    bad = N.BinOp("and", bad, N.Cmp("ne", x, C(1, I), T.BOOL), T.BOOL)
+                L.raise_if(bad, ValueError, "operands could not be broadcast together "
+                           "with remapped shapes")
+                sizes[c] = L.let(N.Select(N.Cmp("eq", old, C(1, I), T.BOOL), n, old, I))
+            else:
+                sizes[c] = n
+    return [sizes[c] for c in labels]
+
+
+def _memory(L, arr, item):
+    """A 1-D view of ``arr``'s memory from its lowest element, and the index of
+    ``arr[0, ..., 0]`` in it.  (Strides that are not whole items, views of
+    structured data, leave it to the interpreter.)"""
+    from ..python.helpers import Deopt
+    t = arr.type
+    lo, hi, size = C(0, I), C(0, I), C(1, I)
+    for ax in range(t.ndim):
+        n = L.let(N.ArrayAttr(arr, "shape", ax, I))
+        s = L.let(N.ArrayAttr(arr, "stride", ax, I))
+        L.raise_if(N.Cmp("ne", N.BinOp("srem", s, C(item, I), I), C(0, I), T.BOOL), Deopt,
+                   "np.einsum() of an operand whose strides are not whole items")
+        reach = L.let(N.BinOp("mul", N.BinOp("sub", n, C(1, I), I), s, I))
+        neg = N.Cmp("lt", reach, C(0, I), T.BOOL)
+        lo = N.BinOp("add", lo, N.Select(neg, reach, C(0, I), I), I)
+        hi = N.BinOp("add", hi, N.Select(neg, C(0, I), reach, I), I)
+        size = N.BinOp("mul", size, n, I)
+    empty = L.let(N.Cmp("eq", size, C(0, I), T.BOOL))
+    lo = L.let(N.Select(empty, C(0, I), lo, I))
+    span = L.let(N.Select(empty, C(0, I), N.BinOp(
+        "add", N.BinOp("sdiv", N.BinOp("sub", hi, lo, I), C(item, I), I), C(1, I), I), I))
+    mem = L.let(N.ArrayView(arr, lo, [span], [C(item, I)], T.ArrayType(t.dtype, 1, "C")))
+    return mem, L.let(N.BinOp("sdiv", N.BinOp("sub", C(0, I), lo, I), C(item, I), I))
+
+
+def _view(L, arr, term, out, sizes, rt):
+    """NumPy's view for one operand with nothing summed: each output label's
+    stride the sum of its axes' strides (``'ii->i'``: the diagonal)."""
+    steps = []
+    for c in out:
+        s = C(0, I)
+        for ax, d in enumerate(term):
+            if d == c:
+                s = N.BinOp("add", s, N.ArrayAttr(arr, "stride", ax, I), I)
+        steps.append(s)
+    return N.ArrayView(arr, C(0, I), sizes[:len(out)], steps, rt)

@@ -1,0 +1,322 @@
+"""The loops of NumPy's ``np.einsum`` (``c_einsum``, ``optimize=False``), in
+Python source compiled by hanajit (see ``lib/python/helpers.py``), so that its
+float results are NumPy's bit for bit (measured against NumPy 2.4).
+
+NumPy's einsum runs one ``nditer`` over every label -- the output's in order,
+then the summed ones in alphabetical order -- and zeroes the output first:
+
+* the labels are put in the iterator's order by the operands' strides
+  (``order_labels``: NumPy's stable insertion sort, the last label innermost
+  first; a label of length 1 has stride 0 in every operand, the output's
+  too), strides never negated;
+* the output is allocated in that order (its strides grow from the innermost
+  label out) and neighbouring labels merge where every operand's strides chain;
+* the innermost merged label is walked whole when two or three merged labels
+  are left (NumPy's unbuffered loops), else in pieces of at most 8192 values
+  (the buffered iterator's), each piece by a "sum of products" loop chosen by the
+  strides (``piece_two``/``piece_one``): element by element
+  ``out[i] = a[i] * b[i] + out[i]`` where the output moves, and where it does not
+  (a sum inside the piece) NumPy's SIMD loops of its baseline (128-bit vectors:
+  ``W`` = 2 float64 or 4 float32 lanes): four vectors at a time chained as
+  ``acc = a0*b0 + (a1*b1 + (a2*b2 + (a3*b3 + acc)))`` lane by lane, then one
+  vector at a time (zeros past the end), the lanes summed as
+  ``(l0 + l1) + (l2 + l3)``; a plain sum adds the four vectors as ``(v0 + v1) +
+  (v2 + v3)`` into ``acc``; strided pieces add in order into a scalar.  The piece's
+  value is then added to the output: ``out = out + value``.
+
+``einsum_two(a, b, base, st, sizes, nout, out, ostr, W, zero)``: ``a``/``b`` are
+1-D views of the operands' memory from their lowest element, ``base`` where
+element 0 is in each, ``st[op, label]`` strides in items (0: label absent; a
+repeated label's strides summed), ``sizes`` per label, the first ``nout`` the
+output's; ``out`` zeroed, of the output's size; ``ostr`` receives the output's
+strides per output label, in items.  ``einsum_one`` is the same for one operand.
+"""
+import numpy as np
+
+PIECE = 8192            # NPY_BUFSIZE: the inner loop's longest piece
+
+
+def order_labels(st, nop, nl, perm):
+    """``perm[0]`` innermost: NumPy's ``npyiter_find_best_axis_ordering`` over
+    the operands' strides ``st`` (C order wins conflicts)."""
+    for k in range(nl):
+        perm[k] = nl - 1 - k
+    for i0 in range(1, nl):
+        j0 = perm[i0]
+        ipos = i0
+        i1 = i0 - 1
+        while i1 >= 0:
+            j1 = perm[i1]
+            ambig = True
+            swap = False
+            for iop in range(nop):
+                s0 = st[iop, j0]
+                s1 = st[iop, j1]
+                if s0 != 0 and s1 != 0:
+                    if abs(s1) <= abs(s0):
+                        swap = False
+                    elif ambig:
+                        swap = True
+                    ambig = False
+            if not ambig:
+                if swap:
+                    ipos = i1
+                else:
+                    break
+            i1 -= 1
+        k = i0
+        while k > ipos:
+            perm[k] = perm[k - 1]
+            k -= 1
+        perm[ipos] = j0
+
+
+def merged(st, sizes, nop, nout, ostr, gsize, gst):
+    """The iterator's merged labels, innermost first, into ``gsize``/``gst``
+    (strides of the operands, then of the output); their count (0: the
+    iteration is empty)."""
+    nl = sizes.shape[0]
+    all_st = np.zeros((nop + 1, nl), np.int64)
+    for iop in range(nop):
+        for k in range(nl):
+            if sizes[k] != 1:
+                all_st[iop, k] = st[iop, k]
+    perm = np.empty(nl, np.int64)
+    order_labels(all_st, nop, nl, perm)
+    s = 1
+    for q in range(nl):
+        k = perm[q]
+        if k < nout:
+            if sizes[k] != 1:
+                all_st[nop, k] = s
+            ostr[k] = s
+            s *= sizes[k]
+    ng = 0
+    for q in range(nl):
+        k = perm[q]
+        if sizes[k] == 0:
+            return 0
+        if ng > 0:
+            chain = True
+            n0 = gsize[ng - 1]
+            n1 = sizes[k]
+            for iop in range(nop + 1):
+                s0 = gst[iop, ng - 1]
+                s1 = all_st[iop, k]
+                if not ((n0 == 1 and s0 == 0) or (n1 == 1 and s1 == 0)) and s0 * n0 != s1:
+                    chain = False
+            if chain:
+                for iop in range(nop + 1):
+                    if gst[iop, ng - 1] == 0 and n0 == 1:
+                        gst[iop, ng - 1] = all_st[iop, k]
+                gsize[ng - 1] = n0 * n1
+                continue
+        gsize[ng] = sizes[k]
+        for iop in range(nop + 1):
+            gst[iop, ng] = all_st[iop, k]
+        ng += 1
+    return ng
+
+
+def einsum_two(a, b, base, st, sizes, nout, out, ostr, W, zero):
+    """``out`` as NumPy's einsum of two operands (module docstring)."""
+    nl = sizes.shape[0]
+    gsize = np.ones(nl + 1, np.int64)
+    gst = np.zeros((3, nl + 1), np.int64)
+    ng = merged(st, sizes, 2, nout, ostr, gsize, gst)
+    if ng == 0:
+        return 0
+    inner = gsize[0]
+    piece = inner if ng == 2 or ng == 3 else PIECE
+    idx = np.zeros(ng + 1, np.int64)
+    while idx[ng] == 0:
+        pa = base[0]
+        pb = base[1]
+        po = 0
+        for g in range(1, ng):
+            pa += idx[g] * gst[0, g]
+            pb += idx[g] * gst[1, g]
+            po += idx[g] * gst[2, g]
+        c0 = 0
+        while c0 < inner:
+            n = inner - c0
+            if n > piece:
+                n = piece
+            piece_two(a, pa + c0 * gst[0, 0], gst[0, 0], b, pb + c0 * gst[1, 0], gst[1, 0],
+                      out, po + c0 * gst[2, 0], gst[2, 0], n, W, zero)
+            c0 += n
+        _advance(idx, gsize, ng)
+    return 0
+
+
+def einsum_one(a, base, st, sizes, nout, out, ostr, W, zero):
+    """``out`` as NumPy's einsum of one operand with a sum (module docstring)."""
+    nl = sizes.shape[0]
+    gsize = np.ones(nl + 1, np.int64)
+    gst = np.zeros((2, nl + 1), np.int64)
+    ng = merged(st, sizes, 1, nout, ostr, gsize, gst)
+    if ng == 0:
+        return 0
+    inner = gsize[0]
+    piece = inner if ng == 2 or ng == 3 else PIECE
+    idx = np.zeros(ng + 1, np.int64)
+    while idx[ng] == 0:
+        pa = base[0]
+        po = 0
+        for g in range(1, ng):
+            pa += idx[g] * gst[0, g]
+            po += idx[g] * gst[1, g]
+        c0 = 0
+        while c0 < inner:
+            n = inner - c0
+            if n > piece:
+                n = piece
+            piece_one(a, pa + c0 * gst[0, 0], gst[0, 0], out, po + c0 * gst[1, 0], gst[1, 0],
+                      n, W, zero)
+            c0 += n
+        _advance(idx, gsize, ng)
+    return 0
+
+
+def _advance(idx, shape, count):
+    """The next index of merged labels 1 .. count-1 (label 1 fastest);
+    ``idx[count]`` becomes 1 after the last."""
+    g = 1
+    idx[g] += 1
+    while g < count and idx[g] == shape[g]:
+        idx[g] = 0
+        g += 1
+        idx[g] += 1
+
+
+def piece_two(a, pa, sa, b, pb, sb, out, po, so, n, W, zero):
+    """One piece of the inner loop of a product of two operands (the contiguous
+    cases apart, as vector code: the same operations)."""
+    if so == 1 and sb == 1 and sa == 0:
+        x = a[pa]
+        for i in range(n):
+            out[po + i] = x * b[pb + i] + out[po + i]
+    elif so == 1 and sa == 1 and sb == 0:
+        y = b[pb]
+        for i in range(n):
+            out[po + i] = a[pa + i] * y + out[po + i]
+    elif so == 1 and sa == 1 and sb == 1:
+        for i in range(n):
+            out[po + i] = a[pa + i] * b[pb + i] + out[po + i]
+    elif so != 0:
+        for i in range(n):
+            out[po + i * so] = a[pa + i * sa] * b[pb + i * sb] + out[po + i * so]
+    elif sa == 1 and sb == 1:
+        out[po] = out[po] + _dot(a, pa, b, pb, n, W, zero)
+    elif sa == 0 and sb == 1:
+        out[po] = out[po] + a[pa] * _total(b, pb, n, W, zero)
+    elif sa == 1 and sb == 0:
+        out[po] = out[po] + _total(a, pa, n, W, zero) * b[pb]
+    else:
+        acc = zero
+        for i in range(n):
+            acc = acc + a[pa + i * sa] * b[pb + i * sb]
+        out[po] = out[po] + acc
+
+
+def piece_one(a, pa, sa, out, po, so, n, W, zero):
+    """One piece of the inner loop of a sum of one operand."""
+    if so == 1 and sa == 1:
+        for i in range(n):
+            out[po + i] = a[pa + i] + out[po + i]
+    elif so != 0:
+        for i in range(n):
+            out[po + i * so] = a[pa + i * sa] + out[po + i * so]
+    elif sa == 1:
+        out[po] = out[po] + _total(a, pa, n, W, zero)
+    else:
+        acc = zero
+        for i in range(n):
+            acc = acc + a[pa + i * sa]
+        out[po] = out[po] + acc
+
+
+def _dot(a, pa, b, pb, n, W, zero):
+    """NumPy's ``sum_of_products_contig_contig_outstride0_two``: ``W`` lanes
+    (2 or 4), four vectors chained per step, the tail zero-padded."""
+    acc0 = zero
+    acc1 = zero
+    acc2 = zero
+    acc3 = zero
+    i = 0
+    if W == 2:
+        while n - i >= 8:
+            j = pa + i
+            k = pb + i
+            acc0 = a[j] * b[k] + (a[j + 2] * b[k + 2] + (a[j + 4] * b[k + 4] + (
+                a[j + 6] * b[k + 6] + acc0)))
+            acc1 = a[j + 1] * b[k + 1] + (a[j + 3] * b[k + 3] + (a[j + 5] * b[k + 5] + (
+                a[j + 7] * b[k + 7] + acc1)))
+            i += 8
+        while i < n:
+            acc0 = a[pa + i] * b[pb + i] + acc0
+            if i + 1 < n:
+                acc1 = a[pa + i + 1] * b[pb + i + 1] + acc1
+            else:
+                acc1 = zero * zero + acc1
+            i += 2
+        return acc0 + acc1
+    while n - i >= 16:
+        j = pa + i
+        k = pb + i
+        acc0 = a[j] * b[k] + (a[j + 4] * b[k + 4] + (a[j + 8] * b[k + 8] + (
+            a[j + 12] * b[k + 12] + acc0)))
+        acc1 = a[j + 1] * b[k + 1] + (a[j + 5] * b[k + 5] + (a[j + 9] * b[k + 9] + (
+            a[j + 13] * b[k + 13] + acc1)))
+        acc2 = a[j + 2] * b[k + 2] + (a[j + 6] * b[k + 6] + (a[j + 10] * b[k + 10] + (
+            a[j + 14] * b[k + 14] + acc2)))
+        acc3 = a[j + 3] * b[k + 3] + (a[j + 7] * b[k + 7] + (a[j + 11] * b[k + 11] + (
+            a[j + 15] * b[k + 15] + acc3)))
+        i += 16
+    while i < n:
+        acc0 = a[pa + i] * b[pb + i] + acc0
+        acc1 = (a[pa + i + 1] * b[pb + i + 1] if i + 1 < n else zero * zero) + acc1
+        acc2 = (a[pa + i + 2] * b[pb + i + 2] if i + 2 < n else zero * zero) + acc2
+        acc3 = (a[pa + i + 3] * b[pb + i + 3] if i + 3 < n else zero * zero) + acc3
+        i += 4
+    return (acc0 + acc1) + (acc2 + acc3)
+
+
+def _total(a, pa, n, W, zero):
+    """NumPy's ``sum_of_arr``: ``W`` lanes, four vectors added as ``(v0 + v1) +
+    (v2 + v3)`` into the accumulator per step, the tail zero-padded."""
+    acc0 = zero
+    acc1 = zero
+    acc2 = zero
+    acc3 = zero
+    i = 0
+    if W == 2:
+        while n - i >= 8:
+            j = pa + i
+            acc0 = ((a[j] + a[j + 2]) + (a[j + 4] + a[j + 6])) + acc0
+            acc1 = ((a[j + 1] + a[j + 3]) + (a[j + 5] + a[j + 7])) + acc1
+            i += 8
+        while i < n:
+            acc0 = a[pa + i] + acc0
+            acc1 = (a[pa + i + 1] if i + 1 < n else zero) + acc1
+            i += 2
+        return acc0 + acc1
+    while n - i >= 16:
+        j = pa + i
+        acc0 = ((a[j] + a[j + 4]) + (a[j + 8] + a[j + 12])) + acc0
+        acc1 = ((a[j + 1] + a[j + 5]) + (a[j + 9] + a[j + 13])) + acc1
+        acc2 = ((a[j + 2] + a[j + 6]) + (a[j + 10] + a[j + 14])) + acc2
+        acc3 = ((a[j + 3] + a[j + 7]) + (a[j + 11] + a[j + 15])) + acc3
+        i += 16
+    while i < n:
+        acc0 = a[pa + i] + acc0
+        acc1 = (a[pa + i + 1] if i + 1 < n else zero) + acc1
+        acc2 = (a[pa + i + 2] if i + 2 < n else zero) + acc2
+        acc3 = (a[pa + i + 3] if i + 3 < n else zero) + acc3
+        i += 4
+    return (acc0 + acc1) + (acc2 + acc3)
+
+
+for _f in (order_labels, merged, einsum_two, einsum_one, _advance, piece_two, piece_one,
+           _dot, _total):
+    _f.hj_unchecked = True

@@ -1,0 +1,186 @@
+"""``np.einsum`` (``lib/linalg/einsum.py``): NumPy's iterator order and loops
+over the operands' memory, so float results are NumPy's bit for bit -- checked
+on random shapes (labels of length 1 included), layouts (C, Fortran, reversed,
+strided), dtypes and signed zeros, on pieces past NumPy's 8192-value buffer,
+NumPy's views for one operand with nothing summed, its errors and the forms
+that fall back."""
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hanajit import HanaJitFallbackWarning, jit
+from hanajit.testing.compare import assert_same_bits
+
+pytestmark = [pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning")]
+
+
+def matmul(a, b):
+    return np.einsum("ij,jk->ik", a, b)
+
+
+def matvec(a, x):
+    return np.einsum("ij,j->i", a, x)
+
+
+def vecmat(x, a):
+    return np.einsum("i,ij->j", x, a)
+
+
+def inner(x, y):
+    return np.einsum("i,i->", x, y)
+
+
+def row_dots(a, b):
+    return np.einsum("ij,ij->i", a, b)
+
+
+def transposed_product(a, b):
+    return np.einsum("ij,jk->ki", a, b)
+
+
+def outer(x, y):
+    return np.einsum("i,j->ij", x, y)
+
+
+def batched(a, b):
+    return np.einsum("bij,bjk->bik", a, b)
+
+
+def contract3(a, b):
+    return np.einsum("ijk,ik->ij", a, b)
+
+
+def implicit(a, b):
+    return np.einsum("ij,jk", a, b)
+
+
+def sums(a):
+    return (np.einsum("ij->i", a), np.einsum("ij->j", a), np.einsum("ij->", a),
+            np.einsum("ij", a) + 0, np.einsum("ji->j", a))
+
+
+def diagonal(m):
+    return np.einsum("ii", m), np.einsum("ii->", m), np.einsum("ii->i", m) * 1
+
+
+TWO = {"ij,jk->ik": matmul, "ij,j->i": matvec, "i,ij->j": vecmat, "i,i->": inner,
+       "ij,ij->i": row_dots, "ij,jk->ki": transposed_product, "i,j->ij": outer,
+       "bij,bjk->bik": batched, "ijk,ik->ij": contract3, "ij,jk": implicit}
+
+
+def _operand(rng, shape, dtype, layout, zeros):
+    a = rng.standard_normal(shape) * 10.0 ** rng.uniform(-3, 3, shape)
+    if zeros:
+        a[a < 0.2] = -0.0
+    if np.dtype(dtype).kind == "i":
+        a = np.trunc(a * 7) % 1000
+    a = a.astype(dtype)
+    if layout == "F":
+        a = np.asfortranarray(a)
+    elif layout == "reversed" and a.ndim:
+        a = np.flip(a, 0)
+    elif layout == "strided" and a.ndim:
+        a = np.repeat(a, 2, axis=-1)[..., ::2]
+    return a
+
+
+def _shapes(spec, sizes):
+    lhs = spec.split("->")[0]
+    return [tuple(sizes[c] for c in term) for term in lhs.split(",")]
+
+
+LAYOUTS = st.sampled_from(["C", "F", "reversed", "strided"])
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from(sorted(TWO)), st.dictionaries(st.sampled_from("bijk"),
+                                                     st.sampled_from([1, 2, 3, 5, 9, 17, 40]),
+                                                     min_size=4, max_size=4),
+       st.sampled_from(["f8", "f4", "i8", "i4"]), LAYOUTS, LAYOUTS, st.booleans(),
+       st.integers(0, 2**32 - 1))
+def test_two_operands_as_numpy(spec, sizes, dtype, la, lb, zeros, seed):
+    """NumPy's result, value and type, whatever the lengths (1 broadcasts and
+    changes which label is innermost), layouts and dtypes."""
+    rng = np.random.default_rng(seed)
+    sa, sb = _shapes(spec, sizes)
+    a, b = _operand(rng, sa, dtype, la, zeros), _operand(rng, sb, dtype, lb, zeros)
+    fn = TWO[spec]
+    assert_same_bits(jit(fn)(a, b), fn(a, b))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32])
+def test_one_operand_sums_and_diagonals(dtype):
+    rng = np.random.default_rng(1)
+    for shape in ((1, 1), (3, 1), (1, 7), (6, 5), (40, 33)):
+        for layout in ("C", "F", "reversed", "strided"):
+            a = _operand(rng, shape, dtype, layout, layout == "F")
+            assert_same_bits(jit(sums)(a), sums(a))
+            m = a[:min(shape), :min(shape)]
+            assert_same_bits(jit(diagonal)(m), diagonal(m))
+
+
+def test_long_inner_loops_in_numpys_pieces():
+    """One merged label is walked in NumPy's 8192-value pieces, two or three
+    whole, four or more in pieces again: each changes a float sum's rounding."""
+    rng = np.random.default_rng(2)
+    for dtype in (np.float64, np.float32):
+        x = _operand(rng, (30001,), dtype, "C", False)
+        assert_same_bits(jit(inner)(x, x[::-1].copy()), inner(x, x[::-1].copy()))
+        a = _operand(rng, (3, 20011), dtype, "C", False)
+        assert_same_bits(jit(matvec)(a, a[0]), matvec(a, a[0]))
+        assert_same_bits(jit(row_dots)(a, a), row_dots(a, a))
+        a1 = a[:1]                  # a label of length 1: one merged label again
+        assert_same_bits(jit(matvec)(a1, a[0]), matvec(a1, a[0]))
+        t = _operand(rng, (2, 3, 2, 9000), dtype, "C", False)
+        b = _operand(rng, (3, 9000), dtype, "C", False)
+
+        def four(t, b):
+            return np.einsum("abcd,bd->ac", t, b)
+        assert_same_bits(jit(four)(t, b), four(t, b))
+
+
+def test_one_operand_without_a_sum_is_numpys_view():
+    @jit
+    def views(a):
+        return np.einsum("ij->ji", a), np.einsum("ii->i", a)
+
+    a = np.arange(16.0).reshape(4, 4)
+    t, d = views(a)
+    assert np.shares_memory(t, a) and np.shares_memory(d, a)
+    assert_same_bits((t, d), (a.T, np.diagonal(a)))
+
+
+def test_numpys_errors():
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        jit(matmul)(np.ones((2, 3)), np.ones((4, 2)))
+    with pytest.raises(ValueError, match="collapsing index 'i' don't match \\(2 != 3\\)"):
+        jit(diagonal)(np.ones((2, 3)))
+    assert_same_bits(jit(row_dots)(np.ones((2, 1)), np.ones((2, 5))),
+                     row_dots(np.ones((2, 1)), np.ones((2, 5))))
+
+
+def test_other_forms_fall_back_with_the_reason():
+    def ellipsis(a):
+        return np.einsum("...i->...", a)
+
+    def three(a):
+        return np.einsum("i,i,i->", a, a, a)
+
+    def mixed(a, b):
+        return np.einsum("i,i->", a, b)
+
+    def complex_(z):
+        return np.einsum("i->", z)
+
+    x = np.arange(4.0)
+    for fn, args, why in ((ellipsis, (x,), "ellipsis"), (three, (x,), "one or two arrays"),
+                          (mixed, (x, x.astype(np.float32)), "different dtypes"),
+                          (complex_, (x + 1j,), "complex")):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            assert_same_bits(jit(fn)(*args), fn(*args))
+        assert any(issubclass(w.category, HanaJitFallbackWarning) and why in str(w.message)
+                   for w in seen), why
