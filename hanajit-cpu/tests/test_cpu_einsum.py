@@ -1,7 +1,7 @@
 """``np.einsum`` (``lib/linalg/einsum.py``): NumPy's iterator order and loops
 over the operands' memory, so float results are NumPy's bit for bit -- checked
 on random shapes (labels of length 1 included), layouts (C, Fortran, reversed,
-strided), dtypes and signed zeros, on pieces past NumPy's 8192-value buffer,
+strided), dtypes and signed zeros, on pieces past NumPy's 8192-value buffer, ellipses,
 NumPy's views for one operand with nothing summed, its errors and the forms
 that fall back."""
 import warnings
@@ -162,9 +162,31 @@ def test_numpys_errors():
                      row_dots(np.ones((2, 1)), np.ones((2, 5))))
 
 
+def ellipses(a, b):
+    return (np.einsum("...ij,...jk->...ik", a, b), np.einsum("...ij,...jk", a, b),
+            np.einsum("...i,...i->...", a, a), np.einsum("i...->...", b))
+
+
+def traces(m):
+    return np.einsum("...ii->...i", m) * 1, np.einsum("...ii", m)
+
+
+def test_ellipses_broadcast_as_numpys():
+    """An ellipsis stands for the broadcast axes, aligned on the right; in
+    implicit mode they come first in the output."""
+    rng = np.random.default_rng(3)
+    a = _operand(rng, (4, 3, 5, 6), np.float64, "C", False)
+    for b in (_operand(rng, (3, 6, 2), np.float64, "F", False),
+              _operand(rng, (1, 6, 2), np.float64, "C", False),
+              _operand(rng, (6, 2), np.float64, "reversed", False)):
+        assert_same_bits(jit(ellipses)(a, b), ellipses(a, b))
+    m = _operand(rng, (2, 5, 5), np.float32, "strided", True)
+    assert_same_bits(jit(traces)(m), traces(m))
+
+
 def test_other_forms_fall_back_with_the_reason():
     def ellipsis(a):
-        return np.einsum("...i->...", a)
+        return np.einsum("...i->i", a)
 
     def three(a):
         return np.einsum("i,i,i->", a, a, a)
@@ -176,7 +198,10 @@ def test_other_forms_fall_back_with_the_reason():
         return np.einsum("i->", z)
 
     x = np.arange(4.0)
-    for fn, args, why in ((ellipsis, (x,), "ellipsis"), (three, (x,), "one or two arrays"),
+    with pytest.raises(ValueError):             # NumPy's error, from the interpreter
+        with pytest.warns(HanaJitFallbackWarning, match="ellipsis summed away"):
+            jit(ellipsis)(x[None])
+    for fn, args, why in ((three, (x,), "one or two arrays"),
                           (mixed, (x, x.astype(np.float32)), "different dtypes"),
                           (complex_, (x + 1j,), "complex")):
         with warnings.catch_warnings(record=True) as seen:

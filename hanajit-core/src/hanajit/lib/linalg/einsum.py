@@ -1,15 +1,16 @@
 """``np.einsum(subscripts, a[, b])`` with constant subscripts, as NumPy computes
 it (``optimize=False``, its default): one or two operands of one integer,
 float32 or float64 dtype, labels in explicit (``'ij,jk->ik'``) or implicit
-(``'ij,jk'``) mode, repeated labels (``'ii->i'``, ``'ii'``) and labels of length 1
-that broadcast.
+(``'ij,jk'``) mode, repeated labels (``'ii->i'``, ``'ii'``), labels of length 1
+that broadcast and ellipses (``'...ij,...jk->...ik'``).
 
 One operand and nothing summed is NumPy's view of it (``'ij->ji'``,
 ``'ii->i'``); otherwise NumPy's iterator order and loops over the operands'
 memory (``einsum_algorithms``), so float results are NumPy's bit for bit, into
 an output with NumPy's strides.  A result with no label is a NumPy scalar.
-Ellipses, three operands or more, mixed dtypes, complex, float16 and boolean
-operands, and keywords (``out=``, ``optimize=True``, ...) fall back."""
+Three operands or more, mixed dtypes, complex, float16 and boolean operands,
+an ellipsis summed away, and keywords (``out=``, ``optimize=True``, ...) fall
+back."""
 from __future__ import annotations
 
 from ...typing_rules import Incompatible
@@ -25,26 +26,48 @@ I = T.INT64
 def parse(spec, ndims):
     """``(terms, output, labels)``: the operands' label strings, the output's,
     and every label in the iterator's order (the output's, then the summed ones
-    alphabetically); Incompatible where NumPy would raise or is not followed."""
+    alphabetically); Incompatible where NumPy would raise or is not followed.
+    An ellipsis becomes fresh labels, one per broadcast axis (aligned on the
+    right, as broadcasting aligns), in the output where its ``...`` is, first
+    in implicit mode."""
     if not isinstance(spec, str):
         raise Incompatible("np.einsum() with subscripts that are not a constant string")
     spec = spec.replace(" ", "")
-    if "." in spec:
-        raise Incompatible("np.einsum() with an ellipsis")
     lhs, arrow, out = spec.partition("->")
     terms = lhs.split(",")
     if len(terms) != len(ndims):
         raise Incompatible("np.einsum(): as many subscript terms as operands")
-    for term, nd in zip(terms, ndims):
-        if not all(c.isalpha() and c.isascii() for c in term) or len(term) != nd:
+    letters = [t.replace("...", "") for t in terms] + [out.replace("...", "")]
+    if not all(c.isalpha() and c.isascii() for t in letters for c in t) or any(
+            t.count("...") > 1 for t in terms + [out]):
+        raise Incompatible("np.einsum(): letters and at most one ellipsis per term")
+    spare = [c for c in "ZYXWVUTSRQPONMLKJIHGFEDCBA" if c not in spec]
+    width = max([nd - len(t.replace("...", "")) for t, nd in zip(terms, ndims)
+                 if "..." in t] or [0])
+    if len(spare) < width:
+        raise Incompatible("np.einsum(): too many labels")
+    fresh = "".join(reversed(spare[:width]))
+    expanded = []
+    for t, nd in zip(terms, ndims):
+        if "..." in t:
+            k = nd - len(t) + 3
+            if k < 0:
+                raise Incompatible("np.einsum(): one letter per axis of each operand")
+            t = t.replace("...", fresh[width - k:])
+        if len(t) != nd:
             raise Incompatible("np.einsum(): one letter per axis of each operand")
-    used = "".join(terms)
+        expanded.append(t)
+    used = "".join(expanded)
     if not arrow:
-        out = "".join(sorted(c for c in set(used) if used.count(c) == 1))
-    elif not all(c in used for c in out) or len(set(out)) != len(out) \
-            or not all(c.isalpha() for c in out):
-        raise Incompatible("np.einsum(): each output label once, and in an operand")
-    return terms, out, list(out) + sorted(set(used) - set(out))
+        singles = sorted(c for c in set(used) if used.count(c) == 1 and c not in fresh)
+        out = fresh + "".join(singles)
+    else:
+        if width and "..." not in out and any("..." in t for t in terms):
+            raise Incompatible("np.einsum(): an ellipsis summed away")
+        out = out.replace("...", fresh)
+        if not all(c in used for c in out) or len(set(out)) != len(out):
+            raise Incompatible("np.einsum(): each output label once, and in an operand")
+    return expanded, out, list(out) + sorted(set(used) - set(out))
 
 
 def _dtype(args):
