@@ -380,12 +380,30 @@ def searchsorted_into(a, keys, out, right):
             lo = 0
             hi = hi + 1 if hi < n else n
         last = key
-        while lo < hi:
-            mid = lo + ((hi - lo) >> 1)
-            if _side_less(a[mid], key, right):
-                lo = mid + 1
-            else:
-                hi = mid
+        # the compare, NaN last, with the key's NaN test out of the loop
+        if key != key:                                  # noqa: PLR0124
+            if right:           # every value is <= NaN
+                lo = hi
+            while lo < hi:
+                mid = lo + ((hi - lo) >> 1)
+                if a[mid] == a[mid]:                    # noqa: PLR0124
+                    lo = mid + 1
+                else:
+                    hi = mid
+        elif right:
+            while lo < hi:
+                mid = lo + ((hi - lo) >> 1)
+                if a[mid] <= key:
+                    lo = mid + 1
+                else:
+                    hi = mid
+        else:
+            while lo < hi:
+                mid = lo + ((hi - lo) >> 1)
+                if a[mid] < key:
+                    lo = mid + 1
+                else:
+                    hi = mid
         out[i] = lo
     return 0
 
