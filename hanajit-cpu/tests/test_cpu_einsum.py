@@ -162,6 +162,37 @@ def test_numpys_errors():
                      row_dots(np.ones((2, 1)), np.ones((2, 5))))
 
 
+def chain(a, b, c):
+    return np.einsum("ij,jk,kl->il", a, b, c)
+
+
+def bilinear(x, a, y):
+    return np.einsum("i,ij,j->", x, a, y)
+
+
+def weighted(t, u, v):
+    return np.einsum("ijk,i,j->k", t, u, v)
+
+
+def triple(x, y, z):
+    return np.einsum("i,i,i->", x, y, z), np.einsum("i,j,k->ijk", x, y, z)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([chain, bilinear, weighted, triple]),
+       st.lists(st.sampled_from([1, 2, 7, 16, 33]), min_size=4, max_size=4),
+       st.sampled_from(["f8", "f4", "i8"]), LAYOUTS, st.integers(0, 2**32 - 1))
+def test_three_operands_as_numpy(fn, lengths, dtype, layout, seed):
+    """Three operands: NumPy's generic loop, ``out = (a * b) * c + out`` in its
+    iterator's order, summed or not in the inner loop."""
+    rng = np.random.default_rng(seed)
+    i, j, k, m = lengths
+    shapes = {chain: [(i, j), (j, k), (k, m)], bilinear: [(i,), (i, j), (j,)],
+              weighted: [(i, j, k), (i,), (j,)], triple: [(i,), (i,), (i,)]}[fn]
+    ops = [_operand(rng, s, dtype, layout, False) for s in shapes]
+    assert_same_bits(jit(fn)(*ops), fn(*ops))
+
+
 def ellipses(a, b):
     return (np.einsum("...ij,...jk->...ik", a, b), np.einsum("...ij,...jk", a, b),
             np.einsum("...i,...i->...", a, a), np.einsum("i...->...", b))
@@ -188,8 +219,8 @@ def test_other_forms_fall_back_with_the_reason():
     def ellipsis(a):
         return np.einsum("...i->i", a)
 
-    def three(a):
-        return np.einsum("i,i,i->", a, a, a)
+    def four(a):
+        return np.einsum("i,i,i,i->", a, a, a, a)
 
     def mixed(a, b):
         return np.einsum("i,i->", a, b)
@@ -201,7 +232,7 @@ def test_other_forms_fall_back_with_the_reason():
     with pytest.raises(ValueError):             # NumPy's error, from the interpreter
         with pytest.warns(HanaJitFallbackWarning, match="ellipsis summed away"):
             jit(ellipsis)(x[None])
-    for fn, args, why in ((three, (x,), "one or two arrays"),
+    for fn, args, why in ((four, (x,), "one to three arrays"),
                           (mixed, (x, x.astype(np.float32)), "different dtypes"),
                           (complex_, (x + 1j,), "complex")):
         with warnings.catch_warnings(record=True) as seen:

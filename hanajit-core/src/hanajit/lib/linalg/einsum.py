@@ -1,5 +1,5 @@
-"""``np.einsum(subscripts, a[, b])`` with constant subscripts, as NumPy computes
-it (``optimize=False``, its default): one or two operands of one integer,
+"""``np.einsum(subscripts, *operands)`` with constant subscripts, as NumPy
+computes it (``optimize=False``, its default): one to three operands of one integer,
 float32 or float64 dtype, labels in explicit (``'ij,jk->ik'``) or implicit
 (``'ij,jk'``) mode, repeated labels (``'ii->i'``, ``'ii'``), labels of length 1
 that broadcast and ellipses (``'...ij,...jk->...ik'``).
@@ -8,7 +8,7 @@ One operand and nothing summed is NumPy's view of it (``'ij->ji'``,
 ``'ii->i'``); otherwise NumPy's iterator order and loops over the operands'
 memory (``einsum_algorithms``), so float results are NumPy's bit for bit, into
 an output with NumPy's strides.  A result with no label is a NumPy scalar.
-Three operands or more, mixed dtypes, complex, float16 and boolean operands,
+Four operands or more, mixed dtypes, complex, float16 and boolean operands,
 an ellipsis summed away, and keywords (``out=``, ``optimize=True``, ...) fall
 back."""
 from __future__ import annotations
@@ -89,8 +89,8 @@ class Einsum(CallTemplate):
                 call.kwargs["optimize"], N.Const) and call.kwargs["optimize"].value is False):
             raise Incompatible("np.einsum() with keywords (optimize=False only)")
         ops = args[1:]
-        if not 1 <= len(ops) <= 2 or not all(isinstance(a, T.ArrayType) for a in ops):
-            raise Incompatible("np.einsum(subscripts, a[, b]) of one or two arrays")
+        if not 1 <= len(ops) <= 3 or not all(isinstance(a, T.ArrayType) for a in ops):
+            raise Incompatible("np.einsum(subscripts, *operands) of one to three arrays")
         from ..statistics.var_std_norm import const_arg
         try:
             spec = const_arg(call, 0, "subscripts")
@@ -140,10 +140,8 @@ class Einsum(CallTemplate):
         fill(L, res, [N.ArrayAttr(res, "shape", 0, I)], lambda idx: C(0, dt))
         ostr = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(max(nout, 1), I)]))
         lanes = C(2 if dt.bits == 64 else 4, I)
-        if nop == 2:
-            helper, head = he.einsum_two, mems + [base]
-        else:
-            helper, head = he.einsum_one, mems + [base]
+        helper = {1: he.einsum_one, 2: he.einsum_two, 3: he.einsum_three}[nop]
+        head = mems + [base]
         L.emit(N.ExprStmt(value=L.call_helper(helper, head + [
             st, size_arr, C(nout, I), res, ostr, lanes, C(0, dt)])))
         if not nout:

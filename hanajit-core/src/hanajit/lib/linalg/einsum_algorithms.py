@@ -29,7 +29,9 @@ then the summed ones in alphabetical order -- and zeroes the output first:
 element 0 is in each, ``st[op, label]`` strides in items (0: label absent; a
 repeated label's strides summed), ``sizes`` per label, the first ``nout`` the
 output's; ``out`` zeroed, of the output's size; ``ostr`` receives the output's
-strides per output label, in items.  ``einsum_one`` is the same for one operand.
+strides per output label, in items.  ``einsum_one`` is the same for one operand,
+``einsum_three`` for three (NumPy's generic loop: ``out = (a * b) * c + out``
+element by element, where the output moves or not).
 """
 import numpy as np
 
@@ -178,6 +180,45 @@ def einsum_one(a, base, st, sizes, nout, out, ostr, W, zero):
     return 0
 
 
+def einsum_three(a, b, c, base, st, sizes, nout, out, ostr, W, zero):
+    """``out`` as NumPy's einsum of three operands: its one loop for them,
+    ``out = (a * b) * c + out`` element by element, the output moving or not
+    (so pieces change nothing)."""
+    nl = sizes.shape[0]
+    gsize = np.ones(nl + 1, np.int64)
+    gst = np.zeros((4, nl + 1), np.int64)
+    ng = merged(st, sizes, 3, nout, ostr, gsize, gst)
+    if ng == 0:
+        return 0
+    n = gsize[0]
+    sa = gst[0, 0]
+    sb = gst[1, 0]
+    sc = gst[2, 0]
+    so = gst[3, 0]
+    idx = np.zeros(ng + 1, np.int64)
+    while idx[ng] == 0:
+        pa = base[0]
+        pb = base[1]
+        pc = base[2]
+        po = 0
+        for g in range(1, ng):
+            pa += idx[g] * gst[0, g]
+            pb += idx[g] * gst[1, g]
+            pc += idx[g] * gst[2, g]
+            po += idx[g] * gst[3, g]
+        if so == 0:
+            acc = out[po]
+            for i in range(n):
+                acc = (a[pa + i * sa] * b[pb + i * sb]) * c[pc + i * sc] + acc
+            out[po] = acc
+        else:
+            for i in range(n):
+                out[po + i * so] = (a[pa + i * sa] * b[pb + i * sb]) * c[pc + i * sc] \
+                    + out[po + i * so]
+        _advance(idx, gsize, ng)
+    return 0
+
+
 def _advance(idx, shape, count):
     """The next index of merged labels 1 .. count-1 (label 1 fastest);
     ``idx[count]`` becomes 1 after the last."""
@@ -317,6 +358,6 @@ def _total(a, pa, n, W, zero):
     return (acc0 + acc1) + (acc2 + acc3)
 
 
-for _f in (order_labels, merged, einsum_two, einsum_one, _advance, piece_two, piece_one,
+for _f in (order_labels, merged, einsum_two, einsum_one, einsum_three, _advance, piece_two, piece_one,
            _dot, _total):
     _f.hj_unchecked = True
