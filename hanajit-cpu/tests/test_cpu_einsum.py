@@ -181,10 +181,10 @@ def triple(x, y, z):
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from([chain, bilinear, weighted, triple]),
        st.lists(st.sampled_from([1, 2, 7, 16, 33]), min_size=4, max_size=4),
-       st.sampled_from(["f8", "f4", "i8"]), LAYOUTS, st.integers(0, 2**32 - 1))
+       st.sampled_from(["i8", "i4", "i2"]), LAYOUTS, st.integers(0, 2**32 - 1))
 def test_three_operands_as_numpy(fn, lengths, dtype, layout, seed):
-    """Three operands: NumPy's generic loop, ``out = (a * b) * c + out`` in its
-    iterator's order, summed or not in the inner loop."""
+    """Three integer operands (wrapping as NumPy's); three float ones fall back
+    (below)."""
     rng = np.random.default_rng(seed)
     i, j, k, m = lengths
     shapes = {chain: [(i, j), (j, k), (k, m)], bilinear: [(i,), (i, j), (j,)],
@@ -234,6 +234,7 @@ def test_other_forms_fall_back_with_the_reason():
             jit(ellipsis)(x[None])
     for fn, args, why in ((four, (x,), "one to three arrays"),
                           (mixed, (x, x.astype(np.float32)), "different dtypes"),
+                          (bilinear, (x, np.ones((4, 4)), x), "three float operands"),
                           (complex_, (x + 1j,), "complex")):
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always")

@@ -1,6 +1,6 @@
 """``np.einsum(subscripts, *operands)`` with constant subscripts, as NumPy
-computes it (``optimize=False``, its default): one to three operands of one integer,
-float32 or float64 dtype, labels in explicit (``'ij,jk->ik'``) or implicit
+computes it (``optimize=False``, its default): one or two operands of one integer,
+float32 or float64 dtype, or three of one integer dtype, labels in explicit (``'ij,jk->ik'``) or implicit
 (``'ij,jk'``) mode, repeated labels (``'ii->i'``, ``'ii'``), labels of length 1
 that broadcast and ellipses (``'...ij,...jk->...ik'``).
 
@@ -8,7 +8,8 @@ One operand and nothing summed is NumPy's view of it (``'ij->ji'``,
 ``'ii->i'``); otherwise NumPy's iterator order and loops over the operands'
 memory (``einsum_algorithms``), so float results are NumPy's bit for bit, into
 an output with NumPy's strides.  A result with no label is a NumPy scalar.
-Four operands or more, mixed dtypes, complex, float16 and boolean operands,
+Four operands or more, three float ones (whether NumPy adds their products in one
+chain or row by row depends on its iterator's buffering), mixed dtypes, complex, float16 and boolean operands,
 an ellipsis summed away, and keywords (``out=``, ``optimize=True``, ...) fall
 back."""
 from __future__ import annotations
@@ -97,7 +98,13 @@ class Einsum(CallTemplate):
         except Incompatible:
             spec = None
         terms, out, labels = parse(spec, [a.ndim for a in ops])
-        return terms, out, labels, _dtype(ops)
+        dt = _dtype(ops)
+        if len(ops) == 3 and not dt.is_int:
+            # NumPy's buffered iterator decides, by its cost model, whether a
+            # sum over three operands is one piece or one per row
+            raise Incompatible("np.einsum() of three float operands (NumPy's order then "
+                               "depends on its buffering)")
+        return terms, out, labels, dt
 
     def typer(self, inf, call, args, kwargs):
         terms, out, labels, dt = call.plan = self.plan(call, args, kwargs)

@@ -30,10 +30,13 @@ element 0 is in each, ``st[op, label]`` strides in items (0: label absent; a
 repeated label's strides summed), ``sizes`` per label, the first ``nout`` the
 output's; ``out`` zeroed, of the output's size; ``ostr`` receives the output's
 strides per output label, in items.  ``einsum_one`` is the same for one operand,
-``einsum_three`` for three (NumPy's generic loop: ``out = (a * b) * c + out``
-element by element, where the output moves or not).
+``einsum_three`` for three integer operands (any order of their sum is
+NumPy's; float ones fall back: NumPy's buffering then decides whether a sum is
+one chain or one per row).
 """
 import numpy as np
+
+from ..statistics.sum_lanes import advance
 
 PIECE = 8192            # NPY_BUFSIZE: the inner loop's longest piece
 
@@ -120,6 +123,16 @@ def merged(st, sizes, nop, nout, ostr, gsize, gst):
     return ng
 
 
+def _positions(idx, gst, ng, base, nop, pos):
+    """``pos``: where the inner loop starts in each operand and in the output,
+    at the index ``idx`` of the outer merged labels."""
+    for iop in range(nop + 1):
+        p = base[iop] if iop < nop else 0
+        for g in range(1, ng):
+            p += idx[g] * gst[iop, g]
+        pos[iop] = p
+
+
 def einsum_two(a, b, base, st, sizes, nout, out, ostr, W, zero):
     """``out`` as NumPy's einsum of two operands (module docstring)."""
     nl = sizes.shape[0]
@@ -131,14 +144,12 @@ def einsum_two(a, b, base, st, sizes, nout, out, ostr, W, zero):
     inner = gsize[0]
     piece = inner if ng == 2 or ng == 3 else PIECE
     idx = np.zeros(ng + 1, np.int64)
+    pos = np.zeros(3, np.int64)
     while idx[ng] == 0:
-        pa = base[0]
-        pb = base[1]
-        po = 0
-        for g in range(1, ng):
-            pa += idx[g] * gst[0, g]
-            pb += idx[g] * gst[1, g]
-            po += idx[g] * gst[2, g]
+        _positions(idx, gst, ng, base, 2, pos)
+        pa = pos[0]
+        pb = pos[1]
+        po = pos[2]
         c0 = 0
         while c0 < inner:
             n = inner - c0
@@ -147,7 +158,7 @@ def einsum_two(a, b, base, st, sizes, nout, out, ostr, W, zero):
             piece_two(a, pa + c0 * gst[0, 0], gst[0, 0], b, pb + c0 * gst[1, 0], gst[1, 0],
                       out, po + c0 * gst[2, 0], gst[2, 0], n, W, zero)
             c0 += n
-        _advance(idx, gsize, ng)
+        advance(idx, gsize, ng)
     return 0
 
 
@@ -162,12 +173,11 @@ def einsum_one(a, base, st, sizes, nout, out, ostr, W, zero):
     inner = gsize[0]
     piece = inner if ng == 2 or ng == 3 else PIECE
     idx = np.zeros(ng + 1, np.int64)
+    pos = np.zeros(2, np.int64)
     while idx[ng] == 0:
-        pa = base[0]
-        po = 0
-        for g in range(1, ng):
-            pa += idx[g] * gst[0, g]
-            po += idx[g] * gst[1, g]
+        _positions(idx, gst, ng, base, 1, pos)
+        pa = pos[0]
+        po = pos[1]
         c0 = 0
         while c0 < inner:
             n = inner - c0
@@ -176,14 +186,13 @@ def einsum_one(a, base, st, sizes, nout, out, ostr, W, zero):
             piece_one(a, pa + c0 * gst[0, 0], gst[0, 0], out, po + c0 * gst[1, 0], gst[1, 0],
                       n, W, zero)
             c0 += n
-        _advance(idx, gsize, ng)
+        advance(idx, gsize, ng)
     return 0
 
 
 def einsum_three(a, b, c, base, st, sizes, nout, out, ostr, W, zero):
-    """``out`` as NumPy's einsum of three operands: its one loop for them,
-    ``out = (a * b) * c + out`` element by element, the output moving or not
-    (so pieces change nothing)."""
+    """``out`` as NumPy's einsum of three integer operands: ``out = (a * b) * c +
+    out`` element by element in the iterator's order."""
     nl = sizes.shape[0]
     gsize = np.ones(nl + 1, np.int64)
     gst = np.zeros((4, nl + 1), np.int64)
@@ -196,16 +205,13 @@ def einsum_three(a, b, c, base, st, sizes, nout, out, ostr, W, zero):
     sc = gst[2, 0]
     so = gst[3, 0]
     idx = np.zeros(ng + 1, np.int64)
+    pos = np.zeros(4, np.int64)
     while idx[ng] == 0:
-        pa = base[0]
-        pb = base[1]
-        pc = base[2]
-        po = 0
-        for g in range(1, ng):
-            pa += idx[g] * gst[0, g]
-            pb += idx[g] * gst[1, g]
-            pc += idx[g] * gst[2, g]
-            po += idx[g] * gst[3, g]
+        _positions(idx, gst, ng, base, 3, pos)
+        pa = pos[0]
+        pb = pos[1]
+        pc = pos[2]
+        po = pos[3]
         if so == 0:
             acc = out[po]
             for i in range(n):
@@ -215,19 +221,8 @@ def einsum_three(a, b, c, base, st, sizes, nout, out, ostr, W, zero):
             for i in range(n):
                 out[po + i * so] = (a[pa + i * sa] * b[pb + i * sb]) * c[pc + i * sc] \
                     + out[po + i * so]
-        _advance(idx, gsize, ng)
+        advance(idx, gsize, ng)
     return 0
-
-
-def _advance(idx, shape, count):
-    """The next index of merged labels 1 .. count-1 (label 1 fastest);
-    ``idx[count]`` becomes 1 after the last."""
-    g = 1
-    idx[g] += 1
-    while g < count and idx[g] == shape[g]:
-        idx[g] = 0
-        g += 1
-        idx[g] += 1
 
 
 def piece_two(a, pa, sa, b, pb, sb, out, po, so, n, W, zero):
@@ -358,6 +353,6 @@ def _total(a, pa, n, W, zero):
     return (acc0 + acc1) + (acc2 + acc3)
 
 
-for _f in (order_labels, merged, einsum_two, einsum_one, einsum_three, _advance, piece_two, piece_one,
+for _f in (order_labels, merged, _positions, einsum_two, einsum_one, einsum_three, piece_two, piece_one,
            _dot, _total):
     _f.hj_unchecked = True

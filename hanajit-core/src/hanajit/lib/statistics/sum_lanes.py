@@ -137,7 +137,7 @@ def strided_sum(mem, start, shape, strides, zero):
             for k in range(1, count):
                 off += idx[k] * gstride[k]
             total += _lane(mem, off, n0, s0, zero)
-            _advance(idx, gshape, count)
+            advance(idx, gshape, count)
         return total
     core = 1
     for k in range(bd):
@@ -197,11 +197,11 @@ def _fill(mem, base, take, bstride, bd, gshape, gstride, buf):
             for j in range(n0):
                 buf[n + j] = mem[off + j * s0]
             n += n0
-            _advance(idx, gshape, bd)
+            advance(idx, gshape, bd)
     return n
 
 
-def _advance(idx, shape, count):
+def advance(idx, shape, count):
     """The next index of axes 1 .. count-1 (odometer order, axis 1 fastest);
     ``idx[count]`` becomes 1 after the last."""
     k = 1
@@ -213,5 +213,5 @@ def _advance(idx, shape, count):
 
 
 for _f in (iteration_order, innermost_axis, merged_axes, buffer_axes, strided_sum, _lane,
-           _fill, _advance):
+           _fill, advance):
     _f.hj_unchecked = True
