@@ -80,7 +80,7 @@ def test_runs_as_vector_code_and_raises_numpys_error():
         g(np.zeros(0))
     h = jit(argmin, fallback=False)
     h(np.zeros(40, np.int32))
-    assert "hj_arg_min_int" in h.ir_module().functions
+    assert "hj_arg_int" in h.ir_module().functions
     s = np.arange(100.0)[::-2]                    # not contiguous: NumPy's loop
     assert h(s) == np.argmin(s) and g(s) == np.argmax(s)
 
@@ -129,8 +129,8 @@ def test_block_counts_and_their_limit():
             pos = np.int32(0)
             assert arg_lanes.arg_max(a, pos, limit) == np.argmax(a)
             assert arg_lanes.arg_min(a, pos, limit) == np.argmin(a)
-            assert arg_lanes.arg_max_int(i, pos, limit) == np.argmax(i)
-            assert arg_lanes.arg_min_int(i, pos, limit) == np.argmin(i)
+            assert arg_lanes.arg_int(i, True, pos, limit) == np.argmax(i)
+            assert arg_lanes.arg_int(i, False, pos, limit) == np.argmin(i)
 
 
 def test_positions_beside_32_bit_data_are_32_bit_vectors(monkeypatch):

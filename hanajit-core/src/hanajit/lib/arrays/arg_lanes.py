@@ -2,7 +2,7 @@
 vector code, in Python source compiled by hanajit (see ``lib/python/helpers.py``):
 the lanes of :mod:`extreme_lanes` (16 accumulators, each taking every 16th value,
 folded at the end), each keeping where its extreme was first met as well
-(:func:`arg_max`, :func:`arg_min` and their integer forms; :func:`arg_rows` along
+(:func:`arg_max`, :func:`arg_min` and :func:`arg_int`; :func:`arg_rows` along
 the last axis of a C-contiguous array)."""
 import numpy as np
 
@@ -26,19 +26,17 @@ def arg_min(a, pos, limit):
                       np.empty(LANES, np.int64), np.empty(LANES, np.bool_), pos, limit)
 
 
-def arg_max_int(a, pos, limit):
-    """``np.argmax(a)`` of the contiguous 1-D integer ``a`` (:func:`_arg_int`)."""
-    zero = a[0] ^ a[0]
-    return _arg_int(a, 0, len(a), zero,
-                      np.empty(LANES, a.dtype), np.empty(LANES, np.int64), pos, limit)
-
-
-def arg_min_int(a, pos, limit):
-    """``np.argmin``: :func:`arg_max_int` of ``~a``, which reverses the order of
-    signed and unsigned integers alike and cannot overflow."""
-    zero = a[0] ^ a[0]
-    return _arg_int(a, 0, len(a), ~zero,
-                      np.empty(LANES, a.dtype), np.empty(LANES, np.int64), pos, limit)
+def arg_int(a, big, pos, limit):
+    """``np.argmax(a)`` (``big``) or ``np.argmin(a)`` of the contiguous 1-D integer
+    ``a`` (:func:`_arg_int`): the argmin is the argmax of ``~a``, which reverses
+    the order of signed and unsigned integers alike and cannot overflow.  The
+    direction is an argument, not two functions: with the ``flip`` of an argmax
+    known to be 0, LLVM vectorises the lanes worse (int64: half the speed)."""
+    flip = a[0] ^ a[0]
+    if not big:
+        flip = ~flip
+    return _arg_int(a, 0, len(a), flip,
+                    np.empty(LANES, a.dtype), np.empty(LANES, np.int64), pos, limit)
 
 
 def _arg_float(a, lo, n, sign, scratch, where, nans, pos, limit):
@@ -468,6 +466,6 @@ def _first_nan(a, lo, n):
     return -1
 
 
-for _f in (arg_max, arg_min, arg_max_int, arg_min_int, arg_rows, arg_rows_int, _arg_float,
+for _f in (arg_max, arg_min, arg_int, arg_rows, arg_rows_int, _arg_float,
            _arg_int, _first_best, _first_nan):
     _f.hj_unchecked = True

@@ -391,7 +391,7 @@ class Reduction(CallTemplate):
 
     def vector_arg(self, L, arg):
         """Whether ``np.argmin``/``np.argmax`` of the whole ``arg`` runs as vector
-        code (``arg_lanes.arg_max``/``arg_min``): a C-contiguous float or integer
+        code (``arg_lanes.arg_max``/``arg_min``/``arg_int``): a C-contiguous float or integer
         array, on targets with the ``allocation`` capability (its scratch)."""
         ctx = L.ctx
         t = arg.type
@@ -407,10 +407,10 @@ class Reduction(CallTemplate):
         lane = arr if t.ndim == 1 else L.let(reshape_view(L, arr, [C(-1, I)],
                                                           t.copy(ndim=1)))
         self.empty_check(L, L.let(N.ArrayAttr(lane, "shape", 0, I)))
-        helper = {("argmax", True): arg_lanes.arg_max_int,
-                  ("argmin", True): arg_lanes.arg_min_int,
-                  ("argmax", False): arg_lanes.arg_max,
-                  ("argmin", False): arg_lanes.arg_min}[self.name, t.dtype.is_int]
+        if t.dtype.is_int:
+            return L.call_helper(arg_lanes.arg_int, [lane, C(self.name == "argmax", T.BOOL)]
+                                 + block_count(t.dtype))
+        helper = arg_lanes.arg_max if self.name == "argmax" else arg_lanes.arg_min
         return L.call_helper(helper, [lane] + block_count(t.dtype))
 
     def rows_arg_extreme(self, L, a, out, m):
