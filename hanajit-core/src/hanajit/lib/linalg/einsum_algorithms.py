@@ -135,56 +135,41 @@ def _positions(idx, gst, ng, base, nop, pos):
 
 def einsum_two(a, b, base, st, sizes, nout, out, ostr, W, zero):
     """``out`` as NumPy's einsum of two operands (module docstring)."""
-    nl = sizes.shape[0]
-    gsize = np.ones(nl + 1, np.int64)
-    gst = np.zeros((3, nl + 1), np.int64)
-    ng = merged(st, sizes, 2, nout, ostr, gsize, gst)
-    if ng == 0:
-        return 0
-    inner = gsize[0]
-    piece = inner if ng == 2 or ng == 3 else PIECE
-    idx = np.zeros(ng + 1, np.int64)
-    pos = np.zeros(3, np.int64)
-    while idx[ng] == 0:
-        _positions(idx, gst, ng, base, 2, pos)
-        pa = pos[0]
-        pb = pos[1]
-        po = pos[2]
-        c0 = 0
-        while c0 < inner:
-            n = inner - c0
-            if n > piece:
-                n = piece
-            piece_two(a, pa + c0 * gst[0, 0], gst[0, 0], b, pb + c0 * gst[1, 0], gst[1, 0],
-                      out, po + c0 * gst[2, 0], gst[2, 0], n, W, zero)
-            c0 += n
-        advance(idx, gsize, ng)
-    return 0
+    return _pieces(a, b, 2, base, st, sizes, nout, out, ostr, W, zero)
 
 
 def einsum_one(a, base, st, sizes, nout, out, ostr, W, zero):
     """``out`` as NumPy's einsum of one operand with a sum (module docstring)."""
+    return _pieces(a, a, 1, base, st, sizes, nout, out, ostr, W, zero)
+
+
+def _pieces(a, b, nop, base, st, sizes, nout, out, ostr, W, zero):
+    """The iteration of ``nop`` (1 or 2) operands: the outer merged labels in
+    order, the inner one whole or in pieces (module docstring)."""
     nl = sizes.shape[0]
     gsize = np.ones(nl + 1, np.int64)
-    gst = np.zeros((2, nl + 1), np.int64)
-    ng = merged(st, sizes, 1, nout, ostr, gsize, gst)
+    gst = np.zeros((nop + 1, nl + 1), np.int64)
+    ng = merged(st, sizes, nop, nout, ostr, gsize, gst)
     if ng == 0:
         return 0
     inner = gsize[0]
     piece = inner if ng == 2 or ng == 3 else PIECE
     idx = np.zeros(ng + 1, np.int64)
-    pos = np.zeros(2, np.int64)
+    pos = np.zeros(nop + 1, np.int64)
     while idx[ng] == 0:
-        _positions(idx, gst, ng, base, 1, pos)
-        pa = pos[0]
-        po = pos[1]
+        _positions(idx, gst, ng, base, nop, pos)
         c0 = 0
         while c0 < inner:
             n = inner - c0
             if n > piece:
                 n = piece
-            piece_one(a, pa + c0 * gst[0, 0], gst[0, 0], out, po + c0 * gst[1, 0], gst[1, 0],
-                      n, W, zero)
+            pa = pos[0] + c0 * gst[0, 0]
+            po = pos[nop] + c0 * gst[nop, 0]
+            if nop == 2:
+                piece_two(a, pa, gst[0, 0], b, pos[1] + c0 * gst[1, 0], gst[1, 0],
+                          out, po, gst[2, 0], n, W, zero)
+            else:
+                piece_one(a, pa, gst[0, 0], out, po, gst[1, 0], n, W, zero)
             c0 += n
         advance(idx, gsize, ng)
     return 0
@@ -353,6 +338,6 @@ def _total(a, pa, n, W, zero):
     return (acc0 + acc1) + (acc2 + acc3)
 
 
-for _f in (order_labels, merged, _positions, einsum_two, einsum_one, einsum_three, piece_two, piece_one,
+for _f in (order_labels, merged, _positions, einsum_two, einsum_one, _pieces, einsum_three, piece_two, piece_one,
            _dot, _total):
     _f.hj_unchecked = True
