@@ -6,7 +6,7 @@ NumPy's einsum runs one ``nditer`` over every label -- the output's in order,
 then the summed ones in alphabetical order -- and zeroes the output first:
 
 * the labels are put in the iterator's order by the operands' strides
-  (``order_labels``: NumPy's stable insertion sort, the last label innermost
+  (``sum_lanes.order_axes``: NumPy's stable insertion sort, the last label innermost
   first; a label of length 1 has stride 0 in every operand, the output's
   too), strides never negated;
 * the output is allocated in that order (its strides grow from the innermost
@@ -36,44 +36,9 @@ one chain or one per row).
 """
 import numpy as np
 
-from ..statistics.sum_lanes import advance
+from ..statistics.sum_lanes import advance, order_axes
 
 PIECE = 8192            # NPY_BUFSIZE: the inner loop's longest piece
-
-
-def order_labels(st, nop, nl, perm):
-    """``perm[0]`` innermost: NumPy's ``npyiter_find_best_axis_ordering`` over
-    the operands' strides ``st`` (C order wins conflicts)."""
-    for k in range(nl):
-        perm[k] = nl - 1 - k
-    for i0 in range(1, nl):
-        j0 = perm[i0]
-        ipos = i0
-        i1 = i0 - 1
-        while i1 >= 0:
-            j1 = perm[i1]
-            ambig = True
-            swap = False
-            for iop in range(nop):
-                s0 = st[iop, j0]
-                s1 = st[iop, j1]
-                if s0 != 0 and s1 != 0:
-                    if abs(s1) <= abs(s0):
-                        swap = False
-                    elif ambig:
-                        swap = True
-                    ambig = False
-            if not ambig:
-                if swap:
-                    ipos = i1
-                else:
-                    break
-            i1 -= 1
-        k = i0
-        while k > ipos:
-            perm[k] = perm[k - 1]
-            k -= 1
-        perm[ipos] = j0
 
 
 def merged(st, sizes, nop, nout, ostr, gsize, gst):
@@ -87,7 +52,7 @@ def merged(st, sizes, nop, nout, ostr, gsize, gst):
             if sizes[k] != 1:
                 all_st[iop, k] = st[iop, k]
     perm = np.empty(nl, np.int64)
-    order_labels(all_st, nop, nl, perm)
+    order_axes(all_st, nop, nl, perm)
     s = 1
     for q in range(nl):
         k = perm[q]
@@ -338,6 +303,6 @@ def _total(a, pa, n, W, zero):
     return (acc0 + acc1) + (acc2 + acc3)
 
 
-for _f in (order_labels, merged, _positions, einsum_two, einsum_one, _pieces, einsum_three, piece_two, piece_one,
+for _f in (merged, _positions, einsum_two, einsum_one, _pieces, einsum_three, piece_two, piece_one,
            _dot, _total):
     _f.hj_unchecked = True

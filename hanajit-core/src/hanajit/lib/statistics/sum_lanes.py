@@ -33,27 +33,48 @@ def iteration_order(shape, strides):
     counted as stride 0)."""
     nd = len(shape)
     order = np.empty(nd, np.int64)
-    st = np.empty(nd, np.int64)
+    st = np.zeros((1, nd), np.int64)
     for k in range(nd):
-        order[k] = nd - 1 - k
-        st[k] = 0 if shape[k] == 1 else strides[k]
+        st[0, k] = 0 if shape[k] == 1 else strides[k]
+    order_axes(st, 1, nd, order)
+    return order
+
+
+def order_axes(st, nop, nd, perm):
+    """``perm[0]`` innermost: NumPy's ``npyiter_find_best_axis_ordering`` over
+    the strides ``st[op, axis]`` of ``nop`` operands -- a stable insertion sort,
+    the last axis innermost first; a pair of axes is ambiguous until an operand
+    has both strides non-zero, and C order wins conflicts between operands."""
+    for k in range(nd):
+        perm[k] = nd - 1 - k
     for i0 in range(1, nd):
-        j0 = order[i0]
+        j0 = perm[i0]
         ipos = i0
         i1 = i0 - 1
         while i1 >= 0:
-            j1 = order[i1]
-            if st[j0] != 0 and st[j1] != 0:
-                if abs(st[j1]) <= abs(st[j0]):
+            j1 = perm[i1]
+            ambig = True
+            swap = False
+            for iop in range(nop):
+                s0 = st[iop, j0]
+                s1 = st[iop, j1]
+                if s0 != 0 and s1 != 0:
+                    if abs(s1) <= abs(s0):
+                        swap = False
+                    elif ambig:
+                        swap = True
+                    ambig = False
+            if not ambig:
+                if swap:
+                    ipos = i1
+                else:
                     break
-                ipos = i1
             i1 -= 1
         k = i0
         while k > ipos:
-            order[k] = order[k - 1]
+            perm[k] = perm[k - 1]
             k -= 1
-        order[ipos] = j0
-    return order
+        perm[ipos] = j0
 
 
 def innermost_axis(shape, strides):
@@ -212,6 +233,6 @@ def advance(idx, shape, count):
         idx[k] += 1
 
 
-for _f in (iteration_order, innermost_axis, merged_axes, buffer_axes, strided_sum, _lane,
+for _f in (iteration_order, order_axes, innermost_axis, merged_axes, buffer_axes, strided_sum, _lane,
            _fill, advance):
     _f.hj_unchecked = True
