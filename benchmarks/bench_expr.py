@@ -165,6 +165,12 @@ def _reduction_cases(sizes):
             out.append((f"`np.sum(a*b)` ({tag})", dot_self, _ne_dot, (a, b), True))
             out.append((f"`np.max(a)` ({tag})", a_max, None, (a,), False))
             out.append((f"`np.argmax(a)` ({tag})", arg_max, None, (a,), False))
+    rng = np.random.default_rng(11)
+    for dtype in (np.int8, np.uint16, np.int32, np.int64):
+        info = np.iinfo(dtype)
+        a = rng.integers(info.min, info.max, sizes[0], dtype=dtype, endpoint=True)
+        tag = f"{np.dtype(dtype).name}, n={sizes[0]:.0e}"
+        out.append((f"`np.argmax(a)` ({tag})", arg_max, None, (a,), False))
     return out
 
 
@@ -184,6 +190,7 @@ def _axis_cases():
              False),
             ("`np.argmax(m, axis=0)`", argmax0, None, (m,), False),
             ("`np.argmax(m, axis=1)`", argmax1, None, (m,), False),
+            ("`np.argmax(k, axis=1)`, int64", argmax1, None, (k,), False),
             ("`np.sum(k, axis=0)`, int64", sum0, None, (k,), False),
             ("`np.any(m > 2, axis=0)`", any0, None, (m,), False),
             ("`(m * 2).max(axis=0)`", expr_max0, None, (m,), False),

@@ -9,6 +9,8 @@ import re
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hanajit import jit
 
@@ -114,23 +116,20 @@ def test_along_the_last_axis(dtype):
 
 
 def test_block_counts_and_their_limit():
-    """The lanes count blocks of sixteen values in int32 beside 32-bit data; past
-    ``limit`` blocks (2**31 - 1 of them: 128 GiB of float32, not made here) the
-    search runs in order.  The library source run by CPython with a tiny limit
-    takes that path, and gives NumPy's positions on both."""
+    """The float lanes count blocks of sixteen values in int32 beside 32-bit
+    data; past ``limit`` blocks (2**31 - 1 of them: 128 GiB of float32, not made
+    here) the search runs in order.  The library source run by CPython with a
+    tiny limit takes that path, and gives NumPy's positions on both."""
     from hanajit.lib.arrays import arg_lanes
 
     rng = np.random.default_rng(5)
     for n in (33, 100, 257):
         a = rng.standard_normal(n).astype(np.float32)
         a[rng.integers(0, n, 5)] = a.max()          # ties: the first wins
-        i = rng.integers(-9, 9, n).astype(np.int32)
         for limit in (2, 2**31 - 1):
             pos = np.int32(0)
             assert arg_lanes.arg_max(a, pos, limit) == np.argmax(a)
             assert arg_lanes.arg_min(a, pos, limit) == np.argmin(a)
-            assert arg_lanes.arg_int(i, True, pos, limit) == np.argmax(i)
-            assert arg_lanes.arg_int(i, False, pos, limit) == np.argmin(i)
 
 
 def test_positions_beside_32_bit_data_are_32_bit_vectors(monkeypatch):
@@ -143,3 +142,53 @@ def test_positions_beside_32_bit_data_are_32_bit_vectors(monkeypatch):
     assert g(a) == np.argmax(a)
     kinds = set(re.findall(r"select <\d+ x i1> %[^,]*, <\d+ x (\w+)>", g.inspect_llvm()))
     assert "i32" in kinds and "i64" not in kinds, kinds
+
+
+INT_DTYPES = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(INT_DTYPES), st.integers(1, 3 * 2048 + 40),
+       st.lists(st.integers(-2, 2), min_size=1, max_size=4),
+       st.lists(st.integers(0, 200), min_size=1, max_size=4), st.integers(0, 2**32 - 1))
+def test_integer_blocks_and_ties(dtype, n, shifts, edges, seed):
+    """Integers take the largest of each block of ``arg_lanes.BLOCK`` bytes, then
+    the first position of the largest in its block, in pieces of ``CHUNK``: the
+    extremes (several, tied) put next to the edges of blocks and pieces, in the
+    last partial block, at the first and last value; along rows too."""
+    from hanajit.lib.arrays import arg_lanes
+
+    rng = np.random.default_rng(seed)
+    info = np.iinfo(dtype)
+    block = arg_lanes.BLOCK // np.dtype(dtype).itemsize
+    a = rng.integers(info.min // 2, info.max // 2, n, dtype=dtype, endpoint=True)
+    b = a.copy()
+    for k, (e, s) in enumerate(zip(edges, shifts)):
+        unit = block if k % 2 == 0 else arg_lanes.CHUNK
+        at = min(max(e * unit + s, 0), n - 1)
+        a[at] = info.max
+        b[at] = info.min
+    for x in (a, b):
+        assert argmax_jit(x) == np.argmax(x) and argmin_jit(x) == np.argmin(x)
+        for rows in (1, 2, 3, 7):
+            if n % rows == 0:
+                m = x.reshape(rows, -1)
+                assert np.array_equal(argmax_rows_jit(m), np.argmax(m, axis=-1))
+                assert np.array_equal(argmin_rows_jit(m), np.argmin(m, axis=1))
+
+
+argmax_jit, argmin_jit = jit(argmax, fallback=False), jit(argmin, fallback=False)
+argmax_rows_jit = jit(argmax_rows, fallback=False)
+argmin_rows_jit = jit(argmin_rows, fallback=False)
+
+
+def test_integers_run_as_vector_code(monkeypatch):
+    """The largest of each block of integers is vector code whatever the width
+    of the integers (a vector max or compare-and-select of that type)."""
+    monkeypatch.setenv("HANAJIT_SHARE_HELPERS", "0")
+    for dtype, ty in ((np.int8, "i8"), (np.uint16, "i16"), (np.int64, "i64")):
+        g = jit(argmax, fallback=False)
+        a = np.arange(5000).astype(dtype)
+        assert g(a) == np.argmax(a)
+        ir = g.inspect_llvm()
+        assert re.search(rf"(max\.v\d+{ty}|select <\d+ x i1> %[^,]*, <\d+ x {ty}>)", ir), dtype

@@ -1,9 +1,10 @@
 """``np.argmin``/``np.argmax`` of a contiguous 1-D float or integer lane as
 vector code, in Python source compiled by hanajit (see ``lib/python/helpers.py``):
-the lanes of :mod:`extreme_lanes` (16 accumulators, each taking every 16th value,
-folded at the end), each keeping where its extreme was first met as well
-(:func:`arg_max`, :func:`arg_min` and :func:`arg_int`; :func:`arg_rows` along
-the last axis of a C-contiguous array)."""
+for floats the lanes of :mod:`extreme_lanes` (16 accumulators, each taking every
+16th value, folded at the end), each keeping where its extreme was first met as
+well (:func:`arg_max`, :func:`arg_min`; :func:`arg_rows` along the last axis of
+a C-contiguous array); for integers the largest of each block, then the first
+position of the largest in its block (:func:`arg_int`, :func:`arg_rows_int`)."""
 import numpy as np
 
 from .extreme_lanes import LANES
@@ -26,17 +27,21 @@ def arg_min(a, pos, limit):
                       np.empty(LANES, np.int64), np.empty(LANES, np.bool_), pos, limit)
 
 
-def arg_int(a, big, pos, limit):
+def arg_int(a, big):
     """``np.argmax(a)`` (``big``) or ``np.argmin(a)`` of the contiguous 1-D integer
     ``a`` (:func:`_arg_int`): the argmin is the argmax of ``~a``, which reverses
-    the order of signed and unsigned integers alike and cannot overflow.  The
-    direction is an argument, not two functions: with the ``flip`` of an argmax
-    known to be 0, LLVM vectorises the lanes worse (int64: half the speed)."""
+    the order of signed and unsigned integers alike and cannot overflow."""
+    return _arg_int(a, 0, len(a), _flip(a, big))
+
+
+def _flip(a, big):
+    """0 of ``a``'s dtype for an argmax, every bit set for an argmin.  Taken from
+    the data, not a constant: a shared library piece is compiled once for both
+    directions (and with a ``flip`` known to be 0, LLVM vectorised worse)."""
     flip = a[0] ^ a[0]
     if not big:
         flip = ~flip
-    return _arg_int(a, 0, len(a), flip,
-                    np.empty(LANES, a.dtype), np.empty(LANES, np.int64), pos, limit)
+    return flip
 
 
 def _arg_float(a, lo, n, sign, scratch, where, nans, pos, limit):
@@ -261,160 +266,47 @@ def _arg_float(a, lo, n, sign, scratch, where, nans, pos, limit):
     return at
 
 
-def _arg_int(a, lo, n, flip, scratch, where, pos, limit):
-    """The first position of the largest of ``a ^ flip`` (``flip`` 0, or every
-    bit set), as :func:`_arg_float` without NaNs."""
-    if n < 2 * LANES or n // LANES > limit:
-        r = a[lo + 0] ^ flip
-        at = 0
-        for i in range(n):
-            x = a[lo + i] ^ flip
-            if x > r:
-                r = x
-                at = i
-        return at
-    m0 = a[lo + 0] ^ flip
-    p0 = pos
-    m1 = a[lo + 1] ^ flip
-    p1 = pos
-    m2 = a[lo + 2] ^ flip
-    p2 = pos
-    m3 = a[lo + 3] ^ flip
-    p3 = pos
-    m4 = a[lo + 4] ^ flip
-    p4 = pos
-    m5 = a[lo + 5] ^ flip
-    p5 = pos
-    m6 = a[lo + 6] ^ flip
-    p6 = pos
-    m7 = a[lo + 7] ^ flip
-    p7 = pos
-    m8 = a[lo + 8] ^ flip
-    p8 = pos
-    m9 = a[lo + 9] ^ flip
-    p9 = pos
-    m10 = a[lo + 10] ^ flip
-    p10 = pos
-    m11 = a[lo + 11] ^ flip
-    p11 = pos
-    m12 = a[lo + 12] ^ flip
-    p12 = pos
-    m13 = a[lo + 13] ^ flip
-    p13 = pos
-    m14 = a[lo + 14] ^ flip
-    p14 = pos
-    m15 = a[lo + 15] ^ flip
-    p15 = pos
-    blocks = n // LANES
-    for b in range(1, blocks):
-        j = LANES * b
-        bb = pos + b
-        x0 = a[lo + j + 0] ^ flip
-        c0 = x0 > m0
-        m0 = x0 if c0 else m0
-        p0 = bb if c0 else p0
-        x1 = a[lo + j + 1] ^ flip
-        c1 = x1 > m1
-        m1 = x1 if c1 else m1
-        p1 = bb if c1 else p1
-        x2 = a[lo + j + 2] ^ flip
-        c2 = x2 > m2
-        m2 = x2 if c2 else m2
-        p2 = bb if c2 else p2
-        x3 = a[lo + j + 3] ^ flip
-        c3 = x3 > m3
-        m3 = x3 if c3 else m3
-        p3 = bb if c3 else p3
-        x4 = a[lo + j + 4] ^ flip
-        c4 = x4 > m4
-        m4 = x4 if c4 else m4
-        p4 = bb if c4 else p4
-        x5 = a[lo + j + 5] ^ flip
-        c5 = x5 > m5
-        m5 = x5 if c5 else m5
-        p5 = bb if c5 else p5
-        x6 = a[lo + j + 6] ^ flip
-        c6 = x6 > m6
-        m6 = x6 if c6 else m6
-        p6 = bb if c6 else p6
-        x7 = a[lo + j + 7] ^ flip
-        c7 = x7 > m7
-        m7 = x7 if c7 else m7
-        p7 = bb if c7 else p7
-        x8 = a[lo + j + 8] ^ flip
-        c8 = x8 > m8
-        m8 = x8 if c8 else m8
-        p8 = bb if c8 else p8
-        x9 = a[lo + j + 9] ^ flip
-        c9 = x9 > m9
-        m9 = x9 if c9 else m9
-        p9 = bb if c9 else p9
-        x10 = a[lo + j + 10] ^ flip
-        c10 = x10 > m10
-        m10 = x10 if c10 else m10
-        p10 = bb if c10 else p10
-        x11 = a[lo + j + 11] ^ flip
-        c11 = x11 > m11
-        m11 = x11 if c11 else m11
-        p11 = bb if c11 else p11
-        x12 = a[lo + j + 12] ^ flip
-        c12 = x12 > m12
-        m12 = x12 if c12 else m12
-        p12 = bb if c12 else p12
-        x13 = a[lo + j + 13] ^ flip
-        c13 = x13 > m13
-        m13 = x13 if c13 else m13
-        p13 = bb if c13 else p13
-        x14 = a[lo + j + 14] ^ flip
-        c14 = x14 > m14
-        m14 = x14 if c14 else m14
-        p14 = bb if c14 else p14
-        x15 = a[lo + j + 15] ^ flip
-        c15 = x15 > m15
-        m15 = x15 if c15 else m15
-        p15 = bb if c15 else p15
-    # each lane's best and where: stored (in the caller's scratch, LANES values
-    # each), which makes LLVM's SLP vectoriser take the accumulators as vectors
-    # (see _lanes), then read back in order
-    scratch[0] = m0
-    scratch[1] = m1
-    scratch[2] = m2
-    scratch[3] = m3
-    scratch[4] = m4
-    scratch[5] = m5
-    scratch[6] = m6
-    scratch[7] = m7
-    scratch[8] = m8
-    scratch[9] = m9
-    scratch[10] = m10
-    scratch[11] = m11
-    scratch[12] = m12
-    scratch[13] = m13
-    scratch[14] = m14
-    scratch[15] = m15
-    where[0] = p0
-    where[1] = p1
-    where[2] = p2
-    where[3] = p3
-    where[4] = p4
-    where[5] = p5
-    where[6] = p6
-    where[7] = p7
-    where[8] = p8
-    where[9] = p9
-    where[10] = p10
-    where[11] = p11
-    where[12] = p12
-    where[13] = p13
-    where[14] = p14
-    where[15] = p15
-    r, at = _first_best(scratch, where)
-    for i in range(LANES * blocks, n):
-        x = a[lo + i] ^ flip
-        if x > r:
-            r = x
-            at = i
-    return at
+BLOCK = 2048    # bytes per block of the integer search
+CHUNK = 32      # values per piece of the search for the largest in its block
+
+
+def _arg_int(a, lo, n, flip):
+    """The first position of the largest of ``a[lo:lo + n] ^ flip`` (``flip`` 0,
+    or every bit set; ``n >= 1``).  Integers have no NaN and their max is exact
+    in any order, so this takes two steps rather than lanes that keep
+    positions: the largest value of each block of ``BLOCK`` bytes, a plain
+    max loop that LLVM makes vector code as wide as the host's vectors (all
+    lanes of bytes, where positions kept beside them would fill a quarter), and
+    the first block whose largest beats every earlier block's; then the first
+    position in that block holding it, looked for in pieces of ``CHUNK`` values
+    (whether a piece holds it: an or of compares, vector code again)."""
+    end = lo + n
+    block = BLOCK // a.itemsize
+    best = a[lo] ^ flip
+    start = lo
+    o = lo
+    while o < end:
+        e = min(o + block, end)
+        m = a[o] ^ flip
+        for i in range(o, e):
+            x = a[i] ^ flip
+            m = x if x > m else m
+        if m > best:
+            best = m
+            start = o
+        o = e
+    c = start
+    while c < end:
+        e = min(c + CHUNK, end)
+        hit = False
+        for i in range(c, e):
+            hit = hit | ((a[i] ^ flip) == best)
+        if hit:
+            for i in range(c, e):
+                if (a[i] ^ flip) == best:
+                    return i - lo
+        c = e
+    return 0
 
 
 def arg_rows(a, m, out, big, pos, limit):
@@ -430,17 +322,13 @@ def arg_rows(a, m, out, big, pos, limit):
     return 0
 
 
-def arg_rows_int(a, m, out, big, pos, limit):
+def arg_rows_int(a, m, out, big):
     """:func:`arg_rows` of integers."""
     if len(out) == 0:
         return 0
-    flip = a[0] ^ a[0]
-    if not big:
-        flip = ~flip
-    scratch = np.empty(LANES, a.dtype)
-    where = np.empty(LANES, np.int64)
+    flip = _flip(a, big)
     for r in range(len(out)):
-        out[r] = _arg_int(a, r * m, m, flip, scratch, where, pos, limit)
+        out[r] = _arg_int(a, r * m, m, flip)
     return 0
 
 
@@ -467,5 +355,5 @@ def _first_nan(a, lo, n):
 
 
 for _f in (arg_max, arg_min, arg_int, arg_rows, arg_rows_int, _arg_float,
-           _arg_int, _first_best, _first_nan):
+           _arg_int, _flip, _first_best, _first_nan):
     _f.hj_unchecked = True

@@ -408,8 +408,7 @@ class Reduction(CallTemplate):
                                                           t.copy(ndim=1)))
         self.empty_check(L, L.let(N.ArrayAttr(lane, "shape", 0, I)))
         if t.dtype.is_int:
-            return L.call_helper(arg_lanes.arg_int, [lane, C(self.name == "argmax", T.BOOL)]
-                                 + block_count(t.dtype))
+            return L.call_helper(arg_lanes.arg_int, [lane, C(self.name == "argmax", T.BOOL)])
         helper = arg_lanes.arg_max if self.name == "argmax" else arg_lanes.arg_min
         return L.call_helper(helper, [lane] + block_count(t.dtype))
 
@@ -421,10 +420,13 @@ class Reduction(CallTemplate):
         from .shape import reshape_view
         flat = L.let(reshape_view(L, a, [C(-1, I)], a.type.copy(ndim=1)))
         dest = L.let(reshape_view(L, out, [C(-1, I)], out.type.copy(ndim=1)))
-        helper = arg_lanes.arg_rows_int if a.type.dtype.is_int else arg_lanes.arg_rows
-        # (the call is emitted as a statement of its own; its result is unused)
-        L.call_helper(helper, [flat, L.let(m), dest, C(self.name == "argmax", T.BOOL)]
-                      + block_count(a.type.dtype))
+        big = C(self.name == "argmax", T.BOOL)
+        # (the calls are emitted as statements of their own; their result is unused)
+        if a.type.dtype.is_int:
+            L.call_helper(arg_lanes.arg_rows_int, [flat, L.let(m), dest, big])
+        else:
+            L.call_helper(arg_lanes.arg_rows, [flat, L.let(m), dest, big]
+                          + block_count(a.type.dtype))
 
     def lanes_extreme(self, L, arg, st):
         """Whether ``np.min``/``np.max`` of ``arg`` is of a 1-D float expression of
