@@ -91,3 +91,39 @@ def test_two_dimensional_layouts(dtype):
                  (X.T, Y.T), (X[::-1], Y), (X, Y[0, ::-1])):
         assert np.array_equal(jit(mul)(a, b), a * b)        # (re-run when backwards)
         assert np.array_equal(jit(square)(a), np.square(a))
+
+
+def square_out(x, o):
+    np.square(x, out=o)
+    return o
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_one_element_of_operands_of_different_dimensions(dtype):
+    """A result of one element from arrays of different dimensions (``(1, 1) *
+    (1,)``, in place, into ``out=``) is NumPy's plain scalar product, not its
+    SIMD one; same dimensions, a 0-d operand, or more elements: the SIMD one
+    (``product_forms.one_element_broadcast``; measured: they differ in the last
+    bit for about half of all products)."""
+    fm, fmul, fim = jitted(mul), jitted(multiply), jitted(imul)
+    fout, fsq = jitted(multiply_out), jitted(square_out)
+    for _ in range(40):
+        x, y = values(dtype, 1) * 1000, values(dtype, 1)
+        for a, b in ((x.reshape(1, 1), y), (x, y.reshape(1, 1, 1)),
+                     (x.reshape(1, 1), y.reshape(1, 1)), (x.reshape(1, 1), y.reshape(())),
+                     (x.reshape(1, 1)[:, ::-1], y), (np.repeat(x, 3).reshape(3, 1), y)):
+            for f, g in ((mul, fm), (multiply, fmul)):
+                assert_same(g(a, b), f(a, b))
+            if np.ndim(b) <= a.ndim:
+                assert_same(fim(a.copy(), b), imul(a.copy(), b))
+        for a, b, o in ((x, y, np.empty((1, 1), dtype)), (x.reshape(1, 1), y.reshape(1, 1),
+                                                          np.empty((1, 1), dtype))):
+            assert_same(fout(a, b, o.copy()), multiply_out(a, b, o.copy()))
+        o = np.empty((1, 1), dtype)
+        assert_same(fsq(x, o.copy()), square_out(x, o.copy()))
+
+
+def assert_same(got, want):
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert np.array_equal(got.real.view(np.uint8), want.real.view(np.uint8))
+    assert np.array_equal(got.imag.view(np.uint8), want.imag.view(np.uint8))

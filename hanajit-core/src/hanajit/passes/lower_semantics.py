@@ -248,7 +248,7 @@ class Lowerer:
     def inplace_update(self, s, t):
         """``a op= b`` on an array: compute ``a op b`` (as if from copies, so
         overlapping operands give NumPy's result) and store it into ``a``."""
-        s.value.inplace = True           # (product_forms.reversed_operands: a is out)
+        s.value.inplace = True           # (product_forms.plain_flag: a is out)
         value = self.lower(s.value)
         rt = s.value.type
         if isinstance(rt, T.ArrayType) and rt.dtype != t.dtype and not same_kind(rt.dtype,
@@ -344,8 +344,8 @@ class Lowerer:
             kind = e.python_exponent
             plain_if = None
             if t.is_complex and (e.op == "mul" or e.op == "pow" and kind == T.INT64):
-                from ..lib.complex.product_forms import reversed_operands
-                plain_if = reversed_operands(self, [a, b] if e.op == "mul" else [a], t,
+                from ..lib.complex.product_forms import plain_flag
+                plain_if = plain_flag(self, [a, b] if e.op == "mul" else [a], t,
                                              square=e.op == "pow",
                                              out=a if getattr(e, "inplace", False) else None)
             if e.op == "pow" and t.is_complex and kind is not None:

@@ -123,7 +123,7 @@ def out_lower(tpl, L, call, args, kwargs):
     out = L.let(out)
     value_t = call.ufunc_value
     bare = _without_out(call, value_t)
-    bare.out_array = out             # (product_forms.reversed_operands)
+    bare.out_array = out             # (product_forms.plain_flag)
     if getattr(tpl, "ufunc", False) and isinstance(value_t, T.ArrayType):
         value = lift_lower(tpl, L, bare, args, kw)
     else:

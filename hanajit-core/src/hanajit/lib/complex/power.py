@@ -82,7 +82,7 @@ def np_cpow(L, a, b, t):
 def complex_square(L, a, t, path="square", plain_if=None):
     """NumPy's ``np.square`` of a complex number, rounded as NumPy's ``path``
     does on this machine (``product_forms``; ``plain_if``: its
-    ``reversed_operands`` flag)."""
+    ``plain_flag``)."""
     from .product_forms import cmul_plain_if
     return cmul_plain_if(L, a, a, t, cmul_form(path, t.bits), plain_if)
 

@@ -70,6 +70,56 @@ def cmul_form(path: str, bits: int) -> str:
                        "way here")
 
 
+def plain_flag(L, inputs, t, square=False, out=None):
+    """A run-time flag for the plain form where NumPy's array multiply (or
+    square) loop takes its plain scalar code instead of the SIMD one: operands
+    read backwards (:func:`reversed_operands`), or a result of one element from
+    operands of different dimensions (:func:`one_element_broadcast`).  None
+    when neither can happen (or the forms agree here)."""
+    flags = [f for f in (one_element_broadcast(L, inputs, t, square, out),
+                         reversed_operands(L, inputs, t, square, out)) if f is not None]
+    if len(flags) == 2:
+        return L.let(N.BinOp("or", flags[0], flags[1], flags[0].type))
+    return flags[0] if flags else None
+
+
+def one_element_broadcast(L, inputs, t, square=False, out=None):
+    """NumPy multiplies complex arrays in its plain scalar code when the result
+    has one element and either the arrays (the output included, 0-d ones not)
+    differ in dimensions (``(1, 1) * (1,)``) or the output is an input (``a *=
+    b``, ``np.multiply(a, b, out=a)``); measured with complex64 and complex128:
+    otherwise (same dimensions, a 0-d operand, a new output, more elements) the
+    SIMD loop.  A run-time flag for that (every operand of one element), or
+    None."""
+    from ...ir import types as T
+    from ..arrays.elementwise import Lazy
+    from ..python.operators import C
+    base = "square" if square else "array"
+    if cmul_form(base, t.bits) == "plain":
+        return None
+    arrays = []
+    for a in list(inputs) + [out]:
+        if isinstance(a, Lazy):
+            arrays.append((a, list(a.dims)))
+        elif a is not None and isinstance(a.type, T.ArrayType) and a.type.ndim >= 1:
+            a = L.let(a)
+            arrays.append((a, [N.ArrayAttr(a, "shape", k, T.INT64)
+                               for k in range(a.type.ndim)]))
+    inplace = out is not None and any(_same(out, a) for a in inputs)
+    if not inplace and len({len(dims) for _, dims in arrays if dims}) < 2:
+        return None
+    flag = C(True, T.BOOL)
+    for _, dims in arrays:
+        for d in dims:
+            flag = N.BinOp("and", flag, N.Cmp("eq", d, C(1, T.INT64), T.BOOL), T.BOOL)
+    return L.let(flag)
+
+
+def _same(x, y) -> bool:
+    """Are ``x`` and ``y`` the same array (one node, or one variable)?"""
+    return x is y or (isinstance(x, N.Var) and isinstance(y, N.Var) and x.name == y.name)
+
+
 def reversed_operands(L, inputs, t, square=False, out=None):
     """NumPy's complex64 multiply and square loops take their plain scalar code,
     not the SIMD one, when the 1-D loop reads an input with a negative stride

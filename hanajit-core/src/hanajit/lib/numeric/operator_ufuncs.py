@@ -95,8 +95,8 @@ class BinaryUfunc(_Ufunc):
         path = "array" if isinstance(rt, T.ArrayType) else "scalar_ufunc"
         plain_if = None
         if self.op == "mul" and path == "array":
-            from ..complex.product_forms import reversed_operands
-            plain_if = reversed_operands(L, [a, b], t,
+            from ..complex.product_forms import plain_flag
+            plain_if = plain_flag(L, [a, b], t,
                                          out=getattr(call, "out_array", None))
 
         def elem(x, y):
@@ -154,8 +154,8 @@ class UnaryUfunc(_Ufunc):
         array = isinstance(rt, T.ArrayType)
         plain_if = None
         if array and self.name == "square":
-            from ..complex.product_forms import reversed_operands
-            plain_if = reversed_operands(L, [args[0]], t, square=True,
+            from ..complex.product_forms import plain_flag
+            plain_if = plain_flag(L, [args[0]], t, square=True,
                                          out=getattr(call, "out_array", None))
 
         def elem(x):
