@@ -146,6 +146,9 @@ def to_lazy(L, e: N.Expr) -> Lazy:
     dims = [d if isinstance(d, N.Const) else L.let(N.ArrayAttr(arr, "shape", k, I))
             for k, d in enumerate(known)]
 
+    reversed_view = (isinstance(e, N.ArrayView) and component is None and t.ndim >= 1
+                     and _negated(e.strides[-1]))
+
     def elem(idx):
         if flat_reads and id(arr) in flat_reads[-1]:
             view, k = flat_reads[-1][id(arr)]
@@ -153,9 +156,36 @@ def to_lazy(L, e: N.Expr) -> Lazy:
         if component is not None:
             base, part = component
             return N.ComplexPart(N.Load(base, list(idx), base.type.dtype), part, t.dtype)
+        if reversed_view and assume_full and assume_full[-1] is not None:
+            return N.Load(_stepping_back(arr, assume_full[-1]), list(idx), t.dtype)
         return N.Load(arr, list(idx), t.dtype)
     return Lazy(t.copy(layout="C", readonly=False), dims, elem, sources=[arr],
                 leaves=[arr])
+
+
+def _negated(step) -> bool:
+    """Is the view's stride written as a negated one (``a[::-1]``, ``np.flip``)?"""
+    return isinstance(step, N.BinOp) and (
+        step.op == "sub" and isinstance(step.left, N.Const) and step.left.value == 0
+        or step.op == "mul" and isinstance(step.right, N.Const) and step.right.value == -1)
+
+
+def _stepping_back(arr, conds):
+    """``arr`` read in the fast copy of a loop nest (``creation.fill``) as a view
+    whose innermost stride is the constant minus one item, with that equality
+    added to the copy's conditions: a reversed operand then loads whole vectors
+    and reverses them, where its run-time stride left one load per value (LLVM
+    versions a run-time stride on its being one item, not minus one).  Made only
+    for views whose stride is written negated, so that the common forward views
+    keep the fast copy."""
+    from .sizes import itemsize
+    t = arr.type
+    last = N.ArrayAttr(arr, "stride", t.ndim - 1, I)
+    back = C(-itemsize(t), I)
+    conds.append((last, back))
+    shape = [N.ArrayAttr(arr, "shape", k, I) for k in range(t.ndim)]
+    strides = [N.ArrayAttr(arr, "stride", k, I) for k in range(t.ndim - 1)] + [back]
+    return N.ArrayView(arr, C(0, I), shape, strides, t)
 
 
 # While ``sum_order`` sums an expression in its operands' memory order, the top
@@ -401,7 +431,7 @@ def np_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar, path="array",
     rounding of complex products (``product_forms``): ``"array"`` (an array
     operation), ``"operator"`` (two NumPy scalars), ``"scalar_ufunc"``.
     ``compare_in``: a comparison's :func:`comparison_type` (None: promote the
-    element types); ``plain_if``: ``product_forms.reversed_operands``' flag."""
+    element types); ``plain_if``: ``product_forms.plain_flag``'s flag."""
     if op in ("lt", "le", "gt", "ge", "eq", "ne"):
         ct = compare_in or (promote(x.type, y.type) if x.type != y.type else x.type)
         if ct.is_complex:
