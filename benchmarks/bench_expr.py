@@ -152,7 +152,17 @@ def _expr_cases(n):
         ("sigmoid `1 / (1 + exp(-a))`", sigmoid, _ne_sigmoid, (a,), False),
         ("haversine distances (sin, cos, arcsin, sqrt)", haversine, _ne_haversine,
          (lat, lon, 0.2, 0.1), False),
+        ("reversed copy `np.flip(a).copy()`", flip_copy, None, (a,), False),
+        ("reversed operand `a[::-1] * b`", reversed_times, None, (a, b), False),
     ]
+
+
+def flip_copy(a):
+    return np.flip(a).copy()
+
+
+def reversed_times(a, b):
+    return a[::-1] * b
 
 
 def _reduction_cases(sizes):
