@@ -241,3 +241,33 @@ def test_float_tuple_axes_of_long_runs_and_expressions():
         assert_same(jit(view)(np.ones((4, 3, 2))), view(np.ones((4, 3, 2))))
     with pytest.raises(ValueError, match="zero-size array"):
         jit(float_axes)(np.ones((2, 0, 3)))
+
+
+def trailing(a):
+    return (a.max(axis=(1, 2)), a.sum(axis=(-1, -2)), a.mean(axis=(1, 2), keepdims=True),
+            np.prod(a, axis=(2, 1)), np.min(a, axis=(1, 2), keepdims=True))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 9), min_size=3, max_size=3), st.sampled_from(["f8", "f4"]),
+       st.integers(0, 2**32 - 1), st.sampled_from([0, 1, 2]))
+def test_trailing_axes_are_one_merged_axis(shape, dtype, seed, special):
+    """Over the last axes of a C-ordered array NumPy's iterator merges them:
+    the reduction is the one along the last axis of the merged view
+    (``axis_reduce.trailing_axes``), bit for bit, empty axes and signed zeros
+    included; the general helper of several axes is not called."""
+    rng = np.random.default_rng(seed)
+    a = (rng.standard_normal(shape) * 10.0).astype(dtype)
+    if special == 1:
+        a[a < 0.3] = -0.0
+    elif special == 2:
+        a[a > 1.0] = np.nan
+    f = jit(trailing)
+    if 0 in shape[1:]:
+        with pytest.raises(ValueError, match="zero-size array"):
+            trailing(a)
+        with pytest.raises(ValueError, match="zero-size array"):
+            f(a)
+        return
+    assert_same(f(a), trailing(a))
+    assert not any("reduce_axes" in name for name in f.ir_module().functions)

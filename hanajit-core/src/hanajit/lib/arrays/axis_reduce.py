@@ -228,6 +228,31 @@ def in_memory_order(red, at):
 KINDS = {"sum": 0, "mean": 0, "prod": 1, "max": 2, "min": 3}
 
 
+def trailing_axes(red, L, arg, rt, st, axes, keep):
+    """Over the last axes of a C-ordered array, with an axis kept before them
+    (``c.max(axis=(1, 2))`` of a 3-D ``c``): NumPy's iterator merges the reduced
+    axes into one, so the reduction is the one along the last axis of the view
+    with those axes merged (``Reduction.lower_axis``: its vector rows), the same
+    values in the same order.  None where that does not apply."""
+    from .shape import reshape_view
+    t = arg.type
+    nd, r = t.ndim, len(axes)
+    if (isinstance(arg, ew.Lazy) or t.layout != "C" or t.dtype != st or r < 2 or r >= nd
+            or sorted(axes) != list(range(nd - r, nd))
+            or red.name not in ("sum", "mean", "min", "max", "prod")):
+        return None
+    arr = L.let(arg)
+    dims = [L.let(N.ArrayAttr(arr, "shape", k, I)) for k in range(nd)]
+    lead = dims[:nd - r]
+    view = L.let(reshape_view(L, arr, lead + [L.let(total_size(dims[nd - r:]))],
+                              t.copy(ndim=nd - r + 1)))
+    res = red.lower_axis(L, [view], T.ArrayType(st, nd - r, "C"), st, nd - r, False)
+    if not keep:
+        return res
+    res = L.let(res)
+    return reshape_view(L, res, lead + [C(1, I)] * r, rt)
+
+
 def float_over_axes(red, L, arg, rt, st, axes, keep):
     """A float reduction over several axes in NumPy's order: its iterator walks
     the array in memory order, runs of the innermost merged axis at a time
@@ -288,6 +313,9 @@ def over_axes(red, L, arg, rt, st, axis, keep):
     nd = len(z.dims)
     axes = tuple_axes(red, axis, arg.type)
     if arg.type.dtype.is_float and red.name not in ("any", "all"):
+        merged = trailing_axes(red, L, arg, rt, st, axes, keep)
+        if merged is not None:
+            return merged
         return float_over_axes(red, L, arg, rt, st, axes, keep)
     out_axes = [a for a in range(nd) if a not in axes]
     if red.name in ("min", "max"):

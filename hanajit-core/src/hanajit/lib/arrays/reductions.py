@@ -300,6 +300,11 @@ class Reduction(CallTemplate):
         if isinstance(axis, tuple):
             from .axis_reduce import over_axes
             return over_axes(self, L, args[0], rt, st, axis, keep)
+        return self.lower_axis(L, args, rt, st, axis, keep)
+
+    def lower_axis(self, L, args, rt, st, axis, keep):
+        """The reduction of ``args[0]`` over one ``axis`` or all (None), into
+        ``rt`` with elements of ``st``."""
         if self.pairwise_lane(L, args[0], st, axis):
             return self.lower_pairwise(L, L.let(args[0]), rt, st, axis, keep)
         if self.pairwise_expression(L, args[0], st, axis):
