@@ -3,7 +3,9 @@ and checked bit for bit against NumPy 2: ``edge_order`` 1 and 2, no spacing, one
 number for every axis, a number or an array of coordinates per axis (uniform or
 not, integer or float, decided at run time as NumPy decides), NEP 50's types for
 Python numbers and NumPy scalars, NaN and inf, views, and NumPy's errors in its
-order.  A fallback fails these tests, except the one that expects it."""
+order; complex data (complex arithmetic as NumPy's: its complex division, its
+complex products' rounding, signed zeros, inf and NaN in either part).  A
+fallback fails these tests, except the one that expects it."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -223,8 +225,8 @@ def test_numpys_errors_in_its_order():
         _same(one2, *args)
 
 
-def complex_data(f):
-    return np.gradient(f)
+def complex_spacing(f, d):
+    return np.gradient(f, d)
 
 
 def boolean_coordinates(f, x):
@@ -232,10 +234,10 @@ def boolean_coordinates(f, x):
 
 
 def test_unsupported_forms_fall_back_with_a_warning():
-    """Complex data and boolean coordinates run in the interpreter (NumPy's
+    """A complex spacing and boolean coordinates run in the interpreter (NumPy's
     results, a HanaJitFallbackWarning), never a different answer."""
     z = np.array([1 + 2j, 3 - 1j, 0.5j])
-    for fn, args in ((complex_data, (z,)),
+    for fn, args in ((complex_spacing, (z, 0.5 + 1j)),
                      (boolean_coordinates, (np.arange(3.0), np.array([True, False, True])))):
         with pytest.warns(HanaJitFallbackWarning):
             got = jit(fn)(*args)
@@ -281,3 +283,143 @@ def test_random_shapes_values_and_spacings(data):
     d = data.draw(st.floats(0.01, 100.0))
     fn = (random1, random2, random3)[ndim - 1]
     _same(fn, f, *coords, d)
+
+
+# ------------------------------------------------------------ complex data
+# Values that tell NumPy's complex arithmetic from a part-by-part one: signed
+# zeros, inf and NaN (``(a+0j) * (x+yj)`` has ``0 * y`` in it), huge values
+# (Smith's division), subnormals and values whose products underflow (the fused
+# and plain rounding of a product differ in the zero's sign).
+C128 = [0.0, -0.0, 1.5, -2.0, 3.25, np.nan, np.inf, -np.inf, 1e308, -1e308, 5e-324,
+        -2e-310, 1e-200, -1e-200, 7e-160]
+C64 = [0.0, -0.0, 1.5, -2.0, 3.25, np.nan, np.inf, -np.inf, 3e38, -3e38, 1e-45,
+       -2e-40, 1e-30, -1e-30, 7e-25]
+# spacings: Python numbers, NumPy scalars of each kind, and ones that make the
+# coefficients tiny or huge (``-1.5 / dx`` times a tiny value underflows)
+C_SPACINGS = [0.3, 2, -1e200, 1e-3, np.float64(0.7), np.float64(1e30), np.float32(0.1),
+              np.float32(1e30), np.int64(-2)]
+
+
+def _complex(draw_or_rng, shape, ct):
+    values = C64 if ct == np.complex64 else C128
+    pick = draw_or_rng.choice
+    n = int(np.prod(shape))
+    re = pick(values + list(draw_or_rng.standard_normal(8)), n)
+    im = pick(values + list(draw_or_rng.standard_normal(8)), n)
+    return (re + 1j * im).astype(ct).reshape(shape)
+
+
+def cline(f, d, x):
+    return (np.gradient(f), np.gradient(f, edge_order=2), np.gradient(f, d),
+            np.gradient(f, d, edge_order=2), np.gradient(f, x),
+            np.gradient(f, x, edge_order=2), np.gradient(f, x, axis=0))
+
+
+def cplane(f, d, x, y):
+    return (np.gradient(f, edge_order=2), np.gradient(f, d, axis=(1, 0)),
+            np.gradient(f, x, y), np.gradient(f, d, y, edge_order=2),
+            np.gradient(f, x, axis=0, edge_order=2))
+
+
+def _c_views(F):
+    """A 2-D array as C and Fortran order, strided, transposed and backwards."""
+    yield F[1:-1, 1:]
+    yield np.asfortranarray(F[1:-1, 1:])
+    yield F.T[1:, ::2]
+    yield F[::-1, 1:]
+    yield F[1:-1, ::-2]
+
+
+def _c_coords(rng, n):
+    """Coordinates: float64 (not uniform, uniform, huge and tiny steps), float32
+    (not uniform and uniform), integers."""
+    yield np.cumsum(rng.random(n)) - 2.0
+    yield np.arange(n) * 0.5 + 3.0
+    yield np.cumsum(rng.choice([1e200, 3e199, 1e-200], n))
+    yield (np.cumsum(rng.random(n)) * 1e30).astype(np.float32)
+    yield (np.arange(n) * 0.25).astype(np.float32)
+    yield np.cumsum(rng.integers(1, 4, n))
+
+
+@pytest.mark.parametrize("ct", [np.complex128, np.complex64])
+def test_complex_data(ct):
+    """Complex data in every spacing form and both edge orders, 1-D (contiguous,
+    strided, backwards) and 2-D views: NumPy's complex arithmetic, bit for bit."""
+    rng = np.random.default_rng(21)
+    v = _complex(rng, 14, ct)
+    for k, f in enumerate((v[:7], v[::2], v[::-1][:7], v[:3])):
+        for d, x in list(zip(C_SPACINGS[k::2], list(_c_coords(rng, len(f)))[k % 2::2]))[:2]:
+            _same(cline, f, d, x)
+    F = _complex(rng, (9, 8), ct)
+    for k, f in enumerate(_c_views(F)):
+        xs, ys = (list(_c_coords(rng, n)) for n in f.shape)
+        _same(cplane, f, C_SPACINGS[(2 * k) % 9], xs[k], ys[(k + 1) % 6])
+
+
+def test_complex_errors_and_types():
+    """NumPy's errors with complex data, and its result types: complex64 data
+    with a NumPy float64 spacing or float64 coordinates computes in complex128
+    and returns complex64."""
+    z = np.array([1 + 2j, -3j, 0.5, np.inf], dtype=np.complex64)
+    cases = [(none, (z[:1],), ValueError, "too small"),
+             (none2, (z[:2],), ValueError, "too small"),
+             (one2, (z, 0.0), ZeroDivisionError, "float division by zero"),
+             (one, (z, np.arange(3.0)), ValueError, "must match the length"),
+             (two, (z, 1.0, 2.0), TypeError, "invalid number of arguments")]
+    for fn, args, exc, words in cases:
+        with pytest.raises(exc, match=words):
+            fn(*args)
+        with pytest.raises(exc, match=words):
+            _compiled(fn)(*args)
+    for args in [(z, np.float64(0.0)), (z, np.arange(4.0) ** 2), (z, np.zeros(4)),
+                 (z.astype(np.complex128), np.float32(-0.0))]:
+        _same(one, *args)
+        _same(one2, *args)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data())
+def test_random_complex(data):
+    """Random complex values (special ones often) and coordinates, forwards and
+    backwards (the types of ``test_complex_data``, compiled once)."""
+    ct = data.draw(st.sampled_from([np.complex128, np.complex64]))
+    ndim = data.draw(st.integers(1, 2))
+    shape = data.draw(st.lists(st.integers(3, 6), min_size=ndim, max_size=ndim))
+    values = C64 if ct == np.complex64 else C128
+    elems = st.one_of(st.floats(-1e6, 1e6), st.sampled_from(values))
+    n = int(np.prod(shape))
+    parts = [np.array(data.draw(st.lists(elems, min_size=n, max_size=n))) for _ in "ri"]
+    f = (parts[0] + 1j * parts[1]).astype(ct).reshape(shape)
+    if data.draw(st.booleans()):
+        f = f[::-1]
+    coords = [_axis_coords(data.draw, k) for k in shape]
+    d = data.draw(st.sampled_from([0.3, -1e200, 1e-3, 1e30, 1e-300]))
+    if ndim == 1:
+        _same(cline, f, d, coords[0])
+    else:
+        _same(cplane, f, d, *coords)
+
+
+def cprod(f, d, x):
+    return (np.gradient(f, d, axis=-1, edge_order=2), np.gradient(f, x, axis=-1),
+            np.gradient(f, x, axis=-1, edge_order=2))
+
+
+def test_complex_products_rounded_as_numpy():
+    """``a * f`` with a real coefficient is NumPy's complex product, whose zeros
+    take their sign from how it rounds: products that underflow, every sign of
+    both parts, so the plain and the fused forms differ.  NumPy's array loop on
+    rows of 2-D data (forwards, backwards, Fortran order), its scalar code at
+    the ends of 1-D data (its array loop when a NumPy float64 promotes
+    complex64), complex64 read backwards."""
+    signs = np.array([[1 - 2 * ((k >> b) & 1) for b in range(4)] for k in range(16)])
+    re, im = np.repeat(signs, 16, axis=0), np.tile(signs, (16, 1))
+    for ct, tiny, big in ((np.complex128, 1e-200, 1e200), (np.complex64, 1e-30, 1e30)):
+        f = (tiny * re + 1j * tiny * im).astype(ct)
+        x = np.array([0.0, 1.0, 2.5, 3.0]) * big
+        for g in (f, f[::-1], np.asfortranarray(f), f[:, ::-1]):
+            _same(cprod, g, -big, x)
+        for d in (big, np.float64(-1e200)):
+            for row in f[::5]:
+                _same(cprod, row, d, x)
+                _same(cprod, row[::-1], d, x.astype(np.float32))

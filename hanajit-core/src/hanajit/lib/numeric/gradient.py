@@ -16,8 +16,10 @@ or not of the axis' length, IndexError for coordinates of fewer than two values,
 ValueError for an ``edge_order`` above 2 and for an axis too short for it,
 ZeroDivisionError for a Python-number spacing 0 with ``edge_order=2``.
 
-Complex and boolean data, 0-d, boolean or complex spacing arrays, and
-``edge_order`` below 1 fall back."""
+Complex data computes in NumPy's complex arithmetic (``gradient_stencil``): a
+complex64 view of two or more dimensions read backwards, where products are
+needed, re-runs in the interpreter.  Boolean data, 0-d, boolean or complex
+spacings, and ``edge_order`` below 1 fall back."""
 from __future__ import annotations
 
 from ...typing_rules import Incompatible
@@ -113,7 +115,8 @@ class Gradient(CallTemplate):
             raise Incompatible("np.gradient(): edge_order must be a constant 1 or 2")
         f = args[0]
         axes, many = _axes(call, f.ndim)
-        out = f.dtype if f.dtype.is_float else (F if f.dtype.is_int else None)
+        out = f.dtype if f.dtype.is_float or f.dtype.is_complex else (
+            F if f.dtype.is_int else None)
         if out is None:             # (booleans: NumPy's subtraction raises)
             raise Incompatible(f"np.gradient() of {f.dtype} data")
         spacings, miscount = _spacings(inf, call, args, len(axes))

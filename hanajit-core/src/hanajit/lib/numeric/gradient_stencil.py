@@ -7,7 +7,18 @@ The types, after NumPy 2 (NEP 50): ``o`` is the result's (the data's float type,
 float64 for integers).  An array operation with a Python number stays in ``o``;
 with a NumPy scalar or array of type ``d`` it is in ``promote(o, d)``.  A Python
 float with a spacing (``2. * dx``, ``-1.5 / dx``) is a Python float for a Python
-number, and of the spacing's type for a NumPy float (float64 for a NumPy int)."""
+number, and of the spacing's type for a NumPy float (float64 for a NumPy int).
+
+Complex data computes in complex arithmetic, as NumPy does: a real operand is
+first made complex (imaginary part +0), ``-`` and ``+`` go part by part, ``/`` is
+NumPy's complex division (``elementwise.np_complex_div``: Smith's method, not a
+division of each part), ``*`` NumPy's complex product in the rounding NumPy uses
+for it (``product_forms``): its array loop's (fused multiply-adds where its SIMD
+code runs) for array operands, its scalar code's for the ends of 1-D data (NumPy
+scalars there; a product that needs promoting, complex64 data with a NumPy
+float64, goes through the array loop), the plain form for complex64 data read
+backwards along a 1-D view, and the interpreter for complex64 views of more
+dimensions read backwards (NumPy's iterator decides which loop runs there)."""
 from __future__ import annotations
 
 from ...typing_rules import promote
@@ -23,6 +34,17 @@ I, F = T.INT64, T.FLOAT64
 
 def _op(op, x, y, t):
     return N.BinOp(op, x, y, t)
+
+
+def _arith(L, op, x, y, t):
+    """``x op y`` ("add", "sub", "fdiv") of values of type ``t``, complex
+    ones as NumPy computes them."""
+    if not t.is_complex:
+        return N.BinOp(op, x, y, t)
+    if op == "fdiv":
+        from ..arrays.elementwise import np_complex_div
+        return np_complex_div(L, x, y, t)
+    return ops.complex_arith(L, op, x, y, t)
 
 
 def _neg(x):
@@ -43,6 +65,47 @@ class Stencil:
         self.edge, self.t = edge, out.type.dtype
         self.n = dims[axis]
         self.last = L.let(_plus(-1, self.n))
+        self.forms = {}
+
+    def products(self, where, t):
+        """Prepare NumPy's rounding of complex products in ``t`` for the inside
+        (``where`` "inside": views of all axes) or the ends ("ends": views
+        without the axis; NumPy scalars for 1-D data): the form, and a run-time
+        flag for the plain form (or None).  Before the loops: a complex64 view
+        of more than one dimension read backwards re-runs the call in the
+        interpreter when NumPy's loops round differently read backwards."""
+        if not t.is_complex:      # (computed again in each block that multiplies)
+            return
+        from ..complex.product_forms import cmul_form
+        L, f, bits = self.L, self.f, t.bits
+        axes = [k for k in range(len(self.dims)) if where == "inside" or k != self.axis]
+        if not axes:                # NumPy scalars: its scalar code, unless promoting
+            self.forms[where, t] = cmul_form("operator" if t == self.t else "array", bits), None
+            return
+        form = cmul_form("array", bits)
+        if form == cmul_form("array_reversed", bits) or f.type.layout == "C":
+            self.forms[where, t] = form, None
+            return
+        back = None
+        for k in axes:
+            c = N.Cmp("lt", N.ArrayAttr(f, "stride", k, I), C(0, I), T.BOOL)
+            back = c if back is None else ops.bor(back, c)
+        back = L.let(back)
+        if len(axes) > 1 or t != self.t:
+            L.emit(N.If(cond=back, then=[N.Raise(
+                exc=ValueError, deopt=True, line=L.line,
+                message="np.gradient(): complex products of a view read backwards: "
+                        "NumPy's iterator picks how they are rounded here")]))
+            back = None
+        self.forms[where, t] = form, back
+
+    def mul(self, where, x, y, t):
+        """``x * y`` in ``t`` (complex: NumPy's product, see :meth:`products`)."""
+        if not t.is_complex:
+            return _op("mul", x, y, t)
+        from ..complex.product_forms import cmul_plain_if
+        form, plain_if = self.forms[where, t]
+        return cmul_plain_if(self.L, x, y, t, form, plain_if)
 
     def at(self, idx, k):
         """``f`` at ``idx`` with ``k`` along the axis, in the result type (NumPy
@@ -51,13 +114,13 @@ class Stencil:
         at[self.axis] = k
         return self.L.let(ops.convert(self.L, N.Load(self.f, at, self.f.type.dtype), self.t))
 
-    def sum3(self, coefs, values, t):
+    def sum3(self, where, coefs, values, t):
         """``a * x + b * y + c * z`` in ``t`` (NumPy's order), as the result type."""
         L = self.L
-        terms = [_op("mul", ops.convert(L, a, t), ops.convert(L, x, t), t)
+        terms = [self.mul(where, ops.convert(L, a, t), ops.convert(L, x, t), t)
                  for a, x in zip(coefs, values)]
-        return ops.convert(L, _op("add", _op("add", terms[0], terms[1], t), terms[2], t),
-                           self.t)
+        return ops.convert(L, _arith(L, "add", _arith(L, "add", terms[0], terms[1], t),
+                                     terms[2], t), self.t)
 
     def inside(self, value):
         """``out[..., i, ...] = value(idx, i)`` for ``0 < i < n - 1``."""
@@ -90,8 +153,8 @@ class Stencil:
         L = self.L
 
         def quotient(idx, hi, lo, h):
-            d = _op("sub", self.at(idx, hi), self.at(idx, lo), self.t)
-            return ops.convert(L, _op("fdiv", ops.convert(L, d, t), h, t), self.t)
+            d = _arith(L, "sub", self.at(idx, hi), self.at(idx, lo), self.t)
+            return ops.convert(L, _arith(L, "fdiv", ops.convert(L, d, t), h, t), self.t)
         self.ends(lambda idx: quotient(idx, C(1, I), C(0, I), h0),
                   lambda idx: quotient(idx, self.last, _plus(-2, self.n), h1))
 
@@ -101,8 +164,10 @@ class Stencil:
         def at(idx, ks):
             return [self.at(idx, k) for k in ks]
         n = self.n
-        self.ends(lambda idx: self.sum3(start, at(idx, [C(k, I) for k in (0, 1, 2)]), t),
-                  lambda idx: self.sum3(end, at(idx, [_plus(-k, n) for k in (3, 2, 1)]), t))
+        self.products("ends", t)
+        self.ends(lambda idx: self.sum3("ends", start, at(idx, [C(k, I) for k in (0, 1, 2)]), t),
+                  lambda idx: self.sum3("ends", end, at(idx, [_plus(-k, n) for k in (3, 2, 1)]),
+                                        t))
 
 
 def uniform(st: Stencil, s, strong: bool):
@@ -120,8 +185,8 @@ def uniform(st: Stencil, s, strong: bool):
     two = scaled(2.0, "mul")
 
     def central(idx, i):
-        d = _op("sub", st.at(idx, _plus(1, i)), st.at(idx, _plus(-1, i)), o)
-        return ops.convert(L, _op("fdiv", ops.convert(L, d, q), two, q), o)
+        d = _arith(L, "sub", st.at(idx, _plus(1, i)), st.at(idx, _plus(-1, i)), o)
+        return ops.convert(L, _arith(L, "fdiv", ops.convert(L, d, q), two, q), o)
     st.inside(central)
     if st.edge == 1:
         # ``array / s``: a Python number converted to the data's type (an int
@@ -186,7 +251,8 @@ def coordinates(st: Stencil, h):
                 _op("fdiv", dx1, _op("mul", dx2, _op("add", dx1, dx2, d), d), d))):
             L.emit(N.Store(array=abc, indices=[C(r, I), j], value=v))
     loops(L, [m], coefficients, short=True)
-    st.inside(lambda idx, i: st.sum3(
+    st.products("inside", p)
+    st.inside(lambda idx, i: st.sum3("inside",
         [N.Load(abc, [C(r, I), _plus(-1, i)], d) for r in range(3)],
         [st.at(idx, _plus(k, i)) for k in (-1, 0, 1)], p))
     if st.edge == 1:
