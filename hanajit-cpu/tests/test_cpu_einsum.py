@@ -193,6 +193,59 @@ def test_three_operands_as_numpy(fn, lengths, dtype, layout, seed):
     assert_same_bits(jit(fn)(*ops), fn(*ops))
 
 
+def chain4(a, b, c, d):
+    return np.einsum("ij,jk,kl,lm->im", a, b, c, d)
+
+
+def outer4(a, b, c, d):
+    return np.einsum("i,j,k,l->lkji", a, b, c, d), np.einsum("i,i,i,i", a, a, a, a)
+
+
+def mixed_pair(a, b):
+    return np.einsum("ij,jk", a, b), np.einsum("ij,ij->j", a, a), np.einsum("ij,jk->", a, b)
+
+
+INT_DTYPES = ["i1", "u1", "i2", "u2", "i4", "u4", "i8"]
+
+
+def _int_operand(rng, shape, dtype, layout):
+    info = np.iinfo(dtype)
+    a = rng.integers(max(info.min, -1000), min(info.max, 1000), shape, endpoint=True)
+    a = a.astype(dtype)
+    if layout == "F":
+        a = np.asfortranarray(a)
+    elif layout == "reversed" and a.ndim:
+        a = np.flip(a, 0)
+    elif layout == "strided" and a.ndim:
+        a = np.repeat(a, 2, axis=-1)[..., ::2]
+    return a
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([chain4, outer4, mixed_pair, chain, weighted]),
+       st.lists(st.sampled_from([1, 2, 3, 7, 16]), min_size=5, max_size=5),
+       st.lists(st.sampled_from(INT_DTYPES), min_size=4, max_size=4),
+       st.lists(LAYOUTS, min_size=4, max_size=4), st.integers(0, 2**32 - 1))
+def test_integers_of_several_dtypes_and_four_operands(fn, lengths, dtypes, layouts, seed):
+    """Integers of different dtypes are computed in NumPy's promoted dtype
+    (each operand cast to it first; wrapping as NumPy's), four operands or
+    more in NumPy's generic loop (``einsum_many``); values, dtypes, shapes and
+    strides as NumPy's."""
+    rng = np.random.default_rng(seed)
+    i, j, k, m, n = lengths
+    shapes = {chain4: [(i, j), (j, k), (k, m), (m, n)], outer4: [(i,), (j,), (k,), (m,)],
+              mixed_pair: [(i, j), (j, k)], chain: [(i, j), (j, k), (k, m)],
+              weighted: [(i, j, k), (i,), (j,)]}[fn]
+    ops = [_int_operand(rng, s, d, lay) for s, d, lay in zip(shapes, dtypes, layouts)]
+    want = fn(*ops)
+    got = jit(fn, fallback=False)(*ops)
+    assert_same_bits(got, want)
+    for g, w in zip(got if isinstance(got, tuple) else [got],
+                    want if isinstance(want, tuple) else [want]):
+        if isinstance(w, np.ndarray):
+            assert g.strides == w.strides
+
+
 def ellipses(a, b):
     return (np.einsum("...ij,...jk->...ik", a, b), np.einsum("...ij,...jk", a, b),
             np.einsum("...i,...i->...", a, a), np.einsum("i...->...", b))
@@ -232,9 +285,11 @@ def test_other_forms_fall_back_with_the_reason():
     with pytest.raises(ValueError):             # NumPy's error, from the interpreter
         with pytest.warns(HanaJitFallbackWarning, match="ellipsis summed away"):
             jit(ellipsis)(x[None])
-    for fn, args, why in ((four, (x,), "one to three arrays"),
+    for fn, args, why in ((four, (x,), "three or more float operands"),
                           (mixed, (x, x.astype(np.float32)), "different dtypes"),
-                          (bilinear, (x, np.ones((4, 4)), x), "three float operands"),
+                          (mixed, (x, x.astype(np.int64)), "different dtypes"),
+                          (mixed, (x.astype(np.uint64), x.astype(np.int8)), "uint64"),
+                          (bilinear, (x, np.ones((4, 4)), x), "three or more float operands"),
                           (complex_, (x + 1j,), "complex")):
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always")

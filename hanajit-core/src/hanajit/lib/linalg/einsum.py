@@ -1,17 +1,19 @@
 """``np.einsum(subscripts, *operands)`` with constant subscripts, as NumPy
-computes it (``optimize=False``, its default): one or two operands of one integer,
-float32 or float64 dtype, or three of one integer dtype, labels in explicit (``'ij,jk->ik'``) or implicit
-(``'ij,jk'``) mode, repeated labels (``'ii->i'``, ``'ii'``), labels of length 1
-that broadcast and ellipses (``'...ij,...jk->...ik'``).
+computes it (``optimize=False``, its default): one or two operands of one float32
+or float64 dtype, or any number of integer operands (of several dtypes: each is
+cast to NumPy's promoted dtype first), labels in explicit (``'ij,jk->ik'``) or
+implicit (``'ij,jk'``) mode, repeated labels (``'ii->i'``, ``'ii'``), labels of
+length 1 that broadcast and ellipses (``'...ij,...jk->...ik'``).
 
 One operand and nothing summed is NumPy's view of it (``'ij->ji'``,
 ``'ii->i'``); otherwise NumPy's iterator order and loops over the operands'
 memory (``einsum_algorithms``), so float results are NumPy's bit for bit, into
 an output with NumPy's strides.  A result with no label is a NumPy scalar.
-Four operands or more, three float ones (whether NumPy adds their products in one
-chain or row by row depends on its iterator's buffering), mixed dtypes, complex, float16 and boolean operands,
-an ellipsis summed away, and keywords (``out=``, ``optimize=True``, ...) fall
-back."""
+Three float operands or more (whether NumPy adds their products in one chain or
+row by row depends on its iterator's buffering), floats of several dtypes,
+signed integers with uint64 (NumPy computes in float64), complex, float16 and
+boolean operands, an ellipsis summed away, and keywords (``out=``,
+``optimize=True``, ...) fall back."""
 from __future__ import annotations
 
 from ...typing_rules import Incompatible
@@ -72,9 +74,21 @@ def parse(spec, ndims):
 
 
 def _dtype(args):
+    """The dtype NumPy computes in: the operands' one dtype, or for integers of
+    several dtypes their promoted one (NumPy casts each operand to it; any
+    order of an integer sum is exact)."""
     dts = {a.dtype for a in args}
     if len(dts) != 1:
-        raise Incompatible("np.einsum() of operands of different dtypes")
+        if not all(d.is_int for d in dts):
+            raise Incompatible("np.einsum() of operands of different dtypes (other than "
+                               "integers)")
+        import numpy as np
+        from ..arrays.creation import dtype_of
+        dt = dtype_of(np.result_type(*[str(d) for d in dts]))
+        if not dt.is_int:
+            raise Incompatible("np.einsum() of signed integers and uint64 (NumPy computes "
+                               "in float64)")
+        return dt
     dt = dts.pop()
     if not (dt.is_int or dt.is_float and dt.bits in (32, 64)):
         raise Incompatible(f"np.einsum() of {dt}")
@@ -90,8 +104,8 @@ class Einsum(CallTemplate):
                 call.kwargs["optimize"], N.Const) and call.kwargs["optimize"].value is False):
             raise Incompatible("np.einsum() with keywords (optimize=False only)")
         ops = args[1:]
-        if not 1 <= len(ops) <= 3 or not all(isinstance(a, T.ArrayType) for a in ops):
-            raise Incompatible("np.einsum(subscripts, *operands) of one to three arrays")
+        if not ops or not all(isinstance(a, T.ArrayType) for a in ops):
+            raise Incompatible("np.einsum(subscripts, *operands) of arrays")
         from ..statistics.var_std_norm import const_arg
         try:
             spec = const_arg(call, 0, "subscripts")
@@ -99,11 +113,11 @@ class Einsum(CallTemplate):
             spec = None
         terms, out, labels = parse(spec, [a.ndim for a in ops])
         dt = _dtype(ops)
-        if len(ops) == 3 and not dt.is_int:
+        if len(ops) >= 3 and not dt.is_int:
             # NumPy's buffered iterator decides, by its cost model, whether a
             # sum over three operands is one piece or one per row
-            raise Incompatible("np.einsum() of three float operands (NumPy's order then "
-                               "depends on its buffering)")
+            raise Incompatible("np.einsum() of three or more float operands (NumPy's "
+                               "order then depends on its buffering)")
         return terms, out, labels, dt
 
     def typer(self, inf, call, args, kwargs):
@@ -125,7 +139,10 @@ class Einsum(CallTemplate):
         fill(L, st, [C(nop, I), C(nl, I)], lambda idx: C(0, I))
         mems, base = [], L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(nop, I)]))
         for k, (arr, term) in enumerate(zip(ops, terms)):
-            mem, start = _memory(L, arr, item)
+            own = arr.type.dtype.bits // 8
+            mem, start = _memory(L, arr, own)
+            if arr.type.dtype != dt:
+                mem = _cast(L, mem, dt)
             mems.append(mem)
             L.emit(N.Store(array=base, indices=[C(k, I)], value=start))
             for ax, c in enumerate(term):
@@ -133,7 +150,7 @@ class Einsum(CallTemplate):
                 # (an axis of length 1 broadcasts: stride 0)
                 step = N.Select(N.Cmp("eq", N.ArrayAttr(arr, "shape", ax, I), C(1, I), T.BOOL),
                                 C(0, I), N.BinOp("sdiv", N.ArrayAttr(arr, "stride", ax, I),
-                                                 C(item, I), I), I)
+                                                 C(own, I), I), I)
                 L.emit(N.Store(array=st, indices=at, value=N.BinOp(
                     "add", N.Load(st, at, I), step, I)))
         size_arr = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(nl, I)]))
@@ -147,7 +164,11 @@ class Einsum(CallTemplate):
         fill(L, res, [N.ArrayAttr(res, "shape", 0, I)], lambda idx: C(0, dt))
         ostr = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(max(nout, 1), I)]))
         lanes = C(2 if dt.bits == 64 else 4, I)
-        helper = {1: he.einsum_one, 2: he.einsum_two, 3: he.einsum_three}[nop]
+        if nop > 3:
+            mems = [_joined(L, mems, base, dt)]
+            helper = he.einsum_many
+        else:
+            helper = {1: he.einsum_one, 2: he.einsum_two, 3: he.einsum_three}[nop]
         head = mems + [base]
         L.emit(N.ExprStmt(value=L.call_helper(helper, head + [
             st, size_arr, C(nout, I), res, ostr, lanes, C(0, dt)])))
@@ -209,6 +230,38 @@ def _memory(L, arr, item):
         "add", N.BinOp("sdiv", N.BinOp("sub", hi, lo, I), C(item, I), I), C(1, I), I), I))
     mem = L.let(N.ArrayView(arr, lo, [span], [C(item, I)], T.ArrayType(t.dtype, 1, "C")))
     return mem, L.let(N.BinOp("sdiv", N.BinOp("sub", C(0, I), lo, I), C(item, I), I))
+
+
+def _cast(L, mem, dt):
+    """A copy of the 1-D ``mem`` in ``dt`` (NumPy casts each operand to the
+    dtype it computes in; every item of the span is cast, so strides in items
+    stay the operand's)."""
+    from ..indexing.elements import array_cast
+    n = L.let(N.ArrayAttr(mem, "shape", 0, I))
+    copy = L.let(allocate(L, T.ArrayType(dt, 1, "C"), [n]))
+    fill(L, copy, [n], lambda idx: array_cast(L, N.Load(mem, idx, mem.type.dtype), dt))
+    return copy
+
+
+def _joined(L, mems, base, dt):
+    """The operands' memories one after another in one array (four operands
+    or more: ``einsum_many`` takes them as one), ``base`` moved to match."""
+    lengths = [L.let(N.ArrayAttr(m, "shape", 0, I)) for m in mems]
+    total = C(0, I)
+    for n in lengths:
+        total = N.BinOp("add", total, n, I)
+    joined = L.let(allocate(L, T.ArrayType(dt, 1, "C"), [L.let(total)]))
+    at = C(0, I)
+    for k, (m, n) in enumerate(zip(mems, lengths)):
+        start = L.let(at)
+        i = L.temp(I, "i")
+        L.emit(N.ForCount(counter=i, count=n, body=[N.Store(
+            array=joined, indices=[N.BinOp("add", start, N.Var(i, I), I)],
+            value=N.Load(m, [N.Var(i, I)], dt))]))
+        L.emit(N.Store(array=base, indices=[C(k, I)], value=N.BinOp(
+            "add", N.Load(base, [C(k, I)], I), start, I)))
+        at = N.BinOp("add", start, n, I)
+    return joined
 
 
 def _view(L, arr, term, out, sizes, rt):

@@ -30,9 +30,9 @@ element 0 is in each, ``st[op, label]`` strides in items (0: label absent; a
 repeated label's strides summed), ``sizes`` per label, the first ``nout`` the
 output's; ``out`` zeroed, of the output's size; ``ostr`` receives the output's
 strides per output label, in items.  ``einsum_one`` is the same for one operand,
-``einsum_three`` for three integer operands (any order of their sum is
-NumPy's; float ones fall back: NumPy's buffering then decides whether a sum is
-one chain or one per row).
+``einsum_three`` for three integer operands and ``einsum_many`` for more (any
+order of their sum is NumPy's; float ones fall back: NumPy's buffering then
+decides whether a sum is one chain or one per row).
 """
 import numpy as np
 
@@ -175,6 +175,34 @@ def einsum_three(a, b, c, base, st, sizes, nout, out, ostr, W, zero):
     return 0
 
 
+def einsum_many(m, base, st, sizes, nout, out, ostr, W, zero):
+    """``out`` as NumPy's einsum of four or more integer operands, all in the
+    one memory ``m`` (``base[k]``: where operand ``k``'s element 0 is): NumPy's
+    generic loop ``out = ((a * b) * c) * ... + out`` element by element in the
+    iterator's order (integers: any order is NumPy's value)."""
+    nop = base.shape[0]
+    nl = sizes.shape[0]
+    gsize = np.ones(nl + 1, np.int64)
+    gst = np.zeros((nop + 1, nl + 1), np.int64)
+    ng = merged(st, sizes, nop, nout, ostr, gsize, gst)
+    if ng == 0:
+        return 0
+    n = gsize[0]
+    so = gst[nop, 0]
+    idx = np.zeros(ng + 1, np.int64)
+    pos = np.zeros(nop + 1, np.int64)
+    while idx[ng] == 0:
+        _positions(idx, gst, ng, base, nop, pos)
+        po = pos[nop]
+        for i in range(n):
+            p = m[pos[0] + i * gst[0, 0]]
+            for k in range(1, nop):
+                p = p * m[pos[k] + i * gst[k, 0]]
+            out[po + i * so] = p + out[po + i * so]
+        advance(idx, gsize, ng)
+    return 0
+
+
 def piece_two(a, pa, sa, b, pb, sb, out, po, so, n, W, zero):
     """One piece of the inner loop of a product of two operands (the contiguous
     cases apart, as vector code: the same operations)."""
@@ -303,6 +331,6 @@ def _total(a, pa, n, W, zero):
     return (acc0 + acc1) + (acc2 + acc3)
 
 
-for _f in (merged, _positions, einsum_two, einsum_one, _pieces, einsum_three, piece_two, piece_one,
-           _dot, _total):
+for _f in (merged, _positions, einsum_two, einsum_one, _pieces, einsum_three, einsum_many,
+           piece_two, piece_one, _dot, _total):
     _f.hj_unchecked = True
