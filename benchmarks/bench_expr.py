@@ -278,10 +278,28 @@ def _sort_cases(n):
     a = _vec(n, seed=4)
     r = np.random.default_rng(5).integers(0, n // 10 + 1, n)
     few = np.random.default_rng(6).integers(0, 1000, n)
+    digits = np.random.default_rng(7).integers(0, 10, n).astype(np.float64)
     return [("`np.sort(a)`", sort, None, (a,), False),
             ("`np.argsort(a)`", argsort, None, (a,), False),
             ("`np.unique(r)`, int64, a tenth distinct", unique, None, (r,), False),
-            ("`np.unique(r)`, int64, 1000 distinct", unique, None, (few,), False)]
+            ("`np.unique(r)`, int64, 1000 distinct", unique, None, (few,), False),
+            ("`np.percentile(a, 30)`", percentile30, None, (a,), False),
+            ("`np.percentile(a, [25, 50, 75])`", quartiles, None, (a,), False),
+            ("`np.median(a)`", median_of, None, (a,), False),
+            ("`np.median(d)`, ten distinct values", median_of, None, (digits,), False),
+            ("`np.percentile(s, 30)`, sorted", percentile30, None, (np.sort(a),), False)]
+
+
+def percentile30(a):
+    return np.percentile(a, 30.0)
+
+
+def quartiles(a):
+    return np.percentile(a, [25.0, 50.0, 75.0])
+
+
+def median_of(a):
+    return np.median(a)
 
 
 # -- single math functions: libmvec against scalar libm ----------------------------------

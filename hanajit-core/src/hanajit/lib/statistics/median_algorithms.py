@@ -15,6 +15,7 @@ result when there is one).  For every lane the helpers write two positions in
 """
 import numpy as np
 
+from .order_stats import quick_kth
 from .quantile_algorithms import MAX_PIVOTS, introselect
 
 RAW, ONE, TWO, NAN = 0, 1, 2, 3
@@ -32,6 +33,24 @@ def _partition(v, b, num, inexact, piv):
     if inexact:
         introselect(v, b, num, num - 1, piv, True, inexact)
     return 0
+
+
+def _median_kth(num, inexact):
+    """The positions :func:`_partition` fixes, sorted and distinct (for
+    ``order_stats.quick_kth``, which writes the values NumPy's partition
+    leaves there)."""
+    h = num // 2
+    kth = np.empty(3, np.int64)
+    k = 0
+    if num % 2 == 0:
+        kth[k] = h - 1
+        k += 1
+    kth[k] = h
+    k += 1
+    if inexact and num - 1 > h:
+        kth[k] = num - 1
+        k += 1
+    return kth[:k]
 
 
 def _middle(r, b, num, lo, hi, code):
@@ -52,10 +71,15 @@ def median_rows(v, n, inexact, lo, hi, code):
     partition, or the lane's last element when it is a NaN
     (``_median_nancheck``)."""
     piv = np.zeros(MAX_PIVOTS + 1, np.int64)
+    kth = _median_kth(n, inexact)
+    # (the middle values are read; the last only for whether it is a NaN)
+    mid = kth[:2] if n % 2 == 0 else kth[:1]
+    quick = len(v) == n and quick_kth(v, n, kth, inexact, mid, mid)
     r = 0
     b = 0
     while b < len(v):
-        _partition(v, b, n, inexact, piv)
+        if not quick:
+            _partition(v, b, n, inexact, piv)
         _middle(r, b, n, lo, hi, code)
         if inexact:
             last = v[b + n - 1]

@@ -29,6 +29,7 @@ from ...ir import nodes as N
 from ...ir import types as T
 from ..arrays import elementwise as ew
 from ..python import operators as ops
+from . import order_stats
 from . import quantile_algorithms as hq
 from ..arrays.creation import allocate
 from ..python.operators import C
@@ -171,13 +172,15 @@ class Quantile(CallTemplate):
             empty = ops.band(empty, N.Cmp("gt", m, C(0, I), T.BOOL))
         L.raise_if(empty, IndexError, "index -1 is out of bounds for axis 0 with size 0")
         if p.take:
-            idx = allocate(L, T.ArrayType(I, 1, "C"), [m])
+            idx = L.let(allocate(L, T.ArrayType(I, 1, "C"), [m]))
             kth = L.call_helper(hq.take_plan, [qarr, n, idx, C(inexact, T.BOOL)])
             value = self.taker(L, p, flat, n, idx)
+            read = [idx, idx]
         else:
             value = self.lerper(L, p, flat, n, qarr, m)
             kth = value.kth
-        L.call_helper(hq.partition_rows, [flat, n, kth, C(inexact, T.BOOL)])
+            read = value.read
+        L.call_helper(order_stats.partition_lanes, [flat, n, kth, C(inexact, T.BOOL)] + read)
         return self.result(L, p, flat, n, other, m, value)
 
     @staticmethod
@@ -247,7 +250,7 @@ class Quantile(CallTemplate):
     def lerper(L, p, flat, n, qarr, m):
         A, R, Q = p.A, p.R, p.Q
         vec = (lambda t: allocate(L, T.ArrayType(t, 1, "C"), [m]))
-        prev, nxt, gam, tr, omtr, cond = vec(I), vec(I), vec(Q), vec(R), vec(R), vec(T.BOOL)
+        prev, nxt, gam, tr, omtr, cond = (L.let(vec(t)) for t in (I, I, Q, R, R, T.BOOL))
         top = L.let(ops.convert(L, N.BinOp("sub", n, C(1, I), I), Q))
         kth = L.call_helper(hq.linear_plan, [qarr, top, n, prev, nxt, gam, tr, omtr, cond])
 
@@ -261,6 +264,7 @@ class Quantile(CallTemplate):
                          N.BinOp("mul", d, N.Load(omtr, [j], R), R), R)
             return N.Select(N.Load(cond, [j], T.BOOL), hi, lo, R)
         value.kth = kth
+        value.read = [prev, nxt]        # (the positions whose values are read)
         return value
 
     @staticmethod
