@@ -143,3 +143,25 @@ def test_the_loop_is_vector_code(monkeypatch):
     loops = [b for b in blocks if re.search(r"= phi <\d+ x double>", b)
              and re.search(r"label %" + re.escape(b.split(":", 1)[0]) + r"\b", b)]
     assert loops and all("gather" not in b for b in loops)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("signs", ["positive", "negative", "both"])
+def test_zero_extremes_of_one_sign_or_both(dtype, signs):
+    """A zero extreme: where every zero has one sign it is NumPy's whatever
+    loop found it (``minmax_algorithms.one_zero_sign``), where both signs are
+    there NumPy's loops are followed; every layout, many lengths."""
+    from hanajit.lib.arrays import minmax_algorithms as hm
+
+    rng = np.random.default_rng(len(signs))
+    for n in (1, 5, 33, 100, 1000, 4097):
+        a = rng.integers(0, 3, n).astype(dtype)        # min 0 (when there is one)
+        if signs == "negative":
+            a = -a                                     # zeros -0.0, max -0.0
+        elif signs == "both":
+            a[rng.random(n) < 0.5] *= -1
+        b = -a
+        for x in list(layouts(a)) + list(layouts(b)):
+            same(amin, x)
+            same(amax, x)
+        assert hm.one_zero_sign(a) == (len(set(np.signbit(a[a == 0]))) < 2)

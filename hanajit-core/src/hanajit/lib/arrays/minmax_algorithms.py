@@ -17,9 +17,25 @@ followed step by step on the lane, with ``pick`` -- x86's ``maxsd``/``maxpd``
   ``((m0, m1), (m2, m3)), ((m4, m5), (m6, m7))``, then the rest one by one.
 
 ``W`` and ``low_from`` are the installed NumPy's on this host
-(``reductions.simd_model``, asked of NumPy once per type).
+(``reductions.simd_model``, asked of NumPy once per type).  They are followed
+only when the lane holds zeros of both signs (``one_zero_sign``).
 """
+import math
+
 import numpy as np
+
+
+def one_zero_sign(a):
+    """Are the zeros of the 1-D ``a`` all of one sign?  Then any zero taken
+    from it is the one NumPy's loops return, and they need not be followed
+    (a sum of compares: vector code)."""
+    zeros = 0
+    negative = 0
+    for i in range(len(a)):
+        x = a[i]
+        zeros += x == 0
+        negative += (x == 0) & (math.copysign(1.0, x) < 0)
+    return negative == 0 or negative == zeros
 
 
 def pick(p, q, big):
@@ -90,3 +106,4 @@ def strided(a, big):
 # fast as before
 contiguous.hj_compact = True
 strided.hj_compact = True
+one_zero_sign.hj_unchecked = True

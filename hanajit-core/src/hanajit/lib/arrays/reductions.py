@@ -589,10 +589,11 @@ class Reduction(CallTemplate):
         return out
 
     def numpy_zero(self, L, arr, v, st):
-        """``v``, the extreme of the whole array ``arr``, or when it is zero the
-        zero NumPy's loop picks (``minmax_algorithms``): a 1-D array or a
-        C-contiguous one is one lane of NumPy's reduce, contiguous or strided
-        (its stride decides when it runs).  Other layouts keep the later zero."""
+        """``v``, the extreme of the whole array ``arr``, or when it is zero and
+        the array holds zeros of both signs the zero NumPy's loop picks
+        (``minmax_algorithms``): a 1-D array or a C-contiguous one is one lane
+        of NumPy's reduce, contiguous or strided (its stride decides when it
+        runs).  Other layouts keep the later zero."""
         from . import minmax_algorithms as hm
         from .shape import reshape_view
         t = arr.type
@@ -615,8 +616,14 @@ class Reduction(CallTemplate):
             L.emit(N.If(cond=contig, then=s1 + [N.Assign(target=out, value=v1)],
                         orelse=s2 + [N.Assign(target=out, value=v2)]))
         stmts, _ = L.sub_block(fix)
-        L.emit(N.If(cond=N.Cmp("eq", N.Var(out, st), C(0.0, st), T.BOOL), then=stmts,
-                    orelse=[]))
+        # zeros of one sign (non-negative data, say): the zero found is NumPy's
+        signs = L.sub_block(lambda: L.call_helper(hm.one_zero_sign, [
+            arr if t.ndim == 1 else L.let(reshape_view(L, L.let(arr), [C(-1, I)],
+                                                       t.copy(ndim=1)))]))
+        mixed = L.temp(T.BOOL, "mixed")
+        L.emit(N.If(cond=N.Cmp("eq", N.Var(out, st), C(0.0, st), T.BOOL), then=signs[0] + [
+            N.Assign(target=mixed, value=ops.logical_not(signs[1])),
+            N.If(cond=N.Var(mixed, T.BOOL), then=stmts, orelse=[])], orelse=[]))
         return N.Var(out, st)
 
     def empty_check(self, L, size):

@@ -23,6 +23,7 @@ import math
 import numpy as np
 
 from ..arrays.extreme_lanes import extreme
+from ..arrays.minmax_algorithms import one_zero_sign
 from .quantile_algorithms import partition_rows
 
 SAMPLE = 8192           # values in the sample
@@ -107,7 +108,7 @@ def quick_kth(v, n, kth, inexact, read, also):
                 return False            # outside the bracket: the sample misled
             if inexact and x == 0 and _among(kth[w], read, also):
                 if signs == 0:
-                    signs = 1 if _one_zero_sign(v, n) else 2
+                    signs = 1 if one_zero_sign(v) else 2
                 if signs == 2:
                     return False        # -0.0 and 0.0: NumPy's arrangement decides
             vals[w] = x
@@ -126,24 +127,12 @@ def quick_kth(v, n, kth, inexact, read, also):
                 return False
             if inexact and x == 0 and _among(kth[w], read, also):
                 if signs == 0:
-                    signs = 1 if _one_zero_sign(v, n) else 2
+                    signs = 1 if one_zero_sign(v) else 2
                 if signs == 2:
                     return False
     for w in range(nk):
         v[kth[w]] = vals[w]
     return True
-
-
-def _one_zero_sign(v, n):
-    """Are the zeros of ``v`` all of one sign (then a zero NumPy leaves anywhere
-    has that sign)?"""
-    zeros = 0
-    negative = 0
-    for i in range(n):
-        x = v[i]
-        zeros += x == 0
-        negative += (x == 0) & (math.copysign(1.0, x) < 0)
-    return negative == 0 or negative == zeros
 
 
 def _among(k, read, also):
@@ -214,5 +203,5 @@ def _pick(v, n, lo, hi, closed_lo, closed_hi, out):
     return m
 
 
-for _f in (partition_lanes, quick_kth, _one_zero_sign, _among, _sample_rank, _count, _compact, _pick):
+for _f in (partition_lanes, quick_kth, _among, _sample_rank, _count, _compact, _pick):
     _f.hj_unchecked = True
