@@ -33,6 +33,12 @@ def _isfinite(e):
     return N.Cmp("lt", N.Intrinsic("fabs", [e], e.type), C(float("inf"), e.type), T.BOOL)
 
 
+def _signbit(e):
+    """The sign bit (``-0.0`` and a negative NaN have it): ``copysign(1, e) < 0``."""
+    return N.Cmp("lt", N.Intrinsic("copysign", [C(1.0, e.type), e], e.type),
+                 C(0.0, e.type), T.BOOL)
+
+
 class MathFunc(CallTemplate):
     """A float function of ``math`` (checked), ``numpy`` (unchecked) or prims."""
 
@@ -161,7 +167,8 @@ class Predicate(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         import numpy
         numpy_complex = (isinstance(call.callee, numpy.ufunc) and len(args) == 1
-                         and isinstance(args[0], T.Scalar) and args[0].is_complex)
+                         and isinstance(args[0], T.Scalar) and args[0].is_complex
+                         and self.name != "signbit")    # (NumPy: TypeError)
         if len(args) != 1 or kwargs or not (_num(args[0]) or numpy_complex):
             raise Incompatible(f"{self.name}() takes one real number")
         return T.BOOL
@@ -171,15 +178,19 @@ class Predicate(CallTemplate):
 
 
 def numpy_predicate(L, name, x):
-    """NumPy's ``isnan``/``isinf``/``isfinite`` of a number: of either part of a
-    complex one (``isfinite``: of both), constant for integers and bools."""
-    test = {"isnan": _isnan, "isinf": _isinf, "isfinite": _isfinite}[name]
+    """NumPy's ``isnan``/``isinf``/``isfinite``/``signbit`` of a number: of
+    either part of a complex one (``isfinite``: of both), constant for integers
+    and bools (``signbit``: ``x < 0`` of integers)."""
+    test = {"isnan": _isnan, "isinf": _isinf, "isfinite": _isfinite,
+            "signbit": _signbit}[name]
     if x.type.is_complex:
         x = L.let(x)
         c = x.type.component
         re, im = (L.let(N.ComplexPart(x, p, c)) for p in ("real", "imag"))
         return (bor if name != "isfinite" else band)(test(re), test(im))
     if not x.type.is_float:
+        if name == "signbit" and x.type.is_signed:
+            return N.Cmp("lt", x, C(0, x.type), T.BOOL)
         return C(name == "isfinite", T.BOOL)
     return test(L.let(x))
 
@@ -379,6 +390,7 @@ def _register_all():
         register(ToInt(name))
     for name in ("isnan", "isinf", "isfinite"):
         register(Predicate(name, (f"math.{name}", f"numpy.{name}")))
+    register(Predicate("signbit", ("numpy.signbit",)))
     np_one = {"sqrt": "sqrt", "exp": "exp", "expm1": "expm1", "log": "log", "log2": "log2",
               "log10": "log10", "log1p": "log1p", "sin": "sin", "cos": "cos", "tan": "tan",
               "arcsin": "asin", "arccos": "acos", "arctan": "atan", "sinh": "sinh",
