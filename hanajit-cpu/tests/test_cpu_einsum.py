@@ -77,13 +77,16 @@ def _operand(rng, shape, dtype, layout, zeros):
         a[a < 0.2] = -0.0
     if np.dtype(dtype).kind == "i":
         a = np.trunc(a * 7) % 1000
-    a = a.astype(dtype)
+    return _laid_out(a.astype(dtype), layout)
+
+
+def _laid_out(a, layout):
     if layout == "F":
-        a = np.asfortranarray(a)
-    elif layout == "reversed" and a.ndim:
-        a = np.flip(a, 0)
-    elif layout == "strided" and a.ndim:
-        a = np.repeat(a, 2, axis=-1)[..., ::2]
+        return np.asfortranarray(a)
+    if layout == "reversed" and a.ndim:
+        return np.flip(a, 0)
+    if layout == "strided" and a.ndim:
+        return np.repeat(a, 2, axis=-1)[..., ::2]
     return a
 
 
@@ -211,14 +214,7 @@ INT_DTYPES = ["i1", "u1", "i2", "u2", "i4", "u4", "i8"]
 def _int_operand(rng, shape, dtype, layout):
     info = np.iinfo(dtype)
     a = rng.integers(max(info.min, -1000), min(info.max, 1000), shape, endpoint=True)
-    a = a.astype(dtype)
-    if layout == "F":
-        a = np.asfortranarray(a)
-    elif layout == "reversed" and a.ndim:
-        a = np.flip(a, 0)
-    elif layout == "strided" and a.ndim:
-        a = np.repeat(a, 2, axis=-1)[..., ::2]
-    return a
+    return _laid_out(a.astype(dtype), layout)
 
 
 @settings(max_examples=60, deadline=None)

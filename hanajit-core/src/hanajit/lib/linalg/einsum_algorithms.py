@@ -88,6 +88,14 @@ def merged(st, sizes, nop, nout, ostr, gsize, gst):
     return ng
 
 
+def _labels(st, sizes, nop, nout, ostr):
+    """:func:`merged` into new arrays: ``(gsize, gst, count)``."""
+    nl = sizes.shape[0]
+    gsize = np.ones(nl + 1, np.int64)
+    gst = np.zeros((nop + 1, nl + 1), np.int64)
+    return gsize, gst, merged(st, sizes, nop, nout, ostr, gsize, gst)
+
+
 def _positions(idx, gst, ng, base, nop, pos):
     """``pos``: where the inner loop starts in each operand and in the output,
     at the index ``idx`` of the outer merged labels."""
@@ -111,10 +119,7 @@ def einsum_one(a, base, st, sizes, nout, out, ostr, W, zero):
 def _pieces(a, b, nop, base, st, sizes, nout, out, ostr, W, zero):
     """The iteration of ``nop`` (1 or 2) operands: the outer merged labels in
     order, the inner one whole or in pieces (module docstring)."""
-    nl = sizes.shape[0]
-    gsize = np.ones(nl + 1, np.int64)
-    gst = np.zeros((nop + 1, nl + 1), np.int64)
-    ng = merged(st, sizes, nop, nout, ostr, gsize, gst)
+    gsize, gst, ng = _labels(st, sizes, nop, nout, ostr)
     if ng == 0:
         return 0
     inner = gsize[0]
@@ -143,10 +148,7 @@ def _pieces(a, b, nop, base, st, sizes, nout, out, ostr, W, zero):
 def einsum_three(a, b, c, base, st, sizes, nout, out, ostr, W, zero):
     """``out`` as NumPy's einsum of three integer operands: ``out = (a * b) * c +
     out`` element by element in the iterator's order."""
-    nl = sizes.shape[0]
-    gsize = np.ones(nl + 1, np.int64)
-    gst = np.zeros((4, nl + 1), np.int64)
-    ng = merged(st, sizes, 3, nout, ostr, gsize, gst)
+    gsize, gst, ng = _labels(st, sizes, 3, nout, ostr)
     if ng == 0:
         return 0
     n = gsize[0]
@@ -181,10 +183,7 @@ def einsum_many(m, base, st, sizes, nout, out, ostr, W, zero):
     generic loop ``out = ((a * b) * c) * ... + out`` element by element in the
     iterator's order (integers: any order is NumPy's value)."""
     nop = base.shape[0]
-    nl = sizes.shape[0]
-    gsize = np.ones(nl + 1, np.int64)
-    gst = np.zeros((nop + 1, nl + 1), np.int64)
-    ng = merged(st, sizes, nop, nout, ostr, gsize, gst)
+    gsize, gst, ng = _labels(st, sizes, nop, nout, ostr)
     if ng == 0:
         return 0
     n = gsize[0]
@@ -331,6 +330,6 @@ def _total(a, pa, n, W, zero):
     return (acc0 + acc1) + (acc2 + acc3)
 
 
-for _f in (merged, _positions, einsum_two, einsum_one, _pieces, einsum_three, einsum_many,
+for _f in (merged, _labels, _positions, einsum_two, einsum_one, _pieces, einsum_three, einsum_many,
            piece_two, piece_one, _dot, _total):
     _f.hj_unchecked = True
