@@ -292,3 +292,16 @@ def test_other_forms_fall_back_with_the_reason():
             assert_same_bits(jit(fn)(*args), fn(*args))
         assert any(issubclass(w.category, HanaJitFallbackWarning) and why in str(w.message)
                    for w in seen), why
+
+
+def test_a_sparse_view_of_another_dtype_runs_in_the_interpreter():
+    """An operand cast to the promoted dtype is copied over the memory it
+    spans; a view spanning far more than it holds re-runs in the interpreter
+    instead (same values)."""
+    def dot(a, b):
+        return np.einsum("i,i->", a, b)
+    big = np.arange(10**6, dtype=np.int32)
+    y = np.arange(1000, dtype=np.int64)
+    f = jit(dot)
+    for x in (big[::1000], big[:1000], big[:2000:2]):
+        assert_same_bits(f(x, y), dot(x, y))

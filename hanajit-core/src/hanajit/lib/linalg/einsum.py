@@ -142,7 +142,7 @@ class Einsum(CallTemplate):
             own = arr.type.dtype.bits // 8
             mem, start = _memory(L, arr, own)
             if arr.type.dtype != dt:
-                mem = _cast(L, mem, dt)
+                mem = _cast(L, arr, mem, dt)
             mems.append(mem)
             L.emit(N.Store(array=base, indices=[C(k, I)], value=start))
             for ax, c in enumerate(term):
@@ -232,12 +232,22 @@ def _memory(L, arr, item):
     return mem, L.let(N.BinOp("sdiv", N.BinOp("sub", C(0, I), lo, I), C(item, I), I))
 
 
-def _cast(L, mem, dt):
-    """A copy of the 1-D ``mem`` in ``dt`` (NumPy casts each operand to the
-    dtype it computes in; every item of the span is cast, so strides in items
-    stay the operand's)."""
+def _cast(L, arr, mem, dt):
+    """A copy of ``mem``, the memory ``arr`` spans, in ``dt`` (NumPy casts each
+    operand to the dtype it computes in; every item of the span is cast, so
+    strides in items stay the operand's).  A view spanning far more memory
+    than it holds (``big[::1000]``) runs in the interpreter rather than copy
+    all of it."""
     from ..indexing.elements import array_cast
+    from ..python.helpers import Deopt
     n = L.let(N.ArrayAttr(mem, "shape", 0, I))
+    size = C(1, I)
+    for ax in range(arr.type.ndim):
+        size = N.BinOp("mul", size, N.ArrayAttr(arr, "shape", ax, I), I)
+    L.raise_if(N.Cmp("gt", n, N.BinOp("add", N.BinOp("mul", size, C(4, I), I),
+                                      C(4096, I), I), T.BOOL), Deopt,
+               "np.einsum() of operands of several dtypes, one a view spanning far "
+               "more memory than it holds")
     copy = L.let(allocate(L, T.ArrayType(dt, 1, "C"), [n]))
     fill(L, copy, [n], lambda idx: array_cast(L, N.Load(mem, idx, mem.type.dtype), dt))
     return copy
