@@ -6,8 +6,8 @@ smallest value -- decided by value alone unless equal values of different
 bits can land there, which for reals means a zero (``-0.0``/``0.0``, when the
 lane holds zeros of both signs) or a NaN.
 
-So for a lane of at least ``SMALLEST`` values: a sorted sample of ``SAMPLE``
-values, spread evenly, brackets the wanted ranks (those within ``n // 64`` of
+So for a lane of at least ``SMALLEST`` values: a sample of ``SAMPLE`` values,
+spread evenly and partitioned at the ranks it needs, brackets the wanted ranks (those within ``n // 64`` of
 each other share one bracket) with a margin of five standard deviations of a
 sample rank; one pass over the lane counts the values below the bracket, at
 its two ends and before its upper end (sums of compares: vector code), a
@@ -24,7 +24,7 @@ import numpy as np
 
 from ..arrays.extreme_lanes import extreme
 from ..arrays.minmax_algorithms import one_zero_sign
-from .quantile_algorithms import partition_rows
+from .quantile_algorithms import _insertion_sort, partition_rows
 
 SAMPLE = 8192           # values in the sample
 SMALLEST = 65536        # shorter lanes: NumPy's partition
@@ -51,24 +51,43 @@ def quick_kth(v, n, kth, inexact, read, also):
     nk = len(kth)
     if n < SMALLEST or len(v) != n or nk == 0:
         return False
-    step = n // SAMPLE
-    sample = np.empty(SAMPLE, v.dtype)
-    for i in range(SAMPLE):
-        sample[i] = v[i * step]
-    sample = np.sort(sample)
-    if sample[SAMPLE - 1] != sample[SAMPLE - 1]:            # noqa: PLR0124
-        return False                                        # (a NaN: sorted last)
-    vals = np.empty(nk, v.dtype)
-    counts = np.zeros(5, np.int64)
-    signs = 0           # zeros: 0 not looked at, 1 of one sign, 2 of both
+    # the brackets: runs kth[t..u] of ranks near each other (the smallest and
+    # largest value apart), each with the sample ranks of its two ends
+    runs = np.empty((nk, 2), np.int64)
+    ends = np.empty(2 * nk + 1, np.int64)
+    nr = 0
     t = 0
     while t < nk:
         if kth[t] == 0 or kth[t] == n - 1:
             t += 1                      # (the smallest or largest: below)
             continue
-        u = t           # the ranks kth[t..u] share one bracket
+        u = t
         while u + 1 < nk and kth[u + 1] < n - 1 and kth[u + 1] - kth[t] <= n // 64:
             u += 1
+        runs[nr, 0] = t
+        runs[nr, 1] = u
+        ends[2 * nr] = min(max(_sample_rank(kth[t], n, -1), 0), SAMPLE - 1)
+        ends[2 * nr + 1] = min(max(_sample_rank(kth[u], n, 1), 0), SAMPLE - 1)
+        nr += 1
+        t = u + 1
+    ends[2 * nr] = SAMPLE - 1           # (where a NaN of the sample would go)
+    ends = ends[:2 * nr + 1]
+    _insertion_sort(ends, 2 * nr + 1)
+    step = n // SAMPLE
+    sample = np.empty(SAMPLE, v.dtype)
+    for i in range(SAMPLE):
+        sample[i] = v[i * step]
+    # the sample's values at those ranks: NumPy's partition, not a sort (no
+    # call into NumPy: every target with allocation compiles this)
+    partition_rows(sample, SAMPLE, ends, inexact)
+    if sample[SAMPLE - 1] != sample[SAMPLE - 1]:            # noqa: PLR0124
+        return False                                        # (a NaN: put last)
+    vals = np.empty(nk, v.dtype)
+    counts = np.zeros(5, np.int64)
+    signs = 0           # zeros: 0 not looked at, 1 of one sign, 2 of both
+    for b in range(nr):
+        t = runs[b, 0]
+        u = runs[b, 1]
         first = _sample_rank(kth[t], n, -1)
         last = _sample_rank(kth[u], n, 1)
         closed_lo = first >= 0
@@ -112,7 +131,6 @@ def quick_kth(v, n, kth, inexact, read, also):
                 if signs == 2:
                     return False        # -0.0 and 0.0: NumPy's arrangement decides
             vals[w] = x
-        t = u + 1
     for w in range(nk):
         if kth[w] == 0 or kth[w] == n - 1:
             # the smallest or largest: vector code (a NaN anywhere gives NaN;
