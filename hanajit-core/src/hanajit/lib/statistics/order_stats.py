@@ -24,7 +24,7 @@ import numpy as np
 
 from ..arrays.extreme_lanes import extreme
 from ..arrays.minmax_algorithms import one_zero_sign
-from .quantile_algorithms import _insertion_sort, partition_rows
+from .quantile_algorithms import insertion_sort, partition_rows
 
 SAMPLE = 8192           # values in the sample
 SMALLEST = 65536        # shorter lanes: NumPy's partition
@@ -72,7 +72,7 @@ def quick_kth(v, n, kth, inexact, read, also):
         t = u + 1
     ends[2 * nr] = SAMPLE - 1           # (where a NaN of the sample would go)
     ends = ends[:2 * nr + 1]
-    _insertion_sort(ends, 2 * nr + 1)
+    insertion_sort(ends, 2 * nr + 1)
     step = n // SAMPLE
     sample = np.empty(SAMPLE, v.dtype)
     for i in range(SAMPLE):

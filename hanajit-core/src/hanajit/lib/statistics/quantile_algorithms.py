@@ -228,7 +228,7 @@ def _sorted_kth(raw, n, dedupe):
     """``np.unique`` of ``raw`` (when ``dedupe``), negatives counted from the end
     (``n`` items), sorted -- the kth's ``arr.partition`` works through."""
     k = len(raw)
-    _insertion_sort(raw, k)
+    insertion_sort(raw, k)
     if dedupe and k > 0:
         w = 1
         for i in range(1, k):
@@ -240,7 +240,7 @@ def _sorted_kth(raw, n, dedupe):
     for i in range(k):
         x = raw[i]
         out[i] = x + n if x < 0 else x
-    _insertion_sort(out, k)
+    insertion_sort(out, k)
     return out
 
 
@@ -263,7 +263,7 @@ def sorted_kth(kth, n):
     return _sorted_kth(kth, n, False)
 
 
-def _insertion_sort(a, k):
+def insertion_sort(a, k):
     for i in range(1, k):
         x = a[i]
         j = i - 1
