@@ -71,12 +71,41 @@ def test_count_nonzero_of_booleans_a_block_at_a_time():
         assert count(x) == np.count_nonzero(x)
 
 
-def test_order_known_only_at_run_time_falls_back_with_the_reason():
-    @jit
-    def keep(m):
-        return m.ravel("K")
+def runtime_orders(m):
+    return (m.ravel("A"), m.ravel("K"), m.flatten("A"), m.flatten("K"), np.ravel(m, "K"),
+            np.ravel(m, order="A"))
 
-    a = np.arange(12.0).reshape(3, 4)[:, ::2]
+
+def test_orders_known_only_at_run_time():
+    """``'A'``/``'K'`` of an array whose layout only the run time knows: ``'A'``
+    reads Fortran order when the array is Fortran- and not C-contiguous; ``'K'``
+    (2-D) reads C- and Fortran-contiguous arrays as they lie (a view) and any
+    other in the order of its strides' sizes, ties and a stride of 0 in C
+    order, each axis in index order; views where NumPy gives views."""
+    jf = jit(runtime_orders, fallback=False)
+    m = np.arange(24.0).reshape(4, 6)
+    f = np.asfortranarray(m)
+    for x in (m, m.T, m[:, ::2], m[::-1], m[:, ::-1], m.T[::2], m.T[:, ::-1],
+              m[::2, ::3].T, f[1:], f[:, ::-1], m[:1], m[:, :1], m[:0],
+              np.broadcast_to(m[0], (3, 6)), np.broadcast_to(m[:, :1], (4, 5))):
+        got, want = jf(x), runtime_orders(x)
+        assert_same_bits(got, want)
+        for g, w in zip(got, want):
+            assert np.shares_memory(g, x) == np.shares_memory(w, x), (x.shape, x.strides)
+    c = np.arange(24.0).reshape(2, 3, 4)
+
+    def three_a(c):
+        return c.ravel("A"), c.flatten("A")
+    for x in (c, c[:, ::2], np.asfortranarray(c), np.asfortranarray(c)[:, 1:]):
+        assert_same_bits(jit(three_a, fallback=False)(x), three_a(x))
+
+
+def test_order_k_of_more_dimensions_falls_back_with_the_reason():
+    @jit
+    def keep(c):
+        return c.ravel("K")
+
+    a = np.arange(24.0).reshape(2, 3, 4)[:, ::2]
     with pytest.warns(Warning, match="order='K'.*known only at run time"):
         assert_same_bits(keep(a), a.ravel("K"))
 

@@ -90,16 +90,7 @@ def contiguous(L, a: N.Expr) -> N.Expr:
     ct = t.copy(layout="C", readonly=False)
     out = L.temp(ct, "c")
     if t.layout == "A":
-        # C-contiguous at run time?  strides[k] == itemsize * prod(shape[k+1:])
-        ok = C(True, T.BOOL)
-        expect = C(max(1, t.dtype.bits // 8), I)
-        for k in range(t.ndim - 1, -1, -1):
-            dim = N.ArrayAttr(a, "shape", k, I)
-            good = ops.bor(N.Cmp("eq", N.ArrayAttr(a, "stride", k, I), expect, T.BOOL),
-                           N.Cmp("le", dim, C(1, I), T.BOOL))
-            ok = ops.band(ok, good)
-            expect = N.BinOp("mul", expect, dim, I)
-        ok = L.let(ok)
+        ok = L.let(c_contiguous(a))
         stmts, copy = L.sub_block(lambda: _copy(L, a, ct))
         L.emit(N.If(cond=ok, then=[N.Assign(target=out, value=N.ArrayView(
             a, C(0, I), [N.ArrayAttr(a, "shape", k, I) for k in range(t.ndim)],
@@ -107,6 +98,23 @@ def contiguous(L, a: N.Expr) -> N.Expr:
             orelse=stmts + [N.Assign(target=out, value=copy)]))
         return N.Var(out, ct)
     return _copy(L, a, ct)
+
+
+def c_contiguous(a, axes=None):
+    """Is the array ``a`` C-contiguous at run time (over ``axes`` in that
+    order, all of them by default; reversed: Fortran-contiguous)?  Each
+    stride the item size times the lengths after it, axes of length 1 apart."""
+    t = a.type
+    axes = list(range(t.ndim)) if axes is None else axes
+    ok = C(True, T.BOOL)
+    expect = C(max(1, t.dtype.bits // 8), I)
+    for k in reversed(axes):
+        dim = N.ArrayAttr(a, "shape", k, I)
+        good = ops.bor(N.Cmp("eq", N.ArrayAttr(a, "stride", k, I), expect, T.BOOL),
+                       N.Cmp("le", dim, C(1, I), T.BOOL))
+        ok = ops.band(ok, good)
+        expect = N.BinOp("mul", expect, dim, I)
+    return ok
 
 
 def _copy(L, a, ct):
@@ -172,9 +180,32 @@ def _order(call, at: T.ArrayType) -> str:
             return "C"
         if at.layout == "F":
             return "F"
-        raise Incompatible(f"order={order!r} of an array whose layout is known only "
-                           "at run time")
+        if order == "A" or at.ndim == 2:
+            return order            # decided at run time (``Ravel.lower``)
+        raise Incompatible(f"order={order!r} of an array of {at.ndim} dimensions whose "
+                           "layout is known only at run time")
     return order
+
+
+def _fortran_first(L, a, order):
+    """For an array whose layout only the run time knows: does ``ravel`` read
+    it in Fortran order?  ``'A'``: when it is Fortran-contiguous and not
+    C-contiguous (NumPy's ``PyArray_ISFORTRAN``).  ``'K'`` (2-D): C-contiguous
+    reads in C order, Fortran-contiguous in Fortran order, any other in the
+    order of its strides' sizes, the larger first, ties in C order (NumPy's
+    sorted stride permutation; each axis in index order, backwards or not)."""
+    c = L.let(c_contiguous(a))
+    f = L.let(c_contiguous(a, list(reversed(range(a.type.ndim)))))
+    if order == "A":
+        return ops.band(f, ops.logical_not(c))
+
+    def size(k):
+        s = L.let(N.ArrayAttr(a, "stride", k, I))
+        return L.let(N.Select(N.Cmp("lt", s, C(0, I), T.BOOL), N.BinOp("sub", C(0, I), s, I),
+                              s, I))
+    s0, s1 = size(0), size(1)
+    later = ops.band(N.Cmp("gt", s1, s0, T.BOOL), N.Cmp("ne", s0, C(0, I), T.BOOL))
+    return ops.band(ops.logical_not(c), ops.bor(f, later))
 
 
 class Ravel(CallTemplate):
@@ -192,24 +223,49 @@ class Ravel(CallTemplate):
         _order(call, args[0])
         return args[0].copy(ndim=1, layout="C")
 
-    def source(self, L, call, a):
+    @staticmethod
+    def source(L, a, order):
         """``a``, or its transpose view for order ``'F'``."""
-        if _order(call, a.type) == "F":
+        if order == "F":
             a = ew.materialize(L, a) if isinstance(a, ew.Lazy) else a
             return transpose(L, L.let(a))
         return a
 
     def lower(self, L, call, args, kwargs):
-        src = contiguous(L, self.source(L, call, args[0]))
-        return reshape_view(L, src, [C(-1, I)], call.type)
+        order = _order(call, args[0].type)
+        if order in ("A", "K"):
+            # the order only the run time knows: both readings, one taken
+            a = L.let(args[0])
+            rt = self.result_type(call)
+            out = L.temp(rt, "flat")
+            branches = []
+            for o in ("F", "C"):
+                stmts, v = L.sub_block(lambda o=o: self.lower_order(L, a, o, rt))
+                branches.append(stmts + [N.Assign(target=out, value=v)])
+            L.emit(N.If(cond=L.let(_fortran_first(L, a, order)), then=branches[0],
+                        orelse=branches[1]))
+            return N.Var(out, rt)
+        return self.lower_order(L, args[0], order, self.result_type(call))
+
+    @staticmethod
+    def result_type(call):
+        return call.type
+
+    def lower_order(self, L, a, order, rt):
+        src = contiguous(L, self.source(L, a, order))
+        return reshape_view(L, src, [C(-1, I)], rt)
 
 
 class Flatten(Ravel):
-    def lower(self, L, call, args, kwargs):
-        a = self.source(L, call, args[0])
+    @staticmethod
+    def result_type(call):
+        return call.type.copy(readonly=False)
+
+    def lower_order(self, L, a, order, rt):
+        a = self.source(L, a, order)
         src = ew.materialize(L, a) if isinstance(a, ew.Lazy) else _copy(
             L, L.let(a), a.type.copy(layout="C", readonly=False))
-        return reshape_view(L, src, [C(-1, I)], call.type.copy(readonly=False))
+        return reshape_view(L, src, [C(-1, I)], rt)
 
 
 _reshape, _ravel = Reshape(), Ravel()
