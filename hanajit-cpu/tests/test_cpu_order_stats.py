@@ -16,7 +16,8 @@ from hanajit.lib.statistics import order_stats
 
 def stats(a):
     return (np.percentile(a, 30.0), np.quantile(a, [0.0, 0.25, 0.5, 0.999, 1.0]),
-            np.median(a), np.percentile(a, 50, keepdims=True), np.quantile(a, 1))
+            np.median(a), np.percentile(a, 50, keepdims=True), np.quantile(a, 1),
+            np.percentile(a, np.linspace(0.0, 100.0, 9)))
 
 
 def same(got, want):

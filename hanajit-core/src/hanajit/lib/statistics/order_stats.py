@@ -7,16 +7,18 @@ bits can land there, which for reals means a zero (``-0.0``/``0.0``, when the
 lane holds zeros of both signs) or a NaN.
 
 So for a lane of at least ``SMALLEST`` values: a sample of ``SAMPLE`` values,
-spread evenly and partitioned at the ranks it needs, brackets the wanted ranks (those within ``n // 64`` of
-each other share one bracket) with a margin of five standard deviations of a
-sample rank; one pass over the lane counts the values below the bracket, at
-its two ends and before its upper end (sums of compares: vector code), a
-second copies those strictly inside -- a few per cent -- (without a branch, or
-with one where few are inside); NumPy's partition of the copies at the ranks
-left gives the values; the smallest and largest are ``np.min``/``np.max``.  A
-NaN anywhere, a read zero where the lane holds zeros of both signs, or a rank
-outside its bracket (the sample misled) gives up, nothing written: the
-caller partitions the lane as NumPy does.
+spread evenly and partitioned at the ranks it needs, brackets the wanted ranks
+(those within ``n // 64`` of each other share a bracket; more than
+``MOST_BRACKETS`` brackets: NumPy's partition) with a margin of five standard
+deviations of a sample rank.  For each bracket one pass over the lane counts
+the values below it, at its two ends and before its upper end (sums of
+compares: vector code), a second copies those strictly inside -- a few per
+cent -- (without a branch, or with one where few are inside), and NumPy's
+partition of the copies at the ranks left gives the values.  The smallest and
+largest are the vector lanes' ``min``/``max``.  A NaN anywhere, a read zero
+where the lane holds zeros of both signs, or a rank outside its bracket (the
+sample misled) gives up, nothing written: the caller partitions the lane as
+NumPy does.
 """
 import math
 
@@ -28,6 +30,7 @@ from .quantile_algorithms import insertion_sort, partition_rows
 
 SAMPLE = 8192           # values in the sample
 SMALLEST = 65536        # shorter lanes: NumPy's partition
+MOST_BRACKETS = 4       # more (many q's far apart): NumPy's partition
 
 
 def partition_lanes(v, n, kth, inexact, read, also):
@@ -70,6 +73,8 @@ def quick_kth(v, n, kth, inexact, read, also):
         ends[2 * nr + 1] = min(max(_sample_rank(kth[u], n, 1), 0), SAMPLE - 1)
         nr += 1
         t = u + 1
+    if nr > MOST_BRACKETS:
+        return False    # (a pass per bracket: many cost more than the partition)
     ends[2 * nr] = SAMPLE - 1           # (where a NaN of the sample would go)
     ends = ends[:2 * nr + 1]
     insertion_sort(ends, 2 * nr + 1)
