@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanajit.lib.arrays.reductions import simd_lanes
+from hanajit.lib.arrays.zero_pick import simd_lanes
 from hanajit.testing.jitted import jitted
 
 
@@ -113,7 +113,7 @@ def test_strided_whole_reductions(values, dt):
 def test_long_arrays_follow_numpys_loops(n, dt, negatives, form, seed):
     # zeros among values on one side of them: the extreme is a zero, and which
     # one NumPy's lanes pick shows (minmax_algorithms; the width from
-    # reductions.simd_lanes)
+    # zero_pick.simd_lanes)
     if not simd_lanes(np.dtype(dt).name):
         pytest.skip("NumPy's reduce on this host is not the loop minmax_algorithms follows")
     rng = np.random.default_rng(seed)

@@ -12,7 +12,7 @@ an argmax.
 
 :func:`lane_extremes` is the other case, a float min/max whose axis NumPy's
 iterator makes innermost: each lane is reduced by ``extreme_lanes`` and a zero
-result recomputed in NumPy's own order (``Reduction.numpy_zero``), as a whole
+result recomputed in NumPy's own order (``zero_pick.numpy_zero``), as a whole
 array is.
 """
 from __future__ import annotations
@@ -24,6 +24,7 @@ from ..python import operators as ops
 from ..python.operators import C
 from ...typing_rules import Incompatible
 from .reductions import Reduction, total_size
+from .zero_pick import numpy_zero
 
 I = T.INT64
 # the reductions :func:`accumulate` knows (a mean divides after its sum: left to
@@ -187,7 +188,7 @@ def rows(red, L, arr, out, m, st):
     def fix(idx):
         offset = L.let(N.BinOp("mul", idx[0], N.BinOp("mul", m, size, I), I))
         row = L.let(N.ArrayView(flat, offset, [m], [size], row_t))
-        return red.numpy_zero(L, row, N.Load(dest, [idx[0]], st), st)
+        return numpy_zero(red, L, row, N.Load(dest, [idx[0]], st), st)
     fill(L, dest, [N.ArrayAttr(dest, "shape", 0, I)], fix)
 
 

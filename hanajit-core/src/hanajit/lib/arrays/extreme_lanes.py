@@ -2,7 +2,7 @@
 code, in Python source compiled by hanajit (see ``lib/python/helpers.py``).
 
 Which of equal values a min or max returns only shows for ``0.0`` and ``-0.0``,
-and ``reductions.Reduction.numpy_zero`` recomputes a zero extreme in NumPy's own
+and ``zero_pick.numpy_zero`` recomputes a zero extreme in NumPy's own
 order; a NaN anywhere makes the result NaN (which NaN is not promised,
 docs/semantics.md).  Everything else is the same in any order, so 16
 accumulators take every 16th value and are folded at the end: LLVM makes them

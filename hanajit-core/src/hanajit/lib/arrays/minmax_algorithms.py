@@ -17,7 +17,7 @@ followed step by step on the lane, with ``pick`` -- x86's ``maxsd``/``maxpd``
   ``((m0, m1), (m2, m3)), ((m4, m5), (m6, m7))``, then the rest one by one.
 
 ``W`` and ``low_from`` are the installed NumPy's on this host
-(``reductions.simd_model``, asked of NumPy once per type).  They are followed
+(``zero_pick.simd_model``, asked of NumPy once per type).  They are followed
 only when the lane holds zeros of both signs (``one_zero_sign``).
 """
 import math

@@ -7,11 +7,9 @@ it is known (``pairwise_lane``, ``fused_pairwise``, ``sum_order``); the rest
 accumulate sequentially in C order and can differ from NumPy's in the last bits
 (integer results are exact).  Empty min/max/argmin/argmax raise ValueError as NumPy does.
 Float min/max keep the later of equal values (``0.0``/``-0.0``); a zero extreme of a
-whole array is NumPy's own pick (``numpy_zero``, ``minmax_algorithms``).
+whole array is NumPy's own pick (``zero_pick``, ``minmax_algorithms``).
 """
 from __future__ import annotations
-
-import functools
 
 from ...typing_rules import Incompatible
 from ...ir import nodes as N
@@ -20,6 +18,7 @@ from . import elementwise as ew
 from ..python import operators as ops
 from ..python.operators import C
 from ..registry import CallTemplate, register
+from .zero_pick import numpy_zero
 
 I = T.INT64
 
@@ -334,7 +333,7 @@ class Reduction(CallTemplate):
             v = self.reduce(L, z, st, {}, list(range(nd)))
             if self.name in ("min", "max") and st.is_float and not isinstance(
                     args[0], ew.Lazy):
-                v = self.numpy_zero(L, args[0], v, st)
+                v = numpy_zero(self, L, args[0], v, st)
             return kept_array(L, v, rt, nd) if keep else v
         axis %= nd
         out_axes = [a for a in range(nd) if a != axis]
@@ -556,7 +555,7 @@ class Reduction(CallTemplate):
                                      then=s3 + [N.Assign(target=out, value=v3)],
                                      orelse=s2 + [N.Assign(target=out, value=v2)])]))
             v = N.Var(out, st)
-        v = self.numpy_zero(L, arr, v, st)
+        v = numpy_zero(self, L, arr, v, st)
         return kept_array(L, v, rt, t.ndim) if keep else v
 
     def lower_pairwise(self, L, arr, rt, st, axis, keep):
@@ -587,44 +586,6 @@ class Reduction(CallTemplate):
             return self.pairwise(L, lane, st, scratch=False)
         fill(L, out, out_dims, value)
         return out
-
-    def numpy_zero(self, L, arr, v, st):
-        """``v``, the extreme of the whole array ``arr``, or when it is zero and
-        the array holds zeros of both signs the zero NumPy's loop picks
-        (``minmax_algorithms``): a 1-D array or a C-contiguous one is one lane
-        of NumPy's reduce, contiguous or strided (its stride decides when it
-        runs).  Other layouts keep the later zero."""
-        from . import minmax_algorithms as hm
-        from .shape import reshape_view
-        t = arr.type
-        lanes, low_from = simd_model(st.name)
-        if not lanes or not (t.ndim == 1 or t.layout == "C"):
-            return v
-        out = L.temp(st, "extreme")
-        L.emit(N.Assign(target=out, value=v))
-        big = C(self.name == "max", T.BOOL)
-
-        def fix():
-            arr1 = L.let(arr)
-            lane = arr1 if t.ndim == 1 else L.let(reshape_view(L, arr1, [C(-1, I)],
-                                                               t.copy(ndim=1)))
-            step = N.ArrayAttr(lane, "stride", 0, I)
-            contig = N.Cmp("eq", step, C(st.bits // 8, I), T.BOOL)
-            s1, v1 = L.sub_block(lambda: L.call_helper(
-                hm.contiguous, [lane, big, C(lanes, I), C(low_from, I)]))
-            s2, v2 = L.sub_block(lambda: L.call_helper(hm.strided, [lane, big]))
-            L.emit(N.If(cond=contig, then=s1 + [N.Assign(target=out, value=v1)],
-                        orelse=s2 + [N.Assign(target=out, value=v2)]))
-        stmts, _ = L.sub_block(fix)
-        # zeros of one sign (non-negative data, say): the zero found is NumPy's
-        signs = L.sub_block(lambda: L.call_helper(hm.one_zero_sign, [
-            arr if t.ndim == 1 else L.let(reshape_view(L, L.let(arr), [C(-1, I)],
-                                                       t.copy(ndim=1)))]))
-        mixed = L.temp(T.BOOL, "mixed")
-        L.emit(N.If(cond=N.Cmp("eq", N.Var(out, st), C(0.0, st), T.BOOL), then=signs[0] + [
-            N.Assign(target=mixed, value=ops.logical_not(signs[1])),
-            N.If(cond=N.Var(mixed, T.BOOL), then=stmts, orelse=[])], orelse=[]))
-        return N.Var(out, st)
 
     def empty_check(self, L, size):
         """min/max/argmin/argmax over no elements: NumPy's ValueError."""
@@ -729,46 +690,6 @@ def block_count(dtype):
     if dtype.bits <= 32:
         return [C(0, T.INT32), C(2**31 - 1, I)]
     return [C(0, I), C(2**62, I)]
-
-
-def simd_lanes(dtype: str) -> int:
-    """How many lanes of ``dtype`` the installed NumPy's ``maximum.reduce`` keeps
-    on this host (``simd_model``); 0 when no model fits."""
-    return simd_model(dtype)[0]
-
-
-NEVER = 1 << 40         # ``low_from`` of a fold that never takes the lower lane first
-
-
-@functools.lru_cache(maxsize=None)
-def simd_model(dtype: str) -> tuple:
-    """``(W, low_from)``: the lanes of ``dtype`` the installed NumPy's
-    ``maximum.reduce`` keeps on this host and from which half width (bytes) its
-    final fold takes the lower lane first -- the loop with which
-    ``minmax_algorithms`` picks NumPy's zero, contiguous and strided, for zeros
-    among negative values (``np.max``; positive ones for ``np.min``: where the
-    lanes' order shows) of many lengths; ``(0, NEVER)`` when no model does (then
-    the later zero is kept).  AVX2 hosts fold ``pick(lower, upper)`` throughout;
-    AVX-512 ones (GCC's ``_mm512_reduce_max_pd``) take 256- and 128-bit halves
-    the other way round (``low_from`` 16)."""
-    import numpy as np
-    from . import minmax_algorithms as hm
-    rng = np.random.default_rng(22)
-    cases = []
-    for k in range(24):
-        n = int(rng.integers(1, 160))
-        p = [0.1, 0.1, 0.8] if k % 2 else None
-        cases += [(np.max, True, np.array(rng.choice([0.0, -0.0, -1.0], n, p=p), dtype)),
-                  (np.min, False, np.array(rng.choice([0.0, -0.0, 1.0], n, p=p), dtype))]
-    if not all(np.signbit(f(np.repeat(a, 2)[::2])) ==
-               np.signbit(hm.strided(np.repeat(a, 2)[::2], big)) for f, big, a in cases):
-        return 0, NEVER
-    for low_from in (NEVER, 16):
-        for lanes in (2, 4, 8, 16, 32):
-            if all(np.signbit(f(a)) == np.signbit(hm.contiguous(a, big, lanes, low_from))
-                   for f, big, a in cases):
-                return lanes, low_from
-    return 0, NEVER
 
 
 def kept_array(L, v, rt, nd):
