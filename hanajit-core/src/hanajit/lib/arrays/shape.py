@@ -190,22 +190,21 @@ def _order(call, at: T.ArrayType) -> str:
 def _fortran_first(L, a, order):
     """For an array whose layout only the run time knows: does ``ravel`` read
     it in Fortran order?  ``'A'``: when it is Fortran-contiguous and not
-    C-contiguous (NumPy's ``PyArray_ISFORTRAN``).  ``'K'`` (2-D): C-contiguous
-    reads in C order, Fortran-contiguous in Fortran order, any other in the
-    order of its strides' sizes, the larger first, ties in C order (NumPy's
-    sorted stride permutation; each axis in index order, backwards or not)."""
-    c = L.let(c_contiguous(a))
-    f = L.let(c_contiguous(a, list(reversed(range(a.type.ndim)))))
+    C-contiguous (NumPy's ``PyArray_ISFORTRAN``).  ``'K'`` (2-D): when NumPy's
+    iterator puts the first axis innermost (``sum_lanes.iteration_order``: the
+    smaller stride innermost; ties, a stride of 0 and axes of length 1 keep C
+    order), each axis read in index order, backwards or not."""
+    nd = a.type.ndim
     if order == "A":
+        c = L.let(c_contiguous(a))
+        f = L.let(c_contiguous(a, list(reversed(range(nd)))))
         return ops.band(f, ops.logical_not(c))
-
-    def size(k):
-        s = L.let(N.ArrayAttr(a, "stride", k, I))
-        return L.let(N.Select(N.Cmp("lt", s, C(0, I), T.BOOL), N.BinOp("sub", C(0, I), s, I),
-                              s, I))
-    s0, s1 = size(0), size(1)
-    later = ops.band(N.Cmp("gt", s1, s0, T.BOOL), N.Cmp("ne", s0, C(0, I), T.BOOL))
-    return ops.band(ops.logical_not(c), ops.bor(f, later))
+    from ..statistics import sum_lanes
+    from .sum_order import int_array
+    shape = int_array(L, [N.ArrayAttr(a, "shape", k, I) for k in range(nd)])
+    strides = int_array(L, [N.ArrayAttr(a, "stride", k, I) for k in range(nd)])
+    inner = L.let(L.call_helper(sum_lanes.iteration_order, [shape, strides]))
+    return N.Cmp("eq", N.Load(inner, [C(0, I)], I), C(0, I), T.BOOL)
 
 
 class Ravel(CallTemplate):
