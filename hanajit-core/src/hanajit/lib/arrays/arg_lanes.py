@@ -35,9 +35,9 @@ def arg_int(a, big):
 
 
 def _flip(a, big):
-    """0 of ``a``'s dtype for an argmax, every bit set for an argmin.  Taken from
-    the data, not a constant: a shared library piece is compiled once for both
-    directions (and with a ``flip`` known to be 0, LLVM vectorised worse)."""
+    """0 of ``a``'s dtype for an argmax, every bit set for an argmin, made from
+    the data (of ``a``'s dtype whatever it is): one library piece serves both
+    directions."""
     flip = a[0] ^ a[0]
     if not big:
         flip = ~flip

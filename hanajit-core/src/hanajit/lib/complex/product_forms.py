@@ -97,19 +97,18 @@ def one_element_broadcast(L, inputs, t, square=False, out=None):
     base = "square" if square else "array"
     if cmul_form(base, t.bits) == "plain":
         return None
-    arrays = []
+    shapes = []         # of the arrays of one dimension or more
     for a in list(inputs) + [out]:
         if isinstance(a, Lazy):
-            arrays.append((a, list(a.dims)))
+            shapes.append(list(a.dims))
         elif a is not None and isinstance(a.type, T.ArrayType) and a.type.ndim >= 1:
             a = L.let(a)
-            arrays.append((a, [N.ArrayAttr(a, "shape", k, T.INT64)
-                               for k in range(a.type.ndim)]))
+            shapes.append([N.ArrayAttr(a, "shape", k, T.INT64) for k in range(a.type.ndim)])
     inplace = out is not None and any(_same(out, a) for a in inputs)
-    if not inplace and len({len(dims) for _, dims in arrays if dims}) < 2:
+    if not inplace and len({len(dims) for dims in shapes if dims}) < 2:
         return None
     flag = C(True, T.BOOL)
-    for _, dims in arrays:
+    for dims in shapes:
         for d in dims:
             flag = N.BinOp("and", flag, N.Cmp("eq", d, C(1, T.INT64), T.BOOL), T.BOOL)
     return L.let(flag)
