@@ -193,6 +193,7 @@ def _axis_cases():
     tall = rng.standard_normal((100_000, 10))
     img = rng.random((1000, 1000, 3))
     cube = rng.standard_normal((100, 100, 100))
+    rows = rng.standard_normal((10_000, 100))
     return [("`np.max(m, axis=0)`", max0, None, (m,), False),
             ("`np.max(m, axis=1)`", max1, None, (m,), False),
             ("`np.max(m, axis=1)`, 100000x10", max1, None, (tall,), False),
@@ -200,6 +201,10 @@ def _axis_cases():
              False),
             ("`np.argmax(m, axis=0)`", argmax0, None, (m,), False),
             ("`np.argmax(m, axis=1)`", argmax1, None, (m,), False),
+            ("`np.argmax(m, axis=1)`, float32", argmax1, None, (m.astype(np.float32),), False),
+            ("`np.argmax(m, axis=1)`, 10000x100", argmax1, None, (rows,), False),
+            ("`np.argmax(m, axis=1)`, 10000x100 float32", argmax1, None,
+             (rows.astype(np.float32),), False),
             ("`np.argmax(k, axis=1)`, int64", argmax1, None, (k,), False),
             ("`np.sum(k, axis=0)`, int64", sum0, None, (k,), False),
             ("`np.any(m > 2, axis=0)`", any0, None, (m,), False),

@@ -115,25 +115,62 @@ def test_along_the_last_axis(dtype):
         fmax(np.zeros((3, 0), dtype))
 
 
-def test_block_counts_and_their_limit():
-    """The float lanes count blocks of sixteen values in int32 beside 32-bit
-    data; past ``limit`` blocks (2**31 - 1 of them: 128 GiB of float32, not made
-    here) the search runs in order.  The library source run by CPython with a
-    tiny limit takes that path, and gives NumPy's positions on both."""
+def test_positions_and_their_limit():
+    """The float lanes keep positions in int32 beside 32-bit data; a lane of
+    more than ``limit`` values (2**31 - 1 of them: 8 GiB of float32, not made
+    here) is searched in pieces of ``limit`` values, the first NaN or the first
+    of the pieces' largest taken.  The library source run by CPython with small
+    limits takes that path, and gives NumPy's positions on both."""
     from hanajit.lib.arrays import arg_lanes
 
     rng = np.random.default_rng(5)
     for n in (33, 100, 257):
         a = rng.standard_normal(n).astype(np.float32)
         a[rng.integers(0, n, 5)] = a.max()          # ties: the first wins
-        for limit in (2, 2**31 - 1):
+        a[rng.integers(0, n, 5)] = a.min()
+        b = a.copy()
+        b[rng.integers(0, n, 2)] = np.nan
+        for limit in (2, 33, 40, 2**31 - 1):
             pos = np.int32(0)
-            assert arg_lanes.arg_max(a, pos, limit) == np.argmax(a)
-            assert arg_lanes.arg_min(a, pos, limit) == np.argmin(a)
+            for v in (a, b):
+                assert arg_lanes.arg_max(v, pos, limit) == np.argmax(v)
+                assert arg_lanes.arg_min(v, pos, limit) == np.argmin(v)
+            out = np.empty(3, np.int64)
+            m = np.concatenate([a, b, a[::-1].copy()])
+            for big, ref in ((True, np.argmax), (False, np.argmin)):
+                arg_lanes.arg_rows(m, n, out, big, pos, limit)
+                assert np.array_equal(out, ref(m.reshape(3, n), axis=1))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from([np.float64, np.float32]), st.integers(1, 40), st.integers(16, 300),
+       st.sampled_from(["normal", "few", "zeros", "inf", "nan"]), st.integers(0, 2**32 - 1))
+def test_rows_of_every_length(dtype, rows, m, kind, seed):
+    """Rows of any length: the last step of the lanes moved back to end at the
+    row's last value, ties (the first wins), zeros of both signs (equal),
+    infinities and NaNs (the first wins)."""
+    rng = np.random.default_rng(seed)
+    if kind == "normal":
+        x = rng.standard_normal((rows, m))
+    elif kind == "few":
+        x = rng.integers(-2, 3, (rows, m)).astype(float)
+    elif kind == "zeros":
+        x = rng.choice(np.array([0.0, -0.0, -1.0]), (rows, m))
+    elif kind == "inf":
+        x = rng.choice(np.array([np.inf, -np.inf, 0.0, 1.0]), (rows, m))
+    else:
+        x = rng.standard_normal((rows, m))
+        x[rng.random((rows, m)) < 0.02] = np.nan
+    x = x.astype(dtype)
+    fmax, fmin = jit(argmax_rows, fallback=False), jit(argmin_rows, fallback=False)
+    assert np.array_equal(fmax(x), np.argmax(x, axis=1))
+    assert np.array_equal(fmin(x), np.argmin(x, axis=1))
+    flat = x.reshape(-1)
+    assert jit(argmax, fallback=False)(flat) == np.argmax(flat)
 
 
 def test_positions_beside_32_bit_data_are_32_bit_vectors(monkeypatch):
-    """Beside float32 values the lanes keep their block numbers in int32: the
+    """Beside float32 values the lanes keep their positions in int32: the
     vector selects of positions are of int32 (as wide as the values'), none of
     int64.  (The library piece inlined, so that its IR is the function's.)"""
     monkeypatch.setenv("HANAJIT_SHARE_HELPERS", "0")

@@ -13,18 +13,23 @@ from .extreme_lanes import LANES
 def arg_max(a, pos, limit):
     """``np.argmax(a)`` of the contiguous 1-D float ``a`` (at least one value):
     the first position of the largest value, or of the first NaN when there is
-    one (:func:`_arg_float`).  ``pos``: 0 of the integer type that counts blocks
-    of ``LANES`` values (int32 beside 32-bit data: one vector of positions per
-    vector of values), ``limit`` the most blocks it counts."""
-    return _arg_float(a, 0, len(a), 1.0, np.empty(LANES, a.dtype),
-                      np.empty(LANES, np.int64), np.empty(LANES, np.bool_), pos, limit)
+    one (:func:`_arg_float`).  ``pos``: 0 of the integer type that holds
+    positions (int32 beside 32-bit data: one vector of positions per vector of
+    values), ``limit`` the largest position it holds."""
+    return _arg_chunks(a, 0, len(a), 1.0, _scratch(a), np.full(LANES, pos),
+                       np.empty(LANES, np.bool_), pos, limit)
 
 
 def arg_min(a, pos, limit):
     """``np.argmin``: :func:`arg_max` of ``-a`` (negation is exact, keeps NaN a NaN
     and ``-0.0`` equal to ``0.0``, so the same compares decide)."""
-    return _arg_float(a, 0, len(a), -1.0, np.empty(LANES, a.dtype),
-                      np.empty(LANES, np.int64), np.empty(LANES, np.bool_), pos, limit)
+    return _arg_chunks(a, 0, len(a), -1.0, _scratch(a), np.full(LANES, pos),
+                       np.empty(LANES, np.bool_), pos, limit)
+
+
+def _scratch(a):
+    """Room for the lanes' values (:func:`_arg_float`)."""
+    return np.empty(2 * LANES, a.dtype)
 
 
 def arg_int(a, big):
@@ -44,28 +49,46 @@ def _flip(a, big):
     return flip
 
 
-def _arg_float(a, lo, n, sign, scratch, where, nans, pos, limit):
+def _arg_chunks(a, lo, n, sign, scratch, where, nans, pos, limit):
+    """:func:`_arg_float` of ``a[lo:lo + n]`` in pieces of at most ``limit``
+    values (the positions ``pos`` holds), the first NaN or the first of the
+    pieces' largest taken."""
+    if n <= limit:
+        return _arg_float(a, lo, n, sign, scratch, where, nans, pos)
+    o = 0
+    r = a[lo] * sign
+    at = 0
+    while o < n:
+        c = min(limit, n - o)
+        k = o + _arg_float(a, lo + o, c, sign, scratch, where, nans, pos)
+        x = a[lo + k] * sign
+        if x != x:                                      # noqa: PLR0124
+            return k
+        if x > r:
+            r = x
+            at = k
+        o += c
+    return at
+
+
+def _arg_float(a, lo, n, sign, scratch, where, nans, pos):
     """The first position of the largest of ``a * sign`` (``sign`` 1.0 or -1.0),
-    or of the first NaN.  16 accumulators, each keeping its lane's largest value
-    and the block of ``LANES`` values where it first met it (a strict compare: an equal value later in the
-    lane does not move it), become vectors of compares and selects as in
-    :func:`_lanes`, and the first position holding the largest is taken at the
-    end.  NaNs are only watched on the way (a NaN would win, and a compare that
-    let one in would have to stop there): a flag per lane, left in ``nans``, is
-    set by any NaN, and then NaNs are looked for in order.  The
-    direction is a multiplier, not a choice in the loop: a shared library piece
-    is compiled without knowing its arguments, and a choice kept it scalar."""
-    if n < 2 * LANES or n // LANES > limit:
-        r = a[lo + 0] * sign
-        at = 0
-        for i in range(n):
-            x = a[lo + i] * sign
-            if x != x:                                  # noqa: PLR0124
-                return i
-            if x > r:
-                r = x
-                at = i
-        return at
+    or of the first NaN (``n`` values, positions held by ``pos``'s type).  16
+    accumulators, each keeping its lane's largest value and the position where
+    it first met it (a strict compare: an equal value later in the lane does
+    not move it), become vectors of compares and selects as in
+    :func:`_lanes`.  The loop takes two blocks of ``LANES`` values a step, the
+    larger of each pair first (the earlier on a tie), so that each step waits
+    on one compare of the accumulators; the last step is moved back to end at
+    the last value, and overlaps the blocks before it: a value seen twice is at
+    the same position both times, and the strict compare keeps the first of
+    equal values.  NaNs are only watched on the way (a NaN would win, and a
+    compare that let one in would have to stop there): a flag per lane is set
+    by any NaN, and then NaNs are looked for in order.  The direction is a
+    multiplier, not a choice in the loop: a shared library piece is compiled
+    without knowing its arguments, and a choice kept it scalar."""
+    if n < 2 * LANES:
+        return _arg_short(a, lo, n, sign)
     m0 = a[lo + 0] * sign
     p0 = pos
     m1 = a[lo + 1] * sign
@@ -114,99 +137,142 @@ def _arg_float(a, lo, n, sign, scratch, where, nans, pos, limit):
     s13 = m13 != m13
     s14 = m14 != m14
     s15 = m15 != m15
-    blocks = n // LANES
-    for b in range(1, blocks):
-        j = LANES * b
-        bb = pos + b
+    steps = (n - LANES + 2 * LANES - 1) // (2 * LANES)
+    for t in range(steps):
+        j = min(LANES + 2 * LANES * t, n - 2 * LANES)
+        pa = pos + j
+        pb = pa + LANES
         x0 = a[lo + j + 0] * sign
-        s0 = s0 | (x0 != x0)
+        y0 = a[lo + j + 16] * sign
+        s0 = s0 | (x0 != x0) | (y0 != y0)
+        d0 = y0 > x0
+        x0 = y0 if d0 else x0
         c0 = x0 > m0
         m0 = x0 if c0 else m0
-        p0 = bb if c0 else p0
+        p0 = (pb if d0 else pa) if c0 else p0
         x1 = a[lo + j + 1] * sign
-        s1 = s1 | (x1 != x1)
+        y1 = a[lo + j + 17] * sign
+        s1 = s1 | (x1 != x1) | (y1 != y1)
+        d1 = y1 > x1
+        x1 = y1 if d1 else x1
         c1 = x1 > m1
         m1 = x1 if c1 else m1
-        p1 = bb if c1 else p1
+        p1 = (pb if d1 else pa) if c1 else p1
         x2 = a[lo + j + 2] * sign
-        s2 = s2 | (x2 != x2)
+        y2 = a[lo + j + 18] * sign
+        s2 = s2 | (x2 != x2) | (y2 != y2)
+        d2 = y2 > x2
+        x2 = y2 if d2 else x2
         c2 = x2 > m2
         m2 = x2 if c2 else m2
-        p2 = bb if c2 else p2
+        p2 = (pb if d2 else pa) if c2 else p2
         x3 = a[lo + j + 3] * sign
-        s3 = s3 | (x3 != x3)
+        y3 = a[lo + j + 19] * sign
+        s3 = s3 | (x3 != x3) | (y3 != y3)
+        d3 = y3 > x3
+        x3 = y3 if d3 else x3
         c3 = x3 > m3
         m3 = x3 if c3 else m3
-        p3 = bb if c3 else p3
+        p3 = (pb if d3 else pa) if c3 else p3
         x4 = a[lo + j + 4] * sign
-        s4 = s4 | (x4 != x4)
+        y4 = a[lo + j + 20] * sign
+        s4 = s4 | (x4 != x4) | (y4 != y4)
+        d4 = y4 > x4
+        x4 = y4 if d4 else x4
         c4 = x4 > m4
         m4 = x4 if c4 else m4
-        p4 = bb if c4 else p4
+        p4 = (pb if d4 else pa) if c4 else p4
         x5 = a[lo + j + 5] * sign
-        s5 = s5 | (x5 != x5)
+        y5 = a[lo + j + 21] * sign
+        s5 = s5 | (x5 != x5) | (y5 != y5)
+        d5 = y5 > x5
+        x5 = y5 if d5 else x5
         c5 = x5 > m5
         m5 = x5 if c5 else m5
-        p5 = bb if c5 else p5
+        p5 = (pb if d5 else pa) if c5 else p5
         x6 = a[lo + j + 6] * sign
-        s6 = s6 | (x6 != x6)
+        y6 = a[lo + j + 22] * sign
+        s6 = s6 | (x6 != x6) | (y6 != y6)
+        d6 = y6 > x6
+        x6 = y6 if d6 else x6
         c6 = x6 > m6
         m6 = x6 if c6 else m6
-        p6 = bb if c6 else p6
+        p6 = (pb if d6 else pa) if c6 else p6
         x7 = a[lo + j + 7] * sign
-        s7 = s7 | (x7 != x7)
+        y7 = a[lo + j + 23] * sign
+        s7 = s7 | (x7 != x7) | (y7 != y7)
+        d7 = y7 > x7
+        x7 = y7 if d7 else x7
         c7 = x7 > m7
         m7 = x7 if c7 else m7
-        p7 = bb if c7 else p7
+        p7 = (pb if d7 else pa) if c7 else p7
         x8 = a[lo + j + 8] * sign
-        s8 = s8 | (x8 != x8)
+        y8 = a[lo + j + 24] * sign
+        s8 = s8 | (x8 != x8) | (y8 != y8)
+        d8 = y8 > x8
+        x8 = y8 if d8 else x8
         c8 = x8 > m8
         m8 = x8 if c8 else m8
-        p8 = bb if c8 else p8
+        p8 = (pb if d8 else pa) if c8 else p8
         x9 = a[lo + j + 9] * sign
-        s9 = s9 | (x9 != x9)
+        y9 = a[lo + j + 25] * sign
+        s9 = s9 | (x9 != x9) | (y9 != y9)
+        d9 = y9 > x9
+        x9 = y9 if d9 else x9
         c9 = x9 > m9
         m9 = x9 if c9 else m9
-        p9 = bb if c9 else p9
+        p9 = (pb if d9 else pa) if c9 else p9
         x10 = a[lo + j + 10] * sign
-        s10 = s10 | (x10 != x10)
+        y10 = a[lo + j + 26] * sign
+        s10 = s10 | (x10 != x10) | (y10 != y10)
+        d10 = y10 > x10
+        x10 = y10 if d10 else x10
         c10 = x10 > m10
         m10 = x10 if c10 else m10
-        p10 = bb if c10 else p10
+        p10 = (pb if d10 else pa) if c10 else p10
         x11 = a[lo + j + 11] * sign
-        s11 = s11 | (x11 != x11)
+        y11 = a[lo + j + 27] * sign
+        s11 = s11 | (x11 != x11) | (y11 != y11)
+        d11 = y11 > x11
+        x11 = y11 if d11 else x11
         c11 = x11 > m11
         m11 = x11 if c11 else m11
-        p11 = bb if c11 else p11
+        p11 = (pb if d11 else pa) if c11 else p11
         x12 = a[lo + j + 12] * sign
-        s12 = s12 | (x12 != x12)
+        y12 = a[lo + j + 28] * sign
+        s12 = s12 | (x12 != x12) | (y12 != y12)
+        d12 = y12 > x12
+        x12 = y12 if d12 else x12
         c12 = x12 > m12
         m12 = x12 if c12 else m12
-        p12 = bb if c12 else p12
+        p12 = (pb if d12 else pa) if c12 else p12
         x13 = a[lo + j + 13] * sign
-        s13 = s13 | (x13 != x13)
+        y13 = a[lo + j + 29] * sign
+        s13 = s13 | (x13 != x13) | (y13 != y13)
+        d13 = y13 > x13
+        x13 = y13 if d13 else x13
         c13 = x13 > m13
         m13 = x13 if c13 else m13
-        p13 = bb if c13 else p13
+        p13 = (pb if d13 else pa) if c13 else p13
         x14 = a[lo + j + 14] * sign
-        s14 = s14 | (x14 != x14)
+        y14 = a[lo + j + 30] * sign
+        s14 = s14 | (x14 != x14) | (y14 != y14)
+        d14 = y14 > x14
+        x14 = y14 if d14 else x14
         c14 = x14 > m14
         m14 = x14 if c14 else m14
-        p14 = bb if c14 else p14
+        p14 = (pb if d14 else pa) if c14 else p14
         x15 = a[lo + j + 15] * sign
-        s15 = s15 | (x15 != x15)
+        y15 = a[lo + j + 31] * sign
+        s15 = s15 | (x15 != x15) | (y15 != y15)
+        d15 = y15 > x15
+        x15 = y15 if d15 else x15
         c15 = x15 > m15
         m15 = x15 if c15 else m15
-        p15 = bb if c15 else p15
-    t = s0 | s1 | s2 | s3 | s4 | s5 | s6 | s7
-    t = t | s8 | s9 | s10 | s11 | s12 | s13 | s14 | s15
-    if t:
-        k = _first_nan(a, lo, n)
-        if k >= 0:
-            return k
-    # each lane's best and where: stored (in the caller's scratch, LANES values
-    # each), which makes LLVM's SLP vectoriser take the accumulators as vectors
-    # (see _lanes), then read back in order
+        p15 = (pb if d15 else pa) if c15 else p15
+    # each lane's best, NaN flag and position: stored (in the caller's
+    # scratch, LANES values each), which makes LLVM's SLP vectoriser take the
+    # accumulators as vectors (see _lanes), then read back whole
     scratch[0] = m0
     scratch[1] = m1
     scratch[2] = m2
@@ -255,8 +321,17 @@ def _arg_float(a, lo, n, sign, scratch, where, nans, pos, limit):
     where[13] = p13
     where[14] = p14
     where[15] = p15
-    r, at = _first_best(scratch, where)
-    for i in range(LANES * blocks, n):
+    k = _any_nan(a, lo, n, nans)
+    if k >= 0:
+        return k
+    return _first_best(scratch, where, pos + n)
+
+
+def _arg_short(a, lo, n, sign):
+    """:func:`_arg_float` of fewer than ``2 * LANES`` values: one at a time."""
+    r = a[lo + 0] * sign
+    at = 0
+    for i in range(n):
         x = a[lo + i] * sign
         if x != x:                                      # noqa: PLR0124
             return i
@@ -264,6 +339,16 @@ def _arg_float(a, lo, n, sign, scratch, where, nans, pos, limit):
             r = x
             at = i
     return at
+
+
+def _any_nan(a, lo, n, nans):
+    """The first NaN's position in ``a[lo:lo + n]`` when a lane met one, else -1."""
+    t = False
+    for k in range(LANES):
+        t = t | nans[k]
+    if t:
+        return _first_nan(a, lo, n)
+    return -1
 
 
 BLOCK = 2048    # bytes per block of the integer search
@@ -314,11 +399,18 @@ def arg_rows(a, m, out, big, pos, limit):
     float array: ``out[r]`` for each row ``r`` of ``m >= 1`` values of the data
     ``a``."""
     sign = 1.0 if big else -1.0
-    scratch = np.empty(LANES, a.dtype)
-    where = np.empty(LANES, np.int64)
+    scratch = _scratch(a)
+    where = np.full(LANES, pos)
     nans = np.empty(LANES, np.bool_)
-    for r in range(len(out)):
-        out[r] = _arg_float(a, r * m, m, sign, scratch, where, nans, pos, limit)
+    if m < 2 * LANES:
+        for r in range(len(out)):
+            out[r] = _arg_short(a, r * m, m, sign)
+    elif m <= limit:
+        for r in range(len(out)):
+            out[r] = _arg_float(a, r * m, m, sign, scratch, where, nans, pos)
+    else:
+        for r in range(len(out)):
+            out[r] = _arg_chunks(a, r * m, m, sign, scratch, where, nans, pos, limit)
     return 0
 
 
@@ -332,17 +424,28 @@ def arg_rows_int(a, m, out, big):
     return 0
 
 
-def _first_best(best, where):
-    """The largest of the lanes' ``best`` and the first position holding it
-    (lane ``k`` of block ``where[k]``)."""
-    r = best[0]
-    at = where[0] * LANES
-    for k in range(1, len(best)):
-        i = where[k] * LANES + k
-        if best[k] > r or (best[k] == r and i < at):
-            r = best[k]
-            at = i
-    return r, at
+def _first_best(best, where, end):
+    """The first position holding the largest of the lanes' values ``best`` (no
+    NaN), lane ``k`` first holding it at ``where[k] + k`` (positions before
+    ``end``, of ``where``'s type): the largest folded
+    in pairs, then the least position of a lane holding it (vector compares
+    and a vector minimum; ``-0.0`` and ``0.0`` are equal there as in NumPy's
+    compares)."""
+    for k in range(8):
+        best[LANES + k] = _larger(best[k], best[k + 8])
+    for k in range(4):
+        best[LANES + k] = _larger(best[LANES + k], best[LANES + k + 4])
+    r = _larger(_larger(best[LANES], best[LANES + 1]), _larger(best[LANES + 2], best[LANES + 3]))
+    at = end
+    for k in range(LANES):
+        i = where[k] + k if best[k] == r else end
+        at = i if i < at else at
+    return at
+
+
+def _larger(x, y):
+    """The larger of ``x`` and ``y`` (no NaN): one ``max`` instruction."""
+    return x if x > y else y
 
 
 def _first_nan(a, lo, n):
@@ -354,6 +457,6 @@ def _first_nan(a, lo, n):
     return -1
 
 
-for _f in (arg_max, arg_min, arg_int, arg_rows, arg_rows_int, _arg_float,
-           _arg_int, _flip, _first_best, _first_nan):
+for _f in (arg_max, arg_min, _scratch, arg_int, arg_rows, arg_rows_int, _arg_chunks,
+           _arg_float, _arg_short, _any_nan, _arg_int, _flip, _first_best, _larger, _first_nan):
     _f.hj_unchecked = True

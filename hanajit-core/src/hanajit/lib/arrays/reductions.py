@@ -684,9 +684,9 @@ class Reduction(CallTemplate):
 
 
 def block_count(dtype):
-    """``pos, limit`` of ``arg_lanes``: blocks counted in int32 beside data of
+    """``pos, limit`` of ``arg_lanes``: positions held in int32 beside data of
     32 bits or fewer (a vector of positions as wide as the vector of values),
-    else in int64."""
+    else in int64; ``limit`` the most values one pass takes."""
     if dtype.bits <= 32:
         return [C(0, T.INT32), C(2**31 - 1, I)]
     return [C(0, I), C(2**62, I)]
