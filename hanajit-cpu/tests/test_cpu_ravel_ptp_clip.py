@@ -4,6 +4,8 @@
 ``a.repeat()``, ``a.trace()``."""
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hanajit import jit
 from hanajit.testing.compare import assert_same_bits
@@ -100,14 +102,39 @@ def test_orders_known_only_at_run_time():
         assert_same_bits(jit(three_a, fallback=False)(x), three_a(x))
 
 
-def test_order_k_of_more_dimensions_falls_back_with_the_reason():
-    @jit
-    def keep(c):
-        return c.ravel("K")
+def keep_orders(c):
+    return c.ravel("K"), c.flatten("K"), np.ravel(c, order="K")
 
-    a = np.arange(24.0).reshape(2, 3, 4)[:, ::2]
-    with pytest.warns(Warning, match="order='K'.*known only at run time"):
-        assert_same_bits(keep(a), a.ravel("K"))
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(3, 5), st.integers(0, 2**32 - 1))
+def test_order_k_of_more_dimensions(nd, seed):
+    """``'K'`` of 3 to 5 dimensions whose layout only the run time knows: the
+    axes read in the order of NumPy's iterator (the larger stride outer, ties,
+    strides of 0 and axes of length 1 in C order, each axis in index order),
+    a view where NumPy gives one (its writes reach the array), else a copy."""
+    rng = np.random.default_rng(seed)
+    shape = tuple(int(k) for k in rng.integers(1, 5, nd))
+    big = tuple(2 * k for k in shape)
+    base = np.arange(float(np.prod(big))).reshape(big)
+    x = base[tuple(slice(None, None, int(rng.choice([1, 2, -1, -2]))) for _ in range(nd))]
+    x = x.transpose(rng.permutation(nd))
+    if rng.random() < 0.3:
+        x = np.asfortranarray(x) if rng.random() < 0.5 else np.ascontiguousarray(x)
+    if rng.random() < 0.2:
+        x = np.broadcast_to(x[:1], (3,) + x.shape[1:])
+    if rng.random() < 0.2:
+        x = x[(slice(0, 1),) + (slice(None),) * (nd - 1)]
+    jf = jit(keep_orders, fallback=False)
+    got, want = jf(x), keep_orders(x)
+    assert_same_bits(got, want)
+    for g, w in zip(got, want):
+        assert np.shares_memory(g, x) == np.shares_memory(w, x), (x.shape, x.strides)
+    if x.flags.writeable and np.shares_memory(want[0], x):
+        y = x.copy(order="K")
+        r = jf(y)[0]
+        r[-1] = -7.0
+        assert np.ravel(y, order="K")[-1] == -7.0
 
 
 def equalities(a, b):

@@ -168,7 +168,7 @@ def _order(call, at: T.ArrayType) -> str:
     """The constant ``order`` of ``ravel``/``flatten`` (second positional or
     keyword), as ``'C'`` or ``'F'``: ``'A'`` and ``'K'`` are ``'C'`` for an
     array known to be C-contiguous and ``'F'`` for a Fortran one; otherwise the
-    order is a run-time question, which falls back."""
+    order is a run-time question (``Ravel.lower``)."""
     node = call.kwargs.get("order", call.args[1] if len(call.args) > 1 else None)
     if node is None:
         return "C"
@@ -180,10 +180,7 @@ def _order(call, at: T.ArrayType) -> str:
             return "C"
         if at.layout == "F":
             return "F"
-        if order == "A" or at.ndim == 2:
-            return order            # decided at run time (``Ravel.lower``)
-        raise Incompatible(f"order={order!r} of an array of {at.ndim} dimensions whose "
-                           "layout is known only at run time")
+        return order                # decided at run time (``Ravel.lower``)
     return order
 
 
@@ -205,6 +202,26 @@ def _fortran_first(L, a, order):
     strides = int_array(L, [N.ArrayAttr(a, "stride", k, I) for k in range(nd)])
     inner = L.let(L.call_helper(sum_lanes.iteration_order, [shape, strides]))
     return N.Cmp("eq", N.Load(inner, [C(0, I)], I), C(0, I), T.BOOL)
+
+
+def _memory_order(L, a):
+    """``a``'s axes put in NumPy's order ``'K'`` for 3 or more dimensions: the
+    view whose C order is the order in which NumPy's iterator reads ``a``
+    (``sum_lanes.iteration_order``, innermost first: the smaller stride
+    inner, ties, strides of 0 and axes of length 1 keeping C order), each axis
+    read in index order, backwards or not."""
+    from ..statistics import sum_lanes
+    from .sum_order import int_array
+    nd = a.type.ndim
+    shape = L.let(int_array(L, [N.ArrayAttr(a, "shape", k, I) for k in range(nd)]))
+    strides = L.let(int_array(L, [N.ArrayAttr(a, "stride", k, I) for k in range(nd)]))
+    inner = L.let(L.call_helper(sum_lanes.iteration_order, [shape, strides]))
+    dims, steps = [], []
+    for k in range(nd):
+        ax = L.let(N.Load(inner, [C(nd - 1 - k, I)], I))
+        dims.append(L.let(N.Load(shape, [ax], I)))
+        steps.append(L.let(N.Load(strides, [ax], I)))
+    return N.ArrayView(a, C(0, I), dims, steps, a.type.copy(layout="A"))
 
 
 class Ravel(CallTemplate):
@@ -232,6 +249,10 @@ class Ravel(CallTemplate):
 
     def lower(self, L, call, args, kwargs):
         order = _order(call, args[0].type)
+        if order == "K" and args[0].type.ndim >= 3:
+            a = L.let(args[0])
+            view = L.let(_memory_order(L, a))
+            return self.lower_order(L, view, "C", self.result_type(call))
         if order in ("A", "K"):
             # the order only the run time knows: both readings, one taken
             a = L.let(args[0])
