@@ -211,7 +211,12 @@ def _axis_cases():
             ("`(m * 2).max(axis=0)`", expr_max0, None, (m,), False),
             ("`img.mean(axis=(0, 1))`, 1000x1000x3", mean01, None, (img,), False),
             ("`c.sum(axis=(0, 2))`, 100x100x100", sum02, None, (cube,), False),
-            ("`c.max(axis=(0, 1))`, 100x100x100", max01, None, (cube,), False)]
+            ("`c.max(axis=(0, 1))`, 100x100x100", max01, None, (cube,), False),
+            ("`c[::2].sum(axis=(0, 2))`, 100x100x100", sum02, None, (cube[::2],), False),
+            ("`c[:, :, ::2].max(axis=(0, 1))`, 100x100x100", max01, None, (cube[:, :, ::2],),
+             False),
+            ("`c.transpose(1, 0, 2).sum(axis=(0, 2))`, 100x100x100", sum02, None,
+             (cube.transpose(1, 0, 2),), False)]
 
 
 def a_max(a):

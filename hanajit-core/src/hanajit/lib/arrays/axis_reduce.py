@@ -195,16 +195,14 @@ def rows(red, L, arr, out, m, st):
 def tuple_axes(red, axis, at):
     """The axes of a tuple ``axis`` (in range, none repeated).  Integers and
     booleans (and any/all of anything) reduce in any order; float32/float64
-    sum/prod/mean/min/max of a C- or F-ordered array in NumPy's
+    sum/prod/mean/min/max of an array of any strides in NumPy's
     (:func:`float_over_axes`)."""
     if red.name in ("argmin", "argmax"):
         raise Incompatible(f"np.{red.name}() with a tuple of axes")
     exact = red.name in ("any", "all") or at.dtype.is_int or at.dtype.is_bool
     if red.name in ("var", "std") or red.name == "mean" and not at.dtype.is_float \
             or not exact and not in_memory_order(red, at):
-        raise Incompatible(f"np.{red.name}() of {at.dtype} over a tuple of axes"
-                           + ("" if exact or at.layout in ("C", "F") else
-                              " of an array whose memory order is known only at run time"))
+        raise Incompatible(f"np.{red.name}() of {at.dtype} over a tuple of axes")
     axes = []
     for a in axis:
         if not -at.ndim <= a < at.ndim:
@@ -218,12 +216,11 @@ def tuple_axes(red, axis, at):
 
 def in_memory_order(red, at):
     """Does a float reduction over several axes of ``at`` follow NumPy's order
-    (:func:`float_over_axes`): sum/prod/mean/min/max of float32/float64 items of
-    a C- or F-ordered array (an expression's type is C-ordered; its operands
+    (:func:`float_over_axes`): sum/prod/mean/min/max of float32/float64 items
+    of an array of any strides (an expression's type is C-ordered; its operands
     are checked when it is lowered)."""
     return (red.name in ("sum", "prod", "mean", "min", "max") and at.dtype.is_float
-            and at.dtype.bits in (32, 64) and red.scalar_type(at.dtype) == at.dtype
-            and at.layout in ("C", "F"))
+            and at.dtype.bits in (32, 64) and red.scalar_type(at.dtype) == at.dtype)
 
 
 KINDS = {"sum": 0, "mean": 0, "prod": 1, "max": 2, "min": 3}
@@ -269,6 +266,8 @@ def float_over_axes(red, L, arg, rt, st, axes, keep):
     arr = L.let(ew.materialize(L, arg))
     t = arr.type
     nd = t.ndim
+    if t.layout not in ("C", "F"):
+        return strided_over_axes(red, L, arr, rt, st, axes, keep)
     dims = [L.let(N.ArrayAttr(arr, "shape", k, I)) for k in range(nd)]
     order = list(range(nd)) if t.layout == "C" else list(range(nd - 1, -1, -1))
     if red.name in ("min", "max"):
@@ -302,6 +301,54 @@ def float_over_axes(red, L, arg, rt, st, axes, keep):
         flat = C(0, I)
         for k in kept:          # the position in ``out``: kept axes in memory order
             flat = N.BinOp("add", N.BinOp("mul", flat, dims[k], I), at[k], I)
+        return result(flat)
+    fill(L, res, out_dims, value)
+    return res
+
+
+def strided_over_axes(red, L, arr, rt, st, axes, keep):
+    """:func:`float_over_axes` of an array of any strides: NumPy's iterator order,
+    merging and buffering (``statistics/axes_lanes.reduce_strided``), the kept
+    axes' results in its order, then put in the result's C order."""
+    from ..statistics import axes_lanes as al
+    from .creation import allocate, fill
+    from .sum_order import int_array, memory_view
+    nd = arr.type.ndim
+    dims = [L.let(N.ArrayAttr(arr, "shape", k, I)) for k in range(nd)]
+    if red.name in ("min", "max"):
+        red.empty_check(L, total_size([dims[a] for a in axes]))
+    mem, start = memory_view(L, arr, f"np.{red.name}()")
+    item = st.bits // 8
+    shape = int_array(L, dims)
+    steps = int_array(L, [N.BinOp("sdiv", N.ArrayAttr(arr, "stride", k, I), C(item, I), I)
+                          for k in range(nd)])
+    flags = int_array(L, [C(int(k in axes), I) for k in range(nd)])
+    kept = [k for k in range(nd) if k not in axes]
+    m = L.let(total_size([dims[k] for k in kept]))
+    out = allocate(L, T.ArrayType(st, 1, "C"), [m])
+    inf = float("inf")
+    start_value = {"sum": 0.0, "mean": 0.0, "prod": 1.0, "max": -inf, "min": inf}[red.name]
+    fill(L, out, [m], lambda idx: C(start_value, st))
+    ostr = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(nd, I)]))
+    L.emit(N.ExprStmt(value=L.call_helper(al.reduce_strided, [
+        mem, start, shape, steps, flags, out, ostr, C(KINDS[red.name], I), C(0.0, st)])))
+    count = L.let(total_size([dims[a] for a in axes]))
+    steps_out = {k: L.let(N.Load(ostr, [C(k, I)], I)) for k in kept}
+
+    def result(flat):
+        v = N.Load(out, [flat], st)
+        return red.mean_of(L, v, count, st) if red.name == "mean" else v
+    if not isinstance(rt, T.ArrayType):
+        return result(C(0, I))
+    out_dims = [C(1, I) if a in axes else dims[a] for a in range(nd)] if keep \
+        else [dims[a] for a in kept]
+    res = allocate(L, rt, out_dims)
+
+    def value(idx):
+        at = dict(zip(range(nd), idx)) if keep else dict(zip(kept, idx))
+        flat = C(0, I)
+        for k in kept:
+            flat = N.BinOp("add", flat, N.BinOp("mul", at[k], steps_out[k], I), I)
         return result(flat)
     fill(L, res, out_dims, value)
     return res

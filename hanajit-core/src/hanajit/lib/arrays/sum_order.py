@@ -512,3 +512,29 @@ def array_axis(red, L, arr, st, rt, axis, keep, out_dims, out_axes):
     s2, _ = L.sub_block(in_order)
     L.emit(N.If(cond=lanes, then=s1, orelse=s2))
     return out
+
+
+def memory_view(L, arr, what):
+    """A 1-D view of ``arr``'s memory from its lowest element, and the index of
+    ``arr[0, ..., 0]`` in it.  (Strides that are not whole items, views of
+    structured data, leave ``what`` to the interpreter.)"""
+    from ..python.helpers import Deopt
+    t = arr.type
+    item = t.dtype.bits // 8
+    lo, hi, size = C(0, I), C(0, I), C(1, I)
+    for ax in range(t.ndim):
+        n = L.let(N.ArrayAttr(arr, "shape", ax, I))
+        s = L.let(N.ArrayAttr(arr, "stride", ax, I))
+        L.raise_if(N.Cmp("ne", N.BinOp("srem", s, C(item, I), I), C(0, I), T.BOOL), Deopt,
+                   f"{what} of an array whose strides are not whole items")
+        reach = L.let(N.BinOp("mul", N.BinOp("sub", n, C(1, I), I), s, I))
+        neg = N.Cmp("lt", reach, C(0, I), T.BOOL)
+        lo = N.BinOp("add", lo, N.Select(neg, reach, C(0, I), I), I)
+        hi = N.BinOp("add", hi, N.Select(neg, C(0, I), reach, I), I)
+        size = N.BinOp("mul", size, n, I)
+    empty = L.let(N.Cmp("eq", size, C(0, I), T.BOOL))
+    lo = L.let(N.Select(empty, C(0, I), lo, I))
+    span = L.let(N.Select(empty, C(0, I), N.BinOp(
+        "add", N.BinOp("sdiv", N.BinOp("sub", hi, lo, I), C(item, I), I), C(1, I), I), I))
+    mem = L.let(N.ArrayView(arr, lo, [span], [C(item, I)], T.ArrayType(t.dtype, 1, "C")))
+    return mem, L.let(N.BinOp("sdiv", N.BinOp("sub", C(0, I), lo, I), C(item, I), I))

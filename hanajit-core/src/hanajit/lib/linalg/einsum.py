@@ -20,6 +20,7 @@ from ...typing_rules import Incompatible
 from ...ir import nodes as N
 from ...ir import types as T
 from ..arrays.creation import allocate, fill
+from ..arrays.sum_order import memory_view
 from ..python.operators import C
 from ..registry import CallTemplate, register
 
@@ -140,7 +141,7 @@ class Einsum(CallTemplate):
         mems, base = [], L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(nop, I)]))
         for k, (arr, term) in enumerate(zip(ops, terms)):
             own = arr.type.dtype.bits // 8
-            mem, start = _memory(L, arr, own)
+            mem, start = memory_view(L, arr, "np.einsum()")
             if arr.type.dtype != dt:
                 mem = _cast(L, arr, mem, dt)
             mems.append(mem)
@@ -205,31 +206,6 @@ def _sizes(L, ops, terms, labels):
             else:
                 sizes[c] = n
     return [sizes[c] for c in labels]
-
-
-def _memory(L, arr, item):
-    """A 1-D view of ``arr``'s memory from its lowest element, and the index of
-    ``arr[0, ..., 0]`` in it.  (Strides that are not whole items, views of
-    structured data, leave it to the interpreter.)"""
-    from ..python.helpers import Deopt
-    t = arr.type
-    lo, hi, size = C(0, I), C(0, I), C(1, I)
-    for ax in range(t.ndim):
-        n = L.let(N.ArrayAttr(arr, "shape", ax, I))
-        s = L.let(N.ArrayAttr(arr, "stride", ax, I))
-        L.raise_if(N.Cmp("ne", N.BinOp("srem", s, C(item, I), I), C(0, I), T.BOOL), Deopt,
-                   "np.einsum() of an operand whose strides are not whole items")
-        reach = L.let(N.BinOp("mul", N.BinOp("sub", n, C(1, I), I), s, I))
-        neg = N.Cmp("lt", reach, C(0, I), T.BOOL)
-        lo = N.BinOp("add", lo, N.Select(neg, reach, C(0, I), I), I)
-        hi = N.BinOp("add", hi, N.Select(neg, C(0, I), reach, I), I)
-        size = N.BinOp("mul", size, n, I)
-    empty = L.let(N.Cmp("eq", size, C(0, I), T.BOOL))
-    lo = L.let(N.Select(empty, C(0, I), lo, I))
-    span = L.let(N.Select(empty, C(0, I), N.BinOp(
-        "add", N.BinOp("sdiv", N.BinOp("sub", hi, lo, I), C(item, I), I), C(1, I), I), I))
-    mem = L.let(N.ArrayView(arr, lo, [span], [C(item, I)], T.ArrayType(t.dtype, 1, "C")))
-    return mem, L.let(N.BinOp("sdiv", N.BinOp("sub", C(0, I), lo, I), C(item, I), I))
 
 
 def _cast(L, arr, mem, dt):

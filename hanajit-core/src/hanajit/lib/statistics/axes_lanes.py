@@ -28,6 +28,7 @@ the kept axes, already holding 0.0 for a sum and 1.0 for a product; ``zero``
 import numpy as np
 
 from .pairwise_sum import lane_sum
+from .sum_lanes import BUFSIZE, advance, buffer_axes, fill_buffer, iteration_order, lane
 
 SUM, PROD, MAX, MIN = 0, 1, 2, 3
 
@@ -127,5 +128,146 @@ def _combine(mem, base, out, lo, n, kind, first):
             out[lo + j] = np.minimum(out[lo + j], mem[base + j])
 
 
-for _f in (merge, reduce_axes, _reduce_run, _combine):
+def reduce_strided(mem, start, shape, strides, reduced, out, ostr, kind, zero):
+    """``out`` as NumPy's reduction ``kind`` of an array of any strides: ``mem``
+    a 1-D view of its memory from its lowest element, ``start`` the index of
+    its first element there, ``strides`` in items, ``reduced`` a flag per axis;
+    ``out`` holds the kept axes in NumPy's iteration order (their strides in
+    ``out`` are written to ``ostr``, 0 for a reduced axis), already holding
+    the reduction's start (``kind``'s identity, or an infinity for min/max).
+
+    The iterator puts the axes in its order (``sum_lanes.iteration_order``,
+    strides never negated) and merges neighbours that are both reduced or
+    both kept where the strides chain.  When the two innermost merged axes or
+    more are reduced, the operand is buffered as for a whole sum
+    (``sum_lanes.buffer_axes``): each fill of the buffer is one run, combined
+    into the result element it belongs to.  Otherwise the innermost merged
+    axis is each run: reduced, combined into its result element; kept,
+    combined element by element into a run of results."""
+    nd = len(shape)
+    order = iteration_order(shape, strides)
+    total = 1
+    for k in range(nd):
+        total *= shape[k]
+    s = 1
+    for q in range(nd):
+        k = order[q]
+        ostr[k] = 0
+        if not reduced[k]:
+            ostr[k] = s
+            s *= shape[k]
+    if total == 0:
+        return
+    gsize = np.ones(nd + 1, np.int64)
+    gst = np.zeros(nd + 1, np.int64)
+    gost = np.zeros(nd + 1, np.int64)
+    gflag = np.zeros(nd + 1, np.int64)
+    g = 0
+    for q in range(nd):
+        k = order[q]
+        n = shape[k]
+        if n == 1:
+            continue
+        if g > 0 and gflag[g - 1] == reduced[k] and strides[k] == gst[g - 1] * gsize[g - 1]:
+            gsize[g - 1] *= n
+        else:
+            gsize[g] = n
+            gst[g] = strides[k]
+            gost[g] = ostr[k]
+            gflag[g] = reduced[k]
+            g += 1
+    if g == 0:                  # a single element
+        _into(out, 0, mem[start], kind)
+        return
+    inner = 0
+    while inner < g and gflag[inner]:
+        inner += 1
+    bd = buffer_axes(inner, gsize) if inner >= 2 else 0
+    if bd > 0:
+        _buffered(mem, start, gsize, gst, gost, g, bd, out, kind, zero)
+        return
+    idx = np.zeros(g + 1, np.int64)
+    n0 = gsize[0]
+    s0 = gst[0]
+    o0 = gost[0]
+    while idx[g] == 0:
+        off = start
+        o = 0
+        for k in range(1, g):
+            off += idx[k] * gst[k]
+            o += idx[k] * gost[k]
+        if gflag[0]:
+            _run(mem, off, n0, s0, out, o, kind, zero)
+        else:
+            for j in range(n0):
+                _into(out, o + j * o0, mem[off + j * s0], kind)
+        advance(idx, gsize, g)
+
+
+def _buffered(mem, start, gsize, gst, gost, g, bd, out, kind, zero):
+    """:func:`reduce_strided` through the buffer: ``per`` slices of merged axis
+    ``bd`` (each the axes below it, in iteration order) a fill."""
+    core = 1
+    for k in range(bd):
+        core *= gsize[k]
+    per = BUFSIZE // core
+    if per > gsize[bd]:
+        per = gsize[bd]
+    buf = np.full(per * core, zero)
+    idx = np.zeros(g + 1, np.int64)      # over the merged axes above bd
+    while idx[g] == 0:
+        base = start
+        o = 0
+        for k in range(bd + 1, g):
+            base += idx[k] * gst[k]
+            o += idx[k] * gost[k]
+        step = 0
+        while step < gsize[bd]:
+            take = gsize[bd] - step
+            if take > per:
+                take = per
+            n = fill_buffer(mem, base + step * gst[bd], take, gst[bd], bd, gsize, gst, buf)
+            _run(buf, 0, n, 1, out, o, kind, zero)
+            step += take
+        k = bd + 1
+        idx[k] += 1
+        while k < g and idx[k] == gsize[k]:
+            idx[k] = 0
+            k += 1
+            idx[k] += 1
+
+
+def _run(mem, off, n, stride, out, k, kind, zero):
+    """The ``n`` items from ``mem[off]`` every ``stride`` reduced into ``out[k]``:
+    a pairwise sum added, multiplied on one at a time, NumPy's own max/min of
+    the lane taken with ``out[k]``."""
+    if kind == SUM:
+        out[k] = out[k] + lane(mem, off, n, stride, zero)
+    elif kind == PROD:
+        acc = out[k]
+        for j in range(n):
+            acc = acc * mem[off + j * stride]
+        out[k] = acc
+    elif stride == 0:             # a broadcast axis: n copies of one value
+        _into(out, k, mem[off], kind)
+    else:
+        run = mem[off:off + (n - 1) * stride + 1:stride] if stride > 0 else \
+            mem[off + (n - 1) * stride:off + 1][::stride]
+        _into(out, k, np.max(run) if kind == MAX else np.min(run), kind)
+
+
+def _into(out, k, v, kind):
+    """``v`` combined into ``out[k]`` (after the values before it)."""
+    if kind == SUM:
+        out[k] = out[k] + v
+    elif kind == PROD:
+        out[k] = out[k] * v
+    elif kind == MAX:
+        out[k] = np.maximum(out[k], v)
+    else:
+        out[k] = np.minimum(out[k], v)
+
+
+for _f in (merge, reduce_axes, _reduce_run, _combine, reduce_strided, _buffered, _run,
+           _into):
     _f.hj_unchecked = True

@@ -157,7 +157,7 @@ def strided_sum(mem, start, shape, strides, zero):
             off = start
             for k in range(1, count):
                 off += idx[k] * gstride[k]
-            total += _lane(mem, off, n0, s0, zero)
+            total += lane(mem, off, n0, s0, zero)
             advance(idx, gshape, count)
         return total
     core = 1
@@ -177,7 +177,7 @@ def strided_sum(mem, start, shape, strides, zero):
             take = gshape[bd] - step
             if take > per:
                 take = per
-            n = _fill(mem, base + step * gstride[bd], take, gstride[bd], bd, gshape,
+            n = fill_buffer(mem, base + step * gstride[bd], take, gstride[bd], bd, gshape,
                       gstride, buf)
             total += lane_sum(buf, 0, n, zero)
             step += take
@@ -190,7 +190,7 @@ def strided_sum(mem, start, shape, strides, zero):
     return total
 
 
-def _lane(mem, off, n, stride, zero):
+def lane(mem, off, n, stride, zero):
     """The pairwise sum of the ``n`` items from ``mem[off]`` every ``stride``."""
     if stride == 1:
         return lane_sum(mem[off:off + n], 0, n, zero)
@@ -201,7 +201,7 @@ def _lane(mem, off, n, stride, zero):
     return lane_sum(np.full(n, mem[off]), 0, n, zero)
 
 
-def _fill(mem, base, take, bstride, bd, gshape, gstride, buf):
+def fill_buffer(mem, base, take, bstride, bd, gshape, gstride, buf):
     """Copy ``take`` slices of merged axis ``bd`` (each the axes below it, in
     iteration order) from ``mem[base]`` into ``buf``; return the item count."""
     n = 0
@@ -233,6 +233,6 @@ def advance(idx, shape, count):
         idx[k] += 1
 
 
-for _f in (iteration_order, order_axes, innermost_axis, merged_axes, buffer_axes, strided_sum, _lane,
-           _fill, advance):
+for _f in (iteration_order, order_axes, innermost_axis, merged_axes, buffer_axes, strided_sum, lane,
+           fill_buffer, advance):
     _f.hj_unchecked = True
