@@ -297,7 +297,14 @@ def _sort_cases(n):
             ("`np.percentile(a, [25, 50, 75])`", quartiles, None, (a,), False),
             ("`np.median(a)`", median_of, None, (a,), False),
             ("`np.median(d)`, ten distinct values", median_of, None, (digits,), False),
-            ("`np.percentile(s, 30)`, sorted", percentile30, None, (np.sort(a),), False)]
+            ("`np.percentile(s, 30)`, sorted", percentile30, None, (np.sort(a),), False),
+            ("`np.percentile(a, 30)`, n=1e4", percentile30, None, (a[:10_000].copy(),), False),
+            ("`np.median(m, axis=1)`, 20x2000", median_rows, None,
+             (a[:40_000].reshape(20, 2000),), False)]
+
+
+def median_rows(m):
+    return np.median(m, axis=1)
 
 
 def percentile30(a):

@@ -36,7 +36,10 @@ def data(kind, n, seed):
     if kind == "sorted":
         return np.sort(rng.standard_normal(n))
     if kind == "periodic":
-        return np.tile(rng.standard_normal(order_stats.SAMPLE // 4), n // (order_stats.SAMPLE // 4) + 1)[:n]
+        # a period of the sample's step (the sample sees one value), or a few steps
+        step = n // min(order_stats.SAMPLE, n // 8)
+        period = step * int(rng.choice([1, 3, 37]))
+        return np.tile(rng.standard_normal(period), n // period + 1)[:n]
     if kind == "zeros":
         a = rng.standard_normal(n)
         a[np.abs(a) < 0.5] = 0.0
@@ -57,8 +60,10 @@ KINDS = ["normal", "few", "sorted", "periodic", "zeros", "nan", "float32", "int6
 F = jit(stats, fallback=False)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(KINDS), st.integers(order_stats.SMALLEST - 10, 3 * order_stats.SMALLEST),
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(KINDS),
+       st.one_of(st.integers(order_stats.SMALLEST - 10, 4 * order_stats.SMALLEST),
+                 st.integers(8 * order_stats.SAMPLE - 10, 24 * order_stats.SAMPLE)),
        st.integers(0, 2**32 - 1))
 def test_long_lanes_as_numpy(kind, n, seed):
     a = data(kind, n, seed)
@@ -71,7 +76,7 @@ def test_the_quick_path_is_taken_and_gives_up_where_it_must():
     lane holds zeros of both signs; zeros of one sign, a zero whose sign is not
     read, and an integer zero are values like any other."""
     rng = np.random.default_rng(4)
-    n = order_stats.SMALLEST
+    n = 4 * max(order_stats.SMALLEST, order_stats.PER_BRACKET)
     kth = np.array([0, n // 3, n // 3 + 1, n - 1])
     quick = order_stats.quick_kth
     a = rng.standard_normal(n)

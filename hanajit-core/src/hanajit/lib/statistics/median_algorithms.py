@@ -74,11 +74,10 @@ def median_rows(v, n, inexact, lo, hi, code):
     kth = _median_kth(n, inexact)
     # (the middle values are read; the last only for whether it is a NaN)
     mid = kth[:2] if n % 2 == 0 else kth[:1]
-    quick = len(v) == n and quick_kth(v, n, kth, inexact, mid, mid)
     r = 0
     b = 0
     while b < len(v):
-        if not quick:
+        if not quick_kth(v[b:b + n], n, kth, inexact, mid, mid):
             _partition(v, b, n, inexact, piv)
         _middle(r, b, n, lo, hi, code)
         if inexact:

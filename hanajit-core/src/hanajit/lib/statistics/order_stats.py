@@ -6,10 +6,11 @@ smallest value -- decided by value alone unless equal values of different
 bits can land there, which for reals means a zero (``-0.0``/``0.0``, when the
 lane holds zeros of both signs) or a NaN.
 
-So for a lane of at least ``SMALLEST`` values: a sample of ``SAMPLE`` values,
-spread evenly and partitioned at the ranks it needs, brackets the wanted ranks
+So for a lane of at least ``SMALLEST`` values: a sample of ``SAMPLE`` values
+(an eighth of a shorter lane), spread evenly and partitioned at the ranks it needs, brackets the wanted ranks
 (those within ``n // 64`` of each other share a bracket; more than
-``MOST_BRACKETS`` brackets: NumPy's partition) with a margin of five standard
+``MOST_BRACKETS`` brackets, or fewer than ``PER_BRACKET`` values per bracket:
+NumPy's partition) with a margin of five standard
 deviations of a sample rank.  For each bracket one pass over the lane counts
 the values below it, at its two ends and before its upper end (sums of
 compares: vector code), a second copies those strictly inside -- a few per
@@ -28,19 +29,25 @@ from ..arrays.extreme_lanes import extreme
 from ..arrays.minmax_algorithms import one_zero_sign
 from .quantile_algorithms import insertion_sort, partition_rows
 
-SAMPLE = 8192           # values in the sample
-SMALLEST = 65536        # shorter lanes: NumPy's partition
+SAMPLE = 8192           # values in the sample (an eighth of a shorter lane)
+SMALLEST = 512          # shorter lanes: NumPy's partition
+PER_BRACKET = 700       # fewer values per bracket: NumPy's partition
 MOST_BRACKETS = 4       # more (many q's far apart): NumPy's partition
 
 
 def partition_lanes(v, n, kth, inexact, read, also):
     """``quantile_algorithms.partition_rows`` for ``np.quantile``/``np.percentile``,
     which read only the positions ``kth`` (the values at ``read`` and ``also``,
-    whether the others are NaN): one long lane gets the values there from
-    :func:`quick_kth` when they are decided by value alone."""
-    if len(v) == n and quick_kth(v, n, kth, inexact, read, also):
-        return 0
-    return partition_rows(v, n, kth, inexact)
+    whether the others are NaN): each row of ``n`` values of ``v`` gets the
+    values there from :func:`quick_kth` when they are decided by value alone,
+    else NumPy's partition."""
+    if n < SMALLEST:
+        return partition_rows(v, n, kth, inexact)
+    for r in range(len(v) // n):
+        row = v[r * n:(r + 1) * n]
+        if not quick_kth(row, n, kth, inexact, read, also):
+            partition_rows(row, n, kth, inexact)
+    return 0
 
 
 def quick_kth(v, n, kth, inexact, read, also):
@@ -54,6 +61,7 @@ def quick_kth(v, n, kth, inexact, read, also):
     nk = len(kth)
     if n < SMALLEST or len(v) != n or nk == 0:
         return False
+    size = min(SAMPLE, n // 8)
     # the brackets: runs kth[t..u] of ranks near each other (the smallest and
     # largest value apart), each with the sample ranks of its two ends
     runs = np.empty((nk, 2), np.int64)
@@ -69,23 +77,23 @@ def quick_kth(v, n, kth, inexact, read, also):
             u += 1
         runs[nr, 0] = t
         runs[nr, 1] = u
-        ends[2 * nr] = min(max(_sample_rank(kth[t], n, -1), 0), SAMPLE - 1)
-        ends[2 * nr + 1] = min(max(_sample_rank(kth[u], n, 1), 0), SAMPLE - 1)
+        ends[2 * nr] = min(max(_sample_rank(kth[t], n, -1, size), 0), size - 1)
+        ends[2 * nr + 1] = min(max(_sample_rank(kth[u], n, 1, size), 0), size - 1)
         nr += 1
         t = u + 1
-    if nr > MOST_BRACKETS:
+    if nr > MOST_BRACKETS or n < PER_BRACKET * nr:
         return False    # (a pass per bracket: many cost more than the partition)
-    ends[2 * nr] = SAMPLE - 1           # (where a NaN of the sample would go)
+    ends[2 * nr] = size - 1             # (where a NaN of the sample would go)
     ends = ends[:2 * nr + 1]
     insertion_sort(ends, 2 * nr + 1)
-    step = n // SAMPLE
-    sample = np.empty(SAMPLE, v.dtype)
-    for i in range(SAMPLE):
+    step = n // size
+    sample = np.empty(size, v.dtype)
+    for i in range(size):
         sample[i] = v[i * step]
     # the sample's values at those ranks: NumPy's partition, not a sort (no
     # call into NumPy: every target with allocation compiles this)
-    partition_rows(sample, SAMPLE, ends, inexact)
-    if sample[SAMPLE - 1] != sample[SAMPLE - 1]:            # noqa: PLR0124
+    partition_rows(sample, size, ends, inexact)
+    if sample[size - 1] != sample[size - 1]:                # noqa: PLR0124
         return False                                        # (a NaN: put last)
     vals = np.empty(nk, v.dtype)
     counts = np.zeros(5, np.int64)
@@ -93,12 +101,12 @@ def quick_kth(v, n, kth, inexact, read, also):
     for b in range(nr):
         t = runs[b, 0]
         u = runs[b, 1]
-        first = _sample_rank(kth[t], n, -1)
-        last = _sample_rank(kth[u], n, 1)
+        first = _sample_rank(kth[t], n, -1, size)
+        last = _sample_rank(kth[u], n, 1, size)
         closed_lo = first >= 0
-        closed_hi = last < SAMPLE
+        closed_hi = last < size
         lo = sample[first] if closed_lo else sample[0]
-        hi = sample[last] if closed_hi else sample[SAMPLE - 1]
+        hi = sample[last] if closed_hi else sample[size - 1]
         _count(v, n, lo, hi, counts)
         if counts[4] != 0:
             return False                                    # a NaN
@@ -169,13 +177,13 @@ def _among(k, read, also):
     return False
 
 
-def _sample_rank(k, n, side):
-    """The sample position bracketing rank ``k`` of ``n`` from below (``side``
-    -1) or above (1): five standard deviations of the sample's rank of it,
-    and 16 more, away (past the sample's ends: open)."""
+def _sample_rank(k, n, side, size):
+    """The position in a sample of ``size`` values bracketing rank ``k`` of
+    ``n`` from below (``side`` -1) or above (1): five standard deviations of
+    the sample's rank of it, and 16 more, away (past the sample's ends: open)."""
     p = (k + 0.5) / n
-    spread = int(5.0 * math.sqrt(SAMPLE * p * (1.0 - p))) + 16
-    centre = int(p * SAMPLE)
+    spread = int(5.0 * math.sqrt(size * p * (1.0 - p))) + 16
+    centre = int(p * size)
     return centre + side * spread
 
 
