@@ -206,6 +206,8 @@ def _axis_cases():
             ("`np.argmax(m, axis=1)`, 10000x100 float32", argmax1, None,
              (rows.astype(np.float32),), False),
             ("`np.argmax(k, axis=1)`, int64", argmax1, None, (k,), False),
+            ("`np.argmax(k, axis=1)`, int32 10000x100", argmax1, None,
+             (k[:, :100].astype(np.int32).repeat(10, axis=0),), False),
             ("`np.sum(k, axis=0)`, int64", sum0, None, (k,), False),
             ("`np.any(m > 2, axis=0)`", any0, None, (m,), False),
             ("`(m * 2).max(axis=0)`", expr_max0, None, (m,), False),

@@ -184,15 +184,18 @@ def test_positions_beside_32_bit_data_are_32_bit_vectors(monkeypatch):
 INT_DTYPES = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.sampled_from(INT_DTYPES), st.integers(1, 3 * 2048 + 40),
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(INT_DTYPES),
+       st.one_of(st.integers(1, 300), st.integers(1, 3 * 2048 + 40)),   # short lanes, blocks
        st.lists(st.integers(-2, 2), min_size=1, max_size=4),
        st.lists(st.integers(0, 200), min_size=1, max_size=4), st.integers(0, 2**32 - 1))
 def test_integer_blocks_and_ties(dtype, n, shifts, edges, seed):
     """Integers take the largest of each block of ``arg_lanes.BLOCK`` bytes, then
-    the first position of the largest in its block, in pieces of ``CHUNK``: the
-    extremes (several, tied) put next to the edges of blocks and pieces, in the
-    last partial block, at the first and last value; along rows too."""
+    the first position of the largest in its block, in pieces of ``CHUNK``
+    (lanes shorter than ``SHORT``: the largest, then the least position holding
+    it): the extremes (several, tied) put next to the edges of blocks and
+    pieces, in the last partial block, at the first and last value; along rows
+    too."""
     from hanajit.lib.arrays import arg_lanes
 
     rng = np.random.default_rng(seed)

@@ -4,7 +4,9 @@ for floats the lanes of :mod:`extreme_lanes` (16 accumulators, each taking every
 16th value, folded at the end), each keeping where its extreme was first met as
 well (:func:`arg_max`, :func:`arg_min`; :func:`arg_rows` along the last axis of
 a C-contiguous array); for integers the largest of each block, then the first
-position of the largest in its block (:func:`arg_int`, :func:`arg_rows_int`)."""
+position of the largest in its block (:func:`arg_int`, :func:`arg_rows_int`;
+a lane shorter than ``SHORT``: its largest, then the least position holding
+it, two vector loops)."""
 import numpy as np
 
 from .extreme_lanes import LANES
@@ -353,6 +355,7 @@ def _any_nan(a, lo, n, nans):
 
 BLOCK = 2048    # bytes per block of the integer search
 CHUNK = 32      # values per piece of the search for the largest in its block
+SHORT = 256      # fewer values: a max loop and a min loop (_arg_int_short)
 
 
 def _arg_int(a, lo, n, flip):
@@ -366,6 +369,8 @@ def _arg_int(a, lo, n, flip):
     position in that block holding it, looked for in pieces of ``CHUNK`` values
     (whether a piece holds it: an or of compares, vector code again)."""
     end = lo + n
+    if n < SHORT:
+        return _arg_int_short(a, lo, n, flip)
     block = BLOCK // a.itemsize
     best = a[lo] ^ flip
     start = lo
@@ -387,9 +392,11 @@ def _arg_int(a, lo, n, flip):
         for i in range(c, e):
             hit = hit | ((a[i] ^ flip) == best)
         if hit:
+            at = e
             for i in range(c, e):
-                if (a[i] ^ flip) == best:
-                    return i - lo
+                j = i if (a[i] ^ flip) == best else e
+                at = j if j < at else at
+            return at - lo
         c = e
     return 0
 
@@ -419,9 +426,28 @@ def arg_rows_int(a, m, out, big):
     if len(out) == 0:
         return 0
     flip = _flip(a, big)
-    for r in range(len(out)):
-        out[r] = _arg_int(a, r * m, m, flip)
+    if m < SHORT:
+        for r in range(len(out)):
+            out[r] = _arg_int_short(a, r * m, m, flip)
+    else:
+        for r in range(len(out)):
+            out[r] = _arg_int(a, r * m, m, flip)
     return 0
+
+
+def _arg_int_short(a, lo, n, flip):
+    """:func:`_arg_int` of fewer than ``SHORT`` values: the largest (a max
+    loop), then the least position holding it (a min loop): vector code both,
+    no branch to mispredict."""
+    best = a[lo] ^ flip
+    for i in range(n):
+        x = a[lo + i] ^ flip
+        best = x if x > best else best
+    at = n
+    for i in range(n):
+        j = i if (a[lo + i] ^ flip) == best else n
+        at = j if j < at else at
+    return at
 
 
 def _first_best(best, where, end):
@@ -458,5 +484,5 @@ def _first_nan(a, lo, n):
 
 
 for _f in (arg_max, arg_min, _scratch, arg_int, arg_rows, arg_rows_int, _arg_chunks,
-           _arg_float, _arg_short, _any_nan, _arg_int, _flip, _first_best, _larger, _first_nan):
+           _arg_float, _arg_short, _any_nan, _arg_int, _arg_int_short, _flip, _first_best, _larger, _first_nan):
     _f.hj_unchecked = True
