@@ -469,13 +469,15 @@ def _first_best(best, where, end):
     in pairs, then the least position of a lane holding it (vector compares
     and a vector minimum; ``-0.0`` and ``0.0`` are equal there as in NumPy's
     compares)."""
-    for k in range(8):
-        best[LANES + k] = _larger(best[k], best[k + 8])
+    lanes = len(where)
+    half = lanes // 2
+    for k in range(half):
+        best[lanes + k] = _larger(best[k], best[k + half])
     for k in range(4):
         best[LANES + k] = _larger(best[LANES + k], best[LANES + k + 4])
     r = _larger(_larger(best[LANES], best[LANES + 1]), _larger(best[LANES + 2], best[LANES + 3]))
     at = end
-    for k in range(LANES):
+    for k in range(lanes):
         i = where[k] + k if best[k] == r else end
         at = i if i < at else at
     return at
