@@ -427,7 +427,8 @@ class Reduction(CallTemplate):
         big = C(self.name == "argmax", T.BOOL)
         # (the calls are emitted as statements of their own; their result is unused)
         if a.type.dtype.is_int:
-            L.call_helper(arg_lanes.arg_rows_int, [flat, L.let(m), dest, big])
+            L.call_helper(arg_lanes.arg_rows_int, [flat, L.let(m), dest, big]
+                          + block_count(a.type.dtype))
         else:
             L.call_helper(arg_lanes.arg_rows, [flat, L.let(m), dest, big]
                           + block_count(a.type.dtype))
