@@ -90,6 +90,12 @@ def median_rows(v, n, inexact, lo, hi, code):
     return 0
 
 
+def drop_nans(v, n):
+    """``_remove_nan_1d`` on the lane ``v[:n]`` (``np.nanpercentile``): how many
+    values are left at its front."""
+    return _drop_nans(v, 0, n)
+
+
 def _drop_nans(v, b, n):
     """``_remove_nan_1d`` on ``v[b:b + n]``: the NaNs among the first ``n - k``
     items (``k`` NaNs in all) replaced, in order, by the non-NaNs after them;

@@ -18,6 +18,11 @@ numbers.  NumPy's ``_quantile`` operation by operation, in its types:
   is NumPy's choice too;
 * an empty lane raises IndexError as NumPy does.
 
+``np.nanpercentile``/``np.nanquantile`` of one lane (``axis=None`` or 1-D
+data) drop the NaNs as NumPy's ``_remove_nan_1d`` does, then take the same
+steps; an empty or all-NaN array re-runs in the interpreter, and along an axis
+of 2-D or wider data they fall back (NumPy drops each lane's NaNs on its own).
+
 Other methods, ``weights=``, ``out=``, ``overwrite_input=True``, a tuple
 ``axis``, 2-D q's, complex data (NumPy: TypeError) and boolean data with a
 float q (TypeError) fall back to the interpreter.
@@ -130,6 +135,10 @@ class Quantile(CallTemplate):
     def __init__(self, name):
         self.name = name
         self.paths = (f"numpy.{name}",)
+        # np.nanpercentile/np.nanquantile: NaNs dropped first, as NumPy's
+        # _remove_nan_1d drops them, then the same steps
+        self.nan = name.startswith("nan")
+        self.base = name[3:] if self.nan else name
 
     def plan(self, inf, call, args, kwargs):
         if len(args) < 2 and "q" not in kwargs:
@@ -150,7 +159,11 @@ class Quantile(CallTemplate):
         if not isinstance(a, T.ArrayType):
             raise Incompatible(f"{call_name}() of {a} (an array only)")
         weak = inf.weak(nodes["q"]) if inf is not None else False
-        return Plan(self.name, a, types["q"], weak, axis, keep), nodes
+        p = Plan(self.base, a, types["q"], weak, axis, keep)
+        if self.nan and p.axis is not None and p.nd > 1:
+            raise Incompatible(f"{call_name}() along an axis of a {p.nd}-D array (NumPy "
+                               "drops each lane's NaNs on its own)")
+        return p, nodes
 
     def typer(self, inf, call, args, kwargs):
         p, _ = self.plan(inf, call, args, kwargs)
@@ -167,6 +180,8 @@ class Quantile(CallTemplate):
         L.raise_if(ops.logical_not(ok), ValueError, msg)
         flat, n, other = self.lanes(L, p, b["a"])
         inexact = p.A.is_float
+        if self.nan:
+            flat, n = self.without_nans(L, p, flat, n)
         empty = N.Cmp("eq", n, C(0, I), T.BOOL)
         if not inexact:
             empty = ops.band(empty, N.Cmp("gt", m, C(0, I), T.BOOL))
@@ -182,6 +197,23 @@ class Quantile(CallTemplate):
             read = value.read
         L.call_helper(order_stats.partition_lanes, [flat, n, kth, C(inexact, T.BOOL)] + read)
         return self.result(L, p, flat, n, other, m, value)
+
+    def without_nans(self, L, p, flat, n):
+        """``flat``'s one lane with its NaNs dropped (``median_algorithms.
+        drop_nans``, NumPy's order), and its length.  An empty or all-NaN array
+        is left to the interpreter: NumPy then warns, and answers in the data's
+        dtype (or ``np.nanmean``'s)."""
+        from ..python.helpers import Deopt
+        from . import median_algorithms as hm
+        L.raise_if(N.Cmp("eq", n, C(0, I), T.BOOL), Deopt,
+                   f"np.{self.name}() of an empty array")
+        if not p.A.is_float:
+            return flat, n
+        left = L.let(L.call_helper(hm.drop_nans, [flat, n]))
+        L.raise_if(N.Cmp("eq", left, C(0, I), T.BOOL), Deopt,
+                   f"np.{self.name}() of an all-NaN array")
+        item = C(p.A.bits // 8, I)
+        return L.let(N.ArrayView(flat, C(0, I), [left], [item], flat.type)), left
 
     @staticmethod
     def q_values(L, p, q):
@@ -304,3 +336,5 @@ class Quantile(CallTemplate):
 
 register(Quantile("quantile"))
 register(Quantile("percentile"))
+register(Quantile("nanquantile"))
+register(Quantile("nanpercentile"))
