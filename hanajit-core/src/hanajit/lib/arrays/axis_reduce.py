@@ -284,26 +284,12 @@ def float_over_axes(red, L, arg, rt, st, axes, keep):
     fill(L, out, [m], lambda idx: start)
     L.emit(N.ExprStmt(value=L.call_helper(al.reduce_axes, [
         mem, shape, flags, out, C(KINDS[red.name], I), C(0.0, st)])))
-    count = L.let(total_size([dims[a] for a in axes]))
-
-    def result(flat):
-        v = N.Load(out, [flat], st)
-        return red.mean_of(L, v, count, st) if red.name == "mean" else v
-    if not isinstance(rt, T.ArrayType):
-        return result(C(0, I))
-    out_axes = [a for a in range(nd) if a not in axes]
-    out_dims = [C(1, I) if a in axes else dims[a] for a in range(nd)] if keep \
-        else [dims[a] for a in out_axes]
-    res = allocate(L, rt, out_dims)
-
-    def value(idx):
-        at = dict(zip(range(nd), idx)) if keep else dict(zip(out_axes, idx))
-        flat = C(0, I)
-        for k in kept:          # the position in ``out``: kept axes in memory order
-            flat = N.BinOp("add", N.BinOp("mul", flat, dims[k], I), at[k], I)
-        return result(flat)
-    fill(L, res, out_dims, value)
-    return res
+    # the position in ``out``: the kept axes in memory order, the last fastest
+    steps, step = {}, C(1, I)
+    for k in reversed(kept):
+        steps[k] = L.let(step)
+        step = N.BinOp("mul", step, dims[k], I)
+    return kept_results(red, L, out, rt, st, dims, axes, keep, steps)
 
 
 def strided_over_axes(red, L, arr, rt, st, axes, keep):
@@ -332,8 +318,19 @@ def strided_over_axes(red, L, arr, rt, st, axes, keep):
     ostr = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(nd, I)]))
     L.emit(N.ExprStmt(value=L.call_helper(al.reduce_strided, [
         mem, start, shape, steps, flags, out, ostr, C(KINDS[red.name], I), C(0.0, st)])))
+    steps = {k: L.let(N.Load(ostr, [C(k, I)], I)) for k in kept}
+    return kept_results(red, L, out, rt, st, dims, axes, keep, steps)
+
+
+def kept_results(red, L, out, rt, st, dims, axes, keep, steps):
+    """The result of a reduction over ``axes`` whose values are in ``out``, the
+    one for kept axis ``k``'s index ``i`` at ``i * steps[k]`` (summed over the
+    kept axes): a mean divides by the count reduced; an array result is made
+    in C order (with ``keepdims``, axes of length 1 for the reduced ones)."""
+    from .creation import allocate, fill
+    nd = len(dims)
+    kept = [k for k in range(nd) if k not in axes]
     count = L.let(total_size([dims[a] for a in axes]))
-    steps_out = {k: L.let(N.Load(ostr, [C(k, I)], I)) for k in kept}
 
     def result(flat):
         v = N.Load(out, [flat], st)
@@ -348,7 +345,7 @@ def strided_over_axes(red, L, arr, rt, st, axes, keep):
         at = dict(zip(range(nd), idx)) if keep else dict(zip(kept, idx))
         flat = C(0, I)
         for k in kept:
-            flat = N.BinOp("add", flat, N.BinOp("mul", at[k], steps_out[k], I), I)
+            flat = N.BinOp("add", flat, N.BinOp("mul", at[k], steps[k], I), I)
         return result(flat)
     fill(L, res, out_dims, value)
     return res

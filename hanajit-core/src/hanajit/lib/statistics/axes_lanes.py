@@ -28,7 +28,8 @@ the kept axes, already holding 0.0 for a sum and 1.0 for a product; ``zero``
 import numpy as np
 
 from .pairwise_sum import lane_sum
-from .sum_lanes import BUFSIZE, advance, buffer_axes, fill_buffer, iteration_order, lane
+from .sum_lanes import (advance, advance_from, buffer_axes, buffer_slices, core_size,
+                        fill_buffer, iteration_order, lane)
 
 SUM, PROD, MAX, MIN = 0, 1, 2, 3
 
@@ -207,13 +208,8 @@ def reduce_strided(mem, start, shape, strides, reduced, out, ostr, kind, zero):
 def _buffered(mem, start, gsize, gst, gost, g, bd, out, kind, zero):
     """:func:`reduce_strided` through the buffer: ``per`` slices of merged axis
     ``bd`` (each the axes below it, in iteration order) a fill."""
-    core = 1
-    for k in range(bd):
-        core *= gsize[k]
-    per = BUFSIZE // core
-    if per > gsize[bd]:
-        per = gsize[bd]
-    buf = np.full(per * core, zero)
+    per = buffer_slices(gsize, bd)
+    buf = np.full(core_size(gsize, bd) * per, zero)
     idx = np.zeros(g + 1, np.int64)      # over the merged axes above bd
     while idx[g] == 0:
         base = start
@@ -223,18 +219,11 @@ def _buffered(mem, start, gsize, gst, gost, g, bd, out, kind, zero):
             o += idx[k] * gost[k]
         step = 0
         while step < gsize[bd]:
-            take = gsize[bd] - step
-            if take > per:
-                take = per
+            take = min(gsize[bd] - step, per)
             n = fill_buffer(mem, base + step * gst[bd], take, gst[bd], bd, gsize, gst, buf)
             _run(buf, 0, n, 1, out, o, kind, zero)
             step += take
-        k = bd + 1
-        idx[k] += 1
-        while k < g and idx[k] == gsize[k]:
-            idx[k] = 0
-            k += 1
-            idx[k] += 1
+        advance_from(idx, gsize, g, bd + 1)
 
 
 def _run(mem, off, n, stride, out, k, kind, zero):

@@ -160,13 +160,8 @@ def strided_sum(mem, start, shape, strides, zero):
             total += lane(mem, off, n0, s0, zero)
             advance(idx, gshape, count)
         return total
-    core = 1
-    for k in range(bd):
-        core *= gshape[k]
-    per = BUFSIZE // core
-    if per > gshape[bd]:
-        per = gshape[bd]
-    buf = np.full(per * core, zero)
+    per = buffer_slices(gshape, bd)
+    buf = np.full(core_size(gshape, bd) * per, zero)
     idx = np.zeros(count + 1, np.int64)      # over the axes above bd
     while idx[count] == 0:
         base = start
@@ -174,20 +169,37 @@ def strided_sum(mem, start, shape, strides, zero):
             base += idx[k] * gstride[k]
         step = 0
         while step < gshape[bd]:
-            take = gshape[bd] - step
-            if take > per:
-                take = per
+            take = min(gshape[bd] - step, per)
             n = fill_buffer(mem, base + step * gstride[bd], take, gstride[bd], bd, gshape,
-                      gstride, buf)
+                            gstride, buf)
             total += lane_sum(buf, 0, n, zero)
             step += take
-        k = bd + 1
-        idx[k] += 1
-        while k < count and idx[k] == gshape[k]:
-            idx[k] = 0
-            k += 1
-            idx[k] += 1
+        advance_from(idx, gshape, count, bd + 1)
     return total
+
+
+def core_size(gshape, bd):
+    """Items in one slice of merged axis ``bd``: the axes below it."""
+    core = 1
+    for k in range(bd):
+        core *= gshape[k]
+    return core
+
+
+def buffer_slices(gshape, bd):
+    """How many slices of merged axis ``bd`` one fill of the buffer takes."""
+    return min(BUFSIZE // core_size(gshape, bd), gshape[bd])
+
+
+def advance_from(idx, shape, count, first):
+    """:func:`advance` from axis ``first`` up (``idx[count]`` becomes 1 after the
+    last)."""
+    k = first
+    idx[k] += 1
+    while k < count and idx[k] == shape[k]:
+        idx[k] = 0
+        k += 1
+        idx[k] += 1
 
 
 def lane(mem, off, n, stride, zero):
@@ -225,14 +237,9 @@ def fill_buffer(mem, base, take, bstride, bd, gshape, gstride, buf):
 def advance(idx, shape, count):
     """The next index of axes 1 .. count-1 (odometer order, axis 1 fastest);
     ``idx[count]`` becomes 1 after the last."""
-    k = 1
-    idx[k] += 1
-    while k < count and idx[k] == shape[k]:
-        idx[k] = 0
-        k += 1
-        idx[k] += 1
+    advance_from(idx, shape, count, 1)
 
 
 for _f in (iteration_order, order_axes, innermost_axis, merged_axes, buffer_axes, strided_sum, lane,
-           fill_buffer, advance):
+           fill_buffer, advance, advance_from, core_size, buffer_slices):
     _f.hj_unchecked = True
