@@ -9,7 +9,7 @@ a lane shorter than ``SHORT``: its largest, then the least position holding
 it, two vector loops)."""
 import numpy as np
 
-from .extreme_lanes import LANES
+from .extreme_lanes import LANES, keep
 
 
 def arg_max(a, pos, limit):
@@ -275,54 +275,12 @@ def _arg_float(a, lo, n, sign, scratch, where, nans, pos):
     # each lane's best, NaN flag and position: stored (in the caller's
     # scratch, LANES values each), which makes LLVM's SLP vectoriser take the
     # accumulators as vectors (see _lanes), then read back whole
-    scratch[0] = m0
-    scratch[1] = m1
-    scratch[2] = m2
-    scratch[3] = m3
-    scratch[4] = m4
-    scratch[5] = m5
-    scratch[6] = m6
-    scratch[7] = m7
-    scratch[8] = m8
-    scratch[9] = m9
-    scratch[10] = m10
-    scratch[11] = m11
-    scratch[12] = m12
-    scratch[13] = m13
-    scratch[14] = m14
-    scratch[15] = m15
-    nans[0] = s0
-    nans[1] = s1
-    nans[2] = s2
-    nans[3] = s3
-    nans[4] = s4
-    nans[5] = s5
-    nans[6] = s6
-    nans[7] = s7
-    nans[8] = s8
-    nans[9] = s9
-    nans[10] = s10
-    nans[11] = s11
-    nans[12] = s12
-    nans[13] = s13
-    nans[14] = s14
-    nans[15] = s15
-    where[0] = p0
-    where[1] = p1
-    where[2] = p2
-    where[3] = p3
-    where[4] = p4
-    where[5] = p5
-    where[6] = p6
-    where[7] = p7
-    where[8] = p8
-    where[9] = p9
-    where[10] = p10
-    where[11] = p11
-    where[12] = p12
-    where[13] = p13
-    where[14] = p14
-    where[15] = p15
+    keep(scratch, m0, m1, m2, m3, m4, m5, m6, m7,
+         m8, m9, m10, m11, m12, m13, m14, m15)
+    keep(nans, s0, s1, s2, s3, s4, s5, s6, s7,
+         s8, s9, s10, s11, s12, s13, s14, s15)
+    keep(where, p0, p1, p2, p3, p4, p5, p6, p7,
+         p8, p9, p10, p11, p12, p13, p14, p15)
     k = _any_nan(a, lo, n, nans)
     if k >= 0:
         return k
@@ -613,38 +571,10 @@ def _arg_int_lanes(a, lo, n, flip, scratch, where, pos):
         m15 = x15 if c15 else m15
         p15 = (pb if d15 else pa) if c15 else p15
     # stored for LLVM's SLP vectoriser (_arg_float)
-    scratch[0] = m0
-    scratch[1] = m1
-    scratch[2] = m2
-    scratch[3] = m3
-    scratch[4] = m4
-    scratch[5] = m5
-    scratch[6] = m6
-    scratch[7] = m7
-    scratch[8] = m8
-    scratch[9] = m9
-    scratch[10] = m10
-    scratch[11] = m11
-    scratch[12] = m12
-    scratch[13] = m13
-    scratch[14] = m14
-    scratch[15] = m15
-    where[0] = p0
-    where[1] = p1
-    where[2] = p2
-    where[3] = p3
-    where[4] = p4
-    where[5] = p5
-    where[6] = p6
-    where[7] = p7
-    where[8] = p8
-    where[9] = p9
-    where[10] = p10
-    where[11] = p11
-    where[12] = p12
-    where[13] = p13
-    where[14] = p14
-    where[15] = p15
+    keep(scratch, m0, m1, m2, m3, m4, m5, m6, m7,
+         m8, m9, m10, m11, m12, m13, m14, m15)
+    keep(where, p0, p1, p2, p3, p4, p5, p6, p7,
+         p8, p9, p10, p11, p12, p13, p14, p15)
     return _first_best(scratch, where, pos + n)
 
 

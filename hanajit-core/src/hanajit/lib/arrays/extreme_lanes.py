@@ -102,6 +102,28 @@ def extreme_stepped(a, step, big):
     return r
 
 
+def keep(v, x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15):
+    """``v[:16] = x0 .. x15``: the lanes' accumulators stored after a loop, which
+    makes LLVM's SLP vectoriser take them as vectors (:func:`_lanes`).  Inlined
+    where it is called."""
+    v[0] = x0
+    v[1] = x1
+    v[2] = x2
+    v[3] = x3
+    v[4] = x4
+    v[5] = x5
+    v[6] = x6
+    v[7] = x7
+    v[8] = x8
+    v[9] = x9
+    v[10] = x10
+    v[11] = x11
+    v[12] = x12
+    v[13] = x13
+    v[14] = x14
+    v[15] = x15
+
+
 def _pick(m, x, big):
     """``x`` when it is beyond ``m`` or NaN (a NaN ``m`` stays: nothing is)."""
     if big:
@@ -205,38 +227,10 @@ def _lanes(a, lo, n, sign, scratch, nans):
         x15 = a[j + 15] * sign
         m15 = m15 if m15 > x15 else x15
         u15 = u15 | (x15 != x15)
-    scratch[0] = m0
-    scratch[1] = m1
-    scratch[2] = m2
-    scratch[3] = m3
-    scratch[4] = m4
-    scratch[5] = m5
-    scratch[6] = m6
-    scratch[7] = m7
-    scratch[8] = m8
-    scratch[9] = m9
-    scratch[10] = m10
-    scratch[11] = m11
-    scratch[12] = m12
-    scratch[13] = m13
-    scratch[14] = m14
-    scratch[15] = m15
-    nans[0] = u0
-    nans[1] = u1
-    nans[2] = u2
-    nans[3] = u3
-    nans[4] = u4
-    nans[5] = u5
-    nans[6] = u6
-    nans[7] = u7
-    nans[8] = u8
-    nans[9] = u9
-    nans[10] = u10
-    nans[11] = u11
-    nans[12] = u12
-    nans[13] = u13
-    nans[14] = u14
-    nans[15] = u15
+    keep(scratch, m0, m1, m2, m3, m4, m5, m6, m7,
+         m8, m9, m10, m11, m12, m13, m14, m15)
+    keep(nans, u0, u1, u2, u3, u4, u5, u6, u7,
+         u8, u9, u10, u11, u12, u13, u14, u15)
     r = m0
     r = r if r > m1 else m1
     r = r if r > m2 else m2
@@ -338,22 +332,8 @@ def nan_extreme(a, big):
         m14 = x14 if x14 > m14 else m14
         x15 = a[j + 15] * sign
         m15 = x15 if x15 > m15 else m15
-    scratch[0] = m0
-    scratch[1] = m1
-    scratch[2] = m2
-    scratch[3] = m3
-    scratch[4] = m4
-    scratch[5] = m5
-    scratch[6] = m6
-    scratch[7] = m7
-    scratch[8] = m8
-    scratch[9] = m9
-    scratch[10] = m10
-    scratch[11] = m11
-    scratch[12] = m12
-    scratch[13] = m13
-    scratch[14] = m14
-    scratch[15] = m15
+    keep(scratch, m0, m1, m2, m3, m4, m5, m6, m7,
+         m8, m9, m10, m11, m12, m13, m14, m15)
     r = m0
     r = m1 if m1 > r else r
     r = m2 if m2 > r else r
@@ -377,6 +357,7 @@ def nan_extreme(a, big):
 
 
 # every index above is in range by construction: no checks (pipeline.py)
-for _f in (extreme, extreme_rows, nan_extreme, extreme_strided, extreme_stepped, _in_order, _lanes,
+for _f in (keep, extreme, extreme_rows, nan_extreme, extreme_strided, extreme_stepped, _in_order, _lanes,
            _first_nan_value):
     _f.hj_unchecked = True
+keep.hj_inline = True
