@@ -147,131 +147,67 @@ def _arg_float(a, lo, n, sign, scratch, where, nans, pos):
         x0 = a[lo + j + 0] * sign
         y0 = a[lo + j + 16] * sign
         s0 = s0 | (x0 != x0) | (y0 != y0)
-        d0 = y0 > x0
-        x0 = y0 if d0 else x0
-        c0 = x0 > m0
-        m0 = x0 if c0 else m0
-        p0 = (pb if d0 else pa) if c0 else p0
+        m0, p0 = _better(x0, y0, m0, p0, pa, pb)
         x1 = a[lo + j + 1] * sign
         y1 = a[lo + j + 17] * sign
         s1 = s1 | (x1 != x1) | (y1 != y1)
-        d1 = y1 > x1
-        x1 = y1 if d1 else x1
-        c1 = x1 > m1
-        m1 = x1 if c1 else m1
-        p1 = (pb if d1 else pa) if c1 else p1
+        m1, p1 = _better(x1, y1, m1, p1, pa, pb)
         x2 = a[lo + j + 2] * sign
         y2 = a[lo + j + 18] * sign
         s2 = s2 | (x2 != x2) | (y2 != y2)
-        d2 = y2 > x2
-        x2 = y2 if d2 else x2
-        c2 = x2 > m2
-        m2 = x2 if c2 else m2
-        p2 = (pb if d2 else pa) if c2 else p2
+        m2, p2 = _better(x2, y2, m2, p2, pa, pb)
         x3 = a[lo + j + 3] * sign
         y3 = a[lo + j + 19] * sign
         s3 = s3 | (x3 != x3) | (y3 != y3)
-        d3 = y3 > x3
-        x3 = y3 if d3 else x3
-        c3 = x3 > m3
-        m3 = x3 if c3 else m3
-        p3 = (pb if d3 else pa) if c3 else p3
+        m3, p3 = _better(x3, y3, m3, p3, pa, pb)
         x4 = a[lo + j + 4] * sign
         y4 = a[lo + j + 20] * sign
         s4 = s4 | (x4 != x4) | (y4 != y4)
-        d4 = y4 > x4
-        x4 = y4 if d4 else x4
-        c4 = x4 > m4
-        m4 = x4 if c4 else m4
-        p4 = (pb if d4 else pa) if c4 else p4
+        m4, p4 = _better(x4, y4, m4, p4, pa, pb)
         x5 = a[lo + j + 5] * sign
         y5 = a[lo + j + 21] * sign
         s5 = s5 | (x5 != x5) | (y5 != y5)
-        d5 = y5 > x5
-        x5 = y5 if d5 else x5
-        c5 = x5 > m5
-        m5 = x5 if c5 else m5
-        p5 = (pb if d5 else pa) if c5 else p5
+        m5, p5 = _better(x5, y5, m5, p5, pa, pb)
         x6 = a[lo + j + 6] * sign
         y6 = a[lo + j + 22] * sign
         s6 = s6 | (x6 != x6) | (y6 != y6)
-        d6 = y6 > x6
-        x6 = y6 if d6 else x6
-        c6 = x6 > m6
-        m6 = x6 if c6 else m6
-        p6 = (pb if d6 else pa) if c6 else p6
+        m6, p6 = _better(x6, y6, m6, p6, pa, pb)
         x7 = a[lo + j + 7] * sign
         y7 = a[lo + j + 23] * sign
         s7 = s7 | (x7 != x7) | (y7 != y7)
-        d7 = y7 > x7
-        x7 = y7 if d7 else x7
-        c7 = x7 > m7
-        m7 = x7 if c7 else m7
-        p7 = (pb if d7 else pa) if c7 else p7
+        m7, p7 = _better(x7, y7, m7, p7, pa, pb)
         x8 = a[lo + j + 8] * sign
         y8 = a[lo + j + 24] * sign
         s8 = s8 | (x8 != x8) | (y8 != y8)
-        d8 = y8 > x8
-        x8 = y8 if d8 else x8
-        c8 = x8 > m8
-        m8 = x8 if c8 else m8
-        p8 = (pb if d8 else pa) if c8 else p8
+        m8, p8 = _better(x8, y8, m8, p8, pa, pb)
         x9 = a[lo + j + 9] * sign
         y9 = a[lo + j + 25] * sign
         s9 = s9 | (x9 != x9) | (y9 != y9)
-        d9 = y9 > x9
-        x9 = y9 if d9 else x9
-        c9 = x9 > m9
-        m9 = x9 if c9 else m9
-        p9 = (pb if d9 else pa) if c9 else p9
+        m9, p9 = _better(x9, y9, m9, p9, pa, pb)
         x10 = a[lo + j + 10] * sign
         y10 = a[lo + j + 26] * sign
         s10 = s10 | (x10 != x10) | (y10 != y10)
-        d10 = y10 > x10
-        x10 = y10 if d10 else x10
-        c10 = x10 > m10
-        m10 = x10 if c10 else m10
-        p10 = (pb if d10 else pa) if c10 else p10
+        m10, p10 = _better(x10, y10, m10, p10, pa, pb)
         x11 = a[lo + j + 11] * sign
         y11 = a[lo + j + 27] * sign
         s11 = s11 | (x11 != x11) | (y11 != y11)
-        d11 = y11 > x11
-        x11 = y11 if d11 else x11
-        c11 = x11 > m11
-        m11 = x11 if c11 else m11
-        p11 = (pb if d11 else pa) if c11 else p11
+        m11, p11 = _better(x11, y11, m11, p11, pa, pb)
         x12 = a[lo + j + 12] * sign
         y12 = a[lo + j + 28] * sign
         s12 = s12 | (x12 != x12) | (y12 != y12)
-        d12 = y12 > x12
-        x12 = y12 if d12 else x12
-        c12 = x12 > m12
-        m12 = x12 if c12 else m12
-        p12 = (pb if d12 else pa) if c12 else p12
+        m12, p12 = _better(x12, y12, m12, p12, pa, pb)
         x13 = a[lo + j + 13] * sign
         y13 = a[lo + j + 29] * sign
         s13 = s13 | (x13 != x13) | (y13 != y13)
-        d13 = y13 > x13
-        x13 = y13 if d13 else x13
-        c13 = x13 > m13
-        m13 = x13 if c13 else m13
-        p13 = (pb if d13 else pa) if c13 else p13
+        m13, p13 = _better(x13, y13, m13, p13, pa, pb)
         x14 = a[lo + j + 14] * sign
         y14 = a[lo + j + 30] * sign
         s14 = s14 | (x14 != x14) | (y14 != y14)
-        d14 = y14 > x14
-        x14 = y14 if d14 else x14
-        c14 = x14 > m14
-        m14 = x14 if c14 else m14
-        p14 = (pb if d14 else pa) if c14 else p14
+        m14, p14 = _better(x14, y14, m14, p14, pa, pb)
         x15 = a[lo + j + 15] * sign
         y15 = a[lo + j + 31] * sign
         s15 = s15 | (x15 != x15) | (y15 != y15)
-        d15 = y15 > x15
-        x15 = y15 if d15 else x15
-        c15 = x15 > m15
-        m15 = x15 if c15 else m15
-        p15 = (pb if d15 else pa) if c15 else p15
+        m15, p15 = _better(x15, y15, m15, p15, pa, pb)
     # each lane's best, NaN flag and position: stored (in the caller's
     # scratch, LANES values each), which makes LLVM's SLP vectoriser take the
     # accumulators as vectors (see _lanes), then read back whole
@@ -285,6 +221,16 @@ def _arg_float(a, lo, n, sign, scratch, where, nans, pos):
     if k >= 0:
         return k
     return _first_best(scratch, where, pos + n)
+
+
+def _better(x, y, m, p, pa, pb):
+    """One lane's step over two blocks: the larger of ``x`` (at ``pa``) and
+    ``y`` (at ``pb``), the earlier on a tie, replaces the lane's best ``m`` (at
+    ``p``) when strictly larger.  Inlined where it is called."""
+    d = y > x
+    x = y if d else x
+    c = x > m
+    return (x if c else m), ((pb if d else pa) if c else p)
 
 
 def _arg_short(a, lo, n, sign):
@@ -460,116 +406,52 @@ def _arg_int_lanes(a, lo, n, flip, scratch, where, pos):
         pb = pa + LANES
         x0 = a[lo + j + 0] ^ flip
         y0 = a[lo + j + 16] ^ flip
-        d0 = y0 > x0
-        x0 = y0 if d0 else x0
-        c0 = x0 > m0
-        m0 = x0 if c0 else m0
-        p0 = (pb if d0 else pa) if c0 else p0
+        m0, p0 = _better(x0, y0, m0, p0, pa, pb)
         x1 = a[lo + j + 1] ^ flip
         y1 = a[lo + j + 17] ^ flip
-        d1 = y1 > x1
-        x1 = y1 if d1 else x1
-        c1 = x1 > m1
-        m1 = x1 if c1 else m1
-        p1 = (pb if d1 else pa) if c1 else p1
+        m1, p1 = _better(x1, y1, m1, p1, pa, pb)
         x2 = a[lo + j + 2] ^ flip
         y2 = a[lo + j + 18] ^ flip
-        d2 = y2 > x2
-        x2 = y2 if d2 else x2
-        c2 = x2 > m2
-        m2 = x2 if c2 else m2
-        p2 = (pb if d2 else pa) if c2 else p2
+        m2, p2 = _better(x2, y2, m2, p2, pa, pb)
         x3 = a[lo + j + 3] ^ flip
         y3 = a[lo + j + 19] ^ flip
-        d3 = y3 > x3
-        x3 = y3 if d3 else x3
-        c3 = x3 > m3
-        m3 = x3 if c3 else m3
-        p3 = (pb if d3 else pa) if c3 else p3
+        m3, p3 = _better(x3, y3, m3, p3, pa, pb)
         x4 = a[lo + j + 4] ^ flip
         y4 = a[lo + j + 20] ^ flip
-        d4 = y4 > x4
-        x4 = y4 if d4 else x4
-        c4 = x4 > m4
-        m4 = x4 if c4 else m4
-        p4 = (pb if d4 else pa) if c4 else p4
+        m4, p4 = _better(x4, y4, m4, p4, pa, pb)
         x5 = a[lo + j + 5] ^ flip
         y5 = a[lo + j + 21] ^ flip
-        d5 = y5 > x5
-        x5 = y5 if d5 else x5
-        c5 = x5 > m5
-        m5 = x5 if c5 else m5
-        p5 = (pb if d5 else pa) if c5 else p5
+        m5, p5 = _better(x5, y5, m5, p5, pa, pb)
         x6 = a[lo + j + 6] ^ flip
         y6 = a[lo + j + 22] ^ flip
-        d6 = y6 > x6
-        x6 = y6 if d6 else x6
-        c6 = x6 > m6
-        m6 = x6 if c6 else m6
-        p6 = (pb if d6 else pa) if c6 else p6
+        m6, p6 = _better(x6, y6, m6, p6, pa, pb)
         x7 = a[lo + j + 7] ^ flip
         y7 = a[lo + j + 23] ^ flip
-        d7 = y7 > x7
-        x7 = y7 if d7 else x7
-        c7 = x7 > m7
-        m7 = x7 if c7 else m7
-        p7 = (pb if d7 else pa) if c7 else p7
+        m7, p7 = _better(x7, y7, m7, p7, pa, pb)
         x8 = a[lo + j + 8] ^ flip
         y8 = a[lo + j + 24] ^ flip
-        d8 = y8 > x8
-        x8 = y8 if d8 else x8
-        c8 = x8 > m8
-        m8 = x8 if c8 else m8
-        p8 = (pb if d8 else pa) if c8 else p8
+        m8, p8 = _better(x8, y8, m8, p8, pa, pb)
         x9 = a[lo + j + 9] ^ flip
         y9 = a[lo + j + 25] ^ flip
-        d9 = y9 > x9
-        x9 = y9 if d9 else x9
-        c9 = x9 > m9
-        m9 = x9 if c9 else m9
-        p9 = (pb if d9 else pa) if c9 else p9
+        m9, p9 = _better(x9, y9, m9, p9, pa, pb)
         x10 = a[lo + j + 10] ^ flip
         y10 = a[lo + j + 26] ^ flip
-        d10 = y10 > x10
-        x10 = y10 if d10 else x10
-        c10 = x10 > m10
-        m10 = x10 if c10 else m10
-        p10 = (pb if d10 else pa) if c10 else p10
+        m10, p10 = _better(x10, y10, m10, p10, pa, pb)
         x11 = a[lo + j + 11] ^ flip
         y11 = a[lo + j + 27] ^ flip
-        d11 = y11 > x11
-        x11 = y11 if d11 else x11
-        c11 = x11 > m11
-        m11 = x11 if c11 else m11
-        p11 = (pb if d11 else pa) if c11 else p11
+        m11, p11 = _better(x11, y11, m11, p11, pa, pb)
         x12 = a[lo + j + 12] ^ flip
         y12 = a[lo + j + 28] ^ flip
-        d12 = y12 > x12
-        x12 = y12 if d12 else x12
-        c12 = x12 > m12
-        m12 = x12 if c12 else m12
-        p12 = (pb if d12 else pa) if c12 else p12
+        m12, p12 = _better(x12, y12, m12, p12, pa, pb)
         x13 = a[lo + j + 13] ^ flip
         y13 = a[lo + j + 29] ^ flip
-        d13 = y13 > x13
-        x13 = y13 if d13 else x13
-        c13 = x13 > m13
-        m13 = x13 if c13 else m13
-        p13 = (pb if d13 else pa) if c13 else p13
+        m13, p13 = _better(x13, y13, m13, p13, pa, pb)
         x14 = a[lo + j + 14] ^ flip
         y14 = a[lo + j + 30] ^ flip
-        d14 = y14 > x14
-        x14 = y14 if d14 else x14
-        c14 = x14 > m14
-        m14 = x14 if c14 else m14
-        p14 = (pb if d14 else pa) if c14 else p14
+        m14, p14 = _better(x14, y14, m14, p14, pa, pb)
         x15 = a[lo + j + 15] ^ flip
         y15 = a[lo + j + 31] ^ flip
-        d15 = y15 > x15
-        x15 = y15 if d15 else x15
-        c15 = x15 > m15
-        m15 = x15 if c15 else m15
-        p15 = (pb if d15 else pa) if c15 else p15
+        m15, p15 = _better(x15, y15, m15, p15, pa, pb)
     # stored for LLVM's SLP vectoriser (_arg_float)
     keep(scratch, m0, m1, m2, m3, m4, m5, m6, m7,
          m8, m9, m10, m11, m12, m13, m14, m15)
@@ -629,7 +511,8 @@ def _first_nan(a, lo, n):
 
 
 for _f in (arg_max, arg_min, _scratch, arg_int, arg_rows, arg_rows_int, _arg_chunks,
-           _arg_float, _arg_short, _any_nan, _arg_int, _arg_int_lanes, _arg_int_short, _flip, _first_best, _larger, _first_nan):
+           _arg_float, _better, _arg_short, _any_nan, _arg_int, _arg_int_lanes, _arg_int_short, _flip, _first_best, _larger, _first_nan):
     _f.hj_unchecked = True
 _arg_float.hj_inline = True     # (a call per row cost a row of 32 values a third of its time)
 _arg_int_lanes.hj_inline = True
+_better.hj_inline = True
