@@ -6,7 +6,8 @@ well (:func:`arg_max`, :func:`arg_min`; :func:`arg_rows` along the last axis of
 a C-contiguous array); for integers the largest of each block, then the first
 position of the largest in its block (:func:`arg_int`, :func:`arg_rows_int`;
 a lane shorter than ``SHORT``: its largest, then the least position holding
-it, two vector loops)."""
+it, two vector loops; rows of ``SHORT`` to ``LANE_ROWS`` integers of 32 or 64
+bits: lanes that keep positions, as for floats)."""
 import numpy as np
 
 from .extreme_lanes import LANES, keep
@@ -17,7 +18,8 @@ def arg_max(a, pos, limit):
     the first position of the largest value, or of the first NaN when there is
     one (:func:`_arg_float`).  ``pos``: 0 of the integer type that holds
     positions (int32 beside 32-bit data: one vector of positions per vector of
-    values), ``limit`` the largest position it holds."""
+    values), ``limit`` the most values one pass takes (a longer lane is
+    searched in pieces: :func:`_arg_chunks`)."""
     return _arg_chunks(a, 0, len(a), 1.0, _scratch(a), np.full(LANES, pos),
                        np.empty(LANES, np.bool_), pos, limit)
 
