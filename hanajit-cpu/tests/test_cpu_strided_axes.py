@@ -102,3 +102,21 @@ def test_empty_axes():
     check(SUMS, x, (0, 2))
     with pytest.raises(ValueError):
         jit(EXTREMES[(-2, -1)], fallback=False)(x)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from([(0, 2), (0, 1), (0, -1)]), st.sampled_from(["C", "F", "view"]),
+       st.integers(0, 2**32 - 1))
+def test_zero_picks_of_later_runs(axes, layout, seed):
+    """Zeros of both signs where an element's value so far meets a later run:
+    NumPy's vector loop starts its lanes from that value, so the zero kept is
+    that of ``np.max([value] + run)``, not of ``np.max(run)`` put with it
+    (C- and F-ordered arrays, and views)."""
+    rng = np.random.default_rng(seed)
+    shape = tuple(int(k) for k in rng.integers(1, 20, 3))
+    x = rng.choice(np.array([0.0, -0.0, -1.0, 1.0]), shape, p=[0.4, 0.4, 0.1, 0.1])
+    if layout == "F":
+        x = np.asfortranarray(x)
+    elif layout == "view":
+        x = x[:, ::-1, ::2]
+    check(EXTREMES, x, axes)

@@ -98,15 +98,32 @@ def _reduce_run(mem, base, n, out, k, kind, first, zero):
         for j in range(n):
             acc = acc * mem[base + j]
         out[k] = acc
-    else:
+    elif first:
         run = mem[base:base + n]
-        v = np.max(run) if kind == MAX else np.min(run)
-        if first:
-            out[k] = v
-        elif kind == MAX:
-            out[k] = np.maximum(out[k], v)
-        else:
-            out[k] = np.minimum(out[k], v)
+        out[k] = np.max(run) if kind == MAX else np.min(run)
+    else:
+        out[k] = _extreme_from(mem, base, n, 1, out[k], kind)
+
+
+def _extreme_from(mem, off, n, stride, init, kind):
+    """NumPy's max (``kind``) or min of the run of ``n`` items from ``mem[off]``
+    every ``stride`` reduced on from ``init``, the result element's value so
+    far.  A contiguous run goes through NumPy's vector loop, whose lanes all
+    start from ``init`` (``acc = setall(out)``): so which of equal zeros it
+    keeps is that of ``np.max`` of ``[init] + run`` -- not of ``np.max(run)``
+    put with ``init`` afterwards.  A strided run is NumPy's scalar loop, in
+    order from ``init``."""
+    if stride == 1:
+        tmp = np.empty(n + 1, mem.dtype)
+        tmp[0] = init
+        for j in range(n):
+            tmp[j + 1] = mem[off + j]
+        return np.max(tmp) if kind == MAX else np.min(tmp)
+    r = init
+    for j in range(n):
+        x = mem[off + j * stride]
+        r = np.maximum(r, x) if kind == MAX else np.minimum(r, x)
+    return r
 
 
 def _combine(mem, base, out, lo, n, kind, first):
@@ -180,12 +197,13 @@ def reduce_strided(mem, start, shape, strides, reduced, out, ostr, kind, zero):
     if g == 0:                  # a single element
         _into(out, 0, mem[start], kind)
         return
+    seen = np.zeros(len(out), np.bool_)   # (max/min: has the element had a run)
     inner = 0
     while inner < g and gflag[inner]:
         inner += 1
     bd = buffer_axes(inner, gsize) if inner >= 2 else 0
     if bd > 0:
-        _buffered(mem, start, gsize, gst, gost, g, bd, out, kind, zero)
+        _buffered(mem, start, gsize, gst, gost, g, bd, out, kind, zero, seen)
         return
     idx = np.zeros(g + 1, np.int64)
     n0 = gsize[0]
@@ -198,14 +216,14 @@ def reduce_strided(mem, start, shape, strides, reduced, out, ostr, kind, zero):
             off += idx[k] * gst[k]
             o += idx[k] * gost[k]
         if gflag[0]:
-            _run(mem, off, n0, s0, out, o, kind, zero)
+            _run(mem, off, n0, s0, out, o, kind, zero, seen)
         else:
             for j in range(n0):
                 _into(out, o + j * o0, mem[off + j * s0], kind)
         advance(idx, gsize, g)
 
 
-def _buffered(mem, start, gsize, gst, gost, g, bd, out, kind, zero):
+def _buffered(mem, start, gsize, gst, gost, g, bd, out, kind, zero, seen):
     """:func:`reduce_strided` through the buffer: ``per`` slices of merged axis
     ``bd`` (each the axes below it, in iteration order) a fill."""
     per = buffer_slices(gsize, bd)
@@ -221,15 +239,16 @@ def _buffered(mem, start, gsize, gst, gost, g, bd, out, kind, zero):
         while step < gsize[bd]:
             take = min(gsize[bd] - step, per)
             n = fill_buffer(mem, base + step * gst[bd], take, gst[bd], bd, gsize, gst, buf)
-            _run(buf, 0, n, 1, out, o, kind, zero)
+            _run(buf, 0, n, 1, out, o, kind, zero, seen)
             step += take
         advance_from(idx, gsize, g, bd + 1)
 
 
-def _run(mem, off, n, stride, out, k, kind, zero):
+def _run(mem, off, n, stride, out, k, kind, zero, seen):
     """The ``n`` items from ``mem[off]`` every ``stride`` reduced into ``out[k]``:
-    a pairwise sum added, multiplied on one at a time, NumPy's own max/min of
-    the lane taken with ``out[k]``."""
+    a pairwise sum added, multiplied on one at a time; for max/min NumPy's
+    reduce on from ``out[k]`` (:func:`_extreme_from`), or for the element's
+    first run (``seen[k]`` not yet set) from the run's first value."""
     if kind == SUM:
         out[k] = out[k] + lane(mem, off, n, stride, zero)
     elif kind == PROD:
@@ -237,12 +256,16 @@ def _run(mem, off, n, stride, out, k, kind, zero):
         for j in range(n):
             acc = acc * mem[off + j * stride]
         out[k] = acc
-    elif stride == 0:             # a broadcast axis: n copies of one value
-        _into(out, k, mem[off], kind)
+    elif seen[k]:
+        out[k] = _extreme_from(mem, off, n, stride, out[k], kind)
+    elif stride == 1:
+        # the first run of the element: NumPy starts from its first value
+        # (copied, then skipped): np.max of the run
+        run = mem[off:off + n]
+        out[k] = np.max(run) if kind == MAX else np.min(run)
     else:
-        run = mem[off:off + (n - 1) * stride + 1:stride] if stride > 0 else \
-            mem[off + (n - 1) * stride:off + 1][::stride]
-        _into(out, k, np.max(run) if kind == MAX else np.min(run), kind)
+        out[k] = _extreme_from(mem, off, n, stride, mem[off], kind)
+    seen[k] = True
 
 
 def _into(out, k, v, kind):
@@ -257,6 +280,6 @@ def _into(out, k, v, kind):
         out[k] = np.minimum(out[k], v)
 
 
-for _f in (merge, reduce_axes, _reduce_run, _combine, reduce_strided, _buffered, _run,
-           _into):
+for _f in (merge, reduce_axes, _reduce_run, _extreme_from, _combine, reduce_strided, _buffered,
+           _run, _into):
     _f.hj_unchecked = True
