@@ -111,9 +111,14 @@ def _extreme_from(mem, off, n, stride, init, kind):
     far.  A contiguous run goes through NumPy's vector loop, whose lanes all
     start from ``init`` (``acc = setall(out)``): so which of equal zeros it
     keeps is that of ``np.max`` of ``[init] + run`` -- not of ``np.max(run)``
-    put with ``init`` afterwards.  A strided run is NumPy's scalar loop, in
-    order from ``init``."""
+    put with ``init`` afterwards; only a zero result is recomputed so (a copy).
+    A strided run is NumPy's scalar loop, in order from ``init``."""
     if stride == 1:
+        run = mem[off:off + n]
+        v = np.max(run) if kind == MAX else np.min(run)
+        r = np.maximum(init, v) if kind == MAX else np.minimum(init, v)
+        if r != 0:
+            return r        # (a value no other equals, or a NaN: the same in any order)
         tmp = np.empty(n + 1, mem.dtype)
         tmp[0] = init
         for j in range(n):
