@@ -214,6 +214,9 @@ def _axis_cases():
             ("`img.mean(axis=(0, 1))`, 1000x1000x3", mean01, None, (img,), False),
             ("`c.sum(axis=(0, 2))`, 100x100x100", sum02, None, (cube,), False),
             ("`c.max(axis=(0, 1))`, 100x100x100", max01, None, (cube,), False),
+            ("`c.max(axis=(0, 2))`, 100x100x100", max02, None, (cube,), False),
+            ("`np.asfortranarray(c).max(axis=(0, 2))`, 100x100x100", max02, None,
+             (np.asfortranarray(cube),), False),
             ("`c[::2].sum(axis=(0, 2))`, 100x100x100", sum02, None, (cube[::2],), False),
             ("`c[:, :, ::2].max(axis=(0, 1))`, 100x100x100", max01, None, (cube[:, :, ::2],),
              False),
@@ -263,6 +266,10 @@ def mean01(img):
 
 def sum02(c):
     return c.sum(axis=(0, 2))
+
+
+def max02(c):
+    return c.max(axis=(0, 2))
 
 
 def max01(c):

@@ -252,53 +252,20 @@ def trailing_axes(red, L, arg, rt, st, axes, keep):
 
 
 def float_over_axes(red, L, arg, rt, st, axes, keep):
-    """A float reduction over several axes in NumPy's order: its iterator walks
-    the array in memory order, runs of the innermost merged axis at a time
-    (``statistics/axes_lanes``).  An expression is NumPy's temporary first,
-    C-ordered when all its arrays are (else it falls back)."""
+    """A float reduction over several axes in NumPy's order: its iterator's
+    order of the axes, merging and buffering, runs of the innermost merged axis
+    at a time (``statistics/axes_lanes.reduce_strided``), the kept axes'
+    results in its order, then put in the result's C order.  An expression is
+    NumPy's temporary first, C-ordered when all its arrays are (else it falls
+    back)."""
     from ..statistics import axes_lanes as al
     from .creation import allocate, fill
-    from .sum_order import int_array
+    from .sum_order import int_array, memory_view
     if isinstance(arg, ew.Lazy):
         if arg.leaves is None or any(a.type.layout != "C" for a in arg.leaves):
             raise Incompatible(f"np.{red.name}() over a tuple of axes of an expression "
                                "whose operands are not all C-ordered")
     arr = L.let(ew.materialize(L, arg))
-    t = arr.type
-    nd = t.ndim
-    if t.layout not in ("C", "F"):
-        return strided_over_axes(red, L, arr, rt, st, axes, keep)
-    dims = [L.let(N.ArrayAttr(arr, "shape", k, I)) for k in range(nd)]
-    order = list(range(nd)) if t.layout == "C" else list(range(nd - 1, -1, -1))
-    if red.name in ("min", "max"):
-        red.empty_check(L, total_size([dims[a] for a in axes]))
-    n = L.let(total_size(dims))
-    item = C(st.bits // 8, I)
-    mem = L.let(N.ArrayView(arr, C(0, I), [n], [item], T.ArrayType(st, 1, "C")))
-    shape = int_array(L, [dims[k] for k in order])
-    flags = int_array(L, [C(int(k in axes), I) for k in order])
-    kept = [k for k in order if k not in axes]      # in memory order
-    m = L.let(total_size([dims[k] for k in kept]))
-    out = allocate(L, T.ArrayType(st, 1, "C"), [m])
-    start = C(1.0 if red.name == "prod" else 0.0, st)
-    fill(L, out, [m], lambda idx: start)
-    L.emit(N.ExprStmt(value=L.call_helper(al.reduce_axes, [
-        mem, shape, flags, out, C(KINDS[red.name], I), C(0.0, st)])))
-    # the position in ``out``: the kept axes in memory order, the last fastest
-    steps, step = {}, C(1, I)
-    for k in reversed(kept):
-        steps[k] = L.let(step)
-        step = N.BinOp("mul", step, dims[k], I)
-    return kept_results(red, L, out, rt, st, dims, axes, keep, steps)
-
-
-def strided_over_axes(red, L, arr, rt, st, axes, keep):
-    """:func:`float_over_axes` of an array of any strides: NumPy's iterator order,
-    merging and buffering (``statistics/axes_lanes.reduce_strided``), the kept
-    axes' results in its order, then put in the result's C order."""
-    from ..statistics import axes_lanes as al
-    from .creation import allocate, fill
-    from .sum_order import int_array, memory_view
     nd = arr.type.ndim
     dims = [L.let(N.ArrayAttr(arr, "shape", k, I)) for k in range(nd)]
     if red.name in ("min", "max"):

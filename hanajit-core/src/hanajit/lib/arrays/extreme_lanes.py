@@ -39,14 +39,18 @@ def extreme_rows(a, m, out, big):
     ``a`` into ``out[r]`` (``np.max(x, axis=-1)``), the scratch made once."""
     scratch = np.empty(LANES, a.dtype)
     nans = np.empty(LANES, np.bool_)
-    sign = 1.0 if big else -1.0
     for r in range(len(out)):
-        lo = r * m
-        if m < 2 * LANES:
-            out[r] = _in_order(a, lo, m, a[lo], big)
-        else:
-            out[r] = _lanes(a, lo, m, sign, scratch, nans)
+        out[r] = extreme_at(a, r * m, m, big, scratch, nans)
     return 0
+
+
+def extreme_at(a, lo, n, big, scratch, nans):
+    """:func:`extreme` of ``a[lo:lo + n]`` (``n >= 1``) with the caller's
+    scratch (``LANES`` items of ``a``'s type and of bools), for callers that
+    take many: which of equal zeros it returns is not NumPy's pick."""
+    if n < 2 * LANES:
+        return _in_order(a, lo, n, a[lo], big)
+    return _lanes(a, lo, n, 1.0 if big else -1.0, scratch, nans)
 
 
 def extreme_strided(a, big):
@@ -357,7 +361,7 @@ def nan_extreme(a, big):
 
 
 # every index above is in range by construction: no checks (pipeline.py)
-for _f in (keep, extreme, extreme_rows, nan_extreme, extreme_strided, extreme_stepped, _in_order, _lanes,
+for _f in (keep, extreme, extreme_rows, extreme_at, nan_extreme, extreme_strided, extreme_stepped, _in_order, _lanes,
            _first_nan_value):
     _f.hj_unchecked = True
 keep.hj_inline = True

@@ -1,111 +1,38 @@
 """The order of NumPy's float ``sum``/``prod``/``max``/``min`` over a tuple of
-axes of a contiguous array (``a.sum(axis=(0, 1))``), in Python source compiled
-by hanajit (see ``helpers``), so that such reductions are NumPy's bit for bit
-(measured against NumPy 2.4).
+axes of an array of any strides (``a.sum(axis=(0, 1))``), in Python source
+compiled by hanajit (see ``helpers``), so that such reductions are NumPy's bit
+for bit (measured against NumPy 2.4).
 
-NumPy's reduction iterator walks a contiguous operand in memory order.  Axes
-of length 1 drop out, and neighbouring axes merge when both are reduced or both
-are kept, so the array is a few merged axes, alternately reduced and kept
-(``merge``).  The innermost merged axis is each call of the inner loop:
+NumPy's reduction iterator puts the axes in its order (by the sizes of their
+strides: memory order for a C- or F-ordered array), drops axes of length 1 and
+merges neighbouring axes that are both reduced or both kept where their
+strides chain, so the array is a few merged axes, alternately reduced and
+kept.  The innermost merged axis is each call of the inner loop:
 
 * reduced: each run is reduced on its own -- pairwise for a sum
-  (``pairwise_sum.lane_sum``), NumPy's own min/max of a 1-D array -- and
+  (``pairwise_sum.lane_sum``), NumPy's vector loop for min/max -- and
   combined into the result element it belongs to (a product multiplies on,
   element by element, from the result's value);
 * kept: the run is combined element by element into a run of results.
 
-Runs come in memory order, so each result element meets them in that order:
+When the two innermost merged axes or more are reduced, NumPy buffers them as
+for a whole sum, and each fill of its buffer is one run.  Runs come in
+iteration order, so each result element meets them in that order:
 ``((0 + pw(run0)) + pw(run1)) + ...``.  Sums start from 0.0 and products from
 1.0 (the identities: ``-0.0`` values sum to ``0.0``, as NumPy's); min/max
 start from the first value they meet.
-
-``reduce_axes(mem, shape, reduced, out, kind, zero)``: ``mem`` is the array's items
-in memory order (``shape`` outermost first, for an F-ordered array its axes
-reversed), ``reduced`` a flag per axis, ``out`` the results in the same order of
-the kept axes, already holding 0.0 for a sum and 1.0 for a product; ``zero``
-0.0 of the items' type.
 """
 import numpy as np
 
+from ..arrays.extreme_lanes import LANES, extreme_at
 from .pairwise_sum import lane_sum
-from .sum_lanes import (advance, advance_from, buffer_axes, buffer_slices, core_size,
-                        fill_buffer, iteration_order, lane)
+from .sum_lanes import (advance_from, buffer_axes, buffer_slices, core_size, fill_buffer,
+                        iteration_order, lane)
 
 SUM, PROD, MAX, MIN = 0, 1, 2, 3
 
 
-def merge(shape, reduced, sizes, flags):
-    """Fill ``sizes``/``flags`` with the merged axes, outermost first; return
-    how many (0: no axis longer than 1)."""
-    g = 0
-    for k in range(shape.shape[0]):
-        n = shape[k]
-        if n == 1:
-            continue
-        if g > 0 and flags[g - 1] == reduced[k]:
-            sizes[g - 1] *= n
-        else:
-            sizes[g] = n
-            flags[g] = reduced[k]
-            g += 1
-    return g
-
-
-def reduce_axes(mem, shape, reduced, out, kind, zero):
-    """``out`` as NumPy's reduction ``kind`` (module docstring)."""
-    nd = shape.shape[0]
-    if mem.shape[0] == 0:
-        return
-    sizes = np.ones(nd + 1, np.int64)
-    flags = np.zeros(nd + 1, np.int64)
-    ng = merge(shape, reduced, sizes, flags)
-    if ng == 0:                 # a single element
-        _combine(mem, 0, out, 0, 1, kind, True)
-        return
-    inner = sizes[ng - 1]
-    runs = mem.shape[0] // inner
-    idx = np.zeros(ng, np.int64)
-    for p in range(runs):
-        # the result element (or first of a run of them) of this run
-        k = 0
-        first = True
-        for g in range(ng - 1):
-            if flags[g]:
-                if idx[g] != 0:
-                    first = False
-            else:
-                k = k * sizes[g] + idx[g]
-        base = p * inner
-        if flags[ng - 1]:
-            _reduce_run(mem, base, inner, out, k, kind, first, zero)
-        else:
-            _combine(mem, base, out, k * inner, inner, kind, first)
-        g = ng - 2
-        while g >= 0:
-            idx[g] += 1
-            if idx[g] < sizes[g]:
-                break
-            idx[g] = 0
-            g -= 1
-
-
-def _reduce_run(mem, base, n, out, k, kind, first, zero):
-    """Combine the run ``mem[base:base + n]``, reduced, into ``out[k]``."""
-    if kind == SUM:
-        out[k] = out[k] + lane_sum(mem, base, n, zero)
-    elif kind == PROD:
-        acc = out[k]
-        for j in range(n):
-            acc = acc * mem[base + j]
-        out[k] = acc
-    elif first:
-        run = mem[base:base + n]
-        out[k] = np.max(run) if kind == MAX else np.min(run)
-    else:
-        out[k] = _extreme_from(mem, base, n, 1, out[k], kind)
-
-
-def _extreme_from(mem, off, n, stride, init, kind):
+def _extreme_from(mem, off, n, stride, init, kind, scratch, nans):
     """NumPy's max (``kind``) or min of the run of ``n`` items from ``mem[off]``
     every ``stride`` reduced on from ``init``, the result element's value so
     far.  A contiguous run goes through NumPy's vector loop, whose lanes all
@@ -114,8 +41,7 @@ def _extreme_from(mem, off, n, stride, init, kind):
     put with ``init`` afterwards; only a zero result is recomputed so (a copy).
     A strided run is NumPy's scalar loop, in order from ``init``."""
     if stride == 1:
-        run = mem[off:off + n]
-        v = np.max(run) if kind == MAX else np.min(run)
+        v = extreme_at(mem, off, n, kind == MAX, scratch, nans)
         r = np.maximum(init, v) if kind == MAX else np.minimum(init, v)
         if r != 0:
             return r        # (a value no other equals, or a NaN: the same in any order)
@@ -131,18 +57,15 @@ def _extreme_from(mem, off, n, stride, init, kind):
     return r
 
 
-def _combine(mem, base, out, lo, n, kind, first):
+def _combine(mem, base, out, lo, n, kind):
     """Combine the run ``mem[base:base + n]`` into ``out[lo:lo + n]``, element by
-    element."""
+    element (a contiguous kept run: loops that vectorise)."""
     if kind == SUM:
         for j in range(n):
             out[lo + j] = out[lo + j] + mem[base + j]
     elif kind == PROD:
         for j in range(n):
             out[lo + j] = out[lo + j] * mem[base + j]
-    elif first:
-        for j in range(n):
-            out[lo + j] = mem[base + j]
     elif kind == MAX:
         for j in range(n):
             out[lo + j] = np.maximum(out[lo + j], mem[base + j])
@@ -203,32 +126,46 @@ def reduce_strided(mem, start, shape, strides, reduced, out, ostr, kind, zero):
         _into(out, 0, mem[start], kind)
         return
     seen = np.zeros(len(out), np.bool_)   # (max/min: has the element had a run)
+    scratch = np.empty(LANES, mem.dtype)
+    nans = np.empty(LANES, np.bool_)
     inner = 0
     while inner < g and gflag[inner]:
         inner += 1
     bd = buffer_axes(inner, gsize) if inner >= 2 else 0
     if bd > 0:
-        _buffered(mem, start, gsize, gst, gost, g, bd, out, kind, zero, seen)
+        _buffered(mem, start, gsize, gst, gost, g, bd, out, kind, zero, seen, scratch, nans)
         return
     idx = np.zeros(g + 1, np.int64)
     n0 = gsize[0]
     s0 = gst[0]
     o0 = gost[0]
-    while idx[g] == 0:
-        off = start
-        o = 0
-        for k in range(1, g):
-            off += idx[k] * gst[k]
-            o += idx[k] * gost[k]
+    off = start
+    o = 0
+    while True:
         if gflag[0]:
-            _run(mem, off, n0, s0, out, o, kind, zero, seen)
+            _run(mem, off, n0, s0, out, o, kind, zero, seen, scratch, nans)
+        elif s0 == 1 and o0 == 1:
+            _combine(mem, off, out, o, n0, kind)
         else:
             for j in range(n0):
                 _into(out, o + j * o0, mem[off + j * s0], kind)
-        advance(idx, gsize, g)
+        # the next run: odometer over the merged axes above the innermost
+        k = 1
+        while k < g:
+            idx[k] += 1
+            off += gst[k]
+            o += gost[k]
+            if idx[k] < gsize[k]:
+                break
+            off -= gsize[k] * gst[k]
+            o -= gsize[k] * gost[k]
+            idx[k] = 0
+            k += 1
+        if k >= g:
+            return
 
 
-def _buffered(mem, start, gsize, gst, gost, g, bd, out, kind, zero, seen):
+def _buffered(mem, start, gsize, gst, gost, g, bd, out, kind, zero, seen, scratch, nans):
     """:func:`reduce_strided` through the buffer: ``per`` slices of merged axis
     ``bd`` (each the axes below it, in iteration order) a fill."""
     per = buffer_slices(gsize, bd)
@@ -244,33 +181,42 @@ def _buffered(mem, start, gsize, gst, gost, g, bd, out, kind, zero, seen):
         while step < gsize[bd]:
             take = min(gsize[bd] - step, per)
             n = fill_buffer(mem, base + step * gst[bd], take, gst[bd], bd, gsize, gst, buf)
-            _run(buf, 0, n, 1, out, o, kind, zero, seen)
+            _run(buf, 0, n, 1, out, o, kind, zero, seen, scratch, nans)
             step += take
         advance_from(idx, gsize, g, bd + 1)
 
 
-def _run(mem, off, n, stride, out, k, kind, zero, seen):
+def _run(mem, off, n, stride, out, k, kind, zero, seen, scratch, nans):
     """The ``n`` items from ``mem[off]`` every ``stride`` reduced into ``out[k]``:
     a pairwise sum added, multiplied on one at a time; for max/min NumPy's
     reduce on from ``out[k]`` (:func:`_extreme_from`), or for the element's
     first run (``seen[k]`` not yet set) from the run's first value."""
     if kind == SUM:
-        out[k] = out[k] + lane(mem, off, n, stride, zero)
+        if stride == 1:
+            out[k] = out[k] + lane_sum(mem, off, n, zero)
+        else:
+            out[k] = out[k] + lane(mem, off, n, stride, zero)
     elif kind == PROD:
         acc = out[k]
-        for j in range(n):
-            acc = acc * mem[off + j * stride]
+        if stride == 1:
+            for j in range(n):
+                acc = acc * mem[off + j]
+        else:
+            for j in range(n):
+                acc = acc * mem[off + j * stride]
         out[k] = acc
     elif seen[k]:
-        out[k] = _extreme_from(mem, off, n, stride, out[k], kind)
-    elif stride == 1:
-        # the first run of the element: NumPy starts from its first value
-        # (copied, then skipped): np.max of the run
-        run = mem[off:off + n]
-        out[k] = np.max(run) if kind == MAX else np.min(run)
+        out[k] = _extreme_from(mem, off, n, stride, out[k], kind, scratch, nans)
     else:
-        out[k] = _extreme_from(mem, off, n, stride, mem[off], kind)
-    seen[k] = True
+        # the first run of the element: NumPy starts from its first value
+        # (copied, then skipped)
+        r = extreme_at(mem, off, n, kind == MAX, scratch, nans) if stride == 1 \
+            else _extreme_from(mem, off, n, stride, mem[off], kind, scratch, nans)
+        if r == 0 and stride == 1:      # np.max of the run picks its zero
+            run = mem[off:off + n]
+            r = np.max(run) if kind == MAX else np.min(run)
+        out[k] = r
+        seen[k] = True
 
 
 def _into(out, k, v, kind):
@@ -285,6 +231,7 @@ def _into(out, k, v, kind):
         out[k] = np.minimum(out[k], v)
 
 
-for _f in (merge, reduce_axes, _reduce_run, _extreme_from, _combine, reduce_strided, _buffered,
-           _run, _into):
+for _f in (_extreme_from, _combine, reduce_strided, _buffered, _run, _into):
     _f.hj_unchecked = True
+_run.hj_inline = True
+_into.hj_inline = True
