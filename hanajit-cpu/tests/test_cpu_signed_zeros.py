@@ -121,3 +121,21 @@ def test_long_arrays_follow_numpys_loops(n, dt, negatives, form, seed):
     x = {"contiguous": a[:n], "strided": a[::2], "reversed": a[::-1][:n],
          "2-D": a[: n - n % 2].reshape(2, -1) if n > 1 else a[:1]}[form]
     _same(jitted(whole, fallback=False)(x), whole(x))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 6000), st.sampled_from(DTYPES), st.booleans(),
+       st.sampled_from(["contiguous", "strided"]), st.integers(1, 6),
+       st.integers(0, 2**32 - 1))
+def test_few_zeros_in_long_arrays(n, dt, negatives, form, zeros, seed):
+    # a few zeros of both signs among many values: most of NumPy's lanes hold
+    # no zero, so the last zero of each lane is looked for far back
+    # (minmax_algorithms.contiguous skips sixteen values at a time)
+    if not simd_lanes(np.dtype(dt).name):
+        pytest.skip("NumPy's reduce on this host is not the loop minmax_algorithms follows")
+    rng = np.random.default_rng(seed)
+    a = np.full(2 * n, -1.0 if negatives else 1.0, dt)
+    at = rng.integers(0, 2 * n, zeros)
+    a[at] = np.where(rng.random(zeros) < 0.5, 0.0, -0.0)
+    x = a[:n] if form == "contiguous" else a[::2]
+    _same(jitted(whole, fallback=False)(x), whole(x))

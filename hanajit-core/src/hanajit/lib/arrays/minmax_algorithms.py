@@ -1,8 +1,8 @@
 """Which zero NumPy's ``maximum.reduce``/``minimum.reduce`` (``np.max``, ``np.min``)
 of a float lane returns when the extreme is zero, in Python source compiled by
-hanajit (see ``lib/python/helpers.py``) and run only then: its loops (``loops_minmax``) are
-followed step by step on the lane, with ``pick`` -- x86's ``maxsd``/``maxpd``
-(``minsd``/``minpd``): the second operand of two equal values.
+hanajit (see ``lib/python/helpers.py``).  Its loops (``loops_minmax``) combine
+values with ``pick`` -- x86's ``maxsd``/``maxpd`` (``minsd``/``minpd``): the
+second operand of two equal values:
 
 * contiguous lane of ``n`` values, ``W`` SIMD lanes (``contiguous``): the first
   value is the accumulator in every lane; blocks of ``8 * W`` combine as
@@ -16,9 +16,17 @@ followed step by step on the lane, with ``pick`` -- x86's ``maxsd``/``maxpd``
   every eighth of the following values (from 8 of them), folded as
   ``((m0, m1), (m2, m3)), ((m4, m5), (m6, m7))``, then the rest one by one.
 
+When the extreme is a zero, every other value loses every ``pick`` (it is
+below a zero for a max), so ``pick(p, q)`` is ``q`` when ``q`` is a zero, else
+``p``: the later zero wins.  Each tree of picks is then "the last zero in its
+operands' order", and the loops need not be run: a lane's accumulator is the
+last zero of its values, and the fold and the rest one by one take the last
+zero of theirs -- found scanning back from the end, which stops at the first
+zero met (``contiguous``, ``strided``).
+
 ``W`` and ``low_from`` are the installed NumPy's on this host
-(``zero_pick.simd_model``, asked of NumPy once per type).  They are followed
-only when the lane holds zeros of both signs (``one_zero_sign``).
+(``zero_pick.simd_model``, asked of NumPy once per type).  The zeros are
+looked at only when the lane holds zeros of both signs (``one_zero_sign``).
 """
 import math
 
@@ -47,63 +55,78 @@ def pick(p, q, big):
 
 
 def contiguous(a, big, W, low_from):
+    """The zero NumPy's contiguous loop with ``W`` lanes returns for the float
+    lane ``a`` whose extreme (``big``: max) is a zero (module docstring); a
+    value that is not a zero when ``a`` has none."""
     n = len(a)
-    acc = np.empty(W, a.dtype)
-    for l in range(W):
-        acc[l] = a[0]
-    i = 1
-    while n - i >= 8 * W:
-        for l in range(W):
-            r01 = pick(a[i + l], a[i + W + l], big)
-            r23 = pick(a[i + 2 * W + l], a[i + 3 * W + l], big)
-            r45 = pick(a[i + 4 * W + l], a[i + 5 * W + l], big)
-            r67 = pick(a[i + 6 * W + l], a[i + 7 * W + l], big)
-            acc[l] = pick(acc[l], pick(pick(r01, r23, big), pick(r45, r67, big), big), big)
-        i += 8 * W
-    while n - i >= W:
-        for l in range(W):
-            acc[l] = pick(acc[l], a[i + l], big)
-        i += W
+    end = 1 + W * ((n - 1) // W)        # the values after ``end`` go one by one
+    for k in range(n - 1, end - 1, -1):
+        if a[k] == 0:
+            return a[k]
+    acc = np.empty(W, a.dtype)          # each lane's last zero, where ``found``
+    found = np.zeros(W, np.bool_)
+    left = W
+    k = end - 1
+    while left > 0:
+        while k >= 16 and not _any_zero(a, k - 15):
+            k -= 16             # (sixteen values at a time: vector compares)
+        while k >= 1 and a[k] != 0:
+            k -= 1
+        if k < 1:
+            break
+        lane = (k - 1) % W
+        if not found[lane]:
+            acc[lane] = a[k]
+            found[lane] = True
+            left -= 1
+        k -= 1
+    if a[0] == 0:                       # every lane starts from the first value
+        for lane in range(W):
+            if not found[lane]:
+                acc[lane] = a[0]
+                found[lane] = True
     h = W // 2
     while h >= 1:
-        for l in range(h):
-            if h * a.itemsize >= low_from:
-                acc[l] = pick(acc[l + h], acc[l], big)
-            else:
-                acc[l] = pick(acc[l], acc[l + h], big)
+        for lane in range(h):
+            if h * a.itemsize >= low_from:      # pick(upper, lower)
+                if not found[lane] and found[lane + h]:
+                    acc[lane] = acc[lane + h]
+                    found[lane] = True
+            elif found[lane + h]:               # pick(lower, upper)
+                acc[lane] = acc[lane + h]
+                found[lane] = True
         h = h // 2
-    r = acc[0]
-    for k in range(i, n):
-        r = pick(r, a[k], big)
-    return r
+    return acc[0] if found[0] else a[0]
+
+
+def _any_zero(a, lo):
+    """Is any of ``a[lo:lo + 16]`` a zero?"""
+    z = False
+    for j in range(16):
+        z = z | (a[lo + j] == 0)
+    return z
 
 
 def strided(a, big):
+    """The zero NumPy's strided loop returns for the float lane ``a`` whose
+    extreme (``big``: max) is a zero (module docstring): the last zero of the
+    values one by one, else of the highest of the eight accumulators that
+    holds one, else the first value."""
     n = len(a)
-    out = a[0]
-    i = 1
-    if n - 1 >= 8:
-        m = np.empty(8, a.dtype)
-        for j in range(8):
-            m[j] = a[1 + j]
-        i = 9
-        while i + 8 <= n:
-            for j in range(8):
-                m[j] = pick(m[j], a[i + j], big)
-            i += 8
-        m0 = pick(m[0], m[1], big)
-        m2 = pick(m[2], m[3], big)
-        m4 = pick(m[4], m[5], big)
-        m6 = pick(m[6], m[7], big)
-        out = pick(out, pick(pick(m0, m2, big), pick(m4, m6, big), big), big)
-    for k in range(i, n):
-        out = pick(out, a[k], big)
-    return out
+    end = 1 + 8 * ((n - 1) // 8)
+    for k in range(n - 1, end - 1, -1):
+        if a[k] == 0:
+            return a[k]
+    for j in range(7, -1, -1):
+        for k in range(end - 8 + j, 0, -8):
+            if a[k] == 0:
+                return a[k]
+    return a[0]
 
 
-# run only when the extreme is a zero: compiled without optimisation and not
-# inlined (pipeline.py, ``hj_compact``), so a caller of np.max/np.min compiles as
-# fast as before
-contiguous.hj_compact = True
-strided.hj_compact = True
+# every index above is in range by construction
+contiguous.hj_unchecked = True
+_any_zero.hj_unchecked = True
+_any_zero.hj_inline = True
+strided.hj_unchecked = True
 one_zero_sign.hj_unchecked = True
