@@ -1,13 +1,13 @@
 """``np.nanpercentile``/``np.nanquantile`` of one lane (``axis=None`` or 1-D
-data): NaNs dropped as NumPy's ``_remove_nan_1d`` drops them (NaNs near the
-front replaced by the values at the end, so the partition meets NumPy's
-arrangement and picks its zero), then ``percentile``'s steps, bit for bit and
-of NumPy's types; empty and all-NaN arrays run in the interpreter (NumPy warns
-and answers in the data's dtype), as does a lane along an axis of 2-D data."""
+data) and along an axis, lane by lane: NaNs dropped as NumPy's
+``_remove_nan_1d`` drops them (NaNs near the front replaced by the values at
+the end, so the partition meets NumPy's arrangement and picks its zero), then
+``percentile``'s steps, bit for bit and of NumPy's types; empty arrays and
+all-NaN lanes run in the interpreter (NumPy warns and answers in the data's
+dtype)."""
 import warnings
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -78,5 +78,55 @@ def test_empty_all_nan_and_axes_run_in_the_interpreter():
     def along(m):
         return np.nanpercentile(m, 50.0, axis=1)
     m = np.arange(12.0).reshape(3, 4)
-    with pytest.warns(Warning, match="along an axis"):
-        assert np.array_equal(jit(along)(m), along(m))
+    m[1] = np.nan                       # an all-NaN lane: NumPy warns
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = jit(along)(m)
+    assert [str(w.message) for w in caught] == ["All-NaN slice encountered"]
+    assert np.array_equal(got, along(m), equal_nan=True)
+
+
+def along_axes(m):
+    return (np.nanpercentile(m, 30.0, axis=0), np.nanquantile(m, [0.1, 0.5, 1.0], axis=1),
+            np.nanpercentile(m, 75, axis=-1, keepdims=True),
+            np.nanquantile(m, (0.0, 0.9), axis=0, keepdims=True), np.nanquantile(m, 1, axis=1))
+
+
+G = jit(along_axes, fallback=False)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from(["normal", "zeros", "float32", "int64"]), st.integers(1, 40),
+       st.integers(1, 300), st.floats(0.0, 0.9), st.sampled_from(["C", "T", "view"]),
+       st.integers(0, 2**32 - 1))
+def test_along_an_axis_lane_by_lane(kind, rows, cols, nans, form, seed):
+    # NumPy applies its 1-D function to each lane (apply_along_axis): each
+    # lane's own NaNs dropped, its own ranks
+    rng = np.random.default_rng(seed)
+    if kind == "int64":
+        m = rng.integers(-50, 50, (rows, cols))
+    else:
+        m = rng.standard_normal((rows, cols))
+        if kind == "zeros":
+            m[np.abs(m) < 0.7] = 0.0
+            m[rng.random(m.shape) < 0.5] *= -1
+        m[rng.random(m.shape) < nans] = np.nan
+        m[:, 0] = 1.25                  # no all-NaN lane either way
+        m[0] = -2.5
+        if kind == "float32":
+            m = m.astype(np.float32)
+    x = {"C": m, "T": m.T, "view": m[:, ::-2]}[form]
+    same(G(x), along_axes(x))
+
+
+def test_three_dimensions_along_each_axis():
+    def each(c):
+        return (np.nanpercentile(c, 40.0, axis=0), np.nanquantile(c, [0.2, 0.8], axis=1),
+                np.nanpercentile(c, 60.0, axis=2, keepdims=True))
+    rng = np.random.default_rng(8)
+    c = rng.standard_normal((5, 6, 7))
+    c[rng.random(c.shape) < 0.3] = np.nan
+    c[0, 0, :] = 1.0
+    c[:, 0, 0] = 1.0
+    c[0, :, 0] = 1.0
+    same(jit(each, fallback=False)(c), each(c))

@@ -18,10 +18,11 @@ numbers.  NumPy's ``_quantile`` operation by operation, in its types:
   is NumPy's choice too;
 * an empty lane raises IndexError as NumPy does.
 
-``np.nanpercentile``/``np.nanquantile`` of one lane (``axis=None`` or 1-D
-data) drop the NaNs as NumPy's ``_remove_nan_1d`` does, then take the same
-steps; an empty or all-NaN array re-runs in the interpreter, and along an axis
-of 2-D or wider data they fall back (NumPy drops each lane's NaNs on its own).
+``np.nanpercentile``/``np.nanquantile`` drop the NaNs as NumPy's
+``_remove_nan_1d`` does, then take the same steps: of one lane (``axis=None``
+or 1-D data), or along an axis lane by lane, each lane's NaNs on its own (NumPy's
+``apply_along_axis``); an empty array or an all-NaN lane re-runs in the
+interpreter (NumPy warns).
 
 Other methods, ``weights=``, ``out=``, ``overwrite_input=True``, a tuple
 ``axis``, 2-D q's, complex data (NumPy: TypeError) and boolean data with a
@@ -160,9 +161,6 @@ class Quantile(CallTemplate):
             raise Incompatible(f"{call_name}() of {a} (an array only)")
         weak = inf.weak(nodes["q"]) if inf is not None else False
         p = Plan(self.base, a, types["q"], weak, axis, keep)
-        if self.nan and p.axis is not None and p.nd > 1:
-            raise Incompatible(f"{call_name}() along an axis of a {p.nd}-D array (NumPy "
-                               "drops each lane's NaNs on its own)")
         return p, nodes
 
     def typer(self, inf, call, args, kwargs):
@@ -180,6 +178,8 @@ class Quantile(CallTemplate):
         L.raise_if(ops.logical_not(ok), ValueError, msg)
         flat, n, other = self.lanes(L, p, b["a"])
         inexact = p.A.is_float
+        if self.nan and inexact and p.axis is not None and p.nd > 1:
+            return self.nan_lanes(L, p, flat, n, other, qarr, m)
         if self.nan:
             flat, n = self.without_nans(L, p, flat, n)
         empty = N.Cmp("eq", n, C(0, I), T.BOOL)
@@ -214,6 +214,60 @@ class Quantile(CallTemplate):
                    f"np.{self.name}() of an all-NaN array")
         item = C(p.A.bits // 8, I)
         return L.let(N.ArrayView(flat, C(0, I), [left], [item], flat.type)), left
+
+    def nan_lanes(self, L, p, flat, n, other, qarr, m):
+        """``np.nanpercentile`` along an axis of float data: NumPy applies its
+        1-D function lane by lane (``np.apply_along_axis``), so each lane of
+        ``flat`` (``n`` values, one per combination of the ``other`` axes) has
+        its own NaNs dropped (``median_algorithms.drop_nans``), its own plan
+        of ranks and its own partition.  An all-NaN lane or an empty array
+        re-runs in the interpreter: NumPy warns (and answers in the data's
+        dtype, or ``np.nanmean``'s shape)."""
+        from ..python.helpers import Deopt
+        from ..arrays.reductions import loops
+        from ..arrays.shape import reshape_view
+        from . import median_algorithms as hm
+        R = p.R
+        count = C(1, I)
+        for d in other:
+            count = N.BinOp("mul", count, d, I)
+        count = L.let(count)
+        L.raise_if(ops.bor(N.Cmp("eq", n, C(0, I), T.BOOL),
+                           N.Cmp("eq", count, C(0, I), T.BOOL)),
+                   Deopt, f"np.{self.name}() of an empty array")
+        out = L.let(allocate(L, T.ArrayType(R, 1, "C"), [N.BinOp("mul", m, count, I)]))
+        item = C(p.A.bits // 8, I)
+
+        def lane(idx):
+            i = idx[0]
+            at = N.BinOp("mul", N.BinOp("mul", i, n, I), item, I)
+            whole = L.let(N.ArrayView(flat, at, [n], [item], flat.type))
+            left = L.let(L.call_helper(hm.drop_nans, [whole, n]))
+            L.raise_if(N.Cmp("eq", left, C(0, I), T.BOOL), Deopt,
+                       f"np.{self.name}() of an all-NaN slice")
+            v = L.let(N.ArrayView(whole, C(0, I), [left], [item], flat.type))
+            if p.take:
+                pos = L.let(allocate(L, T.ArrayType(I, 1, "C"), [m]))
+                kth = L.call_helper(hq.take_plan, [qarr, left, pos, C(True, T.BOOL)])
+                value = self.taker(L, p, v, left, pos)
+                read = [pos, pos]
+            else:
+                value = self.lerper(L, p, v, left, qarr, m)
+                kth = value.kth
+                read = value.read
+            L.call_helper(order_stats.partition_lanes, [v, left, kth, C(True, T.BOOL)] + read)
+            loops(L, [m], lambda j: L.emit(N.Store(
+                array=out, indices=[N.BinOp("add", N.BinOp("mul", j[0], count, I), i, I)],
+                value=ops.convert(L, value(j[0], C(0, I)), R))), short=True)
+        loops(L, [count], lane, short=True)
+        # q's axis first, then the other axes in order (1 for the reduced one
+        # with keepdims): C order, as ``out`` is filled
+        dims = ([m] if p.q_dims else []) + list(other)
+        if p.keepdims:
+            dims.insert(p.q_dims + p.axis, C(1, I))
+        if p.ndim == 0:
+            return N.Load(out, [C(0, I)], R)
+        return reshape_view(L, out, dims, T.ArrayType(R, p.ndim, "C"))
 
     @staticmethod
     def q_values(L, p, q):
