@@ -24,7 +24,7 @@ from ..python import operators as ops
 from ..python.operators import C
 from ...typing_rules import Incompatible
 from .reductions import Reduction, total_size
-from .zero_pick import numpy_zero
+from .zero_pick import numpy_zero, simd_model
 
 I = T.INT64
 # the reductions :func:`accumulate` knows (a mean divides after its sum: left to
@@ -283,8 +283,11 @@ def float_over_axes(red, L, arg, rt, st, axes, keep):
     start_value = {"sum": 0.0, "mean": 0.0, "prod": 1.0, "max": -inf, "min": inf}[red.name]
     fill(L, out, [m], lambda idx: C(start_value, st))
     ostr = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(nd, I)]))
+    # the host NumPy's lanes, which pick a zero min/max (zero_pick.simd_model)
+    model = int_array(L, [C(k, I) for k in simd_model(st.name)])
     L.emit(N.ExprStmt(value=L.call_helper(al.reduce_strided, [
-        mem, start, shape, steps, flags, out, ostr, C(KINDS[red.name], I), C(0.0, st)])))
+        mem, start, shape, steps, flags, out, ostr, C(KINDS[red.name], I), C(0.0, st),
+        model])))
     steps = {k: L.let(N.Load(ostr, [C(k, I)], I)) for k in kept}
     return kept_results(red, L, out, rt, st, dims, axes, keep, steps)
 

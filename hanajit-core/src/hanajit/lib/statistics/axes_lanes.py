@@ -25,6 +25,7 @@ start from the first value they meet.
 import numpy as np
 
 from ..arrays.extreme_lanes import LANES, extreme_at
+from ..arrays.minmax_algorithms import contiguous
 from .pairwise_sum import lane_sum
 from .sum_lanes import (advance_from, buffer_axes, buffer_slices, core_size, fill_buffer,
                         iteration_order, lane)
@@ -32,14 +33,15 @@ from .sum_lanes import (advance_from, buffer_axes, buffer_slices, core_size, fil
 SUM, PROD, MAX, MIN = 0, 1, 2, 3
 
 
-def _extreme_from(mem, off, n, stride, init, kind, scratch, nans):
+def _extreme_from(mem, off, n, stride, init, kind, scratch, nans, model):
     """NumPy's max (``kind``) or min of the run of ``n`` items from ``mem[off]``
     every ``stride`` reduced on from ``init``, the result element's value so
     far.  A contiguous run goes through NumPy's vector loop, whose lanes all
     start from ``init`` (``acc = setall(out)``): so which of equal zeros it
     keeps is that of ``np.max`` of ``[init] + run`` -- not of ``np.max(run)``
     put with ``init`` afterwards; only a zero result is recomputed so (a copy).
-    A strided run is NumPy's scalar loop, in order from ``init``."""
+    A strided run is NumPy's scalar loop, in order from ``init``.  ``model``:
+    the host NumPy's lanes (:func:`_numpy_zero`)."""
     if stride == 1:
         v = extreme_at(mem, off, n, kind == MAX, scratch, nans)
         r = np.maximum(init, v) if kind == MAX else np.minimum(init, v)
@@ -49,12 +51,23 @@ def _extreme_from(mem, off, n, stride, init, kind, scratch, nans):
         tmp[0] = init
         for j in range(n):
             tmp[j + 1] = mem[off + j]
-        return np.max(tmp) if kind == MAX else np.min(tmp)
+        return _numpy_zero(tmp, 0, n + 1, r, kind, model)
     r = init
     for j in range(n):
         x = mem[off + j * stride]
         r = np.maximum(r, x) if kind == MAX else np.minimum(r, x)
     return r
+
+
+def _numpy_zero(mem, off, n, r, kind, model):
+    """The zero ``np.max`` (``kind``) or ``np.min`` of the ``n`` items from
+    ``mem[off]``, whose extreme ``r`` is a zero, returns: NumPy's contiguous
+    loop with ``model[0]`` lanes folded from ``model[1]`` bytes
+    (``minmax_algorithms.contiguous``; ``zero_pick.simd_model``), or ``r``
+    where no model of the host's NumPy fits."""
+    if model[0] == 0:
+        return r
+    return contiguous(mem[off:off + n], kind == MAX, model[0], model[1])
 
 
 def _combine(mem, base, out, lo, n, kind):
@@ -74,13 +87,14 @@ def _combine(mem, base, out, lo, n, kind):
             out[lo + j] = np.minimum(out[lo + j], mem[base + j])
 
 
-def reduce_strided(mem, start, shape, strides, reduced, out, ostr, kind, zero):
+def reduce_strided(mem, start, shape, strides, reduced, out, ostr, kind, zero, model):
     """``out`` as NumPy's reduction ``kind`` of an array of any strides: ``mem``
     a 1-D view of its memory from its lowest element, ``start`` the index of
     its first element there, ``strides`` in items, ``reduced`` a flag per axis;
     ``out`` holds the kept axes in NumPy's iteration order (their strides in
     ``out`` are written to ``ostr``, 0 for a reduced axis), already holding
-    the reduction's start (``kind``'s identity, or an infinity for min/max).
+    the reduction's start (``kind``'s identity, or an infinity for min/max);
+    ``model`` the host NumPy's lanes for a zero min/max (:func:`_numpy_zero`).
 
     The iterator puts the axes in its order (``sum_lanes.iteration_order``,
     strides never negated) and merges neighbours that are both reduced or
@@ -133,7 +147,8 @@ def reduce_strided(mem, start, shape, strides, reduced, out, ostr, kind, zero):
         inner += 1
     bd = buffer_axes(inner, gsize) if inner >= 2 else 0
     if bd > 0:
-        _buffered(mem, start, gsize, gst, gost, g, bd, out, kind, zero, seen, scratch, nans)
+        _buffered(mem, start, gsize, gst, gost, g, bd, out, kind, zero, seen, scratch, nans,
+                  model)
         return
     idx = np.zeros(g + 1, np.int64)
     n0 = gsize[0]
@@ -143,7 +158,7 @@ def reduce_strided(mem, start, shape, strides, reduced, out, ostr, kind, zero):
     o = 0
     while True:
         if gflag[0]:
-            _run(mem, off, n0, s0, out, o, kind, zero, seen, scratch, nans)
+            _run(mem, off, n0, s0, out, o, kind, zero, seen, scratch, nans, model)
         elif s0 == 1 and o0 == 1:
             _combine(mem, off, out, o, n0, kind)
         else:
@@ -165,7 +180,8 @@ def reduce_strided(mem, start, shape, strides, reduced, out, ostr, kind, zero):
             return
 
 
-def _buffered(mem, start, gsize, gst, gost, g, bd, out, kind, zero, seen, scratch, nans):
+def _buffered(mem, start, gsize, gst, gost, g, bd, out, kind, zero, seen, scratch, nans,
+              model):
     """:func:`reduce_strided` through the buffer: ``per`` slices of merged axis
     ``bd`` (each the axes below it, in iteration order) a fill."""
     per = buffer_slices(gsize, bd)
@@ -181,12 +197,12 @@ def _buffered(mem, start, gsize, gst, gost, g, bd, out, kind, zero, seen, scratc
         while step < gsize[bd]:
             take = min(gsize[bd] - step, per)
             n = fill_buffer(mem, base + step * gst[bd], take, gst[bd], bd, gsize, gst, buf)
-            _run(buf, 0, n, 1, out, o, kind, zero, seen, scratch, nans)
+            _run(buf, 0, n, 1, out, o, kind, zero, seen, scratch, nans, model)
             step += take
         advance_from(idx, gsize, g, bd + 1)
 
 
-def _run(mem, off, n, stride, out, k, kind, zero, seen, scratch, nans):
+def _run(mem, off, n, stride, out, k, kind, zero, seen, scratch, nans, model):
     """The ``n`` items from ``mem[off]`` every ``stride`` reduced into ``out[k]``:
     a pairwise sum added, multiplied on one at a time; for max/min NumPy's
     reduce on from ``out[k]`` (:func:`_extreme_from`), or for the element's
@@ -206,15 +222,14 @@ def _run(mem, off, n, stride, out, k, kind, zero, seen, scratch, nans):
                 acc = acc * mem[off + j * stride]
         out[k] = acc
     elif seen[k]:
-        out[k] = _extreme_from(mem, off, n, stride, out[k], kind, scratch, nans)
+        out[k] = _extreme_from(mem, off, n, stride, out[k], kind, scratch, nans, model)
     else:
         # the first run of the element: NumPy starts from its first value
         # (copied, then skipped)
         r = extreme_at(mem, off, n, kind == MAX, scratch, nans) if stride == 1 \
-            else _extreme_from(mem, off, n, stride, mem[off], kind, scratch, nans)
+            else _extreme_from(mem, off, n, stride, mem[off], kind, scratch, nans, model)
         if r == 0 and stride == 1:      # np.max of the run picks its zero
-            run = mem[off:off + n]
-            r = np.max(run) if kind == MAX else np.min(run)
+            r = _numpy_zero(mem, off, n, r, kind, model)
         out[k] = r
         seen[k] = True
 
@@ -231,7 +246,7 @@ def _into(out, k, v, kind):
         out[k] = np.minimum(out[k], v)
 
 
-for _f in (_extreme_from, _combine, reduce_strided, _buffered, _run, _into):
+for _f in (_extreme_from, _numpy_zero, _combine, reduce_strided, _buffered, _run, _into):
     _f.hj_unchecked = True
 _run.hj_inline = True
 _into.hj_inline = True
