@@ -1,6 +1,6 @@
 """``np.einsum(subscripts, *operands)`` with constant subscripts, as NumPy
-computes it (``optimize=False``, its default): one or two operands of one float32
-or float64 dtype, or any number of integer operands (of several dtypes: each is
+computes it (``optimize=False``, its default): any number of operands of one
+float32 or float64 dtype, or of integer operands (of several dtypes: each is
 cast to NumPy's promoted dtype first), labels in explicit (``'ij,jk->ik'``) or
 implicit (``'ij,jk'``) mode, repeated labels (``'ii->i'``, ``'ii'``), labels of
 length 1 that broadcast and ellipses (``'...ij,...jk->...ik'``).
@@ -9,8 +9,9 @@ One operand and nothing summed is NumPy's view of it (``'ij->ji'``,
 ``'ii->i'``); otherwise NumPy's iterator order and loops over the operands'
 memory (``einsum_algorithms``), so float results are NumPy's bit for bit, into
 an output with NumPy's strides.  A result with no label is a NumPy scalar.
-Three float operands or more (whether NumPy adds their products in one chain or
-row by row depends on its iterator's buffering), floats of several dtypes,
+Three float operands or more follow NumPy's buffered iterator: where its
+inner loops start and end decides which products are summed together
+(``einsum_algorithms.buffer_setup``).  Floats of several dtypes,
 signed integers with uint64 (NumPy computes in float64), complex, float16 and
 boolean operands, an ellipsis summed away, and keywords (``out=``,
 ``optimize=True``, ...) fall back."""
@@ -114,11 +115,6 @@ class Einsum(CallTemplate):
             spec = None
         terms, out, labels = parse(spec, [a.ndim for a in ops])
         dt = _dtype(ops)
-        if len(ops) >= 3 and not dt.is_int:
-            # NumPy's buffered iterator decides, by its cost model, whether a
-            # sum over three operands is one piece or one per row
-            raise Incompatible("np.einsum() of three or more float operands (NumPy's "
-                               "order then depends on its buffering)")
         return terms, out, labels, dt
 
     def typer(self, inf, call, args, kwargs):
@@ -165,7 +161,11 @@ class Einsum(CallTemplate):
         fill(L, res, [N.ArrayAttr(res, "shape", 0, I)], lambda idx: C(0, dt))
         ostr = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(max(nout, 1), I)]))
         lanes = C(2 if dt.bits == 64 else 4, I)
-        if nop > 3:
+        if nop >= 3 and dt.is_float:
+            if nop > 3:
+                mems = [_joined(L, mems, base, dt)] * 3
+            helper = he.einsum_floats
+        elif nop > 3:
             mems = [_joined(L, mems, base, dt)]
             helper = he.einsum_many
         else:

@@ -202,6 +202,230 @@ def einsum_many(m, base, st, sizes, nout, out, ostr, W, zero):
     return 0
 
 
+def buffer_setup(gsize, gst, ng, nop, summed, plan):
+    """NumPy's buffered iterator for three operands or more (its
+    ``npyiter_find_buffering_setup``, no ``GROWINNER``): ``plan[0]`` the
+    length of an inner loop, ``plan[1]`` the span (merged labels ``0 ..
+    outer``) inner loops never cross, ``plan[2]`` the output's stride in them
+    (0: each inner loop is summed on its own).
+
+    From the innermost merged label out, while the span is below the buffer
+    size (8192) and no reduction flip is met: an operand whose strides stop
+    chaining costs one buffer more; the output's stride turning to or from 0
+    (``summed``: a label is summed) is the reduction's outer label, beyond
+    which the span never grows; the span ending at the label with the least
+    cost per item (``(1 + buffers) / min(span, 8192)``, the later label on a
+    tie) is kept.  Where that label is the reduction's, an inner loop is one
+    core (the labels inside it); else a buffer, the span cut at a multiple of
+    the core below 8192."""
+    cost = 1
+    single = np.ones(nop + 1, np.int64)
+    outer_reduce = 0
+    size = gsize[0]
+    best_dim = 0
+    best_cost = cost
+    best_size = size
+    best_core = 1
+    for idim in range(1, ng):
+        if outer_reduce != 0 or size >= PIECE:
+            break
+        pshape = gsize[idim - 1]
+        for iop in range(nop + 1):
+            ps = gst[iop, idim - 1]
+            s = gst[iop, idim]
+            if single[iop] == idim:
+                if ps * pshape == s:
+                    single[iop] += 1
+                    continue
+                cost += 1
+            if iop == nop and summed and (s == 0 or ps == 0):
+                outer_reduce = idim
+        core = size
+        size *= gsize[idim]
+        if size == 0:
+            break
+        bufsize = size if size < PIECE else PIECE
+        if cost * best_size <= best_cost * bufsize:
+            best_cost = cost
+            best_core = core
+            best_size = size
+            best_dim = idim
+    using_reduce = outer_reduce != 0 and best_dim == outer_reduce
+    o = nop
+    reduce_op = using_reduce and (outer_reduce == best_dim or single[o] == best_dim or (
+        gst[o, best_dim] == 0 and single[o] <= best_dim))
+    if single[o] + (1 if reduce_op else 0) > best_dim:
+        plan[2] = gst[o, 0]             # the output read where it is
+    elif reduce_op and gst[o, best_dim] != 0:
+        plan[2] = 0
+    else:
+        plan[2] = 1                     # a buffer of the output, element by element
+    if PIECE < best_size:
+        best_size = best_core * (PIECE // best_core)
+    plan[0] = best_core if using_reduce else best_size
+    block = 1
+    for g in range(best_dim + 1):
+        block *= gsize[g]
+    plan[1] = block
+
+
+def einsum_floats(a, b, c, base, st, sizes, nout, out, ostr, W, zero):
+    """``out`` as NumPy's einsum of three float operands or more: ``a``, ``b``,
+    ``c`` the three operands' memories, or for more operands all of them in
+    one memory passed three times (``base[k]``: where operand ``k``'s element
+    0 is).  NumPy's buffered iterator's inner loops (:func:`buffer_setup`),
+    each over the elements in the iterator's order of ``((a * b) * c) * ...``:
+    added into the output element by element, or where the output does not
+    move, summed in order from 0 and the sum added to the output
+    (``sum_of_products_three``, ``_outstride0_three``, ``_any``)."""
+    nop = base.shape[0]
+    gsize, gst, ng = _labels(st, sizes, nop, nout, ostr)
+    if ng == 0:
+        return 0
+    plan = np.zeros(3, np.int64)
+    buffer_setup(gsize, gst, ng, nop, sizes.shape[0] > nout, plan)
+    piece = plan[0]
+    block = plan[1]
+    summing = plan[2] == 0
+    total = 1
+    for g in range(ng):
+        total *= gsize[g]
+    idx = np.zeros(ng + 1, np.int64)
+    pos = np.zeros(nop + 1, np.int64)
+    for iop in range(nop):
+        pos[iop] = base[iop]
+    n0 = gsize[0]
+    i = 0
+    while i < total:
+        n = total - i
+        if summing:     # (else the inner loops' ends change nothing)
+            at = i % block
+            n = piece - at % piece
+            if block - at < n:
+                n = block - at
+        acc = zero
+        po = pos[nop]
+        left = n
+        while left > 0:
+            r = n0 - idx[0]
+            if left < r:
+                r = left
+            if summing:
+                acc = _products_sum(a, b, c, pos, gst, nop, r, acc)
+            else:
+                _products_into(a, b, c, pos, gst, nop, r, out)
+            _advance_by(idx, pos, gsize, gst, ng, nop, r)
+            left -= r
+        if summing:
+            out[po] = acc + out[po]
+        i += n
+    return 0
+
+
+def _products_sum(a, b, c, pos, gst, nop, r, acc):
+    """``acc`` plus each of the ``r`` products from ``pos`` along merged label 0,
+    in order (``accum += a * b * c``)."""
+    if nop == 3:
+        pa = pos[0]
+        pb = pos[1]
+        pc = pos[2]
+        sa = gst[0, 0]
+        sb = gst[1, 0]
+        sc = gst[2, 0]
+        for j in range(r):
+            acc = acc + (a[pa + j * sa] * b[pb + j * sb]) * c[pc + j * sc]
+        return acc
+    for j in range(r):
+        p = a[pos[0] + j * gst[0, 0]]
+        for k in range(1, nop):
+            p = p * a[pos[k] + j * gst[k, 0]]
+        acc = acc + p
+    return acc
+
+
+def _products_into(a, b, c, pos, gst, nop, r, out):
+    """Each of the ``r`` products from ``pos`` along merged label 0 added into
+    its output element (``out = a * b * c + out``); a moving output with
+    operands that move with it or stay has a loop of its own (vector code)."""
+    po = pos[nop]
+    so = gst[nop, 0]
+    if nop == 3:
+        pa = pos[0]
+        pb = pos[1]
+        pc = pos[2]
+        sa = gst[0, 0]
+        sb = gst[1, 0]
+        sc = gst[2, 0]
+        if so != 1 or sa > 1 or sb > 1 or sc > 1 or sa < 0 or sb < 0 or sc < 0:
+            for j in range(r):
+                out[po + j * so] = (a[pa + j * sa] * b[pb + j * sb]) * c[pc + j * sc] \
+                    + out[po + j * so]
+        elif sa == 1 and sb == 1:
+            if sc == 1:
+                for j in range(r):
+                    out[po + j] = (a[pa + j] * b[pb + j]) * c[pc + j] + out[po + j]
+            else:
+                z = c[pc]
+                for j in range(r):
+                    out[po + j] = (a[pa + j] * b[pb + j]) * z + out[po + j]
+        elif sa == 1:
+            y = b[pb]
+            if sc == 1:
+                for j in range(r):
+                    out[po + j] = (a[pa + j] * y) * c[pc + j] + out[po + j]
+            else:
+                z = c[pc]
+                for j in range(r):
+                    out[po + j] = (a[pa + j] * y) * z + out[po + j]
+        elif sb == 1:
+            x = a[pa]
+            if sc == 1:
+                for j in range(r):
+                    out[po + j] = (x * b[pb + j]) * c[pc + j] + out[po + j]
+            else:
+                z = c[pc]
+                for j in range(r):
+                    out[po + j] = (x * b[pb + j]) * z + out[po + j]
+        else:
+            xy = a[pa] * b[pb]
+            if sc == 1:
+                for j in range(r):
+                    out[po + j] = xy * c[pc + j] + out[po + j]
+            else:
+                p = xy * c[pc]
+                for j in range(r):
+                    out[po + j] = p + out[po + j]
+        return
+    for j in range(r):
+        p = a[pos[0] + j * gst[0, 0]]
+        for k in range(1, nop):
+            p = p * a[pos[k] + j * gst[k, 0]]
+        out[po + j * so] = p + out[po + j * so]
+
+
+def _advance_by(idx, pos, gsize, gst, ng, nop, r):
+    """Move the iteration ``r`` elements on along merged label 0 (not past its
+    end), carrying into the outer labels; ``idx[ng]`` becomes 1 after the
+    last."""
+    idx[0] += r
+    for k in range(nop + 1):
+        pos[k] += r * gst[k, 0]
+    if idx[0] < gsize[0]:
+        return
+    g = 0
+    while g < ng and idx[g] == gsize[g]:
+        for k in range(nop + 1):
+            pos[k] -= gsize[g] * gst[k, g]
+        idx[g] = 0
+        g += 1
+        if g < ng:
+            idx[g] += 1
+            for k in range(nop + 1):
+                pos[k] += gst[k, g]
+    if g == ng:
+        idx[ng] = 1
+
+
 def piece_two(a, pa, sa, b, pb, sb, out, po, so, n, W, zero):
     """One piece of the inner loop of a product of two operands (the contiguous
     cases apart, as vector code: the same operations)."""
@@ -331,5 +555,7 @@ def _total(a, pa, n, W, zero):
 
 
 for _f in (merged, _labels, _positions, einsum_two, einsum_one, _pieces, einsum_three, einsum_many,
+           buffer_setup, einsum_floats, _products_sum, _products_into, _advance_by,
            piece_two, piece_one, _dot, _total):
     _f.hj_unchecked = True
+_advance_by.hj_inline = True
