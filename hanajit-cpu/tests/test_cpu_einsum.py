@@ -219,6 +219,31 @@ def test_three_float_operands_past_the_buffer(rows, cols, dtype):
     assert_same_bits(jit(dot3, fallback=False)(v, v, v[::-1]), dot3(v, v, v[::-1]))
 
 
+def four_labels(a, b):
+    return np.einsum("jlki,jlk->l", a, b)
+
+
+@pytest.mark.parametrize("dtype", ["f4", "f8"])
+def test_a_buffered_operand_is_summed_as_a_contiguous_one(dtype):
+    """Four merged labels: NumPy's buffered iterator spans two labels a loop and
+    copies the reversed operand into its buffer, so the loop it sums with is
+    the contiguous one (a SIMD sum times the other's value), not the strided
+    one its own stride would choose (a wrong answer before, 1 case in 150)."""
+    rng = np.random.default_rng(0)
+    big = rng.standard_normal((15, 6, 8, 286)).astype(dtype)
+    a = big[1:, 1:, 1:, 1:][..., ::-1]
+    b = rng.standard_normal((14, 5, 7)).astype(dtype)
+    assert_same_bits(jit(four_labels, fallback=False)(a, b), four_labels(a, b))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from([1, 2]), st.sampled_from(["f8", "f4"]), st.integers(0, 2**32 - 1))
+def test_generated_float_einsums_of_one_or_two_operands(nop, dtype, seed):
+    """Generated subscripts of one or two float operands (four merged labels
+    and more go through NumPy's buffered iterator)."""
+    _generated(nop, dtype, seed)
+
+
 def _random_spec(rng, nop):
     labels = "ijkl"[:int(rng.integers(1, 5))]
     sizes = {c: int(rng.choice([1, 2, 3, 7, 40, 300, 2000, 9000])) for c in labels}
@@ -238,6 +263,10 @@ def test_generated_float_einsums_of_three_operands_or_more(nop, dtype, seed):
     """Generated subscripts of three or four float operands over labels of
     lengths from 1 to past the buffer, each operand C, Fortran, reversed or
     strided: NumPy's bits, shape and strides."""
+    _generated(nop, dtype, seed)
+
+
+def _generated(nop, dtype, seed):
     from hanajit.testing.sourcefile import load_module
     rng = np.random.default_rng(seed)
     spec, sizes = _random_spec(rng, nop)

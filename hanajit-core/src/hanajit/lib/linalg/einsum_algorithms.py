@@ -11,9 +11,12 @@ then the summed ones in alphabetical order -- and zeroes the output first:
   too), strides never negated;
 * the output is allocated in that order (its strides grow from the innermost
   label out) and neighbouring labels merge where every operand's strides chain;
-* the innermost merged label is walked whole when two or three merged labels
-  are left (NumPy's unbuffered loops), else in pieces of at most 8192 values
-  (the buffered iterator's), each piece by a "sum of products" loop chosen by the
+* for one or two operands the innermost merged label is walked whole when
+  two or three merged labels are left (NumPy's unbuffered loops); otherwise,
+  and always for three operands or more, the buffered iterator's inner loops
+  (``buffer_setup``: its cost model picks the merged labels a loop spans, at
+  most 8192 values, and which operands it copies into buffers, which then
+  have stride 1), each by a "sum of products" loop chosen by the
   strides (``piece_two``/``piece_one``): element by element
   ``out[i] = a[i] * b[i] + out[i]`` where the output moves, and where it does not
   (a sum inside the piece) NumPy's SIMD loops of its baseline (128-bit vectors:
@@ -31,8 +34,8 @@ repeated label's strides summed), ``sizes`` per label, the first ``nout`` the
 output's; ``out`` zeroed, of the output's size; ``ostr`` receives the output's
 strides per output label, in items.  ``einsum_one`` is the same for one operand,
 ``einsum_three`` for three integer operands and ``einsum_many`` for more (any
-order of their sum is NumPy's; float ones fall back: NumPy's buffering then
-decides whether a sum is one chain or one per row).
+order of their sum is NumPy's), ``einsum_floats`` for three float operands or
+more (NumPy's loops for them add in order: ``acc += a * b * c``).
 """
 import numpy as np
 
@@ -118,31 +121,131 @@ def einsum_one(a, base, st, sizes, nout, out, ostr, W, zero):
 
 def _pieces(a, b, nop, base, st, sizes, nout, out, ostr, W, zero):
     """The iteration of ``nop`` (1 or 2) operands: the outer merged labels in
-    order, the inner one whole or in pieces (module docstring)."""
+    order, the inner one whole (NumPy's unbuffered loops, two or three merged
+    labels) or in the buffered iterator's inner loops (module docstring)."""
     gsize, gst, ng = _labels(st, sizes, nop, nout, ostr)
-    if ng == 0:
-        return 0
+    if ng == 2 or ng == 3:
+        _whole_rows(a, b, nop, base, gsize, gst, ng, out, W, zero)
+    elif ng > 0:
+        _buffered_pieces(a, b, nop, base, gsize, gst, ng, sizes.shape[0] > nout, out, W, zero)
+    return 0
+
+
+def _whole_rows(a, b, nop, base, gsize, gst, ng, out, W, zero):
+    """NumPy's unbuffered loops: the outer merged labels in order, the inner
+    one whole."""
     inner = gsize[0]
-    piece = inner if ng == 2 or ng == 3 else PIECE
     idx = np.zeros(ng + 1, np.int64)
     pos = np.zeros(nop + 1, np.int64)
     while idx[ng] == 0:
         _positions(idx, gst, ng, base, nop, pos)
-        c0 = 0
-        while c0 < inner:
-            n = inner - c0
-            if n > piece:
-                n = piece
-            pa = pos[0] + c0 * gst[0, 0]
-            po = pos[nop] + c0 * gst[nop, 0]
-            if nop == 2:
-                piece_two(a, pa, gst[0, 0], b, pos[1] + c0 * gst[1, 0], gst[1, 0],
-                          out, po, gst[2, 0], n, W, zero)
-            else:
-                piece_one(a, pa, gst[0, 0], out, po, gst[1, 0], n, W, zero)
-            c0 += n
+        if nop == 2:
+            piece_two(a, pos[0], gst[0, 0], b, pos[1], gst[1, 0], out, pos[2], gst[2, 0],
+                      inner, W, zero)
+        else:
+            piece_one(a, pos[0], gst[0, 0], out, pos[1], gst[1, 0], inner, W, zero)
         advance(idx, gsize, ng)
-    return 0
+
+
+def _buffered_pieces(a, b, nop, base, gsize, gst, ng, summed, out, W, zero):
+    """:func:`_pieces` through NumPy's buffered iterator (one merged label, or
+    four and more): its inner loops (:func:`buffer_setup`).  Where the output
+    moves the loops' ends change nothing; where it does not, each inner loop is
+    summed by the loop its operands' strides choose -- a buffered operand's
+    values copied in the iterator's order (stride 1), or held as one value
+    (stride 0) -- and the sum added to the output."""
+    plan = np.zeros(3 + 2 * (nop + 1), np.int64)
+    buffer_setup(gsize, gst, ng, nop, summed, plan)
+    piece = plan[0]
+    block = plan[1]
+    total = 1
+    for g in range(ng):
+        total *= gsize[g]
+    idx = np.zeros(ng + 1, np.int64)
+    pos = np.zeros(nop + 1, np.int64)
+    for iop in range(nop):
+        pos[iop] = base[iop]
+    n0 = gsize[0]
+    if plan[3 + nop] != 0:
+        while idx[ng] == 0:     # element by element, in the iterator's order
+            r = n0 - idx[0]
+            _piece(a, pos[0], gst[0, 0], b, pos[1], gst[1, 0], out, pos[nop], gst[nop, 0],
+                   r, W, zero, nop)
+            _advance_by(idx, pos, gsize, gst, ng, nop, r)
+        return
+    bufa = np.empty(piece, a.dtype)
+    bufb = np.empty(piece, b.dtype)
+    i = 0
+    while i < total:
+        at = i % block
+        n = piece - at % piece
+        if block - at < n:
+            n = block - at
+        va = a
+        pa = pos[0]
+        sa = plan[3]
+        if sa == 1 and plan[4 + nop] == 1:
+            _gather(a, pos[0], 0, idx, gsize, gst, ng, n, bufa)
+            va = bufa
+            pa = 0
+        vb = b
+        pb = pos[1]
+        sb = plan[4]
+        if nop == 2 and sb == 1 and plan[5 + nop] == 1:
+            _gather(b, pos[1], 1, idx, gsize, gst, ng, n, bufb)
+            vb = bufb
+            pb = 0
+        _piece(va, pa, sa, vb, pb, sb, out, pos[nop], 0, n, W, zero, nop)
+        left = n
+        while left > 0:
+            r = n0 - idx[0]
+            if left < r:
+                r = left
+            _advance_by(idx, pos, gsize, gst, ng, nop, r)
+            left -= r
+        i += n
+
+
+def _piece(a, pa, sa, b, pb, sb, out, po, so, n, W, zero, nop):
+    """:func:`piece_two` or (``nop`` 1) :func:`piece_one`: their one call in
+    :func:`_buffered_pieces` (each is inlined where it is called)."""
+    if nop == 2:
+        piece_two(a, pa, sa, b, pb, sb, out, po, so, n, W, zero)
+    else:
+        piece_one(a, pa, sa, out, po, so, n, W, zero)
+
+
+def _gather(m, p, k, idx, gsize, gst, ng, n, buf):
+    """Copy operand ``k``'s ``n`` values from the iterator's position ``idx``
+    (``p`` in memory ``m``), in its order, into ``buf`` (NumPy's buffer)."""
+    j = idx[0]
+    g1 = 1
+    at = 0
+    outer = np.zeros(ng + 1, np.int64)
+    for g in range(ng):
+        outer[g] = idx[g]
+    while at < n:
+        r = gsize[0] - j
+        if n - at < r:
+            r = n - at
+        s0 = gst[k, 0]
+        for t in range(r):
+            buf[at + t] = m[p + t * s0]
+        at += r
+        p += r * s0
+        j += r
+        if j == gsize[0] and at < n:
+            p -= gsize[0] * s0
+            j = 0
+            g1 = 1
+            while g1 < ng:
+                outer[g1] += 1
+                p += gst[k, g1]
+                if outer[g1] < gsize[g1]:
+                    break
+                p -= gsize[g1] * gst[k, g1]
+                outer[g1] = 0
+                g1 += 1
 
 
 def einsum_three(a, b, c, base, st, sizes, nout, out, ostr, W, zero):
@@ -207,7 +310,9 @@ def buffer_setup(gsize, gst, ng, nop, summed, plan):
     ``npyiter_find_buffering_setup``, no ``GROWINNER``): ``plan[0]`` the
     length of an inner loop, ``plan[1]`` the span (merged labels ``0 ..
     outer``) inner loops never cross, ``plan[2]`` the output's stride in them
-    (0: each inner loop is summed on its own).
+    (0: each inner loop is summed on its own); ``plan[3 + k]`` operand ``k``'s
+    stride in them and ``plan[4 + nop + k]`` 1 where it is buffered (the output
+    is operand ``nop``).
 
     From the innermost merged label out, while the span is below the buffer
     size (8192) and no reduction flip is met: an operand whose strides stop
@@ -251,15 +356,21 @@ def buffer_setup(gsize, gst, ng, nop, summed, plan):
             best_size = size
             best_dim = idim
     using_reduce = outer_reduce != 0 and best_dim == outer_reduce
-    o = nop
-    reduce_op = using_reduce and (outer_reduce == best_dim or single[o] == best_dim or (
-        gst[o, best_dim] == 0 and single[o] <= best_dim))
-    if single[o] + (1 if reduce_op else 0) > best_dim:
-        plan[2] = gst[o, 0]             # the output read where it is
-    elif reduce_op and gst[o, best_dim] != 0:
-        plan[2] = 0
-    else:
-        plan[2] = 1                     # a buffer of the output, element by element
+    for o in range(nop + 1):
+        # each operand's stride in the inner loops: its own, or 1 (a buffer of
+        # its values in the iterator's order), or 0 (one value for the loop)
+        reduce_op = using_reduce and ((o == nop and outer_reduce == best_dim)
+                                      or single[o] == best_dim
+                                      or (gst[o, best_dim] == 0 and single[o] <= best_dim))
+        plan[4 + nop + o] = 1           # (buffered)
+        if single[o] + (1 if reduce_op else 0) > best_dim:
+            plan[3 + o] = gst[o, 0]
+            plan[4 + nop + o] = 0
+        elif reduce_op and gst[o, best_dim] != 0:
+            plan[3 + o] = 0
+        else:
+            plan[3 + o] = 1
+    plan[2] = plan[3 + nop]
     if PIECE < best_size:
         best_size = best_core * (PIECE // best_core)
     plan[0] = best_core if using_reduce else best_size
@@ -282,7 +393,7 @@ def einsum_floats(a, b, c, base, st, sizes, nout, out, ostr, W, zero):
     gsize, gst, ng = _labels(st, sizes, nop, nout, ostr)
     if ng == 0:
         return 0
-    plan = np.zeros(3, np.int64)
+    plan = np.zeros(3 + 2 * (nop + 1), np.int64)
     buffer_setup(gsize, gst, ng, nop, sizes.shape[0] > nout, plan)
     piece = plan[0]
     block = plan[1]
@@ -554,8 +665,14 @@ def _total(a, pa, n, W, zero):
     return (acc0 + acc1) + (acc2 + acc3)
 
 
-for _f in (merged, _labels, _positions, einsum_two, einsum_one, _pieces, einsum_three, einsum_many,
-           buffer_setup, einsum_floats, _products_sum, _products_into, _advance_by,
+for _f in (merged, _labels, _positions, einsum_two, einsum_one, _pieces, _whole_rows, einsum_three,
+           einsum_many,
+           buffer_setup, _buffered_pieces, _piece, _gather, einsum_floats, _products_sum,
+           _products_into, _advance_by,
            piece_two, piece_one, _dot, _total):
     _f.hj_unchecked = True
 _advance_by.hj_inline = True
+# (the inner loops inlined where they run: a call per row cost 'ij,jk->ik' of
+# 200x200 a fifth of its time)
+piece_two.hj_inline = True
+piece_one.hj_inline = True
