@@ -11,9 +11,10 @@ memory (``einsum_algorithms``), so float results are NumPy's bit for bit, into
 an output with NumPy's strides.  A result with no label is a NumPy scalar.
 Three float operands or more follow NumPy's buffered iterator: where its
 inner loops start and end decides which products are summed together
-(``einsum_algorithms.buffer_setup``).  Floats of several dtypes,
-signed integers with uint64 (NumPy computes in float64), complex, float16 and
-boolean operands, an ellipsis summed away, and keywords (``out=``,
+(``einsum_algorithms.buffer_setup``).  Operands of several integer and
+float dtypes are cast to NumPy's promoted dtype (a copy of each, the values
+NumPy's cast gives), and the iterator's buffering of them followed.  Complex,
+float16 and boolean operands, an ellipsis summed away, and keywords (``out=``,
 ``optimize=True``, ...) fall back."""
 from __future__ import annotations
 
@@ -76,21 +77,17 @@ def parse(spec, ndims):
 
 
 def _dtype(args):
-    """The dtype NumPy computes in: the operands' one dtype, or for integers of
-    several dtypes their promoted one (NumPy casts each operand to it; any
-    order of an integer sum is exact)."""
+    """The dtype NumPy computes in: the operands' one dtype, or NumPy's
+    promotion of theirs (each operand is cast to it first, through its
+    buffered iterator, ``einsum_algorithms.buffer_setup``)."""
     dts = {a.dtype for a in args}
     if len(dts) != 1:
-        if not all(d.is_int for d in dts):
-            raise Incompatible("np.einsum() of operands of different dtypes (other than "
-                               "integers)")
+        if not all(d.is_int or d.is_float and d.bits in (32, 64) for d in dts):
+            raise Incompatible("np.einsum() of operands of several dtypes other than "
+                               "integers, float32 and float64")
         import numpy as np
         from ..arrays.creation import dtype_of
-        dt = dtype_of(np.result_type(*[str(d) for d in dts]))
-        if not dt.is_int:
-            raise Incompatible("np.einsum() of signed integers and uint64 (NumPy computes "
-                               "in float64)")
-        return dt
+        return dtype_of(np.result_type(*[str(d) for d in dts]))
     dt = dts.pop()
     if not (dt.is_int or dt.is_float and dt.bits in (32, 64)):
         raise Incompatible(f"np.einsum() of {dt}")
@@ -161,6 +158,12 @@ class Einsum(CallTemplate):
         fill(L, res, [N.ArrayAttr(res, "shape", 0, I)], lambda idx: C(0, dt))
         ostr = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(max(nout, 1), I)]))
         lanes = C(2 if dt.bits == 64 else 4, I)
+        # the operands NumPy casts to ``dt`` (its iterator buffers them)
+        cast = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(nop, I)]))
+        for k, arr in enumerate(ops):
+            L.emit(N.Store(array=cast, indices=[C(k, I)],
+                           value=C(int(arr.type.dtype != dt), I)))
+        head = [base, cast]
         if nop >= 3 and dt.is_float:
             if nop > 3:
                 mems = [_joined(L, mems, base, dt)] * 3
@@ -168,9 +171,13 @@ class Einsum(CallTemplate):
         elif nop > 3:
             mems = [_joined(L, mems, base, dt)]
             helper = he.einsum_many
+            head = [base]
+        elif nop == 3:
+            helper = he.einsum_three
+            head = [base]
         else:
-            helper = {1: he.einsum_one, 2: he.einsum_two, 3: he.einsum_three}[nop]
-        head = mems + [base]
+            helper = {1: he.einsum_one, 2: he.einsum_two}[nop]
+        head = mems + head
         L.emit(N.ExprStmt(value=L.call_helper(helper, head + [
             st, size_arr, C(nout, I), res, ostr, lanes, C(0, dt)])))
         if not nout:

@@ -109,25 +109,29 @@ def _positions(idx, gst, ng, base, nop, pos):
         pos[iop] = p
 
 
-def einsum_two(a, b, base, st, sizes, nout, out, ostr, W, zero):
+def einsum_two(a, b, base, cast, st, sizes, nout, out, ostr, W, zero):
     """``out`` as NumPy's einsum of two operands (module docstring)."""
-    return _pieces(a, b, 2, base, st, sizes, nout, out, ostr, W, zero)
+    return _pieces(a, b, 2, base, cast, st, sizes, nout, out, ostr, W, zero)
 
 
-def einsum_one(a, base, st, sizes, nout, out, ostr, W, zero):
+def einsum_one(a, base, cast, st, sizes, nout, out, ostr, W, zero):
     """``out`` as NumPy's einsum of one operand with a sum (module docstring)."""
-    return _pieces(a, a, 1, base, st, sizes, nout, out, ostr, W, zero)
+    return _pieces(a, a, 1, base, cast, st, sizes, nout, out, ostr, W, zero)
 
 
-def _pieces(a, b, nop, base, st, sizes, nout, out, ostr, W, zero):
+def _pieces(a, b, nop, base, cast, st, sizes, nout, out, ostr, W, zero):
     """The iteration of ``nop`` (1 or 2) operands: the outer merged labels in
     order, the inner one whole (NumPy's unbuffered loops, two or three merged
     labels) or in the buffered iterator's inner loops (module docstring)."""
     gsize, gst, ng = _labels(st, sizes, nop, nout, ostr)
-    if ng == 2 or ng == 3:
+    casts = 0
+    for k in range(nop):
+        casts += cast[k]
+    if (ng == 2 or ng == 3) and casts == 0:
         _whole_rows(a, b, nop, base, gsize, gst, ng, out, W, zero)
     elif ng > 0:
-        _buffered_pieces(a, b, nop, base, gsize, gst, ng, sizes.shape[0] > nout, out, W, zero)
+        _buffered_pieces(a, b, nop, base, cast, gsize, gst, ng, sizes.shape[0] > nout, out,
+                         W, zero)
     return 0
 
 
@@ -147,7 +151,7 @@ def _whole_rows(a, b, nop, base, gsize, gst, ng, out, W, zero):
         advance(idx, gsize, ng)
 
 
-def _buffered_pieces(a, b, nop, base, gsize, gst, ng, summed, out, W, zero):
+def _buffered_pieces(a, b, nop, base, cast, gsize, gst, ng, summed, out, W, zero):
     """:func:`_pieces` through NumPy's buffered iterator (one merged label, or
     four and more): its inner loops (:func:`buffer_setup`).  Where the output
     moves the loops' ends change nothing; where it does not, each inner loop is
@@ -155,7 +159,7 @@ def _buffered_pieces(a, b, nop, base, gsize, gst, ng, summed, out, W, zero):
     values copied in the iterator's order (stride 1), or held as one value
     (stride 0) -- and the sum added to the output."""
     plan = np.zeros(3 + 2 * (nop + 1), np.int64)
-    buffer_setup(gsize, gst, ng, nop, summed, plan)
+    buffer_setup(gsize, gst, ng, nop, summed, cast, plan)
     piece = plan[0]
     block = plan[1]
     total = 1
@@ -181,17 +185,20 @@ def _buffered_pieces(a, b, nop, base, gsize, gst, ng, summed, out, W, zero):
         n = piece - at % piece
         if block - at < n:
             n = block - at
+        # (a buffered operand whose values lie contiguous already is read where
+        # it is: the same values in the same order)
+        row = n <= n0 - idx[0]
         va = a
         pa = pos[0]
         sa = plan[3]
-        if sa == 1 and plan[4 + nop] == 1:
+        if sa == 1 and plan[4 + nop] == 1 and not (row and gst[0, 0] == 1):
             _gather(a, pos[0], 0, idx, gsize, gst, ng, n, bufa)
             va = bufa
             pa = 0
         vb = b
         pb = pos[1]
         sb = plan[4]
-        if nop == 2 and sb == 1 and plan[5 + nop] == 1:
+        if nop == 2 and sb == 1 and plan[5 + nop] == 1 and not (row and gst[1, 0] == 1):
             _gather(b, pos[1], 1, idx, gsize, gst, ng, n, bufb)
             vb = bufb
             pb = 0
@@ -305,9 +312,9 @@ def einsum_many(m, base, st, sizes, nout, out, ostr, W, zero):
     return 0
 
 
-def buffer_setup(gsize, gst, ng, nop, summed, plan):
-    """NumPy's buffered iterator for three operands or more (its
-    ``npyiter_find_buffering_setup``, no ``GROWINNER``): ``plan[0]`` the
+def buffer_setup(gsize, gst, ng, nop, summed, cast, plan):
+    """NumPy's buffered iterator for einsum (its ``npyiter_find_buffering_setup``,
+    no ``GROWINNER``; ``cast[k]`` 1 for an operand NumPy casts): ``plan[0]`` the
     length of an inner loop, ``plan[1]`` the span (merged labels ``0 ..
     outer``) inner loops never cross, ``plan[2]`` the output's stride in them
     (0: each inner loop is summed on its own); ``plan[3 + k]`` operand ``k``'s
@@ -316,7 +323,7 @@ def buffer_setup(gsize, gst, ng, nop, summed, plan):
 
     From the innermost merged label out, while the span is below the buffer
     size (8192) and no reduction flip is met: an operand whose strides stop
-    chaining costs one buffer more; the output's stride turning to or from 0
+    chaining costs one buffer more (a cast one costs one from the start); the output's stride turning to or from 0
     (``summed``: a label is summed) is the reduction's outer label, beyond
     which the span never grows; the span ending at the label with the least
     cost per item (``(1 + buffers) / min(span, 8192)``, the later label on a
@@ -324,6 +331,8 @@ def buffer_setup(gsize, gst, ng, nop, summed, plan):
     core (the labels inside it); else a buffer, the span cut at a multiple of
     the core below 8192."""
     cost = 1
+    for k in range(nop):
+        cost += cast[k]             # (an operand cast is always buffered)
     single = np.ones(nop + 1, np.int64)
     outer_reduce = 0
     size = gsize[0]
@@ -342,7 +351,8 @@ def buffer_setup(gsize, gst, ng, nop, summed, plan):
                 if ps * pshape == s:
                     single[iop] += 1
                     continue
-                cost += 1
+                if iop == nop or cast[iop] == 0:
+                    cost += 1
             if iop == nop and summed and (s == 0 or ps == 0):
                 outer_reduce = idim
         core = size
@@ -359,14 +369,18 @@ def buffer_setup(gsize, gst, ng, nop, summed, plan):
     for o in range(nop + 1):
         # each operand's stride in the inner loops: its own, or 1 (a buffer of
         # its values in the iterator's order), or 0 (one value for the loop)
+        casted = o < nop and cast[o] != 0
         reduce_op = using_reduce and ((o == nop and outer_reduce == best_dim)
-                                      or single[o] == best_dim
+                                      or (single[o] == best_dim and not casted)
                                       or (gst[o, best_dim] == 0 and single[o] <= best_dim))
+        one_stride = single[o] + (1 if reduce_op else 0) > best_dim
         plan[4 + nop + o] = 1           # (buffered)
-        if single[o] + (1 if reduce_op else 0) > best_dim:
+        if one_stride and not casted:
             plan[3 + o] = gst[o, 0]
             plan[4 + nop + o] = 0
-        elif reduce_op and gst[o, best_dim] != 0:
+        elif reduce_op:
+            plan[3 + o] = 1 if gst[o, best_dim] == 0 else 0
+        elif one_stride and gst[o, 0] == 0:
             plan[3 + o] = 0
         else:
             plan[3 + o] = 1
@@ -380,7 +394,7 @@ def buffer_setup(gsize, gst, ng, nop, summed, plan):
     plan[1] = block
 
 
-def einsum_floats(a, b, c, base, st, sizes, nout, out, ostr, W, zero):
+def einsum_floats(a, b, c, base, cast, st, sizes, nout, out, ostr, W, zero):
     """``out`` as NumPy's einsum of three float operands or more: ``a``, ``b``,
     ``c`` the three operands' memories, or for more operands all of them in
     one memory passed three times (``base[k]``: where operand ``k``'s element
@@ -394,7 +408,7 @@ def einsum_floats(a, b, c, base, st, sizes, nout, out, ostr, W, zero):
     if ng == 0:
         return 0
     plan = np.zeros(3 + 2 * (nop + 1), np.int64)
-    buffer_setup(gsize, gst, ng, nop, sizes.shape[0] > nout, plan)
+    buffer_setup(gsize, gst, ng, nop, sizes.shape[0] > nout, cast, plan)
     piece = plan[0]
     block = plan[1]
     summing = plan[2] == 0
