@@ -1,9 +1,10 @@
 """``np.einsum`` (``lib/linalg/einsum.py``): NumPy's iterator order and loops
 over the operands' memory, so float results are NumPy's bit for bit -- checked
 on random shapes (labels of length 1 included), layouts (C, Fortran, reversed,
-strided), dtypes and signed zeros, on pieces past NumPy's 8192-value buffer, ellipses,
-NumPy's views for one operand with nothing summed, its errors and the forms
-that fall back."""
+strided), dtypes (complex too) and signed zeros, on pieces past NumPy's
+8192-value buffer, generated subscripts of one to four operands (several
+dtypes too), ellipses, NumPy's views for one operand with nothing summed, its
+errors and the forms that fall back."""
 import warnings
 
 import numpy as np
@@ -75,6 +76,11 @@ def _operand(rng, shape, dtype, layout, zeros):
     a = rng.standard_normal(shape) * 10.0 ** rng.uniform(-3, 3, shape)
     if zeros:
         a[a < 0.2] = -0.0
+    if np.dtype(dtype).kind == "c":
+        b = rng.standard_normal(shape)
+        if zeros:
+            b[b > 0.5] = 0.0
+        a = a + 1j * b
     if np.dtype(dtype).kind in "iu":
         a = np.trunc(a * 7) % (100 if np.dtype(dtype).itemsize == 1 else 1000)
     return _laid_out(a.astype(dtype), layout)
@@ -102,7 +108,7 @@ LAYOUTS = st.sampled_from(["C", "F", "reversed", "strided"])
 @given(st.sampled_from(sorted(TWO)), st.dictionaries(st.sampled_from("bijk"),
                                                      st.sampled_from([1, 2, 3, 5, 9, 17, 40]),
                                                      min_size=4, max_size=4),
-       st.sampled_from(["f8", "f4", "i8", "i4"]), LAYOUTS, LAYOUTS, st.booleans(),
+       st.sampled_from(["f8", "f4", "i8", "i4", "c16", "c8"]), LAYOUTS, LAYOUTS, st.booleans(),
        st.integers(0, 2**32 - 1))
 def test_two_operands_as_numpy(spec, sizes, dtype, la, lb, zeros, seed):
     """NumPy's result, value and type, whatever the lengths (1 broadcasts and
@@ -114,7 +120,8 @@ def test_two_operands_as_numpy(spec, sizes, dtype, la, lb, zeros, seed):
     assert_same_bits(jit(fn)(a, b), fn(a, b))
 
 
-@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.complex128,
+                                   np.complex64])
 def test_one_operand_sums_and_diagonals(dtype):
     rng = np.random.default_rng(1)
     for shape in ((1, 1), (3, 1), (1, 7), (6, 5), (40, 33)):
@@ -267,6 +274,16 @@ def test_generated_float_einsums_of_three_operands_or_more(nop, dtype, seed):
 
 
 @settings(max_examples=30, deadline=None)
+@given(st.sampled_from([1, 2, 2, 3, 4]), st.sampled_from(["c16", "c8"]),
+       st.integers(0, 2**32 - 1))
+def test_generated_complex_einsums(nop, dtype, seed):
+    """Complex operands: NumPy's complex loops (a product part by part, sums
+    in order, four values a step for one contiguous operand) in the inner
+    loops of its iterator."""
+    _generated(nop, dtype, seed)
+
+
+@settings(max_examples=30, deadline=None)
 @given(st.sampled_from([1, 2, 2, 3, 4]), st.integers(0, 2**32 - 1))
 def test_generated_einsums_of_several_dtypes(nop, seed):
     """Operands of float32, float64 and integer dtypes: NumPy casts each to
@@ -372,15 +389,12 @@ def test_other_forms_fall_back_with_the_reason():
     def mixed(a, b):
         return np.einsum("i,i->", a, b)
 
-    def complex_(z):
-        return np.einsum("i->", z)
-
     x = np.arange(4.0)
     with pytest.raises(ValueError):             # NumPy's error, from the interpreter
         with pytest.warns(HanaJitFallbackWarning, match="ellipsis summed away"):
             jit(ellipsis)(x[None])
     for fn, args, why in ((mixed, (x, x > 1), "several dtypes"),
-                          (complex_, (x + 1j,), "complex")):
+                          (mixed, (x + 1j, x), "complex operands with others")):
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always")
             assert_same_bits(jit(fn)(*args), fn(*args))

@@ -13,8 +13,9 @@ Three float operands or more follow NumPy's buffered iterator: where its
 inner loops start and end decides which products are summed together
 (``einsum_algorithms.buffer_setup``).  Operands of several integer and
 float dtypes are cast to NumPy's promoted dtype (a copy of each, the values
-NumPy's cast gives), and the iterator's buffering of them followed.  Complex,
-float16 and boolean operands, an ellipsis summed away, and keywords (``out=``,
+NumPy's cast gives), and the iterator's buffering of them followed.  Complex
+operands of one dtype take NumPy's complex loops (``einsum_complex``).  Complex
+operands with others, float16 and boolean operands, an ellipsis summed away, and keywords (``out=``,
 ``optimize=True``, ...) fall back."""
 from __future__ import annotations
 
@@ -81,6 +82,11 @@ def _dtype(args):
     promotion of theirs (each operand is cast to it first, through its
     buffered iterator, ``einsum_algorithms.buffer_setup``)."""
     dts = {a.dtype for a in args}
+    if any(d.is_complex for d in dts):
+        if len(dts) != 1:
+            raise Incompatible("np.einsum() of complex operands with others of another "
+                               "dtype")
+        return dts.pop()
     if len(dts) != 1:
         if not all(d.is_int or d.is_float and d.bits in (32, 64) for d in dts):
             raise Incompatible("np.einsum() of operands of several dtypes other than "
@@ -157,6 +163,13 @@ class Einsum(CallTemplate):
         res = L.let(allocate(L, T.ArrayType(dt, 1, "C"), [count]))
         fill(L, res, [N.ArrayAttr(res, "shape", 0, I)], lambda idx: C(0, dt))
         ostr = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(max(nout, 1), I)]))
+        if dt.is_complex:
+            _complex_loops(L, mems, base, st, size_arr, nout, res, ostr, dt)
+            if not nout:
+                return N.Load(res, [C(0, I)], dt)
+            steps = [N.BinOp("mul", N.Load(ostr, [C(k, I)], I), C(item, I), I)
+                     for k in range(nout)]
+            return N.ArrayView(res, C(0, I), sizes[:nout], steps, call.type)
         lanes = C(2 if dt.bits == 64 else 4, I)
         # the operands NumPy casts to ``dt`` (its iterator buffers them)
         cast = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(nop, I)]))
@@ -185,6 +198,24 @@ class Einsum(CallTemplate):
         steps = [N.BinOp("mul", N.Load(ostr, [C(k, I)], I), C(item, I), I)
                  for k in range(nout)]
         return N.ArrayView(res, C(0, I), sizes[:nout], steps, call.type)
+
+
+def _complex_loops(L, mems, base, st, size_arr, nout, res, ostr, dt):
+    """NumPy's complex loops (``einsum_complex``) over the operands' memories
+    and the result, each seen as real and imaginary parts."""
+    from .einsum_complex import einsum_complex
+    part = T.FLOAT64 if dt.bits == 128 else T.FLOAT32
+    half = C(dt.bits // 16, I)
+
+    def parts(m):
+        n = N.BinOp("mul", N.ArrayAttr(m, "shape", 0, I), C(2, I), I)
+        return L.let(N.ArrayView(m, C(0, I), [n], [half], T.ArrayType(part, 1, "C")))
+    if len(mems) > 3:
+        mems = [_joined(L, mems, base, dt)]
+    real = [parts(m) for m in mems]
+    real += [real[-1]] * (3 - len(real))
+    L.emit(N.ExprStmt(value=L.call_helper(einsum_complex, real + [
+        base, st, size_arr, C(nout, I), parts(res), ostr, C(0.0, part)])))
 
 
 def _sizes(L, ops, terms, labels):

@@ -91,7 +91,7 @@ def merged(st, sizes, nop, nout, ostr, gsize, gst):
     return ng
 
 
-def _labels(st, sizes, nop, nout, ostr):
+def merged_labels(st, sizes, nop, nout, ostr):
     """:func:`merged` into new arrays: ``(gsize, gst, count)``."""
     nl = sizes.shape[0]
     gsize = np.ones(nl + 1, np.int64)
@@ -123,7 +123,7 @@ def _pieces(a, b, nop, base, cast, st, sizes, nout, out, ostr, W, zero):
     """The iteration of ``nop`` (1 or 2) operands: the outer merged labels in
     order, the inner one whole (NumPy's unbuffered loops, two or three merged
     labels) or in the buffered iterator's inner loops (module docstring)."""
-    gsize, gst, ng = _labels(st, sizes, nop, nout, ostr)
+    gsize, gst, ng = merged_labels(st, sizes, nop, nout, ostr)
     casts = 0
     for k in range(nop):
         casts += cast[k]
@@ -158,33 +158,22 @@ def _buffered_pieces(a, b, nop, base, cast, gsize, gst, ng, summed, out, W, zero
     summed by the loop its operands' strides choose -- a buffered operand's
     values copied in the iterator's order (stride 1), or held as one value
     (stride 0) -- and the sum added to the output."""
-    plan = np.zeros(3 + 2 * (nop + 1), np.int64)
-    buffer_setup(gsize, gst, ng, nop, summed, cast, plan)
+    plan = buffer_plan(gsize, gst, ng, nop, summed, cast)
     piece = plan[0]
-    block = plan[1]
-    total = 1
-    for g in range(ng):
-        total *= gsize[g]
-    idx = np.zeros(ng + 1, np.int64)
-    pos = np.zeros(nop + 1, np.int64)
-    for iop in range(nop):
-        pos[iop] = base[iop]
+    total, idx, pos = iteration_start(gsize, ng, base, nop)
     n0 = gsize[0]
     if plan[3 + nop] != 0:
         while idx[ng] == 0:     # element by element, in the iterator's order
             r = n0 - idx[0]
             _piece(a, pos[0], gst[0, 0], b, pos[1], gst[1, 0], out, pos[nop], gst[nop, 0],
                    r, W, zero, nop)
-            _advance_by(idx, pos, gsize, gst, ng, nop, r)
+            advance_by(idx, pos, gsize, gst, ng, nop, r)
         return
     bufa = np.empty(piece, a.dtype)
     bufb = np.empty(piece, b.dtype)
     i = 0
     while i < total:
-        at = i % block
-        n = piece - at % piece
-        if block - at < n:
-            n = block - at
+        n = loop_length(i, plan)
         # (a buffered operand whose values lie contiguous already is read where
         # it is: the same values in the same order)
         row = n <= n0 - idx[0]
@@ -192,14 +181,14 @@ def _buffered_pieces(a, b, nop, base, cast, gsize, gst, ng, summed, out, W, zero
         pa = pos[0]
         sa = plan[3]
         if sa == 1 and plan[4 + nop] == 1 and not (row and gst[0, 0] == 1):
-            _gather(a, pos[0], 0, idx, gsize, gst, ng, n, bufa)
+            gather(a, pos[0], 0, idx, gsize, gst, ng, n, bufa, 1)
             va = bufa
             pa = 0
         vb = b
         pb = pos[1]
         sb = plan[4]
         if nop == 2 and sb == 1 and plan[5 + nop] == 1 and not (row and gst[1, 0] == 1):
-            _gather(b, pos[1], 1, idx, gsize, gst, ng, n, bufb)
+            gather(b, pos[1], 1, idx, gsize, gst, ng, n, bufb, 1)
             vb = bufb
             pb = 0
         _piece(va, pa, sa, vb, pb, sb, out, pos[nop], 0, n, W, zero, nop)
@@ -208,7 +197,7 @@ def _buffered_pieces(a, b, nop, base, cast, gsize, gst, ng, summed, out, W, zero
             r = n0 - idx[0]
             if left < r:
                 r = left
-            _advance_by(idx, pos, gsize, gst, ng, nop, r)
+            advance_by(idx, pos, gsize, gst, ng, nop, r)
             left -= r
         i += n
 
@@ -222,9 +211,11 @@ def _piece(a, pa, sa, b, pb, sb, out, po, so, n, W, zero, nop):
         piece_one(a, pa, sa, out, po, so, n, W, zero)
 
 
-def _gather(m, p, k, idx, gsize, gst, ng, n, buf):
+def gather(m, p, k, idx, gsize, gst, ng, n, buf, w):
     """Copy operand ``k``'s ``n`` values from the iterator's position ``idx``
-    (``p`` in memory ``m``), in its order, into ``buf`` (NumPy's buffer)."""
+    (``p`` in memory ``m``), in its order, into ``buf`` (NumPy's buffer); a
+    value is ``w`` items (2: a complex one's real and imaginary parts, ``p``
+    and the strides counted in values)."""
     j = idx[0]
     g1 = 1
     at = 0
@@ -236,8 +227,13 @@ def _gather(m, p, k, idx, gsize, gst, ng, n, buf):
         if n - at < r:
             r = n - at
         s0 = gst[k, 0]
-        for t in range(r):
-            buf[at + t] = m[p + t * s0]
+        if w == 1:
+            for t in range(r):
+                buf[at + t] = m[p + t * s0]
+        else:
+            for t in range(r):
+                for e in range(w):
+                    buf[(at + t) * w + e] = m[(p + t * s0) * w + e]
         at += r
         p += r * s0
         j += r
@@ -258,7 +254,7 @@ def _gather(m, p, k, idx, gsize, gst, ng, n, buf):
 def einsum_three(a, b, c, base, st, sizes, nout, out, ostr, W, zero):
     """``out`` as NumPy's einsum of three integer operands: ``out = (a * b) * c +
     out`` element by element in the iterator's order."""
-    gsize, gst, ng = _labels(st, sizes, 3, nout, ostr)
+    gsize, gst, ng = merged_labels(st, sizes, 3, nout, ostr)
     if ng == 0:
         return 0
     n = gsize[0]
@@ -293,7 +289,7 @@ def einsum_many(m, base, st, sizes, nout, out, ostr, W, zero):
     generic loop ``out = ((a * b) * c) * ... + out`` element by element in the
     iterator's order (integers: any order is NumPy's value)."""
     nop = base.shape[0]
-    gsize, gst, ng = _labels(st, sizes, nop, nout, ostr)
+    gsize, gst, ng = merged_labels(st, sizes, nop, nout, ostr)
     if ng == 0:
         return 0
     n = gsize[0]
@@ -310,6 +306,36 @@ def einsum_many(m, base, st, sizes, nout, out, ostr, W, zero):
             out[po + i * so] = p + out[po + i * so]
         advance(idx, gsize, ng)
     return 0
+
+
+def buffer_plan(gsize, gst, ng, nop, summed, cast):
+    """:func:`buffer_setup` into a new array."""
+    plan = np.zeros(3 + 2 * (nop + 1), np.int64)
+    buffer_setup(gsize, gst, ng, nop, summed, cast, plan)
+    return plan
+
+
+def iteration_start(gsize, ng, base, nop):
+    """``(total, idx, pos)``: the iteration's element count, its index over the
+    merged labels and its position in each operand and the output, at the
+    start."""
+    total = 1
+    for g in range(ng):
+        total *= gsize[g]
+    idx = np.zeros(ng + 1, np.int64)
+    pos = np.zeros(nop + 1, np.int64)
+    for iop in range(nop):
+        pos[iop] = base[iop]
+    return total, idx, pos
+
+
+def loop_length(i, plan):
+    """The length of the inner loop that starts at element ``i`` of the
+    iteration (:func:`buffer_setup`'s ``plan``): to the end of its piece, not
+    past its span."""
+    at = i % plan[1]
+    n = plan[0] - at % plan[0]
+    return n if n < plan[1] - at else plan[1] - at
 
 
 def buffer_setup(gsize, gst, ng, nop, summed, cast, plan):
@@ -404,30 +430,18 @@ def einsum_floats(a, b, c, base, cast, st, sizes, nout, out, ostr, W, zero):
     move, summed in order from 0 and the sum added to the output
     (``sum_of_products_three``, ``_outstride0_three``, ``_any``)."""
     nop = base.shape[0]
-    gsize, gst, ng = _labels(st, sizes, nop, nout, ostr)
+    gsize, gst, ng = merged_labels(st, sizes, nop, nout, ostr)
     if ng == 0:
         return 0
-    plan = np.zeros(3 + 2 * (nop + 1), np.int64)
-    buffer_setup(gsize, gst, ng, nop, sizes.shape[0] > nout, cast, plan)
-    piece = plan[0]
-    block = plan[1]
+    plan = buffer_plan(gsize, gst, ng, nop, sizes.shape[0] > nout, cast)
     summing = plan[2] == 0
-    total = 1
-    for g in range(ng):
-        total *= gsize[g]
-    idx = np.zeros(ng + 1, np.int64)
-    pos = np.zeros(nop + 1, np.int64)
-    for iop in range(nop):
-        pos[iop] = base[iop]
+    total, idx, pos = iteration_start(gsize, ng, base, nop)
     n0 = gsize[0]
     i = 0
     while i < total:
         n = total - i
         if summing:     # (else the inner loops' ends change nothing)
-            at = i % block
-            n = piece - at % piece
-            if block - at < n:
-                n = block - at
+            n = loop_length(i, plan)
         acc = zero
         po = pos[nop]
         left = n
@@ -439,7 +453,7 @@ def einsum_floats(a, b, c, base, cast, st, sizes, nout, out, ostr, W, zero):
                 acc = _products_sum(a, b, c, pos, gst, nop, r, acc)
             else:
                 _products_into(a, b, c, pos, gst, nop, r, out)
-            _advance_by(idx, pos, gsize, gst, ng, nop, r)
+            advance_by(idx, pos, gsize, gst, ng, nop, r)
             left -= r
         if summing:
             out[po] = acc + out[po]
@@ -528,7 +542,7 @@ def _products_into(a, b, c, pos, gst, nop, r, out):
         out[po + j * so] = p + out[po + j * so]
 
 
-def _advance_by(idx, pos, gsize, gst, ng, nop, r):
+def advance_by(idx, pos, gsize, gst, ng, nop, r):
     """Move the iteration ``r`` elements on along merged label 0 (not past its
     end), carrying into the outer labels; ``idx[ng]`` becomes 1 after the
     last."""
@@ -679,13 +693,14 @@ def _total(a, pa, n, W, zero):
     return (acc0 + acc1) + (acc2 + acc3)
 
 
-for _f in (merged, _labels, _positions, einsum_two, einsum_one, _pieces, _whole_rows, einsum_three,
-           einsum_many,
-           buffer_setup, _buffered_pieces, _piece, _gather, einsum_floats, _products_sum,
-           _products_into, _advance_by,
+for _f in (merged, merged_labels, _positions, einsum_two, einsum_one, _pieces, _whole_rows,
+           einsum_three, einsum_many,
+           buffer_setup, buffer_plan, iteration_start, loop_length, _buffered_pieces, _piece, gather,
+           einsum_floats, _products_sum,
+           _products_into, advance_by,
            piece_two, piece_one, _dot, _total):
     _f.hj_unchecked = True
-_advance_by.hj_inline = True
+advance_by.hj_inline = True
 # (the inner loops inlined where they run: a call per row cost 'ij,jk->ik' of
 # 200x200 a fifth of its time)
 piece_two.hj_inline = True

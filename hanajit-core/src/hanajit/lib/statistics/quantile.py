@@ -186,17 +186,25 @@ class Quantile(CallTemplate):
         if not inexact:
             empty = ops.band(empty, N.Cmp("gt", m, C(0, I), T.BOOL))
         L.raise_if(empty, IndexError, "index -1 is out of bounds for axis 0 with size 0")
+        value = self.partitioned(L, p, flat, n, qarr, m)
+        return self.result(L, p, flat, n, other, m, value)
+
+    def partitioned(self, L, p, flat, n, qarr, m):
+        """Partition the lanes of ``n`` values of ``flat`` at the ranks q
+        reads (``order_stats.partition_lanes``); return ``value(j, base)``,
+        q[j]'s result of the lane from ``base``."""
+        inexact = C(p.A.is_float, T.BOOL)
         if p.take:
             idx = L.let(allocate(L, T.ArrayType(I, 1, "C"), [m]))
-            kth = L.call_helper(hq.take_plan, [qarr, n, idx, C(inexact, T.BOOL)])
+            kth = L.call_helper(hq.take_plan, [qarr, n, idx, inexact])
             value = self.taker(L, p, flat, n, idx)
             read = [idx, idx]
         else:
             value = self.lerper(L, p, flat, n, qarr, m)
             kth = value.kth
             read = value.read
-        L.call_helper(order_stats.partition_lanes, [flat, n, kth, C(inexact, T.BOOL)] + read)
-        return self.result(L, p, flat, n, other, m, value)
+        L.call_helper(order_stats.partition_lanes, [flat, n, kth, inexact] + read)
+        return value
 
     def without_nans(self, L, p, flat, n):
         """``flat``'s one lane with its NaNs dropped (``median_algorithms.
@@ -246,16 +254,7 @@ class Quantile(CallTemplate):
             L.raise_if(N.Cmp("eq", left, C(0, I), T.BOOL), Deopt,
                        f"np.{self.name}() of an all-NaN slice")
             v = L.let(N.ArrayView(whole, C(0, I), [left], [item], flat.type))
-            if p.take:
-                pos = L.let(allocate(L, T.ArrayType(I, 1, "C"), [m]))
-                kth = L.call_helper(hq.take_plan, [qarr, left, pos, C(True, T.BOOL)])
-                value = self.taker(L, p, v, left, pos)
-                read = [pos, pos]
-            else:
-                value = self.lerper(L, p, v, left, qarr, m)
-                kth = value.kth
-                read = value.read
-            L.call_helper(order_stats.partition_lanes, [v, left, kth, C(True, T.BOOL)] + read)
+            value = self.partitioned(L, p, v, left, qarr, m)
             loops(L, [m], lambda j: L.emit(N.Store(
                 array=out, indices=[N.BinOp("add", N.BinOp("mul", j[0], count, I), i, I)],
                 value=ops.convert(L, value(j[0], C(0, I)), R))), short=True)
