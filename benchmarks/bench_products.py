@@ -57,6 +57,18 @@ def k_einsum_batched(a, b):
     return np.einsum("bij,bjk->bik", a, b)
 
 
+def k_einsum_bilinear(x, a, y):
+    return np.einsum("i,ij,j->", x, a, y)
+
+
+def k_einsum_chain(a, b, c):
+    return np.einsum("ij,jk,kl->il", a, b, c)
+
+
+def k_einsum_outer3(x, y, z):
+    return np.einsum("i,j,k->ijk", x, y, z)
+
+
 def k_row_dots(m, v):
     s = 0.0
     for i in range(m.shape[0]):
@@ -87,6 +99,18 @@ def _cases(quick: bool):
     out.append(("np.einsum('ij,ij->i')", "1000x1000", k_einsum_rows, (big, big[::-1].copy())))
     t = rng.random((64, 16, 16))
     out.append(("np.einsum('bij,bjk->bik')", "64x16x16", k_einsum_batched, (t, t[::-1].copy())))
+    # three operands (NumPy's buffered iterator), several dtypes, complex
+    v = big[1].copy()
+    out.append(("np.einsum('i,ij,j->')", "1000x1000", k_einsum_bilinear, (v, big, v[::-1].copy())))
+    c = rng.random((40, 40))
+    out.append(("np.einsum('ij,jk,kl->il')", "40x40", k_einsum_chain,
+                (c, c.T.copy(), c[::-1].copy())))
+    s = rng.random(100)
+    out.append(("np.einsum('i,j,k->ijk')", "100", k_einsum_outer3, (s, s[::-1].copy(), s)))
+    out.append(("np.einsum('ij,j->i'), float64 and float32", "1000x1000", k_einsum_mv,
+                (big, big[0].astype(np.float32))))
+    z = e + 1j * e[::-1]
+    out.append(("np.einsum('ij,jk->ik'), complex", "200x200", k_einsum_mm, (z, z.T.copy())))
     m = rng.random((n1 // 10, 3))
     out.append(("np.dot of rows in a loop", f"{n1 // 10} x 3", k_row_dots, (m, m[0].copy())))
     return out
