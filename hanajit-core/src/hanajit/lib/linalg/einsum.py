@@ -14,8 +14,8 @@ inner loops start and end decides which products are summed together
 (``einsum_algorithms.buffer_setup``).  Operands of several integer and
 float dtypes are cast to NumPy's promoted dtype (a copy of each, the values
 NumPy's cast gives), and the iterator's buffering of them followed.  Complex
-operands of one dtype take NumPy's complex loops (``einsum_complex``).  Complex
-operands with others, float16 and boolean operands, an ellipsis summed away, and keywords (``out=``,
+operands take NumPy's complex loops (``einsum_complex``), others cast to
+complex with them.  Float16 and boolean operands, an ellipsis summed away, and keywords (``out=``,
 ``optimize=True``, ...) fall back."""
 from __future__ import annotations
 
@@ -82,20 +82,16 @@ def _dtype(args):
     promotion of theirs (each operand is cast to it first, through its
     buffered iterator, ``einsum_algorithms.buffer_setup``)."""
     dts = {a.dtype for a in args}
-    if any(d.is_complex for d in dts):
-        if len(dts) != 1:
-            raise Incompatible("np.einsum() of complex operands with others of another "
-                               "dtype")
-        return dts.pop()
     if len(dts) != 1:
-        if not all(d.is_int or d.is_float and d.bits in (32, 64) for d in dts):
+        if not all(d.is_int or d.is_float and d.bits in (32, 64) or d.is_complex
+                   for d in dts):
             raise Incompatible("np.einsum() of operands of several dtypes other than "
-                               "integers, float32 and float64")
+                               "integers, float32, float64 and complex")
         import numpy as np
         from ..arrays.creation import dtype_of
         return dtype_of(np.result_type(*[str(d) for d in dts]))
     dt = dts.pop()
-    if not (dt.is_int or dt.is_float and dt.bits in (32, 64)):
+    if not (dt.is_int or dt.is_float and dt.bits in (32, 64) or dt.is_complex):
         raise Incompatible(f"np.einsum() of {dt}")
     return dt
 
@@ -163,19 +159,19 @@ class Einsum(CallTemplate):
         res = L.let(allocate(L, T.ArrayType(dt, 1, "C"), [count]))
         fill(L, res, [N.ArrayAttr(res, "shape", 0, I)], lambda idx: C(0, dt))
         ostr = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(max(nout, 1), I)]))
+        # the operands NumPy casts to ``dt`` (its iterator buffers them)
+        cast = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(nop, I)]))
+        for k, arr in enumerate(ops):
+            L.emit(N.Store(array=cast, indices=[C(k, I)],
+                           value=C(int(arr.type.dtype != dt), I)))
         if dt.is_complex:
-            _complex_loops(L, mems, base, st, size_arr, nout, res, ostr, dt)
+            _complex_loops(L, mems, base, cast, st, size_arr, nout, res, ostr, dt)
             if not nout:
                 return N.Load(res, [C(0, I)], dt)
             steps = [N.BinOp("mul", N.Load(ostr, [C(k, I)], I), C(item, I), I)
                      for k in range(nout)]
             return N.ArrayView(res, C(0, I), sizes[:nout], steps, call.type)
         lanes = C(2 if dt.bits == 64 else 4, I)
-        # the operands NumPy casts to ``dt`` (its iterator buffers them)
-        cast = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(nop, I)]))
-        for k, arr in enumerate(ops):
-            L.emit(N.Store(array=cast, indices=[C(k, I)],
-                           value=C(int(arr.type.dtype != dt), I)))
         head = [base, cast]
         if nop >= 3 and dt.is_float:
             if nop > 3:
@@ -200,7 +196,7 @@ class Einsum(CallTemplate):
         return N.ArrayView(res, C(0, I), sizes[:nout], steps, call.type)
 
 
-def _complex_loops(L, mems, base, st, size_arr, nout, res, ostr, dt):
+def _complex_loops(L, mems, base, cast, st, size_arr, nout, res, ostr, dt):
     """NumPy's complex loops (``einsum_complex``) over the operands' memories
     and the result, each seen as real and imaginary parts."""
     from .einsum_complex import einsum_complex
@@ -215,7 +211,7 @@ def _complex_loops(L, mems, base, st, size_arr, nout, res, ostr, dt):
     real = [parts(m) for m in mems]
     real += [real[-1]] * (3 - len(real))
     L.emit(N.ExprStmt(value=L.call_helper(einsum_complex, real + [
-        base, st, size_arr, C(nout, I), parts(res), ostr, C(0.0, part)])))
+        base, cast, st, size_arr, C(nout, I), parts(res), ostr, C(0.0, part)])))
 
 
 def _sizes(L, ops, terms, labels):

@@ -15,11 +15,12 @@ four values a step, ``accum_re += (d0 + d1) + (d2 + d3)`` of their real
 parts (the imaginary ones alike) while more than four are left, then one by
 one (:func:`_contiguous_sum`).
 
-``einsum_complex(a, b, c, base, st, sizes, nout, out, ostr, zero)``: ``a``,
-``b``, ``c`` the operands' memories as real arrays (two items a value; for one
-or two operands the first repeated, for four or more all of them in one
-memory passed three times), ``base``/``st``/``sizes``/``ostr`` as for
-``einsum_algorithms.einsum_two`` in values, ``out`` the zeroed result as a
+``einsum_complex(a, b, c, base, cast, st, sizes, nout, out, ostr, zero)``:
+``a``, ``b``, ``c`` the operands' memories as real arrays (two items a value;
+for one or two operands the last repeated, for four or more all of them in
+one memory passed three times; an operand of another dtype cast to complex
+first, ``cast[k]`` 1: NumPy buffers it), ``base``/``st``/``sizes``/``ostr`` as
+for ``einsum_algorithms.einsum_two`` in values, ``out`` the zeroed result as a
 real array, ``zero`` 0.0 of the parts' type.
 """
 import numpy as np
@@ -28,13 +29,16 @@ from .einsum_algorithms import (advance_by, buffer_plan, gather, iteration_start
                                 merged_labels)
 
 
-def einsum_complex(a, b, c, base, st, sizes, nout, out, ostr, zero):
+def einsum_complex(a, b, c, base, cast, st, sizes, nout, out, ostr, zero):
     """``out`` as NumPy's einsum of complex operands (module docstring)."""
     nop = base.shape[0]
     gsize, gst, ng = merged_labels(st, sizes, nop, nout, ostr)
     if ng == 0:
         return 0
-    if nop <= 2 and (ng == 2 or ng == 3):
+    casts = 0
+    for k in range(nop):
+        casts += cast[k]
+    if nop <= 2 and (ng == 2 or ng == 3) and casts == 0:
         # NumPy's unbuffered loops: each inner loop a whole row, strides as they are
         plan = np.zeros(3 + 2 * (nop + 1), np.int64)
         plan[0] = gsize[0]
@@ -42,8 +46,7 @@ def einsum_complex(a, b, c, base, st, sizes, nout, out, ostr, zero):
         plan[2] = gst[nop, 0]
         plan[3] = gst[0, 0]
     else:
-        plan = buffer_plan(gsize, gst, ng, nop, sizes.shape[0] > nout,
-                           np.zeros(nop, np.int64))
+        plan = buffer_plan(gsize, gst, ng, nop, sizes.shape[0] > nout, cast)
     summing = plan[2] == 0
     total, idx, pos = iteration_start(gsize, ng, base, nop)
     n0 = gsize[0]
