@@ -7,11 +7,12 @@ length 1 that broadcast and ellipses (``'...ij,...jk->...ik'``).
 
 One operand and nothing summed is NumPy's view of it (``'ij->ji'``,
 ``'ii->i'``); otherwise NumPy's iterator order and loops over the operands'
-memory (``einsum_algorithms``), so float results are NumPy's bit for bit, into
-an output with NumPy's strides.  A result with no label is a NumPy scalar.
+memory (``einsum_iterator``, ``einsum_algorithms``, ``einsum_many``), so float
+results are NumPy's bit for bit, into an output with NumPy's strides.  A
+result with no label is a NumPy scalar.
 Three float operands or more follow NumPy's buffered iterator: where its
 inner loops start and end decides which products are summed together
-(``einsum_algorithms.buffer_setup``).  Operands of several integer and
+(``einsum_iterator.buffer_setup``).  Operands of several integer and
 float dtypes are cast to NumPy's promoted dtype (a copy of each, the values
 NumPy's cast gives), and the iterator's buffering of them followed.  Complex
 operands take NumPy's complex loops (``einsum_complex``), others cast to
@@ -80,7 +81,7 @@ def parse(spec, ndims):
 def _dtype(args):
     """The dtype NumPy computes in: the operands' one dtype, or NumPy's
     promotion of theirs (each operand is cast to it first, through its
-    buffered iterator, ``einsum_algorithms.buffer_setup``)."""
+    buffered iterator, ``einsum_iterator.buffer_setup``)."""
     dts = {a.dtype for a in args}
     if len(dts) != 1:
         if not all(d.is_int or d.is_float and d.bits in (32, 64) or d.is_complex
@@ -130,6 +131,7 @@ class Einsum(CallTemplate):
         if len(ops) == 1 and len(labels) == len(out):
             return _view(L, ops[0], terms[0], out, sizes, call.type)
         from . import einsum_algorithms as he
+        from . import einsum_many as hm
         nl, nop = len(labels), len(ops)
         st = L.let(allocate(L, T.ArrayType(I, 2, "C"), [C(nop, I), C(nl, I)]))
         fill(L, st, [C(nop, I), C(nl, I)], lambda idx: C(0, I))
@@ -176,13 +178,13 @@ class Einsum(CallTemplate):
         if nop >= 3 and dt.is_float:
             if nop > 3:
                 mems = [_joined(L, mems, base, dt)] * 3
-            helper = he.einsum_floats
+            helper = hm.einsum_floats
         elif nop > 3:
             mems = [_joined(L, mems, base, dt)]
-            helper = he.einsum_many
+            helper = hm.einsum_many
             head = [base]
         elif nop == 3:
-            helper = he.einsum_three
+            helper = hm.einsum_three
             head = [base]
         else:
             helper = {1: he.einsum_one, 2: he.einsum_two}[nop]

@@ -2,10 +2,10 @@
 ``optimize=False``), in Python source compiled by hanajit (see
 ``lib/python/helpers.py``), so that complex results are NumPy's bit for bit.
 
-The iteration is the one of ``einsum_algorithms``: labels in the iterator's
+The iteration is the one of ``einsum_iterator``: labels in the iterator's
 order, merged, the inner loops of NumPy's unbuffered loops (one or two
 operands, two or three merged labels) or of its buffered iterator
-(``einsum_algorithms.buffer_setup``).  NumPy's complex loops have no SIMD
+(``einsum_iterator.buffer_setup``).  NumPy's complex loops have no SIMD
 forms but one: each element's product is ``re, im = a`` then, operand by
 operand, ``re, im = re * br - im * bi, re * bi + im * br``, added into the
 output part by part, or where the output does not move summed in order from
@@ -25,8 +25,8 @@ real array, ``zero`` 0.0 of the parts' type.
 """
 import numpy as np
 
-from .einsum_algorithms import (advance_by, buffer_plan, gather, iteration_start, loop_length,
-                                merged_labels)
+from .einsum_iterator import (advance_by, buffer_plan, gather, iteration_start, loop_length,
+                              merged_labels)
 
 
 def einsum_complex(a, b, c, base, cast, st, sizes, nout, out, ostr, zero):
