@@ -188,7 +188,7 @@ def triple(x, y, z):
     return np.einsum("i,i,i->", x, y, z), np.einsum("i,j,k->ijk", x, y, z)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.sampled_from([chain, bilinear, weighted, triple]),
        st.lists(st.sampled_from([1, 2, 7, 16, 33, 130]), min_size=4, max_size=4),
        st.sampled_from(["i8", "i4", "i2", "f8", "f4"]), LAYOUTS, st.booleans(),
@@ -273,7 +273,7 @@ def test_generated_float_einsums_of_three_operands_or_more(nop, dtype, seed):
     _generated(nop, dtype, seed)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.sampled_from([1, 2, 2, 3, 4]), st.sampled_from(["c16", "c8"]),
        st.integers(0, 2**32 - 1))
 def test_generated_complex_einsums(nop, dtype, seed):

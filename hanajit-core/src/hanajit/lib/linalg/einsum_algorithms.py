@@ -66,8 +66,21 @@ def _whole_rows(a, b, nop, base, gsize, gst, ng, out, W, zero):
     inner = gsize[0]
     idx = np.zeros(ng + 1, np.int64)
     pos = np.zeros(nop + 1, np.int64)
+    # dot products of contiguous rows two at a time (``'ij,j->i'``): each
+    # row's sum is its own chain of adds, so two rows wait half as long
+    pairs = nop == 2 and gst[2, 0] == 0 and gst[0, 0] == 1 and gst[1, 0] == 1
     while idx[ng] == 0:
         positions(idx, gst, ng, base, nop, pos)
+        if pairs and idx[1] + 1 < gsize[1]:
+            po = pos[2]
+            qo = po + gst[2, 1]
+            d = _dot_pair(a, pos[0], pos[0] + gst[0, 1], b, pos[1], pos[1] + gst[1, 1],
+                          inner, W, zero)
+            out[po] = out[po] + d[0]
+            out[qo] = out[qo] + d[1]
+            advance(idx, gsize, ng)
+            advance(idx, gsize, ng)
+            continue
         if nop == 2:
             piece_two(a, pos[0], gst[0, 0], b, pos[1], gst[1, 0], out, pos[2], gst[2, 0],
                       inner, W, zero)
@@ -229,6 +242,79 @@ def _dot(a, pa, b, pb, n, W, zero):
     return (acc0 + acc1) + (acc2 + acc3)
 
 
+def _dot_pair(a, pa, qa, b, pb, qb, n, W, zero):
+    """:func:`_dot` of the rows from ``pa``/``pb`` and from ``qa``/``qb`` at once
+    (each row's operations are :func:`_dot`'s, so its bits too)."""
+    x0 = zero
+    x1 = zero
+    x2 = zero
+    x3 = zero
+    y0 = zero
+    y1 = zero
+    y2 = zero
+    y3 = zero
+    i = 0
+    if W == 2:
+        while n - i >= 8:
+            j = pa + i
+            k = pb + i
+            u = qa + i
+            v = qb + i
+            x0 = a[j] * b[k] + (a[j + 2] * b[k + 2] + (a[j + 4] * b[k + 4] + (
+                a[j + 6] * b[k + 6] + x0)))
+            x1 = a[j + 1] * b[k + 1] + (a[j + 3] * b[k + 3] + (a[j + 5] * b[k + 5] + (
+                a[j + 7] * b[k + 7] + x1)))
+            y0 = a[u] * b[v] + (a[u + 2] * b[v + 2] + (a[u + 4] * b[v + 4] + (
+                a[u + 6] * b[v + 6] + y0)))
+            y1 = a[u + 1] * b[v + 1] + (a[u + 3] * b[v + 3] + (a[u + 5] * b[v + 5] + (
+                a[u + 7] * b[v + 7] + y1)))
+            i += 8
+        while i < n:
+            x0 = a[pa + i] * b[pb + i] + x0
+            y0 = a[qa + i] * b[qb + i] + y0
+            if i + 1 < n:
+                x1 = a[pa + i + 1] * b[pb + i + 1] + x1
+                y1 = a[qa + i + 1] * b[qb + i + 1] + y1
+            else:
+                x1 = zero * zero + x1
+                y1 = zero * zero + y1
+            i += 2
+        return x0 + x1, y0 + y1
+    while n - i >= 16:
+        j = pa + i
+        k = pb + i
+        u = qa + i
+        v = qb + i
+        x0 = a[j] * b[k] + (a[j + 4] * b[k + 4] + (a[j + 8] * b[k + 8] + (
+            a[j + 12] * b[k + 12] + x0)))
+        x1 = a[j + 1] * b[k + 1] + (a[j + 5] * b[k + 5] + (a[j + 9] * b[k + 9] + (
+            a[j + 13] * b[k + 13] + x1)))
+        x2 = a[j + 2] * b[k + 2] + (a[j + 6] * b[k + 6] + (a[j + 10] * b[k + 10] + (
+            a[j + 14] * b[k + 14] + x2)))
+        x3 = a[j + 3] * b[k + 3] + (a[j + 7] * b[k + 7] + (a[j + 11] * b[k + 11] + (
+            a[j + 15] * b[k + 15] + x3)))
+        y0 = a[u] * b[v] + (a[u + 4] * b[v + 4] + (a[u + 8] * b[v + 8] + (
+            a[u + 12] * b[v + 12] + y0)))
+        y1 = a[u + 1] * b[v + 1] + (a[u + 5] * b[v + 5] + (a[u + 9] * b[v + 9] + (
+            a[u + 13] * b[v + 13] + y1)))
+        y2 = a[u + 2] * b[v + 2] + (a[u + 6] * b[v + 6] + (a[u + 10] * b[v + 10] + (
+            a[u + 14] * b[v + 14] + y2)))
+        y3 = a[u + 3] * b[v + 3] + (a[u + 7] * b[v + 7] + (a[u + 11] * b[v + 11] + (
+            a[u + 15] * b[v + 15] + y3)))
+        i += 16
+    while i < n:
+        x0 = a[pa + i] * b[pb + i] + x0
+        x1 = (a[pa + i + 1] * b[pb + i + 1] if i + 1 < n else zero * zero) + x1
+        x2 = (a[pa + i + 2] * b[pb + i + 2] if i + 2 < n else zero * zero) + x2
+        x3 = (a[pa + i + 3] * b[pb + i + 3] if i + 3 < n else zero * zero) + x3
+        y0 = a[qa + i] * b[qb + i] + y0
+        y1 = (a[qa + i + 1] * b[qb + i + 1] if i + 1 < n else zero * zero) + y1
+        y2 = (a[qa + i + 2] * b[qb + i + 2] if i + 2 < n else zero * zero) + y2
+        y3 = (a[qa + i + 3] * b[qb + i + 3] if i + 3 < n else zero * zero) + y3
+        i += 4
+    return (x0 + x1) + (x2 + x3), (y0 + y1) + (y2 + y3)
+
+
 def _total(a, pa, n, W, zero):
     """NumPy's ``sum_of_arr``: ``W`` lanes, four vectors added as ``(v0 + v1) +
     (v2 + v3)`` into the accumulator per step, the tail zero-padded."""
@@ -266,7 +352,7 @@ def _total(a, pa, n, W, zero):
 
 # every index above is in range by construction: no checks (pipeline.py)
 for _f in (einsum_two, einsum_one, _pieces, _whole_rows, _buffered_pieces, _piece, piece_two,
-           piece_one, _dot, _total):
+           piece_one, _dot, _dot_pair, _total):
     _f.hj_unchecked = True
 # (the inner loops inlined where they run: a call per row cost 'ij,jk->ik' of
 # 200x200 a fifth of its time, and 'bij,bjk->bik' of 64x16x16 a third)
