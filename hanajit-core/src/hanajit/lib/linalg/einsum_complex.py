@@ -116,17 +116,9 @@ def _run(a, b, c, pos, gst, nop, r, out, summing, acc):
         re = a[pa + j * sa]
         im = a[pa + j * sa + 1]
         if nop > 1:
-            br = b[pb + j * sb]
-            bi = b[pb + j * sb + 1]
-            t = re * br - im * bi
-            im = re * bi + im * br
-            re = t
+            re, im = _times(re, im, b[pb + j * sb], b[pb + j * sb + 1])
         if nop > 2:
-            br = c[pc + j * sc]
-            bi = c[pc + j * sc + 1]
-            t = re * br - im * bi
-            im = re * bi + im * br
-            re = t
+            re, im = _times(re, im, c[pc + j * sc], c[pc + j * sc + 1])
         if summing:
             acc_re = acc_re + re
             acc_im = acc_im + im
@@ -148,11 +140,7 @@ def _run_many(a, pos, gst, nop, r, out, summing, acc):
         im = a[q + 1]
         for k in range(1, nop):
             q = 2 * (pos[k] + j * gst[k, 0])
-            br = a[q]
-            bi = a[q + 1]
-            t = re * br - im * bi
-            im = re * bi + im * br
-            re = t
+            re, im = _times(re, im, a[q], a[q + 1])
         if summing:
             acc[0] = acc[0] + re
             acc[1] = acc[1] + im
@@ -160,6 +148,11 @@ def _run_many(a, pos, gst, nop, r, out, summing, acc):
             q = 2 * (po + j * so)
             out[q] = re + out[q]
             out[q + 1] = im + out[q + 1]
+
+
+def _times(re, im, br, bi):
+    """``(re + im j) * (br + bi j)`` as NumPy's complex loops compute it."""
+    return re * br - im * bi, re * bi + im * br
 
 
 def _contiguous_sum(d, p, n, out, po, zero):
@@ -187,3 +180,4 @@ def _contiguous_sum(d, p, n, out, po, zero):
 for _f in (einsum_complex, _skip, _run, _run_many, _contiguous_sum):
     _f.hj_unchecked = True
 _run.hj_inline = True
+_times.hj_inline = True
