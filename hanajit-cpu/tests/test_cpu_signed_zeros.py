@@ -139,3 +139,83 @@ def test_few_zeros_in_long_arrays(n, dt, negatives, form, zeros, seed):
     a[at] = np.where(rng.random(zeros) < 0.5, 0.0, -0.0)
     x = a[:n] if form == "contiguous" else a[::2]
     _same(jitted(whole, fallback=False)(x), whole(x))
+
+
+def _pick(p, q, big):
+    """x86's ``maxsd``/``minsd``: the second operand of two equal values."""
+    if p == q:
+        return q
+    if big:
+        return p if p > q else q
+    return p if p < q else q
+
+
+def _numpy_contiguous(a, big, W, low_from):
+    """NumPy's contiguous min/max loop (``loops_minmax``), step by step."""
+    n = len(a)
+    acc = [a[0]] * W
+    i = 1
+    while n - i >= 8 * W:
+        for lane in range(W):
+            v = [a[i + k * W + lane] for k in range(8)]
+            tree = _pick(_pick(_pick(v[0], v[1], big), _pick(v[2], v[3], big), big),
+                         _pick(_pick(v[4], v[5], big), _pick(v[6], v[7], big), big), big)
+            acc[lane] = _pick(acc[lane], tree, big)
+        i += 8 * W
+    while n - i >= W:
+        for lane in range(W):
+            acc[lane] = _pick(acc[lane], a[i + lane], big)
+        i += W
+    h = W // 2
+    while h >= 1:
+        for lane in range(h):
+            if h * a.itemsize >= low_from:
+                acc[lane] = _pick(acc[lane + h], acc[lane], big)
+            else:
+                acc[lane] = _pick(acc[lane], acc[lane + h], big)
+        h //= 2
+    r = acc[0]
+    for k in range(i, n):
+        r = _pick(r, a[k], big)
+    return r
+
+
+def _numpy_strided(a, big):
+    """NumPy's strided min/max loop: eight accumulators from the second value."""
+    n = len(a)
+    out = a[0]
+    i = 1
+    if n - 1 >= 8:
+        m = [a[1 + j] for j in range(8)]
+        i = 9
+        while i + 8 <= n:
+            m = [_pick(m[j], a[i + j], big) for j in range(8)]
+            i += 8
+        out = _pick(out, _pick(_pick(_pick(m[0], m[1], big), _pick(m[2], m[3], big), big),
+                               _pick(_pick(m[4], m[5], big), _pick(m[6], m[7], big), big),
+                               big), big)
+    for k in range(i, n):
+        out = _pick(out, a[k], big)
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 300), st.booleans(), st.sampled_from(DTYPES), st.integers(0, 2**32 - 1))
+def test_last_zero_rule_is_numpys_loops(n, big, dt, seed):
+    """``minmax_algorithms`` finds NumPy's zero as the last zero of each of
+    its lanes (every other value loses every pick when the extreme is a zero);
+    that is the zero NumPy's loops, followed step by step, return -- for every
+    lane count and fold order, whatever the host's NumPy is."""
+    from hanajit.lib.arrays import minmax_algorithms as hm
+    rng = np.random.default_rng(seed)
+    a = np.array(rng.choice([0.0, -0.0, -1.0 if big else 1.0], n,
+                            p=rng.dirichlet([1.0, 1.0, 1.0])), dt)
+    if not (a == 0).any():
+        a[rng.integers(0, n)] = 0.0
+    for W in (2, 4, 8, 16):
+        for low_from in (16, 1 << 40):
+            want = _numpy_contiguous(a, big, W, low_from)
+            got = hm.contiguous(a, big, W, low_from)
+            assert (got, np.signbit(got)) == (want, np.signbit(want)), (W, low_from)
+    want = _numpy_strided(a, big)
+    assert np.signbit(hm.strided(a, big)) == np.signbit(want)

@@ -22,7 +22,8 @@ below a zero for a max), so ``pick(p, q)`` is ``q`` when ``q`` is a zero, else
 operands' order", and the loops need not be run: a lane's accumulator is the
 last zero of its values, and the fold and the rest one by one take the last
 zero of theirs -- found scanning back from the end, which stops at the first
-zero met (``contiguous``, ``strided``).
+zero met (``contiguous``, ``strided``; the test suite follows NumPy's loops
+step by step to check it).
 
 ``W`` and ``low_from`` are the installed NumPy's on this host
 (``zero_pick.simd_model``, asked of NumPy once per type).  The zeros are
@@ -44,14 +45,6 @@ def one_zero_sign(a):
         zeros += x == 0
         negative += (x == 0) & (math.copysign(1.0, x) < 0)
     return negative == 0 or negative == zeros
-
-
-def pick(p, q, big):
-    if p == q:
-        return q
-    if big:
-        return p if p > q else q
-    return p if p < q else q
 
 
 def contiguous(a, big, W, low_from):
