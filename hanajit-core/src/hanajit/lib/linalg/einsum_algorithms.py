@@ -64,29 +64,50 @@ def _whole_rows(a, b, nop, base, gsize, gst, ng, out, W, zero):
     """NumPy's unbuffered loops: the outer merged labels in order, the inner
     one whole."""
     inner = gsize[0]
+    if nop == 2 and gst[2, 0] == 0 and gst[0, 0] == 1 and gst[1, 0] == 1:
+        _dot_rows(a, b, base, gsize, gst, ng, out, W, zero)
+        return
     idx = np.zeros(ng + 1, np.int64)
     pos = np.zeros(nop + 1, np.int64)
-    # dot products of contiguous rows two at a time (``'ij,j->i'``): each
-    # row's sum is its own chain of adds, so two rows wait half as long
-    pairs = nop == 2 and gst[2, 0] == 0 and gst[0, 0] == 1 and gst[1, 0] == 1
     while idx[ng] == 0:
         positions(idx, gst, ng, base, nop, pos)
-        if pairs and idx[1] + 1 < gsize[1]:
-            po = pos[2]
-            qo = po + gst[2, 1]
-            d = _dot_pair(a, pos[0], pos[0] + gst[0, 1], b, pos[1], pos[1] + gst[1, 1],
-                          inner, W, zero)
-            out[po] = out[po] + d[0]
-            out[qo] = out[qo] + d[1]
-            advance(idx, gsize, ng)
-            advance(idx, gsize, ng)
-            continue
         if nop == 2:
             piece_two(a, pos[0], gst[0, 0], b, pos[1], gst[1, 0], out, pos[2], gst[2, 0],
                       inner, W, zero)
         else:
             piece_one(a, pos[0], gst[0, 0], out, pos[1], gst[1, 0], inner, W, zero)
         advance(idx, gsize, ng)
+
+
+def _dot_rows(a, b, base, gsize, gst, ng, out, W, zero):
+    """:func:`_whole_rows` of dot products of contiguous rows (``'ij,j->i'``,
+    two or three merged labels), two rows at a time: each row's sum is its own
+    chain of adds, so two rows wait half as long (the same operations per
+    row, and the output's adds in the rows' order)."""
+    inner = gsize[0]
+    n1 = gsize[1]
+    n2 = gsize[2] if ng == 3 else 1
+    for t in range(n2):
+        pa = base[0]
+        pb = base[1]
+        po = 0
+        if ng == 3:
+            pa += t * gst[0, 2]
+            pb += t * gst[1, 2]
+            po += t * gst[2, 2]
+        r = 0
+        while r + 1 < n1:
+            d = _dot_pair(a, pa + r * gst[0, 1], pa + (r + 1) * gst[0, 1], b,
+                          pb + r * gst[1, 1], pb + (r + 1) * gst[1, 1], inner, W, zero)
+            o = po + r * gst[2, 1]
+            out[o] = out[o] + d[0]
+            o += gst[2, 1]
+            out[o] = out[o] + d[1]
+            r += 2
+        if r < n1:
+            o = po + r * gst[2, 1]
+            out[o] = out[o] + _dot(a, pa + r * gst[0, 1], b, pb + r * gst[1, 1], inner, W,
+                                   zero)
 
 
 def _buffered_pieces(a, b, nop, base, cast, gsize, gst, ng, summed, out, W, zero):
@@ -351,8 +372,8 @@ def _total(a, pa, n, W, zero):
 
 
 # every index above is in range by construction: no checks (pipeline.py)
-for _f in (einsum_two, einsum_one, _pieces, _whole_rows, _buffered_pieces, _piece, piece_two,
-           piece_one, _dot, _dot_pair, _total):
+for _f in (einsum_two, einsum_one, _pieces, _whole_rows, _dot_rows, _buffered_pieces, _piece,
+           piece_two, piece_one, _dot, _dot_pair, _total):
     _f.hj_unchecked = True
 # (the inner loops inlined where they run: a call per row cost 'ij,jk->ik' of
 # 200x200 a fifth of its time, and 'bij,bjk->bik' of 64x16x16 a third)

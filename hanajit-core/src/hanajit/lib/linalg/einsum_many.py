@@ -117,16 +117,16 @@ def einsum_floats(a, b, c, base, cast, st, sizes, nout, out, ostr, W, zero):
     return 0
 
 
+def _three(pos, gst):
+    """The three operands' positions and strides along merged label 0."""
+    return pos[0], pos[1], pos[2], gst[0, 0], gst[1, 0], gst[2, 0]
+
+
 def _products_sum(a, b, c, pos, gst, nop, r, acc):
     """``acc`` plus each of the ``r`` products from ``pos`` along merged label 0,
     in order (``accum += a * b * c``)."""
     if nop == 3:
-        pa = pos[0]
-        pb = pos[1]
-        pc = pos[2]
-        sa = gst[0, 0]
-        sb = gst[1, 0]
-        sc = gst[2, 0]
+        pa, pb, pc, sa, sb, sc = _three(pos, gst)
         for j in range(r):
             acc = acc + (a[pa + j * sa] * b[pb + j * sb]) * c[pc + j * sc]
         return acc
@@ -145,12 +145,7 @@ def _products_into(a, b, c, pos, gst, nop, r, out):
     po = pos[nop]
     so = gst[nop, 0]
     if nop == 3:
-        pa = pos[0]
-        pb = pos[1]
-        pc = pos[2]
-        sa = gst[0, 0]
-        sb = gst[1, 0]
-        sc = gst[2, 0]
+        pa, pb, pc, sa, sb, sc = _three(pos, gst)
         if so != 1 or sa > 1 or sb > 1 or sc > 1 or sa < 0 or sb < 0 or sc < 0:
             for j in range(r):
                 out[po + j * so] = (a[pa + j * sa] * b[pb + j * sb]) * c[pc + j * sc] \
@@ -199,5 +194,6 @@ def _products_into(a, b, c, pos, gst, nop, r, out):
 
 
 # every index above is in range by construction: no checks (pipeline.py)
-for _f in (einsum_three, einsum_many, einsum_floats, _products_sum, _products_into):
+for _f in (einsum_three, einsum_many, einsum_floats, _three, _products_sum, _products_into):
     _f.hj_unchecked = True
+_three.hj_inline = True
