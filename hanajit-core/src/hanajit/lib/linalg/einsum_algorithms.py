@@ -30,7 +30,7 @@ three operands or more are in ``einsum_many``, complex ones in
 import numpy as np
 
 from .einsum_iterator import (advance_by, buffer_plan, gather, iteration_start, loop_length,
-                              merged_labels, positions)
+                              merged_labels, positions, skip_by)
 from ..statistics.sum_lanes import advance
 
 
@@ -151,13 +151,7 @@ def _buffered_pieces(a, b, nop, base, cast, gsize, gst, ng, summed, out, W, zero
             vb = bufb
             pb = 0
         _piece(va, pa, sa, vb, pb, sb, out, pos[nop], 0, n, W, zero, nop)
-        left = n
-        while left > 0:
-            r = n0 - idx[0]
-            if left < r:
-                r = left
-            advance_by(idx, pos, gsize, gst, ng, nop, r)
-            left -= r
+        skip_by(idx, pos, gsize, gst, ng, nop, n)
         i += n
 
 

@@ -26,7 +26,7 @@ real array, ``zero`` 0.0 of the parts' type.
 import numpy as np
 
 from .einsum_iterator import (advance_by, buffer_plan, gather, iteration_start, loop_length,
-                              merged_labels)
+                              merged_labels, skip_by)
 
 
 def einsum_complex(a, b, c, base, cast, st, sizes, nout, out, ostr, zero):
@@ -66,7 +66,7 @@ def einsum_complex(a, b, c, base, cast, st, sizes, nout, out, ostr, zero):
                 src = buf
                 p = 0
             _contiguous_sum(src, p, n, out, po, zero)
-            _skip(idx, pos, gsize, gst, ng, nop, n)
+            skip_by(idx, pos, gsize, gst, ng, nop, n)
         else:
             acc[0] = zero
             acc[1] = zero
@@ -83,17 +83,6 @@ def einsum_complex(a, b, c, base, cast, st, sizes, nout, out, ostr, zero):
                 out[2 * po + 1] = out[2 * po + 1] + acc[1]
         i += n
     return 0
-
-
-def _skip(idx, pos, gsize, gst, ng, nop, n):
-    """Move the iteration ``n`` elements on."""
-    left = n
-    while left > 0:
-        r = gsize[0] - idx[0]
-        if left < r:
-            r = left
-        advance_by(idx, pos, gsize, gst, ng, nop, r)
-        left -= r
 
 
 def _run(a, b, c, pos, gst, nop, r, out, summing, acc):
@@ -177,7 +166,7 @@ def _contiguous_sum(d, p, n, out, po, zero):
 
 
 # every index above is in range by construction: no checks (pipeline.py)
-for _f in (einsum_complex, _skip, _run, _run_many, _contiguous_sum):
+for _f in (einsum_complex, _run, _run_many, _contiguous_sum):
     _f.hj_unchecked = True
 _run.hj_inline = True
 _times.hj_inline = True

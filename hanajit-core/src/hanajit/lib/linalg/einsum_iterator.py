@@ -230,6 +230,18 @@ def advance_by(idx, pos, gsize, gst, ng, nop, r):
         idx[ng] = 1
 
 
+def skip_by(idx, pos, gsize, gst, ng, nop, n):
+    """Move the iteration ``n`` elements on (:func:`advance_by` label 0's
+    rows at a time)."""
+    left = n
+    while left > 0:
+        r = gsize[0] - idx[0]
+        if left < r:
+            r = left
+        advance_by(idx, pos, gsize, gst, ng, nop, r)
+        left -= r
+
+
 def gather(m, p, k, idx, gsize, gst, ng, n, buf, w):
     """Copy operand ``k``'s ``n`` values from the iterator's position ``idx``
     (``p`` in memory ``m``), in its order, into ``buf`` (NumPy's buffer); a
@@ -272,6 +284,6 @@ def gather(m, p, k, idx, gsize, gst, ng, n, buf, w):
 
 # every index above is in range by construction: no checks (pipeline.py)
 for _f in (merged, merged_labels, positions, buffer_setup, buffer_plan, iteration_start,
-           loop_length, advance_by, gather):
+           loop_length, advance_by, skip_by, gather):
     _f.hj_unchecked = True
 advance_by.hj_inline = True
