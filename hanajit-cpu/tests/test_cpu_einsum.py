@@ -3,7 +3,7 @@ over the operands' memory, so float results are NumPy's bit for bit -- checked
 on random shapes (labels of length 1 included), layouts (C, Fortran, reversed,
 strided), dtypes (complex too) and signed zeros, on pieces past NumPy's
 8192-value buffer, generated subscripts of one to four operands (several
-dtypes too), ellipses, NumPy's views for one operand with nothing summed, its
+dtypes and booleans too), ellipses, NumPy's views for one operand with nothing summed, its
 errors and the forms that fall back."""
 import warnings
 
@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from hanajit import HanaJitFallbackWarning, jit
 from hanajit.testing.compare import assert_same_bits
+from hanajit.testing.jitted import jitted
 
 pytestmark = [pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning")]
 
@@ -73,6 +74,8 @@ TWO = {"ij,jk->ik": matmul, "ij,j->i": matvec, "i,ij->j": vecmat, "i,i->": inner
 
 
 def _operand(rng, shape, dtype, layout, zeros):
+    if np.dtype(dtype).kind == "b":
+        return _laid_out(rng.random(shape) < (0.05 if zeros else 0.4), layout)
     a = rng.standard_normal(shape) * 10.0 ** rng.uniform(-3, 3, shape)
     if zeros:
         a[a < 0.2] = -0.0
@@ -104,7 +107,7 @@ def _shapes(spec, sizes):
 LAYOUTS = st.sampled_from(["C", "F", "reversed", "strided"])
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=90, deadline=None)
 @given(st.sampled_from(sorted(TWO)), st.dictionaries(st.sampled_from("bijk"),
                                                      st.sampled_from([1, 2, 3, 5, 9, 17, 40]),
                                                      min_size=4, max_size=4),
@@ -117,7 +120,7 @@ def test_two_operands_as_numpy(spec, sizes, dtype, la, lb, zeros, seed):
     sa, sb = _shapes(spec, sizes)
     a, b = _operand(rng, sa, dtype, la, zeros), _operand(rng, sb, dtype, lb, zeros)
     fn = TWO[spec]
-    assert_same_bits(jit(fn)(a, b), fn(a, b))
+    assert_same_bits(jitted(fn)(a, b), fn(a, b))
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.complex128,
@@ -201,7 +204,7 @@ def test_three_operands_as_numpy(fn, lengths, dtype, layout, zeros, seed):
     shapes = {chain: [(i, j), (j, k), (k, m)], bilinear: [(i,), (i, j), (j,)],
               weighted: [(i, j, k), (i,), (j,)], triple: [(i,), (i,), (i,)]}[fn]
     ops = [_operand(rng, s, dtype, layout, zeros) for s in shapes]
-    assert_same_bits(jit(fn, fallback=False)(*ops), fn(*ops))
+    assert_same_bits(jitted(fn, fallback=False)(*ops), fn(*ops))
 
 
 def row_weights(m, x, y):
@@ -291,7 +294,7 @@ def test_generated_einsums_of_several_dtypes(nop, seed):
     which decides the inner loops; values, dtype, shape and strides as
     NumPy's."""
     rng = np.random.default_rng(seed)
-    dtypes = list(rng.choice(["f4", "f8", "i1", "i4", "i8", "u8", "c8", "c16"], nop))
+    dtypes = list(rng.choice(["f4", "f8", "i1", "i4", "i8", "u8", "c8", "c16", "?"], nop))
     if all(d[0] != "f" for d in dtypes):
         dtypes[0] = "f4"
     _generated(nop, dtypes, seed)
@@ -336,7 +339,7 @@ def _int_operand(rng, shape, dtype, layout):
     return _laid_out(a.astype(dtype), layout)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.sampled_from([chain4, outer4, mixed_pair, chain, weighted]),
        st.lists(st.sampled_from([1, 2, 3, 7, 16]), min_size=5, max_size=5),
        st.lists(st.sampled_from(INT_DTYPES), min_size=4, max_size=4),
@@ -353,7 +356,7 @@ def test_integers_of_several_dtypes_and_four_operands(fn, lengths, dtypes, layou
               weighted: [(i, j, k), (i,), (j,)]}[fn]
     ops = [_int_operand(rng, s, d, lay) for s, d, lay in zip(shapes, dtypes, layouts)]
     want = fn(*ops)
-    got = jit(fn, fallback=False)(*ops)
+    got = jitted(fn, fallback=False)(*ops)
     assert_same_bits(got, want)
     for g, w in zip(got if isinstance(got, tuple) else [got],
                     want if isinstance(want, tuple) else [want]):
@@ -387,19 +390,35 @@ def test_other_forms_fall_back_with_the_reason():
     def ellipsis(a):
         return np.einsum("...i->i", a)
 
-    def mixed(a, b):
+    def half(a, b):
         return np.einsum("i,i->", a, b)
 
     x = np.arange(4.0)
     with pytest.raises(ValueError):             # NumPy's error, from the interpreter
         with pytest.warns(HanaJitFallbackWarning, match="ellipsis summed away"):
             jit(ellipsis)(x[None])
-    for fn, args, why in ((mixed, (x, x > 1), "several dtypes"),):
+    for fn, args, why in ((half, (x, x.astype(np.float16)), "float16"),):
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always")
             assert_same_bits(jit(fn)(*args), fn(*args))
         assert any(issubclass(w.category, HanaJitFallbackWarning) and why in str(w.message)
                    for w in seen), why
+
+
+def logical(a, b):
+    return (np.einsum("ij,jk->ik", a, b), np.einsum("ij,ij->", a, a), np.einsum("ij->j", b),
+            np.einsum("ij,j->i", a, b[:, 0]), np.einsum("ii->i", a[:2, :2]))
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "reversed", "strided"])
+def test_booleans_are_numpys_or_of_ands(layout):
+    """Boolean operands: true where any product is (NumPy's ``||`` of
+    ``&&``), a bool array or ``np.bool_``; all false, all true and sparse."""
+    rng = np.random.default_rng(4)
+    for p in (0.0, 0.05, 0.5, 1.0):
+        a = _laid_out(rng.random((6, 9)) < p, layout)
+        b = _laid_out(rng.random((9, 5)) < p, layout)
+        assert_same_bits(jit(logical, fallback=False)(a, b), logical(a, b))
 
 
 def test_a_sparse_view_of_another_dtype_runs_in_the_interpreter():

@@ -76,7 +76,7 @@ def contiguous(L, arr, order):
     t = arr.type
     if t.layout == order or t.ndim <= 1 and t.layout in ("C", "F"):
         return True
-    item = t.dtype.bits // 8
+    item = max(1, t.dtype.bits // 8)    # (bool: one byte)
     axes = range(t.ndim - 1, -1, -1) if order == "C" else range(t.ndim)
     expect = C(item, I)
     cond = True
@@ -520,7 +520,7 @@ def memory_view(L, arr, what):
     structured data, leave ``what`` to the interpreter.)"""
     from ..python.helpers import Deopt
     t = arr.type
-    item = t.dtype.bits // 8
+    item = max(1, t.dtype.bits // 8)    # (bool: one byte)
     lo, hi, size = C(0, I), C(0, I), C(1, I)
     for ax in range(t.ndim):
         n = L.let(N.ArrayAttr(arr, "shape", ax, I))

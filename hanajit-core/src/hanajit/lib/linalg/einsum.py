@@ -16,8 +16,11 @@ inner loops start and end decides which products are summed together
 float dtypes are cast to NumPy's promoted dtype (a copy of each, the values
 NumPy's cast gives), and the iterator's buffering of them followed.  Complex
 operands take NumPy's complex loops (``einsum_complex``), others cast to
-complex with them.  Float16 and boolean operands, an ellipsis summed away, and keywords (``out=``,
-``optimize=True``, ...) fall back."""
+complex with them.  Boolean operands take NumPy's logical sum of products
+(``or`` of ``and``s) as a count of true products in int64, true where not
+zero; with operands of other dtypes they are cast as NumPy casts them.
+Float16 operands (hanajit has no float16), an ellipsis summed away (NumPy
+raises) and keywords (``out=``, ``optimize=True``, ...) fall back."""
 from __future__ import annotations
 
 from ...typing_rules import Incompatible
@@ -84,15 +87,16 @@ def _dtype(args):
     buffered iterator, ``einsum_iterator.buffer_setup``)."""
     dts = {a.dtype for a in args}
     if len(dts) != 1:
-        if not all(d.is_int or d.is_float and d.bits in (32, 64) or d.is_complex
-                   for d in dts):
+        if not all(d.is_int or d.is_bool or d.is_float and d.bits in (32, 64)
+                   or d.is_complex for d in dts):
             raise Incompatible("np.einsum() of operands of several dtypes other than "
-                               "integers, float32, float64 and complex")
+                               "booleans, integers, float32, float64 and complex")
         import numpy as np
         from ..arrays.creation import dtype_of
         return dtype_of(np.result_type(*[str(d) for d in dts]))
     dt = dts.pop()
-    if not (dt.is_int or dt.is_float and dt.bits in (32, 64) or dt.is_complex):
+    if not (dt.is_int or dt.is_bool or dt.is_float and dt.bits in (32, 64)
+            or dt.is_complex):
         raise Incompatible(f"np.einsum() of {dt}")
     return dt
 
@@ -126,76 +130,94 @@ class Einsum(CallTemplate):
     def lower(self, L, call, args, kwargs):
         terms, out, labels, dt = call.plan
         ops = [L.let(a) for a in args[1:]]
-        item = dt.bits // 8
         sizes = _sizes(L, ops, terms, labels)
         if len(ops) == 1 and len(labels) == len(out):
             return _view(L, ops[0], terms[0], out, sizes, call.type)
-        from . import einsum_algorithms as he
-        from . import einsum_many as hm
-        nl, nop = len(labels), len(ops)
-        st = L.let(allocate(L, T.ArrayType(I, 2, "C"), [C(nop, I), C(nl, I)]))
-        fill(L, st, [C(nop, I), C(nl, I)], lambda idx: C(0, I))
-        mems, base = [], L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(nop, I)]))
-        for k, (arr, term) in enumerate(zip(ops, terms)):
-            own = arr.type.dtype.bits // 8
-            mem, start = memory_view(L, arr, "np.einsum()")
-            if arr.type.dtype != dt:
-                mem = _cast(L, arr, mem, dt)
-            mems.append(mem)
-            L.emit(N.Store(array=base, indices=[C(k, I)], value=start))
-            for ax, c in enumerate(term):
-                at = [C(k, I), C(labels.index(c), I)]
-                # (an axis of length 1 broadcasts: stride 0)
-                step = N.Select(N.Cmp("eq", N.ArrayAttr(arr, "shape", ax, I), C(1, I), T.BOOL),
-                                C(0, I), N.BinOp("sdiv", N.ArrayAttr(arr, "stride", ax, I),
-                                                 C(own, I), I), I)
-                L.emit(N.Store(array=st, indices=at, value=N.BinOp(
-                    "add", N.Load(st, at, I), step, I)))
-        size_arr = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(nl, I)]))
-        for k, n in enumerate(sizes):
-            L.emit(N.Store(array=size_arr, indices=[C(k, I)], value=n))
         nout = len(out)
-        count = C(1, I)
-        for n in sizes[:nout]:
-            count = N.BinOp("mul", count, n, I)
-        res = L.let(allocate(L, T.ArrayType(dt, 1, "C"), [count]))
-        fill(L, res, [N.ArrayAttr(res, "shape", 0, I)], lambda idx: C(0, dt))
-        ostr = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(max(nout, 1), I)]))
-        # the operands NumPy casts to ``dt`` (its iterator buffers them)
-        cast = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(nop, I)]))
-        for k, arr in enumerate(ops):
-            L.emit(N.Store(array=cast, indices=[C(k, I)],
-                           value=C(int(arr.type.dtype != dt), I)))
-        if dt.is_complex:
-            _complex_loops(L, mems, base, cast, st, size_arr, nout, res, ostr, dt)
-            if not nout:
-                return N.Load(res, [C(0, I)], dt)
-            steps = [N.BinOp("mul", N.Load(ostr, [C(k, I)], I), C(item, I), I)
-                     for k in range(nout)]
-            return N.ArrayView(res, C(0, I), sizes[:nout], steps, call.type)
-        lanes = C(2 if dt.bits == 64 else 4, I)
-        head = [base, cast]
-        if nop >= 3 and dt.is_float:
-            if nop > 3:
-                mems = [_joined(L, mems, base, dt)] * 3
-            helper = hm.einsum_floats
-        elif nop > 3:
-            mems = [_joined(L, mems, base, dt)]
-            helper = hm.einsum_many
-            head = [base]
-        elif nop == 3:
-            helper = hm.einsum_three
-            head = [base]
-        else:
-            helper = {1: he.einsum_one, 2: he.einsum_two}[nop]
-        head = mems + head
-        L.emit(N.ExprStmt(value=L.call_helper(helper, head + [
-            st, size_arr, C(nout, I), res, ostr, lanes, C(0, dt)])))
-        if not nout:
-            return N.Load(res, [C(0, I)], dt)
-        steps = [N.BinOp("mul", N.Load(ostr, [C(k, I)], I), C(item, I), I)
-                 for k in range(nout)]
-        return N.ArrayView(res, C(0, I), sizes[:nout], steps, call.type)
+        if not dt.is_bool:
+            res, ostr = _products(L, ops, terms, labels, nout, sizes, dt)
+            return _result(L, res, ostr, sizes[:nout], call.type)
+        # NumPy's ``or`` of ``and``s: true where any product is (the operands
+        # cast to int64, each product 0 or 1, their count cannot wrap)
+        res, ostr = _products(L, ops, terms, labels, nout, sizes, I)
+        flags = L.let(allocate(L, T.ArrayType(T.BOOL, 1, "C"), [N.ArrayAttr(res, "shape", 0, I)]))
+        fill(L, flags, [N.ArrayAttr(res, "shape", 0, I)],
+             lambda idx: N.Cmp("ne", N.Load(res, idx, I), C(0, I), T.BOOL))
+        return _result(L, flags, ostr, sizes[:nout], call.type)
+
+
+def _result(L, res, ostr, sizes, rt):
+    """The result: a NumPy scalar where no label is left, else a view of
+    ``res`` (the values in NumPy's output order) with NumPy's strides."""
+    dt = res.type.dtype
+    if not sizes:
+        return N.Load(res, [C(0, I)], dt)
+    steps = [N.BinOp("mul", N.Load(ostr, [C(k, I)], I), C(max(1, dt.bits // 8), I), I)
+             for k in range(len(sizes))]
+    return N.ArrayView(res, C(0, I), sizes, steps, rt)
+
+
+def _products(L, ops, terms, labels, nout, sizes, dt):
+    """``(res, ostr)``: the sums of products in ``dt`` over NumPy's iterator
+    with its loops, in NumPy's output order, and the output's strides in
+    items (``einsum_iterator``)."""
+    from . import einsum_algorithms as he
+    from . import einsum_many as hm
+    nl, nop = len(labels), len(ops)
+    st = L.let(allocate(L, T.ArrayType(I, 2, "C"), [C(nop, I), C(nl, I)]))
+    fill(L, st, [C(nop, I), C(nl, I)], lambda idx: C(0, I))
+    mems, base = [], L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(nop, I)]))
+    for k, (arr, term) in enumerate(zip(ops, terms)):
+        own = max(1, arr.type.dtype.bits // 8)
+        mem, start = memory_view(L, arr, "np.einsum()")
+        if arr.type.dtype != dt:
+            mem = _cast(L, arr, mem, dt)
+        mems.append(mem)
+        L.emit(N.Store(array=base, indices=[C(k, I)], value=start))
+        for ax, c in enumerate(term):
+            at = [C(k, I), C(labels.index(c), I)]
+            # (an axis of length 1 broadcasts: stride 0)
+            step = N.Select(N.Cmp("eq", N.ArrayAttr(arr, "shape", ax, I), C(1, I), T.BOOL),
+                            C(0, I), N.BinOp("sdiv", N.ArrayAttr(arr, "stride", ax, I),
+                                             C(own, I), I), I)
+            L.emit(N.Store(array=st, indices=at, value=N.BinOp(
+                "add", N.Load(st, at, I), step, I)))
+    size_arr = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(nl, I)]))
+    for k, n in enumerate(sizes):
+        L.emit(N.Store(array=size_arr, indices=[C(k, I)], value=n))
+    count = C(1, I)
+    for n in sizes[:nout]:
+        count = N.BinOp("mul", count, n, I)
+    res = L.let(allocate(L, T.ArrayType(dt, 1, "C"), [count]))
+    fill(L, res, [N.ArrayAttr(res, "shape", 0, I)], lambda idx: C(0, dt))
+    ostr = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(max(nout, 1), I)]))
+    # the operands NumPy casts to ``dt`` (its iterator buffers them)
+    cast = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(nop, I)]))
+    for k, arr in enumerate(ops):
+        L.emit(N.Store(array=cast, indices=[C(k, I)],
+                       value=C(int(arr.type.dtype != dt), I)))
+    if dt.is_complex:
+        _complex_loops(L, mems, base, cast, st, size_arr, nout, res, ostr, dt)
+        return res, ostr
+    lanes = C(2 if dt.bits == 64 else 4, I)
+    head = [base, cast]
+    if nop >= 3 and dt.is_float:
+        if nop > 3:
+            mems = [_joined(L, mems, base, dt)] * 3
+        helper = hm.einsum_floats
+    elif nop > 3:
+        mems = [_joined(L, mems, base, dt)]
+        helper = hm.einsum_many
+        head = [base]
+    elif nop == 3:
+        helper = hm.einsum_three
+        head = [base]
+    else:
+        helper = {1: he.einsum_one, 2: he.einsum_two}[nop]
+    head = mems + head
+    L.emit(N.ExprStmt(value=L.call_helper(helper, head + [
+        st, size_arr, C(nout, I), res, ostr, lanes, C(0, dt)])))
+    return res, ostr
 
 
 def _complex_loops(L, mems, base, cast, st, size_arr, nout, res, ostr, dt):
