@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanajit import jit
+from hanajit.testing.jitted import jitted
 
 
 def argmax(a):
@@ -100,7 +101,7 @@ def test_along_the_last_axis(dtype):
     """Along the last axis of a C-contiguous array each row runs the lanes
     (``arg_lanes.arg_rows``); rows shorter than two blocks in order."""
     rng = np.random.default_rng(np.dtype(dtype).num + 1)
-    fmax, fmin = jit(argmax_rows, fallback=False), jit(argmin_rows, fallback=False)
+    fmax, fmin = jitted(argmax_rows, fallback=False), jitted(argmin_rows, fallback=False)
     for shape in [(3, 1), (5, 16), (4, 33), (2, 100), (0, 5), (3, 4, 40), (1, 1), (7, 65)]:
         if np.dtype(dtype).kind == "f":
             pool = np.array([0.0, -0.0, 1.0, np.inf, -np.inf, np.nan, 2.0])
@@ -162,11 +163,11 @@ def test_rows_of_every_length(dtype, rows, m, kind, seed):
         x = rng.standard_normal((rows, m))
         x[rng.random((rows, m)) < 0.02] = np.nan
     x = x.astype(dtype)
-    fmax, fmin = jit(argmax_rows, fallback=False), jit(argmin_rows, fallback=False)
+    fmax, fmin = jitted(argmax_rows, fallback=False), jitted(argmin_rows, fallback=False)
     assert np.array_equal(fmax(x), np.argmax(x, axis=1))
     assert np.array_equal(fmin(x), np.argmin(x, axis=1))
     flat = x.reshape(-1)
-    assert jit(argmax, fallback=False)(flat) == np.argmax(flat)
+    assert jitted(argmax, fallback=False)(flat) == np.argmax(flat)
 
 
 def test_positions_beside_32_bit_data_are_32_bit_vectors(monkeypatch):

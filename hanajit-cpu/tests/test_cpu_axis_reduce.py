@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from hanajit import jit
 from hanajit.testing.compare import assert_same_bits as assert_same
+from hanajit.testing.jitted import jitted
 
 pytestmark = [pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning"),
               pytest.mark.filterwarnings("ignore::RuntimeWarning")]
@@ -213,7 +214,7 @@ def test_float_tuple_axes_in_numpys_order(shape, dtype, order, seed, special):
         a[a > 1.0] = np.nan
     a = np.asarray(a, dtype=dtype, order=order)
     fn = float_axes if a.ndim == 3 else float_axes4
-    assert_same(jit(fn)(a), fn(a))
+    assert_same(jitted(fn)(a), fn(a))
 
 
 def test_float_tuple_axes_of_long_runs_and_expressions():
@@ -262,7 +263,7 @@ def test_trailing_axes_are_one_merged_axis(shape, dtype, seed, special):
         a[a < 0.3] = -0.0
     elif special == 2:
         a[a > 1.0] = np.nan
-    f = jit(trailing)
+    f = jitted(trailing)
     if 0 in shape[1:]:
         with pytest.raises(ValueError, match="zero-size array"):
             trailing(a)

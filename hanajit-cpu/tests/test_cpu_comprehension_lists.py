@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from hanajit import HanaJitFallbackWarning, jit
 from hanajit.errors import UnsupportedError
+from hanajit.testing.jitted import jitted
 
 
 def squares_summed(n):
@@ -215,7 +216,7 @@ floats = st.floats(allow_nan=True, allow_infinity=True, width=64)
 @given(st.lists(floats, max_size=12), st.floats(-4, 4))
 def test_fuzz(xs, k):
     a = np.array(xs, dtype=np.float64)
-    f = jit(scaled, fallback=False)
+    f = jitted(scaled, fallback=False)
     got, exp = f(a, k), scaled(a, k)
     assert got[2] == exp[2]
     for g, e in zip(got[:2], exp[:2]):

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hanajit import jit
 from hanajit.errors import UnsupportedError
+from hanajit.testing.jitted import jitted
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -259,7 +260,7 @@ def element_sum(v):
 @settings(max_examples=60, deadline=None)
 @given(a=EDGE, b=EDGE)
 def test_numpy_scalars_wrap_as_numpy(a, b):
-    f = jit(np_scalar_ops)
+    f = jitted(np_scalar_ops)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         got, want = f(a, b), np_scalar_ops(a, b)
@@ -269,7 +270,7 @@ def test_numpy_scalars_wrap_as_numpy(a, b):
 
 def test_numpy_elements_wrap_with_no_check():
     v = np.array([MAX, MIN, 3, 2**62], dtype=np.int64)
-    f, g = jit(element_ops), jit(element_sum)
+    f, g = jitted(element_ops), jitted(element_sum)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         for i in range(3):

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from hanajit import jit
 from hanajit.testing.compare import assert_same_bits
+from hanajit.testing.jitted import jitted
 
 pytestmark = pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning")
 
@@ -125,7 +126,7 @@ def test_order_k_of_more_dimensions(nd, seed):
         x = np.broadcast_to(x[:1], (3,) + x.shape[1:])
     if rng.random() < 0.2:
         x = x[(slice(0, 1),) + (slice(None),) * (nd - 1)]
-    jf = jit(keep_orders, fallback=False)
+    jf = jitted(keep_orders, fallback=False)
     got, want = jf(x), keep_orders(x)
     assert_same_bits(got, want)
     for g, w in zip(got, want):

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from hanajit import jit
 from hanajit.testing.compare import assert_same_bits
+from hanajit.testing.jitted import jitted
 
 
 AXES = [(0, 1), (-2, -1), (0, -1), (1, -1), (0, 2), (0, 1, -1), (1, 2, 3), (0, 1, 2, 3)]
@@ -38,7 +39,7 @@ KEPT = {a: _kept(a) for a in AXES}
 
 def check(table, x, axes):
     f = table[axes]
-    assert_same_bits(jit(f, fallback=False)(x), f(x))
+    assert_same_bits(jitted(f, fallback=False)(x), f(x))
 
 
 def view(rng, nd, values, big=False):

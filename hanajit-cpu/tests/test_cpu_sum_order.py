@@ -155,7 +155,7 @@ def pair_layouts(rng, shape, dtype):
     yield np.asfortranarray(x)[::2], np.asfortranarray(y)[::2]  # F-compatible
 
 
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=3, deadline=None)
 @given(shapes, st.sampled_from([np.float64, np.float32]), st.integers(0, 2**32 - 1))
 def test_expressions(shape, dtype, seed):
     """Whole sums, means and axis sums of N-D expressions of operands sharing one

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from hanajit import jit
 from hanajit.lib.sorting.sort_algorithms import HASH_MAX
+from hanajit.testing.jitted import jitted
 
 INTS = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]
 
@@ -78,4 +79,4 @@ def test_expressions_and_which_dtypes_hash():
        st.sampled_from([np.int16, np.int32, np.int64]))
 def test_hypothesis(values, dtype):
     a = np.array(values, dtype=dtype)
-    same(jit(unique, fallback=False)(a), np.unique(a))
+    same(jitted(unique, fallback=False)(a), np.unique(a))
