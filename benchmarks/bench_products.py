@@ -69,6 +69,10 @@ def k_einsum_outer3(x, y, z):
     return np.einsum("i,j,k->ijk", x, y, z)
 
 
+def k_einsum_total(a):
+    return np.einsum("ijkl->", a)
+
+
 def k_row_dots(m, v):
     s = 0.0
     for i in range(m.shape[0]):
@@ -109,6 +113,8 @@ def _cases(quick: bool):
     out.append(("np.einsum('i,j,k->ijk')", "100", k_einsum_outer3, (s, s[::-1].copy(), s)))
     out.append(("np.einsum('ij,j->i'), float64 and float32", "1000x1000", k_einsum_mv,
                 (big, big[0].astype(np.float32))))
+    w = rng.random((10, 10, 100, 100)).astype(np.float32)
+    out.append(("np.einsum('ijkl->'), float32", "10x10x100x100", k_einsum_total, (w,)))
     z = e + 1j * e[::-1]
     out.append(("np.einsum('ij,jk->ik'), complex", "200x200", k_einsum_mm, (z, z.T.copy())))
     m = rng.random((n1 // 10, 3))

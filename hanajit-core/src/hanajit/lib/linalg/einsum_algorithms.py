@@ -333,29 +333,42 @@ def _dot_pair(a, pa, qa, b, pb, qb, n, W, zero):
 def _total(a, pa, n, W, zero):
     """NumPy's ``sum_of_arr``: ``W`` lanes, four vectors added as ``(v0 + v1) +
     (v2 + v3)`` into the accumulator per step, the tail zero-padded."""
+    if W == 2:
+        return _total2(a, pa, n, zero)
+    return _total4(a, pa, n, zero)
+
+
+def _total2(a, pa, n, zero):
+    """:func:`_total` of two lanes (float64)."""
+    acc0 = zero
+    acc1 = zero
+    steps = n // 8
+    for t in range(steps):
+        j = pa + 8 * t
+        acc0 = ((a[j] + a[j + 2]) + (a[j + 4] + a[j + 6])) + acc0
+        acc1 = ((a[j + 1] + a[j + 3]) + (a[j + 5] + a[j + 7])) + acc1
+    i = 8 * steps
+    while i < n:
+        acc0 = a[pa + i] + acc0
+        acc1 = (a[pa + i + 1] if i + 1 < n else zero) + acc1
+        i += 2
+    return acc0 + acc1
+
+
+def _total4(a, pa, n, zero):
+    """:func:`_total` of four lanes (float32)."""
     acc0 = zero
     acc1 = zero
     acc2 = zero
     acc3 = zero
-    i = 0
-    if W == 2:
-        while n - i >= 8:
-            j = pa + i
-            acc0 = ((a[j] + a[j + 2]) + (a[j + 4] + a[j + 6])) + acc0
-            acc1 = ((a[j + 1] + a[j + 3]) + (a[j + 5] + a[j + 7])) + acc1
-            i += 8
-        while i < n:
-            acc0 = a[pa + i] + acc0
-            acc1 = (a[pa + i + 1] if i + 1 < n else zero) + acc1
-            i += 2
-        return acc0 + acc1
-    while n - i >= 16:
-        j = pa + i
+    steps = n // 16
+    for t in range(steps):
+        j = pa + 16 * t
         acc0 = ((a[j] + a[j + 4]) + (a[j + 8] + a[j + 12])) + acc0
         acc1 = ((a[j + 1] + a[j + 5]) + (a[j + 9] + a[j + 13])) + acc1
         acc2 = ((a[j + 2] + a[j + 6]) + (a[j + 10] + a[j + 14])) + acc2
         acc3 = ((a[j + 3] + a[j + 7]) + (a[j + 11] + a[j + 15])) + acc3
-        i += 16
+    i = 16 * steps
     while i < n:
         acc0 = a[pa + i] + acc0
         acc1 = (a[pa + i + 1] if i + 1 < n else zero) + acc1
@@ -367,10 +380,13 @@ def _total(a, pa, n, W, zero):
 
 # every index above is in range by construction: no checks (pipeline.py)
 for _f in (einsum_two, einsum_one, _pieces, _whole_rows, _dot_rows, _buffered_pieces, _piece,
-           piece_two, piece_one, _dot, _dot_pair, _total):
+           piece_two, piece_one, _dot, _dot_pair, _total, _total2, _total4):
     _f.hj_unchecked = True
 # (the inner loops inlined where they run: a call per row cost 'ij,jk->ik' of
 # 200x200 a fifth of its time, and 'bij,bjk->bik' of 64x16x16 a third)
 piece_two.hj_inline = True
 piece_one.hj_inline = True
 _piece.hj_inline = True
+# (the vector steps of the sums: SLP vectors of W lanes, as NumPy's; the loop
+# vectoriser made each lane's adds scalar, one after another)
+_total2.hj_short_loops = _total4.hj_short_loops = True
