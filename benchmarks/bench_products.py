@@ -73,6 +73,10 @@ def k_einsum_total(a):
     return np.einsum("ijkl->", a)
 
 
+def k_einsum_columns(a):
+    return np.einsum("ij->j", a)
+
+
 def k_row_dots(m, v):
     s = 0.0
     for i in range(m.shape[0]):
@@ -117,6 +121,8 @@ def _cases(quick: bool):
     out.append(("np.einsum('ijkl->'), float32", "10x10x100x100", k_einsum_total, (w,)))
     z = e + 1j * e[::-1]
     out.append(("np.einsum('ij,jk->ik'), complex", "200x200", k_einsum_mm, (z, z.T.copy())))
+    out.append(("np.einsum('ij->j'), complex64", "200x200", k_einsum_columns,
+                (z.astype(np.complex64),)))
     m = rng.random((n1 // 10, 3))
     out.append(("np.dot of rows in a loop", f"{n1 // 10} x 3", k_row_dots, (m, m[0].copy())))
     return out

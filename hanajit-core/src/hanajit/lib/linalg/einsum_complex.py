@@ -99,6 +99,21 @@ def _run(a, b, c, pos, gst, nop, r, out, summing, acc):
     sb = 2 * gst[1, 0] if nop > 1 else 0
     pc = 2 * pos[2] if nop > 2 else 0
     sc = 2 * gst[2, 0] if nop > 2 else 0
+    # (contiguous operands and output: the same loop with constant strides,
+    # which LLVM turns into vector loads and adds)
+    if sa == 2 and (nop < 2 or sb == 2) and (nop < 3 or sc == 2) and (summing or so == 1):
+        if nop == 1 and not summing:
+            for j in range(2 * r):
+                out[2 * po + j] = a[pa + j] + out[2 * po + j]
+        else:
+            _loop(a, pa, 2, b, pb, 2, c, pc, 2, nop, r, out, po, 1, summing, acc)
+    else:
+        _loop(a, pa, sa, b, pb, sb, c, pc, sc, nop, r, out, po, so, summing, acc)
+
+
+def _loop(a, pa, sa, b, pb, sb, c, pc, sc, nop, r, out, po, so, summing, acc):
+    """:func:`_run`'s loop over its operands' parts (``p*`` where a run
+    starts in each real array, ``s*`` its steps there)."""
     acc_re = acc[0]
     acc_im = acc[1]
     for j in range(r):
@@ -166,7 +181,8 @@ def _contiguous_sum(d, p, n, out, po, zero):
 
 
 # every index above is in range by construction: no checks (pipeline.py)
-for _f in (einsum_complex, _run, _run_many, _contiguous_sum):
+for _f in (einsum_complex, _run, _loop, _run_many, _contiguous_sum):
     _f.hj_unchecked = True
 _run.hj_inline = True
+_loop.hj_inline = True
 _times.hj_inline = True
