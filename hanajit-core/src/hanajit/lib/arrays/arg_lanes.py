@@ -89,8 +89,8 @@ def _arg_float(a, lo, n, sign, scratch, where, nans, pos):
     equal values.  NaNs are only watched on the way (a NaN would win, and a
     compare that let one in would have to stop there): a flag per lane is set
     by any NaN, and then NaNs are looked for in order.  The direction is a
-    multiplier, not a choice in the loop: a shared library piece is compiled
-    without knowing its arguments, and a choice kept it scalar."""
+    multiplier, not a choice in the loop (a choice kept it scalar), a
+    constant in each of :func:`arg_rows`' two copies."""
     if n < 2 * LANES:
         return _arg_short(a, lo, n, sign)
     m0 = a[lo + 0] * sign
@@ -324,7 +324,16 @@ def arg_rows(a, m, out, big, pos, limit):
     """``np.argmax``/``np.argmin`` (``big``) along the last axis of a C-contiguous
     float array: ``out[r]`` for each row ``r`` of ``m >= 1`` values of the data
     ``a``."""
-    sign = 1.0 if big else -1.0
+    # (a copy of the rows' loops for each sign, a constant in each: where
+    # ``big`` is an argument -- a shared helper piece -- the loops multiplied
+    # every value by it)
+    if big:
+        return _arg_rows(a, m, out, 1.0, pos, limit)
+    return _arg_rows(a, m, out, -1.0, pos, limit)
+
+
+def _arg_rows(a, m, out, sign, pos, limit):
+    """:func:`arg_rows` of the largest of ``a * sign``."""
     scratch = _scratch(a)
     where = np.full(LANES, pos)
     nans = np.empty(LANES, np.bool_)
@@ -512,9 +521,11 @@ def _first_nan(a, lo, n):
     return -1
 
 
-for _f in (arg_max, arg_min, _scratch, arg_int, arg_rows, arg_rows_int, _arg_chunks,
-           _arg_float, _better, _arg_short, _any_nan, _arg_int, _arg_int_lanes, _arg_int_short, _flip, _first_best, _larger, _first_nan):
+for _f in (arg_max, arg_min, _scratch, arg_int, arg_rows, _arg_rows, arg_rows_int, _arg_chunks,
+           _arg_float, _better, _arg_short, _any_nan, _arg_int, _arg_int_lanes, _arg_int_short,
+           _flip, _first_best, _larger, _first_nan):
     _f.hj_unchecked = True
+_arg_rows.hj_inline = True
 _arg_float.hj_inline = True     # (a call per row cost a row of 32 values a third of its time)
 _arg_int_lanes.hj_inline = True
 _better.hj_inline = True
