@@ -413,12 +413,26 @@ def logical(a, b):
 @pytest.mark.parametrize("layout", ["C", "F", "reversed", "strided"])
 def test_booleans_are_numpys_or_of_ands(layout):
     """Boolean operands: true where any product is (NumPy's ``||`` of
-    ``&&``), a bool array or ``np.bool_``; all false, all true and sparse."""
+    ``&&``, here a float32 sum of products), a bool array or ``np.bool_``;
+    all false, all true and sparse."""
     rng = np.random.default_rng(4)
     for p in (0.0, 0.05, 0.5, 1.0):
         a = _laid_out(rng.random((6, 9)) < p, layout)
         b = _laid_out(rng.random((9, 5)) < p, layout)
         assert_same_bits(jit(logical, fallback=False)(a, b), logical(a, b))
+
+
+def any_true(x):
+    return np.einsum("i,i->", x, x), np.einsum("i->", x)
+
+
+def test_boolean_sums_never_wrap_to_false():
+    """Many true products: 256 (a count in 8 bits wraps to 0) and past 2**24
+    (a float32 count stops growing there)."""
+    f = jit(any_true, fallback=False)
+    for n in (256, 512, 2**24 + 3):
+        x = np.ones(n, np.bool_)
+        assert_same_bits(f(x), any_true(x))
 
 
 def test_a_sparse_view_of_another_dtype_runs_in_the_interpreter():

@@ -17,8 +17,8 @@ float dtypes are cast to NumPy's promoted dtype (a copy of each, the values
 NumPy's cast gives), and the iterator's buffering of them followed.  Complex
 operands take NumPy's complex loops (``einsum_complex``), others cast to
 complex with them.  Boolean operands take NumPy's logical sum of products
-(``or`` of ``and``s) as a count of true products in int64, true where not
-zero; with operands of other dtypes they are cast as NumPy casts them.
+(``or`` of ``and``s) as a float32 sum of products, true where not zero;
+with operands of other dtypes they are cast as NumPy casts them.
 Float16 operands (hanajit has no float16), an ellipsis summed away (NumPy
 raises) and keywords (``out=``, ``optimize=True``, ...) fall back."""
 from __future__ import annotations
@@ -137,12 +137,15 @@ class Einsum(CallTemplate):
         if not dt.is_bool:
             res, ostr = _products(L, ops, terms, labels, nout, sizes, dt)
             return _result(L, res, ostr, sizes[:nout], call.type)
-        # NumPy's ``or`` of ``and``s: true where any product is (the operands
-        # cast to int64, each product 0 or 1, their count cannot wrap)
-        res, ostr = _products(L, ops, terms, labels, nout, sizes, I)
+        # NumPy's ``or`` of ``and``s: true where any product is.  The operands
+        # cast to float32: each product 0 or 1, a sum of them never comes back
+        # to zero (past 2**24 it stops growing, where an integer count could
+        # wrap), and the copies are half of int64's
+        F = T.FLOAT32
+        res, ostr = _products(L, ops, terms, labels, nout, sizes, F)
         flags = L.let(allocate(L, T.ArrayType(T.BOOL, 1, "C"), [N.ArrayAttr(res, "shape", 0, I)]))
         fill(L, flags, [N.ArrayAttr(res, "shape", 0, I)],
-             lambda idx: N.Cmp("ne", N.Load(res, idx, I), C(0, I), T.BOOL))
+             lambda idx: N.Cmp("ne", N.Load(res, idx, F), C(0.0, F), T.BOOL))
         return _result(L, flags, ostr, sizes[:nout], call.type)
 
 
