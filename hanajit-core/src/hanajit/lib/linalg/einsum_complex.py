@@ -99,16 +99,26 @@ def _run(a, b, c, pos, gst, nop, r, out, summing, acc):
     sb = 2 * gst[1, 0] if nop > 1 else 0
     pc = 2 * pos[2] if nop > 2 else 0
     sc = 2 * gst[2, 0] if nop > 2 else 0
-    # (contiguous operands and output: the same loop with constant strides,
-    # which LLVM turns into vector loads and adds)
-    if sa == 2 and (nop < 2 or sb == 2) and (nop < 3 or sc == 2) and (summing or so == 1):
-        if nop == 1 and not summing:
+    # (one copy of the loop per operand count, and one with constant strides
+    # for contiguous operands and output, which LLVM turns into vector loads:
+    # compiled apart from its caller, as a shared piece, nothing here is a
+    # constant otherwise)
+    fast = sa == 2 and (nop < 2 or sb == 2) and (nop < 3 or sc == 2) and (summing or so == 1)
+    if nop == 1:
+        if fast and not summing:
             for j in range(2 * r):
                 out[2 * po + j] = a[pa + j] + out[2 * po + j]
         else:
-            _loop(a, pa, 2, b, pb, 2, c, pc, 2, nop, r, out, po, 1, summing, acc)
+            _loop(a, pa, sa, b, pb, sb, c, pc, sc, 1, r, out, po, so, summing, acc)
+    elif nop == 2:
+        if fast:
+            _loop(a, pa, 2, b, pb, 2, c, pc, 2, 2, r, out, po, 1, summing, acc)
+        else:
+            _loop(a, pa, sa, b, pb, sb, c, pc, sc, 2, r, out, po, so, summing, acc)
+    elif fast:
+        _loop(a, pa, 2, b, pb, 2, c, pc, 2, 3, r, out, po, 1, summing, acc)
     else:
-        _loop(a, pa, sa, b, pb, sb, c, pc, sc, nop, r, out, po, so, summing, acc)
+        _loop(a, pa, sa, b, pb, sb, c, pc, sc, 3, r, out, po, so, summing, acc)
 
 
 def _loop(a, pa, sa, b, pb, sb, c, pc, sc, nop, r, out, po, so, summing, acc):
