@@ -332,7 +332,10 @@ def _dot_pair(a, pa, qa, b, pb, qb, n, W, zero):
 
 def _total(a, pa, n, W, zero):
     """NumPy's ``sum_of_arr``: ``W`` lanes, four vectors added as ``(v0 + v1) +
-    (v2 + v3)`` into the accumulator per step, the tail zero-padded."""
+    (v2 + v3)`` into the accumulator per step, the tail zero-padded.  Two
+    functions of the same shape, one per lane count, on purpose: one body for
+    both, compiled in a shared piece where ``W`` is not a constant, lost its
+    vector form (docs/architecture.md, shared pieces)."""
     if W == 2:
         return _total2(a, pa, n, zero)
     return _total4(a, pa, n, zero)
