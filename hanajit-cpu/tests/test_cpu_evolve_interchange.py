@@ -160,7 +160,7 @@ def _random_matrix(rng, shape, dtype, layout, specials):
         else _layout(x.astype(dtype), layout)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(n=st.integers(0, 9), m=st.integers(0, 9), p=st.integers(0, 9),
        layout=st.sampled_from(["C", "F", "strided"]),
        case=st.sampled_from([(matmul, "f8"), (matmul_acc, "f8"), (matmul_acc, "f4"),

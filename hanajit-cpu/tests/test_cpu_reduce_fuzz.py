@@ -62,7 +62,7 @@ def _same(got, want, src):
     np.testing.assert_allclose(got, want, rtol=tol, atol=tol, equal_nan=True, err_msg=src)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+@settings(max_examples=140, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           derandomize=DERANDOMIZE)
 @given(seed=st.integers(0, 2 ** 32 - 1))
 def test_random_reductions_match_numpy(seed):

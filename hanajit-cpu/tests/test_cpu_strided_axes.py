@@ -62,7 +62,7 @@ def axes_of(rng, nd):
     return fits[int(rng.integers(0, len(fits)))]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.integers(2, 5), st.sampled_from([np.float64, np.float32]), st.booleans(),
        st.integers(0, 2**32 - 1))
 def test_sums_match_numpy(nd, dtype, big, seed):

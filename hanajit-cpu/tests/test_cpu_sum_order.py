@@ -124,7 +124,7 @@ shapes = st.lists(st.sampled_from(EXTENTS), min_size=2, max_size=3).filter(
     lambda s: int(np.prod(s)) <= 40000)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(shapes, st.sampled_from([np.float64, np.float32]), st.integers(0, 2**32 - 1))
 def test_arrays_any_layout(shape, dtype, seed):
     """Whole sums, means and sums along each axis of N-D arrays in every layout."""

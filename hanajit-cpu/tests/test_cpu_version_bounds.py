@@ -150,7 +150,7 @@ def test_clamped_convolution_runs_unchecked_and_matches():
         same_outcome(blur_rows, img[:shape[0], :shape[1]], k)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=90, deadline=None)
 @given(st.integers(0, 8), st.integers(-10, 10), st.integers(-10, 10),
        st.integers(-10, 10), st.integers(-10, 10), st.integers(-10, 10))
 def test_clamped_index_wraps_and_raises_like_python(n, lo, hi, d, c0, c1):
@@ -162,7 +162,7 @@ def test_clamped_index_is_versioned():
     assert versioned_loops(jit(clamped), np.arange(5), 0, 5, 0, 0, 4) >= 1
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.integers(0, 12), st.integers(-15, 15), st.integers(-15, 15),
        st.integers(-14, 14))
 def test_shifted_index_wraps_and_raises_like_python(n, lo, hi, d):
