@@ -40,6 +40,18 @@ def test_messages_are_cpythons(k, dtype):
     assert outcome(f, k, a) == outcome(messages, k, a)
 
 
+def unsigned_fields(k):
+    u = np.uint64(k) * np.uint64(3)
+    if k > 2**62:
+        raise OverflowError(f"{u} and {np.uint32(k)} and {np.int8(-k)}, {{u}}")
+    return k
+
+
+@pytest.mark.parametrize("k", [3, 2**62 + 1, 2**63 - 1])
+def test_uint64_fields_print_unsigned(k):
+    assert outcome(jitted(unsigned_fields, fallback=False), k) == outcome(unsigned_fields, k)
+
+
 def asserts(k):
     assert k != 0, f"k must not be {k}, {{}}"
     return k

@@ -55,14 +55,29 @@ class HanaJitNarrowWarning(UserWarning):
 
 
 
+class Field:
+    """A ``{}`` (``unsigned``: ``{u}``) place in a kernel message template."""
+
+    def __init__(self, unsigned: bool):
+        self.unsigned = unsigned
+
+    def text(self, value) -> str:
+        return str(value % 2**64 if self.unsigned else value)
+
+
 def kernel_message_parts(template: str):
-    """``template`` as literal strings and ``None`` for each ``{}`` field."""
+    """``template`` as literal strings (one character each) and a :class:`Field`
+    for each ``{}`` (an int64) or ``{u}`` (a uint64: the kernel's integer is its
+    bits) place."""
     i = 0
     while i < len(template):
         two = template[i:i + 2]
         if two == "{}":
-            yield None
+            yield Field(False)
             i += 2
+        elif template.startswith("{u}", i):
+            yield Field(True)
+            i += 3
         elif two in ("{{", "}}"):
             yield two[0]
             i += 2
@@ -75,22 +90,36 @@ def kernel_message(template: str, ints=()) -> str:
     """The text of an exception a compiled kernel raised.
 
     A raise's message is a template: ``{}`` takes the kernel's next integer (up to
-    three, in ``err[1..3]``), ``{{`` and ``}}`` are literal braces -- the rule every
-    runtime (Python, the C ``main``, the JavaScript loader) follows."""
+    three, in ``err[1..3]``), ``{u}`` the same as a uint64, ``{{`` and ``}}`` are
+    literal braces -- the rule every runtime (Python, the C ``main``, the
+    JavaScript loader) follows."""
     if "{" not in template and "}" not in template:
         return template
     out, k = [], 0
     for part in kernel_message_parts(template):
-        if part is None:
-            part = str(ints[k]) if k < len(ints) else "?"
+        if isinstance(part, Field):
+            part = part.text(ints[k]) if k < len(ints) else "?"
             k += 1
         out.append(part)
     return "".join(out)
 
 
 def kernel_message_fields(template: str) -> int:
-    """How many integers ``template`` formats (its ``{}`` fields)."""
-    return sum(part is None for part in kernel_message_parts(template))
+    """How many integers ``template`` formats (its ``{}`` and ``{u}`` fields)."""
+    return sum(isinstance(part, Field) for part in kernel_message_parts(template))
+
+
+def with_unsigned_fields(template: str, unsigned) -> str:
+    """``template`` with its k-th field ``{u}`` where ``unsigned[k]``, else ``{}``."""
+    out, k = [], 0
+    for part in kernel_message_parts(template):
+        if isinstance(part, Field):
+            part = "{u}" if k < len(unsigned) and unsigned[k] else "{}"
+            k += 1
+        elif part in "{}":
+            part += part
+        out.append(part)
+    return "".join(out)
 
 
 def escape_braces(text: str) -> str:

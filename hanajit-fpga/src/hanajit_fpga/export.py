@@ -142,9 +142,9 @@ def _code_of(module, exc):
     run-time values into ``{}``) match ``exc``."""
     import re
 
-    from hanajit.errors import kernel_message_parts
+    from hanajit.errors import Field, kernel_message_parts
     for i, (cls, message, deopt) in enumerate(module.raises):
-        pattern = "".join(".*?" if part is None else re.escape(part)
+        pattern = "".join(".*?" if isinstance(part, Field) else re.escape(part)
                           for part in kernel_message_parts(message))
         if type(exc) is cls and not deopt and re.fullmatch(pattern, str(exc)):
             return i + 1

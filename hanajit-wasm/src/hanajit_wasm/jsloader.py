@@ -84,9 +84,11 @@ export function mathImports() {
 
 function raised(code, arg) {     // arg(k): the k-th integer formatted into "{}"
   const entry = MANIFEST.raises[code - 1] || __UNKNOWN__;
-  let k = 0;                       // "{{" and "}}" are literal braces
-  const message = entry[1].replace(/\{\{|\}\}|\{\}/g,
-    (m) => m === "{}" ? (arg ? String(arg(k++)) : "?") : m[0]);
+  let k = 0;                       // "{u}": as uint64; "{{" and "}}" are literal braces
+  const field = (m) => m === "{}" ? String(arg(k++))
+    : String(BigInt.asUintN(64, BigInt(arg(k++))));
+  const message = entry[1].replace(/\{\{|\}\}|\{\}|\{u\}/g,
+    (m) => m.length === 2 && m[0] === m[1] ? m[0] : (arg ? field(m) : "?"));
   const err = new Error(message);
   err.name = entry[0];
   err.raisedByKernel = true;

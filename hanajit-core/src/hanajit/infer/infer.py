@@ -10,7 +10,7 @@ type with an explicit primitive ``Cast``.
 """
 from __future__ import annotations
 
-from ..errors import UnsupportedError
+from ..errors import UnsupportedError, with_unsigned_fields
 from ..ir.frontend_nodes import Method, ObjRef, Unpack, falls_through, returned_parameter
 from ..ir import constants as K
 from ..ir import nodes as N
@@ -284,12 +284,13 @@ class Inferrer:
                 if vs is not None and vs.is_complex and not t.dtype.is_complex:
                     self.fail(line, "item assignment", f"of a complex value into {t}")
         elif isinstance(s, N.Raise):
-            for a in s.args:          # f-string message fields: integers only
-                t = self.expr(a, line)
-                if t is not None and not (isinstance(t, T.Scalar) and t.is_int
-                                          and t != T.UINT64):
+            types = [self.expr(a, line) for a in s.args]
+            for t in types:           # f-string message fields: integers only
+                if t is not None and not (isinstance(t, T.Scalar) and t.is_int):
                     self.fail(line, "f-string message", f"a field of type {t} (only "
                               "integers are formatted into compiled messages)")
+            if s.args:                # a uint64 field prints its bits unsigned: {u}
+                s.message = with_unsigned_fields(s.message, [t == T.UINT64 for t in types])
         elif isinstance(s, (N.Break, N.Continue)):
             pass
         else:  # pragma: no cover - the frontend makes no other statements

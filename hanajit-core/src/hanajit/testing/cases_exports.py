@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from .base import ConformanceBase
@@ -56,6 +57,13 @@ def triangle(n):
     return t
 
 
+def unsigned_message(n):
+    u = np.uint64(n) * np.uint64(3)          # a uint64 field is printed unsigned
+    if n > 5:
+        raise ValueError(f"{n} gives {u}, not {{u}}")
+    return n
+
+
 # name -> (function, signature, argument tuples)
 EXPORT_CASES = {
     "int_divmod": (int_divmod, "i64, i64",
@@ -67,6 +75,7 @@ EXPORT_CASES = {
     "flags": (flags, "b1, b1", [(True, False), (False, False), (True, True), (False, True)]),
     "exact_math": (exact_math, "f64", [(2.25,), (-3.5,), (0.0,), (math.inf,), (1e-310,)]),
     "triangle": (triangle, "i64", [(1,), (10,), (1000,)]),
+    "unsigned_message": (unsigned_message, "i64", [(3,), (7,), (2**62,)]),
 }
 
 

@@ -215,14 +215,17 @@ static double hj_as_double(int64_t bits) {
 """
 
 RAISE_C = r"""
-/* A raise's text with the kernel's integers (err[1..3]) in its "{}" places;
-   "{{" and "}}" are literal braces. */
+/* A raise's text with the kernel's integers (err[1..3]) in its "{}" places
+   ("{u}": as uint64); "{{" and "}}" are literal braces. */
 static void hj_print_raise(const char *text, const int64_t *err) {
     int k = 1;
     for (; *text; text++) {
         if (text[0] == '{' && text[1] == '}' && k < 4) {
             fprintf(stderr, "%" PRId64, err[k++]);
             text++;
+        } else if (text[0] == '{' && text[1] == 'u' && text[2] == '}' && k < 4) {
+            fprintf(stderr, "%" PRIu64, (uint64_t)err[k++]);
+            text += 2;
         } else if ((text[0] == '{' || text[0] == '}') && text[1] == text[0]) {
             fputc(*text, stderr);
             text++;

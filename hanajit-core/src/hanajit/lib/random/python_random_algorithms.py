@@ -137,8 +137,9 @@ def _empty(start, stop):
     if NEW_MESSAGES:
         raise ValueError(f"empty range in randrange({start}, {stop})")
     w = stop - start                  # <= 0, unless it wrapped past -2**63
-    if w > 0:
-        raise Deopt("randrange(): the empty range's width does not fit int64")
+    if w > 0:                         # -(start - stop), exact in uint64
+        u = prims.as_uint64(start) - prims.as_uint64(stop)
+        raise ValueError(f"empty range for randrange() ({start}, {stop}, -{u})")
     raise ValueError(f"empty range for randrange() ({start}, {stop}, {w})")
 
 
