@@ -27,7 +27,9 @@ step by step to check it).
 
 ``W`` and ``low_from`` are the installed NumPy's on this host
 (``zero_pick.simd_model``, asked of NumPy once per type).  The zeros are
-looked at only when the lane holds zeros of both signs (``one_zero_sign``).
+looked at only when the lane holds zeros of both signs (``one_zero_sign``), and
+not at all when the vector loop that found the zero saw its sign only
+(``extreme_lanes._lanes``).
 """
 import math
 

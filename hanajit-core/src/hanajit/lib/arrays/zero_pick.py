@@ -14,12 +14,14 @@ from ..python.operators import C
 I = T.INT64
 
 
-def numpy_zero(red, L, arr, v, st):
+def numpy_zero(red, L, arr, v, st, one_sign=None):
     """``v``, the extreme (``red``: min or max) of the whole array ``arr``, or
     when it is zero and the array holds zeros of both signs the zero NumPy's
     loop picks (``minmax_algorithms``): a 1-D array or a C-contiguous one is
     one lane of NumPy's reduce, contiguous or strided (its stride decides
-    when it runs).  Other layouts keep the later zero."""
+    when it runs).  Other layouts keep the later zero.  ``one_sign`` (a bool
+    expression, when the loop that found ``v`` knows it) says the array's zeros
+    are all of one sign: then no second pass looks at them."""
     from . import minmax_algorithms as hm
     from .shape import reshape_view
     t = arr.type
@@ -45,8 +47,10 @@ def numpy_zero(red, L, arr, v, st):
             cond=contig, then=s1 + [N.Assign(target=out, value=v1)],
             orelse=s2 + [N.Assign(target=out, value=v2)])], orelse=[]))
     stmts, _ = L.sub_block(fix)
-    L.emit(N.If(cond=N.Cmp("eq", N.Var(out, st), C(0.0, st), T.BOOL), then=stmts,
-                orelse=[]))
+    zero = N.Cmp("eq", N.Var(out, st), C(0.0, st), T.BOOL)
+    if one_sign is not None:
+        zero = ops.band(zero, ops.logical_not(one_sign))
+    L.emit(N.If(cond=zero, then=stmts, orelse=[]))
     return N.Var(out, st)
 
 
