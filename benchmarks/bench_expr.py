@@ -175,6 +175,12 @@ def _reduction_cases(sizes):
             out.append((f"`np.sum(a*b)` ({tag})", dot_self, _ne_dot, (a, b), True))
             out.append((f"`np.max(a)` ({tag})", a_max, None, (a,), False))
             out.append((f"`np.argmax(a)` ({tag})", arg_max, None, (a,), False))
+            # a zero extreme (ReLU outputs, distances): NumPy's pick among zeros
+            relu = np.maximum(a, 0)
+            out.append((f"`np.min(a)`, a >= 0 with zeros ({tag})", a_min, None, (relu,),
+                        False))
+            out.append((f"`np.max(a)`, a <= 0 with zeros -0.0 ({tag})", a_max, None,
+                        (-relu,), False))
     rng = np.random.default_rng(11)
     for dtype in (np.int8, np.uint16, np.int32, np.int64):
         info = np.iinfo(dtype)
@@ -226,6 +232,10 @@ def _axis_cases():
 
 def a_max(a):
     return np.max(a)
+
+
+def a_min(a):
+    return np.min(a)
 
 
 def max0(m):
