@@ -149,8 +149,9 @@ def test_the_loop_is_vector_code(monkeypatch):
 @pytest.mark.parametrize("signs", ["positive", "negative", "both"])
 def test_zero_extremes_of_one_sign_or_both(dtype, signs):
     """A zero extreme: where every zero has one sign it is NumPy's whatever
-    loop found it (``minmax_algorithms.one_zero_sign``), where both signs are
-    there NumPy's loops are followed; every layout, many lengths."""
+    loop found it, where both signs are there NumPy's loops are followed
+    (``minmax_algorithms``; ``one_zero_sign`` counts the signs for
+    ``order_stats``); every layout, many lengths."""
     from hanajit.lib.arrays import minmax_algorithms as hm
 
     rng = np.random.default_rng(len(signs))

@@ -27,9 +27,10 @@ step by step to check it).
 
 ``W`` and ``low_from`` are the installed NumPy's on this host
 (``zero_pick.simd_model``, asked of NumPy once per type).  The zeros are
-looked at only when the lane holds zeros of both signs (``one_zero_sign``), and
-not at all when the vector loop that found the zero saw its sign only
-(``extreme_lanes._lanes``).
+not looked at again when the vector loop that found the zero saw its sign only
+(``extreme_lanes._lanes``); otherwise the scan back runs at once, which stops
+early where zeros are many (a count of their signs first, ``one_zero_sign``,
+was a pass of its own; ``statistics/order_stats`` still uses it).
 """
 import math
 

@@ -1,7 +1,8 @@
 """Which zero NumPy's ``np.max``/``np.min`` of a whole float array returns when
 the extreme is a zero: :func:`numpy_zero` recomputes it in NumPy's own loop
-(``minmax_algorithms``) when the array holds zeros of both signs, with the
-lanes :func:`simd_model` finds the installed NumPy to keep on this host."""
+(``minmax_algorithms``) unless the loop that found it saw zeros of one sign,
+with the lanes :func:`simd_model` finds the installed NumPy to keep on this
+host."""
 from __future__ import annotations
 
 import functools
@@ -16,8 +17,8 @@ I = T.INT64
 
 def numpy_zero(red, L, arr, v, st, one_sign=None):
     """``v``, the extreme (``red``: min or max) of the whole array ``arr``, or
-    when it is zero and the array holds zeros of both signs the zero NumPy's
-    loop picks (``minmax_algorithms``): a 1-D array or a C-contiguous one is
+    when it is zero the zero NumPy's loop picks (``minmax_algorithms``): a 1-D
+    array or a C-contiguous one is
     one lane of NumPy's reduce, contiguous or strided (its stride decides
     when it runs).  Other layouts keep the later zero.  ``one_sign`` (a bool
     expression, when the loop that found ``v`` knows it) says the array's zeros
@@ -36,16 +37,16 @@ def numpy_zero(red, L, arr, v, st, one_sign=None):
         arr1 = L.let(arr)
         lane = arr1 if t.ndim == 1 else L.let(reshape_view(L, arr1, [C(-1, I)],
                                                            t.copy(ndim=1)))
-        # zeros of one sign (non-negative data, say): the zero found is NumPy's
-        mixed = L.let(ops.logical_not(L.call_helper(hm.one_zero_sign, [lane])))
+        # (the scans back stop at the lanes' last zeros: early where zeros are
+        # many; with zeros of one sign any is NumPy's, and they find one of them)
         step = N.ArrayAttr(lane, "stride", 0, I)
         contig = N.Cmp("eq", step, C(st.bits // 8, I), T.BOOL)
         s1, v1 = L.sub_block(lambda: L.call_helper(
             hm.contiguous, [lane, big, C(lanes, I), C(low_from, I)]))
         s2, v2 = L.sub_block(lambda: L.call_helper(hm.strided, [lane, big]))
-        L.emit(N.If(cond=mixed, then=[N.If(
+        L.emit(N.If(
             cond=contig, then=s1 + [N.Assign(target=out, value=v1)],
-            orelse=s2 + [N.Assign(target=out, value=v2)])], orelse=[]))
+            orelse=s2 + [N.Assign(target=out, value=v2)]))
     stmts, _ = L.sub_block(fix)
     zero = N.Cmp("eq", N.Var(out, st), C(0.0, st), T.BOOL)
     if one_sign is not None:
