@@ -528,7 +528,7 @@ class Reduction(CallTemplate):
         n = L.let(N.ArrayAttr(lane, "shape", 0, I))
         self.empty_check(L, n)
         big = C(self.name == "max", T.BOOL)
-        one_sign = C(False, T.BOOL)     # (extreme_lanes.extreme: zeros of one sign)
+        one_sign = None                 # (extreme_lanes.extreme: zeros of one sign)
         if lane.type.layout == "C":
             res = L.let(L.call_helper(extreme_lanes.extreme, [lane, big]))
             v = L.let(N.TupleGet(res, 0, st))
