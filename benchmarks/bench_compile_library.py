@@ -29,6 +29,9 @@ PROBES = {
     "np.median(a, axis=0)": "def {name}(a):\n    return np.median(a, axis=0)\n",
     "np.quantile(a, 0.3)": "def {name}(a):\n    return np.quantile(a, 0.3)\n",
     "np.sum(a)": "def {name}(a):\n    return np.sum(a)\n",
+    # sums of expressions, fused: NumPy's pairwise order without the temporary
+    "np.sum(np.sqrt(a * 3.0 + a))": "def {name}(a):\n    return np.sum(np.sqrt(a * 3.0 + a))\n",
+    "np.mean(a[:, 0] * a[:, 1])": "def {name}(a):\n    return np.mean(a[:, 0] * a[:, 1])\n",
 }
 _MODES = ("shared", "whole")
 

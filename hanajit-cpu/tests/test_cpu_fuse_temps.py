@@ -11,10 +11,25 @@ from hanajit.pipeline import compile_ir
 
 
 def _allocs(jf, *args):
+    """Arrays the entry allocates on the path where no operand broadcasts (the
+    copy for a broadcasting call may sum a temporary, as NumPy does: what a
+    fused sum costs in compile time is its leaves' unrolled code, once)."""
     module, _ = compile_ir(jf.py_func, tuple(typeof(a) for a in args), dict(jf.options))
     fn = module.functions[module.entry]
     return sum(isinstance(s, N.Assign) and isinstance(s.value, N.AllocArray)
-               for s in N.walk_stmts(fn.body))
+               for s in _fast_path(fn.body))
+
+
+def _fast_path(body):
+    for s in body:
+        yield s
+        if isinstance(s, N.If) and getattr(s, "versioned", False):
+            yield from _fast_path(s.then)
+            continue
+        for attr in ("then", "orelse", "body"):
+            sub = getattr(s, attr, None)
+            if isinstance(sub, list):
+                yield from _fast_path(sub)
 
 
 @jit

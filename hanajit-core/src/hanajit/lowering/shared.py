@@ -74,7 +74,11 @@ def roots(module: N.Module, min_statements: int = MIN_STATEMENTS) -> list:
         reach = N.reach(module, name, graph=graph)
         if module.entry in reach or any(bodies[f] for f in reach):
             return False
-        return sum(size[f] for f in reach) >= min_statements
+        # (or a helper marked ``hj_share``: small, but called once per call of
+        # its caller, where a call costs nothing and a copy costs compile time)
+        return (sum(size[f] for f in reach) >= min_statements
+                or getattr(fns[name].origin[0] if fns[name].origin else None,
+                           "hj_share", False))
 
     out, seen, todo = [], set(), [module.entry]
     while todo:

@@ -145,6 +145,13 @@ def to_lazy(L, e: N.Expr) -> Lazy:
     known = e.shape if isinstance(e, N.ArrayView) else [None] * t.ndim
     dims = [d if isinstance(d, N.Const) else L.let(N.ArrayAttr(arr, "shape", k, I))
             for k, d in enumerate(known)]
+    if isinstance(arr, N.Var):
+        # each lazy of the same array reads its lengths again (``a * a``): the
+        # same values, which ``same_value`` must know, or every such expression
+        # gets a broadcasting test and a second, general copy of its loops
+        for k, d in enumerate(dims):
+            if isinstance(d, N.Var):
+                d.length_of = (arr.name, k)
 
     reversed_view = (isinstance(e, N.ArrayView) and component is None and t.ndim >= 1
                      and _negated(e.strides[-1]))
@@ -272,10 +279,18 @@ def _is_one(d) -> bool:
 
 
 def same_value(a, b) -> bool:
-    """Are two dimension expressions known to be equal at compile time?"""
+    """Are two dimension expressions known to be equal at compile time?  Two
+    variables holding the length of one axis of one array variable are (a lazy
+    reads no other array through that name while it lives: ``passes/fuse_temps``
+    keeps none across an assignment to its operands)."""
     if isinstance(a, N.Const) and isinstance(b, N.Const):
         return a.value == b.value
-    return isinstance(a, N.Var) and isinstance(b, N.Var) and a.name == b.name
+    if not (isinstance(a, N.Var) and isinstance(b, N.Var)):
+        return False
+    if a.name == b.name:
+        return True
+    of = getattr(a, "length_of", None)
+    return of is not None and of == getattr(b, "length_of", None)
 
 
 # While ``creation.fill`` generates the fast copy of a loop nest, the top list

@@ -169,23 +169,33 @@ class Reduction(CallTemplate):
         if tree is not None:
             self._tree_sum(L, z, st, tree, total)
             return self.mean_of(L, N.Var(total, st), tree[0], st)
-        # at most 128 values: one leaf, no tree; more: the tree.  Two branches
-        # chosen once -- a test of the count inside the loop over the leaves
-        # would be unswitched by LLVM into the same two copies, at more cost
         n = L.let(z.dims[0])
 
-        def one_leaf():
-            res = self._leaf_sum(L, z, st, C(0, I), n, None)
-            L.emit(N.Assign(target=total, value=N.BinOp("add", zero, N.Var(res, st), st)))
-        single, _ = L.sub_block(lambda: broadcast_versions(L, one_leaf))
-        whole, _ = L.sub_block(lambda: self._tree_sum(
-            L, z, st, self.pairwise_tree(L, n, st), total))
-        L.emit(N.If(cond=N.Cmp("le", n, C(hs.LEAF, I), T.BOOL), then=single, orelse=whole))
+        def fused():
+            if ew.assume_full and ew.assume_full[-1] is None:
+                # the copy where an operand broadcasts (rare): the temporary,
+                # summed by the shared pairwise piece -- the same additions, and
+                # the leaves' unrolled code only once in the module (compile time)
+                tmp = ew.materialize(L, z)
+                L.emit(N.Assign(target=total, value=L.call_helper(hs.pairwise, [tmp, zero])))
+                return
+            # at most 128 values: one leaf, no tree; more: the tree.  Two branches
+            # chosen once -- a test of the count inside the loop over the leaves
+            # would be unswitched by LLVM into the same two copies, at more cost
+            single, _ = L.sub_block(lambda: L.emit(N.Assign(target=total, value=N.BinOp(
+                "add", zero, N.Var(self._leaf_sum(L, z, st, C(0, I), n, None), st), st))))
+            whole, _ = L.sub_block(lambda: self._tree_sum(
+                L, z, st, self.pairwise_tree(L, n, st), total, versions=False))
+            L.emit(N.If(cond=N.Cmp("le", n, C(hs.LEAF, I), T.BOOL), then=single,
+                        orelse=whole))
+        broadcast_versions(L, fused)
         return self.mean_of(L, N.Var(total, st), n, st)
 
-    def _tree_sum(self, L, z, st, tree, total):
+    def _tree_sum(self, L, z, st, tree, total, versions=True):
         """``total`` = the sum of ``z`` over the pairwise tree ``tree``
-        (:meth:`pairwise_tree`): each leaf's sum stored, then combined."""
+        (:meth:`pairwise_tree`): each leaf's sum stored, then combined
+        (``versions``: the leaves' loop in a copy per broadcasting case, where
+        the caller has not made them)."""
         from ..statistics import pairwise_sum as hs
         from .creation import broadcast_versions
         zero = C(0.0, st)
@@ -194,9 +204,13 @@ class Reduction(CallTemplate):
         def leaf(k):
             lo = L.let(N.Load(starts, [k[0]], I))
             count = L.let(N.BinOp("sub", N.Load(starts, [_add(k[0], C(1, I))], I), lo, I))
-            res = self._leaf_sum(L, z, st, lo, count, (sums, leaves))
+            # (a leaf of a tree holds at least 64 values: no branch for fewer than 8)
+            res = self._leaf_sum(L, z, st, lo, count, (sums, leaves), few=False)
             L.emit(N.Store(array=sums, indices=[k[0]], value=N.Var(res, st)))
-        broadcast_versions(L, lambda: loops(L, [leaves], leaf))
+        if versions:
+            broadcast_versions(L, lambda: loops(L, [leaves], leaf))
+        else:
+            loops(L, [leaves], leaf)
         # one leaf in a tree (at most 128 values): its sum is the tree's, no call
         one = [N.Assign(target=total, value=N.BinOp(
             "add", zero, N.Load(sums, [C(0, I)], st), st))]
@@ -204,12 +218,13 @@ class Reduction(CallTemplate):
         L.emit(N.If(cond=N.Cmp("eq", leaves, C(1, I), T.BOOL), then=one,
                     orelse=many + [N.Assign(target=total, value=v)]))
 
-    def _leaf_sum(self, L, z, st, lo, count, scratch):
+    def _leaf_sum(self, L, z, st, lo, count, scratch, few=True):
         """A variable holding the sum of ``z[lo:lo + count]`` (at most 128 values)
         in the order of NumPy's leaf (``pairwise_sum._leaf``).  ``scratch``:
         ``(buffer, k)``, the accumulators are stored at ``buffer[k:k + 8]``
         after the leaf (values nothing reads: they make the accumulators one
-        vector); None stores nothing."""
+        vector); None stores nothing.  ``few``: ``count`` may be under 8 (not
+        in a leaf of a tree)."""
         zero = C(0.0, st)
         res = L.temp(st, "leaf")
 
@@ -223,20 +238,24 @@ class Reduction(CallTemplate):
             in_order(lo, count)
 
         def blocks():                   # eight accumulators, each every eighth
+            # each starts at -0.0 and takes its first value in the loop:
+            # ``-0.0 + x`` is ``x`` for every ``x`` (``-0.0`` too), so the sums
+            # are NumPy's, and the expression is written once in the loop, not
+            # once more for the first block (half the IR of a leaf: compile time)
             acc = [L.temp(st, f"r{j}") for j in range(8)]
-            for j, r in enumerate(acc):
-                L.emit(N.Assign(target=r, value=z.elem([_add(lo, C(j, I))])))
+            for r in acc:
+                L.emit(N.Assign(target=r, value=C(-0.0, st)))
             m = L.let(N.BinOp("sdiv", count, C(8, I), I))
 
             def block(b):
-                base = L.let(_add(lo, N.BinOp("mul", _add(b[0], C(1, I)), C(8, I), I)))
+                base = L.let(_add(lo, N.BinOp("mul", b[0], C(8, I), I)))
                 for j, r in enumerate(acc):
                     L.emit(N.Assign(target=r, value=N.BinOp(
                         "add", N.Var(r, st), z.elem([_add(base, C(j, I))]), st)))
             # not vectorised across blocks: the accumulators themselves are one
             # vector (SLP), where the loop vectoriser would interleave eight
             # blocks into eight in-order reductions, masked for the last ones
-            loops(L, [N.BinOp("sub", m, C(1, I), I)], block, short=True)
+            loops(L, [m], block, short=True)
             v = [N.Var(r, st) for r in acc]
 
             def plus(a, b):
@@ -250,9 +269,12 @@ class Reduction(CallTemplate):
                 for j, r in enumerate(acc):
                     L.emit(N.Store(array=buffer, indices=[_add(k, C(j, I))],
                                    value=N.Var(r, st)))
-        few, _ = L.sub_block(short)
+        if not few:
+            blocks()
+            return res
+        under, _ = L.sub_block(short)
         many, _ = L.sub_block(blocks)
-        L.emit(N.If(cond=N.Cmp("lt", count, C(8, I), T.BOOL), then=few, orelse=many))
+        L.emit(N.If(cond=N.Cmp("lt", count, C(8, I), T.BOOL), then=under, orelse=many))
         return res
 
     def pairwise(self, L, lane, st, scratch=True):

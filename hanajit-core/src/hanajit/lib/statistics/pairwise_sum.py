@@ -167,3 +167,7 @@ for _f in (_pairwise, _starts, _combine, leaf_count):
 # inlined into ``_pairwise``: a call per leaf cost about a fifth of the sum
 # (its arguments, the array's fields, mostly on the stack)
 _leaf.hj_inline = True
+# the tree's helpers of a fused sum (``arrays/reductions.fused_pairwise``) run once
+# per sum: compiled once per process and called, not copied into every caller
+for _f in (leaf_starts, leaf_buffer, combine):
+    _f.hj_share = True
