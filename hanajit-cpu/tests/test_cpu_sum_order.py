@@ -76,11 +76,27 @@ def squared_mean_last(a, b):
     return ((a - b) ** 2).mean(axis=-1)
 
 
+def self_product(a):
+    return np.sum(a * a)
+
+
+def self_mixed_mean(a):
+    return np.mean(np.sqrt(a * 3.0 + a))
+
+
+def self_product_axis0(a):
+    return (a * a).sum(axis=0)
+
+
 ARRAY = (whole, whole_mean, axis0, axis1, axis_last, mean_axis0, kept0)
 PAIR = (product, squared, shifted_mean, product_axis0, product_axis1, product_last,
         squared_mean_last)
 AXIS_PAIR = (product_axis0, product_axis1, product_last, squared_mean_last)
-JIT = {f: jit(f, fallback=False) for f in ARRAY + PAIR}
+# one local read twice: each read is a leaf of its own, and the flat memory the
+# fused sum reads must be found for both (it once was for the first only: the
+# second read past the end)
+SELF = (self_product, self_mixed_mean, self_product_axis0)
+JIT = {f: jit(f, fallback=False) for f in ARRAY + PAIR + SELF}
 
 
 def same(f, *args):
@@ -153,6 +169,11 @@ def pair_layouts(rng, shape, dtype):
     yield x, np.asfortranarray(y)                       # C with F: C order wins
     yield y[..., ::2] * 1, np.asfortranarray(x)[..., ::2]  # C with F-stepped
     yield np.asfortranarray(x)[::2], np.asfortranarray(y)[::2]  # F-compatible
+    # reversed: NumPy's temporary has positive strides, its values in index order
+    yield x[::-1], y[::-1]
+    yield x[..., ::-1], y[..., ::-2] if shape[-1] % 2 else y[..., ::-1]
+    yield np.asfortranarray(x)[::-1], np.asfortranarray(y)[::-1]
+    yield x[::-1], y                                    # with a C operand
 
 
 @settings(max_examples=3, deadline=None)
@@ -173,6 +194,18 @@ def test_expressions(shape, dtype, seed):
             if f is product_axis1 and a.ndim < 2:
                 continue
             same(f, a, b)
+
+
+@settings(max_examples=4, deadline=None)
+@given(shapes, st.sampled_from([np.float64, np.float32]), st.integers(0, 2**32 - 1))
+def test_one_operand_read_twice(shape, dtype, seed):
+    """``np.sum(a * a)`` and the like in the layouts of :func:`pair_layouts`."""
+    rng = np.random.default_rng(seed)
+    for a, _ in pair_layouts(rng, shape, dtype):
+        for f in SELF:
+            if f is self_mixed_mean and a.size == 0:
+                continue
+            same(f, a)
 
 
 @settings(max_examples=8, deadline=None)

@@ -157,8 +157,8 @@ def to_lazy(L, e: N.Expr) -> Lazy:
                      and _negated(e.strides[-1]))
 
     def elem(idx):
-        if flat_reads and id(arr) in flat_reads[-1]:
-            view, k = flat_reads[-1][id(arr)]
+        if flat_reads and leaf_key(arr) in flat_reads[-1]:
+            view, k = flat_reads[-1][leaf_key(arr)]
             return N.Load(view, [k[0]], t.dtype)
         if component is not None:
             base, part = component
@@ -196,9 +196,15 @@ def _stepping_back(arr, conds):
 
 
 # While ``sum_order`` sums an expression in its operands' memory order, the top
-# dict maps ``id`` of each leaf array to ``(1-D view of its memory, [index])``:
+# dict maps each leaf array (``leaf_key``) to ``(1-D view of its memory, [index])``:
 # the leaf reads its flat view there instead of its own element.
 flat_reads: list = []
+
+
+def leaf_key(a):
+    """What identifies a leaf array: a local by its name (``a * a`` reads one
+    array through two ``Var`` nodes), anything else by identity."""
+    return ("var", a.name) if isinstance(a, N.Var) else id(a)
 
 
 # While ``creation.fill`` loops over a split axis (``Lazy.split``), the top dict

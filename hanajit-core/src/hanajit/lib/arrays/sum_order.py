@@ -130,7 +130,7 @@ def _unique(leaves):
     """The distinct array operands (one local read twice, ``a * a``, is one)."""
     seen, arrays = set(), []
     for a in leaves:
-        key = ("var", a.name) if isinstance(a, N.Var) else id(a)
+        key = ew.leaf_key(a)
         if key not in seen:
             seen.add(key)
             arrays.append(a)
@@ -140,14 +140,15 @@ def _unique(leaves):
 def expression_sum(red, L, z, st):
     """The whole sum (or mean) of the N-D expression ``z`` in NumPy's order:
     fused over the operands' flat memory when they share one memory order;
-    when they are only C-compatible (broadcast rows, steps, no axis whose
-    strides are all negative), NumPy's C-ordered temporary is made as NumPy
-    makes it and summed pairwise; else in order (None: decided at compile time)."""
+    when they are only C-compatible (broadcast rows, steps, reversed axes) or
+    F-compatible, NumPy's C- or F-ordered temporary (positive strides) is made
+    as NumPy makes it and summed pairwise; else in order (None: decided at
+    compile time)."""
     if not z.leaves:
         return None
     arrays = _unique(z.leaves)
     flat_ok = _one_order(L, arrays, z.dims)
-    c_ok = _or(_all_c_compatible(L, arrays, z.dims, nonneg=True),
+    c_ok = _or(_all_c_compatible(L, arrays, z.dims),
                _any_c_contiguous(L, arrays, z.dims))
     f_ok = True
     for a in arrays:
@@ -163,7 +164,7 @@ def expression_sum(red, L, z, st):
         for a in arrays:
             view = L.let(N.ArrayView(a, C(0, I), [n], [C(a.type.dtype.bits // 8, I)],
                                      T.ArrayType(a.type.dtype, 1, "C")))
-            reads[id(a)] = (view, k)
+            reads[ew.leaf_key(a)] = (view, k)
 
         def elem(idx):
             k[:] = [idx[0]]
@@ -213,11 +214,12 @@ def _total(dims):
     return size
 
 
-def _c_compatible(L, arr, dims, nonneg=False):
+def _c_compatible(L, arr, dims):
     """NumPy's iterator keeps C order for ``arr`` (broadcast to ``dims``): its
     non-zero strides on axes longer than 1 do not grow in absolute value
-    towards the last axis (``nonneg``: and none is negative, so that NumPy's
-    ufunc loop flips no axis of its temporary)."""
+    towards the last axis.  (Negative strides are allowed: NumPy 2's ufunc
+    temporary has positive strides, its values in index order along every
+    axis -- checked on random reversed, stepped and broadcast views.)"""
     t = arr.type
     if t.layout == "C":
         return True
@@ -226,9 +228,6 @@ def _c_compatible(L, arr, dims, nonneg=False):
     cond = True
     for k in range(t.ndim):
         d = L.let(_shape(arr, k))
-        if nonneg:
-            cond = _and(cond, ops.bor(N.Cmp("eq", d, C(1, I), T.BOOL),
-                                      N.Cmp("ge", _stride(arr, k), C(0, I), T.BOOL)))
         s = L.let(N.Select(ops.bor(N.Cmp("eq", d, C(1, I), T.BOOL),
                                    N.Cmp("ne", d, dims[off + k], T.BOOL)),
                            C(0, I), _abs(L, _stride(arr, k)), I))
@@ -246,10 +245,10 @@ def _c_compatible(L, arr, dims, nonneg=False):
 
 
 def _f_compatible(L, arr, dims, alone=False):
-    """NumPy's iterator takes ``arr`` in F order, and no axis is flipped: it has
-    the result's shape and its strides on axes longer than 1 are positive and
-    grow towards the last axis.  (When every operand is so, NumPy's temporary
-    is F-contiguous.)"""
+    """NumPy's iterator takes ``arr`` in F order: it has the result's shape and
+    its strides on axes longer than 1 grow in absolute value towards the last
+    axis.  (When every operand is so, NumPy's temporary is F-contiguous, with
+    positive strides, as in :func:`_c_compatible`.)"""
     full = _full_shape(L, arr, dims, alone)
     if full is False:
         return False
@@ -259,17 +258,17 @@ def _f_compatible(L, arr, dims, alone=False):
     cond = full
     for k in range(arr.type.ndim):
         d = L.let(_shape(arr, k))
-        s = L.let(_stride(arr, k))
+        s = L.let(_abs(L, _stride(arr, k)))
         one = N.Cmp("eq", d, C(1, I), T.BOOL)
         cond = _and(cond, ops.bor(one, N.Cmp("gt", s, prev, T.BOOL)))
         prev = L.let(N.Select(one, prev, s, I))
     return cond
 
 
-def _all_c_compatible(L, arrays, dims, nonneg=False):
+def _all_c_compatible(L, arrays, dims):
     c_ok = True
     for a in arrays:
-        c_ok = _and(c_ok, _c_compatible(L, a, dims, nonneg))
+        c_ok = _and(c_ok, _c_compatible(L, a, dims))
     return c_ok
 
 
