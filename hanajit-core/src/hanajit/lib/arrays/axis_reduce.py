@@ -256,16 +256,16 @@ def float_over_axes(red, L, arg, rt, st, axes, keep):
     order of the axes, merging and buffering, runs of the innermost merged axis
     at a time (``statistics/axes_lanes.reduce_strided``), the kept axes'
     results in its order, then put in the result's C order.  An expression is
-    NumPy's temporary first, C-ordered when all its arrays are (else it falls
-    back)."""
+    NumPy's temporary first: C-ordered when all its arrays are, else laid out
+    as NumPy lays it out (:func:`_numpy_temporary`)."""
     from ..statistics import axes_lanes as al
     from .creation import allocate, fill
     from .sum_order import int_array, memory_view
-    if isinstance(arg, ew.Lazy):
-        if arg.leaves is None or any(a.type.layout != "C" for a in arg.leaves):
-            raise Incompatible(f"np.{red.name}() over a tuple of axes of an expression "
-                               "whose operands are not all C-ordered")
-    arr = L.let(ew.materialize(L, arg))
+    if isinstance(arg, ew.Lazy) and not (arg.leaves is not None
+                                         and all(a.type.layout == "C" for a in arg.leaves)):
+        arr = _numpy_temporary(red, L, arg)
+    else:
+        arr = L.let(ew.materialize(L, arg))
     nd = arr.type.ndim
     dims = [L.let(N.ArrayAttr(arr, "shape", k, I)) for k in range(nd)]
     if red.name in ("min", "max"):
@@ -290,6 +290,48 @@ def float_over_axes(red, L, arg, rt, st, axes, keep):
         model])))
     steps = {k: L.let(N.Load(ostr, [C(k, I)], I)) for k in kept}
     return kept_results(red, L, out, rt, st, dims, axes, keep, steps)
+
+
+def _numpy_temporary(red, L, z):
+    """The expression ``z`` made into NumPy's temporary: contiguous in the order
+    its ufunc iterator gives the axes, strides positive (values in index order
+    along every axis), as NumPy allocates it -- so that the reduction that
+    follows meets the strides NumPy's meets.  Only where the operands cannot
+    disagree about that order (a disagreement makes each ufunc of the
+    expression decide for its own temporary): the operands of two axes or
+    more are one array, or all F-ordered; others are broadcast or 1-D."""
+    from ..statistics import sum_lanes as sl
+    from .creation import allocate, fill
+    from .sum_order import int_array
+    if z.leaves is None:
+        raise Incompatible(f"np.{red.name}() over a tuple of axes of this expression")
+    arrays = list({ew.leaf_key(a): a for a in z.leaves}.values())
+    wide = [a for a in arrays if a.type.ndim >= 2]
+    if len(wide) > 1 and not all(a.type.layout == "F" for a in wide):
+        raise Incompatible(f"np.{red.name}() over a tuple of axes of an expression "
+                           "whose operands may be in different memory orders")
+    nd = len(z.dims)
+    dims = [L.let(d) for d in z.dims]
+    flat = []
+    for a in arrays:
+        off = nd - a.type.ndim
+        for k in range(nd):
+            if k < off:
+                flat.append(C(0, I))
+                continue
+            d = L.let(N.ArrayAttr(a, "shape", k - off, I))
+            flat.append(N.Select(N.Cmp("eq", d, dims[k], T.BOOL),
+                                 N.ArrayAttr(a, "stride", k - off, I), C(0, I), I))
+    strides = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(nd, I)]))
+    L.emit(N.ExprStmt(value=L.call_helper(sl.temporary_strides, [
+        int_array(L, flat), C(len(arrays), I), int_array(L, dims),
+        C(z.type.dtype.bits // 8, I), strides])))
+    buf = L.let(allocate(L, T.ArrayType(z.type.dtype, 1, "C"), [L.let(total_size(dims))]))
+    view = L.let(N.ArrayView(buf, C(0, I), dims,
+                             [L.let(N.Load(strides, [C(k, I)], I)) for k in range(nd)],
+                             T.ArrayType(z.type.dtype, nd, "A")))
+    fill(L, view, dims, z.elem, z.split)
+    return view
 
 
 def kept_results(red, L, out, rt, st, dims, axes, keep, steps):

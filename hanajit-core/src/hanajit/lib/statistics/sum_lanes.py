@@ -40,6 +40,29 @@ def iteration_order(shape, strides):
     return order
 
 
+def temporary_strides(flat, nop, shape, item, out):
+    """The strides (bytes) NumPy 2 gives the temporary of a ufunc expression of
+    the result shape ``shape`` whose ``nop`` operands have the strides
+    ``flat[op * nd + axis]`` (0 where an operand broadcasts or the axis has
+    length 1): contiguous in its iterator's order of the axes
+    (:func:`order_axes`), every stride positive, into ``out``.  Right for
+    operands whose orders agree (checked on reversed, stepped, transposed and
+    broadcast views: ``arrays/axis_reduce.float_over_axes``)."""
+    nd = len(shape)
+    st = np.zeros((nop, nd), np.int64)
+    for op in range(nop):
+        for k in range(nd):
+            st[op, k] = 0 if shape[k] == 1 else flat[op * nd + k]
+    perm = np.empty(nd, np.int64)
+    order_axes(st, nop, nd, perm)
+    acc = item
+    for k in range(nd):
+        ax = perm[k]
+        out[ax] = acc
+        acc *= shape[ax] if shape[ax] > 0 else 1
+    return 0
+
+
 def order_axes(st, nop, nd, perm):
     """``perm[0]`` innermost: NumPy's ``npyiter_find_best_axis_ordering`` over
     the strides ``st[op, axis]`` of ``nop`` operands -- a stable insertion sort,
@@ -240,6 +263,6 @@ def advance(idx, shape, count):
     advance_from(idx, shape, count, 1)
 
 
-for _f in (iteration_order, order_axes, innermost_axis, merged_axes, buffer_axes, strided_sum, lane,
+for _f in (iteration_order, temporary_strides, order_axes, innermost_axis, merged_axes, buffer_axes, strided_sum, lane,
            fill_buffer, advance, advance_from, core_size, buffer_slices):
     _f.hj_unchecked = True
