@@ -263,6 +263,7 @@ def advance(idx, shape, count):
     advance_from(idx, shape, count, 1)
 
 
-for _f in (iteration_order, temporary_strides, order_axes, innermost_axis, merged_axes, buffer_axes, strided_sum, lane,
-           fill_buffer, advance, advance_from, core_size, buffer_slices):
+for _f in (iteration_order, temporary_strides, order_axes, innermost_axis, merged_axes,
+           buffer_axes, strided_sum, lane, fill_buffer, advance, advance_from, core_size,
+           buffer_slices):
     _f.hj_unchecked = True
