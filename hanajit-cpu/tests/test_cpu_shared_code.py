@@ -20,9 +20,9 @@ def _compiled_texts(monkeypatch):
     texts = []
     real = E.Engine.compile_object
 
-    def counted(self, ir_text, speed=3):
+    def counted(self, ir_text, speed=3, **kw):
         texts.append(ir_text)
-        return real(self, ir_text, speed)
+        return real(self, ir_text, speed, **kw)
     monkeypatch.setattr(E.Engine, "compile_object", counted)
     return texts
 

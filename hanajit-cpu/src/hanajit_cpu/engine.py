@@ -32,8 +32,11 @@ class Engine:
         # results are bit-identical): np.sum(np.exp(x)) computes exp in SIMD
         llvm.set_option("", "-force-ordered-reductions=true")
         # a loop whose bounds check stays (``out[idx[i]] += 1``) has a second exit;
-        # LLVM unrolls such loops only when asked (bincount: 0.76x Numba -> 1.0x)
-        llvm.set_option("", "-unroll-runtime-multi-exit=true")
+        # LLVM unrolls such loops only when asked (bincount: 0.76x Numba -> 1.0x).
+        # Asked per module (compile_object's ``multi_exit``): for every module it
+        # made LLVM a quarter to half slower (np.min's caller 56 -> 82 ms, the
+        # first np.median 0.81 -> 1.01 s), its searches unrolled for nothing
+        self._multi_exit = None
         # the host's CPU, or the one HANAJIT_CPU_NAME / HANAJIT_CPU_FEATURES choose
         self.cpu, self.features = cpu_choice.choose(llvm)
         self.triple = llvm.get_process_triple()
@@ -61,19 +64,28 @@ class Engine:
         return self.target.create_target_machine(cpu=self.cpu, features=self.features,
                                                  opt=3, reloc="pic", codemodel="default")
 
-    def compile_object(self, ir_text: str, speed=3) -> tuple[str, bytes]:
+    def compile_object(self, ir_text: str, speed=3, multi_exit=False) -> tuple[str, bytes]:
         """Parse, verify, optimise and emit: ``(optimised IR text, object bytes)``,
         under the process-wide llvmlite lock (``toolchain.compile``).  The same
         module text compiles once per process (:class:`_Objects`): a function
         jitted again -- a fresh ``jit(...)`` of the same source, a closure made
-        per call -- links the object already made."""
-        key = (hashlib.blake2b(ir_text.encode(), digest_size=20).digest(), speed)
+        per call -- links the object already made.  ``multi_exit``: LLVM may
+        unroll loops with more than one exit (``target.checked_loops``)."""
+        key = (hashlib.blake2b(ir_text.encode(), digest_size=20).digest(), speed,
+               multi_exit)
         done = self._objects.get(key)
         if done is not None:
             return done
-        out = toolchain.compile(ir_text, self.tm, speed=speed, slp=True, emit=("obj",),
-                                after=_inline_vector_squares if "hj.vsquare." in ir_text
-                                else None)
+        with toolchain.LOCK:
+            if self._multi_exit != multi_exit:
+                # (LLVM's options are the process's: set for this module, under
+                # the lock every llvmlite compile of the process holds)
+                self.llvm.set_option(
+                    "", f"-unroll-runtime-multi-exit={'true' if multi_exit else 'false'}")
+                self._multi_exit = multi_exit
+            out = toolchain.compile(ir_text, self.tm, speed=speed, slp=True, emit=("obj",),
+                                    after=_inline_vector_squares if "hj.vsquare." in ir_text
+                                    else None)
         done = out["llvm"], out["obj"]
         self._objects.put(key, done)
         return done

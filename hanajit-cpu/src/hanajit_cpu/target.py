@@ -94,7 +94,8 @@ class CpuTarget(Target):
         # through LLVM would double the compile of a scalar function
         cexports = add_cfunc(llmod, entry_fn, ml.declare(entry_fn)) \
             if options.get("c_exports") else []
-        optimized, obj = eng.compile_object(str(llmod))
+        optimized, obj = eng.compile_object(str(llmod),
+                                            multi_exit=checked_loops(module, only))
         if (options or {}).get("cache"):
             # the runtimes the code calls, for processes that load it from the cache
             from . import runtimes
@@ -154,6 +155,27 @@ def _signature_only(fn):
     out = copy.copy(fn)
     out.body, out.locals = [], {}
     return out
+
+
+def checked_loops(module, only=None) -> bool:
+    """Does a function of the program itself (not hanajit's library, whose loops
+    index unchecked) compiled in this module have a loop that can leave early
+    -- a bounds check that stays, a ``break``, a ``return`` or a raise?  LLVM
+    unrolls such loops only when asked (``Engine.compile_object``), which for
+    the rest costs compile time and gains nothing.  ``only``: the functions the
+    module defines (None: all)."""
+    from hanajit.ir import nodes as N
+    from hanajit.lowering import shared
+
+    def leaves_early(body) -> bool:
+        return any(isinstance(s, (N.Raise, N.Break, N.Return)) for s in N.walk_stmts(body))
+    for name, fn in module.functions.items():
+        if (only is not None and name not in only) or shared.ours(fn):
+            continue
+        if any(isinstance(s, (N.ForCount, N.Loop)) and leaves_early(s.body)
+               for s in N.walk_stmts(fn.body)):
+            return True
+    return False
 
 
 def _releases_gil(module, options) -> bool:

@@ -118,7 +118,8 @@ def enabled() -> bool:
     return os.environ.get("HANAJIT_SHARE_HELPERS", "1") != "0"
 
 
-def _ours(fn: N.Function) -> bool:
+def ours(fn: N.Function) -> bool:
+    """Is ``fn`` hanajit's own (``hanajit.lib``)?"""
     origin = fn.origin
     return origin is not None and getattr(origin[0], "__module__", "").startswith(
         "hanajit.lib.")
@@ -137,7 +138,7 @@ def remember(module: N.Module, piece: Piece, symbol: str, raises: list) -> None:
     root = module.functions[piece.root]
     fns = piece.module.functions.values()
     if (module.fingerprint is None or not enabled()
-            or not all(_ours(fn) for fn in fns) or any(draws(fn) for fn in fns)):
+            or not all(ours(fn) for fn in fns) or any(draws(fn) for fn in fns)):
         return
     stub = N.Function(name="", params=list(root.params), arg_types=root.arg_types,
                       locals={p: root.locals[p] for p in root.params},
