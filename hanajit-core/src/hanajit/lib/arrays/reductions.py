@@ -228,14 +228,10 @@ class Reduction(CallTemplate):
         zero = C(0.0, st)
         res = L.temp(st, "leaf")
 
-        def in_order(first, length):        # fewer than 8 values
+        def in_order(first, length):        # the values after the blocks
             loops(L, [length], lambda i: L.emit(N.Assign(
                 target=res, value=N.BinOp("add", N.Var(res, st),
                                           z.elem([_add(first, i[0])]), st))), short=True)
-
-        def short():                    # fewer than 8 values: in order from 0
-            L.emit(N.Assign(target=res, value=zero))
-            in_order(lo, count)
 
         def blocks():                   # eight accumulators, each every eighth
             # each starts at -0.0 and takes its first value in the loop:
@@ -260,8 +256,14 @@ class Reduction(CallTemplate):
 
             def plus(a, b):
                 return N.BinOp("add", a, b, st)
-            L.emit(N.Assign(target=res, value=plus(plus(plus(v[0], v[1]), plus(v[2], v[3])),
-                                                   plus(plus(v[4], v[5]), plus(v[6], v[7])))))
+            tree = plus(plus(plus(v[0], v[1]), plus(v[2], v[3])),
+                        plus(plus(v[4], v[5]), plus(v[6], v[7])))
+            if few:
+                # fewer than 8 values: no block ran, and NumPy adds them all in
+                # order from 0 -- the loop below, from ``lo`` (one copy of the
+                # expression fewer than a branch of its own)
+                tree = N.Select(N.Cmp("lt", count, C(8, I), T.BOOL), zero, tree, st)
+            L.emit(N.Assign(target=res, value=tree))
             done = L.let(N.BinOp("mul", m, C(8, I), I))
             in_order(_add(lo, done), N.BinOp("sub", count, done, I))
             if scratch is not None:
@@ -269,12 +271,7 @@ class Reduction(CallTemplate):
                 for j, r in enumerate(acc):
                     L.emit(N.Store(array=buffer, indices=[_add(k, C(j, I))],
                                    value=N.Var(r, st)))
-        if not few:
-            blocks()
-            return res
-        under, _ = L.sub_block(short)
-        many, _ = L.sub_block(blocks)
-        L.emit(N.If(cond=N.Cmp("lt", count, C(8, I), T.BOOL), then=under, orelse=many))
+        blocks()
         return res
 
     def pairwise(self, L, lane, st, scratch=True):
