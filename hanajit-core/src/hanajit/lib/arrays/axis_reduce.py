@@ -302,10 +302,10 @@ def _numpy_temporary(red, L, z):
     more are one array, or all F-ordered; others are broadcast or 1-D."""
     from ..statistics import sum_lanes as sl
     from .creation import allocate, fill
-    from .sum_order import _unique, int_array
+    from .sum_order import int_array, unique_arrays
     if z.leaves is None:
         raise Incompatible(f"np.{red.name}() over a tuple of axes of this expression")
-    arrays = _unique(z.leaves)
+    arrays = unique_arrays(z.leaves)
     wide = [a for a in arrays if a.type.ndim >= 2]
     if len(wide) > 1 and not all(a.type.layout == "F" for a in wide):
         raise Incompatible(f"np.{red.name}() over a tuple of axes of an expression "

@@ -107,7 +107,7 @@ def _full_shape(L, arr, dims, alone=False):
 def _one_order(L, leaves, dims):
     """Are all ``leaves`` of the shape ``dims`` and contiguous in one order, C
     or F?  (NumPy's temporary then has that order: one lane in memory order.)"""
-    arrays = _unique(leaves)
+    arrays = unique_arrays(leaves)
     full = True
     for a in arrays:
         full = _and(full, _full_shape(L, a, dims, len(arrays) == 1))
@@ -126,7 +126,7 @@ def _one_order(L, leaves, dims):
     return _and(full, _or(by_order[0], by_order[1]))
 
 
-def _unique(leaves):
+def unique_arrays(leaves):
     """The distinct array operands (one local read twice, ``a * a``, is one)."""
     seen, arrays = set(), []
     for a in leaves:
@@ -146,7 +146,7 @@ def expression_sum(red, L, z, st):
     compile time)."""
     if not z.leaves:
         return None
-    arrays = _unique(z.leaves)
+    arrays = unique_arrays(z.leaves)
     flat_ok = _one_order(L, arrays, z.dims)
     c_ok = _or(_all_c_compatible(L, arrays, z.dims),
                _any_c_contiguous(L, arrays, z.dims))
@@ -305,7 +305,7 @@ def axis_lanes(L, z, axis):
     operands' layouts are not ones whose temporary order is known here."""
     if z.leaves is None:
         return None
-    arrays = _unique(z.leaves)
+    arrays = unique_arrays(z.leaves)
     c_ok = _or(_all_c_compatible(L, arrays, z.dims),
                _any_c_contiguous(L, arrays, z.dims))
     f_ok = True
