@@ -89,15 +89,24 @@ class Builder:
         if args.vararg or args.kwarg:
             self.fail(self.fnode, "*args / **kwargs parameters")
         self.params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
-        self.fnode = outline_local_lambdas(parsed, set(self.params) | assigned_names(
-            self.fnode), self.injected)                 # g = lambda y: ...; g(x)
-        self.locals = set(self.params) | assigned_names(self.fnode)
+        # (the analyses below only when their construct is there: each walks the tree)
+        kinds = {type(node) for node in ast.walk(self.fnode)}
+        assigned = assigned_names(self.fnode)
+        if ast.Lambda in kinds:                         # g = lambda y: ...; g(x)
+            fnode = outline_local_lambdas(parsed, set(self.params) | assigned,
+                                          self.injected)
+            if fnode is not self.fnode:
+                self.fnode = fnode
+                assigned = assigned_names(fnode)
+                kinds = {type(node) for node in ast.walk(fnode)}
+        self.locals = set(self.params) | assigned
         # list displays only read, built as tuples (frontend.readonly_lists)
         self.list_displays, self.list_names = readonly_lists(
-            self.fnode, set(self.params), self._global_object)
+            self.fnode, set(self.params), self._global_object) \
+            if ast.List in kinds else (set(), {})
         # named list comprehensions only read, as arrays (frontend.comprehension_lists)
-        self.comp_lists = {} if self.parallel.get("auto") else \
-            comprehension_lists.find(self.fnode, set(self.params), self._global_object)
+        self.comp_lists = {} if self.parallel.get("auto") or ast.ListComp not in kinds \
+            else comprehension_lists.find(self.fnode, set(self.params), self._global_object)
         self.comp_items: dict = {}          # name -> the local holding its items
         self.frozen: dict = {}          # global name -> frozen value or object
         self.loop_flags: list = []      # stack of (else-flag name or None)
