@@ -8,7 +8,13 @@ new function with its own source; all run in this one process.  "first" is the
 first copy's compile (for hanajit after a warm-up compile of the probe at float32:
 LLVM, the compiler and the library's modules are loaded), "later" the median of
 the other copies'.  Each result is
-checked against NumPy's.
+checked against NumPy's.  These compile every piece: the library cache
+(``HANAJIT_LIBRARY_CACHE``, docs/cache.md) is off for them.
+
+A second table times the first library call of a fresh process
+(``library_probe.py``, one process per probe): Numba, hanajit with an empty
+library cache, and hanajit in a later process, which links the pieces the first
+one left in the cache instead of compiling them.
 
     python benchmarks/bench_compile_library.py [--quick]
 """
@@ -17,7 +23,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import json
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -72,6 +81,7 @@ def main(quick: bool = False) -> int:
     mod = _module(count)
     a = np.random.default_rng(0).random((64, 9))
     os.environ.pop("HANAJIT_VERIFY", None)          # what a user gets
+    os.environ["HANAJIT_LIBRARY_CACHE"] = "0"       # (compiled here, not linked)
     jit(lambda x: x + 1.0)(1.0)                     # LLVM and the compiler loaded
     rows, status = [], 0
     with warnings.catch_warnings():
@@ -115,6 +125,48 @@ def main(quick: bool = False) -> int:
                 notes=[f"{count} later copies per probe; one process; `shared` is the "
                        "default (large callees compiled once per process and linked), "
                        "`whole` is `HANAJIT_SHARE_HELPERS=0`."])
+    os.environ.pop("HANAJIT_LIBRARY_CACHE", None)
+    return status | _first_in_a_process(quick, njit is not None)
+
+
+def _probe(which: str, name: str, cache_dir: str) -> float | None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HANAJIT_")}
+    env["HANAJIT_CACHE_DIR"] = cache_dir
+    proc = subprocess.run([sys.executable, os.path.join(os.path.dirname(
+        os.path.abspath(__file__)), "library_probe.py"), which, name],
+        capture_output=True, text=True, env=env, timeout=300)
+    if proc.returncode != 0:
+        raise RuntimeError(f"library_probe.py {which} {name!r} failed:\n{proc.stderr}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])[name]
+
+
+def _first_in_a_process(quick: bool, numba: bool) -> int:
+    from library_probe import PROBES
+    names = list(PROBES)[:1] if quick else list(PROBES)
+    rows, status = [], 0
+    for name in names:
+        cache_dir = tempfile.mkdtemp(prefix="hanajit-bench-libcache-")
+        try:
+            cold = _probe("hanajit", name, cache_dir)
+            warm = _probe("hanajit", name, cache_dir)
+            nb = _probe("numba", name, cache_dir) if numba and not quick else None
+        except RuntimeError as exc:
+            print(exc)
+            status = 1
+            continue
+        finally:
+            shutil.rmtree(cache_dir, ignore_errors=True)
+        rows.append([f"`{name}`", fmt_seconds(nb), fmt_seconds(cold), fmt_seconds(warm),
+                     fmt_ratio(nb / cold if nb else None),
+                     fmt_ratio(nb / warm if nb else None)])
+    print_table("First library call of a process (`library_probe.py`)",
+                ["function", "numba", "hanajit, cache empty", "hanajit, pieces cached",
+                 "numba/empty", "numba/cached"], rows,
+                notes=["One fresh process per cell, after a warm-up compile of a scalar "
+                       "function; compile and first call of the probe.  `pieces cached`: "
+                       "the second hanajit process, which links the library pieces the "
+                       "first wrote to the library cache (docs/cache.md) instead of "
+                       "compiling them; its own function still compiles."])
     return status
 
 

@@ -40,6 +40,7 @@ def test_benchmarks_quick_run():
      ("| a @ b.T (syrk)", "| reduction sum(x*x)", "| Monte Carlo pi")),
     ("compile_library,memory,narrow",
      ("### Compile time of callers of NumPy's algorithms",
+      "### First library call of a process",
       "### Resident memory per function (`bench_memory.py`)",
       "### narrow: integer reductions vs the int64 baseline", "### narrow: block widths"),
      ("| `np.quantile(a, 0.3)`", "| a loop kernel: per compiled function, kept",

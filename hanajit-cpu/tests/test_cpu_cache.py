@@ -134,10 +134,11 @@ def project(tmp_path):
 
 
 def entries(cache_dir):
-    """The functions' entries (not the runtimes' objects under ``_runtime/``)."""
+    """The functions' entries (not the runtimes' objects under ``_runtime/`` nor
+    the library's pieces under ``_library/``)."""
     return sorted(p for p in glob.glob(os.path.join(cache_dir, "**", "*.hjc"),
                                        recursive=True)
-                  if os.path.basename(os.path.dirname(p)) != "_runtime")
+                  if os.path.basename(os.path.dirname(p)) not in ("_runtime", "_library"))
 
 
 def test_cold_then_warm_in_fresh_processes(project):

@@ -7,7 +7,8 @@ engine and linked into a JIT library of its own the first time its text (and
 raise table) is seen in the process, then only called: a second function calling
 ``np.quantile`` at the same types costs no LLVM time for the quantile.  Pieces are
 never freed (like the runtimes), and each caller's object imports their
-addresses.  A linked piece is also remembered in core (``shared.remember``), so a
+addresses.  The object is also kept on disk for later processes
+(``library_cache``).  A linked piece is also remembered in core (``shared.remember``), so a
 later caller's pipeline gives its root as a ``Function.external`` (a signature
 only) and this module just adds its address.
 
@@ -23,6 +24,8 @@ import re
 import threading
 
 from hanajit.lowering import shared
+
+from . import library_cache
 
 _lock = threading.Lock()
 _linked: dict = {}          # key -> (symbol, raises, address, keepalive)
@@ -64,7 +67,13 @@ def split(module, info, eng, share: bool = True) -> tuple[dict, dict, set | None
             if done is None:
                 symbol = f"hjs_{key}"
                 text = re.sub(rf'@"?{shared.ROOT}"?(?![\w.$])', "@" + symbol, text)
-                optimized, obj = eng.compile_object(text)
+                compiled = library_cache.load(key) if library_cache.enabled() else None
+                if compiled is None:
+                    optimized, obj = eng.compile_object(text)
+                    if library_cache.enabled():
+                        library_cache.save(key, str(optimized), obj)
+                else:
+                    optimized, obj = compiled
                 needs = eng.imports_for(optimized)
                 needs.update(_linked_imports(piece.module.functions.values()))
                 keepalive, addresses = eng.link(obj, [symbol], imports=needs)

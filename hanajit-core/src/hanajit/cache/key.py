@@ -33,13 +33,13 @@ _NOT_IN_KEY = ("cache", "fallback", "signature")
 _compiler_fp: dict = {}
 
 
-def compiler_fingerprint(target=None) -> str:
+def compiler_fingerprint(target=None, pinned: bool = True) -> str:
     """hanajit's version plus the name, size and modification time of every module
     of hanajit and of ``target``'s plugin package (computed once per process and
-    package), or ``HANAJIT_CACHE_COMPILER_ID`` when set (pinned builds; the test
-    suite, whose entries must not change while the compiler's files are being
-    edited)."""
-    if os.environ.get("HANAJIT_CACHE_COMPILER_ID"):
+    package), or ``HANAJIT_CACHE_COMPILER_ID`` when set and ``pinned`` (pinned
+    builds; the test suite, whose entries must not change while the compiler's
+    files are being edited)."""
+    if pinned and os.environ.get("HANAJIT_CACHE_COMPILER_ID"):
         return "id:" + os.environ["HANAJIT_CACHE_COMPILER_ID"]
     package = type(target).__module__.split(".")[0] if target is not None else ""
     fp = _compiler_fp.get(package)

@@ -75,10 +75,10 @@ def read_entry(path: str):
         return "corrupt"
 
 
-def write_entry(path: str, value) -> bool:
+def write_entry(path: str, value, report: bool = True) -> bool:
     """Write ``value`` (marshal-able) to ``path`` atomically; False (with one
-    :class:`HanaJitCacheWarning` per directory and process) when the directory cannot be
-    created or written."""
+    :class:`HanaJitCacheWarning` per directory and process, unless not ``report``)
+    when the directory cannot be created or written."""
     payload = marshal.dumps(value)
     data = (MAGIC + len(payload).to_bytes(8, "little")
             + blake2b(payload, digest_size=32).digest() + payload)
@@ -98,7 +98,8 @@ def write_entry(path: str, value) -> bool:
                 os.unlink(tmp)
             except OSError:
                 pass
-        report_unwritable(folder, exc)
+        if report:
+            report_unwritable(folder, exc)
         return False
 
 

@@ -1,0 +1,128 @@
+"""The library's compiled pieces kept on disk (``hanajit_cpu/library_cache.py``): a
+later process links the object instead of compiling the piece, every result is
+still NumPy's, and a damaged entry, a folder that cannot be written, another CPU
+or ``HANAJIT_LIBRARY_CACHE=0`` only ever cost a compile."""
+from __future__ import annotations
+
+import glob
+import json
+import os
+import subprocess
+import sys
+
+# One process: library calls whose pieces are large (a selection, a quantile's
+# search, einsum's loops, a histogram), each compared with NumPy, and the LLVM
+# IR of every module the engine compiled.
+CHILD = r'''
+import json, re, sys, warnings
+warnings.simplefilter("error")
+import numpy as np
+from hanajit import jit
+from hanajit_cpu import engine as E
+
+texts = []
+real = E.Engine.compile_object
+def counted(self, ir_text, *args, **kw):
+    texts.append(ir_text)
+    return real(self, ir_text, *args, **kw)
+E.Engine.compile_object = counted
+
+def median(a): return np.median(a)
+def quantile(a): return np.quantile(a, 0.3)
+def contract(a, b): return np.einsum("ij,jk->ik", a, b)
+def counts(a): return np.histogram(a, 7)[0]
+def axes(a): return np.sum(a.reshape(4, 5, 6), axis=(0, 2))
+
+rng = np.random.default_rng(7)
+x = rng.standard_normal(1001)
+a, b = rng.random((6, 5)), rng.random((5, 4))
+same = []
+calls = {"median": (median, (x,)), "quantile": (quantile, (x,)),
+         "contract": (contract, (a, b)), "counts": (counts, (x,)), "axes": (axes, (x[:120],))}
+for f, args in (calls[name] for name in sys.argv[1].split(",")):
+    got, want = jit(f)(*args), f(*args)
+    same.append(type(got) is type(want) and np.array_equal(got, want)
+                and np.asarray(got).dtype == np.asarray(want).dtype)
+pieces = sum(bool(re.search(r'^define[^\n]*@"?hjs_', t, re.M)) for t in texts)
+print(json.dumps({"same": same, "pieces": pieces}))
+'''
+
+
+def _env(cache_dir, **extra):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HANAJIT_")}
+    env["HANAJIT_CACHE_DIR"] = str(cache_dir)
+    env.update(extra)
+    return env
+
+
+ALL = "median,quantile,contract,counts,axes"
+FEW = "median,counts"
+
+
+def _run(env, calls=FEW):
+    folder = os.path.dirname(env["HANAJIT_CACHE_DIR"])
+    child = os.path.join(folder, "child.py")      # (hanajit reads the source)
+    if not os.path.exists(child):
+        with open(child, "w") as f:
+            f.write(CHILD)
+    proc = subprocess.run([sys.executable, child, calls], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _entries(cache_dir):
+    return sorted(glob.glob(os.path.join(cache_dir, "_library", "*.hjc")))
+
+
+def test_a_later_process_links_the_pieces_instead_of_compiling_them(tmp_path):
+    cache = tmp_path / "cache"
+    first = _run(_env(cache), ALL)
+    assert all(first["same"]) and first["pieces"] > 0
+    kept = _entries(cache)
+    assert len(kept) == first["pieces"]
+    from hanajit.cache import store
+    for path in kept:                   # checked files of the disk cache
+        entry = store.read_entry(path)
+        assert isinstance(entry, dict) and set(entry) == {"obj", "llvm"}
+        assert entry["obj"][:4] == b"\x7fELF"
+    second = _run(_env(cache), ALL)
+    assert all(second["same"])
+    assert second["pieces"] == 0                    # no piece went through LLVM
+    assert _entries(cache) == kept                  # and none was written again
+
+
+def test_damaged_entries_are_compiled_again_and_rewritten(tmp_path):
+    cache = tmp_path / "cache"
+    _run(_env(cache))
+    kept = _entries(cache)
+    with open(kept[0], "r+b") as f:                 # truncated
+        f.truncate(os.path.getsize(kept[0]) // 2)
+    with open(kept[-1], "r+b") as f:                # a flipped byte in the payload
+        f.seek(-10, os.SEEK_END)
+        byte = f.read(1)
+        f.seek(-10, os.SEEK_END)
+        f.write(bytes([byte[0] ^ 0xFF]))
+    again = _run(_env(cache))
+    assert all(again["same"]) and again["pieces"] == (2 if len(kept) > 1 else 1)
+    assert _run(_env(cache))["pieces"] == 0          # whole again
+
+
+def test_another_cpu_has_entries_of_its_own(tmp_path):
+    cache = tmp_path / "cache"
+    host = _run(_env(cache))
+    kept = _entries(cache)
+    baseline = _run(_env(cache, HANAJIT_CPU_NAME="x86-64-v2"))
+    assert all(baseline["same"]) and baseline["pieces"] == host["pieces"]
+    assert len(_entries(cache)) == 2 * len(kept)
+
+
+def test_off_or_unwritable_only_costs_the_compile(tmp_path):
+    cache = tmp_path / "cache"
+    off = _run(_env(cache, HANAJIT_LIBRARY_CACHE="0"))
+    assert all(off["same"]) and off["pieces"] > 0
+    assert not os.path.exists(cache / "_library")
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")              # the cache folder cannot be made
+    # (the child turns every warning into an error: none is given)
+    assert all(_run(_env(blocked), "median")["same"])
