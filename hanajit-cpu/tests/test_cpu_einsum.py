@@ -135,6 +135,26 @@ def test_one_operand_sums_and_diagonals(dtype):
             assert_same_bits(jit(diagonal)(m), diagonal(m))
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_row_sums_two_rows_at_a_time(dtype):
+    """``'ij->i'`` sums contiguous rows two at a time: odd and even row counts,
+    row lengths around the vector steps, three merged labels (a stepped middle
+    axis), rows of signed zeros only; each row NumPy's bits."""
+    rng = np.random.default_rng(5)
+    rows = lambda a: np.einsum("ij->i", a)          # noqa: E731
+    middle = lambda a: np.einsum("ijk->ij", a)      # noqa: E731
+    for n1 in (1, 2, 3, 8, 9):
+        for n in (1, 2, 3, 7, 8, 15, 16, 17, 31, 33, 64, 100):
+            a = _operand(rng, (n1, n), dtype, "C", True)
+            assert_same_bits(jit(rows)(a), rows(a))
+            a[-1] = -0.0
+            assert_same_bits(jit(rows)(a), rows(a))
+    for shape in ((2, 6, 17), (3, 5, 16), (1, 3, 33)):
+        t = _operand(rng, shape, dtype, "C", True)
+        assert_same_bits(jit(middle)(t[:, ::2]), middle(t[:, ::2]))
+        assert_same_bits(jit(middle)(t), middle(t))
+
+
 def test_long_inner_loops_in_numpys_pieces():
     """One merged label is walked in NumPy's 8192-value pieces, two or three
     whole, four or more in pieces again: each changes a float sum's rounding."""

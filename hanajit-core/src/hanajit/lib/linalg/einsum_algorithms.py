@@ -67,6 +67,9 @@ def _whole_rows(a, b, nop, base, gsize, gst, ng, out, W, zero):
     if nop == 2 and gst[2, 0] == 0 and gst[0, 0] == 1 and gst[1, 0] == 1:
         _dot_rows(a, b, base, gsize, gst, ng, out, W, zero)
         return
+    if nop == 1 and gst[1, 0] == 0 and gst[0, 0] == 1:
+        _total_rows(a, base, gsize, gst, ng, out, W, zero)
+        return
     idx = np.zeros(ng + 1, np.int64)
     pos = np.zeros(nop + 1, np.int64)
     while idx[ng] == 0:
@@ -192,6 +195,37 @@ def piece_two(a, pa, sa, b, pb, sb, out, po, so, n, W, zero):
         for i in range(n):
             acc = acc + a[pa + i * sa] * b[pb + i * sb]
         out[po] = out[po] + acc
+
+
+def _total_rows(a, base, gsize, gst, ng, out, W, zero):
+    """:func:`_whole_rows` of sums of contiguous rows (``'ij->i'``, two or three
+    merged labels), two rows at a time, as :func:`_dot_rows` does dot products:
+    each row's adds are :func:`_total`'s, and the output's in the rows' order."""
+    inner = gsize[0]
+    n1 = gsize[1]
+    n2 = gsize[2] if ng == 3 else 1
+    for t in range(n2):
+        pa = base[0]
+        po = 0
+        if ng == 3:
+            pa += t * gst[0, 2]
+            po += t * gst[1, 2]
+        r = 0
+        while r + 1 < n1:
+            if W == 2:
+                d = _total2_pair(a, pa + r * gst[0, 1], pa + (r + 1) * gst[0, 1], inner,
+                                 zero)
+            else:
+                d = _total4_pair(a, pa + r * gst[0, 1], pa + (r + 1) * gst[0, 1], inner,
+                                 zero)
+            o = po + r * gst[1, 1]
+            out[o] = out[o] + d[0]
+            o += gst[1, 1]
+            out[o] = out[o] + d[1]
+            r += 2
+        if r < n1:
+            o = po + r * gst[1, 1]
+            out[o] = out[o] + _total(a, pa + r * gst[0, 1], inner, W, zero)
 
 
 def piece_one(a, pa, sa, out, po, so, n, W, zero):
@@ -381,9 +415,70 @@ def _total4(a, pa, n, zero):
     return (acc0 + acc1) + (acc2 + acc3)
 
 
+def _total2_pair(a, pa, qa, n, zero):
+    """:func:`_total2` of the rows from ``pa`` and from ``qa`` at once."""
+    x0 = zero
+    x1 = zero
+    y0 = zero
+    y1 = zero
+    steps = n // 8
+    for t in range(steps):
+        j = pa + 8 * t
+        u = qa + 8 * t
+        x0 = ((a[j] + a[j + 2]) + (a[j + 4] + a[j + 6])) + x0
+        x1 = ((a[j + 1] + a[j + 3]) + (a[j + 5] + a[j + 7])) + x1
+        y0 = ((a[u] + a[u + 2]) + (a[u + 4] + a[u + 6])) + y0
+        y1 = ((a[u + 1] + a[u + 3]) + (a[u + 5] + a[u + 7])) + y1
+    i = 8 * steps
+    while i < n:
+        x0 = a[pa + i] + x0
+        x1 = (a[pa + i + 1] if i + 1 < n else zero) + x1
+        y0 = a[qa + i] + y0
+        y1 = (a[qa + i + 1] if i + 1 < n else zero) + y1
+        i += 2
+    return x0 + x1, y0 + y1
+
+
+def _total4_pair(a, pa, qa, n, zero):
+    """:func:`_total4` of the rows from ``pa`` and from ``qa`` at once."""
+    x0 = zero
+    x1 = zero
+    x2 = zero
+    x3 = zero
+    y0 = zero
+    y1 = zero
+    y2 = zero
+    y3 = zero
+    steps = n // 16
+    for t in range(steps):
+        j = pa + 16 * t
+        u = qa + 16 * t
+        x0 = ((a[j] + a[j + 4]) + (a[j + 8] + a[j + 12])) + x0
+        x1 = ((a[j + 1] + a[j + 5]) + (a[j + 9] + a[j + 13])) + x1
+        x2 = ((a[j + 2] + a[j + 6]) + (a[j + 10] + a[j + 14])) + x2
+        x3 = ((a[j + 3] + a[j + 7]) + (a[j + 11] + a[j + 15])) + x3
+        y0 = ((a[u] + a[u + 4]) + (a[u + 8] + a[u + 12])) + y0
+        y1 = ((a[u + 1] + a[u + 5]) + (a[u + 9] + a[u + 13])) + y1
+        y2 = ((a[u + 2] + a[u + 6]) + (a[u + 10] + a[u + 14])) + y2
+        y3 = ((a[u + 3] + a[u + 7]) + (a[u + 11] + a[u + 15])) + y3
+    i = 16 * steps
+    while i < n:
+        x0 = a[pa + i] + x0
+        x1 = (a[pa + i + 1] if i + 1 < n else zero) + x1
+        x2 = (a[pa + i + 2] if i + 2 < n else zero) + x2
+        x3 = (a[pa + i + 3] if i + 3 < n else zero) + x3
+        y0 = a[qa + i] + y0
+        y1 = (a[qa + i + 1] if i + 1 < n else zero) + y1
+        y2 = (a[qa + i + 2] if i + 2 < n else zero) + y2
+        y3 = (a[qa + i + 3] if i + 3 < n else zero) + y3
+        i += 4
+    return (x0 + x1) + (x2 + x3), (y0 + y1) + (y2 + y3)
+
+
 # every index above is in range by construction: no checks (pipeline.py)
 for _f in (einsum_two, einsum_one, _pieces, _whole_rows, _dot_rows, _buffered_pieces, _piece,
-           piece_two, piece_one, _dot, _dot_pair, _total, _total2, _total4):
+           piece_two, piece_one, _dot, _dot_pair, _total, _total2, _total4, _total_rows,
+           _total2_pair, _total4_pair):
     _f.hj_unchecked = True
 # (the inner loops inlined where they run: a call per row cost 'ij,jk->ik' of
 # 200x200 a fifth of its time, and 'bij,bjk->bik' of 64x16x16 a third)
@@ -393,3 +488,4 @@ _piece.hj_inline = True
 # (the vector steps of the sums: SLP vectors of W lanes, as NumPy's; the loop
 # vectoriser made each lane's adds scalar, one after another)
 _total2.hj_short_loops = _total4.hj_short_loops = True
+_total2_pair.hj_short_loops = _total4_pair.hj_short_loops = True
