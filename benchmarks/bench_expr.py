@@ -476,7 +476,7 @@ def main(quick: bool = False, use_min: bool = False) -> int:
     STAT[:] = [min, "minimum"] if use_min else [median, "median"]
     n = 10_000 if quick else 1_000_000
     sizes = (10_000,) if quick else (1_000_000, 10_000_000)
-    repeats = 3 if quick else 11
+    repeats = 1 if quick else 11
     fallbacks, errors = [], []
     headers = ["expression", "numpy", "numpy/numexpr", "numpy/numba", "numpy/hanajit",
                "numpy/hanajit reassoc"]

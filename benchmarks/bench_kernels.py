@@ -367,7 +367,7 @@ def _compile(make, fn, args):
 
 def main(quick: bool = False, use_min: bool = False) -> int:
     stat, stat_name = (min, "Minimum") if use_min else (median, "Median")
-    repeats = 3 if quick else 7
+    repeats = 1 if quick else 7
     rows, failures, wrong = [], [], []
     counts = {"numba": 0, "hanajit": 0}
     speed = {"numba": [], "hanajit": []}

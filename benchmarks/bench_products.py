@@ -130,7 +130,7 @@ def _cases(quick: bool):
 
 def main(quick: bool = False) -> int:
     njit = numba_njit()
-    repeats = 3 if quick else 9
+    repeats = 1 if quick else 9
     rows, wrong, vs_numba, vs_numpy = [], [], [], []
     for name, size, fn, args in _cases(quick):
         want = fn(*args)
@@ -154,9 +154,10 @@ def main(quick: bool = False) -> int:
         # would share the cores with them, so each sample waits for them first
         def call_h(h=h, args=args):
             return h(*args)
-        time_call(call_h, 20)                           # warm
-        one = time_call(call_h, 20)
-        number = max(1, int(10e-3 / max(one, 1e-9)))    # samples of about 10 ms
+        time_call(call_h, 1 if quick else 20)           # warm
+        one = time_call(call_h, 1 if quick else 20)
+        # samples of about 10 ms (a smoke run: one call; its timings mean nothing)
+        number = 1 if quick else max(1, int(10e-3 / max(one, 1e-9)))
         times = interleaved({c: (lambda f=f, args=args: f(*args))
                              for c, f in cands.items()}, repeats,
                             number=number, settle=0.0 if quick else 0.2)
