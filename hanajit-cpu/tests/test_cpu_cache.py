@@ -566,9 +566,9 @@ def test_entry_codec_round_trip():
     from hanajit.ir import types as T
     for t in (T.INT64, T.BOOL, T.COMPLEX64, T.NONE, T.TupleType((T.FLOAT32, T.UINT8)),
               T.ArrayType(T.FLOAT64, 2, "F", True), T.ArrayType(T.INT16, 1, "A")):
-        assert hcache._decode_type(hcache._encode_type(t)) == t
+        assert hcache.decode_type(hcache.encode_type(t)) == t
     with pytest.raises(ValueError):
-        hcache._encode_type(T.SliceType())
+        hcache.encode_type(T.SliceType())
 
 
 def test_numpy_version_is_in_the_key(cache_dir, monkeypatch):

@@ -26,12 +26,21 @@ def counted(self, ir_text, *args, **kw):
     texts.append(ir_text)
     return real(self, ir_text, *args, **kw)
 E.Engine.compile_object = counted
+from hanajit.frontend import builder
+from hanajit import pipeline
+built = []
+real_build = builder.build_function
+def build(parsed, *args, **kw):
+    built.append(parsed.qualname)
+    return real_build(parsed, *args, **kw)
+pipeline.build_function = build
 
 def median(a): return np.median(a)
 def quantile(a): return np.quantile(a, 0.3)
 def contract(a, b): return np.einsum("ij,jk->ik", a, b)
 def counts(a): return np.histogram(a, 7)[0]
 def axes(a): return np.sum(a.reshape(4, 5, 6), axis=(0, 2))
+def bad(a): return np.quantile(a, 1.5)
 
 rng = np.random.default_rng(7)
 x = rng.standard_normal(1001)
@@ -43,8 +52,18 @@ for f, args in (calls[name] for name in sys.argv[1].split(",")):
     got, want = jit(f)(*args), f(*args)
     same.append(type(got) is type(want) and np.array_equal(got, want)
                 and np.asarray(got).dtype == np.asarray(want).dtype)
+if "median" in sys.argv[1]:         # an exception raised in a piece: NumPy's
+    try:
+        bad(x)
+    except ValueError as e:
+        want = str(e)
+    try:
+        jit(bad)(x)
+        same.append(False)
+    except ValueError as e:
+        same.append(str(e) == want)
 pieces = sum(bool(re.search(r'^define[^\n]*@"?hjs_', t, re.M)) for t in texts)
-print(json.dumps({"same": same, "pieces": pieces}))
+print(json.dumps({"same": same, "pieces": pieces, "built": built}))
 '''
 
 
@@ -84,12 +103,15 @@ def test_a_later_process_links_the_pieces_instead_of_compiling_them(tmp_path):
     from hanajit.cache import store
     for path in kept:                   # checked files of the disk cache
         entry = store.read_entry(path)
-        assert isinstance(entry, dict) and set(entry) == {"obj", "llvm"}
+        assert isinstance(entry, dict) and set(entry) == {"obj", "llvm", "raises"}
         assert entry["obj"][:4] == b"\x7fELF"
     second = _run(_env(cache), ALL)
     assert all(second["same"])
     assert second["pieces"] == 0                    # no piece went through LLVM
     assert _entries(cache) == kept                  # and none was written again
+    # nor through the frontend: the pieces' signatures were kept too
+    assert "median_rows" in first["built"] and "median_rows" not in second["built"]
+    assert "quick_kth" not in second["built"] and "introselect" not in second["built"]
 
 
 def test_damaged_entries_are_compiled_again_and_rewritten(tmp_path):
@@ -106,6 +128,19 @@ def test_damaged_entries_are_compiled_again_and_rewritten(tmp_path):
     again = _run(_env(cache))
     assert all(again["same"]) and again["pieces"] == (2 if len(kept) > 1 else 1)
     assert _run(_env(cache))["pieces"] == 0          # whole again
+    # signatures kept, objects gone: the pieces are compiled again
+    for path in _entries(cache):
+        os.unlink(path)
+    gone = _run(_env(cache))
+    assert all(gone["same"]) and gone["pieces"] == len(kept)
+    assert "median_rows" in gone["built"]
+    # a damaged signature: the piece's functions are compiled (and linked)
+    for path in glob.glob(os.path.join(cache, "_library", "signatures", "*.hjc")):
+        with open(path, "r+b") as f:
+            f.truncate(20)
+    damaged = _run(_env(cache))
+    assert all(damaged["same"]) and damaged["pieces"] == 0
+    assert "median_rows" in damaged["built"]
 
 
 def test_another_cpu_has_entries_of_its_own(tmp_path):

@@ -224,7 +224,9 @@ class CompileContext:
         an earlier compilation (``lowering/shared.py``), if there is one."""
         if not self.capabilities.links_code:
             return False
-        fn = shared.external(pyfunc, arg_types, self.fingerprint, spec.symbol)
+        target = plugins.get_target(self.options.get("target") or "cpu")
+        fn = shared.external(pyfunc, arg_types, self.fingerprint, spec.symbol,
+                             store=target.linked_pieces())
         if fn is None:
             return False
         spec.fn, spec.return_type, spec.state = fn, fn.return_type, "done"

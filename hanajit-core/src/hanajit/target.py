@@ -186,6 +186,13 @@ class Target:
         cache."""
         return None
 
+    def linked_pieces(self):
+        """Where linked pieces of the library are kept for later processes
+        (``lowering/shared.py``: an object with ``save(key, stub)`` and
+        ``load(key)``, which links the piece before returning its stub), or
+        None: only with ``Capabilities.links_code``."""
+        return None
+
     # -- GPU targets: device memory --------------------------------------------------
     @property
     def typeof(self) -> Callable[[Any], Any]:

@@ -16,6 +16,14 @@ is ``@jit(cache=True)``), so nothing is written that the user wrote.  A folder t
 cannot be written, or a damaged entry, only means the piece is compiled in
 memory, without a warning: the user did not ask for a cache.
 ``HANAJIT_LIBRARY_CACHE=0`` turns it off.
+
+Each piece's signature is kept as well (:class:`Signatures`, under
+``_library/signatures/``): the root's argument and return types, raise table
+and symbol, by its Python function, argument types and the compilation's
+fingerprint.  A later process's pipeline then finds the piece there
+(``CpuTarget.linked_pieces``) and neither infers nor lowers the
+piece's functions: it links the object (``shared_code.link_symbol``) and
+calls it.
 """
 from __future__ import annotations
 
@@ -42,24 +50,121 @@ def entry_path(key: str) -> str:
 
 
 def load(key: str):
-    """``(optimised IR text, object)`` of the piece from an earlier process, or
-    None."""
+    """``(optimised IR text, object, raise table)`` of the piece from an earlier
+    process, or None."""
+    from hanajit import cache
     from hanajit.cache import store
     entry = store.read_entry(entry_path(key))
     if not (isinstance(entry, dict) and isinstance(entry.get("obj"), bytes)
             and isinstance(entry.get("llvm"), bytes)):
         return None
     try:
-        return zlib.decompress(entry["llvm"]).decode(), entry["obj"]
-    except (zlib.error, UnicodeDecodeError):
+        raises = [(cache.decode_class(c), message, deopt)
+                  for c, message, deopt in entry["raises"]]
+        return zlib.decompress(entry["llvm"]).decode(), entry["obj"], raises
+    except (zlib.error, UnicodeDecodeError, KeyError, TypeError, ValueError, ImportError,
+            AttributeError):
         return None
 
 
-def save(key: str, optimized: str, obj: bytes) -> None:
+def save(key: str, optimized: str, obj: bytes, raises: list) -> None:
     """Keep the piece for later processes (quietly nothing when the folder cannot
     be written).  The optimised IR goes with it, compressed: it says which runtimes
-    and C functions the object imports (``Engine.imports_for``)."""
+    and C functions the object imports (``Engine.imports_for``); and its raise
+    table, by class name."""
+    from hanajit import cache
     from hanajit.cache import store
-    store.write_entry(entry_path(key), {"obj": obj,
+    try:
+        table = [(cache.encode_class(exc), message, bool(deopt))
+                 for exc, message, deopt in raises]
+    except ValueError:                  # (a class that cannot be found by name)
+        return
+    store.write_entry(entry_path(key), {"obj": obj, "raises": table,
                                         "llvm": zlib.compress(optimized.encode(), 1)},
                       report=False)
+
+
+class Signatures:
+    """The signatures of linked pieces (``CpuTarget.linked_pieces``)."""
+
+    def __init__(self):
+        self._missing: set = set()      # keys looked up in vain in this process
+
+    def _path(self, key) -> str:
+        from hanajit.cache import store
+        from hanajit.cache.key import blake2b, compiler_fingerprint, type_text
+
+        from .target import CpuTarget
+        import sys
+
+        import numpy
+        from hanajit import plugins
+        pyfunc, arg_types, fingerprint = key
+        # (what the piece's lowering may depend on besides its function, types and
+        # the compilation's options, capabilities and CPU: the compiler's files,
+        # NumPy's release, the installed plugins' passes)
+        parts = (pyfunc.__module__, pyfunc.__qualname__,
+                 tuple(type_text(t) for t in arg_types), repr(fingerprint),
+                 compiler_fingerprint(CpuTarget(), pinned=False), numpy.__version__,
+                 sys.version_info[:2], plugins.installed_key())
+        digest = blake2b(repr(parts).encode(), digest_size=20).hexdigest()
+        return os.path.join(store.cache_dir(), FOLDER, "signatures", f"{digest}.hjc")
+
+    def save(self, key, stub) -> None:
+        from hanajit import cache
+        from hanajit.cache import store
+        if not enabled():
+            return
+        try:
+            symbol, raises = stub.external
+            record = {
+                "symbol": symbol,
+                "raises": [(cache.encode_class(exc), message, bool(deopt))
+                           for exc, message, deopt in raises],
+                "params": list(stub.params),
+                "locals": [cache.encode_type(stub.locals[p]) for p in stub.params],
+                "return_type": cache.encode_type(stub.return_type),
+                "pyname": stub.pyname, "filename": stub.filename,
+                "can_raise": bool(stub.can_raise), "returns_param": stub.returns_param,
+                "numpy_result": None if stub.numpy_result is None
+                else cache.encode_type(stub.numpy_result)}
+        except (ValueError, TypeError):         # a type or class not kept on disk
+            return
+        store.write_entry(self._path(key), record, report=False)
+
+    def load(self, key):
+        """The stub of the piece saved under ``key``, its code linked; or None."""
+        from hanajit import cache
+        from hanajit.cache import store
+        from hanajit.ir import nodes as N
+
+        from . import shared_code
+        if not enabled() or key in self._missing:
+            return None
+        record = store.read_entry(self._path(key))
+        if not isinstance(record, dict):
+            self._missing.add(key)
+            return None
+        pyfunc, arg_types, _ = key
+        try:
+            raises = tuple((cache.decode_class(c), message, deopt)
+                           for c, message, deopt in record["raises"])
+            params = list(record["params"])
+            locals_ = {p: cache.decode_type(t) for p, t in zip(params, record["locals"])}
+            stub = N.Function(name="", params=params, arg_types=arg_types, locals=locals_,
+                              return_type=cache.decode_type(record["return_type"]),
+                              pyname=record["pyname"], filename=record["filename"],
+                              can_raise=record["can_raise"], level="primitive",
+                              origin=(pyfunc, arg_types),
+                              external=(record["symbol"], raises))
+            stub.returns_param = record["returns_param"]
+            if record["numpy_result"] is not None:
+                stub.numpy_result = cache.decode_type(record["numpy_result"])
+        except (KeyError, TypeError, ValueError, ImportError, AttributeError):
+            return None
+        if len(params) != len(arg_types) or not shared_code.link_symbol(record["symbol"]):
+            return None
+        return stub
+
+
+SIGNATURES = Signatures()

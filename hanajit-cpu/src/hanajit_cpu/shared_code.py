@@ -44,6 +44,35 @@ def _linked_imports(functions) -> dict:
             if fn.external is not None}
 
 
+def link_symbol(symbol: str) -> bool:
+    """Link the piece ``symbol`` (``hjs_<key>``) from the library cache, and the
+    pieces it calls, unless linked already; False when an entry is missing or
+    damaged (``library_cache.Signatures``: the caller is then compiled with the
+    piece's functions, as without the cache)."""
+    from .engine import get_engine
+    key = symbol[len("hjs_"):]
+    with _lock:
+        if key in _linked:
+            return True
+    compiled = library_cache.load(key)
+    if compiled is None:
+        return False
+    optimized, obj, raises = compiled
+    eng = get_engine()
+    needs = eng.imports_for(optimized)
+    for other in sorted(set(re.findall(r'^declare [^@\n]*@"?(hjs_[0-9a-f]+)"?\(',
+                                       optimized, re.M))):
+        if not link_symbol(other):
+            return False
+        needs[other] = _addresses[other]
+    with _lock:
+        if key not in _linked:
+            keepalive, addresses = eng.link(obj, [symbol], imports=needs)
+            _linked[key] = (symbol, raises, addresses[symbol], keepalive)
+            _addresses[symbol] = addresses[symbol]
+    return True
+
+
 def split(module, info, eng, share: bool = True) -> tuple[dict, dict, set | None]:
     """``(externals, imports, only)`` for ``ModuleLowering`` and the link: the
     split roots as ``name -> (symbol, raises)``, the addresses of every function
@@ -71,16 +100,16 @@ def split(module, info, eng, share: bool = True) -> tuple[dict, dict, set | None
                 if compiled is None:
                     optimized, obj = eng.compile_object(text)
                     if library_cache.enabled():
-                        library_cache.save(key, str(optimized), obj)
+                        library_cache.save(key, str(optimized), obj, raises)
                 else:
-                    optimized, obj = compiled
+                    optimized, obj = compiled[:2]
                 needs = eng.imports_for(optimized)
                 needs.update(_linked_imports(piece.module.functions.values()))
                 keepalive, addresses = eng.link(obj, [symbol], imports=needs)
                 done = _linked[key] = (symbol, raises, addresses[symbol], keepalive)
                 _addresses[symbol] = addresses[symbol]
         symbol, raises, address, _ = done
-        shared.remember(module, piece, symbol, raises)
+        shared.remember(module, piece, symbol, raises, store=library_cache.SIGNATURES)
         externals[root] = (symbol, raises)
         imports[symbol] = address
     return externals, imports, shared.kept(module, roots)

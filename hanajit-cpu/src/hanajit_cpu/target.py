@@ -62,6 +62,11 @@ class CpuTarget(Target):
         where possible (see ``_host_identity``), and whether vector math is on."""
         return _host_identity() + (("vecmath", os.environ.get("HANAJIT_VECMATH", "1")),)
 
+    def linked_pieces(self):
+        """The library's linked pieces kept on disk (``library_cache.py``)."""
+        from .library_cache import SIGNATURES
+        return SIGNATURES
+
     def compile(self, module, options) -> Artifact:
         from hanajit.lowering.llvm import LLVMTargetInfo, ModuleLowering
         from hanajit.lowering.cabi import ENTRY, add_entry_wrapper

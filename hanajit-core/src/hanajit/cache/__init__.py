@@ -136,22 +136,22 @@ class CachedSpecialization:
 
 
 # -- metadata <-> marshal-able data ---------------------------------------------------
-def _encode_type(t):
+def encode_type(t):
     from ..ir import types as T
     if isinstance(t, T.Scalar):
         return ("s", t.kind, t.bits)
     if isinstance(t, T.NoneType):
         return ("n",)
     if isinstance(t, T.NumpyScalarArg):       # (Function.numpy_result's marks)
-        return ("m", _encode_type(t.base))
+        return ("m", encode_type(t.base))
     if isinstance(t, T.NumpyScalarIf):        # (infer/result_flags)
-        return ("mi", _encode_type(t.base), t.flag, _encode_type(t.held))
+        return ("mi", encode_type(t.base), t.flag, encode_type(t.held))
     if isinstance(t, T.FlaggedResult):
-        return ("fr", _encode_type(t.value), t.flags)
+        return ("fr", encode_type(t.value), t.flags)
     if isinstance(t, T.TupleType):
-        return ("t",) + tuple(_encode_type(i) for i in t.items)
+        return ("t",) + tuple(encode_type(i) for i in t.items)
     if isinstance(t, T.ArrayType):
-        return ("a", _encode_type(t.dtype), t.ndim, t.layout, t.readonly)
+        return ("a", encode_type(t.dtype), t.ndim, t.layout, t.readonly)
     if isinstance(t, T.PyRandomType):
         return ("pr",)
     if isinstance(t, T.GeneratorType):
@@ -159,7 +159,7 @@ def _encode_type(t):
     raise ValueError(f"type {t} is not cached")
 
 
-def _decode_type(d):
+def decode_type(d):
     from ..ir import types as T
     tag = d[0]
     if tag == "s":
@@ -167,15 +167,15 @@ def _decode_type(d):
     if tag == "n":
         return T.NONE
     if tag == "m":
-        return T.NumpyScalarArg(_decode_type(d[1]))
+        return T.NumpyScalarArg(decode_type(d[1]))
     if tag == "mi":
-        return T.NumpyScalarIf(_decode_type(d[1]), d[2], _decode_type(d[3]))
+        return T.NumpyScalarIf(decode_type(d[1]), d[2], decode_type(d[3]))
     if tag == "fr":
-        return T.FlaggedResult(_decode_type(d[1]), d[2])
+        return T.FlaggedResult(decode_type(d[1]), d[2])
     if tag == "t":
-        return T.TupleType(tuple(_decode_type(i) for i in d[1:]))
+        return T.TupleType(tuple(decode_type(i) for i in d[1:]))
     if tag == "a":
-        return T.ArrayType(_decode_type(d[1]), d[2], d[3], d[4])
+        return T.ArrayType(decode_type(d[1]), d[2], d[3], d[4])
     if tag == "g":
         return T.GENERATOR
     if tag == "pr":
@@ -183,13 +183,13 @@ def _decode_type(d):
     raise ValueError(f"unknown type tag {tag!r}")
 
 
-def _encode_class(cls):
+def encode_class(cls):
     if "<locals>" in cls.__qualname__:
         raise ValueError(f"{cls} cannot be found by name")
     return (cls.__module__, cls.__qualname__)
 
 
-def _decode_class(d):
+def decode_class(d):
     obj = importlib.import_module(d[0])
     for part in d[1].split("."):
         obj = getattr(obj, part)
@@ -202,13 +202,13 @@ def _encode_artifact(artifact) -> dict:
     for k, v in artifact.metadata.items():
         if k == "fn":
             v = {"name": v.name, "pyname": v.pyname, "can_raise": v.can_raise,
-                 "pure": v.pure, "arg_types": tuple(_encode_type(t) for t in v.arg_types),
-                 "return_type": _encode_type(v.return_type),
+                 "pure": v.pure, "arg_types": tuple(encode_type(t) for t in v.arg_types),
+                 "return_type": encode_type(v.return_type),
                  "returns_list": bool(getattr(v, "returns_list", False)),
                  "numpy_result": None if getattr(v, "numpy_result", None) is None
-                 else _encode_type(v.numpy_result)}
+                 else encode_type(v.numpy_result)}
         elif k == "raises":
-            v = [(_encode_class(exc), message, bool(deopt)) for exc, message, deopt in v]
+            v = [(encode_class(exc), message, bool(deopt)) for exc, message, deopt in v]
         else:
             marshal.dumps(v)          # ValueError: not plain data, not cached
         meta[k] = v
@@ -222,13 +222,13 @@ def _decode_artifact(data):
     if "fn" in meta:
         f = meta["fn"]
         meta["fn"] = FnInfo(f["name"], f["pyname"],
-                            tuple(_decode_type(t) for t in f["arg_types"]),
-                            _decode_type(f["return_type"]), f["can_raise"], f["pure"])
+                            tuple(decode_type(t) for t in f["arg_types"]),
+                            decode_type(f["return_type"]), f["can_raise"], f["pure"])
         meta["fn"].returns_list = bool(f.get("returns_list", False))
         if f.get("numpy_result") is not None:
-            meta["fn"].numpy_result = _decode_type(f["numpy_result"])
+            meta["fn"].numpy_result = decode_type(f["numpy_result"])
     if "raises" in meta:
-        meta["raises"] = [(_decode_class(c), message, deopt)
+        meta["raises"] = [(decode_class(c), message, deopt)
                           for c, message, deopt in meta["raises"]]
     meta["from_cache"] = True
     return Artifact(target=data["target"], entry=data["entry"],

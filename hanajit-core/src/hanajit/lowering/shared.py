@@ -30,6 +30,11 @@ numbers, it :func:`remember` s it; the pipeline then gives a later specialisatio
 of the root at the same key an :func:`external` function -- a signature, no body
 -- for a target with ``Capabilities.links_code``.  ``HANAJIT_SHARE_HELPERS=0``
 turns both off (:func:`enabled`).
+
+A target that keeps linked pieces for later processes (``Target.linked_pieces``)
+passes its store: the signatures it remembers are saved there too, and a later
+process's :func:`external` finds them there -- provided the target can link the
+piece's code at once -- without inferring or lowering the piece at all.
 """
 from __future__ import annotations
 
@@ -120,9 +125,12 @@ def enabled() -> bool:
 
 def ours(fn: N.Function) -> bool:
     """Is ``fn`` hanajit's own (``hanajit.lib``)?"""
-    origin = fn.origin
-    return origin is not None and getattr(origin[0], "__module__", "").startswith(
-        "hanajit.lib.")
+    return fn.origin is not None and ours_function(fn.origin[0])
+
+
+def ours_function(pyfunc) -> bool:
+    """Is the Python function ``pyfunc`` one of hanajit's own (``hanajit.lib``)?"""
+    return (getattr(pyfunc, "__module__", None) or "").startswith("hanajit.lib.")
 
 
 def draws(fn: N.Function) -> bool:
@@ -132,9 +140,11 @@ def draws(fn: N.Function) -> bool:
                if e is not None for sub in N.walk_expr(e))
 
 
-def remember(module: N.Module, piece: Piece, symbol: str, raises: list) -> None:
+def remember(module: N.Module, piece: Piece, symbol: str, raises: list,
+             store=None) -> None:
     """The target linked ``piece`` as ``symbol``: later specialisations of its root
-    at the same key may call it without compiling it (:func:`external`)."""
+    at the same key may call it without compiling it (:func:`external`).
+    ``store`` (``Target.linked_pieces``): keeps it for later processes too."""
     root = module.functions[piece.root]
     fns = piece.module.functions.values()
     if (module.fingerprint is None or not enabled()
@@ -147,17 +157,30 @@ def remember(module: N.Module, piece: Piece, symbol: str, raises: list) -> None:
                       level="primitive", origin=root.origin,
                       external=(symbol, tuple(raises)))
     stub.returns_param, stub.numpy_result = root.returns_param, root.numpy_result
+    key = (*root.origin, module.fingerprint)
     with _lock:
-        _linked.setdefault((*root.origin, module.fingerprint), stub)
+        if key in _linked:
+            return
+        _linked[key] = stub
+    if store is not None:
+        store.save(key, stub)
 
 
-def external(pyfunc, arg_types: tuple, fingerprint, name: str) -> N.Function | None:
+def external(pyfunc, arg_types: tuple, fingerprint, name: str,
+             store=None) -> N.Function | None:
     """A remembered piece's root for ``pyfunc`` at ``arg_types``, named ``name``
-    in the caller's module, or None."""
+    in the caller's module, or None.  ``store`` (``Target.linked_pieces``): where
+    an earlier process may have kept it (its ``load`` links the code first)."""
     if fingerprint is None or not enabled():
         return None
+    key = (pyfunc, arg_types, fingerprint)
     with _lock:
-        stub = _linked.get((pyfunc, arg_types, fingerprint))
+        stub = _linked.get(key)
+    if stub is None and store is not None and ours_function(pyfunc):
+        stub = store.load(key)
+        if stub is not None:
+            with _lock:
+                stub = _linked.setdefault(key, stub)
     if stub is None:
         return None
     fn = N.Function(**{f: getattr(stub, f) for f in (
