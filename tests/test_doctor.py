@@ -140,4 +140,5 @@ def test_disk_cache_check_writes_and_reads_back_in_a_child():
     c = checks(report)["disk cache"]
     assert c.ok is True, c.detail
     assert "loaded in a child process" in c.detail
+    assert "the cache folder is " in c.detail and "compiled library pieces" in c.detail
     assert os.environ.get("HANAJIT_CACHE_DIR") == before

@@ -161,3 +161,35 @@ def test_off_or_unwritable_only_costs_the_compile(tmp_path):
     blocked.write_text("not a folder")              # the cache folder cannot be made
     # (the child turns every warning into an error: none is given)
     assert all(_run(_env(blocked), "median")["same"])
+
+
+def test_the_folder_keeps_under_its_size_least_recently_used_first(tmp_path, monkeypatch):
+    from hanajit_cpu import library_cache
+    folder = tmp_path / "_library"
+    (folder / "signatures").mkdir(parents=True)
+    paths = []
+    for k in range(10):                 # 10 files of 1000 bytes, file k used at time k
+        path = folder / ("signatures" if k % 3 == 0 else "") / f"{k}.hjc"
+        path.write_bytes(b"x" * 1000)
+        os.utime(path, (1000 + k, 1000 + k))
+        paths.append(path)
+    (folder / "other.txt").write_bytes(b"y" * 5000)   # not the cache's: left alone
+    assert library_cache.prune(str(folder), 10_000) == 0      # at the limit: kept
+    assert library_cache.prune(str(folder), 8_000) == 4       # down to 6,000 bytes
+    assert [p.exists() for p in paths] == [False] * 4 + [True] * 6
+    assert (folder / "other.txt").exists()
+    monkeypatch.setenv("HANAJIT_LIBRARY_CACHE_MB", "0.5")
+    assert library_cache.limit_bytes() == 500_000
+    monkeypatch.setenv("HANAJIT_LIBRARY_CACHE_MB", "lots")
+    assert library_cache.limit_bytes() == 256_000_000
+
+
+def test_a_process_that_writes_a_piece_keeps_the_folder_small(tmp_path):
+    cache = tmp_path / "cache"
+    old = cache / "_library" / ("0" * 40 + ".hjc")
+    old.parent.mkdir(parents=True)
+    old.write_bytes(b"z" * 2_000_000)           # an old entry, 2 MB, long unused
+    os.utime(old, (1000, 1000))
+    done = _run(_env(cache, HANAJIT_LIBRARY_CACHE_MB="1"), "median")
+    assert all(done["same"]) and done["pieces"] > 0
+    assert not old.exists() and _entries(cache)

@@ -197,5 +197,18 @@ def disk_cache(report) -> None:
             return
         value, hits, _misses = (int(w) for w in words)
         ok = value == expected and hits == 1
-        report.check(name, ok, f"written here, loaded in a child process ({hits} hit)"
-                     if ok else f"child process: result {value}, {hits} cache hits")
+        report.check(name, ok, f"written here, loaded in a child process ({hits} hit); "
+                     + _cache_folder() if ok
+                     else f"child process: result {value}, {hits} cache hits")
+
+
+def _cache_folder() -> str:
+    """Where this user's cache lives and what the library keeps there (its compiled
+    pieces: docs/cache.md)."""
+    import glob
+    from .cache import store
+    root = store.cache_dir()
+    pieces = glob.glob(os.path.join(root, "_library", "*.hjc"))
+    size = sum(os.path.getsize(p) for p in pieces if os.path.isfile(p))
+    return (f"the cache folder is {root} ({len(pieces)} compiled library pieces, "
+            f"{size / 1e6:.1f} MB)")

@@ -17,6 +17,12 @@ cannot be written, or a damaged entry, only means the piece is compiled in
 memory, without a warning: the user did not ask for a cache.
 ``HANAJIT_LIBRARY_CACHE=0`` turns it off.
 
+The folder is kept under a size (:func:`limit_bytes`: 256 MB, or
+``HANAJIT_LIBRARY_CACHE_MB``): a process that writes a piece first removes the
+least recently used files past it, once (a piece linked from the folder counts
+as used: its file's time is renewed).  Entries of an older hanajit or NumPy are
+never read again, and so they go first.
+
 Each piece's signature is kept as well (:class:`Signatures`, under
 ``_library/signatures/``): the root's argument and return types, raise table
 and symbol, by its Python function, argument types and the compilation's
@@ -31,6 +37,7 @@ import os
 import zlib
 
 FOLDER = "_library"
+_pruned = False                 # (the folder is kept under its size once per process)
 
 
 def enabled() -> bool:
@@ -61,10 +68,70 @@ def load(key: str):
     try:
         raises = [(cache.decode_class(c), message, deopt)
                   for c, message, deopt in entry["raises"]]
-        return zlib.decompress(entry["llvm"]).decode(), entry["obj"], raises
+        out = zlib.decompress(entry["llvm"]).decode(), entry["obj"], raises
     except (zlib.error, UnicodeDecodeError, KeyError, TypeError, ValueError, ImportError,
             AttributeError):
         return None
+    _used(entry_path(key))
+    return out
+
+
+def _used(path: str) -> None:
+    """Renew the time of a file read (the least recently used go first)."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+def limit_bytes() -> int:
+    """The most the folder may hold: ``HANAJIT_LIBRARY_CACHE_MB`` (256)."""
+    try:
+        return int(float(os.environ.get("HANAJIT_LIBRARY_CACHE_MB", "256")) * 1e6)
+    except ValueError:
+        return 256_000_000
+
+
+def prune(folder: str, limit: int) -> int:
+    """Remove the least recently used files of ``folder`` (and of its
+    ``signatures/``) until they hold at most three quarters of ``limit`` bytes,
+    when they hold more than ``limit``; return how many were removed."""
+    files = []
+    for sub in (folder, os.path.join(folder, "signatures")):
+        try:
+            names = os.listdir(sub)
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith(".hjc"):
+                path = os.path.join(sub, name)
+                try:
+                    st = os.stat(path)
+                except OSError:
+                    continue
+                files.append((st.st_mtime, st.st_size, path))
+    total = sum(size for _, size, _ in files)
+    if total <= limit:
+        return 0
+    removed = 0
+    for _, size, path in sorted(files):
+        if total <= limit * 3 // 4:
+            break
+        try:
+            os.unlink(path)
+        except OSError:
+            continue
+        total -= size
+        removed += 1
+    return removed
+
+
+def _keep_small() -> None:
+    global _pruned
+    if not _pruned:
+        _pruned = True
+        from hanajit.cache import store
+        prune(os.path.join(store.cache_dir(), FOLDER), limit_bytes())
 
 
 def save(key: str, optimized: str, obj: bytes, raises: list) -> None:
@@ -79,6 +146,7 @@ def save(key: str, optimized: str, obj: bytes, raises: list) -> None:
                  for exc, message, deopt in raises]
     except ValueError:                  # (a class that cannot be found by name)
         return
+    _keep_small()
     store.write_entry(entry_path(key), {"obj": obj, "raises": table,
                                         "llvm": zlib.compress(optimized.encode(), 1)},
                       report=False)
@@ -141,10 +209,12 @@ class Signatures:
         from . import shared_code
         if not enabled() or key in self._missing:
             return None
-        record = store.read_entry(self._path(key))
+        path = self._path(key)
+        record = store.read_entry(path)
         if not isinstance(record, dict):
             self._missing.add(key)
             return None
+        _used(path)
         pyfunc, arg_types, _ = key
         try:
             raises = tuple((cache.decode_class(c), message, deopt)
