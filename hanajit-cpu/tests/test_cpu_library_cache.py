@@ -52,7 +52,7 @@ for f, args in (calls[name] for name in sys.argv[1].split(",")):
     got, want = jit(f)(*args), f(*args)
     same.append(type(got) is type(want) and np.array_equal(got, want)
                 and np.asarray(got).dtype == np.asarray(want).dtype)
-if "median" in sys.argv[1]:         # an exception raised in a piece: NumPy's
+if "median" in sys.argv[1]:         # an error of a caller of cached pieces: NumPy's
     try:
         bad(x)
     except ValueError as e:
@@ -193,3 +193,24 @@ def test_a_process_that_writes_a_piece_keeps_the_folder_small(tmp_path):
     done = _run(_env(cache, HANAJIT_LIBRARY_CACHE_MB="1"), "median")
     assert all(done["same"]) and done["pieces"] > 0
     assert not old.exists() and _entries(cache)
+
+
+def test_a_pieces_raise_table_comes_back_from_disk(tmp_path, monkeypatch):
+    """The raise table kept with a piece's object (what a failing call of the
+    linked piece maps its code through) reads back as it was written; a table
+    with a class that cannot be found by name is not kept at all."""
+    from hanajit_cpu import library_cache
+    monkeypatch.setenv("HANAJIT_CACHE_DIR", str(tmp_path / "cache"))
+    table = [(ValueError, "Quantiles must be in the range [0, 1]", False),
+             (IndexError, "index {} is out of bounds for axis 0 with size {}", False),
+             (OverflowError, "float too large to convert to int64", True)]
+    library_cache.save("k1", "define i32 @hjs_k1() {\n  ret i32 0\n}\n", b"\x7fELF..",
+                       table)
+    text, obj, raises = library_cache.load("k1")
+    assert raises == table and obj == b"\x7fELF.." and "@hjs_k1" in text
+
+    class Local(Exception):
+        pass
+    library_cache.save("k2", "", b"", [(Local, "local", False)])
+    assert library_cache.load("k2") is None
+    assert not os.path.exists(library_cache.entry_path("k2"))
