@@ -61,7 +61,8 @@ def load(key: str):
     process, or None."""
     from hanajit import cache
     from hanajit.cache import store
-    entry = store.read_entry(entry_path(key))
+    path = entry_path(key)
+    entry = store.read_entry(path)
     if not (isinstance(entry, dict) and isinstance(entry.get("obj"), bytes)
             and isinstance(entry.get("llvm"), bytes)):
         return None
@@ -72,7 +73,7 @@ def load(key: str):
     except (zlib.error, UnicodeDecodeError, KeyError, TypeError, ValueError, ImportError,
             AttributeError):
         return None
-    _used(entry_path(key))
+    _used(path)
     return out
 
 

@@ -141,7 +141,7 @@ def names_used(func) -> list[str]:
     fdef = next((n for n in tree.body if isinstance(n, ast.FunctionDef)), None)
     if fdef is None:
         return []
-    from ..frontend.builder import assigned_names
+    from ..frontend.scopes import assigned_names
     a = fdef.args
     local = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
     local |= assigned_names(fdef)

@@ -30,6 +30,7 @@ from ..loops import prange
 from .lambdas import outline_local_lambdas
 from .node_names import plain_name
 from .readonly_lists import index_array, readonly_lists
+from .scopes import survey
 from . import comprehension_lists
 from .source import ParsedFunction, eager_self
 
@@ -60,19 +61,6 @@ def freezable(v) -> bool:
     return False
 
 
-def assigned_names(fn: ast.FunctionDef) -> set:
-    """The local names of ``fn``: assigned, deleted, defined or bound by ``except``."""
-    names = set()
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            names.add(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node is not fn:
-            names.add(node.name)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            names.add(node.name)
-    return names
-
-
 class Builder:
     """Build the Python-level IR function of one parsed ``def``."""
 
@@ -90,15 +78,13 @@ class Builder:
             self.fail(self.fnode, "*args / **kwargs parameters")
         self.params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
         # (the analyses below only when their construct is there: each walks the tree)
-        kinds = {type(node) for node in ast.walk(self.fnode)}
-        assigned = assigned_names(self.fnode)
+        kinds, assigned = survey(self.fnode)
         if ast.Lambda in kinds:                         # g = lambda y: ...; g(x)
             fnode = outline_local_lambdas(parsed, set(self.params) | assigned,
                                           self.injected)
             if fnode is not self.fnode:
                 self.fnode = fnode
-                assigned = assigned_names(fnode)
-                kinds = {type(node) for node in ast.walk(fnode)}
+                kinds, assigned = survey(fnode)
         self.locals = set(self.params) | assigned
         # list displays only read, built as tuples (frontend.readonly_lists)
         self.list_displays, self.list_names = readonly_lists(
