@@ -41,13 +41,15 @@ def contract(a, b): return np.einsum("ij,jk->ik", a, b)
 def counts(a): return np.histogram(a, 7)[0]
 def axes(a): return np.sum(a.reshape(4, 5, 6), axis=(0, 2))
 def bad(a): return np.quantile(a, 1.5)
+def tally(a): return np.bincount(a)
 
 rng = np.random.default_rng(7)
 x = rng.standard_normal(1001)
 a, b = rng.random((6, 5)), rng.random((5, 4))
 same = []
 calls = {"median": (median, (x,)), "quantile": (quantile, (x,)),
-         "contract": (contract, (a, b)), "counts": (counts, (x,)), "axes": (axes, (x[:120],))}
+         "contract": (contract, (a, b)), "counts": (counts, (x,)), "axes": (axes, (x[:120],)),
+         "tally": (tally, (np.arange(9) % 4,))}
 for f, args in (calls[name] for name in sys.argv[1].split(",")):
     got, want = jit(f)(*args), f(*args)
     same.append(type(got) is type(want) and np.array_equal(got, want)
@@ -59,6 +61,17 @@ if "median" in sys.argv[1]:         # an error of a caller of cached pieces: Num
         want = str(e)
     try:
         jit(bad)(x)
+        same.append(False)
+    except ValueError as e:
+        same.append(str(e) == want)
+if "tally" in sys.argv[1]:          # an error raised inside a (linked) piece
+    wrong = np.array([3, -1, 2])
+    try:
+        tally(wrong)
+    except ValueError as e:
+        want = str(e)
+    try:
+        jit(tally)(wrong)
         same.append(False)
     except ValueError as e:
         same.append(str(e) == want)
@@ -74,7 +87,7 @@ def _env(cache_dir, **extra):
     return env
 
 
-ALL = "median,quantile,contract,counts,axes"
+ALL = "median,quantile,contract,counts,axes,tally"
 FEW = "median,counts"
 
 
@@ -101,10 +114,15 @@ def test_a_later_process_links_the_pieces_instead_of_compiling_them(tmp_path):
     kept = _entries(cache)
     assert len(kept) == first["pieces"]
     from hanajit.cache import store
+    messages = set()
     for path in kept:                   # checked files of the disk cache
         entry = store.read_entry(path)
         assert isinstance(entry, dict) and set(entry) == {"obj", "llvm", "raises"}
         assert entry["obj"][:4] == b"\x7fELF"
+        messages.update(message for _, message, _ in entry["raises"])
+    # bincount's piece raises NumPy's error itself: the later process maps the
+    # linked object's code through the table read back from disk
+    assert "'list' argument must have no negative elements" in messages
     second = _run(_env(cache), ALL)
     assert all(second["same"])
     assert second["pieces"] == 0                    # no piece went through LLVM
