@@ -115,6 +115,37 @@ def test_nan_and_infinities(dt):
     check(hist, np.array([math.nan], dt), 1)
 
 
+def hist_given_range(a, bins, r):
+    return np.histogram(a, bins, range=r)[0]
+
+
+def _error(f, *args):
+    try:
+        f(*args)
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int64])
+def test_errors_print_the_range_as_numpy_does(dt):
+    """"autodetected range of [1.0, inf] is not finite", "supplied range of [0,
+    inf] ..." -- the values as NumPy prints them, an int of the range as an int,
+    in NumPy's order of checks (the bin count, then min > max)."""
+    inf, nan = math.inf, math.nan
+    a = np.array([1, 2, 3], dt)
+    f = jitted(hist_given_range, fallback=False)
+    for r in [(0, inf), (-inf, 0), (0.0, inf), (nan, 1), (1, nan), (inf, 1), (1, -inf),
+              (-inf, inf), (2, 1), (np.int64(3), nan), (nan, nan), (-inf, 2.5)]:
+        for bins in (0, 3):
+            assert _error(f, a, bins, r) == _error(hist_given_range, a, bins, r), (r, bins)
+    if dt != np.int64:
+        g = jitted(hist, fallback=False)
+        for data in ([1.0, inf], [nan, 1.0], [-inf, 0.1, 1e300]):
+            b = np.array(data, dt)
+            assert _error(g, b, 7) == _error(hist, b, 7) is not None
+
+
 @pytest.mark.parametrize("dt", [np.float64, np.float32])
 def test_small_and_constant_data(dt):
     for a in (np.array([], dt), np.array([2.5], dt), np.full(5, -0.0, dt),

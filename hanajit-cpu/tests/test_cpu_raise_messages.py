@@ -1,11 +1,15 @@
 """Exception messages of compiled raises: string literals (braces included) and
-f-strings formatting integers, checked against CPython's text."""
+f-strings formatting integers and floats, checked against CPython's text."""
 from __future__ import annotations
 
+import math
+import struct
 import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning, UnsupportedError
 from hanajit.testing.jitted import jitted
@@ -64,10 +68,46 @@ def test_assert_message():
     assert str(info.value) == "k must not be 0, {}"
 
 
-def float_field(x):
+def float_fields(x, a):
+    y = x * 3.0
+    if y > 1.0 or y != y:
+        raise ValueError(f"y = {y}, {a[0]} from {x!s}, {{f}}")
+    return y
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(width=64), st.floats(width=32), st.sampled_from([np.float32, np.float64]))
+def test_float_fields_print_as_the_interpreter_does(x, p, dtype):
+    """A float prints ``repr(float)`` -- an ``np.float32`` field too, as an
+    f-string formats it; NaN, infinities, -0.0, subnormals, both notations."""
+    a = np.array([p], dtype)
+    assert outcome(jitted(float_fields, fallback=False), x, a) == outcome(float_fields, x, a)
+
+
+@pytest.mark.parametrize("x", [0.5, 1e16 / 3, 3.4e15, 1e-5 + 1, 2.0**60, 1e300, math.inf,
+                               -math.inf, math.nan, 5e-324 * 3e323,
+                               struct.unpack("<d", struct.pack("<Q", 0x7FF4000000000001))[0]])
+def test_float_fields_in_both_notations(x):
+    a = np.array([0.1], np.float32)
+    assert outcome(jitted(float_fields, fallback=False), x, a) == outcome(float_fields, x, a)
+
+
+def float_repr_field(x):
     if x > 1.0:
-        raise ValueError(f"x = {x}")
+        raise ValueError(f"x = {x!r}")
     return x
+
+
+def float32_str_field(a):
+    if a[0] > 1.0:
+        raise ValueError(f"x = {a[0]!s}")
+    return a[0]
+
+
+def complex_field(z):
+    if z.real > 1.0:
+        raise ValueError(f"z = {z}")
+    return z
 
 
 def spec_field(k):
@@ -83,7 +123,9 @@ def four_fields(k):
 
 
 @pytest.mark.parametrize("f, arg, construct", [
-    (float_field, 2.0, "a field of type float64"),
+    (float_repr_field, 2.0, r"float64 field with !r"),
+    (float32_str_field, np.array([2.0], np.float32), r"float32 field with !s"),
+    (complex_field, 2j + 3, "a field of type complex128"),
     (spec_field, 2, "format specifications"),
     (four_fields, 2, "more than three fields"),
 ])

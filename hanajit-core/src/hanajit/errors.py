@@ -56,29 +56,50 @@ class HanaJitNarrowWarning(UserWarning):
 
 
 class Field:
-    """A ``{}`` (``unsigned``: ``{u}``) place in a kernel message template."""
+    """A place in a kernel message template: ``{}`` an int64, ``{u}`` a uint64
+    (``kind`` "u": the kernel's integer is its bits), ``{f}`` a float (``kind``
+    "f": the bits of the value as a double, printed as ``repr(float)`` -- what an
+    f-string prints for a Python float, ``np.float64`` and ``np.float32`` alike).
+    Before inference a field may carry the f-string's conversion (``{!s}``,
+    ``{!r}``: ``conversion`` "s" or "r")."""
 
-    def __init__(self, unsigned: bool):
-        self.unsigned = unsigned
+    def __init__(self, kind: str = "", conversion: str = ""):
+        self.kind = kind
+        self.conversion = conversion
+
+    @property
+    def unsigned(self) -> bool:
+        return self.kind == "u"
 
     def text(self, value) -> str:
-        return str(value % 2**64 if self.unsigned else value)
+        value = int(value)
+        if self.kind == "u":
+            return str(value % 2**64)
+        if self.kind == "f":
+            import struct
+            return repr(struct.unpack("<d", struct.pack("<Q", value % 2**64))[0])
+        return str(value)
+
+
+_FIELDS = {"{}": Field(), "{u}": Field("u"), "{f}": Field("f"),
+           "{!s}": Field("", "s"), "{!r}": Field("", "r")}
 
 
 def kernel_message_parts(template: str):
     """``template`` as literal strings (one character each) and a :class:`Field`
-    for each ``{}`` (an int64) or ``{u}`` (a uint64: the kernel's integer is its
-    bits) place."""
+    for each ``{}``, ``{u}``, ``{f}`` (or, before inference, ``{!s}`` and
+    ``{!r}``) place."""
     i = 0
     while i < len(template):
+        if template[i] == "{" and template[i + 1:i + 2] != "{":
+            end = template.find("}", i)
+            field = _FIELDS.get(template[i:end + 1]) if end > 0 else None
+            if field is not None:
+                yield field
+                i = end + 1
+                continue
         two = template[i:i + 2]
-        if two == "{}":
-            yield Field(False)
-            i += 2
-        elif template.startswith("{u}", i):
-            yield Field(True)
-            i += 3
-        elif two in ("{{", "}}"):
+        if two in ("{{", "}}"):
             yield two[0]
             i += 2
         else:
@@ -90,9 +111,9 @@ def kernel_message(template: str, ints=()) -> str:
     """The text of an exception a compiled kernel raised.
 
     A raise's message is a template: ``{}`` takes the kernel's next integer (up to
-    three, in ``err[1..3]``), ``{u}`` the same as a uint64, ``{{`` and ``}}`` are
-    literal braces -- the rule every runtime (Python, the C ``main``, the
-    JavaScript loader) follows."""
+    three, in ``err[1..3]``), ``{u}`` the same as a uint64, ``{f}`` the same as
+    the bits of a double (``repr``), ``{{`` and ``}}`` are literal braces -- the
+    rule every runtime (Python, the C ``main``, the JavaScript loader) follows."""
     if "{" not in template and "}" not in template:
         return template
     out, k = [], 0
@@ -105,16 +126,23 @@ def kernel_message(template: str, ints=()) -> str:
 
 
 def kernel_message_fields(template: str) -> int:
-    """How many integers ``template`` formats (its ``{}`` and ``{u}`` fields)."""
+    """How many values ``template`` formats (its fields)."""
     return sum(isinstance(part, Field) for part in kernel_message_parts(template))
 
 
-def with_unsigned_fields(template: str, unsigned) -> str:
-    """``template`` with its k-th field ``{u}`` where ``unsigned[k]``, else ``{}``."""
+def message_field_conversions(template: str) -> list:
+    """The f-string conversion of each field of ``template`` ("", "s" or "r")."""
+    return [part.conversion for part in kernel_message_parts(template)
+            if isinstance(part, Field)]
+
+
+def with_field_kinds(template: str, kinds) -> str:
+    """``template`` with its k-th field ``{<kinds[k]>}`` (``{}``, ``{u}``,
+    ``{f}``)."""
     out, k = [], 0
     for part in kernel_message_parts(template):
         if isinstance(part, Field):
-            part = "{u}" if k < len(unsigned) and unsigned[k] else "{}"
+            part = "{" + (kinds[k] if k < len(kinds) else "") + "}"
             k += 1
         elif part in "{}":
             part += part

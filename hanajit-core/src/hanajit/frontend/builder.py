@@ -533,7 +533,7 @@ class Builder:
 
     def message(self, node, what) -> tuple[str, list]:
         """An exception message: a string literal, or an f-string formatting up to
-        three integers (``f"index {i} out of range"``), as a kernel message
+        three integers or floats (``f"index {i} out of range"``), as a kernel message
         template (``errors.kernel_message``) and the expressions in its fields."""
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             return escape_braces(node.value), []
@@ -544,7 +544,8 @@ class Builder:
             if isinstance(v, ast.Constant):
                 parts.append(escape_braces(v.value))
             elif v.conversion in (-1, ord("s"), ord("r")) and v.format_spec is None:
-                parts.append("{}")
+                # the conversion is kept until the field's type is known
+                parts.append("{}" if v.conversion == -1 else "{!%c}" % v.conversion)
                 args.append(self.expr(v.value))
             else:
                 self.fail(v, what, "f-string conversions and format specifications")

@@ -10,7 +10,7 @@ type with an explicit primitive ``Cast``.
 """
 from __future__ import annotations
 
-from ..errors import UnsupportedError, with_unsigned_fields
+from ..errors import UnsupportedError, message_field_conversions
 from ..ir.frontend_nodes import Method, ObjRef, Unpack, falls_through, returned_parameter
 from ..ir import constants as K
 from ..ir import nodes as N
@@ -285,12 +285,10 @@ class Inferrer:
                     self.fail(line, "item assignment", f"of a complex value into {t}")
         elif isinstance(s, N.Raise):
             types = [self.expr(a, line) for a in s.args]
-            for t in types:           # f-string message fields: integers only
-                if t is not None and not (isinstance(t, T.Scalar) and t.is_int):
-                    self.fail(line, "f-string message", f"a field of type {t} (only "
-                              "integers are formatted into compiled messages)")
-            if s.args:                # a uint64 field prints its bits unsigned: {u}
-                s.message = with_unsigned_fields(s.message, [t == T.UINT64 for t in types])
+            for t, conversion in zip(types, message_field_conversions(s.message)):
+                problem = field_problem(t, conversion)
+                if problem:
+                    self.fail(line, "f-string message", problem)
         elif isinstance(s, (N.Break, N.Continue)):
             pass
         else:  # pragma: no cover - the frontend makes no other statements
@@ -777,3 +775,22 @@ def _holds_array(t) -> bool:
         return True
     return isinstance(t, T.TupleType) and any(_holds_array(i) for i in t.items)
 
+
+def field_problem(t, conversion: str):
+    """Why a compiled message cannot format a value of type ``t`` with the
+    f-string ``conversion`` as the interpreter does (None: it can).  Integers
+    print their digits; a float prints ``repr(float)``, which is what ``{x}`` and
+    ``{x!s}`` print for a Python float and an ``np.float64`` and what ``{x}``
+    prints for an ``np.float32`` -- but ``{x!r}`` of a NumPy float reads
+    ``np.float64(...)`` and ``{x!s}`` of an ``np.float32`` its own shortest
+    digits."""
+    if t is None or (isinstance(t, T.Scalar) and t.is_int):
+        return None
+    if isinstance(t, T.Scalar) and t.is_float and t.bits in (32, 64):
+        if conversion == "r":
+            return f"a {t} field with !r (the repr of a NumPy float differs from a float's)"
+        if conversion == "s" and t.bits == 32:
+            return f"a {t} field with !s (str of an np.float32 prints its own digits)"
+        return None
+    return f"a field of type {t} (only integers and floats are formatted into " \
+        "compiled messages)"

@@ -64,6 +64,13 @@ def unsigned_message(n):
     return n
 
 
+def float_message(x, n):
+    y = x * 3.0                              # float fields print as repr(float)
+    if y > 1.0:
+        raise ValueError(f"{y} from {np.float32(x)} and {n}, not {{f}}")
+    return y
+
+
 # name -> (function, signature, argument tuples)
 EXPORT_CASES = {
     "int_divmod": (int_divmod, "i64, i64",
@@ -76,6 +83,9 @@ EXPORT_CASES = {
     "exact_math": (exact_math, "f64", [(2.25,), (-3.5,), (0.0,), (math.inf,), (1e-310,)]),
     "triangle": (triangle, "i64", [(1,), (10,), (1000,)]),
     "unsigned_message": (unsigned_message, "i64", [(3,), (7,), (2**62,)]),
+    "float_message": (float_message, "f64, i64",
+                      [(0.1, 2), (0.5, 7), (1e30, 1), (math.inf, -3), (3.4e15, 0),
+                       (0.4, 1), (-2.0, 5), (4e-5 + 1, 9)]),
 }
 
 

@@ -67,6 +67,10 @@ class Dialect:
     function_prefix: str = "static inline "
     # "c++": ``struct S {...};`` and ``S{a, b}``; "c": ``typedef struct`` and ``(S){a, b}``
     aggregates: str = "c++"
+    # a float formatted into an exception message: the bits of the double ``value``
+    # into the int64 ``slot`` (None: the language cannot; such a raise is refused)
+    float_field: "str | None" = ("{{ double hj_f = {value}; "
+                                 "__builtin_memcpy(&{slot}, &hj_f, sizeof hj_f); }}")
     # (kind, bits) -> type name
     types: tuple = tuple(_STDINT.items())
     # suffixes of 64-bit signed and unsigned integer literals
@@ -188,7 +192,7 @@ HLS_CPP = Dialect(name="hls-c++", loop_pragmas=_innermost_pipeline)
 MSL = Dialect(name="msl", includes=("<metal_stdlib>",), function_prefix="static inline ",
               types=tuple(_METAL.items()), int64_suffix=("L", "UL"),
               float_suffix=("f", ""), data_space="device ", local_space="thread ",
-              math="metal::", address_int="", kernel=KernelSpelling())
+              math="metal::", address_int="", kernel=KernelSpelling(), float_field=None)
 
 # Metal with float64 demoted to float32 (``metal_float64="demote"``)
 MSL_DEMOTE_F64 = replace(MSL, name="msl (float64 as float32)",

@@ -357,9 +357,16 @@ class CEmitter:
         code = self.module.raise_code(s.exc, s.message, s.deopt)
         self.emit(f"hj_err[0] = {code};  /* {s.exc.__name__}: {_comment(s.message)} */",
                   depth)
-        # the integers the message formats (``errors.kernel_message``: three at most)
+        # the values the message formats (``errors.kernel_message``: three at most;
+        # a double as its bits)
         for i, a in enumerate(s.args[:3]):
-            self.emit(f"hj_err[{i + 1}] = ({self.err_type()}){self.expr(a)};", depth)
+            if a.type.is_float:
+                if self.d.float_field is None:
+                    self.unsupported("a float formatted into an exception message")
+                self.emit(self.d.float_field.format(value=self.expr(a),
+                                                    slot=f"hj_err[{i + 1}]"), depth)
+            else:
+                self.emit(f"hj_err[{i + 1}] = ({self.err_type()}){self.expr(a)};", depth)
         self.emit("return 1;", depth)
 
     def loop_body(self, s, depth):

@@ -111,19 +111,20 @@ class Histogram(CallTemplate):
                 helper = hh.histogram32_weighted if w else hh.histogram32
                 res = L.call_helper(helper, [flat, nb, *w])
             else:
-                lo, hi, _ = _range(L, rng, flat)
+                lo, hi, _ = _range(L, rng, flat, nb)
                 helper = hh.histogram32_range_weighted if w else hh.histogram32_range
                 res = L.call_helper(helper, [flat, nb, lo, hi, _span(L, lo, hi), *w])
         else:
             helper = hh.histogram_weighted if w else hh.histogram
-            res = L.call_helper(helper, [flat, L.let(ops.convert_wrap(bins, I)),
-                                         *_range(L, got.get("range"), flat), *w])
+            nb = L.let(ops.convert_wrap(bins, I))
+            res = L.call_helper(helper, [flat, nb, *_range(L, got.get("range"), flat, nb),
+                                         *w])
         if not _density_flag(call):
             return res
         return _density(L, res, call.type)
 
 
-def _range(L, rng, flat):
+def _range(L, rng, flat, bins):
     if rng is None or rng.type == T.NONE:
         lo = ops.zero(flat.type.dtype)
         return [lo, lo, C(False, T.BOOL)]
@@ -131,8 +132,31 @@ def _range(L, rng, flat):
     lo, hi = (C(rng.value[k], t) if isinstance(rng, N.Const) else N.TupleGet(rng, k, t)
               for k, t in enumerate(rng.type.items))
     if lo.type != hi.type:
+        lo, hi = L.let(lo), L.let(hi)
+        _check_mixed_range(L, lo, hi, bins)
         lo, hi = ops.convert(L, lo, F), ops.convert(L, hi, F)
     return [L.let(lo), L.let(hi), C(True, T.BOOL)]
+
+
+def _check_mixed_range(L, lo, hi, bins):
+    """NumPy's error for a range of an int and a non-finite float, raised here
+    where the int is still one (the helpers see both as float64): "supplied
+    range of [0, inf] is not finite" -- after the bin count's check and the
+    order's (``lo > hi``), as NumPy checks."""
+    if not (lo.type.is_float or hi.type.is_float) or lo.type.is_float == hi.type.is_float:
+        return
+    f = hi if hi.type.is_float else lo
+    inf = C(float("inf"), f.type)
+    finite = N.Cmp("lt", N.Intrinsic("fabs", [f], f.type), inf, T.BOOL)
+    # the float side at the other end's infinity fails the order check first
+    ordered = N.Cmp("ne", f, N.UnOp("neg", inf, f.type) if f is hi else inf, T.BOOL)
+    wrong = ops.band(ops.band(N.Cmp("ge", bins, C(1, I), T.BOOL),
+                              N.UnOp("not", finite, T.BOOL)), ordered)
+    kinds = ["f" if v.type.is_float else "u" if v.type == T.UINT64 else "" for v in (lo, hi)]
+    args = [ops.convert_wrap(v, F if v.type.is_float else I) for v in (lo, hi)]
+    L.emit(N.If(cond=wrong, then=[N.Raise(
+        exc=ValueError, message="supplied range of [{%s}, {%s}] is not finite" % tuple(kinds),
+        args=args, line=L.line)], line=L.line))
 
 
 def _span(L, lo, hi):

@@ -37,7 +37,7 @@ def _check_range(lo, hi):
     if lo > hi:
         raise ValueError("max must be larger than min in range parameter.")
     if not (math.isfinite(lo) and math.isfinite(hi)):
-        raise ValueError("supplied range is not finite")
+        raise ValueError(f"supplied range of [{lo}, {hi}] is not finite")
 
 
 def _check_widths(edges, bins):
@@ -60,7 +60,7 @@ def uniform_edges(a, bins, lo, hi, have_range):
         lo = a.min()
         hi = a.max()
         if not (math.isfinite(lo) and math.isfinite(hi)):
-            raise ValueError("autodetected range is not finite")
+            raise ValueError(f"autodetected range of [{lo}, {hi}] is not finite")
     first = lo
     last = hi
     if first == last:
@@ -124,7 +124,7 @@ def _data_edges32(a, bins):
         first = a.min()
         last = a.max()
         if not (math.isfinite(first) and math.isfinite(last)):
-            raise ValueError("autodetected range is not finite")
+            raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
         if first == last:
             first = first - np.float32(0.5)
             last = last + np.float32(0.5)
