@@ -2,6 +2,8 @@
 ``ravel``/``flatten`` with ``order=``, ``np.ptp``, ``np.clip`` with a bound
 ``None``, ``np.count_nonzero`` along an axis, and the methods ``a.clip()``,
 ``a.repeat()``, ``a.trace()``."""
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -220,3 +222,51 @@ def test_rot90_views():
         got, want = jf(x), rotations(x)
         assert_same_bits(got, want)
         assert [g.strides for g in got] == [w.strides for w in want]
+
+
+def clip_both(x, lo, hi):
+    return np.clip(x, lo, hi)
+
+
+def clip_unit(x):
+    return np.clip(x, 0.0, 1.0)
+
+
+def clip_ints(x):
+    return np.clip(x, 0, 1)
+
+
+def clip_upper(x):
+    return np.clip(x, None, 0.0)
+
+
+def clip_lower(x):
+    return np.clip(x, -0.0, None)
+
+
+def _bits(r):
+    if isinstance(r, np.ndarray):
+        return ("array", r.dtype, r.shape, r.tobytes())
+    return (type(r), np.asarray(r).tobytes())
+
+
+@pytest.mark.parametrize("f", [clip_unit, clip_ints, clip_upper, clip_lower])
+@pytest.mark.parametrize("x", [-0.0, 0.0, 0.5, 2.0, np.nan, np.float32(-0.0), np.float32(0.5),
+                               np.uint8(200), np.int8(-100), np.int64(7), 5,
+                               np.array([-0.0, 0.0, 0.5, 2.0, np.nan]),
+                               np.array([-0.0, 0.3], np.float32), np.array([0, 200], np.uint8),
+                               np.full(40, -0.0)])
+def test_clip_ties_and_scalar_types_are_numpys(f, x):
+    """With both bounds a tie keeps ``x`` (its zero's sign); with one None it
+    gives the bound (np.minimum / np.maximum); a NumPy scalar clipped by Python
+    numbers keeps its type (NEP 50: ``a`` is an array, the bounds are weak)."""
+    with np.errstate(all="ignore"):
+        assert _bits(jit(f, fallback=False)(x)) == _bits(f(x))
+
+
+def test_clip_signed_zeros_and_nans_in_every_position():
+    f = jit(clip_both, fallback=False)
+    values = [-0.0, 0.0, np.nan, 1.0, 2.0, -1.0]
+    for x, lo, hi in itertools.product(values, repeat=3):
+        for arg in (x, np.full(9, x)):
+            assert _bits(f(arg, lo, hi)) == _bits(clip_both(arg, lo, hi)), (x, lo, hi)

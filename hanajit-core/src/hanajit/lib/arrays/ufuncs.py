@@ -178,6 +178,21 @@ class Where(CallTemplate):
         return N.Select(ops.truth(L, c), ops.convert(L, x, t), ops.convert(L, y, t), t)
 
 
+def _clip_step(L, a, bound, beyond: str, t, keep_ties: bool):
+    """``bound`` where ``a`` is ``beyond`` it ("lt": below, "gt": above) -- or
+    equal to it, unless ``keep_ties`` -- else ``a``; floats: a NaN ``a`` kept,
+    else a NaN bound taken."""
+    if keep_ties:
+        out = N.Select(N.Cmp(beyond, a, bound, T.BOOL), bound, a, t)
+    else:
+        within = {"lt": "gt", "gt": "lt"}[beyond]
+        out = N.Select(N.Cmp(within, a, bound, T.BOOL), a, bound, t)
+    if t.is_float:
+        out = N.Select(_nan(bound), bound, out, t)
+        out = N.Select(_nan(a), a, out, t)
+    return L.let(out)
+
+
 def _nan(e):
     return N.Cmp("uno", e, e, T.BOOL)
 
@@ -200,20 +215,18 @@ class Clip(CallTemplate):
             raise Incompatible("np.clip(a, a_min, a_max)")
         if T.NONE in vals[1:] and any(t.is_complex for t in vals if t != T.NONE):
             raise Incompatible("np.clip() of complex values with a bound None")
-        # the array (seen here through its dtype) is never weak; a bound is weak
-        # when it is a Python number
-        # NumPy's result_type of the three: the array and NumPy scalars first,
-        # then the Python numbers adapting to that (a bool array clipped to an
-        # int8 bound by 0 is int8); in a scalar call all three are promoted
-        arr = any(isinstance(getattr(n, "type", None), T.ArrayType) for n in nodes)
+        # ``a`` is never weak (np.clip makes it an array, a Python number too); a
+        # bound is weak when it is a Python number.  NumPy's result_type of the
+        # three: ``a`` and NumPy scalars first, then the Python numbers adapting
+        # to that (a bool array clipped to an int8 bound by 0 is int8;
+        # np.clip(np.float32(x), 0.0, 1.0) is float32)
         strong, weak = [], []
         call.plan = None                # the weak bounds' positions, for ``lower``
         for k, (o, n) in enumerate(zip(vals, nodes)):
             if o == T.NONE:
                 continue
             # (np.clip makes ``a`` an array first: a Python number there is not weak)
-            is_weak = arr and k > 0 and not isinstance(getattr(n, "type", None),
-                                                       T.ArrayType) \
+            is_weak = k > 0 and not isinstance(getattr(n, "type", None), T.ArrayType) \
                 and o in ew.WEAK_TYPES and inf.weak(n)
             (weak if is_weak else strong).append(o)
             if is_weak:
@@ -256,17 +269,13 @@ class Clip(CallTemplate):
             return ew.np_complex_clip(L, a, lo, hi)
         if lo is None:
             lo = a
-        # NumPy's _NPY_CLIP: MIN(MAX(a, lo), hi) with MAX(a, b) = a > b ? a : b
-        # and MIN(a, b) = a < b ? a : b (ties give the bound: clip(-0.0, 0.0, 1)
-        # is 0.0), and for floats a NaN ``a`` kept at each step (a NaN bound
-        # wins through the comparisons)
-        m = N.Select(N.Cmp("gt", a, lo, T.BOOL), a, lo, t)
-        if t.is_float:
-            m = N.Select(_nan(a), a, m, t)
-        m = L.let(m)
+        # NumPy's clip: MIN(MAX(a, lo), hi), each step keeping ``a`` on a tie
+        # (clip(-0.0, 0.0, 1.0) is -0.0, in NumPy 2's scalar, short and vector
+        # loops alike); a bound None is np.minimum(a, hi) / np.maximum(a, lo),
+        # where a tie gives the bound (clip(-0.0, None, 0.0) is 0.0).  Floats: a
+        # NaN ``a`` kept at each step, else a NaN bound taken
+        both = lo is not a and hi is not None
+        m = _clip_step(L, a, lo, "lt", t, both)
         if hi is None:
             return m
-        r = N.Select(N.Cmp("lt", m, hi, T.BOOL), m, hi, t)
-        if t.is_float:
-            r = N.Select(_nan(m), m, r, t)
-        return r
+        return _clip_step(L, m, hi, "gt", t, both)
