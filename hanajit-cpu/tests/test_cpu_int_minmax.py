@@ -58,3 +58,25 @@ def test_two_ints_become_the_min_max_primitive():
     names = {e.name for s in N.walk_stmts(fn.body) for x in N.stmt_exprs(s)
              if x is not None for e in N.walk_expr(x) if isinstance(e, N.Intrinsic)}
     assert {"smin", "smax"} <= names
+
+
+def two(a, b):
+    return max(a, b), min(a, b)
+
+
+def three(a, b, c):
+    return max(a, b, c)
+
+
+@pytest.mark.parametrize("a, b", [
+    (2**53 + 1, 1.0), (1.0, 2**53 + 1), (-(2**53) - 1, 1.0), (2**63 - 1, -0.5),
+    (np.uint64(2**64 - 1), np.int64(-1)), (np.int64(-1), np.uint64(2**63 + 1)),
+    (np.int64(2**53 + 1), 1.0), (5, 2.5), (2**53, 1.0)])
+def test_an_int_the_result_type_cannot_hold_is_the_interpreters(a, b):
+    """The result has one type (float64 for an int with a float, or an int64
+    with a uint64); where the winning int does not fit it exactly, the call
+    runs in the interpreter, which returns the int itself -- never a rounded
+    value."""
+    got, want = jit(two, fallback=False)(a, b), two(a, b)
+    assert got == want and all(int(g) == int(w) for g, w in zip(got, want))
+    assert jit(three, fallback=False)(1.0, a, b) == three(1.0, a, b)

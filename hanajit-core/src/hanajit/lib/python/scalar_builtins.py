@@ -6,7 +6,7 @@ from ...typing_rules import Incompatible, arith_operands, unify
 from ...ir import nodes as N
 from ...ir import types as T
 from ..arrays import elementwise as ew
-from . import int_overflow
+from . import helpers, int_overflow
 from . import operators as ops
 from .operators import C, convert
 from ..registry import CallTemplate, register
@@ -128,6 +128,20 @@ class MinMax(CallTemplate):
                     b = ops.band(N.Cmp("eq", cur, C(j, T.INT64), T.BOOL), b)
                 better = b if better is None else ops.bor(better, b)
             cur = L.let(N.Select(better, C(k, T.INT64), cur, T.INT64))
+        if t.is_float:
+            # the winner comes back in the one type of the result; an int that
+            # type cannot hold exactly (max(2**53 + 1, 1.0), an int64 with a
+            # uint64) re-runs the call in the interpreter, which returns it
+            inexact = None
+            for k, v in enumerate(vals):
+                if v.type.is_int and not v.type.is_bool:
+                    lost = ops.logical_not(ops.compare(L, "eq", v, convert(L, v, t)))
+                    if len(vals) > 1:
+                        lost = ops.band(N.Cmp("eq", cur, C(k, T.INT64), T.BOOL), lost)
+                    inexact = lost if inexact is None else ops.bor(inexact, lost)
+            if inexact is not None:
+                L.raise_if(inexact, helpers.Deopt,
+                           f"{self.name}() of an int that {t} does not hold exactly")
         out = convert(L, vals[0], t)
         for k in range(1, len(vals)):
             out = N.Select(N.Cmp("eq", cur, C(k, T.INT64), T.BOOL), convert(L, vals[k], t),
