@@ -246,3 +246,21 @@ def test_linear_edges_are_computed_not_loaded(lo, hi, bins):
         bent = edges.copy()
         bent[bins // 2] = np.nextafter(bent[bins // 2], np.inf)
         assert ha._linear_step(bent, bins) == 0.0
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32])
+def test_narrow_integer_data(dt):
+    """Image-like data (uint8 ...) compiles: binned as int64, the same values and
+    every step of NumPy's exact on them, the type's extremes included."""
+    info = np.iinfo(dt)
+    rng = np.random.default_rng(int(info.max) % 1000)
+    a = rng.integers(info.min, info.max, 5000, endpoint=True).astype(dt)
+    a[:2] = info.min, info.max
+    for bins in (1, 7, 256):
+        check(hist, a, bins)
+        check(hist_weights, a, bins, np.linspace(0.0, 1.0, a.size))
+        check(hist_range, a, bins, 0, 100)
+        check(hist_range, a, bins, -0.5, 1e4)
+    check(hist, a[::3], 5)
+    check(hist, np.full(9, info.max, dt), 4)
+    check(hist, np.array([], dt), 4)

@@ -53,6 +53,8 @@ class Histogram(CallTemplate):
             raise Incompatible(f"np.histogram() of {at.dtype} data (integers, float64 "
                                "and float32 only)")
         bt = got.get("bins", I)
+        if at.dtype == T.UINT64 and not isinstance(bt, T.ArrayType):
+            raise Incompatible("np.histogram() of uint64 data with a number of bins")
         if isinstance(bt, T.ArrayType):
             if bt.ndim != 1 or not (bt.dtype.is_int or bt.dtype.is_float):
                 raise Incompatible("np.histogram() bins must be a 1-D array of numbers")
@@ -116,6 +118,14 @@ class Histogram(CallTemplate):
                 res = L.call_helper(helper, [flat, nb, lo, hi, _span(L, lo, hi), *w])
         else:
             helper = hh.histogram_weighted if w else hh.histogram
+            if flat.type.dtype.is_int and flat.type.dtype != I:
+                # narrower integers binned as int64: the same values, and every
+                # step NumPy takes on them (min, max, the exact differences
+                # ``_unsigned_subtract`` gives) is exact in int64 too
+                z = ew.to_lazy(L, flat)
+                flat = L.let(ew.materialize(L, ew.Lazy(
+                    T.ArrayType(I, 1, "C"), z.dims,
+                    lambda idx: ops.convert_wrap(z.elem(idx), I))))
             nb = L.let(ops.convert_wrap(bins, I))
             res = L.call_helper(helper, [flat, nb, *_range(L, got.get("range"), flat, nb),
                                          *w])
