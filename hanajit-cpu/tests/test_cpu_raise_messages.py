@@ -136,3 +136,28 @@ def test_unsupported_messages_fall_back_naming_the_construct(f, arg, construct):
         warnings.simplefilter("always")
         assert outcome(jit(f), arg) == outcome(f, arg)
     assert any(issubclass(x.category, HanaJitFallbackWarning) for x in w)
+
+
+def true_div(a, b):
+    return a / b
+
+
+def floor_div(a, b):
+    return a // b
+
+
+def modulo(a, b):
+    return a % b
+
+
+def div_mod(a, b):
+    return divmod(a, b)
+
+
+@pytest.mark.parametrize("f", [true_div, floor_div, modulo, div_mod])
+@pytest.mark.parametrize("a, b", [(5, 0), (5, 0.0), (5.0, 0), (5.0, 0.0), (-0.0, 0), (0, False)])
+def test_division_by_zero_reads_as_this_pythons(f, a, b):
+    """ZeroDivisionError's text is the running CPython's: "float division by
+    zero" once a float takes part, "float divmod()", and the texts that changed
+    ("integer modulo by zero" from 3.11, "float modulo by zero" from 3.13)."""
+    assert outcome(jit(f, fallback=False), a, b) == outcome(f, a, b)

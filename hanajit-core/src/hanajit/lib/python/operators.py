@@ -231,9 +231,11 @@ def binop(L, op, a, b, rtype, an=None, bn=None, checked=True):
         if ct.is_complex:
             return L.call_helper(helpers.complex_div, [a, b])
         b = L.let(b)
+        # float.__truediv__ or __rtruediv__ raises as soon as one is a float
+        floats = any(x is not None and getattr(x, "type", None) is not None
+                     and x.type.is_float for x in (an, bn))
         L.raise_if(N.Cmp("eq", b, zero(ct), T.BOOL), ZeroDivisionError,
-                   "float division by zero" if an is not None and an.type.is_float
-                   else "division by zero")
+                   "float division by zero" if floats else "division by zero")
         return N.BinOp("fdiv", a, b, ct)
     if op in ("floordiv", "mod"):
         if ct.is_float:
@@ -343,7 +345,7 @@ def convert_wrap(e, to):
 def int_divmod(L, op, a, b, t):
     a, b = L.let(a), L.let(b)
     L.raise_if(N.Cmp("eq", b, zero(t), T.BOOL), ZeroDivisionError,
-               "integer division or modulo by zero")
+               helpers.INT_MODULO if op == "mod" else "integer division or modulo by zero")
     if not t.is_signed:
         return N.BinOp("udiv" if op == "floordiv" else "urem", a, b, t)
     lo, _ = T.int_range(t)

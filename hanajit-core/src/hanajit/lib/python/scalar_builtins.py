@@ -325,6 +325,9 @@ class DivMod(CallTemplate):
             q = L.let(ew.np_scalar_binop(L, "floordiv", a, b, t))
             r = L.let(ew.np_scalar_binop(L, "mod", a, b, t))
         else:
+            if t.is_float:          # float.__divmod__'s own message
+                L.raise_if(N.Cmp("eq", ops.convert(L, b, t), C(0.0, t), T.BOOL),
+                           ZeroDivisionError, "float divmod()")
             q = L.let(ops.binop(L, "floordiv", a, b, t, call.args[0], call.args[1]))
             r = L.let(ops.binop(L, "mod", a, b, t, call.args[0], call.args[1]))
         return N.MakeTuple([q, r], call.type)
