@@ -620,3 +620,39 @@ def test_read_only_list_displays_inside_comprehensions():
     exp = weights_in_a_generator(A)
     assert_same(got[0], exp[0])
     assert_same_array(got[1], exp[1])
+
+
+def enumerate_start_keyword(a):
+    s = 0
+    for i, x in enumerate(a, start=10):
+        s += i * x
+    return s
+
+
+def enumerate_start_listed(a):
+    return [i - x for i, x in enumerate(a, start=-2)]
+
+
+@pytest.mark.parametrize("a", [np.arange(5), np.array([], np.int64), (1, 2, 3)])
+def test_enumerate_start_as_a_keyword(a):
+    assert jit(enumerate_start_keyword, fallback=False)(a) == enumerate_start_keyword(a)
+    if isinstance(a, np.ndarray):
+        got = jit(enumerate_start_listed, fallback=False)(a)
+        assert list(got) == enumerate_start_listed(a)
+
+
+def unique_counts(a):
+    return np.unique(a, return_counts=True)
+
+
+def linspace_of(n):
+    return np.linspace(0.0, 1.0, n)
+
+
+@pytest.mark.parametrize("f, arg, reason", [
+    (unique_counts, np.arange(3), r"np.unique\(\) with return_counts="),
+    (linspace_of, 2.5, "num of type float64"),
+])
+def test_fallback_reasons_name_what_was_given(f, arg, reason):
+    with pytest.raises(UnsupportedError, match=reason):
+        jit(f, fallback=False)(arg)

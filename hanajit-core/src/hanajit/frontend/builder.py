@@ -421,19 +421,21 @@ class Builder:
 
     def iter_parts(self, it, pre):
         """(length expression, item(i) builder) of an iterable, temporaries in ``pre``."""
-        if isinstance(it, ast.Call) and not it.keywords and isinstance(
+        keywords = [k.arg for k in it.keywords] if isinstance(it, ast.Call) else []
+        if isinstance(it, ast.Call) and keywords in ([], ["start"]) and isinstance(
                 it.func, (ast.Name, ast.Attribute)):
             obj = getattr(self.expr(it.func), "obj", None)
-            if obj is enumerate and 1 <= len(it.args) <= 2:
-                n, item = self.iter_parts(it.args[0], pre)
-                start = self.expr(it.args[1]) if len(it.args) == 2 else N.Const(0)
+            args = it.args + [k.value for k in it.keywords]     # enumerate(a, start=1)
+            if obj is enumerate and 1 <= len(args) <= 2:
+                n, item = self.iter_parts(args[0], pre)
+                start = self.expr(args[1]) if len(args) == 2 else N.Const(0)
                 if not isinstance(start, N.Const):
                     name = self.tmp("start")
                     self.locals.add(name)
                     pre.append(N.Assign(target=name, value=start))
                     start = N.Var(name)
                 return n, lambda i: N.MakeTuple([N.PyBinOp("add", i, start), item(i)])
-            if obj is zip and it.args:
+            if obj is zip and it.args and not keywords:
                 parts = [self.iter_parts(a, pre) for a in it.args]
                 n = parts[0][0]
                 for other, _ in parts[1:]:

@@ -375,6 +375,10 @@ class Linspace(CallTemplate):
                 raise Incompatible("np.linspace() of non-real bounds")
             if a[k] == T.FLOAT32:     # (NumPy computes in float32 then)
                 raise Incompatible("np.linspace() of float32 bounds")
+        num = a.get("num", T.INT64)
+        if not (isinstance(num, T.Scalar) and (num.is_int or num.is_bool)):
+            # (a float raises TypeError in NumPy: not a compiled case)
+            raise Incompatible(f"np.linspace() with num of type {num} (an integer)")
         return T.ArrayType(T.FLOAT64, 1, "C")
 
     def lower(self, L, call, args, kwargs):

@@ -248,8 +248,8 @@ class Unique(CallTemplate):
 
     def typer(self, inf, call, args, kwargs):
         if len(args) != 1 or kwargs:
-            raise Incompatible("np.unique(a) without return_index/return_inverse/"
-                               "return_counts/axis")
+            given = ", ".join(f"{k}=" for k in kwargs) or "more than one argument"
+            raise Incompatible(f"np.unique() with {given} (only np.unique(a) compiles)")
         _check_sortable(args[0], "unique")
         return T.ArrayType(args[0].dtype, 1, "C")
 
