@@ -215,3 +215,50 @@ def test_numpy_results_survive_the_disk_cache(tmp_path, monkeypatch):
         got = again(x)
     assert cache.stats["hits"] > hits
     assert same(got, cached_pair(x)) and same(first, cached_pair(x))
+
+
+def unpacked(a):
+    x, y = a
+    return x
+
+
+def contained(x):
+    return x in (1, 2), x not in (3.0,)
+
+
+def chained(x):
+    return 0 < x < 3.0
+
+
+def vdot(a, b):
+    return a @ b
+
+
+def legacy_draws(x):
+    np.random.seed(3)
+    return (np.random.random(), np.random.randint(5), np.random.normal(),
+            np.float32(x) * np.random.random(), np.random.choice(np.arange(4)))
+
+
+def generator_draws(rng):
+    return (rng.integers(5), rng.integers(0, 10), rng.random(), rng.normal(),
+            rng.choice(np.arange(3)), rng.choice(4))
+
+
+def test_which_results_are_numpy_scalars(mode):  # noqa: F811
+    """An array's items unpacked are NumPy scalars; ``in`` gives a Python bool,
+    a chain of NumPy comparisons a NumPy one; ``v @ w`` of 1-D arrays a NumPy
+    scalar; NumPy's random draws are Python numbers (and weak in arithmetic:
+    ``np.float32(x) * np.random.random()`` is float32) except
+    ``Generator.integers`` and ``choice`` of an array."""
+    for a in (np.array([1.0, 2.0]), np.array([1, 2]), np.array([True, False]),
+              np.array([1, 2], np.int32)):
+        check(unpacked, a)
+    for x in (np.float64(1.0), np.int64(3), 1.0, np.float32(2.0)):
+        check(contained, x)
+        check(chained, x)
+    check(vdot, np.array([1.0, 2.0]), np.array([3.0, 4.0]))
+    check(vdot, np.array([1, 2]), np.array([3, 4]))
+    check(legacy_draws, 0.5)
+    want = generator_draws(np.random.default_rng(1))
+    assert same(jitted(generator_draws)(np.random.default_rng(1)), want)

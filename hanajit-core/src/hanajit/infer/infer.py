@@ -155,12 +155,21 @@ class Inferrer:
         if isinstance(e, N.PyBinOp):
             if e.numpy_semantics is not None:           # (decided when typed)
                 return e.numpy_semantics
+            if any(isinstance(getattr(o, "type", None), T.ArrayType)
+                   for o in (e.left, e.right)):
+                return True                 # a scalar from arrays: ``v @ w`` of 1-D
             return self.is_strong(e.left) or self.is_strong(e.right)
         if isinstance(e, N.PyUnOp):
             return e.op != "not" and self.is_strong(e.operand)
         if isinstance(e, N.PyCompare):
-            return any(self.is_strong(o) for o in e.operands) and \
-                not numpy_results.complex_equality(e, self.is_strong)
+            # ``in`` always gives a Python bool; a chain gives the result of its
+            # first false pair or its last one: a NumPy bool when every pair is
+            # one, else (the static rule) the last pair's kind
+            pairs = [op not in ("in", "notin") and (
+                self.is_strong(e.operands[k]) or self.is_strong(e.operands[k + 1]))
+                for k, op in enumerate(e.ops)]
+            strong = all(pairs) or pairs[-1]
+            return strong and not numpy_results.complex_equality(e, self.is_strong)
         if isinstance(e, N.PyBoolOp):
             return any(self.is_strong(v) for v in e.values)
         if isinstance(e, N.PyIfExp):
@@ -181,9 +190,14 @@ class Inferrer:
             if isinstance(callee, Method):
                 if callee.name == "is_integer":     # a Python bool, of NumPy floats too
                     return False
+                if isinstance(getattr(e.args[0], "type", None), T.GeneratorType):
+                    return _random_draw_is_numpy(callee.name, e.args[1:])
                 return any(isinstance(getattr(a, "type", None), T.ArrayType)
                            for a in e.args[:1]) or self.is_strong(e.args[0])
-            if callee in (abs, min, max, divmod, pow) or isinstance(callee, Unpack):
+            if isinstance(callee, Unpack):      # ``x, y = a``: an array's items
+                return any(self.is_strong(a) or isinstance(getattr(a, "type", None),
+                                                             T.ArrayType) for a in e.args)
+            if callee in (abs, min, max, divmod, pow):
                 return any(self.is_strong(a) for a in e.args)
             if callee is round:     # round(x, n) keeps x's NumPy type; round(x) an int
                 return e.plan == "numpy"            # (decided when typed)
@@ -193,6 +207,8 @@ class Inferrer:
             if numpy_results.python_number(e, {}):
                 return False            # np.allclose, np.array_equal: Python bools
             mod = getattr(callee, "__module__", None) or ""
+            if mod == "numpy.random":
+                return _random_draw_is_numpy(getattr(callee, "__name__", ""), e.args)
             return mod == "numpy" or mod.startswith("numpy.") or \
                 type(callee).__name__ == "ufunc"
         return False
@@ -794,3 +810,15 @@ def field_problem(t, conversion: str):
         return None
     return f"a field of type {t} (only integers and floats are formatted into " \
         "compiled messages)"
+
+
+def _random_draw_is_numpy(name: str, args) -> bool:
+    """Is one draw of NumPy's random functions (``np.random.<name>`` or a
+    ``Generator``'s method) a NumPy scalar?  They return Python floats and ints
+    (``np.random.random()``, ``randint(5)``, ``rng.normal()``), except
+    ``Generator.integers`` (an ``np.int64``) and ``choice`` of an array (its
+    item)."""
+    if name == "integers":
+        return True
+    return name == "choice" and bool(args) and isinstance(getattr(args[0], "type", None),
+                                                           T.ArrayType)
