@@ -262,3 +262,28 @@ def test_which_results_are_numpy_scalars(mode):  # noqa: F811
     check(legacy_draws, 0.5)
     want = generator_draws(np.random.default_rng(1))
     assert same(jitted(generator_draws)(np.random.default_rng(1)), want)
+
+
+def product_or_zero(y):
+    if y.shape[0] < 2:
+        return 0.0
+    return y[0] * y[1]
+
+
+def product_or_int_zero(y):
+    if y.shape[0] < 2:
+        return 0
+    return y[0] * y[1]
+
+
+def test_a_numpy_scalar_returned_under_a_wider_result_keeps_its_type(mode):  # noqa: F811
+    """``return 0.0`` on one path and a float32 product on another: the result
+    type is float64, but the interpreter returns the np.float32 (and the int8
+    under an int64 result) -- boxed as its own type, the value exact."""
+    for a in (np.array([1.1, 1.3], np.float32), np.array([1.1], np.float32),
+              np.array([1.1, 1.3])):
+        check(product_or_zero, a)
+    for a in (np.array([100, 3], np.int8), np.array([7], np.int8),
+              np.array([9, 9], np.uint16)):
+        with np.errstate(over="ignore"):
+            check(product_or_int_zero, a)

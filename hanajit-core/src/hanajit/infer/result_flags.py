@@ -68,13 +68,27 @@ def plan(fn: N.Function, is_strong, kinds: dict, mixed: dict):
             return [v.name]
         return [NP if is_strong(v) else PY]
 
+    def own_types(v, t):
+        """Per scalar leaf of ``t``: the type of the returned expression there
+        (``return y[0] * y[1]`` of float32 ``y`` under a float64 result)."""
+        if isinstance(t, T.TupleType):
+            items = v.items if isinstance(v, N.MakeTuple) and len(v.items) == len(
+                t.items) else [None] * len(t.items)
+            return [x for it, tt in zip(items, t.items) for x in own_types(it, tt)]
+        vt = getattr(v, "type", None)
+        held = isinstance(vt, T.Scalar) and isinstance(t, T.Scalar) and (
+            (vt.kind == t.kind and vt.bits <= t.bits)
+            or (vt.is_int and t.is_int and vt.bits < t.bits))  # (uint16 in int64)
+        return [vt if held else t]
+
     per_return = [states(s.value, rt) for s in returns]
     leaves = list(zip(*per_return))
-    types = _leaf_types(rt)
-    # the NumPy type of each leaf when it is one: its own, or the type a local
-    # that changes type takes (held in the Python number's type, exactly)
-    bases = [{types[k] if x == NP else changing[x] for x in got if x not in (PY, None)}
-             for k, got in enumerate(leaves)]
+    owns = list(zip(*[own_types(s.value, rt) for s in returns]))
+    # the NumPy type of each leaf when it is one: the returned value's own, or
+    # the type a local that changes type takes (held in the Python number's
+    # type, exactly)
+    bases = [{owns[k][r] if x == NP else changing[x] for r, x in enumerate(got)
+              if x not in (PY, None)} for k, got in enumerate(leaves)]
     dynamic = [k for k, got in enumerate(leaves)
                if None not in got and set(got) != {NP} and set(got) != {PY}
                and len(bases[k]) == 1]
