@@ -15,12 +15,16 @@ The function compiled is the last ``def`` of the case.  After a deliberate chang
 to a pass, ``HANAJIT_UPDATE_TESTS=1 pytest hanajit-core/tests/test_core_passes.py``
 rewrites the expected outputs; review the diff like code.  Compilation uses a
 target no plugin registers, so only core runs: default ``Capabilities``.
+The outputs hold the messages of CPython 3.11 and 3.12 (``x % 0``'s text changed
+in 3.11, a float's in 3.13): on other versions the cases that print them are
+skipped.
 """
 import ast
 import importlib.util
 import os
 import pathlib
 import re
+import sys
 
 import pytest
 from hanajit.pipeline import compile_ir
@@ -68,6 +72,9 @@ def _compiled_output(tmp_path, name, source, capsys, monkeypatch) -> str:
 
 @pytest.mark.parametrize("path, name, source, expected", list(_cases()))
 def test_pass_output(path, name, source, expected, tmp_path, capsys, monkeypatch):
+    if ("integer modulo by zero" in expected or "float modulo" in expected) \
+            and not (3, 11) <= sys.version_info < (3, 13):
+        pytest.skip("the expected messages are CPython 3.11's and 3.12's")
     got = _compiled_output(tmp_path, name, source, capsys, monkeypatch)
     if os.environ.get("HANAJIT_UPDATE_TESTS"):
         text = path.read_text()

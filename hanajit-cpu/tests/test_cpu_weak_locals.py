@@ -228,3 +228,49 @@ def test_result_flags_through_the_disk_cache(tmp_path, monkeypatch):
         assert type(f(x32[:0])) is float
         spec = next(iter(f._compiled.values()))
         assert getattr(spec, "from_cache", False) is loaded
+
+
+def reciprocal_of_sum(a):
+    v = 0
+    for x in a:
+        v += x
+    return 1.0 / v
+
+
+def mean_by_hand(a):
+    s = 0.0
+    for x in a:
+        s += x
+    return s / len(a)
+
+
+def int_quotients(a):
+    s = 0
+    for x in a:
+        s += x
+    return 10 // s, 7 % s
+
+
+def _raised(f, a):
+    try:
+        with np.errstate(all="ignore"):
+            return ("ok", f(a))
+    except ZeroDivisionError as e:
+        return ("raise", str(e))
+
+
+@pytest.mark.parametrize("f", [reciprocal_of_sum, mean_by_hand, int_quotients])
+@pytest.mark.parametrize("a", [np.array([], np.int64), np.array([], np.float64),
+                               np.array([3, -3]), np.array([0.0]), np.array([2, 5]),
+                               np.array([1.5, 2.0])])
+def test_a_local_still_a_python_number_divides_as_python(f, a):
+    """``v = 0; for x in a: v += x`` is the Python int 0 when the loop did not
+    run: dividing by it (or it by a zero ``len(a)``) raises ZeroDivisionError,
+    as in the interpreter -- while after the loop, an ``np.int64(0)`` divides
+    as NumPy does (inf, 0)."""
+    import warnings as w
+    with w.catch_warnings():
+        w.simplefilter("ignore", RuntimeWarning)
+        got, want = _raised(jit(f, fallback=False), a), _raised(f, a)
+    assert got[0] == want[0] and (got[1] == want[1] if got[0] == "raise" else
+                                   np.array_equal(got[1], want[1], equal_nan=True))

@@ -1,5 +1,7 @@
 """Exceptions and warnings that hanajit raises to users."""
 
+import sys
+
 
 class HanaJitError(Exception):
     """Base class of hanajit's own errors."""
@@ -53,6 +55,26 @@ class HanaJitNarrowWarning(UserWarning):
     """``f.narrow()`` found no integer reduction it can add in narrow lanes and
     runs the ordinary compiled code; the message names the function and why."""
 
+
+
+# CPython's ZeroDivisionError texts that changed by version: ``x % 0`` of ints
+# "integer modulo by zero" from 3.11, of floats "float modulo by zero" from 3.13
+INT_MODULO = ("integer division or modulo by zero" if sys.version_info < (3, 11)
+              else "integer modulo by zero")
+MODULO_BY_ZERO = sys.version_info >= (3, 13)
+
+
+def zero_division_message(op: str, floats: bool) -> str:
+    """The running CPython's ZeroDivisionError text for ``op`` ("truediv",
+    "floordiv", "mod") of Python numbers, ``floats`` when one is a float."""
+    if op == "truediv":
+        return "float division by zero" if floats else "division by zero"
+    if op == "floordiv":
+        return "float floor division by zero" if floats else \
+            "integer division or modulo by zero"
+    if floats:
+        return "float modulo by zero" if MODULO_BY_ZERO else "float modulo"
+    return INT_MODULO
 
 
 class Field:

@@ -17,7 +17,7 @@ from ..ir import nodes as N
 from ..ir import types as T
 from ..lib import registry
 from .. import typing_rules as rules
-from . import function_args, numpy_results, result_flags, weak_locals
+from . import function_args, numpy_results, python_state, result_flags, weak_locals
 from .coercions import insert_coercions
 from .none_params import NONE_AND_VALUE
 from ..typing_rules import Incompatible
@@ -89,6 +89,9 @@ class Inferrer:
         fn.returns_param = returned_parameter(fn)
         fn.numpy_result = numpy_results.numpy_result(fn, self.is_strong)
         fn.flagged_result = result_flags.plan(fn, self.is_strong, self.assigned, self.mixed)
+        same_type = python_state.same_type_locals(self.assigned, self.mixed, fn.params)
+        if same_type:
+            python_state.check_divisions(fn, same_type, self.is_strong)
         insert_coercions(fn)
 
     strict = False

@@ -50,7 +50,7 @@ def plan(fn: N.Function, is_strong, kinds: dict, mixed: dict):
         if len(strong) == 1 and any(not st for _, st in got):
             changing[name] = mixed[name][1] if name in mixed else next(iter(strong))
     rules = {name: r for name in changing
-             if (r := _state_rules(fn, name, changing, mixed, is_strong)) is not None}
+             if (r := state_rules(fn, name, changing, mixed, is_strong)) is not None}
 
     def states(v, t):
         """Per scalar leaf of ``t``: NP, PY or the name of a tracked local."""
@@ -130,7 +130,7 @@ class Plan:
         state = {name: fn.new_temp(T.BOOL, f"npv_{name}_") for name in self.tracked}
         flags = [fn.new_temp(T.BOOL, "np") for _ in range(self.flags)]
         returns = [s for s in N.walk_stmts(fn.body) if isinstance(s, N.Return)]
-        _track(fn, state, self.tracked)
+        track_states(fn, state, self.tracked)
         for s in returns:
             N.splice(fn.body, s, [
                 N.Assign(target=flag, value=_state(x, state), line=s.line)
@@ -162,7 +162,7 @@ def _marked(t, leaves, flag_of, counter):
     return t
 
 
-def _state_rules(fn, name, changing, mixed, is_strong):
+def state_rules(fn, name, changing, mixed, is_strong):
     """Per assignment of ``name`` (by identity), its state after it: True/False,
     or None for "as it was" (``s = s + x`` with a Python-number ``x``); None
     when some assignment's state cannot be told (``name`` is then not tracked)."""
@@ -189,9 +189,9 @@ def _state_rules(fn, name, changing, mixed, is_strong):
     return out
 
 
-def _track(fn, state: dict, rules: dict) -> None:
+def track_states(fn, state: dict, rules: dict) -> None:
     """``$npv_<name> = <is it a NumPy scalar now>`` after each assignment of a
-    tracked local (``rules``: :func:`_state_rules`), and False at the start."""
+    tracked local (``rules``: :func:`state_rules`), and False at the start."""
     def walk(body):
         out = []
         for s in body:

@@ -373,6 +373,18 @@ class Lowerer:
             # (float division by zero is inf, integer // 0 is 0, int ** -1 raises
             # ValueError); a Python int must fit a narrower integer type
             a, b = ew.python_int_fits(self, [a, b], t)
+            zero_check = getattr(e, "zero_check", None)
+            if zero_check is not None:
+                # a local still a Python number divides as Python does
+                # (infer/python_state.py): ZeroDivisionError, not inf
+                states, message = zero_check
+                b = self.let(b)
+                python = None
+                for name in states:
+                    now = ops.logical_not(N.Var(name, T.BOOL))
+                    python = now if python is None else ops.band(python, now)
+                self.raise_if(ops.band(python, N.Cmp("eq", b, ops.zero(b.type), T.BOOL)),
+                              ZeroDivisionError, message)
             return ew.np_scalar_binop(self, e.op, a, b, t)
         return ops.binop(self, e.op, a, b, t, e.left, e.right, checked=not (
             self.int_facts and id(e) in self.int_facts.safe_steps))

@@ -9,17 +9,9 @@ same semantics from the same IR.
 """
 from __future__ import annotations
 
-import sys
-
+from ... import errors
 from .. import prims
 from .float_divmod import np_floordiv, np_mod
-
-
-# CPython's messages for ``x % 0``: of ints "integer modulo by zero" from 3.11,
-# of floats "float modulo by zero" from 3.13
-INT_MODULO = ("integer division or modulo by zero" if sys.version_info < (3, 11)
-              else "integer modulo by zero")
-MODULO_BY_ZERO = sys.version_info >= (3, 13)
 
 
 class Deopt(Exception):
@@ -82,7 +74,7 @@ def float_floordiv(vx, wx):
 
 def float_mod(vx, wx):
     if wx == 0.0:
-        if MODULO_BY_ZERO:
+        if errors.MODULO_BY_ZERO:
             raise ZeroDivisionError("float modulo by zero")
         raise ZeroDivisionError("float modulo")
     return np_mod(vx, wx)

@@ -7,6 +7,7 @@ source in :mod:`hanajit.lib.python.helpers`, compiled by hanajit itself.
 """
 from __future__ import annotations
 
+from ...errors import zero_division_message
 from ...ir import nodes as N
 from ...ir import types as T
 from . import helpers, int_overflow
@@ -345,7 +346,7 @@ def convert_wrap(e, to):
 def int_divmod(L, op, a, b, t):
     a, b = L.let(a), L.let(b)
     L.raise_if(N.Cmp("eq", b, zero(t), T.BOOL), ZeroDivisionError,
-               helpers.INT_MODULO if op == "mod" else "integer division or modulo by zero")
+               zero_division_message(op, False))
     if not t.is_signed:
         return N.BinOp("udiv" if op == "floordiv" else "urem", a, b, t)
     lo, _ = T.int_range(t)
