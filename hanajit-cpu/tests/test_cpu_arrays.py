@@ -479,3 +479,17 @@ def test_abs_of_complex_arrays_is_numpys(dtype):
     assert np.isnan(got[2]) and np.isnan(want[2])    # (a float32 sum comes back a float)
     finite = vals[np.isfinite(vals)]
     assert want[2].dtype.type(jitted(_abs_of, fallback=False)(finite)[2]) == _abs_of(finite)[2]
+
+
+def bool_square(b):
+    return b ** 2, b ** 3, b ** 1
+
+
+@pytest.mark.parametrize("b", [np.array([True, False, True]), np.array([[True], [False]]),
+                               np.array([], bool)])
+def test_a_bool_array_squared_is_int8(b):
+    """NumPy's ``a ** 2`` is ``np.square(a)``, which takes bool as int8 (other
+    exponents are int64, NEP 50's weak int)."""
+    got, want = jit(bool_square, fallback=False)(b), bool_square(b)
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype and g.shape == w.shape and np.array_equal(g, w)

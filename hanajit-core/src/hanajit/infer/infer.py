@@ -390,6 +390,10 @@ class Inferrer:
             e.python_exponent = b if (e.op == "pow" and isinstance(a, T.ArrayType)
                                       and b in (T.INT64, T.FLOAT64)
                                       and self.weak(e.right)) else None
+            if e.python_exponent == T.INT64 and a.dtype == T.BOOL and isinstance(
+                    e.right, N.Const) and e.right.value == 2:
+                # NumPy's ``a ** 2`` is np.square(a), which takes bool as int8
+                return T.ArrayType(T.INT8, a.ndim, "C")
             try:
                 return T.ArrayType(registry.array_operation_dtype(
                     e.op, a, b, self.weak(e.left), self.weak(e.right)),
