@@ -208,3 +208,26 @@ def test_inplace_operators_on_selections_cast_as_numpy(stmt, dtype, v):
                                          np.array(want[1], np.float32), maxulp=4)
     else:
         assert got == want
+
+
+def add_half(a):
+    a += 1.5
+    return a
+
+
+def scale_every_other(a):
+    a[::2] *= 2.5
+    return a
+
+
+@pytest.mark.parametrize("f", [add_half, scale_every_other])
+def test_inplace_casting_errors_are_numpys_class(f):
+    """NumPy raises ``_UFuncOutputCastingError`` (a UFuncTypeError): the compiled
+    error is an instance of it, with its attributes and NumPy's own text."""
+    with pytest.raises(TypeError) as want:
+        f(np.arange(4))
+    with pytest.raises(type(want.value)) as got:
+        jit(f, fallback=False)(np.arange(4))
+    assert str(got.value) == str(want.value)
+    assert (got.value.ufunc, got.value.from_, got.value.to) == (
+        want.value.ufunc, want.value.from_, want.value.to)

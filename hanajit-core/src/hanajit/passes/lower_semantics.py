@@ -17,7 +17,7 @@ Example (``x = a // b`` on ints)::
 """
 from __future__ import annotations
 
-from ..errors import UnsupportedError, with_field_kinds
+from ..errors import UnsupportedError, escape_braces, with_field_kinds
 from ..typing_rules import Incompatible, same_kind
 from ..ir import nodes as N
 from ..ir import types as T
@@ -561,10 +561,11 @@ _UFUNC_NAMES = {"sub": "subtract", "mul": "multiply", "truediv": "divide",
 def _cast_error(binop, src: T.Scalar, dst: T.Scalar, line) -> N.Raise:
     """NumPy's error for an in-place operator whose result cannot be cast back
     (``a op= b`` is ``np.<ufunc>(a, b, out=a)`` with same_kind casting)."""
+    from ..lib.arrays import casting_errors
     op = getattr(binop, "op", "")
-    return N.Raise(exc=TypeError, line=line, message=(
-        f"Cannot cast ufunc '{_UFUNC_NAMES.get(op, op)}' output from dtype('{src}') to "
-        f"dtype('{dst}') with casting rule 'same_kind'"))
+    return N.Raise(exc=casting_errors.UFuncOutputCastingError, line=line,
+                   message=escape_braces(casting_errors.message(_UFUNC_NAMES.get(op, op),
+                                                                src, dst)))
 
 
 def lower_semantics(fn: N.Function, ctx) -> bool:
