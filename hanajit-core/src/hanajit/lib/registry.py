@@ -149,7 +149,8 @@ def _load_library():
     global _loaded
     if not _loaded:
         _loaded = True
-        for m in ("python.scalar_builtins", "python.math_functions", "arrays.creation",
+        for m in ("python.scalar_builtins", "python.math_functions", "python.math_ints",
+                  "arrays.creation",
                   "arrays.ufuncs", "arrays.reductions", "arrays.shape", "arrays.cumulative", "arrays.joining", "linalg.dot",
                   "arrays.methods", "parallel.regions", "statistics.bincount",
                   "sorting.sort", "sorting.digitize", "sorting.isin", "arrays.rebuild", "statistics.var_std_norm",
