@@ -147,12 +147,12 @@ RESHAPES = [
 @pytest.mark.parametrize("body,a,n", RESHAPES)
 def test_reshape_products_that_overflow(body, a, n):
     """A reshape's shape product is checked exactly (a product wrapping to the
-    size must not build a bogus view), and the view passes the size check."""
+    size must not build a bogus view), and the view passes the size check; the
+    error is NumPy's own, text included (a pure call re-runs in the
+    interpreter: ``errors.RERUN``)."""
     got, want = _both(body, n, a)
     assert got[0] == want[0]
-    if want[0] is ValueError and "cannot reshape" in want[1]:
-        assert got[1] == f"cannot reshape array of size {a.size} into the requested shape"
-    elif want[0] == "ok":
+    if want[0] == "ok":
         assert np.array_equal(got[1], want[1]) and got[1].shape == want[1].shape
     else:
         assert got == want

@@ -57,6 +57,19 @@ class HanaJitNarrowWarning(UserWarning):
 
 
 
+# ``Raise.deopt`` of an error whose text only approximates NumPy's (a shape
+# mismatch, which NumPy words with whole shapes): a pure call re-runs in the
+# interpreter, which raises NumPy's own exception (or, where NumPy broadcasts
+# what compiled code refused, returns its result); elsewhere -- a call that
+# wrote into its arguments, exported code, a GPU -- the compiled text is raised
+RERUN = "rerun"
+
+
+def stored_deopt(deopt):
+    """A raise table's deopt flag as caches keep it (True, False or RERUN)."""
+    return RERUN if deopt == RERUN else bool(deopt)
+
+
 # CPython's ZeroDivisionError texts that changed by version: ``x % 0`` of ints
 # "integer modulo by zero" from 3.11, of floats "float modulo by zero" from 3.13
 INT_MODULO = ("integer division or modulo by zero" if sys.version_info < (3, 11)

@@ -36,6 +36,8 @@ from __future__ import annotations
 import os
 import zlib
 
+from hanajit.errors import stored_deopt
+
 FOLDER = "_library"
 _pruned = False                 # (the folder is kept under its size once per process)
 
@@ -143,7 +145,7 @@ def save(key: str, optimized: str, obj: bytes, raises: list) -> None:
     from hanajit import cache
     from hanajit.cache import store
     try:
-        table = [(cache.encode_class(exc), message, bool(deopt))
+        table = [(cache.encode_class(exc), message, stored_deopt(deopt))
                  for exc, message, deopt in raises]
     except ValueError:                  # (a class that cannot be found by name)
         return
@@ -188,7 +190,7 @@ class Signatures:
             symbol, raises = stub.external
             record = {
                 "symbol": symbol,
-                "raises": [(cache.encode_class(exc), message, bool(deopt))
+                "raises": [(cache.encode_class(exc), message, stored_deopt(deopt))
                            for exc, message, deopt in raises],
                 "params": list(stub.params),
                 "locals": [cache.encode_type(stub.locals[p]) for p in stub.params],

@@ -146,7 +146,7 @@ def _code_of(module, exc):
     for i, (cls, message, deopt) in enumerate(module.raises):
         pattern = "".join(".*?" if isinstance(part, Field) else re.escape(part)
                           for part in kernel_message_parts(message))
-        if type(exc) is cls and not deopt and re.fullmatch(pattern, str(exc)):
+        if type(exc) is cls and deopt is not True and re.fullmatch(pattern, str(exc)):
             return i + 1
     return None
 

@@ -211,10 +211,12 @@ def _unflatten(t, values):
 
 
 def _raise(entry, ints, fallback, args, writes):
-    from hanajit.errors import kernel_message
+    from hanajit.errors import RERUN, kernel_message
     from hanajit.lib.python.helpers import Deopt
     exc, message, deopt = entry
-    if deopt or exc is Deopt:
+    if deopt == RERUN and not writes:     # NumPy's own text: the interpreter's
+        return fallback(*args)
+    if deopt is True or exc is Deopt:
         if writes:
             raise UnsupportedError(f"{getattr(fallback, '__qualname__', fallback)}: "
                                    f"the compiled code cannot represent Python's result "

@@ -22,6 +22,7 @@ from __future__ import annotations
 import importlib
 import marshal
 
+from ..errors import stored_deopt
 from . import deps, key, store
 from .store import HanaJitCacheWarning, cache_dir
 
@@ -208,7 +209,8 @@ def _encode_artifact(artifact) -> dict:
                  "numpy_result": None if getattr(v, "numpy_result", None) is None
                  else encode_type(v.numpy_result)}
         elif k == "raises":
-            v = [(encode_class(exc), message, bool(deopt)) for exc, message, deopt in v]
+            v = [(encode_class(exc), message, stored_deopt(deopt))
+                 for exc, message, deopt in v]
         else:
             marshal.dumps(v)          # ValueError: not plain data, not cached
         meta[k] = v

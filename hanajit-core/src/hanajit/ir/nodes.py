@@ -716,7 +716,7 @@ class Raise(Stmt):
 
     exc: object = RuntimeError
     message: str = ""
-    deopt: bool = False
+    deopt: object = False       # or errors.RERUN: the interpreter words it exactly
     args: list = field(default_factory=list)   # up to 3 int64 values for "{}"s
 
 

@@ -84,7 +84,7 @@ def format_stmts(body, indent=1) -> list:
             out.append(pad + call)
         elif isinstance(s, N.Raise):
             exc = getattr(s.exc, "__name__", s.exc)
-            out.append(f"{pad}raise {exc}({s.message!r})" + (" [deopt]" if s.deopt else ""))
+            out.append(f"{pad}raise {exc}({s.message!r})" + (" [rerun]" if s.deopt == "rerun" else " [deopt]" if s.deopt else ""))
         else:
             out.append(f"{pad}{type(s).__name__.lower()}")
     return out

@@ -131,7 +131,7 @@ class LoadedKernel:
             return
         self.driver.memset(self.err, self.err_bytes)
         exc, message, deopt = self.raises[code - 1]
-        if deopt or getattr(exc, "__name__", "") == "Deopt":
+        if deopt is True or getattr(exc, "__name__", "") == "Deopt":
             raise OverflowError(f"{self.name}: a result in the kernel cannot be "
                                 f"represented ({message}); the GPU has no interpreter "
                                 "to fall back to")

@@ -93,7 +93,7 @@ def raise_table(raises) -> list:
     ``k`` is entry ``k - 1``).  A deoptimisation entry (where CPython computes a
     result the compiled code cannot represent) keeps the bare class name
     (``Deopt``): no Python traceback ever shows it."""
-    return [(getattr(exc, "__name__", str(exc)) if deopt else exception_name(exc),
+    return [(getattr(exc, "__name__", str(exc)) if deopt is True else exception_name(exc),
              message) for exc, message, deopt in raises]
 
 

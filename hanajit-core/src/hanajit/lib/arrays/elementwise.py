@@ -14,6 +14,7 @@ float division by zero gives inf/nan, ``int ** negative`` raises ValueError.
 from __future__ import annotations
 
 from ...typing_rules import Incompatible, promote
+from ...errors import RERUN
 from ...ir import nodes as N
 from ...ir import types as T
 from ..python import operators as ops
@@ -272,7 +273,7 @@ def broadcast(L, lazies: list) -> list:
                                     N.Cmp("ne", d, C(1, I), T.BOOL)),
                            N.Cmp("ne", other, C(1, I), T.BOOL))
             L.emit(N.If(cond=bad, then=[N.Raise(
-                exc=ValueError, args=[d, other],
+                exc=ValueError, args=[d, other], deopt=RERUN,
                 message=f"operands could not be broadcast together (axis {axis}: "
                         "sizes {} and {})")]))
             d = L.let(N.Select(N.Cmp("eq", d, C(1, I), T.BOOL), other, d, I))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 
 from ...typing_rules import Incompatible, promote
+from ...errors import RERUN
 from ...ir import nodes as N
 from ...ir import types as T
 from . import elementwise as ew
@@ -176,7 +177,7 @@ def concatenate(L, arrs: list, ax: int, rt: T.ArrayType) -> N.Expr:
                 continue
             da, d0 = N.ArrayAttr(a, "shape", k, I), N.ArrayAttr(first, "shape", k, I)
             L.emit(N.If(cond=N.Cmp("ne", da, d0, T.BOOL), then=[N.Raise(
-                exc=ValueError, args=[d0, da],
+                exc=ValueError, args=[d0, da], deopt=RERUN,
                 message=f"all the input array dimensions except for the concatenation "
                         f"axis must match exactly, but along dimension {k} the sizes "
                         "are {} and {}")]))

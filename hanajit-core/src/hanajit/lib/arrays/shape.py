@@ -5,6 +5,7 @@ from __future__ import annotations
 
 
 from ...typing_rules import Incompatible
+from ...errors import RERUN
 from ...ir import nodes as N
 from ...ir import types as T
 from . import elementwise as ew
@@ -143,8 +144,8 @@ def reshape_view(L, src, dims, rt):
     # even for an empty array: reshape(0, -1))
     L.emit(N.If(cond=ops.band(N.Cmp("eq", nneg, C(1, I), T.BOOL),
                               N.Cmp("eq", known, C(0, I), T.BOOL)), then=[N.Raise(
-        exc=ValueError, args=[size], message="cannot reshape array of size {} into the "
-        "requested shape")]))
+        exc=ValueError, args=[size], deopt=RERUN,
+        message="cannot reshape array of size {} into the requested shape")]))
     safe_known = N.Select(N.Cmp("eq", known, C(0, I), T.BOOL), C(1, I), known, I)
     inferred = L.let(N.BinOp("sdiv", size, safe_known, I))
     dims = [L.let(N.Select(unknown(d), inferred, d, I)) for d in dims]
@@ -152,8 +153,8 @@ def reshape_view(L, src, dims, rt):
     mismatch = N.BinOp("or", product_overflows(L, dims),
                        N.Cmp("ne", total_size(dims), size, T.BOOL), T.BOOL)
     L.emit(N.If(cond=mismatch, then=[N.Raise(
-        exc=ValueError, args=[size], message="cannot reshape array of size {} into the "
-        "requested shape")]))
+        exc=ValueError, args=[size], deopt=RERUN,
+        message="cannot reshape array of size {} into the requested shape")]))
     check_dims(L, dims, max(1, rt.dtype.bits // 8))     # NumPy's view: "too big"
     itemsize = max(1, rt.dtype.bits // 8)
     strides = [None] * len(dims)

@@ -30,6 +30,7 @@ index before the first store.
 from __future__ import annotations
 
 from ...typing_rules import Incompatible
+from ...errors import RERUN
 from ...ir import nodes as N
 from ...ir import types as T
 from ..arrays import elementwise as ew
@@ -284,7 +285,7 @@ def _broadcast_indices(L, lazies):
                                     N.Cmp("ne", d, C(1, I), T.BOOL)),
                            N.Cmp("ne", other, C(1, I), T.BOOL))
             L.emit(N.If(cond=bad, then=[N.Raise(
-                exc=IndexError, args=[d, other],
+                exc=IndexError, args=[d, other], deopt=RERUN,
                 message=f"shape mismatch: indexing arrays could not be broadcast "
                         f"together (axis {axis}: sizes {{}} and {{}})")]))
             d = L.let(N.Select(N.Cmp("eq", d, C(1, I), T.BOOL), other, d, I))

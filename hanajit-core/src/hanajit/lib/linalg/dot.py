@@ -5,6 +5,7 @@ from __future__ import annotations
 
 
 from ...typing_rules import Incompatible, promote
+from ...errors import RERUN
 from ...ir import nodes as N
 from ...ir import types as T
 from ..arrays import elementwise as ew
@@ -50,7 +51,7 @@ def dot(L, a, b, rt, kind="dot"):
     ka = N.ArrayAttr(a, "shape", ta.ndim - 1, I)
     kb = N.ArrayAttr(b, "shape", 0, I)
     L.emit(N.If(cond=N.Cmp("ne", ka, kb, T.BOOL), then=[N.Raise(
-        exc=ValueError, args=[ka, kb],
+        exc=ValueError, args=[ka, kb], deopt=RERUN,
         message="shapes not aligned: {} (dim of a) != {} (dim 0 of b)")]))
     if ta.ndim == 1 and tb.ndim == 1 and uses_numpys_blas(L, ta, tb):
         return _blas_vv(L, a, b, t, kind)

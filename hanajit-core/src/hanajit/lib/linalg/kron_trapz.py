@@ -10,6 +10,7 @@ is ``dx``, a weak Python number, or ``np.diff(x)``), summed pairwise as NumPy's
 from __future__ import annotations
 
 from ...typing_rules import Incompatible
+from ...errors import RERUN
 from ...ir import nodes as N
 from ...ir import types as T
 from ..arrays import elementwise as ew
@@ -99,8 +100,10 @@ class Trapezoid(CallTemplate):
         x = a.get("x")
         if x is not None and x.type != T.NONE:
             x = L.let(ew.materialize(L, x))
-            L.raise_if(N.Cmp("ne", N.ArrayAttr(x, "shape", 0, I), n, T.BOOL), ValueError,
-                       "operands could not be broadcast together")
+            # (NumPy broadcasts a length-2 x or y: the interpreter's answer)
+            L.emit(N.If(cond=N.Cmp("ne", N.ArrayAttr(x, "shape", 0, I), n, T.BOOL),
+                        then=[N.Raise(exc=ValueError, deopt=RERUN,
+                                      message="operands could not be broadcast together")]))
         else:
             x = None
             dx = a.get("dx")
