@@ -20,7 +20,7 @@ import builtins
 import numbers
 
 from .. import gpu
-from . import comprehension_arrays, comprehensions, local_imports
+from . import comprehension_arrays, comprehensions, local_imports, reversed_iter
 from ..errors import UnsupportedError, escape_braces
 from ..ir import constants as K
 from ..ir import nodes as N
@@ -435,6 +435,8 @@ class Builder:
                     pre.append(N.Assign(target=name, value=start))
                     start = N.Var(name)
                 return n, lambda i: N.MakeTuple([N.PyBinOp("add", i, start), item(i)])
+            if obj is reversed and not keywords:
+                return reversed_iter.reversed_parts(self, it.args, pre)
             if obj is zip and it.args and not keywords:
                 parts = [self.iter_parts(a, pre) for a in it.args]
                 n = parts[0][0]
