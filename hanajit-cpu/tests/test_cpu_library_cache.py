@@ -54,27 +54,20 @@ for f, args in (calls[name] for name in sys.argv[1].split(",")):
     got, want = jit(f)(*args), f(*args)
     same.append(type(got) is type(want) and np.array_equal(got, want)
                 and np.asarray(got).dtype == np.asarray(want).dtype)
+def same_error(f, arg):             # the compiled call raises NumPy's ValueError
+    try:
+        f(arg)
+    except ValueError as e:
+        want = str(e)
+    try:
+        jit(f)(arg)
+        return False
+    except ValueError as e:
+        return str(e) == want
 if "median" in sys.argv[1]:         # an error of a caller of cached pieces: NumPy's
-    try:
-        bad(x)
-    except ValueError as e:
-        want = str(e)
-    try:
-        jit(bad)(x)
-        same.append(False)
-    except ValueError as e:
-        same.append(str(e) == want)
+    same.append(same_error(bad, x))
 if "tally" in sys.argv[1]:          # an error raised inside a (linked) piece
-    wrong = np.array([3, -1, 2])
-    try:
-        tally(wrong)
-    except ValueError as e:
-        want = str(e)
-    try:
-        jit(tally)(wrong)
-        same.append(False)
-    except ValueError as e:
-        same.append(str(e) == want)
+    same.append(same_error(tally, np.array([3, -1, 2])))
 pieces = sum(bool(re.search(r'^define[^\n]*@"?hjs_', t, re.M)) for t in texts)
 print(json.dumps({"same": same, "pieces": pieces, "built": built}))
 '''

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning, UnsupportedError
+from hanajit.testing.cases_operators import floordiv, mod, truediv
 from hanajit.testing.jitted import jitted
 
 
@@ -138,23 +139,11 @@ def test_unsupported_messages_fall_back_naming_the_construct(f, arg, construct):
     assert any(issubclass(x.category, HanaJitFallbackWarning) for x in w)
 
 
-def true_div(a, b):
-    return a / b
-
-
-def floor_div(a, b):
-    return a // b
-
-
-def modulo(a, b):
-    return a % b
-
-
 def div_mod(a, b):
     return divmod(a, b)
 
 
-@pytest.mark.parametrize("f", [true_div, floor_div, modulo, div_mod])
+@pytest.mark.parametrize("f", [truediv, floordiv, mod, div_mod])
 @pytest.mark.parametrize("a, b", [(5, 0), (5, 0.0), (5.0, 0), (5.0, 0.0), (-0.0, 0), (0, False)])
 def test_division_by_zero_reads_as_this_pythons(f, a, b):
     """ZeroDivisionError's text is the running CPython's: "float division by
