@@ -1,0 +1,48 @@
+"""``np.sum``/``np.mean`` of 1-D complex arrays are NumPy's bit for bit: its
+complex pairwise sum (``statistics/complex_pairwise.py``: four accumulators per
+part, from the identity) and its mean (the sum divided by an ``intp`` count, so
+complex64 in complex128 and rounded back) -- any stride, reversed views, both
+complex dtypes, sizes across the leaf and split boundaries."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hanajit import jit
+
+
+def total(a):
+    return a.sum()
+
+
+def average(a):
+    return np.mean(a)
+
+
+def along(a):
+    return np.sum(a, axis=0)
+
+
+def _same(got, want):
+    return type(got) is type(want) and np.asarray(got).tobytes() == np.asarray(want).tobytes()
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+def test_complex_sums_and_means_are_numpys(dtype):
+    rng = np.random.default_rng(5)
+    fs = [(f, jit(f, fallback=False)) for f in (total, average, along)]
+    for n in [0, 1, 3, 4, 5, 7, 8, 63, 64, 65, 127, 128, 129, 200, 1000, 4099]:
+        z = (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 4, n)
+             + 1j * rng.standard_normal(n)).astype(dtype)
+        for arr in (z, z[::3], z[::-1]):
+            for f, jf in fs:
+                if arr.size == 0 and f is average:
+                    continue
+                assert _same(jf(arr), f(arr)), (f.__name__, n)
+
+
+def test_the_sum_starts_from_the_identity():
+    f = jit(total, fallback=False)
+    for z in (np.array([0, .1, .2, .3]) + 0j, np.array([complex(-0.0, -0.0)]),
+              np.array([], complex)):
+        assert _same(f(z), total(z))
