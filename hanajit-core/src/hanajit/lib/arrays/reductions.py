@@ -51,7 +51,7 @@ def total_size(dims):
     return size
 
 
-def _axis_arg(call):
+def axis_arg(call):
     """The constant axis of a reduction call (None for all axes); also keepdims."""
     node = call.kwargs.get("axis", call.args[1] if len(call.args) > 1 else None)
     kd = call.kwargs.get("keepdims")
@@ -96,7 +96,7 @@ class Reduction(CallTemplate):
             raise Incompatible(f"np.{self.name}() arguments {sorted(extra)}")
         at = args[0]
         st = self.scalar_type(at.dtype)
-        axis, keep = _axis_arg(call)
+        axis, keep = axis_arg(call)
         if axis is None:
             if keep:
                 return T.ArrayType(st, at.ndim, "C")
@@ -343,7 +343,7 @@ class Reduction(CallTemplate):
                 and t.ndim >= 2 and t.dtype == st and st.is_float)
 
     def lower(self, L, call, args, kwargs):
-        axis, keep = _axis_arg(call)
+        axis, keep = axis_arg(call)
         rt = call.type
         st = rt.dtype if isinstance(rt, T.ArrayType) else rt
         if isinstance(axis, tuple):

@@ -30,6 +30,23 @@ def pairwise_unbuffered(v, zero):
     return zero + _pairwise(v, 0, len(v), zero, None)
 
 
+BUFFER = 8192   # NumPy's iterator buffer, in items
+
+
+def buffered_sum(v, zero):
+    """NumPy's sum of a lane it casts through its iterator's buffer (an integer
+    array summed as float64 by ``np.mean``/``np.var``): ``zero`` plus each
+    buffer's pairwise sum in turn (``v`` holds the cast values)."""
+    n = len(v)
+    total = zero
+    lo = 0
+    while lo < n:
+        m = min(BUFFER, n - lo)
+        total = total + lane_sum(v, lo, m, zero)
+        lo += m
+    return total
+
+
 def lane_sum(v, lo, n, zero):
     """The pairwise sum of ``v[lo:lo + n]`` as NumPy's reduce adds it to its
     total (no leading ``zero +``; ``sum_lanes``)."""

@@ -50,9 +50,21 @@ class VarStd(Reduction):
     def lower(self, L, call, args, kwargs):
         tpl = copy.copy(self)
         tpl.ddof = kwargs.get("ddof")
+        tpl.buffered = False
         # read twice; a float array of NumPy's own kind takes the pairwise path
         # (Reduction.lower -> pairwise_lane -> self.pairwise)
         a = L.let(ew.materialize(L, args[0]))
+        t = a.type
+        from ..arrays.reductions import axis_arg
+        axis, _ = axis_arg(call)
+        if isinstance(t, T.ArrayType) and (t.dtype.is_int or t.dtype.is_bool) and (
+                t.ndim == 1 and axis in (None, 0, -1) or t.layout == "C" and axis is None):
+            # NumPy sums integers as float64 through its iterator's buffer: the
+            # values cast (a float64 copy), the mean buffer by buffer
+            z = ew.to_lazy(L, a)
+            a = L.let(ew.materialize(L, ew.Lazy(T.ArrayType(F, t.ndim, "C"), z.dims,
+                                                lambda idx: ops.convert_wrap(z.elem(idx), F))))
+            tpl.buffered = True
         return Reduction.lower(tpl, L, call, [a] + list(args[1:]), kwargs)
 
     def pairwise(self, L, lane, st, scratch=True):
@@ -68,7 +80,8 @@ class VarStd(Reduction):
         def divide(total, count):
             q = N.BinOp("fdiv", ops.convert(L, total, F), ops.convert(L, count, F), F)
             return q if st == F else N.Cast(q, st)
-        mean = L.let(divide(L.call_helper(hs.pairwise, [lane, C(0.0, st)]), n))
+        summed = hs.buffered_sum if getattr(self, "buffered", False) else hs.pairwise
+        mean = L.let(divide(L.call_helper(summed, [lane, C(0.0, st)]), n))
         dev = allocate(L, T.ArrayType(st, 1, "C"), [n])
 
         def square(idx):
