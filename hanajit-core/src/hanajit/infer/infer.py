@@ -90,7 +90,7 @@ class Inferrer:
         fn.numpy_result = numpy_results.numpy_result(fn, self.is_strong)
         fn.flagged_result = result_flags.plan(fn, self.is_strong, self.assigned, self.mixed)
         same_type = python_state.same_type_locals(self.assigned, self.mixed, fn.params)
-        if same_type:
+        if same_type and not python_state.library_function(fn):
             python_state.check_divisions(fn, same_type, self.is_strong)
         insert_coercions(fn)
 

@@ -16,7 +16,8 @@ semantics are NumPy's only because of such locals with ``zero_check``: (the
 state locals, the message Python raises).  The lowering
 (``passes/lower_semantics.py``) raises that error where every one of those
 locals is still a Python number and the divisor is zero.  Locals whose state
-cannot be told (a loop target, a parameter) are left as they were.
+cannot be told (a loop target, a parameter) are left as they were, and so is
+hanajit's own library code, which is written for compiled semantics.
 """
 from __future__ import annotations
 
@@ -27,6 +28,14 @@ from . import result_flags
 
 _DIVISIONS = ("truediv", "floordiv", "mod")
 _PYTHON = (T.INT64, T.FLOAT64, T.BOOL)
+
+
+def library_function(fn: N.Function) -> bool:
+    """Is ``fn`` hanajit's own library code (``hanajit/lib``)?  It is written for
+    compiled semantics, never run by the interpreter: its divisions keep them."""
+    import os
+    lib = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib")
+    return os.path.abspath(fn.filename or "").startswith(lib + os.sep)
 
 
 def same_type_locals(assigned: dict, mixed: dict, params) -> dict:
