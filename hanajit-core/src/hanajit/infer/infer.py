@@ -17,7 +17,8 @@ from ..ir import nodes as N
 from ..ir import types as T
 from ..lib import registry
 from .. import typing_rules as rules
-from . import function_args, numpy_results, python_state, result_flags, weak_locals
+from . import function_args, message_fields, numpy_results, python_state, result_flags
+from . import weak_locals
 from .coercions import insert_coercions
 from .none_params import NONE_AND_VALUE
 from ..typing_rules import Incompatible
@@ -89,9 +90,7 @@ class Inferrer:
         fn.returns_param = returned_parameter(fn)
         fn.numpy_result = numpy_results.numpy_result(fn, self.is_strong)
         fn.flagged_result = result_flags.plan(fn, self.is_strong, self.assigned, self.mixed)
-        same_type = python_state.same_type_locals(self.assigned, self.mixed, fn.params)
-        if same_type and not python_state.library_function(fn):
-            python_state.check_divisions(fn, same_type, self.is_strong)
+        python_state.check_divisions(fn, self.assigned, self.mixed, self.is_strong)
         insert_coercions(fn)
 
     strict = False
@@ -194,7 +193,7 @@ class Inferrer:
                 if callee.name == "is_integer":     # a Python bool, of NumPy floats too
                     return False
                 if isinstance(getattr(e.args[0], "type", None), T.GeneratorType):
-                    return _random_draw_is_numpy(callee.name, e.args[1:])
+                    return numpy_results.random_draw_is_numpy(callee.name, e.args[1:])
                 return any(isinstance(getattr(a, "type", None), T.ArrayType)
                            for a in e.args[:1]) or self.is_strong(e.args[0])
             if isinstance(callee, Unpack):      # ``x, y = a``: an array's items
@@ -211,7 +210,8 @@ class Inferrer:
                 return False            # np.allclose, np.array_equal: Python bools
             mod = getattr(callee, "__module__", None) or ""
             if mod == "numpy.random":
-                return _random_draw_is_numpy(getattr(callee, "__name__", ""), e.args)
+                name = getattr(callee, "__name__", "")
+                return numpy_results.random_draw_is_numpy(name, e.args)
             return mod == "numpy" or mod.startswith("numpy.") or \
                 type(callee).__name__ == "ufunc"
         return False
@@ -305,7 +305,7 @@ class Inferrer:
         elif isinstance(s, N.Raise):
             types = [self.expr(a, line) for a in s.args]
             for t, conversion in zip(types, message_field_conversions(s.message)):
-                problem = field_problem(t, conversion)
+                problem = message_fields.field_problem(t, conversion)
                 if problem:
                     self.fail(line, "f-string message", problem)
         elif isinstance(s, (N.Break, N.Continue)):
@@ -797,35 +797,3 @@ def _holds_array(t) -> bool:
     if isinstance(t, T.ArrayType):
         return True
     return isinstance(t, T.TupleType) and any(_holds_array(i) for i in t.items)
-
-
-def field_problem(t, conversion: str):
-    """Why a compiled message cannot format a value of type ``t`` with the
-    f-string ``conversion`` as the interpreter does (None: it can).  Integers
-    print their digits; a float prints ``repr(float)``, which is what ``{x}`` and
-    ``{x!s}`` print for a Python float and an ``np.float64`` and what ``{x}``
-    prints for an ``np.float32`` -- but ``{x!r}`` of a NumPy float reads
-    ``np.float64(...)`` and ``{x!s}`` of an ``np.float32`` its own shortest
-    digits."""
-    if t is None or (isinstance(t, T.Scalar) and t.is_int):
-        return None
-    if isinstance(t, T.Scalar) and t.is_float and t.bits in (32, 64):
-        if conversion == "r":
-            return f"a {t} field with !r (the repr of a NumPy float differs from a float's)"
-        if conversion == "s" and t.bits == 32:
-            return f"a {t} field with !s (str of an np.float32 prints its own digits)"
-        return None
-    return f"a field of type {t} (only integers and floats are formatted into " \
-        "compiled messages)"
-
-
-def _random_draw_is_numpy(name: str, args) -> bool:
-    """Is one draw of NumPy's random functions (``np.random.<name>`` or a
-    ``Generator``'s method) a NumPy scalar?  They return Python floats and ints
-    (``np.random.random()``, ``randint(5)``, ``rng.normal()``), except
-    ``Generator.integers`` (an ``np.int64``) and ``choice`` of an array (its
-    item)."""
-    if name == "integers":
-        return True
-    return name == "choice" and bool(args) and isinstance(getattr(args[0], "type", None),
-                                                           T.ArrayType)

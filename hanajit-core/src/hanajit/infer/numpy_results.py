@@ -139,3 +139,15 @@ def numpy_result(fn: N.Function, is_strong):
             m = _mark(s.value, rt, is_strong, assigned)
             out = m if out is None else _both(out, m)
     return out if out is not None and _marked(out) else None
+
+
+def random_draw_is_numpy(name: str, args) -> bool:
+    """Is one draw of NumPy's random functions (``np.random.<name>`` or a
+    ``Generator``'s method) a NumPy scalar?  They return Python floats and ints
+    (``np.random.random()``, ``randint(5)``, ``rng.normal()``), except
+    ``Generator.integers`` (an ``np.int64``) and ``choice`` of an array (its
+    item)."""
+    if name == "integers":
+        return True
+    return name == "choice" and bool(args) and isinstance(getattr(args[0], "type", None),
+                                                           T.ArrayType)

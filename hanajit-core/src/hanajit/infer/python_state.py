@@ -24,18 +24,11 @@ from __future__ import annotations
 from ..errors import zero_division_message
 from ..ir import nodes as N
 from ..ir import types as T
+from ..lib import registry
 from . import result_flags
 
 _DIVISIONS = ("truediv", "floordiv", "mod")
 _PYTHON = (T.INT64, T.FLOAT64, T.BOOL)
-
-
-def library_function(fn: N.Function) -> bool:
-    """Is ``fn`` hanajit's own library code (``hanajit/lib``)?  It is written for
-    compiled semantics, never run by the interpreter: its divisions keep them."""
-    import os
-    lib = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib")
-    return os.path.abspath(fn.filename or "").startswith(lib + os.sep)
 
 
 def same_type_locals(assigned: dict, mixed: dict, params) -> dict:
@@ -53,9 +46,14 @@ def same_type_locals(assigned: dict, mixed: dict, params) -> dict:
     return out
 
 
-def check_divisions(fn: N.Function, locals_: dict, is_strong) -> None:
-    """Mark the divisions that raise while ``locals_`` (``same_type_locals``)
-    are Python numbers, and keep those locals' states (see the module doc)."""
+def check_divisions(fn: N.Function, assigned: dict, mixed: dict, is_strong) -> None:
+    """Mark the divisions that raise while the locals of ``same_type_locals``
+    (``assigned``: name -> (type, strong) of its assignments; ``mixed``:
+    ``weak_locals``') are Python numbers, and keep those locals' states (see the
+    module doc).  Library code keeps compiled semantics."""
+    locals_ = same_type_locals(assigned, mixed, fn.params)
+    if not locals_ or registry.ours(fn):
+        return
     sites = []
     for s in N.walk_stmts(fn.body):
         for root in N.stmt_exprs(s):

@@ -94,6 +94,16 @@ _by_id: dict = {}
 _resolved_modules: set = set()
 
 
+def ours_function(pyfunc) -> bool:
+    """Is the Python function ``pyfunc`` one of hanajit's own (``hanajit.lib``)?"""
+    return (getattr(pyfunc, "__module__", None) or "").startswith("hanajit.lib.")
+
+
+def ours(fn) -> bool:
+    """Is the IR function ``fn`` a specialisation of hanajit's own library code?"""
+    return fn.origin is not None and ours_function(fn.origin[0])
+
+
 def register(template):
     """Register a CallTemplate instance, or (as a class decorator) a subclass."""
     _templates.append(template() if isinstance(template, type) else template)

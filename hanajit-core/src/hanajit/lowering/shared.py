@@ -43,6 +43,7 @@ import threading
 from dataclasses import dataclass
 
 from ..ir import nodes as N
+from ..lib import registry
 
 # a root's body and everything it calls, in statements: the pairwise sum behind
 # np.sum is ~60, sorts and selections a few hundred; small helpers stay inlined
@@ -123,14 +124,7 @@ def enabled() -> bool:
     return os.environ.get("HANAJIT_SHARE_HELPERS", "1") != "0"
 
 
-def ours(fn: N.Function) -> bool:
-    """Is ``fn`` hanajit's own (``hanajit.lib``)?"""
-    return fn.origin is not None and ours_function(fn.origin[0])
-
-
-def ours_function(pyfunc) -> bool:
-    """Is the Python function ``pyfunc`` one of hanajit's own (``hanajit.lib``)?"""
-    return (getattr(pyfunc, "__module__", None) or "").startswith("hanajit.lib.")
+ours, ours_function = registry.ours, registry.ours_function
 
 
 def draws(fn: N.Function) -> bool:

@@ -17,7 +17,7 @@ Example (``x = a // b`` on ints)::
 """
 from __future__ import annotations
 
-from ..errors import UnsupportedError, escape_braces, with_field_kinds
+from ..errors import UnsupportedError, escape_braces
 from ..typing_rules import Incompatible, same_kind
 from ..ir import nodes as N
 from ..ir import types as T
@@ -206,15 +206,7 @@ class Lowerer:
             value = self.value(s.value) if s.value is not None else None
             self.emit(N.Return(value=value, line=s.line))
         elif isinstance(s, N.Raise):
-            args = self.seq(s.args)
-            message = s.message
-            if args:          # the fields as the runtimes print them (errors.Field)
-                kinds = ["f" if a.type.is_float else "u" if a.type == T.UINT64 else ""
-                         for a in args]
-                message = with_field_kinds(message, kinds)
-                # a float travels as a double in its int64 slot (its bits)
-                args = [ops.convert_wrap(a, T.FLOAT64) if a.type.is_float
-                        else ops.convert_wrap(a, T.INT64) for a in args]
+            message, args = ops.raise_fields(s.message, self.seq(s.args))
             self.emit(N.Raise(exc=s.exc, message=message, args=args, line=s.line,
                               deopt=s.deopt))
         elif isinstance(s, N.PySetItem):

@@ -7,7 +7,7 @@ source in :mod:`hanajit.lib.python.helpers`, compiled by hanajit itself.
 """
 from __future__ import annotations
 
-from ...errors import zero_division_message
+from ...errors import with_field_kinds, zero_division_message
 from ...ir import nodes as N
 from ...ir import types as T
 from . import helpers, int_overflow
@@ -236,7 +236,7 @@ def binop(L, op, a, b, rtype, an=None, bn=None, checked=True):
         floats = any(x is not None and getattr(x, "type", None) is not None
                      and x.type.is_float for x in (an, bn))
         L.raise_if(N.Cmp("eq", b, zero(ct), T.BOOL), ZeroDivisionError,
-                   "float division by zero" if floats else "division by zero")
+                   zero_division_message("truediv", floats))
         return N.BinOp("fdiv", a, b, ct)
     if op in ("floordiv", "mod"):
         if ct.is_float:
@@ -331,6 +331,17 @@ def inexact_int_division(L, a, b):
         big = out if big is None else bor(big, out)
     if big is not None:
         L.raise_if(big, helpers.Deopt, "int / int beyond 2**53 (correctly rounded)")
+
+
+def raise_fields(message: str, args: list):
+    """A raise's message template and values as every runtime reads them
+    (``errors.Field``): a float travels as a double in its int64 slot, printed
+    by ``{f}``; a uint64 prints unsigned (``{u}``); other integers as int64."""
+    if not args:
+        return message, args
+    kinds = ["f" if a.type.is_float else "u" if a.type == T.UINT64 else "" for a in args]
+    return with_field_kinds(message, kinds), [
+        convert_wrap(a, T.FLOAT64 if a.type.is_float else T.INT64) for a in args]
 
 
 def convert_wrap(e, to):

@@ -162,11 +162,9 @@ def _check_mixed_range(L, lo, hi, bins):
     ordered = N.Cmp("ne", f, N.UnOp("neg", inf, f.type) if f is hi else inf, T.BOOL)
     wrong = ops.band(ops.band(N.Cmp("ge", bins, C(1, I), T.BOOL),
                               N.UnOp("not", finite, T.BOOL)), ordered)
-    kinds = ["f" if v.type.is_float else "u" if v.type == T.UINT64 else "" for v in (lo, hi)]
-    args = [ops.convert_wrap(v, F if v.type.is_float else I) for v in (lo, hi)]
-    L.emit(N.If(cond=wrong, then=[N.Raise(
-        exc=ValueError, message="supplied range of [{%s}, {%s}] is not finite" % tuple(kinds),
-        args=args, line=L.line)], line=L.line))
+    message, args = ops.raise_fields("supplied range of [{}, {}] is not finite", [lo, hi])
+    L.emit(N.If(cond=wrong, then=[N.Raise(exc=ValueError, message=message, args=args,
+                                          line=L.line)], line=L.line))
 
 
 def _span(L, lo, hi):

@@ -37,6 +37,8 @@ class VarStd(Reduction):
     NumPy computes them; ``max(n - ddof, 0)`` divides; complex input gives the
     variance of ``|x - mean|``."""
 
+    buffered = False    # integers cast to float64: NumPy's mean is summed per buffer
+
     def scalar_type(self, t):
         return float_type(t)
 
@@ -50,7 +52,6 @@ class VarStd(Reduction):
     def lower(self, L, call, args, kwargs):
         tpl = copy.copy(self)
         tpl.ddof = kwargs.get("ddof")
-        tpl.buffered = False
         # read twice; a float array of NumPy's own kind takes the pairwise path
         # (Reduction.lower -> pairwise_lane -> self.pairwise)
         a = L.let(ew.materialize(L, args[0]))
@@ -80,7 +81,7 @@ class VarStd(Reduction):
         def divide(total, count):
             q = N.BinOp("fdiv", ops.convert(L, total, F), ops.convert(L, count, F), F)
             return q if st == F else N.Cast(q, st)
-        summed = hs.buffered_sum if getattr(self, "buffered", False) else hs.pairwise
+        summed = hs.buffered_sum if self.buffered else hs.pairwise
         mean = L.let(divide(L.call_helper(summed, [lane, C(0.0, st)]), n))
         dev = allocate(L, T.ArrayType(st, 1, "C"), [n])
 
