@@ -113,6 +113,10 @@ def _env(cache_dir, *paths):
     env["PYTHONPATH"] = os.pathsep.join([str(p) for p in paths]
                                         + [env.get("PYTHONPATH", "")])
     env["PYTHONWARNINGS"] = "error::hanajit.HanaJitFallbackWarning"
+    # no .pyc: Python checks one by the source's mtime in whole seconds and its
+    # size, so an edit of the same length within the second of the first run
+    # would run the old bytecode while hanajit compiles the new source
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
     return env
 
 

@@ -201,7 +201,7 @@ def index_arrays(length, shape=None, oob=True):
                               max_size=12)).map(build)
 
 
-SETTINGS = settings(max_examples=10, deadline=None,
+SETTINGS = settings(max_examples=6, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -53,7 +53,7 @@ def into_rows(m, v):
 shapes = st.sampled_from([(3, 4), (1, 4), (3, 1), (1, 1), (0, 4), (3, 0), (4,), (1,)])
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(shapes, shapes, shapes)
 def test_broadcasting_decided_at_run_time(sa, sb, sc):
     rng = np.random.default_rng(len(sa) * 31 + sum(sa) + 7 * sum(sb) + 3 * sum(sc))

@@ -48,7 +48,7 @@ def outcome(f, *args):
         return "raise", str(e)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.integers(-20, 20), st.integers(-20, 20), st.integers(-6, 6))
 def test_reversed_ranges(a, b, c):
     assert outcome(jit(ranged, fallback=False), a, b, c) == outcome(ranged, a, b, c)

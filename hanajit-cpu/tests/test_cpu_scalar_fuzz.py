@@ -168,7 +168,7 @@ def check(seed):
         assert _same_number(got[1], want[1]), (src, args, got, want)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+@settings(max_examples=260, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           derandomize=DERANDOMIZE)
 @given(seed=st.integers(0, 2 ** 32 - 1))
 def test_random_scalar_expressions_match_cpython(seed):

@@ -140,7 +140,7 @@ shapes = st.lists(st.sampled_from(EXTENTS), min_size=2, max_size=3).filter(
     lambda s: int(np.prod(s)) <= 40000)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(shapes, st.sampled_from([np.float64, np.float32]), st.integers(0, 2**32 - 1))
 def test_arrays_any_layout(shape, dtype, seed):
     """Whole sums, means and sums along each axis of N-D arrays in every layout."""
@@ -176,7 +176,7 @@ def pair_layouts(rng, shape, dtype):
     yield x[::-1], y                                    # with a C operand
 
 
-@settings(max_examples=3, deadline=None)
+@settings(max_examples=2, deadline=None)
 @given(shapes, st.sampled_from([np.float64, np.float32]), st.integers(0, 2**32 - 1))
 def test_expressions(shape, dtype, seed):
     """Whole sums, means and axis sums of N-D expressions of operands sharing one
@@ -196,7 +196,7 @@ def test_expressions(shape, dtype, seed):
             same(f, a, b)
 
 
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=3, deadline=None)
 @given(shapes, st.sampled_from([np.float64, np.float32]), st.integers(0, 2**32 - 1))
 def test_one_operand_read_twice(shape, dtype, seed):
     """``np.sum(a * a)`` and the like in the layouts of :func:`pair_layouts`."""
@@ -208,7 +208,7 @@ def test_one_operand_read_twice(shape, dtype, seed):
             same(f, a)
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=5, deadline=None)
 @given(shapes, st.sampled_from([np.float64, np.float32]), st.integers(0, 2**32 - 1))
 def test_expression_axes_reversed(shape, dtype, seed):
     """Along an axis, reversed C operands keep NumPy's order (its temporary's
