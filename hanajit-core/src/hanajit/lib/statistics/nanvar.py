@@ -9,14 +9,17 @@ to float32 data's type, as ``np.divide`` of the float array by the ``intp``
 count), the deviations ``arr - avg`` with the NaN places set back to 0, their
 squares, the squares' pairwise sum divided by ``dof = cnt - ddof`` (float64
 again; ``ddof`` a float makes ``dof`` one), and NaN wherever ``dof <= 0``.
-``nanstd`` is the square root.  Here each lane (the whole array in the memory
-order of NumPy's copy, or a row) is one scratch array holding the replaced
-values, then their squared deviations: the same operations in the same order.
+``nanstd`` is the square root.  Where NumPy sums lanes whole (the whole array in
+the memory order of its copy, or the rows of a C-contiguous one) each lane is one
+scratch array holding the replaced values, then their squared deviations; along
+another axis of a C-contiguous array the copy, means and squares are whole arrays
+as in NumPy, summed by ``np.sum``'s own lowering (NumPy's order along that axis:
+``arrays/sum_order.py``).  The same operations in the same order either way.
 
-Compiled only where NumPy's summation order is the pairwise sum of such a lane:
-1-D arrays (any stride), C- or Fortran-contiguous ones as a whole, and the last
-axis of C-contiguous ones; other layouts, axes, ``dtype=``, ``out=`` and complex
-arrays fall back.  NumPy also warns "Degrees of freedom <= 0 for slice." where
+Compiled where hanajit knows NumPy's order: 1-D arrays (any stride), C- or
+Fortran-contiguous ones as a whole, C-contiguous ones along any one axis; other
+layouts, ``axis=`` tuples, ``dtype=``, ``out=``, ``where=``, ``mean=``,
+``correction=`` and complex arrays fall back.  NumPy also warns "Degrees of freedom <= 0 for slice." where
 ``dof <= 0``; compiled code gives the NaN without the warning (no RuntimeWarning
 comes from compiled code: docs/limitations.md).
 """
@@ -41,13 +44,15 @@ F = T.FLOAT64
 
 
 def _order_known(t: T.ArrayType, axis) -> bool:
-    """Does NumPy sum the lanes of ``t`` reduced over ``axis`` pairwise, each
-    lane whole (its copy keeps ``t``'s memory order)?"""
+    """Does hanajit know NumPy's summation order of ``t``'s NaN-free copy (order
+    ``'K'``: ``t``'s own memory order) reduced over ``axis``?  Pairwise over the
+    whole of a 1-D, C- or F-contiguous array; along an axis of a C-contiguous
+    one, ``np.sum``'s own order (``arrays/sum_order.py``)."""
     if t.ndim == 1:
         return True
     if axis is None:
         return t.layout in ("C", "F")
-    return t.layout == "C" and axis % t.ndim == t.ndim - 1
+    return t.layout == "C"
 
 
 class NanVarStd(VarStd):
@@ -80,11 +85,77 @@ class NanVarStd(VarStd):
         axis, keep = axis_arg(call)
         rt = call.type
         st = rt.dtype if isinstance(rt, T.ArrayType) else rt
+        nd = arr.type.ndim
         if axis is None:
             flat = NanReduction.memory_order(L, arr)
             v = tpl.pairwise(L, flat, st)
-            return kept_array(L, v, rt, arr.type.ndim) if keep else v
-        return tpl.lower_pairwise(L, arr, rt, st, axis, keep)
+            return kept_array(L, v, rt, nd) if keep else v
+        if nd == 1 or axis % nd == nd - 1:
+            return tpl.lower_pairwise(L, arr, rt, st, axis, keep)
+        return tpl.along_axis(L, arr, rt, st, axis % nd, keep)
+
+    def along_axis(self, L, arr, rt, st, axis, keep):
+        """NumPy's nanvar of a C-contiguous ``arr`` along an ``axis`` other than
+        the last, with whole arrays as NumPy has them: the NaN-free copy, the
+        counts, sums, means and squared deviations, each sum ``np.sum``'s own
+        (``Reduction.lower_axis``: NumPy's order along that axis)."""
+        from ..arrays.creation import allocate, fill
+        from ..arrays.reductions import REDUCTIONS
+        total = REDUCTIONS["sum"]
+        nd = arr.type.ndim
+        dims = [L.let(N.ArrayAttr(arr, "shape", k, I)) for k in range(nd)]
+        kept = [C(1, I) if k == axis else d for k, d in enumerate(dims)]
+        full_t, kept_t = T.ArrayType(st, nd, "C"), T.ArrayType(st, nd, "C")
+
+        def element(idx):
+            return L.let(N.Load(arr, list(idx), st))
+
+        def isnan(x):
+            return numpy_predicate(L, "isnan", x)
+
+        def at_kept(idx):           # the kept-dims index of an element's lane
+            return [C(0, I) if k == axis else i for k, i in enumerate(idx)]
+        work = allocate(L, full_t, dims)
+        fill(L, work, dims, lambda idx: (lambda x: N.Select(
+            isnan(x), ops.zero(st), x, st))(element(idx)))
+        counted = ew.Lazy(T.ArrayType(I, nd, "C"), dims, lambda idx: ops.convert(
+            L, ops.logical_not(isnan(element(idx))), I))
+        cnt = L.let(total.lower_axis(L, [counted], T.ArrayType(I, nd, "C"), I, axis, True))
+        mean = L.let(total.lower_axis(L, [work], kept_t, st, axis, True))
+        fill(L, mean, kept, lambda idx: _divide(
+            L, N.Load(mean, list(idx), st), N.Load(cnt, list(idx), I), st))
+
+        def square(idx):
+            x = element(idx)
+            m = N.Load(mean, at_kept(idx), st)
+            d = L.let(N.Select(isnan(x), ops.zero(st), N.BinOp("sub", x, m, st), st))
+            return N.BinOp("mul", d, d, st)
+        fill(L, work, dims, square)
+        sq = L.let(total.lower_axis(L, [work], kept_t, st, axis, True))
+        out_dims = kept if keep else [d for k, d in enumerate(dims) if k != axis]
+        out = allocate(L, rt, out_dims)
+
+        def result(idx):
+            idx = list(idx)
+            if not keep:
+                idx.insert(axis, C(0, I))
+            return self.finish(L, N.Load(sq, idx, st), N.Load(cnt, idx, I), st)
+        fill(L, out, out_dims, result)
+        return out
+
+    def finish(self, L, total, count, st):
+        """The squares' ``total`` over ``dof = count - ddof`` (NaN where
+        ``dof <= 0``); its square root for ``nanstd``."""
+        ct = F if self.ddof is not None and not (self.ddof.type.is_int
+                                                 or self.ddof.type.is_bool) else I
+        ddof = ops.convert(L, self.ddof, ct) if self.ddof is not None else C(0, I)
+        dof = L.let(N.BinOp("sub", ops.convert(L, count, ct), ddof, ct))
+        var = L.let(_divide(L, total, dof, st))
+        var = L.let(N.Select(N.Cmp("le", dof, ops.zero(ct), T.BOOL),
+                             C(float("nan"), st), var, st))
+        if self.name == "std":
+            return N.Intrinsic("sqrt", [var], st)
+        return var
 
     def pairwise(self, L, lane, st, scratch=True):
         """NumPy's nanvar of one lane (see the module's docstring)."""
@@ -93,10 +164,6 @@ class NanVarStd(VarStd):
         from . import pairwise_sum as hs
         from ..arrays.creation import allocate, fill
         n = L.let(N.ArrayAttr(lane, "shape", 0, I))
-
-        def divide(total, count):
-            q = N.BinOp("fdiv", ops.convert(L, total, F), ops.convert(L, count, F), F)
-            return q if st == F else N.Cast(q, st)
 
         def element(i):
             return L.let(N.Load(lane, [i], st))
@@ -112,24 +179,21 @@ class NanVarStd(VarStd):
             "add", N.Var(cnt, I), ops.convert(L, ops.logical_not(isnan(element(idx[0]))), I),
             I))))
         count = L.let(N.Var(cnt, I))
-        mean = L.let(divide(L.call_helper(hs.pairwise, [work, C(0.0, st)]), count))
+        mean = L.let(_divide(L, L.call_helper(hs.pairwise, [work, C(0.0, st)]), count, st))
 
         def square(idx):
             x = element(idx[0])
             d = L.let(N.Select(isnan(x), ops.zero(st), N.BinOp("sub", x, mean, st), st))
             return N.BinOp("mul", d, d, st)
         fill(L, work, [n], square)
-        total = L.call_helper(hs.pairwise, [work, C(0.0, st)])
-        ct = F if self.ddof is not None and not (self.ddof.type.is_int
-                                                 or self.ddof.type.is_bool) else I
-        ddof = ops.convert(L, self.ddof, ct) if self.ddof is not None else C(0, I)
-        dof = L.let(N.BinOp("sub", ops.convert(L, count, ct), ddof, ct))
-        var = L.let(divide(total, dof))
-        var = L.let(N.Select(N.Cmp("le", dof, ops.zero(ct), T.BOOL),
-                             C(float("nan"), st), var, st))
-        if self.name == "std":
-            return N.Intrinsic("sqrt", [var], st)
-        return var
+        return self.finish(L, L.call_helper(hs.pairwise, [work, C(0.0, st)]), count, st)
+
+
+def _divide(L, total, count, st):
+    """``total / count`` as NumPy's ``np.divide`` of a float array by an ``intp``
+    (or float64) one: in float64, rounded back to ``st``."""
+    q = N.BinOp("fdiv", ops.convert(L, total, F), ops.convert(L, count, F), F)
+    return q if st == F else N.Cast(q, st)
 
 
 register(NanVarStd("var", ("nanvar",)))
