@@ -1,9 +1,10 @@
 """``np.nanvar`` / ``np.nanstd`` compiled, against NumPy 2 bit for bit: float64 and
 float32 arrays with NaNs (none, some, all), infinities and empty lanes, as a whole
 (1-D of any stride, C- and Fortran-contiguous N-D) and along any axis of
-C-contiguous arrays, ``ddof`` int and float, ``keepdims``; result dtypes and types
-(NumPy scalar or array); integer arrays (NumPy's ``np.var``); the layouts and
-arguments NumPy's order is not reproduced for fall back."""
+C-contiguous arrays or over a tuple of them, ``ddof`` int and float, ``keepdims``;
+result dtypes and types (NumPy scalar or array); integer arrays (NumPy's
+``np.var``); the layouts and arguments NumPy's order is not reproduced for fall
+back."""
 from __future__ import annotations
 
 import warnings
@@ -61,6 +62,14 @@ def nvar_axis0(a):
 
 def nstd_middle_keep(a, d):
     return np.nanstd(a, axis=-2, ddof=d, keepdims=True)
+
+
+def nvar_axes01(a):
+    return np.nanvar(a, axis=(0, 1))
+
+
+def nstd_axes_keep(a):
+    return np.nanstd(a, axis=(2, 0), keepdims=True, ddof=1)
 
 
 def nvar_dtype(a):
@@ -155,6 +164,17 @@ def test_along_other_axes_of_c_arrays():
     check(nvar_axis0, a[:600].reshape(60, 10) * 2.0)     # an expression's temporary
 
 
+def test_over_a_tuple_of_axes():
+    a = data(4 * 30 * 50, np.float64, 13, 0.3)
+    a[:50] = np.nan
+    for shape in ((4, 30, 50), (30, 4, 50), (0, 3, 5), (1, 1, 7)):
+        b = a[:int(np.prod(shape))].reshape(shape)
+        check(nvar_axes01, b)
+        check(nstd_axes_keep, b)
+    check(nvar_axes01, a[:1500].reshape(30, 50))            # every axis: a scalar
+    check(nvar_axes01, a[:6000].reshape(4, 30, 50).astype(np.float32))
+
+
 def test_special_values_and_expressions():
     specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e308, -1e308, 5e-324, 1.0])
     rng = np.random.default_rng(3)
@@ -182,6 +202,8 @@ def test_integer_and_bool_arrays_are_nps_var():
     (nvar_axis0, np.ones((3, 4), order="F")),           # an F array along an axis
     (nvar_last, np.ones((4, 6))[:, ::2]),               # a stepped 2-D view
     (nvar_last, np.asfortranarray(np.ones((3, 4)))),    # an F array along its last axis
+    (nvar_axes01, np.ones((3, 4, 2), order="F")),       # ... over a tuple of axes
+    (nvar_axes01, np.ones((3, 4, 2), np.int64)),        # np.var of ints: no tuples
     (nvar, np.ones((4, 6))[::2]),                       # an N-D view of unknown order
     (nvar_dtype, np.ones(3)),                           # dtype=
     (nvar, np.ones(3, complex)),                        # complex

@@ -12,16 +12,17 @@ again; ``ddof`` a float makes ``dof`` one), and NaN wherever ``dof <= 0``.
 ``nanstd`` is the square root.  Where NumPy sums lanes whole (the whole array in
 the memory order of its copy, or the rows of a C-contiguous one) each lane is one
 scratch array holding the replaced values, then their squared deviations; along
-another axis of a C-contiguous array the copy, means and squares are whole arrays
-as in NumPy, summed by ``np.sum``'s own lowering (NumPy's order along that axis:
-``arrays/sum_order.py``).  The same operations in the same order either way.
+other axes of a C-contiguous array (one, or a tuple) the copy, means and squares
+are whole arrays as in NumPy, summed by ``np.sum``'s own lowering (NumPy's order
+there: ``arrays/sum_order.py``, ``arrays/axis_reduce.py``).  The same operations
+in the same order either way.
 
 Compiled where hanajit knows NumPy's order: 1-D arrays (any stride), C- or
-Fortran-contiguous ones as a whole, C-contiguous ones along any one axis; other
-layouts, ``axis=`` tuples, ``dtype=``, ``out=``, ``where=``, ``mean=``,
-``correction=`` and complex arrays fall back.  NumPy also warns "Degrees of freedom <= 0 for slice." where
-``dof <= 0``; compiled code gives the NaN without the warning (no RuntimeWarning
-comes from compiled code: docs/limitations.md).
+Fortran-contiguous ones as a whole, C-contiguous ones along any axis or tuple of
+axes; other layouts, ``dtype=``, ``out=``, ``where=``, ``mean=``, ``correction=``
+and complex arrays fall back.  NumPy also warns "Degrees of freedom <= 0 for
+slice." where ``dof <= 0``; compiled code gives the NaN without the warning (no
+RuntimeWarning comes from compiled code: docs/limitations.md).
 """
 from __future__ import annotations
 
@@ -43,14 +44,28 @@ I = T.INT64
 F = T.FLOAT64
 
 
-def _order_known(t: T.ArrayType, axis) -> bool:
+def _axes(t: T.ArrayType, axis):
+    """The sorted, normalised axes of a constant ``axis`` (None: all)."""
+    if axis is None:
+        return None
+    axes = []
+    for a in (axis if isinstance(axis, tuple) else (axis,)):
+        if not -t.ndim <= a < t.ndim:
+            raise Incompatible(f"axis {a} is out of bounds for array of dimension {t.ndim}")
+        axes.append(a % t.ndim)
+    if len(set(axes)) != len(axes):
+        raise Incompatible("repeated axis")
+    return sorted(axes)
+
+
+def _order_known(t: T.ArrayType, axes) -> bool:
     """Does hanajit know NumPy's summation order of ``t``'s NaN-free copy (order
-    ``'K'``: ``t``'s own memory order) reduced over ``axis``?  Pairwise over the
-    whole of a 1-D, C- or F-contiguous array; along an axis of a C-contiguous
-    one, ``np.sum``'s own order (``arrays/sum_order.py``)."""
+    ``'K'``: ``t``'s own memory order) reduced over ``axes``?  Pairwise over the
+    whole of a 1-D, C- or F-contiguous array; along axes of a C-contiguous one,
+    ``np.sum``'s own order (``arrays/sum_order.py``, ``axis_reduce``)."""
     if t.ndim == 1:
         return True
-    if axis is None:
+    if axes is None:
         return t.layout in ("C", "F")
     return t.layout == "C"
 
@@ -60,20 +75,27 @@ class NanVarStd(VarStd):
 
     def typer(self, inf, call, args, kwargs):
         a = args[0] if args else None
-        if isinstance(a, T.ArrayType) and (a.dtype.is_float or a.dtype.is_complex):
-            if a.dtype.is_complex:
-                raise Incompatible(f"np.nan{self.name}() of complex arrays")
-            axis, _ = axis_arg(call)
-            if isinstance(axis, tuple):
-                raise Incompatible(f"np.nan{self.name}() over several axes")
-            if axis is not None and not -a.ndim <= axis < a.ndim:
-                raise Incompatible(
-                    f"axis {axis} is out of bounds for array of dimension {a.ndim}")
-            if not _order_known(a, axis):
-                raise Incompatible(
-                    f"np.nan{self.name}() of a {a.ndim}-D {a.layout} array along axis "
-                    f"{axis}: NumPy's summation order there is not reproduced")
-        return super().typer(inf, call, args, kwargs)
+        if not (isinstance(a, T.ArrayType) and (a.dtype.is_float or a.dtype.is_complex)):
+            return super().typer(inf, call, args, kwargs)   # np.var's (ints, bools)
+        if a.dtype.is_complex:
+            raise Incompatible(f"np.nan{self.name}() of complex arrays")
+        extra = set(kwargs) - {"axis", "keepdims", "ddof"}
+        if extra or len(args) > 2:
+            raise Incompatible(f"np.nan{self.name}() arguments {sorted(extra)} "
+                               "(or more than a and axis by position)")
+        ddof = kwargs.get("ddof")
+        if ddof is not None and not (isinstance(ddof, T.Scalar) and not ddof.is_complex):
+            raise Incompatible("ddof must be a number")
+        axis, keep = axis_arg(call)
+        axes = _axes(a, axis)
+        if not _order_known(a, axes):
+            raise Incompatible(
+                f"np.nan{self.name}() of a {a.ndim}-D {a.layout} array along axis "
+                f"{axis}: NumPy's summation order there is not reproduced")
+        ndim = a.ndim if keep or axes is None else a.ndim - len(axes)
+        if axes is None and not keep or ndim == 0:
+            return a.dtype
+        return T.ArrayType(a.dtype, ndim, "C")
 
     def lower(self, L, call, args, kwargs):
         a = args[0]
@@ -86,25 +108,32 @@ class NanVarStd(VarStd):
         rt = call.type
         st = rt.dtype if isinstance(rt, T.ArrayType) else rt
         nd = arr.type.ndim
-        if axis is None:
+        axes = _axes(arr.type, axis)
+        if axes is None:
             flat = NanReduction.memory_order(L, arr)
             v = tpl.pairwise(L, flat, st)
             return kept_array(L, v, rt, nd) if keep else v
-        if nd == 1 or axis % nd == nd - 1:
-            return tpl.lower_pairwise(L, arr, rt, st, axis, keep)
-        return tpl.along_axis(L, arr, rt, st, axis % nd, keep)
+        if nd == 1 or axes == [nd - 1]:
+            return tpl.lower_pairwise(L, arr, rt, st, axes[0], keep)
+        return tpl.along_axes(L, arr, rt, st, axes, keep)
 
-    def along_axis(self, L, arr, rt, st, axis, keep):
-        """NumPy's nanvar of a C-contiguous ``arr`` along an ``axis`` other than
-        the last, with whole arrays as NumPy has them: the NaN-free copy, the
+    def along_axes(self, L, arr, rt, st, axes, keep):
+        """NumPy's nanvar of a C-contiguous ``arr`` along ``axes`` (not the last
+        alone), with whole arrays as NumPy has them: the NaN-free copy, the
         counts, sums, means and squared deviations, each sum ``np.sum``'s own
-        (``Reduction.lower_axis``: NumPy's order along that axis)."""
+        (``Reduction.lower_axis``, ``axis_reduce.over_axes``: NumPy's order)."""
+        from ..arrays.axis_reduce import over_axes
         from ..arrays.creation import allocate, fill
         from ..arrays.reductions import REDUCTIONS
         total = REDUCTIONS["sum"]
         nd = arr.type.ndim
         dims = [L.let(N.ArrayAttr(arr, "shape", k, I)) for k in range(nd)]
-        kept = [C(1, I) if k == axis else d for k, d in enumerate(dims)]
+        kept = [C(1, I) if k in axes else d for k, d in enumerate(dims)]
+
+        def summed(x, t):           # kept dims
+            if len(axes) == 1:
+                return L.let(total.lower_axis(L, [x], t, t.dtype, axes[0], True))
+            return L.let(over_axes(total, L, x, t, t.dtype, tuple(axes), True))
         full_t, kept_t = T.ArrayType(st, nd, "C"), T.ArrayType(st, nd, "C")
 
         def element(idx):
@@ -114,14 +143,14 @@ class NanVarStd(VarStd):
             return numpy_predicate(L, "isnan", x)
 
         def at_kept(idx):           # the kept-dims index of an element's lane
-            return [C(0, I) if k == axis else i for k, i in enumerate(idx)]
+            return [C(0, I) if k in axes else i for k, i in enumerate(idx)]
         work = allocate(L, full_t, dims)
         fill(L, work, dims, lambda idx: (lambda x: N.Select(
             isnan(x), ops.zero(st), x, st))(element(idx)))
         counted = ew.Lazy(T.ArrayType(I, nd, "C"), dims, lambda idx: ops.convert(
             L, ops.logical_not(isnan(element(idx))), I))
-        cnt = L.let(total.lower_axis(L, [counted], T.ArrayType(I, nd, "C"), I, axis, True))
-        mean = L.let(total.lower_axis(L, [work], kept_t, st, axis, True))
+        cnt = summed(counted, T.ArrayType(I, nd, "C"))
+        mean = summed(work, kept_t)
         fill(L, mean, kept, lambda idx: _divide(
             L, N.Load(mean, list(idx), st), N.Load(cnt, list(idx), I), st))
 
@@ -131,15 +160,18 @@ class NanVarStd(VarStd):
             d = L.let(N.Select(isnan(x), ops.zero(st), N.BinOp("sub", x, m, st), st))
             return N.BinOp("mul", d, d, st)
         fill(L, work, dims, square)
-        sq = L.let(total.lower_axis(L, [work], kept_t, st, axis, True))
-        out_dims = kept if keep else [d for k, d in enumerate(dims) if k != axis]
-        out = allocate(L, rt, out_dims)
+        sq = summed(work, kept_t)
 
         def result(idx):
             idx = list(idx)
             if not keep:
-                idx.insert(axis, C(0, I))
+                for a in axes:
+                    idx.insert(a, C(0, I))
             return self.finish(L, N.Load(sq, idx, st), N.Load(cnt, idx, I), st)
+        if not isinstance(rt, T.ArrayType):         # every axis, keepdims=False
+            return result([])
+        out_dims = kept if keep else [d for k, d in enumerate(dims) if k not in axes]
+        out = allocate(L, rt, out_dims)
         fill(L, out, out_dims, result)
         return out
 
