@@ -159,7 +159,7 @@ def test_along_other_axes_of_c_arrays():
         check(nvar_axis0, b.astype(np.float32))
     b = a[:3000].reshape(6, 5, 100)
     check(nvar_axis0, b)
-    for d in (0, 1, 2.5):
+    for d in (0, 1, 60):
         check(nstd_middle_keep, b, d)
     check(nvar_axis0, a[:600].reshape(60, 10) * 2.0)     # an expression's temporary
 
@@ -172,7 +172,6 @@ def test_over_a_tuple_of_axes():
         check(nvar_axes01, b)
         check(nstd_axes_keep, b)
     check(nvar_axes01, a[:1500].reshape(30, 50))            # every axis: a scalar
-    check(nvar_axes01, a[:6000].reshape(4, 30, 50).astype(np.float32))
 
 
 def test_special_values_and_expressions():
