@@ -134,7 +134,7 @@ class NanVarStd(VarStd):
             if len(axes) == 1:
                 return L.let(total.lower_axis(L, [x], t, t.dtype, axes[0], True))
             return L.let(over_axes(total, L, x, t, t.dtype, tuple(axes), True))
-        full_t, kept_t = T.ArrayType(st, nd, "C"), T.ArrayType(st, nd, "C")
+        full_t = kept_t = T.ArrayType(st, nd, "C")
 
         def element(idx):
             return L.let(N.Load(arr, list(idx), st))
