@@ -167,7 +167,7 @@ def _load_library():
                   "statistics.histogram", "numeric.sign_round",
                   "arrays.attributes", "indexing.take", "indexing.put",
                   "numeric.operator_ufuncs", "arrays.rearrange",
-                  "numeric.isclose", "numeric.polynomial", "numeric.gradient", "statistics.nanfuncs", "statistics.average", "numeric.interp",
+                  "numeric.isclose", "numeric.polynomial", "numeric.gradient", "statistics.nanfuncs", "statistics.nanvar", "statistics.average", "numeric.interp",
                   "indexing.nonzero", "linalg.solve_inv_det",
                   "statistics.quantile", "statistics.median", "arrays.matrix",
                   "arrays.cross_grid", "numeric.nan_to_num", "complex.angle",

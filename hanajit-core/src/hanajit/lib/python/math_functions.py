@@ -12,6 +12,7 @@ import sys
 
 from ...ir import nodes as N
 from ...ir import types as T
+from . import logaddexp_heaviside as lae
 from .operators import C, band, bor, convert, float_to_int, logical_not
 from ..registry import CallTemplate, register
 from ...typing_rules import Incompatible
@@ -267,9 +268,13 @@ class Scale(CallTemplate):
                        T.FLOAT64)
 
 
+# NumPy's binary ufuncs with float loops only (integer inputs give floats)
+FLOAT_ONLY = ("atan2", "hypot", "copysign", "pow", "logaddexp", "logaddexp2", "heaviside")
+
+
 class NumpyBinary(CallTemplate):
-    """numpy.minimum / maximum / fmin / fmax / arctan2 / hypot / power / copysign
-    on scalars (NaN-propagating as NumPy)."""
+    """numpy.minimum / maximum / fmin / fmax / arctan2 / hypot / power / copysign /
+    logaddexp / logaddexp2 / heaviside on scalars (NaN-propagating as NumPy)."""
 
     ufunc = True
     accepts_out = True
@@ -299,7 +304,7 @@ class NumpyBinary(CallTemplate):
             # (two bools, Python's too, are NumPy bools here: no int promotion)
             t = T.BOOL if args[0].is_bool and args[1].is_bool else \
                 arith_operands(args[0], args[1], call.args[0], call.args[1])
-        if self.impl in ("atan2", "hypot", "copysign", "pow") and not t.is_float:
+        if self.impl in FLOAT_ONLY and not t.is_float:
             # NumPy's first float loop every (non-Python) input casts to safely:
             # int16 -> float32, int8/uint8/bool -> float16 (hanajit refuses those:
             # the call falls back), so int8 with uint8 is float16, not int16's
@@ -337,6 +342,10 @@ class NumpyBinary(CallTemplate):
             return pick
         if self.impl == "fmod" and not t.is_float:
             return _numpy_int_fmod(a, b, t)
+        if self.impl in ("logaddexp", "logaddexp2"):
+            return lae.logaddexp(L, a, b, t, self.impl == "logaddexp2")
+        if self.impl == "heaviside":
+            return lae.heaviside(a, b, t)
         return N.Intrinsic(self.impl, [a, b], t)
 
 
@@ -402,7 +411,8 @@ def _register_all():
         register(cls(name, intr, 1, checked=False, paths=(f"numpy.{name}",)))
     for name, impl in (("minimum", "minimum"), ("maximum", "maximum"), ("fmin", "fmin"),
                        ("fmax", "fmax"), ("arctan2", "atan2"), ("hypot", "hypot"),
-                       ("copysign", "copysign"), ("fmod", "fmod")):
+                       ("copysign", "copysign"), ("fmod", "fmod"), ("logaddexp", "logaddexp"),
+                       ("logaddexp2", "logaddexp2"), ("heaviside", "heaviside")):
         register(NumpyBinary(name, impl))
     for name in ("fmod", "floor", "copysign", "fabs", "pow", "rint", "fma", "log", "exp",
                  "hypot", "atan2", "cos", "sin", "log1p"):

@@ -1,6 +1,7 @@
 """``np.bincount(x, weights=None, minlength=0)`` for 1-D integer (or bool) ``x``:
 counts as int64, weighted sums as float64 (NumPy's result types), ValueError for
-negative values, mismatched weights or a negative ``minlength``."""
+negative values, mismatched weights or a negative ``minlength``.  An empty ``x``
+with weights deoptimises: NumPy returns int64 zeros there, not float64."""
 from __future__ import annotations
 
 from ...typing_rules import Incompatible
