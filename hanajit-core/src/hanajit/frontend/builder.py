@@ -31,7 +31,7 @@ from .lambdas import outline_local_lambdas
 from .node_names import plain_name
 from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
-from . import comprehension_lists
+from . import comprehension_lists, sorted_lists
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -91,7 +91,8 @@ class Builder:
             self.fnode, set(self.params), self._global_object) \
             if ast.List in kinds else (set(), {})
         # named list comprehensions only read, as arrays (frontend.comprehension_lists)
-        self.comp_lists = {} if self.parallel.get("auto") or ast.ListComp not in kinds \
+        self.comp_lists = {} if self.parallel.get("auto") or (
+            ast.ListComp not in kinds and not sorted_lists.uses_sorted(self.fnode)) \
             else comprehension_lists.find(self.fnode, set(self.params), self._global_object)
         self.comp_items: dict = {}          # name -> the local holding its items
         self.frozen: dict = {}          # global name -> frozen value or object
@@ -206,6 +207,10 @@ class Builder:
             self.returns["list"] = True
             return [N.Return(value=comprehension_arrays.build_array(
                 self, s.value, None, as_list=True))]
+        sort = sorted_lists.parse(s.value, self._global_object)
+        if sort is not None and not self.parallel.get("auto"):
+            self.returns["list"] = True             # return sorted(...)
+            return [N.Return(value=sorted_lists.build(self, sort))]
         if isinstance(s.value, ast.Name) and s.value.id in self.comp_lists:
             self.returns["list"] = True             # xs = [...]; return xs
             return [N.Return(value=N.Var(s.value.id))]
@@ -446,6 +451,14 @@ class Builder:
         special = self.iter_index_space(it, pre)
         if special is not None:
             return special
+        sort = sorted_lists.parse(it, self._global_object)
+        if sort is not None and not self.parallel.get("auto"):         # for x in sorted(a)
+            name, built = self.tmp("sorted"), {}
+            self.locals.add(name)
+            pre.append(N.Assign(target=name, value=sorted_lists.build(self, sort, names=built)))
+            self.comp_items[name] = built["item"]
+            return (N.PyCall(callee=len, args=[N.Var(name)], name="len"),
+                    lambda i: comprehension_lists.item(self, name, i))
         if isinstance(it, ast.Name) and it.id in self.comp_lists:     # for x in xs
             return (N.PyCall(callee=len, args=[N.Var(it.id)], name="len"),
                     lambda i: comprehension_lists.item(self, it.id, i))

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import ast
 
-from . import comprehension_arrays
+from . import comprehension_arrays, sorted_lists
 from .readonly_lists import declared_elsewhere, scan
 from ..ir import nodes as N
 
@@ -52,9 +52,12 @@ def find(fn: ast.FunctionDef, params, resolve_global) -> dict:
             continue
         p = parents.get(targets[0])
         if not (isinstance(p, ast.Assign) and len(p.targets) == 1
-                and p.targets[0] is targets[0] and isinstance(p.value, ast.ListComp)):
+                and p.targets[0] is targets[0]):
             continue
-        comp = p.value
+        sort = sorted_lists.parse(p.value, resolve_global)     # xs = sorted(...)
+        comp = sort.comp if sort is not None else p.value
+        if not isinstance(comp, ast.ListComp):
+            continue
         if isinstance(comp.elt, _NESTED) or any(g.is_async for g in comp.generators):
             continue
         uses = loads.get(name, [])
@@ -88,6 +91,8 @@ def _read(node, parents, ctx, resolve_global, fn):
             q = parents.get(p)
             looped = isinstance(q, (ast.For, ast.comprehension)) and q.iter is p
             return "item" if looped and not p.keywords else None
+        if obj is sorted:                                   # sorted(name): a loop
+            return "item" if sorted_lists.parse(p, resolve_global) else None
         if obj in _REDUCERS:
             one = len(p.args) == 1 or obj is sum and len(p.args) == 2
             return "item" if p.args[0] is node and one and not p.keywords else None
@@ -116,11 +121,17 @@ def _is_prange(it, resolve_global) -> bool:
 
 
 def build(b, name, comp) -> list:
-    """``name = comp`` for the builder ``b``: the array of the comprehension's
-    items (its loop in ``b.pending``); records the local holding each item."""
+    """``name = comp`` (or ``name = sorted(...)``) for the builder ``b``: the array
+    of the comprehension's items (its loop in ``b.pending``); records the local
+    holding each item."""
     built = {}
-    value = comprehension_arrays.build_array(b, comp, None, as_list=True,
-                                             empty_deopts=b.comp_lists[name], names=built)
+    sort = sorted_lists.parse(comp, b._global_object)
+    if sort is not None:
+        value = sorted_lists.build(b, sort, b.comp_lists[name], names=built)
+    else:
+        value = comprehension_arrays.build_array(b, comp, None, as_list=True,
+                                                 empty_deopts=b.comp_lists[name],
+                                                 names=built)
     b.comp_items[name] = built["item"]
     return [N.Assign(target=name, value=value)]
 

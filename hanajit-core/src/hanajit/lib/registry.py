@@ -163,7 +163,7 @@ def _load_library():
                   "arrays.creation",
                   "arrays.ufuncs", "arrays.reductions", "arrays.shape", "arrays.cumulative", "arrays.joining", "linalg.dot",
                   "arrays.methods", "parallel.regions", "statistics.bincount",
-                  "sorting.sort", "sorting.digitize", "sorting.isin", "arrays.rebuild", "statistics.var_std_norm",
+                  "sorting.sort", "sorting.sorted_list", "sorting.digitize", "sorting.isin", "arrays.rebuild", "statistics.var_std_norm",
                   "statistics.histogram", "numeric.sign_round",
                   "arrays.attributes", "indexing.take", "indexing.put",
                   "numeric.operator_ufuncs", "arrays.rearrange",
@@ -275,6 +275,13 @@ def empty_of_type_callable():
     ``a``'s type that never reads ``a`` (the list comprehensions' empty result)."""
     from .arrays.creation import empty_of_type
     return empty_of_type
+
+
+def sorted_items_callable():
+    """The compiled-only callable ``sorted_items(a, reverse)``: a new array of the
+    1-D array ``a``'s items in ``sorted()``'s order (``frontend/sorted_lists.py``)."""
+    from .sorting.sorted_list import sorted_items
+    return sorted_items
 
 
 def compensated_sum_callables():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..ir import nodes as N
 from ..ir import types as T
+from ..lib.registry import CompiledOnly
 
 MUTATING_METHODS = frozenset({"sort", "fill", "put", "resize", "partition", "itemset",
                               "setflags", "byteswap", "setfield"})
@@ -83,8 +84,8 @@ def _makes_array(e) -> bool:
         return False
     if isinstance(e.callee, Method):
         return e.callee.name == "copy"
+    if isinstance(e.callee, CompiledOnly):      # the generated lists' new arrays
+        return e.callee.__name__ in ("empty_of_type", "sorted")
     module = getattr(e.callee, "__module__", None) or ""
     name = getattr(e.callee, "__name__", None)
-    if module == "hanajit.lib.arrays.creation":
-        return name == "empty_of_type"
     return (module == "numpy" or module.startswith("numpy.")) and name in FRESH_NUMPY
