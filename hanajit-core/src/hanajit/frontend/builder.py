@@ -203,14 +203,11 @@ class Builder:
         return [N.ExprStmt(value=self.expr(s.value))]
 
     def s_Return(self, s):
-        if isinstance(s.value, ast.ListComp):       # a list, built as an array
+        sort = sorted_lists.parse(s.value, self._global_object)     # return sorted(..)
+        if isinstance(s.value, ast.ListComp) or sort:   # a list, built as an array
             self.returns["list"] = True
-            return [N.Return(value=comprehension_arrays.build_array(
-                self, s.value, None, as_list=True))]
-        sort = sorted_lists.parse(s.value, self._global_object)
-        if sort is not None and not self.parallel.get("auto"):
-            self.returns["list"] = True             # return sorted(...)
-            return [N.Return(value=sorted_lists.build(self, sort))]
+            return [N.Return(value=sorted_lists.build(self, sort) if sort else
+                             comprehension_arrays.build_array(self, s.value, None, as_list=True))]
         if isinstance(s.value, ast.Name) and s.value.id in self.comp_lists:
             self.returns["list"] = True             # xs = [...]; return xs
             return [N.Return(value=N.Var(s.value.id))]
@@ -453,12 +450,7 @@ class Builder:
             return special
         sort = sorted_lists.parse(it, self._global_object)
         if sort is not None and not self.parallel.get("auto"):         # for x in sorted(a)
-            name, built = self.tmp("sorted"), {}
-            self.locals.add(name)
-            pre.append(N.Assign(target=name, value=sorted_lists.build(self, sort, names=built)))
-            self.comp_items[name] = built["item"]
-            return (N.PyCall(callee=len, args=[N.Var(name)], name="len"),
-                    lambda i: comprehension_lists.item(self, name, i))
+            return sorted_lists.loop_parts(self, sort, pre)
         if isinstance(it, ast.Name) and it.id in self.comp_lists:     # for x in xs
             return (N.PyCall(callee=len, args=[N.Var(it.id)], name="len"),
                     lambda i: comprehension_lists.item(self, it.id, i))

@@ -60,6 +60,18 @@ def build(b, call: SortedCall, empty_deopts=False, names=None) -> N.Expr:
                     args=[items, N.Const(call.reverse)], kwargs={}, name="sorted")
 
 
+def loop_parts(b, call: SortedCall, pre: list):
+    """``for v in sorted(...)`` for the builder ``b``: (length, item(i)) of the
+    sorted array, held in a new local assigned in ``pre``."""
+    from .comprehension_lists import item
+    name, built = b.tmp("sorted"), {}
+    b.locals.add(name)
+    pre.append(N.Assign(target=name, value=build(b, call, names=built)))
+    b.comp_items[name] = built["item"]
+    return (N.PyCall(callee=len, args=[N.Var(name)], name="len"),
+            lambda i: item(b, name, i))
+
+
 def uses_sorted(fnode) -> bool:
     """Does the function's source name ``sorted`` at all?"""
     return any(isinstance(n, ast.Name) and n.id == "sorted" for n in ast.walk(fnode))
