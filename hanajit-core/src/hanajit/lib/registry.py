@@ -160,6 +160,7 @@ def _load_library():
     if not _loaded:
         _loaded = True
         for m in ("python.scalar_builtins", "python.math_functions", "python.math_ints",
+                  "python.math_counting",
                   "arrays.creation",
                   "arrays.ufuncs", "arrays.reductions", "arrays.shape", "arrays.cumulative", "arrays.joining", "linalg.dot",
                   "arrays.methods", "parallel.regions", "statistics.bincount",
