@@ -13,6 +13,7 @@ import math
 import random
 import struct
 import warnings
+from math import fsum as fsum_of, prod as prod_of
 
 import numpy as np
 import pytest
@@ -116,6 +117,37 @@ def test_prod_of_uint64_from_a_python_int_falls_back_in_plain_words():
         jit(prod, fallback=False)(a)
     assert "$" not in str(info.value)
     assert outcome(PROD_FROM, a, np.uint64(1)) == outcome(prod_from, a, np.uint64(1))
+
+
+def prod_imported(a, n):
+    return prod_of(x for x in a), prod_of(range(1, n), start=-1), fsum_of(a), \
+        prod_of(a[i] * 2 for i in range(n))
+
+
+def prod_floats(xs):
+    return math.prod(x for x in xs), math.prod((x for x in xs), start=-3)
+
+
+PRODS_OF, IMPORTED = jitted(prod_floats), jitted(prod_imported)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.floats(width=32) | st.integers(-2**40, 2**40).map(float), max_size=12))
+def test_prod_of_python_floats_rounds_in_order(xs):
+    a = np.array(xs, dtype=np.float64)
+    assert outcome(PRODS_OF, a) == outcome(prod_floats, a)
+    assert outcome(PROD, a.astype(np.float32)) == outcome(prod, a.astype(np.float32))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(-2**20, 2**20), min_size=1, max_size=8))
+def test_prod_of_python_ints_is_exact(xs):
+    """int64 items give an int64 product that wraps (``a[i] * 2`` too: a NumPy
+    int); ``range`` items are Python ints: the exact int, re-run in the
+    interpreter beyond int64; names imported from ``math`` are the same."""
+    a = np.array(xs, dtype=np.int64)
+    for n in (0, len(xs), 25):
+        assert outcome(IMPORTED, a, min(n, len(xs))) == outcome(prod_imported, a, min(n, len(xs)))
 
 
 def prod_positional(a):
