@@ -86,3 +86,7 @@ def fsum_total(state):
             if y == yr:
                 hi = x
     return hi
+
+
+# every index is below HEAD + n, and the state has room for HEAD + n + 1 values
+fsum_add.hj_unchecked = fsum_total.hj_unchecked = True
