@@ -61,8 +61,9 @@ def prod_loop(b, acc, start, elt, pre, inner) -> list:
 FSUM_STATE = 3 + 32
 
 
-def fsum_loop(b, acc, elt, pre, inner, after) -> None:
-    """The statements of ``math.fsum``'s loop into ``pre``/``inner``/``after``."""
+def fsum_loop(b, acc, items, pre, inner, after) -> None:
+    """The statements of ``math.fsum``'s loop into ``pre``/``inner``/``after``:
+    ``inner`` adds each of ``items`` (the loop's item, or a display's items)."""
     import numpy
     from ..lib import registry
     _, add, total = registry.product_callables()
@@ -71,7 +72,8 @@ def fsum_loop(b, acc, elt, pre, inner, after) -> None:
     b.injected.update({"__hj_zeros": numpy.zeros, "__hj_fsum_add": add,
                        "__hj_fsum_total": total})
     pre.append(_assign(state, ast.Call(_name("__hj_zeros"), [ast.Constant(FSUM_STATE)], [])))
-    inner.append(_assign(state, ast.Call(_name("__hj_fsum_add"), [_name(state), elt], [])))
+    inner += [_assign(state, ast.Call(_name("__hj_fsum_add"), [_name(state), x], []))
+              for x in items]
     after.append(_assign(acc, ast.Call(_name("__hj_fsum_total"), [_name(state)], [])))
 
 
@@ -93,10 +95,6 @@ def unrolled(b, name, acc, start, elts) -> list:
             out.append(_assign(step, ast.BinOp(_name(prev), ast.Mult(), _name(t))))
             prev = step
         return out + [_assign(acc, _name(prev))]
-    pre, after = [], []
-    inner = []
-    fsum_loop(b, acc, None, pre, inner, after)
-    state = inner[0].targets[0].id
-    adds = [_assign(state, ast.Call(_name("__hj_fsum_add"), [_name(state), _name(t)], []))
-            for t in temps]
+    pre, adds, after = [], [], []
+    fsum_loop(b, acc, [_name(t) for t in temps], pre, adds, after)
     return out + pre + adds + after

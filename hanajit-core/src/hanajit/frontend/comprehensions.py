@@ -126,7 +126,7 @@ def reduce_comprehension(b, call, func):
         tail = products.prod_loop(b, acc, kwargs.get("start", ast.Constant(1)), comp.elt,
                                   pre, inner)
     elif name == "fsum":
-        products.fsum_loop(b, acc, comp.elt, pre, inner, after)
+        products.fsum_loop(b, acc, [comp.elt], pre, inner, after)
     elif name == "sum":
         start = kwargs.get("start", ast.Constant(0))
         if COMPENSATED_SUM:
