@@ -21,6 +21,8 @@ the call (``Builder.pending``); the call itself becomes the loop's result::
 * ``min(g)`` / ``max(g)`` keep the first of equal items, compare ``item < best``
   / ``item > best`` as CPython does (so NaN never replaces an item), take
   ``default=`` and raise CPython's ValueError for an empty iterable.
+* ``math.prod(it, start=1)`` and ``math.fsum(it)`` of any iterable, as ``sum``
+  (``frontend/comprehension_products.py`` builds their loops).
 
 The comprehension's own names are renamed (``$c2_x``) so they never touch the
 function's locals.  Hoisting the loop before its statement is exact only when
