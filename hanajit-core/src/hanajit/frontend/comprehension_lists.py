@@ -30,6 +30,7 @@ empty list; otherwise an empty list is an empty array of the items' type.
 from __future__ import annotations
 
 import ast
+import math
 
 from . import comprehension_arrays, sorted_lists
 from .readonly_lists import declared_elsewhere, scan
@@ -37,7 +38,7 @@ from ..ir import nodes as N
 
 _NESTED = (ast.ListComp, ast.List, ast.Tuple, ast.Starred, ast.GeneratorExp, ast.Set,
            ast.Dict, ast.SetComp, ast.DictComp)
-_REDUCERS = (len, sum, min, max)
+_REDUCERS = (len, sum, min, max, math.prod, math.fsum)
 
 
 def find(fn: ast.FunctionDef, params, resolve_global) -> dict:
@@ -86,16 +87,18 @@ def _read(node, parents, ctx, resolve_global, fn):
     if isinstance(p, ast.comprehension):
         return "item" if p.iter is node else None           # (x for x in name)
     if isinstance(p, ast.Call) and node in p.args:
-        obj = resolve_global(p.func.id) if isinstance(p.func, ast.Name) else None
+        obj = _callee(p.func, resolve_global)
         if obj in (enumerate, zip):                         # for .. in zip(name, b)
             q = parents.get(p)
             looped = isinstance(q, (ast.For, ast.comprehension)) and q.iter is p
             return "item" if looped and not p.keywords else None
         if obj is sorted:                                   # sorted(name): a loop
             return "item" if sorted_lists.parse(p, resolve_global) else None
-        if obj in _REDUCERS:
+        if any(obj is r for r in _REDUCERS):
             one = len(p.args) == 1 or obj is sum and len(p.args) == 2
-            return "item" if p.args[0] is node and one and not p.keywords else None
+            keywords = all(k.arg == "start" for k in p.keywords) if obj is math.prod \
+                else not p.keywords
+            return "item" if p.args[0] is node and one and keywords else None
     if not ctx.read_only(node, nested=False):
         return None
     if isinstance(p, ast.Subscript):
@@ -103,6 +106,16 @@ def _read(node, parents, ctx, resolve_global, fn):
     if isinstance(p, ast.For):
         return "item"
     return "numpy"              # a[name, j], a NumPy function's argument or keyword
+
+
+def _callee(func, resolve_global):
+    """The object a call's ``func`` names: a global (``sum``) or an attribute of
+    a global module (``math.prod``); None for anything else."""
+    if isinstance(func, ast.Name):
+        return resolve_global(func.id)
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return getattr(resolve_global(func.value.id), func.attr, None)
+    return None
 
 
 def _ancestors(node, parents, fn):

@@ -21,6 +21,8 @@ the call (``Builder.pending``); the call itself becomes the loop's result::
 * ``min(g)`` / ``max(g)`` keep the first of equal items, compare ``item < best``
   / ``item > best`` as CPython does (so NaN never replaces an item), take
   ``default=`` and raise CPython's ValueError for an empty iterable.
+* ``math.prod(it, start=1)`` and ``math.fsum(it)`` of any iterable, as ``sum``
+  (``frontend/comprehension_products.py`` builds their loops).
 
 The comprehension's own names are renamed (``$c2_x``) so they never touch the
 function's locals.  Hoisting the loop before its statement is exact only when
@@ -35,12 +37,16 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import math
 import sys
 
+from . import comprehension_products as products
 from ..ir import nodes as N
 from ..ir.frontend_nodes import Method  # noqa: F401 - (comprehension_arrays)
 
 REDUCERS = (builtins.sum, builtins.any, builtins.all, builtins.min, builtins.max)
+# reducers of any iterable, taking it as their one positional argument
+PRODUCTS = (math.prod, math.fsum)
 
 _SIMPLE = (ast.Name, ast.Constant, ast.Attribute, ast.Load, ast.Store, ast.Tuple,
            ast.UnaryOp, ast.USub, ast.UAdd, ast.Not, ast.Compare, ast.cmpop,
@@ -49,8 +55,12 @@ _SIMPLE = (ast.Name, ast.Constant, ast.Attribute, ast.Load, ast.Store, ast.Tuple
 
 def is_reduction(func, call) -> bool:
     """Is ``call`` (of the builtin ``func``) a reduction of one comprehension, or a
-    ``sum`` of any iterable (``sum(a)`` is ``sum(x for x in a)``)?"""
+    ``sum``, ``math.prod`` or ``math.fsum`` of any iterable (``sum(a)`` is
+    ``sum(x for x in a)``)?"""
     if func is builtins.sum and 1 <= len(call.args) <= 2 \
+            and not any(isinstance(a, ast.Starred) for a in call.args):
+        return True
+    if any(func is r for r in PRODUCTS) and call.args \
             and not any(isinstance(a, ast.Starred) for a in call.args):
         return True
     return (any(func is r for r in REDUCERS) and len(call.args) == 1
@@ -89,9 +99,13 @@ def reduce_comprehension(b, call, func):
     name = func.__name__
     check_position(b, call, what, name)
     kwargs = {k.arg: k.value for k in call.keywords}
-    if len(call.args) == 2:
+    if len(call.args) == 2 and name == "sum":
         kwargs["start"] = call.args[1]      # sum(g, start)
-    allowed = {"sum": {"start"}, "min": {"default"}, "max": {"default"}}.get(name, set())
+    elif len(call.args) > 1:
+        b.fail(call, f"math.{name}() with {len(call.args)} positional arguments",
+               "CPython raises TypeError (it takes one; prod's start is keyword-only)")
+    allowed = {"sum": {"start"}, "prod": {"start"}, "min": {"default"},
+               "max": {"default"}}.get(name, set())
     if set(kwargs) - allowed:
         b.fail(call, f"{name}() of a {what}",
                f"the keyword argument {sorted(set(kwargs) - allowed)[0]!r}")
@@ -101,8 +115,21 @@ def reduce_comprehension(b, call, func):
 
     acc = b.tmp(name)
     b.locals.add(acc)
-    pre, inner, after = [], [], []
-    if name == "sum":
+    pre, inner, after, tail = [], [], [], []
+    display = call.args[0]
+    if name in ("prod", "fsum") and isinstance(display, (ast.Tuple, ast.List)) \
+            and not any(isinstance(e, ast.Starred) for e in display.elts):
+        stmts = products.unrolled(b, name, acc, kwargs.get("start", ast.Constant(1)),
+                                  display.elts)
+        locate(stmts, call)
+        b.pending.extend(b.stmts(stmts))
+        return N.Var(acc)
+    if name == "prod":
+        tail = products.prod_loop(b, acc, kwargs.get("start", ast.Constant(1)), comp.elt,
+                                  pre, inner)
+    elif name == "fsum":
+        products.fsum_loop(b, acc, [comp.elt], pre, inner, after)
+    elif name == "sum":
         start = kwargs.get("start", ast.Constant(0))
         if COMPENSATED_SUM:
             after += _compensated(b, acc, start, comp.elt, pre, inner)
@@ -140,7 +167,7 @@ def reduce_comprehension(b, call, func):
     loop = loops(comp.generators, inner, stop_test)
     stmts = pre + loop + after
     locate(stmts, call)
-    b.pending.extend(b.stmts(stmts))
+    b.pending.extend(b.stmts(stmts) + tail)
     return N.Var(acc)
 
 
@@ -320,14 +347,18 @@ def check_position(b, call, what, name):
 def _simple(b, node) -> bool:
     """Can evaluating ``node`` neither fail nor have an effect (names, constants,
     attributes, ``+ - *``, comparisons, and reductions hoisted before it)?"""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-            and reduces(b, b._global_object(node.func.id), node):
+    if isinstance(node, ast.Call) and reduces(b, _callee(b, node), node):
         return True
     if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords \
             and isinstance(node.args[0], ast.ListComp) and _array_constructor(b, node):
         return True                             # np.array([...]): built before
     return isinstance(node, _SIMPLE) and all(
         _simple(b, c) for c in ast.iter_child_nodes(node))
+
+
+def _callee(b, call):
+    from .comprehension_arrays import callee
+    return callee(b, call)
 
 
 def _array_constructor(b, call) -> bool:

@@ -25,6 +25,7 @@ indexed twice (``w[i][j]``), used as an index, measured or passed to NumPy:
 from __future__ import annotations
 
 import ast
+import math
 
 from .source import attribute_chain
 
@@ -112,6 +113,8 @@ class Reads:
                 return True
             if obj is sum and p.args[0] is node and not nested:
                 return True                             # sum(w): a loop over it
+            if self._math_product(p.func) and p.args[0] is node and not nested:
+                return True                             # math.prod(w), math.fsum(w)
             if obj in _ITERATORS and not nested:
                 q = self.parents.get(p)
                 return isinstance(q, ast.For) and q.iter is p
@@ -120,6 +123,17 @@ class Reads:
             call = self.parents.get(p)
             return isinstance(call, ast.Call) and self._numpy_function(call.func)
         return False
+
+    def _math_product(self, func) -> bool:
+        """``math.prod`` / ``math.fsum`` (a loop over the list, like ``sum``)."""
+        chain = attribute_chain(func)
+        if chain is None:
+            return False
+        name, *attrs = chain.split(".")
+        obj = self.resolve_global(name)
+        for a in attrs:
+            obj = getattr(obj, a, None)
+        return any(obj is f for f in (math.prod, math.fsum))
 
     def _numpy_function(self, func) -> bool:
         """``np.f`` / ``np.linalg.f`` / ``f`` imported from NumPy."""

@@ -102,7 +102,7 @@ class Inferrer:
         new = rules.unify(old, t)
         if new is None:
             self.fail(line, "variable type change",
-                      f"{_local_words(name)} holds both {old} and {t}"
+                      f"{weak_locals.local_words(name)} holds both {old} and {t}"
                       + (NONE_AND_VALUE if T.NONE in (old, t) else ""))
         if new != old:
             self.locals[name] = new
@@ -721,17 +721,6 @@ class Inferrer:
         if isinstance(t, T.Scalar) and t.is_float and name == "is_integer":
             return T.BOOL
         self.fail(line, "method call", f"{t}.{name}()")
-
-
-def _local_words(name: str) -> str:
-    """A local's name as a fallback reason says it: the compiler's own locals
-    (``$sum2``) by what they hold."""
-    if not name.startswith("$"):
-        return f"'{name}'"
-    hint = name[1:].rstrip("0123456789")
-    if hint in ("sum", "min", "max", "any", "all"):
-        return f"the running result of {hint}() on this line"
-    return "a value the compiler keeps for this line"
 
 
 # A template's typer meeting argument types it does not expect (``np.copy`` of a

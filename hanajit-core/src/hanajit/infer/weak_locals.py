@@ -55,6 +55,17 @@ def mixed_locals(assigned: dict) -> dict:
     return out
 
 
+def local_words(name: str) -> str:
+    """A local's name as a fallback reason says it: the compiler's own locals
+    (``$sum2``) by what they hold."""
+    if not name.startswith("$"):
+        return f"'{name}'"
+    hint = name[1:].rstrip("0123456789")
+    if hint in ("sum", "min", "max", "any", "all", "prod", "fsum"):
+        return f"the running result of {hint}() on this line"
+    return "a value the compiler keeps for this line"
+
+
 def check_held(name: str, kinds: set, line, fail) -> None:
     """Fail for a local that is a Python int on one path and a NumPy uint64 on
     another: no one type holds both (an int64 cannot hold the uint64 values from
@@ -62,7 +73,7 @@ def check_held(name: str, kinds: set, line, fail) -> None:
     both), so the interpreter runs it, told how to keep it compiled."""
     if (T.INT64, False) in kinds and (T.UINT64, True) in kinds:
         fail(line, "variable type change",
-             f"'{name}' is a Python int on one path and a NumPy uint64 scalar on "
+             f"{local_words(name)} is a Python int on one path and a NumPy uint64 scalar on "
              "another, and no one type holds both; start it as a NumPy scalar "
              "(np.uint64(...)) to compile this function")
 
@@ -84,7 +95,7 @@ def check_reads(body: list, mixed: dict, is_strong, fail) -> None:
     def bad(name, line, what):
         p, s = mixed[name]
         fail(line, "variable type change",
-             f"'{name}' changes type: a Python {_PY_NAME[p]}, then a NumPy {s} scalar "
+             f"{local_words(name)} changes type: a Python {_PY_NAME[p]}, then a NumPy {s} scalar "
              f"(NumPy 2 keeps it {s} from then on), and {what} would depend on "
              f"which it is; start it as a NumPy scalar (np.{s}(...)) to compile "
              "this function")

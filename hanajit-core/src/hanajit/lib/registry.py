@@ -160,6 +160,7 @@ def _load_library():
     if not _loaded:
         _loaded = True
         for m in ("python.scalar_builtins", "python.math_functions", "python.math_ints",
+                  "python.math_counting", "python.math_products",
                   "arrays.creation",
                   "arrays.ufuncs", "arrays.reductions", "arrays.shape", "arrays.cumulative", "arrays.joining", "linalg.dot",
                   "arrays.methods", "parallel.regions", "statistics.bincount",
@@ -292,6 +293,14 @@ def compensated_sum_callables():
     return compensates, python_int
 
 
+def product_callables():
+    """The compiled-only callables of ``math.prod``/``math.fsum`` loops
+    (``lib/python/math_products.py``): ``same_kind(start, product)`` -- has the
+    product the start's type? -- and ``fsum_add(state, item)``, ``fsum_total(state)``."""
+    from .python.math_products import fsum_add, fsum_total, same_kind
+    return same_kind, fsum_add, fsum_total
+
+
 def is_static(call) -> bool:
     """Is ``call`` (typed) a question that types answer, its answer in
     ``call.plan`` (``compensates``)?"""
@@ -314,3 +323,4 @@ def parallel_runtime():
     """The module of callables a parallel loop's generated code calls."""
     from .parallel import runtime_calls
     return runtime_calls
+

@@ -12,7 +12,7 @@ from . import operators as ops
 from .operators import C
 
 
-def _ints(name, args):
+def integers_only(name, args):
     for t in args:
         if not (isinstance(t, T.Scalar) and (t.is_int or t.is_bool)):
             raise Incompatible(f"math.{name}() of {t} (integers only)")
@@ -30,7 +30,7 @@ class IntFold(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         if kwargs:
             raise Incompatible(f"math.{self.name}() takes no keyword arguments")
-        _ints(self.name, args)
+        integers_only(self.name, args)
         return T.INT64
 
     def lower(self, L, call, args, kwargs):
@@ -53,7 +53,7 @@ class Isqrt(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         if kwargs or len(args) != 1:
             raise Incompatible("math.isqrt(n)")
-        _ints("isqrt", args)
+        integers_only("isqrt", args)
         return T.INT64
 
     def lower(self, L, call, args, kwargs):
