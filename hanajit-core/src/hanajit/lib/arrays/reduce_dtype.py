@@ -1,0 +1,220 @@
+"""``dtype=`` of ``np.sum``, ``np.prod`` and ``np.mean`` (and the methods).
+
+NumPy reduces in the given dtype, casting the input to it unsafely (as
+``astype``: ``np.sum([1.5, 2.7], dtype=np.int8)`` is 3).  When the input has
+another dtype the cast goes through its iterator's buffer of 8192 items, which
+decides the order of a float sum:
+
+* a whole array (1-D of any stride, or C-contiguous as a whole) and each lane
+  of a 2-D array along its contiguous axis (axis 1 of C, axis 0 of F) is summed
+  buffer by buffer, each buffer pairwise (``pairwise_sum.buffered_sum``);
+* along the other axis each result adds its values in index order from 0,
+  unless the array has a single lane (the other axis of length 1: a 1-D sum).
+
+A product multiplies in index order along an axis of any layout, and over a
+whole array in memory order (1-D and C-contiguous arrays: index order).
+
+Integer sums and products are exact modulo ``2**bits`` in any order: they, and
+float products, take the ordinary reduction of the cast values (in index
+order).  ``np.mean`` divides the sum by the ``intp`` count in float64 and
+converts the quotient to the dtype (an integer dtype truncates); NumPy's mean of
+an integer or bool array without ``dtype=`` is its mean with ``dtype=float64``.
+
+What is not exact falls back in the typer with its reason (a float sum or mean
+with a cast along an axis of a non-contiguous or N-D array or over a tuple of
+axes, a float cast of an array that is not C-contiguous as a whole, 0-d arrays,
+complex, bool and float16 dtypes, complex input).
+"""
+from __future__ import annotations
+
+from ...ir import nodes as N
+from ...ir import types as T
+from ...typing_rules import Incompatible
+from . import elementwise as ew
+from ..python import operators as ops
+from ..python.operators import C
+
+I = T.INT64
+NAMES = ("sum", "prod", "mean")
+
+
+def given_dtype(name, args, kwargs):
+    """The scalar type of ``dtype=`` (keyword or third argument) of a sum,
+    product or mean being typed; None when absent or None."""
+    if "dtype" in kwargs:
+        if len(args) > 2:
+            raise Incompatible(f"np.{name}() given dtype by position and by keyword")
+        t = kwargs["dtype"]
+    elif len(args) > 2:
+        t = args[2]
+    else:
+        return None
+    if t == T.NONE or (isinstance(t, T.ConstType) and t.value is None):
+        return None
+    if not isinstance(t, T.ConstType):
+        raise Incompatible(f"np.{name}() dtype must be a compile-time constant such as "
+                           "np.float64")
+    import numpy as np
+    from .creation import dtype_of
+    try:
+        dt = np.dtype(t.value)
+    except TypeError:
+        raise Incompatible(f"dtype {t.value!r} is not understood") from None
+    if not dt.isnative:
+        raise Incompatible(f"np.{name}() dtype {dt.str!r} of a non-native byte order")
+    if dt.kind in "cb" or dt.itemsize == 2 and dt.kind == "f":
+        raise Incompatible(f"np.{name}() with dtype={dt.name}: complex, bool and float16 "
+                           "reductions are not compiled")
+    return dtype_of(t.value)
+
+
+def check(name, at, dt, axis):
+    """``dt``, after refusing (Incompatible) the ``dtype=dt`` reductions of the
+    array type ``at`` over ``axis`` (None, an int or a tuple) whose order is not
+    known."""
+    if at.dtype.is_complex:
+        raise Incompatible(f"np.{name}() of a complex array with dtype={dt}: NumPy drops "
+                           "the imaginary parts with a ComplexWarning")
+    if not dt.is_float or at.dtype == dt:
+        return dt
+    where = f"np.{name}() of a {at.dtype} array with dtype={dt}"
+    if at.ndim == 0:
+        raise Incompatible(f"{where} of a 0-d array")
+    if isinstance(axis, tuple):
+        raise Incompatible(f"{where} over a tuple of axes: NumPy's buffered order "
+                           "is not reproduced")
+    if name == "prod" and axis is not None:
+        return dt           # (a product along an axis: in index order, any layout)
+    if axis is None or at.ndim == 1:
+        if at.ndim > 1 and at.layout != "C":
+            raise Incompatible(f"{where} as a whole of an array that is not "
+                               "C-contiguous: NumPy reduces it in memory order")
+        return dt
+    if at.ndim > 2 or at.layout not in ("C", "F"):
+        raise Incompatible(f"{where} along an axis of a {at.ndim}-D array that is not "
+                           "C- or F-contiguous: NumPy's buffered order is not reproduced")
+    return dt
+
+
+def lower(tpl, L, call, args, rt, axis, keep):
+    """The value of ``tpl`` (sum, prod or mean) of ``args[0]`` with the typer's
+    dtype (``call.plan``), or None where the ordinary reduction is NumPy's
+    (no dtype, or the dtype the reduction takes anyway)."""
+    src = args[0]
+    et = src.type.dtype
+    plan = getattr(call, "plan", None)        # (np.average's own call has none)
+    dt = plan if tpl.name in NAMES and isinstance(plan, T.Scalar) else None
+    # a target that cannot allocate (GPU kernels, HLS) has no room for the cast
+    # values: its float sums are in index order anyway (docs/semantics.md)
+    room = L.ctx is None or L.ctx.capabilities.allocation
+    if dt is None:
+        # NumPy's mean of integers is its mean with dtype=float64 (``_mean``)
+        if not (tpl.name == "mean" and (et.is_int or et.is_bool)) or not room:
+            return None
+        try:
+            check(tpl.name, src.type, T.FLOAT64, axis)
+        except Incompatible:
+            return None     # (the ordinary reduction, in index order: documented)
+        dt = T.FLOAT64
+    elif dt == et and (dt.is_float or tpl.name != "mean"):
+        return None
+    elif dt == tpl.scalar_type(et) and not dt.is_float:
+        return None         # (an integer sum or product in its own dtype)
+    from ..indexing.elements import array_cast
+    z = ew.to_lazy(L, src)
+    nd = len(z.dims)
+    cast = ew.Lazy(T.ArrayType(dt, nd, "C"), z.dims,
+                   lambda idx: array_cast(L, z.elem(idx), dt))
+    if dt.is_float and tpl.name != "prod" and et != dt and room:
+        return _buffered(tpl, L, src.type, cast, rt, dt, axis, keep)
+    if tpl.name != "mean":
+        return _ordinary(tpl, L, cast, rt, dt, axis, keep)
+    # an integer mean (or a float mean of the dtype's own data): the sum in the
+    # dtype, divided in float64, converted back (an integer truncated)
+    from .reductions import REDUCTIONS
+    total = _ordinary(REDUCTIONS["sum"], L, cast, rt, dt, axis, keep)
+    axes = (range(nd) if axis is None else axis if isinstance(axis, tuple) else (axis,))
+    count = L.let(_product([z.dims[a % nd] for a in axes]))
+    if dt.is_int:
+        from ..python.helpers import Deopt
+        L.raise_if(N.Cmp("eq", count, C(0, I), T.BOOL), Deopt,
+                   f"np.mean() of an empty array with dtype={dt}")
+
+    def divide(s):
+        q = N.BinOp("fdiv", N.Cast(s, T.FLOAT64), N.Cast(count, T.FLOAT64), T.FLOAT64)
+        if dt.is_int:
+            return ops.np_float_to_int(L, L.let(q), dt)
+        return q if dt == T.FLOAT64 else N.Cast(q, dt)
+    if not isinstance(rt, T.ArrayType):
+        return divide(total)
+    from .creation import fill
+    out = L.let(total)
+    dims = [L.let(N.ArrayAttr(out, "shape", k, I)) for k in range(rt.ndim)]
+    fill(L, out, dims, lambda idx: divide(N.Load(out, idx, dt)))
+    return out
+
+
+def _ordinary(tpl, L, cast, rt, dt, axis, keep):
+    """The reduction of the cast values as any reduction of their dtype
+    (integers, whose result does not depend on the order, and products, which
+    NumPy multiplies in index order)."""
+    if isinstance(axis, tuple):
+        from .axis_reduce import over_axes
+        return over_axes(tpl, L, cast, rt, dt, axis, keep)
+    return tpl.lower_axis(L, [cast], rt, dt, axis, keep)
+
+
+def _buffered(tpl, L, at, cast, rt, dt, axis, keep):
+    """A float sum or mean of values cast to ``dt`` as NumPy's buffered
+    iterator adds them (see the module's docstring)."""
+    from ..statistics import pairwise_sum as hs
+    from .creation import allocate, fill
+    from .reductions import REDUCTIONS, kept_array
+    from .shape import reshape_view
+    zero = C(0.0, dt)
+    nd = at.ndim
+    copy = L.let(ew.materialize(L, cast))     # the cast values, C-contiguous
+
+    def lane_total(lane, n):
+        return tpl.mean_of(L, L.call_helper(hs.buffered_sum, [lane, zero]), n, dt)
+    if axis is None or nd == 1:
+        lane = copy if nd == 1 else L.let(reshape_view(L, copy, [C(-1, I)],
+                                                       copy.type.copy(ndim=1)))
+        v = lane_total(lane, L.let(N.ArrayAttr(lane, "shape", 0, I)))
+        return kept_array(L, v, rt, nd) if isinstance(rt, T.ArrayType) else v
+    ax = axis % 2
+    other = 1 - ax
+    dims = [L.let(N.ArrayAttr(copy, "shape", k, I)) for k in range(2)]
+    out_dims = [dims[other] if k == other else C(1, I) for k in range(2)] if keep else [
+        dims[other]]
+    out = allocate(L, rt, out_dims)
+
+    def lane_value(idx):
+        j = idx[other] if keep else idx[0]
+        offset = L.let(N.BinOp("mul", j, N.ArrayAttr(copy, "stride", other, I), I))
+        lane = L.let(N.ArrayView(copy, offset, [dims[ax]],
+                                 [N.ArrayAttr(copy, "stride", ax, I)],
+                                 T.ArrayType(dt, 1, "A")))
+        return lane_total(lane, dims[ax])
+    if (at.layout == "C") == (ax == 1):     # lanes along the contiguous axis
+        fill(L, out, out_dims, lane_value)
+        return out
+    # across the contiguous axis NumPy adds each result's values in order, unless
+    # there is only one lane (then it is a 1-D sum)
+    sums = REDUCTIONS["sum"]
+    zc = ew.to_lazy(L, copy)
+
+    def in_order(idx):
+        j = idx[other] if keep else idx[0]
+        return tpl.mean_of(L, sums.reduce(L, zc, dt, {other: j}, [ax]), dims[ax], dt)
+    one, _ = L.sub_block(lambda: fill(L, out, out_dims, lane_value))
+    many, _ = L.sub_block(lambda: fill(L, out, out_dims, in_order))
+    L.emit(N.If(cond=N.Cmp("eq", dims[other], C(1, I), T.BOOL), then=one, orelse=many))
+    return out
+
+
+def _product(dims):
+    size = C(1, I)
+    for d in dims:
+        size = N.BinOp("mul", size, d, I)
+    return size
