@@ -140,6 +140,10 @@ def float_whole(a):
     return np.sum(a, dtype=np.float64)
 
 
+def transposed_whole(a):
+    return np.mean(a.T, dtype=np.float64)
+
+
 def float_along1(a):
     return np.sum(a, axis=1, dtype=np.float64)
 
@@ -171,8 +175,46 @@ def real_of_complex(a):
 M = np.arange(20, dtype=np.float32).reshape(4, 5) / 3
 
 
+def f_whole(a, b):
+    return (np.sum(a, dtype=np.float32), a.mean(dtype=np.float64), np.prod(b, dtype=np.float32),
+            np.prod(b), np.sum(a, dtype=np.int32))
+
+
+def test_f_ordered_arrays_as_a_whole_are_reduced_in_memory_order():
+    """NumPy sums and multiplies an F-ordered array as a whole in memory order
+    (a product without dtype= too), 2-D and 3-D."""
+    rng = np.random.default_rng(6)
+    jf = jit(f_whole, fallback=False)
+    for shape in [(3, 5), (100, 300), (2, 9000), (20, 30, 40)]:
+        a = np.asfortranarray(rng.standard_normal(shape) * 1000)
+        b = np.asfortranarray(rng.uniform(0.5, 1.5, shape[:2]).astype(np.float32))
+        got, want = jf(a, b), f_whole(a, b)
+        for k, (g, w) in enumerate(zip(got, want)):
+            assert _same(g, w), (shape, k, g, w)
+
+
+def expression_order(a, b):
+    return np.sum(a * b, dtype=np.float32), np.mean(a + b, axis=0, dtype=np.float32)
+
+
+def test_an_expression_of_f_ordered_operands_is_left_to_the_interpreter():
+    """NumPy's temporary of F-ordered operands is F-ordered (hanajit's is C):
+    the compiled code reads the cast values in C order only when some operand
+    is C-contiguous of the result's shape, and re-runs the call otherwise."""
+    rng = np.random.default_rng(7)
+    f = np.asfortranarray(rng.standard_normal((300, 70)) * 100)
+    c = np.ascontiguousarray(f)
+    row = rng.standard_normal(70)
+    jf = jit(expression_order, fallback=False)
+    for args in [(f, f), (f, row), (c, f), (f, c), (c, row)]:
+        got, want = jf(*args), expression_order(*args)
+        for k, (g, w) in enumerate(zip(got, want)):
+            assert _same(g, w), (k, g, w)
+
+
 @pytest.mark.parametrize("f, a, reason", [
-    (float_whole, np.asfortranarray(M), "as a whole of an array that is not C-contiguous"),
+    (float_whole, M[::2, ::2], "as a whole of an array that is not C-contiguous"),
+    (transposed_whole, M, "nor an F-ordered variable"),
     (float_along1, M[::2, ::2], "along an axis of a 2-D array that is not C- or F-contig"),
     (float_along1, M.reshape(2, 2, 5), "along an axis of a 3-D array"),
     (float_over_both, M, "over a tuple of axes"),

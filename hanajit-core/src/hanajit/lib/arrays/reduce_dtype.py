@@ -5,25 +5,31 @@ NumPy reduces in the given dtype, casting the input to it unsafely (as
 another dtype the cast goes through its iterator's buffer of 8192 items, which
 decides the order of a float sum:
 
-* a whole array (1-D of any stride, or C-contiguous as a whole) and each lane
-  of a 2-D array along its contiguous axis (axis 1 of C, axis 0 of F) is summed
-  buffer by buffer, each buffer pairwise (``pairwise_sum.buffered_sum``);
+* a whole array (1-D of any stride, or C- or F-contiguous as a whole, in
+  memory order) and each lane of a 2-D array along its contiguous axis (axis 1
+  of C, axis 0 of F) is summed buffer by buffer, each buffer pairwise
+  (``pairwise_sum.buffered_sum``);
 * along the other axis each result adds its values in index order from 0,
   unless the array has a single lane (the other axis of length 1: a 1-D sum).
 
 A product multiplies in index order along an axis of any layout, and over a
-whole array in memory order (1-D and C-contiguous arrays: index order).
+whole array in memory order (an F-ordered array's transpose in C order: a
+float or complex ``np.prod`` of one without ``dtype=`` comes here too).  Of an
+N-D expression NumPy casts its temporary, whose memory order the operands
+decide: its values are read in C order when some operand is C-contiguous of
+the result's shape, and the call re-runs in the interpreter otherwise.
 
 Integer sums and products are exact modulo ``2**bits`` in any order: they, and
-float products, take the ordinary reduction of the cast values (in index
-order).  ``np.mean`` divides the sum by the ``intp`` count in float64 and
-converts the quotient to the dtype (an integer dtype truncates); NumPy's mean of
-an integer or bool array without ``dtype=`` is its mean with ``dtype=float64``.
+float products, take the ordinary reduction of the cast values.  ``np.mean``
+divides the sum by the ``intp`` count in float64 and converts the quotient to
+the dtype (an integer dtype truncates); NumPy's mean of an integer or bool
+array without ``dtype=`` is its mean with ``dtype=float64``.
 
 What is not exact falls back in the typer with its reason (a float sum or mean
 with a cast along an axis of a non-contiguous or N-D array or over a tuple of
-axes, a float cast of an array that is not C-contiguous as a whole, 0-d arrays,
-complex, bool and float16 dtypes, complex input).
+axes, a float cast of a whole array that is neither C-contiguous nor an
+F-ordered variable, of a 0-d array, complex, bool and float16 dtypes, complex
+input).
 """
 from __future__ import annotations
 
@@ -68,10 +74,11 @@ def given_dtype(name, args, kwargs):
     return dtype_of(t.value)
 
 
-def check(name, at, dt, axis):
+def check(name, at, dt, axis, plain=False):
     """``dt``, after refusing (Incompatible) the ``dtype=dt`` reductions of the
     array type ``at`` over ``axis`` (None, an int or a tuple) whose order is not
-    known."""
+    known.  ``plain``: the argument is an array, not an expression (whose
+    temporary's memory order NumPy chooses)."""
     if at.dtype.is_complex:
         raise Incompatible(f"np.{name}() of a complex array with dtype={dt}: NumPy drops "
                            "the imaginary parts with a ComplexWarning")
@@ -86,9 +93,10 @@ def check(name, at, dt, axis):
     if name == "prod" and axis is not None:
         return dt           # (a product along an axis: in index order, any layout)
     if axis is None or at.ndim == 1:
-        if at.ndim > 1 and at.layout != "C":
-            raise Incompatible(f"{where} as a whole of an array that is not "
-                               "C-contiguous: NumPy reduces it in memory order")
+        if at.ndim > 1 and at.layout != "C" and not (
+                at.layout == "F" and plain):
+            raise Incompatible(f"{where} as a whole of an array that is not C-contiguous "
+                               "nor an F-ordered variable: NumPy reduces it in memory order")
         return dt
     if at.ndim > 2 or at.layout not in ("C", "F"):
         raise Incompatible(f"{where} along an axis of a {at.ndim}-D array that is not "
@@ -107,15 +115,26 @@ def lower(tpl, L, call, args, rt, axis, keep):
     # a target that cannot allocate (GPU kernels, HLS) has no room for the cast
     # values: its float sums are in index order anyway (docs/semantics.md)
     room = L.ctx is None or L.ctx.capabilities.allocation
-    if dt is None:
+    # a float or complex product of an F-ordered array as a whole multiplies in
+    # memory order, with a dtype or without (the ordinary loop is in C order)
+    f_product = (tpl.name == "prod" and axis is None and src.type.ndim > 1
+                 and src.type.layout == "F" and not isinstance(src, ew.Lazy)
+                 and (tpl.scalar_type(et) if dt is None else dt).kind in "fc")
+    if dt is None and f_product:
+        dt = tpl.scalar_type(et)
+    elif dt is None:
         # NumPy's mean of integers is its mean with dtype=float64 (``_mean``)
         if not (tpl.name == "mean" and (et.is_int or et.is_bool)) or not room:
             return None
+        if isinstance(src, ew.Lazy) and src.type.ndim > 1:
+            return None     # (NumPy's temporary decides: the ordinary reduction)
         try:
-            check(tpl.name, src.type, T.FLOAT64, axis)
+            check(tpl.name, src.type, T.FLOAT64, axis, True)
         except Incompatible:
             return None     # (the ordinary reduction, in index order: documented)
         dt = T.FLOAT64
+    elif f_product:
+        pass
     elif dt == et and (dt.is_float or tpl.name != "mean"):
         return None
     elif dt == tpl.scalar_type(et) and not dt.is_float:
@@ -123,9 +142,19 @@ def lower(tpl, L, call, args, rt, axis, keep):
     from ..indexing.elements import array_cast
     z = ew.to_lazy(L, src)
     nd = len(z.dims)
-    cast = ew.Lazy(T.ArrayType(dt, nd, "C"), z.dims,
-                   lambda idx: array_cast(L, z.elem(idx), dt))
-    if dt.is_float and tpl.name != "prod" and et != dt and room:
+    if axis is None and nd > 1 and src.type.layout == "F":
+        # NumPy reduces an F-ordered array as a whole in memory order: the
+        # values of its transpose in C order
+        cast = ew.Lazy(T.ArrayType(dt, nd, "C"), z.dims[::-1],
+                       lambda idx: array_cast(L, z.elem(idx[::-1]), dt))
+    else:
+        cast = ew.Lazy(T.ArrayType(dt, nd, "C"), z.dims,
+                       lambda idx: array_cast(L, z.elem(idx), dt))
+    buffered = dt.is_float and tpl.name != "prod" and et != dt and room
+    if isinstance(src, ew.Lazy) and nd > 1 and (buffered or f_product or (
+            tpl.name == "prod" and axis is None and dt.kind in "fc")):
+        _c_temporary(L, z, tpl.name)
+    if buffered:
         return _buffered(tpl, L, src.type, cast, rt, dt, axis, keep)
     if tpl.name != "mean":
         return _ordinary(tpl, L, cast, rt, dt, axis, keep)
@@ -152,6 +181,30 @@ def lower(tpl, L, call, args, rt, axis, keep):
     dims = [L.let(N.ArrayAttr(out, "shape", k, I)) for k in range(rt.ndim)]
     fill(L, out, dims, lambda idx: divide(N.Load(out, idx, dt)))
     return out
+
+
+def _c_temporary(L, z, name):
+    """Re-run in the interpreter unless NumPy's temporary of the N-D expression
+    ``z`` is C-ordered, as the cast values are read here: some operand is a
+    C-contiguous array of the result's shape (C order wins the conflicts of
+    NumPy's iterator, ``sum_order._any_c_contiguous``).  (An expression of
+    F-ordered operands has an F-ordered temporary, which NumPy reduces in
+    memory order; hanajit's own result of it is C-ordered.)"""
+    from ..python.helpers import Deopt
+    from .sum_order import contiguous, unique_arrays
+    nd = len(z.dims)
+    some = C(False, T.BOOL)
+    for a in unique_arrays(z.leaves or []):
+        if a.type.ndim != nd:
+            continue
+        c = contiguous(L, a, "C")
+        c = C(True, T.BOOL) if c is True else c
+        for k in range(nd):
+            c = ops.band(c, N.Cmp("eq", N.ArrayAttr(a, "shape", k, I), z.dims[k], T.BOOL))
+        some = ops.bor(some, c)
+    L.raise_if(ops.logical_not(some), Deopt,
+               f"np.{name}() with dtype= of an expression whose NumPy temporary is "
+               "not C-ordered")
 
 
 def _ordinary(tpl, L, cast, rt, dt, axis, keep):

@@ -100,8 +100,9 @@ class Reduction(CallTemplate):
         dt = reduce_dtype.given_dtype(self.name, args, kwargs) if typed else None
         st = self.scalar_type(at.dtype) if dt is None else dt
         axis, keep = axis_arg(call)
-        if typed:
-            call.plan = dt if dt is None else reduce_dtype.check(self.name, at, dt, axis)
+        if typed:       # (an F-ordered array as a whole: not of an expression)
+            call.plan = dt if dt is None else reduce_dtype.check(
+                self.name, at, dt, axis, isinstance(call.args[0], N.Var))
         if axis is None:
             if keep:
                 return T.ArrayType(st, at.ndim, "C")
