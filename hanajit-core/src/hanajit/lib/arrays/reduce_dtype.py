@@ -8,7 +8,7 @@ decides the order of a float sum:
 * a whole array (1-D of any stride, or C- or F-contiguous as a whole, in
   memory order) and each lane of a 2-D array along its contiguous axis (axis 1
   of C, axis 0 of F) is summed buffer by buffer, each buffer pairwise
-  (``pairwise_sum.buffered_sum``);
+  (``pairwise_sum.cast_sum``, ``buffered_sum``);
 * along the other axis each result adds its values in index order from 0,
   unless the array has a single lane (the other axis of length 1: a 1-D sum).
 
@@ -155,7 +155,7 @@ def lower(tpl, L, call, args, rt, axis, keep):
             tpl.name == "prod" and axis is None and dt.kind in "fc")):
         _c_temporary(L, z, tpl.name)
     if buffered:
-        return _buffered(tpl, L, src.type, cast, rt, dt, axis, keep)
+        return _buffered(tpl, L, src, cast, rt, dt, axis, keep)
     if tpl.name != "mean":
         return _ordinary(tpl, L, cast, rt, dt, axis, keep)
     # an integer mean (or a float mean of the dtype's own data): the sum in the
@@ -217,50 +217,72 @@ def _ordinary(tpl, L, cast, rt, dt, axis, keep):
     return tpl.lower_axis(L, [cast], rt, dt, axis, keep)
 
 
-def _buffered(tpl, L, at, cast, rt, dt, axis, keep):
-    """A float sum or mean of values cast to ``dt`` as NumPy's buffered
-    iterator adds them (see the module's docstring)."""
+def _buffered(tpl, L, src, cast, rt, dt, axis, keep):
+    """A float sum or mean of the values of ``src`` cast to ``dt`` as NumPy's
+    buffered iterator adds them (see the module's docstring): an array's lanes
+    read where they are, cast a buffer at a time (``pairwise_sum.cast_sum``);
+    an expression's cast values in a C-ordered copy (``cast`` materialised, as
+    NumPy's temporary), summed by ``pairwise_sum.buffered_sum``."""
     from ..statistics import pairwise_sum as hs
     from .creation import allocate, fill
     from .reductions import REDUCTIONS, kept_array
-    from .shape import reshape_view
+    at = src.type
     zero = C(0.0, dt)
     nd = at.ndim
-    copy = L.let(ew.materialize(L, cast))     # the cast values, C-contiguous
+    lazy = isinstance(src, ew.Lazy)
+    base = L.let(ew.materialize(L, cast) if lazy else src)
+    layout = "C" if lazy else at.layout
+    bt = base.type
 
-    def lane_total(lane, n):
-        return tpl.mean_of(L, L.call_helper(hs.buffered_sum, [lane, zero]), n, dt)
+    def room(n):                    # the buffer, of min(n, BUFFER) items
+        if lazy:
+            return None
+        n = L.let(n)
+        size = N.Select(N.Cmp("lt", n, C(hs.BUFFER, I), T.BOOL), n, C(hs.BUFFER, I), I)
+        return L.let(allocate(L, T.ArrayType(dt, 1, "C"), [size]))
+
+    def lane_total(lane, n, buf):
+        total = (L.call_helper(hs.buffered_sum, [lane, zero]) if lazy
+                 else L.call_helper(hs.cast_sum, [lane, buf, zero]))
+        return tpl.mean_of(L, total, n, dt)
+    dims = [L.let(N.ArrayAttr(base, "shape", k, I)) for k in range(nd)]
     if axis is None or nd == 1:
-        lane = copy if nd == 1 else L.let(reshape_view(L, copy, [C(-1, I)],
-                                                       copy.type.copy(ndim=1)))
-        v = lane_total(lane, L.let(N.ArrayAttr(lane, "shape", 0, I)))
+        # a C- or F-ordered array (or the copy) in memory order, one lane
+        n = L.let(_product(dims))
+        item = C(max(1, bt.dtype.bits // 8), I)
+        lane = base if nd == 1 else L.let(N.ArrayView(base, C(0, I), [n], [item],
+                                                      bt.copy(ndim=1, layout="C")))
+        v = lane_total(lane, n, room(n))
         return kept_array(L, v, rt, nd) if isinstance(rt, T.ArrayType) else v
     ax = axis % 2
     other = 1 - ax
-    dims = [L.let(N.ArrayAttr(copy, "shape", k, I)) for k in range(2)]
     out_dims = [dims[other] if k == other else C(1, I) for k in range(2)] if keep else [
         dims[other]]
     out = allocate(L, rt, out_dims)
 
-    def lane_value(idx):
-        j = idx[other] if keep else idx[0]
-        offset = L.let(N.BinOp("mul", j, N.ArrayAttr(copy, "stride", other, I), I))
-        lane = L.let(N.ArrayView(copy, offset, [dims[ax]],
-                                 [N.ArrayAttr(copy, "stride", ax, I)],
-                                 T.ArrayType(dt, 1, "A")))
-        return lane_total(lane, dims[ax])
-    if (at.layout == "C") == (ax == 1):     # lanes along the contiguous axis
+    def lanes():
+        buf = room(dims[ax])
+
+        def lane_value(idx):
+            j = idx[other] if keep else idx[0]
+            offset = L.let(N.BinOp("mul", j, N.ArrayAttr(base, "stride", other, I), I))
+            lane = L.let(N.ArrayView(base, offset, [dims[ax]],
+                                     [N.ArrayAttr(base, "stride", ax, I)],
+                                     bt.copy(ndim=1, layout="A")))
+            return lane_total(lane, dims[ax], buf)
         fill(L, out, out_dims, lane_value)
+    if (layout == "C") == (ax == 1):     # lanes along the contiguous axis
+        lanes()
         return out
     # across the contiguous axis NumPy adds each result's values in order, unless
     # there is only one lane (then it is a 1-D sum)
     sums = REDUCTIONS["sum"]
-    zc = ew.to_lazy(L, copy)
+    zc = ew.to_lazy(L, base) if lazy else cast
 
     def in_order(idx):
         j = idx[other] if keep else idx[0]
         return tpl.mean_of(L, sums.reduce(L, zc, dt, {other: j}, [ax]), dims[ax], dt)
-    one, _ = L.sub_block(lambda: fill(L, out, out_dims, lane_value))
+    one, _ = L.sub_block(lanes)
     many, _ = L.sub_block(lambda: fill(L, out, out_dims, in_order))
     L.emit(N.If(cond=N.Cmp("eq", dims[other], C(1, I), T.BOOL), then=one, orelse=many))
     return out
