@@ -177,7 +177,8 @@ M = np.arange(20, dtype=np.float32).reshape(4, 5) / 3
 
 def f_whole(a, b):
     return (np.sum(a, dtype=np.float32), a.mean(dtype=np.float64), np.prod(b, dtype=np.float32),
-            np.prod(b), np.sum(a, dtype=np.int32))
+            np.prod(b), np.sum(a, dtype=np.int32),
+            np.sum(b, axis=(1, 0), dtype=np.float64, keepdims=True))     # (every axis)
 
 
 def test_f_ordered_arrays_as_a_whole_are_reduced_in_memory_order():
@@ -217,7 +218,7 @@ def test_an_expression_of_f_ordered_operands_is_left_to_the_interpreter():
     (transposed_whole, M, "nor an F-ordered variable"),
     (float_along1, M[::2, ::2], "along an axis of a 2-D array that is not C- or F-contig"),
     (float_along1, M.reshape(2, 2, 5), "along an axis of a 3-D array"),
-    (float_over_both, M, "over a tuple of axes"),
+    (float_over_both, M.reshape(2, 2, 5), "over a tuple of axes"),
     (complex_dtype, M, "complex, bool and float16 reductions are not compiled"),
     (bool_dtype, M, "complex, bool and float16"),
     (half_dtype, M, "complex, bool and float16"),

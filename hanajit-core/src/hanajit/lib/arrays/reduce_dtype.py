@@ -27,7 +27,7 @@ array without ``dtype=`` is its mean with ``dtype=float64``.
 
 What is not exact falls back in the typer with its reason (a float sum or mean
 with a cast along an axis of a non-contiguous or N-D array or over a tuple of
-axes, a float cast of a whole array that is neither C-contiguous nor an
+some axes (a tuple of all is the whole array), a float cast of a whole array that is neither C-contiguous nor an
 F-ordered variable, of a 0-d array, complex, bool and float16 dtypes, complex
 input).
 """
@@ -87,9 +87,10 @@ def check(name, at, dt, axis, plain=False):
     where = f"np.{name}() of a {at.dtype} array with dtype={dt}"
     if at.ndim == 0:
         raise Incompatible(f"{where} of a 0-d array")
+    axis = whole(axis, at.ndim)
     if isinstance(axis, tuple):
-        raise Incompatible(f"{where} over a tuple of axes: NumPy's buffered order "
-                           "is not reproduced")
+        raise Incompatible(f"{where} over a tuple of axes (not all): NumPy's buffered "
+                           "order is not reproduced")
     if name == "prod" and axis is not None:
         return dt           # (a product along an axis: in index order, any layout)
     if axis is None or at.ndim == 1:
@@ -104,12 +105,22 @@ def check(name, at, dt, axis, plain=False):
     return dt
 
 
+def whole(axis, ndim):
+    """None for a tuple of every axis (``axis=(0, 1)`` of a 2-D array: NumPy
+    reduces it as a whole), else ``axis``."""
+    if (isinstance(axis, tuple) and all(-ndim <= a < ndim for a in axis)
+            and sorted(a % ndim for a in axis) == list(range(ndim))):
+        return None
+    return axis
+
+
 def lower(tpl, L, call, args, rt, axis, keep):
     """The value of ``tpl`` (sum, prod or mean) of ``args[0]`` with the typer's
     dtype (``call.plan``), or None where the ordinary reduction is NumPy's
     (no dtype, or the dtype the reduction takes anyway)."""
     src = args[0]
     et = src.type.dtype
+    axis = whole(axis, src.type.ndim)
     plan = getattr(call, "plan", None)        # (np.average's own call has none)
     dt = plan if tpl.name in NAMES and isinstance(plan, T.Scalar) else None
     # a target that cannot allocate (GPU kernels, HLS) has no room for the cast
