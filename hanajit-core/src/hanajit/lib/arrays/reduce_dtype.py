@@ -6,11 +6,11 @@ another dtype the cast goes through its iterator's buffer of 8192 items, which
 decides the order of a float sum:
 
 * a whole array (1-D of any stride, or C- or F-contiguous as a whole, in
-  memory order) and each lane of a 2-D array along its contiguous axis (axis 1
-  of C, axis 0 of F) is summed buffer by buffer, each buffer pairwise
+  memory order) and each lane along the innermost axis of a C or F array (the
+  last of C, the first of F -- or an axis outside which every axis has length
+  1) is summed buffer by buffer, each buffer pairwise
   (``pairwise_sum.cast_sum``, ``buffered_sum``);
-* along the other axis each result adds its values in index order from 0,
-  unless the array has a single lane (the other axis of length 1: a 1-D sum).
+* along another axis each result adds its values in index order from 0.
 
 A product multiplies in index order along an axis of any layout, and over a
 whole array in memory order (an F-ordered array's transpose in C order: a
@@ -26,10 +26,10 @@ the dtype (an integer dtype truncates); NumPy's mean of an integer or bool
 array without ``dtype=`` is its mean with ``dtype=float64``.
 
 What is not exact falls back in the typer with its reason (a float sum or mean
-with a cast along an axis of a non-contiguous or N-D array or over a tuple of
-some axes (a tuple of all is the whole array), a float cast of a whole array that is neither C-contiguous nor an
-F-ordered variable, of a 0-d array, complex, bool and float16 dtypes, complex
-input).
+with a cast along an axis of an array neither C- nor F-contiguous or over a
+tuple of some axes -- a tuple of all is the whole array --, of a whole array
+that is neither C-contiguous nor an F-ordered variable, of a 0-d array;
+complex, bool and float16 dtypes; complex input).
 """
 from __future__ import annotations
 
@@ -99,7 +99,7 @@ def check(name, at, dt, axis, plain=False):
             raise Incompatible(f"{where} as a whole of an array that is not C-contiguous "
                                "nor an F-ordered variable: NumPy reduces it in memory order")
         return dt
-    if at.ndim > 2 or at.layout not in ("C", "F"):
+    if at.layout not in ("C", "F"):
         raise Incompatible(f"{where} along an axis of a {at.ndim}-D array that is not "
                            "C- or F-contiguous: NumPy's buffered order is not reproduced")
     return dt
@@ -265,37 +265,45 @@ def _buffered(tpl, L, src, cast, rt, dt, axis, keep):
                                                       bt.copy(ndim=1, layout="C")))
         v = lane_total(lane, n, room(n))
         return kept_array(L, v, rt, nd) if isinstance(rt, T.ArrayType) else v
-    ax = axis % 2
-    other = 1 - ax
-    out_dims = [dims[other] if k == other else C(1, I) for k in range(2)] if keep else [
-        dims[other]]
+    ax = axis % nd
+    rest = [k for k in range(nd) if k != ax]
+    out_dims = [C(1, I) if k == ax else dims[k] for k in range(nd)] if keep else [
+        dims[k] for k in rest]
     out = allocate(L, rt, out_dims)
+
+    def fixed(idx):                 # the other axes' indices of a result element
+        return {k: idx[k] for k in rest} if keep else dict(zip(rest, idx))
 
     def lanes():
         buf = room(dims[ax])
 
         def lane_value(idx):
-            j = idx[other] if keep else idx[0]
-            offset = L.let(N.BinOp("mul", j, N.ArrayAttr(base, "stride", other, I), I))
-            lane = L.let(N.ArrayView(base, offset, [dims[ax]],
+            offset = C(0, I)
+            for k, i in fixed(idx).items():
+                offset = N.BinOp("add", offset, N.BinOp(
+                    "mul", i, N.ArrayAttr(base, "stride", k, I), I), I)
+            lane = L.let(N.ArrayView(base, L.let(offset), [dims[ax]],
                                      [N.ArrayAttr(base, "stride", ax, I)],
                                      bt.copy(ndim=1, layout="A")))
             return lane_total(lane, dims[ax], buf)
         fill(L, out, out_dims, lane_value)
-    if (layout == "C") == (ax == 1):     # lanes along the contiguous axis
+    # the axes NumPy's iterator puts inside the reduced one (the later ones of a
+    # C array, the earlier of an F one): when all have length 1 the reduced axis
+    # is the innermost, each lane summed buffer by buffer; else each result adds
+    # its values in index order
+    inner = [k for k in rest if (k > ax if layout == "C" else k < ax)]
+    if not inner:
         lanes()
         return out
-    # across the contiguous axis NumPy adds each result's values in order, unless
-    # there is only one lane (then it is a 1-D sum)
     sums = REDUCTIONS["sum"]
     zc = ew.to_lazy(L, base) if lazy else cast
 
     def in_order(idx):
-        j = idx[other] if keep else idx[0]
-        return tpl.mean_of(L, sums.reduce(L, zc, dt, {other: j}, [ax]), dims[ax], dt)
+        return tpl.mean_of(L, sums.reduce(L, zc, dt, fixed(idx), [ax]), dims[ax], dt)
     one, _ = L.sub_block(lanes)
     many, _ = L.sub_block(lambda: fill(L, out, out_dims, in_order))
-    L.emit(N.If(cond=N.Cmp("eq", dims[other], C(1, I), T.BOOL), then=one, orelse=many))
+    L.emit(N.If(cond=N.Cmp("eq", L.let(_product([dims[k] for k in inner])), C(1, I), T.BOOL),
+                then=one, orelse=many))
     return out
 
 
