@@ -153,7 +153,7 @@ def lower(tpl, L, call, args, rt, axis, keep):
     from ..indexing.elements import array_cast
     z = ew.to_lazy(L, src)
     nd = len(z.dims)
-    if axis is None and nd > 1 and src.type.layout == "F":
+    if axis is None and nd > 1 and src.type.layout == "F" and not isinstance(src, ew.Lazy):
         # NumPy reduces an F-ordered array as a whole in memory order: the
         # values of its transpose in C order
         cast = ew.Lazy(T.ArrayType(dt, nd, "C"), z.dims[::-1],
