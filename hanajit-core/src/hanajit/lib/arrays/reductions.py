@@ -15,6 +15,7 @@ from ...typing_rules import Incompatible
 from ...ir import nodes as N
 from ...ir import types as T
 from . import elementwise as ew
+from . import reduce_dtype
 from ..python import operators as ops
 from ..python.operators import C
 from ..registry import CallTemplate, register
@@ -91,12 +92,17 @@ class Reduction(CallTemplate):
             if args and isinstance(args[0], T.Scalar):
                 raise Incompatible(f"np.{self.name}() of a scalar")
             raise Incompatible(f"np.{self.name}() needs an array")
-        extra = set(kwargs) - {"axis", "keepdims"}
-        if extra or len(args) > 2:
+        typed = self.name in reduce_dtype.NAMES        # (dtype=: reduce_dtype)
+        extra = set(kwargs) - {"axis", "keepdims"} - ({"dtype"} if typed else set())
+        if extra or len(args) > 2 + typed:
             raise Incompatible(f"np.{self.name}() arguments {sorted(extra)}")
         at = args[0]
-        st = self.scalar_type(at.dtype)
+        dt = reduce_dtype.given_dtype(self.name, args, kwargs) if typed else None
+        st = self.scalar_type(at.dtype) if dt is None else dt
         axis, keep = axis_arg(call)
+        if typed:       # (an F-ordered array as a whole: not of an expression)
+            call.plan = dt if dt is None else reduce_dtype.check(
+                self.name, at, dt, axis, isinstance(call.args[0], N.Var))
         if axis is None:
             if keep:
                 return T.ArrayType(st, at.ndim, "C")
@@ -346,6 +352,9 @@ class Reduction(CallTemplate):
         axis, keep = axis_arg(call)
         rt = call.type
         st = rt.dtype if isinstance(rt, T.ArrayType) else rt
+        v = reduce_dtype.lower(self, L, call, args, rt, axis, keep)
+        if v is not None:
+            return v
         if isinstance(axis, tuple):
             from .axis_reduce import over_axes
             return over_axes(self, L, args[0], rt, st, axis, keep)

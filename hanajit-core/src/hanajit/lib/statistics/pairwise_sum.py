@@ -47,6 +47,23 @@ def buffered_sum(v, zero):
     return total
 
 
+def cast_sum(v, buf, zero):
+    """``buffered_sum`` of the values of ``v`` cast to ``zero``'s type without a
+    cast copy of them all: each run of ``BUFFER`` values is cast into ``buf``
+    (``min(len(v), BUFFER)`` items or more) and summed there, as NumPy's
+    iterator fills its buffer (``reduce_dtype``: ``np.sum(x32, dtype=np.float64)``)."""
+    n = len(v)
+    total = zero
+    lo = 0
+    while lo < n:
+        m = min(BUFFER, n - lo)
+        for i in range(m):
+            buf[i] = v[lo + i]
+        total = total + lane_sum(buf, 0, m, zero)
+        lo += m
+    return total
+
+
 def lane_sum(v, lo, n, zero):
     """The pairwise sum of ``v[lo:lo + n]`` as NumPy's reduce adds it to its
     total (no leading ``zero +``; ``sum_lanes``)."""
@@ -173,8 +190,8 @@ def _combine(sums, n, k):
 
 
 # every index above is in range by construction: no checks (pipeline.py)
-for _f in (pairwise, pairwise_unbuffered, lane_sum, _pairwise, _leaf, leaf_starts, _starts,
-           combine, _combine):
+for _f in (pairwise, pairwise_unbuffered, cast_sum, lane_sum, _pairwise, _leaf, leaf_starts,
+           _starts, combine, _combine):
     _f.hj_unchecked = True
 _leaf.hj_short_loops = True
 # recursion log2(n) deep, under 64 levels: no stack check (passes/stack_check), so
