@@ -70,6 +70,35 @@ def test_a_plugin_pass_is_verified_and_dumped(fresh_plugins, monkeypatch, capfd)
     assert "--- after bump_answers ---" in err and "42" in err
 
 
+def _break(fn, ctx):
+    """An int64 constant retyped as float64 inside an int64 addition: invalid IR."""
+    for st in N.walk_stmts(fn.body):
+        for e in N.stmt_exprs(st):
+            for sub in N.walk_expr(e) if e is not None else ():
+                if isinstance(sub, N.BinOp) and isinstance(sub.right, N.Const):
+                    sub.right.type = T.FLOAT64
+
+
+class BreakingPlugin:
+    @staticmethod
+    @hookimpl
+    def hanajit_register_passes(register):
+        register("break_ir", _break, after="lower_semantics", doc="test: invalid IR")
+
+
+@pytest.mark.parametrize("mode, where", [
+    ("1", r"after the passes \(HANAJIT_VERIFY=passes names the one\)"),
+    ("passes", "after the pass break_ir")])
+def test_ir_a_pass_breaks_is_caught(fresh_plugins, monkeypatch, mode, where):
+    """HANAJIT_VERIFY=1 (the test suite's) finds it after the passes;
+    HANAJIT_VERIFY=passes right after the pass, naming it."""
+    from hanajit.ir.verifier import VerifyError
+    plugins.register_plugin(BreakingPlugin, "breaking")
+    monkeypatch.setenv("HANAJIT_VERIFY", mode)
+    with pytest.raises(VerifyError, match=f"BinOp add .*{where}"):
+        compile_ir(answer, (T.INT64,))
+
+
 def test_a_pass_after_an_unknown_pass_names_the_plugin(fresh_plugins):
     plugins.register_plugin(MisplacedPlugin, "misplaced")
     with pytest.raises(PluginError, match="misplaced.*no_such_pass"):
@@ -162,7 +191,6 @@ def test_an_installed_pass_plugin_applies_from_the_first_compile(tmp_path):
 
 
 def test_a_pass_plugin_outside_the_passes_group_is_refused(tmp_path):
-    import json
     import os
     import subprocess
     import sys

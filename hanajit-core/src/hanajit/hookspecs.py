@@ -46,7 +46,8 @@ def hanajit_register_passes(register):
     ``when(ctx, spec, entry)`` is true (default: always; read the target's
     ``ctx.capabilities`` or ``ctx.options`` there, never its name).  A pass placed
     after ``lower_semantics`` sees primitive IR and must leave valid primitive IR:
-    ``HANAJIT_VERIFY=1`` checks it after the pass, and ``HANAJIT_DUMP=after:<name>``
+    ``HANAJIT_VERIFY=passes`` checks it after the pass (``=1``, the test suite's,
+    after the passes), and ``HANAJIT_DUMP=after:<name>``
     prints it.  A plugin implementing this hook names its module in the
     ``hanajit.passes`` entry point group as well as in ``hanajit``: those plugins
     are loaded before the first compilation (the others only when needed), so a

@@ -8,7 +8,8 @@ the passes as data, in order, each with its name, its condition (an option, the
 entry function ...) and whether it runs per function or once per module; read the
 table at the end of this file.
 
-``HANAJIT_VERIFY=1`` (set by the test suite) runs the IR verifier after every pass;
+``HANAJIT_VERIFY=1`` (set by the test suite) runs the IR verifier on the typed IR and
+after the passes, ``HANAJIT_VERIFY=passes`` after every pass;
 ``HANAJIT_DUMP=after:<name>`` prints the IR after the pass ``<name>`` (``infer``,
 every name in :data:`PASSES`, ``all`` for the finished module, ``*`` for every
 one).  What a pass leaves for a later one or for the caller is a declared field:
@@ -298,16 +299,20 @@ class CompileContext:
                         # a pass that says it changed nothing (False) is not
                         # verified again: the body is the one verified before it
                         if p.run(fn, self) is not False:
-                            _verify(fn)
+                            _verify(fn, p.name)
                         _dump(p.name, fn)
+                _verify(fn, None)         # the function as its passes leave it
                 module.functions[fn.name] = fn
+        rewrote = False
         for p in passes():
             if p.scope == "module" and p.when(self, None, entry):
                 p.run(module, self)
+                rewrote = rewrote or p.rewrites
                 # bodies again after a pass that rewrites them (each was verified
                 # after its last function pass); the calls after every pass
-                _verify_module(module, bodies=p.rewrites)
+                _verify_module(module, bodies=p.rewrites, after=p.name)
                 _dump(p.name, module)
+        _verify_module(module, bodies=rewrote, after=None)
         # per-loop hints for the lowering (hanajit.evolve; ModuleLowering.loop_metadata)
         module.strategy = self.options.get("strategy")
         _dump("all", module)
@@ -422,16 +427,36 @@ def build(pyfunc, arg_types: tuple, options: dict | None = None, *, target=None,
                                construct="internal error") from exc
 
 
-def _verify(fn):
-    if os.environ.get("HANAJIT_VERIFY"):
+def _verifies(after) -> bool:
+    """Is the IR verified here?  ``HANAJIT_VERIFY=1`` (the test suite): the typed
+    IR, each function after its passes and the module after the module passes;
+    ``HANAJIT_VERIFY=passes``: after every pass too (``after``: its name), which
+    names the pass that broke the IR."""
+    mode = os.environ.get("HANAJIT_VERIFY")
+    return bool(mode) and (after is None or mode == "passes")
+
+
+def _verify(fn, after=None):
+    if _verifies(after):
         from .ir.verifier import verify
-        verify(fn)
+        _naming(after, verify, fn)
 
 
-def _verify_module(module, bodies=True):
-    if os.environ.get("HANAJIT_VERIFY"):
+def _verify_module(module, bodies=True, after=None):
+    if _verifies(after):
         from .ir.verifier import verify_module
-        verify_module(module, bodies=bodies)
+        _naming(after, verify_module, module, bodies=bodies)
+
+
+def _naming(after, check, *args, **kwargs):
+    """``check(...)``; its VerifyError says which pass ran last, or how to find out."""
+    from .ir.verifier import VerifyError
+    try:
+        check(*args, **kwargs)
+    except VerifyError as exc:
+        where = f"after the pass {after}" if after else \
+            "after the passes (HANAJIT_VERIFY=passes names the one)"
+        raise VerifyError(f"{exc} [{where}]") from None
 
 
 def _dump(stage, obj):
