@@ -294,12 +294,12 @@ def _plus_one(a):
 @pytest.mark.skipif(not NATIVE_OK, reason=str(interpreter_supports_native()[1]))
 def test_the_dispatcher_is_not_remade_after_every_compile(monkeypatch):
     """Compiled for 24 types, each called twice, a function regenerates its native
-    dispatcher about half as often as it compiles (up to 7 specialisations, on
-    every second call; then after n // 4 calls of known types): each regeneration
-    costs ~3 ms per specialisation, so doing it after every compile made a sweep
-    over hundreds of types quadratic.  Called on, the function is native again."""
+    dispatcher only when it has twice the specialisations the last one held (1,
+    2, 4, 8, 16): each regeneration costs ~15 ms per specialisation, so doing it
+    after every compile made a sweep over many types quadratic.  Called on
+    (``api.HOT_CALLS`` calls), the function is native again over all 24."""
     import numpy as np
-    from hanajit import plugins
+    from hanajit import api, plugins
     monkeypatch.setenv("HANAJIT_NATIVE_DISPATCH", "1")
     target = plugins.get_target("cpu")
     made = []
@@ -316,7 +316,7 @@ def test_the_dispatcher_is_not_remade_after_every_compile(monkeypatch):
         for _ in range(2):
             assert np.array_equal(jf(a), _plus_one(a))
     assert len(jf._compiled) == 24
-    assert 7 <= len(made) <= 14, made
-    for _ in range(8):       # the newest type, which the last dispatcher lacks
+    assert made == [1, 2, 4, 8, 16], made
+    for _ in range(api.HOT_CALLS):  # the newest types, which the last dispatcher lacks
         assert np.array_equal(jf(arrays[-1]), _plus_one(arrays[-1]))
     assert not jf._native_stale and made[-1] == 24

@@ -12,6 +12,7 @@ import sys
 import numpy as np
 import pytest
 
+from hanajit import api
 from hanajit.dispatch.heaptype import interpreter_supports_native
 from hanajit.testing.dispatch_modes import jitted, mode  # noqa: F401
 
@@ -68,9 +69,9 @@ def _mix(x, y):
 def test_numpy_scalar_argument_value(mode, x):  # noqa: F811
     for fn in (_ident, _double):
         jf = jitted(fn)
-        # compile, generate the dispatcher, native: the dispatcher of a function
-        # with n >= 8 specialisations is made after n // 4 calls of known types
-        for _ in range(2 + max(1, (len(jf._compiled) + 1) // 4)):
+        # compile, then enough calls for the dispatcher to be generated again
+        # (api._regenerate_after: at most HOT_CALLS, or n // 4 of n types)
+        for _ in range(2 + max(api.HOT_CALLS, (len(jf._compiled) + 1) // 4)):
             got = jf(x)
         with np.errstate(over="ignore"):
             _same(got, fn(x))            # value and type: the interpreter's
@@ -95,7 +96,7 @@ def test_mixed_arguments(mode):  # noqa: F811
     jf = jitted(_mix)
     for x, y in [(np.float32(1.5), 2), (2, np.int8(5)), (np.uint8(200), np.uint8(100)),
                  (np.float64(1.0), np.float32(0.5)), (1.5, np.complex64(1j))]:
-        for _ in range(3):
+        for _ in range(2 + api.HOT_CALLS):
             got = jf(x, y)
         assert got == _mix(x, y)
         if mode == "native" and NATIVE_OK:

@@ -109,6 +109,22 @@ def jit(func=None, **options):
     return JitFunction(func, **options)
 
 
+def _regenerate_after(compiled: int, in_dispatcher: int) -> int:
+    """Calls of known types through the Python dispatcher after which the native
+    dispatcher is generated again.  Generating it costs ~30 ms plus ~15 ms per
+    specialisation, so a sweep over many types must not pay that after each
+    compile: while there are at least twice as many specialisations as the
+    dispatcher holds, at the next such call (the sizes double, and the total
+    stays linear); otherwise once the function is called on
+    (:data:`HOT_CALLS` calls, a few microseconds each on the slow path)."""
+    if compiled >= 2 * in_dispatcher:
+        return max(1, compiled // 4)
+    return max(HOT_CALLS, compiled // 4)
+
+
+HOT_CALLS = 16
+
+
 def _accepts(spec_types, arg_types) -> bool:
     """Can a specialisation compiled for ``spec_types`` run ``arg_types``?  Only
     array layouts widen: an any-layout ("A") array specialisation takes C- and
@@ -212,7 +228,8 @@ class JitFunction:
             runner = self._specialize(key, args)
         elif self._native_stale:
             self._stale_calls += 1
-            if self._stale_calls >= max(1, len(self._compiled) // 4):
+            if self._stale_calls >= _regenerate_after(len(self._compiled),
+                                                      len(self._native_entries)):
                 self._update_native()
         return runner(*args)
 
