@@ -76,7 +76,7 @@ def main(quick: bool = False) -> int:
 
     from hanajit import jit
     from hanajit.errors import HanaJitFallbackWarning
-    count = 1 if quick else 8
+    count = 0 if quick else 8       # (quick: one compile per mode, no 'later')
     njit = numba_njit()
     mod = _module(count)
     a = np.random.default_rng(0).random((64, 9))
@@ -89,11 +89,12 @@ def main(quick: bool = False) -> int:
         for k, (label, template) in enumerate(PROBES.items()):
             want = getattr(mod, f"p{k}_whole_0")(a)
             # the library's Python modules imported and compiled, at another dtype
-            os.environ["HANAJIT_SHARE_HELPERS"] = "0"
-            jit(getattr(mod, f"p{k}_whole_0"))(a.astype(np.float32))
+            if not quick:
+                os.environ["HANAJIT_SHARE_HELPERS"] = "0"
+                jit(getattr(mod, f"p{k}_whole_0"))(a.astype(np.float32))
             times = {}
             for mode in (*_MODES, "numba"):
-                if mode == "numba" and njit is None:
+                if mode == "numba" and (njit is None or quick):    # (quick: ours only)
                     continue
                 if mode != "numba":
                     os.environ["HANAJIT_SHARE_HELPERS"] = "1" if mode == "shared" else "0"
@@ -109,15 +110,15 @@ def main(quick: bool = False) -> int:
                           f" {exc}")
                     status = 1
                     continue
-                times[mode] = (spent[0], statistics.median(spent[1:]))
+                times[mode] = (spent[0], statistics.median(spent[1:]) if count else None)
             os.environ.pop("HANAJIT_SHARE_HELPERS", None)
             sh, wh, nb = times.get("shared"), times.get("whole"), times.get("numba")
             rows.append([f"`{label}`",
                          fmt_seconds(sh and sh[0]), fmt_seconds(sh and sh[1]),
                          fmt_seconds(wh and wh[0]), fmt_seconds(wh and wh[1]),
                          fmt_seconds(nb and nb[0]), fmt_seconds(nb and nb[1]),
-                         fmt_ratio(wh[1] / sh[1] if sh and wh else None),
-                         fmt_ratio(nb[1] / sh[1] if sh and nb else None)])
+                         fmt_ratio(wh[1] / sh[1] if sh and wh and count else None),
+                         fmt_ratio(nb[1] / sh[1] if sh and nb and count else None)])
     print_table("Compile time of callers of NumPy's algorithms (`bench_compile_library.py`)",
                 ["function", "shared first", "shared later", "whole first", "whole later",
                  "numba first", "numba later", "whole/shared later",
