@@ -225,3 +225,23 @@ def test_a_pieces_raise_table_comes_back_from_disk(tmp_path, monkeypatch):
     library_cache.save("k2", "", b"", [(Local, "local", False)])
     assert library_cache.load("k2") is None
     assert not os.path.exists(library_cache.entry_path("k2"))
+
+
+def test_processes_compiling_at_once_compile_each_piece_once(tmp_path):
+    """Two processes that need the same pieces at the same time (a parallel test
+    run, a process pool): one compiles each piece, the other waits for it and
+    links it (``library_cache.compiling``); both give NumPy's results."""
+    cache = tmp_path / "cache"
+    env = _env(cache)
+    _run(env, "tally")                  # (writes child.py; one small piece)
+    before = len(_entries(cache))
+    child = os.path.join(tmp_path, "child.py")
+    procs = [subprocess.Popen([sys.executable, child, FEW], env=env, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             for _ in range(2)]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert all(p.returncode == 0 for p in procs), outs
+    results = [json.loads(out.strip().splitlines()[-1]) for out, _ in outs]
+    assert all(all(r["same"]) for r in results)
+    new = len(_entries(cache)) - before
+    assert new > 0 and sum(r["pieces"] for r in results) == new, (results, new)

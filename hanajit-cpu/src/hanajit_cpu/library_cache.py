@@ -33,7 +33,9 @@ calls it.
 """
 from __future__ import annotations
 
+import contextlib
 import os
+import time
 import zlib
 
 from hanajit.errors import stored_deopt
@@ -77,6 +79,44 @@ def load(key: str):
         return None
     _used(path)
     return out
+
+
+LOCKS = 64                      # lock files, a piece's by its key (``compiling``)
+WAIT = 120.0                    # seconds to wait for another process's compile
+
+
+@contextlib.contextmanager
+def compiling(key: str):
+    """Held while this process compiles the piece ``key``: another process that
+    needs the same piece meanwhile (the workers of a parallel test run, the
+    processes of a pool) waits, then finds it written (``load``) instead of
+    compiling it a second time.  An advisory ``flock`` on one of :data:`LOCKS`
+    files (two pieces may share one and wait for each other: only time); without
+    ``fcntl``, or when the folder cannot be written, or after :data:`WAIT`
+    seconds, the process compiles the piece itself -- never a wrong result."""
+    try:
+        import fcntl
+        from hanajit.cache import store
+        folder = os.path.join(store.cache_dir(), FOLDER, "locks")
+        os.makedirs(folder, exist_ok=True)
+        fd = os.open(os.path.join(folder, f"{int(key[:8], 16) % LOCKS}.lock"),
+                     os.O_RDWR | os.O_CREAT, 0o644)
+    except (ImportError, OSError, ValueError):
+        yield
+        return
+    try:
+        deadline = time.monotonic() + WAIT
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.01)
+        yield
+    finally:
+        os.close(fd)                # (closing releases the lock)
 
 
 def _used(path: str) -> None:

@@ -73,6 +73,22 @@ def link_symbol(symbol: str) -> bool:
     return True
 
 
+def _compiled(eng, key, text, raises):
+    """``(optimised IR, object)`` of a piece: from the library cache, or compiled
+    (and kept there) -- by one process at a time (``library_cache.compiling``)."""
+    if not library_cache.enabled():
+        return eng.compile_object(text)
+    compiled = library_cache.load(key)
+    if compiled is None:
+        with library_cache.compiling(key):
+            compiled = library_cache.load(key)          # (written meanwhile)
+            if compiled is None:
+                optimized, obj = eng.compile_object(text)
+                library_cache.save(key, str(optimized), obj, raises)
+                return optimized, obj
+    return compiled[:2]
+
+
 def split(module, info, eng, share: bool = True) -> tuple[dict, dict, set | None]:
     """``(externals, imports, only)`` for ``ModuleLowering`` and the link: the
     split roots as ``name -> (symbol, raises)``, the addresses of every function
@@ -96,13 +112,7 @@ def split(module, info, eng, share: bool = True) -> tuple[dict, dict, set | None
             if done is None:
                 symbol = f"hjs_{key}"
                 text = re.sub(rf'@"?{shared.ROOT}"?(?![\w.$])', "@" + symbol, text)
-                compiled = library_cache.load(key) if library_cache.enabled() else None
-                if compiled is None:
-                    optimized, obj = eng.compile_object(text)
-                    if library_cache.enabled():
-                        library_cache.save(key, str(optimized), obj, raises)
-                else:
-                    optimized, obj = compiled[:2]
+                optimized, obj = _compiled(eng, key, text, raises)
                 needs = eng.imports_for(optimized)
                 needs.update(_linked_imports(piece.module.functions.values()))
                 keepalive, addresses = eng.link(obj, [symbol], imports=needs)
