@@ -17,7 +17,7 @@ from math import fsum as fsum_of, prod as prod_of
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from hanajit import HanaJitFallbackWarning, jit
@@ -37,6 +37,8 @@ def outcome(f, *args):
 
 def _bits(x):
     if isinstance(x, (float, np.floating)):
+        if x != x:      # which NaN's sign and payload survive is unspecified (docs/semantics.md)
+            return type(x), "nan"
         return type(x), struct.pack("<d", float(x))
     return type(x), x
 
@@ -133,6 +135,7 @@ PRODS_OF, IMPORTED = jitted(prod_floats), jitted(prod_imported)
 
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.floats(width=32) | st.integers(-2**40, 2**40).map(float), max_size=12))
+@example([np.nan, -np.nan])       # (two NaNs: either may survive; CI found it)
 def test_prod_of_python_floats_rounds_in_order(xs):
     a = np.array(xs, dtype=np.float64)
     assert outcome(PRODS_OF, a) == outcome(prod_floats, a)
