@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 pytestmark = pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning")
 
-SETTINGS = settings(max_examples=40, deadline=None,
+SETTINGS = settings(max_examples=25, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 

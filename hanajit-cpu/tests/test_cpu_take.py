@@ -70,7 +70,7 @@ def test_take_matches_numpy(fn):
             check(fn, a, i)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=36, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(shape=st.lists(st.integers(0, 4), min_size=1, max_size=3),
        idx=st.lists(st.integers(-6, 6), max_size=5), data=st.data())
 def test_take_property(shape, idx, data):
