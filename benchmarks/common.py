@@ -36,7 +36,7 @@ def numba_njit():
     return _QuickNumba(njit)
 
 
-QUICK_NUMBA = 3
+QUICK_NUMBA = 1
 
 
 class _QuickNumba:

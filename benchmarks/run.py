@@ -2,7 +2,7 @@
 
     python benchmarks/run.py            # full run, a few minutes
     python benchmarks/run.py --quick    # smoke run: small sizes, one process each,
-                                        # Numba compiling three functions only
+                                        # Numba compiling one function only
     python benchmarks/run.py --only expr,kernels   # some of them
 
 Exit status 1 when a benchmark found a wrong result or a fallback to the
