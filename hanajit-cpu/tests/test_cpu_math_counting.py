@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanajit import HanaJitFallbackWarning, jit
+from hanajit.testing.compare import outcome, strict_jit
 from hanajit.errors import UnsupportedError
 
 
@@ -32,18 +33,7 @@ def perms(n):
     return math.perm(n), math.perm(n, None)
 
 
-def outcome(f, *args):
-    try:
-        r = f(*args)
-    except Exception as e:          # noqa: BLE001 - compared by class and text
-        return type(e), str(e)
-    return [(type(x), x) for x in r] if isinstance(r, tuple) else (type(r), r)
-
-
-def jitted(f):
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        return jit(f, fallback=False)
+jitted = strict_jit
 
 
 FACT, COMB, PERM, PERMS = jitted(fact), jitted(comb), jitted(perm), jitted(perms)

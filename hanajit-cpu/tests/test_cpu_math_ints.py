@@ -4,13 +4,12 @@ CPython: values, types (Python int and bool), errors, and results beyond int64
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanajit import jit
+from hanajit.testing.compare import outcome, strict_jit
 
 M = -(2**63)
 int64s = st.integers(M, 2**63 - 1) | st.sampled_from([0, 1, -1, M, 2**63 - 1, 2**62, 12])
@@ -34,18 +33,7 @@ def close(a, b):
             math.isclose(a, b, abs_tol=1e-3), math.isclose(a, b, rel_tol=0.0, abs_tol=0.0))
 
 
-def outcome(f, *args):
-    try:
-        r = f(*args)
-    except Exception as e:          # noqa: BLE001 - compared by class and text
-        return type(e), str(e)
-    return [(type(x), x) for x in r] if isinstance(r, tuple) else (type(r), r)
-
-
-def jitted(f):
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        return jit(f, fallback=False)
+jitted = strict_jit
 
 
 @settings(max_examples=150, deadline=None)

@@ -52,7 +52,7 @@ import builtins
 import copy
 
 from . import comprehensions as comps
-from .source import attribute_chain
+from .source import resolved
 from ..lib import registry
 
 CONSTRUCTORS = ("array", "asarray", "asanyarray", "ascontiguousarray")
@@ -199,14 +199,7 @@ def _push(v, elt):
 
 def callee(b, call):
     """The object a call's ``name.attr...`` function names, or None."""
-    chain = attribute_chain(call.func)
-    if chain is None:
-        return None
-    head, *attrs = chain.split(".")
-    obj = b._global_object(head)
-    for attr in attrs:
-        obj = getattr(obj, attr, None)
-    return obj
+    return resolved(call.func, b._global_object)
 
 
 def _assign(target, value):

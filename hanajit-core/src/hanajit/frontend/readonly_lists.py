@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 import math
 
-from .source import attribute_chain
+from .source import resolved
 
 _READERS = (len, min, max)              # builtins whose result is never the list
 _ITERATORS = (enumerate, zip)           # only inside ``for ... in``
@@ -126,24 +126,12 @@ class Reads:
 
     def _math_product(self, func) -> bool:
         """``math.prod`` / ``math.fsum`` (a loop over the list, like ``sum``)."""
-        chain = attribute_chain(func)
-        if chain is None:
-            return False
-        name, *attrs = chain.split(".")
-        obj = self.resolve_global(name)
-        for a in attrs:
-            obj = getattr(obj, a, None)
+        obj = resolved(func, self.resolve_global)
         return any(obj is f for f in (math.prod, math.fsum))
 
     def _numpy_function(self, func) -> bool:
         """``np.f`` / ``np.linalg.f`` / ``f`` imported from NumPy."""
-        chain = attribute_chain(func)
-        if chain is None:
-            return False
-        name, *attrs = chain.split(".")
-        obj = self.resolve_global(name)
-        for attr in attrs:
-            obj = getattr(obj, attr, None)
+        obj = resolved(func, self.resolve_global)
         module = getattr(obj, "__module__", None) or ""
         return callable(obj) and not isinstance(obj, type) and (
             module == "numpy" or module.startswith("numpy."))

@@ -126,6 +126,19 @@ def _parse_lambda(pyfunc, name) -> ParsedFunction:
                           globals=pyfunc.__globals__, closure=_closure_values(pyfunc))
 
 
+def resolved(node, resolve_global):
+    """The object the expression ``name.attr...`` names (``resolve_global(name)``,
+    then each attribute), or None when it is not such an expression."""
+    chain = attribute_chain(node)
+    if chain is None:
+        return None
+    head, *attrs = chain.split(".")
+    obj = resolve_global(head)
+    for attr in attrs:
+        obj = getattr(obj, attr, None)
+    return obj
+
+
 def attribute_chain(node) -> str | None:
     """``"np.linalg.norm"`` for the expression ``np.linalg.norm``; None unless it
     is a name followed by attributes."""

@@ -52,3 +52,21 @@ def assert_same_bits(got, want) -> None:
         assert (np.isnan(got) == nan).all(), (got, want)
         got, want = got[~nan], want[~nan]
     assert got.tobytes() == want.tobytes(), (got, want)
+
+
+def outcome(f, *args):
+    """What calling ``f(*args)`` gives: ``(type, value)`` (a list of them for a
+    tuple), or the exception's ``(class, text)``."""
+    try:
+        r = f(*args)
+    except Exception as e:          # noqa: BLE001 - compared by class and text
+        return type(e), str(e)
+    return [(type(x), x) for x in r] if isinstance(r, tuple) else (type(r), r)
+
+
+def strict_jit(f):
+    """``jit(f, fallback=False)``, any warning while jitting an error."""
+    from hanajit import jit
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return jit(f, fallback=False)

@@ -21,16 +21,22 @@ def factorial(n):
     return r
 
 
+def _out_of_range(n, k):
+    """CPython's checks of ``comb``/``perm``: ValueError for a negative ``n`` (first)
+    or ``k``; True when ``k > n`` (the result is 0)."""
+    if n < 0:
+        raise ValueError("n must be a non-negative integer")
+    if k < 0:
+        raise ValueError("k must be a non-negative integer")
+    return k > n
+
+
 def comb(n, k):
     """``math.comb(n, k)``: the multiplicative formula from the smaller side,
     ``r = C(n - k + i, i)`` after step ``i``; each step divides exactly before it
     multiplies (``r * m / i`` as ``(r / g) * (m / (i / g))`` with ``g = gcd(r, i)``),
     so the only product made is the next ``C(n - k + i, i)`` itself."""
-    if n < 0:
-        raise ValueError("n must be a non-negative integer")
-    if k < 0:
-        raise ValueError("k must be a non-negative integer")
-    if k > n:
+    if _out_of_range(n, k):
         return 0
     if n - k < k:
         k = n - k
@@ -53,11 +59,7 @@ def comb(n, k):
 def perm(n, k):
     """``math.perm(n, k)``: ``n * (n - 1) * ... * (n - k + 1)``, growing at each
     step (every factor is at least 1), so a step beyond int64 means the result is."""
-    if n < 0:
-        raise ValueError("n must be a non-negative integer")
-    if k < 0:
-        raise ValueError("k must be a non-negative integer")
-    if k > n:
+    if _out_of_range(n, k):
         return 0
     r = 1
     for i in range(k):
