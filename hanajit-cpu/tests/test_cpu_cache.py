@@ -63,6 +63,10 @@ def pair(x, y):
 @hanajit.jit(cache=True)
 def neg(a):
     return -a
+
+@hanajit.jit(cache=True)
+def doubled(a, n):
+    return [x * n for x in a]
 '''
 
 HELPERS = '''
@@ -89,6 +93,8 @@ def outcome(f, *args):
         return ["raise", type(exc).__name__, str(exc)]
     if isinstance(r, np.ndarray):
         return ["array", repr(r.tolist())]
+    if isinstance(r, list):              # (the items' types too)
+        return ["list", repr([(type(x).__name__, x) for x in r])]
     if isinstance(r, np.generic):        # (the same value, in both runs)
         r = r.item()
     return ["value", repr(r)]
@@ -98,7 +104,8 @@ cases = [(main.scaled, (10,)), (main.scaled, (0,)), (main.fdiv, (7, 2)),
          (main.fsqrt, (2.0,)), (main.fsqrt, (-1.0,)), (main.fsqrt, (float("inf"),)),
          (main.power, (-8.0, 0.5)), (main.power, (2, 3)), (main.power, (2, -1)), (main.norm, (np.arange(5.0),)),
          (main.norm, (np.arange(10.0)[::3],)), (main.norm, (np.zeros(0),)),
-         (main.pair, (1.5, -0.0)), (main.neg, (np.array([1.0, -0.0, np.nan]),))]
+         (main.pair, (1.5, -0.0)), (main.neg, (np.array([1.0, -0.0, np.nan]),)),
+         (main.doubled, (np.arange(3.0), 2)), (main.doubled, (np.arange(3, dtype=np.int8), 3))]
 got = [outcome(f, *a) for f, a in cases]
 want = [outcome(f.py_func, *a) for f, a in cases]
 print(json.dumps({"got": got, "want": want, "stats": cache.stats}))

@@ -510,7 +510,40 @@ def list_index_error(a, k):
     return [a[i + k] for i in range(3)]
 
 
+def list_of_items(a):
+    return [x * 2 for x in a]
+
+
+def list_of_comparisons(a):
+    return [x > 0 for x in a]
+
+
+def list_of_python_floats(a):
+    return [float(x) for x in a]
+
+
+def list_of_rows(m):
+    return [[m[i, j] for j in range(m.shape[1])] for i in range(m.shape[0])]
+
+
+def list_of_pairs(a):
+    return [[x, 2 * x] for x in a]
+
+
+def list_named_or_other(a, n):
+    xs = [x - 1 for x in a]
+    if n > 0:
+        return [n * x for x in a]
+    return xs
+
+
 LIST_CASES = [
+    (list_of_items, (A,)), (list_of_items, (A.astype(np.float32),)),
+    (list_of_items, (np.arange(5, dtype=np.uint8) * 60,)), (list_of_items, (A[:0],)),
+    (list_of_items, (A > 1,)), (list_of_comparisons, (A - 2,)),
+    (list_of_python_floats, (A,)), (list_of_rows, (np.linspace(-1, 1, 6).reshape(2, 3),)),
+    (list_of_rows, (np.arange(6, dtype=np.int16).reshape(3, 2),)),
+    (list_of_pairs, (A,)), (list_named_or_other, (A, 0)), (list_named_or_other, (A, 3)),
     (list_returned, (5,)), (list_returned, (0,)), (list_filtered, (A,)),
     (list_filtered, (-A,)), (list_bools, (7,)), (list_complex, (3,)),
     (list_nested, (3, 4)), (list_nested, (0, 4)), (list_nested, (3, 0)),
@@ -520,14 +553,14 @@ LIST_CASES = [
 
 
 def assert_same_list(got, exp):
-    """A list of the same length whose items are the same (NumPy scalar items
-    come back as the Python numbers of the same value, like ``.tolist()``)."""
+    """A list of the same length whose items are the same, of the same types:
+    NumPy scalars where the interpreter's items are (``Function.numpy_list``)."""
     assert type(got) is list and len(got) == len(exp), (got, exp)
     for g, e in zip(got, exp):
         if isinstance(e, list):
             assert_same_list(g, e)
         else:
-            assert_same(g, e, python_items=True)
+            assert_same(g, e)
 
 
 @pytest.mark.parametrize("fn,args", LIST_CASES, ids=lambda c: getattr(c, "__name__", ""))

@@ -93,7 +93,9 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
     simple_ret = isinstance(rt, T.Scalar) and not rt.is_complex
 
     same = getattr(fn, "returns_param", None)
-    as_list = bool(getattr(fn, "returns_list", False))      # a list comprehension
+    # a list comprehension: the array as the list, items as the interpreter's are
+    as_list = None if not getattr(fn, "returns_list", False) else \
+        _numpy_items_list if getattr(fn, "numpy_list", False) else _python_list
     # NumPy scalars where the interpreter has them (infer/numpy_results.py)
     numpy_result = getattr(fn, "numpy_result", None)
     as_numpy = None if numpy_result is None else numpy_boxer(numpy_result)
@@ -119,8 +121,8 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
                     v += 1 << 64
             return v if as_numpy is None else as_numpy(v)
         v = unbox(ret, (ctypes.c_double * nret).from_buffer(ret), args)
-        if as_list:
-            return v.tolist()
+        if as_list is not None:
+            return as_list(v)
         return v if as_numpy is None else as_numpy(v)
 
     def box_result(address, args):
@@ -128,13 +130,23 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
         arguments, tuples holding arrays, lists)."""
         ints = (ctypes.c_int64 * nret).from_address(address)
         out = unbox(ints, (ctypes.c_double * nret).from_address(address), args)
-        if as_list:
-            return out.tolist()
+        if as_list is not None:
+            return as_list(out)
         return out if as_numpy is None else as_numpy(out)
 
     run._keepalive = keepalive
     run._box_result = box_result
     return run
+
+
+def _python_list(a):
+    return a.tolist()
+
+
+def _numpy_items_list(a):
+    """A returned list comprehension whose items are NumPy scalars (array
+    elements, NumPy results): the 1-D or 2-D array as lists of its items."""
+    return list(a) if a.ndim == 1 else [list(row) for row in a]
 
 
 def numpy_boxer(t):

@@ -45,6 +45,7 @@ class FnInfo:
         self.pure = pure
         self.writes_arrays = not pure     # (a pure entry was one that may deoptimise)
         self.numpy_result = None          # results boxed as NumPy scalars (infer/numpy_results)
+        self.returns_list = self.numpy_list = False
 
 
 def open_entry(jf, arg_types: tuple, target) -> Entry | None:
@@ -206,6 +207,7 @@ def _encode_artifact(artifact) -> dict:
                  "pure": v.pure, "arg_types": tuple(encode_type(t) for t in v.arg_types),
                  "return_type": encode_type(v.return_type),
                  "returns_list": bool(getattr(v, "returns_list", False)),
+                 "numpy_list": bool(getattr(v, "numpy_list", False)),
                  "numpy_result": None if getattr(v, "numpy_result", None) is None
                  else encode_type(v.numpy_result)}
         elif k == "raises":
@@ -227,6 +229,7 @@ def _decode_artifact(data):
                             tuple(decode_type(t) for t in f["arg_types"]),
                             decode_type(f["return_type"]), f["can_raise"], f["pure"])
         meta["fn"].returns_list = bool(f.get("returns_list", False))
+        meta["fn"].numpy_list = bool(f.get("numpy_list", False))
         if f.get("numpy_result") is not None:
             meta["fn"].numpy_result = decode_type(f["numpy_result"])
     if "raises" in meta:

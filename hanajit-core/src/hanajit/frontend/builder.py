@@ -158,7 +158,8 @@ class Builder:
             if self.returns.get("other"):
                 self.fail(self.fnode, "list comprehension returned",
                           "the function returns something else on another path")
-            fn.returns_list = True      # the dispatcher hands back result.tolist()
+            fn.returns_list = True      # the dispatcher hands back the array as a list
+            fn.list_items = self.returns["list"]
         return fn
 
     def stmts(self, body, top=False) -> list:
@@ -203,14 +204,9 @@ class Builder:
         return [N.ExprStmt(value=self.expr(s.value))]
 
     def s_Return(self, s):
-        sort = sorted_lists.parse(s.value, self._global_object)     # return sorted(..)
-        if isinstance(s.value, ast.ListComp) or sort:   # a list, built as an array
-            self.returns["list"] = True
-            return [N.Return(value=sorted_lists.build(self, sort) if sort else
-                             comprehension_arrays.build_array(self, s.value, None, as_list=True))]
-        if isinstance(s.value, ast.Name) and s.value.id in self.comp_lists:
-            self.returns["list"] = True             # xs = [...]; return xs
-            return [N.Return(value=N.Var(s.value.id))]
+        value = comprehension_lists.returned(self, s.value)    # a list, built as an array
+        if value is not None:
+            return [N.Return(value=value)]
         self.returns["other"] = True
         return [N.Return(value=self.expr(s.value) if s.value is not None else None)]
 

@@ -5,8 +5,9 @@ numbers that is an array of the items' type (Python int -> int64, float ->
 float64, bool -> bool, a NumPy scalar -> its type), and for a comprehension of
 list comprehensions or of list/tuple displays a 2-D array when every row has
 the same length.  A returned list comprehension is the same array, which the
-dispatcher hands back as ``tolist()`` (``Function.returns_list``): Python
-numbers, lists of lists.  The builder (``Builder.list_arg``, ``s_Return``)
+dispatcher hands back as a list (``Function.returns_list``), of lists for a
+nest, whose items are NumPy scalars or Python numbers as the interpreter's
+(``Function.numpy_list``).  The builder (``Builder.list_arg``, ``s_Return``)
 hands such a comprehension here; it becomes a loop,
 placed before the statement (``Builder.pending``) like the reductions of
 ``frontend/comprehensions.py``, that appends each item to a growable buffer
@@ -63,7 +64,7 @@ _FULL = "np.array([...]) of a list comprehension whose items are not numbers"
 def build_array(b, comp, call, as_list=False, empty_deopts=None, names=None):
     """Build the loop of NumPy's array of ``comp`` (an argument of ``call``) into
     ``b.pending``; return the IR expression of the array.  ``as_list``: the
-    array whose ``tolist()`` is the list itself (a returned comprehension, or one
+    array that is the list itself (a returned comprehension, or one
     assigned to a name, ``frontend/comprehension_lists.py``): no items give an
     empty array of the items' type -- unless ``empty_deopts`` (as NumPy's array
     of an empty list, float64, would be read) -- and ragged rows deoptimise.
@@ -98,8 +99,10 @@ def build_array(b, comp, call, as_list=False, empty_deopts=None, names=None):
     if nested:
         inner = outer.elt
         items = [inner.elt] if isinstance(inner, ast.ListComp) else inner.elts
+        indices = {id(n.slice) for e in items for n in ast.walk(e)
+                   if isinstance(n, ast.Subscript)}         # (``a[i, j]`` is no row)
         if any(isinstance(n, (ast.ListComp, ast.List, ast.Tuple, ast.Starred,
-                              ast.GeneratorExp))
+                              ast.GeneratorExp)) and id(n) not in indices
                for e in items for n in ast.walk(e)):
             b.fail(comp, f"{what} nested more than two levels given to NumPy")
         pre += [_assign(v["rows"], ast.Constant(0)), _assign(v["width"], ast.Constant(0)),

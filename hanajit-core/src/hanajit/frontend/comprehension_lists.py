@@ -149,6 +149,28 @@ def build(b, name, comp) -> list:
     return [N.Assign(target=name, value=value)]
 
 
+def returned(b, value):
+    """``return <list comprehension>``, ``return sorted(...)`` or ``return name``
+    of such a list for the builder ``b``: the array the caller gets as a list
+    (``Function.returns_list``; the local holding its items is added to
+    ``b.returns["list"]``, which ``Function.list_items`` becomes), or None."""
+    built: dict = {}
+    sort = sorted_lists.parse(value, b._global_object)
+    if sort is not None:
+        out = sorted_lists.build(b, sort, names=built)
+    elif isinstance(value, ast.ListComp):
+        out = comprehension_arrays.build_array(b, value, None, as_list=True, names=built)
+    elif isinstance(value, ast.Name) and value.id in b.comp_lists:
+        if value.id not in b.comp_items:
+            b.fail(b.current_stmt, "list comprehension",
+                   f"'{value.id}' returned before it is assigned")
+        out, built["item"] = N.Var(value.id), b.comp_items[value.id]
+    else:
+        return None
+    b.returns.setdefault("list", []).append(built["item"])
+    return out
+
+
 def item(b, name, index) -> N.Expr:
     """``name[index]`` (or the item a loop over it reads): a list's IndexError,
     and the comprehension's own kind of item (``PyGetItem.items_like``)."""

@@ -745,7 +745,9 @@ class Function:
     origin: Any = None              # (Python function, argument types) it specialises
     external: Optional[tuple] = None  # (symbol, raises): compiled in another module
     returns_param = None    # the array parameter every return returns, unrebound
-    returns_list = False    # a list comprehension: the caller gets result.tolist()
+    returns_list = False    # a list comprehension: the caller gets the array as a list
+    list_items = ()         # (returns_list) the locals holding the items of each
+    numpy_list = False      # (returns_list) whose items are NumPy scalars (infer.py)
     numpy_result = None     # return type, NumPy-scalar leaves marked (infer/numpy_results)
     flagged_result = None   # result leaves boxed per call: a result_flags.Plan (infer/)
 
