@@ -200,6 +200,45 @@ def test_zero_d_array_arithmetic_gives_numpy_scalars(mode):  # noqa: F811
             assert all(np.array_equal(g, w) for g, w in zip(got, want))
 
 
+def zd_ellipsis(a):
+    return a[...], a[...] * 2
+
+
+def zd_ellipsis_write(a):
+    b = a[...]
+    b[...] = 5
+    return a
+
+
+def item_ellipsis(v):
+    return v[1, ...], v[..., 0], v[1, ...] + 1
+
+
+def item_ellipsis_write(v):
+    v[1, ...] = 7
+    return v
+
+
+def view_attributes(v):
+    return v[1:].ndim, v[::2].size, v.T.ndim, v[1, ...].ndim, v[...].shape
+
+
+def test_an_index_with_an_ellipsis_is_a_view(mode):  # noqa: F811
+    """``a[...]`` of a 0-d array and ``v[1, ...]`` of a 1-D one are 0-d arrays
+    (views), not the element; an array's ``ndim``/``size`` are Python ints."""
+    for dt in (np.float64, np.int8, np.bool_, np.complex64):
+        for fn, a in ((zd_ellipsis, np.array(3, dt)), (item_ellipsis, np.arange(3).astype(dt)),
+                      (view_attributes, np.arange(4).astype(dt))):
+            got, want = jitted(fn)(a.copy()), fn(a.copy())
+            assert [type(v) for v in got] == [type(v) for v in want], fn.__name__
+            assert all(np.array_equal(g, w) for g, w in zip(got, want))
+        for fn, a in ((zd_ellipsis_write, np.array(3, dt)),
+                      (item_ellipsis_write, np.arange(3).astype(dt))):
+            got, want = a.copy(), a.copy()
+            assert jitted(fn)(got) is got and fn(want) is want
+            assert np.array_equal(got, want) and got.dtype == want.dtype
+
+
 def cached_pair(x):
     return x * 2, x > 0
 

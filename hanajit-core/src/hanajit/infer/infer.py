@@ -185,8 +185,10 @@ class Inferrer:
             if items is not None and e.index < len(items):
                 return items[e.index]
             return self.is_strong(e.tup)
-        if isinstance(e, N.PyAttr):       # x.real, x.imag of a NumPy scalar
-            return self.is_strong(e.value)
+        if isinstance(e, N.PyAttr):       # x.real, x.imag of a NumPy scalar (an
+            # array's ndim, size ... are Python ints, of ``v[1:]`` too)
+            return not isinstance(getattr(e.value, "type", None), T.ArrayType) \
+                and self.is_strong(e.value)
         if isinstance(e, N.MakeTuple):
             return any(self.is_strong(i) for i in e.items)
         if isinstance(e, N.PyCall):

@@ -67,7 +67,10 @@ def result_type(arr: T.ArrayType, index_type) -> T.Type:
         return ft
     items = list(index_type.items) if isinstance(index_type, T.TupleType) else [index_type]
     kinds = expand(arr, items)
-    if all(k == "int" for k in kinds) and len(kinds) == arr.ndim:
+    # every axis taken by an integer: a scalar -- unless the index has ``...``,
+    # which keeps a 0-d view (``a[...]`` of a 0-d array, ``v[1, ...]``)
+    if all(k == "int" for k in kinds) and len(kinds) == arr.ndim and \
+            "ellipsis" not in map(_kind, items):
         return arr.dtype
     ndim = sum(1 for k in kinds if k != "int")
     return arr.copy(ndim=ndim, layout=_layout(arr, kinds))
@@ -174,7 +177,7 @@ def lower_index(L, arr: N.Expr, index: N.Expr, index_type, write=False) -> N.Exp
         while _kind(t) == "ellipsis":
             e, t = next(it)
         exprs.append(e)
-    if all(k == "int" for k in kinds) and len(kinds) == at.ndim:
+    if not isinstance(result_type(at, index_type), T.ArrayType):
         return N.Load(arr, checked_indices(L, arr, exprs), at.dtype)
     offset = C(0, I)
     shape, strides = [], []
