@@ -17,6 +17,7 @@ import pytest
 from hanajit import jit
 from hanajit.dispatch.heaptype import get_vectorcall, interpreter_supports_native
 from hanajit.errors import HanaJitFallbackWarning
+from hanajit.testing.dispatch_modes import native_at_once  # noqa: F401
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -26,6 +27,7 @@ pytestmark = [
                        reason=interpreter_supports_native()[1]),
     # the NumPy references overflow and meet nan/inf on the edge inputs
     pytest.mark.filterwarnings("ignore::RuntimeWarning"),
+    pytest.mark.usefixtures("native_at_once"),      # native from the second call
 ]
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",

@@ -14,10 +14,12 @@ import sys
 import pytest
 from hanajit.dispatch.heaptype import interpreter_supports_native
 
+from hanajit.testing.dispatch_modes import native_at_once  # noqa: F401
 from hanajit_cpu import nativecall
 
-pytestmark = pytest.mark.skipif(not interpreter_supports_native()[0],
-                                reason=interpreter_supports_native()[1])
+pytestmark = [pytest.mark.skipif(not interpreter_supports_native()[0],
+                                 reason=interpreter_supports_native()[1]),
+              pytest.mark.usefixtures("native_at_once")]   # native from the second call
 
 OFFSET_FLAG = 1 << 63
 

@@ -111,12 +111,15 @@ def jit(func=None, **options):
 
 def _regenerate_after(compiled: int, in_dispatcher: int) -> int:
     """Calls of known types through the Python dispatcher after which the native
-    dispatcher is generated again.  Generating it costs ~30 ms plus ~15 ms per
-    specialisation, so a sweep over many types must not pay that after each
-    compile: while there are at least twice as many specialisations as the
+    dispatcher is generated (again).  Generating it costs ~30 ms plus ~15 ms per
+    specialisation, which pays off only over thousands of calls (each saves a
+    few microseconds), so the first is generated once the function is called on
+    (:data:`HOT_CALLS` calls), and a sweep over many types does not pay it after
+    each compile: while there are at least twice as many specialisations as the
     dispatcher holds, at the next such call (the sizes double, and the total
-    stays linear); otherwise once the function is called on
-    (:data:`HOT_CALLS` calls, a few microseconds each on the slow path)."""
+    stays linear); otherwise again after :data:`HOT_CALLS` calls."""
+    if in_dispatcher == 0:
+        return HOT_CALLS
     if compiled >= 2 * in_dispatcher:
         return max(1, compiled // 4)
     return max(HOT_CALLS, compiled // 4)
@@ -195,11 +198,7 @@ class JitFunction:
         self._dispatch_llvm = None
         self._native_stale = False
         # calls of known types through the Python dispatcher since the native one
-        # went stale: it is made again once they reach a quarter of the number of
-        # specialisations (at least one: the second call, for up to 7).  Each
-        # specialisation costs ~3 ms of the dispatcher's compile, so a function
-        # compiled for hundreds of types, each called a few times, does not
-        # regenerate it after every compile
+        # went stale: it is made (again) once they reach _regenerate_after(...)
         self._stale_calls = 0
         self._shape = CallShape.from_signature(self._sig) \
             if not isinstance(self, PyJitFunction) else None
