@@ -168,7 +168,7 @@ def _load_library():
                   "statistics.histogram", "numeric.sign_round",
                   "arrays.attributes", "indexing.take", "indexing.put",
                   "numeric.operator_ufuncs", "arrays.rearrange",
-                  "numeric.isclose", "numeric.polynomial", "numeric.gradient", "statistics.nanfuncs", "statistics.nanvar", "statistics.average", "statistics.cov", "numeric.interp",
+                  "numeric.isclose", "numeric.polynomial", "numeric.gradient", "statistics.nanfuncs", "statistics.nanvar", "statistics.average", "statistics.cov", "arrays.pad", "numeric.interp",
                   "indexing.nonzero", "linalg.solve_inv_det",
                   "statistics.quantile", "statistics.median", "arrays.matrix",
                   "arrays.cross_grid", "numeric.nan_to_num", "complex.angle",
