@@ -111,8 +111,8 @@ t4 = clock()
 r4 = k.exp_total(a)          # (untimed: so that cold runs write its entry)
 binding = "llvmlite.binding" in sys.modules
 loaded = any(m.split(".")[0] == "llvmlite" for m in sys.modules)
-# (the references below call the jitted ``half`` from Python: its second call
-# builds the native dispatcher, which loads LLVM -- after the measurement)
+# (the references below call the jitted ``half`` from Python: once it is called
+# on it builds the native dispatcher, which loads LLVM -- after the measurement)
 ok = (r1 == k.int_loop.py_func(100) and r2 == k.float_loop.py_func(100, 0.5)
       and r3 == k.total.py_func(a))
 stats = {{}}
