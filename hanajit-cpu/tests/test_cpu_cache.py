@@ -67,6 +67,10 @@ def neg(a):
 @hanajit.jit(cache=True)
 def doubled(a, n):
     return [x * n for x in a]
+
+@hanajit.jit(cache=True)
+def listed_and_counted(a):
+    return [x for x in a], [i for i in range(len(a))], len(a)
 '''
 
 HELPERS = '''
@@ -105,7 +109,8 @@ cases = [(main.scaled, (10,)), (main.scaled, (0,)), (main.fdiv, (7, 2)),
          (main.power, (-8.0, 0.5)), (main.power, (2, 3)), (main.power, (2, -1)), (main.norm, (np.arange(5.0),)),
          (main.norm, (np.arange(10.0)[::3],)), (main.norm, (np.zeros(0),)),
          (main.pair, (1.5, -0.0)), (main.neg, (np.array([1.0, -0.0, np.nan]),)),
-         (main.doubled, (np.arange(3.0), 2)), (main.doubled, (np.arange(3, dtype=np.int8), 3))]
+         (main.doubled, (np.arange(3.0), 2)), (main.doubled, (np.arange(3, dtype=np.int8), 3)),
+         (main.listed_and_counted, (np.arange(2.0),))]   # (repr: the items' types too)
 got = [outcome(f, *a) for f, a in cases]
 want = [outcome(f.py_func, *a) for f, a in cases]
 print(json.dumps({"got": got, "want": want, "stats": cache.stats}))

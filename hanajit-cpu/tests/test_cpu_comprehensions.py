@@ -537,7 +537,31 @@ def list_named_or_other(a, n):
     return xs
 
 
+def list_and_count(a):
+    return [x * 2 for x in a if x > 0], len(a)
+
+
+def count_and_sorted(a, n):
+    return n + 1, sorted(a), [i for i in range(n)]
+
+
+def named_list_and_total(a):
+    xs = [x + 1 for x in a]
+    return xs, sum(xs)
+
+
+def tuple_lists_on_two_paths(a, n):
+    if n > 2:
+        return [x for x in a], a[0]
+    return [n * x for x in a], a[-1]
+
+
 LIST_CASES = [
+    (list_and_count, (A,)), (list_and_count, (-A,)), (count_and_sorted, (A, 3)),
+    (count_and_sorted, (A[:0], 0)), (named_list_and_total, (A,)),
+    (named_list_and_total, (A * 3,)), (list_and_count, (A.astype(np.float32),)),
+    (tuple_lists_on_two_paths, (A, 3)),
+    (tuple_lists_on_two_paths, (A, 1)), (tuple_lists_on_two_paths, (A[:0], 3)),
     (list_of_items, (A,)), (list_of_items, (A.astype(np.float32),)),
     (list_of_items, (np.arange(5, dtype=np.uint8) * 60,)), (list_of_items, (A[:0],)),
     (list_of_items, (A > 1,)), (list_of_comparisons, (A - 2,)),
@@ -554,7 +578,13 @@ LIST_CASES = [
 
 def assert_same_list(got, exp):
     """A list of the same length whose items are the same, of the same types:
-    NumPy scalars where the interpreter's items are (``Function.numpy_list``)."""
+    NumPy scalars where the interpreter's items are (``Function.numpy_list``);
+    a tuple holding such lists item by item."""
+    if isinstance(exp, tuple):
+        assert type(got) is tuple and len(got) == len(exp), (got, exp)
+        for g, e in zip(got, exp):
+            (assert_same_list if isinstance(e, list) else assert_same)(g, e)
+        return
     assert type(got) is list and len(got) == len(exp), (got, exp)
     for g, e in zip(got, exp):
         if isinstance(e, list):
@@ -585,8 +615,15 @@ def list_or_none(n):
     return None
 
 
+def tuple_list_or_not(n):
+    if n > 0:
+        return [i for i in range(n)], n
+    return np.zeros(2), n
+
+
 @pytest.mark.parametrize("fn,why", [
     (calls_a_jitted_list_function, "returns a list comprehension, which compiled code"),
+    (tuple_list_or_not, "returns something else on another path"),
     (list_or_none, "returns something else on another path"),
     (list_rows, "list comprehension of tuples returned"),
 ])

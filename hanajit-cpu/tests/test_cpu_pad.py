@@ -116,6 +116,12 @@ def test_numpys_errors_and_casts():
     same(pad_value, np.zeros(2, np.uint8), -1)         # cast, as NumPy scalars are
     same(pad_value, np.zeros(2, np.int64), float("nan"))
     same(pad_value, np.zeros(3), np.float32(0.1))
+    for w in (np.uint64(2), True, (1, np.uint8(2))):        # NumPy's TypeError (or not)
+        with pytest.warns(HanaJitFallbackWarning, match="signed integers"):
+            got = outcome(jit(pad_by), np.ones(3), w)
+        want = outcome(pad_by, np.ones(3), w)
+        assert got[0] == want[0]
+        assert got[1:] == want[1:] if got[0] == "raise" else np.array_equal(got[1], want[1])
 
 
 def statistic(a):

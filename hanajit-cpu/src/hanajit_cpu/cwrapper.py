@@ -94,8 +94,7 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
 
     same = getattr(fn, "returns_param", None)
     # a list comprehension: the array as the list, items as the interpreter's are
-    as_list = None if not getattr(fn, "returns_list", False) else \
-        _numpy_items_list if getattr(fn, "numpy_list", False) else _python_list
+    as_list = _list_boxer(fn)
     # NumPy scalars where the interpreter has them (infer/numpy_results.py)
     numpy_result = getattr(fn, "numpy_result", None)
     as_numpy = None if numpy_result is None else numpy_boxer(numpy_result)
@@ -122,7 +121,7 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
             return v if as_numpy is None else as_numpy(v)
         v = unbox(ret, (ctypes.c_double * nret).from_buffer(ret), args)
         if as_list is not None:
-            return as_list(v)
+            return as_list(v if as_numpy is None else as_numpy(v))
         return v if as_numpy is None else as_numpy(v)
 
     def box_result(address, args):
@@ -131,12 +130,31 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
         ints = (ctypes.c_int64 * nret).from_address(address)
         out = unbox(ints, (ctypes.c_double * nret).from_address(address), args)
         if as_list is not None:
-            return as_list(out)
+            return as_list(out if as_numpy is None else as_numpy(out))
         return out if as_numpy is None else as_numpy(out)
 
     run._keepalive = keepalive
     run._box_result = box_result
     return run
+
+
+def _list_boxer(fn):
+    """How a result holding list comprehensions (``Function.returns_list``) is
+    handed back: the array as a list, or the tuple with the arrays at
+    ``Function.numpy_lists``' positions as lists; None for other results."""
+    if not getattr(fn, "returns_list", False):
+        return None
+    positions = tuple((k, _numpy_items_list if numpy else _python_list)
+                      for k, numpy in getattr(fn, "numpy_lists", ()))
+    if not positions:
+        return _numpy_items_list if getattr(fn, "numpy_list", False) else _python_list
+
+    def box(result):
+        items = list(result)
+        for k, as_list in positions:
+            items[k] = as_list(items[k])
+        return tuple(items)
+    return box
 
 
 def _python_list(a):

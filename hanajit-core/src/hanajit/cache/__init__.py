@@ -46,6 +46,7 @@ class FnInfo:
         self.writes_arrays = not pure     # (a pure entry was one that may deoptimise)
         self.numpy_result = None          # results boxed as NumPy scalars (infer/numpy_results)
         self.returns_list = self.numpy_list = False
+        self.numpy_lists = ()
 
 
 def open_entry(jf, arg_types: tuple, target) -> Entry | None:
@@ -208,6 +209,7 @@ def _encode_artifact(artifact) -> dict:
                  "return_type": encode_type(v.return_type),
                  "returns_list": bool(getattr(v, "returns_list", False)),
                  "numpy_list": bool(getattr(v, "numpy_list", False)),
+                 "numpy_lists": [[k, bool(x)] for k, x in getattr(v, "numpy_lists", ())],
                  "numpy_result": None if getattr(v, "numpy_result", None) is None
                  else encode_type(v.numpy_result)}
         elif k == "raises":
@@ -230,6 +232,7 @@ def _decode_artifact(data):
                             decode_type(f["return_type"]), f["can_raise"], f["pure"])
         meta["fn"].returns_list = bool(f.get("returns_list", False))
         meta["fn"].numpy_list = bool(f.get("numpy_list", False))
+        meta["fn"].numpy_lists = tuple((k, x) for k, x in f.get("numpy_lists", ()))
         if f.get("numpy_result") is not None:
             meta["fn"].numpy_result = decode_type(f["numpy_result"])
     if "raises" in meta:

@@ -154,12 +154,7 @@ class Builder:
             self.returns["other"] = True
         fn = N.Function(name=self.fnode.name, params=list(self.params),
                         body=body, pyname=self.qualname, filename=self.p.filename)
-        if self.returns.get("list"):
-            if self.returns.get("other"):
-                self.fail(self.fnode, "list comprehension returned",
-                          "the function returns something else on another path")
-            fn.returns_list = True      # the dispatcher hands back the array as a list
-            fn.list_items = self.returns["list"]
+        comprehension_lists.mark_returns(self, fn)      # lists the caller gets
         return fn
 
     def stmts(self, body, top=False) -> list:

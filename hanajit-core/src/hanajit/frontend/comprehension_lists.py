@@ -77,8 +77,9 @@ def _read(node, parents, ctx, resolve_global, fn):
         if isinstance(anc, ast.For) and _is_prange(anc.iter, resolve_global):
             return None
     p = parents.get(node)
-    if isinstance(p, ast.Return) and p.value is node:
-        return "return"
+    if isinstance(p, ast.Return) and p.value is node or isinstance(p, ast.Tuple) and \
+            isinstance(parents.get(p), ast.Return) and parents.get(p).value is p:
+        return "return"                 # return name / return name, n
     if isinstance(p, ast.Compare):
         return None                     # x in name: identity first, in a list
     if isinstance(p, (ast.If, ast.While, ast.IfExp, ast.Assert)) and p.test is node \
@@ -149,26 +150,76 @@ def build(b, name, comp) -> list:
     return [N.Assign(target=name, value=value)]
 
 
-def returned(b, value):
-    """``return <list comprehension>``, ``return sorted(...)`` or ``return name``
-    of such a list for the builder ``b``: the array the caller gets as a list
-    (``Function.returns_list``; the local holding its items is added to
-    ``b.returns["list"]``, which ``Function.list_items`` becomes), or None."""
-    built: dict = {}
+def _list_value(b, value, built):
+    """The array of ``value`` when it is a list the caller gets (a list
+    comprehension, ``sorted(...)``, a name holding one), else None;
+    ``built["item"]`` names the local holding its items."""
     sort = sorted_lists.parse(value, b._global_object)
     if sort is not None:
-        out = sorted_lists.build(b, sort, names=built)
-    elif isinstance(value, ast.ListComp):
-        out = comprehension_arrays.build_array(b, value, None, as_list=True, names=built)
-    elif isinstance(value, ast.Name) and value.id in b.comp_lists:
+        return sorted_lists.build(b, sort, names=built)
+    if isinstance(value, ast.ListComp):
+        return comprehension_arrays.build_array(b, value, None, as_list=True, names=built)
+    if isinstance(value, ast.Name) and value.id in b.comp_lists:
         if value.id not in b.comp_items:
             b.fail(b.current_stmt, "list comprehension",
                    f"'{value.id}' returned before it is assigned")
-        out, built["item"] = N.Var(value.id), b.comp_items[value.id]
-    else:
+        built["item"] = b.comp_items[value.id]
+        return N.Var(value.id)
+    return None
+
+
+def _is_list(b, value) -> bool:
+    return isinstance(value, ast.ListComp) or (
+        isinstance(value, ast.Name) and value.id in b.comp_lists) or \
+        sorted_lists.parse(value, b._global_object) is not None
+
+
+def returned(b, value):
+    """``return <list comprehension>``, ``return sorted(...)`` or ``return name``
+    of such a list -- or a tuple holding some (``return [..], n``) -- for the
+    builder ``b``: the array (or tuple) the caller gets with those items as lists
+    (``Function.returns_list``), or None.  The locals holding the items are noted
+    in ``b.returns`` (``"list"``: a list each; ``"tuple"``: ``{position: local}``
+    each), which :func:`mark_returns` reads."""
+    if isinstance(value, ast.Tuple) and any(_is_list(b, e) for e in value.elts) \
+            and not any(isinstance(e, ast.Starred) for e in value.elts):
+        items, lists = [], {}
+        for k, elt in enumerate(value.elts):
+            built: dict = {}
+            v = _list_value(b, elt, built)
+            if v is None:               # evaluated in order with the lists' loops
+                t = b.tmp("r")
+                b.locals.add(t)
+                b.pending.append(N.Assign(target=t, value=b.expr(elt)))
+                v = N.Var(t)
+            else:
+                lists[k] = built["item"]
+            items.append(v)
+        b.returns.setdefault("tuple", []).append(lists)
+        return N.MakeTuple(items)
+    built = {}
+    out = _list_value(b, value, built)
+    if out is None:
         return None
     b.returns.setdefault("list", []).append(built["item"])
     return out
+
+
+def mark_returns(b, fn) -> None:
+    """``fn.returns_list`` (and which locals hold the items: ``list_items``, or
+    ``tuple_lists`` for the positions of a returned tuple) when the returns of
+    the builder ``b`` give lists; a fallback when they also give anything else."""
+    lists, tuples = b.returns.get("list"), b.returns.get("tuple")
+    if not lists and not tuples:
+        return
+    if b.returns.get("other") or (lists and tuples) or \
+            len({tuple(sorted(t)) for t in tuples or ()}) > 1:
+        b.fail(b.fnode, "list comprehension returned",
+               "the function returns something else on another path")
+    fn.returns_list = True      # the dispatcher hands back the array as a list
+    fn.list_items = lists or []
+    if tuples:
+        fn.tuple_lists = tuple((k, [t[k] for t in tuples]) for k in sorted(tuples[0]))
 
 
 def item(b, name, index) -> N.Expr:

@@ -89,8 +89,7 @@ class Inferrer:
         fn.return_type = self.return_type if self.return_type is not None else T.NONE
         fn.returns_param = returned_parameter(fn)
         fn.numpy_result = numpy_results.numpy_result(fn, self.is_strong)
-        fn.numpy_list = fn.returns_list and all(self.is_strong(N.Var(v, type=self.locals.get(v)))
-                                                for v in fn.list_items)
+        numpy_results.mark_lists(fn, lambda v: self.is_strong(N.Var(v, self.locals.get(v))))
         fn.flagged_result = result_flags.plan(fn, self.is_strong, self.assigned, self.mixed)
         python_state.check_divisions(fn, self.assigned, self.mixed, self.is_strong)
         insert_coercions(fn)

@@ -141,6 +141,15 @@ def numpy_result(fn: N.Function, is_strong):
     return out if out is not None and _marked(out) else None
 
 
+def mark_lists(fn: N.Function, strong_local) -> None:
+    """Whether the items of the lists ``fn`` returns are NumPy scalars: each list
+    whose item locals (``Function.list_items``, ``tuple_lists``) are all
+    ``strong_local`` (``Function.numpy_list``, ``numpy_lists``)."""
+    fn.numpy_list = fn.returns_list and all(strong_local(v) for v in fn.list_items)
+    fn.numpy_lists = tuple((k, all(strong_local(v) for v in locals_))
+                           for k, locals_ in fn.tuple_lists)
+
+
 def random_draw_is_numpy(name: str, args) -> bool:
     """Is one draw of NumPy's random functions (``np.random.<name>`` or a
     ``Generator``'s method) a NumPy scalar?  They return Python floats and ints

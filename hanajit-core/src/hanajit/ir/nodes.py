@@ -748,6 +748,8 @@ class Function:
     returns_list = False    # a list comprehension: the caller gets the array as a list
     list_items = ()         # (returns_list) the locals holding the items of each
     numpy_list = False      # (returns_list) whose items are NumPy scalars (infer.py)
+    tuple_lists = ()        # (returns_list of a tuple) (position, item locals) pairs
+    numpy_lists = ()        # ... (position, items are NumPy scalars) pairs (infer.py)
     numpy_result = None     # return type, NumPy-scalar leaves marked (infer/numpy_results)
     flagged_result = None   # result leaves boxed per call: a result_flags.Plan (infer/)
 

@@ -41,7 +41,9 @@ NEGATIVE = "index can't contain negative values"
 
 
 def _int(t) -> bool:
-    return isinstance(t, T.Scalar) and (t.is_int or t.is_bool)
+    """A width NumPy takes: ``np.asarray(pad_width)`` of a signed integer kind
+    (unsigned and bool widths are its TypeError; compiled, they fall back)."""
+    return isinstance(t, T.Scalar) and t.is_int and t.is_signed
 
 
 def width_shape(t) -> tuple:
@@ -56,8 +58,8 @@ def width_shape(t) -> tuple:
         lengths = {len(i.items) for i in t.items}
         if len(lengths) == 1 and 0 not in lengths:
             return (len(t.items), lengths.pop())
-    raise Incompatible(f"np.pad() pad_width of {t} (integers, pairs of them, or a "
-                       "pair per axis)")
+    raise Incompatible(f"np.pad() pad_width of {t} (signed integers, pairs of them, "
+                       "or a pair per axis)")
 
 
 def pairs_of(shape: tuple, ndim: int) -> list:
