@@ -108,6 +108,15 @@ def test_with_y(seed, km, ky, n, dtype, one_d):
         same(columns_y, m.T.copy(), y.T.copy())
 
 
+def test_columns_with_y_keep_numpys_order():
+    """NumPy concatenates the transposed ``m`` and ``y`` in Fortran order, so
+    each variable's mean adds in index order, not pairwise: long columns show it."""
+    rng = np.random.default_rng(11)
+    for n in (9, 100, 1001):
+        same(columns_y, rng.standard_normal((n, 2)) * 10, rng.standard_normal((n, 3)))
+        same(columns_y, rng.standard_normal((n, 1)), rng.standard_normal((n, 1)))
+
+
 def test_strided_and_long_data():
     """Pairwise means over long rows; 1-D data with a step."""
     rng = np.random.default_rng(4)

@@ -31,6 +31,29 @@ class CallTemplate:
         raise NotImplementedError
 
 
+class PlannedCall(CallTemplate):
+    """A call whose typing decides a plan from its bound argument types and
+    constant arguments: :meth:`make_plan` (from the call, its bound argument
+    nodes and their types) returns an object whose ``type`` is the result type;
+    the typer keeps it in ``call.call_plan`` for the lowering, which binds the
+    lowered arguments the same way (:meth:`bound`).  ``name`` (``"np.pad"``) and
+    ``params`` are the callable's, for binding and messages."""
+
+    name = ""
+    params: tuple = ()
+
+    def make_plan(self, call, nodes: dict, types: dict):
+        raise NotImplementedError
+
+    def bound(self, args: list, kwargs: dict) -> dict:
+        return bind_arguments(self.name, self.params, args, kwargs)
+
+    def typer(self, inf, call, args, kwargs):
+        nodes = bind_arguments(self.name, self.params, call.args, call.kwargs)
+        call.call_plan = plan = self.make_plan(call, nodes, self.bound(args, kwargs))
+        return plan.type
+
+
 class StaticQuestion(CallTemplate):
     """A question types answer while inferring (``compensates(total, item)``):
     :meth:`answer` decides it, the typer keeps the answer in ``call.plan`` (an

@@ -32,7 +32,7 @@ from ...ir import types as T
 from . import elementwise as ew
 from ..python import operators as ops
 from ..python.operators import C
-from ..registry import CallTemplate, bind_arguments, register
+from ..registry import PlannedCall, register
 
 I = T.INT64
 _PARAMS = ("array", "pad_width", "mode", "constant_values")
@@ -143,24 +143,19 @@ def source_index(mode, j, n):
 
 
 @register
-class Pad(CallTemplate):
+class Pad(PlannedCall):
     paths = ("numpy.pad",)
+    name, params = "np.pad", _PARAMS
 
-    def plan(self, call, args, kwargs):
-        nodes = bind_arguments("np.pad", _PARAMS, call.args, call.kwargs)
-        types = bind_arguments("np.pad", _PARAMS, args, kwargs)
+    def make_plan(self, call, nodes, types):
         return Plan(call, types, nodes)
-
-    def typer(self, inf, call, args, kwargs):
-        call.pad_plan = p = self.plan(call, args, kwargs)
-        return p.type
 
     def lower(self, L, call, args, kwargs):
         from ..indexing.elements import setitem_value
         from .creation import allocate, fill
         from .reductions import loops
-        p = call.pad_plan
-        b = bind_arguments("np.pad", _PARAMS, args, kwargs)
+        p = call.call_plan
+        b = self.bound(args, kwargs)
         a = L.let(ew.materialize(L, b["array"]))
         flat = _flat_widths(L, b["pad_width"], b["pad_width"].type)
         negative = None

@@ -31,7 +31,7 @@ from ..python import operators as ops
 from .quantile import bound_const
 from ..python.operators import C
 from ..arrays.reductions import Reduction
-from ..registry import CallTemplate, bind_arguments, register
+from ..registry import PlannedCall, register
 
 I = T.INT64
 _PARAMS = ("a", "axis", "weights", "returned", "keepdims")
@@ -76,7 +76,9 @@ class Plan:
         self.ndim = ndim
         self.avg = T.ArrayType(self.r, ndim, "C") if (ndim or self.keep) else self.r
 
-    def result_type(self):
+    @property
+    def type(self):
+        """The result type."""
         return T.TupleType((self.avg, self.avg)) if self.returned else self.avg
 
 
@@ -105,26 +107,20 @@ def _elementwise(L, p, v, fn):
 
 
 @register
-class Average(CallTemplate):
+class Average(PlannedCall):
     paths = ("numpy.average",)
+    name, params = "np.average", _PARAMS
 
-    def plan(self, call, args, kwargs):
-        nodes = bind_arguments("np.average", _PARAMS, call.args, call.kwargs)
-        types = bind_arguments("np.average", _PARAMS, args, kwargs)
+    def make_plan(self, call, nodes, types):
         if "a" not in types:
             raise Incompatible("np.average(a, axis=None, weights=None, returned=False)")
         return Plan(types["a"], types.get("weights"), bound_const(call, nodes, "axis", None),
                     bound_const(call, nodes, "returned", False),
                     bound_const(call, nodes, "keepdims", None))
 
-    def typer(self, inf, call, args, kwargs):
-        p = self.plan(call, args, kwargs)
-        call.average_plan = p
-        return p.result_type()
-
     def lower(self, L, call, args, kwargs):
-        p = call.average_plan
-        bound = bind_arguments("np.average", _PARAMS, args, kwargs)
+        p = call.call_plan
+        bound = self.bound(args, kwargs)
         a = L.let(ew.materialize(L, bound["a"]))
         if p.weighted:
             avg, scl = self.weighted(L, p, a, L.let(ew.materialize(L, bound["weights"])))

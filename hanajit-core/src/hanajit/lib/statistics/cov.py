@@ -11,8 +11,10 @@ keeps it a row).
 
 Compiled: ``m`` and ``y`` 1-D (any stride) or C-contiguous 2-D arrays of bools,
 integers or floats; ``rowvar``/``bias`` constants; ``ddof`` None or an integer.
-Complex arrays, other layouts, ``fweights``, ``aweights`` and ``dtype`` fall
-back."""
+Complex arrays, other layouts, a 1-D operand with ``y`` and ``rowvar=False``,
+``fweights``, ``aweights`` and ``dtype`` fall back.  With ``rowvar=False`` NumPy
+concatenates the transposed operands in Fortran order, and so does hanajit
+(``cov_algorithms.stacked_columns``): the order the means add in."""
 from __future__ import annotations
 
 from ...typing_rules import Incompatible
@@ -21,7 +23,7 @@ from ...ir import types as T
 from ..arrays import elementwise as ew
 from ..python import operators as ops
 from ..python.operators import C
-from ..registry import CallTemplate, bind_arguments, register
+from ..registry import PlannedCall, register
 from . import cov_algorithms as ca
 from .quantile import bound_const
 
@@ -58,6 +60,9 @@ class Plan:
             self.ddof = None            # (a run-time value)
         else:
             raise Incompatible(f"np.cov() ddof of {ddof} (None or an integer)")
+        if not self.rowvar and self.y is not None and 1 in (self.m.ndim, self.y.ndim):
+            raise Incompatible("np.cov(m, y, rowvar=False) with a 1-D operand (the "
+                               "order of NumPy's concatenation there is not followed)")
         self.scalar = self.m.ndim == 1 and self.y is None
         self.type = T.ArrayType(F, 0 if self.scalar else 2, "C")
 
@@ -80,26 +85,22 @@ def _rows(L, p, a):
 
 
 @register
-class Cov(CallTemplate):
+class Cov(PlannedCall):
     paths = ("numpy.cov",)
+    name, params = "np.cov", _PARAMS
 
-    def plan(self, call, args, kwargs):
-        nodes = bind_arguments("np.cov", _PARAMS, call.args, call.kwargs)
-        types = bind_arguments("np.cov", _PARAMS, args, kwargs)
+    def make_plan(self, call, nodes, types):
         if "m" not in types:
             raise Incompatible("np.cov() needs m")
         return Plan(call, nodes, types)
 
-    def typer(self, inf, call, args, kwargs):
-        call.cov_plan = p = self.plan(call, args, kwargs)
-        return p.type
-
     def lower(self, L, call, args, kwargs):
-        p = call.cov_plan
-        b = bind_arguments("np.cov", _PARAMS, args, kwargs)
+        p = call.call_plan
+        b = self.bound(args, kwargs)
         X = _rows(L, p, b["m"])
         if p.y is not None:
-            X = L.call_helper(ca.stacked, [X, _rows(L, p, b["y"])])
+            X = L.call_helper(ca.stacked if p.rowvar else ca.stacked_columns,
+                              [X, _rows(L, p, b["y"])])
         ddof = C(p.ddof, I) if p.ddof is not None else L.let(ops.convert(L, b["ddof"], I))
         c = L.let(L.call_helper(ca.cov_rows, [X, ddof]))
         if p.scalar:            # NumPy's squeeze of the 1x1 matrix

@@ -26,6 +26,13 @@ def stacked(X, Y):
     return np.concatenate((X, Y), axis=0)
 
 
+def stacked_columns(X, Y):
+    """The same of two transposed (Fortran-ordered) arrays (``rowvar=False``):
+    NumPy's concatenation keeps their order, and so the order in which the
+    rows' means add."""
+    return np.concatenate((X.T, Y.T), axis=1).T
+
+
 def cov_rows(X, ddof):
     """The covariance matrix of the rows of ``X`` (the caller's own array,
     changed in place), ``ddof`` the delta degrees of freedom."""
