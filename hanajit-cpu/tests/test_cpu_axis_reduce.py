@@ -198,7 +198,7 @@ def float_axes4(a):
             a.min(axis=(1, 2)), a.prod(axis=(0, 2)), a.mean(axis=(2, 3)))
 
 
-@settings(max_examples=42, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(1, 7), min_size=3, max_size=4), st.sampled_from(["f8", "f4"]),
        st.sampled_from(["C", "F"]), st.integers(0, 2**32 - 1), st.sampled_from([0, 1, 2]))
 def test_float_tuple_axes_in_numpys_order(shape, dtype, order, seed, special):
@@ -252,7 +252,7 @@ def axes_of_expressions(a, c):
             np.prod(a * 0.01 + 1.0, axis=(0, 1)))
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(st.lists(st.integers(1, 40), min_size=3, max_size=3), st.sampled_from(["f8", "f4"]),
        st.integers(0, 2**32 - 1))
 def test_tuple_axes_of_expressions_in_any_layout(shape, dtype, seed):
@@ -288,7 +288,7 @@ def trailing(a):
             np.prod(a, axis=(2, 1)), np.min(a, axis=(1, 2), keepdims=True))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=36, deadline=None)
 @given(st.lists(st.integers(0, 9), min_size=3, max_size=3), st.sampled_from(["f8", "f4"]),
        st.integers(0, 2**32 - 1), st.sampled_from([0, 1, 2]))
 def test_trailing_axes_are_one_merged_axis(shape, dtype, seed, special):

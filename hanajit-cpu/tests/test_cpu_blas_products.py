@@ -131,7 +131,7 @@ def test_one_element_complex_vdot_is_numpys(dtype, step):
         assert same(got, want), (x, y, got, want)
 
 
-@settings(max_examples=63, deadline=None)
+@settings(max_examples=90, deadline=None)
 @given(st.integers(0, 300), st.sampled_from(DTYPES), st.integers(0, 2 ** 32 - 1),
        st.sampled_from(PRODUCTS + (f_vdot,)), st.booleans(), st.sampled_from([1, 2, -1, -3]))
 def test_vectors_hypothesis(n, dtype, seed, f, special, step):

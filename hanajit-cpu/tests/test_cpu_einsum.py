@@ -107,7 +107,7 @@ def _shapes(spec, sizes):
 LAYOUTS = st.sampled_from(["C", "F", "reversed", "strided"])
 
 
-@settings(max_examples=38, deadline=None)
+@settings(max_examples=55, deadline=None)
 @given(st.sampled_from(sorted(TWO)), st.dictionaries(st.sampled_from("bijk"),
                                                      st.sampled_from([1, 2, 3, 5, 9, 17, 40]),
                                                      min_size=4, max_size=4),
@@ -211,7 +211,7 @@ def triple(x, y, z):
     return np.einsum("i,i,i->", x, y, z), np.einsum("i,j,k->ijk", x, y, z)
 
 
-@settings(max_examples=18, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(st.sampled_from([chain, bilinear, weighted, triple]),
        st.lists(st.sampled_from([1, 2, 7, 16, 33, 130]), min_size=4, max_size=4),
        st.sampled_from(["i8", "i4", "i2", "f8", "f4"]), LAYOUTS, st.booleans(),
@@ -266,7 +266,7 @@ def test_a_buffered_operand_is_summed_as_a_contiguous_one(dtype):
     assert_same_bits(jit(four_labels, fallback=False)(a, b), four_labels(a, b))
 
 
-@settings(max_examples=11, deadline=None)
+@settings(max_examples=16, deadline=None)
 @given(st.sampled_from([1, 2]), st.sampled_from(["f8", "f4"]), st.integers(0, 2**32 - 1))
 def test_generated_float_einsums_of_one_or_two_operands(nop, dtype, seed):
     """Generated subscripts of one or two float operands (four merged labels
@@ -287,7 +287,7 @@ def _random_spec(rng, nop):
     return ",".join(terms) + "->" + out, sizes
 
 
-@settings(max_examples=11, deadline=None)
+@settings(max_examples=16, deadline=None)
 @given(st.sampled_from([3, 3, 4]), st.sampled_from(["f8", "f4"]), st.integers(0, 2**32 - 1))
 def test_generated_float_einsums_of_three_operands_or_more(nop, dtype, seed):
     """Generated subscripts of three or four float operands over labels of
@@ -296,7 +296,7 @@ def test_generated_float_einsums_of_three_operands_or_more(nop, dtype, seed):
     _generated(nop, dtype, seed)
 
 
-@settings(max_examples=9, deadline=None)
+@settings(max_examples=13, deadline=None)
 @given(st.sampled_from([1, 2, 2, 3, 4]), st.sampled_from(["c16", "c8"]),
        st.integers(0, 2**32 - 1))
 def test_generated_complex_einsums(nop, dtype, seed):
@@ -306,7 +306,7 @@ def test_generated_complex_einsums(nop, dtype, seed):
     _generated(nop, dtype, seed)
 
 
-@settings(max_examples=14, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.sampled_from([1, 2, 2, 3, 4]), st.integers(0, 2**32 - 1))
 def test_generated_einsums_of_several_dtypes(nop, seed):
     """Operands of float32, float64, integer and complex dtypes: NumPy casts
@@ -359,7 +359,7 @@ def _int_operand(rng, shape, dtype, layout):
     return _laid_out(a.astype(dtype), layout)
 
 
-@settings(max_examples=18, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(st.sampled_from([chain4, outer4, mixed_pair, chain, weighted]),
        st.lists(st.sampled_from([1, 2, 3, 7, 16]), min_size=5, max_size=5),
        st.lists(st.sampled_from(INT_DTYPES), min_size=4, max_size=4),

@@ -160,7 +160,7 @@ def _random_matrix(rng, shape, dtype, layout, specials):
         else _layout(x.astype(dtype), layout)
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(n=st.integers(0, 9), m=st.integers(0, 9), p=st.integers(0, 9),
        layout=st.sampled_from(["C", "F", "strided"]),
        case=st.sampled_from([(matmul, "f8"), (matmul_acc, "f8"), (matmul_acc, "f4"),
@@ -234,7 +234,7 @@ def _random_nest(rng) -> str:
     return "\n".join(lines) + "\n", nelem
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2 ** 32 - 1))
 def test_random_nests_match_cpython(seed):
     """Differential: random nests, every offered order and some tilings, against

@@ -269,7 +269,7 @@ def random3(f, x, y, z, d):
     return np.gradient(f, x, y, z, edge_order=2), np.gradient(f, d, axis=(0, 2))
 
 
-@settings(max_examples=14, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.data())
 def test_random_shapes_values_and_spacings(data):
     ndim = data.draw(st.integers(1, 3))
@@ -377,7 +377,7 @@ def test_complex_errors_and_types():
         _same(one2, *args)
 
 
-@settings(max_examples=11, deadline=None)
+@settings(max_examples=16, deadline=None)
 @given(st.data())
 def test_random_complex(data):
     """Random complex values (special ones often) and coordinates, forwards and

@@ -93,7 +93,7 @@ def _value(r):
     return np.array(r).view(_Scalar)
 
 
-@settings(max_examples=98, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+@settings(max_examples=140, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           derandomize=DERANDOMIZE)
 @given(seed=st.integers(0, 2 ** 32 - 1))
 def test_random_index_expressions_match_numpy(seed):

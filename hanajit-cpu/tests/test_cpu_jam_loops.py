@@ -230,7 +230,7 @@ def test_jammed_with_uniform_counts_and_branches(fn, args):
     assert_same_bits(jit(fn)(*a), fn(*a))
 
 
-@settings(max_examples=42, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(n=st.integers(0, 9), m=st.integers(0, 11), kn=st.integers(1, 4),
        km=st.integers(1, 4),
        special=st.lists(st.sampled_from([0.0, -0.0, np.inf, -np.inf, np.nan, 1e308,

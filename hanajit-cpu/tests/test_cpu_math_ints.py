@@ -36,7 +36,7 @@ def close(a, b):
 jitted = strict_jit
 
 
-@settings(max_examples=105, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(int64s, int64s, st.integers(-50, 50))
 def test_gcd_and_lcm(a, b, c):
     assert outcome(jitted(pair), a, b) == outcome(pair, a, b)
@@ -48,7 +48,7 @@ def test_numpy_integers_and_bools_are_taken_by_value():
         assert outcome(jitted(pair), *args) == outcome(pair, *args)
 
 
-@settings(max_examples=105, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**63 - 1) | st.sampled_from(
     [0, 1, 2, 3, 4, 15, 16, 2**63 - 1, (2**31 - 1) ** 2, 3037000499**2 - 1, 3037000499**2]))
 def test_isqrt(n):
@@ -63,7 +63,7 @@ floats = st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from(
     [0.0, -0.0, 1.0, 1.0 + 1e-9, 1.0 + 2e-9, 1e-300, 5])
 
 
-@settings(max_examples=105, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(floats, floats)
 def test_isclose(a, b):
     assert outcome(jitted(close), a, b) == outcome(close, a, b)

@@ -17,7 +17,7 @@ from hanajit.testing.probe import outcome
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-SETTINGS = settings(max_examples=11, deadline=None,
+SETTINGS = settings(max_examples=16, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 

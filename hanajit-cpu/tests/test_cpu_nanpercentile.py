@@ -31,7 +31,7 @@ def same(got, want):
 F = jit(stats, fallback=False)
 
 
-@settings(max_examples=105, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.sampled_from(["normal", "zeros", "few", "float32", "int64"]),
        st.integers(1, 3000), st.floats(0.0, 0.9), st.integers(0, 2**32 - 1))
 def test_lanes_with_nans_as_numpy(kind, n, nans, seed):
@@ -95,7 +95,7 @@ def along_axes(m):
 G = jit(along_axes, fallback=False)
 
 
-@settings(max_examples=84, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.sampled_from(["normal", "zeros", "float32", "int64"]), st.integers(1, 40),
        st.integers(1, 300), st.floats(0.0, 0.9), st.sampled_from(["C", "T", "view"]),
        st.integers(0, 2**32 - 1))

@@ -123,7 +123,7 @@ def views(a):
 
 
 # -------------------------------------------------------------------- tests
-@settings(max_examples=18, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(data=st.data(), dtype=st.sampled_from(NARROW),
        fn=st.sampled_from(sorted(REFERENCES, key=lambda f: f.__name__)),
        variable=st.booleans())
@@ -396,7 +396,7 @@ def _outcome(f, *args, **kwargs):
         return type(exc)
 
 
-@settings(max_examples=18, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(term=_terms(), dtype=st.sampled_from(NARROW), data=st.data())
 def test_generated_terms_match_the_compiled_function(term, dtype, data):
     from hanajit.testing.sourcefile import load_module

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 pytestmark = pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning")
 
-SETTINGS = settings(max_examples=14, deadline=None,
+SETTINGS = settings(max_examples=20, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -60,7 +60,7 @@ KINDS = ["normal", "few", "sorted", "periodic", "zeros", "nan", "float32", "int6
 F = jit(stats, fallback=False)
 
 
-@settings(max_examples=28, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(KINDS),
        st.one_of(st.integers(order_stats.SMALLEST - 10, 4 * order_stats.SMALLEST),
                  st.integers(8 * order_stats.SAMPLE - 10, 24 * order_stats.SAMPLE)),

@@ -17,7 +17,7 @@ from hanajit.testing.jitted import jitted
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-SETTINGS = settings(max_examples=9, deadline=None,
+SETTINGS = settings(max_examples=13, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 

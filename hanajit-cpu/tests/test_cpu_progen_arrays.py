@@ -2,7 +2,7 @@
 and compared with the interpreter (CPython + NumPy) on the same inputs: return
 values, exceptions and the input arrays' contents afterwards.
 
-``HANAJIT_PROGEN_N`` scales the run (default 14 programs of 4 input sets); a
+``HANAJIT_PROGEN_N`` scales the run (default 20 programs of 4 input sets); a
 mismatch prints the program and its inputs.  Long runs:
 ``python -m hanajit.testing.progen_arrays --seed 1 --count 500``.
 """
@@ -15,7 +15,7 @@ from hanajit import jit
 from hanajit.testing.progen_arrays import Stats, generate, run_program
 from hanajit.testing.jitted import jitted
 
-N = int(os.environ.get("HANAJIT_PROGEN_N", "14"))
+N = int(os.environ.get("HANAJIT_PROGEN_N", "20"))
 CHUNK = 10
 SEEDS = range(1000, 1000 + max(1, N // CHUNK))
 

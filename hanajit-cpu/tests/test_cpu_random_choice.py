@@ -212,7 +212,7 @@ def test_generator_choice_of_nd_rows(a):
     check(choose_rows_axis0, "Philox", 8, a, 0 if len(a) == 0 else 4)
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**64 - 1), kind=st.sampled_from(BIT_GENERATORS),
        pop=st.integers(1, 60), size=st.integers(0, 70), replace=st.booleans(),
        use_p=st.booleans(), shuffle=st.booleans(), zeros=st.floats(0, 0.9))
@@ -261,7 +261,7 @@ def test_legacy_choice_errors(mode, a, size, replace, p):
     check_legacy(legacy_choose, 5, a, size, replace, p)
 
 
-@settings(max_examples=7, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), pop=st.integers(1, 60), size=st.integers(0, 70),
        replace=st.booleans(), use_p=st.booleans(), zeros=st.floats(0, 0.9))
 def test_legacy_choice_many(seed, pop, size, replace, use_p, zeros):
@@ -335,7 +335,7 @@ def test_shuffle_of_a_read_only_array_falls_back(mode):
         jit(shuffle_it)(x)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), rows=st.integers(0, 40), cols=st.integers(0, 4))
 def test_shuffle_permutation_many(seed, rows, cols):
     x = np.arange(rows * cols, dtype=np.float64).reshape(rows, cols)

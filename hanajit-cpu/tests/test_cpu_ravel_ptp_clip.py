@@ -109,7 +109,7 @@ def keep_orders(c):
     return c.ravel("K"), c.flatten("K"), np.ravel(c, order="K")
 
 
-@settings(max_examples=52, deadline=None)
+@settings(max_examples=75, deadline=None)
 @given(st.integers(3, 5), st.integers(0, 2**32 - 1))
 def test_order_k_of_more_dimensions(nd, seed):
     """``'K'`` of 3 to 5 dimensions whose layout only the run time knows: the

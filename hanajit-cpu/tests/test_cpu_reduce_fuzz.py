@@ -77,7 +77,7 @@ def _check(seed):
         _same(got[1], want[1], src)
 
 
-@settings(max_examples=63, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+@settings(max_examples=90, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           derandomize=DERANDOMIZE)
 @given(seed=st.integers(0, 2 ** 32 - 1))
 def test_random_reductions_match_numpy(seed):

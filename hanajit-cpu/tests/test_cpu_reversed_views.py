@@ -66,7 +66,7 @@ def same(got, want):
     assert np.array_equal(got, want, equal_nan=want.dtype.kind in "fc")
 
 
-@settings(max_examples=24, deadline=None)
+@settings(max_examples=35, deadline=None)
 @given(st.sampled_from(DTYPES), st.integers(0, 300), st.integers(1, 5), st.integers(0, 2**32 - 1))
 def test_matches_numpy(dtype, n, rows, seed):
     rng = np.random.default_rng(seed)

@@ -84,7 +84,7 @@ def make_case(seed):
     return f"import numpy as np\n\n\ndef f(a, b):\n    {body}\n", a, b
 
 
-@settings(max_examples=63, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+@settings(max_examples=90, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           derandomize=DERANDOMIZE)
 @given(seed=st.integers(0, 2 ** 32 - 1))
 def test_random_shape_operations_match_numpy(seed):

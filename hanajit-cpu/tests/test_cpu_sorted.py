@@ -101,7 +101,7 @@ values = st.lists(st.sampled_from([0.0, -0.0, 1.5, -2.0, 3.0, np.inf, -np.inf, 7
                   max_size=40)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(values, st.sampled_from([np.float64, np.float32, np.int64, np.int8, np.uint16,
                                 np.bool_]))
 def test_arrays_match_cpython(items, dtype):

@@ -62,7 +62,7 @@ def axes_of(rng, nd):
     return fits[int(rng.integers(0, len(fits)))]
 
 
-@settings(max_examples=42, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(st.integers(2, 5), st.sampled_from([np.float64, np.float32]), st.booleans(),
        st.integers(0, 2**32 - 1))
 def test_sums_match_numpy(nd, dtype, big, seed):
@@ -73,7 +73,7 @@ def test_sums_match_numpy(nd, dtype, big, seed):
     check(KEPT, x, axes)
 
 
-@settings(max_examples=42, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(st.integers(2, 4), st.sampled_from([np.float64, np.float32]),
        st.integers(0, 2**32 - 1))
 def test_extremes_match_numpy(nd, dtype, seed):
@@ -105,7 +105,7 @@ def test_empty_axes():
         jit(EXTREMES[(-2, -1)], fallback=False)(x)
 
 
-@settings(max_examples=63, deadline=None)
+@settings(max_examples=90, deadline=None)
 @given(st.sampled_from([(0, 2), (0, 1), (0, -1)]), st.sampled_from(["C", "F", "view"]),
        st.integers(0, 2**32 - 1))
 def test_zero_picks_of_later_runs(axes, layout, seed):

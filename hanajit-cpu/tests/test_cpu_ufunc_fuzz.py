@@ -125,7 +125,7 @@ def _same(got, want, src):
         assert got == want or (got != got and want != want), (src, got, want)
 
 
-@settings(max_examples=63, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+@settings(max_examples=90, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           derandomize=DERANDOMIZE)
 @given(seed=st.integers(0, 2 ** 32 - 1))
 def test_random_array_expressions_match_numpy(seed):

@@ -150,7 +150,7 @@ def test_clamped_convolution_runs_unchecked_and_matches():
         same_outcome(blur_rows, img[:shape[0], :shape[1]], k)
 
 
-@settings(max_examples=38, deadline=None)
+@settings(max_examples=55, deadline=None)
 @given(st.integers(0, 8), st.integers(-10, 10), st.integers(-10, 10),
        st.integers(-10, 10), st.integers(-10, 10), st.integers(-10, 10))
 def test_clamped_index_wraps_and_raises_like_python(n, lo, hi, d, c0, c1):
@@ -162,7 +162,7 @@ def test_clamped_index_is_versioned():
     assert versioned_loops(jit(clamped), np.arange(5), 0, 5, 0, 0, 4) >= 1
 
 
-@settings(max_examples=42, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(st.integers(0, 12), st.integers(-15, 15), st.integers(-15, 15),
        st.integers(-14, 14))
 def test_shifted_index_wraps_and_raises_like_python(n, lo, hi, d):
@@ -170,7 +170,7 @@ def test_shifted_index_wraps_and_raises_like_python(n, lo, hi, d):
     same_outcome(shifted, x, lo, hi, d)
 
 
-@settings(max_examples=35, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(st.integers(0, 12), st.integers(-3, 9))
 def test_affine_with_coefficients(size, n):
     x = np.arange(size, dtype=np.int64) ** 2
@@ -262,7 +262,7 @@ fast = jit(kernel)
     return src
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=36, deadline=None)
 @given(nest_kernels(), st.integers(0, 7), st.integers(0, 5), st.integers(0, 5),
        st.integers(-6, 6), st.integers(-6, 8), st.integers(-3, 3))
 def test_random_affine_nests_match_cpython(src, nx, ny0, ny1, lo, hi, d):
