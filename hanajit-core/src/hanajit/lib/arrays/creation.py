@@ -263,13 +263,19 @@ class CreateLike(CallTemplate):
             dt = const_dtype(a["dtype"])
         if self.name == "full_like":
             call.plan = python_fill_value(inf, call, self.params)
-        return T.ArrayType(dt, src.ndim, "C")
+        # NumPy's order='K': a Fortran-ordered array gives a Fortran-ordered one
+        # (other layouts, known only at run time, give C order)
+        layout = "F" if src.layout == "F" and src.ndim > 1 else "C"
+        return T.ArrayType(dt, src.ndim, layout)
 
     def lower(self, L, call, args, kwargs):
+        from .shape import transpose
         a = bind_kw(call, args, kwargs, self.params)
         src = L.let(a["a"])
         t = call.type
         dims = [L.let(N.ArrayAttr(src, "shape", k, T.INT64)) for k in range(t.ndim)]
+        if t.layout == "F":     # the transpose of a C-ordered array of reversed shape
+            t, dims = t.copy(layout="C"), dims[::-1]
         arr = allocate(L, t, dims)
         kind = self.base.name
         if kind == "zeros":
@@ -281,7 +287,7 @@ class CreateLike(CallTemplate):
             fill(L, arr, dims, lambda idx: one)
         elif kind == "full":
             fill(L, arr, dims, full_value(L, call, a["fill_value"], t.dtype))
-        return arr
+        return transpose(L, arr) if call.type.layout == "F" else arr
 
 
 def _arange_dtype(args, kw):
