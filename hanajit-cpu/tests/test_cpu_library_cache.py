@@ -245,3 +245,28 @@ def test_processes_compiling_at_once_compile_each_piece_once(tmp_path):
     assert all(all(r["same"]) for r in results)
     new = len(_entries(cache)) - before
     assert new > 0 and sum(r["pieces"] for r in results) == new, (results, new)
+
+
+def _legacy_choice(a):
+    return a
+
+
+def test_a_signature_read_back_says_whether_the_piece_draws(tmp_path, monkeypatch):
+    """A later process's caller of a piece that draws random numbers is not pure
+    either: the signature kept on disk says so (``Function.draws_random``)."""
+    from hanajit.ir import nodes as N
+    from hanajit.ir import types as T
+    from hanajit_cpu import library_cache, shared_code
+    monkeypatch.setenv("HANAJIT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(shared_code, "link_symbol", lambda symbol: True)
+    arg_types = (T.ArrayType(T.FLOAT64, 1, "C"),)
+    for draws in (True, False):
+        key = (_legacy_choice, arg_types, ("fingerprint", draws))
+        stub = N.Function(name="", params=["a"], arg_types=arg_types,
+                          locals={"a": arg_types[0]}, return_type=arg_types[0],
+                          level="primitive", origin=key[:2], external=("hjs_x", ()))
+        stub.draws_random = draws
+        store = library_cache.Signatures()
+        store.save(key, stub)
+        again = library_cache.Signatures().load(key)
+        assert again is not None and again.draws_random is draws

@@ -132,13 +132,35 @@ def draw_choice_again(rng, a):
     return rng.choice(a, 7) + 0
 
 
-def test_helpers_that_draw_are_compiled_with_their_caller():
-    """A piece that draws random numbers is not handed out as a signature (the
-    caller's module must see its draws: a call that has drawn is never re-run)."""
+def legacy_choice(a):
+    return np.random.choice(a, 7)
+
+
+def legacy_choice_again(a):
+    return np.random.choice(a, 7) + 0
+
+
+def _entries(f):
+    return [s.module.functions[s.module.entry] for s in f._compiled.values()]
+
+
+@pytest.mark.parametrize("first, later, state", [
+    (draw_choice, draw_choice_again, "generator"), (legacy_choice, legacy_choice_again, None)])
+def test_helpers_that_draw_are_linked_and_their_callers_stay_impure(first, later, state):
+    """A piece that draws random numbers is handed out as a signature too
+    (``Function.draws_random``): a later caller is not lowered again, draws the
+    interpreter's numbers, and is not pure (a call that has drawn is never re-run
+    in the interpreter), as when it compiled the piece itself."""
     a = np.arange(50.0)
-    got = jit(draw_choice)(np.random.default_rng(8), a)
-    np.testing.assert_array_equal(got, draw_choice(np.random.default_rng(8), a))
-    again = jit(draw_choice_again)
-    np.testing.assert_array_equal(again(np.random.default_rng(9), a),
-                                  draw_choice_again(np.random.default_rng(9), a))
-    assert not _externals(again)
+
+    def run(f, seed):
+        if state is None:
+            np.random.seed(seed)
+            return f(a)
+        return f(np.random.default_rng(seed), a)
+    np.testing.assert_array_equal(run(jit(first), 8), run(first, 8))
+    again = jit(later)
+    np.testing.assert_array_equal(run(again, 9), run(later, 9))
+    linked = _externals(again)
+    assert linked and all(not fn.body and fn.draws_random for fn in linked)
+    assert not any(fn.pure for fn in _entries(again))

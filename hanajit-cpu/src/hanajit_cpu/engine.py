@@ -42,15 +42,17 @@ class Engine:
     def __init__(self):
         llvm = toolchain.binding()
         self.llvm = llvm
-        # in-order float reductions may vectorise (the adds stay in source order, so
-        # results are bit-identical) in modules that divide or call vector math
-        self._ordered = None
-        # a loop whose bounds check stays (``out[idx[i]] += 1``) has a second exit;
-        # LLVM unrolls such loops only when asked (bincount: 0.76x Numba -> 1.0x).
-        # Asked per module (compile_object's ``multi_exit``): for every module it
-        # made LLVM a quarter to half slower (np.min's caller 56 -> 82 ms, the
-        # first np.median 0.81 -> 1.01 s), its searches unrolled for nothing
-        self._multi_exit = None
+        # LLVM options set per module (:meth:`_option`), name -> the value last set:
+        # - force-ordered-reductions: in-order float reductions may vectorise (the
+        #   adds stay in source order, so results are bit-identical) in modules
+        #   that divide or call vector math (:func:`ordered_reductions_pay`);
+        # - unroll-runtime-multi-exit: a loop whose bounds check stays
+        #   (``out[idx[i]] += 1``) has a second exit; LLVM unrolls such loops only
+        #   when asked (bincount: 0.76x Numba -> 1.0x).  Asked per module
+        #   (compile_object's ``multi_exit``): for every module it made LLVM a
+        #   quarter to half slower (np.min's caller 56 -> 82 ms, the first
+        #   np.median 0.81 -> 1.01 s), its searches unrolled for nothing
+        self._options: dict = {}
         # the host's CPU, or the one HANAJIT_CPU_NAME / HANAJIT_CPU_FEATURES choose
         self.cpu, self.features = cpu_choice.choose(llvm)
         self.triple = llvm.get_process_triple()
@@ -91,23 +93,23 @@ class Engine:
         if done is not None:
             return done
         with toolchain.LOCK:
-            ordered = ordered_reductions_pay(ir_text)
-            if self._ordered != ordered:
-                self.llvm.set_option(
-                    "", f"-force-ordered-reductions={'true' if ordered else 'false'}")
-                self._ordered = ordered
-            if self._multi_exit != multi_exit:
-                # (LLVM's options are the process's: set for this module, under
-                # the lock every llvmlite compile of the process holds)
-                self.llvm.set_option(
-                    "", f"-unroll-runtime-multi-exit={'true' if multi_exit else 'false'}")
-                self._multi_exit = multi_exit
+            # (LLVM's options are the process's: set for this module, under the
+            # lock every llvmlite compile of the process holds)
+            self._option("force-ordered-reductions", ordered_reductions_pay(ir_text))
+            self._option("unroll-runtime-multi-exit", multi_exit)
             out = toolchain.compile(ir_text, self.tm, speed=speed, slp=True, emit=("obj",),
                                     after=_inline_vector_squares if "hj.vsquare." in ir_text
                                     else None)
         done = out["llvm"], out["obj"]
         self._objects.put(key, done)
         return done
+
+    def _option(self, name: str, on: bool) -> None:
+        """Set LLVM's boolean option ``-name`` for the next compile, when it
+        changes."""
+        if self._options.get(name) != on:
+            self.llvm.set_option("", f"-{name}={'true' if on else 'false'}")
+            self._options[name] = on
 
     def emit_assembly(self, ir_text: str) -> str:
         with self.compile_lock:

@@ -237,6 +237,7 @@ class Signatures:
                 "return_type": cache.encode_type(stub.return_type),
                 "pyname": stub.pyname, "filename": stub.filename,
                 "can_raise": bool(stub.can_raise), "returns_param": stub.returns_param,
+                "draws": bool(stub.draws_random),
                 "numpy_result": None if stub.numpy_result is None
                 else cache.encode_type(stub.numpy_result)}
         except (ValueError, TypeError):         # a type or class not kept on disk
@@ -271,6 +272,7 @@ class Signatures:
                               origin=(pyfunc, arg_types),
                               external=(record["symbol"], raises))
             stub.returns_param = record["returns_param"]
+            stub.draws_random = bool(record["draws"])
             if record["numpy_result"] is not None:
                 stub.numpy_result = cache.decode_type(record["numpy_result"])
         except (KeyError, TypeError, ValueError, ImportError, AttributeError):

@@ -744,6 +744,7 @@ class Function:
     shallow: bool = False           # ``hj_shallow`` helper: recursion bounded, no stack check
     origin: Any = None              # (Python function, argument types) it specialises
     external: Optional[tuple] = None  # (symbol, raises): compiled in another module
+    draws_random = False    # (external) the piece draws random numbers (lowering/shared)
     returns_param = None    # the array parameter every return returns, unrebound
     returns_list = False    # a list comprehension: the caller gets the array as a list
     list_items = ()         # (returns_list) the locals holding the items of each

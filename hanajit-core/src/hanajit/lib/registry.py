@@ -54,6 +54,23 @@ class PlannedCall(CallTemplate):
         return plan.type
 
 
+_UNSET = object()
+
+
+def bound_const(call, bound_nodes: dict, name: str, default):
+    """The compile-time value of the bound argument ``name`` of ``call`` (a
+    :class:`PlannedCall`'s ``nodes``); ``default`` when it is absent."""
+    from ..ir import nodes as N
+    from ..typing_rules import Incompatible
+    node = bound_nodes.get(name)
+    if node is None:
+        return default
+    value = node.value if isinstance(node, N.Const) else getattr(node, "obj", _UNSET)
+    if value is _UNSET or isinstance(value, N.Expr):
+        raise Incompatible(f"{call.name}(): {name}= must be a constant")
+    return value
+
+
 class StaticQuestion(CallTemplate):
     """A question types answer while inferring (``compensates(total, item)``):
     :meth:`answer` decides it, the typer keeps the answer in ``call.plan`` (an

@@ -25,8 +25,9 @@ the exception raised is the one the piece raised.
 A later caller need not even infer and lower the piece's functions again: once the
 target has linked a piece whose functions are all hanajit's own (``hanajit.lib``,
 whose compiled code depends only on the function, its argument types and the
-module's :attr:`~hanajit.ir.nodes.Module.fingerprint`) and which draws no random
-numbers, it :func:`remember` s it; the pipeline then gives a later specialisation
+module's :attr:`~hanajit.ir.nodes.Module.fingerprint`), it :func:`remember` s
+it (and whether it draws random numbers: a caller of a piece that draws is not
+pure, as when it compiles the piece itself); the pipeline then gives a later specialisation
 of the root at the same key an :func:`external` function -- a signature, no body
 -- for a target with ``Capabilities.links_code``.  ``HANAJIT_SHARE_HELPERS=0``
 turns both off (:func:`enabled`).
@@ -128,7 +129,10 @@ ours, ours_function = registry.ours, registry.ours_function
 
 
 def draws(fn: N.Function) -> bool:
-    """Does ``fn`` draw random numbers or touch a global random state?"""
+    """Does ``fn`` draw random numbers or touch a global random state?  (For a
+    remembered piece's root, :func:`external`: does the piece?)"""
+    if fn.external is not None:
+        return fn.draws_random
     return any(isinstance(sub, (N.RandomBits, N.HostArray))
                for st in N.walk_stmts(fn.body) for e in N.stmt_exprs(st)
                if e is not None for sub in N.walk_expr(e))
@@ -141,8 +145,7 @@ def remember(module: N.Module, piece: Piece, symbol: str, raises: list,
     ``store`` (``Target.linked_pieces``): keeps it for later processes too."""
     root = module.functions[piece.root]
     fns = piece.module.functions.values()
-    if (module.fingerprint is None or not enabled()
-            or not all(ours(fn) for fn in fns) or any(draws(fn) for fn in fns)):
+    if module.fingerprint is None or not enabled() or not all(ours(fn) for fn in fns):
         return
     stub = N.Function(name="", params=list(root.params), arg_types=root.arg_types,
                       locals={p: root.locals[p] for p in root.params},
@@ -151,6 +154,8 @@ def remember(module: N.Module, piece: Piece, symbol: str, raises: list,
                       level="primitive", origin=root.origin,
                       external=(symbol, tuple(raises)))
     stub.returns_param, stub.numpy_result = root.returns_param, root.numpy_result
+    # (a caller whose piece draws is not pure: pipeline._mark_draws asks draws())
+    stub.draws_random = any(draws(fn) for fn in fns)
     key = (*root.origin, module.fingerprint)
     with _lock:
         if key in _linked:
@@ -181,4 +186,5 @@ def external(pyfunc, arg_types: tuple, fingerprint, name: str,
         "params", "arg_types", "return_type", "pyname", "filename", "can_raise",
         "level", "origin", "external")}, name=name, locals=dict(stub.locals))
     fn.returns_param, fn.numpy_result = stub.returns_param, stub.numpy_result
+    fn.draws_random = stub.draws_random
     return fn

@@ -93,7 +93,7 @@ def _flat_widths(L, e, t) -> list:
 
 class Plan:
     def __init__(self, call, types, nodes):
-        from ..statistics.quantile import bound_const
+        from ..registry import bound_const
         a = types.get("array")
         if not (isinstance(a, T.ArrayType) and a.ndim >= 1):
             raise Incompatible(f"np.pad() of {a} (an array of at least one dimension)")
@@ -114,12 +114,6 @@ class Plan:
         self.type = T.ArrayType(a.dtype, a.ndim, "C")
 
 
-def _pmod(x, n):
-    """``x % n`` as Python's (``n > 0``)."""
-    r = N.BinOp("srem", x, n, I)
-    return N.Select(N.Cmp("lt", r, C(0, I), T.BOOL), N.BinOp("add", r, n, I), r, I)
-
-
 def source_index(mode, j, n):
     """The index of the input along an axis of length ``n`` that the padded
     array's index ``j`` (counted from the input's first element) reads."""
@@ -128,16 +122,16 @@ def source_index(mode, j, n):
         low = N.Select(N.Cmp("lt", j, C(0, I), T.BOOL), C(0, I), j, I)
         return N.Select(N.Cmp("gt", low, last, T.BOOL), last, low, I)
     if mode == "wrap":
-        return _pmod(j, n)
+        return ops.mod_positive(j, n)
     if mode == "symmetric":
         period = N.BinOp("add", n, n, I)
-        m = _pmod(j, period)
+        m = ops.mod_positive(j, period)
         return N.Select(N.Cmp("lt", m, n, T.BOOL), m,
                         N.BinOp("sub", N.BinOp("sub", period, C(1, I), I), m, I), I)
     # reflect: period 2n - 2; one element is extended as its edge
     period = N.BinOp("add", last, last, I)
     safe = N.Select(N.Cmp("lt", period, C(1, I), T.BOOL), C(1, I), period, I)
-    m = _pmod(j, safe)
+    m = ops.mod_positive(j, safe)
     mirrored = N.Select(N.Cmp("lt", m, n, T.BOOL), m, N.BinOp("sub", period, m, I), I)
     return N.Select(N.Cmp("eq", n, C(1, I), T.BOOL), C(0, I), mirrored, I)
 

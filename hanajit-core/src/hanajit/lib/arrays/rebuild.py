@@ -166,8 +166,7 @@ class Roll(CallTemplate):
         from .creation import allocate, broadcast_versions
         from .reductions import loops
         d = z.dims[axis]
-        r = L.let(N.BinOp("srem", shift, _safe(d), I))
-        r = L.let(N.Select(N.Cmp("lt", r, C(0, I), T.BOOL), N.BinOp("add", r, d, I), r, I))
+        r = L.let(ops.mod_positive(shift, _safe(d), L))
         out = L.let(allocate(L, z.type.copy(layout="C"), list(z.dims)))
         rest = L.let(N.BinOp("sub", d, r, I))
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from ...typing_rules import Incompatible
 from ...ir import nodes as N
 from ...ir import types as T
+from ..python import operators as ops
 from ..python.operators import C
 from ..registry import CallTemplate, register
 
@@ -145,9 +146,7 @@ def _into_axis(L, a, idx, index_type, axis, mode):
             low = N.Select(N.Cmp("lt", x, C(0, I), T.BOOL), C(0, I), x, I)
             return N.Select(N.Cmp("gt", low, hi, T.BOOL), hi, low, I)
         safe = N.Select(empty, C(1, I), n, I)
-        r = L.let(N.BinOp("srem", x, safe, I))
-        r = N.Select(N.Cmp("lt", r, C(0, I), T.BOOL), N.BinOp("add", r, safe, I), r, I)
-        return N.Select(empty, x, r, I)
+        return N.Select(empty, x, ops.mod_positive(x, safe, L), I)
     if isinstance(idx.type, T.ArrayType):
         it = T.ArrayType(I, idx.type.ndim, "C")
         new = materialize(L, lift(L, [idx], it, into))

@@ -354,6 +354,16 @@ def convert_wrap(e, to):
     return e if e.type == to else N.Cast(e, to)
 
 
+def mod_positive(x, n, L=None, t=T.INT64):
+    """``x % n`` as Python's for ``n > 0`` (an index along an axis of ``n``
+    items, counted from either end): the remainder, plus ``n`` where negative.
+    With ``L`` the remainder is a let."""
+    r = N.BinOp("srem", x, n, t)
+    if L is not None:
+        r = L.let(r)
+    return N.Select(N.Cmp("lt", r, zero(t), T.BOOL), N.BinOp("add", r, n, t), r, t)
+
+
 def int_divmod(L, op, a, b, t):
     a, b = L.let(a), L.let(b)
     L.raise_if(N.Cmp("eq", b, zero(t), T.BOOL), ZeroDivisionError,

@@ -31,10 +31,9 @@ from ...ir import types as T
 from ..arrays import elementwise as ew
 from ..python import operators as ops
 from ..statistics import quantile_algorithms as hq
-from ..statistics.quantile import bound_const
 from ..arrays.creation import allocate
 from ..python.operators import C
-from ..registry import CallTemplate, bind_arguments, register
+from ..registry import CallTemplate, bind_arguments, bound_const, register
 
 I = T.INT64
 _PARAMS = ("a", "kth", "axis", "kind", "order")

@@ -28,10 +28,9 @@ from ...ir import nodes as N
 from ...ir import types as T
 from ..arrays import elementwise as ew
 from ..python import operators as ops
-from .quantile import bound_const
 from ..python.operators import C
 from ..arrays.reductions import Reduction
-from ..registry import PlannedCall, register
+from ..registry import PlannedCall, bound_const, register
 
 I = T.INT64
 _PARAMS = ("a", "axis", "weights", "returned", "keepdims")

@@ -23,9 +23,8 @@ from ...ir import types as T
 from ..arrays import elementwise as ew
 from ..python import operators as ops
 from ..python.operators import C
-from ..registry import PlannedCall, register
+from ..registry import PlannedCall, bound_const, register
 from . import cov_algorithms as ca
-from .quantile import bound_const
 
 I = T.INT64
 F = T.FLOAT64

@@ -31,10 +31,10 @@ from ...ir import types as T
 from ..arrays import elementwise as ew
 from ..python import operators as ops
 from . import median_algorithms as hm
-from .quantile import Quantile, bound_const
+from .quantile import Quantile
 from ..arrays.creation import allocate
 from ..python.operators import C
-from ..registry import CallTemplate, bind_arguments, register
+from ..registry import CallTemplate, bind_arguments, bound_const, register
 
 I = T.INT64
 _PARAMS = ("a", "axis", "out", "overwrite_input", "keepdims")

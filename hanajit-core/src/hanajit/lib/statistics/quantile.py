@@ -39,25 +39,13 @@ from . import order_stats
 from . import quantile_algorithms as hq
 from ..arrays.creation import allocate
 from ..python.operators import C
-from ..registry import CallTemplate, bind_arguments, register
+from ..registry import CallTemplate, bind_arguments, bound_const, register
 
 I = T.INT64
 F = T.FLOAT64
 _PARAMS = ("a", "q", "axis", "out", "overwrite_input", "method", "keepdims",
            "weights")
 _UNSET = object()
-
-
-def bound_const(call, bound_nodes, name, default):
-    """The compile-time value of the bound argument ``name``; ``default`` when
-    it is absent."""
-    node = bound_nodes.get(name)
-    if node is None:
-        return default
-    value = node.value if isinstance(node, N.Const) else getattr(node, "obj", _UNSET)
-    if value is _UNSET or isinstance(value, N.Expr):
-        raise Incompatible(f"{call.name}(): {name}= must be a constant")
-    return value
 
 
 class Plan:
