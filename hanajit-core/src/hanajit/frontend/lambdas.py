@@ -69,13 +69,23 @@ def as_def(lam: ast.Lambda, name: str, extra=()) -> ast.FunctionDef:
     return ast.fix_missing_locations(fdef)
 
 
-def lambda_function_def(pyfunc, tree: ast.Module, name: str) -> ast.FunctionDef:
-    """The ``def`` standing for the lambda ``pyfunc`` in its file's ``tree``."""
+def lambdas_by_line(tree: ast.Module) -> dict:
+    """The ``ast.Lambda`` nodes of a file's ``tree`` by their first line."""
+    out: dict = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Lambda):
+            out.setdefault(n.lineno, []).append(n)
+    return out
+
+
+def lambda_function_def(pyfunc, by_line: dict, name: str) -> ast.FunctionDef:
+    """The ``def`` standing for the lambda ``pyfunc`` among its file's lambdas
+    (:func:`lambdas_by_line`; the ``def`` is a copy)."""
     code = pyfunc.__code__
     line = code.co_firstlineno
     params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
-    found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda) and n.lineno == line
-             and [a.arg for a in n.args.posonlyargs + n.args.args + n.args.kwonlyargs]
+    found = [n for n in by_line.get(line, ())
+             if [a.arg for a in n.args.posonlyargs + n.args.args + n.args.kwonlyargs]
              == params]
     if len(found) > 1:
         # the body's instructions have source spans (RESUME and the implicit

@@ -103,23 +103,35 @@ def parse_function(pyfunc) -> ParsedFunction:
                           globals=pyfunc.__globals__, closure=_closure_values(pyfunc))
 
 
+# file name -> (its source, its lambdas by line): the files lambdas were last
+# compiled from (the library's own, a test module's), parsed once while unchanged
+_lambda_files: dict = {}
+
+
 def _parse_lambda(pyfunc, name) -> ParsedFunction:
     """``jit(lambda ...)``: the lambda found in its whole file's AST
     (``frontend.lambdas``)."""
     import linecache
-    from .lambdas import lambda_function_def
+    from .lambdas import lambda_function_def, lambdas_by_line
     code = pyfunc.__code__
     filename = inspect.getsourcefile(pyfunc) or code.co_filename
     source = "".join(linecache.getlines(filename, pyfunc.__globals__))
     if not source:
         raise UnsupportedError(f"{name}: source code is not available; functions "
                                "must be defined in a file", func=name, construct="no source")
-    try:
-        tree = ast.parse(source)
-    except SyntaxError as exc:
-        raise UnsupportedError(f"{name}: cannot parse its source ({exc.msg})",
-                               func=name, construct="source") from None
-    node = lambda_function_def(pyfunc, tree, name)
+    known = _lambda_files.get(filename)
+    if known is not None and known[0] == source:
+        by_line = known[1]
+    else:
+        try:
+            by_line = lambdas_by_line(ast.parse(source))
+        except SyntaxError as exc:
+            raise UnsupportedError(f"{name}: cannot parse its source ({exc.msg})",
+                                   func=name, construct="source") from None
+        if len(_lambda_files) >= 32:
+            _lambda_files.pop(next(iter(_lambda_files)))
+        _lambda_files[filename] = (source, by_line)
+    node = lambda_function_def(pyfunc, by_line, name)
     return ParsedFunction(pyfunc=pyfunc, node=node, filename=code.co_filename,
                           first_line=node.lineno, source=ast.get_source_segment(
                               source, node.body[0].value) or "",
