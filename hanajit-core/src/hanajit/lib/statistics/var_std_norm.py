@@ -3,8 +3,9 @@ and ``np.linalg.norm`` (``np.histogram`` is in ``histogram``; the singular
 values behind matrix ``ord`` 2, -2 and ``'nuc'`` are in ``svd_algorithms``).
 
 ``var``/``std`` of a float array over a lane NumPy's loop gets whole are NumPy's
-operations exactly (pairwise sums, ``reductions.Reduction.pairwise_lane``); other
-sums accumulate sequentially (``norm`` uses BLAS ``dot`` in NumPy), so those float
+operations exactly (pairwise sums, ``reductions.Reduction.pairwise_lane``), and
+so are those along an axis of any 2-D real array (``var_axis``); other sums
+accumulate sequentially (``norm`` uses BLAS ``dot`` in NumPy), so those float
 results can differ from NumPy's in the last bits.
 """
 from __future__ import annotations
@@ -67,6 +68,12 @@ class VarStd(Reduction):
                                                 lambda idx: ops.convert_wrap(z.elem(idx), F))))
             tpl.buffered = True
         return Reduction.lower(tpl, L, call, [a] + list(args[1:]), kwargs)
+
+    def lower_axis(self, L, args, rt, st, axis, keep):
+        from . import var_axis
+        if var_axis.applies(self, L, args[0], st, axis):
+            return var_axis.two_passes(self, L, args[0], rt, st, axis, keep)
+        return Reduction.lower_axis(self, L, args, rt, st, axis, keep)
 
     def pairwise(self, L, lane, st, scratch=True):
         """NumPy's ``_var`` on one lane, operation by operation: the pairwise sum

@@ -1,0 +1,94 @@
+"""``np.var``/``np.std`` along one axis of a 2-D real array, as NumPy's ``_var``
+computes it, step by step, so that the result is NumPy's bit for bit:
+
+1. the mean along the axis, with ``keepdims`` -- ``np.mean``'s own path
+   (``arrays/sum_order.array_axis`` for floats, the float64 cast sum of
+   ``arrays/reduce_dtype`` for integers and bools, in index order where that
+   does not know NumPy's);
+2. the squared deviations ``(a - mean) ** 2`` (``x * x``), which NumPy keeps in
+   a temporary laid out as ``a`` is (C for a C-ordered or stepped ``a``, F for
+   a transposed or F-ordered one);
+3. their sum along the axis in NumPy's order for that temporary -- each lane
+   pairwise where the axis is the temporary's innermost, else in index order
+   (``arrays/sum_order.expression_axis``, fused: no temporary);
+4. divided by ``max(n - ddof, 0)`` (in float64, as NumPy divides by its
+   ``intp`` count, rounded to float32 data's type); ``std`` is its square root.
+
+Only 2-D: there the layout of ``a`` alone decides the temporary's (the mean,
+broadcast along the axis, has one stride left).  Complex data, N-D arrays and
+targets without allocation (or with ``reduce_reassoc``/``fastmath``) keep the
+in-order loops (``Reduction.reduce``; documented in docs/semantics.md).
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from ...ir import nodes as N
+from ...ir import types as T
+from ..arrays import elementwise as ew
+from ..arrays import reduce_dtype, sum_order
+from ..arrays.reductions import Reduction
+from ..python import operators as ops
+from ..python.operators import C
+
+I = T.INT64
+F = T.FLOAT64
+_SUM, _MEAN = Reduction("sum", ()), Reduction("mean", ())
+
+
+def applies(tpl, L, a, st, axis) -> bool:
+    t = a.type
+    ctx = L.ctx
+    if ctx is not None and (not ctx.capabilities.allocation
+                            or ctx.options.get("reduce_reassoc")
+                            or ctx.options.get("fastmath")):
+        return False
+    return (axis is not None and not isinstance(a, ew.Lazy)
+            and isinstance(t, T.ArrayType) and t.ndim == 2 and not t.dtype.is_complex
+            and st.is_float and (t.dtype == st or not t.dtype.is_float)
+            and not tpl.pairwise_lane(L, a, st, axis))
+
+
+def two_passes(tpl, L, a, rt, st, axis, keep):
+    """The var (``tpl.name`` ``"var"``) or std of the 2-D array ``a`` along
+    ``axis`` into ``rt``."""
+    a = L.let(a)
+    axis %= 2
+    mean_t = T.ArrayType(st, 2, "C")
+    # NumPy's mean of integers is its mean with dtype=float64 (None: the
+    # ordinary one, as np.mean's own; docs/semantics.md)
+    mean = None if a.type.dtype == st else reduce_dtype.lower(
+        _MEAN, L, SimpleNamespace(), [a], mean_t, axis, True)
+    if mean is None:
+        mean = _MEAN.lower_axis(L, [a], mean_t, st, axis, True)
+    mean = L.let(mean)
+    za = ew.to_lazy(L, a)
+    dims = list(za.dims)
+
+    def squared(idx):
+        m = N.Load(mean, [C(0, I) if k == axis else i for k, i in enumerate(idx)], st)
+        d = L.let(N.BinOp("sub", ops.convert(L, za.elem(idx), st), m, st))
+        return N.BinOp("mul", d, d, st)
+    # (the mean is read along the lane: ``a``'s layout is the temporary's)
+    z = ew.Lazy(T.ArrayType(st, 2, "C"), dims, squared, leaves=[a])
+    out_axes = [k for k in range(2) if k != axis]
+    out_dims = ([d if k != axis else C(1, I) for k, d in enumerate(dims)] if keep
+                else [dims[k] for k in out_axes])
+    total = L.let(sum_order.expression_axis(_SUM, L, z, st, rt, axis, keep, out_dims,
+                                            out_axes))
+    n = dims[axis]
+    ddof = tpl.ddof
+    ct = F if ddof is not None and not ddof.type.is_int else I
+    count = L.let(N.BinOp("sub", ops.convert(L, n, ct),
+                          ops.convert(L, ddof, ct) if ddof is not None else C(0, I), ct))
+    zero = ops.zero(ct)                 # (NumPy's maximum(rcount - ddof, 0))
+    count = L.let(ops.convert(L, N.Select(N.Cmp("lt", count, zero, T.BOOL), zero, count,
+                                          ct), F))
+    from ..arrays.creation import fill
+
+    def result(idx):
+        q = N.BinOp("fdiv", ops.convert(L, N.Load(total, list(idx), st), F), count, F)
+        q = q if st == F else N.Cast(q, st)
+        return N.Intrinsic("sqrt", [L.let(q)], st) if tpl.name == "std" else q
+    fill(L, total, out_dims, result)
+    return total
