@@ -1,5 +1,5 @@
-"""``np.var``/``np.std`` along an axis of a 2-D real array are NumPy's bit for bit
-in every layout (``lib/statistics/var_axis.py``): the mean as ``np.mean`` takes
+"""``np.var``/``np.std`` along an axis of a 2-D array (float, integer, bool,
+complex) are NumPy's bit for bit in every layout (``lib/statistics/var_axis.py``): the mean as ``np.mean`` takes
 it, the squared deviations summed in the order NumPy's temporary (laid out as
 the input) gets them, the division by ``max(n - ddof, 0)`` in float64."""
 from __future__ import annotations
@@ -38,7 +38,8 @@ def var1_ddof3_keep(a):
 
 FUNCS = [var0, var1, std0_ddof1, std_last_keep, var0_float_ddof, var1_ddof3_keep]
 JITTED = {f: jit(f, fallback=False) for f in FUNCS}
-DTYPES = [np.float64, np.float32, np.int64, np.int32, np.uint8, np.bool_]
+DTYPES = [np.float64, np.float32, np.int64, np.int32, np.uint8, np.bool_, np.complex128,
+          np.complex64]
 
 
 def views(a):
@@ -58,6 +59,8 @@ def same(f, arr):
 def data(rng, shape, dtype):
     if dtype == np.bool_:
         return rng.random(shape) < 0.3
+    if np.dtype(dtype).kind == "c":
+        return (rng.standard_normal(shape) * 100 + 3j * rng.standard_normal(shape)).astype(dtype)
     if np.dtype(dtype).kind in "iu":
         lo = 0 if np.dtype(dtype).kind == "u" else -1000
         return rng.integers(lo, min(1000, np.iinfo(dtype).max), shape).astype(dtype)

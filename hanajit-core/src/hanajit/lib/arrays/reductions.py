@@ -19,6 +19,7 @@ from . import reduce_dtype
 from ..python import operators as ops
 from ..python.operators import C
 from ..registry import CallTemplate, register
+from .complex_sums import ComplexSums
 from .zero_pick import numpy_zero
 
 I = T.INT64
@@ -69,7 +70,7 @@ def axis_arg(call):
     return value, keep
 
 
-class Reduction(CallTemplate):
+class Reduction(ComplexSums, CallTemplate):
     accepts_lazy = True
 
     def __init__(self, name, numpy_names):
@@ -130,37 +131,6 @@ class Reduction(CallTemplate):
         if not (isinstance(t, T.ArrayType) and t.dtype == st and st.is_float):
             return False
         return t.ndim == 1 or t.layout == "C" and (axis is None or axis % t.ndim == t.ndim - 1)
-
-    def complex_lane(self, L, arg, st, axis):
-        """Whether ``np.sum``/``np.mean`` of ``arg`` is of a 1-D complex array of
-        the sum's own dtype (any stride): NumPy's complex pairwise sum
-        (``statistics/complex_pairwise.py``); other complex sums add in order."""
-        t = arg.type
-        ctx = L.ctx
-        return (self.name in ("sum", "mean") and not isinstance(arg, ew.Lazy)
-                and isinstance(t, T.ArrayType) and t.ndim == 1 and t.dtype == st
-                and st.is_complex and axis in (None, 0, -1)
-                and not (ctx is not None and (ctx.options.get("reduce_reassoc")
-                                              or ctx.options.get("fastmath"))))
-
-    def complex_pairwise(self, L, lane, st):
-        """NumPy's sum of the complex ``lane``, or its mean (the sum divided by
-        the count as NumPy's complex division divides)."""
-        from ..statistics import complex_pairwise as cp
-        c = st.component
-        parts = L.let(L.call_helper(cp.complex_parts_sum, [lane, C(0.0, c)]))
-        total = L.let(N.MakeComplex(N.TupleGet(parts, 0, c), N.TupleGet(parts, 1, c), st))
-        if self.name == "sum":
-            return total
-        # NumPy divides by an ``intp`` count: complex64 in complex128, rounded back
-        D, F = T.COMPLEX128, T.FLOAT64
-        n = N.Cast(N.ArrayAttr(lane, "shape", 0, I), F)
-        q = ew.np_complex_div(L, ops.convert(L, total, D), N.MakeComplex(n, C(0.0, F), D), D)
-        if st == D:
-            return q
-        q = L.let(q)
-        return N.MakeComplex(N.Cast(N.ComplexPart(q, "real", F), c),
-                             N.Cast(N.ComplexPart(q, "imag", F), c), st)
 
     def pairwise_expression(self, L, arg, st, axis):
         """Whether ``np.sum``/``np.mean`` of ``arg`` is of a 1-D float expression of
@@ -418,6 +388,9 @@ class Reduction(CallTemplate):
         elif exact:
             return sum_order.array_axis(self, L, L.let(args[0]), st, rt, axis, keep,
                                         out_dims, out_axes)
+        elif self.complex_order(L, args[0], st):
+            return sum_order.complex_axis(self, L, L.let(args[0]), st, rt, axis, keep,
+                                          out_dims, out_axes)
         arr = allocate(L, rt, out_dims)
 
         def value(idx):

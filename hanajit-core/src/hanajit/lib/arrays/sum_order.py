@@ -513,6 +513,41 @@ def array_axis(red, L, arr, st, rt, axis, keep, out_dims, out_axes):
     return out
 
 
+def complex_axis(red, L, arr, st, rt, axis, keep, out_dims, out_axes):
+    """``np.sum``/``np.mean`` of the N-D complex array ``arr`` along ``axis``:
+    NumPy's complex pairwise sum of each lane where its iterator makes ``axis``
+    the innermost, else in index order; a mean divided as NumPy's complex
+    division by the count (``Reduction.complex_mean_of``)."""
+    from .creation import allocate, fill
+    from .reductions import Reduction
+    t = arr.type
+    lanes = array_axis_lanes(L, arr, axis)
+    out = allocate(L, rt, out_dims)
+    length = L.let(_shape(arr, axis))
+    step = L.let(_stride(arr, axis))
+    strides = [L.let(_stride(arr, k)) for k in range(t.ndim)]
+    z = ew.to_lazy(L, arr)
+
+    def fixed(idx):
+        return {a: idx[a] for a in out_axes} if keep else dict(zip(out_axes, idx))
+
+    def pairwise(idx):
+        offset = C(0, I)
+        for k, i in fixed(idx).items():
+            offset = N.BinOp("add", offset, N.BinOp("mul", i, strides[k], I), I)
+        lane = L.let(N.ArrayView(arr, L.let(offset), [length], [step],
+                                 t.copy(ndim=1, layout="A")))
+        return red.complex_pairwise(L, lane, st)
+
+    def ordered(idx):
+        total = L.let(Reduction("sum", ()).reduce(L, z, st, fixed(idx), [axis]))
+        return red.complex_mean_of(L, total, length, st)
+    s1, _ = L.sub_block(lambda: fill(L, out, out_dims, pairwise))
+    s2, _ = L.sub_block(lambda: fill(L, out, out_dims, ordered))
+    L.emit(N.If(cond=lanes, then=s1, orelse=s2))
+    return out
+
+
 def memory_view(L, arr, what):
     """A 1-D view of ``arr``'s memory from its lowest element, and the index of
     ``arr[0, ..., 0]`` in it.  (Strides that are not whole items, views of

@@ -5,9 +5,10 @@ computes it, step by step, so that the result is NumPy's bit for bit:
    (``arrays/sum_order.array_axis`` for floats, the float64 cast sum of
    ``arrays/reduce_dtype`` for integers and bools, in index order where that
    does not know NumPy's);
-2. the squared deviations ``(a - mean) ** 2`` (``x * x``), which NumPy keeps in
-   a temporary laid out as ``a`` is (C for a C-ordered or stepped ``a``, F for
-   a transposed or F-ordered one);
+2. the squared deviations ``(a - mean) ** 2`` (``x * x``; of complex data each
+   part squared, then the two added), which NumPy keeps in a temporary laid out
+   as ``a`` is (C for a C-ordered or stepped ``a``, F for a transposed or
+   F-ordered one);
 3. their sum along the axis in NumPy's order for that temporary -- each lane
    pairwise where the axis is the temporary's innermost, else in index order
    (``arrays/sum_order.expression_axis``, fused: no temporary);
@@ -15,8 +16,7 @@ computes it, step by step, so that the result is NumPy's bit for bit:
    ``intp`` count, rounded to float32 data's type); ``std`` is its square root.
 
 Only 2-D: there the layout of ``a`` alone decides the temporary's (the mean,
-broadcast along the axis, has one stride left).  Complex data, N-D arrays and
-targets without allocation (or with ``reduce_reassoc``/``fastmath``) keep the
+broadcast along the axis, has one stride left).  N-D arrays and targets without allocation (or with ``reduce_reassoc``/``fastmath``) keep the
 in-order loops (``Reduction.reduce``; documented in docs/semantics.md).
 """
 from __future__ import annotations
@@ -44,8 +44,9 @@ def applies(tpl, L, a, st, axis) -> bool:
                             or ctx.options.get("fastmath")):
         return False
     return (axis is not None and not isinstance(a, ew.Lazy)
-            and isinstance(t, T.ArrayType) and t.ndim == 2 and not t.dtype.is_complex
-            and st.is_float and (t.dtype == st or not t.dtype.is_float)
+            and isinstance(t, T.ArrayType) and t.ndim == 2 and st.is_float
+            and (t.dtype == st or not t.dtype.is_float
+                 or t.dtype.is_complex and t.dtype.component == st)
             and not tpl.pairwise_lane(L, a, st, axis))
 
 
@@ -54,19 +55,29 @@ def two_passes(tpl, L, a, rt, st, axis, keep):
     ``axis`` into ``rt``."""
     a = L.let(a)
     axis %= 2
-    mean_t = T.ArrayType(st, 2, "C")
+    et = a.type.dtype
+    mt = et if et.is_complex else st            # the mean's type
+    mean_t = T.ArrayType(mt, 2, "C")
     # NumPy's mean of integers is its mean with dtype=float64 (None: the
     # ordinary one, as np.mean's own; docs/semantics.md)
-    mean = None if a.type.dtype == st else reduce_dtype.lower(
+    mean = None if et in (st, mt) else reduce_dtype.lower(
         _MEAN, L, SimpleNamespace(), [a], mean_t, axis, True)
     if mean is None:
-        mean = _MEAN.lower_axis(L, [a], mean_t, st, axis, True)
+        mean = _MEAN.lower_axis(L, [a], mean_t, mt, axis, True)
     mean = L.let(mean)
     za = ew.to_lazy(L, a)
     dims = list(za.dims)
 
     def squared(idx):
-        m = N.Load(mean, [C(0, I) if k == axis else i for k, i in enumerate(idx)], st)
+        m = L.let(N.Load(mean, [C(0, I) if k == axis else i for k, i in enumerate(idx)],
+                         mt))
+        if mt.is_complex:       # each part squared, then added (NumPy's float view)
+            x = L.let(za.elem(idx))
+            dr = L.let(N.BinOp("sub", N.ComplexPart(x, "real", st),
+                               N.ComplexPart(m, "real", st), st))
+            di = L.let(N.BinOp("sub", N.ComplexPart(x, "imag", st),
+                               N.ComplexPart(m, "imag", st), st))
+            return N.BinOp("add", N.BinOp("mul", dr, dr, st), N.BinOp("mul", di, di, st), st)
         d = L.let(N.BinOp("sub", ops.convert(L, za.elem(idx), st), m, st))
         return N.BinOp("mul", d, d, st)
     # (the mean is read along the lane: ``a``'s layout is the temporary's)
