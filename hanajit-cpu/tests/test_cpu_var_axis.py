@@ -70,22 +70,24 @@ def data(rng, shape, dtype):
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_every_layout_and_lane_length(dtype):
     """Lanes shorter than 8 (added in order either way), of a pairwise tree's
-    blocks (8, 128 and more), and every layout."""
+    blocks (8, 128 and more), and every layout; ``ddof`` and ``keepdims`` for
+    one dtype of each kind."""
     rng = np.random.default_rng(3)
+    funcs = FUNCS if dtype in (np.float64, np.int64, np.complex64) else [var0, var1]
     for shape in [(1, 1), (3, 5), (9, 8), (16, 130), (130, 7), (257, 3)]:
         a = data(rng, shape, dtype)
         for arr in views(a):
-            for f in FUNCS:
+            for f in funcs:
                 same(f, arr)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(st.integers(0, 40), st.integers(0, 40), st.sampled_from(DTYPES),
        st.integers(0, 6), st.integers(0, 2**32 - 1))
 def test_random_shapes_match_numpy(n, m, dtype, view, seed):
     rng = np.random.default_rng(seed)
     arr = views(data(rng, (n, m), dtype))[view]
-    for f in (var0, var1, std0_ddof1):
+    for f in (var0, std0_ddof1):
         same(f, arr)
 
 
