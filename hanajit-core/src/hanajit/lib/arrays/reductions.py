@@ -351,6 +351,9 @@ class Reduction(ComplexSums, CallTemplate):
                 v = sum_order.array_sum(self, L, L.let(args[0]), st)
             if v is not None:
                 return kept_array(L, v, rt, args[0].type.ndim) if keep else v
+        if axis is None and self.complex_order(L, args[0], st):
+            v = sum_order.complex_whole(self, L, L.let(args[0]), st)
+            return kept_array(L, v, rt, args[0].type.ndim) if keep else v
         if axis is None and self.vector_extreme(L, args[0], st):
             return self.lower_extreme(L, L.let(args[0]), rt, st, keep)
         if axis is None and self.vector_arg(L, args[0]):

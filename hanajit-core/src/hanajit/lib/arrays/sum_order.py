@@ -513,6 +513,32 @@ def array_axis(red, L, arr, st, rt, axis, keep, out_dims, out_axes):
     return out
 
 
+def complex_whole(red, L, arr, st):
+    """The whole ``np.sum``/``np.mean`` of the N-D complex array ``arr``: of a C-
+    or F-contiguous one (one lane of memory to NumPy's iterator) NumPy's complex
+    pairwise sum of its memory, else added in index order; a mean divided as
+    NumPy's complex division by the count."""
+    from .reductions import Reduction
+    res = L.temp(st, "total")
+    whole = _or(contiguous(L, arr, "C"), contiguous(L, arr, "F"))
+
+    def flat():
+        mem, _ = memory_view(L, arr, "np.sum")
+        L.emit(N.Assign(target=res, value=red.complex_pairwise(L, mem, st)))
+
+    def ordered():
+        z = ew.to_lazy(L, arr)
+        total = L.let(Reduction("sum", ()).reduce(L, z, st, {}, list(range(len(z.dims)))))
+        L.emit(N.Assign(target=res, value=red.complex_mean_of(L, total, _total(z.dims), st)))
+    s1, _ = L.sub_block(flat)
+    s2, _ = L.sub_block(ordered)
+    if whole is True:
+        L.out.extend(s1)
+    else:
+        L.emit(N.If(cond=_cond(whole), then=s1, orelse=s2))
+    return N.Var(res, st)
+
+
 def complex_axis(red, L, arr, st, rt, axis, keep, out_dims, out_axes):
     """``np.sum``/``np.mean`` of the N-D complex array ``arr`` along ``axis``:
     NumPy's complex pairwise sum of each lane where its iterator makes ``axis``
