@@ -110,11 +110,16 @@ def test_with_y(seed, km, ky, n, dtype, one_d):
 
 def test_columns_with_y_keep_numpys_order():
     """NumPy concatenates the transposed ``m`` and ``y`` in Fortran order, so
-    each variable's mean adds in index order, not pairwise: long columns show it."""
+    each variable's mean adds in index order, not pairwise: long columns show it.
+    Of one column each its concatenation is C-ordered (the strides tie) and the
+    means add pairwise (found by hypothesis: ``n=21``, float32 ``y``)."""
     rng = np.random.default_rng(11)
-    for n in (9, 100, 1001):
+    for n in (9, 21, 100, 1001):
         same(columns_y, rng.standard_normal((n, 2)) * 10, rng.standard_normal((n, 3)))
         same(columns_y, rng.standard_normal((n, 1)), rng.standard_normal((n, 1)))
+        same(columns_y, rng.standard_normal((n, 1)) * 10,
+             (rng.standard_normal((n, 1)) * 10).astype(np.float32))
+        same(columns_y, rng.standard_normal((n, 1)), rng.standard_normal((n, 2)))
 
 
 def test_strided_and_long_data():

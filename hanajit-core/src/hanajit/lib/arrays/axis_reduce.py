@@ -133,7 +133,7 @@ def lane_extremes(red, L, arr, st, out, axis, keep, out_dims, out_axes):
     the later of equal values winning: :func:`accumulate` when ``axis`` is not
     the last, else the in-order loop."""
     from .creation import fill
-    from .sum_order import array_axis_lanes, by_rows
+    from .sum_order import array_axis_lanes, by_rows, lane_view
     t = arr.type
     nd = t.ndim
     contiguous = t.layout == "C" and axis == nd - 1
@@ -147,10 +147,7 @@ def lane_extremes(red, L, arr, st, out, axis, keep, out_dims, out_axes):
         return {a: idx[a] for a in out_axes} if keep else dict(zip(out_axes, idx))
 
     def lane(idx):
-        offset = C(0, I)
-        for k, i in fixed(idx).items():
-            offset = N.BinOp("add", offset, N.BinOp("mul", i, strides[k], I), I)
-        view = L.let(N.ArrayView(arr, L.let(offset), [length], [step], lane_t))
+        view = lane_view(L, arr, fixed(idx), strides, length, step, lane_t)
         return red.lower_extreme(L, view, st, st, False)
 
     def ordered(idx):

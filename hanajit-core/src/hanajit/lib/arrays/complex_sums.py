@@ -14,6 +14,16 @@ from ..python.operators import C
 I = T.INT64
 
 
+def numpys_order_kept(L) -> bool:
+    """May sums follow NumPy's order here?  On targets with the ``allocation``
+    capability, without ``reduce_reassoc`` or ``fastmath`` (which keep the order
+    that vectorises)."""
+    ctx = L.ctx
+    return ctx is None or (ctx.capabilities.allocation
+                           and not ctx.options.get("reduce_reassoc")
+                           and not ctx.options.get("fastmath"))
+
+
 class ComplexSums:
     def complex_lane(self, L, arg, st, axis):
         """Whether ``np.sum``/``np.mean`` of ``arg`` is of a 1-D complex array of
@@ -54,10 +64,7 @@ class ComplexSums:
         """Does the sum or mean of the N-D complex array ``arg`` along an axis
         follow NumPy's order (``sum_order.complex_axis``)?  As
         :meth:`exact_order`, for an array of the sum's own complex dtype."""
-        ctx = L.ctx
-        if ctx is not None and (not ctx.capabilities.allocation
-                                or ctx.options.get("reduce_reassoc")
-                                or ctx.options.get("fastmath")):
+        if not numpys_order_kept(L):
             return False
         t = arg.type
         return (self.name in ("sum", "mean") and not isinstance(arg, ew.Lazy)

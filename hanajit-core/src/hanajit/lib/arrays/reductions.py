@@ -19,7 +19,7 @@ from . import reduce_dtype
 from ..python import operators as ops
 from ..python.operators import C
 from ..registry import CallTemplate, register
-from .complex_sums import ComplexSums
+from .complex_sums import ComplexSums, numpys_order_kept
 from .zero_pick import numpy_zero
 
 I = T.INT64
@@ -140,12 +140,7 @@ class Reduction(ComplexSums, CallTemplate):
         N-D expressions go to ``sum_order`` (NumPy's temporary takes its inputs'
         memory order, which decides its lanes); every sum under
         ``reduce_reassoc=True`` or ``fastmath`` adds in order, which vectorises."""
-        ctx = L.ctx
-        if ctx is not None and (not ctx.capabilities.allocation
-                                or ctx.options.get("reduce_reassoc")
-                                or ctx.options.get("fastmath")):
-            return False
-        return (self.name in ("sum", "mean") and isinstance(arg, ew.Lazy)
+        return (numpys_order_kept(L) and self.name in ("sum", "mean") and isinstance(arg, ew.Lazy)
                 and len(arg.dims) == 1 and arg.type.dtype == st and st.is_float
                 and axis in (None, 0, -1))
 
@@ -309,10 +304,7 @@ class Reduction(ComplexSums, CallTemplate):
         (``sum_order``)?  Float sums of the sum's own dtype, on targets with the
         ``allocation`` capability, without ``reduce_reassoc`` or ``fastmath``
         (which keep the order that vectorises)."""
-        ctx = L.ctx
-        if ctx is not None and (not ctx.capabilities.allocation
-                                or ctx.options.get("reduce_reassoc")
-                                or ctx.options.get("fastmath")):
+        if not numpys_order_kept(L):
             return False
         t = arg.type
         return (self.name in ("sum", "mean") and isinstance(t, T.ArrayType)

@@ -465,6 +465,16 @@ def array_sum(red, L, arr, st):
     return red.mean_of(L, N.Var(res, st), size, st)
 
 
+def lane_view(L, arr, fixed: dict, strides, length, step, lane_t):
+    """The lane of ``arr`` along an axis at the indices ``fixed`` of the others
+    (``{axis: index}``), as a 1-D view of ``length`` items ``step`` bytes apart
+    (``strides``: ``arr``'s, as stable expressions)."""
+    offset = C(0, I)
+    for k, i in fixed.items():
+        offset = N.BinOp("add", offset, N.BinOp("mul", i, strides[k], I), I)
+    return L.let(N.ArrayView(arr, L.let(offset), [length], [step], lane_t))
+
+
 def array_axis_lanes(L, arr, axis):
     """Does NumPy sum the N-D array ``arr`` along ``axis`` lane by lane
     (pairwise), its iterator making that axis the innermost?"""
@@ -492,12 +502,8 @@ def array_axis(red, L, arr, st, rt, axis, keep, out_dims, out_axes):
         return {a: idx[a] for a in out_axes} if keep else dict(zip(out_axes, idx))
 
     def pairwise(idx):
-        f = fixed(idx)
-        offset = C(0, I)
-        for k, i in f.items():
-            offset = N.BinOp("add", offset, N.BinOp("mul", i, strides[k], I), I)
-        lane = L.let(N.ArrayView(arr, L.let(offset), [length], [step],
-                                 t.copy(ndim=1, layout="A")))
+        lane = lane_view(L, arr, fixed(idx), strides, length, step,
+                         t.copy(ndim=1, layout="A"))
         return red.pairwise(L, lane, st, scratch=False)
 
     def ordered(idx):
@@ -558,11 +564,8 @@ def complex_axis(red, L, arr, st, rt, axis, keep, out_dims, out_axes):
         return {a: idx[a] for a in out_axes} if keep else dict(zip(out_axes, idx))
 
     def pairwise(idx):
-        offset = C(0, I)
-        for k, i in fixed(idx).items():
-            offset = N.BinOp("add", offset, N.BinOp("mul", i, strides[k], I), I)
-        lane = L.let(N.ArrayView(arr, L.let(offset), [length], [step],
-                                 t.copy(ndim=1, layout="A")))
+        lane = lane_view(L, arr, fixed(idx), strides, length, step,
+                         t.copy(ndim=1, layout="A"))
         return red.complex_pairwise(L, lane, st)
 
     def ordered(idx):

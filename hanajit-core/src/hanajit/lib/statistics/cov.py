@@ -96,6 +96,14 @@ class Cov(PlannedCall):
     def lower(self, L, call, args, kwargs):
         p = call.call_plan
         b = self.bound(args, kwargs)
+        if p.y is not None and not p.rowvar:
+            m, y = (L.let(ew.materialize(L, b[k])) for k in ("m", "y"))
+            b = dict(b, m=m, y=y)
+            # of two single columns NumPy's concatenation is C-ordered (its strides
+            # tie), not Fortran-ordered as of wider ones: the means add pairwise
+            _deopt_if(L, ops.band(N.Cmp("eq", N.ArrayAttr(m, "shape", 1, I), C(1, I), T.BOOL),
+                                  N.Cmp("eq", N.ArrayAttr(y, "shape", 1, I), C(1, I), T.BOOL)),
+                      "with rowvar=False of one column in m and in y")
         X = _rows(L, p, b["m"])
         if p.y is not None:
             X = L.call_helper(ca.stacked if p.rowvar else ca.stacked_columns,

@@ -29,7 +29,8 @@ def stacked(X, Y):
 def stacked_columns(X, Y):
     """The same of two transposed (Fortran-ordered) arrays (``rowvar=False``):
     NumPy's concatenation keeps their order, and so the order in which the
-    rows' means add."""
+    rows' means add.  (Not of two single rows, whose strides tie: NumPy's
+    concatenation is C-ordered then; ``cov`` leaves that to the interpreter.)"""
     return np.concatenate((X.T, Y.T), axis=1).T
 
 

@@ -27,6 +27,7 @@ from ...ir import nodes as N
 from ...ir import types as T
 from ..arrays import elementwise as ew
 from ..arrays import reduce_dtype, sum_order
+from ..arrays.complex_sums import numpys_order_kept
 from ..arrays.reductions import Reduction
 from ..python import operators as ops
 from ..python.operators import C
@@ -38,12 +39,7 @@ _SUM, _MEAN = Reduction("sum", ()), Reduction("mean", ())
 
 def applies(tpl, L, a, st, axis) -> bool:
     t = a.type
-    ctx = L.ctx
-    if ctx is not None and (not ctx.capabilities.allocation
-                            or ctx.options.get("reduce_reassoc")
-                            or ctx.options.get("fastmath")):
-        return False
-    return (axis is not None and not isinstance(a, ew.Lazy)
+    return (numpys_order_kept(L) and axis is not None and not isinstance(a, ew.Lazy)
             and isinstance(t, T.ArrayType) and t.ndim == 2 and st.is_float
             and (t.dtype == st or not t.dtype.is_float
                  or t.dtype.is_complex and t.dtype.component == st)
