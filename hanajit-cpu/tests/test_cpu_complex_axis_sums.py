@@ -1,5 +1,5 @@
 """``np.sum``/``np.mean`` of complex arrays along an axis, and of C- or
-F-contiguous ones as a whole, are NumPy's bit for bit (``arrays/sum_order.complex_axis``,
+F-contiguous ones as a whole, are NumPy's bit for bit (``arrays/sum_order.array_axis``,
 ``complex_whole``): each lane NumPy's complex pairwise sum
 where its iterator makes the axis the innermost, else added in index order,
 and a mean divided as NumPy's complex division by the count (complex64 in

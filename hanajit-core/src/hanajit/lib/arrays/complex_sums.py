@@ -1,7 +1,7 @@
 """Complex sums and means in NumPy's order (a mixin of ``reductions.Reduction``):
 a 1-D complex array of any stride is NumPy's complex pairwise sum
 (``statistics/complex_pairwise.py``), an N-D one along an axis goes lane by
-lane (``sum_order.complex_axis``), and a mean divides the sum as NumPy's
+lane (``sum_order.array_axis``), and a mean divides the sum as NumPy's
 complex division divides by the count."""
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ class ComplexSums:
 
     def complex_order(self, L, arg, st):
         """Does the sum or mean of the N-D complex array ``arg`` along an axis
-        follow NumPy's order (``sum_order.complex_axis``)?  As
+        follow NumPy's order (``sum_order.array_axis``)?  As
         :meth:`exact_order`, for an array of the sum's own complex dtype."""
         if not numpys_order_kept(L):
             return False

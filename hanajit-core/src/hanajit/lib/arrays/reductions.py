@@ -384,8 +384,8 @@ class Reduction(ComplexSums, CallTemplate):
             return sum_order.array_axis(self, L, L.let(args[0]), st, rt, axis, keep,
                                         out_dims, out_axes)
         elif self.complex_order(L, args[0], st):
-            return sum_order.complex_axis(self, L, L.let(args[0]), st, rt, axis, keep,
-                                          out_dims, out_axes)
+            return sum_order.array_axis(self, L, L.let(args[0]), st, rt, axis, keep,
+                                        out_dims, out_axes)
         arr = allocate(L, rt, out_dims)
 
         def value(idx):

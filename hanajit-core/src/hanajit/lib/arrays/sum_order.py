@@ -488,8 +488,11 @@ def array_axis_lanes(L, arr, axis):
 
 def array_axis(red, L, arr, st, rt, axis, keep, out_dims, out_axes):
     """``np.sum(arr, axis)`` of the N-D array ``arr``: each lane pairwise when
-    NumPy's iterator makes ``axis`` the innermost, else in index order."""
+    NumPy's iterator makes ``axis`` the innermost, else in index order.  Of a
+    complex array each lane is NumPy's complex pairwise sum, and a mean divides
+    as NumPy's complex division by the count (``Reduction.complex_mean_of``)."""
     from .creation import allocate, fill
+    from .reductions import Reduction
     t = arr.type
     nd = t.ndim
     lanes = array_axis_lanes(L, arr, axis)
@@ -504,12 +507,20 @@ def array_axis(red, L, arr, st, rt, axis, keep, out_dims, out_axes):
     def pairwise(idx):
         lane = lane_view(L, arr, fixed(idx), strides, length, step,
                          t.copy(ndim=1, layout="A"))
+        if st.is_complex:
+            return red.complex_pairwise(L, lane, st)
         return red.pairwise(L, lane, st, scratch=False)
 
     def ordered(idx):
+        if st.is_complex:
+            total = Reduction("sum", ()).reduce(L, ew.to_lazy(L, arr), st, fixed(idx), [axis])
+            return red.complex_mean_of(L, L.let(total), length, st)
         return red.reduce(L, ew.to_lazy(L, arr), st, fixed(idx), [axis])
 
     def in_order():
+        if st.is_complex:       # (the rows' additions below are real ones)
+            fill(L, out, out_dims, ordered)
+            return
         by_rows(L, [_shape(arr, k) for k in range(nd)], axis,
                 lambda: fill(L, out, out_dims, ordered),
                 lambda: accumulate_axis(red, L, ew.to_lazy(L, arr), st, out, axis, keep))
@@ -543,38 +554,6 @@ def complex_whole(red, L, arr, st):
     else:
         L.emit(N.If(cond=_cond(whole), then=s1, orelse=s2))
     return N.Var(res, st)
-
-
-def complex_axis(red, L, arr, st, rt, axis, keep, out_dims, out_axes):
-    """``np.sum``/``np.mean`` of the N-D complex array ``arr`` along ``axis``:
-    NumPy's complex pairwise sum of each lane where its iterator makes ``axis``
-    the innermost, else in index order; a mean divided as NumPy's complex
-    division by the count (``Reduction.complex_mean_of``)."""
-    from .creation import allocate, fill
-    from .reductions import Reduction
-    t = arr.type
-    lanes = array_axis_lanes(L, arr, axis)
-    out = allocate(L, rt, out_dims)
-    length = L.let(_shape(arr, axis))
-    step = L.let(_stride(arr, axis))
-    strides = [L.let(_stride(arr, k)) for k in range(t.ndim)]
-    z = ew.to_lazy(L, arr)
-
-    def fixed(idx):
-        return {a: idx[a] for a in out_axes} if keep else dict(zip(out_axes, idx))
-
-    def pairwise(idx):
-        lane = lane_view(L, arr, fixed(idx), strides, length, step,
-                         t.copy(ndim=1, layout="A"))
-        return red.complex_pairwise(L, lane, st)
-
-    def ordered(idx):
-        total = L.let(Reduction("sum", ()).reduce(L, z, st, fixed(idx), [axis]))
-        return red.complex_mean_of(L, total, length, st)
-    s1, _ = L.sub_block(lambda: fill(L, out, out_dims, pairwise))
-    s2, _ = L.sub_block(lambda: fill(L, out, out_dims, ordered))
-    L.emit(N.If(cond=lanes, then=s1, orelse=s2))
-    return out
 
 
 def memory_view(L, arr, what):

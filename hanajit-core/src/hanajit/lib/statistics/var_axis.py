@@ -33,7 +33,6 @@ from ..python import operators as ops
 from ..python.operators import C
 
 I = T.INT64
-F = T.FLOAT64
 _SUM, _MEAN = Reduction("sum", ()), Reduction("mean", ())
 
 
@@ -83,19 +82,10 @@ def two_passes(tpl, L, a, rt, st, axis, keep):
                 else [dims[k] for k in out_axes])
     total = L.let(sum_order.expression_axis(_SUM, L, z, st, rt, axis, keep, out_dims,
                                             out_axes))
-    n = dims[axis]
-    ddof = tpl.ddof
-    ct = F if ddof is not None and not ddof.type.is_int else I
-    count = L.let(N.BinOp("sub", ops.convert(L, n, ct),
-                          ops.convert(L, ddof, ct) if ddof is not None else C(0, I), ct))
-    zero = ops.zero(ct)                 # (NumPy's maximum(rcount - ddof, 0))
-    count = L.let(ops.convert(L, N.Select(N.Cmp("lt", count, zero, T.BOOL), zero, count,
-                                          ct), F))
+    count = L.let(tpl.dof(L, dims[axis]))
     from ..arrays.creation import fill
 
     def result(idx):
-        q = N.BinOp("fdiv", ops.convert(L, N.Load(total, list(idx), st), F), count, F)
-        q = q if st == F else N.Cast(q, st)
-        return N.Intrinsic("sqrt", [L.let(q)], st) if tpl.name == "std" else q
+        return tpl.var_of(L, N.Load(total, list(idx), st), count, st)
     fill(L, total, out_dims, result)
     return total

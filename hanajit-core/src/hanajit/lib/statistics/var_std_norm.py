@@ -26,6 +26,13 @@ I = T.INT64
 F = T.FLOAT64
 
 
+def divided(L, total, count, st):
+    """``total / count`` as NumPy divides by its ``intp`` count: in float64,
+    rounded to ``st``."""
+    q = N.BinOp("fdiv", ops.convert(L, total, F), ops.convert(L, count, F), F)
+    return q if st == F else N.Cast(q, st)
+
+
 def float_type(t: T.Scalar) -> T.Scalar:
     """The real float type NumPy computes var/std/norm of ``t`` in."""
     if t.is_complex:
@@ -84,12 +91,8 @@ class VarStd(Reduction):
         from . import pairwise_sum as hs
         from ..arrays.creation import allocate, fill
         n = L.let(N.ArrayAttr(lane, "shape", 0, I))
-
-        def divide(total, count):
-            q = N.BinOp("fdiv", ops.convert(L, total, F), ops.convert(L, count, F), F)
-            return q if st == F else N.Cast(q, st)
         summed = hs.buffered_sum if self.buffered else hs.pairwise
-        mean = L.let(divide(L.call_helper(summed, [lane, C(0.0, st)]), n))
+        mean = L.let(divided(L, L.call_helper(summed, [lane, C(0.0, st)]), n, st))
         dev = allocate(L, T.ArrayType(st, 1, "C"), [n])
 
         def square(idx):
@@ -97,12 +100,21 @@ class VarStd(Reduction):
             return N.BinOp("mul", d, d, st)
         fill(L, dev, [n], square)
         total = L.call_helper(hs.pairwise, [dev, C(0.0, st)])
+        return self.var_of(L, total, self.dof(L, n), st)
+
+    def dof(self, L, n):
+        """NumPy's divisor ``max(n - ddof, 0)`` for ``n`` values (int64, or
+        float64 for a float ``ddof``)."""
         ct = F if self.ddof is not None and not self.ddof.type.is_int else I
         ddof = ops.convert(L, self.ddof, ct) if self.ddof is not None else C(0, I)
         count = L.let(N.BinOp("sub", ops.convert(L, n, ct), ddof, ct))
         zero = ops.zero(ct)                    # (NumPy's maximum(rcount - ddof, 0))
-        count = N.Select(N.Cmp("lt", count, zero, T.BOOL), zero, count, ct)
-        var = divide(total, count)
+        return N.Select(N.Cmp("lt", count, zero, T.BOOL), zero, count, ct)
+
+    def var_of(self, L, total, count, st):
+        """The variance from the sum of squared deviations ``total`` and the
+        divisor ``count`` (:meth:`dof`); ``std`` its square root."""
+        var = divided(L, total, count, st)
         if self.name == "std":
             return N.Intrinsic("sqrt", [L.let(var)], st)
         return var
