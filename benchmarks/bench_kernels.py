@@ -28,6 +28,7 @@ from common import (
     ratio_cells,
 )
 from hanajit import HanaJitFallbackWarning, jit
+from hanajit.api import HOT_CALLS
 from hanajit.testing.loop_kernels import conv3
 
 njit = numba_njit()
@@ -350,15 +351,21 @@ def _same(got, want) -> bool:
     return bool(np.allclose(got, want, rtol=1e-9, atol=1e-12, equal_nan=True))
 
 
-def _compile(make, fn, args):
-    """(compiled function or None, short reason it failed)."""
+def _compile(make, fn, args, warm: bool = True):
+    """(compiled function or None, short reason it failed).  With ``warm`` the
+    function is called until it runs as it will in a loop of calls: hanajit
+    generates its native dispatcher once a function has been called
+    ``HOT_CALLS`` times (before that each call goes through the Python
+    dispatcher, some microseconds), Numba has its dispatcher from the start.
+    Samples of one call each (this file's) would otherwise time the first."""
     if make is None:
         return None, "not installed"
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", HanaJitFallbackWarning)
             f = make(fn) if make is njit else make(fn, fallback=False)
-            f(*args)
+            for _ in range(HOT_CALLS + 1 if warm else 1):
+                f(*args)
         return f, ""
     except Exception as exc:  # noqa: BLE001 - any failure to compile is reported
         msg = str(exc).strip().splitlines()
@@ -377,7 +384,7 @@ def main(quick: bool = False, use_min: bool = False) -> int:
         want = (ref or fn)(*args)
         comp, marks = {}, {}
         for col, make in (("numba", njit), ("hanajit", jit)):
-            f, why = _compile(make, fn, args)
+            f, why = _compile(make, fn, args, warm=not quick)
             if f is None:
                 marks[col] = "no"
                 failures.append(f"{col}, {name} ({style}): {why}")

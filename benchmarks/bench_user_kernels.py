@@ -134,7 +134,7 @@ def main(quick: bool = False, use_min: bool = False) -> int:
         want = (ref or fn)(*args)
         comp, marks = {}, {}
         for col, make in (("numba", njit), ("hanajit", jit)):
-            f, why = _compile(make, calling(fn, make), args)
+            f, why = _compile(make, calling(fn, make), args, warm=not quick)
             if f is None:
                 marks[col] = "no"
                 failures.append(f"{col}, {name}: {why}")

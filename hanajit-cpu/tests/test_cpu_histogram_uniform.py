@@ -211,6 +211,33 @@ def test_ranges_too_wide_for_float64():
     check(hist_range_weights, big, 1, *wide, np.ones(big.size))
 
 
+def test_positions_beyond_int32_take_the_exact_path():
+    """The vector pass converts positions to int32 (``prims.to_int32``): with
+    more bins than that it refuses every value, and the chunk is binned value
+    by value.  (NumPy's own call would allocate a tally of 16 GiB, so the pass
+    is called directly, its bins read nowhere but ``edges[0]``.)"""
+    from hanajit.lib.statistics import histogram_algorithms as ha
+
+    def positions(a, bins, edges, step):
+        buf = np.empty(a.size)
+        out = np.empty(a.size, np.int64)
+        bad = ha._chunk_positions(a, 0, a.size, buf, 0.0, 1.0, False, 0.0, 1.0,
+                                  float(bins), bins, edges, out, step)
+        return bad, out
+
+    a = np.linspace(0.0, 1.0, 9)
+    f = jit(positions, fallback=False)
+    edges = np.array([0.0, 1.0])
+    for bins in (2**31 - 2, 2**31, 2**40):
+        bad, _ = f(a, bins, edges, 1.0 / bins)
+        assert bad, bins
+    bins = 2**31 - 3                    # the most the int32 positions take
+    bad, out = f(a, bins, edges, 1.0 / bins)
+    assert not bad and out[0] == 0 and out[-1] == bins - 1 and np.all(np.diff(out) > 0)
+    bad, out = f(a, 8, np.linspace(0.0, 1.0, 9), 0.125)
+    assert not bad and out.tolist() == [0, 1, 2, 3, 4, 5, 6, 7, 7]
+
+
 @st.composite
 def data(draw):
     dt = draw(st.sampled_from([np.float64, np.float32]))

@@ -87,6 +87,15 @@ def to_int64(x):
     return int(x)
 
 
+def to_int32(x):
+    """C's ``(int32_t)x`` of a float known to lie in ``(-2**31, 2**31)``, an
+    ``np.int32``: a loop of them vectorises well on every x86-64 CPU (AVX2
+    converts four doubles to int32 and back in one instruction each, but has no
+    such instruction for int64, so :func:`to_int64`'s vector code converts one
+    lane at a time).  (Outside that range the compiled result is undefined.)"""
+    return np.int32(int(x))
+
+
 def hypot(x, y):
     return math.hypot(x, y)
 

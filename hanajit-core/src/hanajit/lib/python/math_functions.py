@@ -446,11 +446,25 @@ class PrimToInt64(CallTemplate):
 
     def typer(self, inf, call, args, kwargs):
         if kwargs or len(args) != 1 or not (_num(args[0]) and args[0].is_float):
-            raise Incompatible("prims.to_int64(a float)")
+            raise Incompatible(f"prims.{self.paths[0].rsplit('.', 1)[1]}(a float)")
         return T.INT64
 
     def lower(self, L, call, args, kwargs):
         return N.Cast(args[0], T.INT64)
+
+
+@register
+class PrimToInt32(PrimToInt64):
+    """``prims.to_int32(x)``: a bare ``Cast`` of a float to int32."""
+
+    paths = ("hanajit.lib.prims.to_int32",)
+
+    def typer(self, inf, call, args, kwargs):
+        super().typer(inf, call, args, kwargs)
+        return T.INT32
+
+    def lower(self, L, call, args, kwargs):
+        return N.Cast(args[0], T.INT32)
 
 
 _register_all()
