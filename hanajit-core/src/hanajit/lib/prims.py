@@ -6,6 +6,8 @@ used when a helper runs in the interpreter.
 """
 import math
 
+import numpy as np
+
 
 def fmod(x, y):
     try:

@@ -10,12 +10,12 @@ vector ``max`` instructions, with the NaNs watched beside them (they are stored
 in ``scratch`` after the loop for that, as ``statistics/pairwise_sum._leaf``
 explains).  A min is the max of ``-a``: negation is exact, and a shared library
 piece is compiled without knowing its arguments, so the direction is a
-multiplier, not a choice in the loop.  Beside the compares the loop ANDs the
-sign bits of ``a * sign``: when the extreme is a zero (``-0.0`` in those terms)
-and no ``+0.0`` was met, the array's zeros are all of one sign and
-``zero_pick.numpy_zero`` need not read them again -- ``np.min`` of non-negative
-data whose zeros are ``0.0`` in one pass (the AND is free where the loop waits
-for memory, about 7% on data in the L2 cache).  A lane that is not
+multiplier, not a choice in the loop.  (The loop also ANDed the sign bits,
+so that a zero extreme of zeros of one sign needed no second pass; that cost
+every call twice the time on a Zen 2 host, from spilled registers: 32 us for
+``np.min`` of 10**5 float64 values where NumPy takes 16 and the loop without
+it 13.  A zero extreme is rare, and ``numpy_zero``'s pass stops early where
+zeros are many.)  A lane that is not
 contiguous is copied in chunks of :data:`CHUNK` values first: the compares then
 read whole vectors, not gathers; one whose step is 2, 4, 8 or 16 items is read
 whole, from its first value to its last, and only its own lanes are kept
@@ -30,13 +30,11 @@ CHUNK = 4096
 
 
 def extreme(a, big):
-    """``(max(a) when big else min(a), one_sign)`` of the contiguous 1-D float
-    ``a`` (at least one value): NaN when any value is NaN; ``one_sign`` where
-    the extreme is a zero and ``a`` is known to hold zeros of its sign only
-    (:func:`_lanes`; false when not known)."""
+    """``max(a)`` when big else ``min(a)`` of the contiguous 1-D float ``a`` (at
+    least one value): NaN when any value is NaN."""
     n = len(a)
     if n < 2 * LANES:
-        return _in_order(a, 0, n, a[0], big), False
+        return _in_order(a, 0, n, a[0], big)
     sign = 1.0 if big else -1.0
     return _lanes(a, 0, n, sign, np.empty(LANES, a.dtype), np.empty(LANES, np.bool_))
 
@@ -57,7 +55,7 @@ def extreme_at(a, lo, n, big, scratch, nans):
     take many: which of equal zeros it returns is not NumPy's pick."""
     if n < 2 * LANES:
         return _in_order(a, lo, n, a[lo], big)
-    return _lanes(a, lo, n, 1.0 if big else -1.0, scratch, nans)[0]
+    return _lanes(a, lo, n, 1.0 if big else -1.0, scratch, nans)
 
 
 def extreme_strided(a, big):
@@ -79,7 +77,7 @@ def extreme_strided(a, big):
         if k < 2 * LANES:
             r = _in_order(buf, 0, k, r, big)
         else:
-            r = _pick(r, _lanes(buf, 0, k, sign, scratch, nans)[0], big)
+            r = _pick(r, _lanes(buf, 0, k, sign, scratch, nans), big)
         i += k
     return r
 
@@ -149,17 +147,13 @@ def _in_order(a, lo, n, r, big):
 
 
 def _lanes(a, lo, n, sign, scratch, nans):
-    """``(extreme, one_sign)``: the extreme of ``a[lo:lo + n]`` (``n >= LANES``),
-    the largest of ``a * sign``, times ``sign`` -- or a NaN of ``a`` when there
-    is one; ``one_sign`` when that largest is ``-0.0`` and every value of
-    ``a * sign`` has the sign bit, so that no ``+0.0`` is there: the zeros of
-    ``a`` are then all of one sign (``zero_pick.numpy_zero`` need not look at
-    them again; the sign bits are ANDed beside the compares, free where the
-    loop waits for memory).  Each
+    """The extreme of ``a[lo:lo + n]`` (``n >= LANES``), the largest of ``a *
+    sign``, times ``sign`` -- or a NaN of ``a`` when there is one.  Each
     accumulator keeps ``m if m > x else x`` (vector ``max`` instructions; a NaN
     ``x`` would be dropped again by the next value, so NaNs are watched apart, in
-    ``u``); the lanes are left in ``scratch`` and ``nans``, each lane's largest
-    of ``a * sign`` and whether it met a NaN."""
+    ``u``: int64 masks, 0 or -1, which stay vector registers, where bools were
+    packed to bytes at every step); the lanes are left in ``scratch`` and
+    ``nans``, each lane's largest of ``a * sign`` and whether it met a NaN."""
     m0 = a[lo + 0] * sign
     m1 = a[lo + 1] * sign
     m2 = a[lo + 2] * sign
@@ -176,109 +170,77 @@ def _lanes(a, lo, n, sign, scratch, nans):
     m13 = a[lo + 13] * sign
     m14 = a[lo + 14] * sign
     m15 = a[lo + 15] * sign
-    u0 = m0 != m0
-    z0 = np.signbit(m0)
-    u1 = m1 != m1
-    z1 = np.signbit(m1)
-    u2 = m2 != m2
-    z2 = np.signbit(m2)
-    u3 = m3 != m3
-    z3 = np.signbit(m3)
-    u4 = m4 != m4
-    z4 = np.signbit(m4)
-    u5 = m5 != m5
-    z5 = np.signbit(m5)
-    u6 = m6 != m6
-    z6 = np.signbit(m6)
-    u7 = m7 != m7
-    z7 = np.signbit(m7)
-    u8 = m8 != m8
-    z8 = np.signbit(m8)
-    u9 = m9 != m9
-    z9 = np.signbit(m9)
-    u10 = m10 != m10
-    z10 = np.signbit(m10)
-    u11 = m11 != m11
-    z11 = np.signbit(m11)
-    u12 = m12 != m12
-    z12 = np.signbit(m12)
-    u13 = m13 != m13
-    z13 = np.signbit(m13)
-    u14 = m14 != m14
-    z14 = np.signbit(m14)
-    u15 = m15 != m15
-    z15 = np.signbit(m15)
+    u0 = -np.int64(m0 != m0)
+    u1 = -np.int64(m1 != m1)
+    u2 = -np.int64(m2 != m2)
+    u3 = -np.int64(m3 != m3)
+    u4 = -np.int64(m4 != m4)
+    u5 = -np.int64(m5 != m5)
+    u6 = -np.int64(m6 != m6)
+    u7 = -np.int64(m7 != m7)
+    u8 = -np.int64(m8 != m8)
+    u9 = -np.int64(m9 != m9)
+    u10 = -np.int64(m10 != m10)
+    u11 = -np.int64(m11 != m11)
+    u12 = -np.int64(m12 != m12)
+    u13 = -np.int64(m13 != m13)
+    u14 = -np.int64(m14 != m14)
+    u15 = -np.int64(m15 != m15)
     blocks = n // LANES
     for b in range(1, blocks):
         j = lo + LANES * b
         x0 = a[j + 0] * sign
         m0 = m0 if m0 > x0 else x0
-        u0 = u0 | (x0 != x0)
-        z0 = z0 & np.signbit(x0)
+        u0 = u0 | -np.int64(x0 != x0)
         x1 = a[j + 1] * sign
         m1 = m1 if m1 > x1 else x1
-        u1 = u1 | (x1 != x1)
-        z1 = z1 & np.signbit(x1)
+        u1 = u1 | -np.int64(x1 != x1)
         x2 = a[j + 2] * sign
         m2 = m2 if m2 > x2 else x2
-        u2 = u2 | (x2 != x2)
-        z2 = z2 & np.signbit(x2)
+        u2 = u2 | -np.int64(x2 != x2)
         x3 = a[j + 3] * sign
         m3 = m3 if m3 > x3 else x3
-        u3 = u3 | (x3 != x3)
-        z3 = z3 & np.signbit(x3)
+        u3 = u3 | -np.int64(x3 != x3)
         x4 = a[j + 4] * sign
         m4 = m4 if m4 > x4 else x4
-        u4 = u4 | (x4 != x4)
-        z4 = z4 & np.signbit(x4)
+        u4 = u4 | -np.int64(x4 != x4)
         x5 = a[j + 5] * sign
         m5 = m5 if m5 > x5 else x5
-        u5 = u5 | (x5 != x5)
-        z5 = z5 & np.signbit(x5)
+        u5 = u5 | -np.int64(x5 != x5)
         x6 = a[j + 6] * sign
         m6 = m6 if m6 > x6 else x6
-        u6 = u6 | (x6 != x6)
-        z6 = z6 & np.signbit(x6)
+        u6 = u6 | -np.int64(x6 != x6)
         x7 = a[j + 7] * sign
         m7 = m7 if m7 > x7 else x7
-        u7 = u7 | (x7 != x7)
-        z7 = z7 & np.signbit(x7)
+        u7 = u7 | -np.int64(x7 != x7)
         x8 = a[j + 8] * sign
         m8 = m8 if m8 > x8 else x8
-        u8 = u8 | (x8 != x8)
-        z8 = z8 & np.signbit(x8)
+        u8 = u8 | -np.int64(x8 != x8)
         x9 = a[j + 9] * sign
         m9 = m9 if m9 > x9 else x9
-        u9 = u9 | (x9 != x9)
-        z9 = z9 & np.signbit(x9)
+        u9 = u9 | -np.int64(x9 != x9)
         x10 = a[j + 10] * sign
         m10 = m10 if m10 > x10 else x10
-        u10 = u10 | (x10 != x10)
-        z10 = z10 & np.signbit(x10)
+        u10 = u10 | -np.int64(x10 != x10)
         x11 = a[j + 11] * sign
         m11 = m11 if m11 > x11 else x11
-        u11 = u11 | (x11 != x11)
-        z11 = z11 & np.signbit(x11)
+        u11 = u11 | -np.int64(x11 != x11)
         x12 = a[j + 12] * sign
         m12 = m12 if m12 > x12 else x12
-        u12 = u12 | (x12 != x12)
-        z12 = z12 & np.signbit(x12)
+        u12 = u12 | -np.int64(x12 != x12)
         x13 = a[j + 13] * sign
         m13 = m13 if m13 > x13 else x13
-        u13 = u13 | (x13 != x13)
-        z13 = z13 & np.signbit(x13)
+        u13 = u13 | -np.int64(x13 != x13)
         x14 = a[j + 14] * sign
         m14 = m14 if m14 > x14 else x14
-        u14 = u14 | (x14 != x14)
-        z14 = z14 & np.signbit(x14)
+        u14 = u14 | -np.int64(x14 != x14)
         x15 = a[j + 15] * sign
         m15 = m15 if m15 > x15 else x15
-        u15 = u15 | (x15 != x15)
-        z15 = z15 & np.signbit(x15)
+        u15 = u15 | -np.int64(x15 != x15)
     keep(scratch, m0, m1, m2, m3, m4, m5, m6, m7,
          m8, m9, m10, m11, m12, m13, m14, m15)
-    keep(nans, u0, u1, u2, u3, u4, u5, u6, u7,
-         u8, u9, u10, u11, u12, u13, u14, u15)
+    keep(nans, u0 != 0, u1 != 0, u2 != 0, u3 != 0, u4 != 0, u5 != 0, u6 != 0, u7 != 0,
+         u8 != 0, u9 != 0, u10 != 0, u11 != 0, u12 != 0, u13 != 0, u14 != 0, u15 != 0)
     r = m0
     r = r if r > m1 else m1
     r = r if r > m2 else m2
@@ -295,18 +257,15 @@ def _lanes(a, lo, n, sign, scratch, nans):
     r = r if r > m13 else m13
     r = r if r > m14 else m14
     r = r if r > m15 else m15
-    u = u0 | u1 | u2 | u3 | u4 | u5 | u6 | u7
-    u = u | u8 | u9 | u10 | u11 | u12 | u13 | u14 | u15
-    z = z0 & z1 & z2 & z3 & z4 & z5 & z6 & z7
-    z = z & z8 & z9 & z10 & z11 & z12 & z13 & z14 & z15
+    u = (u0 | u1 | u2 | u3 | u4 | u5 | u6 | u7
+         | u8 | u9 | u10 | u11 | u12 | u13 | u14 | u15) != 0
     for i in range(lo + LANES * blocks, lo + n):
         x = a[i] * sign
         r = r if r > x else x
         u = u | (x != x)
-        z = z & np.signbit(x)
     if u:
-        return _first_nan_value(a, lo, n, 1), False
-    return r * sign, z & np.signbit(r)
+        return _first_nan_value(a, lo, n, 1)
+    return r * sign
 
 
 def _first_nan_value(a, lo, n, step):

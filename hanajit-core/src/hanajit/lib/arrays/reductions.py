@@ -558,17 +558,13 @@ class Reduction(ComplexSums, CallTemplate):
         n = L.let(N.ArrayAttr(lane, "shape", 0, I))
         self.empty_check(L, n)
         big = C(self.name == "max", T.BOOL)
-        one_sign = None                 # (extreme_lanes.extreme: zeros of one sign)
         if lane.type.layout == "C":
-            res = L.let(L.call_helper(extreme_lanes.extreme, [lane, big]))
-            v = L.let(N.TupleGet(res, 0, st))
-            one_sign = L.let(N.TupleGet(res, 1, T.BOOL))
+            v = L.let(L.call_helper(extreme_lanes.extreme, [lane, big]))
         else:       # a contiguous lane is taken as one, the others are buffered
             out = L.temp(st, "extreme")
             size = C(st.bits // 8, I)
             view = L.let(N.ArrayView(lane, C(0, I), [n], [size], lane.type.copy(layout="C")))
-            s1, v1 = L.sub_block(lambda: N.TupleGet(
-                L.call_helper(extreme_lanes.extreme, [view, big]), 0, st))
+            s1, v1 = L.sub_block(lambda: L.call_helper(extreme_lanes.extreme, [view, big]))
             s2, v2 = L.sub_block(lambda: L.call_helper(extreme_lanes.extreme_strided,
                                                        [lane, big]))
             # a step of 2, 4, 8 or 16 items (``z.real``, ``a[::2]``): the span from
@@ -590,7 +586,7 @@ class Reduction(ComplexSums, CallTemplate):
                                      then=s3 + [N.Assign(target=out, value=v3)],
                                      orelse=s2 + [N.Assign(target=out, value=v2)])]))
             v = N.Var(out, st)
-        v = numpy_zero(self, L, arr, v, st, one_sign)
+        v = numpy_zero(self, L, arr, v, st)
         return kept_array(L, v, rt, t.ndim) if keep else v
 
     def lower_pairwise(self, L, arr, rt, st, axis, keep):

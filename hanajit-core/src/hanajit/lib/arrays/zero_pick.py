@@ -1,28 +1,24 @@
 """Which zero NumPy's ``np.max``/``np.min`` of a whole float array returns when
 the extreme is a zero: :func:`numpy_zero` recomputes it in NumPy's own loop
-(``minmax_algorithms``) unless the loop that found it saw zeros of one sign,
-with the lanes :func:`simd_model` finds the installed NumPy to keep on this
-host."""
+(``minmax_algorithms``), with the lanes :func:`simd_model` finds the
+installed NumPy to keep on this host."""
 from __future__ import annotations
 
 import functools
 
 from ...ir import nodes as N
 from ...ir import types as T
-from ..python import operators as ops
 from ..python.operators import C
 
 I = T.INT64
 
 
-def numpy_zero(red, L, arr, v, st, one_sign=None):
+def numpy_zero(red, L, arr, v, st):
     """``v``, the extreme (``red``: min or max) of the whole array ``arr``, or
     when it is zero the zero NumPy's loop picks (``minmax_algorithms``): a 1-D
     array or a C-contiguous one is
     one lane of NumPy's reduce, contiguous or strided (its stride decides
-    when it runs).  Other layouts keep the later zero.  ``one_sign`` (a bool
-    expression, when the loop that found ``v`` knows it) says the array's zeros
-    are all of one sign: then no second pass looks at them."""
+    when it runs).  Other layouts keep the later zero."""
     from . import minmax_algorithms as hm
     from .shape import reshape_view
     t = arr.type
@@ -49,8 +45,6 @@ def numpy_zero(red, L, arr, v, st, one_sign=None):
             orelse=s2 + [N.Assign(target=out, value=v2)]))
     stmts, _ = L.sub_block(fix)
     zero = N.Cmp("eq", N.Var(out, st), C(0.0, st), T.BOOL)
-    if one_sign is not None:
-        zero = ops.band(zero, ops.logical_not(one_sign))
     L.emit(N.If(cond=zero, then=stmts, orelse=[]))
     return N.Var(out, st)
 

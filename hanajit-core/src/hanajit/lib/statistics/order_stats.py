@@ -150,10 +150,7 @@ def quick_kth(v, n, kth, inexact, read, also):
             # for floats the lanes without np.min's choice among zeros: the
             # count of the zeros' signs settles a zero)
             if inexact:
-                e, one_sign = extreme(v, kth[w] != 0)
-                vals[w] = e
-                if one_sign:                # (the loop saw the zeros' one sign)
-                    signs = 1
+                vals[w] = extreme(v, kth[w] != 0)
             else:
                 vals[w] = np.min(v) if kth[w] == 0 else np.max(v)
             x = vals[w]
