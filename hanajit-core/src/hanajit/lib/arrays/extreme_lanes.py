@@ -151,8 +151,10 @@ def _lanes(a, lo, n, sign, scratch, nans):
     sign``, times ``sign`` -- or a NaN of ``a`` when there is one.  Each
     accumulator keeps ``m if m > x else x`` (vector ``max`` instructions; a NaN
     ``x`` would be dropped again by the next value, so NaNs are watched apart, in
-    ``u``: int64 masks, 0 or -1, which stay vector registers, where bools were
-    packed to bytes at every step); the lanes are left in ``scratch`` and
+    ``u``: int32 masks, 0 or -1, which stay vector registers, where bools were
+    packed to bytes at every step -- int64 masks were faster still for float64,
+    13 us against 16 for 10**5 values, but made float32's 14 us against 7); the
+    lanes are left in ``scratch`` and
     ``nans``, each lane's largest of ``a * sign`` and whether it met a NaN."""
     m0 = a[lo + 0] * sign
     m1 = a[lo + 1] * sign
@@ -170,73 +172,73 @@ def _lanes(a, lo, n, sign, scratch, nans):
     m13 = a[lo + 13] * sign
     m14 = a[lo + 14] * sign
     m15 = a[lo + 15] * sign
-    u0 = -np.int64(m0 != m0)
-    u1 = -np.int64(m1 != m1)
-    u2 = -np.int64(m2 != m2)
-    u3 = -np.int64(m3 != m3)
-    u4 = -np.int64(m4 != m4)
-    u5 = -np.int64(m5 != m5)
-    u6 = -np.int64(m6 != m6)
-    u7 = -np.int64(m7 != m7)
-    u8 = -np.int64(m8 != m8)
-    u9 = -np.int64(m9 != m9)
-    u10 = -np.int64(m10 != m10)
-    u11 = -np.int64(m11 != m11)
-    u12 = -np.int64(m12 != m12)
-    u13 = -np.int64(m13 != m13)
-    u14 = -np.int64(m14 != m14)
-    u15 = -np.int64(m15 != m15)
+    u0 = -np.int32(m0 != m0)
+    u1 = -np.int32(m1 != m1)
+    u2 = -np.int32(m2 != m2)
+    u3 = -np.int32(m3 != m3)
+    u4 = -np.int32(m4 != m4)
+    u5 = -np.int32(m5 != m5)
+    u6 = -np.int32(m6 != m6)
+    u7 = -np.int32(m7 != m7)
+    u8 = -np.int32(m8 != m8)
+    u9 = -np.int32(m9 != m9)
+    u10 = -np.int32(m10 != m10)
+    u11 = -np.int32(m11 != m11)
+    u12 = -np.int32(m12 != m12)
+    u13 = -np.int32(m13 != m13)
+    u14 = -np.int32(m14 != m14)
+    u15 = -np.int32(m15 != m15)
     blocks = n // LANES
     for b in range(1, blocks):
         j = lo + LANES * b
         x0 = a[j + 0] * sign
         m0 = m0 if m0 > x0 else x0
-        u0 = u0 | -np.int64(x0 != x0)
+        u0 = u0 | -np.int32(x0 != x0)
         x1 = a[j + 1] * sign
         m1 = m1 if m1 > x1 else x1
-        u1 = u1 | -np.int64(x1 != x1)
+        u1 = u1 | -np.int32(x1 != x1)
         x2 = a[j + 2] * sign
         m2 = m2 if m2 > x2 else x2
-        u2 = u2 | -np.int64(x2 != x2)
+        u2 = u2 | -np.int32(x2 != x2)
         x3 = a[j + 3] * sign
         m3 = m3 if m3 > x3 else x3
-        u3 = u3 | -np.int64(x3 != x3)
+        u3 = u3 | -np.int32(x3 != x3)
         x4 = a[j + 4] * sign
         m4 = m4 if m4 > x4 else x4
-        u4 = u4 | -np.int64(x4 != x4)
+        u4 = u4 | -np.int32(x4 != x4)
         x5 = a[j + 5] * sign
         m5 = m5 if m5 > x5 else x5
-        u5 = u5 | -np.int64(x5 != x5)
+        u5 = u5 | -np.int32(x5 != x5)
         x6 = a[j + 6] * sign
         m6 = m6 if m6 > x6 else x6
-        u6 = u6 | -np.int64(x6 != x6)
+        u6 = u6 | -np.int32(x6 != x6)
         x7 = a[j + 7] * sign
         m7 = m7 if m7 > x7 else x7
-        u7 = u7 | -np.int64(x7 != x7)
+        u7 = u7 | -np.int32(x7 != x7)
         x8 = a[j + 8] * sign
         m8 = m8 if m8 > x8 else x8
-        u8 = u8 | -np.int64(x8 != x8)
+        u8 = u8 | -np.int32(x8 != x8)
         x9 = a[j + 9] * sign
         m9 = m9 if m9 > x9 else x9
-        u9 = u9 | -np.int64(x9 != x9)
+        u9 = u9 | -np.int32(x9 != x9)
         x10 = a[j + 10] * sign
         m10 = m10 if m10 > x10 else x10
-        u10 = u10 | -np.int64(x10 != x10)
+        u10 = u10 | -np.int32(x10 != x10)
         x11 = a[j + 11] * sign
         m11 = m11 if m11 > x11 else x11
-        u11 = u11 | -np.int64(x11 != x11)
+        u11 = u11 | -np.int32(x11 != x11)
         x12 = a[j + 12] * sign
         m12 = m12 if m12 > x12 else x12
-        u12 = u12 | -np.int64(x12 != x12)
+        u12 = u12 | -np.int32(x12 != x12)
         x13 = a[j + 13] * sign
         m13 = m13 if m13 > x13 else x13
-        u13 = u13 | -np.int64(x13 != x13)
+        u13 = u13 | -np.int32(x13 != x13)
         x14 = a[j + 14] * sign
         m14 = m14 if m14 > x14 else x14
-        u14 = u14 | -np.int64(x14 != x14)
+        u14 = u14 | -np.int32(x14 != x14)
         x15 = a[j + 15] * sign
         m15 = m15 if m15 > x15 else x15
-        u15 = u15 | -np.int64(x15 != x15)
+        u15 = u15 | -np.int32(x15 != x15)
     keep(scratch, m0, m1, m2, m3, m4, m5, m6, m7,
          m8, m9, m10, m11, m12, m13, m14, m15)
     keep(nans, u0 != 0, u1 != 0, u2 != 0, u3 != 0, u4 != 0, u5 != 0, u6 != 0, u7 != 0,
