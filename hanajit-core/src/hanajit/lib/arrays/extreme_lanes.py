@@ -82,6 +82,64 @@ def extreme_strided(a, big):
     return r
 
 
+def extreme_2d(a, big):
+    """``extreme`` of the 2-D float array ``a`` of any strides (at least one
+    value; a C-contiguous one is a lane of its own): its values read along the
+    axis of the smaller step, into a buffer of :data:`CHUNK` values whose lanes
+    find each chunk's extreme.  NaN when any value is NaN; which of equal zeros
+    it returns is not NumPy's pick (the caller redoes a zero in index order)."""
+    if abs(a.strides[1]) <= abs(a.strides[0]):
+        return _extreme_buffered(a, big)
+    return _extreme_buffered(a.T, big)
+
+
+def extreme_runs(a, count, n, step, big):
+    """``extreme`` of ``count`` runs of ``n >= 1`` contiguous values of ``a``,
+    each ``step`` items after the one before (the rows of a 2-D view whose rows
+    are contiguous, or its columns): each run's lanes in place, all of them
+    as one run where they follow each other (an F-contiguous array)."""
+    scratch = np.empty(LANES, a.dtype)
+    nans = np.empty(LANES, np.bool_)
+    if step == n:
+        return extreme_at(a, 0, count * n, big, scratch, nans)
+    r = a[0]
+    for i in range(count):
+        r = _pick(r, extreme_at(a, i * step, n, big, scratch, nans), big)
+    return r
+
+
+def _extreme_buffered(a, big):
+    """:func:`extreme_2d` reading ``a`` row by row."""
+    rows, cols = a.shape
+    n = rows * cols
+    r = a[0, 0]
+    if n < 2 * LANES:
+        for i in range(rows):
+            for j in range(cols):
+                r = _pick(r, a[i, j], big)
+        return r
+    size = CHUNK if n > CHUNK else n
+    buf = np.empty(size, a.dtype)
+    scratch = np.empty(LANES, a.dtype)
+    nans = np.empty(LANES, np.bool_)
+    sign = 1.0 if big else -1.0
+    k = 0
+    for i in range(rows):
+        j = 0
+        while j < cols:
+            c = min(cols - j, size - k)
+            for t in range(c):
+                buf[k + t] = a[i, j + t]
+            k += c
+            j += c
+            if k == size:
+                r = _pick(r, _lanes(buf, 0, k, sign, scratch, nans), big)
+                k = 0
+    if k >= 2 * LANES:
+        return _pick(r, _lanes(buf, 0, k, sign, scratch, nans), big)
+    return _in_order(buf, 0, k, r, big)
+
+
 def extreme_stepped(a, step, big):
     """``extreme`` of every ``step``-th value of the contiguous 1-D float ``a``
     from ``a[0]`` (``step`` is 2, 4, 8 or 16, a divisor of :data:`LANES`; the
@@ -369,7 +427,7 @@ def nan_extreme(a, big):
 
 
 # every index above is in range by construction: no checks (pipeline.py)
-for _f in (keep, extreme, extreme_rows, extreme_at, nan_extreme, extreme_strided, extreme_stepped, _in_order, _lanes,
-           _first_nan_value):
+for _f in (keep, extreme, extreme_rows, extreme_at, nan_extreme, extreme_strided, extreme_stepped,
+           extreme_2d, extreme_runs, _extreme_buffered, _in_order, _lanes, _first_nan_value):
     _f.hj_unchecked = True
 keep.hj_inline = True

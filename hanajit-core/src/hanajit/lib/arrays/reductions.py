@@ -356,6 +356,10 @@ class Reduction(ComplexSums, CallTemplate):
             return kept_array(L, v, rt, 1) if keep else v
         z = ew.to_lazy(L, args[0])
         nd = len(z.dims)
+        if axis is None and self.vector_extreme(L, args[0], st, strided=True) and nd == 2:
+            from .extreme_layouts import extreme_2d
+            v = extreme_2d(self, L, L.let(args[0]), z, st)
+            return kept_array(L, v, rt, nd) if keep else v
         if axis is None:
             v = self.reduce(L, z, st, {}, list(range(nd)))
             if self.name in ("min", "max") and st.is_float and not isinstance(
@@ -412,15 +416,16 @@ class Reduction(ComplexSums, CallTemplate):
         fill(L, arr, out_dims, value)
         return arr
 
-    def vector_extreme(self, L, arg, st):
+    def vector_extreme(self, L, arg, st, strided=False):
         """Whether ``np.min``/``np.max`` of the whole ``arg`` runs as vector code
-        (``extreme_lanes``): a float array, 1-D or C-contiguous, on targets with
-        the ``allocation`` capability (the helper's scratch)."""
+        (``extreme_lanes``): a float array, 1-D or C-contiguous (any layout with
+        ``strided``), on targets with the ``allocation`` capability (the
+        helper's scratch)."""
         ctx = L.ctx
         t = arg.type
         return (self.name in ("min", "max") and st.is_float
                 and not isinstance(arg, ew.Lazy) and isinstance(t, T.ArrayType)
-                and t.dtype == st and (t.ndim == 1 or t.layout == "C")
+                and t.dtype == st and (t.ndim == 1 or t.layout == "C" or strided)
                 and (ctx is None or ctx.capabilities.allocation))
 
     def vector_arg(self, L, arg):

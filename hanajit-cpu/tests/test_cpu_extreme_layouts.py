@@ -1,0 +1,114 @@
+"""``np.min``/``np.max`` of a whole 2-D float array of any layout as vector code
+(``lib/arrays/extreme_layouts.py``): contiguous rows or columns searched in
+place, F-contiguous data as one run, other strides through a buffer.  Every
+result is NumPy's value (NaN when any value is NaN), and a zero is the one the
+index-order loop keeps, the later of equal zeros, as before
+(docs/semantics.md, "Signed zeros in max and min")."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hanajit import jit
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+
+def amin(a):
+    return a.min()
+
+
+def amax(a):
+    return np.max(a)
+
+
+FUNCS = {f: jit(f, fallback=False) for f in (amin, amax)}
+
+
+def later_zero(a, big):
+    """The index-order loop's result when it is a zero: the later of equal
+    values wins, a NaN stays."""
+    m = a.flat[0]
+    for x in a.flat:
+        if m != m:
+            break
+        if x != x or (x >= m if big else x <= m):
+            m = x
+    return m
+
+
+def check(a):
+    for f, big in ((amin, False), (amax, True)):
+        want, got = f(a), FUNCS[f](a)
+        assert type(got) is type(want), (got, want)
+        if np.isnan(want):
+            assert np.isnan(got)
+        else:
+            assert got == want, (got, want)
+            if want == 0:
+                assert np.signbit(got) == np.signbit(later_zero(a, big))
+
+
+def layouts(base):
+    """2-D views of ``base`` (at least 6 x 6) in the layouts the vector code
+    takes apart."""
+    yield base.T                        # F-contiguous: one run
+    yield base[:, 1:-1]                 # contiguous rows, a gap between them
+    yield base[1:-1, :].T               # contiguous columns, a gap between them
+    yield base[:, ::2]                  # stepped rows: buffered
+    yield base[::2, :]                  # contiguous rows two apart
+    yield base[::-1, :]                 # rows at a negative step: buffered
+    yield base[:, ::-1]                 # reversed rows: buffered
+    yield base[::-2, ::-3]
+    yield base[:1, :]                   # one row, one column
+    yield base[:, :1]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("shape", [(6, 6), (7, 9), (40, 50), (130, 70), (3, 5000)])
+def test_layouts_match_numpy(dtype, shape):
+    rng = np.random.default_rng(shape[0] * shape[1])
+    base = rng.standard_normal(shape).astype(dtype)
+    for a in layouts(base):
+        check(a)
+        b = a.copy(order="K")
+        b.flat[b.size // 2] = np.nan            # a NaN anywhere gives NaN
+        check(b[...])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_zeros_infinities_and_nans(dtype):
+    rng = np.random.default_rng(3)
+    base = rng.choice(np.array([0.0, -0.0, -1.0, 1.0, np.inf, -np.inf], dtype),
+                      (60, 80))
+    for a in layouts(base):
+        check(a)
+    for fill in (0.0, -0.0):
+        zeros = np.full((60, 80), fill, dtype)
+        zeros[::7, ::3] = -fill
+        for a in layouts(zeros):
+            check(a)
+        neg = -np.abs(rng.standard_normal((60, 80))).astype(dtype)
+        neg[5, 5] = fill
+        for a in layouts(neg):
+            check(a)
+
+
+def test_empty_raises_numpys_error():
+    a = np.ones((4, 0)).T
+    for f in (amin, amax):
+        with pytest.raises(ValueError, match="zero-size array"):
+            FUNCS[f](a)
+        with pytest.raises(ValueError, match="zero-size array"):
+            f(a)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 70), st.integers(1, 70), st.integers(-3, 3).filter(bool),
+       st.integers(-3, 3).filter(bool), st.booleans(),
+       st.sampled_from([np.float64, np.float32]))
+def test_any_view_matches_numpy(rows, cols, s0, s1, transpose, dtype):
+    rng = np.random.default_rng(rows * 71 + cols)
+    base = rng.standard_normal((rows * abs(s0), cols * abs(s1))).astype(dtype)
+    base[rng.random(base.shape) < 0.05] = 0.0
+    a = base[::s0, ::s1]
+    check(a.T if transpose else a)
