@@ -88,7 +88,9 @@ def _arg_float(a, lo, n, sign, scratch, where, nans, pos):
     the same position both times, and the strict compare keeps the first of
     equal values.  NaNs are only watched on the way (a NaN would win, and a
     compare that let one in would have to stop there): a flag per lane is set
-    by any NaN, and then NaNs are looked for in order.  The direction is a
+    by any NaN (an int32 mask, 0 or -1, which stays a vector register where a
+    bool was packed to bytes at every step: 22.6 -> 19.5 us for 10**5 float64
+    values), and then NaNs are looked for in order.  The direction is a
     multiplier, not a choice in the loop (a choice kept it scalar), a
     constant in each of :func:`arg_rows`' two copies."""
     if n < 2 * LANES:
@@ -125,22 +127,22 @@ def _arg_float(a, lo, n, sign, scratch, where, nans, pos):
     p14 = pos
     m15 = a[lo + 15] * sign
     p15 = pos
-    s0 = m0 != m0
-    s1 = m1 != m1
-    s2 = m2 != m2
-    s3 = m3 != m3
-    s4 = m4 != m4
-    s5 = m5 != m5
-    s6 = m6 != m6
-    s7 = m7 != m7
-    s8 = m8 != m8
-    s9 = m9 != m9
-    s10 = m10 != m10
-    s11 = m11 != m11
-    s12 = m12 != m12
-    s13 = m13 != m13
-    s14 = m14 != m14
-    s15 = m15 != m15
+    s0 = -np.int32(m0 != m0)
+    s1 = -np.int32(m1 != m1)
+    s2 = -np.int32(m2 != m2)
+    s3 = -np.int32(m3 != m3)
+    s4 = -np.int32(m4 != m4)
+    s5 = -np.int32(m5 != m5)
+    s6 = -np.int32(m6 != m6)
+    s7 = -np.int32(m7 != m7)
+    s8 = -np.int32(m8 != m8)
+    s9 = -np.int32(m9 != m9)
+    s10 = -np.int32(m10 != m10)
+    s11 = -np.int32(m11 != m11)
+    s12 = -np.int32(m12 != m12)
+    s13 = -np.int32(m13 != m13)
+    s14 = -np.int32(m14 != m14)
+    s15 = -np.int32(m15 != m15)
     steps = (n - LANES + 2 * LANES - 1) // (2 * LANES)
     for t in range(steps):
         j = min(LANES + 2 * LANES * t, n - 2 * LANES)
@@ -148,75 +150,75 @@ def _arg_float(a, lo, n, sign, scratch, where, nans, pos):
         pb = pa + LANES
         x0 = a[lo + j + 0] * sign
         y0 = a[lo + j + 16] * sign
-        s0 = s0 | (x0 != x0) | (y0 != y0)
+        s0 = s0 | -np.int32((x0 != x0) | (y0 != y0))
         m0, p0 = _better(x0, y0, m0, p0, pa, pb)
         x1 = a[lo + j + 1] * sign
         y1 = a[lo + j + 17] * sign
-        s1 = s1 | (x1 != x1) | (y1 != y1)
+        s1 = s1 | -np.int32((x1 != x1) | (y1 != y1))
         m1, p1 = _better(x1, y1, m1, p1, pa, pb)
         x2 = a[lo + j + 2] * sign
         y2 = a[lo + j + 18] * sign
-        s2 = s2 | (x2 != x2) | (y2 != y2)
+        s2 = s2 | -np.int32((x2 != x2) | (y2 != y2))
         m2, p2 = _better(x2, y2, m2, p2, pa, pb)
         x3 = a[lo + j + 3] * sign
         y3 = a[lo + j + 19] * sign
-        s3 = s3 | (x3 != x3) | (y3 != y3)
+        s3 = s3 | -np.int32((x3 != x3) | (y3 != y3))
         m3, p3 = _better(x3, y3, m3, p3, pa, pb)
         x4 = a[lo + j + 4] * sign
         y4 = a[lo + j + 20] * sign
-        s4 = s4 | (x4 != x4) | (y4 != y4)
+        s4 = s4 | -np.int32((x4 != x4) | (y4 != y4))
         m4, p4 = _better(x4, y4, m4, p4, pa, pb)
         x5 = a[lo + j + 5] * sign
         y5 = a[lo + j + 21] * sign
-        s5 = s5 | (x5 != x5) | (y5 != y5)
+        s5 = s5 | -np.int32((x5 != x5) | (y5 != y5))
         m5, p5 = _better(x5, y5, m5, p5, pa, pb)
         x6 = a[lo + j + 6] * sign
         y6 = a[lo + j + 22] * sign
-        s6 = s6 | (x6 != x6) | (y6 != y6)
+        s6 = s6 | -np.int32((x6 != x6) | (y6 != y6))
         m6, p6 = _better(x6, y6, m6, p6, pa, pb)
         x7 = a[lo + j + 7] * sign
         y7 = a[lo + j + 23] * sign
-        s7 = s7 | (x7 != x7) | (y7 != y7)
+        s7 = s7 | -np.int32((x7 != x7) | (y7 != y7))
         m7, p7 = _better(x7, y7, m7, p7, pa, pb)
         x8 = a[lo + j + 8] * sign
         y8 = a[lo + j + 24] * sign
-        s8 = s8 | (x8 != x8) | (y8 != y8)
+        s8 = s8 | -np.int32((x8 != x8) | (y8 != y8))
         m8, p8 = _better(x8, y8, m8, p8, pa, pb)
         x9 = a[lo + j + 9] * sign
         y9 = a[lo + j + 25] * sign
-        s9 = s9 | (x9 != x9) | (y9 != y9)
+        s9 = s9 | -np.int32((x9 != x9) | (y9 != y9))
         m9, p9 = _better(x9, y9, m9, p9, pa, pb)
         x10 = a[lo + j + 10] * sign
         y10 = a[lo + j + 26] * sign
-        s10 = s10 | (x10 != x10) | (y10 != y10)
+        s10 = s10 | -np.int32((x10 != x10) | (y10 != y10))
         m10, p10 = _better(x10, y10, m10, p10, pa, pb)
         x11 = a[lo + j + 11] * sign
         y11 = a[lo + j + 27] * sign
-        s11 = s11 | (x11 != x11) | (y11 != y11)
+        s11 = s11 | -np.int32((x11 != x11) | (y11 != y11))
         m11, p11 = _better(x11, y11, m11, p11, pa, pb)
         x12 = a[lo + j + 12] * sign
         y12 = a[lo + j + 28] * sign
-        s12 = s12 | (x12 != x12) | (y12 != y12)
+        s12 = s12 | -np.int32((x12 != x12) | (y12 != y12))
         m12, p12 = _better(x12, y12, m12, p12, pa, pb)
         x13 = a[lo + j + 13] * sign
         y13 = a[lo + j + 29] * sign
-        s13 = s13 | (x13 != x13) | (y13 != y13)
+        s13 = s13 | -np.int32((x13 != x13) | (y13 != y13))
         m13, p13 = _better(x13, y13, m13, p13, pa, pb)
         x14 = a[lo + j + 14] * sign
         y14 = a[lo + j + 30] * sign
-        s14 = s14 | (x14 != x14) | (y14 != y14)
+        s14 = s14 | -np.int32((x14 != x14) | (y14 != y14))
         m14, p14 = _better(x14, y14, m14, p14, pa, pb)
         x15 = a[lo + j + 15] * sign
         y15 = a[lo + j + 31] * sign
-        s15 = s15 | (x15 != x15) | (y15 != y15)
+        s15 = s15 | -np.int32((x15 != x15) | (y15 != y15))
         m15, p15 = _better(x15, y15, m15, p15, pa, pb)
     # each lane's best, NaN flag and position: stored (in the caller's
     # scratch, LANES values each), which makes LLVM's SLP vectoriser take the
     # accumulators as vectors (see _lanes), then read back whole
     keep(scratch, m0, m1, m2, m3, m4, m5, m6, m7,
          m8, m9, m10, m11, m12, m13, m14, m15)
-    keep(nans, s0, s1, s2, s3, s4, s5, s6, s7,
-         s8, s9, s10, s11, s12, s13, s14, s15)
+    keep(nans, s0 != 0, s1 != 0, s2 != 0, s3 != 0, s4 != 0, s5 != 0, s6 != 0, s7 != 0,
+         s8 != 0, s9 != 0, s10 != 0, s11 != 0, s12 != 0, s13 != 0, s14 != 0, s15 != 0)
     keep(where, p0, p1, p2, p3, p4, p5, p6, p7,
          p8, p9, p10, p11, p12, p13, p14, p15)
     k = _any_nan(a, lo, n, nans)
