@@ -23,6 +23,7 @@ from .complex_sums import ComplexSums, numpys_order_kept
 from .zero_pick import numpy_zero
 
 I = T.INT64
+I32 = T.INT32
 
 
 def sum_dtype(t: T.Scalar) -> T.Scalar:
@@ -507,11 +508,15 @@ class Reduction(ComplexSums, CallTemplate):
 
         def by_lanes():
             acc = [L.temp(st, f"m{j}") for j in range(lanes)]
-            seen = [L.temp(T.BOOL, f"u{j}") for j in range(lanes)]
+            # NaN flags as int32 masks (0 or -1): vector registers, where bools
+            # were packed to bytes at every step (extreme_lanes._lanes)
+            seen = [L.temp(I32, f"u{j}") for j in range(lanes)]
+
+            def mask(x):
+                return N.BinOp("sub", C(0, I32), N.Cast(N.Cmp("uno", x, x, T.BOOL), I32), I32)
             for j, (m, u) in enumerate(zip(acc, seen)):
                 L.emit(N.Assign(target=m, value=z.elem([C(j, I)])))
-                L.emit(N.Assign(target=u, value=N.Cmp("uno", N.Var(m, st), N.Var(m, st),
-                                                      T.BOOL)))
+                L.emit(N.Assign(target=u, value=mask(N.Var(m, st))))
             blocks = L.let(N.BinOp("sdiv", n, C(lanes, I), I))
 
             def block(b):
@@ -519,8 +524,8 @@ class Reduction(ComplexSums, CallTemplate):
                 for j, (m, u) in enumerate(zip(acc, seen)):
                     x = L.let(z.elem([_add(base, C(j, I))]))
                     L.emit(N.Assign(target=m, value=keep(N.Var(m, st), x)))
-                    L.emit(N.Assign(target=u, value=ops.bor(
-                        N.Var(u, T.BOOL), N.Cmp("uno", x, x, T.BOOL))))
+                    L.emit(N.Assign(target=u, value=N.BinOp("or", N.Var(u, I32), mask(x),
+                                                            I32)))
             # a loop of blocks, not vectorised across them (the accumulators are
             # the vectors, as in pairwise leaves)
             loops(L, [N.BinOp("sub", blocks, C(1, I), I)], block, short=True)
@@ -528,10 +533,10 @@ class Reduction(ComplexSums, CallTemplate):
             for m in acc[1:]:
                 r = L.let(keep(r, N.Var(m, st)))
             L.emit(N.Assign(target=out, value=r))
-            any_nan = N.Var(seen[0], T.BOOL)
+            any_nan = N.Var(seen[0], I32)
             for u in seen[1:]:
-                any_nan = ops.bor(any_nan, N.Var(u, T.BOOL))
-            L.emit(N.Assign(target=nan, value=any_nan))
+                any_nan = N.BinOp("or", any_nan, N.Var(u, I32), I32)
+            L.emit(N.Assign(target=nan, value=N.Cmp("ne", any_nan, C(0, I32), T.BOOL)))
             done = L.let(N.BinOp("mul", blocks, C(lanes, I), I))
             loops(L, [N.BinOp("sub", n, done, I)], lambda i: L.emit(N.Assign(
                 target=out, value=pick(N.Var(out, st), z.elem([_add(done, i[0])])))),
@@ -542,7 +547,8 @@ class Reduction(ComplexSums, CallTemplate):
             flags = L.let(allocate(L, T.ArrayType(T.BOOL, 1, "C"), [C(lanes, I)]))
             for j, (m, u) in enumerate(zip(acc, seen)):
                 L.emit(N.Store(array=scratch, indices=[C(j, I)], value=N.Var(m, st)))
-                L.emit(N.Store(array=flags, indices=[C(j, I)], value=N.Var(u, T.BOOL)))
+                L.emit(N.Store(array=flags, indices=[C(j, I)],
+                               value=N.Cmp("ne", N.Var(u, I32), C(0, I32), T.BOOL)))
         fast, _ = L.sub_block(by_lanes)
         L.emit(N.If(cond=N.Cmp("ge", n, C(2 * lanes, I), T.BOOL), then=fast, orelse=[]))
         # fewer values, a zero (whose sign the order decides) or a NaN (which one
