@@ -112,3 +112,45 @@ def test_any_view_matches_numpy(rows, cols, s0, s1, transpose, dtype):
     base[rng.random(base.shape) < 0.05] = 0.0
     a = base[::s0, ::s1]
     check(a.T if transpose else a)
+
+
+# -- along the first axis: blocks of 16 columns in registers (column_extremes.py)
+def max0(a):
+    return a.max(axis=0)
+
+
+def min0_kept(a):
+    return np.min(a, axis=0, keepdims=True)
+
+
+AXIS = {f: jit(f, fallback=False) for f in (max0, min0_kept)}
+
+
+def check_axis(a):
+    for f, jf in AXIS.items():
+        want, got = f(a), jf(a)
+        assert got.shape == want.shape and got.dtype == want.dtype
+        assert np.array_equal(np.isnan(got), np.isnan(want))
+        fin = ~np.isnan(want)
+        # the same values, and the same zeros (the later of equal ones, as NumPy)
+        assert np.array_equal(got[fin], want[fin])
+        assert np.array_equal(np.signbit(got[fin]), np.signbit(want[fin]))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("cols", [1, 15, 16, 17, 33, 100])
+def test_along_the_first_axis(dtype, cols):
+    rng = np.random.default_rng(cols)
+    base = rng.choice(np.array([0.0, -0.0, 1.5, -2.0], dtype), (40, 2 * cols))
+    base[rng.random(base.shape) < 0.02] = np.nan
+    for a in (base[:, :cols], base[:, ::2], base[::-1, cols:], base[:1, :cols],
+              np.asfortranarray(base[:, :cols]), base[::3, :cols]):
+        check_axis(a)
+    check_axis(rng.standard_normal((25, cols)).astype(dtype))
+
+
+def test_along_the_first_axis_of_nothing():
+    for f, jf in AXIS.items():
+        with pytest.raises(ValueError, match="zero-size array"):
+            jf(np.ones((0, 20)))
+        assert jf(np.ones((3, 0))).shape == f(np.ones((3, 0))).shape
