@@ -154,3 +154,20 @@ def test_along_the_first_axis_of_nothing():
         with pytest.raises(ValueError, match="zero-size array"):
             jf(np.ones((0, 20)))
         assert jf(np.ones((3, 0))).shape == f(np.ones((3, 0))).shape
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.int32, np.int64,
+                                   np.uint64])
+def test_integers_along_the_first_axis(dtype):
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(int(info.bits))
+    base = rng.integers(info.min, info.max, (30, 70), dtype=dtype, endpoint=True)
+    base[3, ::5] = info.min
+    base[7, ::3] = info.max
+    for a in (base, base[:, :16], base[:, :15], base[::-2, ::3], base.T, base[:1]):
+        for f, jf in AXIS.items():
+            want, got = f(a), jf(a)
+            assert got.dtype == want.dtype and np.array_equal(got, want)
+    for jf in AXIS.values():
+        with pytest.raises(ValueError, match="zero-size array"):
+            jf(np.ones((0, 20), dtype))

@@ -158,18 +158,10 @@ def lane_extremes(red, L, arr, st, out, axis, keep, out_dims, out_axes):
         if axis == nd - 1:
             fill(L, out, out_dims, ordered)
             return
-        if nd == 2 and st.is_float:
-            # blocks of columns, each column's extreme in a register
-            from . import column_extremes as ce
-            from .shape import reshape_view
-            dest = L.let(reshape_view(L, out, [C(-1, I)], out.type.copy(ndim=1)))
-            s1, _ = L.sub_block(lambda: L.call_helper(ce.column_extremes, [
-                arr, dest, C(red.name == "max", T.BOOL)]))
-            s2, _ = L.sub_block(lambda: by_rows(
+        if nd == 2:
+            by_columns(red, L, arr, out, z, lambda: by_rows(
                 L, z.dims, axis, lambda: fill(L, out, out_dims, ordered),
                 lambda: accumulate(red, L, z, st, out, axis, keep)))
-            L.emit(N.If(cond=N.Cmp("ge", z.dims[1], C(ce.LANES, I), T.BOOL),
-                        then=s1, orelse=s2))
             return
         by_rows(L, z.dims, axis, lambda: fill(L, out, out_dims, ordered),
                 lambda: accumulate(red, L, z, st, out, axis, keep))
@@ -179,6 +171,20 @@ def lane_extremes(red, L, arr, st, out, axis, keep, out_dims, out_axes):
     s1, _ = L.sub_block(lambda: fill(L, out, out_dims, lane))
     s2, _ = L.sub_block(in_order)
     L.emit(N.If(cond=lanes, then=s1, orelse=s2))
+
+
+def by_columns(red, L, arr, out, z, otherwise):
+    """``out`` (new) as the min/max of the 2-D array ``arr`` (float or integer)
+    along axis 0: blocks of columns, each column's extreme in a register
+    (``column_extremes``), where it has at least ``LANES`` columns; else
+    ``otherwise()``.  The same values meet in the same order either way."""
+    from . import column_extremes as ce
+    from .shape import reshape_view
+    dest = L.let(reshape_view(L, out, [C(-1, I)], out.type.copy(ndim=1)))
+    s1, _ = L.sub_block(lambda: L.call_helper(ce.column_extremes, [
+        arr, dest, C(red.name == "max", T.BOOL)]))
+    s2, _ = L.sub_block(otherwise)
+    L.emit(N.If(cond=N.Cmp("ge", z.dims[1], C(ce.LANES, I), T.BOOL), then=s1, orelse=s2))
 
 
 def rows(red, L, arr, out, m, st):

@@ -1,4 +1,4 @@
-"""``np.min``/``np.max`` of a 2-D float array along its first axis, in Python
+"""``np.min``/``np.max`` of a 2-D float or integer array along its first axis, in Python
 source compiled by hanajit (see ``lib/python/helpers.py``): blocks of
 :data:`LANES` columns, each column's extreme kept in a register while the
 rows go by, stored once at the end.  The values meet in the order of
@@ -9,7 +9,9 @@ result, and LLVM makes those stores of a select with the value loaded
 ``vmaskmovpd``, slow on AMD CPUs (``a.max(axis=0)`` of 300 x 300 values: 51 us
 against NumPy's 24 on a Zen 2 host; 19 us this way).  Arrays of fewer than
 ``LANES`` columns keep ``accumulate``.  Other axes, N-D arrays and expressions
-are ``accumulate``'s too."""
+are ``accumulate``'s too.  Integers (which have no NaN and whose equal values
+are the same) take the same loops: int64 ``a.min(axis=0)`` of 300 x 300 values
+went from 48 to 18 us (NumPy 22)."""
 LANES = 16
 
 

@@ -410,8 +410,15 @@ class Reduction(ComplexSums, CallTemplate):
             return arr
         if axis_reduce.accumulates(self, args[0], axis):
             from .sum_order import by_rows
-            by_rows(L, z.dims, axis, lambda: fill(L, arr, out_dims, value),
-                    lambda: axis_reduce.accumulate(self, L, z, st, arr, axis, keep))
+
+            def rows():
+                by_rows(L, z.dims, axis, lambda: fill(L, arr, out_dims, value),
+                        lambda: axis_reduce.accumulate(self, L, z, st, arr, axis, keep))
+            if (self.name in ("min", "max") and st.is_int and not lazy and nd == 2
+                    and args[0].type.dtype == st):
+                axis_reduce.by_columns(self, L, L.let(args[0]), arr, z, rows)
+            else:
+                rows()
             return arr
 
         fill(L, arr, out_dims, value)
