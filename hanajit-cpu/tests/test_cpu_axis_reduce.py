@@ -147,12 +147,15 @@ def test_empty_axis_raises_as_numpy():
     assert_same(sum0(np.ones((0, 4))), sum0.py_func(np.ones((0, 4))))
 
 
-def test_slices_are_combined_as_vector_code():
+def test_slices_are_combined_as_vector_code(monkeypatch):
     """A reduction along the first axis of a C array reads its rows in order:
     the loop that combines a row into the result stores whole vectors of
-    results (a walk down each column stores one result at a time).  One
-    reduction per function, so that no other loop can supply the vectors."""
+    results (a walk down each column stores one result at a time); an argmax
+    of a 2-D array keeps blocks of columns in vectors (``column_extremes``,
+    a library piece: inlined here to be seen).  One reduction per function, so
+    that no other loop can supply the vectors."""
     import re
+    monkeypatch.setenv("HANAJIT_SHARE_HELPERS", "0")
 
     def sum0(m):
         return np.sum(m, axis=0)

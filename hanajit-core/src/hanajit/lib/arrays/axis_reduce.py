@@ -174,15 +174,17 @@ def lane_extremes(red, L, arr, st, out, axis, keep, out_dims, out_axes):
 
 
 def by_columns(red, L, arr, out, z, otherwise):
-    """``out`` (new) as the min/max of the 2-D array ``arr`` (float or integer)
-    along axis 0: blocks of columns, each column's extreme in a register
-    (``column_extremes``), where it has at least ``LANES`` columns; else
-    ``otherwise()``.  The same values meet in the same order either way."""
+    """``out`` (new) as the min/max/argmin/argmax of the 2-D array ``arr``
+    (float or integer) along axis 0: blocks of columns, each column's extreme
+    (and its row) in a register (``column_extremes``), where it has at least
+    ``LANES`` columns; else ``otherwise()``.  The same values meet in the same
+    order either way."""
     from . import column_extremes as ce
     from .shape import reshape_view
     dest = L.let(reshape_view(L, out, [C(-1, I)], out.type.copy(ndim=1)))
-    s1, _ = L.sub_block(lambda: L.call_helper(ce.column_extremes, [
-        arr, dest, C(red.name == "max", T.BOOL)]))
+    helper = ce.column_args if red.name.startswith("arg") else ce.column_extremes
+    s1, _ = L.sub_block(lambda: L.call_helper(helper, [
+        arr, dest, C(red.name in ("max", "argmax"), T.BOOL)]))
     s2, _ = L.sub_block(otherwise)
     L.emit(N.If(cond=N.Cmp("ge", z.dims[1], C(ce.LANES, I), T.BOOL), then=s1, orelse=s2))
 

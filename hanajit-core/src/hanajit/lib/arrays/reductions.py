@@ -414,8 +414,10 @@ class Reduction(ComplexSums, CallTemplate):
             def rows():
                 by_rows(L, z.dims, axis, lambda: fill(L, arr, out_dims, value),
                         lambda: axis_reduce.accumulate(self, L, z, st, arr, axis, keep))
-            if (self.name in ("min", "max") and st.is_int and not lazy and nd == 2
-                    and args[0].type.dtype == st):
+            if (nd == 2 and axis == 0 and not lazy and (
+                    self.name in ("min", "max") and st.is_int and args[0].type.dtype == st
+                    or self.name in ("argmin", "argmax")
+                    and (args[0].type.dtype.is_int or args[0].type.dtype.is_float))):
                 axis_reduce.by_columns(self, L, L.let(args[0]), arr, z, rows)
             else:
                 rows()
