@@ -50,11 +50,15 @@ def check(a):
 
 def layouts(base):
     """2-D views of ``base`` (at least 6 x 6) in the layouts the vector code
-    takes apart."""
+    takes apart (``extreme_layouts.extreme_2d``)."""
     yield base.T                        # F-contiguous: one run
     yield base[:, 1:-1]                 # contiguous rows, a gap between them
     yield base[1:-1, :].T               # contiguous columns, a gap between them
-    yield base[:, ::2]                  # stepped rows: buffered
+    yield base[:, ::2]                  # rows stepped 2, 4, 8 items: read whole
+    yield base[:, ::4]
+    yield base[1:, 1::8]
+    yield base.T[::2, :]                # columns stepped 2 items
+    yield base[:, ::3]                  # stepped 3: buffered
     yield base[::2, :]                  # contiguous rows two apart
     yield base[::-1, :]                 # rows at a negative step: buffered
     yield base[:, ::-1]                 # reversed rows: buffered

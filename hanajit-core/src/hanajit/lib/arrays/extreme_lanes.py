@@ -148,23 +148,44 @@ def extreme_stepped(a, step, big):
     and the others (the imaginary parts beside a complex array's ``.real``, the
     skipped items of ``x[::2]``: memory of the same array) are dropped."""
     m = len(a)
-    blocks = m // LANES
-    r = a[0]
-    if blocks < 2:
+    if m < 2 * LANES:
+        r = a[0]
         for i in range(step, m, step):
             r = _pick(r, a[i], big)
         return r
+    return _stepped_at(a, 0, m, step, big, np.empty(LANES, a.dtype),
+                       np.empty(LANES, np.bool_))
+
+
+def extreme_stepped_runs(a, count, m, row_step, step, big):
+    """:func:`extreme_stepped` of ``count`` runs of ``m`` items of ``a`` (every
+    ``step``-th value of each), each ``row_step`` items after the one before:
+    the rows (or columns) of a 2-D view stepped 2, 4, 8 or 16 items."""
     scratch = np.empty(LANES, a.dtype)
     nans = np.empty(LANES, np.bool_)
+    r = a[0]
+    for i in range(count):
+        r = _pick(r, _stepped_at(a, i * row_step, m, step, big, scratch, nans), big)
+    return r
+
+
+def _stepped_at(a, lo, m, step, big, scratch, nans):
+    """:func:`extreme_stepped` of ``a[lo:lo + m]``, with the caller's scratch."""
+    blocks = m // LANES
+    r = a[lo]
+    if blocks < 2:
+        for i in range(lo + step, lo + m, step):
+            r = _pick(r, a[i], big)
+        return r
     sign = 1.0 if big else -1.0
-    _lanes(a, 0, LANES * blocks, sign, scratch, nans)     # leaves each lane in scratch
+    _lanes(a, lo, LANES * blocks, sign, scratch, nans)    # leaves each lane in scratch
     for k in range(0, LANES, step):
         if nans[k]:
-            return _first_nan_value(a, 0, LANES * blocks, step)
+            return _first_nan_value(a, lo, LANES * blocks, step)
     r = scratch[0] * sign
     for k in range(step, LANES, step):
         r = _pick(r, scratch[k] * sign, big)
-    for i in range(LANES * blocks, m, step):
+    for i in range(lo + LANES * blocks, lo + m, step):
         r = _pick(r, a[i], big)
     return r
 
@@ -428,6 +449,7 @@ def nan_extreme(a, big):
 
 # every index above is in range by construction: no checks (pipeline.py)
 for _f in (keep, extreme, extreme_rows, extreme_at, nan_extreme, extreme_strided, extreme_stepped,
-           extreme_2d, extreme_runs, _extreme_buffered, _in_order, _lanes, _first_nan_value):
+           extreme_2d, extreme_runs, extreme_stepped_runs, _stepped_at, _extreme_buffered,
+           _in_order, _lanes, _first_nan_value):
     _f.hj_unchecked = True
 keep.hj_inline = True
