@@ -186,3 +186,16 @@ def test_integers_along_the_first_axis(dtype):
     for jf in AXIS.values():
         with pytest.raises(ValueError, match="zero-size array|empty sequence"):
             jf(np.ones((0, 20), dtype))
+
+
+def test_the_loops_are_vector_code(monkeypatch):
+    """Columns kept in registers, and Fortran-ordered data searched in place,
+    are vector loops: a loop whose accumulators are vectors of doubles (the
+    library's pieces inlined, to be seen in the caller's module)."""
+    import re
+    monkeypatch.setenv("HANAJIT_SHARE_HELPERS", "0")
+    a = np.random.default_rng(5).standard_normal((64, 48))
+    for fn, x in ((max0, a), (amax, a.T), (amin, a[:, ::2])):
+        g = jit(fn, fallback=False)
+        assert np.array_equal(g(x), fn(x))
+        assert re.search(r"= phi <\d+ x double>", g.inspect_llvm()), fn.__name__
