@@ -14,6 +14,17 @@ from . import extreme_lanes
 I = T.INT64
 
 
+def stepped(stride, size):
+    """Whether a lane's ``stride`` (bytes) is 2, 4, 8 or 16 items of ``size``
+    bytes: such a lane is read whole, from its first value to its last, and
+    only its own lanes kept (``extreme_lanes.extreme_stepped``)."""
+    test = None
+    for k in (2, 4, 8, 16):
+        c = N.Cmp("eq", stride, N.BinOp("mul", size, C(k, I), I), T.BOOL)
+        test = c if test is None else ops.bor(test, c)
+    return test
+
+
 def extreme_2d(red, L, arr, z, st):
     """``np.min``/``np.max`` of the 2-D array ``arr`` of any layout as vector
     code: rows (or columns) that are contiguous runs at a positive step are
@@ -46,15 +57,11 @@ def extreme_2d(red, L, arr, z, st):
         ok = ops.band(N.Cmp("eq", N.BinOp("srem", step, size, I), C(0, I), T.BOOL),
                       N.Cmp("gt", step, C(0, I), T.BOOL))
         one = N.Cmp("eq", inner, size, T.BOOL)
-        stepped = None
-        for j in (2, 4, 8, 16):
-            c = N.Cmp("eq", inner, C(j * (st.bits // 8), I), T.BOOL)
-            stepped = c if stepped is None else ops.bor(stepped, c)
         s_one, _ = L.sub_block(lambda: L.emit(N.Assign(target=out, value=L.call_helper(
             extreme_lanes.extreme_runs, [flat, count, length, items, big]))))
         s_stepped, _ = L.sub_block(lambda: L.emit(N.Assign(target=out, value=L.call_helper(
             extreme_lanes.extreme_stepped_runs, [flat, count, run, items, k, big]))))
-        return [(ops.band(ok, one), s_one), (ops.band(ok, stepped), s_stepped)]
+        return [(ops.band(ok, one), s_one), (ops.band(ok, stepped(inner, size)), s_stepped)]
     (rows1, s_rows1), (rows_k, s_rows_k) = runs(rows, cols, s0, s1)
     (cols1, s_cols1), (cols_k, s_cols_k) = runs(cols, rows, s1, s0)
     s_buf, _ = L.sub_block(lambda: L.emit(N.Assign(target=out, value=L.call_helper(

@@ -571,6 +571,7 @@ class Reduction(ComplexSums, CallTemplate):
 
     def lower_extreme(self, L, arr, rt, st, keep):
         from . import extreme_lanes
+        from .extreme_layouts import stepped
         from .shape import reshape_view
         t = arr.type
         lane = arr if t.ndim == 1 else L.let(reshape_view(L, arr, [C(-1, I)],
@@ -591,10 +592,6 @@ class Reduction(ComplexSums, CallTemplate):
             # the first value to the last read whole (extreme_lanes.extreme_stepped)
             stride = L.let(N.ArrayAttr(lane, "stride", 0, I))
             step = L.let(N.BinOp("sdiv", stride, size, I))
-            stepped = None
-            for k in (2, 4, 8, 16):
-                c = N.Cmp("eq", stride, N.BinOp("mul", size, C(k, I), I), T.BOOL)
-                stepped = c if stepped is None else ops.bor(stepped, c)
             span = N.BinOp("add", N.BinOp("mul", N.BinOp("sub", n, C(1, I), I), step, I),
                            C(1, I), I)
             whole = N.ArrayView(lane, C(0, I), [span], [size], lane.type.copy(layout="C"))
@@ -602,7 +599,7 @@ class Reduction(ComplexSums, CallTemplate):
                                                        [L.let(whole), step, big]))
             L.emit(N.If(cond=N.Cmp("eq", stride, size, T.BOOL),
                         then=s1 + [N.Assign(target=out, value=v1)],
-                        orelse=[N.If(cond=stepped,
+                        orelse=[N.If(cond=stepped(stride, size),
                                      then=s3 + [N.Assign(target=out, value=v3)],
                                      orelse=s2 + [N.Assign(target=out, value=v2)])]))
             v = N.Var(out, st)

@@ -443,14 +443,15 @@ class PrimToInt64(CallTemplate):
     """``prims.to_int64(x)``: a bare ``Cast`` of a float to int64."""
 
     paths = ("hanajit.lib.prims.to_int64",)
+    result = T.INT64
 
     def typer(self, inf, call, args, kwargs):
         if kwargs or len(args) != 1 or not (_num(args[0]) and args[0].is_float):
             raise Incompatible(f"prims.{self.paths[0].rsplit('.', 1)[1]}(a float)")
-        return T.INT64
+        return self.result
 
     def lower(self, L, call, args, kwargs):
-        return N.Cast(args[0], T.INT64)
+        return N.Cast(args[0], self.result)
 
 
 @register
@@ -458,13 +459,7 @@ class PrimToInt32(PrimToInt64):
     """``prims.to_int32(x)``: a bare ``Cast`` of a float to int32."""
 
     paths = ("hanajit.lib.prims.to_int32",)
-
-    def typer(self, inf, call, args, kwargs):
-        super().typer(inf, call, args, kwargs)
-        return T.INT32
-
-    def lower(self, L, call, args, kwargs):
-        return N.Cast(args[0], T.INT32)
+    result = T.INT32
 
 
 _register_all()
