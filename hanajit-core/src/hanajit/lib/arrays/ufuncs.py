@@ -147,6 +147,10 @@ def lift_lower(tpl, L, call, args, kwargs):
         allargs = ew.python_int_fits(L, allargs, rt.dtype)
     n = len(args)
     ecall = _ElemCall(call, rt.dtype)
+    if hasattr(tpl, "loop_flags"):           # (run-time flags of the operands)
+        allargs = [L.let(a) if isinstance(getattr(a, "type", None), T.ArrayType)
+                   and not isinstance(a, ew.Lazy) else a for a in allargs]
+        tpl.loop_flags(L, ecall, allargs)
 
     def fn(*vals):
         return tpl.lower(L, ecall, list(vals[:n]), dict(zip(keys, vals[n:])))

@@ -45,10 +45,18 @@ class Abs(CallTemplate):
         x = args[0]
         t = call.type
         if x.type.is_complex:
+            from ..complex.absolute_forms import cabs, cabs_form
             x = L.let(x)
             c = x.type.component
-            r = L.let(N.Intrinsic("hypot", [N.ComplexPart(x, "real", c),
-                                            N.ComplexPart(x, "imag", c)], c))
+            if call.name != "abs" or getattr(call, "elementwise", False):
+                # NumPy's absolute loop (np.abs of a number too: a 0-d array)
+                form = cabs_form(x.type.bits)
+                backwards = getattr(call, "cabs_backwards", None)
+                if backwards is None:
+                    return cabs(L, x, x.type, form)
+                return N.Select(backwards, cabs(L, x, x.type, "hypot"),
+                                cabs(L, x, x.type, form), c)
+            r = L.let(cabs(L, x, x.type, "hypot"))     # CPython's and NumPy's scalar abs
             if not call.numpy_semantics:
                 finite = ops.band(
                     N.Cmp("lt", N.Intrinsic("fabs", [N.ComplexPart(x, "real", c)], c),
@@ -68,6 +76,33 @@ class Abs(CallTemplate):
             from .int_overflow import neg
             return N.Select(N.Cmp("lt", x, C(0, t), T.BOOL), neg(L, x, t), x, t)
         return N.Select(N.Cmp("lt", x, C(0, t), T.BOOL), N.UnOp("neg", x, t), x, t)
+
+    def loop_flags(self, L, call, args):
+        """Before the loop over arrays: where NumPy's complex64 loop takes
+        ``hypot`` for an array read backwards (``absolute_forms``), the flag
+        for a 1-D one (``call.cabs_backwards``); an N-D one whose iterator NumPy
+        may coalesce backwards re-runs in the interpreter."""
+        from ..complex.absolute_forms import cabs_form
+        call.cabs_backwards = None
+        a = args[0]
+        t = a.type
+        if (not isinstance(t, T.ArrayType) or t.dtype != T.COMPLEX64 or t.layout in ("C", "F")
+                or isinstance(a, ew.Lazy) or cabs_form(64) == cabs_form(64, "reversed")):
+            return
+        a = L.let(a)
+
+        def backwards(k):
+            return N.Cmp("lt", N.ArrayAttr(a, "stride", k, T.INT64), C(0, T.INT64), T.BOOL)
+        if t.ndim == 1:
+            call.cabs_backwards = L.let(backwards(0))
+            return
+        some = backwards(0)
+        for k in range(1, t.ndim):
+            some = N.BinOp("or", some, backwards(k), T.BOOL)
+        L.emit(N.If(cond=some, then=[N.Raise(
+            exc=ValueError, deopt=True, line=L.line,
+            message="np.abs() of a complex64 array read backwards: NumPy computes "
+                    "it differently here")]))
 
 
 class MinMax(CallTemplate):
