@@ -82,3 +82,31 @@ def cabs(L, x, t: T.Scalar, form: str):
     v = N.Select(N.Cmp("uno", re, im, T.BOOL), nan, v, c)
     return N.Select(N.BinOp("or", N.Cmp("eq", re, inf, T.BOOL), N.Cmp("eq", im, inf, T.BOOL),
                             T.BOOL), inf, v, c)
+
+
+def backwards_flag(L, a):
+    """Where NumPy's complex64 loop takes ``hypot`` for an array read backwards
+    (``cabs_form(64, "reversed")`` differs): for the 1-D array ``a``, a run-time
+    flag of that; an N-D one, whose iterator NumPy may coalesce into a backwards
+    line, re-runs the call in the interpreter if it has a negative stride.
+    None where ``a``'s loop is always the array form."""
+    from ..arrays.elementwise import Lazy
+    t = a.type
+    if (isinstance(a, Lazy) or not isinstance(t, T.ArrayType) or t.dtype != T.COMPLEX64
+            or t.layout in ("C", "F") or cabs_form(64) == cabs_form(64, "reversed")):
+        return None
+    a = L.let(a)
+
+    def backwards(k):
+        return N.Cmp("lt", N.ArrayAttr(a, "stride", k, T.INT64), N.Const(0, T.INT64),
+                     T.BOOL)
+    if t.ndim == 1:
+        return L.let(backwards(0))
+    some = backwards(0)
+    for k in range(1, t.ndim):
+        some = N.BinOp("or", some, backwards(k), T.BOOL)
+    L.emit(N.If(cond=some, then=[N.Raise(
+        exc=ValueError, deopt=True, line=L.line,
+        message="the absolute value of a complex64 array read backwards: NumPy "
+                "computes it differently here")]))
+    return None

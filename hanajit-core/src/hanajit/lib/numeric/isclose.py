@@ -130,11 +130,9 @@ class IsClose(CallTemplate):
 
 def _abs(L, v):
     t = v.type
-    if t.is_complex:
-        c = t.component
-        v = L.let(v)
-        return N.Intrinsic("hypot", [N.ComplexPart(v, "real", c),
-                                     N.ComplexPart(v, "imag", c)], c)
+    if t.is_complex:                          # NumPy's absolute loop
+        from ..complex.absolute_forms import cabs, cabs_form
+        return cabs(L, v, t, cabs_form(t.bits))
     if t.is_float:
         return N.Intrinsic("fabs", [v], t)
     return v

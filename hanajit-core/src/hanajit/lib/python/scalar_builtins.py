@@ -79,30 +79,10 @@ class Abs(CallTemplate):
 
     def loop_flags(self, L, call, args):
         """Before the loop over arrays: where NumPy's complex64 loop takes
-        ``hypot`` for an array read backwards (``absolute_forms``), the flag
-        for a 1-D one (``call.cabs_backwards``); an N-D one whose iterator NumPy
-        may coalesce backwards re-runs in the interpreter."""
-        from ..complex.absolute_forms import cabs_form
-        call.cabs_backwards = None
-        a = args[0]
-        t = a.type
-        if (not isinstance(t, T.ArrayType) or t.dtype != T.COMPLEX64 or t.layout in ("C", "F")
-                or isinstance(a, ew.Lazy) or cabs_form(64) == cabs_form(64, "reversed")):
-            return
-        a = L.let(a)
-
-        def backwards(k):
-            return N.Cmp("lt", N.ArrayAttr(a, "stride", k, T.INT64), C(0, T.INT64), T.BOOL)
-        if t.ndim == 1:
-            call.cabs_backwards = L.let(backwards(0))
-            return
-        some = backwards(0)
-        for k in range(1, t.ndim):
-            some = N.BinOp("or", some, backwards(k), T.BOOL)
-        L.emit(N.If(cond=some, then=[N.Raise(
-            exc=ValueError, deopt=True, line=L.line,
-            message="np.abs() of a complex64 array read backwards: NumPy computes "
-                    "it differently here")]))
+        ``hypot`` for an array read backwards, the flag of that
+        (``absolute_forms.backwards_flag``)."""
+        from ..complex.absolute_forms import backwards_flag
+        call.cabs_backwards = backwards_flag(L, args[0])
 
 
 class MinMax(CallTemplate):

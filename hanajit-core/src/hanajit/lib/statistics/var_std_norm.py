@@ -4,7 +4,8 @@ values behind matrix ``ord`` 2, -2 and ``'nuc'`` are in ``svd_algorithms``).
 
 ``var``/``std`` of a float array over a lane NumPy's loop gets whole are NumPy's
 operations exactly (pairwise sums, ``reductions.Reduction.pairwise_lane``), and
-so are those along an axis of any 2-D real array (``var_axis``); other sums
+so are those along an axis of any 2-D real array (``var_axis``) and the norms
+along axes (``norm_steps``); other sums
 accumulate sequentially (``norm`` uses BLAS ``dot`` in NumPy), so those float
 results can differ from NumPy's in the last bits.
 """
@@ -19,7 +20,9 @@ from ...ir import types as T
 from ..arrays import elementwise as ew
 from ..python import operators as ops
 from ..python.operators import C
+from ..arrays.complex_sums import numpys_order_kept
 from ..arrays.reductions import Reduction, loops, total_size
+from . import norm_steps
 from ..registry import CallTemplate, register
 
 I = T.INT64
@@ -283,6 +286,16 @@ class Norm(CallTemplate):
         o = _ord(call)
         kept = [k for k in range(at.ndim) if k not in axes]
         _empty_min_check(L, z, o, axes, matrix)
+        if (numpys_order_kept(L) and not _dot_path(call, at)
+                and norm_steps.wanted(o, matrix)):
+            return norm_steps.lower(L, a, rt, o, axes, keep, call.type)
+        if at.dtype == T.COMPLEX64:          # (abs of a complex64 line read backwards)
+            from ..complex.absolute_forms import backwards_flag
+            backwards = backwards_flag(L, a)
+            if backwards is not None:
+                L.emit(N.If(cond=backwards, then=[N.Raise(
+                    exc=ValueError, deopt=True, line=L.line,
+                    message="np.linalg.norm() of a complex64 array read backwards")]))
         value = functools.partial(_norm_value, L, z, o, rt, axes, matrix)
         if matrix and _is_svd(o):
             value = functools.partial(_svd_value, L, z, o, rt, axes, _svd_work(L, z, axes))
@@ -448,9 +461,9 @@ def _norm_value(L, z, o, rt, axes, matrix, fixed):
 
     def absval(idx, which=axes):
         x = L.let(z.elem(at(idx, which)))
-        if x.type.is_complex:
-            return N.Intrinsic("hypot", [N.ComplexPart(x, "real", rt),
-                                         N.ComplexPart(x, "imag", rt)], rt)
+        if x.type.is_complex:                 # NumPy's abs(x) loop
+            from ..complex.absolute_forms import cabs, cabs_form
+            return cabs(L, x, x.type, cabs_form(x.type.bits))
         return N.Intrinsic("fabs", [ops.convert(L, x, rt)], rt)
 
     def square(idx):

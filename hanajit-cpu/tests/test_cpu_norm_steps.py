@@ -1,0 +1,79 @@
+"""``np.linalg.norm`` along axes as NumPy's ``norm`` computes it, bit for bit
+(``statistics/norm_steps.py``): its temporaries' elements as NumPy's loops
+compute them, its sums in NumPy's order for every layout and dtype."""
+import warnings
+
+import numpy as np
+import pytest
+
+from hanajit import jit
+from hanajit.errors import HanaJitFallbackWarning
+from hanajit.testing.sourcefile import load_module
+
+INF = np.inf
+VECTOR_ORDS = [None, 2, 1, 3, 0.5, -1, 2.5, INF, -INF, 0]
+MATRIX_ORDS = [None, "fro", 1, -1, INF, -INF]
+
+
+def _norm(ord, axis, keepdims):
+    src = ("import numpy as np\n\n\ndef norm(x):\n    return np.linalg.norm("
+           f"x, ord={ord!r}, axis={axis!r}, keepdims={keepdims!r})\n").replace(
+               "inf", "np.inf")
+    return load_module(src, "norm").norm
+
+
+def _arrays(nd, seed):
+    rng = np.random.default_rng(seed)
+    shape = tuple(int(n) for n in rng.integers(1, 40 if nd == 2 else 12, size=nd))
+    x = rng.standard_normal(shape) * np.exp(rng.uniform(-3, 3, shape))
+    z = x + 1j * rng.standard_normal(shape)
+    steps = (slice(None, None, 2), slice(None, None, -1)) + (slice(None),) * (nd - 2)
+    return {"C": x, "F": np.asfortranarray(x), "stepped": x[steps],
+            "int": (x * 7).astype(np.int64), "complex F": np.asfortranarray(z),
+            "complex64": z.astype(np.complex64)}
+
+
+def _check(fn, x):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)     # (NumPy's divide by zero)
+        warnings.simplefilter("error", HanaJitFallbackWarning)
+        want = fn(x)
+        got = jit(fn)(x)
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert got.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("ord", VECTOR_ORDS, ids=repr)
+@pytest.mark.parametrize("axis", [0, -1])
+def test_vector_norms_along_an_axis(ord, axis):
+    keep = VECTOR_ORDS.index(ord) % 2 == 1
+    fn = _norm(ord, axis, keep)
+    for x in _arrays(2, VECTOR_ORDS.index(ord)).values():
+        _check(fn, x)
+
+
+@pytest.mark.parametrize("ord", VECTOR_ORDS, ids=repr)
+def test_vector_norms_of_1d_arrays(ord):
+    rng = np.random.default_rng(5)
+    fn = _norm(ord, 0, False)
+    for n in (1, 8, 300):
+        x = rng.standard_normal(n)
+        for v in (x, x[::-1], x.astype(np.float32), x + 1j * x[::-1]):
+            _check(fn, v)
+
+
+@pytest.mark.parametrize("ord", MATRIX_ORDS, ids=repr)
+@pytest.mark.parametrize("axis", [(0, 1), (1, 0)])
+def test_matrix_norms(ord, axis):
+    fn = _norm(ord, axis, axis == (1, 0))
+    for x in _arrays(2, MATRIX_ORDS.index(ord)).values():
+        _check(fn, x)
+
+
+@pytest.mark.parametrize("ord,axis", [(None, 2), (None, (0, 2)), (1, (1, 2)),
+                                      (INF, (2, 0)), ("fro", (1, 0)), (3, 1)])
+def test_stacks_of_three_dimensions(ord, axis):
+    fn = _norm(ord, axis, axis == 2)
+    for x in _arrays(3, 1).values():
+        _check(fn, x)
