@@ -216,7 +216,8 @@ class Inferrer:
                 name = getattr(callee, "__name__", "")
                 return numpy_results.random_draw_is_numpy(name, e.args)
             return mod == "numpy" or mod.startswith("numpy.") or \
-                type(callee).__name__ == "ufunc"
+                type(callee).__name__ == "ufunc" or \
+                type(getattr(callee, "__self__", None)).__name__ == "ufunc"  # np.add.reduce
         return False
 
     def mark_weak(self, e, t) -> None:

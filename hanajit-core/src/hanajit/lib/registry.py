@@ -189,6 +189,10 @@ def lookup(obj):
         hit = _by_id.get(id(obj))
         if hit is not None and hit[0] is obj:
             return hit[1]
+    if "numpy" in sys.modules and hasattr(obj, "__self__"):
+        # ``np.add.reduce``: a new bound method at each access, so not by identity
+        from .arrays import ufunc_methods
+        return ufunc_methods.lookup(obj)
     return None
 
 

@@ -77,7 +77,36 @@ class Fill(CallTemplate):
         return C(None, T.NONE)
 
 
-_SPECIAL = {"copy": register(Copy()), "astype": AsType(), "fill": Fill()}
+class Conj(CallTemplate):
+    """``a.conj()`` / ``a.conjugate()``: ``np.conjugate`` of a complex array (a
+    new one); an array of any other dtype is returned itself, not a copy, as
+    NumPy's method does (writing to the result writes to ``a``)."""
+
+    accepts_lazy = True
+
+    @staticmethod
+    def _ufunc():
+        import numpy
+        from .. import registry
+        return registry.lookup(numpy.conjugate)
+
+    def typer(self, inf, call, args, kwargs):
+        from .. import registry
+        if len(args) != 1 or kwargs or not isinstance(args[0], T.ArrayType):
+            raise Incompatible("conj() takes no arguments")
+        if args[0].dtype.is_complex:
+            return registry.call_type(inf, call, self._ufunc(), args, kwargs)
+        return args[0]
+
+    def lower(self, L, call, args, kwargs):
+        from . import ufuncs
+        if call.type.dtype.is_complex:
+            return ufuncs.lift_lower(self._ufunc(), L, call, args, kwargs)
+        return args[0]
+
+
+_SPECIAL = {"copy": register(Copy()), "astype": AsType(), "fill": Fill(), "conj": Conj(),
+            "conjugate": Conj()}
 
 
 # methods that are their NumPy function with the array first, same arguments

@@ -30,16 +30,46 @@ def transpose(L, arr: N.Expr) -> N.Expr:
 
 @register
 class Transpose(CallTemplate):
+    """``np.transpose(a, axes=None)``, ``a.transpose()``, ``a.transpose(axes)`` and
+    ``a.transpose(*axes)`` (constant axes): a view with its axes in that order,
+    reversed without them."""
+
     paths = ("numpy.transpose",)
 
+    def order(self, call, ndim):
+        nodes = list(call.args[1:])
+        if "axes" in call.kwargs:
+            nodes.append(call.kwargs["axes"])
+        if len(set(call.kwargs) - {"axes"}) or not all(isinstance(n, N.Const) for n in nodes):
+            raise Incompatible("transpose() with axes that are not constant integers")
+        values = [n.value for n in nodes]
+        if len(values) == 1 and isinstance(values[0], (tuple, type(None))):
+            values = values[0]
+        if values is None or values == []:
+            return list(reversed(range(ndim)))
+        if len(values) != ndim or not all(type(k) is int for k in values):
+            raise Incompatible("transpose(): axes don't match array")
+        order = [k % ndim if -ndim <= k < ndim else None for k in values]
+        if None in order or len(set(order)) != ndim:
+            raise Incompatible("transpose(): axes out of bounds or repeated")
+        return order
+
     def typer(self, inf, call, args, kwargs):
-        if len(args) != 1 or kwargs or not isinstance(args[0], T.ArrayType):
-            raise Incompatible("np.transpose(a) without axes")
+        if not args or not isinstance(args[0], T.ArrayType):
+            raise Incompatible("np.transpose() of an array")
         t = args[0]
-        return t.copy(layout={"C": "F", "F": "C"}.get(t.layout, "A"))
+        order = self.order(call, t.ndim)
+        if order == list(range(t.ndim)):
+            return t
+        if order == list(reversed(range(t.ndim))) and t.layout in ("C", "F"):
+            return t.copy(layout={"C": "F", "F": "C"}[t.layout])
+        return t.copy(layout="A")
 
     def lower(self, L, call, args, kwargs):
-        return transpose(L, args[0])
+        arr = L.let(args[0])
+        order = self.order(call, arr.type.ndim)
+        return N.ArrayView(arr, C(0, I), [N.ArrayAttr(arr, "shape", k, I) for k in order],
+                           [N.ArrayAttr(arr, "stride", k, I) for k in order], call.type)
 
 
 def _shape_arg_types(args):
@@ -99,6 +129,59 @@ def contiguous(L, a: N.Expr) -> N.Expr:
             orelse=stmts + [N.Assign(target=out, value=copy)]))
         return N.Var(out, ct)
     return _copy(L, a, ct)
+
+
+class AsContiguous(CallTemplate):
+    """``np.ascontiguousarray(a)`` / ``np.asfortranarray(a)`` of an array of one
+    dimension or more: ``a`` itself (a view of its memory: writes reach it)
+    when it is contiguous in that order, checked at run time where its type
+    does not say, else a copy in that order."""
+
+    accepts_lazy = True
+
+    def __init__(self, order):
+        self.order = order
+        self.paths = ("numpy.ascontiguousarray",) if order == "C" else (
+            "numpy.asfortranarray",)
+
+    def typer(self, inf, call, args, kwargs):
+        what = self.paths[0].replace("numpy.", "np.")
+        if len(args) != 1 or kwargs or not isinstance(args[0], T.ArrayType):
+            raise Incompatible(f"{what}(a) of an array, without dtype")
+        t = args[0]
+        if t.ndim == 0 or t.readonly:
+            raise Incompatible(f"{what}() of a {'0-d' if t.ndim == 0 else 'read-only'} array")
+        if t.ndim == 1:
+            return t.copy(layout="C") if t.layout in ("C", "F", "A") else t
+        return t.copy(layout=self.order)
+
+    def lower(self, L, call, args, kwargs):
+        rt = call.type
+        if isinstance(args[0], ew.Lazy):
+            a = ew.materialize(L, args[0])        # (C-ordered: a Fortran copy below)
+        a = L.let(args[0] if not isinstance(args[0], ew.Lazy) else a)
+        t = a.type
+        nd = t.ndim
+        if t.layout == rt.layout:
+            return a
+        dims = [N.ArrayAttr(a, "shape", k, I) for k in range(nd)]
+        strides = [N.ArrayAttr(a, "stride", k, I) for k in range(nd)]
+        order = list(range(nd)) if rt.layout == "C" else list(reversed(range(nd)))
+        ok = L.let(c_contiguous(a, order))
+        out = L.temp(rt, "contiguous")
+
+        def copy():
+            if rt.layout == "C":
+                return _copy(L, a, rt)
+            return transpose(L, L.let(_copy(L, transpose(L, a), rt.copy(layout="C"))))
+        stmts, v = L.sub_block(copy)
+        L.emit(N.If(cond=ok, then=[N.Assign(target=out, value=N.ArrayView(
+            a, C(0, I), dims, strides, rt))], orelse=stmts + [N.Assign(target=out, value=v)]))
+        return N.Var(out, rt)
+
+
+register(AsContiguous("C"))
+register(AsContiguous("F"))
 
 
 def c_contiguous(a, axes=None):

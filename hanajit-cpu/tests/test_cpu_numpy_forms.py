@@ -1,0 +1,175 @@
+"""NumPy spellings that ran in the interpreter: ``a.transpose(axes)``,
+``a.conj()``, ``np.ascontiguousarray``/``np.asfortranarray``, and the ufunc
+methods ``np.add.reduce``, ``np.maximum.reduce``, ``np.add.accumulate`` ...
+Each compiles (no fallback) and gives NumPy's values, types, layouts and
+aliasing (a view where NumPy returns the array itself)."""
+import warnings
+
+import numpy as np
+import pytest
+
+from hanajit import jit
+from hanajit.errors import HanaJitFallbackWarning
+
+
+def _compiled(fn):
+    g = jit(fn)
+
+    def run(*args):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", HanaJitFallbackWarning)
+            return g(*args)
+    return run
+
+
+def _same(got, want):
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert got.tobytes() == want.tobytes()
+
+
+X = np.arange(24.0).reshape(2, 3, 4) * 1.5 - 7
+Z = X + 1j * X[::-1]
+
+
+def t_varargs(a):
+    return a.transpose(2, 0, 1)
+
+
+def t_tuple(a):
+    return a.transpose((1, 2, 0))
+
+
+def t_none(a):
+    return a.transpose(None)
+
+
+def t_function(a):
+    return np.transpose(a, (0, 2, 1))
+
+
+def t_keyword(a):
+    return np.transpose(a, axes=(2, 1, 0))
+
+
+def t_negative(a):
+    return a.transpose(-1, 0, -2)
+
+
+@pytest.mark.parametrize("fn", [t_varargs, t_tuple, t_none, t_function, t_keyword,
+                                t_negative])
+@pytest.mark.parametrize("layout", ["C", "F", "stepped"])
+def test_transpose_with_axes_is_numpys_view(fn, layout):
+    a = {"C": X, "F": np.asfortranarray(X), "stepped": X[:, ::2, ::-1]}[layout]
+    got, want = _compiled(fn)(a), fn(a)
+    _same(got, want)
+    assert got.strides == want.strides
+
+
+def transpose_then_write(a):
+    v = a.transpose(1, 0, 2)
+    v[0, 1, 2] = 100.0
+    return a
+
+
+def test_a_transposed_view_writes_into_its_array():
+    _same(_compiled(transpose_then_write)(X.copy()), transpose_then_write(X.copy()))
+
+
+def conj(a):
+    return a.conj()
+
+
+def conjugate_product(a):
+    return (a.conjugate() * a).real.sum()
+
+
+def conj_written(a):
+    b = a.conj()
+    b[0, 0, 0] = -1.0
+    return a
+
+
+@pytest.mark.parametrize("fn", [conj, conjugate_product])
+@pytest.mark.parametrize("a", [X, Z, Z.astype(np.complex64), Z[:, ::-1]],
+                         ids=["float", "complex", "complex64", "reversed"])
+def test_conj_methods(fn, a):
+    _same(_compiled(fn)(a), fn(a))
+
+
+def test_conj_of_a_real_array_is_the_array_itself():
+    _same(_compiled(conj_written)(X.copy()), conj_written(X.copy()))
+    # a complex array's is a new one
+    _same(_compiled(conj_written)(Z.copy()), conj_written(Z.copy()))
+
+
+def c_order(a):
+    b = np.ascontiguousarray(a)
+    b[0, 0] = -1.0
+    return b
+
+
+def f_order(a):
+    b = np.asfortranarray(a)
+    b[0, 0] = -2.0
+    return b
+
+
+def c_of_expression(a):
+    return np.ascontiguousarray(a * 2.0)
+
+
+def f_of_expression(a):
+    return np.asfortranarray(a + 1.0)
+
+
+M = np.arange(12.0).reshape(3, 4)
+LAYOUTS = {"C": lambda: M.copy(), "F": lambda: np.asfortranarray(M),
+           "transposed": lambda: M.copy().T, "stepped": lambda: M.copy()[:, ::2],
+           "one row": lambda: M.copy()[:1], "one column": lambda: M.copy()[:, 1:2]}
+
+
+@pytest.mark.parametrize("fn", [c_order, f_order])
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_contiguous_arrays_are_returned_themselves_others_copied(fn, layout):
+    a, b = LAYOUTS[layout](), LAYOUTS[layout]()
+    got, want = _compiled(fn)(a), fn(b)
+    _same(got, want)
+    assert (got.flags.c_contiguous, got.flags.f_contiguous) == (
+        want.flags.c_contiguous, want.flags.f_contiguous)
+    _same(a, b)             # written through where NumPy returned the array itself
+
+
+@pytest.mark.parametrize("fn", [c_of_expression, f_of_expression])
+def test_contiguous_copies_of_expressions(fn):
+    for a in (M, M.T):
+        got, want = _compiled(fn)(a), fn(a)
+        _same(got, want)
+        assert got.flags.c_contiguous == want.flags.c_contiguous
+        assert got.flags.f_contiguous == want.flags.f_contiguous
+
+
+UFUNC_METHODS = [
+    lambda a: np.add.reduce(a),
+    lambda a: np.add.reduce(a, axis=1),
+    lambda a: np.add.reduce(a, 2),
+    lambda a: np.add.reduce(a, axis=None),
+    lambda a: np.add.reduce(a, keepdims=True),
+    lambda a: np.multiply.reduce(a, axis=0),
+    lambda a: np.maximum.reduce(a),
+    lambda a: np.minimum.reduce(a, axis=(0, 2)),
+    lambda a: np.logical_and.reduce(a > 0),
+    lambda a: np.logical_or.reduce(a > 1, axis=1),
+    lambda a: np.add.reduce(a > 0),
+    lambda a: np.add.accumulate(a),
+    lambda a: np.multiply.accumulate(a, axis=2),
+]
+
+
+@pytest.mark.parametrize("k", range(len(UFUNC_METHODS)))
+def test_ufunc_reduce_and_accumulate_as_numpy(k):
+    fn = UFUNC_METHODS[k]
+    for a in (X, np.asfortranarray(X), (X * 3).astype(np.int8)):
+        got, want = _compiled(fn)(a), fn(a)
+        assert type(got) is type(want)
+        _same(got, want)
