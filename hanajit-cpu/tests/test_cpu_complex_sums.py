@@ -46,3 +46,24 @@ def test_the_sum_starts_from_the_identity():
     for z in (np.array([0, .1, .2, .3]) + 0j, np.array([complex(-0.0, -0.0)]),
               np.array([], complex)):
         assert _same(f(z), total(z))
+
+
+def _views(c):
+    views = [c[::2], c[::-1], c[..., ::-1], c.T, c[::-1, ..., ::2], np.swapaxes(c, 0, -1)[::-1]]
+    if c.ndim >= 3:
+        views.append(c.transpose(1, 0, *range(2, c.ndim)))
+    return views
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+def test_whole_sums_of_views_of_any_strides(dtype):
+    """N-D views that are neither C- nor F-contiguous: NumPy's iterator lanes
+    (strides never negated) and buffer fills, each summed pairwise, added on
+    from the identity (``complex_pairwise.strided_parts_sum``)."""
+    rng = np.random.default_rng(17)
+    shapes = [(3, 5), (7, 1, 9), (4, 6, 2, 3), (70, 200), (2, 130, 3)]
+    for shape in shapes:
+        c = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
+        for v in _views(c):
+            for fn in (total, average):
+                assert _same(jit(fn)(v), fn(v)), (shape, v.strides, fn.__name__)

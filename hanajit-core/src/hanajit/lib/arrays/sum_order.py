@@ -433,21 +433,8 @@ def array_sum(red, L, arr, st):
     res = L.temp(st, "total")
 
     def lanes():
-        lo, hi = C(0, I), C(0, I)
-        for d, s in zip(dims, strides):
-            reach = L.let(N.BinOp("mul", N.BinOp("sub", d, C(1, I), I), s, I))
-            neg = N.Cmp("lt", reach, C(0, I), T.BOOL)
-            lo = N.BinOp("add", lo, N.Select(neg, reach, C(0, I), I), I)
-            hi = N.BinOp("add", hi, N.Select(neg, C(0, I), reach, I), I)
-        empty = N.Cmp("eq", size, C(0, I), T.BOOL)
-        lo = L.let(N.Select(empty, C(0, I), lo, I))
-        span = L.let(N.Select(empty, C(0, I), N.BinOp(
-            "add", N.BinOp("sdiv", N.BinOp("sub", hi, lo, I), C(item, I), I), C(1, I), I), I))
-        mem = L.let(N.ArrayView(arr, lo, [span], [C(item, I)], T.ArrayType(st, 1, "C")))
-        start = N.BinOp("sdiv", N.BinOp("sub", C(0, I), lo, I), C(item, I), I)
-        shape = int_array(L, dims)
-        steps = int_array(L, [N.BinOp("sdiv", s, C(item, I), I) for s in strides])
-        v = L.call_helper(sl.strided_sum, [mem, L.let(start), shape, steps, C(0.0, st)])
+        v = L.call_helper(sl.strided_sum, strided_args(L, arr, dims, strides, size) + [
+            C(0.0, st)])
         L.emit(N.Assign(target=res, value=v))
 
     def ordered():
@@ -463,6 +450,29 @@ def array_sum(red, L, arr, st):
         s2, _ = L.sub_block(ordered)
         L.emit(N.If(cond=whole, then=s1, orelse=s2))
     return red.mean_of(L, N.Var(res, st), size, st)
+
+
+def strided_args(L, arr, dims, strides, size):
+    """``[mem, start, shape, steps]`` of the array ``arr`` (its ``dims`` and
+    byte ``strides``, whole items, and ``size``) for ``sum_lanes.strided_sum``:
+    a 1-D view of its memory from its lowest element, the index of its first
+    element there, and its shape and strides in items as int64 arrays."""
+    t = arr.type
+    item = max(1, t.dtype.bits // 8)
+    lo, hi = C(0, I), C(0, I)
+    for d, s in zip(dims, strides):
+        reach = L.let(N.BinOp("mul", N.BinOp("sub", d, C(1, I), I), s, I))
+        neg = N.Cmp("lt", reach, C(0, I), T.BOOL)
+        lo = N.BinOp("add", lo, N.Select(neg, reach, C(0, I), I), I)
+        hi = N.BinOp("add", hi, N.Select(neg, C(0, I), reach, I), I)
+    empty = N.Cmp("eq", size, C(0, I), T.BOOL)
+    lo = L.let(N.Select(empty, C(0, I), lo, I))
+    span = L.let(N.Select(empty, C(0, I), N.BinOp(
+        "add", N.BinOp("sdiv", N.BinOp("sub", hi, lo, I), C(item, I), I), C(1, I), I), I))
+    mem = L.let(N.ArrayView(arr, lo, [span], [C(item, I)], T.ArrayType(t.dtype, 1, "C")))
+    start = L.let(N.BinOp("sdiv", N.BinOp("sub", C(0, I), lo, I), C(item, I), I))
+    return [mem, start, int_array(L, dims),
+            int_array(L, [N.BinOp("sdiv", s, C(item, I), I) for s in strides])]
 
 
 def lane_view(L, arr, fixed: dict, strides, length, step, lane_t):
@@ -544,9 +554,40 @@ def complex_whole(red, L, arr, st):
         L.emit(N.Assign(target=res, value=red.complex_pairwise(L, mem, st)))
 
     def ordered():
-        z = ew.to_lazy(L, arr)
-        total = L.let(Reduction("sum", ()).reduce(L, z, st, {}, list(range(len(z.dims)))))
-        L.emit(N.Assign(target=res, value=red.complex_mean_of(L, total, _total(z.dims), st)))
+        # any strides: NumPy's lanes and buffer fills (``complex_pairwise``)
+        from ..statistics import complex_pairwise as cp
+        nd = arr.type.ndim
+        dims = [L.let(_shape(arr, k)) for k in range(nd)]
+        strides = [L.let(_stride(arr, k)) for k in range(nd)]
+        size = L.let(_total(dims))
+        item = st.bits // 8
+        whole_items = True
+        for s in strides:
+            whole_items = _and(whole_items, N.Cmp("eq", N.BinOp("srem", s, C(item, I), I),
+                                                  C(0, I), T.BOOL))
+        c = st.component
+
+        def lanes():
+            parts = L.let(L.call_helper(cp.strided_parts_sum, strided_args(
+                L, arr, dims, strides, size) + [C(0.0, c)]))
+            return L.let(N.MakeComplex(N.TupleGet(parts, 0, c), N.TupleGet(parts, 1, c), st))
+
+        def in_order():
+            z = ew.to_lazy(L, arr)
+            return L.let(Reduction("sum", ()).reduce(L, z, st, {}, list(range(nd))))
+        total = L.temp(st, "lanes")
+        for branch, make in (("lanes", lanes), ("in_order", in_order)):
+            stmts, v = L.sub_block(make)
+            if branch == "lanes":
+                s_lanes = stmts + [N.Assign(target=total, value=v)]
+            else:
+                s_order = stmts + [N.Assign(target=total, value=v)]
+        if whole_items is True:
+            L.out.extend(s_lanes)
+        else:
+            L.emit(N.If(cond=whole_items, then=s_lanes, orelse=s_order))
+        L.emit(N.Assign(target=res, value=red.complex_mean_of(
+            L, N.Var(total, st), size, st)))
     s1, _ = L.sub_block(flat)
     s2, _ = L.sub_block(ordered)
     if whole is True:
