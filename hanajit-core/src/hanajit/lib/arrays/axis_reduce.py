@@ -244,6 +244,17 @@ def in_memory_order(red, at):
 KINDS = {"sum": 0, "mean": 0, "prod": 1, "max": 2, "min": 3}
 
 
+def complex_product(red, L, arg, st) -> bool:
+    """Is ``red`` a complex ``np.prod`` of an N-D array of its own dtype, which
+    :func:`float_over_axes` multiplies in NumPy's order and roundings
+    (``statistics/complex_products``)?"""
+    from .complex_sums import numpys_order_kept
+    t = arg.type
+    return (red.name == "prod" and st.is_complex and not isinstance(arg, ew.Lazy)
+            and isinstance(t, T.ArrayType) and t.ndim >= 2 and t.dtype == st
+            and numpys_order_kept(L))
+
+
 def trailing_axes(red, L, arg, rt, st, axes, keep):
     """Over the last axes of a C-ordered array, with an axis kept before them
     (``c.max(axis=(1, 2))`` of a 3-D ``c``): NumPy's iterator merges the reduced
@@ -299,8 +310,29 @@ def float_over_axes(red, L, arg, rt, st, axes, keep):
     out = allocate(L, T.ArrayType(st, 1, "C"), [m])
     inf = float("inf")
     start_value = {"sum": 0.0, "mean": 0.0, "prod": 1.0, "max": -inf, "min": inf}[red.name]
-    fill(L, out, [m], lambda idx: C(start_value, st))
+    fill(L, out, [m], lambda idx: C(start_value, st) if not st.is_complex
+         else C(complex(start_value), st))
     ostr = L.let(allocate(L, T.ArrayType(I, 1, "C"), [C(nd, I)]))
+    if st.is_complex:           # a product (complex_products: NumPy's roundings)
+        from ..complex.product_forms import cmul_form
+        from ..statistics import complex_products as cp
+        forms = [cmul_form(path, st.bits) for path in ("prod_kept", "prod_kept_reversed")]
+        if forms[0] != forms[1] and nd >= 3:
+            # (measured on a 2-D array; with more kept axes NumPy's iterator may
+            # turn the loop around: a view read backwards re-runs in the interpreter)
+            back = None
+            for k in range(nd):
+                neg = N.Cmp("lt", N.ArrayAttr(arr, "stride", k, I), C(0, I), T.BOOL)
+                back = neg if back is None else ops.bor(back, neg)
+            L.emit(N.If(cond=back, then=[N.Raise(
+                exc=ValueError, deopt=True, line=L.line,
+                message=f"np.prod() of a {st} array read backwards: NumPy rounds it "
+                        "differently here")]))
+        fused = [C(int(form == "fma"), I) for form in forms]
+        L.emit(N.ExprStmt(value=L.call_helper(cp.prod_strided, [
+            mem, start, shape, steps, flags, out, ostr] + fused)))
+        steps = {k: L.let(N.Load(ostr, [C(k, I)], I)) for k in kept}
+        return kept_results(red, L, out, rt, st, dims, axes, keep, steps)
     # the host NumPy's lanes, which pick a zero min/max (zero_pick.simd_model)
     model = int_array(L, [C(k, I) for k in simd_model(st.name)])
     L.emit(N.ExprStmt(value=L.call_helper(al.reduce_strided, [
@@ -387,6 +419,8 @@ def over_axes(red, L, arg, rt, st, axis, keep):
     z = ew.to_lazy(L, arg)
     nd = len(z.dims)
     axes = tuple_axes(red, axis, arg.type)
+    if complex_product(red, L, arg, st):
+        return float_over_axes(red, L, arg, rt, st, axes, keep)
     if arg.type.dtype.is_float and red.name not in ("any", "all"):
         merged = trailing_axes(red, L, arg, rt, st, axes, keep)
         if merged is not None:

@@ -361,6 +361,18 @@ class Reduction(ComplexSums, CallTemplate):
             from .extreme_layouts import extreme_2d
             v = extreme_2d(self, L, L.let(args[0]), z, st)
             return kept_array(L, v, rt, nd) if keep else v
+        from .axis_reduce import complex_product
+        if complex_product(self, L, args[0], st) and (axis is not None
+                                                       or args[0].type.layout == "A"):
+            from .axis_reduce import float_over_axes
+            axes = tuple(range(nd)) if axis is None else (axis % nd,)
+            return float_over_axes(self, L, args[0], rt, st, axes, keep)
+        if (axis is None and self.name == "prod" and nd >= 2 and not lazy
+                and args[0].type.layout == "A" and args[0].type.dtype == st
+                and st.is_float and st.bits in (32, 64) and numpys_order_kept(L)):
+            # (a view of any strides: NumPy's iterator order, as over a tuple of axes)
+            from .axis_reduce import float_over_axes
+            return float_over_axes(self, L, args[0], rt, st, tuple(range(nd)), keep)
         if axis is None:
             v = self.reduce(L, z, st, {}, list(range(nd)))
             if self.name in ("min", "max") and st.is_float and not isinstance(

@@ -21,7 +21,7 @@ from ...typing_rules import Incompatible
 from ...ir import nodes as N
 
 PATHS = ("array", "square", "scalar_square", "scalar_ufunc", "operator",
-         "array_reversed", "square_reversed")
+         "array_reversed", "square_reversed", "prod_kept", "prod_kept_reversed")
 
 
 @functools.cache
@@ -48,6 +48,12 @@ def cmul_form(path: str, bits: int) -> str:
         got = list(np.square(a[::-1])[::-1])
     elif path == "scalar_square":
         got = [np.square(x) for x in a]
+    elif path in ("prod_kept", "prod_kept_reversed"):
+        # ``np.prod`` along an axis that is not the innermost: NumPy's multiply
+        # loop over the kept axis, ``out *= x`` (the first product, by 1, exact)
+        pair = np.stack([a, b])
+        got = list(np.prod(pair, axis=0) if path == "prod_kept" else
+                   np.prod(pair[:, ::-1], axis=0)[::-1])
     elif path == "scalar_ufunc":
         got = [np.multiply(x, y) for x, y in zip(a, b)]
     else:
