@@ -322,10 +322,12 @@ def axis_lanes(L, z, axis):
     return _cond(lanes)
 
 
-def expression_axis(red, L, z, st, rt, axis, keep, out_dims, out_axes):
+def expression_axis(red, L, z, st, rt, axis, keep, out_dims, out_axes, lanes=None):
     """``np.sum(z, axis)`` of the N-D expression ``z`` in NumPy's order where
-    :func:`axis_lanes` knows it; None to leave it to the in-order loop."""
-    lanes = axis_lanes(L, z, axis)
+    :func:`axis_lanes` knows it (or ``lanes`` says: is the axis its
+    temporary's innermost?); None to leave it to the in-order loop."""
+    if lanes is None:
+        lanes = axis_lanes(L, z, axis)
     if lanes is None:
         return None
     from .creation import allocate, fill

@@ -1,4 +1,4 @@
-"""``np.var``/``np.std`` along one axis of a 2-D real array, as NumPy's ``_var``
+"""``np.var``/``np.std`` along one axis of an N-D array, as NumPy's ``_var``
 computes it, step by step, so that the result is NumPy's bit for bit:
 
 1. the mean along the axis, with ``keepdims`` -- ``np.mean``'s own path
@@ -15,8 +15,11 @@ computes it, step by step, so that the result is NumPy's bit for bit:
 4. divided by ``max(n - ddof, 0)`` (in float64, as NumPy divides by its
    ``intp`` count, rounded to float32 data's type); ``std`` is its square root.
 
-Only 2-D: there the layout of ``a`` alone decides the temporary's (the mean,
-broadcast along the axis, has one stride left).  N-D arrays and targets without allocation (or with ``reduce_reassoc``/``fastmath``) keep the
+The layout of ``a`` alone decides the temporary's: NumPy's mean, kept with
+``keepdims``, is laid out in ``a``'s axis order, so the two operands agree.  Of
+more than two dimensions, whether the axis is the temporary's innermost is
+NumPy's iterator's choice for ``a`` (``sum_lanes.innermost_axis``, at run time).
+Targets without allocation (or with ``reduce_reassoc``/``fastmath``) keep the
 in-order loops (``Reduction.reduce``; documented in docs/semantics.md).
 """
 from __future__ import annotations
@@ -39,20 +42,21 @@ _SUM, _MEAN = Reduction("sum", ()), Reduction("mean", ())
 def applies(tpl, L, a, st, axis) -> bool:
     t = a.type
     return (numpys_order_kept(L) and axis is not None and not isinstance(a, ew.Lazy)
-            and isinstance(t, T.ArrayType) and t.ndim == 2 and st.is_float
+            and isinstance(t, T.ArrayType) and t.ndim >= 2 and st.is_float
             and (t.dtype == st or not t.dtype.is_float
                  or t.dtype.is_complex and t.dtype.component == st)
             and not tpl.pairwise_lane(L, a, st, axis))
 
 
 def two_passes(tpl, L, a, rt, st, axis, keep):
-    """The var (``tpl.name`` ``"var"``) or std of the 2-D array ``a`` along
+    """The var (``tpl.name`` ``"var"``) or std of the N-D array ``a`` along
     ``axis`` into ``rt``."""
     a = L.let(a)
-    axis %= 2
+    nd = a.type.ndim
+    axis %= nd
     et = a.type.dtype
     mt = et if et.is_complex else st            # the mean's type
-    mean_t = T.ArrayType(mt, 2, "C")
+    mean_t = T.ArrayType(mt, nd, "C")
     # NumPy's mean of integers is its mean with dtype=float64 (None: the
     # ordinary one, as np.mean's own; docs/semantics.md)
     mean = None if et in (st, mt) else reduce_dtype.lower(
@@ -76,12 +80,13 @@ def two_passes(tpl, L, a, rt, st, axis, keep):
         d = L.let(N.BinOp("sub", ops.convert(L, za.elem(idx), st), m, st))
         return N.BinOp("mul", d, d, st)
     # (the mean is read along the lane: ``a``'s layout is the temporary's)
-    z = ew.Lazy(T.ArrayType(st, 2, "C"), dims, squared, leaves=[a])
-    out_axes = [k for k in range(2) if k != axis]
+    z = ew.Lazy(T.ArrayType(st, nd, "C"), dims, squared, leaves=[a])
+    out_axes = [k for k in range(nd) if k != axis]
     out_dims = ([d if k != axis else C(1, I) for k, d in enumerate(dims)] if keep
                 else [dims[k] for k in out_axes])
+    lanes = sum_order.array_axis_lanes(L, a, axis) if nd > 2 else None
     total = L.let(sum_order.expression_axis(_SUM, L, z, st, rt, axis, keep, out_dims,
-                                            out_axes))
+                                            out_axes, lanes))
     count = L.let(tpl.dof(L, dims[axis]))
     from ..arrays.creation import fill
 
