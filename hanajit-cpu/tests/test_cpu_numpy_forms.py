@@ -173,3 +173,20 @@ def test_ufunc_reduce_and_accumulate_as_numpy(k):
         got, want = _compiled(fn)(a), fn(a)
         assert type(got) is type(want)
         _same(got, want)
+
+
+def real_times_imag(a):
+    return np.real(a) * np.imag(a)
+
+
+def real_written(a):
+    r = np.real(a)
+    r[0, 0, 0] = 5.0
+    return a
+
+
+@pytest.mark.parametrize("a", [X, Z, Z.astype(np.complex64)[:, ::-1]],
+                         ids=["float", "complex", "complex64 reversed"])
+def test_np_real_and_imag_are_the_attributes(a):
+    _same(_compiled(real_times_imag)(a), real_times_imag(a))
+    _same(_compiled(real_written)(a.copy()), real_written(a.copy()))    # a view

@@ -209,5 +209,26 @@ class NdindexItem(CallTemplate):
         return N.MakeTuple(idx, call.type)
 
 
+class RealImag(CallTemplate):
+    """``np.real(a)`` / ``np.imag(a)`` of an array: ``a.real`` / ``a.imag``, as
+    NumPy's functions return them (a view of a complex array's parts)."""
+
+    def __init__(self, attr):
+        self.attr = attr
+        self.paths = (f"numpy.{attr}",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs or not isinstance(args[0], T.ArrayType):
+            raise Incompatible(f"np.{self.attr}() of {args[0] if args else 'nothing'} "
+                               "(an array is compiled)")
+        return attr_type(args[0], self.attr)
+
+    def lower(self, L, call, args, kwargs):
+        v = L.let(args[0])
+        return lower_attr(L, v, v.type, self.attr)
+
+
 for _tpl in (FlatGet, FlatSet, NdindexSize, NdindexItem):
     register(_tpl)
+register(RealImag("real"))
+register(RealImag("imag"))
