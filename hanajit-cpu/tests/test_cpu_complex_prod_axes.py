@@ -20,6 +20,16 @@ _FNS = load_module("import numpy as np\n" + "".join(
     for k, a in enumerate(AXES)), "prod_axes")
 
 
+_JITTED = {}
+
+
+def _jitted(fn):
+    """One jitted function per kernel: the views of one type share its code."""
+    if fn not in _JITTED:
+        _JITTED[fn] = jit(fn)
+    return _JITTED[fn]
+
+
 def _views(x):
     return {"C": x, "F": np.asfortranarray(x), "T": x.T, "stepped": x[::2],
             "reversed": x[::-1], "reversed last": x[..., ::-1],
@@ -30,7 +40,7 @@ def _check(fn, x):
     with warnings.catch_warnings():
         warnings.simplefilter("error", HanaJitFallbackWarning)
         warnings.simplefilter("ignore", RuntimeWarning)
-        got = jit(fn)(x)
+        got = _jitted(fn)(x)
         want = fn(x)
     assert type(got) is type(want)
     got, want = np.asarray(got), np.asarray(want)
