@@ -104,6 +104,55 @@ def reduce_strided(mem, start, shape, strides, reduced, out, ostr, kind, zero, m
     into the result element it belongs to.  Otherwise the innermost merged
     axis is each run: reduced, combined into its result element; kept,
     combined element by element into a run of results."""
+    g, gsize, gst, gost, gflag = reduction_axes(shape, strides, reduced, ostr)
+    if g < 0:
+        return
+    if g == 0:                  # a single element
+        _into(out, 0, mem[start], kind)
+        return
+    seen = np.zeros(len(out), np.bool_)   # (max/min: has the element had a run)
+    scratch = np.empty(LANES, mem.dtype)
+    nans = np.empty(LANES, np.bool_)
+    inner = 0
+    while inner < g and gflag[inner]:
+        inner += 1
+    bd = buffer_axes(inner, gsize) if inner >= 2 else 0
+    if bd > 0:
+        _buffered(mem, start, gsize, gst, gost, g, bd, out, kind, zero, seen, scratch, nans,
+                  model)
+        return
+    idx = np.zeros(g + 1, np.int64)
+    pos = np.zeros(2, np.int64)
+    n0 = gsize[0]
+    s0 = gst[0]
+    o0 = gost[0]
+    off = start
+    o = 0
+    while True:
+        if gflag[0]:
+            _run(mem, off, n0, s0, out, o, kind, zero, seen, scratch, nans, model)
+        elif s0 == 1 and o0 == 1:
+            _combine(mem, off, out, o, n0, kind)
+        else:
+            for j in range(n0):
+                _into(out, o + j * o0, mem[off + j * s0], kind)
+        # the next run: odometer over the merged axes above the innermost
+        pos[0] = off
+        pos[1] = o
+        if next_run(idx, gsize, gst, gost, g, pos):
+            return
+        off = pos[0]
+        o = pos[1]
+
+
+def reduction_axes(shape, strides, reduced, ostr):
+    """NumPy's reduction iterator over an array of ``shape`` and ``strides``
+    (items) reducing the axes flagged in ``reduced``: ``(count, sizes,
+    strides, out strides, reduced flags)`` of its merged axes, innermost first
+    -- its axis order, axes of length 1 dropped, neighbours both reduced or both
+    kept merged where their strides chain; ``count`` -1 for an empty array.
+    The kept axes' strides in the result (in that order) are written to
+    ``ostr``, 0 for a reduced axis."""
     nd = len(shape)
     order = iteration_order(shape, strides)
     total = 1
@@ -116,8 +165,6 @@ def reduce_strided(mem, start, shape, strides, reduced, out, ostr, kind, zero, m
         if not reduced[k]:
             ostr[k] = s
             s *= shape[k]
-    if total == 0:
-        return
     gsize = np.ones(nd + 1, np.int64)
     gst = np.zeros(nd + 1, np.int64)
     gost = np.zeros(nd + 1, np.int64)
@@ -136,48 +183,27 @@ def reduce_strided(mem, start, shape, strides, reduced, out, ostr, kind, zero, m
             gost[g] = ostr[k]
             gflag[g] = reduced[k]
             g += 1
-    if g == 0:                  # a single element
-        _into(out, 0, mem[start], kind)
-        return
-    seen = np.zeros(len(out), np.bool_)   # (max/min: has the element had a run)
-    scratch = np.empty(LANES, mem.dtype)
-    nans = np.empty(LANES, np.bool_)
-    inner = 0
-    while inner < g and gflag[inner]:
-        inner += 1
-    bd = buffer_axes(inner, gsize) if inner >= 2 else 0
-    if bd > 0:
-        _buffered(mem, start, gsize, gst, gost, g, bd, out, kind, zero, seen, scratch, nans,
-                  model)
-        return
-    idx = np.zeros(g + 1, np.int64)
-    n0 = gsize[0]
-    s0 = gst[0]
-    o0 = gost[0]
-    off = start
-    o = 0
-    while True:
-        if gflag[0]:
-            _run(mem, off, n0, s0, out, o, kind, zero, seen, scratch, nans, model)
-        elif s0 == 1 and o0 == 1:
-            _combine(mem, off, out, o, n0, kind)
-        else:
-            for j in range(n0):
-                _into(out, o + j * o0, mem[off + j * s0], kind)
-        # the next run: odometer over the merged axes above the innermost
-        k = 1
-        while k < g:
-            idx[k] += 1
-            off += gst[k]
-            o += gost[k]
-            if idx[k] < gsize[k]:
-                break
-            off -= gsize[k] * gst[k]
-            o -= gsize[k] * gost[k]
-            idx[k] = 0
-            k += 1
-        if k >= g:
-            return
+    if total == 0:
+        g = -1
+    return g, gsize, gst, gost, gflag
+
+
+def next_run(idx, gsize, gst, gost, g, pos):
+    """Step the odometer ``idx`` over the merged axes above the innermost to the
+    next run, moving its offsets ``pos`` (``[in the data, in the result]``);
+    True after the last."""
+    k = 1
+    while k < g:
+        idx[k] += 1
+        pos[0] += gst[k]
+        pos[1] += gost[k]
+        if idx[k] < gsize[k]:
+            return False
+        pos[0] -= gsize[k] * gst[k]
+        pos[1] -= gsize[k] * gost[k]
+        idx[k] = 0
+        k += 1
+    return True
 
 
 def _buffered(mem, start, gsize, gst, gost, g, bd, out, kind, zero, seen, scratch, nans,
@@ -246,7 +272,8 @@ def _into(out, k, v, kind):
         out[k] = np.minimum(out[k], v)
 
 
-for _f in (_extreme_from, _numpy_zero, _combine, reduce_strided, _buffered, _run, _into):
+for _f in (_extreme_from, _numpy_zero, _combine, reduce_strided, reduction_axes, next_run,
+           _buffered, _run, _into):
     _f.hj_unchecked = True
 _run.hj_inline = True
 _into.hj_inline = True

@@ -15,8 +15,8 @@ binary loop, which on AVX2+FMA and AVX-512 hosts fuses the products
 import numpy as np
 
 from .. import prims
+from .axes_lanes import next_run, reduction_axes
 from .sum_lanes import advance_from, buffer_axes, buffer_slices, core_size, fill_buffer
-from .sum_lanes import iteration_order
 
 
 def _times(a, b, fused):
@@ -43,38 +43,9 @@ def prod_strided(mem, start, shape, strides, reduced, out, ostr, fused, fused_ba
     for ``axes_lanes.reduce_strided`` (``mem`` a 1-D view of its memory,
     ``start`` the index of its first element there, ``strides`` in items); the
     kept axes' strides in ``out`` are written to ``ostr``."""
-    nd = len(shape)
-    order = iteration_order(shape, strides)
-    total = 1
-    for k in range(nd):
-        total *= shape[k]
-    s = 1
-    for q in range(nd):
-        k = order[q]
-        ostr[k] = 0
-        if not reduced[k]:
-            ostr[k] = s
-            s *= shape[k]
-    if total == 0:
+    g, gsize, gst, gost, gflag = reduction_axes(shape, strides, reduced, ostr)
+    if g < 0:
         return
-    gsize = np.ones(nd + 1, np.int64)
-    gst = np.zeros(nd + 1, np.int64)
-    gost = np.zeros(nd + 1, np.int64)
-    gflag = np.zeros(nd + 1, np.int64)
-    g = 0
-    for q in range(nd):
-        k = order[q]
-        n = shape[k]
-        if n == 1:
-            continue
-        if g > 0 and gflag[g - 1] == reduced[k] and strides[k] == gst[g - 1] * gsize[g - 1]:
-            gsize[g - 1] *= n
-        else:
-            gsize[g] = n
-            gst[g] = strides[k]
-            gost[g] = ostr[k]
-            gflag[g] = reduced[k]
-            g += 1
     if g == 0:                  # a single number
         out[0] = _times(out[0], mem[start], 0)
         return
@@ -101,6 +72,7 @@ def prod_strided(mem, start, shape, strides, reduced, out, ostr, fused, fused_ba
             advance_from(top, gsize, g, bd + 1)
         return
     idx = np.zeros(g + 1, np.int64)
+    pos = np.zeros(2, np.int64)
     n0 = gsize[0]
     s0 = gst[0]
     o0 = gost[0]
@@ -113,19 +85,12 @@ def prod_strided(mem, start, shape, strides, reduced, out, ostr, fused, fused_ba
         else:
             for j in range(n0):
                 out[o + j * o0] = _times(out[o + j * o0], mem[off + j * s0], form)
-        k = 1
-        while k < g:
-            idx[k] += 1
-            off += gst[k]
-            o += gost[k]
-            if idx[k] < gsize[k]:
-                break
-            off -= gsize[k] * gst[k]
-            o -= gsize[k] * gost[k]
-            idx[k] = 0
-            k += 1
-        if k >= g:
+        pos[0] = off
+        pos[1] = o
+        if next_run(idx, gsize, gst, gost, g, pos):
             return
+        off = pos[0]
+        o = pos[1]
 
 
 for _f in (_times, _reduce_run, prod_strided):
