@@ -185,3 +185,71 @@ def real_written(a):
 def test_np_real_and_imag_are_the_attributes(a):
     _same(_compiled(real_times_imag)(a), real_times_imag(a))
     _same(_compiled(real_written)(a.copy()), real_written(a.copy()))    # a view
+
+
+def _outcome(fn, *args):
+    try:
+        r = fn(*args)
+    except (ValueError, IndexError) as e:
+        return type(e), str(e)
+    return type(r), r
+
+
+def item_of_one(a):
+    return a.item()
+
+
+def item_flat(a):
+    return a.item(3)
+
+
+def item_last(a):
+    return a.item(-1)
+
+
+def item_per_axis(a):
+    return a.item(1, 2)
+
+
+def sum_of_items(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i].item()
+    return s
+
+
+@pytest.mark.parametrize("fn,a", [
+    (item_of_one, np.array([2.5])), (item_of_one, np.array([[7]], np.int32)),
+    (item_of_one, np.array(True)), (item_of_one, np.array([1 + 2j], np.complex64)),
+    (item_of_one, np.arange(3.0)), (item_flat, M), (item_flat, np.arange(3)),
+    (item_flat, np.arange(6, dtype=np.uint8)), (item_last, M.T), (item_per_axis, M),
+    (item_per_axis, np.arange(6).reshape(3, 2)), (sum_of_items, np.arange(5.0, dtype=np.float32)),
+])
+def test_item_gives_python_numbers_and_numpys_errors(fn, a):
+    assert _outcome(_compiled(fn), a) == _outcome(fn, a)
+
+
+def copy_f(a):
+    return a.copy(order="F")
+
+
+def copy_c(a):
+    return a.copy(order="C")
+
+
+def copy_k(a):
+    return a.copy(order="K")
+
+
+def np_copy(a):
+    return np.copy(a)
+
+
+@pytest.mark.parametrize("fn", [copy_f, copy_c, copy_k, np_copy])
+@pytest.mark.parametrize("layout", ["C", "F", "transposed"])
+def test_copies_in_the_order_asked(fn, layout):
+    a = LAYOUTS[layout]()
+    got, want = _compiled(fn)(a), fn(a)
+    _same(got, want)
+    assert (got.flags.c_contiguous, got.flags.f_contiguous) == (
+        want.flags.c_contiguous, want.flags.f_contiguous)

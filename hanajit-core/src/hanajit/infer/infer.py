@@ -193,7 +193,7 @@ class Inferrer:
         if isinstance(e, N.PyCall):
             callee = e.callee
             if isinstance(callee, Method):
-                if callee.name == "is_integer":     # a Python bool, of NumPy floats too
+                if callee.name in ("is_integer", "item"):   # Python numbers
                     return False
                 if isinstance(getattr(e.args[0], "type", None), T.GeneratorType):
                     return numpy_results.random_draw_is_numpy(callee.name, e.args[1:])
@@ -724,6 +724,12 @@ class Inferrer:
             return T.INT64 if t.is_bool and not self.is_strong(e.args[0]) else t
         if isinstance(t, T.Scalar) and t.is_float and name == "is_integer":
             return T.BOOL
+        if (isinstance(t, T.Scalar) and name == "item" and len(argtypes) == 1
+                and self.is_strong(e.args[0]) and not (t.is_int and not t.is_signed
+                                                       and t.bits == 64)):
+            # a NumPy scalar's ``item()``: the Python number (Python's have none)
+            return T.BOOL if t.is_bool else T.INT64 if t.is_int else \
+                T.COMPLEX128 if t.is_complex else T.FLOAT64
         self.fail(line, "method call", f"{t}.{name}()")
 
 

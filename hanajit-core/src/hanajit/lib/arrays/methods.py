@@ -21,12 +21,39 @@ class Copy(CallTemplate):
     paths = ("numpy.copy",)
 
     def typer(self, inf, call, args, kwargs):
-        if len(args) != 1 or kwargs:
-            raise Incompatible("copy() takes no arguments")
-        return args[0].copy(layout="C", readonly=False)
+        if len(args) != 1 or set(kwargs) - {"order"}:
+            raise Incompatible("copy() takes only order=")
+        t = args[0]
+        order = self.order(call, t)
+        layout = "F" if order == "F" and t.ndim > 1 else "C"
+        return t.copy(layout=layout, readonly=False)
+
+    @staticmethod
+    def order(call, t):
+        """``'C'`` or ``'F'``: the order of ``a.copy(order=...)`` (a constant;
+        ``'A'`` and ``'K'`` of an array whose type says C or F)."""
+        from ...ir import nodes as N
+        node = call.kwargs.get("order")
+        if node is None:        # np.copy's default is 'K' (the method's 'C')
+            return "F" if call.name == "np.copy" and getattr(t, "layout", None) == "F" \
+                else "C"
+        kind = getattr(node, "type", None)
+        value = kind.value if isinstance(kind, T.ConstType) else (
+            node.value if isinstance(node, N.Const) else None)
+        if value in ("A", "K") and getattr(t, "layout", None) in ("C", "F"):
+            value = t.layout
+        if value not in ("C", "F"):
+            raise Incompatible("copy(order=...) other than 'C' or 'F' (or 'A'/'K' of an "
+                               "array known to be C- or F-ordered)")
+        return value
 
     def lower(self, L, call, args, kwargs):
-        return copy_array(L, args[0], call.type)
+        if call.type.layout != "F":
+            return copy_array(L, args[0], call.type)
+        from .shape import transpose
+        a = L.let(ew.materialize(L, args[0]))
+        c = L.let(copy_array(L, transpose(L, a), call.type.copy(layout="C")))
+        return transpose(L, c)
 
 
 class AsType(CallTemplate):
@@ -105,8 +132,63 @@ class Conj(CallTemplate):
         return args[0]
 
 
+class Item(CallTemplate):
+    """``a.item()`` (an array of one element), ``a.item(i)`` (a flat index,
+    negative from the end) and ``a.item(i, j, ...)`` (one index per axis): the
+    element as a Python number -- bool, int, float or complex -- with NumPy's
+    ValueError and IndexErrors."""
+
+    def typer(self, inf, call, args, kwargs):
+        t = args[0]
+        rest = args[1:]
+        if kwargs or not isinstance(t, T.ArrayType) or len(rest) not in (0, 1, t.ndim) \
+                or not all(isinstance(a, T.Scalar) and (a.is_int or a.is_bool) for a in rest):
+            raise Incompatible("item() with no index, a flat index or one per axis")
+        d = t.dtype
+        if d.is_bool:
+            return T.BOOL
+        if d.is_int and (d.is_signed or d.bits < 64):
+            return T.INT64
+        if d.is_float and d.bits >= 32:
+            return T.FLOAT64
+        if d.is_complex:
+            return T.COMPLEX128
+        raise Incompatible(f"item() of {d} (as a Python number)")
+
+    def lower(self, L, call, args, kwargs):
+        from ...ir import nodes as N
+        from ..python import operators as ops
+        from ..python.operators import C
+        from .attributes import _flat_position
+        I = T.INT64
+        a = L.let(args[0])
+        t = a.type
+        rest = args[1:]
+        dims = [L.let(N.ArrayAttr(a, "shape", k, I)) for k in range(t.ndim)]
+        if len(rest) == 1 and t.ndim != 1:
+            idx = _flat_position(L, a, rest[0])
+        elif not rest:
+            size = C(1, I)
+            for d in dims:
+                size = N.BinOp("mul", size, d, I)
+            L.raise_if(N.Cmp("ne", size, C(1, I), T.BOOL), ValueError,
+                       "can only convert an array of size 1 to a Python scalar")
+            idx = [C(0, I)] * t.ndim
+        else:
+            idx = []
+            for k, (i, d) in enumerate(zip(rest, dims)):
+                i = L.let(ops.convert_wrap(i, I))
+                j = L.let(N.Select(N.Cmp("lt", i, C(0, I), T.BOOL), N.BinOp("add", i, d, I),
+                                   i, I))
+                L.emit(N.If(cond=N.Cmp("ge", N.Cast(j, T.UINT64), N.Cast(d, T.UINT64), T.BOOL),
+                            then=[N.Raise(exc=IndexError, args=[i, d], message=(
+                                "index {} is out of bounds for axis %d with size {}" % k))]))
+                idx.append(j)
+        return ops.convert(L, N.Load(a, idx, t.dtype), call.type)
+
+
 _SPECIAL = {"copy": register(Copy()), "astype": AsType(), "fill": Fill(), "conj": Conj(),
-            "conjugate": Conj()}
+            "conjugate": Conj(), "item": Item()}
 
 
 # methods that are their NumPy function with the array first, same arguments

@@ -708,6 +708,8 @@ def method(L, name, args, rtype):
             return N.MakeComplex(N.ComplexPart(v, "real", c),
                                  N.UnOp("neg", N.ComplexPart(v, "imag", c), c), v.type)
         return convert(L, v, rtype)
+    if name == "item":                  # a NumPy scalar's Python number
+        return convert(L, v, rtype)
     if name == "is_integer":
         v = L.let(v)
         return band(N.Cmp("eq", N.Intrinsic("floor", [v], v.type), v, T.BOOL),
