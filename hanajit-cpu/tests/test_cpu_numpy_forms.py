@@ -253,3 +253,39 @@ def test_copies_in_the_order_asked(fn, layout):
     _same(got, want)
     assert (got.flags.c_contiguous, got.flags.f_contiguous) == (
         want.flags.c_contiguous, want.flags.f_contiguous)
+
+
+def divmod_of(a, b):
+    return np.divmod(a, b)
+
+
+def divmod_parts(a):
+    q, r = np.divmod(a, 3)
+    return q * 10 + r
+
+
+@pytest.mark.parametrize("a,b", [(np.arange(-5, 6), 3), (np.arange(-5.0, 6.0), -2.5),
+                                 (np.float32(7.5), 2), (7, 2), (-7.5, 2.0),
+                                 (np.arange(6).reshape(2, 3), np.array([1, 2, -4])),
+                                 (np.arange(4, dtype=np.uint8), np.uint8(3))])
+def test_divmod_is_floor_divide_and_remainder(a, b):
+    with np.errstate(all="ignore"):
+        got, want = _compiled(divmod_of)(a, b), divmod_of(a, b)
+    assert type(got) is type(want) and len(got) == 2
+    for g, w in zip(got, want):
+        assert type(g) is type(w)
+        _same(g, w)
+    _same(_compiled(divmod_parts)(np.arange(-9, 10)), divmod_parts(np.arange(-9, 10)))
+
+
+def sinc(a):
+    return np.sinc(a)
+
+
+@pytest.mark.parametrize("a", [np.linspace(-3, 3, 13), np.arange(-3, 4),
+                               np.linspace(-2, 2, 9, dtype=np.float32), np.float32(0.5), 0.0])
+def test_sinc_as_numpy_computes_it(a):
+    got, want = _compiled(sinc)(a), sinc(a)
+    assert type(got) is type(want) and np.asarray(got).dtype == np.asarray(want).dtype
+    # sin in a vectorised loop is vector math (docs/semantics.md): within 4 ulp
+    np.testing.assert_array_max_ulp(np.asarray(got), np.asarray(want), maxulp=4)

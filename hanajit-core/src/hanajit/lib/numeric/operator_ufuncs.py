@@ -214,6 +214,58 @@ def complex_reciprocal(L, x, t):
     return N.MakeComplex(re, im, t)
 
 
+class DivMod(_Ufunc):
+    """``np.divmod(a, b)``: ``(np.floor_divide(a, b), np.remainder(a, b))``, each
+    as NumPy's own ufunc computes it (arrays of the broadcast shape, or NumPy
+    scalars)."""
+
+    accepts_out = False
+
+    def __init__(self):
+        super().__init__("divmod")
+        self.parts = (BinaryUfunc("floor_divide", "floordiv"), BinaryUfunc("remainder", "mod"))
+
+    def typer(self, inf, call, args, kwargs):
+        import copy
+        calls = [copy.copy(call) for _ in self.parts]     # (each part's notes its own)
+        types = tuple(p.typer(inf, c, args, kwargs) for p, c in zip(self.parts, calls))
+        call.divmod_parts = calls
+        return T.TupleType(types)
+
+    def lower(self, L, call, args, kwargs):
+        args = [L.let(a) for a in args]
+        values = []
+        for part, c, t in zip(self.parts, call.divmod_parts, call.type.items):
+            c.type = t
+            values.append(L.let(ew.materialize(L, part.lower(L, c, args, kwargs))))
+        return N.MakeTuple(values, call.type)
+
+
+class Sinc(CallTemplate):
+    """``np.sinc(x)``: NumPy's ``sin(y) / y`` with ``y = pi * where(x == 0, 1e-20,
+    x)``, in the float type of ``x`` (float64 for integers and bools)."""
+
+    ufunc = True
+    paths = ("numpy.sinc",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs or not isinstance(args[0], T.Scalar) \
+                or args[0].is_complex:
+            raise Incompatible("np.sinc() of a real number or array")
+        t = args[0]
+        return t if t.is_float else T.FLOAT64
+
+    def lower(self, L, call, args, kwargs):
+        import math
+        t = call.type
+        x = L.let(ops.convert(L, args[0], t))
+        y = L.let(N.BinOp("mul", C(math.pi, t), N.Select(
+            N.Cmp("eq", x, C(0.0, t), T.BOOL), C(1.0e-20, t), x, t), t))
+        return N.BinOp("fdiv", N.Intrinsic("sin", [y], t), y, t)
+
+
+register(DivMod())
+register(Sinc())
 for _name, _op in BINARY.items():
     register(BinaryUfunc(_name, _op))
 for _name, _op in LOGICAL.items():
