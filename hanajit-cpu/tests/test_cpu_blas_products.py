@@ -329,3 +329,31 @@ def test_helpers_run_in_the_interpreter_too():
         v = _vector(rng, 40, dtype)
         assert same(hb.np_dot_vv_complex(v, v[::-1]) if v.dtype.kind == "c"
                     else hb.np_dot_vv_real(v, v[::-1]), np.dot(v, v[::-1]))
+
+
+def f_inner(a, b):
+    return np.inner(a, b)
+
+
+MIXED = [(np.float64, np.float32), (np.complex128, np.float64), (np.float32, np.int32),
+         (np.bool_, np.float64), (np.complex64, np.float32), (np.int64, np.float32)]
+
+
+@pytest.mark.parametrize("da, db", MIXED, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("f", [f_dot, f_matmul_op, f_inner])
+def test_operands_of_two_dtypes_are_cast_as_numpy_casts_them(f, da, db):
+    """NumPy casts both operands to the result's dtype (``np.dot`` keeping each
+    one's memory order, ``matmul`` in C order), then calls its BLAS."""
+    rng = np.random.default_rng(5)
+    g = jitted(f)
+    for k in (1, 7, 40):
+        a2, b2 = (rng.standard_normal((3, k)) * 3).astype(da), (rng.standard_normal((k, 4)) * 3)
+        b2 = b2.astype(db)
+        cases = [(a2[0], b2[:, 0]), (a2, b2[:, 0]), (a2[0], b2), (a2, b2),
+                 (np.asfortranarray(a2), b2[:, 0]), (a2, np.asfortranarray(b2)),
+                 (a2[:, ::-1], b2[::-1])]
+        for a, b in cases:
+            if f is f_inner:
+                b = b.T
+            with np.errstate(all="ignore"):
+                assert same(g(a, b), f(a, b)), (a.shape, a.strides, b.shape, b.strides)

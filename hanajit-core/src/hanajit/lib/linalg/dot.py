@@ -40,14 +40,57 @@ def uses_numpys_blas(L, ta, tb) -> bool:
             and L.ctx.capabilities.host_calls and blas.available())
 
 
+def _cast_copy(L, x, t, keep_order):
+    """``x`` cast to ``t`` as NumPy casts an operand of a product: a new array,
+    for ``np.dot`` (``keep_order``) in ``x``'s memory order (a 2-D view: Fortran
+    order where its first axis has the smaller stride), for ``matmul`` (a ufunc,
+    whose iterator copies) in C order -- which decides how BLAS reads it."""
+    from ..arrays.shape import transpose
+    xt = x.type
+
+    def copy(layout):
+        if layout == "C":
+            return ew.materialize(L, ew.lift(L, [x], xt.copy(dtype=t, layout="C",
+                                                              readonly=False),
+                                             lambda v: ops.convert(L, v, t)))
+        c = L.let(ew.materialize(L, ew.lift(
+            L, [transpose(L, x)], xt.copy(dtype=t, layout="C", readonly=False),
+            lambda v: ops.convert(L, v, t))))
+        return transpose(L, c)
+    if xt.ndim != 2 or xt.layout == "C" or not keep_order:
+        return L.let(copy("C"))
+    if xt.layout == "F":
+        return L.let(copy("F"))
+    out_t = xt.copy(dtype=t, layout="A", readonly=False)
+    out = L.temp(out_t, "cast")
+    s0, s1 = (N.Intrinsic("smax", [s, N.BinOp("sub", C(0, I), s, I)], I)
+              for s in (N.ArrayAttr(x, "stride", k, I) for k in (0, 1)))
+
+    def as_any(layout):             # (the copy seen as of any layout)
+        v = L.let(copy(layout))
+        return N.ArrayView(v, C(0, I), [N.ArrayAttr(v, "shape", k, I) for k in (0, 1)],
+                           [N.ArrayAttr(v, "stride", k, I) for k in (0, 1)], out_t)
+    f_stmts, f_copy = L.sub_block(lambda: as_any("F"))
+    c_stmts, c_copy = L.sub_block(lambda: as_any("C"))
+    L.emit(N.If(cond=N.Cmp("lt", s0, s1, T.BOOL),
+                then=f_stmts + [N.Assign(target=out, value=f_copy)],
+                orelse=c_stmts + [N.Assign(target=out, value=c_copy)]))
+    return N.Var(out, out_t)
+
+
 def dot(L, a, b, rt, kind="dot"):
     """Matrix/vector products: ``kind`` "dot" (``np.dot``, ``.dot``) or "matmul"
     (``@``, ``np.matmul``).  Operands of one BLAS dtype go through NumPy's own
     BLAS as NumPy's code does (``dot_algorithms``), with NumPy's own loops where it
     runs them; other products are those loops: sequential sums in k order."""
     a, b = L.let(ew.materialize(L, a)), L.let(ew.materialize(L, b))
-    ta, tb = a.type, b.type
     t = rt.dtype if isinstance(rt, T.ArrayType) else rt
+    if a.type.dtype != b.type.dtype and uses_numpys_blas(
+            L, T.ArrayType(t, 1, "C"), T.ArrayType(t, 1, "C")):
+        # operands of two dtypes: NumPy casts each to the result's, then its BLAS
+        a, b = (x if x.type.dtype == t else _cast_copy(L, x, t, kind == "dot")
+                for x in (a, b))
+    ta, tb = a.type, b.type
     ka = N.ArrayAttr(a, "shape", ta.ndim - 1, I)
     kb = N.ArrayAttr(b, "shape", 0, I)
     L.emit(N.If(cond=N.Cmp("ne", ka, kb, T.BOOL), then=[N.Raise(
@@ -153,6 +196,32 @@ class Dot(CallTemplate):
         import numpy
         kind = "matmul" if call.callee is numpy.matmul else "dot"
         return dot(L, args[0], args[1], call.type, kind)
+
+
+@register
+class Inner(CallTemplate):
+    """``np.inner(a, b)`` of arrays of one or two dimensions: NumPy's
+    ``dot(a, b)`` for a 1-D ``b``, ``dot(a, b.T)`` for a 2-D one (its inner product
+    is that matrix product, the same BLAS call)."""
+
+    paths = ("numpy.inner",)
+    accepts_lazy = True
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 2 or kwargs or not all(
+                isinstance(a, T.ArrayType) and 1 <= a.ndim <= 2 for a in args):
+            raise Incompatible("np.inner(a, b) of arrays of one or two dimensions")
+        b = args[1]
+        if b.ndim == 2:
+            b = b.copy(layout={"C": "F", "F": "C"}.get(b.layout, "A"))
+        return dot_type(args[0], b)
+
+    def lower(self, L, call, args, kwargs):
+        from ..arrays.shape import transpose
+        a, b = args
+        if b.type.ndim == 2:
+            b = transpose(L, L.let(ew.materialize(L, b)))
+        return dot(L, a, b, call.type, "dot")
 
 
 @register
