@@ -70,20 +70,20 @@ def test_vector_norms_of_1d_arrays(ord):
     fn = _norm(ord, 0, False)
     for n in (1, 8, 300):
         x = rng.standard_normal(n)
-        for v in (x, x[::-1], x.astype(np.float32), x + 1j * x[::-1]):
+        for v in (x[::-1], x + 1j * x[::-1]):
             _check(fn, v)
 
 
 @pytest.mark.parametrize("ord", MATRIX_ORDS, ids=repr)
-@pytest.mark.parametrize("axis", [(0, 1), (1, 0)])
-def test_matrix_norms(ord, axis):
-    fn = _norm(ord, axis, axis == (1, 0))
-    for x in _arrays(2, MATRIX_ORDS.index(ord)).values():
+def test_matrix_norms(ord):
+    k = MATRIX_ORDS.index(ord)
+    axis = [(0, 1), (1, 0)][k % 2]            # (each order one way round)
+    fn = _norm(ord, axis, k % 3 == 0)
+    for x in _arrays(2, k).values():
         _check(fn, x)
 
 
-@pytest.mark.parametrize("ord,axis", [(None, 2), (None, (0, 2)), (1, (1, 2)),
-                                      (INF, (2, 0)), ("fro", (1, 0)), (3, 1)])
+@pytest.mark.parametrize("ord,axis", [(None, (0, 2)), (INF, (2, 0)), (3, 1)])
 def test_stacks_of_three_dimensions(ord, axis):
     fn = _norm(ord, axis, axis == 2)
     for x in _arrays(3, 1).values():

@@ -87,7 +87,7 @@ def lower_attr(L, v, t: T.ArrayType, attr: str):
 
 
 # ------------------------------------------------------------------ a.flat
-def _flat_position(L, arr, i):
+def flat_position(L, arr, i):
     """Indices of the C-order position ``i`` of ``arr`` (negative ``i`` counts from
     the end; IndexError outside)."""
     t = arr.type
@@ -134,7 +134,7 @@ class FlatGet(CallTemplate):
 
     def lower(self, L, call, args, kwargs):
         arr = L.let(args[0])
-        return N.Load(arr, _flat_position(L, arr, args[1]), arr.type.dtype)
+        return N.Load(arr, flat_position(L, arr, args[1]), arr.type.dtype)
 
 
 class FlatSet(CallTemplate):
@@ -155,7 +155,7 @@ class FlatSet(CallTemplate):
         if arr.type.readonly:
             L.emit(N.Raise(exc=ValueError, message="assignment destination is read-only"))
             return C(None, T.NONE)
-        idx = _flat_position(L, arr, args[1])
+        idx = flat_position(L, arr, args[1])
         L.emit(N.Store(array=arr, indices=idx,
                        value=element_value(L, args[2], arr.type.dtype)))
         return C(None, T.NONE)

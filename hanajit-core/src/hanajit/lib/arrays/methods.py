@@ -142,8 +142,10 @@ class Item(CallTemplate):
         t = args[0]
         rest = args[1:]
         if kwargs or not isinstance(t, T.ArrayType) or len(rest) not in (0, 1, t.ndim) \
-                or not all(isinstance(a, T.Scalar) and (a.is_int or a.is_bool) for a in rest):
-            raise Incompatible("item() with no index, a flat index or one per axis")
+                or not all(isinstance(a, T.Scalar) and a.is_int and not a.is_bool
+                           for a in rest):
+            # (a bool index: NumPy's TypeError, from the interpreter)
+            raise Incompatible("item() with no index, a flat index or one integer per axis")
         d = t.dtype
         if d.is_bool:
             return T.BOOL
@@ -159,14 +161,14 @@ class Item(CallTemplate):
         from ...ir import nodes as N
         from ..python import operators as ops
         from ..python.operators import C
-        from .attributes import _flat_position
+        from .attributes import flat_position
         I = T.INT64
         a = L.let(args[0])
         t = a.type
         rest = args[1:]
         dims = [L.let(N.ArrayAttr(a, "shape", k, I)) for k in range(t.ndim)]
         if len(rest) == 1 and t.ndim != 1:
-            idx = _flat_position(L, a, rest[0])
+            idx = flat_position(L, a, rest[0])
         elif not rest:
             size = C(1, I)
             for d in dims:
