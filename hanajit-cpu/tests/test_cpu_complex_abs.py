@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from hanajit import jit
-from hanajit.lib.complex.absolute_forms import FORMS, cabs_form
 
 
 _JITTED = {}
@@ -143,9 +142,3 @@ def test_any_values(values, ct):
     with np.errstate(over="ignore"):
         x = np.array(values, dtype=np.complex128).astype(ct)
     _same(_jitted(absolute)(x), np.abs(x))
-
-
-def test_the_forms_are_measured_from_numpy():
-    for bits in (64, 128):
-        for path in ("array", "reversed"):
-            assert cabs_form(bits, path) in FORMS

@@ -9,9 +9,16 @@ from ..registry import CallTemplate, register
 
 
 def copy_array(L, a, t: T.ArrayType):
-    """A new C-contiguous array of type ``t`` holding ``a``'s elements."""
+    """A new array of type ``t`` holding ``a``'s elements (an array or an
+    expression): C-contiguous, or Fortran-contiguous where ``t`` says ``F`` (the
+    transpose of a C array filled in reversed index order)."""
     z = ew.to_lazy(L, a)
-    return ew.materialize(L, ew.Lazy(t, z.dims, z.elem))
+    if t.layout != "F" or t.ndim < 2:
+        return ew.materialize(L, ew.Lazy(t, z.dims, z.elem))
+    from .shape import transpose
+    back = ew.materialize(L, ew.Lazy(t.copy(layout="C"), list(reversed(z.dims)),
+                                     lambda idx: z.elem(list(reversed(idx)))))
+    return transpose(L, L.let(back))
 
 
 class Copy(CallTemplate):
@@ -48,12 +55,7 @@ class Copy(CallTemplate):
         return value
 
     def lower(self, L, call, args, kwargs):
-        if call.type.layout != "F":
-            return copy_array(L, args[0], call.type)
-        from .shape import transpose
-        a = L.let(ew.materialize(L, args[0]))
-        c = L.let(copy_array(L, transpose(L, a), call.type.copy(layout="C")))
-        return transpose(L, c)
+        return copy_array(L, args[0], call.type)
 
 
 class AsType(CallTemplate):

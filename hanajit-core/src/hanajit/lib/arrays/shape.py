@@ -151,15 +151,11 @@ class AsContiguous(CallTemplate):
         t = args[0]
         if t.ndim == 0 or t.readonly:
             raise Incompatible(f"{what}() of a {'0-d' if t.ndim == 0 else 'read-only'} array")
-        if t.ndim == 1:
-            return t.copy(layout="C") if t.layout in ("C", "F", "A") else t
-        return t.copy(layout=self.order)
+        return t.copy(layout=self.order if t.ndim > 1 else "C")
 
     def lower(self, L, call, args, kwargs):
         rt = call.type
-        if isinstance(args[0], ew.Lazy):
-            a = ew.materialize(L, args[0])        # (C-ordered: a Fortran copy below)
-        a = L.let(args[0] if not isinstance(args[0], ew.Lazy) else a)
+        a = L.let(ew.materialize(L, args[0]))     # (an expression: C-ordered)
         t = a.type
         nd = t.ndim
         if t.layout == rt.layout:
@@ -169,12 +165,7 @@ class AsContiguous(CallTemplate):
         order = list(range(nd)) if rt.layout == "C" else list(reversed(range(nd)))
         ok = L.let(c_contiguous(a, order))
         out = L.temp(rt, "contiguous")
-
-        def copy():
-            if rt.layout == "C":
-                return _copy(L, a, rt)
-            return transpose(L, L.let(_copy(L, transpose(L, a), rt.copy(layout="C"))))
-        stmts, v = L.sub_block(copy)
+        stmts, v = L.sub_block(lambda: _copy(L, a, rt))
         L.emit(N.If(cond=ok, then=[N.Assign(target=out, value=N.ArrayView(
             a, C(0, I), dims, strides, rt))], orelse=stmts + [N.Assign(target=out, value=v)]))
         return N.Var(out, rt)

@@ -23,8 +23,6 @@ import functools
 from ...ir import nodes as N
 from ...ir import types as T
 
-FORMS = ("fma", "plain", "hypot")
-
 
 @functools.cache
 def cabs_form(bits: int, path: str = "array") -> str:
@@ -82,6 +80,16 @@ def cabs(L, x, t: T.Scalar, form: str):
     v = N.Select(N.Cmp("uno", re, im, T.BOOL), nan, v, c)
     return N.Select(N.BinOp("or", N.Cmp("eq", re, inf, T.BOOL), N.Cmp("eq", im, inf, T.BOOL),
                             T.BOOL), inf, v, c)
+
+
+def loop_abs(L, x, t: T.Scalar, backwards=None):
+    """``|x|`` as NumPy's absolute loop gives it: the measured form, or ``hypot``
+    where the run-time flag ``backwards`` (:func:`backwards_flag`) is set."""
+    form = cabs_form(t.bits)
+    if backwards is None:
+        return cabs(L, x, t, form)
+    x = L.let(x)
+    return N.Select(backwards, cabs(L, x, t, "hypot"), cabs(L, x, t, form), t.component)
 
 
 def backwards_flag(L, a):

@@ -45,18 +45,13 @@ def _cast_copy(L, x, t, keep_order):
     for ``np.dot`` (``keep_order``) in ``x``'s memory order (a 2-D view: Fortran
     order where its first axis has the smaller stride), for ``matmul`` (a ufunc,
     whose iterator copies) in C order -- which decides how BLAS reads it."""
-    from ..arrays.shape import transpose
+    from ..arrays.methods import copy_array
     xt = x.type
 
     def copy(layout):
-        if layout == "C":
-            return ew.materialize(L, ew.lift(L, [x], xt.copy(dtype=t, layout="C",
-                                                              readonly=False),
-                                             lambda v: ops.convert(L, v, t)))
-        c = L.let(ew.materialize(L, ew.lift(
-            L, [transpose(L, x)], xt.copy(dtype=t, layout="C", readonly=False),
-            lambda v: ops.convert(L, v, t))))
-        return transpose(L, c)
+        cast = ew.lift(L, [x], xt.copy(dtype=t, layout="C", readonly=False),
+                       lambda v: ops.convert(L, v, t))
+        return copy_array(L, cast, xt.copy(dtype=t, layout=layout, readonly=False))
     if xt.ndim != 2 or xt.layout == "C" or not keep_order:
         return L.let(copy("C"))
     if xt.layout == "F":

@@ -131,8 +131,8 @@ class IsClose(CallTemplate):
 def _abs(L, v):
     t = v.type
     if t.is_complex:                          # NumPy's absolute loop
-        from ..complex.absolute_forms import cabs, cabs_form
-        return cabs(L, v, t, cabs_form(t.bits))
+        from ..complex.absolute_forms import loop_abs
+        return loop_abs(L, v, t)
     if t.is_float:
         return N.Intrinsic("fabs", [v], t)
     return v

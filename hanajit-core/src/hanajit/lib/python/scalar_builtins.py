@@ -45,17 +45,12 @@ class Abs(CallTemplate):
         x = args[0]
         t = call.type
         if x.type.is_complex:
-            from ..complex.absolute_forms import cabs, cabs_form
+            from ..complex.absolute_forms import cabs, loop_abs
             x = L.let(x)
             c = x.type.component
             if call.name != "abs" or getattr(call, "elementwise", False):
                 # NumPy's absolute loop (np.abs of a number too: a 0-d array)
-                form = cabs_form(x.type.bits)
-                backwards = getattr(call, "cabs_backwards", None)
-                if backwards is None:
-                    return cabs(L, x, x.type, form)
-                return N.Select(backwards, cabs(L, x, x.type, "hypot"),
-                                cabs(L, x, x.type, form), c)
+                return loop_abs(L, x, x.type, getattr(call, "cabs_backwards", None))
             r = L.let(cabs(L, x, x.type, "hypot"))     # CPython's and NumPy's scalar abs
             if not call.numpy_semantics:
                 finite = ops.band(

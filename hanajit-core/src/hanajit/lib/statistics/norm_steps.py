@@ -169,13 +169,6 @@ def _absolute(L, a, rt):
     if not t.is_complex:
         return ew.lift(L, [a], lazy_t,
                        lambda x: N.Intrinsic("fabs", [ops.convert(L, x, rt)], rt))
-    from ..complex.absolute_forms import backwards_flag, cabs, cabs_form
-    form = cabs_form(t.bits)
+    from ..complex.absolute_forms import backwards_flag, loop_abs
     backwards = backwards_flag(L, a)
-
-    def absolute(x):
-        if backwards is None:
-            return cabs(L, x, t, form)
-        x = L.let(x)
-        return N.Select(backwards, cabs(L, x, t, "hypot"), cabs(L, x, t, form), rt)
-    return ew.lift(L, [a], lazy_t, absolute)
+    return ew.lift(L, [a], lazy_t, lambda x: loop_abs(L, x, t, backwards))

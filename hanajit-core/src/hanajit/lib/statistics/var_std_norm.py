@@ -462,8 +462,8 @@ def _norm_value(L, z, o, rt, axes, matrix, fixed):
     def absval(idx, which=axes):
         x = L.let(z.elem(at(idx, which)))
         if x.type.is_complex:                 # NumPy's abs(x) loop
-            from ..complex.absolute_forms import cabs, cabs_form
-            return cabs(L, x, x.type, cabs_form(x.type.bits))
+            from ..complex.absolute_forms import loop_abs
+            return loop_abs(L, x, x.type)
         return N.Intrinsic("fabs", [ops.convert(L, x, rt)], rt)
 
     def square(idx):
