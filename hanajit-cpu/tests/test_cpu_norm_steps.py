@@ -1,6 +1,12 @@
 """``np.linalg.norm`` along axes as NumPy's ``norm`` computes it, bit for bit
 (``statistics/norm_steps.py``): its temporaries' elements as NumPy's loops
-compute them, its sums in NumPy's order for every layout and dtype."""
+compute them, its sums in NumPy's order for every layout and dtype.
+
+One documented exception: on AVX-512 hosts NumPy's float power loop is its own
+SIMD ``pow``, not C's, and orders other than 0.5, 1, 2, -1, inf and 0 take it;
+there the norm is within 4 ulp of NumPy's (docs/semantics.md)."""
+import functools
+import math
 import warnings
 
 import numpy as np
@@ -43,7 +49,16 @@ def _arrays(nd, seed):
             "complex64": z.astype(np.complex64)}
 
 
-def _check(fn, x):
+@functools.cache
+def _power_is_c_pow():
+    """Does NumPy's power loop compute C's ``pow`` on this host (both float types)?"""
+    x = np.random.default_rng(3).uniform(0.0, 50.0, 512)
+    return all(np.array_equal(np.power(x.astype(t), t(2.5)),
+                              [t(math.pow(v, 2.5)) for v in x.astype(t)])
+               for t in (np.float64, np.float32))
+
+
+def _check(fn, x, ord=None):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)     # (NumPy's divide by zero)
         warnings.simplefilter("error", HanaJitFallbackWarning)
@@ -51,7 +66,10 @@ def _check(fn, x):
         got = _jitted(fn)(x)
     got, want = np.asarray(got), np.asarray(want)
     assert got.dtype == want.dtype and got.shape == want.shape
-    assert got.tobytes() == want.tobytes()
+    if ord in (3, 2.5) and not _power_is_c_pow():
+        np.testing.assert_array_max_ulp(got, want, 4)
+    else:
+        assert got.tobytes() == want.tobytes()
 
 
 @pytest.mark.parametrize("ord", VECTOR_ORDS, ids=repr)
@@ -61,7 +79,7 @@ def test_vector_norms_along_an_axis(ord, axis):
     fn = _norm(ord, axis, k % 2 == 1)
     arrays = list(_arrays(2, k).values())
     for j in range(axis % 2, len(arrays), 2):      # (each layout along one axis)
-        _check(fn, arrays[j])
+        _check(fn, arrays[j], ord)
 
 
 @pytest.mark.parametrize("ord", VECTOR_ORDS, ids=repr)
@@ -71,7 +89,7 @@ def test_vector_norms_of_1d_arrays(ord):
     for n in (1, 8, 300):
         x = rng.standard_normal(n)
         for v in (x[::-1], x + 1j * x[::-1]):
-            _check(fn, v)
+            _check(fn, v, ord)
 
 
 @pytest.mark.parametrize("ord", MATRIX_ORDS, ids=repr)
@@ -87,4 +105,4 @@ def test_matrix_norms(ord):
 def test_stacks_of_three_dimensions(ord, axis):
     fn = _norm(ord, axis, axis == 2)
     for x in _arrays(3, 1).values():
-        _check(fn, x)
+        _check(fn, x, ord)

@@ -643,7 +643,7 @@ class Inferrer:
                 return T.INT64
             if e.attr == "T":
                 return t.copy(layout={"C": "F", "F": "C"}.get(t.layout, "A"))
-            if e.attr in ("real", "imag"):
+            if e.attr in ("real", "imag") or (e.attr == "mT" and t.ndim >= 2):
                 return registry.attribute_type(t, e.attr)
         if isinstance(t, T.Scalar):
             if e.attr in ("real", "imag"):

@@ -469,7 +469,7 @@ class Lowerer:
             from ..lib.arrays.shape import transpose
             return transpose(self, v)
         v = self.let(v)
-        if attr in ("real", "imag", "dtype"):
+        if attr in ("real", "imag", "dtype", "mT"):
             from ..lib.arrays.attributes import lower_attr
             return lower_attr(self, v, t, attr)
         I = T.INT64

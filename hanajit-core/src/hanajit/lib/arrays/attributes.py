@@ -1,5 +1,6 @@
 """Array attributes and index spaces: ``a.dtype`` (as a dtype argument),
-``a.real`` / ``a.imag`` (views for complex arrays), ``a.flat[i]`` reads, writes and
+``a.real`` / ``a.imag`` (views for complex arrays), ``a.mT`` (the last two axes
+swapped, a view), ``a.flat[i]`` reads, writes and
 ``for v in a.flat``, and ``for idx in np.ndindex(*shape)``.
 
 The frontend turns ``a.flat[i]`` into calls of the markers :data:`flat_get` /
@@ -41,7 +42,12 @@ ndindex_item = _Marker("np.ndindex item")
 
 # ------------------------------------------------------------------ attributes
 def attr_type(t: T.ArrayType, attr: str):
-    """Type of ``a.real`` / ``a.imag`` on an array of type ``t`` (None otherwise)."""
+    """Type of ``a.real`` / ``a.imag`` / ``a.mT`` (``t.ndim >= 2``) on an array of
+    type ``t`` (None otherwise)."""
+    if attr == "mT":
+        if t.ndim == 2 and t.layout in ("C", "F"):
+            return t.copy(layout={"C": "F", "F": "C"}[t.layout])
+        return t.copy(layout="A")
     if attr not in ("real", "imag"):
         return None
     if t.dtype.is_complex:
@@ -58,14 +64,18 @@ def dtype_type(t: T.ArrayType) -> T.ConstType:
 
 
 def lower_attr(L, v, t: T.ArrayType, attr: str):
-    """``a.real`` / ``a.imag`` (views sharing the complex array's memory) and
-    ``a.dtype`` (a compile-time constant)."""
+    """``a.real`` / ``a.imag`` (views sharing the complex array's memory),
+    ``a.mT`` (a view) and ``a.dtype`` (a compile-time constant)."""
     if attr == "dtype":
         from ...ir.frontend_nodes import ObjRef
         ref = ObjRef(dtype_type(t).value, "dtype")
         ref.type = dtype_type(t)
         return ref
     rt = attr_type(t, attr)
+    if attr == "mT":
+        order = list(range(t.ndim - 2)) + [t.ndim - 1, t.ndim - 2]
+        return N.ArrayView(v, C(0, I), [N.ArrayAttr(v, "shape", k, I) for k in order],
+                           [N.ArrayAttr(v, "stride", k, I) for k in order], rt)
     dims = [N.ArrayAttr(v, "shape", k, I) for k in range(t.ndim)]
     if t.dtype.is_complex:
         offset = C(rt.dtype.bits // 8 if attr == "imag" else 0, I)

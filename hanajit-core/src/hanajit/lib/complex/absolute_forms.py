@@ -8,8 +8,9 @@ NaN part NaN.  It differs from ``hypot`` in the last bit for about a third of
 all values.  The loop runs for arrays of any
 length and stride and for ``np.abs`` of a scalar (a 0-d array to NumPy);
 ``abs()`` of a Python or NumPy complex number is ``hypot`` (CPython's, NumPy's
-scalar math), and so is NumPy's loop where it does not take the SIMD code: on
-this project's AVX2 hosts, a complex64 array read backwards.
+scalar math), and so is NumPy's loop where it does not take the SIMD code: an
+array read backwards, of complex64 on AVX2 hosts and of both types on AVX-512
+ones.
 
 :func:`cabs_form` measures each path once per process, exactly (fused products
 rounded once through ``fractions``), and :func:`cabs` builds the form.  Where
@@ -93,15 +94,17 @@ def loop_abs(L, x, t: T.Scalar, backwards=None):
 
 
 def backwards_flag(L, a):
-    """Where NumPy's complex64 loop takes ``hypot`` for an array read backwards
-    (``cabs_form(64, "reversed")`` differs): for the 1-D array ``a``, a run-time
+    """Where NumPy's complex loop takes ``hypot`` for an array read backwards
+    (``cabs_form(bits, "reversed")`` differs: complex64 on AVX2 hosts, both
+    types on AVX-512 ones): for the 1-D array ``a``, a run-time
     flag of that; an N-D one, whose iterator NumPy may coalesce into a backwards
     line, re-runs the call in the interpreter if it has a negative stride.
     None where ``a``'s loop is always the array form."""
     from ..arrays.elementwise import Lazy
     t = a.type
-    if (isinstance(a, Lazy) or not isinstance(t, T.ArrayType) or t.dtype != T.COMPLEX64
-            or t.layout in ("C", "F") or cabs_form(64) == cabs_form(64, "reversed")):
+    if (isinstance(a, Lazy) or not isinstance(t, T.ArrayType) or not t.dtype.is_complex
+            or t.layout in ("C", "F")
+            or cabs_form(t.dtype.bits) == cabs_form(t.dtype.bits, "reversed")):
         return None
     a = L.let(a)
 
@@ -115,6 +118,6 @@ def backwards_flag(L, a):
         some = N.BinOp("or", some, backwards(k), T.BOOL)
     L.emit(N.If(cond=some, then=[N.Raise(
         exc=ValueError, deopt=True, line=L.line,
-        message="the absolute value of a complex64 array read backwards: NumPy "
+        message="the absolute value of a complex array read backwards: NumPy "
                 "computes it differently here")]))
     return None

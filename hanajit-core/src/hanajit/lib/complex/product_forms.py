@@ -126,7 +126,7 @@ def _same(x, y) -> bool:
 
 
 def reversed_operands(L, inputs, t, square=False, out=None):
-    """NumPy's complex64 multiply and square loops take their plain scalar code,
+    """NumPy's complex multiply and square loops take their plain scalar code,
     not the SIMD one, when the 1-D loop reads an input with a negative stride
     (seen on AVX-512: ``x[::-1] * y``); NumPy first turns the loop around when
     every operand, the output included, runs backwards (``a[::-1] *= b[::-1]``),
@@ -140,10 +140,10 @@ def reversed_operands(L, inputs, t, square=False, out=None):
     from ...ir import types as T
     from ..arrays.elementwise import Lazy
     from ..python.operators import C
-    if t != T.COMPLEX64:
+    if not t.is_complex:
         return None
     base = "square" if square else "array"
-    if cmul_form(base, 64) == cmul_form(base + "_reversed", 64):
+    if cmul_form(base, t.bits) == cmul_form(base + "_reversed", t.bits):
         return None
 
     def negative(a, k):
@@ -177,7 +177,7 @@ def reversed_operands(L, inputs, t, square=False, out=None):
     if deep is not None:
         L.emit(N.If(cond=deep, then=[N.Raise(
             exc=ValueError, deopt=True, line=L.line,
-            message="complex64 multiplication of an array read backwards: NumPy "
+            message="complex multiplication of an array read backwards: NumPy "
                     "rounds it differently here")]))
     if some is None:
         return None

@@ -289,13 +289,13 @@ class Norm(CallTemplate):
         if (numpys_order_kept(L) and not _dot_path(call, at)
                 and norm_steps.wanted(o, matrix)):
             return norm_steps.lower(L, a, rt, o, axes, keep, call.type)
-        if at.dtype == T.COMPLEX64:          # (abs of a complex64 line read backwards)
+        if at.dtype.is_complex:              # (abs of a complex line read backwards)
             from ..complex.absolute_forms import backwards_flag
             backwards = backwards_flag(L, a)
             if backwards is not None:
                 L.emit(N.If(cond=backwards, then=[N.Raise(
                     exc=ValueError, deopt=True, line=L.line,
-                    message="np.linalg.norm() of a complex64 array read backwards")]))
+                    message="np.linalg.norm() of a complex array read backwards")]))
         value = functools.partial(_norm_value, L, z, o, rt, axes, matrix)
         if matrix and _is_svd(o):
             value = functools.partial(_svd_value, L, z, o, rt, axes, _svd_work(L, z, axes))
