@@ -1,4 +1,4 @@
-"""NumPy spellings that ran in the interpreter: ``a.transpose(axes)``,
+"""NumPy spellings that ran in the interpreter: ``a.transpose(axes)``, ``a.mT``,
 ``a.conj()``, ``np.ascontiguousarray``/``np.asfortranarray``, and the ufunc
 methods ``np.add.reduce``, ``np.maximum.reduce``, ``np.add.accumulate`` ...
 Each compiles (no fallback) and gives NumPy's values, types, layouts and
@@ -59,6 +59,29 @@ def test_transpose_with_axes_is_numpys_view(fn, layout):
     got, want = _compiled(fn)(a), fn(a)
     _same(got, want)
     assert got.strides == want.strides
+
+
+def matrix_transpose(a):
+    return a.mT
+
+
+def matrix_transpose_written(a):
+    a.mT[0, 1] = 100.0
+    return a
+
+
+@pytest.mark.parametrize("a", [X, np.asfortranarray(X), X[:, ::2, ::-1], X[0],
+                               np.asfortranarray(X[0]), Z[1]], ids=range(6))
+def test_mT_swaps_the_last_two_axes_as_a_view(a):
+    got, want = _compiled(matrix_transpose)(a), matrix_transpose(a)
+    _same(got, want)
+    assert got.strides == want.strides and np.shares_memory(got, a)
+    _same(_compiled(matrix_transpose_written)(a.copy()), matrix_transpose_written(a.copy()))
+
+
+def test_mT_of_one_dimension_runs_in_the_interpreter_for_its_error():
+    with pytest.warns(Warning, match="mT"), pytest.raises(ValueError):
+        jit(matrix_transpose)(X[0, 0])
 
 
 def transpose_then_write(a):

@@ -86,6 +86,14 @@ def resolve(func, dotted: str):
     return value
 
 
+def _is_array(value) -> bool:
+    mod = type(value).__module__
+    if not (isinstance(mod, str) and mod.startswith("numpy")):
+        return False
+    import numpy as np
+    return isinstance(value, np.ndarray)
+
+
 def _jitted(value):
     return is_jitted(value)
 
@@ -177,6 +185,8 @@ def record(func) -> list | None:
         names = []
         for name in names_used(f):
             value = resolve(f, name)
+            if _is_array(value):
+                return None     # (compiled code holds its address: global_arrays)
             child = -1
             inner = _python_function(value)
             if inner is not None:

@@ -579,7 +579,7 @@ class Builder:
 
     def e_Attribute(self, e):
         base = self.expr(e.value)
-        if isinstance(base, ObjRef):
+        if isinstance(base, ObjRef) and not registry.is_global_array(base.obj):
             try:
                 value = getattr(base.obj, e.attr)
             except AttributeError:

@@ -348,7 +348,11 @@ class Inferrer:
     def e_ObjRef(self, e, line):
         if isinstance(t := rules.typeof(e.obj), T.FunctionArg):
             return t                        # a function passed on (function_args)
-        self.fail(line, "use of a Python object as a value", e.name)
+        try:                                # an array: lib/arrays/global_arrays
+            return registry.global_array_type(self.ctx, e.obj) or self.fail(
+                line, "use of a Python object as a value", e.name)
+        except Incompatible as exc:
+            self.fail(line, "global array", f"{e.name}: {exc}")
 
     def big_int_operand(self, operands, line):
         """The position of an int constant beyond int64 among ``operands`` (a
@@ -654,7 +658,7 @@ class Inferrer:
 
     def arg_type(self, a, line):
         """Call arguments may be compile-time Python objects (``dtype=np.float32``)."""
-        if isinstance(a, ObjRef):
+        if isinstance(a, ObjRef) and not registry.is_global_array(a.obj):
             a.type = T.ConstType(a.obj)
             return a.type
         if isinstance(a, N.PyAttr) and a.attr == "dtype":     # np.empty(n, a.dtype)

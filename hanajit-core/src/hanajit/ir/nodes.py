@@ -410,7 +410,8 @@ class MakeGenerator(Expr):
 @dataclass(eq=False)
 class HostArray(Expr):
     """A 1-D view (no owner) of ``size`` elements of ``type.dtype`` at the address
-    the host resolves the symbol ``hj.numpy.<symbol>`` to, at link time: memory
+    the host resolves the symbol ``hj.numpy.<symbol>`` to, at link time (or
+    ``address``; or with ``shape`` and ``strides``, an N-D view): memory
     of NumPy's global ``RandomState`` (``legacy_bitgen``: its ``bitgen_t``;
     ``legacy_aug``: its ``has_gauss``/``gauss`` record).  Only the CPU target
     resolves such symbols (``LLVMTargetInfo.host_calls``)."""
@@ -421,6 +422,10 @@ class HostArray(Expr):
     # instead of the symbol, an int64 address computed at run time (the state of
     # the RandomState's MT19937, which np.random.seed writes)
     address: Optional[Expr] = None
+    # an N-D array of this constant shape and byte strides, instead of ``size``
+    # elements in a row (a global array: ``lib/arrays/global_arrays.py``)
+    shape: Optional[tuple] = None
+    strides: Optional[tuple] = None
 
     def children(self):
         return [self.address] if self.address is not None else []

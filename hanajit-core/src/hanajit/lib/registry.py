@@ -295,6 +295,26 @@ def attribute_type(array, attr: str):
     return attr_type(array, attr)
 
 
+def global_array_type(ctx, obj):
+    """The type of the array ``obj`` read through a global or closure name, or
+    None when ``obj`` is no array; Incompatible where it cannot be compiled."""
+    from .arrays import global_arrays
+    return global_arrays.global_type(ctx, obj) if global_arrays.is_global_array(obj) \
+        else None
+
+
+def is_global_array(obj) -> bool:
+    """Is the Python object ``obj`` an array (a global array where a name reads it)?"""
+    from .arrays import global_arrays
+    return global_arrays.is_global_array(obj)
+
+
+def lower_global_array(ref, t):
+    """The value of the global array ``ref.obj`` (of type ``t``)."""
+    from .arrays import global_arrays
+    return global_arrays.lower(ref, t)
+
+
 def dtype_argument_type(array):
     """The type of ``a.dtype`` passed as a dtype argument."""
     from .arrays.attributes import dtype_type

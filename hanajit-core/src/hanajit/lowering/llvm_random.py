@@ -52,6 +52,10 @@ class TablesAndRandom:
     def e_HostArray(self, e):
         if not self.m.info.host_calls:
             from ..errors import UnsupportedError
+            if e.shape is not None:
+                raise UnsupportedError(
+                    f"{self.fn.name}: a global array is only reachable on the CPU target",
+                    func=self.fn.name, construct="global array")
             raise UnsupportedError(
                 f"{self.fn.name}: the global random state (NumPy's or Python's) is "
                 "only reachable on the CPU target", func=self.fn.name,
@@ -65,11 +69,15 @@ class TablesAndRandom:
                 g = ir.GlobalVariable(self.m.llmod, _ll.I8, name)
                 g.linkage = "external"
         itemsize = max(1, e.type.dtype.bits // 8)
+        shape = e.shape if e.shape is not None else (e.size,)
+        strides = e.strides if e.strides is not None else (itemsize,)
         v = ir.Constant(_ll.lltype(e.type), ir.Undefined)
         v = self.b.insert_value(v, ir.Constant(_ll.PTR, None), 0)
         v = self.b.insert_value(v, g, 1)
-        v = self.b.insert_value(v, ir.Constant(_ll.I64, e.size), [2, 0])
-        return self.b.insert_value(v, ir.Constant(_ll.I64, itemsize), [3, 0])
+        for k, (n, s) in enumerate(zip(shape, strides)):
+            v = self.b.insert_value(v, ir.Constant(_ll.I64, n), [2, k])
+            v = self.b.insert_value(v, ir.Constant(_ll.I64, s), [3, k])
+        return v
 
     def e_RandomBits(self, e):
         """A call of the bit generator's C function (an address in the generator

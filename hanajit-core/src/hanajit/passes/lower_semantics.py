@@ -307,6 +307,8 @@ class Lowerer:
     def e_ObjRef(self, e):
         if isinstance(getattr(e, "type", None), T.FunctionArg):
             return N.Const(None, e.type)    # a function passed on: nothing at run time
+        if isinstance(getattr(e, "type", None), T.ArrayType):
+            return registry.lower_global_array(e, e.type)   # a global array
         return e            # a compile-time argument; templates read ``.obj``
 
     def e_Var(self, e):
