@@ -682,14 +682,16 @@ class Builder:
         func = self.expr(e.func)
         if isinstance(func, ObjRef) and comprehensions.reduces(self, func.obj, e):
             return comprehensions.reduce_comprehension(self, e, func.obj)
-        literal_lists = isinstance(func, ObjRef) and getattr(
+        literal_lists = (isinstance(func, ObjRef) and getattr(
             func.obj, "__module__", None) in ("numpy", "numpy._core.multiarray",
                                                "numpy._core.shape_base", "numpy.core.multiarray")
+                         ) or (isinstance(func, N.PyAttr) and func.attr in _ARRAY_LIKE_METHODS)
         arg = (lambda a: self.list_arg(a, e)) if literal_lists else self.expr
         args = [arg(a) for a in e.args]
-        if literal_lists and comprehension_arrays.is_built(func.obj, e):
+        if literal_lists and isinstance(func, ObjRef) and comprehension_arrays.is_built(
+                func.obj, e):
             return args[0]                  # np.array([...]): the array built for it
-        kwargs = {k.arg: self.expr(k.value) for k in e.keywords}
+        kwargs = {k.arg: arg(k.value) for k in e.keywords}
         if isinstance(func, ObjRef) and func.obj is builtins.pow and len(args) == 2 \
                 and not kwargs:                           # pow(x, y) is x ** y
             return self.folded(e, lambda v: K.fold_binop("pow", *v), args) \
@@ -728,6 +730,11 @@ class Builder:
         if isinstance(node, ast.ListComp):          # np.array([f(x) for x in a])
             return comprehension_arrays.build_array(self, node, call)
         return self.expr(node)
+
+
+# array methods whose arguments NumPy reads as arrays (``a.take([0, 2])``): a list
+# display there is read like a tuple, as in a NumPy function's arguments
+_ARRAY_LIKE_METHODS = frozenset({"take"})
 
 
 def _as_tuple(node):

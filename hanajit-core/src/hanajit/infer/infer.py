@@ -694,7 +694,7 @@ class Inferrer:
         if tpl is None:
             self.fail(line, "call", f"{e.name or callee!r} is not supported")
         try:
-            return registry.call_type(self, e, tpl, argtypes, kwtypes)
+            return registry.call_type(self, e, tpl, argtypes, kwtypes, line)
         except Incompatible as exc:
             self.fail(line, f"call of {e.name}", str(exc))
         except _TYPER_SLIPS:
@@ -708,6 +708,8 @@ class Inferrer:
                 self.fail(line, "array method", f"{t}.{name}() is not supported yet")
             e.method_template = tpl
             try:
+                argtypes, kwtypes = registry.sequences_as_arrays(
+                    self, e, getattr(tpl, "array_like", ()), argtypes, kwtypes, line)
                 return tpl.typer(self, e, argtypes, kwtypes)
             except Incompatible as exc:
                 self.fail(line, f"array method {name}()", str(exc))

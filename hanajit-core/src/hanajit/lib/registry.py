@@ -229,17 +229,45 @@ def _load_library():
 # module that decides it; the imports are deferred because those modules register
 # their templates here.
 
-def call_type(inf, call, tpl, args: list, kwargs: dict):
+def call_type(inf, call, tpl, args: list, kwargs: dict, line=0):
     """The result type of a call of the registered ``tpl``: NumPy's ``out=`` and
     the elementwise lifting of scalar ufuncs over arrays, else the template's own
     typer."""
     from .arrays import ufuncs
+    if getattr(tpl, "array_like", ()):
+        args, kwargs = sequences_as_arrays(inf, call, tpl.array_like, args, kwargs, line)
     if ufuncs.takes_out(tpl, args, kwargs):
         return ufuncs.out_typer(tpl, inf, call, args, kwargs)
     if getattr(tpl, "ufunc", False) and (ufuncs.has_array(args)
                                          or ufuncs.has_array(kwargs.values())):
         return ufuncs.lift_typer(tpl, inf, call, args, kwargs)
     return tpl.typer(inf, call, args, kwargs)
+
+
+def sequences_as_arrays(inf, call, where, args, kwargs, line):
+    """NumPy reads a tuple or list display of numbers (``np.take(a, [0, 2])``,
+    ``np.isin(x, (1, 2))``) as the array ``np.asarray`` makes of it: the arguments
+    at ``where`` (positions and keyword names; a template's ``array_like``) that
+    are such sequences become that call, typed anew.  The new argument types."""
+    import numpy as np
+    from ..ir import nodes as N
+    from ..ir import types as T
+
+    def numbers(t):
+        return isinstance(t, T.TupleType) and bool(t.items) and all(
+            (isinstance(i, T.Scalar) and not i.is_complex) or numbers(i) for i in t.items)
+
+    def as_array(node):
+        new = N.PyCall(callee=np.asarray, args=[node], name="np.asarray")
+        new.known_length = len(node.type.items)     # (never empty)
+        return new, inf.expr(new, line)
+    args, kwargs = list(args), dict(kwargs)
+    for k in where:
+        if isinstance(k, int) and k < len(args) and numbers(args[k]):
+            call.args[k], args[k] = as_array(call.args[k])
+        elif isinstance(k, str) and k in kwargs and numbers(kwargs[k]):
+            call.kwargs[k], kwargs[k] = as_array(call.kwargs[k])
+    return args, kwargs
 
 
 def method_template(receiver, name: str):

@@ -71,6 +71,7 @@ def _plan(a, idx, axis):
 
 class Take(CallTemplate):
     paths = ("numpy.take",)
+    array_like = (1, "indices")          # (a list display too)
 
     def typer(self, inf, call, args, kwargs):
         from .views import result_type

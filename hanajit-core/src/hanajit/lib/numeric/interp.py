@@ -27,6 +27,7 @@ def _real(t) -> bool:
 @register
 class Interp(CallTemplate):
     paths = ("numpy.interp",)
+    array_like = (0, 1, 2, "x", "xp", "fp")      # (a list display too)
 
     def bind(self, call, args, kwargs):
         if len(args) > 5 or set(kwargs) - set(_PARAMS[3:]) or len(args) < 3:

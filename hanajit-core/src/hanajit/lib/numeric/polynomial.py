@@ -22,6 +22,7 @@ I = T.INT64
 @register
 class PolyVal(CallTemplate):
     paths = ("numpy.polyval",)
+    array_like = (0, 1, "p", "x")
     accepts_lazy = True
 
     def typer(self, inf, call, args, kwargs):
@@ -34,6 +35,10 @@ class PolyVal(CallTemplate):
             raise Incompatible("np.polyval(): p must be a 1-D array of real numbers")
         if not isinstance(xd, T.Scalar) or xd.is_complex or xd.is_bool:
             raise Incompatible(f"np.polyval() of {x}")
+        if promote(xd, p.dtype) != xd and getattr(call.args[0], "known_length", 0):
+            # p a list display: never empty, so NumPy's steps promote
+            t = promote(xd, p.dtype)
+            return T.ArrayType(t, x.ndim, "C") if isinstance(x, T.ArrayType) else t
         if promote(xd, p.dtype) != xd:
             raise Incompatible(f"np.polyval() of {xd} values with {p.dtype} coefficients "
                                "(NumPy's result type then depends on whether p is empty)")

@@ -29,10 +29,12 @@ def real_dtype(t):
 
 def bind(call, args, kwargs, names, what):
     """``names`` (all but the first two optional) bound to ``args``/``kwargs``."""
-    if len(args) > len(names) or len(args) < 2 or set(kwargs) - set(names[len(args):]):
+    if len(args) > len(names) or set(kwargs) - set(names[len(args):]):
         raise Incompatible(what)
     bound = dict(zip(names, args))
     bound.update(kwargs)
+    if names[0] not in bound or names[1] not in bound:
+        raise Incompatible(what)
     return bound
 
 
@@ -66,6 +68,7 @@ def as_dtype(L, a, dtype):
 @register
 class Digitize(CallTemplate):
     paths = ("numpy.digitize",)
+    array_like = (0, 1, "x", "bins")
     accepts_lazy = True
     NAMES = ("x", "bins", "right")
 

@@ -38,6 +38,7 @@ def _const(call, name, pos):
 @register
 class IsIn(CallTemplate):
     paths = ("numpy.isin",)
+    array_like = (0, 1, "element", "test_elements")     # (a list display too)
     accepts_lazy = True
 
     def typer(self, inf, call, args, kwargs):
