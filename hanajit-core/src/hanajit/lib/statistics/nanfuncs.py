@@ -1,4 +1,5 @@
-"""NumPy's NaN-ignoring reductions over a whole array (no ``axis``), as
+"""NumPy's NaN-ignoring reductions over a whole array (no ``axis``; with it:
+``nanfuncs_axis``), as
 ``numpy/lib/_nanfunctions_impl.py`` defines them for float arrays (integer and
 bool arrays have no NaN: the plain reduction):
 
@@ -33,6 +34,9 @@ class NanReduction(CallTemplate):
         self.paths = (f"numpy.{name}",)
 
     def typer(self, inf, call, args, kwargs):
+        from . import nanfuncs_axis
+        if nanfuncs_axis.wanted(self.name, call, args, kwargs):
+            return nanfuncs_axis.typer(self.name, inf, call, args, kwargs)
         if len(args) != 1 or kwargs or not isinstance(args[0], T.ArrayType):
             raise Incompatible(f"np.{self.name}(a) of an array, without axis")
         t = args[0].dtype
@@ -103,6 +107,9 @@ class NanReduction(CallTemplate):
         return ops.convert(L, mean, et)
 
     def lower(self, L, call, args, kwargs):
+        from . import nanfuncs_axis
+        if nanfuncs_axis.wanted(self.name, call, [a.type for a in args], kwargs):
+            return nanfuncs_axis.lower(self.name, L, call, args, kwargs)
         arr = L.let(args[0])
         et = arr.type.dtype
         dims = [L.let(N.ArrayAttr(arr, "shape", k, I)) for k in range(arr.type.ndim)]
