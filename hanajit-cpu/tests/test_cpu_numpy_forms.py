@@ -312,3 +312,31 @@ def test_sinc_as_numpy_computes_it(a):
     assert type(got) is type(want) and np.asarray(got).dtype == np.asarray(want).dtype
     # sin in a vectorised loop is vector math (docs/semantics.md): within 4 ulp
     np.testing.assert_array_max_ulp(np.asarray(got), np.asarray(want), maxulp=4)
+
+
+def tolist(a):
+    return a.tolist()
+
+
+def tolist_of_expression(a):
+    return (a * 2)[1:].tolist(), a.shape[0]
+
+
+def _same_python(got, want):
+    """Equal, with the same Python types all the way down (lists, tuples, numbers)."""
+    assert type(got) is type(want)
+    if isinstance(want, (list, tuple)):
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            _same_python(g, w)
+    else:
+        assert got == want
+
+
+@pytest.mark.parametrize("a", [np.arange(5.0), np.arange(6, dtype=np.int32).reshape(2, 3),
+                               np.arange(4, dtype=np.float32)[::-1], np.array([True, False]),
+                               np.array(2.5), np.zeros((2, 0))], ids=range(6))
+def test_returned_tolist_gives_python_lists_of_python_numbers(a):
+    _same_python(_compiled(tolist)(a), tolist(a))
+    if a.ndim:
+        _same_python(_compiled(tolist_of_expression)(a), tolist_of_expression(a))

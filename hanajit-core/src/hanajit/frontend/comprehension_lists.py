@@ -14,7 +14,8 @@ read of it is one of:
   ``min`` and ``max`` of it (loops over the items, ``frontend/comprehensions.py``);
 * an argument of a NumPy function or an index array (``np.mean(name)``,
   ``a[name]``), which NumPy reads as ``np.array(name)``;
-* ``return name``: the caller gets a list (``Function.returns_list``);
+* ``return name``: the caller gets a list (``Function.returns_list``), and so
+  from ``return a.tolist()`` (a copy of the array ``a``, with Python numbers);
 * its truth (``if name:``, ``not name``): whether it has items.
 
 Anything else -- ``append``, item assignment, a slice, ``x in name`` (a list
@@ -35,6 +36,7 @@ import math
 from . import comprehension_arrays, sorted_lists
 from .readonly_lists import declared_elsewhere, scan
 from ..ir import nodes as N
+from ..ir.frontend_nodes import Method
 
 _NESTED = (ast.ListComp, ast.List, ast.Tuple, ast.Starred, ast.GeneratorExp, ast.Set,
            ast.Dict, ast.SetComp, ast.DictComp)
@@ -159,6 +161,9 @@ def _list_value(b, value, built):
         return sorted_lists.build(b, sort, names=built)
     if isinstance(value, ast.ListComp):
         return comprehension_arrays.build_array(b, value, None, as_list=True, names=built)
+    if _tolist(value):              # ``return a.tolist()``: a copy of ``a``, as lists
+        built["item"] = "$tolist"   # (never assigned: Python numbers)
+        return N.PyCall(callee=Method("copy"), args=[b.expr(value.func.value)], name="copy")
     if isinstance(value, ast.Name) and value.id in b.comp_lists:
         if value.id not in b.comp_items:
             b.fail(b.current_stmt, "list comprehension",
@@ -168,8 +173,13 @@ def _list_value(b, value, built):
     return None
 
 
+def _tolist(value) -> bool:
+    return (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            and value.func.attr == "tolist" and not value.args and not value.keywords)
+
+
 def _is_list(b, value) -> bool:
-    return isinstance(value, ast.ListComp) or (
+    return isinstance(value, ast.ListComp) or _tolist(value) or (
         isinstance(value, ast.Name) and value.id in b.comp_lists) or \
         sorted_lists.parse(value, b._global_object) is not None
 
