@@ -308,7 +308,7 @@ def comparison_type(a, b, weak_a: bool, weak_b: bool):
 def matmul_type(a, b):
     """The type of ``a @ b``; Incompatible where NumPy refuses."""
     from .linalg.dot import dot_type
-    return dot_type(a, b)
+    return dot_type(a, b, matmul=True)
 
 
 def index_type(array, index):

@@ -18,11 +18,16 @@ from ..registry import CallTemplate, register
 I = T.INT64
 
 
-def dot_type(a, b):
+def dot_type(a, b, matmul=False):
+    """The type of ``np.dot(a, b)``, or with ``matmul`` of ``a @ b``, whose
+    operands may be stacks of matrices (``batched``)."""
     if not (isinstance(a, T.ArrayType) and isinstance(b, T.ArrayType)):
         raise Incompatible("np.dot / @ of arrays only")
+    if matmul and (a.ndim > 2 or b.ndim > 2) and min(a.ndim, b.ndim) >= 1:
+        from .batched import batched_type
+        return batched_type(a, b)
     if a.ndim not in (1, 2) or b.ndim not in (1, 2):
-        raise Incompatible("np.dot / @ of 1-D and 2-D arrays only")
+        raise Incompatible("np.dot of 1-D and 2-D arrays only (@ of stacks too)")
     t = promote(a.dtype, b.dtype)
     if t.is_bool:
         raise Incompatible("np.dot of boolean arrays")
@@ -87,13 +92,28 @@ def dot(L, a, b, rt, kind="dot"):
                 for x in (a, b))
     ta, tb = a.type, b.type
     ka = N.ArrayAttr(a, "shape", ta.ndim - 1, I)
-    kb = N.ArrayAttr(b, "shape", 0, I)
+    kb = N.ArrayAttr(b, "shape", max(tb.ndim - 2, 0), I)
     L.emit(N.If(cond=N.Cmp("ne", ka, kb, T.BOOL), then=[N.Raise(
         exc=ValueError, args=[ka, kb], deopt=RERUN,
         message="shapes not aligned: {} (dim of a) != {} (dim 0 of b)")]))
+    if ta.ndim > 2 or tb.ndim > 2:
+        from .batched import batched
+        return batched(L, a, b, rt, lambda a2, b2, out2: product_into(L, a2, b2, out2, kind))
     if ta.ndim == 1 and tb.ndim == 1 and uses_numpys_blas(L, ta, tb):
         return _blas_vv(L, a, b, t, kind)
-    kdim = L.let(ka)
+    return product_into(L, a, b, rt, kind)
+
+
+def product_into(L, a, b, rt, kind):
+    """The product of the 1-D or 2-D arrays ``a`` and ``b`` (their inner
+    dimensions checked) into ``rt``: a new array of that type, or when ``rt`` is
+    an array value, into it (one matrix of a stack)."""
+    out_given = None if isinstance(rt, T.Type) else rt
+    if out_given is not None:
+        rt = out_given.type
+    t = rt.dtype if isinstance(rt, T.ArrayType) else rt
+    ta, tb = a.type, b.type
+    kdim = L.let(N.ArrayAttr(a, "shape", ta.ndim - 1, I))
 
     def acc_over(fixed_a, fixed_b):
         acc = L.temp(t, "acc")
@@ -117,7 +137,7 @@ def dot(L, a, b, rt, kind="dot"):
     def product(dims, element, helper):
         """``out`` of ``dims`` filled by NumPy's BLAS calls (``helper``, which
         returns 0 where NumPy runs its own loops) or by those loops."""
-        out = allocate(L, rt, dims)
+        out = allocate(L, rt, dims) if out_given is None else out_given
         loops_ = L.sub_block(lambda: fill(L, out, dims, element))[0]
         if not blas:
             L.out.extend(loops_)
@@ -185,7 +205,8 @@ class Dot(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         if len(args) != 2 or kwargs:
             raise Incompatible("np.dot(a, b)")
-        return dot_type(*args)
+        import numpy
+        return dot_type(*args, matmul=call.callee is numpy.matmul)
 
     def lower(self, L, call, args, kwargs):
         import numpy
