@@ -189,6 +189,20 @@ def roll(a, s):
     return np.roll(a, s), np.roll(a, s, axis=0), np.roll(a, shift=s, axis=-1)
 
 
+def rolls_of_tuples(a, s):
+    return (np.roll(a, s, axis=(0, -1)), np.roll(a, (s, -1), axis=(-1, 0)),
+            np.roll(a, (s, 3), axis=0), np.roll(a, (1, s)), np.roll(a, (s, s, 1), axis=(0, 1, 0)))
+
+
+@pytest.mark.parametrize("a", [np.arange(20.0).reshape(4, 5), np.arange(60).reshape(3, 4, 5),
+                               np.arange(20.0).reshape(4, 5)[::-1, ::2], np.zeros((0, 3))],
+                         ids=range(4))
+def test_roll_with_tuples_of_shifts_and_axes(a):
+    for s in (-7, 0, 2):
+        for g, w in zip(jit(rolls_of_tuples, fallback=False)(a, s), rolls_of_tuples(a, s)):
+            assert g.dtype == w.dtype and g.shape == w.shape and np.array_equal(g, w)
+
+
 def tiles(a):
     return np.tile(a, 2), np.tile(a, (2, 3)), np.tile(a, (2, 1, 2)), np.tile(a, 0)
 

@@ -125,37 +125,68 @@ class Diff(CallTemplate):
 
 @register
 class Roll(CallTemplate):
-    """``np.roll(a, shift, axis=None)``: an integer shift, flattened or along one
-    constant axis."""
+    """``np.roll(a, shift, axis=None)``: integer shifts (an int or a tuple of
+    them), flattened or along constant axes (an int or a tuple), broadcast
+    against each other and summed per axis as NumPy does; one axis at a time."""
 
     paths = ("numpy.roll",)
     accepts_lazy = True
 
+    @staticmethod
+    def axes(call, ndim):
+        """The axes (normalised; None: flattened) and how many there are."""
+        axis = _const(call, 2, "axis", None)
+        if axis is None:
+            return None
+        values = axis if isinstance(axis, tuple) else (axis,)
+        if not values or not all(type(k) is int and -ndim <= k < ndim for k in values):
+            raise Incompatible(f"axis {axis!r} is out of bounds for array of dimension {ndim}")
+        return [k % ndim for k in values]
+
     def typer(self, inf, call, args, kwargs):
         vals = list(args) + [kwargs[k] for k in ("shift",) if k in kwargs]
         if len(vals) != 2 or set(kwargs) - {"shift", "axis"} or len(args) > 3:
-            raise Incompatible("np.roll(a, shift, axis=None) with an integer shift")
+            raise Incompatible("np.roll(a, shift, axis=None) with integer shifts")
         at, st = vals
         if not isinstance(at, T.ArrayType):
             raise Incompatible(f"np.roll() of {at}")
-        if not (isinstance(st, T.Scalar) and (st.is_int or st.is_bool)):
-            raise Incompatible("np.roll() with a tuple or non-integer shift")
-        _axis(call, 2, at.ndim, None)
+        shifts = st.items if isinstance(st, T.TupleType) and st.items else (st,)
+        if not all(isinstance(t, T.Scalar) and (t.is_int or t.is_bool) for t in shifts):
+            raise Incompatible("np.roll() with a non-integer shift")
+        axes = self.axes(call, at.ndim)
+        n = len(axes) if axes is not None else 1
+        if len(shifts) != n and 1 not in (len(shifts), n):
+            raise Incompatible("np.roll(): shift and axis do not broadcast (NumPy's ValueError)")
         return T.ArrayType(at.dtype, at.ndim, "C")
 
     def lower(self, L, call, args, kwargs):
         from .shape import reshape_view
-        shift = args[1] if len(args) > 1 else kwargs["shift"]
-        shift = L.let(ops.convert_wrap(shift, I))
-        axis = _axis(call, 2, call.type.ndim, None)
-        if axis is None:
-            z = _flat(L, args[0])
-            flat = self.rolled(L, z, 0, shift)
+        shift = L.let(args[1] if len(args) > 1 else kwargs["shift"])
+        if isinstance(shift.type, T.TupleType):
+            shifts = [L.let(ops.convert_wrap(N.TupleGet(shift, k, t), I))
+                      for k, t in enumerate(shift.type.items)]
+        else:
+            shifts = [L.let(ops.convert_wrap(shift, I))]
+        axes = self.axes(call, call.type.ndim)
+        flat = axes is None
+        axes = axes or [0]
+        if len(shifts) == 1:
+            shifts = shifts * len(axes)
+        elif len(axes) == 1:
+            axes = axes * len(shifts)
+        total = {}                              # NumPy sums the shifts of each axis
+        for k, sh in zip(axes, shifts):
+            total[k] = sh if k not in total else L.let(N.BinOp("add", total[k], sh, I))
+        if flat:
+            out = self.rolled(L, _flat(L, args[0]), 0, total[0])
             a = L.let(args[0]) if not isinstance(args[0], ew.Lazy) else None
             zd = args[0].dims if a is None else [
                 L.let(N.ArrayAttr(a, "shape", k, I)) for k in range(call.type.ndim)]
-            return reshape_view(L, flat, zd, call.type)
-        return self.rolled(L, ew.to_lazy(L, args[0]), axis, shift)
+            return reshape_view(L, out, zd, call.type)
+        out = args[0]
+        for k, sh in total.items():
+            out = L.let(self.rolled(L, ew.to_lazy(L, out), k, sh))
+        return out
 
     @staticmethod
     def rolled(L, z, axis, shift):
