@@ -234,7 +234,9 @@ def method_template(name):
     from .cumulative import METHODS as CUMULATIVE
     from ..linalg.dot import METHODS as DOT
     from ..statistics.var_std_norm import METHODS as STATS      # var / std (axis=, ddof=)
-    for extra in (SORTING, ROUNDING, TAKE, PUT, NONZERO, SHAPE, CUMULATIVE, DOT, STATS):
+    from .squeeze_resize import METHODS as SQUEEZE
+    for extra in (SORTING, ROUNDING, TAKE, PUT, NONZERO, SHAPE, CUMULATIVE, DOT, STATS,
+                  SQUEEZE):
         if name in extra:
             return extra[name]
     path = METHODS.get(name) or FUNCTION_METHODS.get(name)
