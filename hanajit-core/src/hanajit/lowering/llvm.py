@@ -485,8 +485,10 @@ class FunctionLowering(TablesAndRandom, ArrayMemory):
             return self.m.integer_call(self.b, e.name, args)
         if isinstance(e.type, T.Scalar) and e.type.is_complex:
             return self.m.complex_math_call(self.b, e.name, args, e.type, self.fn.pyname)
+        exact = getattr(e, "libm_exact", False)     # the C library's result, always
         call = self.m.math_call(self.b, e.name, args, e.type,
-                                vectorize=not getattr(e, "scalar_only", False))
+                                vectorize=not (exact or getattr(e, "scalar_only", False)),
+                                square=not exact)
         if self.fn.fastmath and isinstance(call, ir.CallInstr):
             call.fastmath.update(self.fn.fastmath)
         return call

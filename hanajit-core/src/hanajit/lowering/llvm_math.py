@@ -131,7 +131,8 @@ class MathCalls:
         pick = b.icmp_signed if name[0] == "s" else b.icmp_unsigned
         return b.select(pick(INT_MINMAX[name], *args), *args)
 
-    def math_call(self, b: ir.IRBuilder, name, args, t: T.Type, vectorize=True):
+    def math_call(self, b: ir.IRBuilder, name, args, t: T.Type, vectorize=True,
+                  square=True):
         from .llvm import lltype
         if self.info.softmath and t == T.FLOAT64:
             from . import softmath
@@ -161,7 +162,7 @@ class MathCalls:
             _returns_nonnegative(call)
         if vectorize:
             return self.vector_variant(call, fn)
-        if self.info.vector_square:
+        if self.info.vector_square and square:
             from . import vector_square
             if vector_square.is_square(fn, args):
                 vector_square.attach(self, call, fn, _StringCallAttributes)
