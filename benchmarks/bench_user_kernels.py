@@ -6,7 +6,8 @@ argument, ``np.repeat``, ``np.tile`` with masked updates, ``.real.min()`` and
 small matrix, ``np.histogram``) are timed against NumPy running the same function;
 loop kernels (a convolution whose indices come through a clamping helper, an
 exponential-smoothing recurrence, a double loop summing an expression of columns
-per element) against Numba compiling the same source.  Every kernel is written
+per element, a lookup in a global table) against Numba compiling the same source;
+also ``@`` of a stack of small matrices and ``np.nansum`` along an axis.  Every kernel is written
 here for this benchmark (the convolution in ``hanajit.testing.loop_kernels``,
 which the tests share); each result is checked against NumPy's (or the
 interpreter's) before anything is timed.
@@ -71,7 +72,25 @@ def histogram(x):
     return np.histogram(x, bins=64)
 
 
+def stacked_products(a, b):
+    return a @ b
+
+
+def nan_column_sums(x):
+    return np.nansum(x, axis=0)
+
+
 # -- loop kernels ---------------------------------------------------------------------
+WEIGHTS = np.linspace(0.5, 1.5, 256)       # a lookup table read through a global name
+
+
+def table_lookup(idx):
+    s = 0.0
+    for i in idx:
+        s += WEIGHTS[i]
+    return s
+
+
 def smooth(x, a):
     s = np.empty_like(x)
     s[0] = x[0]
@@ -109,6 +128,10 @@ def _cases(quick):
     kern = rng.random((5, 5))
     A, B = rng.random((16, s(200, 10))), rng.random((16, s(300, 12)))
     W = rng.random(A.shape) + 0.5
+    stack = rng.random((s(1000, 10), 4, 4))
+    holes = rng.standard_normal((s(1000, 30), s(1000, 20)))
+    holes[holes > 1.5] = np.nan
+    idx = rng.integers(0, 256, s(1_000_000, 1000))
     return [
         ("3-element arrays, NumPy-scalar dt", "array", orbit_step, orbit_step,
          (p, v, np.float64(0.01))),
@@ -119,7 +142,11 @@ def _cases(quick):
         ("column sums of a 50x3 matrix", "array", centroid, centroid, (pts,)),
         ("`np.histogram`, 64 bins", "array", histogram, histogram, (normal,)),
         ("convolution, clamping helper", "loop", blur_clamped, None, (img, kern)),
+        ("`a @ b` of 1000 stacked 4x4 matrices", "array", stacked_products,
+         stacked_products, (stack, stack)),
+        ("`np.nansum(x, axis=0)`", "array", nan_column_sums, nan_column_sums, (holes,)),
         ("exponential smoothing", "loop", smooth, None, (x, 0.1)),
+        ("global lookup table", "loop", table_lookup, None, (idx,)),
         ("double loop of column sums", "loop", weighted_distances,
          weighted_distances_numpy, (A, B, W)),
     ]

@@ -40,7 +40,15 @@ class ArrayMemory:
         """Apply ``fn`` (incref/decref) to the meminfo of every array in ``v``."""
         b = self.b
         if isinstance(t, T.ArrayType):
-            b.call(fn, [b.extract_value(v, 0)])
+            mi = b.extract_value(v, 0)
+            if not self.m.info.host_calls:      # (GPU code: structured control flow)
+                b.call(fn, [mi])
+                return
+            # a test LLVM folds where the meminfo is a known NULL: memory no
+            # runtime owns (a global array's, a random state's) costs no call
+            with b.if_then(b.icmp_unsigned("!=", mi, ir.Constant(mi.type, None)),
+                           likely=True):
+                b.call(fn, [mi])
         elif isinstance(t, T.TupleType):
             for i, it in enumerate(t.items):
                 if _ll.holds_array(it):
