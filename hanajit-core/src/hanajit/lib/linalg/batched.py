@@ -3,7 +3,9 @@ dimensions): NumPy's matmul loop runs over the broadcast stack dimensions and
 computes each matrix (or vector) product as a 2-D ``@`` does -- its BLAS call
 where the matrices' strides allow it, its own loops elsewhere -- so each is the
 2-D product of ``dot.product_into`` on views of the operands, into the C-ordered
-result.  Stack dimensions that do not broadcast, like inner dimensions that do
+result.  A stack every matrix of which NumPy hands to ``gemm`` as it is takes one
+helper call for all (``stack_algorithms``: NumPy's one decision, then a ``gemm``
+per matrix), not a call per matrix.  Stack dimensions that do not broadcast, like inner dimensions that do
 not match, re-run in the interpreter for NumPy's ValueError."""
 from __future__ import annotations
 
@@ -80,5 +82,42 @@ def batched(L, a, b, rt: T.ArrayType, product):
         out2 = matrix(out, list(range(nd)), idx, "C", len(core))
         product(matrix(a, axes_a, idx, "A", min(ta.ndim, 2)),
                 matrix(b, axes_b, idx, "A", min(tb.ndim, 2)), out2)
-    loops(L, stack, body)
+    whole = None
+    if nd == 1 and ta.ndim >= 2 and tb.ndim >= 2 and _one_blas_dtype(L, ta, tb):
+        whole = _stack_at_once(L, a, b, out, axes_a, axes_b, stack[0], matrix)
+    per_matrix = L.sub_block(lambda: loops(L, stack, body))[0]
+    if whole is None:
+        L.out.extend(per_matrix)
+    else:
+        L.emit(N.If(cond=N.Cmp("eq", whole, C(0, I), T.BOOL), then=per_matrix))
     return out
+
+
+def _one_blas_dtype(L, ta, tb):
+    from .dot import uses_numpys_blas
+    return ta.dtype == tb.dtype and uses_numpys_blas(L, ta, tb)
+
+
+def _stack_at_once(L, a, b, out, axes_a, axes_b, count, matrix):
+    """One helper call for a stack of matrices every one of which NumPy hands to
+    ``gemm`` as it is (``stack_algorithms.matmul_stack``): 1 when done, else 0."""
+    from . import stack_algorithms as hb
+    zero = [C(0, I)]
+
+    def step(x, k):
+        if k is None:
+            return C(0, I)
+        n = N.ArrayAttr(x, "shape", k, I)
+        return L.let(N.Select(N.Cmp("eq", n, C(1, I), T.BOOL), C(0, I),
+                              N.ArrayAttr(x, "stride", k, I), I))
+    first_a = matrix(a, axes_a, zero, "A", 2)
+    first_b = matrix(b, axes_b, zero, "A", 2)
+    first_out = matrix(out, [0], zero, "C", 2)
+    done = L.temp(I, "stack")
+    L.emit(N.Assign(target=done, value=C(1, I)))
+    call, v = L.sub_block(lambda: L.call_helper(hb.matmul_stack, [
+        first_a, first_b, first_out, count, step(a, axes_a[0]), step(b, axes_b[0]),
+        N.ArrayAttr(out, "stride", 0, I)]))
+    L.emit(N.If(cond=N.Cmp("gt", count, C(0, I), T.BOOL),
+                then=call + [N.Assign(target=done, value=v)]))
+    return N.Var(done, I)

@@ -549,7 +549,7 @@ def np_dot_vm(v, b, out, z):
 
 
 # -- @ (umath/matmul.c.src) -------------------------------------------------------------
-def _blasable(s1, s2, d1, d2, size):
+def blasable(s1, s2, d1, d2, size):
     """``is_blasable2d``: the second axis contiguous, the first a multiple of the
     item size no shorter than the second axis."""
     if s2 != size or s1 % size != 0:
@@ -560,7 +560,7 @@ def _blasable(s1, s2, d1, d2, size):
 def _gemv_mm(w, p1, s1_m, s1_n, p2, s2_n, po, so_m, m, n):
     """``@name@_gemv`` of the matmul loop."""
     size = w.itemsize
-    if _blasable(s1_m, s1_n, m, n, size):
+    if blasable(s1_m, s1_n, m, n, size):
         order = COL_MAJOR
         lda = s1_m // size
     else:
@@ -574,13 +574,13 @@ def _matrixmatrix(w, out, p1, s1_m, s1_n, p2, s2_n, s2_p, m, n, p):
     """``@name@_matmul_matrixmatrix`` into the C-contiguous ``out``."""
     size = w.itemsize
     ldc = p
-    if _blasable(s1_m, s1_n, m, n, size):
+    if blasable(s1_m, s1_n, m, n, size):
         trans1 = NO_TRANS
         lda = s1_m // size
     else:
         trans1 = TRANS
         lda = s1_n // size
-    if _blasable(s2_n, s2_p, n, p, size):
+    if blasable(s2_n, s2_p, n, p, size):
         trans2 = NO_TRANS
         ldb = s2_n // size
     else:
@@ -631,8 +631,8 @@ def matmul_mm(a, b, out, z):
     s1_n = a.strides[1]
     s2_n = b.strides[0]
     s2_p = b.strides[1]
-    ok1 = _blasable(s1_m, s1_n, m, n, size) or _blasable(s1_n, s1_m, n, m, size)
-    ok2 = _blasable(s2_n, s2_p, n, p, size) or _blasable(s2_p, s2_n, p, n, size)
+    ok1 = blasable(s1_m, s1_n, m, n, size) or blasable(s1_n, s1_m, n, m, size)
+    ok2 = blasable(s2_n, s2_p, n, p, size) or blasable(s2_p, s2_n, p, n, size)
     if m == 1 or n == 1 or p == 1:
         if m == 1 and p == 1:                # row @ column: @name@_dot
             b1 = _blas_stride(s1_n, size)
@@ -644,11 +644,11 @@ def matmul_mm(a, b, out, z):
             return 0
         if n == 1:
             return 0
-        if m == 1 and ok2 and _blasable(s1_n, size, n, 1, size):
+        if m == 1 and ok2 and blasable(s1_n, size, n, 1, size):
             _gemv_mm(a, prims.address(b), s2_p, s2_n, prims.address(a), s1_n,
                      prims.address(out), size, p, n)
             return 1
-        if p == 1 and ok1 and _blasable(s2_n, size, n, 1, size):
+        if p == 1 and ok1 and blasable(s2_n, size, n, 1, size):
             _gemv_mm(a, prims.address(a), s1_m, s1_n, prims.address(b), s2_n,
                      prims.address(out), size, m, n)
             return 1
@@ -677,9 +677,9 @@ def _matvec(w, out, z, pm, s_outer, s_inner, outer, inner, pv, sv, vector_first)
         return 1
     if inner == 1:
         return 0
-    if (_blasable(s_outer, s_inner, outer, inner, size)
-            or _blasable(s_inner, s_outer, inner, outer, size)) \
-            and _blasable(sv, size, inner, 1, size):
+    if (blasable(s_outer, s_inner, outer, inner, size)
+            or blasable(s_inner, s_outer, inner, outer, size)) \
+            and blasable(sv, size, inner, 1, size):
         _gemv_mm(w, pm, s_outer, s_inner, pv, sv, prims.address(out), size, outer, inner)
         return 1
     return 0
