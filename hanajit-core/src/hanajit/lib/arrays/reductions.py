@@ -16,6 +16,7 @@ from ...ir import nodes as N
 from ...ir import types as T
 from . import elementwise as ew
 from . import reduce_dtype
+from . import masked_sums
 from ..python import operators as ops
 from ..python.operators import C
 from ..registry import CallTemplate, register
@@ -94,6 +95,8 @@ class Reduction(ComplexSums, CallTemplate):
             if args and isinstance(args[0], T.Scalar):
                 raise Incompatible(f"np.{self.name}() of a scalar")
             raise Incompatible(f"np.{self.name}() needs an array")
+        if masked_sums.wanted(self.name, kwargs):      # (where=)
+            return masked_sums.typer(call, args, kwargs, self.scalar_type)
         typed = self.name in reduce_dtype.NAMES        # (dtype=: reduce_dtype)
         extra = set(kwargs) - {"axis", "keepdims"} - ({"dtype"} if typed else set())
         if extra or len(args) > 2 + typed:
@@ -312,6 +315,8 @@ class Reduction(ComplexSums, CallTemplate):
                 and t.ndim >= 2 and t.dtype == st and st.is_float)
 
     def lower(self, L, call, args, kwargs):
+        if masked_sums.wanted(self.name, kwargs):
+            return masked_sums.lower(L, call, args, kwargs)
         axis, keep = axis_arg(call)
         rt = call.type
         st = rt.dtype if isinstance(rt, T.ArrayType) else rt
