@@ -210,7 +210,7 @@ def _load_library():
                   "arrays.insert_delete", "indexing.index_tricks",
                   "arrays.squeeze_resize", "linalg.dot",
                   "arrays.methods", "parallel.regions", "statistics.bincount",
-                  "sorting.sort", "sorting.sorted_list", "sorting.digitize", "sorting.isin", "arrays.rebuild", "statistics.var_std_norm",
+                  "sorting.sort", "sorting.sorted_list", "sorting.digitize", "sorting.isin", "sorting.set_operations", "arrays.rebuild", "statistics.var_std_norm",
                   "statistics.histogram", "numeric.sign_round",
                   "arrays.attributes", "indexing.take", "indexing.put",
                   "numeric.operator_ufuncs", "arrays.rearrange",
