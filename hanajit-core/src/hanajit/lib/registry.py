@@ -218,7 +218,7 @@ def _load_library():
                   "indexing.nonzero", "linalg.solve_inv_det",
                   "statistics.quantile", "statistics.median", "arrays.matrix",
                   "arrays.cross_grid", "numeric.nan_to_num", "complex.angle",
-                  "numeric.angles_and_gcd", "numeric.float_parts",
+                  "numeric.angles_and_gcd", "numeric.float_parts", "numeric.float_steps", "numeric.bessel_i0",
                   "linalg.kron_trapz", "sorting.partition", "linalg.blas",
                   "linalg.convolve", "linalg.einsum", "random.generator", "random.legacy",
                   "random.choice", "random.python_random", "gpu", "python.float_sums",
