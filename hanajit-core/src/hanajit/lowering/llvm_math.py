@@ -145,7 +145,9 @@ class MathCalls:
         ty = lltype(t)
         if kind == "llvm":
             fn = self.llmod.declare_intrinsic(sym, [ty], ir.FunctionType(ty, [ty] * len(args)))
-            return self.vector_variant(b.call(fn, args), fn)
+            call = b.call(fn, args)
+            # (not vectorize: a vectorised loop calls the scalar function per lane)
+            return self.vector_variant(call, fn) if vectorize else call
         suffix = self.info.float32_suffix if t == T.FLOAT32 else ""
         symbol = sym + suffix if kind == "libm" else sym
         fn = self.math_decls.get(symbol)

@@ -238,6 +238,30 @@ class SortMethod(CallTemplate):
         return C(None, T.NONE)
 
 
+def unique_values(L, a):
+    """``np.unique(a)`` of the array (or lazy array) ``a``: a new 1-D array of
+    its sorted distinct values, as NumPy finds them (also ``set_operations``)."""
+    if a.type.dtype.is_complex:
+        # NumPy finds complex values by hashing: of equal values (0j, -0j; all
+        # NaNs) the first in the input stays -- a stable sort keeps it first
+        a = L.let(ew.materialize(L, a))
+        _, given = fresh_copy(L, a)
+        out, flat = fresh_copy(L, a)
+        L.call_helper(hs.sort_rows, [flat, _row_length(L, out, None)])
+        u = L.call_helper(hs.unique_sorted, [flat])
+        return L.call_helper(hs.first_nan_last, [u, given])
+    out, flat = fresh_copy(L, a)
+    t = a.type.dtype
+    if t.kind == "i" or (t.kind == "u" and t.bits < 64):
+        # NumPy 2 hashes integers (not uint64's, past int64) and sorts the
+        # distinct values: far faster than sorting them all when they are few
+        return L.call_helper(hs.unique_ints, [flat])
+    # NumPy's sort decides which of equal values (0.0, -0.0) comes first, and
+    # the first of each run stays
+    sort_values(L, flat, _row_length(L, out, None), "quick")
+    return L.call_helper(hs.unique_sorted, [flat])
+
+
 @register
 class Unique(CallTemplate):
     """``np.unique(a)``: the sorted distinct values (NaNs collapse into one; of
@@ -254,25 +278,7 @@ class Unique(CallTemplate):
         return T.ArrayType(args[0].dtype, 1, "C")
 
     def lower(self, L, call, args, kwargs):
-        if args[0].type.dtype.is_complex:
-            # NumPy finds complex values by hashing: of equal values (0j, -0j; all
-            # NaNs) the first in the input stays -- a stable sort keeps it first
-            a = L.let(ew.materialize(L, args[0]))
-            _, given = fresh_copy(L, a)
-            out, flat = fresh_copy(L, a)
-            L.call_helper(hs.sort_rows, [flat, _row_length(L, out, None)])
-            u = L.call_helper(hs.unique_sorted, [flat])
-            return L.call_helper(hs.first_nan_last, [u, given])
-        out, flat = fresh_copy(L, args[0])
-        t = args[0].type.dtype
-        if t.kind == "i" or (t.kind == "u" and t.bits < 64):
-            # NumPy 2 hashes integers (not uint64's, past int64) and sorts the
-            # distinct values: far faster than sorting them all when they are few
-            return L.call_helper(hs.unique_ints, [flat])
-        # NumPy's sort decides which of equal values (0.0, -0.0) comes first, and
-        # the first of each run stays
-        sort_values(L, flat, _row_length(L, out, None), "quick")
-        return L.call_helper(hs.unique_sorted, [flat])
+        return unique_values(L, args[0])
 
 
 @register
