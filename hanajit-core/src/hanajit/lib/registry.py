@@ -207,7 +207,7 @@ def _load_library():
                   "python.math_counting", "python.math_products",
                   "arrays.creation",
                   "arrays.ufuncs", "arrays.reductions", "arrays.shape", "arrays.cumulative", "arrays.joining",
-                  "arrays.insert_delete", "indexing.index_tricks",
+                  "arrays.insert_delete", "arrays.select", "indexing.index_tricks",
                   "arrays.squeeze_resize", "linalg.dot",
                   "arrays.methods", "parallel.regions", "statistics.bincount",
                   "sorting.sort", "sorting.sorted_list", "sorting.digitize", "sorting.isin", "arrays.rebuild", "statistics.var_std_norm",
