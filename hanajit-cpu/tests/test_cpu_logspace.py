@@ -1,14 +1,11 @@
 """``np.logspace`` (``lib/arrays/log_ranges.py``) against NumPy: dtype, shape
 and NumPy's ValueError exactly; the values are ``base`` to the power of NumPy's
-own ``linspace`` values (bit for bit), raised by hanajit's array power: within
-4 ulp of NumPy's (on AVX-512 hosts NumPy's SIMD power loop, and hanajit's
-libmvec ``pow`` in vectorised loops, can each differ from C's ``pow`` in the last
-bits); with vector math off (``HANAJIT_VECMATH=0``) bit for bit wherever NumPy's
-power is C's ``pow`` (``math.pow``)."""
+own ``linspace`` values (bit for bit), raised by C's ``pow``: bit for bit
+wherever NumPy's power is C's ``pow`` (``math.pow``), and within 4 ulp where it
+is not (NumPy's SIMD power loop on AVX-512 hosts)."""
 from __future__ import annotations
 
 import math
-import os
 import warnings
 
 import numpy as np
@@ -26,7 +23,6 @@ def full(a, b, n, endpoint, base):
 
 
 JIT = {f: jit(f, fallback=False) for f in (default, full)}
-SCALAR_POW = os.environ.get("HANAJIT_VECMATH") == "0"
 
 
 def check(f, *args):
@@ -47,9 +43,8 @@ def check(f, *args):
     g, w = got.view(np.int64), want.view(np.int64)
     both_nan = np.isnan(got) & np.isnan(want)
     assert (both_nan | (np.abs(g - w) <= 4)).all(), (args, got, want)
-    if SCALAR_POW:
-        exact = (want == ref) | both_nan
-        assert (got[exact].tobytes() == want[exact].tobytes()), (args, got, want)
+    exact = (want == ref) | both_nan
+    assert (got[exact].tobytes() == want[exact].tobytes()), (args, got, want)
 
 
 @pytest.mark.parametrize("args", [(0, 3), (-2.5, 7.1), (1.0, -1.0), (0.0, 0.0),

@@ -1,8 +1,9 @@
 """``np.logspace(start, stop, num=50, endpoint=True, base=10.0)`` of real
 numbers as NumPy computes it: ``np.power(base, np.linspace(start, stop, num,
 endpoint))`` (``log_ranges_algorithms``), float64.  The ``linspace`` values are
-NumPy's bit for bit; the power is hanajit's array power, which on AVX-512 hosts
-can differ from NumPy's SIMD power loop in the last bits (``docs/semantics.md``).
+NumPy's bit for bit; the power is C's ``pow`` for each element, as NumPy's power
+loop computes it except on AVX-512 hosts, where its SIMD ``pow`` can differ in
+the last bits (within 4 ulp; ``docs/semantics.md``).
 
 Compiled: real scalar ``start``, ``stop`` and ``base`` (not float32 bounds, as
 ``np.linspace``), an integer ``num``.  Array bounds or base, complex values,
