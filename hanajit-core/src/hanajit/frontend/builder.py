@@ -724,7 +724,8 @@ class Builder:
     def list_arg(self, node, call=None):
         """A NumPy function's argument: a list display (``np.array([1.0, x])``) is
         read like a tuple, since it is never mutated there."""
-        if isinstance(node, ast.List):
+        if isinstance(node, ast.List) or isinstance(node, ast.Tuple) and any(
+                isinstance(x, ast.List) for x in node.elts):   # (also ``([1, 0], [0, 1])``)
             return self.e_Tuple(ast.Tuple(elts=[_as_tuple(x) for x in node.elts],
                                           ctx=ast.Load()))
         if isinstance(node, ast.ListComp):          # np.array([f(x) for x in a])

@@ -1,0 +1,61 @@
+"""``np.logspace(start, stop, num=50, endpoint=True, base=10.0)`` of real
+numbers as NumPy computes it: ``np.power(base, np.linspace(start, stop, num,
+endpoint))`` (``log_ranges_algorithms``), float64.  The ``linspace`` values are
+NumPy's bit for bit; the power is C's ``pow`` for each element, as NumPy's power
+loop computes it except on AVX-512 hosts, where its SIMD ``pow`` can differ in
+the last bits (within 4 ulp; ``docs/semantics.md``).
+
+Compiled: real scalar ``start``, ``stop`` and ``base`` (not float32 bounds, as
+``np.linspace``), an integer ``num``.  Array bounds or base, complex values,
+``dtype=`` and ``axis=`` fall back."""
+from __future__ import annotations
+
+from ...typing_rules import Incompatible
+from ...ir import types as T
+from ..python import operators as ops
+from ..python.operators import C
+from ..registry import PlannedCall, register
+from . import log_ranges_algorithms as la
+
+_PARAMS = ("start", "stop", "num", "endpoint", "base", "dtype", "axis")
+
+
+class Plan:
+    type = T.ArrayType(T.FLOAT64, 1, "C")
+
+    def __init__(self, types):
+        for k in ("dtype", "axis"):
+            if k in types:
+                raise Incompatible(f"np.logspace() with {k}=")
+        for k in ("start", "stop", "base"):
+            t = types.get(k, T.FLOAT64)
+            if not isinstance(t, T.Scalar) or t.is_complex:
+                raise Incompatible(f"np.logspace() {k} of {t} (a real number)")
+            if t == T.FLOAT32 and k != "base":
+                raise Incompatible("np.logspace() of float32 bounds")
+        num = types.get("num", T.INT64)
+        if not (isinstance(num, T.Scalar) and (num.is_int or num.is_bool)):
+            raise Incompatible(f"np.logspace() with num of type {num} (an integer)")
+        end = types.get("endpoint", T.BOOL)
+        if not isinstance(end, T.Scalar):
+            raise Incompatible(f"np.logspace() with endpoint of {end}")
+
+
+@register
+class Logspace(PlannedCall):
+    paths = ("numpy.logspace",)
+    name, params = "np.logspace", _PARAMS
+
+    def make_plan(self, call, nodes, types):
+        if "start" not in types or "stop" not in types:
+            raise Incompatible("np.logspace(start, stop, num=50, endpoint=True, base=10.0)")
+        return Plan(types)
+
+    def lower(self, L, call, args, kwargs):
+        b = self.bound(args, kwargs)
+        F = T.FLOAT64
+        start, stop = (L.let(ops.convert(L, b[k], F)) for k in ("start", "stop"))
+        num = L.let(ops.convert_wrap(b.get("num", C(50, T.INT64)), T.INT64))
+        endpoint = L.let(ops.truth(L, b.get("endpoint", C(True, T.BOOL))))
+        base = L.let(ops.convert(L, b.get("base", C(10.0, F)), F))
+        return L.call_helper(la.logspace, [start, stop, num, endpoint, base])
