@@ -133,6 +133,14 @@ def test_many_seeds(seed, n, low, width):
     check(randint_one, seed, low, min(low + width, (1 << 63) - 1), calls=2)
 
 
+def test_the_cached_gaussian_over_hundreds_of_seeds():
+    """The legacy Gaussian's ``log`` is C's even where LLVM packs the two inlined
+    draws of ``scalars`` side by side (a vector ``log`` left the cached Gaussian an
+    ulp off for one seed in seven)."""
+    for seed in range(300):
+        check(scalars, seed, 1, calls=1)
+
+
 def reseeds(s):
     np.random.seed(s)
     return np.random.random(), np.random.randn(3)

@@ -82,7 +82,10 @@ class MathFunc(CallTemplate):
         ft = call.type if call.type.is_float else T.FLOAT64
         xs = [L.let(convert(L, a, ft)) for a in args]
         r = N.Intrinsic(self.intrinsic, xs, ft)
-        if self.name == "pow_scalar":
+        if self.paths[0].startswith("hanajit.lib.prims."):
+            # the C library's function, as the NumPy C code the helpers follow calls
+            # it: never a vector variant, even where LLVM packs two calls into one
+            # (the legacy Gaussian's log, after two inlined draws)
             r.scalar_only = True          # (lowering/llvm.py: no vector variant)
         if not self.checked:
             return r
