@@ -35,7 +35,9 @@ def _const(call, name, position, default):
     return node.value
 
 
-def _axes(value, ndim, what):
+def constant_axes(value, ndim, what):
+    """The constant axis or tuple of axes ``value`` normalised (each in range, none
+    repeated), or Incompatible with NumPy's reason, prefixed ``what``."""
     axes = value if isinstance(value, tuple) else (value,)
     if not all(isinstance(a, int) and not isinstance(a, bool) for a in axes):
         raise Incompatible(f"{what}: axis must be an integer or a tuple of integers")
@@ -88,7 +90,7 @@ class Flip(_View):
                 raise Incompatible("np.flipud() needs an array of at least 1 dimension")
             return [0]
         axis = _const(call, "axis", 1, None)
-        return list(range(t.ndim)) if axis is None else _axes(axis, t.ndim, "np.flip")
+        return list(range(t.ndim)) if axis is None else constant_axes(axis, t.ndim, "np.flip")
 
     def lower(self, L, call, args, kwargs):
         arr = L.let(args[0])
@@ -116,7 +118,7 @@ class SwapAxes(_View):
         a, b = _const(call, first, 1, None), _const(call, second, 2, None)
         if not all(isinstance(x, int) and not isinstance(x, bool) for x in (a, b)):
             raise Incompatible(f"{what}(): {first} and {second} must be constant integers")
-        a, b = (_axes(x, t.ndim, what)[0] for x in (a, b))
+        a, b = (constant_axes(x, t.ndim, what)[0] for x in (a, b))
         order = list(range(t.ndim))
         if self.name == "swapaxes":
             order[a], order[b] = order[b], order[a]
@@ -156,7 +158,7 @@ class Rot90(_View):
             raise Incompatible("np.rot90(m, k, axes) with a constant int k and two axes")
         if t.ndim < 2:
             raise Incompatible("np.rot90() needs an array of at least 2 dimensions")
-        a, b = _axes(axes, t.ndim, "np.rot90")
+        a, b = constant_axes(axes, t.ndim, "np.rot90")
         k %= 4
         order = list(range(t.ndim))
         order[a], order[b] = order[b], order[a]
@@ -222,13 +224,13 @@ class ExpandDims(_View):
             raise Incompatible("np.expand_dims(a, axis)")
         axis = _const(call, "axis", 1, None)
         n = t.ndim + (len(axis) if isinstance(axis, tuple) else 1)
-        _axes(axis, n, "np.expand_dims")
+        constant_axes(axis, n, "np.expand_dims")
         return t.copy(ndim=n, layout=t.layout if t.layout in "CF" and t.ndim <= 1 else "A")
 
     def lower(self, L, call, args, kwargs):
         arr = L.let(args[0])
         t, rt = arr.type, call.type
-        new = set(_axes(_const(call, "axis", 1, None), rt.ndim, "np.expand_dims"))
+        new = set(constant_axes(_const(call, "axis", 1, None), rt.ndim, "np.expand_dims"))
         shape, strides = _dims(arr, t)
         it = iter(zip(shape, strides))
         out = [(C(1, I), C(0, I)) if k in new else next(it) for k in range(rt.ndim)]

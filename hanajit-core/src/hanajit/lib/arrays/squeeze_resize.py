@@ -37,18 +37,8 @@ class _Plan:
 
 
 def _axes(axis, ndim):
-    axes = axis if isinstance(axis, tuple) else (axis,)
-    if not all(type(a) is int for a in axes):
-        raise Incompatible("squeeze(): axis must be a constant int or tuple of ints")
-    out = []
-    for a in axes:
-        if not -ndim <= a < ndim:
-            raise Incompatible(f"squeeze(): axis {a} is out of bounds for array of "
-                               f"dimension {ndim}")
-        out.append(a % ndim)
-    if len(set(out)) != len(out):
-        raise Incompatible("squeeze(): repeated axis")
-    return sorted(out)
+    from .rearrange import constant_axes
+    return sorted(constant_axes(axis, ndim, "squeeze()"))
 
 
 class Squeeze(PlannedCall):
