@@ -92,11 +92,11 @@ def box_array(t: T.ArrayType, meminfo, data, shape, strides, args=()):
                 view = view.view(type(a))
                 view.__array_finalize__(a)
             return view
-    from hanajit.lib.arrays.global_arrays import owner_of
-    a = owner_of(data)              # a view of an array read through a global name
-    if a is not None:
-        return np.asarray(_ViewOwner(a, _interface(t, data, shape, strides,
-                                                   t.readonly or not a.flags.writeable)))
+    from hanajit.lib.arrays.global_arrays import kept
+    for a in kept():                # a view of an array read through a global name
+        if _has_element_at(a, data):
+            return np.asarray(_ViewOwner(a, _interface(t, data, shape, strides,
+                                                       t.readonly or not a.flags.writeable)))
     raise RuntimeError("hanajit: returned array memory has no owner")  # pragma: no cover
 
 

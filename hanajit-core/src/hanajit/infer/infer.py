@@ -708,9 +708,7 @@ class Inferrer:
                 self.fail(line, "array method", f"{t}.{name}() is not supported yet")
             e.method_template = tpl
             try:
-                argtypes, kwtypes = registry.sequences_as_arrays(
-                    self, e, getattr(tpl, "array_like", ()), argtypes, kwtypes, line)
-                return tpl.typer(self, e, argtypes, kwtypes)
+                return registry.method_type(self, e, tpl, argtypes, kwtypes, line)
             except Incompatible as exc:
                 self.fail(line, f"array method {name}()", str(exc))
             except _TYPER_SLIPS:

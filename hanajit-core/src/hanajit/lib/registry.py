@@ -248,6 +248,14 @@ def call_type(inf, call, tpl, args: list, kwargs: dict, line=0):
     return tpl.typer(inf, call, args, kwargs)
 
 
+def method_type(inf, call, tpl, args: list, kwargs: dict, line=0):
+    """The result type of an array method call of the template ``tpl`` (its
+    ``array_like`` arguments read as arrays)."""
+    args, kwargs = sequences_as_arrays(inf, call, getattr(tpl, "array_like", ()), args,
+                                       kwargs, line)
+    return tpl.typer(inf, call, args, kwargs)
+
+
 def sequences_as_arrays(inf, call, where, args, kwargs, line):
     """NumPy reads a tuple or list display of numbers (``np.take(a, [0, 2])``,
     ``np.isin(x, (1, 2))``) as the array ``np.asarray`` makes of it: the arguments

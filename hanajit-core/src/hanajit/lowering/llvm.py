@@ -486,9 +486,8 @@ class FunctionLowering(TablesAndRandom, ArrayMemory):
         if isinstance(e.type, T.Scalar) and e.type.is_complex:
             return self.m.complex_math_call(self.b, e.name, args, e.type, self.fn.pyname)
         exact = getattr(e, "libm_exact", False)     # the C library's result, always
-        call = self.m.math_call(self.b, e.name, args, e.type,
-                                vectorize=not (exact or getattr(e, "scalar_only", False)),
-                                square=not exact)
+        call = self.m.math_call(self.b, e.name, args, e.type, square=not exact,
+                                vectorize=not (exact or getattr(e, "scalar_only", False)))
         if self.fn.fastmath and isinstance(call, ir.CallInstr):
             call.fastmath.update(self.fn.fastmath)
         return call

@@ -7,7 +7,7 @@ its elements are live -- what Python stores into the array later is read, and
 what compiled code stores into a writeable one Python sees -- where Numba freezes
 a read-only copy.  Rebinding the name does not reach compiled code, as for
 numbers.  The array is kept alive here for the life of the process (compiled
-code points into it), and :func:`owner_of` lets the boxer give a returned view of
+code points into it), and :func:`kept` lets the boxer give a returned view of
 it the array as its base.  Only a target whose code runs in this process has the
 address (``Capabilities.host_calls``: the CPU target); other targets and
 exporters refuse, and such a function is not written to the disk cache (the
@@ -52,14 +52,7 @@ def lower(ref, t: T.ArrayType) -> N.Expr:
                        strides=tuple(int(s) for s in a.strides))
 
 
-def owner_of(data: int):
-    """The kept global array holding an element at byte address ``data``, or None."""
-    for a in list(_KEPT.values()):
-        if a.size == 0:
-            continue
-        lo = hi = a.__array_interface__["data"][0]
-        for n, s in zip(a.shape, a.strides):
-            lo, hi = lo + min(0, (n - 1) * s), hi + max(0, (n - 1) * s)
-        if lo <= data < hi + a.itemsize:
-            return a
-    return None
+def kept() -> list:
+    """The arrays compiled code points into (the boxer looks among them for the
+    owner of a returned view)."""
+    return list(_KEPT.values())

@@ -35,6 +35,7 @@ def typer(call, args, kwargs, scalar_type):
 
 def lower(L, call, args, kwargs):
     from .shape import reshape_view
+    from ..sorting.digitize import as_dtype
     from . import masked_sum_algorithms as hb
     rt = call.type
     a = L.let(ew.materialize(L, args[0]))
@@ -48,7 +49,5 @@ def lower(L, call, args, kwargs):
     if nd != 1:
         a = L.let(reshape_view(L, a, [C(-1, I)], a.type.copy(ndim=1)))
         m = L.let(reshape_view(L, m, [C(-1, I)], m.type.copy(ndim=1)))
-    if a.type.dtype != rt:            # (bool and small ints add in NumPy's sum type)
-        a = L.let(ew.materialize(L, ew.lift(L, [a], a.type.copy(dtype=rt, layout="C"),
-                                            lambda v: ops.convert(L, v, rt))))
+    a = as_dtype(L, a, rt)            # (bool and small ints add in NumPy's sum type)
     return L.call_helper(hb.masked_sum, [a, m, ops.zero(rt)])

@@ -570,22 +570,24 @@ def _gemv_mm(w, p1, s1_m, s1_n, p2, s2_n, po, so_m, m, n):
                     so_m // size)
 
 
+def blas_operand(s1, s2, d1, d2, size):
+    """``(trans, leading dimension)`` with which BLAS reads the ``d1 x d2`` matrix
+    of byte strides ``s1``, ``s2``: as it is where that is blasable, else as its
+    transpose; ``(0, 0)`` where neither is."""
+    if blasable(s1, s2, d1, d2, size):
+        return NO_TRANS, s1 // size
+    if blasable(s2, s1, d2, d1, size):
+        return TRANS, s2 // size
+    return 0, 0
+
+
 def _matrixmatrix(w, out, p1, s1_m, s1_n, p2, s2_n, s2_p, m, n, p):
-    """``@name@_matmul_matrixmatrix`` into the C-contiguous ``out``."""
+    """``@name@_matmul_matrixmatrix`` into the C-contiguous ``out`` (both
+    operands blasable one way or the other)."""
     size = w.itemsize
     ldc = p
-    if blasable(s1_m, s1_n, m, n, size):
-        trans1 = NO_TRANS
-        lda = s1_m // size
-    else:
-        trans1 = TRANS
-        lda = s1_n // size
-    if blasable(s2_n, s2_p, n, p, size):
-        trans2 = NO_TRANS
-        ldb = s2_n // size
-    else:
-        trans2 = TRANS
-        ldb = s2_p // size
+    trans1, lda = blas_operand(s1_m, s1_n, m, n, size)
+    trans2, ldb = blas_operand(s2_n, s2_p, n, p, size)
     if p1 == p2 and m == p and s1_m == s2_p and s1_n == s2_n and trans1 != trans2:
         ld = lda if trans1 == NO_TRANS else ldb
         prims.blas_syrk(w, ROW_MAJOR, UPPER, trans1, p, n, 1.0, p1, ld, 0.0,

@@ -7,7 +7,7 @@ these matrices (vectors, empty or single-row ones, copies, ``syrk``) they return
 from __future__ import annotations
 
 from .. import prims
-from .dot_algorithms import NO_TRANS, ROW_MAJOR, TRANS, blasable
+from .dot_algorithms import ROW_MAJOR, blas_operand
 
 
 def matmul_stack(a, b, out, count, sa, sb, so):
@@ -25,21 +25,9 @@ def matmul_stack(a, b, out, count, sa, sb, so):
     s1_n = a.strides[1]
     s2_n = b.strides[0]
     s2_p = b.strides[1]
-    if blasable(s1_m, s1_n, m, n, size):
-        trans1 = NO_TRANS
-        lda = s1_m // size
-    elif blasable(s1_n, s1_m, n, m, size):
-        trans1 = TRANS
-        lda = s1_n // size
-    else:
-        return 0
-    if blasable(s2_n, s2_p, n, p, size):
-        trans2 = NO_TRANS
-        ldb = s2_n // size
-    elif blasable(s2_p, s2_n, p, n, size):
-        trans2 = TRANS
-        ldb = s2_p // size
-    else:
+    trans1, lda = blas_operand(s1_m, s1_n, m, n, size)
+    trans2, ldb = blas_operand(s2_n, s2_p, n, p, size)
+    if trans1 == 0 or trans2 == 0:
         return 0
     if m == p and s1_m == s2_p and s1_n == s2_n and trans1 != trans2:
         return 0            # a matrix times its own transpose (syrk) may be among them

@@ -19,6 +19,7 @@ from ..arrays import elementwise as ew
 from ..python import operators as ops
 from ..python.operators import C
 from ..registry import CallTemplate, register
+from .ufunc_loops import shaped
 
 BINARY = {
     "add": "add", "subtract": "sub", "multiply": "mul", "divide": "truediv",
@@ -66,12 +67,7 @@ class _Ufunc(CallTemplate):
             if not isinstance(ew.elem_type(a), T.Scalar):
                 raise Incompatible(f"np.{self.name}() of {a}")
 
-    @staticmethod
-    def shaped(args, t):
-        """``t``, or an array of ``t`` broadcast from the array operands."""
-        if any(isinstance(a, T.ArrayType) for a in args):
-            return T.ArrayType(t, ew.broadcast_ndim(*args), "C")
-        return t
+    shaped = staticmethod(shaped)   # ``t``, or an array of it broadcast from the arrays
 
 
 class BinaryUfunc(_Ufunc):

@@ -46,16 +46,15 @@ def typer(name, inf, call, args, kwargs):
 def _replaced(L, a, value):
     """A new array of ``a``'s values with the NaNs replaced by ``value``, laid out
     as NumPy's ``np.array(a, copy=True)`` (C, or Fortran for a Fortran array)."""
-    from ..arrays.shape import transpose
+    from ..arrays.methods import copy_array
     t = a.type
-    fortran = t.ndim > 1 and t.layout == "F"
-    src = L.let(transpose(L, a) if fortran else a)
 
     def elem(x):
         x = L.let(x)
         return N.Select(numpy_predicate(L, "isnan", x), C(value, t.dtype), x, t.dtype)
-    out = L.let(ew.materialize(L, ew.lift(L, [src], src.type.copy(layout="C"), elem)))
-    return L.let(transpose(L, out)) if fortran else out
+    layout = "F" if t.ndim > 1 and t.layout == "F" else "C"
+    return L.let(copy_array(L, ew.lift(L, [a], t.copy(layout="C", readonly=False), elem),
+                            t.copy(layout=layout, readonly=False)))
 
 
 def lower(name, L, call, args, kwargs):
