@@ -141,9 +141,13 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
 def _list_boxer(fn):
     """How a result holding list comprehensions (``Function.returns_list``) is
     handed back: the array as a list, or the tuple with the arrays at
-    ``Function.numpy_lists``' positions as lists; None for other results."""
+    ``Function.numpy_lists``' positions as lists, or a tuple with none as a
+    list of its arrays; None for other results."""
     if not getattr(fn, "returns_list", False):
         return None
+    if isinstance(getattr(fn, "return_type", None), T.TupleType) and \
+            not getattr(fn, "numpy_lists", ()):
+        return list             # the parts of np.split (frontend/split_lists.py)
     positions = tuple((k, _numpy_items_list if numpy else _python_list)
                       for k, numpy in getattr(fn, "numpy_lists", ()))
     if not positions:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import ast
 import math
 
-from . import comprehension_arrays, sorted_lists
+from . import comprehension_arrays, sorted_lists, split_lists
 from .readonly_lists import declared_elsewhere, scan
 from ..ir import nodes as N
 from ..ir.frontend_nodes import Method
@@ -190,7 +190,10 @@ def returned(b, value):
     builder ``b``: the array (or tuple) the caller gets with those items as lists
     (``Function.returns_list``), or None.  The locals holding the items are noted
     in ``b.returns`` (``"list"``: a list each; ``"tuple"``: ``{position: local}``
-    each), which :func:`mark_returns` reads."""
+    each), which :func:`mark_returns` reads.  (A split's parts, which the caller
+    gets as a list: ``split_lists``.)"""
+    if split_lists.returned(b, value):
+        return b.expr(value)
     if isinstance(value, ast.Tuple) and any(_is_list(b, e) for e in value.elts) \
             and not any(isinstance(e, ast.Starred) for e in value.elts):
         items, lists = [], {}
@@ -220,6 +223,8 @@ def mark_returns(b, fn) -> None:
     ``tuple_lists`` for the positions of a returned tuple) when the returns of
     the builder ``b`` give lists; a fallback when they also give anything else."""
     lists, tuples = b.returns.get("list"), b.returns.get("tuple")
+    if split_lists.mark(b, fn):
+        return
     if not lists and not tuples:
         return
     if b.returns.get("other") or (lists and tuples) or \

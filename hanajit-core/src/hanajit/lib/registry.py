@@ -207,7 +207,7 @@ def _load_library():
                   "python.math_counting", "python.math_products",
                   "arrays.creation",
                   "arrays.ufuncs", "arrays.reductions", "arrays.shape", "arrays.cumulative", "arrays.joining",
-                  "arrays.insert_delete", "arrays.select", "arrays.log_ranges", "linalg.tensordot",
+                  "arrays.insert_delete", "arrays.select", "arrays.log_ranges", "arrays.split", "linalg.tensordot",
                   "statistics.corrcoef", "indexing.index_tricks",
                   "arrays.squeeze_resize", "linalg.dot",
                   "arrays.methods", "parallel.regions", "statistics.bincount",
