@@ -14,7 +14,7 @@ from ...typing_rules import Incompatible
 from ...ir import types as T
 from ..python import operators as ops
 from ..python.operators import C
-from ..registry import PlannedCall, register
+from ..registry import PlannedCall, bound_const, register
 from . import log_ranges_algorithms as la
 
 _PARAMS = ("start", "stop", "num", "endpoint", "base", "dtype", "axis")
@@ -59,3 +59,65 @@ class Logspace(PlannedCall):
         endpoint = L.let(ops.truth(L, b.get("endpoint", C(True, T.BOOL))))
         base = L.let(ops.convert(L, b.get("base", C(10.0, F)), F))
         return L.call_helper(la.logspace, [start, stop, num, endpoint, base])
+
+
+_GEOM_PARAMS = ("start", "stop", "num", "endpoint", "dtype", "axis")
+
+
+class GeomPlan:
+    """``np.geomspace``'s types: NumPy computes in ``result_type(start, stop,
+    float(num), zeros((), dtype))`` (compiled where that is float64) and casts to
+    ``dtype`` at the end."""
+
+    def __init__(self, call, nodes, types):
+        import numpy as np
+        from .creation import dtype_of
+        for k in ("start", "stop"):
+            t = types.get(k)
+            if not isinstance(t, T.Scalar) or t.is_complex:
+                raise Incompatible(f"np.geomspace() {k} of {t} (a real number)")
+        num = types.get("num", T.INT64)
+        if not (isinstance(num, T.Scalar) and (num.is_int or num.is_bool)):
+            raise Incompatible(f"np.geomspace() with num of type {num} (an integer)")
+        if not isinstance(types.get("endpoint", T.BOOL), T.Scalar):
+            raise Incompatible("np.geomspace() with endpoint that is not a number")
+        axis = bound_const(call, nodes, "axis", 0)
+        if axis not in (0, -1) or isinstance(axis, bool):
+            raise Incompatible("np.geomspace() of scalars with axis other than 0 or -1")
+        dtype = bound_const(call, nodes, "dtype", None)
+        want = T.FLOAT64 if dtype is None else dtype_of(dtype)
+        dt = np.result_type(np.dtype(types["start"].name), np.dtype(types["stop"].name), 1.0,
+                            np.dtype(want.name))
+        if dt != np.float64:
+            raise Incompatible(f"np.geomspace() computing in {dt} (compiled in float64)")
+        if not want.is_float:
+            raise Incompatible(f"np.geomspace() with dtype={want} (compiled: float dtypes)")
+        self.want = want
+        self.type = T.ArrayType(want, 1, "C")
+
+
+@register
+class Geomspace(PlannedCall):
+    paths = ("numpy.geomspace",)
+    name, params = "np.geomspace", _GEOM_PARAMS
+
+    def make_plan(self, call, nodes, types):
+        if "start" not in types or "stop" not in types:
+            raise Incompatible("np.geomspace(start, stop, num=50, endpoint=True)")
+        return GeomPlan(call, nodes, types)
+
+    def lower(self, L, call, args, kwargs):
+        from . import elementwise as ew
+        from ..indexing.elements import array_cast
+        b = self.bound(args, kwargs)
+        F = T.FLOAT64
+        start, stop = (L.let(ops.convert(L, b[k], F)) for k in ("start", "stop"))
+        num = L.let(ops.convert_wrap(b.get("num", C(50, T.INT64)), T.INT64))
+        endpoint = L.let(ops.truth(L, b.get("endpoint", C(True, T.BOOL))))
+        out = L.call_helper(la.geomspace, [start, stop, num, endpoint])
+        rt = call.type
+        if rt.dtype == F:
+            return out
+        z = ew.to_lazy(L, L.let(out))
+        return ew.materialize(L, ew.Lazy(rt, z.dims, lambda idx: array_cast(
+            L, z.elem(idx), rt.dtype)))
