@@ -122,7 +122,14 @@ def outline_local_lambdas(parsed, locals_: set, injected: dict) -> ast.FunctionD
     passed = [(call, k) for call in ast.walk(fnode) if isinstance(call, ast.Call)
               for k, x in enumerate(call.args) if isinstance(x, ast.Lambda)
               and _simple(x) and not _free(x, locals_)]
-    if not plans and not passed:
+    # np.piecewise(x, conds, [lambda v: ..., 0]): frontend/piecewise_calls.py
+    listed = [(d, k) for call in ast.walk(fnode) if isinstance(call, ast.Call)
+              and _names_piecewise(call.func)
+              for d in call.args + [w.value for w in call.keywords]
+              if isinstance(d, (ast.List, ast.Tuple))
+              for k, x in enumerate(d.elts) if isinstance(x, ast.Lambda)
+              and _simple(x) and not _free(x, locals_)]
+    if not plans and not passed and not listed:
         return fnode
     names = {p[1] for p in plans}
     plans = [(i, name, tuple(f for f in free if f not in names))
@@ -147,7 +154,18 @@ def outline_local_lambdas(parsed, locals_: set, injected: dict) -> ast.FunctionD
         lam = call.args[k]
         gen = _outline(parsed, lam, "lambda", (), scope, injected)
         call.args[k] = ast.copy_location(ast.Name(id=gen, ctx=ast.Load()), lam)
+    for d, k in listed:
+        d = memo[id(d)]
+        lam = d.elts[k]
+        gen = _outline(parsed, lam, "lambda", (), scope, injected)
+        d.elts[k] = ast.copy_location(ast.Name(id=gen, ctx=ast.Load()), lam)
     return fnode
+
+
+def _names_piecewise(func) -> bool:
+    """``np.piecewise`` or ``piecewise`` (a call's ``func``, by name)."""
+    return isinstance(func, ast.Attribute) and func.attr == "piecewise" or \
+        isinstance(func, ast.Name) and func.id == "piecewise"
 
 
 def _outline(parsed, lam, name, free, scope, injected) -> str:

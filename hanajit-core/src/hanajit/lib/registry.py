@@ -207,7 +207,8 @@ def _load_library():
                   "python.math_counting", "python.math_products",
                   "arrays.creation",
                   "arrays.ufuncs", "arrays.reductions", "arrays.shape", "arrays.cumulative", "arrays.joining",
-                  "arrays.insert_delete", "arrays.select", "arrays.log_ranges", "arrays.split", "linalg.tensordot",
+                  "arrays.insert_delete", "arrays.select", "arrays.log_ranges", "arrays.split",
+                  "arrays.piecewise", "linalg.tensordot",
                   "statistics.corrcoef", "indexing.index_tricks",
                   "arrays.squeeze_resize", "linalg.dot",
                   "arrays.methods", "parallel.regions", "statistics.bincount",
@@ -380,6 +381,14 @@ def empty_of_type_callable():
     ``a``'s type that never reads ``a`` (the list comprehensions' empty result)."""
     from .arrays.creation import empty_of_type
     return empty_of_type
+
+
+def piecewise_callables():
+    """``(conds, apply)``: the compiled callables ``np.piecewise`` is built from
+    (``frontend/piecewise_calls.py``): its stacked conditions, and the call of
+    one function on the selected elements."""
+    from .arrays import piecewise, piecewise_algorithms
+    return piecewise.piecewise_conds, piecewise_algorithms.apply
 
 
 def sorted_items_callable():
