@@ -129,3 +129,128 @@ def test_geomspace_falls_back(fn, args):
         assert type(got) is type(want)
     else:
         assert got.tobytes() == want.tobytes() and got.dtype == want.dtype
+
+
+# -- np.fromiter (frontend/fromiter_calls.py) ------------------------------------
+
+def it_range(n):
+    return np.fromiter(range(n), np.float32)
+
+
+def it_gen_filter(n):
+    return np.fromiter((i * 0.5 for i in range(n) if i % 3), np.int64)
+
+
+def it_gen_count(n, c):
+    return np.fromiter((i * i for i in range(n)), np.uint8, c)
+
+
+def it_lazy(c):
+    # NumPy reads count items: the fourth, which divides by zero, is never computed
+    return np.fromiter((10 // (3 - i) for i in range(5)), np.int64, count=c)
+
+
+def it_nested(n, c):
+    return np.fromiter((i * 10 + j for i in range(n) for j in range(i)), np.int16, c)
+
+
+def it_array(a):
+    return np.fromiter(a, np.int32, count=3)
+
+
+def it_array_items(a):
+    return np.fromiter((x for x in a), np.uint8)
+
+
+def it_listcomp(n):
+    return np.fromiter([i / 2 for i in range(n)], None)
+
+
+def it_bool(a):
+    return np.fromiter((x > 1 for x in a), bool)
+
+
+def it_complex(n):
+    return np.fromiter((i * 1.5 for i in range(n)), np.complex128)
+
+
+def it_used(n):
+    return np.fromiter(range(n), np.float64).sum() * 2
+
+
+FROMITER = [
+    (it_range, (40,)), (it_range, (0,)), (it_gen_filter, (40,)), (it_gen_count, (10, 5)),
+    (it_gen_count, (10, -5)), (it_gen_count, (10, 0)), (it_gen_count, (10, 20)),
+    (it_gen_count, (20, -1)), (it_gen_count, (16, -1)), (it_lazy, (3,)), (it_lazy, (-1,)),
+    (it_nested, (8, 10)), (it_nested, (8, -1)), (it_nested, (3, 9)),
+    (it_array, (np.arange(5.5),)), (it_array, (np.arange(2.0),)),
+    (it_array_items, (np.array([1, 300, -1]),)), (it_array_items, (np.array([1.5, 2.0]),)),
+    (it_array_items, (np.array([1.5, np.nan]),)), (it_array_items, (np.arange(40)[::-3],)),
+    (it_listcomp, (7,)), (it_listcomp, (0,)), (it_bool, (np.arange(4.0),)),
+    (it_complex, (5,)), (it_used, (33,)),
+]
+
+_FI_JIT = {}
+
+
+@pytest.mark.parametrize("fn,args", FROMITER)
+def test_fromiter(fn, args):
+    jf = _FI_JIT.setdefault(fn, jit(fn, fallback=False))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)     # (NumPy's cast of a NaN)
+        try:
+            want = fn(*args)
+        except Exception as e:
+            with pytest.raises(type(e)) as got:
+                jf(*args)
+            assert str(got.value) == str(e)
+            return
+        got = jf(*args)
+    assert type(got) is type(want)
+    if isinstance(want, np.ndarray):
+        assert got.dtype == want.dtype and got.shape == want.shape
+    assert np.asarray(got).tobytes() == np.asarray(want).tobytes()
+
+
+def it_gen_overflow(n):
+    return np.fromiter((i * 100 for i in range(n)), np.uint8)
+
+
+def test_fromiter_python_int_out_of_range():
+    with pytest.raises(OverflowError) as want:
+        it_gen_overflow(5)
+    with pytest.raises(OverflowError) as got:
+        jit(it_gen_overflow, fallback=False)(5)
+    assert str(got.value) == str(want.value)
+
+
+def it_no_dtype(n):
+    return np.fromiter(range(n))
+
+
+def it_2d(a):
+    return np.fromiter(a, np.float64)
+
+
+def it_listcomp_count(n):
+    return np.fromiter([i for i in range(n)], np.int64, 2)
+
+
+@pytest.mark.parametrize("fn,args", [(it_no_dtype, (3,)), (it_2d, (np.ones((2, 2)),)),
+                                     (it_listcomp_count, (4,))])
+def test_fromiter_falls_back(fn, args):
+    try:
+        want = fn(*args)
+    except Exception as e:
+        want = e
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        try:
+            got = jit(fn)(*args)
+        except Exception as e:
+            got = e
+    assert any(issubclass(x.category, HanaJitFallbackWarning) for x in w)
+    if isinstance(want, Exception):
+        assert type(got) is type(want) and str(got) == str(want)
+    else:
+        assert got.tobytes() == want.tobytes() and got.dtype == want.dtype

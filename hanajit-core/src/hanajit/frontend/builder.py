@@ -31,7 +31,7 @@ from .lambdas import outline_local_lambdas
 from .node_names import plain_name
 from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
-from . import comprehension_lists, piecewise_calls, sorted_lists
+from . import built_calls, comprehension_lists, sorted_lists
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -680,8 +680,8 @@ class Builder:
                 k.arg is None for k in e.keywords):
             self.fail(e, "call with *args or **kwargs", _src(e))
         func = self.expr(e.func)
-        if isinstance(func, ObjRef) and piecewise_calls.is_piecewise(func.obj):
-            return piecewise_calls.build(self, e)
+        if isinstance(func, ObjRef) and (v := built_calls.build(self, func.obj, e)) is not None:
+            return v                    # np.piecewise, np.fromiter: loops of their own
         if isinstance(func, ObjRef) and comprehensions.reduces(self, func.obj, e):
             return comprehensions.reduce_comprehension(self, e, func.obj)
         literal_lists = (isinstance(func, ObjRef) and getattr(
