@@ -186,7 +186,15 @@ def mixed_name(a, c):
     return parts
 
 
+_JR = jit(ret_split3)
+
+
+def calls_a_split_function(a):
+    return len(_JR(a))
+
+
 @pytest.mark.parametrize("fn,args", [
+    (calls_a_split_function, (np.arange(6.0),)),
     (split_n, (np.arange(6.0), 3)), (split_zero, (np.arange(6.0),)),
     (vsplit_1d, (np.arange(6.0),)), (in_tuple, (np.arange(6.0),)),
     (mixed_name, (np.arange(6.0), False))])

@@ -640,8 +640,9 @@ class JitFunction:
                        dict(self.options, host_calls=False, **options)).module
         if module.functions[module.entry].returns_list:
             from .errors import UnsupportedError
-            raise UnsupportedError(f"{self.__qualname__} returns a list comprehension: "
-                                   "only a Python caller receives it as a list")
+            raise UnsupportedError(f"{self.__qualname__} returns a list (a list "
+                                   "comprehension or np.split's parts): only a Python "
+                                   "caller receives it as a list")
         return module
 
     def __getattr__(self, name):

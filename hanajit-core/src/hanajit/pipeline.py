@@ -267,8 +267,10 @@ class CompileContext:
         spec = self.specialize(pyfunc, argtypes)
         call.spec = spec
         if spec.fn is not None and spec.fn.returns_list:
-            inf.fail(line, "call", f"{pyfunc.__qualname__}() returns a list "
-                     "comprehension, which compiled code has no list type for")
+            what = "np.split's list of parts" if getattr(spec.fn, "returns_split", False) \
+                else "a list comprehension"     # (frontend/split_lists.py)
+            inf.fail(line, "call", f"{pyfunc.__qualname__}() returns {what}, which "
+                     "compiled code has no list type for")
         return spec.return_type
 
     def helper(self, pyfunc, arg_types: tuple):

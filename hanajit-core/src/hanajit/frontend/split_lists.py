@@ -99,4 +99,5 @@ def mark(b, fn) -> bool:
                "the function returns something else on another path")
     fn.returns_list = True      # the dispatcher hands back the tuple as a list
     fn.list_items = []
+    fn.returns_split = True     # (for messages)
     return True

@@ -7,7 +7,14 @@ the last bits (within 4 ulp; ``docs/semantics.md``).
 
 Compiled: real scalar ``start``, ``stop`` and ``base`` (not float32 bounds, as
 ``np.linspace``), an integer ``num``.  Array bounds or base, complex values,
-``dtype=`` and ``axis=`` fall back."""
+``dtype=`` and ``axis=`` fall back.
+
+``np.geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0)`` of real
+scalars follows NumPy's steps (``log_ranges_algorithms.geomspace``) on this
+``logspace``, so its powers are the same C ``pow``; it is compiled where NumPy
+computes in float64 (its ``result_type(start, stop, float(num), dtype)``) and
+``dtype`` is a float type (the result cast to it, as NumPy's ``astype``).  Complex
+bounds, integer dtypes and an ``axis`` other than 0 or -1 fall back."""
 from __future__ import annotations
 
 from ...typing_rules import Incompatible
