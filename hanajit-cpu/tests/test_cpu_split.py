@@ -171,6 +171,10 @@ def split_zero(a):
     return np.split(a, 0)
 
 
+def split_many(a):
+    return np.split(a, 100)
+
+
 def vsplit_1d(a):
     return np.vsplit(a, 2)
 
@@ -196,6 +200,7 @@ def calls_a_split_function(a):
 @pytest.mark.parametrize("fn,args", [
     (calls_a_split_function, (np.arange(6.0),)),
     (split_n, (np.arange(6.0), 3)), (split_zero, (np.arange(6.0),)),
+    (split_many, (np.arange(200.0),)),
     (vsplit_1d, (np.arange(6.0),)), (in_tuple, (np.arange(6.0),)),
     (mixed_name, (np.arange(6.0), False))])
 def test_falls_back(fn, args):

@@ -28,6 +28,7 @@ from ..registry import CallTemplate, bind_arguments, register
 
 I = T.INT64
 _MSG = "array split does not result in an equal division"
+MAX_PARTS = 64      # each part is its own view in the compiled code
 
 
 class Split(CallTemplate):
@@ -65,11 +66,15 @@ class Split(CallTemplate):
             if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool)
                        for v in items):
                 raise Incompatible(f"{what}: indices that are not integers")
+            if len(items) >= MAX_PARTS:
+                raise Incompatible(f"{what}: more than {MAX_PARTS} parts")
             return axis, None, [int(v) for v in items]
         if not isinstance(value, numbers.Integral) or isinstance(value, bool):
             raise Incompatible(f"{what}: the number of sections must be a constant integer")
         if value <= 0:
             raise Incompatible(f"{what}: {value} sections (NumPy raises)")
+        if value > MAX_PARTS:
+            raise Incompatible(f"{what}: more than {MAX_PARTS} parts")
         return axis, int(value), None
 
     def typer(self, inf, call, args, kwargs):
