@@ -78,7 +78,7 @@ def test_matches_numpy(dtype):
 def test_runs_as_vector_code_and_raises_numpys_error():
     g = jit(argmax, fallback=False)
     g(np.zeros(40))
-    assert "hj_arg_max" in g.ir_module().functions
+    assert "hj_arg_blocks" in g.ir_module().functions
     with pytest.raises(ValueError, match="empty"):
         g(np.zeros(0))
     h = jit(argmin, fallback=False)
@@ -133,9 +133,9 @@ def test_positions_and_their_limit():
         b[rng.integers(0, n, 2)] = np.nan
         for limit in (2, 33, 40, 2**31 - 1):
             pos = np.int32(0)
-            for v in (a, b):
-                assert arg_lanes.arg_max(v, pos, limit) == np.argmax(v)
-                assert arg_lanes.arg_min(v, pos, limit) == np.argmin(v)
+            for v in (a, b):        # (a whole array: blocks, whatever the limit)
+                assert arg_lanes.arg_blocks(v, True) == np.argmax(v)
+                assert arg_lanes.arg_blocks(v, False) == np.argmin(v)
             out = np.empty(3, np.int64)
             m = np.concatenate([a, b, a[::-1].copy()])
             for big, ref in ((True, np.argmax), (False, np.argmin)):

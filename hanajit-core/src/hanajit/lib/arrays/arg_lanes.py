@@ -1,34 +1,59 @@
 """``np.argmin``/``np.argmax`` of a contiguous 1-D float or integer lane as
 vector code, in Python source compiled by hanajit (see ``lib/python/helpers.py``):
-for floats the lanes of :mod:`extreme_lanes` (16 accumulators, each taking every
-16th value, folded at the end), each keeping where its extreme was first met as
-well (:func:`arg_max`, :func:`arg_min`; :func:`arg_rows` along the last axis of
-a C-contiguous array); for integers the largest of each block, then the first
+for a whole float array the extreme of each block by the lanes of
+:mod:`extreme_lanes`, then the first position of the extreme in the first block
+holding it (:func:`arg_blocks`); along the last axis of a C-contiguous float
+array 16 accumulators, each taking every 16th value and keeping where its
+extreme was first met (:func:`arg_rows`); for integers the largest of each block, then the first
 position of the largest in its block (:func:`arg_int`, :func:`arg_rows_int`;
 a lane shorter than ``SHORT``: its largest, then the least position holding
 it, two vector loops; rows of ``SHORT`` to ``LANE_ROWS`` integers of 32 or 64
 bits: lanes that keep positions, as for floats)."""
 import numpy as np
 
-from .extreme_lanes import LANES, keep
+from .extreme_lanes import LANES, SHIFT, block_extreme, keep
 
 
-def arg_max(a, pos, limit):
-    """``np.argmax(a)`` of the contiguous 1-D float ``a`` (at least one value):
-    the first position of the largest value, or of the first NaN when there is
-    one (:func:`_arg_float`).  ``pos``: 0 of the integer type that holds
-    positions (int32 beside 32-bit data: one vector of positions per vector of
-    values), ``limit`` the most values one pass takes (a longer lane is
-    searched in pieces: :func:`_arg_chunks`)."""
-    return _arg_chunks(a, 0, len(a), 1.0, _scratch(a), np.full(LANES, pos),
-                       np.empty(LANES, np.bool_), pos, limit)
-
-
-def arg_min(a, pos, limit):
-    """``np.argmin``: :func:`arg_max` of ``-a`` (negation is exact, keeps NaN a NaN
-    and ``-0.0`` equal to ``0.0``, so the same compares decide)."""
-    return _arg_chunks(a, 0, len(a), -1.0, _scratch(a), np.full(LANES, pos),
-                       np.empty(LANES, np.bool_), pos, limit)
+def arg_blocks(a, big):
+    """``np.argmax(a)`` (``big``) or ``np.argmin(a)`` of the contiguous 1-D
+    float ``a`` (at least one value) in two steps, as :func:`_arg_int` takes
+    integers: the extreme of each block of ``2 ** SHIFT`` values
+    (``extreme_lanes.block_extreme``: the lanes of ``np.max``, which keep no
+    positions) and the first block whose extreme beats every earlier block's
+    (a strict compare: ``-0.0`` and ``0.0`` are equal there, as in NumPy's);
+    then the first position in that block holding it.  A block with a NaN
+    ends the search at its first NaN (the blocks in order)."""
+    n = len(a)
+    sign = 1.0 if big else -1.0
+    if n < 2 * LANES:
+        return _arg_short(a, 0, n, sign)
+    size = 1 << SHIFT
+    scratch = np.empty(LANES, a.dtype)
+    nans = np.empty(LANES, np.bool_)
+    best = a[0]
+    start = 0
+    lo = 0
+    while lo < n:
+        c = min(size, n - lo)
+        e = block_extreme(a, lo, c, sign, scratch, nans)
+        if e != e:                                      # noqa: PLR0124
+            return lo + _first_nan(a, lo, c)
+        if (e > best) if big else (e < best):
+            best = e
+            start = lo
+        lo += c
+    end = min(start + size, n)
+    c = start
+    while c + CHUNK <= end:
+        hit = False
+        for i in range(CHUNK):
+            hit = hit | (a[c + i] == best)
+        if hit:
+            break
+        c += CHUNK
+    while a[c] != best:
+        c += 1
+    return c
 
 
 def _scratch(a):
@@ -523,7 +548,7 @@ def _first_nan(a, lo, n):
     return -1
 
 
-for _f in (arg_max, arg_min, _scratch, arg_int, arg_rows, _arg_rows, arg_rows_int, _arg_chunks,
+for _f in (arg_blocks, _scratch, arg_int, arg_rows, _arg_rows, arg_rows_int, _arg_chunks,
            _arg_float, _better, _arg_short, _any_nan, _arg_int, _arg_int_lanes, _arg_int_short,
            _flip, _first_best, _larger, _first_nan):
     _f.hj_unchecked = True

@@ -25,8 +25,11 @@ whole, from its first value to its last, and only its own lanes are kept
 """
 import numpy as np
 
+from .minmax_algorithms import contiguous, contiguous_blocks
+
 LANES = 16
 CHUNK = 4096
+SHIFT = 13          # blocks of 8192 values (extreme_zero)
 
 
 def extreme(a, big):
@@ -37,6 +40,45 @@ def extreme(a, big):
         return _in_order(a, 0, n, a[0], big)
     sign = 1.0 if big else -1.0
     return _lanes(a, 0, n, sign, np.empty(LANES, a.dtype), np.empty(LANES, np.bool_))
+
+
+def extreme_zero(a, big, W, low_from):
+    """:func:`extreme` of the contiguous 1-D float ``a`` (at least one value),
+    and when that is a zero, the zero NumPy's loop with ``W`` lanes returns
+    (``minmax_algorithms.contiguous``, ``zero_pick.simd_model``): the extremes
+    of blocks of ``2 ** SHIFT`` values are kept, and the search for NumPy's
+    zero looks only into blocks whose extreme is a zero -- a few zeros among
+    many values need no second pass over all of them.  The first NaN when
+    there is one (the blocks in order)."""
+    n = len(a)
+    if n < 2 * LANES:
+        r = _in_order(a, 0, n, a[0], big)
+        return contiguous(a, big, W, low_from) if r == 0 else r
+    size = 1 << SHIFT
+    ext = np.empty((n + size - 1) >> SHIFT, a.dtype)
+    scratch = np.empty(LANES, a.dtype)
+    nans = np.empty(LANES, np.bool_)
+    sign = 1.0 if big else -1.0
+    r = a[0]
+    for b in range(len(ext)):
+        lo = b << SHIFT
+        e = block_extreme(a, lo, min(size, n - lo), sign, scratch, nans)
+        if e != e:                                      # noqa: PLR0124
+            return e
+        ext[b] = e
+        r = _pick(r, e, big)
+    if r == 0:
+        return contiguous_blocks(a, big, W, low_from, ext, SHIFT)
+    return r
+
+
+def block_extreme(a, lo, n, sign, scratch, nans):
+    """The extreme of ``a[lo:lo + n]`` (``n >= 1``; the largest when ``sign`` is
+    1.0, the least when -1.0), or its first NaN, with the caller's scratch
+    (``LANES`` items of ``a``'s type and of bools)."""
+    if n < 2 * LANES:
+        return _in_order(a, lo, n, a[lo], sign > 0)
+    return _lanes(a, lo, n, sign, scratch, nans)
 
 
 def extreme_rows(a, m, out, big):
@@ -226,6 +268,15 @@ def _in_order(a, lo, n, r, big):
 
 
 def _lanes(a, lo, n, sign, scratch, nans):
+    """:func:`_lanes_in` with ``sign`` a constant in each of two copies: where
+    it is an argument (a shared library piece), every value was multiplied by
+    it in the loop."""
+    if sign > 0:
+        return _lanes_in(a, lo, n, 1.0, scratch, nans)
+    return _lanes_in(a, lo, n, -1.0, scratch, nans)
+
+
+def _lanes_in(a, lo, n, sign, scratch, nans):
     """The extreme of ``a[lo:lo + n]`` (``n >= LANES``), the largest of ``a *
     sign``, times ``sign`` -- or a NaN of ``a`` when there is one.  Each
     accumulator keeps ``m if m > x else x`` (vector ``max`` instructions; a NaN
@@ -448,8 +499,9 @@ def nan_extreme(a, big):
 
 
 # every index above is in range by construction: no checks (pipeline.py)
-for _f in (keep, extreme, extreme_rows, extreme_at, nan_extreme, extreme_strided, extreme_stepped,
-           extreme_2d, extreme_runs, extreme_stepped_runs, _stepped_at, _extreme_buffered,
-           _in_order, _lanes, _first_nan_value):
+for _f in (keep, extreme, extreme_zero, block_extreme, extreme_rows, extreme_at, nan_extreme,
+           extreme_strided, extreme_stepped, extreme_2d, extreme_runs, extreme_stepped_runs,
+           _stepped_at, _extreme_buffered, _in_order, _lanes, _lanes_in, _first_nan_value):
     _f.hj_unchecked = True
 keep.hj_inline = True
+_lanes_in.hj_inline = True

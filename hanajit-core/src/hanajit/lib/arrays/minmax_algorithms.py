@@ -30,7 +30,11 @@ step by step to check it).
 not looked at again when the vector loop that found the zero saw its sign only
 (``extreme_lanes._lanes``); otherwise the scan back runs at once, which stops
 early where zeros are many (a count of their signs first, ``one_zero_sign``,
-was a pass of its own; ``statistics/order_stats`` still uses it).
+was a pass of its own; ``statistics/order_stats`` still uses it).  A whole
+contiguous array's ``np.min``/``np.max`` keeps its blocks' extremes
+(``extreme_lanes.extreme_zero``), and the scan back skips the blocks that hold
+no zero (``contiguous_blocks``): a few zeros among 10**6 values no longer cost
+a pass over all of them.
 """
 import math
 
@@ -54,6 +58,16 @@ def contiguous(a, big, W, low_from):
     """The zero NumPy's contiguous loop with ``W`` lanes returns for the float
     lane ``a`` whose extreme (``big``: max) is a zero (module docstring); a
     value that is not a zero when ``a`` has none."""
+    return contiguous_blocks(a, big, W, low_from, np.zeros(1, a.dtype), 62)
+
+
+def contiguous_blocks(a, big, W, low_from, ext, shift):
+    """:func:`contiguous`, told that block ``b`` of ``a`` (its ``2 ** shift``
+    values from ``b << shift``) holds no zero where ``ext[b]``, the extreme of
+    that block, is not zero (the extreme of all being a zero): the scan back
+    jumps over such blocks, so that a few zeros among many values cost a look
+    at their blocks only
+    (``extreme_lanes.extreme_zero``)."""
     n = len(a)
     end = 1 + W * ((n - 1) // W)        # the values after ``end`` go one by one
     for k in range(n - 1, end - 1, -1):
@@ -64,8 +78,13 @@ def contiguous(a, big, W, low_from):
     left = W
     k = end - 1
     while left > 0:
-        while k >= 16 and not _any_zero(a, k - 15):
-            k -= 16             # (sixteen values at a time: vector compares)
+        while k >= 16:
+            if ext[k >> shift] != 0:
+                k = ((k >> shift) << shift) - 1     # to the end of the block before
+            elif not _any_zero(a, k - 15):
+                k -= 16         # (sixteen values at a time: vector compares)
+            else:
+                break
         while k >= 1 and a[k] != 0:
             k -= 1
         if k < 1:
@@ -122,6 +141,7 @@ def strided(a, big):
 
 # every index above is in range by construction
 contiguous.hj_unchecked = True
+contiguous_blocks.hj_unchecked = True
 _any_zero.hj_unchecked = True
 _any_zero.hj_inline = True
 strided.hj_unchecked = True

@@ -21,7 +21,7 @@ from ..python import operators as ops
 from ..python.operators import C
 from ..registry import CallTemplate, register
 from .complex_sums import ComplexSums, numpys_order_kept
-from .zero_pick import numpy_zero
+from .zero_pick import numpy_zero, simd_model
 
 I = T.INT64
 I32 = T.INT32
@@ -457,7 +457,7 @@ class Reduction(ComplexSums, CallTemplate):
 
     def vector_arg(self, L, arg):
         """Whether ``np.argmin``/``np.argmax`` of the whole ``arg`` runs as vector
-        code (``arg_lanes.arg_max``/``arg_min``/``arg_int``): a C-contiguous float or integer
+        code (``arg_lanes.arg_blocks``/``arg_int``): a C-contiguous float or integer
         array, on targets with the ``allocation`` capability (its scratch)."""
         ctx = L.ctx
         t = arg.type
@@ -475,8 +475,7 @@ class Reduction(ComplexSums, CallTemplate):
         self.empty_check(L, L.let(N.ArrayAttr(lane, "shape", 0, I)))
         if t.dtype.is_int:
             return L.call_helper(arg_lanes.arg_int, [lane, C(self.name == "argmax", T.BOOL)])
-        helper = arg_lanes.arg_max if self.name == "argmax" else arg_lanes.arg_min
-        return L.call_helper(helper, [lane] + block_count(t.dtype))
+        return L.call_helper(arg_lanes.arg_blocks, [lane, C(self.name == "argmax", T.BOOL)])
 
     def rows_arg_extreme(self, L, a, out, m):
         """``np.argmax``/``np.argmin`` along the last axis of the C-contiguous
@@ -596,6 +595,12 @@ class Reduction(ComplexSums, CallTemplate):
         n = L.let(N.ArrayAttr(lane, "shape", 0, I))
         self.empty_check(L, n)
         big = C(self.name == "max", T.BOOL)
+        lanes, low_from = simd_model(st.name)
+        if lane.type.layout == "C" and lanes:
+            # NumPy's zero found beside the lanes, in the blocks holding zeros
+            v = L.let(L.call_helper(extreme_lanes.extreme_zero,
+                                    [lane, big, C(lanes, I), C(low_from, I)]))
+            return kept_array(L, v, rt, t.ndim) if keep else v
         if lane.type.layout == "C":
             v = L.let(L.call_helper(extreme_lanes.extreme, [lane, big]))
         else:       # a contiguous lane is taken as one, the others are buffered
