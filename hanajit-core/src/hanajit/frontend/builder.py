@@ -529,7 +529,8 @@ class Builder:
     def s_Assert(self, s):
         msg, args = ("", []) if s.msg is None else self.message(s.msg, "assert")
         return [N.If(cond=N.PyUnOp("not", self.cond(s.test)),
-                     then=[N.Raise(exc=AssertionError, message=msg, args=args)])]
+                     then=[N.Raise(exc=AssertionError, message=msg, args=args,
+                                   line=s.lineno)])]
 
     def message(self, node, what) -> tuple[str, list]:
         """An exception message: a string literal, or an f-string formatting up to
