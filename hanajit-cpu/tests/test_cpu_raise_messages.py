@@ -123,6 +123,17 @@ def four_fields(k):
     return k
 
 
+def assert_tuple_field(a):
+    assert a.shape[0] > 0, f"empty: {a.shape}"
+    return a.sum()
+
+
+def test_an_assert_message_problem_names_the_assert_line():
+    with pytest.raises(UnsupportedError, match="f-string message") as got:
+        jitted(assert_tuple_field, fallback=False)(np.ones(3))
+    assert got.value.line == assert_tuple_field.__code__.co_firstlineno + 1
+
+
 @pytest.mark.parametrize("f, arg, construct", [
     (float_repr_field, 2.0, r"float64 field with !r"),
     (float32_str_field, np.array([2.0], np.float32), r"float32 field with !s"),
