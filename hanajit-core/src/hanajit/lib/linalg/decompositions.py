@@ -1,0 +1,133 @@
+"""``np.linalg.eigh``, ``np.linalg.svd`` with ``U`` and ``Vh`` and ``np.linalg.qr``
+of 2-D arrays by the LAPACK functions NumPy itself calls
+(``decomposition_algorithms``): NumPy's results bit for bit.
+
+The results are NumPy's named tuples (``EighResult``, ``SVDResult``,
+``QRResult``): typed ``T.NamedTupleType``, so compiled code unpacks them, indexes
+them with constants and reads their fields by name.  A function that returns one
+falls back (compiled code hands back plain tuples); ``qr(a, mode='r')`` is a plain
+array.  As in NumPy the work is done in float64/complex128 and cast to
+float32/complex64 for float32/complex64 input; stacks of matrices fall back.
+"""
+from __future__ import annotations
+
+from ...ir import nodes as N
+from ...ir import types as T
+from ...typing_rules import Incompatible
+from ..arrays import elementwise as ew
+from ..arrays.creation import allocate
+from ..python.operators import C
+from ..registry import CallTemplate, register
+from . import decomposition_algorithms as da
+from .solve_inv_det import Lapack, matrix_arg, need, option, real_of, result_dtype, square, work
+
+I = T.INT64
+UPLOS = ("L", "U", "l", "u")
+QR_MODES = ("reduced", "complete", "r")
+
+
+def _named(name, fields, items):
+    return T.NamedTupleType(tuple(items), name=name, fields=fields)
+
+
+def _shape(L, a, k):
+    return L.let(N.ArrayAttr(a, "shape", k, I))
+
+
+@register
+class Eigh(CallTemplate):
+    """``np.linalg.eigh(a, UPLO='L')``: ``EighResult(eigenvalues, eigenvectors)``."""
+
+    paths = ("numpy.linalg.eigh",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) not in (1, 2) or set(kwargs) - {"UPLO"} or (len(args) == 2 and kwargs):
+            raise Incompatible("np.linalg.eigh(a, UPLO='L')")
+        option(call, 1, "UPLO", "L", UPLOS)
+        matrix_arg(args[0], "eigh", "matrix")
+        t = result_dtype(args[0])
+        need("zheevd" if t.is_complex else "dsyevd", "eigh")
+        return _named("EighResult", ("eigenvalues", "eigenvectors"),
+                      (T.ArrayType(real_of(t), 1, "C"), T.ArrayType(t, 2, "C")))
+
+    def lower(self, L, call, args, kwargs):
+        uplo = option(call, 1, "UPLO", "L", UPLOS).upper()
+        a = L.let(ew.materialize(L, args[0]))
+        n = square(L, a)
+        wt, vt = call.type.items
+        ev, v = allocate(L, wt, [n]), allocate(L, vt, [n, n])
+        z = vt.dtype.is_complex
+        w = work(L, z, N.BinOp("mul", n, n, I))
+        L.call_helper(da.eigh_z if z else da.eigh_d, [a, ev, v, w, C(ord(uplo), I)])
+        return N.MakeTuple([ev, v], call.type)
+
+
+def svd_type(call, args):
+    """``SVDResult(U, S, Vh)`` of ``np.linalg.svd(a, full_matrices, compute_uv=True)``
+    (the singular values alone are ``solve_inv_det.SingularValues``)."""
+    option(call, 1, "full_matrices", True, (False, True))
+    if option(call, 3, "hermitian", False, (False, True)):
+        raise Incompatible("np.linalg.svd(hermitian=True) (NumPy's eigh-based path)")
+    a = args[0]
+    matrix_arg(a, "svd", "matrix")
+    t = result_dtype(a)
+    need("zgesdd" if t.is_complex else "dgesdd", "svd")
+    m = T.ArrayType(t, 2, "C")
+    return _named("SVDResult", ("U", "S", "Vh"), (m, T.ArrayType(real_of(t), 1, "C"), m))
+
+
+def svd_lower(L, call, args):
+    full = option(call, 1, "full_matrices", True, (False, True))
+    a = L.let(ew.materialize(L, args[0]))
+    m, n = _shape(L, a, 0), _shape(L, a, 1)
+    k = L.let(N.Select(N.Cmp("lt", m, n, T.BOOL), m, n, I))
+    ut, st, vt = call.type.items
+    u = allocate(L, ut, [m, m if full else k])
+    s = allocate(L, st, [k])
+    vh = allocate(L, vt, [n if full else k, n])
+    z = ut.dtype.is_complex
+    w = work(L, z, N.BinOp("mul", m, n, I))
+    L.call_helper(da.svd_z if z else da.svd_d, [a, u, s, vh, w, C(ord("A" if full else "S"), I)])
+    return N.MakeTuple([u, s, vh], call.type)
+
+
+@register
+class Qr(CallTemplate):
+    """``np.linalg.qr(a, mode='reduced')``: ``QRResult(Q, R)``; ``mode='r'`` gives R
+    alone ('raw' falls back)."""
+
+    paths = ("numpy.linalg.qr",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) not in (1, 2) or set(kwargs) - {"mode"} or (len(args) == 2 and kwargs):
+            raise Incompatible("np.linalg.qr(a, mode='reduced')")
+        mode = option(call, 1, "mode", "reduced", QR_MODES)
+        matrix_arg(args[0], "qr", "matrix")
+        t = result_dtype(args[0])
+        need("zungqr" if t.is_complex else "dorgqr", "qr")
+        need("zgeqrf" if t.is_complex else "dgeqrf", "qr")
+        m = T.ArrayType(t, 2, "C")
+        return m if mode == "r" else _named("QRResult", ("Q", "R"), (m, m))
+
+    def lower(self, L, call, args, kwargs):
+        mode = option(call, 1, "mode", "reduced", QR_MODES)
+        a = L.let(ew.materialize(L, args[0]))
+        m, n = _shape(L, a, 0), _shape(L, a, 1)
+        k = L.let(N.Select(N.Cmp("lt", m, n, T.BOOL), m, n, I))
+        rt = call.type if mode == "r" else call.type.items[1]
+        # q has mc columns: m for 'complete' of a tall matrix, else min(m, n); mode
+        # 'r' passes an empty q
+        mc = m if mode == "complete" else k
+        if mode == "complete":
+            mc = L.let(N.Select(N.Cmp("gt", m, n, T.BOOL), m, k, I))
+        zero = C(0, I)
+        q = allocate(L, rt, [zero, zero] if mode == "r" else [m, mc])
+        r = allocate(L, rt, [k if mode == "r" else mc, n])
+        z = rt.dtype.is_complex
+        w = work(L, z, N.BinOp("mul", m, n, I))
+        L.call_helper(da.qr_z if z else da.qr_d, [a, q, r, w])
+        return r if mode == "r" else N.MakeTuple([q, r], call.type)
+
+
+for _routine in ("dgeqrf", "zgeqrf", "dorgqr", "zungqr"):
+    register(Lapack(_routine))
