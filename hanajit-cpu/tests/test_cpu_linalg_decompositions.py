@@ -54,6 +54,16 @@ def qr_r(a):
     return np.linalg.qr(a, "r")
 
 
+def slogdet(a):
+    sign, logabsdet = np.linalg.slogdet(a)
+    return sign, logabsdet
+
+
+def slogdet_fields(a):
+    r = np.linalg.slogdet(a)
+    return r.sign, r.logabsdet, r[0] * 2.0
+
+
 def rebuilt(a):
     # the factors used inside a kernel
     u, s, vh = np.linalg.svd(a, False)
@@ -61,7 +71,8 @@ def rebuilt(a):
     return (u * s) @ vh, q @ r
 
 
-ALL = (eigh, eigh_upper, eigh_vectors, svd, svd_reduced, qr, qr_complete, qr_r)
+ALL = (eigh, eigh_upper, eigh_vectors, svd, svd_reduced, qr, qr_complete, qr_r, slogdet,
+       slogdet_fields)
 FUNCS = {f.__name__: jit(f, fallback=False) for f in ALL}
 PLAIN = {f.__name__: f for f in ALL}
 
@@ -92,8 +103,9 @@ def compare(name, a):
         return
     assert len(got[1]) == len(want[1])
     for g, w in zip(got[1], want[1]):
+        assert type(g) is type(w)                    # (slogdet: NumPy scalars)
         assert same(g, w), (name, a.dtype, a.shape, g, w)
-        assert g.flags.c_contiguous == w.flags.c_contiguous
+        assert np.asarray(g).flags.c_contiguous == np.asarray(w).flags.c_contiguous
 
 
 def matrix(rng, n, m, dtype):
@@ -117,7 +129,7 @@ def test_eigh_dtypes_and_sizes(dtype):
     rng = np.random.default_rng(1)
     for n in (0, 1, 2, 5, 40):
         a = matrix(rng, n, n, dtype)
-        for name in ("eigh", "eigh_upper", "eigh_vectors"):
+        for name in ("eigh", "eigh_upper", "eigh_vectors", "slogdet", "slogdet_fields"):
             compare(name, a)                         # (the other triangle is ignored)
             compare(name, a + a.T.conj() if dtype != np.bool_ else a)
 
@@ -139,7 +151,7 @@ def test_layouts():
         for name in ("svd", "svd_reduced", "qr", "qr_complete", "qr_r"):
             compare(name, a)
     for a in (np.asfortranarray(sym), sym[::-1, ::-1], sym[::2, ::2], sym.T):
-        for name in ("eigh", "eigh_upper"):
+        for name in ("eigh", "eigh_upper", "slogdet"):
             compare(name, a)
 
 
@@ -156,13 +168,13 @@ def test_special_values_and_singular_matrices():
     for name in ("svd", "svd_reduced"):
         compare(name, a)
     a = np.ones((5, 4))                                 # rank 1
-    for name in ("svd", "qr", "qr_complete", "eigh"):
-        compare(name, a if name != "eigh" else np.ones((4, 4)))
+    for name in ("svd", "qr", "qr_complete", "eigh", "slogdet"):
+        compare(name, a if name in ("svd", "qr", "qr_complete") else np.ones((4, 4)))
     compare("qr", np.array([[0.0, -0.0], [-0.0, 0.0]]))
 
 
 def test_errors():
-    for name in ("eigh", "eigh_upper"):
+    for name in ("eigh", "eigh_upper", "slogdet"):
         compare(name, np.ones((2, 3)))      # LinAlgError: ... must be square
         compare(name, np.ones((0, 3)))
 

@@ -129,5 +129,35 @@ class Qr(CallTemplate):
         return r if mode == "r" else N.MakeTuple([q, r], call.type)
 
 
+@register
+class Slogdet(CallTemplate):
+    """``np.linalg.slogdet(a)``: ``SlogdetResult(sign, logabsdet)``, NumPy scalars
+    (``?getrf``, as ``det``)."""
+
+    paths = ("numpy.linalg.slogdet",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) != 1 or kwargs:
+            raise Incompatible("np.linalg.slogdet(a)")
+        matrix_arg(args[0], "slogdet", "matrix")
+        t = result_dtype(args[0])
+        need("zgetrf" if t.is_complex else "dgetrf", "slogdet")
+        return _named("SlogdetResult", ("sign", "logabsdet"), (t, real_of(t)))
+
+    def lower(self, L, call, args, kwargs):
+        from ..python import operators as ops
+        from . import solve_inv_det_algorithms as hl
+        a = L.let(ew.materialize(L, args[0]))
+        n = square(L, a)
+        st, lt = call.type.items
+        w = work(L, st.is_complex, N.BinOp("mul", n, n, I))
+        out = allocate(L, T.ArrayType(T.FLOAT64, 1, "C"), [C(3, I)])
+        L.call_helper(hl.slogdet_z if st.is_complex else hl.slogdet_d, [a, w, out])
+        part = [L.let(N.Load(out, [C(k, I)], T.FLOAT64)) for k in range(3)]
+        sign = N.MakeComplex(part[0], part[1], T.COMPLEX128) if st.is_complex else part[0]
+        return N.MakeTuple([L.let(ops.convert(L, sign, st)),
+                            L.let(ops.convert(L, part[2], lt))], call.type)
+
+
 for _routine in ("dgeqrf", "zgeqrf", "dorgqr", "zungqr"):
     register(Lapack(_routine))
