@@ -218,3 +218,38 @@ def test_fallbacks_give_numpys_result(f, words):
     if isinstance(want, tuple) and hasattr(want, "_fields"):
         for g, w in zip(got, want):
             assert same(g, w)
+
+
+def cond(a):
+    return np.linalg.cond(a)
+
+
+def cond_minus_2(a):
+    return np.linalg.cond(a, -2)
+
+
+@pytest.mark.parametrize("f", [cond, cond_minus_2])
+def test_cond(f):
+    jf = jit(f, fallback=False)
+    rng = np.random.default_rng(6)
+    cases = [matrix(rng, 5, 5, d) for d in DTYPES] + [
+        rng.standard_normal((3, 6)), rng.standard_normal((6, 3))[::-1], np.ones((3, 3)),
+        np.zeros((3, 3)), np.array([[np.nan, 1.0], [1.0, 1.0]]),
+        np.array([[np.inf, 1.0], [1.0, 1.0]]), np.array([[1e-300, 0.0], [0.0, 1e300]]),
+        np.zeros((0, 3)), np.zeros((0, 0))]
+    for a in cases:
+        want = outcome(f, np.copy(a))
+        got = outcome(jf, a)
+        if want[0] != "ok":                 # LinAlgError: empty, or NaN in the SVD
+            assert got == want
+        else:
+            assert type(got[1][0]) is type(want[1][0]) and same(got[1][0], want[1][0])
+
+
+def cond_fro(a):
+    return np.linalg.cond(a, "fro")
+
+
+def test_cond_other_norms_fall_back():
+    with pytest.warns(HanaJitFallbackWarning, match="p must be one of"):
+        assert jit(cond_fro)(np.eye(2) * 2) == np.linalg.cond(np.eye(2) * 2, "fro")

@@ -310,3 +310,15 @@ def qr_z(a, q, r, w):
                         prims.address(tau), prims.address(work), at + 24, at + 32)
     _out(q, qw, m, mc, m)
     return 0
+
+
+def nan_unless_input_nan(r, a):
+    """NumPy's ``cond``: a NaN ratio becomes ``inf`` unless ``a`` holds a NaN."""
+    if r == r:                                           # noqa: PLR0124
+        return r
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            v = a[i, j]
+            if v != v:                                   # noqa: PLR0124
+                return r
+    return np.inf

@@ -19,7 +19,8 @@ from ..arrays.creation import allocate
 from ..python.operators import C
 from ..registry import CallTemplate, register
 from . import decomposition_algorithms as da
-from .solve_inv_det import Lapack, matrix_arg, need, option, real_of, result_dtype, square, work
+from .solve_inv_det import (Lapack, matrix_arg, need, option, real_of, result_dtype,
+                            singular_values, square, work)
 
 I = T.INT64
 UPLOS = ("L", "U", "l", "u")
@@ -157,6 +158,42 @@ class Slogdet(CallTemplate):
         sign = N.MakeComplex(part[0], part[1], T.COMPLEX128) if st.is_complex else part[0]
         return N.MakeTuple([L.let(ops.convert(L, sign, st)),
                             L.let(ops.convert(L, part[2], lt))], call.type)
+
+
+@register
+class Cond(CallTemplate):
+    """``np.linalg.cond(x, p=None)`` with ``p`` None, 2 or -2: the ratio of the
+    largest and smallest singular values (``?gesdd``) in their dtype, NaN made
+    ``inf`` unless ``x`` holds a NaN; other norms fall back."""
+
+    paths = ("numpy.linalg.cond",)
+
+    def typer(self, inf, call, args, kwargs):
+        if len(args) not in (1, 2) or set(kwargs) - {"p"} or (len(args) == 2 and kwargs):
+            raise Incompatible("np.linalg.cond(x, p=None)")
+        option(call, 1, "p", None, (None, 2, -2))
+        matrix_arg(args[0], "cond", "matrix")
+        t = result_dtype(args[0])
+        need("zgesdd" if t.is_complex else "dgesdd", "cond")
+        return real_of(t)
+
+    def lower(self, L, call, args, kwargs):
+        import numpy as np
+        from ..python import operators as ops
+        p = option(call, 1, "p", None, (None, 2, -2))
+        a = L.let(ew.materialize(L, args[0]))
+        m, n = _shape(L, a, 0), _shape(L, a, 1)
+        L.raise_if(N.Cmp("eq", N.BinOp("mul", m, n, I), C(0, I), T.BOOL),
+                   np.linalg.LinAlgError, "cond is not defined on empty arrays")
+        s, _, _ = singular_values(L, a)
+        rt = call.type
+        k = L.let(N.ArrayAttr(s, "shape", 0, I))
+        first = L.let(ops.convert(L, N.Load(s, [C(0, I)], T.FLOAT64), rt))
+        last = L.let(ops.convert(L, N.Load(s, [N.BinOp("sub", k, C(1, I), I)], T.FLOAT64),
+                                 rt))
+        r = L.let(N.BinOp("fdiv", last, first, rt) if p == -2
+                  else N.BinOp("fdiv", first, last, rt))
+        return L.let(ops.convert(L, L.call_helper(da.nan_unless_input_nan, [r, a]), rt))
 
 
 for _routine in ("dgeqrf", "zgeqrf", "dorgqr", "zungqr"):

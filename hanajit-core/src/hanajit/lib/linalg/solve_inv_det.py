@@ -218,7 +218,7 @@ def real_of(t: T.Scalar) -> T.Scalar:
     return T.FLOAT32 if t in (T.FLOAT32, T.COMPLEX64) else T.FLOAT64
 
 
-def _singular_values(L, a):
+def singular_values(L, a):
     """The float64 singular values of the 2-D ``a`` (descending), by ``?gesdd``."""
     m = L.let(N.ArrayAttr(a, "shape", 0, I))
     n = L.let(N.ArrayAttr(a, "shape", 1, I))
@@ -261,7 +261,7 @@ class SingularValues(CallTemplate):
         if isinstance(call.type, T.TupleType):         # compute_uv=True: (U, S, Vh)
             from .decompositions import svd_lower
             return svd_lower(L, call, args)
-        s, _, _ = _singular_values(L, L.let(ew.materialize(L, args[0])))
+        s, _, _ = singular_values(L, L.let(ew.materialize(L, args[0])))
         if call.type.dtype == T.FLOAT64:
             return s
         k = L.let(N.ArrayAttr(s, "shape", 0, I))
@@ -299,7 +299,7 @@ class MatrixRank(CallTemplate):
         return I
 
     def lower(self, L, call, args, kwargs):
-        s, m, n = _singular_values(L, L.let(ew.materialize(L, args[0])))
+        s, m, n = singular_values(L, L.let(ew.materialize(L, args[0])))
         return L.call_helper(hl.rank_of, [s, m, n])
 
 
