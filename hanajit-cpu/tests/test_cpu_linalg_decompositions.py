@@ -253,3 +253,16 @@ def cond_fro(a):
 def test_cond_other_norms_fall_back():
     with pytest.warns(HanaJitFallbackWarning, match="p must be one of"):
         assert jit(cond_fro)(np.eye(2) * 2) == np.linalg.cond(np.eye(2) * 2, "fro")
+
+
+def test_blocked_lapack_paths():
+    # ?geqrf/?orgqr blocks of 32 columns, ?gesdd's and ?syevd's larger paths: the
+    # workspace NumPy asks for decides them
+    rng = np.random.default_rng(7)
+    for shape in ((100, 70), (70, 100)):
+        a = rng.standard_normal(shape)
+        for x in (a, a + 1j * rng.standard_normal(shape)):
+            for name in ("svd_reduced", "qr", "qr_complete"):
+                compare(name, x)
+    a = rng.standard_normal((130, 130))
+    compare("eigh", a + a.T)
