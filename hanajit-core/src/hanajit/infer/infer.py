@@ -285,6 +285,9 @@ class Inferrer:
             if _holds_generator(t):
                 self.fail(line, "return of a random generator",
                           "compiled code draws from it but cannot hand it back")
+            if T.named_tuple_in(t) is not None:
+                self.fail(line, "return of a NumPy named tuple", "compiled code hands back "
+                          f"plain tuples, not NumPy's {T.named_tuple_in(t).name}")
             if t is not None:
                 new = rules.unify(self.return_type, t)
                 if new is None:
@@ -649,6 +652,8 @@ class Inferrer:
                 return t.copy(layout={"C": "F", "F": "C"}.get(t.layout, "A"))
             if e.attr in ("real", "imag") or (e.attr == "mT" and t.ndim >= 2):
                 return registry.attribute_type(t, e.attr)
+        if isinstance(t, T.NamedTupleType) and e.attr in t.fields:
+            return t.items[t.fields.index(e.attr)]
         if isinstance(t, T.Scalar):
             if e.attr in ("real", "imag"):
                 # True.real is the int 1; np.True_.real is np.True_

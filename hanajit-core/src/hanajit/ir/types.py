@@ -104,6 +104,29 @@ class TupleType(Type):
 
 
 @dataclass(frozen=True)
+class NamedTupleType(TupleType):
+    """A tuple NumPy returns as a named tuple (``EighResult``, ``SVDResult`` ...):
+    its items are also read by the attribute names ``fields``.  Compiled code
+    hands back plain tuples, so a function returning one falls back."""
+
+    name: str = ""
+    fields: tuple = ()
+
+    def __str__(self) -> str:
+        return self.name + TupleType.__str__(self)
+
+    __repr__ = __str__
+
+
+def named_tuple_in(t):
+    """The ``NamedTupleType`` that ``t`` is or holds, or None."""
+    if isinstance(t, NamedTupleType):
+        return t
+    items = t.items if isinstance(t, TupleType) else ()
+    return next((n for n in map(named_tuple_in, items) if n is not None), None)
+
+
+@dataclass(frozen=True)
 class RangeType(Type):
     """A ``range`` object value (only consumed by ``for`` loops and ``len``)."""
 

@@ -168,6 +168,26 @@ def lapack_zgesdd(*addresses):
     call("zgesdd", *addresses)
 
 
+def lapack_dgeqrf(*addresses):
+    from .linalg.lapack import call
+    call("dgeqrf", *addresses)
+
+
+def lapack_zgeqrf(*addresses):
+    from .linalg.lapack import call
+    call("zgeqrf", *addresses)
+
+
+def lapack_dorgqr(*addresses):
+    from .linalg.lapack import call
+    call("dorgqr", *addresses)
+
+
+def lapack_zungqr(*addresses):
+    from .linalg.lapack import call
+    call("zungqr", *addresses)
+
+
 def _blas(op, w, args):
     """The interpreter's path of ``prims.blas_*`` (``blas``): integers and
     addresses as int64, floats as the routine's float type; the dot products

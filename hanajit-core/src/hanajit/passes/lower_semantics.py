@@ -460,6 +460,8 @@ class Lowerer:
         t = e.value.type
         if isinstance(t, T.ArrayType):
             return self.array_attr(v, t, e.attr)
+        if isinstance(t, T.NamedTupleType):           # r.eigenvalues of an EighResult
+            return N.TupleGet(v, t.fields.index(e.attr), e.type)
         if t.is_complex:
             return N.ComplexPart(v, e.attr, e.type)
         if e.attr == "real":

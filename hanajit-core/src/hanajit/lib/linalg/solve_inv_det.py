@@ -39,7 +39,7 @@ def result_dtype(*arrays) -> T.Scalar:
     return T.FLOAT32 if single else T.FLOAT64
 
 
-def _matrix(t, name, what):
+def matrix_arg(t, name, what):
     if not isinstance(t, T.ArrayType):
         raise Incompatible(f"np.linalg.{name}() of {t}")
     if t.ndim != 2:
@@ -48,20 +48,20 @@ def _matrix(t, name, what):
         raise Incompatible(f"np.linalg.{name}() of {t}")
 
 
-def _need(routine, name):
+def need(routine, name):
     if not lapack.available(routine):
         raise Incompatible(f"np.linalg.{name}(): NumPy's LAPACK is not the 64-bit "
                            "OpenBLAS of its wheels here")
 
 
-def _square(L, a):
+def square(L, a):
     n = L.let(N.ArrayAttr(a, "shape", 0, I))
     L.raise_if(N.Cmp("ne", n, N.ArrayAttr(a, "shape", 1, I), T.BOOL),
                np.linalg.LinAlgError, SQUARE)
     return n
 
 
-def _work(L, complex_, size):
+def work(L, complex_, size):
     return allocate(L, T.ArrayType(T.COMPLEX128 if complex_ else T.FLOAT64, 1, "C"),
                     [L.let(size)])
 
@@ -74,18 +74,18 @@ class Solve(CallTemplate):
         if len(args) != 2 or kwargs:
             raise Incompatible("np.linalg.solve(a, b)")
         a, b = args
-        _matrix(a, "solve", "matrix")
+        matrix_arg(a, "solve", "matrix")
         if not (isinstance(b, T.ArrayType) and b.ndim in (1, 2)
                 and isinstance(b.dtype, T.Scalar)):
             raise Incompatible(f"np.linalg.solve() with b of {b} (1-D or 2-D only)")
         t = result_dtype(a, b)
-        _need("zgesv" if t.is_complex else "dgesv", "solve")
+        need("zgesv" if t.is_complex else "dgesv", "solve")
         return T.ArrayType(t, b.ndim, "C")
 
     def lower(self, L, call, args, kwargs):
         a, b = (L.let(ew.materialize(L, x)) for x in args)
         rt = call.type
-        n = _square(L, a)
+        n = square(L, a)
         m = L.let(N.ArrayAttr(b, "shape", 0, I))
         one = b.type.ndim == 1
         sig = "(m,m),(m)->(m)" if one else "(m,m),(m,n)->(m,n)"
@@ -97,8 +97,8 @@ class Solve(CallTemplate):
         dims = [n] if one else [n, L.let(N.ArrayAttr(b, "shape", 1, I))]
         x = allocate(L, rt, dims)
         z = rt.dtype.is_complex
-        w = _work(L, z, N.BinOp("mul", n, n, I))
-        bw = _work(L, z, n if one else N.BinOp("mul", n, dims[1], I))
+        w = work(L, z, N.BinOp("mul", n, n, I))
+        bw = work(L, z, n if one else N.BinOp("mul", n, dims[1], I))
         L.call_helper(hl.solve1 if one else hl.solve, [a, b, x, w, bw])
         return x
 
@@ -110,18 +110,18 @@ class Inv(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         if len(args) != 1 or kwargs:
             raise Incompatible("np.linalg.inv(a)")
-        _matrix(args[0], "inv", "matrix")
+        matrix_arg(args[0], "inv", "matrix")
         t = result_dtype(args[0])
-        _need("zgesv" if t.is_complex else "dgesv", "inv")
+        need("zgesv" if t.is_complex else "dgesv", "inv")
         return T.ArrayType(t, 2, "C")
 
     def lower(self, L, call, args, kwargs):
         a = L.let(ew.materialize(L, args[0]))
-        n = _square(L, a)
+        n = square(L, a)
         x = allocate(L, call.type, [n, n])
         z = call.type.dtype.is_complex
         size = N.BinOp("mul", n, n, I)
-        w, bw = _work(L, z, size), _work(L, z, size)
+        w, bw = work(L, z, size), work(L, z, size)
         L.call_helper(hl.inv, [a, x, w, bw])
         return x
 
@@ -133,22 +133,22 @@ class Det(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         if len(args) != 1 or kwargs:
             raise Incompatible("np.linalg.det(a)")
-        _matrix(args[0], "det", "matrix")
+        matrix_arg(args[0], "det", "matrix")
         t = result_dtype(args[0])
-        _need("zgetrf" if t.is_complex else "dgetrf", "det")
+        need("zgetrf" if t.is_complex else "dgetrf", "det")
         return t
 
     def lower(self, L, call, args, kwargs):
         from ..python import operators as ops
         a = L.let(ew.materialize(L, args[0]))
-        n = _square(L, a)
+        n = square(L, a)
         z = call.type.is_complex
-        w = _work(L, z, N.BinOp("mul", n, n, I))
+        w = work(L, z, N.BinOp("mul", n, n, I))
         r = L.call_helper(hl.det_z if z else hl.det_d, [a, w])
         return ops.convert(L, r, call.type)
 
 
-def _option(call, pos, name, default, allowed):
+def option(call, pos, name, default, allowed):
     """A constant argument of the call (its default when absent), else
     Incompatible."""
     from ..statistics.var_std_norm import const_arg
@@ -168,19 +168,19 @@ class Cholesky(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         if len(args) != 1 or set(kwargs) - {"upper"}:
             raise Incompatible("np.linalg.cholesky(a, upper=False)")
-        _option(call, 99, "upper", False, (False, True))
-        _matrix(args[0], "cholesky", "matrix")
+        option(call, 99, "upper", False, (False, True))
+        matrix_arg(args[0], "cholesky", "matrix")
         t = result_dtype(args[0])
-        _need("zpotrf" if t.is_complex else "dpotrf", "cholesky")
+        need("zpotrf" if t.is_complex else "dpotrf", "cholesky")
         return T.ArrayType(t, 2, "C")
 
     def lower(self, L, call, args, kwargs):
-        upper = _option(call, 99, "upper", False, (False, True))
+        upper = option(call, 99, "upper", False, (False, True))
         a = L.let(ew.materialize(L, args[0]))
-        n = _square(L, a)
+        n = square(L, a)
         x = allocate(L, call.type, [n, n])
         z = call.type.dtype.is_complex
-        w = _work(L, z, N.BinOp("mul", n, n, I))
+        w = work(L, z, N.BinOp("mul", n, n, I))
         L.call_helper(hl.cholesky, [a, x, w, C(ord("U" if upper else "L"), I)])
         return x
 
@@ -195,37 +195,37 @@ class Eigvalsh(CallTemplate):
         if len(args) not in (1, 2) or set(kwargs) - {"UPLO"} or (
                 len(args) == 2 and kwargs):
             raise Incompatible("np.linalg.eigvalsh(a, UPLO='L')")
-        _option(call, 1, "UPLO", "L", ("L", "U", "l", "u"))
-        _matrix(args[0], "eigvalsh", "matrix")
+        option(call, 1, "UPLO", "L", ("L", "U", "l", "u"))
+        matrix_arg(args[0], "eigvalsh", "matrix")
         t = result_dtype(args[0])
-        _need("zheevd" if t.is_complex else "dsyevd", "eigvalsh")
+        need("zheevd" if t.is_complex else "dsyevd", "eigvalsh")
         return T.ArrayType(T.FLOAT32 if t in (T.FLOAT32, T.COMPLEX64) else T.FLOAT64,
                            1, "C")
 
     def lower(self, L, call, args, kwargs):
-        lower = _option(call, 1, "UPLO", "L", ("L", "U", "l", "u")).upper() == "L"
+        lower = option(call, 1, "UPLO", "L", ("L", "U", "l", "u")).upper() == "L"
         a = L.let(ew.materialize(L, args[0]))
-        n = _square(L, a)
+        n = square(L, a)
         x = allocate(L, call.type, [n])
         z = result_dtype(a.type).is_complex
-        w = _work(L, z, N.BinOp("mul", n, n, I))
+        w = work(L, z, N.BinOp("mul", n, n, I))
         L.call_helper(hl.eigvalsh_z if z else hl.eigvalsh_d,
                       [a, x, w, C(ord("L" if lower else "U"), I)])
         return x
 
 
-def _real(t: T.Scalar) -> T.Scalar:
+def real_of(t: T.Scalar) -> T.Scalar:
     return T.FLOAT32 if t in (T.FLOAT32, T.COMPLEX64) else T.FLOAT64
 
 
-def _singular_values(L, a):
+def singular_values(L, a):
     """The float64 singular values of the 2-D ``a`` (descending), by ``?gesdd``."""
     m = L.let(N.ArrayAttr(a, "shape", 0, I))
     n = L.let(N.ArrayAttr(a, "shape", 1, I))
     k = L.let(N.Select(N.Cmp("lt", m, n, T.BOOL), m, n, I))
     s = allocate(L, T.ArrayType(T.FLOAT64, 1, "C"), [k])
     z = result_dtype(a.type).is_complex
-    w = _work(L, z, N.BinOp("mul", m, n, I))
+    w = work(L, z, N.BinOp("mul", m, n, I))
     L.call_helper(hl.svdvals_z if z else hl.svdvals_d, [a, s, w])
     return s, m, n
 
@@ -240,23 +240,28 @@ class SingularValues(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         if len(args) > 4 or not args or set(kwargs) - {"compute_uv", "full_matrices",
                                                         "hermitian"}:
-            raise Incompatible("np.linalg.svd(a, compute_uv=False)")
-        _option(call, 2, "compute_uv", True, (False,))
-        _option(call, 1, "full_matrices", True, (False, True))
-        _option(call, 3, "hermitian", False, (False,))
+            raise Incompatible("np.linalg.svd(a, full_matrices=True, compute_uv=True)")
+        if option(call, 2, "compute_uv", True, (False, True)):
+            from .decompositions import svd_type
+            return svd_type(call, args)
+        option(call, 1, "full_matrices", True, (False, True))
+        option(call, 3, "hermitian", False, (False,))
         return self.values_type(args[0])
 
     @staticmethod
     def values_type(a):
-        _matrix(a, "svd", "matrix")
+        matrix_arg(a, "svd", "matrix")
         t = result_dtype(a)
-        _need("zgesdd" if t.is_complex else "dgesdd", "svd")
-        return T.ArrayType(_real(t), 1, "C")
+        need("zgesdd" if t.is_complex else "dgesdd", "svd")
+        return T.ArrayType(real_of(t), 1, "C")
 
     def lower(self, L, call, args, kwargs):
         from ..python import operators as ops
         from ..arrays.creation import fill
-        s, _, _ = _singular_values(L, L.let(ew.materialize(L, args[0])))
+        if isinstance(call.type, T.TupleType):         # compute_uv=True: (U, S, Vh)
+            from .decompositions import svd_lower
+            return svd_lower(L, call, args)
+        s, _, _ = singular_values(L, L.let(ew.materialize(L, args[0])))
         if call.type.dtype == T.FLOAT64:
             return s
         k = L.let(N.ArrayAttr(s, "shape", 0, I))
@@ -286,15 +291,15 @@ class MatrixRank(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         if len(args) != 1 or kwargs:
             raise Incompatible("np.linalg.matrix_rank(A) without tol/rtol/hermitian")
-        _matrix(args[0], "matrix_rank", "matrix")
+        matrix_arg(args[0], "matrix_rank", "matrix")
         t = result_dtype(args[0])
-        if _real(t) != T.FLOAT64:
+        if real_of(t) != T.FLOAT64:
             raise Incompatible("np.linalg.matrix_rank() of a float32/complex64 matrix")
-        _need("zgesdd" if t.is_complex else "dgesdd", "matrix_rank")
+        need("zgesdd" if t.is_complex else "dgesdd", "matrix_rank")
         return I
 
     def lower(self, L, call, args, kwargs):
-        s, m, n = _singular_values(L, L.let(ew.materialize(L, args[0])))
+        s, m, n = singular_values(L, L.let(ew.materialize(L, args[0])))
         return L.call_helper(hl.rank_of, [s, m, n])
 
 

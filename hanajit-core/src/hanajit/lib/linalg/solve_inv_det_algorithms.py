@@ -351,3 +351,54 @@ def rank_of(s, m, n):
         if s[i] > tol:
             count += 1
     return count
+
+
+
+# ``sign, logabsdet = slogdet(a)`` into ``out``: the sign's real and imaginary parts
+# and ``logabsdet`` (sign 0 and ``-inf`` for a singular matrix, as NumPy's
+# ``slogdet_single_element``); ``w``: n*n float64 or complex128 work
+def _factored(a, w, out):
+    n = a.shape[0]
+    _columns(a, w, n, n)
+    ipiv = np.empty(max(n, 1), np.int64)
+    out[0] = 0.0
+    out[1] = 0.0
+    out[2] = -np.inf
+    if _getrf(w, n, ipiv) != 0:
+        return 0.0
+    return -1.0 if _odd_permutation(ipiv, n) else 1.0
+
+
+def slogdet_d(a, w, out):
+    sign = _factored(a, w, out)
+    if sign == 0.0:
+        return 0
+    logdet = 0.0
+    for i in range(a.shape[0]):
+        e = w[i * (a.shape[0] + 1)]
+        if e < 0.0:
+            sign = -sign
+            e = -e
+        logdet += prims.log(e)
+    out[0] = sign
+    out[2] = logdet
+    return 0
+
+
+def slogdet_z(a, w, out):
+    sr = _factored(a, w, out)
+    if sr == 0.0:
+        return 0
+    si = 0.0
+    logdet = 0.0
+    for i in range(a.shape[0]):
+        e = w[i * (a.shape[0] + 1)]
+        m = prims.hypot(e.real, e.imag)
+        er = prims.fdiv(e.real, m)
+        ei = prims.fdiv(e.imag, m)
+        sr, si = sr * er - si * ei, sr * ei + si * er
+        logdet += prims.log(m)
+    out[0] = sr
+    out[1] = si
+    out[2] = logdet
+    return 0
