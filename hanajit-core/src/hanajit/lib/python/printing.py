@@ -1,0 +1,99 @@
+"""``print(...)`` in compiled code: a call back into Python (``hanajit.host_print``).
+
+The frontend (``frontend/print_calls.py``) gives the call its layout in
+``call.plan``: constant strings, values and f-strings, ``sep``, ``end`` and
+``flush``.  The typer decides each value's *kind* -- the object the interpreter
+holds there: a Python ``int``/``float``/``bool``/``complex`` or a NumPy scalar of
+the value's dtype (``np.float32`` prints its own shortest digits; a variable
+inference marks as a NumPy scalar, ``Inferrer.is_strong``, prints as one) -- and
+the lowering emits one ``ForeignCall`` of ``hanajit_print`` with the layout and
+kinds as its constant text and the values in 8-byte slots (a complex in two).
+The callback rebuilds the objects and calls the builtin ``print``, so the text is
+CPython's, into whatever ``sys.stdout`` is at that moment.
+
+Only targets whose code runs in this process call back into Python
+(``Capabilities.host_calls``, and not a C export): elsewhere print is refused
+with a reason and the function runs in the interpreter."""
+from __future__ import annotations
+
+from ...host_print import SYMBOL, render, slots_of
+from ...ir import nodes as N
+from ...ir import types as T
+from ...typing_rules import Incompatible
+from ..registry import CallTemplate, register
+
+
+def _kind(t, strong: bool) -> str:
+    if t == T.NONE:
+        return "none"
+    if not isinstance(t, T.Scalar):
+        what = "an array" if isinstance(t, T.ArrayType) else f"a value of type {t}"
+        raise Incompatible(f"printing {what} is not compiled")
+    if t in T.PYTHON_KINDS and not strong:
+        return {"b": "bool", "i": "int", "f": "float", "c": "complex"}[t.kind]
+    if t.kind == "f" and t.bits not in (16, 32, 64) or t.kind == "c" and t.bits not in (64, 128):
+        raise Incompatible(f"printing a {t} value is not compiled")
+    return f"np:{t}"
+
+
+def _uses(layout):
+    """The (conversion, spec) each value of ``layout`` is printed with."""
+    for item in layout[1]:
+        if item[0] == "value":
+            yield "", ""
+        elif item[0] == "fstring":
+            yield from (p for p in item[1] if not isinstance(p, str))
+
+
+def _text(layout, kinds) -> str:
+    return repr((layout[1], layout[2], layout[3], layout[4], tuple(kinds)))
+
+
+@register
+class Print(CallTemplate):
+    paths = ("builtins.print",)
+
+    def typer(self, inf, call, args, kwargs):
+        layout = call.plan
+        if isinstance(layout, dict):
+            layout = layout["layout"]
+        if not isinstance(layout, tuple) or kwargs:        # (not built by print_calls)
+            raise Incompatible("print() with these arguments is not compiled")
+        if not inf.ctx.capabilities.host_calls or inf.ctx.options.get("c_exports"):
+            raise Incompatible("print() calls back into Python, which code running "
+                               "outside this process (this target or an export) cannot")
+        kinds = []
+        for node, t, (conversion, spec) in zip(call.args, args, _uses(layout)):
+            weak = getattr(node, "name", None) in getattr(inf, "mixed", {})
+            if weak and conversion in ("r", "a") and t in T.PYTHON_KINDS:
+                raise Incompatible(f"{node.name!r} is a NumPy scalar on some paths and a "
+                                   "Python number on others, whose repr differ")
+            kind = _kind(t, inf.is_strong(node))
+            try:        # a specification the value's type refuses: the interpreter raises
+                render(((("fstring", ((conversion, spec),)),), " ", "", False, (kind,)),
+                       [0, 0])
+            except (TypeError, ValueError) as exc:
+                raise Incompatible(f"format specification {spec!r}: {exc}") from None
+            kinds.append(kind)
+        call.plan = {"layout": layout, "kinds": tuple(kinds)}
+        return T.NONE
+
+    def lower(self, L, call, args, kwargs):
+        kinds = call.plan["kinds"]
+        slots = []
+        for a, kind in zip(args, kinds):
+            t = a.type
+            if slots_of(kind) == 0:
+                continue
+            if t.is_complex:
+                part = T.FLOAT64 if t.bits == 128 else T.FLOAT32
+                for name in ("real", "imag"):
+                    v = L.let(N.ComplexPart(a, name, part))
+                    slots.append(v if part == T.FLOAT64 else N.Cast(v, T.FLOAT64))
+            elif t.is_float:
+                slots.append(a if t == T.FLOAT64 else N.Cast(a, T.FLOAT64))
+            else:
+                slots.append(a if t == T.INT64 else N.Cast(a, T.INT64))
+        L.emit(N.ForeignCall(symbol=SYMBOL, args=[L.let(s) for s in slots],
+                             text=_text(call.plan["layout"], kinds)))
+        return N.Const(None, T.NONE)
