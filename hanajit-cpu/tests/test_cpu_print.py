@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from hanajit import jit, prange
-from hanajit.errors import HanaJitFallbackWarning
+from hanajit.errors import HanaJitFallbackWarning, HanaJitParallelWarning
 from hanajit.testing.sourcefile import run_twice_cached
 
 
@@ -48,7 +48,7 @@ def fstrings(x, i, f32):
     print(f"x={x} i={i} f32={f32}")
     print(f"{x:.3f}|{x:>12.4e}|{i:05d}|{i:x}|{i:+}|{x:%}|{i:,}|{x:_^20}")
     print(f"{x!r} {i!r} {f32!r} {f32!s} {x!s} {i!a} {'lit'!r:>6} {None}")
-    print(f"{f32:.10f} {np.float32(x)!r} {np.int8(i)!r} {np.int8(i):>4}", f"{{braces}}", 7)
+    print(f"{f32:.10f} {np.float32(x)!r} {np.int8(i)!r} {np.int8(i):>4}", f"{{braces}} {i}}}", 7)
     print(f"{x:g} {x * 1e20:g} {i / 3:.2}")
     return i
 
@@ -91,9 +91,28 @@ def to_file(x):
     return x
 
 
-def of_array(a):
-    print(a)
-    return a[0]
+def of_tuple(a):
+    t = (a, 2)
+    print(t)
+    return a
+
+
+def nested_spec(x, w):
+    print(f"{x:{w}}")
+    return x
+
+
+def arrays(a, b):
+    c = a * 2
+    print(a, b)
+    print(c, a[::-1], a.T, f"{a[1:]!r}|{b!s}")
+    print(np.arange(5.0) / 3, np.zeros((2, 0)), np.float32(1 / 3) * np.ones(2, np.float32))
+    return c.sum()
+
+
+def one_print(x):
+    print("x is", x)
+    return x * 2.0
 
 
 def bad_spec(x):
@@ -108,6 +127,7 @@ def _compiled(fn):
 
 SCALARS, NUMPY_SCALARS, OPTIONS, FSTRINGS = (_compiled(scalars), _compiled(numpy_scalars),
                                              _compiled(options), _compiled(fstrings))
+ARRAYS = _compiled(arrays)
 
 
 def _same(capsys, fn, jitted, *args):
@@ -169,7 +189,10 @@ def test_prange_prints_every_line(capsys):
     jitted = jit(parallel_loop, fallback=False, parallel=True)
     a = np.arange(50.0)
     out = np.zeros(50)
-    assert jitted(a, out) == parallel_loop(a, np.zeros(50))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", HanaJitParallelWarning)    # (runs in parallel)
+        got = jitted(a, out)
+    assert got == parallel_loop(a, np.zeros(50))
     lines = capsys.readouterr().out.splitlines()
     want = sorted(f"item {k} {k + 1.0}" for k in range(50))
     assert sorted(lines[:len(lines) // 2]) == want == sorted(lines[len(lines) // 2:])
@@ -194,27 +217,48 @@ def test_prints_into_the_current_stdout(capsys):
 
 @pytest.mark.parametrize("fn, reason", [
     (to_file, "file"),
-    (of_array, "printing an array is not compiled"),
+    (of_tuple, "printing a value of type"),
+    (nested_spec, "a format specification with replacement fields"),
     (bad_spec, "format specification 'd'"),
 ])
 def test_fallbacks_warn(capsys, fn, reason):
     jitted = jit(fn)
-    arg = np.arange(3.0) if fn is of_array else 1.5
+    args = (1.5, 8) if fn is nested_spec else (1.5,)
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always", HanaJitFallbackWarning)
         try:
-            want = fn(arg)
+            want = fn(*args)
         except ValueError:
             want = None
         out = capsys.readouterr()
         if want is None:
             with pytest.raises(ValueError):
-                jitted(arg)
+                jitted(*args)
         else:
-            assert repr(jitted(arg)) == repr(want)
+            assert repr(jitted(*args)) == repr(want)
             assert capsys.readouterr() == out
     assert any(reason in str(w.message) for w in seen
                if issubclass(w.category, HanaJitFallbackWarning)), [str(w.message) for w in seen]
+
+
+@pytest.mark.parametrize("a, b", [
+    (np.arange(6.0).reshape(2, 3), np.array([True, False])),
+    (np.asfortranarray(np.arange(6).reshape(2, 3)), np.zeros((0, 3), np.complex64)),
+    (np.arange(12, dtype=np.uint8).reshape(3, 4)[::-1, ::2], np.array([1 + 2j, -0.0j])),
+    (np.array([[np.nan, -0.0, np.inf]], np.float32), np.arange(2000, dtype=np.int32)),
+])
+def test_arrays(capsys, a, b):
+    _same(capsys, arrays, ARRAYS, a, b)
+
+
+def test_refused_where_code_runs_outside_python():
+    from hanajit.errors import UnsupportedError
+    jitted = jit(one_print)
+    assert jitted(1.5) == 3.0
+    with pytest.raises(UnsupportedError, match="calls back into Python"):
+        jitted.ir_module("(float64,)")          # what exporters compile (host_calls=False)
+    with pytest.raises(UnsupportedError, match="plain C function"):
+        jitted.specialize("float64")
 
 
 CACHED = '''

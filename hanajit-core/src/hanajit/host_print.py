@@ -21,9 +21,28 @@ _layouts: dict = {}
 
 
 def slots_of(kind: str) -> int:
-    """How many 8-byte slots a value of ``kind`` takes."""
+    """How many 8-byte slots a value of ``kind`` takes (an array ``arr:<dtype>:<ndim>``:
+    its data address, shape and byte strides)."""
+    if kind.startswith("arr:"):
+        return 1 + 2 * int(kind.rsplit(":", 1)[1])
     return 0 if kind == "none" else 2 if kind in ("complex", "np:complex64",
                                                    "np:complex128") else 1
+
+
+def _array(dtype, words: list):
+    """The NumPy array at ``words[0]`` with shape and byte strides ``words[1:]``, a
+    read-only view of that memory (no copy); zeros when the address is 0 (a sample)."""
+    import numpy as np
+    ndim = (len(words) - 1) // 2
+    shape, strides = tuple(words[1:1 + ndim]), tuple(words[1 + ndim:])
+    if not words[0] or 0 in shape:
+        return np.zeros(shape if words[0] else (1,) * ndim, dtype)
+    low = sum((n - 1) * s for n, s in zip(shape, strides) if s < 0)
+    high = sum((n - 1) * s for n, s in zip(shape, strides) if s > 0) + dtype.itemsize
+    memory = (ctypes.c_char * (high - low)).from_address(words[0] + low)
+    a = np.ndarray(shape, dtype, buffer=memory, offset=-low, strides=strides)
+    a.flags.writeable = False
+    return a
 
 
 def _float(bits: int) -> float:
@@ -44,6 +63,8 @@ def _value(kind: str, words: list):
     if kind == "complex":
         return complex(_float(w), _float(words[1]))
     import numpy as np
+    if kind.startswith("arr:"):
+        return _array(np.dtype(kind.split(":")[1]), words)
     dtype = np.dtype(kind[3:])
     if dtype.kind == "c":
         return dtype.type(complex(_float(w), _float(words[1])))

@@ -6,8 +6,9 @@ The frontend (``frontend/print_calls.py``) gives the call its layout in
 holds there: a Python ``int``/``float``/``bool``/``complex`` or a NumPy scalar of
 the value's dtype (``np.float32`` prints its own shortest digits; a variable
 inference marks as a NumPy scalar, ``Inferrer.is_strong``, prints as one) -- and
-the lowering emits one ``ForeignCall`` of ``hanajit_print`` with the layout and
-kinds as its constant text and the values in 8-byte slots (a complex in two).
+an array is passed as its data address, shape and byte strides, printed as a
+NumPy array over that memory (no copy); the lowering emits one ``ForeignCall``
+of ``hanajit_print`` with the layout and kinds as its constant text and the values in 8-byte slots (a complex in two).
 The callback rebuilds the objects and calls the builtin ``print``, so the text is
 CPython's, into whatever ``sys.stdout`` is at that moment.
 
@@ -26,9 +27,10 @@ from ..registry import CallTemplate, register
 def _kind(t, strong: bool) -> str:
     if t == T.NONE:
         return "none"
+    if isinstance(t, T.ArrayType) and isinstance(t.dtype, T.Scalar):
+        return f"arr:{t.dtype}:{t.ndim}"
     if not isinstance(t, T.Scalar):
-        what = "an array" if isinstance(t, T.ArrayType) else f"a value of type {t}"
-        raise Incompatible(f"printing {what} is not compiled")
+        raise Incompatible(f"printing a value of type {t} is not compiled")
     if t in T.PYTHON_KINDS and not strong:
         return {"b": "bool", "i": "int", "f": "float", "c": "complex"}[t.kind]
     if t.kind == "f" and t.bits not in (16, 32, 64) or t.kind == "c" and t.bits not in (64, 128):
@@ -59,9 +61,12 @@ class Print(CallTemplate):
             layout = layout["layout"]
         if not isinstance(layout, tuple) or kwargs:        # (not built by print_calls)
             raise Incompatible("print() with these arguments is not compiled")
-        if not inf.ctx.capabilities.host_calls or inf.ctx.options.get("c_exports"):
+        if not inf.ctx.capabilities.host_calls:
             raise Incompatible("print() calls back into Python, which code running "
                                "outside this process (this target or an export) cannot")
+        if inf.ctx.options.get("c_exports"):
+            raise Incompatible("print() is not compiled into a plain C function "
+                               "(f.specialize(...)), which C code may call without Python")
         kinds = []
         for node, t, (conversion, spec) in zip(call.args, args, _uses(layout)):
             weak = getattr(node, "name", None) in getattr(inf, "mixed", {})
@@ -71,7 +76,7 @@ class Print(CallTemplate):
             kind = _kind(t, inf.is_strong(node))
             try:        # a specification the value's type refuses: the interpreter raises
                 render(((("fstring", ((conversion, spec),)),), " ", "", False, (kind,)),
-                       [0, 0])
+                       [0] * max(2, slots_of(kind)))
             except (TypeError, ValueError) as exc:
                 raise Incompatible(f"format specification {spec!r}: {exc}") from None
             kinds.append(kind)
@@ -85,7 +90,11 @@ class Print(CallTemplate):
             t = a.type
             if slots_of(kind) == 0:
                 continue
-            if t.is_complex:
+            if isinstance(t, T.ArrayType):      # data address, shape, byte strides
+                slots.append(N.ArrayAttr(a, "data", 0, T.INT64))
+                slots += [N.ArrayAttr(a, "shape", k, T.INT64) for k in range(t.ndim)]
+                slots += [N.ArrayAttr(a, "stride", k, T.INT64) for k in range(t.ndim)]
+            elif t.is_complex:
                 part = T.FLOAT64 if t.bits == 128 else T.FLOAT32
                 for name in ("real", "imag"):
                     v = L.let(N.ComplexPart(a, name, part))
