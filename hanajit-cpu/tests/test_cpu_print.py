@@ -110,6 +110,22 @@ def arrays(a, b):
     return c.sum()
 
 
+def either(a, c):
+    x = 0.0
+    if c:
+        x = a[0]
+    print(x, f"{x} {x:.2f}")
+    return c
+
+
+def either_repr(a, c):
+    x = 0.0
+    if c:
+        x = a[0]
+    print(f"{x!r}")
+    return c
+
+
 def one_print(x):
     print("x is", x)
     return x * 2.0
@@ -219,11 +235,12 @@ def test_prints_into_the_current_stdout(capsys):
     (to_file, "file"),
     (of_tuple, "printing a value of type"),
     (nested_spec, "a format specification with replacement fields"),
+    (either_repr, "a NumPy scalar on some paths"),
     (bad_spec, "format specification 'd'"),
 ])
 def test_fallbacks_warn(capsys, fn, reason):
     jitted = jit(fn)
-    args = (1.5, 8) if fn is nested_spec else (1.5,)
+    args = {nested_spec: (1.5, 8), either_repr: (np.array([2.5]), False)}.get(fn, (1.5,))
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always", HanaJitFallbackWarning)
         try:
@@ -249,6 +266,12 @@ def test_fallbacks_warn(capsys, fn, reason):
 ])
 def test_arrays(capsys, a, b):
     _same(capsys, arrays, ARRAYS, a, b)
+
+
+def test_python_number_or_numpy_scalar_by_path(capsys):
+    jitted = _compiled(either)
+    for c in (True, False):
+        _same(capsys, either, jitted, np.array([2.5]), c)
 
 
 def test_refused_where_code_runs_outside_python():

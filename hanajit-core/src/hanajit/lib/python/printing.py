@@ -47,6 +47,13 @@ def _uses(layout):
             yield from (p for p in item[1] if not isinstance(p, str))
 
 
+def _either(inf, node) -> bool:
+    """Is ``node`` a local assigned both Python numbers and NumPy scalars?  Its
+    ``str`` and ``format`` are the same either way, its ``repr`` is not."""
+    kinds = inf.assigned.get(node.name, ()) if isinstance(node, N.Var) else ()
+    return any(strong for _, strong in kinds) and not all(strong for _, strong in kinds)
+
+
 def _text(layout, kinds) -> str:
     return repr((layout[1], layout[2], layout[3], layout[4], tuple(kinds)))
 
@@ -69,8 +76,7 @@ class Print(CallTemplate):
                                "(f.specialize(...)), which C code may call without Python")
         kinds = []
         for node, t, (conversion, spec) in zip(call.args, args, _uses(layout)):
-            weak = getattr(node, "name", None) in getattr(inf, "mixed", {})
-            if weak and conversion in ("r", "a") and t in T.PYTHON_KINDS:
+            if conversion in ("r", "a") and t in T.PYTHON_KINDS and _either(inf, node):
                 raise Incompatible(f"{node.name!r} is a NumPy scalar on some paths and a "
                                    "Python number on others, whose repr differ")
             kind = _kind(t, inf.is_strong(node))
