@@ -8,7 +8,8 @@ the value's dtype (``np.float32`` prints its own shortest digits; a variable
 inference marks as a NumPy scalar, ``Inferrer.is_strong``, prints as one) -- and
 an array is passed as its data address, shape and byte strides, printed as a
 NumPy array over that memory (no copy); the lowering emits one ``ForeignCall``
-of ``hanajit_print`` with the layout and kinds as its constant text and the values in 8-byte slots (a complex in two).
+of ``hanajit_print`` with the layout and kinds as its constant text and the
+values in 8-byte slots (a complex in two).
 The callback rebuilds the objects and calls the builtin ``print``, so the text is
 CPython's, into whatever ``sys.stdout`` is at that moment.
 
