@@ -235,8 +235,9 @@ def _raise(entry, fallback, args, err=None, pure=True):
     if (deopt or exc is Deopt) and not pure:
         raise UnsupportedError(f"{getattr(fallback, '__qualname__', fallback)}: the "
                                f"compiled code cannot represent Python's result here "
-                               f"({message}) and the function writes to its arguments, "
-                               "so it cannot be re-run in the interpreter")
+                               f"({message}) and the function writes to its arguments "
+                               "(or has drawn random numbers or printed), so it cannot "
+                               "be re-run in the interpreter")
     if deopt or exc is Deopt:
         # the compiled code cannot represent CPython's result: the call is pure,
         # so running it in the interpreter gives exactly Python's answer

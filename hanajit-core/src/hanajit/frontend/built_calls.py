@@ -1,9 +1,10 @@
 """NumPy calls the frontend builds as statements of their own loops, placed
 before the statement holding the call: ``np.piecewise`` (``piecewise_calls``)
-and ``np.fromiter`` (``fromiter_calls``)."""
+and ``np.fromiter`` (``fromiter_calls``); and ``print`` (``print_calls``), one call
+whose layout the frontend reads from the call's arguments."""
 from __future__ import annotations
 
-from . import fromiter_calls, piecewise_calls
+from . import fromiter_calls, piecewise_calls, print_calls
 
 
 def build(b, obj, e):
@@ -13,4 +14,6 @@ def build(b, obj, e):
         return piecewise_calls.build(b, e)
     if fromiter_calls.is_fromiter(obj):
         return fromiter_calls.build(b, e)
+    if print_calls.is_print(obj):
+        return print_calls.build(b, e)
     return None

@@ -695,6 +695,13 @@ class ForeignCall(Stmt):
     returns: Optional[Type] = None
     target: Optional[str] = None
     result_arg: bool = False
+    # a call back into this process with a constant text (``print``'s layout,
+    # ``lib/python/printing.py``): the function gets the address of a constant
+    # NUL-terminated UTF-8 copy of ``text`` in the module, the address of a stack
+    # buffer holding ``args`` (int64 and float64 only: one 8-byte slot each, a
+    # float as its bits) and their count -- no address of this process is baked
+    # into the code, so the disk cache reuses it elsewhere
+    text: Optional[str] = None
 
 
 @dataclass(eq=False)

@@ -80,6 +80,8 @@ def format_stmts(body, indent=1) -> list:
             out.append(f"{pad}{format_expr(s.array)}[{idx}] := {format_expr(s.value)}")
         elif isinstance(s, N.ForeignCall):
             call = f"foreign {s.symbol}({', '.join(map(format_expr, s.args))})"
+            if s.text is not None:
+                call += f" text {s.text!r}"
             if s.target is not None:
                 call = f"{s.target} = {call}{' via pointer' if s.result_arg else ''}"
             out.append(pad + call)

@@ -224,6 +224,7 @@ def _load_library():
                   "linalg.kron_trapz", "sorting.partition", "linalg.blas",
                   "linalg.convolve", "linalg.einsum", "random.generator", "random.legacy",
                   "random.choice", "random.python_random", "gpu", "python.float_sums",
+                  "python.printing",
                   "capability_checks"):
             importlib.import_module(f"hanajit.lib.{m}")
 

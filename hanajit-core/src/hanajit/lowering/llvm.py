@@ -22,6 +22,7 @@ from llvmlite import ir
 from ..ir import nodes as N
 from ..ir import types as T
 from ..toolkit.libm import INT_MINMAX, OVERFLOW_FUNCTIONS
+from .llvm_host_text import text_call
 from .llvm_linked import translate_raise
 from .llvm_math import MathCalls
 from .llvm_memory import ArrayMemory, borrowed_params
@@ -275,6 +276,8 @@ class FunctionLowering(TablesAndRandom, ArrayMemory):
             raise UnsupportedError(
                 f"{self.fn.name}: {s.symbol} is a function of NumPy's BLAS/LAPACK, which "
                 "only the CPU target calls", func=self.fn.name, construct=s.symbol)
+        if s.text is not None:
+            return text_call(self, s)
         name = f"hj.host.{s.symbol}"
         # int64 arguments are addresses or integers (the same registers); floats
         # (CBLAS's alpha and beta) are passed as floats, complex numbers by address

@@ -129,13 +129,14 @@ ours, ours_function = registry.ours, registry.ours_function
 
 
 def draws(fn: N.Function) -> bool:
-    """Does ``fn`` draw random numbers or touch a global random state?  (For a
-    remembered piece's root, :func:`external`: does the piece?)"""
+    """Does ``fn`` draw random numbers, touch a global random state or print (a
+    call that has printed is not re-run either)?  (For a remembered piece's root, :func:`external`: does the piece?)"""
     if fn.external is not None:
         return fn.draws_random
-    return any(isinstance(sub, (N.RandomBits, N.HostArray))
-               for st in N.walk_stmts(fn.body) for e in N.stmt_exprs(st)
-               if e is not None for sub in N.walk_expr(e))
+    return any(isinstance(st, N.ForeignCall) and st.text is not None   # (print)
+               or any(isinstance(sub, (N.RandomBits, N.HostArray))
+                      for e in N.stmt_exprs(st) if e is not None for sub in N.walk_expr(e))
+               for st in N.walk_stmts(fn.body))
 
 
 def remember(module: N.Module, piece: Piece, symbol: str, raises: list,

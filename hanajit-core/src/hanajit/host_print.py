@@ -1,0 +1,129 @@
+"""``print`` of compiled code: the host function ``hj.host.hanajit_print`` (a
+ctypes callback the CPU engine links, :func:`address`).
+
+The compiled code passes the print's layout -- a constant text, the ``repr`` of
+``(items, sep, end, flush, kinds)`` (``lib/python/printing.py``) -- and its
+values in 8-byte slots.  The callback rebuilds each value as the object the
+interpreter would hold (a Python int, float, bool or complex, or a NumPy scalar
+of its dtype), formats f-strings with Python's own ``format``, and calls the
+builtin ``print`` with the constant ``sep``, ``end`` and ``flush``, into whatever
+``sys.stdout`` is then.  ctypes callbacks take the GIL themselves, so threads of
+parallel loops may print."""
+from __future__ import annotations
+
+import ast
+import builtins
+import ctypes
+import struct
+
+SYMBOL = "hanajit_print"
+_layouts: dict = {}
+
+
+def slots_of(kind: str) -> int:
+    """How many 8-byte slots a value of ``kind`` takes (an array ``arr:<dtype>:<ndim>``:
+    its data address, shape and byte strides)."""
+    if kind.startswith("arr:"):
+        return 1 + 2 * int(kind.rsplit(":", 1)[1])
+    return 0 if kind == "none" else 2 if kind in ("complex", "np:complex64",
+                                                   "np:complex128") else 1
+
+
+def _array(dtype, words: list):
+    """The NumPy array at ``words[0]`` with shape and byte strides ``words[1:]``, a
+    read-only view of that memory (no copy); zeros when the address is 0 (a sample)."""
+    import numpy as np
+    ndim = (len(words) - 1) // 2
+    shape, strides = tuple(words[1:1 + ndim]), tuple(words[1 + ndim:])
+    if not words[0] or 0 in shape:
+        return np.zeros(shape if words[0] else (1,) * ndim, dtype)
+    low = sum((n - 1) * s for n, s in zip(shape, strides) if s < 0)
+    high = sum((n - 1) * s for n, s in zip(shape, strides) if s > 0) + dtype.itemsize
+    memory = (ctypes.c_char * (high - low)).from_address(words[0] + low)
+    a = np.ndarray(shape, dtype, buffer=memory, offset=-low, strides=strides)
+    a.flags.writeable = False
+    return a
+
+
+def _float(bits: int) -> float:
+    return struct.unpack("<d", struct.pack("<q", bits))[0]
+
+
+def _value(kind: str, words: list):
+    """The object of ``kind`` whose slots are ``words``."""
+    if kind == "none":
+        return None
+    w = words[0]
+    if kind == "int":
+        return w
+    if kind == "bool":
+        return bool(w)
+    if kind == "float":
+        return _float(w)
+    if kind == "complex":
+        return complex(_float(w), _float(words[1]))
+    import numpy as np
+    if kind.startswith("arr:"):
+        return _array(np.dtype(kind.split(":")[1]), words)
+    dtype = np.dtype(kind[3:])
+    if dtype.kind == "c":
+        return dtype.type(complex(_float(w), _float(words[1])))
+    if dtype.kind == "f":
+        return dtype.type(_float(w))
+    if dtype.kind == "b":
+        return np.bool_(w != 0)
+    if dtype.kind == "u":
+        return dtype.type(w & 0xFFFFFFFFFFFFFFFF)
+    return dtype.type(w)
+
+
+def _format(value, conversion: str, spec: str) -> str:
+    if conversion:
+        value = {"s": str, "r": repr, "a": ascii}[conversion](value)
+    return format(value, spec)
+
+
+def render(layout, words: list) -> tuple:
+    """The objects ``print`` gets for ``layout`` and the slots ``words``."""
+    items, _, _, _, kinds = layout
+    out, k, v = [], 0, 0
+
+    def take():
+        nonlocal k, v
+        kind = kinds[v]
+        n = slots_of(kind)
+        value = _value(kind, words[k:k + n])
+        k += n
+        v += 1
+        return value
+
+    for item in items:
+        if item[0] == "const":
+            out.append(item[1])
+        elif item[0] == "value":
+            out.append(take())
+        else:
+            out.append("".join(p if isinstance(p, str) else _format(take(), *p)
+                               for p in item[1]))
+    return tuple(out)
+
+
+def host_print(text, slots, count) -> None:
+    """``hj.host.hanajit_print(text, slots, count)``."""
+    key = ctypes.string_at(text)
+    layout = _layouts.get(key)
+    if layout is None:
+        layout = _layouts[key] = ast.literal_eval(key.decode("utf-8", "surrogatepass"))
+    words = list((ctypes.c_int64 * count).from_address(slots)) if count else []
+    _, sep, end, flush, _ = layout
+    builtins.print(*render(layout, words), sep=sep, end=end, flush=flush)
+
+
+_PRINT = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64)(host_print)
+
+
+def address(name: str):
+    """The address of the host function ``name`` when it is this module's."""
+    if name == SYMBOL:
+        return ctypes.cast(_PRINT, ctypes.c_void_p).value
+    return None
