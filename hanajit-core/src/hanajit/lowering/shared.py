@@ -130,7 +130,8 @@ ours, ours_function = registry.ours, registry.ours_function
 
 def draws(fn: N.Function) -> bool:
     """Does ``fn`` draw random numbers, touch a global random state or print (a
-    call that has printed is not re-run either)?  (For a remembered piece's root, :func:`external`: does the piece?)"""
+    call that has printed is not re-run either)?  (For a remembered piece's root,
+    :func:`external`: does the piece?)"""
     if fn.external is not None:
         return fn.draws_random
     return any(isinstance(st, N.ForeignCall) and st.text is not None   # (print)
