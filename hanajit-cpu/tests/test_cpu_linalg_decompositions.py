@@ -11,6 +11,8 @@ import pytest
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning
 from hanajit.lib.linalg import lapack
+from hanajit.testing.dispatch_modes import jitted, mode  # noqa: F401  (a fixture)
+from hanajit.testing.sourcefile import run_twice_cached
 
 pytestmark = pytest.mark.skipif(not lapack.available("dgeqrf"),
                                 reason="NumPy's LAPACK is not its wheels' OpenBLAS")
@@ -206,8 +208,56 @@ def eigh_stack(a):
     return np.linalg.eigh(a)[0]
 
 
-@pytest.mark.parametrize("f, words", [
-    (svd_result, "named tuple"), (eigh_pair, "named tuple"), (qr_raw, "mode"),
+def slogdet_result(a):
+    return np.linalg.slogdet(a)
+
+
+def qr_and_eigh(a):
+    return np.linalg.qr(a), (np.linalg.eigh(a), 2.5)
+
+
+def same_result(got, want):
+    """Same type at every level (NumPy's named tuples included), same bits."""
+    assert type(got) is type(want), (type(got), type(want))
+    if isinstance(want, tuple):
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            same_result(g, w)
+    else:
+        assert same(np.asarray(got), np.asarray(want))
+
+
+@pytest.mark.parametrize("f", [svd_result, eigh_pair, slogdet_result, qr_and_eigh])
+def test_returned_named_tuples_are_numpys(f, mode):
+    a = np.random.default_rng(3).standard_normal((4, 4))
+    a = a + a.T
+    j = jitted(f)
+    for _ in range(3):              # the native dispatcher from the second call
+        same_result(j(a), f(a))
+
+
+def test_returned_named_tuples_from_the_disk_cache(tmp_path):
+    src = """
+import numpy as np
+from hanajit import cache, jit
+
+@jit(cache=True, fallback=False)
+def f(a):
+    return np.linalg.eigh(a), np.linalg.slogdet(a)
+
+a = np.eye(3) * 2.0
+r = f(a)
+w = (np.linalg.eigh(a), np.linalg.slogdet(a))
+assert type(r[0]) is type(w[0]) and type(r[1]) is type(w[1]), r
+assert all(x.tobytes() == y.tobytes() for x, y in zip(r[0], w[0]))
+print(type(r[0]).__name__, type(r[1]).__name__, cache.stats["hits"])
+"""
+    first, second = run_twice_cached(tmp_path, src, "named_results", "test-cpu-named")
+    assert first == "EighResult SlogdetResult 0"
+    assert second == "EighResult SlogdetResult 1"
+
+
+@pytest.mark.parametrize("f, words", [(qr_raw, "mode"),
     (svd_hermitian, "hermitian"), (eigh_stack, "3-D")])
 def test_fallbacks_give_numpys_result(f, words):
     a = np.eye(3) if f is not eigh_stack else np.ones((2, 3, 3))

@@ -98,6 +98,10 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
     # NumPy scalars where the interpreter has them (infer/numpy_results.py)
     numpy_result = getattr(fn, "numpy_result", None)
     as_numpy = None if numpy_result is None else numpy_boxer(numpy_result)
+    as_named = named_boxer(rt)
+    if as_named is not None:        # NumPy's named tuples (EighResult ...)
+        as_numpy = as_named if as_numpy is None else \
+            (lambda v, plain=as_numpy: as_named(plain(v)))
 
     def run(*args):
         ret = (ctypes.c_int64 * nret)()
@@ -157,6 +161,23 @@ def _list_boxer(fn):
         items = list(result)
         for k, as_list in positions:
             items[k] = as_list(items[k])
+        return tuple(items)
+    return box
+
+
+def named_boxer(t):
+    """A function making a result of type ``t`` -- a tuple holding
+    ``T.NamedTupleType`` items, at any depth -- the named tuples NumPy returns
+    (``np.linalg.eigh``'s ``EighResult``); None when ``t`` holds none."""
+    if T.named_tuple_in(t) is None:
+        return None
+
+    def box(value, t=t):
+        if not isinstance(t, T.TupleType):
+            return value
+        items = [box(v, i) for v, i in zip(value, t.items)]
+        if isinstance(t, T.NamedTupleType):
+            return T.named_tuple_class(t)(*items)
         return tuple(items)
     return box
 

@@ -274,10 +274,13 @@ class _Gen:
             b.ret(objs[e.returns_arg])
             b.position_at_end(nxt)
             return
-        if _has_array(rt):
+        # a list, NumPy's named tuples, a 0-d array given as a NumPy scalar: in Python
+        in_python_only = getattr(e, "returns_list", False) or \
+            T.named_tuple_in(rt) is not None or _scalar_of_array(rt, _boxed_type(e))
+        if _has_array(rt) or in_python_only:
             in_python = self.block(f"spec{index}.box_in_python")
-            if getattr(e, "returns_list", False) or _scalar_of_array(rt, _boxed_type(e)):
-                b.branch(in_python)       # a list, or a 0-d array given as a NumPy scalar
+            if in_python_only:
+                b.branch(in_python)
             elif isinstance(rt, T.ArrayType):
                 fresh, view = self.block(f"spec{index}.box_fresh"), \
                     self.block(f"spec{index}.box_view")

@@ -151,6 +151,8 @@ def encode_type(t):
         return ("mi", encode_type(t.base), t.flag, encode_type(t.held))
     if isinstance(t, T.FlaggedResult):
         return ("fr", encode_type(t.value), t.flags)
+    if isinstance(t, T.NamedTupleType):
+        return ("nt", t.module, t.name, tuple(t.fields)) + tuple(encode_type(i) for i in t.items)
     if isinstance(t, T.TupleType):
         return ("t",) + tuple(encode_type(i) for i in t.items)
     if isinstance(t, T.ArrayType):
@@ -177,6 +179,9 @@ def decode_type(d):
         return T.FlaggedResult(decode_type(d[1]), d[2])
     if tag == "t":
         return T.TupleType(tuple(decode_type(i) for i in d[1:]))
+    if tag == "nt":
+        return T.NamedTupleType(tuple(decode_type(i) for i in d[4:]), module=d[1],
+                                name=d[2], fields=tuple(d[3]))
     if tag == "a":
         return T.ArrayType(decode_type(d[1]), d[2], d[3], d[4])
     if tag == "g":

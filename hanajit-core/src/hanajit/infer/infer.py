@@ -285,9 +285,6 @@ class Inferrer:
             if _holds_generator(t):
                 self.fail(line, "return of a random generator",
                           "compiled code draws from it but cannot hand it back")
-            if T.named_tuple_in(t) is not None:
-                self.fail(line, "return of a NumPy named tuple", "compiled code hands back "
-                          f"plain tuples, not NumPy's {T.named_tuple_in(t).name}")
             if t is not None:
                 new = rules.unify(self.return_type, t)
                 if new is None:

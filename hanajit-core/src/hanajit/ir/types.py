@@ -106,16 +106,24 @@ class TupleType(Type):
 @dataclass(frozen=True)
 class NamedTupleType(TupleType):
     """A tuple NumPy returns as a named tuple (``EighResult``, ``SVDResult`` ...):
-    its items are also read by the attribute names ``fields``.  Compiled code
-    hands back plain tuples, so a function returning one falls back."""
+    its items are also read by the attribute names ``fields``.  A returned one is
+    handed back as an instance of the class ``name`` of the module ``module``
+    (the dispatchers box it in Python: ``named_tuple_class``)."""
 
     name: str = ""
     fields: tuple = ()
+    module: str = "numpy.linalg._linalg"
 
     def __str__(self) -> str:
         return self.name + TupleType.__str__(self)
 
     __repr__ = __str__
+
+
+def named_tuple_class(t: NamedTupleType):
+    """The Python class a returned :class:`NamedTupleType` is boxed as."""
+    import importlib
+    return getattr(importlib.import_module(t.module), t.name)
 
 
 def named_tuple_in(t):
