@@ -110,3 +110,28 @@ def test_writes_through_views():
     assert jit(write_through_flip)(a.copy()).tolist() == write_through_flip(a.copy()).tolist()
     with pytest.raises(ValueError, match="read-only"):
         jit(write_diag)(np.ones((2, 2)))
+
+
+def traces(m):
+    return np.trace(m), m.trace(), np.trace(m, 1), m.trace(-2), np.trace(m, offset=50)
+
+
+_TRACES = jit(traces, fallback=False)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128, np.int8,
+                                   np.uint32, np.bool_])
+def test_trace_is_numpys_sum_of_the_diagonal(dtype):
+    # NumPy's trace is add.reduce of the diagonal view: pairwise for floats from
+    # eight values on, in np.sum's dtype (int8 -> int64, uint32 -> uint64)
+    rng = np.random.default_rng(5)
+    for n in (0, 3, 8, 9, 130, 300):
+        m = rng.standard_normal((n, n + 2)) * 10.0 ** rng.uniform(-6, 6, (n, n + 2))
+        if np.dtype(dtype).kind == "c":
+            m = m + 1j * m[::-1]
+        m = m.astype(dtype) if np.dtype(dtype).kind in "fcb" else \
+            (m * 1e-3).astype(np.int64).astype(dtype)
+        for x in (m, np.asfortranarray(m), m[::-1, ::2]):
+            for got, want in zip(_TRACES(x), traces(x)):
+                assert type(got) is type(want) and \
+                    np.asarray(got).tobytes() == np.asarray(want).tobytes(), (n, dtype)

@@ -387,31 +387,37 @@ class Diag(CallTemplate):
         return N.ArrayView(arr, L.let(offset), [length], [N.BinOp("add", s0, s1, I)], rt)
 
 
+_TRACED = "the diagonal np.trace sums"     # (the plan of Trace's rewritten call)
+
+
 class Trace(CallTemplate):
-    """``np.trace(a)`` of a matrix: the sum of its diagonal, in ``np.sum``'s type."""
+    """``np.trace(a, offset=0)`` / ``a.trace(offset)`` of a matrix: NumPy's
+    ``PyArray_Trace``, ``np.add.reduce`` of the diagonal view -- the call is
+    rewritten while typing into ``np.sum(np.diagonal(a, offset))``, so the sum
+    is ``np.sum``'s own (pairwise for floats, as NumPy's loop over the strided
+    view; ``np.sum``'s dtype).  ``axis1``/``axis2``, ``dtype`` and ``out`` fall
+    back."""
 
     paths = ("numpy.trace",)
 
     def typer(self, inf, call, args, kwargs):
-        if len(args) != 1 or kwargs or not isinstance(args[0], T.ArrayType) \
-                or args[0].ndim != 2:
-            raise Incompatible("np.trace(a) of a 2-D array")
-        return sum_dtype(args[0].dtype)
+        if call.args and getattr(call.args[0], "plan", None) == _TRACED:   # (typed again)
+            return REDUCTIONS["sum"].typer(inf, call, args, kwargs)
+        if not args or len(args) > 2 or set(kwargs) - {"offset"} or \
+                not isinstance(args[0], T.ArrayType) or args[0].ndim != 2:
+            raise Incompatible("np.trace(a, offset=0) of a 2-D array")
+        offset = _const(call, "offset", 1, 0)
+        if not isinstance(offset, int):
+            raise Incompatible("np.trace(): offset must be an integer constant")
+        import numpy as np
+        diagonal = N.PyCall(np.diagonal, [call.args[0], C(offset, I)], name="np.diagonal",
+                            plan=_TRACED)
+        t = inf.expr(diagonal, 0)
+        call.args, call.kwargs = [diagonal], {}
+        return REDUCTIONS["sum"].typer(inf, call, [t], {})
 
     def lower(self, L, call, args, kwargs):
-        arr = L.let(args[0])
-        t = call.type
-        n0, n1 = (L.let(N.ArrayAttr(arr, "shape", k, I)) for k in range(2))
-        n = L.let(N.Select(N.Cmp("lt", n0, n1, T.BOOL), n0, n1, I))
-        acc = L.temp(t, "trace")
-        L.emit(N.Assign(target=acc, value=ops.zero(t)))
-
-        def body(idx):
-            x = ops.convert(L, N.Load(arr, [idx[0], idx[0]], arr.type.dtype), t)
-            L.emit(N.Assign(target=acc, value=ops.complex_arith(L, "add", N.Var(acc, t), x, t)
-                            if t.is_complex else N.BinOp("add", N.Var(acc, t), x, t)))
-        loops(L, [n], body)
-        return N.Var(acc, t)
+        return REDUCTIONS["sum"].lower(L, call, args, kwargs)
 
 
 class CountNonzero(CallTemplate):
