@@ -107,11 +107,11 @@ def _shapes(spec, sizes):
 LAYOUTS = st.sampled_from(["C", "F", "reversed", "strided"])
 
 
-@settings(max_examples=55, deadline=None)
+@settings(max_examples=24, deadline=None)
 @given(st.sampled_from(sorted(TWO)), st.dictionaries(st.sampled_from("bijk"),
                                                      st.sampled_from([1, 2, 3, 5, 9, 17, 40]),
                                                      min_size=4, max_size=4),
-       st.sampled_from(["f8", "f4", "i8", "i4", "c16", "c8"]), LAYOUTS, LAYOUTS, st.booleans(),
+       st.sampled_from(["f8", "f4", "i8", "c16", "c8"]), LAYOUTS, LAYOUTS, st.booleans(),
        st.integers(0, 2**32 - 1))
 def test_two_operands_as_numpy(spec, sizes, dtype, la, lb, zeros, seed):
     """NumPy's result, value and type, whatever the lengths (1 broadcasts and
@@ -130,9 +130,9 @@ def test_one_operand_sums_and_diagonals(dtype):
     for shape in ((1, 1), (3, 1), (1, 7), (6, 5), (40, 33)):
         for layout in ("C", "F", "reversed", "strided"):
             a = _operand(rng, shape, dtype, layout, layout == "F")
-            assert_same_bits(jit(sums)(a), sums(a))
+            assert_same_bits(jitted(sums)(a), sums(a))
             m = a[:min(shape), :min(shape)]
-            assert_same_bits(jit(diagonal)(m), diagonal(m))
+            assert_same_bits(jitted(diagonal)(m), diagonal(m))
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
@@ -143,16 +143,17 @@ def test_row_sums_two_rows_at_a_time(dtype):
     rng = np.random.default_rng(5)
     rows = lambda a: np.einsum("ij->i", a)          # noqa: E731
     middle = lambda a: np.einsum("ijk->ij", a)      # noqa: E731
+    rows_f, middle_f = jit(rows), jit(middle)       # each layout compiled once
     for n1 in (1, 2, 3, 8, 9):
         for n in (1, 2, 3, 7, 8, 15, 16, 17, 31, 33, 64, 100):
             a = _operand(rng, (n1, n), dtype, "C", True)
-            assert_same_bits(jit(rows)(a), rows(a))
+            assert_same_bits(rows_f(a), rows(a))
             a[-1] = -0.0
-            assert_same_bits(jit(rows)(a), rows(a))
+            assert_same_bits(rows_f(a), rows(a))
     for shape in ((2, 6, 17), (3, 5, 16), (1, 3, 33)):
         t = _operand(rng, shape, dtype, "C", True)
-        assert_same_bits(jit(middle)(t[:, ::2]), middle(t[:, ::2]))
-        assert_same_bits(jit(middle)(t), middle(t))
+        assert_same_bits(middle_f(t[:, ::2]), middle(t[:, ::2]))
+        assert_same_bits(middle_f(t), middle(t))
 
 
 def test_long_inner_loops_in_numpys_pieces():
@@ -211,7 +212,7 @@ def triple(x, y, z):
     return np.einsum("i,i,i->", x, y, z), np.einsum("i,j,k->ijk", x, y, z)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(st.sampled_from([chain, bilinear, weighted, triple]),
        st.lists(st.sampled_from([1, 2, 7, 16, 33, 130]), min_size=4, max_size=4),
        st.sampled_from(["i8", "i4", "i2", "f8", "f4"]), LAYOUTS, st.booleans(),
@@ -306,7 +307,7 @@ def test_generated_complex_einsums(nop, dtype, seed):
     _generated(nop, dtype, seed)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(st.sampled_from([1, 2, 2, 3, 4]), st.integers(0, 2**32 - 1))
 def test_generated_einsums_of_several_dtypes(nop, seed):
     """Operands of float32, float64, integer and complex dtypes: NumPy casts
@@ -359,7 +360,7 @@ def _int_operand(rng, shape, dtype, layout):
     return _laid_out(a.astype(dtype), layout)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(st.sampled_from([chain4, outer4, mixed_pair, chain, weighted]),
        st.lists(st.sampled_from([1, 2, 3, 7, 16]), min_size=5, max_size=5),
        st.lists(st.sampled_from(INT_DTYPES), min_size=4, max_size=4),

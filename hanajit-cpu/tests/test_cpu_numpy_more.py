@@ -18,6 +18,9 @@ from hypothesis.extra import numpy as hnp
 pytestmark = pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning")
 
 SETTINGS = settings(max_examples=8, deadline=None)
+# one of the two views an example (``view``): every (dtype, ndim, layout) is its own
+# compile, so an example checking both views compiles two; each run draws others
+ONE_VIEW = settings(max_examples=6, deadline=None)
 
 
 def compiled(fn):
@@ -127,6 +130,11 @@ def views(a: np.ndarray):
     yield a[::-1][..., ::2]
 
 
+def view(a: np.ndarray, strided: bool) -> np.ndarray:
+    """One of :func:`views`: the array itself or its strided view."""
+    return a[::-1][..., ::2] if strided else a
+
+
 # ------------------------------------------------------------ sign and round
 def sign(a):
     return np.sign(a)
@@ -219,11 +227,10 @@ def shape_ops(a, s, r):
             np.outer(a, a[..., :3]))
 
 
-@SETTINGS
-@given(arrays([np.uint8, np.float64], elements=_finite), st.integers(-9, 9))
-def test_shape_ops(a, s):
-    for v in views(a):
-        check(shape_ops, v, s, abs(s) % 4)
+@ONE_VIEW
+@given(arrays([np.uint8, np.float64], elements=_finite), st.integers(-9, 9), st.booleans())
+def test_shape_ops(a, s, strided):
+    check(shape_ops, view(a, strided), s, abs(s) % 4)
 
 
 @pytest.mark.parametrize("dt", [np.int8, np.uint64, np.float32, np.bool_, np.complex128])
@@ -313,12 +320,12 @@ def any_sorting(a):
     return np.sort(a), np.sort(a, -1), np.unique(a)
 
 
-@SETTINGS
-@given(arrays([np.int8, np.float64], max_side=40))
-def test_sort_argsort_unique(a):
-    for v in views(a):
-        check(stable_sorting, v)
-        check(any_sorting, v, zeros=False)      # NumPy's quicksort: either zero first
+@ONE_VIEW
+@given(arrays([np.int8, np.float64], max_side=40), st.booleans())
+def test_sort_argsort_unique(a, strided):
+    v = view(a, strided)
+    check(stable_sorting, v)
+    check(any_sorting, v, zeros=False)          # NumPy's quicksort: either zero first
     check(sort_method, fresh=lambda: (a.copy(),), zeros=False)
 
 
@@ -442,22 +449,20 @@ def mnorms(a):
             np.linalg.norm(a, np.inf), np.linalg.norm(a, -1), np.linalg.norm(a, -np.inf))
 
 
-@SETTINGS
+@ONE_VIEW
 @given(arrays([np.int32, np.float32, np.float64, np.complex128], min_dims=1, max_dims=1,
-              min_side=1, elements=_finite))
-def test_vector_norms(a):
+              min_side=1, elements=_finite), st.booleans())
+def test_vector_norms(a, strided):
     rtol = 1e-5 if a.dtype == np.float32 else 1e-12
-    for v in views(a):
-        check(vnorms, v, rtol=rtol)
+    check(vnorms, view(a, strided), rtol=rtol)
 
 
-@SETTINGS
+@ONE_VIEW
 @given(arrays([np.int64, np.float64, np.complex64], min_dims=2, max_dims=2, min_side=1,
-              elements=_finite))
-def test_matrix_norms(a):
+              elements=_finite), st.booleans())
+def test_matrix_norms(a, strided):
     rtol = 1e-5 if a.dtype == np.complex64 else 1e-12
-    for v in views(a):
-        check(mnorms, v, rtol=rtol)
+    check(mnorms, view(a, strided), rtol=rtol)
 
 
 def inf_norm(a):
@@ -479,16 +484,16 @@ def var_std(a):
             a.std(0), np.var(a), np.std(a, ddof=2), a.var(axis=-1, ddof=1.5))
 
 
-@SETTINGS
+@settings(max_examples=4, deadline=None)   # a compile each, nearly
 @given(arrays([np.int64, np.float64, np.complex128], min_dims=2, max_dims=2,
-              elements=_finite))
-def test_var_std_axis(a):
+              elements=_finite), st.booleans())
+def test_var_std_axis(a, strided):
     # sums in another order: compare to the data's scale (a constant row's variance
     # is rounding noise, in NumPy as here; its std, the root of that noise, is a
     # few ulp of the data: 7.6e-24 for a constant row of 5.1e-8, NumPy 0.0)
     scale = float(np.max(np.abs(a), initial=0.0)) ** 2
-    for v in views(a):
-        check(var_std, v, rtol=1e-9, atol=1e-12 * scale + 1e-14 * scale ** 0.5 + 1e-300)
+    check(var_std, view(a, strided), rtol=1e-9,
+          atol=1e-12 * scale + 1e-14 * scale ** 0.5 + 1e-300)
 
 
 # ------------------------------------------------------- attributes and indices

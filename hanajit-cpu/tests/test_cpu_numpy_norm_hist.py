@@ -17,6 +17,9 @@ pytestmark = pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning")
 
 SETTINGS = settings(max_examples=20, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
+# the sweeps where nearly every example is a compile of its own (dtype, layout,
+# edges' dtype, ord): fewer a run, others drawn the next
+FEWER = settings(SETTINGS, max_examples=10)
 
 
 def compiled(fn):
@@ -207,7 +210,7 @@ def bin_edges(draw):
         np.array([0 if math.isnan(v) else int(v) for v in vals], dtype=np.int64)
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=6)        # a compile a (data, edges) dtype pair
 @given(hist_data(), bin_edges(), st.data())
 def test_histogram_bin_arrays(a, edges, data):
     check(hist_edges, a, edges)
@@ -342,7 +345,7 @@ def norm_arrays(draw, ndim):
     return a
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=12)
 @given(norm_arrays(2), st.sampled_from(ORDS))
 def test_vector_norms_along_an_axis(x, o):
     along_axes, whole = vector_norms(o)
@@ -350,14 +353,14 @@ def test_vector_norms_along_an_axis(x, o):
     check(whole, x.reshape(-1), exact=False)
 
 
-@SETTINGS
+@FEWER
 @given(norm_arrays(2))
 def test_matrix_norms_with_axes(x):
     check(matrix_norms, x, exact=False)
     check(norm_none_keep, x, exact=False)
 
 
-@SETTINGS
+@FEWER
 @given(norm_arrays(3))
 def test_matrix_norms_3d(x):
     check(matrix_norms_3d, x, exact=False)

@@ -2,8 +2,9 @@
 and compared with the interpreter (CPython + NumPy) on the same inputs: return
 values, exceptions and the input arrays' contents afterwards.
 
-``HANAJIT_PROGEN_N`` scales the run (default 20 programs of 4 input sets); a
-mismatch prints the program and its inputs.  Long runs:
+``HANAJIT_PROGEN_N`` scales the run (default 10 programs of 4 input sets: one
+chunk, each further 10 a chunk of its own seed); a mismatch prints the program
+and its inputs.  Long runs:
 ``python -m hanajit.testing.progen_arrays --seed 1 --count 500``.
 """
 import os
@@ -15,7 +16,7 @@ from hanajit import jit
 from hanajit.testing.progen_arrays import Stats, generate, run_program
 from hanajit.testing.jitted import jitted
 
-N = int(os.environ.get("HANAJIT_PROGEN_N", "20"))
+N = int(os.environ.get("HANAJIT_PROGEN_N", "10"))
 CHUNK = 10
 SEEDS = range(1000, 1000 + max(1, N // CHUNK))
 

@@ -49,8 +49,9 @@ FUNCS = [flip_copy, reversed_copy, reversed_plus, stepped, rows_back, row_back,
          flip_both, part_back]
 JITTED = {f.__name__: jit(f, fallback=False) for f in FUNCS}
 
-DTYPES = [np.bool_, np.int8, np.uint16, np.int32, np.int64, np.float32, np.float64,
-          np.complex64, np.complex128]
+# every kind and item size (each dtype is a compile of each function): int32 and
+# int64 reverse vectors of 4 and 8 bytes as float32 and float64 (or complex64) do
+DTYPES = [np.bool_, np.int8, np.uint16, np.float32, np.float64, np.complex64, np.complex128]
 
 
 def data(rng, dtype, shape):
@@ -66,7 +67,7 @@ def same(got, want):
     assert np.array_equal(got, want, equal_nan=want.dtype.kind in "fc")
 
 
-@settings(max_examples=35, deadline=None)
+@settings(max_examples=24, deadline=None)
 @given(st.sampled_from(DTYPES), st.integers(0, 300), st.integers(1, 5), st.integers(0, 2**32 - 1))
 def test_matches_numpy(dtype, n, rows, seed):
     rng = np.random.default_rng(seed)
