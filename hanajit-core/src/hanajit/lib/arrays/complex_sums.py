@@ -37,6 +37,17 @@ class ComplexSums:
                 and not (ctx is not None and (ctx.options.get("reduce_reassoc")
                                               or ctx.options.get("fastmath"))))
 
+    def complex_temporary(self, L, arg, st):
+        """For ``np.sum``/``np.mean`` of a complex expression of the sum's own
+        dtype, NumPy's temporary of it (``sum_order.numpy_temporary``: its
+        memory order decides NumPy's lanes), which the complex array paths
+        then sum as NumPy sums it; else ``arg``."""
+        if (self.name in ("sum", "mean") and isinstance(arg, ew.Lazy)
+                and arg.type.dtype == st and st.is_complex and numpys_order_kept(L)):
+            from .sum_order import numpy_temporary
+            return numpy_temporary(L, arg)
+        return arg
+
     def complex_pairwise(self, L, lane, st):
         """NumPy's sum of the complex ``lane``, or its mean (the sum divided by
         the count as NumPy's complex division divides)."""

@@ -331,6 +331,7 @@ class Reduction(ComplexSums, CallTemplate):
     def lower_axis(self, L, args, rt, st, axis, keep):
         """The reduction of ``args[0]`` over one ``axis`` or all (None), into
         ``rt`` with elements of ``st``."""
+        args = [self.complex_temporary(L, args[0], st)] + list(args[1:])
         if self.pairwise_lane(L, args[0], st, axis):
             return self.lower_pairwise(L, L.let(args[0]), rt, st, axis, keep)
         if self.complex_lane(L, args[0], st, axis):

@@ -623,3 +623,61 @@ def memory_view(L, arr, what):
         "add", N.BinOp("sdiv", N.BinOp("sub", hi, lo, I), C(item, I), I), C(1, I), I), I))
     mem = L.let(N.ArrayView(arr, lo, [span], [C(item, I)], T.ArrayType(t.dtype, 1, "C")))
     return mem, L.let(N.BinOp("sdiv", N.BinOp("sub", C(0, I), lo, I), C(item, I), I))
+
+
+def numpy_temporary(L, z):
+    """The temporary NumPy's ufunc makes for the expression ``z`` before a
+    reduction sums it, with NumPy's memory order: C-ordered when its operands
+    are C-compatible or one is C-contiguous of the result's shape, else
+    F-ordered when all are F-compatible (decided at run time where the types
+    leave it open; other mixes are made C-ordered).  One allocation; an N-D
+    result is an any-layout view of it (``complex_sums``: complex sums of
+    expressions are NumPy's sums of this array)."""
+    from .creation import allocate, fill
+    nd = len(z.dims)
+    st = z.type.dtype
+    if nd == 1 or not z.leaves:
+        return ew.materialize(L, z)
+    arrays = unique_arrays(z.leaves)
+    c_ok = _or(_all_c_compatible(L, arrays, z.dims), _any_c_contiguous(L, arrays, z.dims))
+    f_ok = True
+    for a in arrays:
+        f_ok = _and(f_ok, _f_compatible(L, a, z.dims, len(arrays) == 1))
+    use_f = False if c_ok is True or f_ok is False else \
+        _and(f_ok, True if c_ok is False else N.Cmp("eq", c_ok, C(False, T.BOOL), T.BOOL))
+    dims = [L.let(d) for d in z.dims]
+    buf = allocate(L, T.ArrayType(st, 1, "C"), [_total(dims)])
+    item = st.bits // 8
+
+    def in_order(order):
+        # the buffer as a C-ordered array of the axes in memory order, filled
+        axes = list(range(nd)) if order == "C" else list(range(nd - 1, -1, -1))
+        adims = [dims[k] for k in axes]
+        view = L.let(N.ArrayView(buf, C(0, I), adims, _c_strides(L, item, adims),
+                                 T.ArrayType(st, nd, "C")))
+
+        def elem(idx):
+            full = [None] * nd
+            for j, k in enumerate(axes):
+                full[k] = idx[j]
+            return z.elem(full)
+        fill(L, view, adims, elem)
+    c_strides = _c_strides(L, item, dims)
+    f_strides = _c_strides(L, item, dims[::-1])[::-1]
+    if use_f is False:
+        in_order("C")
+        chosen = c_strides
+    else:
+        then, _ = L.sub_block(lambda: in_order("F"))
+        orelse, _ = L.sub_block(lambda: in_order("C"))
+        L.emit(N.If(cond=_cond(use_f), then=then, orelse=orelse))
+        chosen = [L.let(N.Select(_cond(use_f), f, c, I)) for f, c in zip(f_strides, c_strides)]
+    return L.let(N.ArrayView(buf, C(0, I), dims, chosen, T.ArrayType(st, nd, "A")))
+
+
+def _c_strides(L, item, dims):
+    out, step = [None] * len(dims), C(item, I)
+    for k in range(len(dims) - 1, -1, -1):
+        out[k] = step
+        step = L.let(N.BinOp("mul", step, dims[k], I))
+    return out
