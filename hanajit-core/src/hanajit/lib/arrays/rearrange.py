@@ -16,7 +16,7 @@ from .joining import concatenate
 from .creation import allocate, fill
 from ..python.operators import C
 from . import elementwise as ew
-from .reductions import REDUCTIONS, loops, sum_dtype, total_size
+from .reductions import REDUCTIONS, loops, total_size
 from ..registry import CallTemplate, register
 
 I = T.INT64
