@@ -23,6 +23,10 @@ that they are NumPy's bit for bit beyond the 1-D and C-contiguous cases of
   iterator makes that axis the innermost (``sum_lanes.innermost_axis``), else in
   index order.
 
+* sums of expressions whose operands are in neither C nor F order: NumPy's
+  temporary in its ufuncs' order (``tree_temporary``), summed by the array
+  paths above.
+
 Layouts decided at run time where the types leave them open; other
 expressions keep the in-order loop (``reductions.Reduction.reduce``).
 """
