@@ -154,3 +154,35 @@ def test_in_place_temporary_left_to_numpy():
         b = np.asfortranarray(_data(rng, (n, n), np.complex128))
         _same("_in_place", a, b)
         _same("_in_place0", a, b)
+
+
+def _var(a):
+    return np.var(a)
+
+
+def _std1(a):
+    return np.std(a, ddof=1)
+
+
+def _var_kept(a):
+    return np.var(a, keepdims=True)
+
+
+VAR_KERNELS = [(f, jit(f, fallback=False)) for f in (_var, _std1, _var_kept)]
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+def test_complex_var_std_whole(dtype):
+    """NumPy's ``_var`` of complex data: the complex mean, the deviations'
+    parts squared and added in a temporary of NumPy's layout, summed
+    pairwise in its memory order."""
+    rng = np.random.default_rng(6)
+    z = _data(rng, (40, 30), dtype)
+    x = _data(rng, (5, 6, 7), dtype)
+    for a in (z, np.asfortranarray(z), z[::2, ::-1], z.T, x.transpose(2, 0, 1),
+              x[:, ::-1, ::2], z[0], z[::-3, 1]):
+        for py, jf in VAR_KERNELS:
+            want, got = py(a), jf(a)
+            assert np.asarray(got).dtype == np.asarray(want).dtype
+            assert np.shape(got) == np.shape(want)
+            assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), (py, a.strides)
