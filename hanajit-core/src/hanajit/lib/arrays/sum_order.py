@@ -157,9 +157,9 @@ def expression_sum(red, L, z, st):
     f_ok = True
     for a in arrays:
         f_ok = _and(f_ok, _f_compatible(L, a, z.dims, len(arrays) == 1))
-    from .tree_temporary import check_in_place, tree_of, tree_temporary
+    from .tree_temporary import check_in_place, general_tree, tree_temporary
     check_in_place(L, z)
-    general = tree_of(z) is not None
+    general = general_tree(z) is not None
     if flat_ok is False and c_ok is False and f_ok is False and not general:
         return None
     nd = len(z.dims)
@@ -340,13 +340,13 @@ def expression_axis(red, L, z, st, rt, axis, keep, out_dims, out_axes, lanes=Non
     :func:`axis_lanes` knows it (or ``lanes`` says: is the axis its
     temporary's innermost?); None to leave it to the in-order loop."""
     from .creation import allocate, fill
-    from .tree_temporary import check_in_place, tree_of, tree_temporary
+    from .tree_temporary import check_in_place, general_tree, tree_temporary
     known = [True]
     if lanes is None:
         check_in_place(L, z)
         known = []
         lanes = axis_lanes(L, z, axis, known)
-    general = bool(known) and known[0] is not True and tree_of(z) is not None
+    general = bool(known) and known[0] is not True and general_tree(z) is not None
 
     def numpys_temporary():
         # neither C nor F: NumPy's temporary in its own order, summed lane by lane
@@ -675,7 +675,7 @@ def numpy_temporary(L, z):
     is an any-layout view of it (``complex_sums``: complex sums of expressions
     are NumPy's sums of this array)."""
     from .creation import allocate, fill
-    from .tree_temporary import check_in_place, temporary_strides, tree_of
+    from .tree_temporary import check_in_place, general_tree, temporary_strides
     nd = len(z.dims)
     st = z.type.dtype
     if nd == 1 or not z.leaves:
@@ -686,7 +686,7 @@ def numpy_temporary(L, z):
     f_ok = True
     for a in arrays:
         f_ok = _and(f_ok, _f_compatible(L, a, z.dims, len(arrays) == 1))
-    general = tree_of(z) is not None
+    general = general_tree(z) is not None
     dims = [L.let(d) for d in z.dims]
     buf = allocate(L, T.ArrayType(st, 1, "C"), [_total(dims)])
     item = st.bits // 8

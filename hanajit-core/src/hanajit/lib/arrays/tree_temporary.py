@@ -26,6 +26,22 @@ def tree_of(z):
     return tree if isinstance(tree, tuple) else (tree,)
 
 
+def general_tree(z):
+    """:func:`tree_of` where the general path may be needed, None where the
+    operands' types settle NumPy's temporary order at compile time: all arrays
+    typed C-contiguous, or all F-contiguous, of the expression's dimensions --
+    the C/F paths of ``sum_order`` decide those (and the general path, compiled
+    beside them, would grow such sums' code by half: compile time)."""
+    tree = tree_of(z)
+    if tree is None:
+        return None
+    nd = len(z.dims)
+    for order in ("C", "F"):
+        if all(a.type.layout == order and a.type.ndim == nd for a in z.leaves):
+            return None
+    return tree
+
+
 def tree_temporary(L, z):
     """NumPy's temporary of the lazy ``z`` (module docstring): an any-layout
     N-D array; re-run in the interpreter where NumPy's operators may have
