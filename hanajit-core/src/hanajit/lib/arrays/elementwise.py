@@ -44,6 +44,9 @@ class Lazy(N.Expr):
     :func:`tiled_source` giving the inner counter."""
 
     split = None
+    # when known, the tree of ufuncs NumPy evaluates it by: an array (a leaf)
+    # or a tuple of the trees of one ufunc's operands (``sum_order``)
+    tree = None
 
     def __init__(self, type_, dims, elem, sources=None, leaves=None):
         self.type = type_
@@ -167,8 +170,10 @@ def to_lazy(L, e: N.Expr) -> Lazy:
         if reversed_view and assume_full and assume_full[-1] is not None:
             return N.Load(_stepping_back(arr, assume_full[-1]), list(idx), t.dtype)
         return N.Load(arr, list(idx), t.dtype)
-    return Lazy(t.copy(layout="C", readonly=False), dims, elem, sources=[arr],
-                leaves=[arr])
+    out = Lazy(t.copy(layout="C", readonly=False), dims, elem, sources=[arr],
+               leaves=[arr])
+    out.tree = arr
+    return out
 
 
 def _negated(step) -> bool:
@@ -392,6 +397,8 @@ def lift(L, args: list, rtype: T.ArrayType, fn) -> Lazy:
                sources=[a for z in lazies for a in z.sources] if known else None,
                leaves=[a for z in lazies for a in z.leaves] if leaves else None)
     out.split = _composed_split(lazies, dims)
+    if leaves and all(z.tree is not None for z in lazies):
+        out.tree = tuple(z.tree for z in lazies)
     return out
 
 

@@ -23,6 +23,10 @@ that they are NumPy's bit for bit beyond the 1-D and C-contiguous cases of
   iterator makes that axis the innermost (``sum_lanes.innermost_axis``), else in
   index order.
 
+* sums of expressions whose operands are in neither C nor F order: NumPy's
+  temporary in its ufuncs' order (``tree_temporary``), summed by the array
+  paths above.
+
 Layouts decided at run time where the types leave them open; other
 expressions keep the in-order loop (``reductions.Reduction.reduce``).
 """
@@ -153,7 +157,10 @@ def expression_sum(red, L, z, st):
     f_ok = True
     for a in arrays:
         f_ok = _and(f_ok, _f_compatible(L, a, z.dims, len(arrays) == 1))
-    if flat_ok is False and c_ok is False and f_ok is False:
+    from .tree_temporary import check_in_place, general_tree, tree_temporary
+    check_in_place(L, z)
+    general = general_tree(z) is not None
+    if flat_ok is False and c_ok is False and f_ok is False and not general:
         return None
     nd = len(z.dims)
     n = L.let(_total(z.dims))
@@ -192,6 +199,9 @@ def expression_sum(red, L, z, st):
         L.emit(N.Assign(target=res, value=red.pairwise(L, lane, st)))
 
     def ordered():
+        if general:     # NumPy's temporary in its own order, summed as NumPy sums it
+            L.emit(N.Assign(target=res, value=array_sum(red, L, tree_temporary(L, z), st)))
+            return
         L.emit(N.Assign(target=res, value=red.reduce(L, z, st, {}, list(range(nd)))))
     branches = [(c, b) for c, b in ((flat_ok, flat), (c_ok, temporary), (f_ok, temporary_f))
                 if c is not False]
@@ -299,10 +309,11 @@ def _innermost(dims, order):
     return v
 
 
-def axis_lanes(L, z, axis):
+def axis_lanes(L, z, axis, known=None):
     """Does NumPy sum each lane of the expression ``z`` along ``axis`` pairwise
     (its temporary's innermost axis)?  A bool expression, or None when the
-    operands' layouts are not ones whose temporary order is known here."""
+    operands' layouts are not ones whose temporary order is known here.
+    ``known`` (a list): gets whether that order is C or F (a bool expression)."""
     if z.leaves is None:
         return None
     arrays = unique_arrays(z.leaves)
@@ -313,6 +324,8 @@ def axis_lanes(L, z, axis):
         f_ok = _and(f_ok, _f_compatible(L, a, z.dims, len(arrays) == 1))
     if not arrays:
         f_ok = False
+    if known is not None:
+        known.append(_or(c_ok, f_ok))
     if c_ok is False and f_ok is False:
         return None
     inner_c = N.Cmp("eq", _innermost(z.dims, "C"), C(axis, I), T.BOOL)
@@ -326,12 +339,40 @@ def expression_axis(red, L, z, st, rt, axis, keep, out_dims, out_axes, lanes=Non
     """``np.sum(z, axis)`` of the N-D expression ``z`` in NumPy's order where
     :func:`axis_lanes` knows it (or ``lanes`` says: is the axis its
     temporary's innermost?); None to leave it to the in-order loop."""
-    if lanes is None:
-        lanes = axis_lanes(L, z, axis)
-    if lanes is None:
-        return None
     from .creation import allocate, fill
+    from .tree_temporary import check_in_place, general_tree, tree_temporary
+    known = [True]
+    if lanes is None:
+        check_in_place(L, z)
+        known = []
+        lanes = axis_lanes(L, z, axis, known)
+    general = bool(known) and known[0] is not True and general_tree(z) is not None
+
+    def numpys_temporary():
+        # neither C nor F: NumPy's temporary in its own order, summed lane by lane
+        return array_axis(red, L, tree_temporary(L, z), st, rt, axis, keep, out_dims,
+                          out_axes)
+    if lanes is None:
+        return numpys_temporary() if general else None
     arr = allocate(L, rt, out_dims)
+    if general:
+        s1, _ = L.sub_block(lambda: _axis_lanes(red, L, z, st, arr, axis, keep, out_dims,
+                                                out_axes, lanes))
+
+        def copied():
+            res = L.let(numpys_temporary())
+            fill(L, arr, out_dims, lambda idx: N.Load(res, list(idx), st))
+        s2, _ = L.sub_block(copied)
+        L.emit(N.If(cond=_cond(known[0]), then=s1, orelse=s2))
+        return arr
+    _axis_lanes(red, L, z, st, arr, axis, keep, out_dims, out_axes, lanes)
+    return arr
+
+
+def _axis_lanes(red, L, z, st, arr, axis, keep, out_dims, out_axes, lanes):
+    """Fill ``arr`` with the sums of ``z`` along ``axis``: each lane pairwise
+    where ``lanes``, else in index order."""
+    from .creation import fill
     trees = []
 
     def fixed(idx):
@@ -362,7 +403,6 @@ def expression_axis(red, L, z, st, rt, axis, keep, out_dims, out_axes, lanes=Non
     s1, _ = L.sub_block(lanes_fill)
     s2, _ = L.sub_block(in_order)
     L.emit(N.If(cond=lanes, then=s1, orelse=s2))
-    return arr
 
 
 ROWS_FROM = 8       # rows at least this long are added into the result whole
@@ -629,22 +669,24 @@ def numpy_temporary(L, z):
     """The temporary NumPy's ufunc makes for the expression ``z`` before a
     reduction sums it, with NumPy's memory order: C-ordered when its operands
     are C-compatible or one is C-contiguous of the result's shape, else
-    F-ordered when all are F-compatible (decided at run time where the types
-    leave it open; other mixes are made C-ordered).  One allocation; an N-D
-    result is an any-layout view of it (``complex_sums``: complex sums of
-    expressions are NumPy's sums of this array)."""
+    F-ordered when all are F-compatible, else in the order NumPy's ufuncs give
+    it (``tree_temporary``; decided at run time where the types leave it open;
+    mixes of unknown tree are made C-ordered).  One allocation; an N-D result
+    is an any-layout view of it (``complex_sums``: complex sums of expressions
+    are NumPy's sums of this array)."""
     from .creation import allocate, fill
+    from .tree_temporary import check_in_place, general_tree, temporary_strides
     nd = len(z.dims)
     st = z.type.dtype
     if nd == 1 or not z.leaves:
         return ew.materialize(L, z)
+    check_in_place(L, z)
     arrays = unique_arrays(z.leaves)
     c_ok = _or(_all_c_compatible(L, arrays, z.dims), _any_c_contiguous(L, arrays, z.dims))
     f_ok = True
     for a in arrays:
         f_ok = _and(f_ok, _f_compatible(L, a, z.dims, len(arrays) == 1))
-    use_f = False if c_ok is True or f_ok is False else \
-        _and(f_ok, True if c_ok is False else N.Cmp("eq", c_ok, C(False, T.BOOL), T.BOOL))
+    general = general_tree(z) is not None
     dims = [L.let(d) for d in z.dims]
     buf = allocate(L, T.ArrayType(st, 1, "C"), [_total(dims)])
     item = st.bits // 8
@@ -664,15 +706,35 @@ def numpy_temporary(L, z):
         fill(L, view, adims, elem)
     c_strides = _c_strides(L, item, dims)
     f_strides = _c_strides(L, item, dims[::-1])[::-1]
-    if use_f is False:
+    if c_ok is True or c_ok is False and f_ok is False and not general:
         in_order("C")
-        chosen = c_strides
-    else:
-        then, _ = L.sub_block(lambda: in_order("F"))
-        orelse, _ = L.sub_block(lambda: in_order("C"))
-        L.emit(N.If(cond=_cond(use_f), then=then, orelse=orelse))
-        chosen = [L.let(N.Select(_cond(use_f), f, c, I)) for f, c in zip(f_strides, c_strides)]
-    return L.let(N.ArrayView(buf, C(0, I), dims, chosen, T.ArrayType(st, nd, "A")))
+        return L.let(N.ArrayView(buf, C(0, I), dims, c_strides, T.ArrayType(st, nd, "A")))
+    chosen = [L.temp(I, "s") for _ in range(nd)]
+
+    def branch(order):
+        def build():
+            if order == "G":
+                strides = temporary_strides(L, z)
+                view = L.let(N.ArrayView(buf, C(0, I), dims, strides,
+                                         T.ArrayType(st, nd, "A")))
+                fill(L, view, dims, z.elem, z.split)
+            else:
+                in_order(order)
+                strides = c_strides if order == "C" else f_strides
+            for v, s_ in zip(chosen, strides):
+                L.emit(N.Assign(target=v, value=s_))
+        return build
+    stmts, _ = L.sub_block(branch("G" if general else "C"))
+    for c, order in ((f_ok, "F"), (c_ok, "C")):
+        if c is True:
+            stmts, _ = L.sub_block(branch(order))
+        elif c is not False:
+            s1, _ = L.sub_block(branch(order))
+            stmts = [N.If(cond=c, then=s1, orelse=stmts)]
+    for s_ in stmts:
+        L.emit(s_)
+    return L.let(N.ArrayView(buf, C(0, I), dims, [N.Var(v, I) for v in chosen],
+                             T.ArrayType(st, nd, "A")))
 
 
 def _c_strides(L, item, dims):

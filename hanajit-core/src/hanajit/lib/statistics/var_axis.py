@@ -94,3 +94,43 @@ def two_passes(tpl, L, a, rt, st, axis, keep):
         return tpl.var_of(L, N.Load(total, list(idx), st), count, st)
     fill(L, total, out_dims, result)
     return total
+
+
+def complex_whole_applies(L, a, st, axis) -> bool:
+    t = a.type
+    return (numpys_order_kept(L) and axis is None and not isinstance(a, ew.Lazy)
+            and isinstance(t, T.ArrayType) and t.ndim >= 1 and t.dtype.is_complex
+            and t.dtype.component == st)
+
+
+def complex_whole(tpl, L, a, st):
+    """``np.var``/``np.std`` of the whole complex array ``a`` as NumPy's ``_var``
+    computes it: the complex mean (``np.mean``'s own path: NumPy's complex
+    sum, divided as its complex division divides), the deviations in a
+    temporary laid out as NumPy's ufunc lays it out for ``a``
+    (``sum_order.numpy_temporary``), each part squared and the two added into
+    its real view -- one lane of memory to the reduction, summed pairwise --
+    divided by ``max(n - ddof, 0)``."""
+    from ..arrays.sum_order import memory_view, numpy_temporary
+    from . import pairwise_sum as hs
+    a = L.let(a)
+    nd = a.type.ndim
+    ct = a.type.dtype
+    mean = L.let(_MEAN.lower_axis(L, [a], ct, ct, None, False))
+    za = ew.to_lazy(L, a)
+    dims = list(za.dims)
+    mr = L.let(N.ComplexPart(mean, "real", st))
+    mi = L.let(N.ComplexPart(mean, "imag", st))
+
+    def squared(idx):
+        x = L.let(za.elem(idx))
+        dr = L.let(N.BinOp("sub", N.ComplexPart(x, "real", st), mr, st))
+        di = L.let(N.BinOp("sub", N.ComplexPart(x, "imag", st), mi, st))
+        return N.BinOp("add", N.BinOp("mul", dr, dr, st), N.BinOp("mul", di, di, st), st)
+    z = ew.Lazy(T.ArrayType(st, nd, "C"), dims, squared, leaves=[a])
+    z.tree = (a,)
+    tmp = L.let(numpy_temporary(L, z))
+    mem, _ = memory_view(L, tmp, f"np.{tpl.name}()")
+    total = L.call_helper(hs.pairwise, [mem, C(0.0, st)])
+    n = L.let(N.ArrayAttr(mem, "shape", 0, I))
+    return tpl.var_of(L, total, tpl.dof(L, n), st)

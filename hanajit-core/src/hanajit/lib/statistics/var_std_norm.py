@@ -83,6 +83,10 @@ class VarStd(Reduction):
         from . import var_axis
         if var_axis.applies(self, L, args[0], st, axis):
             return var_axis.two_passes(self, L, args[0], rt, st, axis, keep)
+        if var_axis.complex_whole_applies(L, args[0], st, axis):
+            from ..arrays.reductions import kept_array
+            v = var_axis.complex_whole(self, L, args[0], st)
+            return kept_array(L, v, rt, args[0].type.ndim) if keep else v
         return Reduction.lower_axis(self, L, args, rt, st, axis, keep)
 
     def pairwise(self, L, lane, st, scratch=True):
