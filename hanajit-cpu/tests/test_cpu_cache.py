@@ -228,11 +228,12 @@ def test_truncated_and_corrupted_entries_are_rewritten(project):
 
 
 CONCURRENT_WRITER = r'''
-import json, sys, time
-start = float(sys.argv[1])
+import json, os, sys, time
+ready, go = sys.argv[1], sys.argv[2]
 import main
 from hanajit import cache
-while time.time() < start:
+open(ready, "w").close()             # imported: wait for the others
+while not os.path.exists(go):
     time.sleep(0.001)
 vals = [main.scaled(n) == main.scaled.py_func(n) for n in (0, 1, 7, 100)]
 vals.append(main.pair(1.0, 2.0) == main.pair.py_func(1.0, 2.0))
@@ -264,11 +265,19 @@ def test_concurrent_writers_never_expose_half_written_entries(project, tmp_path)
                                 stdout=subprocess.PIPE, text=True) for _ in range(2)]
     try:
         for round_ in range(2):           # cold (all write), then after an edit
-            start = time.time() + 4.0
+            # three writers start compiling at once: each signals it has
+            # imported, the last signal starts them (no fixed wait)
+            go = tmp_path / f"go{round_}"
+            ready = [tmp_path / f"ready{round_}-{k}" for k in range(3)]
             writers = [subprocess.Popen([sys.executable, "-c", CONCURRENT_WRITER,
-                                         str(start)], env=env, cwd=src,
+                                         str(r), str(go)], env=env, cwd=src,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        text=True) for _ in range(4)]
+                                        text=True) for r in ready]
+            deadline = time.time() + 240
+            while not all(r.exists() for r in ready) and time.time() < deadline and all(
+                    w.poll() is None for w in writers):
+                time.sleep(0.01)
+            go.write_text("")
             results = []
             for w in writers:
                 out, err = w.communicate(timeout=240)

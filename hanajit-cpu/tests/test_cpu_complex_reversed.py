@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hanajit import jit
 from hanajit.testing.jitted import jitted
 
 
@@ -89,8 +88,8 @@ def test_two_dimensional_layouts(dtype):
     Y = values(dtype, 40 * 30).reshape(40, 30)
     for a, b in ((X, Y), (X[:, ::-1], Y[:, ::-1]), (X[::-1, ::-1], Y[::-1, ::-1]),
                  (X.T, Y.T), (X[::-1], Y), (X, Y[0, ::-1])):
-        assert np.array_equal(jit(mul)(a, b), a * b)        # (re-run when backwards)
-        assert np.array_equal(jit(square)(a), np.square(a))
+        assert np.array_equal(jitted(mul)(a, b), a * b)     # (re-run when backwards)
+        assert np.array_equal(jitted(square)(a), np.square(a))
 
 
 def square_out(x, o):
