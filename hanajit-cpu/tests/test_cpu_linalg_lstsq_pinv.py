@@ -118,6 +118,9 @@ def test_lstsq_bits_over_dtypes_and_shapes(dtype):
             assert type(r[2]) is np.int32
     check(lstsq, deficient(6, 4, np.float64 if dtype == np.bool_ else dtype),
           matrix((6, 2), dtype))
+    if dtype in (np.float64, np.complex128):     # ?gelsd's QR/LQ-first paths
+        for m, n in ((90, 30), (30, 90)):
+            check(lstsq, matrix((m, n), dtype), matrix((m, 3), dtype))
 
 
 def test_lstsq_residuals_rank_and_types():
@@ -219,6 +222,20 @@ def test_pinv_rcond_and_rtol():
         check(pinv_rtol_none, a)
         check(pinv_rcond, a, None)
     check(pinv_rcond, deficient(5, 5, np.int32), 1e-3)
+
+
+def test_pinv_cutoff_dtype():
+    # float32 singular values against a float64 cutoff (a Python float rcond) or
+    # a float32 one (a float32 rcond, or rtol=None of float32 data)
+    a = np.diag(np.array([1.0, 0.1], np.float32))
+    assert check(pinv_rcond, a, 0.1)[1, 1] == 10
+    assert check(pinv_rcond, a, np.float32(0.1))[1, 1] == 0
+    assert check(pinv_rtol, a, np.float32(0.1))[1, 1] == 0
+    for dtype, eps in ((np.float32, np.finfo(np.float32).eps),
+                       (np.complex64, np.finfo(np.float32).eps),
+                       (np.float64, np.finfo(np.float64).eps)):
+        for t in (2 * eps, 3 * eps):
+            check(pinv_rtol_none, np.diag(np.array([1.0, t])).astype(dtype))
 
 
 def test_pinv_errors_and_fallbacks():
