@@ -249,7 +249,35 @@ def test_pinv_errors_and_fallbacks():
         np.linalg.pinv(a)
     with pytest.raises(np.linalg.LinAlgError, match="SVD did not converge"):
         J(pinv)(a)
-    h = np.array([[2.0, 1.0], [1.0, 3.0]])
-    with pytest.warns(HanaJitFallbackWarning, match="hermitian=True"):
-        got = jit(pinv_hermitian)(h)
-    assert same(got, pinv_hermitian(h))
+    stack = np.ones((2, 3, 3))
+    with pytest.warns(HanaJitFallbackWarning, match="3-D matrix"):
+        got = jit(pinv)(stack)
+    assert same(got, pinv(stack))
+
+
+def hermitian_matrix(n, dtype):
+    a = RNG.standard_normal((n, n))
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * RNG.standard_normal((n, n))
+    return (a + a.conj().T).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128, np.complex64,
+                                   np.int64])
+def test_pinv_hermitian(dtype):
+    for n in (1, 4, 9, 30):
+        # eigenvalues of equal magnitude (ties in NumPy's argsort) and zeros too
+        ties = np.diag(np.resize([1, -1, 2, -2, 0], n)).astype(dtype)
+        for a in (hermitian_matrix(n, dtype), np.eye(n, dtype=dtype), ties):
+            check(pinv_hermitian, a)
+    check(pinv_hermitian, np.zeros((0, 0), np.float64 if dtype == np.int64 else dtype))
+    # only the lower triangle is read, as NumPy's eigh reads it
+    check(pinv_hermitian, np.triu(hermitian_matrix(5, dtype)))
+    if dtype in (np.complex128, np.float32):
+        big = hermitian_matrix(12, dtype)
+        check(pinv_hermitian, np.asfortranarray(big))
+        check(pinv_hermitian, big[::-2, ::-2])
+    with pytest.raises(np.linalg.LinAlgError, match="must be square"):
+        np.linalg.pinv(np.ones((2, 3), dtype), hermitian=True)
+    with pytest.raises(np.linalg.LinAlgError, match="must be square"):
+        J(pinv_hermitian)(np.ones((2, 3), dtype))

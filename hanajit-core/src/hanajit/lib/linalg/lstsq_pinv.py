@@ -10,8 +10,9 @@ the same LAPACK call as in NumPy (whose ``?gelsd`` then reports an illegal
 argument and may not return, as NumPy does).  ``pinv`` follows NumPy's Python source:
 ``svd(conjugate(a), full_matrices=False)``, the cutoff in NumPy's dtype,
 reciprocals of the large singular values, and ``matmul`` of the transposed views
-(hanajit's matmul calls BLAS on them as NumPy's does).  ``hermitian=True`` falls
-back (NumPy's eigh-based svd), as do stacks of matrices and array ``rcond``s.
+(hanajit's matmul calls BLAS on them as NumPy's does); ``hermitian=True`` is
+NumPy's eigh-based svd (``_hermitian_svd``).  Stacks of matrices and array
+``rcond``s fall back.
 """
 from __future__ import annotations
 
@@ -117,11 +118,13 @@ class Pinv(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         if not 1 <= len(args) <= 3 or set(kwargs) - {"rcond", "hermitian", "rtol"}:
             raise Incompatible("np.linalg.pinv(a, rcond=None, hermitian=False, *, rtol)")
-        if option(call, 2, "hermitian", False, (False, True)):
-            raise Incompatible("np.linalg.pinv(hermitian=True) (NumPy's eigh-based svd)")
+        hermitian = option(call, 2, "hermitian", False, (False, True))
         matrix_arg(args[0], "pinv", "matrix")
         t = result_dtype(args[0])
-        need("zgesdd" if t.is_complex else "dgesdd", "pinv")
+        if hermitian:
+            need("zheevd" if t.is_complex else "dsyevd", "pinv")
+        else:
+            need("zgesdd" if t.is_complex else "dgesdd", "pinv")
         self.cutoff(call, args, kwargs, args[0])
         return T.ArrayType(t, 2, "C")
 
@@ -177,7 +180,12 @@ class Pinv(CallTemplate):
                                       message="np.linalg.pinv() of an empty integer "
                                               "array (an integer result)")]))
         proto = allocate(L, call.type, [C(0, I), C(0, I)])
-        r = L.call_helper(la.pinv_complex if at.is_complex else la.pinv_real, [a, rc, proto])
+        hermitian = option(call, 2, "hermitian", False, (False, True))
+        if hermitian:
+            helper = la.pinv_hermitian_complex if at.is_complex else la.pinv_hermitian_real
+        else:
+            helper = la.pinv_complex if at.is_complex else la.pinv_real
+        r = L.call_helper(helper, [a, rc, proto])
         return ops.convert(L, r, call.type)
 
 

@@ -177,8 +177,7 @@ def lstsq1_z(a, b, x, s_out, rw, rcond):
 # ``pinv``: ``rc`` is a one-element array of the cutoff's dtype (NumPy's
 # ``asarray(rcond)`` times ``amax(s)``: float64 for a Python float, float32 when
 # both are float32); ``proto`` an empty array of the result's dtype
-def _pinv(b, rc):
-    u, s, vt = np.linalg.svd(b, full_matrices=False)
+def _pinv(u, s, vt, rc):
     cut = np.empty(1, rc.dtype)
     cut[0] = np.amax(s)
     cutoff = rc[0] * cut[0]
@@ -187,15 +186,48 @@ def _pinv(b, rc):
     return np.matmul(np.transpose(vt), np.multiply(s[..., np.newaxis], np.transpose(u)))
 
 
+def _hermitian_svd(b):
+    """NumPy's ``svd(b, hermitian=True)``: ``eigh``, the eigenvalues' magnitudes
+    in descending ``argsort`` order, their signs moved into ``vt``
+    (``transpose(u * sgn).conjugate()``: the conjugate of a transposed complex
+    array is Fortran-ordered, as this transposed view of the conjugate is)."""
+    s, u = np.linalg.eigh(b)
+    sgn = np.copysign(1.0, s)
+    s = np.abs(s)
+    sidx = np.argsort(s)[::-1]
+    sgn = sgn[sidx]
+    s = s[sidx]
+    u = u[:, sidx]
+    return u, s, np.transpose(np.conjugate(u * sgn[np.newaxis, :]))
+
+
 def pinv_real(a, rc, proto):
     m, n = a.shape[0], a.shape[1]
     if m == 0 or n == 0:
         return np.empty((n, m), proto.dtype)
-    return _pinv(a, rc)
+    u, s, vt = np.linalg.svd(a, full_matrices=False)
+    return _pinv(u, s, vt, rc)
 
 
 def pinv_complex(a, rc, proto):
     m, n = a.shape[0], a.shape[1]
     if m == 0 or n == 0:
         return np.empty((n, m), proto.dtype)
-    return _pinv(np.conjugate(a), rc)
+    u, s, vt = np.linalg.svd(np.conjugate(a), full_matrices=False)
+    return _pinv(u, s, vt, rc)
+
+
+def pinv_hermitian_real(a, rc, proto):
+    m, n = a.shape[0], a.shape[1]
+    if m == 0 or n == 0:
+        return np.empty((n, m), proto.dtype)
+    u, s, vt = _hermitian_svd(a)
+    return _pinv(u, s, vt, rc)
+
+
+def pinv_hermitian_complex(a, rc, proto):
+    m, n = a.shape[0], a.shape[1]
+    if m == 0 or n == 0:
+        return np.empty((n, m), proto.dtype)
+    u, s, vt = _hermitian_svd(np.conjugate(a))
+    return _pinv(u, s, vt, rc)
