@@ -12,6 +12,7 @@ import pytest
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning
 from hanajit.lib.linalg import lapack
+from hanajit.testing.dispatch_modes import jitted, mode  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.skipif(not lapack.available("dgelsd"),
                                 reason="NumPy's LAPACK is not its wheels' OpenBLAS")
@@ -121,6 +122,18 @@ def test_lstsq_bits_over_dtypes_and_shapes(dtype):
     if dtype in (np.float64, np.complex128):     # ?gelsd's QR/LQ-first paths
         for m, n in ((90, 30), (30, 90)):
             check(lstsq, matrix((m, n), dtype), matrix((m, 3), dtype))
+
+
+@pytest.mark.parametrize("f", [lstsq, lstsq_minus_one])
+def test_returned_tuples_under_both_dispatchers(f, mode):  # noqa: F811 (the fixture)
+    a, b = matrix((7, 3), np.float32), matrix((7,), np.float32)
+    j = jitted(f)
+    for _ in range(3):              # the native dispatcher from the second call
+        assert same(j(a, b), f(a, b))
+    h = hermitian_matrix(4, np.complex128)
+    j = jitted(pinv_hermitian)
+    for _ in range(3):
+        assert same(j(h), pinv_hermitian(h))
 
 
 def test_lstsq_residuals_rank_and_types():
@@ -249,6 +262,16 @@ def test_pinv_errors_and_fallbacks():
         np.linalg.pinv(a)
     with pytest.raises(np.linalg.LinAlgError, match="SVD did not converge"):
         J(pinv)(a)
+    # NaN: eigh's LinAlgError; infinities give NumPy's zeros
+    a[2, 0] = 1
+    with pytest.raises(np.linalg.LinAlgError, match="Eigenvalues did not converge"):
+        pinv_hermitian(a)
+    with pytest.raises(np.linalg.LinAlgError, match="Eigenvalues did not converge"):
+        J(pinv_hermitian)(a)
+    for bad in (np.inf, -np.inf):
+        a[1, 1] = bad
+        check(pinv, a)
+        check(pinv_hermitian, a)
     stack = np.ones((2, 3, 3))
     with pytest.warns(HanaJitFallbackWarning, match="3-D matrix"):
         got = jit(pinv)(stack)
