@@ -193,11 +193,14 @@ def test_lstsq_errors():
             J(lstsq)(a, b)
 
 
-def test_lstsq_fallbacks():
-    a, b = np.eye(3), np.ones((3, 3, 3))
-    with pytest.warns(HanaJitFallbackWarning, match="1-D or 2-D only"):
-        with pytest.raises(np.linalg.LinAlgError, match="3-dimensional array given"):
-            jit(lstsq_3d)(a, b)
+def test_lstsq_dimension_errors():
+    for a, b, words in ((np.eye(3), np.ones((3, 3, 3)), "3-dimensional array given"),
+                        (np.ones(3), np.ones(3), "1-dimensional array given"),
+                        (np.ones((2, 3, 3)), np.ones(3), "3-dimensional array given")):
+        with pytest.raises(np.linalg.LinAlgError, match=words):
+            np.linalg.lstsq(a, b)
+        with pytest.raises(np.linalg.LinAlgError, match=words):
+            J(lstsq_3d)(a, b)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

@@ -12,7 +12,8 @@ argument and may not return, as NumPy does).  ``pinv`` follows NumPy's Python so
 reciprocals of the large singular values, and ``matmul`` of the transposed views
 (hanajit's matmul calls BLAS on them as NumPy's does); ``hermitian=True`` is
 NumPy's eigh-based svd (``_hermitian_svd``).  Stacks of matrices and array
-``rcond``s fall back.
+``rcond``s fall back; ``lstsq`` of arrays that are not 2-D (a 1-D ``b`` aside)
+raises NumPy's LinAlgError.
 """
 from __future__ import annotations
 
@@ -64,21 +65,28 @@ class Lstsq(CallTemplate):
         if len(args) not in (2, 3) or set(kwargs) - {"rcond"} or (len(args) == 3 and kwargs):
             raise Incompatible("np.linalg.lstsq(a, b, rcond=None)")
         a, b = args[:2]
-        matrix_arg(a, "lstsq", "matrix")
-        if not (isinstance(b, T.ArrayType) and b.ndim in (1, 2)
-                and isinstance(b.dtype, T.Scalar)):
-            raise Incompatible(f"np.linalg.lstsq() with b of {b} (1-D or 2-D only)")
+        for x in (a, b):
+            if not (isinstance(x, T.ArrayType) and isinstance(x.dtype, T.Scalar)):
+                raise Incompatible(f"np.linalg.lstsq() of {x} (arrays only)")
         if not _is_none(_node(call, 2, "rcond")) and _node(call, 2, "rcond") is not None:
             _number(_arg_type(args, kwargs, 2, "rcond"), "lstsq(rcond=...)")
         t = result_dtype(a, b)
         need("zgelsd" if t.is_complex else "dgelsd", "lstsq")
         r = T.ArrayType(real_of(t), 1, "C")
-        return T.TupleType((T.ArrayType(t, b.ndim, "C"), r, T.INT32, r))
+        return T.TupleType((T.ArrayType(t, 1 if b.ndim == 1 else 2, "C"), r, T.INT32, r))
 
     def lower(self, L, call, args, kwargs):
         from ..python import operators as ops
         a, b = (L.let(ew.materialize(L, x)) for x in args[:2])
         xt, rt, _, st = call.type.items
+        bad = next((x.type.ndim for x in (a, b) if x.type.ndim != 2 and (
+            x is a or x.type.ndim != 1)), None)
+        if bad is not None:                    # NumPy's _assert_2d
+            L.raise_if(C(True, T.BOOL), np.linalg.LinAlgError,
+                       f"{bad}-dimensional array given. Array must be two-dimensional")
+            zero = [C(0, I)] * xt.ndim
+            return N.MakeTuple([allocate(L, xt, zero), allocate(L, rt, [C(0, I)]),
+                                C(0, T.INT32), allocate(L, st, [C(0, I)])], call.type)
         m = L.let(N.ArrayAttr(a, "shape", 0, I))
         n = L.let(N.ArrayAttr(a, "shape", 1, I))
         L.raise_if(N.Cmp("ne", m, N.ArrayAttr(b, "shape", 0, I), T.BOOL),
