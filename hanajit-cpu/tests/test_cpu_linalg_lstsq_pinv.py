@@ -105,7 +105,7 @@ def deficient(m, n, dtype):
     return a
 
 
-SHAPES = [(5, 5), (8, 3), (3, 8), (1, 1), (40, 30), (30, 40)]
+SHAPES = [(5, 5), (8, 3), (3, 8), (1, 1), (1, 6), (6, 1), (40, 30), (30, 40)]
 DTYPES = [np.float64, np.float32, np.complex128, np.complex64, np.int64, np.int32,
           np.uint8, np.bool_]
 

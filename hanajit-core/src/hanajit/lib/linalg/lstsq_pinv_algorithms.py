@@ -183,7 +183,10 @@ def _pinv(u, s, vt, rc):
     cutoff = rc[0] * cut[0]
     for i in range(s.shape[0]):
         s[i] = 1 / s[i] if s[i] > cutoff else 0
-    return np.matmul(np.transpose(vt), np.multiply(s[..., np.newaxis], np.transpose(u)))
+    # NumPy's ``multiply(s[..., newaxis], transpose(u))`` is Fortran-ordered (its
+    # iterator follows ``transpose(u)``): the transpose of this C-ordered product,
+    # whose elements are the same products, so matmul hands BLAS NumPy's layouts
+    return np.matmul(np.transpose(vt), np.transpose(np.multiply(u, s[np.newaxis, :])))
 
 
 def _hermitian_svd(b):
