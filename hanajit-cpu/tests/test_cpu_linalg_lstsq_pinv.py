@@ -171,7 +171,8 @@ def test_lstsq_rcond():
     a = deficient(7, 5, np.float64)
     a[:, 2] *= 1e-9
     b = matrix((7, 2), np.float64)
-    for rc in (None, -1, 0, 0.5, 1e-12, 1e-8, np.float32(1e-3), np.float64(0.1), 3):
+    for rc in (None, -1, 0, 0.5, 1e-12, 1e-8, np.float32(1e-3), np.float64(0.1), 3,
+               np.int32(1), True):
         check(lstsq_rcond, a, b, rc)
     check(lstsq_minus_one, a, b)
     check(lstsq_rcond, a.astype(np.complex64), b.astype(np.float32), 1e-6)

@@ -69,7 +69,9 @@ class Lstsq(CallTemplate):
             if not (isinstance(x, T.ArrayType) and isinstance(x.dtype, T.Scalar)):
                 raise Incompatible(f"np.linalg.lstsq() of {x} (arrays only)")
         if not _is_none(_node(call, 2, "rcond")) and _node(call, 2, "rcond") is not None:
-            _number(_arg_type(args, kwargs, 2, "rcond"), "lstsq(rcond=...)")
+            rt = _arg_type(args, kwargs, 2, "rcond")     # any real scalar: a double
+            if not isinstance(rt, T.Scalar) or rt.is_complex:
+                raise Incompatible(f"np.linalg.lstsq(rcond=...) of {rt} (a real scalar only)")
         t = result_dtype(a, b)
         need("zgelsd" if t.is_complex else "dgelsd", "lstsq")
         r = T.ArrayType(real_of(t), 1, "C")
