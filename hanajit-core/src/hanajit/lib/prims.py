@@ -188,6 +188,16 @@ def lapack_zungqr(*addresses):
     call("zungqr", *addresses)
 
 
+def lapack_dgelsd(*addresses):
+    from .linalg.lapack import call
+    call("dgelsd", *addresses)
+
+
+def lapack_zgelsd(*addresses):
+    from .linalg.lapack import call
+    call("zgelsd", *addresses)
+
+
 def _blas(op, w, args):
     """The interpreter's path of ``prims.blas_*`` (``blas``): integers and
     addresses as int64, floats as the routine's float type; the dot products
