@@ -11,7 +11,7 @@ import pytest
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning
 from hanajit.lib.linalg import lapack
-from hanajit.testing.dispatch_modes import jitted, mode  # noqa: F401  (a fixture)
+from hanajit.testing.dispatch_modes import jitted
 from hanajit.testing.sourcefile import run_twice_cached
 
 pytestmark = pytest.mark.skipif(not lapack.available("dgeqrf"),

@@ -222,7 +222,8 @@ def _load_library():
                   "arrays.cross_grid", "numeric.nan_to_num", "complex.angle",
                   "numeric.angles_and_gcd", "numeric.float_parts", "numeric.float_steps", "numeric.bessel_i0",
                   "linalg.kron_trapz", "sorting.partition", "linalg.blas",
-                  "linalg.convolve", "linalg.einsum", "linalg.chains", "linalg.lstsq_pinv", "linalg.array_api", "random.generator", "random.legacy",
+                  "linalg.convolve", "linalg.einsum", "linalg.chains", "linalg.lstsq_pinv",
+                  "linalg.array_api", "random.generator", "random.legacy",
                   "random.choice", "random.python_random", "gpu", "python.float_sums",
                   "python.printing",
                   "capability_checks"):
