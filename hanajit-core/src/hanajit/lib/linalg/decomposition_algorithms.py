@@ -14,6 +14,7 @@ the caller's float64/complex128 work array of ``m * n`` elements.
 import numpy as np
 
 from .. import prims
+from .solve_inv_det_algorithms import heevd, syevd
 
 
 
@@ -38,32 +39,8 @@ def eigh_d(a, ev_out, v_out, w, uplo):
     if n == 0:
         return 0
     _columns(a, w, n, n)
-    p = np.empty(8, np.int64)
-    p[0] = 86
-    p[1] = uplo
-    p[2] = n
-    p[3] = n                                   # LDA
-    p[4] = -1                                  # LWORK, LIWORK: a query
-    p[5] = -1
-    p[6] = 0                                   # INFO
     ev = np.empty(n, np.float64)
-    qwork = np.zeros(1, np.float64)
-    qiwork = np.zeros(1, np.int64)
-    at = prims.address(p)
-    prims.lapack_dsyevd(at, at + 8, at + 16, prims.address(w), at + 24,
-                        prims.address(ev), prims.address(qwork), at + 32,
-                        prims.address(qiwork), at + 40, at + 48)
-    if p[6] != 0:
-        raise np.linalg.LinAlgError("Eigenvalues did not converge")
-    p[4] = int(qwork[0])
-    p[5] = qiwork[0]
-    work = np.empty(max(p[4], 1), np.float64)
-    iwork = np.empty(max(p[5], 1), np.int64)
-    prims.lapack_dsyevd(at, at + 8, at + 16, prims.address(w), at + 24,
-                        prims.address(ev), prims.address(work), at + 32,
-                        prims.address(iwork), at + 40, at + 48)
-    if p[6] != 0:
-        raise np.linalg.LinAlgError("Eigenvalues did not converge")
+    syevd(w, n, 86, uplo, ev)                  # JOBZ='V'
     for i in range(n):
         ev_out[i] = ev[i]
     _out(v_out, w, n, n, n)
@@ -75,46 +52,14 @@ def eigh_z(a, ev_out, v_out, w, uplo):
     if n == 0:
         return 0
     _columns(a, w, n, n)
-    p = np.empty(9, np.int64)
-    p[0] = 86
-    p[1] = uplo
-    p[2] = n
-    p[3] = n
-    p[4] = -1                                  # LWORK, LRWORK, LIWORK: a query
-    p[5] = -1
-    p[6] = -1
-    p[7] = 0                                   # INFO
     ev = np.empty(n, np.float64)
-    qwork = np.zeros(1, np.complex128)
-    qrwork = np.zeros(1, np.float64)
-    qiwork = np.zeros(1, np.int64)
-    at = prims.address(p)
-    prims.lapack_zheevd(at, at + 8, at + 16, prims.address(w), at + 24,
-                        prims.address(ev), prims.address(qwork), at + 32,
-                        prims.address(qrwork), at + 40, prims.address(qiwork), at + 48,
-                        at + 56)
-    if p[7] != 0:
-        raise np.linalg.LinAlgError("Eigenvalues did not converge")
-    p[4] = int(qwork[0].real)
-    p[5] = int(qrwork[0])
-    p[6] = qiwork[0]
-    work = np.empty(max(p[4], 1), np.complex128)
-    rwork = np.empty(max(p[5], 1), np.float64)
-    iwork = np.empty(max(p[6], 1), np.int64)
-    prims.lapack_zheevd(at, at + 8, at + 16, prims.address(w), at + 24,
-                        prims.address(ev), prims.address(work), at + 32,
-                        prims.address(rwork), at + 40, prims.address(iwork), at + 48,
-                        at + 56)
-    if p[7] != 0:
-        raise np.linalg.LinAlgError("Eigenvalues did not converge")
+    heevd(w, n, 86, uplo, ev)
     for i in range(n):
         ev_out[i] = ev[i]
     _out(v_out, w, n, n, n)
     return 0
 
 
-# ``u, s, vh = svd(a, full_matrices)``: JOBZ 'A' (65, full) or 'S' (83); with no
-# singular values NumPy returns identities for whichever of u and vh is not empty
 def _identity(x):
     for i in range(x.shape[0]):
         for j in range(x.shape[1]):

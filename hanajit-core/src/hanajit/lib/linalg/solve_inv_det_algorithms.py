@@ -193,18 +193,18 @@ def cholesky(a, x, w, uplo):
 
 # ``x = eigvalsh(a)``: ``?syevd`` / ``?heevd`` with ``JOBZ='N'`` (78), after a
 # workspace query as NumPy's ``init_evd`` makes it (the sizes LAPACK asks for)
-def eigvalsh_d(a, x, w, uplo):
-    n = a.shape[0]
-    _columns(a, w, n, n)
+def syevd(w, n, jobz, uplo, ev):
+    """``?syevd`` of the float64 ``n x n`` Fortran-ordered ``w`` after NumPy's
+    workspace query: the eigenvalues into ``ev`` (``max(n, 1)`` items), the
+    eigenvectors into ``w`` when ``jobz`` is ``ord('V')``; NumPy's LinAlgError."""
     p = np.empty(8, np.int64)
-    p[0] = 78
+    p[0] = jobz
     p[1] = uplo
     p[2] = n
-    p[3] = max(n, 1)
-    p[4] = -1                                  # LWORK: a query
-    p[5] = -1                                  # LIWORK
+    p[3] = max(n, 1)                           # LDA
+    p[4] = -1                                  # LWORK, LIWORK: a query
+    p[5] = -1
     p[6] = 0                                   # INFO
-    ev = np.empty(max(n, 1), np.float64)
     qwork = np.zeros(1, np.float64)
     qiwork = np.zeros(1, np.int64)
     at = prims.address(p)
@@ -222,15 +222,12 @@ def eigvalsh_d(a, x, w, uplo):
                         prims.address(iwork), at + 40, at + 48)
     if p[6] != 0:
         raise np.linalg.LinAlgError("Eigenvalues did not converge")
-    for i in range(n):
-        x[i] = ev[i]
 
 
-def eigvalsh_z(a, x, w, uplo):
-    n = a.shape[0]
-    _columns(a, w, n, n)
+def heevd(w, n, jobz, uplo, ev):
+    """:func:`syevd` with ``?heevd`` of the complex128 ``w``."""
     p = np.empty(9, np.int64)
-    p[0] = 78
+    p[0] = jobz
     p[1] = uplo
     p[2] = n
     p[3] = max(n, 1)
@@ -238,7 +235,6 @@ def eigvalsh_z(a, x, w, uplo):
     p[5] = -1
     p[6] = -1
     p[7] = 0                                   # INFO
-    ev = np.empty(max(n, 1), np.float64)
     qwork = np.zeros(1, np.complex128)
     qrwork = np.zeros(1, np.float64)
     qiwork = np.zeros(1, np.int64)
@@ -261,6 +257,22 @@ def eigvalsh_z(a, x, w, uplo):
                         at + 56)
     if p[7] != 0:
         raise np.linalg.LinAlgError("Eigenvalues did not converge")
+
+
+def eigvalsh_d(a, x, w, uplo):
+    n = a.shape[0]
+    _columns(a, w, n, n)
+    ev = np.empty(max(n, 1), np.float64)
+    syevd(w, n, 78, uplo, ev)                  # JOBZ='N'
+    for i in range(n):
+        x[i] = ev[i]
+
+
+def eigvalsh_z(a, x, w, uplo):
+    n = a.shape[0]
+    _columns(a, w, n, n)
+    ev = np.empty(max(n, 1), np.float64)
+    heevd(w, n, 78, uplo, ev)
     for i in range(n):
         x[i] = ev[i]
 
