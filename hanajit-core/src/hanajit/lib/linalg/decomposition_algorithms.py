@@ -14,7 +14,7 @@ the caller's float64/complex128 work array of ``m * n`` elements.
 import numpy as np
 
 from .. import prims
-from .solve_inv_det_algorithms import heevd, syevd
+from .solve_inv_det_algorithms import gesdd_d, gesdd_z, heevd, syevd
 
 
 
@@ -94,20 +94,7 @@ def svd_d(a, u, s_out, vt, w, jobz):
     uw = np.empty(m * ucols, np.float64)
     vw = np.empty(vrows * n, np.float64)
     iwork = np.empty(8 * k, np.int64)
-    query = np.zeros(1, np.float64)
-    at = prims.address(p)
-    prims.lapack_dgesdd(at, at + 8, at + 16, prims.address(w), at + 24, prims.address(s),
-                        prims.address(uw), at + 32, prims.address(vw), at + 40,
-                        prims.address(query), at + 48, prims.address(iwork), at + 56)
-    if p[7] != 0:
-        raise np.linalg.LinAlgError("SVD did not converge")
-    p[6] = max(int(query[0]), 1)
-    work = np.empty(p[6], np.float64)
-    prims.lapack_dgesdd(at, at + 8, at + 16, prims.address(w), at + 24, prims.address(s),
-                        prims.address(uw), at + 32, prims.address(vw), at + 40,
-                        prims.address(work), at + 48, prims.address(iwork), at + 56)
-    if p[7] != 0:
-        raise np.linalg.LinAlgError("SVD did not converge")
+    gesdd_d(p, w, s, uw, vw, iwork)
     _out(u, uw, m, ucols, m)
     for i in range(k):
         s_out[i] = s[i]
@@ -133,22 +120,7 @@ def svd_z(a, u, s_out, vt, w, jobz):
     rwork = np.empty(max(5 * k * k + 5 * k, k * max(5 * k + 7, 2 * max(m, n) + 2 * k + 1)),
                      np.float64)
     iwork = np.empty(8 * k, np.int64)
-    query = np.zeros(1, np.complex128)
-    at = prims.address(p)
-    prims.lapack_zgesdd(at, at + 8, at + 16, prims.address(w), at + 24, prims.address(s),
-                        prims.address(uw), at + 32, prims.address(vw), at + 40,
-                        prims.address(query), at + 48, prims.address(rwork),
-                        prims.address(iwork), at + 56)
-    if p[7] != 0:
-        raise np.linalg.LinAlgError("SVD did not converge")
-    p[6] = max(int(query[0].real), 1)
-    work = np.empty(p[6], np.complex128)
-    prims.lapack_zgesdd(at, at + 8, at + 16, prims.address(w), at + 24, prims.address(s),
-                        prims.address(uw), at + 32, prims.address(vw), at + 40,
-                        prims.address(work), at + 48, prims.address(rwork),
-                        prims.address(iwork), at + 56)
-    if p[7] != 0:
-        raise np.linalg.LinAlgError("SVD did not converge")
+    gesdd_z(p, w, s, uw, vw, rwork, iwork)
     _out(u, uw, m, ucols, m)
     for i in range(k):
         s_out[i] = s[i]

@@ -292,6 +292,47 @@ def _gesdd_params(m, n):
     return p
 
 
+def gesdd_d(p, w, s, u, vt, iwork):
+    """``?gesdd`` of the float64 Fortran-ordered ``w`` with the integer arguments
+    in ``p`` (``_gesdd_params``' layout: ``p[6]`` LWORK, ``p[7]`` INFO) after
+    NumPy's workspace query: singular values into ``s``, the factors into ``u``
+    and ``vt`` (as JOBZ asks); NumPy's LinAlgError."""
+    query = np.zeros(1, np.float64)
+    at = prims.address(p)
+    prims.lapack_dgesdd(at, at + 8, at + 16, prims.address(w), at + 24, prims.address(s),
+                        prims.address(u), at + 32, prims.address(vt), at + 40,
+                        prims.address(query), at + 48, prims.address(iwork), at + 56)
+    if p[7] != 0:
+        raise np.linalg.LinAlgError("SVD did not converge")
+    p[6] = max(int(query[0]), 1)
+    work = np.empty(p[6], np.float64)
+    prims.lapack_dgesdd(at, at + 8, at + 16, prims.address(w), at + 24, prims.address(s),
+                        prims.address(u), at + 32, prims.address(vt), at + 40,
+                        prims.address(work), at + 48, prims.address(iwork), at + 56)
+    if p[7] != 0:
+        raise np.linalg.LinAlgError("SVD did not converge")
+
+
+def gesdd_z(p, w, s, u, vt, rwork, iwork):
+    """:func:`gesdd_d` with ``?gesdd`` of the complex128 ``w``."""
+    query = np.zeros(1, np.complex128)
+    at = prims.address(p)
+    prims.lapack_zgesdd(at, at + 8, at + 16, prims.address(w), at + 24, prims.address(s),
+                        prims.address(u), at + 32, prims.address(vt), at + 40,
+                        prims.address(query), at + 48, prims.address(rwork),
+                        prims.address(iwork), at + 56)
+    if p[7] != 0:
+        raise np.linalg.LinAlgError("SVD did not converge")
+    p[6] = max(int(query[0].real), 1)
+    work = np.empty(p[6], np.complex128)
+    prims.lapack_zgesdd(at, at + 8, at + 16, prims.address(w), at + 24, prims.address(s),
+                        prims.address(u), at + 32, prims.address(vt), at + 40,
+                        prims.address(work), at + 48, prims.address(rwork),
+                        prims.address(iwork), at + 56)
+    if p[7] != 0:
+        raise np.linalg.LinAlgError("SVD did not converge")
+
+
 def svdvals_d(a, x, w):
     m, n = a.shape[0], a.shape[1]
     k = min(m, n)
@@ -300,20 +341,7 @@ def svdvals_d(a, x, w):
     s = np.empty(max(k, 1), np.float64)
     uv = np.empty(1, np.float64)
     iwork = np.empty(max(8 * k, 1), np.int64)
-    query = np.zeros(1, np.float64)
-    at = prims.address(p)
-    prims.lapack_dgesdd(at, at + 8, at + 16, prims.address(w), at + 24, prims.address(s),
-                        prims.address(uv), at + 32, prims.address(uv), at + 40,
-                        prims.address(query), at + 48, prims.address(iwork), at + 56)
-    if p[7] != 0:
-        raise np.linalg.LinAlgError("SVD did not converge")
-    p[6] = max(int(query[0]), 1)
-    work = np.empty(p[6], np.float64)
-    prims.lapack_dgesdd(at, at + 8, at + 16, prims.address(w), at + 24, prims.address(s),
-                        prims.address(uv), at + 32, prims.address(uv), at + 40,
-                        prims.address(work), at + 48, prims.address(iwork), at + 56)
-    if p[7] != 0:
-        raise np.linalg.LinAlgError("SVD did not converge")
+    gesdd_d(p, w, s, uv, uv, iwork)
     for i in range(k):
         x[i] = s[i]
 
@@ -327,22 +355,7 @@ def svdvals_z(a, x, w):
     uv = np.empty(1, np.complex128)
     rwork = np.empty(max(7 * k, 1), np.float64)
     iwork = np.empty(max(8 * k, 1), np.int64)
-    query = np.zeros(1, np.complex128)
-    at = prims.address(p)
-    prims.lapack_zgesdd(at, at + 8, at + 16, prims.address(w), at + 24, prims.address(s),
-                        prims.address(uv), at + 32, prims.address(uv), at + 40,
-                        prims.address(query), at + 48, prims.address(rwork),
-                        prims.address(iwork), at + 56)
-    if p[7] != 0:
-        raise np.linalg.LinAlgError("SVD did not converge")
-    p[6] = max(int(query[0].real), 1)
-    work = np.empty(p[6], np.complex128)
-    prims.lapack_zgesdd(at, at + 8, at + 16, prims.address(w), at + 24, prims.address(s),
-                        prims.address(uv), at + 32, prims.address(uv), at + 40,
-                        prims.address(work), at + 48, prims.address(rwork),
-                        prims.address(iwork), at + 56)
-    if p[7] != 0:
-        raise np.linalg.LinAlgError("SVD did not converge")
+    gesdd_z(p, w, s, uv, uv, rwork, iwork)
     for i in range(k):
         x[i] = s[i]
 
