@@ -21,10 +21,11 @@ from . import function_args, message_fields, numpy_results, python_state, result
 from . import weak_locals
 from .coercions import insert_coercions
 from .none_params import NONE_AND_VALUE
+from .scalar_kinds import ScalarKinds
 from ..typing_rules import Incompatible
 
 
-class Inferrer:
+class Inferrer(ScalarKinds):
     """Infers one specialisation (function IR + argument types)."""
 
     def __init__(self, ctx, fn: N.Function, arg_types: tuple):
@@ -108,127 +109,6 @@ class Inferrer:
         if new != old:
             self.locals[name] = new
             self.changed = True
-
-    def note_items(self, name, value) -> None:
-        """Which items of tuple local ``name`` are NumPy scalars, over its
-        assignments (unknown -- the whole tuple's answer -- unless each is a
-        ``MakeTuple`` of the same length)."""
-        if isinstance(value, N.PyCall) and isinstance(value.callee, Unpack) and value.args:
-            value = value.args[0]               # (the unpacking's length check)
-        if isinstance(value, N.MakeTuple):
-            items = tuple(self.is_strong(x) for x in value.items)
-            old = self.strong_items.get(name, items)
-            new = (tuple(a or b for a, b in zip(old, items))
-                   if old is not None and len(old) == len(items) else None)
-        else:
-            new = None
-        if name not in self.strong_items or self.strong_items[name] != new:
-            self.strong_items[name] = new
-            self.changed = True
-
-    def note_assignment(self, name, t, strong, line=0) -> None:
-        kinds = self.assigned.setdefault(name, set())
-        if (t, strong) not in kinds:
-            kinds.add((t, strong))
-            weak_locals.check_held(name, kinds, line, self.fail)
-            mixed = weak_locals.mixed_locals(self.assigned)
-            if mixed != self.mixed:
-                self.mixed = mixed
-                self.changed = True
-
-    def is_strong(self, e) -> bool:
-        """Is scalar expression ``e`` a NumPy scalar rather than a Python number?
-        NumPy 2 (NEP 50) lets a Python int/float/complex operand adapt to an
-        array's dtype (``uint8_array + 1`` stays uint8) but promotes with a NumPy
-        scalar's own dtype (``uint8_array + a[0]`` of an int64 ``a`` is int64).
-        Array elements and NumPy functions' results are NumPy scalars, and so is
-        arithmetic involving one; a variable is one if any assignment makes it one,
-        and so is a parameter passed one; so is a scalar of int8, float32 ..."""
-        t = getattr(e, "type", None)
-        if isinstance(t, T.Scalar) and t not in T.PYTHON_KINDS:
-            return True
-        if isinstance(e, N.Var):
-            return e.name in self.strong_vars and e.name not in self.mixed
-        if isinstance(e, N.PyGetItem):
-            if e.items_like is not None:
-                return e.items_like in self.strong_vars and e.items_like not in self.mixed
-            vt = getattr(e.value, "type", None)
-            return isinstance(vt, T.ArrayType) or (
-                isinstance(vt, T.TupleType) and self.is_strong(e.value))
-        if isinstance(e, N.PyBinOp):
-            if e.numpy_semantics is not None:           # (decided when typed)
-                return e.numpy_semantics
-            if any(isinstance(getattr(o, "type", None), T.ArrayType)
-                   for o in (e.left, e.right)):
-                return True                 # a scalar from arrays: ``v @ w`` of 1-D
-            return self.is_strong(e.left) or self.is_strong(e.right)
-        if isinstance(e, N.PyUnOp):
-            return e.op != "not" and self.is_strong(e.operand)
-        if isinstance(e, N.PyCompare):
-            # ``in`` always gives a Python bool; a chain gives the result of its
-            # first false pair or its last one: a NumPy bool when every pair is
-            # one, else (the static rule) the last pair's kind
-            pairs = [op not in ("in", "notin") and (
-                self.is_strong(e.operands[k]) or self.is_strong(e.operands[k + 1]))
-                for k, op in enumerate(e.ops)]
-            strong = all(pairs) or pairs[-1]
-            return strong and not numpy_results.complex_equality(e, self.is_strong)
-        if isinstance(e, N.PyBoolOp):
-            return any(self.is_strong(v) for v in e.values)
-        if isinstance(e, N.PyIfExp):
-            return self.is_strong(e.a) or self.is_strong(e.b)
-        if isinstance(e, N.TupleGet):
-            if isinstance(e.tup, N.MakeTuple) and e.index < len(e.tup.items):
-                return self.is_strong(e.tup.items[e.index])
-            items = self.strong_items.get(e.tup.name) if isinstance(e.tup, N.Var) else None
-            if items is not None and e.index < len(items):
-                return items[e.index]
-            return self.is_strong(e.tup)
-        if isinstance(e, N.PyAttr):       # x.real, x.imag of a NumPy scalar (an
-            # array's ndim, size ... are Python ints, of ``v[1:]`` too)
-            return not isinstance(getattr(e.value, "type", None), T.ArrayType) \
-                and self.is_strong(e.value)
-        if isinstance(e, N.MakeTuple):
-            return any(self.is_strong(i) for i in e.items)
-        if isinstance(e, N.PyCall):
-            callee = e.callee
-            if isinstance(callee, Method):
-                if callee.name in ("is_integer", "item"):   # Python numbers
-                    return False
-                if isinstance(getattr(e.args[0], "type", None), T.GeneratorType):
-                    return numpy_results.random_draw_is_numpy(callee.name, e.args[1:])
-                return any(isinstance(getattr(a, "type", None), T.ArrayType)
-                           for a in e.args[:1]) or self.is_strong(e.args[0])
-            if isinstance(callee, Unpack):      # ``x, y = a``: an array's items
-                return any(self.is_strong(a) or isinstance(getattr(a, "type", None),
-                                                             T.ArrayType) for a in e.args)
-            if callee in (abs, min, max, divmod, pow):
-                return any(self.is_strong(a) for a in e.args)
-            if callee is round:     # round(x, n) keeps x's NumPy type; round(x) an int
-                return e.plan == "numpy"            # (decided when typed)
-            if getattr(callee, "__module__", "") == registry.parallel_runtime().__name__ and \
-                    getattr(callee, "__name__", "").startswith("ident_"):
-                return self.is_strong(e.args[1])   # as the reduction variable is
-            if numpy_results.python_number(e, {}):
-                return False            # np.allclose, np.array_equal: Python bools
-            mod = getattr(callee, "__module__", None) or ""
-            if mod == "numpy.random":
-                name = getattr(callee, "__name__", "")
-                return numpy_results.random_draw_is_numpy(name, e.args)
-            return mod == "numpy" or mod.startswith("numpy.") or \
-                type(callee).__name__ == "ufunc" or \
-                type(getattr(callee, "__self__", None)).__name__ == "ufunc"  # np.add.reduce
-        return False
-
-    def mark_weak(self, e, t) -> None:
-        """Record on operand ``e`` of type ``t`` whether it is a Python number
-        (``py_weak``, read by ``rules.arith_operands``)."""
-        e.py_weak = isinstance(t, T.Scalar) and t in T.PYTHON_KINDS \
-            and not self.is_strong(e)
-
-    def weak(self, e) -> bool:
-        """A Python number (see :meth:`is_strong`) -- when a scalar at all."""
-        return not self.is_strong(e)
 
     # ------------------------------------------------------------- statements
     def block(self, body):
