@@ -39,6 +39,10 @@ def residual(a):
     return a @ v - v * w
 
 
+def of_expression(a):
+    return np.linalg.eigvals(a + a.T), np.linalg.eig(a.T * 2)[1]
+
+
 def eig_result(a):
     return np.linalg.eig(a)
 
@@ -60,7 +64,7 @@ def eig_writes(a):
     return np.linalg.eig(a), np.linalg.eigvals(a)
 
 
-ALL = (eig, eigvals, eig_fields, residual)
+ALL = (eig, eigvals, eig_fields, residual, of_expression)
 FUNCS = {f.__name__: jit(f, fallback=False) for f in ALL}
 PLAIN = {f.__name__: f for f in ALL}
 
@@ -162,6 +166,7 @@ def test_fields_and_the_factors_inside_a_kernel():
             a = matrix(rng, 5, dtype, kind)
             compare("eig_fields", a)
             compare("residual", a)
+            compare("of_expression", a)
 
 
 def test_special_values_and_errors():
