@@ -158,6 +158,16 @@ def lapack_zheevd(*addresses):
     call("zheevd", *addresses)
 
 
+def lapack_dgeev(*addresses):
+    from .linalg.lapack import call
+    call("dgeev", *addresses)
+
+
+def lapack_zgeev(*addresses):
+    from .linalg.lapack import call
+    call("zgeev", *addresses)
+
+
 def lapack_dgesdd(*addresses):
     from .linalg.lapack import call
     call("dgesdd", *addresses)

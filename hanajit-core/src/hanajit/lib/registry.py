@@ -218,6 +218,7 @@ def _load_library():
                   "numeric.operator_ufuncs", "arrays.rearrange",
                   "numeric.isclose", "numeric.polynomial", "numeric.gradient", "statistics.nanfuncs", "statistics.nanvar", "statistics.average", "statistics.cov", "arrays.pad", "numeric.interp",
                   "indexing.nonzero", "linalg.solve_inv_det", "linalg.decompositions",
+                  "linalg.eig",
                   "statistics.quantile", "statistics.median", "arrays.matrix",
                   "arrays.cross_grid", "numeric.nan_to_num", "complex.angle",
                   "numeric.angles_and_gcd", "numeric.float_parts", "numeric.float_steps", "numeric.bessel_i0",
