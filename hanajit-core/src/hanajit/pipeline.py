@@ -139,6 +139,14 @@ class CompileContext:
             return _Helper(obj)
         return None
 
+    @staticmethod
+    def as_plain_callee(obj):
+        """A plain Python function of the user's (not a library's: the standard
+        library, an installed package) called by name, to compile as a callee
+        as a jitted one is (``infer_call``); else None."""
+        from .infer.function_args import user_function
+        return _Helper(obj) if user_function(obj) else None
+
     def as_function_argument(self, obj):
         """A function passed as an argument, to compile as a callee: a jitted
         function, or a plain one (compiled with the caller's options)."""

@@ -574,6 +574,9 @@ class Inferrer(ScalarKinds):
             return self.ctx.infer_call(self, e, jf, argtypes, kwtypes, line)
         tpl = registry.lookup(callee)
         if tpl is None:
+            jf = self.ctx.as_plain_callee(callee)      # a plain function of the user's
+            if jf is not None:
+                return self.ctx.infer_call(self, e, jf, argtypes, kwtypes, line)
             self.fail(line, "call", f"{e.name or callee!r} is not supported")
         try:
             return registry.call_type(self, e, tpl, argtypes, kwtypes, line)
