@@ -79,7 +79,8 @@ class Builder(LoopStatements):
         self.params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
         # (the analyses below only when their construct is there: each walks the tree)
         kinds, assigned = survey(self.fnode)
-        if ast.Lambda in kinds:                         # g = lambda y: ...; g(x)
+        if ast.Lambda in kinds or any(isinstance(s, ast.FunctionDef)   # g = lambda y:
+                                      for s in self.fnode.body):       # ...; g(x)
             fnode = outline_local_lambdas(parsed, set(self.params) | assigned,
                                           self.injected)
             if fnode is not self.fnode:

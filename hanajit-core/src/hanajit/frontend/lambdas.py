@@ -25,6 +25,12 @@ that reads no enclosing local may also be used as a value (``h = g``,
 as a value (a closure, which has a run-time form), has defaults, is called with
 keywords, or is bound more than once or inside a block is left as it is, and
 the function falls back naming the lambda.
+
+A nested ``def`` at the top level of the body (positional parameters, no
+defaults or decorators, no ``yield``, ``global``, ``nonlocal`` or nested
+functions of its own) is outlined the same way -- it is a lambda with
+statements: ``def clamp(i): return min(max(i, 0), n - 1)`` becomes a generated
+function taking ``n`` too, its calls of itself (recursion) included.
 """
 from __future__ import annotations
 
@@ -117,8 +123,12 @@ def outline_local_lambdas(parsed, locals_: set, injected: dict) -> ast.FunctionD
         if (isinstance(s, ast.Assign) and len(s.targets) == 1
                 and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Lambda)):
             plan = _plan(fnode, i, s.targets[0].id, s.value, locals_)
-            if plan is not None:
-                plans.append(plan)
+        elif isinstance(s, ast.FunctionDef):            # a nested ``def``
+            plan = _plan(fnode, i, s.name, s, locals_)
+        else:
+            continue
+        if plan is not None:
+            plans.append(plan)
     passed = [(call, k) for call in ast.walk(fnode) if isinstance(call, ast.Call)
               for k, x in enumerate(call.args) if isinstance(x, ast.Lambda)
               and _simple(x) and not _free(x, locals_)]
@@ -138,7 +148,8 @@ def outline_local_lambdas(parsed, locals_: set, injected: dict) -> ast.FunctionD
     fnode = copy.deepcopy(fnode, memo)
     scope = dict(parsed.closure)        # generated functions see earlier ones
     for i, name, free in plans:
-        lam = fnode.body[i].value          # (calls of earlier lambdas rewritten)
+        lam = fnode.body[i]                # (calls of earlier lambdas rewritten)
+        lam = lam if isinstance(lam, ast.FunctionDef) else lam.value
         gen = _outline(parsed, lam, name, free, scope, injected)
         fnode.body[i] = ast.copy_location(ast.Pass(), fnode.body[i])
         for s in fnode.body[i + 1:]:
@@ -173,31 +184,62 @@ def _outline(parsed, lam, name, free, scope, injected) -> str:
     from .source import ParsedFunction
     gen = f"__hj_lambda_{name}_{next(_UID)}"
     params = [a.arg for a in lam.args.args]
-    lparsed = ParsedFunction(pyfunc=None, node=as_def(lam, name, free),
+    nested = isinstance(lam, ast.FunctionDef)
+    node = _def_copy(lam, gen, free) if nested else as_def(lam, name, free)
+    lparsed = ParsedFunction(pyfunc=None, node=node,
                              filename=parsed.filename, first_line=lam.lineno,
                              source=parsed.source, globals=parsed.globals,
                              closure=dict(scope))
-    stand_in = LambdaFunction(lparsed, f"{parsed.qualname}.<lambda {name}>",
-                              params + list(free))
+    qualname = f"{parsed.qualname}.<locals>.{name}" if nested else \
+        f"{parsed.qualname}.<lambda {name}>"
+    stand_in = LambdaFunction(lparsed, qualname, params + list(free))
     lparsed.pyfunc = stand_in
-    injected[gen] = scope[gen] = stand_in
+    injected[gen] = scope[gen] = lparsed.closure[gen] = stand_in    # (recursion)
     return gen
 
 
-def _simple(lam: ast.Lambda) -> bool:
-    """Positional parameters only, no nested lambdas, walrus or yield."""
+def _def_copy(fdef: ast.FunctionDef, gen: str, free) -> ast.FunctionDef:
+    """A nested ``def`` as the generated function ``gen``: the enclosing locals
+    it reads appended to its parameters, and its calls of itself made calls of
+    ``gen`` passing them on."""
+    node = copy.deepcopy(fdef)
+    node.args.args = node.args.args + [ast.copy_location(ast.arg(arg=f), fdef)
+                                       for f in free]
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) \
+                and n.func.id == fdef.name:
+            n.args = n.args + [ast.copy_location(ast.Name(id=f, ctx=ast.Load()), n)
+                               for f in free]
+        if isinstance(n, ast.Name) and n.id == fdef.name:
+            n.id = gen
+    return ast.fix_missing_locations(node)
+
+
+def _simple(lam) -> bool:
+    """Positional parameters only, no nested lambdas, walrus or yield (a nested
+    ``def``: nor decorators, nested functions, ``global`` or ``nonlocal``)."""
     a = lam.args
     if a.posonlyargs or a.vararg or a.kwarg or a.kwonlyargs or a.defaults:
         return False
+    if isinstance(lam, ast.FunctionDef):
+        return not lam.decorator_list and not any(isinstance(n, (
+            ast.Lambda, ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await,
+            ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Global,
+            ast.Nonlocal)) for s in lam.body for n in ast.walk(s))
     return not any(isinstance(n, (ast.Lambda, ast.NamedExpr, ast.Yield, ast.YieldFrom,
                                   ast.Await)) for n in ast.walk(lam.body))
 
 
-def _free(lam: ast.Lambda, locals_: set) -> tuple:
-    """The enclosing function's locals the lambda's body reads."""
+def _free(lam, locals_: set) -> tuple:
+    """The enclosing function's locals the lambda's (or nested ``def``'s) body
+    reads -- not those a ``def`` assigns, which are its own."""
     params = {x.arg for x in lam.args.args}
-    return tuple(sorted({n.id for n in ast.walk(lam.body) if isinstance(n, ast.Name)
-                         and n.id in locals_ and n.id not in params}))
+    body = lam.body if isinstance(lam, ast.FunctionDef) else [lam.body]
+    nodes = [n for s in body for n in ast.walk(s)]
+    own = {n.id for n in nodes if isinstance(n, ast.Name)
+           and not isinstance(n.ctx, ast.Load)}
+    return tuple(sorted({n.id for n in nodes if isinstance(n, ast.Name)
+                         and n.id in locals_ and n.id not in params | own}))
 
 
 def _plan(fnode, i, name, lam: ast.Lambda, locals_: set):
@@ -208,13 +250,16 @@ def _plan(fnode, i, name, lam: ast.Lambda, locals_: set):
     if not _simple(lam):
         return None
     stores = [n for n in ast.walk(fnode) if isinstance(n, ast.Name) and n.id == name
-              and not isinstance(n.ctx, ast.Load)]
+              and not isinstance(n.ctx, ast.Load)] + [
+        n for n in ast.walk(fnode) if isinstance(n, (ast.FunctionDef, ast.ClassDef))
+        and n.name == name and n is not fnode]
     if len(stores) != 1 or any(isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names
                                for n in ast.walk(fnode)):
         return None
     free = tuple(f for f in _free(lam, locals_) if f != name)
     calls, later = set(), set()
-    for s in fnode.body[i + 1:]:
+    own = [lam] if isinstance(lam, ast.FunctionDef) else []     # (recursion)
+    for s in fnode.body[i + 1:] + own:
         for n in ast.walk(s):
             later.add(id(n))
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name:
