@@ -147,6 +147,12 @@ class FFT(PlannedCall):
             n_out = L.let(N.BinOp("add", N.BinOp("sdiv", n, C(2, I), I), C(1, I), I))
         dims = list(shape)
         dims[p.axis] = n_out
+        if self.is_real and not self.forward:
+            # NumPy's irfft loop reads the first input point whatever the input's
+            # length: of an empty axis, memory past the array (the interpreter's)
+            L.emit(N.If(cond=N.Cmp("eq", length, C(0, I), T.BOOL), then=[N.Raise(
+                exc=ValueError, deopt=True, line=L.line,
+                message="np.fft.irfft() of an empty axis reads past the array")]))
         result = output(L, a, p.type, dims)
         # the input as the loop's type (NumPy's gufunc casts a copy)
         x = a
