@@ -75,13 +75,6 @@ class FFT(PlannedCall):
     def make_plan(self, call, nodes, types):
         what = self.name
         a = types.get("a")
-        if not isinstance(a, T.ArrayType) or not isinstance(a.dtype, T.Scalar):
-            raise Incompatible(f"{what}() of {a} (an array only)")
-        if a.ndim == 0:
-            raise Incompatible(f"{what}() of a 0-D array")
-        if a.layout == "A" and a.ndim > 2:
-            raise Incompatible(f"{what}() of a strided view of more than 2 dimensions "
-                               "(NumPy's order of the output)")
         out = types.get("out")
         if out is not None and out != T.NONE:
             raise Incompatible(f"{what}(): out= is not compiled")
@@ -90,10 +83,24 @@ class FFT(PlannedCall):
                                                   and not n.is_bool):
             raise Incompatible(f"{what}(): n must be an integer or None")
         axis = bound_const(call, nodes, "axis", -1)
+        norm = bound_const(call, nodes, "norm", None)
+        return self.plan(a, axis, norm, what)
+
+    def plan(self, a, axis, norm, what, contiguous=False) -> Plan:
+        """The plan of one transform of an array of type ``a`` along the constant
+        ``axis`` with the constant ``norm`` (as given); ``contiguous``: the array
+        is C- or Fortran-contiguous whatever its type says (``fft_nd``'s results
+        of contiguous arrays)."""
+        if not isinstance(a, T.ArrayType) or not isinstance(a.dtype, T.Scalar):
+            raise Incompatible(f"{what}() of {a} (an array only)")
+        if a.ndim == 0:
+            raise Incompatible(f"{what}() of a 0-D array")
+        if a.layout == "A" and a.ndim > 2 and not contiguous:
+            raise Incompatible(f"{what}() of a strided view of more than 2 dimensions "
+                               "(NumPy's order of the output)")
         if not isinstance(axis, int) or isinstance(axis, bool) \
                 or not -a.ndim <= axis < a.ndim:
             raise Incompatible(f"{what}(): axis must be a constant axis of the array")
-        norm = bound_const(call, nodes, "norm", None)
         if norm not in _NORMS:
             raise Incompatible(f"{what}(): norm must be a constant None, 'backward', "
                                "'ortho' or 'forward'")
@@ -127,14 +134,19 @@ class FFT(PlannedCall):
         return super().typer(inf, call, args, kwargs)
 
     def lower(self, L, call, args, kwargs):
-        p = call.call_plan
         b = self.bound(args, kwargs)
-        a = L.let(ew.materialize(L, b["a"]))
+        n = b.get("n")
+        return self.transform(L, call.call_plan, b["a"],
+                              None if n is None or n.type == T.NONE else n)
+
+    def transform(self, L, p, a, n):
+        """The transform planned by ``p`` of ``a`` with ``n`` points (an int
+        expression, or None for the default)."""
+        a = L.let(ew.materialize(L, a))
         nd = a.type.ndim
         shape = [L.let(N.ArrayAttr(a, "shape", k, I)) for k in range(nd)]
         length = shape[p.axis]
-        n = b.get("n")
-        if n is None or n.type == T.NONE:
+        if n is None:
             n = length if self.is_real is False or self.forward else L.let(
                 N.BinOp("mul", N.BinOp("sub", length, C(1, I), I), C(2, I), I))
         else:
@@ -247,7 +259,8 @@ def _contiguous(shape, strides, size, reverse):
 def output(L, a, rt, dims):
     """``empty_like(a, shape=dims)``: C order for a C-contiguous (or 1-D) ``a``,
     else Fortran order for a Fortran-contiguous one, else (2-D) by the sizes of
-    its strides, as NumPy's order K."""
+    its strides, as NumPy's order K (``a`` of more dimensions is C- or
+    Fortran-contiguous: ``FFT.plan``)."""
     if rt.layout == "C":
         return allocate(L, rt, dims)
     nd = len(dims)
@@ -281,6 +294,7 @@ def output(L, a, rt, dims):
     return L.let(N.ArrayView(flat, C(0, I), list(dims), st, rt))
 
 
+TRANSFORMS = {}        # name -> its template (``fft_nd`` chains them)
 for _name, _real, _forward in (("fft", False, True), ("ifft", False, False),
                                ("rfft", True, True), ("irfft", True, False)):
-    register(FFT(_name, _real, _forward))
+    TRANSFORMS[_name] = register(FFT(_name, _real, _forward))
