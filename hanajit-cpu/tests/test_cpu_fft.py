@@ -302,3 +302,9 @@ def test_fallbacks():
         quiet(rfft_d, data(4, np.complex128))
     with pytest.raises(Exception):
         jit(rfft_d, fallback=False)(data(4, np.complex128))
+
+
+def test_refused_where_code_runs_outside_python():
+    from hanajit.errors import UnsupportedError
+    with pytest.raises(UnsupportedError, match="pocketfft loops"):
+        jit(fft_d).ir_module("(float64[:],)")   # what exporters compile (host_calls=False)
