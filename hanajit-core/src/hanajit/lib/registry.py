@@ -221,7 +221,7 @@ def _load_library():
                   "linalg.eig",
                   "statistics.quantile", "statistics.median", "arrays.matrix",
                   "arrays.cross_grid", "numeric.nan_to_num", "complex.angle",
-                  "numeric.angles_and_gcd", "numeric.float_parts", "numeric.float_steps", "numeric.bessel_i0",
+                  "numeric.angles_and_gcd", "numeric.fft", "numeric.fft_frequencies", "numeric.fft_nd", "numeric.float_parts", "numeric.float_steps", "numeric.bessel_i0",
                   "linalg.kron_trapz", "sorting.partition", "linalg.blas",
                   "linalg.convolve", "linalg.einsum", "linalg.chains", "linalg.lstsq_pinv",
                   "linalg.array_api", "random.generator", "random.legacy",
