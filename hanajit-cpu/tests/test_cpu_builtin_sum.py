@@ -80,6 +80,10 @@ def listed(x):
     return sum(w)
 
 
+def display_items(x, a):
+    return sum([0.1, 1e100, x, -1e100]) + sum([a[0], a[1], a[2]]) + max([x, a[1]])
+
+
 def range_items(n):
     return sum(range(n))
 
@@ -125,7 +129,7 @@ CASES = [
     (array_items, (np.array([0.1, 0.2, 0.3], np.float32),)),
     (array_items_from, (A, 1.5)), (array_items_from, (np.arange(4.0), 10)),
     (tuple_items, (1e100, 0.1, -1e100)), (tuple_items, (0.1, 0.2, 0.3)),
-    (listed, (0.1,)), (range_items, (10,)), (range_items, (0,)),
+    (listed, (0.1,)), (display_items, (0.1, A)), (range_items, (10,)), (range_items, (0,)),
     (filtered, (A, 0.15)), (filtered, (np.full(7, 0.1), 0.0)),
 ]
 

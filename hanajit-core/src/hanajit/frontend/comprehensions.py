@@ -111,7 +111,11 @@ def reduce_comprehension(b, call, func):
                f"the keyword argument {sorted(set(kwargs) - allowed)[0]!r}")
     if any(g.is_async for g in comp.generators):
         b.fail(comp, f"asynchronous {what}")
-    comp = renamed(b, copy.deepcopy(comp))
+    memo: dict = {}
+    copied = copy.deepcopy(comp, memo)
+    # read-only list displays inside stay read-only in the copy (``sum([x, y])``)
+    b.list_displays |= {id(memo[i]) for i in list(b.list_displays) if i in memo}
+    comp = renamed(b, copied)
 
     acc = b.tmp(name)
     b.locals.add(acc)
