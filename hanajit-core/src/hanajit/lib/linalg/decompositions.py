@@ -7,7 +7,8 @@ The results are NumPy's named tuples (``EighResult``, ``SVDResult``,
 them with constants and reads their fields by name.  A function that returns one
 falls back (compiled code hands back plain tuples); ``qr(a, mode='r')`` is a plain
 array.  As in NumPy the work is done in float64/complex128 and cast to
-float32/complex64 for float32/complex64 input; stacks of matrices fall back.
+float32/complex64 for float32/complex64 input; stacks of matrices fall back
+(but ``slogdet``'s, which loop over the stack as ``lib/linalg/stacks.py`` says).
 """
 from __future__ import annotations
 
@@ -133,17 +134,20 @@ class Qr(CallTemplate):
 @register
 class Slogdet(CallTemplate):
     """``np.linalg.slogdet(a)``: ``SlogdetResult(sign, logabsdet)``, NumPy scalars
-    (``?getrf``, as ``det``)."""
+    (``?getrf``, as ``det``); two arrays of the stack's shape for a stack."""
 
     paths = ("numpy.linalg.slogdet",)
 
     def typer(self, inf, call, args, kwargs):
         if len(args) != 1 or kwargs:
             raise Incompatible("np.linalg.slogdet(a)")
-        matrix_arg(args[0], "slogdet", "matrix")
+        matrix_arg(args[0], "slogdet", "matrix", stacked=True)
         t = result_dtype(args[0])
         need("zgetrf" if t.is_complex else "dgetrf", "slogdet")
-        return _named("SlogdetResult", ("sign", "logabsdet"), (t, real_of(t)))
+        items = (t, real_of(t))
+        if args[0].ndim > 2:
+            items = tuple(T.ArrayType(i, args[0].ndim - 2, "C") for i in items)
+        return _named("SlogdetResult", ("sign", "logabsdet"), items)
 
     def lower(self, L, call, args, kwargs):
         from ..python import operators as ops
@@ -151,13 +155,30 @@ class Slogdet(CallTemplate):
         a = L.let(ew.materialize(L, args[0]))
         n = square(L, a)
         st, lt = call.type.items
+        stacked = isinstance(st, T.ArrayType)
+        if stacked:
+            st, lt = st.dtype, lt.dtype
         w = work(L, st.is_complex, N.BinOp("mul", n, n, I))
         out = allocate(L, T.ArrayType(T.FLOAT64, 1, "C"), [C(3, I)])
-        L.call_helper(hl.slogdet_z if st.is_complex else hl.slogdet_d, [a, w, out])
-        part = [L.let(N.Load(out, [C(k, I)], T.FLOAT64)) for k in range(3)]
-        sign = N.MakeComplex(part[0], part[1], T.COMPLEX128) if st.is_complex else part[0]
-        return N.MakeTuple([L.let(ops.convert(L, sign, st)),
-                            L.let(ops.convert(L, part[2], lt))], call.type)
+
+        def one(m):
+            L.call_helper(hl.slogdet_z if st.is_complex else hl.slogdet_d, [m, w, out])
+            part = [L.let(N.Load(out, [C(k, I)], T.FLOAT64)) for k in range(3)]
+            sign = N.MakeComplex(part[0], part[1], T.COMPLEX128) if st.is_complex \
+                else part[0]
+            return L.let(ops.convert(L, sign, st)), L.let(ops.convert(L, part[2], lt))
+        if not stacked:
+            return N.MakeTuple(list(one(a)), call.type)
+        from .stacks import broadcast_stack, matrix_at, over_stack
+        stack, (sa,) = broadcast_stack(L, [(a, 2)])
+        signs, logs = (L.let(allocate(L, t, stack)) for t in call.type.items)
+
+        def each(idx):
+            sign, log = one(matrix_at(L, a, sa, idx, 2))
+            L.emit(N.Store(array=signs, indices=idx, value=sign))
+            L.emit(N.Store(array=logs, indices=idx, value=log))
+        over_stack(L, stack, each)
+        return N.MakeTuple([signs, logs], call.type)
 
 
 @register
