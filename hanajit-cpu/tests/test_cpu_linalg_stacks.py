@@ -183,3 +183,22 @@ def test_errors():
         jitted(solve, fallback=False)(a, np.ones((3, 3, 2)))
     compare(solve, a, np.ones((3, 3, 2)))
     compare(solve, a, np.ones((2, 3)))          # (2, 3) is a matrix b in NumPy 2
+
+
+def cond(a):
+    return L.cond(a), L.cond(a, 2), L.cond(a, -2)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex64, np.int64])
+def test_cond_of_stacks(dtype):
+    """``cond`` (p None, 2, -2) of a stack: the ratio of each matrix's singular
+    values in their dtype, NaN (a zero matrix) made ``inf``; LinAlgError for empty
+    matrices, an empty array of results for an empty stack of them."""
+    for shape in [(3, 4, 4), (2, 2, 3, 5), (0, 3, 3), (2, 1, 1)]:
+        a = data(shape, dtype, len(shape))
+        if shape == (2, 1, 1):
+            a[0] = 0
+        compare(cond, a)
+    compare(cond, np.asfortranarray(data((2, 3, 3), dtype))[::-1])
+    with pytest.raises(L.LinAlgError, match="empty"):
+        jitted(cond, fallback=False)(np.zeros((2, 0, 3), dtype))
