@@ -1,8 +1,9 @@
 """Stacks of matrices (arrays of more than two dimensions) for ``np.linalg``'s
 gufuncs (``solve``, ``inv``, ``det``, ``slogdet``, ``cholesky``, ``eigvalsh``,
-``svd(compute_uv=False)``/``svdvals``, and ``cond`` through them): NumPy's ``_umath_linalg`` loops over the
-broadcast stack dimensions in C order and treats each matrix as a 2-D call would,
-with the same LAPACK call on the same Fortran-ordered copy.  Here the loop is the
+``svd(compute_uv=False)``/``svdvals``, and ``cond`` through them): NumPy's
+``_umath_linalg`` loops over the broadcast stack dimensions in C order and treats
+each matrix as a 2-D call would, with the same LAPACK call on the same
+Fortran-ordered copy.  Here the loop is the
 same: for every stack index, views of the operands' matrices (and of the
 C-ordered result's) go to the 2-D helpers of ``solve_inv_det_algorithms``, so
 each matrix's result is the 2-D one, bit for bit.
