@@ -202,3 +202,16 @@ def test_cond_of_stacks(dtype):
     compare(cond, np.asfortranarray(data((2, 3, 3), dtype))[::-1])
     with pytest.raises(L.LinAlgError, match="empty"):
         jitted(cond, fallback=False)(np.zeros((2, 0, 3), dtype))
+
+
+def matrix_rank(a):
+    return L.matrix_rank(a)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128, np.int64, np.bool_])
+def test_matrix_rank_of_stacks(dtype):
+    a = data((3, 4, 5), dtype, 2)
+    a[1] = np.outer(a[1, :, 0], a[1, 1].conj()) if dtype != np.bool_ else False
+    a[2, 3] = a[2, 0]
+    for x in (a, a[::-1, ::-1], np.zeros((2, 0, 3), dtype), np.zeros((0, 2, 2), dtype)):
+        compare(matrix_rank, x)

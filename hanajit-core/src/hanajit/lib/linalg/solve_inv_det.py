@@ -333,24 +333,36 @@ class Svdvals(SingularValues):
 
 @register
 class MatrixRank(CallTemplate):
-    """``np.linalg.matrix_rank(A)`` of a 2-D array whose singular values are
-    float64: how many exceed ``max(S) * max(M, N) * eps``."""
+    """``np.linalg.matrix_rank(A)`` of a 2-D array (or a stack: an int64 array of
+    the stack's shape) whose singular values are float64: how many exceed
+    ``max(S) * max(M, N) * eps``."""
 
     paths = ("numpy.linalg.matrix_rank",)
 
     def typer(self, inf, call, args, kwargs):
         if len(args) != 1 or kwargs:
             raise Incompatible("np.linalg.matrix_rank(A) without tol/rtol/hermitian")
-        matrix_arg(args[0], "matrix_rank", "matrix")
+        matrix_arg(args[0], "matrix_rank", "matrix", stacked=True)
         t = result_dtype(args[0])
         if real_of(t) != T.FLOAT64:
             raise Incompatible("np.linalg.matrix_rank() of a float32/complex64 matrix")
         need("zgesdd" if t.is_complex else "dgesdd", "matrix_rank")
-        return I
+        return I if args[0].ndim == 2 else T.ArrayType(I, args[0].ndim - 2, "C")
 
     def lower(self, L, call, args, kwargs):
-        s, m, n = singular_values(L, L.let(ew.materialize(L, args[0])))
-        return L.call_helper(hl.rank_of, [s, m, n])
+        a = L.let(ew.materialize(L, args[0]))
+        if a.type.ndim == 2:
+            s, m, n = singular_values(L, a)
+            return L.call_helper(hl.rank_of, [s, m, n])
+        nd = a.type.ndim
+        m, n = (L.let(N.ArrayAttr(a, "shape", k, I)) for k in (nd - 2, nd - 1))
+        s = stacked_singular_values(L, a, T.ArrayType(T.FLOAT64, nd - 1, "C"))
+        stack, _ = broadcast_stack(L, [(a, 2)])
+        out = L.let(allocate(L, call.type, stack))
+        over_stack(L, stack, lambda idx: L.emit(N.Store(array=out, indices=idx, value=(
+            L.call_helper(hl.rank_of, [matrix_at(L, s, out_axes(stack), idx, 1, "C"),
+                                       m, n])))))
+        return out
 
 
 class Address(CallTemplate):

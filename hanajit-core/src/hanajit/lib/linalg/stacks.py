@@ -1,6 +1,6 @@
 """Stacks of matrices (arrays of more than two dimensions) for ``np.linalg``'s
 gufuncs (``solve``, ``inv``, ``det``, ``slogdet``, ``cholesky``, ``eigvalsh``,
-``svd(compute_uv=False)``/``svdvals``, and ``cond`` through them): NumPy's
+``svd(compute_uv=False)``/``svdvals``, ``matrix_rank`` and ``cond``): NumPy's
 ``_umath_linalg`` loops over the broadcast stack dimensions in C order and treats
 each matrix as a 2-D call would, with the same LAPACK call on the same
 Fortran-ordered copy.  Here the loop is the
