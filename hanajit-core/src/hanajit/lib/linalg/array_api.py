@@ -162,10 +162,15 @@ class MatrixNorm(Forward):
     name = "matrix_norm"
     keywords = {"keepdims": False, "ord": "fro"}
 
+    def typer(self, inf, call, args, kwargs):
+        o = _const(call.kwargs["ord"], "ord") if "ord" in call.kwargs else "fro"
+        if o in (2, -2, "nuc") and not isinstance(o, bool) and not _lapack_svd(inf, args):
+            raise Incompatible("np.linalg.matrix_norm(ord=2|-2|'nuc') where NumPy's "
+                               "LAPACK cannot be called (Jacobi's singular values are "
+                               "not its bits)")
+        return super().typer(inf, call, args, kwargs)
+
     def rewrite(self, args, consts):
-        if consts["ord"] in (2, -2, "nuc"):
-            raise Incompatible("np.linalg.matrix_norm(ord=2|-2|'nuc') (norm's singular "
-                               "values are not LAPACK's bits)")
         return np.linalg.norm, (consts["ord"], (-2, -1), consts["keepdims"]), {}
 
 
@@ -182,6 +187,15 @@ class VectorNorm(Forward):
             raise Incompatible("np.linalg.vector_norm(): axis None or an int")
         return np.linalg.norm, (consts["ord"], 0 if axis is None else axis,
                                 consts["keepdims"]), {}
+
+
+def _lapack_svd(inf, args) -> bool:
+    """Does ``norm`` take NumPy's ``?gesdd`` for these arguments' singular values
+    (the CPU target, NumPy's 64-bit OpenBLAS)?"""
+    from . import lapack
+    complex_ = any(isinstance(a, T.ArrayType) and a.dtype.is_complex for a in args)
+    return (inf.ctx is not None and inf.ctx.capabilities.host_calls
+            and lapack.available("zgesdd" if complex_ else "dgesdd"))
 
 
 def _vecdot_check(args):

@@ -7,7 +7,8 @@ The results are NumPy's named tuples (``EighResult``, ``SVDResult``,
 them with constants and reads their fields by name.  A function that returns one
 falls back (compiled code hands back plain tuples); ``qr(a, mode='r')`` is a plain
 array.  As in NumPy the work is done in float64/complex128 and cast to
-float32/complex64 for float32/complex64 input; stacks of matrices fall back.
+float32/complex64 for float32/complex64 input; stacks of matrices fall back
+(but ``slogdet``'s and ``cond``'s, which loop over the stack as ``lib/linalg/stacks.py`` says).
 """
 from __future__ import annotations
 
@@ -133,17 +134,20 @@ class Qr(CallTemplate):
 @register
 class Slogdet(CallTemplate):
     """``np.linalg.slogdet(a)``: ``SlogdetResult(sign, logabsdet)``, NumPy scalars
-    (``?getrf``, as ``det``)."""
+    (``?getrf``, as ``det``); two arrays of the stack's shape for a stack."""
 
     paths = ("numpy.linalg.slogdet",)
 
     def typer(self, inf, call, args, kwargs):
         if len(args) != 1 or kwargs:
             raise Incompatible("np.linalg.slogdet(a)")
-        matrix_arg(args[0], "slogdet", "matrix")
+        matrix_arg(args[0], "slogdet", "matrix", stacked=True)
         t = result_dtype(args[0])
         need("zgetrf" if t.is_complex else "dgetrf", "slogdet")
-        return _named("SlogdetResult", ("sign", "logabsdet"), (t, real_of(t)))
+        items = (t, real_of(t))
+        if args[0].ndim > 2:
+            items = tuple(T.ArrayType(i, args[0].ndim - 2, "C") for i in items)
+        return _named("SlogdetResult", ("sign", "logabsdet"), items)
 
     def lower(self, L, call, args, kwargs):
         from ..python import operators as ops
@@ -151,13 +155,30 @@ class Slogdet(CallTemplate):
         a = L.let(ew.materialize(L, args[0]))
         n = square(L, a)
         st, lt = call.type.items
+        stacked = isinstance(st, T.ArrayType)
+        if stacked:
+            st, lt = st.dtype, lt.dtype
         w = work(L, st.is_complex, N.BinOp("mul", n, n, I))
         out = allocate(L, T.ArrayType(T.FLOAT64, 1, "C"), [C(3, I)])
-        L.call_helper(hl.slogdet_z if st.is_complex else hl.slogdet_d, [a, w, out])
-        part = [L.let(N.Load(out, [C(k, I)], T.FLOAT64)) for k in range(3)]
-        sign = N.MakeComplex(part[0], part[1], T.COMPLEX128) if st.is_complex else part[0]
-        return N.MakeTuple([L.let(ops.convert(L, sign, st)),
-                            L.let(ops.convert(L, part[2], lt))], call.type)
+
+        def one(m):
+            L.call_helper(hl.slogdet_z if st.is_complex else hl.slogdet_d, [m, w, out])
+            part = [L.let(N.Load(out, [C(k, I)], T.FLOAT64)) for k in range(3)]
+            sign = N.MakeComplex(part[0], part[1], T.COMPLEX128) if st.is_complex \
+                else part[0]
+            return L.let(ops.convert(L, sign, st)), L.let(ops.convert(L, part[2], lt))
+        if not stacked:
+            return N.MakeTuple(list(one(a)), call.type)
+        from .stacks import broadcast_stack, matrix_at, over_stack
+        stack, (sa,) = broadcast_stack(L, [(a, 2)])
+        signs, logs = (L.let(allocate(L, t, stack)) for t in call.type.items)
+
+        def each(idx):
+            sign, log = one(matrix_at(L, a, sa, idx, 2))
+            L.emit(N.Store(array=signs, indices=idx, value=sign))
+            L.emit(N.Store(array=logs, indices=idx, value=log))
+        over_stack(L, stack, each)
+        return N.MakeTuple([signs, logs], call.type)
 
 
 @register
@@ -172,9 +193,11 @@ class Cond(CallTemplate):
         if len(args) not in (1, 2) or set(kwargs) - {"p"} or (len(args) == 2 and kwargs):
             raise Incompatible("np.linalg.cond(x, p=None)")
         option(call, 1, "p", None, (None, 2, -2))
-        matrix_arg(args[0], "cond", "matrix")
+        matrix_arg(args[0], "cond", "matrix", stacked=True)
         t = result_dtype(args[0])
         need("zgesdd" if t.is_complex else "dgesdd", "cond")
+        if args[0].ndim > 2:
+            return T.ArrayType(real_of(t), args[0].ndim - 2, "C")
         return real_of(t)
 
     def lower(self, L, call, args, kwargs):
@@ -182,9 +205,12 @@ class Cond(CallTemplate):
         from ..python import operators as ops
         p = option(call, 1, "p", None, (None, 2, -2))
         a = L.let(ew.materialize(L, args[0]))
-        m, n = _shape(L, a, 0), _shape(L, a, 1)
+        nd = a.type.ndim
+        m, n = _shape(L, a, nd - 2), _shape(L, a, nd - 1)
         L.raise_if(N.Cmp("eq", N.BinOp("mul", m, n, I), C(0, I), T.BOOL),
                    np.linalg.LinAlgError, "cond is not defined on empty arrays")
+        if nd > 2:
+            return _stacked_cond(L, a, p, call.type)
         s, _, _ = singular_values(L, a)
         rt = call.type
         k = L.let(N.ArrayAttr(s, "shape", 0, I))
@@ -194,6 +220,30 @@ class Cond(CallTemplate):
         r = L.let(N.BinOp("fdiv", last, first, rt) if p == -2
                   else N.BinOp("fdiv", first, last, rt))
         return L.let(ops.convert(L, L.call_helper(da.nan_unless_input_nan, [r, a]), rt))
+
+
+def _stacked_cond(L, a, p, rt):
+    """``cond`` of every matrix of the stack ``a``: ``s[..., 0] / s[..., -1]``
+    (``p=-2``: the other way) of ``svd``'s singular values in their dtype, NaN
+    made ``inf`` where the matrix holds no NaN."""
+    from ..python import operators as ops
+    from .solve_inv_det import stacked_singular_values
+    from .stacks import broadcast_stack, matrix_at, over_stack
+    st = rt.dtype
+    s = stacked_singular_values(L, a, T.ArrayType(st, a.type.ndim - 1, "C"))
+    stack, (sa,) = broadcast_stack(L, [(a, 2)])
+    k = L.let(N.ArrayAttr(s, "shape", a.type.ndim - 2, I))
+    out = L.let(allocate(L, rt, stack))
+
+    def one(idx):
+        first = L.let(N.Load(s, idx + [C(0, I)], st))
+        last = L.let(N.Load(s, idx + [N.BinOp("sub", k, C(1, I), I)], st))
+        r = L.let(N.BinOp("fdiv", last, first, st) if p == -2
+                  else N.BinOp("fdiv", first, last, st))
+        v = L.call_helper(da.nan_unless_input_nan, [r, matrix_at(L, a, sa, idx, 2)])
+        L.emit(N.Store(array=out, indices=idx, value=ops.convert(L, v, st)))
+    over_stack(L, stack, one)
+    return out
 
 
 for _routine in ("dgeqrf", "zgeqrf", "dorgqr", "zungqr"):

@@ -11,7 +11,13 @@ input (so NumPy's reduction order follows from the input's layout, as for
 ``absolute_forms``), and each reduction is ``np.sum``/``np.max``/``np.min``'s own
 (``arrays.reductions``), which follow NumPy's order: the results are NumPy's,
 bit for bit.  Orders whose result does not depend on the order of the sum
-(inf, -inf, 0 of vectors) and the singular-value norms stay in ``var_std_norm``.
+(inf, -inf, 0 of vectors) stay in ``var_std_norm``.
+
+The matrix norms of the singular values (``ord`` 2, -2, ``'nuc'``) are
+``_multi_svd_norm``'s steps (:func:`svd_lower`): the singular values of every
+matrix by NumPy's own LAPACK (``?gesdd``, ``solve_inv_det_algorithms.svdvals_*``),
+C-ordered with the stack first and in the result's dtype as ``svd`` returns them,
+then ``amax(initial=0)``, ``amin`` or ``sum(initial=0)`` along the last axis.
 """
 from __future__ import annotations
 
@@ -74,6 +80,93 @@ def lower(L, a, rt: T.Scalar, o, axes: tuple, keep: bool, result_type):
     if isinstance(v.type, T.ArrayType):
         return _map(L, v, lambda x: _power_loop(L, x, q, rt), rt)
     return _pow(L.let(v), C(q, rt), rt)          # (a NumPy scalar's power: C's pow)
+
+
+def svd_available(L, t: T.Scalar) -> bool:
+    """Can this target call NumPy's ``?gesdd`` for a matrix of dtype ``t``?"""
+    from ..linalg import lapack
+    return (L.ctx is not None and L.ctx.capabilities.host_calls
+            and lapack.available("zgesdd" if t.is_complex else "dgesdd"))
+
+
+def svd_lower(L, a, rt: T.Scalar, o, axes: tuple, keep: bool, result_type):
+    """``np.linalg.norm(a, o, axes, keep)`` for ``o`` 2, -2 or ``'nuc'`` as
+    NumPy's ``_multi_svd_norm`` computes it: ``svd(moveaxis(a, axes, (-2, -1)),
+    compute_uv=False)`` (each matrix's float64 singular values, rounded to ``rt``),
+    then ``amax``/``amin``/``sum`` along the last axis.  (An empty ``amin`` has
+    raised already: ``var_std_norm._empty_min_check``.)"""
+    from ..arrays.creation import allocate
+    from ..arrays.reductions import REDUCTIONS, loops
+    from ..linalg import solve_inv_det_algorithms as hl
+    nd = a.type.ndim
+    r, c = axes
+    kept = [k for k in range(nd) if k not in axes]
+    shape = [L.let(N.ArrayAttr(a, "shape", k, I)) for k in range(nd)]
+    m, n = shape[r], shape[c]
+    k = L.let(N.Select(N.Cmp("lt", m, n, T.BOOL), m, n, I))
+    stack = [shape[j] for j in kept]
+    s = L.let(allocate(L, T.ArrayType(rt, len(kept) + 1, "C"), stack + [k]))
+    z = a.type.dtype.is_complex
+    w = allocate(L, T.ArrayType(T.COMPLEX128 if z else T.FLOAT64, 1, "C"),
+                 [L.let(N.BinOp("mul", m, n, I))])
+
+    def offset(x, dims, idx):
+        at = C(0, I)
+        for d, i in zip(dims, idx):
+            at = N.BinOp("add", at, N.BinOp("mul", i, N.ArrayAttr(x, "stride", d, I), I), I)
+        return L.let(at)
+
+    def body(idx):
+        matrix = L.let(N.ArrayView(a, offset(a, kept, idx), [m, n],
+                                   [N.ArrayAttr(a, "stride", d, I) for d in (r, c)],
+                                   a.type.copy(ndim=2, layout="A")))
+        if kept:
+            row = L.let(N.ArrayView(s, offset(s, range(len(kept)), idx), [k],
+                                    [N.ArrayAttr(s, "stride", len(kept), I)],
+                                    s.type.copy(ndim=1, layout="C")))
+        else:
+            row = s
+        L.call_helper(hl.svdvals_z if z else hl.svdvals_d, [matrix, row, w])
+    work, _ = L.sub_block(lambda: loops(L, stack, body))
+    L.emit(N.If(cond=N.Cmp("gt", k, C(0, I), T.BOOL), then=work))
+    last = len(kept)
+    total = REDUCTIONS["sum" if o == "nuc" else "max" if o == 2 else "min"]
+    if o == -2:
+        v = _reduce(L, total, s, rt, (last,), False, last + 1)
+    else:                                      # amax/sum with ``initial=0``
+        v = _or_zeros(L, s, last, lambda: _reduce(L, total, s, rt, (last,), False,
+                                                   last + 1), rt)
+    v = L.let(v)
+    _nan_rerun(L, v, rt, [shape[j] for j in kept])
+    if not keep:
+        return v
+    from ..arrays.reductions import kept_array
+    from ..arrays.shape import reshape_view
+    if not isinstance(v.type, T.ArrayType):
+        return kept_array(L, v, result_type, nd)
+    dims = [C(1, I) if j in axes else shape[j] for j in range(nd)]
+    return reshape_view(L, v, dims, result_type)
+
+
+def _nan_rerun(L, v, rt, dims):
+    """Re-run the call in the interpreter when a norm ``v`` (a number, or an
+    array of ``dims``) is NaN: which NaN NumPy's ``amin``/``amax`` keep of
+    several (LAPACK's singular values of a matrix with infinities, NaNs of either
+    sign) is its SIMD loops' choice, not the first one."""
+    from ..arrays.reductions import loops
+    bad = L.temp(T.BOOL, "nan")
+    L.emit(N.Assign(target=bad, value=C(False, T.BOOL)))
+
+    def check(x):
+        L.emit(N.Assign(target=bad, value=ops.bor(N.Var(bad, T.BOOL),
+                                                   N.Cmp("uno", x, x, T.BOOL))))
+    if isinstance(v.type, T.ArrayType):
+        loops(L, dims, lambda idx: check(L.let(N.Load(v, idx, rt))))
+    else:
+        check(v)
+    L.emit(N.If(cond=N.Var(bad, T.BOOL), then=[N.Raise(
+        exc=ValueError, deopt=True, line=L.line,
+        message="np.linalg.norm(): NaN singular values (NumPy picks which NaN)")]))
 
 
 def _power_loop(L, x, p: float, rt):

@@ -1,6 +1,7 @@
 """Statistics and norms: ``np.var`` / ``np.std`` (``axis``, ``ddof``, ``keepdims``)
 and ``np.linalg.norm`` (``np.histogram`` is in ``histogram``; the singular
-values behind matrix ``ord`` 2, -2 and ``'nuc'`` are in ``svd_algorithms``).
+values behind matrix ``ord`` 2, -2 and ``'nuc'`` are NumPy's LAPACK's on the CPU
+target, ``norm_steps.svd_lower``, and elsewhere ``svd_algorithms``' Jacobi SVD).
 
 ``var``/``std`` of a float array over a lane NumPy's loop gets whole are NumPy's
 operations exactly (pairwise sums, ``reductions.Reduction.pairwise_lane``), and
@@ -293,6 +294,8 @@ class Norm(CallTemplate):
         if (numpys_order_kept(L) and not _dot_path(call, at)
                 and norm_steps.wanted(o, matrix)):
             return norm_steps.lower(L, a, rt, o, axes, keep, call.type)
+        if matrix and _is_svd(o) and norm_steps.svd_available(L, at.dtype):
+            return norm_steps.svd_lower(L, a, rt, o, axes, keep, call.type)
         if at.dtype.is_complex:              # (abs of a complex line read backwards)
             from ..complex.absolute_forms import backwards_flag
             backwards = backwards_flag(L, a)
