@@ -1,9 +1,23 @@
 """``np.linalg.norm`` of matrices with ``ord`` 2, -2 and ``'nuc'`` on the CPU
-target, checked against NumPy running the same function: the singular values come
-from NumPy's own LAPACK (``?gesdd``) as NumPy's ``_multi_svd_norm`` gets them, so
-every result is NumPy's bit for bit (same dtype, shape and bytes).  Every compiled
-call has ``fallback=False``.  (The Jacobi SVD of ``svd_algorithms``, which other
-targets use, is checked with a tolerance in ``test_cpu_norm_svd_jacobi.py``.)
+target, checked against NumPy running the same function, on both paths (each test
+runs twice, ``path``):
+
+* ``lapack``: the singular values come from NumPy's own LAPACK (``?gesdd``) as
+  NumPy's ``_multi_svd_norm`` gets them, so every result is NumPy's bit for bit
+  (same dtype, shape and bytes);
+* ``jacobi``: the one-sided Jacobi SVD of ``svd_algorithms`` (the path of targets
+  that cannot call NumPy's LAPACK, forced here by making
+  ``norm_steps.svd_available`` false).  LAPACK and Jacobi round differently, and
+  both are backward stable: each singular value is within a small multiple of
+  ``max(m, n) * eps * sigma_max`` of the exact one (the smallest can be no better
+  in relative terms -- LAPACK's guarantee is absolute).  So a result must be within
+  ``rtol * |expected| + 8 * max(m, n) * eps * sigma_max`` of NumPy's, with ``rtol``
+  1e-12 (float64 work) or 1e-5 (float32/complex64 input, where NumPy works in
+  single precision and hanajit in float64), ``eps`` the input's float epsilon and
+  ``sigma_max`` the matrix's largest singular value (per matrix of a stack); a
+  complex ``m x n`` matrix counts as the real ``2m x 2n`` one hanajit works on.
+
+Every compiled call has ``fallback=False``.
 """
 import functools
 import itertools
@@ -27,9 +41,30 @@ def compiled(fn):
     return jitted(fn, fallback=False)
 
 
-@functools.cache
+_PATH = ["lapack"]          # the path the running tests compile for
+
+
+@pytest.fixture(autouse=True, scope="module", params=["lapack", "jacobi"])
+def path(request):
+    """Every test on NumPy's LAPACK, then on the Jacobi SVD."""
+    from hanajit.lib.statistics import norm_steps
+    saved = norm_steps.svd_available
+    if request.param == "jacobi":
+        norm_steps.svd_available = lambda L, t: False
+    _PATH[0] = request.param
+    yield request.param
+    norm_steps.svd_available = saved
+    _PATH[0] = "lapack"
+
+
 def kernel(o, axis=None, keepdims=False):
-    """``np.linalg.norm(x, o, ...)`` with constant arguments (a closure)."""
+    """``np.linalg.norm(x, o, ...)`` with constant arguments (a closure, one per
+    path: each compiles for its path)."""
+    return _kernel(o, axis, keepdims, _PATH[0])
+
+
+@functools.cache
+def _kernel(o, axis, keepdims, path):
     if axis is None:
         def norm(x):
             return np.linalg.norm(x, o)
@@ -42,8 +77,47 @@ def kernel(o, axis=None, keepdims=False):
     return norm
 
 
+def _sigma_max(x, axes):
+    """The largest singular value of every matrix of ``x`` (float64, NaN where a
+    matrix has a NaN or an infinity), shaped like the norm with keepdims."""
+    wide = np.complex128 if np.asarray(x).dtype.kind == "c" else np.float64
+    y = np.moveaxis(np.asarray(x, wide), axes, (-2, -1))
+    y = np.where(np.isfinite(y), y, 0.0)
+    s = np.linalg.svd(y, compute_uv=False) if 0 not in y.shape[-2:] else \
+        np.zeros(y.shape[:-2] + (0,))
+    s = s.max(axis=-1, initial=0.0)
+    bad = ~np.isfinite(np.asarray(x, wide)).all(axis=axes)
+    return np.where(bad, np.nan, s)
+
+
+def _close_jacobi(x, axes):
+    """A ``same(got, expected)`` for ``check_on_copies`` with the tolerance the
+    module docstring explains."""
+    def same(got, exp):
+        exp_a = np.asarray(exp)
+        got_a = np.asarray(got)
+        assert got_a.shape == exp_a.shape, (got, exp)
+        if isinstance(exp, np.ndarray):
+            assert isinstance(got, np.ndarray) and got.dtype == exp.dtype, (got, exp)
+        float32 = exp_a.dtype == np.float32
+        eps = np.finfo(np.float32 if float32 else np.float64).eps
+        rtol = 1e-5 if float32 else 1e-12
+        p = max(x.shape[axes[0]], x.shape[axes[1]], 1) * (2 if x.dtype.kind == "c" else 1)
+        sig = _sigma_max(x, axes).reshape(exp_a.shape)
+        g = got_a.astype(np.float64)
+        e = exp_a.astype(np.float64)
+        assert np.array_equal(np.isnan(g), np.isnan(e)), (got, exp)
+        ok = np.isnan(e) | (np.abs(g - e) <= rtol * np.abs(e) + 8 * p * eps * sig)
+        ok |= (g == e)                   # infinities
+        assert ok.all(), (got, exp, x)
+    return same
+
+
 def close(x, axes):
-    """A ``same(got, expected)`` for ``check_on_copies``: NumPy's bits exactly."""
+    """A ``same(got, expected)`` for ``check_on_copies``: NumPy's bits exactly on
+    the LAPACK path, within the module docstring's tolerance on the Jacobi one."""
+    if _PATH[0] == "jacobi":
+        return _close_jacobi(x, axes)
     def same(got, exp):
         exp_a = np.asarray(exp)
         got_a = np.asarray(got)
