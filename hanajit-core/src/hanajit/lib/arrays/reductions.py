@@ -17,7 +17,7 @@ from ...ir import nodes as N
 from ...ir import types as T
 from . import elementwise as ew
 from . import reduce_dtype
-from . import masked_sums
+from . import masked_sums, reduce_initial
 from ..python import operators as ops
 from ..python.operators import C
 from ..registry import CallTemplate, register
@@ -96,6 +96,8 @@ class Reduction(ComplexSums, ExtremeReductions, CallTemplate):
             if args and isinstance(args[0], T.Scalar):
                 raise Incompatible(f"np.{self.name}() of a scalar")
             raise Incompatible(f"np.{self.name}() needs an array")
+        if reduce_initial.wanted(self.name, kwargs):   # (initial=, where=)
+            return reduce_initial.typer(self, call, args, kwargs)
         if masked_sums.wanted(self.name, kwargs):      # (where=)
             return masked_sums.typer(call, args, kwargs, self.scalar_type)
         typed = self.name in reduce_dtype.NAMES        # (dtype=: reduce_dtype)
@@ -316,6 +318,8 @@ class Reduction(ComplexSums, ExtremeReductions, CallTemplate):
                 and t.ndim >= 2 and t.dtype == st and st.is_float)
 
     def lower(self, L, call, args, kwargs):
+        if reduce_initial.wanted(self.name, kwargs):
+            return reduce_initial.lower(self, L, call, args, kwargs)
         if masked_sums.wanted(self.name, kwargs):
             return masked_sums.lower(L, call, args, kwargs)
         axis, keep = axis_arg(call)

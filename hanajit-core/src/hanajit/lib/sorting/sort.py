@@ -271,13 +271,16 @@ class Unique(CallTemplate):
     accepts_lazy = True
 
     def typer(self, inf, call, args, kwargs):
-        if len(args) != 1 or kwargs:
-            given = ", ".join(f"{k}=" for k in kwargs) or "more than one argument"
-            raise Incompatible(f"np.unique() with {given} (only np.unique(a) compiles)")
+        if len(args) != 1 or kwargs:       # (return_index= ...: unique_returns)
+            from .unique_returns import unique_typer
+            return unique_typer(call, args, kwargs)
         _check_sortable(args[0], "unique")
         return T.ArrayType(args[0].dtype, 1, "C")
 
     def lower(self, L, call, args, kwargs):
+        if len(args) != 1 or kwargs:
+            from .unique_returns import unique_lower
+            return unique_lower(L, call, args, kwargs)
         return unique_values(L, args[0])
 
 
