@@ -304,3 +304,36 @@ def test_refused_where_code_runs_outside_python():
     from hanajit.errors import UnsupportedError
     with pytest.raises(UnsupportedError, match="pocketfft loops"):
         jit(fft_d).ir_module("(float64[:],)")   # what exporters compile (host_calls=False)
+
+
+LATE_IMPORT = '''
+import random, sys, warnings
+import numpy as np
+import numpy.random
+import hanajit
+warnings.simplefilter("error")
+
+def first(a):
+    return np.sum(np.sqrt(a))
+
+def later(a):
+    return np.fft.fft(a)
+
+assert "numpy.fft" not in sys.modules        # (NumPy 2 imports it on first use)
+hanajit.jit(first)(np.arange(3.0))           # the registry resolves NumPy's functions
+a = np.arange(5.0)
+assert hanajit.jit(later)(a).tobytes() == later(a).tobytes()
+print("ok")
+'''
+
+
+def test_numpy_fft_imported_after_the_first_compile(tmp_path):
+    """``np.fft`` is imported by NumPy on first use, after the registry first
+    resolved NumPy's functions: its functions are found then."""
+    import subprocess
+    import sys
+    script = tmp_path / "late_fft.py"
+    script.write_text(LATE_IMPORT)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]

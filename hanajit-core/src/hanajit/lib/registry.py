@@ -132,6 +132,10 @@ def bind_arguments(name: str, params: tuple, args: list, kwargs: dict) -> dict:
 _templates: list = []
 _by_id: dict = {}
 _resolved_modules: set = set()
+# modules whose functions templates name; NumPy 2 imports numpy.random and numpy.fft on
+# first use (``np.fft``), so their functions resolve once they are there
+_WATCHED = ("math", "cmath", "numpy", "builtins", "numpy.random", "random", "numpy.fft",
+            "numpy.linalg")
 
 
 def ours_function(pyfunc) -> bool:
@@ -165,8 +169,7 @@ def _resolve_all():
                     break
             if obj is not None:
                 _by_id.setdefault(id(obj), (obj, tpl))
-    _resolved_modules.update(m for m in ("math", "cmath", "numpy", "builtins", "numpy.random",
-                                         "random") if m in sys.modules)
+    _resolved_modules.update(m for m in _WATCHED if m in sys.modules)
 
 
 def lookup(obj):
@@ -182,9 +185,9 @@ def lookup(obj):
         hit = _by_id.get(id(obj))
         if hit is not None and hit[0] is obj:
             return hit[1]
-    if "numpy" in sys.modules and "numpy" not in _resolved_modules or any(
-            m in sys.modules and m not in _resolved_modules for m in ("numpy.random", "random")):
-        # (NumPy 2 imports numpy.random on first use: its functions resolve then)
+    if any(m in sys.modules and m not in _resolved_modules for m in _WATCHED):
+        # (NumPy 2 imports numpy.random and numpy.fft on first use: their functions
+        # resolve then)
         _resolve_all()
         hit = _by_id.get(id(obj))
         if hit is not None and hit[0] is obj:
