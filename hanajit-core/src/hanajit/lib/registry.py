@@ -228,7 +228,7 @@ def _load_library():
                   "linalg.convolve", "linalg.einsum", "linalg.chains", "linalg.lstsq_pinv",
                   "linalg.array_api", "random.generator", "random.legacy",
                   "random.choice", "random.python_random", "gpu", "python.float_sums",
-                  "python.printing",
+                  "python.printing", "arrays.predicates",
                   "capability_checks"):
             importlib.import_module(f"hanajit.lib.{m}")
 
