@@ -229,6 +229,7 @@ def _load_library():
                   "linalg.array_api", "random.generator", "random.legacy",
                   "random.choice", "random.python_random", "gpu", "python.float_sums",
                   "python.printing", "arrays.predicates",
+                  "arrays.pattern_arrays",
                   "capability_checks"):
             importlib.import_module(f"hanajit.lib.{m}")
 
