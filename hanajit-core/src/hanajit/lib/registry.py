@@ -229,7 +229,7 @@ def _load_library():
                   "linalg.array_api", "random.generator", "random.legacy",
                   "random.choice", "random.python_random", "gpu", "python.float_sums",
                   "python.printing", "arrays.predicates",
-                  "arrays.pattern_arrays",
+                  "arrays.pattern_arrays", "indexing.along_axis", "arrays.broadcast_views",
                   "capability_checks"):
             importlib.import_module(f"hanajit.lib.{m}")
 
