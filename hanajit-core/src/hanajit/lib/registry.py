@@ -230,6 +230,7 @@ def _load_library():
                   "random.choice", "random.python_random", "gpu", "python.float_sums",
                   "python.printing", "arrays.predicates",
                   "arrays.pattern_arrays", "indexing.along_axis", "arrays.broadcast_views",
+                  "arrays.block", "indexing.choose",
                   "capability_checks"):
             importlib.import_module(f"hanajit.lib.{m}")
 
