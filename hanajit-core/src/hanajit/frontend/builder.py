@@ -527,8 +527,10 @@ class Builder(LoopStatements):
         read like a tuple, since it is never mutated there."""
         if isinstance(node, ast.List) or isinstance(node, ast.Tuple) and any(
                 isinstance(x, ast.List) for x in node.elts):   # (also ``([1, 0], [0, 1])``)
-            return self.e_Tuple(ast.Tuple(elts=[_as_tuple(x) for x in node.elts],
-                                          ctx=ast.Load()))
+            built = self.e_Tuple(ast.Tuple(elts=[_as_tuple(x) for x in node.elts],
+                                           ctx=ast.Load()))
+            _mark_lists(node, built)
+            return built
         if isinstance(node, ast.ListComp):          # np.array([f(x) for x in a])
             return comprehension_arrays.build_array(self, node, call)
         return self.expr(node)
@@ -537,6 +539,16 @@ class Builder(LoopStatements):
 # array methods whose arguments NumPy reads as arrays (``a.take([0, 2])``): a list
 # display there is read like a tuple, as in a NumPy function's arguments
 _ARRAY_LIKE_METHODS = frozenset({"take"})
+
+
+def _mark_lists(node, built):
+    """Mark the tuples built of list displays ``from_list`` (``np.block`` takes
+    lists, and raises TypeError for tuples)."""
+    if isinstance(node, (ast.List, ast.Tuple)) and isinstance(built, N.MakeTuple) and \
+            len(node.elts) == len(built.items):
+        built.from_list = isinstance(node, ast.List)
+        for x, b in zip(node.elts, built.items):
+            _mark_lists(x, b)
 
 
 def _as_tuple(node):

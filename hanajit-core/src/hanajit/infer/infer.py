@@ -517,9 +517,21 @@ class Inferrer(ScalarKinds):
             self.fail(line, "array index", str(exc))
 
     def e_PyAttr(self, e, line):
-        t = self.expr(e.value, line)
+        if isinstance(e.value, N.PyAttr) and e.value.attr == "dtype":   # a.dtype.itemsize
+            t = self.expr(e.value.value, line)
+            if t is None:
+                return None
+            t = e.value.type = registry.dtype_argument_type(t) \
+                if isinstance(t, T.ArrayType) else t
+        else:
+            t = self.expr(e.value, line)
         if t is None:
             return None
+        if isinstance(t, T.ConstType):        # np.finfo(np.float32).eps: a constant
+            known = registry.constant_attribute(t.value, e.attr)
+            if known is not None:
+                e.const_value = known[0]
+                return known[1]
         if isinstance(t, T.ArrayType):
             if e.attr in ("shape", "strides"):
                 return T.TupleType((T.INT64,) * t.ndim)

@@ -70,10 +70,11 @@ def python_number(value, assigned) -> bool:
 
 
 def _PYTHON_BOOLS():
-    """NumPy functions that return a Python ``bool`` (``bool(...)`` of their
-    answer), not a ``np.bool_``."""
+    """NumPy functions that return Python numbers (``bool(...)`` of their answer,
+    an array's ``ndim``/``size``/``shape``), not NumPy scalars."""
     import numpy as np
-    return (np.allclose, np.array_equal)
+    return (np.allclose, np.array_equal, np.array_equiv, np.isscalar, np.ndim, np.size,
+            np.shape)
 
 
 def _mark(value, t, is_strong, assigned):

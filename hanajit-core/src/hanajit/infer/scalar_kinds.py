@@ -92,6 +92,8 @@ class ScalarKinds:
             if items is not None and e.index < len(items):
                 return items[e.index]
             return self.is_strong(e.tup)
+        if isinstance(e, N.PyAttr) and hasattr(e, "const_value"):
+            return type(e.const_value) is not int     # finfo's NumPy floats
         if isinstance(e, N.PyAttr):       # x.real, x.imag of a NumPy scalar (an
             # array's ndim, size ... are Python ints, of ``v[1:]`` too)
             return not isinstance(getattr(e.value, "type", None), T.ArrayType) \

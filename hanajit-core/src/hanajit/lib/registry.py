@@ -233,7 +233,10 @@ def _load_library():
                   "linalg.convolve", "linalg.einsum", "linalg.chains", "linalg.lstsq_pinv",
                   "linalg.array_api", "random.generator", "random.legacy",
                   "random.choice", "random.python_random", "gpu", "python.float_sums",
-                  "python.printing",
+                  "python.printing", "arrays.predicates",
+                  "arrays.pattern_arrays", "indexing.along_axis", "arrays.broadcast_views",
+                  "arrays.block", "indexing.choose", "arrays.limits",
+                  "numeric.bit_counts", "arrays.packbits", "statistics.nancumulative",
                   "capability_checks"):
             importlib.import_module(f"hanajit.lib.{m}")
 
@@ -364,6 +367,13 @@ def lower_global_array(ref, t):
     """The value of the global array ``ref.obj`` (of type ``t``)."""
     from .arrays import global_arrays
     return global_arrays.lower(ref, t)
+
+
+def constant_attribute(owner, attr: str):
+    """``(value, type)`` of the attribute ``attr`` of a compile-time object
+    (``np.finfo(np.float32).eps``, ``a.dtype.itemsize``), or None."""
+    from .arrays.limits import constant_attribute as find
+    return find(owner, attr)
 
 
 def dtype_argument_type(array):

@@ -456,6 +456,9 @@ class Lowerer:
         return i
 
     def e_PyAttr(self, e):
+        if hasattr(e, "const_value"):             # np.finfo(t).eps, a.dtype.itemsize
+            return N.Const(int(e.const_value) if e.type == T.INT64 else float(e.const_value),
+                           e.type)
         v = self.lower(e.value)
         t = e.value.type
         if isinstance(t, T.ArrayType):

@@ -373,7 +373,7 @@ class Linspace(CallTemplate):
     params = ("start", "stop", "num", "endpoint")
 
     def typer(self, inf, call, args, kwargs):
-        a = bind_kw(call, args, kwargs, self.params)
+        a = bind_kw(call, args, kwargs, self.params + ("retstep",))
         if "start" not in a or "stop" not in a:
             raise Incompatible("np.linspace(start, stop, num=50, endpoint=True)")
         for k in ("start", "stop"):
@@ -385,10 +385,19 @@ class Linspace(CallTemplate):
         if not (isinstance(num, T.Scalar) and (num.is_int or num.is_bool)):
             # (a float raises TypeError in NumPy: not a compiled case)
             raise Incompatible(f"np.linspace() with num of type {num} (an integer)")
-        return T.ArrayType(T.FLOAT64, 1, "C")
+        rt = T.ArrayType(T.FLOAT64, 1, "C")
+        return T.TupleType((rt, T.FLOAT64)) if self.retstep(call) else rt
+
+    def retstep(self, call):
+        from ..registry import bound_const
+        nodes = bind_kw(call, call.args, call.kwargs, self.params + ("retstep",))
+        value = bound_const(call, nodes, "retstep", False)
+        if value not in (False, True):
+            raise Incompatible("np.linspace(): retstep must be a constant bool")
+        return bool(value)
 
     def lower(self, L, call, args, kwargs):
-        a = bind_kw(call, args, kwargs, self.params)
+        a = bind_kw(call, args, kwargs, self.params + ("retstep",))
         F = T.FLOAT64
         start = L.let(ops.convert(L, a["start"], F))
         stop = L.let(ops.convert(L, a["stop"], F))
@@ -416,7 +425,16 @@ class Linspace(CallTemplate):
             v = N.BinOp("add", scaled, start, F)
             is_last = ops.band(pin_last, N.Cmp("eq", idx[0], last, T.BOOL))
             return N.Select(is_last, stop, v, F)
-        return _lazy(L, T.ArrayType(F, 1, "C"), num, value)
+        out = _lazy(L, T.ArrayType(F, 1, "C"), num, value)
+        if not isinstance(call.type, T.TupleType):
+            return out
+        # retstep=True: NumPy's step is the float64 ``delta / div``, or the Python
+        # float nan where ``div <= 0`` (another type: the interpreter's)
+        L.emit(N.If(cond=N.Cmp("le", div, C(0, T.INT64), T.BOOL), then=[N.Raise(
+            exc=ValueError, deopt=True, line=L.line,
+            message="np.linspace(retstep=True) with no step (NumPy's step is the "
+                    "Python float nan)")], line=L.line))
+        return N.MakeTuple([L.let(out), step], call.type)
 
 
 for _name in ("empty", "zeros", "ones", "full"):

@@ -1,6 +1,9 @@
 """Matrices built or changed as NumPy does: ``np.eye``, ``np.identity``,
-``np.tril``, ``np.triu`` and ``np.fill_diagonal``.
+``np.tri``, ``np.tril``, ``np.triu`` and ``np.fill_diagonal``.
 
+``tri(N, M=None, k=0, dtype=float)`` is ``i >= j - k`` at ``[i, j]`` in ``dtype``
+(NumPy's ``greater_equal.outer`` of two ``arange``: a negative ``N`` or ``M`` is
+an empty axis);
 ``eye(N, M=None, k=0, dtype=float)`` is zeros with ones on diagonal ``k``;
 ``tril``/``triu`` keep the elements on and below (above) diagonal ``k`` of the last
 two axes and put zeros of the array's dtype elsewhere (a 1-D array is read as
@@ -97,6 +100,31 @@ class Identity(Eye):
     def bind(self, call, args, kwargs):
         a = _bind(call, args, kwargs, ("n", "dtype"))
         return {"N": a.get("n"), "dtype": a.get("dtype")}
+
+
+@register
+class Tri(Eye):
+    paths = ("numpy.tri",)
+
+    def bind(self, call, args, kwargs):
+        return _bind(call, args, kwargs, ("N", "M", "k", "dtype"))
+
+    def lower(self, L, call, args, kwargs):
+        a = self.bind(call, args, kwargs)
+        t = call.type
+
+        def size(e):     # (arange of a negative length: empty)
+            d = L.let(ops.convert_wrap(e, I))
+            return L.let(N.Select(N.Cmp("lt", d, C(0, I), T.BOOL), C(0, I), d, I))
+        rows = size(a["N"])
+        m = a.get("M")
+        cols = rows if m is None or m.type == T.NONE else size(m)
+        k = L.let(ops.convert_wrap(a["k"], I)) if a.get("k") is not None else C(0, I)
+        out = allocate(L, t, [rows, cols])
+        one, zero = _one(t.dtype), ops.zero(t.dtype)
+        fill(L, out, [rows, cols], lambda idx: N.Select(
+            N.Cmp("le", N.BinOp("sub", idx[1], idx[0], I), k, T.BOOL), one, zero, t.dtype))
+        return out
 
 
 class _Triangle(CallTemplate):

@@ -276,8 +276,9 @@ class AtLeast(_View):
 
 
 class Stacking(CallTemplate):
-    """``np.vstack``, ``np.hstack``, ``np.column_stack``: NumPy's definitions --
-    ``concatenate`` of ``atleast_2d`` views along axis 0; of ``atleast_1d`` views
+    """``np.vstack``, ``np.hstack``, ``np.column_stack``, ``np.dstack``: NumPy's
+    definitions -- ``concatenate`` of ``atleast_3d`` views along axis 2 (dstack);
+    of ``atleast_2d`` views along axis 0; of ``atleast_1d`` views
     along axis 0 for 1-D inputs, else 1; of 1-D inputs as columns along axis 1."""
 
     def __init__(self, name):
@@ -291,6 +292,9 @@ class Stacking(CallTemplate):
         if self.name == "vstack":
             ndims = [max(i.ndim, 2) for i in t.items]
             axis = 0
+        elif self.name == "dstack":
+            ndims = [max(i.ndim, 3) for i in t.items]
+            axis = 2
         elif self.name == "hstack":
             ndims = [max(i.ndim, 1) for i in t.items]
             axis = 0 if ndims[0] == 1 else 1
@@ -520,7 +524,7 @@ for _name in ("flip", "fliplr", "flipud"):
 register(ExpandDims("expand_dims"))
 for _n in (1, 2, 3):
     register(AtLeast(_n))
-for _name in ("vstack", "hstack", "column_stack"):
+for _name in ("vstack", "hstack", "column_stack", "dstack"):
     register(Stacking(_name))
 DIAG = register(Diag())
 register(Diagonal())
