@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hanajit import jit
+from hanajit.testing.jitted import strict as jitted
 
 
 def bcast(a, shape):
@@ -58,15 +58,6 @@ def put_reversed(a, i):
     b = a.copy()
     np.put_along_axis(b, i, b[:, ::-1], 1)
     return b
-
-
-_JITTED = {}
-
-
-def jitted(fn):
-    if fn not in _JITTED:
-        _JITTED[fn] = jit(fn, fallback=False)
-    return _JITTED[fn]
 
 
 def check(fn, *args):

@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 import pytest
 from hanajit import jit
+from hanajit.testing.jitted import strict as jitted
 
 
 def count(a):
@@ -31,15 +32,6 @@ def unpack(a):
 
 def unpack_little(a):
     return np.unpackbits(a, axis=None, bitorder="little")
-
-
-_JITTED = {}
-
-
-def jitted(fn):
-    if fn not in _JITTED:
-        _JITTED[fn] = jit(fn, fallback=False)
-    return _JITTED[fn]
 
 
 def check(fn, *args):

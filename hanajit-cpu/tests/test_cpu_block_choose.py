@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 import pytest
 from hanajit import jit
+from hanajit.testing.jitted import strict as jitted
 
 
 def dstack2(a, b):
@@ -40,15 +41,6 @@ def choose2(i, a, b):
 
 def choose3(i, a, b):
     return np.choose(i, [a, b, a])
-
-
-_JITTED = {}
-
-
-def jitted(fn):
-    if fn not in _JITTED:
-        _JITTED[fn] = jit(fn, fallback=False)
-    return _JITTED[fn]
 
 
 def check(fn, *args):

@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 import pytest
 from hanajit import jit
+from hanajit.testing.jitted import strict as jitted
 
 
 def fft_n(x, n):
@@ -142,15 +143,6 @@ NORMS = {(f.__name__.split("_")[0], f.__name__.split("_")[1]): f
          for f in (fft_ortho, fft_forward, fft_backward, ifft_ortho, ifft_forward,
                    ifft_backward, rfft_ortho, rfft_forward, rfft_backward, irfft_ortho,
                    irfft_forward, irfft_backward)}
-_JITTED = {}
-
-
-def jitted(fn):
-    if fn not in _JITTED:
-        _JITTED[fn] = jit(fn, fallback=False)
-    return _JITTED[fn]
-
-
 def same(got, want):
     assert type(got) is type(want)
     if isinstance(want, np.ndarray):

@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 import pytest
 from hanajit import jit
+from hanajit.testing.jitted import strict as jitted
 
 
 def fftfreq(n, d):
@@ -48,15 +49,6 @@ def fftshift_twice(x):
 
 def round_trip(x):
     return np.fft.ifftshift(np.fft.fftshift(np.fft.fft(x))) + np.fft.fftfreq(x.shape[0])
-
-
-_JITTED = {}
-
-
-def jitted(fn):
-    if fn not in _JITTED:
-        _JITTED[fn] = jit(fn, fallback=False)
-    return _JITTED[fn]
 
 
 def check(fn, *args):

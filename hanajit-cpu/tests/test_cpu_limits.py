@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 import pytest
 from hanajit import jit
+from hanajit.testing.jitted import strict as jitted
 
 
 def int_limits(a):
@@ -43,15 +44,6 @@ def itemsize(a):
 
 def uint64_max(a):
     return np.iinfo(np.uint64).max
-
-
-_JITTED = {}
-
-
-def jitted(fn):
-    if fn not in _JITTED:
-        _JITTED[fn] = jit(fn, fallback=False)
-    return _JITTED[fn]
 
 
 def same(got, want):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hanajit import jit
+from hanajit.testing.jitted import strict as jitted
 
 
 def ncs(a):
@@ -26,15 +26,6 @@ def ncp(a):
 
 def ncp1(a):
     return np.nancumprod(a, axis=1)
-
-
-_JITTED = {}
-
-
-def jitted(fn):
-    if fn not in _JITTED:
-        _JITTED[fn] = jit(fn, fallback=False)
-    return _JITTED[fn]
 
 
 def check(fn, a):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hanajit import jit
+from hanajit.testing.jitted import strict as jitted
 
 
 def tri(n, m, k):
@@ -58,15 +58,6 @@ def linspace_step(a, b, n):
 
 def linspace_step_open(a, b, n):
     return np.linspace(a, b, n, False, True)
-
-
-_JITTED = {}
-
-
-def jitted(fn):
-    if fn not in _JITTED:
-        _JITTED[fn] = jit(fn, fallback=False)
-    return _JITTED[fn]
 
 
 def same(got, want):

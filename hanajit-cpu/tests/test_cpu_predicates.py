@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hanajit import jit
+from hanajit.testing.jitted import strict as jitted
 
 
 def real_if_close(a):
@@ -58,15 +58,6 @@ def equiv(a, b):
 
 def equiv_list(a):
     return np.array_equiv(a, [1, 2])
-
-
-_JITTED = {}
-
-
-def jitted(fn):
-    if fn not in _JITTED:
-        _JITTED[fn] = jit(fn, fallback=False)
-    return _JITTED[fn]
 
 
 def same(got, want):

@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 import pytest
 from hanajit import HanaJitFallbackWarning, jit
+from hanajit.testing.jitted import strict as jitted
 
 
 def ret_split3(a):
@@ -94,15 +95,6 @@ ARRAYS = [
     np.zeros((0, 4)),
     np.array([np.nan, -0.0, np.inf, 0.0, -np.inf, 1.5]),
 ]
-
-_JITTED = {}
-
-
-def jitted(fn):
-    if fn not in _JITTED:
-        _JITTED[fn] = jit(fn, fallback=False)
-    return _JITTED[fn]
-
 
 @pytest.mark.parametrize("a", ARRAYS, ids=range(len(ARRAYS)))
 @pytest.mark.parametrize("fn", [ret_split3, ret_indices])

@@ -31,3 +31,8 @@ def jitted(fn, **options):
         from .. import jit
         compiled = _MEMO[key] = jit(fn, **options)
     return compiled
+
+
+def strict(fn):
+    """:func:`jitted` with ``fallback=False``: a fallback fails the test."""
+    return jitted(fn, fallback=False)
