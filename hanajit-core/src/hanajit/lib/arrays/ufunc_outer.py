@@ -13,7 +13,7 @@ import numpy as np
 
 from ...ir import types as T
 from ...typing_rules import Incompatible
-from ..registry import CallTemplate
+from ..registry import CallTemplate, typed_helper
 
 MAX_NDIM = 4
 _helpers: dict = {}
@@ -58,19 +58,6 @@ def _helper(ufunc, ka, kb, nd):
     h.__name__ = h.__qualname__ = f"{ufunc.__name__}_outer_{nd}"
     _helpers[key] = h
     return h
-
-
-def typed_helper(inf, helper, argtypes):
-    """The specialisation of the Python-source ``helper`` at ``argtypes``, typed
-    now (Incompatible with its reason when it does not compile)."""
-    from ...errors import UnsupportedError
-    try:
-        spec = inf.ctx.specialize(helper, tuple(argtypes))
-    except UnsupportedError as exc:
-        raise Incompatible(str(exc).rsplit(": ", 1)[-1]) from None
-    if spec.return_type is None:
-        raise Incompatible(f"{helper.__name__}() could not be typed")
-    return spec
 
 
 def _kind(t, what):
