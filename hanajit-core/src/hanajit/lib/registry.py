@@ -228,7 +228,7 @@ def _load_library():
                   "arrays.methods", "parallel.regions", "statistics.bincount",
                   "sorting.sort", "sorting.sorted_list", "sorting.digitize", "sorting.isin", "sorting.set_operations", "sorting.unique_returns",
                   "arrays.rebuild", "statistics.var_std_norm",
-                  "statistics.histogram", "statistics.histogram2d", "numeric.sign_round",
+                  "statistics.histogram", "statistics.histogram2d", "arrays.apply_functions", "numeric.sign_round",
                   "arrays.attributes", "indexing.take", "indexing.put",
                   "numeric.operator_ufuncs", "arrays.rearrange",
                   "numeric.isclose", "numeric.polynomial", "numeric.poly_calculus",
