@@ -625,6 +625,10 @@ class Inferrer(ScalarKinds):
             return T.INT64 if t.is_bool and not self.is_strong(e.args[0]) else t
         if isinstance(t, T.Scalar) and t.is_float and name == "is_integer":
             return T.BOOL
+        if (isinstance(t, T.Scalar) and name == "bit_length" and len(argtypes) == 1
+                and not kwtypes and (t.is_int or t.is_bool)
+                and not self.is_strong(e.args[0])):
+            return T.INT64     # a Python int's (NumPy's integer scalars have none)
         if (isinstance(t, T.Scalar) and name == "item" and len(argtypes) == 1
                 and self.is_strong(e.args[0]) and not (t.is_int and not t.is_signed
                                                        and t.bits == 64)):

@@ -103,7 +103,7 @@ class ScalarKinds:
         if isinstance(e, N.PyCall):
             callee = e.callee
             if isinstance(callee, Method):
-                if callee.name in ("is_integer", "item"):   # Python numbers
+                if callee.name in ("is_integer", "item", "bit_length"):   # Python numbers
                     return False
                 if isinstance(getattr(e.args[0], "type", None), T.GeneratorType):
                     return numpy_results.random_draw_is_numpy(callee.name, e.args[1:])

@@ -113,6 +113,20 @@ class CompiledOnly:
         return f"<hanajit compiled-only {self.__name__}>"
 
 
+def typed_helper(inf, helper, argtypes):
+    """The specialisation of the Python-source ``helper`` at ``argtypes``, typed
+    now (Incompatible with its reason when it does not compile)."""
+    from ..errors import UnsupportedError
+    from ..typing_rules import Incompatible
+    try:
+        spec = inf.ctx.specialize(helper, tuple(argtypes))
+    except UnsupportedError as exc:
+        raise Incompatible(str(exc).rsplit(": ", 1)[-1]) from None
+    if spec.return_type is None:
+        raise Incompatible(f"{helper.__name__}() could not be typed")
+    return spec
+
+
 def bind_arguments(name: str, params: tuple, args: list, kwargs: dict) -> dict:
     """Positional and keyword arguments of a call bound to ``params`` (as Python
     binds them); Incompatible for more positional arguments than parameters (a
@@ -217,13 +231,13 @@ def _load_library():
                   "arrays.methods", "parallel.regions", "statistics.bincount",
                   "sorting.sort", "sorting.sorted_list", "sorting.digitize", "sorting.isin", "sorting.set_operations", "sorting.unique_returns",
                   "arrays.rebuild", "statistics.var_std_norm",
-                  "statistics.histogram", "numeric.sign_round",
+                  "statistics.histogram", "statistics.histogram2d", "arrays.apply_functions", "numeric.sign_round",
                   "arrays.attributes", "indexing.take", "indexing.put",
                   "numeric.operator_ufuncs", "arrays.rearrange",
                   "numeric.isclose", "numeric.polynomial", "numeric.poly_calculus",
                   "numeric.gradient", "statistics.nanfuncs", "statistics.nanvar", "statistics.average", "statistics.cov", "arrays.pad", "numeric.interp",
                   "indexing.nonzero", "linalg.solve_inv_det", "linalg.decompositions",
-                  "linalg.eig",
+                  "linalg.eig", "numeric.poly_fit_roots",
                   "statistics.quantile", "statistics.median", "arrays.matrix",
                   "arrays.cross_grid", "numeric.nan_to_num", "complex.angle",
                   "numeric.angles_and_gcd", "numeric.fft", "numeric.fft_frequencies",

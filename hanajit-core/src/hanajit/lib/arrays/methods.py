@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...typing_rules import Incompatible
 from ...ir import types as T
 from . import elementwise as ew
+from .dtype_view import DtypeView
 from ..registry import CallTemplate, register
 
 
@@ -191,7 +192,7 @@ class Item(CallTemplate):
         return ops.convert(L, N.Load(a, idx, t.dtype), call.type)
 
 
-_SPECIAL = {"copy": register(Copy()), "astype": AsType(), "fill": Fill(), "conj": Conj(),
+_SPECIAL = {"copy": register(Copy()), "astype": AsType(), "view": DtypeView(), "fill": Fill(), "conj": Conj(),
             "conjugate": Conj(), "item": Item()}
 
 

@@ -42,6 +42,9 @@ def lookup(obj):
     owner = getattr(obj, "__self__", None)
     if not isinstance(owner, numpy.ufunc):
         return None
+    if getattr(obj, "__name__", None) == "outer":
+        from . import ufunc_outer
+        return ufunc_outer.lookup(owner)
     name = FUNCTIONS.get((owner.__name__, getattr(obj, "__name__", None)))
     if name is None:
         return None

@@ -715,4 +715,25 @@ def method(L, name, args, rtype):
         return band(N.Cmp("eq", N.Intrinsic("floor", [v], v.type), v, T.BOOL),
                     N.Cmp("ne", N.Intrinsic("fabs", [v], v.type), C(float("inf"), v.type),
                           T.BOOL))
+    if name == "bit_length":
+        return bit_length(L, v)
     raise AssertionError(name)  # pragma: no cover
+
+
+def bit_length(L, v):
+    """Python's ``int.bit_length()`` of an int64/uint64 (or bool) value: the bits
+    of ``abs(v)`` -- the population count of ``|v|`` with every bit below its
+    highest set bit set (``abs(-2**63)`` wraps to the bit pattern ``2**63``)."""
+    t = v.type
+    if t.is_bool:
+        return N.Cast(v, T.INT64)
+    w = T.Scalar("u", t.bits)
+    v = L.let(v)
+    if t.is_signed:
+        v = N.Select(N.Cmp("lt", v, C(0, t), T.BOOL), N.UnOp("neg", v, t), v, t)
+    u = L.let(N.Cast(v, w) if t.is_signed else v)
+    s = 1
+    while s < t.bits:
+        u = L.let(N.BinOp("or", u, N.BinOp("lshr", u, C(s, w), w), w))
+        s *= 2
+    return convert(L, N.Intrinsic("ctpop", [u], w), T.INT64)
