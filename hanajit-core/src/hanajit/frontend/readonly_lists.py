@@ -14,7 +14,7 @@ This pass finds such displays before the function is built.  A local name
 qualifies when every assignment to it is ``name = [display]`` and every read of
 it is one of: ``name[i]`` (a load, not a slice), an array index (``a[name]``,
 ``a[name, j]``: NumPy reads a list there as ``np.array(name)``), ``len``,
-``min``, ``max``, ``sum(name)``, ``for x in name`` (also in ``enumerate``/``zip``), ``x in
+``min``, ``max``, ``sum(name)``, ``math.dist``, ``for x in name`` (also in ``enumerate``/``zip``), ``x in
 name``, or an argument of a ``numpy`` function (which reads a list and a tuple
 alike).  Anything else -- ``append``, item assignment, ``return name``, a call
 of another function -- leaves the display unsupported, so the function runs in
@@ -115,6 +115,8 @@ class Reads:
                 return True                             # sum(w): a loop over it
             if self._math_product(p.func) and p.args[0] is node and not nested:
                 return True                             # math.prod(w), math.fsum(w)
+            if resolved(p.func, self.resolve_global) is math.dist and not nested:
+                return True                             # math.dist(w, v): read as tuples
             if obj in _ITERATORS and not nested:
                 q = self.parents.get(p)
                 return isinstance(q, ast.For) and q.iter is p

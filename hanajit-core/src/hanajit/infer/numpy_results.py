@@ -74,7 +74,7 @@ def _PYTHON_BOOLS():
     an array's ``ndim``/``size``/``shape``), not NumPy scalars."""
     import numpy as np
     return (np.allclose, np.array_equal, np.array_equiv, np.isscalar, np.ndim, np.size,
-            np.shape)
+            np.shape, np.may_share_memory, np.shares_memory)
 
 
 def _mark(value, t, is_strong, assigned):

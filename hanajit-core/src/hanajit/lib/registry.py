@@ -221,8 +221,8 @@ def _load_library():
     if not _loaded:
         _loaded = True
         for m in ("python.scalar_builtins", "python.math_functions", "python.math_ints",
-                  "python.math_counting", "python.math_products",
-                  "arrays.creation",
+                  "python.math_counting", "python.math_products", "python.math_norms",
+                  "arrays.creation", "arrays.memory_overlap",
                   "arrays.ufuncs", "arrays.reductions", "arrays.shape", "arrays.cumulative", "arrays.joining",
                   "arrays.insert_delete", "arrays.select", "arrays.log_ranges", "arrays.split",
                   "arrays.piecewise", "linalg.tensordot",

@@ -163,8 +163,17 @@ def remember(module: N.Module, piece: Piece, symbol: str, raises: list,
         if key in _linked:
             return
         _linked[key] = stub
-    if store is not None:
+    if store is not None and not any(host_arrays(fn) for fn in fns):
         store.save(key, stub)
+
+
+def host_arrays(fn: N.Function) -> bool:
+    """Does ``fn`` read an array of the host process (a global NumPy array, whose
+    address is baked into the code)?  Such a piece is linked again in this
+    process only: in another, the address means nothing."""
+    return any(isinstance(sub, N.HostArray)
+               for st in N.walk_stmts(fn.body)
+               for e in N.stmt_exprs(st) if e is not None for sub in N.walk_expr(e))
 
 
 def external(pyfunc, arg_types: tuple, fingerprint, name: str,

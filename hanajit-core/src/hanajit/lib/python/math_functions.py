@@ -391,7 +391,8 @@ def _register_all():
     ]
     for name, intr, ovf in one:
         register(MathFunc(name, intr, 1, ovf, True, paths=(f"math.{name}",)))
-    for name, intr in (("atan2", "atan2"), ("hypot", "hypot"), ("copysign", "copysign"),
+    # (math.hypot: math_norms, CPython's vector_norm)
+    for name, intr in (("atan2", "atan2"), ("copysign", "copysign"),
                        ("fmod", "fmod"), ("pow", "pow")):
         register(MathFunc(name, intr, 2, True, True, paths=(f"math.{name}",)))
     register(MathLog())
