@@ -272,6 +272,11 @@ class CompileContext:
         argtypes = tuple(inf.expr(a, line) for a in args)
         if any(t is None for t in argtypes):
             return None
+        # a NumPy scalar of a type a Python number also has (an np.float64 array
+        # element, an np.bool_) is strong in the callee too (NEP 50: ``v * w`` of
+        # an np.float64 and an np.float32 is float64): the callee compiles apart
+        argtypes = tuple(T.NumpyScalarArg(t) if t in T.PYTHON_KINDS and inf.is_strong(a)
+                         else t for a, t in zip(args, argtypes))
         spec = self.specialize(pyfunc, argtypes)
         call.spec = spec
         if spec.fn is not None and spec.fn.returns_list:

@@ -221,10 +221,18 @@ class Signatures:
         digest = blake2b(repr(parts).encode(), digest_size=20).hexdigest()
         return os.path.join(store.cache_dir(), FOLDER, "signatures", f"{digest}.hjc")
 
+    @staticmethod
+    def _per_process(key) -> bool:
+        """A piece specialised for a function argument (``np.vectorize(f)``'s
+        helper at ``f``) is known by that function's identity, which no later
+        process shares (its name may be another function's there): not kept."""
+        from hanajit.infer.function_args import holds_function
+        return any(holds_function(t) for t in key[1])
+
     def save(self, key, stub) -> None:
         from hanajit import cache
         from hanajit.cache import store
-        if not enabled():
+        if not enabled() or self._per_process(key):
             return
         try:
             symbol, raises = stub.external
@@ -251,7 +259,7 @@ class Signatures:
         from hanajit.ir import nodes as N
 
         from . import shared_code
-        if not enabled() or key in self._missing:
+        if not enabled() or key in self._missing or self._per_process(key):
             return None
         path = self._path(key)
         record = store.read_entry(path)

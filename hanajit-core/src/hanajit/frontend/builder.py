@@ -31,7 +31,7 @@ from .loop_statements import LoopStatements, is_flat
 from .node_names import plain_name
 from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
-from . import built_calls, comprehension_lists, sorted_lists
+from . import built_calls, comprehension_lists, sorted_lists, vectorize_calls
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -478,6 +478,9 @@ class Builder(LoopStatements):
         if any(isinstance(a, ast.Starred) for a in e.args) or any(
                 k.arg is None for k in e.keywords):
             self.fail(e, "call with *args or **kwargs", _src(e))
+        if isinstance(e.func, (ast.Call, ast.Name)) and \
+                (v := vectorize_calls.build(self, e)) is not None:
+            return v                    # np.vectorize(f)(x)
         func = self.expr(e.func)
         if isinstance(func, ObjRef) and (v := built_calls.build(self, func.obj, e)) is not None:
             return v                    # np.piecewise, np.fromiter: loops of their own

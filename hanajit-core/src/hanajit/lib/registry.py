@@ -221,6 +221,7 @@ def _load_library():
     if not _loaded:
         _loaded = True
         for m in ("python.scalar_builtins", "python.math_functions", "python.math_ints",
+                  "python.vectorize",
                   "python.math_counting", "python.math_products", "python.math_norms",
                   "arrays.creation", "arrays.memory_overlap",
                   "arrays.ufuncs", "arrays.reductions", "arrays.shape", "arrays.cumulative", "arrays.joining",
