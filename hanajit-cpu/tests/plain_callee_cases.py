@@ -107,3 +107,23 @@ def calls_generator(n):
 
 def calls_stdlib(a):
     return statistics.fmean([a[0], a[1]])
+
+
+def product(v, w):
+    return v * w
+
+
+def negated(v):
+    return -v if v < 2 else v
+
+
+def element_times_float32(a, b):
+    return product(a[0], b[0])            # np.float64 * np.float32: float64
+
+
+def python_float_times_float32(b):
+    return product(0.1, b[0])             # 0.1 * np.float32: float32 (NEP 50)
+
+
+def negates_an_element(a):
+    return negated(a[0])

@@ -54,6 +54,27 @@ def test_matches_the_interpreter(fn, args):
     _check(fn, *args)
 
 
+@pytest.mark.parametrize("fn,args", [
+    (pc.element_times_float32, (np.array([0.1]), np.array([0.3], np.float32))),
+    (pc.python_float_times_float32, (np.array([0.3], np.float32),)),
+    (pc.negates_an_element, (np.array([1.5]),)),
+    (pc.negates_an_element, (np.array([3], np.int64),)),
+], ids=lambda v: getattr(v, "__name__", None) or repr(v))
+def test_numpy_scalar_arguments_stay_numpy_scalars_in_the_callee(fn, args):
+    """NEP 50 inside a callee: an ``np.float64`` argument times an ``np.float32``
+    computes in float64 (the value; the callee's result type follows the static
+    rule), a Python float argument in float32."""
+    got, want = jit(fn, fallback=False)(*args), fn(*args)
+    assert np.asarray(got).dtype == np.asarray(want).dtype, (got, want)
+    assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), (got, want)
+
+
+def test_a_numpy_bool_argument_negated_in_a_callee_raises_numpys_error():
+    with pytest.warns(HanaJitFallbackWarning, match="NumPy bool"):
+        with pytest.raises(TypeError):
+            jit(pc.negates_an_element)(np.array([True]))
+
+
 def test_a_callee_that_does_not_compile_names_its_reason():
     with pytest.warns(HanaJitFallbackWarning, match="with_dict.*dict display"):
         assert jit(pc.calls_dict)(2) == 3
