@@ -32,7 +32,7 @@ def same(got, want):
 @pytest.mark.parametrize("n", [0, 1, 7, 1000, 5000])
 def test_matches_numpy(dtype, n):
     rng = np.random.default_rng(n)
-    f = jit(unique, fallback=False)
+    f = jitted(unique, fallback=False)     # (each dtype and layout compiled once)
     if dtype is np.bool_:
         samples = [rng.integers(0, 2, n).astype(dtype)]
     else:
@@ -51,7 +51,7 @@ def test_more_distinct_values_than_the_table_holds():
     rng = np.random.default_rng(1)
     many = rng.permutation(HASH_MAX + 5000).astype(np.int32)
     a = np.concatenate([many, many[:1000]])
-    f = jit(unique, fallback=False)
+    f = jitted(unique, fallback=False)
     same(f(a), np.unique(a))
     b = a.astype(np.int64) * (1 << 35) - (1 << 40)     # the high halves differ too
     same(f(b), np.unique(b))
