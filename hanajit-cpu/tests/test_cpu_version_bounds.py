@@ -98,7 +98,14 @@ def versioned_loops(f, *args) -> int:
                and s.orelse and isinstance(s.orelse[0], N.ForCount))
 
 
+_COMPILED: dict = {}
+
+
 def compiled(f):
+    """``f`` compiled, a fallback an error: one jitted function per ``f``, so the
+    hypothesis examples (the same argument types) compile it once."""
+    if f in _COMPILED:
+        return _COMPILED[f]
     g = jit(f)
 
     def run(*args):
@@ -106,6 +113,7 @@ def compiled(f):
             warnings.simplefilter("error", HanaJitFallbackWarning)
             return g(*args)
     run.jitted = g
+    _COMPILED[f] = run
     return run
 
 
