@@ -11,26 +11,20 @@ import numpy as np
 import pytest
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning
-from hanajit.testing.jitted import jitted
+from hanajit.testing.jitted import jitted, jitted_for
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 
-_STRICT: dict = {}
-
-
 def strict(f):
-    """``f`` compiled (once per function: the parametrized cases share its
-    specialisations), a fallback an error."""
-    if f not in _STRICT:
-        g = jit(f)
-
-        def run(*args):
-            with warnings.catch_warnings():
-                warnings.simplefilter("error", HanaJitFallbackWarning)
-                return g(*args)
-        _STRICT[f] = run
-    return _STRICT[f]
+    """``f`` compiled, a fallback an error: one jitted function per ``f`` and
+    argument types (jitted_for), which the parametrized cases share."""
+    def run(*args):
+        g = jitted_for(f, args)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", HanaJitFallbackWarning)
+            return g(*args)
+    return run
 
 
 def add_mul(a, b, c):
