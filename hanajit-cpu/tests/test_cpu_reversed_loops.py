@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanajit import jit
-from hanajit.testing.jitted import jitted
+from hanajit.testing.jitted import jitted, jitted_for
 
 
 def ranged(a, b, c):
@@ -63,8 +63,8 @@ def test_reversed_range_of_a_count(n):
 @pytest.mark.parametrize("x", [np.arange(5.0), np.array([]), np.arange(9.0)[::3],
                                np.arange(4.0)[::-1]])
 def test_reversed_arrays(x):
-    assert np.array_equal(jitted(backwards, fallback=False)(x), backwards(x))
-    assert jitted(numbered, fallback=False)(x) == numbered(x)
+    assert np.array_equal(jitted_for(backwards, (x,), fallback=False)(x), backwards(x))
+    assert jitted_for(numbered, (x,), fallback=False)(x) == numbered(x)
 
 
 def test_reversed_tuples():
