@@ -4,20 +4,23 @@ general copy; and assignments of a freshly computed expression into a view,
 which write it once instead of through a second temporary."""
 from __future__ import annotations
 
+import functools
 import warnings
 
 import numpy as np
 import pytest
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning
+from hanajit.testing.jitted import jitted, jitted_for
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 
 def strict(f):
-    g = jit(f)
-
+    """``f`` compiled, a fallback an error: one jitted function per ``f`` and
+    argument types (jitted_for), which the parametrized cases share."""
     def run(*args):
+        g = jitted_for(f, args)
         with warnings.catch_warnings():
             warnings.simplefilter("error", HanaJitFallbackWarning)
             return g(*args)
@@ -109,7 +112,10 @@ def row_against(m, v):
     return m - v[np.newaxis, :]
 
 
+@functools.cache
 def _versioned(g) -> int:
+    """Versioned loops in ``g``'s IR at its first specialisation (built once per
+    shared ``g``: its cases all have that one)."""
     from hanajit.ir import nodes as N
     fn = g.ir_module().functions[g.ir_module().entry]
     return sum(1 for s in N.walk_stmts(fn.body)
@@ -124,13 +130,13 @@ def test_axes_added_by_indexing_broadcast_without_a_test(n, m):
     rng = np.random.default_rng(n * 10 + m)
     x, y = rng.standard_normal(n), rng.standard_normal(m)
     for f, args in ((outer_sum, (x, y)), (grid, (y, x))):
-        g = jit(f, fallback=False)
+        g = jitted(f, fallback=False)
         np.testing.assert_array_equal(g(*args), f(*args))
         assert _versioned(g) == 0
     p = rng.standard_normal((n, 3))
     np.testing.assert_array_equal(strict(pairwise)(p), pairwise(p))
     mat = rng.standard_normal((n, m))
-    g = jit(row_against, fallback=False)
+    g = jitted(row_against, fallback=False)
     for v in (y, y[:1]):
         np.testing.assert_array_equal(g(mat, v), row_against(mat, v))
     assert _versioned(g) == 1

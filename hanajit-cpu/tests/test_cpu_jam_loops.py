@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hanajit import jit
+from hanajit.testing.jitted import jitted
 from hanajit.ir import nodes as N
 from hanajit.pipeline import compile_ir
 from hanajit.testing.compare import assert_same_bits
@@ -173,7 +174,7 @@ pytestmark = pytest.mark.filterwarnings("error::hanajit.errors.HanaJitFallbackWa
 @pytest.mark.parametrize("ksize", [(1, 1), (3, 3), (5, 5), (2, 4)])
 def test_convolution_every_remainder(shape, ksize):
     img, k = rng.standard_normal(shape), rng.standard_normal(ksize)
-    assert_same_bits(jit(blur)(img, k), blur(img, k))
+    assert_same_bits(jitted(blur)(img, k), blur(img, k))
 
 
 def test_convolution_is_jammed():
@@ -243,7 +244,7 @@ def test_convolution_special_values(n, m, kn, km, special, seed):
     for v, at in zip(special, g.integers(0, max(flat.size, 1), len(special))):
         if flat.size:
             flat[at] = v
-    assert_same_bits(jit(blur)(img, k), blur(img, k))
+    assert_same_bits(jitted(blur)(img, k), blur(img, k))
 
 
 @pytest.mark.parametrize("options", [{"fastmath": True}, {"reduce_reassoc": True}])
@@ -259,11 +260,11 @@ def test_reorderable_sums_are_left_to_llvm(options):
 @pytest.mark.parametrize("rows", [0, 1, 3, 4, 5, 8, 11])
 def test_matvec_rows(rows):
     m, v = rng.standard_normal((rows, 13)), rng.standard_normal(13)
-    assert_same_bits(jit(matvec)(m, v), matvec(m, v))
+    assert_same_bits(jitted(matvec)(m, v), matvec(m, v))
 
 
 def test_a_second_name_for_a_new_array_is_guarded():
     x = rng.standard_normal(3) * 0.1
     assert _kernel_loops(reads_behind, x, 10)
     for m in (1, 2, 5, 9, 12):
-        assert_same_bits(jit(reads_behind)(x, m), reads_behind(x, m))
+        assert_same_bits(jitted(reads_behind)(x, m), reads_behind(x, m))

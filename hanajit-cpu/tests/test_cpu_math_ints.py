@@ -3,6 +3,7 @@ CPython: values, types (Python int and bool), errors, and results beyond int64
 (re-run in the interpreter: ``gcd(-2**63, 0)`` is ``2**63``)."""
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -33,7 +34,9 @@ def close(a, b):
             math.isclose(a, b, abs_tol=1e-3), math.isclose(a, b, rel_tol=0.0, abs_tol=0.0))
 
 
-jitted = strict_jit
+# one compiled function per kernel: the hypothesis examples (Python ints or
+# floats: one specialisation) each compiled it again
+jitted = functools.cache(strict_jit)
 
 
 @settings(max_examples=150, deadline=None)

@@ -79,6 +79,13 @@ def same(f, x):
     assert got.tobytes() == want.tobytes(), (f.__name__, x, got, want)
 
 
+# 2-D views neither C nor F (copied into a C-ordered buffer whose lanes NumPy's
+# function sorts) for one dtype of each item size and kind: complex64, int64 and
+# int32 are copied as float64 and float32 are, and reach their own NumPy
+# functions in the C-ordered cases
+STRIDED_2D = {"float64", "float32", "complex128", "int16", "uint8", "bool"}
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_equal_values_in_numpys_order(dtype):
     rng = np.random.default_rng(len(dtype))
@@ -89,13 +96,14 @@ def test_equal_values_in_numpys_order(dtype):
         m = np.resize(a, (3, n))
         for f in TWO_D:
             same(f, m)
-            same(f, np.asfortranarray(m)[:, ::-1])
+            if dtype in STRIDED_2D:
+                same(f, np.asfortranarray(m)[:, ::-1])
 
 
 def test_the_compiled_code_calls_numpys_functions():
     a = ties(np.random.default_rng(1), "float64", 50)
     for f, kind in ((sort, "sort_quick"), (argsort_stable, "argsort_stable")):
-        g = jit(f, fallback=False)
+        g = JITTED[f]                       # (float64 compiled above or here)
         g(a)
         assert re.search(rf"call [^\n]*@\"?hj\.host\.numpy_{kind}_float64", g.inspect_llvm())
 

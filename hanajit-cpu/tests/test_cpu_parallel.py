@@ -116,27 +116,27 @@ def test_saxpy_and_integer_reductions_exact(n):
     x = rng.standard_normal(n)
     y = rng.standard_normal(n)
     expect = 2.5 * x + y
-    saxpy_j = jit(saxpy)
+    saxpy_j = jitted(saxpy)
     saxpy_j(y, x, 2.5)
     np.testing.assert_array_equal(y, expect)
     xi = rng.integers(-10**6, 10**6, n)
-    assert jit(isum)(xi) == isum(xi)
-    assert jit(subtract)(xi) == subtract(xi)
+    assert jitted(isum)(xi) == isum(xi)
+    assert jitted(subtract)(xi) == subtract(xi)
 
 
 @pytest.mark.parametrize("n", SIZES)
 def test_float_reduction_close(n):
     x = np.random.default_rng(1).standard_normal(n)
-    assert math.isclose(jit(fsum)(x), fsum(x), rel_tol=1e-12, abs_tol=1e-12)
+    assert math.isclose(jitted(fsum)(x), fsum(x), rel_tol=1e-12, abs_tol=1e-12)
 
 
 @pytest.mark.parametrize("n", [1, 2, 5, 300])
 def test_product_min_max_exact(n):
     x = np.random.default_rng(n).integers(-50, 50, n)
-    assert jit(prod_min_max)(x) == prod_min_max(x)
+    assert jitted(prod_min_max)(x) == prod_min_max(x)
     xf = np.random.default_rng(n).standard_normal(n)
     xf[::3] = np.nan               # Python's min/max skip a NaN after the first value
-    got = jit(prod_min_max)(xf)
+    got = jitted(prod_min_max)(xf)
     want = prod_min_max(xf)
     assert got[0] == want[0]
     for g, w in zip(got[1:], want[1:]):
@@ -148,7 +148,7 @@ def test_rows_private_arrays_and_inner_loops(shape):
     a = np.random.default_rng(3).standard_normal(shape)
     a1, a2 = a.copy(), a.copy()
     o1, o2 = np.zeros(shape[0]), np.zeros(shape[0])
-    jit(rows)(a1, o1)
+    jitted(rows)(a1, o1)
     rows(a2, o2)
     np.testing.assert_array_equal(a1, a2)
     np.testing.assert_allclose(o1, o2, rtol=0, atol=0)
@@ -164,9 +164,9 @@ def test_nested_prange_and_steps():
     assert jit(nested)(a) == nested(a)
     x = np.arange(50)
     for args in [(0, 50, 1), (3, 50, 4), (49, -1, -3), (10, 0, 1), (0, 50, 100)]:
-        assert jit(stepped)(x, *args) == stepped(x, *args)
+        assert jitted(stepped)(x, *args) == stepped(x, *args)
     with pytest.raises(ValueError, match="must not be zero"):
-        jit(stepped)(x, 0, 10, 0)
+        jitted(stepped)(x, 0, 10, 0)
 
 
 def test_branch_assigned_private():
@@ -418,13 +418,13 @@ def test_array_reductions_exact_for_integers(n):
     rng = np.random.default_rng(n)
     x = rng.random(n)
     with _quiet():
-        np.testing.assert_array_equal(jit(histogram)(x, 7), histogram(x, 7))
+        np.testing.assert_array_equal(jitted(histogram)(x, 7), histogram(x, 7))
         ii, jj = rng.integers(0, 3, n), rng.integers(0, 4, n)
-        np.testing.assert_array_equal(jit(grid2d)(ii, jj, np.zeros((3, 4), np.int64)),
+        np.testing.assert_array_equal(jitted(grid2d)(ii, jj, np.zeros((3, 4), np.int64)),
                                       grid2d(ii, jj, np.zeros((3, 4), np.int64)))
         idx = rng.integers(0, 5, n)
         f = rng.integers(-2, 3, n)
-        np.testing.assert_array_equal(jit(scale_by)(idx, f, np.ones(5, np.int64)),
+        np.testing.assert_array_equal(jitted(scale_by)(idx, f, np.ones(5, np.int64)),
                                       scale_by(idx, f, np.ones(5, np.int64)))
 
 
@@ -449,7 +449,7 @@ def test_array_reduction_rounded_each_step_is_serial():
 
 def test_pool_many_regions_and_concurrent_callers():
     import threading
-    f = jit(isum)
+    f = jitted(isum)
     x = np.arange(257)
     want = isum(x)
     assert all(f(x) == want for _ in range(2000))

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanajit import jit
+from hanajit.testing.jitted import jitted, jitted_for
 
 
 def ranged(a, b, c):
@@ -51,19 +52,19 @@ def outcome(f, *args):
 @settings(max_examples=120, deadline=None)
 @given(st.integers(-20, 20), st.integers(-20, 20), st.integers(-6, 6))
 def test_reversed_ranges(a, b, c):
-    assert outcome(jit(ranged, fallback=False), a, b, c) == outcome(ranged, a, b, c)
+    assert outcome(jitted(ranged, fallback=False), a, b, c) == outcome(ranged, a, b, c)
 
 
 @pytest.mark.parametrize("n", [-2, 0, 1, 7])
 def test_reversed_range_of_a_count(n):
-    assert jit(counted, fallback=False)(n) == counted(n)
+    assert jitted(counted, fallback=False)(n) == counted(n)
 
 
 @pytest.mark.parametrize("x", [np.arange(5.0), np.array([]), np.arange(9.0)[::3],
                                np.arange(4.0)[::-1]])
 def test_reversed_arrays(x):
-    assert np.array_equal(jit(backwards, fallback=False)(x), backwards(x))
-    assert jit(numbered, fallback=False)(x) == numbered(x)
+    assert np.array_equal(jitted_for(backwards, (x,), fallback=False)(x), backwards(x))
+    assert jitted_for(numbered, (x,), fallback=False)(x) == numbered(x)
 
 
 def test_reversed_tuples():

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from hanajit import jit
 from hanajit.lib.sorting.sort_algorithms import HASH_MAX
-from hanajit.testing.jitted import jitted
+from hanajit.testing.jitted import jitted_for
 
 INTS = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64]
 
@@ -23,6 +23,12 @@ def unique_of_expression(a):
     return np.unique(a * 3 - 1)
 
 
+def compiled_unique(a):
+    """``unique`` compiled: one jitted function per dtype and layout, shared by
+    the cases."""
+    return jitted_for(unique, (a,), fallback=False)(a)
+
+
 def same(got, want):
     assert got.dtype == want.dtype and got.shape == want.shape
     assert np.array_equal(got, want)
@@ -32,7 +38,7 @@ def same(got, want):
 @pytest.mark.parametrize("n", [0, 1, 7, 1000, 5000])
 def test_matches_numpy(dtype, n):
     rng = np.random.default_rng(n)
-    f = jit(unique, fallback=False)
+    f = compiled_unique
     if dtype is np.bool_:
         samples = [rng.integers(0, 2, n).astype(dtype)]
     else:
@@ -51,7 +57,7 @@ def test_more_distinct_values_than_the_table_holds():
     rng = np.random.default_rng(1)
     many = rng.permutation(HASH_MAX + 5000).astype(np.int32)
     a = np.concatenate([many, many[:1000]])
-    f = jit(unique, fallback=False)
+    f = compiled_unique
     same(f(a), np.unique(a))
     b = a.astype(np.int64) * (1 << 35) - (1 << 40)     # the high halves differ too
     same(f(b), np.unique(b))
@@ -79,4 +85,4 @@ def test_expressions_and_which_dtypes_hash():
        st.sampled_from([np.int16, np.int32, np.int64]))
 def test_hypothesis(values, dtype):
     a = np.array(values, dtype=dtype)
-    same(jitted(unique, fallback=False)(a), np.unique(a))
+    same(compiled_unique(a), np.unique(a))

@@ -11,6 +11,7 @@ from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning
 from hanajit.ir import nodes as N
 from hanajit.passes.version_bounds import version_bounds
+from hanajit.testing.jitted import jitted_for
 from hanajit.testing.loop_kernels import conv3
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -99,13 +100,14 @@ def versioned_loops(f, *args) -> int:
 
 
 def compiled(f):
-    g = jit(f)
-
+    """``f`` compiled, a fallback an error; ``run.jitted`` the jitted function of
+    the last call, one per ``f`` and argument types (jitted_for), so the hypothesis
+    examples (the same types) compile it once."""
     def run(*args):
+        run.jitted = g = jitted_for(f, args)
         with warnings.catch_warnings():
             warnings.simplefilter("error", HanaJitFallbackWarning)
             return g(*args)
-    run.jitted = g
     return run
 
 
