@@ -5,6 +5,7 @@ large random sample and on edge values, and must stay within the bound that
 docs/vector-math.md states: 4 ulp (glibc's documented bound for libmvec), with nan,
 inf and signed zeros exactly as the scalar C library gives them.
 """
+import math
 import os
 import re
 import subprocess
@@ -352,3 +353,31 @@ def test_disk_cache_key_knows_whether_vector_math_is_on(monkeypatch):
     on = CpuTarget().cache_env()
     monkeypatch.setenv("HANAJIT_VECMATH", "0")
     assert CpuTarget().cache_env() != on
+
+
+def _two_logs(x, y):
+    return math.log(x) * 3.0 + math.log(y) * 5.0
+
+
+def _two_sines_with_a_break(a):
+    out = np.empty(a.shape[0])
+    for i in range(a.shape[0]):
+        t = a[i]
+        out[i] = math.sin(t) * 3.0 + math.sin(t + 1.0) * 5.0
+        if out[i] > 1e300:
+            break
+    return out
+
+
+def test_math_calls_outside_vectorisable_loops_are_the_c_librarys():
+    """Straight-line code and loops with early exits call the scalar C library:
+    LLVM's SLP vectoriser must not pack two calls into one vector call, whose
+    last bits differ (docs/vector-math.md)."""
+    rng = np.random.default_rng(7)
+    xs = rng.uniform(0.1, 100.0, 4000)
+    f = jit(_two_logs, fallback=False)
+    for x, y in zip(xs[::2], xs[1::2]):
+        assert f(float(x), float(y)).hex() == _two_logs(float(x), float(y)).hex()
+    a = rng.uniform(-50.0, 50.0, 4000)
+    assert jit(_two_sines_with_a_break, fallback=False)(a).tobytes() == \
+        _two_sines_with_a_break(a).tobytes()

@@ -27,6 +27,7 @@ from .llvm_linked import translate_raise
 from .llvm_math import MathCalls
 from .llvm_memory import ArrayMemory, borrowed_params
 from .llvm_random import TablesAndRandom
+from .vector_math_sites import VectorMathSites
 
 
 @dataclass
@@ -124,7 +125,7 @@ def const(value, t: T.Type) -> ir.Constant:
     raise TypeError(t)
 
 
-class FunctionLowering(TablesAndRandom, ArrayMemory):
+class FunctionLowering(TablesAndRandom, ArrayMemory, VectorMathSites):
     """Lowers one primitive IR function into an ``ir.Function``."""
 
     def __init__(self, mod: "ModuleLowering", fn: N.Function):
@@ -133,6 +134,7 @@ class FunctionLowering(TablesAndRandom, ArrayMemory):
         self.llfn = mod.declare(fn)
         self.slots: dict = {}
         self.loops: list = []        # (continue_block, break_block)
+        self.vector_loops: list = []  # per enclosing loop: may LLVM vectorise it?
         self.prefetch: list = []     # per open counted loop: prefetch.Sites or None
         self._fail_bb = None         # the one exit of a raise: fail()
 
@@ -224,7 +226,9 @@ class FunctionLowering(TablesAndRandom, ArrayMemory):
             b.branch(head)
             b.position_at_end(head)
             self.loops.append((head, exit_))
+            self.vector_loops.append(False)     # (exits from its body: never vectorised)
             self.block(s.body)
+            self.vector_loops.pop()
             self.loops.pop()
             if not b.block.is_terminated:
                 b.branch(head)
@@ -336,7 +340,9 @@ class FunctionLowering(TablesAndRandom, ArrayMemory):
             from .prefetch import Sites
             sites = Sites(s, pre)
         self.prefetch.append(sites)
+        self.vector_loops.append(self.vectorisable(s.body))
         self.block(s.body)
+        self.vector_loops.pop()
         self.prefetch.pop()
         self.loops.pop()
         if not b.block.is_terminated:
@@ -489,8 +495,12 @@ class FunctionLowering(TablesAndRandom, ArrayMemory):
         if isinstance(e.type, T.Scalar) and e.type.is_complex:
             return self.m.complex_math_call(self.b, e.name, args, e.type, self.fn.pyname)
         exact = getattr(e, "libm_exact", False)     # the C library's result, always
+        # vector variants only inside loops: outside, LLVM's SLP vectoriser would
+        # pack two scalar calls (``log(x) + log(y)``) into one vector call, whose
+        # last bits are not the C library's (docs/vector-math.md)
         call = self.m.math_call(self.b, e.name, args, e.type, square=not exact,
-                                vectorize=not (exact or getattr(e, "scalar_only", False)))
+                                vectorize=self.vector_math_here() and not (
+                                    exact or getattr(e, "scalar_only", False)))
         if self.fn.fastmath and isinstance(call, ir.CallInstr):
             call.fastmath.update(self.fn.fastmath)
         return call
