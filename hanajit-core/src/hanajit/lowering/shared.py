@@ -135,10 +135,24 @@ def draws(fn: N.Function) -> bool:
     :func:`external`: does the piece?)"""
     if fn.external is not None:
         return fn.draws_random
-    return any(isinstance(st, N.ForeignCall) and st.text is not None   # (print)
-               or any(isinstance(sub, (N.RandomBits, N.HostArray))
-                      for e in N.stmt_exprs(st) if e is not None for sub in N.walk_expr(e))
-               for st in N.walk_stmts(fn.body))
+    # (each statement's expressions depth first, left to right, as N.walk_expr
+    # walks them: one explicit stack, this asks it of every function of a module)
+    stack = []
+    for st in N.walk_stmts(fn.body):
+        if isinstance(st, N.ForeignCall) and st.text is not None:     # (print)
+            return True
+        stack.extend(reversed([e for e in N.stmt_exprs(st) if e is not None]))
+        while stack:
+            e = stack.pop()
+            if isinstance(e, _DRAWS):
+                return True
+            kids = e.children()
+            if kids:
+                stack.extend(reversed(kids))
+    return False
+
+
+_DRAWS = (N.RandomBits, N.HostArray)
 
 
 def remember(module: N.Module, piece: Piece, symbol: str, raises: list,
