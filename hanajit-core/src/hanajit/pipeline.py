@@ -321,11 +321,12 @@ class CompileContext:
         rewrote = False
         for p in passes():
             if p.scope == "module" and p.when(self, None, entry):
-                p.run(module, self)
-                rewrote = rewrote or p.rewrites
+                # (a pass that says it changed nothing -- False -- rewrote no body)
+                rewrites = p.run(module, self) is not False and p.rewrites
+                rewrote = rewrote or rewrites
                 # bodies again after a pass that rewrites them (each was verified
                 # after its last function pass); the calls after every pass
-                _verify_module(module, bodies=p.rewrites, after=p.name)
+                _verify_module(module, bodies=rewrites, after=p.name)
                 _dump(p.name, module)
         _verify_module(module, bodies=rewrote, after=None)
         # per-loop hints for the lowering (hanajit.evolve; ModuleLowering.loop_metadata)
@@ -489,7 +490,8 @@ class Pass:
     ``run(module, ctx)`` once (``"module"``), when ``when(ctx, spec, entry)`` holds
     (``spec`` is None for module passes).  A module pass that only reads bodies,
     drops functions or sets function attributes says ``rewrites=False``: under
-    ``HANAJIT_VERIFY`` the bodies are not verified again after it (the calls are)."""
+    ``HANAJIT_VERIFY`` the bodies are not verified again after it (the calls are);
+    nor after a pass whose ``run`` returns False (it changed nothing this time)."""
 
     name: str
     run: Callable

@@ -23,6 +23,7 @@ import hashlib
 import re
 import threading
 
+from hanajit.ir import nodes as N
 from hanajit.lowering import shared
 
 from . import library_cache
@@ -97,12 +98,15 @@ def split(module, info, eng, share: bool = True) -> tuple[dict, dict, set | None
     gave as linked already are."""
     from hanajit.lowering.llvm import ModuleLowering
     imports = _linked_imports(module.functions.values())
-    roots = shared.roots(module) if share else []
+    # (one call graph for the roots, each piece and what the caller keeps: lowering
+    # the pieces changes no body)
+    graph = N.call_graph(module) if share else None
+    roots = shared.roots(module, graph=graph) if share else []
     if not roots:
         return {}, imports, None
     externals = {}
     for root in roots:
-        piece = shared.piece(module, root)
+        piece = shared.piece(module, root, graph=graph)
         text = str(ModuleLowering(piece.module, info, names=piece.names,
                                   exports=frozenset({root})).lower())
         raises = list(piece.module.raises)
@@ -122,4 +126,4 @@ def split(module, info, eng, share: bool = True) -> tuple[dict, dict, set | None
         shared.remember(module, piece, symbol, raises, store=library_cache.SIGNATURES)
         externals[root] = (symbol, raises)
         imports[symbol] = address
-    return externals, imports, shared.kept(module, roots)
+    return externals, imports, shared.kept(module, roots, graph=graph)

@@ -31,7 +31,7 @@ from .loop_statements import LoopStatements, is_flat
 from .node_names import plain_name
 from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
-from . import built_calls, comprehension_lists, sorted_lists, vectorize_calls
+from . import built_calls, comprehension_lists, vectorize_calls
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -78,14 +78,14 @@ class Builder(LoopStatements):
             self.fail(self.fnode, "*args / **kwargs parameters")
         self.params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
         # (the analyses below only when their construct is there: each walks the tree)
-        kinds, assigned = survey(self.fnode)
+        kinds, assigned, sorted_named = survey(self.fnode)
         if ast.Lambda in kinds or any(isinstance(s, ast.FunctionDef)   # g = lambda y:
                                       for s in self.fnode.body):       # ...; g(x)
             fnode = outline_local_lambdas(parsed, set(self.params) | assigned,
                                           self.injected)
             if fnode is not self.fnode:
                 self.fnode = fnode
-                kinds, assigned = survey(fnode)
+                kinds, assigned, sorted_named = survey(fnode)
         self.locals = set(self.params) | assigned
         # list displays only read, built as tuples (frontend.readonly_lists)
         self.list_displays, self.list_names = readonly_lists(
@@ -93,7 +93,7 @@ class Builder(LoopStatements):
             if ast.List in kinds else (set(), {})
         # named list comprehensions only read, as arrays (frontend.comprehension_lists)
         self.comp_lists = {} if self.parallel.get("auto") or (
-            ast.ListComp not in kinds and not sorted_lists.uses_sorted(self.fnode)) \
+            ast.ListComp not in kinds and not sorted_named) \
             else comprehension_lists.find(self.fnode, set(self.params), self._global_object)
         self.comp_items: dict = {}          # name -> the local holding its items
         self.frozen: dict = {}          # global name -> frozen value or object

@@ -4,14 +4,18 @@ from __future__ import annotations
 import ast
 
 
-def survey(fn: ast.FunctionDef) -> tuple[set, set]:
-    """``(kinds, names)``: the ``ast`` node classes in ``fn`` (the builder runs an
-    analysis only where its construct is there) and :func:`assigned_names`."""
-    kinds, names = set(), set()
+def survey(fn: ast.FunctionDef) -> tuple[set, set, bool]:
+    """``(kinds, names, sorted_named)``: the ``ast`` node classes in ``fn`` (the
+    builder runs an analysis only where its construct is there),
+    :func:`assigned_names` and whether ``fn`` names ``sorted`` at all (its
+    ``sorted(...)`` lists: ``frontend.sorted_lists``)."""
+    kinds, names, sorted_named = set(), set(), False
     for node in ast.walk(fn):
         kinds.add(type(node))
+        if isinstance(node, ast.Name) and node.id == "sorted":
+            sorted_named = True
         _bound(node, fn, names)
-    return kinds, names
+    return kinds, names, sorted_named
 
 
 def assigned_names(fn: ast.FunctionDef) -> set:

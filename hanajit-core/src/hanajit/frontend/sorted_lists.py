@@ -70,8 +70,3 @@ def loop_parts(b, call: SortedCall, pre: list):
     b.comp_items[name] = built["item"]
     return (N.PyCall(callee=len, args=[N.Var(name)], name="len"),
             lambda i: item(b, name, i))
-
-
-def uses_sorted(fnode) -> bool:
-    """Does the function's source name ``sorted`` at all?"""
-    return any(isinstance(n, ast.Name) and n.id == "sorted" for n in ast.walk(fnode))

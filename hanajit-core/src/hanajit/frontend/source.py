@@ -79,6 +79,27 @@ def parse_function(pyfunc) -> ParsedFunction:
                                construct="non-Python callable")
     if code.co_name == "<lambda>":
         return _parse_lambda(pyfunc, name)
+    ours = (getattr(pyfunc, "__module__", None) or "").startswith("hanajit.lib.")
+    known = _library.get(pyfunc) if ours else None
+    if known is not None and known[0] is code:
+        _, node, first, source = known
+        return ParsedFunction(pyfunc=pyfunc, node=node, filename=code.co_filename,
+                              first_line=first, source=source,
+                              globals=pyfunc.__globals__, closure=_closure_values(pyfunc))
+    parsed = _parse_def(pyfunc, name, code)
+    if ours:
+        _library[pyfunc] = (code, parsed.node, parsed.first_line, parsed.source)
+    return parsed
+
+
+# hanajit's own helper (``hanajit.lib``) -> (its code, its ``def``'s AST, first line,
+# source): the library's helpers parsed once per process, not once per compilation
+# (the frontend reads an AST and never changes it: comprehensions, lambdas and
+# prange bodies rewrite copies)
+_library: dict = {}
+
+
+def _parse_def(pyfunc, name, code) -> ParsedFunction:
     try:
         lines, first = inspect.getsourcelines(pyfunc)
     except (OSError, TypeError) as exc:

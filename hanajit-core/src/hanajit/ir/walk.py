@@ -73,13 +73,18 @@ def callees(fn) -> list:
     """The names of the functions ``fn``'s body calls (``Call`` nodes), each once,
     in the order of their first call."""
     out = {}
+    stack = []
     for s in walk_stmts(fn.body):
-        for e in stmt_exprs(s):
-            if e is None:
-                continue
-            for sub in walk_expr(e):
-                if isinstance(sub, Call):
-                    out.setdefault(sub.func, None)
+        # (walk_expr over each expression, inlined: this runs over whole modules,
+        # several times per compilation)
+        stack.extend(reversed([e for e in stmt_exprs(s) if e is not None]))
+        while stack:
+            e = stack.pop()
+            if isinstance(e, Call):
+                out.setdefault(e.func, None)
+            kids = e.children()
+            if kids:
+                stack.extend(reversed(kids))
     return list(out)
 
 

@@ -67,11 +67,12 @@ def _parallel_bodies(fn: N.Function) -> set:
             if isinstance(s, N.ParallelFor)}
 
 
-def roots(module: N.Module, min_statements: int = MIN_STATEMENTS) -> list:
-    """The callees to compile apart, in the order the entry reaches them."""
+def roots(module: N.Module, min_statements: int = MIN_STATEMENTS, graph=None) -> list:
+    """The callees to compile apart, in the order the entry reaches them
+    (``graph``: the module's ``N.call_graph``, when the caller has it)."""
     fns = module.functions
     size = {name: sum(1 for _ in N.walk_stmts(fn.body)) for name, fn in fns.items()}
-    graph = N.call_graph(module)
+    graph = N.call_graph(module) if graph is None else graph
     bodies = {name: _parallel_bodies(fn) for name, fn in fns.items()}
     parallel = set().union(*bodies.values())
 
@@ -103,17 +104,17 @@ def roots(module: N.Module, min_statements: int = MIN_STATEMENTS) -> list:
     return out
 
 
-def piece(module: N.Module, root: str) -> Piece:
-    reach = N.reach(module, root)
+def piece(module: N.Module, root: str, graph=None) -> Piece:
+    reach = N.reach(module, root, graph=graph)
     names = {f: (ROOT if f == root else f"hjs_{i}") for i, f in enumerate(reach)}
     sub = N.Module(entry=root, functions={f: module.functions[f] for f in reach})
     return Piece(root, sub, names)
 
 
-def kept(module: N.Module, split: list) -> set:
+def kept(module: N.Module, split: list, graph=None) -> set:
     """The functions the caller's module still defines: those the entry reaches
     without passing through a split root."""
-    return set(N.reach(module, module.entry, stop=set(split)))
+    return set(N.reach(module, module.entry, stop=set(split), graph=graph))
 
 
 # ------------------------------------------------------------ linked pieces
@@ -134,10 +135,24 @@ def draws(fn: N.Function) -> bool:
     :func:`external`: does the piece?)"""
     if fn.external is not None:
         return fn.draws_random
-    return any(isinstance(st, N.ForeignCall) and st.text is not None   # (print)
-               or any(isinstance(sub, (N.RandomBits, N.HostArray))
-                      for e in N.stmt_exprs(st) if e is not None for sub in N.walk_expr(e))
-               for st in N.walk_stmts(fn.body))
+    # (each statement's expressions depth first, left to right, as N.walk_expr
+    # walks them: one explicit stack, this asks it of every function of a module)
+    stack = []
+    for st in N.walk_stmts(fn.body):
+        if isinstance(st, N.ForeignCall) and st.text is not None:     # (print)
+            return True
+        stack.extend(reversed([e for e in N.stmt_exprs(st) if e is not None]))
+        while stack:
+            e = stack.pop()
+            if isinstance(e, _DRAWS):
+                return True
+            kids = e.children()
+            if kids:
+                stack.extend(reversed(kids))
+    return False
+
+
+_DRAWS = (N.RandomBits, N.HostArray)
 
 
 def remember(module: N.Module, piece: Piece, symbol: str, raises: list,

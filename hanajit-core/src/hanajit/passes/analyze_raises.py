@@ -24,12 +24,18 @@ def analyze_raises(module: N.Module) -> bool:
     raises = {name: fn.can_raise if fn.external is not None else
               any(isinstance(s, N.Raise) or _allocates(s) for s in N.walk_stmts(fn.body))
               for name, fn in module.functions.items()}
-    calls = {name: set(N.callees(fn)) for name, fn in module.functions.items()}
+    # (the callees of a function found raising already are never asked for)
+    calls: dict = {}
     changed = True
     while changed:
         changed = False
         for name in raises:
-            if not raises[name] and any(raises.get(c) for c in calls[name]):
+            if raises[name]:
+                continue
+            callees = calls.get(name)
+            if callees is None:
+                callees = calls[name] = set(N.callees(module.functions[name]))
+            if any(raises.get(c) for c in callees):
                 raises[name] = changed = True
     for name, fn in module.functions.items():
         fn.can_raise = raises[name]

@@ -86,10 +86,14 @@ def _redirect(e, names: dict):
             sub.args = [*sub.args, N.Var(FLOOR, T.INT64)]
 
 
-def stack_check(module: N.Module) -> None:
+def stack_check(module: N.Module) -> bool:
+    """False when no function needed a check (no body changed: the pipeline then
+    does not verify the bodies again)."""
+    changed = False
     for comp in cycles(module):
         if all(module.functions[name].shallow for name in comp):
             continue        # library helpers whose depth their arguments bound
+        changed = True
         names = {name: f"{name}__stack" for name in comp}
         for name in sorted(comp):
             fn = module.functions[name]
@@ -117,3 +121,4 @@ def stack_check(module: N.Module) -> None:
                 fn.locals = {**fn.locals, RESULT: fn.return_type}
                 fn.body = [N.Assign(target=RESULT, value=call),
                            N.Return(value=N.Var(RESULT, fn.return_type))]
+    return changed

@@ -425,13 +425,21 @@ def clone(x):
     else they hold -- types, exception classes, constants -- shared)."""
     if isinstance(x, list):
         return [clone(v) for v in x]
-    if isinstance(x, (N.Expr, N.Stmt)):
-        out = copy.copy(x)
-        for name, value in vars(x).items():
-            if isinstance(value, (list, N.Expr, N.Stmt)):
-                setattr(out, name, clone(value))
+    if isinstance(x, _NODES):
+        # (what ``copy.copy`` does for a plain instance -- a new one of the class
+        # with the attributes in the same order -- without its reduce protocol:
+        # this copies every statement of each versioned loop nest)
+        cls = x.__class__
+        out = cls.__new__(cls)
+        attrs = out.__dict__
+        for name, value in x.__dict__.items():
+            attrs[name] = clone(value) if isinstance(value, _CLONED) else value
         return out
     return x
+
+
+_NODES = (N.Expr, N.Stmt)
+_CLONED = (list, N.Expr, N.Stmt)
 
 
 def _intlike(t) -> bool:
