@@ -382,7 +382,7 @@ def _rewrite(fn, loop, assigned, uniform, guard, state):
 
     names = {}
     for k in range(FACTOR):
-        for v in assigned:
+        for v in sorted(assigned):         # (one order: the same IR text in every process)
             # a value every iteration shares is computed once, by the first copy
             names[(v, k)] = f"{v}{tag}.{0 if v in uniform else k}"
             fn.locals[names[(v, k)]] = fn.locals[v]

@@ -111,8 +111,8 @@ def check_unbound_locals(fn: N.Function) -> bool:
     a.block(fn.body, set(fn.params), [])
     if not a.flagged:
         return False
-    flag = {name: f"$bound_{name}" for name in a.names}
-    for name in a.names:
+    flag = {name: f"$bound_{name}" for name in sorted(a.names)}
+    for name in sorted(a.names):            # (one order: the same IR in every process)
         fn.locals[flag[name]] = T.BOOL
 
     def rewrite(body):
