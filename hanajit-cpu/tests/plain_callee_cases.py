@@ -127,3 +127,15 @@ def python_float_times_float32(b):
 
 def negates_an_element(a):
     return negated(a[0])
+
+
+def element_squared(a, i):
+    return squared(a[i])                  # np.float64 * np.float64: np.float64
+
+
+def root_of_sum(a):
+    return normalised_sum(a)
+
+
+def normalised_sum(a):
+    return np.sqrt(np.sum(a * a))         # a NumPy scalar on every path

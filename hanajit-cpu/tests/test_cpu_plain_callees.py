@@ -69,6 +69,16 @@ def test_numpy_scalar_arguments_stay_numpy_scalars_in_the_callee(fn, args):
     assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), (got, want)
 
 
+@pytest.mark.parametrize("fn,args", [
+    (pc.element_squared, (np.array([1.5, 2.5]), 1)),
+    (pc.element_squared, (np.array([1.5, 2.5], np.float32), 0)),
+    (pc.root_of_sum, (np.array([3.0, 4.0]),)),
+], ids=lambda v: getattr(v, "__name__", None) or repr(v))
+def test_a_callee_returning_a_numpy_scalar_on_every_path_gives_one(fn, args):
+    got, want = jit(fn, fallback=False)(*args), fn(*args)
+    assert type(got) is type(want) and got == want, (got, want)
+
+
 def test_a_numpy_bool_argument_negated_in_a_callee_raises_numpys_error():
     with pytest.warns(HanaJitFallbackWarning, match="NumPy bool"):
         with pytest.raises(TypeError):

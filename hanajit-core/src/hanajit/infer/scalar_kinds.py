@@ -102,6 +102,12 @@ class ScalarKinds:
             return any(self.is_strong(i) for i in e.items)
         if isinstance(e, N.PyCall):
             callee = e.callee
+            spec = getattr(e, "spec", None)
+            if spec is not None:            # a compiled callee: a NumPy scalar when
+                fn = spec.fn                # every return of it gives one, always
+                return spec.state == "done" and fn is not None and isinstance(
+                    getattr(fn, "numpy_result", None), T.NumpyScalarArg) and \
+                    getattr(fn, "flagged_result", None) is None
             if isinstance(callee, Method):
                 if callee.name in ("is_integer", "item", "bit_length"):   # Python numbers
                     return False
