@@ -1,6 +1,7 @@
 """Calls of vectorized functions: ``np.vectorize(f)(x)`` written as one expression,
 or ``vf(x)`` of a module-level ``vf = np.vectorize(f)`` made with no other
-options, built as ``vectorized_call(f, x)`` (``lib/python/vectorize.py``), ``f``
+options, built as ``vectorized_call(f, x)`` (``lib/python/vectorize.py``, through the
+registry), ``f``
 passed as a function argument."""
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def _plain(v) -> bool:
 
 def build(b, e: ast.Call):
     """The value of the call ``e`` when it calls a vectorized function, else None."""
-    from ..lib.python.vectorize import vectorized_call
+    from ..lib import registry
     inner = e.func
     if isinstance(inner, ast.Call):            # np.vectorize(f)(x)
         func = inner.func
@@ -52,5 +53,5 @@ def build(b, e: ast.Call):
     if e.keywords or any(isinstance(a, ast.Starred) for a in e.args):
         b.fail(e, "call of a vectorized function", "keyword or starred arguments")
     args = [b.expr(a) for a in e.args]
-    return N.PyCall(callee=vectorized_call, args=[f] + args, kwargs={},
+    return N.PyCall(callee=registry.vectorized_call(), args=[f] + args, kwargs={},
                     name="np.vectorize(f)")

@@ -404,6 +404,12 @@ def flat_callables():
     return attributes.flat_get, attributes.flat_set
 
 
+def vectorized_call():
+    """The callee the frontend gives ``np.vectorize(f)(x)`` (``python/vectorize``)."""
+    from .python import vectorize
+    return vectorize.vectorized_call
+
+
 def ndindex_callables():
     """``(size, item)``: the compiled callables a ``for i in np.ndindex(shape)``
     loop counts and indexes through."""
