@@ -84,7 +84,7 @@ def test_transforms(dt):
     if dt != np.float64:                # (the same code for other dtypes)
         fns = (fft2, ifftn_forward)
     for x in arrays(dt):
-        for fn in fns:
+        for fn in (fns if x.ndim == 2 else fns[:4]):    # (3-D: the N-D transforms)
             check(fn, x)
     check(round_trip, arrays(dt)[0])
 

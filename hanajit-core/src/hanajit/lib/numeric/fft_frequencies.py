@@ -31,6 +31,8 @@ class Frequencies(CallTemplate):
         n, d = b.get("n"), b.get("d", T.FLOAT64)
         if not (isinstance(n, T.Scalar) and n.is_int and not n.is_bool):
             raise Incompatible(f"np.fft.{self.name}(): n must be an integer")
+        if n.kind == "u":               # (NumPy's -(n // 2) wraps around)
+            raise Incompatible(f"np.fft.{self.name}() of an unsigned n")
         if d not in (T.FLOAT64, T.INT64):
             raise Incompatible(f"np.fft.{self.name}(): d must be a Python int or float")
         return T.ArrayType(T.FLOAT64, 1, "C")
@@ -66,6 +68,8 @@ class Shift(CallTemplate):
         x = b.get("x")
         if not isinstance(x, T.ArrayType):
             raise Incompatible(f"np.fft.{self.name}() of {x} (an array only)")
+        if x.ndim == 0:                 # (np.roll of a 0-d array: NumPy's ValueError)
+            raise Incompatible(f"np.fft.{self.name}() of a 0-d array")
         if x.ndim > 1 and x.layout != "C":
             raise Incompatible(f"np.fft.{self.name}() of an array that may not be "
                                "C-contiguous (NumPy's order of the result)")

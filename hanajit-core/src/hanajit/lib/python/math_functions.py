@@ -391,9 +391,12 @@ def _register_all():
     ]
     for name, intr, ovf in one:
         register(MathFunc(name, intr, 1, ovf, True, paths=(f"math.{name}",)))
-    # (math.hypot: math_norms, CPython's vector_norm)
-    for name, intr in (("atan2", "atan2"), ("copysign", "copysign"),
-                       ("fmod", "fmod"), ("pow", "pow")):
+    # (math.hypot: math_norms, CPython 3.11+'s vector_norm; before 3.11 the C
+    # library's hypot, as 3.10's two-argument hypot gives)
+    two = (("atan2", "atan2"), ("copysign", "copysign"), ("fmod", "fmod"), ("pow", "pow"))
+    if sys.version_info < (3, 11):
+        two += (("hypot", "hypot"),)
+    for name, intr in two:
         register(MathFunc(name, intr, 2, True, True, paths=(f"math.{name}",)))
     register(MathLog())
     import math

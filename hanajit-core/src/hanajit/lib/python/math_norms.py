@@ -37,7 +37,6 @@ def _float_array(L, values):
     return arr
 
 
-@register
 class Hypot(CallTemplate):
     paths = ("math.hypot",)
 
@@ -47,8 +46,6 @@ class Hypot(CallTemplate):
         for t in args:
             if not _real(t):
                 raise Incompatible(f"math.hypot() of {t} (real numbers only)")
-        if not PORTED:
-            raise Incompatible("math.hypot() before Python 3.11 (its vector_norm differs)")
         return T.FLOAT64
 
     def lower(self, L, call, args, kwargs):
@@ -118,3 +115,7 @@ class Lanczos(CallTemplate):
 
 register(Lanczos("gamma"))
 register(Lanczos("lgamma"))
+
+
+if PORTED:          # (before 3.11: math_functions' hypot of two arguments)
+    register(Hypot)
