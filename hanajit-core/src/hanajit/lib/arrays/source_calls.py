@@ -6,21 +6,9 @@ type is the helper's return type, specialised at those argument types."""
 from __future__ import annotations
 
 from ...ir import nodes as N
-from ...typing_rules import Incompatible
-from ..registry import CallTemplate, bind_arguments, bound_const
+from ..registry import CallTemplate, bind_arguments, bound_const, typed_helper
 
 
-def helper_spec(inf, helper, argtypes):
-    """The specialisation of ``helper`` at ``argtypes`` (typed now); Incompatible
-    naming the reason where it cannot be compiled."""
-    from ...errors import UnsupportedError
-    try:
-        spec = inf.ctx.specialize(helper, tuple(argtypes))
-    except UnsupportedError as exc:
-        raise Incompatible(str(exc).rsplit(": ", 1)[-1]) from None
-    if spec.return_type is None:
-        raise Incompatible(f"{helper.__name__}() could not be typed")
-    return spec
 
 
 class SourceCall(CallTemplate):
@@ -42,7 +30,7 @@ class SourceCall(CallTemplate):
         types = bind_arguments(self.name, self.params, args, kwargs)
         helper, items = self.choose(call, nodes, types)
         argtypes = [types[x] if isinstance(x, str) else x.type for x in items]
-        call.plan = (helper_spec(inf, helper, argtypes), items)
+        call.plan = (typed_helper(inf, helper, argtypes), items)
         return call.plan[0].return_type
 
     def lower(self, L, call, args, kwargs):

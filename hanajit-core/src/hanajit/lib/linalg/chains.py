@@ -24,23 +24,13 @@ from ...ir import types as T
 from ...typing_rules import Incompatible
 from ..arrays.creation import allocate
 from ..python.operators import C
-from ..registry import CallTemplate, register
+from ..registry import CallTemplate, register, typed_helper
 from . import chain_algorithms as ca
 
 I = T.INT64
 MAX_CHAIN = 6
 
 
-def _spec(inf, helper, argtypes):
-    """The specialisation of ``helper`` at ``argtypes`` (typed now)."""
-    from ...errors import UnsupportedError
-    try:
-        spec = inf.ctx.specialize(helper, tuple(argtypes))
-    except UnsupportedError as exc:
-        raise Incompatible(str(exc).rsplit(": ", 1)[-1]) from None
-    if spec.return_type is None:
-        raise Incompatible(f"{helper.__name__}() could not be typed")
-    return spec
 
 
 def _call(L, helper, args):
@@ -80,7 +70,7 @@ class MatrixPower(CallTemplate):
             helper, deopt = ca.inverse_power, False
         else:
             helper, deopt = ca.nonnegative_power, True
-        spec = _spec(inf, helper, (a, I))
+        spec = typed_helper(inf, helper, (a, I))
         call.plan = (spec, deopt)
         return spec.return_type
 
@@ -121,7 +111,7 @@ class MultiDot(CallTemplate):
             raise Incompatible("np.linalg.multi_dot(arrays) without out=")
         items = _items(args[0])
         if len(items) == 2:
-            spec = _spec(inf, ca.dot2, items)
+            spec = typed_helper(inf, ca.dot2, items)
             call.plan = spec
             return spec.return_type
         first, last = items[0].ndim, items[-1].ndim
@@ -129,21 +119,21 @@ class MultiDot(CallTemplate):
                 x.ndim != 2 for x in items[1:-1]):
             raise Incompatible("np.linalg.multi_dot(): every array 2-D but a 1-D first "
                                "or last one (NumPy's LinAlgError otherwise)")
-        mats = [_spec(inf, ca.row, (items[0],)).return_type if first == 1 else items[0]]
+        mats = [typed_helper(inf, ca.row, (items[0],)).return_type if first == 1 else items[0]]
         mats += list(items[1:-1])
-        mats.append(_spec(inf, ca.column, (items[-1],)).return_type if last == 1
+        mats.append(typed_helper(inf, ca.column, (items[-1],)).return_type if last == 1
                     else items[-1])
         if len(items) == 3:
-            rt = _spec(inf, ca.three, mats).return_type
+            rt = typed_helper(inf, ca.three, mats).return_type
         else:
             if len({x.dtype for x in items}) != 1:
                 raise Incompatible("np.linalg.multi_dot() of four or more arrays of "
                                    "different dtypes")
             rt = self._chain_type(inf, mats)
         if first == 1 and last == 1:
-            return _spec(inf, ca.first_element, (rt,)).return_type
+            return typed_helper(inf, ca.first_element, (rt,)).return_type
         if first == 1 or last == 1:
-            return _spec(inf, ca.flat, (rt,)).return_type
+            return typed_helper(inf, ca.flat, (rt,)).return_type
         return rt
 
     @staticmethod
@@ -152,15 +142,15 @@ class MultiDot(CallTemplate):
         rt = None
         for x in mats:
             for y in mats:
-                t = _spec(inf, ca.dot2, (x, y)).return_type
+                t = typed_helper(inf, ca.dot2, (x, y)).return_type
                 for z in mats:
-                    _spec(inf, ca.dot2, (t, z))
-                    _spec(inf, ca.dot2, (z, t))
+                    typed_helper(inf, ca.dot2, (t, z))
+                    typed_helper(inf, ca.dot2, (z, t))
                 if rt is not None and t != rt:
                     raise Incompatible("np.linalg.multi_dot(): partial products of "
                                        "different types")
                 rt = t
-        _spec(inf, ca.dot2, (rt, rt))
+        typed_helper(inf, ca.dot2, (rt, rt))
         return rt
 
     def lower(self, L, call, args, kwargs):

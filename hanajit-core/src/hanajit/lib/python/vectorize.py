@@ -15,8 +15,7 @@ import numpy as np
 
 from ...ir import types as T
 from ...typing_rules import Incompatible
-from ..arrays.source_calls import helper_spec
-from ..registry import CallTemplate, register
+from ..registry import CallTemplate, register, typed_helper
 
 
 class _VectorizedCall:
@@ -66,7 +65,7 @@ class Vectorized(CallTemplate):
         else:
             raise Incompatible("np.vectorize(f)(x, y, z) of arrays of different numbers "
                                "of dimensions, or of numbers")
-        call.plan = helper_spec(inf, helper, [f] + list(data))
+        call.plan = typed_helper(inf, helper, [f] + list(data))
         return call.plan.return_type
 
     def lower(self, L, call, args, kwargs):
