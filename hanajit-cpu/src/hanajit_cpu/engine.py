@@ -223,6 +223,7 @@ def library_imports(llvm_text: str, cached: bool = False) -> dict:
         from hanajit.lib.linalg import lapack       # NumPy's LAPACK (ForeignCall)
         from hanajit.lib.random.python_random_state import c_api_address
         from hanajit.parallel_streams import host_address
+        from hanajit.lib.random.local_state import host_address as entropy_address
         from hanajit.lib.sorting.numpy_sorts import address as sort_address
         from hanajit.lib.numeric.fft_loops import address as fft_address
         from hanajit.host_print import address as print_address
@@ -231,12 +232,15 @@ def library_imports(llvm_text: str, cached: bool = False) -> dict:
             # per-chunk random streams of parallel loops, NumPy's sort functions,
             # print's call back into Python, NumPy's FFT loops, else LAPACK/BLAS
             address = c_api_address(name) or host_address(name) or sort_address(name) \
-                or print_address(name) or fft_address(name)
+                or print_address(name) or fft_address(name) or entropy_address(name)
             out[f"hj.host.{name}"] = address if address is not None else \
                 lapack.address(name)
     if "hj.numpy." in llvm_text:           # NumPy's global RandomState (legacy)
         from hanajit.lib.random.legacy_state import legacy_addresses
         out.update(legacy_addresses())
+    if "hj.pcg64." in llvm_text:           # generators made in a function (local_state)
+        from hanajit.lib.random.local_state import pcg64_addresses
+        out.update(pcg64_addresses())
     if "hj.python." in llvm_text:          # Python's random generators (python_random)
         from hanajit.lib.random.python_random_state import python_addresses
         out.update(python_addresses())

@@ -159,6 +159,8 @@ def encode_type(t):
         return ("a", encode_type(t.dtype), t.ndim, t.layout, t.readonly)
     if isinstance(t, T.PyRandomType):
         return ("pr",)
+    if isinstance(t, T.LocalGeneratorType):
+        return ("lg",)
     if isinstance(t, T.GeneratorType):
         return ("g",)
     raise ValueError(f"type {t} is not cached")
@@ -188,6 +190,8 @@ def decode_type(d):
         return T.GENERATOR
     if tag == "pr":
         return T.PYRANDOM
+    if tag == "lg":
+        return T.LOCAL_GENERATOR
     raise ValueError(f"unknown type tag {tag!r}")
 
 

@@ -253,8 +253,14 @@ def analyze(loop: ast.For, parent_locals: set, resolve, after_path) -> LoopPlan:
     for s in _statements(body):
         for node in ast.walk(s):
             if _global_random_call(node, resolve):
-                problem(node, f"'{ast.unparse(node.func)}' draws from a global "
-                        "random state, shared by the iterations")
+                name = ast.unparse(node.func)
+                if isinstance(node.func, ast.Attribute) and \
+                        node.func.attr in ("default_rng", "Generator", "PCG64"):
+                    problem(node, f"'{name}' makes a random generator in the loop "
+                            "(generators are made outside parallel loops)")
+                else:
+                    problem(node, f"'{name}' draws from a global random state, "
+                            "shared by the iterations")
 
     # scalars (and arrays) assigned in the body: private, reduction or carried
     for name in sorted(assigned - {t}):

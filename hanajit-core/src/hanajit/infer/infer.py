@@ -125,6 +125,10 @@ class Inferrer(ScalarKinds):
             t = self.expr(s.value, line)
             if s.inplace and isinstance(self.locals.get(s.target), T.ArrayType):
                 return          # a += b on an array writes into it: no new binding
+            if isinstance(t, (T.GeneratorType, T.TupleType)):
+                problem = registry.local_generator_problem(t, s.value)
+                if problem:
+                    self.fail(line, "random generator", problem)
             self.set_local(s.target, t, line)
             if isinstance(t, T.TupleType):
                 self.note_items(s.target, s.value)

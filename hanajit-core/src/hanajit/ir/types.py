@@ -307,8 +307,36 @@ class FunctionArg(NoneType):
 
     def __str__(self) -> str:
         return f"function {getattr(self.fn, '__qualname__', self.fn)!s}"
+@dataclass(frozen=True)
+class LocalGeneratorType(GeneratorType):
+    """A ``np.random.Generator`` made inside the function
+    (``np.random.default_rng(seed)``, ``Generator(PCG64(seed))``): the same four
+    words, the state pointer into a PCG64 state block the function owns
+    (``lib/random/local_generator.py``).  Only ever held by the variable it is
+    assigned to (never copied to another name, put in a tuple or returned), so
+    its block lives exactly as long as that variable's value."""
+
+    def __str__(self) -> str:
+        return "Generator (made in the function)"
+
+    __repr__ = __str__
+
+
+@dataclass(frozen=True)
+class LocalBitGenType(GeneratorType):
+    """``np.random.PCG64(seed)`` made inside the function, only as the argument of
+    ``np.random.Generator(...)``: a ``LocalGeneratorType``'s words, no methods."""
+
+    def __str__(self) -> str:
+        return "PCG64 (made in the function)"
+
+    __repr__ = __str__
+
+
 GENERATOR = GeneratorType()
 PYRANDOM = PyRandomType()
+LOCAL_GENERATOR = LocalGeneratorType()
+LOCAL_BITGEN = LocalBitGenType()
 
 SCALARS = (BOOL, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64,
            FLOAT32, FLOAT64, COMPLEX64, COMPLEX128)

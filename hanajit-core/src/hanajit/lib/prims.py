@@ -483,3 +483,20 @@ def rng_streams_open(state, next_uint64, count, words):
 def rng_streams_close(words):
     from hanajit.parallel_streams import close_streams
     return close_streams(words.ctypes.data)
+
+
+# A generator made in the function (``lib/random/local_generator.py``): NumPy's
+# PCG64 functions (three int64) and 128 bits of OS entropy written into ``e``
+
+
+def pcg64_functions():
+    import numpy as np
+
+    from .random.local_state import pcg64_addresses
+    from .random.legacy_state import view_at
+    return view_at(pcg64_addresses()["hj.pcg64.functions"], np.int64, 3)
+
+
+def os_entropy(e):
+    from .random.local_state import os_entropy as entropy
+    return entropy(e.ctypes.data)

@@ -247,7 +247,8 @@ def _load_library():
                   "linalg.kron_trapz", "sorting.partition", "linalg.blas",
                   "linalg.convolve", "linalg.einsum", "linalg.chains", "linalg.lstsq_pinv",
                   "linalg.array_api", "random.generator", "random.legacy",
-                  "random.choice", "random.python_random", "gpu", "python.float_sums",
+                  "random.choice", "random.local_generator", "random.python_random", "gpu",
+                  "python.float_sums",
                   "python.printing", "arrays.predicates",
                   "arrays.pattern_arrays", "indexing.along_axis", "arrays.broadcast_views",
                   "arrays.block", "indexing.choose", "arrays.limits",
@@ -275,6 +276,14 @@ def call_type(inf, call, tpl, args: list, kwargs: dict, line=0):
                                          or ufuncs.has_array(kwargs.values())):
         return ufuncs.lift_typer(tpl, inf, call, args, kwargs)
     return tpl.typer(inf, call, args, kwargs)
+
+
+def local_generator_problem(t, value) -> str:
+    """Why a variable cannot be assigned ``value`` of type ``t`` (it holds a
+    random generator made in the function elsewhere than where it was made), or
+    '' (``random/local_generator.py``)."""
+    from .random.local_generator import local_generator_problem as problem
+    return problem(t, value)
 
 
 def method_type(inf, call, tpl, args: list, kwargs: dict, line=0):
@@ -317,6 +326,8 @@ def method_template(receiver, name: str):
     from ..ir import types as T
     if isinstance(receiver, T.ArrayType):
         from .arrays.methods import method_template as find
+    elif isinstance(receiver, T.LocalBitGenType):
+        return None
     elif isinstance(receiver, T.PyRandomType):
         from .random.python_random import method_template as find
     elif isinstance(receiver, T.GeneratorType):
