@@ -80,6 +80,15 @@ def passed(seed):
     return a, r.random()
 
 
+def nested_and_comprehension(seed):
+    r = np.random.default_rng(seed)
+
+    def g(k):
+        return r.random() * k
+    x = g(2.0) + g(3.0)
+    return x, np.array([r.normal() for _ in range(4)])
+
+
 def unseeded(n):
     return np.random.default_rng().random(n)
 
@@ -102,7 +111,7 @@ def fails_after(seed, k):
 
 K = {f.__name__: jit(f, fallback=False) for f in (
     scalars, arrays, walk, choices, two, reseeded, passed, unseeded, unseeded_scalar,
-    negative, fails_after)}
+    negative, fails_after, nested_and_comprehension)}
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -136,6 +145,11 @@ def test_reseeded_in_a_loop():
 
 def test_passed_to_another_function():
     assert same(K["passed"](4), passed(4))
+
+
+def test_nested_function_and_comprehension():
+    f = nested_and_comprehension
+    assert same(K[f.__name__](6), f(6))
 
 
 def test_seed_types():
