@@ -307,6 +307,8 @@ class FunctionArg(NoneType):
 
     def __str__(self) -> str:
         return f"function {getattr(self.fn, '__qualname__', self.fn)!s}"
+
+
 @dataclass(frozen=True)
 class LocalGeneratorType(GeneratorType):
     """A ``np.random.Generator`` made inside the function
