@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from hanajit import jit
+from hanajit import jit, prange
 from hanajit.errors import UnsupportedError
 
 
@@ -15,9 +15,12 @@ class MyError(ValueError):
     pass
 
 
-def same(f, g, *args):
+def same(f, g, *args, scalar_type=True):
     """``g`` (compiled) gives what ``f`` (the interpreter) gives: the value, or the
-    exception's type and message."""
+    exception's type and message.  ``scalar_type=False``: a float result may be a
+    Python float on one side and an np.float64 on the other (a local that is a
+    NumPy scalar on some paths only: the compiled code boxes it by its type,
+    with or without try -- ``if i < n: r = r + a[i]`` does the same)."""
     try:
         want = f(*args)
     except Exception as exc:        # noqa: BLE001
@@ -26,6 +29,10 @@ def same(f, g, *args):
         assert type(got.value) is type(exc) and str(got.value) == str(exc)
         return
     got = g(*args)
+    if not scalar_type and isinstance(want, float):
+        assert isinstance(got, float) and np.float64(got).tobytes() == \
+            np.float64(want).tobytes()
+        return
     if isinstance(want, np.ndarray):
         assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
     else:
@@ -285,11 +292,56 @@ def deopt_not_caught(x):
     return n * 2
 
 
-def int_conversion(s):
+def in_prange(a, out):
+    for i in prange(a.shape[0]):
+        try:
+            out[i] = math.sqrt(a[i])
+        except ValueError:
+            out[i] = -1.0
+    return out
+
+
+def around_prange(a, out, k):
     try:
-        return int(s)
+        for i in prange(a.shape[0]):
+            out[i] = a[i] // k
+    except ZeroDivisionError:
+        out[0] = -5
+    return out
+
+
+def for_else_break(a):
+    n = 0
+    for i in range(5):
+        try:
+            a[i]
+        except IndexError:
+            break
+        n += 1
+    else:
+        n = 100
+    return n
+
+
+def raises_from_handler(x):
+    try:
+        return 1 // x
+    except ZeroDivisionError:
+        raise ValueError("from the handler")
+
+
+def calls_raising_handler(x):
+    try:
+        return raises_from_handler(x)
     except ValueError:
         return -1
+
+
+def quantile_or(a, q):
+    try:
+        return np.quantile(a, q)
+    except ValueError:
+        return -1.0
 
 
 CASES = [
@@ -326,6 +378,13 @@ CASES = [
     (maybe_unbound, [(np.arange(3.0), 1), (np.arange(3.0), 5)]),
     (allocates, [(np.arange(3.0), 1), (np.arange(3.0), 5)]),
     (deopt_not_caught, [(3.5,), (1e30,), (math.inf,)]),
+    (in_prange, [(np.array([1.0, -2.0, 4.0, 9.0] * 50), np.zeros(200))]),
+    (around_prange, [(np.arange(300), np.zeros(300, np.int64), 2),
+                     (np.arange(300), np.zeros(300, np.int64), 0)]),
+    (for_else_break, [(np.zeros(3),), (np.zeros(6),)]),
+    (raises_from_handler, [(1,), (0,)]),
+    (calls_raising_handler, [(1,), (0,)]),
+    (quantile_or, [(np.array([1.0, 4.0, 2.0]), 0.5), (np.array([1.0, 4.0, 2.0]), 1.5)]),
 ]
 
 
@@ -424,3 +483,66 @@ def test_no_leak_when_caught():
     # 10**5 leaked 8 kB arrays would be 800 MB
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0 < 100_000
     assert g(a, 3) == int((a[3] + 1.0) * a[3])
+
+
+# -- generated programs ------------------------------------------------------------
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from hanajit.testing.sourcefile import load_module  # noqa: E402
+
+_OPS = ["r = r * 3 + a[i]", "r = r * 3 + 10 // d", "r = r * 3 + math.sqrt(x)",
+        "r = r * 3 + math.log(x + 1)",
+        "if x > 2.5:\n    raise ValueError('big')", "r = r * 3 + 1",
+        "if d == 2:\n    raise KeyError('two')"]
+_CLASSES = ["ZeroDivisionError", "IndexError", "ValueError", "ArithmeticError",
+            "LookupError", "Exception", "(IndexError, ZeroDivisionError)",
+            "(KeyError, ValueError)", "KeyError", None]
+
+
+def _indent(text, by="    "):
+    return "\n".join(by + line for line in text.split("\n"))
+
+
+@st.composite
+def _block(draw, depth):
+    n = draw(st.integers(1, 3))
+    out = []
+    for _ in range(n):
+        if depth > 0 and draw(st.integers(0, 2)) == 0:
+            out.append(draw(_try(depth - 1)))
+        else:
+            out.append(draw(st.sampled_from(_OPS)))
+    return "\n".join(out)
+
+
+@st.composite
+def _try(draw, depth):
+    mark = draw(st.integers(1, 9))
+    text = "try:\n" + _indent(draw(_block(depth)))
+    handlers = draw(st.lists(st.sampled_from(_CLASSES), min_size=0, max_size=3))
+    if None in handlers:            # a bare except comes last
+        handlers = handlers[:handlers.index(None) + 1]
+    for cls in handlers:
+        body = draw(st.one_of(st.just(f"r = r * 5 + {mark}"), st.just("raise"),
+                              _block(depth)))
+        text += f"\nexcept{' ' + cls if cls else ''}:\n" + _indent(body)
+    if handlers and draw(st.booleans()):
+        text += "\nelse:\n" + _indent(f"r = r * 11 + {mark}")
+    if not handlers or draw(st.booleans()):
+        text += "\nfinally:\n" + _indent(f"r = r * 13 + {mark}")
+    return text
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_try(2), st.lists(st.tuples(st.integers(-6, 6), st.sampled_from([0, 1, 2, -1]),
+                                   st.sampled_from([-1.5, 0.0, 1.0, 3.0])),
+                         min_size=4, max_size=8))
+def test_generated_programs(program, inputs):
+    src = ("import math\n\n\ndef f(a, i, d, x):\n    r = 0.0\n" + _indent(program)
+           + "\n    return r\n")
+    f = load_module(src, "try_except").f
+    g = jit(f, fallback=False)
+    a = np.array([1.0, 2.0, 4.0, 8.0])
+    for i, d, x in inputs:
+        same(f, g, a, i, d, x, scalar_type=False)

@@ -9,7 +9,8 @@ landing block first sends a deopt code (``Raise.deopt`` True, or the ``Deopt``
 class: the interpreter must re-run the whole call) on outward as if the try were
 not there; any other error is copied into the try's own record (an alloca of 4
 int64, so a handler can raise it again after a nested try has caught another
-error) and the handlers run: ``Caught`` tests the saved code, ``Reraise`` writes
+error), the code in ``*err`` is cleared (nothing pending: a parallel loop's
+runtime reads a chunk's record) and the handlers run: ``Caught`` tests the saved code, ``Reraise`` writes
 the saved record back and calls ``fail()`` (outer handlers, or the exit).
 
 Raise codes are allocated as raise sites are lowered (``Module.raise_code``), so
@@ -94,6 +95,9 @@ class TryLowering:
         self.fail()
         b.position_at_end(handlers)
         self.copy_record(self.err, self.record(s.label))
+        # caught: no error pending (a parallel loop's runtime reads a chunk's
+        # record, not its status, to find the failing chunk)
+        b.store(ir.Constant(I64, 0), self.err)
         self.block(s.then)
         if not b.block.is_terminated:
             b.branch(merge)
