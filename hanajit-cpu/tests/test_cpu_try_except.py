@@ -546,3 +546,40 @@ def test_generated_programs(program, inputs):
     a = np.array([1.0, 2.0, 4.0, 8.0])
     for i, d, x in inputs:
         same(f, g, a, i, d, x, scalar_type=False)
+
+
+def return_in_finally(x):
+    for k in range(3):
+        try:
+            x = 1 // x
+        finally:
+            if k == 1:
+                return -k
+            x = 0
+    return x
+
+
+def continue_in_finally(a):
+    n = 0
+    for i in range(4):
+        try:
+            n += int(a[i + 2])
+        finally:
+            continue
+    return n
+
+
+def test_finally_exits_drop_the_error():
+    for f, inputs in ((return_in_finally, [(1,), (0,)]),
+                      (continue_in_finally, [(np.arange(5.0),)])):
+        g = jit(f, fallback=False)
+        for args in inputs:
+            same(f, g, *args)
+
+
+def test_other_targets_refuse_with_a_reason():
+    from hanajit.ir import types as T
+    from hanajit.pipeline import compile_ir
+    for target in ("exe", "wasm"):
+        with pytest.raises(UnsupportedError, match="cannot catch exceptions"):
+            compile_ir(div_or_zero, (T.FLOAT64, T.FLOAT64), {"target": target})
