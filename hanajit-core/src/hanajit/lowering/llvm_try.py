@@ -10,8 +10,9 @@ class: the interpreter must re-run the whole call) on outward as if the try were
 not there; any other error is copied into the try's own record (an alloca of 4
 int64, so a handler can raise it again after a nested try has caught another
 error), the code in ``*err`` is cleared (nothing pending: a parallel loop's
-runtime reads a chunk's record) and the handlers run: ``Caught`` tests the saved code, ``Reraise`` writes
-the saved record back and calls ``fail()`` (outer handlers, or the exit).
+runtime reads a chunk's record) and the handlers run: ``Caught`` tests the
+saved code, ``Reraise`` writes the saved record back and calls ``fail()`` (outer
+handlers, or the exit).
 
 Raise codes are allocated as raise sites are lowered (``Module.raise_code``), so
 the tests on a code are ``switch`` instructions whose cases are added once the
