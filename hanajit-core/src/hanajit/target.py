@@ -52,6 +52,10 @@ class Capabilities:
     # are compiled once per process and later callers only declare them
     # (``lowering/shared.py``; the target's ``compile`` lowers ``Function.external``)
     links_code: bool = False
+    # ``try`` / ``except`` in compiled code: a raise inside a ``try`` body branches
+    # to its handlers (``ir.nodes.Try``, lowered by ``lowering/llvm_try.py``);
+    # without it a function holding ``try`` runs in the interpreter
+    catches: bool = False
 
     def key(self) -> str:
         """A stable text for cache keys: ``name=0/1`` of every field."""

@@ -18,7 +18,8 @@ class CpuTarget(Target):
     stages = ("llvm", "obj")
     kind = "host"
     capabilities = Capabilities(host_calls=True, threads=True, c_math=True, atomics=True,
-                                stack_check=True, allocation=True, links_code=True)
+                                stack_check=True, allocation=True, links_code=True,
+                                catches=True)
 
     def status(self):
         try:
@@ -173,7 +174,8 @@ def checked_loops(module, only=None) -> bool:
     from hanajit.lowering import shared
 
     def leaves_early(body) -> bool:
-        return any(isinstance(s, (N.Raise, N.Break, N.Return)) for s in N.walk_stmts(body))
+        return any(isinstance(s, (N.Raise, N.Reraise, N.Break, N.Return))
+                   for s in N.walk_stmts(body))
     for name, fn in module.functions.items():
         if (only is not None and name not in only) or shared.ours(fn):
             continue

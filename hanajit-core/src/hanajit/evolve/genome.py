@@ -83,7 +83,9 @@ def counted_loops(module: N.Module) -> list:
 
     def post(body):
         for s in body:
-            for attr in ("then", "orelse", "body"):
+            # (a try is lowered body, else, handlers)
+            for attr in ("body", "orelse", "then") if isinstance(s, N.Try) else (
+                    "then", "orelse", "body"):
                 if attr == "orelse" and getattr(s, "versioned", False):
                     continue
                 sub = getattr(s, attr, None)

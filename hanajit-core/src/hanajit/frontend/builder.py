@@ -31,7 +31,7 @@ from .loop_statements import LoopStatements, is_flat
 from .node_names import plain_name
 from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
-from . import built_calls, comprehension_lists, vectorize_calls
+from . import built_calls, comprehension_lists, try_statements, vectorize_calls
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -103,6 +103,9 @@ class Builder(LoopStatements):
         self.pending: list = []
         self.current_stmt = None
         self.returns: dict = {}         # "list" / "other": what the returns return
+        self.n_try = 0                  # Try labels (frontend.try_statements)
+        self.handling: list = []        # labels of the handlers being built (bare raise)
+        self.exc_names: set = set()     # ``except ... as name`` names (``del name``)
 
     # ---------------------------------------------------------------- helpers
     def fail(self, node, construct: str, detail: str = ""):
@@ -306,11 +309,17 @@ class Builder(LoopStatements):
     def s_Continue(self, s):
         return [N.Continue()]
 
+    def s_Try(self, s):
+        return try_statements.build_try(self, s)
+
+    def s_Delete(self, s):
+        return try_statements.delete(self, s)
+
     def s_Raise(self, s):
         if s.cause is not None:
             self.fail(s, "raise ... from")
         if s.exc is None:
-            self.fail(s, "bare raise")
+            return try_statements.bare_raise(self, s)
         exc, msg, args = s.exc, "", []
         if isinstance(exc, ast.Call):
             if exc.keywords or len(exc.args) > 1:

@@ -196,7 +196,14 @@ class Inferrer(ScalarKinds):
                 problem = message_fields.field_problem(t, conversion)
                 if problem:
                     self.fail(line, "f-string message", problem)
-        elif isinstance(s, (N.Break, N.Continue)):
+        elif isinstance(s, N.Try):
+            if not self.ctx.capabilities.catches:
+                self.fail(line, "try statement", "this target cannot catch exceptions in "
+                          "compiled code")
+            self.block(s.body)
+            self.block(s.then)
+            self.block(s.orelse)
+        elif isinstance(s, (N.Break, N.Continue, N.Reraise)):
             pass
         else:  # pragma: no cover - the frontend makes no other statements
             self.fail(line, f"statement {type(s).__name__}")
@@ -228,6 +235,9 @@ class Inferrer(ScalarKinds):
             self.fail(line, "variable", f"the type of '{e.name}' is unknown "
                       "(is it assigned before use on every path?)")
         return t
+
+    def e_Caught(self, e, line):
+        return T.BOOL
 
     def e_ObjRef(self, e, line):
         if isinstance(t := rules.typeof(e.obj), T.FunctionArg):

@@ -41,10 +41,13 @@ class Unpack:
 def falls_through(body) -> bool:
     """Can control reach the end of ``body`` (so the function returns None)?"""
     for s in body:
-        if isinstance(s, (N.Return, N.Raise, N.Break, N.Continue)):
+        if isinstance(s, (N.Return, N.Raise, N.Break, N.Continue, N.Reraise)):
             return False
         if isinstance(s, N.If) and s.orelse and not falls_through(s.then) \
                 and not falls_through(s.orelse):
+            return False
+        if isinstance(s, N.Try) and not falls_through(s.then) and not (
+                falls_through(s.body) and falls_through(s.orelse)):
             return False
         if isinstance(s, N.PyWhile) and _always_true(s.cond) and not _breaks(s.body):
             return False
@@ -80,6 +83,7 @@ def _breaks(body) -> bool:
     for s in body:
         if isinstance(s, N.Break):
             return True
-        if isinstance(s, N.If) and (_breaks(s.then) or _breaks(s.orelse)):
+        if isinstance(s, (N.If, N.Try)) and (_breaks(s.then) or _breaks(s.orelse)
+                                             or (isinstance(s, N.Try) and _breaks(s.body))):
             return True
     return False

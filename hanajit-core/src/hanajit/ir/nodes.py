@@ -443,6 +443,18 @@ class HostArray(Expr):
             self.address = new[0]
 
 
+@dataclass(eq=False)
+class Caught(Expr):
+    """In a handler of the ``Try`` numbered ``label``: is the exception it caught an
+    instance of one of ``classes`` (exception classes known at compile time)?  Each
+    raise site's class is known per raise code, so this is a test of the code
+    (never true of a deopt code, which a ``Try`` never catches)."""
+
+    label: int
+    classes: tuple = ()
+    type: Optional[Type] = None
+
+
 # Python-level expressions (before the semantic passes) ---------------------------
 @dataclass(eq=False)
 class PyBinOp(Expr):
@@ -740,6 +752,33 @@ class Raise(Stmt):
     args: list = field(default_factory=list)   # up to 3 int64 values for "{}"s
 
 
+@dataclass(eq=False)
+class Try(Stmt):
+    """``try``/``except``/``else`` (``finally`` is built from it: frontend).  Runs
+    ``body``; when a statement of it, or a function it calls, raises -- anything but
+    a deopt (``Raise.deopt`` True: the interpreter re-runs the whole call) -- control
+    leaves ``body`` at once for ``then``, the handlers (``If`` tests of ``Caught``,
+    ending in ``Reraise`` when no clause matches), which start with any subset of
+    ``body``'s assignments done.  When ``body`` completes, ``orelse`` runs, outside
+    the handlers' reach.  ``label`` (unique in the function) names this try in
+    ``Caught`` and ``Reraise``.  Passes that move statements or prove facts over a
+    loop treat a loop holding a ``Try`` as opaque (``walk.holds_try``)."""
+
+    body: list = field(default_factory=list)
+    then: list = field(default_factory=list)
+    orelse: list = field(default_factory=list)
+    label: int = 0
+
+
+@dataclass(eq=False)
+class Reraise(Stmt):
+    """Raise again the exception the ``Try`` numbered ``label`` caught (same class,
+    message and arguments): a bare ``raise`` in a handler, a handler no clause of
+    which matches, the end of a ``finally`` entered by an exception."""
+
+    label: int = 0
+
+
 # ---------------------------------------------------------------------- function
 @dataclass(eq=False)
 class Function:
@@ -805,5 +844,5 @@ class Module:
 
 # the walks over statements and expression trees (``ir/walk.py``), here too: every
 # pass reads them as ``N.walk_stmts`` ...
-from .walk import (call_graph, callees, reach, read_names, splice, stmt_exprs,  # noqa: E402,F401
-                   walk_expr, walk_stmts)
+from .walk import (call_graph, callees, holds_try, reach, read_names, splice,  # noqa: E402,F401
+                   stmt_exprs, walk_expr, walk_stmts)

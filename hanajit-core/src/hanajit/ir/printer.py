@@ -28,6 +28,8 @@ def format_expr(e) -> str:
         return f"{format_expr(e.operand)}.{e.part}"
     if isinstance(e, N.StackAddress):
         return "stack_address()"
+    if isinstance(e, N.Caught):
+        return f"caught #{e.label}({', '.join(c.__name__ for c in e.classes)})"
     if isinstance(e, N.GpuIndex):
         return f"gpu.{e.kind}[{'xyz'[e.axis]}]"
     if isinstance(e, N.SharedArray):
@@ -60,6 +62,16 @@ def format_stmts(body, indent=1) -> list:
             if s.orelse:
                 out.append(f"{pad}else:")
                 out += format_stmts(s.orelse, indent + 1)
+        elif isinstance(s, N.Try):
+            out.append(f"{pad}try #{s.label}:")
+            out += format_stmts(s.body, indent + 1)
+            out.append(f"{pad}except #{s.label}:")
+            out += format_stmts(s.then, indent + 1)
+            if s.orelse:
+                out.append(f"{pad}else #{s.label}:")
+                out += format_stmts(s.orelse, indent + 1)
+        elif isinstance(s, N.Reraise):
+            out.append(f"{pad}reraise #{s.label}")
         elif isinstance(s, N.Loop):
             out.append(f"{pad}loop:")
             out += format_stmts(s.body, indent + 1)

@@ -5,7 +5,8 @@ Checks that every expression is typed, that a primitive-level function holds no
 the library's ``Lazy``, the inliner's ``Lowered``: only ``ir.nodes`` classes),
 that operand types agree for primitive operations, that loads and stores index
 every axis with int64 values of the element type, and that ``Break``/``Continue``
-sit inside loops.  :func:`verify_module` also checks every call against its
+sit inside loops, and that every ``Caught``/``Reraise`` names a ``Try`` of the
+function.  :func:`verify_module` also checks every call against its
 callee's signature.
 """
 from __future__ import annotations
@@ -142,6 +143,16 @@ def verify(fn: N.Function) -> None:
                     check(sub, depth + (1 if loop and attr == "body" else 0))
 
     check(fn.body, 0)
+    # every Caught and Reraise names a Try of the function
+    stmts = list(N.walk_stmts(fn.body))
+    tries = {s.label for s in stmts if isinstance(s, N.Try)}
+    for s in stmts:
+        if isinstance(s, N.Reraise) and s.label not in tries:
+            fail(f"reraise of try #{s.label}, which the function does not hold")
+        for e in N.stmt_exprs(s) if tries else ():
+            for x in N.walk_expr(e) if e is not None else ():
+                if isinstance(x, N.Caught) and (x.label not in tries or x.type != T.BOOL):
+                    fail(f"caught of try #{x.label}: no such try, or not bool")
 
 
 def verify_module(module: N.Module, bodies: bool = True) -> None:

@@ -4,7 +4,7 @@ expressions a statement holds, and every expression of a tree.  Re-exported by
 from __future__ import annotations
 
 from .nodes import (Assign, Call, Expr, ExprStmt, ForCount, ForeignCall, If, PyForRange,
-                    PySetItem, PyWhile, Raise, Return, Stmt, Store, Var)
+                    PySetItem, PyWhile, Raise, Return, Stmt, Store, Try, Var)
 
 
 def walk_stmts(body):
@@ -15,6 +15,14 @@ def walk_stmts(body):
             sub = getattr(s, attr, None)
             if isinstance(sub, list):
                 yield from walk_stmts(sub)
+
+
+def holds_try(body) -> bool:
+    """Does ``body`` (nested bodies included) hold a ``Try``?  Passes that move
+    statements across others, or prove facts from a loop body having run to its
+    end, leave such a body as it is: control may leave it at any raising
+    statement for a handler that goes on."""
+    return any(isinstance(s, Try) for s in walk_stmts(body))
 
 
 def splice(body: list, old, new: list) -> bool:

@@ -27,6 +27,7 @@ from .llvm_linked import translate_raise
 from .llvm_math import MathCalls
 from .llvm_memory import ArrayMemory, borrowed_params
 from .llvm_random import TablesAndRandom
+from .llvm_try import TryLowering, fill_switches
 from .vector_math_sites import VectorMathSites
 
 
@@ -125,7 +126,7 @@ def const(value, t: T.Type) -> ir.Constant:
     raise TypeError(t)
 
 
-class FunctionLowering(TablesAndRandom, ArrayMemory, VectorMathSites):
+class FunctionLowering(TablesAndRandom, ArrayMemory, VectorMathSites, TryLowering):
     """Lowers one primitive IR function into an ``ir.Function``."""
 
     def __init__(self, mod: "ModuleLowering", fn: N.Function):
@@ -137,6 +138,8 @@ class FunctionLowering(TablesAndRandom, ArrayMemory, VectorMathSites):
         self.vector_loops: list = []  # per enclosing loop: may LLVM vectorise it?
         self.prefetch: list = []     # per open counted loop: prefetch.Sites or None
         self._fail_bb = None         # the one exit of a raise: fail()
+        self.landings: list = []     # per enclosing try body: its landing block
+        self.try_records: dict = {}  # Try label -> its saved error record (llvm_try)
 
     def run(self):
         fn = self.fn
@@ -262,6 +265,10 @@ class FunctionLowering(TablesAndRandom, ArrayMemory, VectorMathSites):
             self.fail()
         elif isinstance(s, N.ForeignCall):
             self.foreign_call(s)
+        elif isinstance(s, N.Try):
+            self.lower_try(s)
+        elif isinstance(s, N.Reraise):
+            self.reraise(s)
         elif isinstance(s, N.Store):
             arr = self.expr(s.array)
             ptr = self.element_ptr(arr, s.array.type, [self.expr(i) for i in s.indices])
@@ -679,6 +686,7 @@ class ModuleLowering(MathCalls):
         loops = ((getattr(module, "strategy", None) or {}).get("loops") or {}).values()
         self.wants_prefetch = any(h.get("prefetch") for h in loops)
         self.vector_decls: list = []          # vector math functions, see vector_variant
+        self.code_tests: list = []            # switches on raise codes (llvm_try.py)
 
     def fn_type(self, fn: N.Function) -> ir.FunctionType:
         params = [lltype(t) for t in fn.arg_types]
@@ -800,6 +808,8 @@ class ModuleLowering(MathCalls):
                                              and fn.name not in self.only):
                 continue
             FunctionLowering(self, fn).run()
+        if self.code_tests:
+            fill_switches(self)
         if self.vector_decls:                 # else dead-declaration removal drops them
             used = ir.GlobalVariable(self.llmod, ir.ArrayType(PTR, len(self.vector_decls)),
                                      "llvm.compiler.used")

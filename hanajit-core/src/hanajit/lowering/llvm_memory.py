@@ -19,7 +19,12 @@ class ArrayMemory:
         one copy of the releases, where a copy per raise site grew the IR as
         (raise sites x array locals).  Logical addressing (Vulkan) keeps a return
         per site: its structured control flow lets a selection exit only to its
-        merge block."""
+        merge block.  Inside a ``try`` body: a branch to the innermost try's landing
+        block instead (``llvm_try.py``)."""
+        landing = self.landing()
+        if landing is not None:
+            self.b.branch(landing)
+            return
         gpu = self.m.info.gpu
         if not self.managed or (gpu is not None and gpu.addressing == "logical"):
             self.release_locals()

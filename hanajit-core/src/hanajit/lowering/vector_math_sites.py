@@ -14,7 +14,8 @@ from __future__ import annotations
 from ..ir import nodes as N
 from ..ir.walk import stmt_exprs, walk_expr, walk_stmts
 
-_EXITS = (N.Break, N.Return, N.Raise, N.Loop, N.ForCount)    # (ParallelFor too)
+_EXITS = (N.Break, N.Return, N.Raise, N.Loop, N.ForCount,    # (ParallelFor too)
+          N.Try, N.Reraise)
 
 
 class VectorMathSites:

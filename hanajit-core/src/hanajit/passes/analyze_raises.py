@@ -1,8 +1,9 @@
 """Decide which functions can raise (and so need the error-returning ABI).
 
-Runs last on a primitive module.  A function can raise if it holds a ``Raise`` or
-calls a function that can raise; found by a fixpoint over the call graph, so a
-recursive function that never raises (``fib``) keeps the plain C calling
+Runs last on a primitive module.  A function can raise if it holds a ``Raise``
+(or a ``Reraise``, or a ``Try``: its handlers read the error record, whatever its
+body does) or calls a function that can raise; found by a fixpoint over the call
+graph, so a recursive function that never raises (``fib``) keeps the plain C calling
 convention.
 
 Example::
@@ -22,7 +23,8 @@ def _allocates(s) -> bool:
 def analyze_raises(module: N.Module) -> bool:
     # (a function compiled apart, ``Function.external``, keeps what was decided then)
     raises = {name: fn.can_raise if fn.external is not None else
-              any(isinstance(s, N.Raise) or _allocates(s) for s in N.walk_stmts(fn.body))
+              any(isinstance(s, (N.Raise, N.Reraise, N.Try)) or _allocates(s)
+                  for s in N.walk_stmts(fn.body))
               for name, fn in module.functions.items()}
     # (the callees of a function found raising already are never asked for)
     calls: dict = {}

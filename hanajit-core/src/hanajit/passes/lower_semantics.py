@@ -242,6 +242,11 @@ class Lowerer:
             self.emit(N.Store(array=arr, indices=idxs, value=value, line=s.line))
         elif isinstance(s, (N.Break, N.Continue)):
             self.emit(type(s)(line=s.line))
+        elif isinstance(s, N.Try):
+            self.emit(N.Try(body=self.block(s.body), then=self.block(s.then),
+                            orelse=self.block(s.orelse), label=s.label, line=s.line))
+        elif isinstance(s, N.Reraise):
+            self.emit(N.Reraise(label=s.label, line=s.line))
         else:  # pragma: no cover
             raise AssertionError(f"unexpected statement {s}")
 
@@ -302,6 +307,9 @@ class Lowerer:
         return ew.materialize(self, self.lower(e))
 
     def e_Const(self, e):
+        return e
+
+    def e_Caught(self, e):
         return e
 
     def e_ObjRef(self, e):

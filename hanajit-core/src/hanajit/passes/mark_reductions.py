@@ -37,8 +37,8 @@ def _candidates(body):
 def mark_reductions(fn: N.Function, ctx=None) -> bool:
     changed = False
     for loop in N.walk_stmts(fn.body):
-        if not isinstance(loop, (N.ForCount, N.Loop)):
-            continue
+        if not isinstance(loop, (N.ForCount, N.Loop)) or N.holds_try(loop.body):
+            continue        # (a handler may read the accumulator mid-loop)
         for name, binop in _candidates(loop.body):
             reads = sum(_reads(e, name) for s in N.walk_stmts(loop.body)
                         for e in N.stmt_exprs(s) if e is not None)

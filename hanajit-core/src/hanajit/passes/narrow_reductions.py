@@ -308,6 +308,10 @@ def _refusal(fn: N.Function, loop: N.ForCount) -> str | None:
         return "it contains a break"
     if _reads_outside(fn.body, loop.counter):
         return "its counter is read after it"
+    if N.holds_try(fn.body):
+        # an error caught mid-block would find the accumulator without the
+        # block's partial sum (and a try in the loop hides its breaks)
+        return "the function catches exceptions (a try statement)"
     return None
 
 

@@ -6,7 +6,8 @@ the locals *definitely* assigned before it: a branch contributes what both arms
 assign (an arm that returns, raises, breaks or continues contributes
 everything), a counted loop may run no iteration (nothing it assigns counts
 after it, or in its body before the assignment), a ``Loop`` is left only
-through its ``break``s (what every ``break`` saw).  A local read where it is not
+through its ``break``s (what every ``break`` saw); a ``try``'s handlers start from what held before
+it (an exception may leave its body at any statement).  A local read where it is not
 definitely assigned gets a flag ``$bound_<name>``: False on entry, True after
 each assignment, and the read is preceded by
 ``if not flag: raise UnboundLocalError(<CPython's message>)``.  Functions where
@@ -93,6 +94,13 @@ class _Analysis:
             for b in inner:
                 out = _meet(out, b)
             return out
+        if isinstance(s, N.Try):
+            # a handler may start with any of the body's assignments undone (the
+            # first statement may raise): it starts from what held before the try
+            after = self.block(s.orelse, self.block(s.body, bound, breaks), breaks)
+            return _meet(after, self.block(s.then, bound, breaks))
+        if isinstance(s, N.Reraise):
+            return TOP
         if isinstance(s, N.Break):
             breaks.append(bound)
             return TOP

@@ -358,6 +358,13 @@ def version_bounds(fn: N.Function) -> bool:
                 visit(s.orelse)
             elif isinstance(s, N.Loop):
                 visit(s.body)
+            elif isinstance(s, N.Try):
+                # (a nest in a try body, handler or else is versioned as any other:
+                # the test raises nothing; _Nest.walk enters no Try, so no fact
+                # from a try body -- which may stop at any statement -- is used)
+                visit(s.body)
+                visit(s.then)
+                visit(s.orelse)
     visit(fn.body)
     return changed
 

@@ -1,0 +1,125 @@
+"""LLVM lowering of ``try`` (``ir.nodes.Try``, ``Caught``, ``Reraise``): a mixin of
+``llvm.FunctionLowering``.
+
+Every raise -- a ``Raise``, a failing call, a failed allocation, a failing
+parallel loop -- writes the error record (``*err``: the code, up to 3 int64
+arguments) and calls ``fail()``.  Inside a ``try`` body ``fail()`` branches to
+the innermost try's landing block instead of the function's failing exit.  The
+landing block first sends a deopt code (``Raise.deopt`` True, or the ``Deopt``
+class: the interpreter must re-run the whole call) on outward as if the try were
+not there; any other error is copied into the try's own record (an alloca of 4
+int64, so a handler can raise it again after a nested try has caught another
+error), the code in ``*err`` is cleared (nothing pending: a parallel loop's
+runtime reads a chunk's record) and the handlers run: ``Caught`` tests the
+saved code, ``Reraise`` writes the saved record back and calls ``fail()`` (outer
+handlers, or the exit).
+
+Raise codes are allocated as raise sites are lowered (``Module.raise_code``), so
+the tests on a code are ``switch`` instructions whose cases are added once the
+whole module is lowered (:func:`fill_switches`): a code whose class (known per
+code) is a subclass of a clause's classes jumps to the "true" block.  A module
+without ``try`` has no such switch: its IR is what it was.
+"""
+from __future__ import annotations
+
+from llvmlite import ir
+
+from ..ir import nodes as N
+
+I1, I64 = ir.IntType(1), ir.IntType(64)
+
+
+def _is_deopt(exc, deopt) -> bool:
+    """Codes a ``Try`` never catches.  (``errors.RERUN`` is not one: its class is
+    exact, only its message approximate -- which a handler cannot see -- and a
+    re-raise keeps the code.)"""
+    from ..errors import RERUN
+    from ..lib.python.helpers import Deopt
+    return (deopt and deopt != RERUN) or exc is Deopt
+
+
+def fill_switches(ml) -> None:
+    """Add the cases of every code test of ``ml``'s functions, now that
+    ``ml.module.raises`` holds every code."""
+    for sw, target, classes in ml.code_tests:
+        for code, (exc, _message, deopt) in enumerate(ml.module.raises, 1):
+            if _is_deopt(exc, deopt):
+                if classes is None:             # the landing's deopt test
+                    sw.add_case(ir.Constant(I64, code), target)
+            elif classes is not None and isinstance(exc, type) and issubclass(exc, classes):
+                sw.add_case(ir.Constant(I64, code), target)
+    ml.code_tests = []
+
+
+class TryLowering:
+    """``Try``, ``Caught`` and ``Reraise``; ``fail()`` consults :attr:`landings`."""
+
+    def landing(self):
+        """The innermost try's landing block, or None."""
+        return self.landings[-1] if self.landings else None
+
+    def record(self, label: int):
+        """The error record of the try numbered ``label`` (one alloca per label)."""
+        slot = self.try_records.get(label)
+        if slot is None:
+            with self.b.goto_entry_block():
+                slot = self.try_records[label] = self.b.alloca(
+                    I64, size=ir.Constant(I64, 4), name=f"try{label}")
+        return slot
+
+    def copy_record(self, src, dst):
+        b = self.b
+        for k in range(4):
+            v = b.load(b.gep(src, [ir.Constant(I64, k)], source_etype=I64), typ=I64)
+            b.store(v, b.gep(dst, [ir.Constant(I64, k)], source_etype=I64))
+
+    def lower_try(self, s: N.Try):
+        b = self.b
+        catch = self.llfn.append_basic_block(f"try{s.label}.catch")
+        merge = self.llfn.append_basic_block(f"try{s.label}.end")
+        self.landings.append(catch)
+        try:
+            self.block(s.body)
+        finally:
+            self.landings.pop()
+        self.block(s.orelse)                # (outside the handlers' reach)
+        if not b.block.is_terminated:
+            b.branch(merge)
+        # (lowered even when nothing in the body raises -- LLVM drops the dead
+        # blocks -- so loops are met in the order evolve.genome counts them)
+        b.position_at_end(catch)
+        onward = self.llfn.append_basic_block(f"try{s.label}.deopt")
+        handlers = self.llfn.append_basic_block(f"try{s.label}.handlers")
+        code = b.load(self.err, typ=I64)
+        self.m.code_tests.append((b.switch(code, handlers), onward, None))
+        b.position_at_end(onward)          # a deopt leaves as if this try were not there
+        self.fail()
+        b.position_at_end(handlers)
+        self.copy_record(self.err, self.record(s.label))
+        # caught: no error pending (a parallel loop's runtime reads a chunk's
+        # record, not its status, to find the failing chunk)
+        b.store(ir.Constant(I64, 0), self.err)
+        self.block(s.then)
+        if not b.block.is_terminated:
+            b.branch(merge)
+        b.position_at_end(merge)
+
+    def reraise(self, s: N.Reraise):
+        self.copy_record(self.record(s.label), self.err)
+        self.fail()
+
+    def e_Caught(self, e):
+        b = self.b
+        code = b.load(self.record(e.label), typ=I64)      # (element 0: the code)
+        yes = self.llfn.append_basic_block("caught.yes")
+        no = self.llfn.append_basic_block("caught.no")
+        merge = self.llfn.append_basic_block("caught.end")
+        self.m.code_tests.append((b.switch(code, no), yes, tuple(e.classes)))
+        for bb in (yes, no):
+            b.position_at_end(bb)
+            b.branch(merge)
+        b.position_at_end(merge)
+        phi = b.phi(I1)
+        phi.add_incoming(ir.Constant(I1, 1), yes)
+        phi.add_incoming(ir.Constant(I1, 0), no)
+        return phi
