@@ -97,7 +97,7 @@ class Var(Expr):
     type: Optional[Type] = None
 
 
-def _kids(*names):
+def kids(*names):
     """Generate children()/replace_children() for fixed child fields."""
     # (children() runs for every node of every walk: the fields read by one
     # attrgetter call rather than a getattr each)
@@ -142,7 +142,7 @@ class BinOp(Expr):
     left: Expr
     right: Expr
     type: Optional[Type] = None
-    children, replace_children = _kids("left", "right")
+    children, replace_children = kids("left", "right")
     reassoc = False     # a float reduction update that may be reordered (see
     #                     passes/mark_reductions.py)
 
@@ -155,7 +155,7 @@ class UnOp(Expr):
     op: str
     operand: Expr
     type: Optional[Type] = None
-    children, replace_children = _kids("operand")
+    children, replace_children = kids("operand")
 
 
 @dataclass(eq=False)
@@ -171,7 +171,7 @@ class Cmp(Expr):
     left: Expr
     right: Expr
     type: Optional[Type] = None
-    children, replace_children = _kids("left", "right")
+    children, replace_children = kids("left", "right")
 
 
 @dataclass(eq=False)
@@ -183,7 +183,7 @@ class Cast(Expr):
 
     operand: Expr
     type: Optional[Type] = None
-    children, replace_children = _kids("operand")
+    children, replace_children = kids("operand")
 
 
 @dataclass(eq=False)
@@ -194,7 +194,7 @@ class Select(Expr):
     a: Expr
     b: Expr
     type: Optional[Type] = None
-    children, replace_children = _kids("cond", "a", "b")
+    children, replace_children = kids("cond", "a", "b")
 
 
 @dataclass(eq=False)
@@ -211,14 +211,14 @@ class Intrinsic(Expr):
     name: str
     args: list
     type: Optional[Type] = None
-    children, replace_children = _kids("args")
+    children, replace_children = kids("args")
 
 
 @dataclass(eq=False)
 class MakeTuple(Expr):
     items: list
     type: Optional[Type] = None
-    children, replace_children = _kids("items")
+    children, replace_children = kids("items")
 
 
 @dataclass(eq=False)
@@ -228,7 +228,7 @@ class TupleGet(Expr):
     tup: Expr
     index: int
     type: Optional[Type] = None
-    children, replace_children = _kids("tup")
+    children, replace_children = kids("tup")
 
 
 @dataclass(eq=False)
@@ -236,7 +236,7 @@ class MakeComplex(Expr):
     real: Expr
     imag: Expr
     type: Optional[Type] = None
-    children, replace_children = _kids("real", "imag")
+    children, replace_children = kids("real", "imag")
 
 
 @dataclass(eq=False)
@@ -246,7 +246,7 @@ class ComplexPart(Expr):
     operand: Expr
     part: str
     type: Optional[Type] = None
-    children, replace_children = _kids("operand")
+    children, replace_children = kids("operand")
 
 
 @dataclass(eq=False)
@@ -257,7 +257,7 @@ class Call(Expr):
     func: str
     args: list
     type: Optional[Type] = None
-    children, replace_children = _kids("args")
+    children, replace_children = kids("args")
 
 
 @dataclass(eq=False)
@@ -269,7 +269,7 @@ class ArrayAttr(Expr):
     attr: str
     axis: int = 0
     type: Optional[Type] = None
-    children, replace_children = _kids("array")
+    children, replace_children = kids("array")
 
 
 @dataclass(eq=False)
@@ -288,7 +288,7 @@ class Load(Expr):
     array: Expr
     indices: list
     type: Optional[Type] = None
-    children, replace_children = _kids("array", "indices")
+    children, replace_children = kids("array", "indices")
 
 
 @dataclass(eq=False)
@@ -301,7 +301,7 @@ class ArrayView(Expr):
     shape: list
     strides: list
     type: Optional[Type] = None
-    children, replace_children = _kids("array", "offset", "shape", "strides")
+    children, replace_children = kids("array", "offset", "shape", "strides")
 
 
 @dataclass(eq=False)
@@ -313,7 +313,7 @@ class AllocArray(Expr):
 
     shape: list
     type: Optional[Type] = None
-    children, replace_children = _kids("shape")
+    children, replace_children = kids("shape")
 
 
 # GPU kernels (hanajit.gpu; only in functions compiled for a "gpu"-kind target) ----
@@ -386,7 +386,7 @@ class TableLoad(Expr):
     values: tuple
     index: Expr
     type: Optional[Type] = None
-    children, replace_children = _kids("index")
+    children, replace_children = kids("index")
 
 
 @dataclass(eq=False)
@@ -400,7 +400,7 @@ class RandomBits(Expr):
     rng: Expr
     kind: str
     type: Optional[Type] = None
-    children, replace_children = _kids("rng")
+    children, replace_children = kids("rng")
 
 
 @dataclass(eq=False)
@@ -412,7 +412,7 @@ class MakeGenerator(Expr):
     words: Expr
     type: Optional[Type] = None
     start: Optional[Expr] = None
-    children, replace_children = _kids("words", "start")
+    children, replace_children = kids("words", "start")
 
 
 @dataclass(eq=False)
@@ -453,138 +453,6 @@ class Caught(Expr):
     label: int
     classes: tuple = ()
     type: Optional[Type] = None
-
-
-# Python-level expressions (before the semantic passes) ---------------------------
-@dataclass(eq=False)
-class PyBinOp(Expr):
-    """A Python binary operator: ``add sub mul truediv floordiv mod pow lshift
-    rshift bitand bitor bitxor matmul``."""
-
-    op: str
-    left: Expr
-    right: Expr
-    type: Optional[Type] = None
-    # decided by inference: NumPy's semantics (an operand is a NumPy scalar or
-    # array, NEP 50) rather than Python's; None until typed
-    numpy_semantics: Optional[bool] = None
-    # ``array ** exponent`` with a Python-number exponent: its type, which decides
-    # NumPy's power (power.python_exponent_power); None otherwise
-    python_exponent: Optional[Type] = None
-    children, replace_children = _kids("left", "right")
-
-
-@dataclass(eq=False)
-class PyUnOp(Expr):
-    """A Python unary operator: ``neg pos invert not``."""
-
-    op: str
-    operand: Expr
-    type: Optional[Type] = None
-    children, replace_children = _kids("operand")
-
-
-@dataclass(eq=False)
-class PyCompare(Expr):
-    """A (possibly chained) comparison ``a < b <= c``: ops ``lt le gt ge eq ne in
-    notin is isnot``."""
-
-    ops: list
-    operands: list
-    type: Optional[Type] = None
-    children, replace_children = _kids("operands")
-
-
-@dataclass(eq=False)
-class PyBoolOp(Expr):
-    """``and`` / ``or`` over values, returning an operand as Python does."""
-
-    op: str
-    values: list
-    type: Optional[Type] = None
-    children, replace_children = _kids("values")
-
-
-@dataclass(eq=False)
-class PyIfExp(Expr):
-    """``a if cond else b`` (only the chosen arm is evaluated)."""
-
-    cond: Expr
-    a: Expr
-    b: Expr
-    type: Optional[Type] = None
-    children, replace_children = _kids("cond", "a", "b")
-
-
-@dataclass(eq=False)
-class Truth(Expr):
-    """Python truthiness of a value (``bool(x)``), type bool."""
-
-    operand: Expr
-    type: Optional[Type] = None
-    children, replace_children = _kids("operand")
-
-
-@dataclass(eq=False)
-class PyCall(Expr):
-    """A call of a Python object resolved at compile time (a builtin, a ``math``
-    or ``numpy`` function, another jitted function)."""
-
-    callee: Any
-    args: list
-    kwargs: dict = field(default_factory=dict)
-    type: Optional[Type] = None
-    name: str = ""
-    # decided by the callee's typer: NumPy's semantics for a builtin on NumPy
-    # scalars (``abs``, ``divmod`` ...); None until typed
-    numpy_semantics: Optional[bool] = None
-    # what the callee's typer decided for its lowering (np.quantile's plan)
-    plan: Any = None
-
-    def children(self):
-        return list(self.args) + list(self.kwargs.values())
-
-    def replace_children(self, new):
-        n = len(self.args)
-        self.args = list(new[:n])
-        self.kwargs = dict(zip(self.kwargs.keys(), new[n:]))
-
-
-@dataclass(eq=False)
-class PyGetItem(Expr):
-    """``value[index]`` before lowering (tuple indexing; arrays later).  ``kind``
-    names the sequence in an IndexError: ``"list"`` for a read-only list display
-    built as a tuple (``frontend.readonly_lists``) or a list comprehension built
-    as an array (``frontend.comprehension_lists``: an int index, as a list)."""
-
-    value: Expr
-    index: Expr
-    type: Optional[Type] = None
-    kind: str = "tuple"
-    # a list comprehension's item: a NumPy scalar exactly when this local is
-    items_like: Optional[str] = None
-    children, replace_children = _kids("value", "index")
-
-
-@dataclass(eq=False)
-class PySlice(Expr):
-    """``start:stop:step`` in an index (missing parts are ``Const(None)``)."""
-
-    start: Expr
-    stop: Expr
-    step: Expr
-    type: Optional[Type] = None
-    children, replace_children = _kids("start", "stop", "step")
-
-
-@dataclass(eq=False)
-class PyAttr(Expr):
-    """``value.attr`` on a typed value (``z.real``, ``z.imag``)."""
-
-    value: Expr
-    attr: str
-    type: Optional[Type] = None
-    children, replace_children = _kids("value")
 
 
 # ------------------------------------------------------------------------- stmts
@@ -846,3 +714,7 @@ class Module:
 # pass reads them as ``N.walk_stmts`` ...
 from .walk import (call_graph, callees, holds_try, reach, read_names, splice,  # noqa: E402,F401
                    stmt_exprs, walk_expr, walk_stmts)
+
+# the Python-level expressions (``ir/python_nodes.py``), here too: N.PyCall ...
+from .python_nodes import (PyAttr, PyBinOp, PyBoolOp, PyCall, PyCompare,  # noqa: E402,F401
+                           PyGetItem, PyIfExp, PySlice, PyUnOp, Truth)
