@@ -574,6 +574,8 @@ class Inferrer(ScalarKinds):
             if isinstance(t, T.ArrayType):
                 a.type = registry.dtype_argument_type(t)
                 return a.type
+        if isinstance(a, N.PyCall):     # np.empty(n, np.result_type(a, b)): a dtype there
+            a.call_argument = True
         return self.expr(a, line)
 
     def e_PyCall(self, e, line):

@@ -251,7 +251,7 @@ def _load_library():
                   "python.float_sums",
                   "python.printing", "arrays.predicates",
                   "arrays.pattern_arrays", "indexing.along_axis", "arrays.broadcast_views",
-                  "arrays.block", "indexing.choose", "arrays.limits",
+                  "arrays.block", "indexing.choose", "arrays.limits", "arrays.result_types",
                   "numeric.bit_counts", "arrays.packbits", "statistics.nancumulative",
                   "capability_checks"):
             importlib.import_module(f"hanajit.lib.{m}")
