@@ -2,8 +2,8 @@
 largest of a contiguous run of float values in 32 accumulators, LLVM's SLP
 vectoriser making them vector ``min``/``max`` instructions, NaNs watched beside
 them.  Python source compiled by hanajit; the two loops are written out value by
-value (generated once, by hand-run code, from one template: only the compare
-differs).
+value, from one template where only the compare differs: written by
+``scripts/gen_lane_kernels.py`` (edit the script, not this module).
 """
 import numpy as np
 
