@@ -15,8 +15,6 @@ So recursion in non-raising functions is as cheap as C.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from llvmlite import ir
 
 from ..ir import nodes as N
@@ -28,102 +26,9 @@ from .llvm_math import MathCalls
 from .llvm_memory import ArrayMemory, borrowed_params
 from .llvm_random import TablesAndRandom
 from .llvm_try import TryLowering, fill_switches
+from .llvm_types import (F32, F64, I1, I8, I32, I64, PTR,  # noqa: F401 (re-exported)
+                         LLVMTargetInfo, const, holds_array, lltype, memtype)
 from .vector_math_sites import VectorMathSites
-
-
-@dataclass
-class LLVMTargetInfo:
-    triple: str = ""
-    data_layout: str = ""
-    # intrinsic name -> ("llvm", "llvm.sqrt") | ("libm", "tan") | ("frem", "")
-    math: dict = field(default_factory=dict)
-    float32_suffix: str = "f"        # libm spelling of the float32 variant
-    # ParallelFor on threads through the ``hj_parallel_for`` runtime (see
-    # hanajit_cpu.threads); False: run it as the serial ForCount it also is
-    parallel: bool = False
-    # GPU targets: the kernel-model row (``kernel_model.KernelModel``) that says how
-    # GpuIndex, Barrier, SharedArray and Atomic are spelt (``kernel_lower.py``
-    # prints them); None for CPU-like targets
-    gpu: object = None
-    # scalar math callee ("llvm.exp.f64", "expm1f") -> ((lanes, vector function), ...):
-    # the loop vectoriser may call these instead (a vector math library such as
-    # libmvec); empty: math calls in vectorised loops stay scalar
-    vector_variants: dict = field(default_factory=dict)
-    # complex math (NumPy's np.exp of a complex array ...) calls the C library's
-    # ``cexp``/``cexpf`` ... through ``hj.libm.<name>`` (x86-64 System V: a complex
-    # double in two SSE registers, a complex float packed in one); False: such a
-    # kernel is refused with a clear error
-    math_functions: bool = False
-    # ForeignCall statements (LAPACK of NumPy's OpenBLAS) call ``hj.host.<symbol>``,
-    # which the CPU engine resolves in the process; False: such a kernel is refused
-    host_calls: bool = False
-    # vectorised loops compute the exact square's ``pow(x, 2.0)`` slow path as
-    # ``x * x``, vector math within 1 ulp (``vector_square.py``), for an engine that
-    # inlines ``hj.vsquare.*`` after vectorising; False: such loops stay scalar
-    vector_square: bool = False
-    # float64 math calls (exp, log, pow, sin ... the names of ``softmath.NAMES``) call
-    # core's software versions ``hj.softmath.<name>``, defined in the module; a target
-    # sets this from ``not capabilities.float64_math``
-    softmath: bool = False
-
-
-I1, I8, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
-F32, F64 = ir.FloatType(), ir.DoubleType()
-PTR = ir.PointerType()
-
-
-def lltype(t: T.Type) -> ir.Type:
-    if isinstance(t, T.Scalar):
-        if t.kind == "b":
-            return I1
-        if t.kind in "iu":
-            return ir.IntType(t.bits)
-        if t.kind == "f":
-            return F32 if t.bits == 32 else F64
-        c = lltype(t.component)
-        return ir.LiteralStructType([c, c])
-    if isinstance(t, T.TupleType):
-        return ir.LiteralStructType([lltype(i) for i in t.items])
-    if isinstance(t, T.NoneType):
-        return I8
-    if isinstance(t, T.ArrayType):
-        dims = ir.ArrayType(I64, t.ndim)
-        return ir.LiteralStructType([PTR, PTR, dims, dims])
-    if isinstance(t, T.GeneratorType):      # state, next_uint64, next_uint32, next_double
-        return ir.LiteralStructType([I64] * 4)
-    raise TypeError(f"no LLVM type for {t}")
-
-
-def holds_array(t) -> bool:
-    if isinstance(t, T.ArrayType):
-        return True
-    return isinstance(t, T.TupleType) and any(holds_array(i) for i in t.items)
-
-
-def memtype(t: T.Scalar) -> ir.Type:
-    """How an array element is stored (bools as bytes)."""
-    return I8 if t.is_bool else lltype(t)
-
-
-def const(value, t: T.Type) -> ir.Constant:
-    ty = lltype(t)
-    if isinstance(t, T.Scalar):
-        if t.kind == "b":
-            return ir.Constant(I1, int(bool(value)))
-        if t.kind in "iu":
-            from ..ir.constants import of_type
-            v = of_type(int(value), t) & ((1 << t.bits) - 1)
-            return ir.Constant(ty, v)
-        if t.kind == "f":
-            return ir.Constant(ty, float(value))
-        v = complex(value)
-        c = t.component
-        return ir.Constant(ty, [const(v.real, c), const(v.imag, c)])
-    if isinstance(t, T.TupleType):
-        return ir.Constant(ty, [const(v, it) for v, it in zip(value, t.items)])
-    if isinstance(t, T.NoneType):
-        return ir.Constant(I8, 0)
-    raise TypeError(t)
 
 
 class FunctionLowering(TablesAndRandom, ArrayMemory, VectorMathSites, TryLowering):
