@@ -546,7 +546,11 @@ _ARRAY_LIKE_METHODS = frozenset({"take"})
 
 def _mark_lists(node, built):
     """Mark the tuples built of list displays ``from_list`` (``np.block`` takes
-    lists, and raises TypeError for tuples)."""
+    lists, and raises TypeError for tuples; ``ufunc.at`` reads a list as an
+    index array, a tuple as one index per axis)."""
+    if isinstance(node, (ast.List, ast.Tuple)) and isinstance(built, N.Const) and \
+            isinstance(built.value, tuple):
+        built.from_list = isinstance(node, ast.List)
     if isinstance(node, (ast.List, ast.Tuple)) and isinstance(built, N.MakeTuple) and \
             len(node.elts) == len(built.items):
         built.from_list = isinstance(node, ast.List)
