@@ -227,7 +227,7 @@ def _load_library():
                   "arrays.ufuncs", "arrays.reductions", "arrays.shape", "arrays.cumulative", "arrays.joining",
                   "arrays.insert_delete", "arrays.select", "arrays.log_ranges", "arrays.split",
                   "arrays.piecewise", "linalg.tensordot",
-                  "statistics.corrcoef", "indexing.index_tricks",
+                  "statistics.corrcoef", "indexing.index_tricks", "indexing.cross_index",
                   "arrays.squeeze_resize", "linalg.dot",
                   "arrays.methods", "parallel.regions", "statistics.bincount",
                   "sorting.sort", "sorting.sorted_list", "sorting.digitize", "sorting.isin", "sorting.set_operations", "sorting.unique_returns",
