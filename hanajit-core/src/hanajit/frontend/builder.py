@@ -20,7 +20,7 @@ import builtins
 import numbers
 
 from .. import gpu
-from . import comprehension_arrays, comprehensions, local_imports
+from . import comprehension_arrays, comprehensions, index_grid_calls, local_imports
 from ..errors import UnsupportedError, escape_braces
 from ..ir import constants as K
 from ..ir import nodes as N
@@ -438,6 +438,9 @@ class Builder(LoopStatements):
                                                    self.expr(e.slice)], name="a.flat[i]")
         if isinstance(e.value, ast.Name) and e.value.id in self.comp_lists:
             return comprehension_lists.item(self, e.value.id, self.index(e.slice))
+        trick = index_grid_calls.marker(self, e)          # np.r_[...], np.mgrid[...]
+        if trick is not None:
+            return index_grid_calls.build(self, trick, e)
         kind = "list" if self.is_list(e.value) else "tuple"
         return N.PyGetItem(self.expr(e.value), self.index(e.slice), kind=kind)
 

@@ -228,6 +228,7 @@ def _load_library():
                   "arrays.insert_delete", "arrays.select", "arrays.log_ranges", "arrays.split",
                   "arrays.piecewise", "linalg.tensordot",
                   "statistics.corrcoef", "indexing.index_tricks", "indexing.cross_index",
+                  "indexing.index_grids",
                   "arrays.squeeze_resize", "linalg.dot",
                   "arrays.methods", "parallel.regions", "statistics.bincount",
                   "sorting.sort", "sorting.sorted_list", "sorting.digitize", "sorting.isin", "sorting.set_operations", "sorting.unique_returns",
@@ -402,6 +403,14 @@ def flat_callables():
     writes through."""
     from .arrays import attributes
     return attributes.flat_get, attributes.flat_set
+
+
+def index_trick(obj):
+    """The callee the frontend gives a subscript of ``obj`` when ``obj`` is
+    ``np.r_``, ``np.c_``, ``np.mgrid`` or ``np.ogrid`` (``indexing/index_grids``),
+    else None."""
+    from .indexing import index_grids
+    return index_grids.marker(obj)
 
 
 def vectorized_call():
