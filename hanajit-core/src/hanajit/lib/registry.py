@@ -245,7 +245,7 @@ def _load_library():
                   "numeric.angles_and_gcd", "numeric.fft", "numeric.fft_frequencies",
                   "numeric.fft_nd", "numeric.float_parts", "numeric.float_steps",
                   "numeric.bessel_i0",
-                  "linalg.kron_trapz", "sorting.partition", "linalg.blas",
+                  "linalg.kron_trapz", "sorting.partition", "linalg.blas", "linalg.matvec",
                   "linalg.convolve", "linalg.einsum", "linalg.chains", "linalg.lstsq_pinv",
                   "linalg.array_api", "random.generator", "random.legacy",
                   "random.choice", "random.python_random", "gpu", "python.float_sums",
