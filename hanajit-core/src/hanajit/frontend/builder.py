@@ -20,7 +20,8 @@ import builtins
 import numbers
 
 from .. import gpu
-from . import comprehension_arrays, comprehensions, index_grid_calls, local_imports
+from . import comprehension_arrays, comprehensions, index_grid_calls, local_imports, \
+    tolist_calls
 from ..errors import UnsupportedError, escape_braces
 from ..ir import constants as K
 from ..ir import nodes as N
@@ -83,6 +84,11 @@ class Builder(LoopStatements):
                                       for s in self.fnode.body):       # ...; g(x)
             fnode = outline_local_lambdas(parsed, set(self.params) | assigned,
                                           self.injected)
+            if fnode is not self.fnode:
+                self.fnode = fnode
+                kinds, assigned, sorted_named = survey(fnode)
+        if ast.Call in kinds:       # a.tolist() read: a list comprehension (tolist_calls)
+            fnode = tolist_calls.rewrite(self.fnode, self.injected)
             if fnode is not self.fnode:
                 self.fnode = fnode
                 kinds, assigned, sorted_named = survey(fnode)

@@ -228,7 +228,7 @@ def _load_library():
                   "arrays.insert_delete", "arrays.select", "arrays.log_ranges", "arrays.split",
                   "arrays.piecewise", "linalg.tensordot",
                   "statistics.corrcoef", "indexing.index_tricks", "indexing.cross_index",
-                  "indexing.index_grids",
+                  "indexing.index_grids", "arrays.tolist_items",
                   "arrays.squeeze_resize", "linalg.dot",
                   "arrays.methods", "parallel.regions", "statistics.bincount",
                   "sorting.sort", "sorting.sorted_list", "sorting.digitize", "sorting.isin", "sorting.set_operations", "sorting.unique_returns",
@@ -411,6 +411,13 @@ def index_trick(obj):
     else None."""
     from .indexing import index_grids
     return index_grids.marker(obj)
+
+
+def tolist_item():
+    """The callee of an item of ``a.tolist()`` read as a list comprehension
+    (``frontend/tolist_calls.py``; ``arrays/tolist_items``)."""
+    from .arrays import tolist_items
+    return tolist_items.tolist_item
 
 
 def vectorized_call():
