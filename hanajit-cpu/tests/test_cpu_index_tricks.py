@@ -187,5 +187,13 @@ def _reason(f, *args):
 
 def test_fallbacks():
     assert "string directives" in _reason(_r_directive, np.arange(3))
-    # a float argument: a Python float (weak) or np.float64 decides float32 or float64
-    assert "decides the dtype" in _reason(_r_number, 2.5, np.ones(2, np.float32))
+    assert "OverflowError" in _reason(_r_number, 5, np.ones(2, np.int8))
+
+
+def test_python_or_numpy_number():
+    # a Python float is weak (float32), np.float64 is not (float64), as in NumPy
+    _check(_r_number, 2.5, np.ones(2, np.float32))
+    _check(_r_number, np.float64(2.5), np.ones(2, np.float32))
+    _check(_r_number, np.float32(2.5), np.ones(2, np.int16))
+    _check(_r_number, 7, np.ones(2, np.int64))
+    _check(_r_number, np.int16(7), np.ones(2, np.int8))

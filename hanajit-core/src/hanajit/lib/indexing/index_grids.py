@@ -17,8 +17,9 @@ start``), of a tuple of slices the grid of per-axis ``arange(n) * step + start``
 in ``result_type`` of all bounds (int64 or float64) -- ``np.mgrid`` the dense
 stack (NumPy's ValueError for a negative size), ``np.ogrid`` a tuple of open
 views.  String directives (``np.r_['0,2', ...]``, ``np.r_['r', ...]``), list
-displays, number items whose Python-ness is unknown where it would decide the
-dtype, and bounds that are not Python ints or floats fall back."""
+displays, a Python int variable beside arrays of a narrower integer dtype
+(NumPy's OverflowError out of its bounds) and bounds that are not Python ints
+or floats fall back."""
 from __future__ import annotations
 
 import math
@@ -28,7 +29,7 @@ import numpy as np
 from ...ir import nodes as N
 from ...ir import types as T
 from ...ir.frontend_nodes import ObjRef
-from ...typing_rules import Incompatible, is_weak
+from ...typing_rules import Incompatible
 from ..python.operators import C
 from ..registry import CallTemplate, register
 
@@ -190,7 +191,7 @@ class _Concat(CallTemplate):
         _, items = _parse(call, self.what)
         if not items:
             raise Incompatible(f"{self.what} of no items")
-        pieces, objs, strong = [], [], []
+        pieces, objs = [], []
         nd = 2 if self.column else 1
         for item in items:
             if item[0] == "s":
@@ -201,7 +202,6 @@ class _Concat(CallTemplate):
                 pieces.append((node, False))
                 dt = _np_dtype(node.type.dtype)
                 objs.append(dt)
-                strong.append(dt)
                 continue
             node = item[1]
             t = inf.expr(node, 0)
@@ -214,25 +214,23 @@ class _Concat(CallTemplate):
                 inf.expr(node, 0)
                 pieces.append((node, False))
                 objs.append(_np_dtype(t.dtype))
-                strong.append(_np_dtype(t.dtype))
             elif isinstance(t, T.Scalar):
-                weak = is_weak(node)
                 dt = _np_dtype(t)
+                weak = not inf.is_strong(node)          # a Python number (NEP 50)
                 pieces.append((node, True))
-                objs.append(_WEAK[dt.kind] if weak is not False else dt)
-                strong.append(dt if weak is not True else _WEAK[dt.kind])
-                if weak and isinstance(node, N.Const) and dt.kind in "iu":
-                    pieces[-1] = (node, node.value)
+                objs.append(_WEAK[dt.kind] if weak else dt)
+                if weak and dt.kind in "iu":
+                    pieces[-1] = (node, node.value if isinstance(node, N.Const) else None)
             else:
                 raise Incompatible(f"{self.what} of {t} (numbers, arrays and slices)")
         final = np.result_type(*objs)
-        if np.result_type(*strong) != final:
-            raise Incompatible(f"{self.what}: a number whose kind (Python or NumPy) "
-                               "decides the dtype")
         out = []
         for node, scalar in pieces:
             if scalar is not False:
-                if scalar is not True and final.kind in "iu" and not (
+                if scalar is None and final.kind in "iu" and final != np.int64:
+                    raise Incompatible(f"{self.what}: a Python int argument beside {final} "
+                                       "arrays (NumPy's OverflowError out of its bounds)")
+                if scalar is not True and scalar is not None and final.kind in "iu" and not (
                         np.iinfo(final).min <= scalar <= np.iinfo(final).max):
                     raise Incompatible(f"{self.what}: Python integer {scalar} out of "
                                        f"bounds for {final} (NumPy's OverflowError)")
