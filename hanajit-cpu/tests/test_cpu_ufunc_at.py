@@ -181,6 +181,16 @@ def test_b_view_of_a():
     assert a.tobytes() == want.tobytes()
 
 
+def _unary(a, i):
+    np.absolute.at(a, i)
+    np.invert.at(a, i)
+
+
+def test_unary():
+    _check(_unary, np.array([-3, 5, -7], np.int32), np.array([0, 2, 2]))
+    _check(_neg, np.array([-3, 5, -128], np.int8), np.array([2, 0, 2]))
+
+
 def test_local_array():
     f = jitted_for(_local, (5, IDX), fallback=False)
     assert f(5, IDX).tobytes() == _local(5, IDX).tobytes()
@@ -210,6 +220,12 @@ def test_fallbacks():
     # NumPy's fast loop reads a broadcast 1-D b past its end here
     assert "flattened" in _fallback_reason(_add, np.zeros(6), np.zeros((2, 3), np.int64),
                                            np.ones(3))
+    ro = np.zeros(3)
+    ro.flags.writeable = False
+    with warnings.catch_warnings(record=True) as w:     # (NumPy's ufunc.at writes
+        warnings.simplefilter("always")                 # into a read-only array)
+        jit(_add)(ro, np.array([0]), 1.0)
+    assert ro[0] == 1.0 and any("read-only" in str(x.message) for x in w)
     with pytest.raises(TypeError):                     # NumPy's own error, interpreted
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
