@@ -170,6 +170,15 @@ def test_index_forms_and_layouts():
     for f in (_list, _list_neg, _list2):
         _check(f, np.arange(5.0))
     _check(_list2, np.arange(12.0).reshape(4, 3))
+    # tuples of index arrays of one shape (read directly) and of broadcast shapes
+    b3 = np.arange(24.0).reshape(2, 3, 4)
+    i3 = (np.array([[0, 1], [1, -2]]), np.array([[2, 2], [2, 0]]), np.array([[3, 3], [-1, 3]]))
+    _check(_add, b3, i3, np.array([[1.0, 2.0], [3.0, 4.0]]))
+    _check(_add, b3[:, ::-1], i3, 0.5)
+    _check(_add, b3, (i3[0], i3[1], np.array([[0], [5]])), 1.0)        # IndexError, axis 2
+    _check(_add, a, (np.array([[0], [2]]), np.array([1, 1, 3])), 1.0)  # broadcast
+    _check(_add, a, (np.array([[0], [2]]), np.array([1, 1, 3, 0, 1])), 1.0)   # IndexError
+    _check(_add, a, (np.array([0, 3]), np.array([1, 1])), 1.0)         # IndexError, axis 0
     _check(_tuple2, np.arange(12.0).reshape(4, 3))
 
 

@@ -12,11 +12,13 @@ indexed positions are those of ``np.arange(a.size).reshape(a.shape)[indices]``
 (NumPy's own indexing: its IndexError out of bounds, boolean masks, tuples of
 index arrays), ``b`` is broadcast to their shape (``np.broadcast_to``'s
 ValueError) and copied first, as NumPy copies an operand that overlaps ``a``.
-A 1-D ``a`` indexed by an integer array or integer reads the indices directly.
+A 1-D ``a`` indexed by an integer array or integer, and a 2-D or 3-D one by a
+tuple of integer arrays of one shape, read the indices directly (checked first).
 ``np.fmax.at``/``np.fmin.at`` of floats keep ``b``'s zero of two equal zeros
 (NumPy's indexed loop), where the ufuncs' scalar loop keeps ``a``'s.
 
-Falls back: keywords, a read-only ``a``, a loop whose result NumPy casts back
+Falls back: keywords, a read-only ``a`` (which NumPy's ``ufunc.at`` writes
+anyway), a loop whose result NumPy casts back
 into ``a`` across kinds (float or complex results into an integer or boolean
 ``a``, complex into real: NumPy's cast warns for NaN, overflow and imaginary
 parts), a 1-D ``a`` with an index array of several dimensions and a 1-D
@@ -68,6 +70,40 @@ def _position(a, idx):
     return np.array([np.arange(a.size).reshape(a.shape)[idx]])
 
 
+def _add_axis(pos, ix, n, stride, axis):
+    """Add axis ``axis``'s part of the flat positions: the checked indices ``ix``
+    (of ``n``) times the axis's C-order ``stride``."""
+    fl = ix.flatten()
+    for k in range(fl.size):
+        j = fl[k]
+        if j < -n or j >= n:
+            raise IndexError(f"index {j} is out of bounds for axis {axis} with size {n}")
+        pos[k] += (j + n if j < 0 else j) * stride
+
+
+def _pair(a, idx):
+    """The flat positions of ``a[i0, i1]`` for index arrays of one shape (others:
+    :func:`_positions`, NumPy's broadcasting and IndexError)."""
+    i0, i1 = idx
+    if i0.shape != i1.shape:
+        return _positions(a, idx)
+    pos = np.zeros(i0.size, np.int64)
+    _add_axis(pos, i0, a.shape[0], a.shape[1], 0)
+    _add_axis(pos, i1, a.shape[1], 1, 1)
+    return pos.reshape(i0.shape)
+
+
+def _triple(a, idx):
+    i0, i1, i2 = idx
+    if i0.shape != i1.shape or i0.shape != i2.shape:
+        return _positions(a, idx)
+    pos = np.zeros(i0.size, np.int64)
+    _add_axis(pos, i0, a.shape[0], a.shape[1] * a.shape[2], 0)
+    _add_axis(pos, i1, a.shape[1], a.shape[2], 1)
+    _add_axis(pos, i2, a.shape[2], 1, 2)
+    return pos.reshape(i0.shape)
+
+
 def _fmax_at(x, y):
     """``np.fmax.at``'s float loop: ``y`` unless ``x`` is greater or ``y`` NaN (so
     of two zeros ``y``, where the scalar ``np.fmax`` gives ``x``)."""
@@ -79,7 +115,8 @@ def _fmin_at(x, y):
 
 
 _FLOAT_LOOPS = {"fmax": _fmax_at, "fmin": _fmin_at}
-_FINDERS = {"fast": _indices, "general": _positions, "scalar": _position}
+_FINDERS = {"fast": _indices, "general": _positions, "scalar": _position, "pair": _pair,
+            "triple": _triple}
 
 
 def _helper(ufunc, loop, mode, b_kind):
@@ -132,12 +169,17 @@ def _index_ok(t) -> bool:
 
 def _mode(a, idx) -> str:
     """How the positions of ``a[idx]`` are found: 'scalar' for one element,
-    'fast' for a 1-D ``a`` and an integer array, else 'general'."""
+    'fast' for a 1-D ``a`` and an integer array, 'pair'/'triple' for a tuple of
+    integer arrays indexing a 2-D/3-D ``a``, else 'general'."""
     if isinstance(idx, T.Scalar) and a.ndim == 1 or isinstance(idx, T.TupleType) and len(
             idx.items) == a.ndim and all(isinstance(i, T.Scalar) for i in idx.items):
         return "scalar"
     if a.ndim == 1 and isinstance(idx, T.ArrayType) and idx.dtype.is_int:
         return "fast"
+    if isinstance(idx, T.TupleType) and len(idx.items) == a.ndim in (2, 3) and all(
+            isinstance(i, T.ArrayType) and i.dtype.is_int and i.ndim == idx.items[0].ndim
+            for i in idx.items):
+        return "pair" if a.ndim == 2 else "triple"     # (no arange of all of a)
     return "general"
 
 
