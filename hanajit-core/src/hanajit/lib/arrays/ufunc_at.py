@@ -24,8 +24,9 @@ into ``a`` across kinds (float or complex results into an integer or boolean
 parts), a 1-D ``a`` with an index array of several dimensions and a 1-D
 ``b`` (NumPy's fast loop reads such a ``b`` as if it had one value per index:
 past its end where it is broadcast), ``fmax``/``fmin`` of complex numbers, a
-loop NumPy does not have (``np.subtract.at`` of booleans: NumPy's TypeError), index forms other than integers, integer or boolean arrays, list
-displays and tuples of those."""
+loop NumPy does not have (``np.subtract.at`` of booleans: NumPy's TypeError),
+index forms other than integers, integer or boolean arrays, list displays and
+tuples of those."""
 from __future__ import annotations
 
 import numpy as np

@@ -301,7 +301,8 @@ class _Grid(CallTemplate):
                 fn = _complex_axis if cstep else _float_axis if floats else _int_axis
                 axes.append(_call(fn, [start, stop, step, C(self.dense, T.BOOL)]))
             if self.dense:
-                mesh = _call(np.meshgrid, axes, {"indexing": ObjRef("ij", "'ij'")}, name="np.meshgrid")
+                mesh = _call(np.meshgrid, axes, {"indexing": ObjRef("ij", "'ij'")},
+                             name="np.meshgrid")
                 new = _call(np.stack, [mesh], name="np.stack")
             else:
                 new = _call(np.ix_, axes, name="np.ix_")
