@@ -85,6 +85,20 @@ def _list2(a):
     np.add.at(a, [1, 2, 1], 5)
 
 
+def _list_name(a):
+    idx = [0, 1, 1]
+    np.add.at(a, idx, 2.0)
+
+
+def _tuple_name(a, i, j):
+    idx = (i, j)
+    np.add.at(a, idx, 2.0)
+
+
+def _list_of_arrays(a, i, j):
+    np.add.at(a, [i, j], 1.0)
+
+
 def _local(n, i):
     a = np.zeros(n)
     np.add.at(a, i, 1.0)
@@ -180,6 +194,9 @@ def test_index_forms_and_layouts():
     _check(_add, a, (np.array([[0], [2]]), np.array([1, 1, 3, 0, 1])), 1.0)   # IndexError
     _check(_add, a, (np.array([0, 3]), np.array([1, 1])), 1.0)         # IndexError, axis 0
     _check(_tuple2, np.arange(12.0).reshape(4, 3))
+    _check(_list_name, np.arange(12.0).reshape(4, 3))
+    _check(_list_name, np.arange(3.0))
+    _check(_tuple_name, np.arange(12.0).reshape(4, 3), np.array([0, 0]), np.array([2, 1]))
 
 
 def test_b_view_of_a():
@@ -235,6 +252,9 @@ def test_fallbacks():
         warnings.simplefilter("always")                 # into a read-only array)
         jit(_add)(ro, np.array([0]), 1.0)
     assert ro[0] == 1.0 and any("read-only" in str(x.message) for x in w)
+    a = np.zeros((3, 3))                               # [i, j]: one 2-D index array
+    assert "list of arrays" in _fallback_reason(_list_of_arrays, a, np.array([0]),
+                                                np.array([2]))
     with pytest.raises(TypeError):                     # NumPy's own error, interpreted
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

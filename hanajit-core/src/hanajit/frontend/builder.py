@@ -379,7 +379,10 @@ class Builder(LoopStatements):
 
     def e_Name(self, e):
         if e.id in self.locals:
-            return N.Var(e.id)
+            var = N.Var(e.id)
+            if e.id in self.list_names:     # a read-only list (a tuple): ufunc.at's index
+                var.from_list = True
+            return var
         return self.value_expr(self.resolve(e.id, e), e.id, e)
 
     def e_Attribute(self, e):

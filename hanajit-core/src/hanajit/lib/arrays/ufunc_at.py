@@ -207,8 +207,11 @@ class UfuncAt(CallTemplate):
         form = f"{self.name}(a, indices{', b' if nin == 2 else ''})"
         if kwargs or len(args) != nin + 1:
             raise Incompatible(f"{form} (other arguments fall back)")
-        if getattr(call.args[1], "from_list", False):     # a list display: an array
+        if getattr(call.args[1], "from_list", False):     # a list: an index array
             args, _ = sequences_as_arrays(inf, call, (1,), args, {}, 0)
+            if isinstance(args[1], T.TupleType):
+                raise Incompatible(f"{form}: a list of arrays as indices (NumPy's "
+                                   "np.asarray of it)")
         if nin == 2:
             args, _ = sequences_as_arrays(inf, call, (2,), args, {}, 0)
         a, idx = args[0], args[1]
