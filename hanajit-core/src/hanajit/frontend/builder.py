@@ -20,7 +20,8 @@ import builtins
 import numbers
 
 from .. import gpu
-from . import comprehension_arrays, comprehensions, local_imports
+from . import comprehension_arrays, comprehensions, index_grid_calls, local_imports, \
+    tolist_calls
 from ..errors import UnsupportedError, escape_braces
 from ..ir import constants as K
 from ..ir import nodes as N
@@ -83,6 +84,11 @@ class Builder(LoopStatements):
                                       for s in self.fnode.body):       # ...; g(x)
             fnode = outline_local_lambdas(parsed, set(self.params) | assigned,
                                           self.injected)
+            if fnode is not self.fnode:
+                self.fnode = fnode
+                kinds, assigned, sorted_named = survey(fnode)
+        if ast.Call in kinds:       # a.tolist() read: a list comprehension (tolist_calls)
+            fnode = tolist_calls.rewrite(self.fnode, self.injected)
             if fnode is not self.fnode:
                 self.fnode = fnode
                 kinds, assigned, sorted_named = survey(fnode)
@@ -382,7 +388,10 @@ class Builder(LoopStatements):
 
     def e_Name(self, e):
         if e.id in self.locals:
-            return N.Var(e.id)
+            var = N.Var(e.id)
+            if e.id in self.list_names:     # a read-only list (a tuple): ufunc.at's index
+                var.from_list = True
+            return var
         return self.value_expr(self.resolve(e.id, e), e.id, e)
 
     def e_Attribute(self, e):
@@ -447,6 +456,9 @@ class Builder(LoopStatements):
                                                    self.expr(e.slice)], name="a.flat[i]")
         if isinstance(e.value, ast.Name) and e.value.id in self.comp_lists:
             return comprehension_lists.item(self, e.value.id, self.index(e.slice))
+        trick = index_grid_calls.marker(self, e)          # np.r_[...], np.mgrid[...]
+        if trick is not None:
+            return index_grid_calls.build(self, trick, e)
         kind = "list" if self.is_list(e.value) else "tuple"
         return N.PyGetItem(self.expr(e.value), self.index(e.slice), kind=kind)
 
@@ -555,7 +567,11 @@ _ARRAY_LIKE_METHODS = frozenset({"take"})
 
 def _mark_lists(node, built):
     """Mark the tuples built of list displays ``from_list`` (``np.block`` takes
-    lists, and raises TypeError for tuples)."""
+    lists, and raises TypeError for tuples; ``ufunc.at`` reads a list as an
+    index array, a tuple as one index per axis)."""
+    if isinstance(node, (ast.List, ast.Tuple)) and isinstance(built, N.Const) and \
+            isinstance(built.value, tuple):
+        built.from_list = isinstance(node, ast.List)
     if isinstance(node, (ast.List, ast.Tuple)) and isinstance(built, N.MakeTuple) and \
             len(node.elts) == len(built.items):
         built.from_list = isinstance(node, ast.List)

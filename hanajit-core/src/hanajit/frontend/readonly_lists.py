@@ -132,8 +132,12 @@ class Reads:
         return any(obj is f for f in (math.prod, math.fsum))
 
     def _numpy_function(self, func) -> bool:
-        """``np.f`` / ``np.linalg.f`` / ``f`` imported from NumPy."""
+        """``np.f`` / ``np.linalg.f`` / ``f`` imported from NumPy, or a method of a
+        NumPy ufunc (``np.add.at``)."""
+        import numpy
         obj = resolved(func, self.resolve_global)
+        if isinstance(getattr(obj, "__self__", None), numpy.ufunc):
+            return True
         module = getattr(obj, "__module__", None) or ""
         return callable(obj) and not isinstance(obj, type) and (
             module == "numpy" or module.startswith("numpy."))

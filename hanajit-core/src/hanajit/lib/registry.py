@@ -227,7 +227,8 @@ def _load_library():
                   "arrays.ufuncs", "arrays.reductions", "arrays.shape", "arrays.cumulative", "arrays.joining",
                   "arrays.insert_delete", "arrays.select", "arrays.log_ranges", "arrays.split",
                   "arrays.piecewise", "linalg.tensordot",
-                  "statistics.corrcoef", "indexing.index_tricks",
+                  "statistics.corrcoef", "indexing.index_tricks", "indexing.cross_index",
+                  "indexing.index_grids", "arrays.tolist_items",
                   "arrays.squeeze_resize", "linalg.dot",
                   "arrays.methods", "parallel.regions", "statistics.bincount",
                   "sorting.sort", "sorting.sorted_list", "sorting.digitize", "sorting.isin", "sorting.set_operations", "sorting.unique_returns",
@@ -244,7 +245,7 @@ def _load_library():
                   "numeric.angles_and_gcd", "numeric.fft", "numeric.fft_frequencies",
                   "numeric.fft_nd", "numeric.float_parts", "numeric.float_steps",
                   "numeric.bessel_i0",
-                  "linalg.kron_trapz", "sorting.partition", "linalg.blas",
+                  "linalg.kron_trapz", "sorting.partition", "linalg.blas", "linalg.matvec",
                   "linalg.convolve", "linalg.einsum", "linalg.chains", "linalg.lstsq_pinv",
                   "linalg.array_api", "random.generator", "random.legacy",
                   "random.choice", "random.local_generator", "random.python_random", "gpu",
@@ -413,6 +414,21 @@ def flat_callables():
     writes through."""
     from .arrays import attributes
     return attributes.flat_get, attributes.flat_set
+
+
+def index_trick(obj):
+    """The callee the frontend gives a subscript of ``obj`` when ``obj`` is
+    ``np.r_``, ``np.c_``, ``np.mgrid`` or ``np.ogrid`` (``indexing/index_grids``),
+    else None."""
+    from .indexing import index_grids
+    return index_grids.marker(obj)
+
+
+def tolist_item():
+    """The callee of an item of ``a.tolist()`` read as a list comprehension
+    (``frontend/tolist_calls.py``; ``arrays/tolist_items``)."""
+    from .arrays import tolist_items
+    return tolist_items.tolist_item
 
 
 def vectorized_call():

@@ -42,6 +42,9 @@ def lookup(obj):
     owner = getattr(obj, "__self__", None)
     if not isinstance(owner, numpy.ufunc):
         return None
+    if getattr(obj, "__name__", None) == "at":
+        from . import ufunc_at
+        return ufunc_at.lookup(owner)
     if getattr(obj, "__name__", None) == "outer":
         from . import ufunc_outer
         return ufunc_outer.lookup(owner)
