@@ -1,199 +1,205 @@
-"""``np.ix_``, ``np.r_[...]``, ``np.c_[...]``, ``np.mgrid[...]`` and
-``np.ogrid[...]`` compiled: NumPy's values, dtypes, shapes and errors."""
+"""``np.unravel_index``, ``np.ravel_multi_index``, ``np.triu_indices``,
+``np.tril_indices`` (``lib/indexing/index_tricks.py``) and ``np.squeeze``,
+``np.resize``, ``np.trim_zeros``, ``np.ediff1d`` (``lib/arrays/squeeze_resize.py``)
+against NumPy: values (bytes), dtype, shape, scalar types and the same exceptions."""
+from __future__ import annotations
+
 import warnings
 
 import numpy as np
 import pytest
 
-from hanajit import jit
-from hanajit.testing.jitted import jitted_for
+from hanajit import HanaJitFallbackWarning, jit
 
 
-def _same(got, want):
-    if isinstance(want, tuple):
-        assert isinstance(got, tuple) and len(got) == len(want)
-        for g, w in zip(got, want):
-            _same(g, w)
-        return
-    assert type(got) is type(want)
-    assert got.dtype == want.dtype and got.shape == want.shape, (got, want)
-    assert got.tobytes() == want.tobytes(), (got, want)
+def un(i, s):
+    return np.unravel_index(i, s)
 
 
-def _check(f, *args):
+def un_f(i):
+    return np.unravel_index(i, (2, 3, 4), order="F")
+
+
+def rm(m, d):
+    return np.ravel_multi_index(m, d)
+
+
+def rm_wrap(m):
+    return np.ravel_multi_index(m, (3, 4), mode="wrap")
+
+
+def rm_clip(m):
+    return np.ravel_multi_index(m, (3, 4), mode="clip", order="F")
+
+
+def tu(n, k, m):
+    return np.triu_indices(n, k, m)
+
+
+def tl(n):
+    return np.tril_indices(n)
+
+
+def tl_k(n, k):
+    return np.tril_indices(n, k=k)
+
+
+def sq(a):
+    return np.squeeze(a, axis=1)
+
+
+def sq_method(a):
+    return a.squeeze((0, -1))
+
+
+def sq_none(a):
+    return np.squeeze(a)
+
+
+def rs(a, s):
+    return np.resize(a, s)
+
+
+def tz(a):
+    return np.trim_zeros(a)
+
+
+def tz_f(a):
+    return np.trim_zeros(a, "F")
+
+
+def tz_b(a):
+    return np.trim_zeros(a, trim="b")
+
+
+def ed(a):
+    return np.ediff1d(a)
+
+
+def ed_ends(a, e, b):
+    return np.ediff1d(a, to_end=e, to_begin=b)
+
+
+JITTED = {}
+
+
+def same(g, w):
+    assert type(g) is type(w), (g, w)
+    if isinstance(w, tuple):
+        assert len(g) == len(w)
+        for x, y in zip(g, w):
+            same(x, y)
+    elif isinstance(w, np.ndarray):
+        assert g.dtype == w.dtype and g.shape == w.shape, (g, w)
+        assert g.tobytes() == w.tobytes(), (g, w)
+    else:
+        assert g == w
+
+
+def run(f, *args):
     try:
-        want = f(*args)
-    except Exception as e:          # noqa: BLE001
-        with pytest.raises(type(e)):
-            jitted_for(f, args, fallback=False)(*args)
+        want = ("ok", f(*args))
+    except Exception as exc:        # noqa: BLE001 - compared by class and text
+        want = ("raise", type(exc), str(exc))
+    g = JITTED.setdefault(f, jit(f, fallback=False))
+    if want[0] == "raise":
+        with pytest.raises(want[1]) as info:
+            g(*args)
+        assert str(info.value) == want[2]
         return
-    _same(jitted_for(f, args, fallback=False)(*args), want)
+    same(g(*args), want[1])
 
 
-def _ix2(r, c):
-    return np.ix_(r, c)
+def test_unravel_index():
+    run(un, 4, (2, 3))
+    run(un, 6, (2, 3))
+    run(un, -1, (2, 3))
+    run(un, 3, 5)
+    run(un, 0, (0,))
+    for dt in (np.int64, np.int32, np.uint8):
+        run(un, np.array([1, 5, 0], dt), (2, 3))
+        run(un, np.array([[1, 5]], dt), (2, 3))
+        run(un, np.array([1, 7], dt), (2, 3))
+        run(un, np.array([], dt), (2, 3))
+    run(un, np.arange(24)[::-2], (4, 3, 2))
+    run(un_f, np.arange(24))
+    run(un_f, 23)
 
 
-def _ix3(a, b, c):
-    return np.ix_(a, b, c)
+def test_ravel_multi_index():
+    run(rm, (1, 2), (2, 3))
+    run(rm, (1, 3), (2, 3))
+    run(rm, (-1, 0), (2, 3))
+    run(rm, (np.array([1, 0]), np.array([2, 1])), (2, 3))
+    run(rm, (np.array([1, 0], np.int32), np.array([2, 3], np.int32)), (2, 3))
+    run(rm, (np.array([[1, 0]]), np.array([[2, 1]])), (2, 3))
+    run(rm, (np.array([], np.int64), np.array([], np.int64)), (2, 3))
+    run(rm_wrap, (np.array([5, -1]), np.array([2, 7])))
+    run(rm_clip, (np.array([5, -1]), np.array([2, 7])))
+    run(rm_wrap, (5, -7))
 
 
-def _ix1(a):
-    return np.ix_(a)
+def test_tri_indices():
+    for n, k, m in ((4, 1, 5), (3, -1, 2), (0, 0, 3), (5, 7, 2), (4, -9, 4)):
+        run(tu, n, k, m)
+    for n in (0, 1, 4):
+        run(tl, n)
+    for k in (-2, 0, 3):
+        run(tl_k, 4, k)
 
 
-def _ix_take(a, r, c):
-    return a[np.ix_(r, c)]
-
-
-def _ix_lists():
-    return np.ix_([0, 2], [True, False, True, True], (1, 0))
-
-
-def _ix_write(a, r, c):
-    a[np.ix_(r, c)] = 7.0
-    return a
-
-
-def test_ix():
-    _check(_ix2, np.array([0, 1]), np.array([1, 2]))
-    _check(_ix2, np.array([0.5, 1.0]), np.array([True, False, True]))
-    _check(_ix2, np.arange(6)[::-2], np.array([], np.int32))
-    _check(_ix2, np.array([2, 0], np.uint8), np.array([False, False]))
-    _check(_ix3, np.arange(2), np.arange(3, dtype=np.int32), np.array([True, True, False, True]))
-    _check(_ix1, np.array([3, 1]))
-    _check(_ix_lists)
-    a = np.arange(20.0).reshape(4, 5)
-    _check(_ix_take, a, np.array([0, 3, 3]), np.array([True, False, True, True, False]))
-    _check(_ix_take, np.asfortranarray(a), np.array([-1, 0]), np.array([4, 0, 2]))
-    _check(_ix_take, a, np.array([0, 4]), np.array([0]))                  # IndexError
-    _check(_ix_write, a.copy(), np.array([0, 3]), np.array([1, 2]))
-    r = np.arange(3)
-    got = jitted_for(_ix2, (r, r), fallback=False)(r, r)
-    assert np.shares_memory(got[0], r)                    # views, as NumPy's reshape
-
-
-def test_ix_not_1d_falls_back():
-    a = np.zeros((2, 2), np.int64)
+def test_squeeze():
+    a = np.arange(6.0).reshape(2, 1, 3)
+    run(sq, a)
+    run(sq, np.asfortranarray(a))
+    run(sq, a[::-1, :, ::2])
+    run(sq, np.ones((2, 2)))
+    run(sq_method, np.ones((1, 3, 1), np.int8))
+    run(sq_method, np.ones((2, 3, 1), np.int8))
+    run(sq_method, np.ones((1, 0, 1), np.int8))
+    run(sq_none, np.array(5.0))
+    b = np.ones((1, 3))
+    assert jit(sq_method)(b[None, :, :, None][0]).base is not None      # a view
     with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        with pytest.raises(ValueError, match="Cross index must be 1 dimensional"):
-            jit(_ix2)(a, np.arange(2))
-    assert any("1 dimensional" in str(x.message) for x in w)
+        warnings.simplefilter("always", HanaJitFallbackWarning)
+        same(jit(sq_none)(b), sq_none(b))
+    assert any("squeeze() without axis" in str(x.message) for x in w)
 
 
-def _r_range():
-    return np.r_[0:5], np.r_[0:1:0.25], np.r_[5:0:-2], np.r_[0:1:5j], np.r_[-1:1:1j]
+@pytest.mark.parametrize("dt", [np.int64, np.uint8, np.bool_, np.float32, np.complex128])
+def test_resize(dt):
+    a = (np.arange(6) - 2).astype(dt).reshape(2, 3)
+    run(rs, a, (4, 5))
+    run(rs, a, 7)
+    run(rs, a.T, (3, 3))
+    run(rs, a[:, ::-1], (1, 4))
+    run(rs, np.zeros((0, 2), dt), (2, 2))
+    run(rs, a, (0, 3))
+    run(rs, a, (2, -1))
 
 
-def _r_mixed(a, b):
-    return np.r_[a, 0:3, 7, b, -1:1:3j]
+def test_trim_zeros():
+    for x in ([0, 0, 1, 0, 2, 0, 0], [0, 0, 0], [], [3], [-0.0, np.nan, 0.0, 1, 0]):
+        for dt in (np.float64, np.int64):
+            if dt is np.int64 and any(v != v for v in x):
+                continue
+            a = np.array(x, dt)
+            run(tz, a)
+            run(tz_f, a)
+            run(tz_b, a)
+    run(tz, np.array([0, 1, 0, 2, 0, 0], np.int8)[::-1])
+    run(tz, np.array([0, 1j, 0]))
+    run(tz, np.array([False, True, False]))
 
 
-def _r_arrays(a, b):
-    return np.r_[a, b]
-
-
-def _r_scalar(a):
-    return np.r_[a, 7]
-
-
-def _r_bool(a):
-    return np.r_[a, 1]
-
-
-def _r_weak_float(a):
-    return np.r_[a, 2.5]
-
-
-def _c_cols(a, b):
-    return np.c_[a, b]
-
-
-def _c_mixed(a):
-    return np.c_[a, 0:3, 1.5:4.5]
-
-
-def _c_rows(a):
-    return np.c_[a, 0, 0, a]
-
-
-def _mgrid1(n):
-    return np.mgrid[0:n], np.mgrid[0:1:5j], np.mgrid[1:2:1j], np.mgrid[0:1:0.25], np.mgrid[5:0:-1]
-
-
-def _mgrid2(n, m):
-    return np.mgrid[0:n, 0:m:2]
-
-
-def _mgrid_float(n):
-    return np.mgrid[0:1:3j, -1:n:0.5], np.mgrid[0:n,], np.mgrid[0:2:1j, 0:2]
-
-
-def _ogrid(n, m):
-    return np.ogrid[0:n, 0:m:2], np.ogrid[0:1:4j, 0.5:n], np.ogrid[0:n]
-
-
-def _mgrid_zero_step(n):
-    return np.mgrid[0:n:0, 0:2]
-
-
-def test_r():
-    _check(_r_range)
-    for dt in (np.int64, np.int8, np.float32, np.complex128):
-        _check(_r_mixed, np.arange(3).astype(dt), np.array([5, 6]).astype(dt))
-        _check(_r_scalar, np.arange(3).astype(dt))
-    _check(_r_bool, np.array([True, False]))
-    _check(_r_weak_float, np.ones(2, np.float32))
-    _check(_r_arrays, np.arange(6.0).reshape(3, 2), np.ones((1, 2)))
-    _check(_r_arrays, np.arange(6.0).reshape(3, 2)[::-1], np.ones((2, 2), np.float32))
-    _check(_r_arrays, np.arange(6.0).reshape(3, 2), np.ones((1, 3)))        # ValueError
-    _check(_r_arrays, np.array([], np.int32), np.arange(2, dtype=np.uint8))
-
-
-def test_c():
-    _check(_c_cols, np.arange(3), np.arange(3.0))
-    _check(_c_cols, np.arange(6.0).reshape(3, 2), np.arange(3, dtype=np.int8))
-    _check(_c_cols, np.arange(3), np.arange(4))                               # ValueError
-    _check(_c_mixed, np.arange(3, dtype=np.int32))
-    _check(_c_rows, np.array([[1, 2, 3]], np.int16))
-
-
-def test_mgrid_ogrid():
-    _check(_mgrid1, 4)
-    _check(_mgrid1, 0)
-    _check(_mgrid2, 3, 5)
-    _check(_mgrid2, -2, 5)                      # ValueError: negative dimensions
-    _check(_mgrid_float, 2)
-    _check(_ogrid, 3, 5)
-    _check(_ogrid, -2, 5)                       # (an open grid of an empty range)
-    _check(_mgrid_zero_step, 3)                 # ZeroDivisionError
-
-
-def _r_directive(a):
-    return np.r_["0,2", a, a]
-
-
-def _r_number(x, a):
-    return np.r_[x, a]
-
-
-def _reason(f, *args):
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        _same(jit(f)(*args), f(*args))
-    return " ".join(str(x.message) for x in w)
-
-
-def test_fallbacks():
-    assert "string directives" in _reason(_r_directive, np.arange(3))
-    assert "OverflowError" in _reason(_r_number, 5, np.ones(2, np.int8))
-
-
-def test_python_or_numpy_number():
-    # a Python float is weak (float32), np.float64 is not (float64), as in NumPy
-    _check(_r_number, 2.5, np.ones(2, np.float32))
-    _check(_r_number, np.float64(2.5), np.ones(2, np.float32))
-    _check(_r_number, np.float32(2.5), np.ones(2, np.int16))
-    _check(_r_number, 7, np.ones(2, np.int64))
-    _check(_r_number, np.int16(7), np.ones(2, np.int8))
+def test_ediff1d():
+    for dt in (np.int8, np.uint8, np.int64, np.float32, np.float64, np.complex128):
+        a = np.array([1, 5, 2, 127, -3], dt) if dt != np.uint8 else np.array([1, 5, 2], dt)
+        run(ed, a)
+        run(ed, a[::-1])
+    run(ed, np.arange(6.0).reshape(2, 3))
+    run(ed, np.zeros(0))
+    run(ed, np.array([np.inf, np.inf, -0.0, 0.0, np.nan]))
+    run(ed_ends, np.array([1, 5, 2], np.int8), 300, np.array([1, 2]))
+    run(ed_ends, np.array([1.0, 5, 2], np.float32), np.array([[1.5]]), 2.5)
+    run(ed_ends, np.zeros(0), np.array([1.0]), np.array([]))
