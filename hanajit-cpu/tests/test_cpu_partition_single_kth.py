@@ -237,3 +237,15 @@ def test_code_outside_this_process_refuses():
             j.ir_module()
     else:
         j.ir_module()
+
+
+def test_callback_reports_a_status():
+    # the callback never raises into C: NumPy's exception becomes a status the
+    # compiled code raises (MemoryError 1, ValueError 2, TypeError 3, other 4)
+    from hanajit.lib.sorting import numpy_partition as hp
+    a = np.array([3.0, 1.0, 2.0])
+    code = 2 * hp.DTYPES.index("float64")
+    assert hp.host_partition(a.ctypes.data, 0, 1, 3, 1, code) == 0
+    assert a.tobytes() == np.partition(np.array([3.0, 1.0, 2.0]), 1).tobytes()
+    assert hp.host_partition(a.ctypes.data, 0, 1, 3, 7, code) == 2   # kth beyond
+    assert hp.host_partition(a.ctypes.data, 0, 1, 3, 1, 999) == 4    # no such dtype

@@ -14,9 +14,9 @@ one after the other, as NumPy copies a lane to a buffer, and NumPy's order of a
 contiguous lane is that of the lane anywhere -- checked on C, Fortran, strided
 and reversed layouts), their count and length, the kth (non-negative, checked in
 bounds), a code for the dtype and argpartition, and for argpartition the int64
-buffer of positions.  The callback wraps the memory as arrays (no copy) and runs
-``lanes.partition(kth, axis=-1)`` in place, or writes ``np.argpartition(lanes,
-kth, axis=-1)`` into the positions: NumPy handles each lane of a 2-D array as it
+buffer of positions.  The callback wraps the memory as arrays (``np.ndarray``
+over a ctypes buffer: no copy) and runs ``lanes.partition(kth, axis=-1)`` in
+place, or writes ``np.argpartition(lanes, kth, axis=-1)`` into the positions: NumPy handles each lane of a 2-D array as it
 handles that lane alone.  It never raises into C: it returns 0, or the position
 + 1 in :data:`ERRORS` of the exception NumPy raised (the last: another), which the
 compiled code raises.  ctypes callbacks take the GIL themselves, so threads of
@@ -38,17 +38,22 @@ DTYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint6
 ERRORS = (MemoryError, ValueError, TypeError, RuntimeError)
 
 
+_dtypes: list = []
+
+
 def host_partition(data, positions, lanes, n, kth, code) -> int:
     """``hj.host.hanajit_partition(data, positions, lanes, n, kth, code)``."""
     try:
         import numpy as np
-        dtype = np.dtype(DTYPES[code >> 1])
+        if not _dtypes:
+            _dtypes.extend(np.dtype(name) for name in DTYPES)
+        dtype = _dtypes[code >> 1]
         size = lanes * n
         memory = (ctypes.c_char * (size * dtype.itemsize)).from_address(data)
-        v = np.frombuffer(memory, dtype).reshape(lanes, n)
+        v = np.ndarray((lanes, n), dtype, buffer=memory)
         if code & 1:
             out = (ctypes.c_char * (size * 8)).from_address(positions)
-            np.frombuffer(out, np.int64).reshape(lanes, n)[...] = \
+            np.ndarray((lanes, n), np.int64, buffer=out)[...] = \
                 np.argpartition(v, kth, axis=-1)
         else:
             v.partition(kth, axis=-1)
