@@ -4,8 +4,8 @@ element order (of equal values, -0.0/0.0 and NaNs too), dtype and shape.
 Every axis (negative too) and axis=None, 1-D/2-D/3-D, 0- and 1-length axes,
 strided, reversed and Fortran views, NaN/inf/-0.0 and many duplicates,
 hypothesis arrays and kth's (several, negative, 0, -1, repeated), kth arrays,
-NumPy's ValueError for a kth out of bounds; what NumPy does in a SIMD
-quickselect (a single kth of a 16/32/64-bit type here) falls back."""
+NumPy's ValueError for a kth out of bounds.  A single kth of the types NumPy
+hands to its SIMD quickselect calls NumPy back (test_cpu_partition_single_kth)."""
 from __future__ import annotations
 
 import numpy as np
@@ -198,7 +198,8 @@ def test_tuples_lists_and_methods():
 
 def test_single_kth():
     # a single kth of int8/bool (and of every type NumPy does not hand to SIMD
-    # here) compiles; of the others it falls back (see test_fallbacks)
+    # here) runs the port; of the others NumPy is called back
+    # (test_cpu_partition_single_kth)
     rng = np.random.default_rng(9)
     for dtype in (np.bool_, np.int8):
         for shape in [(5, 4), (2, 2), (30, 7)]:
@@ -319,9 +320,7 @@ def _run_warning(fn, args):
 
 def test_fallbacks():
     a = np.arange(12.0).reshape(3, 4)
-    for fn, arg, match in ((part_single, a, "single kth"),
-                           (part_single, a.astype(np.int32), "single kth"),
-                           (part_tuples, a.astype(np.complex128), "real arrays only"),
+    for fn, arg, match in ((part_tuples, a.astype(np.complex128), "real arrays only"),
                            (part_1d, np.arange(4.0), "kth of type"),
                            (sort_axes_3d, np.zeros((2, 2)), "axis")):
         args = [arg, 1.5] if fn is part_1d else [arg]
@@ -329,7 +328,9 @@ def test_fallbacks():
         with pytest.warns(HanaJitFallbackWarning, match=match):
             got = _run_warning(jit(fn), args)
         _compare(got, want)
-    # a kth array of length 1 (known only at run time) of a SIMD type re-runs in
-    # the interpreter
+    # a single kth of a SIMD type compiles (NumPy called back), a kth array of
+    # run-time length 1 too
     k = np.array([2])
     assert same(jitted(part_2d, fallback=False)(a, k), part_2d(a, k))
+    for arg in (a, a.astype(np.int32)):
+        check(part_single, arg)

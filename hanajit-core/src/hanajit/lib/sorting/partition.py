@@ -16,10 +16,12 @@ ValueError (not for an empty array); lanes of 0 or 1 items are left alone.
 NumPy hands a *single* kth of some types to a SIMD quickselect instead
 (``quickselect_dispatch``: 16-, 32- and 64-bit types on AVX-512/AVX2, and the
 32/64-bit ``argquickselect_dispatch``), whose order is its own: which types
-is measured once per process (:func:`simd_single_kth`); there a single kth
-falls back (a kth array of run-time length 1 re-runs the call in the
-interpreter).  Complex arrays, other kinds, ``order=`` and 0-d arrays (NumPy:
-AxisError) fall back too.
+is measured once per process (:func:`simd_single_kth`).  There the compiled
+code calls NumPy back on its contiguous lanes (``numpy_partition``; a kth array
+does when its run-time length is 1), on targets whose code runs in this process;
+elsewhere a single kth falls back (a kth array of run-time length 1 re-runs the
+call in the interpreter).  Complex arrays, other kinds, ``order=`` and 0-d arrays
+(NumPy: AxisError) fall back too.
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ from ...ir import types as T
 from ..arrays import elementwise as ew
 from ..python import operators as ops
 from ..statistics import quantile_algorithms as hq
+from . import numpy_partition
 from ..arrays.creation import allocate
 from ..python.operators import C
 from ..registry import CallTemplate, bind_arguments, bound_const, register
@@ -91,7 +94,7 @@ class Partition(CallTemplate):
         self.method = method
         self.paths = () if method else (f"numpy.{name}",)
 
-    def plan(self, call, args, kwargs):
+    def plan(self, ctx, call, args, kwargs):
         what = f"a.{self.name}" if self.method else f"np.{self.name}"
         if len(args) < 2 and "kth" not in kwargs:
             raise Incompatible(f"{what}(kth, axis=-1, kind='introselect')")
@@ -117,13 +120,16 @@ class Partition(CallTemplate):
         if self.method and not self.arg and a.readonly:
             raise Incompatible("a.partition() of a read-only array")
         count = _kth_type(types["kth"])
-        if count == 1 and simd_single_kth(a.dtype.name, self.arg):
+        if count == 1 and simd_single_kth(a.dtype.name, self.arg) \
+                and not numpy_partition.usable(ctx, a.dtype):
             raise Incompatible(f"{what}() of a {a.dtype} array at a single kth (NumPy "
-                               "takes its SIMD quickselect here)")
+                               "takes its SIMD quickselect here, which only code "
+                               "running in this process and calling back into Python "
+                               "reaches)")
         return a, axis, count
 
     def typer(self, inf, call, args, kwargs):
-        a, axis, _ = call.partition_plan = self.plan(call, args, kwargs)
+        a, axis, _ = call.partition_plan = self.plan(inf.ctx, call, args, kwargs)
         if self.method and not self.arg:
             return T.NONE
         nd = 1 if axis is None else a.ndim
@@ -134,9 +140,13 @@ class Partition(CallTemplate):
         from .sort import Lanes  # (sort imports this module)
         b = bind_arguments(self.name, _PARAMS, args, kwargs)
         a = L.let(b["a"]) if self.method and not self.arg else b["a"]
-        lanes = Lanes(L, a, axis)
+        host = simd_single_kth(at.dtype.name, self.arg) \
+            and numpy_partition.usable(L.ctx, at.dtype)
+        # (NumPy's argpartition reads a contiguous lane where it lies)
+        lanes = self.arg and host and count == 1 and Lanes.view(L, a, axis) \
+            or Lanes(L, a, axis)
         kth = self.kth_values(L, b["kth"], lanes, at)
-        if count is None and simd_single_kth(at.dtype.name, self.arg):
+        if count is None and not host and simd_single_kth(at.dtype.name, self.arg):
             single = ops.band(N.Cmp("eq", N.ArrayAttr(kth, "shape", 0, I), C(1, I),
                                     T.BOOL), N.Cmp("gt", lanes.n, C(1, I), T.BOOL))
             L.emit(N.If(cond=single, then=[N.Raise(
@@ -144,12 +154,30 @@ class Partition(CallTemplate):
                 message=f"np.{self.name}() of a {at.dtype} array at a single kth: "
                         "NumPy takes its SIMD quickselect here")]))
         inexact = C(at.dtype.is_float, T.BOOL)
+        pflat = out = None
         if self.arg:
             out, pflat = lanes.like(L, I)
-            L.call_helper(hq.argpartition_rows, [lanes.flat, pflat, lanes.n, kth,
-                                                 inexact])
+
+        def port():
+            if self.arg:
+                L.call_helper(hq.argpartition_rows, [lanes.flat, pflat, lanes.n, kth,
+                                                     inexact])
+            else:
+                L.call_helper(hq.partition_rows, [lanes.flat, lanes.n, kth, inexact])
+
+        def numpy():        # NumPy's SIMD quickselect, called back
+            numpy_partition.partition_lanes(L, lanes.flat, lanes.n,
+                                            N.Load(kth, [C(0, I)], I), pflat)
+        if not host:
+            port()
+        elif count == 1:
+            numpy()
+        else:               # a kth array: its run-time length decides
+            L.emit(N.If(cond=N.Cmp("eq", N.ArrayAttr(kth, "shape", 0, I), C(1, I),
+                                   T.BOOL),
+                        then=L.sub_block(numpy)[0], orelse=L.sub_block(port)[0]))
+        if self.arg:
             return ew.materialize(L, lanes.back(out, pflat))
-        L.call_helper(hq.partition_rows, [lanes.flat, lanes.n, kth, inexact])
         result = lanes.back(lanes.moved, lanes.flat)
         if not self.method:
             return ew.materialize(L, result)

@@ -100,6 +100,24 @@ class Lanes:
         self.flat = L.let(reshape_view(L, self.moved, [C(-1, I)], t.copy(ndim=1)))
         self.n = z.dims[axis]
 
+    @classmethod
+    def view(cls, L, a, axis):
+        """The lanes of ``a`` without a copy when it is a C-contiguous array and
+        ``axis`` its last axis or None (``flat`` its 1-D view), for readers that
+        leave the values alone; else None."""
+        from ..arrays.shape import reshape_view
+        t = getattr(a, "type", None)
+        if isinstance(a, ew.Lazy) or not isinstance(t, T.ArrayType) \
+                or t.layout != "C" or t.ndim == 0 or axis not in (None, t.ndim - 1):
+            return None
+        self = cls.__new__(cls)
+        a = L.let(a)
+        self.axis, self.dims = axis, [N.ArrayAttr(a, "shape", k, I) for k in range(t.ndim)]
+        self.flat = L.let(reshape_view(L, a, [C(-1, I)], t.copy(ndim=1)))
+        self.moved = self.flat if axis is None else a
+        self.n = _row_length(L, a, axis)
+        return self
+
     def like(self, L, dtype):
         """A new array shaped as ``moved`` (of ``dtype``), and its 1-D view."""
         from ..arrays.shape import reshape_view
