@@ -118,6 +118,9 @@ class ScalarKinds:
             if isinstance(callee, Unpack):      # ``x, y = a``: an array's items
                 return any(self.is_strong(a) or isinstance(getattr(a, "type", None),
                                                              T.ArrayType) for a in e.args)
+            if callee in (min, max) and e.args and isinstance(
+                    getattr(e.args[0], "type", None), T.ArrayType):
+                return True                     # an array's item
             if callee in (abs, min, max, divmod, pow):
                 return any(self.is_strong(a) for a in e.args)
             if callee is round:     # round(x, n) keeps x's NumPy type; round(x) an int
