@@ -23,11 +23,19 @@ class ScalarKinds:
         ``MakeTuple`` of the same length)."""
         if isinstance(value, N.PyCall) and isinstance(value.callee, Unpack) and value.args:
             value = value.args[0]               # (the unpacking's length check)
+        items = None
         if isinstance(value, N.MakeTuple):
-            items = tuple(self.is_strong(x) for x in value.items)
+            items = self._item_kinds(value)
+        elif isinstance(value, N.TupleGet) and isinstance(value.tup, N.Var):
+            # an item of a tuple local that is itself a tuple (``k, (i, v) = ...``,
+            # the loop head of ``enumerate(zip(...))``): its items' kinds
+            outer = self.strong_items.get(value.tup.name)
+            if outer is not None and value.index < len(outer) \
+                    and isinstance(outer[value.index], tuple):
+                items = outer[value.index]
+        if items is not None:
             old = self.strong_items.get(name, items)
-            new = (tuple(a or b for a, b in zip(old, items))
-                   if old is not None and len(old) == len(items) else None)
+            new = _merged(old, items) if old is not None else None
         else:
             new = None
         if name not in self.strong_items or self.strong_items[name] != new:
@@ -43,6 +51,12 @@ class ScalarKinds:
             if mixed != self.mixed:
                 self.mixed = mixed
                 self.changed = True
+
+    def _item_kinds(self, value):
+        """Per item of tuple display ``value``: NumPy scalar?  (A nested display:
+        a tuple of its items' answers.)"""
+        return tuple(self._item_kinds(x) if isinstance(x, N.MakeTuple) else self.is_strong(x)
+                     for x in value.items)
 
     def is_strong(self, e) -> bool:
         """Is scalar expression ``e`` a NumPy scalar rather than a Python number?
@@ -90,7 +104,7 @@ class ScalarKinds:
                 return self.is_strong(e.tup.items[e.index])
             items = self.strong_items.get(e.tup.name) if isinstance(e.tup, N.Var) else None
             if items is not None and e.index < len(items):
-                return items[e.index]
+                return _any(items[e.index])
             return self.is_strong(e.tup)
         if isinstance(e, N.PyAttr) and hasattr(e, "const_value"):
             return type(e.const_value) is not int     # finfo's NumPy floats
@@ -148,3 +162,21 @@ class ScalarKinds:
     def weak(self, e) -> bool:
         """A Python number (see :meth:`is_strong`) -- when a scalar at all."""
         return not self.is_strong(e)
+
+
+def _any(kinds) -> bool:
+    """Is any leaf of an item's answer (a bool, or nested tuples of them) true?"""
+    return any(_any(k) for k in kinds) if isinstance(kinds, tuple) else bool(kinds)
+
+
+def _merged(old, new):
+    """Two assignments' answers joined leaf by leaf (True where either is), or
+    None where their shapes differ."""
+    if isinstance(old, tuple) and isinstance(new, tuple):
+        if len(old) != len(new):
+            return None
+        out = tuple(_merged(a, b) for a, b in zip(old, new))
+        return None if any(x is None for x in out) else out
+    if isinstance(old, tuple) or isinstance(new, tuple):
+        return None
+    return old or new
