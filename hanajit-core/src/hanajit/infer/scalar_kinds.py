@@ -33,6 +33,18 @@ class ScalarKinds:
             if outer is not None and value.index < len(outer) \
                     and isinstance(outer[value.index], tuple):
                 items = outer[value.index]
+        elif isinstance(value, N.PyGetItem) and isinstance(value.value, N.Var):
+            # an item of a tuple of tuples (``for c, d in ((1, a[0]), (2, a[1]))``):
+            # that item's kinds, or, at a run-time position, every item's joined
+            outer = self.strong_items.get(value.value.name)
+            if outer and all(isinstance(o, tuple) for o in outer):
+                k = value.index.value if isinstance(value.index, N.Const) else None
+                if type(k) is int and -len(outer) <= k < len(outer):
+                    items = outer[k]
+                elif k is None:
+                    items = outer[0]
+                    for o in outer[1:]:
+                        items = _merged(items, o) if items is not None else None
         if items is not None:
             old = self.strong_items.get(name, items)
             new = _merged(old, items) if old is not None else None
