@@ -211,6 +211,36 @@ def test_roll_with_tuples_of_shifts_and_axes(a):
             assert g.dtype == w.dtype and g.shape == w.shape and np.array_equal(g, w)
 
 
+def rolls_positional_axis(a, s):
+    return np.roll(a, s, 0), np.roll(np.roll(a, s, 0), -1, 1), np.roll(a, (s, 1), (1, 0))
+
+
+def life_step(g):
+    n = np.zeros_like(g)
+    for di in (-1, 0, 1):
+        for dj in (-1, 0, 1):
+            if di or dj:
+                n += np.roll(np.roll(g, di, 0), dj, 1)
+    return ((n == 3) | ((g == 1) & (n == 2))).astype(g.dtype)
+
+
+def test_roll_with_a_positional_axis():
+    """``np.roll(a, shift, axis)`` with the axis as third positional argument
+    (had fallen back: the typer counted it as a second shift)."""
+    for a in (np.arange(20.0).reshape(4, 5), np.arange(20).reshape(4, 5)[::-1, ::2].copy(),
+              np.arange(20, dtype=np.uint8).reshape(5, 4).T):
+        for s in (-7, 0, 2):
+            for g, w in zip(jit(rolls_positional_axis, fallback=False)(a, s),
+                            rolls_positional_axis(a, s)):
+                assert g.dtype == w.dtype and g.shape == w.shape and np.array_equal(g, w)
+    g = (np.arange(36).reshape(6, 6) % 3 == 0).astype(np.int64)
+    for _ in range(3):
+        want = life_step(g)
+        got = jit(life_step, fallback=False)(g)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+        g = want
+
+
 def tiles(a):
     return np.tile(a, 2), np.tile(a, (2, 3)), np.tile(a, (2, 1, 2)), np.tile(a, 0)
 

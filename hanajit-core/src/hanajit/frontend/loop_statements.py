@@ -171,6 +171,8 @@ class LoopStatements:
                 return n, lambda i: N.MakeTuple([N.PyBinOp("add", i, start), item(i)])
             if obj is reversed and not keywords:
                 return reversed_iter.reversed_parts(self, it.args, pre)
+            if obj is range and 1 <= len(it.args) <= 3 and not keywords:
+                return self.range_parts(it.args, pre)
             if obj is zip and it.args and not keywords:
                 parts = [self.iter_parts(a, pre) for a in it.args]
                 n = parts[0][0]
@@ -191,6 +193,27 @@ class LoopStatements:
         pre.append(N.Assign(target=name, value=self.expr(it)))
         return (N.PyCall(callee=len, args=[N.Var(name)], name="len"),
                 lambda i: N.PyGetItem(N.Var(name), i))
+
+    def range_parts(self, args, pre):
+        """``range(...)`` as (length, item(i)): its bounds evaluated once, into
+        temporaries (``zip(range(n), a)``, ``enumerate(range(2, n, 3))``)."""
+        bounds = [self.expr(a) for a in args]
+        if len(bounds) == 1:
+            bounds = [N.Const(0)] + bounds
+        if len(bounds) == 2:
+            bounds.append(N.Const(1))
+        held = []
+        for e in bounds:
+            if not isinstance(e, N.Const):
+                name = self.tmp("range")
+                self.locals.add(name)
+                pre.append(N.Assign(target=name, value=e))
+                e = N.Var(name)
+            held.append(e)
+        start, stop, step = held
+        length, item = registry.range_callables()
+        return (N.PyCall(callee=length, args=[start, stop, step], name="range"),
+                lambda i: N.PyCall(callee=item, args=[start, i, step], name="range"))
 
     def iter_index_space(self, it, pre):
         """``a.flat`` and ``np.ndindex(*shape)`` as (length, item(i)), or None."""

@@ -17,7 +17,8 @@ from ..ir import nodes as N
 from ..ir import types as T
 from ..lib import registry
 from .. import typing_rules as rules
-from . import function_args, message_fields, numpy_results, python_state, result_flags
+from . import (function_args, message_fields, numpy_results, python_state, result_flags,
+               zero_d_values)
 from . import weak_locals
 from .coercions import insert_coercions
 from .none_params import NONE_AND_VALUE
@@ -89,6 +90,7 @@ class Inferrer(ScalarKinds):
         fn.arg_types = tuple(self.arg_types)
         fn.return_type = self.return_type if self.return_type is not None else T.NONE
         fn.returns_param = returned_parameter(fn)
+        zero_d_values.check(fn, self.fail)
         fn.numpy_result = numpy_results.numpy_result(fn, self.is_strong)
         numpy_results.mark_lists(fn, lambda v: self.is_strong(N.Var(v, self.locals.get(v))))
         fn.flagged_result = result_flags.plan(fn, self.is_strong, self.assigned, self.mixed)

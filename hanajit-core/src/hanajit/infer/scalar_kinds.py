@@ -23,11 +23,31 @@ class ScalarKinds:
         ``MakeTuple`` of the same length)."""
         if isinstance(value, N.PyCall) and isinstance(value.callee, Unpack) and value.args:
             value = value.args[0]               # (the unpacking's length check)
+        items = None
         if isinstance(value, N.MakeTuple):
-            items = tuple(self.is_strong(x) for x in value.items)
+            items = self._item_kinds(value)
+        elif isinstance(value, N.TupleGet) and isinstance(value.tup, N.Var):
+            # an item of a tuple local that is itself a tuple (``k, (i, v) = ...``,
+            # the loop head of ``enumerate(zip(...))``): its items' kinds
+            outer = self.strong_items.get(value.tup.name)
+            if outer is not None and value.index < len(outer) \
+                    and isinstance(outer[value.index], tuple):
+                items = outer[value.index]
+        elif isinstance(value, N.PyGetItem) and isinstance(value.value, N.Var):
+            # an item of a tuple of tuples (``for c, d in ((1, a[0]), (2, a[1]))``):
+            # that item's kinds, or, at a run-time position, every item's joined
+            outer = self.strong_items.get(value.value.name)
+            if outer and all(isinstance(o, tuple) for o in outer):
+                k = value.index.value if isinstance(value.index, N.Const) else None
+                if type(k) is int and -len(outer) <= k < len(outer):
+                    items = outer[k]
+                elif k is None:
+                    items = outer[0]
+                    for o in outer[1:]:
+                        items = _merged(items, o) if items is not None else None
+        if items is not None:
             old = self.strong_items.get(name, items)
-            new = (tuple(a or b for a, b in zip(old, items))
-                   if old is not None and len(old) == len(items) else None)
+            new = _merged(old, items) if old is not None else None
         else:
             new = None
         if name not in self.strong_items or self.strong_items[name] != new:
@@ -43,6 +63,12 @@ class ScalarKinds:
             if mixed != self.mixed:
                 self.mixed = mixed
                 self.changed = True
+
+    def _item_kinds(self, value):
+        """Per item of tuple display ``value``: NumPy scalar?  (A nested display:
+        a tuple of its items' answers.)"""
+        return tuple(self._item_kinds(x) if isinstance(x, N.MakeTuple) else self.is_strong(x)
+                     for x in value.items)
 
     def is_strong(self, e) -> bool:
         """Is scalar expression ``e`` a NumPy scalar rather than a Python number?
@@ -90,7 +116,7 @@ class ScalarKinds:
                 return self.is_strong(e.tup.items[e.index])
             items = self.strong_items.get(e.tup.name) if isinstance(e.tup, N.Var) else None
             if items is not None and e.index < len(items):
-                return items[e.index]
+                return _any(items[e.index])
             return self.is_strong(e.tup)
         if isinstance(e, N.PyAttr) and hasattr(e, "const_value"):
             return type(e.const_value) is not int     # finfo's NumPy floats
@@ -118,6 +144,9 @@ class ScalarKinds:
             if isinstance(callee, Unpack):      # ``x, y = a``: an array's items
                 return any(self.is_strong(a) or isinstance(getattr(a, "type", None),
                                                              T.ArrayType) for a in e.args)
+            if callee in (min, max) and e.args and isinstance(
+                    getattr(e.args[0], "type", None), T.ArrayType):
+                return True                     # an array's item
             if callee in (abs, min, max, divmod, pow):
                 return any(self.is_strong(a) for a in e.args)
             if callee is round:     # round(x, n) keeps x's NumPy type; round(x) an int
@@ -145,3 +174,21 @@ class ScalarKinds:
     def weak(self, e) -> bool:
         """A Python number (see :meth:`is_strong`) -- when a scalar at all."""
         return not self.is_strong(e)
+
+
+def _any(kinds) -> bool:
+    """Is any leaf of an item's answer (a bool, or nested tuples of them) true?"""
+    return any(_any(k) for k in kinds) if isinstance(kinds, tuple) else bool(kinds)
+
+
+def _merged(old, new):
+    """Two assignments' answers joined leaf by leaf (True where either is), or
+    None where their shapes differ."""
+    if isinstance(old, tuple) and isinstance(new, tuple):
+        if len(old) != len(new):
+            return None
+        out = tuple(_merged(a, b) for a, b in zip(old, new))
+        return None if any(x is None for x in out) else out
+    if isinstance(old, tuple) or isinstance(new, tuple):
+        return None
+    return old or new

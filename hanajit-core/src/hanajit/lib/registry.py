@@ -221,7 +221,7 @@ def _load_library():
     if not _loaded:
         _loaded = True
         for m in ("python.scalar_builtins", "python.math_functions", "python.math_ints",
-                  "python.vectorize",
+                  "python.vectorize", "python.range_values",
                   "python.math_counting", "python.math_products", "python.math_norms",
                   "arrays.creation", "arrays.memory_overlap",
                   "arrays.ufuncs", "arrays.reductions", "arrays.shape", "arrays.cumulative", "arrays.joining",
@@ -407,6 +407,13 @@ def dtype_argument_type(array):
     """The type of ``a.dtype`` passed as a dtype argument."""
     from .arrays.attributes import dtype_type
     return dtype_type(array)
+
+
+def range_callables():
+    """``(range_len, range_item)``: the compiled callables a ``range(...)`` inside
+    ``zip``/``enumerate`` of a ``for`` loop is read through."""
+    from .python import range_values
+    return range_values.range_len, range_values.range_item
 
 
 def flat_callables():

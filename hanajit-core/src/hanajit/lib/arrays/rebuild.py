@@ -144,8 +144,9 @@ class Roll(CallTemplate):
         return [k % ndim for k in values]
 
     def typer(self, inf, call, args, kwargs):
-        vals = list(args) + [kwargs[k] for k in ("shift",) if k in kwargs]
-        if len(vals) != 2 or set(kwargs) - {"shift", "axis"} or len(args) > 3:
+        vals = list(args[:2]) + [kwargs[k] for k in ("shift",) if k in kwargs]
+        if len(vals) != 2 or set(kwargs) - {"shift", "axis"} or len(args) > 3 \
+                or len(args) == 3 and "axis" in kwargs:
             raise Incompatible("np.roll(a, shift, axis=None) with integer shifts")
         at, st = vals
         if not isinstance(at, T.ArrayType):

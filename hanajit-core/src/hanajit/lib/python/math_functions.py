@@ -393,7 +393,8 @@ def _register_all():
         register(MathFunc(name, intr, 1, ovf, True, paths=(f"math.{name}",)))
     # (math.hypot: math_norms, CPython 3.11+'s vector_norm; before 3.11 the C
     # library's hypot, as 3.10's two-argument hypot gives)
-    two = (("atan2", "atan2"), ("copysign", "copysign"), ("fmod", "fmod"), ("pow", "pow"))
+    two = (("atan2", "atan2"), ("copysign", "copysign"), ("fmod", "fmod"), ("pow", "pow"),
+           ("remainder", "remainder"))
     if sys.version_info < (3, 11):
         two += (("hypot", "hypot"),)
     for name, intr in two:

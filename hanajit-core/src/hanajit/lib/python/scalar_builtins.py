@@ -6,7 +6,7 @@ from ...typing_rules import Incompatible, arith_operands, unify
 from ...ir import nodes as N
 from ...ir import types as T
 from ..arrays import elementwise as ew
-from . import helpers, int_overflow
+from . import array_min_max, helpers, int_overflow
 from . import operators as ops
 from .operators import C, convert
 from ..registry import CallTemplate, register
@@ -86,6 +86,9 @@ class MinMax(CallTemplate):
         self.paths = (f"builtins.{name}",)
 
     def typer(self, inf, call, args, kwargs):
+        if args and isinstance(args[0], T.ArrayType):
+            call.plan = "array"
+            return array_min_max.array_typer(self.name, args, kwargs)
         if kwargs:
             raise Incompatible(f"{self.name}() keyword arguments")
         items = _flatten(args)
@@ -111,6 +114,8 @@ class MinMax(CallTemplate):
         return t
 
     def lower(self, L, call, args, kwargs):
+        if call.plan == "array":
+            return array_min_max.array_lower(L, self.name, args[0])
         if len(args) == 1:
             tup = L.let(args[0])
             items = [N.TupleGet(tup, i, t) for i, t in enumerate(tup.type.items)]
