@@ -16,28 +16,15 @@ from ...ir import nodes as N
 from ...ir import types as T
 from ..python import operators as ops
 from ..python.operators import C
-from ..registry import CallTemplate, register
+from ..registry import CallTemplate, Marker, register
 
 I = T.INT64
 
 
-class _Marker:
-    """A callee the frontend emits; only its template gives it meaning."""
-
-    def __init__(self, name):
-        self.name = name
-
-    def __call__(self, *args):   # pragma: no cover - never run
-        raise TypeError(f"{self.name} exists only inside compiled code")
-
-    def __repr__(self):
-        return self.name
-
-
-flat_get = _Marker("a.flat[i]")
-flat_set = _Marker("a.flat[i] = v")
-ndindex_size = _Marker("np.ndindex")
-ndindex_item = _Marker("np.ndindex item")
+flat_get = Marker("a.flat[i]")
+flat_set = Marker("a.flat[i] = v")
+ndindex_size = Marker("np.ndindex")
+ndindex_item = Marker("np.ndindex item")
 
 
 # ------------------------------------------------------------------ attributes

@@ -9,17 +9,10 @@ from __future__ import annotations
 from ...ir import types as T
 from ...typing_rules import Incompatible
 from ..python import operators as ops
-from ..registry import CallTemplate, register
+from ..registry import CallTemplate, Marker, register
 
 
-class _Marker:
-    __name__ = __qualname__ = "a.tolist() item"
-
-    def __repr__(self):
-        return "a.tolist() item"
-
-
-tolist_item = _Marker()
+tolist_item = Marker("a.tolist() item")
 
 
 @register

@@ -31,21 +31,13 @@ from ...ir import types as T
 from ...ir.frontend_nodes import ObjRef
 from ...typing_rules import Incompatible
 from ..python.operators import C
-from ..registry import CallTemplate, register
+from ..registry import CallTemplate, Marker, register
 
 
-class _Marker:
-    def __init__(self, name):
-        self.__name__ = self.__qualname__ = name
-
-    def __repr__(self):
-        return self.__name__
-
-
-r_ = _Marker("np.r_[]")
-c_ = _Marker("np.c_[]")
-mgrid = _Marker("np.mgrid[]")
-ogrid = _Marker("np.ogrid[]")
+r_ = Marker("np.r_[]")
+c_ = Marker("np.c_[]")
+mgrid = Marker("np.mgrid[]")
+ogrid = Marker("np.ogrid[]")
 
 
 def marker(obj):

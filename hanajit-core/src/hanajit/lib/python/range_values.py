@@ -8,25 +8,11 @@ from __future__ import annotations
 from ...typing_rules import Incompatible
 from ...ir import types as T
 from . import operators as ops
-from ..registry import CallTemplate, register
+from ..registry import CallTemplate, Marker, register
 
 
-class _Marker:
-    """A callee the frontend emits; only its template gives it meaning (a plain
-    function would be compiled as the user's own callee)."""
-
-    def __init__(self, name):
-        self.name = name
-
-    def __call__(self, *args):   # pragma: no cover - never run
-        raise TypeError(f"{self.name} exists only inside compiled code")
-
-    def __repr__(self):
-        return self.name
-
-
-range_len = _Marker("len(range(...))")
-range_item = _Marker("range(...)[i]")
+range_len = Marker("len(range(...))")
+range_item = Marker("range(...)[i]")
 
 
 def _ints(args):
