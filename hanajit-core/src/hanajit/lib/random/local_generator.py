@@ -70,38 +70,25 @@ def seed_words(L, seed):
     return L.call_helper(hs.seeded_words, [ops.convert(L, seed, I)])
 
 
-class DefaultRng(CallTemplate):
-    """``np.random.default_rng(seed=None)``."""
+class Seeded(CallTemplate):
+    """``np.random.default_rng(seed=None)`` (a generator) and
+    ``np.random.PCG64(seed=None)`` (only as ``np.random.Generator``'s argument):
+    a new seeded PCG64 block, typed ``result``."""
 
-    paths = ("numpy.random.default_rng",)
-
-    def typer(self, inf, call, args, kwargs):
-        bound = bind_arguments("default_rng", ("seed",), args, kwargs)
-        _host_ok(inf, "np.random.default_rng()")
-        _seed_type(inf, "np.random.default_rng()", bound.get("seed"))
-        return T.LOCAL_GENERATOR
-
-    def lower(self, L, call, args, kwargs):
-        bound = bind_arguments("default_rng", ("seed",), args, kwargs)
-        words = seed_words(L, bound.get("seed"))
-        return N.MakeGenerator(words, T.LOCAL_GENERATOR, start=ops.C(0, I))
-
-
-class PCG64(CallTemplate):
-    """``np.random.PCG64(seed=None)``, only as ``np.random.Generator``'s argument."""
-
-    paths = ("numpy.random.PCG64",)
+    def __init__(self, name: str, result):
+        self.name, self.result = name, result
+        self.paths = (f"numpy.random.{name}",)
 
     def typer(self, inf, call, args, kwargs):
-        bound = bind_arguments("PCG64", ("seed",), args, kwargs)
-        _host_ok(inf, "np.random.PCG64()")
-        _seed_type(inf, "np.random.PCG64()", bound.get("seed"))
-        return T.LOCAL_BITGEN
+        bound = bind_arguments(self.name, ("seed",), args, kwargs)
+        _host_ok(inf, f"np.random.{self.name}()")
+        _seed_type(inf, f"np.random.{self.name}()", bound.get("seed"))
+        return self.result
 
     def lower(self, L, call, args, kwargs):
-        bound = bind_arguments("PCG64", ("seed",), args, kwargs)
+        bound = bind_arguments(self.name, ("seed",), args, kwargs)
         words = seed_words(L, bound.get("seed"))
-        return N.MakeGenerator(words, T.LOCAL_BITGEN, start=ops.C(0, I))
+        return N.MakeGenerator(words, self.result, start=ops.C(0, I))
 
 
 class GeneratorOf(CallTemplate):
@@ -159,7 +146,8 @@ class OsEntropy(CallTemplate):
         return N.Var(target, I)
 
 
-for _t in (DefaultRng(), PCG64(), GeneratorOf(), PCG64Functions(), OsEntropy()):
+for _t in (Seeded("default_rng", T.LOCAL_GENERATOR), Seeded("PCG64", T.LOCAL_BITGEN),
+           GeneratorOf(), PCG64Functions(), OsEntropy()):
     register(_t)
 
 
