@@ -24,7 +24,9 @@ F, I = T.FLOAT64, T.INT64
 
 
 class HostView(CallTemplate):
-    """``prims.legacy_bitgen()`` / ``legacy_aug_ints()`` / ``legacy_aug_floats()``."""
+    """A ``prims`` function of no arguments giving ``size`` values of process memory
+    linked as ``symbol`` (``prims.legacy_bitgen()``, ``pcg64_functions()``,
+    ``pyrandom_global()`` ...)."""
 
     def __init__(self, name, symbol, dtype, size):
         self.paths = (f"hanajit.lib.prims.{name}",)

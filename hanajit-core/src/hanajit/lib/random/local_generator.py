@@ -33,6 +33,7 @@ from ...ir import types as T
 from ..python import operators as ops
 from . import seed_algorithms as hs
 from .generator import is_absent, is_absent_expr
+from .legacy import HostView
 from ..registry import CallTemplate, bind_arguments, register
 
 I = T.INT64
@@ -110,21 +111,6 @@ class GeneratorOf(CallTemplate):
         raise Incompatible("np.random.Generator() of a bit generator held elsewhere")
 
 
-class PCG64Functions(CallTemplate):
-    """``prims.pcg64_functions()``: NumPy's PCG64 ``next_*`` addresses."""
-
-    paths = ("hanajit.lib.prims.pcg64_functions",)
-    type = T.ArrayType(I, 1, "C")
-
-    def typer(self, inf, call, args, kwargs):
-        if args or kwargs:
-            raise Incompatible("takes no arguments")
-        return self.type
-
-    def lower(self, L, call, args, kwargs):
-        return N.HostArray("hj.pcg64.functions", 3, self.type)
-
-
 class OsEntropy(CallTemplate):
     """``prims.os_entropy(e)``: the host callback ``hanajit_os_entropy`` writes 128
     bits into the two int64 of ``e``; 0 on success (``entropy_words`` raises
@@ -147,7 +133,8 @@ class OsEntropy(CallTemplate):
 
 
 for _t in (Seeded("default_rng", T.LOCAL_GENERATOR), Seeded("PCG64", T.LOCAL_BITGEN),
-           GeneratorOf(), PCG64Functions(), OsEntropy()):
+           GeneratorOf(), OsEntropy(),
+           HostView("pcg64_functions", "hj.pcg64.functions", I, 3)):
     register(_t)
 
 

@@ -24,6 +24,7 @@ from ...ir import types as T
 from ..python import operators as ops
 from . import python_random_algorithms as hp
 from .generator import call_void, is_absent, is_absent_expr, is_integer_type
+from .legacy import HostView
 from ..registry import CallTemplate, bind_arguments, register
 
 F, I = T.FLOAT64, T.INT64
@@ -206,21 +207,6 @@ def _literal(call, k):
 
 
 # ------------------------------------------------------------------ primitives
-class Global(CallTemplate):
-    """``prims.pyrandom_global()``: one int64, the global instance's address."""
-
-    paths = ("hanajit.lib.prims.pyrandom_global",)
-    type = T.ArrayType(I, 1, "C")
-
-    def typer(self, inf, call, args, kwargs):
-        if args or kwargs:
-            raise Incompatible("takes no arguments")
-        return self.type
-
-    def lower(self, L, call, args, kwargs):
-        return N.HostArray("hj.python.random_global", 1, self.type)
-
-
 class MT(CallTemplate):
     """``prims.pyrandom_mt(address)``: ``index`` and ``state[624]`` of the
     ``_random.Random`` at ``address`` (from byte 16), as 625 uint32."""
@@ -306,7 +292,7 @@ class Words(CallTemplate):
         return N.HostArray("hj.python.pyapi_consts", 3, t)
 
 
-register(Global())
+register(HostView("pyrandom_global", "hj.python.random_global", T.INT64, 1))
 register(MT())
 register(Gauss("gauss_has", (I,)))
 register(Gauss("gauss_value", (I,)))
