@@ -13,6 +13,7 @@ import pytest
 from hanajit import HanaJitFallbackWarning, jit
 from hanajit.lib.sorting.partition import simd_single_kth
 from hanajit.testing.probe import outcome
+from hanajit.testing.compare import same_arrays
 from hanajit.testing.jitted import jitted
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -98,12 +99,7 @@ def _bits(x):
     return np.ascontiguousarray(x).tobytes()
 
 
-def same(got, want):
-    if isinstance(want, tuple):
-        return isinstance(got, tuple) and len(got) == len(want) and all(
-            same(g, w) for g, w in zip(got, want))
-    return (isinstance(got, np.ndarray) and got.dtype == want.dtype
-            and got.shape == want.shape and _bits(got) == _bits(want))
+same = same_arrays
 
 
 def check(fn, a, *rest):

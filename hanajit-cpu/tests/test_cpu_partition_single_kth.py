@@ -14,6 +14,7 @@ import pytest
 from hanajit import jit, prange
 from hanajit.lib.sorting.numpy_partition import SYMBOL
 from hanajit.lib.sorting.partition import simd_single_kth
+from hanajit.testing.compare import same_arrays
 from hanajit.testing.jitted import jitted
 from hanajit.testing.probe import outcome
 
@@ -58,12 +59,7 @@ def _bits(x):
     return np.ascontiguousarray(x).tobytes()
 
 
-def same(got, want):
-    if isinstance(want, tuple):
-        return isinstance(got, tuple) and len(got) == len(want) and all(
-            same(g, w) for g, w in zip(got, want))
-    return (isinstance(got, np.ndarray) and got.dtype == want.dtype
-            and got.shape == want.shape and _bits(got) == _bits(want))
+same = same_arrays
 
 
 def check(fn, a, *rest, **options):

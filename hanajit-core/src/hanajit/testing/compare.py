@@ -54,6 +54,17 @@ def assert_same_bits(got, want) -> None:
     assert got.tobytes() == want.tobytes(), (got, want)
 
 
+def same_arrays(got, want) -> bool:
+    """``got`` is the ndarray ``want`` byte for byte (dtype, shape, every byte:
+    NaN payloads too, which NumPy's moves of values keep), tuples item by item."""
+    if isinstance(want, tuple):
+        return isinstance(got, tuple) and len(got) == len(want) and all(
+            same_arrays(g, w) for g, w in zip(got, want))
+    return (isinstance(got, np.ndarray) and got.dtype == want.dtype
+            and got.shape == want.shape
+            and np.ascontiguousarray(got).tobytes() == np.ascontiguousarray(want).tobytes())
+
+
 def outcome(f, *args):
     """What calling ``f(*args)`` gives: ``(type, value)`` (a list of them for a
     tuple), or the exception's ``(class, text)``."""
