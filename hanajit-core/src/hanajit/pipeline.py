@@ -281,9 +281,10 @@ class CompileContext:
         call.spec = spec
         if spec.fn is not None and spec.fn.returns_list:
             what = "np.split's list of parts" if getattr(spec.fn, "returns_split", False) \
+                else "a dict" if getattr(spec.fn, "dict_returns", None) \
                 else "a list comprehension"     # (frontend/split_lists.py)
             inf.fail(line, "call", f"{pyfunc.__qualname__}() returns {what}, which "
-                     "compiled code has no list type for")
+                     "compiled code has no list or dict type for")
         return spec.return_type
 
     def helper(self, pyfunc, arg_types: tuple):
