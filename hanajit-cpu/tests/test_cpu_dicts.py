@@ -369,6 +369,42 @@ def test_random_operations(seq, kind):
     same(operations, ops, keys, values)
 
 
+def iterate_mutating(n0, ops, keys):
+    """Deletes and inserts while iterating: CPython's RuntimeErrors at the same
+    step (size changed; keys changed, after a resize moved the entries)."""
+    d = {}
+    for i in range(n0):
+        d[i] = i
+    j = 0
+    seen = 0
+    try:
+        for k in d:
+            seen += k + 1
+            if j < len(ops):
+                op, key = ops[j], int(keys[j])
+                j += 1
+                if op == 0:
+                    d[key] = 1
+                elif op == 1:
+                    if key in d:
+                        del d[key]
+                elif key in d:
+                    del d[key]
+                    d[key + 100] = 2
+    except RuntimeError:
+        seen = -seen
+    return d, seen, j
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 12), st.lists(st.tuples(st.integers(0, 2), st.integers(0, 14)),
+                                    max_size=40))
+def test_random_changes_while_iterated(n0, seq):
+    ops = np.array([s[0] for s in seq], dtype=np.int64)
+    keys = np.array([s[1] for s in seq], dtype=np.int64)
+    same(iterate_mutating, n0, ops, keys)
+
+
 # ---------------------------------------------------------------------- leaks
 def test_no_leak():
     import resource

@@ -130,6 +130,18 @@ class Uses:
         return (f"dict '{name}' used other than by its own operations (line {line}, "
                 f"in a {what}: aliased, passed on or kept elsewhere)")
 
+    def rebound_while_iterated(self, name, target) -> str:
+        """Why ``name = {...}`` at ``target`` is not compiled: inside a loop over
+        the dict ``name`` (the loop goes on over the old dict), or ''."""
+        for anc in self._ancestors(target):
+            it = anc.iter if isinstance(anc, ast.For) else None
+            if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute):
+                it = it.func.value
+            if isinstance(it, ast.Name) and it.id == name:
+                return (f"dict '{name}' assigned a new dict inside a loop over it "
+                        f"(line {target.lineno})")
+        return ""
+
     def _method_problem(self, name, call, attr, line) -> str:
         parents = self.parents
         n = len(call.args)
@@ -197,6 +209,7 @@ def find(fn, params, resolve_global) -> tuple[set, dict]:
             reasons[name] = f"'{name}' is assigned a dict and something else"
             continue
         problems = [uses.problem(name, n) for n in uses.loads.get(name, [])]
+        problems += [uses.rebound_while_iterated(name, t) for t in targets]
         problems = [p for p in problems if p]
         if problems:
             reasons[name] = problems[0]
@@ -307,13 +320,15 @@ class Rewriter(ast.NodeTransformer):
         return out
 
     def store(self, d, key, value) -> list:
-        """``$d.v = value; $d.k = key; K, V, I = store(...)`` (Python evaluates the
-        value of ``d[k] = v`` first)."""
+        """``$d_v = value; $d_k = key``, a resize when the key is new and no entry
+        is left, the value put (Python evaluates the value of ``d[k] = v`` first)."""
         K, V, I, S = self.arrays(d)
+        resize = ast.Assign([ast.Tuple(self.arrays(d, ast.Store())[:3], ast.Store())],
+                            _call("resize", *self.arrays(d)))
         return [ast.Assign([_name(f"${d}_v", ast.Store())], value),
                 ast.Assign([_name(f"${d}_k", ast.Store())], key),
-                ast.Assign([ast.Tuple(self.arrays(d, ast.Store())[:3], ast.Store())],
-                           _call("store", K, V, I, S, self.a(d, "k"), self.a(d, "v")))]
+                ast.If(_call("room", K, I, S, self.a(d, "k")), [resize], []),
+                ast.Expr(_call("put", *self.arrays(d), self.a(d, "k"), self.a(d, "v")))]
 
     def new(self, d, n) -> ast.stmt:
         return ast.Assign([ast.Tuple(self.arrays(d, ast.Store()), ast.Store())],

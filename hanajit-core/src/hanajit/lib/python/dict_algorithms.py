@@ -83,6 +83,7 @@ def find(K, I, S, key, fl):
     while True:
         ix = I[i]
         if ix == -1:
+            S[4] = -1
             return -1
         if ix >= 0 and _same(K[ix], key, fl):
             S[4] = ix
@@ -141,14 +142,19 @@ def resize(K, V, I, S, fl):
     return K2, V2, I2
 
 
-def store(K, V, I, S, key, value, fl):
-    """``d[key] = value``: returns ``(K, V, I)`` (new arrays after a resize)."""
-    ix = find(K, I, S, key, fl)
+def room(K, I, S, key, fl):
+    """Before ``d[key] = value``: True when ``key`` is new and no entry is left
+    (the table must be resized first); ``S[4]`` the key's entry, or -1."""
+    return find(K, I, S, key, fl) < 0 and S[2] <= 0
+
+
+def put(K, V, I, S, key, value, fl):
+    """``d[key] = value`` after :func:`room` (and a resize if it said so): the
+    value replaced in entry ``S[4]``, or a new entry appended."""
+    ix = S[4]
     if ix >= 0:
         V[ix] = value
-        return K, V, I
-    if S[2] <= 0:
-        K, V, I = resize(K, V, I, S, fl)
+        return ix
     e = S[0]
     K[e] = key
     V[e] = value
@@ -158,7 +164,7 @@ def store(K, V, I, S, key, value, fl):
     S[1] = S[1] + 1
     S[2] = S[2] - 1
     S[4] = e
-    return K, V, I
+    return e
 
 
 def remove(K, I, S, ix, fl):

@@ -15,7 +15,7 @@ from ...ir import nodes as N
 from ...ir import types as T
 from ...typing_rules import Incompatible
 from ..registry import CallTemplate, CompiledOnly, register
-from .operators import C
+from .operators import C, convert_wrap
 
 
 class DictOp(CompiledOnly):
@@ -36,7 +36,9 @@ def op(name, like=None):
 
 
 new = op("new")                 # (key carrier, value carrier, n) -> (K, V, I, S)
-store = op("store")             # (K, V, I, S, key, value) -> (K, V, I)
+room = op("room")               # (K, I, S, key) -> a resize is needed first
+resize = op("resize")           # (K, V, I, S) -> (K, V, I)
+put = op("put")                 # (K, V, I, S, key, value) -> entry (S[4] = entry)
 find = op("find")               # (K, I, S, key) -> entry or -1 (S[4] = entry)
 getitem = op("getitem", 5)      # (K, V, I, S, key, vname) -> value, KeyError
 last = op("last", 2)            # (V, S, vname) -> V[S[4]]
@@ -145,18 +147,35 @@ def _check_key(K, key):
                            "and a float key are compared exactly in Python)")
 
 
-def _t_store(inf, call, args):
-    K, V, Ix, S, key, value = args
-    return T.TupleType((K, V, Ix))
+def _t_room(inf, call, args):
+    K, Ix, S, key = args
+    if inf.strict and key != K.dtype:
+        raise Incompatible(f"a {key} key stored into a dict of {K.dtype} keys")
+    return T.BOOL
 
 
 def _fl(K):
     return C(_is_float_key(K.type.dtype), T.BOOL)
 
 
-def _l_store(L, call, args):
+def _l_room(L, call, args):
+    K, Ix, S, key = args
+    return L.call_helper(_alg().room, [K, Ix, S, key, _fl(K)])
+
+
+def _t_resize(inf, call, args):
+    K, V, Ix, S = args
+    return T.TupleType((K, V, Ix))
+
+
+def _l_resize(L, call, args):
+    K, V, Ix, S = args
+    return L.call_helper(_alg().resize, [K, V, Ix, S, _fl(K)])
+
+
+def _l_put(L, call, args):
     K, V, Ix, S, key, value = args
-    return L.call_helper(_alg().store, [K, V, Ix, S, key, value, _fl(K)])
+    return L.call_helper(_alg().put, [K, V, Ix, S, key, value, _fl(K)])
 
 
 def _t_find(inf, call, args):
@@ -173,9 +192,15 @@ def _l_find(L, call, args):
     return _found(L, *args)
 
 
-def _key_error(L, pos):
+def _key_error(L, pos, key):
+    """CPython's KeyError, re-raised by the interpreter re-running the call (its
+    argument is the key itself); where the call cannot be re-run (it wrote into an
+    array argument) the KeyError's message is the text of an int key."""
+    args, message = [], "a float key the dict does not hold"
+    if not key.type.is_float:
+        args, message = [convert_wrap(key, T.INT64)], "{}"
     L.emit(N.If(cond=N.Cmp("lt", pos, C(0, T.INT64), T.BOOL), then=[N.Raise(
-        exc=KeyError, deopt=RERUN, message="a key the dict does not hold")]))
+        exc=KeyError, deopt=RERUN, message=message, args=args)]))
 
 
 def _t_getitem(inf, call, args):
@@ -187,7 +212,7 @@ def _t_getitem(inf, call, args):
 def _l_getitem(L, call, args):
     K, V, Ix, S, key, _ = args
     pos = _found(L, K, Ix, S, key)
-    _key_error(L, pos)
+    _key_error(L, pos, key)
     return L.call_helper(_alg().item, [V, pos])
 
 
@@ -204,7 +229,7 @@ def _l_take(L, call, args):
 def _l_pop(L, call, args):
     K, V, Ix, S, key, _ = args
     pos = _found(L, K, Ix, S, key)
-    _key_error(L, pos)
+    _key_error(L, pos, key)
     return L.call_helper(_alg().take, [K, V, Ix, S, _fl(K)])
 
 
@@ -217,7 +242,7 @@ def _t_delete(inf, call, args):
 def _l_delete(L, call, args):
     K, Ix, S, key = args
     pos = _found(L, K, Ix, S, key)
-    _key_error(L, pos)
+    _key_error(L, pos, key)
     L.call_helper(_alg().remove, [K, Ix, S, pos, _fl(K)])
     return pos
 
@@ -281,7 +306,8 @@ def _int(inf, call, args):
 
 
 for _m, _t, _l in (
-        (new, _t_new, _l_new), (store, _t_store, _l_store), (find, _t_find, _l_find),
+        (new, _t_new, _l_new), (room, _t_room, _l_room), (resize, _t_resize, _l_resize),
+        (put, _int, _l_put), (find, _t_find, _l_find),
         (getitem, _t_getitem, _l_getitem), (last, _value_type(0), _l_last),
         (take, _value_type(1), _l_take), (pop, _t_getitem, _l_pop),
         (delete, _t_delete, _l_delete), (length, _int, _l_len),
