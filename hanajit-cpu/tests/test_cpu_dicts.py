@@ -405,6 +405,39 @@ def test_random_changes_while_iterated(n0, seq):
     same(iterate_mutating, n0, ops, keys)
 
 
+def count_then_read(a):
+    counts = {}
+    for i in range(len(a)):
+        counts[a[i]] = counts.get(a[i], 0) + 1
+    s = 0
+    for i in range(len(a)):
+        s += counts[a[i]]
+    return counts, s
+
+
+def test_parallel_true_keeps_dict_loops_serial():
+    from hanajit.errors import HanaJitFallbackWarning
+    a = np.arange(5000) % 17
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        got = outcome(jit(count_then_read, parallel=True), a)
+    assert got == outcome(count_then_read, a)
+    assert not [x for x in w if issubclass(x.category, HanaJitFallbackWarning)]
+    assert all("a dict is used in the loop" in str(x.message) for x in w)
+
+
+def test_loaded_from_the_disk_cache(tmp_path, monkeypatch):
+    from hanajit import cache as hcache
+    monkeypatch.setenv("HANAJIT_CACHE_DIR", str(tmp_path / "cache"))
+    a = np.array([3, 1, 3], dtype=np.int16)
+    jit(keyed_by_int32, cache=True)(a, np.array([1.0, 2.0, 3.0]))     # compile, store
+    f = jit(keyed_by_int32, cache=True)
+    hits = hcache.stats["hits"]
+    assert outcome(f, a, np.array([1.0, 2.0, 3.0])) == \
+        outcome(keyed_by_int32, a, np.array([1.0, 2.0, 3.0]))
+    assert hcache.stats["hits"] == hits + 1
+
+
 # ---------------------------------------------------------------------- leaks
 def test_no_leak():
     import resource

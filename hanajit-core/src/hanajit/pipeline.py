@@ -245,7 +245,9 @@ class CompileContext:
         """How the frontend treats ``prange`` and (for the function being compiled,
         with ``parallel=True``) outermost ``range`` loops."""
         opts = self.options
-        return {"auto": bool(opts.get("parallel")) and not self.stack,
+        # (a dict's helpers keep state in every loop: never parallel on their own)
+        helper = getattr(pyfunc, "__module__", "") == "hanajit.lib.python.dict_algorithms"
+        return {"auto": bool(opts.get("parallel")) and not self.stack and not helper,
                 "fallback": opts.get("fallback", True), "workers": opts.get("workers"),
                 "serial": self.serial_loops}
 

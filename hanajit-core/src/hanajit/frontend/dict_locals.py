@@ -32,11 +32,11 @@ _METHODS = ("get", "pop", "setdefault", "clear", "keys", "values", "items")
 
 def _marker_names():
     from ..lib import registry
-    return {f"__hj_dict_{k}": v for k, v in registry.dict_markers().items()}
+    return {f"dict.{k}": v for k, v in registry.dict_markers().items()}
 
 
 def _call(name, *args):
-    return ast.Call(ast.Name(f"__hj_dict_{name}", ast.Load()), list(args), [])
+    return ast.Call(ast.Name(f"dict.{name}", ast.Load()), list(args), [])
 
 
 def _name(n, ctx=None):
@@ -93,6 +93,11 @@ class Uses:
         if isinstance(p, ast.Subscript) and p.value is node:
             if isinstance(p.slice, ast.Slice):
                 return f"a slice of dict '{name}' (line {line})"
+            if isinstance(p.slice, ast.Constant) and \
+                    not isinstance(p.slice.value, (int, float)) or \
+                    isinstance(p.slice, (ast.Tuple, ast.JoinedStr)):
+                return (f"dict '{name}' indexed by {ast.unparse(p.slice)[:20]} (only "
+                        f"numbers are compiled as keys; line {line})")
             q = parents.get(p)
             if isinstance(p.ctx, ast.Store):
                 if isinstance(q, ast.Assign) and q.targets == [p] or \
@@ -208,7 +213,8 @@ def find(fn, params, resolve_global) -> tuple[set, dict]:
         if not all(v is not None and _is_dict_value(v) for v in values):
             reasons[name] = f"'{name}' is assigned a dict and something else"
             continue
-        problems = [uses.problem(name, n) for n in uses.loads.get(name, [])]
+        problems = [_not_numbers(name, v) for v in values]
+        problems += [uses.problem(name, n) for n in uses.loads.get(name, [])]
         problems += [uses.rebound_while_iterated(name, t) for t in targets]
         problems = [p for p in problems if p]
         if problems:
@@ -216,6 +222,19 @@ def find(fn, params, resolve_global) -> tuple[set, dict]:
         else:
             names.add(name)
     return names, reasons
+
+
+def _not_numbers(name, display) -> str:
+    """Why the display assigned to ``name`` is not a dict of numbers (a string,
+    None or tuple constant as a key or value), or ''."""
+    if not isinstance(display, ast.Dict):
+        return ""
+    for e in display.keys + display.values:
+        if isinstance(e, ast.Constant) and not isinstance(e.value, (int, float, complex)) \
+                or isinstance(e, (ast.Tuple, ast.List, ast.Dict, ast.JoinedStr)):
+            return (f"dict '{name}' holds {ast.unparse(e)[:20]} (only numbers are "
+                    "compiled as keys and values)")
+    return ""
 
 
 class Rewriter(ast.NodeTransformer):

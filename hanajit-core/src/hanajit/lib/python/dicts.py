@@ -80,10 +80,16 @@ def key_problem(t) -> str:
     return ""
 
 
+def _python_name(t) -> str:
+    return "bool" if t.is_bool else "int" if t.is_int else \
+        "float" if t.is_float else "complex"
+
+
 def _kinds(inf, name, what) -> None:
     kinds = inf.assigned.get(name, set())
     if len(kinds) > 1:
-        words = sorted(f"{'NumPy ' if strong else 'Python '}{t}" for t, strong in kinds)
+        words = sorted(f"NumPy {t}" if strong else f"Python {_python_name(t)}"
+                       for t, strong in kinds)
         raise Incompatible(f"a dict holding {what} of different kinds ("
                            + ", ".join(words) + "), as a Python dict can")
 
@@ -109,7 +115,7 @@ def _t_new(inf, call, args):
     kt, vt = inf.locals.get(kn), inf.locals.get(vn)
     if kt is None or vt is None:
         if inf.strict:
-            raise Incompatible("a dict no key and value is ever stored into")
+            raise Incompatible("a dict into which no key is ever stored")
         return None
     problem = key_problem(kt)
     if problem:
