@@ -245,6 +245,25 @@ def bool_values(a):
     return d
 
 
+def annotated(a):
+    counts: dict[int, int] = {}
+    for v in a:
+        counts[int(v)] = counts.get(int(v), 0) + 1
+    while counts:
+        k = max(counts, key=counts.get)
+        del counts[k]
+        if len(counts) < 2:
+            break
+    return counts
+
+
+def in_comprehensions(a):
+    w = {0: 0.5, 1: 0.25, 2: 2.0}
+    s = sum(w[k] * a[k] for k in range(3))
+    t = [w.get(int(x), 0.0) for x in a]
+    return s, np.array(t), min(w, key=w.get), max(w, key=w.get)
+
+
 # ------------------------------------------------------------------- the tests
 def test_counting():
     same(count, np.array([3, 1, 3, 2, 1, 3]))
@@ -317,6 +336,15 @@ def test_max_key_get():
     same(most_common, np.array([5]))
     same(most_common, np.array([], dtype=np.int64))       # ValueError
     same(most_common, np.array([2.5, 0.5, 0.5]))
+    same(annotated, np.array([1, 2, 2, 3, 3, 3, 4]))
+    same(annotated, np.array([], dtype=np.int64))
+
+
+def test_read_in_comprehensions():
+    got = jitted(in_comprehensions, fallback=False)(np.array([1.0, 2.0, 3.0]))
+    want = in_comprehensions(np.array([1.0, 2.0, 3.0]))
+    assert shape(got[::2]) == shape(want[::2]) and shape(got[3]) == shape(want[3])
+    assert got[1].tobytes() == want[1].tobytes()
 
 
 # ---------------------------------------------------- random operation sequences
@@ -488,6 +516,11 @@ def get_without_default(n):
     return d.get(n)
 
 
+def iterated_in_comprehension(n):
+    d = {1: 2}
+    return len([k for k in d]) + n
+
+
 def string_keys(n):
     d = {"a": 1}
     return d["a"] + n
@@ -509,7 +542,8 @@ def never_stored(n):
 
 @pytest.mark.parametrize("f, arg", [
     (aliased, 1), (passed_on, 1), (mixed_keys, 1), (mixed_kinds, np.array([3])),
-    (get_without_default, 1), (string_keys, 1), (for_else, 1), (never_stored, 1)])
+    (get_without_default, 1), (string_keys, 1), (for_else, 1), (never_stored, 1),
+    (iterated_in_comprehension, 1)])
 def test_fallbacks(f, arg):
     from hanajit.errors import UnsupportedError
     with pytest.raises(UnsupportedError):

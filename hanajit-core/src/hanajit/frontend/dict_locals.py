@@ -6,7 +6,8 @@ or a display ``{k: v, ...}`` and every read of it is one of::
     d[k]   d[k] = v   d[k] += v   del d[k]   k in d   k not in d   len(d)
     d.get(k, default)   d.pop(k)   d.pop(k, default)   d.setdefault(k, v)
     d.clear()   for k in d   for .. in d.keys() / d.values() / d.items()
-    sum(d.values())   max(d, key=d.get)   if d:   not d   return d   return d, x
+    sum(d.values())   max(d, key=d.get)   min(d, key=d.get)   if d:   not d
+    return d   return d, x
 
 (``default`` a constant or a name: Python evaluates it before the lookup).  The
 dict becomes hidden locals -- ``$d.K``, ``$d.V`` (keys and values, in insertion
@@ -85,9 +86,8 @@ class Uses:
         line = getattr(node, "lineno", 0)
         for anc in self._ancestors(node):
             if isinstance(anc, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef,
-                                ast.GeneratorExp, ast.ListComp, ast.SetComp,
-                                ast.DictComp)):
-                return f"dict '{name}' read in a nested scope or comprehension (line {line})"
+                                ast.SetComp, ast.DictComp)):
+                return f"dict '{name}' read in a nested scope (line {line})"
             if isinstance(anc, ast.For) and _is_prange(anc.iter):
                 return f"dict '{name}' used in a prange loop (line {line})"
         if isinstance(p, ast.Subscript) and p.value is node:
@@ -115,10 +115,10 @@ class Uses:
                 and isinstance(p.func, ast.Name) and self.resolve(p.func.id) is len:
             return ""
         if isinstance(p, ast.Call) and isinstance(p.func, ast.Name) and \
-                self.resolve(p.func.id) is max and p.args == [node] and \
+                self.resolve(p.func.id) in (max, min) and p.args == [node] and \
                 len(p.keywords) == 1 and p.keywords[0].arg == "key" and \
                 _is_get(p.keywords[0].value, name):
-            return ""                                   # max(d, key=d.get)
+            return ""                                   # max(d, key=d.get), min
         if isinstance(p, ast.Attribute) and p.attr == "get" and p.value is node:
             q = parents.get(p)
             if isinstance(q, ast.keyword) and q.arg == "key":
@@ -203,10 +203,14 @@ def find(fn, params, resolve_global) -> tuple[set, dict]:
         values = []
         for t in targets:
             p = uses.parents.get(t)
-            ok = isinstance(p, ast.Assign) and p.targets == [t]
+            ok = isinstance(p, ast.Assign) and p.targets == [t] or \
+                isinstance(p, ast.AnnAssign) and p.target is t and p.value is not None
             values.append(p.value if ok else None)
         if not any(v is not None and _is_dict_value(v) for v in values):
             continue
+        if resolve_global("dict") is not dict and any(
+                isinstance(v, ast.Call) for v in values):
+            continue                                    # (``dict`` is another name)
         if name in params or name in scoped:
             reasons[name] = f"dict '{name}' is a parameter or used by a nested scope"
             continue
@@ -287,8 +291,8 @@ class Rewriter(ast.NodeTransformer):
             d = e.args[0].id
             if f.id == "len":
                 return ast.copy_location(_call("len", self.a(d, "S")), e)
-            if f.id == "max":
-                return ast.copy_location(_call("argmax", *self.arrays(d),
+            if f.id in ("max", "min"):
+                return ast.copy_location(_call("arg" + f.id, *self.arrays(d),
                                                _const(f"${d}_k")), e)
         if isinstance(f, ast.Name) and f.id == "sum" and len(e.args) == 1:
             a = e.args[0]
@@ -354,6 +358,8 @@ class Rewriter(ast.NodeTransformer):
                           _call("new", _const(f"${d}_k"), _const(f"${d}_v"), _const(n)))
 
     def _stmt(self, s) -> list:
+        if isinstance(s, ast.AnnAssign) and self.is_dict(s.target):
+            return self.display(s.target.id, s.value)      # d: dict[int, float] = {}
         if isinstance(s, ast.Assign) and len(s.targets) == 1:
             t = s.targets[0]
             if self.is_dict(t):
@@ -494,8 +500,8 @@ def rewrite(fn, params, resolve_global, injected):
     """``(fnode, names, reasons, returns)``: ``fn`` with its dict locals rewritten
     (a copy; ``fn`` itself when it has none), which they are, why the others are
     not compiled, and the dicts each ``return`` gives (:class:`Rewriter`)."""
-    if not any(isinstance(s, ast.Assign) and _is_dict_value(s.value)
-               for s in ast.walk(fn)):
+    if not any(isinstance(s, (ast.Assign, ast.AnnAssign)) and s.value is not None
+               and _is_dict_value(s.value) for s in ast.walk(fn)):
         return fn, set(), {}, []
     names, reasons = find(fn, params, resolve_global)
     if not names:

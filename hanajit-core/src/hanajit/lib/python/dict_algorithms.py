@@ -251,3 +251,16 @@ def compact(A, I, S):
             out[e] = A[j]
             e = e + 1
     return out
+
+
+def min_entry(V, I, S):
+    """The entry of ``min(d, key=d.get)``: the first of the smallest values."""
+    isize = S[3]
+    best = -1
+    for j in range(S[0]):
+        if I[isize + j] != 0:
+            if best < 0:
+                best = j
+            elif V[j] < V[best]:
+                best = j
+    return best

@@ -51,6 +51,7 @@ value_at = op("value_at", 2)    # (V, pos, vname) -> V[pos]
 next_entry = op("next")         # (I, S, pos, used0, left) -> entry or -1
 sum_values = op("sum", 3)       # (V, I, S, vname) -> sum(d.values())
 argmax = op("argmax", 4)        # (K, V, I, S, kname) -> max(d, key=d.get)
+argmin = op("argmin", 4)        # (K, V, I, S, kname) -> min(d, key=d.get)
 result = op("result")           # (K, V, I, S) -> (keys, values) for the caller
 
 
@@ -279,16 +280,18 @@ def _l_sum(L, call, args):
 def _t_argmax(inf, call, args):
     V = args[1]
     if V.dtype.is_complex:
-        raise Incompatible("max() of complex values (TypeError in Python)")
+        raise Incompatible("max()/min() of complex values (TypeError in Python)")
     return args[0].dtype
 
 
-def _l_argmax(L, call, args):
-    K, V, Ix, S, _ = args
-    pos = L.let(L.call_helper(_alg().max_entry, [V, Ix, S]))
-    L.emit(N.If(cond=N.Cmp("lt", pos, C(0, T.INT64), T.BOOL), then=[N.Raise(
-        exc=ValueError, message="max() arg is an empty sequence")]))
-    return L.call_helper(_alg().item, [K, pos])
+def _l_arg(which):
+    def lower(L, call, args):
+        K, V, Ix, S, _ = args
+        pos = L.let(L.call_helper(getattr(_alg(), which + "_entry"), [V, Ix, S]))
+        L.emit(N.If(cond=N.Cmp("lt", pos, C(0, T.INT64), T.BOOL), then=[N.Raise(
+            exc=ValueError, message=which + "() arg is an empty sequence")]))
+        return L.call_helper(_alg().item, [K, pos])
+    return lower
 
 
 def _t_result(inf, call, args):
@@ -319,6 +322,7 @@ for _m, _t, _l in (
         (delete, _t_delete, _l_delete), (length, _int, _l_len),
         (key_at, _value_type(0), _l_item), (value_at, _value_type(0), _l_item),
         (next_entry, _int, _l_next), (sum_values, _t_sum, _l_sum),
-        (argmax, _t_argmax, _l_argmax), (result, _t_result, _l_result)):
+        (argmax, _t_argmax, _l_arg("max")), (argmin, _t_argmax, _l_arg("min")),
+        (result, _t_result, _l_result)):
     _name = next(k for k, v in list(globals().items()) if v is _m)
     register(DictTemplate(f"{__name__}.{_name}", _t, _l))
