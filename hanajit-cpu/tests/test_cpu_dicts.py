@@ -264,6 +264,14 @@ def in_comprehensions(a):
     return s, np.array(t), min(w, key=w.get), max(w, key=w.get)
 
 
+def writes_argument(a, k, x):
+    d = {}
+    d[k] = 1
+    d[x] = 2
+    a[0] += 1
+    return d[k], x in d, len(d)
+
+
 # ------------------------------------------------------------------- the tests
 def test_counting():
     same(count, np.array([3, 1, 3, 2, 1, 3]))
@@ -299,6 +307,16 @@ def test_getitem_key_error():
     with pytest.raises(KeyError) as e:
         jitted(getitem, fallback=False)(np.int64(9))
     assert e.value.args == (np.int64(9),) and type(e.value.args[0]) is np.int64
+
+
+@pytest.mark.parametrize("k, x", [(3, 100), (2**40, -2**62), (-1, 7), (3.5, 1e300),
+                                  (-0.0, 0.0), (1e18, 5e18), (math.inf, -math.inf)])
+def test_compiled_code_runs_without_re_runs(k, x):
+    """Big and small keys hash without leaving compiled code (a function that
+    writes into its argument cannot be re-run: it would raise UnsupportedError)."""
+    a, b = np.zeros(1), np.zeros(1)
+    assert jitted(writes_argument, fallback=False)(a, k, x) == writes_argument(b, k, x)
+    assert a[0] == b[0] == 1.0
 
 
 def test_float_keys():
@@ -348,8 +366,10 @@ def test_read_in_comprehensions():
 
 
 # ---------------------------------------------------- random operation sequences
-def operations(ops, keys, values):
-    """Apply op codes to a dict; a checksum of what each read gives."""
+def operations(ops, keys, values, out):
+    """Apply op codes to a dict; a checksum of what each read gives.  (``out``
+    is written: the call cannot be re-run in the interpreter.)"""
+    out[0] += 1.0
     d = {}
     total = 0.0
     n = 0
@@ -394,7 +414,7 @@ def test_random_operations(seq, kind):
     if kind == "float":
         keys = keys / 4.0
     values = np.array([float(s[2]) for s in seq])
-    same(operations, ops, keys, values)
+    same(operations, ops, keys, values, np.zeros(1))
 
 
 def iterate_mutating(n0, ops, keys):
