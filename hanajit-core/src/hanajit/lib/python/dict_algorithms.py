@@ -101,12 +101,6 @@ def init(I, S, isize, usable):
     S[4] = -1
 
 
-def new_sizes(n):
-    """``(isize, usable)`` of a new dict of ``n`` items presized."""
-    isize = presized(n)
-    return isize, isize * 2 // 3
-
-
 def _place(I, isize, h, e):
     mask = isize - 1
     i = (h ^ (h >> 29)) & mask
