@@ -245,7 +245,9 @@ class CompileContext:
         """How the frontend treats ``prange`` and (for the function being compiled,
         with ``parallel=True``) outermost ``range`` loops."""
         opts = self.options
-        return {"auto": bool(opts.get("parallel")) and not self.stack,
+        # (a dict's helpers keep state in every loop: never parallel on their own)
+        helper = getattr(pyfunc, "__module__", "") == "hanajit.lib.python.dict_algorithms"
+        return {"auto": bool(opts.get("parallel")) and not self.stack and not helper,
                 "fallback": opts.get("fallback", True), "workers": opts.get("workers"),
                 "serial": self.serial_loops}
 
@@ -281,9 +283,10 @@ class CompileContext:
         call.spec = spec
         if spec.fn is not None and spec.fn.returns_list:
             what = "np.split's list of parts" if getattr(spec.fn, "returns_split", False) \
+                else "a dict" if getattr(spec.fn, "dict_returns", None) \
                 else "a list comprehension"     # (frontend/split_lists.py)
             inf.fail(line, "call", f"{pyfunc.__qualname__}() returns {what}, which "
-                     "compiled code has no list type for")
+                     "compiled code has no list or dict type for")
         return spec.return_type
 
     def helper(self, pyfunc, arg_types: tuple):

@@ -149,6 +149,8 @@ def _list_boxer(fn):
     list of its arrays; None for other results."""
     if not getattr(fn, "returns_list", False):
         return None
+    if getattr(fn, "dict_boxing", None):
+        return dict_boxer(fn.dict_boxing)
     if isinstance(getattr(fn, "return_type", None), T.TupleType) and \
             not getattr(fn, "numpy_lists", ()):
         return list             # the parts of np.split (frontend/split_lists.py)
@@ -161,6 +163,26 @@ def _list_boxer(fn):
         items = list(result)
         for k, as_list in positions:
             items[k] = as_list(items[k])
+        return tuple(items)
+    return box
+
+
+def dict_boxer(boxing):
+    """The dicts a function returns (``frontend/dict_locals.py``): each is a pair
+    of arrays (keys, values, in insertion order) made a dict of their items --
+    Python numbers, or NumPy scalars where the keys or values are those."""
+    def as_dict(pair, key_numpy, value_numpy):
+        keys, values = pair
+        return dict(zip(list(keys) if key_numpy else keys.tolist(),
+                        list(values) if value_numpy else values.tolist()))
+
+    if boxing[0][0] is None:
+        return lambda pair: as_dict(pair, *boxing[0][1:])
+
+    def box(result):
+        items = list(result)
+        for k, key_numpy, value_numpy in boxing:
+            items[k] = as_dict(items[k], key_numpy, value_numpy)
         return tuple(items)
     return box
 

@@ -47,6 +47,7 @@ class FnInfo:
         self.numpy_result = None          # results boxed as NumPy scalars (infer/numpy_results)
         self.returns_list = self.numpy_list = False
         self.numpy_lists = ()
+        self.dict_boxing = ()             # (frontend/dict_locals.py)
 
 
 def open_entry(jf, arg_types: tuple, target) -> Entry | None:
@@ -219,6 +220,8 @@ def _encode_artifact(artifact) -> dict:
                  "returns_list": bool(getattr(v, "returns_list", False)),
                  "numpy_list": bool(getattr(v, "numpy_list", False)),
                  "numpy_lists": [[k, bool(x)] for k, x in getattr(v, "numpy_lists", ())],
+                 "dict_boxing": [[k, bool(a), bool(b)]
+                                 for k, a, b in getattr(v, "dict_boxing", None) or ()],
                  "numpy_result": None if getattr(v, "numpy_result", None) is None
                  else encode_type(v.numpy_result)}
         elif k == "raises":
@@ -242,6 +245,7 @@ def _decode_artifact(data):
         meta["fn"].returns_list = bool(f.get("returns_list", False))
         meta["fn"].numpy_list = bool(f.get("numpy_list", False))
         meta["fn"].numpy_lists = tuple((k, x) for k, x in f.get("numpy_lists", ()))
+        meta["fn"].dict_boxing = tuple(tuple(x) for x in f.get("dict_boxing", ()))
         if f.get("numpy_result") is not None:
             meta["fn"].numpy_result = decode_type(f["numpy_result"])
     if "raises" in meta:

@@ -32,7 +32,8 @@ from .loop_statements import LoopStatements, is_flat
 from .node_names import plain_name
 from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
-from . import built_calls, comprehension_lists, try_statements, vectorize_calls
+from . import built_calls, comprehension_lists, dict_locals, try_statements, \
+    vectorize_calls
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -89,6 +90,15 @@ class Builder(LoopStatements):
                 kinds, assigned, sorted_named = survey(fnode)
         if ast.Call in kinds:       # a.tolist() read: a list comprehension (tolist_calls)
             fnode = tolist_calls.rewrite(self.fnode, self.injected)
+            if fnode is not self.fnode:
+                self.fnode = fnode
+                kinds, assigned, sorted_named = survey(fnode)
+        self.dict_reasons, self.dict_returns = {}, []
+        self.locals = set(self.params) | assigned
+        if ast.Dict in kinds or ast.Call in kinds:
+            # dict locals of numbers: hidden arrays (frontend.dict_locals)
+            fnode, _, self.dict_reasons, self.dict_returns = dict_locals.rewrite(
+                self.fnode, set(self.params), self._global_object, self.injected)
             if fnode is not self.fnode:
                 self.fnode = fnode
                 kinds, assigned, sorted_named = survey(fnode)
@@ -165,6 +175,7 @@ class Builder(LoopStatements):
         fn = N.Function(name=self.fnode.name, params=list(self.params),
                         body=body, pyname=self.qualname, filename=self.p.filename)
         comprehension_lists.mark_returns(self, fn)      # lists the caller gets
+        dict_locals.mark_returns(self, fn, self.dict_returns)
         return fn
 
     def stmts(self, body, top=False) -> list:
@@ -471,6 +482,12 @@ class Builder(LoopStatements):
         if isinstance(node, ast.Name) and node.id in self.list_names:
             return depth == 0 or self.list_names[node.id]
         return depth == 0 and id(node) in self.list_displays
+
+    def e_Dict(self, e):
+        reasons = "; ".join(self.dict_reasons.values())
+        self.fail(e, "dict display", f"{_src(e)}" + (
+            f": {reasons}" if reasons else ": a dict is compiled only as a local of "
+            "numbers used by its own operations (docs/semantics.md, dicts)"))
 
     def e_List(self, e):
         if id(e) not in self.list_displays:

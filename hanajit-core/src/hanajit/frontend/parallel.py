@@ -25,7 +25,8 @@ on the order of iterations:
   ``a[j, i]`` are fine; ``a[i - 1]``, ``a[idx[i]]`` may collide), or is used as a
   whole (passed to a call, ``a += 1``);
 * a write goes through a view created in the loop, or through an expression;
-* ``break`` or ``return`` leaves the loop.
+* ``break`` or ``return`` leaves the loop;
+* a dict local is used in it (``frontend/dict_locals.py``).
 
 Two checks need types and are made when the region call is typed
 (:mod:`hanajit.lib.parallel.regions`): an array passed to a jitted function inside the loop
@@ -262,6 +263,10 @@ def analyze(loop: ast.For, parent_locals: set, resolve, after_path) -> LoopPlan:
                     problem(node, f"'{name}' draws from a global random state, "
                             "shared by the iterations")
 
+            if isinstance(node, ast.Name) and node.id.startswith("dict."):
+                problem(node, "a dict is used in the loop (its lookups keep state: "
+                        "frontend/dict_locals.py)")
+                break
     # scalars (and arrays) assigned in the body: private, reduction or carried
     for name in sorted(assigned - {t}):
         if first_event(body, name) in ("store", "maybe"):

@@ -93,6 +93,10 @@ class Inferrer(ScalarKinds):
         zero_d_values.check(fn, self.fail)
         fn.numpy_result = numpy_results.numpy_result(fn, self.is_strong)
         numpy_results.mark_lists(fn, lambda v: self.is_strong(N.Var(v, self.locals.get(v))))
+        if getattr(fn, "dict_returns", None):      # (frontend/dict_locals.py)
+            fn.dict_boxing = tuple(
+                (k, self.is_strong(N.Var(kn)), self.is_strong(N.Var(vn)))
+                for k, kn, vn in fn.dict_returns)
         fn.flagged_result = result_flags.plan(fn, self.is_strong, self.assigned, self.mixed)
         python_state.check_divisions(fn, self.assigned, self.mixed, self.is_strong)
         insert_coercions(fn)

@@ -134,6 +134,10 @@ class ScalarKinds:
                 return spec.state == "done" and fn is not None and isinstance(
                     getattr(fn, "numpy_result", None), T.NumpyScalarArg) and \
                     getattr(fn, "flagged_result", None) is None
+            like = getattr(callee, "hj_like", None)
+            if like is not None:            # a dict's key or value (lib/python/dicts)
+                name = e.args[like].obj
+                return name in self.strong_vars and name not in self.mixed
             if isinstance(callee, Method):
                 if callee.name in ("is_integer", "item", "bit_length"):   # Python numbers
                     return False

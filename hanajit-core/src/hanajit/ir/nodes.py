@@ -678,6 +678,8 @@ class Function:
     numpy_list = False      # (returns_list) whose items are NumPy scalars (infer.py)
     tuple_lists = ()        # (returns_list of a tuple) (position, item locals) pairs
     numpy_lists = ()        # ... (position, items are NumPy scalars) pairs (infer.py)
+    dict_returns = ()       # dicts returned: (position, key local, value local) each
+    dict_boxing = ()        # ... (position, keys NumPy?, values NumPy?) (infer.py)
     numpy_result = None     # return type, NumPy-scalar leaves marked (infer/numpy_results)
     flagged_result = None   # result leaves boxed per call: a result_flags.Plan (infer/)
 

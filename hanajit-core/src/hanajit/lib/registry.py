@@ -238,6 +238,7 @@ def _load_library():
         for m in ("python.scalar_builtins", "python.math_functions", "python.math_ints",
                   "python.vectorize", "python.range_values",
                   "python.math_counting", "python.math_products", "python.math_norms",
+                  "python.dicts",
                   "arrays.creation", "arrays.memory_overlap",
                   "arrays.ufuncs", "arrays.reductions", "arrays.shape", "arrays.cumulative", "arrays.joining",
                   "arrays.insert_delete", "arrays.select", "arrays.log_ranges", "arrays.split",
@@ -436,6 +437,13 @@ def flat_callables():
     writes through."""
     from .arrays import attributes
     return attributes.flat_get, attributes.flat_set
+
+
+def dict_markers() -> dict:
+    """``{name: marker}``: the compiled callables the operations of a dict local
+    become (``frontend/dict_locals.py``; ``python/dicts.py``)."""
+    from .python import dicts
+    return dicts.markers()
 
 
 def index_trick(obj):
