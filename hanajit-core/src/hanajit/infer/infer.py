@@ -212,6 +212,9 @@ class Inferrer(ScalarKinds):
 
     def cond(self, e, line):
         t = self.expr(e, line)
+        if isinstance(t, T.ArrayType) and t.ndim:       # ``if a > 0:`` of an array
+            self.fail(line, "truth value of an array",
+                      "it is ambiguous; use a.any() or a.all()")
         return t
 
     # ------------------------------------------------------------ expressions
@@ -456,10 +459,11 @@ class Inferrer(ScalarKinds):
 
     def e_Truth(self, e, line):
         t = self.expr(e.operand, line)
-        if isinstance(t, T.ArrayType):
+        if isinstance(t, T.ArrayType) and t.ndim:      # (a 0-d array: its element's)
             self.fail(line, "truth value of an array",
                       "it is ambiguous; use a.any() or a.all()")
-        if t is not None and not isinstance(t, (T.Scalar, T.TupleType, T.NoneType)):
+        if t is not None and not isinstance(t, (T.Scalar, T.TupleType, T.NoneType,
+                                                T.ArrayType)):
             self.fail(line, "truth value", f"of {t}")
         return T.BOOL
 

@@ -40,6 +40,8 @@ def _arithmetic(value, assigned) -> bool:
         return True
     if isinstance(value, N.PyCall):          # (``out=`` gives the array back)
         f = value.callee
+        if f is abs:                        # abs(a): the array's __abs__, a ufunc
+            return True
         return type(f).__name__ == "ufunc" and "out" not in value.kwargs \
             and len(value.args) <= f.nin
     if isinstance(value, N.Var):
