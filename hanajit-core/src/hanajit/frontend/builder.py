@@ -32,7 +32,8 @@ from .loop_statements import LoopStatements, is_flat
 from .node_names import plain_name
 from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
-from . import built_calls, comprehension_lists, try_statements, vectorize_calls
+from . import built_calls, comprehension_lists, key_functions, try_statements, \
+    vectorize_calls
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -505,6 +506,8 @@ class Builder(LoopStatements):
         func = self.expr(e.func)
         if isinstance(func, ObjRef) and (v := built_calls.build(self, func.obj, e)) is not None:
             return v                    # np.piecewise, np.fromiter: loops of their own
+        if isinstance(func, ObjRef) and key_functions.handles(func.obj, e):
+            return key_functions.min_max(self, e, func.obj)     # min(seq, key=f)
         if isinstance(func, ObjRef) and comprehensions.reduces(self, func.obj, e):
             return comprehensions.reduce_comprehension(self, e, func.obj)
         literal_lists = (isinstance(func, ObjRef) and getattr(

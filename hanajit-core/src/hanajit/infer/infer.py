@@ -91,7 +91,8 @@ class Inferrer(ScalarKinds):
         fn.return_type = self.return_type if self.return_type is not None else T.NONE
         fn.returns_param = returned_parameter(fn)
         zero_d_values.check(fn, self.fail)
-        fn.numpy_result = numpy_results.numpy_result(fn, self.is_strong)
+        fn.numpy_result = numpy_results.numpy_result(fn, self.is_strong,
+                                                        self.strong_items)
         numpy_results.mark_lists(fn, lambda v: self.is_strong(N.Var(v, self.locals.get(v))))
         fn.flagged_result = result_flags.plan(fn, self.is_strong, self.assigned, self.mixed)
         python_state.check_divisions(fn, self.assigned, self.mixed, self.is_strong)

@@ -26,6 +26,8 @@ class ScalarKinds:
         items = None
         if isinstance(value, N.MakeTuple):
             items = self._item_kinds(value)
+        elif isinstance(value, N.Var):          # a copy of a tuple local (``best = p``)
+            items = self.strong_items.get(value.name)
         elif isinstance(value, N.TupleGet) and isinstance(value.tup, N.Var):
             # an item of a tuple local that is itself a tuple (``k, (i, v) = ...``,
             # the loop head of ``enumerate(zip(...))``): its items' kinds

@@ -264,7 +264,7 @@ def _load_library():
                   "linalg.convolve", "linalg.einsum", "linalg.chains", "linalg.lstsq_pinv",
                   "linalg.array_api", "random.generator", "random.legacy",
                   "random.choice", "random.local_generator", "random.python_random", "gpu",
-                  "python.float_sums",
+                  "python.float_sums", "python.key_functions",
                   "python.printing", "arrays.predicates",
                   "arrays.pattern_arrays", "indexing.along_axis", "arrays.broadcast_views",
                   "arrays.block", "indexing.choose", "arrays.limits", "arrays.result_types",
@@ -429,6 +429,13 @@ def range_callables():
     ``zip``/``enumerate`` of a ``for`` loop is read through."""
     from .python import range_values
     return range_values.range_len, range_values.range_item
+
+
+def key_callables():
+    """``(same_kinds, sorted_by_key)``: the compiled callables of ``min``/``max``
+    /``sorted`` with ``key=`` (``frontend/key_functions.py``)."""
+    from .python import key_functions
+    return key_functions.same_kinds, key_functions.sorted_by_key
 
 
 def flat_callables():
