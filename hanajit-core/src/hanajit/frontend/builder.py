@@ -33,7 +33,7 @@ from .node_names import plain_name
 from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
 from . import built_calls, comprehension_lists, key_functions, try_statements, \
-    vectorize_calls
+    vectorize_calls, walrus
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -306,6 +306,14 @@ class Builder(LoopStatements):
         return [N.If(cond=self.cond(s.test), then=self.stmts(s.body),
                      orelse=self.stmts(s.orelse))]
 
+    def s_While(self, s):
+        if walrus.holds(s.test):            # while (x := f(x)) > eps: (frontend/walrus.py)
+            if not walrus.plain_else(s.orelse):
+                self.fail(s, "assignment expression (:=)", "in the test of a while "
+                          "loop whose else: clause has a break or continue")
+            s = walrus.while_loop(s)
+        return super().s_While(s)
+
     def s_Break(self, s):
         if not self.loop_flags:
             self.fail(s, "break outside a loop")
@@ -439,6 +447,9 @@ class Builder(LoopStatements):
         operands = [self.expr(e.left)] + [self.expr(c) for c in e.comparators]
         return self.folded(e, lambda v: K.fold_compare(ops, v), operands) \
             or N.PyCompare(ops, operands)
+
+    def e_NamedExpr(self, e):
+        return walrus.build(self, e)
 
     def e_IfExp(self, e):
         return N.PyIfExp(self.cond(e.test), self.expr(e.body), self.expr(e.orelse))
