@@ -32,8 +32,8 @@ from .loop_statements import LoopStatements, is_flat
 from .node_names import plain_name
 from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
-from . import built_calls, comprehension_lists, key_functions, try_statements, \
-    vectorize_calls, walrus
+from . import built_calls, comprehension_lists, key_functions, starred_targets, \
+    try_statements, vectorize_calls, walrus
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -98,6 +98,11 @@ class Builder(LoopStatements):
         self.list_displays, self.list_names = readonly_lists(
             self.fnode, set(self.params), self._global_object) \
             if ast.List in kinds else (set(), {})
+        # starred names only read, as tuples (frontend.starred_targets)
+        self.starred_names = starred_targets.find(self.fnode, set(self.params),
+                                                  self._global_object) \
+            if ast.Starred in kinds else set()
+        self.list_names.update((n, False) for n in self.starred_names)
         # named list comprehensions only read, as arrays (frontend.comprehension_lists)
         self.comp_lists = {} if self.parallel.get("auto") or (
             ast.ListComp not in kinds and not sorted_named) \
@@ -240,7 +245,7 @@ class Builder(LoopStatements):
             return [N.Assign(target=target.id, value=value)]
         if isinstance(target, (ast.Tuple, ast.List)):
             if any(isinstance(e, ast.Starred) for e in target.elts):
-                self.fail(target, "starred assignment")
+                return starred_targets.assign(self, target, value)   # first, *rest = t
             name = self.tmp("u")
             self.locals.add(name)
             out = [N.Assign(target=name, value=N.PyCall(callee=Unpack(len(target.elts)),

@@ -264,7 +264,7 @@ def _load_library():
                   "linalg.convolve", "linalg.einsum", "linalg.chains", "linalg.lstsq_pinv",
                   "linalg.array_api", "random.generator", "random.legacy",
                   "random.choice", "random.local_generator", "random.python_random", "gpu",
-                  "python.float_sums", "python.key_functions",
+                  "python.float_sums", "python.key_functions", "python.starred_unpack",
                   "python.printing", "arrays.predicates",
                   "arrays.pattern_arrays", "indexing.along_axis", "arrays.broadcast_views",
                   "arrays.block", "indexing.choose", "arrays.limits", "arrays.result_types",
@@ -436,6 +436,12 @@ def key_callables():
     /``sorted`` with ``key=`` (``frontend/key_functions.py``)."""
     from .python import key_functions
     return key_functions.same_kinds, key_functions.sorted_by_key
+
+
+def starred_unpack_callable():
+    """The compiled callable of ``first, *rest = t`` (``frontend/starred_targets.py``)."""
+    from .python import starred_unpack
+    return starred_unpack.starred_unpack
 
 
 def flat_callables():
