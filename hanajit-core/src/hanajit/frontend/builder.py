@@ -32,8 +32,8 @@ from .loop_statements import LoopStatements, is_flat
 from .node_names import plain_name
 from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
-from . import built_calls, comprehension_lists, key_functions, starred_targets, \
-    try_statements, vectorize_calls, walrus
+from . import built_calls, comprehension_lists, key_functions, range_objects, \
+    starred_targets, try_statements, vectorize_calls, walrus
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -94,6 +94,13 @@ class Builder(LoopStatements):
                 self.fnode = fnode
                 kinds, assigned, sorted_named = survey(fnode)
         self.locals = set(self.params) | assigned
+        if ast.Call in kinds:       # r = range(n); len(range(...)) (frontend.range_objects)
+            fnode = range_objects.rewrite(self.fnode, set(self.params), self._global_object,
+                                          self.injected)
+            if fnode is not self.fnode:
+                self.fnode = fnode
+                kinds, assigned, sorted_named = survey(fnode)
+                self.locals = set(self.params) | assigned
         # list displays only read, built as tuples (frontend.readonly_lists)
         self.list_displays, self.list_names = readonly_lists(
             self.fnode, set(self.params), self._global_object) \

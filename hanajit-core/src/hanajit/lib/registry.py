@@ -444,6 +444,13 @@ def starred_unpack_callable():
     return starred_unpack.starred_unpack
 
 
+def range_object_callables():
+    """``(range_check, range_length, range_index)``: the compiled callables of a
+    range held in a name, ``len`` of one and ``r[k]`` (``frontend/range_objects.py``)."""
+    from .python import range_values
+    return range_values.range_check, range_values.range_length, range_values.range_index
+
+
 def flat_callables():
     """``(flat_get, flat_set)``: the compiled callables ``a.flat[i]`` reads and
     writes through."""
