@@ -62,7 +62,7 @@ def of_tuple(t):
 
 
 def keyed(a):
-    return sorted(a, key=abs)
+    return sorted(a, key=lambda v: (v > 1, v))    # tuple keys (key= of numbers compiles)
 
 
 def item_types(a):

@@ -32,8 +32,8 @@ from .loop_statements import LoopStatements, is_flat
 from .node_names import plain_name
 from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
-from . import built_calls, comprehension_lists, dict_locals, try_statements, \
-    vectorize_calls
+from . import built_calls, comprehension_lists, dict_locals, key_functions, \
+    range_objects, starred_targets, try_statements, vectorize_calls, walrus
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -103,10 +103,22 @@ class Builder(LoopStatements):
                 self.fnode = fnode
                 kinds, assigned, sorted_named = survey(fnode)
         self.locals = set(self.params) | assigned
+        if ast.Call in kinds:       # r = range(n); len(range(...)) (frontend.range_objects)
+            fnode = range_objects.rewrite(self.fnode, set(self.params), self._global_object,
+                                          self.injected)
+            if fnode is not self.fnode:
+                self.fnode = fnode
+                kinds, assigned, sorted_named = survey(fnode)
+                self.locals = set(self.params) | assigned
         # list displays only read, built as tuples (frontend.readonly_lists)
         self.list_displays, self.list_names = readonly_lists(
             self.fnode, set(self.params), self._global_object) \
             if ast.List in kinds else (set(), {})
+        # starred names only read, as tuples (frontend.starred_targets)
+        self.starred_names = starred_targets.find(self.fnode, set(self.params),
+                                                  self._global_object) \
+            if ast.Starred in kinds else set()
+        self.list_names.update((n, False) for n in self.starred_names)
         # named list comprehensions only read, as arrays (frontend.comprehension_lists)
         self.comp_lists = {} if self.parallel.get("auto") or (
             ast.ListComp not in kinds and not sorted_named) \
@@ -250,7 +262,7 @@ class Builder(LoopStatements):
             return [N.Assign(target=target.id, value=value)]
         if isinstance(target, (ast.Tuple, ast.List)):
             if any(isinstance(e, ast.Starred) for e in target.elts):
-                self.fail(target, "starred assignment")
+                return starred_targets.assign(self, target, value)   # first, *rest = t
             name = self.tmp("u")
             self.locals.add(name)
             out = [N.Assign(target=name, value=N.PyCall(callee=Unpack(len(target.elts)),
@@ -315,6 +327,14 @@ class Builder(LoopStatements):
     def s_If(self, s):
         return [N.If(cond=self.cond(s.test), then=self.stmts(s.body),
                      orelse=self.stmts(s.orelse))]
+
+    def s_While(self, s):
+        if walrus.holds(s.test):            # while (x := f(x)) > eps: (frontend/walrus.py)
+            if not walrus.plain_else(s.orelse):
+                self.fail(s, "assignment expression (:=)", "in the test of a while "
+                          "loop whose else: clause has a break or continue")
+            s = walrus.while_loop(s)
+        return super().s_While(s)
 
     def s_Break(self, s):
         if not self.loop_flags:
@@ -450,6 +470,9 @@ class Builder(LoopStatements):
         return self.folded(e, lambda v: K.fold_compare(ops, v), operands) \
             or N.PyCompare(ops, operands)
 
+    def e_NamedExpr(self, e):
+        return walrus.build(self, e)
+
     def e_IfExp(self, e):
         return N.PyIfExp(self.cond(e.test), self.expr(e.body), self.expr(e.orelse))
 
@@ -522,6 +545,8 @@ class Builder(LoopStatements):
         func = self.expr(e.func)
         if isinstance(func, ObjRef) and (v := built_calls.build(self, func.obj, e)) is not None:
             return v                    # np.piecewise, np.fromiter: loops of their own
+        if isinstance(func, ObjRef) and key_functions.handles(func.obj, e):
+            return key_functions.min_max(self, e, func.obj)     # min(seq, key=f)
         if isinstance(func, ObjRef) and comprehensions.reduces(self, func.obj, e):
             return comprehensions.reduce_comprehension(self, e, func.obj)
         literal_lists = (isinstance(func, ObjRef) and getattr(

@@ -353,6 +353,9 @@ def _simple(b, node) -> bool:
     attributes, ``+ - *``, comparisons, and reductions hoisted before it)?"""
     if isinstance(node, ast.Call) and reduces(b, _callee(b, node), node):
         return True
+    from .key_functions import handles           # min(seq, key=f): a loop before too
+    if isinstance(node, ast.Call) and handles(_callee(b, node), node):
+        return True
     if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords \
             and isinstance(node.args[0], ast.ListComp) and _array_constructor(b, node):
         return True                             # np.array([...]): built before

@@ -91,7 +91,8 @@ class Inferrer(ScalarKinds):
         fn.return_type = self.return_type if self.return_type is not None else T.NONE
         fn.returns_param = returned_parameter(fn)
         zero_d_values.check(fn, self.fail)
-        fn.numpy_result = numpy_results.numpy_result(fn, self.is_strong)
+        fn.numpy_result = numpy_results.numpy_result(fn, self.is_strong,
+                                                        self.strong_items)
         numpy_results.mark_lists(fn, lambda v: self.is_strong(N.Var(v, self.locals.get(v))))
         if getattr(fn, "dict_returns", None):      # (frontend/dict_locals.py)
             fn.dict_boxing = tuple(
@@ -216,6 +217,9 @@ class Inferrer(ScalarKinds):
 
     def cond(self, e, line):
         t = self.expr(e, line)
+        if isinstance(t, T.ArrayType) and t.ndim:       # ``if a > 0:`` of an array
+            self.fail(line, "truth value of an array",
+                      "it is ambiguous; use a.any() or a.all()")
         return t
 
     # ------------------------------------------------------------ expressions
@@ -460,10 +464,11 @@ class Inferrer(ScalarKinds):
 
     def e_Truth(self, e, line):
         t = self.expr(e.operand, line)
-        if isinstance(t, T.ArrayType):
+        if isinstance(t, T.ArrayType) and t.ndim:      # (a 0-d array: its element's)
             self.fail(line, "truth value of an array",
                       "it is ambiguous; use a.any() or a.all()")
-        if t is not None and not isinstance(t, (T.Scalar, T.TupleType, T.NoneType)):
+        if t is not None and not isinstance(t, (T.Scalar, T.TupleType, T.NoneType,
+                                                T.ArrayType)):
             self.fail(line, "truth value", f"of {t}")
         return T.BOOL
 

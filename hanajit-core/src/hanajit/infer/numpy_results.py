@@ -40,6 +40,8 @@ def _arithmetic(value, assigned) -> bool:
         return True
     if isinstance(value, N.PyCall):          # (``out=`` gives the array back)
         f = value.callee
+        if f is abs:                        # abs(a): the array's __abs__, a ufunc
+            return True
         return type(f).__name__ == "ufunc" and "out" not in value.kwargs \
             and len(value.args) <= f.nin
     if isinstance(value, N.Var):
@@ -77,7 +79,7 @@ def _PYTHON_BOOLS():
             np.shape, np.may_share_memory, np.shares_memory)
 
 
-def _mark(value, t, is_strong, assigned):
+def _mark(value, t, is_strong, assigned, known):
     if isinstance(t, T.ArrayType):      # arithmetic on 0-d arrays: a NumPy scalar
         if t.ndim == 0 and value is not None and _arithmetic(value, assigned):
             return T.NumpyScalarArg(t.dtype)
@@ -90,10 +92,14 @@ def _mark(value, t, is_strong, assigned):
     if isinstance(t, T.TupleType):
         items = value.items if isinstance(value, N.MakeTuple) and \
             len(value.items) == len(t.items) else [None] * len(t.items)
+        if isinstance(value, N.Var) and known.get(value.name) is not None:
+            # a tuple local whose items' kinds are known (``best = p`` of
+            # ``for p in enumerate(a)``): item by item
+            items = [N.TupleGet(value, k, it) for k, it in enumerate(t.items)]
         if isinstance(value, N.PyCall) and is_strong(value):
             # a call giving a tuple of NumPy scalars (divmod of one, np.frexp ...)
             items = [value] * len(t.items)
-        return T.TupleType(tuple(_mark(v, it, is_strong, assigned)
+        return T.TupleType(tuple(_mark(v, it, is_strong, assigned, known)
                                  for v, it in zip(items, t.items)))
     return t
 
@@ -126,10 +132,12 @@ def assignments(fn) -> dict:
     return out
 
 
-def numpy_result(fn: N.Function, is_strong):
+def numpy_result(fn: N.Function, is_strong, known=None):
     """``fn.return_type`` with ``NumpyScalarArg`` on the leaves the interpreter
     returns as NumPy scalars, or None when it returns none (call before the
-    coercions are inserted: ``is_strong`` looks at the returned expressions)."""
+    coercions are inserted: ``is_strong`` looks at the returned expressions).
+    ``known``: tuple local -> which of its items are NumPy scalars, where known
+    (the Inferrer's ``strong_items``)."""
     rt = fn.return_type
     if not isinstance(rt, (T.Scalar, T.TupleType, T.ArrayType)):
         return None
@@ -137,7 +145,7 @@ def numpy_result(fn: N.Function, is_strong):
     out = None
     for s in N.walk_stmts(fn.body):
         if isinstance(s, N.Return) and s.value is not None:
-            m = _mark(s.value, rt, is_strong, assigned)
+            m = _mark(s.value, rt, is_strong, assigned, known or {})
             out = m if out is None else _both(out, m)
     return out if out is not None and _marked(out) else None
 

@@ -26,6 +26,10 @@ class ScalarKinds:
         items = None
         if isinstance(value, N.MakeTuple):
             items = self._item_kinds(value)
+        elif isinstance(value, N.Var):          # a copy of a tuple local (``best = p``)
+            items = self.strong_items.get(value.name)
+        elif isinstance(value, N.PyCall) and value.callee is registry.starred_unpack_callable():
+            items = self._starred_kinds(value)      # first, *rest = t
         elif isinstance(value, N.TupleGet) and isinstance(value.tup, N.Var):
             # an item of a tuple local that is itself a tuple (``k, (i, v) = ...``,
             # the loop head of ``enumerate(zip(...))``): its items' kinds
@@ -63,6 +67,22 @@ class ScalarKinds:
             if mixed != self.mixed:
                 self.mixed = mixed
                 self.changed = True
+
+    def _starred_kinds(self, value):
+        """The item kinds of ``starred_unpack(t, before, after)``: ``t``'s, the
+        middle ones as a nested tuple."""
+        t = value.args[0]
+        inner = self._item_kinds(t) if isinstance(t, N.MakeTuple) else \
+            self.strong_items.get(t.name) if isinstance(t, N.Var) else \
+            (False,) * len(t.value) if isinstance(t, N.Const) and type(t.value) is tuple \
+            else None
+        if inner is None:
+            return None
+        before, after = value.args[1].value, value.args[2].value
+        n = len(inner)
+        if n < before + after:
+            return None
+        return inner[:before] + (tuple(inner[before:n - after]),) + inner[n - after:]
 
     def _item_kinds(self, value):
         """Per item of tuple display ``value``: NumPy scalar?  (A nested display:

@@ -265,7 +265,7 @@ def _load_library():
                   "linalg.convolve", "linalg.einsum", "linalg.chains", "linalg.lstsq_pinv",
                   "linalg.array_api", "random.generator", "random.legacy",
                   "random.choice", "random.local_generator", "random.python_random", "gpu",
-                  "python.float_sums",
+                  "python.float_sums", "python.key_functions", "python.starred_unpack",
                   "python.printing", "arrays.predicates",
                   "arrays.pattern_arrays", "indexing.along_axis", "arrays.broadcast_views",
                   "arrays.block", "indexing.choose", "arrays.limits", "arrays.result_types",
@@ -430,6 +430,26 @@ def range_callables():
     ``zip``/``enumerate`` of a ``for`` loop is read through."""
     from .python import range_values
     return range_values.range_len, range_values.range_item
+
+
+def key_callables():
+    """``(same_kinds, sorted_by_key)``: the compiled callables of ``min``/``max``
+    /``sorted`` with ``key=`` (``frontend/key_functions.py``)."""
+    from .python import key_functions
+    return key_functions.same_kinds, key_functions.sorted_by_key
+
+
+def starred_unpack_callable():
+    """The compiled callable of ``first, *rest = t`` (``frontend/starred_targets.py``)."""
+    from .python import starred_unpack
+    return starred_unpack.starred_unpack
+
+
+def range_object_callables():
+    """``(range_check, range_length, range_index)``: the compiled callables of a
+    range held in a name, ``len`` of one and ``r[k]`` (``frontend/range_objects.py``)."""
+    from .python import range_values
+    return range_values.range_check, range_values.range_length, range_values.range_index
 
 
 def flat_callables():

@@ -184,14 +184,14 @@ class Lowerer:
             if s.static is not None:
                 self.out.extend(self.block(s.then if s.static else s.orelse))
                 return
-            cond = self.lower(s.cond)
+            cond = self.condition(s.cond)
             if isinstance(cond, N.Const):
                 self.out.extend(self.block(s.then if cond.value else s.orelse))
                 return
             self.emit(N.If(cond=cond, then=self.block(s.then), orelse=self.block(s.orelse),
                            line=s.line))
         elif isinstance(s, N.PyWhile):
-            head, cond = self.sub_block(lambda: self.lower(s.cond))
+            head, cond = self.sub_block(lambda: self.condition(s.cond))
             body = list(head)
             if not (isinstance(cond, N.Const) and cond.value):
                 body.append(N.If(cond=ops.logical_not(cond), then=[N.Break(line=s.line)],
@@ -402,7 +402,15 @@ class Lowerer:
                         checked=not getattr(e, "numpy_semantics", True))
 
     def e_Truth(self, e):
-        return ops.truth(self, self.lower(e.operand))
+        return ops.truth(self, self.condition(e.operand))
+
+    def condition(self, e):
+        """An ``if``/``while`` condition or a truth test: of a 0-d array
+        (``if a > 1:``, ``if a:``), its element (infer rejects other arrays)."""
+        x = self.lower(e)
+        if isinstance(x.type, T.ArrayType):
+            x = self.let(ew.to_lazy(self, x).elem([]))
+        return x
 
     def e_PyCompare(self, e):
         if isinstance(e.type, T.ArrayType):

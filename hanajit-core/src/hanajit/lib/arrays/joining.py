@@ -50,12 +50,17 @@ class NpArray(CallTemplate):
         if isinstance(src, T.ArrayType):
             return src.copy(dtype=want or src.dtype, layout="C", readonly=False)
         shape = _nested_shape(src)
-        if shape is None or not shape[0]:
+        if shape is None:
             raise Incompatible(f"np.{self.name}() of {src}")
         dims, elems = shape
         # which leaves of a display are Python numbers (NumPy converts those as
         # its setitem does: ``np.array([300], dtype=np.int8)`` is OverflowError)
-        call.plan = _python_leaves(inf, call.args[0]) if want is not None else None
+        call.plan = None if want is None else [not inf.is_strong(call.args[0])] \
+            if not dims else _python_leaves(inf, call.args[0])
+        if want is not None and not (want.is_complex or want.is_bool) and any(
+                e.is_complex and p for e, p in zip(elems, call.plan or [])):
+            raise Incompatible(f"np.{self.name}() of a Python complex to {want} "
+                               "(TypeError in NumPy)")
         t = want
         if t is None:
             t = elems[0]
@@ -79,6 +84,13 @@ class NpArray(CallTemplate):
         dims, _ = _nested_shape(src.type)
         tup = L.let(src)
         out = allocate(L, rt, [C(d, I) for d in dims])
+        if not dims:        # a 0-d array of a number: a NumPy scalar is cast as
+            from ..indexing.elements import array_cast    # arrays are (np.int64(300)
+            v = (element_value(L, tup, rt.dtype) if call.plan is None   # is 44 in int8)
+                 else python_number_value(L, tup, rt.dtype) if call.plan[0]
+                 else array_cast(L, tup, rt.dtype))
+            L.emit(N.Store(array=out, indices=[], value=v))
+            return out
 
         def leaves(e, t, prefix):
             if isinstance(t, T.TupleType):

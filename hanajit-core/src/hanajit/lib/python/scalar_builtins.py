@@ -262,6 +262,9 @@ class Conv(CallTemplate):
     def typer(self, inf, call, args, kwargs):
         if kwargs or len(args) > 1:
             raise Incompatible(f"{self.name}() takes at most one argument")
+        zero_d = bool(args) and isinstance(args[0], T.ArrayType) and args[0].ndim == 0
+        if zero_d:                      # float(np.array(2.5)): its element
+            args = [args[0].dtype]
         if args and not _scalar(args[0]):
             if not (self.to == T.BOOL and isinstance(args[0], (T.TupleType, T.NoneType))):
                 raise Incompatible(f"{self.name}() of {args[0]}")
@@ -270,13 +273,16 @@ class Conv(CallTemplate):
         # ``np.int8(n)`` of a Python int: NumPy 2 raises OverflowError when it
         # does not fit (of a NumPy integer it wraps, as a cast)
         call.plan = ("python int" if args and args[0].is_int and self.to.is_int
-                     and self.name != "int" and not inf.is_strong(call.args[0]) else None)
+                     and self.name != "int" and not zero_d
+                     and not inf.is_strong(call.args[0]) else None)
         return self.to
 
     def lower(self, L, call, args, kwargs):
         if not args:
             return ops.zero(self.to)
         x = args[0]
+        if isinstance(x.type, T.ArrayType):         # a 0-d array: its element
+            x = L.let(N.Load(L.let(x), [], x.type.dtype))
         if self.to == T.BOOL:
             return ops.truth(L, x)
         if x.type.is_int and self.to.is_int:

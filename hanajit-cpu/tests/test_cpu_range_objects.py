@@ -1,0 +1,126 @@
+"""``len(range(a, b, s))`` and ``range(...)[k]`` as values, and ``range`` objects
+held in a name (``frontend/range_objects.py``, ``lib/python/range_values.py``)
+against the interpreter: CPython's length (OverflowError past ``sys.maxsize``),
+ValueError for a zero step where the range is made, ``r[k]`` with negative
+``k`` and IndexError, loops over the name (also in ``zip``/``enumerate``/
+``reversed`` and comprehensions)."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from hanajit import jit
+from hanajit.testing.compare import assert_same_bits
+
+
+def same(got, want):
+    assert type(got) is type(want), (got, want)
+    if isinstance(want, (tuple, list)):
+        assert len(got) == len(want), (got, want)
+        for g, w in zip(got, want):
+            same(g, w)
+    else:
+        assert_same_bits(got, want)
+
+
+def check(fn, compiled, *args):
+    try:
+        want = fn(*args)
+    except Exception as e:          # noqa: BLE001 - the compiled one must match
+        with pytest.raises(type(e)) as info:
+            compiled(*args)
+        assert str(info.value) == str(e)
+        return
+    same(compiled(*args), want)
+
+
+def length(a, b, s):
+    return len(range(a, b, s)), len(range(a, b)), len(range(b))
+
+
+def item(a, b, s, k):
+    return range(a, b, s)[k]
+
+
+def held(n):
+    r = range(2, n, 3)
+    s = 0
+    for i in r:
+        s += i
+    return s, len(r)
+
+
+def held_index(a, b, s, k):
+    r = range(a, b, s)
+    return r[k], len(r)
+
+
+def zero_step(n):
+    r = range(0, n, 0)      # noqa: F841 - raises where it is made
+    return 1
+
+
+def loops(a):
+    r = range(len(a))
+    out = np.float64(0.0)
+    for i, v in zip(r, a):
+        out += i * v
+    for i, j in enumerate(r):
+        out += i * j
+    return out, sum(r), [i * 2 for i in r], [x for x in reversed(r)]
+
+
+def rebound(n):
+    r = range(n)
+    if n > 3:
+        r = range(1, n, 2)
+    return len(r), r[0], r[-1]
+
+
+BIG = 2**63 - 1
+SMALL = -2**63
+ARGS = [(0, 10, 3), (10, 0, -3), (5, 5, 1), (0, 10, -1), (-5, 5, 2), (0, 10, 0), (3, 4, 7),
+        (SMALL, BIG, 1), (BIG, SMALL, -1), (BIG, SMALL, -2**62), (SMALL, 0, 1), (SMALL, -1, 1),
+        (-7, 7, BIG), (7, -7, SMALL)]
+
+
+def test_length():
+    c = jit(length, fallback=False)
+    for args in ARGS:
+        check(length, c, *args)
+
+
+def test_item():
+    c, h = jit(item, fallback=False), jit(held_index, fallback=False)
+    for args in ARGS:
+        for k in (0, 1, 3, -1, -4, 5, BIG, SMALL):
+            check(item, c, *args, k)
+            check(held_index, h, *args, k)
+
+
+def test_held():
+    c = jit(held, fallback=False)
+    for n in (0, 2, 3, 11, 100):
+        check(held, c, n)
+    c = jit(zero_step, fallback=False)
+    check(zero_step, c, 5)
+    c = jit(loops, fallback=False)
+    for a in (np.array([1.0, 2.0, 3.0]), np.zeros(0), np.arange(5)):
+        check(loops, c, a)
+    c = jit(rebound, fallback=False)
+    for n in (1, 3, 8, 0):
+        check(rebound, c, n)
+
+
+def returned(n):
+    r = range(n)
+    return r
+
+
+def test_returned_falls_back():
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        assert jit(returned)(4) == range(4)
+    assert w
