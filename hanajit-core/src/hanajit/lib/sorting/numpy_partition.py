@@ -16,8 +16,8 @@ and reversed layouts), their count and length, the kth (non-negative, checked in
 bounds), a code for the dtype and argpartition, and for argpartition the int64
 buffer of positions.  The callback wraps the memory as arrays (``np.ndarray``
 over a ctypes buffer: no copy) and runs ``lanes.partition(kth, axis=-1)`` in
-place, or writes ``np.argpartition(lanes, kth, axis=-1)`` into the positions: NumPy handles each lane of a 2-D array as it
-handles that lane alone.  It never raises into C: it returns 0, or the position
+place, or writes ``np.argpartition(lanes, kth, axis=-1)`` into the positions:
+NumPy handles each lane of a 2-D array as it handles that lane alone.  It never raises into C: it returns 0, or the position
 + 1 in :data:`ERRORS` of the exception NumPy raised (the last: another), which the
 compiled code raises.  ctypes callbacks take the GIL themselves, so threads of
 parallel loops may call it.
