@@ -1,0 +1,589 @@
+"""List locals that grow: ``out = []`` ... ``out.append(x)`` ... ``return out``.
+
+A local name qualifies when every assignment to it is ``name = []``,
+``name = list()`` or ``name = [x, y, ...]`` (or ``name += iterable``), and every
+read of it is one this module builds (:func:`find` says why another is not):
+
+* changes, as statements: ``append``, ``extend``, ``insert``, ``pop`` (also
+  ``x = name.pop(i)`` and ``return name.pop()``), ``clear``, ``reverse``,
+  ``sort`` (``reverse=`` a constant), ``name[i] = v``, ``name[i] op= v``;
+* reads: ``len``, ``name[i]``, ``for x in name`` (also in ``enumerate`` and in
+  comprehensions; items appended by the loop are seen, as in CPython), ``x in
+  name``, ``name.index(x)``, ``name.count(x)``, ``sum``/``min``/``max``/``any``/
+  ``all``/``sorted``/``math.prod``/``math.fsum`` of it, ``np.array(name)``,
+  ``np.asarray(name)``, its truth; ``return name`` (also in a returned tuple).
+
+The list is three hidden locals (``lib/python/growable_lists.py``): a buffer
+array with spare room ``$lb_name``, the count of items ``$ln_name`` and
+``$li_name``, which every item put in is assigned to first, so that its type --
+the buffer's dtype -- is the join of the items' types and its kinds say whether
+they are Python numbers or NumPy scalars (a returned list holds the same,
+``Function.list_items``).  Items of two kinds (``1`` and ``2.5``) fall back.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import math
+
+from .readonly_lists import declared_elsewhere, scan
+from .source import resolved
+from ..ir import nodes as N
+
+_CHANGES = {"append": (1, 1), "extend": (1, 1), "insert": (2, 2), "clear": (0, 0),
+            "reverse": (0, 0), "sort": (0, 0), "pop": (0, 1)}
+_LOOKUPS = {"index": "list_index", "count": "list_count"}
+_LOOPED = (sum, min, max, any, all, sorted, math.prod, math.fsum)
+
+
+class Grown:
+    """The hidden locals of one list."""
+
+    def __init__(self, name, adds):
+        self.name = name
+        self.buf, self.n, self.item = f"$lb_{name}", f"$ln_{name}", f"$li_{name}"
+        self.adds = adds            # does anything put items in?
+
+
+def find(fn, params, resolve_global) -> tuple[dict, dict]:
+    """``({name: adds}, {name: reason})``: the list locals built here, and why
+    each other local assigned a list display is not."""
+    ctx, stores, loads = scan(fn, resolve_global)
+    parents = ctx.parents
+    for node, parent in parents.items():
+        if isinstance(node, ast.Tuple):
+            node.hj_parent = parent         # (``a, b = [], []``)
+    scoped = declared_elsewhere(fn)
+    lists, refused = {}, {}
+    for name, targets in stores.items():
+        made = [t for t in targets if _made(parents.get(t), t, resolve_global)]
+        if not made or name in params:
+            continue
+        if name in scoped:
+            refused[name] = "it is used by a nested function or declared global"
+            continue
+        reason, adds = None, False
+        for t in targets:
+            p = parents.get(t)
+            if t in made:
+                adds = adds or isinstance(p, ast.Assign) and isinstance(p.value, ast.List) \
+                    and bool(p.value.elts)
+            elif isinstance(p, ast.AugAssign) and isinstance(p.op, ast.Add):
+                adds = True
+                if not _listlike(p.value, resolve_global):
+                    reason = ("'+=' of something not known to be a list here (a NumPy "
+                              "array would add itself to the list's items)")
+            else:
+                reason = "it is also assigned something that is not a new list"
+        for use in loads.get(name, []):
+            if reason is not None:
+                break
+            reason, added = _use(use, parents, resolve_global, fn)
+            adds = adds or added
+        if reason is None:
+            lists[name] = adds
+        else:
+            refused[name] = reason
+    return lists, refused
+
+
+def _made(p, target, resolve_global) -> bool:
+    """Is ``p`` (the parent of a store of a name) ``name = []``/``[x, ...]``/``list()``
+    (or ``a, name = ..., []``)?"""
+    if isinstance(p, ast.Tuple):
+        return _unpacked(p, target, resolve_global) is not None
+    if not (isinstance(p, ast.Assign) and len(p.targets) == 1 and p.targets[0] is target):
+        return False
+    v = p.value
+    if isinstance(v, ast.List):
+        return not any(isinstance(e, ast.Starred) for e in v.elts)
+    return _empty_list(v, resolve_global)
+
+
+def _empty_list(v, resolve_global) -> bool:
+    return isinstance(v, ast.List) and not v.elts or (
+        isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and not v.args
+        and not v.keywords and resolve_global(v.func.id) is list)
+
+
+def _unpacked(tup, target, resolve_global):
+    """The value a name gets in ``a, b = [], []`` (an empty list each), else None."""
+    stmt = getattr(tup, "hj_parent", None)
+    if not (isinstance(stmt, ast.Assign) and stmt.targets == [tup]
+            and isinstance(stmt.value, ast.Tuple)
+            and len(stmt.value.elts) == len(tup.elts)):
+        return None
+    for t, v in zip(tup.elts, stmt.value.elts):
+        if t is target:
+            return v if _empty_list(v, resolve_global) else None
+    return None
+
+
+def _use(node, parents, resolve_global, fn):
+    """``(reason or None, adds)`` for a load of the list's name."""
+    for anc in _ancestors(node, parents, fn):
+        if isinstance(anc, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)):
+            return "it is read by a nested function", False
+        if isinstance(anc, ast.For) and _is_prange(anc.iter, resolve_global):
+            return "it is used in a prange loop, whose iterations would share it", False
+    p = parents.get(node)
+    q = parents.get(p)
+    if isinstance(p, ast.Attribute) and p.value is node:
+        call = q if isinstance(q, ast.Call) and q.func is p else None
+        if call is None:
+            return f"its attribute .{p.attr} is read", False
+        if any(isinstance(a, ast.Starred) for a in call.args):
+            return "a method is called with *args", False
+        if p.attr in _LOOKUPS:
+            return (None if len(call.args) == 1 and not call.keywords
+                    else f"{p.attr}() with a start or stop"), False
+        if p.attr not in _CHANGES:
+            return f".{p.attr}() is called on it", False
+        lo, hi = _CHANGES[p.attr]
+        keywords = [k.arg for k in call.keywords]
+        if not lo <= len(call.args) <= hi or keywords and (
+                p.attr != "sort" or keywords != ["reverse"]
+                or not isinstance(call.keywords[0].value, ast.Constant)):
+            return f".{p.attr}() with these arguments", False
+        stmt = parents.get(call)
+        if p.attr == "pop" and _popped_where(call, stmt, parents):
+            return None, False
+        if not isinstance(stmt, ast.Expr):
+            return f"the result of .{p.attr}() is used inside an expression", False
+        return None, p.attr in ("append", "extend", "insert")
+    if isinstance(p, ast.Subscript) and p.value is node:
+        if isinstance(p.slice, ast.Slice):
+            return "it is sliced", False
+        if isinstance(p.ctx, ast.Load):
+            return None, False
+        if isinstance(p.ctx, ast.Store) and (
+                isinstance(q, ast.Assign) and q.targets == [p]
+                or isinstance(q, ast.AugAssign) and q.target is p):
+            return None, True
+        return "an item is deleted", False
+    if isinstance(p, ast.AugAssign) and p.value is node and isinstance(p.op, ast.Add) \
+            and isinstance(p.target, ast.Name) and p.target.id == node.id:
+        return None, True                       # out += out
+    if isinstance(p, ast.Call) and p.args == [node] and isinstance(p.func, ast.Attribute) \
+            and p.func.attr == "extend" and isinstance(p.func.value, ast.Name):
+        return None, False                      # other.extend(out)
+    if isinstance(p, ast.Call) and node in p.args:
+        obj = resolved(p.func, resolve_global)
+        one = len(p.args) == 1 and not p.keywords
+        if obj is len and one:
+            return None, False
+        if obj is enumerate and p.args[0] is node and len(p.args) <= 2 and not p.keywords:
+            loop = q if isinstance(q, (ast.For, ast.comprehension)) and q.iter is p else None
+            return (None if loop is not None else "enumerate() of it is not looped over"), \
+                False
+        if any(obj is f for f in _LOOPED) and p.args[0] is node and (
+                one or obj is sum and len(p.args) == 2 and not p.keywords
+                or obj is sorted and [k.arg for k in p.keywords] == ["reverse"]):
+            returned = isinstance(q, ast.Return) or isinstance(q, ast.Tuple) and \
+                isinstance(parents.get(q), ast.Return)
+            if obj is sorted and not (returned or isinstance(q, ast.For) and q.iter is p):
+                return "sorted() of it is used other than returned or looped over", False
+            return None, False
+        if _is_numpy_array(obj) and one:
+            return None, False
+        name = getattr(obj, "__name__", None) or "a function"
+        return f"it is passed to {name}()", False
+    if isinstance(p, (ast.For, ast.comprehension)) and p.iter is node:
+        return None, False
+    if isinstance(p, ast.Compare) and len(p.ops) == 1 and p.comparators[0] is node \
+            and isinstance(p.ops[0], (ast.In, ast.NotIn)):
+        return None, False
+    if isinstance(p, (ast.If, ast.While, ast.IfExp, ast.Assert)) and p.test is node \
+            or isinstance(p, ast.UnaryOp) and isinstance(p.op, ast.Not):
+        return None, False
+    if isinstance(p, ast.Return) or isinstance(p, ast.Tuple) and isinstance(q, ast.Return) \
+            and not any(isinstance(e, ast.Starred) for e in p.elts):
+        return None, False
+    if isinstance(p, ast.Assign):
+        return "it is aliased (another name holds the same list)", False
+    if isinstance(p, (ast.Tuple, ast.List)):
+        return "it is stored in a tuple or list", False
+    if isinstance(p, ast.Compare):
+        return "it is compared", False
+    return f"it is used in {type(p).__name__.lower()} position", False
+
+
+def _listlike(v, resolve_global) -> bool:
+    """Is ``out += v`` an ``extend``: ``v`` a list or tuple display, a list
+    comprehension, a ``range``, or a name (a list itself, checked when built)?
+    (``list += array`` is NumPy's ``array + list``.)"""
+    if isinstance(v, (ast.List, ast.Tuple, ast.ListComp, ast.Name)):
+        return True
+    return isinstance(v, ast.Call) and resolved(v.func, resolve_global) is range
+
+
+def _popped_where(call, stmt, parents) -> bool:
+    """Is ``out.pop()`` evaluated first in its statement (which :func:`statement`
+    builds after it): the whole value of ``x = ...``, ``x op= ...``, ``return ...``, a
+    statement, or the item of ``other.append(...)``?"""
+    if isinstance(stmt, (ast.Return, ast.Expr)):
+        return True
+    if isinstance(stmt, ast.Assign):
+        return len(stmt.targets) == 1 and stmt.value is call
+    if isinstance(stmt, ast.AugAssign):
+        return stmt.value is call and isinstance(stmt.target, ast.Name)
+    if isinstance(stmt, ast.Call) and stmt.args == [call] and not stmt.keywords \
+            and isinstance(stmt.func, ast.Attribute) and stmt.func.attr == "append" \
+            and isinstance(stmt.func.value, ast.Name):
+        return isinstance(parents.get(stmt), ast.Expr)
+    return False
+
+
+def _is_numpy_array(obj) -> bool:
+    import numpy
+    return obj is numpy.array or obj is numpy.asarray
+
+
+def _ancestors(node, parents, fn):
+    p = parents.get(node)
+    while p is not None and p is not fn:
+        yield p
+        p = parents.get(p)
+
+
+def _is_prange(it, resolve_global) -> bool:
+    if not (isinstance(it, ast.Call) and isinstance(it.func, (ast.Name, ast.Attribute))):
+        return False
+    name = it.func.id if isinstance(it.func, ast.Name) else it.func.attr
+    return name == "prange"
+
+
+# ------------------------------------------------------------------ the builder
+def setup(b, lists: dict) -> dict:
+    """``{name: Grown}`` for the builder ``b``; its hidden locals and callables."""
+    from ..lib import registry
+    out = {}
+    for name, adds in lists.items():
+        g = out[name] = Grown(name, adds)
+        b.injected[f"the list '{name}'"] = registry.growable_list_callables()["list_new"]
+        b.locals.update((g.buf, g.n, g.item))
+        b.locals.discard(name)
+    if out:
+        for k, f in registry.growable_list_callables().items():
+            b.injected["__hj_" + k] = f
+        b.injected["__hj_len"] = builtins.len
+        b.injected["__hj_range"] = builtins.range
+    return out
+
+
+def _name(n, store=False):
+    return ast.Name(n, ast.Store() if store else ast.Load())
+
+
+def _assign(target, value):
+    if isinstance(target, str):
+        target = _name(target, True)
+    return ast.Assign(targets=[target], value=value)
+
+
+def _call(f, *args):
+    return ast.Call(_name(f), list(args), [])
+
+
+def _plus(n, k):
+    return ast.BinOp(_name(n), ast.Add() if k > 0 else ast.Sub(), ast.Constant(abs(k)))
+
+
+def _checked(name, index):
+    """``name[index]`` of an index known to be in range."""
+    node = ast.Subscript(_name(name), index, ast.Load())
+    node.hj_checked = True
+    return node
+
+
+def _push(g, value) -> list:
+    return [_assign(g.item, value),
+            _assign(g.buf, _call("__hj_list_push", _name(g.buf), _name(g.n), _name(g.item))),
+            _assign(g.n, _plus(g.n, 1))]
+
+
+def _temp(b, hint):
+    t = b.tmp(hint)
+    b.locals.add(t)
+    return t
+
+
+def _extend(b, g, seq) -> list:
+    """``out.extend(seq)`` / ``out += seq``: displays item by item, anything else
+    a loop appending (its items seen by the loop as CPython's ``extend`` sees
+    them; ``out.extend(out)`` the items there before)."""
+    if isinstance(seq, (ast.List, ast.Tuple)) and \
+            not any(isinstance(e, ast.Starred) for e in seq.elts):
+        temps = [_temp(b, "e") for _ in seq.elts]
+        out = [_assign(t, e) for t, e in zip(temps, seq.elts)]
+        for t in temps:
+            out += _push(g, _name(t))
+        return out
+    if isinstance(seq, ast.Name) and seq.id == g.name:
+        m, j = _temp(b, "m"), _temp(b, "j")
+        return [_assign(m, _name(g.n)), ast.For(
+            target=_name(j, True), iter=_call("__hj_range", _name(m)),
+            body=_push(g, _checked(g.name, _name(j))), orelse=[])]
+    x = _temp(b, "x")
+    return [ast.For(target=_name(x, True), iter=seq, body=_push(g, _name(x)), orelse=[])]
+
+
+def _pop(b, g, call, then) -> list:
+    """``out.pop(i)``: the item into a temporary, then ``then(temporary)``."""
+    i = call.args[0] if call.args else ast.Constant(-1)
+    t, v = _temp(b, "p"), _temp(b, "v")
+    return [_assign(t, _call("__hj_pop_index", _name(g.n), i)),
+            _assign(v, _checked(g.name, _name(t))),
+            ast.Expr(_call("__hj_remove_at", _name(g.buf), _name(g.n), _name(t))),
+            _assign(g.n, _plus(g.n, -1))] + then(_name(v))
+
+
+def _method(s):
+    """``(name, method, call)`` of a statement ``name.method(...)`` (or of the
+    value of ``x = name.pop()`` / ``return name.pop()``), else None."""
+    call = s.value if isinstance(s, (ast.Expr, ast.Return, ast.Assign)) else None
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and \
+            isinstance(call.func.value, ast.Name):
+        return call.func.value.id, call.func.attr, call
+    return None
+
+
+def statement(b, s):
+    """The IR of statement ``s`` when it changes or loops over a growable list
+    of the builder ``b``, else None."""
+    stmts = _statement(b, s)
+    if stmts is None:
+        return None
+    for st in stmts:
+        ast.copy_location(st, s)
+        ast.fix_missing_locations(st)
+    return b.stmts(stmts)
+
+
+def _popped(b, s):
+    """``(list, pop call, rebuild(v))`` of a statement whose first step is
+    ``list.pop(...)``: ``rebuild`` makes the statement of the popped item ``v``."""
+    lists = b.grow_lists
+    v = s.value if isinstance(s, (ast.Expr, ast.Return, ast.Assign, ast.AugAssign)) else None
+    wrap = None
+    if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and \
+            v.func.attr == "append" and len(v.args) == 1 and isinstance(s, ast.Expr):
+        outer, v = v, v.args[0]
+        wrap = (lambda x: [ast.Expr(ast.Call(outer.func, [x], []))])
+    if not (isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute)
+            and v.func.attr == "pop" and isinstance(v.func.value, ast.Name)
+            and v.func.value.id in lists):
+        return None
+    if wrap is None:
+        if isinstance(s, ast.Return):
+            wrap = (lambda x: [ast.Return(x)])
+        elif isinstance(s, ast.Assign):
+            wrap = (lambda x: [_assign(s.targets[0], x)])
+        elif isinstance(s, ast.AugAssign):
+            wrap = (lambda x: [ast.AugAssign(s.target, s.op, x)])
+        else:
+            wrap = (lambda x: [])
+    return lists[v.func.value.id], v, wrap
+
+
+def _statement(b, s):
+    lists = b.grow_lists
+    popped = _popped(b, s)
+    if popped is not None:
+        return _pop(b, *popped)
+    if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
+            isinstance(s.targets[0], ast.Name) and s.targets[0].id in b.grow_refused \
+            and s.targets[0].id not in b.list_names:
+        name = s.targets[0].id
+        b.fail(s, "list", f"'{name}' is a list that compiled code does not hold: "
+               f"{b.grow_refused[name]}")
+    m = _method(s)
+    if m is not None and m[0] in lists and m[1] in _CHANGES:
+        g, attr, call = lists[m[0]], m[1], m[2]
+        if attr == "append":
+            return _push(g, call.args[0])
+        if attr == "extend":
+            return _extend(b, g, call.args[0])
+        if attr == "insert":
+            i = _temp(b, "i")
+            return [_assign(i, call.args[0]), _assign(g.item, call.args[1]),
+                    _assign(g.buf, _call("__hj_list_insert", _name(g.buf), _name(g.n),
+                                         _name(i), _name(g.item))),
+                    _assign(g.n, _plus(g.n, 1))]
+        if attr == "clear":
+            return [_assign(g.n, ast.Constant(0))]
+        if attr == "reverse":
+            return [ast.Expr(_call("__hj_list_reverse", _name(g.buf), _name(g.n)))]
+        reverse = call.keywords[0].value.value if call.keywords else False
+        part = ast.Subscript(_name(g.buf), ast.Slice(None, _name(g.n), None), ast.Load())
+        return [_assign(g.buf, _call("__hj_sorted", part, ast.Constant(bool(reverse))))]
+    if isinstance(s, ast.Assign) and len(s.targets) == 1:
+        t = s.targets[0]
+        if isinstance(t, ast.Tuple) and any(isinstance(x, ast.Name) and x.id in lists
+                                            for x in t.elts):
+            return _new_unpacked(b, t, s.value)
+        if isinstance(t, ast.Name) and t.id in lists:
+            return _new(b, lists[t.id], s.value)
+        if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and \
+                t.value.id in lists:
+            g = lists[t.value.id]
+            k = _temp(b, "k")
+            return [_assign(g.item, s.value),
+                    _assign(k, _call("__hj_store_index", _name(g.n), t.slice)),
+                    _assign(ast.Subscript(_name(g.buf), _name(k), ast.Store()),
+                            _name(g.item))]
+    if isinstance(s, ast.AugAssign):
+        t = s.target
+        if isinstance(t, ast.Name) and t.id in lists:
+            if not isinstance(s.op, ast.Add):
+                b.fail(s, "augmented assignment of a list")
+            if isinstance(s.value, ast.Name) and s.value.id not in lists:
+                b.fail(s, "augmented assignment of a list", f"'{t.id} += {s.value.id}': "
+                       f"'{s.value.id}' is not a list here (a NumPy array would add "
+                       "itself to the list's items)")
+            return _extend(b, lists[t.id], s.value)
+        if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and \
+                t.value.id in lists:
+            g = lists[t.value.id]
+            k = _temp(b, "k")
+            return [_assign(k, _call("__hj_item_index", _name(g.n), t.slice)),
+                    _assign(g.item, ast.BinOp(_checked(g.name, _name(k)), s.op, s.value)),
+                    _assign(ast.Subscript(_name(g.buf), _name(k), ast.Store()),
+                            _name(g.item))]
+    if isinstance(s, ast.For):
+        return _loop(b, s)
+    return None
+
+
+def _new(b, g, value) -> list:
+    """``name = []`` / ``list()`` / ``[x, y]``: the items evaluated first."""
+    elts = value.elts if isinstance(value, ast.List) else []
+    temps = [_temp(b, "e") for _ in elts]
+    out = [_assign(t, e) for t, e in zip(temps, elts)]
+    if not g.adds:                  # (never given items: any type; NumPy's float64)
+        out.append(_assign(g.item, ast.Constant(0.0)))
+    out += [_assign(g.buf, _call(f"the list '{g.name}'", _name(g.item))),
+            _assign(g.n, ast.Constant(0))]
+    for t in temps:
+        out += _push(g, _name(t))
+    return out
+
+
+def _new_unpacked(b, targets, values) -> list:
+    """``a, out = x, []``: the values evaluated first, then assigned in order."""
+    lists = b.grow_lists
+    pairs = list(zip(targets.elts, values.elts))
+    temps = {}
+    out = []
+    for t, v in pairs:
+        if not (isinstance(t, ast.Name) and t.id in lists):
+            temps[id(t)] = _temp(b, "e")
+            out.append(_assign(temps[id(t)], v))
+    for t, v in pairs:
+        if isinstance(t, ast.Name) and t.id in lists:
+            out += _new(b, lists[t.id], v)
+        else:
+            out.append(_assign(t, _name(temps[id(t)])))
+    return out
+
+
+def _loop(b, s):
+    """``for x in name`` (or ``enumerate(name[, start])``): a loop by position
+    that reads the count each time, so it sees the items the body appends (or
+    stops early after a ``pop``), as CPython's list iterator does."""
+    it, start = s.iter, None
+    if isinstance(it, ast.Call) and _callee(b, it.func) is enumerate \
+            and it.args and isinstance(it.args[0], ast.Name) \
+            and it.args[0].id in b.grow_lists:
+        start = it.args[1] if len(it.args) > 1 else ast.Constant(0)
+        it = it.args[0]
+    if not (isinstance(it, ast.Name) and it.id in b.grow_lists):
+        return None
+    g = b.grow_lists[it.id]
+    k = _temp(b, "k")
+    item = _checked(g.name, _name(k))
+    pre = [_assign(k, ast.Constant(0))]
+    if start is not None:
+        c = _temp(b, "c")
+        pre.append(_assign(c, start))
+        item = ast.Tuple([ast.BinOp(_name(k), ast.Add(), _name(c)), item], ast.Load())
+    body = [_assign(s.target, item), _assign(k, _plus(k, 1))] + s.body
+    test = ast.Compare(_name(k), [ast.Lt()], [_call("__hj_len", _name(g.name))])
+    return pre + [ast.While(test=test, body=body, orelse=s.orelse)]
+
+
+# --------------------------------------------------------------- expressions
+def _callee(b, f):
+    if isinstance(f, ast.Name) and f.id in b.injected:
+        return b.injected[f.id]
+    return resolved(f, b._global_object)
+
+
+def item(b, e):
+    """``name[i]`` of a growable list (a load)."""
+    g = b.grow_lists[e.value.id]
+    index = b.expr(e.slice)
+    if not getattr(e, "hj_checked", False):
+        index = N.PyCall(callee=b.injected["__hj_item_index"], args=[N.Var(g.n), index],
+                         name="list index")
+    return N.PyGetItem(N.Var(g.buf), index, kind="list", items_like=g.item)
+
+
+def call(b, e):
+    """``len(name)``, ``name.index(x)``, ``name.count(x)``, ``np.array(name)``,
+    ``any(name)`` ... of a growable list, else None."""
+    lists = b.grow_lists
+    f = e.func
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in lists:
+        g = lists[f.value.id]
+        if f.attr not in _LOOKUPS:
+            b.fail(e, f"list method .{f.attr}()", "its result is used inside an expression")
+        return N.PyCall(callee=b.injected["__hj_" + _LOOKUPS[f.attr]], args=[
+            N.Var(g.buf), N.Var(g.n), b.expr(e.args[0])], name=f"list.{f.attr}")
+    if not (e.args and isinstance(e.args[0], ast.Name) and e.args[0].id in lists):
+        return None
+    g = lists[e.args[0].id]
+    obj = _callee(b, f)
+    if obj is len:
+        return N.Var(g.n)
+    if _is_numpy_array(obj):
+        return N.PyCall(callee=b.injected["__hj_list_array"], args=[N.Var(g.buf), N.Var(g.n)],
+                        name=f"np.{obj.__name__}")
+    if obj in (any, all, math.prod, math.fsum, min, max) or obj is sum:
+        x = _temp(b, "x")
+        gen = ast.GeneratorExp(elt=_name(x), generators=[ast.comprehension(
+            target=_name(x, True), iter=e.args[0], ifs=[], is_async=0)])
+        new = ast.Call(f, [gen] + e.args[1:], e.keywords)
+        ast.copy_location(new, e)
+        ast.fix_missing_locations(new)
+        return b.expr(new)
+    return None
+
+
+def contains(b, e):
+    """``x in name`` / ``x not in name``, else None."""
+    if not (len(e.ops) == 1 and isinstance(e.ops[0], (ast.In, ast.NotIn))
+            and isinstance(e.comparators[0], ast.Name)
+            and e.comparators[0].id in b.grow_lists):
+        return None
+    g = b.grow_lists[e.comparators[0].id]
+    found = N.PyCall(callee=b.injected["__hj_list_contains"], args=[
+        N.Var(g.buf), N.Var(g.n), b.expr(e.left)], name="in")
+    return found if isinstance(e.ops[0], ast.In) else N.PyUnOp("not", found)
+
+
+def non_empty(b, e):
+    """``name`` in a truth context: it has items."""
+    if isinstance(e, ast.Name) and e.id in b.grow_lists:
+        return N.PyCompare(["ne"], [N.Var(b.grow_lists[e.id].n), N.Const(0)])
+    return None
+
+
+def value(b, e, built):
+    """The array of items the caller gets for ``return name`` (``built["item"]``:
+    the local holding its items), else None."""
+    if not (isinstance(e, ast.Name) and e.id in b.grow_lists):
+        return None
+    g = b.grow_lists[e.id]
+    built["item"] = g.item
+    return N.PyGetItem(N.Var(g.buf), N.PySlice(N.Const(None), N.Var(g.n), N.Const(None)))
