@@ -188,6 +188,12 @@ def _use(node, parents, resolve_global, fn):
             return None, False
         name = getattr(obj, "__name__", None) or "a function"
         return f"it is passed to {name}()", False
+    if isinstance(p, ast.For) and p.iter is node or isinstance(q, ast.For) and q.iter is p \
+            and isinstance(p, ast.Call):
+        loop = p if isinstance(p, ast.For) else q
+        if any(isinstance(n, ast.Name) and n.id == node.id and isinstance(n.ctx, ast.Store)
+               for s in loop.body for n in ast.walk(s)):
+            return "it is assigned again inside a loop over it", False
     if isinstance(p, (ast.For, ast.comprehension)) and p.iter is node:
         return None, False
     if isinstance(p, ast.Compare) and len(p.ops) == 1 and p.comparators[0] is node \
