@@ -580,3 +580,25 @@ def test_a_list_rebound_while_looped_over_falls_back():
         jit(rebound_in_loop, fallback=False)(1)
     with pytest.warns(HanaJitFallbackWarning):
         assert jit(rebound_in_loop)(1) == rebound_in_loop(1)
+
+
+def numpy_reads(a):
+    out = []
+    for v in a:
+        out.append(v * 2)
+    return np.mean(out), np.sum(out), np.cumsum(out), np.maximum(out, 3.0), np.sort(out)
+
+
+def test_numpy_functions_read_it_as_an_array():
+    check(numpy_reads, (np.array([3.0, -1.0, 2.5]),), (np.arange(5),))
+
+
+def array_with_dtype(n):
+    out = [n]
+    out.append(n + 1)
+    return np.array(out, dtype=np.float32)
+
+
+def test_array_with_a_dtype_falls_back():
+    with pytest.raises(UnsupportedError, match="with a dtype"):
+        jit(array_with_dtype, fallback=False)(1)

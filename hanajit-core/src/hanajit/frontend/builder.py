@@ -577,7 +577,7 @@ class Builder(LoopStatements):
             return built
         if isinstance(node, ast.ListComp):          # np.array([f(x) for x in a])
             return comprehension_arrays.build_array(self, node, call)
-        return self.expr(node)
+        return growable_lists.as_array(self, node) or self.expr(node)    # np.mean(out)
 
 
 # array methods whose arguments NumPy reads as arrays (``a.take([0, 2])``): a list

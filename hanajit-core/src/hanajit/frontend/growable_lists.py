@@ -184,8 +184,11 @@ def _use(node, parents, resolve_global, fn):
             if obj is sorted and not (returned or isinstance(q, ast.For) and q.iter is p):
                 return "sorted() of it is used other than returned or looped over", False
             return None, False
-        if _is_numpy_array(obj) and one:
-            return None, False
+        if _is_numpy_array(obj):
+            return (None if one else f"np.{obj.__name__}() of it with a dtype or other "
+                    "arguments (NumPy converts Python items with other rules)"), False
+        if _numpy_reader(obj):
+            return None, False                  # np.mean(out): NumPy's np.asarray(out)
         name = getattr(obj, "__name__", None) or "a function"
         return f"it is passed to {name}()", False
     if isinstance(p, ast.For) and p.iter is node or isinstance(q, ast.For) and q.iter is p \
@@ -238,6 +241,20 @@ def _popped_where(call, stmt, parents) -> bool:
             and isinstance(stmt.func.value, ast.Name):
         return isinstance(parents.get(stmt), ast.Expr)
     return False
+
+
+_WRITERS = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal",
+                      "put_along_axis"})
+
+
+def _numpy_reader(obj) -> bool:
+    """A NumPy function that reads a positional list argument as ``np.asarray``
+    (not a ufunc's method such as ``np.add.at``, nor one that writes into it)."""
+    module = getattr(obj, "__module__", None) or ""
+    return callable(obj) and not isinstance(obj, type) and (
+        module == "numpy" or module.startswith("numpy.")) and \
+        getattr(obj, "__name__", "") not in _WRITERS and \
+        not hasattr(obj, "__self__")
 
 
 def _is_numpy_array(obj) -> bool:
@@ -552,9 +569,8 @@ def call(b, e):
     obj = _callee(b, f)
     if obj is len:
         return N.Var(g.n)
-    if _is_numpy_array(obj):
-        return N.PyCall(callee=b.injected["__hj_list_array"], args=[N.Var(g.buf), N.Var(g.n)],
-                        name=f"np.{obj.__name__}")
+    if _is_numpy_array(obj) and len(e.args) == 1 and not e.keywords:
+        return as_array(b, e.args[0])
     if obj in (any, all, math.prod, math.fsum, min, max) or obj is sum:
         x = _temp(b, "x")
         gen = ast.GeneratorExp(elt=_name(x), generators=[ast.comprehension(
@@ -564,6 +580,16 @@ def call(b, e):
         ast.fix_missing_locations(new)
         return b.expr(new)
     return None
+
+
+def as_array(b, e):
+    """NumPy's array of the list ``e`` (a new one; float64 when empty: re-runs in
+    the interpreter for other items), or None for anything else."""
+    if not (isinstance(e, ast.Name) and e.id in b.grow_lists):
+        return None
+    g = b.grow_lists[e.id]
+    return N.PyCall(callee=b.injected["__hj_list_array"], args=[N.Var(g.buf), N.Var(g.n)],
+                    name="np.asarray")
 
 
 def contains(b, e):
