@@ -407,7 +407,8 @@ def mixed_numpy(a):
 def sliced(n):
     out = [n, 2]
     out.append(3)
-    return out[1:]
+    part = out[1:]
+    return part[0]
 
 
 def in_prange(n):
@@ -433,7 +434,7 @@ def mixed_lookup(a):
     (aliased, (1,), "aliased"), (passed_on, (1,), "passed to list_copy"),
     (in_a_tuple, (1,), "stored in a tuple"), (nested, (1,), "list display"),
     (of_tuples, (1,), "a compiled list holds numbers"), (mixed, (1,), "different kinds"),
-    (mixed_numpy, (np.array([2.5]),), "different kinds"), (sliced, (1,), "sliced"),
+    (mixed_numpy, (np.array([2.5]),), "different kinds"), (sliced, (1,), "a slice of it"),
     (in_prange, (3,), "prange"),
     (added_array, (np.array([2.0]),), "not a list here"),
     (mixed_lookup, (np.array([1.0]),), "Python compares")],
@@ -602,3 +603,28 @@ def array_with_dtype(n):
 def test_array_with_a_dtype_falls_back():
     with pytest.raises(UnsupportedError, match="with a dtype"):
         jit(array_with_dtype, fallback=False)(1)
+
+
+def slices(a, i, j):
+    out = []
+    for v in a:
+        out.append(v)
+    s = np.float64(0.0)
+    for v in out[i:j]:
+        out.append(v)           # (the slice is a copy: the loop does not see these)
+        s += v
+    return out[i:j], out[::-2], sum(out[1:]), len(out[i:]), np.array(out[i:j]), \
+        np.mean(out[:j]), s
+
+
+def python_slices(n, i, j):
+    out = []
+    for k in range(n):
+        out.append(k * 2)
+    return out[i:j], out[j:i:-1], min(out[i:j]), [v for v in out[::3]]
+
+
+def test_slices():
+    a = np.array([1.0, -2.0, 3.5, 0.0, 7.0])
+    check(slices, (a, 1, 3), (a, -3, 100), (a, 3, 1))
+    check(python_slices, (10, 2, 7), (10, -4, -1), (3, 2, 2))

@@ -472,7 +472,8 @@ class Builder(LoopStatements):
                                                    self.expr(e.slice)], name="a.flat[i]")
         if isinstance(e.value, ast.Name) and e.value.id in self.comp_lists:
             return comprehension_lists.item(self, e.value.id, self.index(e.slice))
-        if isinstance(e.value, ast.Name) and e.value.id in self.grow_lists:
+        if isinstance(e.value, ast.Name) and (e.value.id in self.grow_lists or
+                                              getattr(e, "hj_items_like", None)):
             return growable_lists.item(self, e)
         trick = index_grid_calls.marker(self, e)          # np.r_[...], np.mgrid[...]
         if trick is not None:

@@ -185,6 +185,7 @@ def _is_list(b, value) -> bool:
     return isinstance(value, ast.ListComp) or _tolist(value) or (
         isinstance(value, ast.Name) and (value.id in b.comp_lists
                                          or value.id in b.grow_lists)) or \
+        growable_lists.is_slice(b, value) or \
         sorted_lists.parse(value, b._global_object) is not None
 
 

@@ -153,7 +153,7 @@ def _use(node, parents, resolve_global, fn):
         return None, p.attr in ("append", "extend", "insert")
     if isinstance(p, ast.Subscript) and p.value is node:
         if isinstance(p.slice, ast.Slice):
-            return "it is sliced", False
+            return _slice_use(p, q, parents, resolve_global), False
         if isinstance(p.ctx, ast.Load):
             return None, False
         if isinstance(p.ctx, ast.Store) and (
@@ -215,6 +215,28 @@ def _use(node, parents, resolve_global, fn):
     if isinstance(p, ast.Compare):
         return "it is compared", False
     return f"it is used in {type(p).__name__.lower()} position", False
+
+
+def _slice_use(p, q, parents, resolve_global):
+    """None where ``out[a:b]`` (a new list of some items) is only read: returned,
+    looped over, reduced (``sum``, ``min`` ...) or handed to NumPy; else why not."""
+    if isinstance(p.ctx, ast.Store) or isinstance(p.ctx, ast.Del):
+        return "a slice of it is assigned or deleted"
+    if isinstance(q, ast.Return) or isinstance(q, ast.Tuple) and \
+            isinstance(parents.get(q), ast.Return):
+        return None
+    if isinstance(q, (ast.For, ast.comprehension)) and q.iter is p:
+        return None
+    if isinstance(q, ast.Call) and q.args and q.args[0] is p:
+        obj = resolved(q.func, resolve_global)
+        if len(q.args) == 1 and not q.keywords and (
+                any(obj is f for f in _LOOPED if f is not sorted) or obj is len
+                or _is_numpy_array(obj)):
+            return None
+        if _numpy_reader(obj) and not _is_numpy_array(obj):
+            return None
+    return "a slice of it is used other than returned, looped over, reduced or given " \
+        "to NumPy"
 
 
 def _listlike(v, resolve_global) -> bool:
@@ -312,11 +334,21 @@ def _plus(n, k):
     return ast.BinOp(_name(n), ast.Add() if k > 0 else ast.Sub(), ast.Constant(abs(k)))
 
 
-def _checked(name, index):
-    """``name[index]`` of an index known to be in range."""
+def _checked(name, index, items_like=None):
+    """``name[index]`` of an index known to be in range (of the array ``name``
+    holding items like the list's whose item local is ``items_like``)."""
     node = ast.Subscript(_name(name), index, ast.Load())
     node.hj_checked = True
+    node.hj_items_like = items_like
     return node
+
+
+def _sliced(b, e):
+    """The list of ``e`` when it is ``out[a:b]`` of a growable list, else None."""
+    if isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Slice) and \
+            isinstance(e.value, ast.Name) and e.value.id in b.grow_lists:
+        return b.grow_lists[e.value.id]
+    return None
 
 
 def _push(g, value) -> list:
@@ -520,18 +552,24 @@ def _loop(b, s):
             and it.args[0].id in b.grow_lists:
         start = it.args[1] if len(it.args) > 1 else ast.Constant(0)
         it = it.args[0]
-    if not (isinstance(it, ast.Name) and it.id in b.grow_lists):
+    pre = []
+    g = _sliced(b, it)
+    if g is not None:               # for v in out[a:b]: a copy of those items
+        seq = _temp(b, "s")
+        pre.append(_assign(seq, ast.Call(ast.Attribute(it, "copy", ast.Load()), [], [])))
+    elif isinstance(it, ast.Name) and it.id in b.grow_lists:
+        g, seq = b.grow_lists[it.id], it.id
+    else:
         return None
-    g = b.grow_lists[it.id]
     k = _temp(b, "k")
-    item = _checked(g.name, _name(k))
-    pre = [_assign(k, ast.Constant(0))]
+    item = _checked(seq, _name(k), g.item)
+    pre.append(_assign(k, ast.Constant(0)))
     if start is not None:
         c = _temp(b, "c")
         pre.append(_assign(c, start))
         item = ast.Tuple([ast.BinOp(_name(k), ast.Add(), _name(c)), item], ast.Load())
     body = [_assign(s.target, item), _assign(k, _plus(k, 1))] + s.body
-    test = ast.Compare(_name(k), [ast.Lt()], [_call("__hj_len", _name(g.name))])
+    test = ast.Compare(_name(k), [ast.Lt()], [_call("__hj_len", _name(seq))])
     return pre + [ast.While(test=test, body=body, orelse=s.orelse)]
 
 
@@ -543,13 +581,24 @@ def _callee(b, f):
 
 
 def item(b, e):
-    """``name[i]`` of a growable list (a load)."""
+    """``name[i]`` of a growable list (a load); ``name[a:b]``, the array of those
+    items; an item of a copy of them (``hj_items_like``)."""
+    if getattr(e, "hj_items_like", None) and e.value.id not in b.grow_lists:
+        return N.PyGetItem(b.expr(e.value), b.expr(e.slice), kind="list",
+                           items_like=e.hj_items_like)
     g = b.grow_lists[e.value.id]
+    if isinstance(e.slice, ast.Slice):
+        return N.PyGetItem(_items(g), b.index(e.slice))
     index = b.expr(e.slice)
     if not getattr(e, "hj_checked", False):
         index = N.PyCall(callee=b.injected["__hj_item_index"], args=[N.Var(g.n), index],
                          name="list index")
     return N.PyGetItem(N.Var(g.buf), index, kind="list", items_like=g.item)
+
+
+def _items(g):
+    """``buf[:n]``: the items, as an array."""
+    return N.PyGetItem(N.Var(g.buf), N.PySlice(N.Const(None), N.Var(g.n), N.Const(None)))
 
 
 def call(b, e):
@@ -563,10 +612,13 @@ def call(b, e):
             b.fail(e, f"list method .{f.attr}()", "its result is used inside an expression")
         return N.PyCall(callee=b.injected["__hj_" + _LOOKUPS[f.attr]], args=[
             N.Var(g.buf), N.Var(g.n), b.expr(e.args[0])], name=f"list.{f.attr}")
-    if not (e.args and isinstance(e.args[0], ast.Name) and e.args[0].id in lists):
+    if not (e.args and (isinstance(e.args[0], ast.Name) and e.args[0].id in lists
+                        or _sliced(b, e.args[0]) is not None)):
         return None
-    g = lists[e.args[0].id]
+    g = lists[e.args[0].id] if isinstance(e.args[0], ast.Name) else None
     obj = _callee(b, f)
+    if g is None and (obj is len or _is_numpy_array(obj)):
+        return None                 # len(out[a:b]), np.array(out[a:b]): of the array
     if obj is len:
         return N.Var(g.n)
     if _is_numpy_array(obj) and len(e.args) == 1 and not e.keywords:
@@ -583,8 +635,12 @@ def call(b, e):
 
 
 def as_array(b, e):
-    """NumPy's array of the list ``e`` (a new one; float64 when empty: re-runs in
-    the interpreter for other items), or None for anything else."""
+    """NumPy's array of the list ``e`` (or of ``e[a:b]``: a new one; float64 when
+    empty: re-runs in the interpreter for other items), or None for anything else."""
+    if _sliced(b, e) is not None:
+        part = b.expr(e)
+        return N.PyCall(callee=b.injected["__hj_list_array"], args=[
+            part, N.PyCall(callee=len, args=[part], name="len")], name="np.asarray")
     if not (isinstance(e, ast.Name) and e.id in b.grow_lists):
         return None
     g = b.grow_lists[e.id]
@@ -614,8 +670,17 @@ def non_empty(b, e):
 def value(b, e, built):
     """The array of items the caller gets for ``return name`` (``built["item"]``:
     the local holding its items), else None."""
+    g = _sliced(b, e)
+    if g is not None:               # return out[a:b]
+        built["item"] = g.item
+        return b.expr(e)
     if not (isinstance(e, ast.Name) and e.id in b.grow_lists):
         return None
     g = b.grow_lists[e.id]
     built["item"] = g.item
-    return N.PyGetItem(N.Var(g.buf), N.PySlice(N.Const(None), N.Var(g.n), N.Const(None)))
+    return _items(g)
+
+
+def is_slice(b, e) -> bool:
+    """Is ``e`` ``out[a:b]`` of a growable list (a list the caller may get)?"""
+    return _sliced(b, e) is not None
