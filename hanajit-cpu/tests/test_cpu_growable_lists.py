@@ -628,3 +628,15 @@ def test_slices():
     a = np.array([1.0, -2.0, 3.5, 0.0, 7.0])
     check(slices, (a, 1, 3), (a, -3, 100), (a, 3, 1))
     check(python_slices, (10, 2, 7), (10, -4, -1), (3, 2, 2))
+
+
+def removed(k, x):
+    out = [3, 1, 4, 1, 5]
+    out.remove(x)
+    del out[k]
+    del out[-1]
+    return out
+
+
+def test_remove_and_del():
+    check(removed, (0, 1), (2, 4), (-1, 5), (3, 1), (4, 1), (0, 9))

@@ -31,7 +31,7 @@ from .source import resolved
 from ..ir import nodes as N
 
 _CHANGES = {"append": (1, 1), "extend": (1, 1), "insert": (2, 2), "clear": (0, 0),
-            "reverse": (0, 0), "sort": (0, 0), "pop": (0, 1)}
+            "reverse": (0, 0), "sort": (0, 0), "pop": (0, 1), "remove": (1, 1)}
 _LOOKUPS = {"index": "list_index", "count": "list_count"}
 _LOOPED = (sum, min, max, any, all, sorted, math.prod, math.fsum)
 
@@ -160,7 +160,9 @@ def _use(node, parents, resolve_global, fn):
                 isinstance(q, ast.Assign) and q.targets == [p]
                 or isinstance(q, ast.AugAssign) and q.target is p):
             return None, True
-        return "an item is deleted", False
+        if isinstance(p.ctx, ast.Del) and isinstance(q, ast.Delete) and len(q.targets) == 1:
+            return None, False                  # del out[i]
+        return "an item is deleted with others", False
     if isinstance(p, ast.AugAssign) and p.value is node and isinstance(p.op, ast.Add) \
             and isinstance(p.target, ast.Name) and p.target.id == node.id:
         return None, True                       # out += out
@@ -465,6 +467,12 @@ def _statement(b, s):
                     _assign(g.buf, _call("__hj_list_insert", _name(g.buf), _name(g.n),
                                          _name(i), _name(g.item))),
                     _assign(g.n, _plus(g.n, 1))]
+        if attr == "remove":
+            t = _temp(b, "r")
+            return [_assign(t, _call("__hj_remove_index", _name(g.buf), _name(g.n),
+                                     call.args[0])),
+                    ast.Expr(_call("__hj_remove_at", _name(g.buf), _name(g.n), _name(t))),
+                    _assign(g.n, _plus(g.n, -1))]
         if attr == "clear":
             return [_assign(g.n, ast.Constant(0))]
         if attr == "reverse":
@@ -505,6 +513,14 @@ def _statement(b, s):
                     _assign(g.item, ast.BinOp(_checked(g.name, _name(k)), s.op, s.value)),
                     _assign(ast.Subscript(_name(g.buf), _name(k), ast.Store()),
                             _name(g.item))]
+    if isinstance(s, ast.Delete) and len(s.targets) == 1 and \
+            isinstance(s.targets[0], ast.Subscript) and \
+            isinstance(s.targets[0].value, ast.Name) and s.targets[0].value.id in lists:
+        t, g = s.targets[0], lists[s.targets[0].value.id]
+        k = _temp(b, "k")
+        return [_assign(k, _call("__hj_store_index", _name(g.n), t.slice)),
+                ast.Expr(_call("__hj_remove_at", _name(g.buf), _name(g.n), _name(k))),
+                _assign(g.n, _plus(g.n, -1))]
     if isinstance(s, ast.For):
         return _loop(b, s)
     return None

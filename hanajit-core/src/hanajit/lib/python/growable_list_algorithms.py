@@ -122,6 +122,14 @@ def index_other(buf, n, x):
     return j
 
 
+def remove_index(buf, n, x):
+    """``out.remove(x)``: the position of the first item equal to ``x``."""
+    j = find(buf, n, x)
+    if j < 0:
+        raise ValueError("list.remove(x): x not in list")
+    return j
+
+
 def contains(buf, n, x):
     """``x in out``."""
     return find(buf, n, x) >= 0

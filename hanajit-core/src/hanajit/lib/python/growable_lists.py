@@ -27,6 +27,7 @@ remove_at = CompiledOnly("list_remove_at")
 list_reverse = CompiledOnly("list_reverse")
 list_index = CompiledOnly("list_index")
 list_count = CompiledOnly("list_count")
+remove_index = CompiledOnly("list_remove_index")
 list_contains = CompiledOnly("list_contains")
 list_array = CompiledOnly("list_array")
 
@@ -171,6 +172,14 @@ class ListCount(_Lookup):
 
     def lower(self, L, call, args, kwargs):
         return L.call_helper(alg.count, list(args))
+
+
+@register
+class RemoveIndex(_Lookup):
+    paths = ("hanajit.lib.python.growable_lists.remove_index",)
+
+    def lower(self, L, call, args, kwargs):
+        return L.call_helper(alg.remove_index, list(args))
 
 
 @register
