@@ -354,8 +354,12 @@ def _sliced(b, e):
 
 
 def _push(g, value) -> list:
+    """``out.append(value)``: a bigger buffer only when full."""
+    full = ast.Compare(_name(g.n), [ast.Eq()], [_call("__hj_len", _name(g.buf))])
     return [_assign(g.item, value),
-            _assign(g.buf, _call("__hj_list_push", _name(g.buf), _name(g.n), _name(g.item))),
+            ast.If(test=full, body=[_assign(g.buf, _call("__hj_list_grow", _name(g.buf),
+                                                         _name(g.n)))], orelse=[]),
+            _assign(ast.Subscript(_name(g.buf), _name(g.n), ast.Store()), _name(g.item)),
             _assign(g.n, _plus(g.n, 1))]
 
 

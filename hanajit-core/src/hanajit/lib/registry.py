@@ -514,7 +514,7 @@ def growable_list_callables() -> dict:
     ``sorted`` (``out.sort()``)."""
     from .python import growable_lists as g
     from .sorting.sorted_list import sorted_items
-    names = ("list_new", "list_push", "list_insert", "item_index", "store_index",
+    names = ("list_new", "list_grow", "list_insert", "item_index", "store_index",
              "pop_index", "remove_at", "list_reverse", "list_index", "list_count",
              "list_contains", "list_array", "remove_index")
     out = {n: getattr(g, n) for n in names}

@@ -7,22 +7,17 @@ import numpy as np
 from .helpers import Deopt
 
 
-def _grown(buf, n):
+def grown(buf, n):
     """``buf`` with room for one more item: twice as long (and at least 8) when
-    full, its first ``n`` items moved over."""
+    full, its first ``n`` items moved over.  (``out.append(x)`` calls it only
+    when full and stores ``x`` itself: a call per item would cost more than the
+    store.)"""
     if n < len(buf):
         return buf
     new = np.empty(2 * n + 8, buf.dtype)
     for j in range(n):
         new[j] = buf[j]
     return new
-
-
-def push(buf, n, x):
-    """``out.append(x)``: the buffer holding ``x`` at ``n``."""
-    buf = _grown(buf, n)
-    buf[n] = x
-    return buf
 
 
 def insert(buf, n, i, x):
@@ -33,7 +28,7 @@ def insert(buf, n, i, x):
             i = 0
     elif i > n:
         i = n
-    buf = _grown(buf, n)
+    buf = grown(buf, n)
     j = n
     while j > i:
         buf[j] = buf[j - 1]

@@ -18,7 +18,7 @@ from ..registry import CallTemplate, CompiledOnly, register
 from . import growable_list_algorithms as alg
 
 list_new = CompiledOnly("list_new")
-list_push = CompiledOnly("list_push")
+list_grow = CompiledOnly("list_grow")
 list_insert = CompiledOnly("list_insert")
 item_index = CompiledOnly("list_item_index")
 store_index = CompiledOnly("list_store_index")
@@ -77,9 +77,9 @@ class _Helper(CallTemplate):
 
 
 @register
-class ListPush(_Helper):
-    paths = ("hanajit.lib.python.growable_lists.list_push",)
-    helper = alg.push
+class ListGrow(_Helper):
+    paths = ("hanajit.lib.python.growable_lists.list_grow",)
+    helper = alg.grown
 
     def typer(self, inf, call, args, kwargs):
         _buffer(args[0])
