@@ -125,7 +125,7 @@ def kinds(a):
 def test_made_and_item_types():
     check(made, (1, 2), (1.5, -0.0), (True, False), (np.float32(1), np.float32(2)))
     check(made_empty, ())
-    for dtype in (np.int32, np.bool_, np.complex64):
+    for dtype in (np.int32, np.complex64):
         a = np.array([1, 0, 2, 3]).astype(dtype)
         check(kinds, (a,), (a[:0],), (a[::-1],))
 
@@ -506,7 +506,7 @@ _INTERPRET = jit(interpret, fallback=False)
 _INTERPRET_FLOATS = jit(interpret_floats, fallback=False)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 8), st.integers(-6, 6)), max_size=40))
 def test_random_operations_like_a_python_list(ops):
     codes = np.array([c for c, _ in ops], dtype=np.int64)
