@@ -640,3 +640,20 @@ def removed(k, x):
 
 def test_remove_and_del():
     check(removed, (0, 1), (2, 4), (-1, 5), (3, 1), (4, 1), (0, 9))
+
+
+def from_comprehensions(a, t):
+    out = [v * 2 for v in a if v > 0]
+    out.append(t)
+    out = [v for v in out if v != t]        # reads the list it replaces
+    out.extend([v + 1 for v in a])
+    squares = list(range(5))
+    squares.append(25)
+    copy = list(out)
+    copy.append(t)
+    return out, squares, copy, [float(v) for v in list(out)]
+
+
+def test_comprehensions_and_list_calls():
+    a = np.array([1.0, -2.0, 3.0])
+    check(from_comprehensions, (a, np.float64(6.0)), (a[:0], np.float64(0.0)))

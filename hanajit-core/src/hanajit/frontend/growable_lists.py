@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 import math
 
+from . import comprehensions as comps
 from .readonly_lists import declared_elsewhere, scan
 from .source import resolved
 from ..ir import nodes as N
@@ -66,8 +68,9 @@ def find(fn, params, resolve_global) -> tuple[dict, dict]:
         for t in targets:
             p = parents.get(t)
             if t in made:
-                adds = adds or isinstance(p, ast.Assign) and isinstance(p.value, ast.List) \
-                    and bool(p.value.elts)
+                adds = adds or isinstance(p, ast.Assign) and (
+                    isinstance(p.value, ast.List) and bool(p.value.elts)
+                    or isinstance(p.value, (ast.ListComp, ast.Call)))
             elif isinstance(p, ast.AugAssign) and isinstance(p.op, ast.Add):
                 adds = True
                 if not _listlike(p.value, resolve_global):
@@ -97,13 +100,24 @@ def _made(p, target, resolve_global) -> bool:
     v = p.value
     if isinstance(v, ast.List):
         return not any(isinstance(e, ast.Starred) for e in v.elts)
-    return _empty_list(v, resolve_global)
+    if isinstance(v, ast.ListComp):
+        return not any(g.is_async for g in v.generators)
+    return _empty_list(v, resolve_global) or _list_of(v, resolve_global) is not None
 
 
 def _empty_list(v, resolve_global) -> bool:
     return isinstance(v, ast.List) and not v.elts or (
         isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and not v.args
         and not v.keywords and resolve_global(v.func.id) is list)
+
+
+def _list_of(v, resolve_global):
+    """The iterable of ``list(iterable)``, else None."""
+    if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and len(v.args) == 1 \
+            and not v.keywords and not isinstance(v.args[0], ast.Starred) \
+            and resolve_global(v.func.id) is list:
+        return v.args[0]
+    return None
 
 
 def _unpacked(tup, target, resolve_global):
@@ -169,6 +183,13 @@ def _use(node, parents, resolve_global, fn):
     if isinstance(p, ast.Call) and p.args == [node] and isinstance(p.func, ast.Attribute) \
             and p.func.attr == "extend" and isinstance(p.func.value, ast.Name):
         return None, False                      # other.extend(out)
+    if isinstance(p, ast.Call) and isinstance(q, ast.Assign) and q.value is p and \
+            _list_of(p, resolve_global) is node and len(q.targets) == 1 and \
+            isinstance(q.targets[0], ast.Name):
+        return None, False                      # other = list(out): a copy
+    if isinstance(p, ast.Call) and isinstance(q, (ast.For, ast.comprehension)) and \
+            q.iter is p and _list_of(p, resolve_global) is node:
+        return None, False                      # for v in list(out): a copy
     if isinstance(p, ast.Call) and node in p.args:
         obj = resolved(p.func, resolve_global)
         one = len(p.args) == 1 and not p.keywords
@@ -353,14 +374,16 @@ def _sliced(b, e):
     return None
 
 
-def _push(g, value) -> list:
-    """``out.append(value)``: a bigger buffer only when full."""
-    full = ast.Compare(_name(g.n), [ast.Eq()], [_call("__hj_len", _name(g.buf))])
+def _push(g, value, buf=None, n=None) -> list:
+    """``out.append(value)`` (into the buffer ``buf`` holding ``n`` items, the
+    list's own by default): a bigger buffer only when full."""
+    buf, n = buf or g.buf, n or g.n
+    full = ast.Compare(_name(n), [ast.Eq()], [_call("__hj_len", _name(buf))])
     return [_assign(g.item, value),
-            ast.If(test=full, body=[_assign(g.buf, _call("__hj_list_grow", _name(g.buf),
-                                                         _name(g.n)))], orelse=[]),
-            _assign(ast.Subscript(_name(g.buf), _name(g.n), ast.Store()), _name(g.item)),
-            _assign(g.n, _plus(g.n, 1))]
+            ast.If(test=full, body=[_assign(buf, _call("__hj_list_grow", _name(buf),
+                                                       _name(n)))], orelse=[]),
+            _assign(ast.Subscript(_name(buf), _name(n), ast.Store()), _name(g.item)),
+            _assign(n, _plus(n, 1))]
 
 
 def _temp(b, hint):
@@ -379,6 +402,14 @@ def _extend(b, g, seq) -> list:
         out = [_assign(t, e) for t, e in zip(temps, seq.elts)]
         for t in temps:
             out += _push(g, _name(t))
+        return out
+    if isinstance(seq, ast.ListComp):           # out.extend([f(v) for v in a])
+        if any(isinstance(n, ast.Name) and n.id == g.name for n in ast.walk(seq)):
+            b.fail(seq, "list comprehension", f"extending '{g.name}' by a comprehension "
+                   "that reads it")
+        outer = comps.renamed(b, copy.deepcopy(seq))
+        out = comps.loops(outer.generators, _push(g, outer.elt), None)
+        comps.locate(out, seq)
         return out
     if isinstance(seq, ast.Name) and seq.id == g.name:
         m, j = _temp(b, "m"), _temp(b, "j")
@@ -454,7 +485,7 @@ def _statement(b, s):
         return _pop(b, *popped)
     if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
             isinstance(s.targets[0], ast.Name) and s.targets[0].id in b.grow_refused \
-            and s.targets[0].id not in b.list_names:
+            and s.targets[0].id not in b.list_names and s.targets[0].id not in b.comp_lists:
         name = s.targets[0].id
         b.fail(s, "list", f"'{name}' is a list that compiled code does not hold: "
                f"{b.grow_refused[name]}")
@@ -531,7 +562,23 @@ def _statement(b, s):
 
 
 def _new(b, g, value) -> list:
-    """``name = []`` / ``list()`` / ``[x, y]``: the items evaluated first."""
+    """``name = []`` / ``list()`` / ``[x, y]``: the items evaluated first;
+    ``[f(x) for x in ...]`` / ``list(iterable)``: built apart, then bound (the
+    comprehension may read the list it replaces: ``out = [v for v in out if v]``)."""
+    seq = _list_of(value, b._global_object)
+    if isinstance(value, ast.ListComp) or seq is not None:
+        if seq is not None:
+            x = _temp(b, "x")
+            value = ast.ListComp(elt=_name(x), generators=[ast.comprehension(
+                target=_name(x, True), iter=seq, ifs=[], is_async=0)])
+        outer = comps.renamed(b, copy.deepcopy(value))
+        nb, nn = _temp(b, "nb"), _temp(b, "nn")
+        out = [_assign(nb, _call(f"the list '{g.name}'", _name(g.item))),
+               _assign(nn, ast.Constant(0))]
+        out += comps.loops(outer.generators, _push(g, outer.elt, nb, nn), None)
+        out += [_assign(g.buf, _name(nb)), _assign(g.n, _name(nn))]
+        comps.locate(out, value)
+        return out
     elts = value.elts if isinstance(value, ast.List) else []
     temps = [_temp(b, "e") for _ in elts]
     out = [_assign(t, e) for t, e in zip(temps, elts)]
@@ -573,6 +620,10 @@ def _loop(b, s):
         start = it.args[1] if len(it.args) > 1 else ast.Constant(0)
         it = it.args[0]
     pre = []
+    copied = _list_of(it, b._global_object)
+    if isinstance(copied, ast.Name) and copied.id in b.grow_lists:   # list(out): out[:]
+        it = ast.copy_location(ast.Subscript(copied, ast.Slice(None, None, None),
+                                             ast.Load()), it)
     g = _sliced(b, it)
     if g is not None:               # for v in out[a:b]: a copy of those items
         seq = _temp(b, "s")
