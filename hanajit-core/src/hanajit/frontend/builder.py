@@ -32,8 +32,8 @@ from .loop_statements import LoopStatements, is_flat
 from .node_names import plain_name
 from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
-from . import built_calls, comprehension_lists, growable_lists, try_statements, \
-    vectorize_calls
+from . import built_calls, comprehension_lists, growable_list_uses, growable_lists, \
+    try_statements, vectorize_calls
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -104,7 +104,7 @@ class Builder(LoopStatements):
             else comprehension_lists.find(self.fnode, set(self.params), self._global_object)
         self.comp_items: dict = {}          # name -> the local holding its items
         # list locals that grow (``out.append(x)``): hidden buffers (frontend.growable_lists)
-        lists, self.grow_refused = growable_lists.find(
+        lists, self.grow_refused = growable_list_uses.find(
             self.fnode, set(self.params), self._global_object) \
             if not self.parallel.get("auto") and (ast.List in kinds or ast.Call in kinds) \
             else ({}, {})
