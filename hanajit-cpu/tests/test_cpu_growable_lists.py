@@ -657,3 +657,41 @@ def from_comprehensions(a, t):
 def test_comprehensions_and_list_calls():
     a = np.array([1.0, -2.0, 3.0])
     check(from_comprehensions, (a, np.float64(6.0)), (a[:0], np.float64(0.0)))
+
+
+def bool_indices(a):
+    out = [10, 20, 30]
+    out.append(40)
+    out[True] = 5
+    r = out[a[0]], out[True], out[-True]
+    p = out.pop(False)
+    return r, p, out
+
+
+def numpy_bool_index(a):
+    out = [10, 20, 30]
+    out.append(40)
+    return out[a[0] > 0]
+
+
+def maybe_unbound(c):
+    if c:
+        out = []
+    out.append(1)
+    return out
+
+
+def test_indices_and_unbound_lists():
+    check(bool_indices, (np.array([2]),), (np.array([-1]),))
+    check(maybe_unbound, (True,), (False,))        # UnboundLocalError naming 'out'
+    with pytest.raises(UnsupportedError, match="NumPy bool"):
+        jit(numpy_bool_index, fallback=False)(np.array([1]))
+
+
+def readonly_bool_index(k):
+    w = [10, 20, 30]
+    return w[True] + w[k]
+
+
+def test_readonly_list_bool_index():
+    check(readonly_bool_index, (0,), (-1,))

@@ -479,7 +479,10 @@ class Builder(LoopStatements):
         if trick is not None:
             return index_grid_calls.build(self, trick, e)
         kind = "list" if self.is_list(e.value) else "tuple"
-        return N.PyGetItem(self.expr(e.value), self.index(e.slice), kind=kind)
+        index = self.index(e.slice)
+        if kind == "list" and isinstance(index, N.Const) and type(index.value) is bool:
+            index = N.Const(int(index.value))       # w[True] is w[1]
+        return N.PyGetItem(self.expr(e.value), index, kind=kind)
 
     def is_list(self, node) -> bool:
         """Is ``node`` a read-only list built as a tuple (or an item of a nest of

@@ -63,9 +63,12 @@ def _buffer(t):
         raise Incompatible("a list's buffer")
 
 
-def _int(t, what):
+def _int(t, what, inf=None, node=None):
     if not (isinstance(t, T.Scalar) and (t.is_int or t.is_bool)):
         raise Incompatible(f"list {what} must be integers, not {t}")
+    if t.is_bool and inf is not None and inf.is_strong(node):
+        raise Incompatible(f"a NumPy bool as one of the list {what} (Python raises "
+                           "TypeError)")
 
 
 class _Helper(CallTemplate):
@@ -93,7 +96,7 @@ class ListInsert(_Helper):
 
     def typer(self, inf, call, args, kwargs):
         _buffer(args[0])
-        _int(args[2], "insert() indices")
+        _int(args[2], "insert() indices", inf, call.args[2])
         return args[0]
 
 
@@ -101,7 +104,7 @@ class _Index(_Helper):
     what = "indices"
 
     def typer(self, inf, call, args, kwargs):
-        _int(args[1], self.what)
+        _int(args[1], self.what, inf, call.args[1])
         return T.INT64
 
 
