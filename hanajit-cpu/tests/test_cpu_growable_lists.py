@@ -695,3 +695,25 @@ def readonly_bool_index(k):
 
 def test_readonly_list_bool_index():
     check(readonly_bool_index, (0,), (-1,))
+
+
+def pops_in_expressions(n):
+    out = list(range(n))
+    s = 0
+    while out:
+        s += out.pop() * len(out)
+    stack = [1.5, 2.5, 3.5]
+    x = float(stack.pop()) + len(stack)
+    y = -stack.pop(0)
+    return s, x, y, stack
+
+
+def popped_twice(n):
+    out = [n, n]
+    return out.pop() + out.pop()
+
+
+def test_pops_inside_expressions():
+    check(pops_in_expressions, (0,), (5,))
+    with pytest.raises(UnsupportedError, match="inside an expression"):
+        jit(popped_twice, fallback=False)(1)

@@ -240,20 +240,52 @@ def _listlike(v, resolve_global) -> bool:
 
 
 def _popped_where(call, stmt, parents) -> bool:
-    """Is ``out.pop()`` evaluated first in its statement (which :func:`statement`
-    builds after it): the whole value of ``x = ...``, ``x op= ...``, ``return ...``, a
-    statement, or the item of ``other.append(...)``?"""
-    if isinstance(stmt, (ast.Return, ast.Expr)):
-        return True
-    if isinstance(stmt, ast.Assign):
-        return len(stmt.targets) == 1 and stmt.value is call
-    if isinstance(stmt, ast.AugAssign):
-        return stmt.value is call and isinstance(stmt.target, ast.Name)
-    if isinstance(stmt, ast.Call) and stmt.args == [call] and not stmt.keywords \
-            and isinstance(stmt.func, ast.Attribute) and stmt.func.attr == "append" \
-            and isinstance(stmt.func.value, ast.Name):
-        return isinstance(parents.get(stmt), ast.Expr)
-    return False
+    """Is ``out.pop()`` evaluated first in its statement (which
+    ``growable_lists.statement`` builds after it)?  See :func:`popped_value`."""
+    while stmt is not None and not isinstance(stmt, ast.stmt):
+        stmt = parents.get(stmt)
+    return stmt is not None and leftmost(popped_value(stmt)) is call
+
+
+def popped_value(stmt):
+    """The expression of ``stmt`` whose first step may be a ``pop``: the value of
+    ``x = ...`` (one target), ``x op= ...`` (a name), ``return ...``, a statement,
+    or the item of ``other.append(...)``; else None."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 or isinstance(
+            stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) or isinstance(
+            stmt, ast.Return):
+        return stmt.value
+    if isinstance(stmt, ast.Expr):
+        v = stmt.value
+        if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and \
+                v.func.attr == "append" and isinstance(v.func.value, ast.Name) and \
+                len(v.args) == 1 and not v.keywords:
+            return v.args[0]
+        return v
+    return None
+
+
+def leftmost(e):
+    """The part of ``e`` Python evaluates first, following left operands (``pop() *
+    n``), the test of a conditional expression and the first argument of a call of
+    a name (``float(pop())``)."""
+    while e is not None:
+        if isinstance(e, ast.BinOp):
+            e = e.left
+        elif isinstance(e, ast.UnaryOp):
+            e = e.operand
+        elif isinstance(e, ast.Compare):
+            e = e.left
+        elif isinstance(e, ast.BoolOp):
+            e = e.values[0]
+        elif isinstance(e, ast.IfExp):
+            e = e.test
+        elif isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.args and \
+                not isinstance(e.args[0], ast.Starred):
+            e = e.args[0]
+        else:
+            return e
+    return None
 
 
 _WRITERS = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal",

@@ -34,7 +34,8 @@ import copy
 import math
 
 from . import comprehensions as comps
-from .growable_list_uses import CHANGES, LOOKUPS, is_numpy_array, list_of
+from .growable_list_uses import CHANGES, LOOKUPS, is_numpy_array, leftmost, list_of, \
+    popped_value
 from .source import resolved
 from ..ir import nodes as N
 
@@ -181,28 +182,36 @@ def statement(b, s):
 
 def _popped(b, s):
     """``(list, pop call, rebuild(v))`` of a statement whose first step is
-    ``list.pop(...)``: ``rebuild`` makes the statement of the popped item ``v``."""
-    lists = b.grow_lists
-    v = s.value if isinstance(s, (ast.Expr, ast.Return, ast.Assign, ast.AugAssign)) else None
-    wrap = None
-    if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and \
-            v.func.attr == "append" and len(v.args) == 1 and isinstance(s, ast.Expr):
-        outer, v = v, v.args[0]
-        wrap = (lambda x: [ast.Expr(ast.Call(outer.func, [x], []))])
-    if not (isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute)
-            and v.func.attr == "pop" and isinstance(v.func.value, ast.Name)
-            and v.func.value.id in lists):
+    ``list.pop(...)``: ``rebuild`` makes the statement with the popped item ``v``
+    in its place."""
+    call = leftmost(popped_value(s))
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+            and call.func.attr == "pop" and isinstance(call.func.value, ast.Name)
+            and call.func.value.id in b.grow_lists):
         return None
-    if wrap is None:
-        if isinstance(s, ast.Return):
-            wrap = (lambda x: [ast.Return(x)])
-        elif isinstance(s, ast.Assign):
-            wrap = (lambda x: [_assign(s.targets[0], x)])
-        elif isinstance(s, ast.AugAssign):
-            wrap = (lambda x: [ast.AugAssign(s.target, s.op, x)])
-        else:
-            wrap = (lambda x: [])
-    return lists[v.func.value.id], v, wrap
+    if isinstance(s, ast.Expr) and s.value is call:
+        return b.grow_lists[call.func.value.id], call, lambda v: []
+
+    def rebuild(v):
+        call.hj_pop = True
+        try:
+            new = copy.deepcopy(s)
+        finally:
+            del call.hj_pop
+        return [_Swap(v).visit(new)]
+    return b.grow_lists[call.func.value.id], call, rebuild
+
+
+class _Swap(ast.NodeTransformer):
+    """Put ``v`` where the marked ``pop`` call was."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def visit(self, node):
+        if getattr(node, "hj_pop", False):
+            return self.v
+        return super().visit(node)
 
 
 def _statement(b, s):
