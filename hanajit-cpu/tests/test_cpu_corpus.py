@@ -114,7 +114,7 @@ ARGS = {
     "mean_std_axis": (R(3, 4),),
 }
 # what still runs in the interpreter (docs/numpy-coverage.md, "Not yet")
-FALLS_BACK = {"collect_positive"}
+FALLS_BACK = set()
 # documented differences: vector math within 4 ulp, sequential sums
 NEAR = {"black_scholes", "logsumexp", "softmax2d", "meshgrid_eval", "complex_abs"}
 

@@ -32,8 +32,9 @@ from .loop_statements import LoopStatements, is_flat
 from .node_names import plain_name
 from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
-from . import built_calls, comprehension_lists, dict_locals, key_functions, \
-    range_objects, starred_targets, try_statements, vectorize_calls, walrus
+from . import built_calls, comprehension_lists, dict_locals, growable_list_uses, \
+    growable_lists, key_functions, range_objects, starred_targets, try_statements, \
+    vectorize_calls, walrus
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -124,6 +125,14 @@ class Builder(LoopStatements):
             ast.ListComp not in kinds and not sorted_named) \
             else comprehension_lists.find(self.fnode, set(self.params), self._global_object)
         self.comp_items: dict = {}          # name -> the local holding its items
+        # list locals that grow (``out.append(x)``): hidden buffers (frontend.growable_lists)
+        lists, self.grow_refused = growable_list_uses.find(
+            self.fnode, set(self.params), self._global_object) \
+            if not self.parallel.get("auto") and (ast.List in kinds or ast.Call in kinds) \
+            else ({}, {})
+        self.grow_lists = growable_lists.setup(self, {
+            k: v for k, v in lists.items() if k not in self.list_names
+            and k not in self.comp_lists})
         self.frozen: dict = {}          # global name -> frozen value or object
         self.loop_flags: list = []      # stack of (else-flag name or None)
         self.n_tmp = 0
@@ -208,7 +217,9 @@ class Builder(LoopStatements):
         saved = self.pending, self.current_stmt
         self.pending, self.current_stmt = [], s
         try:
-            out = meth(s)
+            out = growable_lists.statement(self, s) if self.grow_lists or \
+                self.grow_refused else None
+            out = meth(s) if out is None else out
             out = self.pending + out
         finally:
             self.pending, self.current_stmt = saved
@@ -401,7 +412,8 @@ class Builder(LoopStatements):
     # expressions ---------------------------------------------------------------------
     def cond(self, e) -> N.Expr:
         """An expression in a truth context (``if``, ``while``, ``assert``)."""
-        return comprehension_lists.non_empty(self, e) or truth(self.expr(e))
+        return growable_lists.non_empty(self, e) or comprehension_lists.non_empty(self, e) \
+            or truth(self.expr(e))
 
     def expr(self, e) -> N.Expr:
         meth = getattr(self, "e_" + type(e).__name__, None)
@@ -418,6 +430,8 @@ class Builder(LoopStatements):
         self.fail(e, "constant", f"{type(v).__name__} values are not supported")
 
     def e_Name(self, e):
+        if e.id in self.grow_lists:
+            self.fail(e, "use of a list", f"'{e.id}' here")
         if e.id in self.locals:
             var = N.Var(e.id)
             if e.id in self.list_names:     # a read-only list (a tuple): ufunc.at's index
@@ -465,6 +479,8 @@ class Builder(LoopStatements):
         return N.PyBoolOp(op, [self.expr(v) for v in e.values])
 
     def e_Compare(self, e):
+        if self.grow_lists and (v := growable_lists.contains(self, e)) is not None:
+            return v
         ops = [_CMPOPS[type(o)] for o in e.ops]
         operands = [self.expr(e.left)] + [self.expr(c) for c in e.comparators]
         return self.folded(e, lambda v: K.fold_compare(ops, v), operands) \
@@ -490,11 +506,17 @@ class Builder(LoopStatements):
                                                    self.expr(e.slice)], name="a.flat[i]")
         if isinstance(e.value, ast.Name) and e.value.id in self.comp_lists:
             return comprehension_lists.item(self, e.value.id, self.index(e.slice))
+        if isinstance(e.value, ast.Name) and (e.value.id in self.grow_lists or
+                                              getattr(e, "hj_items_like", None)):
+            return growable_lists.item(self, e)
         trick = index_grid_calls.marker(self, e)          # np.r_[...], np.mgrid[...]
         if trick is not None:
             return index_grid_calls.build(self, trick, e)
         kind = "list" if self.is_list(e.value) else "tuple"
-        return N.PyGetItem(self.expr(e.value), self.index(e.slice), kind=kind)
+        index = self.index(e.slice)
+        if kind == "list" and isinstance(index, N.Const) and type(index.value) is bool:
+            index = N.Const(int(index.value))       # w[True] is w[1]
+        return N.PyGetItem(self.expr(e.value), index, kind=kind)
 
     def is_list(self, node) -> bool:
         """Is ``node`` a read-only list built as a tuple (or an item of a nest of
@@ -539,6 +561,8 @@ class Builder(LoopStatements):
         if any(isinstance(a, ast.Starred) for a in e.args) or any(
                 k.arg is None for k in e.keywords):
             self.fail(e, "call with *args or **kwargs", _src(e))
+        if self.grow_lists and (v := growable_lists.call(self, e)) is not None:
+            return v                    # len(out), out.index(x) ... of a growable list
         if isinstance(e.func, (ast.Call, ast.Name)) and \
                 (v := vectorize_calls.build(self, e)) is not None:
             return v                    # np.vectorize(f)(x)
@@ -599,7 +623,7 @@ class Builder(LoopStatements):
             return built
         if isinstance(node, ast.ListComp):          # np.array([f(x) for x in a])
             return comprehension_arrays.build_array(self, node, call)
-        return self.expr(node)
+        return growable_lists.as_array(self, node) or self.expr(node)    # np.mean(out)
 
 
 # array methods whose arguments NumPy reads as arrays (``a.take([0, 2])``): a list

@@ -33,7 +33,7 @@ from __future__ import annotations
 import ast
 import math
 
-from . import comprehension_arrays, sorted_lists, split_lists
+from . import comprehension_arrays, growable_lists, sorted_lists, split_lists
 from .readonly_lists import declared_elsewhere, scan
 from ..ir import nodes as N
 from ..ir.frontend_nodes import Method
@@ -164,6 +164,9 @@ def _list_value(b, value, built):
     if _tolist(value):              # ``return a.tolist()``: a copy of ``a``, as lists
         built["item"] = "$tolist"   # (never assigned: Python numbers)
         return N.PyCall(callee=Method("copy"), args=[b.expr(value.func.value)], name="copy")
+    grown = growable_lists.value(b, value, built)
+    if grown is not None:
+        return grown
     if isinstance(value, ast.Name) and value.id in b.comp_lists:
         if value.id not in b.comp_items:
             b.fail(b.current_stmt, "list comprehension",
@@ -180,7 +183,9 @@ def _tolist(value) -> bool:
 
 def _is_list(b, value) -> bool:
     return isinstance(value, ast.ListComp) or _tolist(value) or (
-        isinstance(value, ast.Name) and value.id in b.comp_lists) or \
+        isinstance(value, ast.Name) and (value.id in b.comp_lists
+                                         or value.id in b.grow_lists)) or \
+        growable_lists.is_slice(b, value) or \
         sorted_lists.parse(value, b._global_object) is not None
 
 

@@ -140,8 +140,8 @@ class Inferrer(ScalarKinds):
             if isinstance(t, T.TupleType):
                 self.note_items(s.target, s.value)
             strong = self.is_strong(s.value)
-            if s.target not in self.strong_vars and not isinstance(t, T.ArrayType) \
-                    and strong:
+            if s.target not in self.strong_vars and t is not None \
+                    and not isinstance(t, T.ArrayType) and strong:   # (kinds once typed)
                 self.strong_vars.add(s.target)
                 self.changed = True
             if isinstance(t, T.Scalar):

@@ -242,6 +242,7 @@ def _load_library():
                   "arrays.creation", "arrays.memory_overlap",
                   "arrays.ufuncs", "arrays.reductions", "arrays.shape", "arrays.cumulative", "arrays.joining",
                   "arrays.insert_delete", "arrays.select", "arrays.log_ranges", "arrays.split",
+                  "python.growable_lists",
                   "arrays.piecewise", "linalg.tensordot",
                   "statistics.corrcoef", "indexing.index_tricks", "indexing.cross_index",
                   "indexing.index_grids", "arrays.tolist_items",
@@ -555,3 +556,17 @@ def parallel_runtime():
     from .parallel import runtime_calls
     return runtime_calls
 
+
+
+def growable_list_callables() -> dict:
+    """The compiled-only callables a growable list is built from
+    (``frontend/growable_lists.py``; ``python/growable_lists.py``), by name, and
+    ``sorted`` (``out.sort()``)."""
+    from .python import growable_lists as g
+    from .sorting.sorted_list import sorted_items
+    names = ("list_new", "list_grow", "list_insert", "item_index", "store_index",
+             "pop_index", "remove_at", "list_reverse", "list_index", "list_count",
+             "list_contains", "list_array", "remove_index")
+    out = {n: getattr(g, n) for n in names}
+    out["sorted"] = sorted_items
+    return out

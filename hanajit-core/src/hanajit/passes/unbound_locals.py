@@ -15,6 +15,7 @@ every read is covered -- nearly all -- are left untouched.
 """
 from __future__ import annotations
 
+import re
 import sys
 
 from ..ir import nodes as N
@@ -24,7 +25,10 @@ TOP = None      # the set after a statement that does not fall through
 
 
 def message(name: str) -> str:
-    """CPython's wording, for the running version."""
+    """CPython's wording, for the running version (a growable list's hidden
+    locals, ``$lb_out``, by the list's name: ``frontend/growable_lists.py``)."""
+    hidden = re.fullmatch(r"\$l[bni]_(.+)", name)
+    name = hidden.group(1) if hidden else name
     if sys.version_info >= (3, 11):
         return f"cannot access local variable '{name}' where it is not associated with a value"
     return f"local variable '{name}' referenced before assignment"

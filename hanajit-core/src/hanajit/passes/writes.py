@@ -85,7 +85,8 @@ def _makes_array(e) -> bool:
     if isinstance(e.callee, Method):
         return e.callee.name == "copy"
     if isinstance(e.callee, CompiledOnly):      # the generated lists' new arrays
-        return e.callee.__name__ in ("empty_of_type", "sorted")
+        return e.callee.__name__ in ("empty_of_type", "sorted", "list_new", "list_grow",
+                                     "list_insert")   # (growable lists' buffers)
     module = getattr(e.callee, "__module__", None) or ""
     name = getattr(e.callee, "__name__", None)
     return (module == "numpy" or module.startswith("numpy.")) and name in FRESH_NUMPY

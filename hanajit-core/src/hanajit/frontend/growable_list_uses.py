@@ -1,0 +1,321 @@
+"""Which list locals grow, and why the others do not (``frontend/growable_lists.py``
+builds them): :func:`find` reads every assignment and every read of each name
+assigned a new list."""
+from __future__ import annotations
+
+import ast
+import math
+
+from .readonly_lists import declared_elsewhere, scan
+from .source import resolved
+
+CHANGES = {"append": (1, 1), "extend": (1, 1), "insert": (2, 2), "clear": (0, 0),
+            "reverse": (0, 0), "sort": (0, 0), "pop": (0, 1), "remove": (1, 1)}
+LOOKUPS = {"index": "list_index", "count": "list_count"}
+LOOPED = (sum, min, max, any, all, sorted, math.prod, math.fsum)
+
+
+def find(fn, params, resolve_global) -> tuple[dict, dict]:
+    """``({name: adds}, {name: reason})``: the list locals built here, and why
+    each other local assigned a list display is not."""
+    ctx, stores, loads = scan(fn, resolve_global)
+    parents = ctx.parents
+    for node, parent in parents.items():
+        if isinstance(node, ast.Tuple):
+            node.hj_parent = parent         # (``a, b = [], []``)
+    scoped = declared_elsewhere(fn)
+    lists, refused = {}, {}
+    for name, targets in stores.items():
+        made = [t for t in targets if _made(parents.get(t), t, resolve_global)]
+        if not made or name in params:
+            continue
+        if name in scoped:
+            refused[name] = "it is used by a nested function or declared global"
+            continue
+        reason, adds = None, False
+        for t in targets:
+            p = parents.get(t)
+            if t in made:
+                adds = adds or isinstance(p, ast.Assign) and (
+                    isinstance(p.value, ast.List) and bool(p.value.elts)
+                    or isinstance(p.value, (ast.ListComp, ast.Call)))
+            elif isinstance(p, ast.AugAssign) and isinstance(p.op, ast.Add):
+                adds = True
+                if not _listlike(p.value, resolve_global):
+                    reason = ("'+=' of something not known to be a list here (a NumPy "
+                              "array would add itself to the list's items)")
+            else:
+                reason = "it is also assigned something that is not a new list"
+        for use in loads.get(name, []):
+            if reason is not None:
+                break
+            reason, added = _use(use, parents, resolve_global, fn)
+            adds = adds or added
+        if reason is None:
+            lists[name] = adds
+        else:
+            refused[name] = reason
+    return lists, refused
+
+
+def _made(p, target, resolve_global) -> bool:
+    """Is ``p`` (the parent of a store of a name) ``name = []``/``[x, ...]``/``list()``
+    (or ``a, name = ..., []``)?"""
+    if isinstance(p, ast.Tuple):
+        return _unpacked(p, target, resolve_global) is not None
+    if not (isinstance(p, ast.Assign) and len(p.targets) == 1 and p.targets[0] is target):
+        return False
+    v = p.value
+    if isinstance(v, ast.List):
+        return not any(isinstance(e, ast.Starred) for e in v.elts)
+    if isinstance(v, ast.ListComp):
+        return not any(g.is_async for g in v.generators)
+    return _empty_list(v, resolve_global) or list_of(v, resolve_global) is not None
+
+
+def _empty_list(v, resolve_global) -> bool:
+    return isinstance(v, ast.List) and not v.elts or (
+        isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and not v.args
+        and not v.keywords and resolve_global(v.func.id) is list)
+
+
+def list_of(v, resolve_global):
+    """The iterable of ``list(iterable)``, else None."""
+    if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and len(v.args) == 1 \
+            and not v.keywords and not isinstance(v.args[0], ast.Starred) \
+            and resolve_global(v.func.id) is list:
+        return v.args[0]
+    return None
+
+
+def _unpacked(tup, target, resolve_global):
+    """The value a name gets in ``a, b = [], []`` (an empty list each), else None."""
+    stmt = getattr(tup, "hj_parent", None)
+    if not (isinstance(stmt, ast.Assign) and stmt.targets == [tup]
+            and isinstance(stmt.value, ast.Tuple)
+            and len(stmt.value.elts) == len(tup.elts)):
+        return None
+    for t, v in zip(tup.elts, stmt.value.elts):
+        if t is target:
+            return v if _empty_list(v, resolve_global) else None
+    return None
+
+
+def _use(node, parents, resolve_global, fn):
+    """``(reason or None, adds)`` for a load of the list's name."""
+    for anc in _ancestors(node, parents, fn):
+        if isinstance(anc, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)):
+            return "it is read by a nested function", False
+        if isinstance(anc, ast.For) and _is_prange(anc.iter, resolve_global):
+            return "it is used in a prange loop, whose iterations would share it", False
+    p = parents.get(node)
+    q = parents.get(p)
+    if isinstance(p, ast.Attribute) and p.value is node:
+        call = q if isinstance(q, ast.Call) and q.func is p else None
+        if call is None:
+            return f"its attribute .{p.attr} is read", False
+        if any(isinstance(a, ast.Starred) for a in call.args):
+            return "a method is called with *args", False
+        if p.attr in LOOKUPS:
+            return (None if len(call.args) == 1 and not call.keywords
+                    else f"{p.attr}() with a start or stop"), False
+        if p.attr not in CHANGES:
+            return f".{p.attr}() is called on it", False
+        lo, hi = CHANGES[p.attr]
+        keywords = [k.arg for k in call.keywords]
+        if not lo <= len(call.args) <= hi or keywords and (
+                p.attr != "sort" or keywords != ["reverse"]
+                or not isinstance(call.keywords[0].value, ast.Constant)):
+            return f".{p.attr}() with these arguments", False
+        stmt = parents.get(call)
+        if p.attr == "pop" and _popped_where(call, stmt, parents):
+            return None, False
+        if not isinstance(stmt, ast.Expr):
+            return f"the result of .{p.attr}() is used inside an expression", False
+        return None, p.attr in ("append", "extend", "insert")
+    if isinstance(p, ast.Subscript) and p.value is node:
+        if isinstance(p.slice, ast.Slice):
+            return _slice_use(p, q, parents, resolve_global), False
+        if isinstance(p.ctx, ast.Load):
+            return None, False
+        if isinstance(p.ctx, ast.Store) and (
+                isinstance(q, ast.Assign) and q.targets == [p]
+                or isinstance(q, ast.AugAssign) and q.target is p):
+            return None, True
+        if isinstance(p.ctx, ast.Del) and isinstance(q, ast.Delete) and len(q.targets) == 1:
+            return None, False                  # del out[i]
+        return "an item is deleted with others", False
+    if isinstance(p, ast.AugAssign) and p.value is node and isinstance(p.op, ast.Add) \
+            and isinstance(p.target, ast.Name) and p.target.id == node.id:
+        return None, True                       # out += out
+    if isinstance(p, ast.Call) and p.args == [node] and isinstance(p.func, ast.Attribute) \
+            and p.func.attr == "extend" and isinstance(p.func.value, ast.Name):
+        return None, False                      # other.extend(out)
+    if isinstance(p, ast.Call) and isinstance(q, ast.Assign) and q.value is p and \
+            list_of(p, resolve_global) is node and len(q.targets) == 1 and \
+            isinstance(q.targets[0], ast.Name):
+        return None, False                      # other = list(out): a copy
+    if isinstance(p, ast.Call) and isinstance(q, (ast.For, ast.comprehension)) and \
+            q.iter is p and list_of(p, resolve_global) is node:
+        return None, False                      # for v in list(out): a copy
+    if isinstance(p, ast.Call) and node in p.args:
+        obj = resolved(p.func, resolve_global)
+        one = len(p.args) == 1 and not p.keywords
+        if obj is len and one:
+            return None, False
+        if obj is enumerate and p.args[0] is node and len(p.args) <= 2 and not p.keywords:
+            loop = q if isinstance(q, (ast.For, ast.comprehension)) and q.iter is p else None
+            return (None if loop is not None else "enumerate() of it is not looped over"), \
+                False
+        if any(obj is f for f in LOOPED) and p.args[0] is node and (
+                one or obj is sum and len(p.args) == 2 and not p.keywords
+                or obj is sorted and [k.arg for k in p.keywords] == ["reverse"]):
+            returned = isinstance(q, ast.Return) or isinstance(q, ast.Tuple) and \
+                isinstance(parents.get(q), ast.Return)
+            if obj is sorted and not (returned or isinstance(q, ast.For) and q.iter is p):
+                return "sorted() of it is used other than returned or looped over", False
+            return None, False
+        if is_numpy_array(obj):
+            return (None if one else f"np.{obj.__name__}() of it with a dtype or other "
+                    "arguments (NumPy converts Python items with other rules)"), False
+        if _numpy_reader(obj):
+            return None, False                  # np.mean(out): NumPy's np.asarray(out)
+        name = getattr(obj, "__name__", None) or "a function"
+        return f"it is passed to {name}()", False
+    if isinstance(p, ast.For) and p.iter is node or isinstance(q, ast.For) and q.iter is p \
+            and isinstance(p, ast.Call):
+        loop = p if isinstance(p, ast.For) else q
+        if any(isinstance(n, ast.Name) and n.id == node.id and isinstance(n.ctx, ast.Store)
+               for s in loop.body for n in ast.walk(s)):
+            return "it is assigned again inside a loop over it", False
+    if isinstance(p, (ast.For, ast.comprehension)) and p.iter is node:
+        return None, False
+    if isinstance(p, ast.Compare) and len(p.ops) == 1 and p.comparators[0] is node \
+            and isinstance(p.ops[0], (ast.In, ast.NotIn)):
+        return None, False
+    if isinstance(p, (ast.If, ast.While, ast.IfExp, ast.Assert)) and p.test is node \
+            or isinstance(p, ast.UnaryOp) and isinstance(p.op, ast.Not):
+        return None, False
+    if isinstance(p, ast.Return) or isinstance(p, ast.Tuple) and isinstance(q, ast.Return) \
+            and not any(isinstance(e, ast.Starred) for e in p.elts):
+        return None, False
+    if isinstance(p, ast.Assign):
+        return "it is aliased (another name holds the same list)", False
+    if isinstance(p, (ast.Tuple, ast.List)):
+        return "it is stored in a tuple or list", False
+    if isinstance(p, ast.Compare):
+        return "it is compared", False
+    return f"it is used in {type(p).__name__.lower()} position", False
+
+
+def _slice_use(p, q, parents, resolve_global):
+    """None where ``out[a:b]`` (a new list of some items) is only read: returned,
+    looped over, reduced (``sum``, ``min`` ...) or handed to NumPy; else why not."""
+    if isinstance(p.ctx, ast.Store) or isinstance(p.ctx, ast.Del):
+        return "a slice of it is assigned or deleted"
+    if isinstance(q, ast.Return) or isinstance(q, ast.Tuple) and \
+            isinstance(parents.get(q), ast.Return):
+        return None
+    if isinstance(q, (ast.For, ast.comprehension)) and q.iter is p:
+        return None
+    if isinstance(q, ast.Call) and q.args and q.args[0] is p:
+        obj = resolved(q.func, resolve_global)
+        if len(q.args) == 1 and not q.keywords and (
+                any(obj is f for f in LOOPED if f is not sorted) or obj is len
+                or is_numpy_array(obj)):
+            return None
+        if _numpy_reader(obj) and not is_numpy_array(obj):
+            return None
+    return "a slice of it is used other than returned, looped over, reduced or given " \
+        "to NumPy"
+
+
+def _listlike(v, resolve_global) -> bool:
+    """Is ``out += v`` an ``extend``: ``v`` a list or tuple display, a list
+    comprehension, a ``range``, or a name (a list itself, checked when built)?
+    (``list += array`` is NumPy's ``array + list``.)"""
+    if isinstance(v, (ast.List, ast.Tuple, ast.ListComp, ast.Name)):
+        return True
+    return isinstance(v, ast.Call) and resolved(v.func, resolve_global) is range
+
+
+def _popped_where(call, stmt, parents) -> bool:
+    """Is ``out.pop()`` evaluated first in its statement (which
+    ``growable_lists.statement`` builds after it)?  See :func:`popped_value`."""
+    while stmt is not None and not isinstance(stmt, ast.stmt):
+        stmt = parents.get(stmt)
+    return stmt is not None and leftmost(popped_value(stmt)) is call
+
+
+def popped_value(stmt):
+    """The expression of ``stmt`` whose first step may be a ``pop``: the value of
+    ``x = ...`` (one target), ``x op= ...`` (a name), ``return ...``, a statement,
+    or the item of ``other.append(...)``; else None."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 or isinstance(
+            stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) or isinstance(
+            stmt, ast.Return):
+        return stmt.value
+    if isinstance(stmt, ast.Expr):
+        v = stmt.value
+        if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and \
+                v.func.attr == "append" and isinstance(v.func.value, ast.Name) and \
+                len(v.args) == 1 and not v.keywords:
+            return v.args[0]
+        return v
+    return None
+
+
+def leftmost(e):
+    """The part of ``e`` Python evaluates first, following left operands (``pop() *
+    n``), the test of a conditional expression and the first argument of a call of
+    a name (``float(pop())``)."""
+    while e is not None:
+        if isinstance(e, ast.BinOp):
+            e = e.left
+        elif isinstance(e, ast.UnaryOp):
+            e = e.operand
+        elif isinstance(e, ast.Compare):
+            e = e.left
+        elif isinstance(e, ast.BoolOp):
+            e = e.values[0]
+        elif isinstance(e, ast.IfExp):
+            e = e.test
+        elif isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.args and \
+                not isinstance(e.args[0], ast.Starred):
+            e = e.args[0]
+        else:
+            return e
+    return None
+
+
+_WRITERS = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal",
+                      "put_along_axis"})
+
+
+def _numpy_reader(obj) -> bool:
+    """A NumPy function that reads a positional list argument as ``np.asarray``
+    (not a ufunc's method such as ``np.add.at``, nor one that writes into it)."""
+    module = getattr(obj, "__module__", None) or ""
+    return callable(obj) and not isinstance(obj, type) and (
+        module == "numpy" or module.startswith("numpy.")) and \
+        getattr(obj, "__name__", "") not in _WRITERS and \
+        not hasattr(obj, "__self__")
+
+
+def is_numpy_array(obj) -> bool:
+    import numpy
+    return obj is numpy.array or obj is numpy.asarray
+
+
+def _ancestors(node, parents, fn):
+    p = parents.get(node)
+    while p is not None and p is not fn:
+        yield p
+        p = parents.get(p)
+
+
+def _is_prange(it, resolve_global) -> bool:
+    if not (isinstance(it, ast.Call) and isinstance(it.func, (ast.Name, ast.Attribute))):
+        return False
+    name = it.func.id if isinstance(it.func, ast.Name) else it.func.attr
+    return name == "prange"

@@ -1,0 +1,153 @@
+"""The operations of a growable list (``frontend/growable_lists.py``) in Python
+source compiled by hanajit (``growable_lists.py`` types the calls): the list is
+a buffer array ``buf`` with spare room and a count ``n`` of the items in it.
+Errors are CPython's list errors, with its messages."""
+import numpy as np
+
+from .helpers import Deopt
+
+
+def grown(buf, n):
+    """``buf`` with room for one more item: twice as long (and at least 8) when
+    full, its first ``n`` items moved over.  (``out.append(x)`` calls it only
+    when full and stores ``x`` itself: a call per item would cost more than the
+    store.)"""
+    if n < len(buf):
+        return buf
+    new = np.empty(2 * n + 8, buf.dtype)
+    for j in range(n):
+        new[j] = buf[j]
+    return new
+
+
+def insert(buf, n, i, x):
+    """``out.insert(i, x)``: ``i`` clipped to the list as CPython does."""
+    if i < 0:
+        i += n
+        if i < 0:
+            i = 0
+    elif i > n:
+        i = n
+    buf = grown(buf, n)
+    j = n
+    while j > i:
+        buf[j] = buf[j - 1]
+        j -= 1
+    buf[i] = x
+    return buf
+
+
+def item_index(n, i):
+    """``out[i]``: the position of item ``i`` (negative from the end)."""
+    if i < 0:
+        i += n
+    if i < 0 or i >= n:
+        raise IndexError("list index out of range")
+    return i
+
+
+def store_index(n, i):
+    """``out[i] = v``: the position written."""
+    if i < 0:
+        i += n
+    if i < 0 or i >= n:
+        raise IndexError("list assignment index out of range")
+    return i
+
+
+def pop_index(n, i):
+    """``out.pop(i)``: the position of the item taken."""
+    if n == 0:
+        raise IndexError("pop from empty list")
+    if i < 0:
+        i += n
+    if i < 0 or i >= n:
+        raise IndexError("pop index out of range")
+    return i
+
+
+def remove_at(buf, n, i):
+    """Close the gap at ``i`` (the count becomes ``n - 1``)."""
+    for j in range(i, n - 1):
+        buf[j] = buf[j + 1]
+    return 0
+
+
+def reverse(buf, n):
+    i = 0
+    j = n - 1
+    while i < j:
+        t = buf[i]
+        buf[i] = buf[j]
+        buf[j] = t
+        i += 1
+        j -= 1
+    return 0
+
+
+def _no_nan(x):
+    if x != x:
+        raise Deopt("a NaN looked up in a list (a list compares items by identity "
+                    "first, which compiled code does not have)")
+
+
+def find(buf, n, x):
+    """The first position holding ``x``, or -1."""
+    _no_nan(x)
+    for j in range(n):
+        if buf[j] == x:
+            return j
+    return -1
+
+
+def index(buf, n, x):
+    """``out.index(x)`` of a Python int ``x``: CPython's message holds its repr."""
+    j = find(buf, n, x)
+    if j < 0:
+        raise ValueError(f"{x} is not in list")
+    return j
+
+
+def index_other(buf, n, x):
+    """``out.index(x)`` of any other ``x`` (a float, a NumPy scalar), whose repr
+    compiled code does not write: a miss re-runs the function in the interpreter."""
+    j = find(buf, n, x)
+    if j < 0:
+        raise Deopt("list.index() of a value not in the list, other than a Python int")
+    return j
+
+
+def remove_index(buf, n, x):
+    """``out.remove(x)``: the position of the first item equal to ``x``."""
+    j = find(buf, n, x)
+    if j < 0:
+        raise ValueError("list.remove(x): x not in list")
+    return j
+
+
+def contains(buf, n, x):
+    """``x in out``."""
+    return find(buf, n, x) >= 0
+
+
+def count(buf, n, x):
+    """``out.count(x)``."""
+    _no_nan(x)
+    c = 0
+    for j in range(n):
+        if buf[j] == x:
+            c += 1
+    return c
+
+
+def to_array(buf, n):
+    """``np.array(out)``: a new array of the items."""
+    return buf[:n].copy()
+
+
+def to_array_float(buf, n):
+    """``np.array(out)`` of items that are not float64: no items is NumPy's float64
+    array of an empty list, whose type compiled code fixed otherwise."""
+    if n == 0:
+        raise Deopt("np.array() of an empty list is float64 whatever its items")
+    return buf[:n].copy()

@@ -1,0 +1,207 @@
+"""The compiled-only calls of a growable list (``frontend/growable_lists.py``): a
+list local is a buffer array with spare room (``$lb_<name>``), a count of its
+items (``$ln_<name>``) and a local every item passes through (``$li_<name>``),
+whose type -- the join of every item put in -- is the buffer's dtype.
+
+``list_new(item)`` makes the empty buffer of the item local's type without
+reading it (it may be unbound), and checks that every item put in has one kind:
+a list holding ``1`` and ``2.5`` (or ``2.5`` and ``np.float64(2.5)``) keeps
+items of two types, which one buffer does not, so the function falls back.  The
+other calls run the Python source of ``growable_list_algorithms.py``."""
+from __future__ import annotations
+
+from ...ir import types as T
+from ...typing_rules import Incompatible
+from ..arrays.creation import allocate
+from ..python.operators import C
+from ..registry import CallTemplate, CompiledOnly, register
+from . import growable_list_algorithms as alg
+
+list_new = CompiledOnly("list_new")
+list_grow = CompiledOnly("list_grow")
+list_insert = CompiledOnly("list_insert")
+item_index = CompiledOnly("list_item_index")
+store_index = CompiledOnly("list_store_index")
+pop_index = CompiledOnly("list_pop_index")
+remove_at = CompiledOnly("list_remove_at")
+list_reverse = CompiledOnly("list_reverse")
+list_index = CompiledOnly("list_index")
+list_count = CompiledOnly("list_count")
+remove_index = CompiledOnly("list_remove_index")
+list_contains = CompiledOnly("list_contains")
+list_array = CompiledOnly("list_array")
+
+_PY = {T.INT64: "int", T.FLOAT64: "float", T.BOOL: "bool", T.COMPLEX128: "complex"}
+
+
+def _kind(t, strong) -> str:
+    return f"NumPy {t}" if strong or t not in _PY else _PY[t]
+
+
+@register
+class ListNew(CallTemplate):
+    paths = ("hanajit.lib.python.growable_lists.list_new",)
+
+    def typer(self, inf, call, args, kwargs):
+        (t,) = args
+        item = call.args[0]
+        kinds = inf.assigned.get(getattr(item, "name", None), set())
+        if len(kinds) > 1:
+            words = " and ".join(sorted({_kind(k, s) for k, s in kinds}))
+            raise Incompatible(f"its items are of different kinds ({words}), which one "
+                               "compiled list does not hold")
+        if not isinstance(t, T.Scalar):
+            raise Incompatible(f"its items are {t}; a compiled list holds numbers")
+        return T.ArrayType(t, 1, "C")
+
+    def lower(self, L, call, args, kwargs):
+        return allocate(L, call.type, [C(0, T.INT64)])
+
+
+def _buffer(t):
+    if not (isinstance(t, T.ArrayType) and t.ndim == 1):
+        raise Incompatible("a list's buffer")
+
+
+def _int(t, what, inf=None, node=None):
+    if not (isinstance(t, T.Scalar) and (t.is_int or t.is_bool)):
+        raise Incompatible(f"list {what} must be integers, not {t}")
+    if t.is_bool and inf is not None and inf.is_strong(node):
+        raise Incompatible(f"a NumPy bool as one of the list {what} (Python raises "
+                           "TypeError)")
+
+
+class _Helper(CallTemplate):
+    """A call of ``helper`` on the lowered arguments."""
+    helper = None
+
+    def lower(self, L, call, args, kwargs):
+        return L.call_helper(type(self).helper, list(args))
+
+
+@register
+class ListGrow(_Helper):
+    paths = ("hanajit.lib.python.growable_lists.list_grow",)
+    helper = alg.grown
+
+    def typer(self, inf, call, args, kwargs):
+        _buffer(args[0])
+        return args[0]
+
+
+@register
+class ListInsert(_Helper):
+    paths = ("hanajit.lib.python.growable_lists.list_insert",)
+    helper = alg.insert
+
+    def typer(self, inf, call, args, kwargs):
+        _buffer(args[0])
+        _int(args[2], "insert() indices", inf, call.args[2])
+        return args[0]
+
+
+class _Index(_Helper):
+    what = "indices"
+
+    def typer(self, inf, call, args, kwargs):
+        _int(args[1], self.what, inf, call.args[1])
+        return T.INT64
+
+
+@register
+class ItemIndex(_Index):
+    paths = ("hanajit.lib.python.growable_lists.item_index",)
+    helper = alg.item_index
+
+
+@register
+class StoreIndex(_Index):
+    paths = ("hanajit.lib.python.growable_lists.store_index",)
+    helper = alg.store_index
+
+
+@register
+class PopIndex(_Index):
+    paths = ("hanajit.lib.python.growable_lists.pop_index",)
+    helper = alg.pop_index
+    what = "pop() indices"
+
+
+@register
+class RemoveAt(_Helper):
+    paths = ("hanajit.lib.python.growable_lists.remove_at",)
+    helper = alg.remove_at
+
+    def typer(self, inf, call, args, kwargs):
+        return T.INT64
+
+
+@register
+class ListReverse(_Helper):
+    paths = ("hanajit.lib.python.growable_lists.list_reverse",)
+    helper = alg.reverse
+
+    def typer(self, inf, call, args, kwargs):
+        return T.INT64
+
+
+class _Lookup(CallTemplate):
+    """``x in out``, ``out.index(x)``, ``out.count(x)``: ``x`` of the items' own
+    type (a list compares with ``==`` of Python objects, which differs from
+    NumPy's promotion between other types: ``2**53 + 1 == 2.0**53``)."""
+    result = T.INT64
+
+    def typer(self, inf, call, args, kwargs):
+        _buffer(args[0])
+        if args[2] != args[0].dtype:
+            raise Incompatible(f"looking up a {args[2]} in a list of {args[0].dtype} items "
+                               "(Python compares them otherwise than NumPy)")
+        call.numpy_item = inf.is_strong(call.args[2])
+        return self.result
+
+
+@register
+class ListIndex(_Lookup):
+    paths = ("hanajit.lib.python.growable_lists.list_index",)
+
+    def lower(self, L, call, args, kwargs):
+        python_int = args[2].type == T.INT64 and not getattr(call, "numpy_item", True)
+        return L.call_helper(alg.index if python_int else alg.index_other, list(args))
+
+
+@register
+class ListCount(_Lookup):
+    paths = ("hanajit.lib.python.growable_lists.list_count",)
+
+    def lower(self, L, call, args, kwargs):
+        return L.call_helper(alg.count, list(args))
+
+
+@register
+class RemoveIndex(_Lookup):
+    paths = ("hanajit.lib.python.growable_lists.remove_index",)
+
+    def lower(self, L, call, args, kwargs):
+        return L.call_helper(alg.remove_index, list(args))
+
+
+@register
+class ListContains(_Lookup):
+    paths = ("hanajit.lib.python.growable_lists.list_contains",)
+    result = T.BOOL
+
+    def lower(self, L, call, args, kwargs):
+        return L.call_helper(alg.contains, list(args))
+
+
+@register
+class ListArray(CallTemplate):
+    paths = ("hanajit.lib.python.growable_lists.list_array",)
+
+    def typer(self, inf, call, args, kwargs):
+        _buffer(args[0])
+        return T.ArrayType(args[0].dtype, 1, "C")
+
+    def lower(self, L, call, args, kwargs):
+        f = alg.to_array if args[0].type.dtype == T.FLOAT64 else alg.to_array_float
+        return L.call_helper(f, list(args))
