@@ -82,10 +82,23 @@ def unused_on_some_path(n):
     return -1
 
 
+def len_of_tuple(n):
+    if n > 0:
+        w = (1, 2)
+    return len(w)          # the length is the type's: the read must still check w
+
+
+def len_of_list_display(n):
+    if n > 0:
+        w = [1.5, 2.5, 3.5]
+    return len(w)
+
+
 CASES = [(only_if, [(3,), (0,), (-2,)]), (last_of_loop, [(4,), (0,)]),
          (previous_iteration, [(10,), (2,), (0,)]), (while_break, [(3,), (0,)]),
          (while_cond, [(4,), (0,)]), (all_branches, [(9,), (1,), (-1,)]),
-         (for_else, [(6,), (2,)]), (unused_on_some_path, [(2,), (0,)])]
+         (for_else, [(6,), (2,)]), (unused_on_some_path, [(2,), (0,)]),
+         (len_of_tuple, [(1,), (0,)]), (len_of_list_display, [(1,), (0,)])]
 
 
 def outcome(f, args):
