@@ -94,11 +94,31 @@ def len_of_list_display(n):
     return len(w)
 
 
+def ndim_of_array(n):
+    if n > 0:
+        a = np.zeros(3)
+    return a.ndim          # (the type's value: no other read of a)
+
+
+def is_none_test(n):
+    if n > 0:
+        x = 1.5
+    return x is None
+
+
+def eps_of_dtype(n):
+    if n > 0:
+        a = np.zeros(3, np.float32)
+    return np.finfo(a.dtype).eps
+
+
 CASES = [(only_if, [(3,), (0,), (-2,)]), (last_of_loop, [(4,), (0,)]),
          (previous_iteration, [(10,), (2,), (0,)]), (while_break, [(3,), (0,)]),
          (while_cond, [(4,), (0,)]), (all_branches, [(9,), (1,), (-1,)]),
          (for_else, [(6,), (2,)]), (unused_on_some_path, [(2,), (0,)]),
-         (len_of_tuple, [(1,), (0,)]), (len_of_list_display, [(1,), (0,)])]
+         (len_of_tuple, [(1,), (0,)]), (len_of_list_display, [(1,), (0,)]),
+         (ndim_of_array, [(1,), (0,)]), (is_none_test, [(1,), (0,)]),
+         (eps_of_dtype, [(1,), (0,)])]
 
 
 def outcome(f, args):

@@ -161,13 +161,42 @@ class Lowerer:
                     self.emit(N.Assign(target=s.target, value=ew.materialize(self, v),
                                        line=s.line))
                     continue
+                start, deferred = len(self.out), set(self.deferred)
                 self.stmt(s)
+                self.keep_reads(s, start, deferred)
                 if isinstance(s, N.If) and s.static is not None:
                     if not falls_through(s.then if s.static else s.orelse):
                         break     # dead code after a branch decided by types
             return self.out
         finally:
             self.out = saved
+
+    def keep_reads(self, s, start: int, deferred: set) -> None:
+        """Locals ``s`` reads whose reads its lowering dropped -- the value was the
+        type's (``len`` of a tuple, ``a.ndim``, ``x is None``) -- are read all the
+        same, first (``ExprStmt(Var)``, which backends do not evaluate): one unbound
+        on some path still raises UnboundLocalError (``passes/unbound_locals``).
+        ``deferred``: the temporaries fused into later expressions, read there."""
+        names = set()
+        for e in N.stmt_exprs(s):
+            if e is not None:
+                names |= N.read_names(e)
+        names.difference_update(self.fn.params)
+        names.difference_update(deferred)     # (fused in: fuse_temps)
+        # (the compiler's own locals, ``$...``, may be read for their type only:
+        # ``list_new($li_out)`` before any item was made)
+        names = {n for n in names if not n.startswith("$")}
+        if not names:
+            return
+        for t in self.out[start:]:
+            for sub in N.walk_stmts([t]):
+                for e in N.stmt_exprs(sub):
+                    if e is not None:
+                        names -= N.read_names(e)
+        locals_ = self.fn.locals
+        lost = [N.ExprStmt(value=N.Var(n, locals_[n]), line=s.line)
+                for n in sorted(names) if n in locals_]
+        self.out[start:start] = lost
 
     def stmt(self, s):
         if isinstance(s, N.Assign):

@@ -117,12 +117,31 @@ class _Analysis:
         return bound
 
 
+def _read_mark(s) -> bool:
+    """A read ``lower_semantics`` kept for this analysis only (``ExprStmt(Var)``: a
+    local whose value its lowering did not need)."""
+    return isinstance(s, N.ExprStmt) and isinstance(s.value, N.Var)
+
+
+def _drop_read_marks(body) -> bool:
+    kept = [s for s in body if not _read_mark(s)]
+    changed = len(kept) != len(body)
+    body[:] = kept
+    for s in body:
+        for attr in ("then", "orelse", "body"):
+            sub = getattr(s, attr, None)
+            if isinstance(sub, list):
+                changed |= _drop_read_marks(sub)
+    return changed
+
+
 def check_unbound_locals(fn: N.Function) -> bool:
-    """Instrument ``fn``'s possibly-unbound reads; True if anything changed."""
+    """Instrument ``fn``'s possibly-unbound reads; True if anything changed.  The
+    read marks of ``lower_semantics`` (``keep_reads``) count as reads, then go."""
     a = _Analysis(fn)
     a.block(fn.body, set(fn.params), [])
     if not a.flagged:
-        return False
+        return _drop_read_marks(fn.body)
     flag = {name: f"$bound_{name}" for name in sorted(a.names)}
     for name in sorted(a.names):            # (one order: the same IR in every process)
         fn.locals[flag[name]] = T.BOOL
@@ -136,6 +155,8 @@ def check_unbound_locals(fn: N.Function) -> bool:
                                 then=[N.Raise(exc=UnboundLocalError,
                                               message=message(name), line=s.line)],
                                 line=s.line))
+            if _read_mark(s):
+                continue
             out.append(s)
             if isinstance(s, N.Assign) and s.target in flag:
                 out.append(N.Assign(target=flag[s.target], value=N.Const(True, T.BOOL),

@@ -389,10 +389,6 @@ class Len(CallTemplate):
     def lower(self, L, call, args, kwargs):
         if isinstance(args[0].type, T.ArrayType):
             return N.ArrayAttr(args[0], "shape", 0, T.INT64)
-        if isinstance(args[0], N.Var):
-            # the length is the type's, but the tuple is still read: a local
-            # unbound on some path raises UnboundLocalError (passes/unbound_locals)
-            L.emit(N.Assign(target=L.temp(args[0].type, "len"), value=args[0]))
         return C(len(args[0].type.items), T.INT64)
 
 
