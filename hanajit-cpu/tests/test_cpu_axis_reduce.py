@@ -11,6 +11,7 @@ from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning
 from hanajit.testing.compare import assert_same_bits as assert_same
 from hanajit.testing.jitted import jitted
+from hanajit.typing_rules import argtypeof
 
 pytestmark = [pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning"),
               pytest.mark.filterwarnings("ignore::RuntimeWarning")]
@@ -85,9 +86,16 @@ def test_float64_every_layout(f, shape):
             _same(f, b)
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.int8, np.uint8, np.bool_,
-                                   np.complex128])
-@pytest.mark.parametrize("f", FUNCS)
+# int8 and uint8 differ from int64 in width and sign alone: each runs an axis-0
+# reduction and one along the last axis (``along1`` of a 2-D array is the last)
+OTHER_DTYPE_CASES = [(f, d) for f in FUNCS for d in (np.float32, np.int64, np.bool_,
+                                                      np.complex128)]
+OTHER_DTYPE_CASES += [(along0, np.int8), (along_last, np.int8), (along1, np.uint8),
+                      (along0_kept, np.uint8)]
+
+
+@pytest.mark.parametrize("f, dtype", OTHER_DTYPE_CASES,
+                         ids=lambda x: getattr(x, "__name__", None) or np.dtype(x).name)
 def test_other_dtypes(f, dtype):
     rng = np.random.default_rng(7)
     for shape in [(23, 41), (64, 3), (3, 70)]:
@@ -202,7 +210,7 @@ def float_axes4(a):
 
 
 # (each of 3-D/4-D, dtype and order is a compile of nine reductions; float32
-# runs the code of float64 at another width: its C order only)
+# runs the code of float64 at another width: its C order of 3-D only)
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(1, 7), min_size=3, max_size=4),
        st.sampled_from([("f8", "C"), ("f8", "F"), ("f4", "C")]),
@@ -214,6 +222,8 @@ def test_float_tuple_axes_in_numpys_order(shape, dtype_order, seed, special):
     reduced on its own (a sum pairwise) or combined element by element -- signed
     zeros (a sum of -0.0 is 0.0) and NaNs included."""
     dtype, order = dtype_order
+    if dtype == "f4":
+        shape = shape[:3]
     rng = np.random.default_rng(seed)
     a = rng.standard_normal(shape) * 10.0 ** rng.uniform(-3, 3, shape)
     if special == 1:
@@ -259,8 +269,10 @@ def axes_of_expressions(a, c):
             np.prod(a * 0.01 + 1.0, axis=(0, 1)))
 
 
+# (float64: float32 runs the same code at another width -- its expressions over
+# a tuple of axes are in test_float_tuple_axes_of_long_runs_and_expressions)
 @settings(max_examples=8, deadline=None)
-@given(st.lists(st.integers(1, 40), min_size=3, max_size=3), st.sampled_from(["f8", "f4"]),
+@given(st.lists(st.integers(1, 40), min_size=3, max_size=3), st.sampled_from(["f8"]),
        st.integers(0, 2**32 - 1))
 def test_tuple_axes_of_expressions_in_any_layout(shape, dtype, seed):
     """An expression of one array of any strides (F, reversed, stepped,
@@ -317,4 +329,10 @@ def test_trailing_axes_are_one_merged_axis(shape, dtype, seed, special):
             f(a)
         return
     assert_same(f(a), trailing(a))
-    assert not any("reduce_axes" in name for name in f.ir_module().functions)
+    key = (argtypeof(a),)       # (the module of each specialisation: built once)
+    if key not in _TRAILING_CHECKED:
+        _TRAILING_CHECKED.add(key)
+        assert not any("reduce_axes" in name for name in f.ir_module(key).functions)
+
+
+_TRAILING_CHECKED: set = set()

@@ -86,12 +86,33 @@ def _views(x, n):
 # dtypes (every dtype twice), np.vdot all four
 VECTOR_CASES = ([(f, DTYPES[(k + j) % 4]) for k, f in enumerate(PRODUCTS) for j in (0, 2)]
                 + [(f_vdot, d) for d in DTYPES])
+# The layout is tested at run time (``dot._blas_vv``, ``dot_algorithms``), whatever
+# the arguments' types: np.dot, ``@`` and np.vdot compile every layout type (C,
+# any, read-only) of two dtypes each; np.matmul, ``.dot`` (the lowerings of ``@``
+# and np.dot) and np.vdot's other two dtypes run the same views through the
+# any-layout specialisations alone, compiled first (``jit`` runs a contiguous
+# array through an any-layout specialisation made before).
+ANY_LAYOUT_ONLY = {(f_matmul, np.complex128), (f_matmul, np.float64),
+                   (f_method, np.complex64), (f_method, np.float32),
+                   (f_vdot, np.float32), (f_vdot, np.complex128)}
+
+
+def _any_layout_first(jf, f, *arg_lists):
+    """Compile ``jf`` for any-layout arrays (``arg_lists``: strided, not contiguous)
+    first, checking those calls too, so that later contiguous calls run them."""
+    for args in arg_lists:
+        with np.errstate(all="ignore"):
+            assert same(jf(*args), f(*args))
 
 
 @pytest.mark.parametrize("f, dtype", VECTOR_CASES,
                          ids=lambda x: getattr(x, "__name__", None) or np.dtype(x).name)
 def test_vectors_every_layout(f, dtype):
     rng = np.random.default_rng(11)
+    if (f, dtype) in ANY_LAYOUT_ONLY:
+        x, y = _vector(rng, 8, dtype), _vector(rng, 8, dtype)
+        _any_layout_first(jitted(f, fallback=False), f, (x[::2], y[::2]),
+                          (np.broadcast_to(x[:1], (4,)), y[::2]))
     for n in (0, 1, 2, 3, 7, 15, 16, 17, 31, 64, 100, 1001):
         x = _vector(rng, 3 * n + 2, dtype)
         y = _vector(rng, 3 * n + 2, dtype)
@@ -149,7 +170,10 @@ def test_vdot_flattens_and_conjugates():
     for dtype in DTYPES:
         a = _vector(rng, 24, dtype).reshape(4, 6)
         b = _vector(rng, 24, dtype).reshape(6, 4)
-        for x, y in ((a, b), (a.T, b), (a[:, ::2], b[::2]), (a.ravel(), b)):
+        pairs = [(a, b), (a.T, b), (a[:, ::2], b[::2]), (a.ravel(), b)]
+        if dtype in (np.float32, np.complex128):    # (the flattening is at run time:
+            pairs.insert(0, pairs.pop(2))           # these two through the any layout)
+        for x, y in pairs:
             assert same(jitted(f_vdot, fallback=False)(x, y), np.vdot(x, y))
         c = _vector(rng, 6, dtype).reshape(2, 3, 1)
         d = _vector(rng, 6, dtype)
@@ -206,6 +230,12 @@ SHAPES = [(1, 1, 1), (1, 5, 1), (5, 1, 1), (1, 1, 5), (3, 4, 5), (7, 1, 6), (1, 
           (6, 7, 1), (2, 2, 2), (20, 30, 25), (40, 3, 40), (0, 3, 2), (3, 0, 2)]
 
 
+# (the layouts are tested at run time, in ``dot_algorithms``: two of the four
+# cases compile every layout type, the others run every layout through the
+# any-layout specialisations, compiled first)
+ANY_LAYOUT_ONLY_MATRICES = {(f_dot, np.complex64), (f_matmul_op, np.float32)}
+
+
 @pytest.mark.parametrize("f, dtype", [(f_dot, np.float64), (f_dot, np.complex64),
                                       (f_matmul_op, np.float32), (f_matmul_op, np.complex128)],
                          ids=lambda x: getattr(x, "__name__", None) or np.dtype(x).name)
@@ -216,6 +246,10 @@ def test_matrices_every_layout(f, dtype):
     and the complex ones through each."""
     rng = np.random.default_rng(3)
     jf = jitted(f, fallback=False)
+    if (f, dtype) in ANY_LAYOUT_ONLY_MATRICES:
+        x, y = _matrix(rng, (4, 6), dtype), _matrix(rng, (6, 4), dtype)
+        _any_layout_first(jf, f, (x[:, ::2], y[::2]), (x[:, ::2], y[::2, 1]),
+                          (x[1, ::2], y[::2]))
     for (L, M, N) in SHAPES:
         x = _matrix(rng, (L, M), dtype)
         y = _matrix(rng, (M, N), dtype)
@@ -353,12 +387,18 @@ def test_operands_of_two_dtypes_are_cast_as_numpy_casts_them(f, da, db):
     one's memory order, ``matmul`` in C order), then calls its BLAS."""
     rng = np.random.default_rng(5)
     g = jitted(f)
+    # the cast is the same conversion whatever the layouts, and the layouts' copies
+    # are the same whatever the pair: each product's pairs take every other layout
+    # case in turn (np.dot runs each case with a complex result, a real one and an
+    # int or bool operand), the matrix times matrix one every pair
+    half = MIXED_CASES.index((f, da, db)) % 2
     for k in (1, 7, 40):
         a2, b2 = (rng.standard_normal((3, k)) * 3).astype(da), (rng.standard_normal((k, 4)) * 3)
         b2 = b2.astype(db)
         cases = [(a2[0], b2[:, 0]), (a2, b2[:, 0]), (a2[0], b2), (a2, b2),
                  (np.asfortranarray(a2), b2[:, 0]), (a2, np.asfortranarray(b2)),
                  (a2[:, ::-1], b2[::-1])]
+        cases = [c for j, c in enumerate(cases) if j % 2 == half or j == 3]
         for a, b in cases:
             if f is f_inner:
                 b = b.T

@@ -133,10 +133,14 @@ INTS = {np.int8: [-128, 127, 0, 5, -3, 5], np.uint8: [0, 255, 7, 7],
 
 @pytest.mark.parametrize("dtype", list(INTS))
 def test_integer_and_bool_dtypes(dtype):
+    """Integers are partitioned in their own dtype and averaged in float64: int32
+    and uint16 take the code of int8 and uint8 at another width (each a compile
+    of ten medians), so they run the two medians of ``positional``."""
     rng = np.random.default_rng(5)
+    f = positional if dtype in (np.int32, np.uint16) else two_d
     for shape in [(3, 4), (1, 2), (2, 1), (0, 2), (5, 3)]:
         a = rng.choice(np.array(INTS[dtype], dtype), size=shape)
-        check(two_d, a)
+        check(f, a)
 
 
 def test_views_and_layouts():

@@ -2,8 +2,9 @@
 arrays go, tuples, 0-d and empty arrays, None, lists): compiled, it gives NumPy's
 result (float results within 4 ulp) or raises NumPy's exception class; otherwise
 it falls back naming the call -- never an internal compiler error, and never a
-result where NumPy raises.  CI runs a quarter of the function/operand pairs (``_some``);
-``HANAJIT_PROBE_ALL=1`` runs them all."""
+result where NumPy raises.  A run takes a sixth of the function/operand pairs,
+another sixth each run (``_some``; ``HANAJIT_PROBE_SEED=<seed>`` repeats a run's
+share, a failure names its seed); ``HANAJIT_PROBE_ALL=1`` runs them all."""
 from __future__ import annotations
 
 import os
@@ -11,7 +12,7 @@ import os
 import numpy as np
 import pytest
 from hanajit.lib import registry
-from hanajit.testing.probe import check, params, probe_module
+from hanajit.testing.probe import check, params, probe_module, run_seed, turn
 
 VALUES = {
     "i": "3", "f": "2.5", "b": "True", "c": "(1+2j)", "t": "(2, 3)", "n": "None",
@@ -66,11 +67,16 @@ def _methods():
     return sorted(names)
 
 
+SEED = run_seed()
+SHARE = 6
+_TURN = turn(SEED, SHARE)
+
+
 def _some(i, j):
-    """In CI every function meets every fourth operand combination, in rotation:
-    each function a quarter of them, each combination a quarter of the functions
-    (``HANAJIT_PROBE_ALL=1``: all)."""
-    return bool(os.environ.get("HANAJIT_PROBE_ALL")) or (i + j) % 4 == 0
+    """Every function meets every sixth operand combination, in rotation: each
+    function a sixth of them (nine), each combination a sixth of the functions;
+    which sixth turns from run to run (``HANAJIT_PROBE_ALL=1``: all)."""
+    return bool(os.environ.get("HANAJIT_PROBE_ALL")) or (i + j + _TURN) % SHARE == 0
 
 
 # ``np.name(x0, ...)``, and ``x0.name(...)`` on the array receivers
@@ -116,5 +122,8 @@ def test_odd_arguments(module, k):
     name, combo = CASES[k]
     # (np.empty's values are uninitialised; np.copyto returns None)
     uncompared = name.startswith("empty") or name == "copyto"
-    check(getattr(module, f"f{k}"), lambda: [eval(VALUES[c]) for c in combo],
-          (lambda got, want: True) if uncompared else _close)
+    try:
+        check(getattr(module, f"f{k}"), lambda: [eval(VALUES[c]) for c in combo],
+              (lambda got, want: True) if uncompared else _close)
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n(this run's share: HANAJIT_PROBE_SEED={SEED})") from exc

@@ -61,3 +61,31 @@ def probe_module(calls, stem: str):
 def params(n: int) -> str:
     """``"x0, x1, ..."``: the parameters of a :func:`probe_module` function."""
     return ", ".join(f"x{j}" for j in range(n))
+
+
+def run_seed() -> str:
+    """A seed for a probe's per-run sample, the same in every process of one test
+    run: ``HANAJIT_PROBE_SEED`` where set (to repeat a run's sample), else
+    pytest-xdist's run id (its workers must each collect the same cases), else a
+    fresh one (a run without workers)."""
+    import os
+    import random
+    return (os.environ.get("HANAJIT_PROBE_SEED") or os.environ.get("PYTEST_XDIST_TESTRUNUID")
+            or str(random.SystemRandom().randrange(2 ** 32)))
+
+
+def turn(seed: str, n: int) -> int:
+    """This run's turn, ``0 <= turn < n``, of a share that rotates from run to run."""
+    import hashlib
+    return int(hashlib.sha256(seed.encode()).hexdigest(), 16) % n
+
+
+def covering_pairs(left, right, rng) -> list:
+    """``max(len(left), len(right))`` pairs, a random pairing (``rng``: a
+    ``random.Random``) in which every item of ``left`` is a first element and every
+    item of ``right`` a second one at least once."""
+    n = max(len(left), len(right))
+    a, b = list(left), list(right)
+    rng.shuffle(a)
+    rng.shuffle(b)
+    return [(a[k % len(a)], b[k % len(b)]) for k in range(n)]
