@@ -10,28 +10,11 @@ import numpy as np
 import pytest
 
 from hanajit import jit
-from hanajit.testing.compare import assert_same_bits
-
-
-def same(got, want):
-    assert type(got) is type(want), (got, want)
-    if isinstance(want, (tuple, list)):
-        assert len(got) == len(want), (got, want)
-        for g, w in zip(got, want):
-            same(g, w)
-    else:
-        assert_same_bits(got, want)
+from hanajit.testing.compare import assert_same_value as same, check_call
 
 
 def check(fn, compiled, *args):
-    try:
-        want = fn(*args)
-    except Exception as e:          # noqa: BLE001 - the compiled one must match
-        with pytest.raises(type(e)) as info:
-            compiled(*args)
-        assert str(info.value) == str(e)
-        return
-    same(compiled(*args), want)
+    check_call(fn, compiled, *args)
 
 
 def head_tail(t):

@@ -65,6 +65,34 @@ def same_arrays(got, want) -> bool:
             and np.ascontiguousarray(got).tobytes() == np.ascontiguousarray(want).tobytes())
 
 
+def assert_same_value(got, want) -> None:
+    """``got`` is ``want``: the same type (a Python number for a Python number, a
+    NumPy scalar of the same dtype for a NumPy scalar), tuples and lists item by
+    item, values bit for bit (:func:`assert_same_bits`)."""
+    assert type(got) is type(want), (got, want)
+    if isinstance(want, (tuple, list)):
+        assert len(got) == len(want), (got, want)
+        for g, w in zip(got, want):
+            assert_same_value(g, w)
+    else:
+        assert_same_bits(got, want)
+
+
+def check_call(fn, compiled, *args, message: bool = True) -> None:
+    """``compiled(*args)`` gives what the interpreter's ``fn(*args)`` gives: the
+    same value (:func:`assert_same_value`), or the same exception class -- and,
+    with ``message``, the same text."""
+    try:
+        want = fn(*args)
+    except Exception as e:          # noqa: BLE001 - the compiled one must match
+        with pytest.raises(type(e)) as info:
+            compiled(*args)
+        if message:
+            assert str(info.value) == str(e)
+        return
+    assert_same_value(compiled(*args), want)
+
+
 def outcome(f, *args):
     """What calling ``f(*args)`` gives: ``(type, value)`` (a list of them for a
     tuple), or the exception's ``(class, text)``."""
