@@ -18,6 +18,8 @@ LOOPED = (sum, min, max, any, all, sorted, math.prod, math.fsum)
 def find(fn, params, resolve_global) -> tuple[dict, dict]:
     """``({name: adds}, {name: reason})``: the list locals built here, and why
     each other local assigned a list display is not."""
+    if not _assigns_lists(fn):
+        return {}, {}
     ctx, stores, loads = scan(fn, resolve_global)
     parents = ctx.parents
     for node, parent in parents.items():
@@ -56,6 +58,20 @@ def find(fn, params, resolve_global) -> tuple[dict, dict]:
         else:
             refused[name] = reason
     return lists, refused
+
+
+def _assigns_lists(fn) -> bool:
+    """Could ``fn`` make a list local -- does an assignment's value hold a list
+    display, a list comprehension or a call of ``list``?  (One walk, before the
+    scan, which costs far more.)"""
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign):
+            for v in ast.walk(node.value):
+                if isinstance(v, (ast.List, ast.ListComp)) or (
+                        isinstance(v, ast.Call) and isinstance(v.func, ast.Name)
+                        and v.func.id == "list"):
+                    return True
+    return False
 
 
 def _made(p, target, resolve_global) -> bool:

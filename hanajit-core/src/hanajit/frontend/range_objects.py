@@ -36,7 +36,7 @@ _ITERATORS = (builtins.zip, builtins.enumerate, builtins.reversed)
 
 def rewrite(fn: ast.FunctionDef, params, resolve_global, injected) -> ast.FunctionDef:
     """``fn`` with its range values rewritten (``fn`` itself when it has none)."""
-    if resolve_global("range") is not builtins.range:
+    if resolve_global("range") is not builtins.range or not _held_ranges(fn):
         return fn
     ctx, stores, loads = scan(fn, resolve_global)
     parents = ctx.parents
@@ -101,6 +101,19 @@ def rewrite(fn: ast.FunctionDef, params, resolve_global, injected) -> ast.Functi
                      "__hj_range_len": length, "__hj_range_index": index})
     out = _Rewrite(names, {id(n) for n in direct}, callee).visit(fn)
     return ast.fix_missing_locations(out)
+
+
+def _held_ranges(fn) -> bool:
+    """Does ``fn`` call ``range`` anywhere but as the iterable of a loop (one walk:
+    the scan below costs far more, and most functions only loop over ranges)?"""
+    loops, calls = set(), []
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.For, ast.comprehension)):
+            loops.add(id(node.iter))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id == "range":
+            calls.append(node)
+    return any(id(c) not in loops for c in calls)
 
 
 def _direct_read(call, parents, callee) -> bool:

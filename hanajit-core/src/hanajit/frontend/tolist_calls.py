@@ -66,6 +66,8 @@ class _Rewrite(ast.NodeTransformer):
 def rewrite(fnode: ast.FunctionDef, injected: dict) -> ast.FunctionDef:
     """``fnode`` with its read ``a.tolist()`` calls as list comprehensions (a
     copy; ``fnode`` itself when there are none)."""
+    if not any(_is_tolist(node) for node in ast.walk(fnode)):
+        return fnode
     parents = {}
     found = False
     for node in ast.walk(fnode):
