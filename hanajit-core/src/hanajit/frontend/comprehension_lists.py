@@ -34,7 +34,7 @@ import ast
 import math
 
 from . import comprehension_arrays, growable_lists, sorted_lists, split_lists
-from .readonly_lists import declared_elsewhere, scan
+from .readonly_lists import ancestors, declared_elsewhere, is_prange, scan
 from ..ir import nodes as N
 from ..ir.frontend_nodes import Method
 
@@ -73,10 +73,10 @@ def find(fn: ast.FunctionDef, params, resolve_global) -> dict:
 def _read(node, parents, ctx, resolve_global, fn):
     """How ``node`` (a load of the name) reads the list: ``"item"``, ``"numpy"``,
     ``"return"``, or None when it does more than read."""
-    for anc in _ancestors(node, parents, fn):
+    for anc in ancestors(node, parents, fn):
         if isinstance(anc, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)):
             return None
-        if isinstance(anc, ast.For) and _is_prange(anc.iter, resolve_global):
+        if isinstance(anc, ast.For) and is_prange(anc.iter, resolve_global):
             return None
     p = parents.get(node)
     if isinstance(p, ast.Return) and p.value is node or isinstance(p, ast.Tuple) and \
@@ -121,19 +121,6 @@ def _callee(func, resolve_global):
     return None
 
 
-def _ancestors(node, parents, fn):
-    p = parents.get(node)
-    while p is not None and p is not fn:
-        yield p
-        p = parents.get(p)
-
-
-def _is_prange(it, resolve_global) -> bool:
-    if not (isinstance(it, ast.Call) and isinstance(it.func, (ast.Name, ast.Attribute))):
-        return False
-    name = it.func.id if isinstance(it.func, ast.Name) else it.func.attr
-    obj = resolve_global(name) if isinstance(it.func, ast.Name) else None
-    return name == "prange" or getattr(obj, "__name__", "") == "prange"
 
 
 def build(b, name, comp) -> list:

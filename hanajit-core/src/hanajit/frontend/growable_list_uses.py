@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import math
 
-from .readonly_lists import declared_elsewhere, scan
+from .readonly_lists import ancestors, declared_elsewhere, is_prange, scan
 from .source import resolved
 
 CHANGES = {"append": (1, 1), "extend": (1, 1), "insert": (2, 2), "clear": (0, 0),
@@ -119,10 +119,10 @@ def _unpacked(tup, target, resolve_global):
 
 def _use(node, parents, resolve_global, fn):
     """``(reason or None, adds)`` for a load of the list's name."""
-    for anc in _ancestors(node, parents, fn):
+    for anc in ancestors(node, parents, fn):
         if isinstance(anc, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)):
             return "it is read by a nested function", False
-        if isinstance(anc, ast.For) and _is_prange(anc.iter, resolve_global):
+        if isinstance(anc, ast.For) and is_prange(anc.iter, resolve_global):
             return "it is used in a prange loop, whose iterations would share it", False
     p = parents.get(node)
     q = parents.get(p)
@@ -321,17 +321,3 @@ def _numpy_reader(obj) -> bool:
 def is_numpy_array(obj) -> bool:
     import numpy
     return obj is numpy.array or obj is numpy.asarray
-
-
-def _ancestors(node, parents, fn):
-    p = parents.get(node)
-    while p is not None and p is not fn:
-        yield p
-        p = parents.get(p)
-
-
-def _is_prange(it, resolve_global) -> bool:
-    if not (isinstance(it, ast.Call) and isinstance(it.func, (ast.Name, ast.Attribute))):
-        return False
-    name = it.func.id if isinstance(it.func, ast.Name) else it.func.attr
-    return name == "prange"

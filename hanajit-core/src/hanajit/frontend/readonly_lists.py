@@ -192,3 +192,20 @@ def index_array(b, node):
                         name="np.empty")
     return N.PyCall(callee=numpy.array, args=[b.list_arg(node)], kwargs={},
                     name="np.array")
+
+
+def ancestors(node, parents, fn):
+    """The nodes above ``node`` (``parents``: :func:`scan`'s map), up to ``fn``."""
+    p = parents.get(node)
+    while p is not None and p is not fn:
+        yield p
+        p = parents.get(p)
+
+
+def is_prange(it, resolve_global) -> bool:
+    """Is the loop iterable ``it`` a call of ``prange`` (by name or aliased)?"""
+    if not (isinstance(it, ast.Call) and isinstance(it.func, (ast.Name, ast.Attribute))):
+        return False
+    name = it.func.id if isinstance(it.func, ast.Name) else it.func.attr
+    obj = resolve_global(name) if isinstance(it.func, ast.Name) else None
+    return name == "prange" or getattr(obj, "__name__", "") == "prange"
