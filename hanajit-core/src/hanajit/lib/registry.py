@@ -12,21 +12,6 @@ import importlib
 import sys
 
 
-class Marker:
-    """A callee the frontend emits for what has no Python function of its own
-    (``a.flat[i]``, ``np.r_[...]``, a ``range``'s item ...): only its template gives
-    it meaning -- a plain function would be compiled as the user's own callee."""
-
-    def __init__(self, name: str):
-        self.name = self.__name__ = self.__qualname__ = name
-
-    def __call__(self, *args):   # pragma: no cover - never run
-        raise TypeError(f"{self.name} exists only inside compiled code")
-
-    def __repr__(self):
-        return self.name
-
-
 class CallTemplate:
     """Typing and lowering of calls to one family of Python callables."""
 

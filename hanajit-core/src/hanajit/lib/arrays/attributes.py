@@ -16,15 +16,15 @@ from ...ir import nodes as N
 from ...ir import types as T
 from ..python import operators as ops
 from ..python.operators import C
-from ..registry import CallTemplate, Marker, register
+from ..registry import CallTemplate, CompiledOnly, register
 
 I = T.INT64
 
 
-flat_get = Marker("a.flat[i]")
-flat_set = Marker("a.flat[i] = v")
-ndindex_size = Marker("np.ndindex")
-ndindex_item = Marker("np.ndindex item")
+flat_get = CompiledOnly("a.flat[i]")
+flat_set = CompiledOnly("a.flat[i] = v")
+ndindex_size = CompiledOnly("np.ndindex")
+ndindex_item = CompiledOnly("np.ndindex item")
 
 
 # ------------------------------------------------------------------ attributes

@@ -9,10 +9,10 @@ from __future__ import annotations
 from ...ir import types as T
 from ...typing_rules import Incompatible
 from ..python import operators as ops
-from ..registry import CallTemplate, Marker, register
+from ..registry import CallTemplate, CompiledOnly, register
 
 
-tolist_item = Marker("a.tolist() item")
+tolist_item = CompiledOnly("a.tolist() item")
 
 
 @register

@@ -31,13 +31,13 @@ from ...ir import types as T
 from ...ir.frontend_nodes import ObjRef
 from ...typing_rules import Incompatible
 from ..python.operators import C
-from ..registry import CallTemplate, Marker, register
+from ..registry import CallTemplate, CompiledOnly, register
 
 
-r_ = Marker("np.r_[]")
-c_ = Marker("np.c_[]")
-mgrid = Marker("np.mgrid[]")
-ogrid = Marker("np.ogrid[]")
+r_ = CompiledOnly("np.r_[]")
+c_ = CompiledOnly("np.c_[]")
+mgrid = CompiledOnly("np.mgrid[]")
+ogrid = CompiledOnly("np.ogrid[]")
 
 
 def marker(obj):

@@ -18,10 +18,10 @@ from __future__ import annotations
 from ...ir import types as T
 from ...typing_rules import Incompatible
 from . import operators as ops
-from ..registry import CallTemplate, Marker, register
+from ..registry import CallTemplate, CompiledOnly, register
 
-same_kinds = Marker("min()/max() items")
-sorted_by_key = Marker("sorted(key=)")
+same_kinds = CompiledOnly("min()/max() items")
+sorted_by_key = CompiledOnly("sorted(key=)")
 
 
 @register

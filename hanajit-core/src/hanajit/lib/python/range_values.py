@@ -11,11 +11,11 @@ from ...typing_rules import Incompatible
 from ...ir import nodes as N
 from ...ir import types as T
 from . import operators as ops
-from ..registry import CallTemplate, Marker, register
+from ..registry import CallTemplate, CompiledOnly, register
 
 
-range_len = Marker("len(range(...))")
-range_item = Marker("range(...)[i]")
+range_len = CompiledOnly("len(range(...))")
+range_item = CompiledOnly("range(...)[i]")
 
 
 def _ints(args):
@@ -53,9 +53,9 @@ class RangeItem(CallTemplate):
 
 
 
-range_index = Marker("range(...)[k]")
-range_length = Marker("len(range(...))")
-range_check = Marker("range(...)")
+range_index = CompiledOnly("range(...)[k]")
+range_length = CompiledOnly("len(range(...))")
+range_check = CompiledOnly("range(...)")
 
 
 def _count(L, start, stop, step):

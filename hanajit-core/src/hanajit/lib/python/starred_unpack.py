@@ -10,9 +10,9 @@ from ...ir import nodes as N
 from ...ir import types as T
 from ...typing_rules import Incompatible
 from .operators import C
-from ..registry import CallTemplate, Marker, register
+from ..registry import CallTemplate, CompiledOnly, register
 
-starred_unpack = Marker("starred unpacking")
+starred_unpack = CompiledOnly("starred unpacking")
 
 
 def _counts(call):
