@@ -148,7 +148,7 @@ def test_reasons_name_the_dtype_and_the_int_that_does_not_fit():
     ("return {i for i in range(x)}", "set comprehension"),
     ("return {i: i for i in range(x)}", "dict comprehension"),
     ("return f'{x}'", "f-string"),
-    ("with np.errstate(all='ignore'):\n        return x", "with statement"),
+    ("with np.nditer(x):\n        return x", "with statement"),
     ("class C:\n        pass\n    return x", "class definition"),
     ("global g\n    return x", "global statement"),
 ])

@@ -34,7 +34,7 @@ from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
 from . import built_calls, comprehension_lists, dict_locals, growable_list_uses, \
     growable_lists, key_functions, range_objects, starred_targets, try_statements, \
-    vectorize_calls, walrus
+    vectorize_calls, walrus, with_statements
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -82,6 +82,9 @@ class Builder(LoopStatements):
         self.params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
         # (the analyses below only when their construct is there: each walks the tree)
         kinds, assigned, sorted_named = survey(self.fnode)
+        if ast.With in kinds or ast.AsyncWith in kinds:   # with np.errstate(...): body
+            self.fnode = with_statements.rewrite(self, self.fnode, assigned)
+            kinds, assigned, sorted_named = survey(self.fnode)
         if ast.Lambda in kinds or any(isinstance(s, ast.FunctionDef)   # g = lambda y:
                                       for s in self.fnode.body):       # ...; g(x)
             fnode = outline_local_lambdas(parsed, set(self.params) | assigned,
