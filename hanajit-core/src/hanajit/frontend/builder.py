@@ -32,9 +32,9 @@ from .loop_statements import LoopStatements, is_flat
 from .node_names import plain_name
 from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
-from . import built_calls, comprehension_lists, dict_locals, growable_list_uses, \
-    growable_lists, key_functions, range_objects, starred_targets, try_statements, \
-    vectorize_calls, walrus, with_statements
+from . import built_calls, comprehension_lists, dict_comprehensions, dict_locals, \
+    growable_list_uses, growable_lists, key_functions, range_objects, starred_targets, \
+    try_statements, vectorize_calls, walrus, with_statements
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -94,6 +94,11 @@ class Builder(LoopStatements):
                 kinds, assigned, sorted_named = survey(fnode)
         if ast.Call in kinds:       # a.tolist() read: a list comprehension (tolist_calls)
             fnode = tolist_calls.rewrite(self.fnode, self.injected)
+            if fnode is not self.fnode:
+                self.fnode = fnode
+                kinds, assigned, sorted_named = survey(fnode)
+        if ast.DictComp in kinds:   # d = {k: v for ...}: loops (frontend.dict_comprehensions)
+            fnode = dict_comprehensions.rewrite(self, self.fnode)
             if fnode is not self.fnode:
                 self.fnode = fnode
                 kinds, assigned, sorted_named = survey(fnode)

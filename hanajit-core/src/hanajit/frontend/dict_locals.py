@@ -7,7 +7,7 @@ or a display ``{k: v, ...}`` and every read of it is one of::
     d.get(k, default)   d.pop(k)   d.pop(k, default)   d.setdefault(k, v)
     d.clear()   for k in d   for .. in d.keys() / d.values() / d.items()
     sum(d.values())   max(d, key=d.get)   min(d, key=d.get)   if d:   not d
-    return d   return d, x
+    d.popitem()   e = d.copy()   e = dict(d)   d.update(e)   return d   return d, x
 
 (``default`` a constant or a name: Python evaluates it before the lookup).  The
 dict becomes hidden locals -- ``$d.K``, ``$d.V`` (keys and values, in insertion
@@ -15,10 +15,12 @@ order), ``$d.I`` (hash index and alive flags), ``$d.S`` (counts) -- and each use
 call of a ``lib/python/dicts`` marker on them, so the rest of hanajit sees arrays
 and scalars only.  Every key and value stored is first assigned to ``$d.k`` /
 ``$d.v``: type inference unifies those, which decides the arrays' dtypes (and
-whether the caller gets Python numbers or NumPy scalars back).
+whether the caller gets Python numbers or NumPy scalars back).  Dict
+comprehensions are loops by then (``frontend/dict_comprehensions.py``); copies
+and ``update`` are ``frontend/dict_copies.py``.
 
 Anything else -- ``e = d`` (an alias), ``f(d)``, a dict argument, a dict in a
-nested function, ``for`` ... ``else`` over a dict, a dict comprehension -- leaves
+nested function, ``for`` ... ``else`` over a dict -- leaves
 the dict as it is, and the function falls back naming the construct.
 """
 from __future__ import annotations
@@ -26,9 +28,11 @@ from __future__ import annotations
 import ast
 import copy
 
+from . import dict_copies
 from .readonly_lists import declared_elsewhere, scan
 
-_METHODS = ("get", "pop", "setdefault", "clear", "keys", "values", "items")
+_METHODS = ("get", "pop", "setdefault", "clear", "keys", "values", "items", "popitem",
+            "copy", "update")
 
 
 def _marker_names():
@@ -114,6 +118,10 @@ class Uses:
         if isinstance(p, ast.Call) and p.args == [node] and not p.keywords \
                 and isinstance(p.func, ast.Name) and self.resolve(p.func.id) is len:
             return ""
+        if dict_copies.copy_source(parents.get(p), self.resolve) == name \
+                or dict_copies.update_of(parents.get(p)) is not None \
+                and parents.get(p).value.args == [node]:
+            return ""                                   # e = dict(d), x.update(d)
         if isinstance(p, ast.Call) and isinstance(p.func, ast.Name) and \
                 self.resolve(p.func.id) in (max, min) and p.args == [node] and \
                 len(p.keywords) == 1 and p.keywords[0].arg == "key" and \
@@ -167,6 +175,14 @@ class Uses:
             return f"{where}: only as a statement or an assignment's value"
         if attr == "clear":
             return "" if n == 0 and isinstance(q, ast.Expr) else f"{where}"
+        if attr == "popitem":
+            return "" if n == 0 else f"{where}"
+        if attr == "copy":
+            return "" if dict_copies.copy_source(q, self.resolve) == name else \
+                f"{where}: only as the value of an assignment to a name"
+        if attr == "update":
+            return "" if dict_copies.update_of(q) is not None else \
+                f"{where}: only d.update(other) of a dict local, as a statement"
         if n == 0 and isinstance(q, ast.For) and q.iter is call and not q.orelse:
             return ""                                   # for k, v in d.items()
         if attr == "values" and n == 0 and isinstance(q, ast.Call) and \
@@ -206,7 +222,10 @@ def find(fn, params, resolve_global) -> tuple[set, dict]:
             ok = isinstance(p, ast.Assign) and p.targets == [t] or \
                 isinstance(p, ast.AnnAssign) and p.target is t and p.value is not None
             values.append(p.value if ok else None)
-        if not any(v is not None and _is_dict_value(v) for v in values):
+        if not any(v is not None and (_is_dict_value(v) or
+                                      dict_copies.copy_source(p, resolve_global) in
+                                      uses.stores) for v, p in zip(values, (
+                uses.parents.get(t) for t in targets))):
             continue
         if resolve_global("dict") is not dict and any(
                 isinstance(v, ast.Call) for v in values):
@@ -214,7 +233,10 @@ def find(fn, params, resolve_global) -> tuple[set, dict]:
         if name in params or name in scoped:
             reasons[name] = f"dict '{name}' is a parameter or used by a nested scope"
             continue
-        if not all(v is not None and _is_dict_value(v) for v in values):
+        copied = [dict_copies.copy_source(uses.parents.get(t), resolve_global)
+                  for t in targets]
+        if not all(v is not None and (_is_dict_value(v) or c is not None)
+                   for v, c in zip(values, copied)):
             reasons[name] = f"'{name}' is assigned a dict and something else"
             continue
         problems = [_not_numbers(name, v) for v in values]
@@ -225,6 +247,7 @@ def find(fn, params, resolve_global) -> tuple[set, dict]:
             reasons[name] = problems[0]
         else:
             names.add(name)
+    dict_copies.drop_unpaired(uses, names, reasons, resolve_global)
     return names, reasons
 
 
@@ -287,6 +310,11 @@ class Rewriter(ast.NodeTransformer):
                 return ast.copy_location(ast.IfExp(test, hit, args[1]), e)
             if attr == "pop":
                 return ast.copy_location(_call("pop", K, V, I, S, args[0], vn), e)
+            if attr == "popitem":       # (the key's call first: it removes the item)
+                pos = _call("popitem", K, I, S)
+                return ast.copy_location(ast.Tuple([
+                    _call("key_at", copy.deepcopy(K), pos, _const(f"${d}_k")),
+                    _call("last", V, copy.deepcopy(S), vn)], ast.Load()), e)
         if isinstance(f, ast.Name) and len(e.args) == 1 and self.is_dict(e.args[0]):
             d = e.args[0].id
             if f.id == "len":
@@ -363,6 +391,9 @@ class Rewriter(ast.NodeTransformer):
         if isinstance(s, ast.Assign) and len(s.targets) == 1:
             t = s.targets[0]
             if self.is_dict(t):
+                source = dict_copies.copy_source(s, None)
+                if source is not None:                  # e = d.copy(), e = dict(d)
+                    return dict_copies.copy(self, t.id, source, s.value)
                 return self.display(t.id, s.value)
             if isinstance(t, ast.Subscript) and self.is_dict(t.value):
                 return self.store(t.value.id, self.visit(t.slice), self.visit(s.value))
@@ -393,6 +424,8 @@ class Rewriter(ast.NodeTransformer):
                 return [self.new(d, 0)]
             if attr == "setdefault":
                 return self.setdefault(s.value)[0]
+            if attr == "update":
+                return dict_copies.update(self, d, s.value.args[0].id)
         if isinstance(s, ast.For):
             loop = self.loop(s)
             if loop is not None:

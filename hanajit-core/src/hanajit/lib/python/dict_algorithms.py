@@ -37,6 +37,18 @@ def log2_keysize(minsize):
     return size
 
 
+def calculate_keysize(minsize):
+    """``calculate_log2_keysize`` as a size: ``1 << bit_length(((minsize | 8) - 1)
+    | 7)`` (8 for 0, 16 for 1 to 7, the next power of two above 8 to 15 ...: an
+    exact power of two 16 or more doubles)."""
+    n = ((minsize | 8) - 1) | 7
+    size = 1
+    while n > 0:
+        n = n >> 1
+        size = size * 2
+    return size
+
+
 def presized(n):
     """The index size of a display of ``n`` items (``dict_new_presized``)."""
     if n <= 5:
@@ -111,9 +123,14 @@ def _place(I, isize, h, e):
 
 def resize(K, V, I, S, fl):
     """``insertion_resize``: the live entries, in order, into a table for
-    ``3 * used`` keys; returns the new ``(K, V, I)``."""
-    used = S[1]
-    isize = log2_keysize(used * 3)
+    ``3 * used`` keys (``calculate_log2_keysize(GROWTH_RATE)``: 16 slots for one
+    or two keys); returns the new ``(K, V, I)``."""
+    return resize_to(K, V, I, S, calculate_keysize(S[1] * 3), fl)
+
+
+def resize_to(K, V, I, S, isize, fl):
+    """``dictresize``: the live entries, in order, into a table of ``isize``
+    slots; returns the new ``(K, V, I)``."""
     usable = isize * 2 // 3
     K2 = np.empty(usable, K.dtype)
     V2 = np.empty(usable, V.dtype)
@@ -258,3 +275,71 @@ def min_entry(V, I, S):
             elif V[j] < V[best]:
                 best = j
     return best
+
+
+def popitem(K, I, S, fl):
+    """``dict.popitem()`` of a dict holding a key: the last live entry removed
+    (``S[4]`` it), the entries from it on dropped (``dk_nentries``), the usable
+    count unchanged, as CPython's."""
+    i = S[0] - 1
+    while I[S[3] + i] == 0:
+        i = i - 1
+    remove(K, I, S, i, fl)
+    S[0] = i
+    S[4] = i
+    return i
+
+
+def cloneable(S, S2):
+    """``dict_merge`` into ``S``'s dict clones ``S2``'s: the target empty, the
+    other holding keys, no holes, and its table the smallest or more than a
+    third full."""
+    return S[1] == 0 and S2[1] > 0 and S2[1] == S2[0] and (
+        S2[3] == 8 or (S2[3] // 2) * 2 // 3 < S2[1])
+
+
+def copy_clones(S):
+    """``dict.copy()`` clones: the dict holds keys and its holes are at most a
+    third of its entries."""
+    return S[1] > 0 and S[1] >= S[0] * 2 // 3
+
+
+def presize(K, V, I, S, S2, fl):
+    """``dict_merge``'s one resize before it stores ``S2``'s keys: when the
+    target's table (none for a dict never stored into) has fewer usable entries
+    than the other has keys, to ``estimate_log2_keysize`` of both counts."""
+    dk = S[3]
+    if S[0] == 0 and S[3] == 8 and S[2] == 5:
+        dk = 1
+    if dk * 2 // 3 < S2[1]:
+        return resize_to(K, V, I, S, calculate_keysize(((S[1] + S2[1]) * 3 + 1) // 2), fl)
+    return K, V, I
+
+
+def merge(K, V, I, S, K2, V2, I2, S2, fl):
+    """``dict_merge``: the other dict's items stored in order (or its table cloned,
+    :func:`cloneable`); returns the target's ``(K, V, I)``."""
+    if S2[1] == 0:
+        return K, V, I
+    if cloneable(S, S2):
+        for j in range(5):
+            S[j] = S2[j]
+        return K2.copy(), V2.copy(), I2.copy()
+    K, V, I = presize(K, V, I, S, S2, fl)
+    isize2 = S2[3]
+    for j in range(S2[0]):
+        if I2[isize2 + j] != 0:
+            if room(K, I, S, K2[j], fl):
+                K, V, I = resize(K, V, I, S, fl)
+            put(K, V, I, S, K2[j], V2[j], fl)
+    return K, V, I
+
+
+def copy_merge(K, V, I, S, K2, V2, I2, S2, fl):
+    """``d.copy()`` into the new dict ``(K, V, I, S)``: a clone
+    (:func:`copy_clones`) or :func:`merge`."""
+    if copy_clones(S2):
+        for j in range(5):
+            S[j] = S2[j]
+        return K2.copy(), V2.copy(), I2.copy()
+    return merge(K, V, I, S, K2, V2, I2, S2, fl)

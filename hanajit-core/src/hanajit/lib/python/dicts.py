@@ -53,6 +53,9 @@ sum_values = op("sum", 3)       # (V, I, S, vname) -> sum(d.values())
 argmax = op("argmax", 4)        # (K, V, I, S, kname) -> max(d, key=d.get)
 argmin = op("argmin", 4)        # (K, V, I, S, kname) -> min(d, key=d.get)
 result = op("result")           # (K, V, I, S) -> (keys, values) for the caller
+popitem = op("popitem")         # (K, I, S) -> entry removed (S[4]), KeyError
+merge = op("merge")             # (K, V, I, S, K2, V2, I2, S2) -> (K, V, I): update
+copy_merge = op("copy_merge")   # (K, V, I, S, K2, V2, I2, S2) -> (K, V, I): copy()
 
 
 def markers() -> dict:
@@ -306,6 +309,28 @@ def _l_result(L, call, args):
                         L.call_helper(alg.compact, [V, Ix, S])], call.type)
 
 
+def _l_popitem(L, call, args):
+    K, Ix, S = args
+    n = L.call_helper(_alg().used, [S])
+    L.emit(N.If(cond=N.Cmp("eq", n, C(0, T.INT64), T.BOOL), then=[N.Raise(
+        exc=KeyError, message="popitem(): dictionary is empty")]))
+    return L.call_helper(_alg().popitem, [K, Ix, S, _fl(K)])
+
+
+def _t_merge(inf, call, args):
+    K, V, Ix, S, K2, V2, _, _ = args
+    if inf.strict and (K.dtype != K2.dtype or V.dtype != V2.dtype):
+        raise Incompatible(f"a dict of {K.dtype} keys and {V.dtype} values copied or "
+                           f"updated from one of {K2.dtype} keys and {V2.dtype} values")
+    return T.TupleType((K, V, Ix))
+
+
+def _l_merge(which):
+    def lower(L, call, args):
+        return L.call_helper(getattr(_alg(), which), list(args) + [_fl(args[0])])
+    return lower
+
+
 def _value_type(k):
     return lambda inf, call, args: args[k].dtype
 
@@ -323,6 +348,8 @@ for _m, _t, _l in (
         (key_at, _value_type(0), _l_item), (value_at, _value_type(0), _l_item),
         (next_entry, _int, _l_next), (sum_values, _t_sum, _l_sum),
         (argmax, _t_argmax, _l_arg("max")), (argmin, _t_argmax, _l_arg("min")),
-        (result, _t_result, _l_result)):
+        (result, _t_result, _l_result), (popitem, _int, _l_popitem),
+        (merge, _t_merge, _l_merge("merge")),
+        (copy_merge, _t_merge, _l_merge("copy_merge"))):
     _name = next(k for k, v in list(globals().items()) if v is _m)
     register(DictTemplate(f"{__name__}.{_name}", _t, _l))
