@@ -1,6 +1,7 @@
 """try / except / else / finally in compiled functions, against the interpreter:
 results, and the exception type and message when nothing catches."""
 import gc
+import warnings
 import math
 import sys
 
@@ -583,3 +584,105 @@ def test_other_targets_refuse_with_a_reason():
     for target in ("exe", "wasm"):
         with pytest.raises(UnsupportedError, match="cannot catch exceptions"):
             compile_ir(div_or_zero, (T.FLOAT64, T.FLOAT64), {"target": target})
+
+
+# -- except E as e: re-raised or tested with isinstance --------------------------
+def reraise_named(a, i):
+    n = 0
+    try:
+        n = int(a[i]) // int(a[0])
+    except (IndexError, ZeroDivisionError) as e:
+        if isinstance(e, IndexError):
+            n = -1
+        elif isinstance(e, (KeyError, ArithmeticError)):
+            raise e
+    return n
+
+
+def reraise_from_nested(a, i):
+    try:
+        return a[i] * 2.0
+    except LookupError as e:
+        try:
+            return a[0] / 0
+        except ZeroDivisionError:
+            raise e
+
+
+def reraise_own_error(x):
+    try:
+        if x < 0:
+            raise MyError("negative input")
+        return x * 2
+    except ValueError as err:
+        if isinstance(err, MyError):
+            raise err
+        return -1
+
+
+def shadowed_names(a, i):
+    r = 0
+    try:
+        r = int(a[i])
+    except IndexError as e:
+        try:
+            r = 10 // int(a[0])
+        except ZeroDivisionError as e:
+            r = -2 if isinstance(e, ArithmeticError) else -3
+        r = r * 10 if isinstance(e, IndexError) else r
+    return r
+
+
+@pytest.mark.parametrize("f, inputs", [
+    (reraise_named, [(np.array([2, 5]), 1), (np.array([2, 5]), 5), (np.array([0, 5]), 1)]),
+    (reraise_from_nested, [(np.array([1.0, 2.0]), 1), (np.array([1.0]), 3),
+                           (np.zeros(0), -4)]),
+    (reraise_own_error, [(3,), (-1,)]),
+])
+def test_named_exception_reraised_or_tested(f, inputs):
+    g = jit(f, fallback=False)
+    for args in inputs:
+        same(f, g, *args)
+
+
+def used_after_handler(x):
+    try:
+        return 1 / x
+    except ZeroDivisionError as e:      # noqa: F841
+        pass
+    raise e                             # noqa: F821 (UnboundLocalError in Python)
+
+
+def raised_with_cause(x):
+    try:
+        return 1 / x
+    except ZeroDivisionError as e:
+        raise ValueError("bad") from e
+
+
+def deleted_then_raised(x):
+    try:
+        return 1 / x
+    except ZeroDivisionError as e:
+        del e
+        raise e
+
+
+@pytest.mark.parametrize("f, args", [
+    (used_after_handler, (0.0,)), (raised_with_cause, (0.0,)), (deleted_then_raised, (0.0,)),
+    (shadowed_names, (np.array([0]), 3)),       # the inner handler unbinds the outer 'e'
+])
+def test_named_exception_other_uses_fall_back(f, args):
+    with pytest.raises(UnsupportedError):
+        jit(f, fallback=False)(*args)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(type(_outcome_exc(f, *args))):
+            jit(f)(*args)
+
+
+def _outcome_exc(f, *args):
+    try:
+        f(*args)
+    except Exception as exc:        # noqa: BLE001
+        return exc

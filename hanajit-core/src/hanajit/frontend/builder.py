@@ -151,6 +151,7 @@ class Builder(LoopStatements):
         self.n_try = 0                  # Try labels (frontend.try_statements)
         self.handling: list = []        # labels of the handlers being built (bare raise)
         self.exc_names: set = set()     # ``except ... as name`` names (``del name``)
+        self.exc_bound: list = []       # (name, label) of the handlers being built
 
     # ---------------------------------------------------------------- helpers
     def fail(self, node, construct: str, detail: str = ""):
@@ -376,6 +377,8 @@ class Builder(LoopStatements):
             self.fail(s, "raise ... from")
         if s.exc is None:
             return try_statements.bare_raise(self, s)
+        if (out := try_statements.raise_name(self, s)) is not None:
+            return out                      # raise e: the caught exception again
         exc, msg, args = s.exc, "", []
         if isinstance(exc, ast.Call):
             if exc.keywords or len(exc.args) > 1:
@@ -575,6 +578,9 @@ class Builder(LoopStatements):
                 (v := vectorize_calls.build(self, e)) is not None:
             return v                    # np.vectorize(f)(x)
         func = self.expr(e.func)
+        if isinstance(func, ObjRef) and func.obj is isinstance and self.exc_bound and \
+                (v := try_statements.isinstance_of(self, e)) is not None:
+            return v                    # isinstance(e, X) of a caught exception
         if isinstance(func, ObjRef) and (v := built_calls.build(self, func.obj, e)) is not None:
             return v                    # np.piecewise, np.fromiter: loops of their own
         if isinstance(func, ObjRef) and key_functions.handles(func.obj, e):

@@ -16,8 +16,10 @@ notes that an exception is pending (``$fin = True``; a deopt is re-raised at onc
 never caught), then ``F`` runs once for both exits and ``if $fin: Reraise(j)``.
 A ``return``, ``break`` or ``continue`` that would leave a ``try`` having a
 ``finally`` is refused (a reason names it); inside ``F`` they behave as in Python
-(the pending exception is dropped).  ``except E as e`` compiles when ``e`` is not
-used (``del e`` aside): compiled code has no exception objects.
+(the pending exception is dropped).  ``except E as e`` compiles when ``e`` is only
+re-raised (``raise e``: ``Reraise`` of its try, also from a nested try in the
+handler), tested (``isinstance(e, X)``: ``Caught``), deleted or unused: compiled
+code has no exception objects, so anything else falls back.
 """
 from __future__ import annotations
 
@@ -82,14 +84,16 @@ def _handlers(bld, s: ast.Try, label: int) -> list:
     for h in s.handlers:
         classes = _classes(bld, h) if h.type is not None else None
         if h.name:
-            _unused_name(bld, h)
+            _check_uses(bld, h)
         bld.handling.append(label)
         if h.name:
             bld.exc_names.add(h.name)
+        bld.exc_bound.append((h.name, label))
         try:
             body = bld.stmts(h.body)
         finally:
             bld.handling.pop()
+            bld.exc_bound.pop()
         tests.append((classes, body, h))
         if classes is None:
             break               # a bare except (last: Python checks it) catches the rest
@@ -114,15 +118,81 @@ def _classes(bld, h: ast.ExceptHandler) -> tuple:
     return tuple(out)
 
 
-def _unused_name(bld, h: ast.ExceptHandler) -> None:
-    """Refuse ``except E as e`` where ``e`` is used (anything but ``del e``)."""
-    deleted = {id(t) for node in ast.walk(h) if isinstance(node, ast.Delete)
-               for t in node.targets}
+def _label_of(bld, name):
+    """The label of the innermost handler being built that binds ``name``."""
+    for bound, label in reversed(bld.exc_bound):
+        if bound == name:
+            return label
+    return None
+
+
+def raise_name(bld, s: ast.Raise):
+    """``raise e`` of a handler's ``except ... as e``: its exception re-raised, or
+    None for another raise."""
+    if isinstance(s.exc, ast.Name) and s.cause is None:
+        label = _label_of(bld, s.exc.id)
+        if label is not None:
+            return [N.Reraise(label=label)]
+    return None
+
+
+def isinstance_of(bld, e: ast.Call):
+    """``isinstance(e, X)`` of a handler's ``except ... as e`` (``X`` a class or a
+    tuple of classes known at compile time): a test of the caught code, or None."""
+    if len(e.args) != 2 or e.keywords or not isinstance(e.args[0], ast.Name):
+        return None
+    label = _label_of(bld, e.args[0].id)
+    if label is None:
+        return None
+    nodes = e.args[1].elts if isinstance(e.args[1], ast.Tuple) else [e.args[1]]
+    classes = tuple(getattr(bld.expr(n), "obj", None) for n in nodes)
+    if not all(isinstance(c, type) for c in classes):
+        bld.fail(e, "use of a caught exception", "isinstance() with classes not known "
+                 "at compile time")
+    return N.Caught(label, classes)
+
+
+def _allowed_uses(h: ast.ExceptHandler) -> set:
+    """The ``id`` of each load of ``h.name`` in its body that compiles: ``raise e``,
+    ``isinstance(e, ...)`` and ``del e`` (not in nested functions)."""
+    out, todo = set(), list(h.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef,
+                             ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Delete) or isinstance(node, ast.Raise) and \
+                node.cause is None:
+            targets = node.targets if isinstance(node, ast.Delete) else [node.exc]
+            out.update(id(t) for t in targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id == "isinstance" and node.args:
+            out.add(id(node.args[0]))
+        todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _check_uses(bld, h: ast.ExceptHandler) -> None:
+    """Refuse ``except E as e`` where ``e`` is used other than by
+    :func:`_allowed_uses` of some handler binding it."""
+    inner = [n for b in h.body for n in ast.walk(b)]
+    deletes = any(isinstance(n, ast.Delete) and any(
+        isinstance(t, ast.Name) and t.id == h.name for t in n.targets) for n in inner)
+    if any(isinstance(n, ast.ExceptHandler) and n.name == h.name for n in inner) or \
+            deletes and any(isinstance(n, ast.Name) and n.id == h.name and
+                            isinstance(n.ctx, ast.Load) for n in inner):
+        bld.fail(h, "use of a caught exception", f"'except ... as {h.name}' with a nested "
+                 f"handler binding '{h.name}' or a 'del {h.name}' (Python unbinds it there)")
+    allowed = set()
     for node in ast.walk(bld.fnode):
-        if isinstance(node, ast.Name) and node.id == h.name and id(node) not in deleted:
+        if isinstance(node, ast.ExceptHandler) and node.name == h.name:
+            allowed |= _allowed_uses(node)
+    for node in ast.walk(bld.fnode):
+        if isinstance(node, ast.Name) and node.id == h.name and id(node) not in allowed:
             bld.fail(node, "use of a caught exception",
                      f"'except ... as {h.name}': compiled code has no exception objects "
-                     f"('{h.name}' may only be left unused)")
+                     f"('{h.name}' may only be re-raised, tested with isinstance() or "
+                     "left unused)")
 
 
 def _no_exit(bld, s: ast.Try) -> None:
