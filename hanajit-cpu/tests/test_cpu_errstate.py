@@ -45,7 +45,7 @@ def log_all(a):
 def early_return(a, b):
     s = 0.0
     for i in range(a.shape[0]):
-        with np.errstate(over="warn", under="print", invalid="log"):
+        with np.errstate(over="warn", under="print", invalid="ignore"):
             if b[i] == 0:
                 return -1.0
             if a[i] < 0:
@@ -132,6 +132,11 @@ def raise_mode(a):
         return a / 0.0
 
 
+def log_mode(a):                # (NumPy: NameError, no object with a write method)
+    with np.errstate(divide="log"):
+        return a / 0.0
+
+
 def call_mode(a):
     with np.errstate(all="call", call=print):
         return a / 0.0
@@ -183,7 +188,8 @@ def filter_outside(a):          # (a function without a with: the builder's reas
 
 
 @pytest.mark.parametrize("f, words", [
-    (raise_mode, "'raise' and 'call' change"), (call_mode, "'call' change"),
+    (raise_mode, "'raise', 'call' and 'log' change"), (call_mode, "'call' and 'log'"),
+    (log_mode, "'log' change"),
     (used_as, "'as' and used"), (mode_var, "a string constant"),
     (bad_key, "np.errstate(foo=...)"), (positional, "keyword arguments only"),
     (other_manager, "only 'with np.errstate(...)'"), (error_filter, "'error' turns"),

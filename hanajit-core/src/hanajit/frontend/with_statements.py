@@ -1,7 +1,8 @@
 """``with`` statements whose context managers change only warnings: the body.
 
 Compiled code never emits NumPy's floating-point ``RuntimeWarning``s (nor any
-other warning: docs/semantics.md), so a body run under::
+other warning, nor the message of the mode ``'print'``: docs/semantics.md), so a
+body run under::
 
     with np.errstate(divide="ignore", invalid="ignore"):     r = a / b
         r = a / b
@@ -11,8 +12,10 @@ or ``warnings.catch_warnings()`` (with ``warnings.simplefilter(...)`` /
 alone computes: the ``with`` becomes its body (:func:`rewrite`, before the
 builder's analyses, so they see plain statements; a ``return``/``break`` in the
 body leaves it as in Python, where leaving restores the state).  What changes
-behaviour falls back, saying so: an error mode ``'raise'`` or ``'call'`` (NumPy
-raises ``FloatingPointError`` or calls the callback), ``call=``, keywords other
+behaviour falls back, saying so: an error mode ``'raise'``, ``'call'`` or
+``'log'`` (NumPy raises ``FloatingPointError``, calls the callback, or writes to
+the ``np.seterrcall`` object -- a ``NameError`` when none is set), ``call=``,
+keywords other
 than errstate's, values that are not string constants (checked here; NumPy
 raises for a bad one), a warnings filter ``'error'`` (a warning becomes an
 exception), ``catch_warnings(record=True)`` and other arguments, an ``as name``
@@ -29,7 +32,7 @@ import numpy as np
 
 from .node_names import plain_name
 
-_MODES = {"ignore", "warn", "print", "log"}             # no effect on results
+_MODES = {"ignore", "warn", "print"}            # no effect on results
 _ERR_KEYS = {"all", "divide", "over", "under", "invalid"}
 _FILTERS = {"ignore", "always", "default", "module", "once"}
 _WHAT = "with statement"
@@ -118,8 +121,8 @@ class _Withs(ast.NodeTransformer):
             if not (isinstance(k.value, ast.Constant) and (
                     k.value.value in _MODES or k.value.value is None)):
                 self._fail(node, f"np.errstate({k.arg}=...) with a mode other than "
-                           "'ignore', 'warn', 'print' or 'log' (a string constant): "
-                           "'raise' and 'call' change what the body does")
+                           "'ignore', 'warn' or 'print' (a string constant): 'raise', "
+                           "'call' and 'log' change what the body does")
 
     def _resolve(self, e):
         """The object of a name or dotted attribute, or None."""
