@@ -668,7 +668,7 @@ def copies(n, dels):
     for k in range(dels):
         del d[k]
     e = d.copy()
-    f = dict(d)
+    f: dict[int, np.float32] = dict(d)
     g = {}
     g[-5] = np.float32(1)
     g.update(d)

@@ -387,6 +387,9 @@ class Rewriter(ast.NodeTransformer):
 
     def _stmt(self, s) -> list:
         if isinstance(s, ast.AnnAssign) and self.is_dict(s.target):
+            source = dict_copies.copy_source(s, None)      # e: dict[int, int] = d.copy()
+            if source is not None:
+                return dict_copies.copy(self, s.target.id, source, s.value)
             return self.display(s.target.id, s.value)      # d: dict[int, float] = {}
         if isinstance(s, ast.Assign) and len(s.targets) == 1:
             t = s.targets[0]
