@@ -753,6 +753,46 @@ def test_resize_of_one_or_two_keys():
     same(copies_and_updates, np.array(ops), np.array(keys))
 
 
+def listed(a):
+    d = {}
+    for v in a:
+        d[v] = d.get(v, 0) + 1
+    ks = sorted(d)
+    vs = list(d.values())
+    k2 = list(d.keys())
+    del d[a[0]]
+    v2 = sorted(d.values())
+    k3 = list(d)
+    return ks, vs, k2, v2, k3
+
+
+def listed_floats(n):
+    d = {(3 - i) * 0.5: -i * 1.5 for i in range(n)}
+    d[math.nan if n > 5 else -0.0] = math.nan
+    ks = sorted(d)
+    vs = sorted(d.values())
+    return ks, vs
+
+
+@pytest.mark.parametrize("f, arg", [
+    (listed, np.array([3, 1, 2, 3], np.int32)), (listed, np.array([7])),
+    (listed, np.array([2.5, -0.0, 0.0, np.inf, 2.5])),
+    (listed_floats, 0), (listed_floats, 4), (listed_floats, 6)])
+def test_list_and_sorted(f, arg):
+    same(f, arg)
+
+
+def listed_items(n):
+    d = {1: n}
+    return list(d.items())
+
+
+def listed_into_itself(n):
+    d = {1: n}
+    d = list(d)
+    return d
+
+
 def comp_reads_itself(n):
     d = {0: 1}
     d = {k: d.get(k, 0) for k in range(n)}
@@ -797,7 +837,8 @@ def copy_of_itself(n):
 
 
 @pytest.mark.parametrize("f", [comp_reads_itself, comp_in_try, comp_strings, comp_passed,
-                               update_keywords, update_from_argument, copy_of_itself])
+                               update_keywords, update_from_argument, copy_of_itself,
+                               listed_items, listed_into_itself])
 def test_comprehension_and_copy_fallbacks(f):
     from hanajit.errors import UnsupportedError
     with pytest.raises(UnsupportedError):

@@ -1,5 +1,6 @@
 """``e = d.copy()``, ``e = dict(d)`` and ``d.update(e)`` of dict locals
-(``frontend/dict_locals.py``), with CPython 3.11's layouts.
+(``frontend/dict_locals.py``), with CPython 3.11's layouts; and ``x = list(d)``
+/ ``sorted(d)`` (:func:`listed_stmts`).
 
 ``dict_merge`` (``dict(d)``, ``d.update(e)``, and ``d.copy()`` of a dict with
 many deleted entries) clones the other dict's table when the target is empty and
@@ -46,6 +47,45 @@ def update_of(stmt):
             isinstance(c.args[0], ast.Name) and not c.keywords:
         return c.func.value.id, c.args[0].id
     return None
+
+
+def listed(stmt, resolve):
+    """The dict read (``d``, or the call ``d.keys()`` / ``d.values()``) when
+    ``stmt`` is ``x = list(...)`` / ``x = sorted(...)`` or returns one of them
+    (no keywords), else None; ``resolve``: see :func:`copy_source`."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+            isinstance(stmt.targets[0], ast.Name) or isinstance(stmt, ast.Return):
+        v = stmt.value
+    else:
+        return None
+    if not (isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and
+            v.func.id in ("list", "sorted") and len(v.args) == 1 and not v.keywords):
+        return None
+    if resolve is not None and resolve(v.func.id) not in (list, sorted):
+        return None
+    a = v.args[0]
+    if isinstance(a, ast.Name) or isinstance(a, ast.Call) and not a.args and \
+            not a.keywords and isinstance(a.func, ast.Attribute) and \
+            a.func.attr in ("keys", "values") and isinstance(a.func.value, ast.Name):
+        return a
+    return None
+
+
+def listed_stmts(r, stmt, name) -> list:
+    """``x = list(d)`` (``sorted``, ``d.keys()``, ``d.values()``; ``return``) as the
+    growable list ``x = []`` appended each item in the dict's order (sorted:
+    ``x.sort()``, the same stable sort): ``frontend/growable_lists.py``."""
+    call = stmt.value
+    item = r.tmp("item")
+    loop = ast.For(_name(item, True), call.args[0], [ast.Expr(ast.Call(
+        ast.Attribute(_name(name), "append", ast.Load()), [_name(item)], []))], [])
+    out = [ast.Assign([_name(name, True)], ast.List([], ast.Load()))] + r.stmts([loop])
+    if call.func.id == "sorted":
+        out.append(ast.Expr(ast.Call(ast.Attribute(_name(name), "sort", ast.Load()), [],
+                                     [])))
+    if isinstance(stmt, ast.Return):
+        out.append(ast.Return(_name(name)))
+    return out
 
 
 def drop_unpaired(uses, names: set, reasons: dict, resolve) -> None:

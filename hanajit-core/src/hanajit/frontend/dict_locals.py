@@ -7,7 +7,8 @@ or a display ``{k: v, ...}`` and every read of it is one of::
     d.get(k, default)   d.pop(k)   d.pop(k, default)   d.setdefault(k, v)
     d.clear()   for k in d   for .. in d.keys() / d.values() / d.items()
     sum(d.values())   max(d, key=d.get)   min(d, key=d.get)   if d:   not d
-    d.popitem()   e = d.copy()   e = dict(d)   d.update(e)   return d   return d, x
+    d.popitem()   e = d.copy()   e = dict(d)   d.update(e)   x = list(d)
+    x = sorted(d.values())   return sorted(d)   return d   return d, x
 
 (``default`` a constant or a name: Python evaluates it before the lookup).  The
 dict becomes hidden locals -- ``$d.K``, ``$d.V`` (keys and values, in insertion
@@ -118,6 +119,9 @@ class Uses:
         if isinstance(p, ast.Call) and p.args == [node] and not p.keywords \
                 and isinstance(p.func, ast.Name) and self.resolve(p.func.id) is len:
             return ""
+        if isinstance(p, ast.Call) and dict_copies.listed(
+                parents.get(p), self.resolve) is node:
+            return ""                                   # x = list(d), return sorted(d)
         if dict_copies.copy_source(parents.get(p), self.resolve) == name \
                 or dict_copies.update_of(parents.get(p)) is not None \
                 and parents.get(p).value.args == [node]:
@@ -189,7 +193,11 @@ class Uses:
                 q.args == [call] and not q.keywords and isinstance(q.func, ast.Name) \
                 and self.resolve(q.func.id) is sum:
             return ""
-        return f"{where}: keys/values/items only in a for loop (and sum(d.values()))"
+        if attr in ("keys", "values") and n == 0 and isinstance(q, ast.Call) and \
+                dict_copies.listed(parents.get(q), self.resolve) is call:
+            return ""                                   # x = list(d.values())
+        return (f"{where}: keys/values/items only in a for loop, sum(d.values()) and "
+                "x = list(d.keys()/values()) or sorted(...) (assigned or returned)")
 
     def _ancestors(self, node):
         p = self.parents.get(node)
@@ -400,6 +408,8 @@ class Rewriter(ast.NodeTransformer):
                 return self.display(t.id, s.value)
             if isinstance(t, ast.Subscript) and self.is_dict(t.value):
                 return self.store(t.value.id, self.visit(t.slice), self.visit(s.value))
+            if isinstance(t, ast.Name) and dict_copies.listed(s, None) is not None:
+                return dict_copies.listed_stmts(self, s, t.id)
             setdef = self.setdefault(s.value)
             if setdef is not None:
                 return setdef[0] + [ast.Assign([self.visit(t)], setdef[1])]
@@ -433,6 +443,8 @@ class Rewriter(ast.NodeTransformer):
             loop = self.loop(s)
             if loop is not None:
                 return loop
+        if isinstance(s, ast.Return) and dict_copies.listed(s, None) is not None:
+            return dict_copies.listed_stmts(self, s, self.tmp("list"))
         if isinstance(s, ast.Return) and s.value is not None:
             return [self.returned(s)]
         return [self.compound(s)]
