@@ -818,6 +818,11 @@ def comp_strings(n):
     return len(d)
 
 
+def comp_nested(n):
+    d = {i: {j: j for j in range(i)} for i in range(n)}
+    return len(d)
+
+
 def comp_passed(n):
     return len({k: 1 for k in range(n)})
 
@@ -842,6 +847,7 @@ def copy_of_itself(n):
 
 
 @pytest.mark.parametrize("f", [comp_reads_itself, comp_in_try, comp_strings, comp_passed,
+                               comp_nested,
                                update_keywords, update_from_argument, copy_of_itself,
                                listed_items, listed_into_itself])
 def test_comprehension_and_copy_fallbacks(f):

@@ -89,6 +89,9 @@ class _Rewrite:
             if isinstance(node, (ast.Lambda, ast.NamedExpr, ast.Yield, ast.YieldFrom,
                                  ast.Await)):
                 self.b.fail(comp, _WHAT, "holding a lambda, a walrus (:=) or a yield")
+            if isinstance(node, (ast.DictComp, ast.SetComp)) and node is not comp:
+                self.b.fail(comp, _WHAT, "holding a dict or set comprehension (a dict "
+                            "holds numbers only)")
             if isinstance(node, ast.Name) and node.id == name:
                 self.b.fail(comp, _WHAT, f"reading '{name}', the name it is assigned to "
                             "(Python reads the old value)")
