@@ -27,3 +27,4 @@ def release(llmod: ir.Module) -> None:
     llmod.metadata.clear()
     llmod.namedmetadata.clear()
     llmod._metadatacache.clear()
+    llmod.__dict__.pop("hj_weights", None)      # (llvm_types.set_weights)
