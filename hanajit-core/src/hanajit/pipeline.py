@@ -322,15 +322,20 @@ class CompileContext:
                 _verify(fn, None)         # the function as its passes leave it
                 module.functions[fn.name] = fn
         rewrote = False
+        # (one call graph for the module passes, N.kept_graph, until one rewrites)
+        module.__dict__["kept_graph"] = N.LazyGraph(module)
         for p in passes():
             if p.scope == "module" and p.when(self, None, entry):
                 # (a pass that says it changed nothing -- False -- rewrote no body)
                 rewrites = p.run(module, self) is not False and p.rewrites
                 rewrote = rewrote or rewrites
+                if rewrites:
+                    module.__dict__["kept_graph"] = N.LazyGraph(module)
                 # bodies again after a pass that rewrites them (each was verified
                 # after its last function pass); the calls after every pass
                 _verify_module(module, bodies=rewrites, after=p.name)
                 _dump(p.name, module)
+        del module.__dict__["kept_graph"]
         _verify_module(module, bodies=rewrote, after=None)
         # per-loop hints for the lowering (hanajit.evolve; ModuleLowering.loop_metadata)
         module.strategy = self.options.get("strategy")
@@ -347,7 +352,7 @@ def _draws(module: N.Module) -> bool:
 
 def _prune(module: N.Module):
     """Drop functions the entry no longer reaches (helpers inlined everywhere)."""
-    seen = set(N.reach(module, module.entry))
+    seen = set(N.reach(module, module.entry, graph=N.kept_graph(module)))
     for name in list(module.functions):
         if name not in seen:
             del module.functions[name]
