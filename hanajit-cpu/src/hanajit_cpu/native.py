@@ -33,7 +33,7 @@ from llvmlite import ir
 from hanajit.dispatch.native import CallShape, Handlers
 from hanajit.ir import types as T
 from hanajit.lowering.cabi import flat_kinds, ret_slots
-from hanajit.lowering.llvm import F64, I32, I64, PTR
+from hanajit.lowering.llvm import F64, I32, I64, PTR, set_weights
 
 from . import nativearray
 from . import nativebox as nb
@@ -265,7 +265,7 @@ class _Gen:
             ok = self.block(f"spec{index}.ok")
             br = b.cbranch(b.icmp_unsigned("==", status, ir.Constant(I32, 0)), ok,
                            self.raised_bb)
-            br.set_weights([2000, 1])
+            set_weights(br, (2000, 1))
             self.raise_index.append((_i64(index), b.block))
             b.position_at_end(ok)
         rt = e.return_type

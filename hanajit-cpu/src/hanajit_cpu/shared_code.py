@@ -97,6 +97,7 @@ def split(module, info, eng, share: bool = True) -> tuple[dict, dict, set | None
     (None: all, nothing split).  Without ``share`` only the functions the pipeline
     gave as linked already are."""
     from hanajit.lowering.llvm import ModuleLowering
+    from hanajit.lowering.llvm_release import release
     imports = _linked_imports(module.functions.values())
     # (one call graph for the roots, each piece and what the caller keeps: lowering
     # the pieces changes no body)
@@ -107,8 +108,10 @@ def split(module, info, eng, share: bool = True) -> tuple[dict, dict, set | None
     externals = {}
     for root in roots:
         piece = shared.piece(module, root, graph=graph)
-        text = str(ModuleLowering(piece.module, info, names=piece.names,
-                                  exports=frozenset({root})).lower())
+        llmod = ModuleLowering(piece.module, info, names=piece.names,
+                               exports=frozenset({root})).lower()
+        text = str(llmod)
+        release(llmod)            # (freed at once, not by the cyclic collector)
         raises = list(piece.module.raises)
         key = hashlib.blake2b((text + repr(raises)).encode(), digest_size=16).hexdigest()
         with _lock:

@@ -71,6 +71,7 @@ class CpuTarget(Target):
     def compile(self, module, options) -> Artifact:
         from hanajit.lowering.llvm import LLVMTargetInfo, ModuleLowering
         from hanajit.lowering.cabi import ENTRY, add_entry_wrapper
+        from hanajit.lowering.llvm_release import release
         from .cexport import add_cfunc
         from .engine import get_engine
         from .vecmath import vector_variants
@@ -100,8 +101,9 @@ class CpuTarget(Target):
         # through LLVM would double the compile of a scalar function
         cexports = add_cfunc(llmod, entry_fn, ml.declare(entry_fn)) \
             if options.get("c_exports") else []
-        optimized, obj = eng.compile_object(str(llmod),
-                                            multi_exit=checked_loops(module, only))
+        text = str(llmod)
+        release(llmod)            # (freed at once, not by the cyclic collector)
+        optimized, obj = eng.compile_object(text, multi_exit=checked_loops(module, only))
         if (options or {}).get("cache"):
             # the runtimes the code calls, for processes that load it from the cache
             from . import runtimes

@@ -80,45 +80,51 @@ class Builder(LoopStatements):
         if args.vararg or args.kwarg:
             self.fail(self.fnode, "*args / **kwargs parameters")
         self.params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
-        # (the analyses below only when their construct is there: each walks the tree)
-        kinds, assigned, sorted_named = survey(self.fnode)
-        if ast.With in kinds or ast.AsyncWith in kinds:   # with np.errstate(...): body
-            self.fnode = with_statements.rewrite(self, self.fnode, assigned)
-            kinds, assigned, sorted_named = survey(self.fnode)
-        if ast.Lambda in kinds or any(isinstance(s, ast.FunctionDef)   # g = lambda y:
-                                      for s in self.fnode.body):       # ...; g(x)
-            fnode = outline_local_lambdas(parsed, set(self.params) | assigned,
+        # (the analyses below only when their construct is there: each walks the
+        # tree; the first checks of four rewrites are made in survey's one walk)
+        sv = survey(self.fnode)
+        if ast.With in sv.kinds or ast.AsyncWith in sv.kinds:   # with np.errstate(...): body
+            self.fnode = with_statements.rewrite(self, self.fnode, sv.names)
+            sv = survey(self.fnode)
+        if ast.Lambda in sv.kinds or any(isinstance(s, ast.FunctionDef)   # g = lambda y:
+                                         for s in self.fnode.body):       # ...; g(x)
+            fnode = outline_local_lambdas(parsed, set(self.params) | sv.names,
                                           self.injected)
             if fnode is not self.fnode:
                 self.fnode = fnode
-                kinds, assigned, sorted_named = survey(fnode)
-        if ast.Call in kinds:       # a.tolist() read: a list comprehension (tolist_calls)
-            fnode = tolist_calls.rewrite(self.fnode, self.injected)
+                sv = survey(fnode)
+        if sv.tolist:       # a.tolist() read: a list comprehension (tolist_calls)
+            fnode = tolist_calls.rewrite(self.fnode, self.injected, found=True)
             if fnode is not self.fnode:
                 self.fnode = fnode
-                kinds, assigned, sorted_named = survey(fnode)
-        if ast.DictComp in kinds:   # d = {k: v for ...}: loops (frontend.dict_comprehensions)
+                sv = survey(fnode)
+        if ast.DictComp in sv.kinds:   # d = {k: v for ...}: loops (frontend.dict_comprehensions)
             fnode = dict_comprehensions.rewrite(self, self.fnode)
             if fnode is not self.fnode:
                 self.fnode = fnode
-                kinds, assigned, sorted_named = survey(fnode)
+                sv = survey(fnode)
         self.dict_reasons, self.dict_returns = {}, []
-        self.locals = set(self.params) | assigned
-        if ast.Dict in kinds or ast.Call in kinds:
+        self.locals = set(self.params) | sv.names
+        if sv.dict_assign:
             # dict locals of numbers: hidden arrays (frontend.dict_locals)
             fnode, _, self.dict_reasons, self.dict_returns = dict_locals.rewrite(
-                self.fnode, set(self.params), self._global_object, self.injected)
+                self.fnode, set(self.params), self._global_object, self.injected,
+                found=True)
             if fnode is not self.fnode:
                 self.fnode = fnode
-                kinds, assigned, sorted_named = survey(fnode)
-        self.locals = set(self.params) | assigned
-        if ast.Call in kinds:       # r = range(n); len(range(...)) (frontend.range_objects)
+                sv = survey(fnode)
+        self.locals = set(self.params) | sv.names
+        # (a range rewrite changes the tree in place: growable_list_uses walks it again)
+        list_assign = sv.list_assign
+        if sv.held_range:   # r = range(n); len(range(...)) (frontend.range_objects)
+            list_assign = None
             fnode = range_objects.rewrite(self.fnode, set(self.params), self._global_object,
-                                          self.injected)
+                                          self.injected, held=True)
             if fnode is not self.fnode:
                 self.fnode = fnode
-                kinds, assigned, sorted_named = survey(fnode)
-                self.locals = set(self.params) | assigned
+                sv = survey(fnode)
+                self.locals = set(self.params) | sv.names
+        kinds = sv.kinds
         # list displays only read, built as tuples (frontend.readonly_lists)
         self.list_displays, self.list_names = readonly_lists(
             self.fnode, set(self.params), self._global_object) \
@@ -130,12 +136,12 @@ class Builder(LoopStatements):
         self.list_names.update((n, False) for n in self.starred_names)
         # named list comprehensions only read, as arrays (frontend.comprehension_lists)
         self.comp_lists = {} if self.parallel.get("auto") or (
-            ast.ListComp not in kinds and not sorted_named) \
+            ast.ListComp not in kinds and not sv.sorted_named) \
             else comprehension_lists.find(self.fnode, set(self.params), self._global_object)
         self.comp_items: dict = {}          # name -> the local holding its items
         # list locals that grow (``out.append(x)``): hidden buffers (frontend.growable_lists)
         lists, self.grow_refused = growable_list_uses.find(
-            self.fnode, set(self.params), self._global_object) \
+            self.fnode, set(self.params), self._global_object, assigns=list_assign) \
             if not self.parallel.get("auto") and (ast.List in kinds or ast.Call in kinds) \
             else ({}, {})
         self.grow_lists = growable_lists.setup(self, {

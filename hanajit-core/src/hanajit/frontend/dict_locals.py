@@ -31,6 +31,7 @@ import copy
 
 from . import dict_copies
 from .readonly_lists import declared_elsewhere, scan
+from .scopes import is_dict_value
 
 _METHODS = ("get", "pop", "setdefault", "clear", "keys", "values", "items", "popitem",
             "copy", "update")
@@ -53,11 +54,7 @@ def _const(v):
     return ast.Constant(v)
 
 
-def _is_dict_value(v) -> bool:
-    if isinstance(v, ast.Dict):
-        return all(k is not None for k in v.keys)          # (no ``**other``)
-    return isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and \
-        v.func.id == "dict" and not v.args and not v.keywords
+_is_dict_value = is_dict_value
 
 
 def _method(node, parents):
@@ -544,12 +541,15 @@ class Rewriter(ast.NodeTransformer):
         return s
 
 
-def rewrite(fn, params, resolve_global, injected):
+def rewrite(fn, params, resolve_global, injected, found=None):
     """``(fnode, names, reasons, returns)``: ``fn`` with its dict locals rewritten
     (a copy; ``fn`` itself when it has none), which they are, why the others are
-    not compiled, and the dicts each ``return`` gives (:class:`Rewriter`)."""
-    if not any(isinstance(s, (ast.Assign, ast.AnnAssign)) and s.value is not None
-               and _is_dict_value(s.value) for s in ast.walk(fn)):
+    not compiled, and the dicts each ``return`` gives (:class:`Rewriter`).
+    ``found``: whether ``fn`` assigns a dict at all, when the caller knows
+    (``scopes.survey``)."""
+    if not (any(isinstance(s, (ast.Assign, ast.AnnAssign)) and s.value is not None
+                and _is_dict_value(s.value) for s in ast.walk(fn))
+            if found is None else found):
         return fn, set(), {}, []
     names, reasons = find(fn, params, resolve_global)
     if not names:

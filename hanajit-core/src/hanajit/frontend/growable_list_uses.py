@@ -15,10 +15,11 @@ LOOKUPS = {"index": "list_index", "count": "list_count"}
 LOOPED = (sum, min, max, any, all, sorted, math.prod, math.fsum)
 
 
-def find(fn, params, resolve_global) -> tuple[dict, dict]:
+def find(fn, params, resolve_global, assigns=None) -> tuple[dict, dict]:
     """``({name: adds}, {name: reason})``: the list locals built here, and why
-    each other local assigned a list display is not."""
-    if not _assigns_lists(fn):
+    each other local assigned a list display is not.  ``assigns``:
+    :func:`_assigns_lists`, when the caller knows (``scopes.survey``)."""
+    if not (_assigns_lists(fn) if assigns is None else assigns):
         return {}, {}
     ctx, stores, loads = scan(fn, resolve_global)
     parents = ctx.parents

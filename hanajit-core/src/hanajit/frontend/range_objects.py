@@ -34,9 +34,12 @@ from .readonly_lists import declared_elsewhere, scan
 _ITERATORS = (builtins.zip, builtins.enumerate, builtins.reversed)
 
 
-def rewrite(fn: ast.FunctionDef, params, resolve_global, injected) -> ast.FunctionDef:
-    """``fn`` with its range values rewritten (``fn`` itself when it has none)."""
-    if resolve_global("range") is not builtins.range or not _held_ranges(fn):
+def rewrite(fn: ast.FunctionDef, params, resolve_global, injected,
+            held=None) -> ast.FunctionDef:
+    """``fn`` with its range values rewritten (``fn`` itself when it has none).
+    ``held``: :func:`_held_ranges`, when the caller knows (``scopes.survey``)."""
+    if resolve_global("range") is not builtins.range or not (
+            _held_ranges(fn) if held is None else held):
         return fn
     ctx, stores, loads = scan(fn, resolve_global)
     parents = ctx.parents

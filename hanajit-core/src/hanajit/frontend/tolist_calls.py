@@ -15,14 +15,13 @@ import ast
 import copy
 
 from ..lib import registry
+from .scopes import is_tolist
 
 ITEM = "__hj_tolist_item"
 _VAR = "__hj_tolist_v"
 
 
-def _is_tolist(node) -> bool:
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "tolist" and not node.args and not node.keywords)
+_is_tolist = is_tolist
 
 
 def _returned(node, parents) -> bool:
@@ -63,10 +62,11 @@ class _Rewrite(ast.NodeTransformer):
         return ast.copy_location(comp, node)
 
 
-def rewrite(fnode: ast.FunctionDef, injected: dict) -> ast.FunctionDef:
+def rewrite(fnode: ast.FunctionDef, injected: dict, found=None) -> ast.FunctionDef:
     """``fnode`` with its read ``a.tolist()`` calls as list comprehensions (a
-    copy; ``fnode`` itself when there are none)."""
-    if not any(_is_tolist(node) for node in ast.walk(fnode)):
+    copy; ``fnode`` itself when there are none).  ``found``: whether ``fnode``
+    calls ``.tolist()`` at all, when the caller knows (``scopes.survey``)."""
+    if not (any(_is_tolist(node) for node in ast.walk(fnode)) if found is None else found):
         return fnode
     parents = {}
     found = False

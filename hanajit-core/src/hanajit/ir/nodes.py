@@ -714,8 +714,8 @@ class Module:
 
 # the walks over statements and expression trees (``ir/walk.py``), here too: every
 # pass reads them as ``N.walk_stmts`` ...
-from .walk import (call_graph, callees, holds_try, reach, read_names, splice,  # noqa: E402,F401
-                   stmt_exprs, walk_expr, walk_stmts)
+from .walk import (LazyGraph, call_graph, callees, holds_try, kept_graph,  # noqa: E402,F401
+                   reach, read_names, splice, stmt_exprs, walk_expr, walk_stmts)
 
 # the Python-level expressions (``ir/python_nodes.py``), here too: N.PyCall ...
 from .python_nodes import (PyAttr, PyBinOp, PyBoolOp, PyCall, PyCompare,  # noqa: E402,F401

@@ -101,6 +101,28 @@ def call_graph(module) -> dict:
     return {name: callees(fn) for name, fn in module.functions.items()}
 
 
+class LazyGraph(dict):
+    """:func:`call_graph` of a module, each function's callees found when first
+    asked for (``graph[name]``)."""
+
+    def __init__(self, module):
+        super().__init__()
+        self.module = module
+
+    def __missing__(self, name):
+        out = self[name] = callees(self.module.functions[name])
+        return out
+
+
+def kept_graph(module) -> dict:
+    """The call graph ``CompileContext.build_module`` keeps on ``module`` while its
+    module passes run (a :class:`LazyGraph`, made again after a pass that rewrites
+    bodies: the passes that ask for every function's callees ask once between
+    them), or a fresh one."""
+    graph = module.__dict__.get("kept_graph")
+    return graph if graph is not None else LazyGraph(module)
+
+
 def reach(module, start: str, stop=(), graph=None) -> list:
     """``start`` and every function of ``module`` it reaches through calls, depth
     first in call order; a name in ``stop`` is neither kept nor entered

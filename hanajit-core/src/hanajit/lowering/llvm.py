@@ -27,7 +27,8 @@ from .llvm_memory import ArrayMemory, borrowed_params
 from .llvm_random import TablesAndRandom
 from .llvm_try import TryLowering, fill_switches
 from .llvm_types import (F32, F64, I1, I8, I32, I64, PTR,  # noqa: F401 (re-exported)
-                         LLVMTargetInfo, const, holds_array, lltype, memtype)
+                         LLVMTargetInfo, const, holds_array, lltype, memtype,
+                         set_weights)
 from .vector_math_sites import VectorMathSites
 
 
@@ -110,10 +111,10 @@ class FunctionLowering(TablesAndRandom, ArrayMemory, VectorMathSites, TryLowerin
             merge = self.llfn.append_basic_block("endif")
             b.cbranch(cond, then_bb, else_bb or merge)
             if s.then and isinstance(s.then[0], N.Raise) and len(s.then) == 1 and not s.orelse:
-                b.block.instructions[-1].set_weights([1, 2000])
+                set_weights(b.block.instructions[-1], (1, 2000))
             versioned = getattr(s, "versioned", False)     # passes/version_bounds.py
             if versioned:
-                b.block.instructions[-1].set_weights([2000, 1])
+                set_weights(b.block.instructions[-1], (2000, 1))
             b.position_at_end(then_bb)
             self.block(s.then)
             if not b.block.is_terminated:
@@ -302,7 +303,7 @@ class FunctionLowering(TablesAndRandom, ArrayMemory, VectorMathSites, TryLowerin
         ok = self.llfn.append_basic_block("call.ok")
         fail = self.llfn.append_basic_block("call.fail")
         br = b.cbranch(b.icmp_unsigned("==", status, ir.Constant(I32, 0)), ok, fail)
-        br.set_weights([2000, 1])
+        set_weights(br, (2000, 1))
         b.position_at_end(fail)
         if self.fn.can_raise:
             if c.func in self.m.externals:

@@ -71,7 +71,7 @@ class ArrayMemory:
         ok = self.llfn.append_basic_block("alloc.ok")
         fail = self.llfn.append_basic_block("alloc.fail")
         br = b.cbranch(b.icmp_unsigned("!=", mi, ir.Constant(_ll.PTR, None)), ok, fail)
-        br.set_weights([2000, 1])
+        _ll.set_weights(br, (2000, 1))
         b.position_at_end(fail)
         code = self.m.module.raise_code(MemoryError, "Unable to allocate memory for an array")
         b.store(ir.Constant(_ll.I64, code), self.err)

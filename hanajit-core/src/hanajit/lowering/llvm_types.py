@@ -104,3 +104,17 @@ def const(value, t: T.Type) -> ir.Constant:
     if isinstance(t, T.NoneType):
         return ir.Constant(I8, 0)
     raise TypeError(t)
+
+
+def set_weights(br, weights: tuple) -> None:
+    """``br.set_weights(weights)``: the same ``!prof`` node, made once per module
+    (llvmlite's makes the node's operands -- a string and constants -- and looks
+    them up again for each branch; a module has hundreds of checked branches)."""
+    module = br.module
+    made = module.__dict__.setdefault("hj_weights", {})
+    md = made.get(weights)
+    if md is None:
+        br.set_weights(list(weights))
+        made[weights] = br.metadata["prof"]
+    else:
+        br.set_metadata("prof", md)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from .llvm import I8, I32, I64, PTR, lltype
+from .llvm import I8, I32, I64, PTR, lltype, set_weights
 
 # The symbols a target with threads links in: ``i32 hj_parallel_for(ptr fn, ptr ctx,
 # i64 count, ptr err)`` and the ``i64`` worker count ``hj_num_threads``.
@@ -80,7 +80,7 @@ def parallel_for(fl, s):
     ok = fl.llfn.append_basic_block("par.ok")
     fail = fl.llfn.append_basic_block("par.fail")
     br = b.cbranch(b.icmp_unsigned("==", status, ir.Constant(I32, 0)), ok, fail)
-    br.set_weights([2000, 1])
+    set_weights(br, (2000, 1))
     b.position_at_end(fail)
     fl.fail()
     b.position_at_end(ok)

@@ -28,6 +28,7 @@ def analyze_raises(module: N.Module) -> bool:
               for name, fn in module.functions.items()}
     # (the callees of a function found raising already are never asked for)
     calls: dict = {}
+    graph = N.kept_graph(module)
     changed = True
     while changed:
         changed = False
@@ -36,7 +37,7 @@ def analyze_raises(module: N.Module) -> bool:
                 continue
             callees = calls.get(name)
             if callees is None:
-                callees = calls[name] = set(N.callees(module.functions[name]))
+                callees = calls[name] = set(graph[name])
             if any(raises.get(c) for c in callees):
                 raises[name] = changed = True
     for name, fn in module.functions.items():

@@ -37,8 +37,8 @@ RESULT = "__stack_result"
 def cycles(module: N.Module) -> list:
     """The strongly connected components of the call graph that hold a cycle
     (Tarjan's algorithm), each a set of function names."""
-    graph = {name: set(N.callees(fn)) & module.functions.keys()
-             for name, fn in module.functions.items()}
+    kept = N.kept_graph(module)
+    graph = {name: set(kept[name]) & module.functions.keys() for name in module.functions}
     index, low, stack, on_stack, out = {}, {}, [], set(), []
 
     def visit(v):
