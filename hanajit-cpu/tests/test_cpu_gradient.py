@@ -328,15 +328,12 @@ def cplane(f, d, x, y):
 
 
 def _c_views(F):
-    """``(k, view)``: a 2-D array strided, transposed and backwards, with the
-    ``k`` that picks its spacing and coordinates.  (Fortran order, ``k`` 1,
-    takes the same path as these views -- a complex product's form is chosen
-    for C order or at run time from the strides -- with ``k`` 0's types: it is
-    checked in ``test_complex_products_rounded_as_numpy``.)"""
-    yield 0, F[1:-1, 1:]
-    yield 2, F.T[1:, ::2]
-    yield 3, F[::-1, 1:]
-    yield 4, F[1:-1, ::-2]
+    """A 2-D array as C and Fortran order, strided, transposed and backwards."""
+    yield F[1:-1, 1:]
+    yield np.asfortranarray(F[1:-1, 1:])
+    yield F.T[1:, ::2]
+    yield F[::-1, 1:]
+    yield F[1:-1, ::-2]
 
 
 def _c_coords(rng, n):
@@ -360,7 +357,7 @@ def test_complex_data(ct):
         for d, x in list(zip(C_SPACINGS[k::2], list(_c_coords(rng, len(f)))[k % 2::2]))[:2]:
             _same(cline, f, d, x)
     F = _complex(rng, (9, 8), ct)
-    for k, f in _c_views(F):
+    for k, f in enumerate(_c_views(F)):
         xs, ys = (list(_c_coords(rng, n)) for n in f.shape)
         _same(cplane, f, C_SPACINGS[(2 * k) % 9], xs[k], ys[(k + 1) % 6])
 
