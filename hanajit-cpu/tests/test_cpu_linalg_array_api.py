@@ -34,8 +34,12 @@ JM, JV = jit(matrices, fallback=False), jit(vectors, fallback=False)
 
 @pytest.mark.parametrize("dt", [np.float64, np.int64])
 def test_matrices(dt):
+    """float64 compiled for each layout; int64 (its values as float64 in the
+    norms, else the same steps) compiled once, for the strided view first,
+    which then runs the C and the Fortran array too."""
     x = (RNG.standard_normal((5, 6)) * 4).astype(dt)
-    for v in (x, np.asfortranarray(x), x[::-1, ::2]):
+    views = (x, np.asfortranarray(x), x[::-1, ::2])
+    for v in views if dt == np.float64 else views[::-1]:
         for g, w in zip(JM(v), matrices(v)):
             same(g, w)
 
