@@ -7,15 +7,29 @@ import numpy as np
 import pytest
 
 
+def layout_copy(a: np.ndarray) -> np.ndarray:
+    """A copy of ``a`` with ``a``'s strides (a Fortran-ordered, strided or reversed
+    view stays one, over memory of its own), its dtype, shape and subclass."""
+    if a.size == 0 or a.flags.c_contiguous:
+        return a.copy(order="K")
+    lo = sum(s * (n - 1) for s, n in zip(a.strides, a.shape) if s < 0)
+    hi = sum(s * (n - 1) for s, n in zip(a.strides, a.shape) if s > 0) + a.itemsize
+    memory = np.empty(hi - lo, np.uint8)
+    out = np.ndarray(a.shape, a.dtype, buffer=memory, offset=-lo, strides=a.strides)
+    out[...] = a
+    return out.view(type(a)) if type(a) is not np.ndarray else out
+
+
 def check_on_copies(fn, compiled, args, same) -> None:
     """Call ``fn`` (the interpreter) and ``compiled`` on separate copies of
     ``args``: ``same(got, expected)`` must hold for the results, or both must
     raise (NumPy raises subclasses of builtin exceptions, such as a TypeError
     subclass for casting; compiled code raises the builtin class, so the builtin
     base is compared), and every array argument must hold the same contents
-    afterwards -- writes made before an exception included."""
+    afterwards -- writes made before an exception included.  The copies keep each
+    array's layout (:func:`layout_copy`): a view is tested as a view."""
     def copies():
-        return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        return [layout_copy(a) if isinstance(a, np.ndarray) else a for a in args]
     ca, pa = copies(), copies()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
