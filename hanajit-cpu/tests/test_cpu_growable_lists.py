@@ -717,3 +717,24 @@ def test_pops_inside_expressions():
     check(pops_in_expressions, (0,), (5,))
     with pytest.raises(UnsupportedError, match="inside an expression"):
         jit(popped_twice, fallback=False)(1)
+
+
+def seen_items(a):
+    out = []
+    for v in a:
+        out.append(int(v))
+    seen = []
+    for v in out:               # (v was an np.int64 above, a Python int here)
+        seen.append(v)
+    return seen
+
+
+def test_items_of_a_local_of_either_kind_fall_back():
+    # the items came back as np.int64 (the static kind of ``v``) where CPython's are ints
+    a = np.array([3, -1, 4])
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        got = jit(seen_items)(a)
+    assert same(got, seen_items(a))
+    assert any("whose items have one kind" in str(x.message) for x in w
+               if issubclass(x.category, HanaJitFallbackWarning))
