@@ -738,3 +738,48 @@ def test_items_of_a_local_of_either_kind_fall_back():
     assert same(got, seen_items(a))
     assert any("whose items have one kind" in str(x.message) for x in w
                if issubclass(x.category, HanaJitFallbackWarning))
+
+
+def monotonic_stack(a):
+    st = []
+    res = []
+    for v in a:
+        while st and st[-1] < v:        # (the list's truth inside and/or)
+            res.append(st.pop())
+        st.append(v)
+    return res, st
+
+
+def truth_in_boolops(a):
+    out = []
+    if not out or a[0] > 0:
+        out.append(1)
+    if len(a) > 100 or out and not (out and a[0] < 0):
+        out.append(2)
+    x = 5 if out and a[1] else 6
+    return out, x, bool(out)
+
+
+def keyed_extremes(a):
+    out = []
+    for v in a:
+        if v > -100:
+            out.append(int(v))
+    return min(out, key=lambda v: v * v), max(out, key=abs), \
+        min(out, key=lambda v: -v, default=-1)
+
+
+def keyed_max_of_empty(a):
+    out = []
+    for v in a:
+        if v > 100:
+            out.append(float(v))
+    return max(out, key=lambda v: -v)
+
+
+def test_truth_in_and_or_bool_and_keyed_min_max():
+    # each fell back: "used in boolop position", "passed to bool()", "passed to min()"
+    check(monotonic_stack, (np.array([3, 1, 4, 1, 5, 9, 2, 6]),), (np.zeros(0, np.int64),))
+    check(truth_in_boolops, (np.array([3, 1]),), (np.array([-3, 0]),))
+    check(keyed_extremes, (np.array([3, -1, 4, 1, -5, 9]),))
+    check(keyed_max_of_empty, (np.array([3, 1]),), (np.array([300, 1]),))

@@ -177,8 +177,11 @@ def _use(node, parents, resolve_global, fn):
     if isinstance(p, ast.Call) and node in p.args:
         obj = resolved(p.func, resolve_global)
         one = len(p.args) == 1 and not p.keywords
-        if obj is len and one:
+        if (obj is len or obj is bool) and one:
             return None, False
+        if (obj is min or obj is max) and p.args == [node] and p.keywords and \
+                {k.arg for k in p.keywords} <= {"key", "default"}:
+            return None, False                  # min(out, key=f): a loop over it
         if obj is enumerate and p.args[0] is node and len(p.args) <= 2 and not p.keywords:
             loop = q if isinstance(q, (ast.For, ast.comprehension)) and q.iter is p else None
             return (None if loop is not None else "enumerate() of it is not looped over"), \
@@ -210,7 +213,8 @@ def _use(node, parents, resolve_global, fn):
             and isinstance(p.ops[0], (ast.In, ast.NotIn)):
         return None, False
     if isinstance(p, (ast.If, ast.While, ast.IfExp, ast.Assert)) and p.test is node \
-            or isinstance(p, ast.UnaryOp) and isinstance(p.op, ast.Not):
+            or isinstance(p, ast.UnaryOp) and isinstance(p.op, ast.Not) \
+            or isinstance(p, ast.BoolOp) and _truth_context(p, parents):
         return None, False
     if isinstance(p, ast.Return) or isinstance(p, ast.Tuple) and isinstance(q, ast.Return) \
             and not any(isinstance(e, ast.Starred) for e in p.elts):
@@ -222,6 +226,19 @@ def _use(node, parents, resolve_global, fn):
     if isinstance(p, ast.Compare):
         return "it is compared", False
     return f"it is used in {type(p).__name__.lower()} position", False
+
+
+def _truth_context(e, parents) -> bool:
+    """Is ``and``/``or`` expression ``e`` read only for its truth (the test of an
+    ``if``, ``while``, conditional expression or ``assert``, through other
+    ``and``/``or``/``not``), so that a list operand of it is too?"""
+    while True:
+        p = parents.get(e)
+        if isinstance(p, ast.BoolOp) or isinstance(p, ast.UnaryOp) and \
+                isinstance(p.op, ast.Not):
+            e = p
+            continue
+        return isinstance(p, (ast.If, ast.While, ast.IfExp, ast.Assert)) and p.test is e
 
 
 def _slice_use(p, q, parents, resolve_global):
