@@ -783,3 +783,19 @@ def test_truth_in_and_or_bool_and_keyed_min_max():
     check(truth_in_boolops, (np.array([3, 1]),), (np.array([-3, 0]),))
     check(keyed_extremes, (np.array([3, -1, 4, 1, -5, 9]),))
     check(keyed_max_of_empty, (np.array([3, 1]),), (np.array([300, 1]),))
+
+
+def sorted_into_a_name(a):
+    out = []
+    for v in a:
+        if v == v:
+            out.append(float(v))
+    s = sorted(out)
+    k = sorted(out, key=lambda v: -abs(v), reverse=True)
+    return s[len(s) // 2] if s else -1.0, s, k
+
+
+def test_sorted_of_it_assigned_to_a_name():
+    # fell back: "sorted() of it is used other than returned or looped over"
+    check(sorted_into_a_name, (np.array([3.0, np.nan, -1.0, 2.0, -0.0, 0.0]),),
+          (np.zeros(0),), (np.array([1.0, np.nan]),))

@@ -188,11 +188,15 @@ def _use(node, parents, resolve_global, fn):
                 False
         if any(obj is f for f in LOOPED) and p.args[0] is node and (
                 one or obj is sum and len(p.args) == 2 and not p.keywords
-                or obj is sorted and [k.arg for k in p.keywords] == ["reverse"]):
+                or obj is sorted and {k.arg for k in p.keywords} <= {"reverse", "key"}):
             returned = isinstance(q, ast.Return) or isinstance(q, ast.Tuple) and \
                 isinstance(parents.get(q), ast.Return)
-            if obj is sorted and not (returned or isinstance(q, ast.For) and q.iter is p):
-                return "sorted() of it is used other than returned or looped over", False
+            named = isinstance(q, ast.Assign) and q.value is p and len(q.targets) == 1 \
+                and isinstance(q.targets[0], ast.Name)      # (frontend/sorted_lists.py)
+            if obj is sorted and not (returned or named or isinstance(q, ast.For)
+                                      and q.iter is p):
+                return "sorted() of it is used other than returned, assigned to a name or " \
+                    "looped over", False
             return None, False
         if is_numpy_array(obj):
             return (None if one else f"np.{obj.__name__}() of it with a dtype or other "
