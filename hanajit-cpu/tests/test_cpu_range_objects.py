@@ -124,3 +124,15 @@ def test_held_in_nested_iterators():
     c = jit(nested_iterators, fallback=False)
     for n in (0, 3, 10, 31):
         check(nested_iterators, c, n)
+
+
+def measured_then_summed(n):
+    r = range(1, n, 2)
+    return len(r), r[-1], sum(r)
+
+
+def test_sum_after_other_reads_in_its_statement():
+    # fell back: "sum() of a sequence: evaluated after other work ... that could fail"
+    c = jit(measured_then_summed, fallback=False)
+    for n in (2, 3, 10):
+        check(measured_then_summed, c, n)
