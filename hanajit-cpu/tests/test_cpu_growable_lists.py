@@ -799,3 +799,30 @@ def test_sorted_of_it_assigned_to_a_name():
     # fell back: "sorted() of it is used other than returned or looped over"
     check(sorted_into_a_name, (np.array([3.0, np.nan, -1.0, 2.0, -0.0, 0.0]),),
           (np.zeros(0),), (np.array([1.0, np.nan]),))
+
+
+def running_sums(a):
+    s = 0.0
+    res = []
+    for v in a:
+        s += v
+        res.append(s)           # (always the NumPy scalar here: just after s += v)
+    return res
+
+
+def bool_then_int(a):
+    x = 0
+    log = [0]
+    x = len(a) > 5
+    log.append(x)               # a bool: CPython's list holds False itself (was 0)
+    x = len(a)
+    log.append(x)
+    return log
+
+
+def test_items_from_locals_of_two_types_or_kinds():
+    check(running_sums, (np.array([1.5, 2.0]),), (np.zeros(0),))
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        assert same(jit(bool_then_int)(np.array([1, 2])), bool_then_int(np.array([1, 2])))
+    assert any("holds numbers of different types" in str(x.message) for x in w)

@@ -370,3 +370,49 @@ def test_arithmetic_on_a_bool_of_either_kind_falls_back():
         f = jit(bool_sum)
         assert f(np.array([1]), False) == 2 and f(np.array([1]), True) is np.True_
     assert any("True + True is 2" in str(x.message) for x in w)
+
+
+def _helper_scaled(x):
+    return x * 2**62 * 4
+
+
+def passed_on(a, c):
+    v = 3
+    if c:
+        v = a[0]
+    return _helper_scaled(v)
+
+
+def compared_with_a_float(a, c):
+    v = 2**53 + 1
+    if c:
+        v = a[0]
+    return v == 2.0**53
+
+
+def in_a_tuple(a, c):
+    v = 3
+    if c:
+        v = a[0]
+    w = (v, 1)
+    return w[0] * 2**62 * 4
+
+
+def with_uint8(a, c):
+    v = 300
+    if c:
+        v = a[0]
+    return np.zeros(2, np.uint8) + v, np.add(v, np.uint8(4))
+
+
+@pytest.mark.parametrize("f", [passed_on, compared_with_a_float, in_a_tuple, with_uint8])
+def test_a_local_of_either_kind_where_the_kind_decides(f):
+    # each gave NumPy's answer (int64 wrap, float comparison, int64 promotion) for
+    # the Python number; now in_a_tuple re-runs on overflow, the others fall back
+    a = np.array([3], np.int64)
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        jf = jit(f)
+        for c in (False, True):
+            got, want = _run(jf, a, c), _run(f, a, c)
+            assert got[0] == want[0] and repr(got[1]) == repr(want[1]), (f.__name__, c)

@@ -81,3 +81,22 @@ def neg(L, a, t):
         a = L.let(a)
         _deopt(L, N.Cmp("eq", a, C(MIN, t), _B))
     return a
+
+
+def exact_compare(L, a, b):
+    """An int compared with a float, one of them a local of either kind: Python
+    compares exactly where NumPy converts the int to float64, so an int beyond
+    2**53 re-runs the call."""
+    if not active(L):
+        return a, b
+    out = []
+    for x in (a, b):
+        if isinstance(x.type, T.Scalar) and x.type.is_int and not x.type.is_bool:
+            x = L.let(x)
+            big = bor(N.Cmp("gt", convert(L, x, T.INT64), C(2**53, T.INT64), _B),
+                      N.Cmp("lt", convert(L, x, T.INT64), C(-2**53, T.INT64), _B))
+            if x.type == T.UINT64:
+                big = N.Cmp("gt", x, C(2**53, T.UINT64), _B)
+            _deopt(L, big)
+        out.append(x)
+    return out[0], out[1]
