@@ -427,7 +427,7 @@ def added_array(a):
 def mixed_lookup(a):
     out = [1.5]
     out.append(2.5)
-    return 1 in out
+    return a in out             # (an int variable: a constant float64 holds compiles)
 
 
 @pytest.mark.parametrize("f,args,reason", [
@@ -826,3 +826,19 @@ def test_items_from_locals_of_two_types_or_kinds():
         warnings.simplefilter("always")
         assert same(jit(bool_then_int)(np.array([1, 2])), bool_then_int(np.array([1, 2])))
     assert any("holds numbers of different types" in str(x.message) for x in w)
+
+
+def int_constants_in_floats(a):
+    out = []
+    for v in a:
+        out.append(float(v))
+    found = (3 in out, 0 in out, out.count(3), out.index(3))
+    out.remove(3)
+    return found, out
+
+
+def test_int_constants_looked_up_in_a_list_of_floats():
+    # fell back ("looking up a int64 in a list of float64 items"): a constant a
+    # float holds exactly compares as in Python
+    check(int_constants_in_floats, (np.array([1.0, 3.0, -0.0, 3.0]),),
+          (np.array([2.0, 5.0]),))
