@@ -427,7 +427,7 @@ def added_array(a):
 def mixed_lookup(a):
     out = [1.5]
     out.append(2.5)
-    return 1 in out
+    return a in out             # (an int variable: a constant float64 holds compiles)
 
 
 @pytest.mark.parametrize("f,args,reason", [
@@ -717,3 +717,128 @@ def test_pops_inside_expressions():
     check(pops_in_expressions, (0,), (5,))
     with pytest.raises(UnsupportedError, match="inside an expression"):
         jit(popped_twice, fallback=False)(1)
+
+
+def seen_items(a):
+    out = []
+    for v in a:
+        out.append(int(v))
+    seen = []
+    for v in out:               # (v was an np.int64 above, a Python int here)
+        seen.append(v)
+    return seen
+
+
+def test_items_of_a_local_of_either_kind_fall_back():
+    # the items came back as np.int64 (the static kind of ``v``) where CPython's are ints
+    a = np.array([3, -1, 4])
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        got = jit(seen_items)(a)
+    assert same(got, seen_items(a))
+    assert any("whose items have one kind" in str(x.message) for x in w
+               if issubclass(x.category, HanaJitFallbackWarning))
+
+
+def monotonic_stack(a):
+    st = []
+    res = []
+    for v in a:
+        while st and st[-1] < v:        # (the list's truth inside and/or)
+            res.append(st.pop())
+        st.append(v)
+    return res, st
+
+
+def truth_in_boolops(a):
+    out = []
+    if not out or a[0] > 0:
+        out.append(1)
+    if len(a) > 100 or out and not (out and a[0] < 0):
+        out.append(2)
+    x = 5 if out and a[1] else 6
+    return out, x, bool(out)
+
+
+def keyed_extremes(a):
+    out = []
+    for v in a:
+        if v > -100:
+            out.append(int(v))
+    return min(out, key=lambda v: v * v), max(out, key=abs), \
+        min(out, key=lambda v: -v, default=-1)
+
+
+def keyed_max_of_empty(a):
+    out = []
+    for v in a:
+        if v > 100:
+            out.append(float(v))
+    return max(out, key=lambda v: -v)
+
+
+def test_truth_in_and_or_bool_and_keyed_min_max():
+    # each fell back: "used in boolop position", "passed to bool()", "passed to min()"
+    check(monotonic_stack, (np.array([3, 1, 4, 1, 5, 9, 2, 6]),), (np.zeros(0, np.int64),))
+    check(truth_in_boolops, (np.array([3, 1]),), (np.array([-3, 0]),))
+    check(keyed_extremes, (np.array([3, -1, 4, 1, -5, 9]),))
+    check(keyed_max_of_empty, (np.array([3, 1]),), (np.array([300, 1]),))
+
+
+def sorted_into_a_name(a):
+    out = []
+    for v in a:
+        if v == v:
+            out.append(float(v))
+    s = sorted(out)
+    k = sorted(out, key=lambda v: -abs(v), reverse=True)
+    return s[len(s) // 2] if s else -1.0, s, k
+
+
+def test_sorted_of_it_assigned_to_a_name():
+    # fell back: "sorted() of it is used other than returned or looped over"
+    check(sorted_into_a_name, (np.array([3.0, np.nan, -1.0, 2.0, -0.0, 0.0]),),
+          (np.zeros(0),), (np.array([1.0, np.nan]),))
+
+
+def running_sums(a):
+    s = 0.0
+    res = []
+    for v in a:
+        s += v
+        res.append(s)           # (always the NumPy scalar here: just after s += v)
+    return res
+
+
+def bool_then_int(a):
+    x = 0
+    log = [0]
+    x = len(a) > 5
+    log.append(x)               # a bool: CPython's list holds False itself (was 0)
+    x = len(a)
+    log.append(x)
+    return log
+
+
+def test_items_from_locals_of_two_types_or_kinds():
+    check(running_sums, (np.array([1.5, 2.0]),), (np.zeros(0),))
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        assert same(jit(bool_then_int)(np.array([1, 2])), bool_then_int(np.array([1, 2])))
+    assert any("holds numbers of different types" in str(x.message) for x in w)
+
+
+def int_constants_in_floats(a):
+    out = []
+    for v in a:
+        out.append(float(v))
+    found = (3 in out, 0 in out, out.count(3), out.index(3))
+    out.remove(3)
+    return found, out
+
+
+def test_int_constants_looked_up_in_a_list_of_floats():
+    # fell back ("looking up a int64 in a list of float64 items"): a constant a
+    # float holds exactly compares as in Python
+    check(int_constants_in_floats, (np.array([1.0, 3.0, -0.0, 3.0]),),
+          (np.array([2.0, 5.0]),))

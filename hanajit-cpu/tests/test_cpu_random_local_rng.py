@@ -262,3 +262,16 @@ def test_refused_where_code_runs_outside_python():
     g()
     with pytest.raises(UnsupportedError, match="OS entropy"):
         g.specialize()
+
+
+def zero_d_draws(seed):
+    rng = np.random.default_rng(seed)
+    return (rng.random(()), rng.integers(0, 5, size=()), rng.normal(1.0, 2.0, ()),
+            rng.standard_normal(()), rng.uniform(0, 1, ()), rng.random((0, 3)))
+
+
+def test_size_of_an_empty_tuple_is_a_0d_array():
+    # size=() made an internal compiler error (new_array read the first of no dims)
+    f = jit(zero_d_draws, fallback=False)
+    for seed in (0, 7, 2**40):
+        assert same(f(seed), zero_d_draws(seed))

@@ -106,3 +106,33 @@ def test_returned_falls_back():
         warnings.simplefilter("always")
         assert jit(returned)(4) == range(4)
     assert w
+
+
+def nested_iterators(n):
+    r = range(2, n, 3)
+    s = 0
+    for i, v in enumerate(reversed(r)):
+        s += i * v
+    for i, v in zip(r, reversed(r)):
+        s += i - v
+    t = sum(i * v for i, (j, v) in enumerate(zip(r, reversed(r))))
+    return s, t, len(r)
+
+
+def test_held_in_nested_iterators():
+    # enumerate(reversed(r)), zip(r, reversed(r)) fell back ("'range' is not supported")
+    c = jit(nested_iterators, fallback=False)
+    for n in (0, 3, 10, 31):
+        check(nested_iterators, c, n)
+
+
+def measured_then_summed(n):
+    r = range(1, n, 2)
+    return len(r), r[-1], sum(r)
+
+
+def test_sum_after_other_reads_in_its_statement():
+    # fell back: "sum() of a sequence: evaluated after other work ... that could fail"
+    c = jit(measured_then_summed, fallback=False)
+    for n in (2, 3, 10):
+        check(measured_then_summed, c, n)

@@ -95,3 +95,15 @@ def test_falls_back(fn, arg):
         else:
             same(jit(fn)(arg), want)
     assert any("starred" in str(x.message) or "unpack" in str(x.message) for x in w)
+
+
+def summed_in_the_return(a):
+    first, *rest = (a[0], a[1], a[2], a[0])
+    return first, rest[0], len(rest), sum(rest)
+
+
+def test_sum_of_the_starred_list_after_other_reads():
+    # fell back: "sum() of a sequence: evaluated after other work ... that could fail"
+    c = jit(summed_in_the_return, fallback=False)
+    for a in (np.array([3, 1, 9]), np.array([1.5, -0.0, 2.0])):
+        check(summed_in_the_return, c, a)

@@ -274,3 +274,145 @@ def test_a_local_still_a_python_number_divides_as_python(f, a):
         got, want = _raised(jit(f, fallback=False), a), _raised(f, a)
     assert got[0] == want[0] and (got[1] == want[1] if got[0] == "raise" else
                                    np.array_equal(got[1], want[1], equal_nan=True))
+
+
+# -- locals that are a Python number on some runs and a NumPy scalar of the same type
+# on others (infer/uncertain_kinds.py): where the two rules differ on the operands
+# the call re-runs in the interpreter; these all gave NumPy's answer on both runs.
+
+def scaled_after_branch(a, c):
+    v = 3
+    if c:
+        v = a[0]
+    return v * 2**62 * 4
+
+
+def loop_targets_then_range(a, c):
+    v = a[0]
+    s = 1
+    for v in range(3, 6):
+        s = s * v * 2**40
+    return s + int(c)
+
+
+def negative_power(a, c):
+    v = 2
+    if c:
+        v = a[0]
+    return v ** -1
+
+
+def float_root(a, c):
+    v = -8.0
+    if c:
+        v = a[0]
+    return v ** 0.5
+
+
+def shifted(a, c):
+    v = 1
+    if c:
+        v = a[0]
+    return v << 63
+
+
+def negated(a, c):
+    v = -2**63
+    if c:
+        v = a[0]
+    return -v
+
+
+def copied_then_divided(a, c):
+    for x in a:
+        pass
+    for x in range(0, 1):
+        y = x
+    return 7 // y + int(c)
+
+
+def bool_sum(a, c):
+    f = True
+    if c:
+        f = a[0] > 0
+    return f + f
+
+
+def _run(f, *args):
+    try:
+        with np.errstate(all="ignore"):
+            return "ok", f(*args)
+    except Exception as e:          # (the class and message)
+        return type(e), str(e)
+
+
+@pytest.mark.parametrize("f, a", [
+    (scaled_after_branch, np.array([3], np.int64)),
+    (loop_targets_then_range, np.array([3], np.int64)),
+    (negative_power, np.array([3], np.int64)),
+    (float_root, np.array([-8.0])),
+    (shifted, np.array([3], np.int64)),
+    (negated, np.array([-2**63], np.int64)),
+    (copied_then_divided, np.array([3], np.int64)),
+])
+def test_a_local_of_either_kind_gives_the_interpreters_value(f, a):
+    jf = jit(f, fallback=False)
+    for c in (False, True):
+        got, want = _run(jf, a, c), _run(f, a, c)
+        assert got[0] == want[0], (f.__name__, c, got, want)
+        g, w = np.asarray(got[1]), np.asarray(want[1])
+        assert g.tobytes() == w.tobytes() or got[1] == want[1], (f.__name__, c, got, want)
+
+
+def test_arithmetic_on_a_bool_of_either_kind_falls_back():
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        f = jit(bool_sum)
+        assert f(np.array([1]), False) == 2 and f(np.array([1]), True) is np.True_
+    assert any("True + True is 2" in str(x.message) for x in w)
+
+
+def _helper_scaled(x):
+    return x * 2**62 * 4
+
+
+def passed_on(a, c):
+    v = 3
+    if c:
+        v = a[0]
+    return _helper_scaled(v)
+
+
+def compared_with_a_float(a, c):
+    v = 2**53 + 1
+    if c:
+        v = a[0]
+    return v == 2.0**53
+
+
+def in_a_tuple(a, c):
+    v = 3
+    if c:
+        v = a[0]
+    w = (v, 1)
+    return w[0] * 2**62 * 4
+
+
+def with_uint8(a, c):
+    v = 300
+    if c:
+        v = a[0]
+    return np.zeros(2, np.uint8) + v, np.add(v, np.uint8(4))
+
+
+@pytest.mark.parametrize("f", [passed_on, compared_with_a_float, in_a_tuple, with_uint8])
+def test_a_local_of_either_kind_where_the_kind_decides(f):
+    # each gave NumPy's answer (int64 wrap, float comparison, int64 promotion) for
+    # the Python number; now in_a_tuple re-runs on overflow, the others fall back
+    a = np.array([3], np.int64)
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        jf = jit(f)
+        for c in (False, True):
+            got, want = _run(jf, a, c), _run(f, a, c)
+            assert got[0] == want[0] and repr(got[1]) == repr(want[1]), (f.__name__, c)

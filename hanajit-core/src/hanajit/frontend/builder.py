@@ -429,6 +429,9 @@ class Builder(LoopStatements):
     # expressions ---------------------------------------------------------------------
     def cond(self, e) -> N.Expr:
         """An expression in a truth context (``if``, ``while``, ``assert``)."""
+        if isinstance(e, ast.BoolOp):       # (each operand is in one too: ``if out and x``)
+            return N.PyBoolOp("and" if isinstance(e.op, ast.And) else "or",
+                              [self.cond(v) for v in e.values])
         return growable_lists.non_empty(self, e) or comprehension_lists.non_empty(self, e) \
             or truth(self.expr(e))
 

@@ -42,6 +42,7 @@ import sys
 
 from . import comprehension_products as products
 from ..ir import nodes as N
+from ..lib import registry
 from ..ir.frontend_nodes import Method  # noqa: F401 - (comprehension_arrays)
 
 REDUCERS = (builtins.sum, builtins.any, builtins.all, builtins.min, builtins.max)
@@ -331,6 +332,13 @@ def check_position(b, call, what, name):
     if path is None:
         return
     construct = f"{name}() of a {what}"
+    # sum/any/all of a name (a tuple, range, array or list local of numbers) cannot
+    # fail and changes nothing: run first, it reads what it would read in place
+    # when what comes before it changes nothing either (``return x, t[0], sum(t)``)
+    quiet = name in ("sum", "any", "all") and what == "sequence" and len(call.args) == 1 \
+        and not call.keywords and (isinstance(call.args[0], ast.Name) or isinstance(
+            call.args[0], ast.Call) and _named(b, call.args[0]) is builtins.range
+            and all(isinstance(x, (ast.Name, ast.Constant)) for x in call.args[0].args))
     for parent, child in zip(path, path[1:]):
         if isinstance(parent, ast.While) and child is parent.test:
             b.fail(call, construct, "in a while-loop test; compute it in the loop body")
@@ -343,7 +351,7 @@ def check_position(b, call, what, name):
         for sibling in ast.iter_child_nodes(parent):
             if sibling is child:
                 break
-            if not _simple(b, sibling):
+            if not _simple(b, sibling) and not (quiet and _no_effects(b, sibling)):
                 b.fail(call, construct, "evaluated after other work in the same "
                        "statement that could fail; assign it to a name first")
 
@@ -361,6 +369,27 @@ def _simple(b, node) -> bool:
         return True                             # np.array([...]): built before
     return isinstance(node, _SIMPLE) and all(
         _simple(b, c) for c in ast.iter_child_nodes(node))
+
+
+def _no_effects(b, node) -> bool:
+    """Does evaluating ``node`` change nothing (it may raise: an index, ``//``),
+    calling nothing but ``len``/``abs``/``int``/``float``/``bool``?"""
+    for n in ast.walk(node):
+        if isinstance(n, (ast.NamedExpr, ast.Lambda, ast.Await, ast.Yield, ast.YieldFrom)):
+            return False
+        if isinstance(n, ast.Call) and not any(
+                _named(b, n) is f for f in (len, abs, int, float, bool, builtins.range)
+                + registry.range_object_callables()):     # (len(r), r[k] of a range)
+            return False
+    return True
+
+
+def _named(b, call):
+    """A call's callee, also one the frontend injected (``__hj_range_len``)."""
+    f = call.func
+    if isinstance(f, ast.Name) and f.id in getattr(b, "injected", {}):
+        return b.injected[f.id]
+    return _callee(b, call)
 
 
 def _callee(b, call):

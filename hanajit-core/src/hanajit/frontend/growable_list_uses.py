@@ -178,19 +178,26 @@ def _use(node, parents, resolve_global, fn):
     if isinstance(p, ast.Call) and node in p.args:
         obj = resolved(p.func, resolve_global)
         one = len(p.args) == 1 and not p.keywords
-        if obj is len and one:
+        if (obj is len or obj is bool) and one:
             return None, False
+        if (obj is min or obj is max) and p.args == [node] and p.keywords and \
+                {k.arg for k in p.keywords} <= {"key", "default"}:
+            return None, False                  # min(out, key=f): a loop over it
         if obj is enumerate and p.args[0] is node and len(p.args) <= 2 and not p.keywords:
             loop = q if isinstance(q, (ast.For, ast.comprehension)) and q.iter is p else None
             return (None if loop is not None else "enumerate() of it is not looped over"), \
                 False
         if any(obj is f for f in LOOPED) and p.args[0] is node and (
                 one or obj is sum and len(p.args) == 2 and not p.keywords
-                or obj is sorted and [k.arg for k in p.keywords] == ["reverse"]):
+                or obj is sorted and {k.arg for k in p.keywords} <= {"reverse", "key"}):
             returned = isinstance(q, ast.Return) or isinstance(q, ast.Tuple) and \
                 isinstance(parents.get(q), ast.Return)
-            if obj is sorted and not (returned or isinstance(q, ast.For) and q.iter is p):
-                return "sorted() of it is used other than returned or looped over", False
+            named = isinstance(q, ast.Assign) and q.value is p and len(q.targets) == 1 \
+                and isinstance(q.targets[0], ast.Name)      # (frontend/sorted_lists.py)
+            if obj is sorted and not (returned or named or isinstance(q, ast.For)
+                                      and q.iter is p):
+                return "sorted() of it is used other than returned, assigned to a name or " \
+                    "looped over", False
             return None, False
         if is_numpy_array(obj):
             return (None if one else f"np.{obj.__name__}() of it with a dtype or other "
@@ -211,7 +218,8 @@ def _use(node, parents, resolve_global, fn):
             and isinstance(p.ops[0], (ast.In, ast.NotIn)):
         return None, False
     if isinstance(p, (ast.If, ast.While, ast.IfExp, ast.Assert)) and p.test is node \
-            or isinstance(p, ast.UnaryOp) and isinstance(p.op, ast.Not):
+            or isinstance(p, ast.UnaryOp) and isinstance(p.op, ast.Not) \
+            or isinstance(p, ast.BoolOp) and _truth_context(p, parents):
         return None, False
     if isinstance(p, ast.Return) or isinstance(p, ast.Tuple) and isinstance(q, ast.Return) \
             and not any(isinstance(e, ast.Starred) for e in p.elts):
@@ -223,6 +231,19 @@ def _use(node, parents, resolve_global, fn):
     if isinstance(p, ast.Compare):
         return "it is compared", False
     return f"it is used in {type(p).__name__.lower()} position", False
+
+
+def _truth_context(e, parents) -> bool:
+    """Is ``and``/``or`` expression ``e`` read only for its truth (the test of an
+    ``if``, ``while``, conditional expression or ``assert``, through other
+    ``and``/``or``/``not``), so that a list operand of it is too?"""
+    while True:
+        p = parents.get(e)
+        if isinstance(p, ast.BoolOp) or isinstance(p, ast.UnaryOp) and \
+                isinstance(p.op, ast.Not):
+            e = p
+            continue
+        return isinstance(p, (ast.If, ast.While, ast.IfExp, ast.Assert)) and p.test is e
 
 
 def _slice_use(p, q, parents, resolve_global):

@@ -428,8 +428,12 @@ def call(b, e):
         return None                 # len(out[a:b]), np.array(out[a:b]): of the array
     if obj is len:
         return N.Var(g.n)
+    if obj is bool and g is not None and len(e.args) == 1 and not e.keywords:
+        return non_empty(b, e.args[0])              # bool(out)
     if is_numpy_array(obj) and len(e.args) == 1 and not e.keywords:
         return as_array(b, e.args[0])
+    if (obj is min or obj is max) and any(k.arg == "key" for k in e.keywords):
+        return None                     # min(out, key=f): key_functions' loop over it
     if obj in (any, all, math.prod, math.fsum, min, max) or obj is sum:
         x = _temp(b, "x")
         gen = ast.GeneratorExp(elt=_name(x), generators=[ast.comprehension(

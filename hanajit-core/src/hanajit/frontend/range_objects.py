@@ -66,14 +66,24 @@ def rewrite(fn: ast.FunctionDef, params, resolve_global, injected,
             if f is builtins.len or f is builtins.sum:
                 return True
             if any(f is g for g in _ITERATORS):
-                q = parents.get(p)
-                return isinstance(q, (ast.For, ast.comprehension)) and q.iter is p
+                return looped(p)
             if f is builtins.zip:
                 return False
         if isinstance(p, ast.Call) and node in p.args and callee(p) is builtins.zip \
                 and not p.keywords:
-            q = parents.get(p)
-            return isinstance(q, (ast.For, ast.comprehension)) and q.iter is p
+            return looped(p)
+        return False
+
+    def looped(call):
+        """Is iterator ``call`` (``zip``/``enumerate``/``reversed``) the iterable of
+        a loop, directly or as the argument of others (``enumerate(reversed(r))``)?"""
+        q = parents.get(call)
+        if isinstance(q, (ast.For, ast.comprehension)):
+            return q.iter is call
+        if isinstance(q, ast.Call) and call in q.args and not q.keywords and \
+                (callee(q) is builtins.zip or callee(q) is builtins.enumerate
+                 and q.args[0] is call):        # (reversed() of them: TypeError)
+            return looped(q)
         return False
 
     names = {}

@@ -19,7 +19,7 @@ from ..lib import registry
 from .. import typing_rules as rules
 from . import (function_args, message_fields, numpy_results, python_state, result_flags,
                zero_d_values)
-from . import weak_locals
+from . import uncertain_kinds, weak_locals
 from .coercions import insert_coercions
 from .none_params import NONE_AND_VALUE
 from .scalar_kinds import ScalarKinds
@@ -100,6 +100,8 @@ class Inferrer(ScalarKinds):
                 for k, kn, vn in fn.dict_returns)
         fn.flagged_result = result_flags.plan(fn, self.is_strong, self.assigned, self.mixed)
         python_state.check_divisions(fn, self.assigned, self.mixed, self.is_strong)
+        if not registry.ours(fn):
+            uncertain_kinds.check(fn, self.assigned, self.mixed, self.is_strong, self.fail)
         insert_coercions(fn)
 
     strict = False

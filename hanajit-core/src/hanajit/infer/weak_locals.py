@@ -88,6 +88,12 @@ def _agree(p, s, other) -> bool:
     return strong == weak
 
 
+def promotes_alike(p, s, other) -> bool:
+    """Does NumPy promote a NumPy scalar of type ``s`` with ``other`` as it
+    promotes a Python number of kind ``p`` with it (``infer/uncertain_kinds``)?"""
+    return _agree(p, s, other)
+
+
 def check_reads(body: list, mixed: dict, is_strong, fail) -> None:
     """Fail (``fail(line, construct, detail)``) at the first read of a mixed
     local whose result could depend on which state the local is in."""

@@ -24,7 +24,7 @@ from ..ir import types as T
 from ..lib.indexing import elements
 from ..lib.indexing import views
 from ..lib.arrays import elementwise as ew
-from ..lib.python import int_overflow
+from ..lib.python import int_overflow, kind_guards
 from ..lib.python import operators as ops
 from ..lib import registry
 from ..lib.parallel.regions import ParallelRegion
@@ -416,6 +416,12 @@ class Lowerer:
                     python = now if python is None else ops.band(python, now)
                 self.raise_if(ops.band(python, N.Cmp("eq", b, ops.zero(b.type), T.BOOL)),
                               ZeroDivisionError, message)
+            elif getattr(e, "python_check", False):
+                # a local that is a Python number on some runs (infer/uncertain_kinds)
+                a, b = kind_guards.before(self, e.op, a, b, t)
+                if e.op == "pow":
+                    r = ew.np_scalar_binop(self, e.op, a, b, t)
+                    return kind_guards.pow_result(self, a, b, r, t)
             return ew.np_scalar_binop(self, e.op, a, b, t)
         return ops.binop(self, e.op, a, b, t, e.left, e.right, checked=not (
             self.int_facts and id(e) in self.int_facts.safe_steps))
@@ -427,7 +433,10 @@ class Lowerer:
                            lambda x: ew.np_unop(self, e.op, x, t))
         if e.type == T.BOOL and e.op == "invert":            # ~ of a NumPy bool
             return N.BinOp("xor", self.lower(e.operand), N.Const(True, T.BOOL), T.BOOL)
-        return ops.unop(self, e.op, self.lower(e.operand), e.type,
+        x = self.lower(e.operand)
+        if getattr(e, "python_check", False):
+            x = kind_guards.neg(self, x, e.type)
+        return ops.unop(self, e.op, x, e.type,
                         checked=not getattr(e, "numpy_semantics", True))
 
     def e_Truth(self, e):

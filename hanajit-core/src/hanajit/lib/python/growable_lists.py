@@ -10,6 +10,7 @@ items of two types, which one buffer does not, so the function falls back.  The
 other calls run the Python source of ``growable_list_algorithms.py``."""
 from __future__ import annotations
 
+from ...ir import nodes as N
 from ...ir import types as T
 from ...typing_rules import Incompatible
 from ..arrays.creation import allocate
@@ -153,11 +154,28 @@ class _Lookup(CallTemplate):
 
     def typer(self, inf, call, args, kwargs):
         _buffer(args[0])
-        if args[2] != args[0].dtype:
+        if args[2] != args[0].dtype and not _exact_int(call.args[2], args[0].dtype):
             raise Incompatible(f"looking up a {args[2]} in a list of {args[0].dtype} items "
                                "(Python compares them otherwise than NumPy)")
         call.numpy_item = inf.is_strong(call.args[2])
         return self.result
+
+
+def _exact_int(e, dtype) -> bool:
+    """Is ``e`` an int constant that ``dtype`` (a float) holds exactly, so that
+    NumPy's comparison with it is Python's (``3 in out`` of floats)?"""
+    v = getattr(e, "value", None) if isinstance(e, N.Const) else None
+    return type(v) is int and dtype.is_float and not dtype.is_complex and \
+        abs(v) <= 2 ** {16: 11, 32: 24}.get(dtype.bits, 53)
+
+
+def _same(L, args):
+    """The lookup's arguments, the value as the items' type (``_exact_int``)."""
+    dt = args[0].type.dtype
+    if args[2].type == dt:
+        return list(args)
+    from .operators import convert
+    return [args[0], args[1], convert(L, args[2], dt)] + list(args[3:])
 
 
 @register
@@ -165,6 +183,7 @@ class ListIndex(_Lookup):
     paths = ("hanajit.lib.python.growable_lists.list_index",)
 
     def lower(self, L, call, args, kwargs):
+        args = _same(L, args)
         python_int = args[2].type == T.INT64 and not getattr(call, "numpy_item", True)
         return L.call_helper(alg.index if python_int else alg.index_other, list(args))
 
@@ -174,7 +193,7 @@ class ListCount(_Lookup):
     paths = ("hanajit.lib.python.growable_lists.list_count",)
 
     def lower(self, L, call, args, kwargs):
-        return L.call_helper(alg.count, list(args))
+        return L.call_helper(alg.count, _same(L, args))
 
 
 @register
@@ -182,7 +201,7 @@ class RemoveIndex(_Lookup):
     paths = ("hanajit.lib.python.growable_lists.remove_index",)
 
     def lower(self, L, call, args, kwargs):
-        return L.call_helper(alg.remove_index, list(args))
+        return L.call_helper(alg.remove_index, _same(L, args))
 
 
 @register
@@ -191,7 +210,7 @@ class ListContains(_Lookup):
     result = T.BOOL
 
     def lower(self, L, call, args, kwargs):
-        return L.call_helper(alg.contains, list(args))
+        return L.call_helper(alg.contains, _same(L, args))
 
 
 @register

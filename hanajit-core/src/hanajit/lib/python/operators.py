@@ -548,6 +548,9 @@ def compare_chain(L, e: N.PyCompare) -> N.Expr:
 
     def pair(op, a, b, k):
         ct = in_types[k]                 # NumPy scalars: NumPy's type (infer)
+        if k in getattr(e, "python_check_pairs", ()):      # (infer/uncertain_kinds)
+            from .kind_guards import exact_compare
+            a, b = exact_compare(L, a, b)
         if op in ("in", "notin") and ct is not None:
             r = contains(L, a, b, ct)
             return r if op == "in" else logical_not(r)

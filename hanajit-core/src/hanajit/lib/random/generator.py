@@ -228,7 +228,7 @@ def new_array(L, t: T.ArrayType, size):
     from ..arrays.creation import allocate, shape_values
     dims = shape_values(L, size)
     out = allocate(L, t, dims)
-    n = dims[0]
+    n = dims[0] if dims else ops.C(1, I)          # size=(): a 0-d array of one item
     for d in dims[1:]:
         n = N.BinOp("mul", n, d, I)
     flat_t = T.ArrayType(t.dtype, 1, "C")
