@@ -207,3 +207,26 @@ def test_what_cannot_fold_falls_back_with_a_reason(f, args, reason):
         warnings.simplefilter("always")
         assert outcome(jit(f), *args) == outcome(f, *args)
     assert any(issubclass(x.category, HanaJitFallbackWarning) for x in w)
+
+
+class Text(str):
+    pass
+
+
+def test_the_native_dispatcher_checks_the_value(monkeypatch):
+    monkeypatch.setattr(api, "HOT_CALLS", 1)
+    jf = jit(agg)
+    a = np.arange(4.0)
+    built = "".join(["m", "in"])         # equal to "min", another object
+    for _ in range(4):
+        assert jf(a, "max") == 3.0 and jf(a, "min") == 0.0 and jf(a, built) == 0.0
+        assert jf(a, kind="max") == 3.0
+        with pytest.raises(ValueError, match="unknown kind mean"):
+            jf(a, "mean")
+    entries = jf._native_entries
+    assert len(entries) == 3 and all(e is not None for e in entries)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        assert jf(a, Text("max")) == 3.0         # a str subclass: the interpreter
+    assert any("Text" in str(x.message) for x in w)
+    assert len(jf._compiled) == 3

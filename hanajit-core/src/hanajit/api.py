@@ -355,7 +355,7 @@ class JitFunction:
         # a NumPy-scalar specialisation (np.float64 where a float would do) is
         # checked by its key, which tells np.float64 from float; one specialised
         # on a function argument (its identity) is found through the Python dispatcher
-        entries = [None if any(isinstance(t, (FunctionArg, StrArg)) for t in key)
+        entries = [None if any(isinstance(t, FunctionArg) for t in key)
                    else _keyed(getattr(spec.runner, "native", None), key)
                    for key, spec in self._compiled.items()]
         try:
