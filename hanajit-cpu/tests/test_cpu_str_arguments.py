@@ -230,3 +230,10 @@ def test_the_native_dispatcher_checks_the_value(monkeypatch):
         assert jf(a, Text("max")) == 3.0         # a str subclass: the interpreter
     assert any("Text" in str(x.message) for x in w)
     assert len(jf._compiled) == 3
+
+
+def test_exported_code_refuses_a_str_parameter():
+    jf = jit(agg)
+    assert jf(np.arange(3.0), "max") == 2.0
+    with pytest.raises(UnsupportedError, match="str parameter"):
+        jf.ir_module()

@@ -672,6 +672,13 @@ class JitFunction:
             key = parse_signature(signature)[0]
         else:
             key = tuple(signature)
+        if any(isinstance(t, StrArg) for t in key):
+            from .errors import UnsupportedError
+            raise UnsupportedError(f"{self.__qualname__}: a str parameter is a "
+                                   "compile-time constant of calls from Python; exported "
+                                   "code (executables, wasm, hardware) has no str "
+                                   "parameters", func=self.__qualname__,
+                                   construct="str parameter")
         # exporters run the code outside this process: no calls of NumPy's BLAS
         module = build(self.py_func, tuple(key),
                        dict(self.options, host_calls=False, **options)).module
