@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 import pytest
 
-from hanajit import api, jit
+from hanajit import api, jit, prange
 from hanajit.errors import HanaJitFallbackWarning, UnsupportedError
 from hanajit.testing.compare import outcome
 
@@ -91,6 +91,45 @@ def printing(x, mode="same"):
     return x
 
 
+def nested(a, mode):
+    def inner(v):
+        return v * 2 if mode == "d" else v
+    return inner(a[0])
+
+
+def comprehension(a, mode):
+    return np.array([x for x in a if mode == "pos" and x > 0 or mode != "pos"])
+
+
+def in_loop(a, mode):
+    s = 0.0
+    for i in range(a.shape[0]):
+        if mode == "abs":
+            s += abs(a[i])
+        else:
+            s += a[i]
+    return s
+
+
+def two(a, m1, m2):
+    if m1 == m2:
+        return 1
+    alias = m2
+    return 2 if alias.lower() == "b" else 3.5
+
+
+def asserted(a, mode):
+    assert mode in ("a", "b"), f"bad {mode}"
+    return (mode == "a") + 1
+
+
+def scaled(a, mode):
+    s = np.zeros(a.shape[0])
+    for i in prange(a.shape[0]):
+        s[i] = a[i] * (2 if mode == "d" else 1)
+    return s
+
+
 A = np.array([3.0, -1.0, 2.0, 0.5])
 V = np.array([1.0, 2.0])
 
@@ -110,6 +149,10 @@ V = np.array([1.0, 2.0])
     (local_text, (1,)), (returned, (1, "q")), (returned, (1.0, "")),
     (percent_message, (1, "m")), (percent_message, (-1, "m")),
     (calls_on, (2.0, "x")), (calls_on, (2.0, "double")),
+    (nested, (A, "d")), (nested, (A, "")), (comprehension, (A, "pos")),
+    (comprehension, (A, "all")), (in_loop, (A, "abs")), (in_loop, (A, "sum")),
+    (two, (A, "a", "a")), (two, (A, "a", "B")), (two, (A, "a", "c")),
+    (asserted, (A, "a")), (asserted, (A, "b")),
 ])
 def test_compiled_as_the_interpreter_runs_it(f, args):
     got, want = outcome(jit(f, fallback=False), *args), outcome(f, *args)
@@ -213,6 +256,7 @@ class Text(str):
     pass
 
 
+@pytest.mark.skipif(not api.native_dispatch_enabled(), reason="no native dispatcher")
 def test_the_native_dispatcher_checks_the_value(monkeypatch):
     monkeypatch.setattr(api, "HOT_CALLS", 1)
     jf = jit(agg)
@@ -237,3 +281,17 @@ def test_exported_code_refuses_a_str_parameter():
     assert jf(np.arange(3.0), "max") == 2.0
     with pytest.raises(UnsupportedError, match="str parameter"):
         jf.ir_module()
+
+
+def test_a_prange_loop_specialises_on_the_constant():
+    jf = jit(scaled, parallel=True, fallback=False)
+    for mode in ("d", "x"):
+        assert jf(A, mode).tobytes() == scaled(A, mode).tobytes()
+
+
+def test_an_assert_message_formats_the_constant():
+    # (pytest rewrites this module's asserts: the interpreter's message is compared
+    # as CPython words it)
+    with pytest.raises(AssertionError) as got:
+        jit(asserted, fallback=False)(A, "c")
+    assert str(got.value) == "bad c"

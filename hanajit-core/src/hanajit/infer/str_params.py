@@ -87,7 +87,7 @@ def _has_str_locals(body) -> bool:
 def settle_str_params(fn: N.Function, arg_types: tuple, fail) -> None:
     """Fold the str parameters and str locals of ``fn`` (in place); ``fail(line,
     construct, detail)`` refuses what cannot fold."""
-    consts = {p: t.value for p, t in zip(fn.params, arg_types) if isinstance(t, T.StrArg)}
+    consts = {p: t.value for p, t in zip(fn.params, arg_types) if _str_type(t)}
     if not consts and not _has_str_locals(fn.body):
         return
     for p in consts:
@@ -95,25 +95,35 @@ def settle_str_params(fn: N.Function, arg_types: tuple, fail) -> None:
             if _binds(s, p):
                 fail(s.line, "str argument", f"'{p}' is assigned in the function; a "
                      "str argument is a compile-time constant, used as it is passed")
-    consts.update(_str_locals(fn.body, fail))
+    while True:                 # (``m = mode``, then ``n = m``: one more each time)
+        more = _str_locals(fn.body, fail, consts)
+        if more.keys() <= consts.keys():
+            break
+        consts.update(more)
     for k, p in enumerate(fn.params):
-        if p in consts and isinstance(arg_types[k], T.StrArg):
+        if p in consts and _str_type(arg_types[k]):
             fn.params[k] = f"$str_{p}"        # (never read: every read folded)
     fn.body = [s for s in (_stmt(s, consts, fail) for s in fn.body) if s is not None]
+
+
+def _str_type(t) -> bool:
+    return isinstance(t, T.StrArg)
 
 
 def _binds(s, name) -> bool:
     return any(isinstance(v, str) and v == name for v in vars(s).values())
 
 
-def _str_locals(body, fail) -> dict:
-    """Locals every assignment of which is the same str constant."""
+def _str_locals(body, fail, known) -> dict:
+    """Locals every assignment of which is the same str constant (or a name of
+    ``known`` holding one)."""
     values: dict = {}
     lines: dict = {}
     for s in N.walk_stmts(body):
         if isinstance(s, N.Assign) and not s.inplace:
             v = s.value
-            c = v.obj if isinstance(v, ObjRef) and type(v.obj) is str else _UNSET
+            c = v.obj if isinstance(v, ObjRef) and type(v.obj) is str else \
+                known[v.name] if isinstance(v, N.Var) and v.name in known else _UNSET
             values.setdefault(s.target, []).append(c)
             lines.setdefault(s.target, s.line)
         else:
@@ -122,6 +132,8 @@ def _str_locals(body, fail) -> dict:
                     values.setdefault(v, []).append(_UNSET)
     out = {}
     for name, vs in values.items():
+        if name in known:
+            continue
         strs = [v for v in vs if v is not _UNSET]
         if not strs:
             continue
@@ -158,6 +170,10 @@ def _expr(e, consts, fail, line):
         e.replace_children([_expr(c, consts, fail, line) for c in kids])
     if isinstance(e, N.PyCall) and e.name == "print" and isinstance(e.plan, tuple):
         _fold_print(e)
+    if isinstance(e, N.PyIfExp):
+        c = _const(e.cond.operand if isinstance(e.cond, N.Truth) else e.cond)
+        if type(c) is bool:             # decided (a folded str test): only that arm
+            return e.a if c else e.b
     folded = _fold(e, line, fail)
     return e if folded is _UNSET else _node(folded)
 
