@@ -30,7 +30,7 @@ from .dispatch.heaptype import native_dispatch_enabled, native_type, set_vectorc
 from .dispatch.native import CallShape, Handlers
 from .dispatch.specialization import Specialization
 from .typing_rules import argtypeof
-from .ir.types import FunctionArg, NumpyScalarArg
+from .ir.types import FunctionArg, NumpyScalarArg, StrArg
 from .jitted import register_class
 from .loops import prange  # noqa: F401  (re-exported: ``hanajit.prange``)
 from .errors import (
@@ -126,6 +126,10 @@ def _regenerate_after(compiled: int, in_dispatcher: int) -> int:
 
 
 HOT_CALLS = 16
+
+# distinct values of one str parameter compiled apart; new ones past it run in the
+# interpreter (JitFunction._str_capped)
+STR_VALUES_CAP = 32
 
 
 def _accepts(spec_types, arg_types) -> bool:
@@ -280,6 +284,8 @@ class JitFunction:
                     f"{self.__qualname__}: argument {bad + 1}: "
                     f"{unsupported_reason(args[bad])}", func=self.__qualname__,
                     construct=f"argument of type {type(args[bad]).__name__}"))
+            if self._str_capped(key):
+                return self.py_func
             for known, spec in self._compiled.items():
                 # e.g. an eager "f64[:]" takes C arrays; a GPU kernel (no runner)
                 # called directly goes on to _compile, which falls back
@@ -302,6 +308,37 @@ class JitFunction:
             if not args:
                 self._update_native()
             return spec.runner
+
+    def _str_capped(self, key) -> bool:
+        """A str argument is a compile-time constant (``ir.types.StrArg``): one
+        specialisation per value, up to :data:`STR_VALUES_CAP` values per parameter;
+        past that, calls with a new value run in the interpreter (one warning per
+        parameter), so a loop over text does not compile once per string."""
+        d = self.__dict__
+        seen = d.get("_str_values")
+        if seen is None:
+            if not any(isinstance(t, StrArg) for t in key):
+                return False
+            seen = d["_str_values"] = {}
+        capped = False
+        for k, t in enumerate(key):
+            if not isinstance(t, StrArg):
+                continue
+            values = seen.setdefault(k, set())
+            if t.value in values:
+                continue
+            if len(values) >= STR_VALUES_CAP:
+                capped = True
+                if k not in d.setdefault("_str_warned", set()):
+                    d["_str_warned"].add(k)
+                    warnings.warn(HanaJitFallbackWarning(
+                        f"hanajit: {self.__qualname__} runs in the interpreter for new "
+                        f"values of argument {k + 1}: it was passed {STR_VALUES_CAP} "
+                        "different strings, each compiled apart (a str argument is a "
+                        "compile-time constant)"), stacklevel=4)
+            else:
+                values.add(t.value)
+        return capped
 
     def _update_native(self):
         """Regenerate the vectorcall dispatcher over every compiled specialisation
@@ -635,6 +672,13 @@ class JitFunction:
             key = parse_signature(signature)[0]
         else:
             key = tuple(signature)
+        if any(isinstance(t, StrArg) for t in key):
+            from .errors import UnsupportedError
+            raise UnsupportedError(f"{self.__qualname__}: a str parameter is a "
+                                   "compile-time constant of calls from Python; exported "
+                                   "code (executables, wasm, hardware) has no str "
+                                   "parameters", func=self.__qualname__,
+                                   construct="str parameter")
         # exporters run the code outside this process: no calls of NumPy's BLAS
         module = build(self.py_func, tuple(key),
                        dict(self.options, host_calls=False, **options)).module

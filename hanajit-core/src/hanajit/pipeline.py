@@ -39,8 +39,10 @@ from .frontend.source import parse_function
 from .infer.infer import Inferrer
 from .infer import function_args
 from .infer.none_params import settle_none_params
+from .infer.str_params import settle_str_params
 from .lowering import shared
 from .ir import nodes as N
+from .ir.frontend_nodes import ObjRef
 from .ir import types as T
 from .jitted import is_jitted
 from .passes.analyze_raises import analyze_raises
@@ -201,6 +203,7 @@ class CompileContext:
             spec.state_dirty = False
             self.stack.append(spec)
             try:
+                settle_str_params(fn, arg_types, _failer(fn))   # str constants fold
                 settle_none_params(fn, arg_types)       # ``if y is None: y = ...``
                 Inferrer(self, fn, arg_types).run(key=spec)
                 break
@@ -273,7 +276,8 @@ class CompileContext:
             call.args, call.kwargs = bind_arguments(pyfunc, call, inf, line), {}
             call.bound = True
         args = call.args
-        argtypes = tuple(inf.expr(a, line) for a in args)
+        # a str constant (a literal, a folded str argument) is the callee's StrArg
+        argtypes = tuple(_str_arg(a) or inf.expr(a, line) for a in args)
         if any(t is None for t in argtypes):
             return None
         # a NumPy scalar of a type a Python number also has (an np.float64 array
@@ -385,6 +389,9 @@ def bind_arguments(pyfunc, call: N.PyCall, inf, line) -> list:
         elif p.name in kwargs and p.kind != p.POSITIONAL_ONLY:
             out.append(kwargs.pop(p.name))
         elif p.default is not p.empty:
+            if type(p.default) is str:            # (a str argument: infer/str_params)
+                out.append(ObjRef(p.default, repr(p.default)))
+                continue
             if not freezable(p.default):
                 inf.fail(line, "call", f"default value of '{p.name}' is not a number")
             out.append(N.Const(p.default))
@@ -395,6 +402,24 @@ def bind_arguments(pyfunc, call: N.PyCall, inf, line) -> list:
         inf.fail(line, "call", f"too many arguments for "
                  f"{getattr(pyfunc, '__qualname__', pyfunc)}")
     return out
+
+
+def _str_arg(a):
+    """The StrArg a str constant argument passes (typed so), or None."""
+    v = a.obj if isinstance(a, ObjRef) else a.value if isinstance(a, N.Const) else None
+    if type(v) is not str:
+        return None
+    a.type = T.StrArg(v)
+    return a.type
+
+
+def _failer(fn):
+    """``fail(line, construct, detail)`` raising the UnsupportedError inference would."""
+    def fail(line, construct, detail=""):
+        raise UnsupportedError(f"{fn.pyname} ({fn.filename}:{line}): unsupported "
+                               f"{construct}: {detail}", func=fn.pyname, line=line,
+                               construct=construct)
+    return fail
 
 
 def compile_ir(pyfunc, arg_types: tuple, options: dict | None = None):

@@ -112,6 +112,9 @@ def argtypeof(value) -> T.Type | None:
     """:func:`typeof` for a dispatch key: a NumPy scalar whose type a Python number
     also has (``np.float64(1.0)``, ``np.int64(3)``) is marked, since NumPy 2
     promotes it with its dtype where the Python number adapts (NEP 50)."""
+    if type(value) is str:
+        # a compile-time constant (infer/str_params.py): compiled once per value
+        return T.StrArg(value)
     t = typeof(value)
     if isinstance(t, T.Scalar) and t in T.PYTHON_KINDS and type(value) not in _PY_SCALARS:
         return T.NumpyScalarArg(t)

@@ -72,6 +72,8 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
                                  tuple(ints[k + 2 + n:k + 2 + 2 * n]), args)
             if isinstance(t, T.TupleType):
                 return tuple(go(i) for i in t.items)
+            if isinstance(t, T.StrArg):
+                return t.value              # a str constant (infer/str_params.py)
             if isinstance(t, T.NoneType):
                 return None
             if t.is_complex:

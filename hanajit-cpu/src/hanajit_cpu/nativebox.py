@@ -60,12 +60,13 @@ class CApi:
         "PyObject_GenericGetDict": (PTR, [PTR, PTR]),
         "PyDict_Size": (I64, [PTR]),
         "PyDict_Contains": (I32, [PTR, PTR]),
+        "PyUnicode_Compare": (I32, [PTR, PTR]),
     }
     # data symbols: resolved to the objects' addresses in this process
     OBJECTS = {
         "PyLong_Type": int, "PyFloat_Type": float, "PyComplex_Type": complex,
         "PyTuple_Type": tuple, "_Py_TrueStruct": True, "_Py_FalseStruct": False,
-        "_Py_NoneStruct": None,
+        "_Py_NoneStruct": None, "PyUnicode_Type": str,
     }
 
     def __init__(self, llmod: ir.Module):
@@ -182,6 +183,29 @@ def _unbox_bool(cx, b, obj, t, fail):
 
 def _check_none(cx, b, obj, t, fail):
     continue_if(b, _is(b, obj, cx.obj("_Py_NoneStruct")), fail, "none.ok")
+
+
+# the str constants the dispatchers compare with (interned, so that a literal at the
+# call site is the same object), kept alive while the process runs: at most
+# api.STR_VALUES_CAP per parameter of each function
+_STR_CONSTANTS: dict = {}
+
+
+def _check_str(cx, b, obj, t, fail):
+    """A str argument equal to the specialisation's constant (``StrArg``): the same
+    object (an interned literal), else an exact str comparing equal."""
+    import sys
+    const = _STR_CONSTANTS.setdefault(t.value, sys.intern(t.value))
+    expected = CApi.address(id(const))
+    same = b.function.append_basic_block("str.same")
+    other = b.function.append_basic_block("str.other")
+    b.cbranch(_is(b, obj, expected), same, other)
+    b.position_at_end(other)
+    _exact_type(cx, b, obj, "PyUnicode_Type", fail)
+    equal = b.call(cx.PyUnicode_Compare, [obj, expected])
+    continue_if(b, b.icmp_signed("==", equal, ir.Constant(I32, 0)), fail, "str.equal")
+    b.branch(same)
+    b.position_at_end(same)
 
 
 def _new_ref(cx, b, obj):
@@ -365,9 +389,20 @@ STRUCTURED: dict = {T.TupleType: TupleBoxing, T.FlaggedResult: FlaggedBoxing,
                     T.NumpyScalarIf: PerCallScalarBoxing}
 
 
+def _box_str(cx, b, leaves, t):
+    import sys
+    const = _STR_CONSTANTS.setdefault(t.value, sys.intern(t.value))
+    return _new_ref(cx, b, CApi.address(id(const)))
+
+
+_STR_ARG = ScalarBoxing(_check_str, lambda cx, b, obj, t, fail: [], _box_str)
+
+
 def _entry(t: T.Type):
     if isinstance(t, T.NumpyScalarArg):    # np.float64 ...: a NumPy scalar
         return _numpy_scalars()
+    if isinstance(t, T.StrArg):            # a str constant: checked, passes nothing
+        return _STR_ARG
     e = SCALARS.get(t) or STRUCTURED.get(type(t))
     if e is None and isinstance(t, T.ArrayType):
         from .nativearray import ArrayBoxing      # registers itself on first use

@@ -21,7 +21,7 @@ import numbers
 
 from .. import gpu
 from . import comprehension_arrays, comprehensions, index_grid_calls, local_imports, \
-    tolist_calls
+    message_formats, tolist_calls
 from ..errors import UnsupportedError, escape_braces
 from ..ir import constants as K
 from ..ir import nodes as N
@@ -410,8 +410,17 @@ class Builder(LoopStatements):
         template (``errors.kernel_message``) and the expressions in its fields."""
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             return escape_braces(node.value), []
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            made = message_formats.percent_message(self, node)
+        elif isinstance(node, ast.Call):
+            made = message_formats.format_message(self, node)
+        else:
+            made = None
+        if made is not None:
+            return made
         if not isinstance(node, ast.JoinedStr):
-            self.fail(node, what, "the message must be a string literal or an f-string")
+            self.fail(node, what, "the message must be a string literal, an f-string, "
+                      "or '...' % values / '...'.format(values) with %s, %r, {} fields")
         parts, args = [], []
         for v in node.values:
             if isinstance(v, ast.Constant):
@@ -422,9 +431,7 @@ class Builder(LoopStatements):
                 args.append(self.expr(v.value))
             else:
                 self.fail(v, what, "f-string conversions and format specifications")
-        if len(args) > 3:
-            self.fail(node, what, "an f-string message with more than three fields")
-        return "".join(parts), args
+        return "".join(parts), args       # (at most three fields: checked when typed)
 
     # expressions ---------------------------------------------------------------------
     def cond(self, e) -> N.Expr:

@@ -174,7 +174,10 @@ class Inferrer(ScalarKinds):
                 self.set_local(s.target, T.INT64, line)
             self.block(s.body)
         elif isinstance(s, N.Return):
-            t = self.expr(s.value, line) if s.value is not None else T.NONE
+            if isinstance(s.value, ObjRef) and type(s.value.obj) is str:
+                s.value.type = t = T.StrArg(s.value.obj)     # boxed as the constant
+            else:
+                t = self.expr(s.value, line) if s.value is not None else T.NONE
             if _holds_generator(t):
                 self.fail(line, "return of a random generator",
                           "compiled code draws from it but cannot hand it back")
@@ -200,6 +203,8 @@ class Inferrer(ScalarKinds):
                 if vs is not None and vs.is_complex and not t.dtype.is_complex:
                     self.fail(line, "item assignment", f"of a complex value into {t}")
         elif isinstance(s, N.Raise):
+            if len(s.args) > 3:       # (str constants' fields are formatted already)
+                self.fail(line, "raise", "a message with more than three fields formatted at run time")
             types = [self.expr(a, line) for a in s.args]
             for t, conversion in zip(types, message_field_conversions(s.message)):
                 problem = message_fields.field_problem(t, conversion)
@@ -254,6 +259,10 @@ class Inferrer(ScalarKinds):
     def e_ObjRef(self, e, line):
         if isinstance(t := rules.typeof(e.obj), T.FunctionArg):
             return t                        # a function passed on (function_args)
+        if type(e.obj) is str:
+            self.fail(line, "str value", f"{e.name} used as a run-time value (a str "
+                      "folds where its value is known: comparisons with constants, "
+                      "len(), library options, raise and print)")
         try:                                # an array: lib/arrays/global_arrays
             return registry.global_array_type(self.ctx, e.obj) or self.fail(
                 line, "use of a Python object as a value", e.name)
@@ -581,6 +590,12 @@ class Inferrer(ScalarKinds):
         """Call arguments may be compile-time Python objects (``dtype=np.float32``)."""
         if isinstance(a, ObjRef) and not registry.is_global_array(a.obj):
             a.type = T.ConstType(a.obj)
+            return a.type
+        if isinstance(a, N.MakeTuple) and a.items and all(
+                isinstance(i, ObjRef) and isinstance(i.obj, type) for i in a.items):
+            for i in a.items:
+                i.type = T.ConstType(i.obj)
+            a.type = T.ConstType(tuple(i.obj for i in a.items))    # (int, float)
             return a.type
         if isinstance(a, N.PyAttr) and a.attr == "dtype":     # np.empty(n, a.dtype)
             t = self.expr(a.value, line)

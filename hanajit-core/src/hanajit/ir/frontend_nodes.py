@@ -43,6 +43,9 @@ def falls_through(body) -> bool:
     for s in body:
         if isinstance(s, (N.Return, N.Raise, N.Break, N.Continue, N.Reraise)):
             return False
+        if isinstance(s, N.If) and s.static is not None and not falls_through(
+                s.then if s.static else s.orelse):
+            return False            # (decided by types: the other branch never runs)
         if isinstance(s, N.If) and s.orelse and not falls_through(s.then) \
                 and not falls_through(s.orelse):
             return False

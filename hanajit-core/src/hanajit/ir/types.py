@@ -310,6 +310,20 @@ class FunctionArg(NoneType):
 
 
 @dataclass(frozen=True)
+class StrArg(NoneType):
+    """A str argument: a compile-time constant -- its value is part of the dispatch
+    key, so each distinct string compiles once (``infer/str_params.py`` folds every
+    use of it).  Like ``None`` it has no run-time form: targets pass nothing."""
+
+    value: str
+
+    def __str__(self) -> str:
+        return f"str {self.value!r}"
+
+    __repr__ = __str__
+
+
+@dataclass(frozen=True)
 class LocalGeneratorType(GeneratorType):
     """A ``np.random.Generator`` made inside the function
     (``np.random.default_rng(seed)``, ``Generator(PCG64(seed))``): the same four

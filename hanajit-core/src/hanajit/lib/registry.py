@@ -252,7 +252,7 @@ def _load_library():
                   "linalg.array_api", "random.generator", "random.legacy",
                   "random.choice", "random.local_generator", "random.python_random", "gpu",
                   "python.float_sums", "python.key_functions", "python.starred_unpack",
-                  "python.printing", "arrays.predicates",
+                  "python.printing", "python.isinstance_checks", "arrays.predicates",
                   "arrays.pattern_arrays", "indexing.along_axis", "arrays.broadcast_views",
                   "arrays.block", "indexing.choose", "arrays.limits", "arrays.result_types",
                   "numeric.bit_counts", "arrays.packbits", "statistics.nancumulative",

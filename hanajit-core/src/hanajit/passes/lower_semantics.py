@@ -342,7 +342,7 @@ class Lowerer:
         return e
 
     def e_ObjRef(self, e):
-        if isinstance(getattr(e, "type", None), T.FunctionArg):
+        if isinstance(getattr(e, "type", None), (T.FunctionArg, T.StrArg)):
             return N.Const(None, e.type)    # a function passed on: nothing at run time
         if isinstance(getattr(e, "type", None), T.ArrayType):
             return registry.lower_global_array(e, e.type)   # a global array

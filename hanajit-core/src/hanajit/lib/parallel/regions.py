@@ -74,6 +74,8 @@ class ParallelRegion:
                 if values[k] in T.PYTHON_KINDS and inf.is_strong(a):
                     values[k] = T.NumpyScalarArg(values[k])
             argtypes = list(argtypes[:len(argtypes) - nred]) + values
+        # a str constant captured (a str argument): the region specialises on it too
+        argtypes = [_str_arg(a, t) for a, t in zip(call.args, argtypes)]
         try:
             spec = inf.ctx.specialize(self.region, (T.INT64,) + tuple(argtypes))
         except UnsupportedError as exc:
@@ -391,3 +393,10 @@ for _op in ("add", "mul", "min", "max"):
     register(Identity(_op))
 for _op in ("add", "mul"):
     register(ArrayPartials(_op))
+
+
+def _str_arg(node, t):
+    """``t``, or the StrArg of a str constant (infer/str_params.py)."""
+    if isinstance(t, T.ConstType) and type(t.value) is str:
+        node.type = t = T.StrArg(t.value)
+    return t
