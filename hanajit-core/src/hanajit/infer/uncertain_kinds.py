@@ -283,3 +283,8 @@ def _mark(k: _Kinds, e, line, fail) -> None:
             and e.type.is_int and getattr(e, "numpy_semantics", False) \
             and k.uncertain(e.operand) and not k.definite(e.operand):
         e.python_check = True
+    elif isinstance(e, N.PyCall) and getattr(e, "name", None) == "abs" and \
+            getattr(e, "callee", None) is abs and len(e.args) == 1 and \
+            getattr(e, "numpy_semantics", False) and e.type == T.INT64 and \
+            k.uncertain(e.args[0]) and not k.definite(e.args[0]):
+        e.python_check = True           # abs(-2**63): Python's int grows

@@ -70,6 +70,9 @@ class Abs(CallTemplate):
         if not call.numpy_semantics:               # abs(-2**63) is 2**63
             from .int_overflow import neg
             return N.Select(N.Cmp("lt", x, C(0, t), T.BOOL), neg(L, x, t), x, t)
+        if getattr(call, "python_check", False):   # (infer/uncertain_kinds)
+            from .kind_guards import neg
+            x = L.let(neg(L, x, t))
         return N.Select(N.Cmp("lt", x, C(0, t), T.BOOL), N.UnOp("neg", x, t), x, t)
 
     def loop_flags(self, L, call, args):
