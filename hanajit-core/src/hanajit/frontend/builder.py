@@ -416,6 +416,8 @@ class Builder(LoopStatements):
             made = message_formats.format_message(self, node)
         else:
             made = None
+        if made is None:
+            made = message_formats.value_message(self, node)
         if made is not None:
             return made
         if not isinstance(node, ast.JoinedStr):

@@ -206,10 +206,11 @@ class Inferrer(ScalarKinds):
             if len(s.args) > 3:       # (str constants' fields are formatted already)
                 self.fail(line, "raise", "a message with more than three fields formatted at run time")
             types = [self.expr(a, line) for a in s.args]
-            for t, conversion in zip(types, message_field_conversions(s.message)):
-                problem = message_fields.field_problem(t, conversion)
+            for a, t, conversion in zip(s.args, types, message_field_conversions(s.message)):
+                problem = message_fields.field_problem(t, conversion, self.weak(a))
                 if problem:
-                    self.fail(line, "f-string message", problem)
+                    self.fail(line, "exception argument" if conversion == "v"
+                              else "f-string message", problem)
         elif isinstance(s, N.Try):
             if not self.ctx.capabilities.catches:
                 self.fail(line, "try statement", "this target cannot catch exceptions in "
