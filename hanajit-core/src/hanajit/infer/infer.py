@@ -85,7 +85,8 @@ class Inferrer(ScalarKinds):
         fn = self.fn
         fn.body = prune_static(fn.body)     # (reads in a branch types rule out never run)
         if self.mixed:
-            weak_locals.check_reads(fn.body, self.mixed, self.is_strong, self.fail)
+            weak_locals.check_reads(fn.body, self.mixed, self.is_strong, self.fail,
+                                    fn.hidden_words)
         fn.locals = dict(self.locals)
         fn.arg_types = tuple(self.arg_types)
         fn.return_type = self.return_type if self.return_type is not None else T.NONE
