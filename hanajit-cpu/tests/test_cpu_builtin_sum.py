@@ -236,3 +236,33 @@ def test_a_list_that_is_changed_falls_back_in_plain_words():
     with pytest.raises(UnsupportedError, match="items are of different kinds") as info:
         jit(changed_list, fallback=False)(1)
     assert "'List'" not in str(info.value)
+
+
+def sum_int8_items(a):
+    out = []
+    for v in a:
+        out.append(np.int8(v))
+    return sum(out), out
+
+
+def sum_uint64_items(a):
+    out = []
+    for v in a:
+        out.append(np.uint64(v))
+    return sum(out), out
+
+
+@pytest.mark.parametrize("f, s", [(sum_int8_items, "int8"), (sum_uint64_items, "uint64")])
+def test_a_sum_whose_kind_changes_falls_back_naming_the_list(f, s):
+    """sum(out) of NumPy items starts from the Python int 0: the reason names the
+    call and says how to keep it compiled, in plain words."""
+    a = np.array([1, 2, 3])
+    with pytest.raises(UnsupportedError, match=r"sum\(\) on this line") as info:
+        jit(f, fallback=False)(a)
+    text = str(info.value)
+    assert "$" not in text and "sum(out) starts from" in text and \
+        f"sum(out, np.{s}(0))" in text
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        got, want = jit(f)(a), f(a)
+    assert type(got[0]) is type(want[0]) and got[0] == want[0]

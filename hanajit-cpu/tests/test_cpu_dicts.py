@@ -309,6 +309,20 @@ def test_getitem_key_error():
     assert e.value.args == (np.int64(9),) and type(e.value.args[0]) is np.int64
 
 
+def missing_after_write(a, k):
+    d = {1: 2.0, 3: 4.0}
+    a[0] += 1                   # (the call cannot re-run in the interpreter)
+    return d[k]
+
+
+@pytest.mark.parametrize("k", [49, -2**63, 2])
+def test_a_missing_int_key_raises_the_int_when_the_call_cannot_re_run(k):
+    """KeyError(49) (str '49'), as CPython: not KeyError('49')."""
+    with pytest.raises(KeyError) as e:
+        jitted(missing_after_write, fallback=False)(np.zeros(1), k)
+    assert e.value.args == (k,) and type(e.value.args[0]) is int and str(e.value) == str(k)
+
+
 @pytest.mark.parametrize("k, x", [(3, 100), (2**40, -2**62), (-1, 7), (3.5, 1e300),
                                   (-0.0, 0.0), (1e18, 5e18), (math.inf, -math.inf)])
 def test_compiled_code_runs_without_re_runs(k, x):

@@ -842,3 +842,88 @@ def test_int_constants_looked_up_in_a_list_of_floats():
     # float holds exactly compares as in Python
     check(int_constants_in_floats, (np.array([1.0, 3.0, -0.0, 3.0]),),
           (np.array([2.0, 5.0]),))
+
+
+# -- sort(key=), index(x, start, stop) ------------------------------------------------
+
+def sort_by_key(a, extra):
+    out = []
+    for v in a:
+        out.append(v)
+    out.sort(key=abs)                       # stable: equal keys keep their order
+    first = [v for v in out]
+    out.append(extra)                       # (the sorted buffer still grows)
+    out.sort(key=lambda v: -abs(v), reverse=True)
+    return first, out
+
+
+def sort_ints_by_key(n):
+    out = []
+    for i in range(n):
+        out.append((i * 7) % 5 - 2)
+    out.sort(key=lambda v: v * v, reverse=True)
+    return out
+
+
+def test_sort_with_a_key():
+    a = np.array([3.0, -1.0, 1.0, -0.0, 0.0, 2.0, -3.0, np.inf, -np.inf])
+    f64 = np.float64
+    check(sort_by_key, (a, f64(-2.0)), (a[:0], f64(5.0)), (a[::-2], f64(1.0)))
+    for dtype in (np.int32, np.float32):
+        b = np.array([3, 1, 2, 1, 0, 3]).astype(dtype)
+        check(sort_by_key, (b, b[0]), (b[:0], b[1]))
+    check(sort_ints_by_key, (0,), (1,), (12,))
+
+
+def index_between(a, x, i, j, w):
+    out = []
+    for v in a:
+        out.append(v)
+    w[0] += 1                   # (written: a miss cannot re-run in the interpreter)
+    return out.index(x, i), out.index(x, i, j)
+
+
+@pytest.mark.parametrize("x, i, j", [(1, 0, 9), (1, 2, 5), (1, -3, -1), (1, -99, 99),
+                                     (1, 4, 2), (1, 6, 9), (2, 1, 3), (7, 0, 9),
+                                     (1, True, 3), (1, 3, 4)])
+def test_index_with_start_and_stop(x, i, j):
+    """CPython's clamping of start and stop; a miss raises its ValueError ("7 is
+    not in list") from compiled code (the call wrote into ``w``: no re-run)."""
+    a = [3, 1, 2, 1, 0, 1]
+    if "f" not in _INDEX:
+        _INDEX["f"] = jit(index_between_ints, fallback=False)
+    got = outcome(_INDEX["f"], np.array(a), x, i, j, np.zeros(1))
+    assert got == outcome(index_between_ints, a, x, i, j, np.zeros(1))
+
+
+_INDEX = {}
+
+
+def index_between_ints(a, x, i, j, w):
+    out = []
+    for v in a:
+        out.append(int(v))                  # Python ints: a miss words its own text
+    w[0] += 1
+    return out.index(x, i), out.index(x, i, j)
+
+
+def test_index_of_floats_between():
+    a = np.array([3.0, 1.0, 2.0, 1.0, -0.0])
+    check(index_between, (a, 1.0, 2, 5, np.zeros(1)), (a, 0.0, -1, 5, np.zeros(1)),
+          (a, 1.0, 1, 2, np.zeros(1)))
+
+
+def index_float_start(a):
+    out = []
+    for v in a:
+        out.append(v)
+    return out.index(1.0, 1.5)
+
+
+def test_index_with_a_float_start_falls_back():
+    a = np.array([1.0, 1.0])
+    with pytest.raises(UnsupportedError, match="start or stop of type float64"):
+        jit(index_float_start, fallback=False)(a)
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        assert outcome(jit(index_float_start), a) == outcome(index_float_start, a)

@@ -161,3 +161,59 @@ def test_division_by_zero_reads_as_this_pythons(f, a, b):
     zero" once a float takes part, "float divmod()", and the texts that changed
     ("integer modulo by zero" from 3.11, "float modulo by zero" from 3.13)."""
     assert outcome(jit(f, fallback=False), a, b) == outcome(f, a, b)
+
+
+def value_raise(a, k, x):
+    a[0] += 1                   # (written: the call cannot re-run in the interpreter)
+    if k == 1:
+        raise KeyError(x * 2.0)
+    if k == 2:
+        raise ValueError(k + 47)
+    if k == 3:
+        raise IndexError(-2**63 + k - 3)
+    if k == 4:
+        raise KeyError(49)
+    if k == 5:
+        raise KeyError(x)
+    return k
+
+
+def exception_triple(f, *args):
+    try:
+        f(*args)
+    except Exception as exc:
+        return type(exc), exc.args, [type(v) for v in exc.args], str(exc)
+    return None
+
+
+@pytest.mark.parametrize("k, x", [(1, 1.25), (1, -0.0), (1, math.inf), (2, 0.5), (3, 0.5),
+                                  (4, 0.5), (5, 7.5), (6, 0.5)])
+def test_a_number_argument_is_the_exceptions_argument(k, x):
+    """raise KeyError(k) with a Python int or float carries the number itself
+    (e.args == (49,), str(e) '49'), not its text."""
+    a, b = np.zeros(1), np.zeros(1)
+    assert exception_triple(jitted(value_raise, fallback=False), a, k, x) == \
+        exception_triple(value_raise, b, k, x)
+
+
+def key_of(k):
+    raise KeyError(k)
+
+
+def percent_d(k):
+    raise ValueError("%d" % k)
+
+
+@pytest.mark.parametrize("arg, construct", [(np.int64(3), "NumPy scalar"), (True, "bool"),
+                                            (np.float32(2), "float32")])
+def test_a_numpy_scalar_argument_falls_back(arg, construct):
+    with pytest.raises(UnsupportedError, match=f"exception argument.*{construct}"):
+        jitted(key_of, fallback=False)(arg)
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        assert exception_triple(jit(key_of), arg) == exception_triple(key_of, arg)
+
+
+def test_a_percent_d_text_is_not_taken_for_a_number():
+    with pytest.raises(UnsupportedError, match="message must be"):
+        jitted(percent_d, fallback=False)(3)

@@ -96,11 +96,25 @@ class Field:
     "f": the bits of the value as a double, printed as ``repr(float)`` -- what an
     f-string prints for a Python float, ``np.float64`` and ``np.float32`` alike).
     Before inference a field may carry the f-string's conversion (``{!s}``,
-    ``{!r}``: ``conversion`` "s" or "r")."""
+    ``{!r}``: ``conversion`` "s" or "r").  A value field (``{=}``, ``{=u}``,
+    ``{=f}``; before inference ``{!v}``: ``value`` true) prints as the others do,
+    and a template that is one value field alone raises the exception with the
+    number itself as its argument (``KeyError(49)``, :func:`kernel_exception`)."""
 
-    def __init__(self, kind: str = "", conversion: str = ""):
+    def __init__(self, kind: str = "", conversion: str = "", value: bool = False):
         self.kind = kind
         self.conversion = conversion
+        self.value = value
+
+    def number(self, value):
+        """The kernel's integer ``value`` as the Python number it stands for."""
+        value = int(value)
+        if self.kind == "u":
+            return value % 2**64
+        if self.kind == "f":
+            import struct
+            return struct.unpack("<d", struct.pack("<Q", value % 2**64))[0]
+        return value
 
     @property
     def unsigned(self) -> bool:
@@ -117,7 +131,9 @@ class Field:
 
 
 _FIELDS = {"{}": Field(), "{u}": Field("u"), "{f}": Field("f"),
-           "{!s}": Field("", "s"), "{!r}": Field("", "r")}
+           "{!s}": Field("", "s"), "{!r}": Field("", "r"),
+           "{=}": Field(value=True), "{=u}": Field("u", value=True),
+           "{=f}": Field("f", value=True), "{!v}": Field("", "v", value=True)}
 
 
 def kernel_message_parts(template: str):
@@ -160,6 +176,17 @@ def kernel_message(template: str, ints=()) -> str:
     return "".join(out)
 
 
+def kernel_exception(exc, template: str, ints=()):
+    """The exception a compiled kernel raised: ``exc`` with the text of
+    :func:`kernel_message`, or -- a template of one value field alone
+    (:class:`Field`) -- with the number itself as its one argument, as CPython's
+    ``raise KeyError(k)`` (``e.args == (49,)``)."""
+    parts = list(kernel_message_parts(template)) if template.startswith("{") else ()
+    if len(parts) == 1 and isinstance(parts[0], Field) and parts[0].value and ints:
+        return exc(parts[0].number(ints[0]))
+    return exc(kernel_message(template, ints))
+
+
 def kernel_message_fields(template: str) -> int:
     """How many values ``template`` formats (its fields)."""
     return sum(isinstance(part, Field) for part in kernel_message_parts(template))
@@ -177,7 +204,8 @@ def with_field_kinds(template: str, kinds) -> str:
     out, k = [], 0
     for part in kernel_message_parts(template):
         if isinstance(part, Field):
-            part = "{" + (kinds[k] if k < len(kinds) else "") + "}"
+            part = "{" + ("=" if part.value else "") + \
+                (kinds[k] if k < len(kinds) else "") + "}"
             k += 1
         elif part in "{}":
             part += part

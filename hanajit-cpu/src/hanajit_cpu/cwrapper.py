@@ -269,14 +269,14 @@ def _has_writeable_array(t) -> bool:
 
 
 def _raise(entry, fallback, args, err=None, pure=True):
-    from hanajit.errors import RERUN, UnsupportedError, kernel_message
+    from hanajit.errors import RERUN, UnsupportedError, kernel_exception
     from hanajit.lib.python.helpers import Deopt
     exc, message, deopt = entry
     if deopt == RERUN:
         # a text that only approximates NumPy's: the interpreter raises its own
         if pure:
             return fallback(*args)
-        raise exc(kernel_message(message, err[1:4] if err is not None else ()))
+        raise kernel_exception(exc, message, err[1:4] if err is not None else ())
     if (deopt or exc is Deopt) and not pure:
         raise UnsupportedError(f"{getattr(fallback, '__qualname__', fallback)}: the "
                                f"compiled code cannot represent Python's result here "
@@ -287,7 +287,7 @@ def _raise(entry, fallback, args, err=None, pure=True):
         # the compiled code cannot represent CPython's result: the call is pure,
         # so running it in the interpreter gives exactly Python's answer
         return fallback(*args)
-    raise exc(kernel_message(message, err[1:4] if err is not None else ()))
+    raise kernel_exception(exc, message, err[1:4] if err is not None else ())
 
 
 def native_entry(run, artifact, addrs: dict, fallback):

@@ -84,16 +84,17 @@ export function mathImports() {
 
 function raised(code, arg) {     // arg(k): the k-th value formatted into the message
   const entry = MANIFEST.raises[code - 1] || __UNKNOWN__;
-  // "{}": an int64, "{u}": a uint64, "{f}": a double's bits, as repr(float);
-  // "{{" and "}}" are literal braces
+  // "{}": an int64, "{u}": a uint64, "{f}": a double's bits, as repr(float)
+  // ("{=}", "{=u}", "{=f}" the same); "{{" and "}}" are literal braces
   let k = 0;
   const field = (m) => {
     const v = BigInt(arg(k++));
+    m = m.replace("=", "");
     if (m === "{}") return String(v);
     if (m === "{u}") return String(BigInt.asUintN(64, v));
     return pyFloat(new Float64Array(new BigInt64Array([v]).buffer)[0]);
   };
-  const message = entry[1].replace(/\{\{|\}\}|\{\}|\{u\}|\{f\}/g,
+  const message = entry[1].replace(/\{\{|\}\}|\{=?\}|\{=?u\}|\{=?f\}/g,
     (m) => m.length === 2 && m[0] === m[1] ? m[0] : (arg ? field(m) : "?"));
   const err = new Error(message);
   err.name = entry[0];

@@ -16,7 +16,7 @@ import json
 import math
 from pathlib import Path
 
-from hanajit.errors import TargetError, kernel_message, kernel_message_fields
+from hanajit.errors import TargetError, kernel_exception, kernel_message_fields
 
 _LIBM = None
 
@@ -132,7 +132,7 @@ class WasmKernel:
                         for k in range(kernel_message_fields(message))] \
                     if self._error_arg is not None else []
                 exc = _exception_class(exc_name)
-                raise exc(kernel_message(message, ints))
+                raise kernel_exception(exc, message, ints)
             result = self.manifest["result"]
             if isinstance(result, list):
                 return self._read_tuple(result, [0])

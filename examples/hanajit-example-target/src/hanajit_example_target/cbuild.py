@@ -211,7 +211,7 @@ def _unflatten(t, values):
 
 
 def _raise(entry, ints, fallback, args, writes):
-    from hanajit.errors import RERUN, kernel_message
+    from hanajit.errors import RERUN, kernel_exception
     from hanajit.lib.python.helpers import Deopt
     exc, message, deopt = entry
     if deopt == RERUN and not writes:     # NumPy's own text: the interpreter's
@@ -225,4 +225,4 @@ def _raise(entry, ints, fallback, args, writes):
         # Python's answer is outside what the compiled code represents (an int
         # beyond 64 bits ...): the call is pure, so the interpreter gives it
         return fallback(*args)
-    raise exc(kernel_message(message, ints))
+    raise kernel_exception(exc, message, ints)

@@ -150,6 +150,7 @@ class Builder(LoopStatements):
         self.frozen: dict = {}          # global name -> frozen value or object
         self.loop_flags: list = []      # stack of (else-flag name or None)
         self.n_tmp = 0
+        self.hidden_words: dict = {}    # (Function.hidden_words)
         # statements to run before the one being built (frontend.comprehensions)
         self.pending: list = []
         self.current_stmt = None
@@ -210,6 +211,7 @@ class Builder(LoopStatements):
             self.returns["other"] = True
         fn = N.Function(name=self.fnode.name, params=list(self.params),
                         body=body, pyname=self.qualname, filename=self.p.filename)
+        fn.hidden_words = self.hidden_words
         comprehension_lists.mark_returns(self, fn)      # lists the caller gets
         dict_locals.mark_returns(self, fn, self.dict_returns)
         return fn
@@ -416,6 +418,8 @@ class Builder(LoopStatements):
             made = message_formats.format_message(self, node)
         else:
             made = None
+        if made is None:
+            made = message_formats.value_message(self, node)
         if made is not None:
             return made
         if not isinstance(node, ast.JoinedStr):

@@ -89,6 +89,19 @@ def _items(iterable):
         iterable)
 
 
+def _shown(e) -> str:
+    """The source of a reduction's argument as a fallback reason shows it: the
+    sequence of ``(x for x in seq)`` (how ``sum(out)`` of a list is rewritten),
+    ``...`` for long text or the compiler's own names."""
+    g = e.generators[0] if isinstance(e, ast.GeneratorExp) and len(e.generators) == 1 \
+        else None
+    if g is not None and not g.ifs and isinstance(e.elt, ast.Name) and \
+            isinstance(g.target, ast.Name) and e.elt.id == g.target.id:
+        e = e.generators[0].iter
+    text = ast.unparse(e)
+    return "..." if len(text) > 40 or "$" in text else text
+
+
 def reduce_comprehension(b, call, func):
     """Build the loop of ``func(<comprehension>, ...)`` into ``b.pending``; return
     the IR expression of its result."""
@@ -120,6 +133,7 @@ def reduce_comprehension(b, call, func):
 
     acc = b.tmp(name)
     b.locals.add(acc)
+    b.hidden_words[acc] = f"{name}({_shown(call.args[0]) if call.args else ''})"
     pre, inner, after, tail = [], [], [], []
     display = call.args[0]
     if name in ("prod", "fsum") and isinstance(display, (ast.Tuple, ast.List)) \

@@ -134,15 +134,18 @@ def _use(node, parents, resolve_global, fn):
         if any(isinstance(a, ast.Starred) for a in call.args):
             return "a method is called with *args", False
         if p.attr in LOOKUPS:
-            return (None if len(call.args) == 1 and not call.keywords
-                    else f"{p.attr}() with a start or stop"), False
+            most = 3 if p.attr == "index" else 1    # out.index(x, start, stop)
+            return (None if 1 <= len(call.args) <= most and not call.keywords
+                    else f"{p.attr}() with these arguments"), False
         if p.attr not in CHANGES:
             return f".{p.attr}() is called on it", False
         lo, hi = CHANGES[p.attr]
         keywords = [k.arg for k in call.keywords]
         if not lo <= len(call.args) <= hi or keywords and (
-                p.attr != "sort" or keywords != ["reverse"]
-                or not isinstance(call.keywords[0].value, ast.Constant)):
+                p.attr != "sort" or not set(keywords) <= {"reverse", "key"}
+                or len(set(keywords)) < len(keywords)
+                or any(k.arg == "reverse" and not isinstance(k.value, ast.Constant)
+                       for k in call.keywords)):
             return f".{p.attr}() with these arguments", False
         stmt = parents.get(call)
         if p.attr == "pop" and _popped_where(call, stmt, parents):

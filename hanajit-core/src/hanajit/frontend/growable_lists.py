@@ -171,6 +171,9 @@ def _method(s):
 def statement(b, s):
     """The IR of statement ``s`` when it changes or loops over a growable list
     of the builder ``b``, else None."""
+    keyed = _sort_by_key(b, s)
+    if keyed is not None:
+        return keyed
     stmts = _statement(b, s)
     if stmts is None:
         return None
@@ -178,6 +181,24 @@ def statement(b, s):
         ast.copy_location(st, s)
         ast.fix_missing_locations(st)
     return b.stmts(stmts)
+
+
+def _sort_by_key(b, s):
+    """``out.sort(key=f[, reverse=r])``: the IR of ``buf = sorted(out, key=f,
+    reverse=r)`` (``frontend/sorted_lists.py``: stable, the keys computed first
+    as CPython computes them), else None."""
+    from . import sorted_lists
+    m = _method(s)
+    if not (isinstance(s, ast.Expr) and m is not None and m[0] in b.grow_lists
+            and m[1] == "sort" and any(k.arg == "key" for k in m[2].keywords)):
+        return None
+    node = ast.copy_location(ast.Call(_name("sorted"), [_name(m[0])], m[2].keywords), s)
+    call = sorted_lists.parse(node, lambda n: builtins.sorted if n == "sorted"
+                              else b._global_object(n))
+    if call is None or call.key is None:
+        b.fail(s, "list", f"'{m[0]}.sort()' with a key= other than a lambda or a "
+               "function's name")
+    return [N.Assign(target=b.grow_lists[m[0]].buf, value=sorted_lists.build(b, call))]
 
 
 def _popped(b, s):
@@ -418,7 +439,8 @@ def call(b, e):
         if f.attr not in LOOKUPS:
             b.fail(e, f"list method .{f.attr}()", "its result is used inside an expression")
         return N.PyCall(callee=b.injected["__hj_" + LOOKUPS[f.attr]], args=[
-            N.Var(g.buf), N.Var(g.n), b.expr(e.args[0])], name=f"list.{f.attr}")
+            N.Var(g.buf), N.Var(g.n)] + [b.expr(a) for a in e.args],
+            name=f"list.{f.attr}")
     if not (e.args and (isinstance(e.args[0], ast.Name) and e.args[0].id in lists
                         or _sliced(b, e.args[0]) is not None)):
         return None

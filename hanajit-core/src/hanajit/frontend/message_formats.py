@@ -20,6 +20,22 @@ from ..errors import escape_braces
 _PERCENT = re.compile(r"%(.)", re.S)
 
 
+def value_message(b, node):
+    """``raise KeyError(k)`` with a number, not a text: the template of one value
+    field (``errors.Field``: the kernel raises the number itself, ``e.args ==
+    (k,)``) and the expression, or None for what is written as a text (a str
+    constant, an f-string, ``"..." % x``, ``"...".format(x)``).  Inference takes
+    only Python ints and floats (``infer/message_fields.py``)."""
+    def str_constant(e):
+        return isinstance(e, ast.Constant) and isinstance(e.value, str)
+    if str_constant(node) or isinstance(node, ast.JoinedStr) or isinstance(
+            node, ast.BinOp) and str_constant(node.left) or isinstance(
+            node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            str_constant(node.func.value):
+        return None
+    return "{!v}", [b.expr(node)]
+
+
 def percent_message(b, node: ast.BinOp):
     """``"text %s" % value`` (or ``% (a, b)``): (template, args) or None."""
     if not (isinstance(node.left, ast.Constant) and isinstance(node.left.value, str)):

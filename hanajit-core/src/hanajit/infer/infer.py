@@ -85,7 +85,8 @@ class Inferrer(ScalarKinds):
         fn = self.fn
         fn.body = prune_static(fn.body)     # (reads in a branch types rule out never run)
         if self.mixed:
-            weak_locals.check_reads(fn.body, self.mixed, self.is_strong, self.fail)
+            weak_locals.check_reads(fn.body, self.mixed, self.is_strong, self.fail,
+                                    fn.hidden_words)
         fn.locals = dict(self.locals)
         fn.arg_types = tuple(self.arg_types)
         fn.return_type = self.return_type if self.return_type is not None else T.NONE
@@ -206,10 +207,11 @@ class Inferrer(ScalarKinds):
             if len(s.args) > 3:       # (str constants' fields are formatted already)
                 self.fail(line, "raise", "a message with more than three fields formatted at run time")
             types = [self.expr(a, line) for a in s.args]
-            for t, conversion in zip(types, message_field_conversions(s.message)):
-                problem = message_fields.field_problem(t, conversion)
+            for a, t, conversion in zip(s.args, types, message_field_conversions(s.message)):
+                problem = message_fields.field_problem(t, conversion, self.weak(a))
                 if problem:
-                    self.fail(line, "f-string message", problem)
+                    self.fail(line, "exception argument" if conversion == "v"
+                              else "f-string message", problem)
         elif isinstance(s, N.Try):
             if not self.ctx.capabilities.catches:
                 self.fail(line, "try statement", "this target cannot catch exceptions in "

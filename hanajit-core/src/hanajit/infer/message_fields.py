@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..ir import types as T
 
 
-def field_problem(t, conversion: str):
+def field_problem(t, conversion: str, weak: bool = True):
     """Why a compiled message cannot format a value of type ``t`` with the
     f-string ``conversion`` as the interpreter does (None: it can).  Integers
     print their digits; a float prints ``repr(float)``, which is what ``{x}`` and
@@ -16,6 +16,12 @@ def field_problem(t, conversion: str):
     prints for an ``np.float32`` -- but ``{x!r}`` of a NumPy float reads
     ``np.float64(...)`` and ``{x!s}`` of an ``np.float32`` its own shortest
     digits."""
+    if conversion == "v":       # raise KeyError(k): the number is the argument
+        if t is None or weak and isinstance(t, T.Scalar) and t != T.BOOL and (
+                t.is_int or t == T.FLOAT64):
+            return None
+        return f"an exception argument of type {t}{'' if weak else ' (a NumPy scalar)'}" \
+            " (a compiled raise carries a Python int or float as its argument)"
     if t is None or (isinstance(t, T.Scalar) and t.is_int):
         return None
     if isinstance(t, T.Scalar) and t.is_float and t.bits in (32, 64):

@@ -62,7 +62,7 @@ class ScalarKinds:
         kinds = self.assigned.setdefault(name, set())
         if (t, strong) not in kinds:
             kinds.add((t, strong))
-            weak_locals.check_held(name, kinds, line, self.fail)
+            weak_locals.check_held(name, kinds, line, self.fail, self.fn.hidden_words)
             mixed = weak_locals.mixed_locals(self.assigned)
             if mixed != self.mixed:
                 self.mixed = mixed

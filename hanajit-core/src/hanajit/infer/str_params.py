@@ -259,13 +259,16 @@ def _fold_message(s: N.Raise) -> None:
     for part in kernel_message_parts(s.message):
         if isinstance(part, Field):
             v = _const(s.args[k]) if k < len(s.args) else _UNSET
-            if v is _UNSET or part.kind:
+            if v is _UNSET or part.kind or part.value and type(v) is not str:
+                # (raise KeyError(k) of a str constant k is its text; of a number,
+                # the number itself at run time)
                 out.append("{" + part.kind + ("!" + part.conversion
                                               if part.conversion else "") + "}")
                 if k < len(s.args):
                     args.append(s.args[k])
             else:
-                out.append(_CONV[part.conversion](v).replace("{", "{{").replace("}", "}}"))
+                text = _CONV[part.conversion.strip("v")](v)
+                out.append(text.replace("{", "{{").replace("}", "}}"))
             k += 1
         else:
             out.append(part * 2 if part in "{}" else part)

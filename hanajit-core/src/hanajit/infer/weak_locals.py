@@ -66,16 +66,26 @@ def local_words(name: str) -> str:
     return "a value the compiler keeps for this line"
 
 
-def check_held(name: str, kinds: set, line, fail) -> None:
+def _advice(name: str, s, words) -> str:
+    """How to keep a function compiled whose local ``name`` is a Python number on
+    one path and a NumPy ``s`` scalar on another."""
+    call = (words or {}).get(name, "")      # (Function.hidden_words: "sum(out)")
+    if call.startswith(("sum(", "prod(")):   # (they start from a Python int or start=)
+        start = f", np.{s}(0)" if call.startswith("sum(") else f", start=np.{s}(1)"
+        return (f"{call} starts from a Python number before taking NumPy {s} items; "
+                f"give it a NumPy start ({call[:-1]}{start})) to compile this function")
+    return f"start it as a NumPy scalar (np.{s}(...)) to compile this function"
+
+
+def check_held(name: str, kinds: set, line, fail, words=None) -> None:
     """Fail for a local that is a Python int on one path and a NumPy uint64 on
     another: no one type holds both (an int64 cannot hold the uint64 values from
     2**63, a uint64 not the negative ints, and their common type, float64, rounds
     both), so the interpreter runs it, told how to keep it compiled."""
     if (T.INT64, False) in kinds and (T.UINT64, True) in kinds:
         fail(line, "variable type change",
-             f"{local_words(name)} is a Python int on one path and a NumPy uint64 scalar on "
-             "another, and no one type holds both; start it as a NumPy scalar "
-             "(np.uint64(...)) to compile this function")
+             f"{local_words(name)} is a Python int on one path and a NumPy uint64 "
+             f"scalar on another, and no one type holds both; {_advice(name, 'uint64', words)}")
 
 
 def _agree(p, s, other) -> bool:
@@ -94,17 +104,16 @@ def promotes_alike(p, s, other) -> bool:
     return _agree(p, s, other)
 
 
-def check_reads(body: list, mixed: dict, is_strong, fail) -> None:
+def check_reads(body: list, mixed: dict, is_strong, fail, words=None) -> None:
     """Fail (``fail(line, construct, detail)``) at the first read of a mixed
     local whose result could depend on which state the local is in."""
 
     def bad(name, line, what):
         p, s = mixed[name]
         fail(line, "variable type change",
-             f"{local_words(name)} changes type: a Python {_PY_NAME[p]}, then a NumPy {s} scalar "
-             f"(NumPy 2 keeps it {s} from then on), and {what} would depend on "
-             f"which it is; start it as a NumPy scalar (np.{s}(...)) to compile "
-             "this function")
+             f"{local_words(name)} changes type: a Python {_PY_NAME[p]}, then a NumPy "
+             f"{s} scalar (NumPy 2 keeps it {s} from then on), and {what} would depend on "
+             f"which it is; {_advice(name, s, words)}")
 
     def visit(e, line, allowed=False):
         if isinstance(e, N.PyCall) and registry.is_static(e):

@@ -682,6 +682,7 @@ class Function:
     dict_boxing = ()        # ... (position, keys NumPy?, values NumPy?) (infer.py)
     numpy_result = None     # return type, NumPy-scalar leaves marked (infer/numpy_results)
     flagged_result = None   # result leaves boxed per call: a result_flags.Plan (infer/)
+    hidden_words = None     # {compiler's local: what it holds, for reasons ("sum(out)")}
 
     def new_temp(self, type_: Type, hint: str = "t") -> str:
         i = len(self.locals)

@@ -135,8 +135,8 @@ class LoadedKernel:
             raise OverflowError(f"{self.name}: a result in the kernel cannot be "
                                 f"represented ({message}); the GPU has no interpreter "
                                 "to fall back to")
-        from hanajit.errors import kernel_message
-        raise exc(kernel_message(message, rec[1:4]))
+        from hanajit.errors import kernel_exception
+        raise kernel_exception(exc, message, rec[1:4])
 
 
 class Launcher:

@@ -216,24 +216,26 @@ static double hj_as_double(int64_t bits) {
 
 RAISE_C = r"""
 /* A raise's text with the kernel's integers (err[1..3]) in its "{}" places
-   ("{u}": as uint64, "{f}": the bits of a double, as repr(float)); "{{" and "}}"
-   are literal braces. */
+   ("{u}": as uint64, "{f}": the bits of a double, as repr(float); "{=}", "{=u}",
+   "{=f}" the same); "{{" and "}}" are literal braces. */
 static void hj_print_raise(const char *text, const int64_t *err) {
     int k = 1;
     char number[40];
     double d;
+    const char *q;      /* the field's kind, after an optional '=' */
     for (; *text; text++) {
-        if (text[0] == '{' && text[1] == '}' && k < 4) {
+        q = text + 1 + (text[0] == '{' && text[1] == '=');
+        if (text[0] == '{' && q[0] == '}' && k < 4) {
             fprintf(stderr, "%" PRId64, err[k++]);
-            text++;
-        } else if (text[0] == '{' && text[1] == 'u' && text[2] == '}' && k < 4) {
+            text = q;
+        } else if (text[0] == '{' && q[0] == 'u' && q[1] == '}' && k < 4) {
             fprintf(stderr, "%" PRIu64, (uint64_t)err[k++]);
-            text += 2;
-        } else if (text[0] == '{' && text[1] == 'f' && text[2] == '}' && k < 4) {
+            text = q + 1;
+        } else if (text[0] == '{' && q[0] == 'f' && q[1] == '}' && k < 4) {
             memcpy(&d, &err[k++], sizeof d);
             hj_float_repr(number, d, 1);
             fputs(number, stderr);
-            text += 2;
+            text = q + 1;
         } else if ((text[0] == '{' || text[0] == '}') && text[1] == text[0]) {
             fputc(*text, stderr);
             text++;

@@ -205,10 +205,11 @@ def _l_find(L, call, args):
 def _key_error(L, pos, key):
     """CPython's KeyError, re-raised by the interpreter re-running the call (its
     argument is the key itself); where the call cannot be re-run (it wrote into an
-    array argument) the KeyError's message is the text of an int key."""
+    array argument) the KeyError carries an int key itself (a value field)."""
     args, message = [], "a float key the dict does not hold"
     if not key.type.is_float:
-        args, message = [convert_wrap(key, T.INT64)], "{}"
+        args = [convert_wrap(key, T.INT64)]
+        message = "{=u}" if key.type == T.UINT64 else "{=}"
     L.emit(N.If(cond=N.Cmp("lt", pos, C(0, T.INT64), T.BOOL), then=[N.Raise(
         exc=KeyError, deopt=RERUN, message=message, args=args)]))
 

@@ -117,6 +117,41 @@ def index_other(buf, n, x):
     return j
 
 
+def _bound(i, n):
+    """A start or stop of ``list.index`` as CPython clamps it to ``0..n``."""
+    if i < 0:
+        i += n
+        if i < 0:
+            i = 0
+    return min(i, n)
+
+
+def find_between(buf, n, x, start, stop):
+    """The first position in ``start..stop`` (CPython's clamping) holding ``x``,
+    or -1."""
+    _no_nan(x)
+    for j in range(_bound(start, n), _bound(stop, n)):
+        if buf[j] == x:
+            return j
+    return -1
+
+
+def index_between(buf, n, x, start, stop):
+    """``out.index(x, start, stop)`` of a Python int ``x``."""
+    j = find_between(buf, n, x, start, stop)
+    if j < 0:
+        raise ValueError(f"{x} is not in list")
+    return j
+
+
+def index_other_between(buf, n, x, start, stop):
+    """``out.index(x, start, stop)`` of any other ``x`` (see :func:`index_other`)."""
+    j = find_between(buf, n, x, start, stop)
+    if j < 0:
+        raise Deopt("list.index() of a value not in the list, other than a Python int")
+    return j
+
+
 def remove_index(buf, n, x):
     """``out.remove(x)``: the position of the first item equal to ``x``."""
     j = find(buf, n, x)

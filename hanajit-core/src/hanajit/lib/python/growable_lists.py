@@ -182,10 +182,24 @@ def _same(L, args):
 class ListIndex(_Lookup):
     paths = ("hanajit.lib.python.growable_lists.list_index",)
 
+    def typer(self, inf, call, args, kwargs):
+        for t in args[3:]:      # out.index(x, start[, stop])
+            if not (isinstance(t, T.Scalar) and (t.is_int or t == T.BOOL)):
+                raise Incompatible(f"list.index() with a start or stop of type {t} "
+                                   "(Python raises TypeError)")
+        if any(t == T.UINT64 for t in args[3:]):
+            raise Incompatible("list.index() with a uint64 start or stop")
+        return super().typer(inf, call, args, kwargs)
+
     def lower(self, L, call, args, kwargs):
         args = _same(L, args)
         python_int = args[2].type == T.INT64 and not getattr(call, "numpy_item", True)
-        return L.call_helper(alg.index if python_int else alg.index_other, list(args))
+        if len(args) == 3:
+            return L.call_helper(alg.index if python_int else alg.index_other, list(args))
+        from .operators import convert
+        bounds = [convert(L, a, T.INT64) for a in args[3:]] + [args[1]]
+        return L.call_helper(alg.index_between if python_int else alg.index_other_between,
+                             args[:3] + bounds[:2])
 
 
 @register
