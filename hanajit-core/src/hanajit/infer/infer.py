@@ -205,7 +205,8 @@ class Inferrer(ScalarKinds):
                     self.fail(line, "item assignment", f"of a complex value into {t}")
         elif isinstance(s, N.Raise):
             if len(s.args) > 3:       # (str constants' fields are formatted already)
-                self.fail(line, "raise", "a message with more than three fields formatted at run time")
+                self.fail(line, "raise",
+                          "a message with more than three fields formatted at run time")
             types = [self.expr(a, line) for a in s.args]
             for a, t, conversion in zip(s.args, types, message_field_conversions(s.message)):
                 problem = message_fields.field_problem(t, conversion, self.weak(a))
