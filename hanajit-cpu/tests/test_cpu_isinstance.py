@@ -5,14 +5,12 @@ on more than the type, the function falls back naming why."""
 from __future__ import annotations
 
 import numbers
-import warnings
 
 import numpy as np
 import pytest
 
 from hanajit import jit
-from hanajit.errors import HanaJitFallbackWarning, UnsupportedError
-from hanajit.testing.compare import outcome
+from hanajit.testing.compare import check_fallback, outcome
 
 
 def is_float(x):
@@ -109,9 +107,4 @@ def class_in_a_name(x):
     (memmap_question, (np.ones(2),), "ndarray subclass"),
 ])
 def test_what_types_do_not_decide_falls_back(f, args, reason):
-    with pytest.raises(UnsupportedError, match=reason):
-        jit(f, fallback=False)(*args)
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        assert outcome(jit(f), *args) == outcome(f, *args)
-    assert any(issubclass(x.category, HanaJitFallbackWarning) for x in w)
+    check_fallback(f, args, reason)

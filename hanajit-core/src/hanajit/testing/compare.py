@@ -117,6 +117,20 @@ def outcome(f, *args):
     return [(type(x), x) for x in r] if isinstance(r, tuple) else (type(r), r)
 
 
+def check_fallback(f, args, reason: str) -> None:
+    """``f`` does not compile -- ``jit(f, fallback=False)`` raises
+    ``UnsupportedError`` matching ``reason`` -- and ``jit(f)`` runs it in the
+    interpreter with a ``HanaJitFallbackWarning``, giving its :func:`outcome`."""
+    from hanajit import jit
+    from hanajit.errors import HanaJitFallbackWarning, UnsupportedError
+    with pytest.raises(UnsupportedError, match=reason):
+        jit(f, fallback=False)(*args)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        assert outcome(jit(f), *args) == outcome(f, *args)
+    assert any(issubclass(x.category, HanaJitFallbackWarning) for x in w)
+
+
 def strict_jit(f):
     """``jit(f, fallback=False)``, any warning while jitting an error."""
     from hanajit import jit
