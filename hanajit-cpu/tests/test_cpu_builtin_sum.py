@@ -266,3 +266,22 @@ def test_a_sum_whose_kind_changes_falls_back_naming_the_list(f, s):
         warnings.simplefilter("always")
         got, want = jit(f)(a), f(a)
     assert type(got[0]) is type(want[0]) and got[0] == want[0]
+
+
+def summed_list(a):
+    out = []
+    for v in a:
+        out.append(v)
+    return sum(out)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.uint8, np.int64])
+def test_list_sums_under_the_compensated_rule_keep_the_items_type(monkeypatch, dtype):
+    """CPython 3.12's sum (compensated for Python floats only) of a list of NumPy
+    items: the loop's question is unanswered while the list's items are untyped,
+    and neither branch may widen the total then (it came back as float64)."""
+    from hanajit.frontend import comprehensions
+    monkeypatch.setattr(comprehensions, "COMPENSATED_SUM", True)
+    a = np.array([1, 2, 3], dtype)
+    got, want = jit(summed_list, fallback=False)(a), summed_list(a)
+    assert type(got) is type(want) and got == want

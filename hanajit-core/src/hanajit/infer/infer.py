@@ -154,6 +154,12 @@ class Inferrer(ScalarKinds):
         elif isinstance(s, N.If):
             self.cond(s.cond, line)
             s.static = static_truth(s.cond)
+            if s.static is None and unanswered(s.cond):
+                # a question types answer (compensates(total, item)) whose operands
+                # are not typed yet: neither branch now -- typing the one it will
+                # rule out would widen the locals it assigns for good (typing the
+                # operands later in this pass makes another)
+                return
             if s.static is not False:
                 self.block(s.then)
             if s.static is not True:
@@ -718,6 +724,16 @@ def prune_static(body: list) -> list:
                 setattr(s, attr, prune_static(sub))
         out.append(s)
     return out
+
+
+def unanswered(cond) -> bool:
+    """Is ``cond`` a question types answer (``registry.is_static``) that has no
+    answer yet (an operand still untyped)?"""
+    c = cond.operand if isinstance(cond, N.Truth) else cond
+    if isinstance(c, N.PyUnOp) and c.op == "not":
+        c = c.operand.operand if isinstance(c.operand, N.Truth) else c.operand
+    return isinstance(c, N.PyCall) and registry.is_static(c) and \
+        getattr(c, "type", None) is None
 
 
 def static_truth(cond):
