@@ -120,11 +120,14 @@ def _name(n, store=False):
     return ast.Name(n, ast.Store() if store else ast.Load())
 
 
-def _call(name, *args):
+def dict_call(name, *args):
+    """``dict.<name>(*args)``: a call of the compiled dict helper ``name``
+    (``lib/python/dicts.py``)."""
     return ast.Call(_name(f"dict.{name}"), list(args), [])
 
 
-def _arrays(d, store=False):
+def dict_arrays(d, store=False):
+    """The hidden arrays of the dict local ``d``: keys, values, index, sizes."""
     return [_name(f"${d}_{x}", store) for x in "KVIS"]
 
 
@@ -139,13 +142,14 @@ def merge(r, d, e, how="merge") -> list:
     (for type inference: ``frontend/dict_locals.py``)."""
     if d == e:
         return []                                   # d.update(d): nothing
-    never = ast.Compare(_call("len", _name(f"${e}_S")), [ast.Lt()], [ast.Constant(0)])
-    carriers = [ast.Assign([_name(f"${d}_v", True)], _call(
+    never = ast.Compare(dict_call("len", _name(f"${e}_S")), [ast.Lt()], [ast.Constant(0)])
+    carriers = [ast.Assign([_name(f"${d}_v", True)], dict_call(
                     "value_at", _name(f"${e}_V"), ast.Constant(0), ast.Constant(f"${e}_v"))),
-                ast.Assign([_name(f"${d}_k", True)], _call(
+                ast.Assign([_name(f"${d}_k", True)], dict_call(
                     "key_at", _name(f"${e}_K"), ast.Constant(0), ast.Constant(f"${e}_k")))]
     return [ast.If(never, carriers, []),
-            ast.Assign([_tuple(_arrays(d, True)[:3])], _call(how, *_arrays(d), *_arrays(e)))]
+            ast.Assign([_tuple(dict_arrays(d, True)[:3])],
+                       dict_call(how, *dict_arrays(d), *dict_arrays(e)))]
 
 
 def update(r, d, e) -> list:

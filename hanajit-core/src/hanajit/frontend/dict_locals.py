@@ -30,6 +30,7 @@ import ast
 import copy
 
 from . import dict_copies
+from .dict_copies import dict_arrays, dict_call
 from .readonly_lists import declared_elsewhere, scan
 from .scopes import is_dict_value
 
@@ -40,10 +41,6 @@ _METHODS = ("get", "pop", "setdefault", "clear", "keys", "values", "items", "pop
 def _marker_names():
     from ..lib import registry
     return {f"dict.{k}": v for k, v in registry.dict_markers().items()}
-
-
-def _call(name, *args):
-    return ast.Call(ast.Name(f"dict.{name}", ast.Load()), list(args), [])
 
 
 def _name(n, ctx=None):
@@ -279,7 +276,7 @@ class Rewriter(ast.NodeTransformer):
         self.returns = []           # per return: None or [(position, dict name)]
 
     def arrays(self, d, ctx=None):
-        return [_name(f"${d}_{x}", ctx) for x in "KVIS"]
+        return dict_arrays(d, isinstance(ctx, ast.Store))
 
     def a(self, d, x):
         return _name(f"${d}_{x}")
@@ -295,7 +292,7 @@ class Rewriter(ast.NodeTransformer):
     def visit_Subscript(self, e):
         if self.is_dict(e.value) and isinstance(e.ctx, ast.Load):
             d = e.value.id
-            return ast.copy_location(_call("getitem", *self.arrays(d), self.visit(e.slice),
+            return ast.copy_location(dict_call("getitem", *self.arrays(d), self.visit(e.slice),
                                            _const(f"${d}_v")), e)
         return self.generic_visit(e)
 
@@ -307,32 +304,32 @@ class Rewriter(ast.NodeTransformer):
             args = [self.visit(a) for a in e.args]
             vn = _const(f"${d}_v")
             if attr == "get" or attr == "pop" and len(args) == 2:
-                hit = _call("last", V, S, vn) if attr == "get" else \
-                    _call("take", K, V, I, S, vn)
-                test = ast.Compare(_call("find", copy.deepcopy(K), copy.deepcopy(I),
+                hit = dict_call("last", V, S, vn) if attr == "get" else \
+                    dict_call("take", K, V, I, S, vn)
+                test = ast.Compare(dict_call("find", copy.deepcopy(K), copy.deepcopy(I),
                                          copy.deepcopy(S), args[0]),
                                    [ast.GtE()], [_const(0)])
                 return ast.copy_location(ast.IfExp(test, hit, args[1]), e)
             if attr == "pop":
-                return ast.copy_location(_call("pop", K, V, I, S, args[0], vn), e)
+                return ast.copy_location(dict_call("pop", K, V, I, S, args[0], vn), e)
             if attr == "popitem":       # (the key's call first: it removes the item)
-                pos = _call("popitem", K, I, S)
+                pos = dict_call("popitem", K, I, S)
                 return ast.copy_location(ast.Tuple([
-                    _call("key_at", copy.deepcopy(K), pos, _const(f"${d}_k")),
-                    _call("last", V, copy.deepcopy(S), vn)], ast.Load()), e)
+                    dict_call("key_at", copy.deepcopy(K), pos, _const(f"${d}_k")),
+                    dict_call("last", V, copy.deepcopy(S), vn)], ast.Load()), e)
         if isinstance(f, ast.Name) and len(e.args) == 1 and self.is_dict(e.args[0]):
             d = e.args[0].id
             if f.id == "len":
-                return ast.copy_location(_call("len", self.a(d, "S")), e)
+                return ast.copy_location(dict_call("len", self.a(d, "S")), e)
             if f.id in ("max", "min"):
-                return ast.copy_location(_call("arg" + f.id, *self.arrays(d),
+                return ast.copy_location(dict_call("arg" + f.id, *self.arrays(d),
                                                _const(f"${d}_k")), e)
         if isinstance(f, ast.Name) and f.id == "sum" and len(e.args) == 1:
             a = e.args[0]
             if isinstance(a, ast.Call) and isinstance(a.func, ast.Attribute) and \
                     self.is_dict(a.func.value) and a.func.attr == "values":
                 d = a.func.value.id
-                return ast.copy_location(_call("sum", self.a(d, "V"), self.a(d, "I"),
+                return ast.copy_location(dict_call("sum", self.a(d, "V"), self.a(d, "I"),
                                                self.a(d, "S"), _const(f"${d}_v")), e)
         return self.generic_visit(e)
 
@@ -340,7 +337,7 @@ class Rewriter(ast.NodeTransformer):
         if len(e.ops) == 1 and isinstance(e.ops[0], (ast.In, ast.NotIn)) and \
                 self.is_dict(e.comparators[0]):
             d = e.comparators[0].id
-            found = _call("find", self.a(d, "K"), self.a(d, "I"), self.a(d, "S"),
+            found = dict_call("find", self.a(d, "K"), self.a(d, "I"), self.a(d, "S"),
                           self.visit(e.left))
             op = ast.GtE() if isinstance(e.ops[0], ast.In) else ast.Lt()
             return ast.copy_location(ast.Compare(found, [op], [_const(0)]), e)
@@ -348,7 +345,7 @@ class Rewriter(ast.NodeTransformer):
 
     def truth(self, e):
         if self.is_dict(e):
-            return ast.copy_location(ast.Compare(_call("len", self.a(e.id, "S")),
+            return ast.copy_location(ast.Compare(dict_call("len", self.a(e.id, "S")),
                                                  [ast.NotEq()], [_const(0)]), e)
         return self.visit(e)
 
@@ -380,15 +377,15 @@ class Rewriter(ast.NodeTransformer):
         is left, the value put (Python evaluates the value of ``d[k] = v`` first)."""
         K, V, I, S = self.arrays(d)
         resize = ast.Assign([ast.Tuple(self.arrays(d, ast.Store())[:3], ast.Store())],
-                            _call("resize", *self.arrays(d)))
+                            dict_call("resize", *self.arrays(d)))
         return [ast.Assign([_name(f"${d}_v", ast.Store())], value),
                 ast.Assign([_name(f"${d}_k", ast.Store())], key),
-                ast.If(_call("room", K, I, S, self.a(d, "k")), [resize], []),
-                ast.Expr(_call("put", *self.arrays(d), self.a(d, "k"), self.a(d, "v")))]
+                ast.If(dict_call("room", K, I, S, self.a(d, "k")), [resize], []),
+                ast.Expr(dict_call("put", *self.arrays(d), self.a(d, "k"), self.a(d, "v")))]
 
     def new(self, d, n) -> ast.stmt:
         return ast.Assign([ast.Tuple(self.arrays(d, ast.Store()), ast.Store())],
-                          _call("new", _const(f"${d}_k"), _const(f"${d}_v"), _const(n)))
+                          dict_call("new", _const(f"${d}_k"), _const(f"${d}_v"), _const(n)))
 
     def _stmt(self, s) -> list:
         if isinstance(s, ast.AnnAssign) and self.is_dict(s.target):
@@ -414,7 +411,7 @@ class Rewriter(ast.NodeTransformer):
                 self.is_dict(s.target.value):
             d = s.target.value.id
             key = self.tmp("key")
-            got = _call("getitem", *self.arrays(d), _name(key), _const(f"${d}_v"))
+            got = dict_call("getitem", *self.arrays(d), _name(key), _const(f"${d}_v"))
             return [ast.Assign([_name(key, ast.Store())], self.visit(s.target.slice))] + \
                 self.store(d, _name(key), ast.BinOp(got, s.op, self.visit(s.value)))
         if isinstance(s, ast.Delete):
@@ -422,7 +419,7 @@ class Rewriter(ast.NodeTransformer):
             for t in s.targets:
                 if isinstance(t, ast.Subscript) and self.is_dict(t.value):
                     d = t.value.id
-                    out.append(ast.Expr(_call("delete", self.a(d, "K"), self.a(d, "I"),
+                    out.append(ast.Expr(dict_call("delete", self.a(d, "K"), self.a(d, "I"),
                                               self.a(d, "S"), self.visit(t.slice))))
                 else:
                     out.append(ast.Delete([t]))
@@ -490,11 +487,11 @@ class Rewriter(ast.NodeTransformer):
         d = call.func.value.id
         k, v = self.tmp("key"), self.tmp("value")
         K, V, I, S = self.arrays(d)
-        test = ast.Compare(_call("find", K, I, S, _name(k)), [ast.Lt()], [_const(0)])
+        test = ast.Compare(dict_call("find", K, I, S, _name(k)), [ast.Lt()], [_const(0)])
         stmts = [ast.Assign([_name(k, ast.Store())], self.visit(call.args[0])),
                  ast.Assign([_name(v, ast.Store())], self.visit(call.args[1])),
                  ast.If(test, self.store(d, _name(k), _name(v)), [])]
-        return stmts, _call("last", self.a(d, "V"), self.a(d, "S"), _const(f"${d}_v"))
+        return stmts, dict_call("last", self.a(d, "V"), self.a(d, "S"), _const(f"${d}_v"))
 
     def loop(self, s):
         """``for target in d`` (``d.keys()``, ``d.values()``, ``d.items()``) as
@@ -508,12 +505,12 @@ class Rewriter(ast.NodeTransformer):
         d = it.id
         K, V, I, S = self.arrays(d)
         pos, used, left = self.tmp("pos"), self.tmp("used"), self.tmp("left")
-        key = _call("key_at", K, _name(pos), _const(f"${d}_k"))
-        value = _call("value_at", V, _name(pos), _const(f"${d}_v"))
+        key = dict_call("key_at", K, _name(pos), _const(f"${d}_k"))
+        value = dict_call("value_at", V, _name(pos), _const(f"${d}_v"))
         item = key if what == "keys" else value if what == "values" else \
             ast.Tuple([key, value], ast.Load())
         body = [ast.Assign([_name(pos, ast.Store())],
-                           _call("next", I, S, _name(pos), _name(used), _name(left))),
+                           dict_call("next", I, S, _name(pos), _name(used), _name(left))),
                 ast.If(ast.Compare(_name(pos), [ast.Lt()], [_const(0)]), [ast.Break()], []),
                 ast.Assign([_name(left, ast.Store())],
                            ast.BinOp(_name(left), ast.Sub(), _const(1))),
@@ -521,7 +518,7 @@ class Rewriter(ast.NodeTransformer):
                 ast.Assign([_name(pos, ast.Store())],
                            ast.BinOp(_name(pos), ast.Add(), _const(1)))]
         return [ast.Assign([_name(pos, ast.Store())], _const(0)),
-                ast.Assign([_name(used, ast.Store())], _call("len", self.a(d, "S"))),
+                ast.Assign([_name(used, ast.Store())], dict_call("len", self.a(d, "S"))),
                 ast.Assign([_name(left, ast.Store())], _name(used)),
                 ast.While(_const(True), body + self.stmts(s.body), [])]
 
@@ -529,11 +526,11 @@ class Rewriter(ast.NodeTransformer):
         v = s.value
         if self.is_dict(v):
             self.returns.append([(None, v.id)])
-            s.value = _call("result", *self.arrays(v.id))
+            s.value = dict_call("result", *self.arrays(v.id))
             return s
         if isinstance(v, ast.Tuple) and any(self.is_dict(e) for e in v.elts):
             self.returns.append([(k, e.id) for k, e in enumerate(v.elts) if self.is_dict(e)])
-            s.value = ast.Tuple([_call("result", *self.arrays(e.id)) if self.is_dict(e)
+            s.value = ast.Tuple([dict_call("result", *self.arrays(e.id)) if self.is_dict(e)
                                  else self.visit(e) for e in v.elts], ast.Load())
             return s
         self.returns.append(None)

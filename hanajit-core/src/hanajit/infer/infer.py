@@ -726,12 +726,19 @@ def prune_static(body: list) -> list:
     return out
 
 
+def _tested(cond):
+    """What ``cond`` tests, its truth and one ``not`` taken off: (expression,
+    negated?)."""
+    c = cond.operand if isinstance(cond, N.Truth) else cond
+    if isinstance(c, N.PyUnOp) and c.op == "not":
+        return (c.operand.operand if isinstance(c.operand, N.Truth) else c.operand), True
+    return c, False
+
+
 def unanswered(cond) -> bool:
     """Is ``cond`` a question types answer (``registry.is_static``) that has no
     answer yet (an operand still untyped)?"""
-    c = cond.operand if isinstance(cond, N.Truth) else cond
-    if isinstance(c, N.PyUnOp) and c.op == "not":
-        c = c.operand.operand if isinstance(c.operand, N.Truth) else c.operand
+    c, _ = _tested(cond)
     return isinstance(c, N.PyCall) and registry.is_static(c) and \
         getattr(c, "type", None) is None
 
@@ -744,10 +751,7 @@ def static_truth(cond):
         return bool(c.value)
     if isinstance(c, N.PyCall) and isinstance(c.plan, bool) and registry.is_static(c):
         return c.plan
-    negate = False
-    if isinstance(c, N.PyUnOp) and c.op == "not":
-        negate = True
-        c = c.operand.operand if isinstance(c.operand, N.Truth) else c.operand
+    c, negate = _tested(cond)
     if isinstance(c, N.PyCompare) and len(c.ops) == 1 and c.ops[0] in ("is", "isnot"):
         a, b = (o.type for o in c.operands)
         if a is None or b is None or (a == T.BOOL and b == T.BOOL):
