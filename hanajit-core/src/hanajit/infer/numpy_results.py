@@ -159,13 +159,18 @@ def mark_lists(fn: N.Function, strong_local) -> None:
                            for k, locals_ in fn.tuple_lists)
 
 
-def random_draw_is_numpy(name: str, args) -> bool:
+def random_draw_is_numpy(name: str, args, kwargs=None) -> bool:
     """Is one draw of NumPy's random functions (``np.random.<name>`` or a
     ``Generator``'s method) a NumPy scalar?  They return Python floats and ints
     (``np.random.random()``, ``randint(5)``, ``rng.normal()``), except
-    ``Generator.integers`` (an ``np.int64``) and ``choice`` of an array (its
-    item)."""
-    if name == "integers":
-        return True
+    ``Generator.integers`` (an ``np.int64``, or its ``dtype``'s scalar -- but a
+    Python bool for ``dtype=bool``), ``randint`` given a dtype other than ``int``
+    and ``bool``, and ``choice`` of an array (its item)."""
+    if name in ("integers", "randint"):
+        dtype = (kwargs or {}).get("dtype", args[3] if len(args) > 3 else None)
+        if dtype is None:
+            return name == "integers"
+        value = getattr(getattr(dtype, "type", None), "value", None)
+        return value is not bool and (name == "integers" or value is not int)
     return name == "choice" and bool(args) and isinstance(getattr(args[0], "type", None),
                                                            T.ArrayType)

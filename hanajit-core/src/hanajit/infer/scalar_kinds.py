@@ -162,7 +162,8 @@ class ScalarKinds:
                 if callee.name in ("is_integer", "item", "bit_length"):   # Python numbers
                     return False
                 if isinstance(getattr(e.args[0], "type", None), T.GeneratorType):
-                    return numpy_results.random_draw_is_numpy(callee.name, e.args[1:])
+                    return numpy_results.random_draw_is_numpy(callee.name, e.args[1:],
+                                                               e.kwargs)
                 return any(isinstance(getattr(a, "type", None), T.ArrayType)
                            for a in e.args[:1]) or self.is_strong(e.args[0])
             if isinstance(callee, Unpack):      # ``x, y = a``: an array's items
@@ -183,7 +184,7 @@ class ScalarKinds:
             mod = getattr(callee, "__module__", None) or ""
             if mod == "numpy.random":
                 name = getattr(callee, "__name__", "")
-                return numpy_results.random_draw_is_numpy(name, e.args)
+                return numpy_results.random_draw_is_numpy(name, e.args, e.kwargs)
             return mod == "numpy" or mod.startswith("numpy.") or \
                 type(callee).__name__ == "ufunc" or \
                 type(getattr(callee, "__self__", None)).__name__ == "ufunc"  # np.add.reduce

@@ -152,7 +152,7 @@ def bounded_uint64(rng, r):
     return _lemire64(rng, r)
 
 
-def _integers_top(low, high, closed):
+def integers_top(low, high, closed):
     """``_rand_int64``'s bounds checks and messages; the inclusive upper bound."""
     if closed:
         if low > high:
@@ -172,7 +172,7 @@ def integers(rng, low, high, closed):
     bounds checks and messages (``_rand_int64``), then ``low`` plus a bounded
     draw on ``[0, high' - low]`` computed in uint64 (wrapping, as NumPy's
     casts)."""
-    top = _integers_top(low, high, closed)
+    top = integers_top(low, high, closed)
     off = prims.as_uint64(low)
     return prims.as_int64(off + bounded_uint64(rng, prims.as_uint64(top) - off))
 
@@ -348,7 +348,7 @@ def fill_integers(rng, out, low, high, closed):
     scalar checks, then the bounded draws."""
     if out.shape[0] == 0:
         return
-    top = _integers_top(low, high, closed)
+    top = integers_top(low, high, closed)
     off = prims.as_uint64(low)
     r = prims.as_uint64(top) - off
     for i in range(out.shape[0]):

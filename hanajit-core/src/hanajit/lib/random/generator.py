@@ -10,10 +10,10 @@ algorithms written in Python (``distributions.py``), so a seeded program
 draws the same numbers compiled and interpreted and leaves the same
 ``bit_generator.state``.
 
-Supported: ``random``, ``standard_normal``, ``normal``, ``uniform``,
-``exponential``, ``standard_exponential``, ``integers`` (int64, ``endpoint=``)
-and ``poisson``, scalar and ``size=`` forms (an int or a tuple of ints);
-``choice``, ``shuffle`` and ``permutation`` are in ``choice.py``.
+Supported: ``random`` (float64 and float32), ``standard_normal``, ``normal``,
+``uniform``, ``exponential``, ``standard_exponential``, ``integers`` (every
+integer dtype and bool, ``endpoint=``) and ``poisson``, scalar and ``size=``
+forms (an int or a tuple of ints); ``choice``, ``shuffle`` and ``permutation`` are in ``choice.py``.
 Other methods and forms fall back to the interpreter naming the method.
 """
 from __future__ import annotations
@@ -23,6 +23,7 @@ from ...ir import nodes as N
 from ...ir import types as T
 from ..python import operators as ops
 from . import distributions as hr
+from . import narrow_draws as nd
 from ..registry import CallTemplate, bind_arguments, register
 
 F, I = T.FLOAT64, T.INT64
@@ -143,19 +144,45 @@ class Method(CallTemplate):
 
 
 class Random(Method):
-    """``rng.random()``: ``next_double`` itself."""
+    """``rng.random()``: ``next_double`` itself; with ``dtype=np.float32``,
+    ``next_float`` (a Python float without a size, as NumPy's Cython gives it)."""
 
     def __init__(self):
         super().__init__("random", ("size", "dtype", "out"), fill=hr.fill_random)
 
+    @staticmethod
+    def single(t) -> bool:
+        """Is the ``dtype=`` argument's type float32's constant?"""
+        return not is_absent(t) and _const(t, *_float32_dtypes())
+
+    def typer(self, inf, call, args, kwargs):
+        bound = self.bind(args, kwargs)
+        if not self.single(bound.get("dtype")):
+            return super().typer(inf, call, args, kwargs)
+        if not is_absent(bound.get("out")):
+            raise Incompatible("Generator.random() with out=")
+        return F if is_absent(bound.get("size")) else sized(bound, T.FLOAT32)
+
     def lower(self, L, call, args, kwargs):
-        if is_absent_expr(self.bind(args, kwargs).get("size")):
+        bound = self.bind(args, kwargs)
+        scalar = is_absent_expr(bound.get("size"))
+        single = self.single(getattr(bound.get("dtype"), "type", None))
+        if single and scalar:
+            return L.call_helper(nd.random_float, [args[0]])
+        if single:
+            out, flat = new_array(L, call.type, bound["size"])
+            call_void(L, nd.fill_random_float, [args[0], flat])
+            return out
+        if scalar:
             return Draw("double", F).lower(L, call, args[:1], {})
         return super().lower(L, call, args, kwargs)
 
 
 class Integers(Method):
-    """``rng.integers(low, high=None, size=None, endpoint=False)``, dtype int64."""
+    """``rng.integers(low, high=None, size=None, dtype=np.int64, endpoint=False)``:
+    int64 and uint64 by ``bounded_uint64``, the narrower dtypes by NumPy's
+    buffered draws (``narrow_draws.py``), after the checks against the dtype's
+    bounds that ``_rand_<type>`` makes first."""
 
     def __init__(self):
         super().__init__("integers", ("low", "high", "size", "dtype", "endpoint"))
@@ -164,8 +191,7 @@ class Integers(Method):
         bound = self.bind(args, kwargs)
         if "low" not in bound:
             raise Incompatible("Generator.integers() missing argument 'low'")
-        if not _const(bound.get("dtype"), *_int64_dtypes()):
-            raise Incompatible("Generator.integers() with a dtype other than int64")
+        dt = integers_dtype(bound.get("dtype"))
         for p in ("low", "high"):
             t = bound.get(p)
             if not (is_integer_type(t) or (p == "high" and is_absent(t))):
@@ -173,18 +199,89 @@ class Integers(Method):
         end = bound.get("endpoint")
         if not (end is None or end == T.BOOL):
             raise Incompatible("Generator.integers() with a non-bool endpoint")
-        return sized(bound, I)
+        return sized(bound, dt)
 
     def lower(self, L, call, args, kwargs):
         bound = self.bind(args, kwargs)
         low, high = int_bounds(L, bound)
-        end = bound.get("endpoint", ops.C(False, T.BOOL))
-        if is_absent_expr(bound.get("size")):
-            return L.call_helper(hr.integers, [args[0], low, high, end])
         low, high = L.let(low), L.let(high)
+        end = L.let(bound.get("endpoint", ops.C(False, T.BOOL)))
+        scalar = is_absent_expr(bound.get("size"))
+        dt = call.type if scalar else call.type.dtype
+        rng = args[0]
+        if scalar:
+            bound_checks(L, dt, low, high, end, None)
+            if dt == I:
+                return L.call_helper(hr.integers, [rng, low, high, end])
+            if dt == T.UINT64:
+                return L.call_helper(nd.uint64, [rng, low, high, end])
+            return N.Cast(L.call_helper(nd.narrow, [rng, low, high, end] + narrow_args(dt)
+                                        + [ops.C(False, T.BOOL)]), dt)
         out, flat = new_array(L, call.type, bound["size"])
-        call_void(L, hr.fill_integers, [args[0], flat, low, high, end])
+        bound_checks(L, dt, low, high, end, flat)
+        if dt == I:
+            call_void(L, hr.fill_integers, [rng, flat, low, high, end])
+        elif dt == T.UINT64:
+            call_void(L, nd.fill_uint64, [rng, flat, low, high, end])
+        else:
+            call_void(L, nd.fill_narrow, [rng, flat, low, high, end] + narrow_args(dt)
+                      + [ops.C(False, T.BOOL)])
         return out
+
+
+def narrow_args(dt):
+    """The ``bits`` and ``signed`` arguments of ``narrow_draws`` for dtype ``dt``."""
+    return [ops.C(max(dt.bits, 1), I), ops.C(dt.kind == "i", T.BOOL)]
+
+
+def integers_dtype(t, what="Generator.integers()"):
+    """The scalar type of ``integers``' / ``randint``'s ``dtype=`` (``np.dtype``
+    of the constant: a NumPy type, its name or code, ``int``, ``bool``)."""
+    if is_absent(t):
+        return I
+    if not isinstance(t, T.ConstType):
+        raise Incompatible(f"{what} with a dtype that is not a constant")
+    import numpy as np
+    try:
+        name = np.dtype(t.value).name
+    except TypeError:
+        raise Incompatible(f"{what} with dtype {t.value!r}") from None
+    if np.dtype(name).kind not in "biu":
+        raise Incompatible(f"{what} with dtype {name} (NumPy raises TypeError)")
+    return T.BY_NAME[name]
+
+
+def bound_checks(L, dt, low, high, end, flat):
+    """``_rand_<type>``'s checks of ``low`` and the inclusive ``high`` against the
+    dtype, made only when the new 1-D array ``flat`` (if any) is not empty."""
+    checks = dtype_bounds(L, dt, low, high, end)
+    if checks and flat is not None:
+        checks = [N.If(cond=N.Cmp("gt", N.ArrayAttr(flat, "shape", 0, I), ops.C(0, I),
+                                  T.BOOL), then=checks, line=L.line)]
+    for c in checks:
+        L.emit(c)
+
+
+def dtype_bounds(L, dt, low, high, end):
+    """``_rand_<type>``'s checks of ``low`` and the inclusive ``high`` against the
+    dtype (int64 arguments: only what can fail), as statements."""
+    if dt.kind == "b":
+        lb, ub = 0, 1
+    elif dt.kind == "u":
+        lb, ub = 0, (1 << dt.bits) - 1
+    else:
+        lb, ub = -(1 << (dt.bits - 1)), (1 << (dt.bits - 1)) - 1
+    out = []
+    if lb > -(1 << 63):
+        out.append(N.If(cond=N.Cmp("lt", low, ops.C(lb, I), T.BOOL), then=[N.Raise(
+            exc=ValueError, message=f"low is out of bounds for {dt.name}", line=L.line)],
+            line=L.line))
+    if ub < (1 << 63) - 1:          # high > ub, or high - 1 > ub when open
+        limit = N.BinOp("sub", ops.C(ub + 1, I), N.Cast(end, I), I)
+        out.append(N.If(cond=N.Cmp("gt", high, limit, T.BOOL), then=[N.Raise(
+            exc=ValueError, message=f"high is out of bounds for {dt.name}", line=L.line)],
+            line=L.line))
+    return out
 
 
 class Poisson(Method):
@@ -248,9 +345,9 @@ def _float64_dtypes():
     return (np.float64, float, "float64", "d", "f8")
 
 
-def _int64_dtypes():
+def _float32_dtypes():
     import numpy as np
-    return (np.int64, int, "int64", "i8")
+    return (np.float32, "float32", "f", "f4")
 
 
 METHODS = {

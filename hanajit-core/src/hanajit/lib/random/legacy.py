@@ -17,7 +17,10 @@ from ...ir import nodes as N
 from ...ir import types as T
 from ..python import operators as ops
 from . import legacy_algorithms as hl
-from .generator import (call_void, int_bounds, is_absent, is_absent_expr, is_integer_type, is_real_type, new_array, sized)
+from . import narrow_draws as nd
+from .generator import (bound_checks, call_void, int_bounds, integers_dtype, is_absent,
+                        is_absent_expr, is_integer_type, is_real_type, narrow_args,
+                        new_array, sized)
 from ..registry import CallTemplate, bind_arguments, register
 
 F, I = T.FLOAT64, T.INT64
@@ -147,7 +150,9 @@ class Legacy(CallTemplate):
 
 
 class RandInt(Legacy):
-    """``np.random.randint(low, high=None, size=None, dtype=int)``: int64."""
+    """``np.random.randint(low, high=None, size=None, dtype=int)``: int64 by
+    ``interval``; the other integer dtypes and bool by NumPy's masked buffered
+    draws (``narrow_draws``), after the dtype's bound checks."""
 
     def __init__(self):
         super().__init__(("numpy.random.randint",), ("low", "high", "size", "dtype"),
@@ -155,29 +160,34 @@ class RandInt(Legacy):
 
     def typer(self, inf, call, args, kwargs):
         bound = self.bind(args, kwargs)
-        dt = bound.get("dtype")
-        if dt is not None and not (isinstance(dt, T.ConstType) and dt.value in (
-                int, "int64", "i8") or getattr(dt, "value", None) is _int64()):
-            raise Incompatible("randint() with a dtype other than int64")
+        dt = integers_dtype(bound.get("dtype"), "randint()")
         if not is_integer_type(bound.get("low")) or not (
                 is_integer_type(bound.get("high")) or is_absent(bound.get("high"))):
             raise Incompatible("randint() of non-integer bounds")
-        return sized(bound, I)
+        return sized(bound, dt)
 
     def lower(self, L, call, args, kwargs):
         bound = self.bind(args, kwargs)
         low, high = int_bounds(L, bound)
         low, high = L.let(low), L.let(high)
-        if is_absent_expr(bound.get("size")):
-            return L.call_helper(hl.randint, [low, high])
+        scalar = is_absent_expr(bound.get("size"))
+        dt = call.type if scalar else call.type.dtype
+        if scalar:
+            bound_checks(L, dt, low, high, ops.C(False, T.BOOL), None)
+            if dt == I:
+                return L.call_helper(hl.randint, [low, high])
+            if dt == T.UINT64:
+                return L.call_helper(nd.legacy_uint64, [low, high])
+            return N.Cast(L.call_helper(nd.legacy_narrow, [low, high] + narrow_args(dt)), dt)
         out, flat = new_array(L, call.type, bound["size"])
-        call_void(L, hl.fill_randint, [flat, low, high])
+        bound_checks(L, dt, low, high, ops.C(False, T.BOOL), flat)
+        if dt == I:
+            call_void(L, hl.fill_randint, [flat, low, high])
+        elif dt == T.UINT64:
+            call_void(L, nd.fill_legacy_uint64, [flat, low, high])
+        else:
+            call_void(L, nd.fill_legacy_narrow, [flat, low, high] + narrow_args(dt))
         return out
-
-
-def _int64():
-    import numpy as np
-    return np.int64
 
 
 register(Legacy(("numpy.random.random", "numpy.random.random_sample",

@@ -1,0 +1,154 @@
+"""``Generator.integers`` of the dtypes narrower than 64 bits, and
+``Generator.random(dtype=np.float32)``, ported from NumPy's C sources
+(``distributions.c``: ``random_bounded_uint{32,16,8}_fill``,
+``random_bounded_bool_fill``, ``next_float``) and compiled by hanajit.
+
+NumPy draws a narrow integer from a 32-bit word it splits: each fill call
+starts with an empty buffer, takes ``next_uint32`` when the buffer is empty and
+otherwise shifts the word by the width -- two 16-bit values a word, four 8-bit
+ones, 32 bools; a 32-bit value takes a word of its own.  A range of the full
+width is the buffered value itself; a narrower one is Lemire's method on the
+width (multiply, reject the low half below ``(max - r) % (r + 1)``).  A scalar
+draw is a fill of one, so it always starts a fresh word.  ``bits`` is the
+width (1 for bool); values are computed in uint64 and masked to the width, and
+come back as int64, sign-extended when ``signed``.
+"""
+import numpy as np
+
+from .. import prims
+from .distributions import bounded_uint64, integers_top, interval
+
+
+def offset_range(low, high, closed, bits):
+    """``off`` and ``rng`` of ``_rand_<type>``: ``low`` in the dtype's bits and the
+    inclusive span, after NumPy's ``low >= high`` checks (the bounds against the
+    dtype were checked by the caller)."""
+    top = integers_top(low, high, closed)
+    mask = (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
+    off = prims.as_uint64(low) & mask
+    return off, prims.as_uint64(top - low) & mask
+
+
+def refill(rng, buf, bcnt, bits):
+    """``buffered_uint<bits>``: the next ``bits`` of the current word, or a new
+    word (``bcnt`` is how many values the word has left after this one)."""
+    if bcnt == 0:
+        return np.uint64(prims.rng_next_uint32(rng)), 32 // bits - 1
+    return buf >> np.uint64(bits), bcnt - 1
+
+
+def as_signed(v, bits, signed):
+    """The dtype's value of the ``bits``-wide word ``v``."""
+    if signed and v >> np.uint64(bits - 1) != np.uint64(0):
+        return prims.as_int64(v) - (1 << bits)
+    return prims.as_int64(v)
+
+
+def step(rng, r, bits, buf, bcnt, masked):
+    """One value in ``[0, r]`` (``buffered_bounded_lemire_uint<bits>``, or
+    ``buffered_bounded_masked_uint<bits>`` for the legacy ``randint``, or the
+    buffered value itself for the full range) and the buffer after it."""
+    mask = (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
+    if r == np.uint64(0):
+        return r, buf, bcnt
+    buf, bcnt = refill(rng, buf, bcnt, bits)
+    if r == mask:
+        return buf & mask, buf, bcnt
+    if masked:                     # gen_mask(r): all ones up to r's top bit
+        keep = r
+        for s in (1, 2, 4, 8, 16):
+            keep = keep | (keep >> np.uint64(s))
+        while (buf & keep) > r:
+            buf, bcnt = refill(rng, buf, bcnt, bits)
+        return buf & keep, buf, bcnt
+    excl = r + np.uint64(1)
+    m = (buf & mask) * excl
+    left = m & mask
+    if left < excl:
+        threshold = (mask - r) % excl
+        while left < threshold:
+            buf, bcnt = refill(rng, buf, bcnt, bits)
+            m = (buf & mask) * excl
+            left = m & mask
+    return m >> np.uint64(bits), buf, bcnt
+
+
+def fill_narrow(rng, out, low, high, closed, bits, signed, masked):
+    """``_rand_<type>`` with a size: nothing for an empty size, else the checks,
+    then one fill call's draws into ``out`` (1-D, the dtype's items)."""
+    if out.shape[0] == 0:
+        return
+    off, r = offset_range(low, high, closed, bits)
+    mask = (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
+    buf = np.uint64(0)
+    bcnt = 0
+    for i in range(out.shape[0]):
+        v, buf, bcnt = step(rng, r, bits, buf, bcnt, masked)
+        out[i] = as_signed((off + v) & mask, bits, signed)
+
+
+def narrow(rng, low, high, closed, bits, signed, masked):
+    """``_rand_<type>`` without a size: a fill of one value (a fresh word)."""
+    off, r = offset_range(low, high, closed, bits)
+    mask = (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
+    v, buf, bcnt = step(rng, r, bits, np.uint64(0), 0, masked)
+    return as_signed((off + v) & mask, bits, signed)
+
+
+def uint64(rng, low, high, closed):
+    """``_rand_uint64`` without a size: ``bounded_uint64`` read unsigned."""
+    top = integers_top(low, high, closed)
+    off = prims.as_uint64(low)
+    return off + bounded_uint64(rng, prims.as_uint64(top) - off)
+
+
+def fill_uint64(rng, out, low, high, closed):
+    """``_rand_uint64`` with a size (``out`` uint64)."""
+    if out.shape[0] == 0:
+        return
+    top = integers_top(low, high, closed)
+    off = prims.as_uint64(low)
+    r = prims.as_uint64(top) - off
+    for i in range(out.shape[0]):
+        out[i] = off + bounded_uint64(rng, r)
+
+
+# the legacy ``np.random.randint(..., dtype=)``: masked draws from the global
+# ``RandomState`` (``legacy_algorithms``), ``high`` exclusive
+def legacy_narrow(low, high, bits, signed):
+    rng = prims.make_generator(prims.legacy_bitgen())
+    return narrow(rng, low, high, False, bits, signed, True)
+
+
+def fill_legacy_narrow(out, low, high, bits, signed):
+    rng = prims.make_generator(prims.legacy_bitgen())
+    fill_narrow(rng, out, low, high, False, bits, signed, True)
+
+
+def legacy_uint64(low, high):
+    top = integers_top(low, high, False)
+    off = prims.as_uint64(low)
+    rng = prims.make_generator(prims.legacy_bitgen())
+    return off + interval(rng, prims.as_uint64(top) - off)
+
+
+def fill_legacy_uint64(out, low, high):
+    if out.shape[0] == 0:
+        return
+    top = integers_top(low, high, False)
+    off = prims.as_uint64(low)
+    rng = prims.make_generator(prims.legacy_bitgen())
+    for i in range(out.shape[0]):
+        out[i] = off + interval(rng, prims.as_uint64(top) - off)
+
+
+def random_float(rng):
+    """``next_float``: the top 24 bits of a 32-bit word, times 2**-24 (exact)."""
+    w = np.uint64(prims.rng_next_uint32(rng)) >> np.uint64(8)
+    return float(prims.as_int64(w)) * 5.9604644775390625e-08
+
+
+def fill_random_float(rng, out):
+    """``random_standard_uniform_fill_f`` into a float32 array."""
+    for i in range(out.shape[0]):
+        out[i] = random_float(rng)
