@@ -12,7 +12,8 @@ draws the same numbers compiled and interpreted and leaves the same
 
 Supported: ``random`` (float64 and float32), ``standard_normal``, ``normal``,
 ``uniform``, ``exponential``, ``standard_exponential``, ``integers`` (every
-integer dtype and bool, ``endpoint=``) and ``poisson``, scalar and ``size=``
+integer dtype and bool, ``endpoint=``), ``poisson`` and the sixteen of
+``more_distributions.py`` (gamma, beta, geometric ...), scalar and ``size=``
 forms (an int or a tuple of ints); ``choice``, ``shuffle`` and ``permutation`` are in ``choice.py``.
 Other methods and forms fall back to the interpreter naming the method.
 """
@@ -106,10 +107,11 @@ class Method(CallTemplate):
     result = F
 
     def __init__(self, name, params, helper=None, floats=(), defaults=None,
-                 fill=None, check=None):
+                 fill=None, check=None, result=None):
         self.name, self.params, self.helper = name, params, helper
         self.floats, self.defaults = floats, defaults or {}
         self.fill, self.check = fill, check
+        self.result = result or self.result
 
     def bind(self, args, kwargs):
         return bind_arguments(f"Generator.{self.name}", self.params, args[1:], kwargs)
@@ -123,6 +125,8 @@ class Method(CallTemplate):
         if not _const(bound.get("method"), "zig"):
             raise Incompatible(f"Generator.{self.name}() with method other than 'zig'")
         for p in self.floats:
+            if p not in bound and p not in self.defaults:
+                raise Incompatible(f"Generator.{self.name}() missing argument '{p}'")
             if p in bound and not is_real_type(bound[p]):
                 raise Incompatible(f"Generator.{self.name}() with {p} of type {bound[p]}")
         return sized(bound, self.result)
@@ -370,6 +374,41 @@ METHODS = {
     "integers": Integers(),
     "poisson": Poisson(),
 }
+
+
+def _more(name, floats, defaults=None, result=None):
+    """A method of ``more_distributions``: ``name(rng, *floats)``, its
+    ``fill_name`` and, when it has parameters, its ``check_*``."""
+    from . import more_distributions as md
+    checks = {"gamma": md.check_gamma, "standard_gamma": md.check_shape,
+              "beta": md.check_beta, "chisquare": md.check_df, "standard_t": md.check_df,
+              "lognormal": md.check_sigma, "laplace": md.check_loc_scale,
+              "logistic": md.check_loc_scale, "gumbel": md.check_loc_scale,
+              "rayleigh": md.check_scale, "weibull": md.check_a_non_negative,
+              "pareto": md.check_a_positive, "power": md.check_a_positive,
+              "triangular": md.check_triangular, "geometric": md.check_p}
+    return Method(name, floats + ("size",), getattr(md, name), floats, defaults,
+                  fill=getattr(md, f"fill_{name}"), check=checks.get(name), result=result)
+
+
+METHODS.update({
+    "gamma": _more("gamma", ("shape", "scale"), {"scale": 1.0}),
+    "standard_gamma": _more("standard_gamma", ("shape",)),
+    "beta": _more("beta", ("a", "b")),
+    "chisquare": _more("chisquare", ("df",)),
+    "standard_t": _more("standard_t", ("df",)),
+    "lognormal": _more("lognormal", ("mean", "sigma"), {"mean": 0.0, "sigma": 1.0}),
+    "laplace": _more("laplace", ("loc", "scale"), {"loc": 0.0, "scale": 1.0}),
+    "logistic": _more("logistic", ("loc", "scale"), {"loc": 0.0, "scale": 1.0}),
+    "gumbel": _more("gumbel", ("loc", "scale"), {"loc": 0.0, "scale": 1.0}),
+    "rayleigh": _more("rayleigh", ("scale",), {"scale": 1.0}),
+    "weibull": _more("weibull", ("a",)),
+    "pareto": _more("pareto", ("a",)),
+    "power": _more("power", ("a",)),
+    "standard_cauchy": _more("standard_cauchy", ()),
+    "triangular": _more("triangular", ("left", "mode", "right")),
+    "geometric": _more("geometric", ("p",), result=I),
+})
 
 
 def method_template(name):

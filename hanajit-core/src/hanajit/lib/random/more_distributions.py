@@ -1,0 +1,377 @@
+"""More of ``np.random.Generator``'s continuous distributions and ``geometric``,
+ported from NumPy 2's ``distributions.c`` and compiled by hanajit (the draws and
+conventions of ``distributions.py``).
+
+Each distribution is a scalar function ``f(rng, *params)`` -- the checks of
+``_generator.pyx`` (``check_constraint``) with its messages, then the draw --
+and a ``fill_f(rng, out, *params)`` for ``size=``: the checks once, then the
+scalar draws in order (NumPy checks before it allocates; ``generator.py``
+calls ``check_f`` first).  ``standard_gamma`` is Marsaglia and Tsang's method
+above shape 1 and NumPy's rejection below it; ``beta`` Johnk's algorithm when
+both parameters are at most 1 (in logarithms once either power underflows),
+else a ratio of gammas.  Divisions and ``expm1`` are C's: a zero divisor or an
+overflow gives inf or NaN, never an exception.
+"""
+import math
+
+import numpy as np
+
+from .. import prims
+from .distributions import standard_exponential, standard_normal
+
+
+# ------------------------------------------------------ check_constraint's rules
+def non_negative(v, name):
+    """CONS_NON_NEGATIVE: a sign bit set (-0.0 too), NaN allowed."""
+    if v == v and prims.copysign(1.0, v) < 0.0:
+        raise ValueError(f"{name} < 0")
+
+
+def positive(v, name):
+    """CONS_POSITIVE: at most 0 (NaN allowed)."""
+    if v <= 0.0:
+        raise ValueError(f"{name} <= 0")
+
+
+def check_gamma(shape, scale):
+    non_negative(shape, "shape")
+    non_negative(scale, "scale")
+
+
+def check_shape(shape):
+    non_negative(shape, "shape")
+
+
+def check_beta(a, b):
+    positive(a, "a")
+    positive(b, "b")
+
+
+def check_df(df):
+    positive(df, "df")
+
+
+def check_sigma(mean, sigma):
+    non_negative(sigma, "sigma")
+
+
+def check_loc_scale(loc, scale):
+    non_negative(scale, "scale")
+
+
+def check_scale(scale):
+    non_negative(scale, "scale")
+
+
+def check_a_non_negative(a):
+    non_negative(a, "a")
+
+
+def check_a_positive(a):
+    positive(a, "a")
+
+
+def check_p(p):
+    """CONS_BOUNDED_GT_0_1."""
+    if not (p > 0.0 and p <= 1.0):
+        raise ValueError("p <= 0, p > 1 or p contains NaNs")
+
+
+def check_triangular(left, mode, right):
+    if left > mode:
+        raise ValueError("left > mode")
+    if mode > right:
+        raise ValueError("mode > right")
+    if left == right:
+        raise ValueError("left == right")
+
+
+# ---------------------------------------------------------------- the draws
+def standard_gamma_draw(rng, shape):
+    """``random_standard_gamma``."""
+    if shape == 1.0:
+        return standard_exponential(rng)
+    if shape == 0.0:
+        return 0.0
+    if shape < 1.0:
+        while True:
+            u = prims.rng_next_double(rng)
+            v = standard_exponential(rng)
+            if u <= 1.0 - shape:
+                x = prims.pow(u, 1.0 / shape)
+                if x <= v:
+                    return x
+            else:
+                y = -prims.log((1.0 - u) / shape)
+                x = prims.pow(1.0 - shape + shape * y, 1.0 / shape)
+                if x <= v + y:
+                    return x
+    b = shape - 1.0 / 3.0
+    c = 1.0 / math.sqrt(9.0 * b)
+    while True:
+        x = standard_normal(rng)
+        v = 1.0 + c * x
+        while v <= 0.0:
+            x = standard_normal(rng)
+            v = 1.0 + c * x
+        v = v * v * v
+        u = prims.rng_next_double(rng)
+        if u < 1.0 - 0.0331 * (x * x) * (x * x):
+            return b * v
+        if prims.log(u) < 0.5 * x * x + b * (1.0 - v + prims.log(v)):
+            return b * v
+
+
+def beta_draw(rng, a, b):
+    """``random_beta``."""
+    if a <= 1.0 and b <= 1.0:
+        if a < 3e-103 and b < 3e-103:
+            # a sample other than 0 or 1 is then less likely than 1e-100: NumPy
+            # draws one uniform against the proportion a / (a + b)
+            u = prims.rng_next_double(rng)
+            return 1.0 if (a + b) * u < a else 0.0
+        while True:
+            u = prims.rng_next_double(rng)
+            v = prims.rng_next_double(rng)
+            x = prims.pow(u, 1.0 / a)
+            y = prims.pow(v, 1.0 / b)
+            xpy = x + y
+            if xpy <= 1.0 and u + v > 0.0:
+                if x > 0.0 and y > 0.0:
+                    return x / xpy
+                logx = prims.log(u) / a
+                logy = prims.log(v) / b
+                logm = logx if logx > logy else logy
+                logx = logx - logm
+                logy = logy - logm
+                return prims.exp(logx - prims.log(prims.exp(logx) + prims.exp(logy)))
+    ga = standard_gamma_draw(rng, a)
+    gb = standard_gamma_draw(rng, b)
+    return prims.fdiv(ga, ga + gb)
+
+
+def standard_t_draw(rng, df):
+    num = standard_normal(rng)
+    denom = standard_gamma_draw(rng, df / 2.0)
+    return prims.fdiv(math.sqrt(df / 2.0) * num, math.sqrt(denom))
+
+
+def laplace_draw(rng, loc, scale):
+    while True:
+        u = prims.rng_next_double(rng)
+        if u >= 0.5:
+            return loc - scale * prims.log(2.0 - u - u)
+        if u > 0.0:
+            return loc + scale * prims.log(u + u)
+
+
+def logistic_draw(rng, loc, scale):
+    u = prims.rng_next_double(rng)
+    while u <= 0.0:
+        u = prims.rng_next_double(rng)
+    return loc + scale * prims.log(u / (1.0 - u))
+
+
+def gumbel_draw(rng, loc, scale):
+    while True:
+        u = 1.0 - prims.rng_next_double(rng)
+        if u < 1.0:
+            return loc - scale * prims.log(-prims.log(u))
+
+
+def weibull_draw(rng, a):
+    if a == 0.0:
+        return 0.0
+    return prims.pow(standard_exponential(rng), 1.0 / a)
+
+
+def triangular_draw(rng, left, mode, right):
+    base = right - left
+    leftbase = mode - left
+    ratio = leftbase / base
+    leftprod = leftbase * base
+    rightprod = (right - mode) * base
+    u = prims.rng_next_double(rng)
+    if u <= ratio:
+        return left + math.sqrt(u * leftprod)
+    return right - math.sqrt((1.0 - u) * rightprod)
+
+
+def geometric_draw(rng, p):
+    """``random_geometric``: a search from p >= 1/3, else inversion."""
+    if p >= 0.333333333333333333333333:
+        x = 1
+        total = p
+        prod = p
+        q = 1.0 - p
+        u = prims.rng_next_double(rng)
+        while u > total:
+            prod = prod * q
+            total = total + prod
+            x = x + 1
+        return x
+    z = np.ceil(-standard_exponential(rng) / prims.log1p(-p))
+    if z >= 9.223372036854776e+18:
+        return 9223372036854775807
+    return int(z)
+
+
+# ---------------------------------------------- Generator methods: checks + draws
+def gamma(rng, shape, scale):
+    check_gamma(shape, scale)
+    return scale * standard_gamma_draw(rng, shape)
+
+
+def standard_gamma(rng, shape):
+    check_shape(shape)
+    return standard_gamma_draw(rng, shape)
+
+
+def beta(rng, a, b):
+    check_beta(a, b)
+    return beta_draw(rng, a, b)
+
+
+def chisquare(rng, df):
+    check_df(df)
+    return 2.0 * standard_gamma_draw(rng, df / 2.0)
+
+
+def standard_t(rng, df):
+    check_df(df)
+    return standard_t_draw(rng, df)
+
+
+def lognormal(rng, mean, sigma):
+    check_sigma(mean, sigma)
+    return prims.exp(mean + sigma * standard_normal(rng))
+
+
+def laplace(rng, loc, scale):
+    check_loc_scale(loc, scale)
+    return laplace_draw(rng, loc, scale)
+
+
+def logistic(rng, loc, scale):
+    check_loc_scale(loc, scale)
+    return logistic_draw(rng, loc, scale)
+
+
+def gumbel(rng, loc, scale):
+    check_loc_scale(loc, scale)
+    return gumbel_draw(rng, loc, scale)
+
+
+def rayleigh(rng, scale):
+    check_scale(scale)
+    return scale * math.sqrt(2.0 * standard_exponential(rng))
+
+
+def weibull(rng, a):
+    check_a_non_negative(a)
+    return weibull_draw(rng, a)
+
+
+def pareto(rng, a):
+    check_a_positive(a)
+    return np.expm1(standard_exponential(rng) / a)
+
+
+def power(rng, a):
+    check_a_positive(a)
+    return prims.pow(-np.expm1(-standard_exponential(rng)), 1.0 / a)
+
+
+def standard_cauchy(rng):
+    return prims.fdiv(standard_normal(rng), standard_normal(rng))
+
+
+def triangular(rng, left, mode, right):
+    check_triangular(left, mode, right)
+    return triangular_draw(rng, left, mode, right)
+
+
+def geometric(rng, p):
+    check_p(p)
+    return geometric_draw(rng, p)
+
+
+# ------------------------------------------------------------- size= forms
+def fill_gamma(rng, out, shape, scale):
+    for i in range(out.shape[0]):
+        out[i] = scale * standard_gamma_draw(rng, shape)
+
+
+def fill_standard_gamma(rng, out, shape):
+    for i in range(out.shape[0]):
+        out[i] = standard_gamma_draw(rng, shape)
+
+
+def fill_beta(rng, out, a, b):
+    for i in range(out.shape[0]):
+        out[i] = beta_draw(rng, a, b)
+
+
+def fill_chisquare(rng, out, df):
+    for i in range(out.shape[0]):
+        out[i] = 2.0 * standard_gamma_draw(rng, df / 2.0)
+
+
+def fill_standard_t(rng, out, df):
+    for i in range(out.shape[0]):
+        out[i] = standard_t_draw(rng, df)
+
+
+def fill_lognormal(rng, out, mean, sigma):
+    for i in range(out.shape[0]):
+        out[i] = prims.exp(mean + sigma * standard_normal(rng))
+
+
+def fill_laplace(rng, out, loc, scale):
+    for i in range(out.shape[0]):
+        out[i] = laplace_draw(rng, loc, scale)
+
+
+def fill_logistic(rng, out, loc, scale):
+    for i in range(out.shape[0]):
+        out[i] = logistic_draw(rng, loc, scale)
+
+
+def fill_gumbel(rng, out, loc, scale):
+    for i in range(out.shape[0]):
+        out[i] = gumbel_draw(rng, loc, scale)
+
+
+def fill_rayleigh(rng, out, scale):
+    for i in range(out.shape[0]):
+        out[i] = scale * math.sqrt(2.0 * standard_exponential(rng))
+
+
+def fill_weibull(rng, out, a):
+    for i in range(out.shape[0]):
+        out[i] = weibull_draw(rng, a)
+
+
+def fill_pareto(rng, out, a):
+    for i in range(out.shape[0]):
+        out[i] = np.expm1(standard_exponential(rng) / a)
+
+
+def fill_power(rng, out, a):
+    for i in range(out.shape[0]):
+        out[i] = prims.pow(-np.expm1(-standard_exponential(rng)), 1.0 / a)
+
+
+def fill_standard_cauchy(rng, out):
+    for i in range(out.shape[0]):
+        out[i] = prims.fdiv(standard_normal(rng), standard_normal(rng))
+
+
+def fill_triangular(rng, out, left, mode, right):
+    for i in range(out.shape[0]):
+        out[i] = triangular_draw(rng, left, mode, right)
+
+
+def fill_geometric(rng, out, p):
+    for i in range(out.shape[0]):
+        out[i] = geometric_draw(rng, p)

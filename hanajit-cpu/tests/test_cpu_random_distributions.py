@@ -1,0 +1,101 @@
+"""``Generator.gamma``, ``standard_gamma``, ``beta``, ``chisquare``,
+``standard_t``, ``lognormal``, ``laplace``, ``logistic``, ``gumbel``,
+``rayleigh``, ``weibull``, ``pareto``, ``power``, ``standard_cauchy``,
+``triangular`` and ``geometric``: compiled draws equal NumPy's bit for bit,
+with the same bit generator state afterwards and NumPy's ValueErrors.
+
+The parameters cover each algorithm's branches: gamma's shape 0, below 1, 1
+and above; beta's Johnk region (both at most 1, with powers that underflow) and
+its gamma ratio; geometric's search (p >= 1/3) and inversion; NaN and signed
+zeros where NumPy's checks let them through or stop them.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hanajit.testing.compare import strict_jit
+
+
+def every_draw(rng, a, b, n):
+    """Each distribution with size=n, then each scalar form."""
+    sized = (rng.gamma(a, b, n), rng.standard_gamma(a, size=n), rng.beta(a, b, n),
+             rng.chisquare(a, n), rng.standard_t(a, size=n), rng.lognormal(a, b, n),
+             rng.laplace(a, b, n), rng.logistic(a, b, (2, n)), rng.gumbel(a, b, n),
+             rng.rayleigh(b, n), rng.weibull(a, n), rng.pareto(a, n), rng.power(a, n),
+             rng.standard_cauchy(n), rng.triangular(-a, 0.0, b, n), rng.geometric(b, n))
+    scalars = (rng.gamma(a), rng.standard_gamma(a), rng.beta(a, b), rng.chisquare(a),
+               rng.standard_t(a), rng.lognormal(), rng.laplace(), rng.logistic(scale=b),
+               rng.gumbel(a), rng.rayleigh(), rng.weibull(a), rng.pareto(a), rng.power(a),
+               rng.standard_cauchy(), rng.triangular(a, a, a + b), rng.geometric(b))
+    return sized, scalars
+
+
+def same(got, want):
+    if isinstance(want, tuple):
+        return len(got) == len(want) and all(same(g, w) for g, w in zip(got, want))
+    if isinstance(want, np.ndarray):
+        return isinstance(got, np.ndarray) and got.dtype == want.dtype and \
+            got.shape == want.shape and got.tobytes() == want.tobytes()
+    return type(got) is type(want) and np.float64(got).tobytes() == np.float64(want).tobytes()
+
+
+def same_state(x, y) -> bool:
+    if isinstance(x, dict):
+        return x.keys() == y.keys() and all(same_state(x[k], y[k]) for k in x)
+    return np.array_equal(x, y)
+
+
+def outcome(f, *args):
+    try:
+        return ("ok", f(*args))
+    except ValueError as e:
+        return ("raise", str(e))
+
+
+def compare(jf, py, kind, seed, *args):
+    bg = getattr(np.random, kind)
+    r1, r2 = np.random.Generator(bg(seed)), np.random.Generator(bg(seed))
+    got, want = outcome(jf, r1, *args), outcome(py, r2, *args)
+    assert got[0] == want[0], (py.__name__, args, got, want)
+    assert same(got[1], want[1]) if got[0] == "ok" else got == want, (py.__name__, args)
+    assert same_state(r1.bit_generator.state, r2.bit_generator.state)
+
+
+@pytest.mark.parametrize("kind", ["PCG64", "MT19937"])
+def test_every_distribution_draws_numpys_values(kind):
+    jf = strict_jit(every_draw)
+    for a in (0.001, 0.3, 1.0, 2.5, 40.0):
+        for b in (0.01, 0.3333, 0.34, 1.0):
+            for n in (0, 1, 150):
+                compare(jf, every_draw, kind, int(a * 1000 + b * 100 + n), a, b, n)
+
+
+def gamma_kind(rng, shape, scale, n):      # CONS_NON_NEGATIVE
+    return rng.gamma(shape, scale, n), rng.gamma(shape, scale), rng.laplace(scale=scale)
+
+
+def beta_kind(rng, a, b, n):               # CONS_POSITIVE
+    return rng.beta(a, b, n), rng.beta(a, b), rng.pareto(a)
+
+
+def geometric_kind(rng, p, unused, n):     # CONS_BOUNDED_GT_0_1
+    return rng.geometric(p, n), rng.geometric(p)
+
+
+def triangular_kind(rng, left, right, n):
+    return rng.triangular(left, 0.5, right, n), rng.triangular(left, 0.5, right)
+
+
+EDGES = [0.0, -0.0, -1.0, 0.5, 1.0, 1.5, 1e-300, 3e-300, 2.9e-103, float("nan"), float("inf")]
+
+
+@pytest.mark.parametrize("py", [gamma_kind, beta_kind, geometric_kind, triangular_kind])
+def test_checks_and_edges_are_numpys(py):
+    """Zeros of both signs, NaN, inf and out-of-range parameters: NumPy's
+    values or its ValueError (with size 0 too: NumPy checks first)."""
+    jf = strict_jit(py)
+    for x in EDGES:
+        for y in EDGES:
+            for n in (0, 4):
+                compare(jf, py, "PCG64", 7, x, y, n)
