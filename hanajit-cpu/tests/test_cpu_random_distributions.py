@@ -99,3 +99,24 @@ def test_checks_and_edges_are_numpys(py):
         for y in EDGES:
             for n in (0, 4):
                 compare(jf, py, "PCG64", 7, x, y, n)
+
+
+def binomial(rng, n, p, k):
+    return rng.binomial(n, p, k), rng.binomial(n, p), rng.binomial(n, p=p, size=(2, 3))
+
+
+def test_binomial_inversion_and_btpe():
+    """Means below 30 (inversion, restarting past its bound), above (BTPE: the
+    triangle, parallelogram, both tails, the squeeze and step 5.3's bound),
+    p above one half (n minus a draw at 1 - p), n up to 2**40, and NumPy's
+    ValueErrors (p checked before n)."""
+    jf = strict_jit(binomial)
+    for n in (0, 1, 29, 31, 1000, 12345, 10**9, 2**40, -1):
+        for p in (0.0, 1e-9, 0.03, 0.3, 0.5, 0.5001, 0.9, 1.0, -0.1, 1.1, float("nan")):
+            for k in (0, 500):
+                compare(jf, binomial, "PCG64", n % 97 + k, n, p, k)
+    gen = np.random.default_rng(99)
+    for t in range(40):
+        n = int(10 ** gen.uniform(0, 9))
+        p = float(gen.uniform(0, 1)) ** float(gen.choice([1, 3, 6]))
+        compare(jf, binomial, "MT19937", t, n, p, 400)

@@ -298,6 +298,27 @@ class Poisson(Method):
                          fill=hr.fill_poisson, check=hr.check_poisson)
 
 
+class Binomial(Method):
+    """``rng.binomial(n, p, size=None)``: int64 counts (``binomial_algorithm``);
+    ``n`` an integer, ``p`` a real."""
+
+    result = I
+
+    def __init__(self):
+        from . import binomial_algorithm as hb
+        super().__init__("binomial", ("n", "p", "size"), hb.binomial, ("p",),
+                         fill=hb.fill_binomial, check=hb.check_binomial)
+
+    def typer(self, inf, call, args, kwargs):
+        bound = self.bind(args, kwargs)
+        if not is_integer_type(bound.get("n")):
+            raise Incompatible(f"Generator.binomial() with n of type {bound.get('n')}")
+        return super().typer(inf, call, args, kwargs)
+
+    def values(self, L, bound):
+        return [ops.convert(L, bound["n"], I)] + super().values(L, bound)
+
+
 def sized(bound, t):
     """The result type: a scalar without ``size``, else a C-contiguous array of
     as many dimensions as the size has (an int or a tuple of ints)."""
@@ -373,6 +394,7 @@ METHODS = {
                       check=hr.check_uniform),
     "integers": Integers(),
     "poisson": Poisson(),
+    "binomial": Binomial(),
 }
 
 
