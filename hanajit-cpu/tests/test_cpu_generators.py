@@ -448,6 +448,54 @@ def uses_delegating(n):
     return t
 
 
+def delegating_value(n):
+    r = yield from countdown(n)
+    yield r
+
+
+def uses_delegating_value(n):
+    t = 0
+    for v in delegating_value(n):
+        t += v or 0
+    return t
+
+
+def chained(n):
+    yield from range(n, 0, -2)
+    for v in range(2):
+        yield from countdown(n + v)
+    yield from (7, 8)
+
+
+def uses_chained(n):
+    t = 0
+    for v in chained(n):
+        if v == 1:
+            continue
+        t = t * 3 + v
+    return t, sum(chained(n + 1))
+
+
+def naturals():
+    i = 0
+    while True:
+        yield i
+        i += 1
+
+
+def first_square_over(limit):
+    for v in naturals():
+        if v * v > limit:
+            return v
+    return -1
+
+
+def test_yield_from_and_endless_generators():
+    check(uses_delegating, jit(uses_delegating, fallback=False), 4)
+    check(uses_chained, jit(uses_chained, fallback=False), 5)
+    check(first_square_over, jit(first_square_over, fallback=False), 50)
+
+
 def walk(n):
     if n > 0:
         for v in walk(n - 1):
@@ -466,7 +514,7 @@ def test_what_falls_back():
     check_fallback(held, (3,), "makes a generator object")
     check_fallback(uses_send, (), "send")
     check_fallback(uses_guarded, (2,), "try or with")
-    check_fallback(uses_delegating, (3,), "yield from")
+    check_fallback(uses_delegating_value, (3,), "yield from used as a value")
     check_fallback(uses_walk, (3,), "recursive generator")
 
 

@@ -26,6 +26,8 @@ after each of the generator's own loops around the ``yield``), a ``continue``
 goes on after the ``yield`` (the body sits in a one-pass loop then), a
 ``return`` in the generator ends the iteration, and the loop's ``else`` runs
 unless the body broke out.  ``enumerate(g(...), start)`` counts the items.
+``yield from it`` (a statement) is ``for v in it: yield v``: another generator's
+call there is inlined in turn.
 
 A rewrite of the ``def`` before it is built (``rewrite``) inlines the ``for``
 statements; ``any``/``all``/``min``/``max``/``list`` of a generator call become
@@ -35,7 +37,7 @@ over a generator call) the builder makes later: ``at_loop`` inlines it then.
 
 Refused (the function falls back, with the reason): a generator with
 ``*args``/``**kwargs``, a call that does not match its parameters, a ``yield``
-used as a value (``send()``), ``yield from``, a ``yield`` or ``return`` inside
+or ``yield from`` used as a value (``send()``), a ``yield`` or ``return`` inside
 ``try`` or ``with``, nested functions, lambdas, classes, ``global``/``nonlocal``
 or imports in its body, and a generator that loops over itself.  A generator
 call used any other way (held in a name, passed on, ``next(g)``) is refused
@@ -64,7 +66,7 @@ _REFUSED = {
     ast.AsyncFunctionDef: "a nested function", ast.ClassDef: "a class",
     ast.Global: "a global statement", ast.Nonlocal: "a nonlocal statement",
     ast.Await: "await", ast.Import: "an import", ast.ImportFrom: "an import",
-    ast.YieldFrom: "yield from",
+    ast.YieldFrom: "yield from used as a value",
 }
 if hasattr(ast, "Match"):
     _REFUSED[ast.Match] = "a match statement"
@@ -247,8 +249,9 @@ class _Inliner:
         except TypeError as exc:
             self.fail(loop, f"the call of generator {name} does not match its "
                       f"parameters ({exc})")
-        self.check(node, loop, name)
         uid = next(_UID)
+        node.body = _YieldFrom().body(node.body)
+        self.check(node, loop, name)
         by_arg = {v: p for p, v in bound.arguments.items()}
         params = [a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
         stored = set()
@@ -330,6 +333,33 @@ class _Inliner:
                                                 for m in ast.walk(n)):
                 self.fail(loop, f"generator {name} yields or returns inside a "
                           "try or with statement")
+
+
+class _YieldFrom:
+    """``yield from it`` as a statement: ``for $v in it: yield $v`` (iterating is
+    all a loop asks of it; a generator call there is inlined in turn)."""
+
+    def __init__(self):
+        self.n = 0
+
+    def body(self, stmts) -> list:
+        out = []
+        for s in stmts:
+            if isinstance(s, ast.Expr) and isinstance(s.value, ast.YieldFrom):
+                self.n += 1
+                v = f"$from{self.n}"        # (a local of the generator: renamed)
+                s = ast.copy_location(ast.For(
+                    target=_name(v, True), iter=s.value.value,
+                    body=[ast.Expr(ast.Yield(_name(v)))], orelse=[]), s)
+            elif not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                for field in ("body", "orelse", "finalbody"):
+                    part = getattr(s, field, None)
+                    if isinstance(part, list) and part and isinstance(part[0], ast.stmt):
+                        setattr(s, field, self.body(part))
+                for h in getattr(s, "handlers", ()):
+                    h.body = self.body(h.body)
+            out.append(s)
+        return out
 
 
 class _Rename(ast.NodeTransformer):
