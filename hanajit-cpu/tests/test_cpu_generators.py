@@ -490,6 +490,42 @@ def first_square_over(limit):
     return -1
 
 
+def local_generator(n, a):
+    step = 1
+
+    def window(lo, hi):
+        for i in range(lo, hi, step):     # step read when the body runs (a closure)
+            yield a[i] * n
+
+    t = 0.0
+    for v in window(0, len(a)):
+        t = t * 0.5 + v
+        step = 2
+    return t, sum(window(hi=len(a), lo=1)), max(window(0, 2))
+
+
+def local_generator_held(n):
+    def g(m):
+        yield m
+    it = g(n)
+    return sum(it)
+
+
+def local_generator_default(n):
+    def g(m=2):
+        yield m
+    return sum(g())
+
+
+def test_local_generators():
+    compiled = jit(local_generator, fallback=False)
+    for a in (np.arange(6.0), np.array([1.5, -0.0, np.nan, 2.0])[::-1],
+              np.arange(7, dtype=np.int32)):
+        check(local_generator, compiled, 3, a)
+    check_fallback(local_generator_held, (3,), "makes a generator object")
+    check_fallback(local_generator_default, (3,), "nested function")
+
+
 def test_yield_from_and_endless_generators():
     check(uses_delegating, jit(uses_delegating, fallback=False), 4)
     check(uses_chained, jit(uses_chained, fallback=False), 5)

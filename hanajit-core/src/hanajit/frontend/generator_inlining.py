@@ -75,9 +75,29 @@ _GUARDED = (ast.Try, ast.With, ast.AsyncWith) + ((ast.TryStar,) if hasattr(ast, 
 _LIBRARY_DIRS = ("site-packages", "dist-packages")
 
 
+class LocalGenerator:
+    """A generator function defined at the top level of the compiled function's
+    body (no decorators or defaults): inlined where it is looped over like any
+    other, its free names the enclosing function's own, read when its body runs,
+    as a closure reads them.  Stands in for it under its name (``injected``)."""
+
+    def __init__(self, node: ast.FunctionDef, qualname: str):
+        self.node, self.__qualname__, self.__name__ = node, qualname, node.name
+        a, P = node.args, inspect.Parameter
+        self.__signature__ = inspect.Signature(
+            [P(x.arg, P.POSITIONAL_ONLY) for x in a.posonlyargs]
+            + [P(x.arg, P.POSITIONAL_OR_KEYWORD) for x in a.args]
+            + [P(x.arg, P.KEYWORD_ONLY) for x in a.kwonlyargs])
+
+    def __call__(self, *args, **kwargs):    # pragma: no cover - never called
+        raise TypeError("a local generator is only looped over in compiled code")
+
+
 def generator_function(obj):
     """The user's plain Python generator function that ``obj`` is (or that a jitted
     ``obj`` wraps), else None -- not the standard library's, NumPy's or hanajit's."""
+    if isinstance(obj, LocalGenerator):
+        return obj
     if is_jitted(obj):
         obj = getattr(obj, "py_func", None)
     if not isinstance(obj, types.FunctionType) or not obj.__code__.co_flags & _CO_GENERATOR:
@@ -114,11 +134,21 @@ def scope_lookup(parsed, injected, locals_):
 def rewrite(b, fn: ast.FunctionDef, locals_: set) -> ast.FunctionDef:
     """``fn`` with its loops over generator calls inlined and the consumers of
     generator calls made comprehensions (``fn`` itself when there are none)."""
+    local = [i for i, s in enumerate(fn.body) if isinstance(s, ast.FunctionDef)
+             and _local_generator(fn, i, s)]
     lookup = scope_lookup(b.p, b.injected, locals_)
-    if not any(isinstance(n, ast.Call) and _generator(n.func, lookup) is not None
-               for n in ast.walk(fn)):
+    if not local and not any(isinstance(n, ast.Call) and _generator(n.func, lookup)
+                             is not None for n in ast.walk(fn)):
         return fn
     fn = copy.deepcopy(fn)
+    if local:
+        locals_ = set(locals_)
+        for i in local:
+            s = fn.body[i]
+            fn.body[i] = ast.copy_location(ast.Pass(), s)
+            b.injected[s.name] = LocalGenerator(s, f"{b.qualname}.<locals>.{s.name}")
+            locals_.discard(s.name)
+        lookup = scope_lookup(b.p, b.injected, locals_)
     inl = _Inliner(b, lookup)
     fn.body = inl.expand(fn.body, ())
     _Consumers(inl).visit(fn)
@@ -140,6 +170,32 @@ def at_loop(b, s: ast.For):
         b.locals.update(n.id for n in ast.walk(st) if isinstance(n, ast.Name)
                         and isinstance(n.ctx, (ast.Store, ast.Del)))
     return b.stmts(out)
+
+
+def _local_generator(fn, i, s: ast.FunctionDef) -> bool:
+    """Is the ``def`` at top-level statement ``i`` of ``fn`` a generator only called
+    after it (or in itself), bound by nothing else, without decorators, defaults
+    or ``*args``/``**kwargs``?"""
+    a = s.args
+    if s.decorator_list or a.defaults or any(d is not None for d in a.kw_defaults) \
+            or a.vararg or a.kwarg or not any(isinstance(n, (ast.Yield, ast.YieldFrom))
+                                              for n in ast.walk(s)):
+        return False
+    calls, later = set(), set()
+    for st in fn.body[i:]:
+        for n in ast.walk(st):
+            later.add(id(n))
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == s.name:
+                calls.add(id(n.func))
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and n.id == s.name and (
+                not isinstance(n.ctx, ast.Load) or id(n) not in calls or id(n) not in later):
+            return False
+        if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name == s.name and n is not s:
+            return False
+        if isinstance(n, (ast.Global, ast.Nonlocal)) and s.name in n.names:
+            return False
+    return True
 
 
 def _generator(func, lookup):
@@ -239,8 +295,9 @@ class _Inliner:
         if any(isinstance(a, ast.Starred) for a in call.args) or any(
                 k.arg is None for k in call.keywords):
             self.fail(loop, f"a call of generator {name} with *args or **kwargs")
-        parsed = parse_function(gen)
-        node = copy.deepcopy(parsed.node)
+        local = isinstance(gen, LocalGenerator)
+        parsed = None if local else parse_function(gen)
+        node = copy.deepcopy(gen.node if local else parsed.node)
         if node.args.vararg or node.args.kwarg:
             self.fail(loop, f"generator {name} takes *args or **kwargs")
         try:
@@ -271,9 +328,9 @@ class _Inliner:
         shared = {p for p, a in args.items() if isinstance(a, ast.Name)
                   and p not in stored and a.id not in rebound}
         mapping.update((p, args[p].id) for p in shared)
-        gen_lookup = scope_lookup(parsed, {}, own)
+        gen_lookup = None if local else scope_lookup(parsed, {}, own)
         for n in (n for st in node.body for n in ast.walk(st)):
-            if isinstance(n, ast.Name) and n.id not in mapping:
+            if gen_lookup is not None and isinstance(n, ast.Name) and n.id not in mapping:
                 obj = gen_lookup(n.id)
                 if obj is _MISSING:
                     self.fail(loop, f"name {n.id!r} is not defined in generator {name}")
