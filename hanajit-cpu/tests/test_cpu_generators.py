@@ -517,6 +517,26 @@ def local_generator_default(n):
     return sum(g())
 
 
+def zipped(out, a, n):
+    t = np.float64(0.0)     # (a Python float kept on one path: one type in compiled code)
+    for v, x, i in zip(bumped(out, n), a, range(10, 20)):
+        out[0] = out[0] * 10 + 9
+        if v:
+            t = t * 2 + x + i
+    else:
+        t = -t
+    return t
+
+
+def test_zip():
+    compiled = jit(zipped, fallback=False)
+    for a, n in ((np.arange(5.0), 3), (np.arange(3.0), 5), (np.arange(4.0)[::-1], 0),
+                 (np.zeros(0), 2), (np.arange(20.0), 12)):
+        o1, o2 = np.zeros(1), np.zeros(1)
+        same(compiled(o1, a, n), zipped(o2, a, n))
+        assert o1.tobytes() == o2.tobytes(), (o1, o2)
+
+
 def test_local_generators():
     compiled = jit(local_generator, fallback=False)
     for a in (np.arange(6.0), np.array([1.5, -0.0, np.nan, 2.0])[::-1],

@@ -25,7 +25,11 @@ whole inlined generator (a one-pass wrapper loop and a flag ``$out`` checked
 after each of the generator's own loops around the ``yield``), a ``continue``
 goes on after the ``yield`` (the body sits in a one-pass loop then), a
 ``return`` in the generator ends the iteration, and the loop's ``else`` runs
-unless the body broke out.  ``enumerate(g(...), start)`` counts the items.
+unless the body broke out.  ``enumerate(g(...), start)`` counts the items;
+``zip(g(...), a, ...)`` pairs them with ``a[k]`` ... (``a`` evaluated once, after
+the generator's arguments; the loop ends, its ``else`` running, when one of
+them has no item ``k`` once the generator has made its item, as CPython's
+``zip`` asks the generator first).
 ``yield from it`` (a statement) is ``for v in it: yield v``: another generator's
 call there is inlined in turn.
 
@@ -244,14 +248,23 @@ class _Inliner:
         self.b.fail(node, "generator", detail)
 
     def site(self, it):
-        """``(generator function, its call, enumerate's start or None)`` when the
-        loop iterable ``it`` is ``g(...)`` or ``enumerate(g(...)[, start])``."""
+        """``(generator function, its call, enumerate's start or None, the other
+        iterables of a zip)`` when the loop iterable ``it`` is ``g(...)``,
+        ``enumerate(g(...)[, start])`` or ``zip(g(...), *others)``."""
         if not isinstance(it, ast.Call):
             return None
         gen = _generator(it.func, self.lookup)
         if gen is not None:
-            return gen, it, None
-        if _callee(it.func, self.lookup) is builtins.enumerate and it.args \
+            return gen, it, None, []
+        f = _callee(it.func, self.lookup)
+        if f is builtins.zip and it.args and isinstance(it.args[0], ast.Call) \
+                and not it.keywords and not any(isinstance(a, ast.Starred) for a in it.args):
+            gen = _generator(it.args[0].func, self.lookup)
+            others = it.args[1:]
+            if gen is not None and not any(isinstance(a, ast.Call) and _generator(
+                    a.func, self.lookup) is not None for a in others):
+                return gen, it.args[0], None, others
+        if f is builtins.enumerate and it.args \
                 and isinstance(it.args[0], ast.Call):
             gen = _generator(it.args[0].func, self.lookup)
             kw = [k.arg for k in it.keywords]
@@ -260,7 +273,7 @@ class _Inliner:
                          and len(it.args) == 1):
                 start = it.args[1] if len(it.args) == 2 else \
                     it.keywords[0].value if kw else ast.Constant(0)
-                return gen, it.args[0], start
+                return gen, it.args[0], start, []
         return None
 
     def expand(self, stmts, chain) -> list:
@@ -288,7 +301,7 @@ class _Inliner:
 
     # ------------------------------------------------------------------ inlining
     def inline(self, loop: ast.For, site, chain) -> list:
-        gen, call, start = site
+        gen, call, start, zipped = site
         name = gen.__qualname__
         if gen in chain:
             self.fail(loop, f"{name} loops over a call of itself (a recursive generator)")
@@ -352,12 +365,14 @@ class _Inliner:
                 self.b.injected[held] = prm.default
                 pre.append(_assign(mapping[p], _name(held)))
         count = None
-        if start is not None:
+        if start is not None or zipped:
             count = f"$g{uid}_count"
-            pre.append(_assign(count, start))
-        self.b.injected["__hj_range"] = builtins.range
+            pre.append(_assign(count, start or ast.Constant(0)))
+        held = [f"$g{uid}_zip{k}" for k in range(len(zipped))]
+        pre += [_assign(h, z) for h, z in zip(held, zipped)]
+        self.b.injected.update({"__hj_range": builtins.range, "__hj_len": builtins.len})
         body = self.expand(body, chain + (gen,))
-        yields = _Yields(loop, uid, count)
+        yields = _Yields(loop, uid, count, held)
         body = yields.stmts(body, False)
         if yields.wrapped:                      # something leaves it: a one-pass loop
             body = [_once(f"$g{uid}_once", body)]
@@ -436,8 +451,8 @@ class _Rename(ast.NodeTransformer):
 class _Yields:
     """The generator's statements with each ``yield`` replaced by the loop's body."""
 
-    def __init__(self, loop, uid, count):
-        self.loop, self.count = loop, count
+    def __init__(self, loop, uid, count, zipped):
+        self.loop, self.count, self.zipped = loop, count, zipped
         self.out, self.broke = f"$g{uid}_out", f"$g{uid}_broke"
         self.out_used = self.broke_used = False
         self.wrapped = False                    # something breaks out of the wrapper
@@ -492,9 +507,18 @@ class _Yields:
 
     def yield_site(self, value, in_loop) -> list:
         value = value if value is not None else ast.Constant(None)
-        if self.count is not None:
+        out = []
+        if self.zipped:             # zip(g(...), a, b): a or b run out after g's item
+            k = _name(self.count)
+            ends = [ast.Compare(k, [ast.GtE()], [ast.Call(_name("__hj_len"), [_name(z)], [])])
+                    for z in self.zipped]
+            out.append(ast.If(test=ends[0] if len(ends) == 1 else ast.BoolOp(ast.Or(), ends),
+                              body=self.leave(in_loop, []), orelse=[]))
+            value = ast.Tuple([value] + [ast.Subscript(_name(z), _name(self.count), ast.Load())
+                                         for z in self.zipped], ast.Load())
+        elif self.count is not None:
             value = ast.Tuple([_name(self.count), value], ast.Load())
-        out = [_assign(copy.deepcopy(self.loop.target), value)]
+        out.append(_assign(copy.deepcopy(self.loop.target), value))
         if self.count is not None:
             out.append(_assign(self.count, ast.BinOp(_name(self.count), ast.Add(),
                                                      ast.Constant(1))))
