@@ -265,6 +265,11 @@ def extreme_of_empty(n):
     return max(countdown(n))
 
 
+def with_default(n):
+    m = min(countdown(n), default=-1)
+    return m, sorted(countdown(n))
+
+
 def as_list(n):
     xs = list(countdown(n))
     return len(xs), xs[0], sum(xs)
@@ -396,6 +401,7 @@ def test_consumers():
         (any_all, [(5, 2), (5, 9), (0, 0)]),
         (extremes, [(np.array([3.0, np.nan, 7.0]),), (np.arange(5, dtype=np.int32),)]),
         (extreme_of_empty, [(0,), (3,)]),
+        (with_default, [(0,), (3,)]),
         (as_list, [(4,)]),
         (comprehension, [(6,)]),
         (into_array, [(0,), (4,)]),

@@ -138,6 +138,8 @@ def scope_lookup(parsed, injected, locals_):
 def rewrite(b, fn: ast.FunctionDef, locals_: set) -> ast.FunctionDef:
     """``fn`` with its loops over generator calls inlined and the consumers of
     generator calls made comprehensions (``fn`` itself when there are none)."""
+    if (getattr(b.p.pyfunc, "__module__", None) or "").startswith("hanajit.lib."):
+        return fn                               # (hanajit's own helpers have none)
     local = [i for i, s in enumerate(fn.body) if isinstance(s, ast.FunctionDef)
              and _local_generator(fn, i, s)]
     lookup = scope_lookup(b.p, b.injected, locals_)
