@@ -534,6 +534,44 @@ def zipped(out, a, n):
     return t
 
 
+def tangled(n, stop):
+    for i in range(n):
+        if i == stop:
+            return
+        for j in range(i, n):
+            if j == i + 2:
+                continue
+            yield i * 10 + j
+        else:
+            yield -i
+    while n > 0:
+        n -= 1
+        yield 1000 + n
+
+
+def uses_tangled(n, stop, skip, leave):
+    out = np.zeros(64, np.int64)
+    k = 0
+    for v in tangled(n, stop):
+        if v % skip == 0:
+            continue
+        out[k] = v
+        k += 1
+        if v == leave:
+            break
+    else:
+        out[k] = -99
+        k += 1
+    return out[:k].copy()
+
+
+def test_tangled_control_flow():
+    compiled = jit(uses_tangled, fallback=False)
+    for args in [(4, 9, 7, -1), (4, 2, 3, 12), (5, 9, 4, 1002), (5, 3, 100, -2), (0, 0, 2, 0)]:
+        got, want = compiled(*args), uses_tangled(*args)
+        assert got.tobytes() == want.tobytes(), (args, got, want)
+
+
 def test_zip():
     compiled = jit(zipped, fallback=False)
     for a, n in ((np.arange(5.0), 3), (np.arange(3.0), 5), (np.arange(4.0)[::-1], 0),
