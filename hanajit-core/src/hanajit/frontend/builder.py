@@ -33,8 +33,8 @@ from .node_names import plain_name
 from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
 from . import built_calls, comprehension_lists, dict_comprehensions, dict_locals, \
-    growable_list_uses, growable_lists, key_functions, range_objects, starred_targets, \
-    try_statements, vectorize_calls, walrus, with_statements
+    generator_inlining, growable_list_uses, growable_lists, key_functions, range_objects, \
+    starred_targets, try_statements, vectorize_calls, walrus, with_statements
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -83,6 +83,15 @@ class Builder(LoopStatements):
         # (the analyses below only when their construct is there: each walks the
         # tree; the first checks of four rewrites are made in survey's one walk)
         sv = survey(self.fnode)
+        if generator_inlining.is_generator_function(parsed.pyfunc):
+            self.fail(self.fnode, "generator function", "calling it makes a generator "
+                      "object, which compiled code has no form for (a for loop over its "
+                      "call inside a compiled function compiles)")
+        if ast.Call in sv.kinds:        # for x in g(...), g a generator function
+            fnode = generator_inlining.rewrite(self, self.fnode, set(self.params) | sv.names)
+            if fnode is not self.fnode:
+                self.fnode = fnode
+                sv = survey(fnode)
         if ast.With in sv.kinds or ast.AsyncWith in sv.kinds:   # with np.errstate(...): body
             self.fnode = with_statements.rewrite(self, self.fnode, sv.names)
             sv = survey(self.fnode)
@@ -193,6 +202,8 @@ class Builder(LoopStatements):
         """The object a free name refers to, or None (no error: for analyses)."""
         if name in self.locals:
             return None
+        if name in self.injected:
+            return self.injected[name]
         for scope in (self.p.closure, self.p.globals):
             if name in scope:
                 return scope[name]

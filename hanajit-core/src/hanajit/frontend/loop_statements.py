@@ -12,7 +12,7 @@ from ..errors import UnsupportedError
 from ..ir import nodes as N
 from ..lib import registry
 from ..loops import prange
-from . import comprehension_lists, reversed_iter, sorted_lists
+from . import comprehension_lists, generator_inlining, reversed_iter, sorted_lists
 
 
 def is_flat(node) -> bool:
@@ -68,6 +68,8 @@ class LoopStatements:
 
     def s_For(self, s):
         it = s.iter
+        if isinstance(it, ast.Call) and (out := generator_inlining.at_loop(self, s)) is not None:
+            return out          # for x in g(...) of a generator function (a comprehension's)
         if isinstance(it, ast.Call) and isinstance(it.func, (ast.Name, ast.Attribute)):
             callee = self.expr(it.func)
             obj = getattr(callee, "obj", None)

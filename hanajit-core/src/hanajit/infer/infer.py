@@ -11,6 +11,7 @@ type with an explicit primitive ``Cast``.
 from __future__ import annotations
 
 from ..errors import UnsupportedError, message_field_conversions
+from ..frontend.generator_inlining import generator_function
 from ..ir.frontend_nodes import Method, ObjRef, Unpack, falls_through, returned_parameter
 from ..ir import constants as K
 from ..ir import nodes as N
@@ -642,6 +643,11 @@ class Inferrer(ScalarKinds):
             jf = self.ctx.as_plain_callee(callee)      # a plain function of the user's
             if jf is not None:
                 return self.ctx.infer_call(self, e, jf, argtypes, kwtypes, line)
+            if generator_function(callee) is not None:
+                self.fail(line, "generator call", f"{e.name}(...) makes a generator object, "
+                          "which compiled code has no form for: only a for loop over the "
+                          "call, a comprehension over it and sum/any/all/min/max/list of "
+                          "it compile")
             self.fail(line, "call", f"{e.name or callee!r} is not supported")
         try:
             return registry.call_type(self, e, tpl, argtypes, kwtypes, line)

@@ -318,6 +318,17 @@ class Lowerer:
                       for e in bounds]
         start, stop, step = (ops.convert(self, e, t) for e in bounds)
         start, stop, step = self.let(start), self.let(stop), self.let(step)
+        # the range is made once: a start or step the body rebinds is copied first
+        rebound = {st.target for st in N.walk_stmts(s.body)
+                   if isinstance(getattr(st, "target", None), str)}
+        held = []
+        for e in (start, step):
+            if isinstance(e, N.Var) and e.name in rebound:
+                name = self.temp(e.type, "bound")
+                self.emit(N.Assign(target=name, value=e))
+                e = N.Var(name, e.type)
+            held.append(e)
+        start, step = held
         count = ops.range_count(self, start, stop, step)
         counter = self.temp(T.INT64, "i")
         value = ops.range_value(start, N.Var(counter, T.INT64), step, t)
