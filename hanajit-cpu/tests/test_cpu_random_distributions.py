@@ -1,7 +1,8 @@
 """``Generator.gamma``, ``standard_gamma``, ``beta``, ``chisquare``,
 ``standard_t``, ``lognormal``, ``laplace``, ``logistic``, ``gumbel``,
 ``rayleigh``, ``weibull``, ``pareto``, ``power``, ``standard_cauchy``,
-``triangular`` and ``geometric``: compiled draws equal NumPy's bit for bit,
+``triangular``, ``geometric``, ``f``, ``wald``, ``negative_binomial`` and
+``binomial``: compiled draws equal NumPy's bit for bit,
 with the same bit generator state afterwards and NumPy's ValueErrors.
 
 The parameters cover each algorithm's branches: gamma's shape 0, below 1, 1
@@ -23,11 +24,13 @@ def every_draw(rng, a, b, n):
              rng.chisquare(a, n), rng.standard_t(a, size=n), rng.lognormal(a, b, n),
              rng.laplace(a, b, n), rng.logistic(a, b, (2, n)), rng.gumbel(a, b, n),
              rng.rayleigh(b, n), rng.weibull(a, n), rng.pareto(a, n), rng.power(a, n),
-             rng.standard_cauchy(n), rng.triangular(-a, 0.0, b, n), rng.geometric(b, n))
+             rng.standard_cauchy(n), rng.triangular(-a, 0.0, b, n), rng.geometric(b, n),
+             rng.f(a, b, n), rng.wald(a, b, n), rng.negative_binomial(a, b, n))
     scalars = (rng.gamma(a), rng.standard_gamma(a), rng.beta(a, b), rng.chisquare(a),
                rng.standard_t(a), rng.lognormal(), rng.laplace(), rng.logistic(scale=b),
                rng.gumbel(a), rng.rayleigh(), rng.weibull(a), rng.pareto(a), rng.power(a),
-               rng.standard_cauchy(), rng.triangular(a, a, a + b), rng.geometric(b))
+               rng.standard_cauchy(), rng.triangular(a, a, a + b), rng.geometric(b),
+               rng.f(b, a), rng.wald(b, a), rng.negative_binomial(a, b))
     return sized, scalars
 
 
@@ -83,6 +86,16 @@ def geometric_kind(rng, p, unused, n):     # CONS_BOUNDED_GT_0_1
     return rng.geometric(p, n), rng.geometric(p)
 
 
+def wald_kind(rng, mean, scale, n):        # CONS_POSITIVE, C's division at N = 0
+    return rng.wald(mean, scale, n), rng.wald(mean, scale), rng.f(mean, scale)
+
+
+def negative_binomial_kind(rng, m, p, n):  # CONS_POSITIVE_NOT_NAN, CONS_BOUNDED_GT_0_1
+    if p < 1e-6 or m > 1e5:                 # (NumPy's Poisson of a huge mean never ends)
+        return rng.negative_binomial(1.0, 0.5, n), 0
+    return rng.negative_binomial(m, p, n), rng.negative_binomial(m, p)
+
+
 def triangular_kind(rng, left, right, n):
     return rng.triangular(left, 0.5, right, n), rng.triangular(left, 0.5, right)
 
@@ -90,7 +103,8 @@ def triangular_kind(rng, left, right, n):
 EDGES = [0.0, -0.0, -1.0, 0.5, 1.0, 1.5, 1e-300, 3e-300, 2.9e-103, float("nan"), float("inf")]
 
 
-@pytest.mark.parametrize("py", [gamma_kind, beta_kind, geometric_kind, triangular_kind])
+@pytest.mark.parametrize("py", [gamma_kind, beta_kind, geometric_kind, triangular_kind,
+                                wald_kind, negative_binomial_kind])
 def test_checks_and_edges_are_numpys(py):
     """Zeros of both signs, NaN, inf and out-of-range parameters: NumPy's
     values or its ValueError (with size 0 too: NumPy checks first)."""

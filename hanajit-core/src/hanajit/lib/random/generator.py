@@ -408,7 +408,9 @@ def _more(name, floats, defaults=None, result=None):
               "logistic": md.check_loc_scale, "gumbel": md.check_loc_scale,
               "rayleigh": md.check_scale, "weibull": md.check_a_non_negative,
               "pareto": md.check_a_positive, "power": md.check_a_positive,
-              "triangular": md.check_triangular, "geometric": md.check_p}
+              "triangular": md.check_triangular, "geometric": md.check_p,
+              "f": md.check_f, "wald": md.check_wald,
+              "negative_binomial": md.check_negative_binomial}
     return Method(name, floats + ("size",), getattr(md, name), floats, defaults,
                   fill=getattr(md, f"fill_{name}"), check=checks.get(name), result=result)
 
@@ -430,6 +432,9 @@ METHODS.update({
     "standard_cauchy": _more("standard_cauchy", ()),
     "triangular": _more("triangular", ("left", "mode", "right")),
     "geometric": _more("geometric", ("p",), result=I),
+    "f": _more("f", ("dfnum", "dfden")),
+    "wald": _more("wald", ("mean", "scale")),
+    "negative_binomial": _more("negative_binomial", ("n", "p"), result=I),
 })
 
 

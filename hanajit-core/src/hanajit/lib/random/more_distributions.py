@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from .. import prims
-from .distributions import standard_exponential, standard_normal
+from .distributions import poisson_draw, standard_exponential, standard_normal
 
 
 # ------------------------------------------------------ check_constraint's rules
@@ -69,6 +69,25 @@ def check_a_non_negative(a):
 
 def check_a_positive(a):
     positive(a, "a")
+
+
+def check_f(dfnum, dfden):
+    positive(dfnum, "dfnum")
+    positive(dfden, "dfden")
+
+
+def check_wald(mean, scale):
+    positive(mean, "mean")
+    positive(scale, "scale")
+
+
+def check_negative_binomial(n, p):
+    """CONS_POSITIVE_NOT_NAN of ``n``, then CONS_BOUNDED_GT_0_1 of ``p``."""
+    if n != n:
+        raise ValueError("n must not be NaN")
+    if n <= 0.0:
+        raise ValueError("n <= 0")
+    check_p(p)
 
 
 def check_p(p):
@@ -197,6 +216,29 @@ def triangular_draw(rng, left, mode, right):
     return right - math.sqrt((1.0 - u) * rightprod)
 
 
+def f_draw(rng, dfnum, dfden):
+    """``random_f``: a ratio of chi-squares."""
+    num = 2.0 * standard_gamma_draw(rng, dfnum / 2.0) * dfden
+    return prims.fdiv(num, 2.0 * standard_gamma_draw(rng, dfden / 2.0) * dfnum)
+
+
+def wald_draw(rng, mean, scale):
+    """``random_wald``, NumPy 2's form without cancellation:
+    ``X = mean * (1 - 2 / (1 + sqrt(1 + 4 * scale / Y)))``, ``Y = mean * N**2``."""
+    y = standard_normal(rng)
+    y = mean * y * y
+    x = mean * (1.0 - 2.0 / (1.0 + math.sqrt(1.0 + prims.fdiv(4.0 * scale, y))))
+    u = prims.rng_next_double(rng)
+    if u <= mean / (mean + x):
+        return x
+    return prims.fdiv(mean * mean, x)
+
+
+def negative_binomial_draw(rng, n, p):
+    """``random_negative_binomial``: a Poisson of a gamma."""
+    return poisson_draw(rng, (1.0 - p) / p * standard_gamma_draw(rng, n))
+
+
 def geometric_draw(rng, p):
     """``random_geometric``: a search from p >= 1/3, else inversion."""
     if p >= 0.333333333333333333333333:
@@ -296,6 +338,21 @@ def geometric(rng, p):
     return geometric_draw(rng, p)
 
 
+def f(rng, dfnum, dfden):
+    check_f(dfnum, dfden)
+    return f_draw(rng, dfnum, dfden)
+
+
+def wald(rng, mean, scale):
+    check_wald(mean, scale)
+    return wald_draw(rng, mean, scale)
+
+
+def negative_binomial(rng, n, p):
+    check_negative_binomial(n, p)
+    return negative_binomial_draw(rng, n, p)
+
+
 # ------------------------------------------------------------- size= forms
 def fill_gamma(rng, out, shape, scale):
     for i in range(out.shape[0]):
@@ -375,3 +432,18 @@ def fill_triangular(rng, out, left, mode, right):
 def fill_geometric(rng, out, p):
     for i in range(out.shape[0]):
         out[i] = geometric_draw(rng, p)
+
+
+def fill_f(rng, out, dfnum, dfden):
+    for i in range(out.shape[0]):
+        out[i] = f_draw(rng, dfnum, dfden)
+
+
+def fill_wald(rng, out, mean, scale):
+    for i in range(out.shape[0]):
+        out[i] = wald_draw(rng, mean, scale)
+
+
+def fill_negative_binomial(rng, out, n, p):
+    for i in range(out.shape[0]):
+        out[i] = negative_binomial_draw(rng, n, p)
