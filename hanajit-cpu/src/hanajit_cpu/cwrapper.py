@@ -235,6 +235,10 @@ def _flag_boxer(t):
         return lambda value, flags: make(value)
     if isinstance(t, T.NumpyScalarIf):
         make, k = np.dtype(t.base.name).type, t.flag
+        if t.python is not None:          # (an int held in a float64 ...)
+            py = {"b": bool, "i": int, "f": float}[t.python.kind]
+            return lambda value, flags: make(value) if flags[k] else py(
+                value.real if isinstance(value, complex) else value)
         return lambda value, flags: make(value) if flags[k] else value
     if isinstance(t, T.TupleType):
         items = [_flag_boxer(i) for i in t.items]

@@ -375,7 +375,8 @@ class PerCallScalarBoxing:
         numpy_end = b.block
         b.branch(done)
         b.position_at_end(as_python)
-        python_obj = box(cx, b, iter(values), held)
+        python_obj = box(cx, b, iter(_as_python(b, values, held, t.python)),
+                         t.python or held)
         python_end = b.block
         b.branch(done)
         b.position_at_end(done)
@@ -383,6 +384,25 @@ class PerCallScalarBoxing:
         obj.add_incoming(numpy_obj, numpy_end)
         obj.add_incoming(python_obj, python_end)
         return obj
+
+
+def _as_python(b, values, held, python):
+    """The leaves of a Python ``python`` number held in ``held`` (``python`` None:
+    ``held``'s own): an int held exactly in a float64 or complex, a bool in an
+    int64 or float64, a float in a complex (its real part)."""
+    if python is None or python == held:
+        return values
+    v = values[0]                               # (a complex's real part)
+    if python.is_complex:
+        return values
+    if python == T.BOOL:
+        nz = b.fcmp_unordered("!=", v, ir.Constant(v.type, 0.0)) \
+            if held.is_float or held.is_complex else b.icmp_unsigned(
+                "!=", v, ir.Constant(v.type, 0))
+        return [b.zext(nz, I64)]
+    if python.is_int:
+        return [b.fptosi(v, I64) if held.is_float or held.is_complex else v]
+    return [v]
 
 
 STRUCTURED: dict = {T.TupleType: TupleBoxing, T.FlaggedResult: FlaggedBoxing,

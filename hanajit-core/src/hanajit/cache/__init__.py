@@ -149,7 +149,8 @@ def encode_type(t):
     if isinstance(t, T.NumpyScalarArg):       # (Function.numpy_result's marks)
         return ("m", encode_type(t.base))
     if isinstance(t, T.NumpyScalarIf):        # (infer/result_flags)
-        return ("mi", encode_type(t.base), t.flag, encode_type(t.held))
+        return ("mi", encode_type(t.base), t.flag, encode_type(t.held)) + (
+            (encode_type(t.python),) if t.python is not None else ())
     if isinstance(t, T.FlaggedResult):
         return ("fr", encode_type(t.value), t.flags)
     if isinstance(t, T.NamedTupleType):
@@ -177,7 +178,8 @@ def decode_type(d):
     if tag == "m":
         return T.NumpyScalarArg(decode_type(d[1]))
     if tag == "mi":
-        return T.NumpyScalarIf(decode_type(d[1]), d[2], decode_type(d[3]))
+        return T.NumpyScalarIf(decode_type(d[1]), d[2], decode_type(d[3]),
+                               decode_type(d[4]) if len(d) > 4 else None)
     if tag == "fr":
         return T.FlaggedResult(decode_type(d[1]), d[2])
     if tag == "t":

@@ -20,7 +20,7 @@ from ..lib import registry
 from .. import typing_rules as rules
 from . import (function_args, message_fields, numpy_results, python_state, result_flags,
                zero_d_values)
-from . import uncertain_kinds, weak_locals
+from . import uncertain_kinds, weak_locals, widened_locals
 from .coercions import insert_coercions
 from .none_params import NONE_AND_VALUE
 from .scalar_kinds import ScalarKinds
@@ -101,6 +101,9 @@ class Inferrer(ScalarKinds):
                 (k, self.is_strong(N.Var(kn)), self.is_strong(N.Var(vn)))
                 for k, kn, vn in fn.dict_returns)
         fn.flagged_result = result_flags.plan(fn, self.is_strong, self.assigned, self.mixed)
+        if not registry.ours(fn):
+            widened_locals.guard(fn, self.assigned, self.mixed, self.is_strong, self.fail,
+                                 fn.flagged_result)
         python_state.check_divisions(fn, self.assigned, self.mixed, self.is_strong)
         if not registry.ours(fn):
             uncertain_kinds.check(fn, self.assigned, self.mixed, self.is_strong, self.fail)

@@ -81,7 +81,29 @@ def plan(fn: N.Function, is_strong, kinds: dict, mixed: dict):
             or (vt.is_int and t.is_int and vt.bits < t.bits))  # (uint16 in int64)
         return [vt if held else t]
 
+    def python_types(v, t, got):
+        """Per scalar leaf: the types of the Python numbers it may be (``got``:
+        its states in this return)."""
+        if isinstance(t, T.TupleType):
+            items = v.items if isinstance(v, N.MakeTuple) and len(v.items) == len(
+                t.items) else [None] * len(t.items)
+            out, k = [], 0
+            for it, tt in zip(items, t.items):
+                n = len(_leaf_types(tt))
+                out += python_types(it, tt, got[k:k + n])
+                k += n
+            return out
+        x = got[0]
+        if x == PY:
+            vt = getattr(v, "type", None)
+            return [{vt} if vt in T.PYTHON_KINDS else {t}]
+        if x not in (NP, None):
+            return [{w for w, st in kinds[x] if not st}]
+        return [set()]
+
     per_return = [states(s.value, rt) for s in returns]
+    pythons = [set().union(*ps) for ps in zip(*[python_types(s.value, rt, got) for s, got
+                                                 in zip(returns, per_return)])]
     leaves = list(zip(*per_return))
     owns = list(zip(*[own_types(s.value, rt) for s in returns]))
     # the NumPy type of each leaf when it is one: the returned value's own, or
@@ -95,7 +117,8 @@ def plan(fn: N.Function, is_strong, kinds: dict, mixed: dict):
     if not dynamic:
         return None
     used = sorted({x for k in dynamic for x in leaves[k] if x not in (NP, PY)})
-    flag_of = {k: (i, next(iter(bases[k]))) for i, k in enumerate(dynamic)}
+    flag_of = {k: (i, next(iter(bases[k])), next(iter(pythons[k]))
+                   if len(pythons[k]) == 1 else None) for i, k in enumerate(dynamic)}
     return Plan(_marked(rt, leaves, flag_of, iter(range(len(leaves)))), len(dynamic),
                 {name: rules[name] for name in used},
                 {id(s): [got[k] for k in dynamic] for s, got in zip(returns, per_return)})
@@ -155,8 +178,8 @@ def _marked(t, leaves, flag_of, counter):
         return T.TupleType(tuple(_marked(i, leaves, flag_of, counter) for i in t.items))
     k = next(counter)
     if k in flag_of:
-        flag, base = flag_of[k]
-        return T.NumpyScalarIf(base, flag, t)
+        flag, base, python = flag_of[k]
+        return T.NumpyScalarIf(base, flag, t, python if python != t else None)
     if isinstance(t, T.Scalar) and set(leaves[k]) == {NP}:
         return T.NumpyScalarArg(t)
     return t
@@ -183,10 +206,29 @@ def state_rules(fn, name, changing, mixed, is_strong):
             elif isinstance(v.right, N.Var) and v.right.name == name:
                 other = v.left
         if any(isinstance(e, N.Var) and e.name in changing for e in N.walk_expr(other)):
+            if strong_anyway(v, changing, is_strong):     # ``t = t * 2 + a[i]``
+                out[id(s)] = True
+                continue
             return None
         strong = bool(is_strong(other))
         out[id(s)] = True if strong else (None if other is not v else False)
     return out
+
+
+def strong_anyway(e, changing, is_strong) -> bool:
+    """Is arithmetic ``e`` a NumPy scalar whatever state the locals that change
+    type are in -- an operand is one without them (``t * 2 + a[i]``)?  Only
+    arithmetic is looked through (a NumPy operand makes its result one)."""
+    if isinstance(e, N.Var) and e.name in changing:
+        return False
+    if isinstance(e, N.PyBinOp):
+        return strong_anyway(e.left, changing, is_strong) or \
+            strong_anyway(e.right, changing, is_strong)
+    if isinstance(e, N.PyUnOp) and e.op != "not":
+        return strong_anyway(e.operand, changing, is_strong)
+    if any(isinstance(x, N.Var) and x.name in changing for x in N.walk_expr(e)):
+        return False
+    return bool(is_strong(e))
 
 
 def track_states(fn, state: dict, rules: dict) -> None:

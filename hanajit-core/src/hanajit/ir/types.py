@@ -218,11 +218,14 @@ class NumpyScalarIf(Type):
     (``infer/weak_locals.py``), ``return 0.0`` on one path and an ``np.float64``
     on another.  Boxed as the NumPy scalar of ``base`` when result flag ``flag``
     is set, else as the Python number of ``held``, the type that holds the value
-    (inside a :class:`FlaggedResult`)."""
+    (inside a :class:`FlaggedResult`) -- or of ``python`` when that is set: an
+    int (or bool) held exactly in a float64 (or int64), a float in a complex
+    (``s = 0`` that becomes an ``np.float64``: ``infer/widened_locals.py``)."""
 
     base: Scalar
     flag: int
     held: Scalar
+    python: Scalar | None = None
 
     def __str__(self) -> str:
         return f"np.{self.base.name}?{self.flag}"

@@ -372,6 +372,16 @@ class Lowerer:
     def e_Cast(self, e):
         return ops.convert(self, self.lower(e.operand), e.type)
 
+    # primitive nodes an analysis put into the typed tree (infer/widened_locals)
+    def e_Cmp(self, e):
+        return N.Cmp(e.op, self.lower(e.left), self.lower(e.right), e.type)
+
+    def e_Intrinsic(self, e):
+        return N.Intrinsic(e.name, [self.lower(a) for a in e.args], e.type)
+
+    def e_ComplexPart(self, e):
+        return N.ComplexPart(self.lower(e.operand), e.part, e.type)
+
     def e_MakeTuple(self, e):
         items = [ew.materialize(self, x) for x in self.seq(e.items)]
         return N.MakeTuple(items, e.type)

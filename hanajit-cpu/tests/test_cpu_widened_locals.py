@@ -1,0 +1,108 @@
+"""A local that holds a Python number of one type and NumPy scalars of a wider
+one -- ``s = 0`` (an int) that becomes an ``np.float64`` at ``s = s + a[i]`` --
+reads as the interpreter's in both states (infer/widened_locals.py).
+
+Before the loop runs, ``return s`` gives the Python int ``0`` (not ``0.0``), an
+int beyond 2**53 comes back exact, ``s * 2`` is int arithmetic: the result flags
+box the Python state as its own number, and other reads in that state re-run
+the call in the interpreter.  Each kernel runs through both dispatchers and is
+compared with the interpreter: value, type, and the type of each tuple item.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from hanajit.errors import HanaJitFallbackWarning
+from hanajit.testing.dispatch_modes import jitted
+
+
+def int_then_float(a, n):
+    s = 0
+    for i in range(n):
+        s = s + a[i]
+    return s
+
+
+def big_int_start(a, n, start):
+    s = start
+    for i in range(n):
+        s += a[i]
+    return s, n
+
+
+def int_read_by_int_arithmetic(a, n):
+    t = 3
+    for i in range(n):
+        t = a[i]
+    return t * 2
+
+
+def float_then_complex(z, n):
+    t = 0.0
+    for i in range(n):
+        t = t + z[i]
+    return t
+
+
+def bool_then_int(a, n):
+    s = False
+    for i in range(n):
+        s = s + a[i]
+    return s
+
+
+def float_then_float(a, n):        # the same type: result flags alone
+    t = 0.0
+    for i in range(n):
+        t = t * 2 + a[i]
+    return t
+
+
+def writes_and_sums(a, out):
+    s = 0
+    for v in a:
+        s += v
+        out[0] = s
+    return s
+
+
+def compared_and_divided(a, n):
+    s = 0
+    for i in range(n):
+        s = s + a[i]
+    if s > 2:
+        return s * 2
+    return s / 2
+
+
+def same(got, want) -> bool:
+    if isinstance(want, tuple):
+        return len(got) == len(want) and all(same(g, w) for g, w in zip(got, want))
+    return type(got) is type(want) and repr(got) == repr(want)
+
+
+def check(py, *args):
+    jf = jitted(py)
+    want = py(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", HanaJitFallbackWarning)
+        for _ in range(3):
+            got = jf(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+            assert same(got, want), (py.__name__, args, got, want)
+
+
+def test_python_state_reads_as_the_interpreter(mode):
+    a, z, i = np.arange(1.0, 5.0), np.arange(3.0) + 1j, np.arange(1, 5)
+    for n in (0, 1, 3):
+        check(int_then_float, a, n)
+        check(int_read_by_int_arithmetic, a, n)
+        check(float_then_complex, z, n)
+        check(bool_then_int, i, n)
+        check(float_then_float, a, n)
+        check(compared_and_divided, a, n)
+        for start in (5, -7, 2**53 - 1, 2**53 + 1, 2**60 + 1, -(2**62)):
+            check(big_int_start, a, n, start)
+    for x in (a, a[:0]):
+        check(writes_and_sums, x, np.zeros(1))
