@@ -226,6 +226,6 @@ def test_shadowed_len_is_not_trusted():
     from hanajit.testing.sourcefile import load_module
     mod = load_module("def len(v):\n    return v\n\n\n"
                       "def leak(x):\n    w = [x, 1]\n    return len(w)\n", "shadowed_len")
-    with pytest.warns(HanaJitFallbackWarning, match="leak"):
-        got = jit(mod.leak)(3)
-    assert got == [3, 1]
+    # (the user's len is inlined there: frontend/list_passing.py; it returns the list)
+    got = jit(mod.leak, fallback=False)(3)
+    assert got == [3, 1] and type(got) is list and type(got[0]) is int

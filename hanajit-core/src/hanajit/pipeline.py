@@ -148,7 +148,7 @@ class CompileContext:
         """A plain Python function of the user's (not a library's: the standard
         library, an installed package) called by name, to compile as a callee
         as a jitted one is (``infer_call``); else None."""
-        from .infer.function_args import user_function
+        from .frontend.source import user_function
         return _Helper(obj) if user_function(obj) else None
 
     def as_function_argument(self, obj):

@@ -32,7 +32,7 @@ from .loop_statements import LoopStatements, is_flat
 from .node_names import plain_name
 from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
-from . import built_calls, comprehension_lists, dict_comprehensions, dict_locals, \
+from . import built_calls, comprehension_lists, dict_comprehensions, dict_locals, list_passing, \
     growable_list_uses, growable_lists, key_functions, range_objects, starred_targets, \
     try_statements, vectorize_calls, walrus, with_statements
 from .source import ParsedFunction, eager_self
@@ -124,6 +124,14 @@ class Builder(LoopStatements):
                 self.fnode = fnode
                 sv = survey(fnode)
                 self.locals = set(self.params) | sv.names
+        if list_assign is not False and ast.Call in sv.kinds:
+            # h(out) of a user function: inlined (frontend.list_passing)
+            fnode = list_passing.rewrite(self, self.fnode, set(self.params), self.locals)
+            if fnode is not self.fnode:
+                self.fnode = fnode
+                sv = survey(fnode)
+                self.locals = set(self.params) | sv.names
+                list_assign = None
         kinds = sv.kinds
         # list displays only read, built as tuples (frontend.readonly_lists)
         self.list_displays, self.list_names = readonly_lists(

@@ -208,7 +208,8 @@ def _use(node, parents, resolve_global, fn):
         if _numpy_reader(obj):
             return None, False                  # np.mean(out): NumPy's np.asarray(out)
         name = getattr(obj, "__name__", None) or "a function"
-        return f"it is passed to {name}()", False
+        why = getattr(p, "hj_not_inlined", None)    # (frontend/list_passing.py)
+        return f"it is passed to {name}()" + (f" ({why})" if why else ""), False
     if isinstance(p, ast.For) and p.iter is node or isinstance(q, ast.For) and q.iter is p \
             and isinstance(p, ast.Call):
         loop = p if isinstance(p, ast.For) else q
