@@ -190,11 +190,6 @@ def nested_row(i):
     return row[0]
 
 
-def compared(x):
-    w = [x, 1]
-    return w == [1, 1]
-
-
 def min_of_nested(x):
     table = [[x, 2], [3, 4]]
     return min(table)[0]
@@ -209,7 +204,7 @@ def passed_to_builtin(x):
 # compile as growable lists: test_cpu_growable_lists.py; ``returned`` of an int and
 # a float holds two kinds of items, which still falls back)
 FALLBACKS = [(returned, (1,)), (aliased, (2.0,)),
-             (sliced, (1.0,)), (nested_row, (1,)), (compared, (1,)),
+             (sliced, (1.0,)), (nested_row, (1,)),
              (min_of_nested, (5,)), (passed_to_builtin, (3.0,))]
 
 

@@ -518,8 +518,9 @@ class Builder(LoopStatements):
         return N.PyBoolOp(op, [self.expr(v) for v in e.values])
 
     def e_Compare(self, e):
-        if self.grow_lists and (v := growable_lists.contains(self, e)) is not None:
-            return v
+        if self.grow_lists and ((v := growable_lists.contains(self, e)) is not None or (
+                v := growable_lists.compare(self, e)) is not None):
+            return v                    # x in out, out == other
         ops = [_CMPOPS[type(o)] for o in e.ops]
         operands = [self.expr(e.left)] + [self.expr(c) for c in e.comparators]
         return self.folded(e, lambda v: K.fold_compare(ops, v), operands) \

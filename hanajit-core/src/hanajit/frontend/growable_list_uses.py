@@ -12,6 +12,7 @@ from .source import resolved
 CHANGES = {"append": (1, 1), "extend": (1, 1), "insert": (2, 2), "clear": (0, 0),
             "reverse": (0, 0), "sort": (0, 0), "pop": (0, 1), "remove": (1, 1)}
 LOOKUPS = {"index": "list_index", "count": "list_count"}
+_ORDER = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 LOOPED = (sum, min, max, any, all, sorted, math.prod, math.fsum)
 
 
@@ -232,8 +233,11 @@ def _use(node, parents, resolve_global, fn):
         return "it is aliased (another name holds the same list)", False
     if isinstance(p, (ast.Tuple, ast.List)):
         return "it is stored in a tuple or list", False
+    if isinstance(p, ast.Compare) and len(p.ops) == 1 and isinstance(p.ops[0], _ORDER) \
+            and isinstance(p.left, ast.Name) and isinstance(p.comparators[0], ast.Name):
+        return None, False                      # out == other (checked when built)
     if isinstance(p, ast.Compare):
-        return "it is compared", False
+        return "it is compared other than with ==, !=, <, <=, >, >= to another list", False
     return f"it is used in {type(p).__name__.lower()} position", False
 
 

@@ -493,6 +493,31 @@ def contains(b, e):
     return found if isinstance(e.ops[0], ast.In) else N.PyUnOp("not", found)
 
 
+_ORDER = {ast.Eq: 0, ast.NotEq: 1, ast.Lt: 2, ast.LtE: 3, ast.Gt: 4, ast.GtE: 5}
+
+
+def compare(b, e):
+    """``out == other``, ``out < other`` ... of a growable list (``other`` one too:
+    a display compared is one, ``hoisted_calls.py``), else None."""
+    if not (len(e.ops) == 1 and type(e.ops[0]) in _ORDER):
+        return None
+    pair = [e.left, e.comparators[0]]
+    if not any(isinstance(x, ast.Name) and x.id in b.grow_lists for x in pair):
+        return None
+    args, items = [], []
+    for x in pair:
+        if not (isinstance(x, ast.Name) and x.id in b.grow_lists):
+            b.fail(e, "list comparison", "a list compared with something not known to "
+                   "be a list here")
+        g = b.grow_lists[x.id]
+        args += [N.Var(g.buf), N.Var(g.n)]
+        items.append(g.item)
+    node = N.PyCall(callee=b.injected["__hj_list_compare"], args=args + [
+        N.Const(_ORDER[type(e.ops[0])])], name="list comparison")
+    node.hj_items = items           # (NumPy scalar items: lib/python/growable_lists.py)
+    return node
+
+
 def non_empty(b, e):
     """``name`` in a truth context: it has items."""
     if isinstance(e, ast.Name) and e.id in b.grow_lists:

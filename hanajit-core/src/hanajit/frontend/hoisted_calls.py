@@ -22,11 +22,15 @@ class _Stop(Exception):
     pass
 
 
-def hoist(s, wanted, state):
+_ORDER = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+
+def hoist(s, wanted, state, lists=frozenset()):
     """``(statements, s)``: the calls ``wanted(call)`` (``"value"``: its result is
     used; ``"none"``: a method whose result is ``None``) of statement ``s`` taken
     out in order, and ``s`` with a temporary (or ``None``) in their place;
-    ``([], s)`` when there is none to take out."""
+    ``([], s)`` when there is none to take out.  A list display compared with
+    a name of ``lists`` (``out == [1, 2]``) is taken out too: a list of its own."""
     if isinstance(s, (ast.Expr, ast.Assign, ast.Return)) or isinstance(
             s, ast.AugAssign) and isinstance(s.target, ast.Name):
         field = "value"
@@ -45,6 +49,14 @@ def hoist(s, wanted, state):
         for i, x in enumerate(items):      # (in place: a stop keeps those done)
             items[i] = visit(x)
 
+    def named(e):
+        """``e`` assigned to a temporary before the statement; the temporary."""
+        state["n"] += 1
+        t = f"$lp{state['n']}"
+        pre.append(ast.copy_location(ast.Assign(
+            targets=[ast.Name(t, ast.Store())], value=e), s))
+        return ast.copy_location(ast.Name(t, ast.Load()), e)
+
     def visit(e):
         if isinstance(e, ast.Call):
             kind = wanted(e)
@@ -52,11 +64,7 @@ def hoist(s, wanted, state):
                 if kind == "none":
                     pre.append(ast.copy_location(ast.Expr(e), s))
                     return ast.copy_location(ast.Constant(None), e)
-                state["n"] += 1
-                t = f"$lp{state['n']}"
-                pre.append(ast.copy_location(ast.Assign(
-                    targets=[ast.Name(t, ast.Store())], value=e), s))
-                return ast.copy_location(ast.Name(t, ast.Load()), e)
+                return named(e)
             e.func = visit(e.func)
             each(e.args)
             for k in e.keywords:
@@ -74,8 +82,12 @@ def hoist(s, wanted, state):
             e.operand = visit(e.operand)
             raise _Stop
         if isinstance(e, ast.Compare) and len(e.ops) == 1:
-            e.left = visit(e.left)
-            e.comparators = [visit(e.comparators[0])]
+            pair = [e.left, e.comparators[0]]
+            if isinstance(e.ops[0], _ORDER) and any(
+                    isinstance(x, ast.Name) and x.id in lists for x in pair):
+                pair = [named(x) if isinstance(x, ast.List) else x for x in pair]
+            e.left = visit(pair[0])
+            e.comparators = [visit(pair[1])]
             raise _Stop
         if isinstance(e, (ast.Tuple, ast.List)) and isinstance(e.ctx, ast.Load):
             each(e.elts)
@@ -91,6 +103,12 @@ def hoist(s, wanted, state):
             raise _Stop
         raise _Stop
 
+    for c in ast.walk(root):            # out == [1, 2.5]: any display of constants
+        if isinstance(c, ast.Compare) and len(c.ops) == 1 and \
+                isinstance(c.ops[0], _ORDER):
+            pair = [c.left, c.comparators[0]]
+            if any(isinstance(x, ast.Name) and x.id in lists for x in pair):
+                c.left, c.comparators[0] = [named(x) if _constants(x) else x for x in pair]
     try:
         if whole:                       # (its arguments may hold calls to take out)
             visit(root.func)
@@ -102,3 +120,11 @@ def hoist(s, wanted, state):
     except _Stop:
         pass
     return pre, s
+
+
+def _constants(e) -> bool:
+    """Is ``e`` a list display of constants (``-1`` too), whose building nobody
+    sees?"""
+    return isinstance(e, ast.List) and all(
+        isinstance(x, ast.Constant) or isinstance(x, ast.UnaryOp) and isinstance(
+            x.operand, ast.Constant) for x in e.elts)

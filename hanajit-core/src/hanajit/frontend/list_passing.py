@@ -71,7 +71,7 @@ def _block(b, body, lists, locals_, state, depth) -> list:
                 setattr(s, field, _block(b, inner, lists, locals_, state, depth))
         for h in getattr(s, "handlers", []) or []:
             h.body = _block(b, h.body, lists, locals_, state, depth)
-        pre, s = hoist(s, lambda c: _wanted(b, c, lists, locals_), state)
+        pre, s = hoist(s, lambda c: _wanted(b, c, lists, locals_), state, lists)
         if pre:
             state["changed"] = True
             out += _block(b, pre, lists, locals_, state, depth)
