@@ -44,6 +44,11 @@ def hoist(s, wanted, state, lists=frozenset()):
     whole = isinstance(root, ast.Call) and not isinstance(s, ast.If) and (
         wanted(root) == "value" or isinstance(s, ast.Expr))  # (a statement of its own)
     pre = []
+    spine = set()           # (x = out + [1] + b: built at once, growable_lists._new)
+    e = root if isinstance(s, ast.Assign) else None
+    while isinstance(e, ast.BinOp):
+        spine.add(id(e))
+        e = e.left if isinstance(e.op, ast.Add) else None
 
     def each(items):
         for i, x in enumerate(items):      # (in place: a stop keeps those done)
@@ -77,6 +82,12 @@ def hoist(s, wanted, state, lists=frozenset()):
         if isinstance(e, ast.BinOp):
             e.left = visit(e.left)
             e.right = visit(e.right)
+            if isinstance(e.op, (ast.Add, ast.Mult)) and id(e) not in spine and any(
+                    isinstance(x, ast.Name) and x.id in lists for x in (e.left, e.right)):
+                t = named(e)            # return out * 2: a list of its own
+                if isinstance(lists, set):
+                    lists.add(t.id)
+                return t
             raise _Stop
         if isinstance(e, ast.UnaryOp):
             e.operand = visit(e.operand)

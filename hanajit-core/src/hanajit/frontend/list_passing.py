@@ -36,8 +36,10 @@ _FORBIDDEN = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
 
 
 def _list_names(fn) -> set:
-    """The names ``fn`` assigns a list display, comprehension or ``list(...)``."""
+    """The names ``fn`` assigns a list display, comprehension or ``list(...)``,
+    or ``a + b`` / ``a * k`` of one."""
     out = set()
+    joins = []
     for node in ast.walk(fn):
         if isinstance(node, ast.Assign) and (
                 isinstance(node.value, (ast.List, ast.ListComp)) or isinstance(
@@ -47,7 +49,16 @@ def _list_names(fn) -> set:
                 for n in ast.walk(t):
                     if isinstance(n, ast.Name):
                         out.add(n.id)
-    return out
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], ast.Name) and isinstance(node.value, ast.BinOp):
+            joins.append(node)
+    while True:
+        more = {j.targets[0].id for j in joins if j.targets[0].id not in out and any(
+            isinstance(x, ast.List) or isinstance(x, ast.Name) and x.id in out
+            for x in ast.walk(j.value))}
+        if not more:
+            return out
+        out |= more
 
 
 def rewrite(b, fnode, params: set, locals_: set):

@@ -73,6 +73,11 @@ def remove_at(buf, n, i):
     return 0
 
 
+def repeat_count(k):
+    """``k`` of ``out * k``: no items for a count below 1."""
+    return k if k > 0 else 0
+
+
 def reverse(buf, n):
     i = 0
     j = n - 1

@@ -32,6 +32,7 @@ remove_index = CompiledOnly("list_remove_index")
 list_contains = CompiledOnly("list_contains")
 list_array = CompiledOnly("list_array")
 list_compare = CompiledOnly("list_compare")
+repeat_count = CompiledOnly("list_repeat_count")
 
 _PY = {T.INT64: "int", T.FLOAT64: "float", T.BOOL: "bool", T.COMPLEX128: "complex"}
 
@@ -269,3 +270,20 @@ class ListCompare(CallTemplate):
         return L.call_helper(alg.compare, list(args) + [
             C(bool(getattr(call, "check_big", False)), T.BOOL),
             C(bool(getattr(call, "numpy_items", True)), T.BOOL)])
+
+
+@register
+class RepeatCount(CallTemplate):
+    """``k`` of ``out * k``: an int (Python raises TypeError for others), at
+    least 0."""
+    paths = ("hanajit.lib.python.growable_lists.repeat_count",)
+
+    def typer(self, inf, call, args, kwargs):
+        _int(args[0], "repetition counts (list * k)", inf, call.args[0])
+        if args[0] == T.UINT64:
+            raise Incompatible("a uint64 repetition count of a list")
+        return T.INT64
+
+    def lower(self, L, call, args, kwargs):
+        from .operators import convert
+        return L.call_helper(alg.repeat_count, [convert(L, args[0], T.INT64)])
