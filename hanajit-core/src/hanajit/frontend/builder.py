@@ -22,7 +22,7 @@ import numbers
 from .. import gpu
 from . import comprehension_arrays, comprehensions, index_grid_calls, local_imports, \
     message_formats, tolist_calls
-from ..errors import UnsupportedError, escape_braces
+from ..errors import RERUN, UnsupportedError, escape_braces
 from ..ir import constants as K
 from ..ir import nodes as N
 from ..lib import registry
@@ -390,7 +390,7 @@ class Builder(LoopStatements):
 
     def s_Raise(self, s):
         if s.cause is not None:
-            self.fail(s, "raise ... from")
+            try_statements.check_cause(self, s)     # (re-runs in the interpreter)
         if s.exc is None:
             return try_statements.bare_raise(self, s)
         if (out := try_statements.raise_name(self, s)) is not None:
@@ -406,7 +406,10 @@ class Builder(LoopStatements):
         obj = getattr(cls, "obj", None)
         if not (isinstance(obj, type) and issubclass(obj, BaseException)):
             self.fail(s, "raise", "only exception classes can be raised")
-        return [N.Raise(exc=obj, message=msg, args=args)]
+        out = N.Raise(exc=obj, message=msg, args=args,
+                      deopt=False if s.cause is None else RERUN)
+        out.hj_cause = s.cause is not None          # (pipeline._no_cause_rerun)
+        return [out]
 
     def s_Assert(self, s):
         msg, args = ("", []) if s.msg is None else self.message(s.msg, "assert")
