@@ -230,6 +230,9 @@ def _refusal(b, parsed, call, lists, locals_):
         if isinstance(v, ast.Name) and v.id in lists and p in stored:
             return f"{name}() assigns its list parameter {p!r} again"
     mine = _locals(fdef)
+    unbound = _read_unbound(fdef, mine)
+    if unbound is not None:
+        return f"{name}() may read its local {unbound!r} before assigning it"
     for n in ast.walk(fdef):
         if isinstance(n, ast.Name) and n.id not in mine:
             theirs = parsed.closure.get(n.id, parsed.globals.get(
@@ -268,3 +271,99 @@ class _Rename(ast.NodeTransformer):
             node.name = self.rename[node.name]
         self.generic_visit(node)
         return node
+
+
+class _Unbound(Exception):
+    pass
+
+
+def _read_unbound(fdef, mine):
+    """A local of ``fdef`` some path may read before assigning it, else None: an
+    inlined body run again (in a loop) would read the last call's value where
+    CPython raises UnboundLocalError.  (Conservative: a loop's assignments do
+    not count after it, nor in its body before them.)"""
+    a = fdef.args
+    params = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
+
+    def reads(node, bound):
+        inner = {n.id for c in ast.walk(node) if isinstance(c, ast.comprehension)
+                 for n in ast.walk(c.target) if isinstance(n, ast.Name)}
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and \
+                    n.id in mine and n.id not in bound and n.id not in inner:
+                raise _Unbound(n.id)
+
+    def stored(node):
+        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)
+                and isinstance(n.ctx, ast.Store)}
+
+    def meet(x, y):             # (None: a path that never gets there)
+        return y if x is None else x if y is None else x & y
+
+    def block(stmts, bound, breaks):
+        for st in stmts:
+            if bound is None:
+                return None
+            bound = stmt(st, bound, breaks)
+        return bound
+
+    def stmt(st, bound, breaks):
+        if isinstance(st, ast.If):
+            reads(st.test, bound)
+            return meet(block(st.body, bound, breaks), block(st.orelse, bound, breaks))
+        if isinstance(st, (ast.For, ast.While)):
+            reads(st.iter if isinstance(st, ast.For) else st.test, bound)
+            inside = bound | (stored(st.target) if isinstance(st, ast.For) else set())
+            mine_breaks = []
+            block(st.body, inside, mine_breaks)
+            forever = isinstance(st, ast.While) and isinstance(st.test, ast.Constant) \
+                and st.test.value is True
+            after = None if forever else block(st.orelse, bound, breaks)
+            for b in mine_breaks:
+                after = meet(after, b)
+            return after
+        if isinstance(st, ast.Break):
+            breaks.append(bound)
+            return None
+        if isinstance(st, (ast.Continue, ast.Return, ast.Raise)):
+            for field in ("value", "exc"):
+                part = getattr(st, field, None)
+                if isinstance(part, ast.AST):
+                    reads(part, bound)
+            return None
+        if isinstance(st, ast.Try):
+            after = block(st.orelse, block(st.body, bound, breaks), breaks)
+            for h in st.handlers:
+                after = meet(after, block(h.body, bound | ({h.name} if h.name else set()),
+                                          breaks))
+            return block(st.finalbody, after, breaks) if after is not None else None
+        if isinstance(st, ast.With):
+            for item in st.items:
+                reads(item.context_expr, bound)
+                bound = bound | (stored(item.optional_vars) if item.optional_vars
+                                 else set())
+            return block(st.body, bound, breaks)
+        if isinstance(st, ast.AugAssign):
+            reads(st, bound)
+            if isinstance(st.target, ast.Name) and st.target.id not in bound:
+                raise _Unbound(st.target.id)
+            return bound
+        for field in ("value", "test", "msg"):
+            part = getattr(st, field, None)
+            if isinstance(part, ast.AST):
+                reads(part, bound)
+        if isinstance(st, ast.Assign):
+            for t in st.targets:
+                reads(t, bound)             # (a[i] = v: a and i are read)
+            return bound | set().union(*(stored(t) for t in st.targets))
+        if isinstance(st, ast.AnnAssign) and st.value is not None:
+            return bound | stored(st.target)
+        if isinstance(st, ast.Delete):
+            reads(st, bound)
+        return bound
+
+    try:
+        block(fdef.body, set(params), [])
+    except _Unbound as e:
+        return e.args[0]
+    return None
