@@ -406,7 +406,7 @@ def mixed_lookup(a):
 
 
 @pytest.mark.parametrize("f,args,reason", [
-    (aliased, (1,), "aliased"), (passed_on, (1,), "passed to list_copy"),
+    (aliased, (1,), "aliased"), (passed_on, (1,), r"passed to tuple\(\)"),
     (in_a_tuple, (1,), "stored in a tuple"), (nested, (1,), "list display"),
     (of_tuples, (1,), "a compiled list holds numbers"), (mixed, (1,), "different kinds"),
     (mixed_numpy, (np.array([2.5]),), "different kinds"), (sliced, (1,), "a slice of it"),

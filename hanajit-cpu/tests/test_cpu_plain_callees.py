@@ -17,7 +17,7 @@ import pytest
 
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning
-from hanajit.infer.function_args import user_function
+from hanajit.frontend.source import user_function
 from hanajit.testing.compare import assert_same_bits
 from hanajit.testing.reference import same_value
 from hanajit.testing.sourcefile import load_sibling

@@ -190,11 +190,6 @@ def nested_row(i):
     return row[0]
 
 
-def compared(x):
-    w = [x, 1]
-    return w == [1, 1]
-
-
 def min_of_nested(x):
     table = [[x, 2], [3, 4]]
     return min(table)[0]
@@ -209,7 +204,7 @@ def passed_to_builtin(x):
 # compile as growable lists: test_cpu_growable_lists.py; ``returned`` of an int and
 # a float holds two kinds of items, which still falls back)
 FALLBACKS = [(returned, (1,)), (aliased, (2.0,)),
-             (sliced, (1.0,)), (nested_row, (1,)), (compared, (1,)),
+             (sliced, (1.0,)), (nested_row, (1,)),
              (min_of_nested, (5,)), (passed_to_builtin, (3.0,))]
 
 
@@ -226,6 +221,6 @@ def test_shadowed_len_is_not_trusted():
     from hanajit.testing.sourcefile import load_module
     mod = load_module("def len(v):\n    return v\n\n\n"
                       "def leak(x):\n    w = [x, 1]\n    return len(w)\n", "shadowed_len")
-    with pytest.warns(HanaJitFallbackWarning, match="leak"):
-        got = jit(mod.leak)(3)
-    assert got == [3, 1]
+    # (the user's len is inlined there: frontend/list_passing.py; it returns the list)
+    got = jit(mod.leak, fallback=False)(3)
+    assert got == [3, 1] and type(got) is list and type(got[0]) is int

@@ -653,13 +653,6 @@ def used_after_handler(x):
     raise e                             # noqa: F821 (UnboundLocalError in Python)
 
 
-def raised_with_cause(x):
-    try:
-        return 1 / x
-    except ZeroDivisionError as e:
-        raise ValueError("bad") from e
-
-
 def deleted_then_raised(x):
     try:
         return 1 / x
@@ -669,7 +662,8 @@ def deleted_then_raised(x):
 
 
 @pytest.mark.parametrize("f, args", [
-    (used_after_handler, (0.0,)), (raised_with_cause, (0.0,)), (deleted_then_raised, (0.0,)),
+    (used_after_handler, (0.0,)), (deleted_then_raised, (0.0,)),   # (raise ... from:
+    # test_cpu_raise_from.py)
     (shadowed_names, (np.array([0]), 3)),       # the inner handler unbinds the outer 'e'
 ])
 def test_named_exception_other_uses_fall_back(f, args):

@@ -148,7 +148,7 @@ class CompileContext:
         """A plain Python function of the user's (not a library's: the standard
         library, an installed package) called by name, to compile as a callee
         as a jitted one is (``infer_call``); else None."""
-        from .infer.function_args import user_function
+        from .frontend.source import user_function
         return _Helper(obj) if user_function(obj) else None
 
     def as_function_argument(self, obj):
@@ -317,6 +317,8 @@ class CompileContext:
                     continue
                 fn.pure = True
                 fn.writes_arrays = may_write_arrays(fn)     # (cwrapper: deopt)
+                _no_cause_rerun(fn, fn.writes_arrays or getattr(entry.fn, "writes_arrays",
+                                                                 True))
                 _verify(fn)               # the typed Python-level IR
                 for p in passes():
                     if p.scope == "function" and p.when(self, spec, entry):
@@ -515,6 +517,21 @@ def _verifies(after) -> bool:
     names the pass that broke the IR."""
     mode = os.environ.get("HANAJIT_VERIFY")
     return bool(mode) and (after is None or mode == "passes")
+
+
+def _no_cause_rerun(fn, writes) -> None:
+    """``raise X from c`` re-runs the call in the interpreter (``Raise.deopt`` RERUN:
+    frontend/try_statements.check_cause), which a call writing into arrays cannot:
+    such a function falls back rather than raise ``X`` without its cause."""
+    if not writes:
+        return
+    for s in N.walk_stmts(fn.body):
+        if isinstance(s, N.Raise) and getattr(s, "hj_cause", False):
+            name = fn.pyname or fn.name
+            raise UnsupportedError(f"{name}: unsupported raise ... from in a function that "
+                                   "may write into arrays (compiled code cannot give the "
+                                   "exception its cause, nor re-run such a call)",
+                                   func=name, construct="raise ... from")
 
 
 def _verify(fn, after=None):

@@ -22,7 +22,7 @@ import numbers
 from .. import gpu
 from . import comprehension_arrays, comprehensions, index_grid_calls, local_imports, \
     message_formats, tolist_calls
-from ..errors import UnsupportedError, escape_braces
+from ..errors import RERUN, UnsupportedError, escape_braces
 from ..ir import constants as K
 from ..ir import nodes as N
 from ..lib import registry
@@ -33,8 +33,8 @@ from .node_names import plain_name
 from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
 from . import built_calls, comprehension_lists, dict_comprehensions, dict_locals, \
-    generator_inlining, growable_list_uses, growable_lists, key_functions, range_objects, \
-    starred_targets, try_statements, vectorize_calls, walrus, with_statements
+    generator_inlining, growable_list_uses, growable_lists, key_functions, list_passing, \
+    range_objects, starred_targets, try_statements, vectorize_calls, walrus, with_statements
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -133,6 +133,14 @@ class Builder(LoopStatements):
                 self.fnode = fnode
                 sv = survey(fnode)
                 self.locals = set(self.params) | sv.names
+        if list_assign is not False and ast.Call in sv.kinds:
+            # h(out) of a user function: inlined (frontend.list_passing)
+            fnode = list_passing.rewrite(self, self.fnode, set(self.params), self.locals)
+            if fnode is not self.fnode:
+                self.fnode = fnode
+                sv = survey(fnode)
+                self.locals = set(self.params) | sv.names
+                list_assign = None
         kinds = sv.kinds
         # list displays only read, built as tuples (frontend.readonly_lists)
         self.list_displays, self.list_names = readonly_lists(
@@ -393,7 +401,7 @@ class Builder(LoopStatements):
 
     def s_Raise(self, s):
         if s.cause is not None:
-            self.fail(s, "raise ... from")
+            try_statements.check_cause(self, s)     # (re-runs in the interpreter)
         if s.exc is None:
             return try_statements.bare_raise(self, s)
         if (out := try_statements.raise_name(self, s)) is not None:
@@ -409,7 +417,10 @@ class Builder(LoopStatements):
         obj = getattr(cls, "obj", None)
         if not (isinstance(obj, type) and issubclass(obj, BaseException)):
             self.fail(s, "raise", "only exception classes can be raised")
-        return [N.Raise(exc=obj, message=msg, args=args)]
+        out = N.Raise(exc=obj, message=msg, args=args,
+                      deopt=False if s.cause is None else RERUN)
+        out.hj_cause = s.cause is not None          # (pipeline._no_cause_rerun)
+        return [out]
 
     def s_Assert(self, s):
         msg, args = ("", []) if s.msg is None else self.message(s.msg, "assert")
@@ -521,8 +532,9 @@ class Builder(LoopStatements):
         return N.PyBoolOp(op, [self.expr(v) for v in e.values])
 
     def e_Compare(self, e):
-        if self.grow_lists and (v := growable_lists.contains(self, e)) is not None:
-            return v
+        if self.grow_lists and ((v := growable_lists.contains(self, e)) is not None or (
+                v := growable_lists.compare(self, e)) is not None):
+            return v                    # x in out, out == other
         ops = [_CMPOPS[type(o)] for o in e.ops]
         operands = [self.expr(e.left)] + [self.expr(c) for c in e.comparators]
         return self.folded(e, lambda v: K.fold_compare(ops, v), operands) \

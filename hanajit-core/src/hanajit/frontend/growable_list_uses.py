@@ -12,6 +12,7 @@ from .source import resolved
 CHANGES = {"append": (1, 1), "extend": (1, 1), "insert": (2, 2), "clear": (0, 0),
             "reverse": (0, 0), "sort": (0, 0), "pop": (0, 1), "remove": (1, 1)}
 LOOKUPS = {"index": "list_index", "count": "list_count"}
+_ORDER = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 LOOPED = (sum, min, max, any, all, sorted, math.prod, math.fsum)
 
 
@@ -27,11 +28,14 @@ def find(fn, params, resolve_global, assigns=None) -> tuple[dict, dict]:
         if isinstance(node, ast.Tuple):
             node.hj_parent = parent         # (``a, b = [], []``)
     scoped = declared_elsewhere(fn)
-    lists, refused = {}, {}
+    lists, refused, joins = {}, {}, {}
+    listed = _candidates(stores, parents, params, resolve_global)
     for name, targets in stores.items():
-        made = [t for t in targets if _made(parents.get(t), t, resolve_global)]
+        made = [t for t in targets if _made(parents.get(t), t, resolve_global)
+                or _joined(parents.get(t), t, listed)]
         if not made or name in params:
             continue
+        joins[name] = [parents[t].value for t in made if _joined(parents[t], t, listed)]
         if name in scoped:
             refused[name] = "it is used by a nested function or declared global"
             continue
@@ -41,7 +45,10 @@ def find(fn, params, resolve_global, assigns=None) -> tuple[dict, dict]:
             if t in made:
                 adds = adds or isinstance(p, ast.Assign) and (
                     isinstance(p.value, ast.List) and bool(p.value.elts)
-                    or isinstance(p.value, (ast.ListComp, ast.Call)))
+                    or isinstance(p.value, (ast.ListComp, ast.Call))
+                    or isinstance(p.value, ast.BinOp) and _adds(p.value))
+            elif isinstance(p, ast.AugAssign) and isinstance(p.op, ast.Mult):
+                pass                                # out *= k: its own items again
             elif isinstance(p, ast.AugAssign) and isinstance(p.op, ast.Add):
                 adds = True
                 if not _listlike(p.value, resolve_global):
@@ -58,7 +65,90 @@ def find(fn, params, resolve_global, assigns=None) -> tuple[dict, dict]:
             lists[name] = adds
         else:
             refused[name] = reason
+    _check_joins(lists, refused, joins)
     return lists, refused
+
+
+def _candidates(stores, parents, params, resolve_global) -> set:
+    """The names assigned a new list somewhere, or ``a + b`` / ``a * k`` of one."""
+    out = {name for name, targets in stores.items() if name not in params and any(
+        _made(parents.get(t), t, resolve_global) for t in targets)}
+    while True:
+        more = {name for name, targets in stores.items() if name not in params
+                and name not in out and any(_joined(parents.get(t), t, out)
+                                            for t in targets)}
+        if not more:
+            return out
+        out |= more
+
+
+def _joined(p, target, listed) -> bool:
+    """Is ``p`` ``name = a + b`` / ``name = a * k`` / ``k * a`` with ``a`` (or
+    ``b``) a list display or a name of ``listed`` (lists or not:
+    :func:`_check_joins`)?"""
+    if not (isinstance(p, ast.Assign) and len(p.targets) == 1 and p.targets[0] is target
+            and isinstance(p.value, ast.BinOp) and isinstance(p.value.op, (ast.Add,
+                                                                            ast.Mult))):
+        return False
+    sides = [p.value.left, p.value.right]
+    while isinstance(p.value.op, ast.Add) and isinstance(sides[0], ast.BinOp) and \
+            isinstance(sides[0].op, ast.Add):
+        sides[:1] = [sides[0].left, sides[0].right]
+    if any(isinstance(x, ast.List) and any(isinstance(e, ast.Starred) for e in x.elts)
+           for x in sides):
+        return False
+    return any(isinstance(x, ast.List) or isinstance(x, ast.Name) and x.id in listed
+               for x in sides)
+
+
+def _adds(v) -> bool:
+    """Does ``a + b`` / ``a * k`` put items in (not ``[] * n``, ``[] + []``)?"""
+    if isinstance(v, ast.BinOp) and isinstance(v.op, ast.Mult):
+        return not any(isinstance(x, ast.List) and not x.elts for x in (v.left, v.right))
+    if isinstance(v, ast.BinOp):
+        return _adds(v.left) or _adds(v.right)
+    return not (isinstance(v, ast.List) and not v.elts)
+
+
+def joined_parts(v, lists):
+    """``(parts, count)`` of ``a + b`` (``count`` None) / ``a * k``: the list
+    operands (names of ``lists`` or displays), else None."""
+    def is_list(x):
+        return isinstance(x, ast.List) or isinstance(x, ast.Name) and x.id in lists
+    left, right = v.left, v.right
+    if isinstance(v.op, ast.Add):           # (a + b + c: a chain of them)
+        inner = joined_parts(left, lists) if isinstance(left, ast.BinOp) and \
+            isinstance(left.op, ast.Add) else ([left], None) if is_list(left) else None
+        return (inner[0] + [right], None) if inner is not None and is_list(right) \
+            else None
+    if is_list(left) and not is_list(right) and not isinstance(right, ast.Tuple):
+        return [left], right
+    if is_list(right) and not is_list(left) and not isinstance(left, ast.Tuple):
+        return [right], left
+    return None
+
+
+def _check_joins(lists, refused, joins) -> None:
+    """Refuse each list assigned ``a + b`` or ``a * k`` whose operands are not
+    lists held here, and each list read there (until none changes)."""
+    changed = True
+    while changed:
+        changed = False
+        for name, values in joins.items():
+            if name not in lists:
+                for v in values:
+                    for x in ast.walk(v):
+                        if isinstance(x, ast.Name) and x.id in lists:
+                            del lists[x.id]
+                            refused[x.id] = (f"it is used in a '+' or '*' whose "
+                                             f"result '{name}' is not a list held here")
+                            changed = True
+                continue
+            if any(joined_parts(v, lists) is None for v in values):
+                del lists[name]
+                refused[name] = ("it is also assigned a '+' or '*' of something not "
+                                 "known to be a list here")
+                changed = True
 
 
 def _assigns_lists(fn) -> bool:
@@ -165,6 +255,12 @@ def _use(node, parents, resolve_global, fn):
         if isinstance(p.ctx, ast.Del) and isinstance(q, ast.Delete) and len(q.targets) == 1:
             return None, False                  # del out[i]
         return "an item is deleted with others", False
+    while isinstance(q, ast.BinOp) and isinstance(q.op, ast.Add) and q.left is p and \
+            isinstance(p, ast.BinOp) and isinstance(p.op, ast.Add):
+        p, q = q, parents.get(q)                # (out + [1] + b)
+    if isinstance(p, ast.BinOp) and isinstance(q, ast.Assign) and q.value is p and \
+            _joined(q, q.targets[0], {node.id}):
+        return None, False                      # new = out + other, out * 2 (checked)
     if isinstance(p, ast.AugAssign) and p.value is node and isinstance(p.op, ast.Add) \
             and isinstance(p.target, ast.Name) and p.target.id == node.id:
         return None, True                       # out += out
@@ -208,7 +304,8 @@ def _use(node, parents, resolve_global, fn):
         if _numpy_reader(obj):
             return None, False                  # np.mean(out): NumPy's np.asarray(out)
         name = getattr(obj, "__name__", None) or "a function"
-        return f"it is passed to {name}()", False
+        why = getattr(p, "hj_not_inlined", None)    # (frontend/list_passing.py)
+        return f"it is passed to {name}()" + (f" ({why})" if why else ""), False
     if isinstance(p, ast.For) and p.iter is node or isinstance(q, ast.For) and q.iter is p \
             and isinstance(p, ast.Call):
         loop = p if isinstance(p, ast.For) else q
@@ -231,8 +328,11 @@ def _use(node, parents, resolve_global, fn):
         return "it is aliased (another name holds the same list)", False
     if isinstance(p, (ast.Tuple, ast.List)):
         return "it is stored in a tuple or list", False
+    if isinstance(p, ast.Compare) and len(p.ops) == 1 and isinstance(p.ops[0], _ORDER) \
+            and isinstance(p.left, ast.Name) and isinstance(p.comparators[0], ast.Name):
+        return None, False                      # out == other (checked when built)
     if isinstance(p, ast.Compare):
-        return "it is compared", False
+        return "it is compared other than with ==, !=, <, <=, >, >= to another list", False
     return f"it is used in {type(p).__name__.lower()} position", False
 
 

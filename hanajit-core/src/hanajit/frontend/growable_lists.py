@@ -34,8 +34,8 @@ import copy
 import math
 
 from . import comprehensions as comps
-from .growable_list_uses import CHANGES, LOOKUPS, is_numpy_array, leftmost, list_of, \
-    popped_value
+from .growable_list_uses import CHANGES, LOOKUPS, is_numpy_array, joined_parts, leftmost, \
+    list_of, popped_value
 from .source import resolved
 from ..ir import nodes as N
 
@@ -289,6 +289,8 @@ def _statement(b, s):
                             _name(g.item))]
     if isinstance(s, ast.AugAssign):
         t = s.target
+        if isinstance(t, ast.Name) and t.id in lists and isinstance(s.op, ast.Mult):
+            return _new_joined(b, lists[t.id], ast.BinOp(_name(t.id), ast.Mult(), s.value))
         if isinstance(t, ast.Name) and t.id in lists:
             if not isinstance(s.op, ast.Add):
                 b.fail(s, "augmented assignment of a list")
@@ -322,6 +324,8 @@ def _new(b, g, value) -> list:
     """``name = []`` / ``list()`` / ``[x, y]``: the items evaluated first;
     ``[f(x) for x in ...]`` / ``list(iterable)``: built apart, then bound (the
     comprehension may read the list it replaces: ``out = [v for v in out if v]``)."""
+    if isinstance(value, ast.BinOp):
+        return _new_joined(b, g, value)
     seq = list_of(value, b._global_object)
     if isinstance(value, ast.ListComp) or seq is not None:
         if seq is not None:
@@ -346,6 +350,41 @@ def _new(b, g, value) -> list:
     for t in temps:
         out += _push(g, _name(t))
     return out
+
+
+def _new_joined(b, g, value) -> list:
+    """``name = a + b`` / ``a * k`` / ``k * a`` (lists or displays): the operands
+    evaluated left to right, then a new buffer of their items (``out = out * 2``
+    reads the old one), then bound."""
+    parts, count = joined_parts(value, b.grow_lists)
+    out, temps = [], {}
+    order = parts if count is None else [value.left, value.right]
+    for x in order:
+        if isinstance(x, ast.List):
+            temps[id(x)] = [_temp(b, "e") for _ in x.elts]
+            out += [_assign(t, e) for t, e in zip(temps[id(x)], x.elts)]
+        elif x is count:
+            temps[id(x)] = _temp(b, "c")
+            out.append(_assign(temps[id(x)], _call("__hj_repeat_count", x)))
+    if all(isinstance(x, ast.List) and not x.elts for x in parts):
+        return out + _new(b, g, ast.List([], ast.Load()))      # [] * n
+    nb, nn = _temp(b, "nb"), _temp(b, "nn")
+    out += [_assign(nb, _call(f"the list '{g.name}'", _name(g.item))),
+            _assign(nn, ast.Constant(0))]
+    body = []
+    for x in parts:
+        if isinstance(x, ast.List):
+            for t in temps[id(x)]:
+                body += _push(g, _name(t), nb, nn)
+            continue
+        m, j = _temp(b, "m"), _temp(b, "j")
+        body += [_assign(m, _name(b.grow_lists[x.id].n)), ast.For(
+            target=_name(j, True), iter=_call("__hj_range", _name(m)),
+            body=_push(g, _checked(x.id, _name(j)), nb, nn), orelse=[])]
+    if count is not None:
+        body = [ast.For(target=_name(_temp(b, "r"), True), iter=_call(
+            "__hj_range", _name(temps[id(count)])), body=body, orelse=[])]
+    return out + body + [_assign(g.buf, _name(nb)), _assign(g.n, _name(nn))]
 
 
 def _new_unpacked(b, targets, values) -> list:
@@ -491,6 +530,31 @@ def contains(b, e):
     found = N.PyCall(callee=b.injected["__hj_list_contains"], args=[
         N.Var(g.buf), N.Var(g.n), b.expr(e.left)], name="in")
     return found if isinstance(e.ops[0], ast.In) else N.PyUnOp("not", found)
+
+
+_ORDER = {ast.Eq: 0, ast.NotEq: 1, ast.Lt: 2, ast.LtE: 3, ast.Gt: 4, ast.GtE: 5}
+
+
+def compare(b, e):
+    """``out == other``, ``out < other`` ... of a growable list (``other`` one too:
+    a display compared is one, ``hoisted_calls.py``), else None."""
+    if not (len(e.ops) == 1 and type(e.ops[0]) in _ORDER):
+        return None
+    pair = [e.left, e.comparators[0]]
+    if not any(isinstance(x, ast.Name) and x.id in b.grow_lists for x in pair):
+        return None
+    args, items = [], []
+    for x in pair:
+        if not (isinstance(x, ast.Name) and x.id in b.grow_lists):
+            b.fail(e, "list comparison", "a list compared with something not known to "
+                   "be a list here")
+        g = b.grow_lists[x.id]
+        args += [N.Var(g.buf), N.Var(g.n)]
+        items.append(g.item)
+    node = N.PyCall(callee=b.injected["__hj_list_compare"], args=args + [
+        N.Const(_ORDER[type(e.ops[0])])], name="list comparison")
+    node.hj_items = items           # (NumPy scalar items: lib/python/growable_lists.py)
+    return node
 
 
 def non_empty(b, e):

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import ast
 import inspect
+import sys
+import types
 import textwrap
 from dataclasses import dataclass
 
@@ -183,3 +185,27 @@ def attribute_chain(node) -> str | None:
         return None
     parts.append(node.id)
     return ".".join(reversed(parts))
+
+
+# (installed packages: a plain function there is a library's, not the user's)
+_LIBRARY_DIRS = ("site-packages", "dist-packages")
+_OWN = frozenset({"numpy", "hanajit"} | {f"hanajit_{t}" for t in (
+    "cpu", "cuda", "hip", "levelzero", "vulkan", "metal", "wasm", "fpga", "exe")})
+
+
+def user_function(obj) -> bool:
+    """Is ``obj`` a plain Python function of the user's own code -- called by name
+    from compiled code, it is compiled for the call as a jitted function is?  Not
+    one of the standard library's, NumPy's, hanajit's or an installed package's
+    (those are supported by name in the registry, or not at all), nor a
+    generator function."""
+    if not isinstance(obj, types.FunctionType) or getattr(obj, "__hj_lambda__", False):
+        return False
+    module = getattr(obj, "__module__", None) or ""
+    top = module.partition(".")[0]
+    if top in sys.stdlib_module_names or top in _OWN:
+        return False
+    if obj.__code__.co_flags & 0x20:                    # CO_GENERATOR
+        return False
+    path = obj.__code__.co_filename.replace("\\", "/")
+    return not any(f"/{d}/" in path for d in _LIBRARY_DIRS)

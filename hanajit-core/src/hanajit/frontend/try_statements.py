@@ -136,6 +136,29 @@ def raise_name(bld, s: ast.Raise):
     return None
 
 
+def check_cause(bld, s: ast.Raise) -> None:
+    """``raise X(...) from c``: compiled code raises no exception objects, so it
+    cannot set ``__cause__`` / ``__suppress_context__`` (nor ``__context__``).
+    The raise is built as ``Raise(deopt=RERUN)``: when it leaves the function, a
+    pure call re-runs in the interpreter, which raises CPython's exception with
+    its cause; a ``try`` of the function still catches it.  ``c``: ``None``, a
+    handler's ``except ... as e`` name, or an exception class (or a call of one);
+    ``raise e from c`` of a caught ``e`` falls back."""
+    if isinstance(s.exc, ast.Name) and _label_of(bld, s.exc.id) is not None:
+        bld.fail(s, "raise ... from", f"'raise {s.exc.id} from ...' of a caught exception "
+                 "(compiled code has no exception objects)")
+    c = s.cause
+    if isinstance(c, ast.Constant) and c.value is None or \
+            isinstance(c, ast.Name) and _label_of(bld, c.id) is not None:
+        return
+    f = c.func if isinstance(c, ast.Call) else c
+    obj = getattr(bld.expr(f), "obj", None) if isinstance(f, (ast.Name, ast.Attribute)) \
+        else None
+    if not (isinstance(obj, type) and issubclass(obj, BaseException)):
+        bld.fail(s, "raise ... from", "a cause other than None, a caught exception or an "
+                 "exception class")
+
+
 def isinstance_of(bld, e: ast.Call):
     """``isinstance(e, X)`` of a handler's ``except ... as e`` (``X`` a class or a
     tuple of classes known at compile time): a test of the caught code, or None."""
@@ -165,6 +188,8 @@ def _allowed_uses(h: ast.ExceptHandler) -> set:
                 node.cause is None:
             targets = node.targets if isinstance(node, ast.Delete) else [node.exc]
             out.update(id(t) for t in targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.Raise) and isinstance(node.cause, ast.Name):
+            out.add(id(node.cause))             # raise X(...) from e
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
                 node.func.id == "isinstance" and node.args:
             out.add(id(node.args[0]))

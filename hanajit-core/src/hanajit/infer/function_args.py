@@ -13,16 +13,8 @@ in a tuple) falls back, since it has no run-time form (``check_result``).
 """
 from __future__ import annotations
 
-import sys
-import types
-
 from ..errors import UnsupportedError
 from ..ir import types as T
-
-# (installed packages: a plain function there is a library's, not the user's)
-_LIBRARY_DIRS = ("site-packages", "dist-packages")
-_OWN = frozenset({"numpy", "hanajit"} | {f"hanajit_{t}" for t in (
-    "cpu", "cuda", "hip", "levelzero", "vulkan", "metal", "wasm", "fpga", "exe")})
 
 
 def infer_call(inf, e, argtypes, kwtypes, line):
@@ -50,21 +42,3 @@ def check_result(fn, t) -> None:
         raise UnsupportedError(f"{name}: returns a function value ({t}); only calls "
                                "of function arguments compile", func=name,
                                construct="return of a function")
-
-
-def user_function(obj) -> bool:
-    """Is ``obj`` a plain Python function of the user's own code -- called by name
-    from compiled code, it is compiled for the call as a jitted function is?  Not
-    one of the standard library's, NumPy's, hanajit's or an installed package's
-    (those are supported by name in the registry, or not at all), nor a
-    generator function."""
-    if not isinstance(obj, types.FunctionType) or getattr(obj, "__hj_lambda__", False):
-        return False
-    module = getattr(obj, "__module__", None) or ""
-    top = module.partition(".")[0]
-    if top in sys.stdlib_module_names or top in _OWN:
-        return False
-    if obj.__code__.co_flags & 0x20:                    # CO_GENERATOR
-        return False
-    path = obj.__code__.co_filename.replace("\\", "/")
-    return not any(f"/{d}/" in path for d in _LIBRARY_DIRS)

@@ -551,7 +551,8 @@ def growable_list_callables() -> dict:
     from .sorting.sorted_list import sorted_items
     names = ("list_new", "list_grow", "list_insert", "item_index", "store_index",
              "pop_index", "remove_at", "list_reverse", "list_index", "list_count",
-             "list_contains", "list_array", "remove_index")
+             "list_contains", "list_array", "remove_index", "list_compare",
+             "repeat_count")
     out = {n: getattr(g, n) for n in names}
     out["sorted"] = sorted_items
     return out

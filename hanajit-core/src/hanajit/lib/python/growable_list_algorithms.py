@@ -73,6 +73,11 @@ def remove_at(buf, n, i):
     return 0
 
 
+def repeat_count(k):
+    """``k`` of ``out * k``: no items for a count below 1."""
+    return k if k > 0 else 0
+
+
 def reverse(buf, n):
     i = 0
     j = n - 1
@@ -186,3 +191,56 @@ def to_array_float(buf, n):
     if n == 0:
         raise Deopt("np.array() of an empty list is float64 whatever its items")
     return buf[:n].copy()
+
+
+_BIG = 9007199254740992.0           # 2**53: the ints a float64 holds exactly
+
+
+def compare(a, na, b, nb, op, check, numpy_items):
+    """``a OP b`` of two lists as CPython compares them: ``==``/``!=`` of lists of
+    other lengths without looking at the items; else the first position whose
+    items differ decides (``op``: 0 ``==``, 1 ``!=``, 2 ``<``, 3 ``<=``, 4 ``>``,
+    5 ``>=``), or the lengths when there is none.  A NaN met re-runs the function
+    in the interpreter (CPython compares items by identity first), and so does an
+    int beyond 2**53 compared with a float (``check``: NumPy would round it), and
+    an ordering decided by two items of which one is a NumPy scalar
+    (``numpy_items``: CPython's result is then a NumPy bool)."""
+    if na != nb and op <= 1:
+        return op == 1
+    i = 0
+    while i < na and i < nb:
+        x = a[i]
+        y = b[i]
+        if x != x or y != y:
+            raise Deopt("a NaN in a list comparison (a list compares items by identity "
+                        "first, which compiled code does not have)")
+        if check and (abs(x) >= _BIG or abs(y) >= _BIG):
+            raise Deopt("an int beyond 2**53 compared with a float in a list comparison")
+        if not x == y:
+            break
+        i += 1
+    if i >= na or i >= nb:
+        x2 = na
+        y2 = nb
+        if op == 0:
+            return x2 == y2
+        if op == 1:
+            return x2 != y2
+        if op == 2:
+            return x2 < y2
+        if op == 3:
+            return x2 <= y2
+        if op == 4:
+            return x2 > y2
+        return x2 >= y2
+    if op <= 1:
+        return op == 1
+    if numpy_items:
+        raise Deopt("an ordering of lists decided by NumPy scalar items (a NumPy bool)")
+    if op == 2:
+        return a[i] < b[i]
+    if op == 3:
+        return a[i] <= b[i]
+    if op == 4:
+        return a[i] > b[i]
+    return a[i] >= b[i]

@@ -31,6 +31,8 @@ list_count = CompiledOnly("list_count")
 remove_index = CompiledOnly("list_remove_index")
 list_contains = CompiledOnly("list_contains")
 list_array = CompiledOnly("list_array")
+list_compare = CompiledOnly("list_compare")
+repeat_count = CompiledOnly("list_repeat_count")
 
 _PY = {T.INT64: "int", T.FLOAT64: "float", T.BOOL: "bool", T.COMPLEX128: "complex"}
 
@@ -238,3 +240,50 @@ class ListArray(CallTemplate):
     def lower(self, L, call, args, kwargs):
         f = alg.to_array if args[0].type.dtype == T.FLOAT64 else alg.to_array_float
         return L.call_helper(f, list(args))
+
+
+@register
+class ListCompare(CallTemplate):
+    """``a == b``, ``a < b`` ... of two lists (``op`` a constant: 0 ``==`` ... 5
+    ``>=``): items of one type, or of types NumPy compares as Python does (an int
+    and a float: checked for ints beyond 2**53 at run time); complex items only
+    for ``==``/``!=``."""
+    paths = ("hanajit.lib.python.growable_lists.list_compare",)
+
+    def typer(self, inf, call, args, kwargs):
+        _buffer(args[0])
+        _buffer(args[2])
+        a, b = args[0].dtype, args[2].dtype
+        op = getattr(call.args[4], "value", 0)
+        ints = [t for t in (a, b) if t.is_int or t.is_bool]
+        if (a.is_complex or b.is_complex) and op > 1:
+            raise Incompatible("ordering lists of complex numbers")
+        if T.UINT64 in (a, b) and (a.is_signed or b.is_signed):
+            raise Incompatible(f"comparing lists of {a} and {b} items (NumPy compares "
+                               "them as floats)")
+        call.check_big = len(ints) == 1 and any(t.bits == 64 for t in ints)
+        call.numpy_items = any(inf.is_strong(N.Var(name)) for name in
+                               getattr(call, "hj_items", ()))
+        return T.BOOL
+
+    def lower(self, L, call, args, kwargs):
+        return L.call_helper(alg.compare, list(args) + [
+            C(bool(getattr(call, "check_big", False)), T.BOOL),
+            C(bool(getattr(call, "numpy_items", True)), T.BOOL)])
+
+
+@register
+class RepeatCount(CallTemplate):
+    """``k`` of ``out * k``: an int (Python raises TypeError for others), at
+    least 0."""
+    paths = ("hanajit.lib.python.growable_lists.repeat_count",)
+
+    def typer(self, inf, call, args, kwargs):
+        _int(args[0], "repetition counts (list * k)", inf, call.args[0])
+        if args[0] == T.UINT64:
+            raise Incompatible("a uint64 repetition count of a list")
+        return T.INT64
+
+    def lower(self, L, call, args, kwargs):
+        from .operators import convert
+        return L.call_helper(alg.repeat_count, [convert(L, args[0], T.INT64)])
