@@ -8,13 +8,16 @@ selection function reached through the Python callback instead (what compiled
 code did before ``lib/sorting/numpy_select.py``; still used where NumPy's symbol
 table is missing).  Numba runs its own introselect, whose order differs from
 NumPy's (not checked).  Each figure is the best of ``--rounds`` samples of many
-back-to-back calls, the candidates interleaved; ratios are time / NumPy's time.
+back-to-back calls (10**6 values: of 3 x ``--rounds`` single calls), the
+candidates interleaved, with the samples' median in parentheses; ratios are
+time / NumPy's time (below 1: faster).
 
     python benchmarks/bench_partition.py [--rounds 7] [--quick]
 """
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 import warnings
 
@@ -22,6 +25,7 @@ import numpy as np
 from common import numba_njit
 
 from hanajit import jit
+from hanajit.api import HOT_CALLS
 
 
 def partition(a, k):
@@ -85,15 +89,22 @@ def main(quick: bool = False, rounds: int = 7) -> int:
                         warnings.simplefilter("ignore")
                         nb(a, k)
                     cands["Numba"] = nb
-                number = max(3, 300_000 // n)
+                for f in cands.values():      # (hanajit's native dispatch: HOT_CALLS)
+                    for _ in range(HOT_CALLS + 1):
+                        f(a, k)
+                # (single calls of the long arrays, three times as many rounds: a
+                # loaded machine spoils fewer short samples)
+                number = max(1, 300_000 // n)
                 if quick:
                     number = max(1, number // 100)
-                best = {name: float("inf") for name in cands}
+                samples = {name: [] for name in cands}
                 names = list(cands)
-                for r in range(rounds):
+                for r in range(rounds if number > 1 else 3 * rounds):
                     for name in names[r % len(names):] + names[:r % len(names)]:
-                        best[name] = min(best[name], _sample(cands[name], a, k, number))
-                rows.append((f"np.{fn.__name__}(a, {k})", dt, n, best))
+                        samples[name].append(_sample(cands[name], a, k, number))
+                rows.append((f"np.{fn.__name__}(a, {k})", dt, n,
+                             {name: (min(v), statistics.median(v))
+                              for name, v in samples.items()}))
     print("| call | dtype | n | NumPy | hanajit | ratio | callback (before) | ratio "
           "| Numba | ratio |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -101,11 +112,15 @@ def main(quick: bool = False, rounds: int = 7) -> int:
     def us(t):
         return f"{t * 1e6:,.2f} us" if t < 1e-4 else f"{t * 1e3:,.3f} ms"
     for call, dt, n, best in rows:
-        base = best["NumPy"]
-        cells = [us(base)]
+        base, base_median = best["NumPy"]
+        cells = [f"{us(base)} ({us(base_median)})"]
         for name in ("hanajit", "callback", "Numba"):
-            t = best.get(name)
-            cells += ["n/a", ""] if t is None else [us(t), f"{t / base:.2f}x"]
+            if name not in best:
+                cells += ["n/a", ""]
+                continue
+            t, median = best[name]
+            cells += [f"{us(t)} ({us(median)})",
+                      f"{t / base:.2f}x ({median / base_median:.2f}x)"]
         print(f"| `{call}` | {dt} | {n:,} | " + " | ".join(cells) + " |")
     return 0
 
