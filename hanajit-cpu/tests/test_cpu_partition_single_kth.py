@@ -1,7 +1,8 @@
 """np.partition / np.argpartition / a.partition() at a single kth, against NumPy
 byte for byte.  Where NumPy takes its SIMD quickselect (x86-simd-sort on
 AVX-512/AVX2 hosts: ``simd_single_kth``), the compiled code calls NumPy back on
-its contiguous lanes (``lib/sorting/numpy_partition.py``); elsewhere hanajit's
+its contiguous lanes (``lib/sorting/numpy_partition.py``: NumPy's own selection
+function where ``numpy_select`` finds it, else a Python callback); elsewhere hanajit's
 port of ``introselect_`` runs: the same assertions hold on either host.  Every
 dtype NumPy routes to SIMD that hanajit compiles (float16 is not one), NaNs,
 ties and signed zeros, axis=0/-1/None, C/Fortran/strided/reversed layouts,
@@ -12,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hanajit import jit, prange
+from hanajit.lib.sorting import numpy_select
 from hanajit.lib.sorting.numpy_partition import SYMBOL
 from hanajit.lib.sorting.partition import simd_single_kth
 from hanajit.testing.compare import same_arrays
@@ -100,12 +102,15 @@ def _values(rng, dtype, shape, spread=1000):
     return rng.integers(lo, spread, shape).astype(dt)
 
 
-def _uses_callback(fn, dtype):
-    # the callback where NumPy's SIMD order is not the port's, else the port
+def _calls_numpy(fn, dtype):
+    # where NumPy's SIMD order is not the port's: NumPy's selection function
+    # itself where found (numpy_select), else the callback; elsewhere the port
     text = jitted(fn, fallback=False).inspect_llvm()
     name = np.dtype(dtype).name
-    return (f"hj.host.{SYMBOL}" in text) == (simd_single_kth(name, False)
-                                            or simd_single_kth(name, True))
+    simd = simd_single_kth(name, False) or simd_single_kth(name, True)
+    direct = numpy_select.checked(name) is not None
+    return (f"hj.host.{SYMBOL}" in text) == (simd and not direct) \
+        and ("hj.host.numpy_select_" in text) == (simd and direct)
 
 
 @pytest.mark.parametrize("dtype", SIMD_DTYPES)
@@ -121,7 +126,7 @@ def test_dtypes_axes(dtype):
     for n in (2, 17, 129, 1000, 4099):
         a = _values(rng, dtype, (n,))
         check(single_1d, a, n // 3)
-    assert _uses_callback(single_1d, dtype)
+    assert _calls_numpy(single_1d, dtype)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.int32])
@@ -245,3 +250,43 @@ def test_callback_reports_a_status():
     assert a.tobytes() == np.partition(np.array([3.0, 1.0, 2.0]), 1).tobytes()
     assert hp.host_partition(a.ctypes.data, 0, 1, 3, 7, code) == 2   # kth beyond
     assert hp.host_partition(a.ctypes.data, 0, 1, 3, 1, 999) == 4    # no such dtype
+
+
+@pytest.mark.parametrize("dtype", SIMD_DTYPES)
+def test_sizes_of_the_benchmark(dtype):
+    # 100, 10^4 and 10^5 values (x86-simd-sort's sorting network on short lanes,
+    # its quickselect on long ones), kth's at both ends and inside
+    rng = np.random.default_rng(40 + np.dtype(dtype).num)
+    for n in (100, 10_000, 100_001):
+        a = _values(rng, dtype, (n,))
+        for k in (0, 50, n // 2, n - 1):
+            check(single_1d, a, k)
+        check(single_1d, a[::-3], 20)
+
+
+def test_selection_functions_found_and_checked():
+    # NumPy's wheels keep the symbol table: every dtype the callback knows is found
+    # and checked here (another build may lack it: then the callback is used)
+    from hanajit.lib.sorting import numpy_partition as hp
+    found = [numpy_select.checked(name) is not None for name in hp.DTYPES]
+    assert all(found) or not any(found)
+    assert numpy_select.address("numpy_select_float64") == \
+        (numpy_select.checked("float64") or (None,))[0]
+    assert numpy_select.address("numpy_argselect_complex128") is None
+    assert numpy_select.address("numpy_sort_quick_float64") is None
+    assert numpy_select.elf_symbols(__file__, {"x"}) == {}          # not an ELF file
+
+
+def test_callback_where_the_functions_are_missing(monkeypatch):
+    # a NumPy without its symbol table: the Python callback gives the same result
+    def f(a, k):
+        return np.partition(a, k), np.argpartition(a, k), np.argpartition(a.T, k)
+    monkeypatch.setattr(numpy_select, "checked", lambda name: None)
+    j = jit(f, fallback=False)
+    rng = np.random.default_rng(3)
+    for dtype in (np.float64, np.int32):
+        a = _values(rng, dtype, (20, 30))
+        assert same(j(a, 7), f(a, 7))
+    if simd_single_kth("float64", False):
+        text = j.inspect_llvm()
+        assert f"hj.host.{SYMBOL}" in text and "numpy_select_" not in text

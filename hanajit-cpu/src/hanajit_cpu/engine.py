@@ -228,14 +228,15 @@ def library_imports(llvm_text: str, cached: bool = False) -> dict:
         from hanajit.lib.numeric.fft_loops import address as fft_address
         from hanajit.host_print import address as print_address
         from hanajit.lib.sorting.numpy_partition import address as partition_address
+        from hanajit.lib.sorting.numpy_select import address as select_address
         for name in sorted(set(_HOST_NAME.findall(llvm_text))):
             # CPython's C API (gauss_next of Python's random generators), the
             # per-chunk random streams of parallel loops, NumPy's sort functions,
-            # print's and partition's calls back into Python, NumPy's FFT loops,
-            # else LAPACK/BLAS
+            # print's and partition's calls back into Python, NumPy's FFT loops
+            # and selection functions, else LAPACK/BLAS
             address = c_api_address(name) or host_address(name) or sort_address(name) \
                 or print_address(name) or fft_address(name) or entropy_address(name) \
-                or partition_address(name)
+                or partition_address(name) or select_address(name)
             out[f"hj.host.{name}"] = address if address is not None else \
                 lapack.address(name)
     if "hj.numpy." in llvm_text:           # NumPy's global RandomState (legacy)

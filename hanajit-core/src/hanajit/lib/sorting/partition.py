@@ -17,7 +17,8 @@ NumPy hands a *single* kth of some types to a SIMD quickselect instead
 (``quickselect_dispatch``: 16-, 32- and 64-bit types on AVX-512/AVX2, and the
 32/64-bit ``argquickselect_dispatch``), whose order is its own: which types
 is measured once per process (:func:`simd_single_kth`).  There the compiled
-code calls NumPy back on its contiguous lanes (``numpy_partition``; a kth array
+code has NumPy select on its contiguous lanes (``numpy_partition``: NumPy's
+selection function called directly, else a Python callback; a kth array
 does when its run-time length is 1), on targets whose code runs in this process;
 elsewhere a single kth falls back (a kth array of run-time length 1 re-runs the
 call in the interpreter).  Complex arrays, other kinds, ``order=`` and 0-d arrays
