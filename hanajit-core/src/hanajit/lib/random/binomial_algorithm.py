@@ -146,7 +146,3 @@ def binomial(rng, n, p):
     check_binomial(n, p)
     return binomial_draw(rng, n, p)
 
-
-def fill_binomial(rng, out, n, p):
-    for i in range(out.shape[0]):
-        out[i] = binomial_draw(rng, n, p)

@@ -102,15 +102,16 @@ class Method(CallTemplate):
     """One ``Generator`` method: its parameters (after ``self``) with NumPy's
     defaults, which of them are floats (``PyFloat_AsDouble``), the helper of
     the scalar form and, for ``size=``, the check made before anything is
-    allocated and the helper filling the new array."""
+    allocated and either the helper filling the new array or ``draw``, the
+    helper of one value without the checks, called for each element."""
 
     result = F
 
     def __init__(self, name, params, helper=None, floats=(), defaults=None,
-                 fill=None, check=None, result=None):
+                 fill=None, check=None, result=None, draw=None):
         self.name, self.params, self.helper = name, params, helper
         self.floats, self.defaults = floats, defaults or {}
-        self.fill, self.check = fill, check
+        self.fill, self.check, self.draw = fill, check, draw
         self.result = result or self.result
 
     def bind(self, args, kwargs):
@@ -143,7 +144,13 @@ class Method(CallTemplate):
         if self.check is not None:
             call_void(L, self.check, values)
         out, flat = new_array(L, call.type, bound["size"])
-        call_void(L, self.fill, [args[0], flat] + values)
+        if self.fill is not None:
+            call_void(L, self.fill, [args[0], flat] + values)
+            return out
+        i = L.temp(I, "i")
+        body, v = L.sub_block(lambda: L.call_helper(self.draw, [args[0]] + values))
+        body.append(N.Store(array=flat, indices=[N.Var(i, I)], value=v))
+        L.emit(N.ForCount(counter=i, count=N.ArrayAttr(flat, "shape", 0, I), body=body))
         return out
 
 
@@ -307,7 +314,7 @@ class Binomial(Method):
     def __init__(self):
         from . import binomial_algorithm as hb
         super().__init__("binomial", ("n", "p", "size"), hb.binomial, ("p",),
-                         fill=hb.fill_binomial, check=hb.check_binomial)
+                         draw=hb.binomial_draw, check=hb.check_binomial)
 
     def typer(self, inf, call, args, kwargs):
         bound = self.bind(args, kwargs)
@@ -400,7 +407,7 @@ METHODS = {
 
 def _more(name, floats, defaults=None, result=None):
     """A method of ``more_distributions``: ``name(rng, *floats)``, its
-    ``fill_name`` and, when it has parameters, its ``check_*``."""
+    ``name_draw`` and, when it has parameters, its ``check_*``."""
     from . import more_distributions as md
     checks = {"gamma": md.check_gamma, "standard_gamma": md.check_shape,
               "beta": md.check_beta, "chisquare": md.check_df, "standard_t": md.check_df,
@@ -412,7 +419,7 @@ def _more(name, floats, defaults=None, result=None):
               "f": md.check_f, "wald": md.check_wald,
               "negative_binomial": md.check_negative_binomial}
     return Method(name, floats + ("size",), getattr(md, name), floats, defaults,
-                  fill=getattr(md, f"fill_{name}"), check=checks.get(name), result=result)
+                  draw=getattr(md, f"{name}_draw"), check=checks.get(name), result=result)
 
 
 METHODS.update({

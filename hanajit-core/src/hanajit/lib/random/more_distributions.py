@@ -4,9 +4,9 @@ conventions of ``distributions.py``).
 
 Each distribution is a scalar function ``f(rng, *params)`` -- the checks of
 ``_generator.pyx`` (``check_constraint``) with its messages, then the draw --
-and a ``fill_f(rng, out, *params)`` for ``size=``: the checks once, then the
-scalar draws in order (NumPy checks before it allocates; ``generator.py``
-calls ``check_f`` first).  ``standard_gamma`` is Marsaglia and Tsang's method
+and ``f_draw(rng, *params)``, the draw alone: for ``size=`` ``generator.py``
+calls the checks once (NumPy checks before it allocates), then the draw for
+each element in order.  ``standard_gamma`` is Marsaglia and Tsang's method
 above shape 1 and NumPy's rejection below it; ``beta`` Johnk's algorithm when
 both parameters are at most 1 (in logarithms once either power underflows),
 else a ratio of gammas.  Divisions and ``expm1`` are C's: a zero divisor or an
@@ -258,10 +258,39 @@ def geometric_draw(rng, p):
     return int(z)
 
 
-# ---------------------------------------------- Generator methods: checks + draws
+# ------------------------------------------ the draws that are one expression
+def gamma_draw(rng, shape, scale):
+    return scale * standard_gamma_draw(rng, shape)
+
+
+def chisquare_draw(rng, df):
+    return 2.0 * standard_gamma_draw(rng, df / 2.0)
+
+
+def lognormal_draw(rng, mean, sigma):
+    return prims.exp(mean + sigma * standard_normal(rng))
+
+
+def rayleigh_draw(rng, scale):
+    return scale * math.sqrt(2.0 * standard_exponential(rng))
+
+
+def pareto_draw(rng, a):
+    return np.expm1(standard_exponential(rng) / a)
+
+
+def power_draw(rng, a):
+    return prims.pow(-np.expm1(-standard_exponential(rng)), 1.0 / a)
+
+
+def standard_cauchy_draw(rng):
+    return prims.fdiv(standard_normal(rng), standard_normal(rng))
+
+
+# --------------------------------- Generator methods without size: checks + draw
 def gamma(rng, shape, scale):
     check_gamma(shape, scale)
-    return scale * standard_gamma_draw(rng, shape)
+    return gamma_draw(rng, shape, scale)
 
 
 def standard_gamma(rng, shape):
@@ -276,7 +305,7 @@ def beta(rng, a, b):
 
 def chisquare(rng, df):
     check_df(df)
-    return 2.0 * standard_gamma_draw(rng, df / 2.0)
+    return chisquare_draw(rng, df)
 
 
 def standard_t(rng, df):
@@ -286,7 +315,7 @@ def standard_t(rng, df):
 
 def lognormal(rng, mean, sigma):
     check_sigma(mean, sigma)
-    return prims.exp(mean + sigma * standard_normal(rng))
+    return lognormal_draw(rng, mean, sigma)
 
 
 def laplace(rng, loc, scale):
@@ -306,7 +335,7 @@ def gumbel(rng, loc, scale):
 
 def rayleigh(rng, scale):
     check_scale(scale)
-    return scale * math.sqrt(2.0 * standard_exponential(rng))
+    return rayleigh_draw(rng, scale)
 
 
 def weibull(rng, a):
@@ -316,16 +345,16 @@ def weibull(rng, a):
 
 def pareto(rng, a):
     check_a_positive(a)
-    return np.expm1(standard_exponential(rng) / a)
+    return pareto_draw(rng, a)
 
 
 def power(rng, a):
     check_a_positive(a)
-    return prims.pow(-np.expm1(-standard_exponential(rng)), 1.0 / a)
+    return power_draw(rng, a)
 
 
 def standard_cauchy(rng):
-    return prims.fdiv(standard_normal(rng), standard_normal(rng))
+    return standard_cauchy_draw(rng)
 
 
 def triangular(rng, left, mode, right):
@@ -351,99 +380,3 @@ def wald(rng, mean, scale):
 def negative_binomial(rng, n, p):
     check_negative_binomial(n, p)
     return negative_binomial_draw(rng, n, p)
-
-
-# ------------------------------------------------------------- size= forms
-def fill_gamma(rng, out, shape, scale):
-    for i in range(out.shape[0]):
-        out[i] = scale * standard_gamma_draw(rng, shape)
-
-
-def fill_standard_gamma(rng, out, shape):
-    for i in range(out.shape[0]):
-        out[i] = standard_gamma_draw(rng, shape)
-
-
-def fill_beta(rng, out, a, b):
-    for i in range(out.shape[0]):
-        out[i] = beta_draw(rng, a, b)
-
-
-def fill_chisquare(rng, out, df):
-    for i in range(out.shape[0]):
-        out[i] = 2.0 * standard_gamma_draw(rng, df / 2.0)
-
-
-def fill_standard_t(rng, out, df):
-    for i in range(out.shape[0]):
-        out[i] = standard_t_draw(rng, df)
-
-
-def fill_lognormal(rng, out, mean, sigma):
-    for i in range(out.shape[0]):
-        out[i] = prims.exp(mean + sigma * standard_normal(rng))
-
-
-def fill_laplace(rng, out, loc, scale):
-    for i in range(out.shape[0]):
-        out[i] = laplace_draw(rng, loc, scale)
-
-
-def fill_logistic(rng, out, loc, scale):
-    for i in range(out.shape[0]):
-        out[i] = logistic_draw(rng, loc, scale)
-
-
-def fill_gumbel(rng, out, loc, scale):
-    for i in range(out.shape[0]):
-        out[i] = gumbel_draw(rng, loc, scale)
-
-
-def fill_rayleigh(rng, out, scale):
-    for i in range(out.shape[0]):
-        out[i] = scale * math.sqrt(2.0 * standard_exponential(rng))
-
-
-def fill_weibull(rng, out, a):
-    for i in range(out.shape[0]):
-        out[i] = weibull_draw(rng, a)
-
-
-def fill_pareto(rng, out, a):
-    for i in range(out.shape[0]):
-        out[i] = np.expm1(standard_exponential(rng) / a)
-
-
-def fill_power(rng, out, a):
-    for i in range(out.shape[0]):
-        out[i] = prims.pow(-np.expm1(-standard_exponential(rng)), 1.0 / a)
-
-
-def fill_standard_cauchy(rng, out):
-    for i in range(out.shape[0]):
-        out[i] = prims.fdiv(standard_normal(rng), standard_normal(rng))
-
-
-def fill_triangular(rng, out, left, mode, right):
-    for i in range(out.shape[0]):
-        out[i] = triangular_draw(rng, left, mode, right)
-
-
-def fill_geometric(rng, out, p):
-    for i in range(out.shape[0]):
-        out[i] = geometric_draw(rng, p)
-
-
-def fill_f(rng, out, dfnum, dfden):
-    for i in range(out.shape[0]):
-        out[i] = f_draw(rng, dfnum, dfden)
-
-
-def fill_wald(rng, out, mean, scale):
-    for i in range(out.shape[0]):
-        out[i] = wald_draw(rng, mean, scale)
-
-
-def fill_negative_binomial(rng, out, n, p):
-    for i in range(out.shape[0]):
-        out[i] = negative_binomial_draw(rng, n, p)
