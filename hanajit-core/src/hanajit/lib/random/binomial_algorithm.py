@@ -141,8 +141,3 @@ def binomial_draw(rng, n, p):
         return n - inversion(rng, n, q)
     return n - btpe(rng, n, q)
 
-
-def binomial(rng, n, p):
-    check_binomial(n, p)
-    return binomial_draw(rng, n, p)
-

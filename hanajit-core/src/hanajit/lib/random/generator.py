@@ -139,10 +139,12 @@ class Method(CallTemplate):
     def lower(self, L, call, args, kwargs):
         bound = self.bind(args, kwargs)
         values = [L.let(v) for v in self.values(L, bound)]
-        if is_absent_expr(bound.get("size")):
+        if is_absent_expr(bound.get("size")) and self.helper is not None:
             return L.call_helper(self.helper, [args[0]] + values)
         if self.check is not None:
             call_void(L, self.check, values)
+        if is_absent_expr(bound.get("size")):          # (the checks, then one draw)
+            return L.call_helper(self.draw, [args[0]] + values)
         out, flat = new_array(L, call.type, bound["size"])
         if self.fill is not None:
             call_void(L, self.fill, [args[0], flat] + values)
@@ -313,7 +315,7 @@ class Binomial(Method):
 
     def __init__(self):
         from . import binomial_algorithm as hb
-        super().__init__("binomial", ("n", "p", "size"), hb.binomial, ("p",),
+        super().__init__("binomial", ("n", "p", "size"), None, ("p",),
                          draw=hb.binomial_draw, check=hb.check_binomial)
 
     def typer(self, inf, call, args, kwargs):
@@ -406,8 +408,8 @@ METHODS = {
 
 
 def _more(name, floats, defaults=None, result=None):
-    """A method of ``more_distributions``: ``name(rng, *floats)``, its
-    ``name_draw`` and, when it has parameters, its ``check_*``."""
+    """A method of ``more_distributions``: ``name_draw(rng, *floats)`` and, when
+    it has parameters, its ``check_*`` (called first, once)."""
     from . import more_distributions as md
     checks = {"gamma": md.check_gamma, "standard_gamma": md.check_shape,
               "beta": md.check_beta, "chisquare": md.check_df, "standard_t": md.check_df,
@@ -418,7 +420,7 @@ def _more(name, floats, defaults=None, result=None):
               "triangular": md.check_triangular, "geometric": md.check_p,
               "f": md.check_f, "wald": md.check_wald,
               "negative_binomial": md.check_negative_binomial}
-    return Method(name, floats + ("size",), getattr(md, name), floats, defaults,
+    return Method(name, floats + ("size",), None, floats, defaults,
                   draw=getattr(md, f"{name}_draw"), check=checks.get(name), result=result)
 
 

@@ -2,11 +2,10 @@
 ported from NumPy 2's ``distributions.c`` and compiled by hanajit (the draws and
 conventions of ``distributions.py``).
 
-Each distribution is a scalar function ``f(rng, *params)`` -- the checks of
-``_generator.pyx`` (``check_constraint``) with its messages, then the draw --
-and ``f_draw(rng, *params)``, the draw alone: for ``size=`` ``generator.py``
-calls the checks once (NumPy checks before it allocates), then the draw for
-each element in order.  ``standard_gamma`` is Marsaglia and Tsang's method
+Each distribution is ``<name>_draw(rng, *params)``, one value, and a
+``check_*`` of its parameters -- ``_generator.pyx``'s ``check_constraint``
+with its messages: ``generator.py`` calls the check once (NumPy checks before
+it allocates), then the draw, once or for each element in order.  ``standard_gamma`` is Marsaglia and Tsang's method
 above shape 1 and NumPy's rejection below it; ``beta`` Johnk's algorithm when
 both parameters are at most 1 (in logarithms once either power underflows),
 else a ratio of gammas.  Divisions and ``expm1`` are C's: a zero divisor or an
@@ -285,98 +284,3 @@ def power_draw(rng, a):
 
 def standard_cauchy_draw(rng):
     return prims.fdiv(standard_normal(rng), standard_normal(rng))
-
-
-# --------------------------------- Generator methods without size: checks + draw
-def gamma(rng, shape, scale):
-    check_gamma(shape, scale)
-    return gamma_draw(rng, shape, scale)
-
-
-def standard_gamma(rng, shape):
-    check_shape(shape)
-    return standard_gamma_draw(rng, shape)
-
-
-def beta(rng, a, b):
-    check_beta(a, b)
-    return beta_draw(rng, a, b)
-
-
-def chisquare(rng, df):
-    check_df(df)
-    return chisquare_draw(rng, df)
-
-
-def standard_t(rng, df):
-    check_df(df)
-    return standard_t_draw(rng, df)
-
-
-def lognormal(rng, mean, sigma):
-    check_sigma(mean, sigma)
-    return lognormal_draw(rng, mean, sigma)
-
-
-def laplace(rng, loc, scale):
-    check_loc_scale(loc, scale)
-    return laplace_draw(rng, loc, scale)
-
-
-def logistic(rng, loc, scale):
-    check_loc_scale(loc, scale)
-    return logistic_draw(rng, loc, scale)
-
-
-def gumbel(rng, loc, scale):
-    check_loc_scale(loc, scale)
-    return gumbel_draw(rng, loc, scale)
-
-
-def rayleigh(rng, scale):
-    check_scale(scale)
-    return rayleigh_draw(rng, scale)
-
-
-def weibull(rng, a):
-    check_a_non_negative(a)
-    return weibull_draw(rng, a)
-
-
-def pareto(rng, a):
-    check_a_positive(a)
-    return pareto_draw(rng, a)
-
-
-def power(rng, a):
-    check_a_positive(a)
-    return power_draw(rng, a)
-
-
-def standard_cauchy(rng):
-    return standard_cauchy_draw(rng)
-
-
-def triangular(rng, left, mode, right):
-    check_triangular(left, mode, right)
-    return triangular_draw(rng, left, mode, right)
-
-
-def geometric(rng, p):
-    check_p(p)
-    return geometric_draw(rng, p)
-
-
-def f(rng, dfnum, dfden):
-    check_f(dfnum, dfden)
-    return f_draw(rng, dfnum, dfden)
-
-
-def wald(rng, mean, scale):
-    check_wald(mean, scale)
-    return wald_draw(rng, mean, scale)
-
-
-def negative_binomial(rng, n, p):
-    check_negative_binomial(n, p)
-    return negative_binomial_draw(rng, n, p)
