@@ -18,21 +18,10 @@ from hypothesis import strategies as st
 from hanajit import jit
 from hanajit.testing.dispatch_modes import jitted
 from hanajit.errors import HanaJitFallbackWarning
+from hanajit.testing.random_pairs import pair, same_state
 
 BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
 I64_MIN, I64_MAX = -(1 << 63), (1 << 63) - 1
-
-
-def pair(kind, seed):
-    """Two generators in the same state."""
-    bg = getattr(np.random, kind)
-    return np.random.Generator(bg(seed)), np.random.Generator(bg(seed))
-
-
-def same_state(x, y) -> bool:
-    if isinstance(x, dict):
-        return x.keys() == y.keys() and all(same_state(x[k], y[k]) for k in x)
-    return np.array_equal(x, y)
 
 
 def outcome(f, *args):

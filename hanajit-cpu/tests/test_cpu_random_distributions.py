@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from hanajit.testing.compare import strict_jit
+from hanajit.testing.random_pairs import same_state
 
 
 def every_draw(rng, a, b, n):
@@ -41,12 +42,6 @@ def same(got, want):
         return isinstance(got, np.ndarray) and got.dtype == want.dtype and \
             got.shape == want.shape and got.tobytes() == want.tobytes()
     return type(got) is type(want) and np.float64(got).tobytes() == np.float64(want).tobytes()
-
-
-def same_state(x, y) -> bool:
-    if isinstance(x, dict):
-        return x.keys() == y.keys() and all(same_state(x[k], y[k]) for k in x)
-    return np.array_equal(x, y)
 
 
 def outcome(f, *args):

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanajit.testing.compare import check_fallback, strict_jit
+from hanajit.testing.random_pairs import pair, same_state
 
 KINDS = ("PCG64", "MT19937", "SFC64")
 
@@ -83,19 +84,6 @@ def compiled(name):
     if name not in COMPILED:
         COMPILED[name] = strict_jit(CASES[name][0])
     return COMPILED[name]
-
-
-def pair(kind, seed):
-    bg = getattr(np.random, kind)
-    return np.random.Generator(bg(seed)), np.random.Generator(bg(seed))
-
-
-def same_state(x, y) -> bool:
-    if isinstance(x, dict):
-        return x.keys() == y.keys() and all(same_state(x[k], y[k]) for k in x)
-    if isinstance(x, tuple):                # np.random.get_state()
-        return len(x) == len(y) and all(same_state(a, b) for a, b in zip(x, y))
-    return np.array_equal(x, y)
 
 
 def same(got, want):

@@ -17,18 +17,13 @@ from hanajit import jit, prange
 from hanajit import parallel_streams as ps
 from hanajit.errors import HanaJitParallelWarning
 from hanajit.testing.jitted import jitted
+from hanajit.testing.random_pairs import same_state
 
 BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
 
 
 def make(kind, seed):
     return np.random.Generator(getattr(np.random, kind)(seed))
-
-
-def same_state(x, y) -> bool:
-    if isinstance(x, dict):
-        return x.keys() == y.keys() and all(same_state(x[k], y[k]) for k in x)
-    return np.array_equal(x, y)
 
 
 def fill(rng, out):
