@@ -33,6 +33,7 @@ from .node_names import plain_name
 from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
 from . import built_calls, comprehension_lists, dict_comprehensions, dict_locals, \
+    set_locals, \
     growable_list_uses, growable_lists, key_functions, range_objects, starred_targets, \
     try_statements, vectorize_calls, walrus, with_statements
 from .source import ParsedFunction, eager_self
@@ -110,6 +111,14 @@ class Builder(LoopStatements):
             fnode, _, self.dict_reasons, self.dict_returns = dict_locals.rewrite(
                 self.fnode, set(self.params), self._global_object, self.injected,
                 found=True)
+            if fnode is not self.fnode:
+                self.fnode = fnode
+                sv = survey(fnode)
+        self.set_reasons = {}
+        if set_locals.has_sets(self.fnode):
+            # set locals of numbers: hidden arrays (frontend.set_locals)
+            fnode, _, self.set_reasons = set_locals.rewrite(
+                self.fnode, set(self.params), self._global_object, self.injected)
             if fnode is not self.fnode:
                 self.fnode = fnode
                 sv = survey(fnode)
@@ -565,6 +574,14 @@ class Builder(LoopStatements):
             f": {reasons}" if reasons else ": a dict is compiled only as a local of "
             "numbers used by its own operations (docs/semantics.md, dicts)"))
 
+    def e_Set(self, e):
+        reasons = "; ".join(self.set_reasons.values())
+        self.fail(e, "set", f"{_src(e)}" + (
+            f": {reasons}" if reasons else ": a set is compiled only as a local of "
+            "numbers used by its own operations (docs/semantics.md, sets)"))
+
+    e_SetComp = e_Set
+
     def e_List(self, e):
         if id(e) not in self.list_displays:
             self.fail(e, "list display", f"{_src(e)}: a list is compiled only where it is "
@@ -598,6 +615,8 @@ class Builder(LoopStatements):
                 (v := vectorize_calls.build(self, e)) is not None:
             return v                    # np.vectorize(f)(x)
         func = self.expr(e.func)
+        if isinstance(func, ObjRef) and func.obj is set:
+            self.e_Set(e)
         if isinstance(func, ObjRef) and func.obj is isinstance and self.exc_bound and \
                 (v := try_statements.isinstance_of(self, e)) is not None:
             return v                    # isinstance(e, X) of a caught exception

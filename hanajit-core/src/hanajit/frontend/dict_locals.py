@@ -83,12 +83,9 @@ class Uses:
         """'' when this load of dict ``name`` is a supported use, else why not."""
         parents, p = self.parents, self.parents.get(node)
         line = getattr(node, "lineno", 0)
-        for anc in self._ancestors(node):
-            if isinstance(anc, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef,
-                                ast.SetComp, ast.DictComp)):
-                return f"dict '{name}' read in a nested scope (line {line})"
-            if isinstance(anc, ast.For) and _is_prange(anc.iter):
-                return f"dict '{name}' used in a prange loop (line {line})"
+        where = self.scope_problem("dict", name, node)
+        if where:
+            return where
         if isinstance(p, ast.Subscript) and p.value is node:
             if isinstance(p.slice, ast.Slice):
                 return f"a slice of dict '{name}' (line {line})"
@@ -107,11 +104,7 @@ class Uses:
         call, attr = _method(node, parents)
         if call is not None:
             return self._method_problem(name, call, attr, line)
-        if isinstance(p, ast.Compare) and len(p.ops) == 1 and p.comparators[0] is node \
-                and isinstance(p.ops[0], (ast.In, ast.NotIn)):
-            return ""
-        if isinstance(p, ast.Call) and p.args == [node] and not p.keywords \
-                and isinstance(p.func, ast.Name) and self.resolve(p.func.id) is len:
+        if self.in_or_len(node, p):
             return ""
         if isinstance(p, ast.Call) and dict_copies.listed(
                 parents.get(p), self.resolve) is node:
@@ -140,6 +133,26 @@ class Uses:
         what = type(p).__name__ if p is not None else "expression"
         return (f"dict '{name}' used other than by its own operations (line {line}, "
                 f"in a {what}: aliased, passed on or kept elsewhere)")
+
+    def scope_problem(self, kind, name, node) -> str:
+        """Why this read of the ``kind`` ("dict", "set") local ``name`` is not
+        compiled: in a nested scope or a prange loop; or ''."""
+        line = getattr(node, "lineno", 0)
+        for anc in self._ancestors(node):
+            if isinstance(anc, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef,
+                                ast.SetComp, ast.DictComp)):
+                return f"{kind} '{name}' read in a nested scope (line {line})"
+            if isinstance(anc, ast.For) and is_prange(anc.iter):
+                return f"{kind} '{name}' used in a prange loop (line {line})"
+        return ""
+
+    def in_or_len(self, node, p) -> bool:
+        """Is the read ``node`` (its parent ``p``) ``x in d``, ``x not in d`` or
+        ``len(d)``?"""
+        return isinstance(p, ast.Compare) and len(p.ops) == 1 and \
+            p.comparators[0] is node and isinstance(p.ops[0], (ast.In, ast.NotIn)) or \
+            isinstance(p, ast.Call) and p.args == [node] and not p.keywords and \
+            isinstance(p.func, ast.Name) and self.resolve(p.func.id) is len
 
     def rebound_while_iterated(self, name, target) -> str:
         """Why ``name = {...}`` at ``target`` is not compiled: inside a loop over
@@ -205,7 +218,7 @@ def _is_get(e, name) -> bool:
         isinstance(e.value, ast.Name) and e.value.id == name
 
 
-def _is_prange(it) -> bool:
+def is_prange(it) -> bool:
     f = it.func if isinstance(it, ast.Call) else None
     return (isinstance(f, ast.Name) and f.id == "prange") or \
         (isinstance(f, ast.Attribute) and f.attr == "prange")
