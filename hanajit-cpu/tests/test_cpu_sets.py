@@ -258,8 +258,45 @@ def union(x):
     return len(s | t)
 
 
+def never_added(x):
+    s = set()
+    return len(s) + len(x)
+
+
+def loop_else(x):
+    s = set(x)
+    n = 0
+    for v in s:
+        n += v
+    else:
+        n += 100
+    return n
+
+
+def residues(x, m):
+    s = set()
+    for i in range(len(x)):
+        s.add(x[i] % m)
+    first = -1
+    for v in s:
+        if first < 0:
+            first = v
+    return len(s), first
+
+
+def test_parallel_runs_serially():
+    from hanajit import jit
+    from hanajit.errors import HanaJitParallelWarning
+    x = np.arange(50, dtype=np.int64) * 7
+    f = jit(residues, fallback=False, parallel=True)
+    with pytest.warns(HanaJitParallelWarning, match="a set is used in the loop"):
+        assert repr(f(x, 9)) == repr(residues(x, 9))
+
+
 def test_fallbacks():
     x = np.arange(4)
+    check_fallback(never_added, (x,), "no element is ever added")
+    check_fallback(loop_else, (x,), "for ... else")
     check_fallback(returns_set, (x,), "set 's' returned")
     check_fallback(constants, (x,), "frozenset constant")
     check_fallback(union, (x,), "other than by its own operations")

@@ -91,8 +91,7 @@ def _same(a, b, fl):
 
 
 def init(I, S, finger):
-    for i in range(16):
-        I[i] = 0
+    I[:] = 0
     S[0] = 0
     S[1] = 0
     S[2] = 7
@@ -192,9 +191,11 @@ def grow(K, I, S):
         n = n * 2
     K2, I2 = new_table(K, n)
     old = S[2] + 1
-    for j in range(old):
+    j = 0
+    while j < old:                  # (in order: a while loop, never made parallel)
         if I[old + j] == 1:
             _insert_clean(K2, I2, n - 1, K[j], I[j])
+        j = j + 1
     S[0] = used
     S[2] = n - 1
     return K2, I2
