@@ -40,7 +40,11 @@ def python_items(x):
     s = set()
     for v in x:
         s.add(int(v))
-    return list(s), sorted(s), sum(s), min(s), max(s)
+    a = list(s)
+    b = sorted(s)
+    t, lo, hi = sum(s), min(s), max(s)
+    p = s.pop()
+    return a, b, t, lo, hi, p, len(s)
 
 
 def python_floats(x):
@@ -178,7 +182,8 @@ def test_other_dtypes(x):
 def test_python_ints(x):
     same(python_items, x)
     if len(x):
-        assert type(jitted(python_items, fallback=False)(x)[0][0]) is int
+        got = jitted(python_items, fallback=False)(x)
+        assert type(got[0][0]) is int and type(got[5]) is int
     same(comprehension, x)
 
 
@@ -293,8 +298,16 @@ def test_parallel_runs_serially():
         assert repr(f(x, 9)) == repr(residues(x, 9))
 
 
+def mixed(x):
+    s = {1, 2.5}
+    for v in x:
+        s.add(int(v))
+    return len(s)
+
+
 def test_fallbacks():
     x = np.arange(4)
+    check_fallback(mixed, (x,), "set")
     check_fallback(never_added, (x,), "no element is ever added")
     check_fallback(loop_else, (x,), "for ... else")
     check_fallback(returns_set, (x,), "set 's' returned")

@@ -33,7 +33,7 @@ from __future__ import annotations
 import ast
 import copy
 
-from . import dict_locals
+from . import dict_copies, dict_locals
 from .dict_comprehensions import Rename
 from .readonly_lists import declared_elsewhere
 
@@ -435,6 +435,9 @@ class Rewriter(dict_locals.Rewriter):
                            [ast.Assign([table], set_call("grow", *set_arrays(name)))], [])]
         if isinstance(s, ast.For) and self.is_set(s.iter):
             return self.loop(s)
+        if self.is_set(dict_copies.listed(s, None)):     # x = list(s), return sorted(s)
+            name = s.targets[0].id if isinstance(s, ast.Assign) else self.tmp("list")
+            return dict_copies.listed_stmts(self, s, name)
         return [self.compound(s)]
 
     def loop(self, s) -> list:
