@@ -79,13 +79,18 @@ class Uses:
         self.resolve = resolve_global
         self.fn = fn
 
+    kind = "dict"
+
     def problem(self, name, node) -> str:
-        """'' when this load of dict ``name`` is a supported use, else why not."""
-        parents, p = self.parents, self.parents.get(node)
-        line = getattr(node, "lineno", 0)
-        where = self.scope_problem("dict", name, node)
-        if where:
-            return where
+        """'' when this load of the local ``name`` is a supported use, else why
+        not: in a nested scope or a prange loop, or :meth:`use_problem`."""
+        return self.scope_problem(name, node) or self.use_problem(
+            name, node, self.parents.get(node), getattr(node, "lineno", 0))
+
+    def use_problem(self, name, node, p, line) -> str:
+        """Why this load ``node`` of dict ``name`` (its parent ``p``) is not
+        compiled, or ''."""
+        parents = self.parents
         if isinstance(p, ast.Subscript) and p.value is node:
             if isinstance(p.slice, ast.Slice):
                 return f"a slice of dict '{name}' (line {line})"
@@ -134,10 +139,21 @@ class Uses:
         return (f"dict '{name}' used other than by its own operations (line {line}, "
                 f"in a {what}: aliased, passed on or kept elsewhere)")
 
-    def scope_problem(self, kind, name, node) -> str:
-        """Why this read of the ``kind`` ("dict", "set") local ``name`` is not
-        compiled: in a nested scope or a prange loop; or ''."""
-        line = getattr(node, "lineno", 0)
+    def assigned_values(self, targets) -> list:
+        """The value each store ``targets`` assigns (``x = v``, ``x: T = v``), or
+        None for another store (a loop target, a tuple's item ...)."""
+        values = []
+        for t in targets:
+            p = self.parents.get(t)
+            ok = isinstance(p, ast.Assign) and p.targets == [t] or \
+                isinstance(p, ast.AnnAssign) and p.target is t and p.value is not None
+            values.append(p.value if ok else None)
+        return values
+
+    def scope_problem(self, name, node) -> str:
+        """Why this read of the local ``name`` (a ``self.kind``: "dict", "set") is
+        not compiled: in a nested scope or a prange loop; or ''."""
+        line, kind = getattr(node, "lineno", 0), self.kind
         for anc in self._ancestors(node):
             if isinstance(anc, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef,
                                 ast.SetComp, ast.DictComp)):
@@ -231,12 +247,7 @@ def find(fn, params, resolve_global) -> tuple[set, dict]:
     scoped = declared_elsewhere(fn)
     names, reasons = set(), {}
     for name, targets in uses.stores.items():
-        values = []
-        for t in targets:
-            p = uses.parents.get(t)
-            ok = isinstance(p, ast.Assign) and p.targets == [t] or \
-                isinstance(p, ast.AnnAssign) and p.target is t and p.value is not None
-            values.append(p.value if ok else None)
+        values = uses.assigned_values(targets)
         if not any(v is not None and (_is_dict_value(v) or
                                       dict_copies.copy_source(p, resolve_global) in
                                       uses.stores) for v, p in zip(values, (

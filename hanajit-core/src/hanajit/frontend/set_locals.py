@@ -228,13 +228,12 @@ class Uses(dict_locals.Uses):
     """Why a set local is not compiled, or '' (the dict locals' survey of a
     function's names and parents)."""
 
-    def problem(self, name, node) -> str:
-        """'' when this load of set ``name`` is a supported use, else why not."""
-        parents, p = self.parents, self.parents.get(node)
-        line = getattr(node, "lineno", 0)
-        where = self.scope_problem("set", name, node)
-        if where:
-            return where
+    kind = "set"
+
+    def use_problem(self, name, node, p, line) -> str:
+        """Why this load ``node`` of set ``name`` (its parent ``p``) is not
+        compiled, or ''."""
+        parents = self.parents
         if isinstance(p, ast.Attribute) and p.value is node:
             q = parents.get(p)
             if not (isinstance(q, ast.Call) and q.func is p and not q.keywords):
@@ -299,12 +298,7 @@ def find(fn, params, resolve, reasons) -> set:
     scoped = declared_elsewhere(fn)
     names = set()
     for name, targets in uses.stores.items():
-        values = []
-        for t in targets:
-            p = uses.parents.get(t)
-            ok = isinstance(p, ast.Assign) and p.targets == [t] or \
-                isinstance(p, ast.AnnAssign) and p.target is t and p.value is not None
-            values.append(p.value if ok else None)
+        values = uses.assigned_values(targets)
         if not any(v is not None and makes_set(v, resolve) for v in values):
             continue
         if name in reasons:
