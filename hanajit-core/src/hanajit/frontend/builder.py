@@ -34,7 +34,8 @@ from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
 from . import built_calls, comprehension_lists, dict_comprehensions, dict_locals, \
     generator_inlining, growable_list_uses, growable_lists, key_functions, list_passing, \
-    range_objects, starred_targets, try_statements, vectorize_calls, walrus, with_statements
+    range_objects, set_locals, starred_targets, try_statements, vectorize_calls, walrus, \
+    with_statements
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -119,6 +120,14 @@ class Builder(LoopStatements):
             fnode, _, self.dict_reasons, self.dict_returns = dict_locals.rewrite(
                 self.fnode, set(self.params), self._global_object, self.injected,
                 found=True)
+            if fnode is not self.fnode:
+                self.fnode = fnode
+                sv = survey(fnode)
+        self.set_reasons = {}
+        if set_locals.has_sets(self.fnode):
+            # set locals of numbers: hidden arrays (frontend.set_locals)
+            fnode, _, self.set_reasons = set_locals.rewrite(
+                self.fnode, set(self.params), self._global_object, self.injected)
             if fnode is not self.fnode:
                 self.fnode = fnode
                 sv = survey(fnode)
@@ -588,6 +597,14 @@ class Builder(LoopStatements):
             f": {reasons}" if reasons else ": a dict is compiled only as a local of "
             "numbers used by its own operations (docs/semantics.md, dicts)"))
 
+    def e_Set(self, e):
+        reasons = "; ".join(self.set_reasons.values())
+        self.fail(e, "set", f"{_src(e)}" + (
+            f": {reasons}" if reasons else ": a set is compiled only as a local of "
+            "numbers used by its own operations (docs/semantics.md, sets)"))
+
+    e_SetComp = e_Set
+
     def e_List(self, e):
         if id(e) not in self.list_displays:
             self.fail(e, "list display", f"{_src(e)}: a list is compiled only where it is "
@@ -621,6 +638,8 @@ class Builder(LoopStatements):
                 (v := vectorize_calls.build(self, e)) is not None:
             return v                    # np.vectorize(f)(x)
         func = self.expr(e.func)
+        if isinstance(func, ObjRef) and func.obj is set:
+            self.e_Set(e)
         if isinstance(func, ObjRef) and func.obj is isinstance and self.exc_bound and \
                 (v := try_statements.isinstance_of(self, e)) is not None:
             return v                    # isinstance(e, X) of a caught exception

@@ -47,7 +47,9 @@ def _comp_of(s):
     return None
 
 
-class _Rename(ast.NodeTransformer):
+class Rename(ast.NodeTransformer):
+    """Renames the names ``names`` maps (also ``set_locals``' comprehensions)."""
+
     def __init__(self, names):
         self.names = names
 
@@ -105,7 +107,7 @@ class _Rewrite:
             for t in ast.walk(g.target):
                 if isinstance(t, ast.Name):
                     targets[t.id] = f"$dc{n}_{t.id}"
-        ren = _Rename(targets)
+        ren = Rename(targets)
         gens = [(ren.visit(g.target), g.iter if k == 0 else ren.visit(g.iter),
                  [ren.visit(c) for c in g.ifs]) for k, g in enumerate(comp.generators)]
         key, value = ren.visit(comp.key), ren.visit(comp.value)

@@ -79,16 +79,18 @@ class Uses:
         self.resolve = resolve_global
         self.fn = fn
 
+    kind = "dict"
+
     def problem(self, name, node) -> str:
-        """'' when this load of dict ``name`` is a supported use, else why not."""
-        parents, p = self.parents, self.parents.get(node)
-        line = getattr(node, "lineno", 0)
-        for anc in self._ancestors(node):
-            if isinstance(anc, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef,
-                                ast.SetComp, ast.DictComp)):
-                return f"dict '{name}' read in a nested scope (line {line})"
-            if isinstance(anc, ast.For) and _is_prange(anc.iter):
-                return f"dict '{name}' used in a prange loop (line {line})"
+        """'' when this load of the local ``name`` is a supported use, else why
+        not: in a nested scope or a prange loop, or :meth:`use_problem`."""
+        return self.scope_problem(name, node) or self.use_problem(
+            name, node, self.parents.get(node), getattr(node, "lineno", 0))
+
+    def use_problem(self, name, node, p, line) -> str:
+        """Why this load ``node`` of dict ``name`` (its parent ``p``) is not
+        compiled, or ''."""
+        parents = self.parents
         if isinstance(p, ast.Subscript) and p.value is node:
             if isinstance(p.slice, ast.Slice):
                 return f"a slice of dict '{name}' (line {line})"
@@ -107,11 +109,7 @@ class Uses:
         call, attr = _method(node, parents)
         if call is not None:
             return self._method_problem(name, call, attr, line)
-        if isinstance(p, ast.Compare) and len(p.ops) == 1 and p.comparators[0] is node \
-                and isinstance(p.ops[0], (ast.In, ast.NotIn)):
-            return ""
-        if isinstance(p, ast.Call) and p.args == [node] and not p.keywords \
-                and isinstance(p.func, ast.Name) and self.resolve(p.func.id) is len:
+        if self.in_or_len(node, p):
             return ""
         if isinstance(p, ast.Call) and dict_copies.listed(
                 parents.get(p), self.resolve) is node:
@@ -140,6 +138,37 @@ class Uses:
         what = type(p).__name__ if p is not None else "expression"
         return (f"dict '{name}' used other than by its own operations (line {line}, "
                 f"in a {what}: aliased, passed on or kept elsewhere)")
+
+    def assigned_values(self, targets) -> list:
+        """The value each store ``targets`` assigns (``x = v``, ``x: T = v``), or
+        None for another store (a loop target, a tuple's item ...)."""
+        values = []
+        for t in targets:
+            p = self.parents.get(t)
+            ok = isinstance(p, ast.Assign) and p.targets == [t] or \
+                isinstance(p, ast.AnnAssign) and p.target is t and p.value is not None
+            values.append(p.value if ok else None)
+        return values
+
+    def scope_problem(self, name, node) -> str:
+        """Why this read of the local ``name`` (a ``self.kind``: "dict", "set") is
+        not compiled: in a nested scope or a prange loop; or ''."""
+        line, kind = getattr(node, "lineno", 0), self.kind
+        for anc in self._ancestors(node):
+            if isinstance(anc, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef,
+                                ast.SetComp, ast.DictComp)):
+                return f"{kind} '{name}' read in a nested scope (line {line})"
+            if isinstance(anc, ast.For) and is_prange(anc.iter):
+                return f"{kind} '{name}' used in a prange loop (line {line})"
+        return ""
+
+    def in_or_len(self, node, p) -> bool:
+        """Is the read ``node`` (its parent ``p``) ``x in d``, ``x not in d`` or
+        ``len(d)``?"""
+        return isinstance(p, ast.Compare) and len(p.ops) == 1 and \
+            p.comparators[0] is node and isinstance(p.ops[0], (ast.In, ast.NotIn)) or \
+            isinstance(p, ast.Call) and p.args == [node] and not p.keywords and \
+            isinstance(p.func, ast.Name) and self.resolve(p.func.id) is len
 
     def rebound_while_iterated(self, name, target) -> str:
         """Why ``name = {...}`` at ``target`` is not compiled: inside a loop over
@@ -205,7 +234,7 @@ def _is_get(e, name) -> bool:
         isinstance(e.value, ast.Name) and e.value.id == name
 
 
-def _is_prange(it) -> bool:
+def is_prange(it) -> bool:
     f = it.func if isinstance(it, ast.Call) else None
     return (isinstance(f, ast.Name) and f.id == "prange") or \
         (isinstance(f, ast.Attribute) and f.attr == "prange")
@@ -218,12 +247,7 @@ def find(fn, params, resolve_global) -> tuple[set, dict]:
     scoped = declared_elsewhere(fn)
     names, reasons = set(), {}
     for name, targets in uses.stores.items():
-        values = []
-        for t in targets:
-            p = uses.parents.get(t)
-            ok = isinstance(p, ast.Assign) and p.targets == [t] or \
-                isinstance(p, ast.AnnAssign) and p.target is t and p.value is not None
-            values.append(p.value if ok else None)
+        values = uses.assigned_values(targets)
         if not any(v is not None and (_is_dict_value(v) or
                                       dict_copies.copy_source(p, resolve_global) in
                                       uses.stores) for v, p in zip(values, (

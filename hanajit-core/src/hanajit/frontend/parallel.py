@@ -26,7 +26,7 @@ on the order of iterations:
   whole (passed to a call, ``a += 1``);
 * a write goes through a view created in the loop, or through an expression;
 * ``break`` or ``return`` leaves the loop;
-* a dict local is used in it (``frontend/dict_locals.py``).
+* a dict or set local is used in it (``frontend/dict_locals.py``, ``set_locals.py``).
 
 Two checks need types and are made when the region call is typed
 (:mod:`hanajit.lib.parallel.regions`): an array passed to a jitted function inside the loop
@@ -263,9 +263,10 @@ def analyze(loop: ast.For, parent_locals: set, resolve, after_path) -> LoopPlan:
                     problem(node, f"'{name}' draws from a global random state, "
                             "shared by the iterations")
 
-            if isinstance(node, ast.Name) and node.id.startswith("dict."):
-                problem(node, "a dict is used in the loop (its lookups keep state: "
-                        "frontend/dict_locals.py)")
+            if isinstance(node, ast.Name) and node.id.startswith(("dict.", "set.")):
+                what = node.id.split(".")[0]
+                problem(node, f"a {what} is used in the loop (its lookups keep state: "
+                        f"frontend/{what}_locals.py)")
                 break
     # scalars (and arrays) assigned in the body: private, reduction or carried
     for name in sorted(assigned - {t}):

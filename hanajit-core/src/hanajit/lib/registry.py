@@ -223,7 +223,7 @@ def _load_library():
         for m in ("python.scalar_builtins", "python.math_functions", "python.math_ints",
                   "python.vectorize", "python.range_values",
                   "python.math_counting", "python.math_products", "python.math_norms",
-                  "python.dicts",
+                  "python.dicts", "python.sets",
                   "arrays.creation", "arrays.memory_overlap",
                   "arrays.ufuncs", "arrays.reductions", "arrays.shape", "arrays.cumulative", "arrays.joining",
                   "arrays.insert_delete", "arrays.select", "arrays.log_ranges", "arrays.split",
@@ -450,6 +450,13 @@ def dict_markers() -> dict:
     become (``frontend/dict_locals.py``; ``python/dicts.py``)."""
     from .python import dicts
     return dicts.markers()
+
+
+def set_markers() -> dict:
+    """``{name: marker}``: the compiled callables the operations of a set local
+    become (``frontend/set_locals.py``; ``python/sets.py``)."""
+    from .python import sets
+    return sets.markers()
 
 
 def index_trick(obj):

@@ -89,13 +89,15 @@ def _python_name(t) -> str:
         "float" if t.is_float else "complex"
 
 
-def _kinds(inf, name, what) -> None:
+def check_kinds(inf, name, what, container="dict") -> None:
+    """Incompatible when the items stored through local ``name`` differ in kind
+    (also a set's: ``sets.py``)."""
     kinds = inf.assigned.get(name, set())
     if len(kinds) > 1:
         words = sorted(f"NumPy {t}" if strong else f"Python {_python_name(t)}"
                        for t, strong in kinds)
-        raise Incompatible(f"a dict holding {what} of different kinds ("
-                           + ", ".join(words) + "), as a Python dict can")
+        raise Incompatible(f"a {container} holding {what} of different kinds ("
+                           + ", ".join(words) + f"), as a Python {container} can")
 
 
 class DictTemplate(CallTemplate):
@@ -127,8 +129,8 @@ def _t_new(inf, call, args):
     if not isinstance(vt, T.Scalar):
         raise Incompatible(f"a dict with values of type {vt} (numbers only)")
     if inf.strict:
-        _kinds(inf, kn, "keys")
-        _kinds(inf, vn, "values")
+        check_kinds(inf, kn, "keys")
+        check_kinds(inf, vn, "values")
     return T.TupleType((_arr(None, kt), _arr(None, vt), _arr(None, T.INT64),
                         _arr(None, T.INT64)))
 
@@ -202,7 +204,7 @@ def _l_find(L, call, args):
     return _found(L, *args)
 
 
-def _key_error(L, pos, key):
+def key_error(L, pos, key):
     """CPython's KeyError, re-raised by the interpreter re-running the call (its
     argument is the key itself); where the call cannot be re-run (it wrote into an
     array argument) the KeyError carries an int key itself (a value field)."""
@@ -223,7 +225,7 @@ def _t_getitem(inf, call, args):
 def _l_getitem(L, call, args):
     K, V, Ix, S, key, _ = args
     pos = _found(L, K, Ix, S, key)
-    _key_error(L, pos, key)
+    key_error(L, pos, key)
     return L.call_helper(_alg().item, [V, pos])
 
 
@@ -240,7 +242,7 @@ def _l_take(L, call, args):
 def _l_pop(L, call, args):
     K, V, Ix, S, key, _ = args
     pos = _found(L, K, Ix, S, key)
-    _key_error(L, pos, key)
+    key_error(L, pos, key)
     return L.call_helper(_alg().take, [K, V, Ix, S, _fl(K)])
 
 
@@ -253,7 +255,7 @@ def _t_delete(inf, call, args):
 def _l_delete(L, call, args):
     K, Ix, S, key = args
     pos = _found(L, K, Ix, S, key)
-    _key_error(L, pos, key)
+    key_error(L, pos, key)
     L.call_helper(_alg().remove, [K, Ix, S, pos, _fl(K)])
     return pos
 

@@ -1,0 +1,481 @@
+"""Set locals of numbers, rewritten before the function is built (as dict
+locals are: ``frontend/dict_locals.py``).
+
+First the ways of making a set become an empty set and its adds, in CPython's
+order::
+
+    s = {a, b}                  $set_item1 = a; $set_item2 = b; s = set()
+                                s.add($set_item1); s.add($set_item2)
+    s = set(x)                  s = set(); for $set_v3 in x: s.add($set_v3)
+    s = {f(v) for v in x}       s = set(); for $set_v4 in x: s.add(f($set_v4))
+    len(set(x)) (in a statement)   the set built first into a hidden local
+
+(a display of three or more constants stays: Python builds it from a frozenset
+constant, whose order hanajit does not follow).  Then a local ``s`` qualifies
+when every assignment to it is ``s = set()`` and every read of it is one of::
+
+    s.add(v)   s.discard(v)   s.remove(v)   s.clear()   (statements)
+    s.pop()   v in s   v not in s   len(s)   if s:   not s   for v in s:
+    sum(s)   min(s)   max(s)   sorted(s)   list(s)
+
+``sum``/``min``/``max``/``sorted``/``list`` read a growable list of the elements
+in the set's order, built just before their statement (a simple statement, an
+``if``'s test or a ``for``'s iterable).  The set becomes hidden locals -- ``$s_K``
+(the table's elements), ``$s_I`` (hashes and slot states), ``$s_S`` (counts) --
+and each use a call of a ``lib/python/sets`` marker; every element added is first
+assigned to ``$s_k``, which decides the elements' type and kind.  Anything else
+(``return s``, ``t = s``, ``f(s)``, set operators, a set argument, a set in a
+nested function or a prange loop) leaves the set as it is, and the function falls
+back naming why.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+
+from . import dict_copies, dict_locals
+from .dict_comprehensions import Rename
+from .readonly_lists import declared_elsewhere
+
+_STATEMENT_METHODS = ("add", "discard", "remove", "clear")
+_LISTED = (sum, min, max, sorted, list)
+
+
+def _name(n, store=False):
+    return ast.Name(n, ast.Store() if store else ast.Load())
+
+
+def set_call(name, *args):
+    """``set.<name>(*args)``: a call of the compiled set helper ``name``."""
+    return ast.Call(_name(f"set.{name}"), list(args), [])
+
+
+def set_arrays(s, store=False):
+    return [_name(f"${s}_{x}", store) for x in "KIS"]
+
+
+def _is_set_call(v, resolve, nargs=0) -> bool:
+    return isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and \
+        v.func.id == "set" and len(v.args) == nargs and not v.keywords and \
+        resolve("set") is set
+
+
+def makes_set(v, resolve) -> bool:
+    """Is ``v`` a set display, a set comprehension or a call of ``set``?"""
+    return isinstance(v, (ast.Set, ast.SetComp)) or \
+        isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "set"
+
+
+def _reads(node, name) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
+
+
+class _Builds:
+    """The statements that make sets: into ``s = set()`` and adds."""
+
+    def __init__(self, resolve):
+        self.resolve = resolve
+        self.n = 0
+        self.reasons = {}
+
+    def tmp(self, hint):
+        self.n += 1
+        return f"$set_{hint}{self.n}"
+
+    def block(self, body) -> list:
+        out = []
+        for s in body:
+            for field in ("body", "orelse", "finalbody"):
+                inner = getattr(s, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    setattr(s, field, self.block(inner))
+            for h in getattr(s, "handlers", None) or []:
+                h.body = self.block(h.body)
+            made = self.build(s)
+            out.extend(made if made is not None else self.hoist_len(s))
+        for x in out:
+            for node in ast.walk(x):
+                if isinstance(node, (ast.stmt, ast.expr)) and \
+                        getattr(node, "lineno", None) is None:
+                    ast.copy_location(node, body[0])
+        return out
+
+    def build(self, s):
+        """``s`` as statements making an empty set and adding, or None."""
+        if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
+                isinstance(s.targets[0], ast.Name):
+            name, v = s.targets[0].id, s.value
+        elif isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) and \
+                s.value is not None:
+            name, v = s.target.id, s.value
+        else:
+            return None
+        line = s.lineno
+        if isinstance(v, ast.Set):
+            if len(v.elts) >= 3 and all(isinstance(e, ast.Constant) for e in v.elts):
+                self.reasons[name] = (
+                    f"set display of {len(v.elts)} constants assigned to '{name}' (line "
+                    f"{line}: Python builds it from a frozenset constant, in an order "
+                    "hanajit does not follow)")
+                return None
+            if any(isinstance(e, ast.Starred) for e in v.elts):
+                self.reasons[name] = f"set display with *items (line {line})"
+                return None
+            pre, items = [], []
+            for e in v.elts:
+                if not isinstance(e, ast.Constant):
+                    t = self.tmp("item")
+                    pre.append(ast.Assign([_name(t, True)], e))
+                    e = _name(t)
+                items.append(e)
+            return pre + self.empty(s, name) + [self.add(name, e) for e in items]
+        if _is_set_call(v, self.resolve, 1) and not isinstance(v.args[0], ast.Starred):
+            if _reads(v.args[0], name):
+                self.reasons[name] = f"set(...) of '{name}' itself (line {line})"
+                return None
+            t = self.tmp("v")
+            return self.empty(s, name) + [ast.For(_name(t, True), v.args[0],
+                                                  [self.add(name, _name(t))], [])]
+        if isinstance(v, ast.SetComp):
+            return self.comprehension(s, name, v)
+        return None
+
+    def empty(self, s, name):
+        new = ast.Call(_name("set"), [], [])
+        if isinstance(s, ast.AnnAssign):
+            return [ast.AnnAssign(s.target, s.annotation, new, s.simple)]
+        return [ast.Assign([_name(name, True)], new)]
+
+    def add(self, name, e):
+        return ast.Expr(ast.Call(ast.Attribute(_name(name), "add", ast.Load()), [e], []))
+
+    def comprehension(self, s, name, comp):
+        line = s.lineno
+        for node in ast.walk(comp):
+            why = ""
+            if isinstance(node, (ast.Lambda, ast.NamedExpr, ast.Yield, ast.YieldFrom,
+                                 ast.Await)):
+                why = "holding a lambda, a walrus (:=) or a yield"
+            elif isinstance(node, (ast.DictComp, ast.SetComp)) and node is not comp:
+                why = "holding a dict or set comprehension"
+            elif isinstance(node, ast.Name) and node.id == name:
+                why = f"reading '{name}', the name it is assigned to"
+            if why:
+                self.reasons[name] = f"set comprehension {why} (line {line})"
+                return None
+        if any(g.is_async for g in comp.generators):
+            self.reasons[name] = f"set comprehension with async for (line {line})"
+            return None
+        n = self.tmp("c")
+        targets = {t.id: f"{n}_{t.id}" for g in comp.generators for t in ast.walk(g.target)
+                   if isinstance(t, ast.Name)}
+        ren = Rename(targets)
+        body = [self.add(name, ren.visit(comp.elt))]
+        for k, g in reversed(list(enumerate(comp.generators))):
+            for c in reversed(g.ifs):
+                body = [ast.If(ren.visit(c), body, [])]
+            body = [ast.For(ren.visit(g.target), g.iter if k == 0 else ren.visit(g.iter),
+                            body, [])]
+        return self.empty(s, name) + body
+
+    def hoist_len(self, s) -> list:
+        """``len(set(x))`` in a simple statement (``x`` a name or an attribute or
+        subscript of names): the set built first into a hidden local."""
+        if not isinstance(s, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr,
+                              ast.Return)):
+            return [s]
+        pre = []
+        for node in ast.walk(s):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                    node.func.id == "len" and len(node.args) == 1 and \
+                    _is_set_call(node.args[0], self.resolve, 1) and \
+                    _plain(node.args[0].args[0]):
+                t = self.tmp("len")
+                src = node.args[0].args[0]
+                v = self.tmp("v")
+                pre += [ast.Assign([_name(t, True)], ast.Call(_name("set"), [], [])),
+                        ast.For(_name(v, True), src, [self.add(t, _name(v))], [])]
+                node.args[0] = _name(t)
+        return pre + [s]
+
+
+def _plain(e) -> bool:
+    """A name, or attributes and constant or name subscripts of one."""
+    while isinstance(e, (ast.Attribute, ast.Subscript)):
+        if isinstance(e, ast.Subscript) and not isinstance(e.slice, (ast.Name, ast.Constant)):
+            return False
+        e = e.value
+    return isinstance(e, ast.Name)
+
+
+def _statement_of(node, parents):
+    while node is not None and not isinstance(node, ast.stmt):
+        node = parents.get(node)
+    return node
+
+
+def _listed_call(node, parents, resolve):
+    """The call ``sum(s)`` / ``min`` / ``max`` / ``sorted`` / ``list`` of the load
+    ``node``, or None."""
+    p = parents.get(node)
+    if isinstance(p, ast.Call) and p.args == [node] and not p.keywords and \
+            isinstance(p.func, ast.Name) and resolve(p.func.id) in _LISTED:
+        return p
+    return None
+
+
+class Uses(dict_locals.Uses):
+    """Why a set local is not compiled, or '' (the dict locals' survey of a
+    function's names and parents)."""
+
+    kind = "set"
+
+    def use_problem(self, name, node, p, line) -> str:
+        """Why this load ``node`` of set ``name`` (its parent ``p``) is not
+        compiled, or ''."""
+        parents = self.parents
+        if isinstance(p, ast.Attribute) and p.value is node:
+            q = parents.get(p)
+            if not (isinstance(q, ast.Call) and q.func is p and not q.keywords):
+                return f"{name}.{p.attr} read other than as a call (line {line})"
+            n = len(q.args)
+            if p.attr in _STATEMENT_METHODS and isinstance(parents.get(q), ast.Expr):
+                if n == (0 if p.attr == "clear" else 1):
+                    return ""
+            if p.attr == "pop" and n == 0:
+                return ""
+            return (f"{name}.{p.attr}() (line {line}: add, discard, remove and clear as "
+                    "statements and pop() are compiled)")
+        if self.in_or_len(node, p):
+            return ""
+        call = _listed_call(node, parents, self.resolve)
+        if call is not None:
+            return self.listed_problem(name, call, line)
+        if isinstance(p, ast.For) and p.iter is node:
+            return "" if not p.orelse else f"for ... else over set '{name}' (line {line})"
+        if isinstance(p, (ast.If, ast.While, ast.IfExp, ast.Assert)) and p.test is node \
+                or isinstance(p, ast.UnaryOp) and isinstance(p.op, ast.Not):
+            return ""
+        if isinstance(p, ast.Return):
+            return (f"set '{name}' returned (line {line}: the caller's set would be "
+                    "built again, in an order that can differ)")
+        what = type(p).__name__ if p is not None else "expression"
+        return (f"set '{name}' used other than by its own operations (line {line}, "
+                f"in a {what}: aliased, passed on, an operator or kept elsewhere)")
+
+    def listed_problem(self, name, call, line) -> str:
+        s = _statement_of(call, self.parents)
+        ok = isinstance(s, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr,
+                            ast.Return)) or isinstance(s, ast.If) and \
+            _within(call, s.test, self.parents) or isinstance(s, ast.For) and \
+            _within(call, s.iter, self.parents)
+        if not ok:
+            return (f"{call.func.id}({name}) in a {type(s).__name__} (line {line}: only "
+                    "in a simple statement, an if's test or a for's iterable)")
+        if any(isinstance(n, ast.Attribute) and n.attr == "pop" and
+               isinstance(n.value, ast.Name) and n.value.id == name
+               for n in ast.walk(s.test if isinstance(s, ast.If) else
+                                 s.iter if isinstance(s, ast.For) else s)):
+            return f"{call.func.id}({name}) beside {name}.pop() (line {line})"
+        for anc in self._ancestors(call):
+            if isinstance(anc, (ast.ListComp, ast.GeneratorExp, ast.IfExp, ast.BoolOp)):
+                return (f"{call.func.id}({name}) in a comprehension or a conditional "
+                        f"expression (line {line})")
+        return ""
+
+
+def _within(node, top, parents) -> bool:
+    while node is not None:
+        if node is top:
+            return True
+        node = parents.get(node)
+    return False
+
+
+def find(fn, params, resolve, reasons) -> set:
+    """The set locals compiled; ``reasons`` gets why each other is not."""
+    uses = Uses(fn, resolve)
+    scoped = declared_elsewhere(fn)
+    names = set()
+    for name, targets in uses.stores.items():
+        values = uses.assigned_values(targets)
+        if not any(v is not None and makes_set(v, resolve) for v in values):
+            continue
+        if name in reasons:
+            continue
+        if name in params or name in scoped:
+            reasons[name] = f"set '{name}' is a parameter or used by a nested scope"
+            continue
+        if not all(v is not None and _is_set_call(v, resolve) for v in values):
+            reasons[name] = f"'{name}' is assigned a set and something else"
+            continue
+        problems = [uses.problem(name, n) for n in uses.loads.get(name, [])]
+        problems += [_rebound_while_iterated(uses, name, t) for t in targets]
+        problems = [p for p in problems if p]
+        if problems:
+            reasons[name] = problems[0]
+        else:
+            names.add(name)
+    return names
+
+
+def _rebound_while_iterated(uses, name, target) -> str:
+    for anc in uses._ancestors(target):
+        if isinstance(anc, ast.For) and isinstance(anc.iter, ast.Name) and \
+                anc.iter.id == name:
+            return (f"set '{name}' assigned a new set inside a loop over it "
+                    f"(line {target.lineno})")
+    return ""
+
+
+class Rewriter(dict_locals.Rewriter):
+    """Rewrites the uses of the set locals ``names`` (the dict rewriter's walk of
+    statements, truth tests, ``not`` and conditional expressions)."""
+
+    def __init__(self, names, resolve):
+        super().__init__(names)
+        self.names = names
+        self.resolve = resolve
+        self.n = 0
+        self.pending = []           # statements before the current one (listed sets)
+
+    def tmp(self, hint):
+        self.n += 1
+        return f"$set_{hint}{self.n}"
+
+    def is_set(self, e) -> bool:
+        return isinstance(e, ast.Name) and e.id in self.names
+
+    is_dict = is_set
+
+    def carrier(self, s):
+        return ast.Constant(f"${s}_k")
+
+    # ---------------------------------------------------------------- expressions
+    def visit_Call(self, e):
+        f = e.func
+        if isinstance(f, ast.Attribute) and self.is_set(f.value) and f.attr == "pop":
+            s = f.value.id
+            K, I, S = set_arrays(s)
+            return ast.copy_location(set_call("key_at", K, set_call("pop", I, S),
+                                              self.carrier(s)), e)
+        if isinstance(f, ast.Name) and len(e.args) == 1 and self.is_set(e.args[0]) \
+                and not e.keywords:
+            s = e.args[0].id
+            if f.id == "len":
+                return ast.copy_location(set_call("len", _name(f"${s}_S")), e)
+            if self.resolve(f.id) in _LISTED:
+                lst = self.tmp("list")
+                self.pending += [ast.Assign([_name(lst, True)], ast.List([], ast.Load()))]
+                item = self.tmp("item")
+                self.pending += self.loop(ast.For(_name(item, True), _name(s), [
+                    ast.Expr(ast.Call(ast.Attribute(_name(lst), "append", ast.Load()),
+                                      [_name(item)], []))], []))
+                if self.resolve(f.id) is sum:           # (sum of none: the int 0)
+                    self.pending.append(ast.Expr(set_call("empty_sum", _name(f"${s}_S"))))
+                if self.resolve(f.id) is sorted:       # (the same stable sort)
+                    self.pending.append(ast.Expr(ast.Call(
+                        ast.Attribute(_name(lst), "sort", ast.Load()), [], [])))
+                if self.resolve(f.id) in (list, sorted):
+                    return ast.copy_location(_name(lst), e)     # a new list already
+                return ast.copy_location(ast.Call(f, [_name(lst)], []), e)
+        return self.generic_visit(e)
+
+    def visit_Compare(self, e):
+        if len(e.ops) == 1 and isinstance(e.ops[0], (ast.In, ast.NotIn)) and \
+                self.is_set(e.comparators[0]):
+            s = e.comparators[0].id
+            found = set_call("find", *set_arrays(s), self.visit(e.left))
+            op = ast.GtE() if isinstance(e.ops[0], ast.In) else ast.Lt()
+            return ast.copy_location(ast.Compare(found, [op], [ast.Constant(0)]), e)
+        return self.generic_visit(e)
+
+    def truth(self, e):
+        if self.is_set(e):
+            return ast.copy_location(ast.Compare(set_call("len", _name(f"${e.id}_S")),
+                                                 [ast.NotEq()], [ast.Constant(0)]), e)
+        return self.visit(e)
+
+    def stmt(self, s) -> list:
+        saved, self.pending = self.pending, []
+        made = self._stmt(s)
+        out, self.pending = self.pending + made, saved
+        for x in out:
+            ast.copy_location(x, s)
+            ast.fix_missing_locations(x)
+        return out
+
+    def _stmt(self, s) -> list:
+        if isinstance(s, (ast.Assign, ast.AnnAssign)) and s.value is not None:
+            t = s.targets[0] if isinstance(s, ast.Assign) else s.target
+            if self.is_set(t):
+                return [ast.Assign([ast.Tuple(set_arrays(t.id, True), ast.Store())],
+                                   set_call("new", self.carrier(t.id)))]
+        if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and \
+                isinstance(s.value.func, ast.Attribute) and \
+                self.is_set(s.value.func.value) and \
+                s.value.func.attr in _STATEMENT_METHODS:
+            name, attr = s.value.func.value.id, s.value.func.attr
+            K, I, S = set_arrays(name)
+            table = ast.Tuple(set_arrays(name, True)[:2], ast.Store())
+            if attr == "clear":
+                return [ast.Assign([table], set_call("clear", K, I, S))]
+            arg = self.visit(s.value.args[0])
+            if attr != "add":
+                return [ast.Expr(set_call(attr, K, I, S, arg))]
+            k = _name(f"${name}_k", True)
+            return [ast.Assign([k], arg),
+                    ast.If(set_call("add", K, I, S, _name(f"${name}_k")),
+                           [ast.Assign([table], set_call("grow", *set_arrays(name)))], [])]
+        if isinstance(s, ast.For) and self.is_set(s.iter):
+            return self.loop(s)
+        if self.is_set(dict_copies.listed(s, None)):     # x = list(s), return sorted(s)
+            name = s.targets[0].id if isinstance(s, ast.Assign) else self.tmp("list")
+            return dict_copies.listed_stmts(self, s, name)
+        return [self.compound(s)]
+
+    def loop(self, s) -> list:
+        """``for target in s`` as CPython's set iterator."""
+        name = s.iter.id
+        K, I, S = set_arrays(name)
+        pos, used = self.tmp("pos"), self.tmp("used")
+        body = [ast.Assign([_name(pos, True)],
+                           set_call("next", I, S, _name(pos), _name(used))),
+                ast.If(ast.Compare(_name(pos), [ast.Lt()], [ast.Constant(0)]),
+                       [ast.Break()], []),
+                ast.Assign([s.target], set_call("key_at", K, _name(pos), self.carrier(name))),
+                ast.Assign([_name(pos, True)],
+                           ast.BinOp(_name(pos), ast.Add(), ast.Constant(1)))]
+        return [ast.Assign([_name(pos, True)], ast.Constant(0)),
+                ast.Assign([_name(used, True)], set_call("len", copy.deepcopy(S))),
+                ast.While(ast.Constant(True), body + self.stmts(s.body), [])]
+
+
+def _marker_names():
+    from ..lib import registry
+    return {f"set.{k}": v for k, v in registry.set_markers().items()}
+
+
+def has_sets(fn) -> bool:
+    return any(isinstance(n, (ast.Set, ast.SetComp)) or isinstance(n, ast.Call) and
+               isinstance(n.func, ast.Name) and n.func.id == "set" for n in ast.walk(fn))
+
+
+def rewrite(fn, params, resolve, injected):
+    """``(fnode, names, reasons)``: ``fn`` with its set locals rewritten (a copy;
+    ``fn`` itself when it has none), which they are, and why the others are not
+    compiled."""
+    if not has_sets(fn):
+        return fn, set(), {}
+    work = copy.deepcopy(fn)
+    b = _Builds(resolve)
+    work.body = b.block(work.body)
+    reasons = dict(b.reasons)
+    names = find(work, params, resolve, reasons)
+    if not names:
+        return fn, names, reasons
+    injected.update(_marker_names())
+    r = Rewriter(names, resolve)
+    work.body = r.stmts(work.body)
+    ast.fix_missing_locations(work)
+    return work, names, reasons

@@ -1,0 +1,159 @@
+"""The operations of a set local of numbers (``frontend/set_locals.py`` rewrites
+``s = set()``, ``s.add(v)``, ``v in s``, ``for v in s`` ... into calls of these
+markers on the set's hidden arrays), typed here and computed by
+``set_algorithms``.
+
+The elements are one scalar type and kind (Python number or NumPy scalar), as
+every element added is first assigned to the carrier ``$s_k``: an integer (not
+bool, not uint64) or a float (float32 or float64), as dict keys
+(``dicts.key_problem``).  A marker's ``like`` is the position of the carrier's
+name: the element it gives is a NumPy scalar where those added are.
+"""
+from __future__ import annotations
+
+from ...errors import RERUN
+from ...ir import nodes as N
+from ...ir import types as T
+from ...typing_rules import Incompatible
+from ..registry import register
+from .dicts import DictOp, DictTemplate, check_kinds, key_error, key_problem
+from .operators import C
+
+_OPS = {}
+
+
+def op(name, like=None):
+    _OPS[name] = DictOp("set_" + name, like)
+    return _OPS[name]
+
+
+new = op("new")                 # (element carrier,) -> (K, I, S)
+add = op("add")                 # (K, I, S, v) -> the table must grow
+grow = op("grow")               # (K, I, S) -> (K, I)
+find = op("find")               # (K, I, S, v) -> slot or -1
+discard = op("discard")         # (K, I, S, v) -> slot or -1
+remove = op("remove")           # (K, I, S, v) -> slot, KeyError
+pop = op("pop")                 # (I, S) -> slot emptied, KeyError
+clear = op("clear")             # (K, I, S) -> (K, I)
+length = op("len")              # (S,) -> len
+next_slot = op("next")          # (I, S, pos, used0) -> slot or -1
+key_at = op("key_at", 2)        # (K, slot, kname) -> K[slot]
+empty_sum = op("empty_sum")     # (S,) -> re-run in the interpreter when empty
+
+
+def markers() -> dict:
+    """``{name: marker}`` of the operations (the frontend's injected names)."""
+    return dict(_OPS)
+
+
+def _alg():
+    from . import set_algorithms
+    return set_algorithms
+
+
+def _arr(t):
+    return T.ArrayType(t, 1, "C")
+
+
+def _fl(K):
+    return C(K.type.dtype.is_float, T.BOOL)
+
+
+def _t_new(inf, call, args):
+    kn = call.args[0].obj
+    kt = inf.locals.get(kn)
+    if kt is None:
+        if inf.strict:
+            raise Incompatible("a set to which no element is ever added")
+        return None
+    if not isinstance(kt, T.Scalar):
+        raise Incompatible(f"a set of {kt} elements (numbers only)")
+    problem = key_problem(kt)
+    if problem:
+        raise Incompatible(f"a set with {problem.replace('keys', 'elements')}")
+    if inf.strict:
+        check_kinds(inf, kn, "elements", "set")
+    return T.TupleType((_arr(kt), _arr(T.INT64), _arr(T.INT64)))
+
+
+def _l_new(L, call, args):
+    from ..arrays.creation import allocate
+    kt, it, st = call.type.items
+    K = allocate(L, kt, [C(8, T.INT64)])
+    Ix = allocate(L, it, [C(16, T.INT64)])
+    S = allocate(L, st, [C(4, T.INT64)])
+    L.call_helper(_alg().init, [Ix, S, C(0, T.INT64)])
+    return N.MakeTuple([K, Ix, S], call.type)
+
+
+def _t_key(inf, call, args):
+    K, Ix, S, key = args
+    problem = key_problem(key) if isinstance(key, T.Scalar) else f"{key}"
+    if problem:
+        raise Incompatible(f"a set looked up with {problem.replace('keys', 'elements')}")
+    if K.dtype.is_float != key.is_float:
+        raise Incompatible(f"a set of {K.dtype} elements looked up with a {key} (an int "
+                           "and a float are compared exactly in Python)")
+    return T.INT64
+
+
+def _t_add(inf, call, args):
+    K, Ix, S, key = args
+    if inf.strict and key != K.dtype:
+        raise Incompatible(f"a {key} added to a set of {K.dtype} elements")
+    return T.BOOL
+
+
+def _helper(name, flagged=True):
+    def lower(L, call, args):
+        extra = [_fl(args[0])] if flagged else []
+        return L.call_helper(getattr(_alg(), name), list(args) + extra)
+    return lower
+
+
+def _t_table(inf, call, args):
+    return T.TupleType((args[0], args[1]))
+
+
+def _l_remove(L, call, args):
+    K, Ix, S, key = args
+    pos = L.let(L.call_helper(_alg().discard, [K, Ix, S, key, _fl(K)]))
+    key_error(L, pos, key)
+    return pos
+
+
+def _l_pop(L, call, args):
+    Ix, S = args
+    n = L.call_helper(_alg().used, [S])
+    L.emit(N.If(cond=N.Cmp("eq", n, C(0, T.INT64), T.BOOL), then=[N.Raise(
+        exc=KeyError, message="pop from an empty set")]))
+    return L.call_helper(_alg().pop, [Ix, S])
+
+
+def _l_empty_sum(L, call, args):
+    """``sum(s)`` of an empty set is the int 0 whatever the elements: the call
+    re-runs in the interpreter (compiled, the sum has the elements' type)."""
+    n = L.call_helper(_alg().used, [args[0]])
+    L.emit(N.If(cond=N.Cmp("eq", n, C(0, T.INT64), T.BOOL), then=[N.Raise(
+        exc=TypeError, deopt=RERUN, message="sum() of an empty set (the int 0)")]))
+    return C(0, T.INT64)
+
+
+def _int(inf, call, args):
+    return T.INT64
+
+
+def _element(inf, call, args):
+    return args[0].dtype
+
+
+for _m, _t, _l in (
+        (new, _t_new, _l_new), (add, _t_add, _helper("add")),
+        (grow, _t_table, _helper("grow", False)), (find, _t_key, _helper("find")),
+        (discard, _t_key, _helper("discard")), (remove, _t_key, _l_remove),
+        (pop, _int, _l_pop), (clear, _t_table, _helper("clear", False)),
+        (length, _int, _helper("used", False)),
+        (next_slot, _int, _helper("next_slot", False)), (empty_sum, _int, _l_empty_sum),
+        (key_at, _element, lambda L, call, args: L.call_helper(_alg().item, list(args[:2])))):
+    _name = next(k for k, v in list(globals().items()) if v is _m)
+    register(DictTemplate(f"{__name__}.{_name}", _t, _l))
