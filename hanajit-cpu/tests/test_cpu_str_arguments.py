@@ -290,3 +290,34 @@ def test_an_assert_message_formats_the_constant():
     with pytest.raises(AssertionError) as got:
         jit(asserted, fallback=False)(A, "c")
     assert str(got.value) == "bad c"
+
+
+def repr_field(x, name):
+    raise ValueError(f"{name}: {x} / {x!r}")
+
+
+def percent_repr(x, name):
+    raise KeyError("%s=%r" % (name, x))
+
+
+def format_mixed(x, name):
+    raise IndexError("{} and {!r} then {0}".format(name, x))  # noqa: F525
+
+
+@pytest.mark.parametrize("x", [7, -3, 2.5, 1e16, -0.0])
+def test_repr_of_a_python_number_in_a_message_compiles(x):
+    for f in (repr_field, percent_repr):
+        got, want = outcome(jit(f, fallback=False), x, "q"), outcome(f, x, "q")
+        assert got == want
+
+
+@pytest.mark.parametrize("x", [np.int8(-3), np.int64(5), np.uint8(200), np.float64(0.5)])
+def test_repr_of_a_numpy_scalar_in_a_message_falls_back(x):
+    # (repr(np.int8(-3)) is 'np.int8(-3)': compiled messages print digits)
+    check_fallback(repr_field, (x, "q"), "field with !r")
+    check_fallback(percent_repr, (x, "q"), "field with !r")
+
+
+def test_format_mixing_automatic_and_manual_numbering_falls_back():
+    # (CPython raises ValueError: cannot switch from automatic field numbering)
+    check_fallback(format_mixed, (7, "a"), "the message must be")
