@@ -235,6 +235,9 @@ def _flag_boxer(t):
         return lambda value, flags: make(value)
     if isinstance(t, T.NumpyScalarIf):
         make, k = np.dtype(t.base.name).type, t.flag
+        python = {"int64": int, "bool": bool}.get(t.held.name)    # (held in a float64)
+        if python is not None:
+            return lambda value, flags: make(value) if flags[k] else python(value)
         return lambda value, flags: make(value) if flags[k] else value
     if isinstance(t, T.TupleType):
         items = [_flag_boxer(i) for i in t.items]

@@ -375,7 +375,12 @@ class PerCallScalarBoxing:
         numpy_end = b.block
         b.branch(done)
         b.position_at_end(as_python)
-        python_obj = box(cx, b, iter(values), held)
+        python_values = values
+        if not held.is_complex and not held.is_float and values[0].type == F64:
+            # (a Python int or bool held in a float64: infer/result_flags)
+            python_values = [b.fptosi(values[0], I64) if held == T.INT64 else b.zext(
+                b.fcmp_unordered("!=", values[0], ir.Constant(F64, 0)), I64)]
+        python_obj = box(cx, b, iter(python_values), held)
         python_end = b.block
         b.branch(done)
         b.position_at_end(done)

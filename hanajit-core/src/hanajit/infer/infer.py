@@ -84,6 +84,7 @@ class Inferrer(ScalarKinds):
         self.block(self.fn.body)
         fn = self.fn
         fn.body = prune_static(fn.body)     # (reads in a branch types rule out never run)
+        weak_locals.check_narrow(fn.body, self.assigned, self.fail, fn.hidden_words)
         if self.mixed:
             weak_locals.check_reads(fn.body, self.mixed, self.is_strong, self.fail,
                                     fn.hidden_words)
@@ -99,7 +100,8 @@ class Inferrer(ScalarKinds):
             fn.dict_boxing = tuple(
                 (k, self.is_strong(N.Var(kn)), self.is_strong(N.Var(vn)))
                 for k, kn, vn in fn.dict_returns)
-        fn.flagged_result = result_flags.plan(fn, self.is_strong, self.assigned, self.mixed)
+        fn.flagged_result = result_flags.plan(fn, self.is_strong, self.assigned, self.mixed,
+                                              self.fail)
         python_state.check_divisions(fn, self.assigned, self.mixed, self.is_strong)
         if not registry.ours(fn):
             uncertain_kinds.check(fn, self.assigned, self.mixed, self.is_strong, self.fail)
