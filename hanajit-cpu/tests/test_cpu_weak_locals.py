@@ -457,6 +457,15 @@ def either_chosen(a):
     return np.log(a).sum() if a.size else 0.0
 
 
+def running_bounds(x):
+    lo = float("inf")
+    hi = float("-inf")
+    for v in x:
+        lo = min(lo, v)
+        hi = max(v, hi)
+    return lo, hi
+
+
 def summed(a):
     out = []
     for x in a:
@@ -475,6 +484,9 @@ def summed(a):
     (summed, (np.array([], np.float64),)), (summed, (np.array([0.5, 2.0]),)),
     (either_return, (np.array([1.0], np.float32),)),
     (either_return, (np.array([-1.0], np.float32),)),
+    (running_bounds, (np.array([3.0, -2.0, 7.5]),)), (running_bounds, (np.zeros(0),)),
+    (running_bounds, (np.array([np.inf]),)), (running_bounds, (np.array([np.nan, 1.0]),)),
+    (running_bounds, (np.array([-0.0, 0.0]),)),
 ])
 def test_results_of_either_kind_are_boxed_as_the_interpreter_boxes_them(f, args):
     # (an int 0 held in a float64 local came back as the float 0.0; v * 2 of the

@@ -137,7 +137,7 @@ def plan(fn: N.Function, is_strong, kinds: dict, mixed: dict, fail=None):
             for k in dynamic for x in leaves[k] if x not in (NP, PY)}
     while True:                         # (and the locals they copy)
         more = {r[1] for name in used for r in rules[name].values()
-                if isinstance(r, tuple)} - used
+                if isinstance(r, tuple) and r[0] in (COPY, EITHER)} - used
         if not more:
             break
         used |= more
@@ -355,11 +355,46 @@ def state_rules(fn, name, changing, mixed, is_strong):
         if name in mixed:               # its reads were checked: no state decides
             out[id(s)] = bool(is_strong(v))
             continue
+        pick = _pick(fn, v, name, changing, is_strong)
+        if pick is not None:
+            out[id(s)] = pick
+            continue
         kind = _arith_kind(v, name, changing, is_strong)
         if kind is _UNKNOWN:
             return None
         out[id(s)] = kind
     return out
+
+
+PICK = "pick"
+
+
+def _pick(fn, v, name, changing, is_strong):
+    """``name = min(name, x)`` (``max``, either order) of an ``x`` of the local's
+    own type that reads no local of either kind: ``(PICK, test, x wins when the
+    test holds?, x's state)``, the test -- CPython's, made before the assignment
+    -- saying whether ``x`` is the one kept; else None."""
+    if not (isinstance(v, N.PyCall) and v.callee in (min, max) and len(v.args) == 2
+            and not v.kwargs):
+        return None
+    first, second = v.args
+    mine = [isinstance(a, N.Var) and a.name == name for a in v.args]
+    if mine.count(True) != 1:
+        return None
+    x = second if mine[0] else first
+    held = (fn.locals or {}).get(name)
+    if not isinstance(x, (N.Var, N.Const)) or getattr(x, "type", None) != held or \
+            isinstance(x, N.Var) and x.name in changing:
+        return None
+    op = "lt" if v.callee is min else "gt"
+    # min(name, x) keeps x when x < name; min(x, name) keeps name when name < x
+    test = (N.PyCompare([op], [_fresh(x), N.Var(name, held)], T.BOOL) if mine[0] else
+            N.PyCompare([op], [N.Var(name, held), _fresh(x)], T.BOOL))
+    return (PICK, test, mine[0], bool(is_strong(x)))
+
+
+def _fresh(x):
+    return N.Var(x.name, x.type) if isinstance(x, N.Var) else N.Const(x.value, x.type)
 
 
 _UNKNOWN = object()
@@ -404,10 +439,19 @@ def track_states(fn, state: dict, rules: dict) -> None:
                 sub = getattr(s, attr, None)
                 if isinstance(sub, list):
                     setattr(s, attr, walk(sub))
+            now = rules[s.target].get(id(s)) if isinstance(s, N.Assign) and \
+                s.target in state else None
+            if isinstance(now, tuple) and now[0] == PICK:   # (lo = min(lo, x)): before
+                _, test, then, strong = now
+                set_it = [N.Assign(target=state[s.target], line=s.line,
+                                   value=N.Const(strong, T.BOOL))]
+                out.append(N.If(cond=test, then=set_it if then else [],
+                                orelse=[] if then else set_it, line=s.line))
             out.append(s)
             if isinstance(s, N.Assign) and s.target in state:
-                now = rules[s.target][id(s)]
-                if isinstance(now, tuple) and now[0] == EITHER:     # (acc = acc + t)
+                if isinstance(now, tuple) and now[0] == PICK:
+                    pass
+                elif isinstance(now, tuple) and now[0] == EITHER:     # (acc = acc + t)
                     out.append(N.If(cond=N.Var(state[now[1]], T.BOOL),
                                     then=[N.Assign(target=state[s.target], line=s.line,
                                                    value=N.Const(True, T.BOOL))],
