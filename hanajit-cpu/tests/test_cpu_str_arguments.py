@@ -321,3 +321,20 @@ def test_repr_of_a_numpy_scalar_in_a_message_falls_back(x):
 def test_format_mixing_automatic_and_manual_numbering_falls_back():
     # (CPython raises ValueError: cannot switch from automatic field numbering)
     check_fallback(format_mixed, (7, "a"), "the message must be")
+
+
+def more_methods(x, s):
+    return (x + s.index("b") + s.rindex("b"), s.isprintable(), s.istitle(), s.isascii(),
+            s.swapcase() == "ABC", s.zfill(5) == "00abc", s.center(5) == " abc ",
+            s.ljust(4) == "abc ", s.rjust(4) == " abc")
+
+
+@pytest.mark.parametrize("s", ["abc", "xbyb", "Ab"])
+def test_more_str_methods_fold(s):
+    got, want = outcome(jit(more_methods, fallback=False), 1, s), outcome(more_methods, 1, s)
+    assert got == want
+
+
+def test_index_of_a_missing_substring_falls_back():
+    # (CPython raises ValueError: substring not found; the interpreter runs it)
+    check_fallback(more_methods, (1, "xyz"), "substring not found")
