@@ -315,3 +315,36 @@ def test_array_copy_is_not_a_dict():
     a = np.arange(3.0)
     got = jitted(array_copies, fallback=False)(a)
     assert got[0].tobytes() == a.tobytes() and got[1] == 1
+
+
+# -- d.get(k, default) of NumPy values with a Python-number default: the value is
+# a NumPy scalar for a present key and the default itself for a missing one
+
+def get_then_add_item(a):
+    d = {}
+    for i in range(a.shape[0]):
+        k = i % 3
+        d[k] = d.get(k, 0) + a[i]       # (a NumPy scalar either way)
+    return d
+
+
+def get_default_stored(a, keys):
+    d = {}
+    for i in range(a.shape[0]):
+        d[int(keys[i])] = a[i]
+    for k in keys:
+        d[int(k)] = d.get(int(k), 0.0) + 1.0    # (np.float64 or the Python float 1.0)
+    return d
+
+
+def test_get_with_a_python_default_then_a_numpy_item_compiles():
+    a = np.array([1.5, -2.0, 0.25, 4.0])
+    got, want = jit(get_then_add_item, fallback=False)(a), get_then_add_item(a)
+    assert list(got.items()) == list(want.items())
+    assert [type(v) for v in got.values()] == [type(v) for v in want.values()]
+
+
+def test_get_with_a_python_default_stored_falls_back():
+    # (it stored np.float64(1.0) where the interpreter stores the Python float 1.0)
+    from hanajit.testing.compare import check_fallback
+    check_fallback(get_default_stored, (np.array([1.5]), np.array([0, 2])), "dict item")

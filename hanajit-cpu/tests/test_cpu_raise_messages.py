@@ -135,7 +135,7 @@ def test_an_assert_message_problem_names_the_assert_line():
 
 
 @pytest.mark.parametrize("f, arg, construct", [
-    (float_repr_field, 2.0, r"float64 field with !r"),
+    (float_repr_field, np.float64(2.0), r"float64 field with !r"),
     (float32_str_field, np.array([2.0], np.float32), r"float32 field with !s"),
     (complex_field, 2j + 3, "a field of type complex128"),
     (spec_field, 2, "format specifications"),

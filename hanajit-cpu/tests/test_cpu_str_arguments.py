@@ -290,3 +290,51 @@ def test_an_assert_message_formats_the_constant():
     with pytest.raises(AssertionError) as got:
         jit(asserted, fallback=False)(A, "c")
     assert str(got.value) == "bad c"
+
+
+def repr_field(x, name):
+    raise ValueError(f"{name}: {x} / {x!r}")
+
+
+def percent_repr(x, name):
+    raise KeyError("%s=%r" % (name, x))
+
+
+def format_mixed(x, name):
+    raise IndexError("{} and {!r} then {0}".format(name, x))  # noqa: F525
+
+
+@pytest.mark.parametrize("x", [7, -3, 2.5, 1e16, -0.0])
+def test_repr_of_a_python_number_in_a_message_compiles(x):
+    for f in (repr_field, percent_repr):
+        got, want = outcome(jit(f, fallback=False), x, "q"), outcome(f, x, "q")
+        assert got == want
+
+
+@pytest.mark.parametrize("x", [np.int8(-3), np.int64(5), np.uint8(200), np.float64(0.5)])
+def test_repr_of_a_numpy_scalar_in_a_message_falls_back(x):
+    # (repr(np.int8(-3)) is 'np.int8(-3)': compiled messages print digits)
+    check_fallback(repr_field, (x, "q"), "field with !r")
+    check_fallback(percent_repr, (x, "q"), "field with !r")
+
+
+def test_format_mixing_automatic_and_manual_numbering_falls_back():
+    # (CPython raises ValueError: cannot switch from automatic field numbering)
+    check_fallback(format_mixed, (7, "a"), "the message must be")
+
+
+def more_methods(x, s):
+    return (x + s.index("b") + s.rindex("b"), s.isprintable(), s.istitle(), s.isascii(),
+            s.swapcase() == "ABC", s.zfill(5) == "00abc", s.center(5) == " abc ",
+            s.ljust(4) == "abc ", s.rjust(4) == " abc")
+
+
+@pytest.mark.parametrize("s", ["abc", "xbyb", "Ab"])
+def test_more_str_methods_fold(s):
+    got, want = outcome(jit(more_methods, fallback=False), 1, s), outcome(more_methods, 1, s)
+    assert got == want
+
+
+def test_index_of_a_missing_substring_falls_back():
+    # (CPython raises ValueError: substring not found; the interpreter runs it)
+    check_fallback(more_methods, (1, "xyz"), "substring not found")

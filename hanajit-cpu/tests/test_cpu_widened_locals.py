@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 
 from hanajit.errors import HanaJitFallbackWarning
+from hanajit.testing.compare import check_fallback
 from hanajit.testing.dispatch_modes import jitted
 
 
@@ -101,8 +102,14 @@ def test_python_state_reads_as_the_interpreter(mode):
         check(float_then_complex, z, n)
         check(bool_then_int, i, n)
         check(float_then_float, a, n)
-        check(compared_and_divided, a, n)
         for start in (5, -7, 2**53 - 1, 2**53 + 1, 2**60 + 1, -(2**62)):
             check(big_int_start, a, n, start)
     for x in (a, a[:0]):
         check(writes_and_sums, x, np.zeros(1))
+
+
+def test_int_or_float_results_fall_back():
+    """``return s * 2`` and ``return s / 2`` of the Python int: an int on one
+    path, a float on the other -- one compiled type cannot say which."""
+    for n in (0, 3):
+        check_fallback(compared_and_divided, (np.arange(1.0, 5.0), n), "variable type change")

@@ -73,7 +73,7 @@ def format_message(b, node: ast.Call):
         fields = list(string.Formatter().parse(f.value.value))
     except ValueError:
         return None
-    parts, order, auto = [], [], 0
+    parts, order, auto, manual = [], [], 0, False
     for literal, name, spec, conversion in fields:
         parts.append(escape_braces(literal))
         if name is None:
@@ -83,8 +83,10 @@ def format_message(b, node: ast.Call):
         if name == "":
             k, auto = auto, auto + 1
         elif name.isdigit():
-            k = int(name)
+            k, manual = int(name), True
         else:
+            return None
+        if auto and manual:     # (CPython's ValueError: automatic and manual numbering)
             return None
         if k >= len(node.args):
             return None

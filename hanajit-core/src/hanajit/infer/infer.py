@@ -85,6 +85,7 @@ class Inferrer(ScalarKinds):
         self.block(self.fn.body)
         fn = self.fn
         fn.body = prune_static(fn.body)     # (reads in a branch types rule out never run)
+        weak_locals.check_narrow(fn.body, self.assigned, self.fail, fn.hidden_words)
         if self.mixed:
             weak_locals.check_reads(fn.body, self.mixed, self.is_strong, self.fail,
                                     fn.hidden_words)
@@ -100,7 +101,8 @@ class Inferrer(ScalarKinds):
             fn.dict_boxing = tuple(
                 (k, self.is_strong(N.Var(kn)), self.is_strong(N.Var(vn)))
                 for k, kn, vn in fn.dict_returns)
-        fn.flagged_result = result_flags.plan(fn, self.is_strong, self.assigned, self.mixed)
+        fn.flagged_result = result_flags.plan(fn, self.is_strong, self.assigned, self.mixed,
+                                              self.fail)
         if not registry.ours(fn):
             widened_locals.guard(fn, self.assigned, self.mixed, self.is_strong, self.fail,
                                  fn.flagged_result)

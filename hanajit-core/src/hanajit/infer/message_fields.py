@@ -15,17 +15,19 @@ def field_problem(t, conversion: str, weak: bool = True):
     ``{x!s}`` print for a Python float and an ``np.float64`` and what ``{x}``
     prints for an ``np.float32`` -- but ``{x!r}`` of a NumPy float reads
     ``np.float64(...)`` and ``{x!s}`` of an ``np.float32`` its own shortest
-    digits."""
+    digits; ``{x!r}`` of a NumPy integer reads ``np.int64(...)``."""
     if conversion == "v":       # raise KeyError(k): the number is the argument
         if t is None or weak and isinstance(t, T.Scalar) and t != T.BOOL and (
                 t.is_int or t == T.FLOAT64):
             return None
         return f"an exception argument of type {t}{'' if weak else ' (a NumPy scalar)'}" \
             " (a compiled raise carries a Python int or float as its argument)"
+    if isinstance(t, T.Scalar) and t.is_int and conversion == "r" and not weak:
+        return f"a {t} field with !r (the repr of a NumPy integer reads np.{t}(...))"
     if t is None or (isinstance(t, T.Scalar) and t.is_int):
         return None
     if isinstance(t, T.Scalar) and t.is_float and t.bits in (32, 64):
-        if conversion == "r":
+        if conversion == "r" and not (weak and t.bits == 64):   # (a Python float's repr)
             return f"a {t} field with !r (the repr of a NumPy float differs from a float's)"
         if conversion == "s" and t.bits == 32:
             return f"a {t} field with !s (str of an np.float32 prints its own digits)"

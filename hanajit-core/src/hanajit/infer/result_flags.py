@@ -17,6 +17,14 @@ dynamic leaves are :class:`~hanajit.ir.types.NumpyScalarIf`.  Only an entry
 function returns its flags, on targets that box results in this process:
 ``passes/result_flags.py`` inserts them and appends them to each returned
 value.  Elsewhere nothing changes and those leaves keep the static rule.
+
+A returned expression of such a local and Python numbers (``v * 2``, ``1.0 /
+v``) takes that local's state (:func:`follows_local`); a local assigned a copy
+of one (``s = $sum1``) or added into (``total = total + s``) is tracked too
+(:func:`_copies`).  The Python number a leaf is may be an int held in a float64
+(``s = 0; s += v`` of float64 items): it is boxed as the int.  A leaf that is
+an int on some calls and a float on others cannot be told: ``fail``.  Leaves no
+flag covers that are still of either kind fail in ``uncertain_kinds``.
 """
 from __future__ import annotations
 
@@ -29,12 +37,14 @@ from .numpy_results import assignments, python_number
 NP, PY = "np", "py"
 
 
-def plan(fn: N.Function, is_strong, kinds: dict, mixed: dict):
+def plan(fn: N.Function, is_strong, kinds: dict, mixed: dict, fail=None):
     """A :class:`Plan` when some leaf of ``fn``'s result is a NumPy scalar on some
-    calls only, else None (the body is not changed: :meth:`Plan.apply` does it).  ``kinds``: per local, the (type, NumPy scalar?) of its
-    assignments; ``mixed``: the locals that change type (``weak_locals``).  Call
+    calls only, else None (the body is not changed: :meth:`Plan.apply` does it).
+    ``kinds``: per local, the (type, NumPy scalar?) of its assignments; ``mixed``: the locals that change type (``weak_locals``).  Call
     after inference and before the coercions, as
-    :func:`numpy_results.numpy_result`."""
+    :func:`numpy_results.numpy_result`.  ``fail(line, construct, detail)``: where
+    the Python number a leaf would be is an int on some calls and a float on
+    others (one compiled type cannot say which)."""
     rt = fn.return_type
     if not isinstance(rt, (T.Scalar, T.TupleType)):
         return None
@@ -49,8 +59,17 @@ def plan(fn: N.Function, is_strong, kinds: dict, mixed: dict):
         strong = {t for t, st in got if st}
         if len(strong) == 1 and any(not st for _, st in got):
             changing[name] = mixed[name][1] if name in mixed else next(iter(strong))
+    from .uncertain_kinds import uncertain_locals
+    unknown = set(changing) | uncertain_locals(fn, kinds, mixed)
     rules = {name: r for name in changing
-             if (r := state_rules(fn, name, changing, mixed, is_strong)) is not None}
+             if (r := state_rules(fn, name, unknown, mixed, is_strong)) is not None}
+    weak_of = {name: {x for x, st in kinds.get(name, ()) if not st} for name in rules}
+    _copies(fn, kinds, rules, changing, weak_of, is_strong, unknown)
+
+    # tracked locals holding Python numbers of one type (not those that change
+    # type, read by weak_locals' rules): arithmetic on them follows their state
+    pythons = {name: next(iter(w)) for name, w in weak_of.items()
+               if name not in mixed and len(w) == 1 and w != {T.BOOL}}
 
     def states(v, t):
         """Per scalar leaf of ``t``: NP, PY or the name of a tracked local."""
@@ -66,6 +85,9 @@ def plan(fn: N.Function, is_strong, kinds: dict, mixed: dict):
             return [PY]
         if isinstance(v, N.Var) and v.name in rules:
             return [v.name]
+        follows = follows_local(v, pythons, is_strong)
+        if follows is not None:
+            return [(FOLLOWS, follows[0])]
         return [NP if is_strong(v) else PY]
 
     def own_types(v, t):
@@ -81,47 +103,78 @@ def plan(fn: N.Function, is_strong, kinds: dict, mixed: dict):
             or (vt.is_int and t.is_int and vt.bits < t.bits))  # (uint16 in int64)
         return [vt if held else t]
 
-    def python_types(v, t, got):
-        """Per scalar leaf: the types of the Python numbers it may be (``got``:
-        its states in this return)."""
+    def python_types(v, t):
+        """Per scalar leaf of ``t``: the types of Python number it may be there."""
         if isinstance(t, T.TupleType):
             items = v.items if isinstance(v, N.MakeTuple) and len(v.items) == len(
                 t.items) else [None] * len(t.items)
-            out, k = [], 0
-            for it, tt in zip(items, t.items):
-                n = len(_leaf_types(tt))
-                out += python_types(it, tt, got[k:k + n])
-                k += n
-            return out
-        x = got[0]
-        if x == PY:
+            return [x for it, tt in zip(items, t.items) for x in python_types(it, tt)]
+        got = states(v, t)[0] if isinstance(t, T.Scalar) else None
+        if isinstance(got, tuple):
+            return [{follows_local(v, pythons, is_strong)[1]}]
+        if got == PY:
             vt = getattr(v, "type", None)
-            return [{vt} if vt in T.PYTHON_KINDS else {t}]
-        if x not in (NP, None):
-            return [{w for w, st in kinds[x] if not st}]
+            return [{vt if vt in T.PYTHON_KINDS else t}]
+        if got not in (NP, None):           # a tracked local: its Python numbers
+            return [weak_of.get(got) or {t}]
         return [set()]
 
     per_return = [states(s.value, rt) for s in returns]
-    pythons = [set().union(*ps) for ps in zip(*[python_types(s.value, rt, got) for s, got
-                                                 in zip(returns, per_return)])]
     leaves = list(zip(*per_return))
     owns = list(zip(*[own_types(s.value, rt) for s in returns]))
     # the NumPy type of each leaf when it is one: the returned value's own, or
     # the type a local that changes type takes (held in the Python number's
     # type, exactly)
-    bases = [{owns[k][r] if x == NP else changing[x] for r, x in enumerate(got)
+    bases = [{owns[k][r] if x == NP or isinstance(x, tuple) else changing[x]
+              for r, x in enumerate(got)
               if x not in (PY, None)} for k, got in enumerate(leaves)]
     dynamic = [k for k, got in enumerate(leaves)
                if None not in got and set(got) != {NP} and set(got) != {PY}
                and len(bases[k]) == 1]
     if not dynamic:
         return None
-    used = sorted({x for k in dynamic for x in leaves[k] if x not in (NP, PY)})
-    flag_of = {k: (i, next(iter(bases[k])), next(iter(pythons[k]))
-                   if len(pythons[k]) == 1 else None) for i, k in enumerate(dynamic)}
+    used = {x[1] if isinstance(x, tuple) else x
+            for k in dynamic for x in leaves[k] if x not in (NP, PY)}
+    while True:                         # (and the locals they copy)
+        more = {r[1] for name in used for r in rules[name].values()
+                if isinstance(r, tuple) and r[0] in (COPY, EITHER)} - used
+        if not more:
+            break
+        used |= more
+    used = sorted(used)
+    pys = [set().union(*got) for got in zip(*[python_types(s.value, rt) for s in returns])]
+    held = {}
+    for k in dynamic:
+        t = _leaf_types(rt)[k]
+        p = pys[k] - {t}
+        if not p:
+            continue
+        if len(pys[k]) == 1 and (p <= {T.INT64, T.BOOL} and t == T.FLOAT64 or p == {T.BOOL}
+                                 and t == T.INT64 or t == T.COMPLEX128):
+            held[k] = next(iter(p))     # (a Python int held in a float64: int(value))
+        elif fail is not None:
+            fail(returns[0].line, "variable type change", "the result is a Python "
+                 f"{' or '.join(sorted(_PY_WORDS[x] for x in pys[k]))} on some calls "
+                 "and a NumPy scalar on others, and one compiled type cannot say which "
+                 "Python number; convert it (int(x), float(x)) or start it as a NumPy "
+                 "scalar")
+            return None
+        else:
+            return None
+    flag_of = {k: (i, next(iter(bases[k])), held.get(k)) for i, k in enumerate(dynamic)}
+
+    def exprs(v, t):
+        if isinstance(t, T.TupleType):
+            items = v.items if isinstance(v, N.MakeTuple) and len(v.items) == len(
+                t.items) else [None] * len(t.items)
+            return [x for it, tt in zip(items, t.items) for x in exprs(it, tt)]
+        return [v]
+    covered = frozenset(id(e) for s in returns for k, e in enumerate(exprs(s.value, rt))
+                        if k in flag_of and e is not None)
     return Plan(_marked(rt, leaves, flag_of, iter(range(len(leaves)))), len(dynamic),
                 {name: rules[name] for name in used},
-                {id(s): [got[k] for k in dynamic] for s, got in zip(returns, per_return)})
+                {id(s): [got[k] for k in dynamic] for s, got in zip(returns, per_return)},
+                covered)
 
 
 @dataclass
@@ -135,6 +188,7 @@ class Plan:
     flags: int
     tracked: dict
     returns: dict
+    covered: frozenset = frozenset()    # (the returned expressions the flags box)
 
     def applies_to(self, fn) -> bool:
         """Are ``fn``'s statements still the ones planned for?"""
@@ -161,6 +215,60 @@ class Plan:
         return tuple(flags)
 
 
+_PY_WORDS = {T.INT64: "int", T.FLOAT64: "float", T.BOOL: "bool", T.COMPLEX128: "complex"}
+
+
+def _copies(fn, kinds, rules, changing, weak_of, is_strong, unknown) -> None:
+    """Track, beside ``rules``, locals assigned copies of tracked locals (``s =
+    $sum1``, the total of ``sum(...)``): their state after such an assignment is
+    the copied local's (``(COPY, name)``); other assignments read no tracked
+    local.  Adds to ``rules``, ``changing`` and ``weak_of`` (Python types)."""
+    grew = True
+    while grew:
+        grew = False
+        for name in kinds:
+            if name in rules:
+                continue
+            out, sources, bad = {}, set(), False
+            for s in N.walk_stmts(fn.body):
+                if getattr(s, "target", None) != name:
+                    continue
+                v = getattr(s, "value", None)
+                if not isinstance(s, N.Assign):
+                    bad = True
+                    continue
+                other = v
+                if isinstance(v, N.PyBinOp) and v.op in _INT_OPS[:5] + ("truediv",):
+                    if isinstance(v.left, N.Var) and v.left.name == name:
+                        other = v.right
+                    elif isinstance(v.right, N.Var) and v.right.name == name:
+                        other = v.left
+                if isinstance(other, N.Var) and other.name in rules:
+                    # a copy, or ``acc = acc + t`` (NumPy's if either is)
+                    out[id(s)] = (COPY if other is v else EITHER, other.name)
+                    sources.add(other.name)
+                else:
+                    kind = _arith_kind(v, name, unknown, is_strong)
+                    if kind is _UNKNOWN:
+                        bad = True
+                    else:
+                        out[id(s)] = kind
+            bases = {changing[x] for x in sources}
+            if name in changing:
+                bases.add(changing[name])
+            strong = {t for t, st in kinds[name] if st}
+            if bad or not sources or len(bases) != 1 or not strong <= bases:
+                continue
+            rules[name] = out
+            changing[name] = bases.pop()
+            weak_of[name] = set().union(*(weak_of[x] for x in sources)) | {
+                t for t, st in kinds[name] if not st}
+            grew = True
+
+
+COPY, EITHER = "copy", "either"
+
+
 def _leaf_types(t) -> list:
     if isinstance(t, T.TupleType):
         return [x for i in t.items for x in _leaf_types(i)]
@@ -170,7 +278,55 @@ def _leaf_types(t) -> list:
 def _state(x, state):
     if x in (NP, PY):
         return N.Const(x == NP, T.BOOL)
-    return N.Var(state[x], T.BOOL)
+    return N.Var(state[x[1] if isinstance(x, tuple) else x], T.BOOL)
+
+
+FOLLOWS = "follows"
+_INT_OPS = ("add", "sub", "mul", "floordiv", "mod", "pow", "lshift", "rshift")
+
+
+def follows_local(v, pythons: dict, is_strong):
+    """``(name, P)`` where the one tracked local ``name`` decides whether ``v`` is a
+    NumPy scalar (``1.0 / v``, ``s * 2 + 1``, ``abs(s)`` of a local ``s`` that is
+    the Python ``0`` or an ``np.int64``: arithmetic with Python numbers) and ``P``
+    is the type of Python number ``v`` is while ``name`` is one (its operations
+    on which Python's and NumPy's rules differ re-run in the interpreter:
+    ``uncertain_kinds``); else None.  ``pythons``: per tracked local, the type
+    of the Python numbers it holds."""
+    names = set()
+
+    def py(x):
+        if isinstance(x, N.Var) and x.name in pythons:
+            names.add(x.name)
+            return pythons[x.name]
+        if isinstance(x, N.PyBinOp):
+            if x.type not in T.PYTHON_KINDS:
+                return None
+            l, r = py(x.left), py(x.right)
+            if l is None or r is None:
+                return None
+            if T.COMPLEX128 in (l, r):
+                return None
+            if x.op == "truediv":
+                return T.FLOAT64
+            if T.FLOAT64 in (l, r):
+                return T.FLOAT64 if x.op in _INT_OPS[:6] else None
+            return T.INT64 if x.op in _INT_OPS else None
+        operand = x.operand if isinstance(x, N.PyUnOp) and x.op in ("neg", "pos") else \
+            x.args[0] if isinstance(x, N.PyCall) and x.callee is abs and \
+            len(x.args) == 1 and not x.kwargs else None
+        if operand is not None:
+            t = py(operand)
+            return T.INT64 if t == T.BOOL else t
+        t = getattr(x, "type", None)
+        if t in T.PYTHON_KINDS and not is_strong(x) and not any(
+                isinstance(y, N.Var) and y.name in pythons for y in N.walk_expr(x)):
+            return t                        # (a Python number: 2, len(a), int(c))
+        return None
+    if not isinstance(v, (N.PyBinOp, N.PyUnOp, N.PyCall)):
+        return None
+    t = py(v)
+    return (names.pop(), t) if t is not None and len(names) == 1 else None
 
 
 def _marked(t, leaves, flag_of, counter):
@@ -179,7 +335,7 @@ def _marked(t, leaves, flag_of, counter):
     k = next(counter)
     if k in flag_of:
         flag, base, python = flag_of[k]
-        return T.NumpyScalarIf(base, flag, t, python if python != t else None)
+        return T.NumpyScalarIf(base, flag, t, python)
     if isinstance(t, T.Scalar) and set(leaves[k]) == {NP}:
         return T.NumpyScalarArg(t)
     return t
@@ -199,36 +355,78 @@ def state_rules(fn, name, changing, mixed, is_strong):
         if name in mixed:               # its reads were checked: no state decides
             out[id(s)] = bool(is_strong(v))
             continue
-        other = v
-        if isinstance(v, N.PyBinOp):
-            if isinstance(v.left, N.Var) and v.left.name == name:
-                other = v.right
-            elif isinstance(v.right, N.Var) and v.right.name == name:
-                other = v.left
-        if any(isinstance(e, N.Var) and e.name in changing for e in N.walk_expr(other)):
-            if strong_anyway(v, changing, is_strong):     # ``t = t * 2 + a[i]``
-                out[id(s)] = True
-                continue
+        pick = _pick(fn, v, name, changing, is_strong)
+        if pick is not None:
+            out[id(s)] = pick
+            continue
+        kind = _arith_kind(v, name, changing, is_strong)
+        if kind is _UNKNOWN:
             return None
-        strong = bool(is_strong(other))
-        out[id(s)] = True if strong else (None if other is not v else False)
+        out[id(s)] = kind
     return out
 
 
-def strong_anyway(e, changing, is_strong) -> bool:
-    """Is arithmetic ``e`` a NumPy scalar whatever state the locals that change
-    type are in -- an operand is one without them (``t * 2 + a[i]``)?  Only
-    arithmetic is looked through (a NumPy operand makes its result one)."""
-    if isinstance(e, N.Var) and e.name in changing:
-        return False
-    if isinstance(e, N.PyBinOp):
-        return strong_anyway(e.left, changing, is_strong) or \
-            strong_anyway(e.right, changing, is_strong)
-    if isinstance(e, N.PyUnOp) and e.op != "not":
-        return strong_anyway(e.operand, changing, is_strong)
-    if any(isinstance(x, N.Var) and x.name in changing for x in N.walk_expr(e)):
-        return False
-    return bool(is_strong(e))
+PICK = "pick"
+
+
+def _pick(fn, v, name, changing, is_strong):
+    """``name = min(name, x)`` (``max``, either order) of an ``x`` of the local's
+    own type that reads no local of either kind: ``(PICK, test, x wins when the
+    test holds?, x's state)``, the test -- CPython's, made before the assignment
+    -- saying whether ``x`` is the one kept; else None."""
+    if not (isinstance(v, N.PyCall) and v.callee in (min, max) and len(v.args) == 2
+            and not v.kwargs):
+        return None
+    first, second = v.args
+    mine = [isinstance(a, N.Var) and a.name == name for a in v.args]
+    if mine.count(True) != 1:
+        return None
+    x = second if mine[0] else first
+    held = (fn.locals or {}).get(name)
+    if not isinstance(x, (N.Var, N.Const)) or getattr(x, "type", None) != held or \
+            isinstance(x, N.Var) and x.name in changing:
+        return None
+    op = "lt" if v.callee is min else "gt"
+    # min(name, x) keeps x when x < name; min(x, name) keeps name when name < x
+    test = (N.PyCompare([op], [_fresh(x), N.Var(name, held)], T.BOOL) if mine[0] else
+            N.PyCompare([op], [N.Var(name, held), _fresh(x)], T.BOOL))
+    return (PICK, test, mine[0], bool(is_strong(x)))
+
+
+def _fresh(x):
+    return N.Var(x.name, x.type) if isinstance(x, N.Var) else N.Const(x.value, x.type)
+
+
+_UNKNOWN = object()
+_ARITH = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow")
+
+
+def _arith_kind(v, name, changing, is_strong):
+    """The state ``name = v`` leaves: True where ``v`` is arithmetic with a NumPy
+    scalar operand (``r * 3 + a[i]``: NumPy's whatever ``r`` is), None where it is
+    arithmetic on ``name`` itself and Python numbers (``s = -s``, ``r * 3 + 1``:
+    the kind it had), False for a Python number, ``_UNKNOWN`` where another
+    local that changes kind decides it."""
+    seen = {"self": False, "strong": False}
+
+    def walk(x):
+        if isinstance(x, N.Var) and x.name == name:
+            seen["self"] = True
+            return True
+        if isinstance(x, N.PyBinOp) and x.op in _ARITH:
+            return walk(x.left) and walk(x.right)
+        if isinstance(x, N.PyUnOp) and x.op in ("neg", "pos"):
+            return walk(x.operand)
+        if any(isinstance(e, N.Var) and e.name in changing for e in N.walk_expr(x)):
+            return False
+        if is_strong(x):
+            seen["strong"] = True
+        return True
+    if not walk(v):
+        return _UNKNOWN
+    if seen["strong"]:
+        return True
+    return None if seen["self"] else False
 
 
 def track_states(fn, state: dict, rules: dict) -> None:
@@ -241,10 +439,27 @@ def track_states(fn, state: dict, rules: dict) -> None:
                 sub = getattr(s, attr, None)
                 if isinstance(sub, list):
                     setattr(s, attr, walk(sub))
+            now = rules[s.target].get(id(s)) if isinstance(s, N.Assign) and \
+                s.target in state else None
+            if isinstance(now, tuple) and now[0] == PICK:   # (lo = min(lo, x)): before
+                _, test, then, strong = now
+                set_it = [N.Assign(target=state[s.target], line=s.line,
+                                   value=N.Const(strong, T.BOOL))]
+                out.append(N.If(cond=test, then=set_it if then else [],
+                                orelse=[] if then else set_it, line=s.line))
             out.append(s)
             if isinstance(s, N.Assign) and s.target in state:
-                now = rules[s.target][id(s)]
-                if now is not None:
+                if isinstance(now, tuple) and now[0] == PICK:
+                    pass
+                elif isinstance(now, tuple) and now[0] == EITHER:     # (acc = acc + t)
+                    out.append(N.If(cond=N.Var(state[now[1]], T.BOOL),
+                                    then=[N.Assign(target=state[s.target], line=s.line,
+                                                   value=N.Const(True, T.BOOL))],
+                                    line=s.line))
+                elif isinstance(now, tuple):        # (COPY, name): that one's state
+                    out.append(N.Assign(target=state[s.target], line=s.line,
+                                        value=N.Var(state[now[1]], T.BOOL)))
+                elif now is not None:
                     out.append(N.Assign(target=state[s.target], line=s.line,
                                         value=N.Const(now, T.BOOL)))
         return out

@@ -41,7 +41,9 @@ _METHODS = frozenset((
     "startswith", "endswith", "lower", "upper", "strip", "lstrip", "rstrip",
     "casefold", "isdigit", "isalpha", "isalnum", "isspace", "islower", "isupper",
     "capitalize", "title", "count", "find", "rfind", "replace", "removeprefix",
-    "removesuffix", "isidentifier", "isnumeric", "isdecimal"))
+    "removesuffix", "isidentifier", "isnumeric", "isdecimal", "index", "rindex",
+    "isprintable", "istitle", "isascii", "swapcase", "zfill", "center", "ljust",
+    "rjust"))
 
 _UNSET = object()
 

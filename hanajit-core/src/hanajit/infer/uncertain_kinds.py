@@ -27,6 +27,10 @@ would hold both) -- except just after an assignment in the same block that
 makes it a NumPy scalar (``s += v; res.append(s)``).  A local holding numbers
 of two types (a bool, then an int) put into a list or dict falls back the same
 way.  Divisions that ``python_state`` tracks exactly keep its checks.
+A scalar ``a if c else b``, ``and``/``or`` or ``min``/``max`` of a NumPy scalar
+and a Python number is either as well (``d.get(k, 0)`` of NumPy values), and a
+returned value of either kind that no result flag boxes
+(``infer/result_flags.py``) falls back: the static rule would box it one way.
 """
 from __future__ import annotations
 
@@ -51,6 +55,12 @@ def _base(fn, assigned: dict, mixed: dict) -> set:
         if weak and strong and all(t in _PYTHON for t in strong):
             out.add(name)
     return out
+
+
+def uncertain_locals(fn, assigned: dict, mixed: dict) -> set:
+    """The locals assigned both a Python number and a NumPy scalar of a type that
+    holds both (loop targets of a ``range`` counting as Python ints)."""
+    return _base(fn, assigned, mixed)
 
 
 class _Kinds:
@@ -79,9 +89,13 @@ class _Kinds:
             return self.definite(e.tup.items[e.index])
         if not self.is_strong(e):
             return False
+        if isinstance(e, N.PyCall) and e.callee in (min, max) and len(e.args) > 1:
+            return all(self.definite(a) for a in e.args)    # (one of them, as it is)
         if isinstance(e, N.PyCall) and e.callee in (abs, min, max, divmod, pow):
             return any(self.definite(a) for a in e.args)
-        if isinstance(e, (N.PyCompare, N.PyBoolOp)):
+        if isinstance(e, N.PyBoolOp):       # (its value is one of its operands)
+            return all(self.definite(v) for v in e.values)
+        if isinstance(e, N.PyCompare):
             return not any(isinstance(x, N.Var) and x.name in self.unc
                            for x in N.walk_expr(e))
         return True
@@ -95,7 +109,7 @@ def check(fn: N.Function, assigned: dict, mixed: dict, is_strong, fail) -> None:
     doc; ``assigned``: per local, the (type, NumPy scalar?) of its assignments."""
     _mixed_types(fn, assigned, fail)
     unc = _base(fn, assigned, mixed)
-    if not unc:
+    if not unc and not _mixed_choice(fn, is_strong):
         return
     k = _Kinds(is_strong, unc)
     assigns = [(blk, i, s) for blk in _blocks(fn.body) for i, s in enumerate(blk)
@@ -123,6 +137,49 @@ def check(fn: N.Function, assigned: dict, mixed: dict, is_strong, fail) -> None:
         for root in N.stmt_exprs(s):
             for e in N.walk_expr(root) if root is not None else ():
                 _mark(k, e, s.line, fail)
+    _returns(fn, k, fail)
+
+
+def _mixed_choice(fn, is_strong) -> bool:
+    """Does ``fn`` hold a scalar ``a if c else b``, ``and``/``or`` or ``min``/``max``
+    of several values whose operands are a NumPy scalar and a Python number
+    (``d.get(k, 0)`` of NumPy values, ``min(a[i], 0)``)?"""
+    for s in N.walk_stmts(fn.body):
+        for root in N.stmt_exprs(s):
+            for e in N.walk_expr(root) if root is not None else ():
+                ops = [e.a, e.b] if isinstance(e, N.PyIfExp) else e.values if \
+                    isinstance(e, N.PyBoolOp) else e.args if isinstance(e, N.PyCall) \
+                    and e.callee in (min, max) and len(e.args) > 1 else None
+                if ops and isinstance(getattr(e, "type", None), T.Scalar) and \
+                        len({bool(is_strong(x)) for x in ops}) > 1:
+                    return True
+    return False
+
+
+def _returns(fn, k: _Kinds, fail) -> None:
+    """Fail where a returned scalar is a Python number on some runs and a NumPy
+    scalar on others, unless it is a local whose state the result's flags carry
+    (``infer/result_flags.py``)."""
+    plan = getattr(fn, "flagged_result", None)
+    covered = plan.covered if plan is not None else frozenset()
+
+    def leaves(v):
+        if isinstance(v, N.MakeTuple):
+            for x in v.items:
+                yield from leaves(x)
+        elif isinstance(getattr(v, "type", None), T.Scalar):
+            yield v
+    for s in N.walk_stmts(fn.body):
+        if not isinstance(s, N.Return) or s.value is None:
+            continue
+        for v in leaves(s.value):
+            if k.uncertain(v) and id(v) not in covered:
+                fail(s.line, "variable type change", "the returned value is a Python "
+                     "number on some runs and a NumPy scalar on others (computed from "
+                     "a local assigned both, or an 'a if c else b', 'and'/'or' or "
+                     "min()/max() of both), so its type depends on the run; start the "
+                     "local as a "
+                     "NumPy scalar or convert the value (int(x), float(x))")
 
 
 def _holds(k: _Kinds, v) -> bool:

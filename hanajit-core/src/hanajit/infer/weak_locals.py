@@ -88,6 +88,28 @@ def check_held(name: str, kinds: set, line, fail, words=None) -> None:
              f"scalar on another, and no one type holds both; {_advice(name, 'uint64', words)}")
 
 
+def check_narrow(body: list, assigned: dict, fail, words=None) -> None:
+    """Fail for a local assigned a Python number and NumPy scalars of two or more
+    types, one of which a Python number of its kind adapts to (``s = 0; s += v;
+    s -= 1`` of float32 ``v``: the interpreter keeps ``s`` float32, the one
+    compiled type would be their common float64)."""
+    from ..typing_rules import unify
+    for name, kinds in assigned.items():
+        weak = {t for t, strong in kinds if not strong and t in _PYTHON_VALUE}
+        strong = {t for t, strong in kinds if strong}
+        if weak and len(strong) > 1:
+            narrow = sorted(str(x) for x in strong if any(unify(p, x) != x for p in weak))
+            if narrow:
+                line = next((x.line for x in N.walk_stmts(body) if isinstance(x, N.Assign)
+                             and x.target == name), 0)
+                py = " or ".join(_PY_NAME[t] for t in _PYTHON_VALUE if t in weak)
+                fail(line, "variable type change",
+                     f"{local_words(name)} is a Python {py} on "
+                     f"one path and NumPy scalars of types {', '.join(sorted(map(str, strong)))} "
+                     f"on others (NumPy 2 keeps it {narrow[0]}); "
+                     f"{_advice(name, narrow[0], words)}")
+
+
 def _agree(p, s, other) -> bool:
     """Does NumPy promote (S, O) as it promotes (a Python P, O)?"""
     try:
