@@ -80,15 +80,19 @@ class Engine:
         return self.target.create_target_machine(cpu=self.cpu, features=self.features,
                                                  opt=3, reloc="pic", codemodel="default")
 
-    def compile_object(self, ir_text: str, speed=3, multi_exit=False) -> tuple[str, bytes]:
+    def compile_object(self, ir_text: str, speed=3, multi_exit=False,
+                       inline_first=False) -> tuple[str, bytes]:
         """Parse, verify, optimise and emit: ``(optimised IR text, object bytes)``,
         under the process-wide llvmlite lock (``toolchain.compile``).  The same
         module text compiles once per process (:class:`_Objects`): a function
         jitted again -- a fresh ``jit(...)`` of the same source, a closure made
         per call -- links the object already made.  ``multi_exit``: LLVM may
-        unroll loops with more than one exit (``target.checked_loops``)."""
+        unroll loops with more than one exit (``target.checked_loops``).
+        ``inline_first``: the ``alwaysinline`` functions are inlined before the
+        pipeline, which then optimises their bodies once, in their callers
+        (``target.optimise_once``)."""
         key = (hashlib.blake2b(ir_text.encode(), digest_size=20).digest(), speed,
-               multi_exit)
+               multi_exit, inline_first)
         done = self._objects.get(key)
         if done is not None:
             return done
@@ -98,6 +102,7 @@ class Engine:
             self._option("force-ordered-reductions", ordered_reductions_pay(ir_text))
             self._option("unroll-runtime-multi-exit", multi_exit)
             out = toolchain.compile(ir_text, self.tm, speed=speed, slp=True, emit=("obj",),
+                                    before=_inline_first if inline_first else None,
                                     after=_inline_vector_squares if "hj.vsquare." in ir_text
                                     else None)
         done = out["llvm"], out["obj"]
@@ -187,6 +192,14 @@ class _Objects:
             while self._bytes > self.limit:
                 _, (text, obj) = self._items.popitem(last=False)
                 self._bytes -= len(text) + len(obj)
+
+
+def _inline_first(llvm, mod, pb) -> None:
+    """Inline the ``alwaysinline`` functions (the program's function into its
+    C-ABI wrapper) before the optimisation pipeline."""
+    pm = llvm.create_new_module_pass_manager()
+    pm.add_always_inliner_pass()
+    pm.run(mod, pb)
 
 
 def _inline_vector_squares(llvm, mod, pb) -> None:

@@ -101,9 +101,15 @@ class CpuTarget(Target):
         # through LLVM would double the compile of a scalar function
         cexports = add_cfunc(llmod, entry_fn, ml.declare(entry_fn)) \
             if options.get("c_exports") else []
+        entry_decl = ml.declare(entry_fn)
+        once = (not cexports and "noinline" not in entry_decl.attributes
+                and optimise_once(module, only))
+        if once:
+            entry_decl.attributes.add("alwaysinline")
         text = str(llmod)
         release(llmod)            # (freed at once, not by the cyclic collector)
-        optimized, obj = eng.compile_object(text, multi_exit=checked_loops(module, only))
+        optimized, obj = eng.compile_object(text, multi_exit=checked_loops(module, only),
+                                            inline_first=once)
         if (options or {}).get("cache"):
             # the runtimes the code calls, for processes that load it from the cache
             from . import runtimes
@@ -163,6 +169,38 @@ def _signature_only(fn):
     out = copy.copy(fn)
     out.body, out.locals = [], {}
     return out
+
+
+def optimise_once(module, only=None) -> bool:
+    """May the program's function be inlined into its C-ABI wrapper before LLVM's
+    pipeline, which then optimises its body once rather than twice (alone, then
+    inside the wrapper)?  Not where a function of the module has a loop of a
+    constant count inside another loop: LLVM's first pass unrolls it (``for di
+    in (-1, 0, 1)``) and only the second folds what that left (``life_step``'s
+    ``(j + dj) % m`` became compare-and-select: 3x slower optimised once).
+    ``only``: the functions the module defines (None: all).
+    ``HANAJIT_OPTIMISE_ONCE=0``: never (for comparing)."""
+    from hanajit.ir import nodes as N
+
+    def constant(s) -> bool:
+        if isinstance(s, N.ForCount):
+            return not N.read_names(s.count)
+        return isinstance(s, N.PyForRange) and not any(
+            N.read_names(e) for e in (s.start, s.stop, s.step) if e is not None)
+
+    def nested(body, inside: bool) -> bool:
+        for s in body:
+            loop = isinstance(s, (N.ForCount, N.Loop, N.PyForRange, N.PyWhile))
+            if loop and inside and constant(s):
+                return True
+            if any(isinstance(sub, list) and nested(sub, inside or loop)
+                   for sub in (getattr(s, a, None) for a in ("then", "orelse", "body"))):
+                return True
+        return False
+    if os.environ.get("HANAJIT_OPTIMISE_ONCE") == "0":
+        return False
+    return not any(nested(fn.body, False) for name, fn in module.functions.items()
+                   if only is None or name in only)
 
 
 def checked_loops(module, only=None) -> bool:

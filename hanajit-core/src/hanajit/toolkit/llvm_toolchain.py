@@ -58,7 +58,7 @@ def target_machine(triple: str, cpu: str = "", features: str = "", opt: int = 3,
 
 def compile(ir_text: str, tm, *, speed: int = 3, slp: bool = False,
             link: Iterable = (), link_lazily: bool = False,
-            prepare: Callable | None = None,
+            prepare: Callable | None = None, before: Callable | None = None,
             after: Callable | None = None, emit: Iterable[str] = ("obj",)) -> dict:
     """Parse ``ir_text``, link the modules in ``link`` (IR text, or bitcode bytes;
     with ``link_lazily`` their definitions become ``linkonce_odr``, so only what the
@@ -66,10 +66,10 @@ def compile(ir_text: str, tm, *, speed: int = 3, slp: bool = False,
     pipeline has it, and the SLP vectoriser when ``slp``), and emit.
 
     ``prepare(llvm, module)`` runs after linking and before verification (linkage
-    changes, say); ``after(llvm, module, pass_builder)`` after the optimisation
-    pipeline.  Returns ``{"llvm": optimised IR text}`` plus ``"asm"`` (text) and/or
-    ``"obj"`` (bytes), each emitted once from the optimised module (a fresh parse
-    of its bitcode for all but the last)."""
+    changes, say); ``before(llvm, module, pass_builder)`` and ``after(...)`` right
+    before and after the optimisation pipeline.  Returns ``{"llvm": optimised IR
+    text}`` plus ``"asm"`` (text) and/or ``"obj"`` (bytes), each emitted once from
+    the optimised module (a fresh parse of its bitcode for all but the last)."""
     import llvmlite.binding as llvm        # initialised by whoever made ``tm``
     emit = tuple(emit)
     with LOCK:
@@ -94,6 +94,8 @@ def compile(ir_text: str, tm, *, speed: int = 3, slp: bool = False,
             pto = llvm.create_pipeline_tuning_options(speed_level=speed)
             pto.slp_vectorization = slp
             pb = llvm.create_pass_builder(tm, pto)
+            if before is not None:
+                before(llvm, mod, pb)
             pb.getModulePassManager().run(mod, pb)
             if after is not None:
                 after(llvm, mod, pb)
