@@ -81,17 +81,24 @@ def _env(cache_dir, **extra):
 
 
 ALL = "median,quantile,contract,counts,axes,tally"
-FEW = "median,counts"
 ONE = "tally"           # one small piece: where any piece shows the property
+# two small pieces (bincount's and histogram's): where two entries show the
+# property (a damage of each kind, two pieces compiled at once), at a third of
+# the compile of median's and histogram's pieces in each process
+TWO = "tally,counts"
 
 
-def _run(env, calls=FEW):
+def _child(env):
     folder = os.path.dirname(env["HANAJIT_CACHE_DIR"])
     child = os.path.join(folder, "child.py")      # (hanajit reads the source)
     if not os.path.exists(child):
         with open(child, "w") as f:
             f.write(CHILD)
-    proc = subprocess.run([sys.executable, child, calls], env=env, capture_output=True,
+    return child
+
+
+def _run(env, calls):
+    proc = subprocess.run([sys.executable, _child(env), calls], env=env, capture_output=True,
                           text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -128,8 +135,9 @@ def test_a_later_process_links_the_pieces_instead_of_compiling_them(tmp_path):
 
 def test_damaged_entries_are_compiled_again_and_rewritten(tmp_path):
     cache = tmp_path / "cache"
-    _run(_env(cache))
+    _run(_env(cache), TWO)
     kept = _entries(cache)
+    assert len(kept) == 2
     with open(kept[0], "r+b") as f:                 # truncated
         f.truncate(os.path.getsize(kept[0]) // 2)
     with open(kept[-1], "r+b") as f:                # a flipped byte in the payload
@@ -137,22 +145,23 @@ def test_damaged_entries_are_compiled_again_and_rewritten(tmp_path):
         byte = f.read(1)
         f.seek(-10, os.SEEK_END)
         f.write(bytes([byte[0] ^ 0xFF]))
-    again = _run(_env(cache))
-    assert all(again["same"]) and again["pieces"] == (2 if len(kept) > 1 else 1)
-    assert _run(_env(cache))["pieces"] == 0          # whole again
+    again = _run(_env(cache), TWO)
+    assert all(again["same"]) and again["pieces"] == 2
+    whole = _run(_env(cache), TWO)                  # whole again: linked, not built
+    assert whole["pieces"] == 0 and "histogram" not in whole["built"]
     # signatures kept, objects gone: the pieces are compiled again
     for path in _entries(cache):
         os.unlink(path)
-    gone = _run(_env(cache))
+    gone = _run(_env(cache), TWO)
     assert all(gone["same"]) and gone["pieces"] == len(kept)
-    assert "median_rows" in gone["built"]
+    assert "histogram" in gone["built"]
     # a damaged signature: the piece's functions are compiled (and linked)
     for path in glob.glob(os.path.join(cache, "_library", "signatures", "*.hjc")):
         with open(path, "r+b") as f:
             f.truncate(20)
-    damaged = _run(_env(cache))
+    damaged = _run(_env(cache), TWO)
     assert all(damaged["same"]) and damaged["pieces"] == 0
-    assert "median_rows" in damaged["built"]
+    assert "histogram" in damaged["built"]
 
 
 def test_another_cpu_has_entries_of_its_own(tmp_path):
@@ -202,7 +211,7 @@ def test_a_process_that_writes_a_piece_keeps_the_folder_small(tmp_path):
     old.parent.mkdir(parents=True)
     old.write_bytes(b"z" * 2_000_000)           # an old entry, 2 MB, long unused
     os.utime(old, (1000, 1000))
-    done = _run(_env(cache, HANAJIT_LIBRARY_CACHE_MB="1"), "median")
+    done = _run(_env(cache, HANAJIT_LIBRARY_CACHE_MB="1"), ONE)
     assert all(done["same"]) and done["pieces"] > 0
     assert not old.exists() and _entries(cache)
 
@@ -234,18 +243,16 @@ def test_processes_compiling_at_once_compile_each_piece_once(tmp_path):
     links it (``library_cache.compiling``); both give NumPy's results."""
     cache = tmp_path / "cache"
     env = _env(cache)
-    _run(env, "tally")                  # (writes child.py; one small piece)
-    before = len(_entries(cache))
-    child = os.path.join(tmp_path, "child.py")
-    procs = [subprocess.Popen([sys.executable, child, FEW], env=env, text=True,
+    child = _child(env)
+    procs = [subprocess.Popen([sys.executable, child, TWO], env=env, text=True,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
              for _ in range(2)]
     outs = [p.communicate(timeout=300) for p in procs]
     assert all(p.returncode == 0 for p in procs), outs
     results = [json.loads(out.strip().splitlines()[-1]) for out, _ in outs]
     assert all(all(r["same"]) for r in results)
-    new = len(_entries(cache)) - before
-    assert new > 0 and sum(r["pieces"] for r in results) == new, (results, new)
+    new = len(_entries(cache))
+    assert new == 2 and sum(r["pieces"] for r in results) == new, (results, new)
 
 
 def _legacy_choice(a):

@@ -8,7 +8,7 @@ empty ``min``, ``argmax`` ...) must be the same exception type."""
 import random
 
 import numpy as np
-from hanajit.testing.fuzz import DERANDOMIZE, compiled_count, run_both, with_layout
+from hanajit.testing.fuzz import DERANDOMIZE, run_both, with_layout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -68,9 +68,9 @@ def _same(got, want, src):
     np.testing.assert_allclose(got, want, rtol=tol, atol=tol, equal_nan=True, err_msg=src)
 
 
-def _check(seed):
+def _check(seed, compiled=None):
     src, a = make_case(seed)
-    got, want = run_both(src, [a], stem="reduce")
+    got, want = run_both(src, [a], stem="reduce", compiled=compiled)
     assert got[0] == want[0], (src, a, got, want)
     if got[0] == "raise":
         assert got[1] is want[1], (src, got, want)
@@ -78,7 +78,8 @@ def _check(seed):
         _same(got[1], want[1], src)
 
 
-@settings(max_examples=90, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+# (50 random seeds and the 40 fixed ones of the last test: 90 cases checked)
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           derandomize=DERANDOMIZE)
 @given(seed=st.integers(0, 2 ** 32 - 1))
 def test_random_reductions_match_numpy(seed):
@@ -99,4 +100,9 @@ def test_expressions_reading_the_array_twice():
 
 
 def test_the_reduction_fuzzer_reaches_compiled_code():
-    assert compiled_count(make_case, range(40), "reduce") >= 30
+    """Most cases compile (or the comparison would test the interpreter): the
+    first 40 seeds, each also checked against NumPy (one compile for both)."""
+    compiled = []
+    for seed in range(40):
+        _check(seed, compiled)
+    assert sum(compiled) >= 30

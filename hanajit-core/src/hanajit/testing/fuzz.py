@@ -45,36 +45,28 @@ def copies(args) -> list:
     return [a.copy(order="K") if isinstance(a, np.ndarray) else a for a in args]
 
 
-def run_both(src: str, args: list, want_args=None, result=np.asarray, stem="fuzz"):
+def run_both(src: str, args: list, want_args=None, result=np.asarray, stem="fuzz",
+             compiled: list | None = None):
     """(compiled outcome, interpreted outcome) of the function ``f`` in ``src``:
     the interpreter runs on ``want_args`` (default: copies of ``args``), the
-    compiled function (fallback warnings silenced) on ``args``."""
+    compiled function (fallback warnings silenced) on ``args``.  ``compiled``, a
+    list, gets whether the call ran compiled code (no fallback warning; compiled
+    code raising counts): a fuzzer's check that most of its cases compile, on
+    cases it compares too, compiles each once."""
     mod = load_module(src, stem)
     want = outcome(mod.f, copies(args) if want_args is None else want_args, result)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", HanaJitFallbackWarning)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", HanaJitFallbackWarning)
         got = outcome(jit(mod.f), args, result)
+    fell_back = False
+    for w in caught:            # (the other warnings as they would have been given)
+        if issubclass(w.category, HanaJitFallbackWarning):
+            fell_back = True
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    if compiled is not None:
+        compiled.append(not fell_back)
     return got, want
-
-
-def compiled_count(make_case, seeds, stem="fuzz") -> int:
-    """How many of the generated cases compile (an exception raised by compiled
-    code counts): most must, or a fuzzer would only test the interpreter."""
-    n = 0
-    for seed in seeds:
-        src, *args = make_case(seed)
-        if len(args) == 1 and isinstance(args[0], list):
-            args = args[0]
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", HanaJitFallbackWarning)
-            try:
-                jit(load_module(src, stem).f)(*args)
-                n += 1
-            except HanaJitFallbackWarning:
-                pass
-            except Exception:      # noqa: BLE001 - compiled code raising counts
-                n += 1
-    return n
 
 
 def with_layout(rng: random.Random, a: np.ndarray, choices=("C", "C", "F", "rev")):
