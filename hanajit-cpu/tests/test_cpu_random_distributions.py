@@ -1,8 +1,9 @@
 """``Generator.gamma``, ``standard_gamma``, ``beta``, ``chisquare``,
 ``standard_t``, ``lognormal``, ``laplace``, ``logistic``, ``gumbel``,
 ``rayleigh``, ``weibull``, ``pareto``, ``power``, ``standard_cauchy``,
-``triangular``, ``geometric``, ``f``, ``wald``, ``negative_binomial`` and
-``binomial``: compiled draws equal NumPy's bit for bit,
+``triangular``, ``geometric``, ``f``, ``wald``, ``negative_binomial``,
+``noncentral_chisquare``, ``noncentral_f``, ``vonmises``, ``logseries``,
+``zipf`` and ``binomial``: compiled draws equal NumPy's bit for bit,
 with the same bit generator state afterwards and NumPy's ValueErrors.
 
 The parameters cover each algorithm's branches: gamma's shape 0, below 1, 1
@@ -26,12 +27,16 @@ def every_draw(rng, a, b, n):
              rng.laplace(a, b, n), rng.logistic(a, b, (2, n)), rng.gumbel(a, b, n),
              rng.rayleigh(b, n), rng.weibull(a, n), rng.pareto(a, n), rng.power(a, n),
              rng.standard_cauchy(n), rng.triangular(-a, 0.0, b, n), rng.geometric(b, n),
-             rng.f(a, b, n), rng.wald(a, b, n), rng.negative_binomial(a, b, n))
+             rng.f(a, b, n), rng.wald(a, b, n), rng.negative_binomial(a, b, n),
+             rng.noncentral_chisquare(a, b, n), rng.noncentral_f(a, b, a + b, n),
+             rng.vonmises(a, b, n), rng.logseries(b * 0.99, n), rng.zipf(a + 1.0, n))
     scalars = (rng.gamma(a), rng.standard_gamma(a), rng.beta(a, b), rng.chisquare(a),
                rng.standard_t(a), rng.lognormal(), rng.laplace(), rng.logistic(scale=b),
                rng.gumbel(a), rng.rayleigh(), rng.weibull(a), rng.pareto(a), rng.power(a),
                rng.standard_cauchy(), rng.triangular(a, a, a + b), rng.geometric(b),
-               rng.f(b, a), rng.wald(b, a), rng.negative_binomial(a, b))
+               rng.f(b, a), rng.wald(b, a), rng.negative_binomial(a, b),
+               rng.noncentral_chisquare(b, a), rng.noncentral_f(b, a, b),
+               rng.vonmises(-a, b * 1e7), rng.logseries(b * 0.5), rng.zipf(a * 30.0 + 1.0))
     return sized, scalars
 
 
@@ -91,6 +96,11 @@ def negative_binomial_kind(rng, m, p, n):  # CONS_POSITIVE_NOT_NAN, CONS_BOUNDED
     return rng.negative_binomial(m, p, n), rng.negative_binomial(m, p)
 
 
+def rare_kind(rng, x, y, n):               # CONS_GT_1, CONS_BOUNDED_LT_0_1, kappa
+    return rng.zipf(x, n), rng.logseries(y), rng.vonmises(x, y, n), \
+        rng.noncentral_chisquare(x, min(y, 1e15))
+
+
 def triangular_kind(rng, left, right, n):
     return rng.triangular(left, 0.5, right, n), rng.triangular(left, 0.5, right)
 
@@ -99,7 +109,7 @@ EDGES = [0.0, -0.0, -1.0, 0.5, 1.0, 1.5, 1e-300, 3e-300, 2.9e-103, float("nan"),
 
 
 @pytest.mark.parametrize("py", [gamma_kind, beta_kind, geometric_kind, triangular_kind,
-                                wald_kind, negative_binomial_kind])
+                                wald_kind, negative_binomial_kind, rare_kind])
 def test_checks_and_edges_are_numpys(py):
     """Zeros of both signs, NaN, inf and out-of-range parameters: NumPy's
     values or its ValueError (with size 0 too: NumPy checks first)."""

@@ -418,7 +418,10 @@ def _more(name, floats, defaults=None, result=None):
               "rayleigh": md.check_scale, "weibull": md.check_a_non_negative,
               "pareto": md.check_a_positive, "power": md.check_a_positive,
               "triangular": md.check_triangular, "geometric": md.check_p,
-              "f": md.check_f, "wald": md.check_wald,
+              "f": md.check_f, "wald": md.check_wald, "zipf": md.check_zipf,
+              "noncentral_chisquare": md.check_noncentral_chisquare,
+              "noncentral_f": md.check_noncentral_f, "vonmises": md.check_vonmises,
+              "logseries": md.check_logseries,
               "negative_binomial": md.check_negative_binomial}
     return Method(name, floats + ("size",), None, floats, defaults,
                   draw=getattr(md, f"{name}_draw"), check=checks.get(name), result=result)
@@ -444,6 +447,11 @@ METHODS.update({
     "f": _more("f", ("dfnum", "dfden")),
     "wald": _more("wald", ("mean", "scale")),
     "negative_binomial": _more("negative_binomial", ("n", "p"), result=I),
+    "noncentral_chisquare": _more("noncentral_chisquare", ("df", "nonc")),
+    "noncentral_f": _more("noncentral_f", ("dfnum", "dfden", "nonc")),
+    "vonmises": _more("vonmises", ("mu", "kappa")),
+    "logseries": _more("logseries", ("p",), result=I),
+    "zipf": _more("zipf", ("a",), result=I),
 })
 
 

@@ -89,6 +89,33 @@ def check_negative_binomial(n, p):
     check_p(p)
 
 
+def check_noncentral_chisquare(df, nonc):
+    positive(df, "df")
+    non_negative(nonc, "nonc")
+
+
+def check_noncentral_f(dfnum, dfden, nonc):
+    positive(dfnum, "dfnum")
+    positive(dfden, "dfden")
+    non_negative(nonc, "nonc")
+
+
+def check_vonmises(mu, kappa):
+    non_negative(kappa, "kappa")
+
+
+def check_logseries(p):
+    """CONS_BOUNDED_LT_0_1."""
+    if not (p >= 0.0 and p < 1.0):
+        raise ValueError("p < 0, p >= 1 or p is NaN")
+
+
+def check_zipf(a):
+    """CONS_GT_1."""
+    if not a > 1.0:
+        raise ValueError("a <= 1 or a is NaN")
+
+
 def check_p(p):
     """CONS_BOUNDED_GT_0_1."""
     if not (p > 0.0 and p <= 1.0):
@@ -284,3 +311,100 @@ def power_draw(rng, a):
 
 def standard_cauchy_draw(rng):
     return prims.fdiv(standard_normal(rng), standard_normal(rng))
+
+
+def noncentral_chisquare_draw(rng, df, nonc):
+    """``random_noncentral_chisquare``."""
+    if nonc != nonc:
+        return nonc
+    if nonc == 0.0:
+        return chisquare_draw(rng, df)
+    if 1.0 < df:
+        chi2 = chisquare_draw(rng, df - 1.0)
+        n = standard_normal(rng) + math.sqrt(nonc)
+        return chi2 + n * n
+    i = poisson_draw(rng, nonc / 2.0)
+    return chisquare_draw(rng, df + 2 * i)
+
+
+def noncentral_f_draw(rng, dfnum, dfden, nonc):
+    t = noncentral_chisquare_draw(rng, dfnum, nonc) * dfden
+    return prims.fdiv(t, chisquare_draw(rng, dfden) * dfnum)
+
+
+def vonmises_draw(rng, mu, kappa):
+    """``random_vonmises``: uniform below kappa 1e-8, a wrapped normal above 1e6,
+    else Best and Fisher's rejection."""
+    if kappa != kappa:
+        return kappa
+    if kappa < 1e-8:
+        return math.pi * (2.0 * prims.rng_next_double(rng) - 1.0)
+    if kappa < 1e-5:
+        s = 1.0 / kappa + kappa
+    elif kappa <= 1e6:
+        r = 1.0 + math.sqrt(1.0 + 4.0 * kappa * kappa)
+        rho = (r - math.sqrt(2.0 * r)) / (2.0 * kappa)
+        s = (1.0 + rho * rho) / (2.0 * rho)
+    else:
+        result = mu + math.sqrt(1.0 / kappa) * standard_normal(rng)
+        if result < -math.pi:
+            result = result + 2.0 * math.pi
+        if result > math.pi:
+            result = result - 2.0 * math.pi
+        return result
+    while True:
+        u = prims.rng_next_double(rng)
+        z = prims.cos(math.pi * u)
+        w = (1.0 + s * z) / (s + z)
+        y = kappa * (s - w)
+        v = prims.rng_next_double(rng)
+        if y * (2.0 - y) - v >= 0.0 or prims.log(prims.fdiv(y, v)) + 1.0 - y >= 0.0:
+            break
+    u = prims.rng_next_double(rng)
+    result = np.arccos(w)
+    if u < 0.5:
+        result = -result
+    result = result + mu
+    neg = result < 0.0
+    mod = prims.fmod(abs(result) + math.pi, 2.0 * math.pi) - math.pi
+    if neg:
+        mod = -mod
+    return mod
+
+
+def logseries_draw(rng, p):
+    """``random_logseries``."""
+    r = prims.log1p(-p)
+    while True:
+        v = prims.rng_next_double(rng)
+        if v >= p:
+            return 1
+        u = prims.rng_next_double(rng)
+        q = -np.expm1(r * u)
+        if v <= q * q:
+            fr = np.floor(1.0 + prims.fdiv(prims.log(v), prims.log(q)))
+            if fr < 1.0 or v == 0.0:
+                continue
+            return int(fr)
+        if v >= q:
+            return 1
+        return 2
+
+
+def zipf_draw(rng, a):
+    """``random_zipf``: rejection from a truncated continuous Zipf, 1 from a >= 1025."""
+    if a >= 1025.0:
+        return 1
+    am1 = a - 1.0
+    b = prims.pow(2.0, am1)
+    umin = prims.pow(9.223372036854775807e18, -am1)
+    while True:
+        u01 = prims.rng_next_double(rng)
+        u = u01 * umin + (1.0 - u01)
+        v = prims.rng_next_double(rng)
+        x = np.floor(prims.pow(u, -1.0 / am1))
+        if x > 9.223372036854775807e18 or x < 1.0:
+            continue
+        t = prims.pow(1.0 + 1.0 / x, am1)
+        if v * x * (t - 1.0) / (b - 1.0) <= t / b:
+            return int(x)
