@@ -77,6 +77,8 @@ def test_an_int_the_result_type_cannot_hold_is_the_interpreters(a, b):
     with a uint64); where the winning int does not fit it exactly, the call
     runs in the interpreter, which returns the int itself -- never a rounded
     value."""
-    got, want = jit(two, fallback=False)(a, b), two(a, b)
-    assert got == want and all(int(g) == int(w) for g, w in zip(got, want))
-    assert jit(three, fallback=False)(1.0, a, b) == three(1.0, a, b)
+    with warnings.catch_warnings():     # (a result of either kind falls back)
+        warnings.simplefilter("ignore", HanaJitFallbackWarning)
+        got, want = jit(two)(a, b), two(a, b)
+        assert got == want and all(int(g) == int(w) for g, w in zip(got, want))
+        assert jit(three)(1.0, a, b) == three(1.0, a, b)

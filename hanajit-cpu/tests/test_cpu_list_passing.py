@@ -43,13 +43,13 @@ def jitted_total(xs, scale):
 
 def reads(a):
     out = []
-    s = 0.0
+    s = np.float64(0.0)             # (a Python 0.0 would be a result of either kind)
     for v in a:
         out.append(v)
         s += mean_of(out)           # (taken out of the expression, then inlined)
     k = first_big(out)
     k2 = first_big(out, limit=-1.0)
-    return s, k, k2, jitted_total(out, 2), out, mean_of(out) * 2
+    return s, k, k2, jitted_total(out, 2), out, float(mean_of(out)) * 2
 
 
 def test_callees_that_read_the_list():

@@ -12,7 +12,10 @@ from hypothesis import strategies as st
 from hanajit.testing.compare import check_fallback
 from hanajit.testing.jitted import jitted
 
-from dict_outcomes import same    # (numbers compared with their types, lists by repr)
+from hanajit.testing.sourcefile import load_sibling
+
+# (numbers compared with their types, lists by repr)
+same = load_sibling(__file__, "dict_outcomes.py", "hanajit_dict_outcomes").same
 
 
 # ------------------------------------------------------------------ kernels
@@ -321,7 +324,8 @@ def test_fallbacks():
 def test_model_is_cpython(seq):
     """The table model the compiled sets follow (set_table_model.py) against this
     Python's sets: ints, floats and integral floats mixed, after every step."""
-    from set_table_model import Model, h, same as same_items
+    model = load_sibling(__file__, "set_table_model.py", "hanajit_set_table_model")
+    Model, h, same_items = model.Model, model.h, model.same
     s, m = set(), Model()
     for c, v in seq:
         if c == 0 or c == 4:

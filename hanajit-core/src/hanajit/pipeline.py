@@ -201,6 +201,8 @@ class CompileContext:
                                        func=parsed.qualname, construct="call")
             spec.state = "inferring"
             spec.state_dirty = False
+            # (the entry's result is boxed per call: infer/result_flags)
+            fn.entry = next(iter(self.specs.values())) is spec
             self.stack.append(spec)
             try:
                 settle_str_params(fn, arg_types, _failer(fn))   # str constants fold

@@ -599,7 +599,7 @@ class Builder(LoopStatements):
 
     def e_Set(self, e):
         reasons = "; ".join(self.set_reasons.values())
-        self.fail(e, "set", f"{_src(e)}" + (
+        self.fail(e, plain_name(e), f"{_src(e)}" + (
             f": {reasons}" if reasons else ": a set is compiled only as a local of "
             "numbers used by its own operations (docs/semantics.md, sets)"))
 

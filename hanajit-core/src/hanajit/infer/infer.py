@@ -101,8 +101,10 @@ class Inferrer(ScalarKinds):
             fn.dict_boxing = tuple(
                 (k, self.is_strong(N.Var(kn)), self.is_strong(N.Var(vn)))
                 for k, kn, vn in fn.dict_returns)
-        fn.flagged_result = result_flags.plan(fn, self.is_strong, self.assigned, self.mixed,
-                                              self.fail)
+        # (only an entry's result is boxed per call; a callee's keeps the static rule)
+        fn.flagged_result = result_flags.plan(
+            fn, self.is_strong, self.assigned, self.mixed,
+            self.fail if getattr(fn, "entry", False) and not registry.ours(fn) else None)
         if not registry.ours(fn):
             widened_locals.guard(fn, self.assigned, self.mixed, self.is_strong, self.fail,
                                  fn.flagged_result)

@@ -35,6 +35,7 @@ from ..ir import types as T
 from .numpy_results import assignments, python_number
 
 NP, PY = "np", "py"
+STATIC = "static"              # (a leaf whose expression is not known here)
 
 
 def plan(fn: N.Function, is_strong, kinds: dict, mixed: dict, fail=None):
@@ -81,7 +82,9 @@ def plan(fn: N.Function, is_strong, kinds: dict, mixed: dict, fail=None):
             return [None]                       # (arrays: not this module's)
         if t not in T.PYTHON_KINDS:
             return [NP]
-        if v is None or python_number(v, assigned):
+        if v is None:
+            return [STATIC]                 # (an item of a tuple held in a name)
+        if python_number(v, assigned):
             return [PY]
         if isinstance(v, N.Var) and v.name in rules:
             return [v.name]
@@ -127,10 +130,10 @@ def plan(fn: N.Function, is_strong, kinds: dict, mixed: dict, fail=None):
     # type, exactly)
     bases = [{owns[k][r] if x == NP or isinstance(x, tuple) else changing[x]
               for r, x in enumerate(got)
-              if x not in (PY, None)} for k, got in enumerate(leaves)]
+              if x not in (PY, None, STATIC)} for k, got in enumerate(leaves)]
     dynamic = [k for k, got in enumerate(leaves)
-               if None not in got and set(got) != {NP} and set(got) != {PY}
-               and len(bases[k]) == 1]
+               if None not in got and STATIC not in got and set(got) != {NP}
+               and set(got) != {PY} and len(bases[k]) == 1]
     if not dynamic:
         return None
     used = {x[1] if isinstance(x, tuple) else x
@@ -171,6 +174,10 @@ def plan(fn: N.Function, is_strong, kinds: dict, mixed: dict, fail=None):
         return [v]
     covered = frozenset(id(e) for s in returns for k, e in enumerate(exprs(s.value, rt))
                         if k in flag_of and e is not None)
+    static = _leaf_types(fn.numpy_result) if fn.numpy_result is not None else []
+    if len(static) != len(leaves):
+        static = [None] * len(leaves)
+    leaves = [got if STATIC not in got else (static[k],) for k, got in enumerate(leaves)]
     return Plan(_marked(rt, leaves, flag_of, iter(range(len(leaves)))), len(dynamic),
                 {name: rules[name] for name in used},
                 {id(s): [got[k] for k in dynamic] for s, got in zip(returns, per_return)},
@@ -338,6 +345,8 @@ def _marked(t, leaves, flag_of, counter):
         return T.NumpyScalarIf(base, flag, t, python)
     if isinstance(t, T.Scalar) and set(leaves[k]) == {NP}:
         return T.NumpyScalarArg(t)
+    if len(leaves[k]) == 1 and isinstance(leaves[k][0], T.Type):
+        return leaves[k][0]             # (the static rule's mark: numpy_results)
     return t
 
 
@@ -403,29 +412,30 @@ _ARITH = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow")
 
 def _arith_kind(v, name, changing, is_strong):
     """The state ``name = v`` leaves: True where ``v`` is arithmetic with a NumPy
-    scalar operand (``r * 3 + a[i]``: NumPy's whatever ``r`` is), None where it is
-    arithmetic on ``name`` itself and Python numbers (``s = -s``, ``r * 3 + 1``:
-    the kind it had), False for a Python number, ``_UNKNOWN`` where another
-    local that changes kind decides it."""
-    seen = {"self": False, "strong": False}
+    scalar operand (``r * 3 + a[i]``, ``d * (x - mean)`` of a NumPy ``d``:
+    NumPy's whatever the other operands are), None where it is arithmetic on
+    ``name`` itself and Python numbers (``s = -s``, ``r * 3 + 1``: the kind it
+    had), False for a Python number, ``_UNKNOWN`` where another local that
+    changes kind decides it."""
+    seen = {"self": False, "strong": False, "unknown": False}
 
     def walk(x):
         if isinstance(x, N.Var) and x.name == name:
             seen["self"] = True
-            return True
-        if isinstance(x, N.PyBinOp) and x.op in _ARITH:
-            return walk(x.left) and walk(x.right)
-        if isinstance(x, N.PyUnOp) and x.op in ("neg", "pos"):
-            return walk(x.operand)
-        if any(isinstance(e, N.Var) and e.name in changing for e in N.walk_expr(x)):
-            return False
-        if is_strong(x):
+        elif isinstance(x, N.PyBinOp) and x.op in _ARITH:
+            walk(x.left)
+            walk(x.right)
+        elif isinstance(x, N.PyUnOp) and x.op in ("neg", "pos"):
+            walk(x.operand)
+        elif any(isinstance(e, N.Var) and e.name in changing for e in N.walk_expr(x)):
+            seen["unknown"] = True
+        elif is_strong(x):
             seen["strong"] = True
-        return True
-    if not walk(v):
-        return _UNKNOWN
+    walk(v)
     if seen["strong"]:
         return True
+    if seen["unknown"]:
+        return _UNKNOWN
     return None if seen["self"] else False
 
 
