@@ -58,7 +58,7 @@ import sys
 import types
 
 from ..jitted import is_jitted
-from .source import attribute_chain, parse_function
+from .source import attribute_chain, parse_function, resolved
 
 _UID = itertools.count(1)
 _CO_GENERATOR = 0x20
@@ -206,14 +206,7 @@ def _local_generator(fn, i, s: ast.FunctionDef) -> bool:
 
 def _generator(func, lookup):
     """The generator function a call's ``func`` (a name or ``mod.name``) names."""
-    chain = attribute_chain(func)
-    if chain is None:
-        return None
-    head, *attrs = chain.split(".")
-    obj = lookup(head)
-    for attr in attrs:
-        obj = getattr(obj, attr, _MISSING)
-    return None if obj is _MISSING else generator_function(obj)
+    return generator_function(resolved(func, lookup))
 
 
 def _callee(func, lookup):

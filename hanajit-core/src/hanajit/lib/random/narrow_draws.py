@@ -103,14 +103,10 @@ def uint64(rng, low, high, closed):
 
 
 def fill_uint64(rng, out, low, high, closed):
-    """``_rand_uint64`` with a size (``out`` uint64)."""
-    if out.shape[0] == 0:
-        return
-    top = integers_top(low, high, closed)
-    off = prims.as_uint64(low)
-    r = prims.as_uint64(top) - off
+    """``_rand_uint64`` with a size (``out`` uint64): nothing for an empty size,
+    else the checks (at the first value) and the draws."""
     for i in range(out.shape[0]):
-        out[i] = off + bounded_uint64(rng, r)
+        out[i] = uint64(rng, low, high, closed)
 
 
 # the legacy ``np.random.randint(..., dtype=)``: masked draws from the global
