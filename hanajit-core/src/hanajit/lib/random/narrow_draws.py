@@ -75,16 +75,54 @@ def step(rng, r, bits, buf, bcnt, masked):
 
 def fill_narrow(rng, out, low, high, closed, bits, signed, masked):
     """``_rand_<type>`` with a size: nothing for an empty size, else the checks,
-    then one fill call's draws into ``out`` (1-D, the dtype's items)."""
+    then one fill call's draws into ``out`` (1-D, the dtype's items).  The
+    common draw -- the next value of the word, accepted at once -- is written
+    out here with the width's constants made once; a rejection takes ``step``."""
     if out.shape[0] == 0:
         return
     off, r = offset_range(low, high, closed, bits)
     mask = (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
+    shift = np.uint64(bits)
+    per = 32 // bits - 1
+    excl = r + np.uint64(1)
+    threshold = (mask - r) % excl
+    full = 1 << bits
+    half = full >> 1
     buf = np.uint64(0)
     bcnt = 0
+    if bits == 1 and r == mask:          # bools of a whole word each, in order
+        for i in range(out.shape[0]):
+            if bcnt == 0:
+                buf = np.uint64(prims.rng_next_uint32(rng))
+                bcnt = 31
+            else:
+                buf = buf >> np.uint64(1)
+                bcnt = bcnt - 1
+            out[i] = (buf & np.uint64(1)) != np.uint64(0)
+        return
     for i in range(out.shape[0]):
-        v, buf, bcnt = step(rng, r, bits, buf, bcnt, masked)
-        out[i] = as_signed((off + v) & mask, bits, signed)
+        if r == mask or (not masked and r != np.uint64(0)):
+            if bcnt == 0:
+                buf = np.uint64(prims.rng_next_uint32(rng))
+                bcnt = per
+            else:
+                buf = buf >> shift
+                bcnt = bcnt - 1
+            if r == mask:
+                v = buf & mask
+            else:
+                m = (buf & mask) * excl
+                if (m & mask) < threshold:      # (rejected: NumPy's loop)
+                    while (m & mask) < threshold:
+                        buf, bcnt = refill(rng, buf, bcnt, bits)
+                        m = (buf & mask) * excl
+                v = m >> shift
+        else:
+            v, buf, bcnt = step(rng, r, bits, buf, bcnt, masked)
+        x = prims.as_int64((off + v) & mask)
+        if signed and x >= half:
+            x = x - full
+        out[i] = x
 
 
 def narrow(rng, low, high, closed, bits, signed, masked):
