@@ -393,8 +393,6 @@ def _as_python(b, values, held, python):
     if python is None or python == held:
         return values
     v = values[0]                               # (a complex's real part)
-    if python.is_complex:
-        return values
     if python == T.BOOL:
         nz = b.fcmp_unordered("!=", v, ir.Constant(v.type, 0.0)) \
             if held.is_float or held.is_complex else b.icmp_unsigned(

@@ -219,27 +219,37 @@ class Integers(Method):
         low, high = int_bounds(L, bound)
         low, high = L.let(low), L.let(high)
         end = L.let(bound.get("endpoint", ops.C(False, T.BOOL)))
-        scalar = is_absent_expr(bound.get("size"))
-        dt = call.type if scalar else call.type.dtype
-        rng = args[0]
-        if scalar:
-            bound_checks(L, dt, low, high, end, None)
-            if dt == I:
-                return L.call_helper(hr.integers, [rng, low, high, end])
-            if dt == T.UINT64:
-                return L.call_helper(nd.uint64, [rng, low, high, end])
-            return N.Cast(L.call_helper(nd.narrow, [rng, low, high, end] + narrow_args(dt)
-                                        + [ops.C(False, T.BOOL)]), dt)
-        out, flat = new_array(L, call.type, bound["size"])
-        bound_checks(L, dt, low, high, end, flat)
-        if dt == I:
-            call_void(L, hr.fill_integers, [rng, flat, low, high, end])
-        elif dt == T.UINT64:
-            call_void(L, nd.fill_uint64, [rng, flat, low, high, end])
-        else:
-            call_void(L, nd.fill_narrow, [rng, flat, low, high, end] + narrow_args(dt)
-                      + [ops.C(False, T.BOOL)])
-        return out
+        dt = draws_dtype(call, bound.get("size"))
+        table = {"int64": (hr.integers, hr.fill_integers, [end]),
+                 "uint64": (nd.uint64, nd.fill_uint64, [end]),
+                 "narrow": (nd.narrow, nd.fill_narrow,
+                            [end] + narrow_args(dt) + [ops.C(False, T.BOOL)])}
+        return integer_draws(L, call, bound.get("size"), [args[0]], low, high, end,
+                             table)
+
+
+def draws_dtype(call, size):
+    """The dtype of integer draws: the call's type, or its array's."""
+    return call.type if is_absent_expr(size) else call.type.dtype
+
+
+def integer_draws(L, call, size, lead, low, high, end, table):
+    """Integer draws of ``integers``/``randint``: the dtype's bound checks (for a
+    size, only when it is not empty), then the scalar helper or the fill helper
+    of ``table[kind]`` -- ``(one, fill, trailing args)`` for the kinds "int64",
+    "uint64" and "narrow" -- called with ``lead`` (the generator, if any), the
+    new 1-D array (fill), ``low``, ``high`` and the trailing arguments."""
+    dt = draws_dtype(call, size)
+    kind = "int64" if dt == I else "uint64" if dt == T.UINT64 else "narrow"
+    one, fill, tail = table[kind]
+    if is_absent_expr(size):
+        bound_checks(L, dt, low, high, end, None)
+        v = L.call_helper(one, lead + [low, high] + tail)
+        return N.Cast(v, dt) if kind == "narrow" else v
+    out, flat = new_array(L, call.type, size)
+    bound_checks(L, dt, low, high, end, flat)
+    call_void(L, fill, lead + [flat, low, high] + tail)
+    return out
 
 
 def narrow_args(dt):

@@ -18,9 +18,9 @@ from ...ir import types as T
 from ..python import operators as ops
 from . import legacy_algorithms as hl
 from . import narrow_draws as nd
-from .generator import (bound_checks, call_void, int_bounds, integers_dtype, is_absent,
-                        is_absent_expr, is_integer_type, is_real_type, narrow_args,
-                        new_array, sized)
+from .generator import (call_void, draws_dtype, int_bounds, integer_draws, integers_dtype,
+                        is_absent, is_absent_expr, is_integer_type, is_real_type,
+                        narrow_args, new_array, sized)
 from ..registry import CallTemplate, bind_arguments, register
 
 F, I = T.FLOAT64, T.INT64
@@ -170,24 +170,12 @@ class RandInt(Legacy):
         bound = self.bind(args, kwargs)
         low, high = int_bounds(L, bound)
         low, high = L.let(low), L.let(high)
-        scalar = is_absent_expr(bound.get("size"))
-        dt = call.type if scalar else call.type.dtype
-        if scalar:
-            bound_checks(L, dt, low, high, ops.C(False, T.BOOL), None)
-            if dt == I:
-                return L.call_helper(hl.randint, [low, high])
-            if dt == T.UINT64:
-                return L.call_helper(nd.legacy_uint64, [low, high])
-            return N.Cast(L.call_helper(nd.legacy_narrow, [low, high] + narrow_args(dt)), dt)
-        out, flat = new_array(L, call.type, bound["size"])
-        bound_checks(L, dt, low, high, ops.C(False, T.BOOL), flat)
-        if dt == I:
-            call_void(L, hl.fill_randint, [flat, low, high])
-        elif dt == T.UINT64:
-            call_void(L, nd.fill_legacy_uint64, [flat, low, high])
-        else:
-            call_void(L, nd.fill_legacy_narrow, [flat, low, high] + narrow_args(dt))
-        return out
+        dt = draws_dtype(call, bound.get("size"))
+        table = {"int64": (hl.randint, hl.fill_randint, []),
+                 "uint64": (nd.legacy_uint64, nd.fill_legacy_uint64, []),
+                 "narrow": (nd.legacy_narrow, nd.fill_legacy_narrow, narrow_args(dt))}
+        return integer_draws(L, call, bound.get("size"), [], low, high,
+                             ops.C(False, T.BOOL), table)
 
 
 register(Legacy(("numpy.random.random", "numpy.random.random_sample",

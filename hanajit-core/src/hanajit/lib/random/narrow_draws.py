@@ -167,13 +167,8 @@ def legacy_uint64(low, high):
 
 
 def fill_legacy_uint64(out, low, high):
-    if out.shape[0] == 0:
-        return
-    top = integers_top(low, high, False)
-    off = prims.as_uint64(low)
-    rng = prims.make_generator(prims.legacy_bitgen())
     for i in range(out.shape[0]):
-        out[i] = off + interval(rng, prims.as_uint64(top) - off)
+        out[i] = legacy_uint64(low, high)
 
 
 def random_float(rng):
