@@ -487,6 +487,8 @@ def summed(a):
     (running_bounds, (np.array([3.0, -2.0, 7.5]),)), (running_bounds, (np.zeros(0),)),
     (running_bounds, (np.array([np.inf]),)), (running_bounds, (np.array([np.nan, 1.0]),)),
     (running_bounds, (np.array([-0.0, 0.0]),)),
+    # (a whole returned 'a if c else b' splits into two returns: either_choices)
+    (either_chosen, (np.array([1.0], np.float32),)), (either_chosen, (np.zeros(0),)),
 ])
 def test_results_of_either_kind_are_boxed_as_the_interpreter_boxes_them(f, args):
     # (an int 0 held in a float64 local came back as the float 0.0; v * 2 of the
@@ -497,11 +499,6 @@ def test_results_of_either_kind_are_boxed_as_the_interpreter_boxes_them(f, args)
     assert repr(got) == repr(want)
 
 
-def got_with_default(a, k):
-    d = {0: a[0], 2: a[2]}
-    return d.get(k, 0)
-
-
 def truth_and(a):
     st = []
     for v in a:
@@ -510,9 +507,7 @@ def truth_and(a):
 
 
 @pytest.mark.parametrize("f, args", [
-    (got_with_default, (np.array([1.5, 2.0, 3.0]), 1)),
     (truth_and, (np.zeros(0),)),
-    (either_chosen, (np.array([1.0], np.float32),)),
     (smaller_of, (np.array([1.5, -3.25]),)),
     (loop_targets_then_range, (np.array([3], np.int64), False)),
     (copied_then_divided, (np.array([3], np.int64), False)),

@@ -20,7 +20,7 @@ from ..lib import registry
 from .. import typing_rules as rules
 from . import (function_args, message_fields, numpy_results, python_state, result_flags,
                zero_d_values)
-from . import uncertain_kinds, weak_locals, widened_locals
+from . import either_choices, uncertain_kinds, weak_locals, widened_locals
 from .coercions import insert_coercions
 from .none_params import NONE_AND_VALUE
 from .scalar_kinds import ScalarKinds
@@ -80,6 +80,8 @@ class Inferrer(ScalarKinds):
         self.finish()
 
     def finish(self):
+        if not registry.ours(self.fn) and either_choices.split(self.fn, self.is_strong):
+            self.block(self.fn.body)        # (type the split statements)
         # a final pass with everything known: every expression must be typed
         self.strict = True
         self.block(self.fn.body)

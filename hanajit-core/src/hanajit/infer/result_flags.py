@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from ..ir import nodes as N
 from ..ir import types as T
 from .numpy_results import assignments, python_number
+from . import uncertain_kinds
 
 NP, PY = "np", "py"
 STATIC = "static"              # (a leaf whose expression is not known here)
@@ -429,8 +430,8 @@ def _arith_kind(v, name, changing, is_strong):
             walk(x.operand)
         elif any(isinstance(e, N.Var) and e.name in changing for e in N.walk_expr(x)):
             seen["unknown"] = True
-        elif is_strong(x):
-            seen["strong"] = True
+        elif is_strong(x):              # (``d if d > 0 else 0.0``: either kind)
+            seen["strong" if uncertain_kinds.definite(x, is_strong) else "unknown"] = True
     walk(v)
     if seen["strong"]:
         return True

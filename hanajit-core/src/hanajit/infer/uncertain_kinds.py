@@ -104,6 +104,12 @@ class _Kinds:
         return self.is_strong(e) and not self.definite(e)
 
 
+def definite(e, is_strong, unc=frozenset()) -> bool:
+    """Is ``e`` a NumPy scalar on every run, the locals ``unc`` being of either
+    kind (``d if d > 0 else 0.0``, ``min(a[i], 0.0)``: not)?"""
+    return _Kinds(is_strong, unc).definite(e)
+
+
 def check(fn: N.Function, assigned: dict, mixed: dict, is_strong, fail) -> None:
     """Mark (``python_check``) or refuse the operations described in the module
     doc; ``assigned``: per local, the (type, NumPy scalar?) of its assignments."""

@@ -1,0 +1,100 @@
+"""``a if c else b`` of a NumPy scalar and a Python number, assigned or returned
+whole, is split into an ``if`` (``infer/either_choices.py``): each arm's kind comes
+back as the interpreter gives it.  Such a choice inside a larger expression that
+decides a local's kind falls back (it was boxed as a NumPy scalar on every run)."""
+import numpy as np
+import pytest
+
+from hanajit import jit
+from hanajit.testing.compare import check_fallback
+
+
+def relu_sum(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        d = a[i]
+        s += d if d > 0 else 0.0
+    return s
+
+
+def clamped_double(a, i):
+    v = a[i] if i < a.shape[0] else 0.0
+    return v * 2
+
+
+def item_or_minus_one(a, i):
+    return a[i] if i < a.shape[0] else -1
+
+
+def got_with_default(a, k):
+    d = {0: a[0], 2: a[2]}
+    return d.get(k, 0)
+
+
+def nested_choice(a, i):
+    return a[i] if i == 0 else (a[1] if i == 1 else 7)
+
+
+def int_total(a):
+    s = 0
+    for v in a:
+        s += v if v > 2 else 1
+    return s
+
+
+def _kinds(x):
+    if isinstance(x, tuple):
+        return tuple(_kinds(i) for i in x)
+    return type(x), repr(x)
+
+
+@pytest.mark.parametrize("f, cases", [
+    (relu_sum, [(np.array([-1.0, 2.0]),), (np.array([-1.0, -2.0]),), (np.zeros(0),),
+                (np.array([-0.0]),)]),
+    (clamped_double, [(np.arange(3.0), 5), (np.arange(3.0), 1)]),
+    (item_or_minus_one, [(np.arange(3.0), 5), (np.arange(3.0), 2),
+                         (np.arange(3, dtype=np.uint8), 9), (np.arange(3, dtype=np.int64), 0)]),
+    (got_with_default, [(np.array([1.5, 2.0, 3.0]), k) for k in (0, 1, 2)]),
+    (nested_choice, [(np.arange(3.0), i) for i in (0, 1, 2)]),
+    (int_total, [(np.array([1, 2], np.int64),), (np.array([1, 3], np.int64),),
+                 (np.zeros(0, np.int64),)]),
+])
+def test_whole_choices_come_back_as_the_arm_that_ran(f, cases):
+    g = jit(f, fallback=False)
+    for args in cases:
+        assert _kinds(g(*args)) == _kinds(f(*args)), (f.__name__, args)
+
+
+def doubled_choice_total(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        d = a[i]
+        s += 2.0 * (d if d > 0 else 0.0)
+    return s
+
+
+def abs_choice_total(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        d = a[i]
+        s = s + abs(d if d > 0 else 0.0)
+    return s
+
+
+def min_total(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s = s + min(a[i], 0.0)
+    return s
+
+
+@pytest.mark.parametrize("f, args", [
+    (relu_sum, (np.array([-1.0, 2.0], np.float32),)),     # (0.0 + float32: float32)
+    (clamped_double, (np.arange(3, dtype=np.int32), 1)),   # (a float or an int32)
+    (doubled_choice_total, (np.array([-1.0, -2.0]),)),
+    (abs_choice_total, (np.array([-1.0, -2.0]),)),
+    (min_total, (np.array([1.0, 2.0]),)),
+])
+def test_a_choice_inside_an_expression_that_decides_a_kind_falls_back(f, args):
+    # (each gave np.float64(0.0) where the interpreter returns the Python 0.0)
+    check_fallback(f, args, "variable type change")
