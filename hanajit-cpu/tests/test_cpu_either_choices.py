@@ -42,6 +42,26 @@ def int_total(a):
     return s
 
 
+def in_bounds_and_positive(a, i):
+    return 0 <= i < a.shape[0] and a[i] > 0
+
+
+def chained_bounds(a, i):
+    ok = 0 < i < a[0]
+    return ok
+
+
+def first_or(a, i):
+    return i > 3 or a[0] > 1.0
+
+
+def truth_and(a):
+    st = []
+    for v in a:
+        st.append(v)
+    return bool(st) and st[0] > 0
+
+
 def _kinds(x):
     if isinstance(x, tuple):
         return tuple(_kinds(i) for i in x)
@@ -58,6 +78,10 @@ def _kinds(x):
     (nested_choice, [(np.arange(3.0), i) for i in (0, 1, 2)]),
     (int_total, [(np.array([1, 2], np.int64),), (np.array([1, 3], np.int64),),
                  (np.zeros(0, np.int64),)]),
+    (in_bounds_and_positive, [(np.array([2.0, -1.0]), i) for i in (-1, 0, 1, 2)]),
+    (chained_bounds, [(np.array([2.0]), i) for i in (-1, 1, 5)]),
+    (first_or, [(np.array([2.5]), i) for i in (1, 5)]),
+    (truth_and, [(np.zeros(0),), (np.array([1.0]),), (np.array([-1.0]),)]),
 ])
 def test_whole_choices_come_back_as_the_arm_that_ran(f, cases):
     g = jit(f, fallback=False)
@@ -88,7 +112,24 @@ def min_total(a):
     return s
 
 
+def compared_choice(a, c):
+    return (a[0] if c else 0.5) > 0
+
+
+def compared_in_tuple(a, c):
+    return ((a[0] if c else 0.5) > 0, 1)
+
+
+def divmod_of_choice(a, c):
+    return divmod(a[0] if c else 7, 2)
+
+
 @pytest.mark.parametrize("f, args", [
+    # (a NumPy bool / NumPy floats on every run; the interpreter's are Python's
+    # where the Python number was chosen)
+    (compared_choice, (np.array([2.0]), False)),
+    (compared_in_tuple, (np.array([2.0]), False)),
+    (divmod_of_choice, (np.array([2.0]), False)),
     (relu_sum, (np.array([-1.0, 2.0], np.float32),)),     # (0.0 + float32: float32)
     (clamped_double, (np.arange(3, dtype=np.int32), 1)),   # (a float or an int32)
     (doubled_choice_total, (np.array([-1.0, -2.0]),)),

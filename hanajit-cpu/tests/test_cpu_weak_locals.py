@@ -499,15 +499,7 @@ def test_results_of_either_kind_are_boxed_as_the_interpreter_boxes_them(f, args)
     assert repr(got) == repr(want)
 
 
-def truth_and(a):
-    st = []
-    for v in a:
-        st.append(v)
-    return bool(st) and st[0] > 0
-
-
 @pytest.mark.parametrize("f, args", [
-    (truth_and, (np.zeros(0),)),
     (smaller_of, (np.array([1.5, -3.25]),)),
     (loop_targets_then_range, (np.array([3], np.int64), False)),
     (copied_then_divided, (np.array([3], np.int64), False)),

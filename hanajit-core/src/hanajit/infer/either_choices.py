@@ -1,5 +1,6 @@
-"""``a if c else b`` whose arms are a NumPy scalar and a Python number, as a whole
-assigned or returned value: split into an ``if`` statement.
+"""A choice between a NumPy scalar and a Python number -- ``a if c else b``,
+``x and y`` / ``x or y``, a chain ``0 <= i < a[0]`` -- as a whole assigned or
+returned value: split into ``if`` statements.
 
 ``v = a[i] if i < n else 0.0`` -- in the interpreter ``v`` is an ``np.float64``
 on some runs and the Python float ``0.0`` on others; one compiled value cannot
@@ -9,8 +10,12 @@ follow (``return v`` is boxed as the arm that ran).  The same for ``return a
 if c else b`` (two returns, each boxed by its own kind) and for the augmented
 form ``s += d if d > 0 else 0.0`` (``s = s + (...)``: both branches read ``s``,
 a local the condition cannot rebind; walrus targets are hoisted to statements by
-the frontend).  Nested choices split again.  Other places such a choice appears
-(an operand of a larger expression) keep the rules of ``uncertain_kinds``.
+the frontend).  ``return ok and a[i] > 0`` becomes ``t = ok; if t: return a[i]
+> 0 else: return t``; a chain whose first two operands are plain names or
+constants (read again) ``if 0 <= i: return i < a[0] else: return 0 <= i`` --
+the first false pair is the result, as in CPython.  Nested choices split again.
+Other places such a choice appears (an operand of a larger expression) keep the
+rules of ``uncertain_kinds``.
 """
 from __future__ import annotations
 
@@ -24,53 +29,81 @@ _BLOCKS = ("then", "orelse", "body")
 def split(fn: N.Function, is_strong) -> bool:
     """Rewrite ``fn``'s body as the module doc says; True if anything changed."""
     changed = [False]
-    fn.body = _walk(fn.body, is_strong, changed)
+    fn.body = _walk(fn, fn.body, is_strong, changed)
     return changed[0]
 
 
 def _mixed(e, is_strong) -> bool:
-    return isinstance(e, N.PyIfExp) and isinstance(e.type, T.Scalar) and \
-        bool(is_strong(e)) and not definite(e, is_strong)
+    """Is ``e`` a choice that is a NumPy scalar on some runs only?"""
+    if not isinstance(e, (N.PyIfExp, N.PyBoolOp, N.PyCompare)) or \
+            not isinstance(e.type, T.Scalar) or not is_strong(e) or definite(e, is_strong):
+        return False
+    if isinstance(e, N.PyCompare):      # (a chain of plain operands, read twice)
+        return len(e.ops) > 1 and all(isinstance(o, (N.Var, N.Const))
+                                      for o in e.operands[:2])
+    return True
 
 
-def _walk(body, is_strong, changed):
+def _walk(fn, body, is_strong, changed):
     out = []
     for s in body:
         for attr in _BLOCKS:
             sub = getattr(s, attr, None)
             if isinstance(sub, list):
-                setattr(s, attr, _walk(sub, is_strong, changed))
-        new = _split(s, is_strong)
+                setattr(s, attr, _walk(fn, sub, is_strong, changed))
+        new = _split(fn, s, is_strong)
         if new is None:
             out.append(s)
             continue
         changed[0] = True
-        new.then = _walk(new.then, is_strong, changed)
-        new.orelse = _walk(new.orelse, is_strong, changed)
-        out.append(new)
+        for x in new:
+            if isinstance(x, N.If):
+                x.then = _walk(fn, x.then, is_strong, changed)
+                x.orelse = _walk(fn, x.orelse, is_strong, changed)
+        out += new
     return out
 
 
-def _split(s, is_strong):
-    """The ``If`` that replaces ``s``, or None."""
+def _split(fn, s, is_strong):
+    """The statements that replace ``s``, or None."""
     if isinstance(s, N.Return) and _mixed(s.value, is_strong):
-        e = s.value
-        return N.If(cond=e.cond, then=[N.Return(value=e.a, line=s.line)],
-                    orelse=[N.Return(value=e.b, line=s.line)], line=s.line)
+        return _arms(fn, s.value, lambda x: N.Return(value=x, line=s.line), s.line)
     if not isinstance(s, N.Assign) or not s.target:
         return None
     v = s.value
     if _mixed(v, is_strong):
-        return N.If(cond=v.cond, line=s.line,
-                    then=[N.Assign(target=s.target, value=v.a, line=s.line)],
-                    orelse=[N.Assign(target=s.target, value=v.b, line=s.line)])
+        return _arms(fn, v, lambda x: N.Assign(target=s.target, value=x, line=s.line),
+                     s.line)
     if isinstance(v, N.PyBinOp) and isinstance(v.left, N.Var) and \
-            v.left.name == s.target and _mixed(v.right, is_strong) and \
-            isinstance(v.type, T.Scalar):
-        e = v.right
-
-        def arm(x):
-            return N.Assign(target=s.target, line=s.line, inplace=s.inplace,
-                            value=N.PyBinOp(v.op, N.Var(s.target, v.left.type), x))
-        return N.If(cond=e.cond, then=[arm(e.a)], orelse=[arm(e.b)], line=s.line)
+            v.left.name == s.target and isinstance(v.right, N.PyIfExp) and \
+            _mixed(v.right, is_strong) and isinstance(v.type, T.Scalar):
+        return _arms(fn, v.right, lambda x: N.Assign(
+            target=s.target, line=s.line, inplace=s.inplace,
+            value=N.PyBinOp(v.op, N.Var(s.target, v.left.type), x)), s.line)
     return None
+
+
+def _arms(fn, e, put, line) -> list:
+    """``put(x)`` for each value ``e`` may give, under the test that picks it."""
+    if isinstance(e, N.PyIfExp):
+        return [N.If(cond=e.cond, then=[put(e.a)], orelse=[put(e.b)], line=line)]
+    if isinstance(e, N.PyBoolOp):       # (t = first; if t: rest else: t -- for and)
+        first = e.values[0]
+        t = fn.new_temp(first.type, "choice")
+        rest = e.values[1] if len(e.values) == 2 else N.PyBoolOp(e.op, e.values[1:],
+                                                                  e.type)
+        keep, go_on = [put(N.Var(t, first.type))], [put(rest)]
+        test = N.Truth(N.Var(t, first.type), T.BOOL)
+        return [N.Assign(target=t, value=first, line=line),
+                N.If(cond=test, line=line, then=go_on if e.op == "and" else keep,
+                     orelse=keep if e.op == "and" else go_on)]
+    # a < b < c: the first pair decides whether the rest is the result
+    a, b = e.operands[:2]
+    pair = N.PyCompare(e.ops[:1], [a, b], T.BOOL)
+    again = N.PyCompare(e.ops[:1], [_copy(a), _copy(b)], T.BOOL)
+    rest = N.PyCompare(e.ops[1:], [_copy(b)] + e.operands[2:], T.BOOL)
+    return [N.If(cond=pair, then=[put(rest)], orelse=[put(again)], line=line)]
+
+
+def _copy(x):
+    return N.Var(x.name, x.type) if isinstance(x, N.Var) else N.Const(x.value, x.type)

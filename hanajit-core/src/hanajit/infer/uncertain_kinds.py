@@ -95,9 +95,11 @@ class _Kinds:
             return any(self.definite(a) for a in e.args)
         if isinstance(e, N.PyBoolOp):       # (its value is one of its operands)
             return all(self.definite(v) for v in e.values)
-        if isinstance(e, N.PyCompare):
+        if isinstance(e, N.PyCompare):     # (a NumPy bool where each pair has one)
             return not any(isinstance(x, N.Var) and x.name in self.unc
-                           for x in N.walk_expr(e))
+                           for x in N.walk_expr(e)) and all(
+                self.definite(a) or self.definite(b)
+                for a, b in zip(e.operands, e.operands[1:]))
         return True
 
     def uncertain(self, e) -> bool:
@@ -149,7 +151,8 @@ def check(fn: N.Function, assigned: dict, mixed: dict, is_strong, fail) -> None:
 def _mixed_choice(fn, is_strong) -> bool:
     """Does ``fn`` hold a scalar ``a if c else b``, ``and``/``or`` or ``min``/``max``
     of several values whose operands are a NumPy scalar and a Python number
-    (``d.get(k, 0)`` of NumPy values, ``min(a[i], 0)``)?"""
+    (``d.get(k, 0)`` of NumPy values, ``min(a[i], 0)``), or a chain of comparisons
+    some of which are NumPy's?"""
     for s in N.walk_stmts(fn.body):
         for root in N.stmt_exprs(s):
             for e in N.walk_expr(root) if root is not None else ():
@@ -159,6 +162,10 @@ def _mixed_choice(fn, is_strong) -> bool:
                 if ops and isinstance(getattr(e, "type", None), T.Scalar) and \
                         len({bool(is_strong(x)) for x in ops}) > 1:
                     return True
+                if isinstance(e, N.PyCompare) and len(e.ops) > 1 and len({
+                        bool(is_strong(a) or is_strong(b))
+                        for a, b in zip(e.operands, e.operands[1:])}) > 1:
+                    return True             # (0 < i < a[0]: the first false pair's)
     return False
 
 
@@ -173,7 +180,8 @@ def _returns(fn, k: _Kinds, fail) -> None:
         if isinstance(v, N.MakeTuple):
             for x in v.items:
                 yield from leaves(x)
-        elif isinstance(getattr(v, "type", None), T.Scalar):
+        elif isinstance(getattr(v, "type", None), T.Scalar) or \
+                isinstance(v, N.PyCall) and v.callee is divmod:
             yield v
     for s in N.walk_stmts(fn.body):
         if not isinstance(s, N.Return) or s.value is None:
