@@ -62,6 +62,13 @@ def truth_and(a):
     return bool(st) and st[0] > 0
 
 
+def running_best(a):
+    best = -1.0
+    for v in a:
+        best = v if v > best else best
+    return best
+
+
 def _kinds(x):
     if isinstance(x, tuple):
         return tuple(_kinds(i) for i in x)
@@ -82,6 +89,8 @@ def _kinds(x):
     (chained_bounds, [(np.array([2.0]), i) for i in (-1, 1, 5)]),
     (first_or, [(np.array([2.5]), i) for i in (1, 5)]),
     (truth_and, [(np.zeros(0),), (np.array([1.0]),), (np.array([-1.0]),)]),
+    (running_best, [(np.arange(3.0),), (np.zeros(0),), (np.array([-2.0, np.nan]),),
+                    (np.array([-1.0, -0.0]),), (np.array([np.nan, 5.0]),)]),
 ])
 def test_whole_choices_come_back_as_the_arm_that_ran(f, cases):
     g = jit(f, fallback=False)

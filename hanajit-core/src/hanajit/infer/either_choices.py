@@ -21,22 +21,29 @@ from __future__ import annotations
 
 from ..ir import nodes as N
 from ..ir import types as T
-from .uncertain_kinds import definite
+from .uncertain_kinds import definite, uncertain_locals
 
 _BLOCKS = ("then", "orelse", "body")
 
 
-def split(fn: N.Function, is_strong) -> bool:
-    """Rewrite ``fn``'s body as the module doc says; True if anything changed."""
+def split(fn: N.Function, is_strong, assigned: dict, mixed: dict) -> bool:
+    """Rewrite ``fn``'s body as the module doc says; True if anything changed.
+    ``assigned``: per local, the (type, NumPy scalar?) of its assignments."""
     changed = [False]
-    fn.body = _walk(fn, fn.body, is_strong, changed)
+    unc = uncertain_locals(fn, assigned, mixed)
+
+    def either(e):
+        return _mixed(e, is_strong, unc)
+    fn.body = _walk(fn, fn.body, either, changed)
     return changed[0]
 
 
-def _mixed(e, is_strong) -> bool:
-    """Is ``e`` a choice that is a NumPy scalar on some runs only?"""
+def _mixed(e, is_strong, unc) -> bool:
+    """Is ``e`` a choice that is a NumPy scalar on some runs only (``unc``: the
+    locals that are)?"""
     if not isinstance(e, (N.PyIfExp, N.PyBoolOp, N.PyCompare)) or \
-            not isinstance(e.type, T.Scalar) or not is_strong(e) or definite(e, is_strong):
+            not isinstance(e.type, T.Scalar) or not is_strong(e) or \
+            definite(e, is_strong, unc):
         return False
     if isinstance(e, N.PyCompare):      # (a chain of plain operands, read twice)
         return len(e.ops) > 1 and all(isinstance(o, (N.Var, N.Const))
@@ -44,39 +51,39 @@ def _mixed(e, is_strong) -> bool:
     return True
 
 
-def _walk(fn, body, is_strong, changed):
+def _walk(fn, body, either, changed):
     out = []
     for s in body:
         for attr in _BLOCKS:
             sub = getattr(s, attr, None)
             if isinstance(sub, list):
-                setattr(s, attr, _walk(fn, sub, is_strong, changed))
-        new = _split(fn, s, is_strong)
+                setattr(s, attr, _walk(fn, sub, either, changed))
+        new = _split(fn, s, either)
         if new is None:
             out.append(s)
             continue
         changed[0] = True
         for x in new:
             if isinstance(x, N.If):
-                x.then = _walk(fn, x.then, is_strong, changed)
-                x.orelse = _walk(fn, x.orelse, is_strong, changed)
+                x.then = _walk(fn, x.then, either, changed)
+                x.orelse = _walk(fn, x.orelse, either, changed)
         out += new
     return out
 
 
-def _split(fn, s, is_strong):
+def _split(fn, s, either):
     """The statements that replace ``s``, or None."""
-    if isinstance(s, N.Return) and _mixed(s.value, is_strong):
+    if isinstance(s, N.Return) and either(s.value):
         return _arms(fn, s.value, lambda x: N.Return(value=x, line=s.line), s.line)
     if not isinstance(s, N.Assign) or not s.target:
         return None
     v = s.value
-    if _mixed(v, is_strong):
+    if either(v):
         return _arms(fn, v, lambda x: N.Assign(target=s.target, value=x, line=s.line),
                      s.line)
     if isinstance(v, N.PyBinOp) and isinstance(v.left, N.Var) and \
             v.left.name == s.target and isinstance(v.right, N.PyIfExp) and \
-            _mixed(v.right, is_strong) and isinstance(v.type, T.Scalar):
+            either(v.right) and isinstance(v.type, T.Scalar):
         return _arms(fn, v.right, lambda x: N.Assign(
             target=s.target, line=s.line, inplace=s.inplace,
             value=N.PyBinOp(v.op, N.Var(s.target, v.left.type), x)), s.line)

@@ -80,7 +80,8 @@ class Inferrer(ScalarKinds):
         self.finish()
 
     def finish(self):
-        if not registry.ours(self.fn) and either_choices.split(self.fn, self.is_strong):
+        if not registry.ours(self.fn) and either_choices.split(
+                self.fn, self.is_strong, self.assigned, self.mixed):
             self.block(self.fn.body)        # (type the split statements)
         # a final pass with everything known: every expression must be typed
         self.strict = True
