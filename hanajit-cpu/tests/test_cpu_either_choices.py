@@ -69,6 +69,20 @@ def running_best(a):
     return best
 
 
+def largest_row_sum(a):
+    s = 0
+    for r in range(a.shape[0]):
+        s = max(a[r].sum(), s)
+    return s
+
+
+def smallest_row_min(a):
+    lo = float("inf")
+    for r in range(a.shape[0]):
+        lo = min(lo, a[r].min())
+    return lo
+
+
 def _kinds(x):
     if isinstance(x, tuple):
         return tuple(_kinds(i) for i in x)
@@ -91,6 +105,11 @@ def _kinds(x):
     (truth_and, [(np.zeros(0),), (np.array([1.0]),), (np.array([-1.0]),)]),
     (running_best, [(np.arange(3.0),), (np.zeros(0),), (np.array([-2.0, np.nan]),),
                     (np.array([-1.0, -0.0]),), (np.array([np.nan, 5.0]),)]),
+    (largest_row_sum, [(np.arange(6.0).reshape(2, 3),), (-np.ones((2, 2)),),
+                       (np.zeros((0, 2)),), (np.array([[-0.0]]),), (np.array([[np.nan]]),),
+                       (np.array([[2**60, 1]]),)]),
+    (smallest_row_min, [(np.arange(6.0).reshape(2, 3),), (np.full((1, 1), np.inf),),
+                        (np.zeros((0, 2)),)]),
 ])
 def test_whole_choices_come_back_as_the_arm_that_ran(f, cases):
     g = jit(f, fallback=False)

@@ -41,10 +41,12 @@ def split(fn: N.Function, is_strong, assigned: dict, mixed: dict) -> bool:
 def _mixed(e, is_strong, unc) -> bool:
     """Is ``e`` a choice that is a NumPy scalar on some runs only (``unc``: the
     locals that are)?"""
-    if not isinstance(e, (N.PyIfExp, N.PyBoolOp, N.PyCompare)) or \
+    if not isinstance(e, (N.PyIfExp, N.PyBoolOp, N.PyCompare, N.PyCall)) or \
             not isinstance(e.type, T.Scalar) or not is_strong(e) or \
             definite(e, is_strong, unc):
         return False
+    if isinstance(e, N.PyCall):
+        return e.callee in (min, max)
     if isinstance(e, N.PyCompare):      # (a chain of plain operands, read twice)
         return len(e.ops) > 1 and all(isinstance(o, (N.Var, N.Const))
                                       for o in e.operands[:2])
@@ -73,12 +75,24 @@ def _walk(fn, body, either, changed):
 
 def _split(fn, s, either):
     """The statements that replace ``s``, or None."""
-    if isinstance(s, N.Return) and either(s.value):
+    if isinstance(s, N.Return) and either(s.value) and not isinstance(s.value, N.PyCall):
         return _arms(fn, s.value, lambda x: N.Return(value=x, line=s.line), s.line)
     if not isinstance(s, N.Assign) or not s.target:
         return None
     v = s.value
-    if either(v):
+    mine = [isinstance(a, N.Var) and a.name == s.target
+            for a in getattr(v, "args", ())] if isinstance(v, N.PyCall) else []
+    if mine and v.callee in (min, max) and len(mine) == 2 and mine.count(True) == 1 and \
+            not v.kwargs and either(v) and \
+            not isinstance(v.args[mine.index(False)], (N.Var, N.Const)):
+        # s = max(s, x.max()): the other value in a local first, so that the state
+        # can follow CPython's pick (result_flags._pick)
+        k = mine.index(False)
+        t = fn.new_temp(v.args[k].type, "pick")
+        first = N.Assign(target=t, value=v.args[k], line=s.line)
+        v.args[k] = N.Var(t, first.value.type)
+        return [first, s]
+    if either(v) and not isinstance(v, N.PyCall):
         return _arms(fn, v, lambda x: N.Assign(target=s.target, value=x, line=s.line),
                      s.line)
     if isinstance(v, N.PyBinOp) and isinstance(v.left, N.Var) and \
