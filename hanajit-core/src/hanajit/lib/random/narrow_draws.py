@@ -80,7 +80,8 @@ def fill_narrow(rng, out, low, high, closed, bits, signed, masked):
     empty span, the buffered value for the full width, else the masked or
     Lemire draw.  This function is a linked piece of its own (its arguments are
     not constants there): each loop is inlined once per width, where ``bits``
-    is a constant, and takes ``signed`` and ``masked`` out of the loop."""
+    is a constant, and takes ``signed`` and ``masked`` out of the loop (the
+    full width's once per sign too)."""
     if out.shape[0] == 0:
         return
     off, r = offset_range(low, high, closed, bits)
@@ -93,14 +94,22 @@ def fill_narrow(rng, out, low, high, closed, bits, signed, masked):
         for i in range(out.shape[0]):
             out[i] = x
     elif r == mask:
+        # (the sign a constant too: an unsigned value then needs no range check
+        # at the store, a third of this short loop)
         if bits == 1:                      # bools of a whole word each, in order
-            fill_full(rng, out, off, 1, sign)
+            fill_full(rng, out, off, 1, 0)
+        elif bits == 8 and signed:
+            fill_full(rng, out, off, 8, 1 << 7)
         elif bits == 8:
-            fill_full(rng, out, off, 8, sign)
+            fill_full(rng, out, off, 8, 0)
+        elif bits == 16 and signed:
+            fill_full(rng, out, off, 16, 1 << 15)
         elif bits == 16:
-            fill_full(rng, out, off, 16, sign)
+            fill_full(rng, out, off, 16, 0)
+        elif signed:
+            fill_full(rng, out, off, 32, 1 << 31)
         else:
-            fill_full(rng, out, off, 32, sign)
+            fill_full(rng, out, off, 32, 0)
     elif masked:
         if bits == 8:
             fill_masked(rng, out, off, r, 8, sign)
