@@ -24,15 +24,21 @@ def check_binomial(n, p):
         raise ValueError("n < 0")
 
 
-def inversion(rng, n, p):
-    """``random_binomial_inversion``."""
+def inversion_setup(n, p):
+    """The set-up of ``random_binomial_inversion`` (what NumPy keeps in
+    ``binomial_t``): ``q``, ``qn`` and the bound."""
     q = 1.0 - p
-    qn = prims.exp(n * prims.log(q))
+    qn = prims.exp(n * prims.log1p(-p))
     npq = n * p
     bound = n
     lim = npq + 10.0 * math.sqrt(npq * q + 1.0)
     if lim < n:
         bound = int(lim)
+    return q, qn, bound
+
+
+def inversion_with(rng, n, p, q, qn, bound):
+    """One draw of ``random_binomial_inversion`` after its set-up."""
     x = 0
     px = qn
     u = prims.rng_next_double(rng)
@@ -46,6 +52,12 @@ def inversion(rng, n, p):
             u = u - px
             px = ((n - x + 1) * p * px) / (x * q)
     return x
+
+
+def inversion(rng, n, p):
+    """``random_binomial_inversion``."""
+    q, qn, bound = inversion_setup(n, p)
+    return inversion_with(rng, n, p, q, qn, bound)
 
 
 def _stirling(v):
@@ -141,3 +153,25 @@ def binomial_draw(rng, n, p):
         return n - inversion(rng, n, q)
     return n - btpe(rng, n, q)
 
+
+
+def fill_binomial(rng, out, n, p):
+    """``random_binomial`` for every element of ``out`` (1-D int64), one ``n``
+    and ``p``: the inversion's set-up made once, as NumPy keeps it in
+    ``binomial_t`` between the draws of one call (an exp, a log and a square
+    root a draw otherwise, a tenth of ``binomial(100, 0.3)``)."""
+    if n == 0 or p == 0.0:
+        for i in range(out.shape[0]):
+            out[i] = 0
+        return
+    flip = p > 0.5
+    r = 1.0 - p if flip else p
+    if r * n <= 30.0:
+        q, qn, bound = inversion_setup(n, r)
+        for i in range(out.shape[0]):
+            x = inversion_with(rng, n, r, q, qn, bound)
+            out[i] = n - x if flip else x
+    else:
+        for i in range(out.shape[0]):
+            x = btpe(rng, n, r)
+            out[i] = n - x if flip else x
