@@ -66,8 +66,9 @@ def _stirling(v):
     return (13680.0 - (462.0 - (132.0 - (99.0 - 140.0 / v2) / v2) / v2) / v2) / v / 166320.0
 
 
-def btpe(rng, n, p):
-    """``random_binomial_btpe`` (``p <= 0.5``)."""
+def btpe_setup(n, p):
+    """The set-up of ``random_binomial_btpe`` (what NumPy keeps in
+    ``binomial_t``), as one tuple for :func:`btpe_with`."""
     r = min(p, 1.0 - p)
     q = 1.0 - r
     fm = n * r + r
@@ -85,6 +86,17 @@ def btpe(rng, n, p):
     p3 = p2 + c / laml
     p4 = p3 + c / lamr
     nrq = n * r * q
+    return r, q, m, p1, xm, xl, xr, c, laml, lamr, p2, p3, p4, nrq
+
+
+def btpe(rng, n, p):
+    """``random_binomial_btpe`` (``p <= 0.5``)."""
+    return btpe_with(rng, n, btpe_setup(n, p))
+
+
+def btpe_with(rng, n, setup):
+    """One draw of ``random_binomial_btpe`` after its set-up."""
+    r, q, m, p1, xm, xl, xr, c, laml, lamr, p2, p3, p4, nrq = setup
     while True:
         u = prims.rng_next_double(rng) * p4
         v = prims.rng_next_double(rng)
@@ -159,7 +171,7 @@ def fill_binomial(rng, out, n, p):
     """``random_binomial`` for every element of ``out`` (1-D int64), one ``n``
     and ``p``: the inversion's set-up made once, as NumPy keeps it in
     ``binomial_t`` between the draws of one call (an exp, a log and a square
-    root a draw otherwise, a tenth of ``binomial(100, 0.3)``)."""
+    root a draw otherwise, a tenth of ``binomial(100, 0.3)``), and BTPE's."""
     if n == 0 or p == 0.0:
         for i in range(out.shape[0]):
             out[i] = 0
@@ -172,6 +184,7 @@ def fill_binomial(rng, out, n, p):
             x = inversion_with(rng, n, r, q, qn, bound)
             out[i] = n - x if flip else x
     else:
+        setup = btpe_setup(n, r)
         for i in range(out.shape[0]):
-            x = btpe(rng, n, r)
+            x = btpe_with(rng, n, setup)
             out[i] = n - x if flip else x
