@@ -134,6 +134,10 @@ def test_binomial_inversion_and_btpe():
         for p in (0.0, 1e-9, 0.03, 0.3, 0.5, 0.5001, 0.9, 1.0, -0.1, 1.1, float("nan")):
             for k in (0, 500):
                 compare(jf, binomial, "PCG64", n % 97 + k, n, p, k)
+    # log1p(-p), not log(1 - p): 1 - 1e-17 is 1.0, and the chance of a nonzero
+    # count, about 1%, would be lost
+    for n, p in ((10**15, 1e-17), (10**15, 1.0 - 1e-17), (3 * 10**16, 1e-15)):
+        compare(jf, binomial, "PCG64", 5, n, p, 2000)
     gen = np.random.default_rng(99)
     for t in range(40):
         n = int(10 ** gen.uniform(0, 9))

@@ -24,15 +24,21 @@ def check_binomial(n, p):
         raise ValueError("n < 0")
 
 
-def inversion(rng, n, p):
-    """``random_binomial_inversion``."""
+def inversion_setup(n, p):
+    """The set-up of ``random_binomial_inversion`` (what NumPy keeps in
+    ``binomial_t``): ``q``, ``qn`` and the bound."""
     q = 1.0 - p
-    qn = prims.exp(n * prims.log(q))
+    qn = prims.exp(n * prims.log1p(-p))
     npq = n * p
     bound = n
     lim = npq + 10.0 * math.sqrt(npq * q + 1.0)
     if lim < n:
         bound = int(lim)
+    return q, qn, bound
+
+
+def inversion_with(rng, n, p, q, qn, bound):
+    """One draw of ``random_binomial_inversion`` after its set-up."""
     x = 0
     px = qn
     u = prims.rng_next_double(rng)
@@ -48,14 +54,21 @@ def inversion(rng, n, p):
     return x
 
 
+def inversion(rng, n, p):
+    """``random_binomial_inversion``."""
+    q, qn, bound = inversion_setup(n, p)
+    return inversion_with(rng, n, p, q, qn, bound)
+
+
 def _stirling(v):
     """The correction term of step 5.3 for one of ``f1``, ``z``, ``x1``, ``w``."""
     v2 = v * v
     return (13680.0 - (462.0 - (132.0 - (99.0 - 140.0 / v2) / v2) / v2) / v2) / v / 166320.0
 
 
-def btpe(rng, n, p):
-    """``random_binomial_btpe`` (``p <= 0.5``)."""
+def btpe_setup(n, p):
+    """The set-up of ``random_binomial_btpe`` (what NumPy keeps in
+    ``binomial_t``), as one tuple for :func:`btpe_with`."""
     r = min(p, 1.0 - p)
     q = 1.0 - r
     fm = n * r + r
@@ -73,6 +86,17 @@ def btpe(rng, n, p):
     p3 = p2 + c / laml
     p4 = p3 + c / lamr
     nrq = n * r * q
+    return r, q, m, p1, xm, xl, xr, c, laml, lamr, p2, p3, p4, nrq
+
+
+def btpe(rng, n, p):
+    """``random_binomial_btpe`` (``p <= 0.5``)."""
+    return btpe_with(rng, n, btpe_setup(n, p))
+
+
+def btpe_with(rng, n, setup):
+    """One draw of ``random_binomial_btpe`` after its set-up."""
+    r, q, m, p1, xm, xl, xr, c, laml, lamr, p2, p3, p4, nrq = setup
     while True:
         u = prims.rng_next_double(rng) * p4
         v = prims.rng_next_double(rng)
@@ -141,3 +165,26 @@ def binomial_draw(rng, n, p):
         return n - inversion(rng, n, q)
     return n - btpe(rng, n, q)
 
+
+
+def fill_binomial(rng, out, n, p):
+    """``random_binomial`` for every element of ``out`` (1-D int64), one ``n``
+    and ``p``: the inversion's set-up made once, as NumPy keeps it in
+    ``binomial_t`` between the draws of one call (an exp, a log and a square
+    root a draw otherwise, a tenth of ``binomial(100, 0.3)``), and BTPE's."""
+    if n == 0 or p == 0.0:
+        for i in range(out.shape[0]):
+            out[i] = 0
+        return
+    flip = p > 0.5
+    r = 1.0 - p if flip else p
+    if r * n <= 30.0:
+        q, qn, bound = inversion_setup(n, r)
+        for i in range(out.shape[0]):
+            x = inversion_with(rng, n, r, q, qn, bound)
+            out[i] = n - x if flip else x
+    else:
+        setup = btpe_setup(n, r)
+        for i in range(out.shape[0]):
+            x = btpe_with(rng, n, setup)
+            out[i] = n - x if flip else x

@@ -326,7 +326,8 @@ class Binomial(Method):
     def __init__(self):
         from . import binomial_algorithm as hb
         super().__init__("binomial", ("n", "p", "size"), None, ("p",),
-                         draw=hb.binomial_draw, check=hb.check_binomial)
+                         draw=hb.binomial_draw, check=hb.check_binomial,
+                         fill=hb.fill_binomial)
 
     def typer(self, inf, call, args, kwargs):
         bound = self.bind(args, kwargs)

@@ -75,54 +75,129 @@ def step(rng, r, bits, buf, bcnt, masked):
 
 def fill_narrow(rng, out, low, high, closed, bits, signed, masked):
     """``_rand_<type>`` with a size: nothing for an empty size, else the checks,
-    then one fill call's draws into ``out`` (1-D, the dtype's items).  The
-    common draw -- the next value of the word, accepted at once -- is written
-    out here with the width's constants made once; a rejection takes ``step``."""
+    then one fill call's draws into ``out`` (1-D, the dtype's items), as
+    ``random_bounded_uint<bits>_fill`` chooses its loop: ``off`` alone for an
+    empty span, the buffered value for the full width, else the masked or
+    Lemire draw.  This function is a linked piece of its own (its arguments are
+    not constants there): each loop is inlined once per width, where ``bits``
+    is a constant, and takes ``signed`` and ``masked`` out of the loop (the
+    full width's once per sign too)."""
     if out.shape[0] == 0:
         return
     off, r = offset_range(low, high, closed, bits)
+    mask = (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
+    # ``(x ^ sign) - sign``: the dtype's value of the ``bits``-wide word ``x``
+    # (no branch; ``sign`` is 0 for an unsigned dtype)
+    sign = 1 << (bits - 1) if signed else 0
+    if r == np.uint64(0):
+        x = (prims.as_int64(off) ^ sign) - sign
+        for i in range(out.shape[0]):
+            out[i] = x
+    elif r == mask:
+        # (the sign a constant too: an unsigned value then needs no range check
+        # at the store, a third of this short loop)
+        if bits == 1:                      # bools of a whole word each, in order
+            fill_full(rng, out, off, 1, 0)
+        elif bits == 8 and signed:
+            fill_full(rng, out, off, 8, 1 << 7)
+        elif bits == 8:
+            fill_full(rng, out, off, 8, 0)
+        elif bits == 16 and signed:
+            fill_full(rng, out, off, 16, 1 << 15)
+        elif bits == 16:
+            fill_full(rng, out, off, 16, 0)
+        elif signed:
+            fill_full(rng, out, off, 32, 1 << 31)
+        else:
+            fill_full(rng, out, off, 32, 0)
+    elif masked:
+        if bits == 8:
+            fill_masked(rng, out, off, r, 8, sign)
+        elif bits == 16:
+            fill_masked(rng, out, off, r, 16, sign)
+        else:
+            fill_masked(rng, out, off, r, 32, sign)
+    elif bits == 8:
+        fill_lemire(rng, out, off, r, 8, sign)
+    elif bits == 16:
+        fill_lemire(rng, out, off, r, 16, sign)
+    else:
+        fill_lemire(rng, out, off, r, 32, sign)
+
+
+def fill_full(rng, out, off, bits, sign):
+    """``out[i] = off + buffered_uint<bits>()`` (the span is the whole width);
+    ``sign``: the dtype's sign bit (0 unsigned)."""
+    mask = (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
+    shift = np.uint64(bits)
+    per = 32 // bits - 1
+    buf = np.uint64(0)
+    bcnt = 0
+    for i in range(out.shape[0]):
+        if bcnt == 0:
+            buf = np.uint64(prims.rng_next_uint32(rng))
+            bcnt = per
+        else:
+            buf = buf >> shift
+            bcnt = bcnt - 1
+        x = prims.as_int64((off + buf) & mask)
+        out[i] = (x ^ sign) - sign
+
+
+def fill_masked(rng, out, off, r, bits, sign):
+    """``out[i] = off + buffered_bounded_masked_uint<bits>(r)``: the buffered
+    value under ``gen_mask(r)``, drawn again while it exceeds ``r``."""
+    mask = (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
+    shift = np.uint64(bits)
+    per = 32 // bits - 1
+    keep = r
+    for s in (1, 2, 4, 8, 16):
+        keep = keep | (keep >> np.uint64(s))
+    buf = np.uint64(0)
+    bcnt = 0
+    for i in range(out.shape[0]):
+        if bcnt == 0:
+            buf = np.uint64(prims.rng_next_uint32(rng))
+            bcnt = per
+        else:
+            buf = buf >> shift
+            bcnt = bcnt - 1
+        while (buf & keep) > r:
+            buf, bcnt = refill(rng, buf, bcnt, bits)
+        x = prims.as_int64((off + (buf & keep)) & mask)
+        out[i] = (x ^ sign) - sign
+
+
+def fill_lemire(rng, out, off, r, bits, sign):
+    """``out[i] = off + buffered_bounded_lemire_uint<bits>(r)`` for ``0 < r <
+    mask``: the buffered value times ``r + 1``, whose low half below ``(mask -
+    r) % (r + 1)`` is drawn again (NumPy compares with ``r + 1`` first, to
+    skip the remainder; the threshold is below it, so made once here)."""
     mask = (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
     shift = np.uint64(bits)
     per = 32 // bits - 1
     excl = r + np.uint64(1)
     threshold = (mask - r) % excl
-    full = 1 << bits
-    half = full >> 1
     buf = np.uint64(0)
     bcnt = 0
-    if bits == 1 and r == mask:          # bools of a whole word each, in order
-        for i in range(out.shape[0]):
-            if bcnt == 0:
-                buf = np.uint64(prims.rng_next_uint32(rng))
-                bcnt = 31
-            else:
-                buf = buf >> np.uint64(1)
-                bcnt = bcnt - 1
-            out[i] = (buf & np.uint64(1)) != np.uint64(0)
-        return
     for i in range(out.shape[0]):
-        if r == mask or (not masked and r != np.uint64(0)):
-            if bcnt == 0:
-                buf = np.uint64(prims.rng_next_uint32(rng))
-                bcnt = per
-            else:
-                buf = buf >> shift
-                bcnt = bcnt - 1
-            if r == mask:
-                v = buf & mask
-            else:
-                m = (buf & mask) * excl
-                if (m & mask) < threshold:      # (rejected: NumPy's loop)
-                    while (m & mask) < threshold:
-                        buf, bcnt = refill(rng, buf, bcnt, bits)
-                        m = (buf & mask) * excl
-                v = m >> shift
+        if bcnt == 0:
+            buf = np.uint64(prims.rng_next_uint32(rng))
+            bcnt = per
         else:
-            v, buf, bcnt = step(rng, r, bits, buf, bcnt, masked)
-        x = prims.as_int64((off + v) & mask)
-        if signed and x >= half:
-            x = x - full
-        out[i] = x
+            buf = buf >> shift
+            bcnt = bcnt - 1
+        m = (buf & mask) * excl
+        while (m & mask) < threshold:
+            buf, bcnt = refill(rng, buf, bcnt, bits)
+            m = (buf & mask) * excl
+        x = prims.as_int64((off + (m >> shift)) & mask)
+        out[i] = (x ^ sign) - sign
+
+
+# each inlined into its width's branch of ``fill_narrow``, where ``bits`` is a constant
+for _f in (fill_full, fill_masked, fill_lemire):
+    _f.hj_inline = True
 
 
 def narrow(rng, low, high, closed, bits, signed, masked):
