@@ -470,4 +470,5 @@ def method_template(name):
     if name in ("choice", "shuffle", "permutation"):
         from .choice import GENERATOR_METHODS
         return GENERATOR_METHODS[name]
-    return METHODS.get(name)
+    from .more_methods import MORE_METHODS
+    return MORE_METHODS.get(name) or METHODS.get(name)
