@@ -172,8 +172,8 @@ def test_generator_made_inside():
         assert same(jf(seed, 9), local_draws(seed, 9))
 
 
-def normal_f32(seed):
-    return np.random.default_rng(seed).standard_normal(dtype=np.float32)
+def normal_f16(seed):
+    return np.random.default_rng(seed).standard_normal(dtype=np.float16)
 
 
 def integers_f8(seed):
@@ -181,9 +181,9 @@ def integers_f8(seed):
 
 
 def test_what_still_falls_back():
-    """float32 ``standard_normal``/``standard_exponential`` use NumPy's float32
-    ziggurat tables, not ported; a float dtype of ``integers`` is NumPy's TypeError."""
-    check_fallback(normal_f32, (1,), "dtype other than float64")
+    """A float16 ``standard_normal`` and a float dtype of ``integers`` are NumPy's
+    TypeError (float32 ``standard_normal``: test_cpu_random_generator_more.py)."""
+    check_fallback(normal_f16, (1,), "dtype float16")
     check_fallback(integers_f8, (1,), "dtype float64")
 
 

@@ -14,7 +14,9 @@ Supported: ``random`` (float64 and float32), ``standard_normal``, ``normal``,
 ``uniform``, ``exponential``, ``standard_exponential``, ``integers`` (every
 integer dtype and bool, ``endpoint=``), ``poisson`` and the sixteen of
 ``more_distributions.py`` (gamma, beta, geometric ...), scalar and ``size=``
-forms (an int or a tuple of ints); ``choice``, ``shuffle`` and ``permutation`` are in ``choice.py``.
+forms (an int or a tuple of ints); ``choice``, ``shuffle`` and ``permutation`` are in ``choice.py``;
+float32 ``standard_normal``/``standard_exponential``/``standard_gamma``, ``method='inv'``,
+``hypergeometric``, ``multinomial`` and ``dirichlet`` in ``more_methods.py``.
 Other methods and forms fall back to the interpreter naming the method.
 """
 from __future__ import annotations
@@ -471,4 +473,5 @@ def method_template(name):
     if name in ("choice", "shuffle", "permutation"):
         from .choice import GENERATOR_METHODS
         return GENERATOR_METHODS[name]
-    return METHODS.get(name)
+    from .more_methods import MORE_METHODS
+    return MORE_METHODS.get(name) or METHODS.get(name)

@@ -178,14 +178,14 @@ def beta_draw(rng, a, b):
         while True:
             u = prims.rng_next_double(rng)
             v = prims.rng_next_double(rng)
-            x = prims.pow(u, 1.0 / a)
-            y = prims.pow(v, 1.0 / b)
+            x = prims.pow(u, prims.fdiv(1.0, a))      # (a or b 0: dirichlet's)
+            y = prims.pow(v, prims.fdiv(1.0, b))
             xpy = x + y
             if xpy <= 1.0 and u + v > 0.0:
                 if x > 0.0 and y > 0.0:
                     return x / xpy
-                logx = prims.log(u) / a
-                logy = prims.log(v) / b
+                logx = prims.fdiv(prims.log(u), a)
+                logy = prims.fdiv(prims.log(v), b)
                 logm = logx if logx > logy else logy
                 logx = logx - logm
                 logy = logy - logm

@@ -1,0 +1,212 @@
+"""``Generator.standard_normal`` / ``standard_exponential`` / ``standard_gamma``
+with ``dtype=np.float32`` (NumPy's float ziggurats), ``standard_exponential(
+method='inv')``, ``hypergeometric``, ``multinomial`` and ``dirichlet``: compiled
+draws equal NumPy's bit for bit, the bit generator's state afterwards is the
+same, and NumPy's ValueErrors (type and message) come in its order.
+
+Parameters cover each algorithm's branches: the ziggurats' tails (enough draws
+to reach layer 0), gamma's shape 0, below 1, 1 and above; hypergeometric's
+switch between item-by-item sampling and HRUA (a sample of 9/10, within 10 of
+the population); dirichlet's stick breaking (every alpha below 0.1, zeros among
+them) and its gamma normalisation (0.1 itself, NaN, inf).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hanajit.testing.compare import strict_jit
+from hanajit.testing.random_pairs import pair, same_state
+
+KINDS = ["PCG64", "MT19937", "SFC64"]
+
+
+def same(got, want):
+    if isinstance(want, tuple):
+        return isinstance(got, tuple) and len(got) == len(want) and \
+            all(same(g, w) for g, w in zip(got, want))
+    if isinstance(want, np.ndarray):
+        return isinstance(got, np.ndarray) and got.dtype == want.dtype and \
+            got.shape == want.shape and got.tobytes() == want.tobytes()
+    return type(got) is type(want) and np.float64(got).tobytes() == np.float64(want).tobytes()
+
+
+def outcome(f, *args):
+    try:
+        return ("ok", f(*args))
+    except ValueError as e:
+        return ("raise", str(e))
+
+
+def compare(jf, py, kind, seed, *args):
+    r1, r2 = pair(kind, seed)
+    got, want = outcome(jf, r1, *args), outcome(py, r2, *args)
+    assert got[0] == want[0], (py.__name__, args, got, want)
+    assert same(got[1], want[1]) if got[0] == "ok" else got == want, (py.__name__, args)
+    assert same_state(r1.bit_generator.state, r2.bit_generator.state), (py.__name__, args)
+
+
+# ------------------------------------------------------------ float32 ziggurats
+def float_draws(rng, n):
+    return (rng.standard_normal(n, dtype=np.float32), rng.standard_normal(dtype=np.float32),
+            rng.standard_exponential(n, dtype=np.float32),
+            rng.standard_exponential(dtype="f4"),
+            rng.standard_exponential(n, method="inv"), rng.standard_exponential(method="inv"),
+            rng.standard_exponential(n, np.float32, "inv"),
+            rng.standard_exponential(dtype=np.float32, method="inv"),
+            rng.standard_normal((2, n), np.float32), rng.standard_normal(n, np.float64),
+            rng.standard_exponential((n, 1), dtype=np.float64, method="zig"))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_float32_ziggurats_draw_numpys_values(kind):
+    jf = strict_jit(float_draws)
+    for n in (0, 1, 7, 30000):          # (30000: each tail and wedge is reached)
+        compare(jf, float_draws, kind, 11 + n, n)
+
+
+def gamma_draws(rng, shape, n):
+    return (rng.standard_gamma(shape, n, dtype=np.float32),
+            rng.standard_gamma(shape, dtype=np.float32),
+            rng.standard_gamma(shape, (n, 2), np.float32), rng.standard_gamma(shape, n),
+            rng.standard_gamma(shape=shape))
+
+
+GAMMA_SHAPES = [0.0, -0.0, -1.0, -1e-50, 1e-50, 1e-3, 0.5, 0.999, 1.0, 1.0000001, 2.5, 1e6,
+                1e40, float("nan"), float("inf"), float("-inf")]
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered in cast")
+@pytest.mark.parametrize("kind", KINDS)
+def test_float32_standard_gamma(kind):
+    """``random_standard_gamma_f``; the check is of the shape rounded to float32
+    (-1e-50 is -0.0 there: ValueError), made before a size is allocated."""
+    jf = strict_jit(gamma_draws)
+    for shape in GAMMA_SHAPES:
+        for n in (0, 3, 500):
+            compare(jf, gamma_draws, kind, 5, shape, n)
+
+
+# ----------------------------------------------------------------- hypergeometric
+def hyper(rng, ngood, nbad, nsample, n):
+    return rng.hypergeometric(ngood, nbad, nsample, n), \
+        rng.hypergeometric(ngood, nbad, nsample), \
+        rng.hypergeometric(ngood, nbad, nsample, size=(2, n))
+
+
+HYPER = [(0, 0, 0), (5, 0, 3), (0, 5, 5), (5, 7, 0), (5, 7, 12), (5, 7, 3), (9, 9, 9),
+         (10, 10, 9), (10, 10, 10), (10, 10, 11), (15, 15, 20), (15, 15, 21), (3, 40, 10),
+         (40, 3, 30), (100, 200, 50), (200, 100, 250), (1000, 1000000, 500000),
+         (999999999, 999999999, 7), (999999999, 999999999, 12345678), (700, 900, 1590),
+         # NumPy's errors, in its order
+         (10**9, 1, 1), (1, 10**9, 1), (5, 5, 11), (-1, 5, 2), (5, -1, 2), (5, 5, -1),
+         (-3, -4, -8), (-1, 10**9, 0)]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_hypergeometric(kind):
+    jf = strict_jit(hyper)
+    for ngood, nbad, nsample in HYPER:
+        for n in (0, 1, 300):
+            compare(jf, hyper, kind, abs(ngood + nsample + n), ngood, nbad, nsample, n)
+
+
+def hyper_types(rng, ngood, nbad, nsample):
+    return rng.hypergeometric(ngood, nbad, nsample, 4)
+
+
+def test_hypergeometric_integer_types():
+    jf = strict_jit(hyper_types)
+    compare(jf, hyper_types, "PCG64", 1, np.int32(30), np.uint8(40), True)
+    compare(jf, hyper_types, "PCG64", 1, np.int32(-30), np.uint8(40), True)
+
+
+# ------------------------------------------------------------------- multinomial
+def multi(rng, count, pvals, n):
+    return rng.multinomial(count, pvals, n), rng.multinomial(count, pvals), \
+        rng.multinomial(count, pvals, size=(n, 2))
+
+
+PVALS = [[1.0], [0.0], [0.5], [0.2, 0.3, 0.5], [0.5, 0.5, 0.0, 0.0], [0.0, 0.0, 1.0],
+         [1.0, 0.0], [1 / 3, 1 / 3, 1 / 3], [0.1] * 10, [0.3, 0.3, 0.3, 0.3 + 1e-13],
+         [0.999, 0.001], [1e-300, 0.5, 0.49], [0.9999999999999, 5e-13, 0.2],
+         # NumPy's errors: bounds (NaN too), then the sum of all but the last
+         [], [0.5, float("nan")], [-0.0, 1.0], [-0.1, 1.0], [1.1], [0.6, 0.6, 0.0],
+         [0.5, 0.5 + 2e-12, 0.0], [float("inf"), 0.0]]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_multinomial(kind):
+    jf = strict_jit(multi)
+    for p in PVALS:
+        for count in (0, 1, 7, 100, 10**6, -1):
+            for n in (0, 3):
+                compare(jf, multi, kind, count % 97 + n, count, np.array(p, np.float64), n)
+
+
+def multi_forms(rng, count, ints, strided):
+    return rng.multinomial(count, ints, 2), rng.multinomial(count, strided), \
+        rng.multinomial(count, (0.25, 0.25, 0.5), 3), rng.multinomial(np.int32(count), (1, 0))
+
+
+def test_multinomial_forms():
+    """An integer array, a strided view, a tuple of floats and of ints; a
+    negative size (np.zeros' ValueError, before n's check)."""
+    jf = strict_jit(multi_forms)
+    p = np.array([0.1, 9.0, 0.2, 9.0, 0.7])[::2]
+    for count in (0, 5, 50, -2):
+        compare(jf, multi_forms, "PCG64", 3, count, np.array([0, 1, 0]), p)
+    compare(jf, multi_forms, "PCG64", 3, 4, np.array([2, 0]), p)
+    jm = strict_jit(multi)
+    compare(jm, multi, "PCG64", 3, -5, np.array([0.5, 0.5]), -1)
+
+
+# --------------------------------------------------------------------- dirichlet
+def diri(rng, alpha, n):
+    return rng.dirichlet(alpha, n), rng.dirichlet(alpha), rng.dirichlet(alpha, (2, n))
+
+
+ALPHAS = [[], [1.0], [0.05], [0.0], [0.0, 0.0], [0.01, 0.02, 0.03], [0.05, 0.0, 0.01],
+          [0.0, 0.05], [0.09999999, 0.05], [0.1, 0.05], [1e-300, 1e-300, 0.01],
+          [1.0, 2.0, 3.0], [0.5, 0.5], [30.0, 1e-3, 0.0], [1e5, 1e-5], [0.0, 1.0],
+          [float("nan"), 0.01], [float("inf"), 1.0], [0.01, float("nan")],
+          [-0.0, 1.0], [0.5, -0.1], [-1e-300]]
+# (not -0.0 among alphas below 0.1: NumPy's beta of a = -0.0 never returns)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_dirichlet(kind):
+    jf = strict_jit(diri)
+    for a in ALPHAS:
+        for n in (0, 1, 50):
+            compare(jf, diri, kind, len(a) + n, np.array(a, np.float64), n)
+
+
+def diri_forms(rng, ints, single):
+    return rng.dirichlet(ints, 3), rng.dirichlet(single), rng.dirichlet((0.02, 0.03), 2), \
+        rng.dirichlet((1, 2, 3))
+
+
+def test_dirichlet_forms():
+    jf = strict_jit(diri_forms)
+    for kind in KINDS:
+        compare(jf, diri_forms, kind, 9, np.array([1, 0, 2]), np.array([0.5, 2.0], np.float32))
+    jd = strict_jit(diri)
+    compare(jd, diri, "PCG64", 9, np.array([0.5, 2.0]), -2)
+
+
+# ----------------------------------------------------------------- fall backs
+def test_unsupported_forms_fall_back():
+    """Array parameters, float32 pvals, another dtype: the interpreter's answer
+    (with a warning naming the reason)."""
+    from hanajit import jit
+
+    def f(rng, p):
+        return rng.multinomial(3, p), rng.standard_normal(2, dtype=np.float16)
+    jf = jit(f)
+    r1, r2 = pair("PCG64", 1)
+    with pytest.warns(Warning):
+        with pytest.raises(TypeError):
+            jf(r1, np.array([0.5, 0.5], np.float32))
+    with pytest.raises(TypeError):
+        f(r2, np.array([0.5, 0.5], np.float32))
