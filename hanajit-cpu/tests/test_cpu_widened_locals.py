@@ -113,3 +113,45 @@ def test_int_or_float_results_fall_back():
     path, a float on the other -- one compiled type cannot say which."""
     for n in (0, 3):
         check_fallback(compared_and_divided, (np.arange(1.0, 5.0), n), "variable type change")
+
+
+def read_after_a_write(out, x):
+    s = 0
+    for v in x:
+        s = s + v
+    out[0] = 1.0
+    return s * 2
+
+
+def read_after_a_print(out, x):
+    s = 0
+    for v in x:
+        s = s + v
+    print("n", len(x))
+    out[0] = s * 2
+    return out
+
+
+def read_then_written(out, x):
+    s = 0
+    for v in x:
+        s = s + v
+    out[0] = s * 2
+    return out
+
+
+def test_a_read_after_a_write_falls_back(capsys):
+    """Reading the Python state re-runs the call in the interpreter, which a call
+    that has written into an array or printed cannot (it raised UnsupportedError
+    when the loop had not run): such a function falls back."""
+    for f in (read_after_a_write, read_after_a_print):
+        for x in (np.zeros(0), np.ones(2)):
+            check_fallback(f, (np.arange(3.0), x), "variable type change")
+    capsys.readouterr()
+
+
+def test_a_read_before_any_write_re_runs(mode):
+    """... but a read that nothing written, printed or drawn precedes re-runs,
+    even where the function writes later (errors.CLEAN)."""
+    for x in (np.zeros(0), np.ones(2), np.zeros(0), np.arange(4.0)):
+        check(read_then_written, np.arange(3.0), x)

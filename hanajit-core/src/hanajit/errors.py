@@ -64,10 +64,15 @@ class HanaJitNarrowWarning(UserWarning):
 # wrote into its arguments, exported code, a GPU -- the compiled text is raised
 RERUN = "rerun"
 
+# ``Raise.deopt`` of a deoptimisation no write into an array, print or draw can
+# precede (``pipeline._no_guard_after_writes``): the call is re-run in the
+# interpreter even where the function may write into its arguments later on
+CLEAN = "clean"
+
 
 def stored_deopt(deopt):
-    """A raise table's deopt flag as caches keep it (True, False or RERUN)."""
-    return RERUN if deopt == RERUN else bool(deopt)
+    """A raise table's deopt flag as caches keep it (True, False, RERUN or CLEAN)."""
+    return deopt if deopt in (RERUN, CLEAN) else bool(deopt)
 
 
 # CPython's ZeroDivisionError texts that changed by version: ``x % 0`` of ints

@@ -273,9 +273,11 @@ def _has_writeable_array(t) -> bool:
 
 
 def _raise(entry, fallback, args, err=None, pure=True):
-    from hanajit.errors import RERUN, UnsupportedError, kernel_exception
+    from hanajit.errors import CLEAN, RERUN, UnsupportedError, kernel_exception
     from hanajit.lib.python.helpers import Deopt
     exc, message, deopt = entry
+    if deopt == CLEAN:          # (nothing was written, printed or drawn before it)
+        return fallback(*args)
     if deopt == RERUN:
         # a text that only approximates NumPy's: the interpreter raises its own
         if pure:

@@ -115,16 +115,22 @@ def _exact(name, held, state, line):
         line=line)]
 
 
-def _walk(body, locals_, rules, state, is_strong, fail, boxed, top=False):
+def _walk(body, locals_, rules, state, is_strong, fail, boxed, top=False, known=()):
+    """``known``: the locals certainly NumPy scalars where ``body`` starts (an
+    assignment that makes one earlier, in the same block or one around it, and
+    none since): their reads need no guard."""
     out = []
+    known = set(known)
     if top:                 # (not assigned yet: no read can run)
         out += [N.Assign(target=state[n], value=N.Const(False, T.BOOL)) for n in locals_]
     for s in body:
         for attr in _BLOCKS:
             sub = getattr(s, attr, None)
             if isinstance(sub, list):
-                setattr(s, attr, _walk(sub, locals_, rules, state, is_strong, fail, boxed))
-        read = _unsafe_reads(s, locals_, is_strong, boxed)
+                inner = known - {getattr(x, "target", None) for x in N.walk_stmts(sub)}
+                setattr(s, attr, _walk(sub, locals_, rules, state, is_strong, fail, boxed,
+                                       known=inner))
+        read = [n for n in _unsafe_reads(s, locals_, is_strong, boxed) if n not in known]
         if isinstance(s, N.Return) and s.value is not None:
             for e in N.walk_expr(s.value):
                 if id(e) in boxed and e.name not in read:
@@ -134,17 +140,21 @@ def _walk(body, locals_, rules, state, is_strong, fail, boxed, top=False):
                  "condition of a while loop; start it as a NumPy scalar "
                  f"(np.{locals_[read[0]]}(...))")
         for name in read:
-            out.append(N.If(cond=N.Var(state[name], T.BOOL), then=[N.Raise(
-                exc=TypeError, deopt=True, line=s.line,
-                message=f"'{name}' still holds a Python number here (the interpreter "
-                        "computes with it as one)")], line=s.line))
+            guard = N.Raise(exc=TypeError, deopt=True, line=s.line,
+                            message=f"'{name}' still holds a Python number here (the "
+                                    "interpreter computes with it as one)")
+            guard.hj_state_guard = name     # (pipeline: not after a write into arrays)
+            out.append(N.If(cond=N.Var(state[name], T.BOOL), then=[guard], line=s.line))
         out.append(s)
         target = getattr(s, "target", None)
+        known -= {getattr(x, "target", None) for x in N.walk_stmts([s])}
         if isinstance(s, N.Assign) and target in locals_:
             now = rules[target].get(id(s))
             if now is not None:         # (None: unchanged, ``s = s + 1``)
                 out.append(N.Assign(target=state[target], value=N.Const(not now, T.BOOL),
                                     line=s.line))
+            if now is True:
+                known.add(target)
     return out
 
 

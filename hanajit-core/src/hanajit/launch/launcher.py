@@ -41,6 +41,7 @@ import threading
 
 import numpy as np
 
+from hanajit.errors import CLEAN
 from hanajit.ir import types as T
 from hanajit.lowering.cabi import flat_kinds
 from hanajit.typing_rules import typeof
@@ -131,7 +132,7 @@ class LoadedKernel:
             return
         self.driver.memset(self.err, self.err_bytes)
         exc, message, deopt = self.raises[code - 1]
-        if deopt is True or getattr(exc, "__name__", "") == "Deopt":
+        if deopt in (True, CLEAN) or getattr(exc, "__name__", "") == "Deopt":
             raise OverflowError(f"{self.name}: a result in the kernel cannot be "
                                 f"represented ({message}); the GPU has no interpreter "
                                 "to fall back to")

@@ -9,6 +9,8 @@ assignment to an array, an ``out=`` argument, a mutating method or NumPy functio
 or an array passed to another Python function counts as a write."""
 from __future__ import annotations
 
+import builtins
+
 from ..ir import nodes as N
 from ..ir import types as T
 from ..lib.registry import CompiledOnly
@@ -28,20 +30,56 @@ def may_write_arrays(fn: N.Function) -> bool:
     local every assignment of which makes a new array (``np.zeros(n)``,
     ``x.copy()``: :func:`fresh_locals`) is one it created."""
     fresh = fresh_locals(fn)
-    for s in N.walk_stmts(fn.body):
-        if isinstance(s, N.PySetItem) and isinstance(s.target, N.Var) \
-                and s.target.name in fresh:
-            pass
-        elif isinstance(s, (N.PySetItem, N.Store)):
-            return True
-        if isinstance(s, N.Assign) and s.inplace and s.target not in fresh \
-                and isinstance(fn.locals.get(s.target), T.ArrayType):
-            return True
-        for e in N.stmt_exprs(s):
-            if e is not None and any(_call_writes(c) for c in N.walk_expr(e)
-                                     if isinstance(c, N.PyCall)):
-                return True
-    return False
+    return any(_writes(s, fn, fresh) for s in N.walk_stmts(fn.body))
+
+
+def _writes(s, fn, fresh) -> bool:
+    """Does statement ``s`` itself (not the statements nested in it) write?"""
+    if isinstance(s, N.PySetItem) and isinstance(s.target, N.Var) \
+            and s.target.name in fresh:
+        pass
+    elif isinstance(s, (N.PySetItem, N.Store)):
+        return True
+    if isinstance(s, N.Assign) and s.inplace and s.target not in fresh \
+            and isinstance(fn.locals.get(s.target), T.ArrayType):
+        return True
+    return any(e is not None and any(_call_writes(c) for c in N.walk_expr(e)
+                                     if isinstance(c, N.PyCall))
+               for e in N.stmt_exprs(s))
+
+
+_LOOPS = (N.PyForRange, N.PyWhile, N.ForCount, N.Loop)
+
+
+def written_before(fn: N.Function, marked, effects: bool = False):
+    """The first statement ``marked(s)`` holds for that may run after a write
+    into an array ``fn`` did not create (in a loop, a write anywhere in its body
+    counts as before); None when there is none: such a statement may deoptimise.
+    ``effects``: a print, a random draw or a call of another Python function
+    (which may do either) counts as a write."""
+    fresh = fresh_locals(fn)
+
+    def changes(x) -> bool:
+        return _writes(x, fn, fresh) or effects and _effect(x)
+
+    def writes_in(body) -> bool:
+        return any(changes(x) for x in N.walk_stmts(body))
+
+    def walk(body, written):
+        for s in body:
+            if written and marked(s):
+                return s, written
+            written = written or changes(s)     # (its own test or count first)
+            if isinstance(s, _LOOPS):
+                written = written or writes_in(s.body)
+            for attr in ("body", "then", "orelse"):
+                sub = getattr(s, attr, None)
+                if isinstance(sub, list):
+                    hit, written = walk(sub, written)
+                    if hit is not None:
+                        return hit, written
+        return None, written
+    return walk(fn.body, False)[0]
 
 
 def _call_writes(call: N.PyCall) -> bool:
@@ -90,3 +128,32 @@ def _makes_array(e) -> bool:
     module = getattr(e.callee, "__module__", None) or ""
     name = getattr(e.callee, "__name__", None)
     return (module == "numpy" or module.startswith("numpy.")) and name in FRESH_NUMPY
+
+
+def _effect(s) -> bool:
+    """Does statement ``s`` itself print, draw random numbers or call a Python
+    function that may (anything but NumPy's, ``math``'s and the builtins)?"""
+    if isinstance(s, N.ForeignCall):
+        return True
+    from ..ir.frontend_nodes import Method
+    for e in N.stmt_exprs(s):
+        for c in N.walk_expr(e) if e is not None else ():
+            if not isinstance(c, N.PyCall):
+                continue
+            callee = c.callee
+            if callee is builtins.print:
+                return True
+            if isinstance(callee, Method):
+                if c.args and not isinstance(getattr(c.args[0], "type", None),
+                                             (T.ArrayType, T.Scalar, T.TupleType)):
+                    return True         # (a generator's, a list's ... methods)
+                continue
+            module = getattr(callee, "__module__", None) or ""
+            if module.startswith(("numpy.random", "random")):
+                return True
+            if module == "numpy" or module.startswith(("numpy.", "hanajit.")) or \
+                    type(callee).__name__ == "ufunc" or module in ("math", "cmath",
+                                                                   "builtins"):
+                continue
+            return True
+    return False

@@ -42,6 +42,7 @@ from __future__ import annotations
 import enum
 import math
 
+from ..errors import CLEAN
 from ..ir import types as T
 
 
@@ -93,7 +94,7 @@ def raise_table(raises) -> list:
     ``k`` is entry ``k - 1``).  A deoptimisation entry (where CPython computes a
     result the compiled code cannot represent) keeps the bare class name
     (``Deopt``): no Python traceback ever shows it."""
-    return [(getattr(exc, "__name__", str(exc)) if deopt is True else exception_name(exc),
+    return [(getattr(exc, "__name__", str(exc)) if deopt in (True, CLEAN) else exception_name(exc),
              message) for exc, message, deopt in raises]
 
 
