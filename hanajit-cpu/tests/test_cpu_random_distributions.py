@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from hanajit.testing.compare import strict_jit
-from hanajit.testing.random_pairs import same_state
+from hanajit.testing.random_pairs import compare
 
 
 def every_draw(rng, a, b, n):
@@ -38,31 +38,6 @@ def every_draw(rng, a, b, n):
                rng.noncentral_chisquare(b, a), rng.noncentral_f(b, a, b),
                rng.vonmises(-a, b * 1e7), rng.logseries(b * 0.5), rng.zipf(a * 30.0 + 1.0))
     return sized, scalars
-
-
-def same(got, want):
-    if isinstance(want, tuple):
-        return len(got) == len(want) and all(same(g, w) for g, w in zip(got, want))
-    if isinstance(want, np.ndarray):
-        return isinstance(got, np.ndarray) and got.dtype == want.dtype and \
-            got.shape == want.shape and got.tobytes() == want.tobytes()
-    return type(got) is type(want) and np.float64(got).tobytes() == np.float64(want).tobytes()
-
-
-def outcome(f, *args):
-    try:
-        return ("ok", f(*args))
-    except ValueError as e:
-        return ("raise", str(e))
-
-
-def compare(jf, py, kind, seed, *args):
-    bg = getattr(np.random, kind)
-    r1, r2 = np.random.Generator(bg(seed)), np.random.Generator(bg(seed))
-    got, want = outcome(jf, r1, *args), outcome(py, r2, *args)
-    assert got[0] == want[0], (py.__name__, args, got, want)
-    assert same(got[1], want[1]) if got[0] == "ok" else got == want, (py.__name__, args)
-    assert same_state(r1.bit_generator.state, r2.bit_generator.state)
 
 
 @pytest.mark.parametrize("kind", ["PCG64", "MT19937"])

@@ -16,34 +16,9 @@ import numpy as np
 import pytest
 
 from hanajit.testing.compare import strict_jit
-from hanajit.testing.random_pairs import pair, same_state
+from hanajit.testing.random_pairs import compare, pair
 
 KINDS = ["PCG64", "MT19937", "SFC64"]
-
-
-def same(got, want):
-    if isinstance(want, tuple):
-        return isinstance(got, tuple) and len(got) == len(want) and \
-            all(same(g, w) for g, w in zip(got, want))
-    if isinstance(want, np.ndarray):
-        return isinstance(got, np.ndarray) and got.dtype == want.dtype and \
-            got.shape == want.shape and got.tobytes() == want.tobytes()
-    return type(got) is type(want) and np.float64(got).tobytes() == np.float64(want).tobytes()
-
-
-def outcome(f, *args):
-    try:
-        return ("ok", f(*args))
-    except ValueError as e:
-        return ("raise", str(e))
-
-
-def compare(jf, py, kind, seed, *args):
-    r1, r2 = pair(kind, seed)
-    got, want = outcome(jf, r1, *args), outcome(py, r2, *args)
-    assert got[0] == want[0], (py.__name__, args, got, want)
-    assert same(got[1], want[1]) if got[0] == "ok" else got == want, (py.__name__, args)
-    assert same_state(r1.bit_generator.state, r2.bit_generator.state), (py.__name__, args)
 
 
 # ------------------------------------------------------------ float32 ziggurats
