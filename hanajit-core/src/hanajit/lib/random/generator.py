@@ -259,11 +259,10 @@ def narrow_args(dt):
     return [ops.C(max(dt.bits, 1), I), ops.C(dt.kind == "i", T.BOOL)]
 
 
-def integers_dtype(t, what="Generator.integers()"):
-    """The scalar type of ``integers``' / ``randint``'s ``dtype=`` (``np.dtype``
-    of the constant: a NumPy type, its name or code, ``int``, ``bool``)."""
-    if is_absent(t):
-        return I
+def dtype_name(t, what, kinds: str) -> str:
+    """The NumPy name of a constant ``dtype=`` argument's dtype (a NumPy type,
+    its name or code, ``int``, ``bool``) of one of the dtype ``kinds``; another
+    falls back (NumPy raises TypeError)."""
     if not isinstance(t, T.ConstType):
         raise Incompatible(f"{what} with a dtype that is not a constant")
     import numpy as np
@@ -271,9 +270,14 @@ def integers_dtype(t, what="Generator.integers()"):
         name = np.dtype(t.value).name
     except TypeError:
         raise Incompatible(f"{what} with dtype {t.value!r}") from None
-    if np.dtype(name).kind not in "biu":
+    if np.dtype(name).kind not in kinds:
         raise Incompatible(f"{what} with dtype {name} (NumPy raises TypeError)")
-    return T.BY_NAME[name]
+    return name
+
+
+def integers_dtype(t, what="Generator.integers()"):
+    """The scalar type of ``integers``' / ``randint``'s ``dtype=``."""
+    return I if is_absent(t) else T.BY_NAME[dtype_name(t, what, "biu")]
 
 
 def bound_checks(L, dt, low, high, end, flat):

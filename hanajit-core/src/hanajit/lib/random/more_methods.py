@@ -19,8 +19,8 @@ from ...typing_rules import Incompatible
 from ..python import operators as ops
 from . import distributions as hr
 from . import ziggurat_float as zf
-from .generator import (Method, call_void, is_absent, is_absent_expr, is_integer_type,
-                        is_real_type, new_array, sized)
+from .generator import (Method, call_void, dtype_name, is_absent, is_absent_expr,
+                        is_integer_type, is_real_type, new_array, sized)
 
 F, I = T.FLOAT64, T.INT64
 
@@ -30,13 +30,7 @@ def float_bits(t, what):
     float64); another dtype falls back (NumPy raises TypeError)."""
     if is_absent(t):
         return 64
-    if not isinstance(t, T.ConstType):
-        raise Incompatible(f"{what} with a dtype that is not a constant")
-    import numpy as np
-    try:
-        name = np.dtype(t.value).name
-    except TypeError:
-        raise Incompatible(f"{what} with dtype {t.value!r}") from None
+    name = dtype_name(t, what, "f")
     if name not in ("float64", "float32"):
         raise Incompatible(f"{what} with dtype {name} (NumPy raises TypeError)")
     return 64 if name == "float64" else 32
