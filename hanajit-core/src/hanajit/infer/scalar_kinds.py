@@ -169,6 +169,8 @@ class ScalarKinds:
             if isinstance(callee, Unpack):      # ``x, y = a``: an array's items
                 return any(self.is_strong(a) or isinstance(getattr(a, "type", None),
                                                              T.ArrayType) for a in e.args)
+            if callee is registry.flat_callables()[0]:
+                return True                     # ``a.flat[i]``, ``for v in a.flat``: an item
             if callee in (min, max) and e.args and isinstance(
                     getattr(e.args[0], "type", None), T.ArrayType):
                 return True                     # an array's item
