@@ -161,3 +161,90 @@ def test_each_kind(f, argsets):
         got, got_exc = run(JITTED[f.__name__], args)
         assert want_exc is got_exc, (args, want_exc, got_exc)
         same(want, got)
+
+
+# -- a local reassigned an array's item (``x = parent[x]``), and callees whose
+# result is of either kind: a caller holds it as one of either kind
+def find_root(parent, x):
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
+def components(n, edges):
+    parent = np.arange(n)
+    rank = np.zeros(n, dtype=np.int64)
+    for e in range(edges.shape[0]):
+        a = find_root(parent, edges[e, 0])
+        b = find_root(parent, edges[e, 1])
+        if a == b:
+            continue
+        if rank[a] < rank[b]:
+            a, b = b, a
+        parent[b] = a
+        if rank[a] == rank[b]:
+            rank[a] += 1
+    count = 0
+    for i in range(n):
+        if find_root(parent, i) == i:
+            count += 1
+    return count
+
+
+def root_returned(parent, i):
+    return find_root(parent, i)
+
+
+def root_plus_one(parent, i):
+    r = find_root(parent, i)
+    return r + 1
+
+
+def roots_summed(parent):
+    s = 0
+    for i in range(parent.shape[0]):
+        s += find_root(parent, i)
+    return s
+
+
+def total(x):
+    s = 0.0
+    for v in x:
+        s += v
+    return s
+
+
+def total_returned(x):
+    return total(x)
+
+
+def test_item_reassigned():
+    f = jit(find_root, fallback=False)
+    for p, i in [(np.arange(3), 1), (np.array([0, 0, 1]), 2), (np.array([0, 0, 1]), 0)]:
+        same(find_root(p.copy(), i), f(p.copy(), i))
+
+
+def test_callee_either_kind_used_as_index():
+    f = jit(components, fallback=False)
+    edges = np.array([[0, 1], [2, 3], [1, 3], [5, 6], [4, 4]])
+    same(components(8, edges), f(8, edges))
+    empty = np.zeros((0, 2), np.int64)
+    same(components(3, empty), f(3, empty))
+
+
+@pytest.mark.parametrize("g,argsets", [
+    (root_returned, [(np.array([0, 0, 1]), 0), (np.array([0, 0, 1]), 2)]),
+    (root_plus_one, [(np.array([0, 0, 1]), 0), (np.array([0, 0, 1]), 2)]),
+    (roots_summed, [(np.arange(3),), (np.array([0, 0, 1]),)]),
+    (total_returned, [(np.array([]),), (np.array([1.5]),)]),
+], ids=lambda x: getattr(x, "__name__", ""))
+def test_callee_either_kind_returned_falls_back(g, argsets):
+    from hanajit import HanaJitFallbackWarning
+    f = jit(g)
+    for args in argsets:
+        want = g(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+        with pytest.warns(HanaJitFallbackWarning, match=r"result of (find_root|total)\(\)"):
+            got = f(*args)
+        same(want, got)
+        f = jit(g)                      # (one warning per function)

@@ -550,6 +550,7 @@ def _arith_kind(v, name, changing, is_strong):
     ``name`` itself and Python numbers (``s = -s``, ``r * 3 + 1``: the kind it
     had), False for a Python number, ``_UNKNOWN`` where another local that
     changes kind decides it."""
+    from .uncertain_kinds import either_call
     seen = {"self": False, "strong": False, "unknown": False}
 
     def walk(x):
@@ -560,7 +561,11 @@ def _arith_kind(v, name, changing, is_strong):
             walk(x.right)
         elif isinstance(x, N.PyUnOp) and x.op in ("neg", "pos"):
             walk(x.operand)
-        elif any(isinstance(e, N.Var) and e.name in changing for e in N.walk_expr(x)):
+        elif isinstance(x, N.PyGetItem) and isinstance(getattr(x, "type", None), T.Scalar) \
+                and isinstance(getattr(x.value, "type", None), T.ArrayType):
+            seen["strong"] = True           # an array's item (``x = parent[x]``)
+        elif any(isinstance(e, N.Var) and e.name in changing or either_call(e)
+                 for e in N.walk_expr(x)):
             seen["unknown"] = True
         elif is_strong(x):
             seen["strong"] = True

@@ -151,9 +151,11 @@ class ScalarKinds:
             spec = getattr(e, "spec", None)
             if spec is not None:            # a compiled callee: a NumPy scalar when
                 fn = spec.fn                # every return of it gives one, always
+                if spec.state == "done" and fn is not None and \
+                        getattr(fn, "flagged_result", None) is not None:
+                    return True     # on some calls (uncertain_kinds: of either kind)
                 return spec.state == "done" and fn is not None and isinstance(
-                    getattr(fn, "numpy_result", None), T.NumpyScalarArg) and \
-                    getattr(fn, "flagged_result", None) is None
+                    getattr(fn, "numpy_result", None), T.NumpyScalarArg)
             like = getattr(callee, "hj_like", None)
             if like is not None:            # a dict's key or value (lib/python/dicts)
                 name = e.args[like].obj
