@@ -35,7 +35,7 @@ from .scopes import survey
 from . import built_calls, comprehension_lists, dict_comprehensions, dict_locals, \
     generator_inlining, growable_list_uses, growable_lists, key_functions, list_passing, \
     range_objects, set_locals, starred_targets, try_statements, vectorize_calls, walrus, \
-    with_statements
+    tuple_lists, with_statements
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -128,6 +128,11 @@ class Builder(LoopStatements):
             # set locals of numbers: hidden arrays (frontend.set_locals)
             fnode, _, self.set_reasons = set_locals.rewrite(
                 self.fnode, set(self.params), self._global_object, self.injected)
+            if fnode is not self.fnode:
+                self.fnode = fnode
+                sv = survey(fnode)
+        if sv.list_assign and ast.Tuple in sv.kinds:   # stack.append((r, c)): lists per item
+            fnode = tuple_lists.rewrite(self.fnode, set(self.params))    # (frontend.tuple_lists)
             if fnode is not self.fnode:
                 self.fnode = fnode
                 sv = survey(fnode)

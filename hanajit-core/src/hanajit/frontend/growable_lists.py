@@ -37,6 +37,7 @@ from . import comprehensions as comps
 from .growable_list_uses import CHANGES, LOOKUPS, is_numpy_array, joined_parts, leftmost, \
     list_of, popped_value
 from .source import resolved
+from . import tuple_lists
 from ..ir import nodes as N
 
 
@@ -56,7 +57,7 @@ def setup(b, lists: dict) -> dict:
     out = {}
     for name, adds in lists.items():
         g = out[name] = Grown(name, adds)
-        b.injected[f"the list '{name}'"] = registry.growable_list_callables()["list_new"]
+        b.injected[tuple_lists.label(name)] = registry.growable_list_callables()["list_new"]
         b.locals.update((g.buf, g.n, g.item))
         b.locals.discard(name)
     if out:
@@ -334,7 +335,7 @@ def _new(b, g, value) -> list:
                 target=_name(x, True), iter=seq, ifs=[], is_async=0)])
         outer = comps.renamed(b, copy.deepcopy(value))
         nb, nn = _temp(b, "nb"), _temp(b, "nn")
-        out = [_assign(nb, _call(f"the list '{g.name}'", _name(g.item))),
+        out = [_assign(nb, _call(tuple_lists.label(g.name), _name(g.item))),
                _assign(nn, ast.Constant(0))]
         out += comps.loops(outer.generators, _push(g, outer.elt, nb, nn), None)
         out += [_assign(g.buf, _name(nb)), _assign(g.n, _name(nn))]
@@ -345,7 +346,7 @@ def _new(b, g, value) -> list:
     out = [_assign(t, e) for t, e in zip(temps, elts)]
     if not g.adds:                  # (never given items: any type; NumPy's float64)
         out.append(_assign(g.item, ast.Constant(0.0)))
-    out += [_assign(g.buf, _call(f"the list '{g.name}'", _name(g.item))),
+    out += [_assign(g.buf, _call(tuple_lists.label(g.name), _name(g.item))),
             _assign(g.n, ast.Constant(0))]
     for t in temps:
         out += _push(g, _name(t))
@@ -369,7 +370,7 @@ def _new_joined(b, g, value) -> list:
     if all(isinstance(x, ast.List) and not x.elts for x in parts):
         return out + _new(b, g, ast.List([], ast.Load()))      # [] * n
     nb, nn = _temp(b, "nb"), _temp(b, "nn")
-    out += [_assign(nb, _call(f"the list '{g.name}'", _name(g.item))),
+    out += [_assign(nb, _call(tuple_lists.label(g.name), _name(g.item))),
             _assign(nn, ast.Constant(0))]
     body = []
     for x in parts:

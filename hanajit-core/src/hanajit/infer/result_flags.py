@@ -21,7 +21,10 @@ value.  Elsewhere nothing changes and those leaves keep the static rule.
 A returned expression of such a local and Python numbers (``v * 2``, ``1.0 /
 v``) takes that local's state (:func:`follows_local`); a local assigned a copy
 of one (``s = $sum1``) or added into (``total = total + s``) is tracked too
-(:func:`_copies`).  The Python number a leaf is may be an int held in a float64
+(:func:`_copies`), and so is one assigned arithmetic of several (``slope = num /
+den``: NumPy's when any is).  A returned ``x if n > 1 else y`` or ``max(x, y)`` of
+locals and constants sets its flag behind the same test, made again
+(:func:`_choice`).  The Python number a leaf is may be an int held in a float64
 (``s = 0; s += v`` of float64 items): it is boxed as the int.  A leaf that is
 an int on some calls and a float on others cannot be told: ``fail``.  Leaves no
 flag covers that are still of either kind fail in ``uncertain_kinds``.
@@ -63,10 +66,11 @@ def plan(fn: N.Function, is_strong, kinds: dict, mixed: dict, fail=None):
             changing[name] = mixed[name][1] if name in mixed else next(iter(strong))
     from .uncertain_kinds import uncertain_locals
     unknown = set(changing) | uncertain_locals(fn, kinds, mixed)
-    rules = {name: r for name in changing
-             if (r := state_rules(fn, name, unknown, mixed, is_strong)) is not None}
+    rules = {name: r for name in changing if (r := state_rules(
+        fn, name, unknown, mixed, is_strong, picks_tracked=True)) is not None}
     weak_of = {name: {x for x, st in kinds.get(name, ()) if not st} for name in rules}
-    _copies(fn, kinds, rules, changing, weak_of, is_strong, unknown)
+    _copies(fn, kinds, rules, changing, weak_of, is_strong, unknown, mixed)
+    _prune(rules, changing, weak_of)
 
     # tracked locals holding Python numbers of one type (not those that change
     # type, read by weak_locals' rules): arithmetic on them follows their state
@@ -92,6 +96,18 @@ def plan(fn: N.Function, is_strong, kinds: dict, mixed: dict, fail=None):
         follows = follows_local(v, pythons, is_strong)
         if follows is not None:
             return [(FOLLOWS, follows[0])]
+        several = _follows_locals(v, pythons, is_strong)
+        if several is not None:
+            return [(ANYOF, tuple(sorted(several[0])), several[1])]
+        chosen = _choice(v)
+        if chosen is not None:
+            test, a, b = chosen
+            sa, sb = states(a, t)[0], states(b, t)[0]
+            simple = (NP, PY) + tuple(rules)
+            if all(x in simple or isinstance(x, tuple) and x[0] == FOLLOWS
+                   for x in (sa, sb)):
+                pys = python_types(a, t)[0] | python_types(b, t)[0]
+                return [sa] if sa == sb else [(SELECT, test, sa, sb, frozenset(pys))]
         return [NP if is_strong(v) else PY]
 
     def own_types(v, t):
@@ -114,6 +130,10 @@ def plan(fn: N.Function, is_strong, kinds: dict, mixed: dict, fail=None):
                 t.items) else [None] * len(t.items)
             return [x for it, tt in zip(items, t.items) for x in python_types(it, tt)]
         got = states(v, t)[0] if isinstance(t, T.Scalar) else None
+        if isinstance(got, tuple) and got[0] == ANYOF:
+            return [{got[2]}]
+        if isinstance(got, tuple) and got[0] == SELECT:
+            return [set(got[4])]
         if isinstance(got, tuple):
             return [{follows_local(v, pythons, is_strong)[1]}]
         if got == PY:
@@ -137,11 +157,10 @@ def plan(fn: N.Function, is_strong, kinds: dict, mixed: dict, fail=None):
                and set(got) != {PY} and len(bases[k]) == 1]
     if not dynamic:
         return None
-    used = {x[1] if isinstance(x, tuple) else x
-            for k in dynamic for x in leaves[k] if x not in (NP, PY)}
+    used = {n for k in dynamic for x in leaves[k] for n in _source_refs(x)}
     while True:                         # (and the locals they copy)
-        more = {r[1] for name in used for r in rules[name].values()
-                if isinstance(r, tuple) and r[0] in (COPY, EITHER)} - used
+        more = {n for name in used for r in rules[name].values()
+                for n in _rule_refs(r)} - used
         if not more:
             break
         used |= more
@@ -218,26 +237,30 @@ class Plan:
         track_states(fn, state, self.tracked)
         for s in returns:
             N.splice(fn.body, s, [
-                N.Assign(target=flag, value=_state(x, state), line=s.line)
-                for flag, x in zip(flags, self.returns[id(s)])] + [s])
+                st for flag, x in zip(flags, self.returns[id(s)])
+                for st in _set_flag(flag, x, state, s.line)] + [s])
         return tuple(flags)
 
 
 _PY_WORDS = {T.INT64: "int", T.FLOAT64: "float", T.BOOL: "bool", T.COMPLEX128: "complex"}
 
 
-def _copies(fn, kinds, rules, changing, weak_of, is_strong, unknown) -> None:
+def _copies(fn, kinds, rules, changing, weak_of, is_strong, unknown, mixed=()) -> None:
     """Track, beside ``rules``, locals assigned copies of tracked locals (``s =
     $sum1``, the total of ``sum(...)``): their state after such an assignment is
-    the copied local's (``(COPY, name)``); other assignments read no tracked
-    local.  Adds to ``rules``, ``changing`` and ``weak_of`` (Python types)."""
+    the copied local's (``(COPY, name)``); arithmetic of several tracked locals
+    and Python numbers (``slope = num / den``) is a NumPy scalar when any of them
+    is one (``(ANYOF, names)``); other assignments read no tracked local.  Adds
+    to ``rules``, ``changing`` and ``weak_of`` (Python types)."""
     grew = True
     while grew:
         grew = False
+        pythons = {n: next(iter(w)) for n, w in weak_of.items()
+                   if n in rules and n not in mixed and len(w) == 1 and w != {T.BOOL}}
         for name in kinds:
             if name in rules:
                 continue
-            out, sources, bad = {}, set(), False
+            out, sources, bad, own = {}, set(), False, set()
             for s in N.walk_stmts(fn.body):
                 if getattr(s, "target", None) != name:
                     continue
@@ -251,26 +274,31 @@ def _copies(fn, kinds, rules, changing, weak_of, is_strong, unknown) -> None:
                         other = v.right
                     elif isinstance(v.right, N.Var) and v.right.name == name:
                         other = v.left
+                several = _python_follow(v, pythons, is_strong) \
+                    if not (isinstance(other, N.Var) and other.name in rules) else None
                 if isinstance(other, N.Var) and other.name in rules:
                     # a copy, or ``acc = acc + t`` (NumPy's if either is)
                     out[id(s)] = (COPY if other is v else EITHER, other.name)
                     sources.add(other.name)
+                elif several is not None and name not in several[0]:
+                    out[id(s)] = (ANYOF, tuple(sorted(several[0])))
+                    own.add((several[1], getattr(v, "type", None)))
                 else:
                     kind = _arith_kind(v, name, unknown, is_strong)
                     if kind is _UNKNOWN:
                         bad = True
                     else:
                         out[id(s)] = kind
-            bases = {changing[x] for x in sources}
+            bases = {changing[x] for x in sources} | {t for _, t in own}
             if name in changing:
                 bases.add(changing[name])
             strong = {t for t, st in kinds[name] if st}
-            if bad or not sources or len(bases) != 1 or not strong <= bases:
+            if bad or not (sources or own) or len(bases) != 1 or not strong <= bases:
                 continue
             rules[name] = out
             changing[name] = bases.pop()
             weak_of[name] = set().union(*(weak_of[x] for x in sources)) | {
-                t for t, st in kinds[name] if not st}
+                t for t, st in kinds[name] if not st} | {p for p, _ in own}
             grew = True
 
 
@@ -301,6 +329,20 @@ def follows_local(v, pythons: dict, is_strong):
     on which Python's and NumPy's rules differ re-run in the interpreter:
     ``uncertain_kinds``); else None.  ``pythons``: per tracked local, the type
     of the Python numbers it holds."""
+    got = _python_follow(v, pythons, is_strong)
+    return (got[0].pop(), got[1]) if got is not None and len(got[0]) == 1 else None
+
+
+def _follows_locals(v, pythons: dict, is_strong):
+    """``(names, P)`` where several tracked locals decide whether ``v`` is a NumPy
+    scalar (``num / den``, ``my - slope * mx``: arithmetic of them and Python
+    numbers, a NumPy scalar when any of them is one) and ``P`` is the type of
+    Python number ``v`` is while none is; else None."""
+    got = _python_follow(v, pythons, is_strong)
+    return got if got is not None and len(got[0]) > 1 else None
+
+
+def _python_follow(v, pythons: dict, is_strong):
     names = set()
 
     def py(x):
@@ -334,7 +376,93 @@ def follows_local(v, pythons: dict, is_strong):
     if not isinstance(v, (N.PyBinOp, N.PyUnOp, N.PyCall)):
         return None
     t = py(v)
-    return (names.pop(), t) if t is not None and len(names) == 1 else None
+    return (names, t) if t is not None and names else None
+
+
+ANYOF, SELECT = "anyof", "select"
+
+
+def _choice(v):
+    """``(test, a, b)`` for a returned ``a if test else b`` whose test compares
+    locals and constants (made again, fresh, where the flag is set), and for
+    ``max(x, y)`` / ``min(x, y)`` of locals and constants (CPython keeps ``x``
+    unless ``y`` is greater / smaller); else None."""
+    def plain(x):
+        return isinstance(x, (N.Var, N.Const)) and isinstance(getattr(x, "type", None),
+                                                                T.Scalar)
+    if isinstance(v, N.PyIfExp):
+        c = v.cond
+        if isinstance(c, N.PyCompare) and len(c.ops) == 1 and \
+                c.ops[0] in ("lt", "le", "gt", "ge", "eq", "ne") and \
+                all(plain(o) for o in c.operands):
+            return N.PyCompare(list(c.ops), [_fresh(o) for o in c.operands], T.BOOL), v.a, v.b
+        return None
+    if isinstance(v, N.PyCall) and v.callee in (min, max) and len(v.args) == 2 \
+            and not v.kwargs and all(plain(a) for a in v.args):
+        x, y = v.args
+        op = "gt" if v.callee is max else "lt"
+        return N.PyCompare([op], [_fresh(y), _fresh(x)], T.BOOL), y, x
+    return None
+
+
+def _source_refs(x) -> set:
+    """The tracked locals a returned leaf's state source reads."""
+    if x in (NP, PY, STATIC, None) or isinstance(x, T.Type):
+        return set()
+    if isinstance(x, str):
+        return {x}
+    if x[0] == FOLLOWS:
+        return {x[1]}
+    if x[0] == ANYOF:
+        return set(x[1])
+    if x[0] == SELECT:
+        return _source_refs(x[2]) | _source_refs(x[3])
+    return set()
+
+
+def _rule_refs(r) -> set:
+    """The tracked locals an assignment's state rule reads."""
+    if not isinstance(r, tuple):
+        return set()
+    if r[0] in (COPY, EITHER):
+        return {r[1]}
+    if r[0] == ANYOF:
+        return set(r[1])
+    if r[0] == PICK and isinstance(r[3], str):
+        return {r[3]}
+    return set()
+
+
+def _prune(rules: dict, changing: dict, weak_of: dict) -> None:
+    """Drop the tracked locals whose rules read a local that is not tracked, or
+    one of another NumPy type or other Python numbers (a pick), until none is."""
+    grew = True
+    while grew:
+        grew = False
+        for name in list(rules):
+            for r in rules[name].values():
+                refs = _rule_refs(r)
+                if any(n not in rules for n in refs) or isinstance(r, tuple) and \
+                        r[0] == PICK and any(
+                            changing.get(n) != changing.get(name) or
+                            not weak_of.get(n, set()) <= weak_of.get(name, set())
+                            for n in refs):
+                    del rules[name]
+                    grew = True
+                    break
+
+
+def _set_flag(flag, x, state, line) -> list:
+    """The statements setting ``flag`` to what the state source ``x`` says."""
+    if isinstance(x, tuple) and x[0] == ANYOF:
+        return [N.Assign(target=flag, value=N.Const(False, T.BOOL), line=line)] + [
+            N.If(cond=N.Var(state[n], T.BOOL), line=line, then=[
+                N.Assign(target=flag, value=N.Const(True, T.BOOL), line=line)])
+            for n in x[1]]
+    if isinstance(x, tuple) and x[0] == SELECT:
+        return [N.If(cond=x[1], then=_set_flag(flag, x[2], state, line),
+                     orelse=_set_flag(flag, x[3], state, line), line=line)]
+    return [N.Assign(target=flag, value=_state(x, state), line=line)]
 
 
 def _marked(t, leaves, flag_of, counter):
@@ -351,10 +479,13 @@ def _marked(t, leaves, flag_of, counter):
     return t
 
 
-def state_rules(fn, name, changing, mixed, is_strong):
+def state_rules(fn, name, changing, mixed, is_strong, picks_tracked=False):
     """Per assignment of ``name`` (by identity), its state after it: True/False,
     or None for "as it was" (``s = s + x`` with a Python-number ``x``); None
-    when some assignment's state cannot be told (``name`` is then not tracked)."""
+    when some assignment's state cannot be told (``name`` is then not tracked).
+    ``picks_tracked``: ``name = max(name, y)`` of another local ``y`` of either
+    kind takes ``y``'s state when it keeps ``y`` (the caller drops ``name`` unless
+    ``y`` is tracked too)."""
     out = {}
     for s in N.walk_stmts(fn.body):
         if getattr(s, "target", None) != name:
@@ -365,7 +496,7 @@ def state_rules(fn, name, changing, mixed, is_strong):
         if name in mixed:               # its reads were checked: no state decides
             out[id(s)] = bool(is_strong(v))
             continue
-        pick = _pick(fn, v, name, changing, is_strong)
+        pick = _pick(fn, v, name, changing, is_strong, picks_tracked)
         if pick is not None:
             out[id(s)] = pick
             continue
@@ -379,7 +510,7 @@ def state_rules(fn, name, changing, mixed, is_strong):
 PICK = "pick"
 
 
-def _pick(fn, v, name, changing, is_strong):
+def _pick(fn, v, name, changing, is_strong, tracked=False):
     """``name = min(name, x)`` (``max``, either order) of an ``x`` of the local's
     own type that reads no local of either kind: ``(PICK, test, x wins when the
     test holds?, x's state)``, the test -- CPython's, made before the assignment
@@ -394,12 +525,14 @@ def _pick(fn, v, name, changing, is_strong):
     x = second if mine[0] else first
     held = (fn.locals or {}).get(name)
     if not isinstance(x, (N.Var, N.Const)) or getattr(x, "type", None) != held or \
-            isinstance(x, N.Var) and x.name in changing:
+            isinstance(x, N.Var) and x.name in changing and not tracked:
         return None
     op = "lt" if v.callee is min else "gt"
     # min(name, x) keeps x when x < name; min(x, name) keeps name when name < x
     test = (N.PyCompare([op], [_fresh(x), N.Var(name, held)], T.BOOL) if mine[0] else
             N.PyCompare([op], [N.Var(name, held), _fresh(x)], T.BOOL))
+    if isinstance(x, N.Var) and x.name in changing:
+        return (PICK, test, mine[0], x.name)        # (that local's state: tracked)
     return (PICK, test, mine[0], bool(is_strong(x)))
 
 
@@ -418,6 +551,7 @@ def _arith_kind(v, name, changing, is_strong):
     ``name`` itself and Python numbers (``s = -s``, ``r * 3 + 1``: the kind it
     had), False for a Python number, ``_UNKNOWN`` where another local that
     changes kind decides it."""
+    from .uncertain_kinds import either_call
     seen = {"self": False, "strong": False, "unknown": False}
 
     def walk(x):
@@ -428,7 +562,11 @@ def _arith_kind(v, name, changing, is_strong):
             walk(x.right)
         elif isinstance(x, N.PyUnOp) and x.op in ("neg", "pos"):
             walk(x.operand)
-        elif any(isinstance(e, N.Var) and e.name in changing for e in N.walk_expr(x)):
+        elif isinstance(x, N.PyGetItem) and isinstance(getattr(x, "type", None), T.Scalar) \
+                and isinstance(getattr(x.value, "type", None), T.ArrayType):
+            seen["strong"] = True           # an array's item (``x = parent[x]``)
+        elif any(isinstance(e, N.Var) and e.name in changing or either_call(e)
+                 for e in N.walk_expr(x)):
             seen["unknown"] = True
         elif is_strong(x):              # (``d if d > 0 else 0.0``: either kind)
             seen["strong" if uncertain_kinds.definite(x, is_strong) else "unknown"] = True
@@ -454,14 +592,17 @@ def track_states(fn, state: dict, rules: dict) -> None:
                 s.target in state else None
             if isinstance(now, tuple) and now[0] == PICK:   # (lo = min(lo, x)): before
                 _, test, then, strong = now
-                set_it = [N.Assign(target=state[s.target], line=s.line,
-                                   value=N.Const(strong, T.BOOL))]
+                set_it = [N.Assign(target=state[s.target], line=s.line, value=N.Var(
+                    state[strong], T.BOOL) if isinstance(strong, str) else
+                    N.Const(strong, T.BOOL))]
                 out.append(N.If(cond=test, then=set_it if then else [],
                                 orelse=[] if then else set_it, line=s.line))
             out.append(s)
             if isinstance(s, N.Assign) and s.target in state:
                 if isinstance(now, tuple) and now[0] == PICK:
                     pass
+                elif isinstance(now, tuple) and now[0] == ANYOF:      # (q = num / den)
+                    out.extend(_set_flag(state[s.target], now, state, s.line))
                 elif isinstance(now, tuple) and now[0] == EITHER:     # (acc = acc + t)
                     out.append(N.If(cond=N.Var(state[now[1]], T.BOOL),
                                     then=[N.Assign(target=state[s.target], line=s.line,

@@ -151,9 +151,11 @@ class ScalarKinds:
             spec = getattr(e, "spec", None)
             if spec is not None:            # a compiled callee: a NumPy scalar when
                 fn = spec.fn                # every return of it gives one, always
+                if spec.state == "done" and fn is not None and \
+                        getattr(fn, "flagged_result", None) is not None:
+                    return True     # on some calls (uncertain_kinds: of either kind)
                 return spec.state == "done" and fn is not None and isinstance(
-                    getattr(fn, "numpy_result", None), T.NumpyScalarArg) and \
-                    getattr(fn, "flagged_result", None) is None
+                    getattr(fn, "numpy_result", None), T.NumpyScalarArg)
             like = getattr(callee, "hj_like", None)
             if like is not None:            # a dict's key or value (lib/python/dicts)
                 name = e.args[like].obj
@@ -169,6 +171,8 @@ class ScalarKinds:
             if isinstance(callee, Unpack):      # ``x, y = a``: an array's items
                 return any(self.is_strong(a) or isinstance(getattr(a, "type", None),
                                                              T.ArrayType) for a in e.args)
+            if callee is registry.flat_callables()[0]:
+                return True                     # ``a.flat[i]``, ``for v in a.flat``: an item
             if callee in (min, max) and e.args and isinstance(
                     getattr(e.args[0], "type", None), T.ArrayType):
                 return True                     # an array's item

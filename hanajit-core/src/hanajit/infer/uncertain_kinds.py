@@ -89,6 +89,8 @@ class _Kinds:
             return self.definite(e.tup.items[e.index])
         if not self.is_strong(e):
             return False
+        if either_call(e):
+            return False
         if isinstance(e, N.PyCall) and e.callee in (min, max) and len(e.args) > 1:
             return all(self.definite(a) for a in e.args)    # (one of them, as it is)
         if isinstance(e, N.PyCall) and e.callee in (abs, min, max, divmod, pow):
@@ -117,7 +119,9 @@ def check(fn: N.Function, assigned: dict, mixed: dict, is_strong, fail) -> None:
     doc; ``assigned``: per local, the (type, NumPy scalar?) of its assignments."""
     _mixed_types(fn, assigned, fail)
     unc = _base(fn, assigned, mixed)
-    if not unc and not _mixed_choice(fn, is_strong):
+    if not unc and not _mixed_choice(fn, is_strong) and not any(
+            either_call(e) for s in N.walk_stmts(fn.body) for root in N.stmt_exprs(s)
+            if root is not None for e in N.walk_expr(root)):
         return
     k = _Kinds(is_strong, unc)
     assigns = [(blk, i, s) for blk in _blocks(fn.body) for i, s in enumerate(blk)
@@ -148,6 +152,15 @@ def check(fn: N.Function, assigned: dict, mixed: dict, is_strong, fail) -> None:
     _returns(fn, k, fail)
 
 
+def either_call(e) -> bool:
+    """Is ``e`` a call of a compiled function whose scalar result is a Python
+    number on some calls and a NumPy scalar on others (its result flags: only
+    an entry boxes by them, so a caller holds the value as one of either kind)?"""
+    spec = getattr(e, "spec", None) if isinstance(e, N.PyCall) else None
+    return spec is not None and spec.state == "done" and spec.fn is not None and \
+        getattr(spec.fn, "flagged_result", None) is not None
+
+
 def _mixed_choice(fn, is_strong) -> bool:
     """Does ``fn`` hold a scalar ``a if c else b``, ``and``/``or`` or ``min``/``max``
     of several values whose operands are a NumPy scalar and a Python number
@@ -175,6 +188,11 @@ def _returns(fn, k: _Kinds, fail) -> None:
     (``infer/result_flags.py``)."""
     plan = getattr(fn, "flagged_result", None)
     covered = plan.covered if plan is not None else frozenset()
+    called = sorted({getattr(e.spec.pyfunc, "__name__", "a function") + "()"
+                     for s in N.walk_stmts(fn.body) for root in N.stmt_exprs(s)
+                     if root is not None for e in N.walk_expr(root) if either_call(e)})
+    via = (f", or from the result of {', '.join(called)}, which is one on some calls and "
+           "the other on others") if called else ""
 
     def leaves(v):
         if isinstance(v, N.MakeTuple):
@@ -191,8 +209,8 @@ def _returns(fn, k: _Kinds, fail) -> None:
                 fail(s.line, "variable type change", "the returned value is a Python "
                      "number on some runs and a NumPy scalar on others (computed from "
                      "a local assigned both, or an 'a if c else b', 'and'/'or' or "
-                     "min()/max() of both), so its type depends on the run; start the "
-                     "local as a "
+                     f"min()/max() of both{via}), so its type depends on the run; start "
+                     "the local as a "
                      "NumPy scalar or convert the value (int(x), float(x))")
 
 

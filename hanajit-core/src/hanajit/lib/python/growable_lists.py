@@ -53,6 +53,11 @@ class ListNew(CallTemplate):
             words = " and ".join(sorted({_kind(k, s) for k, s in kinds}))
             raise Incompatible(f"its items are of different kinds ({words}), which one "
                                "compiled list does not hold")
+        if isinstance(t, T.TupleType):
+            raise Incompatible(f"its items are {t}; a compiled list holds numbers, and a "
+                               "list of tuples only where it is appended to, popped or "
+                               "indexed into names, looped over, measured by len() or "
+                               "tested for truth (not returned, passed on or sorted)")
         if not isinstance(t, T.Scalar):
             raise Incompatible(f"its items are {t}; a compiled list holds numbers")
         return T.ArrayType(t, 1, "C")
