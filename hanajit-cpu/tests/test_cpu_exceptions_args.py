@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
 import pytest
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning, UnsupportedError
@@ -91,3 +92,62 @@ def test_an_empty_message_falls_back(f):
         warnings.simplefilter("always")
         assert describe(jit(f), 3) == describe(f, 3)
     assert any(issubclass(x.category, HanaJitFallbackWarning) for x in w)
+
+
+def check(x):
+    if x > 2:
+        raise ValueError(f"x too big: {x}")
+    return x * 2
+
+
+def raise_in_except(x):
+    try:
+        return check(x)
+    except ValueError:
+        raise RuntimeError("during")
+
+
+def raise_in_finally(x):
+    try:
+        check(x)
+    finally:
+        raise KeyError("fin")
+
+
+def caught_again(x):
+    try:
+        try:
+            check(x)
+        except ValueError:
+            raise MyError("inner")
+    except MyError:
+        return -1
+    return 0
+
+
+def raise_in_except_writes(a, x):
+    try:
+        a[0] = 5.0
+        check(x)
+    except ValueError:
+        raise KeyError(x)
+    return a
+
+
+@pytest.mark.parametrize("f", [raise_in_except, raise_in_finally, caught_again])
+@pytest.mark.parametrize("x", [5, 1])
+def test_a_raise_in_a_handler_has_the_handled_exception_as_context(f, x):
+    """CPython sets ``__context__`` of an exception raised in an except or finally
+    clause to the one being handled: the call re-runs in the interpreter."""
+    assert describe(jit(f, fallback=False), x) == describe(f, x)
+
+
+def test_a_raise_in_a_handler_of_a_function_writing_arrays_falls_back():
+    with pytest.raises(UnsupportedError, match="raise in an except or finally clause"):
+        jit(raise_in_except_writes, fallback=False)(np.zeros(2), 5)
+    a, b = np.zeros(2), np.zeros(2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", HanaJitFallbackWarning)
+        got = describe(jit(raise_in_except_writes), a, 5)
+    assert got == describe(raise_in_except_writes, b, 5)
+    assert a.tolist() == b.tolist() == [5.0, 0.0]

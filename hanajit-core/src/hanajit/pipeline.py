@@ -522,18 +522,20 @@ def _verifies(after) -> bool:
 
 
 def _no_cause_rerun(fn, writes) -> None:
-    """``raise X from c`` re-runs the call in the interpreter (``Raise.deopt`` RERUN:
-    frontend/try_statements.check_cause), which a call writing into arrays cannot:
-    such a function falls back rather than raise ``X`` without its cause."""
+    """``raise X from c``, and ``raise X`` in an except or finally clause, re-run
+    the call in the interpreter (``Raise.deopt`` RERUN: frontend/builder.s_Raise),
+    which a call writing into arrays cannot: such a function falls back rather
+    than raise ``X`` without its ``__cause__``/``__context__``."""
     if not writes:
         return
     for s in N.walk_stmts(fn.body):
-        if isinstance(s, N.Raise) and getattr(s, "hj_cause", False):
+        construct = getattr(s, "hj_cause", "") if isinstance(s, N.Raise) else ""
+        if construct:
             name = fn.pyname or fn.name
-            raise UnsupportedError(f"{name}: unsupported raise ... from in a function that "
+            raise UnsupportedError(f"{name}: unsupported {construct} in a function that "
                                    "may write into arrays (compiled code cannot give the "
-                                   "exception its cause, nor re-run such a call)",
-                                   func=name, construct="raise ... from")
+                                   "exception its cause or context, nor re-run such a "
+                                   "call)", func=name, construct=construct)
 
 
 def _verify(fn, after=None):

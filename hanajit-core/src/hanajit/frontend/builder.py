@@ -427,9 +427,13 @@ class Builder(LoopStatements):
         obj = getattr(cls, "obj", None)
         if not (isinstance(obj, type) and issubclass(obj, BaseException)):
             self.fail(s, "raise", "only exception classes can be raised")
-        out = N.Raise(exc=obj, message=msg, args=args,
-                      deopt=False if s.cause is None else RERUN)
-        out.hj_cause = s.cause is not None          # (pipeline._no_cause_rerun)
+        # ``from c``, or a raise in an except or finally clause (whose exception
+        # CPython gives the one being handled as ``__context__``): compiled code
+        # has no exception objects, so the call re-runs in the interpreter
+        cause = "raise ... from" if s.cause is not None else \
+            "raise in an except or finally clause" if self.handling else ""
+        out = N.Raise(exc=obj, message=msg, args=args, deopt=RERUN if cause else False)
+        out.hj_cause = cause                        # (pipeline._no_cause_rerun)
         return [out]
 
     def s_Assert(self, s):
