@@ -221,6 +221,12 @@ class CompileContext:
             "inline", "auto") != "never" and not inline else None
         spec.return_type = fn.return_type
         spec.state = "provisional" if spec.state_dirty else "done"
+        if spec.state == "done" and _unresolved_return(fn):
+            # every return waits on a call of itself (``return f(n + 1) + 1``, no
+            # base case): CPython's RecursionError whatever the arguments
+            raise UnsupportedError(f"{parsed.qualname}: unsupported recursion: every return "
+                                   "of the function calls itself (it never returns a value)",
+                                   func=parsed.qualname, construct="recursion")
         return spec
 
     @property
@@ -519,6 +525,15 @@ def _verifies(after) -> bool:
     names the pass that broke the IR."""
     mode = os.environ.get("HANAJIT_VERIFY")
     return bool(mode) and (after is None or mode == "passes")
+
+
+def _unresolved_return(fn) -> bool:
+    """Does a ``return`` of the inferred ``fn`` return a value of no type (a
+    recursive call that never settled)?"""
+    from .ir.walk import walk_expr
+    return any(isinstance(s, N.Return) and s.value is not None and
+               any(getattr(e, "type", 0) is None for e in walk_expr(s.value))
+               for s in N.walk_stmts(fn.body))
 
 
 def _no_cause_rerun(fn, writes) -> None:
