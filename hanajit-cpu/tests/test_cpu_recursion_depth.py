@@ -136,3 +136,30 @@ def test_shallow_helpers_are_not_split():
                           "a": fn("a", "b", shallow=True), "b": fn("b", "a")})
     stack_check(m)
     assert sorted(m.functions) == ["a", "a__stack", "b", "b__stack", "main", "tree"]
+
+
+def no_base_case(n):
+    return no_base_case(n + 1) + 1
+
+
+def only_raises(n):
+    if n < 0:
+        raise ValueError("negative")
+    return only_raises(n - 1)
+
+
+@pytest.mark.parametrize("f", [no_base_case, only_raises])
+def test_a_function_that_never_returns_a_value_falls_back(f):
+    """Every return calls the function again: inference finds no type for the
+    result, and the interpreter raises what CPython raises (RecursionError, or
+    the ValueError when the depth allows) -- never an internal error."""
+    import warnings
+
+    from hanajit import jit
+    from hanajit.errors import HanaJitFallbackWarning, UnsupportedError
+    with pytest.raises(UnsupportedError, match="unsupported recursion"):
+        jit(f, fallback=False)(3)
+    want = pytest.raises(RecursionError if f is no_base_case else ValueError)
+    with want, warnings.catch_warnings():
+        warnings.simplefilter("ignore", HanaJitFallbackWarning)
+        jit(f)(3)

@@ -42,6 +42,10 @@ def fancy(a, i, j):
     return a[i, j]
 
 
+def broadcast_to35(a):
+    return np.broadcast_to(a, (3, 5))
+
+
 def add_into(a, b):
     a += b
     return a
@@ -66,6 +70,7 @@ Z = np.zeros
     (trapezoid, (np.array([1.0, 2.0]), np.array([0.0, 1.0, 2.0]))),
     (trapezoid, (np.array([1.0, 2.0, 3.0]), np.array([0.0, 1.0]))),
     (trapezoid, (np.array([1.0, 2.0, 4.0, 5.0]), np.array([0.0, 1.0, 2.0]))),
+    (broadcast_to35, (Z(4),)), (broadcast_to35, (Z((2, 5)),)), (broadcast_to35, (Z(1),)),
 ])
 def test_shape_errors_are_numpys_own(f, args):
     got, want = outcome(jit(f, fallback=False), *args), outcome(f, *args)

@@ -153,6 +153,10 @@ def test_unequal_division(fn, a):
         jitted(fn)(a)
     assert str(got.value) == str(want.value) == \
         "array split does not result in an equal division"
+    # NumPy raises it from None in an except TypeError: the same context
+    assert type(got.value.__context__) is type(want.value.__context__) is TypeError
+    assert str(got.value.__context__) == str(want.value.__context__)
+    assert got.value.__suppress_context__ and want.value.__suppress_context__
 
 
 def split_n(a, n):

@@ -95,6 +95,12 @@ def zero_division_message(op: str, floats: bool) -> str:
     return INT_MODULO
 
 
+# CPython's OverflowError of a float ``**`` that overflows (``1e308 ** 2``) is
+# ``OverflowError(errno.ERANGE, strerror)``: ``e.args == (34, '...')``, ``str(e)``
+# this text; compiled raises carry the text and kernel_exception the two arguments
+ERANGE_MESSAGE = "(34, 'Numerical result out of range')"
+
+
 class Field:
     """A place in a kernel message template: ``{}`` an int64, ``{u}`` a uint64
     (``kind`` "u": the kernel's integer is its bits), ``{f}`` a float (``kind``
@@ -186,6 +192,10 @@ def kernel_exception(exc, template: str, ints=()):
     :func:`kernel_message`, or -- a template of one value field alone
     (:class:`Field`) -- with the number itself as its one argument, as CPython's
     ``raise KeyError(k)`` (``e.args == (49,)``)."""
+    if template == "":
+        return exc()        # raise ValueError / assert x: ``e.args == ()``, as CPython
+    if template == ERANGE_MESSAGE:
+        return exc(34, "Numerical result out of range")     # float ``**``: errno, text
     parts = list(kernel_message_parts(template)) if template.startswith("{") else ()
     if len(parts) == 1 and isinstance(parts[0], Field) and parts[0].value and ints:
         return exc(parts[0].number(ints[0]))

@@ -221,6 +221,12 @@ class CompileContext:
             "inline", "auto") != "never" and not inline else None
         spec.return_type = fn.return_type
         spec.state = "provisional" if spec.state_dirty else "done"
+        if spec.state == "done" and _unresolved_return(fn):
+            # every return waits on a call of itself (``return f(n + 1) + 1``, no
+            # base case): CPython's RecursionError whatever the arguments
+            raise UnsupportedError(f"{parsed.qualname}: unsupported recursion: every return "
+                                   "of the function calls itself (it never returns a value)",
+                                   func=parsed.qualname, construct="recursion")
         return spec
 
     @property
@@ -523,19 +529,30 @@ def _verifies(after) -> bool:
     return bool(mode) and (after is None or mode == "passes")
 
 
+def _unresolved_return(fn) -> bool:
+    """Does a ``return`` of the inferred ``fn`` return a value of no type (a
+    recursive call that never settled)?"""
+    from .ir.walk import walk_expr
+    return any(isinstance(s, N.Return) and s.value is not None and
+               any(getattr(e, "type", 0) is None for e in walk_expr(s.value))
+               for s in N.walk_stmts(fn.body))
+
+
 def _no_cause_rerun(fn, writes) -> None:
-    """``raise X from c`` re-runs the call in the interpreter (``Raise.deopt`` RERUN:
-    frontend/try_statements.check_cause), which a call writing into arrays cannot:
-    such a function falls back rather than raise ``X`` without its cause."""
+    """``raise X from c``, and ``raise X`` in an except or finally clause, re-run
+    the call in the interpreter (``Raise.deopt`` RERUN: frontend/builder.s_Raise),
+    which a call writing into arrays cannot: such a function falls back rather
+    than raise ``X`` without its ``__cause__``/``__context__``."""
     if not writes:
         return
     for s in N.walk_stmts(fn.body):
-        if isinstance(s, N.Raise) and getattr(s, "hj_cause", False):
+        construct = getattr(s, "hj_cause", "") if isinstance(s, N.Raise) else ""
+        if construct:
             name = fn.pyname or fn.name
-            raise UnsupportedError(f"{name}: unsupported raise ... from in a function that "
+            raise UnsupportedError(f"{name}: unsupported {construct} in a function that "
                                    "may write into arrays (compiled code cannot give the "
-                                   "exception its cause, nor re-run such a call)",
-                                   func=name, construct="raise ... from")
+                                   "exception its cause or context, nor re-run such a "
+                                   "call)", func=name, construct=construct)
 
 
 def _no_guard_after_writes(fn, is_entry: bool, entry_writes: bool) -> None:

@@ -83,9 +83,9 @@ class CFunction:
         code, word.value = word.value, 0
         if not code:
             return None
-        from ..errors import kernel_message
+        from ..errors import kernel_exception
         exc, message, _deopt = self._entry.raises[code - 1]
-        return exc(kernel_message(message))
+        return kernel_exception(exc, message)
 
     def scipy_callable(self):
         """A ``scipy.LowLevelCallable``: ``double (double)`` for one float64

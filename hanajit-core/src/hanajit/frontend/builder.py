@@ -426,21 +426,35 @@ class Builder(LoopStatements):
                 self.fail(s, "raise", "exceptions take at most one message argument")
             if exc.args:
                 msg, args = self.message(exc.args[0], "raise")
+                self._nonempty(s, msg, args, "raise")
             exc = exc.func
         cls = self.expr(exc)
         obj = getattr(cls, "obj", None)
         if not (isinstance(obj, type) and issubclass(obj, BaseException)):
             self.fail(s, "raise", "only exception classes can be raised")
-        out = N.Raise(exc=obj, message=msg, args=args,
-                      deopt=False if s.cause is None else RERUN)
-        out.hj_cause = s.cause is not None          # (pipeline._no_cause_rerun)
+        # ``from c``, or a raise in an except or finally clause (whose exception
+        # CPython gives the one being handled as ``__context__``): compiled code
+        # has no exception objects, so the call re-runs in the interpreter
+        cause = "raise ... from" if s.cause is not None else \
+            "raise in an except or finally clause" if self.handling else ""
+        out = N.Raise(exc=obj, message=msg, args=args, deopt=RERUN if cause else False)
+        out.hj_cause = cause                        # (pipeline._no_cause_rerun)
         return [out]
 
     def s_Assert(self, s):
         msg, args = ("", []) if s.msg is None else self.message(s.msg, "assert")
+        if s.msg is not None:
+            self._nonempty(s, msg, args, "assert")
         return [N.If(cond=N.PyUnOp("not", self.cond(s.test)),
                      then=[N.Raise(exc=AssertionError, message=msg, args=args,
                                    line=s.lineno)])]
+
+    def _nonempty(self, s, msg, args, what):
+        """An empty message text: compiled raises carry it as no arguments at all
+        (``e.args == ()``, errors.kernel_exception), where CPython's has ``('',)``."""
+        if msg == "" and not args:
+            self.fail(s, what, "an empty message (CPython's exception has the argument "
+                      "'', the compiled one none)")
 
     def message(self, node, what) -> tuple[str, list]:
         """An exception message: a string literal, or an f-string formatting up to

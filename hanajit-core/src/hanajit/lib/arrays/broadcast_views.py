@@ -7,6 +7,7 @@ back (NumPy's ValueError); so do numbers and sequences (not arrays).  Writes
 through the view raise ValueError as NumPy's do (it is typed read-only)."""
 from __future__ import annotations
 
+from ...errors import RERUN
 from ...ir import nodes as N
 from ...ir import types as T
 from ...typing_rules import Incompatible
@@ -63,9 +64,14 @@ class BroadcastTo(CallTemplate):
         for k in range(arr.type.ndim):
             d = L.let(N.ArrayAttr(arr, "shape", k, I))
             full = lengths[lead + k]
-            L.raise_if(ops.band(N.Cmp("ne", d, full, T.BOOL), N.Cmp("ne", d, C(1, I), T.BOOL)),
-                       ValueError, "operands could not be broadcast together with remapped "
-                       "shapes [original->remapped]")
+            # NumPy's text prints both whole shapes ("...: (4,)  and requested shape
+            # (3,5)"): a pure call re-runs in the interpreter, which words it so
+            L.emit(N.If(cond=ops.band(N.Cmp("ne", d, full, T.BOOL),
+                                      N.Cmp("ne", d, C(1, I), T.BOOL)),
+                        then=[N.Raise(exc=ValueError, deopt=RERUN, line=L.line,
+                                      message="operands could not be broadcast together "
+                                      "with remapped shapes [original->remapped]")],
+                        line=L.line))
             strides.append(L.let(N.Select(N.Cmp("eq", d, C(1, I), T.BOOL), C(0, I),
                                           N.ArrayAttr(arr, "stride", k, I), I)))
         return N.ArrayView(arr, C(0, I), lengths, strides, call.type)

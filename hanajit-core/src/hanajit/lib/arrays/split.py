@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numbers
 
+from ...errors import RERUN
 from ...typing_rules import Incompatible
 from ...ir import nodes as N
 from ...ir import types as T
@@ -97,7 +98,12 @@ class Split(CallTemplate):
             k = C(sections, I)
             extras = L.let(N.BinOp("srem", n, k, I))
             if self.equal:
-                L.raise_if(N.Cmp("ne", extras, C(0, I), T.BOOL), ValueError, _MSG)
+                # NumPy raises it ``from None`` in an ``except TypeError`` (its
+                # ``__context__`` the TypeError of ``len(sections)``): a pure call
+                # re-runs in the interpreter, which raises it so
+                L.emit(N.If(cond=N.Cmp("ne", extras, C(0, I), T.BOOL), line=L.line,
+                            then=[N.Raise(exc=ValueError, message=_MSG, deopt=RERUN,
+                                          line=L.line)]))
             each = L.let(N.BinOp("sdiv", n, k, I))
             bounds = []
             for i in range(sections):
