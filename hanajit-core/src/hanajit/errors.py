@@ -65,7 +65,7 @@ class HanaJitNarrowWarning(UserWarning):
 RERUN = "rerun"
 
 # ``Raise.deopt`` of a deoptimisation no write into an array, print or draw can
-# precede (``pipeline._no_guard_after_writes``): the call is re-run in the
+# precede (``passes/rerun_safety.no_guard_after_writes``): the call is re-run in the
 # interpreter even where the function may write into its arguments later on
 CLEAN = "clean"
 

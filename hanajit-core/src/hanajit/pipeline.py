@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from . import plugins
-from .errors import CLEAN, PluginError, TargetError, UnsupportedError
+from .errors import PluginError, TargetError, UnsupportedError
 from .frontend.builder import build_function, freezable
 from .frontend.source import parse_function
 from .infer.infer import Inferrer
@@ -55,7 +55,8 @@ from .passes.result_flags import return_flags, wanted as result_flags_wanted
 from .passes.unbound_locals import check_unbound_locals
 from .passes.version_bounds import version_bounds
 from .passes.stack_check import stack_check
-from .passes.writes import may_write_arrays, written_before
+from .passes.rerun_safety import no_cause_rerun, no_guard_after_writes
+from .passes.writes import may_write_arrays
 from .passes.rewrite import rewrite_loops, rewrite_polynomials
 from .lib.parallel.regions import SerialLoop
 from .target import Capabilities
@@ -325,9 +326,9 @@ class CompileContext:
                     continue
                 fn.pure = True
                 fn.writes_arrays = may_write_arrays(fn)     # (cwrapper: deopt)
-                _no_cause_rerun(fn, fn.writes_arrays or getattr(entry.fn, "writes_arrays",
+                no_cause_rerun(fn, fn.writes_arrays or getattr(entry.fn, "writes_arrays",
                                                                  True))
-                _no_guard_after_writes(fn, fn is entry.fn,
+                no_guard_after_writes(fn, fn is entry.fn,
                                        getattr(entry.fn, "writes_arrays", True))
                 _verify(fn)               # the typed Python-level IR
                 for p in passes():
@@ -536,55 +537,6 @@ def _unresolved_return(fn) -> bool:
     return any(isinstance(s, N.Return) and s.value is not None and
                any(getattr(e, "type", 0) is None for e in walk_expr(s.value))
                for s in N.walk_stmts(fn.body))
-
-
-def _no_cause_rerun(fn, writes) -> None:
-    """``raise X from c``, and ``raise X`` in an except or finally clause, re-run
-    the call in the interpreter (``Raise.deopt`` RERUN: frontend/builder.s_Raise),
-    which a call writing into arrays cannot: such a function falls back rather
-    than raise ``X`` without its ``__cause__``/``__context__``."""
-    if not writes:
-        return
-    for s in N.walk_stmts(fn.body):
-        construct = getattr(s, "hj_cause", "") if isinstance(s, N.Raise) else ""
-        if construct:
-            name = fn.pyname or fn.name
-            raise UnsupportedError(f"{name}: unsupported {construct} in a function that "
-                                   "may write into arrays (compiled code cannot give the "
-                                   "exception its cause or context, nor re-run such a "
-                                   "call)", func=name, construct=construct)
-
-
-def _no_guard_after_writes(fn, is_entry: bool, entry_writes: bool) -> None:
-    """A read of a local that may still hold a Python number re-runs the call in
-    the interpreter (``infer/widened_locals``), which a call that has written
-    into arrays, printed or drawn cannot: in the entry, such reads that nothing of
-    the kind precedes re-run even if writes follow (``errors.CLEAN``), and the
-    function falls back where one may follow; in a callee of an entry that may
-    write into arrays, it falls back."""
-    guards = {id(s): s for s in N.walk_stmts(fn.body)
-              if isinstance(s, N.Raise) and getattr(s, "hj_state_guard", None)}
-    if not guards:
-        return
-    if is_entry:
-        hit = written_before(fn, lambda s: id(s) in guards, effects=True)
-        if hit is None:
-            for g in guards.values():
-                g.deopt = CLEAN
-            return
-    elif not entry_writes:
-        return                      # (a deopt, re-run where the call is pure)
-    else:
-        hit = next(iter(guards.values()))
-    name = fn.pyname or fn.name
-    local = hit.hj_state_guard
-    raise UnsupportedError(
-        f"{name} ({getattr(fn, 'filename', '?')}:{hit.line}): unsupported variable type "
-        f"change: '{local}' may still hold a Python number where it is read after the "
-        "function has written into an array (or printed, or drawn random numbers), and "
-        "compiled code can neither compute with it as one nor re-run such a call; start "
-        "it as a NumPy scalar (np.float64(...), np.int64(...))", func=name, line=hit.line,
-        construct="variable type change")
 
 
 def _verify(fn, after=None):

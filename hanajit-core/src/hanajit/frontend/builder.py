@@ -438,7 +438,7 @@ class Builder(LoopStatements):
         cause = "raise ... from" if s.cause is not None else \
             "raise in an except or finally clause" if self.handling else ""
         out = N.Raise(exc=obj, message=msg, args=args, deopt=RERUN if cause else False)
-        out.hj_cause = cause                        # (pipeline._no_cause_rerun)
+        out.hj_cause = cause                        # (passes/rerun_safety.no_cause_rerun)
         return [out]
 
     def s_Assert(self, s):
