@@ -249,7 +249,7 @@ def _load_library():
                   "numeric.bessel_i0",
                   "linalg.kron_trapz", "sorting.partition", "linalg.blas", "linalg.matvec",
                   "linalg.convolve", "linalg.einsum", "linalg.chains", "linalg.lstsq_pinv",
-                  "linalg.array_api", "random.generator", "random.legacy",
+                  "linalg.array_api", "random.generator", "random.legacy", "random.legacy_more",
                   "random.choice", "random.local_generator", "random.python_random", "gpu",
                   "python.float_sums", "python.key_functions", "python.starred_unpack",
                   "python.printing", "python.isinstance_checks", "arrays.predicates",

@@ -7,8 +7,9 @@ exactly as it does: its
 MT19937 (or whatever ``set_bit_generator`` gave it) through the ``bitgen_t``
 it keeps, and its cached second Gaussian (``has_gauss``/``gauss``) read and
 written in place (``legacy_algorithms.py``; the memory is found by
-``legacy_state.py`` and linked by the CPU engine).  ``np.random.seed(None)``,
-array seeds and the other legacy functions run the function in the interpreter.
+``legacy_state.py`` and linked by the CPU engine).  ``np.random.seed(None)``
+and array seeds run the function in the interpreter; the other distributions
+are in ``legacy_more.py``.
 """
 from __future__ import annotations
 

@@ -1,0 +1,126 @@
+"""The legacy ``np.random`` distributions beyond ``legacy.py``'s uniform and
+normal ones: ``exponential``, ``poisson``, ``binomial``, ``gamma`` ...
+``hypergeometric``, on NumPy's global ``RandomState``.
+
+Each call takes scalar parameters (floats as ``PyFloat_AsDouble`` reads them;
+``binomial``'s ``n`` and ``hypergeometric``'s three an integer type) and
+``size=None``, an int or a tuple of ints.  As ``mtrand.pyx``'s ``cont``/``disc``
+it checks the parameters first (``check_constraint``'s rules and messages), then
+allocates, then draws each element in order with the C function ``mtrand.pyx``
+calls (``legacy_distributions.py``, or the Generator's port of a shared
+``random_*``) through the global ``RandomState``'s bit generator and its cached
+Gaussian.  Float results are float64 (a Python float without ``size``), counts
+int64 (a Python int).  Array parameters and other argument types fall back to
+the interpreter.  A ``RandomState`` passed as an argument is not a type hanajit
+knows: its methods run in the interpreter.
+"""
+from __future__ import annotations
+
+from ...typing_rules import Incompatible
+from ...ir import nodes as N
+from ...ir import types as T
+from ..python import operators as ops
+from . import binomial_algorithm as hb
+from . import distributions as hr
+from . import legacy_distributions as ld
+from . import more_distributions as md
+from .generator import (call_void, is_absent_expr, is_integer_type, is_real_type,
+                        new_array, sized)
+from ..registry import CallTemplate, bind_arguments, register
+
+F, I = T.FLOAT64, T.INT64
+
+
+class LegacyDistribution(CallTemplate):
+    """``np.random.<name>(*ints, *floats, size=None)``: ``check(*values)`` once,
+    then ``draw(rng, *values)`` once or for each element of a new array."""
+
+    def __init__(self, name, floats, draw, check=None, defaults=None, result=F,
+                 ints=()):
+        self.name, self.paths = name, (f"numpy.random.{name}",)
+        self.ints, self.floats = ints, floats
+        self.params = ints + floats + ("size",)
+        self.draw, self.check = draw, check
+        self.defaults, self.result = defaults or {}, result
+
+    def bind(self, args, kwargs):
+        return bind_arguments(self.paths[0], self.params, args, kwargs)
+
+    def typer(self, inf, call, args, kwargs):
+        bound = self.bind(args, kwargs)
+        for p in self.ints + self.floats:
+            if p not in bound and p not in self.defaults:
+                raise Incompatible(f"np.random.{self.name}() missing argument '{p}'")
+            ok = is_integer_type if p in self.ints else is_real_type
+            if p in bound and not ok(bound[p]):
+                raise Incompatible(f"np.random.{self.name}() with {p} of type {bound[p]}")
+        return sized(bound, self.result)
+
+    def lower(self, L, call, args, kwargs):
+        bound = self.bind(args, kwargs)
+        values = [L.let(ops.convert(L, bound[p], I)) for p in self.ints]
+        values += [L.let(ops.convert(L, bound[p], F)) if p in bound
+                   else ops.C(self.defaults[p], F) for p in self.floats]
+        if self.check is not None:
+            call_void(L, self.check, values)
+        words = N.HostArray("legacy_bitgen", 4, T.ArrayType(I, 1, "C"))
+        rng = L.let(N.MakeGenerator(words, T.GENERATOR, start=N.Const(0, I)))
+        if is_absent_expr(bound.get("size")):
+            return L.call_helper(self.draw, [rng] + values)
+        out, flat = new_array(L, call.type, bound["size"])
+        i = L.temp(I, "i")
+        body, v = L.sub_block(lambda: L.call_helper(self.draw, [rng] + values))
+        body.append(N.Store(array=flat, indices=[N.Var(i, I)], value=v))
+        L.emit(N.ForCount(counter=i, count=N.ArrayAttr(flat, "shape", 0, I), body=body))
+        return out
+
+
+LOC_SCALE = {"loc": 0.0, "scale": 1.0}
+CALLS = [
+    LegacyDistribution("exponential", ("scale",), ld.exponential, md.check_scale,
+                       {"scale": 1.0}),
+    LegacyDistribution("standard_exponential", (), ld.standard_exponential),
+    LegacyDistribution("poisson", ("lam",), hr.poisson_draw, hr.check_poisson,
+                       {"lam": 1.0}, I),
+    LegacyDistribution("binomial", ("p",), ld.binomial, hb.check_binomial, result=I,
+                       ints=("n",)),
+    LegacyDistribution("geometric", ("p",), ld.geometric, md.check_p, result=I),
+    LegacyDistribution("gamma", ("shape", "scale"), ld.gamma, md.check_gamma,
+                       {"scale": 1.0}),
+    LegacyDistribution("standard_gamma", ("shape",), ld.standard_gamma, md.check_shape),
+    LegacyDistribution("beta", ("a", "b"), ld.beta, md.check_beta),
+    LegacyDistribution("chisquare", ("df",), ld.chisquare, md.check_df),
+    LegacyDistribution("standard_t", ("df",), ld.standard_t, md.check_df),
+    LegacyDistribution("lognormal", ("mean", "sigma"), ld.lognormal, md.check_sigma,
+                       {"mean": 0.0, "sigma": 1.0}),
+    LegacyDistribution("laplace", ("loc", "scale"), md.laplace_draw, md.check_loc_scale,
+                       LOC_SCALE),
+    LegacyDistribution("logistic", ("loc", "scale"), md.logistic_draw,
+                       md.check_loc_scale, LOC_SCALE),
+    LegacyDistribution("gumbel", ("loc", "scale"), md.gumbel_draw, md.check_loc_scale,
+                       LOC_SCALE),
+    LegacyDistribution("rayleigh", ("scale",), ld.rayleigh, md.check_scale,
+                       {"scale": 1.0}),
+    LegacyDistribution("weibull", ("a",), ld.weibull, md.check_a_non_negative),
+    LegacyDistribution("pareto", ("a",), ld.pareto, md.check_a_positive),
+    LegacyDistribution("power", ("a",), ld.power, md.check_a_positive),
+    LegacyDistribution("standard_cauchy", (), ld.standard_cauchy),
+    LegacyDistribution("triangular", ("left", "mode", "right"), md.triangular_draw,
+                       md.check_triangular),
+    LegacyDistribution("f", ("dfnum", "dfden"), ld.f, md.check_f),
+    LegacyDistribution("wald", ("mean", "scale"), ld.wald, md.check_wald),
+    LegacyDistribution("negative_binomial", ("n", "p"), ld.negative_binomial,
+                       ld.check_negative_binomial, result=I),
+    LegacyDistribution("noncentral_chisquare", ("df", "nonc"), ld.noncentral_chisquare,
+                       md.check_noncentral_chisquare),
+    LegacyDistribution("noncentral_f", ("dfnum", "dfden", "nonc"), ld.noncentral_f,
+                       md.check_noncentral_f),
+    LegacyDistribution("vonmises", ("mu", "kappa"), ld.vonmises, md.check_vonmises),
+    LegacyDistribution("logseries", ("p",), ld.logseries, md.check_logseries, result=I),
+    LegacyDistribution("zipf", ("a",), ld.zipf, md.check_zipf, result=I),
+    LegacyDistribution("hypergeometric", (), ld.hypergeometric,
+                       ld.check_hypergeometric, result=I,
+                       ints=("ngood", "nbad", "nsample")),
+]
+for _call in CALLS:
+    register(_call)
