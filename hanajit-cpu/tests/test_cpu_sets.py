@@ -319,6 +319,46 @@ def test_fallbacks():
     check_fallback(numpy_sums, (np.arange(3, dtype=np.float32),), "sum")
 
 
+def empty_sum_after_write(x, out):
+    out[0] += 1.0
+    s = set()
+    for v in x:
+        if v > 100:
+            s.add(v)
+    return sum(s)
+
+
+def remove_after_write(x, out, k):
+    out[0] += 1.0
+    s = set()
+    for v in x:
+        s.add(v)
+    try:
+        s.remove(x[0] + 0.5)
+    except KeyError:
+        out[0] += 10.0          # (caught: compiles and runs)
+    s.remove(k)
+    return len(s)
+
+
+def test_calls_that_cannot_re_run():
+    """sum() of an empty set (the int 0) and a KeyError of a float or NumPy element
+    re-run a pure call in the interpreter; one that wrote into its argument raises
+    UnsupportedError saying so (it raised TypeError('sum() of an empty set'), and
+    KeyError(101) for np.int64(101))."""
+    from hanajit.errors import UnsupportedError
+    x = np.array([1.0, 2.0])
+    with pytest.raises(UnsupportedError, match="sum.. of an empty set"):
+        jitted(empty_sum_after_write, fallback=False)(x, np.zeros(1))
+    out = np.zeros(1)
+    assert jitted(empty_sum_after_write, fallback=False)(x + 200, out) == 403.0
+    assert out[0] == 1.0
+    with pytest.raises(UnsupportedError, match="KeyError as CPython's object"):
+        jitted(remove_after_write, fallback=False)(x, out, 7.0)
+    assert out[0] == 12.0
+    assert jitted(remove_after_write, fallback=False)(x, out, 2.0) == 1 and out[0] == 23.0
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 5), st.one_of(_value, _float)), max_size=200))
 def test_model_is_cpython(seq):

@@ -64,10 +64,19 @@ class HanaJitNarrowWarning(UserWarning):
 # wrote into its arguments, exported code, a GPU -- the compiled text is raised
 RERUN = "rerun"
 
+# ``Raise.deopt`` of an exception compiled code can raise but not as CPython's
+# object (a KeyError whose key is a float or a NumPy scalar, an exception with a
+# ``__cause__``): a ``try`` of the function catches it as RERUN's; leaving a pure
+# call, the call re-runs in the interpreter; leaving one that cannot be re-run
+# (it wrote into its arguments or drew random numbers) the call falls back
+# (``UnsupportedError``) rather than raise another exception
+RERUN_STRICT = "rerun-strict"
+
 
 def stored_deopt(deopt):
-    """A raise table's deopt flag as caches keep it (True, False or RERUN)."""
-    return RERUN if deopt == RERUN else bool(deopt)
+    """A raise table's deopt flag as caches keep it (True, False, RERUN or
+    RERUN_STRICT)."""
+    return deopt if deopt in (RERUN, RERUN_STRICT) else bool(deopt)
 
 
 # CPython's ZeroDivisionError texts that changed by version: ``x % 0`` of ints

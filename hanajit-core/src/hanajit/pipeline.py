@@ -320,7 +320,8 @@ class CompileContext:
                 fn.pure = True
                 fn.writes_arrays = may_write_arrays(fn)     # (cwrapper: deopt)
                 _no_cause_rerun(fn, fn.writes_arrays or getattr(entry.fn, "writes_arrays",
-                                                                 True))
+                                                                 True)
+                                or _draws_argument(entry.fn))
                 _verify(fn)               # the typed Python-level IR
                 for p in passes():
                     if p.scope == "function" and p.when(self, spec, entry):
@@ -521,17 +522,29 @@ def _verifies(after) -> bool:
     return bool(mode) and (after is None or mode == "passes")
 
 
+def _draws_argument(fn) -> bool:
+    """Does ``fn`` take a random generator (``np.random.Generator``,
+    ``random.Random``), whose draws a re-run in the interpreter would repeat?"""
+    def holds(t):
+        return isinstance(t, T.GeneratorType) or isinstance(t, T.TupleType) and any(
+            holds(i) for i in t.items)
+    return any(holds(t) for t in getattr(fn, "arg_types", ()) or ())
+
+
 def _no_cause_rerun(fn, writes) -> None:
-    """``raise X from c`` re-runs the call in the interpreter (``Raise.deopt`` RERUN:
-    frontend/try_statements.check_cause), which a call writing into arrays cannot:
-    such a function falls back rather than raise ``X`` without its cause."""
+    """``raise X from c`` re-runs the call in the interpreter (``Raise.deopt``
+    RERUN_STRICT: frontend/try_statements.check_cause), which a call writing into
+    arrays or drawing from a generator argument cannot: such a function falls back
+    rather than raise ``X`` without its cause (one that drew from NumPy's global
+    generator falls back when the raise leaves it)."""
     if not writes:
         return
     for s in N.walk_stmts(fn.body):
         if isinstance(s, N.Raise) and getattr(s, "hj_cause", False):
             name = fn.pyname or fn.name
             raise UnsupportedError(f"{name}: unsupported raise ... from in a function that "
-                                   "may write into arrays (compiled code cannot give the "
+                                   "may write into arrays or draw from a generator argument "
+                                   "(compiled code cannot give the "
                                    "exception its cause, nor re-run such a call)",
                                    func=name, construct="raise ... from")
 

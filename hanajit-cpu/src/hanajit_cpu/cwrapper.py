@@ -273,7 +273,7 @@ def _has_writeable_array(t) -> bool:
 
 
 def _raise(entry, fallback, args, err=None, pure=True):
-    from hanajit.errors import RERUN, UnsupportedError, kernel_exception
+    from hanajit.errors import RERUN, RERUN_STRICT, UnsupportedError, kernel_exception
     from hanajit.lib.python.helpers import Deopt
     exc, message, deopt = entry
     if deopt == RERUN:
@@ -281,7 +281,9 @@ def _raise(entry, fallback, args, err=None, pure=True):
         if pure:
             return fallback(*args)
         raise kernel_exception(exc, message, err[1:4] if err is not None else ())
-    if (deopt or exc is Deopt) and not pure:
+    if deopt == RERUN_STRICT and not pure:
+        message = f"{exc.__name__} as CPython's object: its key or __cause__"
+    if (deopt or exc is Deopt) and not pure:    # (RERUN_STRICT too: errors.py)
         raise UnsupportedError(f"{getattr(fallback, '__qualname__', fallback)}: the "
                                f"compiled code cannot represent Python's result here "
                                f"({message}) and the function writes to its arguments "

@@ -211,12 +211,12 @@ def _unflatten(t, values):
 
 
 def _raise(entry, ints, fallback, args, writes):
-    from hanajit.errors import RERUN, kernel_exception
+    from hanajit.errors import RERUN, RERUN_STRICT, kernel_exception
     from hanajit.lib.python.helpers import Deopt
     exc, message, deopt = entry
-    if deopt == RERUN and not writes:     # NumPy's own text: the interpreter's
+    if deopt in (RERUN, RERUN_STRICT) and not writes:     # the interpreter's own
         return fallback(*args)
-    if deopt is True or exc is Deopt:
+    if deopt is True or deopt == RERUN_STRICT or exc is Deopt:
         if writes:
             raise UnsupportedError(f"{getattr(fallback, '__qualname__', fallback)}: "
                                    f"the compiled code cannot represent Python's result "

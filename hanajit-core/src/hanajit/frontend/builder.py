@@ -22,7 +22,7 @@ import numbers
 from .. import gpu
 from . import comprehension_arrays, comprehensions, index_grid_calls, local_imports, \
     message_formats, tolist_calls
-from ..errors import RERUN, UnsupportedError, escape_braces
+from ..errors import RERUN_STRICT, UnsupportedError, escape_braces
 from ..ir import constants as K
 from ..ir import nodes as N
 from ..lib import registry
@@ -427,7 +427,7 @@ class Builder(LoopStatements):
         if not (isinstance(obj, type) and issubclass(obj, BaseException)):
             self.fail(s, "raise", "only exception classes can be raised")
         out = N.Raise(exc=obj, message=msg, args=args,
-                      deopt=False if s.cause is None else RERUN)
+                      deopt=False if s.cause is None else RERUN_STRICT)
         out.hj_cause = s.cause is not None          # (pipeline._no_cause_rerun)
         return [out]
 

@@ -1,7 +1,7 @@
 """Text form of the IR, for ``HANAJIT_DUMP`` and tests."""
 from __future__ import annotations
 
-from ..errors import RERUN
+from ..errors import RERUN, RERUN_STRICT
 from . import nodes as N
 
 
@@ -99,7 +99,7 @@ def format_stmts(body, indent=1) -> list:
             out.append(pad + call)
         elif isinstance(s, N.Raise):
             exc = getattr(s.exc, "__name__", s.exc)
-            out.append(f"{pad}raise {exc}({s.message!r})" + (" [rerun]" if s.deopt == RERUN else " [deopt]" if s.deopt else ""))
+            out.append(f"{pad}raise {exc}({s.message!r})" + (" [rerun]" if s.deopt in (RERUN, RERUN_STRICT) else " [deopt]" if s.deopt else ""))
         else:
             out.append(f"{pad}{type(s).__name__.lower()}")
     return out

@@ -30,12 +30,12 @@ I1, I64 = ir.IntType(1), ir.IntType(64)
 
 
 def _is_deopt(exc, deopt) -> bool:
-    """Codes a ``Try`` never catches.  (``errors.RERUN`` is not one: its class is
-    exact, only its message approximate -- which a handler cannot see -- and a
-    re-raise keeps the code.)"""
-    from ..errors import RERUN
+    """Codes a ``Try`` never catches.  (``errors.RERUN`` and ``RERUN_STRICT`` are
+    not: their class is exact, only their message or arguments approximate --
+    which a handler cannot see -- and a re-raise keeps the code.)"""
+    from ..errors import RERUN, RERUN_STRICT
     from ..lib.python.helpers import Deopt
-    return (deopt and deopt != RERUN) or exc is Deopt
+    return (deopt and deopt not in (RERUN, RERUN_STRICT)) or exc is Deopt
 
 
 def fill_switches(ml) -> None:
