@@ -359,6 +359,38 @@ def test_calls_that_cannot_re_run():
     assert jitted(remove_after_write, fallback=False)(x, out, 2.0) == 1 and out[0] == 23.0
 
 
+def sorted_with_keywords(x):
+    s = set()
+    for v in x:
+        s.add(int(v))
+    r = sorted(s, key=lambda k: k % 3)
+    out = []
+    for w in sorted(s, reverse=True):
+        out.append(w)
+    t = sorted(s, key=abs, reverse=True)
+    lo = min(s, key=abs)
+    hi = max(s, key=abs)
+    return r, out, t, lo, hi
+
+
+def numpy_keywords(x):
+    s = set(x)
+    a = sorted(s, reverse=True)
+    b = max(s, key=lambda k: k * k)
+    c = sorted(s, key=lambda k: -k)
+    return a, b, c
+
+
+def test_sorted_min_max_keywords():
+    """sorted(s, key=, reverse=), min/max(s, key=): the list of the elements in
+    table order, sorted stably (ties keep that order, as CPython's)."""
+    for x in I64[:2] + [np.array([3, -3, 2, -2, 1, -1, 0, 9, -9], np.int64)]:
+        same(sorted_with_keywords, x[np.abs(x) < 2**40])
+    for x in (F64[0], F64[1], np.array([-2.5, 2.5, -0.0, 1.0, -1.0])):
+        same(numpy_keywords, x)
+    same(sorted_with_keywords, np.array([], np.int64))     # (max of none: ValueError)
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 5), st.one_of(_value, _float)), max_size=200))
 def test_model_is_cpython(seq):

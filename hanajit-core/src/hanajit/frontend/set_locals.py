@@ -39,6 +39,8 @@ from .readonly_lists import declared_elsewhere
 
 _STATEMENT_METHODS = ("add", "discard", "remove", "clear")
 _LISTED = (sum, min, max, sorted, list)
+# the keywords each takes of a set as of the list of its elements (in table order)
+_LISTED_KEYWORDS = {sorted: {"key", "reverse"}, min: {"key"}, max: {"key"}}
 
 
 def _name(n, store=False):
@@ -218,10 +220,19 @@ def _listed_call(node, parents, resolve):
     """The call ``sum(s)`` / ``min`` / ``max`` / ``sorted`` / ``list`` of the load
     ``node``, or None."""
     p = parents.get(node)
-    if isinstance(p, ast.Call) and p.args == [node] and not p.keywords and \
-            isinstance(p.func, ast.Name) and resolve(p.func.id) in _LISTED:
+    if isinstance(p, ast.Call) and p.args == [node] and \
+            isinstance(p.func, ast.Name) and resolve(p.func.id) in _LISTED and \
+            _listed_keywords(p, resolve):
         return p
     return None
+
+
+def _listed_keywords(call, resolve) -> bool:
+    """Are ``call``'s keywords (``sorted(s, key=f, reverse=True)``, ``min(s,
+    key=f)``) ones the list of the elements takes as the set does?"""
+    allowed = _LISTED_KEYWORDS.get(resolve(call.func.id), set()) \
+        if isinstance(call.func, ast.Name) else set()
+    return all(k.arg in allowed for k in call.keywords)
 
 
 class Uses(dict_locals.Uses):
@@ -360,7 +371,7 @@ class Rewriter(dict_locals.Rewriter):
             return ast.copy_location(set_call("key_at", K, set_call("pop", I, S),
                                               self.carrier(s)), e)
         if isinstance(f, ast.Name) and len(e.args) == 1 and self.is_set(e.args[0]) \
-                and not e.keywords:
+                and _listed_keywords(e, self.resolve):
             s = e.args[0].id
             if f.id == "len":
                 return ast.copy_location(set_call("len", _name(f"${s}_S")), e)
@@ -373,12 +384,15 @@ class Rewriter(dict_locals.Rewriter):
                                       [_name(item)], []))], []))
                 if self.resolve(f.id) is sum:           # (sum of none: the int 0)
                     self.pending.append(ast.Expr(set_call("empty_sum", _name(f"${s}_S"))))
+                keywords = [ast.keyword(k.arg, self.visit(k.value)) for k in e.keywords]
+                if self.resolve(f.id) is sorted and keywords:   # (as the list's)
+                    return ast.copy_location(ast.Call(f, [_name(lst)], keywords), e)
                 if self.resolve(f.id) is sorted:       # (the same stable sort)
                     self.pending.append(ast.Expr(ast.Call(
                         ast.Attribute(_name(lst), "sort", ast.Load()), [], [])))
                 if self.resolve(f.id) in (list, sorted):
                     return ast.copy_location(_name(lst), e)     # a new list already
-                return ast.copy_location(ast.Call(f, [_name(lst)], []), e)
+                return ast.copy_location(ast.Call(f, [_name(lst)], keywords), e)
         return self.generic_visit(e)
 
     def visit_Compare(self, e):
