@@ -391,6 +391,35 @@ def test_sorted_min_max_keywords():
     same(sorted_with_keywords, np.array([], np.int64))     # (max of none: ValueError)
 
 
+def comprehensions_over_sets(x):
+    s = set()
+    for v in x:
+        s.add(int(v))
+    big = any(v > 5 for v in s)
+    small = all(v > -3 for v in s)
+    r = [v + 1 for v in s if v % 2]
+    t = sum(v * 2 for v in s if v > 0)
+    if any(v < 0 for v in s):
+        t += 1000
+    return big, small, r, t
+
+
+def over_numpy_set(x):
+    s = set(x)
+    m = max(v * v for v in s)
+    return m, [v for v in s]
+
+
+def test_comprehensions_over_a_set():
+    """A generator expression or list comprehension over a set (in a simple
+    statement or an if's test) reads the list of the elements in table order, as
+    CPython's set iterator gives them (it fell back: used in a comprehension)."""
+    for x in I64[:3]:
+        same(comprehensions_over_sets, x[np.abs(x) < 2**40])
+    for x in (F64[0], F64[1], I64[0][np.abs(I64[0]) < 2**30]):
+        same(over_numpy_set, x)
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 5), st.one_of(_value, _float)), max_size=200))
 def test_model_is_cpython(seq):
