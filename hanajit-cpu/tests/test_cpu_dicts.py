@@ -305,6 +305,42 @@ def test_a_missing_int_key_raises_the_int_when_the_call_cannot_re_run(k):
     assert e.value.args == (k,) and type(e.value.args[0]) is int and str(e.value) == str(k)
 
 
+def missing_numpy_key_after_write(a, x):
+    d = {}
+    for v in x:
+        d[v] = 1                # NumPy scalar keys
+    a[0] += 1
+    return d[x[0] + 100]
+
+
+def missing_float_key_after_write(a, x):
+    d = {}
+    for v in x:
+        d[float(v)] = 1
+    a[0] += 1
+    try:
+        d[0.25]
+    except KeyError:
+        a[0] += 10              # (caught: compiles and runs)
+    return d[0.75]
+
+
+def test_a_missing_float_or_numpy_key_after_a_write_is_a_key_error():
+    """CPython's KeyError holds the key object (np.int64(101), 0.75), which compiled
+    code cannot make; a call that cannot re-run still raises KeyError (a handler
+    of the caller catches it), with the key's value or a message naming it."""
+    for x in (np.array([1, 2]), np.array([1.5, 2.0]), np.array([1, 2], np.int32)):
+        with pytest.raises(KeyError):
+            jitted(missing_numpy_key_after_write, fallback=False)(np.zeros(1), x)
+    a = np.zeros(1)
+    with pytest.raises(KeyError):
+        jitted(missing_float_key_after_write, fallback=False)(a, np.array([0.5]))
+    assert a[0] == 11.0
+    a = np.zeros(1)
+    assert jitted(missing_float_key_after_write, fallback=False)(
+        a, np.array([0.75])) == 1 and a[0] == 11.0
+
+
 @pytest.mark.parametrize("k, x", [(3, 100), (2**40, -2**62), (-1, 7), (3.5, 1e300),
                                   (-0.0, 0.0), (1e18, 5e18), (math.inf, -math.inf)])
 def test_compiled_code_runs_without_re_runs(k, x):

@@ -80,7 +80,22 @@ def reraised_from(n):
         raise e from None
 
 
+def draws_then_raises(rng, a, i):
+    x = rng.random()
+    try:
+        return a[i] + x
+    except IndexError as e:
+        raise ValueError("bad") from e
+
+
 def test_what_falls_back():
+    # a generator argument's draws would repeat in a re-run (it raised ValueError
+    # without __cause__)
+    with pytest.raises(UnsupportedError, match="draw from a generator argument"):
+        jit(draws_then_raises, fallback=False)(np.random.default_rng(1), np.arange(3.0), 5)
+    with pytest.warns(HanaJitFallbackWarning), pytest.raises(ValueError) as info:
+        jit(draws_then_raises)(np.random.default_rng(1), np.arange(3.0), 5)
+    assert isinstance(info.value.__cause__, IndexError)
     with pytest.raises(UnsupportedError, match="may write into arrays"):
         jit(writes_then_raises, fallback=False)(np.arange(3), 5)
     a = np.arange(3)

@@ -319,6 +319,107 @@ def test_fallbacks():
     check_fallback(numpy_sums, (np.arange(3, dtype=np.float32),), "sum")
 
 
+def empty_sum_after_write(x, out):
+    out[0] += 1.0
+    s = set()
+    for v in x:
+        if v > 100:
+            s.add(v)
+    return sum(s)
+
+
+def remove_after_write(x, out, k):
+    out[0] += 1.0
+    s = set()
+    for v in x:
+        s.add(v)
+    try:
+        s.remove(x[0] + 0.5)
+    except KeyError:
+        out[0] += 10.0          # (caught: compiles and runs)
+    s.remove(k)
+    return len(s)
+
+
+def test_calls_that_cannot_re_run():
+    """sum() of an empty set (the int 0) and a KeyError of a float or NumPy element
+    re-run a pure call in the interpreter; one that wrote into its argument raises
+    UnsupportedError for the sum (it raised TypeError('sum() of an empty set')) and
+    a KeyError with the element's value."""
+    from hanajit.errors import UnsupportedError
+    x = np.array([1.0, 2.0])
+    with pytest.raises(UnsupportedError, match="sum.. of an empty set"):
+        jitted(empty_sum_after_write, fallback=False)(x, np.zeros(1))
+    out = np.zeros(1)
+    assert jitted(empty_sum_after_write, fallback=False)(x + 200, out) == 403.0
+    assert out[0] == 1.0
+    with pytest.raises(KeyError):
+        jitted(remove_after_write, fallback=False)(x, out, 7.0)
+    assert out[0] == 12.0
+    assert jitted(remove_after_write, fallback=False)(x, out, 2.0) == 1 and out[0] == 23.0
+
+
+def sorted_with_keywords(x):
+    s = set()
+    for v in x:
+        s.add(int(v))
+    r = sorted(s, key=lambda k: k % 3)
+    out = []
+    for w in sorted(s, reverse=True):
+        out.append(w)
+    t = sorted(s, key=abs, reverse=True)
+    lo = min(s, key=abs)
+    hi = max(s, key=abs)
+    return r, out, t, lo, hi
+
+
+def numpy_keywords(x):
+    s = set(x)
+    a = sorted(s, reverse=True)
+    b = max(s, key=lambda k: k * k)
+    c = sorted(s, key=lambda k: -k)
+    return a, b, c
+
+
+def test_sorted_min_max_keywords():
+    """sorted(s, key=, reverse=), min/max(s, key=): the list of the elements in
+    table order, sorted stably (ties keep that order, as CPython's)."""
+    for x in I64[:2] + [np.array([3, -3, 2, -2, 1, -1, 0, 9, -9], np.int64)]:
+        same(sorted_with_keywords, x[np.abs(x) < 2**40])
+    for x in (F64[0], F64[1], np.array([-2.5, 2.5, -0.0, 1.0, -1.0])):
+        same(numpy_keywords, x)
+    same(sorted_with_keywords, np.array([], np.int64))     # (max of none: ValueError)
+
+
+def comprehensions_over_sets(x):
+    s = set()
+    for v in x:
+        s.add(int(v))
+    big = any(v > 5 for v in s)
+    small = all(v > -3 for v in s)
+    r = [v + 1 for v in s if v % 2]
+    t = sum(v * 2 for v in s if v > 0)
+    if any(v < 0 for v in s):
+        t += 1000
+    return big, small, r, t
+
+
+def over_numpy_set(x):
+    s = set(x)
+    m = max(v * v for v in s)
+    return m, [v for v in s]
+
+
+def test_comprehensions_over_a_set():
+    """A generator expression or list comprehension over a set (in a simple
+    statement or an if's test) reads the list of the elements in table order, as
+    CPython's set iterator gives them (it fell back: used in a comprehension)."""
+    for x in I64[:3]:
+        same(comprehensions_over_sets, x[np.abs(x) < 2**40])
+    for x in (F64[0], F64[1], I64[0][np.abs(I64[0]) < 2**30]):
+        same(over_numpy_set, x)
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 5), st.one_of(_value, _float)), max_size=200))
 def test_model_is_cpython(seq):

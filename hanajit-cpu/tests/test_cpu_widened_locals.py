@@ -155,3 +155,54 @@ def test_a_read_before_any_write_re_runs(mode):
     even where the function writes later (errors.CLEAN)."""
     for x in (np.zeros(0), np.ones(2), np.zeros(0), np.arange(4.0)):
         check(read_then_written, np.arange(3.0), x)
+
+
+def divmod_returned(a):
+    t = 0
+    for v in a:
+        t += v
+    return divmod(t, 3)
+
+
+def divmod_unpacked(a):
+    t = 0.0
+    for v in a:
+        t += v
+    q, r = divmod(t, 3)
+    return q, r
+
+
+def divmod_item(a):
+    t = 0
+    for v in a:
+        t += v
+    return divmod(7, t + 2)[1]
+
+
+def tuple_in_a_name(a):
+    t = 0
+    for v in a:
+        t += v
+    w = (t, 1)
+    return w
+
+
+def divmod_quotient_grows(a):
+    t = 0
+    for v in a:
+        t += v
+    q, r = divmod(t + 2**61, 1)
+    return int(q * 8)
+
+
+def test_divmod_and_held_tuples_of_either_kind_fall_back():
+    """``divmod`` of a local that is a Python int or an np.int64 is a pair of
+    either (no flag follows it), and so is a tuple held in a name: they fall back
+    (they came back as np.int64 pairs, ``(np.int64(0), 1)``, where the loop had
+    not run); ``divmod(t + 2**61, 1)[0] * 8`` grows as a Python int (it wrapped
+    to 0)."""
+    for f in (divmod_returned, divmod_unpacked, divmod_item, tuple_in_a_name):
+        for x in (np.arange(0), np.arange(3)):
+            check_fallback(f, (x,), "variable type change")
+    for x in (np.arange(0), np.arange(3)):
+        check(divmod_quotient_grows, x)

@@ -55,7 +55,7 @@ from .passes.result_flags import return_flags, wanted as result_flags_wanted
 from .passes.unbound_locals import check_unbound_locals
 from .passes.version_bounds import version_bounds
 from .passes.stack_check import stack_check
-from .passes.rerun_safety import no_cause_rerun, no_guard_after_writes
+from .passes.rerun_safety import draws_argument, no_cause_rerun, no_guard_after_writes
 from .passes.writes import may_write_arrays
 from .passes.rewrite import rewrite_loops, rewrite_polynomials
 from .lib.parallel.regions import SerialLoop
@@ -327,7 +327,8 @@ class CompileContext:
                 fn.pure = True
                 fn.writes_arrays = may_write_arrays(fn)     # (cwrapper: deopt)
                 no_cause_rerun(fn, fn.writes_arrays or getattr(entry.fn, "writes_arrays",
-                                                                 True))
+                                                                 True)
+                               or draws_argument(entry.fn))
                 no_guard_after_writes(fn, fn is entry.fn,
                                        getattr(entry.fn, "writes_arrays", True))
                 _verify(fn)               # the typed Python-level IR

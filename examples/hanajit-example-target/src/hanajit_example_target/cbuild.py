@@ -214,7 +214,7 @@ def _raise(entry, ints, fallback, args, writes):
     from hanajit.errors import RERUN, kernel_exception
     from hanajit.lib.python.helpers import Deopt
     exc, message, deopt = entry
-    if deopt == RERUN and not writes:     # NumPy's own text: the interpreter's
+    if deopt == RERUN and not writes:     # the interpreter's own
         return fallback(*args)
     if deopt is True or exc is Deopt:
         if writes:

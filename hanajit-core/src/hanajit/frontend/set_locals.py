@@ -39,6 +39,8 @@ from .readonly_lists import declared_elsewhere
 
 _STATEMENT_METHODS = ("add", "discard", "remove", "clear")
 _LISTED = (sum, min, max, sorted, list)
+# the keywords each takes of a set as of the list of its elements (in table order)
+_LISTED_KEYWORDS = {sorted: {"key", "reverse"}, min: {"key"}, max: {"key"}}
 
 
 def _name(n, store=False):
@@ -218,10 +220,19 @@ def _listed_call(node, parents, resolve):
     """The call ``sum(s)`` / ``min`` / ``max`` / ``sorted`` / ``list`` of the load
     ``node``, or None."""
     p = parents.get(node)
-    if isinstance(p, ast.Call) and p.args == [node] and not p.keywords and \
-            isinstance(p.func, ast.Name) and resolve(p.func.id) in _LISTED:
+    if isinstance(p, ast.Call) and p.args == [node] and \
+            isinstance(p.func, ast.Name) and resolve(p.func.id) in _LISTED and \
+            _listed_keywords(p, resolve):
         return p
     return None
+
+
+def _listed_keywords(call, resolve) -> bool:
+    """Are ``call``'s keywords (``sorted(s, key=f, reverse=True)``, ``min(s,
+    key=f)``) ones the list of the elements takes as the set does?"""
+    allowed = _LISTED_KEYWORDS.get(resolve(call.func.id), set()) \
+        if isinstance(call.func, ast.Name) else set()
+    return all(k.arg in allowed for k in call.keywords)
 
 
 class Uses(dict_locals.Uses):
@@ -253,6 +264,10 @@ class Uses(dict_locals.Uses):
             return self.listed_problem(name, call, line)
         if isinstance(p, ast.For) and p.iter is node:
             return "" if not p.orelse else f"for ... else over set '{name}' (line {line})"
+        comp = parents.get(p)
+        if isinstance(p, ast.comprehension) and p.iter is node and \
+                isinstance(comp, (ast.GeneratorExp, ast.ListComp)):
+            return self.listed_problem(name, comp, line, f"a comprehension over {name}")
         if isinstance(p, (ast.If, ast.While, ast.IfExp, ast.Assert)) and p.test is node \
                 or isinstance(p, ast.UnaryOp) and isinstance(p.op, ast.Not):
             return ""
@@ -263,23 +278,28 @@ class Uses(dict_locals.Uses):
         return (f"set '{name}' used other than by its own operations (line {line}, "
                 f"in a {what}: aliased, passed on, an operator or kept elsewhere)")
 
-    def listed_problem(self, name, call, line) -> str:
+    def listed_problem(self, name, call, line, what=None) -> str:
+        """Why ``call`` (``sorted(s)`` ..., or a list comprehension or generator
+        expression over ``s``: ``what``) cannot read the list of the elements made
+        just before its statement, or ''."""
+        what = what or f"{call.func.id}({name})"
         s = _statement_of(call, self.parents)
         ok = isinstance(s, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr,
                             ast.Return)) or isinstance(s, ast.If) and \
             _within(call, s.test, self.parents) or isinstance(s, ast.For) and \
             _within(call, s.iter, self.parents)
         if not ok:
-            return (f"{call.func.id}({name}) in a {type(s).__name__} (line {line}: only "
+            return (f"{what} in a {type(s).__name__} (line {line}: only "
                     "in a simple statement, an if's test or a for's iterable)")
         if any(isinstance(n, ast.Attribute) and n.attr == "pop" and
                isinstance(n.value, ast.Name) and n.value.id == name
                for n in ast.walk(s.test if isinstance(s, ast.If) else
                                  s.iter if isinstance(s, ast.For) else s)):
-            return f"{call.func.id}({name}) beside {name}.pop() (line {line})"
+            return f"{what} beside {name}.pop() (line {line})"
         for anc in self._ancestors(call):
-            if isinstance(anc, (ast.ListComp, ast.GeneratorExp, ast.IfExp, ast.BoolOp)):
-                return (f"{call.func.id}({name}) in a comprehension or a conditional "
+            if isinstance(anc, (ast.ListComp, ast.GeneratorExp, ast.IfExp, ast.BoolOp,
+                                ast.SetComp, ast.DictComp, ast.Lambda)):
+                return (f"{what} in a comprehension or a conditional "
                         f"expression (line {line})")
         return ""
 
@@ -360,26 +380,46 @@ class Rewriter(dict_locals.Rewriter):
             return ast.copy_location(set_call("key_at", K, set_call("pop", I, S),
                                               self.carrier(s)), e)
         if isinstance(f, ast.Name) and len(e.args) == 1 and self.is_set(e.args[0]) \
-                and not e.keywords:
+                and _listed_keywords(e, self.resolve):
             s = e.args[0].id
             if f.id == "len":
                 return ast.copy_location(set_call("len", _name(f"${s}_S")), e)
             if self.resolve(f.id) in _LISTED:
-                lst = self.tmp("list")
-                self.pending += [ast.Assign([_name(lst, True)], ast.List([], ast.Load()))]
-                item = self.tmp("item")
-                self.pending += self.loop(ast.For(_name(item, True), _name(s), [
-                    ast.Expr(ast.Call(ast.Attribute(_name(lst), "append", ast.Load()),
-                                      [_name(item)], []))], []))
+                lst = self.listed(s)
                 if self.resolve(f.id) is sum:           # (sum of none: the int 0)
                     self.pending.append(ast.Expr(set_call("empty_sum", _name(f"${s}_S"))))
+                keywords = [ast.keyword(k.arg, self.visit(k.value)) for k in e.keywords]
+                if self.resolve(f.id) is sorted and keywords:   # (as the list's)
+                    return ast.copy_location(ast.Call(f, [_name(lst)], keywords), e)
                 if self.resolve(f.id) is sorted:       # (the same stable sort)
                     self.pending.append(ast.Expr(ast.Call(
                         ast.Attribute(_name(lst), "sort", ast.Load()), [], [])))
                 if self.resolve(f.id) in (list, sorted):
                     return ast.copy_location(_name(lst), e)     # a new list already
-                return ast.copy_location(ast.Call(f, [_name(lst)], []), e)
+                return ast.copy_location(ast.Call(f, [_name(lst)], keywords), e)
         return self.generic_visit(e)
+
+    def visit_comprehension(self, c):
+        """``(... for v in s ...)``: over the list of the elements in table order,
+        appended just before the statement (the set does not change within it)."""
+        if self.is_set(c.iter):
+            lst = self.listed(c.iter.id)
+            c.target = self.visit(c.target)
+            c.ifs = [self.visit(x) for x in c.ifs]
+            c.iter = ast.copy_location(_name(lst), c.iter)
+            return c
+        return self.generic_visit(c)
+
+    def listed(self, s) -> str:
+        """A list local appended the elements of set ``s`` by statements put
+        before the current one; its name."""
+        lst = self.tmp("list")
+        self.pending += [ast.Assign([_name(lst, True)], ast.List([], ast.Load()))]
+        item = self.tmp("item")
+        self.pending += self.loop(ast.For(_name(item, True), _name(s), [
+            ast.Expr(ast.Call(ast.Attribute(_name(lst), "append", ast.Load()),
+                              [_name(item)], []))], []))
+        return lst
 
     def visit_Compare(self, e):
         if len(e.ops) == 1 and isinstance(e.ops[0], (ast.In, ast.NotIn)) and \

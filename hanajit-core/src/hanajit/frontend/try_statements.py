@@ -139,9 +139,10 @@ def raise_name(bld, s: ast.Raise):
 def check_cause(bld, s: ast.Raise) -> None:
     """``raise X(...) from c``: compiled code raises no exception objects, so it
     cannot set ``__cause__`` / ``__suppress_context__`` (nor ``__context__``).
-    The raise is built as ``Raise(deopt=RERUN)``: when it leaves the function, a
-    pure call re-runs in the interpreter, which raises CPython's exception with
-    its cause; a ``try`` of the function still catches it.  ``c``: ``None``, a
+    The raise is built as ``Raise(deopt=RERUN)``: when it leaves the
+    function, a pure call re-runs in the interpreter, which raises CPython's
+    exception with its cause, and one that cannot be re-run falls back; a ``try``
+    of the function still catches it.  ``c``: ``None``, a
     handler's ``except ... as e`` name, or an exception class (or a call of one);
     ``raise e from c`` of a caught ``e`` falls back."""
     if isinstance(s.exc, ast.Name) and _label_of(bld, s.exc.id) is not None:

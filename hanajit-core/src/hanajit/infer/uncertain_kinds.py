@@ -87,6 +87,10 @@ class _Kinds:
         if isinstance(e, N.TupleGet) and isinstance(e.tup, N.MakeTuple) \
                 and e.index < len(e.tup.items):
             return self.definite(e.tup.items[e.index])
+        if isinstance(e, (N.TupleGet, N.PyGetItem)):
+            box = _divmod(e.tup if isinstance(e, N.TupleGet) else e.value)
+            if box is not None:             # (divmod(v, 3)[0])
+                return any(self.definite(a) for a in box.args)
         if not self.is_strong(e):
             return False
         if either_call(e):
@@ -198,14 +202,15 @@ def _returns(fn, k: _Kinds, fail) -> None:
         if isinstance(v, N.MakeTuple):
             for x in v.items:
                 yield from leaves(x)
-        elif isinstance(getattr(v, "type", None), T.Scalar) or \
-                isinstance(v, N.PyCall) and v.callee is divmod:
-            yield v
+        elif isinstance(getattr(v, "type", None), T.Scalar) or _divmod(v) is not None \
+                or isinstance(v, N.Var) and _own_local(v.name):
+            yield v         # (divmod(v, 3), a tuple in one of the function's names)
     for s in N.walk_stmts(fn.body):
         if not isinstance(s, N.Return) or s.value is None:
             continue
         for v in leaves(s.value):
-            if k.uncertain(v) and id(v) not in covered:
+            either = _holds(k, v) if isinstance(v.type, T.TupleType) else k.uncertain(v)
+            if either and id(v) not in covered:
                 fail(s.line, "variable type change", "the returned value is a Python "
                      "number on some runs and a NumPy scalar on others (computed from "
                      "a local assigned both, or an 'a if c else b', 'and'/'or' or "
@@ -223,8 +228,28 @@ def _holds(k: _Kinds, v) -> bool:
     if isinstance(t, T.TupleType):
         if isinstance(v, N.MakeTuple):
             return any(_holds(k, x) for x in v.items)
+        call = _divmod(v)           # (NumPy's divmod where an operand is NumPy's)
+        if call is not None:
+            return not any(k.definite(a) for a in call.args) and \
+                any(k.uncertain(a) for a in call.args)
         return isinstance(v, N.Var) and v.name in k.unc
     return False
+
+
+def _own_local(name) -> bool:
+    """Is ``name`` a local of the function's source (not a compiler temporary, nor
+    an inlined callee's, whose returned tuple keeps the static rule: its widened
+    locals are checked where it returns)?"""
+    return "$" not in name and "." not in name
+
+
+def _divmod(e):
+    """The ``divmod(x, y)`` call ``e`` is (or unpacks: ``q, r = divmod(x, y)``), or
+    None: a pair of Python numbers or of NumPy scalars as its operands are."""
+    from ..ir.frontend_nodes import Unpack
+    if isinstance(e, N.PyCall) and isinstance(e.callee, Unpack) and len(e.args) == 1:
+        e = e.args[0]
+    return e if isinstance(e, N.PyCall) and e.callee is divmod else None
 
 
 def _mixed_types(fn, assigned: dict, fail) -> None:

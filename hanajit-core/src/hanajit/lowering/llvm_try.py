@@ -31,8 +31,8 @@ I1, I64 = ir.IntType(1), ir.IntType(64)
 
 def _is_deopt(exc, deopt) -> bool:
     """Codes a ``Try`` never catches.  (``errors.RERUN`` is not one: its class is
-    exact, only its message approximate -- which a handler cannot see -- and a
-    re-raise keeps the code.)"""
+    exact, only its message or arguments approximate -- which a handler cannot
+    see -- and a re-raise keeps the code.)"""
     from ..errors import RERUN
     from ..lib.python.helpers import Deopt
     return (deopt and deopt != RERUN) or exc is Deopt

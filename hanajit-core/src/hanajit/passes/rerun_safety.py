@@ -7,14 +7,25 @@ from __future__ import annotations
 
 from ..errors import CLEAN, UnsupportedError
 from ..ir import nodes as N
+from ..ir import types as T
 from .writes import written_before
+
+
+def draws_argument(fn) -> bool:
+    """Does ``fn`` take a random generator (``np.random.Generator``,
+    ``random.Random``), whose draws a re-run in the interpreter would repeat?"""
+    def holds(t):
+        return isinstance(t, T.GeneratorType) or isinstance(t, T.TupleType) and any(
+            holds(i) for i in t.items)
+    return any(holds(t) for t in getattr(fn, "arg_types", ()) or ())
 
 
 def no_cause_rerun(fn, writes) -> None:
     """``raise X from c``, and ``raise X`` in an except or finally clause, re-run
     the call in the interpreter (``Raise.deopt`` RERUN: frontend/builder.s_Raise),
-    which a call writing into arrays cannot: such a function falls back rather
-    than raise ``X`` without its ``__cause__``/``__context__``."""
+    which a call writing into arrays (or drawing from a generator argument:
+    ``draws_argument``) cannot: such a function falls back rather than raise
+    ``X`` without its ``__cause__``/``__context__``."""
     if not writes:
         return
     for s in N.walk_stmts(fn.body):
@@ -22,7 +33,8 @@ def no_cause_rerun(fn, writes) -> None:
         if construct:
             name = fn.pyname or fn.name
             raise UnsupportedError(f"{name}: unsupported {construct} in a function that "
-                                   "may write into arrays (compiled code cannot give the "
+                                   "may write into arrays or draw from a generator "
+                                   "argument (compiled code cannot give the "
                                    "exception its cause or context, nor re-run such a "
                                    "call)", func=name, construct=construct)
 

@@ -204,28 +204,43 @@ def _l_find(L, call, args):
     return _found(L, *args)
 
 
-def key_error(L, pos, key):
+def mark_key(inf, call, index):
+    """Remember on ``call`` whether its key (``call.args[index]``) is a Python int
+    (:func:`key_error` can then raise CPython's KeyError itself)."""
+    key = call.args[index]
+    t = getattr(key, "type", None)
+    call.hj_python_int_key = isinstance(t, T.Scalar) and not t.is_float \
+        and not inf.is_strong(key)
+
+
+def key_error(L, call, pos, key):
     """CPython's KeyError, re-raised by the interpreter re-running the call (its
-    argument is the key itself); where the call cannot be re-run (it wrote into an
-    array argument) the KeyError carries an int key itself (a value field)."""
+    argument is the key itself).  Where the call cannot be re-run (it wrote into an
+    array argument or drew random numbers) a Python int key (:func:`mark_key`) is
+    carried as a value field, ``KeyError(k)`` as CPython's; for a float or NumPy
+    scalar key, which compiled code cannot give the exception as that object, a
+    pure call re-runs in the interpreter (``RERUN``), one that cannot raises the
+    KeyError with the key's value (``KeyError(101)`` for ``np.int64(101)``)."""
     args, message = [], "a float key the dict does not hold"
     if not key.type.is_float:
         args = [convert_wrap(key, T.INT64)]
         message = "{=u}" if key.type == T.UINT64 else "{=}"
+    deopt = False if getattr(call, "hj_python_int_key", False) else RERUN
     L.emit(N.If(cond=N.Cmp("lt", pos, C(0, T.INT64), T.BOOL), then=[N.Raise(
-        exc=KeyError, deopt=RERUN, message=message, args=args)]))
+        exc=KeyError, deopt=deopt, message=message, args=args)]))
 
 
 def _t_getitem(inf, call, args):
     K, V, Ix, S, key, _ = args
     _check_key(K, key)
+    mark_key(inf, call, 4)
     return V.dtype
 
 
 def _l_getitem(L, call, args):
     K, V, Ix, S, key, _ = args
     pos = _found(L, K, Ix, S, key)
-    key_error(L, pos, key)
+    key_error(L, call, pos, key)
     return L.call_helper(_alg().item, [V, pos])
 
 
@@ -242,20 +257,21 @@ def _l_take(L, call, args):
 def _l_pop(L, call, args):
     K, V, Ix, S, key, _ = args
     pos = _found(L, K, Ix, S, key)
-    key_error(L, pos, key)
+    key_error(L, call, pos, key)
     return L.call_helper(_alg().take, [K, V, Ix, S, _fl(K)])
 
 
 def _t_delete(inf, call, args):
     K, Ix, S, key = args
     _check_key(K, key)
+    mark_key(inf, call, 3)
     return T.INT64
 
 
 def _l_delete(L, call, args):
     K, Ix, S, key = args
     pos = _found(L, K, Ix, S, key)
-    key_error(L, pos, key)
+    key_error(L, call, pos, key)
     L.call_helper(_alg().remove, [K, Ix, S, pos, _fl(K)])
     return pos
 

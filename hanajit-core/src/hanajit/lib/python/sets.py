@@ -11,12 +11,11 @@ name: the element it gives is a NumPy scalar where those added are.
 """
 from __future__ import annotations
 
-from ...errors import RERUN
 from ...ir import nodes as N
 from ...ir import types as T
 from ...typing_rules import Incompatible
 from ..registry import register
-from .dicts import DictOp, DictTemplate, check_kinds, key_error, key_problem
+from .dicts import DictOp, DictTemplate, check_kinds, key_error, key_problem, mark_key
 from .operators import C
 
 _OPS = {}
@@ -94,6 +93,7 @@ def _t_key(inf, call, args):
     if K.dtype.is_float != key.is_float:
         raise Incompatible(f"a set of {K.dtype} elements looked up with a {key} (an int "
                            "and a float are compared exactly in Python)")
+    mark_key(inf, call, 3)
     return T.INT64
 
 
@@ -118,7 +118,7 @@ def _t_table(inf, call, args):
 def _l_remove(L, call, args):
     K, Ix, S, key = args
     pos = L.let(L.call_helper(_alg().discard, [K, Ix, S, key, _fl(K)]))
-    key_error(L, pos, key)
+    key_error(L, call, pos, key)
     return pos
 
 
@@ -132,10 +132,11 @@ def _l_pop(L, call, args):
 
 def _l_empty_sum(L, call, args):
     """``sum(s)`` of an empty set is the int 0 whatever the elements: the call
-    re-runs in the interpreter (compiled, the sum has the elements' type)."""
+    re-runs in the interpreter (compiled, the sum has the elements' type); one that
+    wrote into its arguments or drew random numbers falls back (UnsupportedError)."""
     n = L.call_helper(_alg().used, [args[0]])
     L.emit(N.If(cond=N.Cmp("eq", n, C(0, T.INT64), T.BOOL), then=[N.Raise(
-        exc=TypeError, deopt=RERUN, message="sum() of an empty set (the int 0)")]))
+        exc=TypeError, deopt=True, message="sum() of an empty set (the int 0)")]))
     return C(0, T.INT64)
 
 
