@@ -25,6 +25,7 @@ import bench_evolve  # noqa: E402
 import bench_expr  # noqa: E402
 import bench_kernels  # noqa: E402
 import bench_memory  # noqa: E402
+import bench_more_kernels  # noqa: E402
 import bench_narrow  # noqa: E402
 import bench_parallel  # noqa: E402
 import bench_partition  # noqa: E402
@@ -35,7 +36,8 @@ import bench_user_kernels  # noqa: E402
 from common import print_machine  # noqa: E402
 
 BENCHMARKS = [bench_compile, bench_compile_library, bench_scalar, bench_calls, bench_expr,
-              bench_kernels, bench_user_kernels, bench_products, bench_corpus, bench_narrow,
+              bench_kernels, bench_user_kernels, bench_more_kernels,
+              bench_products, bench_corpus, bench_narrow,
               bench_parallel, bench_cache, bench_evolve, bench_random, bench_memory,
               bench_partition]
 

@@ -351,6 +351,11 @@ def version_bounds(fn: N.Function) -> bool:
                 if new is not None:
                     body[k] = new
                     changed = True
+                    # the checks the nest's test could not prove (an inner loop
+                    # whose count is an outer counter: ``for i in range(k)``) may
+                    # be proven per inner nest, where that count is invariant
+                    for fast in _fast_copies(new):
+                        visit(fast.body)
                 else:
                     visit(s.body)
             elif isinstance(s, N.If):
@@ -367,6 +372,15 @@ def version_bounds(fn: N.Function) -> bool:
                 visit(s.orelse)
     visit(fn.body)
     return changed
+
+
+def _fast_copies(s):
+    """The loops of versioned ``If`` ``s`` that run when its tests pass."""
+    if isinstance(s, N.If) and getattr(s, "versioned", False):
+        for x in s.then:
+            yield from _fast_copies(x)
+    elif isinstance(s, N.ForCount):
+        yield s
 
 
 def _version(loop: N.ForCount, overflows: bool = True):

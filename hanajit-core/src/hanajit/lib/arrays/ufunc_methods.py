@@ -48,7 +48,11 @@ def lookup(obj):
     if getattr(obj, "__name__", None) == "outer":
         from . import ufunc_outer
         return ufunc_outer.lookup(owner)
-    name = FUNCTIONS.get((owner.__name__, getattr(obj, "__name__", None)))
+    method = getattr(obj, "__name__", None)
+    name = FUNCTIONS.get((owner.__name__, method))
+    if name is None and method == "accumulate":
+        from . import ufunc_accumulate
+        return ufunc_accumulate.lookup(owner)
     if name is None:
         return None
     from .. import registry

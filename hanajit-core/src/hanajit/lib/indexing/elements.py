@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...ir import nodes as N
 from ...ir import types as T
+from ..python import int_overflow
 from ..python import operators as ops
 from ..python.operators import C
 
@@ -41,6 +42,8 @@ def checked_indices_axes(L, arr: N.Expr, pairs: list) -> list:
         dim = N.ArrayAttr(arr, "shape", axis, T.INT64)
         if isinstance(i, N.Const) and i.value >= 0:
             j = i
+        elif int_overflow.rising(L, i):       # never negative: no wrap
+            j = i = L.let(i)
         else:
             i = L.let(i)
             j = L.let(N.Select(N.Cmp("lt", i, C(0, T.INT64), T.BOOL),

@@ -104,6 +104,12 @@ class Facts:
     def __init__(self):
         self.bounds: dict = {}
         self.safe_steps: set = set()
+        # int64 locals never negative that only count up from their starts (a
+        # search index ``j = 0 ... j += 1``), and temporaries ``counter + k`` of
+        # them (``k >= 0``): element indices of theirs need no negative wrap
+        # (``lib/indexing/elements``).  Not the ``range`` targets: loop versioning
+        # (``passes/version_bounds``) reads their indices' wraps.
+        self.rising: set = set()
 
 
 def _is_shape(e) -> bool:
@@ -225,7 +231,18 @@ def analyze(fn: N.Function) -> Facts:
                for iv in starts):
             facts.safe_steps.update(id(st) for d, st in zip(ds, steps)
                                     if st is not None and id(d) in running)
+        # a step that would pass int64 deoptimises (or, a safe step, needs more
+        # than 2**59 steps): the value never falls below its smallest start
+        if starts and all(iv is not None and iv[0] >= 0 for iv in starts) \
+                and all(st is None or _rises(st, name) for st in steps):
+            facts.rising.add(name)
     return facts
+
+
+def _rises(e, name) -> bool:
+    """Step ``e`` (:func:`_step`) adds a positive constant to ``name``."""
+    k = e.right if isinstance(e.left, N.Var) and e.left.name == name else e.left
+    return k.value > 0 if e.op == "add" else k.value < 0
 
 
 def _running_steps(fn) -> set:
@@ -320,11 +337,29 @@ def bounds(L, e):
 
 
 def note(L, name: str, e) -> None:
-    """Remember the bounds of the temporary ``name`` assigned ``e`` once."""
+    """Remember the bounds of the temporary ``name`` assigned ``e`` once (and that
+    it is ``rising + k``, ``k >= 0``)."""
     if e.type == I64:
         iv = bounds(L, e)
         if iv != FULL:
             L.int_facts.bounds[name] = iv
+        if rising(L, e):
+            L.int_facts.rising.add(name)
+
+
+def rising(L, e) -> bool:
+    """``e`` is a :attr:`Facts.rising` local, or one plus a constant ``k >= 0``."""
+    facts = getattr(L, "int_facts", None)
+    if facts is None or not facts.rising:
+        return False
+    if isinstance(e, N.Var):
+        return e.name in facts.rising
+    if isinstance(e, N.BinOp) and e.op == "add" and e.type == I64:
+        for v, k in ((e.left, e.right), (e.right, e.left)):
+            if isinstance(v, N.Var) and v.name in facts.rising and \
+                    isinstance(k, N.Const) and type(k.value) is int and k.value >= 0:
+                return True
+    return False
 
 
 # -------------------------------------------------------------- the checks

@@ -1,0 +1,42 @@
+"""A data-dependent ``select`` in a loop stays a conditional move on x86 (the
+backend's cmov-to-branch conversion is off while hanajit emits code:
+``engine.Engine._selects_kept``); results are the interpreter's."""
+import platform
+
+import numpy as np
+import pytest
+
+from hanajit import jit
+
+
+def crc16(data, poly=0x8408):
+    crc = 0xFFFF
+    for b in data:
+        cur_byte = 0xFF & b
+        for _ in range(0, 8):
+            if (crc & 0x0001) ^ (cur_byte & 0x0001):
+                crc = (crc >> 1) ^ poly
+            else:
+                crc >>= 1
+            cur_byte >>= 1
+    crc = (~crc & 0xFFFF)
+    crc = (crc << 8) | ((crc >> 8) & 0xFF)
+    return crc & 0xFFFF
+
+
+CRC = jit(crc16, fallback=False)
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 300])
+def test_crc16_as_interpreter(n):
+    data = np.random.default_rng(n).integers(0, 256, n, dtype=np.uint8)
+    got, want = CRC(data), crc16(data)
+    assert type(got) is type(want) and got == want
+
+
+@pytest.mark.skipif(platform.machine().lower() not in ("x86_64", "amd64"),
+                    reason="x86 code")
+def test_select_stays_cmov():
+    CRC(np.arange(10, dtype=np.uint8))
+    asm = CRC.inspect_asm()
+    assert "cmov" in asm, asm
