@@ -239,6 +239,8 @@ class Builder(LoopStatements):
     # ----------------------------------------------------------------- build
     def build(self) -> N.Function:
         body = self.stmts(self.fnode.body, top=True)
+        if self.grow_lists:             # (keys of list names bound to others)
+            body = growable_lists.prologue(self) + body
         if falls_through(body):
             body.append(N.Return(value=None, line=getattr(self.fnode, "end_lineno", 0) or 0))
             self.returns["other"] = True
