@@ -614,8 +614,9 @@ class Builder(LoopStatements):
 
     def e_List(self, e):
         if id(e) not in self.list_displays:
-            self.fail(e, "list display", f"{_src(e)}: a list is compiled only where it is "
-                      "never changed, returned or passed on (read as a tuple)")
+            self.fail(e, "list display", f"{_src(e)}: " + (
+                growable_list_uses.nested_reason(self.fnode, e) or "a list is compiled only "
+                "where it is never changed, returned or passed on (read as a tuple)"))
         return self.list_arg(e)
 
     def index(self, node) -> N.Expr:

@@ -374,6 +374,9 @@ def _use(node, parents, resolve_global, fn):
                     "arguments (NumPy converts Python items with other rules)"), False
         if _numpy_reader(obj):
             return None, False                  # np.mean(out): NumPy's np.asarray(out)
+        if isinstance(p.func, ast.Attribute) and p.func.attr in CHANGES:
+            return f"it is put into another list (.{p.func.attr}() of it), and a list " \
+                "of lists compiles only as a display that is only read", False
         name = getattr(obj, "__name__", None) or "a function"
         why = getattr(p, "hj_not_inlined", None)    # (frontend/list_passing.py)
         return f"it is passed to {name}()" + (f" ({why})" if why else ""), False
@@ -413,6 +416,32 @@ def _use(node, parents, resolve_global, fn):
     if isinstance(p, ast.Compare):
         return "it is compared other than with ==, !=, <, <=, >, >= to another list", False
     return f"it is used in {type(p).__name__.lower()} position", False
+
+
+_NESTED = ("a list of lists compiles only as a display that is only read, indexed "
+           "twice (table[i][j]); one changed, built by a comprehension, holding a list "
+           "local or repeated ([[0] * m] * n: every row one list) runs in the interpreter")
+
+
+def nested_reason(fn, display):
+    """The reason a list display that is an item of a list (``[[0] * m for ...]``,
+    ``[[1, 2], [3, 4]]``, ``[[0] * m] * n``) is not compiled, else None."""
+    for node in ast.walk(fn):
+        items = node.elts if isinstance(node, ast.List) else [node.elt] if isinstance(
+            node, ast.ListComp) else []
+        for x in items:
+            while isinstance(x, ast.BinOp) and isinstance(x.op, ast.Mult):
+                x = x.left if isinstance(x.left, ast.List) else x.right
+            if any(_at(y, display) for y in [x] + (
+                    x.elts if isinstance(x, ast.List) else [])):
+                return _NESTED
+    return None
+
+
+def _at(x, display) -> bool:
+    """Is ``x`` the display (or a copy of it at the same place in the source)?"""
+    return x is display or isinstance(x, ast.List) and getattr(x, "lineno", None) == \
+        getattr(display, "lineno", 0) and x.col_offset == getattr(display, "col_offset", -1)
 
 
 def _truth_context(e, parents) -> bool:
