@@ -138,7 +138,21 @@ def popped_in_expression(n):
     return x, b
 
 
+def rebound_in_a_loop(n):
+    a = [3, 1, 2]
+    b = a
+    b.sort(key=lambda v: -v)            # a new buffer, seen through a
+    c = a
+    a = [x for x in a if x > 1]         # a new list: b and c keep the old one
+    b.append(n)
+    for i in range(n):
+        c, b = b, [i]
+        c.append(i)
+    return a, sum(c), len(c), len(b), b[0]
+
+
 def test_aliasing_like_cpython():
+    check(rebound_in_a_loop, (3,), (0,), (1,))
     check(aliasing, (4,), (-2,))
     check(aliased_maybe, (True, 3), (False, 3), (True, 0))
     check(item_recurrence, (6,), (1,), (0,))
