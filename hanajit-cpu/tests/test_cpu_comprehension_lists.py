@@ -181,7 +181,7 @@ def sliced(n):
 
 def aliased(n):
     xs = [i for i in range(n)]
-    ys = xs
+    ys = xs if n else None          # (ys = xs compiles: test_cpu_list_rebinding)
     return len(ys)
 
 

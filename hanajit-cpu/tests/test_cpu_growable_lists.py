@@ -339,7 +339,7 @@ def test_returns():
 
 def aliased(n):
     out = []
-    other = out
+    other = out if n else [n]      # (other = out compiles: test_cpu_list_rebinding)
     other.append(n)
     return out
 
@@ -406,7 +406,7 @@ def mixed_lookup(a):
 
 
 @pytest.mark.parametrize("f,args,reason", [
-    (aliased, (1,), "aliased"), (passed_on, (1,), r"passed to tuple\(\)"),
+    (aliased, (1,), "ifexp position"), (passed_on, (1,), r"passed to tuple\(\)"),
     (in_a_tuple, (1,), "stored in a tuple"), (nested, (1,), "list display"),
     (of_tuples, (1,), "a compiled list holds numbers"), (mixed, (1,), "different kinds"),
     (mixed_numpy, (np.array([2.5]),), "different kinds"), (sliced, (1,), "a slice of it"),

@@ -175,7 +175,7 @@ def returned(x):
 
 def aliased(x):
     w = [x, 2.0]
-    v = w
+    v = w if x else None        # (v = w compiles: test_cpu_list_rebinding)
     return v[0]
 
 

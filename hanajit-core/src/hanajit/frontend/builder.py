@@ -239,6 +239,8 @@ class Builder(LoopStatements):
     # ----------------------------------------------------------------- build
     def build(self) -> N.Function:
         body = self.stmts(self.fnode.body, top=True)
+        if self.grow_lists:             # (keys of list names bound to others)
+            body = growable_lists.prologue(self) + body
         if falls_through(body):
             body.append(N.Return(value=None, line=getattr(self.fnode, "end_lineno", 0) or 0))
             self.returns["other"] = True
@@ -626,8 +628,9 @@ class Builder(LoopStatements):
 
     def e_List(self, e):
         if id(e) not in self.list_displays:
-            self.fail(e, "list display", f"{_src(e)}: a list is compiled only where it is "
-                      "never changed, returned or passed on (read as a tuple)")
+            self.fail(e, "list display", f"{_src(e)}: " + (
+                growable_list_uses.nested_reason(self.fnode, e) or "a list is compiled only "
+                "where it is never changed, returned or passed on (read as a tuple)"))
         return self.list_arg(e)
 
     def index(self, node) -> N.Expr:

@@ -30,9 +30,15 @@ def find(fn, params, resolve_global, assigns=None) -> tuple[dict, dict]:
     scoped = declared_elsewhere(fn)
     lists, refused, joins = {}, {}, {}
     listed = _candidates(stores, parents, params, resolve_global)
+    rebinds = []                    # (target, source) of ``a = b``, ``a, b = b, a``
     for name, targets in stores.items():
         made = [t for t in targets if _made(parents.get(t), t, resolve_global)
                 or _joined(parents.get(t), t, listed)]
+        for t in targets:
+            source = rebound_from(parents.get(t), t, listed)
+            if source is not None:
+                made.append(t)
+                rebinds.append((name, source))
         if not made or name in params:
             continue
         joins[name] = [parents[t].value for t in made if _joined(parents[t], t, listed)]
@@ -42,7 +48,11 @@ def find(fn, params, resolve_global, assigns=None) -> tuple[dict, dict]:
         reason, adds = None, False
         for t in targets:
             p = parents.get(t)
-            if t in made:
+            if t in made and rebound_from(p, t, listed) is not None:
+                pass                                # a = b: checked below
+            elif t in made and isinstance(p, ast.Tuple):
+                adds = adds or bool(_unpacked(p, t, resolve_global).elts)
+            elif t in made:
                 adds = adds or isinstance(p, ast.Assign) and (
                     isinstance(p.value, ast.List) and bool(p.value.elts)
                     or isinstance(p.value, (ast.ListComp, ast.Call))
@@ -65,17 +75,23 @@ def find(fn, params, resolve_global, assigns=None) -> tuple[dict, dict]:
             lists[name] = adds
         else:
             refused[name] = reason
-    _check_joins(lists, refused, joins)
+    held = None
+    while held != len(lists):           # (each refusal may refuse more)
+        held = len(lists)
+        _check_joins(lists, refused, joins)
+        _check_rebinds(lists, refused, rebinds)
     return lists, refused
 
 
 def _candidates(stores, parents, params, resolve_global) -> set:
-    """The names assigned a new list somewhere, or ``a + b`` / ``a * k`` of one."""
+    """The names assigned a new list somewhere, or ``a + b`` / ``a * k`` of one,
+    or another such name (``prev = cur``)."""
     out = {name for name, targets in stores.items() if name not in params and any(
         _made(parents.get(t), t, resolve_global) for t in targets)}
     while True:
         more = {name for name, targets in stores.items() if name not in params
                 and name not in out and any(_joined(parents.get(t), t, out)
+                                            or rebound_from(parents.get(t), t, out)
                                             for t in targets)}
         if not more:
             return out
@@ -111,20 +127,25 @@ def _adds(v) -> bool:
 
 
 def joined_parts(v, lists):
-    """``(parts, count)`` of ``a + b`` (``count`` None) / ``a * k``: the list
-    operands (names of ``lists`` or displays), else None."""
+    """``[(operand, count)]`` of ``a + b + ...`` whose terms are lists (names of
+    ``lists`` or displays), each maybe repeated (``[i] + [0] * m``: ``count`` the
+    ``m``, else None), or of ``a * k``; else None."""
     def is_list(x):
-        return isinstance(x, ast.List) or isinstance(x, ast.Name) and x.id in lists
+        return isinstance(x, ast.List) and not any(
+            isinstance(e, ast.Starred) for e in x.elts) or \
+            isinstance(x, ast.Name) and x.id in lists
+    if isinstance(v, ast.BinOp) and isinstance(v.op, ast.Add):
+        left, right = joined_parts(v.left, lists), joined_parts(v.right, lists)
+        return left + right if left is not None and right is not None else None
+    if is_list(v):
+        return [(v, None)]
+    if not (isinstance(v, ast.BinOp) and isinstance(v.op, ast.Mult)):
+        return None
     left, right = v.left, v.right
-    if isinstance(v.op, ast.Add):           # (a + b + c: a chain of them)
-        inner = joined_parts(left, lists) if isinstance(left, ast.BinOp) and \
-            isinstance(left.op, ast.Add) else ([left], None) if is_list(left) else None
-        return (inner[0] + [right], None) if inner is not None and is_list(right) \
-            else None
     if is_list(left) and not is_list(right) and not isinstance(right, ast.Tuple):
-        return [left], right
+        return [(left, right)]
     if is_list(right) and not is_list(left) and not isinstance(left, ast.Tuple):
-        return [right], left
+        return [(right, left)]
     return None
 
 
@@ -149,6 +170,55 @@ def _check_joins(lists, refused, joins) -> None:
                 refused[name] = ("it is also assigned a '+' or '*' of something not "
                                  "known to be a list here")
                 changed = True
+
+
+def rebound_from(p, target, listed):
+    """The name ``target`` is bound to when ``p`` (its parent) is ``target =
+    name`` or a tuple ``..., target, ... = ..., name, ...`` of the same length,
+    ``name`` one of ``listed``; else None."""
+    if isinstance(p, ast.Tuple):
+        stmt = getattr(p, "hj_parent", None)
+        if not (isinstance(stmt, ast.Assign) and stmt.targets == [p]
+                and isinstance(stmt.value, ast.Tuple)
+                and len(stmt.value.elts) == len(p.elts)):
+            return None
+        v = next(v for t, v in zip(p.elts, stmt.value.elts) if t is target)
+    elif isinstance(p, ast.Assign) and p.targets == [target]:
+        v = p.value
+    else:
+        return None
+    return v.id if isinstance(v, ast.Name) and v.id in listed else None
+
+
+def rebindings(fn, names) -> list:
+    """``[(target, source)]``: each ``target = source`` (also in a tuple
+    assignment) between two of ``names``."""
+    out = []
+    for node in ast.walk(fn):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+            continue
+        t, v = node.targets[0], node.value
+        pairs = zip(t.elts, v.elts) if isinstance(t, ast.Tuple) and \
+            isinstance(v, ast.Tuple) and len(t.elts) == len(v.elts) else [(t, v)]
+        out += [(t.id, v.id) for t, v in pairs if isinstance(t, ast.Name)
+                and isinstance(v, ast.Name) and t.id in names and v.id in names]
+    return out
+
+
+def _check_rebinds(lists, refused, rebinds) -> None:
+    """Refuse both names of each ``a = b`` one of which is not a list held here
+    (until none changes)."""
+    changed = True
+    while changed:
+        changed = False
+        for a, b in rebinds:
+            for x, y in ((a, b), (b, a)):
+                if x in lists and y not in lists:
+                    del lists[x]
+                    why = refused.get(y, "it is not a list held here")
+                    refused[x] = f"'{a} = {b}' makes it one list with '{y}', which " \
+                        f"compiled code does not hold: {why}"
+                    changed = True
 
 
 def _assigns_lists(fn) -> bool:
@@ -196,7 +266,7 @@ def list_of(v, resolve_global):
 
 
 def _unpacked(tup, target, resolve_global):
-    """The value a name gets in ``a, b = [], []`` (an empty list each), else None."""
+    """The value a name gets in ``a, b = [], [x, y]`` (a list display), else None."""
     stmt = getattr(tup, "hj_parent", None)
     if not (isinstance(stmt, ast.Assign) and stmt.targets == [tup]
             and isinstance(stmt.value, ast.Tuple)
@@ -204,7 +274,8 @@ def _unpacked(tup, target, resolve_global):
         return None
     for t, v in zip(tup.elts, stmt.value.elts):
         if t is target:
-            return v if _empty_list(v, resolve_global) else None
+            return v if _empty_list(v, resolve_global) or isinstance(v, ast.List) and \
+                not any(isinstance(e, ast.Starred) for e in v.elts) else None
     return None
 
 
@@ -303,6 +374,9 @@ def _use(node, parents, resolve_global, fn):
                     "arguments (NumPy converts Python items with other rules)"), False
         if _numpy_reader(obj):
             return None, False                  # np.mean(out): NumPy's np.asarray(out)
+        if isinstance(p.func, ast.Attribute) and p.func.attr in CHANGES:
+            return f"it is put into another list (.{p.func.attr}() of it), and a list " \
+                "of lists compiles only as a display that is only read", False
         name = getattr(obj, "__name__", None) or "a function"
         why = getattr(p, "hj_not_inlined", None)    # (frontend/list_passing.py)
         return f"it is passed to {name}()" + (f" ({why})" if why else ""), False
@@ -324,6 +398,14 @@ def _use(node, parents, resolve_global, fn):
     if isinstance(p, ast.Return) or isinstance(p, ast.Tuple) and isinstance(q, ast.Return) \
             and not any(isinstance(e, ast.Starred) for e in p.elts):
         return None, False
+    if isinstance(p, ast.Assign) and p.value is node and len(p.targets) == 1 and \
+            isinstance(p.targets[0], ast.Name):
+        return None, False                      # other = out: checked in find
+    if isinstance(p, ast.Tuple) and isinstance(q, ast.Assign) and q.value is p and \
+            len(q.targets) == 1 and isinstance(q.targets[0], ast.Tuple) and \
+            len(q.targets[0].elts) == len(p.elts) and isinstance(
+                q.targets[0].elts[p.elts.index(node)], ast.Name):
+        return None, False                      # a, b = b, a: checked in find
     if isinstance(p, ast.Assign):
         return "it is aliased (another name holds the same list)", False
     if isinstance(p, (ast.Tuple, ast.List)):
@@ -334,6 +416,32 @@ def _use(node, parents, resolve_global, fn):
     if isinstance(p, ast.Compare):
         return "it is compared other than with ==, !=, <, <=, >, >= to another list", False
     return f"it is used in {type(p).__name__.lower()} position", False
+
+
+_NESTED = ("a list of lists compiles only as a display that is only read, indexed "
+           "twice (table[i][j]); one changed, built by a comprehension, holding a list "
+           "local or repeated ([[0] * m] * n: every row one list) runs in the interpreter")
+
+
+def nested_reason(fn, display):
+    """The reason a list display that is an item of a list (``[[0] * m for ...]``,
+    ``[[1, 2], [3, 4]]``, ``[[0] * m] * n``) is not compiled, else None."""
+    for node in ast.walk(fn):
+        items = node.elts if isinstance(node, ast.List) else [node.elt] if isinstance(
+            node, ast.ListComp) else []
+        for x in items:
+            while isinstance(x, ast.BinOp) and isinstance(x.op, ast.Mult):
+                x = x.left if isinstance(x.left, ast.List) else x.right
+            if any(_at(y, display) for y in [x] + (
+                    x.elts if isinstance(x, ast.List) else [])):
+                return _NESTED
+    return None
+
+
+def _at(x, display) -> bool:
+    """Is ``x`` the display (or a copy of it at the same place in the source)?"""
+    return x is display or isinstance(x, ast.List) and getattr(x, "lineno", None) == \
+        getattr(display, "lineno", 0) and x.col_offset == getattr(display, "col_offset", -1)
 
 
 def _truth_context(e, parents) -> bool:

@@ -25,6 +25,13 @@ they are Python numbers or NumPy scalars (a returned list holds the same,
 ``Function.list_items``).  Items of two kinds (``1`` and ``2.5``) fall back.
 ``append`` stores the item inline and calls the helper that grows the buffer
 only when it is full.
+
+A name bound to another such list (``prev = cur``, ``prev, cur = cur, prev``)
+is the same list, as in CPython: the names share the buffer (items set in place
+show through both), each holds a key of the list it holds (``$lk_name``, from a
+count of the lists made), and a change that moves the buffer or its count is
+copied to every other name with the same key (:func:`_synced`).  Names bound to
+one another share one item local.
 """
 from __future__ import annotations
 
@@ -35,18 +42,22 @@ import math
 
 from . import comprehensions as comps
 from .growable_list_uses import CHANGES, LOOKUPS, is_numpy_array, joined_parts, leftmost, \
-    list_of, popped_value
+    list_of, popped_value, rebindings
 from .source import resolved
 from . import tuple_lists
 from ..ir import nodes as N
 
 
 class Grown:
-    """The hidden locals of one list."""
+    """The hidden locals of one list (``group``: the names it may be bound to,
+    ``a = b``, which share its item local)."""
 
-    def __init__(self, name, adds):
+    def __init__(self, name, adds, group=()):
         self.name = name
-        self.buf, self.n, self.item = f"$lb_{name}", f"$ln_{name}", f"$li_{name}"
+        self.buf, self.n = f"$lb_{name}", f"$ln_{name}"
+        self.item = f"$li_{min(group or [name])}"
+        self.key = f"$lk_{name}"    # which list the name holds (with peers only)
+        self.peers = sorted(p for p in group if p != name)
         self.adds = adds            # does anything put items in?
 
 
@@ -55,10 +66,13 @@ def setup(b, lists: dict) -> dict:
     """``{name: Grown}`` for the builder ``b``; its hidden locals and callables."""
     from ..lib import registry
     out = {}
-    for name, adds in lists.items():
-        g = out[name] = Grown(name, adds)
+    groups = _groups(lists, rebindings(b.fnode, lists))
+    for name in lists:
+        group = groups.get(name, ())
+        adds = any(lists[p] for p in group) or lists[name]
+        g = out[name] = Grown(name, adds, group)
         b.injected[tuple_lists.label(name)] = registry.growable_list_callables()["list_new"]
-        b.locals.update((g.buf, g.n, g.item))
+        b.locals.update((g.buf, g.n, g.item) + ((g.key, _COUNT) if g.peers else ()))
         b.locals.discard(name)
     if out:
         for k, f in registry.growable_list_callables().items():
@@ -66,6 +80,71 @@ def setup(b, lists: dict) -> dict:
         b.injected["__hj_len"] = builtins.len
         b.injected["__hj_range"] = builtins.range
     return out
+
+
+_COUNT = "$lkc"                     # the lists made so far (their keys)
+
+
+def _groups(lists, pairs) -> dict:
+    """``{name: frozenset of names}`` of the names bound to one another."""
+    parent = {n: n for n in lists}
+
+    def root(n):
+        while parent[n] != n:
+            n = parent[n]
+        return n
+    for x, y in pairs:
+        parent[root(x)] = root(y)
+    out = {}
+    for n in lists:
+        out.setdefault(root(n), set()).add(n)
+    return {n: frozenset(out[root(n)]) for n in lists if len(out[root(n)]) > 1}
+
+
+def prologue(b) -> list:
+    """The IR giving each list name bound to another a key no list has (before
+    any is made: a name may be unbound when a peer changes)."""
+    keyed = sorted(g.key for g in b.grow_lists.values() if g.peers)
+    if not keyed:
+        return []
+    stmts = [_assign(k, ast.Constant(-1 - i)) for i, k in enumerate(keyed)]
+    stmts.append(_assign(_COUNT, ast.Constant(0)))
+    for st in stmts:
+        ast.copy_location(st, b.fnode.body[0])
+        ast.fix_missing_locations(st)
+    return b.stmts(stmts)
+
+
+def _fresh(g) -> list:
+    """A new list bound to ``g``'s name: its own key."""
+    if not g.peers:
+        return []
+    return [_assign(g.key, _name(_COUNT)), _assign(_COUNT, _plus(_COUNT, 1))]
+
+
+def _synced(b, g) -> list:
+    """After a change of ``g``'s list that may move its buffer or change its count:
+    each other name holding the same list (the same key) gets them too.  (Items
+    set in place need none: the names share the buffer.)"""
+    out = []
+    for p in g.peers:
+        q = b.grow_lists[p]
+        same = ast.Compare(_name(q.key), [ast.Eq()], [_name(g.key)])
+        out.append(ast.If(test=same, body=[_assign(q.buf, _name(g.buf)),
+                                           _assign(q.n, _name(g.n))], orelse=[]))
+    return out
+
+
+def _bind(b, g, value) -> list:
+    """``name = value``: ``other`` (a list name: the same list), or a new list."""
+    if isinstance(value, ast.Name):
+        src = b.grow_lists.get(value.id)
+        if src is None:
+            b.fail(value, "list", f"'{g.name} = {value.id}': '{value.id}' is not a list "
+                   "held here")
+        out = [_assign(g.buf, _name(src.buf)), _assign(g.n, _name(src.n))]
+        return out + ([_assign(g.key, _name(src.key))] if g.peers else [])
+    return _new(b, g, value) + _fresh(g)
 
 
 def _name(n, store=False):
@@ -156,7 +235,7 @@ def _pop(b, g, call, then) -> list:
     return [_assign(t, _call("__hj_pop_index", _name(g.n), i)),
             _assign(v, _checked(g.name, _name(t))),
             ast.Expr(_call("__hj_remove_at", _name(g.buf), _name(g.n), _name(t))),
-            _assign(g.n, _plus(g.n, -1))] + then(_name(v))
+            _assign(g.n, _plus(g.n, -1))] + _synced(b, g) + then(_name(v))
 
 
 def _method(s):
@@ -174,14 +253,36 @@ def statement(b, s):
     of the builder ``b``, else None."""
     keyed = _sort_by_key(b, s)
     if keyed is not None:
-        return keyed
+        return keyed + _located(b, s, _synced(b, b.grow_lists[_method(s)[0]]))
+    _returned_twice(b, s)
     stmts = _statement(b, s)
     if stmts is None:
         return None
+    return _located(b, s, stmts)
+
+
+def _located(b, s, stmts) -> list:
+    """The IR of new statements ``stmts``, at ``s``'s place in the source."""
     for st in stmts:
         ast.copy_location(st, s)
         ast.fix_missing_locations(st)
     return b.stmts(stmts)
+
+
+def _returned_twice(b, s) -> None:
+    """``return a, b`` of two names that may hold one list fails: the caller
+    would get two lists where CPython gives one list twice."""
+    if not (isinstance(s, ast.Return) and isinstance(s.value, ast.Tuple)):
+        return
+    seen = {}
+    for e in s.value.elts:
+        g = b.grow_lists.get(e.id) if isinstance(e, ast.Name) else None
+        if g is None:
+            continue
+        if g.item in seen:
+            b.fail(s, "return of lists", f"'{seen[g.item]}' and '{e.id}' may be the "
+                   "same list, which the caller would get as two lists")
+        seen[g.item] = e.id
 
 
 def _sort_by_key(b, s):
@@ -249,37 +350,14 @@ def _statement(b, s):
                f"{b.grow_refused[name]}")
     m = _method(s)
     if m is not None and m[0] in lists and m[1] in CHANGES:
-        g, attr, call = lists[m[0]], m[1], m[2]
-        if attr == "append":
-            return _push(g, call.args[0])
-        if attr == "extend":
-            return _extend(b, g, call.args[0])
-        if attr == "insert":
-            i = _temp(b, "i")
-            return [_assign(i, call.args[0]), _assign(g.item, call.args[1]),
-                    _assign(g.buf, _call("__hj_list_insert", _name(g.buf), _name(g.n),
-                                         _name(i), _name(g.item))),
-                    _assign(g.n, _plus(g.n, 1))]
-        if attr == "remove":
-            t = _temp(b, "r")
-            return [_assign(t, _call("__hj_remove_index", _name(g.buf), _name(g.n),
-                                     call.args[0])),
-                    ast.Expr(_call("__hj_remove_at", _name(g.buf), _name(g.n), _name(t))),
-                    _assign(g.n, _plus(g.n, -1))]
-        if attr == "clear":
-            return [_assign(g.n, ast.Constant(0))]
-        if attr == "reverse":
-            return [ast.Expr(_call("__hj_list_reverse", _name(g.buf), _name(g.n)))]
-        reverse = call.keywords[0].value.value if call.keywords else False
-        part = ast.Subscript(_name(g.buf), ast.Slice(None, _name(g.n), None), ast.Load())
-        return [_assign(g.buf, _call("__hj_sorted", part, ast.Constant(bool(reverse))))]
+        return _changed(b, lists[m[0]], m[1], m[2]) + _synced(b, lists[m[0]])
     if isinstance(s, ast.Assign) and len(s.targets) == 1:
         t = s.targets[0]
         if isinstance(t, ast.Tuple) and any(isinstance(x, ast.Name) and x.id in lists
                                             for x in t.elts):
             return _new_unpacked(b, t, s.value)
         if isinstance(t, ast.Name) and t.id in lists:
-            return _new(b, lists[t.id], s.value)
+            return _bind(b, lists[t.id], s.value)
         if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and \
                 t.value.id in lists:
             g = lists[t.value.id]
@@ -291,7 +369,8 @@ def _statement(b, s):
     if isinstance(s, ast.AugAssign):
         t = s.target
         if isinstance(t, ast.Name) and t.id in lists and isinstance(s.op, ast.Mult):
-            return _new_joined(b, lists[t.id], ast.BinOp(_name(t.id), ast.Mult(), s.value))
+            return _new_joined(b, lists[t.id], ast.BinOp(_name(t.id), ast.Mult(), s.value)) \
+                + _synced(b, lists[t.id])
         if isinstance(t, ast.Name) and t.id in lists:
             if not isinstance(s.op, ast.Add):
                 b.fail(s, "augmented assignment of a list")
@@ -299,7 +378,7 @@ def _statement(b, s):
                 b.fail(s, "augmented assignment of a list", f"'{t.id} += {s.value.id}': "
                        f"'{s.value.id}' is not a list here (a NumPy array would add "
                        "itself to the list's items)")
-            return _extend(b, lists[t.id], s.value)
+            return _extend(b, lists[t.id], s.value) + _synced(b, lists[t.id])
         if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and \
                 t.value.id in lists:
             g = lists[t.value.id]
@@ -315,10 +394,37 @@ def _statement(b, s):
         k = _temp(b, "k")
         return [_assign(k, _call("__hj_store_index", _name(g.n), t.slice)),
                 ast.Expr(_call("__hj_remove_at", _name(g.buf), _name(g.n), _name(k))),
-                _assign(g.n, _plus(g.n, -1))]
+                _assign(g.n, _plus(g.n, -1))] + _synced(b, g)
     if isinstance(s, ast.For):
         return _loop(b, s)
     return None
+
+
+def _changed(b, g, attr, call) -> list:
+    """``name.attr(...)`` of a method that changes the list (not ``pop``)."""
+    if attr == "append":
+        return _push(g, call.args[0])
+    if attr == "extend":
+        return _extend(b, g, call.args[0])
+    if attr == "insert":
+        i = _temp(b, "i")
+        return [_assign(i, call.args[0]), _assign(g.item, call.args[1]),
+                _assign(g.buf, _call("__hj_list_insert", _name(g.buf), _name(g.n),
+                                     _name(i), _name(g.item))),
+                _assign(g.n, _plus(g.n, 1))]
+    if attr == "remove":
+        t = _temp(b, "r")
+        return [_assign(t, _call("__hj_remove_index", _name(g.buf), _name(g.n),
+                                 call.args[0])),
+                ast.Expr(_call("__hj_remove_at", _name(g.buf), _name(g.n), _name(t))),
+                _assign(g.n, _plus(g.n, -1))]
+    if attr == "clear":
+        return [_assign(g.n, ast.Constant(0))]
+    if attr == "reverse":
+        return [ast.Expr(_call("__hj_list_reverse", _name(g.buf), _name(g.n)))]
+    reverse = call.keywords[0].value.value if call.keywords else False
+    part = ast.Subscript(_name(g.buf), ast.Slice(None, _name(g.n), None), ast.Load())
+    return [_assign(g.buf, _call("__hj_sorted", part, ast.Constant(bool(reverse))))]
 
 
 def _new(b, g, value) -> list:
@@ -354,56 +460,80 @@ def _new(b, g, value) -> list:
 
 
 def _new_joined(b, g, value) -> list:
-    """``name = a + b`` / ``a * k`` / ``k * a`` (lists or displays): the operands
-    evaluated left to right, then a new buffer of their items (``out = out * 2``
-    reads the old one), then bound."""
-    parts, count = joined_parts(value, b.grow_lists)
+    """``name = a + b`` / ``a * k`` / ``k * a`` / ``[i] + [0] * m`` (lists or
+    displays): the operands evaluated left to right (each count as its product
+    is made), then a new buffer of their items (``out = out * 2`` reads the old
+    one), then bound."""
+    parts = joined_parts(value, b.grow_lists)
     out, temps = [], {}
-    order = parts if count is None else [value.left, value.right]
-    for x in order:
-        if isinstance(x, ast.List):
-            temps[id(x)] = [_temp(b, "e") for _ in x.elts]
-            out += [_assign(t, e) for t, e in zip(temps[id(x)], x.elts)]
-        elif x is count:
-            temps[id(x)] = _temp(b, "c")
-            out.append(_assign(temps[id(x)], _call("__hj_repeat_count", x)))
-    if all(isinstance(x, ast.List) and not x.elts for x in parts):
+    for x, count in parts:
+        order = [x] if count is None else [value.left, value.right] if len(parts) == 1 \
+            else _operands(value, x)
+        for y in order:
+            if isinstance(y, ast.List):
+                temps[id(y)] = [_temp(b, "e") for _ in y.elts]
+                out += [_assign(t, e) for t, e in zip(temps[id(y)], y.elts)]
+            elif y is count:
+                temps[id(y)] = _temp(b, "c")
+                out.append(_assign(temps[id(y)], _call("__hj_repeat_count", y)))
+    if all(isinstance(x, ast.List) and not x.elts for x, _ in parts):
         return out + _new(b, g, ast.List([], ast.Load()))      # [] * n
     nb, nn = _temp(b, "nb"), _temp(b, "nn")
     out += [_assign(nb, _call(tuple_lists.label(g.name), _name(g.item))),
             _assign(nn, ast.Constant(0))]
-    body = []
-    for x in parts:
+    for x, count in parts:
         if isinstance(x, ast.List):
+            body = []
             for t in temps[id(x)]:
                 body += _push(g, _name(t), nb, nn)
-            continue
-        m, j = _temp(b, "m"), _temp(b, "j")
-        body += [_assign(m, _name(b.grow_lists[x.id].n)), ast.For(
-            target=_name(j, True), iter=_call("__hj_range", _name(m)),
-            body=_push(g, _checked(x.id, _name(j)), nb, nn), orelse=[])]
-    if count is not None:
-        body = [ast.For(target=_name(_temp(b, "r"), True), iter=_call(
-            "__hj_range", _name(temps[id(count)])), body=body, orelse=[])]
-    return out + body + [_assign(g.buf, _name(nb)), _assign(g.n, _name(nn))]
+        else:
+            m, j = _temp(b, "m"), _temp(b, "j")
+            body = [_assign(m, _name(b.grow_lists[x.id].n)), ast.For(
+                target=_name(j, True), iter=_call("__hj_range", _name(m)),
+                body=_push(g, _checked(x.id, _name(j)), nb, nn), orelse=[])]
+        if count is not None:
+            body = [ast.For(target=_name(_temp(b, "r"), True), iter=_call(
+                "__hj_range", _name(temps[id(count)])), body=body, orelse=[])]
+        out += body
+    return out + [_assign(g.buf, _name(nb)), _assign(g.n, _name(nn))]
+
+
+def _operands(value, x) -> list:
+    """The two operands, in order, of the product in ``value`` that repeats ``x``."""
+    for node in ast.walk(value):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and \
+                x in (node.left, node.right):
+            return [node.left, node.right]
+    raise AssertionError("no product repeats the list")
 
 
 def _new_unpacked(b, targets, values) -> list:
-    """``a, out = x, []``: the values evaluated first, then assigned in order."""
+    """``a, out = x, []`` / ``prev, cur = cur, prev``: the values evaluated first
+    (a list name's hidden locals read), then assigned in order."""
     lists = b.grow_lists
-    pairs = list(zip(targets.elts, values.elts))
-    temps = {}
-    out = []
-    for t, v in pairs:
-        if not (isinstance(t, ast.Name) and t.id in lists):
-            temps[id(t)] = _temp(b, "e")
-            out.append(_assign(temps[id(t)], v))
-    for t, v in pairs:
-        if isinstance(t, ast.Name) and t.id in lists:
-            out += _new(b, lists[t.id], v)
+    out, then = [], []
+    for t, v in zip(targets.elts, values.elts):
+        g = lists.get(t.id) if isinstance(t, ast.Name) else None
+        if g is not None and isinstance(v, ast.Name):
+            src = lists.get(v.id)
+            if src is None:
+                b.fail(v, "list", f"'{t.id} = {v.id}': '{v.id}' is not a list held here")
+            parts = [(g.buf, src.buf), (g.n, src.n)] + ([(g.key, src.key)] if g.peers
+                                                        else [])
+            for dst, part in parts:
+                e = _temp(b, "e")
+                out.append(_assign(e, _name(part)))
+                then.append(_assign(dst, _name(e)))
+        elif g is not None:                         # (a display: its items first)
+            items = [_temp(b, "e") for _ in getattr(v, "elts", ())]
+            out += [_assign(e, x) for e, x in zip(items, v.elts)] if items else []
+            shown = ast.List([_name(e) for e in items], ast.Load()) if items else v
+            then += _new(b, g, shown) + _fresh(g)
         else:
-            out.append(_assign(t, _name(temps[id(t)])))
-    return out
+            e = _temp(b, "e")
+            out.append(_assign(e, v))
+            then.append(_assign(t, _name(e)))
+    return out + then
 
 
 def _loop(b, s):

@@ -10,7 +10,7 @@ list name -- the callee reads and changes the caller's list itself, as CPython's
 callee does through the same object -- and each other parameter a local
 assigned its argument, in order.  The inlined body is then built as the
 caller's own code (what it does with the list must be a growable list's use:
-``b = xs; b.append(v)`` is an alias there, and falls back).
+``b = xs; b.append(v)`` binds ``b`` to the caller's list, as one list).
 
 Calls inlined: ``h(...)``, ``x = h(...)`` (any targets), ``x op= h(...)`` and
 ``return h(...)``, anywhere in the body.  The callee qualifies when it takes no
