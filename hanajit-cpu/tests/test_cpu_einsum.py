@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from hanajit import HanaJitFallbackWarning, jit
 from hanajit.testing.compare import assert_same_bits
-from hanajit.testing.jitted import jitted
+from hanajit.testing.jitted import jitted, jitted_for
 
 pytestmark = [pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning")]
 
@@ -162,12 +162,13 @@ def test_long_inner_loops_in_numpys_pieces():
     rng = np.random.default_rng(2)
     for dtype in (np.float64, np.float32):
         x = _operand(rng, (30001,), dtype, "C", False)
-        assert_same_bits(jit(inner)(x, x[::-1].copy()), inner(x, x[::-1].copy()))
+        y = x[::-1].copy()
+        assert_same_bits(jitted_for(inner, (x, y))(x, y), inner(x, y))
         a = _operand(rng, (3, 20011), dtype, "C", False)
-        assert_same_bits(jit(matvec)(a, a[0]), matvec(a, a[0]))
-        assert_same_bits(jit(row_dots)(a, a), row_dots(a, a))
+        assert_same_bits(jitted_for(matvec, (a, a[0]))(a, a[0]), matvec(a, a[0]))
+        assert_same_bits(jitted_for(row_dots, (a, a))(a, a), row_dots(a, a))
         a1 = a[:1]                  # a label of length 1: one merged label again
-        assert_same_bits(jit(matvec)(a1, a[0]), matvec(a1, a[0]))
+        assert_same_bits(jitted_for(matvec, (a1, a[0]))(a1, a[0]), matvec(a1, a[0]))
         t = _operand(rng, (2, 3, 2, 9000), dtype, "C", False)
         b = _operand(rng, (3, 9000), dtype, "C", False)
 
@@ -188,12 +189,14 @@ def test_one_operand_without_a_sum_is_numpys_view():
 
 
 def test_numpys_errors():
+    # (the specialisations other tests compiled: each is built once in the process)
+    a, b = np.ones((2, 3)), np.ones((4, 2))
     with pytest.raises(ValueError, match="could not be broadcast"):
-        jit(matmul)(np.ones((2, 3)), np.ones((4, 2)))
+        jitted_for(matmul, (a, b))(a, b)
     with pytest.raises(ValueError, match="collapsing index 'i' don't match \\(2 != 3\\)"):
-        jit(diagonal)(np.ones((2, 3)))
-    assert_same_bits(jit(row_dots)(np.ones((2, 1)), np.ones((2, 5))),
-                     row_dots(np.ones((2, 1)), np.ones((2, 5))))
+        jitted_for(diagonal, (a,))(a)
+    a, b = np.ones((2, 1)), np.ones((2, 5))
+    assert_same_bits(jitted_for(row_dots, (a, b))(a, b), row_dots(a, b))
 
 
 def chain(a, b, c):
@@ -245,9 +248,12 @@ def test_three_float_operands_past_the_buffer(rows, cols, dtype):
     m = _operand(rng, (rows, cols), dtype, "C", False)
     x = _operand(rng, (cols,), dtype, "C", False)
     y = _operand(rng, (rows,), dtype, "C", False)
-    assert_same_bits(jit(row_weights, fallback=False)(m, x, y), row_weights(m, x, y))
+    # (one specialisation of each per dtype, for every size)
+    assert_same_bits(jitted_for(row_weights, (m, x, y), fallback=False)(m, x, y),
+                     row_weights(m, x, y))
     v = _operand(rng, (rows * cols,), dtype, "strided", False)
-    assert_same_bits(jit(dot3, fallback=False)(v, v, v[::-1]), dot3(v, v, v[::-1]))
+    w = v[::-1]
+    assert_same_bits(jitted_for(dot3, (v, v, w), fallback=False)(v, v, w), dot3(v, v, w))
 
 
 def four_labels(a, b):
@@ -402,7 +408,7 @@ def test_ellipses_broadcast_as_numpys():
     for b in (_operand(rng, (3, 6, 2), np.float64, "F", False),
               _operand(rng, (1, 6, 2), np.float64, "C", False),
               _operand(rng, (6, 2), np.float64, "reversed", False)):
-        assert_same_bits(jit(ellipses)(a, b), ellipses(a, b))
+        assert_same_bits(jitted_for(ellipses, (a, b))(a, b), ellipses(a, b))
     m = _operand(rng, (2, 5, 5), np.float32, "strided", True)
     assert_same_bits(jit(traces)(m), traces(m))
 
@@ -440,7 +446,8 @@ def test_booleans_are_numpys_or_of_ands(layout):
     for p in (0.0, 0.05, 0.5, 1.0):
         a = _laid_out(rng.random((6, 9)) < p, layout)
         b = _laid_out(rng.random((9, 5)) < p, layout)
-        assert_same_bits(jit(logical, fallback=False)(a, b), logical(a, b))
+        # (one specialisation per argument types, for every p and layout)
+        assert_same_bits(jitted_for(logical, (a, b), fallback=False)(a, b), logical(a, b))
 
 
 def any_true(x):

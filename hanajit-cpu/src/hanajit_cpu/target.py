@@ -72,6 +72,7 @@ class CpuTarget(Target):
         from hanajit.lowering.llvm import LLVMTargetInfo, ModuleLowering
         from hanajit.lowering.cabi import ENTRY, add_entry_wrapper
         from hanajit.lowering.llvm_release import release
+        from hanajit.lowering.llvm_text import module_text
         from .cexport import add_cfunc
         from .engine import get_engine
         from .vecmath import vector_variants
@@ -106,7 +107,7 @@ class CpuTarget(Target):
                 and optimise_once(module, only))
         if once:
             entry_decl.attributes.add("alwaysinline")
-        text = str(llmod)
+        text = module_text(llmod)  # (str(llmod), faster: lowering/llvm_text.py)
         release(llmod)            # (freed at once, not by the cyclic collector)
         optimized, obj = eng.compile_object(text, multi_exit=checked_loops(module, only),
                                             inline_first=once)

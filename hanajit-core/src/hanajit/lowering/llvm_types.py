@@ -53,6 +53,23 @@ PTR = ir.PointerType()
 
 
 def lltype(t: T.Type) -> ir.Type:
+    """The LLVM type of ``t``, one instance per type for the process: llvmlite's
+    types are values that nothing changes, and each prints its text once (a new
+    ``{ptr, ptr, [2 x i64], [2 x i64]}`` per array operand was formatted again
+    for every instruction that names it)."""
+    try:
+        return _LLTYPES[t]
+    except KeyError:
+        ty = _LLTYPES[t] = _lltype(t)
+        return ty
+    except TypeError:           # (a type holding something unhashable)
+        return _lltype(t)
+
+
+_LLTYPES: dict = {}
+
+
+def _lltype(t: T.Type) -> ir.Type:
     if isinstance(t, T.Scalar):
         if t.kind == "b":
             return I1
