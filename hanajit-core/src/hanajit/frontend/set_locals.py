@@ -33,7 +33,7 @@ from __future__ import annotations
 import ast
 import copy
 
-from . import dict_copies, dict_locals
+from . import dict_copies, dict_locals, set_operators
 from .dict_comprehensions import Rename
 from .readonly_lists import declared_elsewhere
 
@@ -73,8 +73,9 @@ def _reads(node, name) -> bool:
 class _Builds:
     """The statements that make sets: into ``s = set()`` and adds."""
 
-    def __init__(self, resolve):
+    def __init__(self, resolve, sets):
         self.resolve = resolve
+        self.sets = sets                # (names that may be sets: set_operators)
         self.n = 0
         self.reasons = {}
 
@@ -91,8 +92,9 @@ class _Builds:
                     setattr(s, field, self.block(inner))
             for h in getattr(s, "handlers", None) or []:
                 h.body = self.block(h.body)
-            made = self.build(s)
-            out.extend(made if made is not None else self.hoist_len(s))
+            for s in set_operators.prepare(s, self.sets, self.resolve, self.tmp):
+                made = self.build(s)
+                out.extend(made if made is not None else self.hoist_len(s))
         for x in out:
             for node in ast.walk(x):
                 if isinstance(node, (ast.stmt, ast.expr)) and \
@@ -229,11 +231,16 @@ class Uses(dict_locals.Uses):
     function's names and parents)."""
 
     kind = "set"
+    sets = frozenset()              # (the names that may be sets)
 
     def use_problem(self, name, node, p, line) -> str:
         """Why this load ``node`` of set ``name`` (its parent ``p``) is not
-        compiled, or ''."""
+        compiled, or ''; the sets it is combined with go into ``deps``."""
         parents = self.parents
+        partners = set_operators.operand_partners(name, node, parents, self.sets)
+        if partners is not None:
+            self.deps.setdefault(name, set()).update(partners - {name})
+            return ""
         if isinstance(p, ast.Attribute) and p.value is node:
             q = parents.get(p)
             if not (isinstance(q, ast.Call) and q.func is p and not q.keywords):
@@ -292,21 +299,35 @@ def _within(node, top, parents) -> bool:
     return False
 
 
-def find(fn, params, resolve, reasons) -> set:
-    """The set locals compiled; ``reasons`` gets why each other is not."""
+def find(fn, params, resolve, reasons, sets=frozenset()) -> set:
+    """The set locals compiled; ``reasons`` gets why each other is not
+    (``sets``: the names that may be sets, ``set_operators.candidates``)."""
     uses = Uses(fn, resolve)
+    uses.sets, uses.deps = sets, {}
     scoped = declared_elsewhere(fn)
     names = set()
     for name, targets in uses.stores.items():
         values = uses.assigned_values(targets)
-        if not any(v is not None and makes_set(v, resolve) for v in values):
+        made = [set_operators.set_expr(v, sets) if v is not None else None for v in values]
+        for t, v, m in zip(targets, values, made):
+            p = uses.parents.get(t)
+            if m is not None:
+                uses.deps.setdefault(name, set()).update(set(m[1]) - {name})
+            elif v is None and isinstance(p, ast.AugAssign) and \
+                    type(p.op) in set_operators.OPERATORS and isinstance(p.value, ast.Name):
+                uses.deps.setdefault(name, set()).add(p.value.id)
+                values[targets.index(t)] = p        # (an update in place)
+        if not any(v is not None and makes_set(v, resolve) or m is not None
+                   for v, m in zip(values, made)):
             continue
         if name in reasons:
             continue
         if name in params or name in scoped:
             reasons[name] = f"set '{name}' is a parameter or used by a nested scope"
             continue
-        if not all(v is not None and _is_set_call(v, resolve) for v in values):
+        if not all(v is not None and (_is_set_call(v, resolve) or m is not None or
+                                      isinstance(v, ast.AugAssign))
+                   for v, m in zip(values, made)):
             reasons[name] = f"'{name}' is assigned a set and something else"
             continue
         problems = [uses.problem(name, n) for n in uses.loads.get(name, [])]
@@ -316,6 +337,16 @@ def find(fn, params, resolve, reasons) -> set:
             reasons[name] = problems[0]
         else:
             names.add(name)
+    changed = True
+    while changed:                  # (a set combined with what is not a compiled set)
+        changed = False
+        for name in sorted(names):
+            bad = sorted(d for d in uses.deps.get(name, ()) if d not in names)
+            if bad:
+                names.discard(name)
+                reasons[name] = (f"set '{name}' combined with '{bad[0]}', which is not "
+                                 "a set local compiled")
+                changed = True
     return names
 
 
@@ -353,6 +384,9 @@ class Rewriter(dict_locals.Rewriter):
 
     # ---------------------------------------------------------------- expressions
     def visit_Call(self, e):
+        made = set_operators.expression(e, self.names, set_call, set_arrays)
+        if made is not None:
+            return ast.copy_location(made, e)
         f = e.func
         if isinstance(f, ast.Attribute) and self.is_set(f.value) and f.attr == "pop":
             s = f.value.id
@@ -382,6 +416,9 @@ class Rewriter(dict_locals.Rewriter):
         return self.generic_visit(e)
 
     def visit_Compare(self, e):
+        made = set_operators.expression(e, self.names, set_call, set_arrays)
+        if made is not None:
+            return ast.copy_location(made, e)
         if len(e.ops) == 1 and isinstance(e.ops[0], (ast.In, ast.NotIn)) and \
                 self.is_set(e.comparators[0]):
             s = e.comparators[0].id
@@ -406,6 +443,9 @@ class Rewriter(dict_locals.Rewriter):
         return out
 
     def _stmt(self, s) -> list:
+        made = set_operators.statement(self, s, set_call, set_arrays)
+        if made is not None:
+            return made
         if isinstance(s, (ast.Assign, ast.AnnAssign)) and s.value is not None:
             t = s.targets[0] if isinstance(s, ast.Assign) else s.target
             if self.is_set(t):
@@ -468,10 +508,11 @@ def rewrite(fn, params, resolve, injected):
     if not has_sets(fn):
         return fn, set(), {}
     work = copy.deepcopy(fn)
-    b = _Builds(resolve)
+    sets = set_operators.candidates(work, resolve, makes_set)
+    b = _Builds(resolve, sets)
     work.body = b.block(work.body)
     reasons = dict(b.reasons)
-    names = find(work, params, resolve, reasons)
+    names = find(work, params, resolve, reasons, sets)
     if not names:
         return fn, names, reasons
     injected.update(_marker_names())
