@@ -263,6 +263,9 @@ class Uses(dict_locals.Uses):
         if isinstance(p, (ast.If, ast.While, ast.IfExp, ast.Assert)) and p.test is node \
                 or isinstance(p, ast.UnaryOp) and isinstance(p.op, ast.Not):
             return ""
+        if isinstance(p, (ast.BinOp, ast.Compare)):
+            return (f"set '{name}' in an operator with what is not a set local compiled, "
+                    f"or in a chain of comparisons (line {line})")
         if isinstance(p, ast.Return):
             return (f"set '{name}' returned (line {line}: the caller's set would be "
                     "built again, in an order that can differ)")

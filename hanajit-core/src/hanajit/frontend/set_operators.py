@@ -71,16 +71,27 @@ def method_call(v, sets, methods):
 def _nested_expr(v, sets, resolve) -> bool:
     """Is ``v`` a set expression (of sets in ``sets``, possibly nested)?"""
     if isinstance(v, ast.BinOp) and type(v.op) in OPERATORS:
-        return all(isinstance(x, ast.Name) and x.id in sets or
-                   _nested_expr(x, sets, resolve) for x in (v.left, v.right))
+        return all(_operand(x, sets, resolve) for x in (v.left, v.right))
     if _set_of_set(v, sets, resolve):
         return True
     return isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and \
         v.func.attr in NEW_METHODS and not v.keywords and \
         (isinstance(v.func.value, ast.Name) and v.func.value.id in sets or
          _nested_expr(v.func.value, sets, resolve)) and \
-        all(isinstance(a, ast.Name) and a.id in sets or _nested_expr(a, sets, resolve)
-            for a in v.args)
+        all(_operand(a, sets, resolve) for a in v.args)
+
+
+def _made(v, resolve) -> bool:
+    """A set display, comprehension or ``set(...)`` call (an operand of a set
+    expression computed first into a set local of its own)."""
+    return isinstance(v, (ast.Set, ast.SetComp)) or isinstance(v, ast.Call) and \
+        isinstance(v.func, ast.Name) and v.func.id == "set" and len(v.args) <= 1 and \
+        not v.keywords and resolve("set") is set
+
+
+def _operand(v, sets, resolve) -> bool:
+    return isinstance(v, ast.Name) and v.id in sets or _made(v, resolve) or \
+        _nested_expr(v, sets, resolve)
 
 
 def _set_of_set(v, sets, resolve) -> bool:
@@ -126,12 +137,22 @@ class _Hoist(ast.NodeTransformer):
         if _set_of_set(e, self.sets, self.resolve):
             e = ast.copy_location(ast.Call(ast.Attribute(e.args[0], "copy", ast.Load()),
                                            [], []), e)
-        if original is not self.top and _nested_expr(e, self.sets, self.resolve):
-            t = self.tmp("op")
-            self.pre.append(ast.copy_location(ast.Assign([_name(t, True)], e), e))
-            self.sets.add(t)
-            return ast.copy_location(_name(t), e)
-        return e
+        if not _nested_expr(e, self.sets, self.resolve):
+            return e
+        if isinstance(e, ast.BinOp):            # a | set(x): set(x) into a local first
+            e.left, e.right = self.made(e.left), self.made(e.right)
+        elif isinstance(e.func, ast.Attribute):
+            e.args = [self.made(a) for a in e.args]
+        return e if original is self.top else self.hoist(e)
+
+    def made(self, e):
+        return self.hoist(e) if _made(e, self.resolve) else e
+
+    def hoist(self, e):
+        t = self.tmp("op")
+        self.pre.append(ast.copy_location(ast.Assign([_name(t, True)], e), e))
+        self.sets.add(t)
+        return ast.copy_location(_name(t), e)
 
 
 def prepare(s, sets, resolve, tmp) -> list:
