@@ -274,6 +274,42 @@ def nan_sizes(x, y):
     return len(a | b), len(a & b), a <= b
 
 
+def displays(x, k):
+    """Displays of three or more constants (frozenset constants), then adds."""
+    a = {3, 1, 4, 1, 5, 9, 2, 6, 5, 35, 8, 97, 9, 32, 384, 626, -1, -2, 2**62}
+    b = {7, 15, 23}
+    c = {0.5, -0.0, 0.0, 2.5, 1e300, 8.0, 16.0, -1.0}
+    d = {23, 15, 7, 31}
+    e = {-1, -2, -3, 2**61 - 1, 2**61}
+    for i in range(len(x)):
+        v = int(x[i])
+        a.add(v * k)
+        b.add(v * k)
+        d.add(v * k)
+        e.add(v)
+    c.add(0.25 * k)
+    out = list(a)
+    out.append(-12345)
+    for v in b:
+        out.append(v)
+    out.append(-12345)
+    for v in d:
+        out.append(v)
+    out.append(-12345)
+    for v in e:
+        out.append(v)
+    fl = list(c)
+    while a:
+        out.append(a.pop())
+    eq = b == {15, 23, 7}
+    return out, fl, eq, c.pop()
+
+
+def mixed_display(x):
+    s = {1, 2.5, 3}
+    return len(s) + len(x)
+
+
 def int_and_float(x):
     a = set()
     for v in x:
@@ -307,8 +343,15 @@ def numpy_and_python(x):
     return len(a & b)
 
 
+def test_displays():
+    for x, k in ((np.arange(0), 1), (np.arange(12), 8), (np.arange(-3, 60), 3),
+                 (np.arange(5), 16)):
+        same(displays, x, k)
+
+
 def test_fallbacks():
     x = np.arange(5)
+    check_fallback(mixed_display, (x,), "frozenset constant")
     check_fallback(int_and_float, (x,), "float64 and int64")
     check_fallback(with_list, (x,), "combined with 'b'")
     check_fallback(with_other, (x,), "an operator with what is not a set")

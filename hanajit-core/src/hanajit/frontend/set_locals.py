@@ -10,8 +10,9 @@ order::
     s = {f(v) for v in x}       s = set(); for $set_v4 in x: s.add(f($set_v4))
     len(set(x)) (in a statement)   the set built first into a hidden local
 
-(a display of three or more constants stays: Python builds it from a frozenset
-constant, whose order hanajit does not follow).  Then a local ``s`` qualifies
+(a display of three or more constants, which Python builds from a frozenset
+constant, becomes adds in the order that lays out CPython's table:
+``lib/python/set_constants``; where none does, it stays).  Then a local ``s`` qualifies
 when every assignment to it is ``s = set()`` and every read of it is one of::
 
     s.add(v)   s.discard(v)   s.remove(v)   s.clear()   (statements)
@@ -73,8 +74,9 @@ def _reads(node, name) -> bool:
 class _Builds:
     """The statements that make sets: into ``s = set()`` and adds."""
 
-    def __init__(self, resolve, sets):
+    def __init__(self, resolve, sets, code=None):
         self.resolve = resolve
+        self.code = code                # (the function's code object: its constants)
         self.sets = sets                # (names that may be sets: set_operators)
         self.n = 0
         self.reasons = {}
@@ -114,11 +116,20 @@ class _Builds:
             return None
         line = s.lineno
         if isinstance(v, ast.Set):
-            if len(v.elts) >= 3 and all(isinstance(e, ast.Constant) for e in v.elts):
+            if len(v.elts) >= 3 and all(_folded(e) for e in v.elts):
+                order = self.constants(v.elts)
+                if order is not None:           # (the frozenset, then SET_UPDATE)
+                    fz = self.tmp("fz")
+                    self.sets.add(fz)
+                    copy_of = ast.Call(ast.Attribute(_name(fz), "copy", ast.Load()), [], [])
+                    return [ast.Assign([_name(fz, True)], ast.Call(_name("set"), [], []))] + \
+                        [self.add(fz, ast.Constant(x)) for x in order] + \
+                        [ast.Assign([_name(name, True)], copy_of)]
                 self.reasons[name] = (
                     f"set display of {len(v.elts)} constants assigned to '{name}' (line "
-                    f"{line}: Python builds it from a frozenset constant, in an order "
-                    "hanajit does not follow)")
+                    f"{line}: Python builds it from a frozenset constant, whose table "
+                    "hanajit reproduces only for ints or floats of one type where adds "
+                    "lay it out)")
                 return None
             if any(isinstance(e, ast.Starred) for e in v.elts):
                 self.reasons[name] = f"set display with *items (line {line})"
@@ -141,6 +152,19 @@ class _Builds:
         if isinstance(v, ast.SetComp):
             return self.comprehension(s, name, v)
         return None
+
+    def constants(self, elts):
+        """The adds of a display of constants in CPython's table order, or None
+        (``lib/python/set_constants``)."""
+        try:
+            values = [_constant(e) for e in elts]
+        except (ValueError, ArithmeticError):
+            return None
+        ints = all(type(x) is int and -2**63 <= x < 2**63 for x in values)
+        if self.code is None or not ints and not all(type(x) is float for x in values):
+            return None
+        from ..lib import registry
+        return registry.set_display_order(self.code, values)
 
     def empty(self, s, name):
         new = ast.Call(_name("set"), [], [])
@@ -199,6 +223,38 @@ class _Builds:
                         ast.For(_name(v, True), src, [self.add(t, _name(v))], [])]
                 node.args[0] = _name(t)
         return pre + [s]
+
+
+def _folded(e) -> bool:
+    """Is ``e`` an item Python folds into a constant (a number, ``-1``), or a
+    constant expression (``2 * 3``: folded too, not followed here)?"""
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
+        e = e.operand
+    if isinstance(e, ast.Constant):
+        return True
+    return all(isinstance(n, (ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator,
+                              ast.unaryop)) for n in ast.walk(e))
+
+
+_FOLDED = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+           ast.Mult: lambda a, b: a * b, ast.Pow: lambda a, b: a ** b,
+           ast.LShift: lambda a, b: a << b, ast.USub: lambda a: -a, ast.UAdd: lambda a: +a}
+
+
+def _constant(e):
+    """The value of a number constant expression (``-1``, ``2**62``, small
+    powers and shifts only), else ValueError."""
+    if isinstance(e, ast.Constant) and type(e.value) in (int, float):
+        return e.value
+    if isinstance(e, ast.UnaryOp) and type(e.op) in _FOLDED:
+        return _FOLDED[type(e.op)](_constant(e.operand))
+    if isinstance(e, ast.BinOp) and type(e.op) in _FOLDED:
+        a, b = _constant(e.left), _constant(e.right)
+        if isinstance(e.op, (ast.Pow, ast.LShift)) and not (
+                type(b) is int and 0 <= b <= 64 and abs(a) <= 2**64):
+            raise ValueError("a large power")
+        return _FOLDED[type(e.op)](a, b)
+    raise ValueError("not a number constant")
 
 
 def _plain(e) -> bool:
@@ -504,7 +560,7 @@ def has_sets(fn) -> bool:
                isinstance(n.func, ast.Name) and n.func.id == "set" for n in ast.walk(fn))
 
 
-def rewrite(fn, params, resolve, injected):
+def rewrite(fn, params, resolve, injected, code=None):
     """``(fnode, names, reasons)``: ``fn`` with its set locals rewritten (a copy;
     ``fn`` itself when it has none), which they are, and why the others are not
     compiled."""
@@ -512,7 +568,7 @@ def rewrite(fn, params, resolve, injected):
         return fn, set(), {}
     work = copy.deepcopy(fn)
     sets = set_operators.candidates(work, resolve, makes_set)
-    b = _Builds(resolve, sets)
+    b = _Builds(resolve, sets, code)
     work.body = b.block(work.body)
     reasons = dict(b.reasons)
     names = find(work, params, resolve, reasons, sets)

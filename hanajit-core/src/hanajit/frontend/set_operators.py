@@ -137,6 +137,10 @@ class _Hoist(ast.NodeTransformer):
         if _set_of_set(e, self.sets, self.resolve):
             e = ast.copy_location(ast.Call(ast.Attribute(e.args[0], "copy", ast.Load()),
                                            [], []), e)
+        if isinstance(e, ast.Compare) and len(e.ops) == 1 and type(e.ops[0]) in COMPARE \
+                and any(isinstance(x, ast.Name) and x.id in self.sets
+                        for x in (e.left, e.comparators[0])):
+            e.left, e.comparators = self.made(e.left), [self.made(e.comparators[0])]
         if not _nested_expr(e, self.sets, self.resolve):
             return e
         if isinstance(e, ast.BinOp):            # a | set(x): set(x) into a local first
@@ -157,7 +161,7 @@ class _Hoist(ast.NodeTransformer):
 
 def prepare(s, sets, resolve, tmp) -> list:
     """``s`` with its set expressions hoisted: the statements to run instead."""
-    if not any(isinstance(n, (ast.BinOp, ast.Call)) for n in ast.walk(s)):
+    if not any(isinstance(n, (ast.BinOp, ast.Call, ast.Compare)) for n in ast.walk(s)):
         return [s]
     if any(isinstance(n, ast.Attribute) and n.attr == "pop" for n in ast.walk(s)) or \
             any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await))
