@@ -253,6 +253,14 @@ def test_sizes():
                 same(in_place, *args, code)
 
 
+def test_forms():
+    x = np.array([3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, -1, -2, 100, 2**40, 64, 128])
+    y = np.array([2, 7, 1, 8, 2, 8, 1, 8, 2, 8, 4, 5, 9, 0, -1, 32])
+    same(forms, x, y)
+    same(forms, y, x)
+    same(forms, x[:0], y)
+
+
 def test_python_items():
     x = np.array([3, 1, 4, 1, 5, 9, 2, 6, -1, -2, 2**40, 77])
     y = np.array([2, 7, 1, 8, 2, 8, 1, 8, -1, 2**62])
@@ -264,6 +272,31 @@ def test_python_items():
     x32 = _shared(30, 20, 4)
     same(in_place, x32[0], x32[1].astype(np.float32), x32[2], x32[3].astype(np.float32),
          x32[4].astype(np.float32), 3)
+
+
+def forms(x, y):
+    """Operands that are displays, comprehensions or set(...) calls, a target
+    that is an operand, a union carried round a loop."""
+    a = {int(v) for v in x}
+    b = {int(v) for v in y}
+    a = a - b
+    b = a & b
+    acc = set()
+    for i in range(len(x)):
+        t = {int(x[i]) % 5, int(x[i]) % 7}
+        acc = acc | t
+    c = {int(v) for v in y}
+    c |= {1, 2, 3}
+    c.update({int(v) for v in x}, {5, 6})
+    d = {int(v) for v in x}
+    d.difference_update({int(v) for v in y})
+    e = c ^ {int(v) for v in x[:3]}
+    n = len(c & {int(v) for v in y})
+    m = 0
+    for v in a | d:
+        m += v
+    return (list(a), list(b), sorted(acc), list(acc), list(c), list(d), list(e),
+            c.isdisjoint({100, 200, 300}), n, m)
 
 
 def nan_sizes(x, y):

@@ -141,6 +141,12 @@ class _Hoist(ast.NodeTransformer):
                 and any(isinstance(x, ast.Name) and x.id in self.sets
                         for x in (e.left, e.comparators[0])):
             e.left, e.comparators = self.made(e.left), [self.made(e.comparators[0])]
+        if method_call(e, self.sets, tuple(UPDATE_METHODS) + BOOL_METHODS + NEW_METHODS) \
+                is None and isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) \
+                and isinstance(e.func.value, ast.Name) and e.func.value.id in self.sets \
+                and e.func.attr in tuple(UPDATE_METHODS) + BOOL_METHODS and \
+                not e.keywords and all(_operand(a, self.sets, self.resolve) for a in e.args):
+            e.args = [self.made(a) for a in e.args]     # a.update(set(x)), a.isdisjoint({..})
         if not _nested_expr(e, self.sets, self.resolve):
             return e
         if isinstance(e, ast.BinOp):            # a | set(x): set(x) into a local first
@@ -161,7 +167,8 @@ class _Hoist(ast.NodeTransformer):
 
 def prepare(s, sets, resolve, tmp) -> list:
     """``s`` with its set expressions hoisted: the statements to run instead."""
-    if not any(isinstance(n, (ast.BinOp, ast.Call, ast.Compare)) for n in ast.walk(s)):
+    if not any(isinstance(n, (ast.BinOp, ast.Call, ast.Compare, ast.AugAssign))
+               for n in ast.walk(s)):
         return [s]
     if any(isinstance(n, ast.Attribute) and n.attr == "pop" for n in ast.walk(s)) or \
             any(isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await))
@@ -175,7 +182,7 @@ def prepare(s, sets, resolve, tmp) -> list:
         if isinstance(s, ast.AugAssign) and type(s.op) in OPERATORS and \
                 isinstance(s.target, ast.Name) and s.target.id in sets:
             h.top = None
-            s.value = h.visit(s.value)
+            s.value = h.made(h.visit(s.value))
             return h.pre + [s]
         s = h.visit(s)
         return h.pre + [s]
