@@ -152,6 +152,139 @@ class Model:
 DUMMY = object()
 
 
+# ---------------------------------------------------------------- operators
+# (set_merge, set_intersection, set_difference ... of Objects/setobject.c on
+# Models; ``a is b`` where the Python code names the same set twice)
+
+def _add_entry(m, key, hh):
+    m.add(key)
+
+
+def _entries(m):
+    return [(k[0], hh) for k, hh in zip(m.keys, m.hashes) if k is not None and k is not DUMMY]
+
+
+def _resize_keep(m, minused):
+    m.resize(minused)
+
+
+def merge(so, other):
+    """set_merge(so, other)."""
+    if other is so or other.used == 0:
+        return
+    if (so.fill + other.used) * 5 >= so.mask * 3:
+        so.resize((so.used + other.used) * 2)
+    if so.fill == 0 and so.mask == other.mask and other.fill == other.used:
+        so.keys = list(other.keys)
+        so.hashes = list(other.hashes)
+        so.fill, so.used = other.fill, other.used
+        return
+    if so.fill == 0:
+        so.fill = so.used = other.used
+        for k, hh in _entries(other):
+            for j in so._probe(hh):
+                if so.keys[j] is None:
+                    break
+            so.keys[j] = (k,)
+            so.hashes[j] = hh
+        return
+    for k, _ in _entries(other):
+        so.add(k)
+
+
+def copy(so):
+    m = Model()
+    merge(m, so)
+    return m
+
+
+def intersection(so, other):
+    if other is so:
+        return copy(so)
+    r = Model()
+    if other.used > so.used:
+        so, other = other, so
+    for k, _ in _entries(other):
+        if so.lookup(k) >= 0:
+            r.add(k)
+    return r
+
+
+def intersection_multi(so, *others):
+    r = so
+    for o in others:
+        r = intersection(r, o)
+    return copy(so) if r is so else r
+
+
+def swap_bodies(a, b):
+    for f in ("fill", "used", "mask", "keys", "hashes"):
+        x = getattr(a, f)
+        setattr(a, f, getattr(b, f))
+        setattr(b, f, x)
+
+
+def intersection_update(so, *others):
+    swap_bodies(so, intersection_multi(so, *others))
+
+
+def difference_update(so, other):
+    if other is so:
+        so.clear()
+        return
+    if (other.used >> 3) > so.used:
+        other = intersection(so, other)
+    for k, _ in _entries(other):
+        so.discard(k)
+    if so.fill - so.used <= so.mask // 4:
+        return
+    so.resize(so.used * 2 if so.used > 50000 else so.used * 4)
+
+
+def difference(so, other):
+    if (so.used >> 2) > other.used:
+        r = copy(so)
+        difference_update(r, other)
+        return r
+    r = Model()
+    for k, _ in _entries(so):
+        if other.lookup(k) < 0:
+            r.add(k)
+    return r
+
+
+def difference_multi(so, *others):
+    if not others:
+        return copy(so)
+    r = difference(so, others[0])
+    for o in others[1:]:
+        difference_update(r, o)
+    return r
+
+
+def symmetric_difference_update(so, other):
+    if other is so:
+        so.clear()
+        return
+    for k, _ in _entries(other):
+        if not so.discard(k):
+            so.add(k)
+
+
+def symmetric_difference(so, other):
+    r = copy(other)
+    symmetric_difference_update(r, so)
+    return r
+
+
+def union(so, *others):
+    r = copy(so)
+    for o in others:
+        if o is not so:
+            merge(r, o)
+    return r
+
+
 
 def same(a, b):
     return len(a) == len(b) and all(
@@ -225,6 +358,87 @@ def check_hashes(rng):
             assert hash(v) == h(v), (v, hash(v), h(v))
 
 
+def _built(rng, mode, n):
+    """A set and its Model after ``n`` random adds, discards and pops."""
+    s, m = set(), Model()
+    pool = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.7 or not pool:
+            v = rand_value(rng, mode)
+            pool.append(v)
+            s.add(v)
+            m.add(v)
+        elif r < 0.9:
+            v = rng.choice(pool)
+            s.discard(v)
+            m.discard(v)
+        elif s:
+            s.pop()
+            m.pop()
+    return s, m
+
+
+def _later(s, m, rng, mode):
+    """The same after a few more adds and pops (the tables are the same)."""
+    for _ in range(6):
+        v = rand_value(rng, mode)
+        s.add(v)
+        m.add(v)
+        assert same(list(s), m.items())
+    while s:
+        assert same([s.pop()], [m.pop()])
+
+
+OPERATORS = {
+    "|": (lambda a, b: a | b, union), "&": (lambda a, b: a & b, intersection),
+    "-": (lambda a, b: a - b, difference),
+    "^": (lambda a, b: a ^ b, symmetric_difference),
+    "copy": (lambda a, b: a.copy(), lambda a, b: copy(a)),
+    "union3": (lambda a, b: a.union(b, a, b), lambda a, b: union(a, b, a, b)),
+    "inter3": (lambda a, b: a.intersection(b, a), lambda a, b: intersection_multi(a, b, a)),
+    "diff3": (lambda a, b: a.difference(b, b), lambda a, b: difference_multi(a, b, b)),
+}
+
+
+def _inplace(s, t, m, n, op, same_set):
+    if same_set:
+        t, n = s, m
+    if op == "|=":
+        s |= t
+        merge(m, n)
+    elif op == "&=":
+        s &= t
+        intersection_update(m, n)
+    elif op == "-=":
+        s -= t
+        difference_update(m, n)
+    elif op == "^=":
+        s ^= t
+        symmetric_difference_update(m, n)
+    return s
+
+
+def run_operators(seed):
+    rng = random.Random(seed)
+    mode = rng.choice(["int", "float", "mixed"])
+    a, ma = _built(rng, mode, rng.choice([0, 3, 10, 40, 200]))
+    b, mb = _built(rng, mode, rng.choice([0, 3, 10, 40, 200]))
+    for name, (real, model) in OPERATORS.items():
+        for x, y, mx, my in ((a, b, ma, mb), (b, a, mb, ma), (a, a, ma, ma)):
+            r, mr = real(x, y), model(x if False else mx, my)
+            assert same(list(r), mr.items()), (seed, name)
+            _later(r, mr, random.Random(seed), mode)
+    for op in ("|=", "&=", "-=", "^="):
+        for same_set in (False, True):
+            s, m = _built(random.Random(seed), mode, 30)
+            t, n = b.copy(), copy(mb)
+            s = _inplace(s, t, m, n, op, same_set)
+            assert same(list(s), m.items()), (seed, op)
+            _later(s, m, random.Random(seed + 1), mode)
+    return True
+
+
 if __name__ == "__main__":
     rng = random.Random(1)
     check_hashes(rng)
@@ -233,4 +447,6 @@ if __name__ == "__main__":
         for mode in ("int", "float", "mixed"):
             run(seed, mode, rng.choice([10, 50, 200, 2000]))
             count += 1
-    print(sys.version.split()[0], "ok", count, "sequences")
+    for seed in range(int(sys.argv[1]) if len(sys.argv) > 1 else 300):
+        run_operators(seed)
+    print(sys.version.split()[0], "ok", count, "sequences and operators")

@@ -127,7 +127,8 @@ class Builder(LoopStatements):
         if set_locals.has_sets(self.fnode):
             # set locals of numbers: hidden arrays (frontend.set_locals)
             fnode, _, self.set_reasons = set_locals.rewrite(
-                self.fnode, set(self.params), self._global_object, self.injected)
+                self.fnode, set(self.params), self._global_object, self.injected,
+                getattr(self.p.pyfunc, "__code__", None))
             if fnode is not self.fnode:
                 self.fnode = fnode
                 sv = survey(fnode)

@@ -10,8 +10,9 @@ order::
     s = {f(v) for v in x}       s = set(); for $set_v4 in x: s.add(f($set_v4))
     len(set(x)) (in a statement)   the set built first into a hidden local
 
-(a display of three or more constants stays: Python builds it from a frozenset
-constant, whose order hanajit does not follow).  Then a local ``s`` qualifies
+(a display of three or more constants, which Python builds from a frozenset
+constant, becomes adds in the order that lays out CPython's table:
+``lib/python/set_constants``; where none does, it stays).  Then a local ``s`` qualifies
 when every assignment to it is ``s = set()`` and every read of it is one of::
 
     s.add(v)   s.discard(v)   s.remove(v)   s.clear()   (statements)
@@ -33,7 +34,7 @@ from __future__ import annotations
 import ast
 import copy
 
-from . import dict_copies, dict_locals
+from . import dict_copies, dict_locals, set_operators
 from .dict_comprehensions import Rename
 from .readonly_lists import declared_elsewhere
 
@@ -75,8 +76,10 @@ def _reads(node, name) -> bool:
 class _Builds:
     """The statements that make sets: into ``s = set()`` and adds."""
 
-    def __init__(self, resolve):
+    def __init__(self, resolve, sets, code=None):
         self.resolve = resolve
+        self.code = code                # (the function's code object: its constants)
+        self.sets = sets                # (names that may be sets: set_operators)
         self.n = 0
         self.reasons = {}
 
@@ -93,8 +96,9 @@ class _Builds:
                     setattr(s, field, self.block(inner))
             for h in getattr(s, "handlers", None) or []:
                 h.body = self.block(h.body)
-            made = self.build(s)
-            out.extend(made if made is not None else self.hoist_len(s))
+            for s in set_operators.prepare(s, self.sets, self.resolve, self.tmp):
+                made = self.build(s)
+                out.extend(made if made is not None else self.hoist_len(s))
         for x in out:
             for node in ast.walk(x):
                 if isinstance(node, (ast.stmt, ast.expr)) and \
@@ -114,11 +118,20 @@ class _Builds:
             return None
         line = s.lineno
         if isinstance(v, ast.Set):
-            if len(v.elts) >= 3 and all(isinstance(e, ast.Constant) for e in v.elts):
+            if len(v.elts) >= 3 and all(_folded(e) for e in v.elts):
+                order = self.constants(v.elts)
+                if order is not None:           # (the frozenset, then SET_UPDATE)
+                    fz = self.tmp("fz")
+                    self.sets.add(fz)
+                    copy_of = ast.Call(ast.Attribute(_name(fz), "copy", ast.Load()), [], [])
+                    return [ast.Assign([_name(fz, True)], ast.Call(_name("set"), [], []))] + \
+                        [self.add(fz, ast.Constant(x)) for x in order] + \
+                        [ast.Assign([_name(name, True)], copy_of)]
                 self.reasons[name] = (
                     f"set display of {len(v.elts)} constants assigned to '{name}' (line "
-                    f"{line}: Python builds it from a frozenset constant, in an order "
-                    "hanajit does not follow)")
+                    f"{line}: Python builds it from a frozenset constant, whose table "
+                    "hanajit reproduces only for ints or floats of one type where adds "
+                    "lay it out)")
                 return None
             if any(isinstance(e, ast.Starred) for e in v.elts):
                 self.reasons[name] = f"set display with *items (line {line})"
@@ -141,6 +154,19 @@ class _Builds:
         if isinstance(v, ast.SetComp):
             return self.comprehension(s, name, v)
         return None
+
+    def constants(self, elts):
+        """The adds of a display of constants in CPython's table order, or None
+        (``lib/python/set_constants``)."""
+        try:
+            values = [_constant(e) for e in elts]
+        except (ValueError, ArithmeticError):
+            return None
+        ints = all(type(x) is int and -2**63 <= x < 2**63 for x in values)
+        if self.code is None or not ints and not all(type(x) is float for x in values):
+            return None
+        from ..lib import registry
+        return registry.set_display_order(self.code, values)
 
     def empty(self, s, name):
         new = ast.Call(_name("set"), [], [])
@@ -201,6 +227,38 @@ class _Builds:
         return pre + [s]
 
 
+def _folded(e) -> bool:
+    """Is ``e`` an item Python folds into a constant (a number, ``-1``), or a
+    constant expression (``2 * 3``: folded too, not followed here)?"""
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd)):
+        e = e.operand
+    if isinstance(e, ast.Constant):
+        return True
+    return all(isinstance(n, (ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator,
+                              ast.unaryop)) for n in ast.walk(e))
+
+
+_FOLDED = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+           ast.Mult: lambda a, b: a * b, ast.Pow: lambda a, b: a ** b,
+           ast.LShift: lambda a, b: a << b, ast.USub: lambda a: -a, ast.UAdd: lambda a: +a}
+
+
+def _constant(e):
+    """The value of a number constant expression (``-1``, ``2**62``, small
+    powers and shifts only), else ValueError."""
+    if isinstance(e, ast.Constant) and type(e.value) in (int, float):
+        return e.value
+    if isinstance(e, ast.UnaryOp) and type(e.op) in _FOLDED:
+        return _FOLDED[type(e.op)](_constant(e.operand))
+    if isinstance(e, ast.BinOp) and type(e.op) in _FOLDED:
+        a, b = _constant(e.left), _constant(e.right)
+        if isinstance(e.op, (ast.Pow, ast.LShift)) and not (
+                type(b) is int and 0 <= b <= 64 and abs(a) <= 2**64):
+            raise ValueError("a large power")
+        return _FOLDED[type(e.op)](a, b)
+    raise ValueError("not a number constant")
+
+
 def _plain(e) -> bool:
     """A name, or attributes and constant or name subscripts of one."""
     while isinstance(e, (ast.Attribute, ast.Subscript)):
@@ -240,11 +298,16 @@ class Uses(dict_locals.Uses):
     function's names and parents)."""
 
     kind = "set"
+    sets = frozenset()              # (the names that may be sets)
 
     def use_problem(self, name, node, p, line) -> str:
         """Why this load ``node`` of set ``name`` (its parent ``p``) is not
-        compiled, or ''."""
+        compiled, or ''; the sets it is combined with go into ``deps``."""
         parents = self.parents
+        partners = set_operators.operand_partners(name, node, parents, self.sets)
+        if partners is not None:
+            self.deps.setdefault(name, set()).update(partners - {name})
+            return ""
         if isinstance(p, ast.Attribute) and p.value is node:
             q = parents.get(p)
             if not (isinstance(q, ast.Call) and q.func is p and not q.keywords):
@@ -271,6 +334,9 @@ class Uses(dict_locals.Uses):
         if isinstance(p, (ast.If, ast.While, ast.IfExp, ast.Assert)) and p.test is node \
                 or isinstance(p, ast.UnaryOp) and isinstance(p.op, ast.Not):
             return ""
+        if isinstance(p, (ast.BinOp, ast.Compare)):
+            return (f"set '{name}' in an operator with what is not a set local compiled, "
+                    f"or in a chain of comparisons (line {line})")
         if isinstance(p, ast.Return):
             return (f"set '{name}' returned (line {line}: the caller's set would be "
                     "built again, in an order that can differ)")
@@ -312,21 +378,35 @@ def _within(node, top, parents) -> bool:
     return False
 
 
-def find(fn, params, resolve, reasons) -> set:
-    """The set locals compiled; ``reasons`` gets why each other is not."""
+def find(fn, params, resolve, reasons, sets=frozenset()) -> set:
+    """The set locals compiled; ``reasons`` gets why each other is not
+    (``sets``: the names that may be sets, ``set_operators.candidates``)."""
     uses = Uses(fn, resolve)
+    uses.sets, uses.deps = sets, {}
     scoped = declared_elsewhere(fn)
     names = set()
     for name, targets in uses.stores.items():
         values = uses.assigned_values(targets)
-        if not any(v is not None and makes_set(v, resolve) for v in values):
+        made = [set_operators.set_expr(v, sets) if v is not None else None for v in values]
+        for t, v, m in zip(targets, values, made):
+            p = uses.parents.get(t)
+            if m is not None:
+                uses.deps.setdefault(name, set()).update(set(m[1]) - {name})
+            elif v is None and isinstance(p, ast.AugAssign) and \
+                    type(p.op) in set_operators.OPERATORS and isinstance(p.value, ast.Name):
+                uses.deps.setdefault(name, set()).add(p.value.id)
+                values[targets.index(t)] = p        # (an update in place)
+        if not any(v is not None and makes_set(v, resolve) or m is not None
+                   for v, m in zip(values, made)):
             continue
         if name in reasons:
             continue
         if name in params or name in scoped:
             reasons[name] = f"set '{name}' is a parameter or used by a nested scope"
             continue
-        if not all(v is not None and _is_set_call(v, resolve) for v in values):
+        if not all(v is not None and (_is_set_call(v, resolve) or m is not None or
+                                      isinstance(v, ast.AugAssign))
+                   for v, m in zip(values, made)):
             reasons[name] = f"'{name}' is assigned a set and something else"
             continue
         problems = [uses.problem(name, n) for n in uses.loads.get(name, [])]
@@ -336,6 +416,16 @@ def find(fn, params, resolve, reasons) -> set:
             reasons[name] = problems[0]
         else:
             names.add(name)
+    changed = True
+    while changed:                  # (a set combined with what is not a compiled set)
+        changed = False
+        for name in sorted(names):
+            bad = sorted(d for d in uses.deps.get(name, ()) if d not in names)
+            if bad:
+                names.discard(name)
+                reasons[name] = (f"set '{name}' combined with '{bad[0]}', which is not "
+                                 "a set local compiled")
+                changed = True
     return names
 
 
@@ -373,6 +463,9 @@ class Rewriter(dict_locals.Rewriter):
 
     # ---------------------------------------------------------------- expressions
     def visit_Call(self, e):
+        made = set_operators.expression(e, self.names, set_call, set_arrays)
+        if made is not None:
+            return ast.copy_location(made, e)
         f = e.func
         if isinstance(f, ast.Attribute) and self.is_set(f.value) and f.attr == "pop":
             s = f.value.id
@@ -422,6 +515,9 @@ class Rewriter(dict_locals.Rewriter):
         return lst
 
     def visit_Compare(self, e):
+        made = set_operators.expression(e, self.names, set_call, set_arrays)
+        if made is not None:
+            return ast.copy_location(made, e)
         if len(e.ops) == 1 and isinstance(e.ops[0], (ast.In, ast.NotIn)) and \
                 self.is_set(e.comparators[0]):
             s = e.comparators[0].id
@@ -446,6 +542,9 @@ class Rewriter(dict_locals.Rewriter):
         return out
 
     def _stmt(self, s) -> list:
+        made = set_operators.statement(self, s, set_call, set_arrays)
+        if made is not None:
+            return made
         if isinstance(s, (ast.Assign, ast.AnnAssign)) and s.value is not None:
             t = s.targets[0] if isinstance(s, ast.Assign) else s.target
             if self.is_set(t):
@@ -501,17 +600,18 @@ def has_sets(fn) -> bool:
                isinstance(n.func, ast.Name) and n.func.id == "set" for n in ast.walk(fn))
 
 
-def rewrite(fn, params, resolve, injected):
+def rewrite(fn, params, resolve, injected, code=None):
     """``(fnode, names, reasons)``: ``fn`` with its set locals rewritten (a copy;
     ``fn`` itself when it has none), which they are, and why the others are not
     compiled."""
     if not has_sets(fn):
         return fn, set(), {}
     work = copy.deepcopy(fn)
-    b = _Builds(resolve)
+    sets = set_operators.candidates(work, resolve, makes_set)
+    b = _Builds(resolve, sets, code)
     work.body = b.block(work.body)
     reasons = dict(b.reasons)
-    names = find(work, params, resolve, reasons)
+    names = find(work, params, resolve, reasons, sets)
     if not names:
         return fn, names, reasons
     injected.update(_marker_names())

@@ -459,6 +459,13 @@ def set_markers() -> dict:
     return sets.markers()
 
 
+def set_display_order(code, values):
+    """The adds that lay out CPython's table of a set display of the constants
+    ``values`` in ``code`` (``python/set_constants.py``), or None."""
+    from .python import set_constants
+    return set_constants.add_order(code, values)
+
+
 def index_trick(obj):
     """The callee the frontend gives a subscript of ``obj`` when ``obj`` is
     ``np.r_``, ``np.c_``, ``np.mgrid`` or ``np.ogrid`` (``indexing/index_grids``),

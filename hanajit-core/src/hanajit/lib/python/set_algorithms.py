@@ -168,7 +168,7 @@ def add(K, I, S, key, fl):
     return free < 0 and S[0] * 5 >= mask * 3
 
 
-def _insert_clean(K, I, mask, key, hh):
+def insert_clean(K, I, mask, key, hh):
     size = mask + 1
     i = hh & mask
     perturb = hh
@@ -194,7 +194,7 @@ def grow(K, I, S):
     j = 0
     while j < old:                  # (in order: a while loop, never made parallel)
         if I[old + j] == 1:
-            _insert_clean(K2, I2, n - 1, K[j], I[j])
+            insert_clean(K2, I2, n - 1, K[j], I[j])
         j = j + 1
     S[0] = used
     S[2] = n - 1

@@ -38,6 +38,17 @@ length = op("len")              # (S,) -> len
 next_slot = op("next")          # (I, S, pos, used0) -> slot or -1
 key_at = op("key_at", 2)        # (K, slot, kname) -> K[slot]
 empty_sum = op("empty_sum")     # (S,) -> re-run in the interpreter when empty
+# operators (set_operations), ``a`` ``b`` each (K, I, S), ``names`` the carriers
+copy = op("copy")               # (a, names...) -> (K, I, S)
+intersection = op("intersection")   # (a, b, names...) -> (K, I, S)
+difference = op("difference")       # (a, b, names...) -> (K, I, S)
+symmetric_difference = op("symmetric_difference")   # (a, b, names...) -> (K, I, S)
+merge = op("merge")             # (a, b, names...) -> a's new (K, I)
+difference_update = op("difference_update")     # (a, b, names...) -> (K, I)
+symmetric_difference_update = op("symmetric_difference_update")     # -> (K, I)
+adopt = op("adopt")             # (S, S2) -> 0: S takes S2's table sizes
+compare = op("compare")         # (a, b, op) -> bool (op: set_operations.compare)
+isdisjoint = op("isdisjoint")   # (a, b) -> bool
 
 
 def markers() -> dict:
@@ -140,6 +151,51 @@ def _l_empty_sum(L, call, args):
     return C(0, T.INT64)
 
 
+def _same_elements(inf, call, args, n):
+    """The ``n`` sets' element types agree (the carriers named after them the
+    same kind)."""
+    ks = [args[3 * i].dtype for i in range(n)]
+    if any(k != ks[0] for k in ks):
+        raise Incompatible("a set operation between sets of "
+                           + " and ".join(sorted({str(k) for k in ks})) + " elements")
+    if inf.strict:
+        for a in call.args[3 * n:]:
+            if isinstance(getattr(a, "obj", None), str):
+                check_kinds(inf, a.obj, "elements", "set")
+
+
+def _t_made(n):
+    def typer(inf, call, args):
+        _same_elements(inf, call, args, n)
+        return T.TupleType((args[0], _arr(T.INT64), _arr(T.INT64)))
+    return typer
+
+
+def _t_updated(inf, call, args):
+    _same_elements(inf, call, args, 2)
+    return T.TupleType((args[0], args[1]))
+
+
+def _t_bool(inf, call, args):
+    _same_elements(inf, call, args, 2)
+    return T.BOOL
+
+
+def _ops():
+    from . import set_operations
+    return set_operations
+
+
+def _op_helper(name, n):
+    def lower(L, call, args):
+        return L.call_helper(getattr(_ops(), name), list(args[:3 * n]) + [_fl(args[0])])
+    return lower
+
+
+def _l_compare(L, call, args):
+    return L.call_helper(_ops().compare, list(args[:6]) + [_fl(args[0]), args[6]])
+
+
 def _int(inf, call, args):
     return T.INT64
 
@@ -155,6 +211,16 @@ for _m, _t, _l in (
         (pop, _int, _l_pop), (clear, _t_table, _helper("clear", False)),
         (length, _int, _helper("used", False)),
         (next_slot, _int, _helper("next_slot", False)), (empty_sum, _int, _l_empty_sum),
-        (key_at, _element, lambda L, call, args: L.call_helper(_alg().item, list(args[:2])))):
+        (key_at, _element, lambda L, call, args: L.call_helper(_alg().item, list(args[:2]))),
+        (copy, _t_made(1), _op_helper("copy", 1)),
+        (intersection, _t_made(2), _op_helper("intersection", 2)),
+        (difference, _t_made(2), _op_helper("difference", 2)),
+        (symmetric_difference, _t_made(2), _op_helper("symmetric_difference", 2)),
+        (merge, _t_updated, _op_helper("merge", 2)),
+        (difference_update, _t_updated, _op_helper("difference_update", 2)),
+        (symmetric_difference_update, _t_updated,
+         _op_helper("symmetric_difference_update", 2)),
+        (adopt, _int, lambda L, call, args: L.call_helper(_ops().adopt, list(args))),
+        (compare, _t_bool, _l_compare), (isdisjoint, _t_bool, _op_helper("isdisjoint", 2))):
     _name = next(k for k, v in list(globals().items()) if v is _m)
     register(DictTemplate(f"{__name__}.{_name}", _t, _l))
