@@ -27,8 +27,11 @@ import numpy as np
 
 
 def _readable() -> bool:
+    """CPython's release builds whose ``PySetObject`` layout was checked (3.10 to
+    3.13); another version's display falls back rather than read its memory."""
     return sys.implementation.name == "cpython" and not hasattr(sys, "gettotalrefcount") \
-        and not sysconfig.get_config_var("Py_GIL_DISABLED")
+        and not sysconfig.get_config_var("Py_GIL_DISABLED") \
+        and (3, 10) <= sys.version_info[:2] <= (3, 13)
 
 
 def frozenset_slots(fz):
