@@ -151,6 +151,19 @@ def _list_boxer(fn):
     list of its arrays; None for other results."""
     if not getattr(fn, "returns_list", False):
         return None
+    if getattr(fn, "returns_table", False):     # (frontend/list_tables.py)
+        inner = _list_boxer_of(fn)
+        return lambda result: table_rows(inner(result))
+    return _list_boxer_of(fn)
+
+
+def table_rows(parts):
+    """A list of lists of numbers from its items, row starts and row lengths."""
+    items, starts, lengths = parts
+    return [items[s:s + n] for s, n in zip(starts, lengths)]
+
+
+def _list_boxer_of(fn):
     if getattr(fn, "dict_boxing", None):
         return dict_boxer(fn.dict_boxing)
     if isinstance(getattr(fn, "return_type", None), T.TupleType) and \

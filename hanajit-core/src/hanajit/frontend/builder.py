@@ -34,7 +34,7 @@ from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
 from . import built_calls, comprehension_lists, dict_comprehensions, dict_locals, \
     generator_inlining, growable_list_uses, growable_lists, key_functions, list_passing, \
-    range_objects, set_locals, starred_targets, try_statements, vectorize_calls, walrus, \
+    list_tables, range_objects, set_locals, starred_targets, try_statements, vectorize_calls, walrus, \
     tuple_lists, with_statements
 from .source import ParsedFunction, eager_self
 
@@ -128,6 +128,14 @@ class Builder(LoopStatements):
             # set locals of numbers: hidden arrays (frontend.set_locals)
             fnode, _, self.set_reasons = set_locals.rewrite(
                 self.fnode, set(self.params), self._global_object, self.injected)
+            if fnode is not self.fnode:
+                self.fnode = fnode
+                sv = survey(fnode)
+        self.table_reasons, self.returns_table = {}, False
+        if sv.list_assign:      # dp = [[0] * m for ...]: three lists (frontend.list_tables)
+            fnode, self.table_reasons, self.returns_table = list_tables.rewrite(
+                self.fnode, set(self.params), self.injected, lambda: readonly_lists(
+                    self.fnode, set(self.params), self._global_object)[1])
             if fnode is not self.fnode:
                 self.fnode = fnode
                 sv = survey(fnode)
@@ -248,6 +256,8 @@ class Builder(LoopStatements):
                         body=body, pyname=self.qualname, filename=self.p.filename)
         fn.hidden_words = self.hidden_words
         comprehension_lists.mark_returns(self, fn)      # lists the caller gets
+        if self.returns_table:      # (frontend/list_tables.py: boxed by the dispatcher)
+            fn.returns_table = True
         dict_locals.mark_returns(self, fn, self.dict_returns)
         return fn
 
@@ -629,6 +639,8 @@ class Builder(LoopStatements):
     def e_List(self, e):
         if id(e) not in self.list_displays:
             self.fail(e, "list display", f"{_src(e)}: " + (
+                "; ".join(self.table_reasons.values()) if self.table_reasons and
+                growable_list_uses.nested_reason(self.fnode, e) else
                 growable_list_uses.nested_reason(self.fnode, e) or "a list is compiled only "
                 "where it is never changed, returned or passed on (read as a tuple)"))
         return self.list_arg(e)
