@@ -34,8 +34,8 @@ from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
 from . import built_calls, comprehension_lists, dict_comprehensions, dict_locals, \
     generator_inlining, growable_list_uses, growable_lists, key_functions, list_passing, \
-    list_tables, range_objects, set_locals, starred_targets, try_statements, vectorize_calls, walrus, \
-    tuple_lists, with_statements
+    list_tables, range_objects, set_locals, starred_targets, try_statements, vectorize_calls, \
+    walrus, tuple_lists, with_statements
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -131,14 +131,9 @@ class Builder(LoopStatements):
             if fnode is not self.fnode:
                 self.fnode = fnode
                 sv = survey(fnode)
-        self.table_reasons, self.returns_table = {}, False
-        if sv.list_assign:      # dp = [[0] * m for ...]: three lists (frontend.list_tables)
-            fnode, self.table_reasons, self.returns_table = list_tables.rewrite(
-                self.fnode, set(self.params), self.injected, lambda: readonly_lists(
-                    self.fnode, set(self.params), self._global_object)[1])
-            if fnode is not self.fnode:
-                self.fnode = fnode
-                sv = survey(fnode)
+        # dp = [[0] * m for ...]: three lists each (frontend.list_tables)
+        sv = list_tables.apply(self, sv, lambda: readonly_lists(
+            self.fnode, set(self.params), self._global_object)[1])
         if sv.list_assign and ast.Tuple in sv.kinds:   # stack.append((r, c)): lists per item
             fnode = tuple_lists.rewrite(self.fnode, set(self.params))    # (frontend.tuple_lists)
             if fnode is not self.fnode:
@@ -256,8 +251,7 @@ class Builder(LoopStatements):
                         body=body, pyname=self.qualname, filename=self.p.filename)
         fn.hidden_words = self.hidden_words
         comprehension_lists.mark_returns(self, fn)      # lists the caller gets
-        if self.returns_table:      # (frontend/list_tables.py: boxed by the dispatcher)
-            fn.returns_table = True
+        fn.returns_table, fn.has_tables = self.returns_table, self.has_tables  # (list_tables)
         dict_locals.mark_returns(self, fn, self.dict_returns)
         return fn
 

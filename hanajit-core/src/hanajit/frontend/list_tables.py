@@ -232,6 +232,16 @@ class _Scan:
                     isinstance(q.targets[0], ast.Name):
                 aliases.setdefault(q.targets[0].id, []).append(q.targets[0])
                 return None
+            stmt = self.parents.get(q)
+            if isinstance(q, ast.Tuple) and isinstance(stmt, ast.Assign) and \
+                    stmt.value is q and len(stmt.targets) == 1 and \
+                    isinstance(stmt.targets[0], ast.Tuple) and \
+                    len(stmt.targets[0].elts) == len(q.elts) and \
+                    not any(isinstance(x, ast.Starred) for x in q.elts):
+                target = stmt.targets[0].elts[q.elts.index(p)]
+                if isinstance(target, ast.Name):        # row, up = T[i], T[i - 1]
+                    aliases.setdefault(target.id, []).append(target)
+                    return None
             return self.row_use(p, q, f"a row of '{t}'")
         if isinstance(p, ast.Call) and p.args == [n] and not p.keywords and \
                 isinstance(p.func, ast.Name) and p.func.id == "len":
@@ -292,6 +302,20 @@ class _Scan:
         inside = sum(1 for s in block[start:end + 1] for x in ast.walk(s)
                      if isinstance(x, ast.Name) and x.id == row)
         return inside == len(self.names.get(row, ()))
+
+
+def apply(b, sv, readonly):
+    """Rewrite the tables of the builder ``b`` (its survey ``sv``: the new one)."""
+    from .scopes import survey
+    b.table_reasons, b.returns_table, b.has_tables = {}, False, False
+    if not sv.list_assign:
+        return sv
+    fnode, b.table_reasons, b.returns_table = rewrite(b.fnode, set(b.params), b.injected,
+                                                      readonly)
+    if fnode is b.fnode:
+        return sv
+    b.fnode, b.has_tables = fnode, True
+    return survey(fnode)
 
 
 def rewrite(fnode, params: set, injected: dict, readonly=None):
@@ -393,7 +417,9 @@ class _Rewrite(ast.NodeTransformer):
         t, i = rowref
         v, s, n = parts(t)
         index = _add(_sub(s, i), _call(PREFIX + how, _sub(n, copy.deepcopy(i)), j))
-        return _sub(v, index, store)
+        out = _sub(v, index, store)
+        out.hj_checked = True       # (in range: a start plus a checked offset)
+        return out
 
     def items(self, rowref):
         """The row's items: ``V[S[i]:S[i] + L[i]]``."""
@@ -469,6 +495,19 @@ class _Rewrite(ast.NodeTransformer):
         if isinstance(t, ast.Name) and t.id in self.aliases:
             table, i, pre = self.checked(s.value)
             return pre + [_assign(_rvar(t.id), i)]
+        if isinstance(t, ast.Tuple) and isinstance(s.value, ast.Tuple) and any(
+                isinstance(x, ast.Name) and x.id in self.aliases for x in t.elts):
+            pre, then = [], []          # (the values first, in order; then the names)
+            for x, v in zip(t.elts, s.value.elts):
+                tmp = self.tmp("e")
+                if isinstance(x, ast.Name) and x.id in self.aliases:
+                    _table, i, more = self.checked(v)
+                    pre += more + [_assign(tmp, i)]
+                    then.append(_assign(_rvar(x.id), _n(tmp)))
+                else:
+                    pre.append(_assign(tmp, self.visit(v)))
+                    then.append(_assign(self.visit(x), _n(tmp)))
+            return [ast.copy_location(x, s) for x in pre + then]
         return self.generic_visit(s)
 
     def visit_AugAssign(self, s):

@@ -678,6 +678,7 @@ class Function:
     numpy_list = False      # (returns_list) whose items are NumPy scalars (infer.py)
     tuple_lists = ()        # (returns_list of a tuple) (position, item locals) pairs
     returns_table = False   # (returns_list) a list of lists: items, starts, lengths
+    has_tables = False      # lists of lists (frontend/list_tables.py)
     numpy_lists = ()        # ... (position, items are NumPy scalars) pairs (infer.py)
     dict_returns = ()       # dicts returned: (position, key local, value local) each
     dict_boxing = ()        # ... (position, keys NumPy?, values NumPy?) (infer.py)
