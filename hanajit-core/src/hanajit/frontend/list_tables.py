@@ -25,7 +25,8 @@ table), and every read of it is
   ``min``/``max``/``any``/``all`` of ``T[i]``, ``T[i].append(x)``, ``for v in T[i]``
   (also in comprehensions), ``T.append(row)``, ``for row in T`` (also
   ``enumerate(T)`` and in comprehensions), ``row = T[i]``, the truth of ``T``
-  and ``return T`` (the caller gets a list of lists: ``Function.returns_table``);
+  and ``return T`` (also in a returned tuple: ``return best, T``; the caller gets
+  a list of lists: ``Function.returns_table``);
 * where ``i`` of ``T[i]`` is read twice (in an expression), it is made of names,
   constants and operators only, which evaluate the same twice.
 
@@ -272,7 +273,9 @@ class _Scan:
                 return f"a loop over '{t}' unpacks its rows"
             aliases.setdefault(target.id, []).append(target)
             return None
-        if isinstance(p, ast.Return) and p.value is n:
+        if isinstance(p, ast.Return) and p.value is n or isinstance(p, ast.Tuple) and \
+                isinstance(q, ast.Return) and q.value is p and \
+                not any(isinstance(x, ast.Starred) for x in p.elts):
             return None
         if isinstance(p, (ast.If, ast.While)) and p.test is n or \
                 isinstance(p, ast.UnaryOp) and isinstance(p.op, ast.Not):
@@ -534,6 +537,17 @@ class _Rewrite(ast.NodeTransformer):
         if isinstance(s.value, ast.Name) and s.value.id in self.tables:
             self.returned = True
             return ast.Return(ast.Tuple([_n(x) for x in parts(s.value.id)], ast.Load()))
+        if isinstance(s.value, ast.Tuple) and any(isinstance(x, ast.Name) and x.id in
+                                                  self.tables for x in s.value.elts):
+            elts, at = [], []           # return best, dp: (best, items, starts, lengths)
+            for x in s.value.elts:
+                if isinstance(x, ast.Name) and x.id in self.tables:
+                    at.append(len(elts))
+                    elts += [_n(y) for y in parts(x.id)]
+                else:
+                    elts.append(self.visit(x))
+            self.returned = tuple(at)
+            return ast.Return(ast.Tuple(elts, ast.Load()))
         return self.generic_visit(s)
 
     def visit_For(self, s):
