@@ -157,7 +157,39 @@ def in_a_tuple(n):
     return s, any(any(v > 2 for v in r) for r in g), g
 
 
+def life(n, steps):
+    g = [[(i * 7 + j * 3) % 5 == 0 for j in range(n)] for i in range(n)]
+    cnt = [[0] * n for _ in range(n)]
+    for _ in range(steps):
+        for i in range(n):
+            for j in range(n):
+                c = 0
+                for di in (-1, 0, 1):
+                    for dj in (-1, 0, 1):
+                        if (di or dj) and 0 <= i + di < n and 0 <= j + dj < n and \
+                                g[i + di][j + dj]:
+                            c += 1
+                cnt[i][j] = c
+        for i in range(n):          # a row assigned a new row
+            g[i] = [cnt[i][j] == 3 or (g[i][j] and cnt[i][j] == 2) for j in range(n)]
+    return g
+
+
+def rows_replaced(n, k):
+    t = [[1, 2], [3], []]
+    t[k] = [n] * n
+    t[0].append(9)                  # (rows out of order among the items)
+    t[-1].append(8)
+    t[1].append(7)
+    row = [5]
+    row.append(n)
+    t[2] = row
+    return t
+
+
 def test_grids_and_rows():
+    check(life, (6, 3), (0, 1))
+    check(rows_replaced, (3, 1), (2, 0), (0, 2), (2, 5), (2, -3))
     check(filtered_rows, (0,), (7,), (12,))
     check(in_a_tuple, (0,), (3,))
     check(grid_walk, (0,), (5,), (-3,))

@@ -126,6 +126,7 @@ class _Scan:
             if isinstance(node, ast.Name):
                 self.names.setdefault(node.id, []).append(node)
         self.reasons, self.aliases, self.dead_rows = {}, {}, set()
+        self.replaced = set()           # tables with rows assigned: out of order
 
     def candidates(self):
         out = set()
@@ -180,6 +181,9 @@ class _Scan:
             why = self.use(t, n, p, aliases)
             if why is not None:
                 return why
+        if aliases and t in self.replaced:
+            return f"a row of '{t}' is assigned, and a row name ('{min(aliases)}') could " \
+                "hold the row it replaces"
         for r, targets in aliases.items():
             if r in self.params or r in self.names and any(
                     x.id == r and x not in targets and isinstance(x.ctx, ast.Store)
@@ -227,8 +231,20 @@ class _Scan:
     def use(self, t, n, p, aliases):
         q = self.parents.get(p)
         if isinstance(p, ast.Subscript) and p.value is n:
+            if isinstance(p.ctx, ast.Store) and not isinstance(p.slice, ast.Slice) and \
+                    isinstance(q, ast.Assign) and q.targets == [p]:
+                x = q.value                             # dp[i] = [0] * m: a new row
+                if _row_expr(x) and not (isinstance(x, ast.List) and any(
+                        isinstance(e, ast.List) for e in x.elts)):
+                    self.replaced.add(t)
+                    return None
+                if isinstance(x, ast.Name) and self.dead_after(x.id, q):
+                    self.dead_rows.add(id(x))
+                    self.replaced.add(t)
+                    return None
+                return f"a row of '{t}' is assigned something other than a new row"
             if isinstance(p.slice, ast.Slice) or not isinstance(p.ctx, ast.Load):
-                return f"'{t}' is sliced, or a row of it assigned or deleted"
+                return f"'{t}' is sliced, or a row of it deleted"
             if isinstance(q, ast.Assign) and q.value is p and len(q.targets) == 1 and \
                     isinstance(q.targets[0], ast.Name):
                 aliases.setdefault(q.targets[0].id, []).append(q.targets[0])
@@ -353,7 +369,8 @@ def rewrite(fnode, params: set, injected: dict, readonly=None):
     fnode = copy.deepcopy(fnode)
     # (deepcopy keeps the order of ast.walk: mark the dead rows' copies by position)
     dead = {id(new) for old, new in zip(_all(scan.fnode), _all(fnode)) if id(old) in marks}
-    r = _Rewrite(tables, {a: t for a, t in scan.aliases.items() if t in tables}, dead)
+    r = _Rewrite(tables, {a: t for a, t in scan.aliases.items() if t in tables}, dead,
+                 scan.replaced & tables)
     fnode.body = r.block(fnode.body)
     ast.fix_missing_locations(fnode)
     return fnode, scan.reasons, r.returned
@@ -390,8 +407,9 @@ def _expr(e):
 
 
 class _Rewrite(ast.NodeTransformer):
-    def __init__(self, tables, aliases, dead):
+    def __init__(self, tables, aliases, dead, replaced):
         self.tables, self.aliases, self.dead = tables, aliases, dead
+        self.replaced = replaced        # (rows not in order among the items)
         self.k = 0
         self.returned = False
 
@@ -498,6 +516,9 @@ class _Rewrite(ast.NodeTransformer):
         if isinstance(t, ast.Name) and t.id in self.aliases:
             table, i, pre = self.checked(s.value)
             return pre + [_assign(_rvar(t.id), i)]
+        if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and \
+                t.value.id in self.tables:
+            return self.replace_row(t.value.id, t.slice, s.value)
         if isinstance(t, ast.Tuple) and isinstance(s.value, ast.Tuple) and any(
                 isinstance(x, ast.Name) and x.id in self.aliases for x in t.elts):
             pre, then = [], []          # (the values first, in order; then the names)
@@ -604,28 +625,47 @@ class _Rewrite(ast.NodeTransformer):
                 out += self.add_row(t, row)
         return out
 
-    def add_row(self, t, row):
-        """Append the new row ``row`` (its items evaluated before anything changes)."""
-        v, s, n = parts(t)
+    def row_items(self, t, row):
+        """``(statements, start)``: put the new row's items after all others (its
+        items evaluated before anything changes), ``start`` the local holding
+        where they begin."""
+        v = parts(t)[0]
         st = self.tmp("s")
         row = self.visit(row)
-        if isinstance(row, ast.List) and not row.elts:
-            return [_expr(ast.Call(ast.Attribute(_n(s), "append", ast.Load()),
-                                   [_call("len", _n(v))], [])),
-                    _expr(ast.Call(ast.Attribute(_n(n), "append", ast.Load()),
-                                   [ast.Constant(0)], []))]
         pre = []
         if not isinstance(row, (ast.List, ast.Name)):   # [v] * k, a comprehension
             tmp = self.tmp("t")
             pre = [_assign(tmp, row)]
             row = _n(tmp)
-        return pre + [_assign(st, _call("len", _n(v))),
-                      _expr(ast.Call(ast.Attribute(_n(v), "extend", ast.Load()), [row], [])),
-                      _expr(ast.Call(ast.Attribute(_n(s), "append", ast.Load()),
+        out = pre + [_assign(st, _call("len", _n(v)))]
+        if not (isinstance(row, ast.List) and not row.elts):
+            out.append(_expr(ast.Call(ast.Attribute(_n(v), "extend", ast.Load()), [row],
+                                      [])))
+        return out, st
+
+    def add_row(self, t, row):
+        """Append the new row ``row``."""
+        v, s, n = parts(t)
+        out, st = self.row_items(t, row)
+        return out + [_expr(ast.Call(ast.Attribute(_n(s), "append", ast.Load()),
                                      [_n(st)], [])),
                       _expr(ast.Call(ast.Attribute(_n(n), "append", ast.Load()),
                                      [ast.BinOp(_call("len", _n(v)), ast.Sub(), _n(st))],
                                      []))]
+
+    def replace_row(self, t, index, x):
+        """``T[i] = row``: the row's items put after all others (evaluated first, as
+        CPython does), then row ``i`` made to start there."""
+        v, s, n = parts(t)
+        if id(x) in self.dead:
+            x = ast.Name(x.id, ast.Load())
+        out, st = self.row_items(t, x)
+        k = self.tmp("k")
+        return out + [
+            _assign(k, _call(PREFIX + "store", _call("len", _n(s)), self.visit(index))),
+            _assign(_sub(s, _n(k), True), _n(st)),
+            _assign(_sub(n, _n(k), True), ast.BinOp(_call("len", _n(v)), ast.Sub(),
+                                                    _n(st)))]
 
     def new_row(self, t, x):
         if id(x) in self.dead:              # rows.append(row): row is never used again
@@ -641,6 +681,20 @@ class _Rewrite(ast.NodeTransformer):
             pre, i = [_assign(r, i)], _n(r)
         xv, q = self.tmp("x"), self.tmp("q")
         at = _add(_sub(s, copy.deepcopy(i)), _sub(n, copy.deepcopy(i)))
+        if table in self.replaced:      # rows out of order: those after the end move
+            end = self.tmp("p")
+            moved = ast.If(test=ast.BoolOp(ast.And(), [
+                ast.Compare(_n(q), [ast.NotEq()], [copy.deepcopy(i)]),
+                ast.Compare(_sub(s, _n(q)), [ast.GtE()], [_n(end)])]),
+                body=[ast.AugAssign(_sub(s, _n(q), True), ast.Add(), ast.Constant(1))],
+                orelse=[])
+            return pre + [
+                _assign(xv, self.visit(x)), _assign(end, at),
+                _expr(ast.Call(ast.Attribute(_n(v), "insert", ast.Load()),
+                               [_n(end), _n(xv)], [])),
+                ast.AugAssign(_sub(n, copy.deepcopy(i), True), ast.Add(), ast.Constant(1)),
+                ast.For(target=_n(q, True), iter=_call("range", _call("len", _n(s))),
+                        body=[moved], orelse=[])]
         return pre + [
             _assign(xv, self.visit(x)),
             _expr(ast.Call(ast.Attribute(_n(v), "insert", ast.Load()), [at, _n(xv)], [])),
