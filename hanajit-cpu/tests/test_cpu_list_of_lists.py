@@ -282,7 +282,26 @@ def row_returned_with_table(n):
     return r
 
 
+def replaced_while_looped(n):
+    t = [[1, 2, 3], [4]]
+    s = 0
+    for v in t[0]:
+        t[0] = [v * 10]
+        s += v
+    return s, t
+
+
+def array_row(n):
+    rows = []
+    row = [1.0, 2.0]
+    row = np.zeros(n) + row         # (an array: CPython's table would hold it)
+    rows.append(row)
+    return len(rows)
+
+
 @pytest.mark.parametrize("fn,reason", [
+    (replaced_while_looped, "loop goes on over the row replaced"),
+    (array_row, "put into another list"),
     (shared_rows, "every row the same list"),
     (row_used_after, "used again before it is assigned a new list"),
     (mixed_kinds, "different kinds"),

@@ -127,6 +127,7 @@ class _Scan:
                 self.names.setdefault(node.id, []).append(node)
         self.reasons, self.aliases, self.dead_rows = {}, {}, set()
         self.replaced = set()           # tables with rows assigned: out of order
+        self.row_loops = []             # for v in T[i]: (of the table being checked)
 
     def candidates(self):
         out = set()
@@ -163,6 +164,7 @@ class _Scan:
         """None when every use of the table ``t`` is one the module doc lists,
         else why not; the row names found are put in ``self.aliases``."""
         stores, aliases = [], {}
+        self.row_loops = []
         for n in self.names[t]:
             p = self.parents.get(n)
             if isinstance(n.ctx, ast.Store):
@@ -181,6 +183,12 @@ class _Scan:
             why = self.use(t, n, p, aliases)
             if why is not None:
                 return why
+        if t in self.replaced and any(
+                isinstance(x, ast.Subscript) and isinstance(x.ctx, ast.Store) and
+                isinstance(x.value, ast.Name) and x.value.id == t
+                for loop in self.row_loops for s in loop.body for x in ast.walk(s)):
+            return f"a row of '{t}' is assigned inside a loop over a row of it (CPython's " \
+                "loop goes on over the row replaced)"
         if aliases and t in self.replaced:
             return f"a row of '{t}' is assigned, and a row name ('{min(aliases)}') could " \
                 "hold the row it replaces"
@@ -222,6 +230,7 @@ class _Scan:
                 not q.keywords and isinstance(self.parents.get(q), ast.Expr):
             return None
         if isinstance(p, ast.For) and p.iter is n:
+            self.row_loops.append(p)
             return None
         if isinstance(p, ast.comprehension) and p.iter is n:
             return None if simple else f"the row index of {what} is not a plain expression"
@@ -244,7 +253,8 @@ class _Scan:
                     return None
                 return f"a row of '{t}' is assigned something other than a new row"
             if isinstance(p.slice, ast.Slice) or not isinstance(p.ctx, ast.Load):
-                return f"'{t}' is sliced, or a row of it deleted"
+                return f"'{t}' is sliced, or a row of it deleted or changed other than " \
+                    "through its items, append() or an assignment of a new row"
             if isinstance(q, ast.Assign) and q.value is p and len(q.targets) == 1 and \
                     isinstance(q.targets[0], ast.Name):
                 aliases.setdefault(q.targets[0].id, []).append(q.targets[0])
@@ -314,10 +324,15 @@ class _Scan:
                       and len(block[k].targets) == 1
                       and isinstance(block[k].targets[0], ast.Name)
                       and block[k].targets[0].id == row
-                      and isinstance(block[k].value, (ast.List, ast.ListComp, ast.BinOp))
+                      and _row_expr(block[k].value)
                       and not _mentions(block[k].value, row)), None)
         if start is None or any(_mentions(s, row) for s in block[:start]):
             return False
+        for x in self.names.get(row, ()):       # (each store a new list: never an array)
+            p = self.parents.get(x)
+            if isinstance(x.ctx, ast.Store) and not (
+                    isinstance(p, ast.Assign) and p.targets == [x] and _row_expr(p.value)):
+                return False
         inside = sum(1 for s in block[start:end + 1] for x in ast.walk(s)
                      if isinstance(x, ast.Name) and x.id == row)
         return inside == len(self.names.get(row, ()))
