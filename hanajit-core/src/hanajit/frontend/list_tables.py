@@ -23,7 +23,10 @@ table), and every read of it is
 
 * ``T[i][j]`` (read, assigned, ``+=``), ``len(T)``, ``len(T[i])``, ``sum``/
   ``min``/``max``/``any``/``all`` of ``T[i]``, ``T[i].append(x)``, ``for v in T[i]``
-  (also in comprehensions), ``T.append(row)``, ``for row in T`` (also
+  (also in comprehensions), ``T.append(row)``, ``T[i] = row`` (its items put after
+  all others: rows are then out of order, and an append moves every row after
+  the end of the one appended to; not with row names, nor inside a loop over a
+  row of ``T``), ``for row in T`` (also
   ``enumerate(T)`` and in comprehensions), ``row = T[i]``, the truth of ``T``
   and ``return T`` (also in a returned tuple: ``return best, T``; the caller gets
   a list of lists: ``Function.returns_table``);
