@@ -198,7 +198,12 @@ def test_changed_ones_are_growable_lists(fn):
     assert got == want and type(got) is type(want)
 
 
-@pytest.mark.parametrize("fn", [aliased, nested], ids=lambda f: f.__name__)
+def test_nested_is_a_table():
+    # (a list of lists: frontend/list_tables.py, test_cpu_list_of_lists.py)
+    assert jit(nested, fallback=False)(3) == nested(3)
+
+
+@pytest.mark.parametrize("fn", [aliased], ids=lambda f: f.__name__)
 def test_other_uses_fall_back_naming_the_list(fn):
     args = (3,)
     with pytest.raises(UnsupportedError, match="list") as info:

@@ -358,6 +358,7 @@ def in_a_tuple(n):
 def nested(n):
     out = []
     out.append([n])
+    out.append(out[0])          # (one row twice: CPython's list holds it twice)
     return len(out)
 
 
@@ -407,7 +408,7 @@ def mixed_lookup(a):
 
 @pytest.mark.parametrize("f,args,reason", [
     (aliased, (1,), "ifexp position"), (passed_on, (1,), r"passed to tuple\(\)"),
-    (in_a_tuple, (1,), "stored in a tuple"), (nested, (1,), "list display"),
+    (in_a_tuple, (1,), "stored in a tuple"), (nested, (1,), "list display|new row"),
     (of_tuples, (1,), "a compiled list holds numbers"), (mixed, (1,), "different kinds"),
     (mixed_numpy, (np.array([2.5]),), "different kinds"), (sliced, (1,), "a slice of it"),
     (in_prange, (3,), "prange"),

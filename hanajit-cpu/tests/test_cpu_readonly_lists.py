@@ -202,9 +202,10 @@ def passed_to_builtin(x):
 
 # (``appended``, ``item_store``, ``augmented`` and ``returned`` of one kind of items
 # compile as growable lists: test_cpu_growable_lists.py; ``returned`` of an int and
-# a float holds two kinds of items, which still falls back)
+# a float holds two kinds of items, which still falls back; ``nested_row`` is a
+# list of lists: test_cpu_list_of_lists.py)
 FALLBACKS = [(returned, (1,)), (aliased, (2.0,)),
-             (sliced, (1.0,)), (nested_row, (1,)),
+             (sliced, (1.0,)),
              (min_of_nested, (5,)), (passed_to_builtin, (3.0,))]
 
 

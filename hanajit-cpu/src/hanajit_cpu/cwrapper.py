@@ -151,6 +151,37 @@ def _list_boxer(fn):
     list of its arrays; None for other results."""
     if not getattr(fn, "returns_list", False):
         return None
+    tables = getattr(fn, "returns_table", False)     # (frontend/list_tables.py)
+    if tables is True:
+        inner = _list_boxer_of(fn)
+        return lambda result: table_rows(inner(result))
+    if tables:
+        return _tables_in_tuple(_list_boxer_of(fn), set(tables))
+    return _list_boxer_of(fn)
+
+
+def _tables_in_tuple(inner, starts):
+    """A returned tuple with a table's three lists at each of ``starts``."""
+    def box(result):
+        items, out, k = list(inner(result)), [], 0
+        while k < len(items):
+            if k in starts:
+                out.append(table_rows(items[k:k + 3]))
+                k += 3
+            else:
+                out.append(items[k])
+                k += 1
+        return tuple(out)
+    return box
+
+
+def table_rows(parts):
+    """A list of lists of numbers from its items, row starts and row lengths."""
+    items, starts, lengths = parts
+    return [items[s:s + n] for s, n in zip(starts, lengths)]
+
+
+def _list_boxer_of(fn):
     if getattr(fn, "dict_boxing", None):
         return dict_boxer(fn.dict_boxing)
     if isinstance(getattr(fn, "return_type", None), T.TupleType) and \

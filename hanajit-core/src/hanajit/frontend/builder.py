@@ -34,8 +34,8 @@ from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
 from . import built_calls, comprehension_lists, dict_comprehensions, dict_locals, \
     generator_inlining, growable_list_uses, growable_lists, key_functions, list_passing, \
-    range_objects, set_locals, starred_targets, try_statements, vectorize_calls, walrus, \
-    tuple_lists, with_statements
+    list_tables, range_objects, set_locals, starred_targets, try_statements, vectorize_calls, \
+    walrus, tuple_lists, with_statements
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -132,6 +132,9 @@ class Builder(LoopStatements):
             if fnode is not self.fnode:
                 self.fnode = fnode
                 sv = survey(fnode)
+        # dp = [[0] * m for ...]: three lists each (frontend.list_tables)
+        sv = list_tables.apply(self, sv, lambda: readonly_lists(
+            self.fnode, set(self.params), self._global_object)[1])
         if sv.list_assign and ast.Tuple in sv.kinds:   # stack.append((r, c)): lists per item
             fnode = tuple_lists.rewrite(self.fnode, set(self.params))    # (frontend.tuple_lists)
             if fnode is not self.fnode:
@@ -249,6 +252,7 @@ class Builder(LoopStatements):
                         body=body, pyname=self.qualname, filename=self.p.filename)
         fn.hidden_words = self.hidden_words
         comprehension_lists.mark_returns(self, fn)      # lists the caller gets
+        fn.returns_table, fn.has_tables = self.returns_table, self.has_tables  # (list_tables)
         dict_locals.mark_returns(self, fn, self.dict_returns)
         return fn
 
@@ -630,6 +634,8 @@ class Builder(LoopStatements):
     def e_List(self, e):
         if id(e) not in self.list_displays:
             self.fail(e, "list display", f"{_src(e)}: " + (
+                "; ".join(self.table_reasons.values()) if self.table_reasons and
+                growable_list_uses.nested_reason(self.fnode, e) else
                 growable_list_uses.nested_reason(self.fnode, e) or "a list is compiled only "
                 "where it is never changed, returned or passed on (read as a tuple)"))
         return self.list_arg(e)

@@ -375,8 +375,9 @@ def _use(node, parents, resolve_global, fn):
         if _numpy_reader(obj):
             return None, False                  # np.mean(out): NumPy's np.asarray(out)
         if isinstance(p.func, ast.Attribute) and p.func.attr in CHANGES:
-            return f"it is put into another list (.{p.func.attr}() of it), and a list " \
-                "of lists compiles only as a display that is only read", False
+            return f"it is put into another list (.{p.func.attr}() of it) and used again " \
+                "before it is assigned a new list (CPython's list of lists holds the list " \
+                "object itself), or the other list is not a compiled list of lists", False
         name = getattr(obj, "__name__", None) or "a function"
         why = getattr(p, "hj_not_inlined", None)    # (frontend/list_passing.py)
         return f"it is passed to {name}()" + (f" ({why})" if why else ""), False
@@ -418,9 +419,11 @@ def _use(node, parents, resolve_global, fn):
     return f"it is used in {type(p).__name__.lower()} position", False
 
 
-_NESTED = ("a list of lists compiles only as a display that is only read, indexed "
-           "twice (table[i][j]); one changed, built by a comprehension, holding a list "
-           "local or repeated ([[0] * m] * n: every row one list) runs in the interpreter")
+_NESTED = ("a list of lists compiles where it is built of new rows (a comprehension or "
+           "display of rows, or [] and .append(row)) and used by indexing, len(), loops, "
+           "appends, reductions of its rows or return (docs/semantics.md, lists of lists); "
+           "one repeated ([[0] * m] * n: every row one list) or used otherwise runs in the "
+           "interpreter")
 
 
 def nested_reason(fn, display):

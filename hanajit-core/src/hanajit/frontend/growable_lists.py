@@ -363,7 +363,7 @@ def _statement(b, s):
             g = lists[t.value.id]
             k = _temp(b, "k")
             return [_assign(g.item, s.value),
-                    _assign(k, _call("__hj_store_index", _name(g.n), t.slice)),
+                    _assign(k, _position(t, "__hj_store_index", g)),
                     _assign(ast.Subscript(_name(g.buf), _name(k), ast.Store()),
                             _name(g.item))]
     if isinstance(s, ast.AugAssign):
@@ -383,7 +383,7 @@ def _statement(b, s):
                 t.value.id in lists:
             g = lists[t.value.id]
             k = _temp(b, "k")
-            return [_assign(k, _call("__hj_item_index", _name(g.n), t.slice)),
+            return [_assign(k, _position(t, "__hj_item_index", g)),
                     _assign(g.item, ast.BinOp(_checked(g.name, _name(k)), s.op, s.value)),
                     _assign(ast.Subscript(_name(g.buf), _name(k), ast.Store()),
                             _name(g.item))]
@@ -398,6 +398,15 @@ def _statement(b, s):
     if isinstance(s, ast.For):
         return _loop(b, s)
     return None
+
+
+def _position(t, check, g):
+    """The position ``out[i]`` (a store) writes: ``i`` checked by ``check``, or
+    as it is where it is known to be in range (``hj_checked``: a table's cell,
+    ``frontend/list_tables.py``)."""
+    if getattr(t, "hj_checked", False):
+        return t.slice
+    return _call(check, _name(g.n), t.slice)
 
 
 def _changed(b, g, attr, call) -> list:

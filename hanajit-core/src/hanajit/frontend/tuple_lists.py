@@ -36,6 +36,9 @@ PREFIX = "__hj_tl_"
 
 def label(name: str) -> str:
     """How messages name the list local ``name`` (a part of a split one: which)."""
+    from .list_tables import label as table_label
+    if table_label(name):
+        return table_label(name)
     if name.startswith(PREFIX):
         base, _, j = name[len(PREFIX):].rpartition("_")
         return f"the list '{base}' (item {j} of its tuples)"
