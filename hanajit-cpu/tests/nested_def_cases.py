@@ -21,7 +21,16 @@ def recursive(n):
 
 def statements(a):
     def sq_sum(x):
-        t = 0.0
+        t = np.float64(0.0)
+        for v in x:
+            t += v * v
+        return t
+    return sq_sum(a) + sq_sum(a[1:])
+
+
+def either_kind_helper(a):
+    def sq_sum(x):
+        t = 0.0             # (a Python 0.0 for an empty x, else an np.float64)
         for v in x:
             t += v * v
         return t

@@ -43,3 +43,12 @@ def test_matches_the_interpreter(fn, args):
 def test_the_rest_falls_back_naming_the_nested_function(fn):
     with pytest.warns(HanaJitFallbackWarning, match="nested function definition"):
         assert jit(fn)(2) == fn(2)
+
+
+def test_a_helper_result_of_either_kind_returned_falls_back():
+    """sq_sum() gives a Python float for an empty array and an np.float64 else:
+    only the entry boxes per call, so a returned sum of two falls back, naming
+    the helper (it came back as np.float64(0.0) where the interpreter gives 0.0)."""
+    from hanajit.testing.compare import check_fallback
+    for a in (np.zeros(0), np.array([1.0, 2.0, 3.0])):
+        check_fallback(nc.either_kind_helper, (a,), "sq_sum")

@@ -56,6 +56,10 @@ class Capabilities:
     # to its handlers (``ir.nodes.Try``, lowered by ``lowering/llvm_try.py``);
     # without it a function holding ``try`` runs in the interpreter
     catches: bool = False
+    # the code must be structured control flow (SPIR-V shaders for Vulkan, where
+    # LLVM's backend breaks a raise nested in a branch that also raises): ``lib/``
+    # keeps such checks flat where it has a choice (``python/operators.float_to_int``)
+    structured_control_flow: bool = False
 
     def key(self) -> str:
         """A stable text for cache keys: ``name=0/1`` of every field."""

@@ -21,7 +21,8 @@ class VulkanTarget(GpuTarget):
     # float64_math=False) and no C library on the device (c_math); i32/f32 atomics
     # only (the row's atomic_rmw)
     capabilities = Capabilities(kernel_model=True, shared_memory=True, atomics=True,
-                                c_math=False, complex=False, float64_math=False)
+                                c_math=False, complex=False, float64_math=False,
+                                structured_control_flow=True)
 
     # -- status and doctor -------------------------------------------------------------
     def status(self):

@@ -104,6 +104,14 @@ def float_to_int(L, e, to: T.Scalar):
     # in range iff lo - 1 < x < hi + 1 (the bounds are powers of two: exact)
     lo_f, hi_f = C(float(lo) - 1.0 if lo else -1.0, e.type), C(float(hi + 1), e.type)
     fits = band(N.Cmp("gt", e, lo_f, T.BOOL), N.Cmp("lt", e, hi_f, T.BOOL))
+    if L.ctx is not None and L.ctx.capabilities.structured_control_flow:
+        L.raise_if(N.Cmp("uno", e, e, T.BOOL), ValueError,
+                   "cannot convert float NaN to integer")
+        L.raise_if(N.Cmp("eq", N.Intrinsic("fabs", [e], e.type), C(float("inf"), e.type),
+                         T.BOOL), OverflowError, "cannot convert float infinity to integer")
+        L.emit(N.If(cond=logical_not(fits), then=[N.Raise(
+            exc=OverflowError, deopt=True, message=f"float too large to convert to {to}")]))
+        return N.Cast(e, to)
 
     def cold():
         L.raise_if(N.Cmp("uno", e, e, T.BOOL), ValueError,
