@@ -176,7 +176,7 @@ class CompileContext:
                 return spec
         parsed = self.parsed(pyfunc)
         while True:
-            fn, frozen = build_function(parsed, self.parallel_options(pyfunc))
+            fn, frozen = build_function(parsed, self.parallel_options(pyfunc), arg_types)
             self.frozen[parsed.qualname] = frozen
             fn.name = spec.symbol
             # helpers marked ``hj_compact`` (dispatch around BLAS calls) are compiled
@@ -290,7 +290,8 @@ class CompileContext:
         spec = self.specialize(pyfunc, argtypes)
         call.spec = spec
         if spec.fn is not None and spec.fn.returns_list:
-            what = "np.split's list of parts" if getattr(spec.fn, "returns_split", False) \
+            what = "a str built at run time" if getattr(spec.fn, "returns_str", False) \
+                else "np.split's list of parts" if getattr(spec.fn, "returns_split", False) \
                 else "a dict" if getattr(spec.fn, "dict_returns", None) \
                 else "a list comprehension"     # (frontend/split_lists.py)
             inf.fail(line, "call", f"{pyfunc.__qualname__}() returns {what}, which "

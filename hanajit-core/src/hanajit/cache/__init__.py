@@ -45,7 +45,7 @@ class FnInfo:
         self.pure = pure
         self.writes_arrays = not pure     # (a pure entry was one that may deoptimise)
         self.numpy_result = None          # results boxed as NumPy scalars (infer/numpy_results)
-        self.returns_list = self.numpy_list = False
+        self.returns_list = self.numpy_list = self.returns_str = False
         self.numpy_lists = ()
         self.dict_boxing = ()             # (frontend/dict_locals.py)
 
@@ -220,6 +220,7 @@ def _encode_artifact(artifact) -> dict:
                  "pure": v.pure, "arg_types": tuple(encode_type(t) for t in v.arg_types),
                  "return_type": encode_type(v.return_type),
                  "returns_list": bool(getattr(v, "returns_list", False)),
+                 "returns_str": bool(getattr(v, "returns_str", False)),
                  "numpy_list": bool(getattr(v, "numpy_list", False)),
                  "numpy_lists": [[k, bool(x)] for k, x in getattr(v, "numpy_lists", ())],
                  "dict_boxing": [[k, bool(a), bool(b)]
@@ -245,6 +246,7 @@ def _decode_artifact(data):
                             tuple(decode_type(t) for t in f["arg_types"]),
                             decode_type(f["return_type"]), f["can_raise"], f["pure"])
         meta["fn"].returns_list = bool(f.get("returns_list", False))
+        meta["fn"].returns_str = bool(f.get("returns_str", False))
         meta["fn"].numpy_list = bool(f.get("numpy_list", False))
         meta["fn"].numpy_lists = tuple((k, x) for k, x in f.get("numpy_lists", ()))
         meta["fn"].dict_boxing = tuple(tuple(x) for x in f.get("dict_boxing", ()))
