@@ -308,6 +308,15 @@ def joined_inside(a):
     return "<" + ",".join(str(v) for v in a)
 
 
+def two_kinds(a):
+    out = ""
+    for c in a:
+        out += chr(c)
+    for c in "xy":
+        out += c
+    return out
+
+
 def some_none(n):
     if n > 0:
         return str(n)
@@ -320,8 +329,36 @@ def some_none(n):
     (printed, (3,), "print of a run-time str"),
     (repr_field, (3,), "repr is not compiled"),
     (some_none, (3,), "None"),
+    (two_kinds, (np.arange(3),), "'out' is assigned a str built at run time here"),
     (joined_inside, (np.arange(3),), "inside a larger expression"),
     (listed, (3,), "str built at run time"),
 ])
 def test_what_still_falls_back(f, args, reason):
     check_fallback(f, args, reason)
+
+
+# ------------------------------------------------------------------ += grows in place
+def grown(a):
+    out = ""
+    for c in a:
+        out += chr(c)
+        if len(out) % 3 == 0 and out:
+            out += "|"
+    t = out
+    out += out
+    for ch in "xy":
+        out += ch
+    return t + "#" + out
+
+
+def long_text(n):
+    out = ""
+    for i in range(n):
+        out += chr(97 + i % 26)
+    return out
+
+
+def test_plus_equals_grows_in_place():
+    same(grown, np.array([97, 0x1F600, 98, 99, 100], np.int64))
+    same(grown, np.array([], np.int64))
+    same(long_text, 200_000)        # (a copy per += would take minutes)

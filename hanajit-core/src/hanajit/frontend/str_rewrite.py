@@ -56,6 +56,8 @@ class Rewriter:
         self.changed = bool(info.locals or info.tables)
         self.returns_str = False
         self.table_names = {}
+        # str locals grown by +=: a buffer with spare room and a count (``acc``)
+        self.acc = {n for n in self.S if any(how == "+=" for _, how in info.binds[n])}
         rets = [n for n in _walk_own(info.fn) if isinstance(n, ast.Return)]
         consts = {self.info.value(n.value, self.S) for n in rets if n.value is not None}
         if any(n.value is not None and self.rt(n.value) for n in rets) or \
@@ -153,10 +155,11 @@ class Rewriter:
         if any(t.id in self.S for t in names):
             if len(s.targets) != 1:
                 self.fail(s, "str built at run time", "assigned to several names at once")
-            s.value = self.sv(s.value, top=True)
-            return [s]
+            return self.bind(names[0].id, self.sv(s.value, top=True))
         if any(t.id in self.info.params for t in names) and self.rt(s.value):
             return [s]      # (infer/str_params.py: a str argument is not assigned)
+        if names and self.rt(s.value):
+            self.mixed(s, names[0].id)
         s.value = self.expr(s.value, top=True)
         s.targets = [self.target(t) for t in s.targets]
         return [s]
@@ -168,15 +171,30 @@ class Rewriter:
 
     def s_AugAssign(self, s):
         t = s.target
+        if isinstance(t, ast.Name) and t.id in self.acc and isinstance(s.op, ast.Add):
+            buf, n = self.hidden(t.id)          # out += x: x put after the count
+            x = self.tmp("x")
+            return [ast.Assign(targets=[name_node(x, True)], value=self.sv(s.value, top=True)),
+                    ast.Assign(targets=[name_node(buf, True)], value=helper_call(
+                        "put", name_node(buf), name_node(n), name_node(x))),
+                    ast.AugAssign(name_node(n, True), ast.Add(),
+                                  helper_call("len", name_node(x)))]
         if isinstance(t, ast.Name) and t.id in self.S:
             if isinstance(s.op, ast.Add):
                 value = helper_call("concat", name_node(t.id), self.sv(s.value, top=True))
             else:
-                value = helper_call("repeat_of", name_node(t.id), self.expr(s.value))
-            return [ast.Assign(targets=[name_node(t.id, True)], value=value)]
+                value = helper_call("repeat_of", self.sv(name_node(t.id)), self.expr(s.value))
+            return self.bind(t.id, value)
+        if isinstance(t, ast.Name) and self.like(s.value):
+            self.mixed(s, t.id)
         s.value = self.expr(s.value)
         s.target = self.target(s.target)
         return [s]
+
+    def mixed(self, s, name):
+        self.fail(s, "str variable", f"'{name}' is assigned a str built at run time here "
+                  "and, elsewhere, something not known to be a str (a number, another "
+                  "loop's items, an argument): one local holds one kind of value")
 
     def target(self, t):
         if isinstance(t, ast.Name):
@@ -216,15 +234,15 @@ class Rewriter:
                 c, st = self._table(it.id)
                 s.target = name_node(j, True)
                 s.iter = helper_call("range", ast.Constant(len(self.info.tables[it.id])))
-                first = ast.Assign(targets=[name_node(t.id, True)], value=helper_call(
+                first = self.bind(t.id, helper_call(
                     "picked", name_node(c), name_node(st), name_node(j)))
             else:
                 cp = self.tmp("cp")
                 s.iter, s.target = self.sv(it), name_node(cp, True)
-                first = ast.Assign(targets=[name_node(t.id, True)],
-                                   value=helper_call("unit", name_node(cp)))
-            ast.copy_location(first, s)
-            s.body = [first] + self.stmts(body)
+                first = self.bind(t.id, helper_call("unit", name_node(cp)))
+            for x in first:
+                ast.copy_location(x, s)
+            s.body = first + self.stmts(body)
             s.orelse = self.stmts(orelse)
             return [s]
         if isinstance(t, ast.Tuple) and len(t.elts) == 2 and \
@@ -234,15 +252,29 @@ class Rewriter:
             it.args = [self.sv(it.args[0])] + [self.expr(a) for a in it.args[1:]]
             it.func = name_node(PREFIX + "enumerate")
             t.elts[1] = name_node(cp, True)
-            first = ast.copy_location(ast.Assign(targets=[name_node(c, True)],
-                                                 value=helper_call("unit", name_node(cp))), s)
-            s.body = [first] + self.stmts(body)
+            first = self.bind(c, helper_call("unit", name_node(cp)))
+            for x in first:
+                ast.copy_location(x, s)
+            s.body = first + self.stmts(body)
             s.orelse = self.stmts(orelse)
             return [s]
         s.iter = self.expr(it)
         s.target = self.target(t)
         s.body, s.orelse = self.stmts(body), self.stmts(orelse)
         return [s]
+
+    def hidden(self, name):
+        return f"$sb_{name}", f"$sn_{name}"
+
+    def bind(self, name, value):
+        """``name = value`` of a str local (of one grown by ``+=``: its buffer, the
+        value itself, and count)."""
+        if name not in self.acc:
+            return [ast.Assign(targets=[name_node(name, True)], value=value)]
+        buf, n = self.hidden(name)
+        return [ast.Assign(targets=[name_node(buf, True)], value=value),
+                ast.Assign(targets=[name_node(n, True)], value=helper_call(
+                    "len", name_node(buf)))]
 
     def _table(self, name):
         return f"$tc_{name}", f"$ts_{name}"
@@ -278,6 +310,10 @@ class Rewriter:
     # ------------------------------------------------------------ expressions
     def cond(self, e):
         """``e`` in a truth context."""
+        if isinstance(e, ast.Name) and e.id in self.acc and e.id in self.S and \
+                e.id not in self.subst:
+            return ast.Compare(name_node(self.hidden(e.id)[1]), [ast.NotEq()],
+                               [ast.Constant(0)])
         if self.rt(e):
             return ast.Compare(helper_call("len", self.sv(e)), [ast.NotEq()], [ast.Constant(0)])
         if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
@@ -331,6 +367,9 @@ class Rewriter:
             a = e.args[0]
             if g is len and isinstance(a, ast.Name) and a.id in self.info.tables:
                 return ast.Constant(len(self.info.tables[a.id]))
+            if g is len and isinstance(a, ast.Name) and a.id in self.acc and \
+                    a.id in self.S and a.id not in self.subst:
+                return name_node(self.hidden(a.id)[1])
             if g is len and self.rt(a):
                 return helper_call("len", self.sv(a))
             if g is ord and self.like(a):
@@ -429,6 +468,8 @@ class Rewriter:
         if isinstance(e, ast.Name) and e.id in self.S:
             if e.id in self.subst:
                 return helper_call("unit", name_node(self.subst[e.id]))
+            if e.id in self.acc:
+                return helper_call("taken", *map(name_node, self.hidden(e.id)))
             return e
         v = self.info.value(e, self.S)
         if v is not None:
