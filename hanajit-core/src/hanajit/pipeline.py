@@ -294,8 +294,9 @@ class CompileContext:
                 else "np.split's list of parts" if getattr(spec.fn, "returns_split", False) \
                 else "a dict" if getattr(spec.fn, "dict_returns", None) \
                 else "a list comprehension"     # (frontend/split_lists.py)
+            kind = "str" if getattr(spec.fn, "returns_str", False) else "list or dict"
             inf.fail(line, "call", f"{pyfunc.__qualname__}() returns {what}, which "
-                     "compiled code has no list or dict type for")
+                     f"compiled code has no {kind} type for")
         return spec.return_type
 
     def helper(self, pyfunc, arg_types: tuple):
