@@ -362,3 +362,25 @@ def test_plus_equals_grows_in_place():
     same(grown, np.array([97, 0x1F600, 98, 99, 100], np.int64))
     same(grown, np.array([], np.int64))
     same(long_text, 200_000)        # (a copy per += would take minutes)
+
+
+def number_texts(n):
+    s = str(n)
+    return (f"{format(n, '08b')}|{bin(n)}|{hex(n)}|{oct(n)}|{format(n)}|{len(str(n))}|"
+            f"{s == s[::-1]}|{str(n)[::-1]}|{format(s, '>6')}")
+
+
+@pytest.mark.parametrize("n", [0, 5, -5, 121, 255, True])
+def test_format_bin_hex_oct(n):
+    same(number_texts, n)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 0x10FFFF), max_size=6), st.lists(st.integers(0, 0x10FFFF),
+                                                                max_size=3),
+       st.integers(-8, 8))
+def test_unicode_any_code_points(a, b, i):
+    a, b = np.array(a, np.int64), np.array(b, np.int64)
+    same(measured, a, i)
+    same(compared, a, b)
+    same(sliced, a, i, -i, (i % 3) - 1)

@@ -219,7 +219,8 @@ class Strs:
             return True
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and not e.keywords:
             f = self.resolve(e.func.id) if e.func.id not in self.binds else None
-            if f is str and len(e.args) <= 1 or f is chr and len(e.args) == 1:
+            if f is str and len(e.args) <= 1 or f in (chr, bin, hex, oct) and \
+                    len(e.args) == 1 or f is format and len(e.args) in (1, 2):
                 return True
             return False
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
@@ -246,7 +247,7 @@ def wanted(fn, str_args, resolve) -> bool:
         if isinstance(node, ast.JoinedStr):
             return True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
-                node.func.id in ("str", "chr", "ord"):
+                node.func.id in ("str", "chr", "ord", "format", "bin", "hex", "oct"):
             return True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                 node.func.attr == "join":

@@ -486,6 +486,15 @@ class Rewriter:
                 return helper_call("str_of", self.expr(e.args[0]))
             if g is chr:
                 return helper_call("chr_of", self.expr(e.args[0]))
+            if g in (format, bin, hex, oct):    # format(x, spec), bin(x): an f-string's
+                spec = {bin: "#b", hex: "#x", oct: "#o"}.get(g, "")     # field
+                if g is format and len(e.args) == 2:
+                    spec = self.info.value(e.args[1], self.S)
+                    if spec is None:
+                        self.fail(e, "format()", "a format spec other than a constant")
+                field = ast.FormattedValue(e.args[0], -1, ast.JoinedStr(
+                    [ast.Constant(spec)]) if spec else None)
+                return self.field(ast.copy_location(field, e))
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
                 e.func.attr == "join":
             return self.join(e, top)
