@@ -384,3 +384,29 @@ def test_unicode_any_code_points(a, b, i):
     same(measured, a, i)
     same(compared, a, b)
     same(sliced, a, i, -i, (i % 3) - 1)
+
+
+def unbound_grown(n):
+    if n > 0:
+        out = ""
+    out += "x"
+    return out
+
+
+def unbound_plain(n):
+    if n > 0:
+        s = str(n)
+    return s
+
+
+def picked_name(i):
+    names = ["x", "yy"]
+    return len(names[i])
+
+
+def test_unbound_locals_and_names_of_constants():
+    for n in (1, -1):
+        same(unbound_grown, n)
+        same(unbound_plain, n)
+    for i in (0, 1, -1, 2):
+        same(picked_name, i)

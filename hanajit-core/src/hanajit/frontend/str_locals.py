@@ -254,7 +254,7 @@ def wanted(fn, str_args, resolve) -> bool:
             return True
         if isinstance(node, (ast.AugAssign, ast.For)):
             return True
-        if isinstance(node, (ast.BinOp, ast.Subscript, ast.IfExp)) and any(
+        if isinstance(node, (ast.BinOp, ast.Subscript, ast.IfExp, ast.List, ast.Tuple)) and any(
                 isinstance(x, ast.Constant) and type(x.value) is str
                 for x in ast.iter_child_nodes(node)):
             return True
