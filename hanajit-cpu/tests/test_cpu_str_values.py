@@ -410,3 +410,15 @@ def test_unbound_locals_and_names_of_constants():
         same(unbound_plain, n)
     for i in (0, 1, -1, 2):
         same(picked_name, i)
+
+
+def with_length(n, a):
+    s = str(n)
+    if n < 0:
+        return s, len(s), a[0], "neg"
+    return s + "!", len(s), a[0], s[:1]
+
+
+def test_tuples_holding_strs():
+    for n in (5, -12):
+        same(with_length, n, np.array([1.5], np.float32))

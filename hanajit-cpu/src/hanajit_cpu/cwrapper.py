@@ -153,7 +153,11 @@ def _list_boxer(fn):
         return None
     if getattr(fn, "dict_boxing", None):
         return dict_boxer(fn.dict_boxing)
-    if getattr(fn, "returns_str", False):
+    strs = getattr(fn, "returns_str", False)
+    if isinstance(strs, tuple):     # a tuple holding run-time strs
+        return lambda r: tuple(_str_of_codes(x) if k in strs else x
+                               for k, x in enumerate(r))
+    if strs:
         return _str_of_codes        # a run-time str (frontend/str_locals.py)
     if isinstance(getattr(fn, "return_type", None), T.TupleType) and \
             not getattr(fn, "numpy_lists", ()):

@@ -220,7 +220,7 @@ def _encode_artifact(artifact) -> dict:
                  "pure": v.pure, "arg_types": tuple(encode_type(t) for t in v.arg_types),
                  "return_type": encode_type(v.return_type),
                  "returns_list": bool(getattr(v, "returns_list", False)),
-                 "returns_str": bool(getattr(v, "returns_str", False)),
+                 "returns_str": _str_positions(getattr(v, "returns_str", False)),
                  "numpy_list": bool(getattr(v, "numpy_list", False)),
                  "numpy_lists": [[k, bool(x)] for k, x in getattr(v, "numpy_lists", ())],
                  "dict_boxing": [[k, bool(a), bool(b)]
@@ -237,6 +237,11 @@ def _encode_artifact(artifact) -> dict:
             "metadata": meta}
 
 
+def _str_positions(v):
+    """``Function.returns_str`` as plain data: a bool, or a tuple's positions."""
+    return list(v) if isinstance(v, tuple) else bool(v)
+
+
 def _decode_artifact(data):
     from ..target import Artifact
     meta = dict(data["metadata"])
@@ -246,7 +251,8 @@ def _decode_artifact(data):
                             tuple(decode_type(t) for t in f["arg_types"]),
                             decode_type(f["return_type"]), f["can_raise"], f["pure"])
         meta["fn"].returns_list = bool(f.get("returns_list", False))
-        meta["fn"].returns_str = bool(f.get("returns_str", False))
+        rs = f.get("returns_str", False)
+        meta["fn"].returns_str = tuple(rs) if isinstance(rs, list) else bool(rs)
         meta["fn"].numpy_list = bool(f.get("numpy_list", False))
         meta["fn"].numpy_lists = tuple((k, x) for k, x in f.get("numpy_lists", ()))
         meta["fn"].dict_boxing = tuple(tuple(x) for x in f.get("dict_boxing", ()))

@@ -256,7 +256,8 @@ class Builder(LoopStatements):
             if self.returns.get("other"):
                 self.fail(self.fnode, "str returned", "the function returns a str built "
                           "at run time on one path and None (falling off its end) on another")
-            fn.returns_list = fn.returns_str = True     # boxed in Python: a str
+            fn.returns_list = True              # boxed in Python: a str, or a tuple
+            fn.returns_str = self.returns["str"]        # with strs at these positions
         comprehension_lists.mark_returns(self, fn)      # lists the caller gets
         dict_locals.mark_returns(self, fn, self.dict_returns)
         return fn
@@ -306,7 +307,7 @@ class Builder(LoopStatements):
 
     def s_Return(self, s):
         if getattr(s, "hj_str", False):         # a run-time str (frontend.str_locals)
-            self.returns["str"] = True
+            self.returns["str"] = s.hj_str      # (True, or its positions in a tuple)
             return [N.Return(value=self.expr(s.value))]
         value = comprehension_lists.returned(self, s.value)    # a list, built as an array
         if value is not None:

@@ -59,6 +59,7 @@ class Rewriter:
         # str locals grown by +=: a buffer with spare room and a count (``acc``)
         self.acc = {n for n in self.S if any(how == "+=" for _, how in info.binds[n])}
         rets = [n for n in _walk_own(info.fn) if isinstance(n, ast.Return)]
+        self.str_positions = self.tuple_positions(rets)
         consts = {self.info.value(n.value, self.S) for n in rets if n.value is not None}
         if any(n.value is not None and self.rt(n.value) for n in rets) or \
                 len(consts - {None}) > 1:         # return "some" / return "none"
@@ -67,6 +68,27 @@ class Rewriter:
                 if n.value is None or not self.like(n.value):
                     self.fail(n, "str returned", "the function returns a str built at run "
                               "time on one path and something else on another")
+
+    def tuple_positions(self, rets):
+        """The positions of the strs in the tuples every return gives (``return s,
+        len(s)``), or () when no return gives a tuple holding a run-time str."""
+        shapes = set()
+        for n in rets:
+            v = n.value
+            if isinstance(v, ast.Tuple) and not any(isinstance(x, ast.Starred)
+                                                    for x in v.elts):
+                shapes.add((len(v.elts), tuple(k for k, x in enumerate(v.elts)
+                                               if self.like(x))))
+                if any(self.rt(x) for x in v.elts):
+                    self.changed = True
+            else:
+                shapes.add(None)
+        if not self.changed or not any(s and s[1] for s in shapes):
+            return ()
+        if len(shapes) > 1:
+            self.fail(rets[0], "str returned", "the function's returns give tuples with "
+                      "run-time strs at different places, or a tuple and something else")
+        return shapes.pop()[1]
 
     # ---------------------------------------------------------------- helpers
     def fail(self, node, construct, detail=""):
@@ -141,6 +163,11 @@ class Rewriter:
         return [s]
 
     def s_Return(self, s):
+        if self.str_positions:          # return s, len(s): each str its array
+            s.value.elts = [self.sv(x) if k in self.str_positions else self.expr(x)
+                            for k, x in enumerate(s.value.elts)]
+            s.hj_str = self.str_positions
+            return [s]
         if self.returns_str:
             s.value = self.sv(s.value, top=True)
             s.hj_str = True
