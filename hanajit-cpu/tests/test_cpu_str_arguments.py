@@ -225,7 +225,7 @@ def reassigned(x, mode):
 
 def chosen(x, mode):
     m = "a" if x > 0 else "b"      # (m == mode compiles: test_cpu_str_values)
-    return m, x
+    return [m, x]
 
 
 def compared(x, mode):

@@ -422,3 +422,32 @@ def with_length(n, a):
 def test_tuples_holding_strs():
     for n in (5, -12):
         same(with_length, n, np.array([1.5], np.float32))
+
+
+# ------------------------------------------------------------ passed to callees
+def count_a(s):
+    n = 0
+    for c in s:
+        if c == "a":
+            n += 1
+    return n + len(s)
+
+
+def to_callees(k):
+    s = "ab" * k
+    return count_a(s) + count_a("aaa") + count_a(str(k)) + count_a(s=chr(97 + k))
+
+
+def assigns_param(s):
+    s = s + "!"
+    return len(s)
+
+
+def to_assigning_callee(k):
+    return assigns_param(str(k))
+
+
+def test_passed_to_callees():
+    for k in (0, 3):
+        same(to_callees, k)
+    check_fallback(to_assigning_callee, (5,), "is assigned in the function")

@@ -781,6 +781,9 @@ def build_function(parsed: ParsedFunction, parallel: dict | None = None,
     args = parsed.node.args
     params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
     str_args = {p: t.value for p, t in zip(params, arg_types) if type(t).__name__ == "StrArg"}
+    # (a run-time str passed by a compiled caller: its code points, frontend.str_locals)
+    str_args.update({p: None for p, t in zip(params, arg_types)
+                     if type(t).__name__ == "StrCodes"})
     b = Builder(parsed, parallel, str_args)
     fn = b.build()
     fn.locals = {}

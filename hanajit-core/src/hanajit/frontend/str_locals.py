@@ -120,7 +120,9 @@ class Strs:
 
     def __init__(self, fn, params, str_args, resolve):
         self.fn, self.params, self.resolve = fn, set(params), resolve
-        self.str_args = str_args            # {param: its str value}
+        # {param: its str value}; a run-time str's code points (None): ``coded``
+        self.str_args = {p: v for p, v in str_args.items() if v is not None}
+        self.coded = {p for p, v in str_args.items() if v is None}
         binds = {}
         for s in _statements(fn):
             for name, value, how in _targets(s):
@@ -146,14 +148,14 @@ class Strs:
         cands = {n for n, bs in binds.items() if n not in self.params and n not in
                  self.const and n not in self.tables}
         while True:
-            keep = {n for n in cands if all(self._binds_str(v, how, cands)
+            keep = {n for n in cands if all(self._binds_str(v, how, cands | self.coded)
                                              for v, how in binds[n])}
             if keep == cands:
                 break
             cands = keep
-        self.locals = {n for n in cands if any(how != "=" or self.rt(v, cands)
+        self.locals = {n for n in cands if any(how != "=" or self.rt(v, cands | self.coded)
                                                for v, how in binds[n])
-                       or len({ast.dump(v) for v, _ in binds[n]}) > 1}
+                       or len({ast.dump(v) for v, _ in binds[n]}) > 1} | self.coded
 
     def _table_uses_ok(self, name) -> bool:
         parents = {}

@@ -57,7 +57,11 @@ class Rewriter:
         self.returns_str = False
         self.table_names = {}
         # str locals grown by +=: a buffer with spare room and a count (``acc``)
-        self.acc = {n for n in self.S if any(how == "+=" for _, how in info.binds[n])}
+        self.acc = {n for n in self.S if any(how == "+=" for _, how in info.binds.get(n, ()))}
+        for p in info.coded:
+            if p in info.binds:
+                self.fail(info.fn, "str parameter", f"'{p}' (a str built at run time by the "
+                          "caller) is assigned in the function")
         rets = [n for n in _walk_own(info.fn) if isinstance(n, ast.Return)]
         self.str_positions = self.tuple_positions(rets)
         consts = {self.info.value(n.value, self.S) for n in rets if n.value is not None}
@@ -408,14 +412,18 @@ class Rewriter:
         if self.rt(e):
             self.refuse(e, "used where compiled code has no str")
         e.func = self.expr(f) if not isinstance(f, ast.Name) else f
+        user = _user_function(g)
         for a in e.args:
-            if self.rt(a.value if isinstance(a, ast.Starred) else a):
+            if self.rt(a.value if isinstance(a, ast.Starred) else a) and not (
+                    user and not isinstance(a, ast.Starred)):
                 self.refuse(a, f"passed to {_src(f)}()")
-        e.args = [self.expr(a) for a in e.args]
+        e.args = [helper_call("str_tag", self.sv(a)) if user and self.rt(a) else self.expr(a)
+                  for a in e.args]
         for k in e.keywords:
-            if self.rt(k.value):
+            if self.rt(k.value) and not user:
                 self.refuse(k.value, f"passed to {_src(f)}()")
-            k.value = self.expr(k.value)
+            k.value = helper_call("str_tag", self.sv(k.value)) if user and \
+                self.rt(k.value) else self.expr(k.value)
         return e
 
     def compare(self, e):
@@ -497,6 +505,8 @@ class Rewriter:
                 return helper_call("unit", name_node(self.subst[e.id]))
             if e.id in self.acc:
                 return helper_call("taken", *map(name_node, self.hidden(e.id)))
+            if e.id in self.info.coded:
+                return helper_call("str_untag", e)
             return e
         v = self.info.value(e, self.S)
         if v is not None:
@@ -662,6 +672,16 @@ class Rewriter:
         self.pre = []
         self.pre = saved + self.stmts(loops)
         return helper_call("taken", name_node(jb), name_node(jn))
+
+
+def _user_function(g) -> bool:
+    """Is ``g`` a function of the user's (plain or jitted), which a run-time str is
+    passed to as its code points (the callee specialises on ``T.StrCodes``)?"""
+    import inspect
+    if inspect.isfunction(getattr(g, "py_func", None)):        # jitted
+        return True
+    mod = getattr(g, "__module__", "") or ""
+    return inspect.isfunction(g) and mod.split(".")[0] not in ("numpy", "hanajit", "math")
 
 
 def _walk_own(fn):

@@ -7,6 +7,7 @@ reason (CPython's shortest float repr is not compiled): the function runs in the
 interpreter."""
 from __future__ import annotations
 
+from ...ir import nodes as N
 from ...ir import types as T
 from ...typing_rules import Incompatible
 from ..python.operators import C
@@ -19,6 +20,8 @@ chr_of = CompiledOnly("chr_of")
 repeat_of = CompiledOnly("repeat_of")
 item_of = CompiledOnly("item_of")
 concat_of = CompiledOnly("concat_of")
+str_tag = CompiledOnly("str_tag")
+str_untag = CompiledOnly("str_untag")
 
 STR = T.ArrayType(T.INT32, 1, "C")
 
@@ -139,11 +142,46 @@ class ConcatOf(CallTemplate):
         return out
 
 
+@register
+class StrTag(CallTemplate):
+    """A run-time str passed to a callee: typed ``StrCodes`` (the same array)."""
+    paths = ("hanajit.lib.python.strings.str_tag",)
+
+    def typer(self, inf, call, args, kwargs):
+        if args[0] != STR:
+            raise Incompatible("a str's code points")
+        return T.StrCodes(T.INT32, 1, "C")
+
+    def lower(self, L, call, args, kwargs):
+        return _retyped(L, args[0], call.type)
+
+
+@register
+class StrUntag(CallTemplate):
+    """A callee's ``StrCodes`` parameter read: the str's array."""
+    paths = ("hanajit.lib.python.strings.str_untag",)
+
+    def typer(self, inf, call, args, kwargs):
+        if not isinstance(args[0], T.StrCodes):
+            raise Incompatible("a str parameter's code points")
+        return STR
+
+    def lower(self, L, call, args, kwargs):
+        return _retyped(L, args[0], STR)
+
+
+def _retyped(L, e, t):
+    """``e`` (an int32 array) held in a temporary of type ``t`` (the same form)."""
+    name = L.temp(t, "s")
+    L.emit(N.Assign(target=name, value=e))
+    return N.Var(name, t)
+
+
 def callables() -> dict:
     """The compiled-only callables and the helpers ``frontend/str_locals.py``
     calls, by the names it gives them."""
     out = {n: globals()[n] for n in ("str_of", "format_of", "chr_of", "repeat_of",
-                                     "item_of", "concat_of")}
+                                     "item_of", "concat_of", "str_tag", "str_untag")}
     for n in ("concat", "copied", "unit", "code_point", "order", "equal", "contains",
               "to_int", "put", "taken", "picked", "assemble"):
         out[n] = getattr(alg, n)
