@@ -292,7 +292,7 @@ def rewrite(b, fn, str_args):
     body = r.stmts(fn.body)
     if not r.changed:
         return original, False
-    fn.body = body
+    fn.body = r.prelude() + body
     ast.fix_missing_locations(fn)
     b.injected.update(injected())
     return fn, r.returns_str

@@ -56,6 +56,7 @@ class Rewriter:
         self.changed = bool(info.locals or info.tables)
         self.returns_str = False
         self.table_names = {}
+        self.constants = {}             # str constant -> the local of its array
         # str locals grown by +=: a buffer with spare room and a count (``acc``)
         self.acc = {n for n in self.S if any(how == "+=" for _, how in info.binds.get(n, ()))}
         for p in info.coded:
@@ -492,10 +493,22 @@ class Rewriter:
 
     # ------------------------------------------------------------------ strs
     def codes(self, text):
-        if not text:
-            return helper_call("empty", ast.Constant(0), name_node(PREFIX + "int32"))
-        return helper_call("array", ast.Tuple([ast.Constant(ord(c)) for c in text], ast.Load()),
-                     name_node(PREFIX + "int32"))
+        """The array of the str constant ``text``: one local per distinct constant,
+        made on entry (``prelude``; never written, so shared)."""
+        if text not in self.constants:
+            self.constants[text] = self.tmp("k")
+        return name_node(self.constants[text])
+
+    def prelude(self):
+        """The assignments of the constants' arrays, for the top of the function."""
+        out = []
+        for text, name in self.constants.items():
+            value = helper_call("array", ast.Tuple([ast.Constant(ord(c)) for c in text],
+                                                   ast.Load()), name_node(PREFIX + "int32")) \
+                if text else helper_call("empty", ast.Constant(0), name_node(PREFIX + "int32"))
+            out.append(ast.copy_location(ast.Assign(targets=[name_node(name, True)],
+                                                    value=value), self.info.fn))
+        return out
 
     def sv(self, e, top=False):
         """The code point array of the str ``e``."""
