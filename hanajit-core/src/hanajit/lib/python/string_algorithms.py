@@ -113,8 +113,9 @@ def _space(c):
 
 def to_int(a):
     """``int(s)`` of ASCII decimal digits (an optional sign, single underscores
-    between digits, ASCII whitespace around them), at most 18 digits; anything
-    else -- other digits, an error to word -- re-runs in the interpreter."""
+    between digits, ASCII whitespace around them) within int64; anything else --
+    other digits, a bigger int, an error to word -- re-runs in the interpreter.
+    The value is gathered negated (every int64 has a negation but the least)."""
     n = len(a)
     i, j = 0, n
     while i < j and _space(a[i]):
@@ -129,7 +130,10 @@ def to_int(a):
     while i < j:
         c = int(a[i])
         if 48 <= c <= 57:
-            value = value * 10 + (c - 48)
+            d = c - 48
+            if value < -922337203685477580 or value == -922337203685477580 and d > 8:
+                raise Deopt("int() of a str beyond int64")
+            value = value * 10 - d
             digits += 1
             after_digit = True
         elif c == 95 and after_digit and i + 1 < j and 48 <= a[i + 1] <= 57:
@@ -137,9 +141,13 @@ def to_int(a):
         else:
             raise Deopt("int() of a str other than decimal digits")
         i += 1
-    if digits == 0 or digits > 18:
-        raise Deopt("int() of a str other than up to 18 decimal digits")
-    return -value if negative else value
+    if digits == 0:
+        raise Deopt("int() of a str without digits")
+    if negative:
+        return value
+    if value == -9223372036854775807 - 1:
+        raise Deopt("int() of a str beyond int64")
+    return -value
 
 
 def digits(n, base, upper):
