@@ -57,6 +57,7 @@ class Rewriter:
         self.returns_str = False
         self.table_names = {}
         self.constants = {}             # str constant -> the local of its array
+        self.chars = None               # the local of the table of characters (char)
         # str locals grown by +=: a buffer with spare room and a count (``acc``)
         self.acc = {n for n in self.S if any(how == "+=" for _, how in info.binds.get(n, ()))}
         for p in info.coded:
@@ -271,7 +272,7 @@ class Rewriter:
             else:
                 cp = self.tmp("cp")
                 s.iter, s.target = self.sv(it), name_node(cp, True)
-                first = self.bind(t.id, helper_call("unit", name_node(cp)))
+                first = self.bind(t.id, self.char(cp))
             for x in first:
                 ast.copy_location(x, s)
             s.body = first + self.stmts(body)
@@ -284,7 +285,7 @@ class Rewriter:
             it.args = [self.sv(it.args[0])] + [self.expr(a) for a in it.args[1:]]
             it.func = name_node(PREFIX + "enumerate")
             t.elts[1] = name_node(cp, True)
-            first = self.bind(c, helper_call("unit", name_node(cp)))
+            first = self.bind(c, self.char(cp))
             for x in first:
                 ast.copy_location(x, s)
             s.body = first + self.stmts(body)
@@ -499,9 +500,24 @@ class Rewriter:
             self.constants[text] = self.tmp("k")
         return name_node(self.constants[text])
 
+    def char(self, cp):
+        """The one-character str of the code point in the local ``cp`` (of a loop
+        over a str): below 256, a row of a table made on entry (no allocation)."""
+        return helper_call("char_of", self.chars_table(), name_node(cp))
+
+    def chars_table(self):
+        if self.chars is None:
+            self.chars = self.tmp("chars")
+        return name_node(self.chars)
+
     def prelude(self):
-        """The assignments of the constants' arrays, for the top of the function."""
+        """The assignments of the constants' arrays (and of the table of the first
+        256 characters), for the top of the function."""
         out = []
+        if self.chars is not None:
+            out.append(ast.copy_location(ast.Assign(targets=[name_node(self.chars, True)],
+                                                    value=helper_call("char_table")),
+                                         self.info.fn))
         for text, name in self.constants.items():
             value = helper_call("array", ast.Tuple([ast.Constant(ord(c)) for c in text],
                                                    ast.Load()), name_node(PREFIX + "int32")) \
@@ -515,7 +531,7 @@ class Rewriter:
         self.changed = True
         if isinstance(e, ast.Name) and e.id in self.S:
             if e.id in self.subst:
-                return helper_call("unit", name_node(self.subst[e.id]))
+                return self.char(self.subst[e.id])
             if e.id in self.acc:
                 return helper_call("taken", *map(name_node, self.hidden(e.id)))
             if e.id in self.info.coded:
@@ -535,7 +551,7 @@ class Rewriter:
             if g is str:
                 return helper_call("str_of", self.expr(e.args[0]))
             if g is chr:
-                return helper_call("chr_of", self.expr(e.args[0]))
+                return helper_call("chr_of", self.expr(e.args[0]), self.chars_table())
             if g in (format, bin, hex, oct):    # format(x, spec), bin(x): an f-string's
                 spec = {bin: "#b", hex: "#x", oct: "#o"}.get(g, "")     # field
                 if g is format and len(e.args) == 2:

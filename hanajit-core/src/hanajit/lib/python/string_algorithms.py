@@ -47,6 +47,30 @@ def unit(cp):
     return out
 
 
+def char_table():
+    """The one-character strs of code points 0 to 255, one per row (``char_of``
+    gives views of them: never written)."""
+    t = np.empty((256, 1), np.int32)
+    for i in range(256):
+        t[i, 0] = i
+    return t
+
+
+def character_in(table, i):
+    """``chr(i)``: a row of ``table`` (``char_table``) below 256."""
+    if i < 0 or i >= 0x110000:
+        raise ValueError("chr() arg not in range(0x110000)")
+    return char_of(table, i)
+
+
+def char_of(table, cp):
+    """The one-character str of ``cp`` (a loop over a str): a row of ``table``
+    below 256, else a new one."""
+    if cp < 256:
+        return table[cp]
+    return unit(cp)
+
+
 def item(a, i):
     """``s[i]`` (negative from the end)."""
     n = len(a)
@@ -210,8 +234,28 @@ def assemble(sign, prefix, body, fill, align, width):
 
 
 def int_text(n):
-    """``str(n)`` of an int."""
-    return assemble(45 if n < 0 else 0, 0, digits(n, 10, False), 32, 0, 0)
+    """``str(n)`` of an int: its digits counted, then written from the end into
+    one new str (worked on ``-abs(n)``, which every int64 has)."""
+    m = n if n < 0 else -n
+    k, t = 0, m
+    while True:
+        t = (t + 9) // 10
+        k += 1
+        if t == 0:
+            break
+    size = k + 1 if n < 0 else k
+    out = np.empty(size, np.int32)
+    pos, t = size - 1, m
+    while True:
+        q = (t + 9) // 10
+        out[pos] = 48 + q * 10 - t
+        pos -= 1
+        t = q
+        if t == 0:
+            break
+    if n < 0:
+        out[0] = 45
+    return out
 
 
 def formatted_int(n, fill, align, sign, prefix, width, base, upper):

@@ -85,15 +85,15 @@ class FormatOf(CallTemplate):
 
 @register
 class ChrOf(CallTemplate):
-    """``chr(i)``."""
+    """``chr(i)`` (``chr_of(i, table)``)."""
     paths = ("hanajit.lib.python.strings.chr_of",)
 
     def typer(self, inf, call, args, kwargs):
         _whole(args[0], "chr()")
         return STR
 
-    def lower(self, L, call, args, kwargs):
-        return _call(L, alg.character, [_int64(L, args[0])])
+    def lower(self, L, call, args, kwargs):     # (the table of char_table: no new str)
+        return _call(L, alg.character_in, [args[1], _int64(L, args[0])])
 
 
 @register
@@ -183,6 +183,7 @@ def callables() -> dict:
     out = {n: globals()[n] for n in ("str_of", "format_of", "chr_of", "repeat_of",
                                      "item_of", "concat_of", "str_tag", "str_untag")}
     for n in ("concat", "copied", "unit", "code_point", "order", "equal", "contains",
-              "to_int", "put", "taken", "picked", "assemble"):
+              "to_int", "put", "taken", "picked", "assemble", "char_table",
+              "char_of"):
         out[n] = getattr(alg, n)
     return out
