@@ -18,19 +18,27 @@ built at run time (or constants that differ).  Its reads, and every run-time str
 expression, must be in a place this module builds:
 
 * ``+``, ``* k``, ``s[i]``, ``s[a:b:c]``, ``len``, ``ord``, ``int`` (ASCII
-  digits: others re-run in the interpreter), ``str``, ``chr``, f-strings of ints,
-  bools and strs (fill, align, sign, ``#``, ``0``, width; ``d``/``x``/``X``/
-  ``o``/``b``), ``==``/``!=``/``<``/``<=``/``>``/``>=`` (chained too), ``in``,
-  truth, ``a if c else b``, ``for c in s`` (also in comprehensions), ``sep.join``
-  of a generator or list comprehension (the whole value of an assignment or
+  digits within int64: others re-run in the interpreter), ``str``, ``chr``,
+  ``format``/``bin``/``hex``/``oct``, f-strings of ints, bools and strs (fill,
+  align, sign, ``#``, ``0``, width; ``d``/``x``/``X``/``o``/``b``),
+  ``==``/``!=``/``<``/``<=``/``>``/``>=`` (chained too), ``in``, truth,
+  ``a if c else b``, ``for c in s`` (also in comprehensions), ``sep.join`` of a
+  generator or list comprehension (the whole value of an assignment or
   ``return``), of a display, or of a list of str constants;
-* ``return s`` (every return of the function a str);
+* ``return s`` (every return of the function a str, or a tuple holding strs at
+  the same positions: ``Function.returns_str``);
+* passing it to a plain or jitted function: its array typed ``T.StrCodes``, on
+  which the callee specialises, reading the parameter as a str;
 * ``names[i]``, ``len(names)``, ``for x in names`` of a list (or tuple) of str
   constants assigned once (two arrays: all the code points, where each starts).
 
-Anything else on a run-time str (a method, passing it to a function, storing it
-in an array or a list, printing it, a float in ``str()``) fails with a reason
-naming the construct: the function runs in the interpreter.
+Costs (``str_rewrite.py``): a local grown by ``+=`` is a buffer with spare room
+and a count; the characters of a loop over a str and ``chr(i)`` below 256 are
+rows of a table made on entry; constants are made once, on entry.
+
+Anything else on a run-time str (a method, passing it to a library function,
+storing it in an array or a list, printing it, a float in ``str()``) fails with
+a reason naming the construct: the function runs in the interpreter.
 """
 from __future__ import annotations
 
