@@ -699,8 +699,9 @@ class Builder(LoopStatements):
                 and not kwargs:                   # np.where(c) is np.nonzero(c)
             import numpy
             return N.PyCall(callee=numpy.nonzero, args=args, kwargs={}, name="np.nonzero")
-        if isinstance(func, ObjRef):
-            return N.PyCall(callee=func.obj, args=args, kwargs=kwargs, name=func.name)
+        if isinstance(func, ObjRef):        # (hj_name: a generated call's words)
+            return N.PyCall(callee=func.obj, args=args, kwargs=kwargs,
+                            name=getattr(e, "hj_name", None) or func.name)
         if isinstance(func, N.PyAttr):      # method call on a value
             return N.PyCall(callee=Method(func.attr), args=[func.value] + args,
                             kwargs=kwargs, name=func.attr)

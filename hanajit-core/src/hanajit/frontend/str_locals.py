@@ -56,8 +56,17 @@ def name_node(n, store=False):
     return ast.Name(n, ast.Store() if store else ast.Load())
 
 
+_WORDS = {"str_of": "str", "format_of": "a formatted field", "chr_of": "chr",
+          "repeat_of": "str * int", "item_of": "str indexing", "concat_of": "str +",
+          "code_point": "ord", "to_int": "int", "str_tag": "a str argument",
+          "str_untag": "a str parameter"}
+
+
 def helper_call(f, *args):
-    return ast.Call(name_node(PREFIX + f), list(args), [])
+    """A call of the helper ``f``, named in reasons as what the user wrote."""
+    call = ast.Call(name_node(PREFIX + f), list(args), [])
+    call.hj_name = _WORDS.get(f, f"a str operation ({f})")
+    return call
 
 
 def is_call_of(e, name, resolve):

@@ -26,17 +26,17 @@ str_untag = CompiledOnly("str_untag")
 STR = T.ArrayType(T.INT32, 1, "C")
 
 
-def _whole(t, what: str, bools=True):
+def _whole(t, what: str, bools=True, prep="of"):
     """Refuse ``t`` unless it is an int (or a bool) scalar."""
     if isinstance(t, T.Scalar) and (t.is_int or t.is_bool and bools):
         if t == T.UINT64:
             raise Incompatible(f"{what} of a uint64 (beyond int64) is not compiled")
         return
-    if isinstance(t, T.Scalar) and t.kind == "f":
+    if isinstance(t, T.Scalar) and t.kind == "f" and what in ("str()", "a formatted field"):
         raise Incompatible(f"{what} of a float: CPython's shortest repr of a float is not "
                            "compiled into a run-time str")
-    raise Incompatible(f"{what} of a {t}; a str built at run time is compiled from ints, "
-                       "bools and strs")
+    raise Incompatible(f"{what} {prep} a {t}; a str built at run time is compiled from "
+                       "ints, bools and strs")
 
 
 def _call(L, helper, args):
@@ -102,7 +102,7 @@ class RepeatOf(CallTemplate):
     paths = ("hanajit.lib.python.strings.repeat_of",)
 
     def typer(self, inf, call, args, kwargs):
-        _whole(args[1], "repeating a str (s * k)")
+        _whole(args[1], "repeating a str (s * k)", prep="by")
         return STR
 
     def lower(self, L, call, args, kwargs):
@@ -115,7 +115,7 @@ class ItemOf(CallTemplate):
     paths = ("hanajit.lib.python.strings.item_of",)
 
     def typer(self, inf, call, args, kwargs):
-        _whole(args[1], "indexing a str")
+        _whole(args[1], "indexing a str", prep="with")
         if args[1].is_bool and inf.is_strong(call.args[1]):
             raise Incompatible("a NumPy bool as a str index (Python raises TypeError)")
         return STR
