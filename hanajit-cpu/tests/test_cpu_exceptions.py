@@ -147,7 +147,7 @@ def test_reasons_name_the_dtype_and_the_int_that_does_not_fit():
     ("return {1: x}", "dict display"),
     ("return {i for i in range(x)}", "set comprehension"),
     ("return len({i: i for i in range(x)})", "dict comprehension"),
-    ("return f'{x}'", "f-string"),
+    ("return f'{x:,}'", "f-string"),        # (f'{x}' compiles: test_cpu_str_values)
     ("with np.nditer(x):\n        return x", "with statement"),
     ("class C:\n        pass\n    return x", "class definition"),
     ("global g\n    return x", "global statement"),

@@ -215,7 +215,7 @@ def test_the_disk_cache_keys_on_the_value(tmp_path, monkeypatch):
 
 
 def indexed(x, mode):
-    return mode[x]
+    return mode[x].upper()      # (mode[x] compiles: test_cpu_str_values)
 
 
 def reassigned(x, mode):
@@ -224,8 +224,8 @@ def reassigned(x, mode):
 
 
 def chosen(x, mode):
-    m = "a" if x > 0 else "b"
-    return m == mode
+    m = "a" if x > 0 else "b"      # (m == mode compiles: test_cpu_str_values)
+    return [m, x]
 
 
 def compared(x, mode):
@@ -237,9 +237,9 @@ def in_tuple(x, mode):
 
 
 @pytest.mark.parametrize("f, args, reason", [
-    (indexed, (1, "abc"), "str value"),
+    (indexed, (1, "abc"), "str built at run time"),
     (reassigned, (1, "abc"), "str argument: 'mode' is assigned"),
-    (chosen, (1, "a"), "chosen at run time"),
+    (chosen, (1, "a"), "str built at run time"),
     (compared, (1, "a"), "compared with a run-time value"),
     (in_tuple, (1, "a"), "str value"),
 ])

@@ -177,7 +177,7 @@ class CompileContext:
                 return spec
         parsed = self.parsed(pyfunc)
         while True:
-            fn, frozen = build_function(parsed, self.parallel_options(pyfunc))
+            fn, frozen = build_function(parsed, self.parallel_options(pyfunc), arg_types)
             self.frozen[parsed.qualname] = frozen
             fn.name = spec.symbol
             # helpers marked ``hj_compact`` (dispatch around BLAS calls) are compiled
@@ -297,11 +297,13 @@ class CompileContext:
         spec = self.specialize(pyfunc, argtypes)
         call.spec = spec
         if spec.fn is not None and spec.fn.returns_list:
-            what = "np.split's list of parts" if getattr(spec.fn, "returns_split", False) \
+            what = "a str built at run time" if getattr(spec.fn, "returns_str", False) \
+                else "np.split's list of parts" if getattr(spec.fn, "returns_split", False) \
                 else "a dict" if getattr(spec.fn, "dict_returns", None) \
                 else "a list comprehension"     # (frontend/split_lists.py)
+            kind = "str" if getattr(spec.fn, "returns_str", False) else "list or dict"
             inf.fail(line, "call", f"{pyfunc.__qualname__}() returns {what}, which "
-                     "compiled code has no list or dict type for")
+                     f"compiled code has no {kind} type for")
         return spec.return_type
 
     def helper(self, pyfunc, arg_types: tuple):

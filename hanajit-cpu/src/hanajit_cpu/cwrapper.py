@@ -184,6 +184,12 @@ def table_rows(parts):
 def _list_boxer_of(fn):
     if getattr(fn, "dict_boxing", None):
         return dict_boxer(fn.dict_boxing)
+    strs = getattr(fn, "returns_str", False)
+    if isinstance(strs, tuple):     # a tuple holding run-time strs
+        return lambda r: tuple(_str_of_codes(x) if k in strs else x
+                               for k, x in enumerate(r))
+    if strs:
+        return _str_of_codes        # a run-time str (frontend/str_locals.py)
     if isinstance(getattr(fn, "return_type", None), T.TupleType) and \
             not getattr(fn, "numpy_lists", ()):
         return list             # the parts of np.split (frontend/split_lists.py)
@@ -235,6 +241,11 @@ def named_boxer(t):
             return T.named_tuple_class(t)(*items)
         return tuple(items)
     return box
+
+
+def _str_of_codes(a):
+    """The str of a code point array (lone surrogates too, as ``chr`` makes them)."""
+    return a.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
 
 
 def _python_list(a):

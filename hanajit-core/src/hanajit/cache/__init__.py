@@ -46,6 +46,7 @@ class FnInfo:
         self.writes_arrays = not pure     # (a pure entry was one that may deoptimise)
         self.numpy_result = None          # results boxed as NumPy scalars (infer/numpy_results)
         self.returns_list = self.numpy_list = self.returns_table = False
+        self.returns_str = False
         self.numpy_lists = ()
         self.dict_boxing = ()             # (frontend/dict_locals.py)
 
@@ -221,6 +222,7 @@ def _encode_artifact(artifact) -> dict:
                  "return_type": encode_type(v.return_type),
                  "returns_list": bool(getattr(v, "returns_list", False)),
                  "returns_table": _tables(getattr(v, "returns_table", False)),
+                 "returns_str": _str_positions(getattr(v, "returns_str", False)),
                  "numpy_list": bool(getattr(v, "numpy_list", False)),
                  "numpy_lists": [[k, bool(x)] for k, x in getattr(v, "numpy_lists", ())],
                  "dict_boxing": [[k, bool(a), bool(b)]
@@ -243,6 +245,11 @@ def _tables(v):
     return tuple(v) if isinstance(v, (list, tuple)) else bool(v)
 
 
+def _str_positions(v):
+    """``Function.returns_str`` as plain data: a bool, or a tuple's positions."""
+    return list(v) if isinstance(v, tuple) else bool(v)
+
+
 def _decode_artifact(data):
     from ..target import Artifact
     meta = dict(data["metadata"])
@@ -253,6 +260,8 @@ def _decode_artifact(data):
                             decode_type(f["return_type"]), f["can_raise"], f["pure"])
         meta["fn"].returns_list = bool(f.get("returns_list", False))
         meta["fn"].returns_table = _tables(f.get("returns_table", False))
+        rs = f.get("returns_str", False)
+        meta["fn"].returns_str = tuple(rs) if isinstance(rs, list) else bool(rs)
         meta["fn"].numpy_list = bool(f.get("numpy_list", False))
         meta["fn"].numpy_lists = tuple((k, x) for k, x in f.get("numpy_lists", ()))
         meta["fn"].dict_boxing = tuple(tuple(x) for x in f.get("dict_boxing", ()))

@@ -34,8 +34,8 @@ from .readonly_lists import index_array, readonly_lists
 from .scopes import survey
 from . import built_calls, comprehension_lists, dict_comprehensions, dict_locals, \
     generator_inlining, growable_list_uses, growable_lists, key_functions, list_passing, \
-    list_tables, range_objects, set_locals, starred_targets, try_statements, vectorize_calls, \
-    walrus, tuple_lists, with_statements
+    list_tables, range_objects, set_locals, starred_targets, str_locals, try_statements, \
+    vectorize_calls, walrus, tuple_lists, with_statements
 from .source import ParsedFunction, eager_self
 
 _BINOPS = {
@@ -68,12 +68,14 @@ def freezable(v) -> bool:
 class Builder(LoopStatements):
     """Build the Python-level IR function of one parsed ``def``."""
 
-    def __init__(self, parsed: ParsedFunction, parallel: dict | None = None):
+    def __init__(self, parsed: ParsedFunction, parallel: dict | None = None,
+                 str_args: dict | None = None):
         self.p = parsed
         # prange/parallel=True: {"auto": bool, "fallback": bool, "workers": int,
         # "serial": set of (qualname, line) loops to keep serial}
         self.parallel = parallel or {}
         self.injected: dict = {}        # names of generated code (parallel loops)
+        self.n_tmp = 0                  # (tmp(): fresh names)
         self.loop_depth = 0
         self.fnode = parsed.node
         self.qualname = parsed.qualname
@@ -108,6 +110,12 @@ class Builder(LoopStatements):
             if fnode is not self.fnode:
                 self.fnode = fnode
                 sv = survey(fnode)
+        # strs built at run time: code point arrays (frontend.str_locals)
+        self.locals = set(self.params) | sv.names
+        fnode, self.returns_str = str_locals.rewrite(self, self.fnode, str_args or {})
+        if fnode is not self.fnode:
+            self.fnode = fnode
+            sv = survey(fnode)
         if ast.DictComp in sv.kinds:   # d = {k: v for ...}: loops (frontend.dict_comprehensions)
             fnode = dict_comprehensions.rewrite(self, self.fnode)
             if fnode is not self.fnode:
@@ -184,7 +192,6 @@ class Builder(LoopStatements):
             and k not in self.comp_lists})
         self.frozen: dict = {}          # global name -> frozen value or object
         self.loop_flags: list = []      # stack of (else-flag name or None)
-        self.n_tmp = 0
         self.hidden_words: dict = {}    # (Function.hidden_words)
         # statements to run before the one being built (frontend.comprehensions)
         self.pending: list = []
@@ -251,6 +258,12 @@ class Builder(LoopStatements):
         fn = N.Function(name=self.fnode.name, params=list(self.params),
                         body=body, pyname=self.qualname, filename=self.p.filename)
         fn.hidden_words = self.hidden_words
+        if self.returns.get("str"):     # (frontend.str_locals)
+            if self.returns.get("other"):
+                self.fail(self.fnode, "str returned", "the function returns a str built "
+                          "at run time on one path and None (falling off its end) on another")
+            fn.returns_list = True              # boxed in Python: a str, or a tuple
+            fn.returns_str = self.returns["str"]        # with strs at these positions
         comprehension_lists.mark_returns(self, fn)      # lists the caller gets
         fn.returns_table, fn.has_tables = self.returns_table, self.has_tables  # (list_tables)
         dict_locals.mark_returns(self, fn, self.dict_returns)
@@ -300,6 +313,9 @@ class Builder(LoopStatements):
         return [N.ExprStmt(value=self.expr(s.value))]
 
     def s_Return(self, s):
+        if getattr(s, "hj_str", False):         # a run-time str (frontend.str_locals)
+            self.returns["str"] = s.hj_str      # (True, or its positions in a tuple)
+            return [N.Return(value=self.expr(s.value))]
         value = comprehension_lists.returned(self, s.value)    # a list, built as an array
         if value is not None:
             return [N.Return(value=value)]
@@ -707,8 +723,9 @@ class Builder(LoopStatements):
                 and not kwargs:                   # np.where(c) is np.nonzero(c)
             import numpy
             return N.PyCall(callee=numpy.nonzero, args=args, kwargs={}, name="np.nonzero")
-        if isinstance(func, ObjRef):
-            return N.PyCall(callee=func.obj, args=args, kwargs=kwargs, name=func.name)
+        if isinstance(func, ObjRef):        # (hj_name: a generated call's words)
+            return N.PyCall(callee=func.obj, args=args, kwargs=kwargs,
+                            name=getattr(e, "hj_name", None) or func.name)
         if isinstance(func, N.PyAttr):      # method call on a value
             return N.PyCall(callee=Method(func.attr), args=[func.value] + args,
                             kwargs=kwargs, name=func.attr)
@@ -781,11 +798,18 @@ def _src(e) -> str:
         return ""
 
 
-def build_function(parsed: ParsedFunction, parallel: dict | None = None
-                   ) -> tuple[N.Function, dict]:
-    """Build the Python-level IR of a parsed function; also return the frozen
-    globals (name -> value) the body depends on."""
-    b = Builder(parsed, parallel)
+def build_function(parsed: ParsedFunction, parallel: dict | None = None,
+                   arg_types: tuple = ()) -> tuple[N.Function, dict]:
+    """Build the Python-level IR of a parsed function (called with ``arg_types``:
+    its str arguments' values are known); also return the frozen globals (name ->
+    value) the body depends on."""
+    args = parsed.node.args
+    params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+    str_args = {p: t.value for p, t in zip(params, arg_types) if type(t).__name__ == "StrArg"}
+    # (a run-time str passed by a compiled caller: its code points, frontend.str_locals)
+    str_args.update({p: None for p, t in zip(params, arg_types)
+                     if type(t).__name__ == "StrCodes"})
+    b = Builder(parsed, parallel, str_args)
     fn = b.build()
     fn.locals = {}
     fn.frontend_locals = b.locals

@@ -674,6 +674,8 @@ class Function:
     draws_random = False    # (external) the piece draws random numbers (lowering/shared)
     returns_param = None    # the array parameter every return returns, unrebound
     returns_list = False    # a list comprehension: the caller gets the array as a list
+    returns_str = False     # (returns_list) a run-time str: the code point array as a str
+    #                         (True), or a tuple with strs at these positions
     list_items = ()         # (returns_list) the locals holding the items of each
     numpy_list = False      # (returns_list) whose items are NumPy scalars (infer.py)
     tuple_lists = ()        # (returns_list of a tuple) (position, item locals) pairs

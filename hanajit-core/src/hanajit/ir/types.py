@@ -167,6 +167,17 @@ class ArrayType(Type):
         return ArrayType(**d)
 
 
+class StrCodes(ArrayType):
+    """A str built at run time passed to a jitted or plain callee
+    (``frontend/str_locals.py``): its code point array (int32, 1-D, C), typed
+    apart so that the callee, specialised on it, reads the parameter as a str."""
+
+    def __str__(self) -> str:
+        return "str (built at run time)"
+
+    __repr__ = __str__
+
+
 @dataclass(frozen=True)
 class SliceType(Type):
     """A ``start:stop:step`` slice (only used as an index); ``unit`` when the step

@@ -133,7 +133,7 @@ def verify(fn: N.Function) -> None:
             if isinstance(s, N.Store) and fn.level == "primitive":
                 check_access("Store", s.array, s.indices, s.value.type)
             if isinstance(s, N.Assign) and fn.level == "primitive":
-                if fn.locals.get(s.target) != s.value.type:
+                if _form(fn.locals.get(s.target)) != _form(s.value.type):
                     fail(f"assignment of {s.value.type} to {s.target}: "
                          f"{fn.locals.get(s.target)}")
             loop = isinstance(s, (N.Loop, N.ForCount, N.PyForRange, N.PyWhile))
@@ -178,3 +178,11 @@ def verify_module(module: N.Module, bodies: bool = True) -> None:
                             f"{fn.name}: call {sub.func}({', '.join(map(str, got))}) -> "
                             f"{sub.type}, but it takes ({', '.join(map(str, callee.arg_types))})"
                             f" -> {callee.return_type}")
+
+
+def _form(t):
+    """``t``, a run-time str's ``StrCodes`` as the array it is (the same form:
+    ``lib/python/strings.py`` moves one to the other by assignment)."""
+    if isinstance(t, T.StrCodes):
+        return T.ArrayType(t.dtype, t.ndim, t.layout, t.readonly)
+    return t
