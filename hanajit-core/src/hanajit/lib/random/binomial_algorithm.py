@@ -176,6 +176,12 @@ def fill_binomial(rng, out, n, p):
         for i in range(out.shape[0]):
             out[i] = 0
         return
+    fill_binomial_drawn(rng, out, n, p)
+
+
+def fill_binomial_drawn(rng, out, n, p):
+    """:func:`fill_binomial` without its zeros for ``n == 0`` or ``p == 0``
+    (the inversion then draws a uniform each: ``legacy_random_binomial``)."""
     flip = p > 0.5
     r = 1.0 - p if flip else p
     if r * n <= 30.0:

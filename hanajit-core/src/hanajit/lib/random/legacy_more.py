@@ -36,11 +36,11 @@ class LegacyDistribution(CallTemplate):
     then ``draw(rng, *values)`` once or for each element of a new array."""
 
     def __init__(self, name, floats, draw, check=None, defaults=None, result=F,
-                 ints=()):
+                 ints=(), fill=None):
         self.name, self.paths = name, (f"numpy.random.{name}",)
         self.ints, self.floats = ints, floats
         self.params = ints + floats + ("size",)
-        self.draw, self.check = draw, check
+        self.draw, self.check, self.fill = draw, check, fill
         self.defaults, self.result = defaults or {}, result
 
     def bind(self, args, kwargs):
@@ -68,6 +68,9 @@ class LegacyDistribution(CallTemplate):
         if is_absent_expr(bound.get("size")):
             return L.call_helper(self.draw, [rng] + values)
         out, flat = new_array(L, call.type, bound["size"])
+        if self.fill is not None:       # (a set-up made once for every element)
+            call_void(L, self.fill, [rng, flat] + values)
+            return out
         i = L.temp(I, "i")
         body, v = L.sub_block(lambda: L.call_helper(self.draw, [rng] + values))
         body.append(N.Store(array=flat, indices=[N.Var(i, I)], value=v))
@@ -83,7 +86,7 @@ CALLS = [
     LegacyDistribution("poisson", ("lam",), hr.poisson_draw, hr.check_poisson,
                        {"lam": 1.0}, I),
     LegacyDistribution("binomial", ("p",), ld.binomial, hb.check_binomial, result=I,
-                       ints=("n",)),
+                       ints=("n",), fill=hb.fill_binomial_drawn),
     LegacyDistribution("geometric", ("p",), ld.geometric, md.check_p, result=I),
     LegacyDistribution("gamma", ("shape", "scale"), ld.gamma, md.check_gamma,
                        {"scale": 1.0}),
