@@ -25,12 +25,14 @@ from . import comprehension_arrays, comprehensions, index_grid_calls, local_impo
 from ..errors import RERUN, UnsupportedError, escape_braces
 from ..ir import constants as K
 from ..ir import nodes as N
+from ..ir import types as T
 from ..lib import registry
 from ..ir.frontend_nodes import Method, ObjRef, Unpack, falls_through
 from .lambdas import outline_local_lambdas
 from .loop_statements import LoopStatements, is_flat
 from .node_names import plain_name
 from .readonly_lists import index_array, readonly_lists
+from .list_displays import as_tuple, mark_lists
 from .scopes import survey
 from . import built_calls, comprehension_lists, dict_comprehensions, dict_locals, \
     generator_inlining, growable_list_uses, growable_lists, key_functions, list_passing, \
@@ -91,36 +93,23 @@ class Builder(LoopStatements):
                       "object, which compiled code has no form for (a for loop over its "
                       "call inside a compiled function compiles)")
         if ast.Call in sv.kinds:        # for x in g(...), g a generator function
-            fnode = generator_inlining.rewrite(self, self.fnode, set(self.params) | sv.names)
-            if fnode is not self.fnode:
-                self.fnode = fnode
-                sv = survey(fnode)
+            sv = self._take(generator_inlining.rewrite(
+                self, self.fnode, set(self.params) | sv.names), sv)
         if ast.With in sv.kinds or ast.AsyncWith in sv.kinds:   # with np.errstate(...): body
             self.fnode = with_statements.rewrite(self, self.fnode, sv.names)
             sv = survey(self.fnode)
         if ast.Lambda in sv.kinds or any(isinstance(s, ast.FunctionDef)   # g = lambda y:
                                          for s in self.fnode.body):       # ...; g(x)
-            fnode = outline_local_lambdas(parsed, set(self.params) | sv.names,
-                                          self.injected)
-            if fnode is not self.fnode:
-                self.fnode = fnode
-                sv = survey(fnode)
+            sv = self._take(outline_local_lambdas(
+                parsed, set(self.params) | sv.names, self.injected), sv)
         if sv.tolist:       # a.tolist() read: a list comprehension (tolist_calls)
-            fnode = tolist_calls.rewrite(self.fnode, self.injected, found=True)
-            if fnode is not self.fnode:
-                self.fnode = fnode
-                sv = survey(fnode)
+            sv = self._take(tolist_calls.rewrite(self.fnode, self.injected, found=True), sv)
         # strs built at run time: code point arrays (frontend.str_locals)
         self.locals = set(self.params) | sv.names
         fnode, self.returns_str = str_locals.rewrite(self, self.fnode, str_args or {})
-        if fnode is not self.fnode:
-            self.fnode = fnode
-            sv = survey(fnode)
+        sv = self._take(fnode, sv)
         if ast.DictComp in sv.kinds:   # d = {k: v for ...}: loops (frontend.dict_comprehensions)
-            fnode = dict_comprehensions.rewrite(self, self.fnode)
-            if fnode is not self.fnode:
-                self.fnode = fnode
-                sv = survey(fnode)
+            sv = self._take(dict_comprehensions.rewrite(self, self.fnode), sv)
         self.dict_reasons, self.dict_returns = {}, []
         self.locals = set(self.params) | sv.names
         if sv.dict_assign:
@@ -128,26 +117,20 @@ class Builder(LoopStatements):
             fnode, _, self.dict_reasons, self.dict_returns = dict_locals.rewrite(
                 self.fnode, set(self.params), self._global_object, self.injected,
                 found=True)
-            if fnode is not self.fnode:
-                self.fnode = fnode
-                sv = survey(fnode)
+            sv = self._take(fnode, sv)
         self.set_reasons = {}
         if set_locals.has_sets(self.fnode):
             # set locals of numbers: hidden arrays (frontend.set_locals)
             fnode, _, self.set_reasons = set_locals.rewrite(
                 self.fnode, set(self.params), self._global_object, self.injected,
                 getattr(self.p.pyfunc, "__code__", None))
-            if fnode is not self.fnode:
-                self.fnode = fnode
-                sv = survey(fnode)
+            sv = self._take(fnode, sv)
         # dp = [[0] * m for ...]: three lists each (frontend.list_tables)
         sv = list_tables.apply(self, sv, lambda: readonly_lists(
             self.fnode, set(self.params), self._global_object)[1])
         if sv.list_assign and ast.Tuple in sv.kinds:   # stack.append((r, c)): lists per item
-            fnode = tuple_lists.rewrite(self.fnode, set(self.params))    # (frontend.tuple_lists)
-            if fnode is not self.fnode:
-                self.fnode = fnode
-                sv = survey(fnode)
+            # (frontend.tuple_lists)
+            sv = self._take(tuple_lists.rewrite(self.fnode, set(self.params)), sv)
         self.locals = set(self.params) | sv.names
         # (a range rewrite changes the tree in place: growable_list_uses walks it again)
         list_assign = sv.list_assign
@@ -156,15 +139,13 @@ class Builder(LoopStatements):
             fnode = range_objects.rewrite(self.fnode, set(self.params), self._global_object,
                                           self.injected, held=True)
             if fnode is not self.fnode:
-                self.fnode = fnode
-                sv = survey(fnode)
+                sv = self._take(fnode, sv)
                 self.locals = set(self.params) | sv.names
         if list_assign is not False and ast.Call in sv.kinds:
             # h(out) of a user function: inlined (frontend.list_passing)
             fnode = list_passing.rewrite(self, self.fnode, set(self.params), self.locals)
             if fnode is not self.fnode:
-                self.fnode = fnode
-                sv = survey(fnode)
+                sv = self._take(fnode, sv)
                 self.locals = set(self.params) | sv.names
                 list_assign = None
         kinds = sv.kinds
@@ -201,6 +182,14 @@ class Builder(LoopStatements):
         self.handling: list = []        # labels of the handlers being built (bare raise)
         self.exc_names: set = set()     # ``except ... as name`` names (``del name``)
         self.exc_bound: list = []       # (name, label) of the handlers being built
+
+    def _take(self, fnode, sv):
+        """A rewrite's tree as the one built from now on, and its survey (``sv``
+        when the rewrite changed nothing)."""
+        if fnode is self.fnode:
+            return sv
+        self.fnode = fnode
+        return survey(fnode)
 
     # ---------------------------------------------------------------- helpers
     def fail(self, node, construct: str, detail: str = ""):
@@ -739,9 +728,9 @@ class Builder(LoopStatements):
         read like a tuple, since it is never mutated there."""
         if isinstance(node, ast.List) or isinstance(node, ast.Tuple) and any(
                 isinstance(x, ast.List) for x in node.elts):   # (also ``([1, 0], [0, 1])``)
-            built = self.e_Tuple(ast.Tuple(elts=[_as_tuple(x) for x in node.elts],
+            built = self.e_Tuple(ast.Tuple(elts=[as_tuple(x) for x in node.elts],
                                            ctx=ast.Load()))
-            _mark_lists(node, built)
+            mark_lists(node, built)
             return built
         if isinstance(node, ast.ListComp):          # np.array([f(x) for x in a])
             return comprehension_arrays.build_array(self, node, call)
@@ -751,26 +740,6 @@ class Builder(LoopStatements):
 # array methods whose arguments NumPy reads as arrays (``a.take([0, 2])``): a list
 # display there is read like a tuple, as in a NumPy function's arguments
 _ARRAY_LIKE_METHODS = frozenset({"take"})
-
-
-def _mark_lists(node, built):
-    """Mark the tuples built of list displays ``from_list`` (``np.block`` takes
-    lists, and raises TypeError for tuples; ``ufunc.at`` reads a list as an
-    index array, a tuple as one index per axis)."""
-    if isinstance(node, (ast.List, ast.Tuple)) and isinstance(built, N.Const) and \
-            isinstance(built.value, tuple):
-        built.from_list = isinstance(node, ast.List)
-    if isinstance(node, (ast.List, ast.Tuple)) and isinstance(built, N.MakeTuple) and \
-            len(node.elts) == len(built.items):
-        built.from_list = isinstance(node, ast.List)
-        for x, b in zip(node.elts, built.items):
-            _mark_lists(x, b)
-
-
-def _as_tuple(node):
-    if isinstance(node, ast.List):
-        return ast.Tuple(elts=[_as_tuple(x) for x in node.elts], ctx=ast.Load())
-    return node
 
 
 def _numpy_where():
@@ -805,10 +774,10 @@ def build_function(parsed: ParsedFunction, parallel: dict | None = None,
     value) the body depends on."""
     args = parsed.node.args
     params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
-    str_args = {p: t.value for p, t in zip(params, arg_types) if type(t).__name__ == "StrArg"}
+    str_args = {p: t.value for p, t in zip(params, arg_types) if isinstance(t, T.StrArg)}
     # (a run-time str passed by a compiled caller: its code points, frontend.str_locals)
     str_args.update({p: None for p, t in zip(params, arg_types)
-                     if type(t).__name__ == "StrCodes"})
+                     if isinstance(t, T.StrCodes)})
     b = Builder(parsed, parallel, str_args)
     fn = b.build()
     fn.locals = {}
