@@ -254,7 +254,7 @@ class Builder(LoopStatements):
             fn.returns_list = True              # boxed in Python: a str, or a tuple
             fn.returns_str = self.returns["str"]        # with strs at these positions
         comprehension_lists.mark_returns(self, fn)      # lists the caller gets
-        fn.returns_table, fn.has_tables = self.returns_table, self.has_tables  # (list_tables)
+        fn.returns_table = self.returns_table  # (list_tables)
         dict_locals.mark_returns(self, fn, self.dict_returns)
         return fn
 

@@ -344,14 +344,14 @@ class _Scan:
 def apply(b, sv, readonly):
     """Rewrite the tables of the builder ``b`` (its survey ``sv``: the new one)."""
     from .scopes import survey
-    b.table_reasons, b.returns_table, b.has_tables = {}, False, False
+    b.table_reasons, b.returns_table = {}, False
     if not sv.list_assign:
         return sv
     fnode, b.table_reasons, b.returns_table = rewrite(b.fnode, set(b.params), b.injected,
                                                       readonly)
     if fnode is b.fnode:
         return sv
-    b.fnode, b.has_tables = fnode, True
+    b.fnode = fnode
     return survey(fnode)
 
 

@@ -681,7 +681,6 @@ class Function:
     tuple_lists = ()        # (returns_list of a tuple) (position, item locals) pairs
     returns_table = False   # (returns_list) a list of lists (True), or their positions
     #                         in a returned tuple: items, starts, lengths each
-    has_tables = False      # lists of lists (frontend/list_tables.py)
     numpy_lists = ()        # ... (position, items are NumPy scalars) pairs (infer.py)
     dict_returns = ()       # dicts returned: (position, key local, value local) each
     dict_boxing = ()        # ... (position, keys NumPy?, values NumPy?) (infer.py)

@@ -342,19 +342,11 @@ def version_bounds(fn: N.Function) -> bool:
     """Version every outermost loop nest of ``fn`` whose index checks one test can
     prove (inner nests of loops that could not be versioned are tried too)."""
     changed = False
-    # (a function with lists of lists -- frontend/list_tables.py -- keeps its
-    # Python-int overflow checks in its nests: with them versioned away, a nest
-    # writing a table twice per iteration raised IndexError where the interpreter
-    # raises nothing, though the versioned IR reads the same; not yet understood.
-    # Plain growable lists and a user index helper show it too: a[s[i] + chk(n[i],
-    # c)] = 3.0; a[s[i] + chk(n[i], c)] = 2.0 after s, a, n are built by appends)
-    overflows = not getattr(fn, "has_tables", False)
-
     def visit(body):
         nonlocal changed
         for k, s in enumerate(body):
             if isinstance(s, N.ForCount) and not isinstance(s, N.ParallelFor):
-                new = _version(s, overflows)
+                new = _version(s)
                 if new is not None:
                     body[k] = new
                     changed = True

@@ -656,39 +656,64 @@ def range_count(L, start, stop, step) -> N.Expr:
         L.raise_if(N.Cmp("eq", step, zero(t), T.BOOL), ValueError,
                    "range() arg 3 must not be zero")
 
-    def up(lo, hi, s):
-        diff = N.BinOp("sub", N.Cast(hi, u) if hi.type != u else hi,
-                       N.Cast(lo, u) if lo.type != u else lo, u)
-        n = N.BinOp("add", N.BinOp("udiv", N.BinOp("sub", diff, C(1, u), u), s, u), C(1, u), u)
-        return N.Select(N.Cmp("lt", lo, hi, T.BOOL), clamp_count(n), C(0, I), I)
-
     def ustep(s, negate):
         s = N.Cast(s, u) if s.type != u else s
         return N.BinOp("sub", C(0, u), s, u) if negate else s
 
+    if isinstance(step, N.Const) and step.value == 0:
+        return C(0, I)                      # (unreachable: raised above)
+    if all(isinstance(e, N.Const) and isinstance(e.value, int) for e in (start, stop, step)):
+        a, b, k = start.value, stop.value, step.value
+        n = (b - a + k - 1) // k if k > 0 else (a - b - k - 1) // -k
+        return C(min(max(n, 0), 2 ** 63 - 1), I)
     if isinstance(step, N.Const):
         if step.value == 1:
             return up_simple(start, stop)
         if step.value > 0:
-            return up(start, stop, ustep(step, False))
-        return up(stop, start, ustep(step, True))
+            return up_by(start, stop, C(step.value, u))
+        return up_by(stop, start, C(-step.value, u))
     pos = N.Cmp("gt", step, zero(t), T.BOOL)
-    return N.Select(pos, up(start, stop, ustep(step, False)), up(stop, start, ustep(step, True)), I)
+    return N.Select(pos, up_by(start, stop, ustep(step, False)),
+                    up_by(stop, start, ustep(step, True)), I)
+
+
+def span(lo, hi):
+    """``max(hi, lo) - lo`` as uint64: exact (a range's span is below 2**64),
+    with no ``select`` -- LLVM reads it, and the counts below, as min/max
+    arithmetic.  (With ``lo < hi ? ... : 0`` LLVM folded the test into an inner
+    loop's exit branch, whose exit count it then could not compute, and LLVM 22's
+    IndVarSimplify rewrote that exit test to its first iteration's value: the
+    loop ran past its end; docs/limitations.md, test_cpu_range_counts.py.)"""
+    t, u = lo.type, T.UINT64
+    top = N.Intrinsic("umax" if getattr(t, "kind", "i") == "u" else "smax", [hi, lo], t)
+    return N.BinOp("sub", N.Cast(top, u) if t != u else top,
+                   N.Cast(lo, u) if t != u else lo, u)
 
 
 def up_simple(start, stop):
-    I = T.INT64
-    # stop - start in unsigned arithmetic: range(-1, 2**63 - 1) has 2**63 items
-    diff = N.BinOp("sub", N.Cast(stop, T.UINT64), N.Cast(start, T.UINT64), T.UINT64)
-    return N.Select(N.Cmp("lt", start, stop, T.BOOL), clamp_count(diff), C(0, I), I)
+    """``len(range(start, stop))`` as int64 (at most 2**63 - 1)."""
+    if (isinstance(start, N.Const) and start.type == stop.type == T.INT64
+            and start.value >= 0):
+        top = N.Intrinsic("smax", [stop, start], T.INT64)   # (- start: no overflow)
+        return top if start.value == 0 else N.BinOp("sub", top, start, T.INT64)
+    return clamp_count(span(start, stop))
+
+
+def up_by(lo, hi, k):
+    """``len(range(lo, hi, k))`` for a step ``k > 1`` (a uint64; or of ``range(hi,
+    lo, -k)``): the span divided by ``k``, rounded up without overflow."""
+    u = T.UINT64
+    diff = span(lo, hi)
+    whole = N.BinOp("udiv", diff, k, u)
+    part = N.Cast(N.Cmp("ne", N.BinOp("urem", diff, k, u), C(0, u), T.BOOL), u)
+    return clamp_count(N.BinOp("add", whole, part, u))
 
 
 def clamp_count(n):
     """An unsigned iteration count as int64, at most 2**63 - 1 (a loop cannot run
     longer; only a ``break`` ends such a loop)."""
-    I = T.INT64
-    big = N.Cmp("gt", n, C(2 ** 63 - 1, T.UINT64), T.BOOL)
-    return N.Select(big, C(2 ** 63 - 1, I), N.Cast(n, I), I)
+    u = T.UINT64
+    return N.Cast(N.Intrinsic("umin", [n, C(2 ** 63 - 1, u)], u), T.INT64)
 
 
 def range_value(start, k, step, t):
