@@ -55,7 +55,8 @@ from .passes.result_flags import return_flags, wanted as result_flags_wanted
 from .passes.unbound_locals import check_unbound_locals
 from .passes.version_bounds import version_bounds
 from .passes.stack_check import stack_check
-from .passes.rerun_safety import draws_argument, no_cause_rerun, no_guard_after_writes
+from .passes.rerun_safety import (draws_argument, handler_context, no_cause_rerun,
+                                  no_guard_after_writes)
 from .passes.writes import may_write_arrays
 from .passes.rewrite import rewrite_loops, rewrite_polynomials
 from .lib.parallel.regions import SerialLoop
@@ -616,6 +617,12 @@ def _capability(name: str) -> Callable:
     return when
 
 
+def _host_entry(ctx, spec, entry) -> bool:
+    """The entry of a module whose caller can re-run a call in the interpreter."""
+    return spec is entry and bool(ctx.capabilities.host_calls) \
+        and not ctx.options.get("c_exports")
+
+
 def _evolve_entry(ctx, spec, entry) -> bool:
     return spec is entry and ctx.options.get("strategy") is not None
 
@@ -663,6 +670,10 @@ PASSES: tuple[Pass, ...] = (
     Pass("lower_semantics", lambda fn, ctx: lower_semantics(fn, ctx), _always, "function",
          "Python semantics -> primitive IR (lib/* decide each operation); small @jit "
          "helpers inlined"),
+    Pass("handler_context", lambda fn, ctx: handler_context(fn), _host_entry, "function",
+         "host targets, the entry only: an error raised in an except or finally clause "
+         "re-runs the call in the interpreter (for its __context__) where nothing the "
+         "call did before can be seen"),
     Pass("unbound_locals", lambda fn, ctx: check_unbound_locals(fn), _always, "function",
          "UnboundLocalError where a read may precede every assignment"),
     Pass("drop_proven_checks", lambda fn, ctx: drop_proven_checks(fn), _always,

@@ -5,7 +5,7 @@ raising ``UnsupportedError`` when they are reached (``docs/architecture.md``,
 deoptimisation)."""
 from __future__ import annotations
 
-from ..errors import CLEAN, UnsupportedError
+from ..errors import CLEAN, RERUN, UnsupportedError
 from ..ir import nodes as N
 from ..ir import types as T
 from .writes import written_before
@@ -69,3 +69,54 @@ def no_guard_after_writes(fn, is_entry: bool, entry_writes: bool) -> None:
         "compiled code can neither compute with it as one nor re-run such a call; start "
         "it as a NumPy scalar (np.float64(...), np.int64(...))", func=name, line=hit.line,
         construct="variable type change")
+
+
+def handler_context(fn) -> bool:
+    """An error raised inside an ``except`` or ``finally`` clause (``a[i]``, ``x //
+    0``) has the exception being handled as its ``__context__`` in CPython, which
+    compiled code, holding no exception objects, cannot give it: in an entry where
+    no write into an array, print, draw or call of another Python function can
+    precede such a raise, it re-runs the call in the interpreter (``Raise.deopt``
+    RERUN, as a ``raise X`` statement there does: frontend/builder.s_Raise) --
+    a ``try`` around it inside the clause still catches it.  Elsewhere the
+    exception reaches the caller without ``__context__`` (docs/limitations.md);
+    the raises of callees too.  Returns whether it marked any."""
+    inside = {}
+    for clause in _clauses(fn.body):
+        for r in N.walk_stmts(clause):
+            if isinstance(r, N.Raise) and not r.deopt:
+                inside[id(r)] = r
+    if not inside or written_before(fn, lambda s: id(s) in inside, effects=True):
+        return False
+    for r in inside.values():
+        r.deopt = RERUN
+    return True
+
+
+def _clauses(body):
+    """The statement lists that run while an exception is handled: each ``Try``'s
+    handlers, and the ``finally`` clauses (frontend/try_statements.py: the
+    statements between a ``Try`` whose handler sets ``$fin..`` and the ``if
+    $fin..: reraise`` -- they run on the normal path too, where a re-run costs
+    time, not correctness)."""
+    for s in N.walk_stmts(body):
+        if isinstance(s, N.Try):
+            yield s.then
+        for attr in ("body", "then", "orelse"):
+            stmts = getattr(s, attr, None)
+            if isinstance(stmts, list):
+                yield from _finally_bodies(stmts)
+    yield from _finally_bodies(body)
+
+
+def _finally_bodies(stmts):
+    for k, s in enumerate(stmts):
+        if not isinstance(s, N.Try):
+            continue
+        flags = {a.target for a in N.walk_stmts(s.then) if isinstance(a, N.Assign)
+                 and isinstance(a.target, str) and a.target.startswith("$fin")}
+        for m in range(k + 1, len(stmts)):
+            t = stmts[m]
+            if isinstance(t, N.If) and isinstance(t.cond, N.Var) and t.cond.name in flags:
+                yield stmts[k + 1:m]
+                break
