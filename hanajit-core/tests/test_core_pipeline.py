@@ -34,8 +34,8 @@ def _dumped(tmp_path, options: str) -> list:
 
 def _always():
     """The passes that run whatever the options, on the CPU target (which has every
-    capability a pass asks for)."""
-    return [p.name for p in PASSES if p.when.__name__ == "_always"
+    capability a pass asks for) and its entry."""
+    return [p.name for p in PASSES if p.when.__name__ in ("_always", "_host_entry")
             or p.when.__qualname__.startswith(("capability ", "unless options "))]
 
 

@@ -1,7 +1,9 @@
 """``a if c else b`` of a NumPy scalar and a Python number, assigned or returned
 whole, is split into an ``if`` (``infer/either_choices.py``): each arm's kind comes
 back as the interpreter gives it.  Such a choice inside a larger expression that
-decides a local's kind falls back (it was boxed as a NumPy scalar on every run)."""
+decides a local's kind is held in a local first where it is the first thing the
+statement evaluates (``return 2 * (a[0] if c else 0)``); elsewhere it falls back
+(it was boxed as a NumPy scalar on every run)."""
 import numpy as np
 import pytest
 
@@ -167,3 +169,35 @@ def divmod_of_choice(a, c):
 def test_a_choice_inside_an_expression_that_decides_a_kind_falls_back(f, args):
     # (each gave np.float64(0.0) where the interpreter returns the Python 0.0)
     check_fallback(f, args, "variable type change")
+
+
+def doubled_pick(a, c):
+    return 2 * (a[0] if c else 0)
+
+
+def shifted_pick(a, c):
+    x = (a[0] if c else 3) * 2 + 1
+    return x
+
+
+def negated_pick(a, c):
+    return -(a[0] if c > 0 else c)
+
+
+def abs_pick(a, c):
+    return abs(a[0] if c else -0.5) + 1
+
+
+def float_of_pick(a, c):
+    return float(a[0] if c else 1) / 3
+
+
+@pytest.mark.parametrize("f", [doubled_pick, shifted_pick, negated_pick, abs_pick,
+                               float_of_pick])
+@pytest.mark.parametrize("a", [np.array([1.5]), np.array([-7]), np.array([2 ** 62])])
+def test_a_choice_first_in_a_larger_value_is_held_in_a_local(f, a):
+    if f is abs_pick and a.dtype.kind == "i":
+        return                      # (an int64 or a float: two types, falls back)
+    g = jit(f, fallback=False)
+    for c in (0, 1, -1):
+        assert _kinds(g(a, c)) == _kinds(f(a, c)), (f.__name__, a, c)

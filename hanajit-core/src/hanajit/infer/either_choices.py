@@ -14,8 +14,13 @@ the frontend).  ``return ok and a[i] > 0`` becomes ``t = ok; if t: return a[i]
 > 0 else: return t``; a chain whose first two operands are plain names or
 constants (read again) ``if 0 <= i: return i < a[0] else: return 0 <= i`` --
 the first false pair is the result, as in CPython.  Nested choices split again.
-Other places such a choice appears (an operand of a larger expression) keep the
-rules of ``uncertain_kinds``.
+A choice that is the first thing a larger assigned, returned or stored value
+evaluates (``return 2 * (a[0] if c else 0)``, ``s = abs(x if c else 0.5) + 1``:
+what is evaluated before it is constants and parameters) is held in a local
+first -- split as above -- which the states follow like any local of either
+kind (``v * 2`` of one follows its flag).  Other places such a choice appears
+(behind work that could fail or change something, under ``and``/``or`` or another
+choice) keep the rules of ``uncertain_kinds``.
 """
 from __future__ import annotations
 
@@ -34,6 +39,7 @@ def split(fn: N.Function, is_strong, assigned: dict, mixed: dict) -> bool:
 
     def either(e):
         return _mixed(e, is_strong, unc)
+    either.strong = is_strong
     fn.body = _walk(fn, fn.body, either, changed)
     return changed[0]
 
@@ -77,6 +83,8 @@ def _split(fn, s, either):
     """The statements that replace ``s``, or None."""
     if isinstance(s, N.Return) and either(s.value) and not isinstance(s.value, N.PyCall):
         return _arms(fn, s.value, lambda x: N.Return(value=x, line=s.line), s.line)
+    if isinstance(s, N.Return) and s.value is not None:
+        return _hoisted(fn, s, either)
     if not isinstance(s, N.Assign) or not s.target:
         return None
     v = s.value
@@ -95,6 +103,8 @@ def _split(fn, s, either):
     if either(v) and not isinstance(v, N.PyCall):
         return _arms(fn, v, lambda x: N.Assign(target=s.target, value=x, line=s.line),
                      s.line)
+    if (out := _hoisted(fn, s, either)) is not None:
+        return out
     if isinstance(v, N.PyBinOp) and isinstance(v.left, N.Var) and \
             v.left.name == s.target and isinstance(v.right, N.PyIfExp) and \
             either(v.right) and isinstance(v.type, T.Scalar):
@@ -128,3 +138,52 @@ def _arms(fn, e, put, line) -> list:
 
 def _copy(x):
     return N.Var(x.name, x.type) if isinstance(x, N.Var) else N.Const(x.value, x.type)
+
+
+# nodes that evaluate their operands in order, each once, with no test between
+_IN_ORDER = (N.PyBinOp, N.PyUnOp, N.PyCall, N.MakeTuple, N.Truth)
+
+
+def _hoisted(fn, s, either):
+    """``[t = choice (split), s]`` where the first thing ``s.value`` evaluates is
+    a choice of either kind (module doc), or None."""
+    params = set(fn.params)
+    found = []
+
+    def first(e) -> bool:
+        """Search ``e``'s operands in evaluation order; False once one that is not
+        inert (a constant or a parameter) has been passed."""
+        for k, c in enumerate(e.children()):
+            if either(c) and not isinstance(c, N.PyCall):
+                found.append((e, k, c))
+                return False
+            if _carries(c, either.strong):
+                if not first(c) or found:
+                    return False
+            elif not (isinstance(c, N.Const) or isinstance(c, N.Var) and c.name in params):
+                return False
+        return True
+
+    v = s.value
+    if not _carries(v, either.strong):
+        return None
+    first(v)
+    if not found:
+        return None
+    parent, k, choice = found[0]
+    t = fn.new_temp(choice.type, "choice")
+    kids = parent.children()
+    kids[k] = N.Var(t, choice.type)
+    parent.replace_children(kids)
+    return _arms(fn, choice, lambda x: N.Assign(target=t, value=x, line=s.line),
+                 s.line) + [s]
+
+
+def _carries(e, is_strong) -> bool:
+    """Does ``e`` evaluate its operands in order, and is its kind the choice's
+    (a NumPy scalar where an operand is: not ``float(x)``), or a tuple of them?"""
+    if isinstance(e, N.PyCompare) and len(e.ops) != 1:
+        return False
+    if not isinstance(e, _IN_ORDER + (N.PyCompare,)) or isinstance(e, N.PyCall) and e.kwargs:
+        return False
+    return isinstance(e, N.MakeTuple) or is_strong(e)
