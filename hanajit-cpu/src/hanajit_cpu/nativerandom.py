@@ -1,5 +1,6 @@
 """``np.random.Generator`` arguments in the generated dispatcher (``GeneratorType``),
-and Python's ``random.Random`` (``PyRandomType``: its address).
+Python's ``random.Random`` (``PyRandomType``: its address) and
+``np.random.RandomState`` (``RandomStateType``: its ``bitgen_t`` copy's address).
 
 A ``Generator`` keeps a copy of its bit generator's ``bitgen_t`` (state pointer,
 ``next_uint64``, ``next_uint32``, ``next_double``, ``next_raw``) inside the
@@ -120,5 +121,33 @@ class PyRandomBoxing:
         return [b.ptrtoint(obj, I64), zero, zero, zero]
 
 
+class RandomStateBoxing:
+    """Emitters for ``RandomStateType`` (a ``np.random.RandomState`` argument,
+    exactly that class): the address of its ``bitgen_t`` copy and three zero
+    words, as ``cwrapper`` passes."""
+
+    box = None
+
+    @staticmethod
+    def supported(t) -> bool:
+        from hanajit.lib.random.legacy_state import randomstate_offset
+        return randomstate_offset() is not None
+
+    @staticmethod
+    def check(cx, b, obj, t, fail):
+        import numpy as np
+        same = b.icmp_unsigned("==", field(b, obj, OB_TYPE),
+                               CApi.address(id(np.random.RandomState)))
+        continue_if(b, same, fail, "randomstate.type")
+
+    @staticmethod
+    def unbox(cx, b, obj, t, fail):
+        from hanajit.lib.random.legacy_state import randomstate_offset
+        zero = ir.Constant(I64, 0)
+        at = b.add(b.ptrtoint(obj, I64), ir.Constant(I64, randomstate_offset()))
+        return [at, zero, zero, zero]
+
+
 STRUCTURED[T.GeneratorType] = GeneratorBoxing
 STRUCTURED[T.PyRandomType] = PyRandomBoxing
+STRUCTURED[T.RandomStateType] = RandomStateBoxing

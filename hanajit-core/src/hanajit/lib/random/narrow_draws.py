@@ -222,28 +222,28 @@ def fill_uint64(rng, out, low, high, closed):
         out[i] = uint64(rng, low, high, closed)
 
 
-# the legacy ``np.random.randint(..., dtype=)``: masked draws from the global
-# ``RandomState`` (``legacy_algorithms``), ``high`` exclusive
-def legacy_narrow(low, high, bits, signed):
-    rng = prims.make_generator(prims.legacy_bitgen())
+# the legacy ``randint(..., dtype=)``: masked draws from the ``RandomState`` at
+# ``st`` (``legacy_algorithms``), ``high`` exclusive
+def legacy_narrow(st, low, high, bits, signed):
+    rng = prims.make_generator(prims.legacy_words(st))
     return narrow(rng, low, high, False, bits, signed, True)
 
 
-def fill_legacy_narrow(out, low, high, bits, signed):
-    rng = prims.make_generator(prims.legacy_bitgen())
+def fill_legacy_narrow(st, out, low, high, bits, signed):
+    rng = prims.make_generator(prims.legacy_words(st))
     fill_narrow(rng, out, low, high, False, bits, signed, True)
 
 
-def legacy_uint64(low, high):
+def legacy_uint64(st, low, high):
     top = integers_top(low, high, False)
     off = prims.as_uint64(low)
-    rng = prims.make_generator(prims.legacy_bitgen())
+    rng = prims.make_generator(prims.legacy_words(st))
     return off + interval(rng, prims.as_uint64(top) - off)
 
 
-def fill_legacy_uint64(out, low, high):
+def fill_legacy_uint64(st, out, low, high):
     for i in range(out.shape[0]):
-        out[i] = legacy_uint64(low, high)
+        out[i] = legacy_uint64(st, low, high)
 
 
 def random_float(rng):
