@@ -513,3 +513,15 @@ def pcg64_functions():
 def os_entropy(e):
     from .random.local_state import os_entropy as entropy
     return entropy(e.ctypes.data)
+
+
+def warn(category, message):
+    """``warnings.warn(message, <builtin category>)``: 0, or 1 if it raised
+    (``lib/python/warning_calls.py``; the interpreter's path warns here)."""
+    import builtins
+    import warnings
+    try:
+        warnings.warn(message, getattr(builtins, category), stacklevel=2)
+    except Exception:
+        return 1
+    return 0

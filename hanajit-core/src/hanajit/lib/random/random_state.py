@@ -15,7 +15,8 @@ The methods are the legacy ``np.random`` templates with ``method`` (every
 helper takes the state's address): ``random_sample``/``random``, ``rand``,
 ``randn``, ``standard_normal``, ``normal``, ``uniform``, ``randint`` (every
 integer dtype and bool), ``seed`` of an int, ``choice``, ``shuffle``,
-``permutation`` and the 29 distributions of ``legacy_more.py``.  Values, the object's
+``permutation``, the 29 distributions of ``legacy_more.py`` and
+``multivariate_normal`` (``multivariate_normal.py``).  Values, the object's
 state afterwards (MT19937 key and position, ``has_gauss``, ``gauss``) and the
 errors are the interpreter's.  Other methods (``get_state``, ``set_state``,
 ``bytes`` ...), bit generator seeds and targets whose code runs outside this
@@ -97,8 +98,10 @@ def method_template(name):
         from .choice import RANDOMSTATE_METHODS
         from .legacy import legacy_calls
         from .legacy_more import legacy_distributions
+        from .multivariate_normal import RANDOMSTATE_METHOD
         _METHODS.update(legacy_calls(method=True))
         del _METHODS["sample"]                  # (a module function only)
         _METHODS.update({t.name: t for t in legacy_distributions(method=True)})
         _METHODS.update(RANDOMSTATE_METHODS)
+        _METHODS["multivariate_normal"] = RANDOMSTATE_METHOD
     return _METHODS.get(name)
