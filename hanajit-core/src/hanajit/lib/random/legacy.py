@@ -234,7 +234,8 @@ class RandInt(Legacy):
         dt = draws_dtype(call, bound.get("size"))
         table = {"int64": (hl.randint, hl.fill_randint, []),
                  "uint64": (nd.legacy_uint64, nd.fill_legacy_uint64, []),
-                 "narrow": (nd.legacy_narrow, nd.fill_legacy_narrow, narrow_args(dt))}
+                 "narrow": (nd.legacy_narrow, nd.fill_legacy_narrow, narrow_args(dt),
+                            narrow_args(dt)[:1])}
         return integer_draws(L, call, bound.get("size"), [self.state(L, args)], low, high,
                              ops.C(False, T.BOOL), table)
 
