@@ -17,6 +17,7 @@ import pytest
 from hanajit import jit
 from hanajit.errors import HanaJitFallbackWarning
 from hanajit.testing.dispatch_modes import jitted
+from hanajit.testing.random_pairs import same
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,20 +28,6 @@ def state(rs):
     words = (words["key"].tobytes(), words["pos"]) if s["bit_generator"] == "MT19937" \
         else repr(words)
     return words, s["has_gauss"], np.float64(s["gauss"]).tobytes()
-
-
-def same(got, want):
-    if isinstance(want, tuple):
-        return isinstance(got, tuple) and len(got) == len(want) and \
-            all(same(g, w) for g, w in zip(got, want))
-    if isinstance(want, np.ndarray):
-        return isinstance(got, np.ndarray) and got.dtype == want.dtype and \
-            got.shape == want.shape and got.tobytes() == want.tobytes()
-    if type(got) is not type(want):
-        return False
-    if isinstance(want, float):
-        return np.float64(got).tobytes() == np.float64(want).tobytes()
-    return got == want
 
 
 def outcome(f, *args):
