@@ -63,6 +63,12 @@ def _probe():
     return found.pop() if len(found) == 1 else None
 
 
+def exactly(b, obj, cls, fail, name):
+    """Go on only when ``obj``'s type is ``cls`` itself (not a subclass)."""
+    same = b.icmp_unsigned("==", field(b, obj, OB_TYPE), CApi.address(id(cls)))
+    continue_if(b, same, fail, name)
+
+
 class GeneratorBoxing:
     """Emitters for ``GeneratorType`` (arguments only)."""
 
@@ -75,9 +81,7 @@ class GeneratorBoxing:
     @staticmethod
     def check(cx, b, obj, t, fail):
         import numpy as np
-        same = b.icmp_unsigned("==", field(b, obj, OB_TYPE),
-                               CApi.address(id(np.random.Generator)))
-        continue_if(b, same, fail, "generator.type")
+        exactly(b, obj, np.random.Generator, fail, "generator.type")
 
     @staticmethod
     def unbox(cx, b, obj, t, fail):
@@ -101,9 +105,7 @@ class PyRandomBoxing:
         """Exactly ``random.Random``, and no instance attribute but ``gauss_next``
         (``r.random = f`` would shadow a method), as ``typeof`` checks."""
         import random
-        same = b.icmp_unsigned("==", field(b, obj, OB_TYPE),
-                               CApi.address(id(random.Random)))
-        continue_if(b, same, fail, "pyrandom.type")
+        exactly(b, obj, random.Random, fail, "pyrandom.type")
         d = b.call(cx.PyObject_GenericGetDict, [obj, ir.Constant(PTR, None)])
         continue_if(b, b.icmp_unsigned("!=", d, ir.Constant(PTR, None)), fail,
                     "pyrandom.dict")
@@ -136,9 +138,7 @@ class RandomStateBoxing:
     @staticmethod
     def check(cx, b, obj, t, fail):
         import numpy as np
-        same = b.icmp_unsigned("==", field(b, obj, OB_TYPE),
-                               CApi.address(id(np.random.RandomState)))
-        continue_if(b, same, fail, "randomstate.type")
+        exactly(b, obj, np.random.RandomState, fail, "randomstate.type")
 
     @staticmethod
     def unbox(cx, b, obj, t, fail):
