@@ -14,10 +14,11 @@ import warnings
 
 import numpy as np
 import pytest
-from hanajit import jit
+from hanajit import jit, prange
 from hanajit.errors import HanaJitFallbackWarning
 from hanajit.testing.dispatch_modes import jitted
 from hanajit.testing.random_pairs import same
+from hanajit.testing.sourcefile import run_twice_cached
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -291,3 +292,57 @@ def test_entropy_seeding_is_seedsequences(entropy_words):
     want = np.random.MT19937(np.random.SeedSequence(entropy)).state["state"]
     key = words[12:324].view(np.uint32)
     assert np.array_equal(key, want["key"]) and int(words[324] & 0xFFFFFFFF) == want["pos"]
+
+
+def prange_draws(rs, out):
+    for i in prange(out.shape[0]):
+        out[i] = rs.random() + rs.randn()
+
+
+def prange_made_inside(out):
+    for i in prange(out.shape[0]):
+        out[i] = np.random.RandomState(i).random()
+
+
+def test_prange_loops_run_serially_in_order():
+    from hanajit.errors import HanaJitParallelWarning
+    got, want = np.zeros(30), np.zeros(30)
+    a, b = make(4), make(4)
+    with pytest.warns(HanaJitParallelWarning):
+        jit(parallel=True)(prange_draws)(a, got)
+    prange_draws(b, want)
+    assert same(got, want) and state(a) == state(b)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", HanaJitParallelWarning)
+        jit(parallel=True)(prange_made_inside)(got)
+    prange_made_inside(want)
+    assert same(got, want)
+
+
+CACHED = """
+import json
+import numpy as np
+from hanajit import jit
+
+@jit(cache=True)
+def draws(rs, n):
+    return rs.randn(n), rs.randint(0, 1000, n, dtype=np.uint16), rs.gamma(2.0)
+
+@jit(cache=True)
+def made(seed, n):
+    rs = np.random.RandomState(seed)
+    return rs.standard_normal(n), rs.multivariate_normal(np.zeros(2), np.eye(2), n)
+
+a, b = np.random.RandomState(3), np.random.RandomState(3)
+ok = [all(np.array_equal(x, y) for x, y in zip(draws(a, 5), draws.py_func(b, 5)))]
+ok.append(a.get_state(legacy=False)["gauss"] == b.get_state(legacy=False)["gauss"])
+ok.append(all(np.array_equal(x, y) for x, y in zip(made(7, 4), made.py_func(7, 4))))
+print(json.dumps(ok))
+"""
+
+
+def test_disk_cache_keeps_randomstate_kernels(tmp_path):
+    """The kernels hold no process address: a second process loads them from
+    the cache and links MT19937's functions afresh."""
+    lines = run_twice_cached(tmp_path, CACHED, "randomstate_kernels", "test-cpu-random")
+    assert lines == ["[true, true, true]"] * 2
