@@ -220,6 +220,10 @@ def randint_uint8(rng, n):
     return np.random.randint(0, 100, n, dtype=np.uint8)
 
 
+def randint_uint16(rng, n):
+    return np.random.randint(0, 1000, n, dtype=np.uint16)
+
+
 def binomial_inversion(rng, n):
     return rng.binomial(100, 0.3, n)
 
@@ -234,6 +238,7 @@ ARRAY_CASES = (("rng.integers(0, 1000, n, dtype=np.uint16)", ints_uint16),
                ("rng.integers(0, 100, n, dtype=np.uint8)", ints_uint8),
                ("rng.integers(0, 2, n, dtype=bool)", ints_bool),
                ("np.random.randint(0, 100, n, dtype=np.uint8)", randint_uint8),
+               ("np.random.randint(0, 1000, n, dtype=np.uint16)", randint_uint16),
                ("rng.binomial(100, 0.3, n) (inversion)", binomial_inversion),
                ("rng.binomial(1000, 0.3, n) (BTPE)", binomial_btpe))
 

@@ -225,3 +225,38 @@ def test_legacy_randint_dtypes():
             got, want = outcome(jf, lo, hi, n), outcome(legacy_uint8, lo, hi, n)
             assert got[0] == want[0]
             assert same(got[1], want[1]) if got[0] == "ok" else got == want, (lo, hi, n)
+
+
+def narrow_fills(rng, rs, lo, hi, n):
+    return (rng.integers(lo, hi, n, dtype=np.uint8), rng.integers(lo, hi, n, dtype=np.int16),
+            rng.integers(lo - 128, hi - 128, n, dtype=np.int8),
+            rng.integers(lo * 200, hi * 200, n, dtype=np.uint16),
+            rs.randint(lo, hi, n, dtype=np.uint16), rs.randint(lo - 128, hi - 128, n, "i1"),
+            rs.randint(lo * 100 - 20000, hi * 100 - 20000, n, dtype=np.int16),
+            rng.integers(lo, hi, n, dtype=np.uint32), rs.randint(lo, hi * 9, n, dtype=np.int32),
+            rs.randint(0, 2, n, dtype=bool), rng.integers(0, 2, n, dtype=bool))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(KINDS), st.integers(0, 2**32 - 1), st.integers(0, 255),
+       st.sampled_from([1, 2, 3, 64, 65, 100, 129, 200, 256]),
+       st.one_of(st.integers(0, 12), st.integers(13, 1300)))
+def test_block_fills(kind, seed, lo, width, n):
+    """The 8- and 16-bit rejection fills draw the words they certainly take a
+    block at a time, then pack the kept candidates; the last values one at a
+    time (``narrow_draws.fill_bounded``): spans of every rejection rate (just
+    above a power of two: about half the candidates rejected; a power of two
+    masked: none), sizes below a word's values and over several blocks,
+    Lemire (``Generator``) and masked (``RandomState``) draws alike, and the
+    bit generators' states after."""
+    hi = min(lo + width, 256)
+    a, b = pair(kind, seed)
+    ra, rb = np.random.RandomState(seed), np.random.RandomState(seed)
+    got = outcome(NARROW.setdefault("f", strict_jit(narrow_fills)), a, ra, lo, hi, n)
+    want = outcome(narrow_fills, b, rb, lo, hi, n)
+    assert got[0] == want[0] and (same(got[1], want[1]) if got[0] == "ok" else got == want)
+    assert same_state(a.bit_generator.state, b.bit_generator.state)
+    assert same_state(ra.get_state(), rb.get_state())
+
+
+NARROW: dict = {}

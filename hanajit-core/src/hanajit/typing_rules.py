@@ -49,6 +49,8 @@ def typeof(value) -> T.Type | None:
             return array_type(value) if tp is np.memmap else None
     if tp.__name__ == "Generator" and tp.__module__ == "numpy.random._generator":
         return T.GENERATOR          # exactly np.random.Generator (lib/random/generator.py)
+    if tp.__name__ == "RandomState" and tp.__module__ == "numpy.random.mtrand":
+        return T.RANDOMSTATE        # exactly that class (lib/random/random_state.py)
     if tp.__name__ == "Random" and tp.__module__ == "random" and \
             tp is getattr(sys.modules.get("random"), "Random", None):
         # exactly random.Random (lib/random/python_random.py), no instance attribute that

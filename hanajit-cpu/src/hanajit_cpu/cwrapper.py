@@ -9,6 +9,8 @@ import ctypes
 from hanajit.ir import types as T
 from hanajit.lowering.cabi import ENTRY, add_entry_wrapper, flat_kinds, ret_slots  # noqa: F401
 
+from hanajit.lib.random.legacy_state import randomstate_offset
+
 from .boxing import box_array
 
 
@@ -45,6 +47,8 @@ def make_runner(address: int, fn, raises: list, keepalive, fallback):
                 pass
             elif isinstance(t, T.PyRandomType):    # random.Random: its address
                 out.extend((id(v), 0, 0, 0))
+            elif isinstance(t, T.RandomStateType):  # its bitgen_t copy's address
+                out.extend((id(v) + (randomstate_offset() or 0), 0, 0, 0))
             elif isinstance(t, T.GeneratorType):
                 out.extend(generator_words(v))
             elif t.is_complex:

@@ -263,6 +263,7 @@ def library_imports(llvm_text: str, cached: bool = False) -> dict:
         from hanajit.lib.sorting.numpy_sorts import address as sort_address
         from hanajit.lib.numeric.fft_loops import address as fft_address
         from hanajit.host_print import address as print_address
+        from hanajit.host_warnings import address as warn_address
         from hanajit.lib.sorting.numpy_partition import address as partition_address
         from hanajit.lib.sorting.numpy_select import address as select_address
         for name in sorted(set(_HOST_NAME.findall(llvm_text))):
@@ -272,6 +273,7 @@ def library_imports(llvm_text: str, cached: bool = False) -> dict:
             # and selection functions, else LAPACK/BLAS
             address = c_api_address(name) or host_address(name) or sort_address(name) \
                 or print_address(name) or fft_address(name) or entropy_address(name) \
+                or warn_address(name) \
                 or partition_address(name) or select_address(name)
             out[f"hj.host.{name}"] = address if address is not None else \
                 lapack.address(name)

@@ -1,5 +1,6 @@
 """``np.random.Generator`` arguments in the generated dispatcher (``GeneratorType``),
-and Python's ``random.Random`` (``PyRandomType``: its address).
+Python's ``random.Random`` (``PyRandomType``: its address) and
+``np.random.RandomState`` (``RandomStateType``: its ``bitgen_t`` copy's address).
 
 A ``Generator`` keeps a copy of its bit generator's ``bitgen_t`` (state pointer,
 ``next_uint64``, ``next_uint32``, ``next_double``, ``next_raw``) inside the
@@ -62,6 +63,12 @@ def _probe():
     return found.pop() if len(found) == 1 else None
 
 
+def exactly(b, obj, cls, fail, name):
+    """Go on only when ``obj``'s type is ``cls`` itself (not a subclass)."""
+    same = b.icmp_unsigned("==", field(b, obj, OB_TYPE), CApi.address(id(cls)))
+    continue_if(b, same, fail, name)
+
+
 class GeneratorBoxing:
     """Emitters for ``GeneratorType`` (arguments only)."""
 
@@ -74,9 +81,7 @@ class GeneratorBoxing:
     @staticmethod
     def check(cx, b, obj, t, fail):
         import numpy as np
-        same = b.icmp_unsigned("==", field(b, obj, OB_TYPE),
-                               CApi.address(id(np.random.Generator)))
-        continue_if(b, same, fail, "generator.type")
+        exactly(b, obj, np.random.Generator, fail, "generator.type")
 
     @staticmethod
     def unbox(cx, b, obj, t, fail):
@@ -100,9 +105,7 @@ class PyRandomBoxing:
         """Exactly ``random.Random``, and no instance attribute but ``gauss_next``
         (``r.random = f`` would shadow a method), as ``typeof`` checks."""
         import random
-        same = b.icmp_unsigned("==", field(b, obj, OB_TYPE),
-                               CApi.address(id(random.Random)))
-        continue_if(b, same, fail, "pyrandom.type")
+        exactly(b, obj, random.Random, fail, "pyrandom.type")
         d = b.call(cx.PyObject_GenericGetDict, [obj, ir.Constant(PTR, None)])
         continue_if(b, b.icmp_unsigned("!=", d, ir.Constant(PTR, None)), fail,
                     "pyrandom.dict")
@@ -120,5 +123,31 @@ class PyRandomBoxing:
         return [b.ptrtoint(obj, I64), zero, zero, zero]
 
 
+class RandomStateBoxing:
+    """Emitters for ``RandomStateType`` (a ``np.random.RandomState`` argument,
+    exactly that class): the address of its ``bitgen_t`` copy and three zero
+    words, as ``cwrapper`` passes."""
+
+    box = None
+
+    @staticmethod
+    def supported(t) -> bool:
+        from hanajit.lib.random.legacy_state import randomstate_offset
+        return randomstate_offset() is not None
+
+    @staticmethod
+    def check(cx, b, obj, t, fail):
+        import numpy as np
+        exactly(b, obj, np.random.RandomState, fail, "randomstate.type")
+
+    @staticmethod
+    def unbox(cx, b, obj, t, fail):
+        from hanajit.lib.random.legacy_state import randomstate_offset
+        zero = ir.Constant(I64, 0)
+        at = b.add(b.ptrtoint(obj, I64), ir.Constant(I64, randomstate_offset()))
+        return [at, zero, zero, zero]
+
+
 STRUCTURED[T.GeneratorType] = GeneratorBoxing
 STRUCTURED[T.PyRandomType] = PyRandomBoxing
+STRUCTURED[T.RandomStateType] = RandomStateBoxing

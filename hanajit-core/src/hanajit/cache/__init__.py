@@ -162,6 +162,10 @@ def encode_type(t):
         return ("a", encode_type(t.dtype), t.ndim, t.layout, t.readonly)
     if isinstance(t, T.PyRandomType):
         return ("pr",)
+    if isinstance(t, T.LocalRandomStateType):
+        return ("lrs",)
+    if isinstance(t, T.RandomStateType):
+        return ("rs",)
     if isinstance(t, T.LocalGeneratorType):
         return ("lg",)
     if isinstance(t, T.GeneratorType):
@@ -194,6 +198,10 @@ def decode_type(d):
         return T.GENERATOR
     if tag == "pr":
         return T.PYRANDOM
+    if tag == "rs":
+        return T.RANDOMSTATE
+    if tag == "lrs":
+        return T.LOCAL_RANDOMSTATE
     if tag == "lg":
         return T.LOCAL_GENERATOR
     raise ValueError(f"unknown type tag {tag!r}")

@@ -681,6 +681,7 @@ class Inferrer(ScalarKinds):
                 self.fail(line, f"array method {name}()", _argument_types(argtypes[1:], kwtypes))
         if isinstance(t, T.GeneratorType):
             what = (f"random.Random.{name}()" if isinstance(t, T.PyRandomType)
+                    else f"RandomState.{name}()" if isinstance(t, T.RandomStateType)
                     else f"Generator.{name}()")
             tpl = registry.method_template(t, name)
             if tpl is None:

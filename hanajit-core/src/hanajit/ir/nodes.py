@@ -420,9 +420,10 @@ class HostArray(Expr):
     """A 1-D view (no owner) of ``size`` elements of ``type.dtype`` at the address
     the host resolves the symbol ``hj.numpy.<symbol>`` to, at link time (or
     ``address``; or with ``shape`` and ``strides``, an N-D view): memory
-    of NumPy's global ``RandomState`` (``legacy_bitgen``: its ``bitgen_t``;
-    ``legacy_aug``: its ``has_gauss``/``gauss`` record).  Only the CPU target
-    resolves such symbols (``LLVMTargetInfo.host_calls``)."""
+    of NumPy's global ``RandomState`` (``legacy_bitgen``: its ``bitgen_t``,
+    its ``has_gauss``/``gauss`` record after it), of a ``RandomState``
+    argument (an address) ...  Only the CPU target resolves such symbols and
+    reaches such memory (``LLVMTargetInfo.host_calls``)."""
 
     symbol: str
     size: int

@@ -363,10 +363,40 @@ class LocalBitGenType(GeneratorType):
     __repr__ = __str__
 
 
+@dataclass(frozen=True)
+class RandomStateType(GeneratorType):
+    """A ``np.random.RandomState`` passed as an argument (exactly that class): the
+    address of the ``bitgen_t`` copy its methods draw through (its cached
+    Gaussian, ``aug_bitgen_t``, follows it) and three zero words, so it travels
+    as a ``GeneratorType`` does.  Its methods are the legacy ``np.random``
+    functions on that state (``lib/random/random_state.py``); it has no bit
+    generator words of its own (no ``RandomBits``)."""
+
+    def __str__(self) -> str:
+        return "RandomState"
+
+    __repr__ = __str__
+
+
+@dataclass(frozen=True)
+class LocalRandomStateType(RandomStateType):
+    """``np.random.RandomState(seed)`` made inside the function: the same words,
+    the address pointing into a block the function owns (``bitgen_t``, the
+    cached Gaussian and an MT19937 state: ``lib/random/random_state.py``).
+    Held only by the variable it is assigned to, as a ``LocalGeneratorType``."""
+
+    def __str__(self) -> str:
+        return "RandomState (made in the function)"
+
+    __repr__ = __str__
+
+
 GENERATOR = GeneratorType()
 PYRANDOM = PyRandomType()
 LOCAL_GENERATOR = LocalGeneratorType()
 LOCAL_BITGEN = LocalBitGenType()
+RANDOMSTATE = RandomStateType()
+LOCAL_RANDOMSTATE = LocalRandomStateType()
 
 SCALARS = (BOOL, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64,
            FLOAT32, FLOAT64, COMPLEX64, COMPLEX128)

@@ -337,10 +337,12 @@ def rng_next_double(rng):
     return float(_draw(rng, 3, ctypes.c_double))
 
 
-# NumPy's global RandomState (``lib/random/legacy.py``): views of its
-# ``bitgen_t`` (four int64 words) and of its ``has_gauss`` (int32 element 2) and
-# ``gauss`` (float64 element 2) record; ``make_generator`` a generator value
-# from the four words
+# A RandomState's state (``lib/random/legacy.py``, ``random_state.py``): ``st``
+# is the address of its ``bitgen_t`` copy (``legacy_bitgen``: the global one's
+# four int64 words); ``legacy_words(st)`` those words, ``legacy_flags(st)`` and
+# ``legacy_cache(st)`` its ``aug_bitgen_t`` after them, ``has_gauss`` as int32
+# element 2 and ``gauss`` as float64 element 2; ``make_generator`` a generator
+# value from the four words
 
 
 def legacy_bitgen():
@@ -348,14 +350,25 @@ def legacy_bitgen():
     return view("legacy_bitgen", "int64", 4)
 
 
-def legacy_aug_ints():
-    from .random.legacy_state import view
-    return view("legacy_aug", "int32", 6)
+def legacy_words(st):
+    from .random.legacy_state import view_at
+    return view_at(st, "int64", 4)
 
 
-def legacy_aug_floats():
+def legacy_flags(st):
+    from .random.legacy_state import AUG, view_at
+    return view_at(int(st) + AUG, "int32", 6)
+
+
+def legacy_cache(st):
+    from .random.legacy_state import AUG, view_at
+    return view_at(int(st) + AUG, "float64", 3)
+
+
+def legacy_mt19937_functions():
+    """MT19937's ``next_uint64``, ``next_uint32``, ``next_double``, ``next_raw``."""
     from .random.legacy_state import view
-    return view("legacy_aug", "float64", 3)
+    return view("mt19937_functions", "int64", 4)
 
 
 def make_generator(words):
@@ -500,3 +513,15 @@ def pcg64_functions():
 def os_entropy(e):
     from .random.local_state import os_entropy as entropy
     return entropy(e.ctypes.data)
+
+
+def warn(category, message):
+    """``warnings.warn(message, <builtin category>)``: 0, or 1 if it raised
+    (``lib/python/warning_calls.py``; the interpreter's path warns here)."""
+    import builtins
+    import warnings
+    try:
+        warnings.warn(message, getattr(builtins, category), stacklevel=2)
+    except Exception:
+        return 1
+    return 0

@@ -250,9 +250,12 @@ def _load_library():
                   "linalg.kron_trapz", "sorting.partition", "linalg.blas", "linalg.matvec",
                   "linalg.convolve", "linalg.einsum", "linalg.chains", "linalg.lstsq_pinv",
                   "linalg.array_api", "random.generator", "random.legacy", "random.legacy_more",
-                  "random.choice", "random.local_generator", "random.python_random", "gpu",
+                  "random.choice", "random.local_generator", "random.random_state",
+                  "random.multivariate_normal",
+                  "random.python_random", "gpu",
                   "python.float_sums", "python.key_functions", "python.starred_unpack",
-                  "python.printing", "python.isinstance_checks", "arrays.predicates",
+                  "python.printing", "python.warning_calls", "python.isinstance_checks",
+                  "arrays.predicates",
                   "arrays.pattern_arrays", "indexing.along_axis", "arrays.broadcast_views",
                   "arrays.block", "indexing.choose", "arrays.limits", "arrays.result_types",
                   "numeric.bit_counts", "arrays.packbits", "statistics.nancumulative",
@@ -333,6 +336,8 @@ def method_template(receiver, name: str):
         return None
     elif isinstance(receiver, T.PyRandomType):
         from .random.python_random import method_template as find
+    elif isinstance(receiver, T.RandomStateType):
+        from .random.random_state import method_template as find
     elif isinstance(receiver, T.GeneratorType):
         from .random.generator import method_template as find
     else:

@@ -29,6 +29,8 @@ def same(got, want) -> bool:
     if isinstance(want, np.ndarray):
         return isinstance(got, np.ndarray) and got.dtype == want.dtype and \
             got.shape == want.shape and got.tobytes() == want.tobytes()
+    if isinstance(want, (int, np.integer)):         # (exactly: beyond 2**53 too)
+        return type(got) is type(want) and got == want
     return type(got) is type(want) and np.float64(got).tobytes() == np.float64(want).tobytes()
 
 

@@ -24,6 +24,7 @@ from ..python import operators as ops
 from . import distributions as hr
 from . import choice_algorithms as hc
 from .generator import call_void, is_absent, is_absent_expr, is_integer_type, sized
+from .legacy import state_address
 from ..registry import CallTemplate, bind_arguments, register
 
 I, B = T.INT64, T.BOOL
@@ -77,21 +78,44 @@ def _rows_ok(t) -> bool:
 
 
 # ---------------------------------------------------------------------- choice
-class Choice(CallTemplate):
-    """``Generator.choice`` (``legacy=False``) or ``np.random.choice``."""
+class Legacy:
+    """``legacy``: the ``RandomState`` form, of the global state or, with
+    ``method``, a ``RandomState`` receiver's (``Generator`` methods take the
+    generator first too)."""
 
-    def __init__(self, legacy):
-        self.legacy = legacy
-        self.name = "np.random.choice" if legacy else "Generator.choice"
-        self.params = ("a", "size", "replace", "p") if legacy else \
-            ("a", "size", "replace", "p", "axis", "shuffle")
-        self.paths = ("numpy.random.choice",) if legacy else ()
+    def setup(self, what, legacy, method):
+        self.legacy, self.method = legacy, method
+        self.name = ("RandomState." if method else "np.random.") + what if legacy \
+            else "Generator." + what
+        self.paths = (f"numpy.random.{what}",) if legacy and not method else ()
+
+    def rest(self, args):
+        return args[1:] if self.method or not self.legacy else args
+
+    def receiver_ok(self, inf, args):
+        if self.method:
+            from .random_state import check_receiver
+            check_receiver(inf, args[0])
+
+    def state(self, L, args):
+        """The legacy helpers' first argument: the state address."""
+        return [state_address(L, args[0] if self.method else None)]
 
     def bind(self, args, kwargs):
-        rest = args if self.legacy else args[1:]
-        return bind_arguments(self.name, self.params, rest, kwargs)
+        return bind_arguments(self.name, self.params, self.rest(args), kwargs)
+
+
+class Choice(Legacy, CallTemplate):
+    """``Generator.choice`` (``legacy=False``) or ``np.random.choice`` (or
+    ``RandomState.choice``)."""
+
+    def __init__(self, legacy, method=False):
+        self.setup("choice", legacy, method)
+        self.params = ("a", "size", "replace", "p") if legacy else \
+            ("a", "size", "replace", "p", "axis", "shuffle")
 
     def typer(self, inf, call, args, kwargs):
+        self.receiver_ok(inf, args)
         bound = self.bind(args, kwargs)
         a = bound.get("a")
         if "axis" in bound and not (isinstance(a, T.ArrayType)
@@ -143,14 +167,15 @@ class Choice(CallTemplate):
         head = [pop, ops.C(is_int, B), m, neg, replace]
         if is_absent_expr(p):
             if self.legacy:
-                idx = L.call_helper(hc.legacy_choice_indices_no_p, head)
+                idx = L.call_helper(hc.legacy_choice_indices_no_p, self.state(L, args) + head)
             else:
                 idx = L.call_helper(hc.choice_indices_no_p,
                                     [args[0]] + head + [shuffle, ops.C(False, B)])
         else:
             atol = ops.C(hc.ATOL64 if p.type.dtype == T.FLOAT64 else hc.ATOL32, T.FLOAT64)
             if self.legacy:
-                idx = L.call_helper(hc.legacy_choice_indices, head + [p, atol])
+                idx = L.call_helper(hc.legacy_choice_indices,
+                                    self.state(L, args) + head + [p, atol])
             else:
                 idx = L.call_helper(hc.choice_indices, [args[0]] + head
                                     + [ops.C(True, B), p, atol, shuffle, ops.C(False, B)])
@@ -220,20 +245,16 @@ def reshape_errors(L, dims):
 
 
 # ----------------------------------------------------------- shuffle, permutation
-class Shuffle(CallTemplate):
+class Shuffle(Legacy, CallTemplate):
     """``Generator.shuffle(x)`` / ``np.random.shuffle(x)`` of a writeable array,
     in place, along axis 0."""
 
-    def __init__(self, legacy):
-        self.legacy = legacy
-        self.name = "np.random.shuffle" if legacy else "Generator.shuffle"
+    def __init__(self, legacy, method=False):
+        self.setup("shuffle", legacy, method)
         self.params = ("x",) if legacy else ("x", "axis")
-        self.paths = ("numpy.random.shuffle",) if legacy else ()
-
-    def bind(self, args, kwargs):
-        return bind_arguments(self.name, self.params, args if self.legacy else args[1:], kwargs)
 
     def typer(self, inf, call, args, kwargs):
+        self.receiver_ok(inf, args)
         bound = self.bind(args, kwargs)
         x = bound.get("x")
         if "axis" in bound or not isinstance(x, T.ArrayType) or x.readonly \
@@ -245,31 +266,27 @@ class Shuffle(CallTemplate):
         x = self.bind(args, kwargs)["x"]
         if x.type.ndim == 1:
             if self.legacy:
-                call_void(L, hc.legacy_shuffle, [x])
+                call_void(L, hc.legacy_shuffle, self.state(L, args) + [x])
             else:
                 call_void(L, hr.shuffle, [args[0], x])
         elif self.legacy:
-            call_void(L, hc.legacy_shuffle_rows, [rows_view(L, x)])
+            call_void(L, hc.legacy_shuffle_rows, self.state(L, args) + [rows_view(L, x)])
         else:
             call_void(L, hc.shuffle_rows, [args[0], rows_view(L, x)])
         return ops.C(None, T.NONE)
 
 
-class Permutation(CallTemplate):
+class Permutation(Legacy, CallTemplate):
     """``permutation(x)``: of an int, a shuffled ``np.arange(x)``; of a 1-D
     array, a shuffled copy; of an n-D array, its rows in the order of a
     shuffled ``np.arange(len(x))``."""
 
-    def __init__(self, legacy):
-        self.legacy = legacy
-        self.name = "np.random.permutation" if legacy else "Generator.permutation"
+    def __init__(self, legacy, method=False):
+        self.setup("permutation", legacy, method)
         self.params = ("x",) if legacy else ("x", "axis")
-        self.paths = ("numpy.random.permutation",) if legacy else ()
-
-    def bind(self, args, kwargs):
-        return bind_arguments(self.name, self.params, args if self.legacy else args[1:], kwargs)
 
     def typer(self, inf, call, args, kwargs):
+        self.receiver_ok(inf, args)
         bound = self.bind(args, kwargs)
         x = bound.get("x")
         if "axis" in bound:
@@ -282,7 +299,7 @@ class Permutation(CallTemplate):
 
     def lower(self, L, call, args, kwargs):
         x = self.bind(args, kwargs)["x"]
-        rng = [] if self.legacy else [args[0]]
+        rng = self.state(L, args) if self.legacy else [args[0]]
         if not isinstance(x.type, T.ArrayType):
             x = ops.convert(L, x, I)
             return L.call_helper(hc.legacy_permutation_int if self.legacy
@@ -307,3 +324,8 @@ GENERATOR_METHODS = {
 register(Choice(legacy=True))
 register(Shuffle(legacy=True))
 register(Permutation(legacy=True))
+RANDOMSTATE_METHODS = {
+    "choice": Choice(legacy=True, method=True),
+    "shuffle": Shuffle(legacy=True, method=True),
+    "permutation": Permutation(legacy=True, method=True),
+}

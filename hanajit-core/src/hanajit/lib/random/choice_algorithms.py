@@ -260,13 +260,13 @@ def choice_indices_no_p(rng, pop, is_int, m, neg, replace, shuffle_, legacy):
                           np.empty(0, np.float64), ATOL64, shuffle_, legacy)
 
 
-def legacy_choice_indices(pop, is_int, m, neg, replace, p, atol):
-    rng = prims.make_generator(prims.legacy_bitgen())
+def legacy_choice_indices(st, pop, is_int, m, neg, replace, p, atol):
+    rng = prims.make_generator(prims.legacy_words(st))
     return choice_indices(rng, pop, is_int, m, neg, replace, True, p, atol, True, True)
 
 
-def legacy_choice_indices_no_p(pop, is_int, m, neg, replace):
-    rng = prims.make_generator(prims.legacy_bitgen())
+def legacy_choice_indices_no_p(st, pop, is_int, m, neg, replace):
+    rng = prims.make_generator(prims.legacy_words(st))
     return choice_indices(rng, pop, is_int, m, neg, replace, False,
                           np.empty(0, np.float64), ATOL64, True, True)
 
@@ -322,26 +322,26 @@ def permutation_rows(rng, out, x):
     take_rows(out, x, idx)
 
 
-# ------------------------------------------------------------------ legacy
-def legacy_shuffle(x):
-    shuffle(prims.make_generator(prims.legacy_bitgen()), x)
+# --------------------------------------------- legacy (the RandomState at st)
+def legacy_shuffle(st, x):
+    shuffle(prims.make_generator(prims.legacy_words(st)), x)
 
 
-def legacy_shuffle_rows(x):
-    shuffle_rows(prims.make_generator(prims.legacy_bitgen()), x)
+def legacy_shuffle_rows(st, x):
+    shuffle_rows(prims.make_generator(prims.legacy_words(st)), x)
 
 
-def legacy_permutation_int(n):
+def legacy_permutation_int(st, n):
     x = np.arange(n)
-    legacy_shuffle(x)
+    legacy_shuffle(st, x)
     return x
 
 
-def legacy_permutation_array(a):
+def legacy_permutation_array(st, a):
     x = a.copy()
-    legacy_shuffle(x)
+    legacy_shuffle(st, x)
     return x
 
 
-def legacy_permutation_rows(out, x):
-    permutation_rows(prims.make_generator(prims.legacy_bitgen()), out, x)
+def legacy_permutation_rows(st, out, x):
+    permutation_rows(prims.make_generator(prims.legacy_words(st)), out, x)

@@ -16,7 +16,8 @@ integer dtype and bool, ``endpoint=``), ``poisson`` and the sixteen of
 ``more_distributions.py`` (gamma, beta, geometric ...), scalar and ``size=``
 forms (an int or a tuple of ints); ``choice``, ``shuffle`` and ``permutation`` are in ``choice.py``;
 float32 ``standard_normal``/``standard_exponential``/``standard_gamma``, ``method='inv'``,
-``hypergeometric``, ``multinomial`` and ``dirichlet`` in ``more_methods.py``.
+``hypergeometric``, ``multinomial`` and ``dirichlet`` in ``more_methods.py``;
+``multivariate_normal`` in ``multivariate_normal.py``.
 Other methods and forms fall back to the interpreter naming the method.
 """
 from __future__ import annotations
@@ -224,8 +225,10 @@ class Integers(Method):
         dt = draws_dtype(call, bound.get("size"))
         table = {"int64": (hr.integers, hr.fill_integers, [end]),
                  "uint64": (nd.uint64, nd.fill_uint64, [end]),
-                 "narrow": (nd.narrow, nd.fill_narrow,
-                            [end] + narrow_args(dt) + [ops.C(False, T.BOOL)])}
+                 "narrow": (nd.narrow, nd.fill_narrow32 if dt.bits == 32 else nd.fill_narrow,
+                            [end] + narrow_args(dt) + [ops.C(False, T.BOOL)],
+                            [end] + narrow_args(dt)[:1 if dt.bits < 32 else 0]
+                            + [ops.C(False, T.BOOL)])}
         return integer_draws(L, call, bound.get("size"), [args[0]], low, high, end,
                              table)
 
@@ -239,17 +242,25 @@ def integer_draws(L, call, size, lead, low, high, end, table):
     """Integer draws of ``integers``/``randint``: the dtype's bound checks (for a
     size, only when it is not empty), then the scalar helper or the fill helper
     of ``table[kind]`` -- ``(one, fill, trailing args)`` for the kinds "int64",
-    "uint64" and "narrow" -- called with ``lead`` (the generator, if any), the
-    new 1-D array (fill), ``low``, ``high`` and the trailing arguments."""
+    "uint64" and "narrow" (which has the fill's trailing args fourth) -- called
+    with ``lead`` (the generator or state, if any), the new 1-D array (fill; a
+    narrow dtype's as the unsigned integers of its width, whose bits the draws
+    are), ``low``, ``high`` and the trailing arguments."""
     dt = draws_dtype(call, size)
     kind = "int64" if dt == I else "uint64" if dt == T.UINT64 else "narrow"
-    one, fill, tail = table[kind]
+    one, fill, tail, *fill_tail = table[kind]
     if is_absent_expr(size):
         bound_checks(L, dt, low, high, end, None)
         v = L.call_helper(one, lead + [low, high] + tail)
         return N.Cast(v, dt) if kind == "narrow" else v
     out, flat = new_array(L, call.type, size)
     bound_checks(L, dt, low, high, end, flat)
+    if kind == "narrow":
+        bits = max(8, dt.bits)
+        flat = L.let(N.ArrayView(flat, ops.C(0, I), [N.ArrayAttr(flat, "shape", 0, I)],
+                                 [ops.C(bits // 8, I)],
+                                 T.ArrayType(T.Scalar("u", bits), 1, "C")))
+        tail = fill_tail[0]
     call_void(L, fill, lead + [flat, low, high] + tail)
     return out
 
@@ -477,5 +488,8 @@ def method_template(name):
     if name in ("choice", "shuffle", "permutation"):
         from .choice import GENERATOR_METHODS
         return GENERATOR_METHODS[name]
+    if name == "multivariate_normal":
+        from .multivariate_normal import GENERATOR_METHOD
+        return GENERATOR_METHOD
     from .more_methods import MORE_METHODS
     return MORE_METHODS.get(name) or METHODS.get(name)

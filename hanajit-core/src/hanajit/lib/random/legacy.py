@@ -9,7 +9,9 @@ it keeps, and its cached second Gaussian (``has_gauss``/``gauss``) read and
 written in place (``legacy_algorithms.py``; the memory is found by
 ``legacy_state.py`` and linked by the CPU engine).  ``np.random.seed(None)``
 and array seeds run the function in the interpreter; the other distributions
-are in ``legacy_more.py``.
+are in ``legacy_more.py``.  The same templates with ``method`` are the methods
+of a ``RandomState`` passed in or made in the function (``random_state.py``):
+every helper takes the address of the state it draws from.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from . import narrow_draws as nd
 from .generator import (call_void, draws_dtype, int_bounds, integer_draws, integers_dtype,
                         is_absent, is_absent_expr, is_integer_type, is_real_type,
                         narrow_args, new_array, sized)
+from .legacy_state import AUG
 from ..registry import CallTemplate, bind_arguments, register
 
 F, I = T.FLOAT64, T.INT64
@@ -61,70 +64,124 @@ class MakeGenerator(CallTemplate):
 
 
 class AtAddress(CallTemplate):
-    """``prims.mt19937_key(address)``: 625 uint32 at a run-time address."""
+    """``prims.<name>(address)``: ``size`` elements of ``dtype`` at a run-time
+    address plus ``offset`` bytes (``mt19937_key``: an MT19937 state's 624 key
+    words and position; ``legacy_words``/``legacy_flags``/``legacy_cache``: a
+    RandomState's ``bitgen_t`` and cached Gaussian)."""
 
-    paths = ("hanajit.lib.prims.mt19937_key",)
-    type = T.ArrayType(T.UINT32, 1, "C")
+    def __init__(self, name, dtype, size, offset=0):
+        self.paths = (f"hanajit.lib.prims.{name}",)
+        self.name, self.size, self.offset = name, size, offset
+        self.type = T.ArrayType(dtype, 1, "C")
 
     def typer(self, inf, call, args, kwargs):
         if kwargs or len(args) != 1 or args[0] != I:
-            raise Incompatible("prims.mt19937_key(int64 address)")
+            raise Incompatible(f"prims.{self.name}(int64 address)")
         return self.type
 
     def lower(self, L, call, args, kwargs):
-        return N.HostArray("", 625, self.type, address=args[0])
+        at = args[0] if not self.offset else \
+            L.let(N.BinOp("add", args[0], ops.C(self.offset, I), I))
+        return N.HostArray("", self.size, self.type, address=at)
 
 
-class Seed(CallTemplate):
-    """``np.random.seed(s)`` with an int ``s`` (None and arrays: the interpreter)."""
+WORDS = T.ArrayType(I, 1, "C")
 
-    paths = ("numpy.random.seed",)
+
+class OnState:
+    """A call on a ``RandomState``'s state: ``np.random.<name>`` on the global
+    one or, with ``method``, ``RandomState.<name>`` on the receiver (the first
+    argument: a ``RandomStateType`` value, its word 0 the address)."""
+
+    method = False
+
+    def rest(self, args):
+        """The arguments after the receiver."""
+        return args[1:] if self.method else args
+
+    def receiver_ok(self, inf, args):
+        """A method's receiver: refused where its memory is out of reach."""
+        if self.method:
+            from .random_state import check_receiver
+            check_receiver(inf, args[0])
+
+    def state(self, L, args):
+        """``st``: the address of the ``bitgen_t`` copy the call draws through."""
+        return state_address(L, args[0] if self.method else None)
+
+
+def state_address(L, receiver=None):
+    """The address of the ``bitgen_t`` copy of the ``RandomState`` value
+    ``receiver`` (its word 0), or of the global one (``None``)."""
+    if receiver is not None:
+        return L.let(N.TupleGet(receiver, 0, I))
+    return L.let(N.ArrayAttr(N.HostArray("legacy_bitgen", 4, WORDS), "data", 0, I))
+
+
+class Seed(OnState, CallTemplate):
+    """``np.random.seed(s)`` / ``RandomState.seed(s)`` with an int ``s`` (None
+    and arrays: the interpreter)."""
+
+    def __init__(self, method=False):
+        self.method = method
+        self.paths = () if method else ("numpy.random.seed",)
+        self.name = "RandomState.seed" if method else "np.random.seed"
 
     def typer(self, inf, call, args, kwargs):
         from ...errors import UnsupportedError
         from .legacy_state import legacy_addresses
-        if kwargs or len(args) != 1 or not is_integer_type(args[0]):
-            raise Incompatible("np.random.seed() of something other than an int")
+        self.receiver_ok(inf, args)
+        rest = self.rest(args)
+        if kwargs or len(rest) != 1 or not is_integer_type(rest[0]):
+            raise Incompatible(f"{self.name}() of something other than an int")
         try:
             known = "hj.numpy.mt19937_tag" in legacy_addresses()
         except UnsupportedError:
             known = False
         if not known:
-            raise Incompatible("np.random.seed(): MT19937's state layout is unknown")
+            raise Incompatible(f"{self.name}(): MT19937's state layout is unknown")
         return T.NONE
 
     def lower(self, L, call, args, kwargs):
-        call_void(L, hl.seed, [ops.convert(L, args[0], I)])
+        call_void(L, hl.seed, [self.state(L, args), ops.convert(L, self.rest(args)[0], I)])
         return ops.C(None, T.NONE)
 
 
-register(AtAddress())
+register(AtAddress("mt19937_key", T.UINT32, 625))
+register(AtAddress("legacy_words", I, 4))
+register(AtAddress("legacy_flags", T.INT32, 6, AUG))
+register(AtAddress("legacy_cache", F, 3, AUG))
 register(Seed())
 register(HostView("legacy_mt19937_tag", "mt19937_tag", I, 1))
+register(HostView("legacy_mt19937_functions", "mt19937_functions", I, 4))
 register(HostView("legacy_bitgen", "legacy_bitgen", I, 4))
-register(HostView("legacy_aug_ints", "legacy_aug", T.INT32, 6))
-register(HostView("legacy_aug_floats", "legacy_aug", F, 3))
 register(MakeGenerator())
 
 
-class Legacy(CallTemplate):
-    """One legacy function: parameters with NumPy's defaults, the float ones,
-    the scalar helper and the helper filling a ``size=`` array."""
+class Legacy(OnState, CallTemplate):
+    """One legacy function (or, ``method``, ``RandomState`` method): parameters
+    with NumPy's defaults, the float ones, the scalar helper and the helper
+    filling a ``size=`` array, each taking the state address first."""
 
     def __init__(self, paths, params, helper, fill, floats=(), defaults=None,
-                 star=False):
-        self.paths, self.params, self.helper, self.fill = paths, params, helper, fill
+                 star=False, method=False):
+        self.params, self.helper, self.fill = params, helper, fill
         self.floats, self.defaults, self.star = floats, defaults or {}, star
+        self.method, self.name = method, paths[0]
+        self.paths = () if method else paths
 
     def bind(self, args, kwargs):
+        args = self.rest(args)
         if self.star:          # rand(d0, d1, ...): the dimensions are the size
             if kwargs:
                 raise Incompatible("takes no keyword arguments")
             return {"size": args} if args else {}
-        return bind_arguments(self.paths[0], self.params, args, kwargs)
+        return bind_arguments(self.name, self.params, args, kwargs)
 
     def typer(self, inf, call, args, kwargs):
+        self.receiver_ok(inf, args)
         bound = self.bind(args, kwargs)
+        args = self.rest(args)
         for p in self.floats:
             if p in bound and not is_real_type(bound[p]):
                 raise Incompatible(f"{p} of type {bound[p]}")
@@ -135,18 +192,20 @@ class Legacy(CallTemplate):
         return sized(bound, F)
 
     def lower(self, L, call, args, kwargs):
+        st = self.state(L, args)
         if self.star:
-            size = N.MakeTuple(list(args), T.TupleType(tuple(a.type for a in args))) \
-                if args else None
-            bound = {"size": size} if args else {}
+            dims = self.rest(args)
+            size = N.MakeTuple(list(dims), T.TupleType(tuple(a.type for a in dims))) \
+                if dims else None
+            bound = {"size": size} if dims else {}
         else:
             bound = self.bind(args, kwargs)
         values = [L.let(ops.convert(L, bound[p], F)) if p in bound
                   else ops.C(self.defaults[p], F) for p in self.floats]
         if is_absent_expr(bound.get("size")):
-            return L.call_helper(self.helper, values)
+            return L.call_helper(self.helper, [st] + values)
         out, flat = new_array(L, call.type, bound["size"])
-        call_void(L, self.fill, [flat] + values)
+        call_void(L, self.fill, [st, flat] + values)
         return out
 
 
@@ -155,11 +214,12 @@ class RandInt(Legacy):
     ``interval``; the other integer dtypes and bool by NumPy's masked buffered
     draws (``narrow_draws``), after the dtype's bound checks."""
 
-    def __init__(self):
+    def __init__(self, method=False):
         super().__init__(("numpy.random.randint",), ("low", "high", "size", "dtype"),
-                         hl.randint, hl.fill_randint)
+                         hl.randint, hl.fill_randint, method=method)
 
     def typer(self, inf, call, args, kwargs):
+        self.receiver_ok(inf, args)
         bound = self.bind(args, kwargs)
         dt = integers_dtype(bound.get("dtype"), "randint()")
         if not is_integer_type(bound.get("low")) or not (
@@ -174,18 +234,31 @@ class RandInt(Legacy):
         dt = draws_dtype(call, bound.get("size"))
         table = {"int64": (hl.randint, hl.fill_randint, []),
                  "uint64": (nd.legacy_uint64, nd.fill_legacy_uint64, []),
-                 "narrow": (nd.legacy_narrow, nd.fill_legacy_narrow, narrow_args(dt))}
-        return integer_draws(L, call, bound.get("size"), [], low, high,
+                 "narrow": (nd.legacy_narrow, nd.fill_legacy_narrow, narrow_args(dt),
+                            narrow_args(dt)[:1])}
+        return integer_draws(L, call, bound.get("size"), [self.state(L, args)], low, high,
                              ops.C(False, T.BOOL), table)
 
 
-register(Legacy(("numpy.random.random", "numpy.random.random_sample",
-                 "numpy.random.sample"), ("size",), hl.random, hl.fill_random))
-register(Legacy(("numpy.random.rand",), (), hl.random, hl.fill_random, star=True))
-register(Legacy(("numpy.random.randn",), (), hl.gauss, hl.fill_gauss, star=True))
-register(Legacy(("numpy.random.standard_normal",), ("size",), hl.gauss, hl.fill_gauss))
-register(Legacy(("numpy.random.normal",), ("loc", "scale", "size"), hl.normal,
-                hl.fill_normal, ("loc", "scale"), {"loc": 0.0, "scale": 1.0}))
-register(Legacy(("numpy.random.uniform",), ("low", "high", "size"), hl.uniform,
-                hl.fill_uniform, ("low", "high"), {"low": 0.0, "high": 1.0}))
-register(RandInt())
+def legacy_calls(method=False):
+    """The templates of this module's functions (or ``RandomState`` methods),
+    by name."""
+    floats = {"normal": (("loc", "scale"), {"loc": 0.0, "scale": 1.0}),
+              "uniform": (("low", "high"), {"low": 0.0, "high": 1.0})}
+    calls = {"randint": RandInt(method), "seed": Seed(method)}
+    for names, params, helper, fill in (
+            (("random", "random_sample", "sample"), ("size",), hl.random, hl.fill_random),
+            (("rand",), None, hl.random, hl.fill_random),
+            (("randn",), None, hl.gauss, hl.fill_gauss),
+            (("standard_normal",), ("size",), hl.gauss, hl.fill_gauss),
+            (("normal",), ("loc", "scale", "size"), hl.normal, hl.fill_normal),
+            (("uniform",), ("low", "high", "size"), hl.uniform, hl.fill_uniform)):
+        fl, defaults = floats.get(names[0], ((), None))
+        t = Legacy(tuple(f"numpy.random.{n}" for n in names), params or (), helper, fill,
+                   fl, defaults, star=params is None, method=method)
+        calls.update({n: t for n in names})
+    return calls
+
+
+for _call in set(legacy_calls().values()):
+    register(_call)

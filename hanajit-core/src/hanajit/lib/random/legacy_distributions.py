@@ -2,11 +2,13 @@
 ``binomial``, ``hypergeometric`` ...), ported from NumPy's
 ``src/legacy/legacy-distributions.c`` and compiled by hanajit.
 
-Every ``<name>(rng, *params)`` draws one value through ``rng``, the global
+Every ``<name>(rng, *params)`` draws one value through ``rng``, the
 ``RandomState``'s bit generator (``legacy_more.py`` makes it from
-``prims.legacy_bitgen()``), as the C function ``mtrand.pyx`` calls does: the
-legacy Gaussian is the polar method with its cached second value
-(``legacy_algorithms.gauss``), the legacy exponential ``-log(1 - U)``; where
+``prims.legacy_words(st)``), as the C function ``mtrand.pyx`` calls does; those
+that draw Gaussians take ``st`` too, ``(rng, st, *params)`` (``LegacyDistribution.gaussian``):
+the legacy Gaussian is the polar method with its second value cached in the
+``RandomState`` at ``st`` (``legacy_algorithms.gauss``); the legacy exponential
+is ``-log(1 - U)``; where
 ``mtrand.pyx`` calls the shared ``random_*`` of ``distributions.c`` (Poisson,
 Laplace, Gumbel, logistic, triangular, BTPE, the geometric search) the
 Generator's port is called.  Divisions that may meet a zero are C's
@@ -63,7 +65,7 @@ def exponential(rng, scale):
     return scale * standard_exponential(rng)
 
 
-def standard_gamma(rng, shape):
+def standard_gamma(rng, st, shape):
     """``legacy_standard_gamma``: Marsaglia and Tsang on the legacy Gaussian."""
     if shape == 1.0:
         return standard_exponential(rng)
@@ -85,10 +87,10 @@ def standard_gamma(rng, shape):
     b = shape - 1.0 / 3.0
     c = 1.0 / np.sqrt(9.0 * b)
     while True:
-        x = gauss()
+        x = gauss(st)
         v = 1.0 + c * x
         while v <= 0.0:
-            x = gauss()
+            x = gauss(st)
             v = 1.0 + c * x
         v = v * v * v
         u = prims.rng_next_double(rng)
@@ -98,15 +100,15 @@ def standard_gamma(rng, shape):
             return b * v
 
 
-def gamma(rng, shape, scale):
-    return scale * standard_gamma(rng, shape)
+def gamma(rng, st, shape, scale):
+    return scale * standard_gamma(rng, st, shape)
 
 
-def chisquare(rng, df):
-    return 2.0 * standard_gamma(rng, df / 2.0)
+def chisquare(rng, st, df):
+    return 2.0 * standard_gamma(rng, st, df / 2.0)
 
 
-def beta(rng, a, b):
+def beta(rng, st, a, b):
     """``legacy_beta``: Johnk's algorithm when both are at most 1, else a
     ratio of gammas."""
     if a <= 1.0 and b <= 1.0:
@@ -124,19 +126,19 @@ def beta(rng, a, b):
                 logx = logx - logm
                 logy = logy - logm
                 return prims.exp(logx - prims.log(prims.exp(logx) + prims.exp(logy)))
-    ga = standard_gamma(rng, a)
-    gb = standard_gamma(rng, b)
+    ga = standard_gamma(rng, st, a)
+    gb = standard_gamma(rng, st, b)
     return prims.fdiv(ga, ga + gb)
 
 
-def standard_t(rng, df):
-    num = gauss()
-    denom = standard_gamma(rng, df / 2.0)
+def standard_t(rng, st, df):
+    num = gauss(st)
+    denom = standard_gamma(rng, st, df / 2.0)
     return prims.fdiv(np.sqrt(df / 2.0) * num, np.sqrt(denom))
 
 
-def lognormal(rng, mean, sigma):
-    return prims.exp(mean + sigma * gauss())
+def lognormal(rng, st, mean, sigma):
+    return prims.exp(mean + sigma * gauss(st))
 
 
 def rayleigh(rng, mode):
@@ -157,20 +159,20 @@ def power(rng, a):
     return prims.pow(1.0 - prims.exp(-standard_exponential(rng)), 1.0 / a)
 
 
-def standard_cauchy(rng):
-    num = gauss()                       # (GCC evaluates the left operand first)
-    return prims.fdiv(num, gauss())
+def standard_cauchy(rng, st):
+    num = gauss(st)                       # (GCC evaluates the left operand first)
+    return prims.fdiv(num, gauss(st))
 
 
-def f(rng, dfnum, dfden):
-    num = chisquare(rng, dfnum) * dfden
-    return prims.fdiv(num, chisquare(rng, dfden) * dfnum)
+def f(rng, st, dfnum, dfden):
+    num = chisquare(rng, st, dfnum) * dfden
+    return prims.fdiv(num, chisquare(rng, st, dfden) * dfnum)
 
 
-def wald(rng, mean, scale):
+def wald(rng, st, mean, scale):
     """``legacy_wald``: NumPy 1.16's form."""
     mu_2l = prims.fdiv(mean, 2.0 * scale)
-    y = gauss()
+    y = gauss(st)
     y = mean * y * y
     x = mean + mu_2l * (y - np.sqrt(4.0 * scale * y + y * y))
     u = prims.rng_next_double(rng)
@@ -179,24 +181,24 @@ def wald(rng, mean, scale):
     return prims.fdiv(mean * mean, x)
 
 
-def noncentral_chisquare(rng, df, nonc):
+def noncentral_chisquare(rng, st, df, nonc):
     """``legacy_noncentral_chisquare`` (its NaN guard after the draws)."""
     if nonc == 0.0:
-        return chisquare(rng, df)
+        return chisquare(rng, st, df)
     if 1.0 < df:
-        chi2 = chisquare(rng, df - 1.0)
-        n = gauss() + np.sqrt(nonc)
+        chi2 = chisquare(rng, st, df - 1.0)
+        n = gauss(st) + np.sqrt(nonc)
         return chi2 + n * n
     i = poisson_draw(rng, nonc / 2.0)
-    out = chisquare(rng, df + 2 * i)
+    out = chisquare(rng, st, df + 2 * i)
     if nonc != nonc:
         return np.nan
     return out
 
 
-def noncentral_f(rng, dfnum, dfden, nonc):
-    t = noncentral_chisquare(rng, dfnum, nonc) * dfden
-    return prims.fdiv(t, chisquare(rng, dfden) * dfnum)
+def noncentral_f(rng, st, dfnum, dfden, nonc):
+    t = noncentral_chisquare(rng, st, dfnum, nonc) * dfden
+    return prims.fdiv(t, chisquare(rng, st, dfden) * dfnum)
 
 
 def vonmises(rng, mu, kappa):
@@ -233,8 +235,8 @@ def vonmises(rng, mu, kappa):
 
 
 # --------------------------------------------------------------- discrete
-def negative_binomial(rng, n, p):
-    y = prims.fdiv(1.0 - p, p) * standard_gamma(rng, n)
+def negative_binomial(rng, st, n, p):
+    y = prims.fdiv(1.0 - p, p) * standard_gamma(rng, st, n)
     return poisson_draw(rng, y)
 
 

@@ -38,29 +38,62 @@ def legacy_addresses() -> dict:
 def _probe_legacy():
     import numpy as np
     rs = np.random.mtrand._rand
-    c = rs._bit_generator.ctypes
-    want = [c.state_address] + [ctypes.cast(f, ctypes.c_void_p).value
-                                for f in (c.next_uint64, c.next_uint32, c.next_double)]
-    nwords = type(rs).__basicsize__ // 8
-    words = (ctypes.c_uint64 * nwords).from_address(id(rs))
-    hits = [k for k in range(2, nwords - 3) if list(words[k:k + 4]) == want]
-    if len(hits) != 1:
+    offset = randomstate_offset()
+    if offset is None:
         return None
-    bitgen = id(rs) + 8 * hits[0]
-    augs = [k for k in range(2, nwords - 2) if words[k] == bitgen]
-    if len(augs) != 1:
-        return None
-    aug = id(rs) + 8 * augs[0]
-    # has_gauss and gauss must read as get_state reports them
-    st = rs.get_state(legacy=False)
-    if ctypes.c_int32.from_address(aug + 8).value != st["has_gauss"] or \
-            ctypes.c_double.from_address(aug + 16).value != st["gauss"]:
-        return None
-    found = {"hj.numpy.legacy_bitgen": bitgen, "hj.numpy.legacy_aug": aug}
+    bitgen = id(rs) + offset
+    found = {"hj.numpy.legacy_bitgen": bitgen, "hj.numpy.legacy_aug": bitgen + AUG}
     tag = _mt19937_tag()
     if tag is not None:
         found["hj.numpy.mt19937_tag"] = ctypes.addressof(tag)
+        found["hj.numpy.mt19937_functions"] = ctypes.addressof(_state["mt19937_fns"])
     return found
+
+
+# The cached Gaussian (``aug_bitgen_t``: bit generator pointer, ``has_gauss``,
+# ``gauss``) follows the five words of the ``bitgen_t`` copy in a RandomState
+AUG = 40
+
+
+def randomstate_offset():
+    """The byte offset of the ``bitgen_t`` copy inside a ``RandomState`` (its
+    ``aug_bitgen_t`` at ``+ AUG``), found once per process on RandomStates of
+    several bit generators (and the global one) and checked against their
+    ``ctypes`` interface and ``get_state``; None when they disagree."""
+    if "offset" not in _state:
+        try:
+            _state["offset"] = _probe_offset()
+        except Exception:           # pragma: no cover - any surprise: refuse
+            _state["offset"] = None
+    return _state["offset"]
+
+
+def _probe_offset():
+    import numpy as np
+    if ctypes.sizeof(ctypes.c_void_p) != 8:
+        return None
+    found = set()
+    samples = [np.random.mtrand._rand, np.random.RandomState(3),
+               np.random.RandomState(np.random.PCG64(4)),
+               np.random.RandomState(np.random.Philox(5))]
+    samples[1].standard_normal()            # has_gauss = 1
+    for rs in samples:
+        c = rs._bit_generator.ctypes
+        want = [c.state_address] + [ctypes.cast(f, ctypes.c_void_p).value
+                                    for f in (c.next_uint64, c.next_uint32, c.next_double)]
+        nwords = type(rs).__basicsize__ // 8
+        words = (ctypes.c_uint64 * nwords).from_address(id(rs))
+        hits = [k for k in range(2, nwords - 8) if list(words[k:k + 4]) == want]
+        if len(hits) != 1 or words[hits[0] + AUG // 8] != id(rs) + 8 * hits[0]:
+            return None
+        aug = id(rs) + 8 * hits[0] + AUG
+        # has_gauss and gauss must read as get_state reports them
+        st = rs.get_state(legacy=False)
+        if ctypes.c_int32.from_address(aug + 8).value != st["has_gauss"] or \
+                ctypes.c_double.from_address(aug + 16).value != st["gauss"]:
+            return None
+        found.add(8 * hits[0])
+    return found.pop() if len(found) == 1 else None
 
 
 def _mt19937_tag():
@@ -78,6 +111,15 @@ def _mt19937_tag():
         return None
     cell = _state["mt19937_tag"] = ctypes.c_int64(
         ctypes.cast(m.ctypes.next_double, ctypes.c_void_p).value)
+    # MT19937's next_uint64, next_uint32, next_double and next_raw, as a
+    # RandomState of it holds them (``RandomState(seed)`` made in a function)
+    rs = np.random.RandomState(m)
+    fns = (ctypes.c_int64 * 4).from_address(id(rs) + randomstate_offset() + 8)
+    c = m.ctypes
+    if list(fns[:3]) != [ctypes.cast(f, ctypes.c_void_p).value
+                         for f in (c.next_uint64, c.next_uint32, c.next_double)]:
+        return None
+    _state["mt19937_fns"] = (ctypes.c_int64 * 4)(*fns)
     return cell
 
 

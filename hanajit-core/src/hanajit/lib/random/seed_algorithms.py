@@ -29,7 +29,7 @@ from .. import prims
 
 _INIT_A = 0x43B0D7E5
 _MULT_A = 0x931E8875
-_INIT_B = 0x8B51F9DD
+INIT_B = 0x8B51F9DD
 _MULT_B = 0x58F38DED
 _MIX_L = 0xCA01F9DD
 _MIX_R = 0x4973F715
@@ -102,10 +102,10 @@ def _step(hi, lo, inc_hi, inc_lo):
     return s_hi, s_lo
 
 
-def pcg64_words(e0, e1, e2, e3):
-    """The 12 words of a PCG64 generator seeded by the entropy words ``e0..e3``
-    (uint64, each below ``2**32``; zeros where the seed has fewer words)."""
-    m32 = np.uint64(0xFFFFFFFF)
+def entropy_pool(e0, e1, e2, e3):
+    """``SeedSequence``'s pool of four 32-bit words (as uint64) from the entropy
+    words ``e0..e3`` (uint64, each below ``2**32``; zeros where the seed has
+    fewer words): ``mix_entropy``."""
     entropy = np.zeros(4, np.uint64)
     entropy[0] = e0
     entropy[1] = e1
@@ -120,14 +120,28 @@ def pcg64_words(e0, e1, e2, e3):
             if i_src != i_dst:
                 x, h = _hashmix(pool[i_src], h)
                 pool[i_dst] = _mix(pool[i_dst], x)
+    return pool
+
+
+def state_word(pool, i, h):
+    """Word ``i`` of ``generate_state`` (uint32 words) and the next hash constant
+    (``h`` starts at ``INIT_B``)."""
+    m32 = np.uint64(0xFFFFFFFF)
+    d = pool[i % 4] ^ h
+    h = (h * np.uint64(_MULT_B)) & m32
+    d = (d * h) & m32
+    return d ^ (d >> np.uint64(16)), h
+
+
+def pcg64_words(e0, e1, e2, e3):
+    """The 12 words of a PCG64 generator seeded by the entropy words ``e0..e3``
+    (uint64, each below ``2**32``; zeros where the seed has fewer words)."""
+    pool = entropy_pool(e0, e1, e2, e3)
     # generate_state(4, np.uint64): eight uint32, paired little-endian
     v = np.zeros(4, np.uint64)
-    h = np.uint64(_INIT_B)
+    h = np.uint64(INIT_B)
     for i in range(8):
-        d = pool[i % 4] ^ h
-        h = (h * np.uint64(_MULT_B)) & m32
-        d = (d * h) & m32
-        d = d ^ (d >> np.uint64(16))
+        d, h = state_word(pool, i, h)
         if i % 2 == 0:
             v[i // 2] = d
         else:
@@ -174,12 +188,19 @@ def seeded_words_unsigned(seed):
     return pcg64_words(seed & m32, seed >> np.uint64(32), np.uint64(0), np.uint64(0))
 
 
-def entropy_words():
-    """``default_rng()``: 128 bits from the OS (as ``SeedSequence()`` draws)."""
+def os_entropy():
+    """128 bits from the OS (as ``SeedSequence()`` draws them), as four 32-bit
+    entropy words (uint64)."""
     m32 = np.uint64(0xFFFFFFFF)
     e = np.zeros(2, np.int64)
     if prims.os_entropy(e) != 0:
         raise OSError("no entropy from the operating system")
     a = prims.as_uint64(e[0])
     b = prims.as_uint64(e[1])
-    return pcg64_words(a & m32, a >> np.uint64(32), b & m32, b >> np.uint64(32))
+    return a & m32, a >> np.uint64(32), b & m32, b >> np.uint64(32)
+
+
+def entropy_words():
+    """``default_rng()``: ``SeedSequence()``'s entropy from the OS."""
+    e0, e1, e2, e3 = os_entropy()
+    return pcg64_words(e0, e1, e2, e3)

@@ -1,0 +1,107 @@
+"""``np.random.RandomState`` objects: passed as arguments or made in the function.
+
+A ``RandomState`` argument (exactly that class: a subclass may override its
+methods and is never compiled) has the IR type ``RandomStateType``: word 0 is
+the address of the ``bitgen_t`` copy inside the object, which its methods draw
+through, followed by its cached Gaussian (``aug_bitgen_t``: ``has_gauss``,
+``gauss``) -- found once per process (``legacy_state.randomstate_offset``).
+``np.random.RandomState(seed)`` in the function (an int seed, or none: 128 bits
+of OS entropy hashed as ``SeedSequence()`` does) makes a block of the same
+shape the function owns, with an MT19937 state that NumPy's own MT19937
+functions draw from (``legacy_algorithms.new_block``); like a generator made in
+the function it stays in the variable it is assigned to.
+
+The methods are the legacy ``np.random`` templates with ``method`` (every
+helper takes the state's address): ``random_sample``/``random``, ``rand``,
+``randn``, ``standard_normal``, ``normal``, ``uniform``, ``randint`` (every
+integer dtype and bool), ``seed`` of an int, ``choice``, ``shuffle``,
+``permutation``, the 29 distributions of ``legacy_more.py`` and
+``multivariate_normal`` (``multivariate_normal.py``).  Values, the object's
+state afterwards (MT19937 key and position, ``has_gauss``, ``gauss``) and the
+errors are the interpreter's.  Other methods (``get_state``, ``set_state``,
+``bytes`` ...), bit generator seeds and targets whose code runs outside this
+process fall back to the interpreter naming the call.
+"""
+from __future__ import annotations
+
+from ...typing_rules import Incompatible
+from ...ir import nodes as N
+from ...ir import types as T
+from ..python import operators as ops
+from . import legacy_algorithms as hl
+from .generator import is_absent, is_absent_expr
+from ..registry import CallTemplate, bind_arguments, register
+
+I = T.INT64
+
+
+def check_receiver(inf, t) -> None:
+    """Refuse a ``RandomState`` method where its memory cannot be reached:
+    another process (``Capabilities.host_calls``), another layout of
+    ``RandomState``."""
+    from .legacy_state import randomstate_offset
+    if inf.ctx is None or not inf.ctx.capabilities.host_calls:
+        raise Incompatible("a RandomState's methods draw through NumPy's functions in "
+                           "this process, which code running outside it (this target) "
+                           "cannot call")
+    if randomstate_offset() is None:
+        raise Incompatible("NumPy's RandomState has a layout hanajit does not know")
+
+
+class MakeRandomState(CallTemplate):
+    """``np.random.RandomState(seed=None)`` of an int (or nothing: OS entropy)."""
+
+    paths = ("numpy.random.RandomState",)
+
+    def typer(self, inf, call, args, kwargs):
+        from ...errors import UnsupportedError
+        from .legacy_state import legacy_addresses
+        seed = bind_arguments("RandomState", ("seed",), args, kwargs).get("seed")
+        check_receiver(inf, None)
+        try:
+            known = "hj.numpy.mt19937_functions" in legacy_addresses()
+        except UnsupportedError:
+            known = False
+        if not known:
+            raise Incompatible("np.random.RandomState(): MT19937's state layout is "
+                               "unknown")
+        if is_absent(seed):
+            if inf.ctx.options.get("c_exports"):
+                raise Incompatible("np.random.RandomState() without a seed asks Python "
+                                   "for OS entropy, which a plain C function cannot")
+        elif not (isinstance(seed, T.Scalar) and (seed.is_int or seed.is_bool)):
+            raise Incompatible(f"np.random.RandomState() with a seed of type {seed} (an "
+                               "int or None is compiled; arrays and bit generators run "
+                               "in the interpreter)")
+        return T.LOCAL_RANDOMSTATE
+
+    def lower(self, L, call, args, kwargs):
+        seed = bind_arguments("RandomState", ("seed",), args, kwargs).get("seed")
+        if is_absent_expr(seed):
+            words = L.call_helper(hl.randomstate_entropy, [])
+        else:
+            if seed.type == T.UINT64:   # (beyond int64: NumPy's range error all the same)
+                seed = N.Select(N.Cmp("gt", seed, ops.C(1 << 32, T.UINT64), T.BOOL),
+                                ops.C(1 << 32, I), N.Cast(seed, I), I)
+            words = L.call_helper(hl.randomstate_block, [ops.convert(L, seed, I)])
+        return N.MakeGenerator(words, T.LOCAL_RANDOMSTATE, start=ops.C(0, I))
+
+
+register(MakeRandomState())
+
+_METHODS: dict = {}
+
+
+def method_template(name):
+    """The template of ``RandomState.<name>``, or None (the call falls back)."""
+    if not _METHODS:
+        from .choice import RANDOMSTATE_METHODS
+        from .legacy import legacy_calls
+        from .legacy_more import legacy_distributions
+        from .multivariate_normal import RANDOMSTATE_METHOD
+        _METHODS.update(legacy_calls(method=True))
+        del _METHODS["sample"]                  # (a module function only)
+        _METHODS.update({t.name: t for t in legacy_distributions(method=True)})
+        _METHODS.update(RANDOMSTATE_METHODS)
+        _METHODS["multivariate_normal"] = RANDOMSTATE_METHOD
+    return _METHODS.get(name)
