@@ -291,12 +291,6 @@ def passed(n):
     return len(list(str(n)))
 
 
-def printed(n):
-    s = str(n)
-    print(s)
-    return n
-
-
 def repr_field(n):
     s = str(n)
     return f"{s!r}"
@@ -329,7 +323,6 @@ def some_none(n):
     (method, (3,), "str built at run time"),
     (float_text, (2.5,), "shortest repr of a float"),
     (passed, (3,), "passed to list"),
-    (printed, (3,), "print of a run-time str"),
     (repr_field, (3,), "repr is not compiled"),
     (some_none, (3,), "None"),
     (two_kinds, (np.arange(3),), "'out' is assigned a str built at run time here"),

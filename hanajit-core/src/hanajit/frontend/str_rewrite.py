@@ -153,18 +153,57 @@ class Rewriter:
         if isinstance(v, ast.Constant):
             return [s]
         if isinstance(v, ast.Call) and is_call_of(v, "print", self.b._global_object):
-            self.free(s, "printed (print of a run-time str is not compiled)")
+            v.args = [self.text(a, "printed") for a in v.args]
+            for k in v.keywords:
+                if self.like(k.value) and self.info.value(k.value, self.S) is None:
+                    self.refuse(k.value, f"as print's {k.arg}= (a constant is compiled)")
+                k.value = self.expr(k.value)
             return [s]
         s.value = self.expr(v)
         return [s]
 
+    def text(self, e, what):
+        """``e`` where CPython formats it as text -- an argument of ``print``, the
+        message of a raise -- and a run-time str is passed as one
+        (``T.StrCodes``: ``lib/python/printing.py``, ``errors.Field``)."""
+        if isinstance(e, ast.Starred):
+            self.free(e, f"{what} from a starred argument")
+            return e
+        if isinstance(e, ast.JoinedStr):
+            for v in e.values:
+                if isinstance(v, ast.FormattedValue):
+                    v.value = self.text(v.value, what)
+                    if v.format_spec is not None:
+                        self.free(v.format_spec, "in a format specification")
+            return e
+        if self.rt(e):
+            return helper_call("str_tag", self.sv(e))
+        return self.expr(e)
+
     def s_Raise(self, s):
-        self.free(s, "in a raise statement")
+        """``raise E(message)``: a run-time str in the message is formatted as
+        CPython formats it (``raise ValueError(s)``: the str is the message)."""
+        exc = s.exc
+        if s.cause is not None:
+            self.free(s.cause, "as the cause of an exception")
+        if isinstance(exc, ast.Call) and len(exc.args) == 1 and not exc.keywords:
+            self.free(exc.func, "in a raise statement")
+            exc.args = [self.message(exc.args[0], "in a raise message")]
+        elif exc is not None:
+            self.free(exc, "in a raise statement")
         return [s]
+
+    def message(self, e, what):
+        if self.rt(e) and not isinstance(e, ast.JoinedStr):    # raise E(s): the str
+            e = ast.copy_location(ast.JoinedStr([ast.FormattedValue(e, -1, None)]), e)
+        if isinstance(e, ast.JoinedStr):
+            return self.text(e, what)
+        self.free(e, what)
+        return e
 
     def s_Assert(self, s):
         if s.msg is not None:
-            self.free(s.msg, "in an assert message")
+            s.msg = self.message(s.msg, "in an assert message")
         s.test = self.cond(s.test)
         return [s]
 
