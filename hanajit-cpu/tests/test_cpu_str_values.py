@@ -280,7 +280,7 @@ def test_join_and_counts():
 
 # ------------------------------------------------------------- still falling back
 def method(n):
-    return str(n).upper()
+    return str(n).title()       # (upper, find, split ...: test_cpu_str_methods)
 
 
 def float_text(x):
@@ -320,7 +320,7 @@ def some_none(n):
 
 
 @pytest.mark.parametrize("f, args, reason", [
-    (method, (3,), "str built at run time"),
+    (method, (3,), r"str.title\(\) of a str built at run time"),
     (float_text, (2.5,), "shortest repr of a float"),
     (passed, (3,), "passed to list"),
     (repr_field, (3,), "repr is not compiled"),

@@ -50,6 +50,11 @@ import numpy as np
 
 
 PREFIX = "__hj_s_"
+# the str methods compiled (str_methods.py, str_splits.py) and join
+_METHODS = frozenset(("join", "split", "upper", "lower", "strip", "lstrip", "rstrip",
+                      "replace", "zfill", "center", "ljust", "rjust", "find", "rfind",
+                      "index", "rindex", "count", "startswith", "endswith", "isalpha",
+                      "isdigit", "isalnum", "isspace"))
 
 
 def name_node(n, store=False):
@@ -161,9 +166,11 @@ class Strs:
                     isinstance(x, ast.Constant) and type(x.value) is str for x in v.elts):
                 self.tables[name] = tuple(x.value for x in v.elts)
         self.tables = {k: v for k, v in self.tables.items() if self._table_uses_ok(k)}
+        from .str_splits import candidates
+        self.splits = candidates(fn, binds, self.params)      # parts = s.split(",")
         # str locals: the largest set whose every binding is a str
         cands = {n for n, bs in binds.items() if n not in self.params and n not in
-                 self.const and n not in self.tables}
+                 self.const and n not in self.tables and n not in self.splits}
         while True:
             keep = {n for n in cands if all(self._binds_str(v, how, cands | self.coded)
                                              for v, how in binds[n])}
@@ -206,8 +213,16 @@ class Strs:
         if how == "*=":
             return True             # (s *= k: the count checked when typed)
         if how in ("for", "enum"):
-            return self.like(v, S) or (isinstance(v, ast.Name) and v.id in self.tables)
+            return self.like(v, S) or (isinstance(v, ast.Name) and v.id in self.tables) \
+                or self.split_of(v, S)
         return False
+
+    def split_of(self, e, S=None) -> bool:
+        """Is ``e`` a split of a str (a split local, or ``s.split(...)``)?"""
+        from .str_splits import is_split
+        if isinstance(e, ast.Name):
+            return e.id in self.splits
+        return is_split(e) and self.like(e.func.value, S)
 
     # ------------------------------------------------------------------ kinds
     def value(self, e, S=None):
@@ -223,6 +238,10 @@ class Strs:
                 v = self.resolve(e.id)
                 if type(v) is str:
                     return v
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):
+            from .str_methods import folded        # ("a,b".upper(): computed now)
+            v = folded(self, e, S)
+            return v if type(v) is str else None
         return None
 
     def like(self, e, S=None) -> bool:
@@ -245,8 +264,12 @@ class Strs:
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
                 e.func.attr == "join" and len(e.args) == 1 and not e.keywords:
             return self.like(e.func.value, S)
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):
+            from .str_methods import makes_str
+            return makes_str(self, e, S)
         if isinstance(e, ast.Subscript):
-            if isinstance(e.value, ast.Name) and e.value.id in self.tables:
+            if isinstance(e.value, ast.Name) and e.value.id in self.tables or \
+                    self.split_of(e.value, S):
                 return not isinstance(e.slice, ast.Slice)
             return self.like(e.value, S)
         if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add):
@@ -269,7 +292,7 @@ def wanted(fn, str_args, resolve) -> bool:
                 node.func.id in ("str", "chr", "ord", "format", "bin", "hex", "oct"):
             return True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                node.func.attr == "join":
+                node.func.attr in _METHODS:
             return True
         if isinstance(node, (ast.AugAssign, ast.For)):
             return True
@@ -300,7 +323,7 @@ def rewrite(b, fn, str_args):
         return fn, False
     from .str_rewrite import Rewriter
     info = Strs(fn, b.params, str_args, b._global_object)
-    if not (info.locals or info.tables or any(
+    if not (info.locals or info.tables or info.splits or any(
             isinstance(n, ast.expr) and info.rt(n) for n in ast.walk(fn))):
         return fn, False
     original, fn = fn, copy.deepcopy(fn)

@@ -227,7 +227,7 @@ def _load_library():
                   "arrays.creation", "arrays.memory_overlap",
                   "arrays.ufuncs", "arrays.reductions", "arrays.shape", "arrays.cumulative", "arrays.joining",
                   "arrays.insert_delete", "arrays.select", "arrays.log_ranges", "arrays.split",
-                  "python.growable_lists", "python.strings",
+                  "python.growable_lists", "python.strings", "python.string_method_calls",
                   "arrays.piecewise", "linalg.tensordot",
                   "statistics.corrcoef", "indexing.index_tricks", "indexing.cross_index",
                   "indexing.index_grids", "arrays.tolist_items",
@@ -560,8 +560,8 @@ def parallel_runtime():
 def str_callables() -> dict:
     """The compiled-only callables and helpers a str built at run time is made
     of (``frontend/str_locals.py``; ``python/strings.py``), by name."""
-    from .python import strings
-    return strings.callables()
+    from .python import string_method_calls, strings
+    return {**strings.callables(), **string_method_calls.callables()}
 
 
 def growable_list_callables() -> dict:
