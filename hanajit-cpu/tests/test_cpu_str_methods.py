@@ -162,6 +162,25 @@ def test_case_mappings(text):
     same(cased, codes(text))
 
 
+def grown_views(a):
+    s = ""
+    for c in a:
+        s += chr(c)
+    out = s.strip()             # (a view of s: never written)
+    out += "!"
+    w = s.split(",")[0]
+    w += "?"
+    for p in s.split(","):
+        p += "."
+        w += p
+    return s, out, w, s.strip(",")
+
+
+def test_pieces_and_stripped_strs_are_never_written():
+    for text in (" a,b ", ",", "", "abc"):
+        same(grown_views, codes(text))
+
+
 # ------------------------------------------------------- on str arguments
 def of_argument(s, n):
     t = str(n)

@@ -17,8 +17,9 @@ A str local is a local name every assignment of which is a str (``=``, ``+=``,
 built at run time (or constants that differ).  Its reads, and every run-time str
 expression, must be in a place this module builds:
 
-* ``+``, ``* k``, ``s[i]``, ``s[a:b:c]``, ``len``, ``ord``, ``int`` (ASCII
-  digits within int64: others re-run in the interpreter), ``str``, ``chr``,
+* ``+``, ``* k``, ``s[i]``, ``s[a:b:c]``, ``len``, ``ord``, ``int``
+  (``lib/python/string_int.py``; beyond int64 re-runs in the interpreter),
+  ``str``, ``chr``,
   ``format``/``bin``/``hex``/``oct``, f-strings of ints, bools and strs (fill,
   align, sign, ``#``, ``0``, width; ``d``/``x``/``X``/``o``/``b``),
   ``==``/``!=``/``<``/``<=``/``>``/``>=`` (chained too), ``in``, truth,
@@ -30,15 +31,18 @@ expression, must be in a place this module builds:
 * passing it to a plain or jitted function: its array typed ``T.StrCodes``, on
   which the callee specialises, reading the parameter as a str;
 * ``names[i]``, ``len(names)``, ``for x in names`` of a list (or tuple) of str
-  constants assigned once (two arrays: all the code points, where each starts).
+  constants assigned once (two arrays: all the code points, where each starts);
+* its methods (``str_methods.py``; ``split``: ``str_splits.py``), ``print`` of it
+  and a ``raise``/``assert`` message holding it (``str_rewrite.text``: passed as
+  ``T.StrCodes``, which ``lib/python/printing.py`` and ``errors.Field`` read).
 
 Costs (``str_rewrite.py``): a local grown by ``+=`` is a buffer with spare room
 and a count; the characters of a loop over a str and ``chr(i)`` below 256 are
 rows of a table made on entry; constants are made once, on entry.
 
-Anything else on a run-time str (a method, passing it to a library function,
-storing it in an array or a list, printing it, a float in ``str()``) fails with
-a reason naming the construct: the function runs in the interpreter.
+Anything else on a run-time str (another method, passing it to a library
+function, storing it in an array or a list, a float in ``str()``) fails with a
+reason naming the construct: the function runs in the interpreter.
 """
 from __future__ import annotations
 

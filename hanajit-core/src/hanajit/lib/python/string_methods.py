@@ -3,10 +3,9 @@
 in Python source compiled by hanajit: CPython's ``unicodeobject.c`` algorithms,
 its index adjustment of ``start``/``end`` (``ADJUST_INDICES``), its results for
 empty strs and its errors.  A str is a 1-D int32 array of code points, never
-written once made; ``end`` None is passed as :data:`NO_END`."""
+written once made -- so a piece of a split or a stripped str is a view of the
+str's array, made without copying; ``end`` None is passed as :data:`NO_END`."""
 import numpy as np
-
-from .string_algorithms import copied
 
 NO_END = 9223372036854775807
 
@@ -210,7 +209,7 @@ def strip_chars(a, chars, sides):
     if sides & 2:
         while j > i and _within(a[j - 1], chars):
             j -= 1
-    return copied(a[i:j])
+    return a[i:j]
 
 
 def split_at(a, sep, limit):
@@ -241,17 +240,13 @@ def split_at(a, sep, limit):
 
 
 def piece(a, bounds, i):
-    """Piece ``i`` of a split (negative from the end), as a str of its own."""
+    """Piece ``i`` of a split (negative from the end): a view of ``a``."""
     k = len(bounds) // 2
     if i < 0:
         i += k
     if i < 0 or i >= k:
         raise IndexError("list index out of range")
-    lo, hi = bounds[2 * i], bounds[2 * i + 1]
-    out = np.empty(hi - lo, np.int32)
-    for j in range(hi - lo):
-        out[j] = a[lo + j]
-    return out
+    return a[bounds[2 * i]:bounds[2 * i + 1]]
 
 
 def split_at_count(a, sep, limit):

@@ -117,10 +117,7 @@ def strip_space(a, sides):
     if sides & 2:
         while j > i and _holds(a[j - 1], SPACE):
             j -= 1
-    out = np.empty(j - i, np.int32)
-    for k in range(j - i):
-        out[k] = a[i + k]
-    return out
+    return a[i:j]               # (a view: strs are never written)
 
 
 def split_space(a, limit):
