@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import copy
 
+from ..lib import registry
 from .str_locals import helper_call
 
 STR_METHODS = frozenset(("upper", "lower", "strip", "lstrip", "rstrip", "replace", "zfill",
@@ -124,11 +125,10 @@ def str_call(r, e):
     a = r.sv(receiver)
     if name in ("upper", "lower"):
         return helper_call("str_case", a, ast.Constant(int(name == "lower")))
-    if name in SIDES:
-        if not args or _none(args[0]):
-            return helper_call("str_strip_space", a, ast.Constant(SIDES[name]))
-        return helper_call("str_strip_chars", a, _str(r, args[0], name),
-                           ast.Constant(SIDES[name]))
+    if name in SIDES:               # (no characters: every whitespace character)
+        chars = r.codes(registry.str_whitespace()) if not args or _none(args[0]) else \
+            _str(r, args[0], name)
+        return helper_call("str_strip_chars", a, chars, ast.Constant(SIDES[name]))
     if name == "replace":
         count = r.expr(args[2]) if len(args) > 2 else ast.Constant(-1)
         return helper_call("str_replace", a, _str(r, args[0], name), _str(r, args[1], name),

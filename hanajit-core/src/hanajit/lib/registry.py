@@ -564,6 +564,13 @@ def str_callables() -> dict:
     return {**strings.callables(), **string_method_calls.callables()}
 
 
+def str_whitespace() -> str:
+    """Every character ``str.isspace`` holds for, in the running CPython (what
+    ``s.strip()`` removes: ``frontend/str_methods.py``)."""
+    from .python.unicode_tables import spaces
+    return "".join(map(chr, (9, 10, 11, 12, 13, 28, 29, 30, 31, 32, *spaces())))
+
+
 def growable_list_callables() -> dict:
     """The compiled-only callables a growable list is built from
     (``frontend/growable_lists.py``; ``python/growable_lists.py``), by name, and

@@ -40,7 +40,6 @@ HELPERS = {
     "str_isdigit": ("string_unicode", "is_digit", "isdigit"),
     "str_isalnum": ("string_unicode", "is_alnum", "isalnum"),
     "str_isspace": ("string_unicode", "is_space", "isspace"),
-    "str_strip_space": ("string_unicode", "strip_space", "strip"),
     "str_split_space": ("string_unicode", "split_space", "split"),
     "str_split_space_count": ("string_unicode", "split_space_count", "split"),
     "str_split_space_piece": ("string_unicode", "split_space_piece", "split"),

@@ -1,10 +1,11 @@
 """The ``str`` methods of a str built at run time that depend on what its
 characters are -- ``upper``, ``lower``, ``isalpha``/``isdigit``/``isalnum``/
-``isspace``, ``strip()`` and ``split()`` of whitespace -- in Python source
+``isspace`` and ``split()`` of whitespace -- in Python source
 compiled by hanajit, looking characters up in CPython's own Unicode tables
 (``string_tables.py``; ASCII without a look-up).  ``frontend/str_methods.py``
-calls them through ``strings.py``, which imports this module (and makes the
-tables) only when one is compiled."""
+calls them through ``string_method_calls.py``, which imports this module (and
+makes the tables) only when one is compiled.  (``strip()`` needs no table: the
+whitespace characters are few, ``registry.str_whitespace``.)"""
 import numpy as np
 
 from .string_methods import piece
@@ -106,18 +107,6 @@ def is_alnum(a):
 
 def is_space(a):
     return every(a, SPACE)
-
-
-def strip_space(a, sides):
-    """``a.strip()`` (``sides`` 3), ``lstrip()`` (1), ``rstrip()`` (2)."""
-    i, j = 0, len(a)
-    if sides & 1:
-        while i < j and _holds(a[i], SPACE):
-            i += 1
-    if sides & 2:
-        while j > i and _holds(a[j - 1], SPACE):
-            j -= 1
-    return a[i:j]               # (a view: strs are never written)
 
 
 def split_space(a, limit):
