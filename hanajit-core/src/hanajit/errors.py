@@ -1,5 +1,6 @@
 """Exceptions and warnings that hanajit raises to users."""
 
+import re
 import sys
 
 
@@ -36,6 +37,11 @@ class HanaJitFallbackWarning(UserWarning):
     """A function (or one argument-type specialisation) runs in the interpreter, or
     an exporter writes less than it would (``export_fpga`` of a kernel outside the
     HLS C++ subset writes only the LLVM IR and a TCL stub)."""
+
+
+class HostException(Exception):
+    """Raised by compiled code after a call back into Python failed (``print``:
+    ``host_print.take_exception``); the runtime raises Python's exception itself."""
 
 
 class HanaJitPluginWarning(UserWarning):
@@ -110,12 +116,30 @@ class Field:
     ``{!r}``: ``conversion`` "s" or "r").  A value field (``{=}``, ``{=u}``,
     ``{=f}``; before inference ``{!v}``: ``value`` true) prints as the others do,
     and a template that is one value field alone raises the exception with the
-    number itself as its argument (``KeyError(49)``, :func:`kernel_exception`)."""
+    number itself as its argument (``KeyError(49)``, :func:`kernel_exception`).
 
-    def __init__(self, kind: str = "", conversion: str = "", value: bool = False):
+    A str field (``kind`` "s": ``{s}``, the text; "r": ``{r}``, its ``repr``)
+    formats a str built at run time: the kernel's integer is the address of a
+    reference it holds to the str's code points (``lowering/nrt.py``), which the
+    runtime reading the record takes (:func:`str_field_slots`) and gives to
+    :func:`kernel_message` as the Python str.  ``precision`` (``{r.200}``; before
+    inference ``{!r.200}``) cuts the text to that many characters, as
+    ``f"{s!r:.200}"`` and CPython's ``%.200R`` do."""
+
+    def __init__(self, kind: str = "", conversion: str = "", value: bool = False,
+                 precision: int | None = None):
         self.kind = kind
         self.conversion = conversion
         self.value = value
+        self.precision = precision
+
+    @property
+    def is_str(self) -> bool:
+        return self.kind in ("s", "r")
+
+    def suffix(self) -> str:
+        """The precision as a template writes it after the kind (``.200``)."""
+        return "" if self.precision is None else f".{self.precision}"
 
     def number(self, value):
         """The kernel's integer ``value`` as the Python number it stands for."""
@@ -132,6 +156,10 @@ class Field:
         return self.kind == "u"
 
     def text(self, value) -> str:
+        if self.is_str:         # (the runtime gave the str; "?" where it could not)
+            text = value if isinstance(value, str) else "?"
+            text = repr(text) if self.kind == "r" and isinstance(value, str) else text
+            return text if self.precision is None else text[:self.precision]
         value = int(value)
         if self.kind == "u":
             return str(value % 2**64)
@@ -147,6 +175,21 @@ _FIELDS = {"{}": Field(), "{u}": Field("u"), "{f}": Field("f"),
            "{=f}": Field("f", value=True), "{!v}": Field("", "v", value=True)}
 
 
+_STR_FIELD = re.compile(r"\{(?:([sr])|!([sr]))(?:\.(\d+))?\}\Z")
+
+
+def _field(text: str):
+    """The :class:`Field` a template's ``{...}`` spells, or None."""
+    field = _FIELDS.get(text)
+    if field is not None or "s" not in text and "r" not in text:
+        return field
+    m = _STR_FIELD.match(text)
+    if m is None or m.group(2) and m.group(3) is None:
+        return None         # ({!s} and {!r} alone: _FIELDS)
+    precision = int(m.group(3)) if m.group(3) is not None else None
+    return Field(m.group(1) or "", m.group(2) or "", precision=precision)
+
+
 def kernel_message_parts(template: str):
     """``template`` as literal strings (one character each) and a :class:`Field`
     for each ``{}``, ``{u}``, ``{f}`` (or, before inference, ``{!s}`` and
@@ -155,7 +198,7 @@ def kernel_message_parts(template: str):
     while i < len(template):
         if template[i] == "{" and template[i + 1:i + 2] != "{":
             end = template.find("}", i)
-            field = _FIELDS.get(template[i:end + 1]) if end > 0 else None
+            field = _field(template[i:end + 1]) if end > 0 else None
             if field is not None:
                 yield field
                 i = end + 1
@@ -207,20 +250,25 @@ def kernel_message_fields(template: str) -> int:
     return sum(isinstance(part, Field) for part in kernel_message_parts(template))
 
 
-def message_field_conversions(template: str) -> list:
-    """The f-string conversion of each field of ``template`` ("", "s" or "r")."""
-    return [part.conversion for part in kernel_message_parts(template)
-            if isinstance(part, Field)]
+def message_fields(template: str) -> list:
+    """The :class:`Field` of each place ``template`` formats a value."""
+    return [part for part in kernel_message_parts(template) if isinstance(part, Field)]
+
+
+def str_field_slots(template: str) -> list:
+    """The positions (0 to 2) among the kernel's integers of the str fields of
+    ``template``: each an address the runtime reads the str from (:class:`Field`)."""
+    return [k for k, f in enumerate(message_fields(template)) if f.is_str]
 
 
 def with_field_kinds(template: str, kinds) -> str:
     """``template`` with its k-th field ``{<kinds[k]>}`` (``{}``, ``{u}``,
-    ``{f}``)."""
+    ``{f}``, ``{s}``, ``{r}``, a str field keeping its precision)."""
     out, k = [], 0
     for part in kernel_message_parts(template):
         if isinstance(part, Field):
             part = "{" + ("=" if part.value else "") + \
-                (kinds[k] if k < len(kinds) else "") + "}"
+                (kinds[k] if k < len(kinds) else "") + part.suffix() + "}"
             k += 1
         elif part in "{}":
             part += part

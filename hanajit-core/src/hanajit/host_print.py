@@ -3,12 +3,15 @@ ctypes callback the CPU engine links, :func:`address`).
 
 The compiled code passes the print's layout -- a constant text, the ``repr`` of
 ``(items, sep, end, flush, kinds)`` (``lib/python/printing.py``) -- and its
-values in 8-byte slots.  The callback rebuilds each value as the object the
+values in 8-byte slots (a str built at run time: the address and number of its
+code points, read while the call lasts).  The callback rebuilds each value as the object the
 interpreter would hold (a Python int, float, bool or complex, or a NumPy scalar
 of its dtype), formats f-strings with Python's own ``format``, and calls the
 builtin ``print`` with the constant ``sep``, ``end`` and ``flush``, into whatever
 ``sys.stdout`` is then.  ctypes callbacks take the GIL themselves, so threads of
-parallel loops may print."""
+parallel loops may print.  An exception ``print`` raises is kept and the call
+returns 1: the compiled code raises ``errors.HostException``, for which the
+runtime raises the kept exception itself."""
 from __future__ import annotations
 
 import ast
@@ -26,7 +29,7 @@ def slots_of(kind: str) -> int:
     if kind.startswith("arr:"):
         return 1 + 2 * int(kind.rsplit(":", 1)[1])
     return 0 if kind == "none" else 2 if kind in ("complex", "np:complex64",
-                                                   "np:complex128") else 1
+                                                   "np:complex128", "str") else 1
 
 
 def _array(dtype, words: list):
@@ -56,6 +59,9 @@ def _value(kind: str, words: list):
     w = words[0]
     if kind == "int":
         return w
+    if kind == "str":       # the address and number of its code points (0: a sample)
+        codes = (ctypes.c_int32 * words[1]).from_address(w) if w and words[1] else b""
+        return bytes(codes).decode("utf-32-le", "surrogatepass")
     if kind == "bool":
         return bool(w)
     if kind == "float":
@@ -108,18 +114,36 @@ def render(layout, words: list) -> tuple:
     return tuple(out)
 
 
-def host_print(text, slots, count) -> None:
-    """``hj.host.hanajit_print(text, slots, count)``."""
-    key = ctypes.string_at(text)
-    layout = _layouts.get(key)
-    if layout is None:
-        layout = _layouts[key] = ast.literal_eval(key.decode("utf-8", "surrogatepass"))
-    words = list((ctypes.c_int64 * count).from_address(slots)) if count else []
-    _, sep, end, flush, _ = layout
-    builtins.print(*render(layout, words), sep=sep, end=end, flush=flush)
+def host_print(text, slots, count) -> int:
+    """``hj.host.hanajit_print(text, slots, count)``: 0, or 1 where ``print``
+    raised (a lone surrogate in a str, a closed ``sys.stdout``): the exception is
+    kept for the runtime to raise (:func:`take_exception`), as the interpreter
+    would have raised it there."""
+    try:
+        key = ctypes.string_at(text)
+        layout = _layouts.get(key)
+        if layout is None:
+            layout = _layouts[key] = ast.literal_eval(key.decode("utf-8", "surrogatepass"))
+        words = list((ctypes.c_int64 * count).from_address(slots)) if count else []
+        _, sep, end, flush, _ = layout
+        builtins.print(*render(layout, words), sep=sep, end=end, flush=flush)
+    except Exception as exc:        # noqa: BLE001 - raised again by the runtime
+        _raised.append(exc)
+        return 1
+    return 0
 
 
-_PRINT = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64)(host_print)
+_raised: list = []
+
+
+def take_exception() -> BaseException:
+    """The exception a call back raised last (the compiled code raised
+    ``errors.HostException`` after it), taken."""
+    return _raised.pop() if _raised else RuntimeError("print failed")
+
+
+_PRINT = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p,
+                          ctypes.c_int64)(host_print)
 
 
 def address(name: str):

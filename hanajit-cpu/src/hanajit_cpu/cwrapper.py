@@ -318,17 +318,46 @@ def _has_writeable_array(t) -> bool:
     return isinstance(t, T.TupleType) and any(_has_writeable_array(i) for i in t.items)
 
 
+def _record_values(message, err):
+    """The kernel's integers of an error record (``err[1..3]``), each str field's
+    (``errors.str_field_slots``: the address of a reference to the str's code
+    points, ``lowering/nrt.py``) taken as the Python str."""
+    from hanajit.errors import str_field_slots
+    if err is None:
+        return ()
+    values = list(err[1:4])
+    for k in str_field_slots(message):
+        mi, values[k] = values[k], None
+        if mi:
+            data = ctypes.c_void_p.from_address(mi + 8).value
+            n = ctypes.c_int64.from_address(mi + 16).value // 4
+            codes = (ctypes.c_int32 * n).from_address(data) if n else ()
+            values[k] = bytes(codes).decode("utf-32-le", "surrogatepass")
+            _nrt_decref()(mi)
+    return values
+
+
+def _nrt_decref():
+    from .boxing import _get_decref
+    return _get_decref()
+
+
 def _raise(entry, fallback, args, err=None, pure=True):
-    from hanajit.errors import CLEAN, RERUN, UnsupportedError, kernel_exception
+    from hanajit.errors import CLEAN, RERUN, HostException, UnsupportedError, \
+        kernel_exception
     from hanajit.lib.python.helpers import Deopt
     exc, message, deopt = entry
+    values = _record_values(message, err)
+    if exc is HostException:        # (print raised: its own exception)
+        from hanajit.host_print import take_exception
+        raise take_exception()
     if deopt == CLEAN:          # (nothing was written, printed or drawn before it)
         return fallback(*args)
     if deopt == RERUN:
         # a text that only approximates NumPy's: the interpreter raises its own
         if pure:
             return fallback(*args)
-        raise kernel_exception(exc, message, err[1:4] if err is not None else ())
+        raise kernel_exception(exc, message, values)
     if (deopt or exc is Deopt) and not pure:
         raise UnsupportedError(f"{getattr(fallback, '__qualname__', fallback)}: the "
                                f"compiled code cannot represent Python's result here "
@@ -339,7 +368,7 @@ def _raise(entry, fallback, args, err=None, pure=True):
         # the compiled code cannot represent CPython's result: the call is pure,
         # so running it in the interpreter gives exactly Python's answer
         return fallback(*args)
-    raise kernel_exception(exc, message, err[1:4] if err is not None else ())
+    raise kernel_exception(exc, message, values)
 
 
 def native_entry(run, artifact, addrs: dict, fallback):

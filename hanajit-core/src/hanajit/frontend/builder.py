@@ -495,6 +495,9 @@ class Builder(LoopStatements):
                 # the conversion is kept until the field's type is known
                 parts.append("{}" if v.conversion == -1 else "{!%c}" % v.conversion)
                 args.append(self.expr(v.value))
+            elif (cut := message_formats.str_precision(v)) is not None:
+                parts.append("{!%c.%d}" % (v.conversion, cut))   # {s!r:.200}: a str's
+                args.append(self.expr(v.value))
             else:
                 self.fail(v, what, "f-string conversions and format specifications")
         return "".join(parts), args       # (at most three fields: checked when typed)

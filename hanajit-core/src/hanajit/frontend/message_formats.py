@@ -93,3 +93,17 @@ def format_message(b, node: ast.Call):
         order.append(k)
         parts.append("{}" if conversion is None else "{!%s}" % conversion)
     return "".join(parts), [b.expr(node.args[k]) for k in order]
+
+
+def str_precision(v: ast.FormattedValue):
+    """``N`` of an f-string field ``{x!r:.N}`` / ``{x!s:.N}`` (the text cut to
+    ``N`` characters: inference takes it for a str built at run time only), else
+    None."""
+    spec = v.format_spec
+    if v.conversion not in (ord("s"), ord("r")) or spec is None or len(spec.values) != 1:
+        return None
+    text = spec.values[0]
+    if not (isinstance(text, ast.Constant) and isinstance(text.value, str)):
+        return None
+    m = re.fullmatch(r"\.(\d+)", text.value)
+    return int(m.group(1)) if m else None

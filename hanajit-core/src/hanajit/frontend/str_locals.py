@@ -17,8 +17,9 @@ A str local is a local name every assignment of which is a str (``=``, ``+=``,
 built at run time (or constants that differ).  Its reads, and every run-time str
 expression, must be in a place this module builds:
 
-* ``+``, ``* k``, ``s[i]``, ``s[a:b:c]``, ``len``, ``ord``, ``int`` (ASCII
-  digits within int64: others re-run in the interpreter), ``str``, ``chr``,
+* ``+``, ``* k``, ``s[i]``, ``s[a:b:c]``, ``len``, ``ord``, ``int``
+  (``lib/python/string_int.py``; beyond int64 re-runs in the interpreter),
+  ``str``, ``chr``,
   ``format``/``bin``/``hex``/``oct``, f-strings of ints, bools and strs (fill,
   align, sign, ``#``, ``0``, width; ``d``/``x``/``X``/``o``/``b``),
   ``==``/``!=``/``<``/``<=``/``>``/``>=`` (chained too), ``in``, truth,
@@ -30,15 +31,18 @@ expression, must be in a place this module builds:
 * passing it to a plain or jitted function: its array typed ``T.StrCodes``, on
   which the callee specialises, reading the parameter as a str;
 * ``names[i]``, ``len(names)``, ``for x in names`` of a list (or tuple) of str
-  constants assigned once (two arrays: all the code points, where each starts).
+  constants assigned once (two arrays: all the code points, where each starts);
+* its methods (``str_methods.py``; ``split``: ``str_splits.py``), ``print`` of it
+  and a ``raise``/``assert`` message holding it (``str_rewrite.text``: passed as
+  ``T.StrCodes``, which ``lib/python/printing.py`` and ``errors.Field`` read).
 
 Costs (``str_rewrite.py``): a local grown by ``+=`` is a buffer with spare room
 and a count; the characters of a loop over a str and ``chr(i)`` below 256 are
 rows of a table made on entry; constants are made once, on entry.
 
-Anything else on a run-time str (a method, passing it to a library function,
-storing it in an array or a list, printing it, a float in ``str()``) fails with
-a reason naming the construct: the function runs in the interpreter.
+Anything else on a run-time str (another method, passing it to a library
+function, storing it in an array or a list, a float in ``str()``) fails with a
+reason naming the construct: the function runs in the interpreter.
 """
 from __future__ import annotations
 
@@ -50,6 +54,11 @@ import numpy as np
 
 
 PREFIX = "__hj_s_"
+# the str methods compiled (str_methods.py, str_splits.py) and join
+_METHODS = frozenset(("join", "split", "upper", "lower", "strip", "lstrip", "rstrip",
+                      "replace", "zfill", "center", "ljust", "rjust", "find", "rfind",
+                      "index", "rindex", "count", "startswith", "endswith", "isalpha",
+                      "isdigit", "isalnum", "isspace"))
 
 
 def name_node(n, store=False):
@@ -161,9 +170,11 @@ class Strs:
                     isinstance(x, ast.Constant) and type(x.value) is str for x in v.elts):
                 self.tables[name] = tuple(x.value for x in v.elts)
         self.tables = {k: v for k, v in self.tables.items() if self._table_uses_ok(k)}
+        from .str_splits import candidates
+        self.splits = candidates(fn, binds, self.params)      # parts = s.split(",")
         # str locals: the largest set whose every binding is a str
         cands = {n for n, bs in binds.items() if n not in self.params and n not in
-                 self.const and n not in self.tables}
+                 self.const and n not in self.tables and n not in self.splits}
         while True:
             keep = {n for n in cands if all(self._binds_str(v, how, cands | self.coded)
                                              for v, how in binds[n])}
@@ -206,8 +217,16 @@ class Strs:
         if how == "*=":
             return True             # (s *= k: the count checked when typed)
         if how in ("for", "enum"):
-            return self.like(v, S) or (isinstance(v, ast.Name) and v.id in self.tables)
+            return self.like(v, S) or (isinstance(v, ast.Name) and v.id in self.tables) \
+                or self.split_of(v, S)
         return False
+
+    def split_of(self, e, S=None) -> bool:
+        """Is ``e`` a split of a str (a split local, or ``s.split(...)``)?"""
+        from .str_splits import is_split
+        if isinstance(e, ast.Name):
+            return e.id in self.splits
+        return is_split(e) and self.like(e.func.value, S)
 
     # ------------------------------------------------------------------ kinds
     def value(self, e, S=None):
@@ -223,6 +242,10 @@ class Strs:
                 v = self.resolve(e.id)
                 if type(v) is str:
                     return v
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):
+            from .str_methods import folded        # ("a,b".upper(): computed now)
+            v = folded(self, e, S)
+            return v if type(v) is str else None
         return None
 
     def like(self, e, S=None) -> bool:
@@ -245,8 +268,12 @@ class Strs:
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
                 e.func.attr == "join" and len(e.args) == 1 and not e.keywords:
             return self.like(e.func.value, S)
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):
+            from .str_methods import makes_str
+            return makes_str(self, e, S)
         if isinstance(e, ast.Subscript):
-            if isinstance(e.value, ast.Name) and e.value.id in self.tables:
+            if isinstance(e.value, ast.Name) and e.value.id in self.tables or \
+                    self.split_of(e.value, S):
                 return not isinstance(e.slice, ast.Slice)
             return self.like(e.value, S)
         if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add):
@@ -269,7 +296,7 @@ def wanted(fn, str_args, resolve) -> bool:
                 node.func.id in ("str", "chr", "ord", "format", "bin", "hex", "oct"):
             return True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                node.func.attr == "join":
+                node.func.attr in _METHODS:
             return True
         if isinstance(node, (ast.AugAssign, ast.For)):
             return True
@@ -300,7 +327,7 @@ def rewrite(b, fn, str_args):
         return fn, False
     from .str_rewrite import Rewriter
     info = Strs(fn, b.params, str_args, b._global_object)
-    if not (info.locals or info.tables or any(
+    if not (info.locals or info.tables or info.splits or any(
             isinstance(n, ast.expr) and info.rt(n) for n in ast.walk(fn))):
         return fn, False
     original, fn = fn, copy.deepcopy(fn)

@@ -7,44 +7,15 @@ from __future__ import annotations
 import ast
 
 from . import comprehensions as comps
+from . import str_formats, str_methods, str_splits
 from .str_locals import PREFIX, helper_call, is_call_of, name_node
 
 _ORDER = {ast.Lt: ast.Lt, ast.LtE: ast.LtE, ast.Gt: ast.Gt, ast.GtE: ast.GtE}
-_ALIGN = {"<": 0, ">": 1, "^": 2, "=": 3}
-_BASES = {"": (10, 0), "d": (10, 0), "x": (16, "x"), "X": (16, "X"), "o": (8, "o"),
-          "b": (2, "b")}
-
-
 def _src(e) -> str:
     try:
         return ast.unparse(e)[:60]
     except Exception:       # pragma: no cover
         return "?"
-
-
-def _parse_spec(spec):
-    """``(fill, align, sign, alt, zero, width, type, fill_given)`` of a format
-    spec, or None for one with grouping or a precision."""
-    i, fill, align, fill_given = 0, " ", None, False
-    if len(spec) >= 2 and spec[1] in _ALIGN:
-        fill, align, fill_given, i = spec[0], spec[1], True, 2
-    elif spec[:1] and spec[0] in _ALIGN:
-        align, i = spec[0], 1
-    sign = None
-    if spec[i:i + 1] and spec[i] in "+- ":
-        sign, i = spec[i], i + 1
-    alt = spec[i:i + 1] == "#"
-    i += alt
-    zero = spec[i:i + 1] == "0"
-    i += zero
-    j = i
-    while j < len(spec) and spec[j].isdigit() and spec[j].isascii():
-        j += 1
-    width = int(spec[i:j]) if j > i else 0
-    kind = spec[j:]
-    if len(kind) > 1:
-        return None
-    return fill, align, sign, alt, zero, width, kind, fill_given
 
 
 class Rewriter:
@@ -53,7 +24,7 @@ class Rewriter:
         self.S = set(info.locals)
         self.subst = {}                 # comprehension str targets -> code point name
         self.pre = []
-        self.changed = bool(info.locals or info.tables)
+        self.changed = bool(info.locals or info.tables or info.splits)
         self.returns_str = False
         self.table_names = {}
         self.constants = {}             # str constant -> the local of its array
@@ -114,7 +85,8 @@ class Rewriter:
     def refuse(self, e, where):
         self.fail(e, "str built at run time", f"{_src(e)} {where}; a run-time str "
                   "compiles in +, *, indexing, slicing, len, ord, int, str, chr, "
-                  "f-strings, comparisons, in, join, for loops and return")
+                  "f-strings, comparisons, in, join, for loops, its methods "
+                  "(docs/semantics.md), print, raise messages and return")
 
     # ------------------------------------------------------------- statements
     def stmts(self, body):
@@ -153,18 +125,57 @@ class Rewriter:
         if isinstance(v, ast.Constant):
             return [s]
         if isinstance(v, ast.Call) and is_call_of(v, "print", self.b._global_object):
-            self.free(s, "printed (print of a run-time str is not compiled)")
+            v.args = [self.text(a, "printed") for a in v.args]
+            for k in v.keywords:
+                if self.like(k.value) and self.info.value(k.value, self.S) is None:
+                    self.refuse(k.value, f"as print's {k.arg}= (a constant is compiled)")
+                k.value = self.expr(k.value)
             return [s]
         s.value = self.expr(v)
         return [s]
 
+    def text(self, e, what):
+        """``e`` where CPython formats it as text -- an argument of ``print``, the
+        message of a raise -- and a run-time str is passed as one
+        (``T.StrCodes``: ``lib/python/printing.py``, ``errors.Field``)."""
+        if isinstance(e, ast.Starred):
+            self.free(e, f"{what} from a starred argument")
+            return e
+        if isinstance(e, ast.JoinedStr):
+            for v in e.values:
+                if isinstance(v, ast.FormattedValue):
+                    v.value = self.text(v.value, what)
+                    if v.format_spec is not None:
+                        self.free(v.format_spec, "in a format specification")
+            return e
+        if self.rt(e):
+            return helper_call("str_tag", self.sv(e))
+        return self.expr(e)
+
     def s_Raise(self, s):
-        self.free(s, "in a raise statement")
+        """``raise E(message)``: a run-time str in the message is formatted as
+        CPython formats it (``raise ValueError(s)``: the str is the message)."""
+        exc = s.exc
+        if s.cause is not None:
+            self.free(s.cause, "as the cause of an exception")
+        if isinstance(exc, ast.Call) and len(exc.args) == 1 and not exc.keywords:
+            self.free(exc.func, "in a raise statement")
+            exc.args = [self.message(exc.args[0], "in a raise message")]
+        elif exc is not None:
+            self.free(exc, "in a raise statement")
         return [s]
+
+    def message(self, e, what):
+        if self.rt(e) and not isinstance(e, ast.JoinedStr):    # raise E(s): the str
+            e = ast.copy_location(ast.JoinedStr([ast.FormattedValue(e, -1, None)]), e)
+        if isinstance(e, ast.JoinedStr):
+            return self.text(e, what)
+        self.free(e, what)
+        return e
 
     def s_Assert(self, s):
         if s.msg is not None:
-            self.free(s.msg, "in an assert message")
+            s.msg = self.message(s.msg, "in an assert message")
         s.test = self.cond(s.test)
         return [s]
 
@@ -185,6 +196,8 @@ class Rewriter:
         names = [t for t in s.targets if isinstance(t, ast.Name)]
         if len(s.targets) == 1 and names and names[0].id in self.info.tables:
             return self.table(names[0].id)
+        if len(s.targets) == 1 and names and names[0].id in self.info.splits:
+            return str_splits.assigned(self, names[0].id, s.value)
         if any(t.id in self.S for t in names):
             if len(s.targets) != 1:
                 self.fail(s, "str built at run time", "assigned to several names at once")
@@ -269,6 +282,11 @@ class Rewriter:
                 s.iter = helper_call("range", ast.Constant(len(self.info.tables[it.id])))
                 first = self.bind(t.id, helper_call(
                     "picked", name_node(c), name_node(st), name_node(j)))
+            elif (parts := str_splits.source(self, it)) is not None:
+                j = self.tmp("j")           # for w in s.split(): each piece made when read
+                s.target = name_node(j, True)
+                s.iter = helper_call("range", str_splits.count(parts[1]))
+                first = self.bind(t.id, str_splits.piece(*parts, name_node(j)))
             else:
                 cp = self.tmp("cp")
                 s.iter, s.target = self.sv(it), name_node(cp, True)
@@ -282,10 +300,16 @@ class Rewriter:
                 isinstance(t.elts[1], ast.Name) and t.elts[1].id in self.S:
             cp = self.tmp("cp")
             c = t.elts[1].id
-            it.args = [self.sv(it.args[0])] + [self.expr(a) for a in it.args[1:]]
+            parts = str_splits.source(self, it.args[0])
+            if parts is not None:           # enumerate(parts): of the pieces' numbers
+                it.args = [helper_call("range", str_splits.count(parts[1]))] + \
+                    [self.expr(a) for a in it.args[1:]]
+                first = self.bind(c, str_splits.piece(*parts, name_node(cp)))
+            else:
+                it.args = [self.sv(it.args[0])] + [self.expr(a) for a in it.args[1:]]
+                first = self.bind(c, self.char(cp))
             it.func = name_node(PREFIX + "enumerate")
             t.elts[1] = name_node(cp, True)
-            first = self.bind(c, self.char(cp))
             for x in first:
                 ast.copy_location(x, s)
             s.body = first + self.stmts(body)
@@ -343,6 +367,8 @@ class Rewriter:
     # ------------------------------------------------------------ expressions
     def cond(self, e):
         """``e`` in a truth context."""
+        if isinstance(e, ast.Name) and e.id in self.info.splits:
+            return str_splits.truth(e)
         if isinstance(e, ast.Name) and e.id in self.acc and e.id in self.S and \
                 e.id not in self.subst:
             return ast.Compare(name_node(self.hidden(e.id)[1]), [ast.NotEq()],
@@ -362,9 +388,12 @@ class Rewriter:
         if e is None:
             return None
         if isinstance(e, ast.Name):
-            if e.id in self.S or e.id in self.info.tables:
+            if e.id in self.S or e.id in self.info.tables or e.id in self.info.splits:
                 self.refuse(e, "used where compiled code has no str")
             return e
+        if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not) and \
+                isinstance(e.operand, ast.Name) and e.operand.id in self.info.splits:
+            return ast.UnaryOp(ast.Not(), str_splits.truth(e.operand))
         if isinstance(e, ast.Call):
             return self.call(e)
         if isinstance(e, ast.Compare):
@@ -393,6 +422,9 @@ class Rewriter:
         return e
 
     def call(self, e):
+        if (v := str_methods.value_call(self, e)) is not None:
+            return v
+        str_methods.refuse_other(self, e)
         f = e.func
         g = self.b._global_object(f.id) if isinstance(f, ast.Name) else None
         one = len(e.args) == 1 and not e.keywords and not isinstance(e.args[0], ast.Starred)
@@ -400,6 +432,8 @@ class Rewriter:
             a = e.args[0]
             if g is len and isinstance(a, ast.Name) and a.id in self.info.tables:
                 return ast.Constant(len(self.info.tables[a.id]))
+            if g is len and self.info.split_of(a, self.S):
+                return str_splits.length(self, a)
             if g is len and isinstance(a, ast.Name) and a.id in self.acc and \
                     a.id in self.S and a.id not in self.subst:
                 return name_node(self.hidden(a.id)[1])
@@ -473,12 +507,22 @@ class Rewriter:
         try:
             for k, g in enumerate(e.generators):
                 strs = self.like(g.iter) and isinstance(g.target, ast.Name)
-                g.iter = self.sv(g.iter) if strs else self.expr(g.iter)
+                parts = str_splits.source(self, g.iter) if isinstance(g.target, ast.Name) \
+                    and (k == 0 or isinstance(g.iter, ast.Name)) else None
+                if parts is not None:       # over a split: each piece made when read
+                    j = self.b.tmp("j")
+                    g.iter = helper_call("range", str_splits.count(parts[1]))
+                else:
+                    g.iter = self.sv(g.iter) if strs else self.expr(g.iter)
                 for n in ast.walk(g.target):
                     if isinstance(n, ast.Name):
                         self.S.discard(n.id)
                         self.subst.pop(n.id, None)
-                if strs:
+                if parts is not None:
+                    self.S.add(g.target.id)
+                    self.subst[g.target.id] = (*parts, j)
+                    g.target = name_node(j, True)
+                elif strs:
                     cp = self.b.tmp("cp")
                     self.S.add(g.target.id)
                     self.subst[g.target.id] = cp
@@ -531,7 +575,10 @@ class Rewriter:
         self.changed = True
         if isinstance(e, ast.Name) and e.id in self.S:
             if e.id in self.subst:
-                return self.char(self.subst[e.id])
+                sub = self.subst[e.id]
+                if isinstance(sub, tuple):      # a piece of a split (comprehension)
+                    return str_splits.piece(*sub[:2], name_node(sub[2]))
+                return self.char(sub)
             if e.id in self.acc:
                 return helper_call("taken", *map(name_node, self.hidden(e.id)))
             if e.id in self.info.coded:
@@ -541,7 +588,7 @@ class Rewriter:
         if v is not None:
             return self.codes(v)
         if isinstance(e, ast.JoinedStr):
-            return self.fstring(e)
+            return str_formats.fstring(self, e)
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Name):
             g = self.b._global_object(e.func.id)
             if g is str and not e.args:
@@ -560,11 +607,13 @@ class Rewriter:
                         self.fail(e, "format()", "a format spec other than a constant")
                 field = ast.FormattedValue(e.args[0], -1, ast.JoinedStr(
                     [ast.Constant(spec)]) if spec else None)
-                return self.field(ast.copy_location(field, e))
+                return str_formats.field(self, ast.copy_location(field, e))
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute) and \
                 e.func.attr == "join":
             return self.join(e, top)
         if isinstance(e, ast.Subscript):
+            if self.info.split_of(e.value, self.S) and not isinstance(e.slice, ast.Slice):
+                return str_splits.item(self, e)
             if isinstance(e.value, ast.Name) and e.value.id in self.info.tables:
                 c, st = self._table(e.value.id)
                 return helper_call("picked", name_node(c), name_node(st), self.expr(e.slice))
@@ -590,62 +639,9 @@ class Rewriter:
             return helper_call("repeat_of", self.sv(e.right), self.expr(e.left))
         if isinstance(e, ast.IfExp) and self.like(e.body) and self.like(e.orelse):
             return ast.IfExp(self.cond(e.test), self.sv(e.body), self.sv(e.orelse))
+        if str_methods.makes_str(self.info, e, self.S):
+            return str_methods.str_call(self, e)
         self.fail(e, "str built at run time", f"{_src(e)}: not known to be a str here")
-
-    def fstring(self, e):
-        parts = []
-        for v in e.values:
-            if isinstance(v, ast.Constant):
-                parts.append(self.codes(v.value))
-            else:
-                parts.append(self.field(v))
-        if not parts:
-            return self.codes("")
-        return parts[0] if len(parts) == 1 else helper_call("concat_of", *parts)
-
-    def field(self, v):
-        spec = ""
-        if v.format_spec is not None:
-            if not all(isinstance(x, ast.Constant) for x in v.format_spec.values):
-                self.fail(v, "f-string", "a format spec with fields in it")
-            spec = "".join(x.value for x in v.format_spec.values)
-        conv = chr(v.conversion) if v.conversion != -1 else ""
-        parsed = _parse_spec(spec)
-        if parsed is None:
-            self.fail(v, "f-string", f"the format spec {spec!r} (grouping or a precision)")
-        fill, align, sign, alt, zero, width, kind, fill_given = parsed
-        if self.like(v.value):
-            if conv in ("r", "a"):
-                self.fail(v, "f-string", f"!{conv} of a str (its repr is not compiled)")
-            body = self.sv(v.value)
-        elif conv in ("r", "a", "s") or not spec:
-            body = helper_call("str_of", self.expr(v.value))
-        else:
-            return self.int_field(v, parsed)
-        if not spec:
-            return body
-        if sign or alt or zero or kind not in ("", "s") or align == "=":
-            self.fail(v, "f-string", f"the format spec {spec!r} of a str")
-        return helper_call("assemble", ast.Constant(0), ast.Constant(0), body,
-                     ast.Constant(ord(fill)), ast.Constant(_ALIGN[align or "<"]),
-                     ast.Constant(width))
-
-    def int_field(self, v, parsed):
-        fill, align, sign, alt, zero, width, kind, fill_given = parsed
-        if kind not in _BASES:
-            self.fail(v, "f-string", f"the format type {kind!r} (d, x, X, o and b are "
-                      "compiled, for ints and bools)")
-        if zero:
-            fill = fill if fill_given else "0"
-            align = align or "="
-        base, letter = _BASES[kind]
-        prefix = ord(letter) if alt and letter else 0
-        args = [self.expr(v.value), ast.Constant(ord(fill)),
-                ast.Constant(_ALIGN[align or ">"]), ast.Constant({None: 0, "-": 0, "+": 1,
-                                                                  " ": 2}[sign]),
-                ast.Constant(prefix), ast.Constant(width), ast.Constant(base),
-                ast.Constant(kind == "X")]
-        return helper_call("format_of", *args)
 
     def join(self, e, top):
         sep, arg = e.func.value, e.args[0]
@@ -679,7 +675,8 @@ class Rewriter:
                      ast.Assign(targets=[name_node(jk, True)], value=ast.Constant(0))]
         comp = comps.renamed(self.b, arg)
         for g in comp.generators:
-            if self.like(g.iter) and isinstance(g.target, ast.Name):
+            if (self.like(g.iter) or self.info.split_of(g.iter, self.S)) and \
+                    isinstance(g.target, ast.Name):
                 self.S.add(g.target.id)
         self.S.add(je)
         raw = [

@@ -10,7 +10,8 @@ type with an explicit primitive ``Cast``.
 """
 from __future__ import annotations
 
-from ..errors import UnsupportedError, message_field_conversions
+from ..errors import UnsupportedError
+from ..errors import message_fields as message_field_list
 from ..frontend.generator_inlining import generator_function
 from ..ir.frontend_nodes import Method, ObjRef, Unpack, falls_through, returned_parameter
 from ..ir import constants as K
@@ -225,10 +226,12 @@ class Inferrer(ScalarKinds):
                 self.fail(line, "raise",
                           "a message with more than three fields formatted at run time")
             types = [self.expr(a, line) for a in s.args]
-            for a, t, conversion in zip(s.args, types, message_field_conversions(s.message)):
-                problem = message_fields.field_problem(t, conversion, self.weak(a))
+            host = self.ctx is None or self.ctx.capabilities.host_calls
+            for a, t, field in zip(s.args, types, message_field_list(s.message)):
+                problem = message_fields.field_problem(t, field.conversion, self.weak(a),
+                                                       field.precision, host)
                 if problem:
-                    self.fail(line, "exception argument" if conversion == "v"
+                    self.fail(line, "exception argument" if field.conversion == "v"
                               else "f-string message", problem)
         elif isinstance(s, N.Try):
             if not self.ctx.capabilities.catches:

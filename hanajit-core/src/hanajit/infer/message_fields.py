@@ -8,14 +8,23 @@ from __future__ import annotations
 from ..ir import types as T
 
 
-def field_problem(t, conversion: str, weak: bool = True):
+def field_problem(t, conversion: str, weak: bool = True, precision=None,
+                  host: bool = True):
     """Why a compiled message cannot format a value of type ``t`` with the
     f-string ``conversion`` as the interpreter does (None: it can).  Integers
     print their digits; a float prints ``repr(float)``, which is what ``{x}`` and
     ``{x!s}`` print for a Python float and an ``np.float64`` and what ``{x}``
     prints for an ``np.float32`` -- but ``{x!r}`` of a NumPy float reads
     ``np.float64(...)`` and ``{x!s}`` of an ``np.float32`` its own shortest
-    digits; ``{x!r}`` of a NumPy integer reads ``np.int64(...)``."""
+    digits; ``{x!r}`` of a NumPy integer reads ``np.int64(...)``.  A str built at
+    run time (``T.StrCodes``) is formatted as its text or ``repr``, cut to
+    ``precision`` characters when given, where the code runs in this process
+    (``host``: the runtime reads the str from the kernel's memory)."""
+    if isinstance(t, T.StrCodes) and conversion in ("", "s", "r"):
+        return None if host else "a str built at run time in the message, on a target " \
+            "whose code runs outside this process"
+    if precision is not None:
+        return f"a precision in a field of type {t} (it cuts a str's text)"
     if conversion == "v":       # raise KeyError(k): the number is the argument
         if t is None or weak and isinstance(t, T.Scalar) and t != T.BOOL and (
                 t.is_int or t == T.FLOAT64):

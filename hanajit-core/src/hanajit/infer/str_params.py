@@ -265,11 +265,12 @@ def _fold_message(s: N.Raise) -> None:
                 # (raise KeyError(k) of a str constant k is its text; of a number,
                 # the number itself at run time)
                 out.append("{" + part.kind + ("!" + part.conversion
-                                              if part.conversion else "") + "}")
+                                              if part.conversion else "") +
+                           part.suffix() + "}")
                 if k < len(s.args):
                     args.append(s.args[k])
             else:
-                text = _CONV[part.conversion.strip("v")](v)
+                text = _CONV[part.conversion.strip("v")](v)[:part.precision]
                 out.append(text.replace("{", "{{").replace("}", "}}"))
             k += 1
         else:

@@ -227,7 +227,7 @@ def _load_library():
                   "arrays.creation", "arrays.memory_overlap",
                   "arrays.ufuncs", "arrays.reductions", "arrays.shape", "arrays.cumulative", "arrays.joining",
                   "arrays.insert_delete", "arrays.select", "arrays.log_ranges", "arrays.split",
-                  "python.growable_lists", "python.strings",
+                  "python.growable_lists", "python.strings", "python.string_method_calls",
                   "arrays.piecewise", "linalg.tensordot",
                   "statistics.corrcoef", "indexing.index_tricks", "indexing.cross_index",
                   "indexing.index_grids", "arrays.tolist_items",
@@ -565,8 +565,15 @@ def parallel_runtime():
 def str_callables() -> dict:
     """The compiled-only callables and helpers a str built at run time is made
     of (``frontend/str_locals.py``; ``python/strings.py``), by name."""
-    from .python import strings
-    return strings.callables()
+    from .python import string_method_calls, strings
+    return {**strings.callables(), **string_method_calls.callables()}
+
+
+def str_whitespace() -> str:
+    """Every character ``str.isspace`` holds for, in the running CPython (what
+    ``s.strip()`` removes: ``frontend/str_methods.py``)."""
+    from .python.unicode_tables import spaces
+    return "".join(map(chr, (9, 10, 11, 12, 13, 28, 29, 30, 31, 32, *spaces())))
 
 
 def growable_list_callables() -> dict:

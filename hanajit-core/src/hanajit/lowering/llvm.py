@@ -69,6 +69,7 @@ class FunctionLowering(TablesAndRandom, ArrayMemory, VectorMathSites, TryLowerin
             t = fn.locals[name]
             if holds_array(t) and name not in borrowed:
                 self.refcount(a, t, self.m.nrt("incref"))   # locals own their arrays
+        self.start_records()
         self.block(fn.body)
         if not self.b.block.is_terminated:
             if fn.return_type == T.NONE:
@@ -167,7 +168,7 @@ class FunctionLowering(TablesAndRandom, ArrayMemory, VectorMathSites, TryLowerin
                 b.store(ir.Constant(I64, code), self.err)
                 for k, a in enumerate(s.args[:3]):
                     p = b.gep(self.err, [ir.Constant(I64, k + 1)], source_etype=I64)
-                    b.store(self.expr(a), p)
+                    b.store(self.record_value(a), p)
             self.fail()
         elif isinstance(s, N.ForeignCall):
             self.foreign_call(s)

@@ -1,6 +1,6 @@
 """A ``ForeignCall`` with a constant text (``N.ForeignCall.text``): a call back
-into this process, ``void hj.host.<symbol>(ptr text, ptr slots, i64 count)``
-(``i64`` with ``returns``: the result stored to ``target``).
+into this process, ``i64 hj.host.<symbol>(ptr text, ptr slots, i64 count)``, its
+status (0: done) assigned to ``s.target`` where the statement names one.
 
 The text is a constant global of the module (NUL-terminated UTF-8) and the
 values sit in a stack buffer of 8-byte slots (an int64 as is, a float64 as its
@@ -35,13 +35,12 @@ def text_call(low, s) -> None:
     name = f"hj.host.{s.symbol}"
     fn = low.m.math_decls.get(name)
     if fn is None:
-        ret = ir.VoidType() if s.returns is None else I64
-        fn = ir.Function(low.m.llmod, ir.FunctionType(ret, [PTR, PTR, I64]), name)
+        fn = ir.Function(low.m.llmod, ir.FunctionType(I64, [PTR, PTR, I64]), name)
         fn.attributes.add("nounwind")
         low.m.math_decls[name] = fn
-    value = b.call(fn, [_text(low.m, s.text), slots, ir.Constant(I64, count)])
+    status = b.call(fn, [_text(low.m, s.text), slots, ir.Constant(I64, count)])
     if s.target is not None:
-        b.store(value, low.slots[s.target])
+        b.store(status, low.slots[s.target])
 
 
 def _text(m, text: str):

@@ -40,6 +40,7 @@ class ArrayMemory:
     def release_locals(self):
         for name, t in self.managed:
             self.refcount(self.b.load(self.slots[name]), t, self.m.nrt("decref"))
+        self.release_records()          # (strs of errors a try handled: llvm_try)
 
     def refcount(self, v, t, fn):
         """Apply ``fn`` (incref/decref) to the meminfo of every array in ``v``."""

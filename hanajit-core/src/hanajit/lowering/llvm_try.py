@@ -19,12 +19,23 @@ the tests on a code are ``switch`` instructions whose cases are added once the
 whole module is lowered (:func:`fill_switches`): a code whose class (known per
 code) is a subclass of a clause's classes jumps to the "true" block.  A module
 without ``try`` has no such switch: its IR is what it was.
+
+A str in a message (``errors.Field``, ``{s}``/``{r}``) travels as a reference
+the record holds (:meth:`TryLowering.record_value`): the runtime that reads the
+error takes it.  A try's record takes it over from ``*err`` when it catches the
+error, and gives it back to ``*err`` on ``Reraise`` (the record is then empty:
+code 0); an error handled for good is released when the try catches the next
+one and at every exit of the function (:meth:`TryLowering.release_records`:
+every try record starts empty, on entry).  The releases are switches on the
+code too, whose cases -- the codes with str fields -- are added with the others.
 """
 from __future__ import annotations
 
 from llvmlite import ir
 
 from ..ir import nodes as N
+from ..ir.walk import walk_stmts
+from . import llvm_types as _ll
 
 I1, I64 = ir.IntType(1), ir.IntType(64)
 
@@ -41,7 +52,13 @@ def _is_deopt(exc, deopt) -> bool:
 def fill_switches(ml) -> None:
     """Add the cases of every code test of ``ml``'s functions, now that
     ``ml.module.raises`` holds every code."""
+    from ..errors import str_field_slots
     for sw, target, classes in ml.code_tests:
+        if classes == "strs":                   # a release of a record's strs
+            _release_cases(ml, sw, *target, [
+                (code, str_field_slots(message))
+                for code, (_exc, message, _deopt) in enumerate(ml.module.raises, 1)])
+            continue
         for code, (exc, _message, deopt) in enumerate(ml.module.raises, 1):
             if _is_deopt(exc, deopt):
                 if classes is None:             # the landing's deopt test
@@ -51,8 +68,54 @@ def fill_switches(ml) -> None:
     ml.code_tests = []
 
 
+def _release_cases(ml, sw, slot, done, decref, codes) -> None:
+    """The cases of the release switch ``sw`` of the record ``slot``: for each code
+    with str fields, a block releasing them, then ``done``."""
+    b = ir.IRBuilder()
+    fn = sw.parent.parent
+    for code, slots in codes:
+        if not slots:
+            continue
+        bb = fn.append_basic_block("record.release")
+        b.position_at_end(bb)
+        for k in slots:
+            v = b.load(b.gep(slot, [ir.Constant(I64, k + 1)], source_etype=I64), typ=I64)
+            b.call(decref, [b.inttoptr(v, _ll.PTR)])    # (NULL: nothing)
+        b.branch(done)
+        sw.add_case(ir.Constant(I64, code), bb)
+
+
 class TryLowering:
     """``Try``, ``Caught`` and ``Reraise``; ``fail()`` consults :attr:`landings`."""
+
+    def record_value(self, a):
+        """A raise's value ``a`` as its int64 slot of the record: a str (an array:
+        ``{s}``, ``{r}``) as the address of a reference the record holds."""
+        v = self.expr(a)
+        if not _ll.holds_array(a.type):
+            return v
+        self.refcount(v, a.type, self.m.nrt("incref"))
+        return self.b.ptrtoint(self.b.extract_value(v, 0), I64)
+
+    def start_records(self):
+        """An empty record for every ``try`` of the function, on entry (so that
+        every exit may release what they hold: :meth:`release_records`)."""
+        for s in walk_stmts(self.fn.body):
+            if isinstance(s, N.Try):
+                self.record(s.label)
+
+    def release_records(self):
+        for slot in self.try_records.values():
+            self.release_record(slot)
+
+    def release_record(self, slot):
+        """Release the strs a try's record holds (an error it handled)."""
+        b = self.b
+        code = b.load(slot, typ=I64)
+        done = self.llfn.append_basic_block("record.released")
+        sw = b.switch(code, done)
+        self.m.code_tests.append((sw, (slot, done, self.m.nrt("decref")), "strs"))
+        b.position_at_end(done)
 
     def landing(self):
         """The innermost try's landing block, or None."""
@@ -65,6 +128,7 @@ class TryLowering:
             with self.b.goto_entry_block():
                 slot = self.try_records[label] = self.b.alloca(
                     I64, size=ir.Constant(I64, 4), name=f"try{label}")
+                self.b.store(ir.Constant(I64, 0), slot)         # (empty)
         return slot
 
     def copy_record(self, src, dst):
@@ -95,6 +159,7 @@ class TryLowering:
         b.position_at_end(onward)          # a deopt leaves as if this try were not there
         self.fail()
         b.position_at_end(handlers)
+        self.release_record(self.record(s.label))   # (an error handled before)
         self.copy_record(self.err, self.record(s.label))
         # caught: no error pending (a parallel loop's runtime reads a chunk's
         # record, not its status, to find the failing chunk)
@@ -105,7 +170,9 @@ class TryLowering:
         b.position_at_end(merge)
 
     def reraise(self, s: N.Reraise):
-        self.copy_record(self.record(s.label), self.err)
+        slot = self.record(s.label)
+        self.copy_record(slot, self.err)
+        self.b.store(ir.Constant(I64, 0), slot)     # (its strs are the error's now)
         self.fail()
 
     def e_Caught(self, e):

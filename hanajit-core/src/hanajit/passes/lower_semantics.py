@@ -26,6 +26,7 @@ from ..lib.indexing import views
 from ..lib.arrays import elementwise as ew
 from ..lib.python import int_overflow, kind_guards
 from ..lib.python import operators as ops
+from ..lib.python import string_algorithms
 from ..lib import registry
 from ..lib.parallel.regions import ParallelRegion
 from . import fuse_temps, inline
@@ -116,6 +117,14 @@ class Lowerer:
         """Call a Python-source helper (compiled by hanajit) on lowered args."""
         sym, rtype = self.ctx.helper(pyfunc, tuple(a.type for a in args))
         return self.call_symbol(sym, args, rtype)
+
+    def str_field(self, a) -> N.Expr:
+        """A copy of the run-time str ``a`` (``T.StrCodes``) for a raise's message
+        (its reference the error record takes: ``errors.Field``)."""
+        codes = T.ArrayType(T.INT32, 1, "C")
+        name = self.temp(codes, "s")
+        self.emit(N.Assign(target=name, value=a))       # (the same form: strings.py)
+        return self.call_helper(string_algorithms.copied, [N.Var(name, codes)])
 
     def call_symbol(self, sym, args, rtype) -> N.Expr:
         name = self.temp(rtype, "r")
@@ -236,6 +245,9 @@ class Lowerer:
             self.emit(N.Return(value=value, line=s.line))
         elif isinstance(s, N.Raise):
             message, args = ops.raise_fields(s.message, self.seq(s.args))
+            # a str field: a copy of its own, whose reference the record takes
+            args = [self.str_field(a) if isinstance(a.type, T.ArrayType) else a
+                    for a in args]
             self.emit(N.Raise(exc=s.exc, message=message, args=args, line=s.line,
                               deopt=s.deopt))
         elif isinstance(s, N.PySetItem):

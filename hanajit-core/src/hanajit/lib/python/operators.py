@@ -7,7 +7,7 @@ source in :mod:`hanajit.lib.python.helpers`, compiled by hanajit itself.
 """
 from __future__ import annotations
 
-from ...errors import with_field_kinds, zero_division_message
+from ...errors import message_fields, with_field_kinds, zero_division_message
 from ...ir import nodes as N
 from ...ir import types as T
 from . import helpers, int_overflow
@@ -352,11 +352,17 @@ def inexact_int_division(L, a, b):
 def raise_fields(message: str, args: list):
     """A raise's message template and values as every runtime reads them
     (``errors.Field``): a float travels as a double in its int64 slot, printed
-    by ``{f}``; a uint64 prints unsigned (``{u}``); other integers as int64."""
+    by ``{f}``; a uint64 prints unsigned (``{u}``); other integers as int64; a
+    str built at run time (``T.StrCodes``: ``{s}``, ``{r}`` with ``!r``) as its
+    code points, whose reference the record takes (``lowering/llvm.py``)."""
     if not args:
         return message, args
-    kinds = ["f" if a.type.is_float else "u" if a.type == T.UINT64 else "" for a in args]
+    fields = message_fields(message)
+    kinds = [("r" if f.conversion == "r" else "s") if isinstance(a.type, T.StrCodes) else
+             "f" if a.type.is_float else "u" if a.type == T.UINT64 else ""
+             for a, f in zip(args, fields)]
     return with_field_kinds(message, kinds), [
+        a if isinstance(a.type, T.ArrayType) else
         convert_wrap(a, T.FLOAT64 if a.type.is_float else T.INT64) for a in args]
 
 

@@ -7,17 +7,21 @@ holds there: a Python ``int``/``float``/``bool``/``complex`` or a NumPy scalar o
 the value's dtype (``np.float32`` prints its own shortest digits; a variable
 inference marks as a NumPy scalar, ``Inferrer.is_strong``, prints as one) -- and
 an array is passed as its data address, shape and byte strides, printed as a
-NumPy array over that memory (no copy); the lowering emits one ``ForeignCall``
+NumPy array over that memory (no copy), a str built at run time (``T.StrCodes``)
+as the address and number of its code points; the lowering emits one ``ForeignCall``
 of ``hanajit_print`` with the layout and kinds as its constant text and the
 values in 8-byte slots (a complex in two).
 The callback rebuilds the objects and calls the builtin ``print``, so the text is
-CPython's, into whatever ``sys.stdout`` is at that moment.
+CPython's, into whatever ``sys.stdout`` is at that moment; where ``print`` raises,
+the compiled code raises ``errors.HostException``, for which the runtime raises
+that exception (``host_print.take_exception``).
 
 Only targets whose code runs in this process call back into Python
 (``Capabilities.host_calls``, and not a C export): elsewhere print is refused
 with a reason and the function runs in the interpreter."""
 from __future__ import annotations
 
+from ...errors import HostException
 from ...host_print import SYMBOL, render, slots_of
 from ...ir import nodes as N
 from ...ir import types as T
@@ -28,6 +32,8 @@ from ..registry import CallTemplate, register
 def _kind(t, strong: bool) -> str:
     if t == T.NONE:
         return "none"
+    if isinstance(t, T.StrCodes):       # a str built at run time: its code points
+        return "str"
     if isinstance(t, T.ArrayType) and isinstance(t.dtype, T.Scalar):
         return f"arr:{t.dtype}:{t.ndim}"
     if not isinstance(t, T.Scalar):
@@ -97,7 +103,10 @@ class Print(CallTemplate):
             t = a.type
             if slots_of(kind) == 0:
                 continue
-            if isinstance(t, T.ArrayType):      # data address, shape, byte strides
+            if kind == "str":                   # data address, length
+                slots += [N.ArrayAttr(a, "data", 0, T.INT64),
+                          N.ArrayAttr(a, "shape", 0, T.INT64)]
+            elif isinstance(t, T.ArrayType):    # data address, shape, byte strides
                 slots.append(N.ArrayAttr(a, "data", 0, T.INT64))
                 slots += [N.ArrayAttr(a, "shape", k, T.INT64) for k in range(t.ndim)]
                 slots += [N.ArrayAttr(a, "stride", k, T.INT64) for k in range(t.ndim)]
@@ -110,6 +119,11 @@ class Print(CallTemplate):
                 slots.append(a if t == T.FLOAT64 else N.Cast(a, T.FLOAT64))
             else:
                 slots.append(a if t == T.INT64 else N.Cast(a, T.INT64))
+        status = L.temp(T.INT64, "printed")        # (defined first: N.ForeignCall)
+        L.emit(N.Assign(target=status, value=N.Const(0, T.INT64)))
         L.emit(N.ForeignCall(symbol=SYMBOL, args=[L.let(s) for s in slots],
-                             text=_text(call.plan["layout"], kinds)))
+                             text=_text(call.plan["layout"], kinds), returns=T.INT64,
+                             target=status))
+        L.raise_if(N.Cmp("ne", N.Var(status, T.INT64), N.Const(0, T.INT64), T.BOOL),
+                   HostException, "print")
         return N.Const(None, T.NONE)

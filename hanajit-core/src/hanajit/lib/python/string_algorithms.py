@@ -2,11 +2,8 @@
 Python source compiled by hanajit (``strings.py`` types the calls that need it):
 a str is a 1-D int32 array of its code points, never written once made (every
 operation makes a new one, so two names may hold the same array).  Errors are
-CPython's, with its messages; ``int(s)`` of anything but plain decimal digits
-re-runs the call in the interpreter (``Deopt``), which words the error."""
+CPython's, with its messages (``int(s)``: ``string_int.py``)."""
 import numpy as np
-
-from .helpers import Deopt
 
 
 def concat(a, b):
@@ -129,49 +126,6 @@ def contains(hay, needle):
         if found:
             return True
     return False
-
-
-def _space(c):
-    return c == 32 or 9 <= c <= 13 or c == 28 or c == 29 or c == 30 or c == 31
-
-
-def to_int(a):
-    """``int(s)`` of ASCII decimal digits (an optional sign, single underscores
-    between digits, ASCII whitespace around them) within int64; anything else --
-    other digits, a bigger int, an error to word -- re-runs in the interpreter.
-    The value is gathered negated (every int64 has a negation but the least)."""
-    n = len(a)
-    i, j = 0, n
-    while i < j and _space(a[i]):
-        i += 1
-    while j > i and _space(a[j - 1]):
-        j -= 1
-    negative = False
-    if i < j and (a[i] == 43 or a[i] == 45):
-        negative = a[i] == 45
-        i += 1
-    value, digits, after_digit = 0, 0, False
-    while i < j:
-        c = int(a[i])
-        if 48 <= c <= 57:
-            d = c - 48
-            if value < -922337203685477580 or value == -922337203685477580 and d > 8:
-                raise Deopt("int() of a str beyond int64")
-            value = value * 10 - d
-            digits += 1
-            after_digit = True
-        elif c == 95 and after_digit and i + 1 < j and 48 <= a[i + 1] <= 57:
-            after_digit = False
-        else:
-            raise Deopt("int() of a str other than decimal digits")
-        i += 1
-    if digits == 0:
-        raise Deopt("int() of a str without digits")
-    if negative:
-        return value
-    if value == -9223372036854775807 - 1:
-        raise Deopt("int() of a str beyond int64")
-    return -value
 
 
 def digits(n, base, upper):

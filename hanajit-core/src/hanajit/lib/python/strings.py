@@ -22,6 +22,7 @@ item_of = CompiledOnly("item_of")
 concat_of = CompiledOnly("concat_of")
 str_tag = CompiledOnly("str_tag")
 str_untag = CompiledOnly("str_untag")
+to_int = CompiledOnly("to_int")
 
 STR = T.ArrayType(T.INT32, 1, "C")
 
@@ -170,6 +171,22 @@ class StrUntag(CallTemplate):
         return _retyped(L, args[0], STR)
 
 
+@register
+class ToInt(CallTemplate):
+    """``int(s)`` (``string_int.py``, imported -- its Unicode tables made -- on
+    first use)."""
+    paths = ("hanajit.lib.python.strings.to_int",)
+
+    def typer(self, inf, call, args, kwargs):
+        if args[0] != STR:
+            raise Incompatible("int() of a str's code points")
+        return T.INT64
+
+    def lower(self, L, call, args, kwargs):
+        from . import string_int
+        return _call(L, string_int.to_int, [args[0]])
+
+
 def _retyped(L, e, t):
     """``e`` (an int32 array) held in a temporary of type ``t`` (the same form)."""
     name = L.temp(t, "s")
@@ -181,9 +198,10 @@ def callables() -> dict:
     """The compiled-only callables and the helpers ``frontend/str_locals.py``
     calls, by the names it gives them."""
     out = {n: globals()[n] for n in ("str_of", "format_of", "chr_of", "repeat_of",
-                                     "item_of", "concat_of", "str_tag", "str_untag")}
+                                     "item_of", "concat_of", "str_tag", "str_untag",
+                                     "to_int")}
     for n in ("concat", "copied", "unit", "code_point", "order", "equal", "contains",
-              "to_int", "put", "taken", "picked", "assemble", "char_table",
+              "put", "taken", "picked", "assemble", "char_table",
               "char_of"):
         out[n] = getattr(alg, n)
     return out

@@ -1,0 +1,160 @@
+"""``s.split()`` / ``s.split(sep)`` / ``s.split(sep, maxsplit)`` of a str (a
+run-time one or a constant split by a run-time separator), where its list is
+indexed, measured or looped over (``str_rewrite.py``).
+
+Compiled code has no list of strs: a split is the str's code points and the
+bounds of its pieces (an int64 array, a start and an end per piece:
+``lib/python/string_methods.split_at``, ``string_unicode.split_space``), and a
+piece is made when it is read.  A *split local* -- a name every assignment of
+which is such a call, read only as ``parts[i]``, ``len(parts)``, ``for p in
+parts`` (also ``enumerate(parts)``) or as the iterable of a comprehension -- is
+the two arrays (``$pc_parts``, ``$pb_parts``; tested for truth too: ``if parts:``); ``for w in s.split()`` and a
+comprehension over a split compute them just before the loop, as the loop
+would; ``s.split(",")[i]`` and ``len(s.split())`` are one call each.  A split
+used otherwise (returned, stored, passed, sliced) falls back with a reason."""
+from __future__ import annotations
+
+import ast
+
+from .str_locals import helper_call, name_node
+from .str_methods import method_of
+
+
+def is_split(e) -> bool:
+    m = method_of(e)
+    return m is not None and m[1] == "split"
+
+
+def candidates(fn, binds, params) -> set:
+    """Names every assignment of which is a split call and whose every read is
+    one this module compiles."""
+    out = {n for n, bs in binds.items() if n not in params and bs and all(
+        how == "=" and is_split(v) for v, how in bs)}
+    if not out:
+        return out
+    parents = {}
+    for node in ast.walk(fn):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and node.id in out and \
+                isinstance(node.ctx, ast.Load) and not _read_ok(node, parents):
+            out.discard(node.id)
+    return out
+
+
+def _read_ok(node, parents) -> bool:
+    p = parents.get(id(node))
+    if isinstance(p, ast.Subscript) and p.value is node:
+        return not isinstance(p.slice, ast.Slice)
+    if isinstance(p, ast.Call) and p.args and p.args[0] is node and \
+            isinstance(p.func, ast.Name):
+        if p.func.id == "len":
+            return len(p.args) == 1
+        if p.func.id == "enumerate":
+            p = parents.get(id(p))
+            return isinstance(p, ast.For)
+    if isinstance(p, (ast.If, ast.While, ast.IfExp)) and p.test is node or \
+            isinstance(p, ast.UnaryOp) and isinstance(p.op, ast.Not):
+        return True                 # (its truth: any pieces)
+    return isinstance(p, (ast.For, ast.comprehension)) and p.iter is node
+
+
+def arguments(r, e):
+    """``(sep, maxsplit)`` of the split call ``e``: ``sep`` the code points of the
+    separator or None (whitespace), ``maxsplit`` an expression."""
+    args = list(e.args)
+    for k in e.keywords:
+        if k.arg not in ("sep", "maxsplit") or k.arg == "sep" and len(args) > 0 or \
+                k.arg == "maxsplit" and len(args) > 1:
+            r.fail(e, "str.split()", f"the keyword argument {k.arg!r}")
+    kw = {k.arg: k.value for k in e.keywords}
+    if len(args) > 2:
+        r.fail(e, "str.split()", f"{len(args)} arguments")
+    sep = args[0] if args else kw.get("sep")
+    limit = args[1] if len(args) > 1 else kw.get("maxsplit", ast.Constant(-1))
+    if sep is not None and isinstance(sep, ast.Constant) and sep.value is None:
+        sep = None
+    if sep is not None and not r.like(sep):
+        r.fail(e, "str.split()", f"{ast.unparse(sep)[:40]}: a separator not known to be "
+               "a str")
+    return (None if sep is None else r.sv(sep)), r.expr(limit)
+
+
+def receiver(r, e):
+    m = method_of(e)
+    if not r.like(m[0]):
+        r.fail(e, "str.split()", "of something not known to be a str")
+    return r.sv(m[0])
+
+
+def bounds(r, codes, e):
+    """The call giving the bounds of the pieces of the split ``e`` of ``codes``."""
+    sep, limit = arguments(r, e)
+    if sep is None:
+        return helper_call("str_split_space", codes, limit)
+    return helper_call("str_split_at", codes, sep, limit)
+
+
+def assigned(r, name, e):
+    """``parts = s.split(...)``: the code points and the bounds."""
+    c, b = names(name)
+    return [ast.Assign(targets=[name_node(c, True)], value=receiver(r, e)),
+            ast.Assign(targets=[name_node(b, True)], value=bounds(r, name_node(c), e))]
+
+
+def names(name):
+    return f"$pc_{name}", f"$pb_{name}"
+
+
+def source(r, it):
+    """The names of the code points and bounds of the split ``it`` (a split local,
+    or a call made into temporaries now, before the loop over it), or None where
+    ``it`` is not a split."""
+    if isinstance(it, ast.Name) and it.id in r.info.splits:
+        return names(it.id)
+    if not is_split(it):
+        return None
+    c, b = r.tmp("pc"), r.tmp("pb")
+    r.pre += [ast.copy_location(ast.Assign(targets=[name_node(c, True)],
+                                           value=receiver(r, it)), it),
+              ast.copy_location(ast.Assign(targets=[name_node(b, True)],
+                                           value=bounds(r, name_node(c), it)), it)]
+    return c, b
+
+
+def count(b):
+    """The number of pieces of the split whose bounds are the local ``b``."""
+    return ast.BinOp(helper_call("len", name_node(b)), ast.FloorDiv(), ast.Constant(2))
+
+
+def piece(c, b, index):
+    return helper_call("str_piece", name_node(c), name_node(b), index)
+
+
+def item(r, e):
+    """``parts[i]`` / ``s.split(...)[i]``: the piece."""
+    if isinstance(e.value, ast.Name):
+        c, b = names(e.value.id)
+        return piece(c, b, r.expr(e.slice))
+    codes = receiver(r, e.value)
+    sep, limit = arguments(r, e.value)
+    if sep is None:
+        return helper_call("str_split_space_piece", codes, limit, r.expr(e.slice))
+    return helper_call("str_split_at_piece", codes, sep, limit, r.expr(e.slice))
+
+
+def length(r, a):
+    """``len(parts)`` / ``len(s.split(...))``."""
+    if isinstance(a, ast.Name):
+        return count(names(a.id)[1])
+    codes = receiver(r, a)
+    sep, limit = arguments(r, a)
+    if sep is None:
+        return helper_call("str_split_space_count", codes, limit)
+    return helper_call("str_split_at_count", codes, sep, limit)
+
+
+def truth(a):
+    """``parts`` in a truth context: any pieces."""
+    return ast.Compare(count(names(a.id)[1]), [ast.NotEq()], [ast.Constant(0)])
