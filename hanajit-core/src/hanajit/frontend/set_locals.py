@@ -17,23 +17,25 @@ when every assignment to it is ``s = set()`` and every read of it is one of::
 
     s.add(v)   s.discard(v)   s.remove(v)   s.clear()   (statements)
     s.pop()   v in s   v not in s   len(s)   if s:   not s   for v in s:
-    sum(s)   min(s)   max(s)   sorted(s)   list(s)
+    sum(s)   min(s)   max(s)   sorted(s)   list(s)   return s   return s, x
 
 ``sum``/``min``/``max``/``sorted``/``list`` read a growable list of the elements
 in the set's order, built just before their statement (a simple statement, an
 ``if``'s test or a ``for``'s iterable).  The set becomes hidden locals -- ``$s_K``
 (the table's elements), ``$s_I`` (hashes and slot states), ``$s_S`` (counts) --
 and each use a call of a ``lib/python/sets`` marker; every element added is first
-assigned to ``$s_k``, which decides the elements' type and kind.  Anything else
-(``return s``, ``t = s``, ``f(s)``, set operators, a set argument, a set in a
-nested function or a prange loop) leaves the set as it is, and the function falls
-back naming why.
+assigned to ``$s_k``, which decides the elements' type and kind.  A returned set
+is ``sets.result`` of its arrays, which the dispatchers box as a Python set with
+the compiled table (``hanajit.host_sets``: where it can write this Python's sets).
+Anything else (``t = s``, ``f(s)``, a set argument, a set in a nested function or
+a prange loop) leaves the set as it is, and the function falls back naming why.
 """
 from __future__ import annotations
 
 import ast
 import copy
 
+from .. import host_sets
 from . import dict_copies, dict_locals, set_operators
 from .dict_comprehensions import Rename
 from .readonly_lists import declared_elsewhere
@@ -337,9 +339,13 @@ class Uses(dict_locals.Uses):
         if isinstance(p, (ast.BinOp, ast.Compare)):
             return (f"set '{name}' in an operator with what is not a set local compiled, "
                     f"or in a chain of comparisons (line {line})")
-        if isinstance(p, ast.Return):
-            return (f"set '{name}' returned (line {line}: the caller's set would be "
-                    "built again, in an order that can differ)")
+        if isinstance(p, ast.Return) or isinstance(p, ast.Tuple) and \
+                isinstance(parents.get(p), ast.Return):
+            if host_sets.writable():
+                return ""
+            return (f"set '{name}' returned (line {line}: the caller's set must have "
+                    "the compiled table, which hanajit writes only into CPython 3.10 to "
+                    "3.13's sets)")
         what = type(p).__name__ if p is not None else "expression"
         return (f"set '{name}' used other than by its own operations (line {line}, "
                 f"in a {what}: aliased, passed on, an operator or kept elsewhere)")
@@ -568,10 +574,21 @@ class Rewriter(dict_locals.Rewriter):
                            [ast.Assign([table], set_call("grow", *set_arrays(name)))], [])]
         if isinstance(s, ast.For) and self.is_set(s.iter):
             return self.loop(s)
+        if isinstance(s, ast.Return) and (self.is_set(s.value) or isinstance(
+                s.value, ast.Tuple) and any(self.is_set(e) for e in s.value.elts)):
+            s.value = self.returned(s.value) if self.is_set(s.value) else ast.Tuple(
+                [self.returned(e) if self.is_set(e) else self.visit(e)
+                 for e in s.value.elts], ast.Load())
+            return [s]
         if self.is_set(dict_copies.listed(s, None)):     # x = list(s), return sorted(s)
             name = s.targets[0].id if isinstance(s, ast.Assign) else self.tmp("list")
             return dict_copies.listed_stmts(self, s, name)
         return [self.compound(s)]
+
+    def returned(self, e):
+        """A set the caller gets: a Python set with the compiled table
+        (``lib/python/sets.result``, boxed by ``hanajit.host_sets``)."""
+        return ast.copy_location(set_call("result", *set_arrays(e.id), self.carrier(e.id)), e)
 
     def loop(self, s) -> list:
         """``for target in s`` as CPython's set iterator."""
