@@ -36,7 +36,7 @@ import ast
 import copy
 
 from .. import host_sets
-from . import dict_copies, dict_locals, set_operators
+from . import dict_copies, dict_locals, list_passing, set_aliases, set_operators
 from .dict_comprehensions import Rename
 from .readonly_lists import declared_elsewhere
 
@@ -100,7 +100,7 @@ class _Builds:
                 h.body = self.block(h.body)
             for s in set_operators.prepare(s, self.sets, self.resolve, self.tmp):
                 made = self.build(s)
-                out.extend(made if made is not None else self.hoist_len(s))
+                out.extend(made if made is not None else self.hoist_len(self.hoist_printed(s)))
         for x in out:
             for node in ast.walk(x):
                 if isinstance(node, (ast.stmt, ast.expr)) and \
@@ -110,6 +110,9 @@ class _Builds:
 
     def build(self, s):
         """``s`` as statements making an empty set and adding, or None."""
+        swap = self.swap(s)
+        if swap is not None:
+            return swap
         if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
                 isinstance(s.targets[0], ast.Name):
             name, v = s.targets[0].id, s.value
@@ -156,6 +159,27 @@ class _Builds:
         if isinstance(v, ast.SetComp):
             return self.comprehension(s, name, v)
         return None
+
+    def swap(self, s):
+        """``a, b = b, a`` (``a, b = b, set()``) of set names: the values into
+        hidden set locals first, then the names bound to them (one set each, as
+        CPython binds them: ``set_aliases``); or None."""
+        if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and
+                isinstance(s.targets[0], ast.Tuple) and isinstance(s.value, ast.Tuple) and
+                len(s.targets[0].elts) == len(s.value.elts)):
+            return None
+        targets, values = s.targets[0].elts, s.value.elts
+        if not all(isinstance(t, ast.Name) for t in targets) or \
+                not all(isinstance(v, ast.Name) and v.id in self.sets or
+                        makes_set(v, self.resolve) for v in values):
+            return None
+        temps = [self.tmp("swap") for _ in values]
+        self.sets.update(temps + [t.id for t in targets])
+        out = [ast.copy_location(ast.Assign([_name(t, True)], v), s)
+               for t, v in zip(temps, values)]
+        out += [ast.copy_location(ast.Assign([_name(n.id, True)], _name(t)), s)
+                for n, t in zip(targets, temps)]
+        return self.block(out)
 
     def constants(self, elts):
         """The adds of a display of constants in CPython's table order, or None
@@ -208,7 +232,29 @@ class _Builds:
                             body, [])]
         return self.empty(s, name) + body
 
+    def hoist_printed(self, s):
+        """``print({v % 7 for v in x})`` (a display, comprehension or ``set(x)``,
+        after only names and constants): the set made first into a hidden local;
+        ``s`` itself, or the statements."""
+        if not (isinstance(s, ast.Expr) and _print_call(s.value, self.resolve)):
+            return s
+        pre, args = [], []
+        for a in s.value.args:
+            if makes_set(a, self.resolve) and all(
+                    isinstance(b, (ast.Name, ast.Constant)) for b in args):
+                t = self.tmp("printed")
+                self.sets.add(t)
+                pre += [ast.copy_location(ast.Assign([_name(t, True)], a), s)]
+                a = _name(t)
+            args.append(a)
+        if not pre:
+            return s
+        s.value.args = args
+        return self.block(pre) + [s]
+
     def hoist_len(self, s) -> list:
+        if isinstance(s, list):         # (hoist_printed's statements)
+            return s
         """``len(set(x))`` in a simple statement (``x`` a name or an attribute or
         subscript of names): the set built first into a hidden local."""
         if not isinstance(s, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr,
@@ -270,6 +316,21 @@ def _plain(e) -> bool:
     return isinstance(e, ast.Name)
 
 
+def _print_call(e, resolve) -> bool:
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and \
+        resolve(e.func.id) is print
+
+
+def _printed(node, parents, resolve) -> bool:
+    """Is the load ``node`` an argument of ``print``, or a field of an f-string
+    that is one (``print(s)``, ``print(f"seen {s}")``)?"""
+    p = parents.get(node)
+    if isinstance(p, ast.FormattedValue) and p.value is node and \
+            isinstance(parents.get(p), ast.JoinedStr):
+        node, p = parents.get(p), parents.get(parents.get(p))
+    return _print_call(p, resolve) and node in p.args
+
+
 def _statement_of(node, parents):
     while node is not None and not isinstance(node, ast.stmt):
         node = parents.get(node)
@@ -324,6 +385,15 @@ class Uses(dict_locals.Uses):
                     "statements and pop() are compiled)")
         if self.in_or_len(node, p):
             return ""
+        if _printed(node, parents, self.resolve):
+            if host_sets.writable():
+                return ""
+            return (f"set '{name}' printed (line {line}: print gets a Python set with the "
+                    "compiled table, which hanajit writes only into CPython 3.10 to 3.13's "
+                    "sets)")
+        if isinstance(p, ast.Assign) and set_aliases.alias_of(p, self.sets) is not None:
+            self.deps.setdefault(name, set()).add(p.targets[0].id)
+            return ""                                   # t = s: one set
         call = _listed_call(node, parents, self.resolve)
         if call is not None:
             return self.listed_problem(name, call, line)
@@ -346,6 +416,9 @@ class Uses(dict_locals.Uses):
             return (f"set '{name}' returned (line {line}: the caller's set must have "
                     "the compiled table, which hanajit writes only into CPython 3.10 to "
                     "3.13's sets)")
+        why = getattr(p, "hj_not_inlined", None)    # (list_passing)
+        if why:
+            return f"set '{name}' passed to a function not inlined (line {line}: {why})"
         what = type(p).__name__ if p is not None else "expression"
         return (f"set '{name}' used other than by its own operations (line {line}, "
                 f"in a {what}: aliased, passed on, an operator or kept elsewhere)")
@@ -396,6 +469,8 @@ def find(fn, params, resolve, reasons, sets=frozenset()) -> set:
         made = [set_operators.set_expr(v, sets) if v is not None else None for v in values]
         for t, v, m in zip(targets, values, made):
             p = uses.parents.get(t)
+            if isinstance(v, ast.Name) and v.id in sets:    # t = s
+                m = made[targets.index(t)] = ("alias", [v.id])
             if m is not None:
                 uses.deps.setdefault(name, set()).update(set(m[1]) - {name})
             elif v is None and isinstance(p, ast.AugAssign) and \
@@ -448,12 +523,14 @@ class Rewriter(dict_locals.Rewriter):
     """Rewrites the uses of the set locals ``names`` (the dict rewriter's walk of
     statements, truth tests, ``not`` and conditional expressions)."""
 
-    def __init__(self, names, resolve):
+    def __init__(self, names, resolve, grouped=None):
         super().__init__(names)
         self.names = names
         self.resolve = resolve
         self.n = 0
         self.pending = []           # statements before the current one (listed sets)
+        self.grouped = grouped or {}    # (names bound to one another: set_aliases)
+        self.distinct = set()
 
     def tmp(self, hint):
         self.n += 1
@@ -473,6 +550,14 @@ class Rewriter(dict_locals.Rewriter):
         if made is not None:
             return ast.copy_location(made, e)
         f = e.func
+        if _print_call(e, self.resolve):      # print(s): the set the caller would get
+            for a in e.args:
+                for v in [a] + [x for x in getattr(a, "values", ())
+                                if isinstance(x, ast.FormattedValue)]:
+                    if isinstance(v, ast.FormattedValue) and self.is_set(v.value):
+                        v.value = self.returned(v.value)
+            e.args = [self.returned(a) if self.is_set(a) else a for a in e.args]
+            return self.generic_visit(e)
         if isinstance(f, ast.Attribute) and self.is_set(f.value) and f.attr == "pop":
             s = f.value.id
             K, I, S = set_arrays(s)
@@ -548,9 +633,15 @@ class Rewriter(dict_locals.Rewriter):
         return out
 
     def _stmt(self, s) -> list:
+        made = set_aliases.one_set(self, s, self.grouped, self.distinct, self._stmt)
+        if made is not None:
+            return made
         made = set_operators.statement(self, s, set_call, set_arrays)
         if made is not None:
             return made
+        pair = set_aliases.alias_of(s, self.names)
+        if pair is not None:
+            return set_aliases.bind(*pair, set_arrays)
         if isinstance(s, (ast.Assign, ast.AnnAssign)) and s.value is not None:
             t = s.targets[0] if isinstance(s, ast.Assign) else s.target
             if self.is_set(t):
@@ -612,6 +703,22 @@ def _marker_names():
     return {f"set.{k}": v for k, v in registry.set_markers().items()}
 
 
+def passed(b, fn, params, locals_):
+    """``fn`` with its calls of user functions given a set local inlined, the
+    callee using the caller's set (``list_passing``, as for list locals), or
+    ``fn`` itself."""
+    done = set()
+    for _ in range(3):          # (again for names a callee's result made sets: y = h(s))
+        sets = set_operators.candidates(fn, b._global_object, makes_set) - done
+        if not sets or not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                               and any(isinstance(a, ast.Name) and a.id in sets
+                                       for a in n.args) for n in ast.walk(fn)):
+            return fn
+        fn = list_passing.rewrite(b, fn, params, locals_, sets=sets)
+        done |= sets
+    return fn
+
+
 def has_sets(fn) -> bool:
     return any(isinstance(n, (ast.Set, ast.SetComp)) or isinstance(n, ast.Call) and
                isinstance(n.func, ast.Name) and n.func.id == "set" for n in ast.walk(fn))
@@ -632,7 +739,8 @@ def rewrite(fn, params, resolve, injected, code=None):
     if not names:
         return fn, names, reasons
     injected.update(_marker_names())
-    r = Rewriter(names, resolve)
-    work.body = r.stmts(work.body)
+    grouped = set_aliases.groups(work, names)
+    r = Rewriter(names, resolve, grouped)
+    work.body = set_aliases.finish(r.stmts(work.body), grouped)
     ast.fix_missing_locations(work)
     return work, names, reasons
