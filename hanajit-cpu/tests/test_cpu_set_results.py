@@ -22,9 +22,9 @@ pytestmark = pytest.mark.skipif(not host_sets.writable(),
 
 def shape(x):
     """``x`` with each number as (repr, type name) and each set as its table."""
-    if isinstance(x, set):
+    if isinstance(x, (set, frozenset)):
         fill, used, mask, finger, slots = host_sets.table_of(x)
-        return ("set", fill, used, mask, finger,
+        return (type(x).__name__, fill, used, mask, finger,
                 [(j, shape(e) if e is not None else "dummy", h) for j, e, h in slots])
     if isinstance(x, (tuple, list)):
         return (type(x).__name__,) + tuple(shape(i) for i in x)
@@ -131,6 +131,45 @@ def ints_or_floats(x, c):
     return b
 
 
+def frozen(x):
+    f = frozenset(x)
+    g = frozenset(x[::3])
+    s = set(x[:3])
+    s.discard(x[0])
+    k = frozenset(s)
+    n = 0
+    for v in f:
+        if v in g:
+            n += 1
+    return frozenset({v % 5 for v in x}), f, g, k, n, len(f), sorted(f)
+
+
+def frozen_display(x):
+    g = frozenset({1, 2, 3, -1, 2**62})
+    return g, frozenset({1, 2, 3}), len(x)
+
+
+def made_in_return(x):
+    return {v % 7 for v in x}, set(x[::2]), x[0]
+
+
+def frozen_add(x):
+    f = frozenset(x)
+    f.add(3)
+    return f
+
+
+def frozen_operand(x):
+    f = frozenset(x)
+    t = set(x)
+    return f | t
+
+
+def frozen_of_frozen(x):
+    f = frozenset(x)
+    return frozenset(f)
+
+
 def makes(x):
     s = set(x)
     return s
@@ -177,8 +216,16 @@ def test_sequences():
             same(built_python, codes, values)
 
 
+@pytest.mark.parametrize("x", I64 + F64 + OTHER)
+def test_frozensets(x):
+    x = x[np.isfinite(x.astype(np.float64))]    # (inf % 5: a NaN, hashed by identity)
+    same(frozen, x)
+    same(made_in_return, x)
+
+
 def test_displays_and_python_kinds():
     same(constants, np.arange(5))
+    same(frozen_display, np.arange(5))
     same(constants, np.arange(-3, 30, 2))
     got = jitted(built_python, fallback=False)(np.zeros(3, np.int64), np.arange(3))
     assert all(type(v) is int for v in got[1] | got[2])
@@ -212,6 +259,9 @@ def test_fallbacks(monkeypatch):
     x = np.arange(5)
     check_fallback(ints_or_floats, (x, True), "returns both")
     check_fallback(calls_maker, (x,), "returns a set")
+    check_fallback(frozen_add, (x,), "no method")
+    check_fallback(frozen_operand, (x,), "in a set operation")
+    check_fallback(frozen_of_frozen, (x,), "the same object")
     monkeypatch.setitem(host_sets._state, "writable", False)
     check_fallback(returned_alone, (x,), "compiled table")
     monkeypatch.undo()

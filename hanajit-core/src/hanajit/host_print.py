@@ -51,8 +51,8 @@ def _array(dtype, words: list):
 
 def _set(dtype, words: list):
     """The Python set with the compiled table whose arrays' addresses are
-    ``words[:3]`` (elements, hashes and states, sizes), NumPy scalars where
-    ``words[3]`` (``hanajit.host_sets``); an empty set for a sample (address 0)."""
+    ``words[:3]`` (elements, hashes and states, sizes) and the flags ``words[3]``
+    (``hanajit.host_sets``); an empty set for a sample (address 0)."""
     import numpy as np
     if not words[2]:
         return set()
@@ -60,7 +60,7 @@ def _set(dtype, words: list):
     size = int(S[2]) + 1
     K = _array(dtype, [words[0], size, dtype.itemsize])
     Ix = _array(np.dtype(np.int64), [words[1], 2 * size, 8])
-    return host_sets.set_of_table(K, Ix, S, bool(words[3]))
+    return host_sets.set_of_table(K, Ix, S, int(words[3]))
 
 
 def _float(bits: int) -> float:

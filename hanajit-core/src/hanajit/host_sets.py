@@ -91,25 +91,26 @@ def table_of(s):
     return (fill, used, mask, finger, slots) if live == used and len(slots) == fill else None
 
 
-def set_of_table(K, I, S, numpy):
+def set_of_table(K, I, S, flags):
     """The Python set with the compiled table ``K``, ``I``, ``S`` (the arrays of
-    ``set_algorithms``); its elements NumPy scalars where ``numpy``, else Python
-    numbers.  The dispatchers call it for a returned set (``lib/python/sets.py``
-    types the result as a named tuple of this function), ``print`` for a printed one."""
+    ``set_algorithms``); its elements NumPy scalars where ``flags & 1``, else
+    Python numbers; a frozenset where ``flags & 2``.  The dispatchers call it
+    for a returned set (``lib/python/sets.py`` types the result as a named tuple
+    of this function), ``print`` for a printed one."""
     if not writable():
         raise RuntimeError("hanajit: this Python's sets are not written (host_sets.writable)")
-    return _written(K, I, S, numpy)
+    return _written(K, I, S, flags)
 
 
-def _written(K, I, S, numpy):
+def _written(K, I, S, flags):
     import numpy as np
     mask = int(S[2])
     size = mask + 1
     hashes, states = I[:size], I[size:2 * size]
     live = np.flatnonzero(states == 1)
     items = K[live]
-    objs = list(items) if numpy else items.tolist()
-    s = set(objs)
+    objs = list(items) if flags & 1 else items.tolist()
+    s = (frozenset if flags & 2 else set)(objs)
     if len(s) != len(objs) or len(objs) != int(S[1]):
         raise RuntimeError("hanajit: a compiled set's elements are not distinct")
     fill0, used0, mask0, table0, h, _ = _header(s)
@@ -198,9 +199,13 @@ def _check() -> bool:
         arrays = arrays_of(a)
         if arrays is None:
             return False
-        b = _written(*arrays, False)
+        b = _written(*arrays, 2 * (run % 5 == 4))
         if table_of(b) != table_of(a) or list(b) != list(a):
             return False
+        if type(b) is frozenset:
+            if hash(b) != hash(frozenset(a)) or b != a:
+                return False
+            continue
         for _ in range(60):             # (the same after adds, discards and pops)
             state = rng.getstate()
             x = _step(a, rng, pool + [v * 3 for v in pool])

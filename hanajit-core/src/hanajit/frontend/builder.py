@@ -675,7 +675,7 @@ class Builder(LoopStatements):
                 (v := vectorize_calls.build(self, e)) is not None:
             return v                    # np.vectorize(f)(x)
         func = self.expr(e.func)
-        if isinstance(func, ObjRef) and func.obj is set:
+        if isinstance(func, ObjRef) and func.obj in (set, frozenset):
             self.e_Set(e)
         if isinstance(func, ObjRef) and func.obj is isinstance and self.exc_bound and \
                 (v := try_statements.isinstance_of(self, e)) is not None:

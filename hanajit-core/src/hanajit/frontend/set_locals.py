@@ -36,7 +36,8 @@ import ast
 import copy
 
 from .. import host_sets
-from . import dict_copies, dict_locals, list_passing, set_aliases, set_operators
+from . import dict_copies, dict_locals, frozen_sets, list_passing, set_aliases, \
+    set_operators
 from .dict_comprehensions import Rename
 from .readonly_lists import declared_elsewhere
 
@@ -82,6 +83,7 @@ class _Builds:
         self.resolve = resolve
         self.code = code                # (the function's code object: its constants)
         self.sets = sets                # (names that may be sets: set_operators)
+        self.frozen = set()             # (frozenset locals: frozen_sets)
         self.n = 0
         self.reasons = {}
 
@@ -122,6 +124,8 @@ class _Builds:
         else:
             return None
         line = s.lineno
+        if frozen_sets.is_call(v, self.resolve) and isinstance(s, ast.Assign):
+            return frozen_sets.build(self, s, name, v, makes_set)
         if isinstance(v, ast.Set):
             if len(v.elts) >= 3 and all(_folded(e) for e in v.elts):
                 order = self.constants(v.elts)
@@ -233,23 +237,31 @@ class _Builds:
         return self.empty(s, name) + body
 
     def hoist_printed(self, s):
-        """``print({v % 7 for v in x})`` (a display, comprehension or ``set(x)``,
-        after only names and constants): the set made first into a hidden local;
-        ``s`` itself, or the statements."""
-        if not (isinstance(s, ast.Expr) and _print_call(s.value, self.resolve)):
+        """``print({v % 7 for v in x})``, ``return {v % 7 for v in x}, n`` (a
+        display, comprehension, ``set(x)`` or ``frozenset(x)`` after only names
+        and constants): the set made first into a hidden local; ``s`` itself, or
+        the statements."""
+        if isinstance(s, ast.Expr) and _print_call(s.value, self.resolve):
+            holder, field = s.value, "args"
+        elif isinstance(s, ast.Return) and isinstance(s.value, ast.Tuple):
+            holder, field = s.value, "elts"
+        elif isinstance(s, ast.Return) and s.value is not None:
+            holder, field = s, "value"
+        else:
             return s
-        pre, args = [], []
-        for a in s.value.args:
-            if makes_set(a, self.resolve) and all(
-                    isinstance(b, (ast.Name, ast.Constant)) for b in args):
-                t = self.tmp("printed")
+        items = getattr(holder, field)
+        pre, out = [], []
+        for a in items if isinstance(items, list) else [items]:
+            if (makes_set(a, self.resolve) or frozen_sets.is_call(a, self.resolve)) and \
+                    all(isinstance(b, (ast.Name, ast.Constant)) for b in out):
+                t = self.tmp("made")
                 self.sets.add(t)
                 pre += [ast.copy_location(ast.Assign([_name(t, True)], a), s)]
                 a = _name(t)
-            args.append(a)
+            out.append(a)
         if not pre:
             return s
-        s.value.args = args
+        setattr(holder, field, out if isinstance(items, list) else out[0])
         return self.block(pre) + [s]
 
     def hoist_len(self, s) -> list:
@@ -457,9 +469,10 @@ def _within(node, top, parents) -> bool:
     return False
 
 
-def find(fn, params, resolve, reasons, sets=frozenset()) -> set:
+def find(fn, params, resolve, reasons, sets=frozenset(), frozen=frozenset()) -> set:
     """The set locals compiled; ``reasons`` gets why each other is not
-    (``sets``: the names that may be sets, ``set_operators.candidates``)."""
+    (``sets``: the names that may be sets, ``set_operators.candidates``;
+    ``frozen``: those made by ``frozenset(...)``)."""
     uses = Uses(fn, resolve)
     uses.sets, uses.deps = sets, {}
     scoped = declared_elsewhere(fn)
@@ -492,6 +505,9 @@ def find(fn, params, resolve, reasons, sets=frozenset()) -> set:
             continue
         problems = [uses.problem(name, n) for n in uses.loads.get(name, [])]
         problems += [_rebound_while_iterated(uses, name, t) for t in targets]
+        if name in frozen:
+            problems.append(frozen_sets.problem(uses, name, targets, sets,
+                                                set_operators.operand_partners))
         problems = [p for p in problems if p]
         if problems:
             reasons[name] = problems[0]
@@ -523,8 +539,9 @@ class Rewriter(dict_locals.Rewriter):
     """Rewrites the uses of the set locals ``names`` (the dict rewriter's walk of
     statements, truth tests, ``not`` and conditional expressions)."""
 
-    def __init__(self, names, resolve, grouped=None):
+    def __init__(self, names, resolve, grouped=None, frozen=frozenset()):
         super().__init__(names)
+        self.frozen = frozen
         self.names = names
         self.resolve = resolve
         self.n = 0
@@ -679,7 +696,9 @@ class Rewriter(dict_locals.Rewriter):
     def returned(self, e):
         """A set the caller gets: a Python set with the compiled table
         (``lib/python/sets.result``, boxed by ``hanajit.host_sets``)."""
-        return ast.copy_location(set_call("result", *set_arrays(e.id), self.carrier(e.id)), e)
+        return ast.copy_location(set_call("result", *set_arrays(e.id), self.carrier(e.id),
+                                          ast.Constant("frozenset" if e.id in self.frozen
+                                                       else "set")), e)
 
     def loop(self, s) -> list:
         """``for target in s`` as CPython's set iterator."""
@@ -721,7 +740,8 @@ def passed(b, fn, params, locals_):
 
 def has_sets(fn) -> bool:
     return any(isinstance(n, (ast.Set, ast.SetComp)) or isinstance(n, ast.Call) and
-               isinstance(n.func, ast.Name) and n.func.id == "set" for n in ast.walk(fn))
+               isinstance(n.func, ast.Name) and n.func.id in ("set", "frozenset")
+               for n in ast.walk(fn))
 
 
 def rewrite(fn, params, resolve, injected, code=None):
@@ -735,12 +755,12 @@ def rewrite(fn, params, resolve, injected, code=None):
     b = _Builds(resolve, sets, code)
     work.body = b.block(work.body)
     reasons = dict(b.reasons)
-    names = find(work, params, resolve, reasons, sets)
+    names = find(work, params, resolve, reasons, sets, b.frozen)
     if not names:
         return fn, names, reasons
     injected.update(_marker_names())
     grouped = set_aliases.groups(work, names)
-    r = Rewriter(names, resolve, grouped)
+    r = Rewriter(names, resolve, grouped, b.frozen)
     work.body = set_aliases.finish(r.stmts(work.body), grouped)
     ast.fix_missing_locations(work)
     return work, names, reasons

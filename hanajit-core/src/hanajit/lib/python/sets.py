@@ -38,7 +38,7 @@ length = op("len")              # (S,) -> len
 next_slot = op("next")          # (I, S, pos, used0) -> slot or -1
 key_at = op("key_at", 2)        # (K, slot, kname) -> K[slot]
 empty_sum = op("empty_sum")     # (S,) -> re-run in the interpreter when empty
-result = op("result")           # (K, I, S, kname) -> the Python set the caller gets
+result = op("result")           # (K, I, S, kname, "set"/"frozenset") -> the caller's set
 # operators (set_operations), ``a`` ``b`` each (K, I, S), ``names`` the carriers
 copy = op("copy")               # (a, names...) -> (K, I, S)
 intersection = op("intersection")   # (a, b, names...) -> (K, I, S)
@@ -153,8 +153,8 @@ def _l_empty_sum(L, call, args):
 
 
 def _t_result(inf, call, args):
-    """A set the caller gets: its arrays and whether its elements are NumPy
-    scalars, typed as a named tuple the dispatchers box by calling
+    """A set the caller gets: its arrays and flags (1: its elements are NumPy
+    scalars, 2: a frozenset), typed as a named tuple the dispatchers box by calling
     ``hanajit.host_sets.set_of_table`` (a Python set with this table)."""
     K, Ix, S = args[:3]
     if not inf.ctx.capabilities.host_calls or inf.ctx.options.get("c_exports"):
@@ -162,13 +162,14 @@ def _t_result(inf, call, args):
                            "running outside Python (this target, an export or a plain "
                            "C function) cannot make")
     kn = call.args[3].obj
-    call.plan = bool(inf.is_strong(N.Var(kn, inf.locals.get(kn))))
+    call.plan = int(bool(inf.is_strong(N.Var(kn, inf.locals.get(kn))))) | \
+        (2 if call.args[4].obj == "frozenset" else 0)
     return T.NamedTupleType((K, Ix, S, T.INT64), name="set_of_table",
                             module="hanajit.host_sets")
 
 
 def _l_result(L, call, args):
-    return N.MakeTuple(list(args[:3]) + [C(int(bool(call.plan)), T.INT64)], call.type)
+    return N.MakeTuple(list(args[:3]) + [C(call.plan, T.INT64)], call.type)
 
 
 def _same_elements(inf, call, args, n):
