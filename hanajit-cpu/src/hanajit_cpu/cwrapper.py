@@ -161,13 +161,13 @@ def _list_boxer(fn):
 
 
 def _tables_in_tuple(inner, starts):
-    """A returned tuple with a table's three lists at each of ``starts``."""
+    """A returned tuple with a table's four lists at each of ``starts``."""
     def box(result):
         items, out, k = list(inner(result)), [], 0
         while k < len(items):
             if k in starts:
-                out.append(table_rows(items[k:k + 3]))
-                k += 3
+                out.append(table_rows(items[k:k + 4]))
+                k += 4
             else:
                 out.append(items[k])
                 k += 1
@@ -176,9 +176,15 @@ def _tables_in_tuple(inner, starts):
 
 
 def table_rows(parts):
-    """A list of lists of numbers from its items, row starts and row lengths."""
-    items, starts, lengths = parts
-    return [items[s:s + n] for s, n in zip(starts, lengths)]
+    """A list of lists of numbers from its items, its row lists' starts and
+    lengths, and the row list each row is (rows that are one list in compiled
+    code are one list object, as in CPython: ``frontend/table_rewrite.py``)."""
+    items, starts, lengths, rows = parts
+    made = {}
+    for o in rows:
+        if o not in made:
+            made[o] = items[starts[o]:starts[o] + lengths[o]]
+    return [made[o] for o in rows]
 
 
 def _list_boxer_of(fn):
