@@ -82,15 +82,6 @@ def copied_rows(n):
     return t
 
 
-def replaced_while_looped(n):
-    t = [[1, 2, 3], [4]]
-    s = 0
-    for v in t[0]:
-        t[0] = [v * 10]
-        s += v
-    return s, t
-
-
 def two_rows(a, b):
     table = []
     prev = [0] * (len(b) + 1)
@@ -148,7 +139,6 @@ def test_shared_rows():
 def test_rows_kept_and_copied():
     check(row_kept, (0,), (1,), (4,))
     check(copied_rows, (3,), (5,), (2,))
-    check(replaced_while_looped, (1,))
     check(two_rows, (np.array([1, 2, 3, 2, 1]), np.array([2, 3, 1, 1])),
           (np.array([], np.int64), np.array([4, 5])), (np.array([7]), np.array([7])))
 

@@ -237,20 +237,13 @@ _float = st.one_of(st.floats(allow_nan=False), st.integers(-40, 300).map(float),
                    st.sampled_from([0.0, -0.0, 2.0**61, 0.5, -1.0, -2.0, 8.0]))
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 3), _value), min_size=1, max_size=150))
-def test_hypothesis_ints(seq):
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(
+    st.lists(st.tuples(st.integers(0, 3), _value), min_size=1, max_size=150),
+    st.lists(st.tuples(st.integers(0, 3), _float), min_size=1, max_size=150)))
+def test_hypothesis(seq):
     codes = np.array([c for c, _ in seq], np.int64)
-    values = np.array([v for _, v in seq], np.int64)
-    same(built, codes, values)
-    same(built_python, codes, values)
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 3), _float), min_size=1, max_size=150))
-def test_hypothesis_floats(seq):
-    codes = np.array([c for c, _ in seq], np.int64)
-    values = np.array([v for _, v in seq], np.float64)
+    values = np.array([v for _, v in seq])
     same(built, codes, values)
     same(built_python, codes, values)
 
