@@ -102,7 +102,10 @@ class _Builds:
                 h.body = self.block(h.body)
             for s in set_operators.prepare(s, self.sets, self.resolve, self.tmp):
                 made = self.build(s)
-                out.extend(made if made is not None else self.hoist_len(self.hoist_printed(s)))
+                if made is None:
+                    pre, s = self.hoist_made(s)
+                    made = pre + self.hoist_len(s)
+                out.extend(made)
         for x in out:
             for node in ast.walk(x):
                 if isinstance(node, (ast.stmt, ast.expr)) and \
@@ -236,11 +239,11 @@ class _Builds:
                             body, [])]
         return self.empty(s, name) + body
 
-    def hoist_printed(self, s):
+    def hoist_made(self, s):
         """``print({v % 7 for v in x})``, ``return {v % 7 for v in x}, n`` (a
         display, comprehension, ``set(x)`` or ``frozenset(x)`` after only names
-        and constants): the set made first into a hidden local; ``s`` itself, or
-        the statements."""
+        and constants): the set made first into a hidden local; ``(statements
+        before, s)``."""
         if isinstance(s, ast.Expr) and _print_call(s.value, self.resolve):
             holder, field = s.value, "args"
         elif isinstance(s, ast.Return) and isinstance(s.value, ast.Tuple):
@@ -248,7 +251,7 @@ class _Builds:
         elif isinstance(s, ast.Return) and s.value is not None:
             holder, field = s, "value"
         else:
-            return s
+            return [], s
         items = getattr(holder, field)
         pre, out = [], []
         for a in items if isinstance(items, list) else [items]:
@@ -260,13 +263,11 @@ class _Builds:
                 a = _name(t)
             out.append(a)
         if not pre:
-            return s
+            return [], s
         setattr(holder, field, out if isinstance(items, list) else out[0])
-        return self.block(pre) + [s]
+        return self.block(pre), s
 
     def hoist_len(self, s) -> list:
-        if isinstance(s, list):         # (hoist_printed's statements)
-            return s
         """``len(set(x))`` in a simple statement (``x`` a name or an attribute or
         subscript of names): the set built first into a hidden local."""
         if not isinstance(s, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr,
