@@ -406,9 +406,14 @@ def mixed_lookup(a):
     return a in out             # (an int variable: a constant float64 holds compiles)
 
 
+def test_one_row_twice():
+    # (a list of lists: one row object twice, compiled since: frontend/table_rewrite.py)
+    assert same(jit(nested, fallback=False)(1), nested(1))
+
+
 @pytest.mark.parametrize("f,args,reason", [
     (aliased, (1,), "ifexp position"), (passed_on, (1,), r"passed to tuple\(\)"),
-    (in_a_tuple, (1,), "stored in a tuple"), (nested, (1,), "list display|new row"),
+    (in_a_tuple, (1,), "stored in a tuple"),
     (of_tuples, (1,), "a compiled list holds numbers"), (mixed, (1,), "different kinds"),
     (mixed_numpy, (np.array([2.5]),), "different kinds"), (sliced, (1,), "a slice of it"),
     (in_prange, (3,), "prange"),

@@ -19,6 +19,8 @@ import builtins
 import ctypes
 import struct
 
+from . import host_sets
+
 SYMBOL = "hanajit_print"
 _layouts: dict = {}
 
@@ -28,6 +30,8 @@ def slots_of(kind: str) -> int:
     its data address, shape and byte strides)."""
     if kind.startswith("arr:"):
         return 1 + 2 * int(kind.rsplit(":", 1)[1])
+    if kind.startswith("set:"):
+        return 4
     return 0 if kind == "none" else 2 if kind in ("complex", "np:complex64",
                                                    "np:complex128", "str") else 1
 
@@ -46,6 +50,20 @@ def _array(dtype, words: list):
     a = np.ndarray(shape, dtype, buffer=memory, offset=-low, strides=strides)
     a.flags.writeable = False
     return a
+
+
+def _set(dtype, words: list):
+    """The Python set with the compiled table whose arrays' addresses are
+    ``words[:3]`` (elements, hashes and states, sizes) and the flags ``words[3]``
+    (``hanajit.host_sets``); an empty set for a sample (address 0)."""
+    import numpy as np
+    if not words[2]:
+        return set()
+    S = _array(np.dtype(np.int64), [words[2], 4, 8])
+    size = int(S[2]) + 1
+    K = _array(dtype, [words[0], size, dtype.itemsize])
+    Ix = _array(np.dtype(np.int64), [words[1], 2 * size, 8])
+    return host_sets.set_of_table(K, Ix, S, int(words[3]))
 
 
 def _float(bits: int) -> float:
@@ -71,6 +89,8 @@ def _value(kind: str, words: list):
     import numpy as np
     if kind.startswith("arr:"):
         return _array(np.dtype(kind.split(":")[1]), words)
+    if kind.startswith("set:"):
+        return _set(np.dtype(kind[4:]), words)
     dtype = np.dtype(kind[3:])
     if dtype.kind == "c":
         return dtype.type(complex(_float(w), _float(words[1])))

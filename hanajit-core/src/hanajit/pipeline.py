@@ -305,6 +305,9 @@ class CompileContext:
             kind = "str" if getattr(spec.fn, "returns_str", False) else "list or dict"
             inf.fail(line, "call", f"{pyfunc.__qualname__}() returns {what}, which "
                      f"compiled code has no {kind} type for")
+        if spec.fn is not None and T.holds_set(spec.return_type):
+            inf.fail(line, "call", f"{pyfunc.__qualname__}() returns a set, which "
+                     "compiled code has no set type for")
         return spec.return_type
 
     def helper(self, pyfunc, arg_types: tuple):

@@ -6,6 +6,7 @@ Python number literals "weak" as in NumPy 2 (``np.float32(x) * 2.0`` stays float
 """
 from __future__ import annotations
 
+import dataclasses
 import sys
 import types
 
@@ -202,6 +203,11 @@ def unify(a: T.Type | None, b: T.Type | None) -> T.Type | None:
         items = tuple(unify(x, y) for x, y in zip(a.items, b.items))
         if any(i is None for i in items):
             return None
+        if isinstance(a, T.NamedTupleType) or isinstance(b, T.NamedTupleType):
+            # (a named tuple is boxed as its class: one class or none)
+            same = (getattr(a, "name", None), getattr(a, "module", None)) == \
+                (getattr(b, "name", None), getattr(b, "module", None))
+            return dataclasses.replace(a, items=items) if same else None
         return T.TupleType(items)
     return None
 

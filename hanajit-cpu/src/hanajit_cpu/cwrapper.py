@@ -165,13 +165,13 @@ def _list_boxer(fn):
 
 
 def _tables_in_tuple(inner, starts):
-    """A returned tuple with a table's three lists at each of ``starts``."""
+    """A returned tuple with a table's four lists at each of ``starts``."""
     def box(result):
         items, out, k = list(inner(result)), [], 0
         while k < len(items):
             if k in starts:
-                out.append(table_rows(items[k:k + 3]))
-                k += 3
+                out.append(table_rows(items[k:k + 4]))
+                k += 4
             else:
                 out.append(items[k])
                 k += 1
@@ -180,9 +180,15 @@ def _tables_in_tuple(inner, starts):
 
 
 def table_rows(parts):
-    """A list of lists of numbers from its items, row starts and row lengths."""
-    items, starts, lengths = parts
-    return [items[s:s + n] for s, n in zip(starts, lengths)]
+    """A list of lists of numbers from its items, its row lists' starts and
+    lengths, and the row list each row is (rows that are one list in compiled
+    code are one list object, as in CPython: ``frontend/table_rewrite.py``)."""
+    items, starts, lengths, rows = parts
+    made = {}
+    for o in rows:
+        if o not in made:
+            made[o] = items[starts[o]:starts[o] + lengths[o]]
+    return [made[o] for o in rows]
 
 
 def _list_boxer_of(fn):
@@ -233,18 +239,44 @@ def dict_boxer(boxing):
 def named_boxer(t):
     """A function making a result of type ``t`` -- a tuple holding
     ``T.NamedTupleType`` items, at any depth -- the named tuples NumPy returns
-    (``np.linalg.eigh``'s ``EighResult``); None when ``t`` holds none."""
+    (``np.linalg.eigh``'s ``EighResult``) and the sets of set locals
+    (``hanajit.host_sets.set_of_table``); None when ``t`` holds none.  One value
+    returned twice (``return s, s``: the same arrays) is one object, as in the
+    interpreter."""
     if T.named_tuple_in(t) is None:
         return None
 
-    def box(value, t=t):
+    def box(value, t=t, made=None):
         if not isinstance(t, T.TupleType):
             return value
-        items = [box(v, i) for v, i in zip(value, t.items)]
-        if isinstance(t, T.NamedTupleType):
+        made = {} if made is None else made
+        items = [box(v, i, made) for v, i in zip(value, t.items)]
+        if not isinstance(t, T.NamedTupleType):
+            return tuple(items)
+        key = _memory_of(t, items)
+        if key is None:
             return T.named_tuple_class(t)(*items)
-        return tuple(items)
+        if key not in made:
+            made[key] = T.named_tuple_class(t)(*items)
+        return made[key]
     return box
+
+
+def _memory_of(t, items):
+    """What tells the named value of type ``t`` holding ``items`` from others
+    boxed with it: its arrays' memory (None where it holds no array, or an empty
+    one, whose address another may share)."""
+    import numpy as np
+    key, arrays = [t], False
+    for x in items:
+        if isinstance(x, np.ndarray) and x.size:
+            key.append(("array", x.ctypes.data, x.shape, x.strides, x.dtype.str))
+            arrays = True
+        elif isinstance(x, (bool, int, float, complex)):
+            key.append(("value", type(x), x))
+        else:
+            return None
+    return tuple(key) if arrays else None
 
 
 def _str_of_codes(a):

@@ -120,6 +120,9 @@ class Builder(LoopStatements):
             sv = self._take(fnode, sv)
         self.set_reasons = {}
         if set_locals.has_sets(self.fnode):
+            # h(s) of a user function: inlined (frontend.list_passing)
+            sv = self._take(set_locals.passed(self, self.fnode, set(self.params),
+                                              self.locals), sv)
             # set locals of numbers: hidden arrays (frontend.set_locals)
             fnode, _, self.set_reasons = set_locals.rewrite(
                 self.fnode, set(self.params), self._global_object, self.injected,
@@ -675,7 +678,7 @@ class Builder(LoopStatements):
                 (v := vectorize_calls.build(self, e)) is not None:
             return v                    # np.vectorize(f)(x)
         func = self.expr(e.func)
-        if isinstance(func, ObjRef) and func.obj is set:
+        if isinstance(func, ObjRef) and func.obj in (set, frozenset):
             self.e_Set(e)
         if isinstance(func, ObjRef) and func.obj is isinstance and self.exc_bound and \
                 (v := try_statements.isinstance_of(self, e)) is not None:

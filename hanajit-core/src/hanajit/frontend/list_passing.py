@@ -61,13 +61,15 @@ def _list_names(fn) -> set:
         out |= more
 
 
-def rewrite(b, fnode, params: set, locals_: set):
+def rewrite(b, fnode, params: set, locals_: set, sets=None):
     """``fnode`` with its call statements of user functions given a list local
-    inlined (a new tree), or ``fnode`` itself when there is none."""
-    lists = _list_names(fnode) - params
+    inlined (a new tree), or ``fnode`` itself when there is none.  ``sets``:
+    inline those given one of these set locals instead (``frontend/set_locals.py``,
+    before the sets are found; no list methods are taken out)."""
+    lists = (_list_names(fnode) if sets is None else set(sets)) - params
     if not lists:
         return fnode
-    state = {"n": 0, "changed": False}
+    state = {"n": 0, "changed": False, "kind": "list" if sets is None else "set"}
     new = copy.deepcopy(fnode)
     new.body = _block(b, new.body, lists, locals_, state, 0)
     return new if state["changed"] else fnode
@@ -82,7 +84,8 @@ def _block(b, body, lists, locals_, state, depth) -> list:
                 setattr(s, field, _block(b, inner, lists, locals_, state, depth))
         for h in getattr(s, "handlers", []) or []:
             h.body = _block(b, h.body, lists, locals_, state, depth)
-        pre, s = hoist(s, lambda c: _wanted(b, c, lists, locals_), state, lists)
+        pre, s = hoist(s, lambda c: _wanted(b, c, lists, locals_, state), state,
+                       lists if state["kind"] == "list" else frozenset())
         if pre:
             state["changed"] = True
             out += _block(b, pre, lists, locals_, state, depth)
@@ -119,12 +122,13 @@ def _passes_list(call, lists) -> bool:
                for a in call.args + [k.value for k in call.keywords])
 
 
-def _wanted(b, call, lists, locals_):
+def _wanted(b, call, lists, locals_, state):
     """What ``hoisted_calls.hoist`` takes out of an expression: a list's ``pop``
     (its item) and its methods returning None, and a user function's call given a
-    list (inlined then)."""
+    list (inlined then); of sets, only the calls."""
     f = call.func
-    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
+    if state["kind"] == "list" and isinstance(f, ast.Attribute) and \
+            isinstance(f.value, ast.Name) and \
             f.value.id in lists:
         return "value" if f.attr == "pop" else "none" if f.attr in _NONE else None
     if isinstance(f, ast.Name) and _passes_list(call, lists) and \
@@ -148,7 +152,7 @@ def _inline(b, s, lists, locals_, state, depth):
         parsed = parse_function(func)
     except Exception:               # (no source: the call stays, and falls back)
         return None
-    reason = _refusal(b, parsed, call, lists, locals_)
+    reason = _refusal(b, parsed, call, lists, locals_, state["kind"])
     if isinstance(reason, str):
         call.hj_not_inlined = reason
         state["changed"] = True
@@ -184,7 +188,7 @@ def _inline(b, s, lists, locals_, state, depth):
     return out
 
 
-def _refusal(b, parsed, call, lists, locals_):
+def _refusal(b, parsed, call, lists, locals_, kind="list"):
     """Why the call cannot be inlined (a string), else ``(bound, def)``: the
     argument expression of each parameter, in the order the parameters bind."""
     fdef = parsed.node
@@ -228,7 +232,7 @@ def _refusal(b, parsed, call, lists, locals_):
     stored = _stored(fdef)
     for p, v in bound.items():
         if isinstance(v, ast.Name) and v.id in lists and p in stored:
-            return f"{name}() assigns its list parameter {p!r} again"
+            return f"{name}() assigns its {kind} parameter {p!r} again"
     mine = _locals(fdef)
     unbound = _read_unbound(fdef, mine)
     if unbound is not None:

@@ -17,24 +17,27 @@ when every assignment to it is ``s = set()`` and every read of it is one of::
 
     s.add(v)   s.discard(v)   s.remove(v)   s.clear()   (statements)
     s.pop()   v in s   v not in s   len(s)   if s:   not s   for v in s:
-    sum(s)   min(s)   max(s)   sorted(s)   list(s)
+    sum(s)   min(s)   max(s)   sorted(s)   list(s)   return s   return s, x
 
 ``sum``/``min``/``max``/``sorted``/``list`` read a growable list of the elements
 in the set's order, built just before their statement (a simple statement, an
 ``if``'s test or a ``for``'s iterable).  The set becomes hidden locals -- ``$s_K``
 (the table's elements), ``$s_I`` (hashes and slot states), ``$s_S`` (counts) --
 and each use a call of a ``lib/python/sets`` marker; every element added is first
-assigned to ``$s_k``, which decides the elements' type and kind.  Anything else
-(``return s``, ``t = s``, ``f(s)``, set operators, a set argument, a set in a
-nested function or a prange loop) leaves the set as it is, and the function falls
-back naming why.
+assigned to ``$s_k``, which decides the elements' type and kind.  A returned set
+is ``sets.result`` of its arrays, which the dispatchers box as a Python set with
+the compiled table (``hanajit.host_sets``: where it can write this Python's sets).
+Anything else (``t = s``, ``f(s)``, a set argument, a set in a nested function or
+a prange loop) leaves the set as it is, and the function falls back naming why.
 """
 from __future__ import annotations
 
 import ast
 import copy
 
-from . import dict_copies, dict_locals, set_operators
+from .. import host_sets
+from . import dict_copies, dict_locals, frozen_sets, list_passing, set_aliases, \
+    set_operators
 from .dict_comprehensions import Rename
 from .readonly_lists import declared_elsewhere
 
@@ -80,6 +83,7 @@ class _Builds:
         self.resolve = resolve
         self.code = code                # (the function's code object: its constants)
         self.sets = sets                # (names that may be sets: set_operators)
+        self.frozen = set()             # (frozenset locals: frozen_sets)
         self.n = 0
         self.reasons = {}
 
@@ -98,7 +102,10 @@ class _Builds:
                 h.body = self.block(h.body)
             for s in set_operators.prepare(s, self.sets, self.resolve, self.tmp):
                 made = self.build(s)
-                out.extend(made if made is not None else self.hoist_len(s))
+                if made is None:
+                    pre, s = self.hoist_made(s)
+                    made = pre + self.hoist_len(s)
+                out.extend(made)
         for x in out:
             for node in ast.walk(x):
                 if isinstance(node, (ast.stmt, ast.expr)) and \
@@ -108,6 +115,9 @@ class _Builds:
 
     def build(self, s):
         """``s`` as statements making an empty set and adding, or None."""
+        swap = self.swap(s)
+        if swap is not None:
+            return swap
         if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
                 isinstance(s.targets[0], ast.Name):
             name, v = s.targets[0].id, s.value
@@ -117,6 +127,8 @@ class _Builds:
         else:
             return None
         line = s.lineno
+        if frozen_sets.is_call(v, self.resolve) and isinstance(s, ast.Assign):
+            return frozen_sets.build(self, s, name, v, makes_set)
         if isinstance(v, ast.Set):
             if len(v.elts) >= 3 and all(_folded(e) for e in v.elts):
                 order = self.constants(v.elts)
@@ -154,6 +166,27 @@ class _Builds:
         if isinstance(v, ast.SetComp):
             return self.comprehension(s, name, v)
         return None
+
+    def swap(self, s):
+        """``a, b = b, a`` (``a, b = b, set()``) of set names: the values into
+        hidden set locals first, then the names bound to them (one set each, as
+        CPython binds them: ``set_aliases``); or None."""
+        if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and
+                isinstance(s.targets[0], ast.Tuple) and isinstance(s.value, ast.Tuple) and
+                len(s.targets[0].elts) == len(s.value.elts)):
+            return None
+        targets, values = s.targets[0].elts, s.value.elts
+        if not all(isinstance(t, ast.Name) for t in targets) or \
+                not all(isinstance(v, ast.Name) and v.id in self.sets or
+                        makes_set(v, self.resolve) for v in values):
+            return None
+        temps = [self.tmp("swap") for _ in values]
+        self.sets.update(temps + [t.id for t in targets])
+        out = [ast.copy_location(ast.Assign([_name(t, True)], v), s)
+               for t, v in zip(temps, values)]
+        out += [ast.copy_location(ast.Assign([_name(n.id, True)], _name(t)), s)
+                for n, t in zip(targets, temps)]
+        return self.block(out)
 
     def constants(self, elts):
         """The adds of a display of constants in CPython's table order, or None
@@ -205,6 +238,34 @@ class _Builds:
             body = [ast.For(ren.visit(g.target), g.iter if k == 0 else ren.visit(g.iter),
                             body, [])]
         return self.empty(s, name) + body
+
+    def hoist_made(self, s):
+        """``print({v % 7 for v in x})``, ``return {v % 7 for v in x}, n`` (a
+        display, comprehension, ``set(x)`` or ``frozenset(x)`` after only names
+        and constants): the set made first into a hidden local; ``(statements
+        before, s)``."""
+        if isinstance(s, ast.Expr) and _print_call(s.value, self.resolve):
+            holder, field = s.value, "args"
+        elif isinstance(s, ast.Return) and isinstance(s.value, ast.Tuple):
+            holder, field = s.value, "elts"
+        elif isinstance(s, ast.Return) and s.value is not None:
+            holder, field = s, "value"
+        else:
+            return [], s
+        items = getattr(holder, field)
+        pre, out = [], []
+        for a in items if isinstance(items, list) else [items]:
+            if (makes_set(a, self.resolve) or frozen_sets.is_call(a, self.resolve)) and \
+                    all(isinstance(b, (ast.Name, ast.Constant)) for b in out):
+                t = self.tmp("made")
+                self.sets.add(t)
+                pre += [ast.copy_location(ast.Assign([_name(t, True)], a), s)]
+                a = _name(t)
+            out.append(a)
+        if not pre:
+            return [], s
+        setattr(holder, field, out if isinstance(items, list) else out[0])
+        return self.block(pre), s
 
     def hoist_len(self, s) -> list:
         """``len(set(x))`` in a simple statement (``x`` a name or an attribute or
@@ -268,6 +329,21 @@ def _plain(e) -> bool:
     return isinstance(e, ast.Name)
 
 
+def _print_call(e, resolve) -> bool:
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and \
+        resolve(e.func.id) is print
+
+
+def _printed(node, parents, resolve) -> bool:
+    """Is the load ``node`` an argument of ``print``, or a field of an f-string
+    that is one (``print(s)``, ``print(f"seen {s}")``)?"""
+    p = parents.get(node)
+    if isinstance(p, ast.FormattedValue) and p.value is node and \
+            isinstance(parents.get(p), ast.JoinedStr):
+        node, p = parents.get(p), parents.get(parents.get(p))
+    return _print_call(p, resolve) and node in p.args
+
+
 def _statement_of(node, parents):
     while node is not None and not isinstance(node, ast.stmt):
         node = parents.get(node)
@@ -322,6 +398,15 @@ class Uses(dict_locals.Uses):
                     "statements and pop() are compiled)")
         if self.in_or_len(node, p):
             return ""
+        if _printed(node, parents, self.resolve):
+            if host_sets.writable():
+                return ""
+            return (f"set '{name}' printed (line {line}: print gets a Python set with the "
+                    "compiled table, which hanajit writes only into CPython 3.10 to 3.13's "
+                    "sets)")
+        if isinstance(p, ast.Assign) and set_aliases.alias_of(p, self.sets) is not None:
+            self.deps.setdefault(name, set()).add(p.targets[0].id)
+            return ""                                   # t = s: one set
         call = _listed_call(node, parents, self.resolve)
         if call is not None:
             return self.listed_problem(name, call, line)
@@ -337,9 +422,16 @@ class Uses(dict_locals.Uses):
         if isinstance(p, (ast.BinOp, ast.Compare)):
             return (f"set '{name}' in an operator with what is not a set local compiled, "
                     f"or in a chain of comparisons (line {line})")
-        if isinstance(p, ast.Return):
-            return (f"set '{name}' returned (line {line}: the caller's set would be "
-                    "built again, in an order that can differ)")
+        if isinstance(p, ast.Return) or isinstance(p, ast.Tuple) and \
+                isinstance(parents.get(p), ast.Return):
+            if host_sets.writable():
+                return ""
+            return (f"set '{name}' returned (line {line}: the caller's set must have "
+                    "the compiled table, which hanajit writes only into CPython 3.10 to "
+                    "3.13's sets)")
+        why = getattr(p, "hj_not_inlined", None)    # (list_passing)
+        if why:
+            return f"set '{name}' passed to a function not inlined (line {line}: {why})"
         what = type(p).__name__ if p is not None else "expression"
         return (f"set '{name}' used other than by its own operations (line {line}, "
                 f"in a {what}: aliased, passed on, an operator or kept elsewhere)")
@@ -378,9 +470,10 @@ def _within(node, top, parents) -> bool:
     return False
 
 
-def find(fn, params, resolve, reasons, sets=frozenset()) -> set:
+def find(fn, params, resolve, reasons, sets=frozenset(), frozen=frozenset()) -> set:
     """The set locals compiled; ``reasons`` gets why each other is not
-    (``sets``: the names that may be sets, ``set_operators.candidates``)."""
+    (``sets``: the names that may be sets, ``set_operators.candidates``;
+    ``frozen``: those made by ``frozenset(...)``)."""
     uses = Uses(fn, resolve)
     uses.sets, uses.deps = sets, {}
     scoped = declared_elsewhere(fn)
@@ -390,6 +483,8 @@ def find(fn, params, resolve, reasons, sets=frozenset()) -> set:
         made = [set_operators.set_expr(v, sets) if v is not None else None for v in values]
         for t, v, m in zip(targets, values, made):
             p = uses.parents.get(t)
+            if isinstance(v, ast.Name) and v.id in sets:    # t = s
+                m = made[targets.index(t)] = ("alias", [v.id])
             if m is not None:
                 uses.deps.setdefault(name, set()).update(set(m[1]) - {name})
             elif v is None and isinstance(p, ast.AugAssign) and \
@@ -411,6 +506,9 @@ def find(fn, params, resolve, reasons, sets=frozenset()) -> set:
             continue
         problems = [uses.problem(name, n) for n in uses.loads.get(name, [])]
         problems += [_rebound_while_iterated(uses, name, t) for t in targets]
+        if name in frozen:
+            problems.append(frozen_sets.problem(uses, name, targets, sets,
+                                                set_operators.operand_partners))
         problems = [p for p in problems if p]
         if problems:
             reasons[name] = problems[0]
@@ -442,12 +540,15 @@ class Rewriter(dict_locals.Rewriter):
     """Rewrites the uses of the set locals ``names`` (the dict rewriter's walk of
     statements, truth tests, ``not`` and conditional expressions)."""
 
-    def __init__(self, names, resolve):
+    def __init__(self, names, resolve, grouped=None, frozen=frozenset()):
         super().__init__(names)
+        self.frozen = frozen
         self.names = names
         self.resolve = resolve
         self.n = 0
         self.pending = []           # statements before the current one (listed sets)
+        self.grouped = grouped or {}    # (names bound to one another: set_aliases)
+        self.distinct = set()
 
     def tmp(self, hint):
         self.n += 1
@@ -467,6 +568,14 @@ class Rewriter(dict_locals.Rewriter):
         if made is not None:
             return ast.copy_location(made, e)
         f = e.func
+        if _print_call(e, self.resolve):      # print(s): the set the caller would get
+            for a in e.args:
+                for v in [a] + [x for x in getattr(a, "values", ())
+                                if isinstance(x, ast.FormattedValue)]:
+                    if isinstance(v, ast.FormattedValue) and self.is_set(v.value):
+                        v.value = self.returned(v.value)
+            e.args = [self.returned(a) if self.is_set(a) else a for a in e.args]
+            return self.generic_visit(e)
         if isinstance(f, ast.Attribute) and self.is_set(f.value) and f.attr == "pop":
             s = f.value.id
             K, I, S = set_arrays(s)
@@ -542,9 +651,15 @@ class Rewriter(dict_locals.Rewriter):
         return out
 
     def _stmt(self, s) -> list:
+        made = set_aliases.one_set(self, s, self.grouped, self.distinct, self._stmt)
+        if made is not None:
+            return made
         made = set_operators.statement(self, s, set_call, set_arrays)
         if made is not None:
             return made
+        pair = set_aliases.alias_of(s, self.names)
+        if pair is not None:
+            return set_aliases.bind(*pair, set_arrays)
         if isinstance(s, (ast.Assign, ast.AnnAssign)) and s.value is not None:
             t = s.targets[0] if isinstance(s, ast.Assign) else s.target
             if self.is_set(t):
@@ -568,10 +683,23 @@ class Rewriter(dict_locals.Rewriter):
                            [ast.Assign([table], set_call("grow", *set_arrays(name)))], [])]
         if isinstance(s, ast.For) and self.is_set(s.iter):
             return self.loop(s)
+        if isinstance(s, ast.Return) and (self.is_set(s.value) or isinstance(
+                s.value, ast.Tuple) and any(self.is_set(e) for e in s.value.elts)):
+            s.value = self.returned(s.value) if self.is_set(s.value) else ast.Tuple(
+                [self.returned(e) if self.is_set(e) else self.visit(e)
+                 for e in s.value.elts], ast.Load())
+            return [s]
         if self.is_set(dict_copies.listed(s, None)):     # x = list(s), return sorted(s)
             name = s.targets[0].id if isinstance(s, ast.Assign) else self.tmp("list")
             return dict_copies.listed_stmts(self, s, name)
         return [self.compound(s)]
+
+    def returned(self, e):
+        """A set the caller gets: a Python set with the compiled table
+        (``lib/python/sets.result``, boxed by ``hanajit.host_sets``)."""
+        return ast.copy_location(set_call("result", *set_arrays(e.id), self.carrier(e.id),
+                                          ast.Constant("frozenset" if e.id in self.frozen
+                                                       else "set")), e)
 
     def loop(self, s) -> list:
         """``for target in s`` as CPython's set iterator."""
@@ -595,9 +723,26 @@ def _marker_names():
     return {f"set.{k}": v for k, v in registry.set_markers().items()}
 
 
+def passed(b, fn, params, locals_):
+    """``fn`` with its calls of user functions given a set local inlined, the
+    callee using the caller's set (``list_passing``, as for list locals), or
+    ``fn`` itself."""
+    done = set()
+    for _ in range(3):          # (again for names a callee's result made sets: y = h(s))
+        sets = set_operators.candidates(fn, b._global_object, makes_set) - done
+        if not sets or not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                               and any(isinstance(a, ast.Name) and a.id in sets
+                                       for a in n.args) for n in ast.walk(fn)):
+            return fn
+        fn = list_passing.rewrite(b, fn, params, locals_, sets=sets)
+        done |= sets
+    return fn
+
+
 def has_sets(fn) -> bool:
     return any(isinstance(n, (ast.Set, ast.SetComp)) or isinstance(n, ast.Call) and
-               isinstance(n.func, ast.Name) and n.func.id == "set" for n in ast.walk(fn))
+               isinstance(n.func, ast.Name) and n.func.id in ("set", "frozenset")
+               for n in ast.walk(fn))
 
 
 def rewrite(fn, params, resolve, injected, code=None):
@@ -611,11 +756,12 @@ def rewrite(fn, params, resolve, injected, code=None):
     b = _Builds(resolve, sets, code)
     work.body = b.block(work.body)
     reasons = dict(b.reasons)
-    names = find(work, params, resolve, reasons, sets)
+    names = find(work, params, resolve, reasons, sets, b.frozen)
     if not names:
         return fn, names, reasons
     injected.update(_marker_names())
-    r = Rewriter(names, resolve)
-    work.body = r.stmts(work.body)
+    grouped = set_aliases.groups(work, names)
+    r = Rewriter(names, resolve, grouped, b.frozen)
+    work.body = set_aliases.finish(r.stmts(work.body), grouped)
     ast.fix_missing_locations(work)
     return work, names, reasons

@@ -102,8 +102,8 @@ def _set_of_set(v, sets, resolve) -> bool:
 
 
 def candidates(fn, resolve, makes_set) -> set:
-    """The names assigned a set (a display, ``set(...)``, a comprehension) or a
-    set expression of such names."""
+    """The names assigned a set (a display, ``set(...)``, a comprehension), a
+    set expression of such names, or such a name (``t = s``: one set)."""
     assigned = [(n.targets[0].id, n.value) for n in ast.walk(fn)
                 if isinstance(n, ast.Assign) and len(n.targets) == 1 and
                 isinstance(n.targets[0], ast.Name)]
@@ -112,7 +112,8 @@ def candidates(fn, resolve, makes_set) -> set:
                  n.value is not None]
     sets = {k for k, v in assigned if makes_set(v, resolve)}
     while True:
-        more = {k for k, v in assigned if k not in sets and _nested_expr(v, sets, resolve)}
+        more = {k for k, v in assigned if k not in sets and (
+            _nested_expr(v, sets, resolve) or isinstance(v, ast.Name) and v.id in sets)}
         if not more:
             return sets
         sets |= more

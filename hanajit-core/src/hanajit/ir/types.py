@@ -134,6 +134,14 @@ def named_tuple_in(t):
     return next((n for n in map(named_tuple_in, items) if n is not None), None)
 
 
+def holds_set(t) -> bool:
+    """Does ``t`` hold a set handed to Python, the named tuple of a set local's
+    table that the dispatchers box as ``hanajit.host_sets.set_of_table``?"""
+    if isinstance(t, NamedTupleType) and t.module == "hanajit.host_sets":
+        return True
+    return isinstance(t, TupleType) and any(holds_set(i) for i in t.items)
+
+
 @dataclass(frozen=True)
 class RangeType(Type):
     """A ``range`` object value (only consumed by ``for`` loops and ``len``)."""

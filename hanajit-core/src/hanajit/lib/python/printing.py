@@ -8,7 +8,9 @@ the value's dtype (``np.float32`` prints its own shortest digits; a variable
 inference marks as a NumPy scalar, ``Inferrer.is_strong``, prints as one) -- and
 an array is passed as its data address, shape and byte strides, printed as a
 NumPy array over that memory (no copy), a str built at run time (``T.StrCodes``)
-as the address and number of its code points; the lowering emits one ``ForeignCall``
+as the address and number of its code points, a set local (``sets.result`` of its
+arrays) as its three arrays' addresses, printed as the Python set with its table
+(``hanajit.host_sets``); the lowering emits one ``ForeignCall``
 of ``hanajit_print`` with the layout and kinds as its constant text and the
 values in 8-byte slots (a complex in two).
 The callback rebuilds the objects and calls the builtin ``print``, so the text is
@@ -34,6 +36,8 @@ def _kind(t, strong: bool) -> str:
         return "none"
     if isinstance(t, T.StrCodes):       # a str built at run time: its code points
         return "str"
+    if isinstance(t, T.NamedTupleType) and T.holds_set(t):   # (sets.result of a set)
+        return f"set:{t.items[0].dtype}"
     if isinstance(t, T.ArrayType) and isinstance(t.dtype, T.Scalar):
         return f"arr:{t.dtype}:{t.ndim}"
     if not isinstance(t, T.Scalar):
@@ -106,6 +110,10 @@ class Print(CallTemplate):
             if kind == "str":                   # data address, length
                 slots += [N.ArrayAttr(a, "data", 0, T.INT64),
                           N.ArrayAttr(a, "shape", 0, T.INT64)]
+            elif isinstance(t, T.NamedTupleType):     # a set: its arrays, numpy or not
+                v = L.let(a)
+                slots += [N.ArrayAttr(N.TupleGet(v, k, t.items[k]), "data", 0, T.INT64)
+                          for k in range(3)] + [N.TupleGet(v, 3, T.INT64)]
             elif isinstance(t, T.ArrayType):    # data address, shape, byte strides
                 slots.append(N.ArrayAttr(a, "data", 0, T.INT64))
                 slots += [N.ArrayAttr(a, "shape", k, T.INT64) for k in range(t.ndim)]

@@ -7,8 +7,7 @@ and runs ``BUILD_SET 0; LOAD_CONST frozenset; SET_UPDATE``: the set is
 ``set_merge`` of the frozenset into an empty set (3.10 to 3.13).  The
 frozenset's table depends on how it was made (folding, merging equal constants,
 a ``.pyc``), so it is read from the function's own code object: its slots
-(``PySetObject``: ``fill``, ``used``, ``mask``, ``table`` after the object
-header; ``setentry``: key, hash), then merged as ``set_merge`` does (one resize
+(``hanajit.host_sets.table_of``), then merged as ``set_merge`` does (one resize
 first for five or more elements, a slot-by-slot copy into a table of the same
 size, else a clean insertion in slot order).  The elements are then added, in the
 merged table's slot order, to a new compiled set, when the adds (resizes
@@ -18,41 +17,20 @@ function falls back naming why.
 """
 from __future__ import annotations
 
-import ctypes
 import marshal
-import sys
-import sysconfig
 
 import numpy as np
 
-
-def _readable() -> bool:
-    """CPython's release builds whose ``PySetObject`` layout was checked (3.10 to
-    3.13); another version's display falls back rather than read its memory."""
-    return sys.implementation.name == "cpython" and not hasattr(sys, "gettotalrefcount") \
-        and not sysconfig.get_config_var("Py_GIL_DISABLED") \
-        and (3, 10) <= sys.version_info[:2] <= (3, 13)
+from ... import host_sets
 
 
 def frozenset_slots(fz):
-    """``(mask, [(slot, element), ...])`` of a frozenset's table, or None."""
-    if not _readable() or type(fz) is not frozenset:
+    """``(mask, [(slot, element), ...])`` of a frozenset's table, or None
+    (``host_sets.table_of``: CPython 3.10 to 3.13 release builds only)."""
+    got = host_sets.table_of(fz) if type(fz) is frozenset else None
+    if got is None or got[0] != got[1]:
         return None
-    p = ctypes.sizeof(ctypes.c_void_p)
-    base = id(fz) + 2 * p                   # (after ob_refcnt and ob_type)
-    fill, used, mask = (ctypes.c_ssize_t.from_address(base + k * p).value for k in range(3))
-    table = ctypes.c_void_p.from_address(base + 3 * p).value
-    if used != len(fz) or fill != used or mask < 7 or mask & (mask + 1) or not table:
-        return None
-    ids = {id(e): e for e in fz}
-    slots = []
-    for j in range(mask + 1):
-        key = ctypes.c_void_p.from_address(table + 2 * p * j).value
-        if key:
-            if key not in ids:
-                return None
-            slots.append((j, ids[key]))
-    return (mask, slots) if len(slots) == used else None
+    return got[2], [(j, e) for j, e, _ in got[4]]
 
 
 def _key(v):

@@ -38,6 +38,7 @@ length = op("len")              # (S,) -> len
 next_slot = op("next")          # (I, S, pos, used0) -> slot or -1
 key_at = op("key_at", 2)        # (K, slot, kname) -> K[slot]
 empty_sum = op("empty_sum")     # (S,) -> re-run in the interpreter when empty
+result = op("result")           # (K, I, S, kname, "set"/"frozenset") -> the caller's set
 # operators (set_operations), ``a`` ``b`` each (K, I, S), ``names`` the carriers
 copy = op("copy")               # (a, names...) -> (K, I, S)
 intersection = op("intersection")   # (a, b, names...) -> (K, I, S)
@@ -151,6 +152,26 @@ def _l_empty_sum(L, call, args):
     return C(0, T.INT64)
 
 
+def _t_result(inf, call, args):
+    """A set the caller gets: its arrays and flags (1: its elements are NumPy
+    scalars, 2: a frozenset), typed as a named tuple the dispatchers box by calling
+    ``hanajit.host_sets.set_of_table`` (a Python set with this table)."""
+    K, Ix, S = args[:3]
+    if not inf.ctx.capabilities.host_calls or inf.ctx.options.get("c_exports"):
+        raise Incompatible("a set handed to the caller is a Python set, which code "
+                           "running outside Python (this target, an export or a plain "
+                           "C function) cannot make")
+    kn = call.args[3].obj
+    call.plan = int(bool(inf.is_strong(N.Var(kn, inf.locals.get(kn))))) | \
+        (2 if call.args[4].obj == "frozenset" else 0)
+    return T.NamedTupleType((K, Ix, S, T.INT64), name="set_of_table",
+                            module="hanajit.host_sets")
+
+
+def _l_result(L, call, args):
+    return N.MakeTuple(list(args[:3]) + [C(call.plan, T.INT64)], call.type)
+
+
 def _same_elements(inf, call, args, n):
     """The ``n`` sets' element types agree (the carriers named after them the
     same kind)."""
@@ -211,6 +232,7 @@ for _m, _t, _l in (
         (pop, _int, _l_pop), (clear, _t_table, _helper("clear", False)),
         (length, _int, _helper("used", False)),
         (next_slot, _int, _helper("next_slot", False)), (empty_sum, _int, _l_empty_sum),
+        (result, _t_result, _l_result),
         (key_at, _element, lambda L, call, args: L.call_helper(_alg().item, list(args[:2]))),
         (copy, _t_made(1), _op_helper("copy", 1)),
         (intersection, _t_made(2), _op_helper("intersection", 2)),
