@@ -407,6 +407,11 @@ class FunctionLowering(TablesAndRandom, ArrayMemory, VectorMathSites, TryLowerin
             return self.m.integer_call(self.b, e.name, args)
         if isinstance(e.type, T.Scalar) and e.type.is_complex:
             return self.m.complex_math_call(self.b, e.name, args, e.type, self.fn.pyname)
+        if getattr(e, "numpy_loop", False):         # NumPy's own SIMD function
+            call = self.m.numpy_loop_call(self.b, e.name, args, e.type,
+                                          self.vector_math_here())
+            if call is not None:
+                return call
         exact = getattr(e, "libm_exact", False)     # the C library's result, always
         # vector variants only inside loops: outside, LLVM's SLP vectoriser would
         # pack two scalar calls (``log(x) + log(y)``) into one vector call, whose

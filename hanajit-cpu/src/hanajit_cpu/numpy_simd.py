@@ -1,0 +1,200 @@
+"""NumPy's own SIMD math functions, called by compiled code for the elements of
+NumPy's ufunc loops (``hanajit.lowering.numpy_loops``).
+
+On x86-64 hosts with AVX-512 NumPy's ``np.power`` loops call SVML, Intel's
+vector math library built into ``_multiarray_umath`` and exported from it:
+``__svml_pow8_ha`` (eight float64 values a call) and ``__svml_powf16``
+(sixteen float32 values), whose results differ from the C library's ``pow`` in
+the last bit for a few percent of the inputs.  Compiled code calls the same
+functions, so ``a ** b``, ``a ** 1.5`` and ``np.power`` give NumPy's bits, and
+as fast as NumPy (the loop vectorises with the SVML function as its vector
+variant).
+
+Before use, each function is checked once per process: where the engine's CPU
+has AVX-512 (the functions take ``zmm`` registers), the symbol is exported and a
+small compiled loop calling it -- a vector of eight or sixteen values at a time,
+and one value in every lane -- gives ``np.power``'s result bit for bit on a
+sample of random and special pairs.  Otherwise (AVX2 hosts, where NumPy's loop
+is the C library's ``pow``; a NumPy built without SVML; ``NPY_DISABLE_CPU_FEATURES``
+taking AVX-512 away) the table has no entry and ``pow`` is the C library's, in
+vector loops libmvec's (``vecmath.py``).  The code holds the symbols, not
+addresses: a process that loads it from the disk cache resolves them in its own
+NumPy (:func:`imports_for`).
+"""
+from __future__ import annotations
+
+import ctypes
+import functools
+import os
+import re
+
+# (intrinsic, dtype name) -> (lanes, NumPy's vector function, the ufunc it serves)
+FUNCTIONS = {
+    ("pow", "float64"): (8, "__svml_pow8_ha", "power"),
+    ("pow", "float32"): (16, "__svml_powf16", "power"),
+}
+_SYMBOL = re.compile(r'@"?(__svml_\w+)"?')
+
+
+@functools.cache
+def _library():
+    """NumPy's ``_multiarray_umath`` (already loaded: the same handle), or None."""
+    try:
+        import numpy._core._multiarray_umath as mu
+        return ctypes.CDLL(mu.__file__)
+    except Exception:                   # noqa: BLE001 - no such module or file
+        return None
+
+
+def address(name: str) -> int | None:
+    lib = _library()
+    if lib is None or not hasattr(lib, name):
+        return None
+    return ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
+
+
+class Table:
+    """``LLVMTargetInfo.numpy_loops`` for an engine: each function checked on the
+    first request for it (:func:`checked`)."""
+
+    def __init__(self, engine):
+        self.engine = engine
+
+    def get(self, key):
+        if key not in FUNCTIONS or not _has_avx512(self.engine.isa_features):
+            return None
+        lanes, name, _ = FUNCTIONS[key]
+        return (lanes, name) if checked(self.engine, key) else None
+
+
+def _has_avx512(features: str) -> bool:
+    return "+avx512f" in features.split(",")
+
+
+@functools.cache
+def checked(engine, key) -> bool:
+    """Does NumPy's function for ``key`` give ``np.<ufunc>``'s bits, in vector
+    blocks and alone in a vector?  (Compiled and run once per process.)"""
+    import numpy as np
+    lanes, name, ufunc = FUNCTIONS[key]
+    addr = address(name)
+    if addr is None:
+        return False
+    dtype = np.dtype(key[1])
+    ty = {"float64": "double", "float32": "float"}[key[1]]
+    try:
+        obj = engine.compile_object(_probe_ir(name, ty, lanes))[1]
+        keep, found = engine.link(obj, ["hj_probe_blocks", "hj_probe_lanes"],
+                                  imports={name: addr})
+    except Exception:                   # noqa: BLE001 - then the C library's
+        return False
+    kind = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+                            ctypes.c_int64)
+    x, y = _samples(np, dtype, lanes)
+    with np.errstate(all="ignore"):
+        want = getattr(np, ufunc)(x, y)
+    for fn in ("hj_probe_blocks", "hj_probe_lanes"):
+        for shift in (0, 1):            # every value in two lanes of a block
+            got = np.empty_like(x)
+            n = (len(x) - shift) // lanes * lanes
+            kind(found[fn])(x[shift:].ctypes.data, y[shift:].ctypes.data,
+                            got[shift:].ctypes.data, n)
+            if got[shift:shift + n].tobytes() != want[shift:shift + n].tobytes():
+                return False
+    _KEEP.append(keep)
+    return True
+
+
+_KEEP: list = []
+
+
+def _samples(np, dtype, lanes):
+    """Random pairs over a wide range and every pair of special values, a
+    multiple of ``lanes`` long plus one."""
+    rng = np.random.default_rng(20261207)
+    n = 4096
+    x = np.concatenate([rng.random(n // 2) * 10.0, 10.0 ** rng.uniform(-30, 30, n // 2)])
+    y = np.concatenate([rng.standard_normal(n // 2) * 8.0, rng.uniform(-60, 60, n // 2)])
+    special = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, 3.0,
+               -3.0, 1.5, -1.5, 1e300, 1e-300, 5e-324, 1e30, 0.999999, 1.000001]
+    sx, sy = zip(*[(p, q) for p in special for q in special])
+    with np.errstate(all="ignore"):
+        x = np.concatenate([x, sx, [0.75] * lanes]).astype(dtype)
+        y = np.concatenate([y, sy, [2.5] * lanes]).astype(dtype)
+    m = len(x) // lanes * lanes + 1
+    return x[:m].copy(), y[:m].copy()
+
+
+def _probe_ir(name: str, ty: str, lanes: int) -> str:
+    """``hj_probe_blocks(x, y, out, n)``: ``n`` (a multiple of ``lanes``) values,
+    a vector at a time; ``hj_probe_lanes``: one value in every lane at a time."""
+    v = f"<{lanes} x {ty}>"
+    zeros = f"<{lanes} x i32> zeroinitializer"
+    return f"""
+declare {v} @{name}({v}, {v}) nounwind readnone
+
+define void @hj_probe_blocks(ptr %x, ptr %y, ptr %o, i64 %n) {{
+entry:
+  %none = icmp eq i64 %n, 0
+  br i1 %none, label %done, label %loop
+loop:
+  %i = phi i64 [0, %entry], [%next, %loop]
+  %px = getelementptr {ty}, ptr %x, i64 %i
+  %py = getelementptr {ty}, ptr %y, i64 %i
+  %po = getelementptr {ty}, ptr %o, i64 %i
+  %vx = load {v}, ptr %px, align 4
+  %vy = load {v}, ptr %py, align 4
+  %r = call {v} @{name}({v} %vx, {v} %vy)
+  store {v} %r, ptr %po, align 4
+  %next = add i64 %i, {lanes}
+  %more = icmp ult i64 %next, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}}
+
+define void @hj_probe_lanes(ptr %x, ptr %y, ptr %o, i64 %n) {{
+entry:
+  %none = icmp eq i64 %n, 0
+  br i1 %none, label %done, label %loop
+loop:
+  %i = phi i64 [0, %entry], [%next, %loop]
+  %px = getelementptr {ty}, ptr %x, i64 %i
+  %py = getelementptr {ty}, ptr %y, i64 %i
+  %po = getelementptr {ty}, ptr %o, i64 %i
+  %sx = load {ty}, ptr %px
+  %sy = load {ty}, ptr %py
+  %ix = insertelement {v} undef, {ty} %sx, i32 0
+  %iy = insertelement {v} undef, {ty} %sy, i32 0
+  %vx = shufflevector {v} %ix, {v} undef, {zeros}
+  %vy = shufflevector {v} %iy, {v} undef, {zeros}
+  %r = call {v} @{name}({v} %vx, {v} %vy)
+  %s = extractelement {v} %r, i32 0
+  store {ty} %s, ptr %po
+  %next = add i64 %i, 1
+  %more = icmp ult i64 %next, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}}
+"""
+
+
+def imports_for(llvm_text: str) -> dict:
+    """Addresses of NumPy's functions an optimised module calls (a clear error
+    when this process's NumPy lacks one: code from another host's cache)."""
+    out = {}
+    for name in sorted(set(_SYMBOL.findall(llvm_text))):
+        addr = address(name)
+        if addr is None:
+            raise RuntimeError(f"compiled code calls NumPy's {name}, which this "
+                               "process's NumPy does not export; recompile (clear "
+                               "the cache)")
+        out[name] = addr
+    return out
+
+
+def cache_env() -> tuple:
+    """What NumPy's choice of SIMD loops depends on besides the CPU and NumPy's
+    version (both already in the cache key)."""
+    return (("npy_disable_cpu_features", os.environ.get("NPY_DISABLE_CPU_FEATURES", "")),)
