@@ -23,7 +23,7 @@ from ..toolkit.libm import INT_MINMAX, OVERFLOW_FUNCTIONS
 from .llvm_host_text import text_call
 from .llvm_linked import translate_raise
 from .llvm_math import MathCalls
-from .llvm_memory import ArrayMemory, borrowed_params
+from .llvm_memory import ArrayMemory, borrowed_params, moved_temps
 from .llvm_random import TablesAndRandom
 from .llvm_try import TryLowering, fill_switches
 from .llvm_types import (F32, F64, I1, I8, I32, I64, PTR,  # noqa: F401 (re-exported)
@@ -64,6 +64,9 @@ class FunctionLowering(TablesAndRandom, ArrayMemory, VectorMathSites, TryLowerin
             if holds_array(t) and name not in borrowed:
                 self.managed.append((name, t))
                 self.b.store(ir.Constant(lltype(t), None), self.slots[name])
+        # ``x = $t`` whose temporary hands its reference over (llvm_memory.py)
+        self.moves = moved_temps(fn, {n for n, _ in self.managed}) if self.managed \
+            else set()
         for name, a in zip(fn.params, args):
             self.b.store(a, self.slots[name])
             t = fn.locals[name]
@@ -95,7 +98,11 @@ class FunctionLowering(TablesAndRandom, ArrayMemory, VectorMathSites, TryLowerin
             if s.target in self.slots:
                 t = self.fn.locals[s.target]
                 if holds_array(t):
-                    if not isinstance(s.value, (N.Call, N.AllocArray)):
+                    if id(s) in self.moves:         # the temporary's reference moves
+                        src = s.value.name
+                        b.store(ir.Constant(lltype(self.fn.locals[src]), None),
+                                self.slots[src])
+                    elif not isinstance(s.value, (N.Call, N.AllocArray)):
                         self.refcount(v, t, self.m.nrt("incref"))
                     self.refcount(b.load(self.slots[s.target]), t, self.m.nrt("decref"))
                 b.store(v, self.slots[s.target])
