@@ -1,23 +1,25 @@
 """NumPy's own SIMD math functions, called by compiled code for the elements of
 NumPy's ufunc loops (``hanajit.lowering.numpy_loops``).
 
-On x86-64 hosts with AVX-512 NumPy's ``np.power`` loops call SVML, Intel's
+On x86-64 hosts with AVX-512 many of NumPy's float loops call SVML, Intel's
 vector math library built into ``_multiarray_umath`` and exported from it:
-``__svml_pow8_ha`` (eight float64 values a call) and ``__svml_powf16``
-(sixteen float32 values), whose results differ from the C library's ``pow`` in
-the last bit for a few percent of the inputs.  Compiled code calls the same
-functions, so ``a ** b``, ``a ** 1.5`` and ``np.power`` give NumPy's bits, and
-as fast as NumPy (the loop vectorises with the SVML function as its vector
-variant).
+``np.power`` calls ``__svml_pow8_ha`` (eight float64 values a call) and
+``__svml_powf16`` (sixteen float32 values), ``np.tan``, ``np.arcsin``,
+``np.log10``, ``np.expm1``, ``np.cbrt``, ``np.arctan2`` ... theirs, whose
+results differ from the C library's in the last bits for a few percent of the
+inputs.  Compiled code calls the same functions for those ufuncs, so
+``a ** b``, ``np.tan(a)`` ... give NumPy's bits, as fast as NumPy (the loop
+vectorises with the SVML function as its vector variant).
 
 Before use, each function is checked once per process: where the engine's CPU
 has AVX-512 (the functions take ``zmm`` registers), the symbol is exported and a
 small compiled loop calling it -- a vector of eight or sixteen values at a time,
-and one value in every lane -- gives ``np.power``'s result bit for bit on a
-sample of random and special pairs.  Otherwise (AVX2 hosts, where NumPy's loop
-is the C library's ``pow``; a NumPy built without SVML; ``NPY_DISABLE_CPU_FEATURES``
-taking AVX-512 away) the table has no entry and ``pow`` is the C library's, in
-vector loops libmvec's (``vecmath.py``).  The code holds the symbols, not
+and one value in every lane -- gives the ufunc's result bit for bit on a sample
+of random and special values.  Otherwise (AVX2 hosts, where NumPy's loop is the
+C library's function; a ufunc NumPy computes with code of its own; a NumPy built
+without SVML; ``NPY_DISABLE_CPU_FEATURES`` taking AVX-512 away) the table has no
+entry and the function is the C library's, in vector loops libmvec's
+(``vecmath.py``).  The code holds the symbols, not
 addresses: a process that loads it from the disk cache resolves them in its own
 NumPy (:func:`imports_for`).
 """
@@ -28,11 +30,26 @@ import functools
 import os
 import re
 
-# (intrinsic, dtype name) -> (lanes, NumPy's vector function, the ufunc it serves)
-FUNCTIONS = {
-    ("pow", "float64"): (8, "__svml_pow8_ha", "power"),
-    ("pow", "float32"): (16, "__svml_powf16", "power"),
+# intrinsic -> (NumPy's ufunc, SVML's name); each is tried in float64 (eight
+# lanes, SVML's "_ha" version, as NumPy calls it) and float32 (sixteen lanes)
+_UFUNCS = {
+    "pow": ("power", "pow"), "atan2": ("arctan2", "atan2"), "tan": ("tan", "tan"),
+    "asin": ("arcsin", "asin"), "acos": ("arccos", "acos"), "atan": ("arctan", "atan"),
+    "sinh": ("sinh", "sinh"), "cosh": ("cosh", "cosh"), "tanh": ("tanh", "tanh"),
+    "asinh": ("arcsinh", "asinh"), "acosh": ("arccosh", "acosh"),
+    "atanh": ("arctanh", "atanh"), "exp": ("exp", "exp"), "exp2": ("exp2", "exp2"),
+    "expm1": ("expm1", "expm1"), "log": ("log", "log"), "log2": ("log2", "log2"),
+    "log10": ("log10", "log10"), "log1p": ("log1p", "log1p"), "cbrt": ("cbrt", "cbrt"),
+    "sin": ("sin", "sin"), "cos": ("cos", "cos"),
 }
+# (intrinsic, dtype name) -> (lanes, NumPy's vector function, the ufunc it serves);
+# only those NumPy's loops really call on this host pass :func:`checked` (NumPy's
+# float64 exp, log, sin, cos and tanh are its own code or the C library's)
+FUNCTIONS = {}
+for _intr, (_ufunc, _svml) in _UFUNCS.items():
+    FUNCTIONS[_intr, "float64"] = (8, f"__svml_{_svml}8_ha", _ufunc)
+    FUNCTIONS[_intr, "float32"] = (16, f"__svml_{_svml}f16", _ufunc)
+_BINARY = {"pow", "atan2"}
 _SYMBOL = re.compile(r'@"?(__svml_\w+)"?')
 
 
@@ -61,10 +78,17 @@ class Table:
         self.engine = engine
 
     def get(self, key):
-        if key not in FUNCTIONS or not _has_avx512(self.engine.isa_features):
+        if key not in FUNCTIONS or not enabled() or not _has_avx512(self.engine.isa_features):
             return None
         lanes, name, _ = FUNCTIONS[key]
         return (lanes, name) if checked(self.engine, key) else None
+
+
+def enabled() -> bool:
+    """Off with ``HANAJIT_NUMPY_SIMD=0``, and with ``HANAJIT_VECMATH=0`` (no vector
+    math at all: the C library's functions everywhere)."""
+    return (os.environ.get("HANAJIT_NUMPY_SIMD", "1") != "0"
+            and os.environ.get("HANAJIT_VECMATH", "1") != "0")
 
 
 def _has_avx512(features: str) -> bool:
@@ -82,8 +106,9 @@ def checked(engine, key) -> bool:
         return False
     dtype = np.dtype(key[1])
     ty = {"float64": "double", "float32": "float"}[key[1]]
+    nargs = 2 if key[0] in _BINARY else 1
     try:
-        obj = engine.compile_object(_probe_ir(name, ty, lanes))[1]
+        obj = engine.compile_object(_probe_ir(name, ty, lanes, nargs), speed=0)[1]
         keep, found = engine.link(obj, ["hj_probe_blocks", "hj_probe_lanes"],
                                   imports={name: addr})
     except Exception:                   # noqa: BLE001 - then the C library's
@@ -92,7 +117,7 @@ def checked(engine, key) -> bool:
                             ctypes.c_int64)
     x, y = _samples(np, dtype, lanes)
     with np.errstate(all="ignore"):
-        want = getattr(np, ufunc)(x, y)
+        want = getattr(np, ufunc)(*((x, y) if nargs == 2 else (x,)))
     for fn in ("hj_probe_blocks", "hj_probe_lanes"):
         for shift in (0, 1):            # every value in two lanes of a block
             got = np.empty_like(x)
@@ -109,11 +134,15 @@ _KEEP: list = []
 
 
 def _samples(np, dtype, lanes):
-    """Random pairs over a wide range and every pair of special values, a
+    """Random pairs over a wide range (both signs, small and large magnitudes:
+    every function's domain and beyond) and every pair of special values, a
     multiple of ``lanes`` long plus one."""
     rng = np.random.default_rng(20261207)
     n = 4096
-    x = np.concatenate([rng.random(n // 2) * 10.0, 10.0 ** rng.uniform(-30, 30, n // 2)])
+    sign = np.where(rng.random(n // 4) < 0.5, -1.0, 1.0)
+    x = np.concatenate([rng.random(n // 4) * 10.0, rng.uniform(-1.5, 1.5, n // 4),
+                        sign * 10.0 ** rng.uniform(-30, 30, n // 4),
+                        rng.uniform(-800, 800, n // 4)])
     y = np.concatenate([rng.standard_normal(n // 2) * 8.0, rng.uniform(-60, 60, n // 2)])
     special = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, 3.0,
                -3.0, 1.5, -1.5, 1e300, 1e-300, 5e-324, 1e30, 0.999999, 1.000001]
@@ -125,13 +154,16 @@ def _samples(np, dtype, lanes):
     return x[:m].copy(), y[:m].copy()
 
 
-def _probe_ir(name: str, ty: str, lanes: int) -> str:
+def _probe_ir(name: str, ty: str, lanes: int, nargs: int) -> str:
     """``hj_probe_blocks(x, y, out, n)``: ``n`` (a multiple of ``lanes``) values,
-    a vector at a time; ``hj_probe_lanes``: one value in every lane at a time."""
+    a vector at a time; ``hj_probe_lanes``: one value in every lane at a time
+    (``y`` is read, and passed when the function takes two arguments)."""
     v = f"<{lanes} x {ty}>"
     zeros = f"<{lanes} x i32> zeroinitializer"
+    params = f"{v}, {v}" if nargs == 2 else v
+    args = f"{v} %vx, {v} %vy" if nargs == 2 else f"{v} %vx"
     return f"""
-declare {v} @{name}({v}, {v}) nounwind readnone
+declare {v} @{name}({params}) nounwind readnone
 
 define void @hj_probe_blocks(ptr %x, ptr %y, ptr %o, i64 %n) {{
 entry:
@@ -144,7 +176,7 @@ loop:
   %po = getelementptr {ty}, ptr %o, i64 %i
   %vx = load {v}, ptr %px, align 4
   %vy = load {v}, ptr %py, align 4
-  %r = call {v} @{name}({v} %vx, {v} %vy)
+  %r = call {v} @{name}({args})
   store {v} %r, ptr %po, align 4
   %next = add i64 %i, {lanes}
   %more = icmp ult i64 %next, %n
@@ -168,7 +200,7 @@ loop:
   %iy = insertelement {v} undef, {ty} %sy, i32 0
   %vx = shufflevector {v} %ix, {v} undef, {zeros}
   %vy = shufflevector {v} %iy, {v} undef, {zeros}
-  %r = call {v} @{name}({v} %vx, {v} %vy)
+  %r = call {v} @{name}({args})
   %s = extractelement {v} %r, i32 0
   store {ty} %s, ptr %po
   %next = add i64 %i, 1
@@ -197,4 +229,5 @@ def imports_for(llvm_text: str) -> dict:
 def cache_env() -> tuple:
     """What NumPy's choice of SIMD loops depends on besides the CPU and NumPy's
     version (both already in the cache key)."""
-    return (("npy_disable_cpu_features", os.environ.get("NPY_DISABLE_CPU_FEATURES", "")),)
+    return (("npy_disable_cpu_features", os.environ.get("NPY_DISABLE_CPU_FEATURES", "")),
+            ("numpy_simd", os.environ.get("HANAJIT_NUMPY_SIMD", "1")))

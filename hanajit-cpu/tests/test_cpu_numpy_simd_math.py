@@ -1,10 +1,11 @@
-"""NumPy's power loop element by element (``lowering/numpy_loops.py``,
-``hanajit_cpu/numpy_simd.py``): where NumPy's ``np.power`` is its own SIMD
-function (SVML's ``pow`` on AVX-512 hosts), compiled ``a ** b``, ``a ** 1.5``,
-``np.power`` of arrays and of NumPy scalars call the same function and give
-NumPy's bits, in vector lanes, half-width lanes and scalar remainders alike;
-elsewhere the table is empty and the C library's ``pow`` stays.  ``np.logspace``
-and ``np.linalg.norm(x, p)`` are NumPy's bit for bit on every host."""
+"""NumPy's float loops element by element (``lowering/numpy_loops.py``,
+``hanajit_cpu/numpy_simd.py``): where NumPy's ``np.power``, ``np.tan``,
+``np.log10`` ... are SVML's functions (AVX-512 hosts), compiled ``a ** b``,
+``a ** 1.5``, ``np.power`` and the ufuncs, of arrays and of NumPy scalars, call
+the same functions and give NumPy's bits, in vector lanes, half-width lanes and
+scalar remainders alike; elsewhere the table is empty and the C library's
+functions stay.  ``np.logspace`` and ``np.linalg.norm(x, p)`` are NumPy's bit
+for bit on every host."""
 from __future__ import annotations
 
 import os
@@ -120,6 +121,90 @@ def test_numpy_scalars_through_the_ufunc():
     assert differ > 0           # (the two paths are really told apart here)
 
 
+UFUNCS = ["tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh",
+          "arccosh", "arctanh", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
+          "cbrt", "sin", "cos"]
+
+
+def _kernel(name):
+    fn = getattr(np, name)
+
+    def k(a):
+        return fn(a)
+    k.__name__ = f"k_{name}"
+    return k
+
+
+def _intrinsic(ufunc):
+    from hanajit_cpu.numpy_simd import _UFUNCS
+    return next(i for i, (u, _) in _UFUNCS.items() if u == ufunc)
+
+
+def _wide(dtype, n, seed):
+    rng = np.random.default_rng(seed)
+    sign = np.where(rng.random(n // 4) < 0.5, -1.0, 1.0)
+    x = np.concatenate([rng.uniform(-3, 3, n // 4), rng.uniform(0.5, 40, n // 4),
+                        sign * 10.0 ** rng.uniform(-40, 30, n // 4),
+                        rng.uniform(-750, 750, n // 4),
+                        [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 5e-324, 1e300]])
+    with np.errstate(all="ignore"):
+        return x.astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("name", UFUNCS)
+def test_ufuncs_are_numpys_bits_where_numpy_runs_svml(name, dtype):
+    """Each ufunc the table names on this host (the others keep their tests in
+    test_cpu_vector_math.py) is NumPy's bit for bit, and its loop calls the
+    function in vectors."""
+    from hanajit_cpu.engine import get_engine
+    from hanajit_cpu.numpy_simd import Table
+    spec = Table(get_engine()).get((_intrinsic(name), np.dtype(dtype).name))
+    if spec is None:
+        pytest.skip(f"np.{name} of {np.dtype(dtype).name} is not SVML's here")
+    k = _kernel(name)
+    f = jit(k, fallback=False)
+    x = _wide(dtype, 40_000, 5)
+    _same(f(x), k(x))
+    for n in range(0, 41):
+        _same(f(x[3:3 + n]), k(x[3:3 + n]))
+    _same(f(x[::3]), k(x[::3]))
+    assert re.search(rf"call <{spec[0]} x \w+> @{spec[1]}", f.inspect_llvm())
+    one = jit(k, fallback=False)
+    for v in x[:200]:
+        _same(one(v), k(v))                     # a NumPy scalar: one value, in lanes
+
+
+def test_library_code_keeps_the_c_library():
+    """hanajit's library code stands for NumPy's C code, which calls the C
+    library (a random distribution's ``np.expm1``): never NumPy's SVML."""
+    from hanajit.lib.python.math_functions import numpy_loop_element
+    from hanajit.ir import nodes as N, types as T
+
+    class L:
+        fn = type("F", (), {"origin": (np.random.Generator.__init__, ())})()
+    r = numpy_loop_element(L, N.Intrinsic("expm1", [N.Const(1.0, T.FLOAT64)], T.FLOAT64))
+    assert getattr(r, "numpy_loop", False)          # (not hanajit's: a user's)
+    from hanajit.lib.random import more_distributions
+
+    class Lib:
+        fn = type("F", (), {"origin": (more_distributions.power_draw, ())})()
+    r = numpy_loop_element(Lib, N.Intrinsic("expm1", [N.Const(1.0, T.FLOAT64)], T.FLOAT64))
+    assert not getattr(r, "numpy_loop", False)
+
+
+def test_environment_turns_it_off(monkeypatch):
+    from hanajit_cpu import numpy_simd
+
+    class Engine:
+        isa_features = "+avx2,+avx512f"
+    monkeypatch.setenv("HANAJIT_NUMPY_SIMD", "0")
+    assert numpy_simd.Table(Engine()).get(("pow", "float64")) is None
+    monkeypatch.setenv("HANAJIT_NUMPY_SIMD", "1")
+    monkeypatch.setenv("HANAJIT_VECMATH", "0")
+    assert numpy_simd.Table(Engine()).get(("pow", "float64")) is None
+
+
 def logspace_steps(a, b, n, base):
     return np.logspace(a, b, n, True, base)
 
@@ -154,7 +239,7 @@ def test_table_needs_avx512_and_checks_the_symbol():
     class Engine:
         isa_features = "+sse2,+avx,+avx2,-avx512f"
     assert numpy_simd.Table(Engine()).get(("pow", "float64")) is None
-    assert numpy_simd.Table(Engine()).get(("exp", "float64")) is None
+    assert numpy_simd.Table(Engine()).get(("erf", "float64")) is None
     assert numpy_simd.address("__svml_no_such_function") is None
 
 
