@@ -42,6 +42,7 @@ def call(lowering, b: ir.IRBuilder, spec, args, attrs_cls, vectorize: bool):
     vfn = _vector_function(lowering, vname, ty, lanes, nargs)
     scalar = _lane_function(lowering, vfn, ty, lanes, nargs)
     c = b.call(scalar, args)
+    lowering.numpy_calls += 1         # (the loop around: one copy, llvm.py)
     attrs = ["memory(none)", "nounwind"]
     if vectorize:
         half = _half_function(lowering, vfn, ty, lanes, nargs)
