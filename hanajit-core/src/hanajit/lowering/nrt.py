@@ -31,6 +31,15 @@ DECREF = "hj_nrt_decref"
 SYMBOLS = (ALLOC, INCREF, DECREF)
 HEADER = 64
 
+# the header of a new block ``%mi``: one reference, the data's address, its size
+_HEADER = """  store i64 1, ptr %mi
+  %data = getelementptr i8, ptr %mi, i64 64
+  %dp = getelementptr i8, ptr %mi, i64 8
+  store ptr %data, ptr %dp
+  %np = getelementptr i8, ptr %mi, i64 16
+  store i64 %nbytes, ptr %np
+"""
+
 RUNTIME_IR = r"""
 declare ptr @aligned_alloc(i64, i64)
 declare void @free(ptr)
@@ -45,12 +54,7 @@ entry:
 fail:
   ret ptr null
 ok:
-  store i64 1, ptr %mi
-  %data = getelementptr i8, ptr %mi, i64 64
-  %dp = getelementptr i8, ptr %mi, i64 8
-  store ptr %data, ptr %dp
-  %np = getelementptr i8, ptr %mi, i64 16
-  store i64 %nbytes, ptr %np
+;HEADER
   ;ADVISE
   ret ptr %mi
 }
@@ -80,7 +84,7 @@ release:
 done:
   ret void
 }
-"""
+""".replace(";HEADER\n", _HEADER)
 
 HUGE_PAGES = 1 << 22        # NumPy's threshold (4 MiB)
 MADV_HUGEPAGE = 14          # Linux
@@ -122,13 +126,7 @@ ok:
   %at64 = and i64 %up64, -64
   %shift = sub i64 %at64, %raw_at
   %mi = getelementptr i8, ptr %raw, i64 %shift
-  store i64 1, ptr %mi
-  %data = getelementptr i8, ptr %mi, i64 64
-  %dp = getelementptr i8, ptr %mi, i64 8
-  store ptr %data, ptr %dp
-  %np = getelementptr i8, ptr %mi, i64 16
-  store i64 %nbytes, ptr %np
-  %rawp = getelementptr i8, ptr %mi, i64 24
+{_HEADER}  %rawp = getelementptr i8, ptr %mi, i64 24
   store ptr %raw, ptr %rawp
 {_ADVISE}
   ret ptr %mi

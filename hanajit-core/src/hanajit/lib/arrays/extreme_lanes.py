@@ -20,9 +20,10 @@ whole, from its first value to its last, and only its own lanes are kept
 import numpy as np
 
 from .. import prims
-from .lane_kernels import LANES, first_nan_value, keep, lanes_max, lanes_min
+from .lane_kernels import (LANES, first_nan_value, keep, lanes_max, lanes_min, short_max,
+                           short_min)
 from .minmax_algorithms import contiguous, contiguous_blocks
-from .short_extremes import LONG, SHORT, short_max, short_min
+from .short_extremes import LONG, SHORT
 
 CHUNK = 4096
 SHIFT = 13          # blocks of 8192 values (extreme_zero)

@@ -11,146 +11,15 @@ folded at the end; four to seven values are two overlapping blocks of four.
 NaNs are watched beside them (int32 masks, as in ``lane_kernels``); with one,
 the first NaN is the result, as in order.  Which of equal zeros comes out is not
 NumPy's pick: callers that need it recompute zero results
-(``axis_reduce.rows``).  From ``LONG`` values on, the 32 lanes are faster."""
-import numpy as np
-
-from .lane_kernels import first_nan_value
+(``axis_reduce.rows``).  From ``LONG`` values on, the 32 lanes are faster.
+The two kernels, ``short_max`` and ``short_min``, are written by
+``scripts/gen_lane_kernels.py`` into ``lane_kernels``; the positions of
+``np.argmax``/``np.argmin`` are here (:func:`short_arg`)."""
+from .lane_kernels import short_max, short_min
 
 SHORT = 4       # fewer values: one after the other
 LONG = 256      # more values: lane_kernels' 32 lanes
 NEAR = 64       # short_arg: fewer values, positions in lanes; more, a search
-
-
-def short_max(a, lo, n):
-    """The largest of ``a[lo:lo + n]`` (``SHORT <= n``), or a NaN of ``a``."""
-    if n < 8:
-        m0 = a[lo + 0]
-        m1 = a[lo + 1]
-        m2 = a[lo + 2]
-        m3 = a[lo + 3]
-        x0 = a[lo + n - 4]
-        x1 = a[lo + n - 3]
-        x2 = a[lo + n - 2]
-        x3 = a[lo + n - 1]
-        if ((m0 != m0) | (m1 != m1) | (m2 != m2) | (m3 != m3)
-                | (x0 != x0) | (x1 != x1) | (x2 != x2) | (x3 != x3)):
-            return first_nan_value(a, lo, n, 1)
-        m0 = m0 if m0 > x0 else x0
-        m1 = m1 if m1 > x1 else x1
-        m2 = m2 if m2 > x2 else x2
-        m3 = m3 if m3 > x3 else x3
-        m0 = m0 if m0 > m2 else m2
-        m1 = m1 if m1 > m3 else m3
-        return m0 if m0 > m1 else m1
-    m0 = a[lo + 0]
-    m1 = a[lo + 1]
-    m2 = a[lo + 2]
-    m3 = a[lo + 3]
-    m4 = a[lo + 4]
-    m5 = a[lo + 5]
-    m6 = a[lo + 6]
-    m7 = a[lo + 7]
-    u0 = -np.int32((m0 != m0) | (m4 != m4))
-    u1 = -np.int32((m1 != m1) | (m5 != m5))
-    u2 = -np.int32((m2 != m2) | (m6 != m6))
-    u3 = -np.int32((m3 != m3) | (m7 != m7))
-    for t in range((n - 1) // 8):
-        j = lo + min(8 + 8 * t, n - 8)
-        x0 = a[j + 0]
-        x1 = a[j + 1]
-        x2 = a[j + 2]
-        x3 = a[j + 3]
-        x4 = a[j + 4]
-        x5 = a[j + 5]
-        x6 = a[j + 6]
-        x7 = a[j + 7]
-        m0 = m0 if m0 > x0 else x0
-        m1 = m1 if m1 > x1 else x1
-        m2 = m2 if m2 > x2 else x2
-        m3 = m3 if m3 > x3 else x3
-        m4 = m4 if m4 > x4 else x4
-        m5 = m5 if m5 > x5 else x5
-        m6 = m6 if m6 > x6 else x6
-        m7 = m7 if m7 > x7 else x7
-        u0 = u0 | -np.int32((x0 != x0) | (x4 != x4))
-        u1 = u1 | -np.int32((x1 != x1) | (x5 != x5))
-        u2 = u2 | -np.int32((x2 != x2) | (x6 != x6))
-        u3 = u3 | -np.int32((x3 != x3) | (x7 != x7))
-    if (u0 | u1 | u2 | u3) != 0:
-        return first_nan_value(a, lo, n, 1)
-    m0 = m0 if m0 > m4 else m4
-    m1 = m1 if m1 > m5 else m5
-    m2 = m2 if m2 > m6 else m6
-    m3 = m3 if m3 > m7 else m7
-    m0 = m0 if m0 > m2 else m2
-    m1 = m1 if m1 > m3 else m3
-    return m0 if m0 > m1 else m1
-
-
-def short_min(a, lo, n):
-    """The least of ``a[lo:lo + n]`` (``SHORT <= n``), or a NaN of ``a``."""
-    if n < 8:
-        m0 = a[lo + 0]
-        m1 = a[lo + 1]
-        m2 = a[lo + 2]
-        m3 = a[lo + 3]
-        x0 = a[lo + n - 4]
-        x1 = a[lo + n - 3]
-        x2 = a[lo + n - 2]
-        x3 = a[lo + n - 1]
-        if ((m0 != m0) | (m1 != m1) | (m2 != m2) | (m3 != m3)
-                | (x0 != x0) | (x1 != x1) | (x2 != x2) | (x3 != x3)):
-            return first_nan_value(a, lo, n, 1)
-        m0 = m0 if m0 < x0 else x0
-        m1 = m1 if m1 < x1 else x1
-        m2 = m2 if m2 < x2 else x2
-        m3 = m3 if m3 < x3 else x3
-        m0 = m0 if m0 < m2 else m2
-        m1 = m1 if m1 < m3 else m3
-        return m0 if m0 < m1 else m1
-    m0 = a[lo + 0]
-    m1 = a[lo + 1]
-    m2 = a[lo + 2]
-    m3 = a[lo + 3]
-    m4 = a[lo + 4]
-    m5 = a[lo + 5]
-    m6 = a[lo + 6]
-    m7 = a[lo + 7]
-    u0 = -np.int32((m0 != m0) | (m4 != m4))
-    u1 = -np.int32((m1 != m1) | (m5 != m5))
-    u2 = -np.int32((m2 != m2) | (m6 != m6))
-    u3 = -np.int32((m3 != m3) | (m7 != m7))
-    for t in range((n - 1) // 8):
-        j = lo + min(8 + 8 * t, n - 8)
-        x0 = a[j + 0]
-        x1 = a[j + 1]
-        x2 = a[j + 2]
-        x3 = a[j + 3]
-        x4 = a[j + 4]
-        x5 = a[j + 5]
-        x6 = a[j + 6]
-        x7 = a[j + 7]
-        m0 = m0 if m0 < x0 else x0
-        m1 = m1 if m1 < x1 else x1
-        m2 = m2 if m2 < x2 else x2
-        m3 = m3 if m3 < x3 else x3
-        m4 = m4 if m4 < x4 else x4
-        m5 = m5 if m5 < x5 else x5
-        m6 = m6 if m6 < x6 else x6
-        m7 = m7 if m7 < x7 else x7
-        u0 = u0 | -np.int32((x0 != x0) | (x4 != x4))
-        u1 = u1 | -np.int32((x1 != x1) | (x5 != x5))
-        u2 = u2 | -np.int32((x2 != x2) | (x6 != x6))
-        u3 = u3 | -np.int32((x3 != x3) | (x7 != x7))
-    if (u0 | u1 | u2 | u3) != 0:
-        return first_nan_value(a, lo, n, 1)
-    m0 = m0 if m0 < m4 else m4
-    m1 = m1 if m1 < m5 else m5
-    m2 = m2 if m2 < m6 else m6
-    m3 = m3 if m3 < m7 else m7
-    m0 = m0 if m0 < m2 else m2
-    m1 = m1 if m1 < m3 else m3
-    return m0 if m0 < m1 else m1
 
 
 def short_arg(a, lo, n, big):
@@ -227,7 +96,7 @@ def _first_of_lanes(a, lo, n, best):
 
 
 # every index above is in range by construction: no checks (pipeline.py)
-for _f in (short_max, short_min, short_arg, _first_of_lanes):
+for _f in (short_arg, _first_of_lanes):
     _f.hj_unchecked = True
     _f.hj_inline = True
 _first_of_lanes.hj_short_loops = True
