@@ -184,49 +184,41 @@ def _probe_ir(name: str, ty: str, lanes: int, nargs: int) -> str:
     v = f"<{lanes} x {ty}>"
     zeros = f"<{lanes} x i32> zeroinitializer"
     params = f"{v}, {v}" if nargs == 2 else v
-    args = f"{v} %vx, {v} %vy" if nargs == 2 else f"{v} %vx"
-    return f"""
-declare {v} @{name}({params}) nounwind readnone
-
-define void @hj_probe_blocks(ptr %x, ptr %y, ptr %o, i64 %n) {{
-entry:
-  %none = icmp eq i64 %n, 0
-  br i1 %none, label %done, label %loop
-loop:
-  %i = phi i64 [0, %entry], [%next, %loop]
-  %px = getelementptr {ty}, ptr %x, i64 %i
-  %py = getelementptr {ty}, ptr %y, i64 %i
-  %po = getelementptr {ty}, ptr %o, i64 %i
-  %vx = load {v}, ptr %px, align 4
+    call = f"  %r = call {v} @{name}({v} %vx, {v} %vy)" if nargs == 2 else \
+        f"  %r = call {v} @{name}({v} %vx)"
+    blocks = f"""  %vx = load {v}, ptr %px, align 4
   %vy = load {v}, ptr %py, align 4
-  %r = call {v} @{name}({args})
-  store {v} %r, ptr %po, align 4
-  %next = add i64 %i, {lanes}
-  %more = icmp ult i64 %next, %n
-  br i1 %more, label %loop, label %done
-done:
-  ret void
-}}
-
-define void @hj_probe_lanes(ptr %x, ptr %y, ptr %o, i64 %n) {{
-entry:
-  %none = icmp eq i64 %n, 0
-  br i1 %none, label %done, label %loop
-loop:
-  %i = phi i64 [0, %entry], [%next, %loop]
-  %px = getelementptr {ty}, ptr %x, i64 %i
-  %py = getelementptr {ty}, ptr %y, i64 %i
-  %po = getelementptr {ty}, ptr %o, i64 %i
-  %sx = load {ty}, ptr %px
+{call}
+  store {v} %r, ptr %po, align 4"""
+    one = f"""  %sx = load {ty}, ptr %px
   %sy = load {ty}, ptr %py
   %ix = insertelement {v} undef, {ty} %sx, i32 0
   %iy = insertelement {v} undef, {ty} %sy, i32 0
   %vx = shufflevector {v} %ix, {v} undef, {zeros}
   %vy = shufflevector {v} %iy, {v} undef, {zeros}
-  %r = call {v} @{name}({args})
+{call}
   %s = extractelement {v} %r, i32 0
-  store {ty} %s, ptr %po
-  %next = add i64 %i, 1
+  store {ty} %s, ptr %po"""
+    return (f"declare {v} @{name}({params}) nounwind readnone\n"
+            + _probe_loop("hj_probe_blocks", ty, lanes, blocks)
+            + _probe_loop("hj_probe_lanes", ty, 1, one))
+
+
+def _probe_loop(fn: str, ty: str, step: int, body: str) -> str:
+    """``fn(x, y, out, n)``: ``body`` at ``i`` = 0, ``step``, ... below ``n``
+    (``%px``, ``%py``, ``%po``: the items at ``i``)."""
+    return f"""
+define void @{fn}(ptr %x, ptr %y, ptr %o, i64 %n) {{
+entry:
+  %none = icmp eq i64 %n, 0
+  br i1 %none, label %done, label %loop
+loop:
+  %i = phi i64 [0, %entry], [%next, %loop]
+  %px = getelementptr {ty}, ptr %x, i64 %i
+  %py = getelementptr {ty}, ptr %y, i64 %i
+  %po = getelementptr {ty}, ptr %o, i64 %i
+{body}
+  %next = add i64 %i, {step}
   %more = icmp ult i64 %next, %n
   br i1 %more, label %loop, label %done
 done:
