@@ -293,3 +293,17 @@ def test_cached_code_links_numpys_functions(tmp_path):
     assert cold["svml"] == warm["svml"] == _svml(np.float64)
     if cold["svml"]:
         assert cold["same"] and warm["same"]
+
+
+def sum_of_exp(a):
+    return np.sum(np.exp(a))
+
+
+def test_fused_consumers_keep_their_vector_math():
+    """A sum computing its values on the fly (pairwise leaves, vectorised by
+    LLVM's SLP vectoriser) keeps the vector math it had: NumPy's functions
+    would be called once per value there (``elementwise.fused_elements``)."""
+    f = jit(sum_of_exp, fallback=False)
+    x = np.random.default_rng(6).standard_normal(10_007)
+    assert np.isclose(f(x), sum_of_exp(x), rtol=1e-14)
+    assert "__svml" not in f.inspect_llvm()

@@ -18,6 +18,7 @@ class CpuTarget(Target):
     stages = ("llvm", "obj")
     kind = "host"
     capabilities = Capabilities(host_calls=True, threads=True, c_math=True, atomics=True,
+                                numpy_simd_calls=True,
                                 stack_check=True, allocation=True, links_code=True,
                                 catches=True)
 

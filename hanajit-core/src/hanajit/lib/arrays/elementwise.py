@@ -13,6 +13,8 @@ float division by zero gives inf/nan, ``int ** negative`` raises ValueError.
 """
 from __future__ import annotations
 
+import copy
+
 from ...typing_rules import Incompatible, promote
 from ...errors import RERUN
 from ...ir import nodes as N
@@ -413,6 +415,40 @@ def materialize(L, e: N.Expr) -> N.Expr:
     else:
         fill(L, arr, e.dims, e.elem, e.split)
     return arr
+
+
+def fused_elements(L, z):
+    """``z`` as a consumer that computes its elements on the fly takes it -- a
+    sum's pairwise leaves, a running max, a cumulative sum (the array
+    templates that accept expressions, ``passes/lower_semantics.e_PyCall``):
+    where the target calls NumPy's own SIMD functions for NumPy's loops
+    (``Capabilities.numpy_simd_calls``, ``Intrinsic.numpy_loop``), their
+    elements here are the C library's / vector math's functions as before.
+    NumPy's functions batch only in loops LLVM's loop vectoriser takes, and
+    these consumers' unrolled accumulators are vectorised by its SLP vectoriser
+    instead, which takes no call of theirs: each value would make a vector
+    call (``np.sum(np.exp(a))`` 6x slower).  (Computing NumPy's temporary whole
+    first gives NumPy's bits at NumPy's speed, but allocates where the fused
+    sum allocates nothing.)"""
+    ctx = getattr(L, "ctx", None)
+    if (not isinstance(z, Lazy) or ctx is None
+            or not getattr(ctx.capabilities, "numpy_simd_calls", False)):
+        return z
+    out = copy.copy(z)
+    elem = z.elem
+
+    def plain(idx):
+        mark = len(L.out)
+        e = elem(idx)
+        roots = [e] + [x for st in N.walk_stmts(L.out[mark:]) for x in N.stmt_exprs(st)
+                       if x is not None]
+        for root in roots:
+            for x in N.walk_expr(root):
+                if isinstance(x, N.Intrinsic) and getattr(x, "numpy_loop", False):
+                    x.numpy_loop = False
+        return e
+    out.elem = plain
+    return out
 
 
 # ------------------------------------------------------------ element semantics
