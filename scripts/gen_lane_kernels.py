@@ -18,9 +18,10 @@ L = 32
 HEAD = '''"""The vector loops of ``np.min``/``np.max`` (``extreme_lanes``): the least or
 largest of a contiguous run of float values in 32 accumulators, LLVM's SLP
 vectoriser making them vector ``min``/``max`` instructions, NaNs watched beside
-them.  Python source compiled by hanajit; the two loops are written out value by
-value, from one template where only the compare differs: written by
-``scripts/gen_lane_kernels.py`` (edit the script, not this module).
+them; and of a short run in eight (``short_extremes``).  Python source compiled
+by hanajit; the loops are written out value by value, from one template per
+kind where only the compare differs: written by ``scripts/gen_lane_kernels.py``
+(edit the script, not this module).
 """
 import numpy as np
 
@@ -60,11 +61,13 @@ TAIL = '''def first_nan_value(a, lo, n, step):
 
 
 # every index above is in range by construction: no checks (pipeline.py)
-for _f in (keep, lanes_min, lanes_max, first_nan_value):
+for _f in (keep, lanes_min, lanes_max, short_min, short_max, first_nan_value):
     _f.hj_unchecked = True
 keep.hj_inline = True
 lanes_min.hj_inline = True
 lanes_max.hj_inline = True
+short_min.hj_inline = True
+short_max.hj_inline = True
 '''
 
 DOC = {">": '''    """:func:`lanes_min`'s largest instead of least."""''',
@@ -133,8 +136,46 @@ def loop(name: str, cmp: str) -> str:
     return "\n".join(s) + "\n" + TAIL_OF_LOOP.format(cmp=cmp)
 
 
+SHORT_DOC = {">": "largest", "<": "least"}
+
+
+def short(name: str, cmp: str) -> str:
+    """``short_min`` / ``short_max``: 4 to 255 values (``short_extremes``) in
+    eight accumulators, blocks of eight with the last moved back; four to seven
+    values as two overlapping blocks of four."""
+    def pick(m, x):
+        return f"{m} = {m} if {m} {cmp} {x} else {x}"
+    s = [f"def {name}(a, lo, n):",
+         f'    """The {SHORT_DOC[cmp]} of ``a[lo:lo + n]`` (``n >= 4``), or a NaN of '
+         '``a``\n    (``short_extremes``)."""',
+         "    if n < 8:"]
+    s += [f"        m{j} = a[lo + {j}]" for j in range(4)]
+    s += [f"        x{j} = a[lo + n - {4 - j}]" for j in range(4)]
+    s += ["        if ((m0 != m0) | (m1 != m1) | (m2 != m2) | (m3 != m3)",
+          "                | (x0 != x0) | (x1 != x1) | (x2 != x2) | (x3 != x3)):",
+          "            return first_nan_value(a, lo, n, 1)"]
+    s += ["        " + pick(f"m{j}", f"x{j}") for j in range(4)]
+    s += ["        " + pick("m0", "m2"), "        " + pick("m1", "m3"),
+          f"        return m0 if m0 {cmp} m1 else m1"]
+    s += [f"    m{j} = a[lo + {j}]" for j in range(8)]
+    s += [f"    u{j} = -np.int32((m{j} != m{j}) | (m{j + 4} != m{j + 4}))" for j in range(4)]
+    s += ["    for t in range((n - 1) // 8):",
+          "        j = lo + min(8 + 8 * t, n - 8)"]
+    s += [f"        x{j} = a[j + {j}]" for j in range(8)]
+    s += ["        " + pick(f"m{j}", f"x{j}") for j in range(8)]
+    s += [f"        u{j} = u{j} | -np.int32((x{j} != x{j}) | (x{j + 4} != x{j + 4}))"
+          for j in range(4)]
+    s += ["    if (u0 | u1 | u2 | u3) != 0:",
+          "        return first_nan_value(a, lo, n, 1)"]
+    s += ["    " + pick(f"m{j}", f"m{j + 4}") for j in range(4)]
+    s += ["    " + pick("m0", "m2"), "    " + pick("m1", "m3"),
+          f"    return m0 if m0 {cmp} m1 else m1"]
+    return "\n".join(s) + "\n"
+
+
 def source() -> str:
-    return HEAD + loop("lanes_min", "<") + "\n\n" + loop("lanes_max", ">") + "\n\n" + TAIL
+    return (HEAD + loop("lanes_min", "<") + "\n\n" + loop("lanes_max", ">") + "\n\n"
+            + short("short_min", "<") + "\n\n" + short("short_max", ">") + "\n\n" + TAIL)
 
 
 if __name__ == "__main__":

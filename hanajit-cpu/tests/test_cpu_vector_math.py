@@ -23,6 +23,15 @@ MAX_ULP = 4.0          # the bound docs/vector-math.md states
 N = 1_000_000
 
 
+@pytest.fixture(autouse=True)
+def _libmvec_not_numpys(monkeypatch):
+    """These tests are libmvec's (and vexp's): where NumPy's own loop is SVML
+    (AVX-512 hosts), NumPy's ufuncs would call that instead, NumPy's bits
+    (test_cpu_numpy_simd_math.py); libmvec stays what library code and hosts
+    without AVX-512 call."""
+    monkeypatch.setenv("HANAJIT_NUMPY_SIMD", "0")
+
+
 def _libmvec_present():
     from hanajit_cpu.engine import get_engine
     from hanajit_cpu.vecmath import vector_variants

@@ -60,6 +60,11 @@ class Capabilities:
     # LLVM's backend breaks a raise nested in a branch that also raises): ``lib/``
     # keeps such checks flat where it has a choice (``python/operators.float_to_int``)
     structured_control_flow: bool = False
+    # the code may call NumPy's own SIMD functions for the elements of NumPy's
+    # loops (``lowering/numpy_loops.py``), which only vectorised loops batch: a
+    # pairwise sum of such elements computes them into NumPy's temporary first
+    # (``arrays/reductions.fused_pairwise``)
+    numpy_simd_calls: bool = False
 
     def key(self) -> str:
         """A stable text for cache keys: ``name=0/1`` of every field."""

@@ -286,6 +286,9 @@ def library_imports(llvm_text: str, cached: bool = False) -> dict:
     if "hj.python." in llvm_text:          # Python's random generators (python_random)
         from hanajit.lib.random.python_random_state import python_addresses
         out.update(python_addresses())
+    if "@__svml_" in llvm_text or '@"__svml_' in llvm_text:   # NumPy's (numpy_simd.py)
+        from .numpy_simd import imports_for as numpy_imports
+        out.update(numpy_imports(llvm_text))
     if "@_ZGV" in llvm_text:              # libmvec functions (vecmath.py)
         from .vecmath import imports_for
         out.update(imports_for(llvm_text, cached))

@@ -18,6 +18,7 @@ class CpuTarget(Target):
     stages = ("llvm", "obj")
     kind = "host"
     capabilities = Capabilities(host_calls=True, threads=True, c_math=True, atomics=True,
+                                numpy_simd_calls=True,
                                 stack_check=True, allocation=True, links_code=True,
                                 catches=True)
 
@@ -61,7 +62,9 @@ class CpuTarget(Target):
         """What the disk cache key needs to know about this host's code generation:
         the CPU (name and features) and the LLVM build, found without loading LLVM
         where possible (see ``_host_identity``), and whether vector math is on."""
-        return _host_identity() + (("vecmath", os.environ.get("HANAJIT_VECMATH", "1")),)
+        from .numpy_simd import cache_env
+        return _host_identity() + (("vecmath", os.environ.get("HANAJIT_VECMATH", "1")),
+                                   ) + cache_env()
 
     def linked_pieces(self):
         """The library's linked pieces kept on disk (``library_cache.py``)."""
@@ -76,7 +79,7 @@ class CpuTarget(Target):
         from .cexport import add_cfunc
         from .engine import get_engine
         from .vecmath import vector_variants
-        from . import shared_code
+        from . import numpy_simd, shared_code
         eng = get_engine()
         # pow through an opaque name: LLVM would rewrite pow(x, 2.0) as x*x, which
         # can differ from the C library's pow (what CPython computes) by an ulp
@@ -89,7 +92,9 @@ class CpuTarget(Target):
                               math_functions=eng.triple.startswith("x86_64")
                               and "linux" in eng.triple,
                               host_calls=True,
-                              vector_square=os.environ.get("HANAJIT_VECMATH", "1") != "0")
+                              vector_square=os.environ.get("HANAJIT_VECMATH", "1") != "0",
+                              # NumPy's power loops call its SIMD functions
+                              numpy_loops=numpy_simd.Table(eng))
         # large callees (the library's sorts, selections ...) compiled once per
         # process and called by symbol (shared_code.py)
         externals, imports, only = shared_code.split(

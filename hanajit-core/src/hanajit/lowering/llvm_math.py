@@ -131,6 +131,17 @@ class MathCalls:
         pick = b.icmp_signed if name[0] == "s" else b.icmp_unsigned
         return b.select(pick(INT_MINMAX[name], *args), *args)
 
+    def numpy_loop_call(self, b: ir.IRBuilder, name, args, t: T.Type, vectorize):
+        """The element of NumPy's ufunc loop ``name`` by NumPy's own SIMD function
+        (``numpy_loops.py``), or None where the target names none."""
+        if self.info.numpy_loops is None:
+            return None
+        spec = self.info.numpy_loops.get((name, str(t)))
+        if spec is None:
+            return None
+        from . import numpy_loops
+        return numpy_loops.call(self, b, spec, args, _StringCallAttributes, vectorize)
+
     def math_call(self, b: ir.IRBuilder, name, args, t: T.Type, vectorize=True,
                   square=True):
         from .llvm import lltype

@@ -99,3 +99,50 @@ def borrowed_params(fn) -> set:
     increfs nor decrefs their arrays (docs/architecture.md, "Memory runtime")."""
     return set(fn.params) - {s.target for s in N.walk_stmts(fn.body)
                              if isinstance(s, N.Assign)}
+
+
+def moved_temps(fn, managed: set) -> set:
+    """The ``Assign`` statements (by ``id``) that take over their source's
+    reference: ``x = $t`` where ``$t`` is a compiler temporary holding arrays
+    (one of ``managed``) assigned earlier in the same run of statements, and
+    every other read of ``$t`` in ``fn`` is between that assignment and this one
+    (filling it, reading its shape): the value moved is that assignment's, and
+    nothing reads ``$t`` after it -- nor before it, should a loop run the
+    statements again.  The temporary's slot is then emptied instead of ``x``'s
+    count raised: the array's last reference is ``x``'s, and rebinding ``x``
+    frees it, where the temporary kept it until the function returned
+    (``y = np.zeros_like(x)`` kept the first array of a loop ``y = y * x + c``
+    alive: a third large block, which glibc gave back to the kernel at each
+    return and faulted in again at each call)."""
+    def reads_in(stmts) -> dict:
+        out: dict = {}
+        for st in N.walk_stmts(stmts):
+            for e in N.stmt_exprs(st):
+                if e is None:
+                    continue
+                for x in N.walk_expr(e):
+                    if isinstance(x, N.Var) and x.name in managed:
+                        out[x.name] = out.get(x.name, 0) + 1
+        return out
+
+    total = reads_in(fn.body)
+    out = set()
+
+    def scan(body):
+        last: dict = {}             # temporary -> index of its last assignment here
+        for k, st in enumerate(body):
+            if isinstance(st, N.Assign):
+                v = st.value
+                if (isinstance(v, N.Var) and v.name.startswith("$") and v.name in last
+                        and st.target != v.name
+                        and reads_in(body[last[v.name] + 1:k + 1]).get(v.name)
+                        == total.get(v.name)):
+                    out.add(id(st))
+                if st.target.startswith("$"):
+                    last[st.target] = k
+            for attr in ("then", "orelse", "body"):
+                sub = getattr(st, attr, None)
+                if isinstance(sub, list):
+                    scan(sub)
+    scan(fn.body)
+    return out

@@ -45,6 +45,11 @@ class LLVMTargetInfo:
     # core's software versions ``hj.softmath.<name>``, defined in the module; a target
     # sets this from ``not capabilities.float64_math``
     softmath: bool = False
+    # the elements of NumPy's ufunc loops (``Intrinsic.numpy_loop``) through NumPy's
+    # own SIMD functions: (intrinsic name, dtype name) -> (lanes, vector function),
+    # e.g. ("pow", "float64") -> (8, "__svml_pow8_ha") (``numpy_loops.py``); a
+    # mapping the target may fill on first use; None: the C library's functions
+    numpy_loops: object = None
 
 
 I1, I8, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)

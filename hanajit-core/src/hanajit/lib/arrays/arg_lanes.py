@@ -4,14 +4,19 @@ for a whole float array the extreme of each block by the lanes of
 :mod:`extreme_lanes`, then the first position of the extreme in the first block
 holding it (:func:`arg_blocks`); along the last axis of a C-contiguous float
 array 16 accumulators, each taking every 16th value and keeping where its
-extreme was first met (:func:`arg_rows`); for integers the largest of each block, then the first
-position of the largest in its block (:func:`arg_int`, :func:`arg_rows_int`;
-a lane shorter than ``SHORT``: its largest, then the least position holding
-it, two vector loops; rows of ``SHORT`` to ``LANE_ROWS`` integers of 32 or 64
-bits: lanes that keep positions, as for floats)."""
+extreme was first met (:func:`arg_rows`; rows of 8 to 255 values: their
+extreme, then its first position, ``short_extremes.short_arg``); for integers
+the largest of each block, then the first position of the largest in its
+block (:func:`arg_int`, :func:`arg_rows_int`; a lane shorter than ``SHORT``:
+its largest, then the least position holding it, two vector loops; rows of
+``SHORT`` to ``LANE_ROWS`` integers of 32 or 64 bits: lanes that keep
+positions, as for floats)."""
 import numpy as np
 
 from .extreme_lanes import LANES, SHIFT, block_extreme, keep
+from .short_extremes import LONG, short_arg
+
+FEW = 8         # float rows of FEW to LONG values: short_extremes.short_arg
 
 
 def arg_blocks(a, big):
@@ -364,9 +369,12 @@ def _arg_rows(a, m, out, sign, pos, limit):
     scratch = _scratch(a)
     where = np.full(LANES, pos)
     nans = np.empty(LANES, np.bool_)
-    if m < 2 * LANES:
+    if m < FEW:
         for r in range(len(out)):
             out[r] = _arg_short(a, r * m, m, sign)
+    elif m < LONG:
+        for r in range(len(out)):
+            out[r] = short_arg(a, r * m, m, sign > 0)
     elif m <= limit:
         for r in range(len(out)):
             out[r] = _arg_float(a, r * m, m, sign, scratch, where, nans, pos)

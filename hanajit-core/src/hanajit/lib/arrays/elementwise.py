@@ -13,6 +13,8 @@ float division by zero gives inf/nan, ``int ** negative`` raises ValueError.
 """
 from __future__ import annotations
 
+import copy
+
 from ...typing_rules import Incompatible, promote
 from ...errors import RERUN
 from ...ir import nodes as N
@@ -415,6 +417,40 @@ def materialize(L, e: N.Expr) -> N.Expr:
     return arr
 
 
+def fused_elements(L, z):
+    """``z`` as a consumer that computes its elements on the fly takes it -- a
+    sum's pairwise leaves, a running max, a cumulative sum (the array
+    templates that accept expressions, ``passes/lower_semantics.e_PyCall``):
+    where the target calls NumPy's own SIMD functions for NumPy's loops
+    (``Capabilities.numpy_simd_calls``, ``Intrinsic.numpy_loop``), their
+    elements here are the C library's / vector math's functions as before.
+    NumPy's functions batch only in loops LLVM's loop vectoriser takes, and
+    these consumers' unrolled accumulators are vectorised by its SLP vectoriser
+    instead, which takes no call of theirs: each value would make a vector
+    call (``np.sum(np.exp(a))`` 6x slower).  (Computing NumPy's temporary whole
+    first gives NumPy's bits at NumPy's speed, but allocates where the fused
+    sum allocates nothing.)"""
+    ctx = getattr(L, "ctx", None)
+    if (not isinstance(z, Lazy) or ctx is None
+            or not getattr(ctx.capabilities, "numpy_simd_calls", False)):
+        return z
+    out = copy.copy(z)
+    elem = z.elem
+
+    def plain(idx):
+        mark = len(L.out)
+        e = elem(idx)
+        roots = [e] + [x for st in N.walk_stmts(L.out[mark:]) for x in N.stmt_exprs(st)
+                       if x is not None]
+        for root in roots:
+            for x in N.walk_expr(root):
+                if isinstance(x, N.Intrinsic) and getattr(x, "numpy_loop", False):
+                    x.numpy_loop = False
+        return e
+    out.elem = plain
+    return out
+
+
 # ------------------------------------------------------------ element semantics
 def np_scalar_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
     """``x op y`` with a NumPy scalar operand (operators, ``divmod``, ``pow``):
@@ -432,22 +468,35 @@ def one_exponent(exponent_type, t: T.Scalar) -> bool:
                            or exponent_type.ndim == 0)
 
 
+def numpy_pow(x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
+    """An element of NumPy's float power loop past its fast paths: C's ``pow``
+    where NumPy calls it, else NumPy's own SIMD function (``np.power`` on
+    AVX-512 hosts: SVML's ``pow``), which a target may call
+    (``Intrinsic.numpy_loop``: ``lowering/numpy_loops.py``)."""
+    r = N.Intrinsic("pow", [x, y], t)
+    r.numpy_loop = True
+    return r
+
+
 def np_power_one_exponent(L, x: N.Expr, y: N.Expr, t: T.Scalar) -> N.Expr:
     """``x ** y`` in NumPy's float power loop when one exponent serves the whole
     loop (a scalar or 0-d exponent: its stride is 0).  NumPy then tests the
     exponent's value: -1 is ``1/x``, 0.5 ``sqrt(x)`` (so ``-0.0 ** 0.5`` is
-    -0.0 and ``-inf ** 0.5`` NaN, where ``pow`` gives 0.0 and inf), 2 ``x*x``;
-    0 and 1 give what ``pow`` gives; any other value C's ``pow``."""
+    -0.0 and ``-inf ** 0.5`` NaN, where ``pow`` gives 0.0 and inf), 2 ``x*x``,
+    0 is 1 and 1 is ``x`` (where SVML's float32 ``pow`` is an ulp off for a few
+    values); any other value its ``pow`` (:func:`numpy_pow`)."""
     x, y = cast_to(L, x, t), cast_to(L, y, t)
     k = y.operand if isinstance(y, N.Cast) else y
     x = L.let(x)
     fast = {-1.0: lambda: N.BinOp("fdiv", C(1.0, t), x, t),
+            0.0: lambda: C(1.0, t),
             0.5: lambda: N.Intrinsic("sqrt", [x], t),
+            1.0: lambda: x,
             2.0: lambda: N.BinOp("mul", x, x, t)}
     if isinstance(k, N.Const) and not isinstance(k.value, complex):
-        return fast.get(float(k.value), lambda: N.Intrinsic("pow", [x, y], t))()
+        return fast.get(float(k.value), lambda: numpy_pow(x, y, t))()
     y = L.let(y)
-    r = N.Intrinsic("pow", [x, y], t)
+    r = numpy_pow(x, y, t)
     for v, make in fast.items():
         r = N.Select(N.Cmp("eq", y, C(v, t), T.BOOL), make(), r, t)
     return r
@@ -501,7 +550,7 @@ def np_binop(L, op: str, x: N.Expr, y: N.Expr, t: T.Scalar, path="array",
             k = y.operand if isinstance(y, N.Cast) else y     # the exponent as written
             if isinstance(k, N.Const) and k.value == 2:
                 return N.BinOp("mul", x, x, t)     # NumPy's square fast path, exact
-            return N.Intrinsic("pow", [x, y], t)
+            return numpy_pow(x, y, t)
         if t.is_int:
             if t.is_signed:
                 y = L.let(y)

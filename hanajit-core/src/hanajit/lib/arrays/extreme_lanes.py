@@ -20,8 +20,10 @@ whole, from its first value to its last, and only its own lanes are kept
 import numpy as np
 
 from .. import prims
-from .lane_kernels import LANES, first_nan_value, keep, lanes_max, lanes_min
+from .lane_kernels import (LANES, first_nan_value, keep, lanes_max, lanes_min, short_max,
+                           short_min)
 from .minmax_algorithms import contiguous, contiguous_blocks
+from .short_extremes import LONG, SHORT
 
 CHUNK = 4096
 SHIFT = 13          # blocks of 8192 values (extreme_zero)
@@ -107,9 +109,12 @@ def extreme_rows(a, m, out, big):
 def extreme_at(a, lo, n, big, scratch, nans):
     """:func:`extreme` of ``a[lo:lo + n]`` (``n >= 1``) with the caller's
     scratch (``LANES`` items of ``a``'s type and of bools), for callers that
-    take many: which of equal zeros it returns is not NumPy's pick."""
-    if n < 2 * LANES:
-        return _in_order(a, lo, n, a[lo], big)
+    take many: which of equal zeros it returns is not NumPy's pick.  Runs of
+    4 to 255 values: ``short_extremes``."""
+    if n < LONG:
+        if n < SHORT:
+            return _in_order(a, lo, n, a[lo], big)
+        return short_max(a, lo, n) if big else short_min(a, lo, n)
     return _aligned(a, lo, n, 1.0 if big else -1.0, scratch, nans)
 
 

@@ -1,9 +1,10 @@
 """The vector loops of ``np.min``/``np.max`` (``extreme_lanes``): the least or
 largest of a contiguous run of float values in 32 accumulators, LLVM's SLP
 vectoriser making them vector ``min``/``max`` instructions, NaNs watched beside
-them.  Python source compiled by hanajit; the two loops are written out value by
-value, from one template where only the compare differs: written by
-``scripts/gen_lane_kernels.py`` (edit the script, not this module).
+them; and of a short run in eight (``short_extremes``).  Python source compiled
+by hanajit; the loops are written out value by value, from one template per
+kind where only the compare differs: written by ``scripts/gen_lane_kernels.py``
+(edit the script, not this module).
 """
 import numpy as np
 
@@ -511,6 +512,140 @@ def lanes_max(a, lo, n, scratch, nans):
     return r
 
 
+def short_min(a, lo, n):
+    """The least of ``a[lo:lo + n]`` (``n >= 4``), or a NaN of ``a``
+    (``short_extremes``)."""
+    if n < 8:
+        m0 = a[lo + 0]
+        m1 = a[lo + 1]
+        m2 = a[lo + 2]
+        m3 = a[lo + 3]
+        x0 = a[lo + n - 4]
+        x1 = a[lo + n - 3]
+        x2 = a[lo + n - 2]
+        x3 = a[lo + n - 1]
+        if ((m0 != m0) | (m1 != m1) | (m2 != m2) | (m3 != m3)
+                | (x0 != x0) | (x1 != x1) | (x2 != x2) | (x3 != x3)):
+            return first_nan_value(a, lo, n, 1)
+        m0 = m0 if m0 < x0 else x0
+        m1 = m1 if m1 < x1 else x1
+        m2 = m2 if m2 < x2 else x2
+        m3 = m3 if m3 < x3 else x3
+        m0 = m0 if m0 < m2 else m2
+        m1 = m1 if m1 < m3 else m3
+        return m0 if m0 < m1 else m1
+    m0 = a[lo + 0]
+    m1 = a[lo + 1]
+    m2 = a[lo + 2]
+    m3 = a[lo + 3]
+    m4 = a[lo + 4]
+    m5 = a[lo + 5]
+    m6 = a[lo + 6]
+    m7 = a[lo + 7]
+    u0 = -np.int32((m0 != m0) | (m4 != m4))
+    u1 = -np.int32((m1 != m1) | (m5 != m5))
+    u2 = -np.int32((m2 != m2) | (m6 != m6))
+    u3 = -np.int32((m3 != m3) | (m7 != m7))
+    for t in range((n - 1) // 8):
+        j = lo + min(8 + 8 * t, n - 8)
+        x0 = a[j + 0]
+        x1 = a[j + 1]
+        x2 = a[j + 2]
+        x3 = a[j + 3]
+        x4 = a[j + 4]
+        x5 = a[j + 5]
+        x6 = a[j + 6]
+        x7 = a[j + 7]
+        m0 = m0 if m0 < x0 else x0
+        m1 = m1 if m1 < x1 else x1
+        m2 = m2 if m2 < x2 else x2
+        m3 = m3 if m3 < x3 else x3
+        m4 = m4 if m4 < x4 else x4
+        m5 = m5 if m5 < x5 else x5
+        m6 = m6 if m6 < x6 else x6
+        m7 = m7 if m7 < x7 else x7
+        u0 = u0 | -np.int32((x0 != x0) | (x4 != x4))
+        u1 = u1 | -np.int32((x1 != x1) | (x5 != x5))
+        u2 = u2 | -np.int32((x2 != x2) | (x6 != x6))
+        u3 = u3 | -np.int32((x3 != x3) | (x7 != x7))
+    if (u0 | u1 | u2 | u3) != 0:
+        return first_nan_value(a, lo, n, 1)
+    m0 = m0 if m0 < m4 else m4
+    m1 = m1 if m1 < m5 else m5
+    m2 = m2 if m2 < m6 else m6
+    m3 = m3 if m3 < m7 else m7
+    m0 = m0 if m0 < m2 else m2
+    m1 = m1 if m1 < m3 else m3
+    return m0 if m0 < m1 else m1
+
+
+def short_max(a, lo, n):
+    """The largest of ``a[lo:lo + n]`` (``n >= 4``), or a NaN of ``a``
+    (``short_extremes``)."""
+    if n < 8:
+        m0 = a[lo + 0]
+        m1 = a[lo + 1]
+        m2 = a[lo + 2]
+        m3 = a[lo + 3]
+        x0 = a[lo + n - 4]
+        x1 = a[lo + n - 3]
+        x2 = a[lo + n - 2]
+        x3 = a[lo + n - 1]
+        if ((m0 != m0) | (m1 != m1) | (m2 != m2) | (m3 != m3)
+                | (x0 != x0) | (x1 != x1) | (x2 != x2) | (x3 != x3)):
+            return first_nan_value(a, lo, n, 1)
+        m0 = m0 if m0 > x0 else x0
+        m1 = m1 if m1 > x1 else x1
+        m2 = m2 if m2 > x2 else x2
+        m3 = m3 if m3 > x3 else x3
+        m0 = m0 if m0 > m2 else m2
+        m1 = m1 if m1 > m3 else m3
+        return m0 if m0 > m1 else m1
+    m0 = a[lo + 0]
+    m1 = a[lo + 1]
+    m2 = a[lo + 2]
+    m3 = a[lo + 3]
+    m4 = a[lo + 4]
+    m5 = a[lo + 5]
+    m6 = a[lo + 6]
+    m7 = a[lo + 7]
+    u0 = -np.int32((m0 != m0) | (m4 != m4))
+    u1 = -np.int32((m1 != m1) | (m5 != m5))
+    u2 = -np.int32((m2 != m2) | (m6 != m6))
+    u3 = -np.int32((m3 != m3) | (m7 != m7))
+    for t in range((n - 1) // 8):
+        j = lo + min(8 + 8 * t, n - 8)
+        x0 = a[j + 0]
+        x1 = a[j + 1]
+        x2 = a[j + 2]
+        x3 = a[j + 3]
+        x4 = a[j + 4]
+        x5 = a[j + 5]
+        x6 = a[j + 6]
+        x7 = a[j + 7]
+        m0 = m0 if m0 > x0 else x0
+        m1 = m1 if m1 > x1 else x1
+        m2 = m2 if m2 > x2 else x2
+        m3 = m3 if m3 > x3 else x3
+        m4 = m4 if m4 > x4 else x4
+        m5 = m5 if m5 > x5 else x5
+        m6 = m6 if m6 > x6 else x6
+        m7 = m7 if m7 > x7 else x7
+        u0 = u0 | -np.int32((x0 != x0) | (x4 != x4))
+        u1 = u1 | -np.int32((x1 != x1) | (x5 != x5))
+        u2 = u2 | -np.int32((x2 != x2) | (x6 != x6))
+        u3 = u3 | -np.int32((x3 != x3) | (x7 != x7))
+    if (u0 | u1 | u2 | u3) != 0:
+        return first_nan_value(a, lo, n, 1)
+    m0 = m0 if m0 > m4 else m4
+    m1 = m1 if m1 > m5 else m5
+    m2 = m2 if m2 > m6 else m6
+    m3 = m3 if m3 > m7 else m7
+    m0 = m0 if m0 > m2 else m2
+    m1 = m1 if m1 > m3 else m3
+    return m0 if m0 > m1 else m1
+
+
 def first_nan_value(a, lo, n, step):
     """The first NaN of ``a[lo:lo + n:step]`` (there is one)."""
     for i in range(lo, lo + n, step):
@@ -520,8 +655,10 @@ def first_nan_value(a, lo, n, step):
 
 
 # every index above is in range by construction: no checks (pipeline.py)
-for _f in (keep, lanes_min, lanes_max, first_nan_value):
+for _f in (keep, lanes_min, lanes_max, short_min, short_max, first_nan_value):
     _f.hj_unchecked = True
 keep.hj_inline = True
 lanes_min.hj_inline = True
 lanes_max.hj_inline = True
+short_min.hj_inline = True
+short_max.hj_inline = True

@@ -1,9 +1,9 @@
 """``np.logspace(start, stop, num=50, endpoint=True, base=10.0)`` of real
 numbers as NumPy computes it: ``np.power(base, np.linspace(start, stop, num,
 endpoint))`` (``log_ranges_algorithms``), float64.  The ``linspace`` values are
-NumPy's bit for bit; the power is C's ``pow`` for each element, as NumPy's power
-loop computes it except on AVX-512 hosts, where its SIMD ``pow`` can differ in
-the last bits (within 4 ulp; ``docs/semantics.md``).
+NumPy's bit for bit; the power is NumPy's power loop's for each element
+(:class:`PowerLoop`): C's ``pow``, or on AVX-512 hosts NumPy's SIMD ``pow``
+(``lowering/numpy_loops.py``).
 
 Compiled: real scalar ``start``, ``stop`` and ``base`` (not float32 bounds, as
 ``np.linspace``), an integer ``num``.  Array bounds or base, complex values,
@@ -11,7 +11,7 @@ Compiled: real scalar ``start``, ``stop`` and ``base`` (not float32 bounds, as
 
 ``np.geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0)`` of real
 scalars follows NumPy's steps (``log_ranges_algorithms.geomspace``) on this
-``logspace``, so its powers are the same C ``pow``; it is compiled where NumPy
+``logspace``, so its powers are the same; it is compiled where NumPy
 computes in float64 (its ``result_type(start, stop, float(num), dtype)``) and
 ``dtype`` is a float type (the result cast to it, as NumPy's ``astype``).  Complex
 bounds, integer dtypes and an ``axis`` other than 0 or -1 fall back."""
@@ -21,7 +21,7 @@ from ...typing_rules import Incompatible
 from ...ir import types as T
 from ..python import operators as ops
 from ..python.operators import C
-from ..registry import PlannedCall, bound_const, register
+from ..registry import CallTemplate, PlannedCall, bound_const, register
 from . import log_ranges_algorithms as la
 
 _PARAMS = ("start", "stop", "num", "endpoint", "base", "dtype", "axis")
@@ -128,3 +128,25 @@ class Geomspace(PlannedCall):
         z = ew.to_lazy(L, L.let(out))
         return ew.materialize(L, ew.Lazy(rt, z.dims, lambda idx: array_cast(
             L, z.elem(idx), rt.dtype)))
+
+
+@register
+class PowerLoop(CallTemplate):
+    """``power_loop(base, y)`` of ``log_ranges_algorithms``: ``np.power`` of a
+    float64 number and a 1-D float64 array, each element NumPy's loop's
+    (``elementwise.numpy_pow``: NumPy's SIMD function where the target calls it,
+    else C's ``pow``, exactly: not the vector math of a vectorised loop)."""
+
+    paths = ("hanajit.lib.arrays.log_ranges_algorithms.power_loop",)
+
+    def typer(self, inf, call, args, kwargs):
+        return T.ArrayType(T.FLOAT64, 1, "C")
+
+    def lower(self, L, call, args, kwargs):
+        from . import elementwise as ew
+
+        def elem(b, v):
+            r = ew.numpy_pow(b, v, T.FLOAT64)
+            r.libm_exact = True
+            return r
+        return ew.lift(L, list(args), call.type, elem)

@@ -1,14 +1,21 @@
 """``np.logspace`` in Python source compiled by hanajit (``log_ranges`` types the
 call): NumPy's ``logspace`` (``numpy/_core/function_base.py``) for scalar
-bounds and base, on hanajit's ``np.linspace``; the power is C's ``pow`` for every
-element (``np.float_power``: the same float64 power, never the vector ``pow``),
-which NumPy's power loop is wherever it does not run its own SIMD ``pow``."""
+bounds and base, on hanajit's ``np.linspace``; the power is NumPy's power loop,
+``np.power(base, y)`` (:data:`power_loop`, ``log_ranges.PowerLoop``)."""
 import numpy as np
+
+from ..registry import CompiledOnly
+
+# ``np.power(base, y)`` of a float64 number and array, each element as NumPy's
+# loop computes it: its SIMD ``pow`` where NumPy runs one and the target calls
+# it (``lowering/numpy_loops.py``), else C's ``pow`` (never the vector math of
+# a vectorised loop)
+power_loop = CompiledOnly("np.power loop")
 
 
 def logspace(start, stop, num, endpoint, base):
     y = np.linspace(start, stop, num, endpoint)
-    return np.float_power(base, y)
+    return power_loop(base, y)
 
 
 def geomspace(start, stop, num, endpoint):

@@ -88,7 +88,7 @@ class MathFunc(CallTemplate):
             # (the legacy Gaussian's log, after two inlined draws)
             r.scalar_only = True          # (lowering/llvm.py: no vector variant)
         if not self.checked:
-            return r
+            return numpy_loop_element(L, r) if self.paths[0].startswith("numpy.") else r
         r = L.let(r)
         if self.intrinsic == "sqrt":
             # the same test as below, made on the argument: sqrt is NaN exactly for
@@ -349,7 +349,19 @@ class NumpyBinary(CallTemplate):
             return lae.logaddexp(L, a, b, t, self.impl == "logaddexp2")
         if self.impl == "heaviside":
             return lae.heaviside(a, b, t)
-        return N.Intrinsic(self.impl, [a, b], t)
+        return numpy_loop_element(L, N.Intrinsic(self.impl, [a, b], t))
+
+
+def numpy_loop_element(L, r: N.Intrinsic) -> N.Intrinsic:
+    """``r`` as an element of NumPy's ufunc loop in a user's function: NumPy's own
+    SIMD function where NumPy's loop is one and the target calls it
+    (``Intrinsic.numpy_loop``, ``lowering/numpy_loops.py``).  Not in hanajit's
+    library code, whose NumPy calls stand for NumPy's C code calling the C
+    library (``np.expm1`` in a random distribution is C's ``expm1``)."""
+    from ..registry import ours
+    if not ours(L.fn):
+        r.numpy_loop = True
+    return r
 
 
 @functools.lru_cache(maxsize=None)
