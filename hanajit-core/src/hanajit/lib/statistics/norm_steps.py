@@ -75,10 +75,13 @@ def lower(L, a, rt: T.Scalar, o, axes: tuple, keep: bool, result_type):
     if o == 1:
         return _reduce(L, total, absx, rt, axes, keep, nd)
     powered = ew.lift(L, [absx], absx.type, lambda x: _power_loop(L, x, float(o), rt))
-    if L.ctx is not None and L.ctx.capabilities.numpy_simd_calls:
+    if (L.ctx is not None and L.ctx.capabilities.numpy_simd_calls
+            and float(o) not in (2.0, 0.5, -1.0) and (nd == 1 or at.layout == "C")):
         # NumPy's temporary, its powers computed whole in a vectorised loop: the
         # sum's leaves would call NumPy's vector pow once per value (0.32x ->
-        # 0.20x NumPy's time) where NumPy's own SIMD functions are called
+        # 0.20x NumPy's time) where NumPy's own SIMD functions are called.  (In
+        # C order: NumPy's own temporary takes the input's memory order, which
+        # decides its sum's order; other layouts keep the lazy temporary)
         powered = L.let(ew.materialize(L, powered))
     v = _reduce(L, total, powered, rt, axes, keep, nd)
     q = 1.0 / float(o)                            # ``reciprocal(ord, dtype=ret.dtype)``
