@@ -45,9 +45,26 @@ def _final(a, i):
     return j == len(a) or not flags(a[j]) & CASED
 
 
+def _ascii_case(a, lower):
+    """``changed_case`` of an ASCII str: one pass, one shift."""
+    first, last, shift = (65, 90, 32) if lower else (97, 122, -32)
+    out = np.empty(len(a), np.int32)
+    for i in range(len(a)):
+        c = a[i]
+        out[i] = c + shift if first <= c <= last else c
+    return out
+
+
 def changed_case(a, lower):
     """``a.upper()`` (``lower`` 0) or ``a.lower()`` (1): the full mappings ('ß'
     upper is 'SS'), counted first, then written."""
+    ascii_only = True
+    for i in range(len(a)):
+        if a[i] >= 128:
+            ascii_only = False
+            break
+    if ascii_only:
+        return _ascii_case(a, lower)
     size = 0
     for i in range(len(a)):
         lo, hi = _case_of(a[i], lower)
