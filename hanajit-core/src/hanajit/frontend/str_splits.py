@@ -8,7 +8,8 @@ bounds of its pieces (an int64 array, a start and an end per piece:
 piece is made when it is read.  A *split local* -- a name every assignment of
 which is such a call, read only as ``parts[i]``, ``len(parts)``, ``for p in
 parts`` (also ``enumerate(parts)``) or as the iterable of a comprehension -- is
-the two arrays (``$pc_parts``, ``$pb_parts``; tested for truth too: ``if parts:``); ``for w in s.split()`` and a
+the two arrays (``$pc_parts``, ``$pb_parts``; tested for truth too: ``if parts:``); ``for w in
+s.split()`` and a
 comprehension over a split compute them just before the loop, as the loop
 would; ``s.split(",")[i]`` and ``len(s.split())`` are one call each.  A split
 used otherwise (returned, stored, passed, sliced) falls back with a reason."""

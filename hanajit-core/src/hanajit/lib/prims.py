@@ -389,7 +389,8 @@ def mt19937_key(address):
 
 # Python's ``random`` generators (``lib/random/python_random.py``): the global instance's
 # address (one int64), an instance's MT as 625 uint32 (``index`` first), and
-# its ``gauss_next`` (compiled: ``lib/random/python_capi.py``; here ``lib/random/python_random_state.py``)
+# its ``gauss_next`` (compiled: ``lib/random/python_capi.py``; here
+# ``lib/random/python_random_state.py``)
 
 
 def pyrandom_global():

@@ -5,7 +5,8 @@ legacy ``np.random`` functions on NumPy's global ``RandomState``.
 ``replace`` any bool, ``p`` a 1-D float64 or float32 array, and (``Generator``)
 ``shuffle=`` a bool, ``a`` also an n-D array (2-D, or C-contiguous beyond)
 whose rows are chosen (``axis=0``, literal, the only ``axis=``);
-``shuffle(x)`` of a writeable array and ``permutation(x)`` of an int or an array, n-D arrays along axis 0 (rows swapped; C-contiguous
+``shuffle(x)`` of a writeable array and ``permutation(x)`` of an int or an array, n-D arrays along
+axis 0 (rows swapped; C-contiguous
 beyond 2-D).  The algorithms, their checks and draws are NumPy's
 (``choice_algorithms.py``); a compiled call leaves the bit generator, or
 the global state, as the interpreter does.  Another ``axis=``, other ``p`` and ``a``
