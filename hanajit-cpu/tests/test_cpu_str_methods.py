@@ -181,6 +181,29 @@ def test_pieces_and_stripped_strs_are_never_written():
         same(grown_views, codes(text))
 
 
+def numpy_split(a):
+    parts = np.split(a, 2)          # (not a str's split: a tuple of views)
+    total = 0.0
+    for p in parts:
+        total += p.sum()
+    return parts[0].sum() + len(parts) + total
+
+
+def test_a_split_of_something_else_is_not_a_strs():
+    assert compiled(numpy_split)(np.arange(6.0)) == numpy_split(np.arange(6.0))
+
+
+def padded_far(n):
+    s = str(n)
+    if n < 0:
+        return "x".zfill(10 ** 12)  # (never run: not made while compiling)
+    return s.zfill(3)
+
+
+def test_a_huge_padding_of_constants_is_not_made_while_compiling():
+    same(padded_far, 7)
+
+
 # ------------------------------------------------------- on str arguments
 def of_argument(s, n):
     t = str(n)

@@ -172,7 +172,19 @@ class Strs:
         self.tables = {k: v for k, v in self.tables.items() if self._table_uses_ok(k)}
         from .str_splits import candidates
         self.splits = candidates(fn, binds, self.params)      # parts = s.split(",")
-        # str locals: the largest set whose every binding is a str
+        while True:
+            self.locals = self._str_locals()
+            # (a split of something not a str -- np.split(a, 3) -- is none)
+            keep = {n for n in self.splits if all(self.like(v.func.value, self.locals)
+                                                  for v, _ in binds[n])}
+            if keep == self.splits:
+                break
+            self.splits = keep
+
+    def _str_locals(self) -> set:
+        """The str locals: the largest set of names whose every binding is a str,
+        less those only ever assigned one constant."""
+        binds = self.binds
         cands = {n for n, bs in binds.items() if n not in self.params and n not in
                  self.const and n not in self.tables and n not in self.splits}
         while True:
@@ -181,9 +193,9 @@ class Strs:
             if keep == cands:
                 break
             cands = keep
-        self.locals = {n for n in cands if any(how != "=" or self.rt(v, cands | self.coded)
-                                               for v, how in binds[n])
-                       or len({ast.dump(v) for v, _ in binds[n]}) > 1} | self.coded
+        return {n for n in cands if any(how != "=" or self.rt(v, cands | self.coded)
+                                        for v, how in binds[n])
+                or len({ast.dump(v) for v, _ in binds[n]}) > 1} | self.coded
 
     def _table_uses_ok(self, name) -> bool:
         parents = {}

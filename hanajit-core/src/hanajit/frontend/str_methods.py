@@ -64,6 +64,8 @@ def _constant(info, a, S):
 
 
 _NOT = object()
+_WIDTHS = frozenset(("zfill", "center", "ljust", "rjust"))
+_FOLDED_WIDTH = 1 << 20
 
 
 def folded(info, e, S):
@@ -74,8 +76,9 @@ def folded(info, e, S):
         return None
     receiver = info.value(m[0], S)
     args = [_constant(info, a, S) for a in e.args]
-    if receiver is None or _NOT in args:
-        return None
+    if receiver is None or _NOT in args or m[1] in _WIDTHS and args and \
+            type(args[0]) is int and args[0] > _FOLDED_WIDTH:
+        return None         # (a padding of a million characters: made at run time)
     try:
         return getattr(receiver, m[1])(*args)
     except Exception:       # noqa: BLE001 - (CPython raises it at run time, as compiled)
