@@ -30,7 +30,7 @@ from .dispatch.heaptype import native_dispatch_enabled, native_type, set_vectorc
 from .dispatch.native import CallShape, Handlers
 from .dispatch.specialization import Specialization
 from .typing_rules import argtypeof
-from .ir.types import FunctionArg, NumpyScalarArg, StrArg
+from .ir.types import DefaultArg, FunctionArg, NumpyScalarArg, StrArg, default_arg, plain
 from .jitted import register_class
 from .loops import prange  # noqa: F401  (re-exported: ``hanajit.prange``)
 from .errors import (
@@ -132,15 +132,17 @@ HOT_CALLS = 16
 STR_VALUES_CAP = 32
 
 
-def _accepts(spec_types, arg_types) -> bool:
+def _accepts(spec_types, arg_types, eager=False) -> bool:
     """Can a specialisation compiled for ``spec_types`` run ``arg_types``?  Only
     array layouts widen: an any-layout ("A") array specialisation takes C- and
-    F-contiguous arrays of the same dtype, ndim and writeability."""
+    F-contiguous arrays of the same dtype, ndim and writeability; and for a
+    function compiled eagerly (``signature=``), a signature's type takes an
+    omitted argument's default (``DefaultArg``) of that type."""
     from .ir.types import ArrayType
     if len(spec_types) != len(arg_types):
         return False
     for s, a in zip(spec_types, arg_types):
-        if s == a:
+        if s == a or eager and isinstance(a, DefaultArg) and s == a.base:
             continue
         if not (isinstance(s, ArrayType) and isinstance(a, ArrayType) and s.layout == "A"
                 and s.dtype == a.dtype and s.ndim == a.ndim and s.readonly == a.readonly):
@@ -150,8 +152,9 @@ def _accepts(spec_types, arg_types) -> bool:
 
 def _keyed(entry, key):
     """A native entry checking its arguments by dispatch key: a ``np.float64``
-    argument (``NumpyScalarArg``) must not be taken for a Python float."""
-    if entry is None or not any(isinstance(t, NumpyScalarArg) for t in key):
+    argument (``NumpyScalarArg``) must not be taken for a Python float, nor any
+    int for an omitted argument's folded default (``DefaultArg``)."""
+    if entry is None or not any(isinstance(t, (NumpyScalarArg, DefaultArg)) for t in key):
         return entry
     import dataclasses
     return dataclasses.replace(entry, arg_types=tuple(key))
@@ -191,6 +194,7 @@ class JitFunction:
         except (TypeError, ValueError):      # pragma: no cover
             self._sig = None
         self._nparams = self._simple_arity()
+        self._omitted = self._foldable_defaults()
         self._varargs = self._sig is not None and any(
             p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in self._sig.parameters.values())
         # native dispatch: entry i of the generated code is _native_entries[i]
@@ -209,6 +213,20 @@ class JitFunction:
         if self.options["signature"] is not None:
             self.compile_signature(self.options["signature"])
 
+    def _foldable_defaults(self) -> tuple:
+        """(index, default object, its ``DefaultArg``) of each parameter whose
+        default is a number worth folding: a call omitting it compiles apart, with
+        the value as a constant (as Numba does; ``ir.types.DefaultArg``)."""
+        if self._sig is None:
+            return ()
+        out = []
+        for i, p in enumerate(self._sig.parameters.values()):
+            if p.default is not p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                t = default_arg(p.default)
+                if t is not None:
+                    out.append((i, p.default, t))
+        return tuple(out)
+
     def _simple_arity(self):
         """Number of parameters when all are plain positional ones (fast path)."""
         if self._sig is None:
@@ -226,6 +244,8 @@ class JitFunction:
                 return self._call_varargs(args, kwargs)
             args = self._bind(args, kwargs)
         key = tuple(map(argtypeof, args))
+        if self._omitted:
+            key = self._mark_defaults(key, args)
         runner = self._specs.get(key)
         if runner is None:
             runner = self._specialize(key, args)
@@ -235,6 +255,15 @@ class JitFunction:
                                                       len(self._native_entries)):
                 self._update_native()
         return runner(*args)
+
+    def _mark_defaults(self, key, args) -> tuple:
+        """``key`` with a ``DefaultArg`` for each argument that is its parameter's
+        default object (an omitted argument, or the same object passed)."""
+        key = list(key)
+        for i, obj, t in self._omitted:
+            if args[i] is obj and key[i] == t.base:
+                key[i] = t
+        return tuple(key)
 
     def _call_varargs(self, args, kwargs):
         """``def f(*xs)`` / ``**kw``: not compiled; runs in the interpreter, with
@@ -289,7 +318,8 @@ class JitFunction:
             for known, spec in self._compiled.items():
                 # e.g. an eager "f64[:]" takes C arrays; a GPU kernel (no runner)
                 # called directly goes on to _compile, which falls back
-                if spec.runner is not None and _accepts(known, key):
+                if spec.runner is not None and _accepts(
+                        known, key, self.options["signature"] is not None):
                     self._specs[key] = spec.runner
                     return spec.runner
             try:
@@ -641,7 +671,13 @@ class JitFunction:
         from .signature import parse_signature
         key = tuple(parse_signature(signature)[0]) if isinstance(signature, str) else tuple(
             signature)
-        return self._compiled[key]
+        spec = self._compiled.get(key)
+        if spec is None:        # a signature's types name a folded default's type
+            spec = next((s for k, s in self._compiled.items()
+                         if tuple(map(plain, k)) == key), None)
+        if spec is None:
+            raise KeyError(key)
+        return spec
 
     def inspect_llvm(self, signature=None) -> str:
         """The LLVM IR (optimised) of a specialisation."""

@@ -64,6 +64,10 @@ def _widens(types) -> bool:
     return False
 
 
+def _folds_default(types) -> bool:
+    return any(isinstance(t, T.DefaultArg) for t in types)
+
+
 def _has_array(t) -> bool:
     if isinstance(t, T.ArrayType):
         return True
@@ -154,9 +158,11 @@ class _Gen:
         self.raise_index = []            # (index constant, block) for the phi
         # None: not handled natively.  Entries with any-layout arrays come last, so
         # an argument takes its exact specialisation when there is one, as in
-        # the Python dispatcher
+        # the Python dispatcher; entries folding an omitted argument's default
+        # (``DefaultArg``) before those taking any value there
         order = sorted((i for i, e in enumerate(self.entries) if e is not None),
-                       key=lambda i: _widens(self.entries[i].arg_types))
+                       key=lambda i: (_widens(self.entries[i].arg_types),
+                                      not _folds_default(self.entries[i].arg_types)))
         for i in order:
             self.try_entry(i, self.entries[i])
         b.branch(self.slow_bb)

@@ -416,7 +416,19 @@ def _box_str(cx, b, leaves, t):
 _STR_ARG = ScalarBoxing(_check_str, lambda cx, b, obj, t, fail: [], _box_str)
 
 
+def _check_default(cx, b, obj, t, fail):
+    """An omitted argument's default (``DefaultArg``): that very object, which
+    the type holds (so its address is not reused while the entry lives)."""
+    continue_if(b, _is(b, obj, CApi.address(id(t.value))), fail, "default.same")
+
+
+_DEFAULT_ARG = ScalarBoxing(_check_default,
+                            lambda cx, b, obj, t, fail: unbox(cx, b, obj, t.base, fail))
+
+
 def _entry(t: T.Type):
+    if isinstance(t, T.DefaultArg):        # a folded default: checked by identity
+        return _DEFAULT_ARG
     if isinstance(t, T.NumpyScalarArg):    # np.float64 ...: a NumPy scalar
         return _numpy_scalars()
     if isinstance(t, T.StrArg):            # a str constant: checked, passes nothing

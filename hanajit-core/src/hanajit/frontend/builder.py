@@ -21,7 +21,7 @@ import numbers
 
 from .. import gpu
 from . import comprehension_arrays, comprehensions, index_grid_calls, local_imports, \
-    message_formats, tolist_calls
+    message_formats, omitted_defaults, tolist_calls
 from ..errors import RERUN, UnsupportedError, escape_braces
 from ..ir import constants as K
 from ..ir import nodes as N
@@ -780,6 +780,9 @@ def build_function(parsed: ParsedFunction, parallel: dict | None = None,
     value) the body depends on."""
     args = parsed.node.args
     params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+    defaults = {p: t.value for p, t in zip(params, arg_types) if isinstance(t, T.DefaultArg)}
+    if defaults:
+        parsed = omitted_defaults.folding(parsed, defaults)
     str_args = {p: t.value for p, t in zip(params, arg_types) if isinstance(t, T.StrArg)}
     # (a run-time str passed by a compiled caller: its code points, frontend.str_locals)
     str_args.update({p: None for p, t in zip(params, arg_types)

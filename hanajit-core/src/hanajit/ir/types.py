@@ -6,7 +6,7 @@ cache keys).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 class Type:
@@ -206,6 +206,35 @@ class ConstType(Type):
 
     def __str__(self) -> str:
         return f"const({self.value!r})"
+
+
+@dataclass(frozen=True)
+class DefaultArg(Type):
+    """Only in dispatch keys: an argument that is its parameter's default object
+    (``crc16(data)`` of ``def crc16(data, poly=0x8408)``, the call omitting it): the
+    specialisation folds the value as a constant, as if the body began with
+    ``poly = 0x8408`` (``frontend.builder.build_function``).  Passed as ``base``
+    (``plain`` strips the marker); the dispatchers check the argument is that very
+    object, which the type holds, so its address is never reused.  Keys compare by
+    ``base`` and ``text`` (``repr``: ``-0.0`` and ``0.0`` differ)."""
+
+    base: Scalar
+    text: str
+    value: object = field(compare=False, hash=False, repr=False)
+
+    def __str__(self) -> str:
+        return f"{self.base.name} = {self.text}"
+
+    __repr__ = __str__
+
+
+def default_arg(value) -> "DefaultArg | None":
+    """The :class:`DefaultArg` of a parameter default worth folding (an exact
+    ``bool``, ``int`` in int64, ``float`` or ``complex``), else None."""
+    t = _PY_DEFAULTS.get(type(value))
+    if t is None or t is INT64 and not INT64_MIN <= value <= INT64_MAX:
+        return None
+    return DefaultArg(t, repr(value), value)
 
 
 @dataclass(frozen=True)
@@ -415,12 +444,13 @@ BY_NAME.update({"int": INT64, "float": FLOAT64, "complex": COMPLEX128,
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 PYTHON_KINDS = (BOOL, INT64, FLOAT64, COMPLEX128)     # the types Python numbers have
+_PY_DEFAULTS = {bool: BOOL, int: INT64, float: FLOAT64, complex: COMPLEX128}
 
 
 def plain(t: Type) -> Type:
     """A dispatch-key type without its :class:`NumpyScalarArg` marker (only whole
     arguments carry one)."""
-    return t.base if isinstance(t, NumpyScalarArg) else t
+    return t.base if isinstance(t, (NumpyScalarArg, DefaultArg)) else t
 
 
 def int_range(t: Scalar) -> tuple[int, int]:
