@@ -16,7 +16,8 @@ integer dtype and bool, ``endpoint=``), ``poisson`` and the sixteen of
 ``more_distributions.py`` (gamma, beta, geometric ...), scalar and ``size=``
 forms (an int or a tuple of ints); ``choice``, ``shuffle`` and ``permutation`` are in ``choice.py``;
 float32 ``standard_normal``/``standard_exponential``/``standard_gamma``, ``method='inv'``,
-``hypergeometric``, ``multinomial`` and ``dirichlet`` in ``more_methods.py``;
+``hypergeometric``, ``multinomial``, ``dirichlet`` and
+``multivariate_hypergeometric`` in ``more_methods.py``;
 ``multivariate_normal`` in ``multivariate_normal.py``.
 Other methods and forms fall back to the interpreter naming the method.
 """
