@@ -1,6 +1,7 @@
 """More ``np.random.RandomState`` methods and legacy functions: ``multinomial`` and
 ``dirichlet`` (on an argument, one made in the function and the global state),
-``tomaxint`` and ``random_integers`` -- NumPy's values bit for bit, its errors,
+``tomaxint`` and ``random_integers``, the order of ``randint``'s/``integers``'
+errors -- NumPy's values bit for bit, its errors,
 the states after (``test_cpu_random_state.compare``), many seeds and shapes.
 """
 from __future__ import annotations
@@ -143,3 +144,34 @@ def test_random_integers_deprecation_as_an_error_raises_it():
         warnings.simplefilter("error", DeprecationWarning)
         with pytest.raises(DeprecationWarning, match=r"randint\(1, 5 \+ 1\)"):
             jit(one_integer)(np.random.RandomState(1), 5)
+
+
+def bounded(rs, rng, low, high, size):
+    return (outcome(rs.randint, low, high, size), outcome(rs.randint, low, high, size, np.int8),
+            outcome(rs.randint, low, high, size, np.uint64),
+            outcome(rng.integers, low, high, size), outcome(rng.integers, low, high, size,
+                                                           np.int16))
+
+
+def bounded_jit(rs, rng, low, high, size):
+    return tuple(outcome(f, r, low, high, size) for f, r in (
+        (JIT_RANDINT, rs), (JIT_RANDINT8, rs), (JIT_RANDINT_U, rs), (JIT_INTEGERS, rng),
+        (JIT_INTEGERS16, rng)))
+
+
+JIT_RANDINT = jit(lambda rs, low, high, size: rs.randint(low, high, size))
+JIT_RANDINT8 = jit(lambda rs, low, high, size: rs.randint(low, high, size, np.int8))
+JIT_RANDINT_U = jit(lambda rs, low, high, size: rs.randint(low, high, size, np.uint64))
+JIT_INTEGERS = jit(lambda rng, low, high, size: rng.integers(low, high, size))
+JIT_INTEGERS16 = jit(lambda rng, low, high, size: rng.integers(low, high, size, np.int16))
+
+
+@pytest.mark.parametrize("low, high", [(5, 3), (0, 0), (-1000, 5), (-1, 3), (3, 3)])
+@pytest.mark.parametrize("size", [-1, (2, -1), (0, -1), 0, (2, 0)])
+def test_bound_errors_come_before_negative_dimensions(low, high, size):
+    """``_rand_<type>``: an empty size returns at once, else the bounds are checked
+    before the array (with its negative dimensions) is made."""
+    got = bounded_jit(np.random.RandomState(1), np.random.default_rng(1), low, high, size)
+    want = bounded(np.random.RandomState(1), np.random.default_rng(1), low, high, size)
+    assert [g[0] for g in got] == [w[0] for w in want]
+    assert all(same(g[1], w[1]) if g[0] == "ok" else g == w for g, w in zip(got, want))

@@ -9,8 +9,8 @@ it keeps, and its cached second Gaussian (``has_gauss``/``gauss``) read and
 written in place (``legacy_algorithms.py``; the memory is found by
 ``legacy_state.py`` and linked by the CPU engine).  ``np.random.seed(None)``
 runs the function in the interpreter, array seeds are ``legacy_seeding.py``'s;
-the other distributions are in ``legacy_more.py``.  The same templates with ``method`` are the methods
-of a ``RandomState`` passed in or made in the function (``random_state.py``):
+the other distributions are in ``legacy_more.py``.  The same templates with
+``method`` are the methods of a ``RandomState`` passed in or made in the function (``random_state.py``):
 every helper takes the address of the state it draws from.
 """
 from __future__ import annotations

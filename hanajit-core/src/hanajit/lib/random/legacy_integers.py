@@ -13,7 +13,6 @@ uint64 (``str(True)`` differs), else the call falls back.
 """
 from __future__ import annotations
 
-from ...ir import nodes as N
 from ...ir import types as T
 from ...typing_rules import Incompatible
 from ..python import operators as ops
@@ -84,24 +83,10 @@ class RandomIntegers(OnState, CallTemplate):
         size = bound.get("size")
         if is_absent_expr(size):
             return L.call_helper(hl.random_integers, [st, low, high])
-        out, flat = checked_array(L, call.type, size, hl.check_random_integers, [low, high])
+        out, flat = new_array(L, call.type, size, before=lambda n: call_void(
+            L, hl.check_random_integers, [low, high, n]))
         call_void(L, hl.fill_random_integers, [st, flat, low, high])
         return out
-
-
-def checked_array(L, t, size, check, values):
-    """``new_array`` with ``check(*values, items)`` called before the array is
-    made (its negative dimensions reported after the check)."""
-    from ..arrays.creation import allocate, shape_values
-    dims = shape_values(L, size, check=False)
-    n = dims[0] if dims else ops.C(1, I)
-    for d in dims[1:]:
-        n = N.BinOp("mul", n, d, I)
-    n = L.let(n)
-    call_void(L, check, values + [n])
-    out = allocate(L, t, dims)
-    flat = L.let(N.ArrayView(out, ops.C(0, I), [n], [ops.C(8, I)], T.ArrayType(I, 1, "C")))
-    return out, flat
 
 
 register(RandomIntegers())
