@@ -1,6 +1,7 @@
 """``Generator.standard_normal`` / ``standard_exponential`` / ``standard_gamma``
 with ``dtype=np.float32`` (NumPy's float ziggurats), ``standard_exponential(
-method='inv')``, ``hypergeometric``, ``multinomial`` and ``dirichlet``: compiled
+method='inv')``, ``hypergeometric``, ``multinomial``, ``dirichlet`` and
+``multivariate_hypergeometric`` (both methods): compiled
 draws equal NumPy's bit for bit, the bit generator's state afterwards is the
 same, and NumPy's ValueErrors (type and message) come in its order.
 
@@ -185,3 +186,36 @@ def test_unsupported_forms_fall_back():
             jf(r1, np.array([0.5, 0.5], np.float32))
     with pytest.raises(TypeError):
         f(r2, np.array([0.5, 0.5], np.float32))
+
+
+# ------------------------------------------------- multivariate_hypergeometric
+def mvhg(rng, colors, nsample, size):
+    return (rng.multivariate_hypergeometric(colors, nsample, size),
+            rng.multivariate_hypergeometric(colors, nsample, size, method="count"),
+            rng.multivariate_hypergeometric(colors, nsample), rng.random())
+
+
+COLORS = [np.array([3, 4, 5]), np.array([10, 0, 2, 50]), np.array([0, 0]),
+          np.array([], np.int64), np.array([1000000, 1]), np.array([7], np.int32),
+          (20, 1, 300), np.array([-1, 4]), np.array([2**62, 2**62])]
+
+
+@pytest.mark.parametrize("colors", COLORS, ids=range(len(COLORS)))
+@pytest.mark.parametrize("kind", KINDS[:2])
+def test_multivariate_hypergeometric(kind, colors):
+    """Each method's draws and the complement above half the total; NumPy's
+    ValueErrors in its order (nsample, colors, their sum, nsample > sum, then a
+    negative size)."""
+    jf = strict_jit(mvhg)
+    total = int(np.sum(colors)) if np.all(np.asarray(colors) < 2**40) else 0
+    for nsample in sorted({0, 1, total // 2, total // 2 + 1, total, total + 1, -1}):
+        for size in (None, 3, (2, 2), -1, 0):
+            compare(jf, mvhg, kind, 5 + nsample % 7, colors, nsample, size)
+
+
+def mvhg_method(rng, method):
+    return rng.multivariate_hypergeometric((2, 3), 2, method=method)
+
+
+def test_multivariate_hypergeometric_bad_method():
+    compare(strict_jit(mvhg_method), mvhg_method, "PCG64", 1, "other")

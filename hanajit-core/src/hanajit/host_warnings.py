@@ -2,7 +2,8 @@
 (a ctypes callback the CPU engine links, :func:`address`).
 
 The compiled code passes a constant text, the ``repr`` of ``(category,
-message)`` with ``category`` the name of a builtin warning class
+message)`` with ``category`` the name of a builtin warning class, and the
+integers that fill the message's ``{}`` fields
 (``lib/python/warning_calls.py``; NumPy's ``multivariate_normal`` warns
 "covariance is not symmetric positive-semidefinite.").  The callback warns as
 the interpreter would, attributed to the first frame outside hanajit (compiled
@@ -38,6 +39,8 @@ def host_warn(text, slots, count) -> int:
     if found is None:
         found = _texts[key] = ast.literal_eval(key.decode("utf-8", "surrogatepass"))
     category, message = found
+    if count:           # integers for the message's "{}" fields
+        message = message.format(*(ctypes.c_int64 * count).from_address(slots))
     try:
         warnings.warn(message, getattr(builtins, category), stacklevel=_stacklevel())
     except Exception:

@@ -55,8 +55,8 @@ from .passes.result_flags import return_flags, wanted as result_flags_wanted
 from .passes.unbound_locals import check_unbound_locals
 from .passes.version_bounds import version_bounds
 from .passes.stack_check import stack_check
-from .passes.rerun_safety import (draws_argument, handler_context, no_cause_rerun,
-                                  no_guard_after_writes)
+from .passes.rerun_safety import (clean_state_reads, draws_argument, handler_context,
+                                  no_cause_rerun, no_guard_after_writes)
 from .passes.writes import may_write_arrays
 from .passes.rewrite import rewrite_loops, rewrite_polynomials
 from .lib.parallel.regions import SerialLoop
@@ -337,6 +337,7 @@ class CompileContext:
                                or draws_argument(entry.fn))
                 no_guard_after_writes(fn, fn is entry.fn,
                                        getattr(entry.fn, "writes_arrays", True))
+                clean_state_reads(fn, fn is entry.fn)
                 _verify(fn)               # the typed Python-level IR
                 for p in passes():
                     if p.scope == "function" and p.when(self, spec, entry):

@@ -164,6 +164,8 @@ def encode_type(t):
         return ("pr",)
     if isinstance(t, T.LocalRandomStateType):
         return ("lrs",)
+    if isinstance(t, T.SavedRandomStateType):
+        return ("srs",)
     if isinstance(t, T.RandomStateType):
         return ("rs",)
     if isinstance(t, T.LocalGeneratorType):
@@ -202,6 +204,8 @@ def decode_type(d):
         return T.RANDOMSTATE
     if tag == "lrs":
         return T.LOCAL_RANDOMSTATE
+    if tag == "srs":
+        return T.SAVED_RANDOMSTATE
     if tag == "lg":
         return T.LOCAL_GENERATOR
     raise ValueError(f"unknown type tag {tag!r}")

@@ -197,6 +197,9 @@ class Inferrer(ScalarKinds):
                 s.value.type = t = T.StrArg(s.value.obj)     # boxed as the constant
             else:
                 t = self.expr(s.value, line) if s.value is not None else T.NONE
+            if isinstance(t, T.SavedRandomStateType):
+                self.fail(line, "return of a RandomState's get_state()",
+                          "compiled code keeps it only for set_state in the call")
             if _holds_generator(t):
                 self.fail(line, "return of a random generator",
                           "compiled code draws from it but cannot hand it back")
@@ -683,17 +686,19 @@ class Inferrer(ScalarKinds):
             except _TYPER_SLIPS:
                 self.fail(line, f"array method {name}()", _argument_types(argtypes[1:], kwtypes))
         if isinstance(t, T.GeneratorType):
-            what = (f"random.Random.{name}()" if isinstance(t, T.PyRandomType)
-                    else f"RandomState.{name}()" if isinstance(t, T.RandomStateType)
-                    else f"Generator.{name}()")
+            kind = ("random.Random" if isinstance(t, T.PyRandomType)
+                    else "RandomState" if isinstance(t, T.RandomStateType)
+                    else "get_state() value" if isinstance(t, T.SavedRandomStateType)
+                    else "generator")
             tpl = registry.method_template(t, name)
             if tpl is None:
-                self.fail(line, "generator method", f"{what} is not supported")
+                owner = "Generator" if kind == "generator" else kind
+                self.fail(line, f"{kind} method", f"{owner}.{name}() is not supported")
             e.method_template = tpl
             try:
                 return tpl.typer(self, e, argtypes, kwtypes)
             except Incompatible as exc:
-                self.fail(line, f"generator method {name}()", str(exc))
+                self.fail(line, f"{kind} method {name}()", str(exc))
         if isinstance(t, T.Scalar) and name == "conjugate" and len(argtypes) == 1:
             return T.INT64 if t.is_bool and not self.is_strong(e.args[0]) else t
         if isinstance(t, T.Scalar) and t.is_float and name == "is_integer":

@@ -165,7 +165,10 @@ def random_draw_is_numpy(name: str, args, kwargs=None) -> bool:
     (``np.random.random()``, ``randint(5)``, ``rng.normal()``), except
     ``Generator.integers`` (an ``np.int64``, or its ``dtype``'s scalar -- but a
     Python bool for ``dtype=bool``), ``randint`` given a dtype other than ``int``
-    and ``bool``, and ``choice`` of an array (its item)."""
+    and ``bool``, ``random_integers`` (``randint(..., dtype='l')``) and ``choice``
+    of an array (its item)."""
+    if name == "random_integers":
+        return True
     if name in ("integers", "randint"):
         dtype = (kwargs or {}).get("dtype", args[3] if len(args) > 3 else None)
         if dtype is None:

@@ -428,12 +428,28 @@ class LocalRandomStateType(RandomStateType):
     __repr__ = __str__
 
 
+@dataclass(frozen=True)
+class SavedRandomStateType(GeneratorType):
+    """``rs.get_state()`` / ``np.random.get_state()`` of an MT19937 ``RandomState``
+    in the function: word 0 the address of a block the function owns holding a
+    copy of the MT19937 key and position and the cached Gaussian
+    (``lib/random/saved_state.py``), only ever passed to ``set_state``.  Held by
+    the variable it is assigned to, as a ``LocalGeneratorType``; no methods, no
+    items (the interpreter's tuple is never made)."""
+
+    def __str__(self) -> str:
+        return "RandomState state (get_state)"
+
+    __repr__ = __str__
+
+
 GENERATOR = GeneratorType()
 PYRANDOM = PyRandomType()
 LOCAL_GENERATOR = LocalGeneratorType()
 LOCAL_BITGEN = LocalBitGenType()
 RANDOMSTATE = RandomStateType()
 LOCAL_RANDOMSTATE = LocalRandomStateType()
+SAVED_RANDOMSTATE = SavedRandomStateType()
 
 SCALARS = (BOOL, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64,
            FLOAT32, FLOAT64, COMPLEX64, COMPLEX128)

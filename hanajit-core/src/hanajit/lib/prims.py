@@ -371,6 +371,12 @@ def legacy_mt19937_functions():
     return view("mt19937_functions", "int64", 4)
 
 
+def legacy_bitgen_tags():
+    """The ``next_double`` of PCG64, PCG64DXSM, Philox and SFC64 (legacy_state)."""
+    from .random.legacy_state import view
+    return view("bitgen_tags", "int64", 4)
+
+
 def make_generator(words):
     return tuple(int(w) for w in words[:4])
 
@@ -516,11 +522,14 @@ def os_entropy(e):
     return entropy(e.ctypes.data)
 
 
-def warn(category, message):
-    """``warnings.warn(message, <builtin category>)``: 0, or 1 if it raised
+def warn(category, message, *ints):
+    """``warnings.warn(message, <builtin category>)``, the integers ``ints``
+    filling the message's ``{}`` fields: 0, or 1 if it raised
     (``lib/python/warning_calls.py``; the interpreter's path warns here)."""
     import builtins
     import warnings
+    if ints:
+        message = message.format(*(int(i) for i in ints))
     try:
         warnings.warn(message, getattr(builtins, category), stacklevel=2)
     except Exception:

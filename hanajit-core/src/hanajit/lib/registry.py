@@ -251,7 +251,8 @@ def _load_library():
                   "linalg.convolve", "linalg.einsum", "linalg.chains", "linalg.lstsq_pinv",
                   "linalg.array_api", "random.generator", "random.legacy", "random.legacy_more",
                   "random.choice", "random.local_generator", "random.random_state",
-                  "random.multivariate_normal",
+                  "random.multivariate_normal", "random.legacy_vectors",
+                  "random.legacy_integers", "random.saved_state",
                   "random.python_random", "gpu",
                   "python.float_sums", "python.key_functions", "python.starred_unpack",
                   "python.printing", "python.warning_calls", "python.isinstance_checks",
@@ -332,7 +333,7 @@ def method_template(receiver, name: str):
     from ..ir import types as T
     if isinstance(receiver, T.ArrayType):
         from .arrays.methods import method_template as find
-    elif isinstance(receiver, T.LocalBitGenType):
+    elif isinstance(receiver, (T.LocalBitGenType, T.SavedRandomStateType)):
         return None
     elif isinstance(receiver, T.PyRandomType):
         from .random.python_random import method_template as find

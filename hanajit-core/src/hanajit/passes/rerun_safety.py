@@ -71,6 +71,33 @@ def no_guard_after_writes(fn, is_entry: bool, entry_writes: bool) -> None:
         construct="variable type change")
 
 
+def clean_state_reads(fn, is_entry: bool) -> None:
+    """``get_state()`` of a ``RandomState`` argument or of the global state
+    re-runs the call in the interpreter when its bit generator is not an
+    MT19937 (``lib/random/saved_state.py``: a clean deoptimisation), which only
+    an entry that cannot have drawn, written or printed before it can: elsewhere
+    the function falls back."""
+    def reads(s):
+        return next((c.hj_clean_deopt for e in N.stmt_exprs(s) if e is not None
+                     for c in N.walk_expr(e) if getattr(c, "hj_clean_deopt", "")), "")
+    marked = {id(s): s for s in N.walk_stmts(fn.body) if reads(s)}
+    if not marked:
+        return
+    hit = written_before(fn, lambda s: id(s) in marked, effects=True) if is_entry \
+        else next(iter(marked.values()))
+    if hit is None:
+        return
+    name = fn.pyname or fn.name
+    where = "after random draws, writes into arrays or prints" if is_entry else \
+        "in a function called from compiled code"
+    raise UnsupportedError(
+        f"{name} ({getattr(fn, 'filename', '?')}:{hit.line}): unsupported "
+        f"{reads(hit)} {where}: its bit generator is known only when it runs, and "
+        "for one other than MT19937 (a dict) the call must re-run in the "
+        "interpreter, which it no longer can", func=name, line=hit.line,
+        construct="RandomState get_state")
+
+
 def handler_context(fn) -> bool:
     """An error raised inside an ``except`` or ``finally`` clause (``a[i]``, ``x //
     0``) has the exception being handled as its ``__context__`` in CPython, which

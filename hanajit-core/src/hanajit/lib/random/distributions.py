@@ -167,6 +167,13 @@ def integers_top(low, high, closed):
     return high - 1
 
 
+def check_integers(low, high, closed, count):
+    """``integers_top``'s checks before a size's array is made (none for a size
+    of no items: ``np.prod(size) == 0``)."""
+    if count != 0:
+        integers_top(low, high, closed)
+
+
 def integers(rng, low, high, closed):
     """``Generator.integers(low, high, endpoint=closed)`` for int64: NumPy's
     bounds checks and messages (``_rand_int64``), then ``low`` plus a bounded

@@ -16,7 +16,8 @@ integer dtype and bool, ``endpoint=``), ``poisson`` and the sixteen of
 ``more_distributions.py`` (gamma, beta, geometric ...), scalar and ``size=``
 forms (an int or a tuple of ints); ``choice``, ``shuffle`` and ``permutation`` are in ``choice.py``;
 float32 ``standard_normal``/``standard_exponential``/``standard_gamma``, ``method='inv'``,
-``hypergeometric``, ``multinomial`` and ``dirichlet`` in ``more_methods.py``;
+``hypergeometric``, ``multinomial``, ``dirichlet`` and
+``multivariate_hypergeometric`` in ``more_methods.py``;
 ``multivariate_normal`` in ``multivariate_normal.py``.
 Other methods and forms fall back to the interpreter naming the method.
 """
@@ -253,8 +254,12 @@ def integer_draws(L, call, size, lead, low, high, end, table):
         bound_checks(L, dt, low, high, end, None)
         v = L.call_helper(one, lead + [low, high] + tail)
         return N.Cast(v, dt) if kind == "narrow" else v
-    out, flat = new_array(L, call.type, size)
-    bound_checks(L, dt, low, high, end, flat)
+    # the bound checks unless the size has no items (NumPy's np.prod(size) == 0),
+    # before a negative dimension is reported
+    def before(n):
+        bound_checks(L, dt, low, high, end, n)
+        call_void(L, hr.check_integers, [low, high, end, n])
+    out, flat = new_array(L, call.type, size, before=before)
     if kind == "narrow":
         bits = max(8, dt.bits)
         flat = L.let(N.ArrayView(flat, ops.C(0, I), [N.ArrayAttr(flat, "shape", 0, I)],
@@ -291,13 +296,14 @@ def integers_dtype(t, what="Generator.integers()"):
     return I if is_absent(t) else T.BY_NAME[dtype_name(t, what, "biu")]
 
 
-def bound_checks(L, dt, low, high, end, flat):
+def bound_checks(L, dt, low, high, end, count):
     """``_rand_<type>``'s checks of ``low`` and the inclusive ``high`` against the
-    dtype, made only when the new 1-D array ``flat`` (if any) is not empty."""
+    dtype, made only when ``count`` (the product of the size's dimensions, if
+    any) is not 0."""
     checks = dtype_bounds(L, dt, low, high, end)
-    if checks and flat is not None:
-        checks = [N.If(cond=N.Cmp("gt", N.ArrayAttr(flat, "shape", 0, I), ops.C(0, I),
-                                  T.BOOL), then=checks, line=L.line)]
+    if checks and count is not None:
+        checks = [N.If(cond=N.Cmp("ne", count, ops.C(0, I), T.BOOL), then=checks,
+                       line=L.line)]
     for c in checks:
         L.emit(c)
 
@@ -381,15 +387,20 @@ def is_absent_expr(e) -> bool:
     return e is None or e.type == T.NONE
 
 
-def new_array(L, t: T.ArrayType, size):
+def new_array(L, t: T.ArrayType, size, before=None):
     """A new array of type ``t`` with the shape ``size`` (NumPy's ValueError for a
-    negative dimension), and a 1-D view of all its elements in order."""
+    negative dimension), and a 1-D view of all its elements in order.  With
+    ``before``, ``before(n)`` first emits what comes before the array is made
+    (``_rand_int64``'s bound checks), ``n`` the product of the dimensions."""
     from ..arrays.creation import allocate, shape_values
-    dims = shape_values(L, size)
-    out = allocate(L, t, dims)
+    dims = shape_values(L, size, check=before is None)
     n = dims[0] if dims else ops.C(1, I)          # size=(): a 0-d array of one item
     for d in dims[1:]:
         n = N.BinOp("mul", n, d, I)
+    if before is not None:
+        n = L.let(n)
+        before(n)
+    out = allocate(L, t, dims)
     flat_t = T.ArrayType(t.dtype, 1, "C")
     itemsize = max(1, t.dtype.bits // 8)
     flat = L.let(N.ArrayView(out, ops.C(0, I), [L.let(n)], [ops.C(itemsize, I)], flat_t))

@@ -8,9 +8,9 @@ MT19937 (or whatever ``set_bit_generator`` gave it) through the ``bitgen_t``
 it keeps, and its cached second Gaussian (``has_gauss``/``gauss``) read and
 written in place (``legacy_algorithms.py``; the memory is found by
 ``legacy_state.py`` and linked by the CPU engine).  ``np.random.seed(None)``
-and array seeds run the function in the interpreter; the other distributions
-are in ``legacy_more.py``.  The same templates with ``method`` are the methods
-of a ``RandomState`` passed in or made in the function (``random_state.py``):
+runs the function in the interpreter, array seeds are ``legacy_seeding.py``'s;
+the other distributions are in ``legacy_more.py``.  The same templates with
+``method`` are the methods of a ``RandomState`` passed in or made in the function (``random_state.py``):
 every helper takes the address of the state it draws from.
 """
 from __future__ import annotations
@@ -132,8 +132,10 @@ class Seed(OnState, CallTemplate):
         from .legacy_state import legacy_addresses
         self.receiver_ok(inf, args)
         rest = self.rest(args)
-        if kwargs or len(rest) != 1 or not is_integer_type(rest[0]):
-            raise Incompatible(f"{self.name}() of something other than an int")
+        if kwargs or len(rest) != 1 or not (is_integer_type(rest[0])
+                                            or array_seed(rest[0]) is not None):
+            raise Incompatible(f"{self.name}() of something other than an int, a 1-D "
+                               "integer array or a tuple of ints")
         try:
             known = "hj.numpy.mt19937_tag" in legacy_addresses()
         except UnsupportedError:
@@ -143,8 +145,28 @@ class Seed(OnState, CallTemplate):
         return T.NONE
 
     def lower(self, L, call, args, kwargs):
-        call_void(L, hl.seed, [self.state(L, args), ops.convert(L, self.rest(args)[0], I)])
+        s = self.rest(args)[0]
+        kind = array_seed(s.type)
+        if kind is None:
+            call_void(L, hl.seed, [self.state(L, args), ops.convert(L, s, I)])
+        else:
+            from . import legacy_seeding as ls
+            helper = ls.seed_array if kind == "array" else ls.seed_tuple
+            call_void(L, helper, [self.state(L, args), s])
         return ops.C(None, T.NONE)
+
+
+def array_seed(t):
+    """"array" for a 1-D integer array, "tuple" for a tuple of ints (NumPy's
+    ``_legacy_seeding`` array path: ``legacy_seeding.py``), else None.  Bool and
+    uint64 items fall back (NumPy's safe cast to int64 refuses uint64)."""
+    def ok(x):
+        return isinstance(x, T.Scalar) and x.is_int and not x.is_bool and x != T.UINT64
+    if isinstance(t, T.ArrayType) and t.ndim == 1 and ok(t.dtype):
+        return "array"
+    if isinstance(t, T.TupleType) and t.items and all(ok(x) for x in t.items):
+        return "tuple"
+    return None
 
 
 register(AtAddress("mt19937_key", T.UINT32, 625))
@@ -154,6 +176,7 @@ register(AtAddress("legacy_cache", F, 3, AUG))
 register(Seed())
 register(HostView("legacy_mt19937_tag", "mt19937_tag", I, 1))
 register(HostView("legacy_mt19937_functions", "mt19937_functions", I, 4))
+register(HostView("legacy_bitgen_tags", "bitgen_tags", I, 4))
 register(HostView("legacy_bitgen", "legacy_bitgen", I, 4))
 register(MakeGenerator())
 

@@ -189,3 +189,64 @@ def randomstate_entropy():
     """``np.random.RandomState()``: ``SeedSequence()``'s entropy from the OS."""
     e0, e1, e2, e3 = os_entropy()
     return randomstate_entropy_words(e0, e1, e2, e3)
+
+
+# ------------------------------------------------ tomaxint and random_integers
+def tomaxint(st):
+    """``random_positive_int``: the top 63 bits of one 64-bit word."""
+    rng = prims.make_generator(prims.legacy_words(st))
+    return prims.as_int64(prims.rng_next_uint64(rng) >> np.uint64(1))
+
+
+def fill_tomaxint(st, out):
+    rng = prims.make_generator(prims.legacy_words(st))
+    for i in range(out.shape[0]):
+        out[i] = prims.as_int64(prims.rng_next_uint64(rng) >> np.uint64(1))
+
+
+def _closed_bounds(low, high):
+    """``randint(low, high + 1)``'s checks (``high + 1`` may pass int64's top)."""
+    if high < 9223372036854775807:
+        _bounds(low, high + 1)
+
+
+def warn_random_integers(low, high):
+    """``random_integers(low, high)``'s DeprecationWarning."""
+    if prims.warn("DeprecationWarning", "This function is deprecated. Please call "
+                  "randint({}, {} + 1) instead", low, high) != 0:
+        raise DeprecationWarning(f"This function is deprecated. Please call "
+                                 f"randint({low}, {high} + 1) instead")
+
+
+def warn_random_integers_high(high):
+    """``random_integers(high)``'s DeprecationWarning."""
+    if prims.warn("DeprecationWarning", "This function is deprecated. Please call "
+                  "randint(1, {} + 1) instead", high) != 0:
+        raise DeprecationWarning(f"This function is deprecated. Please call "
+                                 f"randint(1, {high} + 1) instead")
+
+
+def random_integers(st, low, high):
+    """``randint(low, high + 1, dtype='l')`` of ``[low, high]``."""
+    _closed_bounds(low, high)
+    off = prims.as_uint64(low)
+    r = prims.as_uint64(high) - off
+    rng = prims.make_generator(prims.legacy_words(st))
+    return prims.as_int64(off + interval(rng, r))
+
+
+def check_random_integers(low, high, count):
+    """``_rand_int64``'s checks before a ``size`` array is made: none when it
+    has no items (``np.prod(size) == 0``), so a negative dimension is reported
+    after them."""
+    if count != 0:
+        _closed_bounds(low, high)
+
+
+def fill_random_integers(st, out, low, high):
+    """Each element of ``out`` (the bounds checked before)."""
+    off = prims.as_uint64(low)
+    r = prims.as_uint64(high) - off
+    rng = prims.make_generator(prims.legacy_words(st))
+    for i in range(out.shape[0]):
+        out[i] = prims.as_int64(off + interval(rng, r))

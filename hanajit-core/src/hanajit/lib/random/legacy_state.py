@@ -47,7 +47,16 @@ def _probe_legacy():
     if tag is not None:
         found["hj.numpy.mt19937_tag"] = ctypes.addressof(tag)
         found["hj.numpy.mt19937_functions"] = ctypes.addressof(_state["mt19937_fns"])
+    tags = _state["bitgen_tags"] = (ctypes.c_int64 * len(OTHER_BIT_GENERATORS))(*[
+        ctypes.cast(getattr(np.random, name)(0).ctypes.next_double, ctypes.c_void_p).value
+        for name in OTHER_BIT_GENERATORS])
+    found["hj.numpy.bitgen_tags"] = ctypes.addressof(tags)
     return found
+
+
+# NumPy's other bit generators, whose ``next_double`` (one C function for every
+# object of the class) names a RandomState's bit generator (``set_state``'s error)
+OTHER_BIT_GENERATORS = ("PCG64", "PCG64DXSM", "Philox", "SFC64")
 
 
 # The cached Gaussian (``aug_bitgen_t``: bit generator pointer, ``has_gauss``,

@@ -147,12 +147,15 @@ def local_generator_problem(t, value) -> str:
     if isinstance(t, T.LocalRandomStateType):
         return "" if isinstance(value, N.PyCall) else \
             "a RandomState made in the function copied to another name"
+    if isinstance(t, T.SavedRandomStateType):
+        return "" if isinstance(value, N.PyCall) else \
+            "a RandomState's get_state() copied to another name"
     if isinstance(t, T.LocalGeneratorType):
         return "" if isinstance(value, N.PyCall) else \
             "a generator made in the function copied to another name"
     if isinstance(t, T.TupleType) and any(
             isinstance(i, (T.LocalGeneratorType, T.LocalBitGenType,
-                           T.LocalRandomStateType)) or
+                           T.LocalRandomStateType, T.SavedRandomStateType)) or
             (isinstance(i, T.TupleType) and local_generator_problem(i, None))
             for i in t.items):
         return "a generator made in the function put in a tuple"

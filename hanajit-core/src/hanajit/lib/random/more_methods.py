@@ -2,7 +2,8 @@
 conventions): ``standard_normal``, ``standard_exponential`` (``method='zig'`` or
 any other, which NumPy reads as ``'inv'``) and ``standard_gamma`` with
 ``dtype=`` float64 or float32 (``ziggurat_float.py``), ``hypergeometric``
-(``hypergeometric.py``), ``multinomial`` and ``dirichlet`` (``vector_draws.py``).
+(``hypergeometric.py``), ``multinomial`` and ``dirichlet`` (``vector_draws.py``),
+``multivariate_hypergeometric`` (``mvhg_algorithms.py``).
 
 Scalar parameters only (an array of ``n``, ``ngood`` ... falls back); ``pvals``
 and ``alpha`` are a 1-D array of a real dtype (float32 ``pvals`` falls back:
@@ -176,32 +177,47 @@ class VectorMethod(Method):
         self.check_vector, self.fill_rows = check, fill
 
     def typer(self, inf, call, args, kwargs):
-        bound = self.bind(args, kwargs)
-        what = f"Generator.{self.name}()"
-        if self.scalar is not None and not is_integer_type(bound.get(self.scalar)):
-            raise Incompatible(f"{what} with {self.scalar} of type {bound.get(self.scalar)}")
-        t = bound.get(self.vector)
-        vector_type(t, what, self.vector)
-        if self.name == "multinomial" and isinstance(t, T.ArrayType) and \
-                t.dtype.is_float and t.dtype != F:
-            raise Incompatible(f"{what} with pvals of {t.dtype} (NumPy's message differs)")
-        size = bound.get("size")
-        if is_absent(size):
-            return T.ArrayType(self.result, 1, "C")
-        from ..arrays.creation import shape_types
-        return T.ArrayType(self.result, shape_types(size) + 1, "C")
+        return vector_call_type(self, self.bind(args, kwargs), f"Generator.{self.name}()")
 
     def lower(self, L, call, args, kwargs):
         bound = self.bind(args, kwargs)
-        vec = vector_value(L, bound[self.vector])
-        call_void(L, self.check_vector, [vec])
-        out, flat = new_rows(L, call.type, bound.get("size"),
-                             N.ArrayAttr(vec, "shape", 0, I))
+        vec, out, flat = vector_rows(L, call, bound[self.vector], self.check_vector,
+                                     bound.get("size"))
         lead = [args[0], flat]
         if self.scalar is not None:
             lead.append(L.let(ops.convert(L, bound[self.scalar], I)))
         call_void(L, self.fill_rows, lead + [vec])
         return out
+
+
+def vector_call_type(t, bound, what):
+    """The type of ``multinomial``/``dirichlet`` of template ``t`` (its ``name``,
+    ``scalar``, ``vector`` and ``result``) on the bound argument types."""
+    if t.scalar is not None and not is_integer_type(bound.get(t.scalar)):
+        raise Incompatible(f"{what} with {t.scalar} of type {bound.get(t.scalar)}")
+    v = bound.get(t.vector)
+    vector_type(v, what, t.vector)
+    if t.name == "multinomial" and isinstance(v, T.ArrayType) and \
+            v.dtype.is_float and v.dtype != F:
+        raise Incompatible(f"{what} with pvals of {v.dtype} (NumPy's message differs)")
+    return rows_type(bound.get("size"), t.result)
+
+
+def rows_type(size, dtype):
+    """A C-contiguous array of rows: ``size + (d,)`` dimensions."""
+    if is_absent(size):
+        return T.ArrayType(dtype, 1, "C")
+    from ..arrays.creation import shape_types
+    return T.ArrayType(dtype, shape_types(size) + 1, "C")
+
+
+def vector_rows(L, call, vector, check, size):
+    """The lowered vector as float64, ``check`` of it, then the new rows
+    (``new_rows``): ``(vector, array, flat view)``."""
+    vec = vector_value(L, vector)
+    call_void(L, check, [vec])
+    out, flat = new_rows(L, call.type, size, N.ArrayAttr(vec, "shape", 0, I))
+    return vec, out, flat
 
 
 def new_rows(L, t, size, d):
@@ -228,4 +244,64 @@ def _vector():
                                       vd.check_alpha, vd.fill_dirichlet, F)}
 
 
-MORE_METHODS = {**_dtyped(), "hypergeometric": Hypergeometric(), **_vector()}
+def as_int64(a):
+    return a.astype(np.int64)
+
+
+def tuple_int64(a):
+    return np.array(a, dtype=np.int64)
+
+
+METHOD_CODES = {"marginals": 0, "count": 1}
+
+
+class MultivariateHypergeometric(Method):
+    """``rng.multivariate_hypergeometric(colors, nsample, size=None,
+    method='marginals')``: ``colors`` a 1-D integer array or a non-empty tuple of
+    ints (bool and uint64 items fall back), ``nsample`` an integer, ``method`` a
+    string constant (``mvhg_algorithms.py``)."""
+
+    def __init__(self):
+        super().__init__("multivariate_hypergeometric",
+                         ("colors", "nsample", "size", "method"), result=I)
+
+    def typer(self, inf, call, args, kwargs):
+        bound = self.bind(args, kwargs)
+        what = "Generator.multivariate_hypergeometric()"
+
+        def ok(x):
+            return isinstance(x, T.Scalar) and x.is_int and not x.is_bool and x != T.UINT64
+        colors = bound.get("colors")
+        if not (isinstance(colors, T.ArrayType) and colors.ndim == 1 and ok(colors.dtype)
+                or isinstance(colors, T.TupleType) and colors.items
+                and all(ok(x) for x in colors.items)):
+            raise Incompatible(f"{what} with colors of type {colors}")
+        if not is_integer_type(bound.get("nsample")):
+            raise Incompatible(f"{what} with nsample of type {bound.get('nsample')}")
+        method = bound.get("method")
+        if not (is_absent(method) or isinstance(method, T.ConstType)
+                and isinstance(method.value, str)):
+            raise Incompatible(f"{what} with a method that is not a string constant")
+        return rows_type(bound.get("size"), I)
+
+    def lower(self, L, call, args, kwargs):
+        from . import mvhg_algorithms as mv
+        bound = self.bind(args, kwargs)
+        colors = bound["colors"]
+        if not (isinstance(colors.type, T.ArrayType) and colors.type.dtype == I):
+            helper = as_int64 if isinstance(colors.type, T.ArrayType) else tuple_int64
+            colors = L.call_helper(helper, [colors])
+        colors = L.let(colors)
+        method = bound.get("method")
+        code = 0 if is_absent_expr(method) else METHOD_CODES.get(method.type.value, 2)
+        code = ops.C(code, I)
+        nsample = L.let(ops.convert(L, bound["nsample"], I))
+        total = L.let(L.call_helper(mv.check_mvhg, [colors, nsample, code]))
+        out, flat = new_rows(L, call.type, bound.get("size"),
+                             N.ArrayAttr(colors, "shape", 0, I))
+        call_void(L, mv.fill_mvhg, [args[0], flat, colors, nsample, total, code])
+        return out
+
+
+MORE_METHODS = {**_dtyped(), "hypergeometric": Hypergeometric(), **_vector(),
+                "multivariate_hypergeometric": MultivariateHypergeometric()}
