@@ -19,6 +19,14 @@ class CallTemplate:
     # a question types answer (``call.plan`` is the bool): ``if`` on it is decided
     # while inferring, the branch not taken neither typed nor compiled
     static: bool = False
+    # (``accepts_lazy``: an unevaluated array expression is handed over as
+    # ``elementwise.Lazy``, its elements computed where the template reads them.)
+    # ``copies_elements``: the template reads each element once, in a loop LLVM's
+    # loop vectoriser takes (np.sort, np.median, np.roll ... copy the values
+    # first), so NumPy's own SIMD functions stay in them (``Intrinsic.numpy_loop``:
+    # NumPy's bits); other templates that accept expressions get the C library's
+    # and vector math's (``elementwise.fused_elements``)
+    copies_elements: bool = False
 
     def typer(self, inf, call, args: list, kwargs: dict):
         """Return the result type for argument types ``args``/``kwargs``, or raise

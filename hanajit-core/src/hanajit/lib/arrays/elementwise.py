@@ -429,7 +429,9 @@ def fused_elements(L, z):
     instead, which takes no call of theirs: each value would make a vector
     call (``np.sum(np.exp(a))`` 6x slower).  (Computing NumPy's temporary whole
     first gives NumPy's bits at NumPy's speed, but allocates where the fused
-    sum allocates nothing.)"""
+    sum allocates nothing.)  Templates that copy the values in a plain loop
+    first (``CallTemplate.copies_elements``: ``np.sort``, ``np.median``,
+    ``np.roll`` ...) are not given this: NumPy's functions vectorise there."""
     ctx = getattr(L, "ctx", None)
     if (not isinstance(z, Lazy) or ctx is None
             or not getattr(ctx.capabilities, "numpy_simd_calls", False)):

@@ -55,6 +55,7 @@ class Outer(CallTemplate):
 
     paths = ("numpy.outer",)
     accepts_lazy = True
+    copies_elements = True
 
     def typer(self, inf, call, args, kwargs):
         if len(args) != 2 or kwargs or not all(isinstance(a, T.ArrayType) for a in args):
@@ -131,6 +132,7 @@ class Roll(CallTemplate):
 
     paths = ("numpy.roll",)
     accepts_lazy = True
+    copies_elements = True
 
     @staticmethod
     def axes(call, ndim):
@@ -268,6 +270,7 @@ class Repeat(CallTemplate):
 
     paths = ("numpy.repeat",)
     accepts_lazy = True
+    copies_elements = True
 
     def typer(self, inf, call, args, kwargs):
         vals = list(args) + [kwargs[k] for k in ("repeats",) if k in kwargs]
@@ -309,6 +312,7 @@ class CopyTo(CallTemplate):
 
     paths = ("numpy.copyto",)
     accepts_lazy = True
+    copies_elements = True
 
     def typer(self, inf, call, args, kwargs):
         if len(args) != 2 or kwargs:

@@ -88,6 +88,7 @@ class Partition(CallTemplate):
     ``np.argpartition`` (see the module docstring)."""
 
     accepts_lazy = True
+    copies_elements = True
 
     def __init__(self, name, method=False):
         self.name = name

@@ -193,6 +193,7 @@ class Sort(CallTemplate):
 
     paths = ("numpy.sort",)
     accepts_lazy = True
+    copies_elements = True
     name = "sort"
 
     def typer(self, inf, call, args, kwargs):

@@ -74,6 +74,7 @@ class Median(CallTemplate):
     """``np.median`` / ``np.nanmedian`` (see the module docstring)."""
 
     accepts_lazy = True
+    copies_elements = True
 
     def __init__(self, name):
         self.name = name

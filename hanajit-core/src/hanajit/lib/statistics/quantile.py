@@ -120,6 +120,7 @@ class Quantile(CallTemplate):
     """``np.quantile`` / ``np.percentile`` (see the module docstring)."""
 
     accepts_lazy = True
+    copies_elements = True
 
     def __init__(self, name):
         self.name = name
