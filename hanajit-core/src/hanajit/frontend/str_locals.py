@@ -19,9 +19,11 @@ expression, must be in a place this module builds:
 
 * ``+``, ``* k``, ``s[i]``, ``s[a:b:c]``, ``len``, ``ord``, ``int``
   (``lib/python/string_int.py``; beyond int64 re-runs in the interpreter),
-  ``str``, ``chr``,
-  ``format``/``bin``/``hex``/``oct``, f-strings of ints, bools and strs (fill,
-  align, sign, ``#``, ``0``, width; ``d``/``x``/``X``/``o``/``b``),
+  ``str``, ``repr``, ``chr``,
+  ``format``/``bin``/``hex``/``oct``, f-strings of ints, bools, floats and strs
+  (``str_formats.py``: fill, align, sign, ``#``, ``0``, width, precision;
+  ``d``/``x``/``X``/``o``/``b``, ``e``/``f``/``g``/``%``; a float's digits are
+  CPython's own, ``lib/python/float_text.py``),
   ``==``/``!=``/``<``/``<=``/``>``/``>=`` (chained too), ``in``, truth,
   ``a if c else b``, ``for c in s`` (also in comprehensions), ``sep.join`` of a
   generator or list comprehension (the whole value of an assignment or
@@ -41,7 +43,7 @@ and a count; the characters of a loop over a str and ``chr(i)`` below 256 are
 rows of a table made on entry; constants are made once, on entry.
 
 Anything else on a run-time str (another method, passing it to a library
-function, storing it in an array or a list, a float in ``str()``) fails with a
+function, storing it in an array or a list, ``str()`` of an ``np.float32``) fails with a
 reason naming the construct: the function runs in the interpreter.
 """
 from __future__ import annotations
@@ -65,9 +67,9 @@ def name_node(n, store=False):
     return ast.Name(n, ast.Store() if store else ast.Load())
 
 
-_WORDS = {"str_of": "str", "format_of": "a formatted field", "chr_of": "chr",
-          "repeat_of": "str * int", "item_of": "str indexing", "concat_of": "str +",
-          "code_point": "ord", "to_int": "int", "str_tag": "a str argument",
+_WORDS = {"str_of": "str", "repr_of": "repr", "format_of": "a formatted field",
+          "chr_of": "chr", "repeat_of": "str * int", "item_of": "str indexing",
+          "concat_of": "str +", "code_point": "ord", "to_int": "int", "str_tag": "a str argument",
           "str_untag": "a str parameter"}
 
 
@@ -273,7 +275,7 @@ class Strs:
             return True
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and not e.keywords:
             f = self.resolve(e.func.id) if e.func.id not in self.binds else None
-            if f is str and len(e.args) <= 1 or f in (chr, bin, hex, oct) and \
+            if f is str and len(e.args) <= 1 or f in (chr, bin, hex, oct, repr) and \
                     len(e.args) == 1 or f is format and len(e.args) in (1, 2):
                 return True
             return False
@@ -305,7 +307,8 @@ def wanted(fn, str_args, resolve) -> bool:
         if isinstance(node, ast.JoinedStr):
             return True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
-                node.func.id in ("str", "chr", "ord", "format", "bin", "hex", "oct"):
+                node.func.id in ("str", "chr", "ord", "format", "bin", "hex", "oct",
+                                  "repr"):
             return True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                 node.func.attr in _METHODS:

@@ -599,6 +599,10 @@ class Rewriter:
                 return helper_call("str_of", self.expr(e.args[0]))
             if g is chr:
                 return helper_call("chr_of", self.expr(e.args[0]), self.chars_table())
+            if g is repr:
+                if self.like(e.args[0]):
+                    self.fail(e, "repr()", "the repr of a str is not compiled")
+                return helper_call("repr_of", self.expr(e.args[0]))
             if g in (format, bin, hex, oct):    # format(x, spec), bin(x): an f-string's
                 spec = {bin: "#b", hex: "#x", oct: "#o"}.get(g, "")     # field
                 if g is format and len(e.args) == 2:
