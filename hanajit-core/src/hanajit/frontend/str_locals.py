@@ -60,7 +60,9 @@ PREFIX = "__hj_s_"
 _METHODS = frozenset(("join", "split", "upper", "lower", "strip", "lstrip", "rstrip",
                       "replace", "zfill", "center", "ljust", "rjust", "find", "rfind",
                       "index", "rindex", "count", "startswith", "endswith", "isalpha",
-                      "isdigit", "isalnum", "isspace"))
+                      "isdigit", "isalnum", "isspace", "title", "capitalize", "swapcase",
+                      "casefold", "isupper", "islower", "istitle", "rsplit", "splitlines",
+                      "partition", "rpartition"))
 
 
 def name_node(n, store=False):
@@ -88,11 +90,15 @@ def is_call_of(e, name, resolve):
 def _targets(s):
     """``(name, value, how)`` of each name ``s`` binds: ``how`` "=" (value the
     assigned expression), "+="/"*=" (an augmented assignment), "for" (value the
-    iterable), "enum" (the str of ``for i, c in enumerate(s)``), "other"."""
+    iterable), "enum" (the str of ``for i, c in enumerate(s)``), "piece" (a name
+    of ``a, eq, b = s.partition(sep)``, value the call), "other"."""
     if isinstance(s, ast.Assign):
         for t in s.targets:
             if isinstance(t, ast.Name):
                 yield t.id, s.value, "="
+            elif _unpacks_partition(s, t):
+                for x in t.elts:
+                    yield x.id, s.value, "piece"
             else:
                 for n in ast.walk(t):
                     if isinstance(n, ast.Name):
@@ -123,6 +129,15 @@ def _targets(s):
                 yield n.id, None, "other"
         if isinstance(s, ast.ExceptHandler) and s.name:
             yield s.name, None, "other"
+
+
+def _unpacks_partition(s, t) -> bool:
+    """Is ``s`` -- with the target ``t`` -- ``a, eq, b = x.partition(sep)`` (or
+    ``rpartition``)?"""
+    from .str_splits import is_partition
+    return len(s.targets) == 1 and isinstance(t, (ast.Tuple, ast.List)) and \
+        len(t.elts) == 3 and all(isinstance(x, ast.Name) for x in t.elts) and \
+        is_partition(s.value)
 
 
 def _statements(fn):
@@ -230,6 +245,8 @@ class Strs:
             return self.like(v, S)
         if how == "*=":
             return True             # (s *= k: the count checked when typed)
+        if how == "piece":              # (of constants: left to the builder, as before)
+            return self.split_of(v, S) and any(self.rt(x, S) for x in [v.func.value, *v.args])
         if how in ("for", "enum"):
             return self.like(v, S) or (isinstance(v, ast.Name) and v.id in self.tables) \
                 or self.split_of(v, S)

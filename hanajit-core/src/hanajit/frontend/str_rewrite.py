@@ -193,6 +193,13 @@ class Rewriter:
         return [s]
 
     def s_Assign(self, s):
+        t = s.targets[0]
+        if len(s.targets) == 1 and isinstance(t, (ast.Tuple, ast.List)) and any(
+                isinstance(x, ast.Name) and x.id in self.S for x in t.elts):
+            if not all(isinstance(x, ast.Name) and x.id in self.S for x in t.elts):
+                self.fail(s, "str variable", "a tuple target of names some of which hold "
+                          "strs built at run time and others something else")
+            return str_splits.unpacked(self, t, s.value)
         names = [t for t in s.targets if isinstance(t, ast.Name)]
         if len(s.targets) == 1 and names and names[0].id in self.info.tables:
             return self.table(names[0].id)
@@ -660,6 +667,8 @@ class Rewriter:
             for x in arg.elts[1:]:
                 parts += [self.sv(sep), self.sv(x)]
             return parts[0] if len(parts) == 1 else helper_call("concat_of", *parts)
+        if self.info.split_of(arg, self.S):        # sep.join(parts)
+            return str_splits.joined(self, e)
         if isinstance(arg, ast.Name) and arg.id in self.info.tables:
             s = self.info.value(sep, self.S)
             if s is None:
