@@ -10,23 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanajit.testing.compare import outcome, strict_jit
+from hanajit.testing.sourcefile import load_sibling
 
-_jitted = {}
-
-
-def compiled(f):
-    if f not in _jitted:
-        _jitted[f] = strict_jit(f)
-    return _jitted[f]
-
-
-def codes(text):
-    return np.array([ord(c) for c in text], np.int64)
-
-
-def same(f, *args):
-    assert outcome(compiled(f), *args) == outcome(f, *args)
+_h = load_sibling(__file__, "str_outcomes.py", "hanajit_str_outcomes")
+compiled, codes, same = _h.compiled, _h.codes, _h.same
 
 
 SPECIAL = list("ßΣσςİıﬁŉǅǈǄǆⅨⅸⒶⓐ²٣\u0345\u0301ʰ'.:-_ \t\nAaZz09") + [

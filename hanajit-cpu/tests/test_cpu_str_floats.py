@@ -15,18 +15,10 @@ from hypothesis import strategies as st
 
 from hanajit import jit
 from hanajit.testing.compare import check_fallback, outcome, strict_jit
+from hanajit.testing.sourcefile import load_sibling
 
-_jitted = {}
-
-
-def compiled(f):
-    if f not in _jitted:
-        _jitted[f] = strict_jit(f)
-    return _jitted[f]
-
-
-def same(f, *args):
-    assert outcome(compiled(f), *args) == outcome(f, *args)
+_h = load_sibling(__file__, "str_outcomes.py", "hanajit_str_outcomes")
+compiled, same = _h.compiled, _h.same
 
 
 FLOATS = st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True)

@@ -368,6 +368,11 @@ def split_lines(a, keep):
         bounds[2 * k + 1] = eol
         k += 1
         j = i
+    return first_bounds(bounds, k)
+
+
+def first_bounds(bounds, k):
+    """The bounds of the first ``k`` pieces, in an array of their own."""
     out = np.empty(2 * k, np.int64)
     for m in range(2 * k):
         out[m] = bounds[m]

@@ -8,7 +8,7 @@ makes the tables) only when one is compiled.  (``strip()`` needs no table: the
 whitespace characters are few, ``registry.str_whitespace``.)"""
 import numpy as np
 
-from .string_methods import piece
+from .string_methods import first_bounds, piece
 from .string_tables import ALNUM, ALPHA, CASED, CODES, DIGIT, IGNORABLE, SPACE, flags, \
     mapping
 
@@ -155,10 +155,7 @@ def split_space(a, limit):
             bounds[2 * k] = i
             bounds[2 * k + 1] = n
             k += 1
-    out = np.empty(2 * k, np.int64)
-    for m in range(2 * k):
-        out[m] = bounds[m]
-    return out
+    return first_bounds(bounds, k)
 
 
 def split_space_count(a, limit):
