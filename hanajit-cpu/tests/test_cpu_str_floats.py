@@ -141,6 +141,18 @@ def numpy_repr_field(a):
     return f"{a[0]!r}"
 
 
+def numpy_int_repr_field(a):
+    return f"{a[0]!r}"          # ('np.int64(3)': was '3' before repr_of)
+
+
+def python_int_repr(n):
+    return f"{n!r}|{repr(n + 1)}|{True!r}"
+
+
+def test_repr_of_python_ints_and_bools():
+    same(python_int_repr, -7)
+
+
 def grouped(x):
     return f"{x:,.2f}"
 
@@ -157,6 +169,7 @@ def half_text(a):
     (float32_text, (np.ones(2, np.float32),), "np.float32"),
     (numpy_repr, (np.ones(2),), "repr"),
     (numpy_repr_field, (np.ones(2),), "repr"),
+    (numpy_int_repr_field, (np.arange(3),), "repr"),
     (grouped, (2.5,), "grouping"),
     (integer_type_of_float, (2.5,), "format type 'd' of a float"),
     (half_text, (np.ones(2, np.float16),), "float16"),
