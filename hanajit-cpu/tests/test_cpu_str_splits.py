@@ -1,8 +1,9 @@
 """``rsplit`` (with and without a separator and a count), ``splitlines`` (with
 and without the ends), ``partition``/``rpartition`` (indexed, unpacked into
-three strs) and ``sep.join(parts)`` of a split, of strs built at run time,
-compared with CPython on hypothesis strs -- values, types, exceptions and
-messages (an empty separator) -- and what still falls back."""
+three strs), ``sep.join(parts)`` of a split and lists of run-time strs
+(``parts = [s, str(n)]``: indexed, measured, looped over, joined) of strs built
+at run time, compared with CPython on hypothesis strs -- values, types,
+exceptions and messages (an empty separator) -- and what still falls back."""
 from __future__ import annotations
 
 import numpy as np
@@ -66,6 +67,26 @@ def parted(a, b):
             len(s.partition(t)), "<".join(s.partition(t)))
 
 
+def listed(a, n):
+    s = ""
+    for c in a:
+        s += chr(c)
+    parts = [s, str(n), "=", s.upper()]
+    pair = (s,)
+    total = 0
+    for i, p in enumerate(parts):
+        total += i * len(p)
+    q = parts[1]
+    return ("/".join(parts), len(parts), parts[n % 4], parts[-1], total, "".join(pair),
+            ",".join(q.split("1")) if parts else "")
+
+
+@settings(max_examples=100, deadline=None)
+@given(TEXT, st.integers(-20, 20))
+def test_lists_of_strs(text, n):
+    same(listed, codes(text), n)
+
+
 @settings(max_examples=200, deadline=None)
 @given(TEXT, SEP, st.integers(-2, 3))
 def test_rsplit(text, sep, k):
@@ -107,6 +128,17 @@ def unpacked_split(n):
     return a + b
 
 
+def list_returned(n):
+    parts = ["x", str(n)]
+    return parts
+
+
+def list_grown(n):
+    parts = ["x", str(n)]
+    parts.append("y")
+    return len(parts)
+
+
 def joined_call(a):
     return ",".join(str(a[0] * 2).split("0"))
 
@@ -115,6 +147,8 @@ def joined_call(a):
     (partition_kept, (121,), "looped over or tested for truth, or joined"),
     (unpacked_split, (121,), "str.split"),
     (joined_call, (np.arange(3),), "a split of an expression other than a name"),
+    (list_returned, (12,), "str built at run time"),
+    (list_grown, (12,), "str built at run time"),
 ])
 def test_what_still_falls_back(f, args, reason):
     check_fallback(f, args, reason)

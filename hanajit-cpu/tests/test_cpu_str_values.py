@@ -298,7 +298,7 @@ def repr_field(n):
 
 def listed(n):
     parts = ["x", str(n)]
-    return parts[1]
+    return parts[1:]            # (indexed, measured, looped over, joined: compiled)
 
 
 def joined_inside(a):

@@ -192,11 +192,20 @@ class Strs:
         while True:
             self.locals = self._str_locals()
             # (a split of something not a str -- np.split(a, 3) -- is none)
-            keep = {n for n in self.splits if all(self.like(v.func.value, self.locals)
+            keep = {n for n in self.splits if all(self._pieces_of_strs(v)
                                                   for v, _ in binds[n])}
             if keep == self.splits:
                 break
             self.splits = keep
+
+    def _pieces_of_strs(self, v) -> bool:
+        """Is the split candidate's value ``v`` a split of a str, or a display of
+        strs one of which is built at run time (of constants: a table)?"""
+        from .str_splits import is_display
+        if is_display(v):
+            return all(self.like(x, self.locals) for x in v.elts) and \
+                any(self.rt(x, self.locals) for x in v.elts)
+        return self.like(v.func.value, self.locals)
 
     def _str_locals(self) -> set:
         """The str locals: the largest set of names whose every binding is a str,

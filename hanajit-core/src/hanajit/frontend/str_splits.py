@@ -14,13 +14,15 @@ comprehension -- is the two arrays (``$pc_parts``, ``$pb_parts``; tested for
 truth too: ``if parts:``); ``for w in s.split()`` and a comprehension over a
 split compute them just before the loop, as the loop would; ``s.split(",")[i]``
 and ``len(s.split())`` are one call each; ``a, eq, b = s.partition("=")`` binds
-three str locals.  A split used otherwise (returned, stored, passed, sliced)
-falls back with a reason."""
+three str locals.  A local assigned a list (or tuple) display of strs, one of
+them built at run time (``parts = [s, str(n)]``), is held and read the same
+way (:func:`displayed`).  A split used otherwise (returned, stored, passed,
+sliced) falls back with a reason."""
 from __future__ import annotations
 
 import ast
 
-from .str_locals import helper_call, name_node
+from .str_locals import PREFIX, helper_call, name_node
 from .str_methods import SPLITS, method_of
 
 
@@ -34,11 +36,18 @@ def is_partition(e) -> bool:
     return m is not None and m[1] in ("partition", "rpartition")
 
 
+def is_display(e) -> bool:
+    """A list or tuple display of values, none starred (``parts = [a, str(n)]``:
+    held as a split is, the strs' code points one after the other)."""
+    return isinstance(e, (ast.List, ast.Tuple)) and bool(e.elts) and \
+        not any(isinstance(x, ast.Starred) for x in e.elts)
+
+
 def candidates(fn, binds, params) -> set:
-    """Names every assignment of which is a split call and whose every read is
-    one this module compiles."""
+    """Names every assignment of which is a split call (or a display) and whose
+    every read is one this module compiles."""
     out = {n for n, bs in binds.items() if n not in params and bs and all(
-        how == "=" and is_split(v) for v, how in bs)}
+        how == "=" and (is_split(v) or is_display(v)) for v, how in bs)}
     if not out:
         return out
     parents = {}
@@ -139,10 +148,37 @@ def _first(call):
 
 
 def assigned(r, name, e):
-    """``parts = s.split(...)``: the code points and the bounds."""
+    """``parts = s.split(...)`` (or ``parts = [a, b]``): the code points and the
+    bounds."""
     c, b = names(name)
+    if is_display(e):
+        return displayed(r, c, b, e)
     return [ast.Assign(targets=[name_node(c, True)], value=receiver(r, e)),
             ast.Assign(targets=[name_node(b, True)], value=bounds(r, name_node(c), e))]
+
+
+def displayed(r, c, b, e):
+    """``parts = [a, b, ...]`` of strs: each made in turn, then all their code
+    points in ``c`` and where each starts and ends in ``b``."""
+    out, items = [], []
+    for x in e.elts:
+        t = r.tmp("pe")
+        out.append(ast.Assign(targets=[name_node(t, True)], value=r.sv(x)))
+        items.append(t)
+
+    def end(k):                 # where item k ends: the lengths up to it
+        total = helper_call("len", name_node(items[0]))
+        for t in items[1:k + 1]:
+            total = ast.BinOp(total, ast.Add(), helper_call("len", name_node(t)))
+        return total
+    edges = [ast.Constant(0)]
+    for k in range(len(items)):
+        edges += [end(k)] + ([end(k)] if k + 1 < len(items) else [])
+    codes = name_node(items[0]) if len(items) == 1 else \
+        helper_call("concat_of", *map(name_node, items))
+    return out + [ast.Assign(targets=[name_node(c, True)], value=codes),
+                  ast.Assign(targets=[name_node(b, True)], value=helper_call(
+                      "array", ast.Tuple(edges, ast.Load()), name_node(PREFIX + "int64")))]
 
 
 def names(name):
