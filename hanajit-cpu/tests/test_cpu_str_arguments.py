@@ -215,7 +215,7 @@ def test_the_disk_cache_keys_on_the_value(tmp_path, monkeypatch):
 
 
 def indexed(x, mode):
-    return mode[x].title()      # (mode[x] and .upper() compile: test_cpu_str_values)
+    return mode[x].expandtabs()     # (mode[x], .upper(), .title() compile)
 
 
 def reassigned(x, mode):
@@ -237,7 +237,7 @@ def in_tuple(x, mode):
 
 
 @pytest.mark.parametrize("f, args, reason", [
-    (indexed, (1, "abc"), r"str.title\(\) of a str built at run time"),
+    (indexed, (1, "abc"), r"str.expandtabs\(\) of a str built at run time"),
     (reassigned, (1, "abc"), "str argument: 'mode' is assigned"),
     (chosen, (1, "a"), "str built at run time"),
     (compared, (1, "a"), "compared with a run-time value"),

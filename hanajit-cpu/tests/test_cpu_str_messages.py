@@ -15,20 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanajit.testing.compare import check_fallback, strict_jit
-from hanajit.testing.sourcefile import load_module
+from hanajit.testing.compare import check_fallback
+from hanajit.testing.sourcefile import load_module, load_sibling
 
-_jitted = {}
-
-
-def compiled(f):
-    if f not in _jitted:
-        _jitted[f] = strict_jit(f)
-    return _jitted[f]
-
-
-def codes(text):
-    return np.array([ord(c) for c in text], np.int64)
+_h = load_sibling(__file__, "str_outcomes.py", "hanajit_str_outcomes")
+compiled, codes = _h.compiled, _h.codes
 
 
 def same(f, *args):

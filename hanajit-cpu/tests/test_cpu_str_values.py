@@ -280,11 +280,11 @@ def test_join_and_counts():
 
 # ------------------------------------------------------------- still falling back
 def method(n):
-    return str(n).title()       # (upper, find, split ...: test_cpu_str_methods)
+    return str(n).expandtabs()  # (upper, find, split ...: test_cpu_str_methods)
 
 
-def float_text(x):
-    return str(x)
+def complex_text(x):
+    return str(x)               # (floats: test_cpu_str_floats)
 
 
 def passed(n):
@@ -298,7 +298,7 @@ def repr_field(n):
 
 def listed(n):
     parts = ["x", str(n)]
-    return parts[1]
+    return parts[1:]            # (indexed, measured, looped over, joined: compiled)
 
 
 def joined_inside(a):
@@ -320,8 +320,8 @@ def some_none(n):
 
 
 @pytest.mark.parametrize("f, args, reason", [
-    (method, (3,), r"str.title\(\) of a str built at run time"),
-    (float_text, (2.5,), "shortest repr of a float"),
+    (method, (3,), r"str.expandtabs\(\) of a str built at run time"),
+    (complex_text, (2.5 + 1j,), "str\\(\\) of a complex128"),
     (passed, (3,), "passed to list"),
     (repr_field, (3,), "repr is not compiled"),
     (some_none, (3,), "None"),

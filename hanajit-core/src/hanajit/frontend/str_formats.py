@@ -1,9 +1,12 @@
 """f-strings, ``format(x, spec)``, ``bin``/``hex``/``oct`` of a str built at run
 time (``str_rewrite.py``): each field a call of a helper -- the str itself, or
-``str(x)`` / ``format(x, spec)`` of an int or a bool (``lib/python/strings.py``)
--- the parts joined in one ``concat_of``.  Specs of fill, align, sign, ``#``,
-``0`` and width with the types ``d``/``x``/``X``/``o``/``b`` compile; grouping, a
-precision, other types and ``!r``/``!a`` of a str fall back with a reason."""
+``str(x)`` / ``repr(x)`` / ``format(x, spec)`` of a number
+(``lib/python/strings.py``, which decides by the value's type) -- the parts
+joined in one ``concat_of``.  Specs of fill, align, sign, ``#``, ``0``, width
+and precision with the types ``d``/``x``/``X``/``o``/``b`` (ints and bools) and
+``e``/``E``/``f``/``F``/``g``/``G``/``%`` (numbers) compile, and fill, align,
+width and precision of a str; grouping, ``z``, other types and ``!r``/``!a`` of
+a str fall back with a reason."""
 from __future__ import annotations
 
 import ast
@@ -11,13 +14,13 @@ import ast
 from .str_locals import helper_call
 
 _ALIGN = {"<": 0, ">": 1, "^": 2, "=": 3}
-_BASES = {"": (10, 0), "d": (10, 0), "x": (16, "x"), "X": (16, "X"), "o": (8, "o"),
-          "b": (2, "b")}
+_NUMBER_KINDS = frozenset(("", "d", "x", "X", "o", "b", "e", "E", "f", "F", "g", "G", "%"))
 
 
 def parse_spec(spec):
-    """``(fill, align, sign, alt, zero, width, type, fill_given)`` of a format
-    spec, or None for one with grouping or a precision."""
+    """``(fill, align, sign, alt, zero, width, precision, type, fill_given)`` of a
+    format spec (``precision`` None where it gives none), or None for one with
+    grouping or ``z``."""
     i, fill, align, fill_given = 0, " ", None, False
     if len(spec) >= 2 and spec[1] in _ALIGN:
         fill, align, fill_given, i = spec[0], spec[1], True, 2
@@ -30,14 +33,24 @@ def parse_spec(spec):
     i += alt
     zero = spec[i:i + 1] == "0"
     i += zero
-    j = i
-    while j < len(spec) and spec[j].isdigit() and spec[j].isascii():
-        j += 1
+    j = _digits(spec, i)
     width = int(spec[i:j]) if j > i else 0
+    precision = None
+    if spec[j:j + 1] == ".":
+        k = _digits(spec, j + 1)
+        if k == j + 1:
+            return None
+        precision, j = int(spec[j + 1:k]), k
     kind = spec[j:]
     if len(kind) > 1:
         return None
-    return fill, align, sign, alt, zero, width, kind, fill_given
+    return fill, align, sign, alt, zero, width, precision, kind, fill_given
+
+
+def _digits(spec, i):
+    while i < len(spec) and spec[i].isdigit() and spec[i].isascii():
+        i += 1
+    return i
 
 
 def fstring(r, e):
@@ -63,39 +76,43 @@ def field(r, v):
     conv = chr(v.conversion) if v.conversion != -1 else ""
     parsed = parse_spec(spec)
     if parsed is None:
-        r.fail(v, "f-string", f"the format spec {spec!r} (grouping or a precision)")
-    fill, align, sign, alt, zero, width, kind, fill_given = parsed
+        r.fail(v, "f-string", f"the format spec {spec!r} (grouping or 'z')")
+    fill, align, sign, alt, zero, width, precision, kind, fill_given = parsed
     if r.like(v.value):
         if conv in ("r", "a"):
             r.fail(v, "f-string", f"!{conv} of a str (its repr is not compiled)")
         body = r.sv(v.value)
-    elif conv in ("r", "a", "s") or not spec:
+    elif conv in ("r", "a"):        # (ascii of a number: its repr)
+        body = helper_call("repr_of", r.expr(v.value))
+    elif conv == "s":
         body = helper_call("str_of", r.expr(v.value))
     else:
-        return int_field(r, v, parsed)
+        return number_field(r, v, parsed, not spec)
     if not spec:
         return body
     if sign or alt or zero or kind not in ("", "s") or align == "=":
         r.fail(v, "f-string", f"the format spec {spec!r} of a str")
+    if precision is not None:       # (the first characters)
+        body = helper_call("copied", ast.Subscript(body, ast.Slice(
+            None, ast.Constant(precision), None), ast.Load()))
     return helper_call("assemble", ast.Constant(0), ast.Constant(0), body,
                        ast.Constant(ord(fill)), ast.Constant(_ALIGN[align or "<"]),
                        ast.Constant(width))
 
 
-def int_field(r, v, parsed):
-    """``format(x, spec)`` of an int or a bool (``spec`` parsed)."""
-    fill, align, sign, alt, zero, width, kind, fill_given = parsed
-    if kind not in _BASES:
-        r.fail(v, "f-string", f"the format type {kind!r} (d, x, X, o and b are "
-               "compiled, for ints and bools)")
+def number_field(r, v, parsed, empty):
+    """``format(x, spec)`` of a number (``spec`` parsed; ``empty``: no spec): the
+    type of ``x`` decides what compiles (``lib/python/strings.FormatOf``)."""
+    fill, align, sign, alt, zero, width, precision, kind, fill_given = parsed
+    if kind not in _NUMBER_KINDS:
+        r.fail(v, "f-string", f"the format type {kind!r} (d, x, X, o, b for ints and "
+               "bools, e, E, f, F, g, G, % for numbers are compiled)")
     if zero:
         fill = fill if fill_given else "0"
         align = align or "="
-    base, letter = _BASES[kind]
-    prefix = ord(letter) if alt and letter else 0
     args = [r.expr(v.value), ast.Constant(ord(fill)),
-            ast.Constant(_ALIGN[align or ">"]), ast.Constant({None: 0, "-": 0, "+": 1,
-                                                              " ": 2}[sign]),
-            ast.Constant(prefix), ast.Constant(width), ast.Constant(base),
-            ast.Constant(kind == "X")]
+            ast.Constant(_ALIGN[align] if align else -1),
+            ast.Constant({None: 0, "-": 0, "+": 1, " ": 2}[sign]), ast.Constant(int(alt)),
+            ast.Constant(width), ast.Constant(-1 if precision is None else precision),
+            ast.Constant(ord(kind) if kind else 0), ast.Constant(int(empty))]
     return helper_call("format_of", *args)

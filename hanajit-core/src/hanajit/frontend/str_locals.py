@@ -19,9 +19,11 @@ expression, must be in a place this module builds:
 
 * ``+``, ``* k``, ``s[i]``, ``s[a:b:c]``, ``len``, ``ord``, ``int``
   (``lib/python/string_int.py``; beyond int64 re-runs in the interpreter),
-  ``str``, ``chr``,
-  ``format``/``bin``/``hex``/``oct``, f-strings of ints, bools and strs (fill,
-  align, sign, ``#``, ``0``, width; ``d``/``x``/``X``/``o``/``b``),
+  ``str``, ``repr``, ``chr``,
+  ``format``/``bin``/``hex``/``oct``, f-strings of ints, bools, floats and strs
+  (``str_formats.py``: fill, align, sign, ``#``, ``0``, width, precision;
+  ``d``/``x``/``X``/``o``/``b``, ``e``/``f``/``g``/``%``; a float's digits are
+  CPython's own, ``lib/python/float_text.py``),
   ``==``/``!=``/``<``/``<=``/``>``/``>=`` (chained too), ``in``, truth,
   ``a if c else b``, ``for c in s`` (also in comprehensions), ``sep.join`` of a
   generator or list comprehension (the whole value of an assignment or
@@ -41,7 +43,7 @@ and a count; the characters of a loop over a str and ``chr(i)`` below 256 are
 rows of a table made on entry; constants are made once, on entry.
 
 Anything else on a run-time str (another method, passing it to a library
-function, storing it in an array or a list, a float in ``str()``) fails with a
+function, storing it in an array or a list, ``str()`` of an ``np.float32``) fails with a
 reason naming the construct: the function runs in the interpreter.
 """
 from __future__ import annotations
@@ -58,16 +60,18 @@ PREFIX = "__hj_s_"
 _METHODS = frozenset(("join", "split", "upper", "lower", "strip", "lstrip", "rstrip",
                       "replace", "zfill", "center", "ljust", "rjust", "find", "rfind",
                       "index", "rindex", "count", "startswith", "endswith", "isalpha",
-                      "isdigit", "isalnum", "isspace"))
+                      "isdigit", "isalnum", "isspace", "title", "capitalize", "swapcase",
+                      "casefold", "isupper", "islower", "istitle", "rsplit", "splitlines",
+                      "partition", "rpartition"))
 
 
 def name_node(n, store=False):
     return ast.Name(n, ast.Store() if store else ast.Load())
 
 
-_WORDS = {"str_of": "str", "format_of": "a formatted field", "chr_of": "chr",
-          "repeat_of": "str * int", "item_of": "str indexing", "concat_of": "str +",
-          "code_point": "ord", "to_int": "int", "str_tag": "a str argument",
+_WORDS = {"str_of": "str", "repr_of": "repr", "format_of": "a formatted field",
+          "chr_of": "chr", "repeat_of": "str * int", "item_of": "str indexing",
+          "concat_of": "str +", "code_point": "ord", "to_int": "int", "str_tag": "a str argument",
           "str_untag": "a str parameter"}
 
 
@@ -86,11 +90,15 @@ def is_call_of(e, name, resolve):
 def _targets(s):
     """``(name, value, how)`` of each name ``s`` binds: ``how`` "=" (value the
     assigned expression), "+="/"*=" (an augmented assignment), "for" (value the
-    iterable), "enum" (the str of ``for i, c in enumerate(s)``), "other"."""
+    iterable), "enum" (the str of ``for i, c in enumerate(s)``), "piece" (a name
+    of ``a, eq, b = s.partition(sep)``, value the call), "other"."""
     if isinstance(s, ast.Assign):
         for t in s.targets:
             if isinstance(t, ast.Name):
                 yield t.id, s.value, "="
+            elif _unpacks_partition(s, t):
+                for x in t.elts:
+                    yield x.id, s.value, "piece"
             else:
                 for n in ast.walk(t):
                     if isinstance(n, ast.Name):
@@ -121,6 +129,15 @@ def _targets(s):
                 yield n.id, None, "other"
         if isinstance(s, ast.ExceptHandler) and s.name:
             yield s.name, None, "other"
+
+
+def _unpacks_partition(s, t) -> bool:
+    """Is ``s`` -- with the target ``t`` -- ``a, eq, b = x.partition(sep)`` (or
+    ``rpartition``)?"""
+    from .str_splits import is_partition
+    return len(s.targets) == 1 and isinstance(t, (ast.Tuple, ast.List)) and \
+        len(t.elts) == 3 and all(isinstance(x, ast.Name) for x in t.elts) and \
+        is_partition(s.value)
 
 
 def _statements(fn):
@@ -175,11 +192,20 @@ class Strs:
         while True:
             self.locals = self._str_locals()
             # (a split of something not a str -- np.split(a, 3) -- is none)
-            keep = {n for n in self.splits if all(self.like(v.func.value, self.locals)
+            keep = {n for n in self.splits if all(self._pieces_of_strs(v)
                                                   for v, _ in binds[n])}
             if keep == self.splits:
                 break
             self.splits = keep
+
+    def _pieces_of_strs(self, v) -> bool:
+        """Is the split candidate's value ``v`` a split of a str, or a display of
+        strs one of which is built at run time (of constants: a table)?"""
+        from .str_splits import is_display
+        if is_display(v):
+            return all(self.like(x, self.locals) for x in v.elts) and \
+                any(self.rt(x, self.locals) for x in v.elts)
+        return self.like(v.func.value, self.locals)
 
     def _str_locals(self) -> set:
         """The str locals: the largest set of names whose every binding is a str,
@@ -228,6 +254,8 @@ class Strs:
             return self.like(v, S)
         if how == "*=":
             return True             # (s *= k: the count checked when typed)
+        if how == "piece":              # (of constants: left to the builder, as before)
+            return self.split_of(v, S) and any(self.rt(x, S) for x in [v.func.value, *v.args])
         if how in ("for", "enum"):
             return self.like(v, S) or (isinstance(v, ast.Name) and v.id in self.tables) \
                 or self.split_of(v, S)
@@ -273,7 +301,7 @@ class Strs:
             return True
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and not e.keywords:
             f = self.resolve(e.func.id) if e.func.id not in self.binds else None
-            if f is str and len(e.args) <= 1 or f in (chr, bin, hex, oct) and \
+            if f is str and len(e.args) <= 1 or f in (chr, bin, hex, oct, repr) and \
                     len(e.args) == 1 or f is format and len(e.args) in (1, 2):
                 return True
             return False
@@ -305,7 +333,8 @@ def wanted(fn, str_args, resolve) -> bool:
         if isinstance(node, ast.JoinedStr):
             return True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
-                node.func.id in ("str", "chr", "ord", "format", "bin", "hex", "oct"):
+                node.func.id in ("str", "chr", "ord", "format", "bin", "hex", "oct",
+                                  "repr"):
             return True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                 node.func.attr in _METHODS:

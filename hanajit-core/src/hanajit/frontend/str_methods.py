@@ -2,16 +2,18 @@
 ``str_rewrite.py``): ``s.upper()``, ``s.find(t, 2)``, ``s.split(",")`` ... become
 calls of the compiled-only helpers of ``lib/python/string_method_calls.py``.
 
-* strs: ``upper``, ``lower`` (CPython's full case mappings, the final sigma),
+* strs: ``upper``, ``lower``, ``title``, ``capitalize``, ``swapcase``,
+  ``casefold`` (CPython's full case mappings, the final sigma),
   ``strip``/``lstrip``/``rstrip`` (of whitespace, or of the characters of a str),
   ``replace`` (a count too), ``zfill``, ``center``/``ljust``/``rjust`` (a fill
   character too);
 * numbers and truth: ``find``, ``rfind``, ``index``, ``rindex``, ``count`` (with
   ``start`` and ``end``), ``startswith``/``endswith`` (a str or a display of
   strs, with ``start`` and ``end``), ``isalpha``, ``isdigit``, ``isalnum``,
-  ``isspace``;
-* ``split()``/``split(sep)``/``split(sep, maxsplit)`` (keywords too), where its
-  list is indexed, measured or looped over (``split_lists.py``).
+  ``isspace``, ``isupper``, ``islower``, ``istitle``;
+* ``split()``/``split(sep)``/``split(sep, maxsplit)`` (keywords too),
+  ``rsplit``, ``splitlines``, ``partition``/``rpartition``, where its list is
+  indexed, measured, looped over or joined (``str_splits.py``).
 
 A method whose receiver and arguments are all constants is computed while
 compiling (:func:`folded`); any other method of a run-time str -- or one given
@@ -25,10 +27,16 @@ import copy
 from ..lib import registry
 from .str_locals import helper_call
 
+# title, capitalize, swapcase, casefold: string_cases.converted's ``how``
+CASES = {"title": 0, "capitalize": 1, "swapcase": 2, "casefold": 3}
 STR_METHODS = frozenset(("upper", "lower", "strip", "lstrip", "rstrip", "replace", "zfill",
-                         "center", "ljust", "rjust"))
+                         "center", "ljust", "rjust", *CASES))
 VALUE_METHODS = frozenset(("find", "rfind", "index", "rindex", "count", "startswith",
-                           "endswith", "isalpha", "isdigit", "isalnum", "isspace"))
+                           "endswith", "isalpha", "isdigit", "isalnum", "isspace",
+                           "isupper", "islower", "istitle"))
+# the splits (str_splits.py): their list (tuple) compiled where indexed, measured,
+# looped over, joined (a partition: unpacked)
+SPLITS = frozenset(("split", "rsplit", "splitlines", "partition", "rpartition"))
 SIDES = {"strip": 3, "lstrip": 1, "rstrip": 2}
 NO_END = 2 ** 63 - 1        # (string_methods.NO_END: an ``end`` of None)
 _ARITY = {"upper": (0, 0), "lower": (0, 0), "strip": (0, 1), "lstrip": (0, 1),
@@ -36,7 +44,8 @@ _ARITY = {"upper": (0, 0), "lower": (0, 0), "strip": (0, 1), "lstrip": (0, 1),
           "ljust": (1, 2), "rjust": (1, 2), "find": (1, 3), "rfind": (1, 3),
           "index": (1, 3), "rindex": (1, 3), "count": (1, 3), "startswith": (1, 3),
           "endswith": (1, 3), "isalpha": (0, 0), "isdigit": (0, 0), "isalnum": (0, 0),
-          "isspace": (0, 0), "split": (0, 2)}
+          "isspace": (0, 0), "split": (0, 2), "isupper": (0, 0), "islower": (0, 0),
+          "istitle": (0, 0), **{name: (0, 0) for name in CASES}}
 
 
 def method_of(e):
@@ -128,6 +137,8 @@ def str_call(r, e):
     a = r.sv(receiver)
     if name in ("upper", "lower"):
         return helper_call("str_case", a, ast.Constant(int(name == "lower")))
+    if name in CASES:
+        return helper_call("str_cases", a, ast.Constant(CASES[name]))
     if name in SIDES:               # (no characters: every whitespace character)
         chars = r.codes(registry.str_whitespace()) if not args or _none(args[0]) else \
             _str(r, args[0], name)
@@ -176,10 +187,10 @@ def refuse_other(r, e):
     m = method_of(e)
     if m is None and isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):
         m = e.func.value, e.func.attr
-    if m is not None and m[1] == "split" and r.like(m[0]):
-        r.fail(e, "str.split()", "its list is compiled where it is indexed, measured, "
-               "looped over or tested for truth (a name every use of which is one of "
-               "these, or the call itself there)")
+    if m is not None and m[1] in SPLITS and r.like(m[0]):
+        r.fail(e, f"str.{m[1]}()", "its list is compiled where it is indexed, measured, "
+               "looped over or tested for truth, or joined (a name every use of which is "
+               "one of these, or the call itself there; a partition unpacked too)")
     if m is not None and r.rt(m[0]):
         r.fail(e, "str method", f"str.{m[1]}() of a str built at run time is not "
                "compiled")

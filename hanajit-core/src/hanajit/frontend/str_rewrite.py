@@ -193,6 +193,13 @@ class Rewriter:
         return [s]
 
     def s_Assign(self, s):
+        t = s.targets[0]
+        if len(s.targets) == 1 and isinstance(t, (ast.Tuple, ast.List)) and any(
+                isinstance(x, ast.Name) and x.id in self.S for x in t.elts):
+            if not all(isinstance(x, ast.Name) and x.id in self.S for x in t.elts):
+                self.fail(s, "str variable", "a tuple target of names some of which hold "
+                          "strs built at run time and others something else")
+            return str_splits.unpacked(self, t, s.value)
         names = [t for t in s.targets if isinstance(t, ast.Name)]
         if len(s.targets) == 1 and names and names[0].id in self.info.tables:
             return self.table(names[0].id)
@@ -599,6 +606,10 @@ class Rewriter:
                 return helper_call("str_of", self.expr(e.args[0]))
             if g is chr:
                 return helper_call("chr_of", self.expr(e.args[0]), self.chars_table())
+            if g is repr:
+                if self.like(e.args[0]):
+                    self.fail(e, "repr()", "the repr of a str is not compiled")
+                return helper_call("repr_of", self.expr(e.args[0]))
             if g in (format, bin, hex, oct):    # format(x, spec), bin(x): an f-string's
                 spec = {bin: "#b", hex: "#x", oct: "#o"}.get(g, "")     # field
                 if g is format and len(e.args) == 2:
@@ -656,6 +667,8 @@ class Rewriter:
             for x in arg.elts[1:]:
                 parts += [self.sv(sep), self.sv(x)]
             return parts[0] if len(parts) == 1 else helper_call("concat_of", *parts)
+        if self.info.split_of(arg, self.S):        # sep.join(parts)
+            return str_splits.joined(self, e)
         if isinstance(arg, ast.Name) and arg.id in self.info.tables:
             s = self.info.value(sep, self.S)
             if s is None:

@@ -494,6 +494,30 @@ def pyapi_err_clear():
     _capi("PyErr_Clear", None, ())
 
 
+# ``str(x)``/``format(x, spec)`` of a float (``lib/python/float_text.py``):
+# CPython's own ``PyOS_double_to_string`` and ``PyMem_Free``
+
+
+def pyapi_double_to_string(x, code, precision, flags, kind):
+    import ctypes
+    return _capi("PyOS_double_to_string", ctypes.c_void_p,
+                 (ctypes.c_double, ctypes.c_char, ctypes.c_int, ctypes.c_int,
+                  ctypes.c_void_p), float(x), bytes([int(code)]), int(precision),
+                 int(flags), int(kind) or None) or 0
+
+
+def pyapi_mem_free(p):
+    import ctypes
+    _capi("PyMem_Free", None, (ctypes.c_void_p,), int(p))
+
+
+def pyapi_chars(address):
+    """The NUL-terminated bytes at ``address`` (the NUL too), as uint8."""
+    import ctypes
+    import numpy as np
+    return np.frombuffer(ctypes.string_at(int(address)) + b"\0", np.uint8)
+
+
 def rng_streams_open(state, next_uint64, count, words):
     from hanajit.parallel_streams import open_streams
     return open_streams(int(state), int(next_uint64), int(count),

@@ -257,3 +257,152 @@ def split_at_count(a, sep, limit):
 def split_at_piece(a, sep, limit, i):
     """``a.split(sep, limit)[i]``."""
     return piece(a, split_at(a, sep, limit), i)
+
+
+def rsplit_at(a, sep, limit):
+    """The bounds of the pieces of ``a.rsplit(sep, limit)``: the separators found
+    from the right (CPython's ``rsplit``), the pieces in order."""
+    m = len(sep)
+    if m == 0:
+        raise ValueError("empty separator")
+    if limit < 0:
+        limit = NO_END
+    hits, i = 0, len(a) - m
+    while i >= 0 and hits < limit:
+        if _at(a, i, sep):
+            hits += 1
+            i -= m
+        else:
+            i -= 1
+    bounds = np.empty(2 * hits + 2, np.int64)
+    k, end, i = hits, len(a), len(a) - m
+    while k > 0:
+        if _at(a, i, sep):
+            bounds[2 * k] = i + m
+            bounds[2 * k + 1] = end
+            k -= 1
+            end = i
+            i -= m
+        else:
+            i -= 1
+    bounds[0] = 0
+    bounds[1] = end
+    return bounds
+
+
+def rsplit_at_count(a, sep, limit):
+    return len(rsplit_at(a, sep, limit)) // 2
+
+
+def rsplit_at_piece(a, sep, limit, i):
+    return piece(a, rsplit_at(a, sep, limit), i)
+
+
+def _parted(start, end, n):
+    """The bounds of the three pieces of a partition around ``start:end``."""
+    bounds = np.empty(6, np.int64)
+    bounds[0], bounds[1], bounds[2], bounds[3], bounds[4], bounds[5] = \
+        0, start, start, end, end, n
+    return bounds
+
+
+def partition(a, sep):
+    """The bounds of ``a.partition(sep)``: before, the separator, after (not
+    found: ``a``, '' and '')."""
+    if len(sep) == 0:
+        raise ValueError("empty separator")
+    i = find(a, sep, 0, NO_END)
+    if i < 0:
+        return _parted(len(a), len(a), len(a))
+    return _parted(i, i + len(sep), len(a))
+
+
+def rpartition(a, sep):
+    """The bounds of ``a.rpartition(sep)`` (not found: '', '' and ``a``)."""
+    if len(sep) == 0:
+        raise ValueError("empty separator")
+    i = rfind(a, sep, 0, NO_END)
+    if i < 0:
+        return _parted(0, 0, len(a))
+    return _parted(i, i + len(sep), len(a))
+
+
+def partition_count(a, sep):
+    return len(partition(a, sep)) // 2
+
+
+def partition_piece(a, sep, i):
+    return piece(a, partition(a, sep), i)
+
+
+def rpartition_count(a, sep):
+    return len(rpartition(a, sep)) // 2
+
+
+def rpartition_piece(a, sep, i):
+    return piece(a, rpartition(a, sep), i)
+
+
+def line_break(c):
+    """Does ``c`` end a line (CPython's ``Py_UNICODE_ISLINEBREAK``)?"""
+    return 10 <= c <= 13 or 28 <= c <= 30 or c == 0x85 or c == 0x2028 or c == 0x2029
+
+
+def split_lines(a, keep):
+    """The bounds of the lines of ``a.splitlines(keep)`` ("\\r\\n" one break)."""
+    n = len(a)
+    bounds = np.empty(2 * n, np.int64)
+    i, j, k = 0, 0, 0
+    while i < n:
+        while i < n and not line_break(a[i]):
+            i += 1
+        eol = i
+        if i < n:
+            if a[i] == 13 and i + 1 < n and a[i + 1] == 10:
+                i += 2
+            else:
+                i += 1
+            if keep:
+                eol = i
+        bounds[2 * k] = j
+        bounds[2 * k + 1] = eol
+        k += 1
+        j = i
+    return first_bounds(bounds, k)
+
+
+def first_bounds(bounds, k):
+    """The bounds of the first ``k`` pieces, in an array of their own."""
+    out = np.empty(2 * k, np.int64)
+    for m in range(2 * k):
+        out[m] = bounds[m]
+    return out
+
+
+def split_lines_count(a, keep):
+    return len(split_lines(a, keep)) // 2
+
+
+def split_lines_piece(a, keep, i):
+    return piece(a, split_lines(a, keep), i)
+
+
+def join_pieces(sep, a, bounds):
+    """``sep.join(parts)`` of the pieces of a split of ``a``."""
+    k = len(bounds) // 2
+    size = 0
+    for i in range(k):
+        size += bounds[2 * i + 1] - bounds[2 * i]
+    if k > 1:
+        size += (k - 1) * len(sep)
+    out = np.empty(size, np.int32)
+    w = 0
+    for i in range(k):
+        if i > 0:
+            for j in range(len(sep)):
+                out[w] = sep[j]
+                w += 1
+        for j in range(bounds[2 * i], bounds[2 * i + 1]):
+            out[w] = a[j]
+            w += 1
+    return out

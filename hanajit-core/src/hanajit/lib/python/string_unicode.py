@@ -8,14 +8,14 @@ makes the tables) only when one is compiled.  (``strip()`` needs no table: the
 whitespace characters are few, ``registry.str_whitespace``.)"""
 import numpy as np
 
-from .string_methods import piece
+from .string_methods import first_bounds, piece
 from .string_tables import ALNUM, ALPHA, CASED, CODES, DIGIT, IGNORABLE, SPACE, flags, \
     mapping
 
 SIGMA, FINAL_SIGMA, SMALL_SIGMA = 0x3A3, 0x3C2, 0x3C3
 
 
-def _case_of(c, lower):
+def case_of(c, lower):
     """``(start, end)`` of the mapping of ``c`` in ``CODES``, or ``(-1, c)``: ``c``
     maps to the one character ``c`` (ASCII answered here)."""
     if c < 128:
@@ -30,7 +30,7 @@ def _case_of(c, lower):
     return lo, hi
 
 
-def _final(a, i):
+def final_sigma(a, i):
     """Is the capital sigma at ``i`` final (CPython's ``handle_capital_sigma``):
     after a cased character, case-ignorable ones skipped, with no cased one
     after it?"""
@@ -67,17 +67,17 @@ def changed_case(a, lower):
         return _ascii_case(a, lower)
     size = 0
     for i in range(len(a)):
-        lo, hi = _case_of(a[i], lower)
+        lo, hi = case_of(a[i], lower)
         size += 1 if lo < 0 else hi - lo
     out = np.empty(size, np.int32)
     k = 0
     for i in range(len(a)):
         c = a[i]
         if lower and c == SIGMA:
-            out[k] = FINAL_SIGMA if _final(a, i) else SMALL_SIGMA
+            out[k] = FINAL_SIGMA if final_sigma(a, i) else SMALL_SIGMA
             k += 1
             continue
-        lo, hi = _case_of(c, lower)
+        lo, hi = case_of(c, lower)
         if lo < 0:
             out[k] = hi
             k += 1
@@ -155,10 +155,7 @@ def split_space(a, limit):
             bounds[2 * k] = i
             bounds[2 * k + 1] = n
             k += 1
-    out = np.empty(2 * k, np.int64)
-    for m in range(2 * k):
-        out[m] = bounds[m]
-    return out
+    return first_bounds(bounds, k)
 
 
 def split_space_count(a, limit):
@@ -169,3 +166,47 @@ def split_space_count(a, limit):
 def split_space_piece(a, limit, i):
     """``a.split(None, limit)[i]``."""
     return piece(a, split_space(a, limit), i)
+
+
+def rsplit_space(a, limit):
+    """The bounds of the pieces of ``a.rsplit(None, limit)`` (CPython's
+    ``rsplit_whitespace``: ``split_space`` from the right), in order."""
+    n = len(a)
+    bounds = np.empty(n + 4, np.int64)
+    k, i = 0, n - 1
+    left = limit if limit >= 0 else n + 1
+    while left > 0:
+        left -= 1
+        while i >= 0 and _holds(a[i], SPACE):
+            i -= 1
+        if i < 0:
+            break
+        j = i
+        i -= 1
+        while i >= 0 and not _holds(a[i], SPACE):
+            i -= 1
+        bounds[2 * k] = i + 1
+        bounds[2 * k + 1] = j + 1
+        k += 1
+    if i >= 0:
+        while i >= 0 and _holds(a[i], SPACE):
+            i -= 1
+        if i >= 0:
+            bounds[2 * k] = 0
+            bounds[2 * k + 1] = i + 1
+            k += 1
+    out = np.empty(2 * k, np.int64)
+    for m in range(k):
+        out[2 * m] = bounds[2 * (k - 1 - m)]
+        out[2 * m + 1] = bounds[2 * (k - 1 - m) + 1]
+    return out
+
+
+def rsplit_space_count(a, limit):
+    """``len(a.rsplit(None, limit))``."""
+    return len(rsplit_space(a, limit)) // 2
+
+
+def rsplit_space_piece(a, limit, i):
+    """``a.rsplit(None, limit)[i]``."""
+    return piece(a, rsplit_space(a, limit), i)

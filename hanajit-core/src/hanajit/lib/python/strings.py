@@ -1,10 +1,12 @@
 """The compiled-only calls of a str built at run time whose meaning depends on an
 argument's type (``frontend/str_locals.py`` emits them; the others call the
-Python source of ``string_algorithms.py`` directly): ``str(x)`` and ``f"{x:spec}"``
-of an int or a bool, ``chr(i)``, ``s * k``, ``s[i]``.  A str is a 1-D int32
-array of code points.  A float, complex or array operand is refused with a
-reason (CPython's shortest float repr is not compiled): the function runs in the
-interpreter."""
+Python source of ``string_algorithms.py`` directly): ``str(x)``, ``repr(x)`` and
+``f"{x:spec}"`` of an int, a bool or a float, ``chr(i)``, ``s * k``, ``s[i]``.  A
+str is a 1-D int32 array of code points.  A float's text is CPython's own
+(``float_text.py``: ``PyOS_double_to_string``, called in this process -- other
+targets refuse it); ``str`` of an ``np.float32`` (NumPy's shortest float32
+digits), ``repr`` of a NumPy scalar (``np.float64(...)``), a complex or an array
+operand are refused with a reason: the function runs in the interpreter."""
 from __future__ import annotations
 
 from ...ir import nodes as N
@@ -12,9 +14,11 @@ from ...ir import types as T
 from ...typing_rules import Incompatible
 from ..python.operators import C
 from ..registry import CallTemplate, CompiledOnly, register
+from . import float_text as ft
 from . import string_algorithms as alg
 
 str_of = CompiledOnly("str_of")
+repr_of = CompiledOnly("repr_of")
 format_of = CompiledOnly("format_of")
 chr_of = CompiledOnly("chr_of")
 repeat_of = CompiledOnly("repeat_of")
@@ -33,11 +37,36 @@ def _whole(t, what: str, bools=True, prep="of"):
         if t == T.UINT64:
             raise Incompatible(f"{what} of a uint64 (beyond int64) is not compiled")
         return
-    if isinstance(t, T.Scalar) and t.kind == "f" and what in ("str()", "a formatted field"):
-        raise Incompatible(f"{what} of a float: CPython's shortest repr of a float is not "
-                           "compiled into a run-time str")
     raise Incompatible(f"{what} {prep} a {t}; a str built at run time is compiled from "
-                       "ints, bools and strs")
+                       "ints, bools, floats and strs")
+
+
+def _float(inf, t, what: str) -> bool:
+    """Is ``t`` a float whose text compiled code can ask CPython for (a float16
+    refused), on this target?"""
+    if not (isinstance(t, T.Scalar) and t.is_float):
+        return False
+    if t.bits not in (32, 64):
+        raise Incompatible(f"{what} of a {t} is not compiled")
+    _host(inf, what)
+    return True
+
+
+def _host(inf, what: str) -> None:
+    if inf.ctx is None or not inf.ctx.capabilities.host_calls or \
+            inf.ctx.options.get("c_exports"):
+        raise Incompatible(f"{what} of a float calls CPython's PyOS_double_to_string, "
+                           "which code running outside this process (this target, an "
+                           "export or a plain C function) cannot")
+
+
+def _text_of(L, e):
+    """The code points of ``str(e)`` of an int, a bool or a float64."""
+    if e.type.is_bool:
+        return _call(L, alg.bool_text, [e])
+    if e.type.is_float:
+        return _call(L, ft.float_repr, [_float64(L, e)])
+    return _call(L, alg.int_text, [_int64(L, e)])
 
 
 def _call(L, helper, args):
@@ -52,36 +81,116 @@ def _int64(L, e):
     return convert(L, e, T.INT64)
 
 
+def _float64(L, e):
+    from .operators import convert
+    return convert(L, e, T.FLOAT64)
+
+
 @register
 class StrOf(CallTemplate):
-    """``str(x)`` (and ``f"{x}"``) of an int or a bool."""
+    """``str(x)`` (and ``f"{x!s}"``) of an int, a bool or a float (``str`` of an
+    ``np.float64`` is a float's repr; of an ``np.float32``, NumPy's own shortest
+    float32 digits: refused)."""
     paths = ("hanajit.lib.python.strings.str_of",)
 
     def typer(self, inf, call, args, kwargs):
+        if _float(inf, args[0], "str()"):
+            if args[0].bits == 32:
+                raise Incompatible("str() of an np.float32 (NumPy's shortest float32 "
+                                   "digits) is not compiled")
+            return STR
         _whole(args[0], "str()")
         return STR
 
     def lower(self, L, call, args, kwargs):
-        if args[0].type.is_bool:
-            return _call(L, alg.bool_text, [args[0]])
-        return _call(L, alg.int_text, [_int64(L, args[0])])
+        return _text_of(L, args[0])
+
+
+@register
+class ReprOf(CallTemplate):
+    """``repr(x)`` (and ``f"{x!r}"``) of a Python int, bool or float: its str.  A
+    NumPy scalar's repr (``np.float64(0.5)``) is refused."""
+    paths = ("hanajit.lib.python.strings.repr_of",)
+
+    def typer(self, inf, call, args, kwargs):
+        node, t = call.args[0], args[0]
+        if isinstance(t, T.Scalar) and (inf.is_strong(node) or isinstance(node, N.Var)
+                                        and node.name in inf.mixed):
+            raise Incompatible(f"repr() of a NumPy scalar ({t}: np.{t}(...)) or of a "
+                               "local that is one on some paths")
+        if not _float(inf, t, "repr()"):
+            _whole(t, "repr()")
+        return STR
+
+    def lower(self, L, call, args, kwargs):
+        return _text_of(L, args[0])
+
+
+_INT_KINDS = {0: (10, 0), ord("d"): (10, 0), ord("x"): (16, ord("x")),
+              ord("X"): (16, ord("X")), ord("o"): (8, ord("o")), ord("b"): (2, ord("b"))}
+_FLOAT_KINDS = frozenset(map(ord, "eEfFgG%"))
+
+
+def _spec(call):
+    """``(fill, align, sign, alt, width, precision, kind, empty)`` of a
+    ``format_of`` call: constants the frontend parsed (``str_formats.py``; align
+    -1 and precision -1 where the spec gives none, kind a code point or 0)."""
+    return tuple(int(getattr(a, "value", 0)) for a in call.args[1:9])
 
 
 @register
 class FormatOf(CallTemplate):
-    """``format(x, spec)`` of an int or a bool (``spec`` parsed by the frontend:
-    fill, align, sign, prefix letter, width, base, upper -- constants); a bool
-    formats as its int."""
+    """``format(x, spec)`` of an int, a bool or a float (``spec`` parsed by the
+    frontend: fill, align, sign, '#', width, precision, type -- constants).  An
+    int or a bool takes the types ``d``/``x``/``X``/``o``/``b`` (a bool formats
+    as its int, but as ``True`` with no spec) and, as CPython converts it,
+    ``e``/``f``/``g``/``%``; a float those and none (its repr, or with a
+    precision ``g`` with a ``.0`` kept): the digits are CPython's
+    (``float_text.formatted_float``)."""
     paths = ("hanajit.lib.python.strings.format_of",)
 
     def typer(self, inf, call, args, kwargs):
-        _whole(args[0], "a formatted field")
+        t = args[0]
+        fill, align, sign, alt, width, precision, kind, empty = _spec(call)
+        if _float(inf, t, "a formatted field"):
+            if kind not in _FLOAT_KINDS and kind != 0:
+                raise Incompatible(f"the format type {chr(kind)!r} of a float (Python "
+                                   "raises ValueError)")
+            return STR
+        _whole(t, "a formatted field")
+        if kind in _FLOAT_KINDS:            # (an int formatted as its float)
+            _host(inf, "a formatted field")
+            return STR
+        if kind not in _INT_KINDS:
+            raise Incompatible(f"the format type {chr(kind)!r} (d, x, X, o, b, e, f, g "
+                               "and % are compiled, for numbers)")
+        if precision >= 0:
+            raise Incompatible("a precision in the format of an int (Python raises "
+                               "ValueError)")
         return STR
 
     def lower(self, L, call, args, kwargs):
-        spec = [C(getattr(a, "value", 0), T.INT64) for a in call.args[1:8]]
-        spec[6] = C(bool(getattr(call.args[7], "value", False)), T.BOOL)
-        return _call(L, alg.formatted_int, [_int64(L, args[0])] + spec)
+        x, t = args[0], args[0].type
+        fill, align, sign, alt, width, precision, kind, empty = _spec(call)
+        if empty:
+            return _text_of(L, x)
+        if kind in _FLOAT_KINDS or t.is_float:
+            flags = ft.ALT if alt else 0
+            code = kind if kind != ord("%") else ord("f")
+            if kind == 0:
+                flags |= ft.ADD_DOT_0
+                code = ft.R_CODE if precision < 0 else ord("g")
+                precision = max(precision, 0)
+            elif precision < 0:
+                precision = 6
+            spec = [C(v, T.INT64) for v in (code, precision, flags, kind == ord("%"),
+                                             fill, 1 if align < 0 else align, sign, width)]
+            return _call(L, ft.formatted_float, [_float64(L, x)] + spec)
+        base, letter = _INT_KINDS[kind]
+        spec = [C(v, T.INT64) for v in (fill, 1 if align < 0 else align, sign,
+                                         letter if alt else 0, width, base)]
+        spec.append(C(kind == ord("X"), T.BOOL))
+        return _call(L, alg.formatted_int, [_int64(L, x)] + spec)
 
 
 @register
@@ -197,7 +306,7 @@ def _retyped(L, e, t):
 def callables() -> dict:
     """The compiled-only callables and the helpers ``frontend/str_locals.py``
     calls, by the names it gives them."""
-    out = {n: globals()[n] for n in ("str_of", "format_of", "chr_of", "repeat_of",
+    out = {n: globals()[n] for n in ("str_of", "repr_of", "format_of", "chr_of", "repeat_of",
                                      "item_of", "concat_of", "str_tag", "str_untag",
                                      "to_int")}
     for n in ("concat", "copied", "unit", "code_point", "order", "equal", "contains",

@@ -113,13 +113,30 @@ def _changed(method) -> dict:
     return out
 
 
+def _alone(method) -> dict:
+    """``{c: method(chr(c))}`` for every code point the str method changes, each
+    character alone (``str.title`` reads the one before): one call per chunk,
+    the characters apart by U+0001, which no case method changes or counts as
+    cased."""
+    every = _every_character().replace("\x01", "\0")
+    out = {}
+    step = 1024
+    for lo in range(0, LIMIT, step):
+        chunk = every[lo:lo + step]
+        for k, done in enumerate(method("\x01".join(chunk)).split("\x01")):
+            if done != chunk[k]:
+                out[lo + k] = done
+    return out
+
+
 @functools.cache
 def case_map(name: str) -> tuple:
     """``(keys, starts, codes)``: CPython's full case mapping ``str.<name>``
-    ("upper", "lower") of each character it changes, alone -- ``codes[starts[k]:
-    starts[k + 1]]`` for ``keys[k]`` ('ß' upper is 'SS', 'İ' lower two
-    characters).  (The capital sigma's final form: :func:`sigma_context`.)"""
-    changed = _changed(getattr(str, name))
+    ("upper", "lower", "title", "casefold") of each character it changes, alone
+    -- ``codes[starts[k]:starts[k + 1]]`` for ``keys[k]`` ('ß' upper is 'SS',
+    'İ' lower two characters).  (The capital sigma's final form:
+    :func:`sigma_context`.)"""
+    changed = _alone(str.title) if name == "title" else _changed(getattr(str, name))
     keys = tuple(sorted(changed))
     starts, codes = [0], []
     for c in keys:
@@ -163,31 +180,16 @@ def sigma_context() -> tuple:
 ALPHA, DIGIT, ALNUM, SPACE, DECIMAL, IGNORABLE, CASED = 1, 2, 4, 8, 16, 32, 64
 
 
-@functools.cache
-def character_flags() -> tuple:
-    """``(bounds, flags)``: the code space cut into intervals, ``bounds[k]`` the
-    first code point of the k-th (``bounds[0]`` is 0), ``flags[k]`` what holds for
-    every character of it: ``str.isalpha`` (:data:`ALPHA`), ``isdigit``,
-    ``isalnum``, ``isspace``, ``isdecimal`` (each run of decimal digits an
-    interval of its own, starting at its zero: a digit's value is its distance
-    from the start), case-ignorable, and cased but not case-ignorable
-    (:func:`sigma_context`)."""
-    ignorable, cased = sigma_context()
-    sets = [(ALPHA, character_class("isalpha")), (DIGIT, character_class("isdigit")),
-            (ALNUM, character_class("isalnum")), (SPACE, character_class("isspace")),
-            (IGNORABLE, ignorable), (CASED, cased)]
+def _flagged(sets) -> tuple:
+    """``(bounds, flags)`` of ``sets`` -- ``(flag, (starts, ends))`` each -- the
+    code space cut where any of their ranges starts or ends."""
     points = {0}
     for _flag, (starts, ends) in sets:
         points.update(starts)
         points.update(e + 1 for e in ends)
-    codes, values = decimals()
-    zeros = [48] + [c for c, v in zip(codes, values) if v == 0]    # (ASCII's too)
-    points.update(zeros)
-    points.update(z + 10 for z in zeros)
     bounds = sorted(p for p in points if p < LIMIT)
     flags = [0] * len(bounds)
-    for flag, (starts, ends) in sets + [(DECIMAL, (tuple(zeros), tuple(
-            z + 9 for z in zeros)))]:
+    for flag, (starts, ends) in sets:
         k = 0
         for a, b in zip(starts, ends):
             while bounds[k] < a:
@@ -199,11 +201,62 @@ def character_flags() -> tuple:
 
 
 @functools.cache
-def case_maps() -> tuple:
-    """``(keys, starts, codes)``: :func:`case_map` of "upper" and "lower" in one
-    table, the key of ``c``'s upper ``2 * c``, of its lower ``2 * c + 1``."""
+def character_flags() -> tuple:
+    """``(bounds, flags)``: the code space cut into intervals, ``bounds[k]`` the
+    first code point of the k-th (``bounds[0]`` is 0), ``flags[k]`` what holds for
+    every character of it: ``str.isalpha`` (:data:`ALPHA`), ``isdigit``,
+    ``isalnum``, ``isspace``, ``isdecimal`` (each run of decimal digits an
+    interval of its own, starting at its zero: a digit's value is its distance
+    from the start), case-ignorable, and cased but not case-ignorable
+    (:func:`sigma_context`)."""
+    ignorable, cased = sigma_context()
+    codes, values = decimals()
+    zeros = [48] + [c for c, v in zip(codes, values) if v == 0]    # (ASCII's too)
+    return _flagged([(ALPHA, character_class("isalpha")),
+                     (DIGIT, character_class("isdigit")),
+                     (ALNUM, character_class("isalnum")),
+                     (SPACE, character_class("isspace")),
+                     (IGNORABLE, ignorable), (CASED, cased),
+                     (DECIMAL, (tuple(zeros), tuple(z + 9 for z in zeros)))])
+
+
+# the flags of case_flags: CPython's _PyUnicode_IsUppercase, IsLowercase,
+# IsTitlecase and IsCased
+UPPER, LOWER, TITLE, ANY_CASE = 1, 2, 4, 8
+
+
+def _holding(test) -> list:
+    every = _every_character()
+    return [c for c, held in enumerate(map(test, every)) if held and c]
+
+
+@functools.cache
+def case_flags() -> tuple:
+    """``(bounds, flags)`` as :func:`character_flags`, of :data:`UPPER` (what
+    ``c.isupper()`` reads of one character), :data:`LOWER` (``c.islower()``),
+    :data:`TITLE` (titlecase: ``c.istitle()`` less the uppercase, unless
+    ``("A" + c).isupper()`` shows it titlecase too) and :data:`ANY_CASE` (cased:
+    ``(c + "a").title()`` keeps the 'a' small after it)."""
+    upper = _holding(str.isupper)
+    title = [c for c in _holding(str.istitle) if not chr(c).isupper() or not chr(
+        c).islower() and not ("A" + chr(c)).isupper()]
+    every = _every_character().replace("\x01", "\0")
+    cased = []
+    step = 4096
+    for lo in range(0, LIMIT, step):
+        rows = ("a\x01".join(every[lo:lo + step]) + "a").title().split("\x01")
+        cased.extend(lo + k for k, row in enumerate(rows) if row[-1] == "a" and lo + k)
+    return _flagged([(UPPER, _ranges(upper)), (LOWER, _ranges(_holding(str.islower))),
+                     (TITLE, _ranges(title)), (ANY_CASE, _ranges(cased))])
+
+
+@functools.cache
+def case_maps(names=("upper", "lower")) -> tuple:
+    """``(keys, starts, codes)``: :func:`case_map` of two ``names`` in one table,
+    the key of ``c``'s first ``2 * c``, of its second ``2 * c + 1`` ("upper" and
+    "lower"; "title" and "casefold")."""
     maps = {}
-    for low, name in enumerate(("upper", "lower")):
+    for low, name in enumerate(names):
         keys, starts, codes = case_map(name)
         for k, c in enumerate(keys):
             maps[2 * c + low] = codes[starts[k]:starts[k + 1]]

@@ -292,6 +292,22 @@ class Words(CallTemplate):
         return N.HostArray("hj.python.pyapi_consts", 3, t)
 
 
+class Chars(CallTemplate):
+    """``prims.pyapi_chars(address)``: the bytes of a C string at an address (a
+    view as long as any: the caller reads up to its NUL)."""
+
+    paths = ("hanajit.lib.prims.pyapi_chars",)
+    type = T.ArrayType(T.UINT8, 1, "C")
+
+    def typer(self, inf, call, args, kwargs):
+        if kwargs or len(args) != 1 or args[0] != I:
+            raise Incompatible("prims.pyapi_chars(int64 address)")
+        return self.type
+
+    def lower(self, L, call, args, kwargs):
+        return N.HostArray("", 1 << 40, self.type, address=L.let(args[0]))
+
+
 register(HostView("pyrandom_global", "hj.python.random_global", T.INT64, 1))
 register(MT())
 register(Gauss("gauss_has", (I,)))
@@ -306,8 +322,13 @@ for _args in (("gil_ensure", "PyGILState_Ensure", (), I),
               ("float_from", "PyFloat_FromDouble", (F,), I),
               ("float_as", "PyFloat_AsDouble", (I,), F),
               ("decref", "Py_DecRef", (I,), None),
-              ("err_clear", "PyErr_Clear", (), None)):
+              ("err_clear", "PyErr_Clear", (), None),
+              # (the text of a float: lib/python/float_text.py; the fifth argument,
+              # the int* of the kind of number, NULL)
+              ("double_to_string", "PyOS_double_to_string", (F, I, I, I, I), I),
+              ("mem_free", "PyMem_Free", (I,), None)):
     register(CApi(*_args))
+register(Chars())
 
 for _name in PARAMS:
     register(PyRandomCall(_name))

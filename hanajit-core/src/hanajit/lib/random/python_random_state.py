@@ -119,10 +119,11 @@ def _object(address):
     return ctypes.cast(ctypes.c_void_p(address), ctypes.py_object).value
 
 
-# the C API functions ``python_capi.py`` calls (``hj.host.<name>``)
+# the C API functions ``python_capi.py`` calls (``hj.host.<name>``), and those of
+# the text of a float (``lib/python/float_text.py``)
 C_API = ("PyGILState_Ensure", "PyGILState_Release", "PyObject_GetAttr",
          "PyObject_SetAttr", "PyFloat_FromDouble", "PyFloat_AsDouble", "Py_DecRef",
-         "PyErr_Clear")
+         "PyErr_Clear", "PyOS_double_to_string", "PyMem_Free")
 
 
 def c_api_address(name: str):
