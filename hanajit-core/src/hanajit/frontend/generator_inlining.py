@@ -44,8 +44,10 @@ Refused (the function falls back, with the reason): a generator with
 or ``yield from`` used as a value (``send()``), a ``yield`` or ``return`` inside
 ``try`` or ``with``, nested functions, lambdas, classes, ``global``/``nonlocal``
 or imports in its body, and a generator that loops over itself.  A generator
-call used any other way (held in a name, passed on, ``next(g)``) is refused
-when it is typed (``infer``).
+held in a name (``it = g(n); next(it)``) is a state machine of the caller's
+locals (``frontend/held_generators.py``, which :meth:`_Inliner.prepare` serves);
+a call used any other way (passed on, returned) is refused when it is typed
+(``infer``).
 """
 from __future__ import annotations
 
@@ -58,6 +60,7 @@ import sys
 import types
 
 from ..jitted import is_jitted
+from . import held_generators
 from .source import attribute_chain, parse_function, resolved
 
 _UID = itertools.count(1)
@@ -143,10 +146,12 @@ def rewrite(b, fn: ast.FunctionDef, locals_: set) -> ast.FunctionDef:
     local = [i for i, s in enumerate(fn.body) if isinstance(s, ast.FunctionDef)
              and _local_generator(fn, i, s)]
     lookup = scope_lookup(b.p, b.injected, locals_)
-    if not local and not any(isinstance(n, ast.Call) and _generator(n.func, lookup)
-                             is not None for n in ast.walk(fn)):
+    if not local and not any(isinstance(n, ast.Call) and (
+            _generator(n.func, lookup) is not None
+            or _callee(n.func, lookup) is builtins.iter) for n in ast.walk(fn)):
         return fn
     fn = copy.deepcopy(fn)
+    extra = []
     if local:
         locals_ = set(locals_)
         for i in local:
@@ -154,8 +159,10 @@ def rewrite(b, fn: ast.FunctionDef, locals_: set) -> ast.FunctionDef:
             fn.body[i] = ast.copy_location(ast.Pass(), s)
             b.injected[s.name] = LocalGenerator(s, f"{b.qualname}.<locals>.{s.name}")
             locals_.discard(s.name)
+            extra.append(s)
         lookup = scope_lookup(b.p, b.injected, locals_)
     inl = _Inliner(b, lookup)
+    fn.body = held_generators.rewrite_body(inl, fn.body, lookup, (), extra=extra)
     fn.body = inl.expand(fn.body, ())
     _Consumers(inl).visit(fn)
     return ast.fix_missing_locations(fn)
@@ -202,6 +209,18 @@ def _local_generator(fn, i, s: ast.FunctionDef) -> bool:
         if isinstance(n, (ast.Global, ast.Nonlocal)) and s.name in n.names:
             return False
     return True
+
+
+def _stored_names(node) -> set:
+    """The parameters of the function ``node`` and the names its body binds."""
+    a = node.args
+    out = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
+    for n in (n for st in node.body for n in ast.walk(st)):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            out.add(n.id)
+        elif isinstance(n, ast.ExceptHandler) and n.name:
+            out.add(n.name)
+    return out
 
 
 def _generator(func, lookup):
@@ -297,6 +316,17 @@ class _Inliner:
     # ------------------------------------------------------------------ inlining
     def inline(self, loop: ast.For, site, chain) -> list:
         gen, call, start, zipped = site
+        rebound = {n.id for st in [loop.target] + loop.body for n in ast.walk(st)
+                   if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        uid, pre, body = self.prepare(loop, gen, call, chain, rebound)
+        return self.inlined(loop, uid, pre, body, gen, chain, start, zipped)
+
+    def prepare(self, loop, gen, call, chain, rebound, uid=None) -> tuple:
+        """``(uid, pre, body)``: the statements binding the arguments of ``call`` (a
+        call of ``gen`` made at ``loop``) to the generator's renamed parameters, and
+        its renamed body (a held generator in it made a state machine).  A
+        parameter passed a name that neither side rebinds (``rebound``: the
+        caller's; None: it may rebind any) is that name itself."""
         name = gen.__qualname__
         if gen in chain:
             self.fail(loop, f"{name} loops over a call of itself (a recursive generator)")
@@ -314,9 +344,12 @@ class _Inliner:
         except TypeError as exc:
             self.fail(loop, f"the call of generator {name} does not match its "
                       f"parameters ({exc})")
-        uid = next(_UID)
+        uid = uid or next(_UID)
         node.body = _YieldFrom().body(node.body)
         self.check(node, loop, name)
+        gen_lookup = None if local else scope_lookup(parsed, {}, _stored_names(node))
+        node.body = held_generators.rewrite_body(
+            self, node.body, gen_lookup or self.lookup, chain + (gen,), name)
         by_arg = {v: p for p, v in bound.arguments.items()}
         params = [a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
         stored = set()
@@ -331,14 +364,14 @@ class _Inliner:
         args.update((by_arg[-1 - i], k.value) for i, k in enumerate(call.keywords))
         # a parameter neither side rebinds, passed a name: that name itself (a
         # list passed stays the caller's one list, no alias of it)
-        rebound = {n.id for st in [loop.target] + loop.body for n in ast.walk(st)
-                   if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-        shared = {p for p, a in args.items() if isinstance(a, ast.Name)
-                  and p not in stored and a.id not in rebound}
+        shared = set() if rebound is None else {
+            p for p, a in args.items() if isinstance(a, ast.Name)
+            and p not in stored and a.id not in rebound}
         mapping.update((p, args[p].id) for p in shared)
         gen_lookup = None if local else scope_lookup(parsed, {}, own)
         for n in (n for st in node.body for n in ast.walk(st)):
-            if gen_lookup is not None and isinstance(n, ast.Name) and n.id not in mapping:
+            if gen_lookup is not None and isinstance(n, ast.Name) and n.id not in mapping \
+                    and n.id not in self.b.injected:
                 obj = gen_lookup(n.id)
                 if obj is _MISSING:
                     self.fail(loop, f"name {n.id!r} is not defined in generator {name}")
@@ -359,6 +392,10 @@ class _Inliner:
                 held = f"__hj_gen{uid}_default_{p}"
                 self.b.injected[held] = prm.default
                 pre.append(_assign(mapping[p], _name(held)))
+        return uid, pre, body
+
+    def inlined(self, loop, uid, pre, body, gen, chain, start, zipped) -> list:
+        """The statements of ``loop`` with the generator's ``body`` in its place."""
         count = None
         if start is not None or zipped:
             count = f"$g{uid}_count"
