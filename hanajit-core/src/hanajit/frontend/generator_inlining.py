@@ -63,7 +63,7 @@ from ..jitted import is_jitted
 from . import held_generators
 from .source import attribute_chain, parse_function, resolved
 
-_UID = itertools.count(1)
+UID = itertools.count(1)
 _CO_GENERATOR = 0x20
 _MISSING = object()
 # f(g(...)) -> f(v for v in g(...)); list(g(...)) -> [v for v in g(...)]
@@ -77,8 +77,8 @@ _REFUSED = {
 }
 if hasattr(ast, "Match"):
     _REFUSED[ast.Match] = "a match statement"
-_GUARDED = (ast.Try, ast.With, ast.AsyncWith) + ((ast.TryStar,) if hasattr(ast, "TryStar")
-                                                  else ())
+GUARDED = (ast.Try, ast.With, ast.AsyncWith) + ((ast.TryStar,) if hasattr(ast, "TryStar")
+                                                 else ())
 _LIBRARY_DIRS = ("site-packages", "dist-packages")
 
 
@@ -147,8 +147,8 @@ def rewrite(b, fn: ast.FunctionDef, locals_: set) -> ast.FunctionDef:
              and _local_generator(fn, i, s)]
     lookup = scope_lookup(b.p, b.injected, locals_)
     if not local and not any(isinstance(n, ast.Call) and (
-            _generator(n.func, lookup) is not None
-            or _callee(n.func, lookup) is builtins.iter) for n in ast.walk(fn)):
+            generator_of(n.func, lookup) is not None
+            or callee_of(n.func, lookup) is builtins.iter) for n in ast.walk(fn)):
         return fn
     fn = copy.deepcopy(fn)
     extra = []
@@ -211,7 +211,7 @@ def _local_generator(fn, i, s: ast.FunctionDef) -> bool:
     return True
 
 
-def _stored_names(node) -> set:
+def stored_names(node) -> set:
     """The parameters of the function ``node`` and the names its body binds."""
     a = node.args
     out = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
@@ -223,12 +223,13 @@ def _stored_names(node) -> set:
     return out
 
 
-def _generator(func, lookup):
+def generator_of(func, lookup):
     """The generator function a call's ``func`` (a name or ``mod.name``) names."""
     return generator_function(resolved(func, lookup))
 
 
-def _callee(func, lookup):
+def callee_of(func, lookup):
+    """The object a call's ``func`` names when it is a plain name (else a marker)."""
     chain = attribute_chain(func)
     if chain is None or "." in chain:
         return _MISSING
@@ -267,20 +268,20 @@ class _Inliner:
         ``enumerate(g(...)[, start])`` or ``zip(g(...), *others)``."""
         if not isinstance(it, ast.Call):
             return None
-        gen = _generator(it.func, self.lookup)
+        gen = generator_of(it.func, self.lookup)
         if gen is not None:
             return gen, it, None, []
-        f = _callee(it.func, self.lookup)
+        f = callee_of(it.func, self.lookup)
         if f is builtins.zip and it.args and isinstance(it.args[0], ast.Call) \
                 and not it.keywords and not any(isinstance(a, ast.Starred) for a in it.args):
-            gen = _generator(it.args[0].func, self.lookup)
+            gen = generator_of(it.args[0].func, self.lookup)
             others = it.args[1:]
-            if gen is not None and not any(isinstance(a, ast.Call) and _generator(
+            if gen is not None and not any(isinstance(a, ast.Call) and generator_of(
                     a.func, self.lookup) is not None for a in others):
                 return gen, it.args[0], None, others
         if f is builtins.enumerate and it.args \
                 and isinstance(it.args[0], ast.Call):
-            gen = _generator(it.args[0].func, self.lookup)
+            gen = generator_of(it.args[0].func, self.lookup)
             kw = [k.arg for k in it.keywords]
             if gen is not None and not any(isinstance(a, ast.Starred) for a in it.args) \
                     and (kw == [] and len(it.args) <= 2 or kw == ["start"]
@@ -344,10 +345,10 @@ class _Inliner:
         except TypeError as exc:
             self.fail(loop, f"the call of generator {name} does not match its "
                       f"parameters ({exc})")
-        uid = uid or next(_UID)
+        uid = uid or next(UID)
         node.body = _YieldFrom().body(node.body)
         self.check(node, loop, name)
-        gen_lookup = None if local else scope_lookup(parsed, {}, _stored_names(node))
+        gen_lookup = None if local else scope_lookup(parsed, {}, stored_names(node))
         node.body = held_generators.rewrite_body(
             self, node.body, gen_lookup or self.lookup, chain + (gen,), name)
         by_arg = {v: p for p, v in bound.arguments.items()}
@@ -433,7 +434,7 @@ class _Inliner:
             if isinstance(n, ast.Yield) and id(n) not in at_statement:
                 self.fail(loop, f"generator {name} uses a yield as a value (send() is "
                           "not supported)")
-            if isinstance(n, _GUARDED) and any(isinstance(m, (ast.Yield, ast.Return))
+            if isinstance(n, GUARDED) and any(isinstance(m, (ast.Yield, ast.Return))
                                                 for m in ast.walk(n)):
                 self.fail(loop, f"generator {name} yields or returns inside a "
                           "try or with statement")
@@ -624,13 +625,13 @@ class _Consumers(ast.NodeTransformer):
     def visit_Call(self, node):
         self.generic_visit(node)
         if len(node.args) != 1 or not isinstance(node.args[0], ast.Call) or \
-                _generator(node.args[0].func, self.inl.lookup) is None:
+                generator_of(node.args[0].func, self.inl.lookup) is None:
             return node
-        f = _callee(node.func, self.inl.lookup)
+        f = callee_of(node.func, self.inl.lookup)
         is_list = f is builtins.list and not node.keywords
         if not is_list and not any(f is c for c in _CONSUMERS):
             return node
-        v = f"$gv{next(_UID)}"
+        v = f"$gv{next(UID)}"
         comp = [ast.comprehension(target=_name(v, True), iter=node.args[0], ifs=[],
                                   is_async=0)]
         if is_list:

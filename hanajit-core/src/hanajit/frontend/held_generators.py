@@ -252,7 +252,7 @@ def rewrite_body(inl, body, lookup, chain, gen_name=None, extra=()) -> list:
                            "__hj_RuntimeError": RuntimeError})
     out = rw.stmts(body)
     for node in list(out) + list(extra):
-        own = gi._stored_names(node) if node in extra else ()
+        own = gi.stored_names(node) if node in extra else ()
         for n in ast.walk(node):
             if isinstance(n, ast.Name) and n.id in rw.kinds and n.id not in own:
                 kind = rw.kinds[n.id]
@@ -274,10 +274,10 @@ class _Rewriter:
         self.inl.fail(node, detail)
 
     def callee(self, call):
-        return gi._callee(call.func, self.lookup) if isinstance(call, ast.Call) else None
+        return gi.callee_of(call.func, self.lookup) if isinstance(call, ast.Call) else None
 
     def generator(self, call):
-        return gi._generator(call.func, self.lookup) if isinstance(call, ast.Call) else None
+        return gi.generator_of(call.func, self.lookup) if isinstance(call, ast.Call) else None
 
     def made(self, value):
         """``(kind, generator call or iterated expression)`` when ``value`` makes an
@@ -332,7 +332,7 @@ class _Rewriter:
         """The statements making the iterator ``name = value`` holds."""
         kind, arg = self.made(value)
         if kind is builtins.iter:
-            m = self.named.setdefault(name, _Machine(f"$h{next(gi._UID)}_"))
+            m = self.named.setdefault(name, _Machine(f"$h{next(gi.UID)}_"))
             return m.create([], self.sequence(arg, node))
         m = self.named.get(name)
         m, pre = self.gen_machine(kind, arg, node, m and m.uid)
@@ -357,7 +357,7 @@ class _Rewriter:
         if gen is not None:
             m, pre = self.gen_machine(gen, e, node)
             return m, m.create(pre)
-        m = _Machine(f"$h{next(gi._UID)}_")
+        m = _Machine(f"$h{next(gi.UID)}_")
         return m, m.create([], self.sequence(e, node))
 
     def sources(self, e, node) -> tuple:
@@ -400,7 +400,7 @@ class _Rewriter:
     def stmt(self, s) -> list:
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             return [s]
-        guarded = isinstance(s, gi._GUARDED)
+        guarded = isinstance(s, gi.GUARDED)
         self.in_try += guarded
         for field in ("body", "orelse", "finalbody"):
             part = getattr(s, field, None)
