@@ -386,7 +386,29 @@ def self_holding_gen(n):
     yield n
 
 
+def maybe_unbound(n):
+    if n > 0:
+        x = n
+    yield x
+
+
+def made_again(m):
+    t = 0
+    for k in range(m, -1, -1):
+        it = maybe_unbound(k)
+        t += next(it)
+    return t
+
+
+def made_once(m):
+    it = maybe_unbound(m)
+    return next(it)
+
+
 def test_what_falls_back():
+    check(made_once, 2)
+    check(made_once, 0)                             # UnboundLocalError
+    check_fallback(made_again, (2,), "may read 'x' before assigning it")
     check_fallback(stored, (3,), "held in 'it', used other than by next")
     check_fallback(summed, (3,), "held in 'it', used other than by next")
     check_fallback(in_a_while_condition, (3,), "cannot be asked first")

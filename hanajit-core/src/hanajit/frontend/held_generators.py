@@ -268,7 +268,7 @@ class _Rewriter:
     def __init__(self, inl, lookup, chain, gen_name):
         self.inl, self.lookup, self.chain, self.gen_name = inl, lookup, chain, gen_name
         self.kinds, self.machines, self.named, self.zips = {}, {}, {}, False
-        self.containers, self.in_try = set(), 0
+        self.containers, self.in_try, self.loops, self.sites = set(), 0, 0, {}
 
     def fail(self, node, detail):
         self.inl.fail(node, detail)
@@ -301,6 +301,7 @@ class _Rewriter:
             if isinstance(n, ast.Assign) and len(n.targets) == 1 \
                     and isinstance(n.targets[0], ast.Name) and self.made(n.value):
                 name, kind = n.targets[0].id, self.made(n.value)[0]
+                self.sites[name] = self.sites.get(name, 0) + 1
                 if self.kinds.setdefault(name, kind) is not kind:
                     self.fail(n, f"{name!r} holds iterators of different generators")
             if isinstance(n, ast.For) and self.callee(n.iter) is builtins.zip and any(
@@ -312,10 +313,19 @@ class _Rewriter:
                 self.zips = True        # (zip(a, g(...)), tuple(g(...)), next(iter(a)))
 
     # ------------------------------------------------------------------ iterators
-    def gen_machine(self, gen, call, node, uid=None):
+    def gen_machine(self, gen, call, node, uid=None, again=True):
+        """The state machine of ``gen`` (made once per ``uid``) and the statements
+        binding ``call``'s arguments.  ``again``: a new one may be made where an
+        earlier one ran (its locals would keep the earlier one's values)."""
         if gen in self.chain:
             self.fail(node, f"{gen.__qualname__} holds a call of itself (a recursive "
                       "generator)")
+        name = _maybe_unbound(gen) if again else None
+        if name is not None:
+            self.fail(node, f"generator {gen.__qualname__} may read {name!r} before assigning "
+                      "it, and a new one is made here where an earlier one may have run (it "
+                      "would see the earlier one's value where CPython raises "
+                      "UnboundLocalError)")
         uid, pre, body = self.inl.prepare(node, gen, call, self.chain, None, uid)
         if uid in self.machines:
             return self.machines[uid], pre
@@ -335,7 +345,9 @@ class _Rewriter:
             m = self.named.setdefault(name, _Machine(f"$h{next(gi.UID)}_"))
             return m.create([], self.sequence(arg, node))
         m = self.named.get(name)
-        m, pre = self.gen_machine(kind, arg, node, m and m.uid)
+        again = m is not None or self.sites.get(name, 0) > 1 or self.loops > 0 \
+            or self.gen_name is not None
+        m, pre = self.gen_machine(kind, arg, node, m and m.uid, again)
         self.named[name] = m
         return m.create(pre)
 
@@ -355,7 +367,8 @@ class _Rewriter:
             return self.named[e.id], []
         gen = self.generator(e)
         if gen is not None:
-            m, pre = self.gen_machine(gen, e, node)
+            m, pre = self.gen_machine(gen, e, node, None,
+                                      self.loops > 0 or self.gen_name is not None)
             return m, m.create(pre)
         m = _Machine(f"$h{next(gi.UID)}_")
         return m, m.create([], self.sequence(e, node))
@@ -400,12 +413,14 @@ class _Rewriter:
     def stmt(self, s) -> list:
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             return [s]
-        guarded = isinstance(s, gi.GUARDED)
+        guarded, loop = isinstance(s, gi.GUARDED), isinstance(s, (ast.For, ast.While))
         self.in_try += guarded
         for field in ("body", "orelse", "finalbody"):
             part = getattr(s, field, None)
             if isinstance(part, list) and part and isinstance(part[0], ast.stmt):
+                self.loops += loop and field == "body"
                 setattr(s, field, self.stmts(part))
+                self.loops -= loop and field == "body"
         for h in getattr(s, "handlers", ()):
             h.body = self.stmts(h.body)
         for case in getattr(s, "cases", ()):
@@ -579,3 +594,51 @@ def _static_count(body):
         elif any(isinstance(n, (ast.Yield, ast.Return)) for n in ast.walk(s)):
             return None
     return count
+
+
+def _maybe_unbound(gen):
+    """A local of generator ``gen`` that some path may read before assigning it
+    (a branch assigns what both arms do, a loop nothing after it), else None."""
+    node = gen.node if isinstance(gen, gi.LocalGenerator) else gi.parse_function(gen).node
+    own = gi.stored_names(node)
+    a = node.args
+    params = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
+    found = []
+
+    def reads(e, bound):
+        inner = {t.id for c in ast.walk(e) if isinstance(c, ast.comprehension)
+                 for t in ast.walk(c.target) if isinstance(t, ast.Name)}
+        found.extend(n.id for n in ast.walk(e) if isinstance(n, ast.Name)
+                     and isinstance(n.ctx, ast.Load) and n.id in own
+                     and n.id not in bound and n.id not in inner)
+
+    def block(stmts, bound):
+        bound = set(bound)
+        for s in stmts:
+            if isinstance(s, ast.If):
+                reads(s.test, bound)
+                bound = block(s.body, bound) & block(s.orelse, bound)
+            elif isinstance(s, (ast.For, ast.While)):
+                reads(s.iter if isinstance(s, ast.For) else s.test, bound)
+                targets = {n.id for n in ast.walk(s.target) if isinstance(n, ast.Name)} \
+                    if isinstance(s, ast.For) else set()
+                block(s.body, bound | targets)
+                block(s.orelse, bound)
+            elif isinstance(s, (ast.Try, ast.With)):
+                for item in getattr(s, "items", ()):
+                    reads(item, bound)
+                for h in getattr(s, "handlers", ()):
+                    block(h.body, bound)
+                block(getattr(s, "orelse", []) + getattr(s, "finalbody", []), bound)
+                block(s.body, bound)
+            else:
+                if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) \
+                        and s.target.id not in bound and s.target.id in own:
+                    found.append(s.target.id)
+                reads(s, bound)
+                bound |= {n.id for n in ast.walk(s) if isinstance(n, ast.Name)
+                          and isinstance(n.ctx, ast.Store)}
+        return bound
+
+    block(node.body, params)
+    return found[0] if found else None
