@@ -24,15 +24,22 @@ left stays finished, as in CPython.  ``iter(seq)`` held in a name is an index in
 
 ``next(it)`` on an exhausted generator raises ``StopIteration``; inside a
 generator (PEP 479) CPython's ``RuntimeError('generator raised StopIteration')``.
-``zip(a, g(n))`` and ``enumerate(it)`` in a ``for`` ask each iterator in turn.
+``zip(a, g(n))`` and ``enumerate(it)`` in a ``for`` ask each iterator in turn;
+``next(g(...))``/``next(iter(a))`` hold one under a generated name, and so does
+``tuple(g(...))`` when ``g`` makes a number of items known when compiling (each
+``yield`` a statement of its body itself), asked for them all and then its end.
 
 Refused, with the reason (the function falls back): a held generator used any
 other way (passed on, returned, stored, tested, given to ``list``/``sum``/
 ``tuple``...), ``next(it)`` where CPython would run something before it that
 the generator could see (``a[i] + next(it)``: only names, constants and
 arithmetic may come first in the statement) or that runs it conditionally
-(``c and next(it)``), and a loop holding a ``yield`` over a call other than
-``range``/``enumerate``/``zip``/a generator's, over a dict or a set.
+(``c and next(it)``), a loop holding a ``yield`` over a call other than
+``range``/``enumerate``/``zip``/a generator's, over a dict or a set, and a
+generator made again where an earlier one ran (in a loop, a second site, inside
+a generator) that may read a local before assigning it: its renamed locals
+would still hold the earlier one's values where CPython raises
+``UnboundLocalError`` (:func:`_maybe_unbound`).
 """
 from __future__ import annotations
 
