@@ -405,10 +405,21 @@ def made_once(m):
     return next(it)
 
 
+def remade_in_its_loop(n):
+    it = countdown(n)
+    t = 0
+    for x in it:
+        t = t * 10 + x
+        if x == 2:
+            it = countdown(5)
+    return t, next(it)
+
+
 def test_what_falls_back():
     check(made_once, 2)
     check(made_once, 0)                             # UnboundLocalError
     check_fallback(made_again, (2,), "may read 'x' before assigning it")
+    check_fallback(remade_in_its_loop, (3,), "goes on over the one it started with")
     check_fallback(stored, (3,), "held in 'it', used other than by next")
     check_fallback(summed, (3,), "held in 'it', used other than by next")
     check_fallback(in_a_while_condition, (3,), "cannot be asked first")

@@ -420,6 +420,14 @@ class _Rewriter:
     def stmt(self, s) -> list:
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             return [s]
+        if isinstance(s, ast.For) and self.loops_held(s.iter):
+            looped = {n.id for n in ast.walk(s.iter) if isinstance(n, ast.Name)
+                      and n.id in self.kinds}
+            for n in (n for st in s.body for n in ast.walk(st)):
+                if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id in looped
+                                                     for t in n.targets):
+                    self.fail(n, "a loop over a held iterator makes a new one in its name "
+                              "(CPython's loop goes on over the one it started with)")
         guarded, loop = isinstance(s, gi.GUARDED), isinstance(s, (ast.For, ast.While))
         self.in_try += guarded
         for field in ("body", "orelse", "finalbody"):
