@@ -178,6 +178,19 @@ def iterators_of_sequences(n, z):
     return s, u, next(r, -1), next(il, 0.5)
 
 
+def tuples_and_rows(n, a):
+    it = iter((n, n + 1, n + 2))
+    s = next(it)
+    rows = iter(a)
+    r0 = next(rows)
+    acc = r0 * 0
+    for r in rows:
+        acc = acc + r
+    for x in it:
+        s = s * 10 + x
+    return s, acc
+
+
 def looping_over(gen):
     def looped(n):
         t = 0
@@ -307,6 +320,7 @@ def test_iter_of_sequences():
     assert repr(got) == repr(want)
     check(iterators_of_sequences, 10, 1.5)
     check(iterators_of_sequences, 6, 1.5)
+    check(tuples_and_rows, 1, np.arange(6.0).reshape(3, 2))
 
 
 def test_exhausted_generators_and_errors():
