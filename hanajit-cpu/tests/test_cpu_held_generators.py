@@ -178,6 +178,18 @@ def iterators_of_sequences(n, z):
     return s, u, next(r, -1), next(il, 0.5)
 
 
+def the_rest(a, n):
+    it = iter(a)
+    first = next(it)
+    rest = list(it)
+    g = countdown(n)
+    top = next(g)
+    back = iter(a[::-1])
+    ordered = sorted(back)
+    most = max(countdown(n), default=-1)
+    return first, rest, top + sum(g), most, ordered
+
+
 def tuples_and_rows(n, a):
     it = iter((n, n + 1, n + 2))
     s = next(it)
@@ -321,6 +333,8 @@ def test_iter_of_sequences():
     check(iterators_of_sequences, 10, 1.5)
     check(iterators_of_sequences, 6, 1.5)
     check(tuples_and_rows, 1, np.arange(6.0).reshape(3, 2))
+    for a, n in ((np.arange(4.0)[::-1], 4), (np.arange(1.0), 1), (np.zeros(0), 0)):
+        check(the_rest, a, n)
 
 
 def test_exhausted_generators_and_errors():
@@ -348,9 +362,9 @@ def stored(n):
     return len(box)
 
 
-def summed(n):
+def any_of_it(n):
     it = countdown(n)
-    return sum(it)
+    return any(it)
 
 
 def in_a_while_condition(n):
@@ -435,7 +449,7 @@ def test_what_falls_back():
     check_fallback(made_again, (2,), "may read 'x' before assigning it")
     check_fallback(remade_in_its_loop, (3,), "goes on over the one it started with")
     check_fallback(stored, (3,), "held in 'it', used other than by next")
-    check_fallback(summed, (3,), "held in 'it', used other than by next")
+    check_fallback(any_of_it, (3,), "held in 'it', used other than by next")
     check_fallback(in_a_while_condition, (3,), "cannot be asked first")
     check_fallback(conditional_next, (3,), "decides whether it runs")
     check_fallback(after_an_index, (np.arange(3.0),), "after something it could see")

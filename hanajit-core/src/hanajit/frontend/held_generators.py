@@ -10,6 +10,8 @@ to outlive each step.  Compiled code keeps it in the caller's locals:
     b = next(it, -1)        $h5_d2 = -1; <step>; $h5_r2 = $h5_val if ... else $h5_d2
     for x in it: body       while True: <step>; if not $h5_has: break
                                 x = $h5_val; body
+    rest = list(it)         $h5_r3 = []; <for $h5_r3v in it: $h5_r3.append($h5_r3v)>
+                            rest = $h5_r3           (sum/min/max/sorted: of that list)
 
 The generator's body (its locals renamed ``$g4_...`` as where it is inlined) is
 cut at its ``yield``s into numbered blocks (:class:`_Flat`): a loop or ``if``
@@ -30,7 +32,7 @@ generator (PEP 479) CPython's ``RuntimeError('generator raised StopIteration')``
 ``yield`` a statement of its body itself), asked for them all and then its end.
 
 Refused, with the reason (the function falls back): a held generator used any
-other way (passed on, returned, stored, tested, given to ``list``/``sum``/
+other way (passed on, returned, stored, tested, given to ``any``/``all``/
 ``tuple``...), ``next(it)`` where CPython would run something before it that
 the generator could see (``a[i] + next(it)``: only names, constants and
 arithmetic may come first in the statement) or that runs it conditionally
@@ -51,6 +53,7 @@ import itertools
 from . import generator_inlining as gi
 
 _UID = itertools.count(1)
+_DRAINING = (builtins.list, builtins.sum, builtins.min, builtins.max, builtins.sorted)
 _NO_HOIST = (ast.BoolOp, ast.IfExp, ast.Compare, ast.Lambda, ast.ListComp, ast.SetComp,
              ast.DictComp, ast.GeneratorExp, ast.NamedExpr, ast.Dict, ast.Starred,
              ast.JoinedStr, ast.Await)
@@ -267,7 +270,7 @@ def rewrite_body(inl, body, lookup, chain, gen_name=None, extra=()) -> list:
                     f"{kind.__name__}(...) makes a generator object"
                 rw.fail(n, f"{made} held in {n.id!r}, used other than by next({n.id}), "
                         f"next({n.id}, default) or a for loop over it (passed on, returned, "
-                        "stored, tested or given to another function such as sum or list)")
+                        "stored, tested or given to another function such as any or all)")
     return out
 
 
@@ -507,8 +510,16 @@ class _Rewriter:
             out.append(loop)
         return [ast.fix_missing_locations(ast.copy_location(x, s)) for x in out]
 
+    def drained(self, n) -> bool:
+        """Is ``n`` ``list(it)``, ``sum(it)``, ``min``/``max``/``sorted`` of a held
+        iterator (each asks it for every item first)?"""
+        return isinstance(n, ast.Call) and n.args and any(
+            self.callee(n) is f for f in _DRAINING) and isinstance(n.args[0], ast.Name) \
+            and n.args[0].id in self.kinds and not isinstance(n.args[0], ast.Starred) \
+            and (self.callee(n) is not builtins.list or len(n.args) == 1 and not n.keywords)
+
     def is_next(self, n) -> bool:
-        if getattr(n, "hj_count", None) is not None:
+        if getattr(n, "hj_count", None) is not None or self.drained(n):
             return True
         return isinstance(n, ast.Call) and self.callee(n) is builtins.next \
             and 1 <= len(n.args) <= 2 and not n.keywords \
@@ -531,6 +542,17 @@ class _Rewriter:
             if m is None:
                 self.fail(s, f"next({call.args[0].id}) before it holds an iterator")
             r = f"{m.p}r{next(_UID)}"
+            if self.drained(call):          # list(it), sum(it)...: a list of its items
+                v = r + "v"
+                out += [_assign(r, ast.List([], ast.Load()))] + self.for_loop(ast.For(
+                    target=_name(v, True), iter=_name(call.args[0].id), orelse=[],
+                    body=[ast.Expr(ast.Call(ast.Attribute(_name(r), "append", ast.Load()),
+                                            [_name(v)], []))]))
+                if self.callee(call) is builtins.list:
+                    call.hj_item = r
+                else:
+                    call.args[0] = _name(r)
+                continue
             count = getattr(call, "hj_count", None)
             if count is not None:           # tuple(g(...)): its items, then the end
                 items = [f"{r}_{i}" for i in range(count)]
