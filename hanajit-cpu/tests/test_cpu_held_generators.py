@@ -115,6 +115,18 @@ def two_alive(n):
     return t, next(b, -7)
 
 
+def stop_caught(n):
+    it = countdown(n)
+    t = 0
+    while True:
+        try:
+            x = next(it)
+        except StopIteration:
+            break
+        t = t * 10 + x
+    return t
+
+
 def made_in_a_loop(n):
     t = 0
     for k in range(n):
@@ -295,6 +307,7 @@ def test_next_and_for():
         check(next_past_the_end, n)
         check(two_alive, n)
         check(for_else, n, 2)
+        check(stop_caught, n)
     check(made_in_a_loop, 4)
     check(next_in_expressions, 3)
     check(next_in_expressions, 2)
