@@ -87,7 +87,30 @@ def three():
     yield 9
 
 
+def zipped_pairs(n):           # loops over enumerate and zip of generators, yields inside
+    for i, x in enumerate(countdown(n)):
+        for y in zip(range(i), countdown(x)):
+            yield y[0] + y[1] * 10
+
+
 # ------------------------------------------------------------------ users
+def composed(n):
+    a = sum(v for v in holder_default(n))
+    b = [v for v in zipped_pairs(n + 1)]
+    it = zipped_pairs(n)
+    c = list(it)
+    return a, b, c
+
+
+def composed_in_a_loop(n):
+    out = 0
+    for k in range(n):
+        it = zipped_pairs(k)
+        for v in it:
+            out = out * 3 + v
+    return out
+
+
 def next_then_for(n):
     it = countdown(n)
     a = next(it)
@@ -321,6 +344,9 @@ def test_generators_with_tangled_bodies():
             assert got.tobytes() == want.tobytes(), (n, a, got, want)
     check(enumerated, 3)
     check(enumerated, 0)
+    for n in (0, 1, 4):
+        check(composed, n)
+    check(composed_in_a_loop, 5)
 
 
 compiled_drain = jit(drain, fallback=False)      # (compiled at its first call)
