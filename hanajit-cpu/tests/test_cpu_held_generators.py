@@ -225,6 +225,20 @@ def the_rest(a, n):
     return first, rest, top + sum(g), most, ordered
 
 
+def stepping(a, b, s):
+    for i in range(a, b, s):
+        yield i * 10
+
+
+def ranges(a, b, s):
+    it = iter(range(a, b, s))
+    g = stepping(b, a, -s)
+    t = next(it, -1) + next(g, -2)
+    for x, y in zip(it, g):
+        t = t * 7 + x - y
+    return t
+
+
 def tuples_and_rows(n, a):
     it = iter((n, n + 1, n + 2))
     s = next(it)
@@ -372,6 +386,8 @@ def test_iter_of_sequences():
     check(iterators_of_sequences, 10, 1.5)
     check(iterators_of_sequences, 6, 1.5)
     check(tuples_and_rows, 1, np.arange(6.0).reshape(3, 2))
+    for args in ((0, 9, 2), (9, 0, -3), (3, 3, 1), (0, 5, 0)):     # 0: ValueError
+        check(ranges, *args)
     for a, n in ((np.arange(4.0)[::-1], 4), (np.arange(1.0), 1), (np.zeros(0), 0)):
         check(the_rest, a, n)
 

@@ -50,6 +50,7 @@ import builtins
 import copy
 import itertools
 
+from ..lib import registry
 from . import generator_inlining as gi
 
 _UID = itertools.count(1)
@@ -86,8 +87,18 @@ class _Machine:
     def __init__(self, p, gen=None, blocks=None):
         self.p, self.gen, self.blocks = p, gen, blocks
         self.has, self.val = p + "has", p + "val"
+        self.range = False          # an index into range(...) made once (its parts held)
 
     def create(self, pre, seq=None) -> list:
+        if self.gen is None and self.range:     # range(...): its parts, no range object
+            p, args = self.p, list(seq.args)
+            args = ([ast.Constant(0)] if len(args) == 1 else []) + args \
+                + ([ast.Constant(1)] if len(args) < 3 else [])
+            parts = [_name(p + x) for x in ("start", "stop", "step")]
+            return [_assign(p + x, a) for x, a in zip(("start", "stop", "step"), args)] + [
+                ast.Expr(ast.Call(_name("__hj_range_check"), parts, [])),
+                _assign(p + "len", ast.Call(_name("__hj_range_len"), copy.deepcopy(parts), [])),
+                _assign(p + "k", 0)]
         if self.gen is None:
             return [_assign(self.p + "seq", seq), _assign(self.p + "k", 0)]
         return pre + [_assign(self.p + "st", 0)]
@@ -95,6 +106,13 @@ class _Machine:
     def step(self) -> list:
         """Statements running the iterator to its next item: ``$has``, ``$val``."""
         p = self.p
+        if self.range:
+            item = ast.Call(_name("__hj_range_index"), [
+                _name(p + x) for x in ("start", "stop", "step", "k")], [])
+            return [_if(ast.Compare(_name(p + "k"), [ast.Lt()], [_name(p + "len")]), [
+                _assign(self.val, item),
+                ast.AugAssign(_name(p + "k", True), ast.Add(), ast.Constant(1)),
+                _assign(self.has, True)], [_assign(self.has, False)])]
         if self.gen is None:
             k, seq = _name(p + "k"), _name(p + "seq")
             ok = ast.BoolOp(ast.And(), [
@@ -258,8 +276,10 @@ def rewrite_body(inl, body, lookup, chain, gen_name=None, extra=()) -> list:
     rw.find(body)
     if not rw.kinds and not rw.zips:
         return body
+    check, length, index = registry.range_object_callables()
     inl.b.injected.update({"__hj_len": builtins.len, "__hj_StopIteration": StopIteration,
-                           "__hj_RuntimeError": RuntimeError})
+                           "__hj_RuntimeError": RuntimeError, "__hj_range_check": check,
+                           "__hj_range_len": length, "__hj_range_index": index})
     out = rw.stmts(body)
     for node in list(out) + list(extra):
         own = gi.stored_names(node) if node in extra else ()
@@ -279,6 +299,7 @@ class _Rewriter:
         self.inl, self.lookup, self.chain, self.gen_name = inl, lookup, chain, gen_name
         self.kinds, self.machines, self.named, self.zips = {}, {}, {}, False
         self.containers, self.in_try, self.loops, self.sites = set(), 0, 0, {}
+        self.ranges = {}
 
     def fail(self, node, detail):
         self.inl.fail(node, detail)
@@ -312,6 +333,9 @@ class _Rewriter:
                     and isinstance(n.targets[0], ast.Name) and self.made(n.value):
                 name, kind = n.targets[0].id, self.made(n.value)[0]
                 self.sites[name] = self.sites.get(name, 0) + 1
+                seq = self.made(n.value)[1]
+                self.ranges[name] = self.ranges.get(name, True) and kind is builtins.iter \
+                    and self.is_range(seq)
                 if self.kinds.setdefault(name, kind) is not kind:
                     self.fail(n, f"{name!r} holds iterators of different generators")
             if isinstance(n, ast.For) and self.callee(n.iter) is builtins.zip and any(
@@ -353,6 +377,7 @@ class _Rewriter:
         kind, arg = self.made(value)
         if kind is builtins.iter:
             m = self.named.setdefault(name, _Machine(f"$h{next(gi.UID)}_"))
+            m.range = self.ranges.get(name, False)      # (every iter(...) of it a range's)
             return m.create([], self.sequence(arg, node))
         m = self.named.get(name)
         again = m is not None or self.sites.get(name, 0) > 1 or self.loops > 0 \
@@ -381,7 +406,12 @@ class _Rewriter:
                                       self.loops > 0 or self.gen_name is not None)
             return m, m.create(pre)
         m = _Machine(f"$h{next(gi.UID)}_")
+        m.range = self.is_range(e)
         return m, m.create([], self.sequence(e, node))
+
+    def is_range(self, e) -> bool:
+        return self.callee(e) is builtins.range and 1 <= len(e.args) <= 3 \
+            and not e.keywords and not any(isinstance(a, ast.Starred) for a in e.args)
 
     def sources(self, e, node) -> tuple:
         """``([(iterator, making statements, None)], count)`` of a loop's iterable
