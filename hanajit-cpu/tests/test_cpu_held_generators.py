@@ -483,6 +483,14 @@ def made_again(m):
     return t
 
 
+def looped_again(m):
+    t = 0
+    for k in range(m, -1, -1):
+        for v in maybe_unbound(k):
+            t += v
+    return t
+
+
 def made_once(m):
     it = maybe_unbound(m)
     return next(it)
@@ -502,6 +510,7 @@ def test_what_falls_back():
     check(made_once, 2)
     check(made_once, 0)                             # UnboundLocalError
     check_fallback(made_again, (2,), "may read 'x' before assigning it")
+    check_fallback(looped_again, (2,), "may read 'x' before assigning it")
     check_fallback(remade_in_its_loop, (3,), "goes on over the one it started with")
     check_fallback(stored, (3,), "held in 'it', used other than by next")
     check_fallback(any_of_it, (3,), "held in 'it', used other than by next")

@@ -172,7 +172,7 @@ def at_loop(b, s: ast.For):
     """The built statements of ``s`` when its iterable is a generator call (a loop
     the builder made: a comprehension's, ``sum(g(...))``'s), else None."""
     lookup = scope_lookup(b.p, b.injected, b.locals)
-    inl = _Inliner(b, lookup)
+    inl = _Inliner(b, lookup, b.loop_depth)
     site = inl.site(s.iter)
     if site is None:
         return None
@@ -256,8 +256,9 @@ def _exit(flag_names):
 
 
 class _Inliner:
-    def __init__(self, b, lookup):
+    def __init__(self, b, lookup, depth=0):
         self.b, self.lookup = b, lookup
+        self.depth = depth          # (the loops around the statements expanded)
 
     def fail(self, node, detail):
         self.b.fail(node, "generator", detail)
@@ -299,10 +300,13 @@ class _Inliner:
             if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 out.append(s)
                 continue
+            loop = isinstance(s, (ast.For, ast.While))
             for field in ("body", "orelse", "finalbody"):
                 part = getattr(s, field, None)
                 if isinstance(part, list) and part and isinstance(part[0], ast.stmt):
+                    self.depth += loop and field == "body"
                     setattr(s, field, self.expand(part, chain))
+                    self.depth -= loop and field == "body"
             for h in getattr(s, "handlers", ()):
                 h.body = self.expand(h.body, chain)
             for case in getattr(s, "cases", ()):
@@ -317,6 +321,13 @@ class _Inliner:
     # ------------------------------------------------------------------ inlining
     def inline(self, loop: ast.For, site, chain) -> list:
         gen, call, start, zipped = site
+        if self.depth or chain:             # run again where an earlier run left its locals
+            name = held_generators.maybe_unbound(gen)
+            if name is not None:
+                self.fail(loop, f"generator {gen.__qualname__} may read {name!r} before "
+                          "assigning it, and it runs here again after an earlier run (it "
+                          "would see that run's value where CPython raises "
+                          "UnboundLocalError)")
         rebound = {n.id for st in [loop.target] + loop.body for n in ast.walk(st)
                    if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
         uid, pre, body = self.prepare(loop, gen, call, chain, rebound)

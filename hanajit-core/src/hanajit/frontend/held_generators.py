@@ -41,7 +41,7 @@ arithmetic may come first in the statement) or that runs it conditionally
 generator made again where an earlier one ran (in a loop, a second site, inside
 a generator) that may read a local before assigning it: its renamed locals
 would still hold the earlier one's values where CPython raises
-``UnboundLocalError`` (:func:`_maybe_unbound`).
+``UnboundLocalError`` (:func:`maybe_unbound`).
 """
 from __future__ import annotations
 
@@ -354,7 +354,7 @@ class _Rewriter:
         if gen in self.chain:
             self.fail(node, f"{gen.__qualname__} holds a call of itself (a recursive "
                       "generator)")
-        name = _maybe_unbound(gen) if again else None
+        name = maybe_unbound(gen) if again else None
         if name is not None:
             self.fail(node, f"generator {gen.__qualname__} may read {name!r} before assigning "
                       "it, and a new one is made here where an earlier one may have run (it "
@@ -663,7 +663,7 @@ def _static_count(body):
     return count
 
 
-def _maybe_unbound(gen):
+def maybe_unbound(gen):
     """A local of generator ``gen`` that some path may read before assigning it
     (a branch assigns what both arms do, a loop nothing after it), else None."""
     node = gen.node if isinstance(gen, gi.LocalGenerator) else gi.parse_function(gen).node
