@@ -292,6 +292,14 @@ def zip_after(a, n):
     return t
 
 
+def zip_with_itself(n):        # pairs of items, asked in turn
+    it = iter(countdown(n))
+    t = next(it)
+    for x in zip(it, it):
+        t = t * 100 + x[0] * 10 + x[1]
+    return t
+
+
 def zip_two(n):
     t = 0
     for x, y in zip(countdown(n), countdown(n + 2)):
@@ -404,6 +412,8 @@ def test_zip_and_tuple():
     for a, n in ((np.arange(3.0), 5), (np.arange(6.0), 2), (np.zeros(0), 3)):
         check(zip_after, a, n)
     check(zip_two, 3)
+    for n in (1, 3, 6):
+        check(zip_with_itself, n)
     log1, log2 = np.zeros(1), np.zeros(1)
     want, got = as_a_tuple(3, log1), jit(as_a_tuple, fallback=False)(3, log2)
     assert repr(got) == repr(want) and log1[0] == log2[0] == 111

@@ -227,11 +227,11 @@ class _Flat:
             head, body, other, out = self.new(), self.new(), self.new(), self.new()
             self.jump(head)
             self.cur = head
-            ok, steps = _steps([m for m, _, _ in sources])
+            ok, steps, items = _steps([m for m, _, _ in sources])
             self.emit(*steps)
             self.branch(ok, body, other)
             self.cur = body
-            self.emit(*_bind(s.target, [m for m, _, _ in sources], count))
+            self.emit(*_bind(s.target, items, count))
             self.loop(s, loops, head, body, other, out)
         else:
             self.rw.fail(s, f"generator {self.rw.gen_name} breaks, continues, yields or "
@@ -248,20 +248,21 @@ class _Flat:
 
 
 def _steps(machines) -> tuple:
-    """``(test, statements)``: each iterator asked in turn (``zip``: a later one
-    only while the earlier ones had an item); the test is that all had one."""
+    """``(test, statements, items)``: each iterator asked in turn (``zip``: a
+    later one only while the earlier ones had an item; each item kept at once,
+    ``zip(it, it)`` asking one twice); the test is that all had one."""
     if len(machines) == 1:
-        return _name(machines[0].has), machines[0].step()
-    ok = f"{machines[0].p}ok{next(_UID)}"
+        return _name(machines[0].has), machines[0].step(), [machines[0].val]
+    uid = next(_UID)
+    ok, items = f"{machines[0].p}ok{uid}", [f"{m.p}z{uid}_{i}" for i, m in enumerate(machines)]
     inner = [_assign(ok, True)]
-    for m in reversed(machines[1:]):
-        inner = m.step() + [_if(_name(m.has), inner)]
-    return _name(ok), [_assign(ok, False)] + machines[0].step() + [
-        _if(_name(machines[0].has), inner)]
+    for m, item in reversed(list(zip(machines, items))):
+        inner = m.step() + [_if(_name(m.has), [_assign(item, _name(m.val))] + inner)]
+    return _name(ok), [_assign(ok, False)] + inner, items
 
 
-def _bind(target, machines, count) -> list:
-    vals = [_name(m.val) for m in machines]
+def _bind(target, items, count) -> list:
+    vals = [_name(v) for v in items]
     item = vals[0] if len(vals) == 1 else ast.Tuple(vals, ast.Load())
     if count is None:
         return [_assign(copy.deepcopy(target), item)]
@@ -529,10 +530,10 @@ class _Rewriter:
         if count is not None:
             out.append(_assign(count[0], count[1]))
         machines = [m for m, _, _ in sources]
-        ok, steps = _steps(machines)
+        ok, steps, items = _steps(machines)
         ex = f"{machines[0].p}ex{next(_UID)}"
         leave = ([_assign(ex, True)] if s.orelse else []) + [ast.Break()]
-        body = steps + [_if(_not(ok), leave)] + _bind(s.target, machines, count) + s.body
+        body = steps + [_if(_not(ok), leave)] + _bind(s.target, items, count) + s.body
         loop = ast.While(test=ast.Constant(True), body=body, orelse=[])
         if s.orelse:
             out += [_assign(ex, False), loop, _if(_name(ex), s.orelse)]
