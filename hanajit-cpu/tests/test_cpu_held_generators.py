@@ -334,6 +334,30 @@ def first_items(a, n):
     return next(iter(a)) + next(countdown(n), 0.5)
 
 
+def next_inside_its_loop(n):
+    it = countdown(n)
+    t = 0
+    for x in it:
+        t = t * 10 + x
+        if x % 2:
+            t += next(it, 0) * 1000
+    return t
+
+
+def closure_read_at_each_step(n):
+    k = 1
+
+    def g(m):
+        for i in range(m):
+            yield i * k
+    it = g(n)
+    a = next(it)
+    k = 10
+    b = next(it)
+    k += next(it)
+    return a, b, k
+
+
 def local_held(n):
     def g(m):
         for i in range(m):
@@ -357,6 +381,9 @@ def test_next_and_for():
     check(next_in_expressions, 3)
     check(next_in_expressions, 2)
     check(local_held, 5)
+    check(next_inside_its_loop, 7)
+    check(next_inside_its_loop, 4)
+    check(closure_read_at_each_step, 5)
 
 
 def test_generators_with_tangled_bodies():
