@@ -40,6 +40,33 @@ def tangled(n, a):
     yield 99
 
 
+def whiles(n, a):              # while/else, break, continue, return among the yields
+    i = 0
+    while i < n:
+        i += 1
+        if i % 3 == 0:
+            continue
+        j = 0
+        while j < len(a):
+            if a[j] == i:
+                yield -i
+                break
+            elif a[j] > i:
+                yield a[j] * 100 + i
+            else:
+                j += 1
+                continue
+            j += 2
+            if j > 4:
+                yield 7777
+        else:
+            yield 5000 + i
+            if i == 5:
+                return
+    else:
+        yield 9999
+
+
 def delegating(n):
     yield 7
     yield from countdown(n)
@@ -398,7 +425,20 @@ def test_generators_with_tangled_bodies():
     check(composed_in_a_loop, 5)
 
 
+def drain_whiles(n, a):
+    out = np.zeros(200, np.int64)
+    it = whiles(n, a)
+    k = 0
+    v = next(it, -123456)
+    while v != -123456:
+        out[k] = v
+        k += 1
+        v = next(it, -123456)
+    return out[:k].copy()
+
+
 compiled_drain = jit(drain, fallback=False)      # (compiled at its first call)
+compiled_drain_whiles = jit(drain_whiles, fallback=False)
 
 
 @settings(max_examples=30, deadline=None)
@@ -406,6 +446,9 @@ compiled_drain = jit(drain, fallback=False)      # (compiled at its first call)
 def test_tangled_bodies_generated(n, items):
     a = np.array(items, dtype=np.int64)
     want, got = drain(n, a), compiled_drain(n, a)
+    assert got.tobytes() == want.tobytes()
+    b = np.array(items[::-1], dtype=np.int64) + 2
+    want, got = drain_whiles(n, b), compiled_drain_whiles(n, b)
     assert got.tobytes() == want.tobytes()
 
 
