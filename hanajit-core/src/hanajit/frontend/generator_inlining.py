@@ -44,8 +44,10 @@ Refused (the function falls back, with the reason): a generator with
 or ``yield from`` used as a value (``send()``), a ``yield`` or ``return`` inside
 ``try`` or ``with``, nested functions, lambdas, classes, ``global``/``nonlocal``
 or imports in its body, and a generator that loops over itself.  A generator
-call used any other way (held in a name, passed on, ``next(g)``) is refused
-when it is typed (``infer``).
+held in a name (``it = g(n); next(it)``) is a state machine of the caller's
+locals (``frontend/held_generators.py``, which :meth:`_Inliner.prepare` serves);
+a call used any other way (passed on, returned) is refused when it is typed
+(``infer``).
 """
 from __future__ import annotations
 
@@ -58,9 +60,10 @@ import sys
 import types
 
 from ..jitted import is_jitted
+from . import held_generators
 from .source import attribute_chain, parse_function, resolved
 
-_UID = itertools.count(1)
+UID = itertools.count(1)
 _CO_GENERATOR = 0x20
 _MISSING = object()
 # f(g(...)) -> f(v for v in g(...)); list(g(...)) -> [v for v in g(...)]
@@ -74,8 +77,8 @@ _REFUSED = {
 }
 if hasattr(ast, "Match"):
     _REFUSED[ast.Match] = "a match statement"
-_GUARDED = (ast.Try, ast.With, ast.AsyncWith) + ((ast.TryStar,) if hasattr(ast, "TryStar")
-                                                  else ())
+GUARDED = (ast.Try, ast.With, ast.AsyncWith) + ((ast.TryStar,) if hasattr(ast, "TryStar")
+                                                 else ())
 _LIBRARY_DIRS = ("site-packages", "dist-packages")
 
 
@@ -143,10 +146,12 @@ def rewrite(b, fn: ast.FunctionDef, locals_: set) -> ast.FunctionDef:
     local = [i for i, s in enumerate(fn.body) if isinstance(s, ast.FunctionDef)
              and _local_generator(fn, i, s)]
     lookup = scope_lookup(b.p, b.injected, locals_)
-    if not local and not any(isinstance(n, ast.Call) and _generator(n.func, lookup)
-                             is not None for n in ast.walk(fn)):
+    if not local and not any(isinstance(n, ast.Call) and (
+            generator_of(n.func, lookup) is not None
+            or callee_of(n.func, lookup) is builtins.iter) for n in ast.walk(fn)):
         return fn
     fn = copy.deepcopy(fn)
+    extra = []
     if local:
         locals_ = set(locals_)
         for i in local:
@@ -154,8 +159,10 @@ def rewrite(b, fn: ast.FunctionDef, locals_: set) -> ast.FunctionDef:
             fn.body[i] = ast.copy_location(ast.Pass(), s)
             b.injected[s.name] = LocalGenerator(s, f"{b.qualname}.<locals>.{s.name}")
             locals_.discard(s.name)
+            extra.append(s)
         lookup = scope_lookup(b.p, b.injected, locals_)
     inl = _Inliner(b, lookup)
+    fn.body = held_generators.rewrite_body(inl, fn.body, lookup, (), extra=extra)
     fn.body = inl.expand(fn.body, ())
     _Consumers(inl).visit(fn)
     return ast.fix_missing_locations(fn)
@@ -165,7 +172,7 @@ def at_loop(b, s: ast.For):
     """The built statements of ``s`` when its iterable is a generator call (a loop
     the builder made: a comprehension's, ``sum(g(...))``'s), else None."""
     lookup = scope_lookup(b.p, b.injected, b.locals)
-    inl = _Inliner(b, lookup)
+    inl = _Inliner(b, lookup, b.loop_depth)
     site = inl.site(s.iter)
     if site is None:
         return None
@@ -204,12 +211,25 @@ def _local_generator(fn, i, s: ast.FunctionDef) -> bool:
     return True
 
 
-def _generator(func, lookup):
+def stored_names(node) -> set:
+    """The parameters of the function ``node`` and the names its body binds."""
+    a = node.args
+    out = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
+    for n in (n for st in node.body for n in ast.walk(st)):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            out.add(n.id)
+        elif isinstance(n, ast.ExceptHandler) and n.name:
+            out.add(n.name)
+    return out
+
+
+def generator_of(func, lookup):
     """The generator function a call's ``func`` (a name or ``mod.name``) names."""
     return generator_function(resolved(func, lookup))
 
 
-def _callee(func, lookup):
+def callee_of(func, lookup):
+    """The object a call's ``func`` names when it is a plain name (else a marker)."""
     chain = attribute_chain(func)
     if chain is None or "." in chain:
         return _MISSING
@@ -236,8 +256,9 @@ def _exit(flag_names):
 
 
 class _Inliner:
-    def __init__(self, b, lookup):
+    def __init__(self, b, lookup, depth=0):
         self.b, self.lookup = b, lookup
+        self.depth = depth          # (the loops around the statements expanded)
 
     def fail(self, node, detail):
         self.b.fail(node, "generator", detail)
@@ -248,20 +269,20 @@ class _Inliner:
         ``enumerate(g(...)[, start])`` or ``zip(g(...), *others)``."""
         if not isinstance(it, ast.Call):
             return None
-        gen = _generator(it.func, self.lookup)
+        gen = generator_of(it.func, self.lookup)
         if gen is not None:
             return gen, it, None, []
-        f = _callee(it.func, self.lookup)
+        f = callee_of(it.func, self.lookup)
         if f is builtins.zip and it.args and isinstance(it.args[0], ast.Call) \
                 and not it.keywords and not any(isinstance(a, ast.Starred) for a in it.args):
-            gen = _generator(it.args[0].func, self.lookup)
+            gen = generator_of(it.args[0].func, self.lookup)
             others = it.args[1:]
-            if gen is not None and not any(isinstance(a, ast.Call) and _generator(
+            if gen is not None and not any(isinstance(a, ast.Call) and generator_of(
                     a.func, self.lookup) is not None for a in others):
                 return gen, it.args[0], None, others
         if f is builtins.enumerate and it.args \
                 and isinstance(it.args[0], ast.Call):
-            gen = _generator(it.args[0].func, self.lookup)
+            gen = generator_of(it.args[0].func, self.lookup)
             kw = [k.arg for k in it.keywords]
             if gen is not None and not any(isinstance(a, ast.Starred) for a in it.args) \
                     and (kw == [] and len(it.args) <= 2 or kw == ["start"]
@@ -279,10 +300,13 @@ class _Inliner:
             if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 out.append(s)
                 continue
+            loop = isinstance(s, (ast.For, ast.While))
             for field in ("body", "orelse", "finalbody"):
                 part = getattr(s, field, None)
                 if isinstance(part, list) and part and isinstance(part[0], ast.stmt):
+                    self.depth += loop and field == "body"
                     setattr(s, field, self.expand(part, chain))
+                    self.depth -= loop and field == "body"
             for h in getattr(s, "handlers", ()):
                 h.body = self.expand(h.body, chain)
             for case in getattr(s, "cases", ()):
@@ -297,6 +321,24 @@ class _Inliner:
     # ------------------------------------------------------------------ inlining
     def inline(self, loop: ast.For, site, chain) -> list:
         gen, call, start, zipped = site
+        if self.depth or chain:             # run again where an earlier run left its locals
+            name = held_generators.maybe_unbound(gen)
+            if name is not None:
+                self.fail(loop, f"generator {gen.__qualname__} may read {name!r} before "
+                          "assigning it, and it runs here again after an earlier run (it "
+                          "would see that run's value where CPython raises "
+                          "UnboundLocalError)")
+        rebound = {n.id for st in [loop.target] + loop.body for n in ast.walk(st)
+                   if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        uid, pre, body = self.prepare(loop, gen, call, chain, rebound)
+        return self.inlined(loop, uid, pre, body, gen, chain, start, zipped)
+
+    def prepare(self, loop, gen, call, chain, rebound, uid=None) -> tuple:
+        """``(uid, pre, body)``: the statements binding the arguments of ``call`` (a
+        call of ``gen`` made at ``loop``) to the generator's renamed parameters, and
+        its renamed body (a held generator in it made a state machine).  A
+        parameter passed a name that neither side rebinds (``rebound``: the
+        caller's; None: it may rebind any) is that name itself."""
         name = gen.__qualname__
         if gen in chain:
             self.fail(loop, f"{name} loops over a call of itself (a recursive generator)")
@@ -314,9 +356,12 @@ class _Inliner:
         except TypeError as exc:
             self.fail(loop, f"the call of generator {name} does not match its "
                       f"parameters ({exc})")
-        uid = next(_UID)
+        uid = uid or next(UID)
         node.body = _YieldFrom().body(node.body)
         self.check(node, loop, name)
+        gen_lookup = None if local else scope_lookup(parsed, {}, stored_names(node))
+        node.body = held_generators.rewrite_body(
+            self, node.body, gen_lookup or self.lookup, chain + (gen,), name)
         by_arg = {v: p for p, v in bound.arguments.items()}
         params = [a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
         stored = set()
@@ -331,14 +376,14 @@ class _Inliner:
         args.update((by_arg[-1 - i], k.value) for i, k in enumerate(call.keywords))
         # a parameter neither side rebinds, passed a name: that name itself (a
         # list passed stays the caller's one list, no alias of it)
-        rebound = {n.id for st in [loop.target] + loop.body for n in ast.walk(st)
-                   if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-        shared = {p for p, a in args.items() if isinstance(a, ast.Name)
-                  and p not in stored and a.id not in rebound}
+        shared = set() if rebound is None else {
+            p for p, a in args.items() if isinstance(a, ast.Name)
+            and p not in stored and a.id not in rebound}
         mapping.update((p, args[p].id) for p in shared)
         gen_lookup = None if local else scope_lookup(parsed, {}, own)
         for n in (n for st in node.body for n in ast.walk(st)):
-            if gen_lookup is not None and isinstance(n, ast.Name) and n.id not in mapping:
+            if gen_lookup is not None and isinstance(n, ast.Name) and n.id not in mapping \
+                    and n.id not in self.b.injected:
                 obj = gen_lookup(n.id)
                 if obj is _MISSING:
                     self.fail(loop, f"name {n.id!r} is not defined in generator {name}")
@@ -359,6 +404,10 @@ class _Inliner:
                 held = f"__hj_gen{uid}_default_{p}"
                 self.b.injected[held] = prm.default
                 pre.append(_assign(mapping[p], _name(held)))
+        return uid, pre, body
+
+    def inlined(self, loop, uid, pre, body, gen, chain, start, zipped) -> list:
+        """The statements of ``loop`` with the generator's ``body`` in its place."""
         count = None
         if start is not None or zipped:
             count = f"$g{uid}_count"
@@ -396,7 +445,7 @@ class _Inliner:
             if isinstance(n, ast.Yield) and id(n) not in at_statement:
                 self.fail(loop, f"generator {name} uses a yield as a value (send() is "
                           "not supported)")
-            if isinstance(n, _GUARDED) and any(isinstance(m, (ast.Yield, ast.Return))
+            if isinstance(n, GUARDED) and any(isinstance(m, (ast.Yield, ast.Return))
                                                 for m in ast.walk(n)):
                 self.fail(loop, f"generator {name} yields or returns inside a "
                           "try or with statement")
@@ -587,13 +636,13 @@ class _Consumers(ast.NodeTransformer):
     def visit_Call(self, node):
         self.generic_visit(node)
         if len(node.args) != 1 or not isinstance(node.args[0], ast.Call) or \
-                _generator(node.args[0].func, self.inl.lookup) is None:
+                generator_of(node.args[0].func, self.inl.lookup) is None:
             return node
-        f = _callee(node.func, self.inl.lookup)
+        f = callee_of(node.func, self.inl.lookup)
         is_list = f is builtins.list and not node.keywords
         if not is_list and not any(f is c for c in _CONSUMERS):
             return node
-        v = f"$gv{next(_UID)}"
+        v = f"$gv{next(UID)}"
         comp = [ast.comprehension(target=_name(v, True), iter=node.args[0], ifs=[],
                                   is_async=0)]
         if is_list:

@@ -662,8 +662,8 @@ class Inferrer(ScalarKinds):
             if generator_function(callee) is not None:
                 self.fail(line, "generator call", f"{e.name}(...) makes a generator object, "
                           "which compiled code has no form for: only a for loop over the "
-                          "call, a comprehension over it and sum/any/all/min/max/list of "
-                          "it compile")
+                          "call, a comprehension over it, sum/any/all/min/max/list of it "
+                          "and one held in a name driven by next() or a for loop compile")
             self.fail(line, "call", f"{e.name or callee!r} is not supported")
         try:
             return registry.call_type(self, e, tpl, argtypes, kwtypes, line)

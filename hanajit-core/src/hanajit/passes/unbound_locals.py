@@ -27,9 +27,10 @@ TOP = None      # the set after a statement that does not fall through
 def message(name: str) -> str:
     """CPython's wording, for the running version (a growable list's hidden
     locals, ``$lb_out``, by the list's name: ``frontend/growable_lists.py``; a
-    str's grown by ``+=``, ``$sb_out``: ``frontend/str_rewrite.py``)."""
-    hidden = re.fullmatch(r"\$(?:l[bni]|s[bn])_(.+)", name)
-    name = hidden.group(1) if hidden else name
+    str's grown by ``+=``, ``$sb_out``: ``frontend/str_rewrite.py``; a generator's
+    local inlined or held, ``$g4_x``: ``frontend/generator_inlining.py``)."""
+    while hidden := re.fullmatch(r"\$(?:l[bni]|s[bn]|g\d+)_(.+)", name):
+        name = hidden.group(1)      # (and an inlined generator's local, $g4_x: x)
     if sys.version_info >= (3, 11):
         return f"cannot access local variable '{name}' where it is not associated with a value"
     return f"local variable '{name}' referenced before assignment"
