@@ -2,8 +2,10 @@
 (``CallTemplate.copies_elements``: ``np.sort``, ``np.median``, ``np.roll`` ...)
 call NumPy's own SIMD functions for its elements as an elementwise loop does
 (``lowering/numpy_loops.py``), so ``np.sort(np.tan(a))`` is NumPy's bit for bit on
-hosts where NumPy's ``tan`` is SVML's; a sum of one keeps vector math (within
-4 ulp: docs/vector-math.md)."""
+hosts where NumPy's ``tan`` is SVML's; ``np.diff`` and ``np.tile``, which read
+each element more than once, compute such a costly expression whole first
+(``elementwise.once``).  A sum of one keeps vector math (within 4 ulp:
+docs/vector-math.md)."""
 from __future__ import annotations
 
 import numpy as np
@@ -55,6 +57,14 @@ def outer_of(a):
     return np.outer(np.tan(a[:40]), a[:40])
 
 
+def tiled(a):
+    return np.tile(np.tan(a), 2)
+
+
+def differences(a):
+    return np.diff(np.arcsin(a)), np.diff(a ** 1.5)
+
+
 def copied(a):
     out = np.empty_like(a)
     np.copyto(out, np.arcsin(a))
@@ -62,7 +72,7 @@ def copied(a):
 
 
 KERNELS = [sorted_tan, partitioned, median_of, quantiles, rolled, repeated, outer_of,
-           copied]
+           tiled, differences, copied]
 
 
 def _same(got, want):

@@ -426,11 +426,15 @@ class Lowerer:
                                lambda x, y: python_exponent_power(self, x, y, t, kind,
                                                                   plain_if))
             if e.op == "pow" and ew.one_exponent(b.type, t):
-                return ew.lift(self, [a, b], e.type,        # one exponent: fast paths
-                               lambda x, y: ew.np_power_one_exponent(self, x, y, t))
-            return ew.lift(self, [a, b], e.type,
-                           lambda x, y: ew.np_binop(self, e.op, x, y, t,
-                                                    plain_if=plain_if))
+                k = b.operand if isinstance(b, N.Cast) else b       # (2: a * a ...)
+                fast = isinstance(k, N.Const) and k.value in (2, 0.5, -1, 0, 1)
+                return ew.mark_costly(ew.lift(self, [a, b], e.type,    # fast paths
+                                              lambda x, y: ew.np_power_one_exponent(
+                                                  self, x, y, t)), not fast)
+            return ew.mark_costly(ew.lift(self, [a, b], e.type,
+                                          lambda x, y: ew.np_binop(self, e.op, x, y, t,
+                                                                   plain_if=plain_if)),
+                                  e.op == "pow" and t.is_float)
         t = e.type
         if e.numpy_semantics:
             # a NumPy scalar operand: NumPy's element semantics, as on arrays

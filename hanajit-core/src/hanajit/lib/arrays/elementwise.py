@@ -46,6 +46,10 @@ class Lazy(N.Expr):
     :func:`tiled_source` giving the inner counter."""
 
     split = None
+    # an element calls a function that costs far more than a load (``np.tan``,
+    # ``a ** b``: :func:`mark_costly`): a consumer reading each element more than
+    # once (``np.diff``, ``np.tile``) computes the array whole first, as NumPy
+    costly = False
     # when known, the tree of ufuncs NumPy evaluates it by: an array (a leaf)
     # or a tuple of the trees of one ufunc's operands (``sum_order``)
     tree = None
@@ -399,9 +403,27 @@ def lift(L, args: list, rtype: T.ArrayType, fn) -> Lazy:
                sources=[a for z in lazies for a in z.sources] if known else None,
                leaves=[a for z in lazies for a in z.leaves] if leaves else None)
     out.split = _composed_split(lazies, dims)
+    out.costly = any(z.costly for z in lazies)
     if leaves and all(z.tree is not None for z in lazies):
         out.tree = tuple(z.tree for z in lazies)
     return out
+
+
+def mark_costly(z: Lazy, costly: bool = True) -> Lazy:
+    """``z``, marked as computing an expensive function per element (when
+    ``costly``): see ``Lazy.costly``."""
+    if costly and isinstance(z, Lazy):
+        z.costly = True
+    return z
+
+
+def once(L, e: N.Expr) -> Lazy:
+    """``e`` as a lazy whose elements a consumer may read several times: a
+    costly expression computed whole first (NumPy's temporary), any other kept
+    unevaluated (cheaper recomputed than stored and read back)."""
+    if isinstance(e, Lazy) and e.costly:
+        e = materialize(L, e)
+    return to_lazy(L, e)
 
 
 def materialize(L, e: N.Expr) -> N.Expr:

@@ -76,6 +76,7 @@ class Diff(CallTemplate):
 
     paths = ("numpy.diff",)
     accepts_lazy = True
+    copies_elements = True
 
     def typer(self, inf, call, args, kwargs):
         if not args or len(args) > 3 or set(kwargs) - {"n", "axis"}:
@@ -99,7 +100,7 @@ class Diff(CallTemplate):
         if n == 0:
             return args[0]
         axis = _axis(call, 2, call.type.ndim, -1)
-        z = ew.to_lazy(L, args[0])
+        z = ew.once(L, args[0])          # (each element is read twice)
         t = call.type.dtype
         for k in range(n):
             if k:       # each further difference reads the previous one twice
@@ -236,6 +237,7 @@ class Tile(CallTemplate):
 
     paths = ("numpy.tile",)
     accepts_lazy = True
+    copies_elements = True
 
     def typer(self, inf, call, args, kwargs):
         if len(args) != 2 or kwargs or not isinstance(args[0], T.ArrayType):
@@ -244,7 +246,7 @@ class Tile(CallTemplate):
 
     def lower(self, L, call, args, kwargs):
         from .creation import shape_values
-        z = ew.to_lazy(L, args[0])
+        z = ew.once(L, args[0])          # (each element is read once per copy)
         reps = shape_values(L, args[1], check=False)
         nd = call.type.ndim
         reps = [C(1, I)] * (nd - len(reps)) + reps

@@ -154,7 +154,7 @@ def lift_lower(tpl, L, call, args, kwargs):
 
     def fn(*vals):
         return tpl.lower(L, ecall, list(vals[:n]), dict(zip(keys, vals[n:])))
-    return ew.lift(L, allargs, rt, fn)
+    return ew.mark_costly(ew.lift(L, allargs, rt, fn), getattr(tpl, "costly", False))
 
 
 @register

@@ -40,6 +40,12 @@ def _signbit(e):
                  C(0.0, e.type), T.BOOL)
 
 
+# functions of one or a few instructions (the others are library calls)
+_CHEAP = {"sqrt", "fabs", "abs", "floor", "ceil", "trunc", "rint", "round", "copysign",
+          "neg", "negative", "positive", "sign", "signbit", "square", "reciprocal",
+          "deg2rad", "rad2deg", "radians", "degrees"}
+
+
 class MathFunc(CallTemplate):
     """A float function of ``math`` (checked), ``numpy`` (unchecked) or prims."""
 
@@ -54,6 +60,8 @@ class MathFunc(CallTemplate):
         self.numpy_float32 = numpy_float32
         self.result = result
         self.ufunc = not checked
+        # an element costs far more than a load (``elementwise.Lazy.costly``)
+        self.costly = self.intrinsic not in _CHEAP
         # NumPy's ufuncs take out= (ufuncs.out_typer); math.* and prims do not
         self.accepts_out = bool(paths) and all(p.startswith("numpy.") for p in paths)
 
@@ -288,6 +296,8 @@ class NumpyBinary(CallTemplate):
         self.name = name
         self.impl = impl
         self.paths = (f"numpy.{name}",)
+        self.costly = impl not in ("minimum", "maximum", "fmin", "fmax", "copysign",
+                                   "heaviside")
 
     def typer(self, inf, call, args, kwargs):
         ordered = self.impl in ("minimum", "maximum", "fmin", "fmax")
