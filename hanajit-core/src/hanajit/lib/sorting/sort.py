@@ -288,6 +288,7 @@ class Unique(CallTemplate):
 
     paths = ("numpy.unique",)
     accepts_lazy = True
+    copies_elements = True
 
     def typer(self, inf, call, args, kwargs):
         if len(args) != 1 or kwargs:       # (return_index= ...: unique_returns)
