@@ -106,6 +106,19 @@ def test_isin_extremes_and_special_floats():
     check(ISIN, f.astype(np.float32), f)
 
 
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(0, 3000), m=st.integers(0, 90), seed=st.integers(0, 2**32 - 1))
+def test_isin_of_few_and_many_floats(n, m, seed):
+    """Few tests: a pass of ``==`` per test (NumPy's loop); many: sorted tests and
+    a binary search.  Both on either side of NumPy's measure, NaN and zeros."""
+    rng = np.random.default_rng(seed)
+    pool = np.array([np.nan, 0.0, -0.0, np.inf, 0.5, 1.0, 2.5, -1.0])
+    a = np.where(rng.random(n) < 0.3, rng.choice(pool, n), rng.integers(0, 40, n) / 2)
+    t = np.where(rng.random(m) < 0.2, rng.choice(pool, m), rng.integers(0, 40, m) / 2)
+    check(ISIN, a, t)
+    check(ISIN, a.astype(np.float32), t)
+
+
 def test_mixed_uint64_and_signed_falls_back_with_the_reason():
     f = jit(isin_both)
     with pytest.warns(Warning, match="uint64 with signed"):

@@ -620,7 +620,7 @@ class Lowerer:
         if not getattr(tpl, "accepts_lazy", False) and not getattr(tpl, "ufunc", False):
             args = [ew.materialize(self, a) for a in args]
         elif not getattr(tpl, "ufunc", False) and not getattr(tpl, "copies_elements", False):
-            args = [ew.fused_elements(self, a) for a in args]
+            args = [ew.whole_first(self, a) for a in args]
         kwargs = dict(zip(e.kwargs.keys(), args[len(e.args):]))
         args = args[:len(e.args)]
         if isinstance(callee, Method):

@@ -426,6 +426,20 @@ def once(L, e: N.Expr) -> Lazy:
     return to_lazy(L, e)
 
 
+def whole_first(L, e: N.Expr) -> N.Expr:
+    """``e`` for a library function that reads an expression's elements where it
+    needs them (a sum, ``argmax``, ``np.dot`` ...): a costly one (``Lazy.costly``)
+    computed whole first into NumPy's temporary -- a loop LLVM vectorises, calling
+    NumPy's own SIMD functions, so NumPy's bits, and each element once (computed
+    inside the reader's loop, ``np.argmax(np.tan(a))`` made a scalar call per
+    value: 0.15x NumPy's speed) -- where that temporary's layout is NumPy's (1-D,
+    or every array it reads C-ordered); anything else as :func:`fused_elements`."""
+    if (isinstance(e, Lazy) and e.costly and (len(e.dims) <= 1 or e.leaves and all(
+            getattr(x.type, "layout", None) == "C" for x in e.leaves))):
+        return materialize(L, e)
+    return fused_elements(L, e)
+
+
 def materialize(L, e: N.Expr) -> N.Expr:
     """A real array for ``e`` (allocating and filling a lazy once)."""
     if not isinstance(e, Lazy):
