@@ -52,7 +52,7 @@ class ArrayMemory:
         meminfo (the runtime's functions return at once on NULL): one instruction
         where the test is four and two blocks.  The one failing exit, which runs
         at most once a call and releases every array local, calls untested: its
-        tests were a third of the blocks of a function holding many arrays (a
+        tests were a quarter of the blocks of a function holding many arrays (a
         kernel of fourteen sets' tables: 430 of 1,280 tests; LLVM took a quarter
         less time without them)."""
         b = self.b
