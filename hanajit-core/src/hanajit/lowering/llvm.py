@@ -23,7 +23,7 @@ from ..toolkit.libm import INT_MINMAX, OVERFLOW_FUNCTIONS
 from .llvm_host_text import text_call
 from .llvm_linked import translate_raise
 from .llvm_math import MathCalls
-from .llvm_memory import ArrayMemory, borrowed_params, moved_temps
+from .llvm_memory import ArrayMemory, borrowed_params, moved_items, moved_temps
 from .llvm_random import TablesAndRandom
 from .llvm_try import TryLowering, fill_switches
 from .llvm_types import (F32, F64, I1, I8, I32, I64, PTR,  # noqa: F401 (re-exported)
@@ -65,7 +65,9 @@ class FunctionLowering(TablesAndRandom, ArrayMemory, VectorMathSites, TryLowerin
                 self.managed.append((name, t))
                 self.b.store(ir.Constant(lltype(t), None), self.slots[name])
         # ``x = $t`` whose temporary hands its reference over (llvm_memory.py)
-        self.moves = moved_temps(fn, {n for n, _ in self.managed}) if self.managed \
+        # and ``y = $u[k]`` whose tuple temporary hands over the reference of an item
+        managed = {n for n, _ in self.managed}
+        self.moves = moved_temps(fn, managed) | moved_items(fn, managed) if managed \
             else set()
         for name, a in zip(fn.params, args):
             self.b.store(a, self.slots[name])
@@ -99,7 +101,12 @@ class FunctionLowering(TablesAndRandom, ArrayMemory, VectorMathSites, TryLowerin
             if s.target in self.slots:
                 t = self.fn.locals[s.target]
                 if holds_array(t):
-                    if id(s) in self.moves:         # the temporary's reference moves
+                    if id(s) in self.moves and isinstance(s.value, N.TupleGet):
+                        src, k = s.value.tup.name, s.value.index     # (an item's)
+                        slot = self.slots[src]
+                        item = ir.Constant(lltype(self.fn.locals[src].items[k]), None)
+                        b.store(b.insert_value(b.load(slot), item, k), slot)
+                    elif id(s) in self.moves:       # the temporary's reference moves
                         src = s.value.name
                         b.store(ir.Constant(lltype(self.fn.locals[src]), None),
                                 self.slots[src])

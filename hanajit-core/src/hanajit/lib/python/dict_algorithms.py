@@ -343,3 +343,15 @@ def copy_merge(K, V, I, S, K2, V2, I2, S2, fl):
             S[j] = S2[j]
         return K2.copy(), V2.copy(), I2.copy()
     return merge(K, V, I, S, K2, V2, I2, S2, fl)
+
+
+# Indices in range by construction, so no checks: a slot is masked by ``isize - 1``,
+# an entry is below ``S[0]``, which stays below ``usable`` (the length of ``K``,
+# ``V`` and of ``I``'s flags after its ``isize`` slots), ``S`` five numbers; the
+# callers read an entry only where ``find`` found it (``item``, ``last``, ``take``
+# after a KeyError test or behind ``found``), an iteration's position below
+# ``S[0]`` and a probe's 0 of at least 5 entries.
+for _f in (find, init, _place, resize, resize_to, room, put, remove, next_entry,
+           sum_values, max_entry, item, last, used, take, compact, min_entry, popitem,
+           cloneable, copy_clones, presize, merge, copy_merge):
+    _f.hj_unchecked = True

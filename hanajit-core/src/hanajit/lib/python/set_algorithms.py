@@ -252,3 +252,13 @@ def used(S):
 
 def item(K, j):
     return K[j]
+
+
+# Indices in range by construction, so no checks: a slot ``j`` is at most ``mask``
+# (``& mask``, or ``> mask`` tested first), ``K`` holds ``mask + 1`` slots and ``I``
+# twice that (a state at ``mask + 1 + j``), ``S`` four numbers; callers index with
+# slots these functions gave.  The checks and their raise paths were a quarter of
+# the code of a set kernel's pieces.
+for _f in (init, clear, find, add, insert_clean, grow, drop, discard, pop, next_slot,
+           used, item):
+    _f.hj_unchecked = True

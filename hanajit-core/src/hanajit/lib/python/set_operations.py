@@ -232,3 +232,10 @@ def _none_found(K, I, S, K2, I2, S2, fl):
             return False
         j = j + 1
     return True
+
+
+# (slots in range by construction, as in set_algorithms: no checks)
+for _f in (empty, resize, add_entry, merge, copy, _intersect, intersection, adopt,
+           _discard_all, difference_update, difference, symmetric_difference_update,
+           symmetric_difference, issubset, compare, isdisjoint, _none_found):
+    _f.hj_unchecked = True

@@ -243,10 +243,16 @@ def grown(buf, n, more):
     return new
 
 
+# (compiled once per process and called where a str built by ``+=`` runs out of
+# room, not copied into every ``+=``)
+grown.hj_share = True
+
+
 def put(buf, n, piece):
     """``piece`` written after the ``n`` code points of ``buf`` (room made
-    first: ``grown``); the buffer, perhaps a new one."""
-    buf = grown(buf, n, len(piece))
+    first: ``grown``, called only then); the buffer, perhaps a new one."""
+    if n + len(piece) > len(buf):
+        buf = grown(buf, n, len(piece))
     for j in range(len(piece)):
         buf[n + j] = piece[j]
     return buf
