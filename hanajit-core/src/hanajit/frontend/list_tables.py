@@ -37,8 +37,8 @@ table and used again: ``rows.append(cur)`` then ``cur[i] = v``, each of its
 assignments a new row or a row) holds the row's object, so writes and appends
 through it show in the table, as in CPython; the table is then assigned once,
 outside any loop (a row name must not outlive its table).  ``T[i].append(x)``
-inserts into ``V`` at the object's end and moves the starts of the later
-objects.  Every other use leaves the function as it was (it falls back); the
+writes into room after the object's items, moving a full object to the end of
+``V`` with as much room again (``table_rewrite``).  Every other use leaves the function as it was (it falls back); the
 reasons are kept for the message.
 """
 from __future__ import annotations
@@ -55,7 +55,7 @@ def label(name: str):
         return None
     base, _, part = name[len(PREFIX):].rpartition("_")
     what = {"v": "its items", "s": "its row starts", "n": "its row lengths",
-            "o": "its rows"}.get(part)
+            "o": "its rows", "c": "its rows' room"}.get(part)
     return f"the list of lists '{base}' ({what})" if what else None
 
 

@@ -14,15 +14,21 @@ the table is::
     dp[i][j] = v               V[S[R[i]] + store(L[R[i]], j)] = v
     dp[i] = dp[j]              o = R[j]; R[store(len(R), i)] = o
     row = dp[i]                row_r = R[index(len(R), i)]     (a row name: an object)
-    dp[i].append(x)            o = R[index(len(R), i)]; V.insert(S[o] + L[o], x)
-                               L[o] += 1; for q in range(o + 1, len(S)): S[q] += 1
+    dp[i].append(x)            o = R[index(len(R), i)]
+                               if L[o] == C[o]: (full: moved to the end of V
+                                   unless there, and room added: C[o] = 2 L[o] + 1)
+                               V[S[o] + L[o]] = x; L[o] += 1
 
 So rows that are one list in CPython (``[[0] * m] * n``, ``dp[i] = dp[j]``,
 ``rows.append(cur)`` of a row name then changed through it) are one object: a
-write or an append through one shows in all.  Objects never move out of the
-order they were made in (an append moves the later ones), so ``S`` grows with
-the object's number.  A row assigned a new list makes a new object; the old one
-stays (a row name or a loop may still hold it, as in CPython).
+write or an append through one shows in all.  An object's place in ``V`` holds
+``C[o]`` items (``_c``: its length when made); an append into a full one moves
+its items to the end of ``V`` (unless they are last there) and adds as much room
+again, so appends cost O(1) amortised, as CPython's (inserting in place moved
+every later object: a table of rows grown one by one was quadratic), and the
+places an object left stay unused (at most twice its size in all).  A row
+assigned a new list makes a new object; the old one stays (a row name or a loop
+may still hold it, as in CPython).
 """
 from __future__ import annotations
 
@@ -36,6 +42,12 @@ REDUCE = ("sum", "min", "max", "any", "all")
 def parts(t):
     """The table ``t``'s items, object starts, object lengths and rows' objects."""
     return PREFIX + t + "_v", PREFIX + t + "_s", PREFIX + t + "_n", PREFIX + t + "_o"
+
+
+def capacity(t):
+    """The table ``t``'s object capacities: the items each object's place in
+    ``V`` holds room for (its length, or more once appended to)."""
+    return PREFIX + t + "_c"
 
 
 def rvar(r):
@@ -296,7 +308,7 @@ class Rewrite(ast.NodeTransformer):
     # -- building
     def build(self, t, value):
         v, s, n, r = parts(t)
-        out = [_assign(x, ast.List([], ast.Load())) for x in (v, s, n, r)]
+        out = [_assign(x, ast.List([], ast.Load())) for x in (v, s, n, r, capacity(t))]
         if isinstance(value, ast.ListComp):
             comp = _renamed(value, self.tmp("c"))
             body = self.add_row(t, comp.elt)
@@ -343,7 +355,8 @@ class Rewrite(ast.NodeTransformer):
         if not (isinstance(row, ast.List) and not row.elts):
             out.append(_method(v, "extend", row))
         out += [_method(s, "append", _n(st)),
-                _method(n, "append", ast.BinOp(_len(v), ast.Sub(), _n(st)))]
+                _method(n, "append", ast.BinOp(_len(v), ast.Sub(), _n(st))),
+                _method(capacity(t), "append", ast.BinOp(_len(v), ast.Sub(), _n(st)))]
         return out, ast.BinOp(_len(s), ast.Sub(), ast.Constant(1))
 
     def add_row(self, t, row):
@@ -362,22 +375,46 @@ class Rewrite(ast.NodeTransformer):
                       _assign(_sub(r, _n(k), True), _n(keep))]
 
     def push(self, obj, x):
-        """``T[i].append(x)``: insert at the object's end, move the later objects."""
+        """``T[i].append(x)``: into the room after the object's items; a full
+        object moved to the end of ``V`` (unless there) and given as much room
+        again (the module docstring)."""
         table, o, pre = self.checked(obj)
         v, s, n, _ = parts(table)
-        if isinstance(obj, ast.Name):
-            r = self.tmp("r")
-            pre, o = [_assign(r, o)], _n(r)
-        xv, q = self.tmp("x"), self.tmp("q")
-        at = _add(_sub(s, copy.deepcopy(o)), _sub(n, copy.deepcopy(o)))
+        c = capacity(table)
+        r = self.tmp("r")
+        pre = pre + [_assign(r, o)]
+        xv, q, st = self.tmp("x"), self.tmp("q"), self.tmp("s")
+
+        def at(name):
+            return _sub(name, _n(r))
+
+        def differs(a, b):
+            return ast.Compare(a, [ast.NotEq()], [b])
+        move = ast.If(
+            test=differs(_add(at(s), at(c)), _len(v)),
+            body=[_assign(st, _len(v)),
+                  ast.For(target=_n(q, True), iter=_call("range", at(n)),
+                          body=[ast.Expr(ast.Call(ast.Attribute(_n(v), "append", ast.Load()),
+                                                  [_sub(v, _add(at(s), _n(q)))], []))],
+                          orelse=[]),
+                  _assign(_sub(s, _n(r), True), _n(st))],
+            orelse=[])
+        room = ast.For(target=_n(q, True),
+                       iter=_call("range", _add(at(n), ast.Constant(1))),
+                       body=[ast.Expr(ast.Call(ast.Attribute(_n(v), "append", ast.Load()),
+                                               [_n(xv)], []))],
+                       orelse=[])
+        full = ast.If(
+            test=ast.Compare(at(n), [ast.Eq()], [at(c)]),
+            body=[move, room,
+                  _assign(_sub(c, _n(r), True),
+                          _add(ast.BinOp(ast.Constant(2), ast.Mult(), at(n)),
+                               ast.Constant(1)))],
+            orelse=[])
         return pre + [
-            _assign(xv, self.visit(x)),
-            _method(v, "insert", at, _n(xv)),
-            ast.AugAssign(_sub(n, copy.deepcopy(o), True), ast.Add(), ast.Constant(1)),
-            ast.For(target=_n(q, True), iter=_call("range", _add(copy.deepcopy(o),
-                                                                  ast.Constant(1)), _len(s)),
-                    body=[ast.AugAssign(_sub(s, _n(q), True), ast.Add(), ast.Constant(1))],
-                    orelse=[])]
+            _assign(xv, self.visit(x)), full,
+            _assign(_sub(v, _add(at(s), at(n)), True), _n(xv)),
+            ast.AugAssign(_sub(n, _n(r), True), ast.Add(), ast.Constant(1))]
 
 
 def _enumerated(it, tables) -> bool:
