@@ -15,16 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanajit.testing.jitted import strict
-
-
-def _svml(name) -> bool:
-    from hanajit_cpu.engine import get_engine
-    from hanajit_cpu.numpy_simd import Table
-    return Table(get_engine()).get((name, "float64")) is not None
-
+from hanajit_cpu.numpy_simd import offered
 
 pytestmark = [
-    pytest.mark.skipif(not (_svml("tan") and _svml("pow") and _svml("asin")),
+    pytest.mark.skipif(not (offered("tan") and offered("pow") and offered("asin")),
                        reason="NumPy's tan, power and arcsin loops are not SVML's on "
                               "this host (no AVX-512): vector math stands there"),
     pytest.mark.filterwarnings("ignore::RuntimeWarning")]

@@ -92,6 +92,13 @@ class Table:
         return (lanes, name) if checked(self.engine, key) else None
 
 
+def offered(intrinsic: str, dtype: str = "float64") -> bool:
+    """Does compiled code call NumPy's own SIMD function for ``intrinsic`` in
+    ``dtype`` on this host (the process's engine; checked as :class:`Table` does)?"""
+    from .engine import get_engine
+    return Table(get_engine()).get((intrinsic, dtype)) is not None
+
+
 def enabled() -> bool:
     """Off with ``HANAJIT_NUMPY_SIMD=0``, and with ``HANAJIT_VECMATH=0`` (no vector
     math at all: the C library's functions everywhere)."""

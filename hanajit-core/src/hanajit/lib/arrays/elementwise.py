@@ -434,10 +434,17 @@ def whole_first(L, e: N.Expr) -> N.Expr:
     inside the reader's loop, ``np.argmax(np.tan(a))`` made a scalar call per
     value: 0.15x NumPy's speed) -- where that temporary's layout is NumPy's (1-D,
     or every array it reads C-ordered); anything else as :func:`fused_elements`."""
-    if (isinstance(e, Lazy) and e.costly and (len(e.dims) <= 1 or e.leaves and all(
-            getattr(x.type, "layout", None) == "C" for x in e.leaves))):
+    if isinstance(e, Lazy) and e.costly and c_ordered_temporary(e):
         return materialize(L, e)
     return fused_elements(L, e)
+
+
+def c_ordered_temporary(e: Lazy) -> bool:
+    """Is NumPy's temporary of ``e`` C-ordered, as :func:`materialize` makes it
+    (1-D, or every array it reads C-ordered: NumPy's takes its inputs' memory
+    order, which decides the order a sum of it adds in)?"""
+    return len(e.dims) <= 1 or bool(e.leaves) and all(
+        getattr(x.type, "layout", None) == "C" for x in e.leaves)
 
 
 def materialize(L, e: N.Expr) -> N.Expr:
