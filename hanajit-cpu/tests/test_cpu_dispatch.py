@@ -326,3 +326,33 @@ def test_the_dispatcher_is_not_remade_after_every_compile(monkeypatch):
     for _ in range(api.HOT_CALLS):  # the newest types, which the last dispatcher lacks
         assert np.array_equal(jf(arrays[-1]), _plus_one(arrays[-1]))
     assert not jf._native_stale and made[-1] == 24
+
+
+def _times_two(a):
+    return a * 2
+
+
+def test_functions_of_one_signature_share_the_compiled_dispatcher(monkeypatch):
+    """The dispatcher's text names no function (its entries are imports, bound
+    at link): a second function with the parameters (names included: keyword
+    binding compares them) and specialisations of the first links the
+    dispatcher compiled for the first instead of compiling its own, and each
+    still calls its own code."""
+    import numpy as np
+    from hanajit import api
+    from hanajit_cpu import native
+    monkeypatch.setenv("HANAJIT_NATIVE_DISPATCH", "1")
+    monkeypatch.setattr(api, "HOT_CALLS", 2)
+    compiled = []
+    real = native._optimise_and_emit
+    monkeypatch.setattr(native, "_optimise_and_emit",
+                        lambda eng, text: compiled.append(text) or real(eng, text))
+    a = np.arange(5.0)
+    for py in (_plus_one, _times_two):
+        jf = jit(py, fallback=False)
+        for _ in range(4):
+            assert np.array_equal(jf(a), py(a))
+            assert jf(7) == py(7)
+        assert not jf._native_stale and jf._native_entries
+        assert np.array_equal(jf(a), py(a)) and jf(7) == py(7)
+    assert len(compiled) <= 1

@@ -76,7 +76,7 @@ class Engine:
         # every target of the process (hanajit.toolkit.llvm_toolchain)
         self.compile_lock = toolchain.LOCK
         self._libm_loaded = False
-        self._objects = _Objects()
+        self.objects = _Objects()
 
     def _new_tm(self):
         return self.target.create_target_machine(cpu=self.cpu, features=self.features,
@@ -95,7 +95,7 @@ class Engine:
         (``target.optimise_once``)."""
         key = (hashlib.blake2b(ir_text.encode(), digest_size=20).digest(), speed,
                multi_exit, inline_first)
-        done = self._objects.get(key)
+        done = self.objects.get(key)
         if done is not None:
             return done
         with toolchain.LOCK:
@@ -109,7 +109,7 @@ class Engine:
                                         after=_inline_vector_squares
                                         if "hj.vsquare." in ir_text else None)
         done = out["llvm"], out["obj"]
-        self._objects.put(key, done)
+        self.objects.put(key, done)
         return done
 
     def _option(self, name: str, on: bool) -> None:

@@ -28,12 +28,15 @@ CPython, so it stays cacheable); only this dispatcher embeds process addresses.
 """
 from __future__ import annotations
 
+import hashlib
+
 from llvmlite import ir
 
 from hanajit.dispatch.native import CallShape, Handlers
 from hanajit.ir import types as T
 from hanajit.lowering.cabi import flat_kinds, ret_slots
 from hanajit.lowering.llvm import F64, I32, I64, PTR, set_weights
+from hanajit.lowering.llvm_text import module_text
 
 from . import nativearray
 from . import nativebox as nb
@@ -435,8 +438,7 @@ def build_dispatcher(shape: CallShape, entries: list, handlers: Handlers):
     gen = _Gen(shape, entries, handlers)
     llmod = gen.gen()
     eng = get_engine()
-    with eng.compile_lock:
-        text, obj = _quick_compile(eng, str(llmod))
+    text, obj = _quick_compile(eng, module_text(llmod))
     tracker, addrs = eng.link(obj, [DISPATCH], imports=gen.cx.imports)
     return addrs[DISPATCH], tracker, text
 
@@ -449,7 +451,23 @@ def _quick_compile(eng, text: str):
     """Compile a dispatcher in about 5 ms: a short pass list (SROA, instcombine,
     simplifycfg) then codegen at -O2.  The code is straight-line checks and calls,
     which these handle; the O3 pipeline costs ~10 ms more and gains nothing here,
-    while -O0 codegen (1 ms) made keyword calls ~4 ns slower."""
+    while -O0 codegen (1 ms) made keyword calls ~4 ns slower.
+
+    The text names no function's address (the entries are imports, resolved at
+    link), so functions of the same parameters (their names too: keyword binding
+    compares them) and specialisations print the same dispatcher: it compiles once per process (``Engine.objects``) and is only
+    linked again -- a test file's or a program's many functions of one signature
+    paid 15-20 ms of code generation each."""
+    key = (hashlib.blake2b(text.encode(), digest_size=20).digest(), "dispatcher")
+    done = eng.objects.get(key)
+    if done is None:
+        with eng.compile_lock:
+            done = _optimise_and_emit(eng, text)
+        eng.objects.put(key, done)
+    return done
+
+
+def _optimise_and_emit(eng, text: str):
     global _fast_tm
     llvm = eng.llvm
     if _fast_tm is None:
