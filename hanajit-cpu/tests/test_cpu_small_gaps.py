@@ -6,9 +6,11 @@
   compiled, others fall back with that reason.
 * ``str``/``repr``/``f"{z}"`` of a complex (Python ``complex``,
   ``np.complex128``; ``f"{z}"`` of an ``np.complex64`` too, which NumPy formats
-  as the complex it holds): CPython's text, nan, inf and signed zeros included.
-  ``str`` of an ``np.float32`` or ``np.complex64`` (NumPy's shortest float32
-  digits) and a format spec of a complex fall back with their reasons.
+  as the complex it holds): CPython's text, nan, inf and signed zeros included;
+  a format spec of a complex falls back with the reason.
+* ``str`` of an ``np.float32`` and of an ``np.complex64``: NumPy's Dragon4 text,
+  the shortest digits that read back as the same float32
+  (``lib/python/float32_text.py``), positional or scientific as NumPy prints.
 * ``RandomState.bytes(n)`` / ``Generator.bytes(n)`` fall back: a bytes object."""
 import math
 
@@ -18,19 +20,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanajit import jit
-from hanajit.testing.compare import assert_same_bits, check_call, check_fallback, strict_jit
+from hanajit.testing.compare import assert_same_bits, check_call, check_fallback
 from hanajit.testing.compare import outcome
+from hanajit.testing.sourcefile import load_sibling
 
 pytestmark = [pytest.mark.filterwarnings("error::hanajit.HanaJitFallbackWarning"),
-              pytest.mark.filterwarnings("ignore:overflow encountered in cast")]
+              pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")]
 
-_jitted = {}
-
-
-def _strict(f):
-    if f not in _jitted:
-        _jitted[f] = strict_jit(f)
-    return _jitted[f]
+_strict = load_sibling(__file__, "str_outcomes.py", "hanajit_str_outcomes").compiled
 
 
 # ------------------------------------------------------------------- squeeze
@@ -154,10 +151,6 @@ def test_complex_elements():
         assert outcome(_strict(element_text), arr) == outcome(element_text, arr)
 
 
-def complex64_str(x, y):
-    return str(np.complex64(complex(x, y)))
-
-
 def complex_spec(x, y):
     return f"{complex(x, y):.2f}"
 
@@ -166,18 +159,76 @@ def numpy_complex_repr(x, y):
     return repr(np.complex128(complex(x, y)))
 
 
-def float32_str(x):
-    return str(np.float32(x))
-
-
 @pytest.mark.parametrize("f, args, reason", [
-    (complex64_str, (0.1, 0.2), r"str\(\) of an np.complex64 \(NumPy's shortest float32"),
     (complex_spec, (0.1, 0.2), "a format spec for a complex is not compiled"),
     (numpy_complex_repr, (0.1, 0.2), r"repr\(\) of a NumPy scalar"),
-    (float32_str, (0.1,), r"str\(\) of an np.float32 \(NumPy's shortest float32"),
 ])
 def test_what_still_falls_back(f, args, reason):
     check_fallback(f, args, reason)
+
+
+# ------------------------------------------------ NumPy's float32 text (Dragon4)
+def float32_str(a, i):
+    return str(a[i])
+
+
+def float32_fields(x):
+    y = np.float32(x)
+    return f"{y!s}|{-y!s}|" + str(y * np.float32(3))
+
+
+def complex64_str(a, i):
+    return str(a[i])
+
+
+def _bits32(words):
+    return np.array(words, np.uint32).view(np.float32)
+
+
+# every exponent's extreme mantissas, powers of ten and their neighbours, the
+# positional/scientific switches (1e-4, 1e6), midpoints that are short decimals
+# (3e10 is one: read back to the even neighbour, NumPy prints '3e+10')
+F32_EDGES = np.concatenate([
+    _bits32([(e << 23) | m for e in range(256) for m in (0, 1, 2, 0x400000, 0x7ffffe,
+                                                          0x7fffff)]),
+    np.array([10.0 ** k for k in range(-45, 39)] + [1e-4, 1e6, 3e10, 0.1, 1 / 3, 100.0,
+                                                     999999.94, 123456.0, 5e-324], np.float32),
+])
+with np.errstate(all="ignore"):
+    F32_EDGES = np.concatenate([F32_EDGES, -F32_EDGES,
+                                np.nextafter(F32_EDGES, np.float32(np.inf)),
+                                np.nextafter(F32_EDGES, np.float32(-np.inf))])
+
+
+def test_float32_text_edges():
+    jf = _strict(float32_str)
+    for i in range(len(F32_EDGES)):
+        assert jf(F32_EDGES, i) == float32_str(F32_EDGES, i), F32_EDGES[i]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1))
+def test_float32_text_any_bits(word):
+    a = _bits32([word, word ^ 1])
+    for i in range(2):
+        assert _strict(float32_str)(a, i) == float32_str(a, i)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(width=32))
+def test_float32_text_fields(x):
+    assert outcome(_strict(float32_fields), x) == outcome(float32_fields, x)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1), st.integers(0, 2 ** 32 - 1),
+       st.sampled_from(list(F32_EDGES[:40]) + [0.0, -0.0, np.nan, np.inf]))
+def test_complex64_text(re, im, edge):
+    r, i = _bits32([re, im])
+    z = np.array([complex(r, i), complex(edge, i), complex(r, edge), complex(edge, edge),
+                  complex(0.0, edge), complex(-np.nan, edge)], np.complex64)
+    for k in range(len(z)):
+        assert _strict(complex64_str)(z, k) == complex64_str(z, k)
 
 
 def complex_measured(x, y):

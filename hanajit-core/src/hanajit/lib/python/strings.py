@@ -6,10 +6,10 @@ str is a 1-D int32 array of code points.  A float's text is CPython's own
 (``float_text.py``: ``PyOS_double_to_string``, called in this process -- other
 targets refuse it); a complex's text is CPython's ``complex_repr`` of those
 (``float_text.complex_repr``), for ``str``/``repr`` of a complex or an
-``np.complex128`` and ``f"{z}"`` of any complex.  ``str`` of an ``np.float32``
-or ``np.complex64`` (NumPy's shortest float32 digits), ``repr`` of a NumPy
-scalar (``np.float64(...)``), a format spec of a complex or an array operand
-are refused with a reason: the function runs in the interpreter."""
+``np.complex128`` and ``f"{z}"`` of any complex; ``str`` of an ``np.float32``
+or ``np.complex64`` is NumPy's Dragon4 text (``float32_text.py``).  ``repr`` of
+a NumPy scalar (``np.float64(...)``), a format spec of a complex or an array
+operand are refused with a reason: the function runs in the interpreter."""
 from __future__ import annotations
 
 from ...ir import nodes as N
@@ -55,15 +55,10 @@ def _float(inf, t, what: str) -> bool:
     return True
 
 
-def _complex(inf, t, what: str, wide=True) -> bool:
-    """Is ``t`` a complex whose text compiled code can ask CPython for?  An
-    ``np.complex64`` is refused unless ``wide`` (its parts' text then that of
-    their float64 values, as ``format`` prints them)."""
+def _complex(inf, t, what: str) -> bool:
+    """Is ``t`` a complex whose text compiled code can ask CPython for?"""
     if not (isinstance(t, T.Scalar) and t.is_complex):
         return False
-    if t.bits != 128 and not wide:
-        raise Incompatible(f"{what} of an np.complex64 (NumPy's shortest float32 digits "
-                           "of its parts) is not compiled")
     _host(inf, what)
     return True
 
@@ -111,22 +106,27 @@ def _float64(L, e):
 class StrOf(CallTemplate):
     """``str(x)`` (and ``f"{x!s}"``) of an int, a bool, a float or a complex
     (``str`` of an ``np.float64`` is a float's repr, of an ``np.complex128`` a
-    complex's; of an ``np.float32`` or ``np.complex64``, NumPy's own shortest
-    float32 digits: refused)."""
+    complex's; of an ``np.float32`` or ``np.complex64``, NumPy's shortest float32
+    digits: ``float32_text.py``)."""
     paths = ("hanajit.lib.python.strings.str_of",)
 
     def typer(self, inf, call, args, kwargs):
         if _float(inf, args[0], "str()"):
-            if args[0].bits == 32:
-                raise Incompatible("str() of an np.float32 (NumPy's shortest float32 "
-                                   "digits) is not compiled")
             return STR
-        if _complex(inf, args[0], "str()", wide=False):
+        if _complex(inf, args[0], "str()"):
             return STR
         _whole(args[0], "str()")
         return STR
 
     def lower(self, L, call, args, kwargs):
+        t = args[0].type
+        if t.is_float and t.bits == 32 or t.is_complex and t.bits == 64:   # NumPy's float32
+            from . import float32_text as f32
+            if t.is_float:
+                return _call(L, f32.float32_text, [_float64(L, args[0])])
+            z = L.let(args[0])
+            parts = [_float64(L, N.ComplexPart(z, p, T.FLOAT32)) for p in ("real", "imag")]
+            return _call(L, f32.complex64_text, parts)
         return _text_of(L, args[0])
 
 
@@ -142,7 +142,9 @@ class ReprOf(CallTemplate):
                                         and node.name in inf.mixed):
             raise Incompatible(f"repr() of a NumPy scalar ({t}: np.{t}(...)) or of a "
                                "local that is one on some paths")
-        if not (_float(inf, t, "repr()") or _complex(inf, t, "repr()", wide=False)):
+        if isinstance(t, T.Scalar) and t.is_complex and t.bits != 128:
+            raise Incompatible("repr() of a NumPy scalar (complex64: np.complex64(...))")
+        if not (_float(inf, t, "repr()") or _complex(inf, t, "repr()")):
             _whole(t, "repr()")
         return STR
 
