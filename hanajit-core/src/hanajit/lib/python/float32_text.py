@@ -3,13 +3,15 @@
 read back as the same float32 (the nearest such where two have as few), in
 positional notation for ``1e-4 <= |x| < 1e6`` (``'0.1'``, ``'100.0'``) and
 scientific otherwise (``'1e+06'``, ``'1.00000006e+06'``, ``'9.999999e-05'``),
-``'nan'``, ``'inf'``, ``'-0.0'``.
+``'nan'``, ``'inf'``, ``'-0.0'``; ``str`` of an ``np.complex64``: those of its
+parts without ``.0``, as a complex's text (``'(1e+06+0.1j)'``).
 
-The digits: for ``p`` = 1, 2, ... 9 the value of ``x`` rounded to ``p``
-significant digits (from its 18 digits that CPython's ``PyOS_double_to_string``
-prints, ``float_text.float_digits``; printed at ``p`` digits where those end on
-the midpoint), and its neighbour of ``p`` digits on the other side of ``x``; the
-first that lies in ``x``'s rounding interval is the text.  The interval's ends
+The digits: the fewest ``p`` (1 to 9, found by bisection) at which the value of
+``x`` rounded to ``p`` significant digits (from its 18 digits that CPython's
+``PyOS_double_to_string`` prints, ``float_text.float_digits``; printed at ``p``
+digits where those end on the midpoint), or its neighbour of ``p`` digits on
+the other side of ``x``, lies in ``x``'s rounding interval; the first of those
+two that does is the text.  The interval's ends
 -- the midpoints with the float32 neighbours (half as far below a power of
 two), included where ``x``'s last mantissa bit is 0, as round-half-even reads
 them back -- are doubles: a candidate of at most 9 digits is compared with them
