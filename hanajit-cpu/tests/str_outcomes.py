@@ -1,5 +1,6 @@
 """Helpers of the run-time str tests (test_cpu_str_floats.py, test_cpu_str_cases.py,
-test_cpu_str_splits.py, test_cpu_str_methods.py, test_cpu_str_messages.py): each
+test_cpu_str_splits.py, test_cpu_str_methods.py, test_cpu_str_messages.py,
+test_cpu_small_gaps.py): each
 kernel jitted once (strictly: no fallback, no warning), a str's code points as an
 argument, and the compiled outcome compared with CPython's -- value and type, or
 exception class and text."""

@@ -283,10 +283,6 @@ def method(n):
     return str(n).expandtabs()  # (upper, find, split ...: test_cpu_str_methods)
 
 
-def complex_text(x):
-    return str(x)               # (floats: test_cpu_str_floats)
-
-
 def passed(n):
     return len(list(str(n)))
 
@@ -321,7 +317,6 @@ def some_none(n):
 
 @pytest.mark.parametrize("f, args, reason", [
     (method, (3,), r"str.expandtabs\(\) of a str built at run time"),
-    (complex_text, (2.5 + 1j,), "str\\(\\) of a complex128"),
     (passed, (3,), "passed to list"),
     (repr_field, (3,), "repr is not compiled"),
     (some_none, (3,), "None"),

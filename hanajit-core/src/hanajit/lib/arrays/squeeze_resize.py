@@ -53,7 +53,8 @@ class Squeeze(PlannedCall):
         if axis is None:
             if t.ndim:
                 raise Incompatible("squeeze() without axis: the number of dimensions "
-                                   "depends on the sizes; give axis=")
+                                   "it returns depends on the lengths (every length-1 "
+                                   "axis dropped); give axis=")
             plan.axes, plan.type = [], t
             return plan
         plan.axes = _axes(axis, t.ndim)

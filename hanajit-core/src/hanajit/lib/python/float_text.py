@@ -14,6 +14,7 @@ from .. import prims
 from .string_algorithms import assemble
 
 R_CODE = 114                # 'r': repr's shortest round-trip digits
+SIGN = 1                    # Py_DTSF_SIGN: a '+' before a positive number
 ADD_DOT_0 = 2               # Py_DTSF_ADD_DOT_0: "1.0", not "1"
 ALT = 4                     # Py_DTSF_ALT: the '#' of a spec
 
@@ -41,6 +42,31 @@ def float_digits(x, code, precision, flags):
 def float_repr(x):
     """``repr(x)`` (and ``str(x)``) of a float: CPython's ``float_repr``."""
     return float_digits(x, R_CODE, 0, ADD_DOT_0)
+
+
+def complex_repr(re, im):
+    """``repr(z)`` (and ``str(z)``) of a complex with parts ``re``, ``im``:
+    CPython's ``complex_repr`` -- ``imj`` alone where the real part is +0.0,
+    else ``(re±imj)``, each part's shortest digits without a ``.0`` (NumPy's
+    ``str`` of an ``np.complex128`` is the same text)."""
+    if re == 0.0 and prims.copysign(1.0, re) == 1.0:
+        body = float_digits(im, R_CODE, 0, 0)
+        out = np.empty(len(body) + 1, np.int32)
+        for i in range(len(body)):
+            out[i] = body[i]
+        out[len(body)] = 106                    # 'j'
+        return out
+    head = float_digits(re, R_CODE, 0, 0)
+    tail = float_digits(im, R_CODE, 0, SIGN)
+    out = np.empty(len(head) + len(tail) + 3, np.int32)
+    out[0] = 40                                 # '('
+    for i in range(len(head)):
+        out[1 + i] = head[i]
+    for i in range(len(tail)):
+        out[1 + len(head) + i] = tail[i]
+    out[len(out) - 2] = 106                     # 'j'
+    out[len(out) - 1] = 41                      # ')'
+    return out
 
 
 def formatted_float(x, code, precision, flags, percent, fill, align, sign, width):

@@ -4,8 +4,11 @@ Python source of ``string_algorithms.py`` directly): ``str(x)``, ``repr(x)`` and
 ``f"{x:spec}"`` of an int, a bool or a float, ``chr(i)``, ``s * k``, ``s[i]``.  A
 str is a 1-D int32 array of code points.  A float's text is CPython's own
 (``float_text.py``: ``PyOS_double_to_string``, called in this process -- other
-targets refuse it); ``str`` of an ``np.float32`` (NumPy's shortest float32
-digits), ``repr`` of a NumPy scalar (``np.float64(...)``), a complex or an array
+targets refuse it); a complex's text is CPython's ``complex_repr`` of those
+(``float_text.complex_repr``), for ``str``/``repr`` of a complex or an
+``np.complex128`` and ``f"{z}"`` of any complex; ``str`` of an ``np.float32``
+or ``np.complex64`` is NumPy's Dragon4 text (``float32_text.py``).  ``repr`` of
+a NumPy scalar (``np.float64(...)``), a format spec of a complex or an array
 operand are refused with a reason: the function runs in the interpreter."""
 from __future__ import annotations
 
@@ -52,6 +55,14 @@ def _float(inf, t, what: str) -> bool:
     return True
 
 
+def _complex(inf, t, what: str) -> bool:
+    """Is ``t`` a complex whose text compiled code can ask CPython for?"""
+    if not (isinstance(t, T.Scalar) and t.is_complex):
+        return False
+    _host(inf, what)
+    return True
+
+
 def _host(inf, what: str) -> None:
     if inf.ctx is None or not inf.ctx.capabilities.host_calls or \
             inf.ctx.options.get("c_exports"):
@@ -61,7 +72,12 @@ def _host(inf, what: str) -> None:
 
 
 def _text_of(L, e):
-    """The code points of ``str(e)`` of an int, a bool or a float64."""
+    """The code points of ``str(e)`` of an int, a bool, a float64 or a complex
+    (an ``np.complex64``'s parts widened: ``f"{z}"``)."""
+    if e.type.is_complex:
+        z = L.let(e)
+        parts = [_float64(L, N.ComplexPart(z, p, e.type.component)) for p in ("real", "imag")]
+        return _call(L, ft.complex_repr, parts)
     if e.type.is_bool:
         return _call(L, alg.bool_text, [e])
     if e.type.is_float:
@@ -88,27 +104,35 @@ def _float64(L, e):
 
 @register
 class StrOf(CallTemplate):
-    """``str(x)`` (and ``f"{x!s}"``) of an int, a bool or a float (``str`` of an
-    ``np.float64`` is a float's repr; of an ``np.float32``, NumPy's own shortest
-    float32 digits: refused)."""
+    """``str(x)`` (and ``f"{x!s}"``) of an int, a bool, a float or a complex
+    (``str`` of an ``np.float64`` is a float's repr, of an ``np.complex128`` a
+    complex's; of an ``np.float32`` or ``np.complex64``, NumPy's shortest float32
+    digits: ``float32_text.py``)."""
     paths = ("hanajit.lib.python.strings.str_of",)
 
     def typer(self, inf, call, args, kwargs):
         if _float(inf, args[0], "str()"):
-            if args[0].bits == 32:
-                raise Incompatible("str() of an np.float32 (NumPy's shortest float32 "
-                                   "digits) is not compiled")
+            return STR
+        if _complex(inf, args[0], "str()"):
             return STR
         _whole(args[0], "str()")
         return STR
 
     def lower(self, L, call, args, kwargs):
+        t = args[0].type
+        if t.is_float and t.bits == 32 or t.is_complex and t.bits == 64:   # NumPy's float32
+            from . import float32_text as f32
+            if t.is_float:
+                return _call(L, f32.float32_text, [_float64(L, args[0])])
+            z = L.let(args[0])
+            parts = [_float64(L, N.ComplexPart(z, p, T.FLOAT32)) for p in ("real", "imag")]
+            return _call(L, f32.complex64_text, parts)
         return _text_of(L, args[0])
 
 
 @register
 class ReprOf(CallTemplate):
-    """``repr(x)`` (and ``f"{x!r}"``) of a Python int, bool or float: its str.  A
+    """``repr(x)`` (and ``f"{x!r}"``) of a Python int, bool, float or complex: its str.  A
     NumPy scalar's repr (``np.float64(0.5)``) is refused."""
     paths = ("hanajit.lib.python.strings.repr_of",)
 
@@ -118,7 +142,9 @@ class ReprOf(CallTemplate):
                                         and node.name in inf.mixed):
             raise Incompatible(f"repr() of a NumPy scalar ({t}: np.{t}(...)) or of a "
                                "local that is one on some paths")
-        if not _float(inf, t, "repr()"):
+        if isinstance(t, T.Scalar) and t.is_complex and t.bits != 128:
+            raise Incompatible("repr() of a NumPy scalar (complex64: np.complex64(...))")
+        if not (_float(inf, t, "repr()") or _complex(inf, t, "repr()")):
             _whole(t, "repr()")
         return STR
 
@@ -156,6 +182,11 @@ class FormatOf(CallTemplate):
             if kind not in _FLOAT_KINDS and kind != 0:
                 raise Incompatible(f"the format type {chr(kind)!r} of a float (Python "
                                    "raises ValueError)")
+            return STR
+        if _complex(inf, t, "a formatted field"):
+            if not empty:
+                raise Incompatible("a format spec for a complex is not compiled (only "
+                                   "f\"{z}\" and format(z, ''), its str)")
             return STR
         _whole(t, "a formatted field")
         if kind in _FLOAT_KINDS:            # (an int formatted as its float)

@@ -496,6 +496,9 @@ METHODS.update({
 
 def method_template(name):
     """The template of ``Generator.<name>``, or None (the call falls back)."""
+    if name == "bytes":
+        from .random_state import ReturnsBytes
+        return ReturnsBytes("Generator")
     if name in ("choice", "shuffle", "permutation"):
         from .choice import GENERATOR_METHODS
         return GENERATOR_METHODS[name]

@@ -22,8 +22,10 @@ integer dtype and bool), ``seed`` of an int, ``choice``, ``shuffle``,
 (``legacy_integers.py``), ``get_state``/``set_state`` (``saved_state.py``).
 Values, the object's state afterwards (MT19937 key and position,
 ``has_gauss``, ``gauss``) and the errors are the interpreter's.  Other methods
-(``bytes`` ...), bit generator seeds and targets whose code runs outside this
-process fall back to the interpreter naming the call.
+(``__getstate__`` ...), bit generator seeds and targets whose code runs outside this
+process fall back to the interpreter naming the call; ``bytes(n)`` (here and
+on a ``Generator``) with the reason: it returns a ``bytes`` object, which
+compiled code does not make.
 """
 from __future__ import annotations
 
@@ -98,11 +100,25 @@ class MakeRandomState(CallTemplate):
 
 register(MakeRandomState())
 
+class ReturnsBytes(CallTemplate):
+    """``bytes(n)`` of a ``RandomState`` or a ``Generator``: refused, the reason
+    named (compiled code makes no ``bytes`` objects)."""
+
+    def __init__(self, owner: str):
+        self.owner = owner
+
+    def typer(self, inf, call, args, kwargs):
+        raise Incompatible(f"{self.owner}.bytes() returns a bytes object, which compiled "
+                           "code does not make")
+
+
 _METHODS: dict = {}
 
 
 def method_template(name):
     """The template of ``RandomState.<name>``, or None (the call falls back)."""
+    if name == "bytes":
+        return ReturnsBytes("RandomState")
     if not _METHODS:
         from .choice import RANDOMSTATE_METHODS
         from .legacy import legacy_calls
