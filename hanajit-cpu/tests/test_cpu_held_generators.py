@@ -497,9 +497,9 @@ def stored(n):
     return len(box)
 
 
-def any_of_it(n):
+def truth_of_it(n):
     it = countdown(n)
-    return any(it)
+    return 1 if it else 0
 
 
 def in_a_while_condition(n):
@@ -593,7 +593,7 @@ def test_what_falls_back():
     check_fallback(looped_again, (2,), "may read 'x' before assigning it")
     check_fallback(remade_in_its_loop, (3,), "goes on over the one it started with")
     check_fallback(stored, (3,), "held in 'it', used other than by next")
-    check_fallback(any_of_it, (3,), "held in 'it', used other than by next")
+    check_fallback(truth_of_it, (3,), "held in 'it', used other than by next")
     check_fallback(in_a_while_condition, (3,), "cannot be asked first")
     check_fallback(conditional_next, (3,), "decides whether it runs")
     check_fallback(after_an_index, (np.arange(3.0),), "after something it could see")

@@ -31,9 +31,14 @@ generator (PEP 479) CPython's ``RuntimeError('generator raised StopIteration')``
 ``tuple(g(...))`` when ``g`` makes a number of items known when compiling (each
 ``yield`` a statement of its body itself), asked for them all and then its end.
 
+``any(it)``/``all(it)``, and of a generator expression over it (``any(x > t for x
+in it)``: one ``for``, any ``if``s), are loops over it that stop at the deciding
+item (:meth:`_Rewriter.test_loop`), leaving the rest for a later ``next`` or
+``for``; the expression's names renamed, as they are its own.
+
 Refused, with the reason (the function falls back): a held generator used any
-other way (passed on, returned, stored, tested, given to ``any``/``all``/
-``tuple``...), ``next(it)`` where CPython would run something before it that
+other way (passed on, returned, stored, tested, given to ``tuple``...),
+``next(it)`` where CPython would run something before it that
 the generator could see (``a[i] + next(it)``: only names, constants and
 arithmetic may come first in the statement) or that runs it conditionally
 (``c and next(it)``), a loop holding a ``yield`` over a call other than
@@ -290,8 +295,9 @@ def rewrite_body(inl, body, lookup, chain, gen_name=None, extra=()) -> list:
                 made = "iter(...) makes an iterator" if kind is builtins.iter else \
                     f"{kind.__name__}(...) makes a generator object"
                 rw.fail(n, f"{made} held in {n.id!r}, used other than by next({n.id}), "
-                        f"next({n.id}, default) or a for loop over it (passed on, returned, "
-                        "stored, tested or given to another function such as any or all)")
+                        f"next({n.id}, default), a for loop over it, or any, all, list, "
+                        "sum, min, max or sorted of it (passed on, returned, stored, "
+                        "tested, or zipped with itself)")
     return out
 
 
@@ -549,8 +555,50 @@ class _Rewriter:
             and n.args[0].id in self.kinds and not isinstance(n.args[0], ast.Starred) \
             and (self.callee(n) is not builtins.list or len(n.args) == 1 and not n.keywords)
 
+    def tested(self, n):
+        """``any(it)``/``all(it)`` of a held iterator, or of a generator
+        expression over one (a single ``for``, any ``if``s): ``(any?, target,
+        item, tests, name)``, else None.  Each asks the iterator for items until
+        one decides, as CPython's ``any``/``all`` do, and leaves the rest."""
+        if not isinstance(n, ast.Call) or len(n.args) != 1 or n.keywords \
+                or self.callee(n) not in (builtins.any, builtins.all):
+            return None
+        a, found = n.args[0], self.callee(n) is builtins.any
+        if isinstance(a, ast.Name) and a.id in self.kinds:
+            return found, None, None, [], a.id
+        if isinstance(a, ast.GeneratorExp) and len(a.generators) == 1:
+            g = a.generators[0]
+            if isinstance(g.iter, ast.Name) and g.iter.id in self.kinds and not g.is_async:
+                return found, g.target, a.elt, g.ifs, g.iter.id
+        return None
+
+    def test_loop(self, s, call, r) -> list:
+        """``r = any(...)``/``all(...)`` of :meth:`tested` as a loop over the
+        iterator that stops at the deciding item; a generator expression's names
+        renamed (they are its own, not the function's)."""
+        found, target, item, tests, it = self.tested(call)
+        if target is None:
+            target, item = _name(r + "v", True), _name(r + "v")
+        else:
+            inner = [x for e in [item, *tests] for x in ast.walk(e)]
+            if any(isinstance(x, (ast.Lambda, ast.GeneratorExp, ast.ListComp, ast.SetComp,
+                                  ast.DictComp)) for x in inner):
+                self.fail(s, f"{'any' if found else 'all'}(... for ... in {it}) whose item "
+                          "or condition holds a lambda or another comprehension: write the "
+                          "loop")
+            own = {x.id: f"{r}_{x.id}" for x in ast.walk(target) if isinstance(x, ast.Name)}
+            target, item, *tests = (_Renamed(own).visit(copy.deepcopy(e))
+                                    for e in (target, item, *tests))
+        decide = item if found else ast.UnaryOp(ast.Not(), item)
+        body = [_if(decide, [_assign(r, found), ast.Break()])]
+        for test in reversed(tests):
+            body = [_if(test, body)]
+        return [_assign(r, not found)] + self.for_loop(
+            ast.For(target=target, iter=_name(it), body=body, orelse=[]))
+
     def is_next(self, n) -> bool:
-        if getattr(n, "hj_count", None) is not None or self.drained(n):
+        if getattr(n, "hj_count", None) is not None or self.drained(n) \
+                or self.tested(n) is not None:
             return True
         return isinstance(n, ast.Call) and self.callee(n) is builtins.next \
             and 1 <= len(n.args) <= 2 and not n.keywords \
@@ -569,10 +617,16 @@ class _Rewriter:
                       "first")
         out = []
         for call in calls:
-            m = self.named.get(call.args[0].id)
+            tested = self.tested(call)
+            held = tested[4] if tested is not None else call.args[0].id
+            m = self.named.get(held)
             if m is None:
-                self.fail(s, f"next({call.args[0].id}) before it holds an iterator")
+                self.fail(s, f"next({held}) before it holds an iterator")
             r = f"{m.p}r{next(_UID)}"
+            if tested is not None:          # any(it), all(x > 0 for x in it)
+                out += self.test_loop(s, call, r)
+                call.hj_item = r
+                continue
             if self.drained(call):          # list(it), sum(it)...: a list of its items
                 v = r + "v"
                 out += [_assign(r, ast.List([], ast.Load()))] + self.for_loop(ast.For(
@@ -638,6 +692,18 @@ class _Rewriter:
         for c in ast.iter_child_nodes(e):
             unsafe = self.order(c, cond, unsafe, calls, s)
         return unsafe or not isinstance(e, _SAFE_BEFORE)
+
+
+class _Renamed(ast.NodeTransformer):
+    """Names renamed (``own``: old -> new)."""
+
+    def __init__(self, own):
+        self.own = own
+
+    def visit_Name(self, node):
+        if node.id in self.own:
+            return ast.copy_location(ast.Name(self.own[node.id], node.ctx), node)
+        return node
 
 
 class _Items(ast.NodeTransformer):
