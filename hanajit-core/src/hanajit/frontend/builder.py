@@ -92,7 +92,7 @@ class Builder(LoopStatements):
             self.fail(self.fnode, "generator function", "calling it makes a generator "
                       "object, which compiled code has no form for (a for loop over its "
                       "call inside a compiled function compiles)")
-        if ast.Call in sv.kinds:        # for x in g(...), g a generator function
+        if ast.Call in sv.kinds or ast.GeneratorExp in sv.kinds:   # for x in g(...)
             sv = self._take(generator_inlining.rewrite(
                 self, self.fnode, set(self.params) | sv.names), sv)
         if ast.With in sv.kinds or ast.AsyncWith in sv.kinds:   # with np.errstate(...): body

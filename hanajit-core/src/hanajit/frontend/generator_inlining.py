@@ -60,7 +60,7 @@ import sys
 import types
 
 from ..jitted import is_jitted
-from . import held_generators
+from . import genexp_generators, held_generators
 from .source import attribute_chain, parse_function, resolved
 
 UID = itertools.count(1)
@@ -143,9 +143,16 @@ def rewrite(b, fn: ast.FunctionDef, locals_: set) -> ast.FunctionDef:
     generator calls made comprehensions (``fn`` itself when there are none)."""
     if (getattr(b.p.pyfunc, "__module__", None) or "").startswith("hanajit.lib."):
         return fn                               # (hanajit's own helpers have none)
+    lookup = scope_lookup(b.p, b.injected, locals_)
+    if any(isinstance(n, ast.GeneratorExp) for n in ast.walk(fn)):
+        # (held, looped over, given to list: local generator functions)
+        converted = copy.deepcopy(fn)
+        made = genexp_generators.rewrite(converted, lambda f: callee_of(f, lookup))
+        if made:
+            converted.body[:0] = made
+            fn = converted
     local = [i for i, s in enumerate(fn.body) if isinstance(s, ast.FunctionDef)
              and _local_generator(fn, i, s)]
-    lookup = scope_lookup(b.p, b.injected, locals_)
     if not local and not any(isinstance(n, ast.Call) and (
             generator_of(n.func, lookup) is not None
             or callee_of(n.func, lookup) is builtins.iter) for n in ast.walk(fn)):
