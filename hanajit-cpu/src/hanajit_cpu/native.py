@@ -455,9 +455,10 @@ def _quick_compile(eng, text: str):
 
     The text names no function's address (the entries are imports, resolved at
     link), so functions of the same parameters (their names too: keyword binding
-    compares them) and specialisations print the same dispatcher: it compiles once per process (``Engine.objects``) and is only
-    linked again -- a test file's or a program's many functions of one signature
-    paid 15-20 ms of code generation each."""
+    compares them) and specialisations print the same dispatcher: it compiles
+    once per process (``Engine.objects``) and is only linked again -- a test
+    file's or a program's many functions of one signature paid 15-20 ms of code
+    generation each."""
     key = (hashlib.blake2b(text.encode(), digest_size=20).digest(), "dispatcher")
     done = eng.objects.get(key)
     if done is None:

@@ -25,8 +25,7 @@ import builtins
 import itertools
 
 _UID = itertools.count(1)
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda,
-           ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp)
+_COMPREHENSIONS = (ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp)
 
 
 def _convertible(e) -> bool:
@@ -81,13 +80,13 @@ def rewrite(fn: ast.FunctionDef, callee) -> list:
         """Convert ``list(<genexp>)`` in ``e``, and a generator expression that
         is the first iterable of a comprehension (evaluated where the
         comprehension is), not inside a nested scope."""
-        if isinstance(e, (ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp)):
+        if isinstance(e, _COMPREHENSIONS):
             first = e.generators[0]
             if _convertible(first.iter):
                 first.iter = call_of(first.iter)
             expr(first.iter)
             return
-        if isinstance(e, _SCOPES):
+        if isinstance(e, ast.Lambda):
             return
         if isinstance(e, ast.Call) and len(e.args) == 1 and not e.keywords \
                 and _convertible(e.args[0]) and callee(e.func) is builtins.list:

@@ -57,6 +57,7 @@ import itertools
 
 from ..lib import registry
 from . import generator_inlining as gi
+from .dict_comprehensions import Rename
 
 _UID = itertools.count(1)
 _DRAINING = (builtins.list, builtins.sum, builtins.min, builtins.max, builtins.sorted)
@@ -587,7 +588,7 @@ class _Rewriter:
                           "or condition holds a lambda or another comprehension: write the "
                           "loop")
             own = {x.id: f"{r}_{x.id}" for x in ast.walk(target) if isinstance(x, ast.Name)}
-            target, item, *tests = (_Renamed(own).visit(copy.deepcopy(e))
+            target, item, *tests = (Rename(own).visit(copy.deepcopy(e))
                                     for e in (target, item, *tests))
         decide = item if found else ast.UnaryOp(ast.Not(), item)
         body = [_if(decide, [_assign(r, found), ast.Break()])]
@@ -692,18 +693,6 @@ class _Rewriter:
         for c in ast.iter_child_nodes(e):
             unsafe = self.order(c, cond, unsafe, calls, s)
         return unsafe or not isinstance(e, _SAFE_BEFORE)
-
-
-class _Renamed(ast.NodeTransformer):
-    """Names renamed (``own``: old -> new)."""
-
-    def __init__(self, own):
-        self.own = own
-
-    def visit_Name(self, node):
-        if node.id in self.own:
-            return ast.copy_location(ast.Name(self.own[node.id], node.ctx), node)
-        return node
 
 
 class _Items(ast.NodeTransformer):

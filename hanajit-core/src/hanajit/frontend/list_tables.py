@@ -38,8 +38,8 @@ assignments a new row or a row) holds the row's object, so writes and appends
 through it show in the table, as in CPython; the table is then assigned once,
 outside any loop (a row name must not outlive its table).  ``T[i].append(x)``
 writes into room after the object's items, moving a full object to the end of
-``V`` with as much room again (``table_rewrite``).  Every other use leaves the function as it was (it falls back); the
-reasons are kept for the message.
+``V`` with as much room again (``table_rewrite``).  Every other use leaves the
+function as it was (it falls back); the reasons are kept for the message.
 """
 from __future__ import annotations
 
