@@ -77,8 +77,10 @@ def test_squeeze_message_is_numpy_s():
     with pytest.raises(ValueError, match="cannot select an axis to squeeze out which has "
                        "size not equal to one"):
         _strict(squeeze_pair)(np.ones((1, 2, 3)))
-    got = _strict(squeeze_one)(np.ones((2, 1, 3)))
+    a = np.ones((2, 1, 3))
+    got = _strict(squeeze_one)(a)
     got[0, 0] = 5.0                                     # a view, as NumPy's
+    assert a[0, 0, 0] == 5.0 and got.base is not None
 
 
 def test_squeeze_without_axis_of_zero_d():

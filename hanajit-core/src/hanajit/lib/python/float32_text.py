@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from .float_text import float_digits
+from .float_text import complex_text, float_digits
 
 E_CODE = 101                    # 'e'
 TOP = 10 ** 17                  # the first of 18 digits
@@ -184,25 +184,8 @@ def complex64_text(re, im):
     as float64): as ``complex_repr``, each part's float32 text without a ``.0``,
     a NaN part ``nan`` (``+nan`` for the imaginary part), whatever its sign."""
     if re == 0.0 and math.copysign(1.0, re) > 0.0:
-        return _wrapped(np.empty(0, np.int32), _part(im, False), 0)
-    return _wrapped(_part(re, False), _part(im, True), 1)
-
-
-def _wrapped(head, tail, parens):
-    """``head tail j``, in parentheses if ``parens``."""
-    out = np.empty(len(head) + len(tail) + 1 + 2 * parens, np.int32)
-    out[0] = 40                                 # '(' (overwritten without parens)
-    k = parens
-    for i in range(len(head)):
-        out[k] = head[i]
-        k += 1
-    for i in range(len(tail)):
-        out[k] = tail[i]
-        k += 1
-    out[k] = 106                                # 'j'
-    if parens:
-        out[k + 1] = 41                         # ')'
-    return out
+        return complex_text(np.empty(0, np.int32), _part(im, False), 0)
+    return complex_text(_part(re, False), _part(im, True), 1)
 
 
 def _part(x, plus):

@@ -50,22 +50,25 @@ def complex_repr(re, im):
     else ``(re±imj)``, each part's shortest digits without a ``.0`` (NumPy's
     ``str`` of an ``np.complex128`` is the same text)."""
     if re == 0.0 and prims.copysign(1.0, re) == 1.0:
-        body = float_digits(im, R_CODE, 0, 0)
-        out = np.empty(len(body) + 1, np.int32)
-        for i in range(len(body)):
-            out[i] = body[i]
-        out[len(body)] = 106                    # 'j'
-        return out
-    head = float_digits(re, R_CODE, 0, 0)
-    tail = float_digits(im, R_CODE, 0, SIGN)
-    out = np.empty(len(head) + len(tail) + 3, np.int32)
-    out[0] = 40                                 # '('
+        return complex_text(np.empty(0, np.int32), float_digits(im, R_CODE, 0, 0), 0)
+    return complex_text(float_digits(re, R_CODE, 0, 0), float_digits(im, R_CODE, 0, SIGN), 1)
+
+
+def complex_text(head, tail, parens):
+    """``head tail j``, in parentheses if ``parens``: a complex's text from its
+    parts' (also ``float32_text.complex64_text``)."""
+    out = np.empty(len(head) + len(tail) + 1 + 2 * parens, np.int32)
+    out[0] = 40                                 # '(' (overwritten without parens)
+    k = parens
     for i in range(len(head)):
-        out[1 + i] = head[i]
+        out[k] = head[i]
+        k += 1
     for i in range(len(tail)):
-        out[1 + len(head) + i] = tail[i]
-    out[len(out) - 2] = 106                     # 'j'
-    out[len(out) - 1] = 41                      # ')'
+        out[k] = tail[i]
+        k += 1
+    out[k] = 106                                # 'j'
+    if parens:
+        out[k + 1] = 41                         # ')'
     return out
 
 
