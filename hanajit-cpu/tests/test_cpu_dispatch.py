@@ -296,13 +296,13 @@ def _plus_one(a):
 
 @pytest.mark.skipif(not NATIVE_OK, reason=str(interpreter_supports_native()[1]))
 def test_the_dispatcher_is_not_remade_after_every_compile(monkeypatch):
-    """Compiled for 24 types, each called twice, a function generates its first
-    native dispatcher once called on (``api.HOT_CALLS`` calls of known types:
-    here after 16 types), and regenerates it only when it has twice the
-    specialisations the last one held, or when called on again: each
-    regeneration costs ~15 ms per specialisation, so doing it after every
-    compile made a sweep over many types quadratic.  Called on, the function is
-    native again over all 24."""
+    """Compiled for 24 types, each called twice, a function generates no native
+    dispatcher while the sweep goes on (``api.HOT_CALLS`` calls of known types
+    with no compile between them make one): each generation costs ~10 ms plus
+    ~5 ms per specialisation, so doing it after every compile made a sweep over
+    many types quadratic.  Called on, it is native over all 24; a type added
+    later gets a dispatcher of its own, which passes the others on to the first
+    (``Target.chains_dispatchers``) -- no Python frame runs for any of them."""
     import numpy as np
     from hanajit import api, plugins
     monkeypatch.setenv("HANAJIT_NATIVE_DISPATCH", "1")
@@ -311,21 +311,35 @@ def test_the_dispatcher_is_not_remade_after_every_compile(monkeypatch):
     made = []
     real = target.native_dispatcher
 
-    def counting(shape, entries, handlers):
-        made.append(len(entries))
-        return real(shape, entries, handlers)
+    def counting(shape, entries, handlers, previous=None):
+        made.append((sum(e is not None for e in entries), previous is not None))
+        return real(shape, entries, handlers, previous=previous)
     monkeypatch.setattr(target, "native_dispatcher", counting)
     jf = jit(_plus_one, fallback=False)
     types = [np.dtype(c) for c in "bhilBHILfdFD"]
     arrays = [np.ones((2,) * ndim, t) for t in types for ndim in (1, 2)]
-    for a in arrays:
+    for a in arrays[:-1]:
         for _ in range(2):
             assert np.array_equal(jf(a), _plus_one(a))
-    assert len(jf._compiled) == 24
-    assert made == [16], made
-    for _ in range(api.HOT_CALLS):  # the newest types, which the last dispatcher lacks
+    assert len(jf._compiled) == 23 and made == [], made
+    for _ in range(api.HOT_CALLS):  # called on: the dispatcher is made
+        assert np.array_equal(jf(arrays[0]), _plus_one(arrays[0]))
+    assert not jf._native_stale and made == [(23, False)], made
+    for _ in range(1 + api.HOT_CALLS):  # a new type, then called on
         assert np.array_equal(jf(arrays[-1]), _plus_one(arrays[-1]))
-    assert not jf._native_stale and made[-1] == 24
+    assert not jf._native_stale and made[-1] == (1, True), made
+    frames = []
+    sys.setprofile(lambda frame, event, arg: frames.append(frame.f_code.co_name)
+                   if event == "call" else None)
+    got = []
+    try:
+        for a in arrays:
+            got.append(jf(a))
+    finally:
+        sys.setprofile(None)
+    assert frames == [], frames
+    for a, g in zip(arrays, got):
+        assert np.array_equal(g, _plus_one(a)) and g.dtype == _plus_one(a).dtype
 
 
 def _times_two(a):

@@ -27,10 +27,10 @@ import warnings
 import zlib
 
 from .dispatch.heaptype import native_dispatch_enabled, native_type, set_vectorcall
-from .dispatch.native import CallShape, Handlers
-from .dispatch.specialization import Specialization
+from .dispatch.native import CallShape, Handlers, keyed_entry, reorders
+from .dispatch.specialization import Specialization, accepts
 from .typing_rules import argtypeof
-from .ir.types import DefaultArg, FunctionArg, NumpyScalarArg, StrArg, default_arg, plain
+from .ir.types import FunctionArg, StrArg, default_arg, plain
 from .jitted import register_class
 from .loops import prange  # noqa: F401  (re-exported: ``hanajit.prange``)
 from .errors import (
@@ -110,14 +110,15 @@ def jit(func=None, **options):
 
 
 def _regenerate_after(compiled: int, in_dispatcher: int) -> int:
-    """Calls of known types through the Python dispatcher after which the native
-    dispatcher is generated (again).  Generating it costs ~30 ms plus ~15 ms per
-    specialisation, which pays off only over thousands of calls (each saves a
-    few microseconds), so the first is generated once the function is called on
-    (:data:`HOT_CALLS` calls), and a sweep over many types does not pay it after
-    each compile: while there are at least twice as many specialisations as the
-    dispatcher holds, at the next such call (the sizes double, and the total
-    stays linear); otherwise again after :data:`HOT_CALLS` calls."""
+    """Calls of known types through the Python dispatcher, since the last compile,
+    after which the native dispatcher is generated (again).  Generating it costs
+    ~10 ms plus ~5 ms per specialisation it holds, which pays off only over
+    thousands of calls (each saves a few microseconds), so the first is generated
+    once the function is called on (:data:`HOT_CALLS` calls with no compile
+    between them: a sweep over many types, a few calls each, generates none until
+    it ends); then, while there are at least twice as many specialisations as the
+    dispatcher holds, sooner (the sizes double, and the total stays linear);
+    otherwise again after :data:`HOT_CALLS` calls."""
     if in_dispatcher == 0:
         return HOT_CALLS
     if compiled >= 2 * in_dispatcher:
@@ -127,37 +128,16 @@ def _regenerate_after(compiled: int, in_dispatcher: int) -> int:
 
 HOT_CALLS = 16
 
+# a dispatcher generated for new specialisations only passes the calls it does not
+# take to the previous one (``Target.chains_dispatchers``): at most this many such
+# links on a whole one (each costs a call of the older specialisations a few
+# nanoseconds), then a whole one again
+MAX_LINKS = 3
+
+
 # distinct values of one str parameter compiled apart; new ones past it run in the
 # interpreter (JitFunction._str_capped)
 STR_VALUES_CAP = 32
-
-
-def _accepts(spec_types, arg_types, eager=False) -> bool:
-    """Can a specialisation compiled for ``spec_types`` run ``arg_types``?  Only
-    array layouts widen: an any-layout ("A") array specialisation takes C- and
-    F-contiguous arrays of the same dtype, ndim and writeability; and for a
-    function compiled eagerly (``signature=``), a signature's type takes an
-    omitted argument's default (``DefaultArg``) of that type."""
-    from .ir.types import ArrayType
-    if len(spec_types) != len(arg_types):
-        return False
-    for s, a in zip(spec_types, arg_types):
-        if s == a or eager and isinstance(a, DefaultArg) and s == a.base:
-            continue
-        if not (isinstance(s, ArrayType) and isinstance(a, ArrayType) and s.layout == "A"
-                and s.dtype == a.dtype and s.ndim == a.ndim and s.readonly == a.readonly):
-            return False
-    return True
-
-
-def _keyed(entry, key):
-    """A native entry checking its arguments by dispatch key: a ``np.float64``
-    argument (``NumpyScalarArg``) must not be taken for a Python float, nor any
-    int for an omitted argument's folded default (``DefaultArg``)."""
-    if entry is None or not any(isinstance(t, (NumpyScalarArg, DefaultArg)) for t in key):
-        return entry
-    import dataclasses
-    return dataclasses.replace(entry, arg_types=tuple(key))
 
 
 class JitFunction:
@@ -203,6 +183,10 @@ class JitFunction:
         # still be running in one that has just been replaced
         self._native_entries: list = []
         self._dispatchers: list = []
+        # the current dispatcher's address, and the links generated since the last
+        # whole one (a dispatcher over the newer entries only: dispatch/native.py)
+        self._dispatch_address = None
+        self._dispatch_links = 0
         self._dispatch_llvm = None
         self._native_stale = False
         # calls of known types through the Python dispatcher since the native one
@@ -318,7 +302,7 @@ class JitFunction:
             for known, spec in self._compiled.items():
                 # e.g. an eager "f64[:]" takes C arrays; a GPU kernel (no runner)
                 # called directly goes on to _compile, which falls back
-                if spec.runner is not None and _accepts(
+                if spec.runner is not None and accepts(
                         known, key, self.options["signature"] is not None):
                     self._specs[key] = spec.runner
                     return spec.runner
@@ -333,8 +317,11 @@ class JitFunction:
             self._specs[key] = spec.runner
             # the dispatcher is generated on a later call through the Python
             # dispatcher (a function called once never pays for it; see
-            # _stale_calls), or now when compiling eagerly
+            # _stale_calls: counted again from each compile, so a sweep over
+            # types pays for it once, when the calls settle), or now when
+            # compiling eagerly
             self._native_stale = self._shape is not None
+            self._stale_calls = 0
             if not args:
                 self._update_native()
             return spec.runner
@@ -386,10 +373,20 @@ class JitFunction:
         # checked by its key, which tells np.float64 from float; one specialised
         # on a function argument (its identity) is found through the Python dispatcher
         entries = [None if any(isinstance(t, FunctionArg) for t in key)
-                   else _keyed(getattr(spec.runner, "native", None), key)
+                   else keyed_entry(getattr(spec.runner, "native", None), key)
                    for key, spec in self._compiled.items()]
+        old = len(self._native_entries)
+        chains = getattr(target, "chains_dispatchers", False) and not any(
+            reorders(key, i >= old) for i, key in enumerate(self._compiled))
+        link = (chains and self._dispatch_address is not None
+                and self._dispatch_links < MAX_LINKS and old < len(entries)
+                and entries[:old] == self._native_entries)
         try:
-            made = target.native_dispatcher(self._shape, entries, _HANDLERS)
+            if link:
+                made = target.native_dispatcher(self._shape, [None] * old + entries[old:],
+                                                _HANDLERS, previous=self._dispatch_address)
+            else:
+                made = target.native_dispatcher(self._shape, entries, _HANDLERS)
         except Exception as exc:          # keep the Python dispatcher: still correct
             warnings.warn(HanaJitInternalWarning(
                 f"hanajit: {self.__qualname__}: native dispatch unavailable: "
@@ -399,8 +396,13 @@ class JitFunction:
             return
         address, keepalive, llvm_ir = made
         self._native_entries = entries
+        self._dispatch_address = address
+        self._dispatch_links = self._dispatch_links + 1 if link else 0
         self._dispatchers.append((keepalive, self._shape.objects()))
-        self._dispatch_llvm = zlib.compress(llvm_ir.encode(), 1)     # (inspection only)
+        # (inspection only) the chain's dispatchers, the newest first
+        if link and self._dispatch_llvm is not None:
+            llvm_ir += "\n" + zlib.decompress(self._dispatch_llvm).decode()
+        self._dispatch_llvm = zlib.compress(llvm_ir.encode(), 1)
         set_vectorcall(self, address)
 
     def _fall_back(self, key, exc: UnsupportedError):
@@ -493,7 +495,7 @@ class JitFunction:
             return spec
         with self._lock:
             for known, spec in self._compiled.items():
-                if _accepts(known, key):
+                if accepts(known, key):
                     return spec
             from .pipeline import build
             built = build(self.py_func, key, self.options, target=self._gpu_target())

@@ -186,11 +186,20 @@ class Target:
         raise NotImplementedError(f"target {self.name!r} has no export")
 
     # -- host targets: calls and the disk cache --------------------------------------
-    def native_dispatcher(self, shape, entries, handlers):
+    # ``native_dispatcher`` takes ``previous``: a dispatcher over only the new
+    # specialisations (the others given as None) that passes the calls it does not
+    # take on to the function's previous dispatcher, so a sweep over many types
+    # generates code for each specialisation about once
+    chains_dispatchers = False
+
+    def native_dispatcher(self, shape, entries, handlers, previous=None):
         """Host targets: machine code that checks, unboxes, calls and boxes for the
         compiled specialisations (``hanajit.dispatch.native``): ``(address,
         keepalive, llvm_ir)``, or None -- the default: the Python dispatcher runs
-        every call."""
+        every call.  ``previous`` (targets with :attr:`chains_dispatchers` only):
+        the address of the function's current dispatcher, which the new one calls
+        with the same arguments for anything its entries do not take, instead of
+        the Python dispatcher."""
         return None
 
     def cache_env(self) -> tuple | None:

@@ -18,7 +18,10 @@ Each time a jitted function's set of specialisations changes,
 3. anything else (unknown types, an int beyond int64, an unknown or duplicate
    keyword, wrong arity, a keyword name that is not the interned one) calls the
    Python dispatcher ``slow(self, *args, **kwargs)`` with the original
-   arguments, so behaviour is exactly the Python dispatcher's;
+   arguments, so behaviour is exactly the Python dispatcher's -- or, in a link
+   of a chain (``previous``), the function's previous dispatcher, with the
+   original vectorcall arguments, which handles the older specialisations and
+   ends in ``slow`` in turn;
 4. when a kernel raises, ``raised(self, index, err_address, *params)`` raises the
    kernel's exception (or re-runs the call in the interpreter for a deopt).
    Nothing is re-run after a kernel has had side effects.
@@ -43,6 +46,7 @@ from . import nativebox as nb
 from .nativebox import CApi
 
 DISPATCH = "__hj_dispatch"
+PREVIOUS = "__hj_dispatch_previous"
 _OFFSET_FLAG = 1 << 63          # PY_VECTORCALL_ARGUMENTS_OFFSET
 _NULL = ir.Constant(PTR, None)
 
@@ -120,10 +124,12 @@ def _i64(v: int) -> ir.Constant:
 
 
 class _Gen:
-    def __init__(self, shape: CallShape, entries: list, handlers: Handlers):
+    def __init__(self, shape: CallShape, entries: list, handlers: Handlers,
+                 previous: int | None = None):
         self.shape = shape
         self.entries = entries
         self.handlers = handlers
+        self.previous = previous
         self.m = ir.Module(name="hanajit_dispatch")
         self.cx = CApi(self.m)
         self.f = ir.Function(self.m, ir.FunctionType(PTR, [PTR, PTR, I64, PTR]), DISPATCH)
@@ -355,9 +361,18 @@ class _Gen:
 
     # ------------------------------------------------------------ the handlers
     def slow(self):
-        """``slow(self, *args, **kwargs)`` with the original vectorcall arguments."""
+        """``slow(self, *args, **kwargs)`` with the original vectorcall arguments
+        (the previous dispatcher of a chain, with the same arguments)."""
         b, cx = self.b, self.cx
         b.position_at_end(self.slow_bb)
+        if self.previous is not None:
+            # (imported by address, under a name of its own: the text names no
+            # address, so links over the same entries still print the same)
+            prev = ir.Function(self.m, self.f.function_type, PREVIOUS)
+            self.cx.imports[PREVIOUS] = self.previous
+            b.ret(b.call(prev, [self.self_, self.args, self.nargsf, self.kwnames],
+                         tail=True))
+            return
         with_kw, call = self.block("slow.kw"), self.block("slow.call")
         b.cbranch(b.icmp_unsigned("==", self.kwnames, _NULL), call, with_kw)
         b.position_at_end(with_kw)
@@ -432,10 +447,14 @@ class _Gen:
         return result
 
 
-def build_dispatcher(shape: CallShape, entries: list, handlers: Handlers):
-    """Generate, optimise and link the dispatcher; return (address, tracker, ir)."""
+def build_dispatcher(shape: CallShape, entries: list, handlers: Handlers,
+                     previous: int | None = None):
+    """Generate, optimise and link the dispatcher; return (address, tracker, ir).
+    With ``previous`` (the address of the function's current dispatcher) it is a
+    link of a chain: only the entries given (the others are None) are tried, and a
+    call none of them takes goes on to ``previous``."""
     from .engine import get_engine
-    gen = _Gen(shape, entries, handlers)
+    gen = _Gen(shape, entries, handlers, previous)
     llmod = gen.gen()
     eng = get_engine()
     text, obj = _quick_compile(eng, module_text(llmod))

@@ -21,6 +21,7 @@ class CpuTarget(Target):
                                 numpy_simd_calls=True,
                                 stack_check=True, allocation=True, links_code=True,
                                 catches=True)
+    chains_dispatchers = True
 
     def status(self):
         try:
@@ -150,9 +151,10 @@ class CpuTarget(Target):
         return run
 
     # -- native dispatch (optional: see hanajit.dispatch.native) ---------------------
-    def native_dispatcher(self, shape, entries, handlers):
+    def native_dispatcher(self, shape, entries, handlers, previous=None):
         """Generate the vectorcall dispatcher over ``entries`` (the ones it can
-        handle); return ``(address, keepalive, llvm_ir)``, or None if none can."""
+        handle); return ``(address, keepalive, llvm_ir)``, or None if none can.
+        ``previous``: a link of a chain (``Target.chains_dispatchers``)."""
         from . import nativecall
         from .native import build_dispatcher, natively_callable
         if not nativecall.available():
@@ -160,7 +162,7 @@ class CpuTarget(Target):
         entries = [e if e is not None and natively_callable(e) else None for e in entries]
         if not any(entries):
             return None
-        return build_dispatcher(shape, entries, handlers)
+        return build_dispatcher(shape, entries, handlers, previous)
 
     def assembly(self, artifact) -> str:
         from .engine import get_engine

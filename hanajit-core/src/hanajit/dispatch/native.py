@@ -26,6 +26,15 @@ calls, boxes the result, and otherwise calls one of the Python :class:`Handlers`
   arrays): ``ret_address`` points at entry ``index``'s flat result words; the
   handler calls the entry's ``box_result``.
 
+A target with ``chains_dispatchers`` also takes ``previous=address``: the entries
+the function's current dispatcher (at ``address``) already handles are then None,
+and the new dispatcher calls ``address`` with its own arguments where it would
+call ``slow`` -- a link of a chain.  ``JitFunction`` generates links while the
+chain is short (:data:`hanajit.api.MAX_LINKS`) and no specialisation takes
+arguments that another one's exact types also take (an any-layout array, an
+omitted argument's default folded), where the order the entries are tried in
+decides which specialisation runs; otherwise a whole dispatcher again.
+
 Nothing here imports LLVM: targets generate the code.
 """
 from __future__ import annotations
@@ -130,6 +139,32 @@ class NativeEntry:
     # the result type with NumpyScalarArg on each leaf the interpreter returns
     # as a NumPy scalar (np.float64 ...); None: Python numbers throughout
     numpy_result: Any = None
+
+
+def keyed_entry(entry, key):
+    """A native entry checking its arguments by dispatch key: a ``np.float64``
+    argument (``NumpyScalarArg``) must not be taken for a Python float, nor any
+    int for an omitted argument's folded default (``DefaultArg``)."""
+    from ..ir.types import DefaultArg, NumpyScalarArg
+    if entry is None or not any(isinstance(t, (NumpyScalarArg, DefaultArg)) for t in key):
+        return entry
+    import dataclasses
+    return dataclasses.replace(entry, arg_types=tuple(key))
+
+
+def reorders(key, new: bool) -> bool:
+    """Would trying specialisation ``key`` before older ones (``new``), or at all
+    in a chain, change which one runs?  An any-layout array argument takes the
+    arrays an exact one also takes, so a whole dispatcher tries it after those;
+    an omitted argument's folded default is tried before the entry taking any
+    value there."""
+    from ..ir.types import ArrayType, DefaultArg, TupleType
+
+    def widens(t):
+        if isinstance(t, ArrayType):
+            return t.layout == "A"
+        return isinstance(t, TupleType) and any(widens(i) for i in t.items)
+    return any(isinstance(t, DefaultArg) or new and widens(t) for t in key)
 
 
 def box_result(self, index, ret_address, *params):

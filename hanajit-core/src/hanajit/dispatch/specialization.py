@@ -29,3 +29,21 @@ class Specialization:
         if self._module is None and self._rebuild is not None:
             self._module = self._rebuild()
         return self._module
+
+
+def accepts(spec_types, arg_types, eager=False) -> bool:
+    """Can a specialisation compiled for ``spec_types`` run ``arg_types``?  Only
+    array layouts widen: an any-layout ("A") array specialisation takes C- and
+    F-contiguous arrays of the same dtype, ndim and writeability; and for a
+    function compiled eagerly (``signature=``), a signature's type takes an
+    omitted argument's default (``DefaultArg``) of that type."""
+    from ..ir.types import ArrayType, DefaultArg
+    if len(spec_types) != len(arg_types):
+        return False
+    for s, a in zip(spec_types, arg_types):
+        if s == a or eager and isinstance(a, DefaultArg) and s == a.base:
+            continue
+        if not (isinstance(s, ArrayType) and isinstance(a, ArrayType) and s.layout == "A"
+                and s.dtype == a.dtype and s.ndim == a.ndim and s.readonly == a.readonly):
+            return False
+    return True
