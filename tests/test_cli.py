@@ -74,22 +74,6 @@ def test_targets_respects_disable_plugins():
     assert "example" not in names and "cpu" in names
 
 
-def test_doctor_json_is_valid_and_exit_code_matches(tmp_path):
-    proc = hanajit_cli("doctor", "--json", "--output", str(tmp_path / "doctor.json"))
-    report = json.loads(proc.stdout)
-    failed = [c for g in report["groups"] for c in g["checks"] if c["ok"] is False]
-    assert report["ok"] is (not failed)
-    assert proc.returncode == (1 if failed else 0), proc.stdout
-    core = {c["name"] for g in report["groups"] if g["kind"] == "core"
-            for c in g["checks"]}
-    assert {"Python", "llvmlite", "NumPy"} <= core
-    assert any(g["kind"] == "target" and g["name"] == "cpu" for g in report["groups"])
-
-    out = tmp_path / "doctor.md"
-    proc = hanajit_cli("doctor", "--output", str(out))
-    assert out.read_text().startswith("# hanajit doctor")
-
-
 def test_unknown_subcommand_argument_is_a_usage_error():
     proc = hanajit_cli("targets", "--bogus")
     assert proc.returncode == 2

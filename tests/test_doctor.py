@@ -38,9 +38,13 @@ def test_report_name_names_the_platform():
         assert name == "hanajit_report_linux.md"
 
 
-@pytest.mark.parametrize("command", [["-m", "hanajit.doctor"], ["-m", "hanajit", "doctor"]])
-def test_doctor_prints_writes_the_report_and_says_where(tmp_path, command):
-    proc = run(command, tmp_path)
+# (the second command with the host target's plugins only: the full report, every
+# target's checks, runs in the first and in test_doctor_json_and_output)
+@pytest.mark.parametrize("command, env", [
+    (["-m", "hanajit.doctor"], {}),
+    (["-m", "hanajit", "doctor"], {"HANAJIT_LOAD_PLUGINS": "cpu"})])
+def test_doctor_prints_writes_the_report_and_says_where(tmp_path, command, env):
+    proc = run(command, tmp_path, **env)
     path = tmp_path / report_name()
     assert path.read_text() == proc.stdout
     assert proc.stdout.startswith("# hanajit doctor")
@@ -59,6 +63,9 @@ def test_doctor_json_and_output(tmp_path):
     failed = [c for g in report["groups"] for c in g["checks"] if c["ok"] is False]
     assert report["ok"] is (not failed) and proc.returncode == (1 if failed else 0)
     assert not (tmp_path / report_name()).exists()
+    core = {c["name"] for g in report["groups"] if g["kind"] == "core" for c in g["checks"]}
+    assert {"Python", "llvmlite", "NumPy"} <= core
+    assert any(g["kind"] == "target" and g["name"] == "cpu" for g in report["groups"])
 
 
 def test_no_host_target_fails_doctor_and_demo(tmp_path):
