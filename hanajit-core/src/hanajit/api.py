@@ -376,7 +376,7 @@ class JitFunction:
                    else keyed_entry(getattr(spec.runner, "native", None), key)
                    for key, spec in self._compiled.items()]
         old = len(self._native_entries)
-        chains = getattr(target, "chains_dispatchers", False) and not any(
+        chains = target.chains_dispatchers and not any(
             reorders(key, i >= old) for i, key in enumerate(self._compiled))
         link = (chains and self._dispatch_address is not None
                 and self._dispatch_links < MAX_LINKS and old < len(entries)
