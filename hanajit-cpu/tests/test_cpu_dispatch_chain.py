@@ -67,15 +67,15 @@ def hot_at_once(monkeypatch):
 _JITTED = {}
 
 
-@settings(max_examples=25, deadline=None)
-@given(order=st.permutations(range(len(ARRAYS))), func=st.sampled_from([pick, tail]))
+@settings(max_examples=8, deadline=None)
+@given(order=st.permutations(range(5)), func=st.sampled_from([pick, tail]))
 def test_any_arrival_order_matches_the_interpreter(order, func):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("HANAJIT_NATIVE_DISPATCH", "1")
         mp.setattr(api, "HOT_CALLS", 1)
         jf = jit(func)                      # (fresh: the chain grows from nothing)
         seen = []
-        for k in order:
+        for k in order:                     # (int8, int16, int32, int64, uint8)
             seen.append(ARRAYS[k])
             for _ in range(2):              # compiled, then a dispatcher made
                 assert outcome(jf, ARRAYS[k], 1) == outcome(func, ARRAYS[k], 1)

@@ -15,8 +15,14 @@ from hanajit import jit
 from hanajit.testing.compare import check_call, check_fallback
 
 
+_JITTED = {}
+
+
 def check(fn, *args):
-    check_call(fn, jit(fn, fallback=False), *args)
+    # (one jitted function per kernel: each hypothesis example compiled it again)
+    if fn not in _JITTED:
+        _JITTED[fn] = jit(fn, fallback=False)
+    check_call(fn, _JITTED[fn], *args)
 
 
 def items(a, seen):

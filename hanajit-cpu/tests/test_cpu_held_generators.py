@@ -14,8 +14,13 @@ from hanajit import jit
 from hanajit.testing.compare import check_call, check_fallback
 
 
+_JITTED = {}
+
+
 def check(fn, *args):
-    check_call(fn, jit(fn, fallback=False), *args)
+    if fn not in _JITTED:           # (one jitted function per kernel, not per example)
+        _JITTED[fn] = jit(fn, fallback=False)
+    check_call(fn, _JITTED[fn], *args)
 
 
 # ------------------------------------------------------------------ generators
