@@ -112,7 +112,7 @@ def jit(func=None, **options):
 def _regenerate_after(compiled: int, in_dispatcher: int) -> int:
     """Calls of known types through the Python dispatcher, since the last compile,
     after which the native dispatcher is generated (again).  Generating it costs
-    ~10 ms plus ~5 ms per specialisation it holds, which pays off only over
+    ~9 ms plus ~6 ms per specialisation it holds, which pays off only over
     thousands of calls (each saves a few microseconds), so the first is generated
     once the function is called on (:data:`HOT_CALLS` calls with no compile
     between them: a sweep over many types, a few calls each, generates none until

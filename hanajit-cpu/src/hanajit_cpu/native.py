@@ -345,7 +345,7 @@ class _Gen:
             hit, miss = self.block(f"view.of{j}"), self.block(f"view.not{j}")
             b.cbranch(nativearray.contains(b, t, unboxed[j], slots[1]), hit, miss)
             b.position_at_end(hit)
-            b.ret(nativearray.box_view(self.cx, b, rt, iter(slots), objs[j]))
+            b.ret(nativearray.call_box_view(self.cx, b, rt, iter(slots), objs[j]))
             b.position_at_end(miss)
         b.branch(in_python)
 
@@ -408,7 +408,27 @@ class _Gen:
 
     def call_handler(self, handler, index, address):
         """``handler(self, index, address, *params)``: the new reference it
-        returns, or NULL with an exception set."""
+        returns, or NULL with an exception set -- a call of one internal function
+        per handler in the module (its ~30 instructions once, not in every entry
+        that boxes in Python: a dispatcher's code generation grows with each)."""
+        fns = self.__dict__.setdefault("_handler_fns", {})
+        fn = fns.get(id(handler))
+        if fn is None:
+            fn = fns[id(handler)] = ir.Function(
+                self.m, ir.FunctionType(PTR, [PTR, I64, I64, PTR]), f"hj.handler.{len(fns)}")
+            fn.linkage = "internal"
+            fn.attributes.add("nounwind")
+            fn.attributes.add("noinline")
+            outer = self.b, self.f
+            self.f = fn
+            self.b = ir.IRBuilder(fn.append_basic_block("entry"))
+            try:
+                self.b.ret(self._handler_body(handler, *fn.args))
+            finally:
+                self.b, self.f = outer
+        return self.b.call(fn, [self.self_, index, address, self.params])
+
+    def _handler_body(self, handler, self_, index, address, params):
         b, cx = self.b, self.cx
         n = len(self.shape.params)
         tmp = _alloca(b, PTR, size=_i64(n + 3), name="handlerargs")
@@ -419,11 +439,11 @@ class _Gen:
         b.cbranch(b.or_(b.icmp_unsigned("==", idx_obj, _NULL),
                         b.icmp_unsigned("==", addr_obj, _NULL)), fail, go)
         b.position_at_end(go)
-        b.store(self.self_, tmp)
+        b.store(self_, tmp)
         b.store(idx_obj, self.param_ptr(tmp, 1))
         b.store(addr_obj, self.param_ptr(tmp, 2))
         for j in range(n):
-            b.store(self.load_ptr(self.params, j), self.param_ptr(tmp, 3 + j))
+            b.store(self.load_ptr(params, j), self.param_ptr(tmp, 3 + j))
         r = b.call(cx.PyObject_Vectorcall, [CApi.address(id(handler)), tmp,
                                             _i64(n + 3), _NULL])
         b.call(cx.Py_DecRef, [idx_obj])

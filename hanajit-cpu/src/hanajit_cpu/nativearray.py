@@ -351,12 +351,44 @@ def box_view(cx, b, t: T.ArrayType, leaves, owner):
     return result
 
 
+def _outlined(cx, b, name, emit, args):
+    """``emit(cx, builder, iter(params))`` as a call of one internal function of
+    the module named ``name``, made the first time: a dispatcher boxes the same
+    types for many specialisations, and its code generation grows with every
+    copy (~40 instructions each)."""
+    fn = cx._decls.get(name)
+    if fn is None:
+        fn = cx._decls[name] = ir.Function(
+            cx.m, ir.FunctionType(PTR, [a.type for a in args]), name)
+        fn.linkage = "internal"
+        fn.attributes.add("nounwind")
+        fn.attributes.add("noinline")
+        inner = ir.IRBuilder(fn.append_basic_block("entry"))
+        inner.ret(emit(cx, inner, iter(fn.args)))
+    return b.call(fn, args)
+
+
+def call_box_fresh_array(cx, b, leaves, t: T.ArrayType):
+    """:func:`box_fresh_array`, as a call (:func:`_outlined`)."""
+    args = [next(leaves) for _ in range(2 + 2 * t.ndim)]
+    return _outlined(cx, b, f"hj.box_array.{t.dtype.name}.{t.ndim}",
+                     lambda cx, b, it: box_fresh_array(cx, b, it, t), args)
+
+
+def call_box_view(cx, b, t: T.ArrayType, leaves, owner):
+    """:func:`box_view`, as a call (:func:`_outlined`)."""
+    args = [owner] + [next(leaves) for _ in range(2 + 2 * t.ndim)]
+    name = f"hj.box_view.{t.dtype.name}.{t.ndim}.{'r' if t.readonly else 'w'}"
+    return _outlined(cx, b, name,
+                     lambda cx, b, it: box_view(cx, b, t, it, next(it)), args)
+
+
 class ArrayBoxing:
     """Emitters for ``ArrayType``.  ``box`` handles arrays allocated by compiled
     code; views of arguments (NULL meminfo) are boxed by the dispatcher with
     :func:`contains` and :func:`box_view`."""
 
-    box = staticmethod(box_fresh_array)
+    box = staticmethod(call_box_fresh_array)
 
     @staticmethod
     def supported(t: T.ArrayType) -> bool:
