@@ -120,15 +120,21 @@ def test_raises_and_views_of_older_entries_reach_their_own_handlers(hot_at_once)
                 assert view.base is a or view.base is a.base
 
 
-def test_a_chain_is_made_whole_again_past_max_links(hot_at_once, monkeypatch):
+@pytest.fixture
+def made(monkeypatch):
+    """Whether each dispatcher the CPU target generates is a link (``previous``)."""
     from hanajit import plugins
     target = plugins.get_target("cpu")
-    made, real = [], target.native_dispatcher
+    out, real = [], target.native_dispatcher
 
     def counting(shape, entries, handlers, previous=None):
-        made.append(previous is not None)
+        out.append(previous is not None)
         return real(shape, entries, handlers, previous=previous)
     monkeypatch.setattr(target, "native_dispatcher", counting)
+    return out
+
+
+def test_a_chain_is_made_whole_again_past_max_links(hot_at_once, made):
     jf = jit(pick)
     for a in ARRAYS:
         for _ in range(2):
@@ -142,18 +148,9 @@ def test_a_chain_is_made_whole_again_past_max_links(hot_at_once, monkeypatch):
     assert False in made[1:] and True in made
 
 
-def test_any_layout_and_folded_defaults_make_whole_dispatchers(hot_at_once, monkeypatch):
+def test_any_layout_and_folded_defaults_make_whole_dispatchers(hot_at_once, made):
     """Where trying a newer entry first could pick another specialisation than a
     whole dispatcher's order does, no link is made."""
-    from hanajit import plugins
-    target = plugins.get_target("cpu")
-    made, real = [], target.native_dispatcher
-
-    def counting(shape, entries, handlers, previous=None):
-        made.append(previous is not None)
-        return real(shape, entries, handlers, previous=previous)
-    monkeypatch.setattr(target, "native_dispatcher", counting)
-
     def first(a, k=1):
         return a[0] * k
     jf = jit(first)
