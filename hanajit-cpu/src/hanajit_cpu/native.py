@@ -409,41 +409,30 @@ class _Gen:
     def call_handler(self, handler, index, address):
         """``handler(self, index, address, *params)``: the new reference it
         returns, or NULL with an exception set -- a call of one internal function
-        per handler in the module (its ~30 instructions once, not in every entry
-        that boxes in Python: a dispatcher's code generation grows with each)."""
-        fns = self.__dict__.setdefault("_handler_fns", {})
-        fn = fns.get(id(handler))
-        if fn is None:
-            fn = fns[id(handler)] = ir.Function(
-                self.m, ir.FunctionType(PTR, [PTR, I64, I64, PTR]), f"hj.handler.{len(fns)}")
-            fn.linkage = "internal"
-            fn.attributes.add("nounwind")
-            fn.attributes.add("noinline")
-            outer = self.b, self.f
-            self.f = fn
-            self.b = ir.IRBuilder(fn.append_basic_block("entry"))
-            try:
-                self.b.ret(self._handler_body(handler, *fn.args))
-            finally:
-                self.b, self.f = outer
-        return self.b.call(fn, [self.self_, index, address, self.params])
+        per handler in the module (``nativebox.outlined``)."""
+        return nb.outlined(self.cx, self.b, f"hj.handler.{handler.__name__}",
+                           lambda cx, b, it: self._handler_body(b, handler, *it),
+                           [self.self_, index, address, self.params])
 
-    def _handler_body(self, handler, self_, index, address, params):
-        b, cx = self.b, self.cx
+    def _handler_body(self, b, handler, self_, index, address, params):
+        cx, fn = self.cx, b.function
         n = len(self.shape.params)
+
+        def slot(base, j):
+            return b.gep(base, [_i64(j)], source_etype=PTR)
         tmp = _alloca(b, PTR, size=_i64(n + 3), name="handlerargs")
         idx_obj = b.call(cx.PyLong_FromLongLong, [index])
         addr_obj = b.call(cx.PyLong_FromLongLong, [address])
-        fail, go = self.block("handler.nomem"), self.block("handler.call")
-        done = self.block("handler.done")
+        fail, go = fn.append_basic_block("handler.nomem"), fn.append_basic_block("handler.call")
+        done = fn.append_basic_block("handler.done")
         b.cbranch(b.or_(b.icmp_unsigned("==", idx_obj, _NULL),
                         b.icmp_unsigned("==", addr_obj, _NULL)), fail, go)
         b.position_at_end(go)
         b.store(self_, tmp)
-        b.store(idx_obj, self.param_ptr(tmp, 1))
-        b.store(addr_obj, self.param_ptr(tmp, 2))
+        b.store(idx_obj, slot(tmp, 1))
+        b.store(addr_obj, slot(tmp, 2))
         for j in range(n):
-            b.store(self.load_ptr(params, j), self.param_ptr(tmp, 3 + j))
+            b.store(b.load(slot(params, j), typ=PTR), slot(tmp, 3 + j))
         r = b.call(cx.PyObject_Vectorcall, [CApi.address(id(handler)), tmp,
                                             _i64(n + 3), _NULL])
         b.call(cx.Py_DecRef, [idx_obj])
@@ -452,7 +441,7 @@ class _Gen:
         b.branch(done)
         b.position_at_end(fail)
         for obj in (idx_obj, addr_obj):
-            has, skip = self.block("handler.has"), self.block("handler.skip")
+            has, skip = fn.append_basic_block("handler.has"), fn.append_basic_block("handler.skip")
             b.cbranch(b.icmp_unsigned("==", obj, _NULL), skip, has)
             b.position_at_end(has)
             b.call(cx.Py_DecRef, [obj])

@@ -43,7 +43,7 @@ from hanajit.ir import types as T
 from hanajit.lowering.llvm import I8, I32, I64, PTR
 from llvmlite import ir
 
-from .nativebox import OB_TYPE, CApi, continue_if, field
+from .nativebox import OB_TYPE, CApi, continue_if, field, outlined
 
 # PyArrayObject / PyArray_Descr field offsets (64-bit, NumPy 1.x and 2.x)
 AR_DATA, AR_ND, AR_DIMS, AR_STRIDES, AR_DESCR, AR_FLAGS = 16, 24, 32, 40, 56, 64
@@ -351,35 +351,18 @@ def box_view(cx, b, t: T.ArrayType, leaves, owner):
     return result
 
 
-def _outlined(cx, b, name, emit, args):
-    """``emit(cx, builder, iter(params))`` as a call of one internal function of
-    the module named ``name``, made the first time: a dispatcher boxes the same
-    types for many specialisations, and its code generation grows with every
-    copy (~40 instructions each)."""
-    fn = cx._decls.get(name)
-    if fn is None:
-        fn = cx._decls[name] = ir.Function(
-            cx.m, ir.FunctionType(PTR, [a.type for a in args]), name)
-        fn.linkage = "internal"
-        fn.attributes.add("nounwind")
-        fn.attributes.add("noinline")
-        inner = ir.IRBuilder(fn.append_basic_block("entry"))
-        inner.ret(emit(cx, inner, iter(fn.args)))
-    return b.call(fn, args)
-
-
 def call_box_fresh_array(cx, b, leaves, t: T.ArrayType):
-    """:func:`box_fresh_array`, as a call (:func:`_outlined`)."""
+    """:func:`box_fresh_array`, as a call (:func:`nativebox.outlined`)."""
     args = [next(leaves) for _ in range(2 + 2 * t.ndim)]
-    return _outlined(cx, b, f"hj.box_array.{t.dtype.name}.{t.ndim}",
+    return outlined(cx, b, f"hj.box_array.{t.dtype.name}.{t.ndim}",
                      lambda cx, b, it: box_fresh_array(cx, b, it, t), args)
 
 
 def call_box_view(cx, b, t: T.ArrayType, leaves, owner):
-    """:func:`box_view`, as a call (:func:`_outlined`)."""
+    """:func:`box_view`, as a call (:func:`nativebox.outlined`)."""
     args = [owner] + [next(leaves) for _ in range(2 + 2 * t.ndim)]
     name = f"hj.box_view.{t.dtype.name}.{t.ndim}.{'r' if t.readonly else 'w'}"
-    return _outlined(cx, b, name,
+    return outlined(cx, b, name,
                      lambda cx, b, it: box_view(cx, b, t, it, next(it)), args)
 
 

@@ -112,6 +112,23 @@ def field(b: ir.IRBuilder, obj, offset: int, ty=PTR):
     return b.load(p, typ=ty)
 
 
+def outlined(cx, b, name, emit, args):
+    """``emit(cx, builder, iter(params))`` as a call of one internal function of
+    the module named ``name``, made the first time: a dispatcher boxes the same
+    types and calls the same handlers for many specialisations, and its code
+    generation grows with every copy (~30-40 instructions each)."""
+    fn = cx._decls.get(name)
+    if fn is None:
+        fn = cx._decls[name] = ir.Function(
+            cx.m, ir.FunctionType(PTR, [a.type for a in args]), name)
+        fn.linkage = "internal"
+        fn.attributes.add("nounwind")
+        fn.attributes.add("noinline")
+        inner = ir.IRBuilder(fn.append_basic_block("entry"))
+        inner.ret(emit(cx, inner, iter(fn.args)))
+    return b.call(fn, args)
+
+
 def continue_if(b: ir.IRBuilder, cond, fail: ir.Block, name="ok") -> None:
     """Branch to ``fail`` unless ``cond``; continue in a new block."""
     ok = b.function.append_basic_block(name)
